@@ -1,0 +1,10 @@
+#ifndef MCPHOST_BASE64_H
+#define MCPHOST_BASE64_H
+
+#include <stddef.h>
+
+/* Decodes standard base64 (padding optional, whitespace skipped) into a
+ * new buffer. Returns NULL on invalid input. */
+unsigned char *base64_decode(const char *in, size_t *out_len);
+
+#endif

@@ -1,0 +1,401 @@
+/* Commands that act on one server: call a tool, read a resource, get a
+ * prompt. Only the server named is connected. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../names.h"
+#include "../util.h"
+#include "cli.h"
+
+/* Finds the configured server a "mcp__<server>__<rest>" reference means:
+ * the longest normalized server name that prefixes it wins, so servers
+ * whose names contain "__" still resolve. Sets *rest to the item part. */
+static long resolve_qualified(const cli *c, const char *ref,
+                              const char **rest) {
+  const config *cfg = &c->h->cfg;
+  long best = -1;
+  size_t best_len = 0;
+  for (size_t i = 0; i < cfg->nservers; i++) {
+    char *n = name_normalize(cfg->servers[i].name);
+    size_t len = strlen(n);
+    if (strncmp(ref + 5, n, len) == 0 && strncmp(ref + 5 + len, "__", 2) == 0 &&
+        ref[5 + len + 2] != '\0' && len > best_len) {
+      best = (long)i;
+      best_len = len;
+    }
+    free(n);
+  }
+  if (best >= 0)
+    *rest = ref + 5 + best_len + 2;
+  return best;
+}
+
+/* Parses TOOL / PROMPT references. On success sets *server_idx and a new
+ * *item string and *qualified. */
+static int resolve_ref(cli *c, const char *ref, const char *what,
+                       size_t *server_idx, char **item, bool *qualified) {
+  char *srv = NULL, *it = NULL;
+  if (!name_parse(ref, &srv, &it, qualified)) {
+    fprintf(stderr,
+            "mcphost: \"%s\" is not a %s reference: use mcp__SERVER__%s or "
+            "SERVER/%s\n",
+            ref, what, what, what);
+    return EXIT_USAGE;
+  }
+  long i;
+  if (*qualified) {
+    const char *rest = NULL;
+    i = resolve_qualified(c, ref, &rest);
+    if (i >= 0) {
+      free(it);
+      it = xstrdup(rest);
+    }
+  } else {
+    i = cli_find_server(c, srv);
+  }
+  if (i < 0) {
+    fprintf(stderr, "mcphost: no server named \"%s\" is configured\n", srv);
+    free(srv);
+    free(it);
+    return EXIT_NOT_FOUND;
+  }
+  free(srv);
+  *server_idx = (size_t)i;
+  *item = it;
+  return EXIT_OK;
+}
+
+static session *connect_one(cli *c, size_t idx, int *rc) {
+  cli_connect(c, &idx, 1);
+  session *s = c->sessions[idx];
+  if (s->state != SESS_READY) {
+    fprintf(stderr, "mcphost: server \"%s\" failed: %s\n", s->cfg->name,
+            s->error ? s->error : "not connected");
+    *rc = cli_exit_for_failure(s);
+    return NULL;
+  }
+  return s;
+}
+
+/* key=value arguments: the value is JSON when it parses as JSON, else a
+ * string. A single argument starting with '{' is the whole object. */
+static int parse_arguments(int argc, char **argv, cJSON **out) {
+  if (argc == 1 && argv[0][0] == '{') {
+    cJSON *o = cJSON_Parse(argv[0]);
+    if (!cJSON_IsObject(o)) {
+      cJSON_Delete(o);
+      fprintf(stderr, "mcphost: the arguments are not a valid JSON object: "
+                      "%s\n",
+              argv[0]);
+      return EXIT_USAGE;
+    }
+    *out = o;
+    return EXIT_OK;
+  }
+  cJSON *o = cJSON_CreateObject();
+  for (int i = 0; i < argc; i++) {
+    const char *eq = strchr(argv[i], '=');
+    if (!eq || eq == argv[i]) {
+      fprintf(stderr, "mcphost: argument \"%s\" is not KEY=VALUE (or pass "
+                      "one JSON object)\n",
+              argv[i]);
+      cJSON_Delete(o);
+      return EXIT_USAGE;
+    }
+    char *key = xstrndup(argv[i], (size_t)(eq - argv[i]));
+    cJSON *v = cJSON_Parse(eq + 1);
+    if (!v)
+      v = cJSON_CreateString(eq + 1);
+    cJSON_DeleteItemFromObjectCaseSensitive(o, key);
+    cJSON_AddItemToObject(o, key, v);
+    free(key);
+  }
+  *out = o;
+  return EXIT_OK;
+}
+
+static void on_progress(cli *c, const cJSON *params) {
+  if (c->quiet_progress)
+    return;
+  const cJSON *p = cJSON_GetObjectItemCaseSensitive(params, "progress");
+  const cJSON *t = cJSON_GetObjectItemCaseSensitive(params, "total");
+  const char *m = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(params, "message"));
+  if (!cJSON_IsNumber(p))
+    return;
+  if (cJSON_IsNumber(t))
+    fprintf(stderr, "progress: %g/%g%s%s\n", p->valuedouble, t->valuedouble,
+            m ? " " : "", m ? m : "");
+  else
+    fprintf(stderr, "progress: %g%s%s\n", p->valuedouble, m ? " " : "",
+            m ? m : "");
+}
+
+/* Finds the tool or prompt called `want` by listing them (following
+ * cursors). With `normalized`, `want` is the mcp__ form of the name and
+ * matches the item whose normalized name equals it. Returns a copy of the
+ * item, or NULL with *rc set and the reason printed. */
+static cJSON *find_item(cli *c, session *s, const char *method,
+                        const char *key, const char *want, bool normalized,
+                        int *rc) {
+  char *cursor = NULL;
+  cJSON *found = NULL;
+  *rc = EXIT_OK;
+  for (unsigned page = 0; page < 10000 && !found; page++) {
+    cJSON *params = NULL;
+    if (cursor) {
+      params = cJSON_CreateObject();
+      cJSON_AddStringToObject(params, "cursor", cursor);
+    }
+    cJSON *result = NULL;
+    char why[600];
+    *rc = cli_request(c, s, method, params, c->request_timeout_ms, NULL,
+                      &result, why, sizeof why);
+    if (*rc != EXIT_OK) {
+      fprintf(stderr, "mcphost: %s\n", why);
+      break;
+    }
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(result, key)) {
+      const char *name = cJSON_GetStringValue(
+          cJSON_GetObjectItemCaseSensitive(it, "name"));
+      if (!name)
+        continue;
+      bool match = strcmp(name, want) == 0;
+      if (!match && normalized) {
+        char *n = name_normalize(name);
+        match = strcmp(n, want) == 0;
+        free(n);
+      }
+      if (match) {
+        found = cJSON_Duplicate(it, 1);
+        break;
+      }
+    }
+    const char *next = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(result, "nextCursor"));
+    bool more = next && *next && (!cursor || strcmp(cursor, next) != 0);
+    free(cursor);
+    cursor = more ? xstrdup(next) : NULL;
+    cJSON_Delete(result);
+    if (!more)
+      break;
+  }
+  free(cursor);
+  if (!found && *rc == EXIT_OK) {
+    fprintf(stderr, "mcphost: server \"%s\" has no %s named \"%s\"\n",
+            s->cfg->name, strcmp(key, "tools") == 0 ? "tool" : "prompt", want);
+    *rc = EXIT_NOT_FOUND;
+  }
+  return found;
+}
+
+static char *item_name(const cJSON *item) {
+  return xstrdup(cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(item, "name")));
+}
+
+int cmd_call(cli *c, int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "mcphost: usage: mcphost call TOOL [JSON | KEY=VALUE ...]\n");
+    return EXIT_USAGE;
+  }
+  size_t idx;
+  char *tool = NULL;
+  bool qualified;
+  cJSON *args = NULL;
+  int rc = resolve_ref(c, argv[1], "tool", &idx, &tool, &qualified);
+  if (rc != EXIT_OK)
+    return rc;
+  rc = parse_arguments(argc - 2, argv + 2, &args);
+  if (rc != EXIT_OK)
+    goto out;
+  session *s = connect_one(c, idx, &rc);
+  if (!s)
+    goto out;
+  if (qualified) {
+    /* The mcp__ form is normalized: find the tool's real name. */
+    cJSON *item = find_item(c, s, "tools/list", "tools", tool, true, &rc);
+    if (!item)
+      goto out;
+    free(tool);
+    tool = item_name(item);
+    cJSON_Delete(item);
+  }
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddStringToObject(params, "name", tool);
+  cJSON_AddItemToObject(params, "arguments", args);
+  args = NULL;
+  cJSON *result = NULL;
+  char why[600];
+  rc = cli_request(c, s, "tools/call", params, c->tool_timeout_ms, on_progress,
+                   &result, why, sizeof why);
+  if (rc != EXIT_OK) {
+    fprintf(stderr, "mcphost: %s\n", why);
+    goto out;
+  }
+  bool is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"));
+  if (c->json) {
+    out_json(result);
+  } else {
+    const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
+    const cJSON *structured =
+        cJSON_GetObjectItemCaseSensitive(result, "structuredContent");
+    if (cJSON_GetArraySize(content) > 0)
+      out_content(c, content);
+    else if (structured)
+      out_json(structured);
+  }
+  if (is_error) {
+    fprintf(stderr, "mcphost: tool \"%s\" on server \"%s\" reported an error\n",
+            tool, s->cfg->name);
+    rc = EXIT_TOOL_ERROR;
+  }
+  cJSON_Delete(result);
+out:
+  cJSON_Delete(args);
+  free(tool);
+  return rc;
+}
+
+int cmd_read(cli *c, int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "mcphost: usage: mcphost read SERVER URI\n");
+    return EXIT_USAGE;
+  }
+  long i = cli_find_server(c, argv[1]);
+  if (i < 0) {
+    fprintf(stderr, "mcphost: no server named \"%s\" is configured\n", argv[1]);
+    return EXIT_NOT_FOUND;
+  }
+  int rc = EXIT_OK;
+  session *s = connect_one(c, (size_t)i, &rc);
+  if (!s)
+    return rc;
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddStringToObject(params, "uri", argv[2]);
+  cJSON *result = NULL;
+  char why[600];
+  rc = cli_request(c, s, "resources/read", params, c->request_timeout_ms,
+                   on_progress, &result, why, sizeof why);
+  if (rc != EXIT_OK) {
+    fprintf(stderr, "mcphost: %s\n", why);
+    return rc;
+  }
+  if (c->json)
+    out_json(result);
+  else
+    out_resource_contents(c, cJSON_GetObjectItemCaseSensitive(result, "contents"));
+  cJSON_Delete(result);
+  return EXIT_OK;
+}
+
+/* Maps prompt arguments: NAME=VALUE for a declared NAME, else the next
+ * declared argument in order. */
+static int prompt_arguments(const cJSON *decl, int argc, char **argv,
+                            cJSON **out) {
+  cJSON *o = cJSON_CreateObject();
+  int next = 0, ndecl = cJSON_GetArraySize(decl);
+  for (int i = 0; i < argc; i++) {
+    const char *eq = strchr(argv[i], '=');
+    if (eq) {
+      char *key = xstrndup(argv[i], (size_t)(eq - argv[i]));
+      bool declared = false;
+      const cJSON *d;
+      cJSON_ArrayForEach(d, decl) {
+        const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "name"));
+        declared |= n && strcmp(n, key) == 0;
+      }
+      if (declared) {
+        cJSON_DeleteItemFromObjectCaseSensitive(o, key);
+        cJSON_AddStringToObject(o, key, eq + 1);
+        free(key);
+        continue;
+      }
+      free(key);
+    }
+    /* Positional: the next declared argument not yet given. */
+    const char *name = NULL;
+    while (next < ndecl && !name) {
+      const cJSON *d = cJSON_GetArrayItem(decl, next++);
+      const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "name"));
+      if (n && !cJSON_GetObjectItemCaseSensitive(o, n))
+        name = n;
+    }
+    if (!name) {
+      fprintf(stderr, "mcphost: too many arguments: the prompt declares %d\n",
+              ndecl);
+      cJSON_Delete(o);
+      return EXIT_USAGE;
+    }
+    cJSON_AddStringToObject(o, name, argv[i]);
+  }
+  const cJSON *d;
+  cJSON_ArrayForEach(d, decl) {
+    const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "name"));
+    if (n && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "required")) &&
+        !cJSON_GetObjectItemCaseSensitive(o, n)) {
+      fprintf(stderr, "mcphost: missing required prompt argument \"%s\"\n", n);
+      cJSON_Delete(o);
+      return EXIT_USAGE;
+    }
+  }
+  *out = o;
+  return EXIT_OK;
+}
+
+int cmd_prompt(cli *c, int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "mcphost: usage: mcphost prompt PROMPT [ARG | NAME=VALUE ...]\n");
+    return EXIT_USAGE;
+  }
+  size_t idx;
+  char *name = NULL;
+  bool qualified;
+  int rc = resolve_ref(c, argv[1], "prompt", &idx, &name, &qualified);
+  if (rc != EXIT_OK)
+    return rc;
+  cJSON *item = NULL, *args = NULL, *result = NULL;
+  session *s = connect_one(c, idx, &rc);
+  if (!s)
+    goto out;
+  /* The declaration gives the real name and the argument order. */
+  item = find_item(c, s, "prompts/list", "prompts", name, qualified, &rc);
+  if (!item)
+    goto out;
+  free(name);
+  name = item_name(item);
+  rc = prompt_arguments(cJSON_GetObjectItemCaseSensitive(item, "arguments"),
+                        argc - 2, argv + 2, &args);
+  if (rc != EXIT_OK)
+    goto out;
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddStringToObject(params, "name", name);
+  cJSON_AddItemToObject(params, "arguments", args);
+  args = NULL;
+  char why[600];
+  rc = cli_request(c, s, "prompts/get", params, c->request_timeout_ms,
+                   on_progress, &result, why, sizeof why);
+  if (rc != EXIT_OK) {
+    fprintf(stderr, "mcphost: %s\n", why);
+    goto out;
+  }
+  if (c->json) {
+    out_json(result);
+  } else {
+    const cJSON *m;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(result, "messages")) {
+      const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "role"));
+      printf("[%s]\n", role ? role : "?");
+      out_content(c, cJSON_GetObjectItemCaseSensitive(m, "content"));
+    }
+  }
+out:
+  cJSON_Delete(item);
+  cJSON_Delete(args);
+  cJSON_Delete(result);
+  free(name);
+  return rc;
+}

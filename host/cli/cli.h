@@ -1,0 +1,80 @@
+/* The mcphost command line: option parsing, connecting the servers a
+ * command needs, and printing. No protocol logic lives here: it drives
+ * the host library's sessions. */
+#ifndef MCPHOST_CLI_H
+#define MCPHOST_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../host.h"
+#include "../session.h"
+
+/* Exit codes (documented in --help and the README). */
+enum {
+  EXIT_OK = 0,
+  EXIT_TOOL_ERROR = 1,  /* the tool ran and reported isError */
+  EXIT_USAGE = 2,       /* bad command line */
+  EXIT_SERVER = 3,      /* a server failed, is unreachable or misconfigured */
+  EXIT_PROTOCOL = 4,    /* the server answered with an error or broke MCP */
+  EXIT_TIMEOUT = 5,     /* a deadline passed */
+  EXIT_NOT_FOUND = 6,   /* no such server, tool, prompt or resource */
+  EXIT_INTERRUPTED = 130
+};
+
+typedef struct cli {
+  host *h;
+  bool json;
+  bool quiet_progress;
+  uint64_t connect_timeout_ms;
+  uint64_t request_timeout_ms;
+  uint64_t tool_timeout_ms;
+  const char *output_dir; /* for images and blobs; NULL: private temp dir */
+  session **sessions;     /* parallel to h->cfg.servers; NULL = unused */
+  size_t nsessions;
+  unsigned files_written;
+} cli;
+
+/* connect.c */
+/* Connects the given config indexes concurrently and waits until each is
+ * connected or failed. Returns the number connected. */
+size_t cli_connect(cli *c, const size_t *idx, size_t n);
+/* Connects every configured server. */
+size_t cli_connect_all(cli *c);
+/* Closes every session gracefully, waits for the transports, frees. */
+void cli_shutdown(cli *c);
+/* Sends a request and runs the loop until its answer. On success returns
+ * EXIT_OK with *result set (caller frees); else an exit code with
+ * `why` filled. `progress` may be NULL. */
+typedef void (*cli_progress_fn)(cli *c, const cJSON *params);
+int cli_request(cli *c, session *s, const char *method, cJSON *params,
+                uint64_t timeout_ms, cli_progress_fn progress, cJSON **result,
+                char *why, size_t why_len);
+int cli_exit_for_failure(const session *s);
+/* Index of a configured server by name (exact, then normalized); -1. */
+long cli_find_server(const cli *c, const char *name);
+
+/* commands.c */
+int cmd_servers(cli *c, int argc, char **argv);
+int cmd_tools(cli *c, int argc, char **argv);
+int cmd_resources(cli *c, int argc, char **argv);
+int cmd_prompts(cli *c, int argc, char **argv);
+int cmd_plugins(cli *c, int argc, char **argv);
+
+/* call.c */
+int cmd_call(cli *c, int argc, char **argv);
+int cmd_read(cli *c, int argc, char **argv);
+int cmd_prompt(cli *c, int argc, char **argv);
+
+/* output.c */
+/* Prints MCP content blocks for people: text as is, images, audio and
+ * blobs written to files with a line naming the file. */
+void out_content(cli *c, const cJSON *content);
+void out_resource_contents(cli *c, const cJSON *contents);
+void out_json(const cJSON *v);
+/* Writes `data` to a new private file with an extension for `mime`;
+ * returns the path (new string) or NULL with `why` filled. */
+char *out_save_blob(cli *c, const unsigned char *data, size_t len,
+                    const char *mime, char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,475 @@
+/* Commands that connect servers and list what they offer: servers, tools,
+ * resources, prompts; and plugins, which connects nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../names.h"
+#include "../util.h"
+#include "cli.h"
+
+/* ---- listing several servers at once ---- */
+
+enum { L_TOOLS, L_RESOURCES, L_TEMPLATES, L_PROMPTS, L_KINDS };
+static const struct {
+  const char *method, *key, *cap;
+} kinds[L_KINDS] = {
+    {"tools/list", "tools", "tools"},
+    {"resources/list", "resources", "resources"},
+    {"resources/templates/list", "resourceTemplates", "resources"},
+    {"prompts/list", "prompts", "prompts"},
+};
+
+typedef struct listing {
+  cJSON *items[L_KINDS]; /* NULL: not asked or failed */
+  char *error[L_KINDS];
+} listing;
+
+typedef struct list_group {
+  size_t pending;
+  bool done;
+  listing *out;
+  size_t kind;
+} list_group;
+
+typedef struct list_slot {
+  list_group *g;
+  listing *l;
+  int kind;
+} list_slot;
+
+static void on_listed(void *ud, session *s, cJSON *items, const char *error) {
+  (void)s;
+  list_slot *slot = ud;
+  slot->l->items[slot->kind] = items;
+  if (error)
+    slot->l->error[slot->kind] = xstrdup(error);
+  if (--slot->g->pending == 0)
+    slot->g->done = true;
+  free(slot);
+}
+
+/* Lists the `want` kinds (bit set) on every connected session among
+ * `idx`, concurrently. */
+static listing *list_many(cli *c, const size_t *idx, size_t n, unsigned want) {
+  listing *ls = xcalloc(n ? n : 1, sizeof *ls);
+  list_group g = {0};
+  g.pending = 1; /* held until every request is out */
+  for (size_t k = 0; k < n; k++) {
+    session *s = c->sessions[idx[k]];
+    if (s->state != SESS_READY)
+      continue;
+    for (int kind = 0; kind < L_KINDS; kind++) {
+      if (!(want & (1u << kind)) || !session_has_capability(s, kinds[kind].cap))
+        continue;
+      list_slot *slot = xcalloc(1, sizeof *slot);
+      *slot = (list_slot){.g = &g, .l = &ls[k], .kind = kind};
+      g.pending++;
+      session_list(s, kinds[kind].method, kinds[kind].key,
+                   c->request_timeout_ms, on_listed, slot);
+    }
+  }
+  if (--g.pending == 0)
+    g.done = true;
+  host_run_until(c->h, &g.done, 0);
+  return ls;
+}
+
+static void listing_free(listing *ls, size_t n) {
+  for (size_t k = 0; k < n; k++)
+    for (int kind = 0; kind < L_KINDS; kind++) {
+      cJSON_Delete(ls[k].items[kind]);
+      free(ls[k].error[kind]);
+    }
+  free(ls);
+}
+
+/* Resolves an optional SERVER argument to the list of config indexes. */
+static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n) {
+  const config *cfg = &c->h->cfg;
+  if (argc > 1) {
+    fprintf(stderr, "mcphost: %s takes at most one SERVER argument\n", argv[0]);
+    return EXIT_USAGE;
+  }
+  if (argc == 1) {
+    long i = cli_find_server(c, argv[0]);
+    if (i < 0) {
+      fprintf(stderr, "mcphost: no server named \"%s\" is configured\n",
+              argv[0]);
+      return EXIT_NOT_FOUND;
+    }
+    *idx = xmalloc(sizeof **idx);
+    (*idx)[0] = (size_t)i;
+    *n = 1;
+    return EXIT_OK;
+  }
+  *n = cfg->nservers;
+  *idx = xcalloc(*n ? *n : 1, sizeof **idx);
+  for (size_t i = 0; i < *n; i++)
+    (*idx)[i] = i;
+  return EXIT_OK;
+}
+
+static const char *first_line(const char *s, char *buf, size_t len) {
+  if (!s)
+    return "";
+  size_t i = 0;
+  while (s[i] && s[i] != '\n' && i + 1 < len) {
+    buf[i] = s[i];
+    i++;
+  }
+  buf[i] = '\0';
+  return buf;
+}
+
+/* Reports servers that failed to connect; returns the exit code to use. */
+static int report_failures(cli *c, const size_t *idx, size_t n) {
+  int rc = EXIT_OK;
+  for (size_t k = 0; k < n; k++) {
+    session *s = c->sessions[idx[k]];
+    if (s->state == SESS_READY)
+      continue;
+    fprintf(stderr, "mcphost: server \"%s\" failed: %s\n", s->cfg->name,
+            s->error ? s->error : "not connected");
+    if (rc == EXIT_OK)
+      rc = cli_exit_for_failure(s);
+  }
+  return rc;
+}
+
+static int report_list_errors(const listing *ls, const size_t *idx, size_t n,
+                              cli *c, int kind) {
+  int rc = EXIT_OK;
+  for (size_t k = 0; k < n; k++) {
+    if (!ls[k].error[kind])
+      continue;
+    fprintf(stderr, "mcphost: server \"%s\": %s\n",
+            c->h->cfg.servers[idx[k]].name, ls[k].error[kind]);
+    rc = EXIT_PROTOCOL;
+  }
+  return rc;
+}
+
+/* ---- servers ---- */
+
+static const char *info_str(const session *s, const char *key) {
+  return cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(s->server_info, key));
+}
+
+static int count(const listing *l, int kind) {
+  return l->items[kind] ? cJSON_GetArraySize(l->items[kind]) : -1;
+}
+
+int cmd_servers(cli *c, int argc, char **argv) {
+  size_t *idx = NULL, n = 0;
+  int rc = targets(c, argc - 1, argv + 1, &idx, &n);
+  if (rc != EXIT_OK)
+    return rc;
+  cli_connect(c, idx, n);
+  listing *ls = list_many(c, idx, n,
+                          1u << L_TOOLS | 1u << L_RESOURCES | 1u << L_PROMPTS);
+  if (c->json) {
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t k = 0; k < n; k++) {
+      session *s = c->sessions[idx[k]];
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "name", s->cfg->name);
+      cJSON_AddStringToObject(o, "type", s->cfg->type);
+      cJSON_AddStringToObject(o, "source", s->cfg->source);
+      bool ok = s->state == SESS_READY;
+      cJSON_AddStringToObject(o, "state", ok ? "connected" : "failed");
+      if (!ok)
+        cJSON_AddStringToObject(o, "error", s->error ? s->error : "");
+      if (ok) {
+        cJSON_AddStringToObject(o, "protocolVersion", s->protocol_version);
+        if (s->server_info)
+          cJSON_AddItemToObject(o, "serverInfo",
+                                cJSON_Duplicate(s->server_info, 1));
+        cJSON_AddItemToObject(o, "capabilities",
+                              cJSON_Duplicate(s->server_caps, 1));
+        if (s->instructions)
+          cJSON_AddStringToObject(o, "instructions", s->instructions);
+        static const char *names[] = {"tools", "resources", NULL, "prompts"};
+        for (int kind = 0; kind < L_KINDS; kind++)
+          if (names[kind])
+            cJSON_AddNumberToObject(o, names[kind], count(&ls[k], kind) < 0
+                                                        ? 0
+                                                        : count(&ls[k], kind));
+      }
+      cJSON_AddItemToArray(arr, o);
+    }
+    out_json(arr);
+    cJSON_Delete(arr);
+  } else {
+    int wname = 4, wtype = 4;
+    for (size_t k = 0; k < n; k++) {
+      const server_config *sc = &c->h->cfg.servers[idx[k]];
+      if ((int)strlen(sc->name) > wname)
+        wname = (int)strlen(sc->name);
+      if ((int)strlen(sc->type) > wtype)
+        wtype = (int)strlen(sc->type);
+    }
+    printf("%-*s  %-*s  %-10s  %-28s  %5s  %9s  %7s\n", wname, "NAME", wtype,
+           "TYPE", "STATE", "SERVER", "TOOLS", "RESOURCES", "PROMPTS");
+    for (size_t k = 0; k < n; k++) {
+      session *s = c->sessions[idx[k]];
+      if (s->state != SESS_READY) {
+        printf("%-*s  %-*s  failed: %s\n", wname, s->cfg->name, wtype,
+               s->cfg->type, s->error ? s->error : "not connected");
+        continue;
+      }
+      char who[128];
+      snprintf(who, sizeof who, "%s %s", info_str(s, "name") ? info_str(s, "name") : "?",
+               info_str(s, "version") ? info_str(s, "version") : "");
+      printf("%-*s  %-*s  %-10s  %-28s  %5d  %9d  %7d\n", wname, s->cfg->name,
+             wtype, s->cfg->type, "connected", who,
+             count(&ls[k], L_TOOLS) < 0 ? 0 : count(&ls[k], L_TOOLS),
+             count(&ls[k], L_RESOURCES) < 0 ? 0 : count(&ls[k], L_RESOURCES),
+             count(&ls[k], L_PROMPTS) < 0 ? 0 : count(&ls[k], L_PROMPTS));
+    }
+  }
+  rc = EXIT_OK;
+  for (size_t k = 0; k < n && rc == EXIT_OK; k++)
+    if (c->sessions[idx[k]]->state != SESS_READY)
+      rc = cli_exit_for_failure(c->sessions[idx[k]]);
+  listing_free(ls, n);
+  free(idx);
+  return rc;
+}
+
+/* ---- tools, resources, prompts ---- */
+
+static int list_command(cli *c, int argc, char **argv, unsigned want,
+                        void (*print)(cli *, session *, const listing *,
+                                      cJSON *json_out)) {
+  size_t *idx = NULL, n = 0;
+  int rc = targets(c, argc - 1, argv + 1, &idx, &n);
+  if (rc != EXIT_OK)
+    return rc;
+  cli_connect(c, idx, n);
+  rc = report_failures(c, idx, n);
+  listing *ls = list_many(c, idx, n, want);
+  for (int kind = 0; kind < L_KINDS; kind++)
+    if (want & (1u << kind)) {
+      int e = report_list_errors(ls, idx, n, c, kind);
+      if (rc == EXIT_OK)
+        rc = e;
+    }
+  cJSON *json_out = c->json ? cJSON_CreateArray() : NULL;
+  for (size_t k = 0; k < n; k++) {
+    session *s = c->sessions[idx[k]];
+    if (s->state == SESS_READY)
+      print(c, s, &ls[k], json_out);
+  }
+  if (json_out) {
+    out_json(json_out);
+    cJSON_Delete(json_out);
+  }
+  listing_free(ls, n);
+  free(idx);
+  return rc;
+}
+
+static void print_tools(cli *c, session *s, const listing *l, cJSON *out) {
+  (void)c;
+  const cJSON *t;
+  cJSON_ArrayForEach(t, l->items[L_TOOLS]) {
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
+    if (!name)
+      continue;
+    const char *desc = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(t, "description"));
+    char *q = name_qualify(s->cfg->name, name);
+    if (out) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "name", q);
+      cJSON_AddStringToObject(o, "server", s->cfg->name);
+      cJSON_AddStringToObject(o, "tool", name);
+      cJSON *rest;
+      cJSON_ArrayForEach(rest, t) {
+        if (strcmp(rest->string, "name") != 0)
+          cJSON_AddItemToObject(o, rest->string, cJSON_Duplicate(rest, 1));
+      }
+      cJSON_AddItemToArray(out, o);
+    } else {
+      char line[200];
+      printf("%s\n", q);
+      if (desc && *desc)
+        printf("    %s\n", first_line(desc, line, sizeof line));
+    }
+    free(q);
+  }
+}
+
+int cmd_tools(cli *c, int argc, char **argv) {
+  return list_command(c, argc, argv, 1u << L_TOOLS, print_tools);
+}
+
+static void add_with_server(cJSON *out, const session *s, const cJSON *item,
+                            const char *kind) {
+  cJSON *o = cJSON_Duplicate(item, 1);
+  cJSON_AddStringToObject(o, "server", s->cfg->name);
+  cJSON_AddStringToObject(o, "kind", kind);
+  cJSON_AddItemToArray(out, o);
+}
+
+static void print_resources(cli *c, session *s, const listing *l, cJSON *out) {
+  (void)c;
+  const cJSON *r;
+  cJSON_ArrayForEach(r, l->items[L_RESOURCES]) {
+    if (out) {
+      add_with_server(out, s, r, "resource");
+      continue;
+    }
+    const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "uri"));
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
+    const char *mime = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "mimeType"));
+    printf("%s  %s%s%s%s%s\n", s->cfg->name, uri ? uri : "?",
+           name ? "  " : "", name ? name : "", mime ? "  " : "",
+           mime ? mime : "");
+  }
+  cJSON_ArrayForEach(r, l->items[L_TEMPLATES]) {
+    if (out) {
+      add_with_server(out, s, r, "template");
+      continue;
+    }
+    const char *t = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(r, "uriTemplate"));
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
+    printf("%s  %s  (template)%s%s\n", s->cfg->name, t ? t : "?",
+           name ? "  " : "", name ? name : "");
+  }
+}
+
+int cmd_resources(cli *c, int argc, char **argv) {
+  return list_command(c, argc, argv, 1u << L_RESOURCES | 1u << L_TEMPLATES,
+                      print_resources);
+}
+
+static void print_prompts(cli *c, session *s, const listing *l, cJSON *out) {
+  (void)c;
+  const cJSON *p;
+  cJSON_ArrayForEach(p, l->items[L_PROMPTS]) {
+    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "name"));
+    if (!name)
+      continue;
+    char *q = name_qualify(s->cfg->name, name);
+    if (out) {
+      cJSON *o = cJSON_Duplicate(p, 1);
+      cJSON_DeleteItemFromObjectCaseSensitive(o, "name");
+      cJSON_AddStringToObject(o, "name", q);
+      cJSON_AddStringToObject(o, "server", s->cfg->name);
+      cJSON_AddStringToObject(o, "prompt", name);
+      cJSON_AddItemToArray(out, o);
+      free(q);
+      continue;
+    }
+    strbuf args;
+    sb_init(&args);
+    const cJSON *a;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(p, "arguments")) {
+      const char *an = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "name"));
+      bool req = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "required"));
+      if (an)
+        sb_printf(&args, req ? " %s" : " [%s]", an);
+    }
+    printf("%s%s\n", q, sb_str(&args));
+    const char *desc = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(p, "description"));
+    char line[200];
+    if (desc && *desc)
+      printf("    %s\n", first_line(desc, line, sizeof line));
+    sb_free(&args);
+    free(q);
+  }
+}
+
+int cmd_prompts(cli *c, int argc, char **argv) {
+  return list_command(c, argc, argv, 1u << L_PROMPTS, print_prompts);
+}
+
+/* ---- plugins ---- */
+
+static char *types_of(const registry *r, const plugin *p, bool *shadowed) {
+  strbuf b;
+  sb_init(&b);
+  sb_add(&b, "", 0);
+  *shadowed = false;
+  if (!p->transport)
+    return sb_take(&b);
+  for (const char *const *t = p->transport->types; *t; t++) {
+    const type_binding *tb = registry_find_type(r, *t);
+    bool wins = tb && tb->winner == p;
+    sb_printf(&b, "%s%s", b.len ? "," : "", *t);
+    if (!wins) {
+      sb_printf(&b, " (shadowed by %s)", tb ? tb->winner->path : "?");
+      *shadowed = true;
+    }
+  }
+  return sb_take(&b);
+}
+
+int cmd_plugins(cli *c, int argc, char **argv) {
+  (void)argv;
+  if (argc > 1) {
+    fprintf(stderr, "mcphost: plugins takes no arguments\n");
+    return EXIT_USAGE;
+  }
+  const registry *r = &c->h->reg;
+  cJSON *arr = c->json ? cJSON_CreateArray() : NULL;
+  if (!arr) {
+    char *dirs = registry_dirs_text(r);
+    printf("search path: %s\n", dirs);
+    free(dirs);
+  }
+  for (size_t i = 0; i < r->nplugins; i++) {
+    const plugin *p = r->plugins[i];
+    bool shadowed;
+    char *types = types_of(r, p, &shadowed);
+    if (arr) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "file", p->path);
+      cJSON_AddStringToObject(o, "status", p->loaded ? "loaded" : "refused");
+      if (p->id)
+        cJSON_AddStringToObject(o, "id", p->id);
+      if (p->version)
+        cJSON_AddStringToObject(o, "version", p->version);
+      if (p->abi_major || p->abi_minor) {
+        char abi[32];
+        snprintf(abi, sizeof abi, "%u.%u", p->abi_major, p->abi_minor);
+        cJSON_AddStringToObject(o, "abi", abi);
+      }
+      cJSON *ta = cJSON_AddArrayToObject(o, "transports");
+      if (p->transport)
+        for (const char *const *t = p->transport->types; *t; t++) {
+          const type_binding *tb = registry_find_type(r, *t);
+          cJSON *to = cJSON_CreateObject();
+          cJSON_AddStringToObject(to, "type", *t);
+          cJSON_AddBoolToObject(to, "active", tb && tb->winner == p);
+          if (tb && tb->winner != p)
+            cJSON_AddStringToObject(to, "shadowedBy", tb->winner->path);
+          cJSON_AddItemToArray(ta, to);
+        }
+      if (p->error)
+        cJSON_AddStringToObject(o, p->loaded ? "warning" : "error", p->error);
+      cJSON_AddItemToArray(arr, o);
+    } else if (p->loaded) {
+      printf("loaded   %s %s (ABI %u.%u)  %s\n", p->id,
+             p->version ? p->version : "?", p->abi_major, p->abi_minor,
+             p->path);
+      if (*types)
+        printf("         transports: %s\n", types);
+      if (p->error)
+        printf("         warning: %s\n", p->error);
+    } else {
+      printf("refused  %s\n         %s\n", p->path, p->error);
+    }
+    free(types);
+  }
+  if (arr) {
+    out_json(arr);
+    cJSON_Delete(arr);
+  }
+  return EXIT_OK;
+}

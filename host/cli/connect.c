@@ -1,0 +1,207 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../names.h"
+#include "../util.h"
+#include "cli.h"
+
+typedef struct wait_group {
+  size_t pending;
+  bool done;
+} wait_group;
+
+static void on_state(void *ud, session *s) {
+  wait_group *g = ud;
+  (void)s;
+  if (session_is_settled(s) && g->pending > 0 && --g->pending == 0)
+    g->done = true;
+}
+
+int cli_exit_for_failure(const session *s) {
+  switch (s->fail) {
+  case FAIL_TIMEOUT: return EXIT_TIMEOUT;
+  case FAIL_PROTOCOL: return EXIT_PROTOCOL;
+  case FAIL_INTERRUPTED: return EXIT_INTERRUPTED;
+  default: return EXIT_SERVER;
+  }
+}
+
+long cli_find_server(const cli *c, const char *name) {
+  const config *cfg = &c->h->cfg;
+  for (size_t i = 0; i < cfg->nservers; i++)
+    if (strcmp(cfg->servers[i].name, name) == 0)
+      return (long)i;
+  /* A name as it appears in mcp__<server>__<tool> is normalized. */
+  long found = -1;
+  for (size_t i = 0; i < cfg->nservers; i++) {
+    char *n = name_normalize(cfg->servers[i].name);
+    bool match = strcmp(n, name) == 0;
+    free(n);
+    if (match && found < 0)
+      found = (long)i;
+  }
+  return found;
+}
+
+size_t cli_connect(cli *c, const size_t *idx, size_t n) {
+  if (!c->sessions) {
+    c->nsessions = c->h->cfg.nservers;
+    c->sessions = xcalloc(c->nsessions ? c->nsessions : 1, sizeof *c->sessions);
+  }
+  wait_group g = {0};
+  for (size_t k = 0; k < n; k++) {
+    size_t i = idx[k];
+    if (c->sessions[i])
+      continue;
+    session *s = session_new(c->h, &c->h->cfg.servers[i]);
+    c->sessions[i] = s;
+    s->on_state = on_state;
+    s->on_state_ud = &g;
+    g.pending++;
+  }
+  /* Start every connection before waiting on any: one slow server never
+   * delays the others beyond its own deadline. */
+  size_t started = g.pending;
+  for (size_t k = 0; k < n; k++) {
+    session *s = c->sessions[idx[k]];
+    if (s->state == SESS_IDLE)
+      session_connect(s, c->connect_timeout_ms);
+  }
+  if (started && !g.done) {
+    /* Each session has its own initialize deadline; this outer one only
+     * guards against a transport that never reports anything. */
+    uint64_t deadline = loop_now_ms() + c->connect_timeout_ms + 2000;
+    int rc = host_run_until(c->h, &g.done, deadline);
+    for (size_t k = 0; k < n; k++) {
+      session *s = c->sessions[idx[k]];
+      if (!session_is_settled(s)) {
+        s->fail = rc == -2 ? FAIL_INTERRUPTED : FAIL_TIMEOUT;
+        if (!s->error)
+          s->error = xstrdup(rc == -2 ? "interrupted" : "connect timed out");
+      }
+    }
+  }
+  size_t ok = 0;
+  for (size_t k = 0; k < n; k++) {
+    session *s = c->sessions[idx[k]];
+    s->on_state = NULL;
+    ok += s->state == SESS_READY;
+  }
+  return ok;
+}
+
+size_t cli_connect_all(cli *c) {
+  size_t n = c->h->cfg.nservers;
+  size_t *idx = xcalloc(n ? n : 1, sizeof *idx);
+  for (size_t i = 0; i < n; i++)
+    idx[i] = i;
+  size_t ok = cli_connect(c, idx, n);
+  free(idx);
+  return ok;
+}
+
+static void on_closed(void *ud, session *s) {
+  size_t *open = ud;
+  if ((s->state == SESS_CLOSED || s->state == SESS_FAILED) && *open > 0)
+    (*open)--;
+}
+
+void cli_shutdown(cli *c) {
+  size_t open = 0;
+  for (size_t i = 0; i < c->nsessions; i++) {
+    session *s = c->sessions[i];
+    if (!s)
+      continue;
+    if (s->transport_started && !s->transport_closed) {
+      s->on_state = on_closed;
+      s->on_state_ud = &open;
+      open++;
+      if (s->state != SESS_CLOSING)
+        session_close(s);
+    }
+  }
+  /* The stdio close sequence takes at most about a second; allow for a
+   * slow remote close too, then give up (destroy still kills). */
+  uint64_t deadline = loop_now_ms() + 5000;
+  c->h->interrupted = false; /* a Ctrl-C must not skip the clean close */
+  while (open > 0 && loop_now_ms() < deadline)
+    loop_run_once(c->h->loop, (int)(deadline - loop_now_ms()));
+  for (size_t i = 0; i < c->nsessions; i++)
+    session_free(c->sessions[i]);
+  free(c->sessions);
+  c->sessions = NULL;
+  c->nsessions = 0;
+}
+
+typedef struct sync_req {
+  cli *c;
+  cli_progress_fn progress;
+  bool done;
+  cJSON *result;
+  rpc_status status;
+  int code;
+  char message[512];
+} sync_req;
+
+static void on_sync_done(void *ud, cJSON *result, const rpc_error *err,
+                         bool *take) {
+  sync_req *r = ud;
+  r->done = true;
+  if (err) {
+    r->status = err->status;
+    r->code = err->code;
+    snprintf(r->message, sizeof r->message, "%s", err->message);
+    return;
+  }
+  r->result = result;
+  *take = true;
+}
+
+static void on_sync_progress(void *ud, const cJSON *params) {
+  sync_req *r = ud;
+  r->progress(r->c, params);
+}
+
+int cli_request(cli *c, session *s, const char *method, cJSON *params,
+                uint64_t timeout_ms, cli_progress_fn progress, cJSON **result,
+                char *why, size_t why_len) {
+  sync_req r = {.c = c, .progress = progress};
+  rpc_request_opts o = {.timeout_ms = timeout_ms,
+                        .on_progress = progress ? on_sync_progress : NULL,
+                        .ud = &r};
+  int64_t id = session_request(s, method, params, &o, on_sync_done, why,
+                               why_len);
+  if (id < 0)
+    return s->state == SESS_READY ? EXIT_PROTOCOL : EXIT_SERVER;
+  int rc = host_run_until(c->h, &r.done, 0);
+  if (rc == -2 && !r.done) {
+    rpc_cancel(s->rpc, id, "interrupted by the user");
+    snprintf(why, why_len, "%s: interrupted", method);
+    return EXIT_INTERRUPTED;
+  }
+  switch (r.status) {
+  case RPC_OK:
+    *result = r.result;
+    return EXIT_OK;
+  case RPC_ERR_REMOTE:
+    snprintf(why, why_len, "server \"%s\": %s failed: %s (%d)", s->cfg->name,
+             method, r.message, r.code);
+    return EXIT_PROTOCOL;
+  case RPC_ERR_TIMEOUT:
+    snprintf(why, why_len, "server \"%s\": %s timed out after %llu ms",
+             s->cfg->name, method, (unsigned long long)timeout_ms);
+    return EXIT_TIMEOUT;
+  case RPC_ERR_CLOSED:
+    snprintf(why, why_len, "server \"%s\" went away during %s: %s",
+             s->cfg->name, method, r.message);
+    return EXIT_SERVER;
+  case RPC_ERR_CANCELLED:
+    snprintf(why, why_len, "%s", r.message);
+    return EXIT_INTERRUPTED;
+  case RPC_ERR_LOCAL:
+    break;
+  }
+  snprintf(why, why_len, "%s", r.message);
+  return EXIT_PROTOCOL;
+}

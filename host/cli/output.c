@@ -1,0 +1,195 @@
+/* Printing results for people and scripts. Text goes to stdout as is;
+ * images, audio and binary blobs go to files in a private directory and a
+ * line names the file, so a terminal never receives raw binary. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../base64.h"
+#include "../util.h"
+#include "cli.h"
+
+void out_json(const cJSON *v) {
+  char *s = cJSON_Print(v);
+  if (s) {
+    fputs(s, stdout);
+    fputc('\n', stdout);
+    cJSON_free(s);
+  }
+}
+
+static const char *ext_for(const char *mime) {
+  static const struct {
+    const char *mime, *ext;
+  } map[] = {{"image/png", "png"},       {"image/jpeg", "jpg"},
+             {"image/gif", "gif"},       {"image/webp", "webp"},
+             {"image/svg+xml", "svg"},   {"image/bmp", "bmp"},
+             {"audio/wav", "wav"},       {"audio/x-wav", "wav"},
+             {"audio/mpeg", "mp3"},      {"audio/ogg", "ogg"},
+             {"audio/flac", "flac"},     {"audio/webm", "webm"},
+             {"application/pdf", "pdf"}, {"application/json", "json"},
+             {"application/zip", "zip"}, {"application/gzip", "gz"},
+             {"text/plain", "txt"},      {"text/html", "html"},
+             {"text/csv", "csv"},        {"text/markdown", "md"}};
+  if (mime)
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+      if (strncmp(mime, map[i].mime, strlen(map[i].mime)) == 0)
+        return map[i].ext;
+  return "bin";
+}
+
+/* The private directory: created 0700; an existing one must be ours and
+ * closed to others, since a shared /tmp is writable by anyone. */
+static int private_dir(cli *c, char **out, char *why, size_t why_len) {
+  char *dir;
+  if (c->output_dir) {
+    dir = xstrdup(c->output_dir);
+  } else {
+    const char *tmp = getenv("TMPDIR");
+    dir = xasprintf("%s/mcphost-%u", tmp && *tmp ? tmp : "/tmp",
+                    (unsigned)getuid());
+  }
+  if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+    snprintf(why, why_len, "cannot create %s: %s", dir, strerror(errno));
+    free(dir);
+    return -1;
+  }
+  struct stat st;
+  if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+    snprintf(why, why_len, "%s is not a directory", dir);
+    free(dir);
+    return -1;
+  }
+  if (!c->output_dir && (st.st_uid != getuid() || (st.st_mode & 077))) {
+    snprintf(why, why_len, "%s is not private (owner or mode); refusing it",
+             dir);
+    free(dir);
+    return -1;
+  }
+  *out = dir;
+  return 0;
+}
+
+char *out_save_blob(cli *c, const unsigned char *data, size_t len,
+                    const char *mime, char *why, size_t why_len) {
+  char *dir;
+  if (private_dir(c, &dir, why, why_len) < 0)
+    return NULL;
+  unsigned rnd = 0;
+  if (getrandom(&rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+    rnd = (unsigned)getpid() ^ (unsigned)time(NULL);
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  unsigned long long ms =
+      (unsigned long long)ts.tv_sec * 1000ull + (unsigned long long)ts.tv_nsec / 1000000ull;
+  char *path = xasprintf("%s/mcp-resource-%llu-%u-%08x.%s", dir, ms,
+                         c->files_written++, rnd, ext_for(mime));
+  free(dir);
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    snprintf(why, why_len, "cannot create %s: %s", path, strerror(errno));
+    free(path);
+    return NULL;
+  }
+  size_t off = 0;
+  while (off < len) {
+    ssize_t n = write(fd, data + off, len - off);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));
+      close(fd);
+      unlink(path);
+      free(path);
+      return NULL;
+    }
+    off += (size_t)n;
+  }
+  close(fd);
+  return path;
+}
+
+static void print_text(const char *text) {
+  size_t n = strlen(text);
+  fwrite(text, 1, n, stdout);
+  if (n == 0 || text[n - 1] != '\n')
+    fputc('\n', stdout);
+}
+
+/* Decodes base64 `b64` and saves it; prints a line naming the file. */
+static void save_and_say(cli *c, const char *what, const char *b64,
+                         const char *mime) {
+  size_t len;
+  unsigned char *data = b64 ? base64_decode(b64, &len) : NULL;
+  if (!data) {
+    printf("[%s%s%s: invalid base64 data, not saved]\n", what,
+           mime ? " " : "", mime ? mime : "");
+    return;
+  }
+  char why[512];
+  char *path = out_save_blob(c, data, len, mime, why, sizeof why);
+  if (path)
+    printf("[%s %s, %zu bytes, saved to %s]\n", what,
+           mime ? mime : "application/octet-stream", len, path);
+  else
+    printf("[%s %s, %zu bytes, not saved: %s]\n", what,
+           mime ? mime : "application/octet-stream", len, why);
+  free(path);
+  free(data);
+}
+
+static const char *str_of(const cJSON *o, const char *key) {
+  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+static void out_one_resource(cli *c, const cJSON *r) {
+  const char *text = str_of(r, "text");
+  const char *blob = str_of(r, "blob");
+  if (text)
+    print_text(text);
+  else if (blob)
+    save_and_say(c, "resource", blob, str_of(r, "mimeType"));
+  else
+    printf("[resource %s: no content]\n", str_of(r, "uri") ? str_of(r, "uri") : "?");
+}
+
+static void out_block(cli *c, const cJSON *b) {
+  const char *type = str_of(b, "type");
+  if (!type) {
+    out_json(b);
+    return;
+  }
+  if (strcmp(type, "text") == 0) {
+    print_text(str_of(b, "text") ? str_of(b, "text") : "");
+  } else if (strcmp(type, "image") == 0 || strcmp(type, "audio") == 0) {
+    save_and_say(c, type, str_of(b, "data"), str_of(b, "mimeType"));
+  } else if (strcmp(type, "resource") == 0) {
+    out_one_resource(c, cJSON_GetObjectItemCaseSensitive(b, "resource"));
+  } else if (strcmp(type, "resource_link") == 0) {
+    const char *name = str_of(b, "name");
+    printf("[resource link: %s%s%s]\n", str_of(b, "uri") ? str_of(b, "uri") : "?",
+           name ? " " : "", name ? name : "");
+  } else {
+    out_json(b);
+  }
+}
+
+void out_content(cli *c, const cJSON *content) {
+  if (cJSON_IsObject(content)) {
+    out_block(c, content);
+    return;
+  }
+  const cJSON *b;
+  cJSON_ArrayForEach(b, content) out_block(c, b);
+}
+
+void out_resource_contents(cli *c, const cJSON *contents) {
+  const cJSON *r;
+  cJSON_ArrayForEach(r, contents) out_one_resource(c, r);
+}

@@ -1,0 +1,56 @@
+/* The host object: owns the loop, the plugin registry, the configuration,
+ * the per-user paths, and the table of services handed to plugins. There
+ * is no other mutable global state. Loop thread only. */
+#ifndef MCPHOST_HOST_H_INTERNAL
+#define MCPHOST_HOST_H_INTERNAL
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <mcphost/mcphost.h>
+
+#include "config.h"
+#include "loop.h"
+#include "plugins.h"
+
+#define MCPHOST_VERSION "0.1.0"
+
+typedef struct host_options {
+  const char *const *plugin_dirs; /* --plugin-dir, in order */
+  size_t nplugin_dirs;
+  const char *builtin_plugin_dir; /* NULL: next to the executable */
+  int verbosity;                  /* 0 quiet .. 3 trace */
+} host_options;
+
+typedef struct host {
+  loop *loop;
+  mcph_host api; /* handed to plugins; api.ctx-free: see host_from_api */
+  registry reg;
+  config cfg;
+  int verbosity;
+  char *paths[4]; /* enum mcph_path */
+  int sigfd;      /* SIGINT/SIGTERM/SIGHUP as a readable fd */
+  loop_watch *sigwatch;
+  volatile bool interrupted; /* set when a signal arrived */
+  int signal_number;
+} host;
+
+host *host_new(const host_options *opt);
+void host_free(host *h);
+
+/* Loads every plugin along the search path. */
+void host_load_plugins(host *h);
+
+/* Logging to stderr, filtered by verbosity. `source` may be NULL. */
+void host_log(host *h, int level, const char *source, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Runs the loop until *done is true, the deadline (absolute loop_now_ms;
+ * 0 = none) passes, or a signal arrives. Returns 0 when done, -1 on
+ * deadline, -2 on signal. */
+int host_run_until(host *h, const bool *done, uint64_t deadline_ms);
+
+/* The directory holding this executable's built-in plugins. New string. */
+char *host_default_plugin_dir(void);
+
+#endif

@@ -1,0 +1,356 @@
+#include "jsonrpc.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+typedef struct pending {
+  int64_t id;
+  char *method;
+  rpc_done_fn done;
+  rpc_progress_fn on_progress;
+  void *ud;
+  loop_timer *timer;
+  rpc *owner;
+  struct pending *next; /* hash chain */
+} pending;
+
+#define NBUCKETS 256u
+
+struct rpc {
+  loop *loop;
+  rpc_handlers h;
+  int64_t next_id;
+  size_t npending;
+  pending *buckets[NBUCKETS];
+};
+
+static pending **bucket(rpc *r, int64_t id) {
+  return &r->buckets[(uint64_t)id & (NBUCKETS - 1)];
+}
+
+static pending *pending_find(rpc *r, int64_t id) {
+  for (pending *p = *bucket(r, id); p; p = p->next)
+    if (p->id == id)
+      return p;
+  return NULL;
+}
+
+static void pending_unlink(rpc *r, pending *p) {
+  for (pending **pp = bucket(r, p->id); *pp; pp = &(*pp)->next) {
+    if (*pp == p) {
+      *pp = p->next;
+      r->npending--;
+      return;
+    }
+  }
+}
+
+/* Removes `p` from the table and calls its completion. */
+static void pending_finish(rpc *r, pending *p, cJSON *result,
+                           const rpc_error *err) {
+  pending_unlink(r, p);
+  if (p->timer)
+    loop_timer_cancel(r->loop, p->timer);
+  bool take = false;
+  p->done(p->ud, result, err, &take);
+  if (result && !take)
+    cJSON_Delete(result);
+  free(p->method);
+  free(p);
+}
+
+static void warn(rpc *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void warn(rpc *r, const char *fmt, ...) {
+  if (!r->h.on_warning)
+    return;
+  strbuf b;
+  sb_init(&b);
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  r->h.on_warning(r->h.ud, sb_str(&b));
+  sb_free(&b);
+}
+
+rpc *rpc_new(loop *l, const rpc_handlers *h) {
+  rpc *r = xcalloc(1, sizeof *r);
+  r->loop = l;
+  r->h = *h;
+  r->next_id = 1;
+  return r;
+}
+
+void rpc_free(rpc *r) {
+  if (!r)
+    return;
+  rpc_fail_all(r, RPC_ERR_CLOSED, "connection closed");
+  free(r);
+}
+
+size_t rpc_pending_count(const rpc *r) { return r->npending; }
+
+static int send_json(rpc *r, cJSON *msg, char *why, size_t why_len) {
+  char *text = cJSON_PrintUnformatted(msg);
+  if (!text) {
+    snprintf(why, why_len, "out of memory serializing a message");
+    return -ENOMEM;
+  }
+  int rc = r->h.send(r->h.ud, text, strlen(text), why, why_len);
+  cJSON_free(text);
+  return rc;
+}
+
+static void send_cancelled(rpc *r, int64_t id, const char *reason) {
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddNumberToObject(params, "requestId", (double)id);
+  if (reason)
+    cJSON_AddStringToObject(params, "reason", reason);
+  rpc_notify(r, "notifications/cancelled", params);
+}
+
+static void on_deadline(void *ud) {
+  pending *p = ud;
+  rpc *r = p->owner;
+  p->timer = NULL; /* a fired timer frees itself */
+  send_cancelled(r, p->id, "timed out");
+  char msg[256];
+  snprintf(msg, sizeof msg, "%s timed out", p->method);
+  rpc_error err = {.status = RPC_ERR_TIMEOUT, .message = msg};
+  pending_finish(r, p, NULL, &err);
+}
+
+int64_t rpc_request(rpc *r, const char *method, cJSON *params,
+                    const rpc_request_opts *opts, rpc_done_fn done) {
+  int64_t id = r->next_id++;
+  cJSON *msg = cJSON_CreateObject();
+  cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+  cJSON_AddNumberToObject(msg, "id", (double)id);
+  cJSON_AddStringToObject(msg, "method", method);
+  if (opts && opts->on_progress) {
+    if (!params)
+      params = cJSON_CreateObject();
+    cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    if (!cJSON_IsObject(meta)) {
+      cJSON_DeleteItemFromObjectCaseSensitive(params, "_meta");
+      meta = cJSON_AddObjectToObject(params, "_meta");
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(meta, "progressToken");
+    cJSON_AddNumberToObject(meta, "progressToken", (double)id);
+  }
+  if (params)
+    cJSON_AddItemToObject(msg, "params", params);
+
+  char why[256] = "";
+  int rc = send_json(r, msg, why, sizeof why);
+  cJSON_Delete(msg);
+  if (rc < 0) {
+    warn(r, "cannot send %s: %s", method, why);
+    return rc;
+  }
+  pending *p = xcalloc(1, sizeof *p);
+  p->id = id;
+  p->method = xstrdup(method);
+  p->done = done;
+  p->on_progress = opts ? opts->on_progress : NULL;
+  p->ud = opts ? opts->ud : NULL;
+  p->owner = r;
+  if (opts && opts->timeout_ms)
+    p->timer = loop_timer_start(r->loop, opts->timeout_ms, on_deadline, p);
+  pending **b = bucket(r, id);
+  p->next = *b;
+  *b = p;
+  r->npending++;
+  return id;
+}
+
+int rpc_notify(rpc *r, const char *method, cJSON *params) {
+  cJSON *msg = cJSON_CreateObject();
+  cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+  cJSON_AddStringToObject(msg, "method", method);
+  if (params)
+    cJSON_AddItemToObject(msg, "params", params);
+  char why[256] = "";
+  int rc = send_json(r, msg, why, sizeof why);
+  cJSON_Delete(msg);
+  return rc;
+}
+
+void rpc_cancel(rpc *r, int64_t id, const char *reason) {
+  pending *p = pending_find(r, id);
+  if (!p)
+    return;
+  send_cancelled(r, id, reason);
+  char msg[256];
+  snprintf(msg, sizeof msg, "%s cancelled: %s", p->method,
+           reason ? reason : "by the user");
+  rpc_error err = {.status = RPC_ERR_CANCELLED, .message = msg};
+  pending_finish(r, p, NULL, &err);
+}
+
+/* Completion callbacks may start or finish other requests, so the table
+ * is walked from the start after each completion. */
+static pending *any_pending(rpc *r) {
+  for (unsigned i = 0; i < NBUCKETS; i++)
+    if (r->buckets[i])
+      return r->buckets[i];
+  return NULL;
+}
+
+void rpc_cancel_all(rpc *r, const char *reason) {
+  pending *p;
+  while (r->npending && (p = any_pending(r)))
+    rpc_cancel(r, p->id, reason);
+}
+
+void rpc_fail_all(rpc *r, rpc_status status, const char *message) {
+  pending *p;
+  while (r->npending && (p = any_pending(r))) {
+    rpc_error err = {.status = status, .message = message};
+    pending_finish(r, p, NULL, &err);
+  }
+}
+
+int rpc_respond(rpc *r, const cJSON *id, cJSON *result) {
+  cJSON *msg = cJSON_CreateObject();
+  cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+  cJSON_AddItemToObject(msg, "id", cJSON_Duplicate(id, 1));
+  cJSON_AddItemToObject(msg, "result", result ? result : cJSON_CreateObject());
+  char why[256] = "";
+  int rc = send_json(r, msg, why, sizeof why);
+  cJSON_Delete(msg);
+  return rc;
+}
+
+int rpc_respond_error(rpc *r, const cJSON *id, int code, const char *message) {
+  cJSON *msg = cJSON_CreateObject();
+  cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+  cJSON_AddItemToObject(msg, "id", id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull());
+  cJSON *e = cJSON_AddObjectToObject(msg, "error");
+  cJSON_AddNumberToObject(e, "code", code);
+  cJSON_AddStringToObject(e, "message", message);
+  char why[256] = "";
+  int rc = send_json(r, msg, why, sizeof why);
+  cJSON_Delete(msg);
+  return rc;
+}
+
+/* Our ids are integers; accept them back as numbers or, leniently, as
+ * decimal strings (some servers stringify ids). */
+static bool parse_id(const cJSON *id, int64_t *out) {
+  if (cJSON_IsNumber(id)) {
+    double d = id->valuedouble;
+    if (d != floor(d) || d < 1 || d > 9007199254740992.0)
+      return false;
+    *out = (int64_t)d;
+    return true;
+  }
+  if (cJSON_IsString(id)) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(id->valuestring, &end, 10);
+    if (errno || *end || end == id->valuestring || v < 1)
+      return false;
+    *out = v;
+    return true;
+  }
+  return false;
+}
+
+static void route_progress(rpc *r, const cJSON *params) {
+  const cJSON *tok = cJSON_GetObjectItemCaseSensitive(params, "progressToken");
+  int64_t id;
+  pending *p;
+  if (!parse_id(tok, &id) || !(p = pending_find(r, id)) || !p->on_progress)
+    return; /* progress after the result, or for a token we never sent */
+  p->on_progress(p->ud, params);
+}
+
+static void handle_response(rpc *r, cJSON *msg) {
+  const cJSON *idj = cJSON_GetObjectItemCaseSensitive(msg, "id");
+  int64_t id;
+  pending *p = NULL;
+  if (parse_id(idj, &id))
+    p = pending_find(r, id);
+  if (!p) {
+    char *s = cJSON_PrintUnformatted(idj);
+    warn(r, "dropped a response with unknown id %s", s ? s : "?");
+    cJSON_free(s);
+    return;
+  }
+  cJSON *error = cJSON_GetObjectItemCaseSensitive(msg, "error");
+  if (error) {
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(error, "code");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(error, "message");
+    rpc_error err = {
+        .status = RPC_ERR_REMOTE,
+        .code = cJSON_IsNumber(code) ? code->valueint : RPC_INTERNAL_ERROR,
+        .message = cJSON_IsString(m) ? m->valuestring : "(no message)",
+        .data = cJSON_GetObjectItemCaseSensitive(error, "data"),
+    };
+    pending_finish(r, p, NULL, &err);
+    return;
+  }
+  cJSON *result = cJSON_DetachItemFromObjectCaseSensitive(msg, "result");
+  if (!result) {
+    rpc_error err = {.status = RPC_ERR_REMOTE,
+                     .code = RPC_INVALID_REQUEST,
+                     .message = "response has neither result nor error"};
+    pending_finish(r, p, NULL, &err);
+    return;
+  }
+  pending_finish(r, p, result, NULL);
+}
+
+void rpc_receive(rpc *r, const char *json, size_t len) {
+  cJSON *msg = cJSON_ParseWithLength(json, len);
+  if (!msg) {
+    warn(r, "dropped a message that is not valid JSON (%zu bytes)", len);
+    return;
+  }
+  if (cJSON_IsArray(msg)) {
+    /* MCP since 2025-06-18 has no batches; answer once, cleanly. */
+    warn(r, "rejected a JSON-RPC batch of %d messages",
+         cJSON_GetArraySize(msg));
+    rpc_respond_error(r, NULL, RPC_INVALID_REQUEST,
+                      "JSON-RPC batches are not supported");
+    goto out;
+  }
+  if (!cJSON_IsObject(msg)) {
+    warn(r, "dropped a message that is not a JSON object");
+    goto out;
+  }
+  const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+  const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+  if (cJSON_IsString(method)) {
+    if (id && !cJSON_IsNull(id)) {
+      if (!cJSON_IsNumber(id) && !cJSON_IsString(id)) {
+        rpc_respond_error(r, NULL, RPC_INVALID_REQUEST, "invalid request id");
+        goto out;
+      }
+      if (r->h.on_request)
+        r->h.on_request(r->h.ud, method->valuestring, params, id);
+      else
+        rpc_respond_error(r, id, RPC_METHOD_NOT_FOUND, "Method not found");
+    } else if (strcmp(method->valuestring, "notifications/progress") == 0) {
+      route_progress(r, params);
+    } else if (r->h.on_notification) {
+      r->h.on_notification(r->h.ud, method->valuestring, params);
+    }
+  } else if (id) {
+    handle_response(r, msg);
+  } else {
+    warn(r, "dropped a message that is neither request, notification nor "
+            "response");
+  }
+out:
+  cJSON_Delete(msg);
+}

@@ -1,0 +1,102 @@
+/* The JSON-RPC 2.0 engine of one connection: request ids, the pending
+ * table, per-request deadlines, cancellation, progress routing, and
+ * dispatch of what the peer sends. It knows nothing of transports (it
+ * sends through a callback) nor of MCP methods (it hands requests and
+ * notifications to its owner). Loop thread only. */
+#ifndef MCPHOST_JSONRPC_H
+#define MCPHOST_JSONRPC_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "loop.h"
+
+typedef struct rpc rpc;
+
+/* Why a request ended without a result. */
+typedef enum {
+  RPC_OK = 0,
+  RPC_ERR_REMOTE,   /* the peer answered with a JSON-RPC error object */
+  RPC_ERR_TIMEOUT,  /* the deadline passed; notifications/cancelled sent */
+  RPC_ERR_CANCELLED,/* cancelled locally; notifications/cancelled sent */
+  RPC_ERR_CLOSED,   /* the connection ended before an answer */
+  RPC_ERR_LOCAL     /* refused or failed before or while sending */
+} rpc_status;
+
+typedef struct rpc_error {
+  rpc_status status;
+  int code;            /* JSON-RPC code for RPC_ERR_REMOTE */
+  const char *message; /* borrowed for the callback */
+  const cJSON *data;   /* RPC_ERR_REMOTE's `data`, may be NULL */
+} rpc_error;
+
+/* Completion: exactly once per request. On success `err` is NULL and
+ * `result` is the result, which the callee may take with
+ * cJSON_DetachItemViaPointer-free ownership: set *take = true to keep it. */
+typedef void (*rpc_done_fn)(void *ud, cJSON *result, const rpc_error *err,
+                            bool *take);
+/* `notifications/progress` for a request made with a progress callback. */
+typedef void (*rpc_progress_fn)(void *ud, const cJSON *params);
+
+typedef struct rpc_handlers {
+  void *ud;
+  /* Sends one serialized message. Returns 0 or a negative code; `why`
+   * receives a message on failure. */
+  int (*send)(void *ud, const char *json, size_t len, char *why,
+              size_t why_len);
+  /* A request from the peer. Answer with rpc_respond*() now or later,
+   * using `id` (owned by the engine until answered: duplicate to keep). */
+  void (*on_request)(void *ud, const char *method, const cJSON *params,
+                     const cJSON *id);
+  /* A notification from the peer (progress is routed, not delivered). */
+  void (*on_notification)(void *ud, const char *method,
+                          const cJSON *params);
+  /* Something worth a log line: an unknown response id, a batch, junk. */
+  void (*on_warning)(void *ud, const char *message);
+} rpc_handlers;
+
+typedef struct rpc_request_opts {
+  uint64_t timeout_ms;         /* 0: no deadline */
+  rpc_progress_fn on_progress; /* non-NULL: a progressToken is sent */
+  void *ud;                    /* for on_progress and done */
+} rpc_request_opts;
+
+rpc *rpc_new(loop *l, const rpc_handlers *h);
+/* Fails every pending request with RPC_ERR_CLOSED and frees the engine. */
+void rpc_free(rpc *r);
+
+/* Sends a request; `params` (may be NULL) is taken. Returns the request id
+ * (>= 1) or a negative value when it could not be sent, in which case
+ * `done` has not been called and will not be. */
+int64_t rpc_request(rpc *r, const char *method, cJSON *params,
+                    const rpc_request_opts *opts, rpc_done_fn done);
+/* Sends a notification; `params` (may be NULL) is taken. */
+int rpc_notify(rpc *r, const char *method, cJSON *params);
+/* Cancels a pending request: sends notifications/cancelled with `reason`
+ * and completes it with RPC_ERR_CANCELLED. Unknown ids are ignored. */
+void rpc_cancel(rpc *r, int64_t id, const char *reason);
+/* Cancels every pending request (Ctrl-C). */
+void rpc_cancel_all(rpc *r, const char *reason);
+/* Completes every pending request with `status` and `message`, without
+ * sending anything (the connection is gone). */
+void rpc_fail_all(rpc *r, rpc_status status, const char *message);
+size_t rpc_pending_count(const rpc *r);
+
+/* Answers a peer request. `result` is taken. */
+int rpc_respond(rpc *r, const cJSON *id, cJSON *result);
+int rpc_respond_error(rpc *r, const cJSON *id, int code, const char *message);
+
+/* Feeds one received message (the transport's on_message). */
+void rpc_receive(rpc *r, const char *json, size_t len);
+
+/* JSON-RPC and MCP error codes. */
+enum {
+  RPC_PARSE_ERROR = -32700,
+  RPC_INVALID_REQUEST = -32600,
+  RPC_METHOD_NOT_FOUND = -32601,
+  RPC_INVALID_PARAMS = -32602,
+  RPC_INTERNAL_ERROR = -32603
+};
+
+#endif

@@ -1,0 +1,43 @@
+/* The event loop: epoll fd watches, one-shot timers, and a thread-safe
+ * post queue woken through an eventfd. Single-threaded: everything but
+ * loop_post() runs on the thread that calls loop_run_once(). */
+#ifndef MCPHOST_LOOP_H
+#define MCPHOST_LOOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct loop loop;
+typedef struct loop_watch loop_watch;
+typedef struct loop_timer loop_timer;
+
+typedef void (*loop_fd_fn)(void *ud, int fd, unsigned events);
+typedef void (*loop_fn)(void *ud);
+
+enum { LOOP_READ = 1u, LOOP_WRITE = 2u, LOOP_ERROR = 4u, LOOP_HUP = 8u };
+
+loop *loop_new(void);
+/* Frees the loop. Pending timers and watches are freed without firing;
+ * posted callbacks not yet run are dropped. */
+void loop_free(loop *l);
+
+int loop_watch_fd(loop *l, int fd, unsigned events, loop_fd_fn fn, void *ud,
+                  loop_watch **out);
+int loop_watch_update(loop *l, loop_watch *w, unsigned events);
+/* Safe from inside the watch's own callback. */
+void loop_unwatch(loop *l, loop_watch *w);
+
+/* One-shot; the timer frees itself after firing. */
+loop_timer *loop_timer_start(loop *l, uint64_t delay_ms, loop_fn fn, void *ud);
+void loop_timer_cancel(loop *l, loop_timer *t);
+
+/* Any thread. Returns 0 or -1 on allocation failure. */
+int loop_post(loop *l, loop_fn fn, void *ud);
+
+/* Waits at most `max_wait_ms` (-1: until something happens) and runs what
+ * is ready. Returns the number of callbacks run. */
+int loop_run_once(loop *l, int max_wait_ms);
+
+uint64_t loop_now_ms(void);
+
+#endif

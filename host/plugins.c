@@ -1,0 +1,196 @@
+#include "plugins.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void registry_init(registry *r) { memset(r, 0, sizeof *r); }
+
+static void plugin_free(plugin *p) {
+  free(p->path);
+  free(p->error);
+  free(p->id);
+  free(p->name);
+  free(p->version);
+  free(p->description);
+  free(p);
+}
+
+void registry_free(registry *r) {
+  for (size_t i = r->nplugins; i-- > 0;) {
+    plugin *p = r->plugins[i];
+    if (p->loaded && p->entry->deinit)
+      p->entry->deinit(p->ctx);
+    /* Never dlclose(): timers or threads may still point into the code,
+     * and sanitizers want the symbols for their reports. */
+    plugin_free(p);
+  }
+  free(r->plugins);
+  for (size_t i = 0; i < r->ntypes; i++) {
+    free(r->types[i].type);
+    free(r->types[i].shadowed);
+  }
+  free(r->types);
+  for (size_t i = 0; i < r->ndirs; i++)
+    free(r->dirs[i]);
+  free(r->dirs);
+  registry_init(r);
+}
+
+void registry_add_dir(registry *r, const char *dir) {
+  if (!dir || !*dir)
+    return;
+  for (size_t i = 0; i < r->ndirs; i++)
+    if (strcmp(r->dirs[i], dir) == 0)
+      return;
+  r->dirs = xrealloc(r->dirs, (r->ndirs + 1) * sizeof *r->dirs);
+  r->dirs[r->ndirs++] = xstrdup(dir);
+}
+
+char *registry_dirs_text(const registry *r) {
+  strbuf b;
+  sb_init(&b);
+  for (size_t i = 0; i < r->ndirs; i++)
+    sb_printf(&b, "%s%s", i ? ", " : "", r->dirs[i]);
+  if (r->ndirs == 0)
+    sb_adds(&b, "(no plugin directories)");
+  return sb_take(&b);
+}
+
+const type_binding *registry_find_type(const registry *r, const char *type) {
+  for (size_t i = 0; i < r->ntypes; i++)
+    if (strcmp(r->types[i].type, type) == 0)
+      return &r->types[i];
+  return NULL;
+}
+
+static void bind_type(registry *r, plugin *p, const char *type) {
+  for (size_t i = 0; i < r->ntypes; i++) {
+    type_binding *t = &r->types[i];
+    if (strcmp(t->type, type) == 0) {
+      t->shadowed = xrealloc(t->shadowed, (t->nshadowed + 1) * sizeof *t->shadowed);
+      t->shadowed[t->nshadowed++] = p;
+      return;
+    }
+  }
+  r->types = xrealloc(r->types, (r->ntypes + 1) * sizeof *r->types);
+  r->types[r->ntypes++] = (type_binding){.type = xstrdup(type), .winner = p};
+}
+
+static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
+
+/* The fields a 1.0 entry must cover; deinit is optional. */
+#define ENTRY_MIN_SIZE                                                         \
+  (offsetof(mcph_entry, get_extension) +                                \
+   sizeof(((mcph_entry *)0)->get_extension))
+
+static plugin *refuse(plugin *p, char *why) {
+  free(p->error);
+  p->error = why;
+  p->loaded = false;
+  return p;
+}
+
+static const plugin *find_id(const registry *r, const char *id) {
+  for (size_t i = 0; i < r->nplugins; i++)
+    if (r->plugins[i]->loaded && strcmp(r->plugins[i]->id, id) == 0)
+      return r->plugins[i];
+  return NULL;
+}
+
+static plugin *load(registry *r, const mcph_host *host, plugin *p) {
+  void *h = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror(); /* process-wide: copy at once */
+    return refuse(p, xasprintf("cannot load: %s", e ? e : "unknown error"));
+  }
+  const mcph_entry *entry = dlsym(h, MCPH_ENTRY_SYMBOL);
+  if (!entry) {
+    const char *e = dlerror();
+    return refuse(p, xasprintf("not an mcphost plugin: no \"%s\" symbol (%s)",
+                               MCPH_ENTRY_SYMBOL, e ? e : "not found"));
+  }
+  /* Read the version before anything else in the plugin. */
+  p->abi_major = entry->abi_major;
+  p->abi_minor = entry->abi_minor;
+  if (entry->abi_major != MCPH_ABI_MAJOR)
+    return refuse(p, xasprintf("built for plugin ABI %u.%u; this mcphost "
+                               "speaks ABI %d.%d",
+                               entry->abi_major, entry->abi_minor,
+                               MCPH_ABI_MAJOR, MCPH_ABI_MINOR));
+  if (entry->struct_size < ENTRY_MIN_SIZE)
+    return refuse(p, xasprintf("entry struct too small (%u bytes, ABI 1.0 "
+                               "needs %zu)",
+                               entry->struct_size, (size_t)ENTRY_MIN_SIZE));
+  if (!entry->id || !*entry->id || !entry->init || !entry->get_extension)
+    return refuse(p, xstrdup("entry lacks id, init or get_extension"));
+  p->id = xstrdup(entry->id);
+  p->name = dup_or_null(entry->name);
+  p->version = dup_or_null(entry->version);
+  p->description = dup_or_null(entry->description);
+  const plugin *dup = find_id(r, entry->id);
+  if (dup)
+    return refuse(p, xasprintf("plugin id \"%s\" already loaded from %s",
+                               entry->id, dup->path));
+
+  mcph_error err;
+  mcph_error_init(&err);
+  void *ctx = NULL;
+  int rc = entry->init(host, &ctx, &err);
+  if (rc != 0)
+    return refuse(p, xasprintf("init failed (%d): %s", rc,
+                               err.message[0] ? err.message : "no message"));
+  p->entry = entry;
+  p->ctx = ctx;
+  p->loaded = true;
+
+  const mcph_transport_factory *tf =
+      entry->get_extension(ctx, MCPH_EXT_TRANSPORT);
+  if (tf) {
+    if (!MCPH_HAS(tf, mcph_transport_factory, destroy) || !tf->types ||
+        !tf->create || !tf->start || !tf->send || !tf->close ||
+        !tf->destroy) {
+      /* Loaded, but serves no type: say why in `mcphost plugins`. */
+      p->error = xstrdup("its transport extension is incomplete; ignored");
+      return p;
+    }
+    p->transport = tf;
+    for (const char *const *t = tf->types; *t; t++)
+      bind_type(r, p, *t);
+  }
+  return p;
+}
+
+plugin *registry_load_file(registry *r, const mcph_host *host,
+                           const char *path) {
+  plugin *p = xcalloc(1, sizeof *p);
+  p->path = xstrdup(path);
+  r->plugins = xrealloc(r->plugins, (r->nplugins + 1) * sizeof *r->plugins);
+  r->plugins[r->nplugins++] = p;
+  return load(r, host, p);
+}
+
+static int so_filter(const struct dirent *d) {
+  size_t n = strlen(d->d_name);
+  return n > 3 && strcmp(d->d_name + n - 3, ".so") == 0 &&
+         d->d_name[0] != '.';
+}
+
+void registry_load_all(registry *r, const mcph_host *host) {
+  for (size_t i = 0; i < r->ndirs; i++) {
+    struct dirent **ents;
+    int n = scandir(r->dirs[i], &ents, so_filter, alphasort);
+    if (n < 0)
+      continue; /* a missing directory is not an error */
+    for (int k = 0; k < n; k++) {
+      char *path = xasprintf("%s/%s", r->dirs[i], ents[k]->d_name);
+      registry_load_file(r, host, path);
+      free(path);
+      free(ents[k]);
+    }
+    free(ents);
+  }
+}

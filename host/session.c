@@ -1,0 +1,493 @@
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+const char *const mcp_supported_protocols[] = {
+    "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", NULL};
+
+static void set_state(session *s, session_state st) {
+  if (s->state == st)
+    return;
+  s->state = st;
+  if (s->on_state)
+    s->on_state(s->on_state_ud, s);
+}
+
+/* Records the first failure; later ones are consequences of it. */
+static void fail(session *s, fail_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void fail(session *s, fail_kind kind, const char *fmt, ...) {
+  if (!s->error) {
+    strbuf b;
+    sb_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    s->error = sb_take(&b);
+    s->fail = kind;
+  }
+  if (s->transport_started && !s->transport_closed) {
+    s->tf->close(s->t);
+    set_state(s, SESS_CLOSING); /* becomes FAILED when the transport ends */
+    return;
+  }
+  set_state(s, SESS_FAILED);
+}
+
+const char *session_state_name(const session *s) {
+  switch (s->state) {
+  case SESS_IDLE: return "pending";
+  case SESS_CONNECTING: return "connecting";
+  case SESS_READY: return "connected";
+  case SESS_FAILED: return "failed";
+  case SESS_CLOSING: return s->error ? "failed" : "closing";
+  case SESS_CLOSED: return s->error ? "failed" : "closed";
+  }
+  return "?";
+}
+
+bool session_is_settled(const session *s) {
+  return s->state == SESS_READY || s->state == SESS_FAILED ||
+         s->state == SESS_CLOSED || (s->state == SESS_CLOSING && s->error);
+}
+
+/* ---- transport callbacks ---- */
+
+static void on_message(void *ud, const char *json, size_t len) {
+  session *s = ud;
+  if (s->h->verbosity >= 3)
+    host_log(s->h, MCPH_LOG_TRACE, s->cfg->name, "<- %.*s",
+             len > 2000 ? 2000 : (int)len, json);
+  rpc_receive(s->rpc, json, len);
+}
+
+static void on_error(void *ud, int code, const char *message) {
+  session *s = ud;
+  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s (%d)", message, code);
+}
+
+static void on_close(void *ud, int code, const char *reason) {
+  session *s = ud;
+  s->transport_closed = true;
+  s->close_reason = xstrdup(reason && *reason ? reason : "closed");
+  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "transport closed (%d): %s",
+           code, s->close_reason);
+  bool asked = s->state == SESS_CLOSING;
+  rpc_fail_all(s->rpc, RPC_ERR_CLOSED, s->close_reason);
+  if (asked) {
+    set_state(s, s->error ? SESS_FAILED : SESS_CLOSED);
+  } else {
+    fail(s, FAIL_UNREACHABLE, "%s", s->close_reason);
+  }
+}
+
+/* ---- JSON-RPC plumbing ---- */
+
+static int rpc_send(void *ud, const char *json, size_t len, char *why,
+                    size_t why_len) {
+  session *s = ud;
+  if (!s->transport_started || s->transport_closed) {
+    snprintf(why, why_len, "not connected");
+    return MCPH_ECLOSED;
+  }
+  if (s->h->verbosity >= 3)
+    host_log(s->h, MCPH_LOG_TRACE, s->cfg->name, "-> %.*s",
+             len > 2000 ? 2000 : (int)len, json);
+  mcph_error err;
+  mcph_error_init(&err);
+  int rc = s->tf->send(s->t, json, len, &err);
+  if (rc != 0)
+    snprintf(why, why_len, "%s", err.message[0] ? err.message : "send failed");
+  return rc;
+}
+
+/* roots/list: the working directory as a file:// URI, percent-encoded. */
+static cJSON *roots_result(session *s) {
+  const char *cwd = s->h->paths[MCPH_PATH_CWD];
+  strbuf uri;
+  sb_init(&uri);
+  sb_adds(&uri, "file://");
+  for (const unsigned char *p = (const unsigned char *)cwd; *p; p++) {
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+        (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
+      sb_addc(&uri, (char)*p);
+    else
+      sb_printf(&uri, "%%%02X", *p);
+  }
+  const char *base = strrchr(cwd, '/');
+  cJSON *res = cJSON_CreateObject();
+  cJSON *roots = cJSON_AddArrayToObject(res, "roots");
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "uri", sb_str(&uri));
+  cJSON_AddStringToObject(root, "name", base && base[1] ? base + 1 : cwd);
+  cJSON_AddItemToArray(roots, root);
+  sb_free(&uri);
+  return res;
+}
+
+static void on_request(void *ud, const char *method, const cJSON *params,
+                       const cJSON *id) {
+  session *s = ud;
+  (void)params;
+  if (strcmp(method, "ping") == 0) {
+    rpc_respond(s->rpc, id, cJSON_CreateObject());
+  } else if (strcmp(method, "roots/list") == 0) {
+    rpc_respond(s->rpc, id, roots_result(s));
+  } else {
+    host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
+             "server asked for unsupported method %s", method);
+    rpc_respond_error(s->rpc, id, RPC_METHOD_NOT_FOUND, "Method not found");
+  }
+}
+
+static int log_level_of(const char *mcp_level) {
+  static const struct {
+    const char *name;
+    int level;
+  } map[] = {{"debug", MCPH_LOG_DEBUG},    {"info", MCPH_LOG_INFO},
+             {"notice", MCPH_LOG_INFO},    {"warning", MCPH_LOG_WARN},
+             {"error", MCPH_LOG_WARN},     {"critical", MCPH_LOG_WARN},
+             {"alert", MCPH_LOG_WARN},     {"emergency", MCPH_LOG_WARN}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (mcp_level && strcmp(mcp_level, map[i].name) == 0)
+      return map[i].level;
+  return MCPH_LOG_INFO;
+}
+
+static void on_notification(void *ud, const char *method,
+                            const cJSON *params) {
+  session *s = ud;
+  if (strcmp(method, "notifications/message") == 0) {
+    const cJSON *lvl = cJSON_GetObjectItemCaseSensitive(params, "level");
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(params, "data");
+    char *text = cJSON_IsString(data) ? NULL : cJSON_PrintUnformatted(data);
+    /* A server's own log lines are never louder than info for us. */
+    int level = log_level_of(cJSON_GetStringValue(lvl));
+    if (level < MCPH_LOG_INFO)
+      level = MCPH_LOG_INFO;
+    host_log(s->h, level, s->cfg->name, "server log: %s",
+             text ? text : cJSON_GetStringValue(data));
+    cJSON_free(text);
+    return;
+  }
+  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "notification %s", method);
+}
+
+static void on_rpc_warning(void *ud, const char *message) {
+  session *s = ud;
+  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
+}
+
+/* ---- handshake ---- */
+
+static bool protocol_supported(const char *v) {
+  for (const char *const *p = mcp_supported_protocols; *p; p++)
+    if (strcmp(*p, v) == 0)
+      return true;
+  return false;
+}
+
+static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
+                           bool *take) {
+  (void)take;
+  session *s = ud;
+  if (err) {
+    if (err->status == RPC_ERR_TIMEOUT)
+      fail(s, FAIL_TIMEOUT, "server did not answer initialize in time");
+    else if (err->status == RPC_ERR_CLOSED)
+      fail(s, FAIL_UNREACHABLE, "%s", s->close_reason ? s->close_reason
+                                                      : err->message);
+    else if (err->status == RPC_ERR_REMOTE)
+      fail(s, FAIL_PROTOCOL, "initialize failed: %s (%d)", err->message,
+           err->code);
+    else
+      fail(s, FAIL_INTERRUPTED, "%s", err->message);
+    return;
+  }
+  const cJSON *pv = cJSON_GetObjectItemCaseSensitive(result, "protocolVersion");
+  if (!cJSON_IsString(pv)) {
+    fail(s, FAIL_PROTOCOL, "initialize result has no protocolVersion");
+    return;
+  }
+  if (!protocol_supported(pv->valuestring)) {
+    fail(s, FAIL_PROTOCOL,
+         "server chose protocol version \"%.64s\", which mcphost does not "
+         "support (supported: 2025-11-25, 2025-06-18, 2025-03-26, "
+         "2024-11-05)",
+         pv->valuestring);
+    return;
+  }
+  const cJSON *caps = cJSON_GetObjectItemCaseSensitive(result, "capabilities");
+  if (caps && !cJSON_IsObject(caps)) {
+    fail(s, FAIL_PROTOCOL, "initialize result: capabilities is not an object");
+    return;
+  }
+  s->protocol_version = xstrdup(pv->valuestring);
+  s->server_caps = caps ? cJSON_Duplicate(caps, 1) : cJSON_CreateObject();
+  const cJSON *info = cJSON_GetObjectItemCaseSensitive(result, "serverInfo");
+  if (cJSON_IsObject(info))
+    s->server_info = cJSON_Duplicate(info, 1);
+  const cJSON *instr = cJSON_GetObjectItemCaseSensitive(result, "instructions");
+  if (cJSON_IsString(instr))
+    s->instructions = xstrdup(instr->valuestring);
+  if (s->tf->set_protocol_version)
+    s->tf->set_protocol_version(s->t, s->protocol_version);
+  rpc_notify(s->rpc, "notifications/initialized", NULL);
+  s->connected_ms = loop_now_ms();
+  set_state(s, SESS_READY);
+}
+
+static cJSON *initialize_params(void) {
+  cJSON *p = cJSON_CreateObject();
+  cJSON_AddStringToObject(p, "protocolVersion", MCP_LATEST_PROTOCOL);
+  cJSON *caps = cJSON_AddObjectToObject(p, "capabilities");
+  cJSON_AddObjectToObject(caps, "roots");
+  cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
+  cJSON_AddStringToObject(info, "name", "mcphost");
+  cJSON_AddStringToObject(info, "version", MCPHOST_VERSION);
+  return p;
+}
+
+session *session_new(host *h, const server_config *cfg) {
+  session *s = xcalloc(1, sizeof *s);
+  s->h = h;
+  s->cfg = cfg;
+  s->ev = (mcph_transport_events){.struct_size = sizeof s->ev,
+                                  .ud = s,
+                                  .on_message = on_message,
+                                  .on_error = on_error,
+                                  .on_close = on_close};
+  rpc_handlers rh = {.ud = s,
+                     .send = rpc_send,
+                     .on_request = on_request,
+                     .on_notification = on_notification,
+                     .on_warning = on_rpc_warning};
+  s->rpc = rpc_new(h->loop, &rh);
+  return s;
+}
+
+/* Why no plugin serves `type`: the search path and any refused plugins. */
+static void fail_no_plugin(session *s) {
+  strbuf b;
+  sb_init(&b);
+  char *dirs = registry_dirs_text(&s->h->reg);
+  sb_printf(&b, "no plugin serves transport type \"%s\" (plugins looked for "
+                "in: %s)",
+            s->cfg->type, dirs);
+  free(dirs);
+  for (size_t i = 0; i < s->h->reg.nplugins; i++) {
+    const plugin *p = s->h->reg.plugins[i];
+    if (!p->loaded)
+      sb_printf(&b, "; refused %s: %s", p->path, p->error);
+  }
+  fail(s, FAIL_CONFIG, "%s", sb_str(&b));
+  sb_free(&b);
+}
+
+void session_connect(session *s, uint64_t timeout_ms) {
+  if (s->state != SESS_IDLE)
+    return;
+  s->connect_started_ms = loop_now_ms();
+  set_state(s, SESS_CONNECTING);
+  const type_binding *tb = registry_find_type(&s->h->reg, s->cfg->type);
+  if (!tb) {
+    fail_no_plugin(s);
+    return;
+  }
+  s->tf = tb->winner->transport;
+  char *json = cJSON_PrintUnformatted(s->cfg->json);
+  mcph_transport_params params = {.struct_size = sizeof params,
+                                  .type = s->cfg->type,
+                                  .server_name = s->cfg->name,
+                                  .config_json = json,
+                                  .events = &s->ev};
+  mcph_error err;
+  mcph_error_init(&err);
+  int rc = s->tf->create(tb->winner->ctx, &params, &s->t, &err);
+  free(json);
+  if (rc != 0) {
+    s->t = NULL;
+    fail(s, FAIL_CONFIG, "%s: server \"%s\": %s", s->cfg->source, s->cfg->name,
+         err.message[0] ? err.message : "invalid configuration");
+    return;
+  }
+  rc = s->tf->start(s->t, &err);
+  if (rc != 0) {
+    fail(s, rc == MCPH_EINVAL ? FAIL_CONFIG : FAIL_UNREACHABLE, "%s",
+         err.message[0] ? err.message : "cannot start the transport");
+    return;
+  }
+  s->transport_started = true;
+  rpc_request_opts o = {.timeout_ms = timeout_ms, .ud = s};
+  if (rpc_request(s->rpc, "initialize", initialize_params(), &o,
+                  on_initialized) < 0)
+    fail(s, FAIL_UNREACHABLE, "cannot send initialize");
+}
+
+void session_close(session *s) {
+  if (s->transport_started && !s->transport_closed) {
+    if (s->state != SESS_CLOSING) {
+      set_state(s, SESS_CLOSING);
+      s->tf->close(s->t);
+    }
+    return;
+  }
+  if (s->state != SESS_FAILED)
+    set_state(s, s->error ? SESS_FAILED : SESS_CLOSED);
+}
+
+void session_free(session *s) {
+  if (!s)
+    return;
+  rpc_free(s->rpc);
+  if (s->t)
+    s->tf->destroy(s->t);
+  cJSON_Delete(s->server_caps);
+  cJSON_Delete(s->server_info);
+  free(s->instructions);
+  free(s->protocol_version);
+  free(s->error);
+  free(s->close_reason);
+  free(s);
+}
+
+bool session_has_capability(const session *s, const char *cap) {
+  return s->server_caps &&
+         cJSON_GetObjectItemCaseSensitive(s->server_caps, cap) != NULL;
+}
+
+/* The capability a method needs, or NULL when none is needed. */
+static const char *needed_capability(const char *method) {
+  static const struct {
+    const char *prefix, *cap;
+  } map[] = {{"tools/", "tools"},
+             {"resources/", "resources"},
+             {"prompts/", "prompts"},
+             {"completion/", "completions"},
+             {"logging/", "logging"}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (str_starts(method, map[i].prefix))
+      return map[i].cap;
+  return NULL;
+}
+
+int64_t session_request(session *s, const char *method, cJSON *params,
+                        const rpc_request_opts *opts, rpc_done_fn done,
+                        char *why, size_t why_len) {
+  if (s->state != SESS_READY) {
+    snprintf(why, why_len, "server \"%s\" is not connected%s%s", s->cfg->name,
+             s->error ? ": " : "", s->error ? s->error : "");
+    cJSON_Delete(params);
+    return -1;
+  }
+  const char *cap = needed_capability(method);
+  if (cap && !session_has_capability(s, cap)) {
+    snprintf(why, why_len,
+             "server \"%s\" does not support %s (it declared no \"%s\" "
+             "capability)",
+             s->cfg->name, method, cap);
+    cJSON_Delete(params);
+    return -1;
+  }
+  int64_t id = rpc_request(s->rpc, method, params, opts, done);
+  if (id < 0)
+    snprintf(why, why_len, "cannot send %s to server \"%s\"", method,
+             s->cfg->name);
+  return id;
+}
+
+/* ---- pagination ---- */
+
+/* A server that keeps handing out cursors is cut off here. */
+#define LIST_MAX_PAGES 10000
+
+typedef struct list_op {
+  session *s;
+  char *method, *key, *cursor;
+  cJSON *items;
+  uint64_t timeout_ms;
+  unsigned pages;
+  session_list_fn done;
+  void *ud;
+} list_op;
+
+static void list_finish(list_op *op, const char *error) {
+  cJSON *items = error ? NULL : op->items;
+  if (error)
+    cJSON_Delete(op->items);
+  op->done(op->ud, op->s, items, error);
+  free(op->method);
+  free(op->key);
+  free(op->cursor);
+  free(op);
+}
+
+static void list_next(list_op *op);
+
+static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
+  (void)take;
+  list_op *op = ud;
+  if (err) {
+    char msg[600];
+    snprintf(msg, sizeof msg, "%s: %s", op->method, err->message);
+    list_finish(op, msg);
+    return;
+  }
+  cJSON *arr = cJSON_GetObjectItemCaseSensitive(result, op->key);
+  if (!cJSON_IsArray(arr)) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "%s: result has no \"%s\" array", op->method,
+             op->key);
+    list_finish(op, msg);
+    return;
+  }
+  while (arr->child) {
+    cJSON *item = cJSON_DetachItemViaPointer(arr, arr->child);
+    cJSON_AddItemToArray(op->items, item);
+  }
+  const cJSON *next = cJSON_GetObjectItemCaseSensitive(result, "nextCursor");
+  if (!cJSON_IsString(next) || next->valuestring[0] == '\0') {
+    list_finish(op, NULL);
+    return;
+  }
+  if ((op->cursor && strcmp(op->cursor, next->valuestring) == 0) ||
+      ++op->pages >= LIST_MAX_PAGES) {
+    list_finish(op, "server keeps returning the same or endless cursors");
+    return;
+  }
+  free(op->cursor);
+  op->cursor = xstrdup(next->valuestring);
+  list_next(op);
+}
+
+static void list_next(list_op *op) {
+  cJSON *params = NULL;
+  if (op->cursor) {
+    params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "cursor", op->cursor);
+  }
+  char why[512];
+  rpc_request_opts o = {.timeout_ms = op->timeout_ms, .ud = op};
+  if (session_request(op->s, op->method, params, &o, on_page, why,
+                      sizeof why) < 0)
+    list_finish(op, why);
+}
+
+int session_list(session *s, const char *method, const char *key,
+                 uint64_t timeout_ms, session_list_fn done, void *ud) {
+  list_op *op = xcalloc(1, sizeof *op);
+  op->s = s;
+  op->method = xstrdup(method);
+  op->key = xstrdup(key);
+  op->items = cJSON_CreateArray();
+  op->timeout_ms = timeout_ms;
+  op->done = done;
+  op->ud = ud;
+  list_next(op);
+  return 0;
+}

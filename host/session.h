@@ -1,0 +1,93 @@
+/* The MCP client session of one server: creates its transport through the
+ * registry, runs the initialize handshake, keeps what the server declared,
+ * answers the server's requests (ping, roots/list), checks capabilities
+ * before sending, and lists with pagination. Loop thread only. */
+#ifndef MCPHOST_SESSION_H
+#define MCPHOST_SESSION_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "host.h"
+#include "jsonrpc.h"
+
+typedef enum {
+  SESS_IDLE,       /* not started */
+  SESS_CONNECTING, /* transport starting or initialize in flight */
+  SESS_READY,      /* initialized */
+  SESS_FAILED,     /* could not connect, or lost; see error */
+  SESS_CLOSING,    /* close() asked, waiting for the transport */
+  SESS_CLOSED
+} session_state;
+
+/* What kind of failure, for exit codes and messages. */
+typedef enum {
+  FAIL_NONE,
+  FAIL_CONFIG,      /* the server's configuration is wrong */
+  FAIL_UNREACHABLE, /* spawn or connect failed, or the server went away */
+  FAIL_PROTOCOL,    /* the server broke the protocol */
+  FAIL_TIMEOUT,     /* the server did not answer in time */
+  FAIL_INTERRUPTED  /* the user interrupted */
+} fail_kind;
+
+typedef struct session session;
+typedef void (*session_state_fn)(void *ud, session *s);
+
+struct session {
+  host *h;
+  const server_config *cfg;
+  const mcph_transport_factory *tf;
+  mcph_transport *t;
+  mcph_transport_events ev;
+  bool transport_started, transport_closed;
+  rpc *rpc;
+  session_state state;
+  fail_kind fail;
+  char *error;        /* why it failed */
+  char *close_reason; /* what the transport said when it ended */
+  char *protocol_version;
+  cJSON *server_caps; /* as declared by the server */
+  cJSON *server_info;
+  char *instructions;
+  uint64_t connect_started_ms, connected_ms;
+  session_state_fn on_state; /* called on every state change */
+  void *on_state_ud;
+};
+
+/* The protocol version we ask for, and those we accept back. */
+#define MCP_LATEST_PROTOCOL "2025-11-25"
+extern const char *const mcp_supported_protocols[];
+
+session *session_new(host *h, const server_config *cfg);
+/* Frees the session; the transport must be closed (or never started). */
+void session_free(session *s);
+
+/* Starts connecting; the outcome arrives through on_state. */
+void session_connect(session *s, uint64_t timeout_ms);
+/* Starts a graceful close; state becomes SESS_CLOSED when done. */
+void session_close(session *s);
+bool session_is_settled(const session *s); /* ready, failed or closed */
+
+/* Whether the server declared a capability ("tools", "resources", ...). */
+bool session_has_capability(const session *s, const char *cap);
+
+/* Sends a request after checking readiness and the capability the method
+ * needs. Returns the request id, or -1 with `why` filled (and `done` not
+ * called). */
+int64_t session_request(session *s, const char *method, cJSON *params,
+                        const rpc_request_opts *opts, rpc_done_fn done,
+                        char *why, size_t why_len);
+
+/* Lists every item of `method` (e.g. "tools/list", key "tools"),
+ * following nextCursor to the end. `done` gets a new array the callee owns
+ * (NULL on error, with `error` set). */
+typedef void (*session_list_fn)(void *ud, session *s, cJSON *items,
+                                const char *error);
+int session_list(session *s, const char *method, const char *key,
+                 uint64_t timeout_ms, session_list_fn done, void *ud);
+
+const char *session_state_name(const session *s);
+
+#endif

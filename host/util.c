@@ -1,0 +1,117 @@
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Out of memory is not recoverable in a command-line host: say so and
+ * stop, rather than thread an error through every string operation. */
+static void oom(void) {
+  fputs("mcphost: out of memory\n", stderr);
+  abort();
+}
+
+void *xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p)
+    oom();
+  return p;
+}
+
+void *xcalloc(size_t n, size_t m) {
+  void *p = calloc(n ? n : 1, m ? m : 1);
+  if (!p)
+    oom();
+  return p;
+}
+
+void *xrealloc(void *p, size_t n) {
+  p = realloc(p, n ? n : 1);
+  if (!p)
+    oom();
+  return p;
+}
+
+char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+char *xstrndup(const char *s, size_t n) {
+  char *p = xmalloc(n + 1);
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *xasprintf(const char *fmt, ...) {
+  strbuf b;
+  sb_init(&b);
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  return sb_take(&b);
+}
+
+void sb_init(strbuf *b) {
+  b->data = NULL;
+  b->len = b->cap = 0;
+}
+
+void sb_free(strbuf *b) {
+  free(b->data);
+  sb_init(b);
+}
+
+static void sb_grow(strbuf *b, size_t extra) {
+  if (b->len + extra + 1 <= b->cap)
+    return;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < b->len + extra + 1)
+    cap *= 2;
+  b->data = xrealloc(b->data, cap);
+  b->cap = cap;
+}
+
+void sb_add(strbuf *b, const char *s, size_t n) {
+  sb_grow(b, n);
+  if (n)
+    memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+void sb_adds(strbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+
+void sb_addc(strbuf *b, char c) { sb_add(b, &c, 1); }
+
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  sb_grow(b, 64);
+  int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+  if (n > 0 && b->len + (size_t)n + 1 > b->cap) {
+    sb_grow(b, (size_t)n);
+    vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap2);
+  }
+  if (n > 0)
+    b->len += (size_t)n;
+  va_end(ap2);
+}
+
+void sb_printf(strbuf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+char *sb_take(strbuf *b) {
+  char *s = b->data ? b->data : xstrdup("");
+  sb_init(b);
+  return s;
+}
+
+const char *sb_str(const strbuf *b) { return b->data ? b->data : ""; }
+
+bool str_starts(const char *s, const char *prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}

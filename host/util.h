@@ -1,0 +1,36 @@
+/* Small helpers shared by the host: a growable byte buffer, and checked
+ * allocation for the few places where failure cannot be reported. */
+#ifndef MCPHOST_UTIL_H
+#define MCPHOST_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct strbuf {
+  char *data; /* always NUL-terminated once anything was added */
+  size_t len, cap;
+} strbuf;
+
+void sb_init(strbuf *b);
+void sb_free(strbuf *b);
+void sb_add(strbuf *b, const char *s, size_t n);
+void sb_adds(strbuf *b, const char *s);
+void sb_addc(strbuf *b, char c);
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
+void sb_printf(strbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Returns the contents ("" when empty), which the caller then owns. */
+char *sb_take(strbuf *b);
+const char *sb_str(const strbuf *b);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+bool str_starts(const char *s, const char *prefix);
+
+#endif

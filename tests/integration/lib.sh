@@ -1,0 +1,80 @@
+# Shared helpers for the integration tests (bash). Each test script
+# sources this, runs checks, and ends with `finish`, which prints
+# "N passed, N failed" and exits non-zero when a check failed.
+# ctest passes: MCPHOST (the CLI), DEMO (the demo server), FIXTURES (the
+# test plugin tree), INTEROP (tests/interop with node_modules),
+# SRCDIR and BUILDDIR.
+set -u
+PASS=0
+FAIL=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/mcphost-test.XXXXXX")
+export HOME="$TMP/home" XDG_STATE_HOME="$TMP/state" TMPDIR="$TMP"
+mkdir -p "$HOME"
+trap 'cleanup_all' EXIT
+CLEANUP=""
+cleanup_all() {
+  eval "$CLEANUP"
+  rm -rf "$TMP"
+}
+on_exit() { CLEANUP="$CLEANUP
+$*"; }
+
+ok() { PASS=$((PASS + 1)); echo "ok   $1"; }
+bad() {
+  FAIL=$((FAIL + 1))
+  echo "FAIL $1"
+  shift
+  for line in "$@"; do echo "     $line"; done
+  echo "     rc=$RC"
+  echo "     stdout: $(head -c 2000 "$TMP/out")"
+  echo "     stderr: $(head -c 2000 "$TMP/err")"
+}
+
+# run ARGS...: runs mcphost; sets RC, OUT and ERR.
+run() {
+  "$MCPHOST" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+  RC=$?
+  OUT=$(cat "$TMP/out")
+  ERR=$(cat "$TMP/err")
+}
+
+# expect NAME RC [--out TEXT]... [--err TEXT]... [--no-out TEXT]... [--jq EXPR]...
+# checks the last run: exit code, substrings of stdout/stderr, and jq
+# expressions over stdout that must print "true".
+expect() {
+  local name=$1 want=$2 why=()
+  shift 2
+  [ "$RC" -eq "$want" ] || why+=("exit code $RC, wanted $want")
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --out) [[ $OUT == *"$2"* ]] || why+=("stdout lacks: $2") ;;
+      --err) [[ $ERR == *"$2"* ]] || why+=("stderr lacks: $2") ;;
+      --no-out) [[ $OUT != *"$2"* ]] || why+=("stdout has: $2") ;;
+      --no-err) [[ $ERR != *"$2"* ]] || why+=("stderr has: $2") ;;
+      --jq)
+        local v
+        v=$(printf '%s' "$OUT" | jq -r "$2" 2>&1)
+        [ "$v" = "true" ] || why+=("jq '$2' gave: $v") ;;
+      *) why+=("bad expect option $1") ;;
+    esac
+    shift 2
+  done
+  if [ ${#why[@]} -eq 0 ]; then ok "$name"; else bad "$name" "${why[@]}"; fi
+}
+
+# check NAME COMMAND...: passes when the command succeeds.
+check() {
+  local name=$1
+  shift
+  if "$@"; then ok "$name"; else RC=$?; bad "$name" "command failed: $*"; fi
+}
+
+# A config file with the given servers JSON object: config_file FILE JSON
+config_file() { printf '{"mcpServers": %s}\n' "$2" >"$1"; }
+
+EVERYTHING="$INTEROP/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+
+finish() {
+  echo "$PASS passed, $FAIL failed"
+  [ "$FAIL" -eq 0 ]
+}

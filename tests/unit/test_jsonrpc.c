@@ -1,0 +1,396 @@
+#include <stdlib.h>
+
+#include "check.h"
+#include "jsonrpc.h"
+#include "util.h"
+
+/* A peer that records what the engine sends and what it hands up. */
+typedef struct peer {
+  cJSON *sent[32];
+  int nsent;
+  int fail_send;
+  char warnings[1024];
+  char last_request[64];
+  cJSON *last_request_id;
+  char last_notification[64];
+} peer;
+
+static int p_send(void *ud, const char *json, size_t len, char *why,
+                  size_t why_len) {
+  peer *p = ud;
+  if (p->fail_send) {
+    snprintf(why, why_len, "pipe broken");
+    return -5;
+  }
+  if (p->nsent < 32)
+    p->sent[p->nsent++] = cJSON_ParseWithLength(json, len);
+  return 0;
+}
+static void p_request(void *ud, const char *method, const cJSON *params,
+                      const cJSON *id) {
+  (void)params;
+  peer *p = ud;
+  snprintf(p->last_request, sizeof p->last_request, "%s", method);
+  cJSON_Delete(p->last_request_id);
+  p->last_request_id = cJSON_Duplicate(id, 1);
+}
+static void p_notification(void *ud, const char *method, const cJSON *params) {
+  (void)params;
+  peer *p = ud;
+  snprintf(p->last_notification, sizeof p->last_notification, "%s", method);
+}
+static void p_warning(void *ud, const char *message) {
+  peer *p = ud;
+  strncat(p->warnings, message, sizeof p->warnings - strlen(p->warnings) - 2);
+  strcat(p->warnings, "\n");
+}
+
+static void peer_free(peer *p) {
+  for (int i = 0; i < p->nsent; i++)
+    cJSON_Delete(p->sent[i]);
+  cJSON_Delete(p->last_request_id);
+}
+
+/* What one request's completion saw. */
+typedef struct outcome {
+  int calls;
+  rpc_status status;
+  int code;
+  char message[256];
+  char *result; /* serialized */
+  int progress_calls;
+  double last_progress;
+} outcome;
+
+static void on_done(void *ud, cJSON *result, const rpc_error *err, bool *take) {
+  (void)take;
+  outcome *o = ud;
+  o->calls++;
+  o->status = err ? err->status : RPC_OK;
+  if (err) {
+    o->code = err->code;
+    snprintf(o->message, sizeof o->message, "%s", err->message);
+  } else {
+    o->result = cJSON_PrintUnformatted(result);
+  }
+}
+static void on_progress(void *ud, const cJSON *params) {
+  outcome *o = ud;
+  o->progress_calls++;
+  o->last_progress =
+      cJSON_GetObjectItemCaseSensitive(params, "progress")->valuedouble;
+}
+
+static rpc *make(loop *l, peer *p) {
+  rpc_handlers h = {.ud = p,
+                    .send = p_send,
+                    .on_request = p_request,
+                    .on_notification = p_notification,
+                    .on_warning = p_warning};
+  return rpc_new(l, &h);
+}
+
+static void feed(rpc *r, const char *s) { rpc_receive(r, s, strlen(s)); }
+
+static const char *str_at(const cJSON *o, const char *path1, const char *path2) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, path1);
+  if (path2)
+    v = cJSON_GetObjectItemCaseSensitive(v, path2);
+  return cJSON_GetStringValue(v);
+}
+
+TEST(test_request_is_serialized_as_jsonrpc_2) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o = {0};
+  rpc_request_opts opts = {.ud = &o};
+  int64_t id = rpc_request(r, "tools/list", NULL, &opts, on_done);
+  CHECK(id == 1);
+  CHECK(p.nsent == 1);
+  CHECK_STR(str_at(p.sent[0], "jsonrpc", NULL), "2.0");
+  CHECK_STR(str_at(p.sent[0], "method", NULL), "tools/list");
+  CHECK(cJSON_GetObjectItemCaseSensitive(p.sent[0], "id")->valuedouble == 1);
+  CHECK(cJSON_GetObjectItemCaseSensitive(p.sent[0], "params") == NULL);
+  CHECK(rpc_pending_count(r) == 1);
+  rpc_free(r);
+  CHECK(o.calls == 1 && o.status == RPC_ERR_CLOSED);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_responses_match_their_requests_in_any_order) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome a = {0}, b = {0};
+  rpc_request_opts oa = {.ud = &a}, ob = {.ud = &b};
+  rpc_request(r, "x", NULL, &oa, on_done);
+  rpc_request(r, "y", NULL, &ob, on_done);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"v\":\"b\"}}");
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"v\":\"a\"}}");
+  CHECK(a.calls == 1 && b.calls == 1);
+  CHECK_STR(a.result, "{\"v\":\"a\"}");
+  CHECK_STR(b.result, "{\"v\":\"b\"}");
+  CHECK(rpc_pending_count(r) == 0);
+  free(a.result);
+  free(b.result);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_error_response_reports_code_and_message) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o = {0};
+  rpc_request_opts opts = {.ud = &o};
+  rpc_request(r, "tools/call", NULL, &opts, on_done);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32602,"
+          "\"message\":\"Unknown tool: nope\"}}");
+  CHECK(o.calls == 1);
+  CHECK(o.status == RPC_ERR_REMOTE);
+  CHECK(o.code == -32602);
+  CHECK_STR(o.message, "Unknown tool: nope");
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_unknown_response_id_is_dropped_with_a_warning) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o = {0};
+  rpc_request_opts opts = {.ud = &o};
+  rpc_request(r, "x", NULL, &opts, on_done);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}");
+  CHECK(o.calls == 0);
+  CHECK(rpc_pending_count(r) == 1);
+  CHECK_CONTAINS(p.warnings, "unknown id 99");
+  /* Answered twice: the second answer is unknown by then. */
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+  CHECK(o.calls == 1);
+  CHECK_CONTAINS(p.warnings, "unknown id 1");
+  free(o.result);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_string_ids_that_echo_ours_are_accepted) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o = {0};
+  rpc_request_opts opts = {.ud = &o};
+  rpc_request(r, "x", NULL, &opts, on_done);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"result\":{\"ok\":true}}");
+  CHECK(o.calls == 1 && o.status == RPC_OK);
+  free(o.result);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_deadline_cancels_with_notification) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o = {0};
+  rpc_request_opts opts = {.timeout_ms = 1, .ud = &o};
+  rpc_request(r, "tools/call", NULL, &opts, on_done);
+  while (o.calls == 0)
+    loop_run_once(l, 100);
+  CHECK(o.status == RPC_ERR_TIMEOUT);
+  CHECK(p.nsent == 2);
+  CHECK_STR(str_at(p.sent[1], "method", NULL), "notifications/cancelled");
+  const cJSON *params = cJSON_GetObjectItemCaseSensitive(p.sent[1], "params");
+  CHECK(cJSON_GetObjectItemCaseSensitive(params, "requestId")->valuedouble == 1);
+  CHECK(cJSON_GetObjectItemCaseSensitive(p.sent[1], "id") == NULL);
+  /* A late answer is then unknown, not a second completion. */
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+  CHECK(o.calls == 1);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_cancel_sends_notification_and_completes) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o = {0};
+  rpc_request_opts opts = {.ud = &o};
+  int64_t id = rpc_request(r, "tools/call", NULL, &opts, on_done);
+  rpc_cancel(r, id, "interrupted by the user");
+  CHECK(o.calls == 1 && o.status == RPC_ERR_CANCELLED);
+  CHECK_STR(str_at(p.sent[1], "params", "reason"), "interrupted by the user");
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_progress_token_is_sent_and_progress_routed) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o = {0};
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddStringToObject(params, "name", "slow");
+  rpc_request_opts opts = {.on_progress = on_progress, .ud = &o};
+  rpc_request(r, "tools/call", params, &opts, on_done);
+  const cJSON *meta = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(p.sent[0], "params"), "_meta");
+  CHECK(cJSON_GetObjectItemCaseSensitive(meta, "progressToken")->valuedouble == 1);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+          "\"params\":{\"progressToken\":1,\"progress\":2,\"total\":3}}");
+  feed(r, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+          "\"params\":{\"progressToken\":7,\"progress\":9}}");
+  CHECK(o.progress_calls == 1 && o.last_progress == 2);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+  /* Progress after the result is tolerated and ignored. */
+  feed(r, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+          "\"params\":{\"progressToken\":1,\"progress\":3}}");
+  CHECK(o.progress_calls == 1 && o.calls == 1);
+  CHECK(p.last_notification[0] == '\0'); /* progress is routed, not passed up */
+  free(o.result);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_batch_from_peer_is_rejected_cleanly) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  feed(r, "[{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}]");
+  CHECK(p.nsent == 1);
+  const cJSON *e = cJSON_GetObjectItemCaseSensitive(p.sent[0], "error");
+  CHECK(cJSON_GetObjectItemCaseSensitive(e, "code")->valueint == -32600);
+  CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(p.sent[0], "id")));
+  CHECK(p.last_request[0] == '\0');
+  CHECK_CONTAINS(p.warnings, "batch");
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_invalid_json_and_non_objects_are_dropped) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  feed(r, "{\"jsonrpc\":");
+  feed(r, "42");
+  feed(r, "{\"jsonrpc\":\"2.0\"}");
+  CHECK(p.nsent == 0);
+  CHECK_CONTAINS(p.warnings, "not valid JSON");
+  CHECK_CONTAINS(p.warnings, "not a JSON object");
+  CHECK_CONTAINS(p.warnings, "neither");
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_deep_nesting_is_rejected_without_recursion) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  size_t depth = 100000;
+  char *s = malloc(2 * depth + 1);
+  memset(s, '[', depth);
+  memset(s + depth, ']', depth);
+  s[2 * depth] = '\0';
+  feed(r, s);
+  CHECK_CONTAINS(p.warnings, "not valid JSON");
+  free(s);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_peer_requests_are_dispatched_and_answered_with_their_id) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":\"abc\",\"method\":\"roots/list\"}");
+  CHECK_STR(p.last_request, "roots/list");
+  rpc_respond(r, p.last_request_id, cJSON_CreateObject());
+  CHECK(p.nsent == 1);
+  CHECK_STR(str_at(p.sent[0], "id", NULL), "abc");
+  CHECK(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(p.sent[0], "result")));
+  feed(r, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}");
+  CHECK_STR(p.last_notification, "notifications/tools/list_changed");
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_fail_all_completes_every_pending_request) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o[300] = {{0}};
+  for (int i = 0; i < 300; i++) {
+    rpc_request_opts opts = {.timeout_ms = 60000, .ud = &o[i]};
+    rpc_request(r, "x", NULL, &opts, on_done);
+  }
+  CHECK(rpc_pending_count(r) == 300);
+  rpc_fail_all(r, RPC_ERR_CLOSED, "server exited");
+  int all = 1;
+  for (int i = 0; i < 300; i++)
+    all &= o[i].calls == 1 && o[i].status == RPC_ERR_CLOSED &&
+           strcmp(o[i].message, "server exited") == 0;
+  CHECK(all);
+  CHECK(rpc_pending_count(r) == 0);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_send_failure_returns_error_without_completion) {
+  loop *l = loop_new();
+  peer p = {.fail_send = 1};
+  rpc *r = make(l, &p);
+  outcome o = {0};
+  rpc_request_opts opts = {.ud = &o};
+  CHECK(rpc_request(r, "x", NULL, &opts, on_done) < 0);
+  CHECK(rpc_pending_count(r) == 0);
+  CHECK_CONTAINS(p.warnings, "pipe broken");
+  rpc_free(r);
+  CHECK(o.calls == 0);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_response_without_result_or_error_is_an_error) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o = {0};
+  rpc_request_opts opts = {.ud = &o};
+  rpc_request(r, "x", NULL, &opts, on_done);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":1}");
+  CHECK(o.calls == 1 && o.status == RPC_ERR_REMOTE);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+RUN(T(test_request_is_serialized_as_jsonrpc_2),
+    T(test_responses_match_their_requests_in_any_order),
+    T(test_error_response_reports_code_and_message),
+    T(test_unknown_response_id_is_dropped_with_a_warning),
+    T(test_string_ids_that_echo_ours_are_accepted),
+    T(test_deadline_cancels_with_notification),
+    T(test_cancel_sends_notification_and_completes),
+    T(test_progress_token_is_sent_and_progress_routed),
+    T(test_batch_from_peer_is_rejected_cleanly),
+    T(test_invalid_json_and_non_objects_are_dropped),
+    T(test_deep_nesting_is_rejected_without_recursion),
+    T(test_peer_requests_are_dispatched_and_answered_with_their_id),
+    T(test_fail_all_completes_every_pending_request),
+    T(test_send_failure_returns_error_without_completion),
+    T(test_response_without_result_or_error_is_an_error))

@@ -1,0 +1,96 @@
+#include <pthread.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "loop.h"
+
+static void record(void *ud) {
+  int *order = ud;
+  order[order[0]++ + 1] = 1;
+}
+
+typedef struct seq {
+  int n;
+  int got[8];
+} seq;
+typedef struct tagged {
+  seq *s;
+  int tag;
+} tagged;
+static void push(void *ud) {
+  tagged *t = ud;
+  t->s->got[t->s->n++] = t->tag;
+}
+
+TEST(test_timers_fire_in_deadline_order) {
+  loop *l = loop_new();
+  seq s = {0};
+  tagged a = {&s, 1}, b = {&s, 2}, c = {&s, 3};
+  loop_timer_start(l, 20, push, &c);
+  loop_timer_start(l, 0, push, &a);
+  loop_timer_start(l, 5, push, &b);
+  while (s.n < 3)
+    loop_run_once(l, 100);
+  CHECK(s.got[0] == 1 && s.got[1] == 2 && s.got[2] == 3);
+  loop_free(l);
+}
+
+TEST(test_cancelled_timer_never_fires) {
+  loop *l = loop_new();
+  seq s = {0};
+  tagged a = {&s, 1}, b = {&s, 2};
+  loop_timer *t = loop_timer_start(l, 0, push, &a);
+  loop_timer_start(l, 1, push, &b);
+  loop_timer_cancel(l, t);
+  while (s.n < 1)
+    loop_run_once(l, 100);
+  CHECK(s.n == 1 && s.got[0] == 2);
+  loop_free(l);
+}
+
+static void fd_ready(void *ud, int fd, unsigned events) {
+  int *hits = ud;
+  char buf[16];
+  if (events & LOOP_READ)
+    hits[0] += (int)read(fd, buf, sizeof buf);
+}
+
+TEST(test_fd_watch_reports_readable_data) {
+  loop *l = loop_new();
+  int p[2];
+  CHECK(pipe(p) == 0);
+  int hits[1] = {0};
+  loop_watch *w;
+  CHECK(loop_watch_fd(l, p[0], LOOP_READ, fd_ready, hits, &w) == 0);
+  CHECK(write(p[1], "abc", 3) == 3);
+  while (hits[0] == 0)
+    loop_run_once(l, 100);
+  CHECK(hits[0] == 3);
+  loop_unwatch(l, w);
+  close(p[0]);
+  close(p[1]);
+  loop_free(l);
+}
+
+static void *poster(void *ud) {
+  void **args = ud;
+  loop_post(args[0], record, args[1]);
+  return NULL;
+}
+
+TEST(test_post_from_another_thread_runs_on_the_loop) {
+  loop *l = loop_new();
+  int order[4] = {0};
+  void *args[2] = {l, order};
+  pthread_t th;
+  pthread_create(&th, NULL, poster, args);
+  pthread_join(th, NULL);
+  while (order[0] == 0)
+    loop_run_once(l, 100);
+  CHECK(order[0] == 1 && order[1] == 1);
+  loop_free(l);
+}
+
+RUN(T(test_timers_fire_in_deadline_order), T(test_cancelled_timer_never_fires),
+    T(test_fd_watch_reports_readable_data),
+    T(test_post_from_another_thread_runs_on_the_loop))

@@ -1,0 +1,268 @@
+/* The guardian process; see guardian.h. */
+#include "guardian.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+#define LOG_SOURCE "mcphost.transport.stdio"
+
+/* ---- the guardian process ----
+ * It is forked from a host that may have threads, so it only makes
+ * async-signal-safe calls: no malloc (the set lives in mmap'd pages), no
+ * stdio, no locks. */
+
+typedef struct pgid_set {
+  pid_t *ids;
+  size_t len, cap;
+} pgid_set;
+
+static void set_add(pgid_set *s, pid_t id) {
+  if (s->len == s->cap) {
+    size_t cap = s->cap ? s->cap * 2 : 1024;
+    void *p = mmap(NULL, cap * sizeof(pid_t), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      return; /* this group goes unguarded; nothing better to do */
+    }
+    if (s->ids) {
+      memcpy(p, s->ids, s->len * sizeof(pid_t));
+      munmap(s->ids, s->cap * sizeof(pid_t));
+    }
+    s->ids = p;
+    s->cap = cap;
+  }
+  s->ids[s->len++] = id;
+}
+
+static void set_remove(pgid_set *s, pid_t id) {
+  for (size_t i = 0; i < s->len; i++) {
+    if (s->ids[i] == id) {
+      s->ids[i] = s->ids[--s->len];
+      return;
+    }
+  }
+}
+
+/* Applies one command line ("+123" or "-123", without the '\n'). */
+static void apply_command(pgid_set *s, const char *line, size_t len) {
+  if (len < 2 || (line[0] != '+' && line[0] != '-')) {
+    return;
+  }
+  long id = 0;
+  for (size_t i = 1; i < len; i++) {
+    if (line[i] < '0' || line[i] > '9' || id > 99999999) {
+      return;
+    }
+    id = id * 10 + (line[i] - '0');
+  }
+  if (id <= 1) {
+    return; /* kill(-1) or kill(0) would hit far more than a server */
+  }
+  if (line[0] == '+') {
+    set_add(s, (pid_t)id);
+  } else {
+    set_remove(s, (pid_t)id);
+  }
+}
+
+static _Noreturn void guardian_main(int cmd_fd) {
+  /* Out of mcphost's session and process group: a terminal's ^C or a
+   * kill of mcphost's group must not take the guardian down with it. */
+  setsid();
+  prctl(PR_SET_NAME, "mcphost-guard");
+
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  for (int sig = 1; sig < NSIG; sig++) {
+    bool ignore = sig == SIGINT || sig == SIGTERM || sig == SIGHUP ||
+                  sig == SIGPIPE || sig == SIGQUIT || sig == SIGTSTP;
+    sa.sa_handler = ignore ? SIG_IGN : SIG_DFL;
+    sigaction(sig, &sa, NULL);
+  }
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+
+  /* Hold nothing of mcphost's: not its stdout or stderr (someone may be
+   * reading them to end-of-file), not the write end of our own pipe. */
+  int null_fd = open("/dev/null", O_RDWR);
+  for (int fd = 0; fd < 3; fd++) {
+    if (null_fd >= 0 && null_fd != fd) {
+      dup2(null_fd, fd);
+    } else if (null_fd < 0) {
+      close(fd);
+    }
+  }
+  spawn_close_fds_except(cmd_fd);
+
+  pgid_set set = {0};
+  char buf[256];
+  size_t len = 0;
+  for (;;) {
+    ssize_t n = read(cmd_fd, buf + len, sizeof buf - len);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      break; /* end-of-file: mcphost is gone */
+    }
+    len += (size_t)n;
+    size_t start = 0;
+    for (size_t i = 0; i < len; i++) {
+      if (buf[i] == '\n') {
+        apply_command(&set, buf + start, i - start);
+        start = i + 1;
+      }
+    }
+    memmove(buf, buf + start, len - start);
+    len -= start;
+    if (len == sizeof buf) {
+      len = 0; /* no command is this long: drop the garbage */
+    }
+  }
+  for (size_t i = 0; i < set.len; i++) {
+    kill(-set.ids[i], SIGKILL);
+  }
+  _exit(0);
+}
+
+/* ---- the host side ---- */
+
+void guardian_init(guardian *g, const mcph_host *host) {
+  g->host = host;
+  g->fd = -1;
+  g->warned = false;
+}
+
+static void guardian_warn(guardian *g, const char *what, int error) {
+  if (!g->warned) {
+    g->warned = true;
+    mcph_logf(g->host, MCPH_LOG_WARN, LOG_SOURCE,
+              "%s: %s; processes that servers fork may outlive mcphost if it "
+              "is killed",
+              what, strerror(error));
+  }
+}
+
+static int fd_above_stdio(int fd) {
+  if (fd >= 0 && fd < 3) {
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    close(fd);
+    return moved;
+  }
+  return fd;
+}
+
+static bool guardian_start(guardian *g) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    guardian_warn(g, "cannot start the process guardian: pipe", errno);
+    return false;
+  }
+  fds[0] = fd_above_stdio(fds[0]);
+  fds[1] = fd_above_stdio(fds[1]);
+  if (fds[0] < 0 || fds[1] < 0) {
+    int e = errno;
+    if (fds[0] >= 0) {
+      close(fds[0]);
+    }
+    if (fds[1] >= 0) {
+      close(fds[1]);
+    }
+    guardian_warn(g, "cannot start the process guardian: fcntl", e);
+    return false;
+  }
+  /* Never block the loop on a guardian that does not read. */
+  fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
+
+  /* Fork twice: the guardian is orphaned at once and adopted by init (or
+   * the nearest subreaper), so mcphost never has a child of its own to
+   * reap for it, even if it dies early. The middle process exits right
+   * away, so the waitpid() below returns at once. */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  pid_t mid = fork();
+  if (mid == 0) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      guardian_main(fds[0]);
+    }
+    _exit(pid < 0 ? 1 : 0);
+  }
+  int fork_errno = errno;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  close(fds[0]);
+
+  int status = 0;
+  if (mid > 0) {
+    while (waitpid(mid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  if (mid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    close(fds[1]);
+    guardian_warn(g, "cannot start the process guardian: fork",
+                  mid < 0 ? fork_errno : EAGAIN);
+    return false;
+  }
+  g->fd = fds[1];
+  return true;
+}
+
+/* Writes one command. Returns false only when the guardian is gone. */
+static bool guardian_write(guardian *g, char op, pid_t pgid) {
+  char line[32];
+  int n = snprintf(line, sizeof line, "%c%ld\n", op, (long)pgid);
+  ssize_t w;
+  do {
+    w = write(g->fd, line, (size_t)n); /* < PIPE_BUF: all or nothing */
+  } while (w < 0 && errno == EINTR);
+  if (w == n) {
+    return true;
+  }
+  if (errno != EPIPE) {
+    /* Full (it is stuck) or odd: this command is lost, but closing the
+     * pipe would make the guardian kill every running server. */
+    guardian_warn(g, "cannot write to the process guardian", errno);
+    return true;
+  }
+  guardian_warn(g, "the process guardian has died", errno);
+  close(g->fd);
+  g->fd = -1;
+  return false;
+}
+
+void guardian_register(guardian *g, pid_t pgid) {
+  /* A second attempt starts a new guardian if the old one died (EPIPE).
+   * Groups registered with the dead one stay unguarded. */
+  for (int attempt = 0; attempt < 2; attempt++) {
+    if (g->fd < 0 && !guardian_start(g)) {
+      return;
+    }
+    if (guardian_write(g, '+', pgid)) {
+      return;
+    }
+  }
+}
+
+void guardian_unregister(guardian *g, pid_t pgid) {
+  if (g->fd >= 0) {
+    guardian_write(g, '-', pgid);
+  }
+}
+
+void guardian_stop(guardian *g) {
+  if (g->fd >= 0) {
+    close(g->fd);
+    g->fd = -1;
+  }
+}

@@ -1,0 +1,46 @@
+/*
+ * The guardian: a small process that kills the servers' process groups
+ * when mcphost dies, even by SIGKILL.
+ *
+ * A server's own process dies with mcphost through PR_SET_PDEATHSIG, but
+ * what it forked (npx -> node, uv run -> python, sh -c ...) would live on.
+ * The guardian is forked from mcphost (it never execs) on the first spawn
+ * and reads commands from a pipe whose only write end mcphost holds:
+ * "+<pgid>\n" registers a process group, "-<pgid>\n" forgets it. When the
+ * pipe reaches end-of-file, because mcphost exited or died, it sends
+ * SIGKILL to every group still registered and exits.
+ *
+ * One guardian per plugin instance. All functions: loop thread.
+ */
+#ifndef MCPH_STDIO_GUARDIAN_H
+#define MCPH_STDIO_GUARDIAN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include <mcphost/host.h>
+
+typedef struct guardian {
+  const mcph_host *host; /* for logging */
+  int fd;                /* write end of the command pipe, or -1 */
+  bool warned;           /* a failure was logged once already */
+} guardian;
+
+/* Initializes `g` without starting anything. `host` is borrowed. */
+void guardian_init(guardian *g, const mcph_host *host);
+
+/* Registers a process group, starting the guardian first if it is not
+ * running (or died). A failure is logged and otherwise ignored: the server
+ * still runs, only without this protection. */
+void guardian_register(guardian *g, pid_t pgid);
+
+/* Forgets a process group. Call it before reaping the group's leader, so
+ * that a recycled id is never killed. */
+void guardian_unregister(guardian *g, pid_t pgid);
+
+/* Closes the pipe; the guardian kills any group still registered (none,
+ * when every transport was destroyed) and exits. It is not our child (see
+ * guardian.c), so there is nothing to reap. */
+void guardian_stop(guardian *g);
+
+#endif /* MCPH_STDIO_GUARDIAN_H */
