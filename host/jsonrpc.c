@@ -151,10 +151,8 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   char why[256] = "";
   int rc = send_json(r, msg, why, sizeof why);
   cJSON_Delete(msg);
-  if (rc < 0) {
-    warn(r, "cannot send %s: %s", method, why);
-    return rc;
-  }
+  if (rc < 0)
+    return rc; /* the caller reports it; the transport says why it closed */
   pending *p = xcalloc(1, sizeof *p);
   p->id = id;
   p->method = xstrdup(method);

@@ -325,8 +325,11 @@ void session_connect(session *s, uint64_t timeout_ms) {
   s->transport_started = true;
   rpc_request_opts o = {.timeout_ms = timeout_ms, .ud = s};
   if (rpc_request(s->rpc, "initialize", initialize_params(), &o,
-                  on_initialized) < 0)
-    fail(s, FAIL_UNREACHABLE, "cannot send initialize");
+                  on_initialized) < 0 &&
+      s->transport_closed)
+    fail(s, FAIL_UNREACHABLE, "%s", s->close_reason);
+  /* Otherwise a failed send means the transport is ending: its on_close
+   * follows with the real reason (a process that could not start, say). */
 }
 
 void session_close(session *s) {
