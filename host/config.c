@@ -304,3 +304,41 @@ int config_add_command(config *c, const char *spec) {
   free(name);
   return 0;
 }
+
+int config_add_url(config *c, const char *spec, const char *type) {
+  const char *src = "command line";
+  const char *scheme = strstr(spec, "://");
+  const char *eq = strchr(spec, '=');
+  char *name = NULL;
+  /* NAME=URL, unless the '=' belongs to the URL (after its scheme). */
+  if (eq && (!scheme || eq < scheme)) {
+    name = xstrndup(spec, (size_t)(eq - spec));
+    spec = eq + 1;
+    scheme = strstr(spec, "://");
+  }
+  if (!scheme || scheme == spec) {
+    cfg_error(c, "%s: --url \"%s\": not a URL (scheme://host/...)", src,
+              spec);
+    free(name);
+    return -1;
+  }
+  if (!name || !*name) {
+    /* The host part: after "://" and any userinfo, up to ':' '/' '?'. */
+    free(name);
+    const char *h = scheme + 3;
+    const char *at = strchr(h, '@');
+    const char *end = h + strcspn(h, "/?#");
+    if (at && at < end)
+      h = at + 1;
+    size_t n = strcspn(h, ":/?#");
+    if (*h == '[')
+      n = strcspn(h, "]") + 1;
+    name = n ? xstrndup(h, n) : xstrdup("remote");
+  }
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "type", type);
+  cJSON_AddStringToObject(e, "url", spec);
+  add_server(c, src, name, type, e);
+  free(name);
+  return 0;
+}

@@ -43,6 +43,11 @@ int config_load_text(config *c, const char *text, size_t len,
  * any expansion. Returns 0 or -1 with an error recorded. */
 int config_add_command(config *c, const char *spec);
 
+/* Adds a remote server from "[NAME=]URL" with the given transport type
+ * (e.g. "http", "sse"). NAME defaults to the URL's host. Returns 0 or -1
+ * with an error recorded. */
+int config_add_url(config *c, const char *spec, const char *type);
+
 const server_config *config_find(const config *c, const char *name);
 
 #endif

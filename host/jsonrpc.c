@@ -12,6 +12,9 @@
 typedef struct pending {
   int64_t id;
   char *method;
+  char *text;   /* the request as sent, for a retry */
+  bool held;    /* registered but not sent yet (see rpc_hold) */
+  bool retried; /* sent a second time already */
   rpc_done_fn done;
   rpc_progress_fn on_progress;
   void *ud;
@@ -25,6 +28,7 @@ typedef struct pending {
 struct rpc {
   loop *loop;
   rpc_handlers h;
+  bool hold;
   int64_t next_id;
   size_t npending;
   pending *buckets[NBUCKETS];
@@ -62,6 +66,7 @@ static void pending_finish(rpc *r, pending *p, cJSON *result,
   if (result && !take)
     cJSON_Delete(result);
   free(p->method);
+  free(p->text);
   free(p);
 }
 
@@ -148,14 +153,25 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   if (params)
     cJSON_AddItemToObject(msg, "params", params);
 
-  char why[256] = "";
-  int rc = send_json(r, msg, why, sizeof why);
+  char *text = cJSON_PrintUnformatted(msg);
   cJSON_Delete(msg);
-  if (rc < 0)
-    return rc; /* the caller reports it; the transport says why it closed */
+  if (!text)
+    return -ENOMEM;
+  bool held = r->hold && !(opts && opts->urgent);
+  if (!held) {
+    char why[256] = "";
+    int rc = r->h.send(r->h.ud, text, strlen(text), why, sizeof why);
+    if (rc < 0) { /* the caller reports it; the transport says why */
+      cJSON_free(text);
+      return rc;
+    }
+  }
   pending *p = xcalloc(1, sizeof *p);
   p->id = id;
   p->method = xstrdup(method);
+  p->text = xstrdup(text);
+  cJSON_free(text);
+  p->held = held;
   p->done = done;
   p->on_progress = opts ? opts->on_progress : NULL;
   p->ud = opts ? opts->ud : NULL;
@@ -179,6 +195,92 @@ int rpc_notify(rpc *r, const char *method, cJSON *params) {
   int rc = send_json(r, msg, why, sizeof why);
   cJSON_Delete(msg);
   return rc;
+}
+
+bool rpc_fail(rpc *r, int64_t id, rpc_status status, const char *message) {
+  pending *p = pending_find(r, id);
+  if (!p)
+    return false;
+  rpc_error err = {.status = status, .message = message};
+  pending_finish(r, p, NULL, &err);
+  return true;
+}
+
+static int cmp_pending(const void *a, const void *b) {
+  int64_t x = (*(pending *const *)a)->id, y = (*(pending *const *)b)->id;
+  return x < y ? -1 : x > y;
+}
+
+void rpc_hold(rpc *r, bool on) {
+  r->hold = on;
+  if (on)
+    return;
+  /* Send what was held, oldest first. */
+  pending **list = xcalloc(r->npending ? r->npending : 1, sizeof *list);
+  size_t n = 0;
+  for (unsigned i = 0; i < NBUCKETS; i++)
+    for (pending *p = r->buckets[i]; p; p = p->next)
+      if (p->held)
+        list[n++] = p;
+  qsort(list, n, sizeof *list, cmp_pending);
+  int64_t *ids = xcalloc(n ? n : 1, sizeof *ids);
+  for (size_t i = 0; i < n; i++)
+    ids[i] = list[i]->id;
+  free(list);
+  /* A failed send completes its request, which may start others: look
+   * each one up again. */
+  for (size_t i = 0; i < n; i++) {
+    pending *p = pending_find(r, ids[i]);
+    if (!p || !p->held)
+      continue;
+    p->held = false;
+    char why[256] = "";
+    if (r->h.send(r->h.ud, p->text, strlen(p->text), why, sizeof why) < 0) {
+      rpc_error err = {.status = RPC_ERR_TRANSPORT,
+                       .message = why[0] ? why : "cannot send"};
+      pending_finish(r, p, NULL, &err);
+    }
+  }
+  free(ids);
+}
+
+bool rpc_retry(rpc *r, int64_t id) {
+  pending *p = pending_find(r, id);
+  if (!p || p->retried)
+    return false;
+  p->retried = true;
+  if (r->hold) {
+    p->held = true;
+    return true;
+  }
+  char why[256] = "";
+  return r->h.send(r->h.ud, p->text, strlen(p->text), why, sizeof why) >= 0;
+}
+
+void rpc_fail_held(rpc *r, rpc_status status, const char *message) {
+  bool again = true;
+  while (again) {
+    again = false;
+    for (unsigned i = 0; i < NBUCKETS && !again; i++)
+      for (pending *p = r->buckets[i]; p; p = p->next)
+        if (p->held) {
+          rpc_error err = {.status = status, .message = message};
+          pending_finish(r, p, NULL, &err);
+          again = true; /* the table may have changed: start over */
+          break;
+        }
+  }
+}
+
+int64_t rpc_id_of(const char *json, size_t len) {
+  cJSON *msg = cJSON_ParseWithLength(json, len);
+  int64_t id = -1;
+  const cJSON *idj = cJSON_GetObjectItemCaseSensitive(msg, "id");
+  if (cJSON_IsNumber(idj) && idj->valuedouble >= 1 &&
+      idj->valuedouble == floor(idj->valuedouble))
+    id = (int64_t)idj->valuedouble;
+  cJSON_Delete(msg);
+  return id;
 }
 
 void rpc_cancel(rpc *r, int64_t id, const char *reason) {

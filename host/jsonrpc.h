@@ -21,7 +21,8 @@ typedef enum {
   RPC_ERR_TIMEOUT,  /* the deadline passed; notifications/cancelled sent */
   RPC_ERR_CANCELLED,/* cancelled locally; notifications/cancelled sent */
   RPC_ERR_CLOSED,   /* the connection ended before an answer */
-  RPC_ERR_LOCAL     /* refused or failed before or while sending */
+  RPC_ERR_LOCAL,    /* refused or failed before or while sending */
+  RPC_ERR_TRANSPORT /* the transport could not deliver it (HTTP error...) */
 } rpc_status;
 
 typedef struct rpc_error {
@@ -60,6 +61,7 @@ typedef struct rpc_request_opts {
   uint64_t timeout_ms;         /* 0: no deadline */
   rpc_progress_fn on_progress; /* non-NULL: a progressToken is sent */
   void *ud;                    /* for on_progress and done */
+  bool urgent;                 /* sent even while requests are held */
 } rpc_request_opts;
 
 rpc *rpc_new(loop *l, const rpc_handlers *h);
@@ -82,6 +84,22 @@ void rpc_cancel_all(rpc *r, const char *reason);
  * sending anything (the connection is gone). */
 void rpc_fail_all(rpc *r, rpc_status status, const char *message);
 size_t rpc_pending_count(const rpc *r);
+/* Completes one pending request with `status` and `message` (the
+ * transport could not deliver it, say). Returns false for unknown ids. */
+bool rpc_fail(rpc *r, int64_t id, rpc_status status, const char *message);
+
+/* Holding: while on, new requests (but urgent ones) are registered but
+ * not sent, and rpc_retry() queues instead of sending. Turning it off
+ * sends everything held, in id order. Used to re-initialize an expired
+ * session under requests that must then go out again. */
+void rpc_hold(rpc *r, bool on);
+/* Sends a pending request again, once: returns false when `id` is unknown
+ * or was already retried (the caller then fails it). */
+bool rpc_retry(rpc *r, int64_t id);
+/* Completes every held request with `status` and `message`. */
+void rpc_fail_held(rpc *r, rpc_status status, const char *message);
+/* The id of a request message we sent (from its JSON text), or -1. */
+int64_t rpc_id_of(const char *json, size_t len);
 
 /* Answers a peer request. `result` is taken. */
 int rpc_respond(rpc *r, const cJSON *id, cJSON *result);

@@ -22,7 +22,8 @@ static void plugin_free(plugin *p) {
 void registry_free(registry *r) {
   for (size_t i = r->nplugins; i-- > 0;) {
     plugin *p = r->plugins[i];
-    if (p->loaded && p->entry->deinit)
+    if (p->loaded && MCPH_HAS(p->entry, mcph_entry, deinit) &&
+        p->entry->deinit)
       p->entry->deinit(p->ctx);
     /* Never dlclose(): timers or threads may still point into the code,
      * and sanitizers want the symbols for their reports. */

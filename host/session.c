@@ -44,9 +44,12 @@ const char *session_state_name(const session *s) {
   case SESS_IDLE: return "pending";
   case SESS_CONNECTING: return "connecting";
   case SESS_READY: return "connected";
-  case SESS_FAILED: return "failed";
-  case SESS_CLOSING: return s->error ? "failed" : "closing";
-  case SESS_CLOSED: return s->error ? "failed" : "closed";
+  case SESS_FAILED: return s->fail == FAIL_AUTH ? "needs-auth" : "failed";
+  case SESS_CLOSING:
+  case SESS_CLOSED:
+    if (s->error)
+      return s->fail == FAIL_AUTH ? "needs-auth" : "failed";
+    return s->state == SESS_CLOSING ? "closing" : "closed";
   }
   return "?";
 }
@@ -84,6 +87,42 @@ static void on_close(void *ud, int code, const char *reason) {
   } else {
     fail(s, FAIL_UNREACHABLE, "%s", s->close_reason);
   }
+}
+
+static void reinitialize(session *s);
+
+/* A message the transport could not deliver. A request fails at once with
+ * the transport's reason, rather than waiting for its deadline; an
+ * expired session is re-initialized and the request sent once more. */
+static void on_send_failed(void *ud, int code, const char *message,
+                           const char *json, size_t len) {
+  session *s = ud;
+  int64_t id = rpc_id_of(json, len);
+  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "send failed (%d): %s", code,
+           message);
+  if (id < 0) {
+    host_log(s->h, MCPH_LOG_WARN, s->cfg->name,
+             "a notification was not delivered: %s", message);
+    return;
+  }
+  if (code == MCPH_EAUTH)
+    s->fail = FAIL_AUTH; /* kept for the state shown: needs-auth */
+  if (id == s->init_id) {
+    /* The handshake failed: on_initialized (or on_reinitialized) fails
+     * the session, or what was held, with this message. */
+    rpc_fail(s->rpc, id, RPC_ERR_TRANSPORT, message);
+    return;
+  }
+  if (code == MCPH_ESESSION && s->state == SESS_READY) {
+    if (!rpc_retry(s->rpc, id) && !s->reinitializing) {
+      rpc_fail(s->rpc, id, RPC_ERR_TRANSPORT, message);
+      return;
+    }
+    rpc_hold(s->rpc, true);
+    reinitialize(s);
+    return;
+  }
+  rpc_fail(s->rpc, id, RPC_ERR_TRANSPORT, message);
 }
 
 /* ---- JSON-RPC plumbing ---- */
@@ -192,10 +231,19 @@ static bool protocol_supported(const char *v) {
   return false;
 }
 
+static const char *accept_initialize(session *s, const cJSON *result,
+                                     char *why, size_t why_len);
+
 static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
                            bool *take) {
   (void)take;
   session *s = ud;
+  s->init_id = 0;
+  if (err && err->status == RPC_ERR_TRANSPORT) {
+    fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE, "%s",
+         err->message);
+    return;
+  }
   if (err) {
     if (err->status == RPC_ERR_TIMEOUT)
       fail(s, FAIL_TIMEOUT, "server did not answer initialize in time");
@@ -209,37 +257,49 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
       fail(s, FAIL_INTERRUPTED, "%s", err->message);
     return;
   }
-  const cJSON *pv = cJSON_GetObjectItemCaseSensitive(result, "protocolVersion");
-  if (!cJSON_IsString(pv)) {
-    fail(s, FAIL_PROTOCOL, "initialize result has no protocolVersion");
+  char why[300];
+  const char *bad = accept_initialize(s, result, why, sizeof why);
+  if (bad) {
+    fail(s, FAIL_PROTOCOL, "%s", bad);
     return;
   }
-  if (!protocol_supported(pv->valuestring)) {
-    fail(s, FAIL_PROTOCOL,
-         "server chose protocol version \"%.64s\", which mcphost does not "
-         "support (supported: 2025-11-25, 2025-06-18, 2025-03-26, "
-         "2024-11-05)",
-         pv->valuestring);
-    return;
-  }
-  const cJSON *caps = cJSON_GetObjectItemCaseSensitive(result, "capabilities");
-  if (caps && !cJSON_IsObject(caps)) {
-    fail(s, FAIL_PROTOCOL, "initialize result: capabilities is not an object");
-    return;
-  }
-  s->protocol_version = xstrdup(pv->valuestring);
-  s->server_caps = caps ? cJSON_Duplicate(caps, 1) : cJSON_CreateObject();
-  const cJSON *info = cJSON_GetObjectItemCaseSensitive(result, "serverInfo");
-  if (cJSON_IsObject(info))
-    s->server_info = cJSON_Duplicate(info, 1);
-  const cJSON *instr = cJSON_GetObjectItemCaseSensitive(result, "instructions");
-  if (cJSON_IsString(instr))
-    s->instructions = xstrdup(instr->valuestring);
-  if (s->tf->set_protocol_version)
-    s->tf->set_protocol_version(s->t, s->protocol_version);
-  rpc_notify(s->rpc, "notifications/initialized", NULL);
   s->connected_ms = loop_now_ms();
   set_state(s, SESS_READY);
+}
+
+/* Checks an initialize result and keeps what the server declared.
+ * Returns NULL or the reason it is unacceptable. */
+static const char *accept_initialize(session *s, const cJSON *result,
+                                     char *why, size_t why_len) {
+  const cJSON *pv = cJSON_GetObjectItemCaseSensitive(result, "protocolVersion");
+  if (!cJSON_IsString(pv))
+    return "initialize result has no protocolVersion";
+  if (!protocol_supported(pv->valuestring)) {
+    snprintf(why, why_len,
+             "server chose protocol version \"%.64s\", which mcphost does "
+             "not support (supported: 2025-11-25, 2025-06-18, 2025-03-26, "
+             "2024-11-05)",
+             pv->valuestring);
+    return why;
+  }
+  const cJSON *caps = cJSON_GetObjectItemCaseSensitive(result, "capabilities");
+  if (caps && !cJSON_IsObject(caps))
+    return "initialize result: capabilities is not an object";
+  free(s->protocol_version);
+  s->protocol_version = xstrdup(pv->valuestring);
+  cJSON_Delete(s->server_caps);
+  s->server_caps = caps ? cJSON_Duplicate(caps, 1) : cJSON_CreateObject();
+  const cJSON *info = cJSON_GetObjectItemCaseSensitive(result, "serverInfo");
+  cJSON_Delete(s->server_info);
+  s->server_info = cJSON_IsObject(info) ? cJSON_Duplicate(info, 1) : NULL;
+  const cJSON *instr = cJSON_GetObjectItemCaseSensitive(result, "instructions");
+  free(s->instructions);
+  s->instructions = cJSON_IsString(instr) ? xstrdup(instr->valuestring) : NULL;
+  if (MCPH_HAS(s->tf, mcph_transport_factory, set_protocol_version) &&
+      s->tf->set_protocol_version)
+    s->tf->set_protocol_version(s->t, s->protocol_version);
+  rpc_notify(s->rpc, "notifications/initialized", NULL);
+  return NULL;
 }
 
 static cJSON *initialize_params(void) {
@@ -253,6 +313,52 @@ static cJSON *initialize_params(void) {
   return p;
 }
 
+/* The server forgot our session (HTTP 404 on a request with a session
+ * id): run the handshake again while the failed requests are held, then
+ * send them once more. */
+static void on_reinitialized(void *ud, cJSON *result, const rpc_error *err,
+                             bool *take) {
+  (void)take;
+  session *s = ud;
+  s->init_id = 0;
+  s->reinitializing = false;
+  char why[300];
+  const char *bad = err ? err->message : accept_initialize(s, result, why,
+                                                           sizeof why);
+  if (bad) {
+    char msg[600];
+    snprintf(msg, sizeof msg,
+             "the server's session expired and re-initializing failed: %s",
+             bad);
+    rpc_fail_held(s->rpc, RPC_ERR_TRANSPORT, msg);
+    rpc_hold(s->rpc, false);
+    return;
+  }
+  s->reinit_count++;
+  host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
+           "session expired; re-initialized and resending");
+  rpc_hold(s->rpc, false);
+}
+
+static void reinitialize(session *s) {
+  if (s->reinitializing)
+    return;
+  s->reinitializing = true;
+  rpc_request_opts o = {.timeout_ms = s->connect_timeout_ms, .ud = s,
+                        .urgent = true};
+  int64_t id = rpc_request(s->rpc, "initialize", initialize_params(), &o,
+                           on_reinitialized);
+  if (id > 0) {
+    s->init_id = id;
+  } else {
+    s->reinitializing = false;
+    rpc_fail_held(s->rpc, RPC_ERR_TRANSPORT,
+                  "the server's session expired and initialize could not be "
+                  "sent again");
+    rpc_hold(s->rpc, false);
+  }
+}
+
 session *session_new(host *h, const server_config *cfg) {
   session *s = xcalloc(1, sizeof *s);
   s->h = h;
@@ -261,7 +367,8 @@ session *session_new(host *h, const server_config *cfg) {
                                   .ud = s,
                                   .on_message = on_message,
                                   .on_error = on_error,
-                                  .on_close = on_close};
+                                  .on_close = on_close,
+                                  .on_send_failed = on_send_failed};
   rpc_handlers rh = {.ud = s,
                      .send = rpc_send,
                      .on_request = on_request,
@@ -323,10 +430,13 @@ void session_connect(session *s, uint64_t timeout_ms) {
     return;
   }
   s->transport_started = true;
+  s->connect_timeout_ms = timeout_ms;
   rpc_request_opts o = {.timeout_ms = timeout_ms, .ud = s};
-  if (rpc_request(s->rpc, "initialize", initialize_params(), &o,
-                  on_initialized) < 0 &&
-      s->transport_closed)
+  int64_t id = rpc_request(s->rpc, "initialize", initialize_params(), &o,
+                           on_initialized);
+  if (id > 0)
+    s->init_id = id;
+  else if (s->transport_closed)
     fail(s, FAIL_UNREACHABLE, "%s", s->close_reason);
   /* Otherwise a failed send means the transport is ending: its on_close
    * follows with the real reason (a process that could not start, say). */

@@ -29,6 +29,7 @@ typedef enum {
   FAIL_UNREACHABLE, /* spawn or connect failed, or the server went away */
   FAIL_PROTOCOL,    /* the server broke the protocol */
   FAIL_TIMEOUT,     /* the server did not answer in time */
+  FAIL_AUTH,        /* the server wants authorization (needs-auth) */
   FAIL_INTERRUPTED  /* the user interrupted */
 } fail_kind;
 
@@ -52,6 +53,10 @@ struct session {
   cJSON *server_info;
   char *instructions;
   uint64_t connect_started_ms, connected_ms;
+  uint64_t connect_timeout_ms;
+  int64_t init_id;       /* the initialize request in flight, or 0 */
+  bool reinitializing;   /* the session expired; initialize is redone */
+  unsigned reinit_count; /* how often the session was re-initialized */
   session_state_fn on_state; /* called on every state change */
   void *on_state_ud;
 };

@@ -19,6 +19,7 @@ enum {
   EXIT_PROTOCOL = 4,    /* the server answered with an error or broke MCP */
   EXIT_TIMEOUT = 5,     /* a deadline passed */
   EXIT_NOT_FOUND = 6,   /* no such server, tool, prompt or resource */
+  EXIT_AUTH = 7,        /* the server needs authorization (needs-auth) */
   EXIT_INTERRUPTED = 130
 };
 

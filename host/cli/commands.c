@@ -178,7 +178,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
       cJSON_AddStringToObject(o, "type", s->cfg->type);
       cJSON_AddStringToObject(o, "source", s->cfg->source);
       bool ok = s->state == SESS_READY;
-      cJSON_AddStringToObject(o, "state", ok ? "connected" : "failed");
+      cJSON_AddStringToObject(o, "state", session_state_name(s));
       if (!ok)
         cJSON_AddStringToObject(o, "error", s->error ? s->error : "");
       if (ok) {
@@ -215,8 +215,9 @@ int cmd_servers(cli *c, int argc, char **argv) {
     for (size_t k = 0; k < n; k++) {
       session *s = c->sessions[idx[k]];
       if (s->state != SESS_READY) {
-        printf("%-*s  %-*s  failed: %s\n", wname, s->cfg->name, wtype,
-               s->cfg->type, s->error ? s->error : "not connected");
+        printf("%-*s  %-*s  %s: %s\n", wname, s->cfg->name, wtype,
+               s->cfg->type, session_state_name(s),
+               s->error ? s->error : "not connected");
         continue;
       }
       char who[128];

@@ -23,6 +23,7 @@ int cli_exit_for_failure(const session *s) {
   case FAIL_TIMEOUT: return EXIT_TIMEOUT;
   case FAIL_PROTOCOL: return EXIT_PROTOCOL;
   case FAIL_INTERRUPTED: return EXIT_INTERRUPTED;
+  case FAIL_AUTH: return EXIT_AUTH;
   default: return EXIT_SERVER;
   }
 }
@@ -199,6 +200,10 @@ int cli_request(cli *c, session *s, const char *method, cJSON *params,
   case RPC_ERR_CANCELLED:
     snprintf(why, why_len, "%s", r.message);
     return EXIT_INTERRUPTED;
+  case RPC_ERR_TRANSPORT:
+    snprintf(why, why_len, "server \"%s\": %s failed: %s", s->cfg->name,
+             method, r.message);
+    return s->fail == FAIL_AUTH ? EXIT_AUTH : EXIT_SERVER;
   case RPC_ERR_LOCAL:
     break;
   }

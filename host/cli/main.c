@@ -31,6 +31,8 @@ static const char usage_text[] =
     "  -c, --config FILE          read servers from FILE ({\"mcpServers\": {...}});\n"
     "                             repeatable; ./.mcp.json is read too\n"
     "  -s, --server SPEC          add a stdio server: [NAME=]COMMAND [ARG...]\n"
+    "  -u, --url [NAME=]URL       add a remote server (NAME defaults to the host)\n"
+    "      --transport TYPE       the type of --url servers: http (default), sse\n"
     "      --plugin-dir DIR       look for plugins in DIR first; repeatable\n"
     "      --json                 machine-readable JSON on stdout\n"
     "      --timeout MS           deadline for connecting and for each request\n"
@@ -57,6 +59,7 @@ static const char usage_text[] =
     "  4    protocol error: the server answered with an error or broke MCP\n"
     "  5    a deadline passed\n"
     "  6    no such server, tool or prompt\n"
+    "  7    the server needs authorization (needs-auth)\n"
     "  130  interrupted (Ctrl-C); pending requests were cancelled\n";
 
 static uint64_t env_ms(const char *name, uint64_t fallback) {
@@ -89,10 +92,19 @@ static const command commands[] = {
 };
 
 int main(int argc, char **argv) {
-  enum { OPT_PLUGIN_DIR = 256, OPT_JSON, OPT_TIMEOUT, OPT_VERSION, OPT_OUTDIR };
+  enum {
+    OPT_PLUGIN_DIR = 256,
+    OPT_JSON,
+    OPT_TIMEOUT,
+    OPT_VERSION,
+    OPT_OUTDIR,
+    OPT_TRANSPORT
+  };
   static const struct option longopts[] = {
       {"config", required_argument, NULL, 'c'},
       {"server", required_argument, NULL, 's'},
+      {"url", required_argument, NULL, 'u'},
+      {"transport", required_argument, NULL, OPT_TRANSPORT},
       {"plugin-dir", required_argument, NULL, OPT_PLUGIN_DIR},
       {"json", no_argument, NULL, OPT_JSON},
       {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -106,7 +118,9 @@ int main(int argc, char **argv) {
   const char **plugin_dirs = xcalloc((size_t)argc, sizeof *plugin_dirs);
   const char **configs = xcalloc((size_t)argc, sizeof *configs);
   const char **specs = xcalloc((size_t)argc, sizeof *specs);
-  size_t nplugin_dirs = 0, nconfigs = 0, nspecs = 0;
+  const char **urls = xcalloc((size_t)argc, sizeof *urls);
+  const char *url_type = "http";
+  size_t nplugin_dirs = 0, nconfigs = 0, nspecs = 0, nurls = 0;
   cli c = {0};
   c.connect_timeout_ms = env_ms("MCP_TIMEOUT", 30000);
   c.tool_timeout_ms = env_ms("MCP_TOOL_TIMEOUT", 600000);
@@ -115,10 +129,12 @@ int main(int argc, char **argv) {
 
   /* '+': options end at the command, so a tool's KEY=VALUE arguments and
    * a prompt's words are never taken for options. */
-  while ((opt = getopt_long(argc, argv, "+c:s:qvh", longopts, NULL)) != -1) {
+  while ((opt = getopt_long(argc, argv, "+c:s:u:qvh", longopts, NULL)) != -1) {
     switch (opt) {
     case 'c': configs[nconfigs++] = optarg; break;
     case 's': specs[nspecs++] = optarg; break;
+    case 'u': urls[nurls++] = optarg; break;
+    case OPT_TRANSPORT: url_type = optarg; break;
     case OPT_PLUGIN_DIR: plugin_dirs[nplugin_dirs++] = optarg; break;
     case OPT_JSON: c.json = true; break;
     case OPT_OUTDIR: c.output_dir = optarg; break;
@@ -187,6 +203,8 @@ int main(int argc, char **argv) {
      * clash with any file. */
     for (size_t i = 0; i < nspecs; i++)
       config_add_command(&c.h->cfg, specs[i]);
+    for (size_t i = 0; i < nurls; i++)
+      config_add_url(&c.h->cfg, urls[i], url_type);
     for (size_t i = 0; i < nconfigs; i++)
       config_load_file(&c.h->cfg, configs[i], true);
     config_load_file(&c.h->cfg, ".mcp.json", false);
@@ -196,7 +214,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "mcphost: config warning: %s\n", c.h->cfg.warnings[i]);
     if (c.h->cfg.nservers == 0) {
       fprintf(stderr, "mcphost: no servers configured (use --config FILE, "
-                      "--server COMMAND, or a .mcp.json here)\n");
+                      "--server COMMAND, --url URL, or a .mcp.json here)\n");
       rc = c.h->cfg.nerrors ? EXIT_SERVER : EXIT_NOT_FOUND;
       goto out;
     }
@@ -213,5 +231,6 @@ out:
   free(plugin_dirs);
   free(configs);
   free(specs);
+  free(urls);
   return rc;
 }

@@ -20,6 +20,8 @@ run --config "$TMP/c2.json" servers
 expect "a server that exits at once: exit status and its stderr are quoted" 3 \
   --out "dies  stdio  failed:" --out "exited with status 3" \
   --out "fatal: demo server refusing to start" --out "good  stdio  connected"
+check "the server's stderr is kept in its log file" \
+  grep -q "fatal: demo server refusing to start" "$XDG_STATE_HOME/mcphost/logs/dies.stderr.log"
 
 config_file "$TMP/c3.json" "{\"noisy\": {\"command\": \"$DEMO\", \"args\": [\"--noise\"]}}"
 run --config "$TMP/c3.json" call mcp__noisy__echo message=through

@@ -10,7 +10,7 @@ config_file "$F" '{"f": {"type": "fixture"}}'
 
 run --plugin-dir "$FIXTURES/bad" --json plugins
 expect "a plugin built for another ABI major is refused, naming file and versions" 0 \
-  --jq '.[] | select(.file | endswith("fx-abi2.so")) | .status == "refused" and (.error | contains("built for plugin ABI 2.0")) and (.error | contains("speaks ABI 1.0"))'
+  --jq '.[] | select(.file | endswith("fx-abi2.so")) | .status == "refused" and (.error | contains("built for plugin ABI 2.1")) and (.error | contains("this mcphost speaks ABI 1.1"))'
 expect "a shared object without the entry symbol is refused" 0 \
   --jq '.[] | select(.file | endswith("fx-noentry.so")) | .status == "refused" and (.error | contains("no \"mcph_plugin_entry\" symbol"))'
 expect "a plugin whose init fails is refused with its message" 0 \
@@ -20,7 +20,7 @@ expect "the built-in stdio plugin still loads after refused ones" 0 \
 
 run --plugin-dir "$FIXTURES/bad" plugins
 expect "plugins (human) lists refused plugins with the reason" 0 \
-  --out "refused  $FIXTURES/bad/fx-abi2.so" --out "built for plugin ABI 2.0"
+  --out "refused  $FIXTURES/bad/fx-abi2.so" --out "built for plugin ABI 2.1; this mcphost speaks ABI 1.1"
 
 run --plugin-dir "$FIXTURES/bad" --config "$D" call mcp__demo__echo message=still-works
 expect "the host works with refused plugins in its path" 0 --out "Echo: still-works"
@@ -63,6 +63,9 @@ config_file "$TMP/v10.json" '{"v": {"type": "fixture-v1.0"}}'
 run --plugin-dir "$FIXTURES/v1.0" --config "$TMP/v10.json" call mcp__v__whoami
 expect "a plugin built against the frozen ABI 1.0 headers loads and works" 0 \
   --out "served by test.v1_0"
+run --plugin-dir "$FIXTURES/v1.0" --json plugins
+expect "the ABI 1.0 plugin is listed with its own ABI version" 0 \
+  --jq '(.[] | select(.id == "test.v1_0") | .abi) == "1.0"'
 
 run --plugin-dir "$TMP/does-not-exist" --config "$D" call mcp__demo__echo message=x
 expect "a missing plugin directory is not an error" 0 --out "Echo: x"

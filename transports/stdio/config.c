@@ -11,7 +11,9 @@
  * the framing cannot overflow. */
 #define MAX_MESSAGE_BYTES_LIMIT 4294967296.0
 
-static char **strv_new(size_t n) { return calloc(n + 1, sizeof(char *)); }
+static char **strv_new(size_t n) {
+  return calloc(n + 1, sizeof(char *));
+}
 
 static void strv_free(char **v) {
   if (!v) {
@@ -23,8 +25,7 @@ static void strv_free(char **v) {
   free(v);
 }
 
-static int parse_args(const cJSON *root, stdio_config *cfg,
-                      mcph_error *err) {
+static int parse_args(const cJSON *root, stdio_config *cfg, mcph_error *err) {
   const cJSON *args = cJSON_GetObjectItemCaseSensitive(root, "args");
   if (args && !cJSON_IsArray(args)) {
     return mcph_error_set(err, MCPH_EINVAL,

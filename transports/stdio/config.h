@@ -12,10 +12,10 @@
 #define STDIO_DEFAULT_MAX_MESSAGE_BYTES ((size_t)64 << 20)
 
 typedef struct stdio_config {
-  char *command;   /* as configured; never empty */
-  char **argv;     /* NULL-terminated: command, then "args" */
-  char **env;      /* NULL-terminated "KEY=value" from "env"; may be empty */
-  char *cwd;       /* "cwd", or NULL to inherit the host's */
+  char *command; /* as configured; never empty */
+  char **argv;   /* NULL-terminated: command, then "args" */
+  char **env;    /* NULL-terminated "KEY=value" from "env"; may be empty */
+  char *cwd;     /* "cwd", or NULL to inherit the host's */
   size_t max_message_bytes; /* "maxMessageBytes" */
 } stdio_config;
 

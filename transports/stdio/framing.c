@@ -63,7 +63,9 @@ char *framing_reserve(framing *f, size_t want, size_t *avail) {
   return f->buf + f->len;
 }
 
-void framing_commit(framing *f, size_t n) { f->len += n; }
+void framing_commit(framing *f, size_t n) {
+  f->len += n;
+}
 
 bool framing_push(framing *f, const void *data, size_t n) {
   size_t avail;
@@ -78,10 +80,14 @@ bool framing_push(framing *f, const void *data, size_t n) {
   return true;
 }
 
-void framing_set_eof(framing *f) { f->eof = true; }
+void framing_set_eof(framing *f) {
+  f->eof = true;
+}
 
 /* JSON whitespace, less '\n' which never occurs inside a line. */
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+static bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r';
+}
 
 static enum framing_kind classify(const char *line, size_t len) {
   for (size_t i = 0; i < len; i++) {

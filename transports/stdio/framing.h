@@ -9,8 +9,8 @@
  * streams in, so the buffer never holds much more than `max_line` bytes.
  *
  * Use: framing_reserve() -> read() into the space -> framing_commit(), then
- * call framing_next() until it returns FRAMING_NONE. Not thread-safe; one
- * owner.
+ * call framing_next() until it returns FRAMING_NONE. Any thread, one owner
+ * at a time; no locking.
  */
 #ifndef MCPH_STDIO_FRAMING_H
 #define MCPH_STDIO_FRAMING_H
@@ -19,10 +19,10 @@
 #include <stddef.h>
 
 enum framing_kind {
-  FRAMING_NONE = 0,  /* no complete line buffered: read more */
-  FRAMING_MESSAGE,   /* a line that starts like JSON ('{' or '[') */
-  FRAMING_NOT_JSON,  /* a non-blank line that does not start like JSON */
-  FRAMING_TOO_BIG    /* a line over the limit; its bytes are dropped */
+  FRAMING_NONE = 0, /* no complete line buffered: read more */
+  FRAMING_MESSAGE,  /* a line that starts like JSON ('{' or '[') */
+  FRAMING_NOT_JSON, /* a non-blank line that does not start like JSON */
+  FRAMING_TOO_BIG   /* a line over the limit; its bytes are dropped */
 };
 
 typedef struct framing {

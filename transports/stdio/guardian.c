@@ -153,36 +153,14 @@ static void guardian_warn(guardian *g, const char *what, int error) {
   }
 }
 
-static int fd_above_stdio(int fd) {
-  if (fd >= 0 && fd < 3) {
-    int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-    close(fd);
-    return moved;
-  }
-  return fd;
-}
-
 static bool guardian_start(guardian *g) {
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) {
+  /* The write end non-blocking: never block the loop on a guardian that
+   * does not read. */
+  if (spawn_make_pipe(fds, 1) != 0) {
     guardian_warn(g, "cannot start the process guardian: pipe", errno);
     return false;
   }
-  fds[0] = fd_above_stdio(fds[0]);
-  fds[1] = fd_above_stdio(fds[1]);
-  if (fds[0] < 0 || fds[1] < 0) {
-    int e = errno;
-    if (fds[0] >= 0) {
-      close(fds[0]);
-    }
-    if (fds[1] >= 0) {
-      close(fds[1]);
-    }
-    guardian_warn(g, "cannot start the process guardian: fcntl", e);
-    return false;
-  }
-  /* Never block the loop on a guardian that does not read. */
-  fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
 
   /* Fork twice: the guardian is orphaned at once and adopted by init (or
    * the nearest subreaper), so mcphost never has a child of its own to

@@ -16,17 +16,32 @@ extern char **environ;
 /* The host's environment variables a server inherits; everything else is
  * withheld so that secrets in the host's environment do not leak to
  * servers. A server that needs more gets it through its config's `env`.
- * Matches Claude Code's safe list: identity and locale, the search path,
- * temp and runtime dirs, and what networking needs behind a proxy or a
- * private CA. All LC_* variables pass (see env_allowed()). */
+ * What passes: identity and locale, the search path, temp and runtime
+ * dirs, and what networking needs behind a proxy or a private CA. All LC_*
+ * variables pass too (see env_allowed()). README.md lists them for users;
+ * keep the two in step. */
 static const char *const env_allowlist[] = {
-    "HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR",
-    "TZ", "XDG_RUNTIME_DIR",
+    "HOME",
+    "LOGNAME",
+    "PATH",
+    "SHELL",
+    "TERM",
+    "USER",
+    "LANG",
+    "TMPDIR",
+    "TZ",
+    "XDG_RUNTIME_DIR",
     /* proxies */
-    "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
     "no_proxy",
     /* TLS trust */
-    "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "NODE_EXTRA_CA_CERTS",
 };
 
 /* glibc's execvp() searches this when PATH is unset (confstr _CS_PATH). */
@@ -150,28 +165,37 @@ static char **exec_candidates(const char *cmd, const char **envp,
   return v;
 }
 
-static void lift_fd(int *fd) {
-  /* The child dup2()s its ends onto 0, 1 and 2; no end may already be one
-   * of those (the host may run with a standard fd closed). */
-  if (*fd >= 0 && *fd < 3) {
-    int moved = fcntl(*fd, F_DUPFD_CLOEXEC, 3);
-    if (moved >= 0) {
-      close(*fd);
-      *fd = moved;
-    }
+/* Moves `fd` to a number >= 3 (close-on-exec). Returns it, or -1 with
+ * errno set and `fd` closed. */
+static int lift_fd(int fd) {
+  if (fd >= 3) {
+    return fd;
   }
+  int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  int e = errno;
+  close(fd);
+  errno = e;
+  return moved;
 }
 
-static int make_pipe(int fds[2], int nonblock_end) {
+int spawn_make_pipe(int fds[2], int nonblock_end) {
   if (pipe2(fds, O_CLOEXEC) != 0) {
     return -1;
   }
-  lift_fd(&fds[0]);
-  lift_fd(&fds[1]);
-  if (fds[0] < 3 || fds[1] < 3) {
-    close(fds[0]);
-    close(fds[1]);
-    errno = EMFILE;
+  /* The child dup2()s its ends onto 0, 1 and 2; no end may already be one
+   * of those (the host may run with a standard fd closed). */
+  fds[0] = lift_fd(fds[0]);
+  fds[1] = lift_fd(fds[1]);
+  if (fds[0] < 0 || fds[1] < 0) {
+    int e = errno;
+    if (fds[0] >= 0) {
+      close(fds[0]);
+    }
+    if (fds[1] >= 0) {
+      close(fds[1]);
+    }
+    fds[0] = fds[1] = -1;
+    errno = e;
     return -1;
   }
   int fl = fcntl(fds[nonblock_end], F_GETFL);
@@ -256,17 +280,13 @@ static _Noreturn void child_main(const child_plan *p) {
       child_fail(p, SPAWN_STAGE_EXEC, e);
     }
     switch (e) {
-    case EACCES:
-      denied = true;
-      break;
+    case EACCES: denied = true; break;
     case ENOENT:
     case ENOTDIR:
     case ESTALE:
     case ENODEV:
-    case ETIMEDOUT:
-      break; /* try the next directory, as execvp() does */
-    default:
-      child_fail(p, SPAWN_STAGE_EXEC, e);
+    case ETIMEDOUT: break; /* try the next directory, as execvp() does */
+    default: child_fail(p, SPAWN_STAGE_EXEC, e);
     }
   }
   child_fail(p, SPAWN_STAGE_EXEC, denied ? EACCES : ENOENT);
@@ -280,6 +300,9 @@ static void close_fd(int *fd) {
 }
 
 int spawn_start(const spawn_request *req, spawn_child *out, mcph_error *err) {
+  if (!req->argv || !req->argv[0] || !req->argv[0][0]) {
+    return mcph_error_set(err, MCPH_EINVAL, "no command to start");
+  }
   int rc = 0;
   int in[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1},
       st[2] = {-1, -1};
@@ -303,8 +326,8 @@ int spawn_start(const spawn_request *req, spawn_child *out, mcph_error *err) {
     plan.sh_argv[i + 1] = req->argv[i];
   }
 
-  if (make_pipe(in, 1) != 0 || make_pipe(outp, 0) != 0 ||
-      make_pipe(errp, 0) != 0 || make_pipe(st, 0) != 0) {
+  if (spawn_make_pipe(in, 1) != 0 || spawn_make_pipe(outp, 0) != 0 ||
+      spawn_make_pipe(errp, 0) != 0 || spawn_make_pipe(st, 0) != 0) {
     rc = mcph_error_set(err, MCPH_ESPAWN, "cannot start \"%s\": pipe: %s",
                         req->argv[0], strerror(errno));
     goto out;
@@ -367,10 +390,11 @@ bool spawn_read_failure(int status_fd, spawn_failure *f) {
 void spawn_describe_failure(const spawn_failure *f, const char *command,
                             const char *cwd, char *buf, size_t size) {
   if (f->stage == SPAWN_STAGE_CHDIR) {
-    snprintf(buf, size, "cannot start \"%s\": cannot change to directory "
-             "\"%s\": %s", command, cwd ? cwd : "", strerror(f->error));
+    snprintf(buf, size,
+             "cannot start \"%s\": cannot change to directory "
+             "\"%s\": %s",
+             command, cwd ? cwd : "", strerror(f->error));
   } else {
-    snprintf(buf, size, "cannot start \"%s\": %s", command,
-             strerror(f->error));
+    snprintf(buf, size, "cannot start \"%s\": %s", command, strerror(f->error));
   }
 }

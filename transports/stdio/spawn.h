@@ -14,9 +14,9 @@
 #include <mcphost/abi.h>
 
 typedef struct spawn_request {
-  char *const *argv;       /* argv[0] is the command, looked up like execvp */
-  char *const *env;        /* "KEY=value" set over the allowlist; may be NULL */
-  const char *cwd;         /* directory to start in, or NULL */
+  char *const *argv; /* argv[0] is the command, looked up like execvp */
+  char *const *env;  /* "KEY=value" set over the allowlist; may be NULL */
+  const char *cwd;   /* directory to start in, or NULL */
 } spawn_request;
 
 typedef struct spawn_child {
@@ -46,15 +46,22 @@ int spawn_start(const spawn_request *req, spawn_child *out, mcph_error *err);
  * fills *f when the child failed before exec. */
 bool spawn_read_failure(int status_fd, spawn_failure *f);
 
-/* Writes e.g. `cannot start "foo": No such file or directory` into buf. */
+/* Any thread. Writes e.g. `cannot start "foo": No such file or directory`
+ * into `buf` (caller-owned, `size` bytes, always NUL-terminated). */
 void spawn_describe_failure(const spawn_failure *f, const char *command,
                             const char *cwd, char *buf, size_t size);
 
-/* Returns a new NULL-terminated environment: the allowed variables of the
+/* Loop thread (it reads `environ`, which setenv() elsewhere would change).
+ * Returns a new NULL-terminated environment: the allowed variables of the
  * host's environment, then `overrides` ("KEY=value") replacing or adding.
  * The array is new (free it); the strings are borrowed from `environ` and
- * `overrides`. NULL when out of memory. */
+ * `overrides` and valid until either changes. NULL when out of memory. */
 const char **spawn_build_env(char *const *overrides);
+
+/* Loop thread. pipe2() with both ends close-on-exec and numbered >= 3,
+ * and end `nonblock_end` (0 or 1) non-blocking. Returns 0, or -1 with
+ * errno set and nothing open. The caller owns both fds. */
+int spawn_make_pipe(int fds[2], int nonblock_end);
 
 /* Async-signal-safe, for a freshly forked child: closes every fd >= 3
  * except `keep` (-1 for none). */

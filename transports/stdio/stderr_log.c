@@ -71,7 +71,7 @@ void stderr_log_open(stderr_log *l) {
   if (!dir || !*dir) {
     return;
   }
-  char name[128], path[PATH_MAX], old[PATH_MAX + 4];
+  char name[128], path[PATH_MAX];
   file_name_for(l->source ? l->source : "", name, sizeof name);
   int n = snprintf(path, sizeof path, "%s/%s.stderr.log", dir, name);
   if (n < 0 || (size_t)n >= sizeof path - 2) {
@@ -86,15 +86,17 @@ void stderr_log_open(stderr_log *l) {
   }
   struct stat st;
   if (stat(path, &st) == 0 && st.st_size > STDERR_FILE_ROTATE_BYTES) {
+    char old[PATH_MAX + 4];
     snprintf(old, sizeof old, "%s.1", path);
     rename(path, old);
   }
-  l->file_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
-                              O_NOFOLLOW | O_NOCTTY, 0600);
+  l->file_fd = open(
+      path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY,
+      0600);
   if (l->file_fd < 0) {
     mcph_logf(l->host, MCPH_LOG_WARN, l->source,
-              "cannot open %s: %s; server stderr is not logged to a file",
-              path, strerror(errno));
+              "cannot open %s: %s; server stderr is not logged to a file", path,
+              strerror(errno));
   }
 }
 
@@ -205,16 +207,15 @@ static size_t copy_printable(char *dst, size_t size, const char *src,
 
 void stderr_log_append_tail(const stderr_log *l, char *buf, size_t size) {
   const char *b = l->tail, *e = l->tail + l->tail_len;
-  while (e > b && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' ||
-                   e[-1] == '\t')) {
+  while (e > b &&
+         (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t')) {
     e--;
   }
   if (e == b) {
     return;
   }
-  const char *s = e - ((size_t)(e - b) > STDERR_TAIL_QUOTE
-                           ? STDERR_TAIL_QUOTE
-                           : (size_t)(e - b));
+  const char *s = e - ((size_t)(e - b) > STDERR_TAIL_QUOTE ? STDERR_TAIL_QUOTE
+                                                           : (size_t)(e - b));
   bool mid_line = s > b ? s[-1] != '\n' : l->tail_cut;
   int lines = 0;
   for (const char *p = e; p > s; p--) {

@@ -12,10 +12,10 @@
 
 #include <mcphost/host.h>
 
-#define STDERR_TAIL_KEEP 4096   /* bytes kept in memory */
-#define STDERR_TAIL_QUOTE 2048  /* at most this much quoted ... */
-#define STDERR_TAIL_LINES 20    /* ... and at most this many lines */
-#define STDERR_LINE_MAX 512     /* longer lines are logged in pieces */
+#define STDERR_TAIL_KEEP 4096  /* bytes kept in memory */
+#define STDERR_TAIL_QUOTE 2048 /* at most this much quoted ... */
+#define STDERR_TAIL_LINES 20   /* ... and at most this many lines */
+#define STDERR_LINE_MAX 512    /* longer lines are logged in pieces */
 
 typedef struct stderr_log {
   const mcph_host *host;
@@ -23,7 +23,7 @@ typedef struct stderr_log {
   int file_fd;        /* the log file, or -1 */
   char tail[STDERR_TAIL_KEEP];
   size_t tail_len;
-  bool tail_cut;      /* older bytes were dropped from the front of tail */
+  bool tail_cut; /* older bytes were dropped from the front of tail */
   char line[STDERR_LINE_MAX + 1];
   size_t line_len;
 } stderr_log;

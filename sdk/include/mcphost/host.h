@@ -65,7 +65,9 @@ struct mcph_host {
               const char *msg);
 
   /* Watches `fd` for `events` (MCPH_FD_READ|MCPH_FD_WRITE). `cb` runs on
-   * the loop with the events that fired. The fd stays owned by the caller,
+   * the loop with the events that fired. Watches are level-triggered: a
+   * callback may read only part of what is ready and will be called
+   * again. The fd stays owned by the caller,
    * who must unwatch it before closing it. Returns 0 and sets *out, or a
    * negative MCPH_E* code. */
   int (*fd_watch)(const mcph_host *host, int fd, unsigned events,
@@ -83,7 +85,10 @@ struct mcph_host {
   void (*timer_cancel)(const mcph_host *host, mcph_timer *t);
 
   /* Any thread: queues `cb(ud)` to run on the loop soon. The only
-   * thread-safe function of this table. Returns 0 or MCPH_ENOMEM. */
+   * thread-safe function of this table. Returns 0 or MCPH_ENOMEM. A post
+   * cannot be withdrawn; posts still queued at shutdown are dropped
+   * without running, so a plugin's deinit must stop (join) its own
+   * threads first. */
   int (*post)(const mcph_host *host, mcph_post_cb cb, void *ud);
 
   /* Monotonic milliseconds. */

@@ -47,6 +47,26 @@ typedef struct mcph_transport_events {
    * for, else an MCPH_E* code; `reason` says why in one or more lines
    * (for a process: its exit status and the tail of its stderr). */
   void (*on_close)(void *ud, int code, const char *reason);
+
+  /* ---- ABI 1.1 ---- (check MCPH_HAS(events, mcph_transport_events,
+   * on_send_failed) before calling) */
+
+  /* A message given to send() was not delivered, or its delivery failed
+   * (an HTTP error status, a refused connection for that request, an
+   * expired session). `json`/`len` is the message exactly as it was
+   * passed to send(), so the host can fail or retry the request it
+   * carried. `code`:
+   *   MCPH_ESESSION  the server no longer knows the session (HTTP 404 on a
+   *                  request that carried a session id); the transport has
+   *                  dropped its session id, and the host re-initializes
+   *                  and resends;
+   *   MCPH_EAUTH     HTTP 401 or 403; `message` includes the status and
+   *                  the WWW-Authenticate header's parameters;
+   *   any other MCPH_E* code for other failures, with `message` naming the
+   *   HTTP status (if any) and the URL.
+   * The transport itself stays usable unless it also calls on_close. */
+  void (*on_send_failed)(void *ud, int code, const char *message,
+                         const char *json, size_t len);
 } mcph_transport_events;
 
 /* What create() gets. Borrowed for the duration of create(); copy what
@@ -55,8 +75,8 @@ typedef struct mcph_transport_params {
   uint32_t struct_size; /* sizeof(mcph_transport_params) */
   const char *type;     /* the configured type, one of the plugin's types */
   const char *server_name; /* the configured server name, for logs */
-  /* The server's configuration object as JSON text, after variable
-   * expansion: e.g. {"command":"node","args":["s.js"],"env":{...},
+  /* The server's configuration object as JSON text, with any variable
+   * expansion the host does already applied: e.g. {"command":"node","args":["s.js"],"env":{...},
    * "cwd":"/x"} for stdio, {"url":...,"headers":{...}} for http. */
   const char *config_json;
   const mcph_transport_events *events; /* valid until destroy */
@@ -89,8 +109,11 @@ typedef struct mcph_transport_factory {
    * it again, or after on_close, does nothing. */
   void (*close)(mcph_transport *t);
 
-  /* Frees the transport. Called after on_close, or instead of start, or
-   * after a failed start. Never from inside one of its own callbacks. */
+  /* Frees the transport, in any state: normally after on_close, but also
+   * instead of start, after a failed start, or while a close() has not
+   * finished (the host gave up waiting): then stop everything at once,
+   * killing a process if need be. Never called from inside one of the
+   * transport's own callbacks. */
   void (*destroy)(mcph_transport *t);
 
   /* Optional (may be NULL): the session id the server assigned, or NULL.

@@ -1,0 +1,305 @@
+/*
+ * The child's three pipes: stdin takes queued messages, each followed by
+ * '\n', written as the pipe accepts them; stdout is split into lines and
+ * delivered as messages; stderr goes to the stderr log.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "stdio_transport.h"
+
+#define READ_CHUNK ((size_t)64 << 10)
+/* Work done per watch callback, so that a server that floods its stdout
+ * or stderr cannot starve the loop. The host's watches are level-triggered
+ * (what is left fires the watch again). */
+#define STDOUT_BUDGET ((size_t)4 << 20)
+#define STDERR_BUDGET ((size_t)1 << 20)
+/* What is read after the child exited; more can only come from a process
+ * that left the group and still holds the pipe. */
+#define DRAIN_BUDGET ((size_t)16 << 20)
+#define TX_KEEP_MAX ((size_t)1 << 20) /* free a drained send queue above */
+#define EXCERPT_CHARS 200
+
+/* ---- stdout ---- */
+
+/* The first EXCERPT_CHARS characters of a line, for a message: whole UTF-8
+ * sequences only, control characters as '?'. */
+static void excerpt(const char *s, size_t n, char *out, size_t size) {
+  size_t o = 0, chars = 0;
+  for (size_t i = 0; i < n && o + 1 < size; i++) {
+    unsigned char c = (unsigned char)s[i];
+    bool lead = (c & 0xc0) != 0x80;
+    if (lead && (chars++ == EXCERPT_CHARS || o + 5 >= size)) {
+      break;
+    }
+    out[o++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+  }
+  out[o] = '\0';
+}
+
+static void report_error(mcph_transport *t, int code, const char *msg) {
+  t->host->log(t->host, MCPH_LOG_WARN, t->name, msg);
+  if (t->ev->on_error) {
+    t->ev->on_error(t->ev->ud, code, msg);
+  }
+}
+
+static void deliver_lines(mcph_transport *t) {
+  const char *line;
+  size_t len;
+  enum framing_kind kind;
+  while ((kind = framing_next(&t->rx, &line, &len)) != FRAMING_NONE) {
+    if (kind == FRAMING_MESSAGE) {
+      t->ev->on_message(t->ev->ud, line, len);
+    } else if (kind == FRAMING_NOT_JSON) {
+      char text[EXCERPT_CHARS * 4 + 1], msg[EXCERPT_CHARS * 4 + 64];
+      excerpt(line, len, text, sizeof text);
+      snprintf(msg, sizeof msg, "server wrote a non-JSON line to stdout: %s",
+               text);
+      report_error(t, MCPH_EPROTO, msg);
+    } else {
+      char msg[128];
+      snprintf(msg, sizeof msg,
+               "message from server exceeds the %zu-byte limit; dropped",
+               t->cfg.max_message_bytes);
+      report_error(t, MCPH_ETOOBIG, msg);
+    }
+  }
+}
+
+/* Reads up to `budget` bytes of stdout, delivering lines as they complete.
+ * Returns false when stdout is finished: end-of-file, or an error (logged,
+ * and t->cause set). */
+static bool read_stdout(mcph_transport *t, size_t budget) {
+  size_t done = 0;
+  while (done < budget) {
+    size_t avail;
+    char *dst = framing_reserve(&t->rx, READ_CHUNK, &avail);
+    if (!dst) {
+      mcph_logf(t->host, MCPH_LOG_ERROR, t->name,
+                "out of memory reading the server's stdout");
+      t->cause = t->cause ? t->cause : END_READ_FAILED;
+      return false;
+    }
+    ssize_t n = read(t->stdout_fd, dst, avail);
+    if (n > 0) {
+      framing_commit(&t->rx, (size_t)n);
+      done += (size_t)n;
+      deliver_lines(t);
+    } else if (n == 0) {
+      return false;
+    } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      return true;
+    } else if (errno != EINTR) {
+      mcph_logf(t->host, MCPH_LOG_ERROR, t->name,
+                "cannot read the server's stdout: %s", strerror(errno));
+      t->cause = t->cause ? t->cause : END_READ_FAILED;
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Stops reading stdout and delivers a last line that had no '\n'. */
+static void finish_stdout(mcph_transport *t) {
+  stdio_unwatch(t, &t->stdout_watch);
+  stdio_close_fd(&t->stdout_fd);
+  framing_set_eof(&t->rx);
+  deliver_lines(t);
+}
+
+void pipes_on_stdout(void *ud, int fd, unsigned events) {
+  mcph_transport *t = ud;
+  (void)fd;
+  (void)events;
+  if (!read_stdout(t, STDOUT_BUDGET)) {
+    finish_stdout(t);
+    child_pipe_lost(t, END_STDOUT_EOF);
+  }
+}
+
+/* ---- stderr ---- */
+
+/* Returns false when stderr is finished. */
+static bool read_stderr(mcph_transport *t, size_t budget) {
+  char buf[4096];
+  size_t done = 0;
+  while (done < budget) {
+    ssize_t n = read(t->stderr_fd, buf, sizeof buf);
+    if (n > 0) {
+      stderr_log_write(&t->errlog, buf, (size_t)n);
+      done += (size_t)n;
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+    }
+  }
+  return true;
+}
+
+static void finish_stderr(mcph_transport *t) {
+  stdio_unwatch(t, &t->stderr_watch);
+  stdio_close_fd(&t->stderr_fd);
+}
+
+void pipes_on_stderr(void *ud, int fd, unsigned events) {
+  mcph_transport *t = ud;
+  (void)fd;
+  (void)events;
+  if (!read_stderr(t, STDERR_BUDGET)) {
+    finish_stderr(t);
+  }
+}
+
+void pipes_drain(mcph_transport *t) {
+  /* What the child wrote before it exited is in the pipes already. */
+  if (t->stdout_fd >= 0) {
+    read_stdout(t, DRAIN_BUDGET);
+    finish_stdout(t);
+  }
+  if (t->stderr_fd >= 0) {
+    read_stderr(t, DRAIN_BUDGET);
+    finish_stderr(t);
+  }
+}
+
+/* ---- stdin ---- */
+
+void pipes_close_stdin(mcph_transport *t) {
+  stdio_unwatch(t, &t->stdin_watch);
+  stdio_close_fd(&t->stdin_fd);
+  free(t->tx);
+  t->tx = NULL;
+  t->tx_len = t->tx_off = t->tx_cap = 0;
+}
+
+static void stdin_failed(mcph_transport *t, int error) {
+  if (error != EPIPE) {
+    mcph_logf(t->host, MCPH_LOG_ERROR, t->name,
+              "cannot write to the server's stdin: %s", strerror(error));
+  }
+  pipes_close_stdin(t);
+  child_pipe_lost(t, END_STDIN_CLOSED);
+}
+
+static void on_stdin_writable(void *ud, int fd, unsigned events);
+
+/* Writes queued bytes until done or the pipe is full, watching stdin for
+ * room while anything is left. Returns 0, or the errno that ended stdin
+ * (already handled). */
+static int flush_tx(mcph_transport *t) {
+  while (t->tx_off < t->tx_len) {
+    ssize_t n = write(t->stdin_fd, t->tx + t->tx_off, t->tx_len - t->tx_off);
+    if (n > 0) {
+      t->tx_off += (size_t)n;
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (!t->stdin_watch &&
+          t->host->fd_watch(t->host, t->stdin_fd, MCPH_FD_WRITE,
+                            on_stdin_writable, t, &t->stdin_watch) != 0) {
+        stdin_failed(t, ENOMEM);
+        return ENOMEM;
+      }
+      return 0;
+    } else {
+      int e = n < 0 ? errno : EIO;
+      stdin_failed(t, e);
+      return e;
+    }
+  }
+  stdio_unwatch(t, &t->stdin_watch);
+  t->tx_off = t->tx_len = 0;
+  if (t->tx_cap > TX_KEEP_MAX) {
+    free(t->tx);
+    t->tx = NULL;
+    t->tx_cap = 0;
+  }
+  return 0;
+}
+
+static void on_stdin_writable(void *ud, int fd, unsigned events) {
+  (void)fd;
+  (void)events;
+  flush_tx(ud);
+}
+
+static bool tx_append(mcph_transport *t, const char *data, size_t n) {
+  if (n == 0) {
+    return true;
+  }
+  if (t->tx_off > 0 && t->tx_cap - t->tx_len < n) {
+    /* Reuse the room of what was written already before growing. */
+    memmove(t->tx, t->tx + t->tx_off, t->tx_len - t->tx_off);
+    t->tx_len -= t->tx_off;
+    t->tx_off = 0;
+  }
+  if (t->tx_cap - t->tx_len < n) {
+    size_t cap = t->tx_cap ? t->tx_cap : 4096;
+    while (cap - t->tx_len < n) {
+      if (cap > SIZE_MAX / 2) {
+        return false;
+      }
+      cap *= 2;
+    }
+    char *p = realloc(t->tx, cap);
+    if (!p) {
+      return false;
+    }
+    t->tx = p;
+    t->tx_cap = cap;
+  }
+  memcpy(t->tx + t->tx_len, data, n);
+  t->tx_len += n;
+  return true;
+}
+
+int pipes_send(mcph_transport *t, const char *json, size_t len,
+               mcph_error *err) {
+  if (t->tx_off < t->tx_len) {
+    /* Behind other messages: queue it whole, after them. The stdin watch
+     * is armed while anything is queued. */
+    size_t before = t->tx_len;
+    if (!tx_append(t, json, len) || !tx_append(t, "\n", 1)) {
+      t->tx_len = before;
+      return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+    }
+    return 0;
+  }
+
+  /* Nothing queued: write at once, without a copy. */
+  struct iovec iov[2] = {{(void *)json, len}, {"\n", 1}};
+  ssize_t n;
+  do {
+    n = writev(t->stdin_fd, iov, 2);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+    int e = errno;
+    stdin_failed(t, e);
+    return mcph_error_set(err, MCPH_ECLOSED, "cannot write to the server: %s",
+                          strerror(e));
+  }
+  size_t done = n > 0 ? (size_t)n : 0;
+  if (done == len + 1) {
+    return 0;
+  }
+  /* Queue the rest of this message. */
+  size_t rest = done < len ? len - done : 0;
+  if (!tx_append(t, json + len - rest, rest) || !tx_append(t, "\n", 1)) {
+    t->tx_len = 0;
+    if (done > 0) { /* part of it is out: the stream is broken */
+      stdin_failed(t, ENOMEM);
+    }
+    return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  }
+  int e = flush_tx(t);
+  if (e) {
+    return mcph_error_set(err, MCPH_ECLOSED, "cannot write to the server: %s",
+                          strerror(e));
+  }
+  return 0;
+}

@@ -1,0 +1,146 @@
+/*
+ * Internal to the stdio plugin: the transport object, shared by
+ *   stdio.c  the plugin entry and the transport functions the host calls;
+ *   pipes.c  the child's stdin (send queue), stdout (messages) and stderr;
+ *   child.c  the child process: noticing its exit, the stop sequence,
+ *            reaping, and the reason given to on_close.
+ * Everything here runs on the host's loop thread.
+ */
+#ifndef MCPH_STDIO_TRANSPORT_H
+#define MCPH_STDIO_TRANSPORT_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <mcphost/transport.h>
+
+#include "config.h"
+#include "framing.h"
+#include "guardian.h"
+#include "stderr_log.h"
+
+#define STDIO_PLUGIN_ID "mcphost.transport.stdio"
+
+/* The plugin instance (init's plugin_ctx). */
+typedef struct stdio_plugin {
+  const mcph_host *host;
+  guardian guard;
+} stdio_plugin;
+
+enum stdio_state {
+  T_NEW,     /* created, not started (or start failed) */
+  T_RUNNING, /* the child has not been reaped (it may be stopping) */
+  T_EXITED,  /* reaped; delivering what stdout still held */
+  T_CLOSED   /* on_close was called */
+};
+
+/* Why the transport stopped a live child. END_NONE: the child ended by
+ * itself (or close() was asked for). */
+enum stdio_end_cause {
+  END_NONE,
+  END_STDOUT_EOF,
+  END_STDIN_CLOSED,
+  END_READ_FAILED
+};
+
+struct mcph_transport {
+  stdio_plugin *pl;
+  const mcph_host *host;
+  const mcph_transport_events *ev; /* the host's; valid until destroy */
+  char *name;                      /* server name, for logs */
+  stdio_config cfg;
+
+  enum stdio_state state;
+  enum stdio_end_cause cause;       /* set when we stop it for a reason */
+  enum stdio_end_cause grace_cause; /* what the grace timer waits out */
+  bool close_requested;             /* the host called close() */
+  bool stopping;                    /* the signal sequence has begun */
+
+  pid_t pid; /* child and process group id; -1 once reaped */
+  int pidfd;
+  int status_fd; /* the child's start-failure report, see spawn.h */
+  int wait_status;
+  bool status_known;
+  mcph_watch *pid_watch;
+  mcph_timer *poll_timer;  /* without pidfd */
+  mcph_timer *grace_timer; /* a pipe closed: time to exit by itself */
+  mcph_timer *kill_timer;  /* SIGTERM, then SIGKILL */
+  int kill_step;
+
+  int stdin_fd;
+  mcph_watch *stdin_watch; /* only while tx holds data */
+  char *tx;                /* bytes queued for stdin: tx[tx_off, tx_len) */
+  size_t tx_len, tx_off, tx_cap;
+
+  int stdout_fd;
+  mcph_watch *stdout_watch;
+  framing rx;
+
+  int stderr_fd;
+  mcph_watch *stderr_watch;
+  stderr_log errlog;
+};
+
+/* ---- pipes.c ---- */
+
+/* Queues one message (without its '\n') for the child's stdin, writing
+ * at once what the pipe takes. `json` is borrowed for the call. Returns 0,
+ * or MCPH_ECLOSED/MCPH_ENOMEM with `err` set; stdin is then closed. */
+int pipes_send(mcph_transport *t, const char *json, size_t len,
+               mcph_error *err);
+
+/* Closes stdin and drops what was queued for it. Idempotent. */
+void pipes_close_stdin(mcph_transport *t);
+
+/* fd watch callbacks for stdout and stderr (ud is the transport). */
+void pipes_on_stdout(void *ud, int fd, unsigned events);
+void pipes_on_stderr(void *ud, int fd, unsigned events);
+
+/* After the child exited: takes in what stdout and stderr still hold
+ * (bounded), delivers the last messages, and closes both pipes. */
+void pipes_drain(mcph_transport *t);
+
+/* ---- child.c ---- */
+
+/* Starts noticing the child's exit: a pidfd watch, else a poll timer.
+ * Returns 0 or a negative MCPH_E* code. */
+int child_watch(mcph_transport *t);
+
+/* A pipe closed under a child not yet reaped: waits a short grace for it
+ * to exit by itself, then stops it with `cause` in the reason. */
+void child_pipe_lost(mcph_transport *t, enum stdio_end_cause cause);
+
+/* Begins the stop sequence (close stdin, SIGINT, SIGTERM at 500 ms,
+ * SIGKILL at 1000 ms, to the process group). Idempotent. Calls no host
+ * callback, so start/send/close may use it. */
+void child_stop(mcph_transport *t);
+
+/* Kills what is left of the group, unregisters it from the guardian and
+ * reaps the child. `block` only for destroy()'s last resort. */
+void child_reap(mcph_transport *t, bool block);
+
+/* ---- small helpers ---- */
+
+static inline void stdio_close_fd(int *fd) {
+  if (*fd >= 0) {
+    close(*fd);
+    *fd = -1;
+  }
+}
+
+static inline void stdio_unwatch(mcph_transport *t, mcph_watch **w) {
+  if (*w) {
+    t->host->fd_unwatch(t->host, *w);
+    *w = NULL;
+  }
+}
+
+static inline void stdio_cancel(mcph_transport *t, mcph_timer **tm) {
+  if (*tm) {
+    t->host->timer_cancel(t->host, *tm);
+    *tm = NULL;
+  }
+}
+
+#endif /* MCPH_STDIO_TRANSPORT_H */
