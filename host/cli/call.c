@@ -9,64 +9,6 @@
 #include "../util.h"
 #include "cli.h"
 
-/* Finds the configured server a "mcp__<server>__<rest>" reference means:
- * the longest normalized server name that prefixes it wins, so servers
- * whose names contain "__" still resolve. Sets *rest to the item part. */
-static long resolve_qualified(const cli *c, const char *ref,
-                              const char **rest) {
-  const config *cfg = &c->h->cfg;
-  long best = -1;
-  size_t best_len = 0;
-  for (size_t i = 0; i < cfg->nservers; i++) {
-    char *n = name_normalize(cfg->servers[i].name);
-    size_t len = strlen(n);
-    if (strncmp(ref + 5, n, len) == 0 && strncmp(ref + 5 + len, "__", 2) == 0 &&
-        ref[5 + len + 2] != '\0' && len > best_len) {
-      best = (long)i;
-      best_len = len;
-    }
-    free(n);
-  }
-  if (best >= 0)
-    *rest = ref + 5 + best_len + 2;
-  return best;
-}
-
-/* Parses TOOL / PROMPT references. On success sets *server_idx and a new
- * *item string and *qualified. */
-static int resolve_ref(cli *c, const char *ref, const char *what,
-                       size_t *server_idx, char **item, bool *qualified) {
-  char *srv = NULL, *it = NULL;
-  if (!name_parse(ref, &srv, &it, qualified)) {
-    fprintf(stderr,
-            "mcphost: \"%s\" is not a %s reference: use mcp__SERVER__%s or "
-            "SERVER/%s\n",
-            ref, what, what, what);
-    return EXIT_USAGE;
-  }
-  long i;
-  if (*qualified) {
-    const char *rest = NULL;
-    i = resolve_qualified(c, ref, &rest);
-    if (i >= 0) {
-      free(it);
-      it = xstrdup(rest);
-    }
-  } else {
-    i = cli_find_server(c, srv);
-  }
-  if (i < 0) {
-    fprintf(stderr, "mcphost: no server named \"%s\" is configured\n", srv);
-    free(srv);
-    free(it);
-    return EXIT_NOT_FOUND;
-  }
-  free(srv);
-  *server_idx = (size_t)i;
-  *item = it;
-  return EXIT_OK;
-}
-
 static session *connect_one(cli *c, size_t idx, int *rc) {
   cli_connect(c, &idx, 1);
   session *s = c->sessions[idx];
@@ -206,9 +148,13 @@ int cmd_call(cli *c, int argc, char **argv) {
   char *tool = NULL;
   bool qualified;
   cJSON *args = NULL;
-  int rc = resolve_ref(c, argv[1], "tool", &idx, &tool, &qualified);
-  if (rc != EXIT_OK)
+  char why[600];
+  int rc = cli_resolve_ref(c, argv[1], "tool", &idx, &tool, &qualified, why,
+                           sizeof why);
+  if (rc != EXIT_OK) {
+    fprintf(stderr, "mcphost: %s\n", why);
     return rc;
+  }
   rc = parse_arguments(argc - 2, argv + 2, &args);
   if (rc != EXIT_OK)
     goto out;
@@ -229,7 +175,6 @@ int cmd_call(cli *c, int argc, char **argv) {
   cJSON_AddItemToObject(params, "arguments", args);
   args = NULL;
   cJSON *result = NULL;
-  char why[600];
   rc = cli_request(c, s, "tools/call", params, c->tool_timeout_ms, on_progress,
                    &result, why, sizeof why);
   if (rc != EXIT_OK) {
@@ -354,9 +299,13 @@ int cmd_prompt(cli *c, int argc, char **argv) {
   size_t idx;
   char *name = NULL;
   bool qualified;
-  int rc = resolve_ref(c, argv[1], "prompt", &idx, &name, &qualified);
-  if (rc != EXIT_OK)
+  char why[600];
+  int rc = cli_resolve_ref(c, argv[1], "prompt", &idx, &name, &qualified, why,
+                           sizeof why);
+  if (rc != EXIT_OK) {
+    fprintf(stderr, "mcphost: %s\n", why);
     return rc;
+  }
   cJSON *item = NULL, *args = NULL, *result = NULL;
   session *s = connect_one(c, idx, &rc);
   if (!s)
@@ -375,7 +324,6 @@ int cmd_prompt(cli *c, int argc, char **argv) {
   cJSON_AddStringToObject(params, "name", name);
   cJSON_AddItemToObject(params, "arguments", args);
   args = NULL;
-  char why[600];
   rc = cli_request(c, s, "prompts/get", params, c->request_timeout_ms,
                    on_progress, &result, why, sizeof why);
   if (rc != EXIT_OK) {

@@ -55,6 +55,14 @@ int cli_exit_for_failure(const session *s);
 /* Index of a configured server by name (exact, then normalized); -1. */
 long cli_find_server(const cli *c, const char *name);
 
+/* Parses a TOOL or PROMPT reference ("mcp__SERVER__NAME" or
+ * "SERVER/NAME") to a configured server's index and the item part (a new
+ * string; normalized when *qualified). Returns EXIT_OK, or an exit code
+ * with `why` filled. */
+int cli_resolve_ref(const cli *c, const char *ref, const char *what,
+                    size_t *server_idx, char **item, bool *qualified,
+                    char *why, size_t why_len);
+
 /* commands.c */
 int cmd_servers(cli *c, int argc, char **argv);
 int cmd_tools(cli *c, int argc, char **argv);
@@ -66,6 +74,9 @@ int cmd_plugins(cli *c, int argc, char **argv);
 int cmd_call(cli *c, int argc, char **argv);
 int cmd_read(cli *c, int argc, char **argv);
 int cmd_prompt(cli *c, int argc, char **argv);
+
+/* batch.c */
+int cmd_batch(cli *c, int argc, char **argv);
 
 /* output.c */
 /* Prints MCP content blocks for people: text as is, images, audio and

@@ -210,3 +210,62 @@ int cli_request(cli *c, session *s, const char *method, cJSON *params,
   snprintf(why, why_len, "%s", r.message);
   return EXIT_PROTOCOL;
 }
+
+/* Finds the configured server a "mcp__<server>__<rest>" reference means:
+ * the longest normalized server name that prefixes it wins, so servers
+ * whose names contain "__" still resolve. Sets *rest to the item part. */
+static long resolve_qualified(const cli *c, const char *ref,
+                              const char **rest) {
+  const config *cfg = &c->h->cfg;
+  long best = -1;
+  size_t best_len = 0;
+  for (size_t i = 0; i < cfg->nservers; i++) {
+    char *n = name_normalize(cfg->servers[i].name);
+    size_t len = strlen(n);
+    if (strncmp(ref + 5, n, len) == 0 && strncmp(ref + 5 + len, "__", 2) == 0 &&
+        ref[5 + len + 2] != '\0' && len > best_len) {
+      best = (long)i;
+      best_len = len;
+    }
+    free(n);
+  }
+  if (best >= 0)
+    *rest = ref + 5 + best_len + 2;
+  return best;
+}
+
+/* See cli.h. */
+int cli_resolve_ref(const cli *c, const char *ref, const char *what,
+                    size_t *server_idx, char **item, bool *qualified,
+                    char *why, size_t why_len) {
+  char *srv = NULL, *it = NULL;
+  if (!name_parse(ref, &srv, &it, qualified)) {
+    snprintf(why, why_len,
+             "\"%s\" is not a %s reference: use mcp__SERVER__%s or "
+             "SERVER/%s",
+             ref, what, what, what);
+    return EXIT_USAGE;
+  }
+  long i;
+  if (*qualified) {
+    const char *rest = NULL;
+    i = resolve_qualified(c, ref, &rest);
+    if (i >= 0) {
+      free(it);
+      it = xstrdup(rest);
+    }
+  } else {
+    i = cli_find_server(c, srv);
+  }
+  if (i < 0) {
+    snprintf(why, why_len, "no server named \"%s\" is configured", srv);
+    free(srv);
+    free(it);
+    return EXIT_NOT_FOUND;
+  }
+  free(srv);
+  *server_idx = (size_t)i;
+  *item = it;
+  return EXIT_OK;
+}
+

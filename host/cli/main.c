@@ -25,6 +25,11 @@ static const char usage_text[] =
     "  prompt PROMPT [ARG | NAME=VALUE ...]\n"
     "                             get a prompt; positional ARGs fill the declared\n"
     "                             arguments in order\n"
+    "  batch                      read JSON requests from stdin, one per line:\n"
+    "                             {\"id\":1,\"call\":TOOL,\"arguments\":{...}},\n"
+    "                             {\"read\":SERVER,\"uri\":URI}, {\"prompt\":PROMPT,\n"
+    "                             \"arguments\":{...}}, {\"list\":\"tools\",\"server\":S};\n"
+    "                             answers one JSON line each, as they complete\n"
     "  plugins                    list plugins found, loaded or refused, and why\n"
     "\n"
     "Options:\n"
@@ -89,6 +94,7 @@ static const command commands[] = {
     {"resources", cmd_resources, true}, {"prompts", cmd_prompts, true},
     {"call", cmd_call, true},           {"read", cmd_read, true},
     {"prompt", cmd_prompt, true},       {"plugins", cmd_plugins, false},
+    {"batch", cmd_batch, true},
 };
 
 int main(int argc, char **argv) {

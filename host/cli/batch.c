@@ -1,0 +1,465 @@
+/* mcphost batch: many requests in one process, for scripts and drivers.
+ * Reads one JSON request per line on stdin and writes one JSON line per
+ * answer on stdout, as answers complete (so requests run concurrently).
+ *
+ *   {"id": 1, "call": "mcp__demo__echo", "arguments": {"message": "hi"}}
+ *   {"id": 2, "read": "demo", "uri": "demo://readme"}
+ *   {"id": 3, "prompt": "demo/greet", "arguments": {"name": "Ada"}}
+ *   {"id": 4, "list": "tools", "server": "demo"}
+ * ->
+ *   {"id": 1, "result": {...}}
+ *   {"id": 9, "error": {"exit": 6, "message": "..."}}
+ *
+ * Servers are connected on first use. "exit" is the exit code the same
+ * request would have given as a single command. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../names.h"
+#include "../util.h"
+#include "cli.h"
+
+typedef enum { OP_CALL, OP_READ, OP_PROMPT, OP_LIST } op_kind;
+
+typedef struct batch batch;
+
+typedef struct op {
+  batch *b;
+  op_kind kind;
+  cJSON *id;       /* echoed back; owned */
+  size_t server;   /* config index */
+  char *name;      /* tool/prompt (normalized when qualified), or uri */
+  bool qualified;
+  cJSON *args;     /* owned */
+  char *list_kind; /* for OP_LIST */
+  struct op *next; /* waiting list of its server */
+} op;
+
+/* Per server: its session, and requests waiting for it to connect or for
+ * its tool list (needed to map a normalized mcp__ name to the real one). */
+typedef struct server_slot {
+  op *waiting;
+  bool connecting;
+  cJSON *tools; /* cached tools/list, NULL until listed */
+  bool listing;
+  op *waiting_tools;
+} server_slot;
+
+struct batch {
+  cli *c;
+  server_slot *slots;
+  size_t inflight;
+  bool eof;
+  bool done;
+  strbuf in; /* unparsed input */
+};
+
+static void emit(cJSON *line) {
+  char *s = cJSON_PrintUnformatted(line);
+  if (s) {
+    fputs(s, stdout);
+    fputc('\n', stdout);
+    fflush(stdout);
+    cJSON_free(s);
+  }
+  cJSON_Delete(line);
+}
+
+static void check_done(batch *b) {
+  if (b->eof && b->inflight == 0)
+    b->done = true;
+}
+
+static void op_free(op *o) {
+  cJSON_Delete(o->id);
+  cJSON_Delete(o->args);
+  free(o->name);
+  free(o->list_kind);
+  free(o);
+}
+
+static void finish_error(op *o, int exit_code, const char *message) {
+  cJSON *line = cJSON_CreateObject();
+  cJSON_AddItemToObject(line, "id", o->id ? o->id : cJSON_CreateNull());
+  o->id = NULL;
+  cJSON *e = cJSON_AddObjectToObject(line, "error");
+  cJSON_AddNumberToObject(e, "exit", exit_code);
+  cJSON_AddStringToObject(e, "message", message);
+  emit(line);
+  batch *b = o->b;
+  op_free(o);
+  b->inflight--;
+  check_done(b);
+}
+
+static void finish_result(op *o, cJSON *result) {
+  cJSON *line = cJSON_CreateObject();
+  cJSON_AddItemToObject(line, "id", o->id ? o->id : cJSON_CreateNull());
+  o->id = NULL;
+  cJSON_AddItemToObject(line, "result", result);
+  emit(line);
+  batch *b = o->b;
+  op_free(o);
+  b->inflight--;
+  check_done(b);
+}
+
+static int exit_for_rpc(const session *s, const rpc_error *err) {
+  switch (err->status) {
+  case RPC_ERR_TIMEOUT: return EXIT_TIMEOUT;
+  case RPC_ERR_CLOSED: return EXIT_SERVER;
+  case RPC_ERR_CANCELLED: return EXIT_INTERRUPTED;
+  case RPC_ERR_TRANSPORT: return s->fail == FAIL_AUTH ? EXIT_AUTH : EXIT_SERVER;
+  default: return EXIT_PROTOCOL;
+  }
+}
+
+static session *op_session(op *o) { return o->b->c->sessions[o->server]; }
+
+static void on_answer(void *ud, cJSON *result, const rpc_error *err,
+                      bool *take) {
+  op *o = ud;
+  if (err) {
+    char msg[700];
+    snprintf(msg, sizeof msg, "server \"%s\": %s", op_session(o)->cfg->name,
+             err->message);
+    finish_error(o, exit_for_rpc(op_session(o), err), msg);
+    return;
+  }
+  *take = true;
+  finish_result(o, result);
+}
+
+static void send_op(op *o, const char *method, cJSON *params) {
+  char why[600];
+  rpc_request_opts opts = {.ud = o};
+  batch *b = o->b;
+  opts.timeout_ms = o->kind == OP_CALL ? b->c->tool_timeout_ms
+                                       : b->c->request_timeout_ms;
+  if (session_request(op_session(o), method, params, &opts, on_answer, why,
+                      sizeof why) < 0)
+    finish_error(o, op_session(o)->state == SESS_READY ? EXIT_PROTOCOL
+                                                       : EXIT_SERVER,
+                 why);
+}
+
+static void on_listed(void *ud, session *s, cJSON *items, const char *error) {
+  (void)s;
+  op *o = ud;
+  if (error) {
+    finish_error(o, EXIT_PROTOCOL, error);
+    return;
+  }
+  cJSON *result = cJSON_CreateObject();
+  cJSON_AddItemToObject(result, o->list_kind, items);
+  finish_result(o, result);
+}
+
+static void run_call(op *o, const char *real) {
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddStringToObject(params, "name", real);
+  cJSON_AddItemToObject(params, "arguments",
+                        o->args ? o->args : cJSON_CreateObject());
+  o->args = NULL;
+  send_op(o, "tools/call", params);
+}
+
+static void run_ready(op *o);
+
+/* Waiting lists are built by prepending; requests run in arrival order. */
+static op *reversed(op *list) {
+  op *out = NULL;
+  while (list) {
+    op *next = list->next;
+    list->next = out;
+    out = list;
+    list = next;
+  }
+  return out;
+}
+
+static void on_tools(void *ud, session *s, cJSON *items, const char *error) {
+  server_slot *slot = ud;
+  (void)s;
+  slot->listing = false;
+  slot->tools = items;
+  op *w = reversed(slot->waiting_tools);
+  slot->waiting_tools = NULL;
+  while (w) {
+    op *next = w->next;
+    if (error)
+      finish_error(w, EXIT_PROTOCOL, error);
+    else
+      run_ready(w);
+    w = next;
+  }
+}
+
+/* The session is connected: do the op. */
+static void run_ready(op *o) {
+  server_slot *slot = &o->b->slots[o->server];
+  session *s = op_session(o);
+  switch (o->kind) {
+  case OP_CALL: {
+    if (!o->qualified) {
+      run_call(o, o->name);
+      return;
+    }
+    if (!slot->tools) {
+      o->next = slot->waiting_tools;
+      slot->waiting_tools = o;
+      if (!slot->listing) {
+        slot->listing = true;
+        session_list(s, "tools/list", "tools", o->b->c->request_timeout_ms,
+                     on_tools, slot);
+      }
+      return;
+    }
+    const cJSON *t;
+    cJSON_ArrayForEach(t, slot->tools) {
+      const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
+      if (!n)
+        continue;
+      char *norm = name_normalize(n);
+      bool match = strcmp(n, o->name) == 0 || strcmp(norm, o->name) == 0;
+      free(norm);
+      if (match) {
+        run_call(o, n);
+        return;
+      }
+    }
+    char msg[400];
+    snprintf(msg, sizeof msg, "server \"%s\" has no tool named \"%s\"",
+             s->cfg->name, o->name);
+    finish_error(o, EXIT_NOT_FOUND, msg);
+    return;
+  }
+  case OP_READ: {
+    cJSON *params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "uri", o->name);
+    send_op(o, "resources/read", params);
+    return;
+  }
+  case OP_PROMPT: {
+    cJSON *params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "name", o->name);
+    cJSON_AddItemToObject(params, "arguments",
+                          o->args ? o->args : cJSON_CreateObject());
+    o->args = NULL;
+    send_op(o, "prompts/get", params);
+    return;
+  }
+  case OP_LIST: {
+    char method[64];
+    snprintf(method, sizeof method, "%s/list", o->list_kind);
+    session_list(s, method, o->list_kind, o->b->c->request_timeout_ms,
+                 on_listed, o);
+    return;
+  }
+  }
+}
+
+static void on_state(void *ud, session *s) {
+  batch *b = ud;
+  if (!session_is_settled(s))
+    return;
+  size_t idx = (size_t)(s->cfg - b->c->h->cfg.servers);
+  server_slot *slot = &b->slots[idx];
+  if (!slot->connecting)
+    return;
+  slot->connecting = false;
+  op *w = reversed(slot->waiting);
+  slot->waiting = NULL;
+  while (w) {
+    op *next = w->next;
+    if (s->state == SESS_READY) {
+      run_ready(w);
+    } else {
+      char msg[700];
+      snprintf(msg, sizeof msg, "server \"%s\" failed: %s", s->cfg->name,
+               s->error ? s->error : "not connected");
+      finish_error(w, cli_exit_for_failure(s), msg);
+    }
+    w = next;
+  }
+}
+
+static void start_op(batch *b, op *o) {
+  cli *c = b->c;
+  server_slot *slot = &b->slots[o->server];
+  session *s = c->sessions[o->server];
+  if (!s) {
+    s = session_new(c->h, &c->h->cfg.servers[o->server]);
+    c->sessions[o->server] = s;
+    s->on_state = on_state;
+    s->on_state_ud = b;
+    slot->connecting = true;
+    o->next = slot->waiting;
+    slot->waiting = o;
+    session_connect(s, c->connect_timeout_ms);
+    return;
+  }
+  if (slot->connecting) {
+    o->next = slot->waiting;
+    slot->waiting = o;
+    return;
+  }
+  if (s->state != SESS_READY) {
+    char msg[700];
+    snprintf(msg, sizeof msg, "server \"%s\" failed: %s", s->cfg->name,
+             s->error ? s->error : "not connected");
+    finish_error(o, cli_exit_for_failure(s), msg);
+    return;
+  }
+  run_ready(o);
+}
+
+/* One input line: parse it into an op and start it. */
+static void handle_line(batch *b, const char *line, size_t len) {
+  op *o = xcalloc(1, sizeof *o);
+  o->b = b;
+  b->inflight++;
+  cJSON *req = cJSON_ParseWithLength(line, len);
+  char why[600];
+  if (!cJSON_IsObject(req)) {
+    cJSON_Delete(req);
+    finish_error(o, EXIT_USAGE, "not a JSON object");
+    return;
+  }
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+  o->id = id ? cJSON_Duplicate(id, 1) : NULL;
+  const cJSON *args = cJSON_GetObjectItemCaseSensitive(req, "arguments");
+  if (args && !cJSON_IsObject(args)) {
+    cJSON_Delete(req);
+    finish_error(o, EXIT_USAGE, "\"arguments\" must be an object");
+    return;
+  }
+  o->args = args ? cJSON_Duplicate(args, 1) : NULL;
+  const char *call = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "call"));
+  const char *read = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "read"));
+  const char *prompt = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "prompt"));
+  const char *list = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "list"));
+  int rc = EXIT_OK;
+  if (call || prompt) {
+    o->kind = call ? OP_CALL : OP_PROMPT;
+    rc = cli_resolve_ref(b->c, call ? call : prompt, call ? "tool" : "prompt",
+                         &o->server, &o->name, &o->qualified, why, sizeof why);
+  } else if (read || list) {
+    const char *srv = read ? read : cJSON_GetStringValue(
+                                        cJSON_GetObjectItemCaseSensitive(req, "server"));
+    const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "uri"));
+    long i = srv ? cli_find_server(b->c, srv) : -1;
+    o->kind = read ? OP_READ : OP_LIST;
+    if (!srv) {
+      rc = EXIT_USAGE;
+      snprintf(why, sizeof why, "\"server\" is missing");
+    } else if (i < 0) {
+      rc = EXIT_NOT_FOUND;
+      snprintf(why, sizeof why, "no server named \"%s\" is configured", srv);
+    } else if (read && !uri) {
+      rc = EXIT_USAGE;
+      snprintf(why, sizeof why, "\"uri\" is missing");
+    } else if (list && strcmp(list, "tools") && strcmp(list, "resources") &&
+               strcmp(list, "prompts")) {
+      rc = EXIT_USAGE;
+      snprintf(why, sizeof why, "\"list\" must be tools, resources or prompts");
+    } else {
+      o->server = (size_t)i;
+      o->name = read ? xstrdup(uri) : NULL;
+      o->list_kind = list ? xstrdup(list) : NULL;
+    }
+  } else {
+    rc = EXIT_USAGE;
+    snprintf(why, sizeof why,
+             "a request needs one of \"call\", \"read\", \"prompt\", \"list\"");
+  }
+  cJSON_Delete(req);
+  if (rc != EXIT_OK) {
+    finish_error(o, rc, why);
+    return;
+  }
+  start_op(b, o);
+}
+
+static void take_lines(batch *b) {
+  size_t start = 0;
+  for (size_t i = 0; i < b->in.len; i++) {
+    if (b->in.data[i] != '\n')
+      continue;
+    size_t n = i - start;
+    const char *l = b->in.data + start;
+    while (n && (l[n - 1] == '\r' || l[n - 1] == ' '))
+      n--;
+    if (n)
+      handle_line(b, l, n);
+    start = i + 1;
+  }
+  if (start) {
+    memmove(b->in.data, b->in.data + start, b->in.len - start);
+    b->in.len -= start;
+    b->in.data[b->in.len] = '\0';
+  }
+}
+
+static void on_stdin(void *ud, int fd, unsigned events) {
+  batch *b = ud;
+  (void)events;
+  char buf[65536];
+  ssize_t n = read(fd, buf, sizeof buf);
+  if (n < 0 && (errno == EAGAIN || errno == EINTR))
+    return;
+  if (n > 0) {
+    sb_add(&b->in, buf, (size_t)n);
+    take_lines(b);
+    return;
+  }
+  /* EOF (or error): a last line without '\n' still counts. */
+  if (b->in.len) {
+    sb_addc(&b->in, '\n');
+    take_lines(b);
+  }
+  b->eof = true;
+  check_done(b);
+}
+
+int cmd_batch(cli *c, int argc, char **argv) {
+  (void)argv;
+  if (argc > 1) {
+    fprintf(stderr, "mcphost: batch reads its requests from stdin and takes "
+                    "no arguments\n");
+    return EXIT_USAGE;
+  }
+  batch b = {.c = c};
+  sb_init(&b.in);
+  c->nsessions = c->h->cfg.nservers;
+  c->sessions = xcalloc(c->nsessions, sizeof *c->sessions);
+  b.slots = xcalloc(c->nsessions, sizeof *b.slots);
+  loop_watch *w = NULL;
+  if (loop_watch_fd(c->h->loop, 0, LOOP_READ, on_stdin, &b, &w) < 0) {
+    /* A regular file cannot be polled: it is always readable. */
+    while (!b.eof)
+      on_stdin(&b, 0, LOOP_READ);
+  }
+  int rc = host_run_until(c->h, &b.done, 0);
+  if (w)
+    loop_unwatch(c->h->loop, w);
+  for (size_t i = 0; i < c->nsessions; i++) {
+    cJSON_Delete(b.slots[i].tools);
+    if (c->sessions[i])
+      c->sessions[i]->on_state = NULL;
+  }
+  free(b.slots);
+  sb_free(&b.in);
+  if (rc == -2) {
+    /* Interrupted: what is in flight is cancelled by the shutdown. */
+    for (size_t i = 0; i < c->nsessions; i++)
+      if (c->sessions[i])
+        rpc_cancel_all(c->sessions[i]->rpc, "interrupted by the user");
+    return EXIT_INTERRUPTED;
+  }
+  return EXIT_OK;
+}
