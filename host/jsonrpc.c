@@ -19,6 +19,8 @@ typedef struct pending {
   rpc_progress_fn on_progress;
   void *ud;
   loop_timer *timer;
+  uint64_t timeout_ms;
+  bool progress_resets_deadline;
   rpc *owner;
   struct pending *next; /* hash chain */
 } pending;
@@ -176,8 +178,11 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   p->on_progress = opts ? opts->on_progress : NULL;
   p->ud = opts ? opts->ud : NULL;
   p->owner = r;
-  if (opts && opts->timeout_ms)
+  if (opts && opts->timeout_ms) {
+    p->timeout_ms = opts->timeout_ms;
+    p->progress_resets_deadline = opts->progress_resets_deadline;
     p->timer = loop_timer_start(r->loop, opts->timeout_ms, on_deadline, p);
+  }
   pending **b = bucket(r, id);
   p->next = *b;
   *b = p;
@@ -370,6 +375,12 @@ static void route_progress(rpc *r, const cJSON *params) {
   pending *p;
   if (!parse_id(tok, &id) || !(p = pending_find(r, id)) || !p->on_progress)
     return; /* progress after the result, or for a token we never sent */
+  if (p->progress_resets_deadline && p->timer) {
+    /* A long call that reports progress is alive: give it a new
+     * deadline rather than killing it. */
+    loop_timer_cancel(r->loop, p->timer);
+    p->timer = loop_timer_start(r->loop, p->timeout_ms, on_deadline, p);
+  }
   p->on_progress(p->ud, params);
 }
 

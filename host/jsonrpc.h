@@ -62,6 +62,7 @@ typedef struct rpc_request_opts {
   rpc_progress_fn on_progress; /* non-NULL: a progressToken is sent */
   void *ud;                    /* for on_progress and done */
   bool urgent;                 /* sent even while requests are held */
+  bool progress_resets_deadline; /* each progress restarts timeout_ms */
 } rpc_request_opts;
 
 rpc *rpc_new(loop *l, const rpc_handlers *h);

@@ -6,16 +6,64 @@
 #include "../util.h"
 #include "cli.h"
 
-typedef struct wait_group {
-  size_t pending;
+/* Connecting many servers: all are queued, remote ones first, and at most
+ * `local_limit` local (stdio) and `remote_limit` remote connects run at
+ * once, as Claude Code does; each finished connect starts the next. */
+typedef struct connect_queue {
+  session **queue;
+  size_t n, next_local, next_remote;
+  size_t running_local, running_remote;
+  size_t local_limit, remote_limit;
+  size_t unsettled;
+  uint64_t timeout_ms;
   bool done;
-} wait_group;
+} connect_queue;
+
+static bool is_local(const session *s) {
+  return strcmp(s->cfg->type, "stdio") == 0 || strcmp(s->cfg->type, "sdk") == 0;
+}
+
+static void start_more(connect_queue *q);
 
 static void on_state(void *ud, session *s) {
-  wait_group *g = ud;
-  (void)s;
-  if (session_is_settled(s) && g->pending > 0 && --g->pending == 0)
-    g->done = true;
+  connect_queue *q = ud;
+  if (!session_is_settled(s) || s->on_state_ud != q)
+    return;
+  s->on_state = NULL; /* counted once */
+  if (is_local(s))
+    q->running_local--;
+  else
+    q->running_remote--;
+  if (--q->unsettled == 0)
+    q->done = true;
+  start_more(q);
+}
+
+/* Starts queued connects up to the limits. A connect may settle at once
+ * (a config error), which re-enters through on_state: that is fine, the
+ * counters are updated before each start. */
+static void start_more(connect_queue *q) {
+  for (size_t i = 0; i < q->n; i++) {
+    session *s = q->queue[i];
+    if (s->state != SESS_IDLE)
+      continue;
+    bool local = is_local(s);
+    if (local ? q->running_local >= q->local_limit
+              : q->running_remote >= q->remote_limit)
+      continue;
+    if (local)
+      q->running_local++;
+    else
+      q->running_remote++;
+    session_connect(s, q->timeout_ms);
+  }
+}
+
+static size_t env_count(const char *name, size_t fallback) {
+  const char *v = getenv(name);
+  char *end;
+  unsigned long n = v ? strtoul(v, &end, 10) : 0;
+  return v && *v && !*end && n > 0 ? (size_t)n : fallback;
 }
 
 int cli_exit_for_failure(const session *s) {
@@ -50,32 +98,39 @@ size_t cli_connect(cli *c, const size_t *idx, size_t n) {
     c->nsessions = c->h->cfg.nservers;
     c->sessions = xcalloc(c->nsessions ? c->nsessions : 1, sizeof *c->sessions);
   }
-  wait_group g = {0};
-  for (size_t k = 0; k < n; k++) {
-    size_t i = idx[k];
-    if (c->sessions[i])
-      continue;
-    session *s = session_new(c->h, &c->h->cfg.servers[i]);
-    c->sessions[i] = s;
-    s->on_state = on_state;
-    s->on_state_ud = &g;
-    g.pending++;
-  }
-  /* Start every connection before waiting on any: one slow server never
-   * delays the others beyond its own deadline. */
-  size_t started = g.pending;
-  for (size_t k = 0; k < n; k++) {
-    session *s = c->sessions[idx[k]];
-    if (s->state == SESS_IDLE)
-      session_connect(s, c->connect_timeout_ms);
-  }
-  if (started && !g.done) {
-    /* Each session has its own initialize deadline; this outer one only
-     * guards against a transport that never reports anything. */
-    uint64_t deadline = loop_now_ms() + c->connect_timeout_ms + 2000;
-    int rc = host_run_until(c->h, &g.done, deadline);
+  connect_queue q = {
+      .queue = xcalloc(n ? n : 1, sizeof *q.queue),
+      .local_limit = env_count("MCP_SERVER_CONNECTION_BATCH_SIZE", 3),
+      .remote_limit = env_count("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", 20),
+      .timeout_ms = c->connect_timeout_ms,
+  };
+  /* Remote servers first: they mostly wait on the network. */
+  size_t nlocal = 0;
+  for (int pass = 0; pass < 2; pass++)
     for (size_t k = 0; k < n; k++) {
-      session *s = c->sessions[idx[k]];
+      size_t i = idx[k];
+      if (!c->sessions[i])
+        c->sessions[i] = session_new(c->h, &c->h->cfg.servers[i]);
+      session *s = c->sessions[i];
+      if (s->state != SESS_IDLE || is_local(s) != (pass == 1))
+        continue;
+      s->on_state = on_state;
+      s->on_state_ud = &q;
+      q.queue[q.n++] = s;
+      nlocal += pass == 1;
+    }
+  q.unsettled = q.n;
+  q.done = q.n == 0;
+  start_more(&q);
+  if (!q.done) {
+    /* Each session has its own initialize deadline; this outer one only
+     * guards against a transport that never reports anything, allowing
+     * for the waves of the queue. */
+    size_t waves = (nlocal + q.local_limit - 1) / q.local_limit + 1;
+    uint64_t deadline = loop_now_ms() + (c->connect_timeout_ms + 2000) * waves;
+    int rc = host_run_until(c->h, &q.done, deadline);
+    for (size_t k = 0; k < q.n; k++) {
+      session *s = q.queue[k];
       if (!session_is_settled(s)) {
         s->fail = rc == -2 ? FAIL_INTERRUPTED : FAIL_TIMEOUT;
         if (!s->error)
@@ -86,9 +141,11 @@ size_t cli_connect(cli *c, const size_t *idx, size_t n) {
   size_t ok = 0;
   for (size_t k = 0; k < n; k++) {
     session *s = c->sessions[idx[k]];
-    s->on_state = NULL;
+    if (s->on_state == on_state)
+      s->on_state = NULL;
     ok += s->state == SESS_READY;
   }
+  free(q.queue);
   return ok;
 }
 
@@ -170,7 +227,8 @@ int cli_request(cli *c, session *s, const char *method, cJSON *params,
   sync_req r = {.c = c, .progress = progress};
   rpc_request_opts o = {.timeout_ms = timeout_ms,
                         .on_progress = progress ? on_sync_progress : NULL,
-                        .ud = &r};
+                        .ud = &r,
+                        .progress_resets_deadline = true};
   int64_t id = session_request(s, method, params, &o, on_sync_done, why,
                                why_len);
   if (id < 0)

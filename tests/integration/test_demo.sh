@@ -56,6 +56,12 @@ expect "progress notifications reach the caller" 0 \
 run --config "$C" --quiet call mcp__demo__slow steps=2 delay_ms=1
 expect "--quiet hides progress" 0 --out "done after 2 steps" --no-err "progress:"
 
+run --config "$C" --timeout 1000 call mcp__demo__slow steps=6 delay_ms=300
+expect "progress restarts the call's deadline: a long call that reports progress lives" 0 \
+  --out "done after 6 steps"
+run --config "$C" --timeout 1000 call mcp__demo__slow steps=1 delay_ms=3000
+expect "a call silent past its deadline times out" 5 --err "timed out after 1000 ms"
+
 run --config "$C" read demo demo://readme
 expect "read a resource" 0 --out "mcphost demo readme"
 run --config "$C" read demo demo://item/42
