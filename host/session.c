@@ -9,10 +9,19 @@
 const char *const mcp_supported_protocols[] = {
     "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", NULL};
 
+static void schedule_reconnect(session *s);
+
 static void set_state(session *s, session_state st) {
   if (s->state == st)
     return;
   s->state = st;
+  if (st == SESS_READY) {
+    s->ever_ready = true;
+    s->reconnect_attempts = 0;
+    s->consecutive_errors = 0;
+  }
+  if (st == SESS_FAILED)
+    schedule_reconnect(s);
   if (s->on_state)
     s->on_state(s->on_state_ud, s);
 }
@@ -454,9 +463,68 @@ void session_close(session *s) {
     set_state(s, s->error ? SESS_FAILED : SESS_CLOSED);
 }
 
+/* ---- reconnecting ---- */
+
+static void on_reconnect_timer(void *ud) {
+  session *s = ud;
+  s->reconnect_timer = NULL;
+  if (s->state == SESS_FAILED)
+    session_restart(s);
+}
+
+/* Only a connection that worked and then broke is retried by itself: a
+ * server that never started would only make a command wait. */
+static void schedule_reconnect(session *s) {
+  if (!s->auto_reconnect || !s->ever_ready || s->fail != FAIL_UNREACHABLE ||
+      s->tripped ||
+      s->reconnect_timer || s->reconnect_attempts >= RECONNECT_MAX_ATTEMPTS)
+    return;
+  uint64_t delay = RECONNECT_FIRST_DELAY_MS;
+  for (unsigned i = 0; i < s->reconnect_attempts && delay < RECONNECT_MAX_DELAY_MS; i++)
+    delay *= 2;
+  if (delay > RECONNECT_MAX_DELAY_MS)
+    delay = RECONNECT_MAX_DELAY_MS;
+  s->reconnect_attempts++;
+  host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
+           "connection lost (%s); reconnecting in %llu ms (attempt %u of %d)",
+           s->error ? s->error : "?", (unsigned long long)delay,
+           s->reconnect_attempts, RECONNECT_MAX_ATTEMPTS);
+  s->reconnect_timer = loop_timer_start(s->h->loop, delay, on_reconnect_timer, s);
+}
+
+bool session_will_reconnect(const session *s) {
+  return s->reconnect_timer != NULL;
+}
+
+void session_restart(session *s) {
+  if (s->state != SESS_FAILED && s->state != SESS_CLOSED)
+    return;
+  if (s->reconnect_timer) {
+    loop_timer_cancel(s->h->loop, s->reconnect_timer);
+    s->reconnect_timer = NULL;
+  }
+  rpc_fail_all(s->rpc, RPC_ERR_CLOSED, "connection restarted");
+  if (s->t)
+    s->tf->destroy(s->t);
+  s->t = NULL;
+  s->transport_started = s->transport_closed = false;
+  free(s->error);
+  free(s->close_reason);
+  s->error = s->close_reason = NULL;
+  s->fail = FAIL_NONE;
+  s->init_id = 0;
+  s->reinitializing = false;
+  s->consecutive_errors = 0;
+  s->tripped = false;
+  s->state = SESS_IDLE;
+  session_connect(s, s->connect_timeout_ms);
+}
+
 void session_free(session *s) {
   if (!s)
     return;
+  if (s->reconnect_timer)
+    loop_timer_cancel(s->h->loop, s->reconnect_timer);
   rpc_free(s->rpc);
   if (s->t)
     s->tf->destroy(s->t);
@@ -489,6 +557,43 @@ static const char *needed_capability(const char *method) {
   return NULL;
 }
 
+/* Every request goes through this wrapper so the session can count
+ * consecutive failures (the circuit breaker). */
+typedef struct req_wrap {
+  session *s;
+  rpc_done_fn done;
+  rpc_progress_fn on_progress;
+  void *ud;
+} req_wrap;
+
+static void wrapped_progress(void *ud, const cJSON *params) {
+  req_wrap *w = ud;
+  w->on_progress(w->ud, params);
+}
+
+static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
+                         bool *take) {
+  req_wrap *w = ud;
+  session *s = w->s;
+  bool counts = err && (err->status == RPC_ERR_TIMEOUT ||
+                        err->status == RPC_ERR_TRANSPORT);
+  w->done(w->ud, result, err, take);
+  free(w);
+  if (!counts) {
+    if (!err || err->status == RPC_ERR_REMOTE)
+      s->consecutive_errors = 0;
+    return;
+  }
+  if (++s->consecutive_errors >= BREAKER_ERRORS && s->state == SESS_READY) {
+    s->tripped = true;
+    fail(s, FAIL_UNREACHABLE,
+         "server unavailable: %u requests in a row failed (last: %s)",
+         s->consecutive_errors, err->message);
+    host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s; closing the connection",
+             s->error);
+  }
+}
+
 int64_t session_request(session *s, const char *method, cJSON *params,
                         const rpc_request_opts *opts, rpc_done_fn done,
                         char *why, size_t why_len) {
@@ -507,10 +612,19 @@ int64_t session_request(session *s, const char *method, cJSON *params,
     cJSON_Delete(params);
     return -1;
   }
-  int64_t id = rpc_request(s->rpc, method, params, opts, done);
-  if (id < 0)
+  req_wrap *w = xmalloc(sizeof *w);
+  *w = (req_wrap){.s = s, .done = done,
+                  .on_progress = opts ? opts->on_progress : NULL,
+                  .ud = opts ? opts->ud : NULL};
+  rpc_request_opts o = opts ? *opts : (rpc_request_opts){0};
+  o.ud = w;
+  o.on_progress = w->on_progress ? wrapped_progress : NULL;
+  int64_t id = rpc_request(s->rpc, method, params, &o, wrapped_done);
+  if (id < 0) {
+    free(w);
     snprintf(why, why_len, "cannot send %s to server \"%s\"", method,
              s->cfg->name);
+  }
   return id;
 }
 

@@ -57,6 +57,13 @@ struct session {
   int64_t init_id;       /* the initialize request in flight, or 0 */
   bool reinitializing;   /* the session expired; initialize is redone */
   unsigned reinit_count; /* how often the session was re-initialized */
+  /* Resilience (see session_restart): */
+  bool auto_reconnect;         /* reconnect by itself after a crash */
+  bool ever_ready;             /* was connected at least once */
+  unsigned reconnect_attempts; /* since the last successful connect */
+  loop_timer *reconnect_timer;
+  unsigned consecutive_errors; /* requests failed in a row (breaker) */
+  bool tripped;                /* the breaker closed it: no auto reconnect */
   session_state_fn on_state; /* called on every state change */
   void *on_state_ud;
 };
@@ -74,6 +81,22 @@ void session_connect(session *s, uint64_t timeout_ms);
 /* Starts a graceful close; state becomes SESS_CLOSED when done. */
 void session_close(session *s);
 bool session_is_settled(const session *s); /* ready, failed or closed */
+
+/* Connects a failed session again with a new transport (a respawn for
+ * stdio). Pending requests have already failed. */
+void session_restart(session *s);
+/* True while a failed session waits to reconnect by itself. */
+bool session_will_reconnect(const session *s);
+
+/* Reconnection policy: after a terminal transport error a session that
+ * had connected retries up to RECONNECT_MAX_ATTEMPTS times, waiting 1 s,
+ * doubling up to 30 s. After BREAKER_ERRORS requests fail in a row
+ * (timeouts or transport errors, not JSON-RPC errors), the connection is
+ * closed and the server marked unavailable until its next use. */
+#define RECONNECT_MAX_ATTEMPTS 5
+#define RECONNECT_FIRST_DELAY_MS 1000
+#define RECONNECT_MAX_DELAY_MS 30000
+#define BREAKER_ERRORS 3
 
 /* Whether the server declared a capability ("tools", "resources", ...). */
 bool session_has_capability(const session *s, const char *cap);

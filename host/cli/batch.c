@@ -265,11 +265,18 @@ static void run_ready(op *o) {
 
 static void on_state(void *ud, session *s) {
   batch *b = ud;
-  if (!session_is_settled(s))
-    return;
   size_t idx = (size_t)(s->cfg - b->c->h->cfg.servers);
   server_slot *slot = &b->slots[idx];
-  if (!slot->connecting)
+  if (s->state != SESS_READY && slot->tools) {
+    /* The tool list belongs to the connection it came from. */
+    cJSON_Delete(slot->tools);
+    slot->tools = NULL;
+  }
+  if (s->state == SESS_CONNECTING || session_will_reconnect(s)) {
+    slot->connecting = true; /* requests wait for the outcome */
+    return;
+  }
+  if (!session_is_settled(s) || !slot->connecting)
     return;
   slot->connecting = false;
   op *w = reversed(slot->waiting);
@@ -297,6 +304,7 @@ static void start_op(batch *b, op *o) {
     c->sessions[o->server] = s;
     s->on_state = on_state;
     s->on_state_ud = b;
+    s->auto_reconnect = true; /* a long-lived process: respawn crashes */
     slot->connecting = true;
     o->next = slot->waiting;
     slot->waiting = o;
@@ -306,6 +314,14 @@ static void start_op(batch *b, op *o) {
   if (slot->connecting) {
     o->next = slot->waiting;
     slot->waiting = o;
+    return;
+  }
+  if (s->state == SESS_FAILED && s->fail == FAIL_UNREACHABLE) {
+    /* Lost, or switched off by the circuit breaker: the next use
+     * connects again. */
+    o->next = slot->waiting;
+    slot->waiting = o;
+    session_restart(s);
     return;
   }
   if (s->state != SESS_READY) {

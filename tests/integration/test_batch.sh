@@ -63,4 +63,45 @@ printf '{"id":1,"call":"demo/echo","arguments":{"message":"file"}}\n' >"$TMP/req
 OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
 expect "stdin may be a regular file" 0 --out "Echo: file"
 
+# A server that crashes is respawned, and later requests work.
+UNIQ="$TMP/demo-crash-$$"
+cp "$DEMO" "$UNIQ"
+on_exit 'pkill -9 -f "$UNIQ" 2>/dev/null'
+config_file "$TMP/crash.json" "{\"d\": {\"command\": \"$UNIQ\"}}"
+coproc B { "$MCPHOST" -v --config "$TMP/crash.json" batch 2>"$TMP/err"; }
+echo '{"id":1,"call":"d/echo","arguments":{"message":"before"}}' >&"${B[1]}"
+read -r first <&"${B[0]}"
+pid1=$(pgrep -f "$UNIQ")
+pkill -9 -f "$UNIQ"
+for _ in $(seq 1 100); do grep -q "reconnecting in" "$TMP/err" && break; sleep 0.1; done
+echo '{"id":2,"call":"d/echo","arguments":{"message":"after"}}' >&"${B[1]}"
+read -r second <&"${B[0]}"
+pid2=$(pgrep -f "$UNIQ")
+exec {B[1]}>&-
+wait "$B_PID"; RC=$?
+OUT="$first
+$second"; ERR=$(cat "$TMP/err")
+expect "a crashed server is respawned and serves the next request" 0 \
+  --out '"text":"Echo: before"' --out '"text":"Echo: after"' \
+  --err "reconnecting in 1000 ms (attempt 1 of 5)"
+check "the respawned server is a new process" test -n "$pid2" -a "$pid1" != "$pid2"
+
+# Circuit breaker: three requests in a row time out; the connection is
+# closed and the server marked unavailable; the next use connects again.
+coproc B { "$MCPHOST" --timeout 400 --config "$TMP/crash.json" batch 2>"$TMP/err"; }
+for i in 1 2 3; do
+  echo "{\"id\":$i,\"call\":\"d/slow\",\"arguments\":{\"steps\":1,\"delay_ms\":5000}}" >&"${B[1]}"
+done
+for i in 1 2 3; do read -r line <&"${B[0]}"; OUT="$OUT
+$line"; done
+timeouts=$(printf '%s\n' "$OUT" | grep -c '"exit":5')
+echo '{"id":4,"call":"d/echo","arguments":{"message":"again"}}' >&"${B[1]}"
+read -r fourth <&"${B[0]}"
+exec {B[1]}>&-
+wait "$B_PID"; RC=$?
+OUT="$fourth"; ERR=$(cat "$TMP/err")
+check "three calls in a row time out" test "$timeouts" -eq 3
+expect "the breaker trips after three failures and the next use reconnects" 0 \
+  --out '"text":"Echo: again"' --err "server unavailable: 3 requests in a row failed"
+
 finish
