@@ -262,6 +262,26 @@ bool rpc_retry(rpc *r, int64_t id) {
   return r->h.send(r->h.ud, p->text, strlen(p->text), why, sizeof why) >= 0;
 }
 
+void rpc_retry_all(rpc *r, const char *message) {
+  r->hold = true;
+  bool again = true;
+  while (again) {
+    again = false;
+    for (unsigned i = 0; i < NBUCKETS && !again; i++)
+      for (pending *p = r->buckets[i]; p; p = p->next) {
+        if (p->held)
+          continue;
+        if (p->retried) {
+          rpc_error err = {.status = RPC_ERR_TRANSPORT, .message = message};
+          pending_finish(r, p, NULL, &err);
+          again = true; /* the table may have changed: start over */
+          break;
+        }
+        p->retried = p->held = true;
+      }
+  }
+}
+
 void rpc_fail_held(rpc *r, rpc_status status, const char *message) {
   bool again = true;
   while (again) {

@@ -97,6 +97,9 @@ void rpc_hold(rpc *r, bool on);
 /* Sends a pending request again, once: returns false when `id` is unknown
  * or was already retried (the caller then fails it). */
 bool rpc_retry(rpc *r, int64_t id);
+/* Holds every pending request for one more sending (each at most once:
+ * those already retried fail with `message`). Turns holding on. */
+void rpc_retry_all(rpc *r, const char *message);
 /* Completes every held request with `status` and `message`. */
 void rpc_fail_held(rpc *r, rpc_status status, const char *message);
 /* The id of a request message we sent (from its JSON text), or -1. */

@@ -78,8 +78,19 @@ static void on_message(void *ud, const char *json, size_t len) {
   rpc_receive(s->rpc, json, len);
 }
 
+static void reinitialize(session *s);
+
 static void on_error(void *ud, int code, const char *message) {
   session *s = ud;
+  if (code == MCPH_ESESSION && s->state == SESS_READY && !s->reinitializing) {
+    /* A new session under us (a reconnected legacy SSE stream): what
+     * was pending will never be answered there; handshake again and
+     * send it once more. */
+    host_log(s->h, MCPH_LOG_INFO, s->cfg->name, "%s", message);
+    rpc_retry_all(s->rpc, message);
+    reinitialize(s);
+    return;
+  }
   host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s (%d)", message, code);
 }
 
@@ -97,8 +108,6 @@ static void on_close(void *ud, int code, const char *reason) {
     fail(s, FAIL_UNREACHABLE, "%s", s->close_reason);
   }
 }
-
-static void reinitialize(session *s);
 
 /* A message the transport could not deliver. A request fails at once with
  * the transport's reason, rather than waiting for its deadline; an

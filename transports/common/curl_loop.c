@@ -78,11 +78,13 @@ static int socket_cb(CURL *easy, curl_socket_t s, int what, void *userp,
     ev |= MCPH_FD_READ;
   if (what == CURL_POLL_OUT || what == CURL_POLL_INOUT)
     ev |= MCPH_FD_WRITE;
-  if (w) {
-    cl->host->fd_update(cl->host, w, ev);
-  } else if (cl->host->fd_watch(cl->host, s, ev, on_fd, cl, &w) == MCPH_OK) {
-    curl_multi_assign(cl->multi, s, w);
-  }
+  /* -1 makes libcurl fail the transfers (CURLM_ABORTED_BY_CALLBACK)
+   * rather than leave one waiting on a socket nobody watches. */
+  if (w)
+    return cl->host->fd_update(cl->host, w, ev) == MCPH_OK ? 0 : -1;
+  if (cl->host->fd_watch(cl->host, s, ev, on_fd, cl, &w) != MCPH_OK)
+    return -1;
+  curl_multi_assign(cl->multi, s, w);
   return 0;
 }
 
@@ -94,9 +96,10 @@ static int timer_cb(CURLM *multi, long timeout_ms, void *userp) {
     cl->host->timer_cancel(cl->host, cl->timer);
     cl->timer = NULL;
   }
-  if (timeout_ms >= 0)
-    cl->host->timer_start(cl->host, (uint64_t)timeout_ms, on_timer, cl,
-                          &cl->timer);
+  if (timeout_ms >= 0 &&
+      cl->host->timer_start(cl->host, (uint64_t)timeout_ms, on_timer, cl,
+                            &cl->timer) != MCPH_OK)
+    return -1; /* as above: fail the transfers, never hang */
   return 0;
 }
 

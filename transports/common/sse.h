@@ -34,15 +34,15 @@ typedef struct sse_parser {
   char *data;
   size_t data_len, data_cap;
   char *event;
-  char *last_id;  /* committed at the end of each event: Last-Event-ID */
-  char *id_buf;   /* the id field of the event being read, not yet ended */
-  bool id_dirty;  /* id_buf holds an id to commit at the event's end */
+  char *last_id; /* committed at the end of each event: Last-Event-ID */
+  char *id_buf;  /* the id field of the event being read, not yet ended */
+  bool id_dirty; /* id_buf holds an id to commit at the event's end */
   bool has_id;
-  bool line_any;  /* the current line has bytes (stored or skipped) */
-  bool after_cr;  /* the last byte was CR: a following LF is the same end */
-  bool bom_done;  /* the stream's leading BOM was checked */
+  bool line_any; /* the current line has bytes (stored or skipped) */
+  bool after_cr; /* the last byte was CR: a following LF is the same end */
+  bool bom_done; /* the stream's leading BOM was checked */
   unsigned char bom_len; /* bytes of a BOM matched so far (split BOM) */
-  bool skipping;  /* discarding an oversized event until its end */
+  bool skipping;         /* discarding an oversized event until its end */
 } sse_parser;
 
 void sse_init(sse_parser *p, size_t max_event, sse_event_fn on_event,

@@ -39,8 +39,11 @@ typedef struct mcph_transport_events {
   void (*on_message)(void *ud, const char *json, size_t len);
 
   /* A problem that does not end the transport: a line that was not JSON,
-   * a message over the size cap that was dropped, a session that expired
-   * (MCPH_ESESSION), an HTTP error on one send. `code` is an MCPH_E* code. */
+   * a message over the size cap that was dropped. `code` is an MCPH_E*
+   * code. MCPH_ESESSION here means the server started a new session
+   * under the host (a reconnected legacy SSE stream): the host runs the
+   * initialize handshake again and resends what was pending. Failures of
+   * one message go to on_send_failed instead. */
   void (*on_error)(void *ud, int code, const char *message);
 
   /* The transport has ended. `code` is 0 after a close() the host asked

@@ -1,0 +1,208 @@
+/* Easy handles, responses and curl errors for the sse transport. */
+#include "http.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <mcphost/abi.h>
+
+#define CONNECT_TIMEOUT_MS 30000L
+#define KEEPALIVE_IDLE_S 60L
+
+void http_resp_init(http_resp *r) {
+  memset(r, 0, sizeof *r);
+}
+
+void http_resp_free(http_resp *r) {
+  free(r->www_authenticate);
+  http_resp_init(r);
+}
+
+/* Copies `s[0..n)` into `out` without leading and trailing blanks. */
+static void copy_trimmed(char *out, size_t size, const char *s, size_t n) {
+  while (n > 0 && (*s == ' ' || *s == '\t')) {
+    s++;
+    n--;
+  }
+  while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' ||
+                   s[n - 1] == '\n')) {
+    n--;
+  }
+  if (n >= size) {
+    n = size - 1;
+  }
+  memcpy(out, s, n);
+  out[n] = '\0';
+}
+
+static void status_line(http_resp *r, const char *line, size_t len) {
+  /* "HTTP/1.1 404 Not Found" or "HTTP/2 200" */
+  free(r->www_authenticate);
+  http_resp_init(r);
+  const char *sp = memchr(line, ' ', len);
+  if (!sp) {
+    return;
+  }
+  size_t rest = len - (size_t)(sp + 1 - line);
+  const char *p = sp + 1;
+  long status = 0;
+  size_t i = 0;
+  while (i < rest && i < 3 && p[i] >= '0' && p[i] <= '9') {
+    status = status * 10 + (p[i] - '0');
+    i++;
+  }
+  r->status = i == 3 ? status : 0;
+  if (i < rest) {
+    copy_trimmed(r->reason, sizeof r->reason, p + i, rest - i);
+  }
+}
+
+bool http_resp_header(http_resp *r, const char *line, size_t len) {
+  if (len >= 5 && memcmp(line, "HTTP/", 5) == 0) {
+    status_line(r, line, len);
+    return false;
+  }
+  if (len == 0 || line[0] == '\r' || line[0] == '\n') {
+    return r->status >= 200;
+  }
+  const char *colon = memchr(line, ':', len);
+  if (!colon) {
+    return false;
+  }
+  size_t nlen = (size_t)(colon - line);
+  const char *value = colon + 1;
+  size_t vlen = len - nlen - 1;
+  if (nlen == 12 && strncasecmp(line, "content-type", 12) == 0) {
+    copy_trimmed(r->content_type, sizeof r->content_type, value, vlen);
+    r->event_stream =
+        strncasecmp(r->content_type, "text/event-stream", 17) == 0 &&
+        (r->content_type[17] == '\0' || r->content_type[17] == ';' ||
+         r->content_type[17] == ' ');
+  } else if (nlen == 16 && strncasecmp(line, "www-authenticate", 16) == 0 &&
+             !r->www_authenticate) {
+    char buf[400];
+    copy_trimmed(buf, sizeof buf, value, vlen);
+    r->www_authenticate = strdup(buf);
+  }
+  return false;
+}
+
+bool http_resp_keep_body(http_resp *r, const char *data, size_t len) {
+  size_t room = HTTP_EXCERPT_MAX - r->body_len;
+  size_t n = len < room ? len : room;
+  memcpy(r->body + r->body_len, data, n);
+  r->body_len += n;
+  r->body[r->body_len] = '\0';
+  return r->body_len == HTTP_EXCERPT_MAX;
+}
+
+/* The excerpt on one line: control characters become spaces, runs of
+ * spaces one, and a UTF-8 sequence cut at the end is dropped. */
+static void excerpt(const http_resp *r, char *out, size_t size) {
+  size_t o = 0, n = r->body_len;
+  /* Drop a trailing partial UTF-8 sequence. */
+  size_t back = 0;
+  while (back < n && back < 4 &&
+         ((unsigned char)r->body[n - 1 - back] & 0xc0) == 0x80) {
+    back++;
+  }
+  if (back < n && ((unsigned char)r->body[n - 1 - back] & 0x80)) {
+    unsigned char lead = (unsigned char)r->body[n - 1 - back];
+    size_t want = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+    if (back + 1 < want) {
+      n -= back + 1;
+    }
+  }
+  for (size_t i = 0; i < n && o + 1 < size; i++) {
+    unsigned char c = (unsigned char)r->body[i];
+    char ch = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+    if (ch == ' ' && (o == 0 || out[o - 1] == ' ')) {
+      continue;
+    }
+    out[o++] = ch;
+  }
+  while (o > 0 && out[o - 1] == ' ') {
+    o--;
+  }
+  out[o] = '\0';
+}
+
+void http_resp_describe(const http_resp *r, bool with_body, char *out,
+                        size_t size) {
+  char body[HTTP_EXCERPT_MAX + 1];
+  body[0] = '\0';
+  if (with_body) {
+    excerpt(r, body, sizeof body);
+  }
+  snprintf(out, size, "HTTP %ld%s%s%s%s%s", r->status, r->reason[0] ? " " : "",
+           r->reason, body[0] ? ": " : "", body,
+           r->body_len == HTTP_EXCERPT_MAX && body[0] ? "..." : "");
+}
+
+CURL *http_easy_new(const sse_config *cfg, const char *user_agent,
+                    const char *url, char *errbuf) {
+  CURL *e = curl_easy_init();
+  if (!e) {
+    return NULL;
+  }
+  errbuf[0] = '\0';
+  curl_easy_setopt(e, CURLOPT_URL, url);
+  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf);
+  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(e, CURLOPT_USERAGENT, user_agent);
+  /* Redirects are followed by hand, within the origin only (url.h). */
+  curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, CONNECT_TIMEOUT_MS);
+  curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(e, CURLOPT_TCP_KEEPIDLE, KEEPALIVE_IDLE_S);
+  curl_easy_setopt(e, CURLOPT_TCP_KEEPINTVL, KEEPALIVE_IDLE_S);
+  /* Proxies: libcurl reads http_proxy, https_proxy and no_proxy from the
+   * environment when CURLOPT_PROXY is not set. A proxy's answer to
+   * CONNECT is not the server's answer: keep it from the header callback. */
+  curl_easy_setopt(e, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
+  if (cfg->ca_file) {
+    curl_easy_setopt(e, CURLOPT_CAINFO, cfg->ca_file);
+  }
+  if (cfg->cert_file) {
+    curl_easy_setopt(e, CURLOPT_SSLCERT, cfg->cert_file);
+  }
+  if (cfg->key_file) {
+    curl_easy_setopt(e, CURLOPT_SSLKEY, cfg->key_file);
+  }
+  if (cfg->insecure) {
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+  }
+  return e;
+}
+
+const char *http_curl_error(CURLcode rc, const char *errbuf) {
+  if (errbuf && errbuf[0]) {
+    return errbuf;
+  }
+  return curl_easy_strerror(rc);
+}
+
+int http_code_for_curl(CURLcode rc) {
+  switch (rc) {
+  case CURLE_COULDNT_CONNECT:
+  case CURLE_COULDNT_RESOLVE_HOST:
+  case CURLE_COULDNT_RESOLVE_PROXY: return MCPH_ECONNREFUSED;
+  case CURLE_OPERATION_TIMEDOUT: return MCPH_ETIMEDOUT;
+  case CURLE_OUT_OF_MEMORY: return MCPH_ENOMEM;
+  default: return MCPH_EIO;
+  }
+}
+
+int http_code_for_status(long status) {
+  if (status == 401 || status == 403) {
+    return MCPH_EAUTH;
+  }
+  if (status >= 500) {
+    return MCPH_EIO;
+  }
+  return MCPH_EPROTO;
+}

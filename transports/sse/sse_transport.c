@@ -1,0 +1,362 @@
+/*
+ * The sse transport plugin: MCP's legacy HTTP+SSE transport (protocol
+ * revision 2024-11-05), config types "sse" and "sse-ide".
+ *
+ * The server's messages come on one long GET event stream (stream.c);
+ * the client's go as POSTs to the URL the stream's `endpoint` event names
+ * (post.c). libcurl runs on the host loop through ../common/curl_loop.c.
+ *
+ * The host is told things only from the loop: curl callbacks and start,
+ * send and close queue notes, and a zero-delay timer (or a finished
+ * transfer) delivers them in order. So the host never re-enters the
+ * transport from inside itself, and curl is never re-entered from inside
+ * one of its callbacks (where curl_multi_* calls fail).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mcphost/plugin.h>
+
+#include "sse_transport.h"
+#include "url.h"
+
+typedef struct plugin {
+  const mcph_host *host;
+} plugin;
+
+static void cancel(mcph_transport *t, mcph_timer **tm) {
+  if (*tm) {
+    t->host->timer_cancel(t->host, *tm);
+    *tm = NULL;
+  }
+}
+
+/* ---- notes ---- */
+
+static void note_free(note *n) {
+  free(n->data);
+  free(n->json);
+  free(n);
+}
+
+static void drop_notes(mcph_transport *t) {
+  cancel(t, &t->notes_timer);
+  while (t->notes_head) {
+    note *n = t->notes_head;
+    t->notes_head = n->next;
+    note_free(n);
+  }
+  t->notes_tail = NULL;
+}
+
+static void on_notes_timer(void *ud) {
+  mcph_transport *t = ud;
+  t->notes_timer = NULL;
+  sse_deliver_notes(t);
+}
+
+bool sse_note(mcph_transport *t, enum note_kind kind, int code, char *data,
+              size_t len, char *json, size_t json_len) {
+  note *n = calloc(1, sizeof *n);
+  if (!n ||
+      (!t->notes_timer && t->host->timer_start(t->host, 0, on_notes_timer, t,
+                                               &t->notes_timer) != 0)) {
+    free(n);
+    free(data);
+    free(json);
+    return false;
+  }
+  n->kind = kind;
+  n->code = code;
+  n->data = data;
+  n->len = len;
+  n->json = json;
+  n->json_len = json_len;
+  if (t->notes_tail) {
+    t->notes_tail->next = n;
+  } else {
+    t->notes_head = n;
+  }
+  t->notes_tail = n;
+  return true;
+}
+
+bool sse_notef(mcph_transport *t, enum note_kind kind, int code,
+               const char *fmt, ...) {
+  char text[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  char *copy = strdup(text);
+  return copy && sse_note(t, kind, code, copy, strlen(copy), NULL, 0);
+}
+
+void sse_send_failed(mcph_transport *t, int code, const char *msg,
+                     const char *json, size_t len) {
+  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "%s", msg);
+  if (t->on_send_failed) {
+    t->on_send_failed(t->ev->ud, code, msg, json, len);
+  } else if (t->ev->on_error) {
+    t->ev->on_error(t->ev->ud, code, msg); /* a host of ABI 1.0 */
+  }
+}
+
+void sse_deliver_notes(mcph_transport *t) {
+  cancel(t, &t->notes_timer); /* delivering now */
+  while (t->state == T_RUNNING && t->notes_head) {
+    note *n = t->notes_head;
+    t->notes_head = n->next;
+    if (!t->notes_head) {
+      t->notes_tail = NULL;
+    }
+    const char *text = n->data ? n->data : "out of memory";
+    switch (n->kind) {
+    case NOTE_MESSAGE:
+      stream_on_event_delivered(t);
+      if (t->state == T_RUNNING) {
+        t->ev->on_message(t->ev->ud, n->data, n->len);
+      }
+      break;
+    case NOTE_ENDPOINT: stream_on_endpoint(t, n->data, n->len); break;
+    case NOTE_STREAM_UP: stream_on_up(t); break;
+    case NOTE_ERROR:
+      t->host->log(t->host, MCPH_LOG_DEBUG, t->name, text);
+      if (t->ev->on_error) {
+        t->ev->on_error(t->ev->ud, n->code, text);
+      }
+      break;
+    case NOTE_SEND_FAILED:
+      sse_send_failed(t, n->code, text, n->json, n->json_len);
+      break;
+    }
+    note_free(n);
+  }
+}
+
+/* ---- the end ---- */
+
+static void on_close_timer(void *ud) {
+  mcph_transport *t = ud;
+  t->close_timer = NULL;
+  t->ev->on_close(t->ev->ud, t->close_code,
+                  t->close_reason ? t->close_reason : "out of memory");
+}
+
+void sse_finish(mcph_transport *t, int code, const char *fmt, ...) {
+  if (t->state != T_RUNNING) {
+    return;
+  }
+  t->state = T_CLOSED;
+  char reason[1536];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(reason, sizeof reason, fmt, ap);
+  va_end(ap);
+  t->close_code = code;
+  t->close_reason = strdup(reason);
+  stream_stop(t);
+  post_stop(t);
+  drop_notes(t);
+  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "transport ended (%d): %s", code,
+            reason);
+  if (t->host->timer_start(t->host, 0, on_close_timer, t, &t->close_timer) !=
+      0) {
+    /* No timer, no deferral: telling the host now beats never. */
+    on_close_timer(t);
+  }
+}
+
+/* ---- the transport functions ---- */
+
+static void t_destroy(mcph_transport *t);
+
+static int t_create(void *plugin_ctx, const mcph_transport_params *params,
+                    mcph_transport **out, mcph_error *err) {
+  plugin *pl = plugin_ctx;
+  if (!MCPH_HAS(params, mcph_transport_params, events) || !params->events ||
+      !MCPH_HAS(params->events, mcph_transport_events, on_close) ||
+      !params->events->on_message || !params->events->on_close) {
+    return mcph_error_set(err, MCPH_EABI,
+                          "sse transport: incomplete transport params");
+  }
+  mcph_transport *t = calloc(1, sizeof *t);
+  if (!t) {
+    return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  }
+  t->host = pl->host;
+  t->ev = params->events;
+  if (MCPH_HAS(t->ev, mcph_transport_events, on_send_failed)) {
+    t->on_send_failed = t->ev->on_send_failed; /* may be NULL too */
+  }
+  t->name = strdup(params->server_name ? params->server_name : "");
+  const char *version = pl->host->host_version ? pl->host->host_version : "0";
+  size_t ua_len = strlen(version) + sizeof "mcphost/";
+  t->user_agent = malloc(ua_len);
+  if (t->user_agent) {
+    snprintf(t->user_agent, ua_len, "mcphost/%s", version);
+  }
+  int rc = t->name && t->user_agent
+               ? sse_config_parse(params->config_json, &t->cfg, err)
+               : mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  if (rc == 0 && !(t->url_display = url_display(t->cfg.url))) {
+    rc = mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  }
+  if (rc != 0) {
+    t_destroy(t);
+    return rc;
+  }
+  *out = t;
+  return 0;
+}
+
+static int t_start(mcph_transport *t, mcph_error *err) {
+  if (t->state != T_NEW) {
+    return mcph_error_set(err, MCPH_EINVAL, "already started");
+  }
+  if (!(t->loop = curl_loop_new(t->host))) {
+    return mcph_error_set(err, MCPH_ENOMEM,
+                          "cannot connect to %s: libcurl failed to start",
+                          t->url_display);
+  }
+  if (t->cfg.insecure) {
+    mcph_logf(t->host, MCPH_LOG_WARN, t->name,
+              "TLS certificate verification is off for server \"%s\" "
+              "(tls.insecure): anyone on the path to %s can read and change "
+              "its traffic",
+              t->name, t->url_display);
+  }
+  int rc = stream_start(t, err);
+  if (rc != 0) {
+    stream_free(t);
+    curl_loop_free(t->loop);
+    t->loop = NULL;
+    return rc;
+  }
+  t->state = T_RUNNING;
+  return 0;
+}
+
+static int t_send(mcph_transport *t, const char *json, size_t len,
+                  mcph_error *err) {
+  if (t->state != T_RUNNING) {
+    return mcph_error_set(err, MCPH_ECLOSED, "the server connection is closed");
+  }
+  if (!json || len == 0) {
+    return mcph_error_set(err, MCPH_EINVAL, "an empty message");
+  }
+  if (post_enqueue(t, json, len) != 0) {
+    return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  }
+  return 0;
+}
+
+static void t_close(mcph_transport *t) {
+  /* Nothing is flushed: legacy SSE has no session to end, and what is
+   * still queued could only reach a server we are leaving. */
+  sse_finish(t, 0, "closed");
+}
+
+static void t_destroy(mcph_transport *t) {
+  if (!t) {
+    return;
+  }
+  stream_free(t);
+  post_stop(t);
+  drop_notes(t);
+  cancel(t, &t->close_timer);
+  curl_loop_free(t->loop);
+  sse_config_free(&t->cfg);
+  free(t->protocol_version);
+  free(t->close_reason);
+  free(t->url_display);
+  free(t->user_agent);
+  free(t->name);
+  free(t);
+}
+
+static const char *t_session_id(mcph_transport *t) {
+  return t->session_id;
+}
+
+static void t_set_protocol_version(mcph_transport *t, const char *version) {
+  char *v = version ? strdup(version) : NULL;
+  if (version && !v) {
+    return; /* keep the old one; the header is advisory here */
+  }
+  free(t->protocol_version);
+  t->protocol_version = v;
+}
+
+/* ---- the plugin ---- */
+
+static const char *const sse_types[] = {"sse", "sse-ide", NULL};
+
+static const mcph_transport_factory sse_factory = {
+    .struct_size = sizeof(mcph_transport_factory),
+    .types = sse_types,
+    .create = t_create,
+    .start = t_start,
+    .send = t_send,
+    .close = t_close,
+    .destroy = t_destroy,
+    .session_id = t_session_id,
+    .set_protocol_version = t_set_protocol_version,
+};
+
+static int plugin_init(const mcph_host *host, void **plugin_ctx,
+                       mcph_error *err) {
+  if (!MCPH_HAS(host, mcph_host, now_ms) || host->abi_major != MCPH_ABI_MAJOR ||
+      !host->log || !host->fd_watch || !host->fd_update || !host->fd_unwatch ||
+      !host->timer_start || !host->timer_cancel) {
+    return mcph_error_set(err, MCPH_EABI,
+                          "sse transport: the host table lacks services "
+                          "this plugin needs (ABI %d.%d)",
+                          MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
+  }
+  /* libcurl's one global: reference-counted, so the http transport (or
+   * anyone else in the process) may init it too. */
+  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+    return mcph_error_set(err, MCPH_EIO,
+                          "sse transport: libcurl failed "
+                          "to initialize");
+  }
+  plugin *pl = calloc(1, sizeof *pl);
+  if (!pl) {
+    curl_global_cleanup();
+    return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  }
+  pl->host = host;
+  *plugin_ctx = pl;
+  return 0;
+}
+
+static const void *plugin_get_extension(void *plugin_ctx, const char *id) {
+  (void)plugin_ctx;
+  return id && strcmp(id, MCPH_EXT_TRANSPORT) == 0 ? &sse_factory : NULL;
+}
+
+static void plugin_deinit(void *plugin_ctx) {
+  if (plugin_ctx) {
+    free(plugin_ctx);
+    curl_global_cleanup();
+  }
+}
+
+/* The one exported symbol. */
+MCPH_PLUGIN_ENTRY = {
+    .struct_size = sizeof(mcph_entry),
+    .abi_major = MCPH_ABI_MAJOR,
+    .abi_minor = MCPH_ABI_MINOR,
+    .id = PLUGIN_ID,
+    .name = "sse transport",
+    .version = "0.1.0",
+    .description = "MCP's legacy HTTP+SSE transport (2024-11-05): server "
+                   "messages on a GET event stream, client messages POSTed "
+                   "to the endpoint it names.",
+    .init = plugin_init,
+    .get_extension = plugin_get_extension,
+    .deinit = plugin_deinit,
+};
