@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util.h"
 
@@ -216,23 +217,60 @@ static int log_level_of(const char *mcp_level) {
   return MCPH_LOG_INFO;
 }
 
+/* The server's log messages (notifications/message) go to its own file,
+ * <logs>/<name>.log, opened on first use; a server name is made safe for
+ * a file name first. */
+static void server_log_line(session *s, const char *level, const char *text) {
+  if (!s->server_log) {
+    const char *dir = s->h->paths[MCPH_PATH_LOGS];
+    char *base = xstrdup(s->cfg->name);
+    for (char *p = base; *p; p++)
+      if (*p == '/' || *p == '\\' || (*p == '.' && p == base))
+        *p = '_';
+    char *path = xasprintf("%s/%s.log", dir, base);
+    free(base);
+    if (mkdir_p(dir, 0700) == 0)
+      s->server_log = fopen(path, "ae");
+    free(path);
+    if (!s->server_log)
+      return;
+  }
+  time_t now = time(NULL);
+  struct tm tm;
+  char stamp[32];
+  strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", gmtime_r(&now, &tm));
+  fprintf(s->server_log, "%sZ %s %s\n", stamp, level, text);
+  fflush(s->server_log);
+}
+
 static void on_notification(void *ud, const char *method,
                             const cJSON *params) {
   session *s = ud;
   if (strcmp(method, "notifications/message") == 0) {
     const cJSON *lvl = cJSON_GetObjectItemCaseSensitive(params, "level");
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(params, "data");
+    const cJSON *logger = cJSON_GetObjectItemCaseSensitive(params, "logger");
     char *text = cJSON_IsString(data) ? NULL : cJSON_PrintUnformatted(data);
-    /* A server's own log lines are never louder than info for us. */
-    int level = log_level_of(cJSON_GetStringValue(lvl));
+    const char *msg = text ? text : cJSON_GetStringValue(data);
+    const char *lname = cJSON_GetStringValue(lvl);
+    server_log_line(s, lname ? lname : "info", msg ? msg : "");
+    /* A server's own log lines are never louder than info for us: they
+     * show with -v. */
+    int level = log_level_of(lname);
     if (level < MCPH_LOG_INFO)
       level = MCPH_LOG_INFO;
-    host_log(s->h, level, s->cfg->name, "server log: %s",
-             text ? text : cJSON_GetStringValue(data));
+    host_log(s->h, level, s->cfg->name, "server log%s%s: %s",
+             cJSON_IsString(logger) ? " " : "",
+             cJSON_IsString(logger) ? logger->valuestring : "", msg ? msg : "");
     cJSON_free(text);
-    return;
+  } else if (str_starts(method, "notifications/") &&
+             strstr(method, "/list_changed")) {
+    host_log(s->h, MCPH_LOG_INFO, s->cfg->name, "%s", method);
+  } else {
+    host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "notification %s", method);
   }
-  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "notification %s", method);
+  if (s->on_notify)
+    s->on_notify(s->on_notify_ud, s, method, params);
 }
 
 static void on_rpc_warning(void *ud, const char *message) {
@@ -251,6 +289,14 @@ static bool protocol_supported(const char *v) {
 
 static const char *accept_initialize(session *s, const cJSON *result,
                                      char *why, size_t why_len);
+
+static void on_set_level(void *ud, cJSON *result, const rpc_error *err,
+                         bool *take) {
+  (void)ud;
+  (void)result;
+  (void)take;
+  (void)err; /* nothing to do either way; -vvv shows the exchange */
+}
 
 static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
                            bool *take) {
@@ -282,6 +328,13 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
     return;
   }
   s->connected_ms = loop_now_ms();
+  if (s->log_level && session_has_capability(s, "logging")) {
+    /* Fire and forget: a server that refuses says so in a log line. */
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "level", s->log_level);
+    rpc_request_opts lo = {.timeout_ms = s->connect_timeout_ms};
+    rpc_request(s->rpc, "logging/setLevel", p, &lo, on_set_level);
+  }
   set_state(s, SESS_READY);
 }
 
@@ -539,6 +592,9 @@ void session_free(session *s) {
     s->tf->destroy(s->t);
   cJSON_Delete(s->server_caps);
   cJSON_Delete(s->server_info);
+  if (s->server_log)
+    fclose(s->server_log);
+  free(s->log_level);
   free(s->instructions);
   free(s->protocol_version);
   free(s->error);

@@ -66,6 +66,14 @@ struct session {
   bool tripped;                /* the breaker closed it: no auto reconnect */
   session_state_fn on_state; /* called on every state change */
   void *on_state_ud;
+  /* Notifications from the server, after the session's own handling
+   * (logging, list_changed): for a caller that wants resources/updated,
+   * list_changed and the like. May be NULL. */
+  void (*on_notify)(void *ud, session *s, const char *method,
+                    const cJSON *params);
+  void *on_notify_ud;
+  char *log_level;   /* sent with logging/setLevel once connected, or NULL */
+  FILE *server_log;  /* <logs>/<name>.log: the server's log messages */
 };
 
 /* The protocol version we ask for, and those we accept back. */

@@ -2,7 +2,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Out of memory is not recoverable in a command-line host: say so and
  * stop, rather than thread an error through every string operation. */
@@ -114,4 +116,22 @@ const char *sb_str(const strbuf *b) { return b->data ? b->data : ""; }
 
 bool str_starts(const char *s, const char *prefix) {
   return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int mkdir_p(const char *path, unsigned mode) {
+  char *p = xstrdup(path);
+  int rc = 0;
+  for (char *s = p + 1; rc == 0; s++) {
+    if (*s != '/' && *s != '\0')
+      continue;
+    char c = *s;
+    *s = '\0';
+    if (mkdir(p, (mode_t)mode) < 0 && errno != EEXIST)
+      rc = -1;
+    *s = c;
+    if (c == '\0')
+      break;
+  }
+  free(p);
+  return rc;
 }

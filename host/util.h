@@ -32,5 +32,8 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 bool str_starts(const char *s, const char *prefix);
+/* Creates `path` and its missing parents with `mode`. Returns 0 or -1
+ * (errno set). */
+int mkdir_p(const char *path, unsigned mode);
 
 #endif

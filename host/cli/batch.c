@@ -6,11 +6,16 @@
  *   {"id": 2, "read": "demo", "uri": "demo://readme"}
  *   {"id": 3, "prompt": "demo/greet", "arguments": {"name": "Ada"}}
  *   {"id": 4, "list": "tools", "server": "demo"}
+ *   {"id": 5, "subscribe": "every", "uri": "demo://resource/static/..."}
  * ->
  *   {"id": 1, "result": {...}}
  *   {"id": 9, "error": {"exit": 6, "message": "..."}}
  *
- * Servers are connected on first use. "exit" is the exit code the same
+ * After a subscribe, each notifications/resources/updated of that server
+ * is written as {"server": S, "notification": M, "params": {...}}.
+ * Servers are connected on first use; a list of tools used to resolve
+ * mcp__ names is kept for MCPHOST_LIST_CACHE_TTL ms (20000) and dropped on
+ * notifications/tools/list_changed and when the connection closes. "exit" is the exit code the same
  * request would have given as a single command. */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +28,14 @@
 #include "../util.h"
 #include "cli.h"
 
-typedef enum { OP_CALL, OP_READ, OP_PROMPT, OP_LIST } op_kind;
+typedef enum {
+  OP_CALL,
+  OP_READ,
+  OP_PROMPT,
+  OP_LIST,
+  OP_SUBSCRIBE,
+  OP_UNSUBSCRIBE
+} op_kind;
 
 typedef struct batch batch;
 
@@ -45,12 +57,15 @@ typedef struct server_slot {
   op *waiting;
   bool connecting;
   cJSON *tools; /* cached tools/list, NULL until listed */
+  uint64_t tools_at; /* when it was listed (the cache has a TTL) */
+  unsigned subscriptions; /* resources subscribed on this server */
   bool listing;
   op *waiting_tools;
 } server_slot;
 
 struct batch {
   cli *c;
+  uint64_t cache_ttl_ms;
   server_slot *slots;
   size_t inflight;
   bool eof;
@@ -187,6 +202,7 @@ static void on_tools(void *ud, session *s, cJSON *items, const char *error) {
   (void)s;
   slot->listing = false;
   slot->tools = items;
+  slot->tools_at = loop_now_ms();
   op *w = reversed(slot->waiting_tools);
   slot->waiting_tools = NULL;
   while (w) {
@@ -208,6 +224,10 @@ static void run_ready(op *o) {
     if (!o->qualified) {
       run_call(o, o->name);
       return;
+    }
+    if (slot->tools && loop_now_ms() - slot->tools_at > o->b->cache_ttl_ms) {
+      cJSON_Delete(slot->tools); /* stale: list again */
+      slot->tools = NULL;
     }
     if (!slot->tools) {
       o->next = slot->waiting_tools;
@@ -236,6 +256,19 @@ static void run_ready(op *o) {
     snprintf(msg, sizeof msg, "server \"%s\" has no tool named \"%s\"",
              s->cfg->name, o->name);
     finish_error(o, EXIT_NOT_FOUND, msg);
+    return;
+  }
+  case OP_SUBSCRIBE:
+  case OP_UNSUBSCRIBE: {
+    cJSON *params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "uri", o->name);
+    if (o->kind == OP_SUBSCRIBE)
+      slot->subscriptions++;
+    else if (slot->subscriptions)
+      slot->subscriptions--;
+    send_op(o, o->kind == OP_SUBSCRIBE ? "resources/subscribe"
+                                       : "resources/unsubscribe",
+            params);
     return;
   }
   case OP_READ: {
@@ -295,16 +328,40 @@ static void on_state(void *ud, session *s) {
   }
 }
 
+/* What a server pushes: resource updates go out as lines of their own
+ * (there is no request id to answer), and a changed tool list drops the
+ * cached one. */
+static void on_notify(void *ud, session *s, const char *method,
+                      const cJSON *params) {
+  batch *b = ud;
+  server_slot *slot = &b->slots[(size_t)(s->cfg - b->c->h->cfg.servers)];
+  if (strcmp(method, "notifications/tools/list_changed") == 0 && slot->tools) {
+    cJSON_Delete(slot->tools);
+    slot->tools = NULL;
+  }
+  if (strcmp(method, "notifications/resources/updated") == 0 &&
+      slot->subscriptions) {
+    cJSON *line = cJSON_CreateObject();
+    cJSON_AddStringToObject(line, "server", s->cfg->name);
+    cJSON_AddStringToObject(line, "notification", method);
+    cJSON_AddItemToObject(line, "params",
+                          params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject());
+    emit(line);
+  }
+}
+
 static void start_op(batch *b, op *o) {
   cli *c = b->c;
   server_slot *slot = &b->slots[o->server];
   session *s = c->sessions[o->server];
   if (!s) {
-    s = session_new(c->h, &c->h->cfg.servers[o->server]);
+    s = cli_new_session(c, o->server);
     c->sessions[o->server] = s;
     s->on_state = on_state;
     s->on_state_ud = b;
     s->auto_reconnect = true; /* a long-lived process: respawn crashes */
+    s->on_notify = on_notify;
+    s->on_notify_ud = b;
     slot->connecting = true;
     o->next = slot->waiting;
     slot->waiting = o;
@@ -359,6 +416,10 @@ static void handle_line(batch *b, const char *line, size_t len) {
   const char *read = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "read"));
   const char *prompt = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "prompt"));
   const char *list = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "list"));
+  const char *sub = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "subscribe"));
+  const char *unsub = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "unsubscribe"));
+  if (sub || unsub)
+    read = sub ? sub : unsub; /* same shape as read: server + uri */
   int rc = EXIT_OK;
   if (call || prompt) {
     o->kind = call ? OP_CALL : OP_PROMPT;
@@ -369,7 +430,7 @@ static void handle_line(batch *b, const char *line, size_t len) {
                                         cJSON_GetObjectItemCaseSensitive(req, "server"));
     const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "uri"));
     long i = srv ? cli_find_server(b->c, srv) : -1;
-    o->kind = read ? OP_READ : OP_LIST;
+    o->kind = sub ? OP_SUBSCRIBE : unsub ? OP_UNSUBSCRIBE : read ? OP_READ : OP_LIST;
     if (!srv) {
       rc = EXIT_USAGE;
       snprintf(why, sizeof why, "\"server\" is missing");
@@ -450,6 +511,10 @@ int cmd_batch(cli *c, int argc, char **argv) {
     return EXIT_USAGE;
   }
   batch b = {.c = c};
+  b.cache_ttl_ms = 20000;
+  const char *ttl = getenv("MCPHOST_LIST_CACHE_TTL");
+  if (ttl && *ttl)
+    b.cache_ttl_ms = strtoull(ttl, NULL, 10);
   sb_init(&b.in);
   c->nsessions = c->h->cfg.nservers;
   c->sessions = xcalloc(c->nsessions, sizeof *c->sessions);

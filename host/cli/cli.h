@@ -31,12 +31,16 @@ typedef struct cli {
   uint64_t request_timeout_ms;
   uint64_t tool_timeout_ms;
   const char *output_dir; /* for images and blobs; NULL: private temp dir */
+  const char *log_level;  /* --log-level: sent with logging/setLevel */
   session **sessions;     /* parallel to h->cfg.servers; NULL = unused */
   size_t nsessions;
   unsigned files_written;
 } cli;
 
 /* connect.c */
+/* Creates the session of config entry `idx` with the command line's
+ * settings (log level). */
+session *cli_new_session(cli *c, size_t idx);
 /* Connects the given config indexes concurrently and waits until each is
  * connected or failed. Returns the number connected. */
 size_t cli_connect(cli *c, const size_t *idx, size_t n);

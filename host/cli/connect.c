@@ -93,6 +93,13 @@ long cli_find_server(const cli *c, const char *name) {
   return found;
 }
 
+session *cli_new_session(cli *c, size_t idx) {
+  session *s = session_new(c->h, &c->h->cfg.servers[idx]);
+  if (c->log_level)
+    s->log_level = xstrdup(c->log_level);
+  return s;
+}
+
 size_t cli_connect(cli *c, const size_t *idx, size_t n) {
   if (!c->sessions) {
     c->nsessions = c->h->cfg.nservers;
@@ -110,7 +117,7 @@ size_t cli_connect(cli *c, const size_t *idx, size_t n) {
     for (size_t k = 0; k < n; k++) {
       size_t i = idx[k];
       if (!c->sessions[i])
-        c->sessions[i] = session_new(c->h, &c->h->cfg.servers[i]);
+        c->sessions[i] = cli_new_session(c, i);
       session *s = c->sessions[i];
       if (s->state != SESS_IDLE || is_local(s) != (pass == 1))
         continue;

@@ -43,6 +43,10 @@ static const char usage_text[] =
     "      --timeout MS           deadline for connecting and for each request\n"
     "      --output-dir DIR       where images and binary results are saved\n"
     "                             (default: a private $TMPDIR/mcphost-UID)\n"
+    "      --log-level LEVEL      ask servers for log messages from LEVEL up\n"
+    "                             (logging/setLevel); they go to\n"
+    "                             $XDG_STATE_HOME/mcphost/logs/NAME.log, and\n"
+    "                             to stderr with -v\n"
     "  -q, --quiet                no progress lines on stderr\n"
     "  -v, --verbose              more logging on stderr (-vv debug, -vvv wire)\n"
     "      --version              print the version\n"
@@ -104,13 +108,15 @@ int main(int argc, char **argv) {
     OPT_TIMEOUT,
     OPT_VERSION,
     OPT_OUTDIR,
-    OPT_TRANSPORT
+    OPT_TRANSPORT,
+    OPT_LOG_LEVEL
   };
   static const struct option longopts[] = {
       {"config", required_argument, NULL, 'c'},
       {"server", required_argument, NULL, 's'},
       {"url", required_argument, NULL, 'u'},
       {"transport", required_argument, NULL, OPT_TRANSPORT},
+      {"log-level", required_argument, NULL, OPT_LOG_LEVEL},
       {"plugin-dir", required_argument, NULL, OPT_PLUGIN_DIR},
       {"json", no_argument, NULL, OPT_JSON},
       {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -141,6 +147,24 @@ int main(int argc, char **argv) {
     case 's': specs[nspecs++] = optarg; break;
     case 'u': urls[nurls++] = optarg; break;
     case OPT_TRANSPORT: url_type = optarg; break;
+    case OPT_LOG_LEVEL: {
+      static const char *const levels[] = {"debug", "info", "notice",
+                                           "warning", "error", "critical",
+                                           "alert", "emergency"};
+      bool known = false;
+      for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        known |= strcmp(optarg, levels[i]) == 0;
+      if (!known) {
+        fprintf(stderr, "mcphost: --log-level must be one of debug, info, "
+                        "notice, warning, error, critical, alert, "
+                        "emergency; not \"%s\"\n",
+                optarg);
+        rc = EXIT_USAGE;
+        goto out;
+      }
+      c.log_level = optarg;
+      break;
+    }
     case OPT_PLUGIN_DIR: plugin_dirs[nplugin_dirs++] = optarg; break;
     case OPT_JSON: c.json = true; break;
     case OPT_OUTDIR: c.output_dir = optarg; break;

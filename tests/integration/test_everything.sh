@@ -50,4 +50,26 @@ expect "prompt args-prompt with named arguments" 0 \
 run --config "$C" prompt mcp__every__args-prompt
 expect "args-prompt without its required city" 2 --err "\"city\""
 
+# Resource subscriptions: updates are delivered to the caller (batch),
+# and the server's log messages reach its log file with --log-level.
+U=demo://resource/static/document/architecture.md
+coproc B { "$MCPHOST" --log-level debug --config "$C" batch 2>"$TMP/err"; }
+echo "{\"id\":1,\"subscribe\":\"every\",\"uri\":\"$U\"}" >&"${B[1]}"
+echo '{"id":2,"call":"every/toggle-subscriber-updates"}' >&"${B[1]}"
+OUT=""
+for _ in 1 2 3 4 5 6; do
+  read -r -t 20 line <&"${B[0]}" || break
+  OUT="$OUT$line
+"
+  case $line in *'"notification"'*) break ;; esac
+done
+exec {B[1]}>&-
+wait "$B_PID"; RC=$?
+ERR=$(cat "$TMP/err")
+expect "resources/subscribe is answered and updates arrive as lines" 0 \
+  --out '{"id":1,"result":{}}' \
+  --out "{\"server\":\"every\",\"notification\":\"notifications/resources/updated\",\"params\":{\"uri\":\"$U\"}}"
+check "the server's log messages are kept in its log file" \
+  grep -q "Subscribed to resource: $U\|$U" "$XDG_STATE_HOME/mcphost/logs/every.log"
+
 finish
