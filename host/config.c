@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "permissions.h"
 #include "util.h"
 
 /* A config file larger than this is refused rather than read. */
@@ -15,20 +16,26 @@
 
 void config_init(config *c) { memset(c, 0, sizeof *c); }
 
+static void free_list(char **list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(list[i]);
+  free(list);
+}
+
 void config_free(config *c) {
   for (size_t i = 0; i < c->nservers; i++) {
     free(c->servers[i].name);
     free(c->servers[i].type);
     free(c->servers[i].source);
+    free(c->servers[i].reason);
     cJSON_Delete(c->servers[i].json);
+    cJSON_Delete(c->servers[i].raw);
   }
   free(c->servers);
-  for (size_t i = 0; i < c->nerrors; i++)
-    free(c->errors[i]);
-  free(c->errors);
-  for (size_t i = 0; i < c->nwarnings; i++)
-    free(c->warnings[i]);
-  free(c->warnings);
+  free_list(c->errors, c->nerrors);
+  free_list(c->warnings, c->nwarnings);
+  free_list(c->notes, c->nnotes);
+  perm_rules_free(c->perms);
   config_init(c);
 }
 
@@ -40,21 +47,24 @@ static void add_msg(char ***list, size_t *n, const char *fmt, va_list ap) {
   (*list)[(*n)++] = sb_take(&b);
 }
 
-static void cfg_error(config *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void cfg_error(config *c, const char *fmt, ...) {
+void config_error(config *c, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   add_msg(&c->errors, &c->nerrors, fmt, ap);
   va_end(ap);
 }
 
-static void cfg_warn(config *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void cfg_warn(config *c, const char *fmt, ...) {
+void config_warn(config *c, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   add_msg(&c->warnings, &c->nwarnings, fmt, ap);
+  va_end(ap);
+}
+
+void config_note(config *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  add_msg(&c->notes, &c->nnotes, fmt, ap);
   va_end(ap);
 }
 
@@ -65,19 +75,73 @@ const server_config *config_find(const config *c, const char *name) {
   return NULL;
 }
 
+const char *config_scope_name(config_scope s) {
+  switch (s) {
+  case SCOPE_ENTERPRISE: return "enterprise";
+  case SCOPE_LOCAL: return "local";
+  case SCOPE_PROJECT: return "project";
+  case SCOPE_USER: return "user";
+  case SCOPE_DYNAMIC: return "dynamic";
+  case SCOPE_PLUGIN: return "plugin";
+  }
+  return "?";
+}
+
+const char *server_state_name(const server_config *s) {
+  switch (s->state) {
+  case SERVER_ACTIVE: return s->scope == SCOPE_PROJECT ? "approved" : "active";
+  case SERVER_PENDING: return "pending";
+  case SERVER_REJECTED: return "rejected";
+  case SERVER_DENIED: return "denied";
+  case SERVER_DISABLED: return "disabled";
+  }
+  return "?";
+}
+
+char *config_path_join(const char *prefix, const char *key) {
+  bool ident = key[0] != '\0' && !(key[0] >= '0' && key[0] <= '9');
+  for (const char *p = key; *p && ident; p++)
+    ident = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+            (*p >= '0' && *p <= '9') || *p == '_' || *p == '-';
+  strbuf b;
+  sb_init(&b);
+  sb_adds(&b, prefix ? prefix : "");
+  if (ident) {
+    if (b.len)
+      sb_addc(&b, '.');
+    sb_adds(&b, key);
+    return sb_take(&b);
+  }
+  sb_adds(&b, "[\"");
+  for (const char *p = key; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      sb_addc(&b, '\\');
+    sb_addc(&b, *p);
+  }
+  sb_adds(&b, "\"]");
+  return sb_take(&b);
+}
+
 /* Checks the fields every transport shares; a transport checks the rest
  * when it creates the connection. Returns the type or NULL. */
-static const char *entry_type(config *c, const char *src, const char *name,
-                              const cJSON *e) {
+const char *config_check_entry(config *c, const char *src, const char *where,
+                               const char *name, const cJSON *e) {
+  if (!cJSON_IsObject(e)) {
+    config_error(c, "%s: server \"%s\": must be an object (at %s)", src, name,
+                 where);
+    return NULL;
+  }
   const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "type");
   const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(e, "command");
   const cJSON *url = cJSON_GetObjectItemCaseSensitive(e, "url");
   if (type && !cJSON_IsString(type)) {
-    cfg_error(c, "%s: server \"%s\": \"type\" must be a string", src, name);
+    config_error(c, "%s: server \"%s\": \"type\" must be a string (at %s.type)",
+                 src, name, where);
     return NULL;
   }
   if (type && type->valuestring[0] == '\0') {
-    cfg_error(c, "%s: server \"%s\": \"type\" is empty", src, name);
+    config_error(c, "%s: server \"%s\": \"type\" is empty (at %s.type)", src,
+                 name, where);
     return NULL;
   }
   const char *t = type ? type->valuestring : NULL;
@@ -86,38 +150,83 @@ static const char *entry_type(config *c, const char *src, const char *name,
   if (!t && url)
     t = "http";
   if (!t) {
-    cfg_error(c, "%s: server \"%s\": needs \"command\" (stdio) or \"url\"",
-              src, name);
+    config_error(c, "%s: server \"%s\": needs \"command\" (stdio) or \"url\" "
+                    "(at %s)",
+                 src, name, where);
     return NULL;
   }
   if (strcmp(t, "stdio") == 0 &&
       (!cJSON_IsString(cmd) || cmd->valuestring[0] == '\0')) {
-    cfg_error(c, "%s: server \"%s\": \"command\" must be a non-empty string",
-              src, name);
+    config_error(c, "%s: server \"%s\": \"command\" must be a non-empty "
+                    "string (at %s.command)",
+                 src, name, where);
     return NULL;
   }
+  /* Fields that ${VAR} expansion and the policy read must have the
+   * right shape; anything else is the transport's business. */
+  const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
+  if (args) {
+    bool ok = cJSON_IsArray(args);
+    const cJSON *a;
+    cJSON_ArrayForEach(a, args) ok = ok && cJSON_IsString(a);
+    if (!ok) {
+      config_error(c, "%s: server \"%s\": \"args\" must be an array of "
+                      "strings (at %s.args)",
+                   src, name, where);
+      return NULL;
+    }
+  }
+  if (url && !cJSON_IsString(url)) {
+    config_error(c, "%s: server \"%s\": \"url\" must be a string (at %s.url)",
+                 src, name, where);
+    return NULL;
+  }
+  static const char *const maps[] = {"env", "headers"};
+  for (size_t i = 0; i < 2; i++) {
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(e, maps[i]);
+    if (!m)
+      continue;
+    bool ok = cJSON_IsObject(m);
+    const cJSON *v;
+    cJSON_ArrayForEach(v, m) ok = ok && cJSON_IsString(v);
+    if (!ok) {
+      config_error(c, "%s: server \"%s\": \"%s\" must be an object of "
+                      "strings (at %s.%s)",
+                   src, name, maps[i], where, maps[i]);
+      return NULL;
+    }
+  }
   return t;
+}
+
+server_config *config_append(config *c, const char *name, const char *type,
+                             const char *src, cJSON *json) {
+  c->servers = xrealloc(c->servers, (c->nservers + 1) * sizeof *c->servers);
+  server_config *s = &c->servers[c->nservers++];
+  memset(s, 0, sizeof *s);
+  s->name = xstrdup(name);
+  s->type = xstrdup(type);
+  s->source = xstrdup(src);
+  s->json = json;
+  s->scope = SCOPE_DYNAMIC;
+  s->state = SERVER_ACTIVE;
+  return s;
 }
 
 static void add_server(config *c, const char *src, const char *name,
                        const char *type, cJSON *json) {
   const server_config *prev = config_find(c, name);
   if (prev) {
-    cfg_warn(c, "%s: server \"%s\" ignored: already defined in %s", src, name,
-             prev->source);
+    config_warn(c, "%s: server \"%s\" ignored: already defined in %s", src,
+                name, prev->source);
     cJSON_Delete(json);
     return;
   }
-  c->servers = xrealloc(c->servers, (c->nservers + 1) * sizeof *c->servers);
-  server_config *s = &c->servers[c->nservers++];
-  s->name = xstrdup(name);
-  s->type = xstrdup(type);
-  s->source = xstrdup(src);
-  s->json = json;
+  config_append(c, name, type, src, json);
 }
 
-int config_load_text(config *c, const char *text, size_t len,
-                     const char *src) {
+cJSON *config_parse_json(config *c, const char *text, size_t len,
+                         const char *src) {
   const char *end = NULL;
   cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
   if (!doc) {
@@ -125,35 +234,42 @@ int config_load_text(config *c, const char *text, size_t len,
     size_t line = 1, off = end ? (size_t)(end - text) : 0;
     for (size_t i = 0; i < off && i < len; i++)
       line += text[i] == '\n';
-    cfg_error(c, "%s: invalid JSON near line %zu", src, line);
-    return 0;
+    config_error(c, "%s: invalid JSON near line %zu", src, line);
+    return NULL;
   }
-  int added = 0;
   if (!cJSON_IsObject(doc)) {
-    cfg_error(c, "%s: the top level must be a JSON object", src);
-    goto out;
+    config_error(c, "%s: the top level must be a JSON object", src);
+    cJSON_Delete(doc);
+    return NULL;
   }
+  return doc;
+}
+
+int config_load_text(config *c, const char *text, size_t len,
+                     const char *src) {
+  cJSON *doc = config_parse_json(c, text, len, src);
+  if (!doc)
+    return 0;
+  int added = 0;
   const cJSON *servers = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
   if (!servers) {
-    cfg_warn(c, "%s: no \"mcpServers\" object; nothing to load", src);
+    config_warn(c, "%s: no \"mcpServers\" object; nothing to load", src);
     goto out;
   }
   if (!cJSON_IsObject(servers)) {
-    cfg_error(c, "%s: \"mcpServers\" must be an object", src);
+    config_error(c, "%s: \"mcpServers\" must be an object", src);
     goto out;
   }
   const cJSON *e;
   cJSON_ArrayForEach(e, servers) {
     const char *name = e->string;
     if (!name || name[0] == '\0') {
-      cfg_error(c, "%s: a server has an empty name", src);
+      config_error(c, "%s: a server has an empty name", src);
       continue;
     }
-    if (!cJSON_IsObject(e)) {
-      cfg_error(c, "%s: server \"%s\": must be an object", src, name);
-      continue;
-    }
-    const char *type = entry_type(c, src, name, e);
+    char *where = config_path_join("mcpServers", name);
+    const char *type = config_check_entry(c, src, where, name, e);
+    free(where);
     if (!type)
       continue;
     add_server(c, src, name, type, cJSON_Duplicate(e, 1));
@@ -164,56 +280,108 @@ out:
   return added;
 }
 
-int config_load_file(config *c, const char *path, bool required) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+/* Reads a whole regular file. Returns a new buffer (NUL-terminated) or
+ * NULL: *missing tells a file that does not exist from a bad one, for
+ * which an error is recorded. */
+static char *read_file(config *c, const char *path, size_t *out_len,
+                       bool *missing) {
+  *missing = false;
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
-    if (errno != ENOENT || required)
-      cfg_error(c, "%s: cannot open: %s", path, strerror(errno));
-    return 0;
+    int e = errno;
+    struct stat lst;
+    if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+      config_error(c, "%s: cannot open: a symbolic link to a file that does "
+                      "not exist",
+                   path);
+      return NULL;
+    }
+    if (e == ENOENT)
+      *missing = true;
+    else
+      config_error(c, "%s: cannot open: %s", path, strerror(e));
+    return NULL;
   }
-  int added = 0;
   char *buf = NULL;
   struct stat st;
   if (fstat(fd, &st) < 0) {
-    cfg_error(c, "%s: cannot stat: %s", path, strerror(errno));
-    goto out;
+    config_error(c, "%s: cannot stat: %s", path, strerror(errno));
+    goto fail;
   }
   if (S_ISDIR(st.st_mode)) {
-    cfg_error(c, "%s: is a directory, not a config file", path);
-    goto out;
+    config_error(c, "%s: is a directory, not a config file", path);
+    goto fail;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    config_error(c, "%s: not a regular file (a FIFO, socket or device); "
+                    "refusing to read it",
+                 path);
+    goto fail;
   }
   if (st.st_size > (off_t)CONFIG_MAX_BYTES) {
-    cfg_error(c, "%s: too large (%lld bytes; the limit is %u)", path,
-              (long long)st.st_size, CONFIG_MAX_BYTES);
-    goto out;
+    config_error(c, "%s: too large (%lld bytes; the limit is %u)", path,
+                 (long long)st.st_size, CONFIG_MAX_BYTES);
+    goto fail;
   }
   size_t cap = (size_t)st.st_size + 1, len = 0;
   buf = xmalloc(cap);
   for (;;) {
-    if (len == cap) {
+    if (len + 1 >= cap) {
       if (cap > CONFIG_MAX_BYTES) {
-        cfg_error(c, "%s: too large (the limit is %u bytes)", path,
-                  CONFIG_MAX_BYTES);
-        goto out;
+        config_error(c, "%s: too large (the limit is %u bytes)", path,
+                     CONFIG_MAX_BYTES);
+        goto fail;
       }
       cap *= 2;
       buf = xrealloc(buf, cap);
     }
-    ssize_t n = read(fd, buf + len, cap - len);
+    ssize_t n = read(fd, buf + len, cap - len - 1);
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0) {
-      cfg_error(c, "%s: cannot read: %s", path, strerror(errno));
-      goto out;
+      config_error(c, "%s: cannot read: %s", path, strerror(errno));
+      goto fail;
     }
     if (n == 0)
       break;
     len += (size_t)n;
   }
-  added = config_load_text(c, buf, len, path);
-out:
+  buf[len] = '\0';
+  close(fd);
+  *out_len = len;
+  return buf;
+fail:
   free(buf);
   close(fd);
+  return NULL;
+}
+
+cJSON *config_read_json(config *c, const char *path, bool required) {
+  size_t len = 0;
+  bool missing;
+  char *text = read_file(c, path, &len, &missing);
+  if (!text) {
+    if (missing && required)
+      config_error(c, "%s: cannot open: %s", path, strerror(ENOENT));
+    return NULL;
+  }
+  cJSON *doc = config_parse_json(c, text, len, path);
+  free(text);
+  return doc;
+}
+
+int config_load_file(config *c, const char *path, bool required) {
+  size_t len = 0;
+  bool missing;
+  char *text = read_file(c, path, &len, &missing);
+  if (!text) {
+    if (missing && required)
+      config_error(c, "%s: cannot open: %s", path, strerror(ENOENT));
+    return 0;
+  }
+  int added = config_load_text(c, text, len, path);
+  free(text);
   return added;
 }
 
@@ -282,7 +450,7 @@ int config_add_command(config *c, const char *spec) {
   size_t n;
   int rc = split_words(spec, &words, &n);
   if (rc < 0 || n == 0) {
-    cfg_error(c, "%s: --server \"%s\": %s", src, spec,
+    config_error(c, "%s: --server \"%s\": %s", src, spec,
               rc < 0 ? "unterminated quote" : "no command given");
     free(name);
     return -1;
@@ -317,7 +485,7 @@ int config_add_url(config *c, const char *spec, const char *type) {
     scheme = strstr(spec, "://");
   }
   if (!scheme || scheme == spec) {
-    cfg_error(c, "%s: --url \"%s\": not a URL (scheme://host/...)", src,
+    config_error(c, "%s: --url \"%s\": not a URL (scheme://host/...)", src,
               spec);
     free(name);
     return -1;

@@ -9,20 +9,51 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Where a server came from, highest priority first: on a name clash the
+ * scope listed first wins (see config_scopes.h). */
+typedef enum config_scope {
+  SCOPE_ENTERPRISE, /* managed-mcp.json in the system directory */
+  SCOPE_LOCAL,      /* the user's private servers for this project */
+  SCOPE_PROJECT,    /* .mcp.json here and in the parent directories */
+  SCOPE_USER,       /* the user's settings file */
+  SCOPE_DYNAMIC,    /* --mcp-config, --server, --url */
+  SCOPE_PLUGIN      /* contributed by a plugin's server source */
+} config_scope;
+
+/* Whether a server may be started. Only SERVER_ACTIVE ones ever are;
+ * the others are listed with `reason`. */
+typedef enum server_state {
+  SERVER_ACTIVE,   /* usable (a project server: approved) */
+  SERVER_PENDING,  /* a project server nobody approved or rejected yet */
+  SERVER_REJECTED, /* a project server the user rejected */
+  SERVER_DENIED,   /* refused by the allow/deny policy */
+  SERVER_DISABLED  /* listed in disabledMcpServers */
+} server_state;
+
 typedef struct server_config {
   char *name;
   char *type;   /* "stdio", "http", ... */
   char *source; /* the file it came from, or "command line" */
-  cJSON *json;  /* the entry as written (owned) */
+  cJSON *json;  /* the entry with ${VAR} expanded: what is run (owned) */
+  /* ---- scopes and policy ---- */
+  config_scope scope;
+  server_state state;
+  char *reason; /* why it is not started; NULL when active */
+  cJSON *raw;   /* the entry as written, before expansion (owned) */
 } server_config;
 
+struct perm_rules; /* permissions.h */
+
 typedef struct config {
-  server_config *servers;
+  server_config *servers; /* in priority order */
   size_t nservers;
   char **errors; /* one line each, naming file, server and field */
   size_t nerrors;
   char **warnings;
   size_t nwarnings;
+  char **notes; /* details worth a line with -v (shadowed names, ...) */
+  size_t nnotes;
+  struct perm_rules *perms; /* tool permission rules; NULL: none loaded */
 } config;
 
 void config_init(config *c);
@@ -49,5 +80,43 @@ int config_add_command(config *c, const char *spec);
 int config_add_url(config *c, const char *spec, const char *type);
 
 const server_config *config_find(const config *c, const char *name);
+
+/* ---- building blocks for the scope loader (config_scopes.c) ---- */
+
+/* Record one message; each names its file, server and JSON path. */
+void config_error(config *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void config_warn(config *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void config_note(config *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Reads and parses a JSON file whose top level must be an object.
+ * Returns the document (caller frees), or NULL: the file is missing (an
+ * error only when `required`) or bad (an error naming the file is
+ * recorded). Refuses what is not a regular file (a directory, a FIFO: a
+ * read would block), dangling symlinks, and files over 16 MiB. */
+cJSON *config_read_json(config *c, const char *path, bool required);
+/* The same for text in memory; `src` names it in messages. */
+cJSON *config_parse_json(config *c, const char *text, size_t len,
+                         const char *src);
+
+/* Checks one server entry. `where` is its JSON path for messages (e.g.
+ * `mcpServers.demo`). Returns its type, or NULL with an error recorded. */
+const char *config_check_entry(config *c, const char *src, const char *where,
+                               const char *name, const cJSON *e);
+
+/* Appends a server without any name check; takes `json`. Scope is
+ * dynamic and state active until the caller sets them. */
+server_config *config_append(config *c, const char *name, const char *type,
+                             const char *src, cJSON *json);
+
+/* Returns a new string: the JSON path `prefix` followed by `key`, as
+ * prefix.key, or prefix["key"] when `key` is not a plain identifier. */
+char *config_path_join(const char *prefix, const char *key);
+
+const char *config_scope_name(config_scope s);
+/* "pending", "approved" (an active project server), "active", ... */
+const char *server_state_name(const server_config *s);
 
 #endif

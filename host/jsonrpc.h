@@ -102,6 +102,14 @@ bool rpc_retry(rpc *r, int64_t id);
 void rpc_retry_all(rpc *r, const char *message);
 /* Completes every held request with `status` and `message`. */
 void rpc_fail_held(rpc *r, rpc_status status, const char *message);
+/* Reads the top-level "id" of a message that could not be parsed whole
+ * (cut short, too large, nested too deep) from its first bytes, without
+ * building a tree. Returns the id, or -1. */
+int64_t rpc_scan_id(const char *json, size_t len);
+/* A message from the peer could not be used (`why`): if its id names a
+ * pending request, that request fails now with the reason rather than at
+ * its deadline. Returns true when one did. */
+bool rpc_fail_unusable(rpc *r, const char *head, size_t len, const char *why);
 /* The id of a request message we sent (from its JSON text), or -1. */
 int64_t rpc_id_of(const char *json, size_t len);
 

@@ -110,6 +110,18 @@ static void on_close(void *ud, int code, const char *reason) {
   }
 }
 
+/* The transport dropped a message (over the size cap): fail the request
+ * it answered now, if its first bytes say which. */
+static void on_message_dropped(void *ud, int code, const char *message,
+                               const char *head, size_t head_len,
+                               size_t total) {
+  session *s = ud;
+  (void)code;
+  (void)total;
+  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
+  rpc_fail_unusable(s->rpc, head, head_len, message);
+}
+
 /* A message the transport could not deliver. A request fails at once with
  * the transport's reason, rather than waiting for its deadline; an
  * expired session is re-initialized and the request sent once more. */
@@ -439,7 +451,8 @@ session *session_new(host *h, const server_config *cfg) {
                                   .on_message = on_message,
                                   .on_error = on_error,
                                   .on_close = on_close,
-                                  .on_send_failed = on_send_failed};
+                                  .on_send_failed = on_send_failed,
+                                  .on_message_dropped = on_message_dropped};
   rpc_handlers rh = {.ud = s,
                      .send = rpc_send,
                      .on_request = on_request,

@@ -378,7 +378,50 @@ TEST(test_response_without_result_or_error_is_an_error) {
   loop_free(l);
 }
 
-RUN(T(test_request_is_serialized_as_jsonrpc_2),
+TEST(test_scan_id_reads_the_top_level_id_of_a_cut_message) {
+  const char *cut = "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{\"x\":[1,2";
+  CHECK(rpc_scan_id(cut, strlen(cut)) == 5);
+  const char *nested = "{\"result\":{\"id\":9},\"id\":3}";
+  CHECK(rpc_scan_id(nested, strlen(nested)) == 3);
+  const char *in_string = "{\"result\":\"\\\"id\\\":7\",\"id\":2}";
+  CHECK(rpc_scan_id(in_string, strlen(in_string)) == 2);
+  const char *none = "{\"jsonrpc\":\"2.0\",\"method\":\"x\"}";
+  CHECK(rpc_scan_id(none, strlen(none)) == -1);
+  const char *str_id = "{\"id\":\"abc\"}";
+  CHECK(rpc_scan_id(str_id, strlen(str_id)) == -1);
+}
+
+TEST(test_unparsable_answer_fails_its_request_at_once) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o = {0}, other = {0};
+  rpc_request_opts opts = {.timeout_ms = 600000, .ud = &o};
+  rpc_request_opts opts2 = {.timeout_ms = 600000, .ud = &other};
+  rpc_request(r, "tools/call", NULL, &opts, on_done);
+  rpc_request(r, "tools/call", NULL, &opts2, on_done);
+  size_t depth = 5000;
+  strbuf b;
+  sb_init(&b);
+  sb_adds(&b, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":");
+  for (size_t i = 0; i < depth; i++)
+    sb_addc(&b, '[');
+  for (size_t i = 0; i < depth; i++)
+    sb_addc(&b, ']');
+  sb_addc(&b, '}');
+  rpc_receive(r, b.data, b.len);
+  CHECK(o.calls == 1 && o.status == RPC_ERR_TRANSPORT);
+  CHECK_CONTAINS(o.message, "not valid JSON or is nested too deeply");
+  CHECK(other.calls == 0 && rpc_pending_count(r) == 1);
+  sb_free(&b);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+RUN(T(test_scan_id_reads_the_top_level_id_of_a_cut_message),
+    T(test_unparsable_answer_fails_its_request_at_once),
+    T(test_request_is_serialized_as_jsonrpc_2),
     T(test_responses_match_their_requests_in_any_order),
     T(test_error_response_reports_code_and_message),
     T(test_unknown_response_id_is_dropped_with_a_warning),

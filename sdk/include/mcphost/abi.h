@@ -31,9 +31,10 @@
 /* The ABI version a plugin is compiled against. The host refuses a plugin
  * whose major differs from its own; minors are backward compatible.
  *   1.0  entry, host services, transport extension "mcph.transport/1"
- *   1.1  mcph_transport_events.on_send_failed */
+ *   1.1  mcph_transport_events.on_send_failed
+ *   1.2  mcph_transport_events.on_message_dropped */
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 1
+#define MCPH_ABI_MINOR 2
 
 /* True when a struct written with `struct_size` covers `field`. */
 #define MCPH_HAS(ptr, type, field)                                             \

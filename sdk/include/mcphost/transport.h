@@ -70,6 +70,18 @@ typedef struct mcph_transport_events {
    * The transport itself stays usable unless it also calls on_close. */
   void (*on_send_failed)(void *ud, int code, const char *message,
                          const char *json, size_t len);
+
+  /* ---- ABI 1.2 ---- (check MCPH_HAS(events, mcph_transport_events,
+   * on_message_dropped) before calling) */
+
+  /* A message from the server was dropped without being delivered
+   * (MCPH_ETOOBIG: over the size cap). `head` holds its first bytes (up to
+   * 4096, not NUL-terminated), from which the host reads the JSON-RPC id
+   * to fail the request it answered at once rather than at its deadline;
+   * `total` is the size seen, or 0 if unknown. */
+  void (*on_message_dropped)(void *ud, int code, const char *message,
+                             const char *head, size_t head_len,
+                             size_t total);
 } mcph_transport_events;
 
 /* What create() gets. Borrowed for the duration of create(); copy what
