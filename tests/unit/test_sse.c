@@ -17,6 +17,9 @@ typedef struct rec {
   unsigned long retry[8];
   int nretry;
   size_t dropped;
+  int drops;       /* on_drop calls */
+  char head[5000]; /* the last dropped event's head */
+  size_t head_len;
 } rec;
 
 static void on_event(void *ud, const sse_event *ev) {
@@ -32,6 +35,14 @@ static void on_event(void *ud, const sse_event *ev) {
     r->log[r->len++] = '\n';
     r->log[r->len] = '\0';
   }
+}
+
+static void on_drop(void *ud, const char *head, size_t head_len) {
+  rec *r = ud;
+  r->drops++;
+  r->head_len = head_len < sizeof r->head ? head_len : sizeof r->head - 1;
+  memcpy(r->head, head, r->head_len);
+  r->head[r->head_len] = '\0';
 }
 
 static void on_retry(void *ud, unsigned long ms) {
@@ -63,6 +74,7 @@ static void parse(rec *r, const char *s, size_t n, size_t max, size_t chunk,
   memset(r, 0, sizeof *r);
   sse_parser p;
   sse_init(&p, max, on_event, on_retry, r);
+  sse_set_on_drop(&p, on_drop);
   feed(&p, r, s, n, chunk, seed);
   sse_free(&p);
 }
@@ -221,8 +233,7 @@ static const char *const line_end_variants[] = {
     "id: 1\rdata: a\rdata: b\r\revent: e\rdata: c\r\r",
     "id: 1\r\ndata: a\rdata: b\n\r\nevent: e\rdata: c\n\r",
 };
-static const char line_end_expected[] =
-    "message|1|1|3|a\nb\ne|1|0|1|c\n";
+static const char line_end_expected[] = "message|1|1|3|a\nb\ne|1|0|1|c\n";
 
 TEST(test_sse_crlf_lf_and_cr_line_ends_give_the_same_events) {
   for (size_t i = 0; i < 4; i++) {
@@ -281,12 +292,15 @@ TEST(test_sse_random_chunk_splits_give_the_same_events) {
 
 TEST(test_sse_leading_bom_is_stripped) {
   rec r;
-  CHECK_STR(events_of(&r, "\xEF\xBB\xBF" "data: x\n\n"), "message||0|1|x\n");
+  CHECK_STR(events_of(&r, "\xEF\xBB\xBF"
+                          "data: x\n\n"),
+            "message||0|1|x\n");
 }
 
 TEST(test_sse_bom_split_across_chunks_is_stripped) {
   rec r;
-  const char s[] = "\xEF\xBB\xBF" "data: x\n\n";
+  const char s[] = "\xEF\xBB\xBF"
+                   "data: x\n\n";
   parse(&r, s, sizeof s - 1, BIG, 1, 0);
   CHECK_STR(r.log, "message||0|1|x\n");
 }
@@ -294,14 +308,17 @@ TEST(test_sse_bom_split_across_chunks_is_stripped) {
 TEST(test_sse_bom_is_only_stripped_at_the_start) {
   rec r;
   /* A BOM later on is part of the field name: an unknown field. */
-  CHECK_STR(events_of(&r, "data: a\n\n\xEF\xBB\xBF" "data: b\n\ndata: c\n\n"),
+  CHECK_STR(events_of(&r, "data: a\n\n\xEF\xBB\xBF"
+                          "data: b\n\ndata: c\n\n"),
             "message||0|1|a\nmessage||0|1|c\n");
 }
 
 TEST(test_sse_partial_bom_then_other_bytes_is_text) {
   rec r;
   /* "\xEF" "data" is an unknown field name, not a BOM plus "data". */
-  CHECK_STR(events_of(&r, "\xEF" "data: a\n\ndata: b\n\n"), "message||0|1|b\n");
+  CHECK_STR(events_of(&r, "\xEF"
+                          "data: a\n\ndata: b\n\n"),
+            "message||0|1|b\n");
 }
 
 TEST(test_sse_event_over_the_limit_is_dropped_and_the_next_parses) {
@@ -323,8 +340,8 @@ TEST(test_sse_dropped_event_with_more_lines_is_dropped_whole) {
   char big[200];
   memset(big, 'y', sizeof big - 1);
   big[sizeof big - 1] = '\0';
-  snprintf(s, sizeof s,
-           "data: %s\ndata: tail\nevent: odd\n\ndata: ok\n\n", big);
+  snprintf(s, sizeof s, "data: %s\ndata: tail\nevent: odd\n\ndata: ok\n\n",
+           big);
   for (size_t chunk = 0; chunk <= 3; chunk++) {
     rec r;
     parse(&r, s, strlen(s), 64, chunk, 0);
@@ -357,6 +374,52 @@ TEST(test_sse_event_at_the_limit_is_kept) {
   CHECK(r.events == 1);
 }
 
+TEST(test_sse_dropped_event_reports_the_start_of_its_data) {
+  char s[1024], big[300];
+  memset(big, 'q', sizeof big - 1);
+  big[sizeof big - 1] = '\0';
+  snprintf(s, sizeof s, "data: {\"id\":7,\"result\":\"%s\"}\n\ndata: ok\n\n",
+           big);
+  for (size_t chunk = 0; chunk <= 2; chunk++) {
+    rec r;
+    parse(&r, s, strlen(s), 64, chunk, 0);
+    CHECK(r.dropped == 1 && r.drops == 1);
+    CHECK(strncmp(r.head, "{\"id\":7,\"result\":\"qqq", 20) == 0);
+    CHECK_STR(r.log, "message||0|2|ok\n");
+  }
+}
+
+TEST(test_sse_dropped_event_head_joins_its_earlier_data_lines) {
+  const char *s = "data: first\n"
+                  "data: 0123456789012345678901234567890123456789\n"
+                  "data: 0123456789012345678901234567890123456789\n\n";
+  rec r;
+  parse(&r, s, strlen(s), 64, 0, 0);
+  CHECK(r.drops == 1);
+  CHECK(strncmp(r.head, "first\n0123456789012345678901234567890123456789\n0123",
+                51) == 0);
+}
+
+TEST(test_sse_dropped_event_head_is_at_most_4096_bytes) {
+  size_t n = 20000;
+  char *s = malloc(n + 16);
+  memcpy(s, "data: ", 6);
+  memset(s + 6, 'h', n);
+  memcpy(s + 6 + n, "\n\n", 2);
+  rec r;
+  parse(&r, s, n + 8, 10000, 0, 0);
+  CHECK(r.drops == 1);
+  CHECK(r.head_len == SSE_DROP_HEAD_MAX);
+  CHECK(r.head[0] == 'h' && r.head[SSE_DROP_HEAD_MAX - 1] == 'h');
+  free(s);
+}
+
+TEST(test_sse_no_drop_report_without_a_dropped_event) {
+  rec r;
+  parse(&r, mixed, sizeof mixed - 1, 64, 1, 0);
+  CHECK(r.drops == 0 && r.dropped == 0);
+}
+
 RUN(T(test_sse_data_field_makes_a_message_event),
     T(test_sse_multi_line_data_is_joined_with_newlines),
     T(test_sse_event_field_sets_the_type_for_one_event),
@@ -367,10 +430,8 @@ RUN(T(test_sse_data_field_makes_a_message_event),
     T(test_sse_id_counts_only_once_its_event_ended),
     T(test_sse_id_without_data_still_becomes_the_last_event_id),
     T(test_sse_restart_keeps_the_last_id_and_drops_the_partial_event),
-    T(test_sse_valid_retry_is_reported),
-    T(test_sse_invalid_retry_is_ignored),
-    T(test_sse_comments_are_ignored),
-    T(test_sse_unknown_fields_are_ignored),
+    T(test_sse_valid_retry_is_reported), T(test_sse_invalid_retry_is_ignored),
+    T(test_sse_comments_are_ignored), T(test_sse_unknown_fields_are_ignored),
     T(test_sse_field_without_colon_has_an_empty_value),
     T(test_sse_one_leading_space_is_stripped),
     T(test_sse_colon_in_value_is_kept),
@@ -388,4 +449,8 @@ RUN(T(test_sse_data_field_makes_a_message_event),
     T(test_sse_event_over_the_limit_is_dropped_and_the_next_parses),
     T(test_sse_dropped_event_with_more_lines_is_dropped_whole),
     T(test_sse_data_growing_over_the_limit_drops_the_event),
-    T(test_sse_event_at_the_limit_is_kept))
+    T(test_sse_event_at_the_limit_is_kept),
+    T(test_sse_dropped_event_reports_the_start_of_its_data),
+    T(test_sse_dropped_event_head_joins_its_earlier_data_lines),
+    T(test_sse_dropped_event_head_is_at_most_4096_bytes),
+    T(test_sse_no_drop_report_without_a_dropped_event))

@@ -48,7 +48,12 @@ static void reset_event(sse_parser *p) {
   p->has_id = false;
 }
 
+void sse_set_on_drop(sse_parser *p, sse_drop_fn on_drop) {
+  p->on_drop = on_drop;
+}
+
 void sse_free(sse_parser *p) {
+  free(p->drop_head);
   free(p->line);
   free(p->data);
   free(p->event);
@@ -68,6 +73,7 @@ void sse_restart(sse_parser *p) {
   p->bom_done = false;
   p->bom_len = 0;
   p->skipping = false;
+  p->drop_head_len = 0;
 }
 
 const char *sse_last_event_id(const sse_parser *p) {
@@ -104,13 +110,32 @@ static void dispatch(sse_parser *p) {
   reset_event(p);
 }
 
+/* The event being read passed max_event: from here to its blank line it
+ * is discarded. For on_drop, keeps the first bytes of its data: what was
+ * joined so far, then `more` (the data line that did not fit, if any). */
+static void start_skipping(sse_parser *p, const char *more, size_t more_len) {
+  p->skipping = true;
+  p->drop_head_len = 0;
+  if (!p->on_drop ||
+      (!p->drop_head && !(p->drop_head = malloc(SSE_DROP_HEAD_MAX))))
+    return;
+  size_t n = p->data_len < SSE_DROP_HEAD_MAX ? p->data_len : SSE_DROP_HEAD_MAX;
+  if (n)
+    memcpy(p->drop_head, p->data, n);
+  size_t m =
+      SSE_DROP_HEAD_MAX - n < more_len ? SSE_DROP_HEAD_MAX - n : more_len;
+  if (m)
+    memcpy(p->drop_head + n, more, m);
+  p->drop_head_len = n + m;
+}
+
 static void field(sse_parser *p, const char *name, size_t nlen,
                   const char *value, size_t vlen) {
   if (nlen == 4 && memcmp(name, "data", 4) == 0) {
     /* Bounded by the line limit already; data grows by one line. */
     if (!reserve(&p->data, &p->data_cap, p->data_len + vlen + 1,
                  p->max_event)) {
-      p->skipping = true;
+      start_skipping(p, value, vlen);
       return;
     }
     memcpy(p->data + p->data_len, value, vlen);
@@ -156,6 +181,9 @@ static size_t line_done(sse_parser *p) {
     if (p->skipping) {
       p->skipping = false;
       commit_id(p);
+      if (p->on_drop)
+        p->on_drop(p->ud, p->drop_head ? p->drop_head : "", p->drop_head_len);
+      p->drop_head_len = 0;
       reset_event(p);
       return 1;
     }
@@ -188,10 +216,33 @@ static void append_line(sse_parser *p, const char *s, size_t n) {
   if (reserve(&p->line, &p->line_cap, p->line_len + n, p->max_event)) {
     memcpy(p->line + p->line_len, s, n);
     p->line_len += n;
-  } else {
-    p->skipping = true; /* the rest of this event is discarded */
-    p->line_len = 0;
+    return;
   }
+  /* The line alone is too long: the rest of this event is discarded. If
+   * it is a data line, its start goes into the dropped event's head. */
+  if (!p->on_drop) {
+    p->line_len = 0;
+    start_skipping(p, NULL, 0);
+    return;
+  }
+  char pre[SSE_DROP_HEAD_MAX + 6];
+  size_t k = p->line_len < sizeof pre ? p->line_len : sizeof pre;
+  if (k)
+    memcpy(pre, p->line, k);
+  size_t k2 = sizeof pre - k < n ? sizeof pre - k : n;
+  memcpy(pre + k, s, k2);
+  k += k2;
+  const char *value = pre + 5;
+  size_t vlen = 0;
+  if (k >= 5 && memcmp(pre, "data:", 5) == 0) {
+    vlen = k - 5;
+    if (vlen > 0 && *value == ' ') {
+      value++;
+      vlen--;
+    }
+  }
+  p->line_len = 0;
+  start_skipping(p, value, vlen);
 }
 
 size_t sse_feed(sse_parser *p, const char *buf, size_t len) {

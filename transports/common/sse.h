@@ -22,6 +22,13 @@ typedef struct sse_event {
 typedef void (*sse_event_fn)(void *ud, const sse_event *ev);
 /* Called when a retry field with a valid number arrives. */
 typedef void (*sse_retry_fn)(void *ud, unsigned long ms);
+/* Called at the end of an event dropped for exceeding max_event, with the
+ * first bytes of its data (data lines joined with '\n', at most
+ * SSE_DROP_HEAD_MAX bytes, fewer if less had arrived), from which a
+ * caller can read a JSON-RPC id. Borrowed for the call. */
+typedef void (*sse_drop_fn)(void *ud, const char *head, size_t head_len);
+
+#define SSE_DROP_HEAD_MAX 4096
 
 typedef struct sse_parser {
   size_t max_event; /* bytes of data plus line buffer per event */
@@ -43,10 +50,15 @@ typedef struct sse_parser {
   bool bom_done; /* the stream's leading BOM was checked */
   unsigned char bom_len; /* bytes of a BOM matched so far (split BOM) */
   bool skipping;         /* discarding an oversized event until its end */
+  sse_drop_fn on_drop;
+  char *drop_head; /* the first bytes of the event being dropped */
+  size_t drop_head_len;
 } sse_parser;
 
 void sse_init(sse_parser *p, size_t max_event, sse_event_fn on_event,
               sse_retry_fn on_retry, void *ud);
+/* Optional, after sse_init: report dropped events' first bytes. */
+void sse_set_on_drop(sse_parser *p, sse_drop_fn on_drop);
 /* Frees the buffers (the struct itself is the caller's). */
 void sse_free(sse_parser *p);
 /* Starts a new stream (a reconnect) keeping the last event id. An id

@@ -1,0 +1,448 @@
+/*
+ * The http transport plugin: MCP "streamable HTTP" (revisions 2025-03-26,
+ * 2025-06-18, 2025-11-25). Every message the host sends is one POST to
+ * the server's URL; the reply is nothing (202), a JSON body, or an event
+ * stream that may carry server requests and notifications before the
+ * response. A standalone GET stream carries what belongs to no request.
+ *
+ * Life of one transport, all on the host's loop thread:
+ *
+ *   create   validate the configuration (config.c); no I/O
+ *   start    nothing to dial: the first POST (initialize) connects
+ *   send     one POST per message, concurrently, each on its own curl easy
+ *            handle on a curl multi handle driven by the host loop
+ *            (common/curl_loop.c); replies are queued for the host
+ *            (events.c) and delivered from a zero-delay timer
+ *   close    DELETE the session (2 s at most), drop everything running,
+ *            then on_close(0) once
+ *
+ * The only MCP knowledge here: a message's id, whether it is a request, a
+ * response or notifications/initialized (rpc_peek.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mcphost/plugin.h>
+#include <mcphost/transport.h>
+
+#include "http_transport.h"
+
+/* ---- sessions ---- */
+
+void http_session_assigned(mcph_transport *t, const char *id) {
+  if (t->session_id && strcmp(t->session_id, id) == 0)
+    return;
+  char *copy = strdup(id);
+  if (!copy)
+    return;
+  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "%s session id from %s",
+            t->session_id ? "new" : "got a", t->cfg.display_url);
+  free(t->session_id);
+  t->session_id = copy;
+}
+
+void http_session_expired(mcph_transport *t, const char *sent) {
+  /* Only the session the failed request carried: a new one may have been
+   * assigned since (several requests can fail with the old one). */
+  if (!t->session_id || !sent || strcmp(t->session_id, sent) != 0)
+    return;
+  mcph_logf(t->host, MCPH_LOG_INFO, t->name,
+            "the server no longer knows our session (HTTP 404 from %s)",
+            t->cfg.display_url);
+  free(t->session_id);
+  t->session_id = NULL;
+  stream_stop(t);
+}
+
+void http_abort_all(mcph_transport *t) {
+  while (t->head)
+    exchange_free(t->head);
+  t->hold = false;
+  t->release_pending = false;
+  if (t->hold_timer) {
+    t->host->timer_cancel(t->host, t->hold_timer);
+    t->hold_timer = NULL;
+  }
+}
+
+/* ---- POST ---- */
+
+/* The POST's deadline: connecting, the response headers and a JSON body.
+ * An event stream that has begun is bounded by the host's own request
+ * deadline instead: a long tool call streams progress for minutes. */
+static void on_deadline(void *ud) {
+  exchange *x = ud;
+  mcph_transport *t = x->t;
+  x->timer = NULL;
+  if (x->established)
+    return;
+  exchange_stop(x);
+  char msg[600];
+  snprintf(msg, sizeof msg, "no response from %s within %ld ms",
+           t->cfg.display_url, t->cfg.timeout_ms);
+  hq_send_failed(x, MCPH_ETIMEDOUT, msg);
+  if (x->opens_stream)
+    stream_release_hold(t);
+  exchange_free(x);
+}
+
+static int post_start(exchange *x) {
+  mcph_transport *t = x->t;
+  int rc = exchange_start(x);
+  if (rc != 0)
+    return rc;
+  if (t->host->timer_start(t->host, (uint64_t)t->cfg.timeout_ms, on_deadline, x,
+                           &x->timer) != 0)
+    x->timer = NULL; /* curl's connect timeout still bounds connecting */
+  return 0;
+}
+
+void http_post_release(exchange *x) {
+  int rc = post_start(x);
+  if (rc != 0) {
+    hq_send_failed(x, rc, x->last_error);
+    exchange_free(x);
+  }
+}
+
+static void post_done(exchange *x, CURLcode rc) {
+  mcph_transport *t = x->t;
+  const char *url = t->cfg.display_url;
+  long st = exchange_status(x);
+  char why[1200];
+  if (x->opens_stream) {
+    /* Like the TypeScript SDK: the GET stream follows the server's
+     * acceptance of notifications/initialized. */
+    if (rc == CURLE_OK && st >= 200 && st < 300)
+      stream_open(t);
+    else
+      stream_release_hold(t);
+  }
+  if (x->abort_code) {
+    if (x->abort_code == MCPH_ETOOBIG)
+      snprintf(why, sizeof why,
+               "the response from %s exceeds the %zu-byte message limit; "
+               "dropped",
+               url, t->cfg.max_message_bytes);
+    else
+      snprintf(why, sizeof why, "out of memory reading the response from %s",
+               url);
+    if (x->abort_code == MCPH_ETOOBIG)
+      hq_dropped(t, MCPH_ETOOBIG, why, x->body ? x->body : "",
+                 x->body_len < SSE_DROP_HEAD_MAX ? x->body_len
+                                                 : SSE_DROP_HEAD_MAX,
+                 x->body_total);
+    else
+      hq_error(t, x->abort_code, "%s", why);
+    hq_send_failed(x, x->abort_code, why);
+    exchange_free(x);
+    return;
+  }
+  if (x->established) {
+    /* An event stream: its messages went out as they came. */
+    if (rc != CURLE_OK)
+      exchange_describe_curl(x, rc, why, sizeof why);
+    else
+      snprintf(why, sizeof why, "the server ended it");
+    stream_post_ended(x, why);
+    return;
+  }
+  if (rc != CURLE_OK) {
+    int code = exchange_describe_curl(x, rc, why, sizeof why);
+    hq_send_failed(x, code, why);
+    exchange_free(x);
+    return;
+  }
+  if (st >= 200 && st < 300) {
+    if (x->mode == BODY_JSON && x->body_len > 0) {
+      char *body = x->body;
+      size_t len = x->body_len;
+      x->body = NULL;
+      x->body_len = x->body_cap = 0;
+      stream_deliver_take(x, body, len);
+    }
+    if (x->req_id && !x->answered) {
+      snprintf(why, sizeof why,
+               "HTTP %ld from %s carried no response to the request "
+               "(Content-Type \"%s\")",
+               st, url, x->ctype);
+      hq_send_failed(x, MCPH_EPROTO, why);
+    }
+    exchange_free(x);
+    return;
+  }
+  if (st == 404 && x->session) {
+    http_session_expired(t, x->session);
+    snprintf(why, sizeof why, "session expired (HTTP 404 from %s)", url);
+    hq_send_failed(x, MCPH_ESESSION, why);
+    exchange_free(x);
+    return;
+  }
+  int code = exchange_describe_status(x, why, sizeof why);
+  hq_send_failed(x, code, why);
+  exchange_free(x);
+}
+
+static void delete_done(exchange *x, CURLcode rc) {
+  mcph_transport *t = x->t;
+  char why[600];
+  if (rc != CURLE_OK)
+    exchange_describe_curl(x, rc, why, sizeof why);
+  else
+    snprintf(why, sizeof why, "HTTP %ld", exchange_status(x));
+  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "DELETE of the session: %s", why);
+  exchange_free(x);
+  hq_close(t, 0, "closed");
+}
+
+void http_done(void *ud, CURL *easy, CURLcode rc) {
+  exchange *x = ud;
+  mcph_transport *t = x->t;
+  /* The handle is out of the multi handle already. */
+  curl_easy_cleanup(easy);
+  x->easy = NULL;
+  curl_slist_free_all(x->hdrs);
+  x->hdrs = NULL;
+  if (x->timer) {
+    t->host->timer_cancel(t->host, x->timer);
+    x->timer = NULL;
+  }
+  switch (x->kind) {
+  case X_POST: post_done(x, rc); break;
+  case X_STREAM:
+  case X_RESUME: stream_done(x, rc); break;
+  case X_DELETE: delete_done(x, rc); break;
+  }
+}
+
+/* ---- the transport functions ---- */
+
+static int t_create(void *plugin_ctx, const mcph_transport_params *params,
+                    mcph_transport **out, mcph_error *err) {
+  plugin *pl = plugin_ctx;
+  if (!MCPH_HAS(params, mcph_transport_params, events) || !params->events ||
+      !MCPH_HAS(params->events, mcph_transport_events, on_close) ||
+      !params->events->on_message || !params->events->on_close)
+    return mcph_error_set(err, MCPH_EABI,
+                          "http transport: incomplete transport params");
+  mcph_transport *t = calloc(1, sizeof *t);
+  if (!t)
+    return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  t->pl = pl;
+  t->host = pl->host;
+  t->ev = params->events;
+  t->name = strdup(params->server_name ? params->server_name : "");
+  int rc = t->name ? http_config_parse(params->config_json, t->host, t->name,
+                                       &t->cfg, err)
+                   : mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  if (rc != 0)
+    goto fail;
+  size_t n = strlen(t->host->host_version ? t->host->host_version : "") + 16;
+  if (!(t->user_agent = malloc(n)) || !(t->cl = curl_loop_new(t->host))) {
+    rc = mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+    goto fail;
+  }
+  snprintf(t->user_agent, n, "mcphost/%s",
+           t->host->host_version ? t->host->host_version : "0");
+  if (t->cfg.insecure)
+    mcph_logf(t->host, MCPH_LOG_WARN, t->name,
+              "TLS certificate verification is off for server \"%s\" "
+              "(tls.insecure): anyone on the path can read and change its "
+              "traffic",
+              t->name);
+  *out = t;
+  return 0;
+fail:
+  http_config_free(&t->cfg);
+  free(t->user_agent);
+  free(t->name);
+  free(t);
+  return rc;
+}
+
+static int t_start(mcph_transport *t, mcph_error *err) {
+  if (t->state != T_NEW)
+    return mcph_error_set(err, MCPH_EINVAL, "already started");
+  t->state = T_RUNNING;
+  return 0;
+}
+
+static void on_hold_timeout(void *ud) {
+  mcph_transport *t = ud;
+  t->hold_timer = NULL;
+  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name,
+            "the standalone event stream is not open after %u ms; sending "
+            "anyway",
+            HOLD_MAX_MS);
+  stream_release_hold(t);
+}
+
+static int t_send(mcph_transport *t, const char *json, size_t len,
+                  mcph_error *err) {
+  if (t->state != T_RUNNING)
+    return mcph_error_set(err, MCPH_ECLOSED, "the server connection is closed");
+  if (!json || len == 0)
+    return mcph_error_set(err, MCPH_EINVAL, "empty message");
+  if (len > t->cfg.max_message_bytes)
+    return mcph_error_set(err, MCPH_ETOOBIG,
+                          "message of %zu bytes exceeds the %zu-byte limit",
+                          len, t->cfg.max_message_bytes);
+  exchange *x = exchange_new(t, X_POST, json, len);
+  if (!x)
+    return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  if (x->opens_stream) {
+    /* A (re-)initialized session: a new standalone stream follows this
+     * POST; later POSTs wait for it (see streams.c). */
+    stream_stop(t);
+    if (!t->hold) {
+      t->hold = true;
+      if (t->host->timer_start(t->host, HOLD_MAX_MS, on_hold_timeout, t,
+                               &t->hold_timer) != 0) {
+        t->hold_timer = NULL;
+        t->hold = false;
+      }
+    }
+  } else if (t->hold) {
+    x->held = true;
+    return 0;
+  }
+  int rc = post_start(x);
+  if (rc != 0) {
+    mcph_error_set(err, rc, "%s", x->last_error);
+    if (x->opens_stream)
+      stream_release_hold(t);
+    exchange_free(x);
+    return rc;
+  }
+  return 0;
+}
+
+static void t_close(mcph_transport *t) {
+  if (t->state != T_RUNNING)
+    return;
+  t->state = T_CLOSING;
+  http_abort_all(t);
+  if (t->session_id) {
+    /* Tell the server the session is over; 405 (not supported) or any
+     * failure is fine, and DELETE_TIMEOUT_MS bounds it. */
+    exchange *x = exchange_new(t, X_DELETE, NULL, 0);
+    if (x && exchange_start(x) == 0)
+      return; /* delete_done() queues on_close */
+    exchange_free(x);
+  }
+  hq_close(t, 0, "closed");
+}
+
+static void t_destroy(mcph_transport *t) {
+  if (!t)
+    return;
+  http_abort_all(t);
+  hq_free(t);
+  curl_loop_free(t->cl);
+  http_config_free(&t->cfg);
+  free(t->session_id);
+  free(t->protocol_version);
+  free(t->user_agent);
+  free(t->name);
+  free(t);
+}
+
+static const char *t_session_id(mcph_transport *t) {
+  return t->session_id;
+}
+
+static void t_set_protocol_version(mcph_transport *t, const char *version) {
+  size_t n = version ? strlen(version) : 0;
+  bool ok = n > 0 && n <= 64;
+  for (size_t i = 0; ok && i < n; i++)
+    ok = version[i] > 0x20 && version[i] < 0x7f;
+  if (!ok) {
+    mcph_logf(t->host, MCPH_LOG_WARN, t->name,
+              "ignoring an invalid protocol version for the "
+              "MCP-Protocol-Version header");
+    return;
+  }
+  char *copy = strdup(version);
+  if (!copy)
+    return;
+  free(t->protocol_version);
+  t->protocol_version = copy;
+}
+
+/* ---- the plugin ---- */
+
+static const char *const http_types[] = {"http", NULL};
+
+static const mcph_transport_factory http_factory = {
+    .struct_size = sizeof(mcph_transport_factory),
+    .types = http_types,
+    .create = t_create,
+    .start = t_start,
+    .send = t_send,
+    .close = t_close,
+    .destroy = t_destroy,
+    .session_id = t_session_id,
+    .set_protocol_version = t_set_protocol_version,
+};
+
+static int plugin_init(const mcph_host *host, void **plugin_ctx,
+                       mcph_error *err) {
+  if (!MCPH_HAS(host, mcph_host, timer_cancel) ||
+      host->abi_major != MCPH_ABI_MAJOR || !host->log || !host->fd_watch ||
+      !host->fd_update || !host->fd_unwatch || !host->timer_start ||
+      !host->timer_cancel)
+    return mcph_error_set(err, MCPH_EABI,
+                          "http transport: the host table lacks services "
+                          "this plugin needs (ABI %d.%d)",
+                          MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
+  /* CURLOPT_PROTOCOLS_STR and friends need libcurl 7.85. */
+  const curl_version_info_data *v = curl_version_info(CURLVERSION_NOW);
+  if (!v || v->version_num < 0x075500)
+    return mcph_error_set(err, MCPH_ENOTSUP,
+                          "http transport: needs libcurl 7.85 or later, "
+                          "found %s",
+                          v ? v->version : "none");
+  /* The one place curl's process-wide state is set up; reference counted
+   * by curl, so other curl plugins may do the same. */
+  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+    return mcph_error_set(err, MCPH_EIO,
+                          "http transport: cannot "
+                          "initialize libcurl");
+  plugin *pl = calloc(1, sizeof *pl);
+  if (!pl) {
+    curl_global_cleanup();
+    return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  }
+  pl->host = host;
+  *plugin_ctx = pl;
+  return 0;
+}
+
+static const void *plugin_get_extension(void *plugin_ctx, const char *id) {
+  (void)plugin_ctx;
+  return id && strcmp(id, MCPH_EXT_TRANSPORT) == 0 ? &http_factory : NULL;
+}
+
+static void plugin_deinit(void *plugin_ctx) {
+  if (plugin_ctx) {
+    free(plugin_ctx);
+    curl_global_cleanup();
+  }
+}
+
+/* The one exported symbol. */
+MCPH_PLUGIN_ENTRY = {
+    .struct_size = sizeof(mcph_entry),
+    .abi_major = MCPH_ABI_MAJOR,
+    .abi_minor = MCPH_ABI_MINOR,
+    .id = PLUGIN_ID,
+    .name = "streamable HTTP transport",
+    .version = "0.1.0",
+    .description = "Talks to an MCP server over streamable HTTP: a POST per "
+                   "message, JSON or event-stream replies, a standalone GET "
+                   "stream, resumption with Last-Event-ID.",
+    .init = plugin_init,
+    .get_extension = plugin_get_extension,
+    .deinit = plugin_deinit,
+};

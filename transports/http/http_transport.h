@@ -1,0 +1,243 @@
+/*
+ * The http transport's internals, shared by its files:
+ *
+ *   http.c      the plugin entry and the transport functions (create,
+ *               start, send, close, destroy, hooks); what a POST's end means
+ *   exchange.c  one HTTP exchange on libcurl: request headers, response
+ *               headers, the body as JSON, an event stream or an error
+ *   streams.c   the standalone GET stream and the resumption of broken
+ *               POST streams: reconnect delays, Last-Event-ID, backoff
+ *   events.c    the queue of callbacks to the host, delivered from a
+ *               zero-delay timer, never from inside a curl callback or a
+ *               call the host made
+ *   config.c    the configuration; rpc_peek.c: the few JSON-RPC facts a
+ *               transport needs (a message's id, a batch's elements)
+ *
+ * Everything runs on the host's loop thread.
+ */
+#ifndef MCPH_HTTP_TRANSPORT_H
+#define MCPH_HTTP_TRANSPORT_H
+
+#include <curl/curl.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <mcphost/transport.h>
+
+#include "../common/curl_loop.h"
+#include "../common/sse.h"
+#include "config.h"
+
+#define PLUGIN_ID "mcphost.transport.http"
+
+#define DEFAULT_RETRY_MS                                                       \
+  1000UL                       /* reconnect delay when the server gave none    \
+                                */
+#define MAX_RETRY_MS 300000UL  /* a server's retry is honoured up to this */
+#define BACKOFF_CAP_MS 30000UL /* doubling stops here (or at retry) */
+#define MIN_RETRY_MS 100UL     /* smaller retry values are raised to it */
+#define RESUME_MAX_ATTEMPTS 5U /* failed reconnects in a row, then give up */
+#define HOLD_MAX_MS 2000U      /* POSTs wait this long for the GET */
+#define DELETE_TIMEOUT_MS 2000L
+#define GET_CONNECT_TIMEOUT_MS 30000L
+#define EXCERPT_BYTES 200
+#define SESSION_ID_MAX 1024
+
+typedef struct plugin {
+  const mcph_host *host;
+} plugin;
+
+enum tstate {
+  T_NEW,     /* created, not started */
+  T_RUNNING, /* started */
+  T_CLOSING, /* close() was called; on_close is queued or follows DELETE */
+  T_CLOSED   /* on_close was delivered */
+};
+
+typedef enum xkind {
+  X_POST,   /* one message given to send() */
+  X_STREAM, /* the standalone GET stream */
+  X_RESUME, /* a GET resuming a POST's event stream that broke unanswered */
+  X_DELETE  /* ending the session at close() */
+} xkind;
+
+typedef enum body_mode {
+  BODY_NONE,   /* no final response headers yet */
+  BODY_JSON,   /* application/json: collected, delivered at the end */
+  BODY_SSE,    /* text/event-stream: parsed and delivered as it comes */
+  BODY_ERROR,  /* an HTTP error: the first bytes kept for the message */
+  BODY_DISCARD /* anything else */
+} body_mode;
+
+typedef struct exchange exchange;
+
+struct exchange {
+  mcph_transport *t;
+  exchange *prev, *next; /* t's list of live exchanges, oldest first */
+  xkind kind;
+  CURL *easy; /* while a transfer runs */
+  struct curl_slist *hdrs;
+  char errbuf[CURL_ERROR_SIZE];
+  mcph_timer *timer; /* X_POST: its deadline; GETs: the reconnect delay */
+  bool held;         /* X_POST waiting for the standalone GET to start */
+
+  /* What was sent. */
+  char *msg; /* the message exactly as given to send() */
+  size_t msg_len;
+  char *req_id; /* the raw id token when `msg` is a request, else NULL */
+  size_t req_id_len;
+  bool opens_stream; /* `msg` is notifications/initialized */
+  char *session;     /* the session id this transfer carried, or NULL */
+
+  /* The response of the current attempt. */
+  long status;     /* of the last status line seen */
+  char reason[64]; /* its reason phrase, printable ASCII */
+  char ctype[128];
+  char *www_auth;    /* WWW-Authenticate values joined with ", " */
+  char *new_session; /* Mcp-Session-Id of the response, applied on 2xx */
+  body_mode mode;
+  char *body; /* BODY_JSON: the body; BODY_ERROR: its first bytes */
+  size_t body_len, body_cap;
+  int abort_code;    /* set when a callback failed the transfer */
+  size_t body_total; /* a JSON body's Content-Length, 0 if unknown */
+  bool established;  /* a 2xx event stream is flowing */
+
+  /* Event streams (POST replies, GETs). */
+  sse_parser sse;
+  bool sse_ready;
+  unsigned long retry_ms; /* the server's retry field */
+  bool has_retry;
+  bool answered;         /* the response to req_id came through */
+  unsigned dropped;      /* events dropped for size while unanswered */
+  unsigned fails;        /* failed attempts since the last established one */
+  char last_error[1024]; /* why the last attempt failed, for the report */
+};
+
+typedef enum hevent_kind {
+  EV_MESSAGE,
+  EV_ERROR,
+  EV_SEND_FAILED,
+  EV_DROPPED
+} hevent_kind;
+
+typedef struct hevent {
+  struct hevent *next;
+  hevent_kind kind;
+  int code;
+  char *text; /* EV_MESSAGE: the JSON; otherwise the message or reason */
+  size_t text_len;
+  char *json; /* EV_SEND_FAILED: the message that failed; EV_DROPPED: the
+               * dropped message's first bytes */
+  size_t json_len;
+  size_t total; /* EV_DROPPED: the dropped message's size, 0 if unknown */
+} hevent;
+
+struct mcph_transport {
+  plugin *pl;
+  const mcph_host *host;
+  const mcph_transport_events *ev;
+  char *name;
+  http_config cfg;
+  char *user_agent;
+  curl_loop *cl;
+  enum tstate state;
+
+  char *session_id;       /* Mcp-Session-Id the server assigned */
+  char *protocol_version; /* MCP-Protocol-Version, once set */
+  bool reached;           /* some HTTP response ever arrived */
+
+  exchange *head, *tail; /* every live exchange, oldest first */
+  exchange *stream;      /* the standalone GET, running or waiting */
+  bool hold;             /* POSTs wait until the standalone GET started */
+  bool release_pending;  /* the GET answered: release at the next pump */
+  mcph_timer *hold_timer;
+
+  /* Callbacks to the host, in order. */
+  hevent *q_head, *q_tail;
+  mcph_timer *pump_timer;
+  bool pumping;
+  bool close_queued; /* on_close follows what is queued */
+  int close_code;
+  char close_reason[512];
+};
+
+/* ---- exchange.c ---- */
+
+/* A new exchange of `kind`, linked at the end of t's list. For X_POST,
+ * `msg` is copied. NULL when out of memory. */
+exchange *exchange_new(mcph_transport *t, xkind kind, const char *msg,
+                       size_t len);
+/* Starts (or restarts) the transfer: a new easy handle with the current
+ * session and protocol headers. Returns 0 or an MCPH_E* code with a
+ * message in x->last_error. */
+int exchange_start(exchange *x);
+/* Stops a running transfer and cancels its timer. Not from inside one of
+ * its own curl callbacks. */
+void exchange_stop(exchange *x);
+/* Stops, unlinks and frees. */
+void exchange_free(exchange *x);
+
+/* The response's final status (the last status line). */
+long exchange_status(const exchange *x);
+/* Describes an HTTP error response: "HTTP 500 Internal Server Error from
+ * URL: <first bytes of the body>", and for 401/403 the WWW-Authenticate
+ * value. Returns the MCPH_E* code that fits it. */
+int exchange_describe_status(const exchange *x, char *buf, size_t size);
+/* Describes a failed transfer: "<curl's error text> (URL)"; returns the
+ * MCPH_E* code that fits it. */
+int exchange_describe_curl(const exchange *x, CURLcode rc, char *buf,
+                           size_t size);
+
+/* ---- events.c ---- */
+
+/* Queue one callback to the host; the pump delivers them in order. The
+ * `take` variants take ownership of a malloc'ed buffer. */
+void hq_message(mcph_transport *t, const char *json, size_t len);
+void hq_message_take(mcph_transport *t, char *json, size_t len);
+void hq_error(mcph_transport *t, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Takes x->msg. */
+void hq_send_failed(exchange *x, int code, const char *message);
+/* A message from the server was dropped (over maxMessageBytes); `head` is
+ * its first bytes (copied, at most 4096). */
+void hq_dropped(mcph_transport *t, int code, const char *message,
+                const char *head, size_t head_len, size_t total);
+void hq_close(mcph_transport *t, int code, const char *reason);
+/* Runs the pump soon (a zero-delay timer). */
+void hq_schedule(mcph_transport *t);
+void hq_free(mcph_transport *t);
+
+/* ---- streams.c ---- */
+
+/* An event-stream message arrived on `x`: notes the answer to x's request
+ * and queues it for the host. */
+void stream_deliver(exchange *x, const char *json, size_t len);
+/* As stream_deliver(), taking the malloc'ed `json` (a JSON body). */
+void stream_deliver_take(exchange *x, char *json, size_t len);
+/* The POST x's event stream ended; resume it if it left its request
+ * unanswered. Takes x. */
+void stream_post_ended(exchange *x, const char *why);
+/* Opens the standalone GET stream (after notifications/initialized). */
+void stream_open(mcph_transport *t);
+/* Stops the standalone GET stream, for good. */
+void stream_stop(mcph_transport *t);
+/* A GET (X_STREAM or X_RESUME) finished. Takes x. */
+void stream_done(exchange *x, CURLcode rc);
+/* The standalone GET got its response headers, or will not start:
+ * POSTs held behind it may go. */
+void stream_release_hold(mcph_transport *t);
+
+/* ---- http.c ---- */
+
+/* Starts a POST that was held; on failure reports it and frees x. */
+void http_post_release(exchange *x);
+/* A transfer of x finished (curl_loop's done callback). */
+void http_done(void *ud, CURL *easy, CURLcode rc);
+/* The server forgot `sent` (HTTP 404 with that session id). */
+void http_session_expired(mcph_transport *t, const char *sent);
+/* Records a session id from a 2xx response header. */
+void http_session_assigned(mcph_transport *t, const char *id);
+/* Stops and frees every exchange (close, or a transport that ends). */
+void http_abort_all(mcph_transport *t);
+
+#endif /* MCPH_HTTP_TRANSPORT_H */
