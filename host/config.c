@@ -162,40 +162,6 @@ const char *config_check_entry(config *c, const char *src, const char *where,
                  src, name, where);
     return NULL;
   }
-  /* Fields that ${VAR} expansion and the policy read must have the
-   * right shape; anything else is the transport's business. */
-  const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
-  if (args) {
-    bool ok = cJSON_IsArray(args);
-    const cJSON *a;
-    cJSON_ArrayForEach(a, args) ok = ok && cJSON_IsString(a);
-    if (!ok) {
-      config_error(c, "%s: server \"%s\": \"args\" must be an array of "
-                      "strings (at %s.args)",
-                   src, name, where);
-      return NULL;
-    }
-  }
-  if (url && !cJSON_IsString(url)) {
-    config_error(c, "%s: server \"%s\": \"url\" must be a string (at %s.url)",
-                 src, name, where);
-    return NULL;
-  }
-  static const char *const maps[] = {"env", "headers"};
-  for (size_t i = 0; i < 2; i++) {
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(e, maps[i]);
-    if (!m)
-      continue;
-    bool ok = cJSON_IsObject(m);
-    const cJSON *v;
-    cJSON_ArrayForEach(v, m) ok = ok && cJSON_IsString(v);
-    if (!ok) {
-      config_error(c, "%s: server \"%s\": \"%s\" must be an object of "
-                      "strings (at %s.%s)",
-                   src, name, maps[i], where, maps[i]);
-      return NULL;
-    }
-  }
   return t;
 }
 

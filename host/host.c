@@ -10,6 +10,8 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include "feature_plugins.h"
+#include "redact.h"
 #include "util.h"
 
 #ifndef MCPHOST_INSTALL_PLUGIN_DIR
@@ -42,7 +44,11 @@ static void vlog(host *h, int level, const char *source, const char *fmt,
     sb_printf(&b, "[%s] ", source);
   sb_vprintf(&b, fmt, ap);
   sb_addc(&b, '\n');
-  fputs(sb_str(&b), stderr);
+  /* Every log line passes here: wire traces, transport errors, server
+   * logs, plugins. None may carry a token (redact.h). */
+  char *safe = redact(sb_str(&b));
+  fputs(safe, stderr);
+  free(safe);
   sb_free(&b);
 }
 
@@ -114,8 +120,9 @@ static const char *api_get_path(const mcph_host *api, int which) {
 
 static const void *api_get_service(const mcph_host *api, const char *id) {
   (void)api;
-  (void)id;
-  return NULL; /* no optional services in ABI 1.0 yet */
+  if (id && strcmp(id, MCPH_SERVICE_FEATURES) == 0)
+    return features_service();
+  return NULL;
 }
 
 /* ---- paths ---- */
@@ -223,11 +230,15 @@ host *host_new(const host_options *opt) {
   return h;
 }
 
-void host_load_plugins(host *h) { registry_load_all(&h->reg, &h->api); }
+void host_load_plugins(host *h) {
+  registry_load_all(&h->reg, &h->api);
+  features_collect(h);
+}
 
 void host_free(host *h) {
   if (!h)
     return;
+  features_free(h);
   registry_free(&h->reg);
   config_free(&h->cfg);
   if (h->sigwatch)

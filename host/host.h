@@ -33,6 +33,12 @@ typedef struct host {
   loop_watch *sigwatch;
   volatile bool interrupted; /* set when a signal arrived */
   int signal_number;
+  void *features;  /* feature_rec[], see features.c */
+  size_t nfeatures;
+  struct host_option {
+    char *name, *value;
+  } *options; /* values of plugin-declared options (--name=value) */
+  size_t noptions;
 } host;
 
 host *host_new(const host_options *opt);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sanitize.h"
 #include "util.h"
 
 typedef struct pending {
@@ -115,7 +116,12 @@ static int send_json(rpc *r, cJSON *msg, char *why, size_t why_len) {
   return rc;
 }
 
-static void send_cancelled(rpc *r, int64_t id, const char *reason) {
+/* Tells the peer we gave up on request `p`. Never for initialize: the
+ * spec forbids cancelling it (the connection is closed instead). */
+static void send_cancelled(rpc *r, const pending *p, const char *reason) {
+  if (strcmp(p->method, "initialize") == 0 || p->held)
+    return;
+  int64_t id = p->id;
   cJSON *params = cJSON_CreateObject();
   cJSON_AddNumberToObject(params, "requestId", (double)id);
   if (reason)
@@ -127,7 +133,7 @@ static void on_deadline(void *ud) {
   pending *p = ud;
   rpc *r = p->owner;
   p->timer = NULL; /* a fired timer frees itself */
-  send_cancelled(r, p->id, "timed out");
+  send_cancelled(r, p, "timed out");
   char msg[256];
   snprintf(msg, sizeof msg, "%s timed out", p->method);
   rpc_error err = {.status = RPC_ERR_TIMEOUT, .message = msg};
@@ -380,7 +386,7 @@ void rpc_cancel(rpc *r, int64_t id, const char *reason) {
   pending *p = pending_find(r, id);
   if (!p)
     return;
-  send_cancelled(r, id, reason);
+  send_cancelled(r, p, reason);
   char msg[256];
   snprintf(msg, sizeof msg, "%s cancelled: %s", p->method,
            reason ? reason : "by the user");
@@ -518,9 +524,17 @@ void rpc_receive(rpc *r, const char *json, size_t len) {
              "too deeply",
              len);
     warn(r, "dropped a message that is not valid JSON (%zu bytes)", len);
-    rpc_fail_unusable(r, json, len < 4096 ? len : 4096, why);
+    rpc_fail_unusable(r, json, len, why); /* the id may come last */
     return;
   }
+  /* The one entry point of server text: everything below, and everything
+   * the host and plugins see, is sanitized (sanitize.h); only objects
+   * are used. Except the top-level "id": an opaque token, echoed back as
+   * sent. */
+  if (cJSON_IsObject(msg))
+    for (cJSON *m = msg->child; m; m = m->next)
+      if (strcmp(m->string, "id") != 0)
+        sanitize_json(m);
   if (cJSON_IsArray(msg)) {
     /* MCP since 2025-06-18 has no batches; answer once, cleanly. */
     warn(r, "rejected a JSON-RPC batch of %d messages",

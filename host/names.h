@@ -1,8 +1,24 @@
 /* Tool and prompt names as the model sees them: mcp__<server>__<tool>,
- * each part normalized to [A-Za-z0-9_-]. */
+ * each part normalized to [A-Za-z0-9_-], the whole within a length limit
+ * (64 by default: the model APIs' limit), deterministic and without
+ * collisions among one server's tools.
+ *
+ * How a server's list is named (name_assign):
+ *   - the server part is the normalized server name; one longer than
+ *     (max_len - 7) / 2 is cut and given a hash: "<prefix>_<8 hex>";
+ *   - a tool whose "mcp__<server>__<normalized tool>" fits keeps it;
+ *   - a tool whose name does not fit is cut and given a hash of its
+ *     original name: "mcp__<server>__<prefix>_<8 hex>";
+ *   - when two tools would get the same name, the first in this order
+ *     keeps it and the others get a hashed form as above: tools whose
+ *     original name is already normalized, then the others; within each,
+ *     by original name (bytes), then by position in the list. A hashed
+ *     form already taken is rehashed (deterministically) until free.
+ * The same list gives the same names in every run, whatever its order. */
 #ifndef MCPHOST_NAMES_H
 #define MCPHOST_NAMES_H
 
+#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -10,7 +26,35 @@
  * replaced by '_' (a multi-byte UTF-8 character becomes one '_'). */
 char *name_normalize(const char *s);
 
-/* Returns a new string "mcp__<server>__<tool>" (both parts normalized). */
+/* Returns a new string: the server part of names for `server`, within
+ * the limit implied by `max_len` (the whole name's limit). */
+char *name_server_part(const char *server, size_t max_len);
+
+/* Names one server's items (tools or prompts): `originals[i]` is the
+ * i-th item's name as the server gave it, or NULL for an item without a
+ * name. Returns an array of `n` new strings "mcp__<server>__<item>" (NULL
+ * where the original was NULL); free with name_list_free. */
+char **name_assign(const char *server, const char *const *originals, size_t n,
+                   size_t max_len);
+void name_list_free(char **names, size_t n);
+
+/* name_assign over a JSON array of items with a string "name" each (as
+ * tools/list and prompts/list return them). *n gets the array's size. */
+char **name_assign_items(const char *server, const cJSON *items, size_t max_len,
+                         size_t *n);
+
+/* The item of `items` that the reference `want` means: `want` is what
+ * follows "mcp__<server part>__" in a qualified reference, and matches
+ * the item whose assigned name ends with it; failing that, an item whose
+ * original name is exactly `want`. Borrowed from `items`; NULL if none. */
+const cJSON *name_find_item(const char *server, const cJSON *items,
+                            size_t max_len, const char *want);
+
+/* The default limit of a whole name: the model APIs' limit. */
+#define NAME_MAX_LEN 64
+
+/* Returns a new string: the name name_assign gives `tool` when it is the
+ * server's only item, under the default limit. */
 char *name_qualify(const char *server, const char *tool);
 
 /* Splits a user-given tool reference into server and tool parts. Accepts

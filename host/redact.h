@@ -8,7 +8,9 @@
  *   form/query access_token=v         (up to &, whitespace, quote, ;,)]})
  *   header     Authorization: v       (to the end of the line)
  * Fields: access_token, refresh_token, id_token, assertion, subject_token,
- * client_secret, authorization, proxy-authorization. A quoted value cut
+ * client_secret, authorization, proxy-authorization; in JSON also with a
+ * prefix (oauth_access_token), never with a suffix (access_token_expiry
+ * is not a secret). Only string values are replaced. A quoted value cut
  * off by the end of the text (a log line truncated mid-token) is redacted
  * to the end. Pure function; any thread. */
 #ifndef MCPHOST_REDACT_H

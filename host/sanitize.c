@@ -83,6 +83,13 @@ static size_t skip_ascii(const char *s, size_t i, size_t len) {
 }
 
 static size_t skip_non_ascii(const char *s, size_t i, size_t len) {
+  while (i + 8 <= len) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if ((w & 0x8080808080808080ull) != 0x8080808080808080ull)
+      break;
+    i += 8;
+  }
   while (i < len && ((unsigned char)s[i] & 0x80))
     i++;
   return i;
@@ -92,23 +99,34 @@ static bool removable(UChar32 c) {
   int8_t t = u_charType(c);
   /* Surrogates cannot survive the UTF-8 conversion; listed so that no
    * path ever emits one. */
-  return t == U_FORMAT_CHAR || t == U_PRIVATE_USE_CHAR ||
-         t == U_UNASSIGNED || t == U_SURROGATE;
+  return t == U_FORMAT_CHAR || t == U_PRIVATE_USE_CHAR || t == U_UNASSIGNED ||
+         t == U_SURROGATE;
 }
 
-/* Drops removable code points in place; returns the new length. */
+/* Drops removable code points in place; returns the new length. Text
+ * with nothing to drop, the common case, is only read. */
 static int32_t filter(UChar *u, int32_t len) {
-  int32_t r = 0, w = 0;
+  int32_t r = 0, w = -1;
   while (r < len) {
+    if (u[r] < 0x80) {
+      if (w >= 0)
+        u[w++] = u[r];
+      r++;
+      continue;
+    }
     int32_t start = r;
     UChar32 c;
     U16_NEXT(u, r, len, c);
-    if (c >= 0x80 && removable(c))
+    if (removable(c)) {
+      if (w < 0)
+        w = start;
       continue;
-    while (start < r)
-      u[w++] = u[start++];
+    }
+    if (w >= 0)
+      while (start < r)
+        u[w++] = u[start++];
   }
-  return w;
+  return w < 0 ? len : w;
 }
 
 /* NFKC of z->u[0..len) when it is not already normalized. Returns the
@@ -153,7 +171,8 @@ static void emit(san *z, const char *s, size_t start, size_t end,
 static void segment(san *z, const char *s, size_t start, size_t end) {
   static const char fffd[] = "\xEF\xBF\xBD";
   size_t n = end - start;
-  grow16(&z->u, &z->ucap, n + 1); /* UTF-16 never has more units than UTF-8 has bytes */
+  grow16(&z->u, &z->ucap,
+         n + 1); /* UTF-16 never has more units than UTF-8 has bytes */
   UErrorCode e = U_ZERO_ERROR;
   int32_t len = 0, subs = 0;
   u_strFromUTF8WithSub(z->u, (int32_t)z->ucap, &len, s + start, (int32_t)n,
@@ -206,7 +225,8 @@ static bool san_bytes(san *z, const char *s, size_t len) {
       end = skip_non_ascii(s, end, lim);
       if (end == lim && lim < len && ((unsigned char)s[end] & 0x80)) {
         /* Cut inside a run: back up to the start of a code point. */
-        for (int k = 0; k < 3 && end > i && ((unsigned char)s[end] & 0xC0) == 0x80; k++)
+        for (int k = 0;
+             k < 3 && end > i && ((unsigned char)s[end] & 0xC0) == 0x80; k++)
           end--;
         break;
       }

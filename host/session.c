@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "feature_plugins.h"
+#include "redact.h"
 #include "util.h"
 
 const char *const mcp_supported_protocols[] = {
@@ -15,6 +17,7 @@ static void schedule_reconnect(session *s);
 static void set_state(session *s, session_state st) {
   if (s->state == st)
     return;
+  bool was_ready = s->state == SESS_READY;
   s->state = st;
   if (st == SESS_READY) {
     s->ever_ready = true;
@@ -23,6 +26,10 @@ static void set_state(session *s, session_state st) {
   }
   if (st == SESS_FAILED)
     schedule_reconnect(s);
+  if (st == SESS_READY)
+    features_server_event(s, MCPH_SERVER_CONNECTED);
+  else if (was_ready)
+    features_server_event(s, MCPH_SERVER_DISCONNECTED);
   if (s->on_state)
     s->on_state(s->on_state_ud, s);
 }
@@ -145,11 +152,14 @@ static void on_send_failed(void *ud, int code, const char *message,
     return;
   }
   if (code == MCPH_ESESSION && s->state == SESS_READY) {
-    if (!rpc_retry(s->rpc, id) && !s->reinitializing) {
+    /* Hold first, so the retry waits for the new session. */
+    rpc_hold(s->rpc, true);
+    if (!rpc_retry(s->rpc, id)) { /* it was already sent twice */
       rpc_fail(s->rpc, id, RPC_ERR_TRANSPORT, message);
+      if (!s->reinitializing)
+        rpc_hold(s->rpc, false);
       return;
     }
-    rpc_hold(s->rpc, true);
     reinitialize(s);
     return;
   }
@@ -208,6 +218,8 @@ static void on_request(void *ud, const char *method, const cJSON *params,
     rpc_respond(s->rpc, id, cJSON_CreateObject());
   } else if (strcmp(method, "roots/list") == 0) {
     rpc_respond(s->rpc, id, roots_result(s));
+  } else if (features_request(s, method, params, id)) {
+    /* a feature plugin answers it */
   } else {
     host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
              "server asked for unsupported method %s", method);
@@ -251,7 +263,9 @@ static void server_log_line(session *s, const char *level, const char *text) {
   struct tm tm;
   char stamp[32];
   strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", gmtime_r(&now, &tm));
-  fprintf(s->server_log, "%sZ %s %s\n", stamp, level, text);
+  char *clean = redact(text); /* no secrets in files either */
+  fprintf(s->server_log, "%sZ %s %s\n", stamp, level, clean);
+  free(clean);
   fflush(s->server_log);
 }
 
@@ -281,6 +295,7 @@ static void on_notification(void *ud, const char *method,
   } else {
     host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "notification %s", method);
   }
+  features_notify(s, method, params);
   if (s->on_notify)
     s->on_notify(s->on_notify_ud, s, method, params);
 }
@@ -385,11 +400,12 @@ static const char *accept_initialize(session *s, const cJSON *result,
   return NULL;
 }
 
-static cJSON *initialize_params(void) {
+static cJSON *initialize_params(session *s) {
   cJSON *p = cJSON_CreateObject();
   cJSON_AddStringToObject(p, "protocolVersion", MCP_LATEST_PROTOCOL);
   cJSON *caps = cJSON_AddObjectToObject(p, "capabilities");
   cJSON_AddObjectToObject(caps, "roots");
+  features_add_capabilities(s->h, caps);
   cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
   cJSON_AddStringToObject(info, "name", "mcphost");
   cJSON_AddStringToObject(info, "version", MCPHOST_VERSION);
@@ -429,7 +445,7 @@ static void reinitialize(session *s) {
   s->reinitializing = true;
   rpc_request_opts o = {.timeout_ms = s->connect_timeout_ms, .ud = s,
                         .urgent = true};
-  int64_t id = rpc_request(s->rpc, "initialize", initialize_params(), &o,
+  int64_t id = rpc_request(s->rpc, "initialize", initialize_params(s), &o,
                            on_reinitialized);
   if (id > 0) {
     s->init_id = id;
@@ -485,6 +501,13 @@ void session_connect(session *s, uint64_t timeout_ms) {
     return;
   s->connect_started_ms = loop_now_ms();
   set_state(s, SESS_CONNECTING);
+  if (s->cfg->state != SERVER_ACTIVE) {
+    /* Pending, rejected, denied or disabled: never started, whoever asks
+     * (the commands check first; this is the last line). */
+    fail(s, FAIL_CONFIG, "server is %s: %s", server_state_name(s->cfg),
+         s->cfg->reason ? s->cfg->reason : "not allowed to start");
+    return;
+  }
   const type_binding *tb = registry_find_type(&s->h->reg, s->cfg->type);
   if (!tb) {
     fail_no_plugin(s);
@@ -516,7 +539,7 @@ void session_connect(session *s, uint64_t timeout_ms) {
   s->transport_started = true;
   s->connect_timeout_ms = timeout_ms;
   rpc_request_opts o = {.timeout_ms = timeout_ms, .ud = s};
-  int64_t id = rpc_request(s->rpc, "initialize", initialize_params(), &o,
+  int64_t id = rpc_request(s->rpc, "initialize", initialize_params(s), &o,
                            on_initialized);
   if (id > 0)
     s->init_id = id;
@@ -607,6 +630,8 @@ void session_free(session *s) {
   cJSON_Delete(s->server_info);
   if (s->server_log)
     fclose(s->server_log);
+  features_session_gone(s);
+  free(s->caps_text);
   free(s->log_level);
   free(s->instructions);
   free(s->protocol_version);

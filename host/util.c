@@ -135,3 +135,26 @@ int mkdir_p(const char *path, unsigned mode) {
   free(p);
   return rc;
 }
+
+bool glob_match(const char *p, const char *s) {
+  /* Iterative with one backtrack point: linear in practice, and no
+   * recursion for a hostile pattern to exhaust. */
+  const char *star = NULL, *resume = NULL;
+  while (*s) {
+    if (*p == '*') {
+      star = p++;
+      resume = s;
+    } else if (*p == *s) {
+      p++;
+      s++;
+    } else if (star) {
+      p = star + 1;
+      s = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (*p == '*')
+    p++;
+  return *p == '\0';
+}

@@ -32,6 +32,10 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 bool str_starts(const char *s, const char *prefix);
+
+/* Whether `s` matches `pattern`, where '*' matches any run of characters
+ * (including none and '/'); every other character matches itself. */
+bool glob_match(const char *pattern, const char *s);
 /* Creates `path` and its missing parents with `mode`. Returns 0 or -1
  * (errno set). */
 int mkdir_p(const char *path, unsigned mode);

@@ -35,6 +35,11 @@ run_suite() { # dir label cmake-args...
 mkdir -p "$build" "$asan"
 run_suite "$build" "plain" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
+# LeakSanitizer of GCC 12 with glibc 2.36 can crash in its own tracer while
+# it scans the thread-local storage that OpenSSL and curl leave (seen as
+# "Tracer caught signal 11"); not scanning TLS avoids it. Leaks are still
+# found: nothing of mcphost is reachable only from TLS.
+export LSAN_OPTIONS="${LSAN_OPTIONS:-use_tls=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 run_suite "$asan" "asan+ubsan" -DCMAKE_BUILD_TYPE=Debug -DMCPHOST_SANITIZE=ON
 echo "$passed passed, $failed failed"

@@ -22,9 +22,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../names.h"
+#include "../redact.h"
 #include "../util.h"
 #include "cli.h"
 
@@ -71,15 +73,71 @@ struct batch {
   bool eof;
   bool done;
   strbuf in; /* unparsed input */
+  /* Answers not yet written: stdout is written only when it can take
+   * more, so a slow reader never stalls the loop (and with it every
+   * server's deadlines); reading requests pauses while too much waits. */
+  strbuf out;
+  size_t out_off;
+  loop_watch *in_watch, *out_watch;
+  bool in_paused;
+  int out_flags; /* stdout's flags before we made it non-blocking, or -1 */
 };
 
-static void emit(cJSON *line) {
+/* Output waiting beyond this stops the reading of requests, until it is
+ * down to the low mark. */
+#define OUT_HIGH (4u << 20)
+#define OUT_LOW (1u << 20)
+
+static void flush_out(batch *b);
+
+static void on_stdout(void *ud, int fd, unsigned events) {
+  (void)fd;
+  (void)events;
+  flush_out(ud);
+}
+
+static void flush_out(batch *b) {
+  while (b->out_off < b->out.len) {
+    ssize_t n = write(1, b->out.data + b->out_off, b->out.len - b->out_off);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0 && errno == EAGAIN) {
+      if (!b->out_watch &&
+          loop_watch_fd(b->c->h->loop, 1, LOOP_WRITE, on_stdout, b,
+                        &b->out_watch) < 0)
+        b->out_watch = NULL;
+      break;
+    }
+    if (n <= 0) { /* the reader is gone: drop what is left */
+      b->out_off = b->out.len;
+      break;
+    }
+    b->out_off += (size_t)n;
+  }
+  size_t waiting = b->out.len - b->out_off;
+  if (waiting == 0) {
+    b->out.len = b->out_off = 0;
+    if (b->out_watch) {
+      loop_unwatch(b->c->h->loop, b->out_watch);
+      b->out_watch = NULL;
+    }
+  }
+  if (b->in_watch && !b->in_paused && waiting > OUT_HIGH) {
+    b->in_paused = true;
+    loop_watch_update(b->c->h->loop, b->in_watch, 0);
+  } else if (b->in_watch && b->in_paused && waiting <= OUT_LOW) {
+    b->in_paused = false;
+    loop_watch_update(b->c->h->loop, b->in_watch, LOOP_READ);
+  }
+}
+
+static void emit(batch *b, cJSON *line) {
   char *s = cJSON_PrintUnformatted(line);
   if (s) {
-    fputs(s, stdout);
-    fputc('\n', stdout);
-    fflush(stdout);
+    sb_adds(&b->out, s);
+    sb_addc(&b->out, '\n');
     cJSON_free(s);
+    flush_out(b);
   }
   cJSON_Delete(line);
 }
@@ -103,9 +161,12 @@ static void finish_error(op *o, int exit_code, const char *message) {
   o->id = NULL;
   cJSON *e = cJSON_AddObjectToObject(line, "error");
   cJSON_AddNumberToObject(e, "exit", exit_code);
-  cJSON_AddStringToObject(e, "message", message);
-  emit(line);
+  /* The message can quote a server or an HTTP peer. */
+  char *safe = redact(message);
+  cJSON_AddStringToObject(e, "message", safe);
+  free(safe);
   batch *b = o->b;
+  emit(b, line);
   op_free(o);
   b->inflight--;
   check_done(b);
@@ -116,8 +177,8 @@ static void finish_result(op *o, cJSON *result) {
   cJSON_AddItemToObject(line, "id", o->id ? o->id : cJSON_CreateNull());
   o->id = NULL;
   cJSON_AddItemToObject(line, "result", result);
-  emit(line);
   batch *b = o->b;
+  emit(b, line);
   op_free(o);
   b->inflight--;
   check_done(b);
@@ -239,18 +300,22 @@ static void run_ready(op *o) {
       }
       return;
     }
-    const cJSON *t;
-    cJSON_ArrayForEach(t, slot->tools) {
-      const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
-      if (!n)
-        continue;
-      char *norm = name_normalize(n);
-      bool match = strcmp(n, o->name) == 0 || strcmp(norm, o->name) == 0;
-      free(norm);
-      if (match) {
-        run_call(o, n);
-        return;
-      }
+    /* The names `tools` lists (names.h): shortened, de-duplicated. */
+    const cJSON *t = name_find_item(s->cfg->name, slot->tools,
+                                    o->b->c->lim.name_chars, o->name);
+    if (t) {
+      const char *real =
+          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
+      /* The rules match the real name, as call does: the name given may
+       * be a shortened or hashed alias that no rule names. */
+      char why[600];
+      int prc = cli_permission_now(o->b->c, o->server, real, false, why,
+                                   sizeof why);
+      if (prc != EXIT_OK)
+        finish_error(o, prc, why);
+      else
+        run_call(o, real);
+      return;
     }
     char msg[400];
     snprintf(msg, sizeof msg, "server \"%s\" has no tool named \"%s\"",
@@ -346,7 +411,7 @@ static void on_notify(void *ud, session *s, const char *method,
     cJSON_AddStringToObject(line, "notification", method);
     cJSON_AddItemToObject(line, "params",
                           params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject());
-    emit(line);
+    emit(b, line);
   }
 }
 
@@ -389,6 +454,21 @@ static void start_op(batch *b, op *o) {
     return;
   }
   run_ready(o);
+}
+
+/* The configuration and the permission rules, before anything starts:
+ * batch has no terminal to ask on (stdin carries the requests). */
+static int batch_allowed(batch *b, const op *o, char *why, size_t why_len) {
+  const server_config *sc = &b->c->h->cfg.servers[o->server];
+  if (sc->state != SERVER_ACTIVE) {
+    snprintf(why, why_len, "server \"%s\" is %s: %s", sc->name,
+             server_state_name(sc), sc->reason ? sc->reason : "");
+    return EXIT_DENIED;
+  }
+  if (o->kind != OP_CALL)
+    return EXIT_OK;
+  return cli_permission_now(b->c, o->server, o->name, o->qualified, why,
+                            why_len);
 }
 
 /* One input line: parse it into an op and start it. */
@@ -455,6 +535,8 @@ static void handle_line(batch *b, const char *line, size_t len) {
              "a request needs one of \"call\", \"read\", \"prompt\", \"list\"");
   }
   cJSON_Delete(req);
+  if (rc == EXIT_OK)
+    rc = batch_allowed(b, o, why, sizeof why);
   if (rc != EXIT_OK) {
     finish_error(o, rc, why);
     return;
@@ -519,19 +601,48 @@ int cmd_batch(cli *c, int argc, char **argv) {
   c->nsessions = c->h->cfg.nservers;
   c->sessions = xcalloc(c->nsessions, sizeof *c->sessions);
   b.slots = xcalloc(c->nsessions, sizeof *b.slots);
-  loop_watch *w = NULL;
-  if (loop_watch_fd(c->h->loop, 0, LOOP_READ, on_stdin, &b, &w) < 0) {
+  sb_init(&b.out);
+  /* Non-blocking writes where a write could block (a pipe or socket); the
+   * flags are restored on the way out. */
+  struct stat st;
+  b.out_flags = -1;
+  if (fstat(1, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+    b.out_flags = fcntl(1, F_GETFL);
+    if (b.out_flags >= 0)
+      fcntl(1, F_SETFL, b.out_flags | O_NONBLOCK);
+  }
+  if (loop_watch_fd(c->h->loop, 0, LOOP_READ, on_stdin, &b, &b.in_watch) < 0) {
     /* A regular file cannot be polled: it is always readable. */
+    b.in_watch = NULL;
     while (!b.eof)
       on_stdin(&b, 0, LOOP_READ);
   }
   int rc = host_run_until(c->h, &b.done, 0);
-  if (w)
-    loop_unwatch(c->h->loop, w);
+  if (b.in_watch)
+    loop_unwatch(c->h->loop, b.in_watch);
+  /* Write what is left before the servers close. */
+  if (b.out_flags >= 0)
+    fcntl(1, F_SETFL, b.out_flags);
+  if (b.out_watch)
+    loop_unwatch(c->h->loop, b.out_watch);
+  b.out_watch = NULL;
+  while (b.out_off < b.out.len) {
+    ssize_t n = write(1, b.out.data + b.out_off, b.out.len - b.out_off);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    b.out_off += (size_t)n;
+  }
+  sb_free(&b.out);
   for (size_t i = 0; i < c->nsessions; i++) {
     cJSON_Delete(b.slots[i].tools);
-    if (c->sessions[i])
+    if (c->sessions[i]) {
+      /* Notifications keep coming while the sessions close: nothing of
+       * this batch may be reached from them any more. */
       c->sessions[i]->on_state = NULL;
+      c->sessions[i]->on_notify = NULL;
+    }
   }
   free(b.slots);
   sb_free(&b.in);

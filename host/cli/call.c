@@ -10,11 +10,13 @@
 #include "cli.h"
 
 static session *connect_one(cli *c, size_t idx, int *rc) {
+  if ((*rc = cli_check_startable(c, idx)) != EXIT_OK)
+    return NULL;
   cli_connect(c, &idx, 1);
   session *s = c->sessions[idx];
   if (s->state != SESS_READY) {
-    fprintf(stderr, "mcphost: server \"%s\" failed: %s\n", s->cfg->name,
-            s->error ? s->error : "not connected");
+    out_error("server \"%s\" failed: %s", s->cfg->name,
+              s->error ? s->error : "not connected");
     *rc = cli_exit_for_failure(s);
     return NULL;
   }
@@ -75,17 +77,18 @@ static void on_progress(cli *c, const cJSON *params) {
             m ? m : "");
 }
 
-/* Finds the tool or prompt called `want` by listing them (following
- * cursors). With `normalized`, `want` is the mcp__ form of the name and
- * matches the item whose normalized name equals it. Returns a copy of the
- * item, or NULL with *rc set and the reason printed. */
+/* Finds the tool or prompt called `want` by listing them all (following
+ * cursors: names are assigned over the whole list, names.h). With
+ * `normalized`, `want` is the item part of an mcp__ name; otherwise the
+ * server's own name. Returns a copy of the item, or NULL with *rc set and
+ * the reason printed. */
 static cJSON *find_item(cli *c, session *s, const char *method,
                         const char *key, const char *want, bool normalized,
                         int *rc) {
   char *cursor = NULL;
-  cJSON *found = NULL;
+  cJSON *all = cJSON_CreateArray(), *found = NULL;
   *rc = EXIT_OK;
-  for (unsigned page = 0; page < 10000 && !found; page++) {
+  for (unsigned page = 0; page < 10000; page++) {
     cJSON *params = NULL;
     if (cursor) {
       params = cJSON_CreateObject();
@@ -96,26 +99,13 @@ static cJSON *find_item(cli *c, session *s, const char *method,
     *rc = cli_request(c, s, method, params, c->request_timeout_ms, NULL,
                       &result, why, sizeof why);
     if (*rc != EXIT_OK) {
-      fprintf(stderr, "mcphost: %s\n", why);
+      out_error("%s", why);
       break;
     }
-    const cJSON *it;
-    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(result, key)) {
-      const char *name = cJSON_GetStringValue(
-          cJSON_GetObjectItemCaseSensitive(it, "name"));
-      if (!name)
-        continue;
-      bool match = strcmp(name, want) == 0;
-      if (!match && normalized) {
-        char *n = name_normalize(name);
-        match = strcmp(n, want) == 0;
-        free(n);
-      }
-      if (match) {
-        found = cJSON_Duplicate(it, 1);
-        break;
-      }
-    }
+    cJSON *items = cJSON_GetObjectItemCaseSensitive(result, key);
+    while (cJSON_IsArray(items) && items->child)
+      cJSON_AddItemToArray(all,
+                           cJSON_DetachItemViaPointer(items, items->child));
     const char *next = cJSON_GetStringValue(
         cJSON_GetObjectItemCaseSensitive(result, "nextCursor"));
     bool more = next && *next && (!cursor || strcmp(cursor, next) != 0);
@@ -126,6 +116,21 @@ static cJSON *find_item(cli *c, session *s, const char *method,
       break;
   }
   free(cursor);
+  if (*rc == EXIT_OK) {
+    const cJSON *it = NULL;
+    if (normalized) {
+      it = name_find_item(s->cfg->name, all, c->lim.name_chars, want);
+    } else {
+      cJSON_ArrayForEach(it, all) {
+        const char *name = cJSON_GetStringValue(
+            cJSON_GetObjectItemCaseSensitive(it, "name"));
+        if (name && strcmp(name, want) == 0)
+          break;
+      }
+    }
+    found = it ? cJSON_Duplicate(it, 1) : NULL;
+  }
+  cJSON_Delete(all);
   if (!found && *rc == EXIT_OK) {
     fprintf(stderr, "mcphost: server \"%s\" has no %s named \"%s\"\n",
             s->cfg->name, strcmp(key, "tools") == 0 ? "tool" : "prompt", want);
@@ -152,11 +157,14 @@ int cmd_call(cli *c, int argc, char **argv) {
   int rc = cli_resolve_ref(c, argv[1], "tool", &idx, &tool, &qualified, why,
                            sizeof why);
   if (rc != EXIT_OK) {
-    fprintf(stderr, "mcphost: %s\n", why);
+    out_error("%s", why);
     return rc;
   }
   rc = parse_arguments(argc - 2, argv + 2, &args);
   if (rc != EXIT_OK)
+    goto out;
+  /* A denied tool never even starts its server. */
+  if ((rc = cli_permission_precheck(c, idx, tool, qualified)) != EXIT_OK)
     goto out;
   session *s = connect_one(c, idx, &rc);
   if (!s)
@@ -170,15 +178,12 @@ int cmd_call(cli *c, int argc, char **argv) {
     tool = item_name(item);
     cJSON_Delete(item);
   }
-  cJSON *params = cJSON_CreateObject();
-  cJSON_AddStringToObject(params, "name", tool);
-  cJSON_AddItemToObject(params, "arguments", args);
-  args = NULL;
+  if ((rc = cli_check_permission(c, idx, tool, args)) != EXIT_OK)
+    goto out;
   cJSON *result = NULL;
-  rc = cli_request(c, s, "tools/call", params, c->tool_timeout_ms, on_progress,
-                   &result, why, sizeof why);
+  rc = cli_call_tool(c, s, tool, args, on_progress, &result, why, sizeof why);
   if (rc != EXIT_OK) {
-    fprintf(stderr, "mcphost: %s\n", why);
+    out_error("%s", why);
     goto out;
   }
   bool is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"));
@@ -226,7 +231,7 @@ int cmd_read(cli *c, int argc, char **argv) {
   rc = cli_request(c, s, "resources/read", params, c->request_timeout_ms,
                    on_progress, &result, why, sizeof why);
   if (rc != EXIT_OK) {
-    fprintf(stderr, "mcphost: %s\n", why);
+    out_error("%s", why);
     return rc;
   }
   if (c->json)
@@ -303,7 +308,7 @@ int cmd_prompt(cli *c, int argc, char **argv) {
   int rc = cli_resolve_ref(c, argv[1], "prompt", &idx, &name, &qualified, why,
                            sizeof why);
   if (rc != EXIT_OK) {
-    fprintf(stderr, "mcphost: %s\n", why);
+    out_error("%s", why);
     return rc;
   }
   cJSON *item = NULL, *args = NULL, *result = NULL;
@@ -327,7 +332,7 @@ int cmd_prompt(cli *c, int argc, char **argv) {
   rc = cli_request(c, s, "prompts/get", params, c->request_timeout_ms,
                    on_progress, &result, why, sizeof why);
   if (rc != EXIT_OK) {
-    fprintf(stderr, "mcphost: %s\n", why);
+    out_error("%s", why);
     goto out;
   }
   if (c->json) {

@@ -8,7 +8,9 @@
 #include <stdint.h>
 
 #include "../host.h"
+#include "../config_scopes.h"
 #include "../session.h"
+#include "../size_limits.h"
 
 /* Exit codes (documented in --help and the README). */
 enum {
@@ -20,6 +22,7 @@ enum {
   EXIT_TIMEOUT = 5,     /* a deadline passed */
   EXIT_NOT_FOUND = 6,   /* no such server, tool, prompt or resource */
   EXIT_AUTH = 7,        /* the server needs authorization (needs-auth) */
+  EXIT_DENIED = 8,      /* refused by policy, approval or a permission rule */
   EXIT_INTERRUPTED = 130
 };
 
@@ -32,9 +35,16 @@ typedef struct cli {
   uint64_t tool_timeout_ms;
   const char *output_dir; /* for images and blobs; NULL: private temp dir */
   const char *log_level;  /* --log-level: sent with logging/setLevel */
+  int last_error_code;     /* the last JSON-RPC error cli_request saw */
+  cJSON *last_error_data;  /* and its data (owned), or NULL */
   session **sessions;     /* parallel to h->cfg.servers; NULL = unused */
   size_t nsessions;
   unsigned files_written;
+  limits lim; /* name, description and output lengths (size_limits.h) */
+  /* ---- configuration scopes (load.c) and permissions (permission.c) ---- */
+  config_sources sources;   /* what the command line asked for */
+  const char **allow_tools; /* --allow patterns: answers to "ask" */
+  size_t nallow_tools;
 } cli;
 
 /* connect.c */
@@ -67,6 +77,13 @@ int cli_resolve_ref(const cli *c, const char *ref, const char *what,
                     size_t *server_idx, char **item, bool *qualified,
                     char *why, size_t why_len);
 
+/* tool_call.c */
+/* tools/call with progress, retried after URL elicitations (-32042), at
+ * most 3 times. Returns EXIT_OK with *result, or an exit code and `why`. */
+int cli_call_tool(cli *c, session *s, const char *tool, const cJSON *args,
+                  cli_progress_fn progress, cJSON **result, char *why,
+                  size_t why_len);
+
 /* commands.c */
 int cmd_servers(cli *c, int argc, char **argv);
 int cmd_tools(cli *c, int argc, char **argv);
@@ -88,9 +105,43 @@ int cmd_batch(cli *c, int argc, char **argv);
 void out_content(cli *c, const cJSON *content);
 void out_resource_contents(cli *c, const cJSON *contents);
 void out_json(const cJSON *v);
+/* Prints "mcphost: <message>" on stderr, redacted (redact.h) and
+ * sanitized: an error can quote a server, an HTTP peer or a header. */
+void out_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Writes `data` to a new private file with an extension for `mime`;
  * returns the path (new string) or NULL with `why` filled. */
 char *out_save_blob(cli *c, const unsigned char *data, size_t len,
                     const char *mime, char *why, size_t why_len);
+
+/* load.c */
+/* Loads every configuration scope into c->h->cfg (c->sources, plus the
+ * plugins' server sources) and prints its errors, warnings and, with -v,
+ * notes. */
+void cli_load_config(cli *c);
+/* EXIT_OK when config entry `idx` may start; else prints why (how to
+ * approve a pending server, which rule denies it) and returns
+ * EXIT_DENIED. */
+int cli_check_startable(const cli *c, size_t idx);
+
+/* permission.c */
+/* Before connecting: refuses (EXIT_DENIED, reason printed) a call that a
+ * deny rule forbids. `normalized`: `tool` is the mcp__ form's tool part. */
+int cli_permission_precheck(cli *c, size_t idx, const char *tool,
+                            bool normalized);
+/* The whole decision for calling `tool` (its real name) of server `idx`
+ * with `args`: deny refuses; ask takes --allow, else asks the terminal
+ * and permission plugins, running the loop until one answers. Returns
+ * EXIT_OK, EXIT_DENIED or EXIT_INTERRUPTED (reason printed). */
+int cli_check_permission(cli *c, size_t idx, const char *tool,
+                         const cJSON *args);
+/* Without asking anyone (batch): deny and unanswered ask refuse, with
+ * `why` filled. */
+int cli_permission_now(cli *c, size_t idx, const char *tool, bool normalized,
+                       char *why, size_t why_len);
+
+/* mcp_cmd.c: mcphost mcp ... (add, list, get, approve, ...) */
+int cmd_mcp(cli *c, int argc, char **argv);
+/* import.c: mcphost mcp import claude-desktop|claude-code */
+int cmd_mcp_import(cli *c, int argc, char **argv);
 
 #endif

@@ -84,8 +84,12 @@ static void listing_free(listing *ls, size_t n) {
   free(ls);
 }
 
-/* Resolves an optional SERVER argument to the list of config indexes. */
-static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n) {
+/* Resolves an optional SERVER argument to the list of config indexes.
+ * Servers the configuration does not let start (pending, rejected,
+ * denied, disabled) are left out of "all"; with `note_pending`, each
+ * pending one gets a line saying how to approve it. */
+static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
+                   bool note_pending) {
   const config *cfg = &c->h->cfg;
   if (argc > 1) {
     fprintf(stderr, "mcphost: %s takes at most one SERVER argument\n", argv[0]);
@@ -98,15 +102,24 @@ static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n) {
               argv[0]);
       return EXIT_NOT_FOUND;
     }
+    int rc = cli_check_startable(c, (size_t)i);
+    if (rc != EXIT_OK)
+      return rc;
     *idx = xmalloc(sizeof **idx);
     (*idx)[0] = (size_t)i;
     *n = 1;
     return EXIT_OK;
   }
-  *n = cfg->nservers;
-  *idx = xcalloc(*n ? *n : 1, sizeof **idx);
-  for (size_t i = 0; i < *n; i++)
-    (*idx)[i] = i;
+  *n = 0;
+  *idx = xcalloc(cfg->nservers ? cfg->nservers : 1, sizeof **idx);
+  for (size_t i = 0; i < cfg->nservers; i++) {
+    const server_config *sc = &cfg->servers[i];
+    if (sc->state == SERVER_ACTIVE)
+      (*idx)[(*n)++] = i;
+    else if (note_pending && sc->state == SERVER_PENDING)
+      fprintf(stderr, "mcphost: server \"%s\" not started: %s\n", sc->name,
+              sc->reason);
+  }
   return EXIT_OK;
 }
 
@@ -118,8 +131,54 @@ static const char *first_line(const char *s, char *buf, size_t len) {
     buf[i] = s[i];
     i++;
   }
+  /* Cut full: never in the middle of a UTF-8 character. */
+  if (s[i] && s[i] != '\n')
+    while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80)
+      i--;
   buf[i] = '\0';
   return buf;
+}
+
+/* An item's description as listed: cut to the limit (size_limits.h). A
+ * new string, or NULL when it has none. */
+static char *description_of(const cli *c, const cJSON *item) {
+  const char *d = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(item, "description"));
+  if (!d)
+    return NULL;
+  char *cut = limits_cut_description(d, c->lim.description_chars);
+  return cut ? cut : xstrdup(d);
+}
+
+/* The length of "mcp__<server part>__" in the names of server `s`. */
+static size_t name_prefix_len(const cli *c, const session *s) {
+  char *part = name_server_part(s->cfg->name, c->lim.name_chars);
+  size_t n = strlen("mcp__") + strlen(part) + strlen("__");
+  free(part);
+  return n;
+}
+
+/* A listed item as JSON: `item`'s fields, with "name" the assigned name,
+ * `orig_key` (tool, prompt) the server's name for it, and the cut
+ * description. */
+static cJSON *listed_json(const session *s, const cJSON *item,
+                          const char *name, const char *orig_key,
+                          const char *desc) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "name", name);
+  cJSON_AddStringToObject(o, "server", s->cfg->name);
+  cJSON_AddStringToObject(o, orig_key, cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(item, "name")));
+  const cJSON *f;
+  cJSON_ArrayForEach(f, item) {
+    if (strcmp(f->string, "name") == 0)
+      continue;
+    if (desc && strcmp(f->string, "description") == 0)
+      cJSON_AddStringToObject(o, f->string, desc);
+    else
+      cJSON_AddItemToObject(o, f->string, cJSON_Duplicate(f, 1));
+  }
+  return o;
 }
 
 /* Reports servers that failed to connect; returns the exit code to use. */
@@ -129,8 +188,8 @@ static int report_failures(cli *c, const size_t *idx, size_t n) {
     session *s = c->sessions[idx[k]];
     if (s->state == SESS_READY)
       continue;
-    fprintf(stderr, "mcphost: server \"%s\" failed: %s\n", s->cfg->name,
-            s->error ? s->error : "not connected");
+    out_error("server \"%s\" failed: %s", s->cfg->name,
+              s->error ? s->error : "not connected");
     if (rc == EXIT_OK)
       rc = cli_exit_for_failure(s);
   }
@@ -143,8 +202,8 @@ static int report_list_errors(const listing *ls, const size_t *idx, size_t n,
   for (size_t k = 0; k < n; k++) {
     if (!ls[k].error[kind])
       continue;
-    fprintf(stderr, "mcphost: server \"%s\": %s\n",
-            c->h->cfg.servers[idx[k]].name, ls[k].error[kind]);
+    out_error("server \"%s\": %s", c->h->cfg.servers[idx[k]].name,
+              ls[k].error[kind]);
     rc = EXIT_PROTOCOL;
   }
   return rc;
@@ -161,9 +220,35 @@ static int count(const listing *l, int kind) {
   return l->items[kind] ? cJSON_GetArraySize(l->items[kind]) : -1;
 }
 
+/* Servers that are configured but may not start, with the reason. */
+static void inactive_json(const cli *c, cJSON *arr) {
+  for (size_t i = 0; i < c->h->cfg.nservers; i++) {
+    const server_config *sc = &c->h->cfg.servers[i];
+    if (sc->state == SERVER_ACTIVE)
+      continue;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", sc->name);
+    cJSON_AddStringToObject(o, "type", sc->type);
+    cJSON_AddStringToObject(o, "source", sc->source);
+    cJSON_AddStringToObject(o, "scope", config_scope_name(sc->scope));
+    cJSON_AddStringToObject(o, "state", server_state_name(sc));
+    cJSON_AddStringToObject(o, "error", sc->reason ? sc->reason : "");
+    cJSON_AddItemToArray(arr, o);
+  }
+}
+
+static void inactive_text(const cli *c, int wname, int wtype) {
+  for (size_t i = 0; i < c->h->cfg.nservers; i++) {
+    const server_config *sc = &c->h->cfg.servers[i];
+    if (sc->state != SERVER_ACTIVE)
+      printf("%-*s  %-*s  %s: %s\n", wname, sc->name, wtype, sc->type,
+             server_state_name(sc), sc->reason ? sc->reason : "");
+  }
+}
+
 int cmd_servers(cli *c, int argc, char **argv) {
   size_t *idx = NULL, n = 0;
-  int rc = targets(c, argc - 1, argv + 1, &idx, &n);
+  int rc = targets(c, argc - 1, argv + 1, &idx, &n, false);
   if (rc != EXIT_OK)
     return rc;
   cli_connect(c, idx, n);
@@ -177,6 +262,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
       cJSON_AddStringToObject(o, "name", s->cfg->name);
       cJSON_AddStringToObject(o, "type", s->cfg->type);
       cJSON_AddStringToObject(o, "source", s->cfg->source);
+      cJSON_AddStringToObject(o, "scope", config_scope_name(s->cfg->scope));
       bool ok = s->state == SESS_READY;
       cJSON_AddStringToObject(o, "state", session_state_name(s));
       if (!ok)
@@ -199,12 +285,14 @@ int cmd_servers(cli *c, int argc, char **argv) {
       }
       cJSON_AddItemToArray(arr, o);
     }
+    if (argc == 1)
+      inactive_json(c, arr);
     out_json(arr);
     cJSON_Delete(arr);
   } else {
     int wname = 4, wtype = 4;
-    for (size_t k = 0; k < n; k++) {
-      const server_config *sc = &c->h->cfg.servers[idx[k]];
+    for (size_t k = 0; k < c->h->cfg.nservers; k++) {
+      const server_config *sc = &c->h->cfg.servers[k];
       if ((int)strlen(sc->name) > wname)
         wname = (int)strlen(sc->name);
       if ((int)strlen(sc->type) > wtype)
@@ -229,6 +317,8 @@ int cmd_servers(cli *c, int argc, char **argv) {
              count(&ls[k], L_RESOURCES) < 0 ? 0 : count(&ls[k], L_RESOURCES),
              count(&ls[k], L_PROMPTS) < 0 ? 0 : count(&ls[k], L_PROMPTS));
     }
+    if (argc == 1)
+      inactive_text(c, wname, wtype);
   }
   rc = EXIT_OK;
   for (size_t k = 0; k < n && rc == EXIT_OK; k++)
@@ -245,7 +335,7 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
                         void (*print)(cli *, session *, const listing *,
                                       cJSON *json_out)) {
   size_t *idx = NULL, n = 0;
-  int rc = targets(c, argc - 1, argv + 1, &idx, &n);
+  int rc = targets(c, argc - 1, argv + 1, &idx, &n, true);
   if (rc != EXIT_OK)
     return rc;
   cli_connect(c, idx, n);
@@ -273,34 +363,31 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
 }
 
 static void print_tools(cli *c, session *s, const listing *l, cJSON *out) {
-  (void)c;
+  size_t n, i = 0, skip = name_prefix_len(c, s);
+  char **names = name_assign_items(s->cfg->name, l->items[L_TOOLS],
+                                   c->lim.name_chars, &n);
   const cJSON *t;
   cJSON_ArrayForEach(t, l->items[L_TOOLS]) {
+    const char *q = names[i++];
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
     if (!name)
       continue;
-    const char *desc = cJSON_GetStringValue(
-        cJSON_GetObjectItemCaseSensitive(t, "description"));
-    char *q = name_qualify(s->cfg->name, name);
+    char *desc = description_of(c, t);
     if (out) {
-      cJSON *o = cJSON_CreateObject();
-      cJSON_AddStringToObject(o, "name", q);
-      cJSON_AddStringToObject(o, "server", s->cfg->name);
-      cJSON_AddStringToObject(o, "tool", name);
-      cJSON *rest;
-      cJSON_ArrayForEach(rest, t) {
-        if (strcmp(rest->string, "name") != 0)
-          cJSON_AddItemToObject(o, rest->string, cJSON_Duplicate(rest, 1));
-      }
-      cJSON_AddItemToArray(out, o);
+      cJSON_AddItemToArray(out, listed_json(s, t, q, "tool", desc));
     } else {
       char line[200];
-      printf("%s\n", q);
+      /* A name that is not the server's own says what the server calls it. */
+      if (strcmp(q + skip, name) != 0)
+        printf("%s  (original name: \"%s\")\n", q, name);
+      else
+        printf("%s\n", q);
       if (desc && *desc)
         printf("    %s\n", first_line(desc, line, sizeof line));
     }
-    free(q);
+    free(desc);
   }
+  name_list_free(names, n);
 }
 
 int cmd_tools(cli *c, int argc, char **argv) {
@@ -349,21 +436,19 @@ int cmd_resources(cli *c, int argc, char **argv) {
 }
 
 static void print_prompts(cli *c, session *s, const listing *l, cJSON *out) {
-  (void)c;
+  size_t n, i = 0, skip = name_prefix_len(c, s);
+  char **names = name_assign_items(s->cfg->name, l->items[L_PROMPTS],
+                                   c->lim.name_chars, &n);
   const cJSON *p;
   cJSON_ArrayForEach(p, l->items[L_PROMPTS]) {
+    const char *q = names[i++];
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "name"));
     if (!name)
       continue;
-    char *q = name_qualify(s->cfg->name, name);
+    char *desc = description_of(c, p);
     if (out) {
-      cJSON *o = cJSON_Duplicate(p, 1);
-      cJSON_DeleteItemFromObjectCaseSensitive(o, "name");
-      cJSON_AddStringToObject(o, "name", q);
-      cJSON_AddStringToObject(o, "server", s->cfg->name);
-      cJSON_AddStringToObject(o, "prompt", name);
-      cJSON_AddItemToArray(out, o);
-      free(q);
+      cJSON_AddItemToArray(out, listed_json(s, p, q, "prompt", desc));
+      free(desc);
       continue;
     }
     strbuf args;
@@ -375,15 +460,17 @@ static void print_prompts(cli *c, session *s, const listing *l, cJSON *out) {
       if (an)
         sb_printf(&args, req ? " %s" : " [%s]", an);
     }
-    printf("%s%s\n", q, sb_str(&args));
-    const char *desc = cJSON_GetStringValue(
-        cJSON_GetObjectItemCaseSensitive(p, "description"));
+    if (strcmp(q + skip, name) != 0)
+      printf("%s%s  (original name: \"%s\")\n", q, sb_str(&args), name);
+    else
+      printf("%s%s\n", q, sb_str(&args));
     char line[200];
     if (desc && *desc)
       printf("    %s\n", first_line(desc, line, sizeof line));
     sb_free(&args);
-    free(q);
+    free(desc);
   }
+  name_list_free(names, n);
 }
 
 int cmd_prompts(cli *c, int argc, char **argv) {
@@ -409,6 +496,11 @@ static char *types_of(const registry *r, const plugin *p, bool *shadowed) {
     }
   }
   return sb_take(&b);
+}
+
+static const mcph_server_source *server_source_of(const plugin *p) {
+  return p->loaded ? p->entry->get_extension(p->ctx, MCPH_EXT_SERVER_SOURCE)
+                   : NULL;
 }
 
 int cmd_plugins(cli *c, int argc, char **argv) {
@@ -452,6 +544,13 @@ int cmd_plugins(cli *c, int argc, char **argv) {
             cJSON_AddStringToObject(to, "shadowedBy", tb->winner->path);
           cJSON_AddItemToArray(ta, to);
         }
+      const mcph_server_source *src = server_source_of(p);
+      if (src)
+        cJSON_AddStringToObject(o, "serverSource",
+                                src->description ? src->description : "");
+      if (p->loaded &&
+          p->entry->get_extension(p->ctx, MCPH_EXT_PERMISSION) != NULL)
+        cJSON_AddBoolToObject(o, "permissionDecider", true);
       if (p->error)
         cJSON_AddStringToObject(o, p->loaded ? "warning" : "error", p->error);
       cJSON_AddItemToArray(arr, o);
@@ -461,6 +560,12 @@ int cmd_plugins(cli *c, int argc, char **argv) {
              p->path);
       if (*types)
         printf("         transports: %s\n", types);
+      const mcph_server_source *src = server_source_of(p);
+      if (src)
+        printf("         server source: %s\n",
+               src->description ? src->description : "(no description)");
+      if (p->entry->get_extension(p->ctx, MCPH_EXT_PERMISSION))
+        printf("         answers permission questions\n");
       if (p->error)
         printf("         warning: %s\n", p->error);
     } else {

@@ -81,12 +81,15 @@ long cli_find_server(const cli *c, const char *name) {
   for (size_t i = 0; i < cfg->nservers; i++)
     if (strcmp(cfg->servers[i].name, name) == 0)
       return (long)i;
-  /* A name as it appears in mcp__<server>__<tool> is normalized. */
+  /* A name as it appears in mcp__<server>__<tool> is normalized, and
+   * shortened when long (names.h). */
   long found = -1;
   for (size_t i = 0; i < cfg->nservers; i++) {
     char *n = name_normalize(cfg->servers[i].name);
-    bool match = strcmp(n, name) == 0;
+    char *part = name_server_part(cfg->servers[i].name, c->lim.name_chars);
+    bool match = strcmp(n, name) == 0 || strcmp(part, name) == 0;
     free(n);
+    free(part);
     if (match && found < 0)
       found = (long)i;
   }
@@ -173,6 +176,8 @@ static void on_closed(void *ud, session *s) {
 }
 
 void cli_shutdown(cli *c) {
+  cJSON_Delete(c->last_error_data);
+  c->last_error_data = NULL;
   size_t open = 0;
   for (size_t i = 0; i < c->nsessions; i++) {
     session *s = c->sessions[i];
@@ -206,6 +211,7 @@ typedef struct sync_req {
   cJSON *result;
   rpc_status status;
   int code;
+  cJSON *data; /* a JSON-RPC error's data, kept for the caller */
   char message[512];
 } sync_req;
 
@@ -216,6 +222,7 @@ static void on_sync_done(void *ud, cJSON *result, const rpc_error *err,
   if (err) {
     r->status = err->status;
     r->code = err->code;
+    r->data = err->data ? cJSON_Duplicate(err->data, 1) : NULL;
     snprintf(r->message, sizeof r->message, "%s", err->message);
     return;
   }
@@ -246,6 +253,9 @@ int cli_request(cli *c, session *s, const char *method, cJSON *params,
     snprintf(why, why_len, "%s: interrupted", method);
     return EXIT_INTERRUPTED;
   }
+  c->last_error_code = 0;
+  if (r.status != RPC_ERR_REMOTE)
+    cJSON_Delete(r.data);
   switch (r.status) {
   case RPC_OK:
     *result = r.result;
@@ -253,6 +263,9 @@ int cli_request(cli *c, session *s, const char *method, cJSON *params,
   case RPC_ERR_REMOTE:
     snprintf(why, why_len, "server \"%s\": %s failed: %s (%d)", s->cfg->name,
              method, r.message, r.code);
+    c->last_error_code = r.code;
+    cJSON_Delete(c->last_error_data);
+    c->last_error_data = r.data;
     return EXIT_PROTOCOL;
   case RPC_ERR_TIMEOUT:
     snprintf(why, why_len, "server \"%s\": %s timed out after %llu ms",
@@ -277,7 +290,7 @@ int cli_request(cli *c, session *s, const char *method, cJSON *params,
 }
 
 /* Finds the configured server a "mcp__<server>__<rest>" reference means:
- * the longest normalized server name that prefixes it wins, so servers
+ * the longest server part (names.h) that prefixes it wins, so servers
  * whose names contain "__" still resolve. Sets *rest to the item part. */
 static long resolve_qualified(const cli *c, const char *ref,
                               const char **rest) {
@@ -285,7 +298,7 @@ static long resolve_qualified(const cli *c, const char *ref,
   long best = -1;
   size_t best_len = 0;
   for (size_t i = 0; i < cfg->nservers; i++) {
-    char *n = name_normalize(cfg->servers[i].name);
+    char *n = name_server_part(cfg->servers[i].name, c->lim.name_chars);
     size_t len = strlen(n);
     if (strncmp(ref + 5, n, len) == 0 && strncmp(ref + 5 + len, "__", 2) == 0 &&
         ref[5 + len + 2] != '\0' && len > best_len) {

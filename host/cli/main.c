@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../util.h"
+#include "../feature_plugins.h"
 #include "cli.h"
 
 static const char usage_text[] =
@@ -31,10 +32,20 @@ static const char usage_text[] =
     "                             \"arguments\":{...}}, {\"list\":\"tools\",\"server\":S};\n"
     "                             answers one JSON line each, as they complete\n"
     "  plugins                    list plugins found, loaded or refused, and why\n"
+    "  mcp list|get|add|add-json|remove|approve|reject|reset-project-choices|\n"
+    "      import ...             manage configured servers like `claude mcp`\n"
+    "                             (mcphost mcp --help; docs/config.md)\n"
     "\n"
     "Options:\n"
-    "  -c, --config FILE          read servers from FILE ({\"mcpServers\": {...}});\n"
-    "                             repeatable; ./.mcp.json is read too\n"
+    "  -c, --mcp-config FILE|JSON read servers from FILE or JSON text\n"
+    "                             ({\"mcpServers\": {...}}); repeatable; also\n"
+    "                             --config. The other scopes (enterprise, local,\n"
+    "                             .mcp.json, user, plugins) are read too\n"
+    "      --strict-mcp-config    use only servers given on the command line\n"
+    "      --approve-project      use this project's .mcp.json servers that are\n"
+    "                             pending approval (not rejected ones)\n"
+    "      --allow TOOL           answer yes when a permission rule asks about\n"
+    "                             TOOL (mcp__SERVER__TOOL; * wildcards); repeatable\n"
     "  -s, --server SPEC          add a stdio server: [NAME=]COMMAND [ARG...]\n"
     "  -u, --url [NAME=]URL       add a remote server (NAME defaults to the host)\n"
     "      --transport TYPE       the type of --url servers: http (default), sse\n"
@@ -55,9 +66,20 @@ static const char usage_text[] =
     "Environment:\n"
     "  MCPHOST_PLUGIN_PATH        more plugin directories, ':'-separated, searched\n"
     "                             after --plugin-dir and before the built-in one\n"
+    "  MCPHOST_SYSTEM_CONFIG_DIR  enterprise directory (default /etc/mcphost)\n"
+    "  XDG_CONFIG_HOME            user settings in $XDG_CONFIG_HOME/mcphost/\n"
+    "  MCPHOST_APPROVE_PROJECT_SERVERS=1   as --approve-project (for CI)\n"
     "  MCP_TIMEOUT                connect deadline in ms (default 30000)\n"
     "  MCP_TOOL_TIMEOUT           tool call deadline in ms (default 600000)\n"
     "  MCPHOST_REQUEST_TIMEOUT    other requests' deadline in ms (default 60000)\n"
+    "  MCPHOST_MAX_NAME_CHARS     longest mcp__SERVER__TOOL name (default 64, at\n"
+    "                             least 32); longer ones are cut and hashed\n"
+    "  MCPHOST_MAX_DESCRIPTION_CHARS\n"
+    "                             tool and prompt descriptions are cut after this\n"
+    "                             many characters (default 2048)\n"
+    "  MCPHOST_MAX_OUTPUT_CHARS   text results are cut after this many characters\n"
+    "                             (default 100000); the full text is saved to a\n"
+    "                             file named in the note (see docs/safety.md)\n"
     "\n"
     "Exit codes:\n"
     "  0    success\n"
@@ -69,6 +91,8 @@ static const char usage_text[] =
     "  5    a deadline passed\n"
     "  6    no such server, tool or prompt\n"
     "  7    the server needs authorization (needs-auth)\n"
+    "  8    refused: the server is pending approval, rejected, denied or\n"
+    "       disabled, or a permission rule denied the tool call\n"
     "  130  interrupted (Ctrl-C); pending requests were cancelled\n";
 
 static uint64_t env_ms(const char *name, uint64_t fallback) {
@@ -98,8 +122,85 @@ static const command commands[] = {
     {"resources", cmd_resources, true}, {"prompts", cmd_prompts, true},
     {"call", cmd_call, true},           {"read", cmd_read, true},
     {"prompt", cmd_prompt, true},       {"plugins", cmd_plugins, false},
-    {"batch", cmd_batch, true},
+    {"batch", cmd_batch, true},         {"mcp", cmd_mcp, false},
 };
+
+/* --plugin-dir must be known before the options are parsed, because
+ * plugins declare options of their own: find every occurrence first. */
+static size_t prescan_plugin_dirs(int argc, char **argv, const char **dirs) {
+  size_t n = 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0)
+      break;
+    if (strcmp(argv[i], "--plugin-dir") == 0 && i + 1 < argc)
+      dirs[n++] = argv[++i];
+    else if (strncmp(argv[i], "--plugin-dir=", 13) == 0)
+      dirs[n++] = argv[i] + 13;
+  }
+  return n;
+}
+
+/* The options every loaded plugin declares (mcph.options/1), in search
+ * order; a name already taken is skipped with a warning. */
+typedef struct plugin_opts {
+  struct option *longopts; /* built-ins, then the plugins' */
+  const mcph_option **decl; /* decl[k] for longopts[nbuiltin + k] */
+  size_t nbuiltin, nplugin;
+} plugin_opts;
+
+#define OPT_PLUGIN_BASE 1000
+
+static void collect_plugin_options(host *h, const struct option *builtin,
+                                   plugin_opts *po) {
+  size_t nb = 0;
+  while (builtin[nb].name)
+    nb++;
+  po->nbuiltin = nb;
+  po->longopts = xcalloc(nb + 1, sizeof *po->longopts);
+  memcpy(po->longopts, builtin, nb * sizeof *builtin);
+  for (size_t i = 0; i < h->reg.nplugins; i++) {
+    const plugin *p = h->reg.plugins[i];
+    const mcph_options *o =
+        p->loaded ? p->entry->get_extension(p->ctx, MCPH_EXT_OPTIONS) : NULL;
+    if (!o || !MCPH_HAS(o, mcph_options, count))
+      continue;
+    for (size_t k = 0; k < o->count; k++) {
+      const mcph_option *d = &o->options[k];
+      bool taken = !d->name || !*d->name;
+      for (size_t j = 0; j < po->nbuiltin + po->nplugin && !taken; j++)
+        taken = strcmp(po->longopts[j].name, d->name) == 0;
+      if (taken) {
+        host_log(h, MCPH_LOG_WARN, p->id,
+                 "option --%s is already taken; ignored", d->name ? d->name : "");
+        continue;
+      }
+      size_t at = po->nbuiltin + po->nplugin;
+      po->longopts = xrealloc(po->longopts, (at + 2) * sizeof *po->longopts);
+      po->decl = xrealloc(po->decl, (po->nplugin + 1) * sizeof *po->decl);
+      po->longopts[at] = (struct option){
+          d->name, d->arg ? required_argument : no_argument, NULL,
+          OPT_PLUGIN_BASE + (int)po->nplugin};
+      memset(&po->longopts[at + 1], 0, sizeof po->longopts[at + 1]);
+      po->decl[po->nplugin++] = d;
+    }
+  }
+}
+
+static void print_plugin_options(const plugin_opts *po, FILE *f) {
+  if (po->nplugin == 0)
+    return;
+  fputs("\nPlugin options:\n", f);
+  for (size_t k = 0; k < po->nplugin; k++) {
+    const mcph_option *d = po->decl[k];
+    char left[64];
+    snprintf(left, sizeof left, "--%s%s%s", d->name, d->arg ? "=" : "",
+             d->arg ? d->arg : "");
+    if (strlen(left) > 24) /* a long name: its help on the next line */
+      fprintf(f, "      %s\n      %-24s %s\n", left, "", d->help ? d->help : "");
+    else
+      fprintf(f, "      %-24s %s\n", left, d->help ? d->help : "");
+  }
+}
 
 int main(int argc, char **argv) {
   enum {
@@ -109,10 +210,17 @@ int main(int argc, char **argv) {
     OPT_VERSION,
     OPT_OUTDIR,
     OPT_TRANSPORT,
-    OPT_LOG_LEVEL
+    OPT_LOG_LEVEL,
+    OPT_STRICT_MCP_CONFIG,
+    OPT_APPROVE_PROJECT,
+    OPT_ALLOW
   };
   static const struct option longopts[] = {
       {"config", required_argument, NULL, 'c'},
+      {"mcp-config", required_argument, NULL, 'c'},
+      {"strict-mcp-config", no_argument, NULL, OPT_STRICT_MCP_CONFIG},
+      {"approve-project", no_argument, NULL, OPT_APPROVE_PROJECT},
+      {"allow", required_argument, NULL, OPT_ALLOW},
       {"server", required_argument, NULL, 's'},
       {"url", required_argument, NULL, 'u'},
       {"transport", required_argument, NULL, OPT_TRANSPORT},
@@ -131,22 +239,45 @@ int main(int argc, char **argv) {
   const char **configs = xcalloc((size_t)argc, sizeof *configs);
   const char **specs = xcalloc((size_t)argc, sizeof *specs);
   const char **urls = xcalloc((size_t)argc, sizeof *urls);
+  const char **allows = xcalloc((size_t)argc, sizeof *allows);
   const char *url_type = "http";
   size_t nplugin_dirs = 0, nconfigs = 0, nspecs = 0, nurls = 0;
   cli c = {0};
+  plugin_opts popts = {0};
   c.connect_timeout_ms = env_ms("MCP_TIMEOUT", 30000);
   c.tool_timeout_ms = env_ms("MCP_TOOL_TIMEOUT", 600000);
   c.request_timeout_ms = env_ms("MCPHOST_REQUEST_TIMEOUT", 60000);
+  char *bad_limits = limits_from_env(&c.lim);
+  if (bad_limits) {
+    fprintf(stderr, "mcphost: warning: %s\n", bad_limits);
+    free(bad_limits);
+  }
   int verbosity = 0, rc = EXIT_OK, opt;
+
+  /* Plugins first: they may declare options. */
+  nplugin_dirs = prescan_plugin_dirs(argc, argv, plugin_dirs);
+  host_options ho = {.plugin_dirs = plugin_dirs, .nplugin_dirs = nplugin_dirs};
+  c.h = host_new(&ho);
+  if (!c.h) {
+    fprintf(stderr, "mcphost: cannot create the event loop\n");
+    rc = EXIT_SERVER;
+    goto out;
+  }
+  host_load_plugins(c.h);
+  collect_plugin_options(c.h, longopts, &popts);
 
   /* '+': options end at the command, so a tool's KEY=VALUE arguments and
    * a prompt's words are never taken for options. */
-  while ((opt = getopt_long(argc, argv, "+c:s:u:qvh", longopts, NULL)) != -1) {
+  while ((opt = getopt_long(argc, argv, "+c:s:u:qvh", popts.longopts,
+                            NULL)) != -1) {
     switch (opt) {
     case 'c': configs[nconfigs++] = optarg; break;
     case 's': specs[nspecs++] = optarg; break;
     case 'u': urls[nurls++] = optarg; break;
     case OPT_TRANSPORT: url_type = optarg; break;
+    case OPT_STRICT_MCP_CONFIG: c.sources.strict = true; break;
+    case OPT_APPROVE_PROJECT: c.sources.approve_project = true; break;
+    case OPT_ALLOW: allows[c.nallow_tools++] = optarg; break;
     case OPT_LOG_LEVEL: {
       static const char *const levels[] = {"debug", "info", "notice",
                                            "warning", "error", "critical",
@@ -165,7 +296,7 @@ int main(int argc, char **argv) {
       c.log_level = optarg;
       break;
     }
-    case OPT_PLUGIN_DIR: plugin_dirs[nplugin_dirs++] = optarg; break;
+    case OPT_PLUGIN_DIR: break; /* taken by prescan_plugin_dirs */
     case OPT_JSON: c.json = true; break;
     case OPT_OUTDIR: c.output_dir = optarg; break;
     case 'q': c.quiet_progress = true; break;
@@ -188,8 +319,17 @@ int main(int argc, char **argv) {
       printf("mcphost %s (plugin ABI %d.%d)\n", MCPHOST_VERSION,
              MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
       goto out;
-    case 'h': fputs(usage_text, stdout); goto out;
+    case 'h':
+      fputs(usage_text, stdout);
+      print_plugin_options(&popts, stdout);
+      goto out;
     default:
+      if (opt >= OPT_PLUGIN_BASE &&
+          (size_t)(opt - OPT_PLUGIN_BASE) < popts.nplugin) {
+        features_set_option(c.h, popts.decl[opt - OPT_PLUGIN_BASE]->name,
+                            optarg);
+        break;
+      }
       fputs("Try 'mcphost --help'.\n", stderr);
       rc = EXIT_USAGE;
       goto out;
@@ -211,16 +351,7 @@ int main(int argc, char **argv) {
     goto out;
   }
 
-  host_options ho = {.plugin_dirs = plugin_dirs,
-                     .nplugin_dirs = nplugin_dirs,
-                     .verbosity = verbosity};
-  c.h = host_new(&ho);
-  if (!c.h) {
-    fprintf(stderr, "mcphost: cannot create the event loop\n");
-    rc = EXIT_SERVER;
-    goto out;
-  }
-  host_load_plugins(c.h);
+  c.h->verbosity = verbosity;
   for (size_t i = 0; i < c.h->reg.nplugins; i++) {
     const plugin *p = c.h->reg.plugins[i];
     if (!p->loaded)
@@ -228,23 +359,24 @@ int main(int argc, char **argv) {
                p->error);
   }
 
+  /* Every command sees the same scopes; `mcp` loads them itself. */
+  c.sources.server_specs = specs;
+  c.sources.nserver_specs = nspecs;
+  c.sources.urls = urls;
+  c.sources.nurls = nurls;
+  c.sources.url_type = url_type;
+  c.sources.mcp_configs = configs;
+  c.sources.nmcp_configs = nconfigs;
+  c.allow_tools = allows;
+  const char *approve = getenv("MCPHOST_APPROVE_PROJECT_SERVERS");
+  if (approve && strcmp(approve, "1") == 0)
+    c.sources.approve_project = true;
   if (cmd->needs_servers) {
-    /* Servers given on the command line come first: they win a name
-     * clash with any file. */
-    for (size_t i = 0; i < nspecs; i++)
-      config_add_command(&c.h->cfg, specs[i]);
-    for (size_t i = 0; i < nurls; i++)
-      config_add_url(&c.h->cfg, urls[i], url_type);
-    for (size_t i = 0; i < nconfigs; i++)
-      config_load_file(&c.h->cfg, configs[i], true);
-    config_load_file(&c.h->cfg, ".mcp.json", false);
-    for (size_t i = 0; i < c.h->cfg.nerrors; i++)
-      fprintf(stderr, "mcphost: config error: %s\n", c.h->cfg.errors[i]);
-    for (size_t i = 0; i < c.h->cfg.nwarnings; i++)
-      fprintf(stderr, "mcphost: config warning: %s\n", c.h->cfg.warnings[i]);
+    cli_load_config(&c);
     if (c.h->cfg.nservers == 0) {
-      fprintf(stderr, "mcphost: no servers configured (use --config FILE, "
-                      "--server COMMAND, --url URL, or a .mcp.json here)\n");
+      fprintf(stderr, "mcphost: no servers configured (use --mcp-config "
+                      "FILE, --server COMMAND, --url URL, a .mcp.json here, "
+                      "or mcphost mcp add)\n");
       rc = c.h->cfg.nerrors ? EXIT_SERVER : EXIT_NOT_FOUND;
       goto out;
     }
@@ -258,9 +390,12 @@ out:
     cli_shutdown(&c);
     host_free(c.h);
   }
+  free(popts.longopts);
+  free(popts.decl);
   free(plugin_dirs);
   free(configs);
   free(specs);
   free(urls);
+  free(allows);
   return rc;
 }

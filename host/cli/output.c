@@ -1,6 +1,8 @@
-/* Printing results for people and scripts. Text goes to stdout as is;
- * images, audio and binary blobs go to files in a private directory and a
- * line names the file, so a terminal never receives raw binary. */
+/* Printing results for people and scripts. Text goes to stdout as is, up
+ * to the output limit (size_limits.h): beyond it the text is cut and saved
+ * whole to a file named in a note. Images, audio and binary blobs go to
+ * files in a private directory and a line names the file, so a terminal
+ * never receives raw binary. --json prints results whole. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +14,8 @@
 #include <unistd.h>
 
 #include "../base64.h"
+#include "../redact.h"
+#include "../sanitize.h"
 #include "../util.h"
 #include "cli.h"
 
@@ -115,11 +119,32 @@ char *out_save_blob(cli *c, const unsigned char *data, size_t len,
   return path;
 }
 
-static void print_text(const char *text) {
-  size_t n = strlen(text);
-  fwrite(text, 1, n, stdout);
-  if (n == 0 || text[n - 1] != '\n')
+/* Prints a text result within what is left of the output limit, *left
+ * characters: what is over is cut, and the whole text saved to a file the
+ * note names, so nothing is lost. */
+static void print_text(cli *c, const char *text, size_t *left) {
+  size_t n = strlen(text), total = n <= *left ? 0 : utf8_count(text, n);
+  size_t cut = total <= *left ? n : utf8_offset(text, n, *left);
+  fwrite(text, 1, cut, stdout);
+  if (cut == n) {
+    *left -= total ? total : utf8_count(text, n);
+    if (n == 0 || text[n - 1] != '\n')
+      fputc('\n', stdout);
+    return;
+  }
+  if (cut > 0 && text[cut - 1] != '\n')
     fputc('\n', stdout);
+  char why[512];
+  char *path = out_save_blob(c, (const unsigned char *)text, n, "text/plain",
+                             why, sizeof why);
+  printf("[output truncated: %zu of %zu characters cut; ", total - *left,
+         total);
+  if (path)
+    printf("the full text is saved to %s]\n", path);
+  else
+    printf("the full text could not be saved: %s]\n", why);
+  *left = 0;
+  free(path);
 }
 
 /* Decodes base64 `b64` and saves it; prints a line naming the file. */
@@ -148,29 +173,29 @@ static const char *str_of(const cJSON *o, const char *key) {
   return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
 }
 
-static void out_one_resource(cli *c, const cJSON *r) {
+static void out_one_resource(cli *c, const cJSON *r, size_t *left) {
   const char *text = str_of(r, "text");
   const char *blob = str_of(r, "blob");
   if (text)
-    print_text(text);
+    print_text(c, text, left);
   else if (blob)
     save_and_say(c, "resource", blob, str_of(r, "mimeType"));
   else
     printf("[resource %s: no content]\n", str_of(r, "uri") ? str_of(r, "uri") : "?");
 }
 
-static void out_block(cli *c, const cJSON *b) {
+static void out_block(cli *c, const cJSON *b, size_t *left) {
   const char *type = str_of(b, "type");
   if (!type) {
     out_json(b);
     return;
   }
   if (strcmp(type, "text") == 0) {
-    print_text(str_of(b, "text") ? str_of(b, "text") : "");
+    print_text(c, str_of(b, "text") ? str_of(b, "text") : "", left);
   } else if (strcmp(type, "image") == 0 || strcmp(type, "audio") == 0) {
     save_and_say(c, type, str_of(b, "data"), str_of(b, "mimeType"));
   } else if (strcmp(type, "resource") == 0) {
-    out_one_resource(c, cJSON_GetObjectItemCaseSensitive(b, "resource"));
+    out_one_resource(c, cJSON_GetObjectItemCaseSensitive(b, "resource"), left);
   } else if (strcmp(type, "resource_link") == 0) {
     const char *name = str_of(b, "name");
     printf("[resource link: %s%s%s]\n", str_of(b, "uri") ? str_of(b, "uri") : "?",
@@ -180,16 +205,34 @@ static void out_block(cli *c, const cJSON *b) {
   }
 }
 
+/* The limit holds for one result: its text blocks share it. */
 void out_content(cli *c, const cJSON *content) {
+  size_t left = c->lim.output_chars;
   if (cJSON_IsObject(content)) {
-    out_block(c, content);
+    out_block(c, content, &left);
     return;
   }
   const cJSON *b;
-  cJSON_ArrayForEach(b, content) out_block(c, b);
+  cJSON_ArrayForEach(b, content) out_block(c, b, &left);
 }
 
 void out_resource_contents(cli *c, const cJSON *contents) {
+  size_t left = c->lim.output_chars;
   const cJSON *r;
-  cJSON_ArrayForEach(r, contents) out_one_resource(c, r);
+  cJSON_ArrayForEach(r, contents) out_one_resource(c, r, &left);
+}
+
+void out_error(const char *fmt, ...) {
+  strbuf b;
+  sb_init(&b);
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  char *safe = redact(sb_str(&b));
+  char *clean = sanitize_text(safe, strlen(safe), NULL);
+  fprintf(stderr, "mcphost: %s\n", clean);
+  free(clean);
+  free(safe);
+  sb_free(&b);
 }

@@ -99,11 +99,23 @@ expect "invalid JSON arguments are a usage error" 2 --err "not a valid JSON obje
 run --server "d2=$DEMO" call mcp__d2__echo message=cli
 expect "a server given with --server" 0 --out "Echo: cli"
 
-# .mcp.json in the working directory is read.
+# .mcp.json in the working directory is read; its servers need approval
+# (tests/integration/test_config.sh has the whole flow).
 mkdir -p "$TMP/proj" && cp "$C" "$TMP/proj/.mcp.json"
-(cd "$TMP/proj" && "$MCPHOST" call mcp__demo__echo message=project >"$TMP/out" 2>"$TMP/err")
-RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
-expect ".mcp.json in the working directory" 0 --out "Echo: project"
+inproj() {
+  (cd "$TMP/proj" && "$MCPHOST" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null)
+  RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
+}
+inproj call mcp__demo__echo message=project
+expect ".mcp.json in the working directory: pending until approved" 8 \
+  --err "mcphost mcp approve demo"
+inproj --approve-project call mcp__demo__echo message=project
+expect ".mcp.json in the working directory with --approve-project" 0 \
+  --out "Echo: project"
+inproj mcp approve demo
+inproj call mcp__demo__echo message=project
+expect ".mcp.json in the working directory once approved" 0 \
+  --out "Echo: project"
 
 # Server names with characters outside [A-Za-z0-9_-] are normalized.
 config_file "$TMP/odd.json" "{\"my.demo\": {\"command\": \"$DEMO\"}}"

@@ -190,7 +190,7 @@ expect "a JSON reply over maxMessageBytes fails that request" 3 \
   --err "exceeds the 4096-byte message limit"
 run --config "$TMP/small.json" call t/big_result sse=true
 expect "an event over maxMessageBytes fails the request it answered" 3 \
-  --err "exceeded the 4096-byte message limit"
+  --err "the 4096-byte message limit"
 
 config_file "$TMP/slow.json" \
   "{\"t\": {\"type\": \"http\", \"url\": \"$TURL\", \"timeout\": 500}}"

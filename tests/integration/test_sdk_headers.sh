@@ -3,7 +3,7 @@
 # plugin can be built from them with nothing but the SDK.
 . "$(dirname "$0")/lib.sh"
 INC="$SRCDIR/sdk/include"
-for h in mcphost.h abi.h host.h plugin.h transport.h; do
+for h in mcphost.h abi.h host.h plugin.h transport.h server_source.h permission.h; do
   printf '#include <mcphost/%s>\nint main(void) { return 0; }\n' "$h" >"$TMP/t.c"
   if "$CC" -std=c11 -Wall -Wextra -pedantic -Werror -I"$INC" -c "$TMP/t.c" -o "$TMP/t.o" 2>"$TMP/err"; then
     ok "$h compiles as C11 -pedantic"

@@ -18,8 +18,9 @@ declare -A expected=(
   [initialize]="mcp-client-initialization"
   [tools_call]="tool-add-numbers"
   [sse-retry]="client-sse-graceful-reconnect client-sse-retry-timing client-sse-last-event-id"
+  [elicitation-sep1034-client-defaults]="client-elicitation-sep1034-string-default client-elicitation-sep1034-integer-default client-elicitation-sep1034-number-default client-elicitation-sep1034-enum-default client-elicitation-sep1034-boolean-default"
 )
-scenarios=${CONFORMANCE_SCENARIOS:-"initialize tools_call sse-retry"}
+scenarios=${CONFORMANCE_SCENARIOS:-"initialize tools_call sse-retry elicitation-sep1034-client-defaults"}
 
 for s in $scenarios; do
   dir="$out/$s"

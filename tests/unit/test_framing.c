@@ -113,6 +113,35 @@ TEST(test_line_over_the_limit_dropped_once_and_stream_goes_on) {
   }
 }
 
+/* The host reads the id of the answer a dropped line was from its first
+ * bytes, whether the line was seen whole or cut while streaming in. */
+TEST(test_dropped_line_keeps_its_first_bytes) {
+  for (size_t chunk = 1; chunk <= 64; chunk += 63) {
+    framing f;
+    got g = {0};
+    framing_init(&f, 10);
+    feed(&f, &g, "{\"id\":7,\"result\":\"abcdefghij\"}\n{}\n", chunk);
+    CHECK(g.n == 2 && g.kinds[0] == FRAMING_TOO_BIG);
+    CHECK(f.dropped_head_len >= 11);
+    CHECK(memcmp(f.dropped_head, "{\"id\":7,\"re", 11) == 0);
+    framing_free(&f);
+  }
+  framing f;
+  framing_init(&f, 8192);
+  char *line = malloc(20000);
+  memset(line, 'x', 20000);
+  memcpy(line, "{\"id\":42,", 9);
+  line[19999] = '\n';
+  got g = {0};
+  CHECK(framing_push(&f, line, 20000));
+  drain(&f, &g);
+  CHECK(g.n == 1 && g.kinds[0] == FRAMING_TOO_BIG);
+  CHECK(f.dropped_head_len == FRAMING_HEAD_MAX);
+  CHECK(memcmp(f.dropped_head, "{\"id\":42,xx", 11) == 0);
+  free(line);
+  framing_free(&f);
+}
+
 TEST(test_over_limit_by_one_byte) {
   framing f;
   got g = {0};
@@ -136,6 +165,31 @@ TEST(test_last_line_without_newline_needs_eof) {
   CHECK_STR(g.lines[1], "{\"b\":2}");
   drain(&f, &g);
   CHECK(g.n == 2); /* only once */
+  framing_free(&f);
+}
+
+TEST(test_unfinished_last_line_can_be_dropped) {
+  framing f;
+  got g = {0};
+  framing_init(&f, 1024);
+  feed(&f, &g, "{\"a\":1}\n{\"id\":2,\"res", 5);
+  CHECK(g.n == 1);
+  CHECK(framing_pending(&f) == 12);
+  framing_drop_pending(&f);
+  CHECK(framing_pending(&f) == 0);
+  framing_set_eof(&f);
+  drain(&f, &g);
+  CHECK(g.n == 1); /* nothing more */
+  framing_free(&f);
+}
+
+TEST(test_nothing_pending_while_dropping_an_over_long_line) {
+  framing f;
+  got g = {0};
+  framing_init(&f, 4);
+  feed(&f, &g, "[1234567890", 3);
+  CHECK(g.n == 1 && g.kinds[0] == FRAMING_TOO_BIG);
+  CHECK(framing_pending(&f) == 0);
   framing_free(&f);
 }
 
@@ -221,8 +275,11 @@ RUN(T(test_splits_lines_whatever_the_chunking),
     T(test_line_not_starting_with_brace_or_bracket_is_not_json),
     T(test_line_of_exactly_the_limit_passes),
     T(test_line_over_the_limit_dropped_once_and_stream_goes_on),
+    T(test_dropped_line_keeps_its_first_bytes),
     T(test_over_limit_by_one_byte),
     T(test_last_line_without_newline_needs_eof),
+    T(test_unfinished_last_line_can_be_dropped),
+    T(test_nothing_pending_while_dropping_an_over_long_line),
     T(test_eof_while_dropping_delivers_nothing_more),
     T(test_dropping_keeps_memory_bounded),
     T(test_long_line_in_small_chunks_is_scanned_once),

@@ -84,6 +84,14 @@ void framing_set_eof(framing *f) {
   f->eof = true;
 }
 
+size_t framing_pending(const framing *f) {
+  return f->discarding ? 0 : f->len - f->start;
+}
+
+void framing_drop_pending(framing *f) {
+  f->start = f->scan = f->len;
+}
+
 /* JSON whitespace, less '\n' which never occurs inside a line. */
 static bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\r';
@@ -106,6 +114,12 @@ static bool pending_too_big(const framing *f, size_t pending) {
     return false;
   }
   return !(pending == f->max_line + 1 && f->buf[f->len - 1] == '\r');
+}
+
+/* Keeps the first bytes of a line about to be dropped. */
+static void keep_head(framing *f, const char *line, size_t n) {
+  f->dropped_head_len = n < FRAMING_HEAD_MAX ? n : FRAMING_HEAD_MAX;
+  memcpy(f->dropped_head, line, f->dropped_head_len);
 }
 
 enum framing_kind framing_next(framing *f, const char **line, size_t *len) {
@@ -134,6 +148,7 @@ enum framing_kind framing_next(framing *f, const char **line, size_t *len) {
       size_t pending = f->len - f->start;
       f->scan = f->len;
       if (pending_too_big(f, pending)) {
+        keep_head(f, l, pending);
         f->discarding = !f->eof;
         f->start = f->scan = f->len;
         *len = pending;
@@ -150,6 +165,7 @@ enum framing_kind framing_next(framing *f, const char **line, size_t *len) {
       n--;
     }
     if (n > f->max_line) {
+      keep_head(f, l, n);
       *len = n;
       return FRAMING_TOO_BIG;
     }

@@ -25,6 +25,11 @@ enum framing_kind {
   FRAMING_TOO_BIG   /* a line over the limit; its bytes are dropped */
 };
 
+/* How much of a dropped line is kept: enough for the host to read the
+ * JSON-RPC id of the answer it was (mcph_transport_events.
+ * on_message_dropped takes up to 4096 bytes). */
+#define FRAMING_HEAD_MAX 4096
+
 typedef struct framing {
   char *buf;
   size_t cap;
@@ -34,6 +39,9 @@ typedef struct framing {
   size_t max_line; /* longest line accepted, without "\n" or "\r\n" */
   bool discarding; /* dropping an over-long line until its '\n' */
   bool eof;        /* no more input: the last line needs no '\n' */
+  /* The first bytes of the line FRAMING_TOO_BIG last reported. */
+  char dropped_head[FRAMING_HEAD_MAX];
+  size_t dropped_head_len;
 } framing;
 
 /* Initializes `f` with a line limit (bytes, at least 1). Allocates
@@ -59,11 +67,22 @@ bool framing_push(framing *f, const void *data, size_t n);
  * has no trailing '\n'. */
 void framing_set_eof(framing *f);
 
+/* After framing_next() returned FRAMING_NONE: the bytes of an unfinished
+ * last line (one whose '\n' has not come), or 0 while an over-long line is
+ * being dropped. */
+size_t framing_pending(const framing *f);
+
+/* Drops the unfinished last line, e.g. because its writer died in the
+ * middle of it. */
+void framing_drop_pending(framing *f);
+
 /* Returns the next event. For FRAMING_MESSAGE and FRAMING_NOT_JSON, *line
  * and *len are the line without its "\n" or "\r\n" (not NUL-terminated,
  * borrowed until the next reserve/push/free). For FRAMING_TOO_BIG, *len is
  * the number of bytes seen so far (at least max_line + 1) and *line is
- * NULL; the rest of that line is dropped without a further event. Empty
+ * NULL; its first bytes (at most FRAMING_HEAD_MAX) are in
+ * f->dropped_head / f->dropped_head_len until the next FRAMING_TOO_BIG,
+ * and the rest of that line is dropped without a further event. Empty
  * and blank lines are skipped. */
 enum framing_kind framing_next(framing *f, const char **line, size_t *len);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
 #include "stdio_transport.h"
 
@@ -40,10 +41,31 @@ static void excerpt(const char *s, size_t n, char *out, size_t size) {
   out[o] = '\0';
 }
 
+/* A problem that does not end the transport: the host hears of it (and
+ * logs it), or, when it takes no such reports, the log has it. */
 static void report_error(mcph_transport *t, int code, const char *msg) {
-  t->host->log(t->host, MCPH_LOG_WARN, t->name, msg);
   if (t->ev->on_error) {
     t->ev->on_error(t->ev->ud, code, msg);
+  } else {
+    t->host->log(t->host, MCPH_LOG_WARN, t->name, msg);
+  }
+}
+
+/* A line over maxMessageBytes was dropped (`seen` bytes of it so far).
+ * A host with ABI 1.2 gets its first bytes, so that it can fail the
+ * request the line answered now instead of at its deadline; the host
+ * logs it then. */
+static void report_dropped(mcph_transport *t, size_t seen) {
+  char msg[128];
+  snprintf(msg, sizeof msg,
+           "message from server exceeds the %zu-byte limit; dropped",
+           t->cfg.max_message_bytes);
+  if (MCPH_HAS(t->ev, mcph_transport_events, on_message_dropped) &&
+      t->ev->on_message_dropped) {
+    t->ev->on_message_dropped(t->ev->ud, MCPH_ETOOBIG, msg, t->rx.dropped_head,
+                              t->rx.dropped_head_len, seen);
+  } else {
+    report_error(t, MCPH_ETOOBIG, msg);
   }
 }
 
@@ -61,11 +83,7 @@ static void deliver_lines(mcph_transport *t) {
                text);
       report_error(t, MCPH_EPROTO, msg);
     } else {
-      char msg[128];
-      snprintf(msg, sizeof msg,
-               "message from server exceeds the %zu-byte limit; dropped",
-               t->cfg.max_message_bytes);
-      report_error(t, MCPH_ETOOBIG, msg);
+      report_dropped(t, len);
     }
   }
 }
@@ -103,10 +121,34 @@ static bool read_stdout(mcph_transport *t, size_t budget) {
   return true;
 }
 
-/* Stops reading stdout and delivers a last line that had no '\n'. */
+/* Stops reading stdout. A last line without '\n' waits for the exit
+ * status: see deliver_last_line(). */
 static void finish_stdout(mcph_transport *t) {
   stdio_unwatch(t, &t->stdout_watch);
   stdio_close_fd(&t->stdout_fd);
+}
+
+/* Once the child is reaped: a last line that had no '\n' is delivered if
+ * the server exited with status 0 (or its status is unknown): some end
+ * their last message without one. From a server that crashed or was
+ * killed it is the part of a message written before it died: delivering
+ * it would fail the request it answered as "not valid JSON", hiding the
+ * crash; instead it is dropped and the request fails with the exit
+ * status and stderr, from on_close. */
+static void deliver_last_line(mcph_transport *t) {
+  size_t n = framing_pending(&t->rx);
+  bool clean = !t->status_known ||
+               (WIFEXITED(t->wait_status) && WEXITSTATUS(t->wait_status) == 0);
+  if (n > 0 && !clean) {
+    /* After a close() the host asked for, the rest is of no interest. */
+    mcph_logf(t->host, t->close_requested ? MCPH_LOG_DEBUG : MCPH_LOG_WARN,
+              t->name,
+              "server ended in the middle of a message (%zu bytes without "
+              "a newline); dropped",
+              n);
+    framing_drop_pending(&t->rx);
+    return;
+  }
   framing_set_eof(&t->rx);
   deliver_lines(t);
 }
@@ -161,6 +203,7 @@ void pipes_drain(mcph_transport *t) {
     read_stdout(t, DRAIN_BUDGET);
     finish_stdout(t);
   }
+  deliver_last_line(t);
   if (t->stderr_fd >= 0) {
     read_stderr(t, DRAIN_BUDGET);
     finish_stderr(t);

@@ -97,8 +97,9 @@ void pipes_close_stdin(mcph_transport *t);
 void pipes_on_stdout(void *ud, int fd, unsigned events);
 void pipes_on_stderr(void *ud, int fd, unsigned events);
 
-/* After the child exited: takes in what stdout and stderr still hold
- * (bounded), delivers the last messages, and closes both pipes. */
+/* After the child was reaped: takes in what stdout and stderr still hold
+ * (bounded), delivers the last messages -- a last line without '\n' only
+ * if the child exited with status 0 -- and closes both pipes. */
 void pipes_drain(mcph_transport *t);
 
 /* ---- child.c ---- */

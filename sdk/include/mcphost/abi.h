@@ -32,9 +32,14 @@
  * whose major differs from its own; minors are backward compatible.
  *   1.0  entry, host services, transport extension "mcph.transport/1"
  *   1.1  mcph_transport_events.on_send_failed
- *   1.2  mcph_transport_events.on_message_dropped */
+ *   1.2  mcph_transport_events.on_message_dropped
+ *   1.3  server-source extension "mcph.server-source/1" (server_source.h),
+ *        permission extension "mcph.permission/1" (permission.h)
+ *   1.4  feature extension "mcph.feature/1", host service
+ *        "mcph.host.features/1", options extension "mcph.options/1"
+ *        (feature.h) */
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 2
+#define MCPH_ABI_MINOR 4
 
 /* True when a struct written with `struct_size` covers `field`. */
 #define MCPH_HAS(ptr, type, field)                                             \

@@ -6,5 +6,8 @@
 #include "host.h"
 #include "plugin.h"
 #include "transport.h"
+#include "server_source.h"
+#include "permission.h"
+#include "feature.h"
 
 #endif /* MCPHOST_MCPHOST_H */

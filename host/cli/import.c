@@ -1,0 +1,222 @@
+/* mcphost mcp import claude-desktop|claude-code: copies servers from the
+ * other Claude clients' files into mcphost's scopes.
+ *
+ *   claude-desktop  claude_desktop_config.json: $XDG_CONFIG_HOME/Claude/ (or
+ *                   ~/.config/Claude/), else ~/Library/Application
+ *                   Support/Claude/; its mcpServers go to --scope (local)
+ *   claude-code     ~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json): the
+ *                   user servers (mcpServers) go to the user scope, this
+ *                   project's (projects["DIR"].mcpServers) to the local scope,
+ *                   and this project's approvals of .mcp.json servers come
+ *                   along; --scope puts every server in that one scope
+ *
+ * --from FILE reads another file of the same shape. An entry already
+ * there unchanged is skipped; a different one with the same name is
+ * imported as NAME_1 (as Claude Code does). .mcp.json files need no
+ * import: mcphost reads them where they are. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../util.h"
+#include "cli.h"
+#include "mcp_edit.h"
+
+static char *desktop_config_path(void) {
+  const char *xdg = getenv("XDG_CONFIG_HOME");
+  const char *home = getenv("HOME");
+  char *linux_path =
+      xdg && xdg[0] == '/'
+          ? xasprintf("%s/Claude/claude_desktop_config.json", xdg)
+          : xasprintf("%s/.config/Claude/claude_desktop_config.json",
+                      home ? home : "");
+  if (access(linux_path, F_OK) == 0)
+    return linux_path;
+  char *mac = xasprintf("%s/Library/Application Support/Claude/"
+                        "claude_desktop_config.json",
+                        home ? home : "");
+  if (access(mac, F_OK) == 0) {
+    free(linux_path);
+    return mac;
+  }
+  free(mac);
+  return linux_path; /* for the "not found" message */
+}
+
+static char *claude_code_path(void) {
+  const char *dir = getenv("CLAUDE_CONFIG_DIR");
+  if (dir && *dir)
+    return xasprintf("%s/.claude.json", dir);
+  const char *home = getenv("HOME");
+  return xasprintf("%s/.claude.json", home ? home : "");
+}
+
+/* Keeps the entries that pass the shared checks; reports the others. */
+static cJSON *valid_servers(const cJSON *servers, const char *src,
+                            const char *where) {
+  cJSON *out = cJSON_CreateObject();
+  if (!cJSON_IsObject(servers))
+    return out;
+  config tmp;
+  config_init(&tmp);
+  const cJSON *e;
+  cJSON_ArrayForEach(e, servers) {
+    char *path = config_path_join(where, e->string);
+    if (!edit_valid_name(e->string))
+      fprintf(stderr,
+              "mcphost: %s: server \"%s\" skipped: the name has "
+              "characters other than letters, digits, '-' and '_' "
+              "(at %s)\n",
+              src, e->string, path);
+    else if (config_check_entry(&tmp, src, path, e->string, e))
+      cJSON_AddItemToObject(out, e->string, cJSON_Duplicate(e, 1));
+    free(path);
+  }
+  for (size_t i = 0; i < tmp.nerrors; i++)
+    fprintf(stderr, "mcphost: skipped: %s\n", tmp.errors[i]);
+  config_free(&tmp);
+  return out;
+}
+
+static void print_list(const char *label, const cJSON *names) {
+  if (cJSON_GetArraySize(names) == 0)
+    return;
+  printf("  %s:", label);
+  const cJSON *n;
+  cJSON_ArrayForEach(n, names) printf(" %s", n->valuestring);
+  printf("\n");
+}
+
+/* Writes `servers` to `scope`; returns an exit code. */
+static int import_into(const config_paths *P, config_scope scope,
+                       const cJSON *servers, const char *from) {
+  if (cJSON_GetArraySize(servers) == 0)
+    return EXIT_OK;
+  edit_target t;
+  edit_target_init(&t, scope, P);
+  cJSON *added = cJSON_CreateArray(), *skipped = cJSON_CreateArray();
+  char why[1024];
+  int rc = EXIT_OK;
+  if (edit_add_servers(&t, servers, true, added, skipped, why, sizeof why) <
+      0) {
+    fprintf(stderr, "mcphost: %s\n", why);
+    rc = EXIT_SERVER;
+  } else {
+    char *where = edit_target_text(&t);
+    printf("From %s into %s:\n", from, where);
+    print_list("imported", added);
+    print_list("already there", skipped);
+    free(where);
+  }
+  cJSON_Delete(added);
+  cJSON_Delete(skipped);
+  edit_target_free(&t);
+  return rc;
+}
+
+/* Carries a Claude Code project's .mcp.json choices over. */
+static int import_choices(const config_paths *P, const cJSON *record,
+                          const char *key, choice_kind kind) {
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(record, key);
+  size_t n = 0;
+  const char **names =
+      xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof *names);
+  const cJSON *it;
+  cJSON_ArrayForEach(it, list) if (cJSON_IsString(it)) names[n++] =
+      it->valuestring;
+  int rc = EXIT_OK;
+  char why[1024];
+  if (n && edit_project_choice(P->user_settings, P->project_key, kind, names, n,
+                               why, sizeof why) < 0) {
+    fprintf(stderr, "mcphost: %s\n", why);
+    rc = EXIT_SERVER;
+  } else if (n) {
+    printf("Project choices for %s: %zu %s\n", P->project_key, n,
+           kind == CHOICE_APPROVE ? "approved" : "rejected");
+  }
+  free(names);
+  return rc;
+}
+
+int cmd_mcp_import(cli *c, int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"scope", required_argument, NULL, 's'},
+      {"from", required_argument, NULL, 'f'},
+      {NULL, 0, NULL, 0}};
+  config_scope scope = SCOPE_LOCAL;
+  bool scope_set = false;
+  const char *from = NULL;
+  optind = 0;
+  opterr = 0;
+  int opt;
+  while ((opt = getopt_long(argc, argv, "s:f:", longopts, NULL)) != -1) {
+    if (opt == 's' && edit_parse_scope(optarg, &scope)) {
+      scope_set = true;
+    } else if (opt == 'f') {
+      from = optarg;
+    } else {
+      fprintf(stderr, "mcphost: usage: mcphost mcp import claude-desktop|"
+                      "claude-code [-s local|user|project] [--from FILE]\n");
+      return EXIT_USAGE;
+    }
+  }
+  if (argc - optind != 1 || (strcmp(argv[optind], "claude-desktop") != 0 &&
+                             strcmp(argv[optind], "claude-code") != 0)) {
+    fprintf(stderr, "mcphost: usage: mcphost mcp import claude-desktop|"
+                    "claude-code [-s local|user|project] [--from FILE]\n");
+    return EXIT_USAGE;
+  }
+  bool desktop = strcmp(argv[optind], "claude-desktop") == 0;
+  char *path = from      ? xstrdup(from)
+               : desktop ? desktop_config_path()
+                         : claude_code_path();
+  config tmp;
+  config_init(&tmp);
+  cJSON *doc = config_read_json(&tmp, path, true);
+  if (!doc) {
+    fprintf(stderr, "mcphost: cannot import: %s\n",
+            tmp.nerrors ? tmp.errors[0] : path);
+    config_free(&tmp);
+    free(path);
+    return EXIT_NOT_FOUND;
+  }
+  config_free(&tmp);
+  config_paths P;
+  config_paths_init(&P, &c->sources);
+  int rc = EXIT_OK;
+  cJSON *user = valid_servers(
+      cJSON_GetObjectItemCaseSensitive(doc, "mcpServers"), path, "mcpServers");
+  if (desktop) {
+    rc = import_into(&P, scope, user, path);
+  } else {
+    /* Claude Code keeps per-project records under the project's path,
+     * like mcphost's own settings file. */
+    const cJSON *record = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(doc, "projects"), P.project_key);
+    char *where = config_path_join("projects", P.project_key);
+    char *rwhere = config_path_join(where, "mcpServers");
+    cJSON *local = valid_servers(
+        cJSON_GetObjectItemCaseSensitive(record, "mcpServers"), path, rwhere);
+    rc = import_into(&P, scope_set ? scope : SCOPE_USER, user, path);
+    int rc2 = import_into(&P, scope_set ? scope : SCOPE_LOCAL, local, path);
+    rc = rc != EXIT_OK ? rc : rc2;
+    if (rc == EXIT_OK)
+      rc = import_choices(&P, record, "enabledMcpjsonServers", CHOICE_APPROVE);
+    if (rc == EXIT_OK)
+      rc = import_choices(&P, record, "disabledMcpjsonServers", CHOICE_REJECT);
+    if (cJSON_GetArraySize(user) + cJSON_GetArraySize(local) == 0)
+      printf("No servers to import from %s\n", path);
+    cJSON_Delete(local);
+    free(where);
+    free(rwhere);
+  }
+  if (desktop && cJSON_GetArraySize(user) == 0)
+    printf("No servers to import from %s\n", path);
+  cJSON_Delete(user);
+  cJSON_Delete(doc);
+  config_paths_free(&P);
+  free(path);
+  return rc;
+}

@@ -1,0 +1,689 @@
+/* mcphost mcp ...: managing configured servers, like `claude mcp`. Reads
+ * go through the scope loader (config_scopes.h), so `list` and `get` show
+ * exactly what every other command would use; writes go through
+ * mcp_edit.h (locked, atomic, keeping every key they do not touch). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../config_policy.h"
+#include "../util.h"
+#include "cli.h"
+#include "mcp_edit.h"
+
+static const char mcp_usage[] =
+    "usage: mcphost [OPTIONS] mcp COMMAND [ARGS...]\n"
+    "\n"
+    "  list                       every server: scope, type, command or URL,\n"
+    "                             and its status after a health check\n"
+    "  get NAME                   one server: scope, status, type, command or\n"
+    "                             URL, the names of its env and headers\n"
+    "  add NAME [-s SCOPE] [-t stdio|http|sse|ws] [-e KEY=VALUE]...\n"
+    "      [-H 'Name: value']... -- COMMAND [ARGS...] | URL\n"
+    "                             add a server (SCOPE: local (default), user,\n"
+    "                             project)\n"
+    "  add-json NAME JSON [-s SCOPE]\n"
+    "                             add a server from its JSON entry\n"
+    "  remove NAME [-s SCOPE]     remove a server (SCOPE needed when several\n"
+    "                             scopes define NAME)\n"
+    "  approve NAME...            use these .mcp.json servers in this project\n"
+    "  reject NAME...             never use them in this project\n"
+    "  reset-project-choices      forget this project's approvals and\n"
+    "                             rejections: its .mcp.json servers are\n"
+    "                             pending again\n"
+    "  import claude-desktop|claude-code [-s SCOPE] [--from FILE]\n"
+    "                             copy servers from Claude Desktop or Claude\n"
+    "                             Code\n"
+    "\n"
+    "Files: docs/config.md. Writes are atomic and locked; every key they do\n"
+    "not change is kept.\n";
+
+typedef struct mcp_opts {
+  config_scope scope;
+  bool scope_set;
+  const char *transport;
+  cJSON *env, *headers; /* objects, NULL when none given */
+  const char *from;
+} mcp_opts;
+
+static void opts_free(mcp_opts *o) {
+  cJSON_Delete(o->env);
+  cJSON_Delete(o->headers);
+}
+
+/* Parses the options a subcommand takes (`which`: letters of s, t, e, H,
+ * f). Options may come before or after the positional arguments; "--"
+ * ends them. Returns EXIT_OK with *first at the first positional. */
+static int parse_opts(int argc, char **argv, const char *which, mcp_opts *o,
+                      int *first) {
+  static const struct option longopts[] = {
+      {"scope", required_argument, NULL, 's'},
+      {"transport", required_argument, NULL, 't'},
+      {"env", required_argument, NULL, 'e'},
+      {"header", required_argument, NULL, 'H'},
+      {"from", required_argument, NULL, 'f'},
+      {NULL, 0, NULL, 0}};
+  memset(o, 0, sizeof *o);
+  optind = 0; /* glibc: start over, a new argv */
+  opterr = 0;
+  int opt;
+  while ((opt = getopt_long(argc, argv, "s:t:e:H:", longopts, NULL)) != -1) {
+    if (opt == '?' || opt == ':' || !strchr(which, opt)) {
+      fprintf(stderr,
+              "mcphost: mcp %s: unknown or incomplete option %s "
+              "(a server's own options go after --)\n",
+              argv[0], argv[optind - 1]);
+      return EXIT_USAGE;
+    }
+    switch (opt) {
+    case 's':
+      if (!edit_parse_scope(optarg, &o->scope)) {
+        fprintf(stderr,
+                "mcphost: --scope must be local, user or project, "
+                "not \"%s\"\n",
+                optarg);
+        return EXIT_USAGE;
+      }
+      o->scope_set = true;
+      break;
+    case 't': o->transport = optarg; break;
+    case 'f': o->from = optarg; break;
+    case 'e': {
+      const char *eq = strchr(optarg, '=');
+      if (!eq || eq == optarg) {
+        fprintf(stderr, "mcphost: -e needs KEY=VALUE, not \"%s\"\n", optarg);
+        return EXIT_USAGE;
+      }
+      if (!o->env)
+        o->env = cJSON_CreateObject();
+      char *key = xstrndup(optarg, (size_t)(eq - optarg));
+      cJSON_DeleteItemFromObjectCaseSensitive(o->env, key);
+      cJSON_AddStringToObject(o->env, key, eq + 1);
+      free(key);
+      break;
+    }
+    case 'H': {
+      const char *colon = strchr(optarg, ':');
+      if (!colon || colon == optarg) {
+        fprintf(stderr, "mcphost: -H needs 'Name: value', not \"%s\"\n",
+                optarg);
+        return EXIT_USAGE;
+      }
+      if (!o->headers)
+        o->headers = cJSON_CreateObject();
+      char *key = xstrndup(optarg, (size_t)(colon - optarg));
+      const char *v = colon + 1 + strspn(colon + 1, " \t");
+      cJSON_DeleteItemFromObjectCaseSensitive(o->headers, key);
+      cJSON_AddStringToObject(o->headers, key, v);
+      free(key);
+      break;
+    }
+    }
+  }
+  *first = optind;
+  return EXIT_OK;
+}
+
+/* ---- showing servers ---- */
+
+static void add_word(strbuf *b, const char *w) {
+  if (b->len)
+    sb_addc(b, ' ');
+  if (*w && !strpbrk(w, " \t\n'\"\\$`")) {
+    sb_adds(b, w);
+    return;
+  }
+  sb_addc(b, '\'');
+  for (const char *p = w; *p; p++)
+    sb_adds(b, *p == '\'' ? "'\\''" : (char[]){*p, 0});
+  sb_addc(b, '\'');
+}
+
+/* The command line or URL as written (never expanded: an expanded value
+ * may hold a secret from the environment). New string. */
+static char *target_text(const server_config *s) {
+  const cJSON *e = s->raw ? s->raw : s->json;
+  const char *url =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "url"));
+  const char *cmd =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "command"));
+  strbuf b;
+  sb_init(&b);
+  sb_add(&b, "", 0);
+  if (cmd) {
+    add_word(&b, cmd);
+    const cJSON *a;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(e, "args"))
+        add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
+  } else if (url) {
+    sb_adds(&b, url);
+  } else {
+    sb_adds(&b, "-");
+  }
+  return sb_take(&b);
+}
+
+/* "connected", "failed: ...", "pending approval (...)"... New string. */
+static char *status_text(const cli *c, size_t i) {
+  const server_config *s = &c->h->cfg.servers[i];
+  const session *ss = c->sessions && i < c->nsessions ? c->sessions[i] : NULL;
+  switch (s->state) {
+  case SERVER_ACTIVE:
+    if (ss && ss->state == SESS_READY)
+      return xstrdup("connected");
+    if (ss && ss->fail == FAIL_AUTH)
+      return xasprintf("needs-auth: %s", ss->error ? ss->error : "");
+    return xasprintf("failed: %s",
+                     ss && ss->error ? ss->error : "not connected");
+  case SERVER_PENDING:
+    return xasprintf("pending approval (mcphost mcp approve %s)", s->name);
+  case SERVER_REJECTED:
+    return xasprintf("rejected for this project (mcphost mcp approve %s)",
+                     s->name);
+  default:
+    return xasprintf("%s: %s", server_state_name(s),
+                     s->reason ? s->reason : "");
+  }
+}
+
+static cJSON *names_of(const cJSON *obj) {
+  cJSON *a = cJSON_CreateArray();
+  const cJSON *it;
+  cJSON_ArrayForEach(it, obj)
+      cJSON_AddItemToArray(a, cJSON_CreateString(it->string));
+  return a;
+}
+
+static cJSON *server_json(const cli *c, size_t i) {
+  const server_config *s = &c->h->cfg.servers[i];
+  const cJSON *raw = s->raw ? s->raw : s->json;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "name", s->name);
+  cJSON_AddStringToObject(o, "scope", config_scope_name(s->scope));
+  cJSON_AddStringToObject(o, "source", s->source);
+  cJSON_AddStringToObject(o, "type", s->type);
+  static const char *const keys[] = {"command", "args", "url"};
+  for (size_t k = 0; k < 3; k++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(raw, keys[k]);
+    if (v)
+      cJSON_AddItemToObject(o, keys[k], cJSON_Duplicate(v, 1));
+  }
+  cJSON_AddItemToObject(o, "env",
+                        names_of(cJSON_GetObjectItemCaseSensitive(raw, "env")));
+  cJSON_AddItemToObject(
+      o, "headers", names_of(cJSON_GetObjectItemCaseSensitive(raw, "headers")));
+  cJSON_AddStringToObject(o, "state", server_state_name(s));
+  char *st = status_text(c, i);
+  cJSON_AddStringToObject(o, "status", st);
+  free(st);
+  if (s->reason)
+    cJSON_AddStringToObject(o, "reason", s->reason);
+  return o;
+}
+
+/* Connects the servers that may start, concurrently: the health check. */
+static void health_check(cli *c, const size_t *only, size_t nonly) {
+  const config *cfg = &c->h->cfg;
+  size_t *idx = xcalloc(cfg->nservers ? cfg->nservers : 1, sizeof *idx);
+  size_t n = 0;
+  for (size_t i = 0; i < cfg->nservers; i++) {
+    bool wanted = !only;
+    for (size_t k = 0; k < nonly && !wanted; k++)
+      wanted = only[k] == i;
+    if (wanted && cfg->servers[i].state == SERVER_ACTIVE)
+      idx[n++] = i;
+  }
+  if (n)
+    cli_connect(c, idx, n);
+  free(idx);
+}
+
+static int mcp_list(cli *c, int argc, char **argv) {
+  (void)argv;
+  if (argc > 1) {
+    fprintf(stderr, "mcphost: mcp list takes no arguments\n");
+    return EXIT_USAGE;
+  }
+  cli_load_config(c);
+  const config *cfg = &c->h->cfg;
+  health_check(c, NULL, 0);
+  if (c->json) {
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < cfg->nservers; i++)
+      cJSON_AddItemToArray(arr, server_json(c, i));
+    out_json(arr);
+    cJSON_Delete(arr);
+    return EXIT_OK;
+  }
+  if (cfg->nservers == 0) {
+    printf("No MCP servers configured. Add one with: mcphost mcp add NAME -- "
+           "COMMAND [ARGS...]\n");
+    return EXIT_OK;
+  }
+  int wname = 4, wscope = 5, wtype = 4, wtarget = 11;
+  char **targets = xcalloc(cfg->nservers, sizeof *targets);
+  for (size_t i = 0; i < cfg->nservers; i++) {
+    const server_config *s = &cfg->servers[i];
+    targets[i] = target_text(s);
+    wname = (int)strlen(s->name) > wname ? (int)strlen(s->name) : wname;
+    wtype = (int)strlen(s->type) > wtype ? (int)strlen(s->type) : wtype;
+    int ws = (int)strlen(config_scope_name(s->scope));
+    wscope = ws > wscope ? ws : wscope;
+    int wt = (int)strlen(targets[i]);
+    wtarget = wt > wtarget ? (wt > 60 ? 60 : wt) : wtarget;
+  }
+  printf("%-*s  %-*s  %-*s  %-*s  %s\n", wname, "NAME", wscope, "SCOPE", wtype,
+         "TYPE", wtarget, "COMMAND/URL", "STATUS");
+  for (size_t i = 0; i < cfg->nservers; i++) {
+    const server_config *s = &cfg->servers[i];
+    char *st = status_text(c, i);
+    st[strcspn(st, "\n")] = '\0'; /* one line each; mcp get has the rest */
+    printf("%-*s  %-*s  %-*s  %-*s  %s\n", wname, s->name, wscope,
+           config_scope_name(s->scope), wtype, s->type, wtarget, targets[i],
+           st);
+    free(st);
+    free(targets[i]);
+  }
+  free(targets);
+  return EXIT_OK;
+}
+
+static void print_names(const char *label, const cJSON *obj) {
+  if (cJSON_GetArraySize(obj) == 0)
+    return;
+  printf("  %s: ", label);
+  const cJSON *it;
+  bool first = true;
+  cJSON_ArrayForEach(it, obj) {
+    printf("%s%s", first ? "" : ", ", it->string);
+    first = false;
+  }
+  printf("\n");
+}
+
+static int mcp_get(cli *c, int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "mcphost: usage: mcphost mcp get NAME\n");
+    return EXIT_USAGE;
+  }
+  cli_load_config(c);
+  long i = cli_find_server(c, argv[1]);
+  if (i < 0) {
+    fprintf(stderr, "mcphost: no MCP server named \"%s\" is configured\n",
+            argv[1]);
+    return EXIT_NOT_FOUND;
+  }
+  size_t idx = (size_t)i;
+  health_check(c, &idx, 1);
+  if (c->json) {
+    cJSON *o = server_json(c, idx);
+    out_json(o);
+    cJSON_Delete(o);
+    return EXIT_OK;
+  }
+  const server_config *s = &c->h->cfg.servers[idx];
+  const cJSON *raw = s->raw ? s->raw : s->json;
+  char *st = status_text(c, idx);
+  printf("%s:\n", s->name);
+  printf("  Scope: %s\n", config_scope_name(s->scope));
+  printf("  Source: %s\n", s->source);
+  printf("  Status: ");
+  for (const char *p = st; *p; p++) { /* a server's stderr tail, indented */
+    if (*p == '\n' && p[1])
+      fputs("\n    ", stdout);
+    else if (*p != '\n')
+      putchar(*p);
+  }
+  printf("\n");
+  printf("  Type: %s\n", s->type);
+  const char *cmd =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(raw, "command"));
+  const char *url =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(raw, "url"));
+  if (cmd) {
+    printf("  Command: %s\n", cmd);
+    strbuf b;
+    sb_init(&b);
+    const cJSON *a;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(raw, "args"))
+        add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
+    if (b.len)
+      printf("  Args: %s\n", sb_str(&b));
+    sb_free(&b);
+  }
+  if (url)
+    printf("  URL: %s\n", url);
+  /* Names only: the values are often tokens. */
+  print_names("Environment", cJSON_GetObjectItemCaseSensitive(raw, "env"));
+  print_names("Headers", cJSON_GetObjectItemCaseSensitive(raw, "headers"));
+  if (s->scope == SCOPE_LOCAL || s->scope == SCOPE_USER ||
+      s->scope == SCOPE_PROJECT)
+    printf("\nTo remove it: mcphost mcp remove %s -s %s\n", s->name,
+           config_scope_name(s->scope));
+  free(st);
+  return EXIT_OK;
+}
+
+/* ---- changing servers ---- */
+
+static int write_failed(const char *why) {
+  fprintf(stderr, "mcphost: %s\n", why);
+  return strstr(why, "already exists") ? EXIT_USAGE : EXIT_SERVER;
+}
+
+/* Checks and writes {NAME: entry} to the scope; a project server added
+ * here is approved for this project at once: its author chose it. */
+static int add_entry(cli *c, const char *name, cJSON *entry, config_scope scope,
+                     const char *what) {
+  if (!edit_valid_name(name)) {
+    fprintf(stderr,
+            "mcphost: invalid server name \"%s\": use letters, "
+            "digits, '-' and '_'\n",
+            name);
+    return EXIT_USAGE;
+  }
+  config tmp;
+  config_init(&tmp);
+  const char *type =
+      config_check_entry(&tmp, "the new entry", name, name, entry);
+  if (!type) {
+    fprintf(stderr, "mcphost: %s\n", tmp.errors[0]);
+    config_free(&tmp);
+    return EXIT_USAGE;
+  }
+  char *type_copy = xstrdup(type);
+  config_free(&tmp);
+  config_paths P;
+  config_paths_init(&P, &c->sources);
+  edit_target t;
+  edit_target_init(&t, scope, &P);
+  cJSON *servers = cJSON_CreateObject();
+  cJSON_AddItemToObject(servers, name, cJSON_Duplicate(entry, 1));
+  char why[1024];
+  int rc = EXIT_OK;
+  int w = edit_add_servers(&t, servers, false, NULL, NULL, why, sizeof why);
+  if (w < 0) {
+    rc = write_failed(why);
+  } else {
+    char *where = edit_target_text(&t);
+    printf("Added %s MCP server %s%s to %s\n", type_copy, name, what, where);
+    free(where);
+    if (scope == SCOPE_PROJECT) {
+      const char *names[] = {name};
+      if (edit_project_choice(P.user_settings, P.project_key, CHOICE_APPROVE,
+                              names, 1, why, sizeof why) < 0)
+        fprintf(stderr,
+                "mcphost: warning: could not record the approval: "
+                "%s\n",
+                why);
+    }
+  }
+  cJSON_Delete(servers);
+  edit_target_free(&t);
+  config_paths_free(&P);
+  free(type_copy);
+  return rc;
+}
+
+static int mcp_add(cli *c, int argc, char **argv) {
+  mcp_opts o;
+  int first, rc = parse_opts(argc, argv, "steH", &o, &first);
+  if (rc != EXIT_OK)
+    goto out;
+  if (argc - first < 2) {
+    fprintf(stderr, "mcphost: usage: mcphost mcp add NAME [-s SCOPE] [-t "
+                    "TYPE] [-e KEY=VALUE]... [-H 'Name: value']... -- "
+                    "COMMAND [ARGS...] | URL\n");
+    rc = EXIT_USAGE;
+    goto out;
+  }
+  const char *name = argv[first];
+  const char *type = o.transport ? o.transport : "stdio";
+  bool remote = strcmp(type, "stdio") != 0;
+  static const char *const types[] = {"stdio", "http", "sse", "ws"};
+  bool known = false;
+  for (size_t i = 0; i < 4; i++)
+    known |= strcmp(type, types[i]) == 0;
+  if (!known) {
+    fprintf(stderr,
+            "mcphost: --transport must be stdio, http, sse or ws, "
+            "not \"%s\"\n",
+            type);
+    rc = EXIT_USAGE;
+    goto out;
+  }
+  if ((remote && o.env) || (!remote && o.headers)) {
+    fprintf(stderr, "mcphost: %s\n",
+            remote ? "-e sets a stdio server's environment; a remote server "
+                     "takes -H headers"
+                   : "-H sets a remote server's headers; use --transport "
+                     "http, sse or ws");
+    rc = EXIT_USAGE;
+    goto out;
+  }
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "type", type);
+  strbuf what;
+  sb_init(&what);
+  if (remote) {
+    if (argc - first != 2 || !strstr(argv[first + 1], "://")) {
+      fprintf(stderr, "mcphost: a %s server takes one URL after its name\n",
+              type);
+      cJSON_Delete(e);
+      sb_free(&what);
+      rc = EXIT_USAGE;
+      goto out;
+    }
+    cJSON_AddStringToObject(e, "url", argv[first + 1]);
+    sb_printf(&what, " with URL %s", argv[first + 1]);
+    if (o.headers) {
+      cJSON_AddItemToObject(e, "headers", o.headers);
+      o.headers = NULL;
+    }
+  } else {
+    if (strstr(argv[first + 1], "://"))
+      fprintf(stderr,
+              "mcphost: warning: \"%s\" looks like a URL but is "
+              "added as a command; use --transport http (or sse, ws) "
+              "for a remote server\n",
+              argv[first + 1]);
+    cJSON_AddStringToObject(e, "command", argv[first + 1]);
+    cJSON *args = cJSON_AddArrayToObject(e, "args");
+    strbuf line;
+    sb_init(&line);
+    for (int i = first + 1; i < argc; i++) {
+      if (i > first + 1)
+        cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
+      add_word(&line, argv[i]);
+    }
+    sb_printf(&what, " with command: %s", sb_str(&line));
+    sb_free(&line);
+    if (o.env) {
+      cJSON_AddItemToObject(e, "env", o.env);
+      o.env = NULL;
+    }
+  }
+  rc =
+      add_entry(c, name, e, o.scope_set ? o.scope : SCOPE_LOCAL, sb_str(&what));
+  sb_free(&what);
+  cJSON_Delete(e);
+out:
+  opts_free(&o);
+  return rc;
+}
+
+static int mcp_add_json(cli *c, int argc, char **argv) {
+  mcp_opts o;
+  int first, rc = parse_opts(argc, argv, "s", &o, &first);
+  if (rc == EXIT_OK && argc - first != 2) {
+    fprintf(stderr, "mcphost: usage: mcphost mcp add-json NAME JSON [-s "
+                    "SCOPE]\n");
+    rc = EXIT_USAGE;
+  }
+  if (rc != EXIT_OK)
+    goto out;
+  cJSON *e = cJSON_Parse(argv[first + 1]);
+  if (!cJSON_IsObject(e)) {
+    fprintf(stderr, "mcphost: the server entry is not a JSON object: %s\n",
+            argv[first + 1]);
+    cJSON_Delete(e);
+    rc = EXIT_USAGE;
+    goto out;
+  }
+  rc = add_entry(c, argv[first], e, o.scope_set ? o.scope : SCOPE_LOCAL, "");
+  cJSON_Delete(e);
+out:
+  opts_free(&o);
+  return rc;
+}
+
+static int mcp_remove(cli *c, int argc, char **argv) {
+  mcp_opts o;
+  int first, rc = parse_opts(argc, argv, "s", &o, &first);
+  if (rc == EXIT_OK && argc - first != 1) {
+    fprintf(stderr, "mcphost: usage: mcphost mcp remove NAME [-s SCOPE]\n");
+    rc = EXIT_USAGE;
+  }
+  if (rc != EXIT_OK) {
+    opts_free(&o);
+    return rc;
+  }
+  const char *name = argv[first];
+  config_paths P;
+  config_paths_init(&P, &c->sources);
+  static const config_scope order[] = {SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER};
+  edit_target t[3];
+  size_t found = 0, which = 0;
+  for (size_t i = 0; i < 3; i++) {
+    edit_target_init(&t[i], order[i], &P);
+    bool considered = !o.scope_set || o.scope == order[i];
+    if (considered && edit_has_server(&t[i], name)) {
+      found++;
+      which = i;
+    }
+  }
+  char why[1024];
+  if (found == 0) {
+    fprintf(
+        stderr, "mcphost: no MCP server named \"%s\" in the %s config\n", name,
+        o.scope_set ? config_scope_name(o.scope) : "local, project or user");
+    rc = EXIT_NOT_FOUND;
+  } else if (found > 1) {
+    fprintf(stderr, "mcphost: \"%s\" is defined in several scopes:", name);
+    for (size_t i = 0; i < 3; i++)
+      if (edit_has_server(&t[i], name))
+        fprintf(stderr, " %s (%s)", config_scope_name(order[i]), t[i].file);
+    fprintf(stderr, "; say which with -s SCOPE\n");
+    rc = EXIT_USAGE;
+  } else {
+    int w = edit_remove_server(&t[which], name, why, sizeof why);
+    if (w < 0) {
+      rc = write_failed(why);
+    } else if (w == 0) { /* gone between the look and the lock */
+      fprintf(stderr, "mcphost: no MCP server named \"%s\" in %s\n", name,
+              t[which].file);
+      rc = EXIT_NOT_FOUND;
+    } else {
+      char *where = edit_target_text(&t[which]);
+      printf("Removed MCP server %s from %s\n", name, where);
+      free(where);
+    }
+  }
+  for (size_t i = 0; i < 3; i++)
+    edit_target_free(&t[i]);
+  config_paths_free(&P);
+  opts_free(&o);
+  return rc;
+}
+
+/* Whether one of the project's .mcp.json files defines `name`. */
+static bool in_project_files(const config_paths *P, const char *name) {
+  bool found = false;
+  for (size_t i = 0; i < P->nproject_files && !found; i++) {
+    config tmp;
+    config_init(&tmp);
+    cJSON *doc = config_read_json(&tmp, P->project_files[i], false);
+    const cJSON *servers = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
+    found = cJSON_IsObject(servers) &&
+            cJSON_GetObjectItemCaseSensitive(servers, name) != NULL;
+    cJSON_Delete(doc);
+    config_free(&tmp);
+  }
+  return found;
+}
+
+static int mcp_choice(cli *c, int argc, char **argv, choice_kind kind) {
+  if (kind == CHOICE_RESET ? argc != 1 : argc < 2) {
+    fprintf(stderr, "mcphost: usage: mcphost mcp %s\n",
+            kind == CHOICE_RESET ? "reset-project-choices"
+                                 : "approve|reject NAME...");
+    return EXIT_USAGE;
+  }
+  config_paths P;
+  config_paths_init(&P, &c->sources);
+  int rc = EXIT_OK;
+  for (int i = 1; i < argc && rc == EXIT_OK; i++)
+    if (!in_project_files(&P, argv[i])) {
+      fprintf(stderr,
+              "mcphost: no server named \"%s\" in this project's "
+              ".mcp.json files (%s",
+              argv[i], P.project_files[0]);
+      for (size_t k = 1; k < P.nproject_files; k++)
+        fprintf(stderr, ", %s", P.project_files[k]);
+      fprintf(stderr, ")\n");
+      rc = EXIT_NOT_FOUND;
+    }
+  char why[1024];
+  if (rc == EXIT_OK &&
+      edit_project_choice(P.user_settings, P.project_key, kind,
+                          (const char *const *)argv + 1, (size_t)argc - 1, why,
+                          sizeof why) < 0)
+    rc = write_failed(why);
+  if (rc == EXIT_OK) {
+    if (kind == CHOICE_RESET)
+      printf("Project choices reset for %s: its .mcp.json servers are pending "
+             "approval again\n",
+             P.project_key);
+    for (int i = 1; i < argc; i++)
+      printf("%s project server %s for %s\n",
+             kind == CHOICE_APPROVE ? "Approved" : "Rejected", argv[i],
+             P.project_key);
+  }
+  config_paths_free(&P);
+  return rc;
+}
+
+int cmd_mcp(cli *c, int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
+      strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+    fputs(mcp_usage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? EXIT_USAGE : EXIT_OK;
+  }
+  const char *sub = argv[1];
+  argc--;
+  argv++;
+  if (strcmp(sub, "list") == 0)
+    return mcp_list(c, argc, argv);
+  if (strcmp(sub, "get") == 0)
+    return mcp_get(c, argc, argv);
+  if (strcmp(sub, "add") == 0)
+    return mcp_add(c, argc, argv);
+  if (strcmp(sub, "add-json") == 0)
+    return mcp_add_json(c, argc, argv);
+  if (strcmp(sub, "remove") == 0)
+    return mcp_remove(c, argc, argv);
+  if (strcmp(sub, "approve") == 0)
+    return mcp_choice(c, argc, argv, CHOICE_APPROVE);
+  if (strcmp(sub, "reject") == 0)
+    return mcp_choice(c, argc, argv, CHOICE_REJECT);
+  if (strcmp(sub, "reset-project-choices") == 0)
+    return mcp_choice(c, argc, argv, CHOICE_RESET);
+  if (strcmp(sub, "import") == 0)
+    return cmd_mcp_import(c, argc, argv);
+  fprintf(stderr,
+          "mcphost: unknown mcp command \"%s\"; try 'mcphost mcp "
+          "--help'\n",
+          sub);
+  return EXIT_USAGE;
+}

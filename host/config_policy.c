@@ -1,0 +1,343 @@
+#include "config_policy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void policy_init(config_policy *p) {
+  memset(p, 0, sizeof *p);
+}
+
+static void entries_free(policy_entry *e, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(e[i].pattern);
+    cJSON_Delete(e[i].command);
+    free(e[i].origin);
+    free(e[i].text);
+  }
+  free(e);
+}
+
+static void names_free(name_list *l) {
+  for (size_t i = 0; i < l->n; i++) {
+    free(l->names[i]);
+    free(l->origins[i]);
+  }
+  free(l->names);
+  free(l->origins);
+}
+
+void policy_free(config_policy *p) {
+  entries_free(p->allow, p->nallow);
+  entries_free(p->deny, p->ndeny);
+  for (size_t s = 0; s <= SCOPE_PLUGIN; s++)
+    free(p->allow_origin[s]);
+  free(p->fail_closed);
+  names_free(&p->disabled);
+  names_free(&p->approved);
+  names_free(&p->rejected);
+  free(p->approve_all_origin);
+  policy_init(p);
+}
+
+/* One entry: a string (a name) or an object with exactly one of
+ * serverName, serverCommand, serverUrl. */
+static bool parse_entry(policy_entry *pe, config *c, const cJSON *it,
+                        const char *src, const char *path) {
+  if (cJSON_IsString(it) && it->valuestring[0]) {
+    pe->kind = PE_NAME;
+    pe->pattern = xstrdup(it->valuestring);
+    return true;
+  }
+  if (!cJSON_IsObject(it) || cJSON_GetArraySize(it) != 1) {
+    config_error(c,
+                 "%s: a policy entry must be an object with exactly one "
+                 "of \"serverName\", \"serverCommand\", \"serverUrl\" (at "
+                 "%s)",
+                 src, path);
+    return false;
+  }
+  const cJSON *v = it->child;
+  if (strcmp(v->string, "serverName") == 0 ||
+      strcmp(v->string, "serverUrl") == 0) {
+    if (!cJSON_IsString(v) || v->valuestring[0] == '\0') {
+      config_error(c, "%s: \"%s\" must be a non-empty string (at %s.%s)", src,
+                   v->string, path, v->string);
+      return false;
+    }
+    pe->kind = v->string[6] == 'N' ? PE_NAME : PE_URL;
+    pe->pattern = xstrdup(v->valuestring);
+    return true;
+  }
+  if (strcmp(v->string, "serverCommand") == 0) {
+    bool ok = cJSON_IsArray(v) && cJSON_GetArraySize(v) > 0;
+    const cJSON *a;
+    cJSON_ArrayForEach(a, v) ok = ok && cJSON_IsString(a);
+    if (!ok) {
+      config_error(c,
+                   "%s: \"serverCommand\" must be a non-empty array of "
+                   "strings (at %s.serverCommand)",
+                   src, path);
+      return false;
+    }
+    pe->kind = PE_COMMAND;
+    pe->command = cJSON_Duplicate(v, 1);
+    return true;
+  }
+  config_error(c,
+               "%s: unknown policy key \"%s\": use \"serverName\", "
+               "\"serverCommand\" or \"serverUrl\" (at %s)",
+               src, v->string, path);
+  return false;
+}
+
+void policy_load_list(config_policy *p, config *c, const cJSON *list,
+                      bool allow, config_scope scope, const char *src,
+                      const char *where) {
+  if (!cJSON_IsArray(list)) {
+    config_error(c, "%s: \"%s\" must be an array (at %s)", src,
+                 allow ? "allowedMcpServers" : "deniedMcpServers", where);
+    /* A broken allow list allows nothing rather than everything. */
+    if (!allow)
+      return;
+  }
+  if (allow && !p->allow_set[scope]) {
+    p->allow_set[scope] = true;
+    p->allow_origin[scope] = xasprintf("%s: %s", src, where);
+  }
+  int i = 0;
+  const cJSON *it, *items = cJSON_IsArray(list) ? list : NULL;
+  cJSON_ArrayForEach(it, items) {
+    char *path = xasprintf("%s[%d]", where, i++);
+    policy_entry pe = {.scope = scope};
+    if (parse_entry(&pe, c, it, src, path)) {
+      pe.origin = xasprintf("%s: %s", src, path);
+      pe.text = cJSON_PrintUnformatted(it);
+      policy_entry **arr = allow ? &p->allow : &p->deny;
+      size_t *n = allow ? &p->nallow : &p->ndeny;
+      *arr = xrealloc(*arr, (*n + 1) * sizeof **arr);
+      (*arr)[(*n)++] = pe;
+    }
+    free(path);
+  }
+}
+
+void policy_load_names(name_list *l, config *c, const cJSON *list,
+                       const char *src, const char *where) {
+  if (!cJSON_IsArray(list)) {
+    config_error(c, "%s: must be an array of server names (at %s)", src, where);
+    return;
+  }
+  int i = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, list) {
+    if (!cJSON_IsString(it)) {
+      config_error(c, "%s: a server name must be a string (at %s[%d])", src,
+                   where, i);
+    } else {
+      l->names = xrealloc(l->names, (l->n + 1) * sizeof *l->names);
+      l->origins = xrealloc(l->origins, (l->n + 1) * sizeof *l->origins);
+      l->names[l->n] = xstrdup(it->valuestring);
+      l->origins[l->n++] = xasprintf("%s: %s[%d]", src, where, i);
+    }
+    i++;
+  }
+}
+
+static const char *names_find(const name_list *l, const char *name) {
+  for (size_t i = 0; i < l->n; i++)
+    if (strcmp(l->names[i], name) == 0)
+      return l->origins[i];
+  return NULL;
+}
+
+static int hexval(char ch) {
+  if (ch >= '0' && ch <= '9')
+    return ch - '0';
+  if (ch >= 'a' && ch <= 'f')
+    return ch - 'a' + 10;
+  if (ch >= 'A' && ch <= 'F')
+    return ch - 'A' + 10;
+  return -1;
+}
+
+/* The inner URL of a proxy URL (…?mcp_url=<percent-encoded>), new
+ * string, or NULL. */
+static char *unwrap_proxy_url(const char *url) {
+  const char *q = strchr(url, '?');
+  if (!q)
+    return NULL;
+  for (const char *p = q + 1; *p;) {
+    size_t n = strcspn(p, "&#");
+    if (n > 8 && strncmp(p, "mcp_url=", 8) == 0) {
+      strbuf b;
+      sb_init(&b);
+      for (size_t i = 8; i < n; i++) {
+        int hi, lo;
+        if (p[i] == '%' && i + 2 < n && (hi = hexval(p[i + 1])) >= 0 &&
+            (lo = hexval(p[i + 2])) >= 0) {
+          sb_addc(&b, (char)(hi << 4 | lo));
+          i += 2;
+        } else {
+          sb_addc(&b, p[i] == '+' ? ' ' : p[i]);
+        }
+      }
+      return sb_take(&b);
+    }
+    p += n;
+    if (*p != '&')
+      break;
+    p++;
+  }
+  return NULL;
+}
+
+bool policy_url_match(const char *pattern, const char *url) {
+  return glob_match(pattern, url);
+}
+
+static const char *entry_url(const server_config *s) {
+  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s->json, "url"));
+}
+
+/* [command, args...] of a stdio server (new array), or NULL. */
+static cJSON *command_array(const server_config *s) {
+  const char *cmd = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(s->json, "command"));
+  if (strcmp(s->type, "stdio") != 0 || !cmd)
+    return NULL;
+  cJSON *a = cJSON_CreateArray();
+  cJSON_AddItemToArray(a, cJSON_CreateString(cmd));
+  const cJSON *arg;
+  cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(s->json, "args"))
+      cJSON_AddItemToArray(a, cJSON_Duplicate(arg, 1));
+  return a;
+}
+
+static bool entry_matches(const policy_entry *pe, const server_config *s,
+                          bool deny) {
+  switch (pe->kind) {
+  case PE_NAME: return glob_match(pe->pattern, s->name);
+  case PE_COMMAND: {
+    cJSON *a = command_array(s);
+    bool m = a && cJSON_Compare(a, pe->command, 1);
+    cJSON_Delete(a);
+    return m;
+  }
+  case PE_URL: {
+    const char *url = entry_url(s);
+    if (!url)
+      return false;
+    if (policy_url_match(pe->pattern, url))
+      return true;
+    /* A proxy wrapper must not hide a denied URL; it does not earn an
+     * allowed one either (the connection goes to the proxy). */
+    char *inner = deny ? unwrap_proxy_url(url) : NULL;
+    bool m = inner && policy_url_match(pe->pattern, inner);
+    free(inner);
+    return m;
+  }
+  }
+  return false;
+}
+
+/* Why the allow/deny lists refuse `s` (new string), or NULL. */
+static char *policy_refusal(const config_policy *p, const server_config *s) {
+  if (p->fail_closed)
+    return xstrdup(p->fail_closed);
+  for (size_t i = 0; i < p->ndeny; i++)
+    if (entry_matches(&p->deny[i], s, true))
+      return xasprintf("denied by deniedMcpServers entry %s (%s)",
+                       p->deny[i].text, p->deny[i].origin);
+  bool any = false;
+  strbuf where;
+  sb_init(&where);
+  for (int sc = SCOPE_ENTERPRISE; sc <= SCOPE_PLUGIN; sc++) {
+    if (!p->allow_set[sc] || (p->managed_only && sc != SCOPE_ENTERPRISE))
+      continue;
+    sb_printf(&where, "%s%s", any ? "; " : "", p->allow_origin[sc]);
+    any = true;
+  }
+  if (!any) {
+    sb_free(&where);
+    return NULL; /* no allow list: all allowed */
+  }
+  size_t considered = 0;
+  for (size_t i = 0; i < p->nallow; i++) {
+    const policy_entry *pe = &p->allow[i];
+    if (p->managed_only && pe->scope != SCOPE_ENTERPRISE)
+      continue;
+    considered++;
+    if (entry_matches(pe, s, false)) {
+      sb_free(&where);
+      return NULL;
+    }
+  }
+  char *why = considered == 0
+                  ? xasprintf("not allowed: allowedMcpServers is empty (%s)",
+                              sb_str(&where))
+                  : xasprintf("not in allowedMcpServers (%s)", sb_str(&where));
+  sb_free(&where);
+  return why;
+}
+
+void policy_apply(const config_policy *p, server_config *s) {
+  free(s->reason);
+  s->reason = NULL;
+  s->state = SERVER_ACTIVE;
+  char *why = policy_refusal(p, s);
+  if (why) {
+    s->state = SERVER_DENIED;
+    s->reason = why;
+    return;
+  }
+  const char *origin = names_find(&p->disabled, s->name);
+  if (origin) {
+    s->state = SERVER_DISABLED;
+    s->reason = xasprintf("disabled in disabledMcpServers (%s)", origin);
+    return;
+  }
+  if (s->scope != SCOPE_PROJECT)
+    return;
+  if ((origin = names_find(&p->rejected, s->name))) {
+    s->state = SERVER_REJECTED;
+    s->reason = xasprintf("project server rejected (%s); \"mcphost mcp "
+                          "approve %s\" approves it",
+                          origin, s->name);
+    return;
+  }
+  if (names_find(&p->approved, s->name) || p->approve_all_origin ||
+      p->approve_all_cli)
+    return;
+  s->state = SERVER_PENDING;
+  s->reason = xasprintf("project server from %s awaiting approval: run "
+                        "\"mcphost mcp approve %s\" (or pass "
+                        "--approve-project)",
+                        s->source, s->name);
+}
+
+const char *policy_reserved(const char *name, config_scope scope) {
+  if (scope != SCOPE_PLUGIN && str_starts(name, "plugin:"))
+    return "names starting with \"plugin:\" are reserved for servers that "
+           "plugins provide";
+  return NULL;
+}
+
+char *policy_signature(const server_config *s) {
+  cJSON *cmd = command_array(s);
+  if (cmd) {
+    char *text = cJSON_PrintUnformatted(cmd);
+    char *sig = xasprintf("stdio:%s", text);
+    cJSON_free(text);
+    cJSON_Delete(cmd);
+    return sig;
+  }
+  const char *url = entry_url(s);
+  if (!url)
+    return NULL;
+  char *inner = unwrap_proxy_url(url);
+  char *sig = xasprintf("url:%s", inner ? inner : url);
+  free(inner);
+  return sig;
+}

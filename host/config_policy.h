@@ -1,0 +1,80 @@
+/* Which configured servers may start: the allow and deny lists
+ * (allowedMcpServers / deniedMcpServers), disabledMcpServers, reserved
+ * names, the approval of project servers, and duplicates by content.
+ *
+ * Policy entries are Claude Code's objects — {"serverName": "github"},
+ * {"serverCommand": ["npx", "-y", "pkg"]}, {"serverUrl":
+ * "https://mcp.example.com/..."} with `*` wildcards — or a plain string,
+ * a server name. `*` is a
+ * wildcard in names and URLs; a command matches the exact array
+ * [command, args...]. The deny list wins over everything; no allow list
+ * allows all; an empty allow list allows none. */
+#ifndef MCPHOST_CONFIG_POLICY_H
+#define MCPHOST_CONFIG_POLICY_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "config.h"
+
+typedef enum { PE_NAME, PE_COMMAND, PE_URL } policy_kind;
+
+typedef struct policy_entry {
+  policy_kind kind;
+  char *pattern;  /* PE_NAME, PE_URL */
+  cJSON *command; /* PE_COMMAND: array of strings (owned) */
+  config_scope scope;
+  char *origin; /* "FILE: deniedMcpServers[2]" */
+  char *text;   /* the entry as JSON, for messages */
+} policy_entry;
+
+typedef struct name_list {
+  char **names;
+  char **origins;
+  size_t n;
+} name_list;
+
+typedef struct config_policy {
+  policy_entry *allow, *deny;
+  size_t nallow, ndeny;
+  bool allow_set[SCOPE_PLUGIN + 1]; /* which scopes gave an allow list */
+  char *allow_origin[SCOPE_PLUGIN + 1];
+  bool managed_only;  /* allowManagedMcpServersOnly: only enterprise allows */
+  char *fail_closed;  /* the enterprise policy is unreadable: why */
+  name_list disabled; /* disabledMcpServers */
+  name_list approved; /* enabledMcpjsonServers */
+  name_list rejected; /* disabledMcpjsonServers */
+  char *approve_all_origin; /* enableAllProjectMcpServers: where; NULL */
+  bool approve_all_cli;     /* --approve-project / the env variable */
+} config_policy;
+
+void policy_init(config_policy *p);
+void policy_free(config_policy *p);
+
+/* Reads an allowedMcpServers (`allow`) or deniedMcpServers list found in
+ * `src` at `where`. A bad entry is an error and costs that entry. */
+void policy_load_list(config_policy *p, config *c, const cJSON *list,
+                      bool allow, config_scope scope, const char *src,
+                      const char *where);
+
+/* Reads a list of server names (disabledMcpServers, ...) into `l`. */
+void policy_load_names(name_list *l, config *c, const cJSON *list,
+                       const char *src, const char *where);
+
+/* Sets s->state and s->reason from the policy: denied, disabled, and for
+ * project servers rejected, approved or pending. */
+void policy_apply(const config_policy *p, server_config *s);
+
+/* Why a name cannot be used in `scope`, or NULL when it can. Names that
+ * start with "plugin:" belong to plugin-provided servers. */
+const char *policy_reserved(const char *name, config_scope scope);
+
+/* The content signature used to find duplicates: "stdio:" + the JSON
+ * array [command, args...], or "url:" + the URL (the inner URL when it
+ * is a proxy URL carrying `mcp_url=`). NULL for other types. New string. */
+char *policy_signature(const server_config *s);
+
+/* Whether a URL pattern with `*` wildcards matches `url`. */
+bool policy_url_match(const char *pattern, const char *url);
+
+#endif

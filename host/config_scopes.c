@@ -1,0 +1,476 @@
+#include "config_scopes.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config_expand.h"
+#include "config_policy.h"
+#include "permissions.h"
+#include "util.h"
+
+/* ---- paths ---- */
+
+static char *user_settings_default(void) {
+  const char *x = getenv("XDG_CONFIG_HOME");
+  if (x && x[0] == '/')
+    return xasprintf("%s/mcphost/settings.json", x);
+  const char *home = getenv("HOME");
+  return xasprintf("%s/.config/mcphost/settings.json",
+                   home && *home ? home : "/");
+}
+
+static char *dir_file(const char *dir, const char *file) {
+  size_t n = strlen(dir);
+  return xasprintf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", file);
+}
+
+void config_paths_init(config_paths *p, const config_sources *o) {
+  memset(p, 0, sizeof *p);
+  char buf[PATH_MAX];
+  p->cwd = xstrdup(o->cwd ? o->cwd : getcwd(buf, sizeof buf) ? buf : "/");
+  char *real = realpath(p->cwd, NULL);
+  p->project_key = real ? real : xstrdup(p->cwd);
+  const char *home = o->home ? o->home : getenv("HOME");
+  p->home = xstrdup(home && *home ? home : "/");
+  p->user_settings =
+      o->user_settings ? xstrdup(o->user_settings) : user_settings_default();
+  const char *sys =
+      o->system_dir ? o->system_dir : getenv("MCPHOST_SYSTEM_CONFIG_DIR");
+  p->system_dir = xstrdup(sys && *sys ? sys : "/etc/mcphost");
+  p->managed_mcp = dir_file(p->system_dir, CONFIG_MANAGED_MCP);
+  p->managed_settings = dir_file(p->system_dir, CONFIG_MANAGED_SETTINGS);
+
+  /* The working directory and its parents, up to $HOME or the root. */
+  char *home_real = realpath(p->home, NULL);
+  char *dir = xstrdup(p->project_key);
+  for (;;) {
+    p->project_files =
+        xrealloc(p->project_files, (p->nproject_files + 1) * sizeof(char *));
+    p->project_files[p->nproject_files++] = dir_file(dir, CONFIG_PROJECT_FILE);
+    if (strcmp(dir, "/") == 0 || strcmp(dir, p->home) == 0 ||
+        (home_real && strcmp(dir, home_real) == 0))
+      break;
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+      break;
+    if (slash == dir)
+      slash[1] = '\0';
+    else
+      *slash = '\0';
+  }
+  free(dir);
+  free(home_real);
+}
+
+void config_paths_free(config_paths *p) {
+  free(p->cwd);
+  free(p->project_key);
+  free(p->home);
+  free(p->user_settings);
+  free(p->system_dir);
+  free(p->managed_mcp);
+  free(p->managed_settings);
+  for (size_t i = 0; i < p->nproject_files; i++)
+    free(p->project_files[i]);
+  free(p->project_files);
+  memset(p, 0, sizeof *p);
+}
+
+/* ---- reading ---- */
+
+typedef struct loader {
+  config *c;
+  config_policy pol;
+  const config_sources *o;
+  config_paths paths;
+} loader;
+
+/* Adds the servers of one {NAME: {...}} object, validated and expanded,
+ * without any name check: merge() settles clashes afterwards. */
+static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
+                          const char *src, const char *where,
+                          const char *prefix) {
+  config *c = L->c;
+  if (!cJSON_IsObject(servers)) {
+    config_error(c, "%s: \"mcpServers\" must be an object (at %s)", src, where);
+    return;
+  }
+  const cJSON *e;
+  cJSON_ArrayForEach(e, servers) {
+    if (!e->string || e->string[0] == '\0') {
+      config_error(c, "%s: a server has an empty name (at %s)", src, where);
+      continue;
+    }
+    char *path = config_path_join(where, e->string);
+    char *name = xasprintf("%s%s", prefix ? prefix : "", e->string);
+    const char *reserved = policy_reserved(name, scope);
+    const char *type = NULL;
+    if (reserved)
+      config_error(c, "%s: server \"%s\": refused: %s (at %s)", src, name,
+                   reserved, path);
+    else
+      type = config_check_entry(c, src, path, name, e);
+    if (type) {
+      cJSON *json = cJSON_Duplicate(e, 1);
+      config_expand_entry(c, src, path, name, json);
+      server_config *s = config_append(c, name, type, src, json);
+      s->scope = scope;
+      s->raw = cJSON_Duplicate(e, 1);
+    }
+    free(name);
+    free(path);
+  }
+}
+
+static void stage_doc(loader *L, const cJSON *doc, config_scope scope,
+                      const char *src, const char *where, bool required) {
+  char *path = config_path_join(where, "mcpServers");
+  const cJSON *servers = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
+  if (servers)
+    stage_servers(L, servers, scope, src, path, NULL);
+  else if (required)
+    config_warn(L->c, "%s: no \"mcpServers\" object; nothing to load", src);
+  free(path);
+}
+
+static bool read_bool(config *c, const cJSON *doc, const char *key,
+                      const char *src, const char *where, bool *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, key);
+  if (!v)
+    return false;
+  if (!cJSON_IsBool(v)) {
+    char *path = config_path_join(where, key);
+    config_error(c, "%s: \"%s\" must be true or false (at %s)", src, key, path);
+    free(path);
+    return false;
+  }
+  *out = cJSON_IsTrue(v);
+  return true;
+}
+
+/* The settings keys of a settings document or a project record at
+ * `where` (empty: the top level). Policy lists only where `policy`. */
+static void read_settings(loader *L, const cJSON *doc, config_scope scope,
+                          const char *src, const char *where, bool policy) {
+  config *c = L->c;
+  config_policy *p = &L->pol;
+  static const char *const lists[] = {"allowedMcpServers", "deniedMcpServers"};
+  for (size_t i = 0; i < 2 && policy; i++) {
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(doc, lists[i]);
+    if (l) {
+      char *path = config_path_join(where, lists[i]);
+      policy_load_list(p, c, l, i == 0, scope, src, path);
+      free(path);
+    }
+  }
+  bool b;
+  if (scope == SCOPE_ENTERPRISE &&
+      read_bool(c, doc, "allowManagedMcpServersOnly", src, where, &b))
+    p->managed_only = b;
+  struct {
+    const char *key;
+    name_list *l;
+  } names[] = {{"disabledMcpServers", &p->disabled},
+               {"enabledMcpjsonServers", &p->approved},
+               {"disabledMcpjsonServers", &p->rejected}};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(doc, names[i].key);
+    if (l) {
+      char *path = config_path_join(where, names[i].key);
+      policy_load_names(names[i].l, c, l, src, path);
+      free(path);
+    }
+  }
+  if (read_bool(c, doc, "enableAllProjectMcpServers", src, where, &b) && b &&
+      !p->approve_all_origin) {
+    char *path = config_path_join(where, "enableAllProjectMcpServers");
+    p->approve_all_origin = xasprintf("%s: %s", src, path);
+    free(path);
+  }
+  const cJSON *perms = cJSON_GetObjectItemCaseSensitive(doc, "permissions");
+  if (perms) {
+    char *path = config_path_join(where, "permissions");
+    perm_rules_load(c->perms, c, perms, scope, src, path);
+    free(path);
+  }
+}
+
+/* A file's document; *broken says it exists but could not be used. */
+static cJSON *read_doc(config *c, const char *path, bool *broken) {
+  size_t before = c->nerrors;
+  cJSON *doc = config_read_json(c, path, false);
+  if (broken)
+    *broken = !doc && c->nerrors > before;
+  return doc;
+}
+
+static void on_plugin_servers(void *ud, const char *plugin_id, const char *json,
+                              size_t len) {
+  loader *L = ud;
+  char *src = xasprintf("plugin %s", plugin_id ? plugin_id : "?");
+  cJSON *doc = config_parse_json(L->c, json ? json : "", json ? len : 0, src);
+  if (doc) {
+    const cJSON *servers = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
+    char *prefix = xasprintf("plugin:%s:", plugin_id ? plugin_id : "?");
+    if (servers)
+      stage_servers(L, servers, SCOPE_PLUGIN, src, "mcpServers", prefix);
+    else
+      config_error(L->c,
+                   "%s: its server source gave no \"mcpServers\" "
+                   "object",
+                   src);
+    free(prefix);
+  }
+  cJSON_Delete(doc);
+  free(src);
+}
+
+/* Servers given on the command line, through the classic parsers. */
+static void stage_command_line(loader *L) {
+  const config_sources *o = L->o;
+  config tmp;
+  config_init(&tmp);
+  for (size_t i = 0; i < o->nserver_specs; i++)
+    config_add_command(&tmp, o->server_specs[i]);
+  for (size_t i = 0; i < o->nurls; i++)
+    config_add_url(&tmp, o->urls[i], o->url_type ? o->url_type : "http");
+  for (size_t i = 0; i < tmp.nerrors; i++)
+    config_error(L->c, "%s", tmp.errors[i]);
+  for (size_t i = 0; i < tmp.nwarnings; i++)
+    config_warn(L->c, "%s", tmp.warnings[i]);
+  for (size_t i = 0; i < tmp.nservers; i++) {
+    server_config *t = &tmp.servers[i];
+    server_config *s =
+        config_append(L->c, t->name, t->type, t->source, t->json);
+    t->json = NULL;
+    s->raw = cJSON_Duplicate(s->json, 1);
+  }
+  config_free(&tmp);
+  for (size_t i = 0; i < o->nmcp_configs; i++) {
+    const char *arg = o->mcp_configs[i];
+    const char *p = arg + strspn(arg, " \t\r\n");
+    if (*p == '{') {
+      char *src = xasprintf("--mcp-config argument %zu", i + 1);
+      cJSON *doc = config_parse_json(L->c, arg, strlen(arg), src);
+      if (doc)
+        stage_doc(L, doc, SCOPE_DYNAMIC, src, "", true);
+      cJSON_Delete(doc);
+      free(src);
+    } else {
+      cJSON *doc = config_read_json(L->c, arg, true);
+      if (doc)
+        stage_doc(L, doc, SCOPE_DYNAMIC, arg, "", true);
+      cJSON_Delete(doc);
+    }
+  }
+}
+
+/* ---- merging ---- */
+
+static bool is_project_unapproved(const server_config *s) {
+  return s->scope == SCOPE_PROJECT &&
+         (s->state == SERVER_PENDING || s->state == SERVER_REJECTED);
+}
+
+static void server_free(server_config *s) {
+  free(s->name);
+  free(s->type);
+  free(s->source);
+  free(s->reason);
+  cJSON_Delete(s->json);
+  cJSON_Delete(s->raw);
+}
+
+/* The winner's name for the duplicate message. */
+static char *dup_winner(const server_config *w) {
+  if (w->scope == SCOPE_PLUGIN) {
+    const char *id = w->name + strlen("plugin:");
+    return xasprintf("server provided by plugin \"%.*s\"",
+                     (int)strcspn(id, ":"), id);
+  }
+  return xasprintf("already-configured \"%s\"", w->name);
+}
+
+static void merge(loader *L) {
+  config *c = L->c;
+  size_t n = c->nservers;
+  server_config *all = c->servers;
+  bool *keep = xcalloc(n ? n : 1, sizeof *keep);
+  for (size_t i = 0; i < n; i++)
+    policy_apply(&L->pol, &all[i]);
+
+  /* Names: the first (highest) definition wins. */
+  for (size_t i = 0; i < n; i++) {
+    server_config *s = &all[i];
+    long prev = -1;
+    for (size_t j = 0; j < i && prev < 0; j++)
+      if (keep[j] && strcmp(all[j].name, s->name) == 0)
+        prev = (long)j;
+    if (prev < 0) {
+      keep[i] = true;
+      continue;
+    }
+    server_config *p = &all[prev];
+    if (is_project_unapproved(p) && s->scope != SCOPE_PROJECT) {
+      config_note(c,
+                  "%s: %s server \"%s\" is used: the project server of "
+                  "that name in %s is %s",
+                  s->source, config_scope_name(s->scope), s->name, p->source,
+                  server_state_name(p));
+      keep[prev] = false;
+      keep[i] = true;
+    } else if (s->scope == p->scope && s->scope != SCOPE_PROJECT) {
+      config_warn(c, "%s: server \"%s\" ignored: already defined in %s",
+                  s->source, s->name, p->source);
+    } else if (s->scope == SCOPE_DYNAMIC) {
+      config_warn(c,
+                  "%s: server \"%s\" ignored: the %s-scope server of that "
+                  "name (%s) takes precedence; --strict-mcp-config uses "
+                  "only the servers given on the command line",
+                  s->source, s->name, config_scope_name(p->scope), p->source);
+    } else {
+      config_note(c,
+                  "%s: %s server \"%s\" is shadowed by the %s-scope one in "
+                  "%s",
+                  s->source, config_scope_name(s->scope), s->name,
+                  config_scope_name(p->scope), p->source);
+    }
+  }
+
+  /* Content: a lower server with the command or URL of a higher active
+   * one would start the same thing twice. Within one scope both are
+   * someone's deliberate choice (say, one command with two environments)
+   * and neither is lower: both stay. */
+  char **sigs = xcalloc(n ? n : 1, sizeof *sigs);
+  for (size_t i = 0; i < n; i++) {
+    if (!keep[i] || all[i].state != SERVER_ACTIVE)
+      continue;
+    sigs[i] = policy_signature(&all[i]);
+    for (size_t j = 0; j < i && sigs[i]; j++) {
+      if (!keep[j] || !sigs[j] || all[j].scope == all[i].scope ||
+          strcmp(sigs[i], sigs[j]) != 0)
+        continue;
+      char *w = dup_winner(&all[j]);
+      config_warn(c,
+                  "MCP server \"%s\" skipped \xe2\x80\x94 same command/URL "
+                  "as %s",
+                  all[i].name, w);
+      free(w);
+      keep[i] = false;
+      break;
+    }
+  }
+
+  c->servers = NULL;
+  c->nservers = 0;
+  for (size_t i = 0; i < n; i++) {
+    free(sigs[i]);
+    if (!keep[i]) {
+      server_free(&all[i]);
+      continue;
+    }
+    c->servers = xrealloc(c->servers, (c->nservers + 1) * sizeof *c->servers);
+    c->servers[c->nservers++] = all[i];
+  }
+  free(sigs);
+  free(keep);
+  free(all);
+}
+
+void config_load_scopes(config *c, const config_sources *o) {
+  loader L = {.c = c, .o = o};
+  policy_init(&L.pol);
+  L.pol.approve_all_cli = o->approve_project;
+  config_paths_init(&L.paths, o);
+  const config_paths *P = &L.paths;
+  if (!c->perms)
+    c->perms = perm_rules_new();
+
+  /* Enterprise. A policy file that exists but cannot be used fails
+   * closed: nothing starts until it is fixed. */
+  bool broken = false;
+  cJSON *msettings = read_doc(c, P->managed_settings, &broken);
+  if (broken)
+    L.pol.fail_closed = xasprintf(
+        "the enterprise policy %s cannot be read (see the error about it); "
+        "no server may start until it is fixed",
+        P->managed_settings);
+  if (msettings)
+    read_settings(&L, msettings, SCOPE_ENTERPRISE, P->managed_settings, "",
+                  true);
+  cJSON *mmcp = read_doc(c, P->managed_mcp, &broken);
+  bool exclusive = mmcp || broken;
+  bool b;
+  if (exclusive && msettings &&
+      read_bool(c, msettings, "managedMcpServersExclusive", P->managed_settings,
+                "", &b))
+    exclusive = b;
+  if (mmcp)
+    stage_doc(&L, mmcp, SCOPE_ENTERPRISE, P->managed_mcp, "", false);
+  if (exclusive)
+    config_note(c, "%s: enterprise exclusive mode: only its servers are used",
+                P->managed_mcp);
+  bool others = !exclusive && !o->strict;
+
+  /* The user settings: user scope, and the local scope in the record of
+   * this project. */
+  cJSON *us = read_doc(c, P->user_settings, NULL);
+  const cJSON *record = NULL;
+  char *record_path = NULL;
+  if (us) {
+    const cJSON *projects = cJSON_GetObjectItemCaseSensitive(us, "projects");
+    if (projects && !cJSON_IsObject(projects)) {
+      config_error(c, "%s: \"projects\" must be an object (at projects)",
+                   P->user_settings);
+      projects = NULL;
+    }
+    record_path = config_path_join("projects", P->project_key);
+    record = cJSON_GetObjectItemCaseSensitive(projects, P->project_key);
+    if (record && !cJSON_IsObject(record)) {
+      config_error(c, "%s: a project record must be an object (at %s)",
+                   P->user_settings, record_path);
+      record = NULL;
+    }
+    read_settings(&L, us, SCOPE_USER, P->user_settings, "", true);
+    if (record)
+      read_settings(&L, record, SCOPE_LOCAL, P->user_settings, record_path,
+                    false);
+  }
+  if (others && record)
+    stage_doc(&L, record, SCOPE_LOCAL, P->user_settings, record_path, false);
+
+  for (size_t i = 0; i < P->nproject_files; i++) {
+    cJSON *doc = read_doc(c, P->project_files[i], NULL);
+    if (!doc)
+      continue;
+    const cJSON *perms = cJSON_GetObjectItemCaseSensitive(doc, "permissions");
+    if (perms)
+      perm_rules_load(c->perms, c, perms, SCOPE_PROJECT, P->project_files[i],
+                      "permissions");
+    if (others)
+      stage_doc(&L, doc, SCOPE_PROJECT, P->project_files[i], "", false);
+    cJSON_Delete(doc);
+  }
+  if (others && us)
+    stage_doc(&L, us, SCOPE_USER, P->user_settings, "", false);
+
+  if (!exclusive)
+    stage_command_line(&L);
+  else if (o->nserver_specs || o->nurls || o->nmcp_configs)
+    config_warn(c,
+                "%s: enterprise exclusive mode: the servers given on the "
+                "command line are not used",
+                P->managed_mcp);
+  if (others && o->plugin_sources)
+    o->plugin_sources(o->plugin_ud, on_plugin_servers, &L);
+
+  merge(&L);
+  free(record_path);
+  cJSON_Delete(us);
+  cJSON_Delete(mmcp);
+  cJSON_Delete(msettings);
+  policy_free(&L.pol);
+  config_paths_free(&L.paths);
+}

@@ -1,0 +1,80 @@
+/* Finding and merging the configuration scopes, highest priority first:
+ *
+ *   enterprise  SYSTEM/managed-mcp.json (servers), SYSTEM/managed-settings.json
+ *               (policy, permissions); SYSTEM is /etc/mcphost or
+ *               $MCPHOST_SYSTEM_CONFIG_DIR. While managed-mcp.json exists
+ *               only its servers exist (exclusive mode), unless
+ *               managed-settings.json says "managedMcpServersExclusive": false.
+ *   local       projects["<project dir>"].mcpServers in the user settings
+ *   project     .mcp.json in the working directory and each parent up to $HOME
+ *               or /, deeper files first; servers need approval
+ *   user        mcpServers in $XDG_CONFIG_HOME/mcphost/settings.json
+ *   dynamic     --server, --url, --mcp-config (--strict-mcp-config: only these)
+ *   plugin      servers from plugins' server sources, named plugin:<id>:<name>
+ *
+ * A name defined in two scopes is the higher scope's, except that a
+ * project server nobody approved never hides another scope's server.
+ * After the policy (config_policy.h) each server has a state; servers with
+ * the same command or URL as a higher active one are skipped. */
+#ifndef MCPHOST_CONFIG_SCOPES_H
+#define MCPHOST_CONFIG_SCOPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+
+#define CONFIG_MANAGED_MCP "managed-mcp.json"
+#define CONFIG_MANAGED_SETTINGS "managed-settings.json"
+#define CONFIG_PROJECT_FILE ".mcp.json"
+
+/* Receives one plugin's servers: {"mcpServers": {...}} text, borrowed. */
+typedef void (*config_plugin_add_fn)(void *add_ud, const char *plugin_id,
+                                     const char *json, size_t len);
+/* Calls `add` for every server source of every loaded plugin. */
+typedef void (*config_plugin_sources_fn)(void *ud, config_plugin_add_fn add,
+                                         void *add_ud);
+
+typedef struct config_sources {
+  /* NULL: the defaults (getcwd, $HOME, the XDG path, the system dir). */
+  const char *cwd;
+  const char *home;
+  const char *user_settings;
+  const char *system_dir;
+  /* Dynamic scope, in this order: --server specs, --url specs (of type
+   * url_type, default "http"), --mcp-config FILEs or JSON texts. */
+  const char *const *server_specs;
+  size_t nserver_specs;
+  const char *const *urls;
+  size_t nurls;
+  const char *url_type;
+  const char *const *mcp_configs;
+  size_t nmcp_configs;
+  bool strict;          /* --strict-mcp-config */
+  bool approve_project; /* --approve-project: pending counts as approved */
+  config_plugin_sources_fn plugin_sources; /* NULL: none */
+  void *plugin_ud;
+} config_sources;
+
+/* Every file the scopes use, resolved from config_sources. */
+typedef struct config_paths {
+  char *cwd;         /* absolute working directory */
+  char *project_key; /* its real path: the key of projects{} */
+  char *home;
+  char *user_settings;
+  char *system_dir;
+  char *managed_mcp;
+  char *managed_settings;
+  char **project_files; /* .mcp.json candidates, deepest first */
+  size_t nproject_files;
+} config_paths;
+
+void config_paths_init(config_paths *p, const config_sources *o);
+void config_paths_free(config_paths *p);
+
+/* Loads every scope into `c` (which should be empty): servers in
+ * priority order with their scope, state and reason; permission rules
+ * in c->perms; problems in c->errors / warnings / notes. */
+void config_load_scopes(config *c, const config_sources *o);
+
+#endif

@@ -1,0 +1,358 @@
+#include "feature_plugins.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "host.h"
+#include "session.h"
+#include "util.h"
+
+typedef struct feature_rec {
+  const plugin *p;
+  const mcph_feature *f;
+} feature_rec;
+
+/* A server request handed to a plugin. It lives until answered; if its
+ * session goes first, `s` becomes NULL and the answer is dropped. */
+struct mcph_request {
+  session *s;
+  cJSON *id;
+  struct mcph_request *next; /* the session's unanswered list */
+  /* A request the host itself asks (see features_local_request): the
+   * answer goes here instead of to the server. */
+  features_answer_fn local_done;
+  void *local_ud;
+};
+
+/* mcph_server is the session itself, seen through an opaque type. */
+static session *S(const mcph_server *server) { return (session *)server; }
+static mcph_server *SRV(session *s) { return (mcph_server *)s; }
+
+void features_collect(host *h) {
+  for (size_t i = 0; i < h->reg.nplugins; i++) {
+    plugin *p = h->reg.plugins[i];
+    if (!p->loaded)
+      continue;
+    const mcph_feature *f = p->entry->get_extension(p->ctx, MCPH_EXT_FEATURE);
+    if (!f)
+      continue;
+    if (!MCPH_HAS(f, mcph_feature, on_server)) {
+      host_log(h, MCPH_LOG_WARN, p->id,
+               "feature extension too small (%u bytes); ignored",
+               f->struct_size);
+      continue;
+    }
+    h->features = xrealloc(h->features, (h->nfeatures + 1) * sizeof(feature_rec));
+    ((feature_rec *)h->features)[h->nfeatures++] = (feature_rec){p, f};
+  }
+}
+
+void features_free(host *h) {
+  free(h->features);
+  h->features = NULL;
+  h->nfeatures = 0;
+  for (size_t i = 0; i < h->noptions; i++) {
+    free(h->options[i].name);
+    free(h->options[i].value);
+  }
+  free(h->options);
+  h->options = NULL;
+  h->noptions = 0;
+}
+
+static const feature_rec *recs(const host *h) { return h->features; }
+
+void features_add_capabilities(host *h, cJSON *caps) {
+  for (size_t i = 0; i < h->nfeatures; i++) {
+    const feature_rec *r = &recs(h)[i];
+    if (!r->f->capabilities)
+      continue;
+    const char *text = r->f->capabilities(r->p->ctx);
+    if (!text)
+      continue;
+    cJSON *add = cJSON_Parse(text);
+    if (!cJSON_IsObject(add)) {
+      host_log(h, MCPH_LOG_WARN, r->p->id,
+               "its capabilities are not a JSON object; ignored");
+      cJSON_Delete(add);
+      continue;
+    }
+    while (add->child) {
+      cJSON *item = cJSON_DetachItemViaPointer(add, add->child);
+      if (cJSON_GetObjectItemCaseSensitive(caps, item->string))
+        cJSON_Delete(item);
+      else
+        cJSON_AddItemToObject(caps, item->string, item);
+    }
+    cJSON_Delete(add);
+  }
+}
+
+static bool names(const char *const *list, const char *method) {
+  for (; list && *list; list++) {
+    size_t n = strlen(*list);
+    if (n && (*list)[n - 1] == '*' ? strncmp(*list, method, n - 1) == 0
+                                   : strcmp(*list, method) == 0)
+      return true;
+  }
+  return false;
+}
+
+bool features_request(session *s, const char *method, const cJSON *params,
+                      const cJSON *id) {
+  host *h = s->h;
+  for (size_t i = 0; i < h->nfeatures; i++) {
+    const feature_rec *r = &recs(h)[i];
+    if (!r->f->on_request || !names(r->f->requests, method))
+      continue;
+    mcph_request *req = xcalloc(1, sizeof *req);
+    req->s = s;
+    req->id = cJSON_Duplicate(id, 1);
+    req->next = s->feature_requests;
+    s->feature_requests = req;
+    char *text = params ? cJSON_PrintUnformatted(params) : NULL;
+    mcph_error err;
+    mcph_error_init(&err);
+    int rc = r->f->on_request(r->p->ctx, SRV(s), method, text ? text : "{}",
+                              req, &err);
+    cJSON_free(text);
+    if (rc != 0)
+      features_service()->respond_error(&h->api, req, RPC_INTERNAL_ERROR,
+                                        err.message[0] ? err.message
+                                                       : "request failed");
+    return true;
+  }
+  return false;
+}
+
+bool features_local_request(session *s, const char *method,
+                            const cJSON *params, features_answer_fn done,
+                            void *ud) {
+  host *h = s->h;
+  for (size_t i = 0; i < h->nfeatures; i++) {
+    const feature_rec *r = &recs(h)[i];
+    if (!r->f->on_request || !names(r->f->requests, method))
+      continue;
+    mcph_request *req = xcalloc(1, sizeof *req);
+    req->s = s;
+    req->id = cJSON_CreateNull();
+    req->local_done = done;
+    req->local_ud = ud;
+    req->next = s->feature_requests;
+    s->feature_requests = req;
+    char *text = params ? cJSON_PrintUnformatted(params) : NULL;
+    mcph_error err;
+    mcph_error_init(&err);
+    int rc = r->f->on_request(r->p->ctx, SRV(s), method, text ? text : "{}",
+                              req, &err);
+    cJSON_free(text);
+    if (rc != 0)
+      features_service()->respond_error(&h->api, req, RPC_INTERNAL_ERROR,
+                                        err.message[0] ? err.message
+                                                       : "request failed");
+    return true;
+  }
+  return false;
+}
+
+void features_notify(session *s, const char *method, const cJSON *params) {
+  host *h = s->h;
+  for (size_t i = 0; i < h->nfeatures; i++) {
+    const feature_rec *r = &recs(h)[i];
+    if (!r->f->on_notification || !names(r->f->notifications, method))
+      continue;
+    char *text = params ? cJSON_PrintUnformatted(params) : NULL;
+    r->f->on_notification(r->p->ctx, SRV(s), method, text ? text : "{}");
+    cJSON_free(text);
+    return;
+  }
+}
+
+void features_server_event(session *s, int event) {
+  host *h = s->h;
+  for (size_t i = 0; i < h->nfeatures; i++) {
+    const feature_rec *r = &recs(h)[i];
+    if (r->f->on_server)
+      r->f->on_server(r->p->ctx, SRV(s), event);
+  }
+}
+
+void features_session_gone(session *s) {
+  for (mcph_request *r = s->feature_requests; r; r = r->next)
+    r->s = NULL;
+  s->feature_requests = NULL;
+}
+
+/* ---- the service ---- */
+
+/* Unlinks and frees a request once answered. */
+static void request_done(mcph_request *req) {
+  if (req->s) {
+    for (mcph_request **pp = &req->s->feature_requests; *pp; pp = &(*pp)->next)
+      if (*pp == req) {
+        *pp = req->next;
+        break;
+      }
+  }
+  cJSON_Delete(req->id);
+  free(req);
+}
+
+static int svc_respond(const mcph_host *api, mcph_request *req,
+                       const char *result_json, mcph_error *err) {
+  (void)api;
+  cJSON *result = result_json ? cJSON_Parse(result_json) : NULL;
+  if (!cJSON_IsObject(result)) {
+    cJSON_Delete(result);
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "the result is not a JSON object");
+  }
+  if (req->local_done) {
+    req->local_done(req->local_ud, result, 0, NULL);
+    cJSON_Delete(result);
+  } else if (req->s && req->s->state == SESS_READY)
+    rpc_respond(req->s->rpc, req->id, result);
+  else
+    cJSON_Delete(result); /* the server is gone: nobody to answer */
+  request_done(req);
+  return MCPH_OK;
+}
+
+static int svc_respond_error(const mcph_host *api, mcph_request *req, int code,
+                             const char *message) {
+  (void)api;
+  if (req->local_done)
+    req->local_done(req->local_ud, NULL, code, message ? message : "error");
+  else if (req->s && req->s->state == SESS_READY)
+    rpc_respond_error(req->s->rpc, req->id, code, message ? message : "error");
+  request_done(req);
+  return MCPH_OK;
+}
+
+static const char *svc_server_name(const mcph_host *api,
+                                   const mcph_server *server) {
+  (void)api;
+  return S(server)->cfg->name;
+}
+
+static const char *svc_server_capabilities(const mcph_host *api,
+                                           const mcph_server *server) {
+  (void)api;
+  session *s = S(server);
+  free(s->caps_text);
+  s->caps_text = s->server_caps ? cJSON_PrintUnformatted(s->server_caps)
+                                : xstrdup("{}");
+  return s->caps_text;
+}
+
+static int svc_notify(const mcph_host *api, mcph_server *server,
+                      const char *method, const char *params_json,
+                      mcph_error *err) {
+  (void)api;
+  session *s = S(server);
+  if (s->state != SESS_READY)
+    return mcph_error_set(err, MCPH_ECLOSED, "server \"%s\" is not connected",
+                          s->cfg->name);
+  cJSON *params = params_json ? cJSON_Parse(params_json) : NULL;
+  if (params_json && !params)
+    return mcph_error_set(err, MCPH_EINVAL, "params are not valid JSON");
+  return rpc_notify(s->rpc, method, params) < 0
+             ? mcph_error_set(err, MCPH_EIO, "cannot send %s", method)
+             : MCPH_OK;
+}
+
+typedef struct plugin_call {
+  mcph_result_cb cb;
+  void *ud;
+} plugin_call;
+
+static void on_plugin_result(void *ud, cJSON *result, const rpc_error *err,
+                             bool *take) {
+  (void)take;
+  plugin_call *pc = ud;
+  if (err) {
+    mcph_error e;
+    mcph_error_set(&e,
+                   err->status == RPC_ERR_TIMEOUT ? MCPH_ETIMEDOUT
+                   : err->status == RPC_ERR_REMOTE ? MCPH_EPROTO
+                                                   : MCPH_ECLOSED,
+                   "%s", err->message);
+    pc->cb(pc->ud, NULL, &e);
+  } else {
+    char *text = cJSON_PrintUnformatted(result);
+    pc->cb(pc->ud, text ? text : "{}", NULL);
+    cJSON_free(text);
+  }
+  free(pc);
+}
+
+static int svc_request(const mcph_host *api, mcph_server *server,
+                       const char *method, const char *params_json,
+                       uint64_t timeout_ms, mcph_result_cb cb, void *ud,
+                       mcph_error *err) {
+  (void)api;
+  session *s = S(server);
+  cJSON *params = params_json ? cJSON_Parse(params_json) : NULL;
+  if (params_json && !params)
+    return mcph_error_set(err, MCPH_EINVAL, "params are not valid JSON");
+  plugin_call *pc = xmalloc(sizeof *pc);
+  *pc = (plugin_call){cb, ud};
+  rpc_request_opts o = {.timeout_ms = timeout_ms ? timeout_ms : 60000,
+                        .ud = pc};
+  char why[400];
+  if (session_request(s, method, params, &o, on_plugin_result, why,
+                      sizeof why) < 0) {
+    free(pc);
+    return mcph_error_set(err, MCPH_ECLOSED, "%s", why);
+  }
+  return MCPH_OK;
+}
+
+/* The command line wins; then MCPHOST_OPTION_<NAME> from the environment
+ * (upper case, '-' as '_'), convenient for CI and services. */
+static const char *svc_option(const mcph_host *api, const char *name) {
+  host *h = (host *)((const char *)api - offsetof(host, api));
+  for (size_t i = 0; i < h->noptions; i++)
+    if (strcmp(h->options[i].name, name) == 0)
+      return h->options[i].value;
+  char var[128] = "MCPHOST_OPTION_";
+  size_t n = strlen(var);
+  for (const char *p = name; *p && n + 1 < sizeof var; p++)
+    var[n++] = *p == '-' ? '_' : (char)((*p >= 'a' && *p <= 'z') ? *p - 32 : *p);
+  var[n] = '\0';
+  return getenv(var);
+}
+
+static int svc_interactive(const mcph_host *api) {
+  (void)api;
+  return isatty(0) && isatty(2);
+}
+
+const mcph_host_features *features_service(void) {
+  static const mcph_host_features svc = {
+      .struct_size = sizeof svc,
+      .respond = svc_respond,
+      .respond_error = svc_respond_error,
+      .server_name = svc_server_name,
+      .server_capabilities = svc_server_capabilities,
+      .notify = svc_notify,
+      .request = svc_request,
+      .option = svc_option,
+      .interactive = svc_interactive,
+  };
+  return &svc;
+}
+
+void features_set_option(host *h, const char *name, const char *value) {
+  for (size_t i = 0; i < h->noptions; i++)
+    if (strcmp(h->options[i].name, name) == 0) {
+      free(h->options[i].value);
+      h->options[i].value = xstrdup(value ? value : "");
+      return;
+    }
+  h->options = xrealloc(h->options, (h->noptions + 1) * sizeof *h->options);
+  h->options[h->noptions].name = xstrdup(name);
+  h->options[h->noptions].value = xstrdup(value ? value : "");
+  h->noptions++;
+}

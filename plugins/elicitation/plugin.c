@@ -1,0 +1,408 @@
+/*
+ * The elicitation feature plugin (mcphost.feature.elicitation): answers
+ * servers' "elicitation/create" requests, form mode and URL mode (MCP
+ * 2025-11-25), and shows "notifications/elicitation/complete".
+ *
+ * This file is the glue to the host: the entry, the capability, the
+ * options, checking a request before anything is shown, and servers
+ * going away. How a request is answered is in flow.c.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <mcphost/plugin.h>
+
+#include "elicit.h"
+#include "hook.h"
+
+#define DEFAULT_HOOK_TIMEOUT_MS 60000
+#define RPC_INVALID_PARAMS -32602
+#define RPC_METHOD_NOT_FOUND -32601
+
+void *elicit_xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p)
+    abort();
+  return p;
+}
+
+char *elicit_xstrdup(const char *s) {
+  char *d = strdup(s ? s : "");
+  if (!d)
+    abort();
+  return d;
+}
+
+void elicit_log(elicit_plugin *pl, int level, const char *server,
+                const char *fmt, ...) {
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  pl->host->log(pl->host, level, server ? server : ELICIT_ID, line);
+}
+
+/* ---- options ---- */
+
+/* One line each in --help, after "--name=ARG": kept short. */
+static const mcph_option option_list[] = {
+    {"elicitation", "POLICY",
+     "ask|decline|cancel|accept-defaults|hook:CMD|off"},
+    {"elicitation-hook-before", "CMD", "may answer before anyone is asked"},
+    {"elicitation-hook-after", "CMD", "sees, and may change, every answer"},
+    {"elicitation-hook-timeout", "SECONDS", "how long a hook may run (60)"},
+};
+
+static const mcph_options options = {
+    .struct_size = sizeof(mcph_options),
+    .options = option_list,
+    .count = sizeof option_list / sizeof option_list[0],
+};
+
+int elicit_policy(elicit_plugin *pl, const char **hook) {
+  const char *v = pl->svc->option(pl->host, "elicitation");
+  *hook = NULL;
+  if (!v || !*v) /* not given: a person at a terminal is asked */
+    return pl->svc->interactive(pl->host) ? POLICY_ASK : POLICY_DECLINE;
+  static const struct {
+    const char *name;
+    int kind;
+  } names[] = {{"ask", POLICY_ASK},
+               {"decline", POLICY_DECLINE},
+               {"cancel", POLICY_CANCEL},
+               {"accept-defaults", POLICY_ACCEPT_DEFAULTS},
+               {"off", POLICY_OFF}};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (strcmp(v, names[i].name) == 0)
+      return names[i].kind;
+  if (strncmp(v, "hook:", 5) == 0 && v[5]) {
+    *hook = v + 5;
+    return POLICY_HOOK;
+  }
+  /* A typo must not turn into a silent accept or a silent ask: decline,
+   * and say so once per value. */
+  if (!pl->warned_policy || strcmp(pl->warned_policy, v) != 0) {
+    elicit_log(pl, MCPH_LOG_WARN, NULL,
+               "unknown elicitation policy \"%.100s\" (ask, decline, cancel, "
+               "accept-defaults, hook:COMMAND, off); declining",
+               v);
+    free(pl->warned_policy);
+    pl->warned_policy = elicit_xstrdup(v);
+  }
+  return POLICY_DECLINE;
+}
+
+/* "60", "2.5", "1500ms", "30s": milliseconds, or the default. */
+static uint64_t hook_timeout(elicit_plugin *pl) {
+  const char *v = pl->svc->option(pl->host, "elicitation-hook-timeout");
+  if (!v || !*v)
+    return DEFAULT_HOOK_TIMEOUT_MS;
+  char *end = NULL;
+  double x = strtod(v, &end);
+  double scale = 1000.0;
+  if (end && strcmp(end, "ms") == 0)
+    scale = 1.0;
+  else if (end && (strcmp(end, "s") == 0 || *end == '\0'))
+    scale = 1000.0;
+  else
+    x = -1;
+  if (!(x > 0) || x * scale > 86400000.0) {
+    elicit_log(pl, MCPH_LOG_WARN, NULL,
+               "elicitation-hook-timeout \"%.40s\" is not a number of "
+               "seconds; using %d",
+               v, DEFAULT_HOOK_TIMEOUT_MS / 1000);
+    return DEFAULT_HOOK_TIMEOUT_MS;
+  }
+  return (uint64_t)(x * scale) ? (uint64_t)(x * scale) : 1;
+}
+
+static char *option_copy(elicit_plugin *pl, const char *name) {
+  const char *v = pl->svc->option(pl->host, name);
+  return v && *v ? elicit_xstrdup(v) : NULL;
+}
+
+/* ---- the feature ---- */
+
+static const char *f_capabilities(void *ctx) {
+  elicit_plugin *pl = ctx;
+  const char *hook;
+  free(pl->caps);
+  pl->caps = NULL;
+  if (elicit_policy(pl, &hook) == POLICY_OFF)
+    return NULL;
+  pl->caps = elicit_xstrdup("{\"elicitation\":{\"form\":{},\"url\":{}}}");
+  return pl->caps;
+}
+
+/* Checks the request and fills `e`; -1 with the -32602 message. */
+static int read_request(elicitation *e, const cJSON *params, char *why,
+                        size_t n) {
+  const cJSON *mode = cJSON_GetObjectItemCaseSensitive(params, "mode");
+  const cJSON *message = cJSON_GetObjectItemCaseSensitive(params, "message");
+  if (!cJSON_IsObject(params)) {
+    snprintf(why, n, "elicitation/create needs params");
+    return -1;
+  }
+  if (mode && !cJSON_IsString(mode)) {
+    snprintf(why, n, "\"mode\" must be \"form\" or \"url\"");
+    return -1;
+  }
+  if (message && !cJSON_IsString(message)) {
+    snprintf(why, n, "\"message\" must be a string");
+    return -1;
+  }
+  e->message = elicit_xstrdup(message ? message->valuestring : "");
+  /* A request without "mode" is a form (2025-06-18 and earlier). */
+  if (!mode || strcmp(mode->valuestring, "form") == 0) {
+    const cJSON *schema =
+        cJSON_GetObjectItemCaseSensitive(params, "requestedSchema");
+    if (!schema) {
+      snprintf(why, n, "form mode needs \"requestedSchema\"");
+      return -1;
+    }
+    char reason[400];
+    if (schema_parse(schema, &e->form, reason, sizeof reason) != 0) {
+      snprintf(why, n, "invalid requestedSchema: %s", reason);
+      return -1;
+    }
+    e->schema = cJSON_Duplicate(schema, true);
+    if (!e->schema)
+      abort();
+    return 0;
+  }
+  if (strcmp(mode->valuestring, "url") != 0) {
+    snprintf(why, n, "unknown mode \"%.40s\" (\"form\" or \"url\")",
+             mode->valuestring);
+    return -1;
+  }
+  e->url_mode = true;
+  const char *url =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "url"));
+  const char *id = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(params, "elicitationId"));
+  if (!url || !id) {
+    snprintf(why, n, "url mode needs \"url\" and \"elicitationId\" strings");
+    return -1;
+  }
+  e->url = elicit_xstrdup(url);
+  e->elicitation_id = elicit_xstrdup(id);
+  return 0;
+}
+
+static void respond_error(elicit_plugin *pl, mcph_request *req, int code,
+                          const char *server, const char *msg) {
+  elicit_log(pl, MCPH_LOG_WARN, server, "elicitation refused: %s", msg);
+  pl->svc->respond_error(pl->host, req, code, msg);
+}
+
+static int f_on_request(void *ctx, mcph_server *server, const char *method,
+                        const char *params_json, mcph_request *req,
+                        mcph_error *err) {
+  elicit_plugin *pl = ctx;
+  (void)err;
+  const char *name = pl->svc->server_name(pl->host, server);
+  if (strcmp(method, "elicitation/create") != 0) {
+    respond_error(pl, req, RPC_METHOD_NOT_FOUND, name, "method not found");
+    return 0;
+  }
+  const char *hook;
+  int policy = elicit_policy(pl, &hook);
+  if (policy == POLICY_OFF) {
+    /* Without the capability the server should not have asked. */
+    pl->svc->respond_error(pl->host, req, RPC_METHOD_NOT_FOUND,
+                           "elicitation is turned off in this client "
+                           "(elicitation=off)");
+    elicit_log(pl, MCPH_LOG_INFO, name,
+               "elicitation/create refused: elicitation=off");
+    return 0;
+  }
+  elicitation *e = calloc(1, sizeof *e);
+  if (!e)
+    abort();
+  e->pl = pl;
+  e->server = server;
+  e->req = req;
+  e->server_name = elicit_xstrdup(name);
+  e->policy = policy;
+  e->hook = hook ? elicit_xstrdup(hook) : NULL;
+  e->hook_before = option_copy(pl, "elicitation-hook-before");
+  e->hook_after = option_copy(pl, "elicitation-hook-after");
+  e->hook_timeout_ms = hook_timeout(pl);
+
+  char why[600];
+  cJSON *params = cJSON_Parse(params_json);
+  int rc = read_request(e, params, why, sizeof why);
+  cJSON_Delete(params);
+  if (rc != 0) {
+    respond_error(pl, req, RPC_INVALID_PARAMS, name, why);
+    flow_free(e); /* never listed, never shown */
+    return 0;
+  }
+  e->next = pl->list;
+  pl->list = e;
+  if (e->url_mode) {
+    char reason[300];
+    if (url_check(e->url, &e->url_host, reason, sizeof reason) != 0) {
+      /* Refused before any hook or person sees it: such a URL is never
+       * opened, whoever would agree. */
+      char line[1400];
+      snprintf(line, sizeof line,
+               "refused to open the URL it sent (%s); declined: %.1000s",
+               reason, e->url);
+      tty_note(pl, name, line);
+      elicit_log(pl, MCPH_LOG_WARN, name, "elicitation: %s", line);
+      flow_finish(e, flow_action("decline"));
+      return 0;
+    }
+  }
+  flow_start(e);
+  return 0;
+}
+
+static void f_on_notification(void *ctx, mcph_server *server,
+                              const char *method, const char *params_json) {
+  elicit_plugin *pl = ctx;
+  if (strcmp(method, "notifications/elicitation/complete") != 0)
+    return;
+  cJSON *params = cJSON_Parse(params_json);
+  const char *id = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(params, "elicitationId"));
+  const char *name = pl->svc->server_name(pl->host, server);
+  url_pending **pp = &pl->urls;
+  while (id && *pp && !((*pp)->server == server && strcmp((*pp)->id, id) == 0))
+    pp = &(*pp)->next;
+  if (id && *pp) {
+    url_pending *u = *pp;
+    *pp = u->next;
+    pl->nurls--;
+    char *clean = text_clean(id, false);
+    char line[600];
+    snprintf(line, sizeof line, "the URL elicitation %.400s is complete",
+             clean);
+    tty_note(pl, name, line);
+    free(clean);
+    free(u->server_name);
+    free(u->id);
+    free(u);
+  } else {
+    /* The spec: ignore completions for unknown or finished ids. */
+    elicit_log(pl, MCPH_LOG_DEBUG, name,
+               "elicitation complete for an unknown id; ignored");
+  }
+  cJSON_Delete(params);
+}
+
+/* The signature is the ABI's (mcph_feature.on_server). */
+// cppcheck-suppress constParameter
+static void f_on_server(void *ctx, mcph_server *server, int event) {
+  elicit_plugin *pl = ctx;
+  if (event != MCPH_SERVER_DISCONNECTED)
+    return;
+  tty_withdraw_server(pl, server, "the server disconnected");
+  for (elicitation **pp = &pl->list; *pp;) {
+    elicitation *e = *pp;
+    if (e->server == server)
+      flow_abandon(e); /* unlinks it */
+    else
+      pp = &e->next;
+  }
+  for (url_pending **pp = &pl->urls; *pp;) {
+    url_pending *u = *pp;
+    if (u->server == server) {
+      *pp = u->next;
+      free(u->server_name);
+      free(u->id);
+      free(u);
+      pl->nurls--;
+    } else {
+      pp = &u->next;
+    }
+  }
+}
+
+static const char *const requests[] = {"elicitation/create", NULL};
+static const char *const notifications[] = {
+    "notifications/elicitation/complete", NULL};
+
+static const mcph_feature feature = {
+    .struct_size = sizeof(mcph_feature),
+    .capabilities = f_capabilities,
+    .requests = requests,
+    .notifications = notifications,
+    .on_request = f_on_request,
+    .on_notification = f_on_notification,
+    .on_server = f_on_server,
+};
+
+/* ---- the plugin ---- */
+
+static int plugin_init(const mcph_host *host, void **plugin_ctx,
+                       mcph_error *err) {
+  if (!MCPH_HAS(host, mcph_host, get_service) ||
+      host->abi_major != MCPH_ABI_MAJOR)
+    return mcph_error_set(err, MCPH_EABI,
+                          "elicitation: the host lacks services this plugin "
+                          "needs (built for ABI %d.%d)",
+                          MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
+  const mcph_host_features *svc =
+      host->get_service(host, MCPH_SERVICE_FEATURES);
+  if (!MCPH_HAS(svc, mcph_host_features, interactive))
+    return mcph_error_set(err, MCPH_ENOTSUP,
+                          "elicitation: the host does not offer %s",
+                          MCPH_SERVICE_FEATURES);
+  elicit_plugin *pl = calloc(1, sizeof *pl);
+  if (!pl)
+    return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  pl->host = host;
+  pl->svc = svc;
+  *plugin_ctx = pl;
+  return 0;
+}
+
+static const void *plugin_get_extension(void *ctx, const char *id) {
+  (void)ctx;
+  if (id && strcmp(id, MCPH_EXT_FEATURE) == 0)
+    return &feature;
+  if (id && strcmp(id, MCPH_EXT_OPTIONS) == 0)
+    return &options;
+  return NULL;
+}
+
+static void plugin_deinit(void *ctx) {
+  elicit_plugin *pl = ctx;
+  /* The terminal first: nothing more is shown or asked. Then whatever is
+   * still open gets "cancel", which frees the host's request (its server
+   * is gone by now: the answer is dropped). */
+  tty_free(pl);
+  while (pl->list)
+    flow_abandon(pl->list);
+  while (pl->urls) {
+    url_pending *u = pl->urls;
+    pl->urls = u->next;
+    free(u->server_name);
+    free(u->id);
+    free(u);
+  }
+  url_free_browsers(pl);
+  free(pl->caps);
+  free(pl->warned_policy);
+  free(pl);
+}
+
+MCPH_PLUGIN_ENTRY = {
+    .struct_size = sizeof(mcph_entry),
+    .abi_major = MCPH_ABI_MAJOR,
+    .abi_minor = MCPH_ABI_MINOR,
+    .id = ELICIT_ID,
+    .name = "elicitation",
+    .version = "1.0.0",
+    .description = "Answers servers' elicitation/create (form and URL mode) "
+                   "on the terminal, by policy or through hooks.",
+    .init = plugin_init,
+    .get_extension = plugin_get_extension,
+    .deinit = plugin_deinit,
+};

@@ -1,0 +1,188 @@
+/* URL mode safety; see elicit.h. A URL is shown in full before anything
+ * opens it, and only an http or https URL with a host is ever opened, so
+ * that a server cannot have the browser run javascript:, read file: or
+ * launch a desktop handler (ssh:, smb:, ...). The host is shown on its
+ * own line, in punycode too when it is not ASCII, because that is the
+ * part of a URL people misread (https://bank.example@evil.example/). */
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+
+#include "elicit.h"
+#include "proc.h"
+
+static int refuse(char *why, size_t n, const char *fmt, const char *arg) {
+  snprintf(why, n, fmt, arg);
+  return -1;
+}
+
+int url_check(const char *url, char **host_out, char *why, size_t n) {
+  *host_out = NULL;
+  for (const unsigned char *p = (const unsigned char *)url; *p; p++)
+    if (*p <= 0x20 || *p == 0x7F)
+      return refuse(why, n, "%s", "the URL holds spaces or control characters");
+  char *clean = text_clean(url, false);
+  bool same = strcmp(clean, url) == 0;
+  free(clean);
+  if (!same)
+    return refuse(why, n, "%s",
+                  "the URL holds characters that cannot be shown as they are");
+  size_t slen = strcspn(url, ":");
+  if (!url[slen] || slen == 0 || slen > 30)
+    return refuse(why, n, "%s", "it is not an absolute URL");
+  char scheme[32];
+  snprintf(scheme, sizeof scheme, "%.*s", (int)slen, url);
+  if (strcasecmp(scheme, "http") != 0 && strcasecmp(scheme, "https") != 0)
+    return refuse(why, n, "only http and https URLs are opened, not \"%s:\"",
+                  scheme);
+
+  CURLU *u = curl_url();
+  if (!u)
+    abort();
+  char *host = NULL, *puny = NULL;
+  int rc = 0;
+  CURLUcode uc = curl_url_set(u, CURLUPART_URL, url, 0);
+  if (uc != CURLUE_OK) {
+    rc = refuse(why, n, "the URL does not parse: %s", curl_url_strerror(uc));
+    goto out;
+  }
+  if (curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK || !host ||
+      !*host) {
+    rc = refuse(why, n, "%s", "the URL has no host");
+    goto out;
+  }
+  /* Not every libcurl can do IDN; then the host is shown as it is. */
+  if (curl_url_get(u, CURLUPART_HOST, &puny, CURLU_PUNYCODE) != CURLUE_OK)
+    puny = NULL;
+  size_t len = strlen(host) + (puny ? strlen(puny) : 0) + 4;
+  *host_out = elicit_xmalloc(len);
+  if (puny && strcmp(puny, host) != 0)
+    snprintf(*host_out, len, "%s (%s)", host, puny);
+  else
+    snprintf(*host_out, len, "%s", host);
+out:
+  curl_free(host);
+  curl_free(puny);
+  curl_url_cleanup(u);
+  return rc;
+}
+
+/* ---- opening ---- */
+
+struct browser {
+  elicit_plugin *pl;
+  proc_watch *watch;
+  char *server;
+  char *command;
+  char *url;
+  struct browser *next;
+};
+
+static void browser_free(browser *b) {
+  free(b->server);
+  free(b->command);
+  free(b->url);
+  free(b);
+}
+
+static void on_browser_exit(void *ud, int wstatus) {
+  browser *b = ud;
+  elicit_plugin *pl = b->pl;
+  for (browser **pp = &pl->browsers; *pp; pp = &(*pp)->next)
+    if (*pp == b) {
+      *pp = b->next;
+      break;
+    }
+  if (!(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)) {
+    char status[120], line[1200];
+    proc_describe(wstatus, status, sizeof status);
+    snprintf(line, sizeof line,
+             "the browser command \"%.100s\" %s; open the URL yourself: %.900s",
+             b->command, status, b->url);
+    tty_note(pl, b->server, line);
+  }
+  browser_free(b);
+}
+
+/* argv for one $BROWSER entry: "%s" in a word stands for the URL, else
+ * the URL is the last word. */
+static char **browser_argv(const char *entry, const char *url, char *why,
+                           size_t n) {
+  char **argv = proc_split(entry, why, n);
+  if (!argv)
+    return NULL;
+  size_t argc = 0;
+  bool placed = false;
+  for (; argv[argc]; argc++) {
+    char *pct = strstr(argv[argc], "%s");
+    if (!pct)
+      continue;
+    size_t len = strlen(argv[argc]) - 2 + strlen(url) + 1;
+    char *word = elicit_xmalloc(len);
+    snprintf(word, len, "%.*s%s%s", (int)(pct - argv[argc]), argv[argc], url,
+             pct + 2);
+    free(argv[argc]);
+    argv[argc] = word;
+    placed = true;
+  }
+  if (!placed) {
+    char **bigger = realloc(argv, (argc + 2) * sizeof *argv);
+    if (!bigger)
+      abort();
+    argv = bigger;
+    argv[argc] = elicit_xstrdup(url);
+    argv[argc + 1] = NULL;
+  }
+  return argv;
+}
+
+int url_open(elicit_plugin *pl, const char *server, const char *url, char *why,
+             size_t n) {
+  /* $BROWSER is a ':'-separated list of commands, tried in order. */
+  const char *env = getenv("BROWSER");
+  char *list = elicit_xstrdup(env && *env ? env : "xdg-open");
+  int rc = -1;
+  snprintf(why, n, "no browser command to run");
+  char *save = NULL;
+  for (char *entry = strtok_r(list, ":", &save); entry;
+       entry = strtok_r(NULL, ":", &save)) {
+    char **argv = browser_argv(entry, url, why, n);
+    if (!argv)
+      continue;
+    pid_t pid;
+    if (proc_spawn(argv, -1, -1, -1, true, &pid, why, n) == 0) {
+      browser *b = calloc(1, sizeof *b);
+      if (!b)
+        abort();
+      *b = (browser){.pl = pl,
+                     .server = elicit_xstrdup(server),
+                     .command = elicit_xstrdup(argv[0]),
+                     .url = elicit_xstrdup(url)};
+      if (proc_watch_start(pl->host, pid, on_browser_exit, b, &b->watch) == 0) {
+        b->next = pl->browsers;
+        pl->browsers = b;
+      } else {
+        browser_free(b); /* it runs unwatched: a zombie until we exit */
+      }
+      rc = 0;
+    }
+    proc_free_argv(argv);
+    if (rc == 0)
+      break;
+  }
+  free(list);
+  return rc;
+}
+
+void url_free_browsers(elicit_plugin *pl) {
+  /* Browsers outlive mcphost: stop watching, never kill. */
+  while (pl->browsers) {
+    browser *b = pl->browsers;
+    pl->browsers = b->next;
+    proc_watch_cancel(b->watch);
+    browser_free(b);
+  }
+}

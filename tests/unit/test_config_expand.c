@@ -1,0 +1,125 @@
+/* ${VAR} and ${VAR:-default} expansion, as Claude Code does it. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "config.h"
+#include "config_expand.h"
+#include "util.h"
+
+static const char *lookup(void *ud, const char *name) {
+  (void)ud;
+  if (strcmp(name, "HOME_DIR") == 0)
+    return "/home/ada";
+  if (strcmp(name, "EMPTY") == 0)
+    return "";
+  if (strcmp(name, "PORT") == 0)
+    return "8080";
+  return NULL;
+}
+
+typedef struct missing {
+  char names[256];
+} missing;
+
+static void on_missing(void *ud, const char *name) {
+  missing *m = ud;
+  size_t n = strlen(m->names);
+  snprintf(m->names + n, sizeof m->names - n, "%s%s", n ? "," : "", name);
+}
+
+typedef struct expand_case {
+  const char *in, *want, *missing;
+} expand_case;
+
+static const expand_case cases[] = {
+    /* set */
+    {"${HOME_DIR}", "/home/ada", ""},
+    /* unset, no default: stays as written and is reported */
+    {"${NOPE}", "${NOPE}", "NOPE"},
+    /* unset with a default */
+    {"${NOPE:-fallback}", "fallback", ""},
+    /* set wins over the default */
+    {"${PORT:-1}", "8080", ""},
+    /* set but empty is used as is (not the default), as in Claude Code */
+    {"[${EMPTY:-x}]", "[]", ""},
+    /* an empty default */
+    {"[${NOPE:-}]", "[]", ""},
+    /* nested in text, several per string */
+    {"http://localhost:${PORT}/${NOPE:-mcp}?u=${HOME_DIR}",
+     "http://localhost:8080/mcp?u=/home/ada", ""},
+    /* a default holding a variable */
+    {"${NOPE:-${HOME_DIR}/x}", "/home/ada/x", ""},
+    {"${NOPE:-${ALSO_NOPE}}", "${ALSO_NOPE}", "ALSO_NOPE"},
+    /* what is not a reference stays */
+    {"$HOME_DIR and $ and ${ and ${} and ${1X} and ${A B}",
+     "$HOME_DIR and $ and ${ and ${} and ${1X} and ${A B}", ""},
+    {"${HOME_DIR", "${HOME_DIR", ""},
+    {"${NOPE:-unterminated", "${NOPE:-unterminated", ""},
+    {"", "", ""},
+    {"$${HOME_DIR}", "$/home/ada", ""},
+};
+
+TEST(test_expansion_table) {
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    missing m = {{0}};
+    char *out = expand_vars(cases[i].in, lookup, NULL, on_missing, &m);
+    int before = check_failures;
+    CHECK_STR(out, cases[i].want);
+    CHECK_STR(m.names, cases[i].missing);
+    if (check_failures != before)
+      fprintf(stderr, "  for input \"%s\"\n", cases[i].in);
+    free(out);
+  }
+}
+
+TEST(test_expansion_covers_command_args_env_url_and_headers) {
+  setenv("MCPHOST_T_TOKEN", "s3cret", 1);
+  unsetenv("MCPHOST_T_UNSET");
+  cJSON *e = cJSON_Parse(
+      "{\"command\": \"${MCPHOST_T_TOKEN}\", \"args\": [\"a\", "
+      "\"--t=${MCPHOST_T_TOKEN}\"], \"env\": {\"K\": \"${MCPHOST_T_TOKEN}\"}, "
+      "\"url\": \"https://x/${MCPHOST_T_TOKEN}\", \"headers\": "
+      "{\"Authorization\": \"Bearer ${MCPHOST_T_UNSET}\"}, \"cwd\": "
+      "\"${MCPHOST_T_TOKEN}\"}");
+  config c;
+  config_init(&c);
+  config_expand_entry(&c, "f.json", "mcpServers.s", "s", e);
+  CHECK_STR(cJSON_GetObjectItem(e, "command")->valuestring, "s3cret");
+  CHECK_STR(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "args"), 1)->valuestring,
+            "--t=s3cret");
+  CHECK_STR(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(e, "env"), "K")->valuestring,
+      "s3cret");
+  CHECK_STR(cJSON_GetObjectItem(e, "url")->valuestring, "https://x/s3cret");
+  /* Not one of the expanded fields. */
+  CHECK_STR(cJSON_GetObjectItem(e, "cwd")->valuestring, "${MCPHOST_T_TOKEN}");
+  CHECK(c.nwarnings == 1);
+  CHECK_STR(c.nwarnings ? c.warnings[0] : NULL,
+            "f.json: server \"s\": ${MCPHOST_T_UNSET} is not set and has no "
+            "default; left as written (at mcpServers.s.headers.Authorization)");
+  CHECK_STR(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(e, "headers"), "Authorization")
+          ->valuestring,
+      "Bearer ${MCPHOST_T_UNSET}");
+  cJSON_Delete(e);
+  config_free(&c);
+  unsetenv("MCPHOST_T_TOKEN");
+}
+
+TEST(test_a_deeply_nested_default_does_not_exhaust_the_stack) {
+  strbuf b;
+  sb_init(&b);
+  for (int i = 0; i < 10000; i++)
+    sb_adds(&b, "${NOPE:-");
+  sb_adds(&b, "x");
+  for (int i = 0; i < 10000; i++)
+    sb_addc(&b, '}');
+  char *out = expand_vars(sb_str(&b), lookup, NULL, NULL, NULL);
+  CHECK(out != NULL && strlen(out) > 0);
+  free(out);
+  sb_free(&b);
+}
+
+RUN(T(test_expansion_table),
+    T(test_expansion_covers_command_args_env_url_and_headers),
+    T(test_a_deeply_nested_default_does_not_exhaust_the_stack))

@@ -1,0 +1,74 @@
+#include <stdlib.h>
+
+#include "check.h"
+#include "size_limits.h"
+
+TEST(test_defaults_are_claude_codes) {
+  limits l;
+  limits_default(&l);
+  CHECK(l.name_chars == 64);
+  CHECK(l.description_chars == 2048);
+  CHECK(l.output_chars == 100000);
+}
+
+TEST(test_environment_overrides_the_defaults) {
+  setenv("MCPHOST_MAX_NAME_CHARS", "40", 1);
+  setenv("MCPHOST_MAX_DESCRIPTION_CHARS", "100", 1);
+  setenv("MCPHOST_MAX_OUTPUT_CHARS", "5000", 1);
+  limits l;
+  char *warn = limits_from_env(&l);
+  CHECK(warn == NULL);
+  CHECK(l.name_chars == 40 && l.description_chars == 100 &&
+        l.output_chars == 5000);
+  unsetenv("MCPHOST_MAX_NAME_CHARS");
+  unsetenv("MCPHOST_MAX_DESCRIPTION_CHARS");
+  unsetenv("MCPHOST_MAX_OUTPUT_CHARS");
+}
+
+TEST(test_bad_environment_values_keep_the_default_and_say_so) {
+  setenv("MCPHOST_MAX_NAME_CHARS", "10", 1); /* below the minimum, 32 */
+  setenv("MCPHOST_MAX_OUTPUT_CHARS", "lots", 1);
+  setenv("MCPHOST_MAX_DESCRIPTION_CHARS", "-5", 1);
+  limits l;
+  char *warn = limits_from_env(&l);
+  CHECK(l.name_chars == 64 && l.output_chars == 100000 &&
+        l.description_chars == 2048);
+  CHECK_CONTAINS(warn, "MCPHOST_MAX_NAME_CHARS=\"10\"");
+  CHECK_CONTAINS(warn, "MCPHOST_MAX_OUTPUT_CHARS=\"lots\"");
+  CHECK_CONTAINS(warn, "MCPHOST_MAX_DESCRIPTION_CHARS=\"-5\"");
+  free(warn);
+  unsetenv("MCPHOST_MAX_NAME_CHARS");
+  unsetenv("MCPHOST_MAX_OUTPUT_CHARS");
+  unsetenv("MCPHOST_MAX_DESCRIPTION_CHARS");
+}
+
+TEST(test_characters_are_code_points) {
+  CHECK(utf8_count("a\xC3\xA9\xE6\x97\xA5\xF0\x9F\x98\x80", 10) == 4);
+  CHECK(utf8_offset("a\xC3\xA9\xE6\x97\xA5\xF0\x9F\x98\x80", 10, 2) == 3);
+  CHECK(utf8_offset("ab", 2, 5) == 2);
+}
+
+TEST(test_a_description_within_the_limit_is_kept) {
+  CHECK(limits_cut_description("short", 5) == NULL);
+  CHECK(limits_cut_description("\xC3\xA9\xC3\xA9", 2) == NULL);
+}
+
+TEST(test_a_long_description_is_cut_with_a_note) {
+  char *cut = limits_cut_description("abcdefgh", 3);
+  CHECK_STR(cut, "abc... [truncated]");
+  free(cut);
+}
+
+TEST(test_a_description_is_cut_between_characters) {
+  char *cut = limits_cut_description("\xC3\xA9\xC3\xA9\xC3\xA9", 2);
+  CHECK_STR(cut, "\xC3\xA9\xC3\xA9... [truncated]");
+  free(cut);
+}
+
+RUN(T(test_defaults_are_claude_codes),
+    T(test_environment_overrides_the_defaults),
+    T(test_bad_environment_values_keep_the_default_and_say_so),
+    T(test_characters_are_code_points),
+    T(test_a_description_within_the_limit_is_kept),
+    T(test_a_long_description_is_cut_with_a_note),
+    T(test_a_description_is_cut_between_characters))
