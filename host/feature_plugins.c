@@ -99,8 +99,11 @@ static bool names(const char *const *list, const char *method) {
   return false;
 }
 
-bool features_request(session *s, const char *method, const cJSON *params,
-                      const cJSON *id) {
+/* Hands `method` to the first feature that answers it, with a new request
+ * record (answered through the service; `done` set for the host's own
+ * requests). Returns false when no feature answers it. */
+static bool dispatch(session *s, const char *method, const cJSON *params,
+                     const cJSON *id, features_answer_fn done, void *ud) {
   host *h = s->h;
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
@@ -108,35 +111,7 @@ bool features_request(session *s, const char *method, const cJSON *params,
       continue;
     mcph_request *req = xcalloc(1, sizeof *req);
     req->s = s;
-    req->id = cJSON_Duplicate(id, 1);
-    req->next = s->feature_requests;
-    s->feature_requests = req;
-    char *text = params ? cJSON_PrintUnformatted(params) : NULL;
-    mcph_error err;
-    mcph_error_init(&err);
-    int rc = r->f->on_request(r->p->ctx, SRV(s), method, text ? text : "{}",
-                              req, &err);
-    cJSON_free(text);
-    if (rc != 0)
-      features_service()->respond_error(&h->api, req, RPC_INTERNAL_ERROR,
-                                        err.message[0] ? err.message
-                                                       : "request failed");
-    return true;
-  }
-  return false;
-}
-
-bool features_local_request(session *s, const char *method,
-                            const cJSON *params, features_answer_fn done,
-                            void *ud) {
-  host *h = s->h;
-  for (size_t i = 0; i < h->nfeatures; i++) {
-    const feature_rec *r = &recs(h)[i];
-    if (!r->f->on_request || !names(r->f->requests, method))
-      continue;
-    mcph_request *req = xcalloc(1, sizeof *req);
-    req->s = s;
-    req->id = cJSON_CreateNull();
+    req->id = id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull();
     req->local_done = done;
     req->local_ud = ud;
     req->next = s->feature_requests;
@@ -154,6 +129,17 @@ bool features_local_request(session *s, const char *method,
     return true;
   }
   return false;
+}
+
+bool features_request(session *s, const char *method, const cJSON *params,
+                      const cJSON *id) {
+  return dispatch(s, method, params, id, NULL, NULL);
+}
+
+bool features_local_request(session *s, const char *method,
+                            const cJSON *params, features_answer_fn done,
+                            void *ud) {
+  return dispatch(s, method, params, NULL, done, ud);
 }
 
 void features_notify(session *s, const char *method, const cJSON *params) {
