@@ -41,8 +41,12 @@ for s in $scenarios; do
     case " $ok_ids " in *" $id "*) ;; *) missing="$missing $id" ;; esac
   done
   nsuccess=$(jq '[.[] | select(.status == "SUCCESS")] | length' "$checks")
+  # FAILURE and WARNING fail a run of the official runner too.
+  bad_ids=$(jq -r '.[] | select(.status == "FAILURE" or .status == "WARNING") | .id' "$checks" | tr '\n' ' ')
+  [ -z "$bad_ids" ] || missing="$missing (failed or warned: $bad_ids)"
+  nother=$(jq '[.[] | select(.status != "SUCCESS")] | length' "$checks")
   if [ "$total" -gt 0 ] && [ -z "$missing" ]; then
-    echo "ok   $s: $nsuccess/$total checks SUCCESS (${expected[$s]})"
+    echo "ok   $s: ${expected[$s]} SUCCESS ($nsuccess SUCCESS, $nother INFO/SKIPPED of $total checks)"
     pass=$((pass + 1))
   else
     echo "FAIL $s: not SUCCESS:${missing:- (no checks at all)}"
