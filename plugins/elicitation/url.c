@@ -2,14 +2,16 @@
  * opens it, and only an http or https URL with a host is ever opened, so
  * that a server cannot have the browser run javascript:, read file: or
  * launch a desktop handler (ssh:, smb:, ...). The host is shown on its
- * own line, in punycode too when it is not ASCII, because that is the
- * part of a URL people misread (https://bank.example@evil.example/). */
+ * own line, in punycode too when it is not ASCII (a Cyrillic "а" looks
+ * like a Latin "a"), because the host is the part of a URL people
+ * misread (https://bank.example@evil.example/ goes to evil.example). */
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/wait.h>
+#include <unicode/uidna.h>
 
 #include "elicit.h"
 #include "proc.h"
@@ -17,6 +19,29 @@
 static int refuse(char *why, size_t n, const char *fmt, const char *arg) {
   snprintf(why, n, fmt, arg);
   return -1;
+}
+
+/* The ASCII (punycode) form of an international host name, as browsers
+ * resolve it (UTS #46, ICU); a new string, or NULL when it is not a valid
+ * name. ICU rather than libcurl: curl's conversion depends on the
+ * process's locale, which a plugin must not change. */
+static char *punycode(const char *host) {
+  UErrorCode st = U_ZERO_ERROR;
+  /* The WHATWG URL standard's options, which browsers follow. */
+  UIDNA *idna = uidna_openUTS46(UIDNA_NONTRANSITIONAL_TO_ASCII |
+                                    UIDNA_CHECK_BIDI | UIDNA_CHECK_CONTEXTJ,
+                                &st);
+  if (U_FAILURE(st))
+    return NULL;
+  char out[512];
+  UIDNAInfo info = UIDNA_INFO_INITIALIZER;
+  int32_t len =
+      uidna_nameToASCII_UTF8(idna, host, -1, out, sizeof out - 1, &info, &st);
+  uidna_close(idna);
+  if (U_FAILURE(st) || info.errors || len <= 0 || len >= (int32_t)sizeof out)
+    return NULL;
+  out[len] = '\0';
+  return elicit_xstrdup(out);
 }
 
 int url_check(const char *url, char **host_out, char *why, size_t n) {
@@ -54,9 +79,13 @@ int url_check(const char *url, char **host_out, char *why, size_t n) {
     rc = refuse(why, n, "%s", "the URL has no host");
     goto out;
   }
-  /* Not every libcurl can do IDN; then the host is shown as it is. */
-  if (curl_url_get(u, CURLUPART_HOST, &puny, CURLU_PUNYCODE) != CURLUE_OK)
-    puny = NULL;
+  bool ascii = true;
+  for (const unsigned char *p = (const unsigned char *)host; *p; p++)
+    ascii = ascii && *p < 0x80;
+  if (!ascii && !(puny = punycode(host))) {
+    rc = refuse(why, n, "%s", "its host is not a valid domain name");
+    goto out;
+  }
   size_t len = strlen(host) + (puny ? strlen(puny) : 0) + 4;
   *host_out = elicit_xmalloc(len);
   if (puny && strcmp(puny, host) != 0)
@@ -65,7 +94,7 @@ int url_check(const char *url, char **host_out, char *why, size_t n) {
     snprintf(*host_out, len, "%s", host);
 out:
   curl_free(host);
-  curl_free(puny);
+  free(puny);
   curl_url_cleanup(u);
   return rc;
 }

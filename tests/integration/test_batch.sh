@@ -47,12 +47,13 @@ expect "64 requests at once all complete" 0 \
 
 # Sequential use: the next request is written after the previous answer.
 coproc B { "$MCPHOST" --config "$C" batch 2>"$TMP/err"; }
+BPID=$B_PID # bash unsets B_PID once the coprocess ends
 echo '{"id":1,"call":"demo/echo","arguments":{"message":"first"}}' >&"${B[1]}"
 read -r first <&"${B[0]}"
 echo '{"id":2,"call":"demo/echo","arguments":{"message":"second"}}' >&"${B[1]}"
 read -r second <&"${B[0]}"
 exec {B[1]}>&-
-wait "$B_PID"; RC=$?
+wait "$BPID"; RC=$?
 OUT="$first
 $second"; ERR=$(cat "$TMP/err")
 expect "one process serves requests written one after another" 0 \
@@ -69,6 +70,7 @@ cp "$DEMO" "$UNIQ"
 on_exit 'pkill -9 -f "$UNIQ" 2>/dev/null'
 config_file "$TMP/crash.json" "{\"d\": {\"command\": \"$UNIQ\"}}"
 coproc B { "$MCPHOST" -v --config "$TMP/crash.json" batch 2>"$TMP/err"; }
+BPID=$B_PID # bash unsets B_PID once the coprocess ends
 echo '{"id":1,"call":"d/echo","arguments":{"message":"before"}}' >&"${B[1]}"
 read -r first <&"${B[0]}"
 pid1=$(pgrep -f "$UNIQ")
@@ -78,7 +80,7 @@ echo '{"id":2,"call":"d/echo","arguments":{"message":"after"}}' >&"${B[1]}"
 read -r second <&"${B[0]}"
 pid2=$(pgrep -f "$UNIQ")
 exec {B[1]}>&-
-wait "$B_PID"; RC=$?
+wait "$BPID"; RC=$?
 OUT="$first
 $second"; ERR=$(cat "$TMP/err")
 expect "a crashed server is respawned and serves the next request" 0 \
@@ -89,6 +91,7 @@ check "the respawned server is a new process" test -n "$pid2" -a "$pid1" != "$pi
 # Circuit breaker: three requests in a row time out; the connection is
 # closed and the server marked unavailable; the next use connects again.
 coproc B { "$MCPHOST" --timeout 400 --config "$TMP/crash.json" batch 2>"$TMP/err"; }
+BPID=$B_PID # bash unsets B_PID once the coprocess ends
 for i in 1 2 3; do
   echo "{\"id\":$i,\"call\":\"d/slow\",\"arguments\":{\"steps\":1,\"delay_ms\":5000}}" >&"${B[1]}"
 done
@@ -98,7 +101,7 @@ timeouts=$(printf '%s\n' "$OUT" | grep -c '"exit":5')
 echo '{"id":4,"call":"d/echo","arguments":{"message":"again"}}' >&"${B[1]}"
 read -r fourth <&"${B[0]}"
 exec {B[1]}>&-
-wait "$B_PID"; RC=$?
+wait "$BPID"; RC=$?
 OUT="$fourth"; ERR=$(cat "$TMP/err")
 check "three calls in a row time out" test "$timeouts" -eq 3
 expect "the breaker trips after three failures and the next use reconnects" 0 \

@@ -342,9 +342,10 @@ if ! command -v tmux >/dev/null 2>&1; then
   finish
   exit
 fi
-SOCK="mcphost-elicit-$$"
-tm() { tmux -L "$SOCK" "$@"; }
-on_exit "tmux -L '$SOCK' kill-server 2>/dev/null"
+# A private tmux server whose socket lives (and goes) with $TMP.
+SOCK="$TMP/tmux.sock"
+tm() { tmux -S "$SOCK" "$@"; }
+on_exit "tmux -S '$SOCK' kill-server 2>/dev/null"
 
 # term NAME [ENV=VALUE...] -- MCPHOST_ARGS...: runs mcphost in a terminal;
 # stdout to $TMP/NAME.out, the exit code to $TMP/NAME.rc.

@@ -54,6 +54,7 @@ expect "args-prompt without its required city" 2 --err "\"city\""
 # and the server's log messages reach its log file with --log-level.
 U=demo://resource/static/document/architecture.md
 coproc B { "$MCPHOST" --log-level debug --config "$C" batch 2>"$TMP/err"; }
+BPID=$B_PID # bash unsets B_PID once the coprocess ends
 echo "{\"id\":1,\"subscribe\":\"every\",\"uri\":\"$U\"}" >&"${B[1]}"
 echo '{"id":2,"call":"every/toggle-subscriber-updates"}' >&"${B[1]}"
 OUT=""
@@ -64,7 +65,7 @@ for _ in 1 2 3 4 5 6; do
   case $line in *'"notification"'*) break ;; esac
 done
 exec {B[1]}>&-
-wait "$B_PID"; RC=$?
+wait "$BPID"; RC=$?
 ERR=$(cat "$TMP/err")
 expect "resources/subscribe is answered and updates arrive as lines" 0 \
   --out '{"id":1,"result":{}}' \

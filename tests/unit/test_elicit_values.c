@@ -1,6 +1,7 @@
 /* Unit tests of the elicitation plugin's schema parsing, value checking,
- * terminal text cleaning and command splitting (plugins/elicitation/
- * schema.c, value.c, text.c, proc.c, compiled into this test). */
+ * terminal text cleaning, command splitting and URL checks
+ * (plugins/elicitation/ schema.c, value.c, text.c, proc.c, url.c,
+ * compiled into this test). */
 #include <stdlib.h>
 
 #include "check.h"
@@ -20,6 +21,11 @@ char *elicit_xstrdup(const char *s) {
   if (!d)
     abort();
   return d;
+}
+void tty_note(elicit_plugin *pl, const char *server, const char *text) {
+  (void)pl;
+  (void)server;
+  (void)text;
 }
 cJSON *flow_action(const char *action) {
   cJSON *a = cJSON_CreateObject();
@@ -41,8 +47,8 @@ static int parse(const char *text, form *f) {
 /* A one-field form, asserted to parse. */
 static form one(const char *prop) {
   char text[2000];
-  snprintf(text, sizeof text,
-           "{\"type\":\"object\",\"properties\":{\"f\":%s}}", prop);
+  snprintf(text, sizeof text, "{\"type\":\"object\",\"properties\":{\"f\":%s}}",
+           prop);
   form f;
   if (parse(text, &f) != 0) {
     fprintf(stderr, "  schema did not parse: %s: %s\n", prop, why);
@@ -55,8 +61,8 @@ static form one(const char *prop) {
  * JSON text in *out (free), or NULL. */
 static bool input(const char *prop, const char *typed, char **out) {
   form f = one(prop);
-  cJSON *v = f.nfields ? value_from_input(&f.fields[0], typed, why, sizeof why)
-                       : NULL;
+  cJSON *v =
+      f.nfields ? value_from_input(&f.fields[0], typed, why, sizeof why) : NULL;
   if (out)
     *out = v ? cJSON_PrintUnformatted(v) : NULL;
   cJSON_Delete(v);
@@ -68,8 +74,7 @@ static bool accepts(const char *prop, const char *typed) {
   return input(prop, typed, NULL);
 }
 
-static void check_input(const char *prop, const char *typed,
-                        const char *want) {
+static void check_input(const char *prop, const char *typed, const char *want) {
   char *got = NULL;
   input(prop, typed, &got);
   CHECK_STR(got, want);
@@ -91,7 +96,8 @@ TEST(test_schema_reads_every_field_kind) {
       "\"b\":{\"type\":\"boolean\",\"default\":false},"
       "\"e\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"],"
       "\"enumNames\":[\"Ex\",\"Why\"]},"
-      "\"o\":{\"type\":\"string\",\"oneOf\":[{\"const\":\"a\",\"title\":\"A\"}]},"
+      "\"o\":{\"type\":\"string\",\"oneOf\":[{\"const\":\"a\",\"title\":\"A\"}]"
+      "},"
       "\"m\":{\"type\":\"array\",\"items\":{\"anyOf\":[{\"const\":\"p\","
       "\"title\":\"P\"},{\"const\":\"q\",\"title\":\"Q\"}]},\"maxItems\":1}},"
       "\"required\":[\"s\",\"m\"]}",
@@ -120,7 +126,8 @@ TEST(test_schema_refusals_name_the_property_and_the_problem) {
     const char *schema, *reason;
   } cases[] = {
       {"[]", "requestedSchema must be a JSON object"},
-      {"{\"type\":\"object\",\"properties\":[]}", "properties must be an object"},
+      {"{\"type\":\"object\",\"properties\":[]}",
+       "properties must be an object"},
       {"{\"properties\":{\"a\":{\"type\":\"object\"}}}",
        "property \"a\" is an object: nested objects are not allowed"},
       {"{\"properties\":{\"a\":{\"type\":[\"string\",\"null\"]}}}",
@@ -142,7 +149,8 @@ TEST(test_schema_refusals_name_the_property_and_the_problem) {
       {"{\"properties\":{\"a\":{\"type\":\"string\",\"enum\":[\"x\"],"
        "\"default\":\"y\"}}}",
        "its default is invalid: \"y\" is not one of the choices"},
-      {"{\"properties\":{\"a\":{\"type\":\"array\",\"items\":{\"enum\":[\"x\"]},"
+      {"{\"properties\":{\"a\":{\"type\":\"array\",\"items\":{\"enum\":[\"x\"]}"
+       ","
        "\"minItems\":2}}}",
        "minItems 2 is more than the 1 choices"},
       {"{\"properties\":{},\"required\":\"a\"}",
@@ -164,7 +172,7 @@ TEST(test_schema_refuses_more_than_the_field_limit) {
   for (int i = 0; i <= SCHEMA_MAX_FIELDS; i++)
     snprintf(text + strlen(text), sizeof text - strlen(text),
              "%s\"f%d\":{\"type\":\"string\"}", i ? "," : "", i);
-  strcat(text, "}}");
+  snprintf(text + strlen(text), sizeof text - strlen(text), "}}");
   form f;
   CHECK(parse(text, &f) == -1);
   CHECK_CONTAINS(why, "properties (at most 100)");
@@ -329,7 +337,7 @@ TEST(test_multi_choice_is_comma_separated_and_limited) {
 /* Checks a hook's answer against the FORM schema; the normalized answer
  * as JSON text, or NULL. */
 #define FORM                                                                   \
-  "{\"properties\":{\"name\":{\"type\":\"string\"},\"age\":{\"type\":"      \
+  "{\"properties\":{\"name\":{\"type\":\"string\"},\"age\":{\"type\":"         \
   "\"integer\",\"minimum\":0}},\"required\":[\"name\"]}"
 static char *answer(const char *text, bool url_mode) {
   form f;
@@ -387,13 +395,19 @@ TEST(test_text_clean_defuses_terminal_controls) {
     bool multiline;
   } cases[] = {
       {"plain text", "plain text", false},
-      {"\x1b]0;title\x07" "ok", "?]0;title?ok", false},
+      {"\x1b]0;title\x07"
+       "ok",
+       "?]0;title?ok", false},
       {"a\x1b[2Jb", "a?[2Jb", false},
       {"line1\nline2", "line1?line2", false},
       {"line1\nline2", "line1\nline2", true},
       {"tab\there", "tab here", false},
-      {"c1\xc2\x9b" "31m", "c1?31m", false},          /* U+009B CSI */
-      {"rlo\xe2\x80\xae" "txt.exe", "rlo?txt.exe", false}, /* U+202E */
+      {"c1\xc2\x9b"
+       "31m",
+       "c1?31m", false}, /* U+009B CSI */
+      {"rlo\xe2\x80\xae"
+       "txt.exe",
+       "rlo?txt.exe", false}, /* U+202E */
       {"bad\xff\xfe", "bad??", false},
       {"overlong\xc0\xaf", "overlong??", false},
       {"caf\xc3\xa9 \xf0\x9f\x99\x82", "caf\xc3\xa9 \xf0\x9f\x99\x82", false},
@@ -430,6 +444,60 @@ TEST(test_commands_split_like_a_shell_without_expansion) {
   CHECK_CONTAINS(why, "the command is empty");
 }
 
+/* url_check: 0 and the host as shown, or -1 and the reason. */
+static const char *url_host(const char *url) {
+  static char shown[300];
+  char *host = NULL;
+  why[0] = '\0';
+  if (url_check(url, &host, why, sizeof why) != 0)
+    return NULL;
+  snprintf(shown, sizeof shown, "%s", host);
+  free(host);
+  return shown;
+}
+
+TEST(test_only_http_and_https_urls_with_a_host_may_be_opened) {
+  CHECK_STR(url_host("https://example.com/cb?a=1&b=2"), "example.com");
+  CHECK_STR(url_host("HTTP://Example.COM:8080/x"), "Example.COM");
+  static const struct {
+    const char *url, *reason;
+  } refused[] = {
+      {"javascript:alert(1)", "not \"javascript:\""},
+      {"file:///etc/passwd", "not \"file:\""},
+      {"data:text/html,<script>", "not \"data:\""},
+      {"ssh://host", "not \"ssh:\""},
+      {"example.com/x", "not an absolute URL"},
+      {"https://", "the URL does not parse"},
+      {"http://:80/x", "the URL does not parse"},
+      {"https://exa mple.com/", "spaces or control characters"},
+      {"https://example.com/\x1b[2J", "spaces or control characters"},
+      {"https://example.com/\xe2\x80\xae", "cannot be shown as they are"},
+  };
+  for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+    CHECK(url_host(refused[i].url) == NULL);
+    CHECK_CONTAINS(why, refused[i].reason);
+  }
+}
+
+TEST(test_the_host_shown_is_the_one_the_url_goes_to) {
+  /* Everything before '@' is a user name, not the host. */
+  CHECK_STR(url_host("https://bank.example@evil.example/login"),
+            "evil.example");
+}
+
+TEST(test_a_non_ascii_host_is_shown_in_punycode_too) {
+  CHECK_STR(url_host("https://b\xc3\xbc"
+                     "cher.example/"),
+            "b\xc3\xbc"
+            "cher.example (xn--bcher-kva.example)");
+  /* Cyrillic "а" in "pаypal": the punycode gives it away. */
+  CHECK_STR(url_host("https://p\xd0\xb0ypal.example/"),
+            "p\xd0\xb0ypal.example (xn--pypal-4ve.example)");
+  /* A zero-width joiner between Latin letters is no valid name. */
+  CHECK(url_host("https://pay\xe2\x80\x8dpal.example/") == NULL);
+  CHECK_CONTAINS(why, "its host is not a valid domain name");
+}
+
 int main(void) {
   static const test_case tests[] = {
       T(test_schema_reads_every_field_kind),
@@ -453,6 +521,9 @@ int main(void) {
       T(test_url_mode_answers_carry_no_content),
       T(test_text_clean_defuses_terminal_controls),
       T(test_commands_split_like_a_shell_without_expansion),
+      T(test_only_http_and_https_urls_with_a_host_may_be_opened),
+      T(test_the_host_shown_is_the_one_the_url_goes_to),
+      T(test_a_non_ascii_host_is_shown_in_punycode_too),
   };
   return run_tests(tests, sizeof tests / sizeof *tests);
 }
