@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../names.h"
 #include "../util.h"
@@ -235,6 +236,31 @@ static void on_sync_progress(void *ud, const cJSON *params) {
   r->progress(r->c, params);
 }
 
+/* The "still running" line: every MCPHOST_STILL_RUNNING_MS (30000) on a
+ * terminal while a tool call runs. */
+typedef struct still_running {
+  cli *c;
+  session *s;
+  const char *method;
+  uint64_t started;
+  loop_timer *timer;
+} still_running;
+
+static uint64_t still_running_interval(void) {
+  const char *v = getenv("MCPHOST_STILL_RUNNING_MS");
+  unsigned long long ms = v && *v ? strtoull(v, NULL, 10) : 0;
+  return ms ? ms : 30000;
+}
+
+static void on_still_running(void *ud) {
+  still_running *sr = ud;
+  fprintf(stderr, "mcphost: %s on server \"%s\" still running (%llu s)\n",
+          sr->method, sr->s->cfg->name,
+          (unsigned long long)((loop_now_ms() - sr->started) / 1000));
+  sr->timer = loop_timer_start(sr->c->h->loop, still_running_interval(),
+                               on_still_running, sr);
+}
+
 int cli_request(cli *c, session *s, const char *method, cJSON *params,
                 uint64_t timeout_ms, cli_progress_fn progress, cJSON **result,
                 char *why, size_t why_len) {
@@ -247,7 +273,15 @@ int cli_request(cli *c, session *s, const char *method, cJSON *params,
                                why_len);
   if (id < 0)
     return s->state == SESS_READY ? EXIT_PROTOCOL : EXIT_SERVER;
+  /* A person waiting on a long tool call sees that it is still alive. */
+  still_running sr = {.c = c, .s = s, .method = method,
+                      .started = loop_now_ms()};
+  if (strcmp(method, "tools/call") == 0 && isatty(2) && !c->quiet_progress)
+    sr.timer = loop_timer_start(c->h->loop, still_running_interval(),
+                                on_still_running, &sr);
   int rc = host_run_until(c->h, &r.done, 0);
+  if (sr.timer)
+    loop_timer_cancel(c->h->loop, sr.timer);
   if (rc == -2 && !r.done) {
     rpc_cancel(s->rpc, id, "interrupted by the user");
     snprintf(why, why_len, "%s: interrupted", method);

@@ -18,6 +18,12 @@ expect "its tools carry the mcp__every__ prefix" 0 \
 
 run --config "$C" call mcp__every__echo message="hi from mcphost"
 expect "call echo" 0 --out "Echo: hi from mcphost"
+config_file "$TMP/env.json" "{\"every\": {\"command\": \"node\", \"args\": [\"$EVERYTHING\", \"stdio\"], \"env\": {\"FROM_CONFIG\": \"yes\"}}}"
+MCPHOST_TEST_SECRET=hunter2 LANG=C.UTF-8 run --config "$TMP/env.json" call mcp__every__get-env
+expect "a server sees the allowlisted environment plus the config's env, nothing else" 0 \
+  --out '"FROM_CONFIG": "yes"' --out '"LANG": "C.UTF-8"' --out '"PATH"' \
+  --no-out "MCPHOST_TEST_SECRET" --no-out "hunter2"
+
 run --config "$C" call mcp__every__get-sum a=19 b=23
 expect "call get-sum" 0 --out "42"
 run --config "$C" --output-dir "$TMP/img" call mcp__every__get-tiny-image
