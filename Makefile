@@ -2,13 +2,16 @@
 #   make demo   install what is missing, build, run the built-in demo
 #   make test   the same plus test dependencies; the whole suite, once
 #               normally and once under ASan+UBSan
+#   make bench  benchmarks against peer MCP clients (bench/README.md);
+#               never part of make test
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+BENCH_BUILD ?= build-bench
 JOBS       ?= $(shell nproc)
 MCPHOST     = $(BUILD)/bin/mcphost
 DEMO        = $(MCPHOST) --config examples/demo.mcp.json
 
-.PHONY: all build demo test deps test-deps interop-deps clean
+.PHONY: all build demo test deps test-deps interop-deps bench bench-deps clean
 
 all: build
 
@@ -37,6 +40,22 @@ demo: build
 
 test: interop-deps
 	scripts/test.sh $(BUILD) $(ASAN_BUILD) $(JOBS)
+
+# Benchmarks: a Release build of its own with the bench programs, the peer
+# clients pinned by bench/package-lock.json, hyperfine and gnuplot; then
+# every workload (about 10 minutes), results in bench/results/.
+bench-deps: deps
+	@bench/deps.sh
+	@if [ ! -d bench/node_modules ] || \
+	    [ bench/package-lock.json -nt bench/node_modules ]; then \
+	  cd bench && npm ci --no-audit --no-fund && touch node_modules; \
+	fi
+
+bench: bench-deps
+	cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release \
+	  -DMCPHOST_BENCH=ON -DMCPHOST_TESTS=OFF
+	cmake --build $(BENCH_BUILD) -j$(JOBS)
+	BENCH_BUILD=$(BENCH_BUILD) bench/run.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

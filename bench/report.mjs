@@ -1,0 +1,411 @@
+// Turns one run's raw data (bench/results/raw/<stamp>/) into
+//   bench/results/<date>.md        every figure, every client, the ratios
+//   bench/results/<date>.csv       the same figures, one row each
+//   bench/results/latency-<date>.png  latency distributions (gnuplot)
+// and puts the headline table into bench/README.md between its markers.
+//
+//   node bench/report.mjs bench/results/raw/<stamp>
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const RESULTS = join(BENCH, 'results');
+const raw = process.argv[2];
+if (!raw) {
+  console.error('usage: node bench/report.mjs bench/results/raw/<stamp>');
+  process.exit(2);
+}
+const machine = JSON.parse(readFileSync(join(raw, 'machine.json'), 'utf8'));
+const rows = readFileSync(join(raw, 'results.jsonl'), 'utf8')
+  .split('\n').filter(Boolean).map((l) => JSON.parse(l));
+// BENCH_LABEL names a variant run (a prototype build, say): its files get
+// the label and the README is left alone.
+const label = process.env.BENCH_LABEL ? `-${process.env.BENCH_LABEL}`
+  : rows.some((r) => r.client === 'candidate') ? '-candidate' : '';
+const date = machine.date.slice(0, 10);
+const stem = `${date}${label}`;
+
+// "candidate": a second mcphost build run beside the first (BENCH_CANDIDATE).
+const CLIENTS = ['mcphost', 'sdk1', 'sdk2', ...(rows.some((r) => r.client === 'candidate') ? ['candidate'] : [])];
+const CLIENT_NAME = {
+  mcphost: 'mcphost',
+  sdk1: `TS SDK ${machine.sdk1} (\`@modelcontextprotocol/sdk\`)`,
+  sdk2: `TS client ${machine.sdk2} (\`@modelcontextprotocol/client\`)`,
+  candidate: 'a second mcphost build (BENCH_CANDIDATE)',
+};
+const SERVER_NAME = {
+  c: 'C server, stdio',
+  ts: 'TS SDK server, stdio',
+  http: 'TS SDK server, streamable HTTP',
+  sse: 'TS SDK server, legacy SSE',
+  '-': '-',
+};
+
+const median = (xs) => {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const pick = (w, s, c) => rows.filter((r) => r.workload === w && r.server === s && r.client === c && !r.failed);
+const stat = (w, s, c, key) => {
+  const xs = pick(w, s, c).map((r) => r[key]);
+  const f = xs.filter(Number.isFinite);
+  return { med: median(f), min: Math.min(...f), max: Math.max(...f), n: f.length };
+};
+const med = (w, s, c, key) => stat(w, s, c, key).med;
+
+const fmt = (x, digits) => {
+  if (!Number.isFinite(x)) return '–';
+  if (digits !== undefined) return x.toFixed(digits);
+  const a = Math.abs(x);
+  return a >= 100 ? x.toFixed(0) : a >= 10 ? x.toFixed(1) : a >= 1 ? x.toFixed(2) : x.toFixed(3);
+};
+const mib = (kb) => kb / 1024;
+const ratio = (peer, ours) => (Number.isFinite(peer) && Number.isFinite(ours) && ours > 0 ? peer / ours : NaN);
+const fx = (r) => (Number.isFinite(r) ? `${fmt(r)}×` : '–');
+
+// ---- CSV: every figure ----
+const csv = ['workload,server,client,metric,median,min,max,runs,ratio_vs_mcphost'];
+const METRICS = {
+  cold: ['wall_ms', 'cpu_ms', 'rss_kb'],
+  seq: ['lat_p50_us', 'lat_p99_us', 'cpu_per_call_us', 'rss_kb'],
+  conc: ['calls_per_s', 'cpu_per_call_us', 'lat_p50_us', 'lat_p99_us', 'rss_kb'],
+  big: ['wall_ms', 'cpu_ms', 'rss_kb'],
+  many: ['wall_ms', 'wall_from_spawn_ms', 'cpu_ms', 'rss_kb'],
+  plugins: ['load_ms', 'total_ms', 'loaded'],
+  floor_pipe: ['lat_p50_us', 'lat_p99_us', 'cpu_per_call_us'],
+  floor_json: ['parse_ms', 'print_ms', 'peak_rss_kb'],
+};
+const servers = (w) => [...new Set(rows.filter((r) => r.workload === w).map((r) => r.server))];
+for (const [w, keys] of Object.entries(METRICS)) {
+  for (const s of servers(w)) {
+    const clients = [...new Set(rows.filter((r) => r.workload === w && r.server === s).map((r) => r.client))];
+    for (const c of clients) {
+      for (const k of keys) {
+        if (w === 'floor_pipe') {
+          for (const hops of [1, 2]) {
+            const xs = rows.filter((r) => r.workload === w && r.hops === hops).map((r) => r[k]);
+            csv.push([w, `hops${hops}`, c, k, fmt(median(xs), 3), fmt(Math.min(...xs), 3), fmt(Math.max(...xs), 3), xs.length, ''].join(','));
+          }
+          continue;
+        }
+        const st = stat(w, s, c, k);
+        if (!st.n) continue;
+        const base = med(w, s, 'mcphost', k);
+        const r = c === 'mcphost' || !Number.isFinite(base) ? '' : fmt(k === 'calls_per_s' ? base / st.med : st.med / base, 2);
+        csv.push([w, s, c, k, fmt(st.med, 3), fmt(st.min, 3), fmt(st.max, 3), st.n, r].join(','));
+      }
+    }
+  }
+}
+
+// ---- hyperfine cross-check of the cold command ----
+const hyperfine = {};
+for (const s of ['c', 'ts']) {
+  const f = join(raw, `hyperfine-cold-${s}.json`);
+  if (!existsSync(f)) continue;
+  for (const r of JSON.parse(readFileSync(f, 'utf8')).results) hyperfine[`${s}/${r.command}`] = r.median * 1e3;
+}
+
+// ---- targets ----
+const MB = 1e6 / 1024; // kB per MB
+const bigMsg = machine.big_bytes;
+const bigLimitKb = (3 * bigMsg + 5e6) / 1024;
+const targetsFor = (me) => {
+  const seqCpu = (s) => ratio(med('seq', s, 'sdk1', 'cpu_per_call_us'), med('seq', s, me, 'cpu_per_call_us'));
+  return [
+    ['Client CPU per call, stdio (C server)', '≤ 1/10', seqCpu('c'), (r) => r >= 10],
+    ['Client CPU per call, stdio (TS server)', '≤ 1/10', seqCpu('ts'), (r) => r >= 10],
+    ['Client CPU per call, streamable HTTP', '≤ 1/5', seqCpu('http'), (r) => r >= 5],
+    ['Client CPU per call, legacy SSE', '≤ 1/5', seqCpu('sse'), (r) => r >= 5],
+    ['Client peak RSS, one server (C server, stdio, 2,000 calls)', '≤ 1/20',
+      ratio(med('seq', 'c', 'sdk1', 'rss_kb'), med('seq', 'c', me, 'rss_kb')), (r) => r >= 20],
+    ['Client peak RSS, one server (TS server, stdio)', '≤ 1/20',
+      ratio(med('seq', 'ts', 'sdk1', 'rss_kb'), med('seq', 'ts', me, 'rss_kb')), (r) => r >= 20],
+    ['Client peak RSS, 50 stdio servers (C)', '≤ 15 MB', med('many', 'c', me, 'rss_kb'), (kb) => kb <= 15 * MB, 'abs_kb'],
+    ['10 MiB result, wall time (C server)', '≥ 10× faster',
+      ratio(med('big', 'c', 'sdk1', 'wall_ms'), med('big', 'c', me, 'wall_ms')), (r) => r >= 10],
+    ['10 MiB result, wall time (TS server)', '≥ 10× faster',
+      ratio(med('big', 'ts', 'sdk1', 'wall_ms'), med('big', 'ts', me, 'wall_ms')), (r) => r >= 10],
+    ['10 MiB result, wall the client adds to the server alone (C server)', '≥ 10× faster',
+      ratio(med('big', 'c', 'sdk1', 'wall_ms') - med('big', 'c', 'none', 'wall_ms'),
+        med('big', 'c', me, 'wall_ms') - med('big', 'c', 'none', 'wall_ms')), (r) => r >= 10],
+    ['10 MiB result, client peak RSS (C server)', `≤ 3 × 10 MiB + 5 MB = ${fmt(bigLimitKb / 1024, 1)} MiB`,
+      med('big', 'c', me, 'rss_kb'), (kb) => kb <= bigLimitKb, 'abs_kb'],
+    ['Cold command, wall (C server)', '≥ 20× faster',
+      ratio(med('cold', 'c', 'sdk1', 'wall_ms'), med('cold', 'c', me, 'wall_ms')), (r) => r >= 20],
+    ['All plugins loaded and initialized', '≤ 5 ms', med('plugins', '-', me, 'total_ms'), (ms) => ms <= 5, 'abs_ms'],
+  ];
+};
+const plugins = med('plugins', '-', 'mcphost', 'total_ms');
+const showTarget = (v, ok, kind) => {
+  const shown = kind === 'abs_kb' ? `${fmt(mib(v), 1)} MiB` : kind === 'abs_ms' ? `${fmt(v, 2)} ms` : fx(v);
+  const met = Number.isFinite(v) ? (ok(v) ? '**met**' : '**missed**') : '–';
+  return `${shown} | ${met}`;
+};
+const hasCand = CLIENTS.includes('candidate');
+const candTargets = hasCand ? targetsFor('candidate') : [];
+const targetRows = targetsFor('mcphost').map(([what, goal, v, ok, kind], i) =>
+  `| ${what} | ${goal} | ${showTarget(v, ok, kind)} |` +
+  (hasCand ? ` ${showTarget(candTargets[i][2], candTargets[i][3], candTargets[i][4])} |` : ''));
+
+// ---- tables ----
+const md = [];
+const h = (s) => md.push('', s, '');
+const table = (head, body) => {
+  md.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((r) => `| ${r.join(' | ')} |`));
+};
+const machineLine =
+  `${machine.cpu}, ${machine.cores} cores, ${machine.mem_gib} GiB; ${machine.os}, Linux ${machine.kernel}; ` +
+  `Node.js ${machine.node}, gcc ${machine.gcc}, libcurl ${machine.libcurl}; mcphost ${machine.commit}` +
+  `${machine.dirty ? ' with uncommitted changes' : ''}, Release build`;
+
+md.push(`# mcphost benchmarks, ${date}${label ? ` (${label.slice(1)})` : ''}`, '');
+const loads = existsSync(join(raw, 'load.txt'))
+  ? readFileSync(join(raw, 'load.txt'), 'utf8').split('\n').filter(Boolean).map((l) => Number(l.split(' ')[1]))
+  : [];
+md.push(`Machine: ${machineLine}. Load average (1, 5, 15 min) at the start ${machine.load_start ?? '?'}, at the end ${machine.load_end ?? '?'}` +
+  (loads.length ? `; 1-minute load at each workload's start from ${Math.min(...loads)} to ${Math.max(...loads)} on ${machine.cores} cores` : '') +
+  '. Other jobs may share the machine: ratios are side by side and fair, absolute times move with the load.', '');
+md.push(
+  `Clients: **mcphost** (\`mcphost batch\`), **sdk1** = ${CLIENT_NAME.sdk1}, **sdk2** = ${CLIENT_NAME.sdk2}; ` +
+    'each driven by `bench-harness` through the same JSON-lines protocol, against the same server in the same run. ' +
+    `Figures are medians of ${machine.runs} runs per client (cold command: ${machine.cold_runs}); ` +
+    'ratios are peer ÷ mcphost (how many times mcphost is cheaper or faster). ' +
+    'CPU and RSS are the client process only (bench/README.md says how). Raw data: `' +
+    relative(join(BENCH, '..'), raw) + '` (not committed), every figure: `' + `${stem}.csv` + '`.',
+);
+h('## Targets (mcphost vs the TS SDK 1.x client)');
+table(hasCand ? ['target', 'goal', 'mcphost', '', 'candidate', ''] : ['target', 'goal', 'measured', ''], []);
+md.push(...targetRows);
+
+// The floor with no client: the harness talks to the stdio server itself.
+const noneRow = (w, s, keys, blanks) =>
+  pick(w, s, 'none').length
+    ? [['*no client* (server alone)', ...keys.map((k) => fmt(med(w, s, 'none', k))), ...Array(blanks).fill('–')]]
+    : [];
+const rowsFor = (w, s, cols) => CLIENTS.map((c) => [`${c === 'mcphost' ? '**mcphost**' : c}`, ...cols.map((f) => f(c))]);
+if (hasCand) md.push('', '**candidate** = ' + CLIENT_NAME.candidate + '; its ratio columns are, like the others\', the client\'s figure ÷ mcphost\'s (below 1×: the candidate is cheaper).');
+
+h('## 1. Cold command: start → connected → tools listed → exit');
+md.push('`mcphost --config F tools` vs `node driver --config F tools`. Wall from exec to exit; hyperfine median as a cross-check.', '');
+for (const s of ['c', 'ts']) {
+  md.push(`**${SERVER_NAME[s]}**`, '');
+  const base = med('cold', s, 'mcphost', 'wall_ms');
+  table(['client', 'wall ms', 'hyperfine ms', 'CPU ms', 'peak RSS MiB', 'wall ratio'],
+    rowsFor('cold', s, [
+      (c) => fmt(med('cold', s, c, 'wall_ms')),
+      (c) => fmt(hyperfine[`${s}/${c}`]),
+      (c) => fmt(med('cold', s, c, 'cpu_ms')),
+      (c) => fmt(mib(med('cold', s, c, 'rss_kb')), 1),
+      (c) => (c === 'mcphost' ? '1×' : fx(ratio(med('cold', s, c, 'wall_ms'), base))),
+    ]));
+  md.push('');
+}
+
+h(`## 2. Sequential \`tools/call\` echo, ${machine.seq_calls} calls`);
+const fp = (hops, k) => median(rows.filter((r) => r.workload === 'floor_pipe' && r.hops === hops).map((r) => r[k]));
+md.push(
+  'Latency from the request line written to the answer line read, one call at a time. CPU per call: client CPU over the ' +
+    'measured calls ÷ calls (warm-up excluded). ' +
+    `Floor (stdio): a raw pipe round trip between two C processes p50 ${fmt(fp(1, 'lat_p50_us'))} µs / p99 ${fmt(fp(1, 'lat_p99_us'))} µs; ` +
+    `the harness → relay → server chain with a relay that does nothing p50 ${fmt(fp(2, 'lat_p50_us'))} µs / p99 ${fmt(fp(2, 'lat_p99_us'))} µs, ` +
+    `relay CPU ${fmt(fp(2, 'cpu_per_call_us'))} µs per call. ` +
+    '*No client*: the harness talks JSON-RPC to the stdio server itself, the least any client can take.',
+  '',
+);
+for (const s of ['c', 'ts', 'http', 'sse']) {
+  md.push(`**${SERVER_NAME[s]}**`, '');
+  const base = med('seq', s, 'mcphost', 'cpu_per_call_us');
+  const baseRss = med('seq', s, 'mcphost', 'rss_kb');
+  table(['client', 'p50 µs', 'p99 µs', 'CPU/call µs', 'peak RSS MiB', 'CPU ratio', 'RSS ratio'],
+    [...rowsFor('seq', s, [
+      (c) => fmt(med('seq', s, c, 'lat_p50_us')),
+      (c) => fmt(med('seq', s, c, 'lat_p99_us')),
+      (c) => fmt(med('seq', s, c, 'cpu_per_call_us')),
+      (c) => fmt(mib(med('seq', s, c, 'rss_kb')), 1),
+      (c) => (c === 'mcphost' ? '1×' : fx(ratio(med('seq', s, c, 'cpu_per_call_us'), base))),
+      (c) => (c === 'mcphost' ? '1×' : fx(ratio(med('seq', s, c, 'rss_kb'), baseRss))),
+    ]), ...noneRow('seq', s, ['lat_p50_us', 'lat_p99_us'], 4)]);
+  md.push('');
+}
+md.push(`![latency distributions](latency-${stem}.png)`);
+
+h(`## 3. ${machine.conc_inflight} calls in flight, ${machine.conc_calls} calls`);
+for (const s of ['c', 'ts', 'http', 'sse']) {
+  md.push(`**${SERVER_NAME[s]}**`, '');
+  const base = med('conc', s, 'mcphost', 'cpu_per_call_us');
+  const baseRate = med('conc', s, 'mcphost', 'calls_per_s');
+  table(['client', 'calls/s', 'CPU/call µs', 'p50 µs', 'p99 µs', 'peak RSS MiB', 'throughput ratio', 'CPU ratio'],
+    rowsFor('conc', s, [
+      (c) => fmt(med('conc', s, c, 'calls_per_s'), 0),
+      (c) => fmt(med('conc', s, c, 'cpu_per_call_us')),
+      (c) => fmt(med('conc', s, c, 'lat_p50_us')),
+      (c) => fmt(med('conc', s, c, 'lat_p99_us')),
+      (c) => fmt(mib(med('conc', s, c, 'rss_kb')), 1),
+      (c) => (c === 'mcphost' ? '1×' : fx(ratio(baseRate, med('conc', s, c, 'calls_per_s')))),
+      (c) => (c === 'mcphost' ? '1×' : fx(ratio(med('conc', s, c, 'cpu_per_call_us'), base))),
+    ]));
+  md.push('');
+}
+
+const fj = (c, k) => median(rows.filter((r) => r.workload === 'floor_json' && r.client === c).map((r) => r[k]));
+h(`## 4. One ${fmt(bigMsg / 1048576, 0)} MiB text result`);
+md.push(
+  `\`big\` returns ${bigMsg} bytes of text (${fmt(fj('floor', 'message_bytes') / 1048576, 2)} MiB as a JSON-RPC line). ` +
+    'Wall from the request written to the whole answer line read; peak RSS of the client at the end. ' +
+    `Floor: a plain cJSON parse of that line ${fmt(fj('floor', 'parse_ms'))} ms (cJSON print ${fmt(fj('floor', 'print_ms'))} ms); ` +
+    `Node's JSON.parse ${fmt(fj('floor-node', 'parse_ms'))} ms.`,
+  '',
+);
+for (const s of ['c', 'ts']) {
+  md.push(`**${SERVER_NAME[s]}**`, '');
+  const base = med('big', s, 'mcphost', 'wall_ms');
+  const baseRss = med('big', s, 'mcphost', 'rss_kb');
+  table(['client', 'wall ms', 'client CPU ms', 'peak RSS MiB', 'wall ratio', 'RSS ratio'],
+    [...rowsFor('big', s, [
+      (c) => fmt(med('big', s, c, 'wall_ms')),
+      (c) => fmt(med('big', s, c, 'cpu_ms')),
+      (c) => fmt(mib(med('big', s, c, 'rss_kb')), 1),
+      (c) => (c === 'mcphost' ? '1×' : fx(ratio(med('big', s, c, 'wall_ms'), base))),
+      (c) => (c === 'mcphost' ? '1×' : fx(ratio(med('big', s, c, 'rss_kb'), baseRss))),
+    ]), ...noneRow('big', s, ['wall_ms'], 4)]);
+  const floor = med('big', s, 'none', 'wall_ms');
+  if (Number.isFinite(floor))
+    md.push('', `The server alone takes ${fmt(floor)} ms; the wall each client adds to it: ` +
+      CLIENTS.map((c) => `${c} ${fmt(med('big', s, c, 'wall_ms') - floor)} ms`).join(', ') +
+      ` (sdk1 ÷ mcphost: ${fx(ratio(med('big', s, 'sdk1', 'wall_ms') - floor, med('big', s, 'mcphost', 'wall_ms') - floor))}).`);
+  md.push('');
+}
+
+h(`## 5. ${machine.many} stdio servers connected and listed at once`);
+md.push('All `tools/list` requests written at once to a started client; wall until the last answer (and from the client\'s spawn).', '');
+for (const s of ['c', 'ts']) {
+  md.push(`**${machine.many} × ${SERVER_NAME[s]}**`, '');
+  const base = med('many', s, 'mcphost', 'wall_ms');
+  table(['client', 'wall ms', 'from spawn ms', 'client CPU ms', 'peak RSS MiB', 'wall ratio', 'RSS ratio'],
+    rowsFor('many', s, [
+      (c) => fmt(med('many', s, c, 'wall_ms')),
+      (c) => fmt(med('many', s, c, 'wall_from_spawn_ms')),
+      (c) => fmt(med('many', s, c, 'cpu_ms')),
+      (c) => fmt(mib(med('many', s, c, 'rss_kb')), 1),
+      (c) => (c === 'mcphost' ? '1×' : fx(ratio(med('many', s, c, 'wall_ms'), base))),
+      (c) => (c === 'mcphost' ? '1×' : fx(ratio(med('many', s, c, 'rss_kb'), med('many', s, 'mcphost', 'rss_kb')))),
+    ]));
+  md.push('');
+}
+
+h('## 6. Loading every built plugin');
+const pl = pick('plugins', '-', 'mcphost');
+md.push(
+  `\`bench-plugin-load\`: host_new, then host_load_plugins (dlopen, ABI check, init) of all ${pl[0]?.found ?? '?'} plugins ` +
+    `in \`${'build-bench/lib/mcphost/plugins'}\`, one fresh process each time, ${pl.length} times.`,
+  '',
+);
+table(['build', 'figure', 'median ms', 'min ms', 'max ms'], CLIENTS.filter((c) => pick('plugins', '-', c).length).flatMap((c) => ['load_ms', 'total_ms'].map((k) => {
+  const st = stat('plugins', '-', c, k);
+  return [c, k === 'load_ms' ? 'host_load_plugins' : 'host_new + host_load_plugins', fmt(st.med, 3), fmt(st.min, 3), fmt(st.max, 3)];
+})));
+md.push('');
+
+// ---- plot: latency CDFs of workload 2 ----
+const plotDir = join(raw, 'plot');
+mkdirSync(plotDir, { recursive: true });
+const panels = [];
+for (const s of ['c', 'ts', 'http', 'sse']) {
+  const series = [];
+  for (const c of [...CLIENTS, 'none']) {
+    const files = existsSync(join(raw, 'lat'))
+      ? readdirSync(join(raw, 'lat')).filter((f) => f.startsWith(`seq-${s}-${c}-`))
+      : [];
+    const xs = files.flatMap((f) => readFileSync(join(raw, 'lat', f), 'utf8').split('\n').filter(Boolean).map(Number))
+      .filter((x) => x > 0).sort((a, b) => a - b);
+    if (!xs.length) continue;
+    const pts = [];
+    const steps = Math.min(1000, xs.length);
+    for (let i = 1; i <= steps; i++) {
+      const k = Math.min(xs.length - 1, Math.ceil((i / steps) * xs.length) - 1);
+      pts.push(`${xs[k]} ${(k + 1) / xs.length}`);
+    }
+    const f = join(plotDir, `seq-${s}-${c}.dat`);
+    writeFileSync(f, pts.join('\n') + '\n');
+    series.push({ c, f });
+  }
+  if (series.length) panels.push({ s, series });
+}
+const png = join(RESULTS, `latency-${stem}.png`);
+let plotted = false;
+try {
+  const colors = { mcphost: '#1b7837', sdk1: '#c51b7d', sdk2: '#2166ac', candidate: '#e08214', none: '#999999' };
+  const gp = [
+    `set terminal pngcairo size 1400,1000 font "DejaVu Sans,11"`,
+    `set output '${png}'`,
+    `set multiplot layout 2,2 title "Sequential tools/call echo latency, ${machine.seq_calls} calls × ${machine.runs} runs per client (${date})"`,
+    'set logscale x', 'set grid', 'set key bottom right', 'set xlabel "latency (µs, log scale)"',
+    'set ylabel "fraction of calls ≤ x"', 'set yrange [0:1]', 'set xrange [5:100000]',
+    ...panels.flatMap(({ s, series }) => [
+      `set title "${SERVER_NAME[s]}"`,
+      'plot ' + series.map(({ c, f }) => `'${f}' using 1:2 with lines lw 2 ${c === 'none' ? 'dt 2 ' : ''}lc rgb '${colors[c]}' title '${c === 'none' ? 'no client (server alone)' : c}'`).join(', '),
+    ]),
+    'unset multiplot',
+  ].join('\n');
+  writeFileSync(join(plotDir, 'latency.gp'), gp + '\n');
+  execFileSync('gnuplot', [join(plotDir, 'latency.gp')], { stdio: 'inherit' });
+  plotted = true;
+} catch (e) {
+  console.error(`report: no plot (${e.message})`);
+}
+if (!plotted) md.splice(md.indexOf(`![latency distributions](latency-${stem}.png)`), 1);
+
+// ---- write ----
+const mdText = md.join('\n') + '\n';
+writeFileSync(join(RESULTS, `${stem}.md`), mdText);
+writeFileSync(join(RESULTS, `${stem}.csv`), csv.join('\n') + '\n');
+
+// The README's latest table: the targets and the main figures.
+const readme = join(BENCH, 'README.md');
+if (!label && existsSync(readme)) {
+  const text = readFileSync(readme, 'utf8');
+  const begin = '<!-- bench:latest:begin -->';
+  const end = '<!-- bench:latest:end -->';
+  const i = text.indexOf(begin);
+  const j = text.indexOf(end);
+  if (i >= 0 && j > i) {
+    const latest = [
+      begin,
+      `Run of ${date} on ${machineLine}. Full tables: [results/${date}.md](results/${date}.md).`,
+      '',
+      '| target (mcphost vs TS SDK 1.x) | goal | measured | |',
+      '|---|---|---|---|',
+      ...targetRows,
+      '',
+      '| figure (median) | mcphost | sdk1 | sdk2 |',
+      '|---|---|---|---|',
+      ...[
+        ['cold command wall, C server (ms)', (c) => fmt(med('cold', 'c', c, 'wall_ms'))],
+        ['cold command peak RSS, C server (MiB)', (c) => fmt(mib(med('cold', 'c', c, 'rss_kb')), 1)],
+        ...['c', 'ts', 'http', 'sse'].flatMap((s) => [
+          [`echo p50 / p99, ${SERVER_NAME[s]} (µs)`, (c) => `${fmt(med('seq', s, c, 'lat_p50_us'))} / ${fmt(med('seq', s, c, 'lat_p99_us'))}`],
+          [`client CPU per call, ${SERVER_NAME[s]} (µs)`, (c) => fmt(med('seq', s, c, 'cpu_per_call_us'))],
+        ]),
+        [`calls/s with ${machine.conc_inflight} in flight, C server`, (c) => fmt(med('conc', 'c', c, 'calls_per_s'), 0)],
+        [`calls/s with ${machine.conc_inflight} in flight, TS server HTTP`, (c) => fmt(med('conc', 'http', c, 'calls_per_s'), 0)],
+        ['peak RSS, one C server (MiB)', (c) => fmt(mib(med('seq', 'c', c, 'rss_kb')), 1)],
+        ['10 MiB result wall, C server (ms)', (c) => fmt(med('big', 'c', c, 'wall_ms'))],
+        ['10 MiB result, wall added to the server alone (ms)', (c) => fmt(med('big', 'c', c, 'wall_ms') - med('big', 'c', 'none', 'wall_ms'))],
+        ['10 MiB result peak RSS (MiB)', (c) => fmt(mib(med('big', 'c', c, 'rss_kb')), 1)],
+        [`${machine.many} C servers listed, wall (ms)`, (c) => fmt(med('many', 'c', c, 'wall_ms'))],
+        [`${machine.many} C servers, peak RSS (MiB)`, (c) => fmt(mib(med('many', 'c', c, 'rss_kb')), 1)],
+      ].map(([name, f]) => `| ${name} | ${CLIENTS.map(f).join(' | ')} |`),
+      `| all plugins loaded (ms) | ${fmt(plugins, 2)} | | |`,
+      '',
+      plotted ? `![latency distributions](results/latency-${date}.png)` : '',
+      end,
+    ].join('\n');
+    writeFileSync(readme, text.slice(0, i) + latest + text.slice(j + end.length));
+  }
+}
+console.log(`report: ${join(RESULTS, `${stem}.md`)}`);

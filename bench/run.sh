@@ -1,0 +1,297 @@
+#!/usr/bin/env bash
+# Runs every benchmark workload for every client, side by side in one run,
+# and writes bench/results/<date>.md, .csv and the latency plot (through
+# bench/report.mjs). `make bench` installs what this needs and calls it;
+# see bench/README.md.
+#
+# Environment:
+#   BENCH_BUILD  the build directory (default: build-bench)
+#   BENCH_RUNS   runs of each workload per client (default 5)
+#   BENCH_QUICK  1: few calls and runs, to try the pipeline (figures are
+#                not worth publishing)
+#   BENCH_CANDIDATE  a second mcphost build (a directory with bin/mcphost
+#                and lib/mcphost/plugins/) run as a fourth client,
+#                "candidate", side by side with the first: before/after
+#                figures for a change
+#   BENCH_LABEL  names a variant run (say, a prototype build in another
+#                BENCH_BUILD): results/<date>-<label>.*, README untouched
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "$ROOT" && realpath -m "${BENCH_BUILD:-build-bench}")
+RUNS=${BENCH_RUNS:-5}
+SEQ_CALLS=2000 SEQ_WARMUP=200
+CONC_CALLS=5000 CONC_INFLIGHT=64 CONC_WARMUP=200
+COLD_RUNS=10
+MANY=50
+MANY_RUNS=$RUNS TS_MANY_RUNS=3
+BIG_BYTES=$((10 * 1024 * 1024))
+PLUGIN_RUNS=20
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+  RUNS=2 SEQ_CALLS=300 SEQ_WARMUP=50 CONC_CALLS=1000 CONC_WARMUP=50
+  COLD_RUNS=3 MANY_RUNS=1 TS_MANY_RUNS=1 PLUGIN_RUNS=5
+fi
+
+B=$BUILD/bin
+H=$B/bench-harness
+CLIENTS=(mcphost sdk1 sdk2)
+CAND=""
+if [ -n "${BENCH_CANDIDATE:-}" ]; then
+  CAND=$(cd "$ROOT" && realpath "$BENCH_CANDIDATE")
+  [ -x "$CAND/bin/mcphost" ] || { echo "bench: $CAND/bin/mcphost is missing" >&2; exit 1; }
+  CLIENTS+=(candidate)
+fi
+STAMP=$(date +%Y-%m-%d)
+RAW=$ROOT/bench/results/raw/$STAMP-$(date +%H%M%S)${BENCH_LABEL:+-$BENCH_LABEL}
+OUT=$RAW/results.jsonl
+mkdir -p "$RAW/lat" "$RAW/state"
+: >"$OUT"
+# mcphost writes each server's stderr log under XDG_STATE_HOME; keep them
+# with the raw data. Nothing here reads ./.mcp.json: run from $RAW.
+export XDG_STATE_HOME=$RAW/state
+# The TS SDK clients wait up to 60 s for initialize (their request timeout);
+# give mcphost the same connect deadline (its default is 30 s), which 50
+# Node.js servers starting at once on 2 cores can need.
+export MCP_TIMEOUT=60000
+cd "$RAW"
+
+# Each line also records the load average: the machine may be shared, and
+# absolute times move with what else runs (the report shows the range).
+log() {
+  printf '[bench %s] %s (load %s)\n' "$(date +%H:%M:%S)" "$*" \
+    "$(cut -d' ' -f1 /proc/loadavg)" >&2
+  printf '%s %s\n' "$(date +%s)" "$(cut -d' ' -f1 /proc/loadavg)" >>"$RAW/load.txt"
+}
+
+load1=$(cut -d' ' -f1 /proc/loadavg)
+if awk -v l="$load1" -v n="$(nproc)" 'BEGIN { exit !(l > n) }'; then
+  log "warning: load average $load1 on $(nproc) cores: other jobs are running; absolute times will move, ratios less so"
+fi
+for f in "$H" "$B/mcphost" "$B/bench-demo-server"; do
+  [ -x "$f" ] || { echo "bench: $f is missing; run 'make bench'" >&2; exit 1; }
+done
+[ -d "$ROOT/bench/node_modules/@modelcontextprotocol/sdk" ] ||
+  { echo "bench: bench/node_modules is missing; run 'make bench'" >&2; exit 1; }
+
+# ---- the machine, for the report ----
+{
+  printf '{"date":"%s",' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  printf '"cpu":"%s",' "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+  printf '"cores":%s,' "$(nproc)"
+  printf '"mem_gib":%s,' "$(awk '/MemTotal/{printf "%.0f", $2/1048576}' /proc/meminfo)"
+  printf '"kernel":"%s",' "$(uname -r)"
+  printf '"os":"%s",' "$(. /etc/os-release && echo "$PRETTY_NAME")"
+  printf '"node":"%s",' "$(node --version)"
+  printf '"gcc":"%s",' "$(gcc -dumpfullversion)"
+  printf '"libcurl":"%s",' "$(curl-config --version 2>/dev/null | cut -d' ' -f2 || echo '?')"
+  printf '"load_start":"%s",' "$(cut -d' ' -f1-3 /proc/loadavg)"
+  printf '"commit":"%s",' "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+  printf '"dirty":%s,' "$([ -n "$(git -C "$ROOT" status --porcelain -- host transports sdk 2>/dev/null)" ] && echo true || echo false)"
+  printf '"sdk1":"%s","sdk2":"%s",' \
+    "$(node -p "require('$ROOT/bench/node_modules/@modelcontextprotocol/sdk/package.json').version")" \
+    "$(node -p "require('$ROOT/bench/node_modules/@modelcontextprotocol/client/package.json').version")"
+  printf '"runs":%s,"seq_calls":%s,"conc_calls":%s,"conc_inflight":%s,"cold_runs":%s,"big_bytes":%s,"many":%s}\n' \
+    "$RUNS" "$SEQ_CALLS" "$CONC_CALLS" "$CONC_INFLIGHT" "$COLD_RUNS" "$BIG_BYTES" "$MANY"
+} >"$RAW/machine.json"
+
+# ---- servers and configurations ----
+C_SERVER="{\"command\":\"$B/bench-demo-server\",\"args\":[]}"
+TS_SERVER="{\"command\":\"node\",\"args\":[\"$ROOT/bench/servers/ts-server.mjs\",\"stdio\"]}"
+one() { printf '{"mcpServers":{"s":%s}}\n' "$1" >"$2"; }
+many() {
+  local def=$1 out=$2 i sep=""
+  { printf '{"mcpServers":{'
+    for i in $(seq 1 "$MANY"); do printf '%s"s%d":%s' "$sep" "$i" "$def"; sep=,; done
+    printf '}}\n'; } >"$out"
+}
+one "$C_SERVER" c.json
+one "$TS_SERVER" ts.json
+many "$C_SERVER" c50.json
+many "$TS_SERVER" ts50.json
+for i in $(seq 1 "$MANY"); do printf '{"id":@ID@,"list":"tools","server":"s%d"}\n' "$i"; done >list50.txt
+
+HTTP_PID="" SSE_PID=""
+start_one() { # MODE -> prints "PID PORT"
+  local portfile=$RAW/$1.port pid
+  : >"$portfile"
+  node "$ROOT/bench/servers/ts-server.mjs" "$1" 0 >"$portfile" 2>>"$RAW/ts-$1.log" &
+  pid=$!
+  for _ in $(seq 1 200); do
+    [ -s "$portfile" ] && break
+    sleep 0.05
+  done
+  [ -s "$portfile" ] || { echo "bench: the TS $1 server did not start" >&2; exit 1; }
+  echo "$pid $(head -1 "$portfile")"
+}
+start_http() {
+  local pid port
+  read -r pid port < <(start_one http)
+  HTTP_PID=$pid
+  one "{\"type\":\"http\",\"url\":\"http://127.0.0.1:$port/mcp\"}" http.json
+  read -r pid port < <(start_one sse)
+  SSE_PID=$pid
+  one "{\"type\":\"sse\",\"url\":\"http://127.0.0.1:$port/sse\"}" sse.json
+}
+stop_http() {
+  [ -n "$HTTP_PID" ] && kill "$HTTP_PID" 2>/dev/null && wait "$HTTP_PID" 2>/dev/null || true
+  [ -n "$SSE_PID" ] && kill "$SSE_PID" 2>/dev/null && wait "$SSE_PID" 2>/dev/null || true
+  HTTP_PID="" SSE_PID=""
+}
+trap stop_http EXIT
+
+# The client command lines, all reading the same configuration file.
+client_cmd() { # CLIENT CONFIG COMMAND -> CMD array
+  case $1 in
+    mcphost) CMD=("$B/mcphost" --config "$2" "$3") ;;
+    sdk1) CMD=(node "$ROOT/bench/drivers/sdk1.mjs" --config "$2" "$3") ;;
+    sdk2) CMD=(node "$ROOT/bench/drivers/sdk2.mjs" --config "$2" "$3") ;;
+    candidate) CMD=("$CAND/bin/mcphost" --config "$2" "$3") ;;
+  esac
+}
+
+# Alternates the order of the clients from run to run, so that none is
+# always first or last (page cache, CPU frequency, the other core's load).
+order() { # RUN
+  if [ $(($1 % 2)) = 1 ]; then echo "${CLIENTS[@]}"; else echo "${CLIENTS[@]}" | tr ' ' '\n' | tac | tr '\n' ' '; fi
+}
+
+record() { # WORKLOAD SERVER CLIENT RUN -- HARNESS ARGS...
+  local w=$1 s=$2 c=$3 r=$4 line rc=0
+  shift 5
+  local mode=$1
+  shift
+  line=$("$H" "$mode" --stderr "$RAW/stderr-$w-$s-$c.log" "$@") || rc=$?
+  if [ -z "$line" ]; then
+    log "FAILED: $w $s $c run $r (exit $rc)"
+    line='{"failed":true}'
+  elif [ $rc != 0 ]; then
+    log "errors: $w $s $c run $r: $line"
+  fi
+  printf '{"workload":"%s","server":"%s","client":"%s","run":%s,%s\n' \
+    "$w" "$s" "$c" "$r" "${line#\{}" >>"$OUT"
+}
+
+ECHO='{"id":@ID@,"call":"s/echo","arguments":{"message":"hello from the benchmark"}}'
+BIG="{\"id\":@ID@,\"call\":\"s/big\",\"arguments\":{\"bytes\":$BIG_BYTES}}"
+# The floor "none": the harness talks JSON-RPC to the stdio server itself,
+# with no client between them: what is left is the server's own time.
+INIT='{"jsonrpc":"2.0","id":@ID@,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench-floor","version":"1"}}}'
+RAW_ECHO='{"jsonrpc":"2.0","id":@ID@,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello from the benchmark"}}}'
+RAW_BIG="{\"jsonrpc\":\"2.0\",\"id\":@ID@,\"method\":\"tools/call\",\"params\":{\"name\":\"big\",\"arguments\":{\"bytes\":$BIG_BYTES}}}"
+server_cmd() { # SERVER -> CMD array: the stdio server itself
+  case $1 in
+    c) CMD=("$B/bench-demo-server") ;;
+    ts) CMD=(node "$ROOT/bench/servers/ts-server.mjs" stdio) ;;
+  esac
+}
+
+# ---- 1. cold command ----
+log "1. cold command: start, connect, list tools, exit ($COLD_RUNS runs)"
+for s in c ts; do
+  for r in $(seq 1 "$COLD_RUNS"); do
+    for c in $(order "$r"); do
+      client_cmd "$c" "$s.json" tools
+      record cold "$s" "$c" "$r" -- cold -- "${CMD[@]}"
+    done
+  done
+  if command -v hyperfine >/dev/null; then
+    hf=()
+    for c in "${CLIENTS[@]}"; do client_cmd "$c" "$s.json" tools; hf+=(-n "$c" "${CMD[*]}"); done
+    hyperfine -N --warmup 2 --runs "$COLD_RUNS" --export-json "$RAW/hyperfine-cold-$s.json" \
+      "${hf[@]}" >"$RAW/hyperfine-cold-$s.txt" 2>&1 || log "hyperfine failed (see $RAW/hyperfine-cold-$s.txt)"
+  fi
+done
+
+# ---- 2. sequential calls ----
+start_http
+log "2. sequential echo calls: $SEQ_CALLS per run, $RUNS runs, 4 servers"
+for s in c ts http sse; do
+  for r in $(seq 1 "$RUNS"); do
+    for c in $(order "$r"); do
+      client_cmd "$c" "$s.json" batch
+      record seq "$s" "$c" "$r" -- seq --calls "$SEQ_CALLS" --warmup "$SEQ_WARMUP" \
+        --request "$ECHO" --lat-out "$RAW/lat/seq-$s-$c-$r.txt" -- "${CMD[@]}"
+    done
+    if [ "$s" = c ] || [ "$s" = ts ]; then
+      server_cmd "$s"
+      record seq "$s" none "$r" -- seq --calls "$SEQ_CALLS" --warmup "$SEQ_WARMUP" \
+        --init "$INIT" --request "$RAW_ECHO" \
+        --lat-out "$RAW/lat/seq-$s-none-$r.txt" -- "${CMD[@]}"
+    fi
+  done
+done
+stop_http
+
+# ---- 3. calls in flight ----
+start_http
+log "3. $CONC_INFLIGHT calls in flight: $CONC_CALLS per run, $RUNS runs, 4 servers"
+for s in c ts http sse; do
+  for r in $(seq 1 "$RUNS"); do
+    for c in $(order "$r"); do
+      client_cmd "$c" "$s.json" batch
+      record conc "$s" "$c" "$r" -- conc --calls "$CONC_CALLS" --inflight "$CONC_INFLIGHT" \
+        --warmup "$CONC_WARMUP" --request "$ECHO" -- "${CMD[@]}"
+    done
+  done
+done
+stop_http
+
+# ---- 4. one 10 MiB result ----
+log "4. one $BIG_BYTES-byte text result, $RUNS runs, 2 servers"
+for s in c ts; do
+  for r in $(seq 1 "$RUNS"); do
+    for c in $(order "$r"); do
+      client_cmd "$c" "$s.json" batch
+      record big "$s" "$c" "$r" -- big --warmup 5 --warmup-request "$ECHO" \
+        --request "$BIG" --expect-bytes "$BIG_BYTES" -- "${CMD[@]}"
+    done
+    server_cmd "$s"
+    record big "$s" none "$r" -- big --init "$INIT" --warmup 5 --warmup-request "$RAW_ECHO" \
+      --request "$RAW_BIG" --expect-bytes "$BIG_BYTES" -- "${CMD[@]}"
+  done
+done
+
+# ---- 5. many servers at once ----
+log "5. $MANY stdio servers connected and listed at once"
+for s in c ts; do
+  n=$MANY_RUNS
+  [ "$s" = ts ] && n=$TS_MANY_RUNS
+  for r in $(seq 1 "$n"); do
+    for c in $(order "$r"); do
+      client_cmd "$c" "${s}50.json" batch
+      record many "${s}" "$c" "$r" -- multi --requests list50.txt -- "${CMD[@]}"
+    done
+  done
+done
+
+# ---- 6. plugins ----
+log "6. loading and initializing every built plugin ($PLUGIN_RUNS processes)"
+for r in $(seq 1 "$PLUGIN_RUNS"); do
+  line=$("$B/bench-plugin-load" "$BUILD/lib/mcphost/plugins") || log "plugin load failed: $line"
+  printf '{"workload":"plugins","server":"-","client":"mcphost","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
+  if [ -n "$CAND" ]; then
+    line=$("$CAND/bin/bench-plugin-load" "$CAND/lib/mcphost/plugins") || log "plugin load failed: $line"
+    printf '{"workload":"plugins","server":"-","client":"candidate","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
+  fi
+done
+
+# ---- floors ----
+log "floors: raw pipe round trips, a plain JSON parse of the 10 MiB message"
+for r in $(seq 1 "$RUNS"); do
+  for hops in 1 2; do
+    line=$("$B/bench-floor-pipe" --hops "$hops")
+    printf '{"workload":"floor_pipe","server":"-","client":"floor","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
+  done
+done
+for r in $(seq 1 3); do
+  line=$("$B/bench-floor-json" "$BIG_BYTES")
+  printf '{"workload":"floor_json","server":"-","client":"floor","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
+  line=$(node "$ROOT/bench/floor_json.mjs" "$BIG_BYTES")
+  printf '{"workload":"floor_json","server":"-","client":"floor-node","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
+done
+
+# The load average at the end, beside the one at the start.
+sed -i "s/}\$/,\"load_end\":\"$(cut -d' ' -f1-3 /proc/loadavg)\"}/" "$RAW/machine.json"
+
+log "report"
+node "$ROOT/bench/report.mjs" "$RAW"
