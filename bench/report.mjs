@@ -114,43 +114,60 @@ for (const s of ['c', 'ts']) {
 const MB = 1e6 / 1024; // kB per MB
 const bigMsg = machine.big_bytes;
 const bigLimitKb = (3 * bigMsg + 5e6) / 1024;
+// Per-run values, paired by run number: clients take turns within a run,
+// so run r of two clients saw the same machine. The range of these shows
+// how much a ratio moves from run to run.
+const byRun = (w, s, c, k) => new Map(pick(w, s, c).map((r) => [r.run, r[k]]));
+const pairedRange = (w, s, me, k, { added = false, abs = false } = {}) => {
+  const mine = byRun(w, s, me, k);
+  const peer = byRun(w, s, 'sdk1', k);
+  const none = byRun(w, s, 'none', k);
+  const xs = [];
+  for (const [run, v] of mine) {
+    if (abs) xs.push(v);
+    else if (added && peer.has(run) && none.has(run)) xs.push((peer.get(run) - none.get(run)) / (v - none.get(run)));
+    else if (!added && peer.has(run)) xs.push(peer.get(run) / v);
+  }
+  const f = xs.filter(Number.isFinite);
+  return f.length > 1 ? [Math.min(...f), Math.max(...f)] : null;
+};
+// [what, goal, value, met?, kind, per-run range]
 const targetsFor = (me) => {
-  const seqCpu = (s) => ratio(med('seq', s, 'sdk1', 'cpu_per_call_us'), med('seq', s, me, 'cpu_per_call_us'));
+  const r = (w, s, k) => ratio(med(w, s, 'sdk1', k), med(w, s, me, k));
+  const rr = (w, s, k) => pairedRange(w, s, me, k);
+  const added = ratio(med('big', 'c', 'sdk1', 'wall_ms') - med('big', 'c', 'none', 'wall_ms'),
+    med('big', 'c', me, 'wall_ms') - med('big', 'c', 'none', 'wall_ms'));
   return [
-    ['Client CPU per call, stdio (C server)', '≤ 1/10', seqCpu('c'), (r) => r >= 10],
-    ['Client CPU per call, stdio (TS server)', '≤ 1/10', seqCpu('ts'), (r) => r >= 10],
-    ['Client CPU per call, streamable HTTP', '≤ 1/5', seqCpu('http'), (r) => r >= 5],
-    ['Client CPU per call, legacy SSE', '≤ 1/5', seqCpu('sse'), (r) => r >= 5],
-    ['Client peak RSS, one server (C server, stdio, 2,000 calls)', '≤ 1/20',
-      ratio(med('seq', 'c', 'sdk1', 'rss_kb'), med('seq', 'c', me, 'rss_kb')), (r) => r >= 20],
-    ['Client peak RSS, one server (TS server, stdio)', '≤ 1/20',
-      ratio(med('seq', 'ts', 'sdk1', 'rss_kb'), med('seq', 'ts', me, 'rss_kb')), (r) => r >= 20],
-    ['Client peak RSS, 50 stdio servers (C)', '≤ 15 MB', med('many', 'c', me, 'rss_kb'), (kb) => kb <= 15 * MB, 'abs_kb'],
-    ['10 MiB result, wall time (C server)', '≥ 10× faster',
-      ratio(med('big', 'c', 'sdk1', 'wall_ms'), med('big', 'c', me, 'wall_ms')), (r) => r >= 10],
-    ['10 MiB result, wall time (TS server)', '≥ 10× faster',
-      ratio(med('big', 'ts', 'sdk1', 'wall_ms'), med('big', 'ts', me, 'wall_ms')), (r) => r >= 10],
-    ['10 MiB result, wall the client adds to the server alone (C server)', '≥ 10× faster',
-      ratio(med('big', 'c', 'sdk1', 'wall_ms') - med('big', 'c', 'none', 'wall_ms'),
-        med('big', 'c', me, 'wall_ms') - med('big', 'c', 'none', 'wall_ms')), (r) => r >= 10],
+    ['Client CPU per call, stdio (C server)', '≤ 1/10', r('seq', 'c', 'cpu_per_call_us'), (x) => x >= 10, 'ratio', rr('seq', 'c', 'cpu_per_call_us')],
+    ['Client CPU per call, stdio (TS server)', '≤ 1/10', r('seq', 'ts', 'cpu_per_call_us'), (x) => x >= 10, 'ratio', rr('seq', 'ts', 'cpu_per_call_us')],
+    ['Client CPU per call, streamable HTTP', '≤ 1/5', r('seq', 'http', 'cpu_per_call_us'), (x) => x >= 5, 'ratio', rr('seq', 'http', 'cpu_per_call_us')],
+    ['Client CPU per call, legacy SSE', '≤ 1/5', r('seq', 'sse', 'cpu_per_call_us'), (x) => x >= 5, 'ratio', rr('seq', 'sse', 'cpu_per_call_us')],
+    ['Client peak RSS, one server (C server, stdio, 2,000 calls)', '≤ 1/20', r('seq', 'c', 'rss_kb'), (x) => x >= 20, 'ratio', rr('seq', 'c', 'rss_kb')],
+    ['Client peak RSS, one server (TS server, stdio)', '≤ 1/20', r('seq', 'ts', 'rss_kb'), (x) => x >= 20, 'ratio', rr('seq', 'ts', 'rss_kb')],
+    ['Client peak RSS, 50 stdio servers (C)', '≤ 15 MB', med('many', 'c', me, 'rss_kb'), (kb) => kb <= 15 * MB, 'abs_kb',
+      pairedRange('many', 'c', me, 'rss_kb', { abs: true })],
+    ['10 MiB result, wall time (C server)', '≥ 10× faster', r('big', 'c', 'wall_ms'), (x) => x >= 10, 'ratio', rr('big', 'c', 'wall_ms')],
+    ['10 MiB result, wall time (TS server)', '≥ 10× faster', r('big', 'ts', 'wall_ms'), (x) => x >= 10, 'ratio', rr('big', 'ts', 'wall_ms')],
+    ['10 MiB result, wall the client adds to the server alone (C server)', '≥ 10× faster', added, (x) => x >= 10, 'ratio',
+      pairedRange('big', 'c', me, 'wall_ms', { added: true })],
     ['10 MiB result, client peak RSS (C server)', `≤ 3 × 10 MiB + 5 MB = ${fmt(bigLimitKb / 1024, 1)} MiB`,
-      med('big', 'c', me, 'rss_kb'), (kb) => kb <= bigLimitKb, 'abs_kb'],
-    ['Cold command, wall (C server)', '≥ 20× faster',
-      ratio(med('cold', 'c', 'sdk1', 'wall_ms'), med('cold', 'c', me, 'wall_ms')), (r) => r >= 20],
-    ['All plugins loaded and initialized', '≤ 5 ms', med('plugins', '-', me, 'total_ms'), (ms) => ms <= 5, 'abs_ms'],
+      med('big', 'c', me, 'rss_kb'), (kb) => kb <= bigLimitKb, 'abs_kb', pairedRange('big', 'c', me, 'rss_kb', { abs: true })],
+    ['Cold command, wall (C server)', '≥ 20× faster', r('cold', 'c', 'wall_ms'), (x) => x >= 20, 'ratio', rr('cold', 'c', 'wall_ms')],
+    ['All plugins loaded and initialized', '≤ 5 ms', med('plugins', '-', me, 'total_ms'), (ms) => ms <= 5, 'abs_ms',
+      pairedRange('plugins', '-', me, 'total_ms', { abs: true })],
   ];
 };
 const plugins = med('plugins', '-', 'mcphost', 'total_ms');
-const showTarget = (v, ok, kind) => {
-  const shown = kind === 'abs_kb' ? `${fmt(mib(v), 1)} MiB` : kind === 'abs_ms' ? `${fmt(v, 2)} ms` : fx(v);
+const showTarget = (v, ok, kind, range) => {
+  const one = (x) => (kind === 'abs_kb' ? `${fmt(mib(x), 1)} MiB` : kind === 'abs_ms' ? `${fmt(x, 2)} ms` : fx(x));
   const met = Number.isFinite(v) ? (ok(v) ? '**met**' : '**missed**') : '–';
-  return `${shown} | ${met}`;
+  return `${one(v)} | ${range ? `${one(range[0])} – ${one(range[1])}` : '–'} | ${met}`;
 };
 const hasCand = CLIENTS.includes('candidate');
 const candTargets = hasCand ? targetsFor('candidate') : [];
-const targetRows = targetsFor('mcphost').map(([what, goal, v, ok, kind], i) =>
-  `| ${what} | ${goal} | ${showTarget(v, ok, kind)} |` +
-  (hasCand ? ` ${showTarget(candTargets[i][2], candTargets[i][3], candTargets[i][4])} |` : ''));
+const targetRows = targetsFor('mcphost').map(([what, goal, v, ok, kind, range], i) =>
+  `| ${what} | ${goal} | ${showTarget(v, ok, kind, range)} |` +
+  (hasCand ? ` ${showTarget(...candTargets[i].slice(2))} |` : ''));
 
 // ---- tables ----
 const md = [];
@@ -179,7 +196,9 @@ md.push(
     relative(join(BENCH, '..'), raw) + '` (not committed), every figure: `' + `${stem}.csv` + '`.',
 );
 h('## Targets (mcphost vs the TS SDK 1.x client)');
-table(hasCand ? ['target', 'goal', 'mcphost', '', 'candidate', ''] : ['target', 'goal', 'measured', ''], []);
+table(hasCand ? ['target', 'goal', 'mcphost', 'per run', '', 'candidate', 'per run', '']
+  : ['target', 'goal', 'median', 'per run', ''], []);
+md.splice(md.length - 2, 0, 'Median of the runs, and the range of the per-run values (a ratio per run pairs the clients\' runs of the same number, which took turns on the same machine).', '');
 md.push(...targetRows);
 
 // The floor with no client: the harness talks to the stdio server itself.
@@ -378,8 +397,8 @@ if (!label && existsSync(readme)) {
       begin,
       `Run of ${date} on ${machineLine}. Full tables: [results/${date}.md](results/${date}.md).`,
       '',
-      '| target (mcphost vs TS SDK 1.x) | goal | measured | |',
-      '|---|---|---|---|',
+      '| target (mcphost vs TS SDK 1.x) | goal | median | per run | |',
+      '|---|---|---|---|---|',
       ...targetRows,
       '',
       '| figure (median) | mcphost | sdk1 | sdk2 |',
