@@ -63,6 +63,11 @@ typedef struct server_slot {
   unsigned subscriptions; /* resources subscribed on this server */
   bool listing;
   op *waiting_tools;
+  /* Set while a connection the breaker closed is still shutting down:
+   * the waiting requests connect again once it has. */
+  bool restart_when_closed;
+  loop_timer *restart;
+  batch *b;
 } server_slot;
 
 struct batch {
@@ -361,6 +366,12 @@ static void run_ready(op *o) {
   }
 }
 
+static void restart_slot(void *ud) {
+  server_slot *slot = ud;
+  slot->restart = NULL;
+  session_restart(slot->b->c->sessions[slot - slot->b->slots]);
+}
+
 static void on_state(void *ud, session *s) {
   batch *b = ud;
   size_t idx = (size_t)(s->cfg - b->c->h->cfg.servers);
@@ -369,6 +380,13 @@ static void on_state(void *ud, session *s) {
     /* The tool list belongs to the connection it came from. */
     cJSON_Delete(slot->tools);
     slot->tools = NULL;
+  }
+  if (slot->restart_when_closed &&
+      (s->state == SESS_FAILED || s->state == SESS_CLOSED)) {
+    /* Not from inside the transport's own callback: on the next turn. */
+    slot->restart_when_closed = false;
+    slot->restart = loop_timer_start(b->c->h->loop, 0, restart_slot, slot);
+    return;
   }
   if (s->state == SESS_CONNECTING || session_will_reconnect(s)) {
     slot->connecting = true; /* requests wait for the outcome */
@@ -444,6 +462,14 @@ static void start_op(batch *b, op *o) {
     o->next = slot->waiting;
     slot->waiting = o;
     session_restart(s);
+    return;
+  }
+  if (s->state == SESS_CLOSING && s->fail == FAIL_UNREACHABLE) {
+    /* The breaker is still closing the connection. */
+    o->next = slot->waiting;
+    slot->waiting = o;
+    slot->connecting = true;
+    slot->restart_when_closed = true;
     return;
   }
   if (s->state != SESS_READY) {
@@ -601,6 +627,8 @@ int cmd_batch(cli *c, int argc, char **argv) {
   c->nsessions = c->h->cfg.nservers;
   c->sessions = xcalloc(c->nsessions, sizeof *c->sessions);
   b.slots = xcalloc(c->nsessions, sizeof *b.slots);
+  for (size_t i = 0; i < c->nsessions; i++)
+    b.slots[i].b = &b;
   sb_init(&b.out);
   /* Non-blocking writes where a write could block (a pipe or socket); the
    * flags are restored on the way out. */
@@ -637,6 +665,8 @@ int cmd_batch(cli *c, int argc, char **argv) {
   sb_free(&b.out);
   for (size_t i = 0; i < c->nsessions; i++) {
     cJSON_Delete(b.slots[i].tools);
+    if (b.slots[i].restart)
+      loop_timer_cancel(c->h->loop, b.slots[i].restart);
     if (c->sessions[i]) {
       /* Notifications keep coming while the sessions close: nothing of
        * this batch may be reached from them any more. */
