@@ -36,6 +36,7 @@ void config_free(config *c) {
   free_list(c->warnings, c->nwarnings);
   free_list(c->notes, c->nnotes);
   perm_rules_free(c->perms);
+  cJSON_Delete(c->managed);
   config_init(c);
 }
 

@@ -54,6 +54,7 @@ typedef struct config {
   char **notes; /* details worth a line with -v (shadowed names, ...) */
   size_t nnotes;
   struct perm_rules *perms; /* tool permission rules; NULL: none loaded */
+  cJSON *managed; /* the enterprise managed settings document, or NULL */
 } config;
 
 void config_init(config *c);

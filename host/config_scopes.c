@@ -470,7 +470,10 @@ void config_load_scopes(config *c, const config_sources *o) {
   free(record_path);
   cJSON_Delete(us);
   cJSON_Delete(mmcp);
-  cJSON_Delete(msettings);
+  /* Kept for plugins that read policy keys of their own
+   * (mcph.host.servers/1 policy()). */
+  cJSON_Delete(c->managed);
+  c->managed = msettings;
   policy_free(&L.pol);
   config_paths_free(&L.paths);
 }

@@ -159,8 +159,23 @@ void features_server_event(session *s, int event) {
   host *h = s->h;
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
+    /* An event a plugin's ABI did not have yet is not sent to it. */
+    if (event == MCPH_SERVER_FAILED && r->p->abi_minor < 5)
+      continue;
     if (r->f->on_server)
       r->f->on_server(r->p->ctx, SRV(s), event);
+  }
+}
+
+void features_describe(session *s, features_note_fn note, void *ud) {
+  host *h = s->h;
+  for (size_t i = 0; i < h->nfeatures; i++) {
+    const feature_rec *r = &recs(h)[i];
+    if (!MCPH_HAS(r->f, mcph_feature, describe) || !r->f->describe)
+      continue;
+    const char *line = r->f->describe(r->p->ctx, SRV(s));
+    if (line && *line)
+      note(ud, r->p->id, line);
   }
 }
 
@@ -298,7 +313,7 @@ static int svc_request(const mcph_host *api, mcph_server *server,
 /* The command line wins; then MCPHOST_OPTION_<NAME> from the environment
  * (upper case, '-' as '_'), convenient for CI and services. */
 static const char *svc_option(const mcph_host *api, const char *name) {
-  host *h = (host *)((const char *)api - offsetof(host, api));
+  host *h = host_from_api(api);
   for (size_t i = 0; i < h->noptions; i++)
     if (strcmp(h->options[i].name, name) == 0)
       return h->options[i].value;

@@ -39,8 +39,14 @@ bool features_local_request(struct session *s, const char *method,
 /* Hands a notification to the feature that wants it. */
 void features_notify(struct session *s, const char *method,
                      const cJSON *params);
-/* Tells every feature that `s` connected or went away. */
+/* Tells every feature that `s` connected, went away or failed for good
+ * (MCPH_SERVER_FAILED only to plugins built against ABI 1.5 or later). */
 void features_server_event(struct session *s, int event);
+/* Collects each feature's line about `s` for `mcphost servers -v`:
+ * note(ud, plugin_id, line) for each feature that has one. */
+typedef void (*features_note_fn)(void *ud, const char *plugin_id,
+                                 const char *line);
+void features_describe(struct session *s, features_note_fn note, void *ud);
 /* The session is being freed: requests still unanswered are orphaned
  * (their later answers are dropped). */
 void features_session_gone(struct session *s);

@@ -23,7 +23,7 @@
 
 /* The mcph_host table is the first member of nothing: plugins get a
  * pointer to h->api, and we get back to h by offset. */
-static host *host_from_api(const mcph_host *api) {
+host *host_from_api(const mcph_host *api) {
   return (host *)((const char *)api - offsetof(host, api));
 }
 
@@ -119,9 +119,10 @@ static const char *api_get_path(const mcph_host *api, int which) {
 }
 
 static const void *api_get_service(const mcph_host *api, const char *id) {
-  (void)api;
   if (id && strcmp(id, MCPH_SERVICE_FEATURES) == 0)
     return features_service();
+  if (id && strcmp(id, MCPH_SERVICE_SERVERS) == 0)
+    return host_from_api(api)->servers_service;
   return NULL;
 }
 

@@ -39,10 +39,16 @@ typedef struct host {
     char *name, *value;
   } *options; /* values of plugin-declared options (--name=value) */
   size_t noptions;
+  /* The "mcph.host.servers/1" service, offered by the application that
+   * owns the connections (the CLI); NULL: not offered. */
+  const mcph_host_servers *servers_service;
+  void *app; /* that application's state, for its service functions */
 } host;
 
 host *host_new(const host_options *opt);
 void host_free(host *h);
+/* The host behind the table handed to plugins. */
+host *host_from_api(const mcph_host *api);
 
 /* Loads every plugin along the search path. */
 void host_load_plugins(host *h);

@@ -24,7 +24,7 @@ typedef struct slot {
 
 struct perm_ask {
   host *h;
-  char *tool, *server, *tool_name, *args, *reason;
+  char *tool, *server, *tool_name, *args, *reason, *description;
   slot *slots;
   size_t nslots;
   int tty_in;
@@ -33,6 +33,8 @@ struct perm_ask {
   char line[256];
   size_t line_len;
   loop_timer *timeout, *deliver;
+  size_t waiting; /* pending plugins, plus the terminal */
+  bool started;   /* perm_ask_start has returned */
   bool decided, allowed;
   char *why;
   perm_ask_done_fn done;
@@ -63,6 +65,7 @@ static void ask_free(perm_ask *a) {
   free(a->tool_name);
   free(a->args);
   free(a->reason);
+  free(a->description);
   free(a->slots);
   free(a->why);
   free(a);
@@ -93,11 +96,24 @@ static void decide(perm_ask *a, bool allowed, char *why) {
   a->deliver = loop_timer_start(a->h->loop, 0, deliver, a);
 }
 
+static char *nobody_left(const perm_ask *a) {
+  return xasprintf("nobody can answer (no terminal, and no plugin "
+                   "decides); pass --allow %s to allow it",
+                   a->tool);
+}
+
 static void on_reply(mcph_permission_request *req, int decision,
                      const char *reason) {
   slot *s = req->host_data;
   if (s->state != SLOT_ASKING && s->state != SLOT_PENDING)
     return; /* withdrawn or already answered: ignored */
+  if (decision == MCPH_PERMISSION_ABSTAIN) {
+    bool was_pending = s->state == SLOT_PENDING;
+    s->state = SLOT_ABSTAINED;
+    if (was_pending && --s->a->waiting == 0 && s->a->started)
+      decide(s->a, false, nobody_left(s->a));
+    return;
+  }
   s->state = SLOT_DONE;
   bool allow = decision == MCPH_PERMISSION_ALLOW;
   /* Anything but a clear allow refuses: a confused plugin must not open
@@ -147,6 +163,7 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
   a->tool_name = xstrdup(p->tool_name);
   a->args = xstrdup(p->arguments_json ? p->arguments_json : "{}");
   a->reason = xstrdup(p->reason ? p->reason : "");
+  a->description = p->description ? xstrdup(p->description) : NULL;
   a->tty_in = p->tty_in;
   a->tty_out = p->tty_out ? p->tty_out : stderr;
   a->done = done;
@@ -184,18 +201,19 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
                                        .arguments_json = a->args,
                                        .reason = a->reason,
                                        .reply = on_reply,
-                                       .host_data = s};
+                                       .host_data = s,
+                                       .description = a->description};
   }
 
-  size_t waiting = 0;
   for (size_t i = 0; i < a->nslots && !a->decided; i++) {
     slot *s = &a->slots[i];
     s->state = SLOT_ASKING;
     int rc = s->d->ask(s->p->ctx, &s->req);
     if (s->state == SLOT_ASKING)
       s->state = rc == MCPH_OK ? SLOT_PENDING : SLOT_ABSTAINED;
-    waiting += s->state == SLOT_PENDING;
+    a->waiting += s->state == SLOT_PENDING;
   }
+  a->started = true;
   if (a->decided)
     return a;
   if (a->tty_in >= 0 && loop_watch_fd(h->loop, a->tty_in, LOOP_READ, on_tty, a,
@@ -203,13 +221,10 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
     fprintf(a->tty_out, "mcphost: run %s? It needs permission: %s [y/N] ",
             a->tool, a->reason);
     fflush(a->tty_out);
-    waiting++;
+    a->waiting++;
   }
-  if (waiting == 0) {
-    decide(a, false,
-           xasprintf("nobody can answer (no terminal, and no plugin "
-                     "decides); pass --allow %s to allow it",
-                     a->tool));
+  if (a->waiting == 0) {
+    decide(a, false, nobody_left(a));
     return a;
   }
   if (p->timeout_ms)

@@ -20,6 +20,7 @@ typedef struct perm_ask_params {
   const char *tool_name;      /* as the user gave it */
   const char *arguments_json; /* a JSON object */
   const char *reason;         /* what asks, for the prompt and plugins */
+  const char *description;    /* the tool's description; NULL: unknown */
   int tty_in;                 /* a terminal to read y/N from; -1: none */
   FILE *tty_out;              /* where the prompt goes */
   uint64_t timeout_ms;        /* 0: wait as long as it takes */

@@ -30,6 +30,8 @@ static void set_state(session *s, session_state st) {
     features_server_event(s, MCPH_SERVER_CONNECTED);
   else if (was_ready)
     features_server_event(s, MCPH_SERVER_DISCONNECTED);
+  if (st == SESS_FAILED && !s->reconnect_timer)
+    features_server_event(s, MCPH_SERVER_FAILED); /* for good */
   if (s->on_state)
     s->on_state(s->on_state_ud, s);
 }

@@ -169,6 +169,7 @@ int cmd_call(cli *c, int argc, char **argv) {
   session *s = connect_one(c, idx, &rc);
   if (!s)
     goto out;
+  char *description = NULL;
   if (qualified) {
     /* The mcp__ form is normalized: find the tool's real name. */
     cJSON *item = find_item(c, s, "tools/list", "tools", tool, true, &rc);
@@ -176,9 +177,14 @@ int cmd_call(cli *c, int argc, char **argv) {
       goto out;
     free(tool);
     tool = item_name(item);
+    const char *d = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(item, "description"));
+    description = d ? xstrdup(d) : NULL;
     cJSON_Delete(item);
   }
-  if ((rc = cli_check_permission(c, idx, tool, args)) != EXIT_OK)
+  rc = cli_check_permission(c, idx, tool, description, args);
+  free(description);
+  if (rc != EXIT_OK)
     goto out;
   cJSON *result = NULL;
   rc = cli_call_tool(c, s, tool, args, on_progress, &result, why, sizeof why);

@@ -45,6 +45,9 @@ typedef struct cli {
   config_sources sources;   /* what the command line asked for */
   const char **allow_tools; /* --allow patterns: answers to "ask" */
   size_t nallow_tools;
+  /* ---- plugin commands and services (plugin_cmds.c) ---- */
+  char *policy_text;       /* the last policy() answer */
+  struct mcph_run *run;    /* the plugin command running, if any */
 } cli;
 
 /* connect.c */
@@ -76,6 +79,27 @@ long cli_find_server(const cli *c, const char *name);
 int cli_resolve_ref(const cli *c, const char *ref, const char *what,
                     size_t *server_idx, char **item, bool *qualified,
                     char *why, size_t why_len);
+
+/* The session of config entry `idx`, created when there is none yet. */
+session *cli_session(cli *c, size_t idx);
+
+/* plugin_cmds.c */
+/* Offers the "mcph.host.servers/1" service to plugins. */
+void cli_offer_services(cli *c);
+/* A command a plugin adds (mcph.command/1). */
+typedef struct plugin_command {
+  const plugin *p;
+  const mcph_command *cmd;
+} plugin_command;
+bool cli_find_plugin_command(const cli *c, const char *name,
+                             plugin_command *out);
+/* The "Plugin commands:" part of --help. */
+void cli_print_plugin_commands(const cli *c, FILE *f);
+/* Runs it until it finishes or Ctrl-C; returns its exit code. */
+int cli_run_plugin_command(cli *c, const plugin_command *pc, int argc,
+                           char **argv);
+/* Frees what plugin commands and services left (after the host). */
+void cli_plugin_cmds_free(cli *c);
 
 /* tool_call.c */
 /* tools/call with progress, retried after URL elicitations (-32042), at
@@ -129,11 +153,11 @@ int cli_check_startable(const cli *c, size_t idx);
 int cli_permission_precheck(cli *c, size_t idx, const char *tool,
                             bool normalized);
 /* The whole decision for calling `tool` (its real name) of server `idx`
- * with `args`: deny refuses; ask takes --allow, else asks the terminal
+ * with `args` (`description`: the tool's, or NULL): deny refuses; ask takes --allow, else asks the terminal
  * and permission plugins, running the loop until one answers. Returns
  * EXIT_OK, EXIT_DENIED or EXIT_INTERRUPTED (reason printed). */
 int cli_check_permission(cli *c, size_t idx, const char *tool,
-                         const cJSON *args);
+                         const char *description, const cJSON *args);
 /* Without asking anyone (batch): deny and unanswered ask refuse, with
  * `why` filled. */
 int cli_permission_now(cli *c, size_t idx, const char *tool, bool normalized,

@@ -6,6 +6,7 @@
 
 #include "../names.h"
 #include "../util.h"
+#include "../feature_plugins.h"
 #include "cli.h"
 
 /* ---- listing several servers at once ---- */
@@ -246,7 +247,31 @@ static void inactive_text(const cli *c, int wname, int wtype) {
   }
 }
 
+static void note_json(void *ud, const char *plugin_id, const char *line) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "plugin", plugin_id);
+  cJSON_AddStringToObject(o, "note", line);
+  cJSON_AddItemToArray(ud, o);
+}
+
+static void note_text(void *ud, const char *plugin_id, const char *line) {
+  (void)ud;
+  (void)plugin_id;
+  printf("    %s\n", line);
+}
+
 int cmd_servers(cli *c, int argc, char **argv) {
+  /* -v after the command too: `mcphost servers -v` adds what plugins say
+   * about each server (e.g. why channels skipped it). */
+  bool verbose = c->h->verbosity > 0;
+  int kept = 1;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
+      verbose = true;
+    else
+      argv[kept++] = argv[i];
+  }
+  argc = kept;
   size_t *idx = NULL, n = 0;
   int rc = targets(c, argc - 1, argv + 1, &idx, &n, false);
   if (rc != EXIT_OK)
@@ -283,6 +308,8 @@ int cmd_servers(cli *c, int argc, char **argv) {
                                                         ? 0
                                                         : count(&ls[k], kind));
       }
+      cJSON *notes = cJSON_AddArrayToObject(o, "notes");
+      features_describe(s, note_json, notes);
       cJSON_AddItemToArray(arr, o);
     }
     if (argc == 1)
@@ -306,6 +333,8 @@ int cmd_servers(cli *c, int argc, char **argv) {
         printf("%-*s  %-*s  %s: %s\n", wname, s->cfg->name, wtype,
                s->cfg->type, session_state_name(s),
                s->error ? s->error : "not connected");
+        if (verbose)
+          features_describe(s, note_text, NULL);
         continue;
       }
       char who[128];
@@ -316,6 +345,8 @@ int cmd_servers(cli *c, int argc, char **argv) {
              count(&ls[k], L_TOOLS) < 0 ? 0 : count(&ls[k], L_TOOLS),
              count(&ls[k], L_RESOURCES) < 0 ? 0 : count(&ls[k], L_RESOURCES),
              count(&ls[k], L_PROMPTS) < 0 ? 0 : count(&ls[k], L_PROMPTS));
+      if (verbose)
+        features_describe(s, note_text, NULL);
     }
     if (argc == 1)
       inactive_text(c, wname, wtype);

@@ -104,11 +104,17 @@ session *cli_new_session(cli *c, size_t idx) {
   return s;
 }
 
-size_t cli_connect(cli *c, const size_t *idx, size_t n) {
+session *cli_session(cli *c, size_t idx) {
   if (!c->sessions) {
     c->nsessions = c->h->cfg.nservers;
     c->sessions = xcalloc(c->nsessions ? c->nsessions : 1, sizeof *c->sessions);
   }
+  if (!c->sessions[idx])
+    c->sessions[idx] = cli_new_session(c, idx);
+  return c->sessions[idx];
+}
+
+size_t cli_connect(cli *c, const size_t *idx, size_t n) {
   connect_queue q = {
       .queue = xcalloc(n ? n : 1, sizeof *q.queue),
       .local_limit = env_count("MCP_SERVER_CONNECTION_BATCH_SIZE", 3),
@@ -119,16 +125,24 @@ size_t cli_connect(cli *c, const size_t *idx, size_t n) {
   size_t nlocal = 0;
   for (int pass = 0; pass < 2; pass++)
     for (size_t k = 0; k < n; k++) {
-      size_t i = idx[k];
-      if (!c->sessions[i])
-        c->sessions[i] = cli_new_session(c, i);
-      session *s = c->sessions[i];
-      if (s->state != SESS_IDLE || is_local(s) != (pass == 1))
+      session *s = cli_session(c, idx[k]);
+      if (is_local(s) != (pass == 1))
+        continue;
+      /* One a plugin started connecting (mcph.host.servers/1) is waited
+       * for like the others. */
+      bool joining = s->state == SESS_CONNECTING && !s->on_state;
+      if (s->state != SESS_IDLE && !joining)
         continue;
       s->on_state = on_state;
       s->on_state_ud = &q;
       q.queue[q.n++] = s;
       nlocal += pass == 1;
+      if (joining) {
+        if (is_local(s))
+          q.running_local++;
+        else
+          q.running_remote++;
+      }
     }
   q.unsettled = q.n;
   q.done = q.n == 0;

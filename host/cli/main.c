@@ -270,6 +270,7 @@ int main(int argc, char **argv) {
     rc = EXIT_SERVER;
     goto out;
   }
+  cli_offer_services(&c); /* before plugins: their init may look it up */
   host_load_plugins(c.h);
   collect_plugin_options(c.h, longopts, &popts);
 
@@ -328,6 +329,7 @@ int main(int argc, char **argv) {
       goto out;
     case 'h':
       fputs(usage_text, stdout);
+      cli_print_plugin_commands(&c, stdout);
       print_plugin_options(&popts, stdout);
       goto out;
     default:
@@ -351,7 +353,8 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(argv[optind], commands[i].name) == 0)
       cmd = &commands[i];
-  if (!cmd) {
+  plugin_command pcmd = {0};
+  if (!cmd && !cli_find_plugin_command(&c, argv[optind], &pcmd)) {
     fprintf(stderr, "mcphost: unknown command \"%s\"; try 'mcphost --help'\n",
             argv[optind]);
     rc = EXIT_USAGE;
@@ -378,7 +381,12 @@ int main(int argc, char **argv) {
   const char *approve = getenv("MCPHOST_APPROVE_PROJECT_SERVERS");
   if (approve && strcmp(approve, "1") == 0)
     c.sources.approve_project = true;
-  if (cmd->needs_servers) {
+  if (!cmd) {
+    /* A plugin's command: the configuration is loaded, and it decides
+     * what having no servers means. */
+    cli_load_config(&c);
+    rc = cli_run_plugin_command(&c, &pcmd, argc - optind, argv + optind);
+  } else if (cmd->needs_servers) {
     cli_load_config(&c);
     if (c.h->cfg.nservers == 0) {
       fprintf(stderr, "mcphost: no servers configured (use --mcp-config "
@@ -388,7 +396,8 @@ int main(int argc, char **argv) {
       goto out;
     }
   }
-  rc = cmd->run(&c, argc - optind, argv + optind);
+  if (cmd)
+    rc = cmd->run(&c, argc - optind, argv + optind);
   if (c.h->interrupted && rc == EXIT_OK)
     rc = EXIT_INTERRUPTED;
   fflush(stdout);
@@ -397,6 +406,7 @@ out:
     cli_shutdown(&c);
     host_free(c.h);
   }
+  cli_plugin_cmds_free(&c);
   free(popts.longopts);
   free(popts.decl);
   free(plugin_dirs);

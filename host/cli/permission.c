@@ -87,7 +87,7 @@ static void on_answer(void *ud, bool allowed, const char *why) {
 }
 
 int cli_check_permission(cli *c, size_t idx, const char *tool,
-                         const cJSON *args) {
+                         const char *description, const cJSON *args) {
   char *q, *desc;
   perm_verdict v = verdict(c, idx, tool, false, &q, &desc);
   int rc = EXIT_OK;
@@ -114,6 +114,7 @@ int cli_check_permission(cli *c, size_t idx, const char *tool,
                        .tool_name = tool,
                        .arguments_json = args_text ? args_text : "{}",
                        .reason = desc,
+                       .description = description,
                        .tty_in = tty ? STDIN_FILENO : -1,
                        .tty_out = stderr,
                        .timeout_ms = tty ? 0 : c->request_timeout_ms};

@@ -37,9 +37,13 @@
  *        permission extension "mcph.permission/1" (permission.h)
  *   1.4  feature extension "mcph.feature/1", host service
  *        "mcph.host.features/1", options extension "mcph.options/1"
- *        (feature.h) */
+ *        (feature.h)
+ *   1.5  command extension "mcph.command/1" and host service
+ *        "mcph.host.servers/1" (command.h); mcph_feature.describe and
+ *        the on_server event MCPH_SERVER_FAILED; the permission request's
+ *        description and the MCPH_PERMISSION_ABSTAIN answer; MCPH_EDENIED */
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 4
+#define MCPH_ABI_MINOR 5
 
 /* True when a struct written with `struct_size` covers `field`. */
 #define MCPH_HAS(ptr, type, field)                                             \
@@ -65,7 +69,8 @@ enum mcph_status {
   MCPH_ESESSION = -12,    /* the server's session expired */
   MCPH_ECANCELED = -13,   /* cancelled by the user or the host */
   MCPH_ENOTFOUND = -14,   /* no such server, tool, plugin, ... */
-  MCPH_EABI = -15         /* ABI version or struct size mismatch */
+  MCPH_EABI = -15,        /* ABI version or struct size mismatch */
+  MCPH_EDENIED = -16      /* refused by policy or approval (1.5) */
 };
 
 #define MCPH_ERROR_MESSAGE_MAX 512

@@ -31,7 +31,10 @@ typedef struct mcph_request mcph_request; /* a request awaiting an answer */
 /* on_server events. */
 enum mcph_server_event {
   MCPH_SERVER_CONNECTED = 1,   /* initialized; requests may be sent */
-  MCPH_SERVER_DISCONNECTED = 2 /* gone; the handle dies after this call */
+  MCPH_SERVER_DISCONNECTED = 2, /* gone; the handle dies after this call */
+  /* (1.5) a connection attempt failed and will not be retried; sent only
+   * to plugins built against ABI 1.5 or later */
+  MCPH_SERVER_FAILED = 3
 };
 
 /* The extension a feature plugin returns for MCPH_EXT_FEATURE. */
@@ -67,6 +70,11 @@ typedef struct mcph_feature {
 
   /* A server connected or disconnected. May be NULL. */
   void (*on_server)(void *plugin_ctx, mcph_server *server, int event);
+  /* ---- ABI 1.5 ---- */
+  /* A line about `server` for `mcphost servers -v` (e.g. whether this
+   * feature admitted it and why not), or NULL. Valid until the next call.
+   * May be NULL. */
+  const char *(*describe)(void *plugin_ctx, const mcph_server *server);
 } mcph_feature;
 
 /* Completion of a request the plugin sent with request(): exactly one of

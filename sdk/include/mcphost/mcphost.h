@@ -9,5 +9,6 @@
 #include "server_source.h"
 #include "permission.h"
 #include "feature.h"
+#include "command.h"
 
 #endif /* MCPHOST_MCPHOST_H */

@@ -34,7 +34,11 @@ extern "C" {
 
 enum mcph_permission_decision {
   MCPH_PERMISSION_ALLOW = 1, /* run the call */
-  MCPH_PERMISSION_DENY = 2   /* refuse it */
+  MCPH_PERMISSION_DENY = 2,  /* refuse it */
+  /* (1.5) no answer after all: the plugin withdraws from the question,
+   * which then waits for the others (and is refused when nobody is left).
+   * A host older than 1.5 takes it as a refusal. */
+  MCPH_PERMISSION_ABSTAIN = 3
 };
 
 typedef struct mcph_permission_request mcph_permission_request;
@@ -56,6 +60,8 @@ struct mcph_permission_request {
   void (*reply)(mcph_permission_request *req, int decision, const char *reason);
 
   void *host_data; /* the host's; do not touch */
+  /* ---- ABI 1.5 (check with MCPH_HAS) ---- */
+  const char *description; /* the tool's description; NULL if unknown */
 };
 
 typedef struct mcph_permission_decider {

@@ -1,0 +1,137 @@
+#include "format.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void chan_buf_add(chan_buf *b, const char *s, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + n + 1)
+      cap *= 2;
+    char *p = realloc(b->data, cap);
+    if (!p)
+      abort();
+    b->data = p;
+    b->cap = cap;
+  }
+  memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+static void add_str(chan_buf *b, const char *s) { chan_buf_add(b, s, strlen(s)); }
+
+void chan_buf_free(chan_buf *b) {
+  free(b->data);
+  *b = (chan_buf){0};
+}
+
+bool chan_meta_key_ok(const char *key) {
+  if (!key || !*key)
+    return false;
+  for (const char *p = key; *p; p++)
+    if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+          (*p >= '0' && *p <= '9') || *p == '_'))
+      return false;
+  return true;
+}
+
+/* `attr`: every control becomes a character reference, and so does '"'. */
+static void escape(chan_buf *b, const char *s, bool attr) {
+  const char *run = s;
+  for (const char *p = s;; p++) {
+    unsigned char ch = (unsigned char)*p;
+    const char *rep = NULL;
+    char num[8];
+    if (ch == '&')
+      rep = "&amp;";
+    else if (ch == '<')
+      rep = "&lt;";
+    else if (ch == '>')
+      rep = "&gt;";
+    else if (ch == '"' && attr)
+      rep = "&quot;";
+    else if (ch != 0 && (ch < 0x20 || ch == 0x7f) &&
+             (attr || (ch != '\n' && ch != '\t'))) {
+      snprintf(num, sizeof num, "&#x%02X;", ch);
+      rep = num;
+    }
+    if (!rep && ch != 0)
+      continue;
+    chan_buf_add(b, run, (size_t)(p - run));
+    if (ch == 0)
+      return;
+    add_str(b, rep);
+    run = p + 1;
+  }
+}
+
+void chan_escape_attr(chan_buf *b, const char *s) { escape(b, s, true); }
+void chan_escape_content(chan_buf *b, const char *s) { escape(b, s, false); }
+
+cJSON *chan_meta_filter(const cJSON *meta) {
+  cJSON *out = cJSON_CreateObject();
+  const cJSON *it;
+  const cJSON *from = cJSON_IsObject(meta) ? meta : NULL;
+  cJSON_ArrayForEach(it, from) {
+    const char *key = it->string;
+    if (!chan_meta_key_ok(key) || strcmp(key, "source") == 0 ||
+        cJSON_GetObjectItemCaseSensitive(out, key))
+      continue;
+    if (cJSON_IsString(it)) {
+      cJSON_AddStringToObject(out, key, it->valuestring);
+    } else if (cJSON_IsNumber(it) || cJSON_IsBool(it)) {
+      char *text = cJSON_PrintUnformatted(it);
+      if (text)
+        cJSON_AddStringToObject(out, key, text);
+      cJSON_free(text);
+    }
+  }
+  return out;
+}
+
+bool chan_format(chan_buf *b, const char *source, const cJSON *params,
+                 bool json, const char **why) {
+  const cJSON *content = cJSON_GetObjectItemCaseSensitive(params, "content");
+  if (!cJSON_IsObject(params)) {
+    *why = "the notification has no params object";
+    return false;
+  }
+  if (!cJSON_IsString(content)) {
+    *why = content ? "its content is not a string" : "it has no content";
+    return false;
+  }
+  cJSON *meta = chan_meta_filter(
+      cJSON_GetObjectItemCaseSensitive(params, "meta"));
+  if (json) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "source", source);
+    cJSON_AddItemToObject(o, "meta", meta);
+    cJSON_AddStringToObject(o, "content", content->valuestring);
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!text)
+      abort();
+    add_str(b, text);
+    cJSON_free(text);
+  } else {
+    add_str(b, "<channel source=\"");
+    chan_escape_attr(b, source);
+    add_str(b, "\"");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, meta) {
+      add_str(b, " ");
+      add_str(b, it->string); /* checked: [A-Za-z0-9_]+ */
+      add_str(b, "=\"");
+      chan_escape_attr(b, it->valuestring);
+      add_str(b, "\"");
+    }
+    add_str(b, ">");
+    chan_escape_content(b, content->valuestring);
+    add_str(b, "</channel>");
+    cJSON_Delete(meta);
+  }
+  add_str(b, "\n");
+  return true;
+}
