@@ -23,6 +23,9 @@ struct mcph_request {
    * answer goes here instead of to the server. */
   features_answer_fn local_done;
   void *local_ud;
+  const feature_rec *owner; /* the feature answering it */
+  bool pausing;   /* holds the session's deadlines (rpc_pause_deadlines) */
+  bool cancelled; /* the server withdrew it: the answer is not sent */
 };
 
 /* mcph_server is the session itself, seen through an opaque type. */
@@ -114,6 +117,13 @@ static bool dispatch(session *s, const char *method, const cJSON *params,
     req->id = id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull();
     req->local_done = done;
     req->local_ud = ud;
+    req->owner = r;
+    /* The server waits for this answer, maybe for a person: its own
+     * requests in flight are not late meanwhile. */
+    if (!done) {
+      req->pausing = true;
+      rpc_pause_deadlines(s->rpc);
+    }
     req->next = s->feature_requests;
     s->feature_requests = req;
     char *text = params ? cJSON_PrintUnformatted(params) : NULL;
@@ -179,6 +189,21 @@ void features_describe(session *s, features_note_fn note, void *ud) {
   }
 }
 
+void features_cancelled(session *s, const cJSON *params) {
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(params, "requestId");
+  if (!id)
+    return;
+  for (mcph_request *req = s->feature_requests; req; req = req->next) {
+    if (req->local_done || req->cancelled || !cJSON_Compare(req->id, id, 1))
+      continue;
+    req->cancelled = true;
+    const mcph_feature *f = req->owner->f;
+    if (MCPH_HAS(f, mcph_feature, on_cancelled) && f->on_cancelled)
+      f->on_cancelled(req->owner->p->ctx, SRV(s), req);
+    return;
+  }
+}
+
 void features_session_gone(session *s) {
   for (mcph_request *r = s->feature_requests; r; r = r->next)
     r->s = NULL;
@@ -189,6 +214,8 @@ void features_session_gone(session *s) {
 
 /* Unlinks and frees a request once answered. */
 static void request_done(mcph_request *req) {
+  if (req->s && req->pausing)
+    rpc_resume_deadlines(req->s->rpc);
   if (req->s) {
     for (mcph_request **pp = &req->s->feature_requests; *pp; pp = &(*pp)->next)
       if (*pp == req) {
@@ -212,7 +239,7 @@ static int svc_respond(const mcph_host *api, mcph_request *req,
   if (req->local_done) {
     req->local_done(req->local_ud, result, 0, NULL);
     cJSON_Delete(result);
-  } else if (req->s && req->s->state == SESS_READY)
+  } else if (req->s && req->s->state == SESS_READY && !req->cancelled)
     rpc_respond(req->s->rpc, req->id, result);
   else
     cJSON_Delete(result); /* the server is gone: nobody to answer */
@@ -225,7 +252,7 @@ static int svc_respond_error(const mcph_host *api, mcph_request *req, int code,
   (void)api;
   if (req->local_done)
     req->local_done(req->local_ud, NULL, code, message ? message : "error");
-  else if (req->s && req->s->state == SESS_READY)
+  else if (req->s && req->s->state == SESS_READY && !req->cancelled)
     rpc_respond_error(req->s->rpc, req->id, code, message ? message : "error");
   request_done(req);
   return MCPH_OK;

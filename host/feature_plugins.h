@@ -47,6 +47,10 @@ void features_server_event(struct session *s, int event);
 typedef void (*features_note_fn)(void *ud, const char *plugin_id,
                                  const char *line);
 void features_describe(struct session *s, features_note_fn note, void *ud);
+/* The server sent notifications/cancelled: if it names a request a
+ * feature holds, that feature is told (on_cancelled) and its answer will
+ * not be sent. */
+void features_cancelled(struct session *s, const cJSON *params);
 /* The session is being freed: requests still unanswered are orphaned
  * (their later answers are dropped). */
 void features_session_gone(struct session *s);

@@ -32,6 +32,7 @@ struct rpc {
   loop *loop;
   rpc_handlers h;
   bool hold;
+  unsigned paused; /* rpc_pause_deadlines depth */
   int64_t next_id;
   size_t npending;
   pending *buckets[NBUCKETS];
@@ -187,7 +188,8 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   if (opts && opts->timeout_ms) {
     p->timeout_ms = opts->timeout_ms;
     p->progress_resets_deadline = opts->progress_resets_deadline;
-    p->timer = loop_timer_start(r->loop, opts->timeout_ms, on_deadline, p);
+    if (!r->paused)
+      p->timer = loop_timer_start(r->loop, opts->timeout_ms, on_deadline, p);
   }
   pending **b = bucket(r, id);
   p->next = *b;
@@ -409,6 +411,26 @@ void rpc_cancel_all(rpc *r, const char *reason) {
     rpc_cancel(r, p->id, reason);
 }
 
+void rpc_pause_deadlines(rpc *r) {
+  if (r->paused++)
+    return;
+  for (unsigned i = 0; i < NBUCKETS; i++)
+    for (pending *p = r->buckets[i]; p; p = p->next)
+      if (p->timer) {
+        loop_timer_cancel(r->loop, p->timer);
+        p->timer = NULL;
+      }
+}
+
+void rpc_resume_deadlines(rpc *r) {
+  if (!r->paused || --r->paused)
+    return;
+  for (unsigned i = 0; i < NBUCKETS; i++)
+    for (pending *p = r->buckets[i]; p; p = p->next)
+      if (p->timeout_ms && !p->timer)
+        p->timer = loop_timer_start(r->loop, p->timeout_ms, on_deadline, p);
+}
+
 void rpc_fail_all(rpc *r, rpc_status status, const char *message) {
   pending *p;
   while (r->npending && (p = any_pending(r))) {
@@ -469,7 +491,7 @@ static void route_progress(rpc *r, const cJSON *params) {
   pending *p;
   if (!parse_id(tok, &id) || !(p = pending_find(r, id)) || !p->on_progress)
     return; /* progress after the result, or for a token we never sent */
-  if (p->progress_resets_deadline && p->timer) {
+  if (p->progress_resets_deadline && p->timer && !r->paused) {
     /* A long call that reports progress is alive: give it a new
      * deadline rather than killing it. */
     loop_timer_cancel(r->loop, p->timer);

@@ -84,6 +84,12 @@ void rpc_cancel_all(rpc *r, const char *reason);
 /* Completes every pending request with `status` and `message`, without
  * sending anything (the connection is gone). */
 void rpc_fail_all(rpc *r, rpc_status status, const char *message);
+/* Stops every pending request's deadline, and those of requests made
+ * meanwhile, until the matching resume; then each starts over with its
+ * full timeout. Nests. For while the peer waits on us (a person answering
+ * its elicitation): its requests are not late then. */
+void rpc_pause_deadlines(rpc *r);
+void rpc_resume_deadlines(rpc *r);
 size_t rpc_pending_count(const rpc *r);
 /* Completes one pending request with `status` and `message` (the
  * transport could not deliver it, say). Returns false for unknown ids. */

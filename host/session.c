@@ -297,6 +297,8 @@ static void on_notification(void *ud, const char *method,
   } else {
     host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "notification %s", method);
   }
+  if (strcmp(method, "notifications/cancelled") == 0)
+    features_cancelled(s, params);
   features_notify(s, method, params);
   if (s->on_notify)
     s->on_notify(s->on_notify_ud, s, method, params);

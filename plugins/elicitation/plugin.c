@@ -324,6 +324,22 @@ static void f_on_server(void *ctx, mcph_server *server, int event) {
   }
 }
 
+/* The server no longer wants an answer: the prompt or hook stops, and
+ * the "cancel" given back is not sent (the host drops it). */
+// cppcheck-suppress constParameter
+static void f_on_cancelled(void *ctx, mcph_server *server, mcph_request *req) {
+  elicit_plugin *pl = ctx;
+  (void)server;
+  for (elicitation *e = pl->list; e; e = e->next)
+    if (e->req == req) {
+      elicit_log(pl, MCPH_LOG_INFO, e->server_name,
+                 "elicitation withdrawn by the server");
+      tty_withdraw(pl, e, "the server withdrew it");
+      flow_finish(e, flow_action("cancel"));
+      return;
+    }
+}
+
 static const char *const requests[] = {"elicitation/create", NULL};
 static const char *const notifications[] = {
     "notifications/elicitation/complete", NULL};
@@ -336,6 +352,7 @@ static const mcph_feature feature = {
     .on_request = f_on_request,
     .on_notification = f_on_notification,
     .on_server = f_on_server,
+    .on_cancelled = f_on_cancelled,
 };
 
 /* ---- the plugin ---- */

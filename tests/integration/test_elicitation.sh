@@ -209,6 +209,33 @@ expect "a hook past elicitation-hook-timeout is killed and the answer is cancel"
   --jq '. == {"action": "cancel"}' --err "did not answer within 1 s"
 check "the timed-out hook does not hold the call up ($took s)" test "$took" -lt 15
 
+# While the server waits for an answer, its requests are not late: the
+# call's deadline (1 s here) stops while the hook (2 s) answers.
+cat >"$H/pause.sh" <<'EOF2'
+#!/bin/sh
+cat >/dev/null
+sleep 2
+echo '{"action":"decline"}'
+EOF2
+chmod +x "$H/pause.sh"
+ask MCPHOST_OPTION_ELICITATION="hook:$H/pause.sh" "$FORM" --timeout 1000
+expect "the call's deadline waits while the elicitation is answered" 0 \
+  --out 'result {"action":"decline"}'
+
+# A server that withdraws its elicitation (notifications/cancelled) gets
+# no answer for it; the hook (1 s) is stopped.
+cat >"$H/late.sh" <<'EOF2'
+#!/bin/sh
+cat >/dev/null
+sleep 1
+echo '{"action":"decline"}'
+EOF2
+chmod +x "$H/late.sh"
+MCPHOST_OPTION_ELICITATION="hook:$H/late.sh" run -v --config "$C" call el/withdraw \
+  "{\"params\": $FORM, \"after_ms\": 200, \"wait_ms\": 2500}"
+expect "a withdrawn elicitation is stopped and never answered" 0 \
+  --out "no answer" --err "elicitation withdrawn by the server"
+
 ask MCPHOST_OPTION_ELICITATION="hook:$H/args.sh $TMP/args.txt \"a b\" '\$HOME' it\\'s" "$FORM"
 check "a hook command is split like a shell, without expansion" \
   test "$(cat "$TMP/args.txt" 2>/dev/null)" = "[a b][\$HOME][it's]"

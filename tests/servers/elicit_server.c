@@ -18,12 +18,18 @@
  *                       notifications/elicitation/complete for `id`, and
  *                       one for an id it never used
  *   caps                the capabilities the client declared, as JSON
+ *   withdraw {params, after_ms, wait_ms}
+ *                       sends elicitation/create, withdraws it with
+ *                       notifications/cancelled after `after_ms`, then
+ *                       waits `wait_ms` for an answer it should no longer
+ *                       get: "no answer" or "answered <json>"
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* getline */
 #endif
 
 #include <cjson/cJSON.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +231,43 @@ static void tool_url(const cJSON *id, const cJSON *args) {
   cJSON_Delete(answer);
 }
 
+static int num_arg(const cJSON *args, const char *name, int fallback) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, name);
+  return cJSON_IsNumber(v) ? v->valueint : fallback;
+}
+
+/* stdin is unbuffered (main), so poll() sees every byte not yet read. */
+static void tool_withdraw(const cJSON *id, const cJSON *args) {
+  const cJSON *params = cJSON_GetObjectItemCaseSensitive(args, "params");
+  int rid = next_id++;
+  send_request(rid, "elicitation/create",
+               params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject());
+  usleep((useconds_t)num_arg(args, "after_ms", 200) * 1000u);
+  cJSON *np = cJSON_CreateObject();
+  cJSON_AddNumberToObject(np, "requestId", rid);
+  cJSON_AddStringToObject(np, "reason", "no longer needed");
+  notify("notifications/cancelled", np);
+  char *text = NULL, *line = NULL;
+  size_t cap = 0;
+  struct pollfd pfd = {.fd = 0, .events = POLLIN};
+  while (!text && poll(&pfd, 1, num_arg(args, "wait_ms", 2000)) > 0 &&
+         getline(&line, &cap, stdin) >= 0) {
+    cJSON *in = cJSON_Parse(line);
+    const cJSON *aid = cJSON_GetObjectItemCaseSensitive(in, "id");
+    if (cJSON_IsNumber(aid) && aid->valueint == rid &&
+        !cJSON_GetObjectItemCaseSensitive(in, "method")) {
+      char *json = cJSON_PrintUnformatted(in);
+      if (asprintf(&text, "answered %s", json) < 0)
+        abort();
+      free(json);
+    }
+    cJSON_Delete(in);
+  }
+  free(line);
+  respond(id, text_result(text ? text : "no answer"));
+  free(text);
+}
+
 static void call_tool(const cJSON *id, const cJSON *params) {
   const char *name =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
@@ -235,6 +278,8 @@ static void call_tool(const cJSON *id, const cJSON *params) {
     tool_two(id, args);
   } else if (name && strcmp(name, "url") == 0) {
     tool_url(id, args);
+  } else if (name && strcmp(name, "withdraw") == 0) {
+    tool_withdraw(id, args);
   } else if (name && strcmp(name, "caps") == 0) {
     char *caps = cJSON_PrintUnformatted(client_caps);
     respond(id, text_result(caps ? caps : "{}"));
@@ -281,6 +326,7 @@ static void handle(cJSON *msg) {
     cJSON_AddItemToArray(arr, tool("two", "two elicitations at once"));
     cJSON_AddItemToArray(arr, tool("url", "a URL-mode elicitation"));
     cJSON_AddItemToArray(arr, tool("caps", "the client's capabilities"));
+    cJSON_AddItemToArray(arr, tool("withdraw", "an elicitation withdrawn"));
     respond(id, r);
   } else if (strcmp(method, "tools/call") == 0) {
     call_tool(id, params);
@@ -290,6 +336,7 @@ static void handle(cJSON *msg) {
 }
 
 int main(void) {
+  setvbuf(stdin, NULL, _IONBF, 0);
   char *line = NULL;
   size_t cap = 0;
   while (getline(&line, &cap, stdin) >= 0) {

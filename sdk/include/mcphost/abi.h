@@ -40,7 +40,7 @@
  *        (feature.h)
  *   1.5  command extension "mcph.command/1" and host service
  *        "mcph.host.servers/1" (command.h); mcph_feature.describe and
- *        the on_server event MCPH_SERVER_FAILED; the permission request's
+ *        on_cancelled, the on_server event MCPH_SERVER_FAILED; the permission request's
  *        description and the MCPH_PERMISSION_ABSTAIN answer; MCPH_EDENIED */
 #define MCPH_ABI_MAJOR 1
 #define MCPH_ABI_MINOR 5

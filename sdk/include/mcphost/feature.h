@@ -75,6 +75,12 @@ typedef struct mcph_feature {
    * feature admitted it and why not), or NULL. Valid until the next call.
    * May be NULL. */
   const char *(*describe)(void *plugin_ctx, const mcph_server *server);
+  /* The server withdrew `req` (notifications/cancelled): stop working on
+   * it (close the prompt, abort the hook). The plugin still answers it
+   * once as usual, and `req` lives until then; the host does not send
+   * that answer. May be NULL. */
+  void (*on_cancelled)(void *plugin_ctx, mcph_server *server,
+                       mcph_request *req);
 } mcph_feature;
 
 /* Completion of a request the plugin sent with request(): exactly one of
