@@ -189,6 +189,16 @@ void features_describe(session *s, features_note_fn note, void *ud) {
   }
 }
 
+void features_connection_lost(session *s) {
+  for (mcph_request *req = s->feature_requests; req; req = req->next) {
+    if (req->pausing)
+      rpc_resume_deadlines(s->rpc);
+    req->pausing = false;
+    req->s = NULL; /* its answer has nobody to go to */
+  }
+  s->feature_requests = NULL;
+}
+
 void features_cancelled(session *s, const cJSON *params) {
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(params, "requestId");
   if (!id)
@@ -197,6 +207,9 @@ void features_cancelled(session *s, const cJSON *params) {
     if (req->local_done || req->cancelled || !cJSON_Compare(req->id, id, 1))
       continue;
     req->cancelled = true;
+    if (req->pausing) /* the server no longer waits for it */
+      rpc_resume_deadlines(s->rpc);
+    req->pausing = false;
     const mcph_feature *f = req->owner->f;
     if (MCPH_HAS(f, mcph_feature, on_cancelled) && f->on_cancelled)
       f->on_cancelled(req->owner->p->ctx, SRV(s), req);

@@ -51,6 +51,10 @@ void features_describe(struct session *s, features_note_fn note, void *ud);
  * feature holds, that feature is told (on_cancelled) and its answer will
  * not be sent. */
 void features_cancelled(struct session *s, const cJSON *params);
+/* The connection is gone (failed, closing, closed): the requests features
+ * hold for it no longer hold its deadlines, and their answers are
+ * dropped. */
+void features_connection_lost(struct session *s);
 /* The session is being freed: requests still unanswered are orphaned
  * (their later answers are dropped). */
 void features_session_gone(struct session *s);

@@ -107,7 +107,8 @@ static void on_reply(mcph_permission_request *req, int decision,
   slot *s = req->host_data;
   if (s->state != SLOT_ASKING && s->state != SLOT_PENDING)
     return; /* withdrawn or already answered: ignored */
-  if (decision == MCPH_PERMISSION_ABSTAIN) {
+  /* ABSTAIN is 1.5: to an older plugin 3 was just "not allow". */
+  if (decision == MCPH_PERMISSION_ABSTAIN && s->p->abi_minor >= 5) {
     bool was_pending = s->state == SLOT_PENDING;
     s->state = SLOT_ABSTAINED;
     if (was_pending && --s->a->waiting == 0 && s->a->started)

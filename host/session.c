@@ -32,6 +32,8 @@ static void set_state(session *s, session_state st) {
     features_server_event(s, MCPH_SERVER_DISCONNECTED);
   if (st == SESS_FAILED && !s->reconnect_timer)
     features_server_event(s, MCPH_SERVER_FAILED); /* for good */
+  if (st != SESS_READY && st != SESS_CONNECTING)
+    features_connection_lost(s);
   if (s->on_state)
     s->on_state(s->on_state_ud, s);
 }

@@ -121,7 +121,16 @@ void cli_offer_services(cli *c) {
 static const mcph_commands *commands_of(const plugin *p) {
   const mcph_commands *cs =
       p->loaded ? p->entry->get_extension(p->ctx, MCPH_EXT_COMMAND) : NULL;
-  return cs && MCPH_HAS(cs, mcph_commands, count) ? cs : NULL;
+  if (!cs || !MCPH_HAS(cs, mcph_commands, count) || !cs->commands ||
+      cs->count == 0 || !MCPH_HAS(&cs->commands[0], mcph_command, interrupt))
+    return NULL;
+  return cs;
+}
+
+/* Element k: the array's stride is the plugin's sizeof(mcph_command). */
+static const mcph_command *command_at(const mcph_commands *cs, size_t k) {
+  return (const mcph_command *)((const char *)cs->commands +
+                                k * cs->commands[0].struct_size);
 }
 
 bool cli_find_plugin_command(const cli *c, const char *name,
@@ -131,12 +140,13 @@ bool cli_find_plugin_command(const cli *c, const char *name,
     const mcph_commands *cs = commands_of(p);
     if (!cs)
       continue;
-    for (size_t k = 0; k < cs->count; k++)
-      if (cs->commands[k].name && strcmp(cs->commands[k].name, name) == 0 &&
-          cs->commands[k].start) {
-        *out = (plugin_command){p, &cs->commands[k]};
+    for (size_t k = 0; k < cs->count; k++) {
+      const mcph_command *cmd = command_at(cs, k);
+      if (cmd->name && strcmp(cmd->name, name) == 0 && cmd->start) {
+        *out = (plugin_command){p, cmd};
         return true;
       }
+    }
   }
   return false;
 }
@@ -148,7 +158,7 @@ void cli_print_plugin_commands(const cli *c, FILE *f) {
     if (!cs)
       continue;
     for (size_t k = 0; k < cs->count; k++) {
-      const mcph_command *cmd = &cs->commands[k];
+      const mcph_command *cmd = command_at(cs, k);
       if (!cmd->name)
         continue;
       if (!any)

@@ -37,13 +37,24 @@ bool chan_meta_key_ok(const char *key) {
   return true;
 }
 
-/* `attr`: every control becomes a character reference, and so does '"'. */
+/* `attr`: every control becomes a character reference, and so does '"'.
+ * C1 controls (U+0080..U+009F, two bytes C2 80..C2 9F in UTF-8) always
+ * do: U+009B and U+009D are terminal escape sequences on their own. */
 static void escape(chan_buf *b, const char *s, bool attr) {
   const char *run = s;
   for (const char *p = s;; p++) {
     unsigned char ch = (unsigned char)*p;
     const char *rep = NULL;
     char num[8];
+    if (ch == 0xC2 && (unsigned char)p[1] >= 0x80 &&
+        (unsigned char)p[1] <= 0x9F) {
+      chan_buf_add(b, run, (size_t)(p - run));
+      snprintf(num, sizeof num, "&#x%02X;", (unsigned char)p[1]);
+      add_str(b, num);
+      run = p + 2;
+      p++;
+      continue;
+    }
     if (ch == '&')
       rep = "&amp;";
     else if (ch == '<')

@@ -4,7 +4,8 @@
  *
  * A server controls content and meta, never the frame: in attribute
  * values & < > " become entities, in content & < > do; C0 controls other
- * than newline and tab (in attributes: all of them) and DEL become &#xNN;
+ * than newline and tab (in attributes: all of them), DEL and the C1
+ * controls U+0080..U+009F become &#xNN;
  * so nothing reaches a terminal as an escape sequence; meta keys that are
  * not [A-Za-z0-9_]+, the key "source" (the host sets it), repeated keys
  * and values that are not strings, numbers or booleans are dropped. The

@@ -69,12 +69,14 @@ typedef struct chan_plugin {
   const mcph_host_servers *servers; /* NULL on a host older than 1.5 */
   chan_server *list;
   perm_q *perms;
-  char *note; /* the last describe() line */
+  bool in_ask; /* inside perm_ask: questions are checked when it returns */
+  char *note;  /* the last describe() line */
   /* channels listen */
   mcph_run *run;
   bool starting; /* inside start(): verdicts may come before all targets */
   bool json;
   long left; /* messages still to print; -1: no limit */
+  unsigned long printed;
   chan_buf out;
 } chan_plugin;
 
@@ -254,6 +256,7 @@ static void on_message(chan_plugin *pl, chan_server *cs, const char *params) {
               "channel message ignored: %s", why);
   cJSON_Delete(p);
   if (!why) {
+    pl->printed++;
     flush_out(pl);
     if (pl->left > 0 && --pl->left == 0)
       finish(pl, 0);
@@ -362,11 +365,13 @@ static void cmd_interrupt(void *ctx, mcph_run *run) {
   chan_plugin *pl = ctx;
   (void)run;
   flush_out(pl);
+  say(pl, "interrupted after %lu messages", pl->printed);
   finish(pl, 130);
 }
 
 static const mcph_command command_list[] = {
-    {.name = "channels",
+    {.struct_size = sizeof(mcph_command),
+     .name = "channels",
      .usage = "channels listen [--server NAME]... [--count N] [--json]",
      .help = "print the messages channel servers push, as they arrive",
      .start = cmd_start,
@@ -407,6 +412,17 @@ static void send_question(chan_plugin *pl, perm_q *q, chan_server *cs) {
             "permission question %s relayed", q->id);
 }
 
+/* `name` went away: the questions it held are no longer held by it. */
+static void forget_server(chan_plugin *pl, const char *name) {
+  for (perm_q *q = pl->perms; q; q = q->next)
+    for (size_t i = 0; i < q->nsent; i++)
+      if (strcmp(q->sent[i], name) == 0) {
+        free(q->sent[i]);
+        q->sent[i] = q->sent[--q->nsent];
+        break;
+      }
+}
+
 static void perm_free(perm_q *q) {
   for (size_t i = 0; i < q->nsent; i++)
     free(q->sent[i]);
@@ -423,19 +439,25 @@ static void perm_unlink(chan_plugin *pl, perm_q *q) {
     }
 }
 
-/* A question nobody on the list can take any more is given back. */
-static void check_questions(chan_plugin *pl) {
+/* Whether a listed server may still take questions: connected and
+ * admitted, or still connecting. */
+static bool someone_may_answer(chan_plugin *pl) {
   const char *list = allow_list(pl);
+  for (chan_server *cs = pl->list; cs; cs = cs->next)
+    if (in_list(list, cs->name) && !cs->failed &&
+        (cs->verdict == V_UNKNOWN || cs->verdict == V_ADMITTED))
+      return true;
+  return false;
+}
+
+/* A question that no listed server holds, nor can take any more, is
+ * given back. */
+static void check_questions(chan_plugin *pl) {
+  if (pl->in_ask)
+    return;
   for (perm_q *q = pl->perms, *next; q; q = next) {
     next = q->next;
-    if (q->nsent)
-      continue;
-    bool open = false;
-    for (chan_server *cs = pl->list; cs; cs = cs->next)
-      if (in_list(list, cs->name) && !cs->failed &&
-          (cs->verdict == V_UNKNOWN || cs->verdict == V_ADMITTED))
-        open = true;
-    if (open || pl->host->abi_minor < 5)
+    if (q->nsent || someone_may_answer(pl) || pl->host->abi_minor < 5)
       continue;
     perm_unlink(pl, q);
     mcph_permission_request *req = q->req;
@@ -501,8 +523,10 @@ static int perm_ask(void *ctx, mcph_permission_request *req) {
   cJSON_Delete(p);
   q->next = pl->perms;
   pl->perms = q;
-  /* Ask every listed server that is admitted; connect the others. */
-  bool candidate = false;
+  /* Ask every listed server that is admitted; connect the others. A
+   * connect may fail at once and call back into f_server: the questions
+   * are checked once this returns. */
+  pl->in_ask = true;
   for (const char *s = list; s && *s;) {
     const char *end = strchr(s, ',');
     size_t len = end ? (size_t)(end - s) : strlen(s);
@@ -518,23 +542,25 @@ static int perm_ask(void *ctx, mcph_permission_request *req) {
       mcph_error_init(&e);
       if (cs->srv) {
         send_question(pl, q, cs);
-        candidate |= cs->verdict == V_ADMITTED;
-      } else if (pl->servers->connect(pl->host, name, 0, &e) == MCPH_OK) {
-        cs->failed = false;
-        cs->verdict = V_UNKNOWN;
-        candidate = true;
       } else {
-        mcph_logf(pl->host, MCPH_LOG_WARN, name,
-                  "cannot ask it for permission: %s", e.message);
+        cs->failed = false; /* before connect: it may fail at once */
+        cs->verdict = V_UNKNOWN;
+        if (pl->servers->connect(pl->host, name, 0, &e) != MCPH_OK) {
+          cs->failed = true;
+          mcph_logf(pl->host, MCPH_LOG_WARN, name,
+                    "cannot ask it for permission: %s", e.message);
+        }
       }
     }
     free(name);
   }
-  if (!candidate) {
+  pl->in_ask = false;
+  if (!q->nsent && !someone_may_answer(pl)) {
     perm_unlink(pl, q);
     perm_free(q);
     return MCPH_ENOTSUP;
   }
+  check_questions(pl); /* others whose servers failed meanwhile */
   return MCPH_OK;
 }
 
@@ -620,13 +646,18 @@ static void f_server(void *ctx, mcph_server *srv, int event) {
         send_question(pl, q, cs);
   } else if (event == MCPH_SERVER_DISCONNECTED) {
     cs->srv = NULL;
+    forget_server(pl, cs->name); /* asked again if it comes back */
   } else if (event == MCPH_SERVER_FAILED) {
     cs->srv = NULL;
     cs->failed = true;
+    forget_server(pl, cs->name);
     if (pl->run && cs->target) {
       const char *why = NULL;
       pl->servers->state(pl->host, cs->name, &why);
-      say(pl, "%s failed: %s", cs->name, why ? why : "connection lost");
+      /* Through the host's log: it redacts what a server may have put in
+       * the error. */
+      mcph_logf(pl->host, MCPH_LOG_WARN, cs->name, "channels: cannot listen: %s",
+                why ? why : "connection lost");
     }
   }
   check_questions(pl);

@@ -93,7 +93,7 @@ expect "--count must be positive" 2 --err "--count needs a positive number"
 config_file "$TMP/broken.json" "{\"gone\": {\"command\": \"$TMP/no-such-server\"}}"
 run --config "$TMP/broken.json" channels listen
 expect "a server that cannot start ends the listener" 3 \
-  --err "gone failed:" --err "no server left to listen to"
+  --err "[gone] channels: cannot listen: cannot start" --err "no server left to listen to"
 
 # Ctrl-C ends a listener with 130 after what it printed.
 "$MCPHOST" --strict-mcp-config --config "$C" channels listen >"$TMP/out" 2>"$TMP/err" &
@@ -101,7 +101,7 @@ LPID=$!
 for _ in $(seq 100); do [ "$(grep -c . "$TMP/out")" -ge 6 ] && break; sleep 0.1; done
 kill -INT "$LPID"; wait "$LPID"; RC=$?
 OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
-expect "Ctrl-C ends listen with 130" 130
+expect "Ctrl-C ends listen with 130" 130 --err "channels: interrupted after 5 messages"
 check "what arrived before Ctrl-C was printed" cmp "$TMP/out" "$TMP/want.txt"
 
 # ---- permission relay ----

@@ -254,7 +254,7 @@ expect "a plugin's server is called by its mcp__ name" 0 --out "served by test.s
 RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
 expect "a plugin's server with a configured command is skipped, naming the winner" 0 \
   --err "MCP server \"plugin:test.source:dup\" skipped — same command/URL as already-configured \"a\""
-jq '.permissions = {"ask": ["mcp__plugin_test_source_hello__*"]}' "$SETTINGS" >"$TMP/s.json" && cp "$TMP/s.json" "$SETTINGS"
+jq '.permissions = {"ask": ["mcp__plugin_test_source_hello__*", "mcp__plugin_test_source14_hello__*"]}' "$SETTINGS" >"$TMP/s.json" && cp "$TMP/s.json" "$SETTINGS"
 prun --plugin-dir "$FIXTURES/source" call mcp__plugin_test_source_hello__yes_tool
 expect "a permission plugin answers an ask (later, from a timer)" 0 --out "served by test.source"
 prun --plugin-dir "$FIXTURES/source" call mcp__plugin_test_source_hello__no_tool
@@ -262,6 +262,12 @@ expect "a permission plugin refuses an ask (at once)" 8 --err "denied by plugin 
 prun --plugin-dir "$FIXTURES/source" call mcp__plugin_test_source_hello__maybe_tool
 expect "when every plugin abstains and there is no terminal, an ask is refused" 8 \
   --err "nobody can answer"
+prun --plugin-dir "$FIXTURES/source" call mcp__plugin_test_source_hello__three_tool
+expect "a plugin that withdraws (ABSTAIN, ABI 1.5) leaves the question to the others" 8 \
+  --err "nobody can answer" --no-err "denied by plugin"
+prun --plugin-dir "$FIXTURES/source14" call mcp__plugin_test_source14_hello__three_tool
+expect "a 1.4 plugin's answer 3 is still a refusal" 8 \
+  --err "denied by plugin test.source14: the fixture answers 3 to three_ tools"
 if command -v script >/dev/null; then
   mkfifo "$TMP/quiet"
   exec 9<>"$TMP/quiet" # a terminal where nobody types

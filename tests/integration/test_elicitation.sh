@@ -221,6 +221,12 @@ chmod +x "$H/pause.sh"
 ask MCPHOST_OPTION_ELICITATION="hook:$H/pause.sh" "$FORM" --timeout 1000
 expect "the call's deadline waits while the elicitation is answered" 0 \
   --out 'result {"action":"decline"}'
+# ... and runs again once the answer is sent: a server that then stalls
+# is late.
+HOOK=$(answer quick '{"action": "decline"}')
+MCPHOST_OPTION_ELICITATION="hook:$HOOK" run --config "$C" --timeout 1000 call el/ask \
+  "{\"params\": $FORM, \"stall_ms\": 3000}"
+expect "after the answer the call's deadline runs again" 5 --err "timed out"
 
 # A server that withdraws its elicitation (notifications/cancelled) gets
 # no answer for it; the hook (1 s) is stopped.

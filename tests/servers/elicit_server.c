@@ -6,12 +6,13 @@
  * "elicitation/create" whether or not the client declared the capability
  * (on purpose: the tests check what a client without it answers). Tools:
  *
- *   ask {params, exit_after_ms}
+ *   ask {params, exit_after_ms, stall_ms}
  *                       sends elicitation/create with `params` as given
  *                       (broken schemas included) and answers with what
  *                       came back: "result <json>" or "error <code>
- *                       <message>"; with exit_after_ms it exits that long
- *                       after asking instead (a server that goes away)
+ *                       <message>", stall_ms after it came; with
+ *                       exit_after_ms it exits that long after asking
+ *                       instead (a server that goes away)
  *   two {params}        sends two elicitation/create at once, then
  *                       answers with both results, one per line
  *   url {url, id}       a URL-mode elicitation; after an "accept" it sends
@@ -160,6 +161,9 @@ static void tool_ask(const cJSON *id, const cJSON *args) {
   cJSON *answer = request(
       "elicitation/create",
       params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject(), &is_error);
+  const cJSON *stall = cJSON_GetObjectItemCaseSensitive(args, "stall_ms");
+  if (cJSON_IsNumber(stall))
+    usleep((useconds_t)stall->valueint * 1000u);
   char *text = describe(answer, is_error);
   respond(id, text_result(text));
   free(text);

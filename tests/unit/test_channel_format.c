@@ -50,6 +50,14 @@ TEST(test_controls_become_references) {
             "&#x07;&#x7F;</channel>\n");
 }
 
+TEST(test_c1_controls_become_references) {
+  /* U+009B is CSI and U+009D OSC: escape sequences in one character. */
+  CHECK_STR(fmt("s", "{\"content\":\"a\\u009b31mRED\\u009d0;t\\u009c\\u0085\u00e9\",\"meta\":{\"k\":\"\\u0085x\"}}",
+                false),
+            "<channel source=\"s\" k=\"&#x85;x\">a&#x9B;31mRED&#x9D;0;t&#x9C;"
+            "&#x85;\xC3\xA9</channel>\n");
+}
+
 TEST(test_meta_keys_are_filtered) {
   CHECK_STR(fmt("s", "{\"content\":\"c\",\"meta\":{\"source\":\"evil\","
                      "\"bad key\":\"1\",\"k-dash\":\"2\",\"\":\"3\","
@@ -89,6 +97,7 @@ int main(void) {
       T(test_attribute_values_cannot_break_out),
       T(test_source_is_escaped_too),
       T(test_controls_become_references),
+      T(test_c1_controls_become_references),
       T(test_meta_keys_are_filtered),
       T(test_meta_that_is_not_an_object_is_ignored),
       T(test_not_a_message),

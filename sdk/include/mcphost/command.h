@@ -32,7 +32,10 @@ extern "C" {
 
 typedef struct mcph_run mcph_run; /* one running command (the host's) */
 
+/* Each element of the array starts with its size, so the struct can grow
+ * like every other: all elements of one array have the same size. */
 typedef struct mcph_command {
+  uint32_t struct_size; /* sizeof(mcph_command) */
   const char *name;  /* the command word, e.g. "channels" */
   const char *usage; /* e.g. "channels listen [--server NAME]... [--json]" */
   const char *help;  /* one line for --help */
@@ -41,7 +44,7 @@ typedef struct mcph_command {
    * later, or even now, with finish()); or a negative MCPH_E* code with
    * `err` filled, and then the host prints the message and exits with
    * 2 for MCPH_EINVAL (a usage error), 6 for MCPH_ENOTFOUND, 8 for
-   * MCPH_EDENIED, else 3. `global_json` is 1 when --json came before the
+   * MCPH_EDENIED, 7 for MCPH_EAUTH, 5 for MCPH_ETIMEDOUT, else 3. `global_json` is 1 when --json came before the
    * command. */
   int (*start)(void *plugin_ctx, mcph_run *run, int argc,
                const char *const *argv, int global_json, mcph_error *err);
@@ -64,7 +67,8 @@ enum mcph_connect_flags {
 };
 
 /* The host service: get_service(MCPH_SERVICE_SERVERS). Strings returned
- * are the host's, valid until control returns to the loop. */
+ * are the host's, valid until the next call of the same function and
+ * never across a return to the loop: copy what you keep. */
 typedef struct mcph_host_servers {
   uint32_t struct_size; /* sizeof(mcph_host_servers) as the host built it */
   /* The configured servers, in priority order: names 0..count-1. */
