@@ -514,15 +514,14 @@ static void handle_line(batch *b, const char *line, size_t len) {
     finish_error(o, EXIT_USAGE, "not a JSON object");
     return;
   }
-  const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
-  o->id = id ? cJSON_Duplicate(id, 1) : NULL;
-  const cJSON *args = cJSON_GetObjectItemCaseSensitive(req, "arguments");
-  if (args && !cJSON_IsObject(args)) {
+  /* Taken out of the request, which is deleted below, not copied. */
+  o->id = cJSON_DetachItemFromObjectCaseSensitive(req, "id");
+  o->args = cJSON_DetachItemFromObjectCaseSensitive(req, "arguments");
+  if (o->args && !cJSON_IsObject(o->args)) {
     cJSON_Delete(req);
     finish_error(o, EXIT_USAGE, "\"arguments\" must be an object");
     return;
   }
-  o->args = args ? cJSON_Duplicate(args, 1) : NULL;
   const char *call = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "call"));
   const char *read = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "read"));
   const char *prompt = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "prompt"));
