@@ -144,9 +144,13 @@ static void on_deadline(void *ud) {
 int64_t rpc_request(rpc *r, const char *method, cJSON *params,
                     const rpc_request_opts *opts, rpc_done_fn done) {
   int64_t id = r->next_id++;
+  /* The id as text: cJSON prints every number through sprintf("%1.15g")
+   * and reads it back with sscanf, a cost paid on each request. */
+  char idtext[24];
+  snprintf(idtext, sizeof idtext, "%" PRId64, id);
   cJSON *msg = cJSON_CreateObject();
   cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
-  cJSON_AddNumberToObject(msg, "id", (double)id);
+  cJSON_AddRawToObject(msg, "id", idtext);
   cJSON_AddStringToObject(msg, "method", method);
   if (opts && opts->on_progress) {
     if (!params)
@@ -157,7 +161,7 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
       meta = cJSON_AddObjectToObject(params, "_meta");
     }
     cJSON_DeleteItemFromObjectCaseSensitive(meta, "progressToken");
-    cJSON_AddNumberToObject(meta, "progressToken", (double)id);
+    cJSON_AddRawToObject(meta, "progressToken", idtext);
   }
   if (params)
     cJSON_AddItemToObject(msg, "params", params);

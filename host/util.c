@@ -85,6 +85,14 @@ void sb_adds(strbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
 
 void sb_addc(strbuf *b, char c) { sb_add(b, &c, 1); }
 
+char *sb_extend(strbuf *b, size_t n) {
+  sb_grow(b, n);
+  char *at = b->data + b->len;
+  b->len += n;
+  b->data[b->len] = '\0';
+  return at;
+}
+
 void sb_vprintf(strbuf *b, const char *fmt, va_list ap) {
   va_list ap2;
   va_copy(ap2, ap);

@@ -17,6 +17,9 @@ void sb_free(strbuf *b);
 void sb_add(strbuf *b, const char *s, size_t n);
 void sb_adds(strbuf *b, const char *s);
 void sb_addc(strbuf *b, char c);
+/* Adds `n` bytes for the caller to fill and returns where they start; the
+ * NUL after them is written already. */
+char *sb_extend(strbuf *b, size_t n);
 void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
 void sb_printf(strbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

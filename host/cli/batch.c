@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../json_write.h"
 #include "../names.h"
 #include "../redact.h"
 #include "../util.h"
@@ -92,6 +93,8 @@ struct batch {
  * down to the low mark. */
 #define OUT_HIGH (4u << 20)
 #define OUT_LOW (1u << 20)
+/* A drained queue keeps its room up to this. */
+#define OUT_KEEP_MAX ((size_t)1 << 20)
 
 static void flush_out(batch *b);
 
@@ -122,6 +125,8 @@ static void flush_out(batch *b) {
   size_t waiting = b->out.len - b->out_off;
   if (waiting == 0) {
     b->out.len = b->out_off = 0;
+    if (b->out.cap > OUT_KEEP_MAX) /* a large answer's room, given back */
+      sb_free(&b->out);
     if (b->out_watch) {
       loop_unwatch(b->c->h->loop, b->out_watch);
       b->out_watch = NULL;
@@ -136,15 +141,15 @@ static void flush_out(batch *b) {
   }
 }
 
+/* Writes `line` into the queue itself: a large answer printed to a
+ * string first would be held twice more while it is copied in. */
 static void emit(batch *b, cJSON *line) {
-  char *s = cJSON_PrintUnformatted(line);
-  if (s) {
-    sb_adds(&b->out, s);
+  bool written = json_write(&b->out, line) == 0;
+  cJSON_Delete(line);
+  if (written) {
     sb_addc(&b->out, '\n');
-    cJSON_free(s);
     flush_out(b);
   }
-  cJSON_Delete(line);
 }
 
 static void check_done(batch *b) {
@@ -509,15 +514,14 @@ static void handle_line(batch *b, const char *line, size_t len) {
     finish_error(o, EXIT_USAGE, "not a JSON object");
     return;
   }
-  const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
-  o->id = id ? cJSON_Duplicate(id, 1) : NULL;
-  const cJSON *args = cJSON_GetObjectItemCaseSensitive(req, "arguments");
-  if (args && !cJSON_IsObject(args)) {
+  /* Taken out of the request, which is deleted below, not copied. */
+  o->id = cJSON_DetachItemFromObjectCaseSensitive(req, "id");
+  o->args = cJSON_DetachItemFromObjectCaseSensitive(req, "arguments");
+  if (o->args && !cJSON_IsObject(o->args)) {
     cJSON_Delete(req);
     finish_error(o, EXIT_USAGE, "\"arguments\" must be an object");
     return;
   }
-  o->args = args ? cJSON_Duplicate(args, 1) : NULL;
   const char *call = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "call"));
   const char *read = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "read"));
   const char *prompt = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "prompt"));

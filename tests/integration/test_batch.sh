@@ -45,6 +45,22 @@ OUT=$(jq -s '.' "$TMP/out")
 expect "64 requests at once all complete" 0 \
   --jq 'length == 64 and all(.[]; .result.content[0].text == "Echo: m\(.id)")'
 
+# A result of a few MiB with every kind of character JSON escapes: batch
+# writes answers with its own writer, which must give cJSON's very bytes.
+chunk='\"quoted\" back\\slash \/ tab\t nl\n cr\r bs\b ff\f '
+chunk+='\u0001\u0002\u0007\u000b\u000e\u001b\u001f del\u007f café 漢字 😀 '
+{ printf '{"id":1,"call":"demo/echo","arguments":{"message":"'
+  yes "$chunk" | head -n 40000 | tr -d '\n'
+  printf '"}}\n'; } >"$TMP/bigreq"
+"$MCPHOST" --config "$C" batch <"$TMP/bigreq" >"$TMP/out" 2>"$TMP/err"; RC=$?
+OUT=$(head -c 300 "$TMP/out"); ERR=$(cat "$TMP/err")
+"$BUILDDIR/tests/mcphost-json-reprint" <"$TMP/out" >"$TMP/reprinted"
+want=$({ printf 'Echo: '; jq -j '.arguments.message' "$TMP/bigreq"; } | sha256sum)
+got=$(jq -j '.result.content[0].text' "$TMP/out" | sha256sum)
+expect "a result of $(($(wc -c <"$TMP/out") >> 20)) MiB is answered" 0 --out '{"id":1,"result":{"content":[{'
+check "its answer line is byte for byte what cJSON prints" cmp -s "$TMP/out" "$TMP/reprinted"
+check "its text arrives intact" test "$got" = "$want"
+
 # Sequential use: the next request is written after the previous answer.
 coproc B { "$MCPHOST" --config "$C" batch 2>"$TMP/err"; }
 BPID=$B_PID # bash unsets B_PID once the coprocess ends

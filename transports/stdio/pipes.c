@@ -89,9 +89,12 @@ static void deliver_lines(mcph_transport *t) {
 }
 
 /* Reads up to `budget` bytes of stdout, delivering lines as they complete.
- * Returns false when stdout is finished: end-of-file, or an error (logged,
- * and t->cause set). */
-static bool read_stdout(mcph_transport *t, size_t budget) {
+ * With `until_empty` false, a read that leaves room unfilled ends it: the
+ * pipe was empty then, and the watch, level-triggered, fires again for
+ * what comes next or for end-of-file. That saves the read that would only
+ * have said EAGAIN, once per answer. Returns false when stdout is
+ * finished: end-of-file, or an error (logged, and t->cause set). */
+static bool read_stdout(mcph_transport *t, size_t budget, bool until_empty) {
   size_t done = 0;
   while (done < budget) {
     size_t avail;
@@ -107,6 +110,9 @@ static bool read_stdout(mcph_transport *t, size_t budget) {
       framing_commit(&t->rx, (size_t)n);
       done += (size_t)n;
       deliver_lines(t);
+      if (!until_empty && (size_t)n < avail) {
+        return true;
+      }
     } else if (n == 0) {
       return false;
     } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -157,7 +163,7 @@ void pipes_on_stdout(void *ud, int fd, unsigned events) {
   mcph_transport *t = ud;
   (void)fd;
   (void)events;
-  if (!read_stdout(t, STDOUT_BUDGET)) {
+  if (!read_stdout(t, STDOUT_BUDGET, false)) {
     finish_stdout(t);
     child_pipe_lost(t, END_STDOUT_EOF);
   }
@@ -200,7 +206,7 @@ void pipes_on_stderr(void *ud, int fd, unsigned events) {
 void pipes_drain(mcph_transport *t) {
   /* What the child wrote before it exited is in the pipes already. */
   if (t->stdout_fd >= 0) {
-    read_stdout(t, DRAIN_BUDGET);
+    read_stdout(t, DRAIN_BUDGET, true);
     finish_stdout(t);
   }
   deliver_last_line(t);
