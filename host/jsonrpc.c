@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_raw.h"
 #include "sanitize.h"
 #include "util.h"
 
@@ -22,6 +23,7 @@ typedef struct pending {
   loop_timer *timer;
   uint64_t timeout_ms;
   bool progress_resets_deadline;
+  bool raw_ok; /* the caller takes a cJSON_Raw result */
   rpc *owner;
   struct pending *next; /* hash chain */
 } pending;
@@ -33,6 +35,7 @@ struct rpc {
   rpc_handlers h;
   bool hold;
   unsigned paused; /* rpc_pause_deadlines depth */
+  size_t nraw;     /* pending requests with raw_ok */
   int64_t next_id;
   size_t npending;
   pending *buckets[NBUCKETS];
@@ -54,6 +57,7 @@ static void pending_unlink(rpc *r, pending *p) {
     if (*pp == p) {
       *pp = p->next;
       r->npending--;
+      r->nraw -= p->raw_ok;
       return;
     }
   }
@@ -189,6 +193,7 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   p->on_progress = opts ? opts->on_progress : NULL;
   p->ud = opts ? opts->ud : NULL;
   p->owner = r;
+  p->raw_ok = opts && opts->raw_result;
   if (opts && opts->timeout_ms) {
     p->timeout_ms = opts->timeout_ms;
     p->progress_resets_deadline = opts->progress_resets_deadline;
@@ -199,6 +204,7 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   p->next = *b;
   *b = p;
   r->npending++;
+  r->nraw += p->raw_ok;
   return id;
 }
 
@@ -540,7 +546,32 @@ static void handle_response(rpc *r, cJSON *msg) {
   pending_finish(r, p, result, NULL);
 }
 
+/* Below this size a tree costs little; above it, a result whose caller
+ * only passes it on skips the tree when it can (json_raw.h). */
+#define RAW_MIN_BYTES (64 * 1024)
+
+static bool receive_raw(rpc *r, const char *json, size_t len) {
+  int64_t id;
+  size_t off, n;
+  if (!json_raw_response(json, len, &id, &off, &n))
+    return false;
+  pending *p = pending_find(r, id);
+  if (!p || !p->raw_ok)
+    return false; /* the ordinary path says what is wrong, if anything */
+  char *text = xmalloc(n + 1);
+  text[json_raw_minify(json + off, n, text)] = '\0';
+  cJSON *result = cJSON_CreateRaw("");
+  if (!result)
+    abort();
+  cJSON_free(result->valuestring);
+  result->valuestring = text; /* freed by cJSON_Delete (default hooks) */
+  pending_finish(r, p, result, NULL);
+  return true;
+}
+
 void rpc_receive(rpc *r, const char *json, size_t len) {
+  if (len >= RAW_MIN_BYTES && r->nraw && receive_raw(r, json, len))
+    return;
   cJSON *msg = cJSON_ParseWithLength(json, len);
   if (!msg) {
     /* Say so once, and fail the request it answered, if we can tell. */

@@ -63,6 +63,10 @@ typedef struct rpc_request_opts {
   void *ud;                    /* for on_progress and done */
   bool urgent;                 /* sent even while requests are held */
   bool progress_resets_deadline; /* each progress restarts timeout_ms */
+  /* The caller only passes the result on: a large one that sanitizing
+   * could not change may arrive as a cJSON_Raw item holding its JSON text
+   * (json_raw.h) instead of a tree. */
+  bool raw_result;
 } rpc_request_opts;
 
 rpc *rpc_new(loop *l, const rpc_handlers *h);

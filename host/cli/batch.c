@@ -222,7 +222,8 @@ static void on_answer(void *ud, cJSON *result, const rpc_error *err,
 
 static void send_op(op *o, const char *method, cJSON *params) {
   char why[600];
-  rpc_request_opts opts = {.ud = o};
+  /* Results are only passed on: a large one may skip the tree. */
+  rpc_request_opts opts = {.ud = o, .raw_result = true};
   batch *b = o->b;
   opts.timeout_ms = o->kind == OP_CALL ? b->c->tool_timeout_ms
                                        : b->c->request_timeout_ms;

@@ -61,6 +61,21 @@ expect "a result of $(($(wc -c <"$TMP/out") >> 20)) MiB is answered" 0 --out '{"
 check "its answer line is byte for byte what cJSON prints" cmp -s "$TMP/out" "$TMP/reprinted"
 check "its text arrives intact" test "$got" = "$want"
 
+# An ASCII-only result that large is passed on without a tree
+# (json_raw.h): the same bytes, the same text.
+chunk='plain \"quoted\" back\\slash \/ tab\t nl\n \u0001\u001b ascii only '
+{ printf '{"id":2,"call":"demo/echo","arguments":{"message":"'
+  yes "$chunk" | head -n 60000 | tr -d '\n'
+  printf '"}}\n'; } >"$TMP/bigreq"
+"$MCPHOST" --config "$C" batch <"$TMP/bigreq" >"$TMP/out" 2>"$TMP/err"; RC=$?
+OUT=$(head -c 300 "$TMP/out"); ERR=$(cat "$TMP/err")
+"$BUILDDIR/tests/mcphost-json-reprint" <"$TMP/out" >"$TMP/reprinted"
+want=$({ printf 'Echo: '; jq -j '.arguments.message' "$TMP/bigreq"; } | sha256sum)
+got=$(jq -j '.result.content[0].text' "$TMP/out" | sha256sum)
+expect "an ASCII result of $(($(wc -c <"$TMP/out") >> 20)) MiB is answered" 0 --out '{"id":2,"result":{"content":[{'
+check "its answer line is what cJSON prints" cmp -s "$TMP/out" "$TMP/reprinted"
+check "its text arrives intact" test "$got" = "$want"
+
 # Sequential use: the next request is written after the previous answer.
 coproc B { "$MCPHOST" --config "$C" batch 2>"$TMP/err"; }
 BPID=$B_PID # bash unsets B_PID once the coprocess ends

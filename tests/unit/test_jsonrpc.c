@@ -60,6 +60,7 @@ typedef struct outcome {
   char *result; /* serialized */
   int progress_calls;
   double last_progress;
+  bool raw; /* the result came as a cJSON_Raw item */
 } outcome;
 
 static void on_done(void *ud, cJSON *result, const rpc_error *err, bool *take) {
@@ -71,6 +72,7 @@ static void on_done(void *ud, cJSON *result, const rpc_error *err, bool *take) {
     o->code = err->code;
     snprintf(o->message, sizeof o->message, "%s", err->message);
   } else {
+    o->raw = cJSON_IsRaw(result);
     o->result = cJSON_PrintUnformatted(result);
   }
 }
@@ -419,7 +421,53 @@ TEST(test_unparsable_answer_fails_its_request_at_once) {
   loop_free(l);
 }
 
-RUN(T(test_scan_id_reads_the_top_level_id_of_a_cut_message),
+/* A response of about `size` bytes whose text is `fill` repeated. */
+static char *big_response(int64_t id, const char *fill, size_t size) {
+  char *s = xmalloc(size + 128);
+  int n = sprintf(s, "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\": {\"text\": \"",
+                  (long long)id);
+  size_t f = strlen(fill);
+  while ((size_t)n + f < size)
+    n += sprintf(s + n, "%s", fill);
+  strcpy(s + n, "\"} }");
+  return s;
+}
+
+TEST(test_large_plain_results_skip_the_tree_when_asked) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome a = {0}, b = {0}, c = {0};
+  rpc_request_opts raw = {.ud = &a, .raw_result = true};
+  rpc_request_opts tree = {.ud = &b};
+  rpc_request_opts raw2 = {.ud = &c, .raw_result = true};
+  rpc_request(r, "tools/call", NULL, &raw, on_done);
+  rpc_request(r, "tools/call", NULL, &tree, on_done);
+  rpc_request(r, "tools/call", NULL, &raw2, on_done);
+  char *ascii1 = big_response(1, "plain \\\"text\\\" ", 200000);
+  char *ascii2 = big_response(2, "plain \\\"text\\\" ", 200000);
+  char *utf8 = big_response(3, "zero\u200bwidth ", 200000);
+  feed(r, ascii1);
+  feed(r, ascii2);
+  feed(r, utf8);
+  CHECK(a.calls == 1 && a.raw);
+  CHECK(b.calls == 1 && !b.raw);
+  CHECK(c.calls == 1 && !c.raw); /* sanitizing changes it: a tree */
+  CHECK(a.result && b.result && strcmp(a.result, b.result) == 0);
+  CHECK(c.result && !strstr(c.result, "\\u200b") && strstr(c.result, "zerowidth"));
+  free(ascii1);
+  free(ascii2);
+  free(utf8);
+  free(a.result);
+  free(b.result);
+  free(c.result);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+RUN(T(test_large_plain_results_skip_the_tree_when_asked),
+    T(test_scan_id_reads_the_top_level_id_of_a_cut_message),
     T(test_unparsable_answer_fails_its_request_at_once),
     T(test_request_is_serialized_as_jsonrpc_2),
     T(test_responses_match_their_requests_in_any_order),

@@ -1,0 +1,39 @@
+/* Large answers passed on without a tree.
+ *
+ * A big tool result (megabytes of text) costs more to parse into cJSON and
+ * print again than everything else a call does. When the text could not
+ * change on the way (sanitizing never changes ASCII) and the caller only
+ * forwards it (mcphost batch), the result's JSON text is checked and
+ * handed on as it is, without the whitespace between tokens. Anything
+ * this scanner does not fully accept takes the ordinary path, so it never
+ * decides alone what is valid: it only recognizes the plain case.
+ *
+ * No allocation, no recursion: nesting is counted, not followed. */
+#ifndef MCPHOST_JSON_RAW_H
+#define MCPHOST_JSON_RAW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The deepest nesting accepted (the ordinary path takes deeper ones). */
+#define JSON_RAW_MAX_DEPTH 512
+
+/* True when `s[0..len)` is a JSON-RPC response this module can pass on:
+ *   - valid JSON, nothing but whitespace after it;
+ *   - ASCII only, and every \u escape in U+0001..U+007F (so sanitizing
+ *     would change nothing);
+ *   - nested at most JSON_RAW_MAX_DEPTH deep;
+ *   - an object with exactly one "id", an integer, and exactly one
+ *     "result"; no "error" and no "method".
+ * Then *id is the id and [*result_off, *result_off + *result_len) the
+ * text of the result value. */
+bool json_raw_response(const char *s, size_t len, int64_t *id,
+                       size_t *result_off, size_t *result_len);
+
+/* Copies the JSON text `s[0..len)` to `dst` (room for `len` bytes)
+ * without whitespace outside strings; returns the bytes written. The text
+ * must be valid JSON (json_raw_response checked it). */
+size_t json_raw_minify(const char *s, size_t len, char *dst);
+
+#endif

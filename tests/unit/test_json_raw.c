@@ -1,0 +1,168 @@
+/* The scanner that lets large plain results skip the tree (json_raw.h). */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "json_raw.h"
+
+static bool accepts(const char *s) {
+  int64_t id;
+  size_t off, len;
+  return json_raw_response(s, strlen(s), &id, &off, &len);
+}
+
+/* The result's text as the scanner finds it, minified; freed by the next
+ * call. */
+static const char *result_of(const char *s, int64_t *id) {
+  static char *last;
+  free(last);
+  last = NULL;
+  size_t off, len;
+  if (!json_raw_response(s, strlen(s), id, &off, &len))
+    return NULL;
+  last = malloc(len + 1);
+  last[json_raw_minify(s + off, len, last)] = '\0';
+  return last;
+}
+
+TEST(test_a_plain_response_is_found) {
+  int64_t id = 0;
+  CHECK_STR(result_of("{\"jsonrpc\":\"2.0\",\"id\":42,\"result\":{\"a\":[1,2]}}", &id),
+            "{\"a\":[1,2]}");
+  CHECK(id == 42);
+  CHECK_STR(result_of(" {\"result\" : [ true , false , null , -1.5e+3 ] ,\r\n"
+                      " \"id\" : -7 }\n",
+                      &id),
+            "[true,false,null,-1.5e+3]");
+  CHECK(id == -7);
+}
+
+TEST(test_minify_keeps_strings_whole) {
+  int64_t id;
+  CHECK_STR(result_of("{\"id\":1,\"result\":{ \"t\" : \"a b\\\" c\\\\\" , "
+                      "\"u\":\"\\\\\\\\\\\"x \\u0041\\n\\/\" }}",
+                      &id),
+            "{\"t\":\"a b\\\" c\\\\\",\"u\":\"\\\\\\\\\\\"x \\u0041\\n\\/\"}");
+}
+
+TEST(test_what_sanitizing_could_change_is_left_to_the_tree) {
+  CHECK(!accepts("{\"id\":1,\"result\":\"caf\xC3\xA9\"}"));
+  CHECK(!accepts("{\"id\":1,\"result\":\"zero\\u200bwidth\"}"));
+  CHECK(!accepts("{\"id\":1,\"result\":\"\\u00e9\"}"));
+  CHECK(!accepts("{\"id\":1,\"result\":\"nul\\u0000\"}"));
+  CHECK(!accepts("{\"id\":1,\"result\":\"\\uD83D\\uDE00\"}"));
+  CHECK(!accepts("{\"id\":1,\"result\":{\"k\xC3\xA9\":1}}"));
+}
+
+TEST(test_only_plain_responses) {
+  CHECK(!accepts("{\"id\":1,\"error\":{\"code\":1,\"message\":\"x\"}}"));
+  CHECK(!accepts("{\"id\":1,\"result\":{},\"method\":\"x\"}"));
+  CHECK(!accepts("{\"id\":1,\"id\":2,\"result\":{}}"));
+  CHECK(!accepts("{\"id\":1,\"result\":{},\"result\":{}}"));
+  CHECK(!accepts("{\"id\":\"s\",\"result\":{}}"));
+  CHECK(!accepts("{\"id\":1.5,\"result\":{}}"));
+  CHECK(!accepts("{\"id\":1e3,\"result\":{}}"));
+  CHECK(!accepts("{\"id\":12345678901234567890,\"result\":{}}"));
+  CHECK(!accepts("{\"result\":{}}"));
+  CHECK(!accepts("{\"id\":1}"));
+  CHECK(!accepts("{}"));
+  CHECK(!accepts("[{\"id\":1,\"result\":{}}]"));
+}
+
+TEST(test_invalid_json_is_refused) {
+  static const char *const bad[] = {
+      "{\"id\":1,\"result\":[1,]}",        "{\"id\":1,\"result\":{\"a\":1,}}",
+      "{\"id\":1,\"result\":\"open}",      "{\"id\":1,\"result\":01}",
+      "{\"id\":1,\"result\":-}",           "{\"id\":1,\"result\":1.}",
+      "{\"id\":1,\"result\":1e}",          "{\"id\":1,\"result\":tru}",
+      "{\"id\":1,\"result\":\"a\tb\"}",    "{\"id\":1,\"result\":\"\\x\"}",
+      "{\"id\":1,\"result\":\"\\u12\"}",   "{\"id\":1,\"result\":{1:2}}",
+      "{\"id\":1,\"result\":{}} trailing", "{\"id\":1,\"result\":[}",
+      "{\"id\":1,\"result\":{\"a\" 1}}",   "{\"id\":1 \"result\":{}}",
+      "{\"id\":1,\"result\":[1 2]}",       "{\"id\":1,\"result\":",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    if (accepts(bad[i])) {
+      fprintf(stderr, "  accepted: %s\n", bad[i]);
+      CHECK(!"invalid JSON accepted");
+    }
+}
+
+TEST(test_every_position_of_a_long_string_is_checked) {
+  /* The scanner reads eight bytes at a time: put each kind of byte that
+   * ends a run at every offset. */
+  static const char *const bad[] = {"\x01", "\x1f", "\x80", "\xff", "\t"};
+  for (int at = 0; at < 24; at++) {
+    char text[64];
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+      memset(text, 'a', 24);
+      text[at] = bad[k][0];
+      text[24] = '\0';
+      char doc[128];
+      snprintf(doc, sizeof doc, "{\"id\":1,\"result\":\"%s\"}", text);
+      CHECK(!accepts(doc));
+    }
+    memset(text, 'a', 26);
+    memcpy(text + at, "\\\"", 2); /* an escaped quote */
+    text[26] = '\0';
+    char doc[128];
+    snprintf(doc, sizeof doc, "{\"id\":1,\"result\":\"%s\"}", text);
+    int64_t id;
+    CHECK(result_of(doc, &id) != NULL);
+  }
+}
+
+static char *nested(int depth) {
+  char *s = malloc((size_t)depth * 2 + 64);
+  int n = sprintf(s, "{\"id\":1,\"result\":");
+  for (int i = 0; i < depth; i++)
+    s[n++] = '[';
+  for (int i = 0; i < depth; i++)
+    s[n++] = ']';
+  strcpy(s + n, "}");
+  return s;
+}
+
+TEST(test_nesting_is_counted) {
+  char *ok = nested(100), *deep = nested(JSON_RAW_MAX_DEPTH + 10);
+  CHECK(accepts(ok));
+  CHECK(!accepts(deep)); /* left to the ordinary path and its limit */
+  free(ok);
+  free(deep);
+}
+
+TEST(test_minified_text_means_the_same) {
+  static const char *const docs[] = {
+      "{\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"x\\\"y\"}],"
+      " \"isError\" : false , \"n\" : [ 0 , -0.5 , 1E9 , { } , [ ] ] }}",
+      "{\"id\":2,\"result\":\"\\\\\\\\\"}",
+      "{\"id\":3,\"result\":{\"a\":{\"b\":{\"c\":[[[\"\\t\\u001f\"]]]}}}}",
+  };
+  for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+    int64_t id;
+    const char *min = result_of(docs[i], &id);
+    cJSON *whole = cJSON_Parse(docs[i]);
+    cJSON *back = min ? cJSON_Parse(min) : NULL;
+    CHECK(back != NULL);
+    CHECK(cJSON_Compare(cJSON_GetObjectItemCaseSensitive(whole, "result"), back,
+                        true));
+    cJSON_Delete(whole);
+    cJSON_Delete(back);
+  }
+}
+
+int main(void) {
+  static const test_case tests[] = {
+      T(test_a_plain_response_is_found),
+      T(test_minify_keeps_strings_whole),
+      T(test_what_sanitizing_could_change_is_left_to_the_tree),
+      T(test_only_plain_responses),
+      T(test_invalid_json_is_refused),
+      T(test_nesting_is_counted),
+      T(test_every_position_of_a_long_string_is_checked),
+      T(test_minified_text_means_the_same),
+  };
+  int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
+  result_of("", &(int64_t){0});
+  return rc;
+}
