@@ -2,14 +2,13 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <unicode/uchar.h>
-#include <unicode/unorm2.h>
-#include <unicode/ustring.h>
 #include <unicode/utf16.h>
 
+#include "icu_dl.h"
 #include "util.h"
 
 /* Text is cut into segments around its non-ASCII runs: only those go
@@ -31,10 +30,14 @@
 #define SEG_MAX ((size_t)1 << 28)
 
 typedef struct san {
+  /* Both looked up at the first non-ASCII segment, not per message: the
+   * first opens ICU, the second loads its normalization data. */
+  const icu_fns *icu;       /* NULL until then, or if ICU cannot load */
   const UNormalizer2 *nfkc; /* NULL if ICU's data is missing: no NFKC */
-  UChar *u, *v;             /* the segment in UTF-16; normalizer output */
-  size_t ucap, vcap;        /* in UChars */
-  char *u8;                 /* the changed segment back in UTF-8 */
+  bool nfkc_looked_up;
+  UChar *u, *v;      /* the segment in UTF-16; normalizer output */
+  size_t ucap, vcap; /* in UChars */
+  char *u8;          /* the changed segment back in UTF-8 */
   size_t u8cap;
   strbuf out;    /* the sanitized string, once something changed */
   size_t copied; /* input bytes accounted for in `out` */
@@ -43,10 +46,6 @@ typedef struct san {
 
 static void san_init(san *z) {
   memset(z, 0, sizeof *z);
-  UErrorCode e = U_ZERO_ERROR;
-  z->nfkc = unorm2_getNFKCInstance(&e);
-  if (U_FAILURE(e))
-    z->nfkc = NULL;
   sb_init(&z->out);
 }
 
@@ -95,8 +94,8 @@ static size_t skip_non_ascii(const char *s, size_t i, size_t len) {
   return i;
 }
 
-static bool removable(UChar32 c) {
-  int8_t t = u_charType(c);
+static bool removable(const icu_fns *icu, UChar32 c) {
+  int8_t t = icu->char_type(c);
   /* Surrogates cannot survive the UTF-8 conversion; listed so that no
    * path ever emits one. */
   return t == U_FORMAT_CHAR || t == U_PRIVATE_USE_CHAR || t == U_UNASSIGNED ||
@@ -105,7 +104,7 @@ static bool removable(UChar32 c) {
 
 /* Drops removable code points in place; returns the new length. Text
  * with nothing to drop, the common case, is only read. */
-static int32_t filter(UChar *u, int32_t len) {
+static int32_t filter(const icu_fns *icu, UChar *u, int32_t len) {
   int32_t r = 0, w = -1;
   while (r < len) {
     if (u[r] < 0x80) {
@@ -117,7 +116,7 @@ static int32_t filter(UChar *u, int32_t len) {
     int32_t start = r;
     UChar32 c;
     U16_NEXT(u, r, len, c);
-    if (removable(c)) {
+    if (removable(icu, c)) {
       if (w < 0)
         w = start;
       continue;
@@ -134,15 +133,22 @@ static int32_t filter(UChar *u, int32_t len) {
  * the text is left as it was (still valid and, after filter(), clean). */
 static int32_t normalize(san *z, int32_t len, bool *changed) {
   UErrorCode e = U_ZERO_ERROR;
-  if (!z->nfkc || unorm2_quickCheck(z->nfkc, z->u, len, &e) == UNORM_YES ||
+  if (!z->nfkc_looked_up) {
+    z->nfkc_looked_up = true;
+    z->nfkc = z->icu->nfkc_instance(&e);
+    if (U_FAILURE(e))
+      z->nfkc = NULL;
+    e = U_ZERO_ERROR;
+  }
+  if (!z->nfkc || z->icu->quick_check(z->nfkc, z->u, len, &e) == UNORM_YES ||
       U_FAILURE(e))
     return len;
   grow16(&z->v, &z->vcap, (size_t)len + (size_t)len / 2 + 16);
-  int32_t n = unorm2_normalize(z->nfkc, z->u, len, z->v, (int32_t)z->vcap, &e);
+  int32_t n = z->icu->normalize(z->nfkc, z->u, len, z->v, (int32_t)z->vcap, &e);
   if (e == U_BUFFER_OVERFLOW_ERROR) {
     e = U_ZERO_ERROR;
     grow16(&z->v, &z->vcap, (size_t)n + 1);
-    n = unorm2_normalize(z->nfkc, z->u, len, z->v, (int32_t)z->vcap, &e);
+    n = z->icu->normalize(z->nfkc, z->u, len, z->v, (int32_t)z->vcap, &e);
   }
   if (U_FAILURE(e))
     return len;
@@ -168,15 +174,35 @@ static void emit(san *z, const char *s, size_t start, size_t end,
   z->copied = end;
 }
 
+/* ICU's functions, opened at the first non-ASCII text of the process.
+ * NULL when ICU cannot be loaded; that is said once, on stderr as the
+ * host's warnings are, since every later non-ASCII segment becomes
+ * U+FFFD. */
+static const icu_fns *san_icu(void) {
+  const char *why = NULL;
+  bool first = false;
+  const icu_fns *icu = icu_dl_load(&why, &first);
+  if (!icu && first)
+    fprintf(stderr,
+            "mcphost: warning: %s; non-ASCII text from servers is shown "
+            "as U+FFFD\n",
+            why);
+  return icu;
+}
+
 static void segment(san *z, const char *s, size_t start, size_t end) {
   static const char fffd[] = "\xEF\xBF\xBD";
+  if (!z->icu && !(z->icu = san_icu())) { /* fail closed */
+    emit(z, s, start, end, fffd, 3);
+    return;
+  }
   size_t n = end - start;
   grow16(&z->u, &z->ucap,
          n + 1); /* UTF-16 never has more units than UTF-8 has bytes */
   UErrorCode e = U_ZERO_ERROR;
   int32_t len = 0, subs = 0;
-  u_strFromUTF8WithSub(z->u, (int32_t)z->ucap, &len, s + start, (int32_t)n,
-                       0xFFFD, &subs, &e);
+  z->icu->from_utf8(z->u, (int32_t)z->ucap, &len, s + start, (int32_t)n, 0xFFFD,
+                    &subs, &e);
   if (U_FAILURE(e)) { /* fail closed: never pass on what was not checked */
     emit(z, s, start, end, fffd, 3);
     return;
@@ -186,7 +212,7 @@ static void segment(san *z, const char *s, size_t start, size_t end) {
    * normalize and filter again until nothing changes. */
   for (int round = 0; round < SANITIZE_MAX_ROUNDS; round++) {
     len = normalize(z, len, &changed);
-    int32_t kept = filter(z->u, len);
+    int32_t kept = filter(z->icu, z->u, len);
     if (kept == len)
       break;
     len = kept;
@@ -204,7 +230,7 @@ static void segment(san *z, const char *s, size_t start, size_t end) {
     z->u8cap = need;
   }
   int32_t n8 = 0;
-  u_strToUTF8(z->u8, (int32_t)z->u8cap, &n8, z->u, len, &e);
+  z->icu->to_utf8(z->u8, (int32_t)z->u8cap, &n8, z->u, len, &e);
   if (U_FAILURE(e))
     emit(z, s, start, end, fffd, 3);
   else

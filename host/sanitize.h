@@ -8,8 +8,11 @@
  *   - free of format (Cf), private-use (Co) and unassigned (Cn) code
  *     points: zero-width characters, the BOM, bidi controls, tag
  *     characters, noncharacters.
- * Pure-ASCII text is never handed to ICU: it cannot change. Loop thread
- * (or any single thread): no shared state beyond ICU's own singletons. */
+ * Pure-ASCII text is never handed to ICU: it cannot change. ICU is
+ * opened on the first non-ASCII text (common/icu_dl.h); when it cannot
+ * be, that text fails closed: each of its non-ASCII segments becomes one
+ * U+FFFD, and one warning says why. Loop thread (or any single thread):
+ * no shared state beyond ICU's own singletons. */
 #ifndef MCPHOST_SANITIZE_H
 #define MCPHOST_SANITIZE_H
 

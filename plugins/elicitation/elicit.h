@@ -14,6 +14,7 @@
  *   proc.c     splitting a command line, spawning, reaping on the loop
  *   url.c      URL mode safety: which URLs may be opened, and opening them
  *   text.c     server text made safe for a terminal
+ *   alloc.c    memory
  *
  * Everything runs on the host's loop thread.
  */

@@ -22,20 +22,6 @@
 #define RPC_INVALID_PARAMS -32602
 #define RPC_METHOD_NOT_FOUND -32601
 
-void *elicit_xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p)
-    abort();
-  return p;
-}
-
-char *elicit_xstrdup(const char *s) {
-  char *d = strdup(s ? s : "");
-  if (!d)
-    abort();
-  return d;
-}
-
 void elicit_log(elicit_plugin *pl, int level, const char *server,
                 const char *fmt, ...) {
   char line[1024];

@@ -6,40 +6,115 @@
  * like a Latin "a"), because the host is the part of a URL people
  * misread (https://bank.example@evil.example/ goes to evil.example). */
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/wait.h>
-#include <unicode/uidna.h>
 
 #include "elicit.h"
+#include "icu_dl.h"
 #include "proc.h"
+
+/* libcurl's soname since 7.16; its URL API is all this file uses. (Tests
+ * define another to see what happens when it is missing.) */
+#ifndef ELICIT_LIBCURL
+#define ELICIT_LIBCURL "libcurl.so.4"
+#endif
 
 static int refuse(char *why, size_t n, const char *fmt, const char *arg) {
   snprintf(why, n, fmt, arg);
   return -1;
 }
 
+/* libcurl's URL parser, opened at the first URL check rather than linked:
+ * the plugin is loaded by every command, and libcurl brings some thirty
+ * libraries with it (bench/results/2026-11-30-findings.md, A), for URL
+ * elicitations that few commands ever see. Loop thread only; opened once
+ * per process and never closed, like any library. */
+typedef struct curl_url_fns {
+  __typeof__(curl_url) *url;
+  __typeof__(curl_url_set) *set;
+  __typeof__(curl_url_get) *get;
+  __typeof__(curl_url_strerror) *error_text;
+  __typeof__(curl_url_cleanup) *cleanup;
+  __typeof__(curl_free) *free_part;
+} curl_url_fns;
+
+static struct {
+  bool tried;
+  const curl_url_fns *fns; /* NULL until loaded, or when it cannot be */
+  curl_url_fns table;
+  char failure[300];
+} lib;
+
+static void *curl_sym(void *h, const char *name) {
+  void *p = dlsym(h, name);
+  if (!p && !lib.failure[0])
+    snprintf(lib.failure, sizeof lib.failure, "%s has no %s", ELICIT_LIBCURL,
+             name);
+  return p;
+}
+
+#define CURL_SYM(field, fn)                                                    \
+  (lib.table.field = (__typeof__(lib.table.field))curl_sym(h, #fn))
+
+/* The table, or NULL with `why` filled. */
+static const curl_url_fns *curl_url_api(char *why, size_t n) {
+  if (!lib.tried) {
+    lib.tried = true;
+    void *h = dlopen(ELICIT_LIBCURL, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      const char *e = dlerror(); /* process-wide: copy at once */
+      snprintf(lib.failure, sizeof lib.failure, "%s",
+               e ? e : ELICIT_LIBCURL ": unknown error");
+    } else {
+      CURL_SYM(url, curl_url);
+      CURL_SYM(set, curl_url_set);
+      CURL_SYM(get, curl_url_get);
+      CURL_SYM(error_text, curl_url_strerror);
+      CURL_SYM(cleanup, curl_url_cleanup);
+      CURL_SYM(free_part, curl_free);
+      if (!lib.failure[0])
+        lib.fns = &lib.table;
+    }
+  }
+  if (!lib.fns)
+    refuse(why, n, "it cannot be checked: cannot load libcurl: %s",
+           lib.failure);
+  return lib.fns;
+}
+
 /* The ASCII (punycode) form of an international host name, as browsers
- * resolve it (UTS #46, ICU); a new string, or NULL when it is not a valid
- * name. ICU rather than libcurl: curl's conversion depends on the
- * process's locale, which a plugin must not change. */
-static char *punycode(const char *host) {
+ * resolve it (UTS #46, ICU); a new string, or NULL with `why` filled when
+ * it is not a valid name or ICU cannot be loaded. ICU rather than
+ * libcurl: curl's conversion depends on the process's locale, which a
+ * plugin must not change. */
+static char *punycode(const char *host, char *why, size_t n) {
+  const char *failure = NULL;
+  const icu_fns *icu = icu_dl_load(&failure, NULL);
+  if (!icu) {
+    refuse(why, n, "its host cannot be checked: %s", failure);
+    return NULL;
+  }
   UErrorCode st = U_ZERO_ERROR;
   /* The WHATWG URL standard's options, which browsers follow. */
-  UIDNA *idna = uidna_openUTS46(UIDNA_NONTRANSITIONAL_TO_ASCII |
-                                    UIDNA_CHECK_BIDI | UIDNA_CHECK_CONTEXTJ,
-                                &st);
-  if (U_FAILURE(st))
-    return NULL;
+  UIDNA *idna = icu->idna_open_uts46(
+      UIDNA_NONTRANSITIONAL_TO_ASCII | UIDNA_CHECK_BIDI | UIDNA_CHECK_CONTEXTJ,
+      &st);
   char out[512];
   UIDNAInfo info = UIDNA_INFO_INITIALIZER;
-  int32_t len =
-      uidna_nameToASCII_UTF8(idna, host, -1, out, sizeof out - 1, &info, &st);
-  uidna_close(idna);
-  if (U_FAILURE(st) || info.errors || len <= 0 || len >= (int32_t)sizeof out)
+  int32_t len = 0;
+  if (U_SUCCESS(st)) {
+    len = icu->idna_name_to_ascii(idna, host, -1, out, sizeof out - 1, &info,
+                                  &st);
+    icu->idna_close(idna);
+  }
+  if (U_FAILURE(st) || info.errors || len <= 0 || len >= (int32_t)sizeof out) {
+    refuse(why, n, "%s", "its host is not a valid domain name");
     return NULL;
+  }
   out[len] = '\0';
   return elicit_xstrdup(out);
 }
@@ -64,26 +139,28 @@ int url_check(const char *url, char **host_out, char *why, size_t n) {
     return refuse(why, n, "only http and https URLs are opened, not \"%s:\"",
                   scheme);
 
-  CURLU *u = curl_url();
+  const curl_url_fns *cu = curl_url_api(why, n);
+  if (!cu)
+    return -1;
+  CURLU *u = cu->url();
   if (!u)
     abort();
   char *host = NULL, *puny = NULL;
   int rc = 0;
-  CURLUcode uc = curl_url_set(u, CURLUPART_URL, url, 0);
+  CURLUcode uc = cu->set(u, CURLUPART_URL, url, 0);
   if (uc != CURLUE_OK) {
-    rc = refuse(why, n, "the URL does not parse: %s", curl_url_strerror(uc));
+    rc = refuse(why, n, "the URL does not parse: %s", cu->error_text(uc));
     goto out;
   }
-  if (curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK || !host ||
-      !*host) {
+  if (cu->get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK || !host || !*host) {
     rc = refuse(why, n, "%s", "the URL has no host");
     goto out;
   }
   bool ascii = true;
   for (const unsigned char *p = (const unsigned char *)host; *p; p++)
     ascii = ascii && *p < 0x80;
-  if (!ascii && !(puny = punycode(host))) {
-    rc = refuse(why, n, "%s", "its host is not a valid domain name");
+  if (!ascii && !(puny = punycode(host, why, n))) {
+    rc = -1;
     goto out;
   }
   size_t len = strlen(host) + (puny ? strlen(puny) : 0) + 4;
@@ -93,9 +170,9 @@ int url_check(const char *url, char **host_out, char *why, size_t n) {
   else
     snprintf(*host_out, len, "%s", host);
 out:
-  curl_free(host);
+  cu->free_part(host);
   free(puny);
-  curl_url_cleanup(u);
+  cu->cleanup(u);
   return rc;
 }
 

@@ -87,6 +87,23 @@ config_file() { printf '{"mcpServers": %s}\n' "$2" >"$1"; }
 
 EVERYTHING="$INTEROP/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 
+# start_node SCRIPT [ARGS...]: a server of ours that prints "listening on
+# PORT"; sets NODE_PORT.
+start_node() {
+  local out="$TMP/node-$RANDOM.out"
+  : >"$out" # exists before the background job gets to open it
+  node "$@" >"$out" 2>&1 &
+  on_exit "kill $! 2>/dev/null"
+  NODE_PORT=
+  for _ in $(seq 150); do
+    NODE_PORT=$(sed -n 's/^listening on //p' "$out")
+    [ -n "$NODE_PORT" ] && return 0
+    sleep 0.1
+  done
+  echo "could not start $1: $(cat "$out")"
+  return 1
+}
+
 finish() {
   echo "$PASS passed, $FAIL failed"
   [ "$FAIL" -eq 0 ]

@@ -1,37 +1,13 @@
 /* Unit tests of the elicitation plugin's schema parsing, value checking,
  * terminal text cleaning, command splitting and URL checks
  * (plugins/elicitation/ schema.c, value.c, text.c, proc.c, url.c,
- * compiled into this test). */
+ * alloc.c, compiled into this test with elicit_stubs.c). */
 #include <stdlib.h>
 
 #include "check.h"
 #include "elicit.h"
 #include "proc.h"
 #include "schema.h"
-
-/* What the plugin's other files provide to these. */
-void *elicit_xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p)
-    abort();
-  return p;
-}
-char *elicit_xstrdup(const char *s) {
-  char *d = strdup(s ? s : "");
-  if (!d)
-    abort();
-  return d;
-}
-void tty_note(elicit_plugin *pl, const char *server, const char *text) {
-  (void)pl;
-  (void)server;
-  (void)text;
-}
-cJSON *flow_action(const char *action) {
-  cJSON *a = cJSON_CreateObject();
-  cJSON_AddStringToObject(a, "action", action);
-  return a;
-}
 
 static char why[600];
 

@@ -372,7 +372,7 @@ static void t_set_protocol_version(mcph_transport *t, const char *version) {
 
 /* ---- the plugin ---- */
 
-static const char *const http_types[] = {"http", NULL};
+static const char *const http_types[] = {PLUGIN_TYPES, NULL};
 
 static const mcph_transport_factory http_factory = {
     .struct_size = sizeof(mcph_transport_factory),
@@ -437,11 +437,9 @@ MCPH_PLUGIN_ENTRY = {
     .abi_major = MCPH_ABI_MAJOR,
     .abi_minor = MCPH_ABI_MINOR,
     .id = PLUGIN_ID,
-    .name = "streamable HTTP transport",
-    .version = "0.1.0",
-    .description = "Talks to an MCP server over streamable HTTP: a POST per "
-                   "message, JSON or event-stream replies, a standalone GET "
-                   "stream, resumption with Last-Event-ID.",
+    .name = PLUGIN_NAME,
+    .version = PLUGIN_VERSION,
+    .description = PLUGIN_DESCRIPTION,
     .init = plugin_init,
     .get_extension = plugin_get_extension,
     .deinit = plugin_deinit,

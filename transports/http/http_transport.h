@@ -27,8 +27,7 @@
 #include "../common/curl_loop.h"
 #include "../common/sse.h"
 #include "config.h"
-
-#define PLUGIN_ID "mcphost.transport.http"
+#include "plugin_info.h"
 
 #define DEFAULT_RETRY_MS                                                       \
   1000UL                       /* reconnect delay when the server gave none    \

@@ -292,7 +292,7 @@ static void t_set_protocol_version(mcph_transport *t, const char *version) {
 
 /* ---- the plugin ---- */
 
-static const char *const sse_types[] = {"sse", "sse-ide", NULL};
+static const char *const sse_types[] = {PLUGIN_TYPES, NULL};
 
 static const mcph_transport_factory sse_factory = {
     .struct_size = sizeof(mcph_transport_factory),
@@ -351,11 +351,9 @@ MCPH_PLUGIN_ENTRY = {
     .abi_major = MCPH_ABI_MAJOR,
     .abi_minor = MCPH_ABI_MINOR,
     .id = PLUGIN_ID,
-    .name = "sse transport",
-    .version = "0.1.0",
-    .description = "MCP's legacy HTTP+SSE transport (2024-11-05): server "
-                   "messages on a GET event stream, client messages POSTed "
-                   "to the endpoint it names.",
+    .name = PLUGIN_NAME,
+    .version = PLUGIN_VERSION,
+    .description = PLUGIN_DESCRIPTION,
     .init = plugin_init,
     .get_extension = plugin_get_extension,
     .deinit = plugin_deinit,

@@ -20,8 +20,7 @@
 #include "../common/sse.h"
 #include "config.h"
 #include "http.h"
-
-#define PLUGIN_ID "mcphost.transport.sse"
+#include "plugin_info.h"
 
 enum state {
   T_NEW,     /* created, not started */
