@@ -26,7 +26,7 @@ static int hex(unsigned char ch) {
  * one-character escapes. */
 static const bool ends_run[256] = {
     [0x00 ... 0x1f] = true, ['"'] = true, ['\\'] = true, [0x80 ... 0xff] = true};
-static const bool simple_escape[256] = {['"'] = true, ['\\'] = true, ['/'] = true,
+static const bool simple_escape[256] = {['"'] = true, ['\\'] = true,
                                         ['b'] = true, ['f'] = true, ['n'] = true,
                                         ['r'] = true, ['t'] = true};
 
@@ -69,17 +69,20 @@ static bool string(cursor *c) {
       return false;
     ch = *c->p++;
     if (ch == 'u') {
+      /* Only as cJSON writes them: a control character without a short
+       * form, in lower-case hex. */
       if (c->end - c->p < 4)
         return false;
       int v = 0;
       for (int i = 0; i < 4; i++) {
         int h = hex(c->p[i]);
-        if (h < 0)
+        if (h < 0 || (c->p[i] >= 'A' && c->p[i] <= 'F'))
           return false;
         v = v * 16 + h;
       }
-      if (v < 0x01 || v > 0x7F)
-        return false; /* would decode to something sanitizing looks at */
+      if (v < 0x01 || v > 0x1F || v == '\b' || v == '\t' || v == '\n' ||
+          v == '\f' || v == '\r')
+        return false;
       c->p += 4;
     } else if (!simple_escape[ch]) {
       return false;
@@ -94,26 +97,21 @@ static bool digits(cursor *c) {
   return c->p > start;
 }
 
+/* Only integers cJSON writes back the same: at most 15 digits, no -0.
+ * A fraction or an exponent takes the ordinary path. */
 static bool number(cursor *c) {
-  if (c->p < c->end && *c->p == '-')
+  bool neg = c->p < c->end && *c->p == '-';
+  c->p += neg;
+  const unsigned char *start = c->p;
+  if (c->p < c->end && *c->p == '0') {
     c->p++;
-  if (c->p < c->end && *c->p == '0')
-    c->p++;
-  else if (!digits(c))
+    if (neg)
+      return false;
+  } else if (!digits(c) || c->p - start > 15) {
     return false;
-  if (c->p < c->end && *c->p == '.') {
-    c->p++;
-    if (!digits(c))
-      return false;
   }
-  if (c->p < c->end && (*c->p == 'e' || *c->p == 'E')) {
-    c->p++;
-    if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
-      c->p++;
-    if (!digits(c))
-      return false;
-  }
-  return true;
+  return c->p == c->end || (*c->p != '.' && *c->p != 'e' && *c->p != 'E' &&
+                            !(*c->p >= '0' && *c->p <= '9'));
 }
 
 static bool word(cursor *c, const char *w) {
@@ -232,6 +230,8 @@ bool json_raw_response(const char *s, size_t len, int64_t *id,
     if (!string(&c))
       return false;
     size_t klen = (size_t)(c.p - k);
+    if (memchr(k, '\\', klen))
+      return false; /* "\u0069d" is "id": the ordinary path decodes it */
     skip_ws(&c);
     if (c.p >= c.end || *c.p != ':')
       return false;

@@ -21,11 +21,14 @@
 
 /* True when `s[0..len)` is a JSON-RPC response this module can pass on:
  *   - valid JSON, nothing but whitespace after it;
- *   - ASCII only, and every \u escape in U+0001..U+007F (so sanitizing
- *     would change nothing);
+ *   - ASCII only (so sanitizing would change nothing), with numbers and
+ *     escapes only in the forms cJSON itself writes (integers of at most
+ *     15 digits; \u only for control characters without a short escape,
+ *     in lower-case hex; no "\/"), so the text passed on is the very text
+ *     the ordinary path would print;
  *   - nested at most JSON_RAW_MAX_DEPTH deep;
  *   - an object with exactly one "id", an integer, and exactly one
- *     "result"; no "error" and no "method".
+ *     "result"; no "error" and no "method"; no escapes in its own keys.
  * Then *id is the id and [*result_off, *result_off + *result_len) the
  * text of the result value. */
 bool json_raw_response(const char *s, size_t len, int64_t *id,

@@ -190,10 +190,31 @@ static const icu_fns *san_icu(void) {
   return icu;
 }
 
+/* Without ICU: the ASCII of the segment kept, each run of other bytes
+ * replaced by one U+FFFD (fail closed: nothing unchecked passes). */
+static void ascii_only(san *z, const char *s, size_t start, size_t end) {
+  size_t need = (end - start) * 3 + 1, n = 0;
+  if (z->u8cap < need) {
+    z->u8 = xrealloc(z->u8, need);
+    z->u8cap = need;
+  }
+  for (size_t i = start; i < end;) {
+    if (!((unsigned char)s[i] & 0x80)) {
+      z->u8[n++] = s[i++];
+      continue;
+    }
+    memcpy(z->u8 + n, "\xEF\xBF\xBD", 3);
+    n += 3;
+    while (i < end && ((unsigned char)s[i] & 0x80))
+      i++;
+  }
+  emit(z, s, start, end, z->u8, n);
+}
+
 static void segment(san *z, const char *s, size_t start, size_t end) {
   static const char fffd[] = "\xEF\xBF\xBD";
-  if (!z->icu && !(z->icu = san_icu())) { /* fail closed */
-    emit(z, s, start, end, fffd, 3);
+  if (!z->icu && !(z->icu = san_icu())) {
+    ascii_only(z, s, start, end);
     return;
   }
   size_t n = end - start;

@@ -61,9 +61,9 @@ expect "a result of $(($(wc -c <"$TMP/out") >> 20)) MiB is answered" 0 --out '{"
 check "its answer line is byte for byte what cJSON prints" cmp -s "$TMP/out" "$TMP/reprinted"
 check "its text arrives intact" test "$got" = "$want"
 
-# An ASCII-only result that large is passed on without a tree
-# (json_raw.h): the same bytes, the same text.
-chunk='plain \"quoted\" back\\slash \/ tab\t nl\n \u0001\u001b ascii only '
+# An ASCII-only result that large, in the forms cJSON writes, is passed
+# on without a tree (json_raw.h): the same bytes, the same text.
+chunk='plain \"quoted\" back\\slash / tab\t nl\n \u0001\u001b ascii only '
 { printf '{"id":2,"call":"demo/echo","arguments":{"message":"'
   yes "$chunk" | head -n 60000 | tr -d '\n'
   printf '"}}\n'; } >"$TMP/bigreq"

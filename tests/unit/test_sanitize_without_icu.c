@@ -50,11 +50,16 @@ static outcome sanitize_non_ascii(void) {
 
 TEST(test_non_ascii_text_becomes_fffd_with_one_warning) {
   outcome o = sanitize_non_ascii();
-  /* A segment is a non-ASCII run and the ASCII byte before it. */
-  CHECK_STR(o.text, "ca" FFFD " ok");
-  CHECK(o.text_len == 8);
+  /* Each non-ASCII run becomes one U+FFFD; the ASCII stays. */
+  CHECK_STR(o.text, "caf" FFFD " ok");
+  CHECK(o.text_len == 9);
   CHECK(o.json_changed == 2);
-  CHECK_STR(o.json, "{\"" FFFD "y\":\"" FFFD "x\",\"a\":\"b\"}");
+  CHECK_STR(o.json, "{\"k" FFFD "y\":\"" FFFD "x\",\"a\":\"b\"}");
+  /* Two runs close together (one segment for ICU) and the ASCII between. */
+  char *two =
+      sanitize_text("a\xc3\xa9 between \xe2\x80\x9c" "b\xe2\x80\x9d.", 20, NULL);
+  CHECK_STR(two, "a" FFFD " between " FFFD "b" FFFD ".");
+  free(two);
   CHECK_CONTAINS(o.err, "mcphost: warning: cannot load ICU");
   CHECK_CONTAINS(o.err, "libicuuc.so.0-missing");
   /* One line, though three strings failed. */

@@ -46,8 +46,11 @@ typedef struct lazy {
   const mcph_entry *impl;
   void *impl_ctx;
   const mcph_transport_factory *factory; /* the implementation's */
-  /* A load that failed is not tried again: the implementation's init
-   * must not run twice. The same error is given to every create(). */
+  /* A load that failed once the implementation's init ran is not tried
+   * again (init must not run twice): the same error is given to every
+   * create(). A failure before (dlopen, the entry check) is tried again
+   * at the next create(). */
+  bool init_ran;
   int failed;
   char failure[MCPH_ERROR_MESSAGE_MAX];
 } lazy;
@@ -118,11 +121,15 @@ static int impl_open(lazy *lz, mcph_error *err) {
   const mcph_entry *impl = dlsym(h, MCPH_ENTRY_SYMBOL);
   if (!impl || impl->abi_major != MCPH_ABI_MAJOR ||
       !MCPH_HAS(impl, mcph_entry, deinit) || !impl->id ||
-      strcmp(impl->id, PLUGIN_ID) != 0 || !impl->init || !impl->get_extension)
+      strcmp(impl->id, PLUGIN_ID) != 0 || !impl->init ||
+      !impl->get_extension) {
+    dlclose(h); /* nothing of it ran */
     return mcph_error_set(err, MCPH_EABI,
                           "%s is not the implementation of %s (plugin ABI "
                           "%d.%d): reinstall mcphost",
                           path, PLUGIN_ID, MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
+  }
+  lz->init_ran = true;
   rc = impl->init(lz->host, &lz->impl_ctx, err);
   if (rc != MCPH_OK)
     return rc; /* the implementation's message, about itself */
@@ -145,10 +152,13 @@ static int lazy_create(void *plugin_ctx, const mcph_transport_params *params,
     mcph_error load_err;
     mcph_error_init(&load_err);
     if (impl_open(lz, &load_err) != MCPH_OK) {
-      lz->failed = load_err.code < 0 ? load_err.code : MCPH_EIO;
+      int code = load_err.code < 0 ? load_err.code : MCPH_EIO;
       snprintf(lz->failure, sizeof lz->failure, "%s",
                load_err.message[0] ? load_err.message
                                    : "cannot load the implementation");
+      if (!lz->init_ran)
+        return mcph_error_set(err, code, "%s", lz->failure);
+      lz->failed = code;
     }
   }
   if (!lz->factory)
