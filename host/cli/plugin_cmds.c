@@ -28,12 +28,11 @@ static const char *svc_name(const mcph_host *api, size_t i) {
   return i < cfg->nservers ? cfg->servers[i].name : NULL;
 }
 
-/* The configured entry named exactly `name`; -1 when none. */
+/* The index of the configured entry named exactly `name`; -1 when none
+ * (plugins name servers as configured, never in the mcp__ form). */
 static long find_exact(const cli *c, const char *name) {
-  for (size_t i = 0; name && i < c->h->cfg.nservers; i++)
-    if (strcmp(c->h->cfg.servers[i].name, name) == 0)
-      return (long)i;
-  return -1;
+  const server_config *sc = name ? config_find(&c->h->cfg, name) : NULL;
+  return sc ? (long)(sc - c->h->cfg.servers) : -1;
 }
 
 static int svc_connect(const mcph_host *api, const char *name, unsigned flags,

@@ -1,7 +1,7 @@
 /* Unit tests of the elicitation plugin's schema parsing, value checking,
  * terminal text cleaning, command splitting and URL checks
  * (plugins/elicitation/ schema.c, value.c, text.c, proc.c, url.c,
- * alloc.c, compiled into this test with elicit_stubs.c). */
+ * alloc.c, compiled into this test with elicit_fakes.c). */
 #include <stdlib.h>
 
 #include "check.h"

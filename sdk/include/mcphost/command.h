@@ -67,8 +67,8 @@ enum mcph_connect_flags {
 };
 
 /* The host service: get_service(MCPH_SERVICE_SERVERS). Strings returned
- * are the host's, valid until the next call of the same function and
- * never across a return to the loop: copy what you keep. */
+ * are the host's, valid until the next call of the same function or of
+ * connect(), and never across a return to the loop: copy what you keep. */
 typedef struct mcph_host_servers {
   uint32_t struct_size; /* sizeof(mcph_host_servers) as the host built it */
   /* The configured servers, in priority order: names 0..count-1. */
@@ -76,9 +76,12 @@ typedef struct mcph_host_servers {
   const char *(*name)(const mcph_host *host, size_t index);
   /* Connects the configured server `name`, or keeps the connection that
    * is already there. Every feature's on_server hears CONNECTED when it
-   * is ready, and FAILED when the attempt failed for good. Returns
-   * MCPH_OK; MCPH_ENOTFOUND (no such server) or MCPH_EDENIED (pending
-   * approval, rejected, denied or disabled), with the reason in `err`. */
+   * is ready, and FAILED when the attempt failed for good. Either may
+   * come before connect returns (a server that cannot even start fails at
+   * once): a caller must be ready for its own on_server to run inside
+   * this call. Returns MCPH_OK; MCPH_ENOTFOUND (no such server) or
+   * MCPH_EDENIED (pending approval, rejected, denied or disabled), with
+   * the reason in `err` (which may be NULL). */
   int (*connect)(const mcph_host *host, const char *name, unsigned flags,
                  mcph_error *err);
   /* A server's state as `mcphost servers` shows it ("connected",

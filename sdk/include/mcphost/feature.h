@@ -72,8 +72,9 @@ typedef struct mcph_feature {
   void (*on_server)(void *plugin_ctx, mcph_server *server, int event);
   /* ---- ABI 1.5 ---- */
   /* A line about `server` for `mcphost servers -v` (e.g. whether this
-   * feature admitted it and why not), or NULL. Valid until the next call.
-   * May be NULL. */
+   * feature admitted it and why not), or NULL. The server may be
+   * connected or not (it failed). The string is the plugin's, valid until
+   * the next call. May be NULL. */
   const char *(*describe)(void *plugin_ctx, const mcph_server *server);
   /* The server withdrew `req` (notifications/cancelled): stop working on
    * it (close the prompt, abort the hook). The plugin still answers it
