@@ -1,0 +1,124 @@
+#include "text_escape.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Decodes one UTF-8 sequence at s (n > 0 bytes left). Returns its length
+ * and the code point in *cp, or 0 when the first byte does not start a
+ * valid, shortest-form sequence of a scalar value. */
+static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp) {
+  unsigned char b = s[0];
+  size_t len;
+  uint32_t v, min;
+  if (b < 0x80) {
+    *cp = b;
+    return 1;
+  }
+  if (b >= 0xC2 && b <= 0xDF) {
+    len = 2, v = b & 0x1Fu, min = 0x80;
+  } else if (b >= 0xE0 && b <= 0xEF) {
+    len = 3, v = b & 0x0Fu, min = 0x800;
+  } else if (b >= 0xF0 && b <= 0xF4) {
+    len = 4, v = b & 0x07u, min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (n < len) {
+    return 0;
+  }
+  for (size_t i = 1; i < len; i++) {
+    if ((s[i] & 0xC0) != 0x80) {
+      return 0;
+    }
+    v = (v << 6) | (s[i] & 0x3Fu);
+  }
+  if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
+    return 0;
+  }
+  *cp = v;
+  return len;
+}
+
+static bool invisible(uint32_t c) {
+  return c == 0x00AD || c == 0x061C || c == 0x180E ||
+         (c >= 0x200B && c <= 0x200F && c != 0x200D) ||
+         (c >= 0x2028 && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) ||
+         c == 0xFEFF || (c >= 0xFFF9 && c <= 0xFFFB) ||
+         (c >= 0xE0000 && c <= 0xE007F);
+}
+
+static bool escaped(uint32_t c, unsigned flags) {
+  if (c == '\n' || c == '\t') {
+    return (flags & TEXT_ESCAPE_NEWLINES) != 0;
+  }
+  if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
+    return true;
+  }
+  return (flags & TEXT_ESCAPE_INVISIBLE) && invisible(c);
+}
+
+/* Walks `s`; for each run kept as is and each escape calls out (when not
+ * NULL). Returns the output length. */
+static size_t walk(const char *s, size_t n, unsigned flags, char *out) {
+  const unsigned char *p = (const unsigned char *)s;
+  size_t i = 0, run = 0, len = 0;
+  while (i < n) {
+    uint32_t cp = 0;
+    size_t k = utf8_next(p + i, n - i, &cp);
+    char esc[16];
+    int elen;
+    if (k == 0) {
+      elen = snprintf(esc, sizeof esc, "<0x%02X>", p[i]);
+      k = 1;
+    } else if (escaped(cp, flags)) {
+      elen = snprintf(esc, sizeof esc, "<U+%04X>", (unsigned)cp);
+    } else {
+      i += k;
+      continue;
+    }
+    if (out) {
+      memcpy(out + len, s + run, i - run);
+      memcpy(out + len + (i - run), esc, (size_t)elen);
+    }
+    len += i - run + (size_t)elen;
+    i += k;
+    run = i;
+  }
+  if (out) {
+    memcpy(out + len, s + run, n - run);
+  }
+  return len + (n - run);
+}
+
+bool text_needs_escape(const char *s, size_t n, unsigned flags) {
+  const unsigned char *p = (const unsigned char *)s;
+  for (size_t i = 0; i < n;) {
+    uint32_t cp = 0;
+    if (p[i] >= 0x20 && p[i] < 0x7F) {
+      i++;
+      continue;
+    }
+    size_t k = utf8_next(p + i, n - i, &cp);
+    if (k == 0 || escaped(cp, flags)) {
+      return true;
+    }
+    i += k;
+  }
+  return false;
+}
+
+char *text_escape(const char *s, size_t n, unsigned flags, size_t *out_len) {
+  size_t len = walk(s, n, flags, NULL);
+  char *out = malloc(len + 1);
+  if (!out) {
+    return NULL;
+  }
+  walk(s, n, flags, out);
+  out[len] = '\0';
+  if (out_len) {
+    *out_len = len;
+  }
+  return out;
+}

@@ -1,0 +1,74 @@
+#include <stdlib.h>
+
+#include "check.h"
+#include "text_escape.h"
+
+/* Escapes a C string; the result is freed by the next call. */
+static const char *esc(const char *s, unsigned flags) {
+  static char *last;
+  free(last);
+  last = text_escape(s, strlen(s), flags, NULL);
+  return last;
+}
+
+TEST(test_terminal_controls_become_visible) {
+  CHECK_STR(esc("a\x1b[2Jb", 0), "a<U+001B>[2Jb");
+  CHECK_STR(esc("\x07\x08\r\x7f", 0), "<U+0007><U+0008><U+000D><U+007F>");
+  /* OSC window title, and the one-byte C1 forms CSI and OSC. */
+  CHECK_STR(esc("\x1b]0;pwned\x07", 0), "<U+001B>]0;pwned<U+0007>");
+  CHECK_STR(esc("x\xc2\x9b" "31m\xc2\x9d", 0), "x<U+009B>31m<U+009D>");
+}
+
+TEST(test_newline_and_tab_pass_in_text_and_not_in_lines) {
+  CHECK_STR(esc("a\nb\tc", 0), "a\nb\tc");
+  CHECK_STR(esc("a\nb\tc", TEXT_ESCAPE_NEWLINES), "a<U+000A>b<U+0009>c");
+}
+
+TEST(test_invisible_and_bidi_only_when_asked) {
+  const char *s = "ab\xe2\x80\xae" "cd\xe2\x80\x8b" "e\xef\xbb\xbf";
+  CHECK_STR(esc(s, 0), s);
+  CHECK_STR(esc(s, TEXT_ESCAPE_INVISIBLE), "ab<U+202E>cd<U+200B>e<U+FEFF>");
+  /* Tag characters smuggle ASCII invisibly. */
+  CHECK_STR(esc("x\xf3\xa0\x81\x81", TEXT_ESCAPE_INVISIBLE), "x<U+E0041>");
+}
+
+TEST(test_text_is_kept_as_sent) {
+  /* No normalization: superscript, ligature, full-width, ZWJ emoji. */
+  const char *s = "x\xc2\xb2 \xef\xac\x81 \xef\xbc\xa1 "
+                  "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9 é";
+  CHECK_STR(esc(s, TEXT_ESCAPE_INVISIBLE | TEXT_ESCAPE_NEWLINES), s);
+  CHECK(!text_needs_escape(s, strlen(s), TEXT_ESCAPE_INVISIBLE));
+}
+
+TEST(test_invalid_utf8_bytes_are_shown_as_bytes) {
+  CHECK_STR(esc("a\xff" "b", 0), "a<0xFF>b");
+  CHECK_STR(esc("\xc0\xaf", 0), "<0xC0><0xAF>");         /* overlong */
+  CHECK_STR(esc("\xed\xa0\x80", 0), "<0xED><0xA0><0x80>"); /* surrogate */
+  CHECK_STR(esc("\xe2\x82", 0), "<0xE2><0x82>");         /* cut short */
+}
+
+TEST(test_embedded_nul_is_escaped) {
+  size_t len = 0;
+  char *out = text_escape("a\0b", 3, 0, &len);
+  CHECK_STR(out, "a<U+0000>b");
+  CHECK(len == 10);
+  free(out);
+}
+
+TEST(test_needs_escape_agrees_with_escape) {
+  const char *cases[] = {"plain", "tab\there", "e\x1b", "\xc2\x85", "\xff",
+                         "\xe2\x81\xa6", "caf\xc3\xa9"};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    for (unsigned f = 0; f < 4; f++) {
+      const char *out = esc(cases[i], f);
+      CHECK(text_needs_escape(cases[i], strlen(cases[i]), f) ==
+            (strcmp(out, cases[i]) != 0));
+    }
+  }
+}
+
+RUN(T(test_terminal_controls_become_visible),
+    T(test_newline_and_tab_pass_in_text_and_not_in_lines),
+    T(test_invisible_and_bidi_only_when_asked), T(test_text_is_kept_as_sent),
+    T(test_invalid_utf8_bytes_are_shown_as_bytes),
+    T(test_embedded_nul_is_escaped), T(test_needs_escape_agrees_with_escape))
