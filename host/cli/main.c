@@ -215,6 +215,13 @@ static int take_tail_options(cli *c, tail_rule rule, int *argc, char **argv,
       }
       if (!parse_timeout(c, v))
         return EXIT_USAGE;
+    } else if (rule == TAIL_ANY && a[0] == '-' && a[1]) {
+      /* These commands take no options of their own. */
+      fprintf(stderr,
+              "mcphost: %s: unknown option \"%s\"; try 'mcphost %s "
+              "--help'\n",
+              argv[0], a, argv[0]);
+      return EXIT_USAGE;
     } else {
       argv[kept++] = a;
     }

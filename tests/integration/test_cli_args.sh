@@ -13,6 +13,9 @@ run --config "$C" tools demo --json
 expect "tools SERVER --json" 0 --jq 'map(.server) | unique == ["demo"]'
 run --config "$C" tools -v
 expect "tools -v is -v" 0 --out "mcp__demo__echo" --no-err "no server named"
+run --config "$C" tools -x
+expect "an unknown option after a command that takes none is a usage error" 2 \
+  --err 'tools: unknown option "-x"' --no-err "no server named"
 run --config "$C" call demo/echo --json message=hi
 expect "call TOOL --json KEY=VALUE" 0 --jq '.content[0].text == "Echo: hi"'
 run --config "$C" call --json demo/echo message=hi
