@@ -40,6 +40,16 @@ static server_config entry(const char *json, const char *source) {
   return sc;
 }
 
+/* The roots a server entry `json` from file `source` is offered. */
+static cJSON *offered(const char *json, const char *source,
+                      const roots_options *o) {
+  host h = {.verbosity = -1}; /* warnings are checked by the CLI's tests */
+  server_config sc = entry(json, source);
+  cJSON *r = roots_for_server(&h, &sc, o);
+  cJSON_Delete(sc.json);
+  return r;
+}
+
 TEST(test_a_root_is_a_percent_encoded_file_uri_named_by_its_last_part) {
   cJSON *r = roots_entry("/tmp/a b/\xc3\xa9%");
   CHECK_STR(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "uri")),
@@ -50,96 +60,73 @@ TEST(test_a_root_is_a_percent_encoded_file_uri_named_by_its_last_part) {
 }
 
 TEST(test_no_roots_declares_no_capability) {
-  host h = {0};
-  server_config sc = entry("{\"command\":\"x\",\"roots\":[\"/tmp\"]}", "f");
   roots_options o = {.none = true, .cwd = "/tmp"};
-  CHECK(roots_for_server(&h, &sc, &o) == NULL);
-  cJSON_Delete(sc.json);
+  CHECK(offered("{\"command\":\"x\",\"roots\":[\"/tmp\"]}", "f", &o) == NULL);
 }
 
 TEST(test_the_default_is_the_working_directory) {
-  host h = {0};
-  server_config sc = entry("{\"command\":\"x\"}", "command line");
   roots_options o = {.cwd = "/tmp"};
-  cJSON *r = roots_for_server(&h, &sc, &o);
+  cJSON *r = offered("{\"command\":\"x\"}", "command line", &o);
   CHECK(cJSON_GetArraySize(r) == 1);
   CHECK_STR(uri_at(r, 0), "file:///tmp");
   cJSON_Delete(r);
-  cJSON_Delete(sc.json);
 }
 
 TEST(test_the_default_never_offers_the_whole_disk) {
-  host h = {0};
-  server_config sc = entry("{\"command\":\"x\"}", "command line");
   roots_options o = {.cwd = "/"};
-  cJSON *r = roots_for_server(&h, &sc, &o);
+  cJSON *r = offered("{\"command\":\"x\"}", "command line", &o);
   CHECK(cJSON_IsArray(r) && cJSON_GetArraySize(r) == 0);
   cJSON_Delete(r);
-  cJSON_Delete(sc.json);
 }
 
 TEST(test_a_servers_cwd_is_not_a_root) {
-  host h = {0};
-  server_config sc = entry("{\"command\":\"x\",\"cwd\":\"/usr\"}", "f");
   roots_options o = {.cwd = "/tmp"};
-  cJSON *r = roots_for_server(&h, &sc, &o);
+  cJSON *r = offered("{\"command\":\"x\",\"cwd\":\"/usr\"}", "f", &o);
   CHECK(cJSON_GetArraySize(r) == 1);
   CHECK_STR(uri_at(r, 0), "file:///tmp");
   cJSON_Delete(r);
-  cJSON_Delete(sc.json);
 }
 
 TEST(test_an_entrys_roots_resolve_from_its_files_directory) {
   make_tree();
-  host h = {0};
   char *file = xasprintf("%s/servers.json", tmp);
-  server_config sc =
-      entry("{\"command\":\"x\",\"roots\":[\"sub\",\"/tmp\"]}", file);
   roots_options o = {.cwd = "/"};
-  cJSON *r = roots_for_server(&h, &sc, &o);
+  cJSON *r =
+      offered("{\"command\":\"x\",\"roots\":[\"sub\",\"/tmp\"]}", file, &o);
   char *want = xasprintf("file://%s/sub", tmp);
   CHECK(cJSON_GetArraySize(r) == 2);
   CHECK_STR(uri_at(r, 0), want);
   CHECK_STR(uri_at(r, 1), "file:///tmp");
   free(want);
   cJSON_Delete(r);
-  cJSON_Delete(sc.json);
   free(file);
 }
 
 TEST(test_an_empty_list_offers_none_but_keeps_the_capability) {
-  host h = {0};
-  server_config sc = entry("{\"command\":\"x\",\"roots\":[]}", "f");
   roots_options o = {.cwd = "/tmp"};
-  cJSON *r = roots_for_server(&h, &sc, &o);
+  cJSON *r = offered("{\"command\":\"x\",\"roots\":[]}", "f", &o);
   CHECK(cJSON_IsArray(r) && cJSON_GetArraySize(r) == 0);
   cJSON_Delete(r);
-  cJSON_Delete(sc.json);
 }
 
 TEST(test_command_line_roots_win_over_the_entrys) {
-  host h = {0};
-  server_config sc = entry("{\"command\":\"x\",\"roots\":[\"/tmp\"]}", "f");
   const char *dirs[] = {"/usr", "/var"};
   roots_options o = {.dirs = dirs, .ndirs = 2, .cwd = "/tmp"};
-  cJSON *r = roots_for_server(&h, &sc, &o);
+  cJSON *r = offered("{\"command\":\"x\",\"roots\":[\"/tmp\"]}", "f", &o);
   CHECK(cJSON_GetArraySize(r) == 2);
   CHECK_STR(uri_at(r, 0), "file:///usr");
   CHECK_STR(uri_at(r, 1), "file:///var");
   cJSON_Delete(r);
-  cJSON_Delete(sc.json);
 }
 
 TEST(test_a_missing_directory_is_left_out) {
-  host h = {.verbosity = -1}; /* the warning is not the point here */
-  server_config sc = entry(
-      "{\"command\":\"x\",\"roots\":[\"/nonexistent-root\",\"/tmp\"]}", "f");
   roots_options o = {.cwd = "/tmp"};
-  cJSON *r = roots_for_server(&h, &sc, &o);
+  cJSON *r =
+      offered("{\"command\":\"x\",\"roots\":[\"/nonexistent-root\",\"/tmp\"]}",
+              "f", &o);
   CHECK(cJSON_GetArraySize(r) == 1);
   CHECK_STR(uri_at(r, 0), "file:///tmp");
   cJSON_Delete(r);
-  cJSON_Delete(sc.json);
 }
 
 TEST(test_resolve_dir_takes_home_relative_and_refuses_files) {
