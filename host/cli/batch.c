@@ -15,7 +15,7 @@
  * After a subscribe, each notifications/resources/updated of that server
  * is written as {"server": S, "notification": M, "params": {...}}.
  * Servers are connected on first use; a list of tools used to resolve
- * mcp__ names is kept for MCPHOST_LIST_CACHE_TTL ms (20000) and dropped on
+ * tool names is kept for MCPHOST_LIST_CACHE_TTL ms (20000) and dropped on
  * notifications/tools/list_changed and when the connection closes. "exit"
  * is the exit code the same request would have given as a single command.
  * A list of every server gathers the items, each with its "server", and
@@ -353,10 +353,9 @@ static void run_ready(op *o) {
   session *s = op_session(o);
   switch (o->kind) {
   case OP_CALL: {
-    if (!o->qualified) {
-      run_call(o, o->name);
-      return;
-    }
+    /* Both forms are looked up in the (cached) list, so that a name the
+     * server does not have is exit 6 as with `call`, however the server
+     * would have answered it. */
     if (slot->tools && loop_now_ms() - slot->tools_at > o->b->cache_ttl_ms) {
       cJSON_Delete(slot->tools); /* stale: list again */
       slot->tools = NULL;
@@ -371,9 +370,20 @@ static void run_ready(op *o) {
       }
       return;
     }
-    /* The names `tools` lists (names.h): shortened, de-duplicated. */
-    const cJSON *t = name_find_item(s->cfg->name, slot->tools,
-                                    o->b->c->lim.name_chars, o->name);
+    /* The names `tools` lists (names.h): shortened, de-duplicated; or
+     * the server's own. */
+    const cJSON *t = NULL;
+    if (o->qualified) {
+      t = name_find_item(s->cfg->name, slot->tools, o->b->c->lim.name_chars,
+                         o->name);
+    } else {
+      cJSON_ArrayForEach(t, slot->tools) {
+        const char *n =
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
+        if (n && strcmp(n, o->name) == 0)
+          break;
+      }
+    }
     if (t) {
       const char *real =
           cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));

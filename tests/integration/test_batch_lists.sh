@@ -28,6 +28,18 @@ expect "batch: servers that failed are listed under \"errors\" with their exit c
   --out '"errors":[{"server":"gone","exit":3,' \
   --out '{"id":4,"error":{"exit":2,"message":"\"list\" must be tools, resources or prompts"}}'
 
+batch_with "$C" '{"id":5,"call":"h/nope"}' '{"id":6,"call":"mcp__h__nope"}' \
+  '{"id":7,"call":"h/echo","arguments":{"message":"hi"}}'
+expect "batch: an unknown tool is exit 6 in both forms, as with call" 0 \
+  --out '{"id":5,"error":{"exit":6,"message":"server \"h\" has no tool named \"nope\""}}' \
+  --out '{"id":6,"error":{"exit":6,' --out '"id":7,"result":{"content":[{"type":"text","text":"Echo: hi"}'
+if [ -f "$EVERYTHING" ]; then
+  config_file "$TMP/every.json" "{\"every\": {\"command\": \"node\", \"args\": [\"$EVERYTHING\", \"stdio\"]}}"
+  batch_with "$TMP/every.json" '{"id":8,"call":"every/nope"}'
+  expect "batch: also where the server would answer with an isError result" 0 \
+    --out '{"id":8,"error":{"exit":6,'
+fi
+
 run --json --config "$C" batch extra
 expect "batch: under --json a usage error is an object on stdout too" 2 \
   --jq '.error.code == 2 and (.error.message | test("takes no arguments"))'
