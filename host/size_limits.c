@@ -10,24 +10,42 @@ void limits_default(limits *l) {
   l->name_chars = LIMIT_NAME_CHARS;
   l->description_chars = LIMIT_DESCRIPTION_CHARS;
   l->output_chars = LIMIT_OUTPUT_CHARS;
+  l->output_forced = false;
+}
+
+/* A whole number in [min, max], or false. */
+static bool parse_size(const char *v, size_t min, size_t max, size_t *out) {
+  char *end;
+  errno = 0;
+  unsigned long long n = strtoull(v, &end, 10);
+  if (!*v || errno || *end || v[0] == '-' || n < min || n > max)
+    return false;
+  *out = (size_t)n;
+  return true;
+}
+
+#define OUTPUT_CHARS_MAX ((size_t)1 << 40)
+
+bool limits_set_output(limits *l, const char *value) {
+  if (!parse_size(value, 0, OUTPUT_CHARS_MAX, &l->output_chars))
+    return false;
+  l->output_forced = true;
+  return true;
 }
 
 /* Reads a whole number in [min, max] from `name` into *out; a bad value
  * leaves *out alone and is described in `warn`. */
-static void env_size(const char *name, size_t min, size_t max, size_t *out,
+static bool env_size(const char *name, size_t min, size_t max, size_t *out,
                      strbuf *warn) {
   const char *v = getenv(name);
   if (!v || !*v)
-    return;
-  char *end;
-  errno = 0;
-  unsigned long long n = strtoull(v, &end, 10);
-  if (errno || *end || v[0] == '-' || n < min || n > max) {
+    return false;
+  if (!parse_size(v, min, max, out)) {
     sb_printf(warn, "%signoring %s=\"%s\": not a whole number from %zu to %zu",
               warn->len ? "; " : "", name, v, min, max);
-    return;
+    return false;
   }
-  *out = (size_t)n;
+  return true;
 }
 
 char *limits_from_env(limits *l) {
@@ -38,8 +56,8 @@ char *limits_from_env(limits *l) {
            &l->name_chars, &warn);
   env_size("MCPHOST_MAX_DESCRIPTION_CHARS", 1, (size_t)1 << 40,
            &l->description_chars, &warn);
-  env_size("MCPHOST_MAX_OUTPUT_CHARS", 1, (size_t)1 << 40, &l->output_chars,
-           &warn);
+  l->output_forced = env_size("MCPHOST_MAX_OUTPUT_CHARS", 0, OUTPUT_CHARS_MAX,
+                               &l->output_chars, &warn);
   return warn.len ? sb_take(&warn) : NULL;
 }
 
@@ -56,6 +74,35 @@ size_t utf8_offset(const char *s, size_t len, size_t n) {
     if (((unsigned char)s[i] & 0xC0) != 0x80 && seen++ == n)
       return i;
   return len;
+}
+
+size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok) {
+  unsigned char b = s[0];
+  size_t len;
+  unsigned char lo = 0x80, hi = 0xBF;
+  *ok = false;
+  if (b >= 0xC2 && b <= 0xDF) {
+    len = 2;
+  } else if (b >= 0xE0 && b <= 0xEF) {
+    len = 3;
+    lo = b == 0xE0 ? 0xA0 : 0x80;
+    hi = b == 0xED ? 0x9F : 0xBF;
+  } else if (b >= 0xF0 && b <= 0xF4) {
+    len = 4;
+    lo = b == 0xF0 ? 0x90 : 0x80;
+    hi = b == 0xF4 ? 0x8F : 0xBF;
+  } else {
+    return 1;
+  }
+  size_t i = 1;
+  for (; i < len && i < n; i++) {
+    unsigned char lim_lo = i == 1 ? lo : 0x80, lim_hi = i == 1 ? hi : 0xBF;
+    if (s[i] < lim_lo || s[i] > lim_hi) {
+      return i;
+    }
+  }
+  *ok = i == len;
+  return i;
 }
 
 char *limits_cut_description(const char *desc, size_t max_chars) {
