@@ -114,3 +114,34 @@ char *limits_cut_description(const char *desc, size_t max_chars) {
   memcpy(r + cut, LIMIT_TRUNCATED_SUFFIX, sizeof LIMIT_TRUNCATED_SUFFIX);
   return r;
 }
+
+char *limits_cut_to_width(const char *s, size_t width) {
+  static const char ellipsis[] = "\xe2\x80\xa6"; /* U+2026 */
+  size_t len = strlen(s);
+  if (width == 0 || utf8_count(s, len) <= width)
+    return NULL;
+  size_t cut = utf8_offset(s, len, width - 1);
+  size_t floor = utf8_offset(s, len, (width - 1) - (width - 1) / 3);
+  size_t at = cut;
+  while (at > floor && s[at] != ' ')
+    at--;
+  if (s[at] == ' ' && at > 0) {
+    cut = at;
+  } else {
+    /* Mid-word: never inside an escape, which would read wrong. */
+    for (size_t k = cut; k > 0 && cut - k < 10; k--) {
+      if (s[k - 1] == '>')
+        break;
+      if (s[k - 1] == '<') {
+        cut = k - 1;
+        break;
+      }
+    }
+  }
+  while (cut > 0 && s[cut - 1] == ' ')
+    cut--;
+  char *r = xmalloc(cut + sizeof ellipsis);
+  memcpy(r, s, cut);
+  memcpy(r + cut, ellipsis, sizeof ellipsis);
+  return r;
+}

@@ -69,6 +69,7 @@ static const tool tools[] = {
 #define NTOOLS (sizeof tools / sizeof tools[0])
 
 static char *long_description; /* 3000 x U+00E9 */
+static const char *server_name = "naming-server"; /* argv[1] "long-info" */
 
 /* What the hostile tool returns and says while it runs: a clear screen,
  * a window title, a one-byte CSI, a bell, a bidi override, a zero-width
@@ -146,7 +147,7 @@ static cJSON *initialize_result(void) {
   cJSON_AddObjectToObject(caps, "tools");
   cJSON_AddObjectToObject(caps, "prompts");
   cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
-  cJSON_AddStringToObject(info, "name", "naming-server");
+  cJSON_AddStringToObject(info, "name", server_name);
   cJSON_AddStringToObject(info, "version", "0.1.0");
   return r;
 }
@@ -290,7 +291,9 @@ static void handle(const char *line, size_t len) {
   cJSON_Delete(msg);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "long-info") == 0)
+    server_name = "a-server-implementation-with-a-long-name";
   long_description = malloc(3000 * 2 + 1);
   for (size_t i = 0; i < 3000; i++)
     memcpy(long_description + 2 * i, "\u00E9", 2);
