@@ -507,7 +507,21 @@ TEST(test_inbound_sees_every_message_with_its_request_kind) {
   loop_free(l);
 }
 
+TEST(test_error_text_says_the_code_once) {
+  char *t = rpc_error_text("MCP error -32602: Tool nope not found", -32602);
+  CHECK_STR(t, "MCP error -32602: Tool nope not found");
+  free(t);
+  t = rpc_error_text("Tool nope not found", -32602);
+  CHECK_STR(t, "Tool nope not found (error -32602)");
+  free(t);
+  /* Part of another number is not the code. */
+  t = rpc_error_text("failed at -326021", -32602);
+  CHECK_STR(t, "failed at -326021 (error -32602)");
+  free(t);
+}
+
 RUN(T(test_large_plain_results_skip_the_tree_when_asked),
+    T(test_error_text_says_the_code_once),
     T(test_inbound_sees_every_message_with_its_request_kind),
     T(test_scan_id_reads_the_top_level_id_of_a_cut_message),
     T(test_unparsable_answer_fails_its_request_at_once),
