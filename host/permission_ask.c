@@ -91,8 +91,13 @@ static void decide(perm_ask *a, bool allowed, char *why) {
   a->why = why;
   bool prompted = a->tty_watch != NULL;
   withdraw_all(a);
-  if (prompted && a->line_len == 0) /* someone else answered the prompt */
-    fprintf(a->tty_out, "\n%s\n", why);
+  if (prompted && a->line_len == 0) { /* someone else answered the prompt */
+    char *shown = text_escape(why, strlen(why),
+                              TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE,
+                              NULL);
+    fprintf(a->tty_out, "\n%s\n", shown ? shown : "");
+    free(shown);
+  }
   /* Deliver from a fresh loop turn: never inside start() or a plugin's
    * reply, so the caller may free what it likes. */
   a->deliver = loop_timer_start(a->h->loop, 0, deliver, a);
