@@ -575,8 +575,7 @@ static bool receive_raw(rpc *r, const char *json, size_t len) {
 
 /* The kind of the pending request `msg` answers, or -1. */
 static int inbound_kind(rpc *r, const cJSON *msg) {
-  if (!cJSON_IsObject(msg) ||
-      cJSON_GetObjectItemCaseSensitive(msg, "method"))
+  if (!cJSON_IsObject(msg) || cJSON_GetObjectItemCaseSensitive(msg, "method"))
     return -1;
   int64_t id;
   const pending *p = NULL;

@@ -92,9 +92,8 @@ static void decide(perm_ask *a, bool allowed, char *why) {
   bool prompted = a->tty_watch != NULL;
   withdraw_all(a);
   if (prompted && a->line_len == 0) { /* someone else answered the prompt */
-    char *shown = text_escape(why, strlen(why),
-                              TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE,
-                              NULL);
+    char *shown = text_escape(
+        why, strlen(why), TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
     fprintf(a->tty_out, "\n%s\n", shown ? shown : "");
     free(shown);
   }
@@ -275,9 +274,9 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
     return a;
   if (a->tty_in >= 0 && loop_watch_fd(h->loop, a->tty_in, LOOP_READ, on_tty, a,
                                       &a->tty_watch) == 0) {
-    char *reason = text_escape(a->reason, strlen(a->reason),
-                               TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE,
-                               NULL);
+    char *reason =
+        text_escape(a->reason, strlen(a->reason),
+                    TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
     fprintf(a->tty_out, "mcphost: run %s? It needs permission: %s\n", a->tool,
             reason ? reason : "");
     free(reason);

@@ -386,9 +386,13 @@ static size_t san_json(cJSON *root, bool utf8_only) {
   return changed;
 }
 
-size_t sanitize_json(cJSON *root) { return san_json(root, false); }
+size_t sanitize_json(cJSON *root) {
+  return san_json(root, false);
+}
 
-size_t sanitize_json_utf8(cJSON *root) { return san_json(root, true); }
+size_t sanitize_json_utf8(cJSON *root) {
+  return san_json(root, true);
+}
 
 bool sanitize_mode_parse(const char *s, sanitize_mode *out) {
   static const struct {
@@ -408,13 +412,10 @@ bool sanitize_mode_parse(const char *s, sanitize_mode *out) {
 
 bool sanitize_is_full(sanitize_mode mode, sanitize_kind kind) {
   switch (mode) {
-  case SANITIZE_MODE_FULL:
-    return true;
+  case SANITIZE_MODE_FULL: return true;
   case SANITIZE_MODE_DISPLAY:
-  case SANITIZE_MODE_OFF:
-    return kind == SANITIZE_MODEL;
-  case SANITIZE_MODE_DEFAULT:
-    break;
+  case SANITIZE_MODE_OFF: return kind == SANITIZE_MODEL;
+  case SANITIZE_MODE_DEFAULT: break;
   }
   return kind != SANITIZE_RESULT;
 }

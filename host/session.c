@@ -754,8 +754,8 @@ int64_t session_request(session *s, const char *method, cJSON *params,
   o.ud = w;
   o.on_progress = w->on_progress ? wrapped_progress : NULL;
   /* A result kept as sent may come raw in any valid UTF-8 (json_raw.h). */
-  o.raw_utf8 = o.raw_result &&
-               !sanitize_is_full(s->h->sanitize, (sanitize_kind)o.kind);
+  o.raw_utf8 =
+      o.raw_result && !sanitize_is_full(s->h->sanitize, (sanitize_kind)o.kind);
   int64_t id = rpc_request(s->rpc, method, params, &o, wrapped_done);
   if (id < 0) {
     free(w);

@@ -57,7 +57,7 @@ char *limits_from_env(limits *l) {
   env_size("MCPHOST_MAX_DESCRIPTION_CHARS", 1, (size_t)1 << 40,
            &l->description_chars, &warn);
   l->output_forced = env_size("MCPHOST_MAX_OUTPUT_CHARS", 0, OUTPUT_CHARS_MAX,
-                               &l->output_chars, &warn);
+                              &l->output_chars, &warn);
   return warn.len ? sb_take(&warn) : NULL;
 }
 

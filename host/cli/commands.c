@@ -256,7 +256,9 @@ static void pad(const char *s, size_t width) {
     fputc(' ', stdout);
 }
 
-static size_t width_of(const char *s) { return utf8_count(s, strlen(s)); }
+static size_t width_of(const char *s) {
+  return utf8_count(s, strlen(s));
+}
 
 static void inactive_text(cli *c, size_t wname, size_t wtype) {
   for (size_t i = 0; i < c->h->cfg.nservers; i++) {
@@ -356,8 +358,8 @@ int cmd_servers(cli *c, int argc, char **argv) {
       if (s->state != SESS_READY)
         continue;
       const char *nm = info_str(s, "name"), *ver = info_str(s, "version");
-      char *raw = xasprintf("%s%s%s", nm ? nm : "?", ver ? " " : "",
-                            ver ? ver : "");
+      char *raw =
+          xasprintf("%s%s%s", nm ? nm : "?", ver ? " " : "", ver ? ver : "");
       who[k] = xstrdup(cli_esc(c, raw));
       free(raw);
       size_t w = width_of(who[k]);

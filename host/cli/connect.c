@@ -320,8 +320,8 @@ int cli_request(cli *c, session *s, const char *method, cJSON *params,
     return EXIT_OK;
   case RPC_ERR_REMOTE: {
     char *text = rpc_error_text(r.message, r.code);
-    snprintf(why, why_len, "server \"%s\": %s failed: %s", s->cfg->name,
-             method, text);
+    snprintf(why, why_len, "server \"%s\": %s failed: %s", s->cfg->name, method,
+             text);
     free(text);
     c->last_error_code = r.code;
     cJSON_Delete(c->last_error_data);

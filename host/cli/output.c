@@ -21,9 +21,9 @@
 #include "../base64.h"
 #include "../redact.h"
 #include "../sanitize.h"
-#include "text_escape.h"
 #include "../util.h"
 #include "cli.h"
+#include "text_escape.h"
 
 void out_json(const cJSON *v) {
   char *s = cJSON_Print(v);
@@ -46,8 +46,7 @@ void out_json(const cJSON *v) {
 }
 
 const char *cli_esc(cli *c, const char *s) {
-  unsigned flags =
-      TEXT_ESCAPE_NEWLINES | sanitize_escape_flags(c->h->sanitize);
+  unsigned flags = TEXT_ESCAPE_NEWLINES | sanitize_escape_flags(c->h->sanitize);
   char **slot = &c->esc_ring[c->esc_next++ % CLI_ESC_KEEP];
   free(*slot);
   *slot = text_escape(s ? s : "", s ? strlen(s) : 0, flags, NULL);
@@ -73,8 +72,8 @@ static void write_text(const cli *c, const char *text, size_t n) {
     return;
   }
   size_t len;
-  char *safe = text_escape(text, n, sanitize_escape_flags(c->h->sanitize),
-                           &len);
+  char *safe =
+      text_escape(text, n, sanitize_escape_flags(c->h->sanitize), &len);
   if (!safe) {
     abort();
   }
@@ -246,8 +245,8 @@ static void save_and_say(cli *c, const char *what, const char *b64,
   size_t len;
   unsigned char *data = b64 ? base64_decode(b64, &len) : NULL;
   if (!data) {
-    printf("[%s%s%s: invalid base64 data, not saved]\n", what,
-           mime ? " " : "", mime ? cli_esc(c, mime) : "");
+    printf("[%s%s%s: invalid base64 data, not saved]\n", what, mime ? " " : "",
+           mime ? cli_esc(c, mime) : "");
     return;
   }
   char why[512];
@@ -308,13 +307,17 @@ void out_content(cli *c, const cJSON *content) {
     return;
   }
   const cJSON *b;
-  cJSON_ArrayForEach(b, content) { out_block(c, b, &left); }
+  cJSON_ArrayForEach(b, content) {
+    out_block(c, b, &left);
+  }
 }
 
 void out_resource_contents(cli *c, const cJSON *contents) {
   budget left = budget_of(c);
   const cJSON *r;
-  cJSON_ArrayForEach(r, contents) { out_one_resource(c, r, &left); }
+  cJSON_ArrayForEach(r, contents) {
+    out_one_resource(c, r, &left);
+  }
 }
 
 /* Cuts the "text" member of `o` (a text block or resource contents) to
@@ -335,11 +338,12 @@ static void cut_blocks(cli *c, cJSON *blocks, budget *b) {
   cJSON *blk;
   if (cJSON_IsObject(blocks)) {
     cut_text_member(c, blocks, b);
-    cut_text_member(c, cJSON_GetObjectItemCaseSensitive(blocks, "resource"),
-                    b);
+    cut_text_member(c, cJSON_GetObjectItemCaseSensitive(blocks, "resource"), b);
     return;
   }
-  cJSON_ArrayForEach(blk, blocks) { cut_blocks(c, blk, b); }
+  cJSON_ArrayForEach(blk, blocks) {
+    cut_blocks(c, blk, b);
+  }
 }
 
 void out_cut_result(cli *c, cJSON *result) {
@@ -358,8 +362,8 @@ void out_cut_result(cli *c, cJSON *result) {
 void out_progress(cli *c, const cJSON *params) {
   const cJSON *p = cJSON_GetObjectItemCaseSensitive(params, "progress");
   const cJSON *t = cJSON_GetObjectItemCaseSensitive(params, "total");
-  const char *m = cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(params, "message"));
+  const char *m =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "message"));
   if (!cJSON_IsNumber(p)) {
     return;
   }

@@ -58,8 +58,7 @@ static const tool tools[] = {
     {"hostile", "hostile", "clears \x1b[2Jthe screen"},
     {"exact", "exact", "returns text NFKC would change"},
     {"badesc", "badesc", "fails with escapes in its error"},
-    {"wordy",
-     "wordy",
+    {"wordy", "wordy",
      "Reads a file from the project and returns its whole text, with the "
      "line numbers and the encoding it was read with, so that an editor "
      "can show it; large files are returned in pages of a thousand lines, "
@@ -75,11 +74,15 @@ static const char *server_name = "naming-server"; /* argv[1] "long-info" */
  * a window title, a one-byte CSI, a bell, a bidi override, a zero-width
  * space; newline and tab, which text keeps. */
 #define HOSTILE_TEXT                                                           \
-  "A\x1b[2JB\x1b]0;pwned\x07" "C\xc2\x9b" "31mD\u202e" "E\u200b" "F\n\tG"
+  "A\x1b[2JB\x1b]0;pwned\x07"                                                  \
+  "C\xc2\x9b"                                                                  \
+  "31mD\u202e"                                                                 \
+  "E\u200b"                                                                    \
+  "F\n\tG"
 /* Superscript, ligature, full-width, a ZWJ emoji, a combining accent, a
  * tag character, a soft hyphen, CRLF. */
 #define EXACT_TEXT                                                             \
-  "x\u00b2 \ufb01 \uff26\uff55\uff4c\uff4c \U0001F468\u200d\U0001F469 "   \
+  "x\u00b2 \ufb01 \uff26\uff55\uff4c\uff4c \U0001F468\u200d\U0001F469 "        \
   "e\u0301 t\U000E0041 so\u00adft\r\n"
 
 static void send_progress(const cJSON *params, const char *message) {

@@ -61,8 +61,9 @@ TEST(test_valid_utf8_is_accepted_and_said_not_ascii) {
   CHECK(accepts_utf8("{\"id\":1,\"result\":{\"k\xC3\xA9\":1}}"));
   CHECK(accepts_utf8("{\"id\":1,\"result\":\"zero\xE2\x80\x8Bwidth\"}"));
   /* Ill-formed UTF-8 is the tree's: it becomes U+FFFD there. */
-  static const char *const bad[] = {"\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80",
-                                    "\xE2\x82", "\xFF", "\x80"};
+  static const char *const bad[] = {
+      "\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80",
+      "\xE2\x82", "\xFF",         "\x80"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     char doc[128];
     snprintf(doc, sizeof doc, "{\"id\":1,\"result\":\"a%sb\"}", bad[i]);

@@ -345,10 +345,16 @@ TEST(test_utf8_only_replaces_each_ill_formed_subpart) {
   static const struct {
     const char *in, *out;
   } cases[] = {
-      {"a\xc0\xaf" "b", "a\xef\xbf\xbd\xef\xbf\xbd" "b"},
+      {"a\xc0\xaf"
+       "b",
+       "a\xef\xbf\xbd\xef\xbf\xbd"
+       "b"},
       {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
       {"\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
-      {"\xe2\x82" "x", "\xef\xbf\xbd" "x"},
+      {"\xe2\x82"
+       "x",
+       "\xef\xbf\xbd"
+       "x"},
       {"\xf0\x9f\x98", "\xef\xbf\xbd"},
       {"\xff\xfe", "\xef\xbf\xbd\xef\xbf\xbd"},
   };
@@ -381,16 +387,21 @@ TEST(test_modes_choose_the_rule_per_kind) {
 }
 
 TEST(test_message_id_is_never_touched) {
-  cJSON *j = cJSON_Parse("{\"id\":\"a\u200bb\",\"result\":{\"t\":\"a\u200bb\"}}");
+  cJSON *j =
+      cJSON_Parse("{\"id\":\"a\u200bb\",\"result\":{\"t\":\"a\u200bb\"}}");
   sanitize_message(j, SANITIZE_MODE_DEFAULT, SANITIZE_NAMES);
-  CHECK_STR(cJSON_GetObjectItem(j, "id")->valuestring, "a\xe2\x80\x8b" "b");
-  CHECK_STR(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "result"), "t")->valuestring,
-            "ab");
+  CHECK_STR(cJSON_GetObjectItem(j, "id")->valuestring, "a\xe2\x80\x8b"
+                                                       "b");
+  CHECK_STR(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(j, "result"), "t")->valuestring,
+      "ab");
   cJSON_Delete(j);
   j = cJSON_Parse("{\"id\":1,\"result\":{\"t\":\"a\u200bb\"}}");
   sanitize_message(j, SANITIZE_MODE_DEFAULT, SANITIZE_RESULT);
-  CHECK_STR(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "result"), "t")->valuestring,
-            "a\xe2\x80\x8b" "b");
+  CHECK_STR(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(j, "result"), "t")->valuestring,
+      "a\xe2\x80\x8b"
+      "b");
   cJSON_Delete(j);
 }
 

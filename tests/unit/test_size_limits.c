@@ -86,7 +86,8 @@ TEST(test_an_output_limit_asked_for_is_forced) {
   limits l;
   limits_default(&l);
   CHECK(!l.output_forced);
-  CHECK(limits_set_output(&l, "250") && l.output_chars == 250 && l.output_forced);
+  CHECK(limits_set_output(&l, "250") && l.output_chars == 250 &&
+        l.output_forced);
   CHECK(limits_set_output(&l, "0") && l.output_chars == 0);
   CHECK(!limits_set_output(&l, "-1") && !limits_set_output(&l, "") &&
         !limits_set_output(&l, "12x"));
