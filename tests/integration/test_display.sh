@@ -92,6 +92,19 @@ check "the servers table is aligned: TOOLS ends where its number does" \
   test "$(($(printf '%s' "$hdr" | grep -bo 'TOOLS' | cut -d: -f1) + 5))" = \
        "$(($(printf '%s' "$row" | grep -bo ' 21 ' | cut -d: -f1) + 3))"
 
+# ---- messages ----
+
+config_file "$TMP/fx.json" '{"f": {"type": "fixture"}}'
+run --plugin-dir "$FIXTURES/a" --config "$TMP/fx.json" call f/warns
+expect "a transport's error is said without the host's internal code" 0 \
+  --err "[f] the fixture's stream hiccuped" --no-err "hiccuped (-"
+
+config_file "$TMP/every.json" "{\"every\": {\"command\": \"node\", \"args\": [\"$EVERYTHING\"]}}"
+run --config "$TMP/every.json" read every nope://x
+expect "a JSON-RPC code the server's message names is not repeated" 4 \
+  --err "resources/read failed: MCP error -32602: Resource nope://x not found" \
+  --no-err "not found (-32602)" --no-err "not found (error -32602)"
+
 # ---- the permission question ----
 
 mkdir -p "$XDG_CONFIG_HOME/mcphost"
