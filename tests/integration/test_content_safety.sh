@@ -173,9 +173,7 @@ run --config "$C" --json call mcp__naming__exact
 expect "--json results are byte-exact" 0 \
   --jq '.content[0].text == "x\u00b2 \ufb01 \uff26\uff55\uff4c\uff4c \ud83d\udc68\u200d\ud83d\udc69 e\u0301 t\udb40\udc41 so\u00adft\r\n"' \
   --jq '.content[1].resource.text == .content[0].text'
-printf '%s\n' '{"id":1,"call":"naming/exact"}' |
-  "$MCPHOST" --config "$C" batch >"$TMP/out" 2>"$TMP/err"
-RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
+batch_run "$C" '{"id":1,"call":"naming/exact"}'
 expect "batch results are byte-exact" 0 \
   --jq '.result.content[0].text == "x\u00b2 \ufb01 \uff26\uff55\uff4c\uff4c \ud83d\udc68\u200d\ud83d\udc69 e\u0301 t\udb40\udc41 so\u00adft\r\n"'
 run --config "$C" --sanitize=full --json call mcp__naming__exact

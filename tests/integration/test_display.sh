@@ -7,58 +7,47 @@
 . "$(dirname "$0")/lib.sh"
 C="$TMP/naming.json"
 config_file "$C" "{\"naming\": {\"command\": \"$NAMING_SERVER\"}}"
-SOCK="$TMP/tmux.sock"
-tm() { tmux -S "$SOCK" "$@"; }
-on_exit "tmux -S '$SOCK' kill-server 2>/dev/null"
-
-# on_term NAME ENV... -- ARGS: mcphost with stdout on a 100-column
-# terminal and stderr in a file; OUT is the screen, ERR the file.
+# on_term NAME ENV... -- ARGS: mcphost with stdout on a terminal and
+# stderr in a file; OUT is the screen, ERR the file.
 on_term() {
-  local name=$1 envs=() q
+  local name=$1
   shift
-  while [ "$1" != "--" ]; do envs+=("$1"); shift; done
-  shift
-  printf -v q '%q ' env "${envs[@]}" "$MCPHOST" --config "$C" "$@"
-  tm new-session -d -s "$name" -x 100 -y 50 \
-    "$q 2>'$TMP/$name.err'; echo \$? >'$TMP/$name.rc'; sleep 600"
-  for _ in $(seq 300); do [ -s "$TMP/$name.rc" ] && break; sleep 0.1; done
-  RC=$(cat "$TMP/$name.rc" 2>/dev/null || echo 99)
-  OUT=$(tm capture-pane -p -J -S - -t "$name")
-  ERR=$(cat "$TMP/$name.err" 2>/dev/null)
-  TITLE=$(tm display-message -p -t "$name" '#{pane_title}')
+  term_run "$name" stdout "$@"
+  OUT=$SCREEN
+  ERR=$FILE
   printf '%s' "$OUT" >"$TMP/out"; printf '%s' "$ERR" >"$TMP/err"
 }
 
 # ---- escapes ----
 
-on_term hostile -- call mcp__naming__hostile
+on_term hostile -- --config "$C" call mcp__naming__hostile
 expect "on a terminal a result's controls are shown, not obeyed" 0 \
   --out "A<U+001B>[2JB<U+001B>]0;pwned<U+0007>C<U+009B>31mD<U+202E>E<U+200B>F"
 check "newline and tab of the text are kept" \
   bash -c 'grep -qE "^ +G$" "$1" && ! grep -q "<U+0009>\|<U+000A>" "$1"' _ "$TMP/out"
 check "the window title is not the server's" test "$TITLE" != pwned
 
-on_term hostile_off -- --sanitize=off call mcp__naming__hostile
+on_term hostile_off -- --config "$C" --sanitize=off call mcp__naming__hostile
 expect "--sanitize=off still shows controls, and bidi as sent" 0 \
   --out "A<U+001B>[2JB" --no-out "<U+202E>"
 
-on_term json -- --json call mcp__naming__hostile
+on_term json -- --config "$C" --json call mcp__naming__hostile
 expect "--json on a terminal: controls, C1 and bidi as JSON escapes" 0 \
   --out '"A\u001b[2JB\u001b]0;pwned\u0007C\u009b31mD\u202eE\u200bF\n\tG"'
 
-on_term desc -- tools naming
+on_term desc -- --config "$C" tools naming
 expect "a description's escape is shown in the listing" 0 \
   --out "clears <U+001B>[2Jthe screen"
 
 # ---- long results on a terminal ----
 
-on_term big -- call mcp__naming__big
+on_term big -- --config "$C" call mcp__naming__big
 expect "on a terminal text is cut at 100,000 characters, the note on stderr" 0 \
   --err "mcphost: output truncated: 50000 of 150000 characters cut; the full text is saved to" \
   --no-out "truncated"
 check "the screen shows exactly 100,000 characters" \
   test "$(tr -d '\n' <"$TMP/out" | wc -c)" = 100000
-on_term big_all -- --max-output-chars 0 call mcp__naming__big size=120000
+on_term big_all -- --config "$C" --max-output-chars 0 call mcp__naming__big size=120000
 expect "--max-output-chars 0 never cuts, not even on a terminal" 0 \
   --no-err "truncated"
 check "the screen shows all 120,000 characters" \
@@ -66,7 +55,7 @@ check "the screen shows all 120,000 characters" \
 
 # ---- descriptions ----
 
-on_term wordy -- tools naming
+on_term wordy -- --config "$C" tools naming
 line=$(grep -A1 '^mcp__naming__wordy$' "$TMP/out" | sed -n 2p)
 full="Reads a file from the project and returns its whole text, with the line numbers and the encoding it was read with, so that"
 check "a long description is cut to the width, at a word, with …" \
