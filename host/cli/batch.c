@@ -283,7 +283,8 @@ static void on_answer(void *ud, cJSON *result, const rpc_error *err,
 static void send_op(op *o, const char *method, cJSON *params) {
   char why[600];
   /* Results are only passed on: a large one may skip the tree. */
-  rpc_request_opts opts = {.ud = o, .raw_result = true};
+  rpc_request_opts opts = {
+      .ud = o, .raw_result = true, .kind = cli_result_kind(method)};
   batch *b = o->b;
   opts.timeout_ms = o->kind == OP_CALL ? b->c->tool_timeout_ms
                                        : b->c->request_timeout_ms;
@@ -683,8 +684,8 @@ static void handle_line(batch *b, const char *line, size_t len) {
     read = sub ? sub : unsub; /* same shape as read: server + uri */
   int rc = EXIT_OK;
   if (roots) {
-    const char *srv = cJSON_GetStringValue(
-        cJSON_GetObjectItemCaseSensitive(req, "server"));
+    const char *srv =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "server"));
     long i = srv ? cli_find_server(b->c, srv) : -1;
     o->kind = OP_ROOTS;
     if (!cJSON_IsArray(roots)) {

@@ -15,8 +15,8 @@ static session *connect_one(cli *c, size_t idx, int *rc) {
   cli_connect(c, &idx, 1);
   session *s = c->sessions[idx];
   if (s->state != SESS_READY) {
-    cli_error(c, s->cfg->name, "server \"%s\" failed: %s", s->cfg->name,
-              s->error ? s->error : "not connected");
+    cli_error(c, s->cfg->name, "server \"%s\" failed: %s",
+              cli_esc(c, s->cfg->name), s->error ? s->error : "not connected");
     *rc = cli_exit_for_failure(s);
     return NULL;
   }
@@ -67,20 +67,9 @@ static int parse_arguments(cli *c, int argc, char **argv, cJSON **out) {
 }
 
 static void on_progress(cli *c, const cJSON *params) {
-  if (c->quiet_progress)
-    return;
-  const cJSON *p = cJSON_GetObjectItemCaseSensitive(params, "progress");
-  const cJSON *t = cJSON_GetObjectItemCaseSensitive(params, "total");
-  const char *m = cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(params, "message"));
-  if (!cJSON_IsNumber(p))
-    return;
-  if (cJSON_IsNumber(t))
-    fprintf(stderr, "progress: %g/%g%s%s\n", p->valuedouble, t->valuedouble,
-            m ? " " : "", m ? m : "");
-  else
-    fprintf(stderr, "progress: %g%s%s\n", p->valuedouble, m ? " " : "",
-            m ? m : "");
+  if (!c->quiet_progress) {
+    out_progress(c, params);
+  }
 }
 
 /* Finds the tool or prompt called `want` by listing them all (following
@@ -139,8 +128,8 @@ static cJSON *find_item(cli *c, session *s, const char *method,
   cJSON_Delete(all);
   if (!found && *rc == EXIT_OK) {
     cli_error(c, s->cfg->name, "server \"%s\" has no %s named \"%s\"",
-              s->cfg->name, strcmp(key, "tools") == 0 ? "tool" : "prompt",
-              want);
+              cli_esc(c, s->cfg->name),
+              strcmp(key, "tools") == 0 ? "tool" : "prompt", cli_esc(c, want));
     *rc = EXIT_NOT_FOUND;
   }
   return found;
@@ -213,6 +202,7 @@ int cmd_call(cli *c, int argc, char **argv) {
     }
   }
   if (c->json) {
+    out_cut_result(c, result);
     out_json(result);
     c->result_printed = true;
   } else {
@@ -226,14 +216,14 @@ int cmd_call(cli *c, int argc, char **argv) {
   }
   if (is_error) {
     fprintf(stderr, "mcphost: tool \"%s\" on server \"%s\" reported an error\n",
-            tool, s->cfg->name);
+            cli_esc(c, tool), cli_esc(c, s->cfg->name));
     rc = EXIT_TOOL_ERROR;
   }
   cJSON_Delete(result);
 out:
   cJSON_Delete(args);
   free(tool);
-  return rc;
+  return cli_output_rc(c, rc);
 }
 
 int cmd_read(cli *c, int argc, char **argv) {
@@ -261,12 +251,14 @@ int cmd_read(cli *c, int argc, char **argv) {
     return rc;
   }
   c->result_printed = c->json;
-  if (c->json)
+  if (c->json) {
+    out_cut_result(c, result);
     out_json(result);
-  else
+  } else {
     out_resource_contents(c, cJSON_GetObjectItemCaseSensitive(result, "contents"));
+  }
   cJSON_Delete(result);
-  return EXIT_OK;
+  return cli_output_rc(c, EXIT_OK);
 }
 
 /* A word that names a prompt argument: NAME=VALUE, NAME made of letters,
@@ -321,7 +313,7 @@ static int prompt_arguments(cli *c, const char *prompt, const cJSON *decl,
         cli_error(c, NULL,
                   "prompt \"%s\" has no argument \"%.*s\" (its arguments: "
                   "%s); a value containing '=' goes as NAME=VALUE",
-                  prompt, (int)klen, argv[i], names);
+                  cli_esc(c, prompt), (int)klen, argv[i], cli_esc(c, names));
         free(names);
         cJSON_Delete(o);
         return EXIT_USAGE;
@@ -342,9 +334,8 @@ static int prompt_arguments(cli *c, const char *prompt, const cJSON *decl,
     }
     if (!name) {
       char *names = declared_names(decl);
-      cli_error(c, NULL,
-                "too many arguments: prompt \"%s\" declares %d (%s)", prompt,
-                ndecl, names);
+      cli_error(c, NULL, "too many arguments: prompt \"%s\" declares %d (%s)",
+                cli_esc(c, prompt), ndecl, cli_esc(c, names));
       free(names);
       cJSON_Delete(o);
       return EXIT_USAGE;
@@ -356,7 +347,8 @@ static int prompt_arguments(cli *c, const char *prompt, const cJSON *decl,
     const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "name"));
     if (n && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "required")) &&
         !cJSON_GetObjectItemCaseSensitive(o, n)) {
-      cli_error(c, NULL, "missing required prompt argument \"%s\"", n);
+      cli_error(c, NULL, "missing required prompt argument \"%s\"",
+                cli_esc(c, n));
       cJSON_Delete(o);
       return EXIT_USAGE;
     }
@@ -406,13 +398,14 @@ int cmd_prompt(cli *c, int argc, char **argv) {
     goto out;
   }
   if (c->json) {
+    out_cut_result(c, result);
     out_json(result);
     c->result_printed = true;
   } else {
     const cJSON *m;
     cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(result, "messages")) {
       const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "role"));
-      printf("[%s]\n", role ? role : "?");
+      printf("[%s]\n", role ? cli_esc(c, role) : "?");
       out_content(c, cJSON_GetObjectItemCaseSensitive(m, "content"));
     }
   }
@@ -421,5 +414,5 @@ out:
   cJSON_Delete(args);
   cJSON_Delete(result);
   free(name);
-  return rc;
+  return cli_output_rc(c, rc);
 }

@@ -111,6 +111,7 @@ static const char *generic_message(int rc) {
   case EXIT_NOT_FOUND: return "not found";
   case EXIT_AUTH: return "the server needs authorization";
   case EXIT_DENIED: return "refused";
+  case EXIT_TRUNCATED: return "a text result was cut";
   default: return "interrupted";
   }
 }

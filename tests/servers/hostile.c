@@ -240,8 +240,7 @@ static cJSON *text_result(const char *text) {
 
 /* ---- lifecycle -------------------------------------------------------- */
 
-static cJSON *initialize_result(const struct server *s,
-                                const cJSON *params) {
+static cJSON *initialize_result(const struct server *s, const cJSON *params) {
   static const char *const supported[] = {"2025-11-25", "2025-06-18",
                                           "2025-03-26", "2024-11-05"};
   const char *version = LATEST_PROTOCOL_VERSION;
