@@ -192,27 +192,12 @@ static int rpc_send(void *ud, const char *json, size_t len, char *why,
   return rc;
 }
 
-/* roots/list: the working directory as a file:// URI, percent-encoded. */
+/* roots/list: the roots this server was given (roots.h). */
 static cJSON *roots_result(session *s) {
-  const char *cwd = s->h->paths[MCPH_PATH_CWD];
-  strbuf uri;
-  sb_init(&uri);
-  sb_adds(&uri, "file://");
-  for (const unsigned char *p = (const unsigned char *)cwd; *p; p++) {
-    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-        (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
-      sb_addc(&uri, (char)*p);
-    else
-      sb_printf(&uri, "%%%02X", *p);
-  }
-  const char *base = strrchr(cwd, '/');
   cJSON *res = cJSON_CreateObject();
-  cJSON *roots = cJSON_AddArrayToObject(res, "roots");
-  cJSON *root = cJSON_CreateObject();
-  cJSON_AddStringToObject(root, "uri", sb_str(&uri));
-  cJSON_AddStringToObject(root, "name", base && base[1] ? base + 1 : cwd);
-  cJSON_AddItemToArray(roots, root);
-  sb_free(&uri);
+  cJSON_AddItemToObject(res, "roots",
+                        s->roots ? cJSON_Duplicate(s->roots, 1)
+                                 : cJSON_CreateArray());
   return res;
 }
 
@@ -222,7 +207,7 @@ static void on_request(void *ud, const char *method, const cJSON *params,
   (void)params;
   if (strcmp(method, "ping") == 0) {
     rpc_respond(s->rpc, id, cJSON_CreateObject());
-  } else if (strcmp(method, "roots/list") == 0) {
+  } else if (strcmp(method, "roots/list") == 0 && s->roots_declared) {
     rpc_respond(s->rpc, id, roots_result(s));
   } else if (features_request(s, method, params, id)) {
     /* a feature plugin answers it */
@@ -434,7 +419,12 @@ static cJSON *initialize_params(session *s) {
   cJSON *p = cJSON_CreateObject();
   cJSON_AddStringToObject(p, "protocolVersion", MCP_LATEST_PROTOCOL);
   cJSON *caps = cJSON_AddObjectToObject(p, "capabilities");
-  cJSON_AddObjectToObject(caps, "roots");
+  s->roots_declared = s->roots != NULL;
+  if (s->roots) {
+    /* listChanged: session_set_roots tells the server of a new set. */
+    cJSON *roots = cJSON_AddObjectToObject(caps, "roots");
+    cJSON_AddBoolToObject(roots, "listChanged", true);
+  }
   features_add_capabilities(s->h, caps);
   cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
   cJSON_AddStringToObject(info, "name", "mcphost");
@@ -659,6 +649,7 @@ void session_free(session *s) {
     s->tf->destroy(s->t);
   cJSON_Delete(s->server_caps);
   cJSON_Delete(s->server_info);
+  cJSON_Delete(s->roots);
   if (s->server_log)
     fclose(s->server_log);
   features_session_gone(s);
@@ -796,6 +787,15 @@ static void list_next(list_op *op);
 static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
   (void)take;
   list_op *op = ud;
+  if (err && err->status == RPC_ERR_REMOTE &&
+      err->code == RPC_METHOD_NOT_FOUND && !op->cursor) {
+    /* A server that does not know the list method has none of those (a
+     * "resources" server without templates/list, typically). */
+    host_log(op->s->h, MCPH_LOG_DEBUG, op->s->cfg->name,
+             "%s: method not found; taken as an empty list", op->method);
+    list_finish(op, NULL);
+    return;
+  }
   if (err) {
     char msg[600];
     snprintf(msg, sizeof msg, "%s: %s", op->method, err->message);
@@ -844,6 +844,13 @@ static void list_next(list_op *op) {
 
 int session_list(session *s, const char *method, const char *key,
                  uint64_t timeout_ms, session_list_fn done, void *ud) {
+  const char *cap = needed_capability(method);
+  if (s->state == SESS_READY && cap && !session_has_capability(s, cap)) {
+    /* What a server does not offer is an empty list, as `prompts` shows
+     * it, not an error. */
+    done(ud, s, cJSON_CreateArray(), NULL);
+    return 0;
+  }
   list_op *op = xcalloc(1, sizeof *op);
   op->s = s;
   op->method = xstrdup(method);
@@ -853,5 +860,23 @@ int session_list(session *s, const char *method, const char *key,
   op->done = done;
   op->ud = ud;
   list_next(op);
+  return 0;
+}
+
+int session_set_roots(session *s, cJSON *roots) {
+  if (roots && !cJSON_IsArray(roots)) {
+    cJSON_Delete(roots);
+    return -1;
+  }
+  bool same = (!roots && !s->roots) ||
+              (roots && s->roots && cJSON_Compare(roots, s->roots, true));
+  cJSON_Delete(s->roots);
+  s->roots = roots;
+  if (same || s->state != SESS_READY)
+    return 0;
+  if (!s->roots_declared)
+    return 1;
+  /* A server asks roots/list again; an empty set is a set too. */
+  rpc_notify(s->rpc, "notifications/roots/list_changed", NULL);
   return 0;
 }

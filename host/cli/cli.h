@@ -15,18 +15,18 @@
 /* Exit codes (documented in --help and the README). */
 enum {
   EXIT_OK = 0,
-  EXIT_TOOL_ERROR = 1,  /* the tool ran and reported isError */
-  EXIT_USAGE = 2,       /* bad command line */
-  EXIT_SERVER = 3,      /* a server failed, is unreachable or misconfigured */
-  EXIT_PROTOCOL = 4,    /* the server answered with an error or broke MCP */
-  EXIT_TIMEOUT = 5,     /* a deadline passed */
-  EXIT_NOT_FOUND = 6,   /* no such server, tool, prompt or resource */
-  EXIT_AUTH = 7,        /* the server needs authorization (needs-auth) */
-  EXIT_DENIED = 8,      /* refused by policy, approval or a permission rule */
-  EXIT_TRUNCATED = 9,   /* done, but a text result was cut as
-                           --max-output-chars / MCPHOST_MAX_OUTPUT_CHARS
-                           asked */
-  EXIT_INTERRUPTED = 130
+  EXIT_TOOL_ERROR = 1,   /* the tool ran and reported isError */
+  EXIT_USAGE = 2,        /* bad command line */
+  EXIT_SERVER = 3,       /* a server failed, is unreachable or misconfigured */
+  EXIT_PROTOCOL = 4,     /* the server answered with an error or broke MCP */
+  EXIT_TIMEOUT = 5,      /* a deadline passed */
+  EXIT_NOT_FOUND = 6,    /* no such server, tool, prompt or resource */
+  EXIT_AUTH = 7,         /* the server needs authorization (needs-auth) */
+  EXIT_DENIED = 8,       /* refused by policy, approval or a permission rule */
+  EXIT_TRUNCATED = 9,    /* done, but a text result was cut as
+                            --max-output-chars / MCPHOST_MAX_OUTPUT_CHARS
+                            asked */
+  EXIT_INTERRUPTED = 130 /* Ctrl-C; a signal N ends as 128 + N */
 };
 
 typedef struct cli {
@@ -55,7 +55,44 @@ typedef struct cli {
   /* ---- plugin commands and services (plugin_cmds.c) ---- */
   char *policy_text;       /* the last policy() answer */
   struct mcph_run *run;    /* the plugin command running, if any */
+  /* ---- roots (roots.h): --root, resolved (owned), and --no-roots ---- */
+  char **root_dirs;
+  size_t nroot_dirs;
+  bool no_roots;
+  /* ---- failures (failure.c) ---- */
+  char *error_message; /* the first cli_error, for --json (owned) */
+  char *error_server;  /* the server it names, or NULL (owned) */
+  bool result_printed; /* a JSON result went to stdout */
 } cli;
+
+/* failure.c */
+/* What went wrong, as far as the exit code is concerned. */
+typedef struct cli_failure {
+  const session *s;    /* the server involved, or NULL */
+  rpc_status status;   /* a request's outcome; RPC_OK: no request failed */
+  int rpc_code;        /* the JSON-RPC error code (RPC_ERR_REMOTE) */
+  const char *message; /* the JSON-RPC error message, or NULL */
+  const char *item;    /* the tool, prompt or URI asked for, or NULL */
+  int mcph_status;     /* a plugin's MCPH_E* status, or 0 */
+} cli_failure;
+/* The one map from a failure to an exit code. In order: a plugin's
+ * status; a failed request (a JSON-RPC error that says the tool, prompt
+ * or resource does not exist is EXIT_NOT_FOUND: -32002, or -32602 whose
+ * message says "not found" or "unknown tool|prompt" and names `item` when
+ * given); the session's failure. */
+int cli_exit_code(const cli_failure *f);
+/* The exit code for a session that failed to connect or went away. */
+int cli_exit_for_failure(const session *s);
+/* A run a signal ended exits 128 + its number (SIGTERM 143, SIGINT 130). */
+int cli_exit_for_signal(int rc, int signal_number);
+/* Prints "mcphost: <message>" on stderr (out_error) and keeps the first
+ * one for the --json error object; `server` may be NULL. */
+void cli_error(cli *c, const char *server, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* At exit: under --json, a failed command that printed no result writes
+ * {"error": {"code": EXIT, "message": ..., "server": NAME|null}} on
+ * stdout. Frees what cli_error kept. */
+void cli_finish(cli *c, int rc);
 
 /* connect.c */
 /* Creates the session of config entry `idx` with the command line's
@@ -75,7 +112,6 @@ typedef void (*cli_progress_fn)(cli *c, const cJSON *params);
 int cli_request(cli *c, session *s, const char *method, cJSON *params,
                 uint64_t timeout_ms, cli_progress_fn progress, cJSON **result,
                 char *why, size_t why_len);
-int cli_exit_for_failure(const session *s);
 /* What a request's answer is to the sanitizer (sanitize_kind): the
  * results the CLI shows or hands to a script are SANITIZE_RESULT. */
 int cli_result_kind(const char *method);
@@ -129,6 +165,11 @@ int cmd_plugins(cli *c, int argc, char **argv);
 int cmd_call(cli *c, int argc, char **argv);
 int cmd_read(cli *c, int argc, char **argv);
 int cmd_prompt(cli *c, int argc, char **argv);
+
+/* help.c */
+/* `mcphost COMMAND --help` for a built-in command other than mcp (which
+ * has its own), or NULL. */
+const char *cli_command_help(const char *name);
 
 /* batch.c */
 int cmd_batch(cli *c, int argc, char **argv);

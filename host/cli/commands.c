@@ -100,8 +100,7 @@ static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
   if (argc == 1) {
     long i = cli_find_server(c, argv[0]);
     if (i < 0) {
-      fprintf(stderr, "mcphost: no server named \"%s\" is configured\n",
-              argv[0]);
+      cli_error(c, NULL, "no server named \"%s\" is configured", argv[0]);
       return EXIT_NOT_FOUND;
     }
     int rc = cli_check_startable(c, (size_t)i);
@@ -340,6 +339,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
     if (argc == 1)
       inactive_json(c, arr);
     out_json(arr);
+    c->result_printed = true;
     cJSON_Delete(arr);
   } else {
     /* Every column as wide as its widest entry, counted in characters
@@ -437,6 +437,7 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
   }
   if (json_out) {
     out_json(json_out);
+    c->result_printed = true;
     cJSON_Delete(json_out);
   }
   listing_free(ls, n);

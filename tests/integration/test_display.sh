@@ -90,7 +90,7 @@ expect "a transport's error is said without the host's internal code" 0 \
 
 config_file "$TMP/every.json" "{\"every\": {\"command\": \"node\", \"args\": [\"$EVERYTHING\"]}}"
 run --config "$TMP/every.json" read every nope://x
-expect "a JSON-RPC code the server's message names is not repeated" 4 \
+expect "a JSON-RPC code the server's message names is not repeated (exit 6: no such resource)" 6 \
   --err "resources/read failed: MCP error -32602: Resource nope://x not found" \
   --no-err "not found (-32602)" --no-err "not found (error -32602)"
 
