@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,14 +33,14 @@ static const char *level_name(int level) {
   return level >= 0 && level <= 4 ? names[level] : "log";
 }
 
-static void vlog(host *h, int level, const char *source, const char *fmt,
-                 va_list ap) {
+static void vlog(host *h, int level, const char *label, const char *source,
+                 const char *fmt, va_list ap) {
   /* Errors and warnings always show; -v adds info, -vv debug, -vvv trace. */
   if (level > MCPH_LOG_WARN + h->verbosity)
     return;
   strbuf b;
   sb_init(&b);
-  sb_printf(&b, "mcphost: %s: ", level_name(level));
+  sb_printf(&b, "mcphost: %s: ", label ? label : level_name(level));
   if (source && *source)
     sb_printf(&b, "[%s] ", source);
   sb_vprintf(&b, fmt, ap);
@@ -55,7 +56,15 @@ static void vlog(host *h, int level, const char *source, const char *fmt,
 void host_log(host *h, int level, const char *source, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vlog(h, level, source, fmt, ap);
+  vlog(h, level, NULL, source, fmt, ap);
+  va_end(ap);
+}
+
+void host_log_labeled(host *h, int level, const char *label, const char *source,
+                      const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vlog(h, level, label, source, fmt, ap);
   va_end(ap);
 }
 
@@ -128,12 +137,26 @@ static const void *api_get_service(const mcph_host *api, const char *id) {
 
 /* ---- paths ---- */
 
+/* $VAR/mcphost, else HOME/FALLBACK/mcphost, where HOME is $HOME or, when
+ * that is unset or relative, the passwd entry's home. Never a shared
+ * place such as /tmp: without a home there is no such directory (NULL),
+ * and nothing is written (logs go to stderr only). */
 static char *xdg_dir(const char *var, const char *fallback) {
   const char *v = getenv(var);
   if (v && v[0] == '/')
     return xasprintf("%s/mcphost", v);
   const char *home = getenv("HOME");
-  return xasprintf("%s/%s/mcphost", home && *home ? home : "/tmp", fallback);
+  if (!home || home[0] != '/') {
+    struct passwd pw, *found = NULL;
+    static char buf[4096]; /* start-up, loop thread: no reentrancy */
+    if (getpwuid_r(getuid(), &pw, buf, sizeof buf, &found) == 0 && found &&
+        found->pw_dir && found->pw_dir[0] == '/' &&
+        strcmp(found->pw_dir, "/") != 0 && access(found->pw_dir, X_OK) == 0)
+      home = found->pw_dir;
+    else
+      return NULL;
+  }
+  return xasprintf("%s/%s/mcphost", home, fallback);
 }
 
 char *host_default_plugin_dir(void) {
@@ -175,7 +198,8 @@ host *host_new(const host_options *opt) {
   char cwd[PATH_MAX];
   h->paths[MCPH_PATH_CWD] = xstrdup(getcwd(cwd, sizeof cwd) ? cwd : "/");
   h->paths[MCPH_PATH_STATE] = xdg_dir("XDG_STATE_HOME", ".local/state");
-  h->paths[MCPH_PATH_LOGS] = xasprintf("%s/logs", h->paths[MCPH_PATH_STATE]);
+  if (h->paths[MCPH_PATH_STATE])
+    h->paths[MCPH_PATH_LOGS] = xasprintf("%s/logs", h->paths[MCPH_PATH_STATE]);
   h->paths[MCPH_PATH_CACHE] = xdg_dir("XDG_CACHE_HOME", ".cache");
 
   h->api = (mcph_host){

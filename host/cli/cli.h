@@ -40,6 +40,7 @@ typedef struct cli {
   session **sessions;     /* parallel to h->cfg.servers; NULL = unused */
   size_t nsessions;
   unsigned files_written;
+  bool save_failed; /* a result could not be saved: the exit is not 0 */
   limits lim; /* name, description and output lengths (size_limits.h) */
   /* ---- configuration scopes (load.c) and permissions (permission.c) ---- */
   config_sources sources;   /* what the command line asked for */
@@ -134,6 +135,9 @@ void out_json(const cJSON *v);
 void out_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Writes `data` to a new private file with an extension for `mime`;
  * returns the path (new string) or NULL with `why` filled. */
+/* Checks (and creates, 0700) the --output-dir before anything connects.
+ * Returns 0, or -1 with a sentence in `why`. */
+int out_check_dir(cli *c, char *why, size_t why_len);
 char *out_save_blob(cli *c, const unsigned char *data, size_t len,
                     const char *mime, char *why, size_t why_len);
 

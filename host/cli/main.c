@@ -362,6 +362,12 @@ int main(int argc, char **argv) {
   }
 
   c.h->verbosity = verbosity;
+  char out_why[1024];
+  if (c.output_dir && out_check_dir(&c, out_why, sizeof out_why) != 0) {
+    fprintf(stderr, "mcphost: --output-dir: %s\n", out_why);
+    rc = EXIT_USAGE; /* before anything connects: no result is lost */
+    goto out;
+  }
   for (size_t i = 0; i < c.h->reg.nplugins; i++) {
     const plugin *p = c.h->reg.plugins[i];
     if (!p->loaded)
@@ -400,6 +406,8 @@ int main(int argc, char **argv) {
     rc = cmd->run(&c, argc - optind, argv + optind);
   if (c.h->interrupted && rc == EXIT_OK)
     rc = EXIT_INTERRUPTED;
+  if (c.save_failed && rc == EXIT_OK)
+    rc = EXIT_USAGE; /* a result was not saved: the output dir is unusable */
   fflush(stdout);
 out:
   if (c.h) {
