@@ -10,8 +10,8 @@ Tools (arguments in parentheses):
   die (text)             writes text to stderr and exits with status 3
   image ()               answers with a small PNG image
   environ (pid | comm)   reads /proc/PID/environ (default: the parent's;
-                         with comm, the first process of that name owned by
-                         this user) and answers with its variables, or
+                         with comm, the first live process of that name
+                         owned by this user) and answers with its variables, or
                          with isError and the reason
 With PROBE_MARK set, the file it names is created at start-up.
 """
@@ -45,10 +45,14 @@ def find_comm(name):
         if not entry.isdigit():
             continue
         try:
-            with open("/proc/%s/comm" % entry) as f:
-                if f.read().strip() != name:
-                    continue
-            if os.stat("/proc/%s" % entry).st_uid in (os.getuid(), 0):
+            with open("/proc/%s/stat" % entry) as f:
+                stat = f.read()
+            # "PID (COMM) STATE ...": a zombie (one of an earlier run not
+            # yet reaped) has no environment left to read.
+            comm = stat[stat.index("(") + 1:stat.rindex(")")]
+            if comm != name or stat[stat.rindex(")") + 2] == "Z":
+                continue
+            if os.stat("/proc/%s" % entry).st_uid == os.getuid():
                 return int(entry)
         except OSError:
             continue
