@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "../util.h"
@@ -242,6 +243,10 @@ int main(int argc, char **argv) {
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
 
+  /* Not dumpable: other processes of the user (a stdio server among
+   * them) cannot read our /proc/PID/environ or memory, which hold what
+   * the env allowlist withholds from servers (docs/security.md). */
+  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   const char **plugin_dirs = xcalloc((size_t)argc, sizeof *plugin_dirs);
   const char **configs = xcalloc((size_t)argc, sizeof *configs);
   const char **specs = xcalloc((size_t)argc, sizeof *specs);
