@@ -47,12 +47,17 @@ void registry_free(registry *r);
 void registry_add_dir(registry *r, const char *dir);
 
 /* Loads every "*.so" of every directory in order (files in a directory in
- * name order). `host` is the table handed to each plugin's init. */
+ * name order). `host` is the table handed to each plugin's init. Only
+ * trusted places are used (trusted_fs.h): a relative directory, or a
+ * directory or file that is another user's or writable by others, is
+ * refused with the reason as a record of its own; each file is opened
+ * without following a link and loaded through that open file. */
 void registry_load_all(registry *r, const mcph_host *host);
 
-/* Loads one file. Returns the record (also appended to r->plugins). */
-plugin *registry_load_file(registry *r, const mcph_host *host,
-                           const char *path);
+/* Loads the file `name` of the checked directory `dir_fd` (`dir` names
+ * it). Returns the record (also appended to r->plugins). */
+plugin *registry_load_file(registry *r, const mcph_host *host, int dir_fd,
+                           const char *dir, const char *name);
 
 const type_binding *registry_find_type(const registry *r, const char *type);
 
