@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -137,26 +136,19 @@ static const void *api_get_service(const mcph_host *api, const char *id) {
 
 /* ---- paths ---- */
 
-/* $VAR/mcphost, else HOME/FALLBACK/mcphost, where HOME is $HOME or, when
- * that is unset or relative, the passwd entry's home. Never a shared
- * place such as /tmp: without a home there is no such directory (NULL),
- * and nothing is written (logs go to stderr only). */
+/* $VAR/mcphost, else <home>/FALLBACK/mcphost (user_home(): never a shared
+ * place such as /tmp). NULL without a home: then nothing is written there
+ * (logs go to stderr only). */
 static char *xdg_dir(const char *var, const char *fallback) {
   const char *v = getenv(var);
   if (v && v[0] == '/')
     return xasprintf("%s/mcphost", v);
-  const char *home = getenv("HOME");
-  if (!home || home[0] != '/') {
-    struct passwd pw, *found = NULL;
-    static char buf[4096]; /* start-up, loop thread: no reentrancy */
-    if (getpwuid_r(getuid(), &pw, buf, sizeof buf, &found) == 0 && found &&
-        found->pw_dir && found->pw_dir[0] == '/' &&
-        strcmp(found->pw_dir, "/") != 0 && access(found->pw_dir, X_OK) == 0)
-      home = found->pw_dir;
-    else
-      return NULL;
-  }
-  return xasprintf("%s/%s/mcphost", home, fallback);
+  char *home = user_home();
+  if (!home)
+    return NULL;
+  char *dir = xasprintf("%s/%s/mcphost", home, fallback);
+  free(home);
+  return dir;
 }
 
 char *host_default_plugin_dir(void) {

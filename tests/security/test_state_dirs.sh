@@ -32,12 +32,13 @@ if make_victim; then
     chmod -R 777 /tmp/.local
     ln -s "$BASHRC" /tmp/.local/state/mcphost/logs/p.log
   fi
+  touch "$TMP/stamp"
   vrun -- --config "$C" call p/log "text=$LINE"
   expect "without HOME, a server log message is handled" 0 --out "logged"
   check "without HOME, the log goes to the passwd entry's home" \
     grep -q "$LINE" "$VHOME/.local/state/mcphost/logs/p.log"
   check "without HOME, nothing is written under /tmp/.local" \
-    test -z "$(find /tmp/.local -user "$VUSER" 2>/dev/null)"
+    test -z "$(find /tmp/.local -user "$VUSER" -newer "$TMP/stamp" 2>/dev/null)"
   if [ -n "$PLANTED" ]; then
     check "the planted link did not write into the victim's ~/.bashrc" \
       bash -c "! grep -q pwned '$BASHRC'"
@@ -52,7 +53,7 @@ if make_victim; then
   mv "$VHOME.gone" "$VHOME"
   expect "without a home, mcphost works and writes no log files" 0 --out "logged"
   check "without a home, nothing is written under /tmp/.local" \
-    test -z "$(find /tmp/.local -user "$VUSER" 2>/dev/null)"
+    test -z "$(find /tmp/.local -user "$VUSER" -newer "$TMP/stamp" 2>/dev/null)"
 fi
 
 # ---- the same attacks by file ownership (as root) ----
