@@ -3,15 +3,9 @@
 # (0700) when missing and refused with exit 2, before any server starts,
 # when it cannot be used; a result that cannot be saved never exits 0.
 . "$(dirname "$0")/lib.sh"
-PROBE="$SRCDIR/tests/servers/probe_server.py"
-if ! PY=$(command -v python3); then
-  echo "skipped: no python3 for the probe server"
-  finish
-  exit
-fi
 MARK="$TMP/started"
 C="$TMP/probe.json"
-config_file "$C" "{\"p\": {\"command\": \"$PY\", \"args\": [\"$PROBE\"], \"env\": {\"PROBE_MARK\": \"$MARK\"}}}"
+probe_config "$C" "{\"PROBE_MARK\": \"$MARK\"}" || { finish; exit; }
 
 run --config "$C" --output-dir "$TMP/new/images" call p/image
 expect "a missing --output-dir is created and the image saved in it" 0 \

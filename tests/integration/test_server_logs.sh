@@ -5,14 +5,8 @@
 # character shows as a visible escape, the quoted tail keeps the newest
 # lines, and both files are private.
 . "$(dirname "$0")/lib.sh"
-PROBE="$SRCDIR/tests/servers/probe_server.py"
-if ! PY=$(command -v python3); then
-  echo "skipped: no python3 for the probe server"
-  finish
-  exit
-fi
 C="$TMP/probe.json"
-config_file "$C" "{\"p\": {\"command\": \"$PY\", \"args\": [\"$PROBE\"]}}"
+probe_config "$C" || { finish; exit; }
 LOGS="$XDG_STATE_HOME/mcphost/logs"
 ESC=$(printf '\033')
 BEL=$(printf '\007')

@@ -8,16 +8,12 @@
 # Root may read any process's environ, so this needs a second user.
 . "$(dirname "$0")/../integration/lib.sh"
 . "$(dirname "$0")/second_user.sh"
-PROBE="$SRCDIR/tests/servers/probe_server.py"
-PY=/usr/bin/python3
-if [ ! -x "$PY" ] || ! make_victim; then
-  echo "skipped: the environ checks need a second user and /usr/bin/python3"
+C="$TMP/probe.json"
+if ! probe_config "$C" || ! make_victim; then
+  echo "skipped: the environ checks need a second user and python3"
   finish
   exit
 fi
-C="$TMP/probe.json"
-config_file "$C" "{\"p\": {\"command\": \"$PY\", \"args\": [\"$PROBE\"]}}"
-chmod 644 "$C"
 SECRET=MCPHOST_TEST_WITHHELD_TOKEN
 
 # The check can fail: a dumpable process of the same user is readable.

@@ -5,14 +5,8 @@
 # Every log line now shows CR, LF and every other control as a visible
 # escape: one message is one line, and mcphost's stderr gets the same.
 . "$(dirname "$0")/../integration/lib.sh"
-PROBE="$SRCDIR/tests/servers/probe_server.py"
-if ! PY=$(command -v python3); then
-  echo "skipped: no python3 for the probe server"
-  finish
-  exit
-fi
 C="$TMP/probe.json"
-config_file "$C" "{\"p\": {\"command\": \"$PY\", \"args\": [\"$PROBE\"]}}"
+probe_config "$C" || { finish; exit; }
 LOG="$XDG_STATE_HOME/mcphost/logs/p.log"
 ESC=$(printf '\033')
 CR=$(printf '\r')

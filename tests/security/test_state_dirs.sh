@@ -6,12 +6,8 @@
 # ~/.bashrc.
 . "$(dirname "$0")/../integration/lib.sh"
 . "$(dirname "$0")/second_user.sh"
-PROBE="$SRCDIR/tests/servers/probe_server.py"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=$(command -v python3)
 C="$TMP/probe.json"
-config_file "$C" "{\"p\": {\"command\": \"$PY\", \"args\": [\"$PROBE\"]}}"
-chmod 644 "$C"
+probe_config "$C" || { finish; exit; }
 LINE='echo pwned-by-the-server'
 
 # ---- as a second user: HOME unset ----
