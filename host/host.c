@@ -141,11 +141,13 @@ static const void *api_get_service(const mcph_host *api, const char *id) {
  * (logs go to stderr only). */
 static char *xdg_dir(const char *var, const char *fallback) {
   const char *v = getenv(var);
-  if (v && v[0] == '/')
+  if (v && v[0] == '/') {
     return xasprintf("%s/mcphost", v);
+  }
   char *home = user_home();
-  if (!home)
+  if (!home) {
     return NULL;
+  }
   char *dir = xasprintf("%s/%s/mcphost", home, fallback);
   free(home);
   return dir;
@@ -190,8 +192,9 @@ host *host_new(const host_options *opt) {
   char cwd[PATH_MAX];
   h->paths[MCPH_PATH_CWD] = xstrdup(getcwd(cwd, sizeof cwd) ? cwd : "/");
   h->paths[MCPH_PATH_STATE] = xdg_dir("XDG_STATE_HOME", ".local/state");
-  if (h->paths[MCPH_PATH_STATE])
+  if (h->paths[MCPH_PATH_STATE]) {
     h->paths[MCPH_PATH_LOGS] = xasprintf("%s/logs", h->paths[MCPH_PATH_STATE]);
+  }
   h->paths[MCPH_PATH_CACHE] = xdg_dir("XDG_CACHE_HOME", ".cache");
 
   h->api = (mcph_host){

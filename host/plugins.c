@@ -111,8 +111,9 @@ static const plugin *find_id(const registry *r, const char *id) {
 /* dlerror()'s text without the name it starts with ("NAME: ..."). */
 static const char *dl_reason(const char *e, const char *name) {
   size_t n = strlen(name);
-  if (e && strncmp(e, name, n) == 0 && e[n] == ':' && e[n + 1] == ' ')
+  if (e && strncmp(e, name, n) == 0 && e[n] == ':' && e[n + 1] == ' ') {
     return e + n + 2;
+  }
   return e ? e : "unknown error";
 }
 
@@ -200,8 +201,9 @@ plugin *registry_load_file(registry *r, const mcph_host *host, int dir_fd,
   plugin *p = add_record(r, xasprintf("%s/%s", dir, name));
   char why[PATH_MAX + 128];
   int fd = trusted_fs_open_code(dir_fd, dir, name, why, sizeof why);
-  if (fd < 0)
+  if (fd < 0) {
     return refuse(p, xstrdup(why));
+  }
   return load(r, host, p, fd);
 }
 
@@ -230,8 +232,9 @@ void registry_load_all(registry *r, const mcph_host *host) {
     }
     int dfd = trusted_fs_open_dir(dir, 0, why, sizeof why);
     if (dfd < 0) {
-      if (errno != ENOENT)
+      if (errno != ENOENT) {
         refuse_dir(r, dir, why); /* a missing directory is no error */
+      }
       continue;
     }
     struct dirent **ents;

@@ -261,12 +261,14 @@ static const char *log_level_of(const char *name, int *level) {
  * a server name is made safe for a file name first. A directory or file
  * that fails the checks is said once, and the lines go to stderr only. */
 static FILE *server_log_file(session *s) {
-  if (s->server_log || s->server_log_failed)
+  if (s->server_log || s->server_log_failed) {
     return s->server_log;
+  }
   s->server_log_failed = true;
   const char *dir = s->h->paths[MCPH_PATH_LOGS];
-  if (!dir)
+  if (!dir) {
     return NULL; /* no home: no files */
+  }
   char why[PATH_MAX + 128];
   int dfd = trusted_fs_open_dir(dir, TRUSTED_FS_CREATE, why, sizeof why);
   if (dfd < 0) {
@@ -275,21 +277,25 @@ static FILE *server_log_file(session *s) {
     return NULL;
   }
   char *base = xasprintf("%s.log", s->cfg->name);
-  for (char *p = base; *p; p++)
-    if (*p == '/' || *p == '\\' || (*p == '.' && p == base))
+  for (char *p = base; *p; p++) {
+    if (*p == '/' || *p == '\\' || (*p == '.' && p == base)) {
       *p = '_';
+    }
+  }
   int fd = trusted_fs_open_file(dfd, dir, base, O_WRONLY | O_CREAT | O_APPEND,
                                 0600, why, sizeof why);
   free(base);
   close(dfd);
-  if (fd >= 0)
+  if (fd >= 0) {
     s->server_log = fdopen(fd, "a");
+  }
   if (!s->server_log) {
-    if (fd >= 0)
+    if (fd >= 0) {
       close(fd);
-    else
+    } else {
       host_log(s->h, MCPH_LOG_WARN, s->cfg->name,
                "not writing the server's log file: %s", why);
+    }
     return NULL;
   }
   s->server_log_failed = false;
@@ -301,8 +307,9 @@ static FILE *server_log_file(session *s) {
  * forge lines or reach a terminal that shows the file; no secrets. */
 static void server_log_line(session *s, const char *level, const char *text) {
   FILE *f = server_log_file(s);
-  if (!f)
+  if (!f) {
     return;
+  }
   time_t now = time(NULL);
   struct tm tm;
   char stamp[32];
@@ -335,8 +342,9 @@ static void on_notification(void *ud, const char *method,
     server_log_line(s, known ? known : "info", msg);
     /* A server's own log lines show with -v, however loud, labelled with
      * the server's own level: they are its news, not mcphost's. */
-    if (level < MCPH_LOG_INFO)
+    if (level < MCPH_LOG_INFO) {
       level = MCPH_LOG_INFO;
+    }
     host_log_labeled(s->h, level, known ? known : "info", s->cfg->name,
                      "server log%s%s: %s", *lname ? " " : "", lname, msg);
     free(msg);

@@ -128,14 +128,16 @@ bool str_starts(const char *s, const char *prefix) {
 
 char *user_home(void) {
   const char *home = getenv("HOME");
-  if (home && home[0] == '/')
+  if (home && home[0] == '/') {
     return xstrdup(home);
+  }
   struct passwd pw, *found = NULL;
   char buf[4096];
   if (getpwuid_r(getuid(), &pw, buf, sizeof buf, &found) != 0 || !found ||
       !found->pw_dir || found->pw_dir[0] != '/' ||
-      strcmp(found->pw_dir, "/") == 0 || access(found->pw_dir, X_OK) != 0)
+      strcmp(found->pw_dir, "/") == 0 || access(found->pw_dir, X_OK) != 0) {
     return NULL;
+  }
   return xstrdup(found->pw_dir);
 }
 

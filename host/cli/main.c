@@ -412,8 +412,9 @@ int main(int argc, char **argv) {
     rc = cmd->run(&c, argc - optind, argv + optind);
   if (c.h->interrupted && rc == EXIT_OK)
     rc = EXIT_INTERRUPTED;
-  if (c.save_failed && rc == EXIT_OK)
+  if (c.save_failed && rc == EXIT_OK) {
     rc = EXIT_USAGE; /* a result was not saved: the output dir is unusable */
+  }
   fflush(stdout);
 out:
   if (c.h) {

@@ -82,8 +82,9 @@ static int open_output_dir(cli *c, char **dir, char *why, size_t why_len) {
       free(cand[1 - i]);
       return fd;
     }
-    if (i == 0)
+    if (i == 0) {
       snprintf(first, sizeof first, "%s", why);
+    }
     free(cand[i]);
     cand[i] = NULL;
   }
@@ -101,8 +102,9 @@ static int open_output_dir(cli *c, char **dir, char *why, size_t why_len) {
 int out_check_dir(cli *c, char *why, size_t why_len) {
   char *dir;
   int fd = open_output_dir(c, &dir, why, why_len);
-  if (fd < 0)
+  if (fd < 0) {
     return -1;
+  }
   close(fd);
   free(dir);
   return 0;

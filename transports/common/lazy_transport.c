@@ -92,8 +92,9 @@ static int impl_dir(char *path, size_t n, mcph_error *err) {
                           "from its path %s",
                           LAZY_IMPL_FILE, info.dli_fname);
   *dir = '\0';
-  if ((size_t)snprintf(path, n, "%s/impl", self) >= n)
+  if ((size_t)snprintf(path, n, "%s/impl", self) >= n) {
     return mcph_error_set(err, MCPH_EIO, "the path %s/impl is too long", self);
+  }
   return MCPH_OK;
 }
 
@@ -121,12 +122,14 @@ static int impl_open(lazy *lz, mcph_error *err) {
   int fd =
       dfd < 0 ? -1
               : trusted_fs_open_code(dfd, dir, LAZY_IMPL_FILE, why, sizeof why);
-  if (dfd >= 0)
+  if (dfd >= 0) {
     close(dfd);
-  if (fd < 0)
+  }
+  if (fd < 0) {
     return mcph_error_set(err, MCPH_ENOTFOUND,
                           "cannot load %s, the implementation of the %s: %s",
                           path, PLUGIN_NAME, why);
+  }
   char byfd[64];
   snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
   void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
