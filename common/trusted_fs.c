@@ -338,3 +338,19 @@ int trusted_fs_open_code(int dir_fd, const char *dir_path, const char *name,
   errno = err;
   return fd;
 }
+
+void trusted_fs_file_name(const char *text, char *out, size_t size) {
+  size_t i = 0;
+  for (const char *p = text; *p && i + 1 < size && i < 100; p++) {
+    char c = *p;
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+              (c == '.' && i > 0);
+    out[i++] = ok ? c : '_';
+  }
+  if (i == 0 && size > 7) {
+    memcpy(out, "server", 6);
+    i = 6;
+  }
+  out[i] = '\0';
+}

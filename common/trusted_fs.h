@@ -47,6 +47,12 @@ int trusted_fs_open_dir(const char *path, unsigned flags, char *why,
 int trusted_fs_open_file(int dir_fd, const char *dir_path, const char *name,
                          int oflags, unsigned mode, char *why, size_t why_len);
 
+/* A file name made from untrusted text (a server name from a config
+ * file), the same for every file named after it: [A-Za-z0-9._-] kept,
+ * every other byte '_', at most 100 bytes and `size` - 1, never ".",
+ * ".." or a hidden file; "server" for an empty name. */
+void trusted_fs_file_name(const char *text, char *out, size_t size);
+
 /* Opens `name` in the trusted directory `dir_fd` (`dir_path`) for
  * reading code: as trusted_fs_open_file, except that a symbolic link
  * there (put there by the user or root, who alone may write the

@@ -258,7 +258,7 @@ static const char *log_level_of(const char *name, int *level) {
 
 /* The server's log file, <logs>/<name>.log (mode 0600), opened on first
  * use in the checked log directory (trusted_fs.h), never through a link;
- * a server name is made safe for a file name first. A directory or file
+ * <name> is the server name made a file name as for NAME.stderr.log. A directory or file
  * that fails the checks is said once, and the lines go to stderr only. */
 static FILE *server_log_file(session *s) {
   if (s->server_log || s->server_log_failed) {
@@ -276,15 +276,11 @@ static FILE *server_log_file(session *s) {
              "not writing the server's log file: %s", why);
     return NULL;
   }
-  char *base = xasprintf("%s.log", s->cfg->name);
-  for (char *p = base; *p; p++) {
-    if (*p == '/' || *p == '\\' || (*p == '.' && p == base)) {
-      *p = '_';
-    }
-  }
+  char base[128];
+  trusted_fs_file_name(s->cfg->name, base, sizeof base - 8);
+  strcat(base, ".log");
   int fd = trusted_fs_open_file(dfd, dir, base, O_WRONLY | O_CREAT | O_APPEND,
                                 0600, why, sizeof why);
-  free(base);
   close(dfd);
   if (fd >= 0) {
     s->server_log = fdopen(fd, "a");

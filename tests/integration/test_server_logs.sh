@@ -70,4 +70,12 @@ expect "a server log message" 0 --out "logged"
 check "an old 0644 NAME.log is made 0600" test "$(stat -c %a "$LOGS/p.log")" = 600
 check "an old 0644 NAME.stderr.log is made 0600" \
   test "$(stat -c %a "$LOGS/p.stderr.log")" = 600
+
+# Both files are named after the server by one rule.
+sed 's/"p":/"..odd name":/' "$C" >"$TMP/odd.json"
+run --config "$TMP/odd.json" call "..odd name/stderr" text=hello
+expect "a server with an odd name" 0 --out "written"
+run --config "$TMP/odd.json" call "..odd name/log" text=hello
+check "its NAME.stderr.log and NAME.log share one safe name" \
+  test -f "$LOGS/_.odd_name.stderr.log" -a -f "$LOGS/_.odd_name.log"
 finish

@@ -41,31 +41,13 @@ void stderr_log_init(stderr_log *l, const mcph_host *host,
   l->file_fd = -1;
 }
 
-/* Server names come from config files: keep [A-Za-z0-9._-], replace the
- * rest, and never produce ".", ".." or a hidden file. */
-static void file_name_for(const char *name, char *out, size_t size) {
-  size_t i = 0;
-  for (const char *p = name; *p && i + 1 < size && i < 100; p++) {
-    char c = *p;
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-              (c == '.' && i > 0);
-    out[i++] = ok ? c : '_';
-  }
-  if (i == 0 && size > 7) {
-    memcpy(out, "server", 6);
-    i = 6;
-  }
-  out[i] = '\0';
-}
-
 void stderr_log_open(stderr_log *l) {
   const char *dir = l->host->get_path(l->host, MCPH_PATH_LOGS);
   if (!dir || !*dir) {
     return; /* no home: no log files */
   }
   char name[128], old[160], why[PATH_MAX + 128];
-  file_name_for(l->source ? l->source : "", name, sizeof name - 16);
+  trusted_fs_file_name(l->source ? l->source : "", name, sizeof name - 16);
   snprintf(old, sizeof old, "%s.stderr.log.1", name);
   strcat(name, ".stderr.log");
   /* The directory is checked (ours or root's, nobody else may write it)
