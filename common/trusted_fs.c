@@ -23,17 +23,20 @@ static int fail(int err, char *why, size_t why_len, const char *fmt,
   return -1;
 }
 
-static bool owner_ok(const struct stat *st) {
-  return st->st_uid == geteuid() || st->st_uid == 0;
+/* `also`: one more owner trusted, or NULL (trusted_fs_open_dir_owned_by). */
+static bool owner_ok(const struct stat *st, const uid_t *also) {
+  return st->st_uid == geteuid() || st->st_uid == 0 ||
+         (also && st->st_uid == *also);
 }
 
 /* The checks of one component; `last` is the directory asked for. */
 static int check_dir(const struct stat *st, const char *path, bool last,
-                     unsigned flags, char *why, size_t why_len) {
+                     unsigned flags, const uid_t *also, char *why,
+                     size_t why_len) {
   if (!S_ISDIR(st->st_mode)) {
     return fail(ENOTDIR, why, why_len, "%s is not a directory%s", path, "");
   }
-  if (!owner_ok(st)) {
+  if (!owner_ok(st, also)) {
     char who[48];
     snprintf(who, sizeof who, "%lu", (unsigned long)st->st_uid);
     return fail(EPERM, why, why_len,
@@ -59,7 +62,8 @@ static int check_dir(const struct stat *st, const char *path, bool last,
  * they can have made it in a directory that passed the checks, and in a
  * sticky one only its owner can replace it. */
 static int check_link(int dir_fd, const char *name, const char *shown,
-                      char *target, size_t size, char *why, size_t why_len) {
+                      char *target, size_t size, const uid_t *also, char *why,
+                      size_t why_len) {
   struct stat st;
   if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
     int err = errno;
@@ -68,7 +72,7 @@ static int check_link(int dir_fd, const char *name, const char *shown,
   if (!S_ISLNK(st.st_mode)) {
     return fail(ENOTDIR, why, why_len, "%s is not a directory%s", shown, "");
   }
-  if (!owner_ok(&st)) {
+  if (!owner_ok(&st, also)) {
     char who[48];
     snprintf(who, sizeof who, "%lu", (unsigned long)st.st_uid);
     return fail(EPERM, why, why_len,
@@ -92,6 +96,7 @@ typedef struct walk {
   char at[PATH_MAX];
   int fd;
   int links;
+  const uid_t *also;
 } walk;
 
 /* Takes the next component of w->todo into `name`; false at the end. */
@@ -181,8 +186,8 @@ static int walk_step(walk *w, const char *name, unsigned flags, char *why,
     return fail(err, why, why_len, "cannot open %s: %s", shown, strerror(err));
   }
   char target[PATH_MAX];
-  if (check_link(w->fd, name, shown, target, sizeof target, why, why_len) !=
-      0) {
+  if (check_link(w->fd, name, shown, target, sizeof target, w->also, why,
+                 why_len) != 0) {
     return -1;
   }
   if (++w->links > MAX_LINKS) {
@@ -197,8 +202,8 @@ static int walk_step(walk *w, const char *name, unsigned flags, char *why,
   return target[0] == '/' ? walk_root(w, why, why_len) : 0;
 }
 
-int trusted_fs_open_dir(const char *path, unsigned flags, char *why,
-                        size_t why_len) {
+static int open_dir(const char *path, unsigned flags, const uid_t *also,
+                    char *why, size_t why_len) {
   if (!path || path[0] != '/') {
     return fail(EINVAL, why, why_len, "%s is not an absolute path%s",
                 path ? path : "(none)", "");
@@ -208,6 +213,7 @@ int trusted_fs_open_dir(const char *path, unsigned flags, char *why,
     return fail(ENOMEM, why, why_len, "%s: out of memory%s", path, "");
   }
   w->fd = -1;
+  w->also = also;
   int rc = -1;
   if (strlen(path) >= sizeof w->todo) {
     fail(ENAMETOOLONG, why, why_len, "%s: path too long%s", path, "");
@@ -227,7 +233,7 @@ int trusted_fs_open_dir(const char *path, unsigned flags, char *why,
       goto out;
     }
     bool last = at_end(w);
-    if (check_dir(&st, w->at, last, flags, why, why_len) != 0) {
+    if (check_dir(&st, w->at, last, flags, also, why, why_len) != 0) {
       goto out;
     }
     char name[NAME_MAX + 1];
@@ -254,8 +260,19 @@ out:
   return rc;
 }
 
-int trusted_fs_open_file(int dir_fd, const char *dir_path, const char *name,
-                         int oflags, unsigned mode, char *why, size_t why_len) {
+int trusted_fs_open_dir(const char *path, unsigned flags, char *why,
+                        size_t why_len) {
+  return open_dir(path, flags, NULL, why, why_len);
+}
+
+int trusted_fs_open_dir_owned_by(const char *path, unsigned flags, uid_t also,
+                                 char *why, size_t why_len) {
+  return open_dir(path, flags, &also, why, why_len);
+}
+
+static int open_file(int dir_fd, const char *dir_path, const char *name,
+                     int oflags, unsigned mode, const uid_t *also, char *why,
+                     size_t why_len) {
   char shown[PATH_MAX];
   snprintf(shown, sizeof shown, "%s/%s", dir_path ? dir_path : ".", name);
   if (!*name || strchr(name, '/') || strcmp(name, ".") == 0 ||
@@ -280,7 +297,7 @@ int trusted_fs_open_file(int dir_fd, const char *dir_path, const char *name,
   } else if (!S_ISREG(st.st_mode)) {
     err = EPERM;
     fail(err, why, why_len, "%s is not a regular file%s", shown, "");
-  } else if (!owner_ok(&st)) {
+  } else if (!owner_ok(&st, also)) {
     char who[48];
     snprintf(who, sizeof who, "%lu", (unsigned long)st.st_uid);
     err = EPERM;
@@ -306,18 +323,22 @@ int trusted_fs_open_file(int dir_fd, const char *dir_path, const char *name,
   return fd;
 }
 
-int trusted_fs_open_code(int dir_fd, const char *dir_path, const char *name,
-                         char *why, size_t why_len) {
+int trusted_fs_open_file(int dir_fd, const char *dir_path, const char *name,
+                         int oflags, unsigned mode, char *why, size_t why_len) {
+  return open_file(dir_fd, dir_path, name, oflags, mode, NULL, why, why_len);
+}
+
+static int open_code(int dir_fd, const char *dir_path, const char *name,
+                     const uid_t *also, char *why, size_t why_len) {
   char shown[PATH_MAX + NAME_MAX + 2], target[PATH_MAX];
   snprintf(shown, sizeof shown, "%s/%s", dir_path, name);
   struct stat st;
   if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
       !S_ISLNK(st.st_mode)) {
-    return trusted_fs_open_file(dir_fd, dir_path, name, O_RDONLY, 0, why,
-                                why_len);
+    return open_file(dir_fd, dir_path, name, O_RDONLY, 0, also, why, why_len);
   }
-  if (check_link(dir_fd, name, shown, target, sizeof target, why, why_len) !=
-      0) {
+  if (check_link(dir_fd, name, shown, target, sizeof target, also, why,
+                 why_len) != 0) {
     return -1;
   }
   /* The target's directory is walked and checked as any other; a link
@@ -328,15 +349,26 @@ int trusted_fs_open_code(int dir_fd, const char *dir_path, const char *name,
   char *slash = strrchr(full, '/');
   *slash = '\0';
   const char *dir = *full ? full : "/";
-  int dfd = trusted_fs_open_dir(dir, 0, why, why_len);
+  int dfd = open_dir(dir, 0, also, why, why_len);
   if (dfd < 0) {
     return -1;
   }
-  int fd = trusted_fs_open_file(dfd, dir, slash + 1, O_RDONLY, 0, why, why_len);
+  int fd = open_file(dfd, dir, slash + 1, O_RDONLY, 0, also, why, why_len);
   int err = errno;
   close(dfd);
   errno = err;
   return fd;
+}
+
+int trusted_fs_open_code(int dir_fd, const char *dir_path, const char *name,
+                         char *why, size_t why_len) {
+  return open_code(dir_fd, dir_path, name, NULL, why, why_len);
+}
+
+int trusted_fs_open_code_owned_by(int dir_fd, const char *dir_path,
+                                  const char *name, uid_t also, char *why,
+                                  size_t why_len) {
+  return open_code(dir_fd, dir_path, name, &also, why, why_len);
 }
 
 void trusted_fs_file_name(const char *text, char *out, size_t size) {

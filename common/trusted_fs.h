@@ -22,6 +22,7 @@
 #define MCPHOST_TRUSTED_FS_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 enum {
   /* Create missing directories (mode 0700) on the way. */
@@ -60,5 +61,17 @@ void trusted_fs_file_name(const char *text, char *out, size_t size);
  * directory that passes the directory check. */
 int trusted_fs_open_code(int dir_fd, const char *dir_path, const char *name,
                          char *why, size_t why_len);
+
+/* As trusted_fs_open_dir and trusted_fs_open_code, with `also` trusted
+ * as an owner beside the user and root: the owner of the mcphost
+ * executable for its built-in plugin directory, the owner of a plugin
+ * for its own implementation. Whoever owns that code controls what runs
+ * already, so trusting them for its directory adds nobody; it lets root
+ * run a build tree of another user's. */
+int trusted_fs_open_dir_owned_by(const char *path, unsigned flags, uid_t also,
+                                 char *why, size_t why_len);
+int trusted_fs_open_code_owned_by(int dir_fd, const char *dir_path,
+                                  const char *name, uid_t also, char *why,
+                                  size_t why_len);
 
 #endif

@@ -239,11 +239,11 @@ host *host_new(const host_options *opt) {
     free(copy);
   }
   if (opt->builtin_plugin_dir) {
-    registry_add_dir(&h->reg, opt->builtin_plugin_dir);
+    registry_add_builtin_dir(&h->reg, opt->builtin_plugin_dir);
   } else {
     char *dir = host_default_plugin_dir();
     char *real = realpath(dir, NULL);
-    registry_add_dir(&h->reg, real ? real : dir);
+    registry_add_builtin_dir(&h->reg, real ? real : dir);
     free(real);
     free(dir);
   }

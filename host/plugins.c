@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "trusted_fs.h"
@@ -55,6 +56,15 @@ void registry_add_dir(registry *r, const char *dir) {
       return;
   r->dirs = xrealloc(r->dirs, (r->ndirs + 1) * sizeof *r->dirs);
   r->dirs[r->ndirs++] = xstrdup(dir);
+}
+
+void registry_add_builtin_dir(registry *r, const char *dir) {
+  registry_add_dir(r, dir);
+  for (size_t i = 0; dir && i < r->ndirs; i++) {
+    if (strcmp(r->dirs[i], dir) == 0) {
+      r->builtin = i + 1;
+    }
+  }
 }
 
 char *registry_dirs_text(const registry *r) {
@@ -197,10 +207,13 @@ static plugin *add_record(registry *r, char *path) {
 }
 
 plugin *registry_load_file(registry *r, const mcph_host *host, int dir_fd,
-                           const char *dir, const char *name) {
+                           const char *dir, const char *name,
+                           const uid_t *also) {
   plugin *p = add_record(r, xasprintf("%s/%s", dir, name));
   char why[PATH_MAX + 128];
-  int fd = trusted_fs_open_code(dir_fd, dir, name, why, sizeof why);
+  int fd = also ? trusted_fs_open_code_owned_by(dir_fd, dir, name, *also, why,
+                                                sizeof why)
+                : trusted_fs_open_code(dir_fd, dir, name, why, sizeof why);
   if (fd < 0) {
     return refuse(p, xstrdup(why));
   }
@@ -230,7 +243,16 @@ void registry_load_all(registry *r, const mcph_host *host) {
       refuse_dir(r, dir, "a relative path; give an absolute one");
       continue;
     }
-    int dfd = trusted_fs_open_dir(dir, 0, why, sizeof why);
+    /* Whoever owns the executable controls mcphost already: trusting
+     * them for its built-in directory adds nobody (a build tree of a
+     * user's, run by root). */
+    struct stat exe;
+    const uid_t *also = i + 1 == r->builtin && stat("/proc/self/exe", &exe) == 0
+                            ? &exe.st_uid
+                            : NULL;
+    int dfd = also
+                  ? trusted_fs_open_dir_owned_by(dir, 0, *also, why, sizeof why)
+                  : trusted_fs_open_dir(dir, 0, why, sizeof why);
     if (dfd < 0) {
       if (errno != ENOENT) {
         refuse_dir(r, dir, why); /* a missing directory is no error */
@@ -245,7 +267,7 @@ void registry_load_all(registry *r, const mcph_host *host) {
       continue;
     }
     for (int k = 0; k < n; k++) {
-      registry_load_file(r, host, dfd, dir, ents[k]->d_name);
+      registry_load_file(r, host, dfd, dir, ents[k]->d_name, also);
       free(ents[k]);
     }
     free(ents);

@@ -119,6 +119,25 @@ ln -s "$TMP/good/x.so" "$TMP/links2/b.so"
 run --plugin-dir "$TMP/links2" --version
 check "a link to a trusted plugin file is followed" ran
 
+# ---- an installation of another user's, run by root ----
+
+# Whoever owns the executable controls mcphost already: its built-in
+# directory and the implementations beside it may be theirs.
+P="$TMP/their-install"
+if cmake --install "$BUILDDIR" --prefix "$P" >"$TMP/install.log" 2>&1; then
+  chown -R nobody "$P"
+  MCPHOST="$P/bin/mcphost" run plugins
+  expect "the built-in plugins of an installation owned by its user load" 0 \
+    --out "loaded   mcphost.transport.stdio" --no-out "refused"
+  MCPHOST="$P/bin/mcphost" run --url "h=http://127.0.0.1:9/mcp" servers
+  expect "and so does its http implementation" 3 --no-out "cannot load"
+  MCPHOST="$P/bin/mcphost" run --plugin-dir "$TMP/theirs" plugins
+  expect "that user's other directories are still refused" 0 \
+    --out "$TMP/theirs is owned by uid 65534"
+else
+  RC=$?; bad "cmake --install works" "$(tail -5 "$TMP/install.log")"
+fi
+
 # ---- a transport's implementation (lib/mcphost/impl/) ----
 
 I="$TMP/inst/lib/mcphost"

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <mcphost/mcphost.h>
@@ -71,12 +72,17 @@ static const mcph_transport_factory lazy_factory;
  * loaded from. Symbolic links to this file
  * are followed first, so that a link to an installed plugin finds the
  * installed implementation. */
-static int impl_dir(char *path, size_t n, mcph_error *err) {
+static int impl_dir(char *path, size_t n, uid_t *owner, mcph_error *err) {
   Dl_info info;
   if (!dladdr(&lazy_factory, &info) || !info.dli_fname)
     return mcph_error_set(err, MCPH_EIO,
                           "cannot find the file %s was loaded from",
                           LAZY_IMPL_FILE);
+  /* This file's owner controls this code already: trusting them for the
+   * implementation beside it adds nobody (a build tree of a user's, run
+   * by root). */
+  struct stat st;
+  *owner = stat(info.dli_fname, &st) == 0 ? st.st_uid : 0;
   char self[PATH_MAX];
   if (!realpath(info.dli_fname, self))
     snprintf(self, sizeof self, "%s", info.dli_fname);
@@ -111,17 +117,18 @@ static const char *without_path(const char *e, const char *path) {
  * Fills lz->impl, impl_ctx and factory, or returns an error. */
 static int impl_open(lazy *lz, mcph_error *err) {
   char dir[PATH_MAX], path[PATH_MAX + 64], why[PATH_MAX + 128];
-  int rc = impl_dir(dir, sizeof dir, err);
+  uid_t owner = 0;
+  int rc = impl_dir(dir, sizeof dir, &owner, err);
   if (rc != MCPH_OK)
     return rc;
   snprintf(path, sizeof path, "%s/%s", dir, LAZY_IMPL_FILE);
   /* Checked as the host checks a plugin (trusted_fs.h) and loaded
    * through the checked open file; the fd stays open, as the library is
    * never closed and its name /proc/self/fd/N must keep meaning it. */
-  int dfd = trusted_fs_open_dir(dir, 0, why, sizeof why);
-  int fd =
-      dfd < 0 ? -1
-              : trusted_fs_open_code(dfd, dir, LAZY_IMPL_FILE, why, sizeof why);
+  int dfd = trusted_fs_open_dir_owned_by(dir, 0, owner, why, sizeof why);
+  int fd = dfd < 0 ? -1
+                   : trusted_fs_open_code_owned_by(dfd, dir, LAZY_IMPL_FILE,
+                                                   owner, why, sizeof why);
   if (dfd >= 0) {
     close(dfd);
   }
