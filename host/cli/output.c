@@ -51,9 +51,9 @@ static const char *ext_for(const char *mime) {
 
 /* The directory results are saved in, opened and checked (trusted_fs.h):
  * --output-dir, created 0700 if missing; else a private directory,
- * $TMPDIR/mcphost-<uid> (TMPDIR defaults to /tmp) or, when that one is
- * refused, $XDG_RUNTIME_DIR/mcphost. Returns its fd and path (*dir, free
- * it), or -1 with the reason. */
+ * $TMPDIR/mcphost-<uid> (/tmp when TMPDIR is unset or relative) or, when
+ * that one is refused, $XDG_RUNTIME_DIR/mcphost. Returns its fd and path
+ * (*dir, free it), or -1 with the reason. */
 static int open_output_dir(cli *c, char **dir, char *why, size_t why_len) {
   if (c->output_dir) {
     char *abs =
@@ -70,7 +70,8 @@ static int open_output_dir(cli *c, char **dir, char *why, size_t why_len) {
   }
   const char *tmp = getenv("TMPDIR");
   const char *run = getenv("XDG_RUNTIME_DIR");
-  char *cand[2] = {xasprintf("%s/mcphost-%u", tmp && *tmp ? tmp : "/tmp",
+  char *cand[2] = {xasprintf("%s/mcphost-%u",
+                             tmp && tmp[0] == '/' ? tmp : "/tmp",
                              (unsigned)geteuid()),
                    run && run[0] == '/' ? xasprintf("%s/mcphost", run) : NULL};
   char first[512] = "";
