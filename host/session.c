@@ -10,6 +10,7 @@
 
 #include "feature_plugins.h"
 #include "redact.h"
+#include "sanitize.h"
 #include "text_escape.h"
 #include "trusted_fs.h"
 #include "util.h"
@@ -108,7 +109,8 @@ static void on_error(void *ud, int code, const char *message) {
     reinitialize(s);
     return;
   }
-  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s (%d)", message, code);
+  (void)code; /* an internal MCPH_E* number says nothing to a reader */
+  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
 }
 
 static void on_close(void *ud, int code, const char *reason) {
@@ -359,6 +361,26 @@ static void on_notification(void *ud, const char *method,
     s->on_notify(s->on_notify_ud, s, method, params);
 }
 
+/* The server -> host direction: every message is sanitized here, by
+ * what it is (sanitize.h), before the session, the host or a plugin
+ * sees it. A response is what its request said (rpc_request_opts.kind);
+ * what a server pushes names things or, for a channel, reaches a model. */
+static void on_inbound(void *ud, cJSON *msg, int kind) {
+  session *s = ud;
+  sanitize_kind k = SANITIZE_NAMES;
+  if (kind >= 0) {
+    k = (sanitize_kind)kind;
+  } else {
+    const char *m =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+    if (m && (strcmp(m, "notifications/claude/channel") == 0 ||
+              strcmp(m, "sampling/createMessage") == 0)) {
+      k = SANITIZE_MODEL;
+    }
+  }
+  sanitize_message(msg, s->h->sanitize, k);
+}
+
 static void on_rpc_warning(void *ud, const char *message) {
   session *s = ud;
   host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
@@ -395,16 +417,18 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
     return;
   }
   if (err) {
-    if (err->status == RPC_ERR_TIMEOUT)
+    if (err->status == RPC_ERR_TIMEOUT) {
       fail(s, FAIL_TIMEOUT, "server did not answer initialize in time");
-    else if (err->status == RPC_ERR_CLOSED)
-      fail(s, FAIL_UNREACHABLE, "%s", s->close_reason ? s->close_reason
-                                                      : err->message);
-    else if (err->status == RPC_ERR_REMOTE)
-      fail(s, FAIL_PROTOCOL, "initialize failed: %s (%d)", err->message,
-           err->code);
-    else
+    } else if (err->status == RPC_ERR_CLOSED) {
+      fail(s, FAIL_UNREACHABLE, "%s",
+           s->close_reason ? s->close_reason : err->message);
+    } else if (err->status == RPC_ERR_REMOTE) {
+      char *text = rpc_error_text(err->message, err->code);
+      fail(s, FAIL_PROTOCOL, "initialize failed: %s", text);
+      free(text);
+    } else {
       fail(s, FAIL_INTERRUPTED, "%s", err->message);
+    }
     return;
   }
   char why[300];
@@ -532,7 +556,8 @@ session *session_new(host *h, const server_config *cfg) {
                      .send = rpc_send,
                      .on_request = on_request,
                      .on_notification = on_notification,
-                     .on_warning = on_rpc_warning};
+                     .on_warning = on_rpc_warning,
+                     .inbound = on_inbound};
   s->rpc = rpc_new(h->loop, &rh);
   return s;
 }
@@ -781,6 +806,9 @@ int64_t session_request(session *s, const char *method, cJSON *params,
   rpc_request_opts o = opts ? *opts : (rpc_request_opts){0};
   o.ud = w;
   o.on_progress = w->on_progress ? wrapped_progress : NULL;
+  /* A result kept as sent may come raw in any valid UTF-8 (json_raw.h). */
+  o.raw_utf8 =
+      o.raw_result && !sanitize_is_full(s->h->sanitize, (sanitize_kind)o.kind);
   int64_t id = rpc_request(s->rpc, method, params, &o, wrapped_done);
   if (id < 0) {
     free(w);

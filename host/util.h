@@ -44,4 +44,8 @@ bool glob_match(const char *pattern, const char *s);
  * fallback such as /tmp: NULL when there is none. A new string. */
 char *user_home(void);
 
+/* The size of the terminal on `fd`: true with *cols and *rows set, or
+ * false when `fd` is no terminal (or says no size). */
+bool term_size(int fd, unsigned *cols, unsigned *rows);
+
 #endif

@@ -223,7 +223,8 @@ static void on_answer(void *ud, cJSON *result, const rpc_error *err,
 static void send_op(op *o, const char *method, cJSON *params) {
   char why[600];
   /* Results are only passed on: a large one may skip the tree. */
-  rpc_request_opts opts = {.ud = o, .raw_result = true};
+  rpc_request_opts opts = {
+      .ud = o, .raw_result = true, .kind = cli_result_kind(method)};
   batch *b = o->b;
   opts.timeout_ms = o->kind == OP_CALL ? b->c->tool_timeout_ms
                                        : b->c->request_timeout_ms;

@@ -61,20 +61,9 @@ static int parse_arguments(int argc, char **argv, cJSON **out) {
 }
 
 static void on_progress(cli *c, const cJSON *params) {
-  if (c->quiet_progress)
-    return;
-  const cJSON *p = cJSON_GetObjectItemCaseSensitive(params, "progress");
-  const cJSON *t = cJSON_GetObjectItemCaseSensitive(params, "total");
-  const char *m = cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(params, "message"));
-  if (!cJSON_IsNumber(p))
-    return;
-  if (cJSON_IsNumber(t))
-    fprintf(stderr, "progress: %g/%g%s%s\n", p->valuedouble, t->valuedouble,
-            m ? " " : "", m ? m : "");
-  else
-    fprintf(stderr, "progress: %g%s%s\n", p->valuedouble, m ? " " : "",
-            m ? m : "");
+  if (!c->quiet_progress) {
+    out_progress(c, params);
+  }
 }
 
 /* Finds the tool or prompt called `want` by listing them all (following
@@ -133,7 +122,8 @@ static cJSON *find_item(cli *c, session *s, const char *method,
   cJSON_Delete(all);
   if (!found && *rc == EXIT_OK) {
     fprintf(stderr, "mcphost: server \"%s\" has no %s named \"%s\"\n",
-            s->cfg->name, strcmp(key, "tools") == 0 ? "tool" : "prompt", want);
+            cli_esc(c, s->cfg->name),
+            strcmp(key, "tools") == 0 ? "tool" : "prompt", cli_esc(c, want));
     *rc = EXIT_NOT_FOUND;
   }
   return found;
@@ -194,6 +184,7 @@ int cmd_call(cli *c, int argc, char **argv) {
   }
   bool is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"));
   if (c->json) {
+    out_cut_result(c, result);
     out_json(result);
   } else {
     const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
@@ -206,14 +197,14 @@ int cmd_call(cli *c, int argc, char **argv) {
   }
   if (is_error) {
     fprintf(stderr, "mcphost: tool \"%s\" on server \"%s\" reported an error\n",
-            tool, s->cfg->name);
+            cli_esc(c, tool), cli_esc(c, s->cfg->name));
     rc = EXIT_TOOL_ERROR;
   }
   cJSON_Delete(result);
 out:
   cJSON_Delete(args);
   free(tool);
-  return rc;
+  return cli_output_rc(c, rc);
 }
 
 int cmd_read(cli *c, int argc, char **argv) {
@@ -240,12 +231,14 @@ int cmd_read(cli *c, int argc, char **argv) {
     out_error("%s", why);
     return rc;
   }
-  if (c->json)
+  if (c->json) {
+    out_cut_result(c, result);
     out_json(result);
-  else
+  } else {
     out_resource_contents(c, cJSON_GetObjectItemCaseSensitive(result, "contents"));
+  }
   cJSON_Delete(result);
-  return EXIT_OK;
+  return cli_output_rc(c, EXIT_OK);
 }
 
 /* Maps prompt arguments: NAME=VALUE for a declared NAME, else the next
@@ -342,12 +335,13 @@ int cmd_prompt(cli *c, int argc, char **argv) {
     goto out;
   }
   if (c->json) {
+    out_cut_result(c, result);
     out_json(result);
   } else {
     const cJSON *m;
     cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(result, "messages")) {
       const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "role"));
-      printf("[%s]\n", role ? role : "?");
+      printf("[%s]\n", role ? cli_esc(c, role) : "?");
       out_content(c, cJSON_GetObjectItemCaseSensitive(m, "content"));
     }
   }
@@ -356,5 +350,5 @@ out:
   cJSON_Delete(args);
   cJSON_Delete(result);
   free(name);
-  return rc;
+  return cli_output_rc(c, rc);
 }

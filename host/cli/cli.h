@@ -23,6 +23,9 @@ enum {
   EXIT_NOT_FOUND = 6,   /* no such server, tool, prompt or resource */
   EXIT_AUTH = 7,        /* the server needs authorization (needs-auth) */
   EXIT_DENIED = 8,      /* refused by policy, approval or a permission rule */
+  EXIT_TRUNCATED = 9,   /* done, but a text result was cut as
+                           --max-output-chars / MCPHOST_MAX_OUTPUT_CHARS
+                           asked */
   EXIT_INTERRUPTED = 130
 };
 
@@ -42,6 +45,10 @@ typedef struct cli {
   unsigned files_written;
   bool save_failed; /* a result could not be saved: the exit is not 0 */
   limits lim; /* name, description and output lengths (size_limits.h) */
+  bool output_cut; /* a text result was cut by a limit asked for */
+#define CLI_ESC_KEEP 16
+  char *esc_ring[CLI_ESC_KEEP]; /* cli_esc's strings */
+  unsigned esc_next;
   /* ---- configuration scopes (load.c) and permissions (permission.c) ---- */
   config_sources sources;   /* what the command line asked for */
   const char **allow_tools; /* --allow patterns: answers to "ask" */
@@ -70,6 +77,9 @@ int cli_request(cli *c, session *s, const char *method, cJSON *params,
                 uint64_t timeout_ms, cli_progress_fn progress, cJSON **result,
                 char *why, size_t why_len);
 int cli_exit_for_failure(const session *s);
+/* What a request's answer is to the sanitizer (sanitize_kind): the
+ * results the CLI shows or hands to a script are SANITIZE_RESULT. */
+int cli_result_kind(const char *method);
 /* Index of a configured server by name (exact, then normalized); -1. */
 long cli_find_server(const cli *c, const char *name);
 
@@ -129,7 +139,26 @@ int cmd_batch(cli *c, int argc, char **argv);
  * blobs written to files with a line naming the file. */
 void out_content(cli *c, const cJSON *content);
 void out_resource_contents(cli *c, const cJSON *contents);
+/* Prints `v` as indented JSON; on a terminal with DEL, C1 and invisible
+ * characters as \u escapes (the same values). */
 void out_json(const cJSON *v);
+/* For --json: cuts the text of a tools/call, resources/read or
+ * prompts/get result in place to a limit asked for (cli_output_limit),
+ * each cut said on stderr. */
+void out_cut_result(cli *c, cJSON *result);
+/* The characters of one result's text that may be printed, 0 for all:
+ * the limit on a terminal, or the one asked for everywhere. */
+size_t cli_output_limit(const cli *c);
+/* `rc`, or EXIT_TRUNCATED for a success whose output was cut as asked. */
+int cli_output_rc(const cli *c, int rc);
+/* A progress notification as a line on stderr. */
+void out_progress(cli *c, const cJSON *params);
+/* Text from a server or a config file for one line of output: controls,
+ * newlines (and, but with --sanitize=off, invisible and bidi characters)
+ * as visible escapes (text_escape.h). Owned by `c`, valid until
+ * CLI_ESC_KEEP more calls; NULL is "". */
+const char *cli_esc(cli *c, const char *s);
+void cli_esc_free(cli *c);
 /* Prints "mcphost: <message>" on stderr, redacted (redact.h) and
  * sanitized: an error can quote a server, an HTTP peer or a header. */
 void out_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -191,6 +191,7 @@ static void on_closed(void *ud, session *s) {
 }
 
 void cli_shutdown(cli *c) {
+  cli_esc_free(c);
   cJSON_Delete(c->last_error_data);
   c->last_error_data = NULL;
   size_t open = 0;
@@ -269,10 +270,18 @@ static uint64_t still_running_interval(void) {
 static void on_still_running(void *ud) {
   still_running *sr = ud;
   fprintf(stderr, "mcphost: %s on server \"%s\" still running (%llu s)\n",
-          sr->method, sr->s->cfg->name,
+          sr->method, cli_esc(sr->c, sr->s->cfg->name),
           (unsigned long long)((loop_now_ms() - sr->started) / 1000));
   sr->timer = loop_timer_start(sr->c->h->loop, still_running_interval(),
                                on_still_running, sr);
+}
+
+int cli_result_kind(const char *method) {
+  return strcmp(method, "tools/call") == 0 ||
+                 strcmp(method, "resources/read") == 0 ||
+                 strcmp(method, "prompts/get") == 0
+             ? SANITIZE_RESULT
+             : SANITIZE_NAMES;
 }
 
 int cli_request(cli *c, session *s, const char *method, cJSON *params,
@@ -282,7 +291,8 @@ int cli_request(cli *c, session *s, const char *method, cJSON *params,
   rpc_request_opts o = {.timeout_ms = timeout_ms,
                         .on_progress = progress ? on_sync_progress : NULL,
                         .ud = &r,
-                        .progress_resets_deadline = true};
+                        .progress_resets_deadline = true,
+                        .kind = cli_result_kind(method)};
   int64_t id = session_request(s, method, params, &o, on_sync_done, why,
                                why_len);
   if (id < 0)
@@ -308,13 +318,16 @@ int cli_request(cli *c, session *s, const char *method, cJSON *params,
   case RPC_OK:
     *result = r.result;
     return EXIT_OK;
-  case RPC_ERR_REMOTE:
-    snprintf(why, why_len, "server \"%s\": %s failed: %s (%d)", s->cfg->name,
-             method, r.message, r.code);
+  case RPC_ERR_REMOTE: {
+    char *text = rpc_error_text(r.message, r.code);
+    snprintf(why, why_len, "server \"%s\": %s failed: %s", s->cfg->name, method,
+             text);
+    free(text);
     c->last_error_code = r.code;
     cJSON_Delete(c->last_error_data);
     c->last_error_data = r.data;
     return EXIT_PROTOCOL;
+  }
   case RPC_ERR_TIMEOUT:
     snprintf(why, why_len, "server \"%s\": %s timed out after %llu ms",
              s->cfg->name, method, (unsigned long long)timeout_ms);

@@ -56,6 +56,17 @@ static const char usage_text[] =
     "      --output-dir DIR       where images and binary results are saved\n"
     "                             (made 0700 if missing; default: a private\n"
     "                             $TMPDIR/mcphost-UID)\n"
+    "      --max-output-chars N   cut each text result after N characters,\n"
+    "                             also in a pipe and with --json (note on\n"
+    "                             stderr, exit 9); 0: never, not even on a\n"
+    "                             terminal (default: 100000 on a terminal)\n"
+    "      --sanitize=full|display|off\n"
+    "                             what is done to server text: full (NFKC,\n"
+    "                             invisible characters removed) also for\n"
+    "                             results; display: nothing changed, shown\n"
+    "                             escaped; off: nor invisible characters\n"
+    "                             escaped. Default: names and descriptions\n"
+    "                             full, results as sent (docs/safety.md)\n"
     "      --log-level LEVEL      ask servers for log messages from LEVEL up\n"
     "                             (logging/setLevel); they go to\n"
     "                             $XDG_STATE_HOME/mcphost/logs/NAME.log, and\n"
@@ -86,9 +97,9 @@ static const char usage_text[] =
     "  MCPHOST_MAX_DESCRIPTION_CHARS\n"
     "                             tool and prompt descriptions are cut after this\n"
     "                             many characters (default 2048)\n"
-    "  MCPHOST_MAX_OUTPUT_CHARS   text results are cut after this many characters\n"
-    "                             (default 100000); the full text is saved to a\n"
-    "                             file named in the note (see docs/safety.md)\n"
+    "  MCPHOST_MAX_OUTPUT_CHARS   as --max-output-chars; on a terminal text\n"
+    "                             results are cut at 100000 anyway; the full\n"
+    "                             text is saved to a file named in the note\n"
     "\n"
     "Exit codes:\n"
     "  0    success\n"
@@ -102,6 +113,8 @@ static const char usage_text[] =
     "  7    the server needs authorization (needs-auth)\n"
     "  8    refused: the server is pending approval, rejected, denied or\n"
     "       disabled, or a permission rule denied the tool call\n"
+    "  9    done, but a text result was cut as --max-output-chars or\n"
+    "       MCPHOST_MAX_OUTPUT_CHARS asked\n"
     "  130  interrupted (Ctrl-C); pending requests were cancelled\n";
 
 static uint64_t env_ms(const char *name, uint64_t fallback) {
@@ -222,7 +235,9 @@ int main(int argc, char **argv) {
     OPT_LOG_LEVEL,
     OPT_STRICT_MCP_CONFIG,
     OPT_APPROVE_PROJECT,
-    OPT_ALLOW
+    OPT_ALLOW,
+    OPT_SANITIZE,
+    OPT_MAX_OUTPUT
   };
   static const struct option longopts[] = {
       {"config", required_argument, NULL, 'c'},
@@ -242,6 +257,8 @@ int main(int argc, char **argv) {
       {"verbose", no_argument, NULL, 'v'},
       {"version", no_argument, NULL, OPT_VERSION},
       {"help", no_argument, NULL, 'h'},
+      {"sanitize", required_argument, NULL, OPT_SANITIZE},
+      {"max-output-chars", required_argument, NULL, OPT_MAX_OUTPUT},
       {NULL, 0, NULL, 0}};
 
   /* Not dumpable: other processes of the user (a stdio server among
@@ -310,6 +327,24 @@ int main(int argc, char **argv) {
       c.log_level = optarg;
       break;
     }
+    case OPT_SANITIZE: /* what sessions do to server text (sanitize.h) */
+      if (!sanitize_mode_parse(optarg, &c.h->sanitize)) {
+        fprintf(stderr, "mcphost: --sanitize must be full, display or off; "
+                        "not \"%s\"\n",
+                optarg);
+        rc = EXIT_USAGE;
+        goto out;
+      }
+      break;
+    case OPT_MAX_OUTPUT:
+      if (!limits_set_output(&c.lim, optarg)) {
+        fprintf(stderr, "mcphost: --max-output-chars needs a whole number of "
+                        "characters (0: no limit), not \"%s\"\n",
+                optarg);
+        rc = EXIT_USAGE;
+        goto out;
+      }
+      break;
     case OPT_PLUGIN_DIR: break; /* taken by prescan_plugin_dirs */
     case OPT_JSON: c.json = true; break;
     case OPT_OUTDIR: c.output_dir = optarg; break;
