@@ -10,5 +10,6 @@
 #include "permission.h"
 #include "feature.h"
 #include "command.h"
+#include "rpc.h"
 
 #endif /* MCPHOST_MCPHOST_H */
