@@ -21,10 +21,14 @@
 #define MCPHOST_PLUGIN_SUBDIR "lib/mcphost/plugins"
 #endif
 
-/* The mcph_host table is the first member of nothing: plugins get a
- * pointer to h->api, and we get back to h by offset. */
+/* Every table handed out is the first member of a plugin_handle, which
+ * says whose it is. */
 host *host_from_api(const mcph_host *api) {
-  return (host *)((const char *)api - offsetof(host, api));
+  return ((const plugin_handle *)api)->owner;
+}
+
+plugin *host_caller(const mcph_host *api) {
+  return ((const plugin_handle *)api)->p;
 }
 
 static const char *level_name(int level) {
@@ -69,8 +73,14 @@ void host_log_labeled(host *h, int level, const char *label, const char *source,
 
 /* ---- the services table (mcph_host) ---- */
 
+/* A line without a source is the calling plugin's (ABI 1.6: the host
+ * knows who calls). */
 static void api_log(const mcph_host *api, int level, const char *source,
                     const char *msg) {
+  const plugin *p = host_caller(api);
+  if ((!source || !*source) && p) {
+    source = p->id;
+  }
   host_log(host_from_api(api), level, source, "%s", msg ? msg : "");
 }
 
@@ -197,7 +207,8 @@ host *host_new(const host_options *opt) {
   }
   h->paths[MCPH_PATH_CACHE] = xdg_dir("XDG_CACHE_HOME", ".cache");
 
-  h->api = (mcph_host){
+  h->self.owner = h;
+  h->self.api = (mcph_host){
       .struct_size = sizeof(mcph_host),
       .abi_major = MCPH_ABI_MAJOR,
       .abi_minor = MCPH_ABI_MINOR,
@@ -213,6 +224,8 @@ host *host_new(const host_options *opt) {
       .get_path = api_get_path,
       .get_service = api_get_service,
   };
+  h->reg.tmpl = h->self.api;
+  h->reg.owner = h;
 
   /* Signals become loop events, so a Ctrl-C cancels requests cleanly
    * instead of killing us mid-write. SIGPIPE is ignored: a dead server's
@@ -251,7 +264,7 @@ host *host_new(const host_options *opt) {
 }
 
 void host_load_plugins(host *h) {
-  registry_load_all(&h->reg, &h->api);
+  registry_load_all(&h->reg);
   features_collect(h);
 }
 

@@ -25,7 +25,9 @@ typedef struct host_options {
 
 typedef struct host {
   loop *loop;
-  mcph_host api; /* handed to plugins; api.ctx-free: see host_from_api */
+  /* The host's own services table; each plugin has its own copy
+   * (plugin.handle), all leading back here (host_from_api). */
+  plugin_handle self;
   registry reg;
   config cfg;
   int verbosity;
@@ -49,8 +51,10 @@ typedef struct host {
 
 host *host_new(const host_options *opt);
 void host_free(host *h);
-/* The host behind the table handed to plugins. */
+/* The host behind a table handed to plugins. */
 host *host_from_api(const mcph_host *api);
+/* The plugin a table was handed to; NULL for the host's own. */
+plugin *host_caller(const mcph_host *api);
 
 /* Loads every plugin along the search path. */
 void host_load_plugins(host *h);

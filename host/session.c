@@ -587,15 +587,20 @@ void session_connect(session *s, uint64_t timeout_ms) {
     fail_no_plugin(s);
     return;
   }
-  s->tf = tb->winner->transport;
+  mcph_error err;
+  mcph_error_init(&err);
+  s->tf = plugin_transport(tb->winner, &err);
+  if (!s->tf) {
+    fail(s, FAIL_CONFIG, "%s: server \"%s\": %s", s->cfg->source,
+         s->cfg->name, err.message);
+    return;
+  }
   char *json = cJSON_PrintUnformatted(s->cfg->json);
   mcph_transport_params params = {.struct_size = sizeof params,
                                   .type = s->cfg->type,
                                   .server_name = s->cfg->name,
                                   .config_json = json,
                                   .events = &s->ev};
-  mcph_error err;
-  mcph_error_init(&err);
   int rc = s->tf->create(tb->winner->ctx, &params, &s->t, &err);
   free(json);
   if (rc != 0) {

@@ -565,9 +565,9 @@ static char *types_of(const registry *r, const plugin *p, bool *shadowed) {
   sb_init(&b);
   sb_add(&b, "", 0);
   *shadowed = false;
-  if (!p->transport)
+  if (!p->types)
     return sb_take(&b);
-  for (const char *const *t = p->transport->types; *t; t++) {
+  for (const char *const *t = p->types; *t; t++) {
     const type_binding *tb = registry_find_type(r, *t);
     bool wins = tb && tb->winner == p;
     sb_printf(&b, "%s%s", b.len ? "," : "", *t);
@@ -579,9 +579,8 @@ static char *types_of(const registry *r, const plugin *p, bool *shadowed) {
   return sb_take(&b);
 }
 
-static const mcph_server_source *server_source_of(const plugin *p) {
-  return p->loaded ? p->entry->get_extension(p->ctx, MCPH_EXT_SERVER_SOURCE)
-                   : NULL;
+static const mcph_server_source *server_source_of(plugin *p) {
+  return plugin_extension(p, MCPH_EXT_SERVER_SOURCE);
 }
 
 int cmd_plugins(cli *c, int argc, char **argv) {
@@ -598,7 +597,7 @@ int cmd_plugins(cli *c, int argc, char **argv) {
     free(dirs);
   }
   for (size_t i = 0; i < r->nplugins; i++) {
-    const plugin *p = r->plugins[i];
+    plugin *p = r->plugins[i];
     bool shadowed;
     char *types = types_of(r, p, &shadowed);
     if (arr) {
@@ -615,8 +614,8 @@ int cmd_plugins(cli *c, int argc, char **argv) {
         cJSON_AddStringToObject(o, "abi", abi);
       }
       cJSON *ta = cJSON_AddArrayToObject(o, "transports");
-      if (p->transport)
-        for (const char *const *t = p->transport->types; *t; t++) {
+      if (p->types)
+        for (const char *const *t = p->types; *t; t++) {
           const type_binding *tb = registry_find_type(r, *t);
           cJSON *to = cJSON_CreateObject();
           cJSON_AddStringToObject(to, "type", *t);
@@ -629,8 +628,7 @@ int cmd_plugins(cli *c, int argc, char **argv) {
       if (src)
         cJSON_AddStringToObject(o, "serverSource",
                                 src->description ? src->description : "");
-      if (p->loaded &&
-          p->entry->get_extension(p->ctx, MCPH_EXT_PERMISSION) != NULL)
+      if (plugin_offers(p, MCPH_EXT_PERMISSION))
         cJSON_AddBoolToObject(o, "permissionDecider", true);
       if (p->error)
         cJSON_AddStringToObject(o, p->loaded ? "warning" : "error", p->error);
@@ -645,7 +643,7 @@ int cmd_plugins(cli *c, int argc, char **argv) {
       if (src)
         printf("         server source: %s\n",
                src->description ? src->description : "(no description)");
-      if (p->entry->get_extension(p->ctx, MCPH_EXT_PERMISSION))
+      if (plugin_offers(p, MCPH_EXT_PERMISSION))
         printf("         answers permission questions\n");
       if (p->error)
         printf("         warning: %s\n", p->error);

@@ -117,9 +117,8 @@ void cli_offer_services(cli *c) {
 /* ---- plugin commands ---- */
 
 /* A loaded plugin's command extension, or NULL. */
-static const mcph_commands *commands_of(const plugin *p) {
-  const mcph_commands *cs =
-      p->loaded ? p->entry->get_extension(p->ctx, MCPH_EXT_COMMAND) : NULL;
+static const mcph_commands *commands_of(plugin *p) {
+  const mcph_commands *cs = plugin_extension(p, MCPH_EXT_COMMAND);
   if (!cs || !MCPH_HAS(cs, mcph_commands, count) || !cs->commands ||
       cs->count == 0 || !MCPH_HAS(&cs->commands[0], mcph_command, interrupt))
     return NULL;
@@ -135,7 +134,7 @@ static const mcph_command *command_at(const mcph_commands *cs, size_t k) {
 bool cli_find_plugin_command(const cli *c, const char *name,
                              plugin_command *out) {
   for (size_t i = 0; i < c->h->reg.nplugins; i++) {
-    const plugin *p = c->h->reg.plugins[i];
+    plugin *p = c->h->reg.plugins[i];
     const mcph_commands *cs = commands_of(p);
     if (!cs)
       continue;

@@ -1,6 +1,6 @@
 /* What transport-http.so says about itself, read by both of its halves:
  * the implementation (http.c, in lib/mcphost/impl/) and the thin plugin
- * that loads it on first use (../common/lazy_transport.c, in
+ * that loads it on first use (../common/plugin_stub.c, in
  * lib/mcphost/plugins/). */
 #ifndef MCPH_HTTP_PLUGIN_INFO_H
 #define MCPH_HTTP_PLUGIN_INFO_H

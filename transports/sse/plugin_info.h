@@ -1,6 +1,6 @@
 /* What transport-sse.so says about itself, read by both of its halves:
  * the implementation (sse_transport.c, in lib/mcphost/impl/) and the thin
- * plugin that loads it on first use (../common/lazy_transport.c, in
+ * plugin that loads it on first use (../common/plugin_stub.c, in
  * lib/mcphost/plugins/). */
 #ifndef MCPH_SSE_PLUGIN_INFO_H
 #define MCPH_SSE_PLUGIN_INFO_H
