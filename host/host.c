@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "feature_plugins.h"
+#include "host_auth.h"
 #include "redact.h"
 #include "util.h"
 
@@ -141,6 +142,8 @@ static const void *api_get_service(const mcph_host *api, const char *id) {
     return features_service();
   if (id && strcmp(id, MCPH_SERVICE_SERVERS) == 0)
     return host_from_api(api)->servers_service;
+  if (id && strcmp(id, MCPH_SERVICE_AUTH) == 0)
+    return host_auth_service();
   return NULL;
 }
 
@@ -272,6 +275,7 @@ void host_free(host *h) {
   if (!h)
     return;
   features_free(h);
+  host_auth_free(h);
   registry_free(&h->reg);
   config_free(&h->cfg);
   if (h->sigwatch)

@@ -47,6 +47,7 @@ typedef struct host {
    * owns the connections (the CLI); NULL: not offered. */
   const mcph_host_servers *servers_service;
   void *app; /* that application's state, for its service functions */
+  void *auth; /* connections known to host_auth.c */
 } host;
 
 host *host_new(const host_options *opt);

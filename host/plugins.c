@@ -85,6 +85,38 @@ const type_binding *registry_find_type(const registry *r, const char *type) {
   return NULL;
 }
 
+/* What the plugin says of `type` (its factory's or provides' type info),
+ * else the rule for plugins from before ABI 1.6. */
+static unsigned type_flags(const plugin *p, const char *type) {
+  const mcph_transport_type_info *info = NULL;
+  if (p->transport && MCPH_HAS(p->transport, mcph_transport_factory,
+                               type_info)) {
+    info = p->transport->type_info;
+  } else if (p->provides &&
+             MCPH_HAS(p->provides, mcph_provides, transport_info)) {
+    info = p->provides->transport_info;
+  }
+  for (; info && info->type; info = (const mcph_transport_type_info *)(
+                                 (const char *)info + info->struct_size)) {
+    if (info->struct_size < sizeof *info) {
+      break; /* a malformed list: nothing more can be read of it */
+    }
+    if (strcmp(info->type, type) == 0) {
+      return info->flags;
+    }
+  }
+  return strcmp(type, "stdio") == 0 ? MCPH_TRANSPORT_LOCAL
+                                    : MCPH_TRANSPORT_REMOTE;
+}
+
+bool registry_type_is_local(const registry *r, const char *type) {
+  const type_binding *tb = registry_find_type(r, type);
+  if (!tb) {
+    return strcmp(type, "stdio") == 0;
+  }
+  return (tb->flags & MCPH_TRANSPORT_LOCAL) != 0;
+}
+
 static void bind_type(registry *r, plugin *p, const char *type) {
   for (size_t i = 0; i < r->ntypes; i++) {
     type_binding *t = &r->types[i];
@@ -95,7 +127,8 @@ static void bind_type(registry *r, plugin *p, const char *type) {
     }
   }
   r->types = xrealloc(r->types, (r->ntypes + 1) * sizeof *r->types);
-  r->types[r->ntypes++] = (type_binding){.type = xstrdup(type), .winner = p};
+  r->types[r->ntypes++] = (type_binding){
+      .type = xstrdup(type), .winner = p, .flags = type_flags(p, type)};
 }
 
 static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }

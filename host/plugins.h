@@ -53,6 +53,7 @@ typedef struct plugin {
 typedef struct type_binding {
   char *type;
   plugin *winner;     /* first in search order */
+  unsigned flags;     /* the winner's MCPH_TRANSPORT_* for it (ABI 1.6) */
   plugin **shadowed;  /* later plugins offering the same type */
   size_t nshadowed;
 } type_binding;
@@ -97,6 +98,11 @@ plugin *registry_load_file(registry *r, int dir_fd,
                            const uid_t *also);
 
 const type_binding *registry_find_type(const registry *r, const char *type);
+
+/* Whether servers of `type` are local (a process on this machine), from
+ * the serving plugin's type info; without it, "stdio" is local and every
+ * other type remote. */
+bool registry_type_is_local(const registry *r, const char *type);
 
 /* Whether a loaded plugin offers the extension `id`, without running it:
  * a deferred plugin's provides list says, an initialized one is asked. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "feature_plugins.h"
+#include "host_auth.h"
 #include "redact.h"
 #include "sanitize.h"
 #include "text_escape.h"
@@ -98,15 +99,37 @@ static void on_message(void *ud, const char *json, size_t len) {
 
 static void reinitialize(session *s);
 
+/* A new session under us (a reconnected legacy SSE stream): what was
+ * pending will never be answered there; handshake again and send it once
+ * more. ABI 1.6's event; before, on_error(MCPH_ESESSION). */
+static void on_session_reset(void *ud, const char *message) {
+  session *s = ud;
+  message = message ? message : "the server started a new session";
+  if (s->state != SESS_READY || s->reinitializing) {
+    host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
+    return;
+  }
+  host_log(s->h, MCPH_LOG_INFO, s->cfg->name, "%s", message);
+  rpc_retry_all(s->rpc, message);
+  reinitialize(s);
+}
+
+/* A 401 or 403: the state shows needs-auth, and the auth provider, if
+ * any, hears the challenge (host_auth.h). */
+static void on_auth_required(void *ud, const mcph_auth_challenge *ch) {
+  session *s = ud;
+  s->fail = FAIL_AUTH;
+  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
+           "authorization required: HTTP %d%s%s", ch->status,
+           ch->resource_metadata ? ", resource metadata " : "",
+           ch->resource_metadata ? ch->resource_metadata : "");
+  host_auth_challenge(s, ch);
+}
+
 static void on_error(void *ud, int code, const char *message) {
   session *s = ud;
-  if (code == MCPH_ESESSION && s->state == SESS_READY && !s->reinitializing) {
-    /* A new session under us (a reconnected legacy SSE stream): what
-     * was pending will never be answered there; handshake again and
-     * send it once more. */
-    host_log(s->h, MCPH_LOG_INFO, s->cfg->name, "%s", message);
-    rpc_retry_all(s->rpc, message);
-    reinitialize(s);
+  if (code == MCPH_ESESSION) {
+    on_session_reset(ud, message);
     return;
   }
   (void)code; /* an internal MCPH_E* number says nothing to a reader */
@@ -541,7 +564,9 @@ session *session_new(host *h, const server_config *cfg) {
                                   .on_error = on_error,
                                   .on_close = on_close,
                                   .on_send_failed = on_send_failed,
-                                  .on_message_dropped = on_message_dropped};
+                                  .on_message_dropped = on_message_dropped,
+                                  .on_session_reset = on_session_reset,
+                                  .on_auth_required = on_auth_required};
   rpc_handlers rh = {.ud = s,
                      .send = rpc_send,
                      .on_request = on_request,
@@ -609,6 +634,7 @@ void session_connect(session *s, uint64_t timeout_ms) {
          err.message[0] ? err.message : "invalid configuration");
     return;
   }
+  host_auth_attach(s);
   rc = s->tf->start(s->t, &err);
   if (rc != 0) {
     fail(s, rc == MCPH_EINVAL ? FAIL_CONFIG : FAIL_UNREACHABLE, "%s",
@@ -681,6 +707,7 @@ void session_restart(session *s) {
     s->reconnect_timer = NULL;
   }
   rpc_fail_all(s->rpc, RPC_ERR_CLOSED, "connection restarted");
+  host_auth_detach(s);
   if (s->t)
     s->tf->destroy(s->t);
   s->t = NULL;
@@ -703,6 +730,7 @@ void session_free(session *s) {
   if (s->reconnect_timer)
     loop_timer_cancel(s->h->loop, s->reconnect_timer);
   rpc_free(s->rpc);
+  host_auth_detach(s);
   if (s->t)
     s->tf->destroy(s->t);
   cJSON_Delete(s->server_caps);

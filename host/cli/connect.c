@@ -21,8 +21,9 @@ typedef struct connect_queue {
   bool done;
 } connect_queue;
 
+/* The serving plugin says (mcph_transport_type_info, ABI 1.6). */
 static bool is_local(const session *s) {
-  return strcmp(s->cfg->type, "stdio") == 0 || strcmp(s->cfg->type, "sdk") == 0;
+  return registry_type_is_local(&s->h->reg, s->cfg->type);
 }
 
 static void start_more(connect_queue *q);

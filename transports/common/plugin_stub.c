@@ -28,12 +28,15 @@
 
 static const char *const stub_types[] = {PLUGIN_TYPES, NULL};
 static const char *const stub_extensions[] = {MCPH_EXT_TRANSPORT, NULL};
+static const mcph_transport_type_info stub_info[] = {PLUGIN_TYPE_INFO,
+                                                     {0, NULL, 0}};
 
 static const mcph_provides stub_provides = {
     .struct_size = sizeof(mcph_provides),
     .transport_types = stub_types,
     .extensions = stub_extensions,
     .implementation = LAZY_IMPL_FILE,
+    .transport_info = stub_info,
 };
 
 /* The implementation's id, name, version and description, so that

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "http_transport.h"
+#include "../common/www_auth.h"
 
 static void pump(void *ud);
 
@@ -108,6 +109,22 @@ void hq_send_failed(exchange *x, int code, const char *message) {
   push(t, e);
 }
 
+void hq_auth_required(exchange *x) {
+  mcph_transport *t = x->t;
+  hevent *e = new_event(EV_AUTH, (int)exchange_status(x));
+  const char *www = x->www_auth;
+  if (!e || !(e->json = strdup(t->cfg.display_url)) ||
+      (www && !(e->text = strdup(www)))) {
+    if (e) {
+      free(e->json);
+    }
+    free(e);
+    lost(t, "an authorization challenge");
+    return;
+  }
+  push(t, e);
+}
+
 void hq_dropped(mcph_transport *t, int code, const char *message,
                 const char *head, size_t head_len, size_t total) {
   if (head_len > 4096)
@@ -159,9 +176,23 @@ static bool has_send_failed(const mcph_transport *t) {
          t->ev->on_send_failed;
 }
 
+static void deliver_auth(mcph_transport *t, const hevent *e) {
+  const mcph_transport_events *ev = t->ev;
+  if (!MCPH_HAS(ev, mcph_transport_events, on_auth_required) ||
+      !ev->on_auth_required) {
+    return; /* an older host learns of it from on_send_failed */
+  }
+  www_auth w;
+  mcph_auth_challenge ch;
+  www_auth_parse(e->text, &w);
+  www_auth_challenge(&w, e->code, e->json, e->text, &ch);
+  ev->on_auth_required(ev->ud, &ch);
+}
+
 static void deliver(mcph_transport *t, hevent *e) {
   const mcph_transport_events *ev = t->ev;
   switch (e->kind) {
+  case EV_AUTH: deliver_auth(t, e); break;
   case EV_MESSAGE: ev->on_message(ev->ud, e->text, e->text_len); break;
   case EV_ERROR:
     if (ev->on_error)

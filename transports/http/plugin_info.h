@@ -14,5 +14,8 @@
   "Last-Event-ID."
 /* The configuration types served, for a NULL-terminated array. */
 #define PLUGIN_TYPES "http"
+/* And what each is (mcph_transport_type_info elements). */
+#define PLUGIN_TYPE_INFO                                                       \
+  {sizeof(mcph_transport_type_info), "http", MCPH_TRANSPORT_REMOTE}
 
 #endif

@@ -13,5 +13,9 @@
   "event stream, client messages POSTed to the endpoint it names."
 /* The configuration types served, for a NULL-terminated array. */
 #define PLUGIN_TYPES "sse", "sse-ide"
+/* And what each is (mcph_transport_type_info elements). */
+#define PLUGIN_TYPE_INFO                                                       \
+  {sizeof(mcph_transport_type_info), "sse", MCPH_TRANSPORT_REMOTE},            \
+      {sizeof(mcph_transport_type_info), "sse-ide", MCPH_TRANSPORT_REMOTE}
 
 #endif

@@ -293,6 +293,8 @@ static void t_set_protocol_version(mcph_transport *t, const char *version) {
 /* ---- the plugin ---- */
 
 static const char *const sse_types[] = {PLUGIN_TYPES, NULL};
+static const mcph_transport_type_info sse_info[] = {PLUGIN_TYPE_INFO,
+                                                    {0, NULL, 0}};
 
 static const mcph_transport_factory sse_factory = {
     .struct_size = sizeof(mcph_transport_factory),
@@ -304,6 +306,7 @@ static const mcph_transport_factory sse_factory = {
     .destroy = t_destroy,
     .session_id = t_session_id,
     .set_protocol_version = t_set_protocol_version,
+    .type_info = sse_info,
 };
 
 static int plugin_init(const mcph_host *host, void **plugin_ctx,

@@ -495,13 +495,19 @@ void stream_on_endpoint(mcph_transport *t, const char *data, size_t len) {
   stream_on_event_delivered(t);
   t->post_ok = true;
   cancel(t, &t->grace_timer);
-  if (new_session && t->ev->on_error) {
+  if (new_session) {
     char msg[700];
     snprintf(msg, sizeof msg,
              "the server started a new session at %.300s after the SSE "
              "stream reconnected; requests sent before may get no answer",
              shown);
-    t->ev->on_error(t->ev->ud, MCPH_ESESSION, msg);
+    /* ABI 1.6 has an event for it; an older host reads MCPH_ESESSION. */
+    if (MCPH_HAS(t->ev, mcph_transport_events, on_session_reset) &&
+        t->ev->on_session_reset) {
+      t->ev->on_session_reset(t->ev->ud, msg);
+    } else if (t->ev->on_error) {
+      t->ev->on_error(t->ev->ud, MCPH_ESESSION, msg);
+    }
     if (t->state != T_RUNNING) {
       return;
     }

@@ -11,5 +11,6 @@
 #include "feature.h"
 #include "command.h"
 #include "rpc.h"
+#include "auth.h"
 
 #endif /* MCPHOST_MCPHOST_H */

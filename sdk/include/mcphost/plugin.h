@@ -26,6 +26,7 @@
 
 #include "abi.h"
 #include "host.h"
+#include "transport.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +59,9 @@ typedef struct mcph_provides {
    * checks it as any plugin (its entry must have the same id and ABI
    * major) and calls its init, get_extension and deinit instead. */
   const char *implementation;
+  /* Optional: per-type information for transport_types, as the
+   * factory's type_info (transport.h). */
+  const mcph_transport_type_info *transport_info;
 } mcph_provides;
 
 typedef struct mcph_entry {

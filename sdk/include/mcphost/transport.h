@@ -25,8 +25,40 @@ extern "C" {
 
 typedef struct mcph_transport mcph_transport; /* defined by the plugin */
 
-/* Callbacks into the host, given to create(). They run on the loop and
- * must not be called from any other thread (post to the loop first).
+/* (1.6) An HTTP server asked for authorization: what its 401 or 403 said,
+ * parsed once by the transport. Every string is borrowed for the call and
+ * NULL when absent. */
+typedef struct mcph_auth_challenge {
+  uint32_t struct_size; /* sizeof(mcph_auth_challenge) as built */
+  int status;           /* the HTTP status: 401 or 403 */
+  const char *url;      /* the URL that answered, as shown in logs */
+  const char *www_authenticate; /* the header's value(s), as received */
+  const char *scheme;           /* e.g. "Bearer" (the first challenge) */
+  /* Parameters of that challenge (RFC 6750, RFC 9728): */
+  const char *realm;
+  const char *scope;
+  const char *error; /* e.g. "invalid_token", "insufficient_scope" */
+  const char *error_description;
+  const char *resource_metadata; /* the protected resource metadata URL */
+} mcph_auth_challenge;
+
+/* (1.6) What kind of connection a type makes. */
+enum mcph_transport_flags {
+  MCPH_TRANSPORT_LOCAL = 1u << 0, /* a process or socket on this machine */
+  MCPH_TRANSPORT_REMOTE = 1u << 1 /* a network service */
+};
+
+/* (1.6) Per-type information, one element per type (the last has type
+ * NULL). The host connects local servers in larger batches than remote
+ * ones, as Claude Code does. */
+typedef struct mcph_transport_type_info {
+  uint32_t struct_size; /* sizeof(mcph_transport_type_info); all alike */
+  const char *type;     /* one of the factory's types; NULL ends the list */
+  unsigned flags;       /* enum mcph_transport_flags */
+} mcph_transport_type_info;
+
+/* Callbacks into the host, given to create(). [loop]: they run on the
+ * loop and must not be called from any other thread (post to it first).
  * Strings are borrowed for the duration of the call. A transport must not
  * call them from inside start(), send() or close(); it defers with a
  * zero-delay timer instead, so the host never re-enters itself. */
@@ -42,8 +74,9 @@ typedef struct mcph_transport_events {
    * a message over the size cap that was dropped. `code` is an MCPH_E*
    * code. MCPH_ESESSION here means the server started a new session
    * under the host (a reconnected legacy SSE stream): the host runs the
-   * initialize handshake again and resends what was pending. Failures of
-   * one message go to on_send_failed instead. */
+   * initialize handshake again and resends what was pending; since 1.6 a
+   * transport calls on_session_reset instead when the host has it.
+   * Failures of one message go to on_send_failed instead. */
   void (*on_error)(void *ud, int code, const char *message);
 
   /* The transport has ended. `code` is 0 after a close() the host asked
@@ -82,6 +115,20 @@ typedef struct mcph_transport_events {
   void (*on_message_dropped)(void *ud, int code, const char *message,
                              const char *head, size_t head_len,
                              size_t total);
+
+  /* ---- ABI 1.6 ---- (check MCPH_HAS before calling each) */
+
+  /* The server started a new session under the host (a reconnected
+   * legacy SSE stream handed out a new endpoint): the host runs the
+   * initialize handshake again and resends what was pending. `message`
+   * says what happened, for logs. Replaces on_error(MCPH_ESESSION). */
+  void (*on_session_reset)(void *ud, const char *message);
+
+  /* The server answered 401 or 403. Called before the on_send_failed
+   * (MCPH_EAUTH) of the message it answered, or for the event stream
+   * alone. The host hands it to the auth provider, if there is one
+   * (auth.h), which may give a new value to set_authorization. */
+  void (*on_auth_required)(void *ud, const mcph_auth_challenge *challenge);
 } mcph_transport_events;
 
 /* What create() gets. Borrowed for the duration of create(); copy what
@@ -103,42 +150,55 @@ typedef struct mcph_transport_factory {
   /* The config types this factory serves, NULL-terminated, static. */
   const char *const *types;
 
-  /* Creates a transport without doing I/O. Validates the configuration:
+  /* [loop] Creates a transport without doing I/O. Validates the configuration:
    * on a bad field, returns MCPH_EINVAL with a message that names the
    * field. On success sets *out. */
   int (*create)(void *plugin_ctx, const mcph_transport_params *params,
                 mcph_transport **out, mcph_error *err);
 
-  /* Starts connecting (spawning, dialling). Returns 0 when under way;
+  /* [loop] Starts connecting (spawning, dialling). Returns 0 when under way;
    * failures found later are reported through on_close. A non-zero return
    * means nothing was started and on_close will not be called. */
   int (*start)(mcph_transport *t, mcph_error *err);
 
-  /* Queues one message. `json` is borrowed for the call; the transport
+  /* [loop] Queues one message. `json` is borrowed for the call; the transport
    * copies what it keeps. Returns 0, MCPH_ECLOSED after the transport
    * ended or while closing, or another MCPH_E* code. */
   int (*send)(mcph_transport *t, const char *json, size_t len,
               mcph_error *err);
 
-  /* Starts a graceful close; on_close(code 0) follows when done. Calling
+  /* [loop] Starts a graceful close; on_close(code 0) follows when done. Calling
    * it again, or after on_close, does nothing. */
   void (*close)(mcph_transport *t);
 
-  /* Frees the transport, in any state: normally after on_close, but also
+  /* [loop] Frees the transport, in any state: normally after on_close, but also
    * instead of start, after a failed start, or while a close() has not
    * finished (the host gave up waiting): then stop everything at once,
    * killing a process if need be. Never called from inside one of the
    * transport's own callbacks. */
   void (*destroy)(mcph_transport *t);
 
-  /* Optional (may be NULL): the session id the server assigned, or NULL.
+  /* [loop] Optional (may be NULL): the session id the server assigned, or NULL.
    * Owned by the transport, valid until the next call into it. */
   const char *(*session_id)(mcph_transport *t);
 
-  /* Optional (may be NULL): the host tells the transport the protocol
+  /* [loop] Optional (may be NULL): the host tells the transport the protocol
    * version negotiated by initialize (e.g. "2025-11-25"); HTTP transports
    * send it as a header. Borrowed for the call. */
   void (*set_protocol_version)(mcph_transport *t, const char *version);
+
+  /* ---- ABI 1.6 ---- */
+
+  /* [loop] Optional (may be NULL): the Authorization header value to send from
+   * now on (e.g. "Bearer abc"), replacing a configured one; NULL goes
+   * back to the configuration's. Borrowed for the call. Returns 0, or
+   * MCPH_EINVAL for a value that cannot be a header (control bytes). */
+  int (*set_authorization)(mcph_transport *t, const char *value);
+
+  /* Optional (may be NULL): per-type information, static. Without it,
+   * the host takes "stdio" as local and every other type as remote. A
+   * plugin with a provides list repeats it there (plugin.h). */
+  const mcph_transport_type_info *type_info;
 } mcph_transport_factory;
 
 #ifdef __cplusplus
