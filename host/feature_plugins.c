@@ -309,14 +309,27 @@ static const char *svc_server_name(const mcph_host *api,
   return S(server)->cfg->name;
 }
 
+/* JSON text of `j` ("{}" when NULL), under the rule for returned
+ * strings: valid until control returns to the loop. */
+static const char *returned_json(const mcph_host *api, const cJSON *j) {
+  return host_returned(host_from_api(api),
+                       j ? cJSON_PrintUnformatted(j) : xstrdup("{}"));
+}
+
 static const char *svc_server_capabilities(const mcph_host *api,
                                            const mcph_server *server) {
-  (void)api;
-  session *s = S(server);
-  free(s->caps_text);
-  s->caps_text = s->server_caps ? cJSON_PrintUnformatted(s->server_caps)
-                                : xstrdup("{}");
-  return s->caps_text;
+  return returned_json(api, S(server)->server_caps);
+}
+
+static const char *svc_server_info(const mcph_host *api,
+                                   const mcph_server *server) {
+  return returned_json(api, S(server)->server_info);
+}
+
+static const char *svc_protocol_version(const mcph_host *api,
+                                        const mcph_server *server) {
+  const char *v = S(server)->protocol_version;
+  return v ? host_returned(host_from_api(api), xstrdup(v)) : NULL;
 }
 
 static int svc_notify(const mcph_host *api, mcph_server *server,
@@ -442,6 +455,8 @@ const mcph_host_features *features_service(void) {
       .request = svc_request,
       .option = svc_option,
       .interactive = svc_interactive,
+      .server_info = svc_server_info,
+      .protocol_version = svc_protocol_version,
   };
   return &svc;
 }

@@ -12,6 +12,7 @@
 
 #include "feature_plugins.h"
 #include "host_auth.h"
+#include "host_secrets.h"
 #include "redact.h"
 #include "util.h"
 
@@ -70,6 +71,32 @@ void host_log_labeled(host *h, int level, const char *label, const char *source,
   va_start(ap, fmt);
   vlog(h, level, label, source, fmt, ap);
   va_end(ap);
+}
+
+/* ---- strings returned to plugins ---- */
+
+static void free_returned(void *ud) {
+  host *h = ud;
+  for (size_t i = 0; i < h->nreturned; i++) {
+    free(h->returned[i]);
+  }
+  free(h->returned);
+  h->returned = NULL;
+  h->nreturned = 0;
+  h->returned_posted = false;
+}
+
+const char *host_returned(host *h, char *s) {
+  if (!s) {
+    return NULL;
+  }
+  h->returned = xrealloc(h->returned, (h->nreturned + 1) * sizeof *h->returned);
+  h->returned[h->nreturned++] = s;
+  /* A post runs after the callback that is running now has returned. */
+  if (!h->returned_posted && loop_post(h->loop, free_returned, h) == 0) {
+    h->returned_posted = true;
+  }
+  return s;
 }
 
 /* ---- the services table (mcph_host) ---- */
@@ -144,6 +171,8 @@ static const void *api_get_service(const mcph_host *api, const char *id) {
     return host_from_api(api)->servers_service;
   if (id && strcmp(id, MCPH_SERVICE_AUTH) == 0)
     return host_auth_service();
+  if (id && strcmp(id, MCPH_SERVICE_SECRETS) == 0)
+    return host_secrets_service();
   return NULL;
 }
 
@@ -276,6 +305,7 @@ void host_free(host *h) {
     return;
   features_free(h);
   host_auth_free(h);
+  free_returned(h);
   registry_free(&h->reg);
   config_free(&h->cfg);
   if (h->sigwatch)

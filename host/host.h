@@ -48,6 +48,11 @@ typedef struct host {
   const mcph_host_servers *servers_service;
   void *app; /* that application's state, for its service functions */
   void *auth; /* connections known to host_auth.c */
+  /* Strings handed to plugins, freed once control is back in the loop
+   * (host_returned). */
+  char **returned;
+  size_t nreturned;
+  bool returned_posted;
 } host;
 
 host *host_new(const host_options *opt);
@@ -56,6 +61,11 @@ void host_free(host *h);
 host *host_from_api(const mcph_host *api);
 /* The plugin a table was handed to; NULL for the host's own. */
 plugin *host_caller(const mcph_host *api);
+
+/* The one lifetime rule for strings the host returns to a plugin (abi.h):
+ * takes `s` (malloc'd) and frees it once control returned to the loop.
+ * Returns `s`. */
+const char *host_returned(host *h, char *s);
 
 /* Loads every plugin along the search path. */
 void host_load_plugins(host *h);

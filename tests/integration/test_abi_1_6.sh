@@ -26,6 +26,10 @@ MCPHOST_OPTION_FX16_GREETING=env run --plugin-dir "$FIXTURES/v1.6" \
   --config "$V" fx16
 expect "its option from the environment" 0 --out "greeting=env"
 
+run --plugin-dir "$FIXTURES/v1.6" --config "$V" fx16 v
+expect "a feature reads the server's serverInfo and the negotiated version" 0 \
+  --out 'info={"name":"test.v1_6","version":"1.0"} version=2025-11-25'
+
 run --plugin-dir "$FIXTURES/v1.6" --config "$V" call mcp__v__whoami
 expect "a 1.6 plugin's transport works" 0 --out "served by test.v1_6"
 

@@ -90,9 +90,10 @@ typedef void (*mcph_result_cb)(void *ud, const char *result_json,
                                const mcph_error *err);
 
 /* The host service feature plugins use: get_service(MCPH_SERVICE_FEATURES).
- * Every function: loop thread; strings passed in are borrowed for the
- * call; strings returned are the host's, valid until control returns to
- * the loop. */
+ * Every function: [loop]; strings passed in are borrowed for the call;
+ * strings returned are the host's, valid until control returns to the
+ * loop (abi.h; since 1.6 that holds for server_capabilities too, which
+ * before lived only until its next call). */
 typedef struct mcph_host_features {
   uint32_t struct_size; /* sizeof(mcph_host_features) as the host built it */
 
@@ -129,6 +130,14 @@ typedef struct mcph_host_features {
   /* Whether a person is at a terminal (stdin and stderr are terminals),
    * so a plugin may ask questions. */
   int (*interactive)(const mcph_host *host);
+
+  /* ---- ABI 1.6 ---- */
+  /* [loop] The serverInfo the server sent at initialize, as JSON text
+   * ("{}" if none), and the protocol version negotiated (e.g.
+   * "2025-11-25"; NULL before the handshake). */
+  const char *(*server_info)(const mcph_host *host, const mcph_server *server);
+  const char *(*protocol_version)(const mcph_host *host,
+                                  const mcph_server *server);
 } mcph_host_features;
 
 /* Global command-line options a plugin declares (MCPH_EXT_OPTIONS). The

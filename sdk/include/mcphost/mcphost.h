@@ -12,5 +12,6 @@
 #include "command.h"
 #include "rpc.h"
 #include "auth.h"
+#include "secrets.h"
 
 #endif /* MCPHOST_MCPHOST_H */
