@@ -292,15 +292,29 @@ static int svc_respond(const mcph_host *api, mcph_request *req,
   return MCPH_OK;
 }
 
-static int svc_respond_error(const mcph_host *api, mcph_request *req, int code,
-                             const char *message) {
+static int svc_respond_error_data(const mcph_host *api, mcph_request *req,
+                                  int code, const char *message,
+                                  const char *data_json, mcph_error *err) {
   (void)api;
+  cJSON *data = data_json ? cJSON_Parse(data_json) : NULL;
+  if (data_json && !data) {
+    return mcph_error_set(err, MCPH_EINVAL, "the error data is not JSON");
+  }
   if (req->local_done)
     req->local_done(req->local_ud, NULL, code, message ? message : "error");
-  else if (req->s && req->s->state == SESS_READY && !req->cancelled)
-    rpc_respond_error(req->s->rpc, req->id, code, message ? message : "error");
+  else if (req->s && req->s->state == SESS_READY && !req->cancelled) {
+    rpc_respond_error_data(req->s->rpc, req->id, code,
+                           message ? message : "error", data);
+    data = NULL;
+  }
+  cJSON_Delete(data);
   request_done(req);
   return MCPH_OK;
+}
+
+static int svc_respond_error(const mcph_host *api, mcph_request *req, int code,
+                             const char *message) {
+  return svc_respond_error_data(api, req, code, message, NULL, NULL);
 }
 
 static const char *svc_server_name(const mcph_host *api,
@@ -359,12 +373,21 @@ static void on_plugin_result(void *ud, cJSON *result, const rpc_error *err,
   plugin_call *pc = ud;
   if (err) {
     mcph_error e;
+    mcph_error_init(&e);
     mcph_error_set(&e,
                    err->status == RPC_ERR_TIMEOUT ? MCPH_ETIMEDOUT
                    : err->status == RPC_ERR_REMOTE ? MCPH_EPROTO
                                                    : MCPH_ECLOSED,
                    "%s", err->message);
+    /* ABI 1.6: the peer's JSON-RPC code and data come with it. */
+    char *data = NULL;
+    if (err->status == RPC_ERR_REMOTE) {
+      e.rpc_code = err->code;
+      data = err->data ? cJSON_PrintUnformatted(err->data) : NULL;
+      e.rpc_data = data;
+    }
     pc->cb(pc->ud, NULL, &e);
+    cJSON_free(data);
   } else {
     char *text = cJSON_PrintUnformatted(result);
     pc->cb(pc->ud, text ? text : "{}", NULL);
@@ -457,6 +480,7 @@ const mcph_host_features *features_service(void) {
       .interactive = svc_interactive,
       .server_info = svc_server_info,
       .protocol_version = svc_protocol_version,
+      .respond_error_data = svc_respond_error_data,
   };
   return &svc;
 }

@@ -140,6 +140,9 @@ int64_t rpc_id_of(const char *json, size_t len);
 /* Answers a peer request. `result` is taken. */
 int rpc_respond(rpc *r, const cJSON *id, cJSON *result);
 int rpc_respond_error(rpc *r, const cJSON *id, int code, const char *message);
+/* The same with the error's "data" (taken; may be NULL). */
+int rpc_respond_error_data(rpc *r, const cJSON *id, int code,
+                           const char *message, cJSON *data);
 
 /* Feeds one received message (the transport's on_message). */
 void rpc_receive(rpc *r, const char *json, size_t len);

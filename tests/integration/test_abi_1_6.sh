@@ -29,6 +29,8 @@ expect "its option from the environment" 0 --out "greeting=env"
 run --plugin-dir "$FIXTURES/v1.6" --config "$V" fx16 v
 expect "a feature reads the server's serverInfo and the negotiated version" 0 \
   --out 'info={"name":"test.v1_6","version":"1.0"} version=2025-11-25'
+expect "a JSON-RPC error answering request() carries its code and data" 0 \
+  --out 'error=MCPH_EPROTO rpc_code=-32042 rpc_data={"why":"test.v1_6"}'
 
 run --plugin-dir "$FIXTURES/v1.6" --config "$V" call mcp__v__whoami
 expect "a 1.6 plugin's transport works" 0 --out "served by test.v1_6"

@@ -105,9 +105,17 @@ enum mcph_status {
  * (mcph_error_init), filled by the callee: `code` and `message`, at most
  * MCPH_ERROR_MESSAGE_MAX bytes including the NUL, never struct_size. */
 typedef struct mcph_error {
-  uint32_t struct_size; /* sizeof(mcph_error) */
+  uint32_t struct_size; /* sizeof(mcph_error) as the caller built it */
   int32_t code;         /* an enum mcph_status value */
   char message[MCPH_ERROR_MESSAGE_MAX];
+  /* ---- ABI 1.6 ---- (a callee writes them only when struct_size covers
+   * them; mcph_error_init clears them) */
+  /* The JSON-RPC error a peer answered with (code MCPH_EPROTO): its
+   * `code` (MCPH_RPC_*, rpc.h) and its `data` as JSON text, or 0 and
+   * NULL. `rpc_data` is borrowed: valid for the call that handed `err`
+   * over. */
+  int32_t rpc_code;
+  const char *rpc_data;
 } mcph_error;
 
 /* [any thread] Readies a caller's error struct: its size, MCPH_OK, "". */
@@ -117,6 +125,8 @@ static inline void mcph_error_init(mcph_error *err) {
   err->struct_size = (uint32_t)sizeof(mcph_error);
   err->code = MCPH_OK;
   err->message[0] = '\0';
+  err->rpc_code = 0;
+  err->rpc_data = NULL;
 }
 
 /* [any thread] Sets `err`'s code and message (`err` may be NULL) and

@@ -84,8 +84,10 @@ typedef struct mcph_feature {
                        mcph_request *req);
 } mcph_feature;
 
-/* Completion of a request the plugin sent with request(): exactly one of
- * result_json (the JSON-RPC result, borrowed) and err is non-NULL. */
+/* [loop] Completion of a request the plugin sent with request(): exactly
+ * one of result_json (the JSON-RPC result, borrowed) and err is non-NULL.
+ * Since 1.6, a JSON-RPC error from the server comes as MCPH_EPROTO with
+ * its code and data in err->rpc_code and err->rpc_data (abi.h). */
 typedef void (*mcph_result_cb)(void *ud, const char *result_json,
                                const mcph_error *err);
 
@@ -138,6 +140,12 @@ typedef struct mcph_host_features {
   const char *(*server_info)(const mcph_host *host, const mcph_server *server);
   const char *(*protocol_version)(const mcph_host *host,
                                   const mcph_server *server);
+  /* [loop] respond_error with the error's `data` (JSON text, borrowed;
+   * NULL for none). MCPH_EINVAL when data_json is not JSON: then `req`
+   * is still alive. */
+  int (*respond_error_data)(const mcph_host *host, mcph_request *req,
+                            int code, const char *message,
+                            const char *data_json, mcph_error *err);
 } mcph_host_features;
 
 /* Global command-line options a plugin declares (MCPH_EXT_OPTIONS). The
