@@ -13,6 +13,7 @@
 #include "feature_plugins.h"
 #include "host_auth.h"
 #include "host_secrets.h"
+#include "host_transports.h"
 #include "redact.h"
 #include "util.h"
 
@@ -173,6 +174,8 @@ static const void *api_get_service(const mcph_host *api, const char *id) {
     return host_auth_service();
   if (id && strcmp(id, MCPH_SERVICE_SECRETS) == 0)
     return host_secrets_service();
+  if (id && strcmp(id, MCPH_SERVICE_TRANSPORTS) == 0)
+    return host_transports_service();
   return NULL;
 }
 

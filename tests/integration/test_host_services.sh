@@ -35,4 +35,27 @@ chmod 700 "$S/test.services.a"
 run "${P[@]}" fxa secret-rm token
 run "${P[@]}" fxa secret-get token
 expect "a removed secret is gone" 3 --out "MCPH_ENOTFOUND"
+# ---- mcph.host.transports/1 ----
+
+O="$TMP/over.json"
+config_file "$O" "{
+  \"o\": {\"type\": \"fixture-over\", \"inner\": {\"type\": \"stdio\", \"command\": \"$DEMO\"}},
+  \"h\": {\"type\": \"fixture-over\", \"inner\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:1/mcp\"}},
+  \"self\": {\"type\": \"fixture-over\", \"inner\": {\"type\": \"fixture-over\"}},
+  \"none\": {\"type\": \"fixture-over\", \"inner\": {\"type\": \"nosuch\"}}}"
+run --plugin-dir "$FIXTURES/compose" -vv --config "$O" call mcp__o__echo message=composed
+expect "a transport built on a stdio transport it created by type works" 0 \
+  --out "Echo: composed" \
+  --err "[test.compose] created a \"stdio\" transport of mcphost.transport.stdio" \
+  --err "[test.compose] over: "
+run --plugin-dir "$FIXTURES/compose" -vv --config "$O" call mcp__h__x
+expect "an inner http transport is loaded on demand and its failure comes through" 3 \
+  --err "created a \"http\" transport of mcphost.transport.http" \
+  --err "over: " --err "127.0.0.1:1"
+run --plugin-dir "$FIXTURES/compose" --config "$O" call mcp__self__x
+expect "a plugin cannot compose its own type" 3 \
+  --err "served by test.compose itself"
+run --plugin-dir "$FIXTURES/compose" --config "$O" call mcp__none__x
+expect "an inner type nobody serves is named" 3 \
+  --err "no plugin serves transport type \"nosuch\""
 finish

@@ -22,6 +22,7 @@ extern "C" {
 #endif
 
 #define MCPH_EXT_TRANSPORT "mcph.transport/1"
+#define MCPH_SERVICE_TRANSPORTS "mcph.host.transports/1"
 
 typedef struct mcph_transport mcph_transport; /* defined by the plugin */
 
@@ -200,6 +201,27 @@ typedef struct mcph_transport_factory {
    * plugin with a provides list repeats it there (plugin.h). */
   const mcph_transport_type_info *type_info;
 } mcph_transport_factory;
+
+/* (1.6) The host service get_service(MCPH_SERVICE_TRANSPORTS): a plugin
+ * creates a transport of another type, served by whichever plugin serves
+ * it, to build its own on it (ws-ide over ws, claudeai-proxy over http).
+ * The composing plugin drives the inner transport through the returned
+ * factory as the host drives any transport (the lifecycle above), and
+ * receives its events through params->events, which it supplies. */
+typedef struct mcph_host_transports {
+  uint32_t struct_size; /* sizeof(mcph_host_transports) as the host built it */
+
+  /* [loop] Creates a transport of params->type with params->config_json.
+   * Sets *factory (valid for the host's lifetime) and *out (owned by the
+   * caller: destroy it with (*factory)->destroy). Returns MCPH_OK;
+   * MCPH_ENOTFOUND when no plugin serves the type or it cannot be
+   * loaded, MCPH_EINVAL when the type is the caller's own (a plugin does
+   * not compose itself) or the factory refused the configuration, with
+   * the reason in `err`. */
+  int (*create)(const mcph_host *host, const mcph_transport_params *params,
+                const mcph_transport_factory **factory, mcph_transport **out,
+                mcph_error *err);
+} mcph_host_transports;
 
 #ifdef __cplusplus
 }
