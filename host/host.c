@@ -12,6 +12,7 @@
 
 #include "feature_plugins.h"
 #include "host_auth.h"
+#include "host_config.h"
 #include "host_secrets.h"
 #include "host_transports.h"
 #include "redact.h"
@@ -176,6 +177,8 @@ static const void *api_get_service(const mcph_host *api, const char *id) {
     return host_secrets_service();
   if (id && strcmp(id, MCPH_SERVICE_TRANSPORTS) == 0)
     return host_transports_service();
+  if (id && strcmp(id, MCPH_SERVICE_CONFIG) == 0)
+    return host_config_service();
   return NULL;
 }
 

@@ -10,6 +10,7 @@
 #include <mcphost/mcphost.h>
 
 #include "config.h"
+#include "config_scopes.h"
 #include "loop.h"
 #include "plugins.h"
 #include "sanitize.h"
@@ -48,6 +49,9 @@ typedef struct host {
   const mcph_host_servers *servers_service;
   void *app; /* that application's state, for its service functions */
   void *auth; /* connections known to host_auth.c */
+  size_t nsessions;            /* live sessions (they point into cfg) */
+  config_sources cfg_sources;  /* what cfg was loaded from (host_config.h) */
+  bool have_cfg_sources;
   /* Strings handed to plugins, freed once control is back in the loop
    * (host_returned). */
   char **returned;

@@ -557,6 +557,7 @@ static void reinitialize(session *s) {
 session *session_new(host *h, const server_config *cfg) {
   session *s = xcalloc(1, sizeof *s);
   s->h = h;
+  h->nsessions++; /* it points into h->cfg (host_config.c) */
   s->cfg = cfg;
   s->ev = (mcph_transport_events){.struct_size = sizeof s->ev,
                                   .ud = s,
@@ -727,6 +728,7 @@ void session_restart(session *s) {
 void session_free(session *s) {
   if (!s)
     return;
+  s->h->nsessions--;
   if (s->reconnect_timer)
     loop_timer_cancel(s->h->loop, s->reconnect_timer);
   rpc_free(s->rpc);

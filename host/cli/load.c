@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../host_config.h"
 #include "../plugin_servers.h"
 #include "cli.h"
 
@@ -10,15 +11,10 @@ void cli_load_config(cli *c) {
   config_sources o = c->sources;
   o.plugin_sources = plugin_servers_list;
   o.plugin_ud = c->h;
-  config *cfg = &c->h->cfg;
-  config_load_scopes(cfg, &o);
-  for (size_t i = 0; i < cfg->nerrors; i++)
-    fprintf(stderr, "mcphost: config error: %s\n", cfg->errors[i]);
-  for (size_t i = 0; i < cfg->nwarnings; i++)
-    fprintf(stderr, "mcphost: config warning: %s\n", cfg->warnings[i]);
-  if (c->h->verbosity >= 1)
-    for (size_t i = 0; i < cfg->nnotes; i++)
-      fprintf(stderr, "mcphost: config: %s\n", cfg->notes[i]);
+  config_load_scopes(&c->h->cfg, &o);
+  /* Kept, so mcph.host.config/1 can read them again. */
+  host_set_config_sources(c->h, &o);
+  host_config_report(c->h);
 }
 
 int cli_check_startable(const cli *c, size_t idx) {

@@ -58,4 +58,16 @@ expect "a plugin cannot compose its own type" 3 \
 run --plugin-dir "$FIXTURES/compose" --config "$O" call mcp__none__x
 expect "an inner type nobody serves is named" 3 \
   --err "no plugin serves transport type \"nosuch\""
+# ---- mcph.host.config/1 ----
+
+R="$TMP/reload.json"
+config_file "$R" "{\"one\": {\"command\": \"$DEMO\"}}"
+run "${P[@]}" --config "$R" fxa reload "$R" \
+  "{\"mcpServers\": {\"two\": {\"command\": \"$DEMO\"}, \"three\": {\"command\": \"$DEMO\"}}}"
+expect "the server sources are read again on request" 0 \
+  --out "before: one" --out "after: two three"
+config_file "$R" "{\"one\": {\"command\": \"$DEMO\"}}"
+run "${P[@]}" --config "$R" fxa reload "$R" '{"mcpServers": {"bad": {"command": 5}}}'
+expect "a bad source read again is reported as at start-up, naming the file" 0 \
+  --out "before: one" --err "config error" --err "$R"
 finish

@@ -13,5 +13,6 @@
 #include "rpc.h"
 #include "auth.h"
 #include "secrets.h"
+#include "configuration.h"
 
 #endif /* MCPHOST_MCPHOST_H */
