@@ -15,6 +15,7 @@
 #include "host_config.h"
 #include "host_secrets.h"
 #include "host_transports.h"
+#include "host_ui.h"
 #include "redact.h"
 #include "util.h"
 
@@ -179,6 +180,8 @@ static const void *api_get_service(const mcph_host *api, const char *id) {
     return host_transports_service();
   if (id && strcmp(id, MCPH_SERVICE_CONFIG) == 0)
     return host_config_service();
+  if (id && strcmp(id, MCPH_SERVICE_UI) == 0)
+    return host_ui_service();
   return NULL;
 }
 
@@ -309,6 +312,7 @@ void host_load_plugins(host *h) {
 void host_free(host *h) {
   if (!h)
     return;
+  host_ui_free(h);
   features_free(h);
   host_auth_free(h);
   free_returned(h);

@@ -52,6 +52,7 @@ typedef struct host {
   size_t nsessions;            /* live sessions (they point into cfg) */
   config_sources cfg_sources;  /* what cfg was loaded from (host_config.h) */
   bool have_cfg_sources;
+  struct mcph_ui_ask *ui_ask; /* the open question (host_ui.c), or NULL */
   /* Strings handed to plugins, freed once control is back in the loop
    * (host_returned). */
   char **returned;

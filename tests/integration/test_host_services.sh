@@ -70,4 +70,57 @@ config_file "$R" "{\"one\": {\"command\": \"$DEMO\"}}"
 run "${P[@]}" --config "$R" fxa reload "$R" '{"mcpServers": {"bad": {"command": 5}}}'
 expect "a bad source read again is reported as at start-up, naming the file" 0 \
   --out "before: one" --err "config error" --err "$R"
+# ---- mcph.host.ui/1 ----
+
+run "${P[@]}" fxa ask "Your name?"
+expect "without a terminal a question is refused, naming the plugin" 3 \
+  --out "MCPH_ENOTSUP" --out "test.services.a asks a question, but nobody is at a terminal"
+run "${P[@]}" fxa open "https://example.com/sign-in"
+expect "without a terminal no URL is opened" 3 --out "MCPH_ENOTSUP"
+
+SOCK="$TMP/tmux.sock"
+tm() { tmux -S "$SOCK" "$@"; }
+on_exit "tmux -S '$SOCK' kill-server 2>/dev/null"
+# term NAME ARGS...: mcphost in a terminal (stdout to a file); the screen
+# is read afterwards into $ERR.
+term_start() {
+  local name=$1 q
+  shift
+  printf -v q '%q ' env XDG_STATE_HOME="$XDG_STATE_HOME" BROWSER="$TMP/browser" \
+    "$MCPHOST" "${P[@]}" "$@"
+  tm new-session -d -s "$name" -x 200 -y 50 \
+    "$q >'$TMP/$name.out'; echo \$? >'$TMP/$name.rc'; sleep 600"
+}
+term_wait() {
+  local name=$1
+  for _ in $(seq 300); do [ -s "$TMP/$name.rc" ] && break; sleep 0.1; done
+  RC=$(cat "$TMP/$name.rc" 2>/dev/null || echo 99)
+  OUT=$(cat "$TMP/$name.out" 2>/dev/null)
+  ERR=$(tm capture-pane -p -J -S - -t "$name")
+  printf '%s' "$OUT" >"$TMP/out"; printf '%s' "$ERR" >"$TMP/err"
+}
+if command -v tmux >/dev/null; then
+  term_start ask fxa ask $'Your name?\e[31m'
+  for _ in $(seq 100); do
+    tm capture-pane -p -t ask 2>/dev/null | grep -q "Your name?" && break
+    sleep 0.1
+  done
+  tm send-keys -t ask "Ada" Enter
+  term_wait ask
+  expect "at a terminal the question is shown, named after the plugin, and answered" 0 \
+    --out "answer=Ada" --err "mcphost: [test.services.a] Your name?<U+001B>[31m"
+
+  printf '#!/bin/sh\nprintf "%%s" "$1" >"%s/opened"\n' "$TMP" >"$TMP/browser"
+  chmod +x "$TMP/browser"
+  term_start open fxa open 'https://example.com/sign-in?a=1&b=$(x)'
+  term_wait open
+  for _ in $(seq 50); do [ -s "$TMP/opened" ] && break; sleep 0.1; done
+  expect "a URL is shown and opened with \$BROWSER, with progress lines" 0 \
+    --err "[test.services.a] opening https://example.com/sign-in?a=1&b=\$(x)" \
+    --err "[test.services.a] opening: 50%" --err "[test.services.a] done"
+  check "the browser got the URL as one argument" \
+    test "$(cat "$TMP/opened")" = 'https://example.com/sign-in?a=1&b=$(x)'
+else
+  bad "tmux is installed" "the terminal tests need it"
+fi
 finish

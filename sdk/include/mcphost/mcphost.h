@@ -14,5 +14,6 @@
 #include "auth.h"
 #include "secrets.h"
 #include "configuration.h"
+#include "ui.h"
 
 #endif /* MCPHOST_MCPHOST_H */
