@@ -62,12 +62,19 @@
  *        (feature.h)
  *   1.5  command extension "mcph.command/1" and host service
  *        "mcph.host.servers/1" (command.h); mcph_feature.describe and
- *        on_cancelled, the on_server event MCPH_SERVER_FAILED; the permission request's
- *        description and the MCPH_PERMISSION_ABSTAIN answer; MCPH_EDENIED
+ *        on_cancelled, the on_server event MCPH_SERVER_FAILED; the
+ *        permission request's description and the MCPH_PERMISSION_ABSTAIN
+ *        answer; MCPH_EDENIED
  *   1.6  a host table per plugin; mcph_entry.provides (deferred init and
  *        load); mcph_status_name(); MCPH_RPC_* codes (rpc.h);
- *        mcph_error_set leaves struct_size alone; see docs/plugin-abi.md
- *        "ABI 1.6" for the full list */
+ *        mcph_error_set leaves struct_size alone, mcph_error.rpc_code and
+ *        rpc_data; transport events on_session_reset, on_auth_required,
+ *        set_authorization and type_info (transport.h); host services
+ *        "mcph.host.transports/1" (transport.h), "mcph.host.auth/1" with
+ *        the extension "mcph.auth/1" (auth.h), "mcph.host.secrets/1"
+ *        (secrets.h), "mcph.host.ui/1" (ui.h), "mcph.host.config/1"
+ *        (configuration.h); mcph_host_features.server_info,
+ *        protocol_version, respond_error_data (docs/plugin-abi.md §16) */
 #define MCPH_ABI_MAJOR 1
 #define MCPH_ABI_MINOR 6
 

@@ -41,7 +41,7 @@ enum mcph_server_event {
 typedef struct mcph_feature {
   uint32_t struct_size; /* sizeof(mcph_feature) */
 
-  /* Client capabilities to add, as the text of a JSON object merged into
+  /* [loop] Client capabilities to add, as the text of a JSON object merged into
    * initialize's "capabilities", e.g. {"elicitation":{"form":{},"url":{}}}.
    * Called before each connection's handshake. The string is the
    * plugin's and must stay valid until the next call. May be NULL. */
@@ -53,7 +53,7 @@ typedef struct mcph_feature {
   const char *const *requests;
   const char *const *notifications;
 
-  /* A request from `server`. `params_json` is borrowed for the call
+  /* [loop] A request from `server`. `params_json` is borrowed for the call
    * ("{}" when absent). Answer exactly once, now or later, with the
    * host's respond() or respond_error(); `req` stays valid until then,
    * even if the server disconnects (the answer is then dropped). A
@@ -63,20 +63,20 @@ typedef struct mcph_feature {
                     const char *params_json, mcph_request *req,
                     mcph_error *err);
 
-  /* A notification from `server`; `params_json` borrowed ("{}" if
+  /* [loop] A notification from `server`; `params_json` borrowed ("{}" if
    * absent). May be NULL. */
   void (*on_notification)(void *plugin_ctx, mcph_server *server,
                           const char *method, const char *params_json);
 
-  /* A server connected or disconnected. May be NULL. */
+  /* [loop] A server connected or disconnected. May be NULL. */
   void (*on_server)(void *plugin_ctx, mcph_server *server, int event);
   /* ---- ABI 1.5 ---- */
-  /* A line about `server` for `mcphost servers -v` (e.g. whether this
+  /* [loop] A line about `server` for `mcphost servers -v` (e.g. whether this
    * feature admitted it and why not), or NULL. The server may be
    * connected or not (it failed). The string is the plugin's, valid until
    * the next call. May be NULL. */
   const char *(*describe)(void *plugin_ctx, const mcph_server *server);
-  /* The server withdrew `req` (notifications/cancelled): stop working on
+  /* [loop] The server withdrew `req` (notifications/cancelled): stop working on
    * it (close the prompt, abort the hook). The plugin still answers it
    * once as usual, and `req` lives until then; the host does not send
    * that answer. May be NULL. */
@@ -99,7 +99,7 @@ typedef void (*mcph_result_cb)(void *ud, const char *result_json,
 typedef struct mcph_host_features {
   uint32_t struct_size; /* sizeof(mcph_host_features) as the host built it */
 
-  /* Answers a server's request with a result (JSON object text), or with
+  /* [loop] Answers a server's request with a result (JSON object text), or with
    * a JSON-RPC error. Exactly one per request; afterwards `req` is dead.
    * Returns 0 or MCPH_EINVAL (bad JSON; `req` is still alive). */
   int (*respond)(const mcph_host *host, mcph_request *req,
@@ -107,13 +107,13 @@ typedef struct mcph_host_features {
   int (*respond_error)(const mcph_host *host, mcph_request *req, int code,
                        const char *message);
 
-  /* The configured name of a server, and what it declared at initialize:
+  /* [loop] The configured name of a server, and what it declared at initialize:
    * its capabilities and serverInfo as JSON text ("{}" if none). */
   const char *(*server_name)(const mcph_host *host, const mcph_server *server);
   const char *(*server_capabilities)(const mcph_host *host,
                                      const mcph_server *server);
 
-  /* Sends a notification, or a request whose answer comes to `cb`
+  /* [loop] Sends a notification, or a request whose answer comes to `cb`
    * (timeout_ms 0: the host's default). Returns 0, or an MCPH_E* code
    * (not connected: MCPH_ECLOSED) and then `cb` is not called. */
   int (*notify)(const mcph_host *host, mcph_server *server, const char *method,
@@ -123,13 +123,13 @@ typedef struct mcph_host_features {
                  uint64_t timeout_ms, mcph_result_cb cb, void *ud,
                  mcph_error *err);
 
-  /* The value of a global option the plugin declared (MCPH_EXT_OPTIONS):
+  /* [loop] The value of a global option the plugin declared (MCPH_EXT_OPTIONS):
    * "--name=value" (or "--name value") from the command line, else the
    * environment variable MCPHOST_OPTION_<NAME> (upper case, '-' as '_');
    * NULL when unset; "" for a flag given without a value. */
   const char *(*option)(const mcph_host *host, const char *name);
 
-  /* Whether a person is at a terminal (stdin and stderr are terminals),
+  /* [loop] Whether a person is at a terminal (stdin and stderr are terminals),
    * so a plugin may ask questions. */
   int (*interactive)(const mcph_host *host);
 

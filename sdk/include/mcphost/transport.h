@@ -67,11 +67,11 @@ typedef struct mcph_transport_events {
   uint32_t struct_size; /* sizeof(mcph_transport_events) */
   void *ud;             /* passed back as the first argument */
 
-  /* One complete message from the server. `json` is not NUL-terminated
+  /* [loop] One complete message from the server. `json` is not NUL-terminated
    * in general; `len` bytes are valid. */
   void (*on_message)(void *ud, const char *json, size_t len);
 
-  /* A problem that does not end the transport: a line that was not JSON,
+  /* [loop] A problem that does not end the transport: a line that was not JSON,
    * a message over the size cap that was dropped. `code` is an MCPH_E*
    * code. MCPH_ESESSION here means the server started a new session
    * under the host (a reconnected legacy SSE stream): the host runs the
@@ -80,7 +80,7 @@ typedef struct mcph_transport_events {
    * Failures of one message go to on_send_failed instead. */
   void (*on_error)(void *ud, int code, const char *message);
 
-  /* The transport has ended. `code` is 0 after a close() the host asked
+  /* [loop] The transport has ended. `code` is 0 after a close() the host asked
    * for, else an MCPH_E* code; `reason` says why in one or more lines
    * (for a process: its exit status and the tail of its stderr). */
   void (*on_close)(void *ud, int code, const char *reason);
@@ -88,7 +88,7 @@ typedef struct mcph_transport_events {
   /* ---- ABI 1.1 ---- (check MCPH_HAS(events, mcph_transport_events,
    * on_send_failed) before calling) */
 
-  /* A message given to send() was not delivered, or its delivery failed
+  /* [loop] A message given to send() was not delivered, or its delivery failed
    * (an HTTP error status, a refused connection for that request, an
    * expired session). `json`/`len` is the message exactly as it was
    * passed to send(), so the host can fail or retry the request it
@@ -108,7 +108,7 @@ typedef struct mcph_transport_events {
   /* ---- ABI 1.2 ---- (check MCPH_HAS(events, mcph_transport_events,
    * on_message_dropped) before calling) */
 
-  /* A message from the server was dropped without being delivered
+  /* [loop] A message from the server was dropped without being delivered
    * (MCPH_ETOOBIG: over the size cap). `head` holds its first bytes (up to
    * 4096, not NUL-terminated), from which the host reads the JSON-RPC id
    * to fail the request it answered at once rather than at its deadline;
@@ -119,13 +119,13 @@ typedef struct mcph_transport_events {
 
   /* ---- ABI 1.6 ---- (check MCPH_HAS before calling each) */
 
-  /* The server started a new session under the host (a reconnected
+  /* [loop] The server started a new session under the host (a reconnected
    * legacy SSE stream handed out a new endpoint): the host runs the
    * initialize handshake again and resends what was pending. `message`
    * says what happened, for logs. Replaces on_error(MCPH_ESESSION). */
   void (*on_session_reset)(void *ud, const char *message);
 
-  /* The server answered 401 or 403. Called before the on_send_failed
+  /* [loop] The server answered 401 or 403. Called before the on_send_failed
    * (MCPH_EAUTH) of the message it answered, or for the event stream
    * alone. The host hands it to the auth provider, if there is one
    * (auth.h), which may give a new value to set_authorization. */
@@ -139,8 +139,9 @@ typedef struct mcph_transport_params {
   const char *type;     /* the configured type, one of the plugin's types */
   const char *server_name; /* the configured server name, for logs */
   /* The server's configuration object as JSON text, with any variable
-   * expansion the host does already applied: e.g. {"command":"node","args":["s.js"],"env":{...},
-   * "cwd":"/x"} for stdio, {"url":...,"headers":{...}} for http. */
+   * expansion the host does already applied: e.g.
+   * {"command":"node","args":["s.js"],"env":{...}, "cwd":"/x"} for stdio,
+   * {"url":...,"headers":{...}} for http. */
   const char *config_json;
   const mcph_transport_events *events; /* valid until destroy */
 } mcph_transport_params;
