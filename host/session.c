@@ -147,7 +147,10 @@ static void on_close(void *ud, int code, const char *reason) {
   if (asked) {
     set_state(s, s->error ? SESS_FAILED : SESS_CLOSED);
   } else {
-    fail(s, FAIL_UNREACHABLE, "%s", s->close_reason);
+    /* A transport that ended on a 401/403 (on_auth_required) needs
+     * authorization, not another try. */
+    fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE, "%s",
+         s->close_reason);
   }
 }
 
@@ -428,7 +431,7 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
     if (err->status == RPC_ERR_TIMEOUT) {
       fail(s, FAIL_TIMEOUT, "server did not answer initialize in time");
     } else if (err->status == RPC_ERR_CLOSED) {
-      fail(s, FAIL_UNREACHABLE, "%s",
+      fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE, "%s",
            s->close_reason ? s->close_reason : err->message);
     } else if (err->status == RPC_ERR_REMOTE) {
       char *text = rpc_error_text(err->message, err->code);

@@ -33,4 +33,18 @@ expect "without a value from the provider nothing is sent, and its challenge has
 run --config "$C" call mcp__good__echo_headers
 expect "without the provider the configured header is sent (and refused)" 7 \
   --no-err "[test.auth]"
+# The sse transport reports a 401 on its event stream the same way.
+SSE_PORT_FILE="$TMP/sse.port"
+node "$SRCDIR/tests/servers/legacy_sse_server.mjs" --port-file "$SSE_PORT_FILE" \
+  --get-status 401 --www-authenticate \
+  'Bearer error="invalid_token", resource_metadata="http://127.0.0.1/prm"' \
+  2>>"$TMP/sse.err" &
+SSE_PID=$!
+on_exit "kill $SSE_PID 2>/dev/null"
+for _ in $(seq 1 100); do [ -s "$SSE_PORT_FILE" ] && break; sleep 0.1; done
+SC="$TMP/sse.json"
+config_file "$SC" "{\"stale\": {\"type\": \"sse\", \"url\": \"http://127.0.0.1:$(cat "$SSE_PORT_FILE")/sse\"}}"
+run --plugin-dir "$FIXTURES/auth" --config "$SC" call mcp__stale__echo
+expect "a 401 on the sse event stream reaches the provider as a parsed challenge" 7 \
+  --err "[test.auth] challenge for stale: HTTP 401 scheme=Bearer error=invalid_token resource_metadata=http://127.0.0.1/prm"
 finish

@@ -20,6 +20,8 @@
 #include <mcphost/plugin.h>
 
 #include "sse_transport.h"
+
+#include "../common/www_auth.h"
 #include "url.h"
 
 typedef struct plugin {
@@ -92,6 +94,19 @@ bool sse_notef(mcph_transport *t, enum note_kind kind, int code,
   va_end(ap);
   char *copy = strdup(text);
   return copy && sse_note(t, kind, code, copy, strlen(copy), NULL, 0);
+}
+
+void sse_auth_required(mcph_transport *t, long status, const char *url,
+                       const char *www) {
+  if (!MCPH_HAS(t->ev, mcph_transport_events, on_auth_required) ||
+      !t->ev->on_auth_required) {
+    return;
+  }
+  www_auth w;
+  mcph_auth_challenge ch;
+  www_auth_parse(www, &w);
+  www_auth_challenge(&w, (int)status, url, www, &ch);
+  t->ev->on_auth_required(t->ev->ud, &ch);
 }
 
 void sse_send_failed(mcph_transport *t, int code, const char *msg,

@@ -125,6 +125,11 @@ bool sse_notef(mcph_transport *t, enum note_kind kind, int code,
                const char *fmt, ...) MCPH_PRINTF(4, 5);
 /* Tells the host a message given to send() was not delivered: with
  * on_send_failed, or on_error from a host of ABI 1.0. From the loop only. */
+/* A 401 or 403 from `url` (WWW-Authenticate `www`, may be NULL): the
+ * host's on_auth_required (ABI 1.6), if it has one, before the failure
+ * is reported. From a libcurl completion, never from inside send(). */
+void sse_auth_required(mcph_transport *t, long status, const char *url,
+                       const char *www);
 void sse_send_failed(mcph_transport *t, int code, const char *msg,
                      const char *json, size_t len);
 /* Delivers queued notes now. Only from the loop (a timer, or a transfer's

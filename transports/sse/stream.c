@@ -281,6 +281,9 @@ static void get_ended(mcph_transport *t, CURL *easy, CURLcode result) {
              r->content_type[0] ? r->content_type : "(none)");
   } else {
     code = http_code_for_status(r->status);
+    if (r->status == 401 || r->status == 403) {
+      sse_auth_required(t, r->status, t->url_display, r->www_authenticate);
+    }
     http_resp_describe(r, r->status != 401, status, sizeof status);
     snprintf(what, sizeof what, "GET %s failed: %s%s%s", t->url_display, status,
              r->www_authenticate ? "; WWW-Authenticate: " : "",
