@@ -12,9 +12,6 @@
 #include "../util.h"
 #include "cli.h"
 
-/* MCP's "resource not found" (specification, resources). */
-#define MCP_RESOURCE_NOT_FOUND (-32002)
-
 static bool contains_nocase(const char *s, const char *word) {
   size_t n = strlen(word);
   for (; s && *s; s++) {
@@ -33,7 +30,7 @@ static bool contains_nocase(const char *s, const char *word) {
  * (Python SDK), or MCP's -32002. Another -32602 (bad arguments) is not. */
 static bool names_missing_item(int code, const char *message,
                                const char *item) {
-  if (code == MCP_RESOURCE_NOT_FOUND)
+  if (code == MCPH_RPC_RESOURCE_NOT_FOUND)
     return true;
   return code == RPC_INVALID_PARAMS && message &&
          (contains_nocase(message, "not found") ||

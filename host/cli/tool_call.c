@@ -11,7 +11,6 @@
 #include "../util.h"
 #include "cli.h"
 
-#define URL_ELICITATION_REQUIRED (-32042)
 #define CALL_ATTEMPTS 3
 
 typedef struct elicit_wait {
@@ -87,7 +86,8 @@ int cli_call_tool(cli *c, session *s, const char *tool, const cJSON *args,
                           args ? cJSON_Duplicate(args, 1) : cJSON_CreateObject());
     rc = cli_request(c, s, "tools/call", params, c->tool_timeout_ms, progress,
                      result, why, why_len);
-    if (rc != EXIT_PROTOCOL || c->last_error_code != URL_ELICITATION_REQUIRED)
+    if (rc != EXIT_PROTOCOL ||
+        c->last_error_code != MCPH_RPC_URL_ELICITATION_REQUIRED)
       return rc;
     if (attempt == CALL_ATTEMPTS)
       break;
