@@ -15,7 +15,9 @@ typedef struct auth_conn {
   struct auth_conn *next;
 } auth_conn;
 
-static auth_conn **head(host *h) { return (auth_conn **)&h->auth; }
+static auth_conn **head(host *h) {
+  return (auth_conn **)&h->auth;
+}
 
 static const mcph_auth_provider *provider_of(plugin *p) {
   const mcph_auth_provider *a = plugin_extension(p, MCPH_EXT_AUTH);
@@ -62,8 +64,8 @@ void host_auth_attach(session *s) {
     if (!cfg_text) {
       cfg_text = cJSON_PrintUnformatted(s->cfg->json);
     }
-    const char *value = a->authorization(p->ctx, s->cfg->name,
-                                         cfg_text ? cfg_text : "{}");
+    const char *value =
+        a->authorization(p->ctx, s->cfg->name, cfg_text ? cfg_text : "{}");
     if (!value) {
       continue;
     }
@@ -128,8 +130,7 @@ static int svc_set_authorization(const mcph_host *api, const char *server,
       return set_on(c->s, value, err);
     }
   }
-  return mcph_error_set(err, MCPH_ENOTFOUND,
-                        "server \"%s\" has no connection",
+  return mcph_error_set(err, MCPH_ENOTFOUND, "server \"%s\" has no connection",
                         server ? server : "(null)");
 }
 

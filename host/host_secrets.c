@@ -62,8 +62,7 @@ static int open_store(const mcph_host *api, const char *key, bool create,
       *path, TRUSTED_FS_PRIVATE | (create ? TRUSTED_FS_CREATE : 0), why,
       sizeof why);
   if (dfd < 0) {
-    mcph_error_set(err, errno == ENOENT ? MCPH_ENOTFOUND : MCPH_EIO, "%s",
-                   why);
+    mcph_error_set(err, errno == ENOENT ? MCPH_ENOTFOUND : MCPH_EIO, "%s", why);
   }
   return dfd;
 }
@@ -122,8 +121,8 @@ out:
   return rc;
 }
 
-static const char *svc_get(const mcph_host *api, const char *key,
-                           size_t *len, mcph_error *err) {
+static const char *svc_get(const mcph_host *api, const char *key, size_t *len,
+                           mcph_error *err) {
   char *path = NULL, *buf = NULL;
   int fd = -1;
   int dfd = open_store(api, key, false, &path, err);
@@ -179,8 +178,7 @@ out:
   return buf ? host_returned(host_from_api(api), buf) : NULL;
 }
 
-static int svc_remove(const mcph_host *api, const char *key,
-                      mcph_error *err) {
+static int svc_remove(const mcph_host *api, const char *key, mcph_error *err) {
   char *path = NULL;
   int dfd = open_store(api, key, false, &path, err);
   int rc = MCPH_OK;

@@ -2,8 +2,7 @@
 
 #include "host.h"
 
-static int svc_create(const mcph_host *api,
-                      const mcph_transport_params *params,
+static int svc_create(const mcph_host *api, const mcph_transport_params *params,
                       const mcph_transport_factory **factory,
                       mcph_transport **out, mcph_error *err) {
   host *h = host_from_api(api);
@@ -42,9 +41,8 @@ static int svc_create(const mcph_host *api,
   }
   *factory = f;
   if (caller) {
-    host_log(h, MCPH_LOG_DEBUG, caller->id,
-             "created a \"%s\" transport of %s", params->type,
-             tb->winner->id);
+    host_log(h, MCPH_LOG_DEBUG, caller->id, "created a \"%s\" transport of %s",
+             params->type, tb->winner->id);
   }
   return MCPH_OK;
 }

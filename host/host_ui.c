@@ -37,8 +37,8 @@ static const char *who(const mcph_host *api) {
 
 /* Untrusted text as shown on the terminal (text_escape.h). */
 static char *shown(const char *s) {
-  char *e = text_escape(s ? s : "", s ? strlen(s) : 0, TEXT_ESCAPE_INVISIBLE,
-                        NULL);
+  char *e =
+      text_escape(s ? s : "", s ? strlen(s) : 0, TEXT_ESCAPE_INVISIBLE, NULL);
   return e ? e : xstrdup("");
 }
 
@@ -103,8 +103,8 @@ static int ui_ask(const mcph_host *api, const char *question,
   a->h = h;
   a->cb = cb;
   a->ud = ud;
-  if (loop_watch_fd(h->loop, STDIN_FILENO, LOOP_READ, on_input, a,
-                    &a->watch) != 0) {
+  if (loop_watch_fd(h->loop, STDIN_FILENO, LOOP_READ, on_input, a, &a->watch) !=
+      0) {
     free(a);
     return mcph_error_set(err, MCPH_EIO, "cannot read the terminal");
   }
@@ -126,8 +126,7 @@ static void ui_cancel(const mcph_host *api, mcph_ui_ask *a) {
   }
 }
 
-static int ui_open_url(const mcph_host *api, const char *url,
-                       mcph_error *err) {
+static int ui_open_url(const mcph_host *api, const char *url, mcph_error *err) {
   if (!url || (strncasecmp(url, "https://", 8) != 0 &&
                strncasecmp(url, "http://", 7) != 0)) {
     return mcph_error_set(err, MCPH_EINVAL,
@@ -152,10 +151,14 @@ static int ui_open_url(const mcph_host *api, const char *url,
   /* The shell puts the browser in the background and returns at once;
    * the URL is its argument, never shell text. */
   const char *browser = getenv("BROWSER");
-  char *const argv[] = {"sh", "-c",
-                        "\"${1:-xdg-open}\" \"$2\" >/dev/null 2>&1 </dev/null &",
-                        "sh", (char *)(browser && *browser ? browser : ""),
-                        (char *)url, NULL};
+  char *const argv[] = {
+      "sh",
+      "-c",
+      "\"${1:-xdg-open}\" \"$2\" >/dev/null 2>&1 </dev/null &",
+      "sh",
+      (char *)(browser && *browser ? browser : ""),
+      (char *)url,
+      NULL};
   pid_t pid;
   if (posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ) != 0) {
     return mcph_error_set(err, MCPH_ESPAWN, "cannot start a browser: %s",

@@ -45,8 +45,7 @@ static const char *without_name(const char *e, const char *name) {
   return e;
 }
 
-int plugin_impl_open(const plugin *p, const mcph_entry **out,
-                     mcph_error *err) {
+int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
   const char *file = p->provides->implementation;
   const char *what = p->name ? p->name : p->id;
   char dir[PATH_MAX], path[PATH_MAX + 64], why[PATH_MAX + 128];
@@ -82,10 +81,9 @@ int plugin_impl_open(const plugin *p, const mcph_entry **out,
   void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char *e = dlerror(); /* process-wide: used at once */
-    rc = mcph_error_set(err, MCPH_ENOTFOUND,
-                        "cannot load %s, the implementation of the %s: %s",
-                        path, what,
-                        e ? without_name(e, byfd) : "unknown error");
+    rc = mcph_error_set(
+        err, MCPH_ENOTFOUND, "cannot load %s, the implementation of the %s: %s",
+        path, what, e ? without_name(e, byfd) : "unknown error");
     close(fd);
     return rc;
   }

@@ -21,8 +21,7 @@ TEST(test_www_auth_reads_bearer_parameters) {
 
 TEST(test_www_auth_takes_tokens_and_stops_at_the_next_challenge) {
   www_auth w;
-  www_auth_parse("Bearer error=insufficient_scope, Basic realm=\"other\"",
-                 &w);
+  www_auth_parse("Bearer error=insufficient_scope, Basic realm=\"other\"", &w);
   CHECK_STR(w.scheme, "Bearer");
   CHECK_STR(w.error, "insufficient_scope");
   CHECK_STR(w.realm, "");

@@ -101,7 +101,9 @@ void www_auth_parse(const char *value, www_auth *out) {
   }
 }
 
-static const char *or_null(const char *s) { return s && *s ? s : NULL; }
+static const char *or_null(const char *s) {
+  return s && *s ? s : NULL;
+}
 
 void www_auth_challenge(const www_auth *w, int status, const char *url,
                         const char *value, mcph_auth_challenge *ch) {

@@ -41,9 +41,8 @@ typedef struct mcph_host_ui {
    * question is cancelled first. MCPH_ENOTSUP without a terminal, or
    * MCPH_EINVAL while another question is open: then `cb` is never
    * called. */
-  int (*ask)(const mcph_host *host, const char *question,
-             mcph_ui_answer_cb cb, void *ud, mcph_ui_ask **out,
-             mcph_error *err);
+  int (*ask)(const mcph_host *host, const char *question, mcph_ui_answer_cb cb,
+             void *ud, mcph_ui_ask **out, mcph_error *err);
   /* [loop] Withdraws a question whose answer has not come: `cb` is not
    * called, and the handle is dead. */
   void (*cancel)(const mcph_host *host, mcph_ui_ask *ask);
@@ -55,8 +54,7 @@ typedef struct mcph_host_ui {
 
   /* [loop] A progress line: "label: NN%" for 0 <= fraction <= 1, "label"
    * for a negative fraction. */
-  void (*progress)(const mcph_host *host, const char *label,
-                   double fraction);
+  void (*progress)(const mcph_host *host, const char *label, double fraction);
 } mcph_host_ui;
 
 #ifdef __cplusplus
