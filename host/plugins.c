@@ -269,6 +269,14 @@ bool plugin_offers(plugin *p, const char *id) {
   return p->entry->get_extension(p->ctx, id) != NULL;
 }
 
+bool plugin_may_offer_command(const plugin *p, const char *name) {
+  if (!p->loaded || p->initialized || !p->provides) {
+    return p->loaded;
+  }
+  const char *const *cmds = PROVIDED(p->provides, commands);
+  return !cmds || listed(cmds, name);
+}
+
 const void *plugin_extension(plugin *p, const char *id) {
   if (!plugin_offers(p, id)) {
     return NULL;

@@ -108,6 +108,11 @@ bool registry_type_is_local(const registry *r, const char *type);
  * a deferred plugin's provides list says, an initialized one is asked. */
 bool plugin_offers(plugin *p, const char *id);
 
+/* Whether `name` may be a command of p: false only for a deferred plugin
+ * whose provides list names its commands and not this one, so finding a
+ * command does not initialize every plugin that has some. */
+bool plugin_may_offer_command(const plugin *p, const char *name);
+
 /* The extension `id` of a loaded plugin, or NULL. A deferred plugin whose
  * provides list names `id` is initialized first (and its implementation
  * loaded); if that fails it is refused (p->loaded false, p->error says

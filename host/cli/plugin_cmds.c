@@ -135,7 +135,9 @@ bool cli_find_plugin_command(const cli *c, const char *name,
                              plugin_command *out) {
   for (size_t i = 0; i < c->h->reg.nplugins; i++) {
     plugin *p = c->h->reg.plugins[i];
-    const mcph_commands *cs = commands_of(p);
+    /* A deferred plugin that does not list the name stays asleep. */
+    const mcph_commands *cs =
+        plugin_may_offer_command(p, name) ? commands_of(p) : NULL;
     if (!cs)
       continue;
     for (size_t k = 0; k < cs->count; k++) {

@@ -51,8 +51,14 @@ run --plugin-dir "$FIXTURES/lazy" -v --config "$D" call mcp__demo__echo \
   message=x
 expect "a command that does not use it never initializes it" 0 \
   --out "Echo: x" --no-err "[test.lazy] initialized"
+run --plugin-dir "$FIXTURES/lazy" -v nosuchcommand
+expect "looking up a command it does not list leaves it asleep" 2 \
+  --no-err "[test.lazy] initialized"
+run --plugin-dir "$FIXTURES/lazy" -v fxlazy
+expect "its own command initializes and runs it" 0 --out "lazy ran" \
+  --err "[test.lazy] initialized"
 run --plugin-dir "$FIXTURES/lazy" -v --config "$L" call mcp__z__whoami
 expect "the first transport of its type initializes it, once" 0 \
-  --out "served by test.lazy" --err "mcphost: info: [test.lazy] initialized"
+  --out "served by test.lazy" --err "mcphost: warning: [test.lazy] initialized"
 check "init ran once" test "$(grep -c 'initialized' <<<"$ERR")" = 1
 finish
