@@ -70,6 +70,12 @@ config_file "$R" "{\"one\": {\"command\": \"$DEMO\"}}"
 run "${P[@]}" --config "$R" fxa reload "$R" '{"mcpServers": {"bad": {"command": 5}}}'
 expect "a bad source read again is reported as at start-up, naming the file" 0 \
   --out "before: one" --err "config error" --err "$R"
+
+config_file "$R" "{\"one\": {\"command\": \"$DEMO\"}}"
+run "${P[@]}" --config "$R" fxa reload-busy one
+expect "no reload under open connections: they point into the configuration" 3 \
+  --out "MCPH_ENOTSUP" --out "1 connection made with the current configuration is open"
+
 # ---- mcph.host.ui/1 ----
 
 run "${P[@]}" fxa ask "Your name?"
