@@ -125,8 +125,21 @@ void host_auth_challenge(session *s, const mcph_auth_challenge *ch) {
 static int svc_set_authorization(const mcph_host *api, const char *server,
                                  const char *value, mcph_error *err) {
   host *h = host_from_api(api);
+  plugin *caller = host_caller(api);
+  /* Credentials are the auth providers' business, and a server's are
+   * its own provider's. */
+  if (!caller || !provider_of(caller)) {
+    return mcph_error_set(err, MCPH_EDENIED,
+                          "%s is not an auth provider (mcph.auth/1)",
+                          caller ? caller->id : "the host");
+  }
   for (auth_conn *c = *head(h); server && c; c = c->next) {
     if (strcmp(c->s->cfg->name, server) == 0 && c->s->t) {
+      if (c->provider && c->provider != caller) {
+        return mcph_error_set(err, MCPH_EDENIED,
+                              "server \"%s\" has its Authorization from %s",
+                              server, c->provider->id);
+      }
       return set_on(c->s, value, err);
     }
   }

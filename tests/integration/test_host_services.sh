@@ -76,6 +76,12 @@ run "${P[@]}" --config "$R" fxa reload-busy one
 expect "no reload under open connections: they point into the configuration" 3 \
   --out "MCPH_ENOTSUP" --out "1 connection made with the current configuration is open"
 
+# ---- mcph.host.auth/1 (the rest in test_auth_provider.sh) ----
+
+run "${P[@]}" --config "$R" fxa auth-set one
+expect "a plugin that is no auth provider cannot set credentials" 3 \
+  --out "MCPH_EDENIED" --out "test.services.a is not an auth provider"
+
 # ---- mcph.host.ui/1 ----
 
 run "${P[@]}" fxa ask "Your name?"

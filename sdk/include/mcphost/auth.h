@@ -52,7 +52,9 @@ typedef struct mcph_host_auth {
 
   /* [loop] Sets the Authorization value `value` (NULL: back to the
    * configuration's) on the connection to the configured server
-   * `server`, for the requests sent from now on. Returns MCPH_OK;
+   * `server`, for the requests sent from now on. Only an auth provider
+   * may, and only the server's own provider when one gave its value
+   * (else MCPH_EDENIED). Returns MCPH_OK;
    * MCPH_ENOTFOUND when the server has no connection, MCPH_ENOTSUP when
    * its transport cannot take one, MCPH_EINVAL for a value that cannot be
    * a header; the reason in `err` (may be NULL). */
