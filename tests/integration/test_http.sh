@@ -98,9 +98,9 @@ bad_config() { # NAME JSON TEXT
 bad_config "a missing url is an error naming \"url\"" \
   '{"type": "http"}' '"url" is required'
 bad_config "a non-http url is refused" \
-  '{"type": "http", "url": "ftp://example.com/mcp"}' '"url" must be an http or https URL'
+  '{"type": "http", "url": "ftp://example.com/mcp"}' '"url" must be an absolute http or https URL (the scheme is "ftp"'
 bad_config "a malformed url is refused" \
-  '{"type": "http", "url": "http://exa mple.com/"}' '"url" is not a valid URL'
+  '{"type": "http", "url": "http://exa mple.com/"}' '"url" must be an absolute http or https URL (Bad hostname): http://exa mple.com/'
 bad_config "headers must be an object" \
   '{"type": "http", "url": "http://127.0.0.1:1/", "headers": ["x"]}' '"headers" must be an object'
 bad_config "a header value must be a string" \

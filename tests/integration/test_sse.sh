@@ -160,7 +160,7 @@ expect "a redirect within the origin is followed" 0 --out "Echo: redirected"
 sse_config "$TMP/away.json" t "http://127.0.0.1:$P/redirect-away"
 run --config "$TMP/away.json" servers
 expect "a redirect to another origin is not followed" 3 \
-  --out "HTTP 302 Found to http://localhost:$P/sse not followed: it leaves the origin"
+  --out "HTTP 302 Found redirected to another origin (http://localhost:$P); not followed"
 
 # ---- losing the stream ----
 
@@ -211,11 +211,11 @@ check "a 401 on a POST is reported with the status, URL and WWW-Authenticate" \
 # ---- limits ----
 
 serve
-sse_config "$TMP/big.json" t "$URL" '"maxMessageBytes": 1000'
+sse_config "$TMP/big.json" t "$URL" '"maxMessageBytes": 1024'
 run --config "$TMP/big.json" --timeout 2000 call mcp__t__echo \
   message="$(head -c 2000 /dev/zero | tr '\0' x)"
 expect "an event over maxMessageBytes is dropped with a message naming the limit" 5 \
-  --err "exceeds the 1000-byte limit (maxMessageBytes); dropped"
+  --err "exceeds the 1024-byte limit (maxMessageBytes); dropped"
 
 # ---- configuration ----
 

@@ -6,7 +6,8 @@
  *   belong to no client request. A server that answers the GET with 400,
  *   404 or 405 offers none. When the stream ends or breaks it is opened
  *   again, with Last-Event-ID, after the server's retry delay, doubling on
- *   failed attempts up to 30 s; a 4xx other than 408, 409 or 429 stops it.
+ *   failed attempts up to 30 s; a 4xx other than 408, 409 or 429 stops it,
+ *   and so does a redirect out of the origin.
  *
  * - Resumption: a POST whose event stream ended before the response to the
  *   request it carried is continued by GET with Last-Event-ID after the
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/url.h"
 #include "http_transport.h"
 #include "rpc_peek.h"
 
@@ -264,7 +266,8 @@ void stream_done(exchange *x, CURLcode rc) {
     hq_send_failed(x, MCPH_ESESSION, why);
     exchange_free(x);
     return;
-  } else if (st >= 400 && st < 500 && !retryable_4xx(st)) {
+  } else if ((st >= 400 && st < 500 && !retryable_4xx(st)) ||
+             url_is_redirect(st)) {
     char status[900];
     int code = exchange_describe_status(x, status, sizeof status);
     if (x->kind == X_STREAM) {
