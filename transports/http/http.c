@@ -227,13 +227,23 @@ static bool follow_redirect(exchange *x, const char *location) {
   return true;
 }
 
-void http_unreachable(exchange *x, int code, const char *why) {
+void http_unreachable(exchange *x, CURLcode rc) {
   mcph_transport *t = x->t;
-  char reason[1400];
-  snprintf(reason, sizeof reason, "the server cannot be reached: %s", why);
-  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "%s", reason);
+  int code = http_client_code_for_curl(rc);
+  const char *what = http_client_curl_error(rc, x->errbuf);
+  char reason[1200], own[1400];
+  snprintf(reason, sizeof reason, "the server at %s cannot be reached: %s",
+           t->cfg.display_url, what);
+  if (x->kind == X_RESUME) {
+    snprintf(own, sizeof own,
+             "the event stream broke before the response arrived, and %s",
+             reason);
+  } else {
+    snprintf(own, sizeof own, "%s", reason);
+  }
+  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "%s", own);
   if (x->kind == X_POST || x->kind == X_RESUME) {
-    hq_send_failed(x, code, why);
+    hq_send_failed(x, code, own);
   }
   exchange_free(x);
   /* Every other request in flight fails now, with the same reason, rather
@@ -278,12 +288,10 @@ void http_done(void *ud, CURL *easy, CURLcode rc) {
   }
   if (rc != CURLE_OK && !x->established && http_client_unreachable(rc) &&
       x->kind != X_DELETE && t->state == T_RUNNING) {
-    char why[1200];
-    int code = exchange_describe_curl(x, rc, why, sizeof why);
     if (x->kind == X_STREAM || (x->kind == X_POST && x->opens_stream)) {
       stream_release_hold(t);
     }
-    http_unreachable(x, code, why);
+    http_unreachable(x, rc);
     return;
   }
   switch (x->kind) {

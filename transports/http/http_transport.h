@@ -236,10 +236,11 @@ void http_done(void *ud, CURL *easy, CURLcode rc);
 void http_session_expired(mcph_transport *t, const char *sent);
 /* Records a session id from a 2xx response header. */
 void http_session_assigned(mcph_transport *t, const char *id);
-/* The server cannot be reached (http_client_unreachable): x fails with
- * `why`, every other request in flight with the same reason, and the
- * transport ends (on_close follows them). Takes x. */
-void http_unreachable(exchange *x, int code, const char *why);
+/* A transfer of x failed with `rc`, which says the server cannot be
+ * reached (http_client_unreachable): x fails, every other request in
+ * flight with the same reason, and the transport ends (on_close follows
+ * them). Takes x. */
+void http_unreachable(exchange *x, CURLcode rc);
 /* Stops and frees every exchange (close, or a transport that ends). */
 void http_abort_all(mcph_transport *t);
 
