@@ -471,9 +471,10 @@ int config_add_url(config *c, const char *spec, const char *type) {
     name = n ? xstrndup(h, n) : xstrdup("remote");
   }
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "type", type);
+  if (type)
+    cJSON_AddStringToObject(e, "type", type);
   cJSON_AddStringToObject(e, "url", spec);
-  add_server(c, src, name, type, e);
+  add_server(c, src, name, type ? type : "http", e);
   free(name);
   return 0;
 }

@@ -247,7 +247,7 @@ int main(int argc, char **argv) {
   const char **specs = xcalloc((size_t)argc, sizeof *specs);
   const char **urls = xcalloc((size_t)argc, sizeof *urls);
   const char **allows = xcalloc((size_t)argc, sizeof *allows);
-  const char *url_type = "http";
+  const char *url_type = NULL; /* NULL: http, inferred (sse fallback) */
   size_t nplugin_dirs = 0, nconfigs = 0, nspecs = 0, nurls = 0;
   cli c = {0};
   plugin_opts popts = {0};

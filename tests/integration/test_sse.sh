@@ -197,6 +197,25 @@ expect "reconnecting gives up after 5 failed attempts, naming the last error" 3 
   --err "HTTP 503 Service Unavailable"
 check "... after exactly 5 reconnect attempts" test "$(count GET /sse)" = 6
 
+# ---- an SSE server given as http (the spec's backwards compatibility) ----
+
+serve
+run -v --url "s=$URL" call mcp__s__echo message=fallback
+expect "--url without --transport: a 4xx to the initialize POST falls back to SSE, saying so with -v" 0 \
+  --out "Echo: fallback" \
+  --err "not a streamable HTTP server (HTTP 404 Not Found from $URL: not found); trying the legacy SSE transport"
+config_file "$TMP/untyped.json" "{\"s\": {\"url\": \"$URL\"}}"
+run --config "$TMP/untyped.json" call mcp__s__echo message=untyped
+expect "a config entry with a url and no type falls back the same way" 0 \
+  --out "Echo: untyped"
+run --transport http --url "s=$URL" call mcp__s__echo message=x
+expect "a type given explicitly is not second-guessed" 3 \
+  --err "HTTP 404 Not Found from $URL" --no-err "legacy SSE"
+run --url "s=http://127.0.0.1:$P/nothing" call mcp__s__echo message=x
+expect "when both fail, the error says so and hints at the URL" 3 \
+  --err "as streamable HTTP: HTTP 404 Not Found from http://127.0.0.1:$P/nothing" \
+  --err "Neither transport answers at this URL"
+
 # ---- POST failures ----
 
 serve --post-status 401 --www-authenticate 'Bearer realm="mcp"'

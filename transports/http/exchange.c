@@ -330,6 +330,9 @@ exchange *exchange_new(mcph_transport *t, xkind kind, const char *msg,
         x->req_id_len = pk.id_len;
       }
       static const char initialized[] = "\"notifications/initialized\"";
+      static const char initialize[] = "\"initialize\"";
+      x->initialize = x->req_id && pk.method_len == sizeof initialize - 1 &&
+                      memcmp(pk.method, initialize, pk.method_len) == 0;
       x->opens_stream = !pk.id && pk.method &&
                         pk.method_len == sizeof initialized - 1 &&
                         memcmp(pk.method, initialized, pk.method_len) == 0;

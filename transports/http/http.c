@@ -181,6 +181,13 @@ static void post_done(exchange *x, CURLcode rc) {
     return;
   }
   int code = exchange_describe_status(x, why, sizeof why);
+  if (x->initialize && st >= 400 && st < 500 && st != 401 && st != 403 &&
+      st != 408 && st != 429) {
+    /* The URL does not take MCP POSTs (404, 405, 400, ...): perhaps a
+     * legacy SSE server, which the host may try (the spec's backwards
+     * compatibility). An authorization or rate answer is not that. */
+    code = MCPH_ENOTSUP;
+  }
   hq_send_failed(x, code, why);
   exchange_free(x);
 }

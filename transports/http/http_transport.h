@@ -92,6 +92,7 @@ struct exchange {
   char *req_id; /* the raw id token when `msg` is a request, else NULL */
   size_t req_id_len;
   bool opens_stream; /* `msg` is notifications/initialized */
+  bool initialize;   /* `msg` is an initialize request */
   char *session;     /* the session id this transfer carried, or NULL */
   char *url;         /* a redirect's target, within the origin; NULL: the
                         configured URL */
