@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "permissions.h"
+#include "url_redact.h"
 #include "util.h"
 
 /* A config file larger than this is refused rather than read. */
@@ -452,8 +453,10 @@ int config_add_url(config *c, const char *spec, const char *type) {
     scheme = strstr(spec, "://");
   }
   if (!scheme || scheme == spec) {
+    char *shown = url_redacted(spec); /* no password or query in messages */
     config_error(c, "%s: --url \"%s\": not a URL (scheme://host/...)", src,
-              spec);
+                 shown ? shown : "?");
+    free(shown);
     free(name);
     return -1;
   }

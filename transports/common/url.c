@@ -214,39 +214,6 @@ bool url_is_redirect(long status) {
          status == 308;
 }
 
-char *url_redacted(const char *url) {
-  /* By hand, so that text curl refuses is redacted too: the authority
-   * runs from after "//" to the first '/', '\\', '?' or '#'; its
-   * userinfo is everything up to its last '@'. */
-  size_t n = strlen(url);
-  char *out = malloc(n + sizeof "?…");
-  if (!out) {
-    return NULL;
-  }
-  const char *sep = strstr(url, "://");
-  const char *auth = sep ? sep + 3 : url;
-  size_t alen = strcspn(auth, "/\\?#");
-  const char *at = NULL;
-  for (const char *p = auth; p < auth + alen; p++) {
-    if (*p == '@') {
-      at = p;
-    }
-  }
-  size_t o = 0;
-  memcpy(out, url, (size_t)(auth - url));
-  o = (size_t)(auth - url);
-  const char *rest = at ? at + 1 : auth;
-  size_t keep = strcspn(rest, "?#");
-  memcpy(out + o, rest, keep);
-  o += keep;
-  if (rest[keep]) {
-    memcpy(out + o, "?…", sizeof "?…" - 1);
-    o += sizeof "?…" - 1;
-  }
-  out[o] = '\0';
-  return out;
-}
-
 char *url_display(const char *url) {
   CURLU *h = curl_url();
   char *out = NULL, *result = NULL;

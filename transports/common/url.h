@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "url_redact.h"
+
 /* At most this many redirects are followed for one request. */
 #define URL_MAX_REDIRECTS 5u
 
@@ -47,13 +49,8 @@ bool url_redirect_check(const char *from, const char *to, unsigned count,
  * 303, 307, 308; the method and body are kept). */
 bool url_is_redirect(long status);
 
-/* The redacted form of a configured URL, for every message and log line:
- * the user name and password are left out, and a query (which often
- * carries an API key) and a fragment become "?…". Works on text that
- * does not parse as a URL, too. A new string (free()), or NULL when out
- * of memory. */
-char *url_redacted(const char *url);
-
+/* The redacted form of a configured URL for messages: url_redacted() of
+ * ../../common/url_redact.h, shared with the host. */
 /* `url` without its user name and password, its query kept: for URLs the
  * server gave (an endpoint whose query is its session). A new string
  * (free()), or NULL when out of memory. */
