@@ -108,7 +108,8 @@ static void on_error(void *ud, int code, const char *message) {
     reinitialize(s);
     return;
   }
-  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s (%d)", message, code);
+  /* The message says what happened; the code is for programs. */
+  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
 }
 
 /* Only a type nobody gave is tried another way: one that was configured

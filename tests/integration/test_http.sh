@@ -167,7 +167,9 @@ expect "a standalone GET stream that ends is reopened with Last-Event-ID" 0 \
 
 run --config "$T" call t/drop_forever
 expect "a resumption that keeps failing gives up after 5 attempts" 3 \
-  --err "could not be resumed (5 attempts" --err "HTTP 503 Service Unavailable from $TURL"
+  --err "could not be resumed (5 attempts; last: HTTP 503 Service Unavailable from $TURL"
+check "... naming the URL once" \
+  test "$(grep "could not be resumed" "$TMP/err" | grep -o "$TURL" | wc -l)" = 1
 
 run --config "$T" call t/sse_reply
 expect "event-stream replies skip priming events and other event types" 0 \

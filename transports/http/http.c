@@ -142,8 +142,9 @@ static void post_done(exchange *x, CURLcode rc) {
   }
   if (x->established) {
     /* An event stream: its messages went out as they came. */
+    /* stream_post_ended() names the URL. */
     if (rc != CURLE_OK)
-      exchange_describe_curl(x, rc, why, sizeof why);
+      snprintf(why, sizeof why, "%s", http_client_curl_error(rc, x->errbuf));
     else
       snprintf(why, sizeof why, "the server ended it");
     stream_post_ended(x, why);

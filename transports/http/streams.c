@@ -285,10 +285,11 @@ void stream_done(exchange *x, CURLcode rc) {
   snprintf(x->last_error, sizeof x->last_error, "%s", why);
   if (x->kind == X_RESUME && x->fails >= RESUME_MAX_ATTEMPTS) {
     char msg[1400];
+    /* The last error names the URL. */
     snprintf(msg, sizeof msg,
-             "the event stream from %s broke before the response arrived "
-             "and could not be resumed (%u attempts; last: %.900s)",
-             url, RESUME_MAX_ATTEMPTS, x->last_error);
+             "the event stream broke before the response arrived and could "
+             "not be resumed (%u attempts; last: %.900s)",
+             RESUME_MAX_ATTEMPTS, x->last_error);
     give_up(x, MCPH_EIO, msg);
     return;
   }

@@ -116,8 +116,7 @@ void sse_finish(mcph_transport *t, int code, const char *fmt, ...) {
   stream_stop(t);
   post_stop(t);
   evq_clear(&t->notes);
-  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "transport ended (%d): %s", code,
-            reason);
+  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "transport ended: %s", reason);
   if (t->host->timer_start(t->host, 0, on_close_timer, t, &t->close_timer) !=
       0) {
     /* No timer, no deferral: telling the host now beats never. */

@@ -153,9 +153,9 @@ static void stream_lost(mcph_transport *t, int code, const char *what,
   cancel(t, &t->grace_timer);
   if (t->attempts >= MAX_RECONNECTS) {
     sse_finish(t, code == MCPH_ECONNREFUSED ? MCPH_ECONNREFUSED : MCPH_ECLOSED,
-               "lost the SSE stream at %s and %u reconnect attempts failed; "
-               "the last: %s",
-               t->cfg.display_url, MAX_RECONNECTS, what);
+               "lost the SSE stream and %u reconnect attempts failed; the "
+               "last: %s",
+               MAX_RECONNECTS, what);
     return;
   }
   unsigned long delay = t->retry_ms << t->attempts;
