@@ -76,19 +76,9 @@ expect "a restarted server gets a new session in the next invocation" 0 \
 # A server that dies during a long call: the broken stream is resumed
 # once, the refused connection is terminal, and the call fails with the
 # reason instead of backing off against a closed port (issue 10, 14).
-"$MCPHOST" --config "$C" call mcp__every__trigger-long-running-operation \
-  duration=30 steps=30 >"$TMP/long.out" 2>"$TMP/long.err" </dev/null &
-LONG_PID=$!
-for _ in $(seq 150); do
-  grep -q "progress: 1/30" "$TMP/long.err" && break
-  sleep 0.1
-done
-kill -9 "$EVERY_PID" 2>/dev/null
+run_until_kill "progress: 1/30" "$EVERY_PID" --config "$C" \
+  call mcp__every__trigger-long-running-operation duration=30 steps=30
 wait "$EVERY_PID" 2>/dev/null
-wait "$LONG_PID"
-RC=$?
-OUT=$(cat "$TMP/long.out")
-ERR=$(cat "$TMP/long.err")
 expect "a server killed during a call fails the call: the server cannot be reached" 3 \
   --err "progress: 1/30" \
   --err "the event stream broke before the response arrived, and the server at $EURL cannot be reached: Failed to connect" \

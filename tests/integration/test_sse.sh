@@ -84,6 +84,16 @@ run --config "$TMP/ide.json" --json servers
 expect "type sse-ide uses the same transport" 0 \
   --jq '.[0].state == "connected" and .[0].type == "sse-ide"'
 
+# A server that dies during a long call: the refused reconnect is
+# terminal, and the call fails with the reason at once instead of after
+# five reconnects with a growing backoff (issue 10, 14).
+run_until_kill "progress: 1/30" "$EPID" --config "$C" \
+  call mcp__every__trigger-long-running-operation duration=30 steps=30
+expect "a server killed during a call fails it: the server cannot be reached" 3 \
+  --err "progress: 1/30" \
+  --err "cannot connect to http://127.0.0.1:$EPORT/sse: Failed to connect" \
+  --no-err "reconnect attempts failed"
+
 # ---- requests as sent ----
 
 serve

@@ -51,15 +51,7 @@ check "... and the hook is given the URL rebuilt from its parts" \
 
 # ---- $BROWSER through a shell, on a terminal ----
 
-if ! command -v tmux >/dev/null 2>&1; then
-  RC=1
-  bad "tmux is installed (scripts/deps.sh test installs it)"
-  finish
-  exit
-fi
-SOCK="$TMP/tmux.sock"
-tm() { tmux -S "$SOCK" "$@"; }
-on_exit "tmux -S '$SOCK' kill-server 2>/dev/null"
+tmux_server
 RECORD="$TMP/opened.txt"
 WORK="$TMP/work"
 mkdir -p "$WORK"

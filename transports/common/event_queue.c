@@ -62,11 +62,17 @@ bool evq_push(event_queue *q, const char *server, int kind, int code,
 
 bool evq_pushf(event_queue *q, const char *server, int kind, int code,
                const char *fmt, ...) {
-  char text[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
+  bool ok = evq_vpushf(q, server, kind, code, fmt, ap);
   va_end(ap);
+  return ok;
+}
+
+bool evq_vpushf(event_queue *q, const char *server, int kind, int code,
+                const char *fmt, va_list ap) {
+  char text[1024];
+  vsnprintf(text, sizeof text, fmt, ap);
   char *copy = strdup(text);
   if (!copy) {
     q->host->log(q->host, MCPH_LOG_ERROR, server,

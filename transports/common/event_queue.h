@@ -13,6 +13,7 @@
 #ifndef MCPH_EVENT_QUEUE_H
 #define MCPH_EVENT_QUEUE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -50,6 +51,9 @@ bool evq_push(event_queue *q, const char *server, int kind, int code,
 /* As evq_push() with a formatted text (copied; at most 1 KiB). */
 bool evq_pushf(event_queue *q, const char *server, int kind, int code,
                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+bool evq_vpushf(event_queue *q, const char *server, int kind, int code,
+                const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
 
 /* Arms the zero-delay timer if it is not armed (run() is called even when
  * the queue is empty). Returns false when no timer can be started. */

@@ -48,12 +48,10 @@ void hq_message(mcph_transport *t, const char *json, size_t len) {
 }
 
 void hq_error(mcph_transport *t, int code, const char *fmt, ...) {
-  char msg[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  evq_vpushf(&t->q, t->name, EV_ERROR, code, fmt, ap);
   va_end(ap);
-  evq_pushf(&t->q, t->name, EV_ERROR, code, "%s", msg);
 }
 
 void hq_send_failed(exchange *x, int code, const char *message) {

@@ -46,12 +46,11 @@ bool sse_note(mcph_transport *t, enum note_kind kind, int code, char *data,
 
 bool sse_notef(mcph_transport *t, enum note_kind kind, int code,
                const char *fmt, ...) {
-  char text[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
+  bool ok = evq_vpushf(&t->notes, t->name, (int)kind, code, fmt, ap);
   va_end(ap);
-  return evq_pushf(&t->notes, t->name, (int)kind, code, "%s", text);
+  return ok;
 }
 
 void sse_send_failed(mcph_transport *t, int code, const char *msg,
