@@ -50,9 +50,10 @@ static void fail(session *s, fail_kind kind, const char *fmt, ...) {
     sb_vprintf(&b, fmt, ap);
     va_end(ap);
     if (s->legacy_sse && s->http_failure && !s->ever_ready)
-      sb_printf(&b, " (as legacy SSE; as streamable HTTP: %s). Neither "
-                    "transport answers at this URL: is it the server's MCP "
-                    "endpoint (often /mcp, or /sse for SSE servers)?",
+      sb_printf(&b,
+                " (as legacy SSE; as streamable HTTP: %s). Neither "
+                "transport answers at this URL: is it the server's MCP "
+                "endpoint (often /mcp, or /sse for SSE servers)?",
                 s->http_failure);
     s->error = sb_take(&b);
     s->fail = kind;
@@ -185,8 +186,7 @@ static void on_send_failed(void *ud, int code, const char *message,
      * is replaced from a timer, not from inside its own callback. */
     free(s->http_failure);
     s->http_failure = xstrdup(message);
-    s->fallback_timer =
-        loop_timer_start(s->h->loop, 0, on_fallback_timer, s);
+    s->fallback_timer = loop_timer_start(s->h->loop, 0, on_fallback_timer, s);
     if (s->fallback_timer) {
       rpc_fail(s->rpc, id, RPC_ERR_TRANSPORT, message); /* ignored */
       return;
@@ -534,8 +534,9 @@ static void fail_no_plugin(session *s) {
   strbuf b;
   sb_init(&b);
   char *dirs = registry_dirs_text(&s->h->reg);
-  sb_printf(&b, "no plugin serves transport type \"%s\" (plugins looked for "
-                "in: %s)",
+  sb_printf(&b,
+            "no plugin serves transport type \"%s\" (plugins looked for "
+            "in: %s)",
             session_type(s), dirs);
   free(dirs);
   for (size_t i = 0; i < s->h->reg.nplugins; i++) {

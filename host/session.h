@@ -80,8 +80,8 @@ struct session {
    * given (a "url" without "type", --url without --transport) that
    * answers the initialize POST with a 4xx is tried with the legacy
    * HTTP+SSE transport on the same URL. */
-  bool legacy_sse;         /* it is: the session runs on "sse" */
-  char *http_failure;      /* why streamable HTTP failed, for the hint */
+  bool legacy_sse;            /* it is: the session runs on "sse" */
+  char *http_failure;         /* why streamable HTTP failed, for the hint */
   loop_timer *fallback_timer; /* the switch, out of the transport's call */
 };
 

@@ -232,8 +232,7 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
   pl->list = e;
   if (e->url_mode) {
     char reason[300], *rebuilt = NULL;
-    if (url_check(e->url, &e->url_host, &rebuilt, reason, sizeof reason) !=
-        0) {
+    if (url_check(e->url, &e->url_host, &rebuilt, reason, sizeof reason) != 0) {
       /* Refused before any hook or person sees it: such a URL is never
        * opened, whoever would agree. */
       char line[1400];

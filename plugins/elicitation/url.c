@@ -344,8 +344,8 @@ char **url_browser_argv(const char *entry, const char *url, char *why,
     char *given = alone ? elicit_xstrdup(url) : shell_encoded(url);
     size_t len = strlen(argv[argc]) - 2 + strlen(given) + 1;
     char *word = elicit_xmalloc(len);
-    snprintf(word, len, "%.*s%s%s", (int)(pct - argv[argc]), argv[argc],
-             given, pct + 2);
+    snprintf(word, len, "%.*s%s%s", (int)(pct - argv[argc]), argv[argc], given,
+             pct + 2);
     free(given);
     free(argv[argc]);
     argv[argc] = word;

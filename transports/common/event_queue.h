@@ -21,8 +21,8 @@
 
 typedef struct evq_item {
   struct evq_item *next;
-  int kind;  /* the transport's */
-  int code;  /* an MCPH_E* code, or 0 */
+  int kind;   /* the transport's */
+  int code;   /* an MCPH_E* code, or 0 */
   char *data; /* owned: a message's JSON, or the text of a report */
   size_t len;
   char *json; /* owned: a failed or dropped message's bytes, or NULL */

@@ -51,16 +51,11 @@ const char *http_client_curl_error(CURLcode rc, const char *errbuf) {
 }
 
 bool http_client_unreachable(CURLcode rc) {
-  switch (rc) {
-  case CURLE_COULDNT_CONNECT:       /* refused, unreachable */
-  case CURLE_COULDNT_RESOLVE_HOST:  /* no such name */
-  case CURLE_COULDNT_RESOLVE_PROXY:
-  case CURLE_RECV_ERROR:            /* reset */
-  case CURLE_SEND_ERROR:            /* broken pipe */
-  case CURLE_GOT_NOTHING:           /* closed before any answer */
-    return true;
-  default: return false;
-  }
+  /* Refused or unreachable; no such name (of the host or the proxy); a
+   * reset; a broken pipe; a connection closed before any answer. */
+  return rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST ||
+         rc == CURLE_COULDNT_RESOLVE_PROXY || rc == CURLE_RECV_ERROR ||
+         rc == CURLE_SEND_ERROR || rc == CURLE_GOT_NOTHING;
 }
 
 int http_client_code_for_curl(CURLcode rc) {

@@ -24,10 +24,15 @@
 
 /* Headers the transports own: a configured value would break the
  * protocol, so it is ignored with a warning. */
-static const char *const reserved_headers[] = {
-    "Accept",         "Content-Type",         "Content-Length",
-    "Transfer-Encoding", "Mcp-Session-Id",    "MCP-Protocol-Version",
-    "Last-Event-ID",  "Host",                 NULL};
+static const char *const reserved_headers[] = {"Accept",
+                                               "Content-Type",
+                                               "Content-Length",
+                                               "Transfer-Encoding",
+                                               "Mcp-Session-Id",
+                                               "MCP-Protocol-Version",
+                                               "Last-Event-ID",
+                                               "Host",
+                                               NULL};
 
 /* RFC 9110 token characters, which header names are made of. */
 static bool is_token(const char *s) {

@@ -81,8 +81,8 @@ void hq_dropped(mcph_transport *t, int code, const char *message,
               "out of memory: a dropped-message report was lost");
     return;
   }
-  evq_push(&t->q, t->name, EV_DROPPED, code, text, strlen(text), json,
-           head_len, total);
+  evq_push(&t->q, t->name, EV_DROPPED, code, text, strlen(text), json, head_len,
+           total);
 }
 
 void hq_close(mcph_transport *t, int code, const char *reason) {

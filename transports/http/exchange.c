@@ -413,8 +413,8 @@ int exchange_start(exchange *x) {
   x->session = NULL;
   if (t->session_id && !(x->session = strdup(t->session_id)))
     goto nomem;
-  CURL *e = http_client_easy(c, t->user_agent, x->url ? x->url : c->url,
-                             x->errbuf);
+  CURL *e =
+      http_client_easy(c, t->user_agent, x->url ? x->url : c->url, x->errbuf);
   if (!e) {
     goto nomem;
   }

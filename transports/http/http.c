@@ -223,9 +223,9 @@ static bool follow_redirect(exchange *x, const char *location) {
   free(x->url);
   x->url = to;
   x->redirects++;
-  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "following a redirect (HTTP "
-            "%ld) within the origin of %s", exchange_status(x),
-            t->cfg.display_url);
+  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name,
+            "following a redirect (HTTP %ld) within the origin of %s",
+            exchange_status(x), t->cfg.display_url);
   int rc = x->kind == X_POST ? post_start(x) : exchange_start(x);
   if (rc != 0) {
     snprintf(x->redirect_refused, sizeof x->redirect_refused, "%.200s",
@@ -328,8 +328,8 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
   t->ev = params->events;
   t->name = strdup(params->server_name ? params->server_name : "");
   hq_init(t);
-  int rc = t->name ? remote_config_parse(params->config_json, t->host,
-                                         t->name, "http", &t->cfg, err)
+  int rc = t->name ? remote_config_parse(params->config_json, t->host, t->name,
+                                         "http", &t->cfg, err)
                    : mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   if (rc != 0)
     goto fail;

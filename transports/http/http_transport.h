@@ -31,8 +31,8 @@
 #include "../common/curl_loop.h"
 #include "../common/event_queue.h"
 #include "../common/http_client.h"
-#include "../common/sse.h"
 #include "../common/remote_config.h"
+#include "../common/sse.h"
 #include "plugin_info.h"
 
 #define DEFAULT_RETRY_MS                                                       \

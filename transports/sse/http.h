@@ -12,7 +12,6 @@
 
 #include <curl/curl.h>
 
-
 #define HTTP_REASON_MAX 64
 #define HTTP_EXCERPT_MAX 300
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sse_transport.h"
 #include "../common/url.h"
+#include "sse_transport.h"
 
 static void outmsg_free(outmsg *m) {
   if (m) {
@@ -117,8 +117,8 @@ static bool post_failure(const post_req *p, CURLcode result, int *code,
              (result != CURLE_OK && result != CURLE_WRITE_ERROR)) {
     /* No answer: the connection failed or the deadline passed. */
     *code = http_client_code_for_curl(result);
-    snprintf(msg, size, "%s (POST %s)", http_client_curl_error(result, p->errbuf),
-             url);
+    snprintf(msg, size, "%s (POST %s)",
+             http_client_curl_error(result, p->errbuf), url);
   } else {
     char status[512];
     *code = http_client_code_for_status(r->status);

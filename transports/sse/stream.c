@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sse_transport.h"
 #include "../common/url.h"
+#include "sse_transport.h"
 
 #define DEFAULT_RETRY_MS 1000UL
 #define MIN_RETRY_MS 50UL /* a server's retry: 0 must not spin */
@@ -142,7 +142,8 @@ static void on_reconnect_timer(void *ud) {
   t->get_redirects = 0;
   int rc = t->get_url ? start_get(t) : MCPH_ENOMEM;
   if (rc != 0) {
-    sse_finish(t, rc, "cannot reconnect to %s: out of memory", t->cfg.display_url);
+    sse_finish(t, rc, "cannot reconnect to %s: out of memory",
+               t->cfg.display_url);
   }
 }
 
@@ -223,7 +224,8 @@ static void get_ended(mcph_transport *t, CURL *easy, CURLcode result) {
                t->cfg.display_url);
     } else {
       snprintf(what, sizeof what, "the SSE stream at %s broke: %s",
-               t->cfg.display_url, http_client_curl_error(result, t->get_errbuf));
+               t->cfg.display_url,
+               http_client_curl_error(result, t->get_errbuf));
     }
     if (!t->connected) {
       sse_finish(t, MCPH_ECLOSED, "%s before its endpoint event", what);
@@ -271,8 +273,8 @@ static void get_ended(mcph_transport *t, CURL *easy, CURLcode result) {
   } else {
     code = http_client_code_for_status(r->status);
     http_resp_describe(r, r->status != 401, status, sizeof status);
-    snprintf(what, sizeof what, "GET %s failed: %s%s%s", t->cfg.display_url, status,
-             r->www_authenticate ? "; WWW-Authenticate: " : "",
+    snprintf(what, sizeof what, "GET %s failed: %s%s%s", t->cfg.display_url,
+             status, r->www_authenticate ? "; WWW-Authenticate: " : "",
              r->www_authenticate ? r->www_authenticate : "");
     retryable = r->status >= 500 || r->status == 408 || r->status == 429;
   }
@@ -340,9 +342,9 @@ static int start_get(mcph_transport *t) {
              t->protocol_version);
     ok = add_header(&h, line);
   }
-  CURL *e = ok ? http_client_easy(&t->cfg, t->user_agent, t->get_url,
-                                   t->get_errbuf)
-                : NULL;
+  CURL *e =
+      ok ? http_client_easy(&t->cfg, t->user_agent, t->get_url, t->get_errbuf)
+         : NULL;
   if (!e) {
     curl_slist_free_all(h);
     return MCPH_ENOMEM;
