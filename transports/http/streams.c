@@ -234,6 +234,7 @@ void stream_done(exchange *x, CURLcode rc) {
      * in the TypeScript SDK): reconnect after exactly `retry`. A server
      * may close streams on purpose and have clients poll (SEP-1699). */
     x->fails = 0;
+    x->redirects = 0; /* the limit is per attempt to reach the stream */
     if (rc != CURLE_OK)
       exchange_describe_curl(x, rc, why, sizeof why);
     else
