@@ -109,7 +109,7 @@ static void on_error(void *ud, int code, const char *message) {
     reinitialize(s);
     return;
   }
-  /* The message says what happened; the code is for programs. */
+  (void)code; /* an internal MCPH_E* number says nothing to a reader */
   host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
 }
 
