@@ -534,9 +534,8 @@ static void fail_no_plugin(session *s) {
   strbuf b;
   sb_init(&b);
   char *dirs = registry_dirs_text(&s->h->reg);
-  sb_printf(&b,
-            "no plugin serves transport type \"%s\" (plugins looked for "
-            "in: %s)",
+  sb_printf(&b, "no plugin serves transport type \"%s\" (plugins looked for "
+                "in: %s)",
             session_type(s), dirs);
   free(dirs);
   for (size_t i = 0; i < s->h->reg.nplugins; i++) {
