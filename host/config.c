@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "permissions.h"
+#include "url_redact.h"
 #include "util.h"
 
 /* A config file larger than this is refused rather than read. */
@@ -455,8 +456,10 @@ int config_add_url(config *c, const char *spec, const char *type) {
     scheme = strstr(spec, "://");
   }
   if (!scheme || scheme == spec) {
+    char *shown = url_redacted(spec); /* no password or query in messages */
     config_error(c, "%s: --url \"%s\": not a URL (scheme://host/...)", src,
-              spec);
+                 shown ? shown : "?");
+    free(shown);
     free(name);
     return -1;
   }
@@ -474,9 +477,10 @@ int config_add_url(config *c, const char *spec, const char *type) {
     name = n ? xstrndup(h, n) : xstrdup("remote");
   }
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "type", type);
+  if (type)
+    cJSON_AddStringToObject(e, "type", type);
   cJSON_AddStringToObject(e, "url", spec);
-  add_server(c, src, name, type, e);
+  add_server(c, src, name, type ? type : "http", e);
   free(name);
   return 0;
 }

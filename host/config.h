@@ -76,8 +76,10 @@ int config_load_text(config *c, const char *text, size_t len,
 int config_add_command(config *c, const char *spec);
 
 /* Adds a remote server from "[NAME=]URL" with the given transport type
- * (e.g. "http", "sse"). NAME defaults to the URL's host. Returns 0 or -1
- * with an error recorded. */
+ * (e.g. "http", "sse"), or NULL: "http", inferred as for a config entry
+ * without "type" (the entry gets no "type" key, so the session may fall
+ * back to sse). NAME defaults to the URL's host. Returns 0 or -1 with an
+ * error recorded. */
 int config_add_url(config *c, const char *spec, const char *type);
 
 const server_config *config_find(const config *c, const char *name);

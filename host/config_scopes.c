@@ -235,7 +235,7 @@ static void stage_command_line(loader *L) {
   for (size_t i = 0; i < o->nserver_specs; i++)
     config_add_command(&tmp, o->server_specs[i]);
   for (size_t i = 0; i < o->nurls; i++)
-    config_add_url(&tmp, o->urls[i], o->url_type ? o->url_type : "http");
+    config_add_url(&tmp, o->urls[i], o->url_type);
   for (size_t i = 0; i < tmp.nerrors; i++)
     config_error(L->c, "%s", tmp.errors[i]);
   for (size_t i = 0; i < tmp.nwarnings; i++)

@@ -53,7 +53,8 @@ static const char usage_text[] =
     "                             TOOL (mcp__SERVER__TOOL; * wildcards); repeatable\n"
     "  -s, --server SPEC          add a stdio server: [NAME=]COMMAND [ARG...]\n"
     "  -u, --url [NAME=]URL       add a remote server (NAME defaults to the host)\n"
-    "      --transport TYPE       the type of --url servers: http (default), sse\n"
+    "      --transport TYPE       the type of --url servers: http, sse (default:\n"
+    "                             http, then sse if the server answers 4xx)\n"
     "      --plugin-dir DIR       look for plugins in DIR first; repeatable\n"
     "      --root DIR             offer DIR as a root (roots/list) to every\n"
     "                             server instead of the working directory or\n"
@@ -389,7 +390,7 @@ int main(int argc, char **argv) {
   const char **specs = xcalloc((size_t)argc, sizeof *specs);
   const char **urls = xcalloc((size_t)argc, sizeof *urls);
   const char **allows = xcalloc((size_t)argc, sizeof *allows);
-  const char *url_type = "http";
+  const char *url_type = NULL; /* NULL: http, inferred (sse fallback) */
   size_t nplugin_dirs = 0, nconfigs = 0, nspecs = 0, nurls = 0;
   cli c = {0};
   plugin_opts popts = {0};

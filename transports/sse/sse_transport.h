@@ -1,10 +1,12 @@
 /*
  * The sse transport's object, shared by its three parts:
- *   sse_transport.c  the plugin, the factory functions, the notes queue
- *                    that hands events to the host, the end of a transport
+ *   sse_transport.c  the plugin, the factory functions, the notes that
+ *                    hand events to the host, the end of a transport
  *   stream.c         the GET event stream: connect, parse, reconnect
  *   post.c           the POST queue: one request at a time, in order
- * Everything runs on the host's loop thread.
+ * The configuration, the easy handles, the classification of failures,
+ * the URL and redirect policy and the event queue are shared with the http
+ * transport (../common). Everything runs on the host's loop thread.
  */
 #ifndef MCPH_SSE_TRANSPORT_H
 #define MCPH_SSE_TRANSPORT_H
@@ -17,8 +19,10 @@
 #include <mcphost/transport.h>
 
 #include "../common/curl_loop.h"
+#include "../common/event_queue.h"
+#include "../common/http_client.h"
+#include "../common/remote_config.h"
 #include "../common/sse.h"
-#include "config.h"
 #include "http.h"
 #include "plugin_info.h"
 
@@ -28,8 +32,9 @@ enum state {
   T_CLOSED   /* on_close is scheduled or was called */
 };
 
-/* What the host is told, queued so that it is told from the loop and
- * never from inside start/send/close or a curl callback. */
+/* What the host is told, queued (../common/event_queue.h, an item's kind
+ * is a note_kind) so that it is told from the loop and never from inside
+ * start/send/close or a curl callback. */
 enum note_kind {
   NOTE_MESSAGE,    /* a message event: data is the JSON */
   NOTE_ENDPOINT,   /* an endpoint event: data is the URL as sent */
@@ -37,16 +42,6 @@ enum note_kind {
   NOTE_ERROR,      /* on_error(code, data) */
   NOTE_SEND_FAILED /* on_send_failed(code, data, json) */
 };
-
-typedef struct note {
-  enum note_kind kind;
-  int code;
-  char *data;
-  size_t len;
-  char *json; /* NOTE_SEND_FAILED: the message as given to send() */
-  size_t json_len;
-  struct note *next;
-} note;
 
 /* One message waiting to be POSTed, or being POSTed. */
 typedef struct outmsg {
@@ -74,8 +69,7 @@ struct mcph_transport {
                          const char *json, size_t len);
   char *name;
   char *user_agent;
-  sse_config cfg;
-  char *url_display; /* cfg.url without credentials */
+  remote_config cfg; /* cfg.display_url: the URL for messages */
   curl_loop *loop;
   enum state state;
 
@@ -107,8 +101,7 @@ struct mcph_transport {
   char *protocol_version;
 
   /* ---- notes for the host (sse_transport.c) ---- */
-  note *notes_head, *notes_tail;
-  mcph_timer *notes_timer;
+  event_queue notes;
   mcph_timer *close_timer;
   int close_code;
   char *close_reason;
