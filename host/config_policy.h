@@ -42,10 +42,22 @@ typedef struct config_policy {
   bool managed_only;  /* allowManagedMcpServersOnly: only enterprise allows */
   char *fail_closed;  /* the enterprise policy is unreadable: why */
   name_list disabled; /* disabledMcpServers */
-  name_list approved; /* enabledMcpjsonServers */
-  name_list rejected; /* disabledMcpjsonServers */
+  name_list approved; /* enabledMcpjsonServers of this project's record */
+  /* enabledMcpjsonServers at the top level of the user or enterprise
+   * settings: a name approved in every repository. */
+  name_list approved_everywhere;
+  name_list rejected;       /* disabledMcpjsonServers */
+  cJSON *bound;             /* the record's approvedMcpjsonEntries; owned */
   char *approve_all_origin; /* enableAllProjectMcpServers: where; NULL */
-  bool approve_all_cli;     /* --approve-project / the env variable */
+  /* --approve-project / the env variable: the project files it covers
+   * (those of the working directory's repository). */
+  name_list approve_cli_files;
+  /* allowedEnvVars of the user settings and of the enterprise settings:
+   * what project and plugin servers may expand (each given list must
+   * allow a variable). */
+  name_list env_allowed[2];
+  bool env_allowed_set[2];
+  char *env_allowed_origin;
 } config_policy;
 
 void policy_init(config_policy *p);
@@ -62,8 +74,13 @@ void policy_load_names(name_list *l, config *c, const cJSON *list,
                        const char *src, const char *where);
 
 /* Sets s->state and s->reason from the policy: denied, disabled, and for
- * project servers rejected, approved or pending. */
-void policy_apply(const config_policy *p, server_config *s);
+ * project servers rejected, approved or pending (config_approval.h: an
+ * approval holds only for the entry it was given to). Warnings about
+ * blanket approvals go to `c`. */
+void policy_apply(const config_policy *p, config *c, server_config *s);
+
+/* Whether allowedEnvVars lets project and plugin servers expand `var`. */
+bool policy_env_allowed(const config_policy *p, const char *var);
 
 /* Why a name cannot be used in `scope`, or NULL when it can. Names that
  * start with "plugin:" belong to plugin-provided servers. */

@@ -83,7 +83,7 @@ TEST(test_expansion_covers_command_args_env_url_and_headers) {
       "\"${MCPHOST_T_TOKEN}\"}");
   config c;
   config_init(&c);
-  config_expand_entry(&c, "f.json", "mcpServers.s", "s", e);
+  config_expand_entry(&c, "f.json", "mcpServers.s", "s", e, NULL);
   CHECK_STR(cJSON_GetObjectItem(e, "command")->valuestring, "s3cret");
   CHECK_STR(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "args"), 1)->valuestring,
             "--t=s3cret");

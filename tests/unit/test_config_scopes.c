@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,7 +22,9 @@ typedef struct tree {
   const char *project_root;     /* HOME/proj/.mcp.json */
   const char *project_cwd;      /* HOME/proj/sub/.mcp.json (the cwd) */
   const char *dynamic;          /* --mcp-config JSON text */
+  const char *plugin;           /* a plugin "src"'s {"mcpServers": ...} */
   bool strict, approve;
+  bool repo; /* HOME/proj is a repository (holds .git) */
 } tree;
 
 typedef struct result {
@@ -60,6 +63,12 @@ static void rm_tree(void) {
   free(cmd);
 }
 
+static void plugin_sources(void *ud, config_plugin_add_fn add, void *add_ud) {
+  const char *json = ud;
+  if (json)
+    add(add_ud, "src", json, strlen(json));
+}
+
 static result load(const tree *t) {
   snprintf(root, sizeof root, "/tmp/mcphost-scopes.XXXXXX");
   if (!mkdtemp(root))
@@ -68,6 +77,11 @@ static result load(const tree *t) {
                                      "home/proj/sub"};
   for (size_t i = 0; i < 5; i++) {
     char *d = xasprintf("%s/%s", root, dirs[i]);
+    mkdir(d, 0700);
+    free(d);
+  }
+  if (t->repo) {
+    char *d = xasprintf("%s/home/proj/.git", root);
     mkdir(d, 0700);
     free(d);
   }
@@ -90,7 +104,9 @@ static result load(const tree *t) {
                       .mcp_configs = dyn,
                       .nmcp_configs = t->dynamic ? 1 : 0,
                       .strict = t->strict,
-                      .approve_project = t->approve};
+                      .approve_project = t->approve,
+                      .plugin_sources = t->plugin ? plugin_sources : NULL,
+                      .plugin_ud = (void *)t->plugin};
   result r;
   config_init(&r.cfg);
   config_load_scopes(&r.cfg, &o);
@@ -176,8 +192,17 @@ static const scope_case cases[] = {
     {"the deeper .mcp.json wins a name clash",
      {.project_root = SERVERS(S("x", "/bin/root") "," S("r", "/bin/r")),
       .project_cwd = SERVERS(S("x", "/bin/cwd")),
-      .approve = true},
+      .approve = true,
+      .repo = true},
      "x/project/approved r/project/approved",
+     NULL,
+     NULL},
+    {"--approve-project outside a repository: the working directory's file "
+     "only",
+     {.project_root = SERVERS(S("r", "/bin/r")),
+      .project_cwd = SERVERS(S("c", "/bin/c")),
+      .approve = true},
+     "c/project/approved r/project/pending",
      NULL,
      NULL},
     {"exclusive mode: managed-mcp.json alone",
@@ -322,22 +347,29 @@ static const scope_case cases[] = {
      "fine/user/active",
      "reserved for servers that plugins provide",
      NULL},
-    {"the same command twice: the lower one is skipped",
+    {"servers configured by hand are never dropped for a duplicate",
      {.user = SERVERS(S("second", "/bin/same")),
       .dynamic = SERVERS(S("third", "/bin/same")),
       .managed_settings = "{\"managedMcpServersExclusive\": false}",
       .managed_mcp = SERVERS(S("first", "/bin/same"))},
-     "first/enterprise/active",
-     "MCP server \"second\" skipped \xe2\x80\x94 same command/URL as "
-     "already-configured \"first\"",
+     "first/enterprise/active second/user/active third/dynamic/active",
+     NULL,
+     "skipped"},
+    {"a plugin's server with the command of one configured by hand is "
+     "skipped, naming the winner",
+     {.user = SERVERS(S("mine", "/bin/same")),
+      .plugin = SERVERS(S("dup", "/bin/same") "," S("other", "/bin/o"))},
+     "mine/user/active plugin:src:dup/plugin/skipped "
+     "plugin:src:other/plugin/active",
+     "MCP server \"plugin:src:dup\" skipped \xe2\x80\x94 same command/URL as "
+     "already-configured \"mine\"",
      NULL},
-    {"the same URL twice: the lower one is skipped",
-     {.user = "{\"mcpServers\": {\"a\": {\"url\": \"https://x.example/mcp\"}}}",
-      .dynamic = "{\"mcpServers\": {\"b\": {\"type\": \"sse\", \"url\": "
-                 "\"https://x.example/mcp\"}}}"},
-     "a/user/active",
-     "MCP server \"b\" skipped \xe2\x80\x94 same command/URL as "
-     "already-configured \"a\"",
+    {"a plugin's server with the URL of one configured by hand is skipped",
+     {.dynamic = "{\"mcpServers\": {\"a\": {\"url\": \"https://x.example/mcp\"}}}",
+      .plugin = "{\"mcpServers\": {\"b\": {\"type\": \"sse\", \"url\": "
+                "\"https://x.example/mcp\"}}}"},
+     "a/dynamic/active plugin:src:b/plugin/skipped",
+     "reason: plugin:src:b: same URL as already-configured \"a\"",
      NULL},
     {"the same command twice in one scope: both stay",
      {.user = SERVERS(S("a", "/bin/same") "," S("b", "/bin/same"))},
@@ -446,10 +478,12 @@ TEST(test_variables_are_expanded_and_the_raw_entry_kept) {
 TEST(test_duplicates_compare_expanded_commands) {
   setenv("MCPHOST_TEST_BIN", "/bin/same", 1);
   tree t = {.user = "{\"mcpServers\": {\"a\": {\"command\": \"/bin/same\"}}}",
-            .dynamic = "{\"mcpServers\": {\"b\": {\"command\": "
-                       "\"${MCPHOST_TEST_BIN}\"}}}"};
+            .plugin = "{\"mcpServers\": {\"b\": {\"command\": "
+                      "\"${MCPHOST_TEST_BIN}\"}}}"};
   result r = load(&t);
-  CHECK_STR(r.servers, "a/user/active");
+  CHECK_STR(r.servers, "a/user/active plugin:src:b/plugin/skipped");
+  const server_config *b = find(&r, "plugin:src:b");
+  CHECK_STR(b ? b->winner : NULL, "a");
   result_free(&r);
   unsetenv("MCPHOST_TEST_BIN");
 }
