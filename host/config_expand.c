@@ -184,19 +184,24 @@ static void expand_item(field_ctx *f, cJSON *item, const char *path) {
 }
 
 /* The scheme and host of a URL as text ("https://example.com"), read the
- * strictest way: the authority ends at '/', '?', '#' or '\' (WHATWG reads
- * '\' as '/'), the host starts after the last '@' and ends at the port.
- * New string; the whole text when there is no "://". */
-static char *scheme_host(const char *url) {
+ * strictest way: the authority ends at '/', '?', '#' or '\\' (WHATWG reads
+ * '\\' as '/'); the host starts after the first '@' (`first_at`) or the
+ * last one, as parsers differ, and ends at the port. New string; the whole
+ * text when there is no "://". */
+static char *scheme_host(const char *url, bool first_at) {
   const char *sep = strstr(url, "://");
   if (!sep)
     return xstrdup(url);
   const char *auth = sep + 3;
   size_t alen = strcspn(auth, "/?#\\");
   const char *host = auth;
-  for (size_t i = 0; i < alen; i++)
-    if (auth[i] == '@')
+  for (size_t i = 0; i < alen; i++) {
+    if (auth[i] == '@') {
       host = auth + i + 1;
+      if (first_at)
+        break;
+    }
+  }
   size_t hlen = (size_t)(auth + alen - host);
   if (hlen && host[0] == '[') {
     const char *close = memchr(host, ']', hlen);
@@ -206,6 +211,18 @@ static char *scheme_host(const char *url) {
     hlen = colon ? (size_t)(colon - host) : hlen;
   }
   return xasprintf("%.*s%.*s", (int)(auth - url), url, (int)hlen, host);
+}
+
+/* Whether `url` has the scheme and host of `fixed` however it is read. */
+static bool same_scheme_host(const char *fixed, const char *url) {
+  bool same = !strchr(url, '\\');
+  for (int first = 0; first < 2 && same; first++) {
+    char *want = scheme_host(fixed, first), *got = scheme_host(url, first);
+    same = !strstr(want, "${") && strcmp(want, got) == 0;
+    free(want);
+    free(got);
+  }
+  return same;
 }
 
 /* Expands "url" where the environment cannot move its scheme or host:
@@ -218,9 +235,8 @@ static int expand_url_guarded(field_ctx *f, cJSON *item, const char *path) {
   f->path = path;
   char *fixed = expand_vars(item->valuestring, unset_lookup, NULL, NULL, NULL);
   char *v = expand_item_text(f, item->valuestring);
-  char *want = scheme_host(fixed), *got = scheme_host(v);
   int rc = 0;
-  if (strstr(want, "${") || strcmp(want, got) != 0 || strchr(v, '\\')) {
+  if (!same_scheme_host(fixed, v)) {
     config_error(f->c,
                  "%s: server \"%s\": refused: a ${VAR} reference would "
                  "set the scheme or host of \"url\"; a project or plugin "
@@ -230,8 +246,6 @@ static int expand_url_guarded(field_ctx *f, cJSON *item, const char *path) {
   } else {
     cJSON_SetValuestring(item, v);
   }
-  free(want);
-  free(got);
   free(fixed);
   free(v);
   return rc;

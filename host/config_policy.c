@@ -131,16 +131,17 @@ void policy_load_list(config_policy *p, config *c, const cJSON *list,
 }
 
 void policy_load_names(name_list *l, config *c, const cJSON *list,
-                       const char *src, const char *where) {
+                       const char *what, const char *src, const char *where) {
   if (!cJSON_IsArray(list)) {
-    config_error(c, "%s: must be an array of server names (at %s)", src, where);
+    config_error(c, "%s: must be an array of %s names (at %s)", src, what,
+                 where);
     return;
   }
   int i = 0;
   const cJSON *it;
   cJSON_ArrayForEach(it, list) {
     if (!cJSON_IsString(it)) {
-      config_error(c, "%s: a server name must be a string (at %s[%d])", src,
+      config_error(c, "%s: a %s name must be a string (at %s[%d])", src, what,
                    where, i);
     } else {
       l->names = xrealloc(l->names, (l->n + 1) * sizeof *l->names);

@@ -69,9 +69,10 @@ void policy_load_list(config_policy *p, config *c, const cJSON *list,
                       bool allow, config_scope scope, const char *src,
                       const char *where);
 
-/* Reads a list of server names (disabledMcpServers, ...) into `l`. */
+/* Reads a list of names into `l`: server names (disabledMcpServers,
+ * ...) or, with `what` "variable", allowedEnvVars patterns. */
 void policy_load_names(name_list *l, config *c, const cJSON *list,
-                       const char *src, const char *where);
+                       const char *what, const char *src, const char *where);
 
 /* Sets s->state and s->reason from the policy: denied, disabled, and for
  * project servers rejected, approved or pending (config_approval.h: an

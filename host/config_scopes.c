@@ -238,7 +238,7 @@ static void read_settings(loader *L, const cJSON *doc, config_scope scope,
     const cJSON *l = cJSON_GetObjectItemCaseSensitive(doc, names[i].key);
     if (l) {
       char *path = config_path_join(where, names[i].key);
-      policy_load_names(names[i].l, c, l, src, path);
+      policy_load_names(names[i].l, c, l, "server", src, path);
       free(path);
     }
   }
@@ -265,7 +265,7 @@ static void read_settings(loader *L, const cJSON *doc, config_scope scope,
     size_t k = scope == SCOPE_ENTERPRISE ? 1 : 0;
     char *path = config_path_join(where, "allowedEnvVars");
     p->env_allowed_set[k] = true;
-    policy_load_names(&p->env_allowed[k], c, envs, src, path);
+    policy_load_names(&p->env_allowed[k], c, envs, "variable", src, path);
     char *origin = xasprintf("%s%s%s: %s",
                              p->env_allowed_origin ? p->env_allowed_origin : "",
                              p->env_allowed_origin ? "; " : "", src, path);
