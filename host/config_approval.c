@@ -33,10 +33,9 @@ char *approval_digest(const char *file, const cJSON *raw) {
   return sb_take(&hex);
 }
 
-bool approval_matches(const cJSON *record, const char *file,
-                      const cJSON *raw) {
-  const char *want = cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(record, "sha256"));
+bool approval_matches(const cJSON *record, const char *file, const cJSON *raw) {
+  const char *want =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(record, "sha256"));
   if (!want)
     return false;
   char *have = approval_digest(file, raw);
@@ -92,8 +91,8 @@ static void vars_of(const char *s, cJSON *out) {
     bool seen = false;
     const cJSON *it;
     cJSON_ArrayForEach(it, out) seen =
-        seen || (strlen(it->valuestring) == n &&
-                 strncmp(it->valuestring, p, n) == 0);
+        seen ||
+        (strlen(it->valuestring) == n && strncmp(it->valuestring, p, n) == 0);
     if (!seen) {
       char *name = xstrndup(p, n);
       cJSON_AddItemToArray(out, cJSON_CreateString(name));
@@ -247,8 +246,8 @@ static void value_text(strbuf *b, const char *key, const cJSON *v) {
       approval_add_word(&w, v->valuestring);
     } else {
       const cJSON *a;
-      cJSON_ArrayForEach(a, v) approval_add_word(
-          &w, cJSON_IsString(a) ? a->valuestring : "?");
+      cJSON_ArrayForEach(a, v)
+          approval_add_word(&w, cJSON_IsString(a) ? a->valuestring : "?");
     }
     add_escaped(b, sb_str(&w));
     sb_free(&w);

@@ -304,8 +304,7 @@ bool policy_env_allowed(const config_policy *p, const char *var) {
 }
 
 /* A project server's approval state, bound to its entry. */
-static void apply_project(const config_policy *p, config *c,
-                          server_config *s) {
+static void apply_project(const config_policy *p, config *c, server_config *s) {
   const char *origin = names_find(&p->rejected, s->name);
   if (origin) {
     s->state = SERVER_REJECTED;

@@ -143,13 +143,13 @@ static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
   /* Scopes the user did not write expand only what allowedEnvVars
    * allows, and never into a URL's scheme or host. */
   const config_policy *pol = &L->pol;
-  expand_rules rules = {
-      .allowed = pol->env_allowed_set[0] || pol->env_allowed_set[1]
-                     ? env_allowed
-                     : NULL,
-      .allowed_ud = &L->pol,
-      .allowed_origin = pol->env_allowed_origin,
-      .guard_url = true};
+  expand_rules rules = {.allowed =
+                            pol->env_allowed_set[0] || pol->env_allowed_set[1]
+                                ? env_allowed
+                                : NULL,
+                        .allowed_ud = &L->pol,
+                        .allowed_origin = pol->env_allowed_origin,
+                        .guard_url = true};
   bool untrusted = scope == SCOPE_PROJECT || scope == SCOPE_PLUGIN;
   const cJSON *e;
   cJSON_ArrayForEach(e, servers) {
@@ -255,8 +255,8 @@ static void read_settings(loader *L, const cJSON *doc, config_scope scope,
       p->bound = cJSON_Duplicate(bound, 1);
     } else {
       char *path = config_path_join(where, APPROVAL_KEY);
-      config_error(c, "%s: \"%s\" must be an object (at %s)", src,
-                   APPROVAL_KEY, path);
+      config_error(c, "%s: \"%s\" must be an object (at %s)", src, APPROVAL_KEY,
+                   path);
       free(path);
     }
   }
@@ -393,10 +393,9 @@ static void skip_duplicates(config *c, server_config *all, const bool *keep,
     for (size_t pass = 0; pass < 2 && w < 0; pass++) {
       for (size_t j = 0; j < n && w < 0; j++) {
         bool manual = all[j].scope != SCOPE_PLUGIN;
-        bool candidate =
-            pass == 0 ? manual
-                      : !manual && j < i && !same_plugin(all[j].name,
-                                                         all[i].name);
+        bool candidate = pass == 0 ? manual
+                                   : !manual && j < i &&
+                                         !same_plugin(all[j].name, all[i].name);
         if (candidate && sigs[j] && all[j].state == SERVER_ACTIVE &&
             strcmp(sigs[i], sigs[j]) == 0)
           w = (long)j;
@@ -411,9 +410,8 @@ static void skip_duplicates(config *c, server_config *all, const bool *keep,
                 all[i].name, who);
     all[i].state = SERVER_SKIPPED;
     free(all[i].reason);
-    all[i].reason = xasprintf("same %s as %s",
-                              str_starts(sigs[i], "url:") ? "URL" : "command",
-                              who);
+    all[i].reason = xasprintf(
+        "same %s as %s", str_starts(sigs[i], "url:") ? "URL" : "command", who);
     free(all[i].winner);
     all[i].winner = xstrdup(all[w].name);
     free(who);

@@ -18,7 +18,9 @@ bool trust_path_within(const char *path, const char *dir) {
   return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-static bool owner_ok(uid_t owner) { return owner == geteuid() || owner == 0; }
+static bool owner_ok(uid_t owner) {
+  return owner == geteuid() || owner == 0;
+}
 
 /* "uid 1001 (mallory)" for messages. */
 static void owner_text(uid_t uid, char *buf, size_t len) {

@@ -210,8 +210,7 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
     cJSON *local = valid_servers(
         cJSON_GetObjectItemCaseSensitive(record, "mcpServers"), path, rwhere);
     rc = import_into(c, &P, scope_set ? scope : SCOPE_USER, user, path);
-    int rc2 =
-        import_into(c, &P, scope_set ? scope : SCOPE_LOCAL, local, path);
+    int rc2 = import_into(c, &P, scope_set ? scope : SCOPE_LOCAL, local, path);
     rc = rc != EXIT_OK ? rc : rc2;
     if (rc == EXIT_OK)
       rc = import_choices(&P, record, "enabledMcpjsonServers", CHOICE_APPROVE);

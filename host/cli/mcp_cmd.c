@@ -30,9 +30,9 @@ static const char mcp_usage[] =
     "                             add a server from its JSON entry\n"
     "  remove NAME [-s SCOPE]     remove a server (SCOPE needed when several\n"
     "                             scopes define NAME)\n"
-    "  approve NAME...            use these .mcp.json servers in this project,\n"
-    "                             as they are now (a change needs approving\n"
-    "                             again); shows what each runs\n"
+    "  approve NAME...            use these .mcp.json servers here, as they\n"
+    "                             are now (a change needs approving again);\n"
+    "                             shows what each runs\n"
     "  reject NAME...             never use them in this project\n"
     "  reset-project-choices      forget this project's approvals and\n"
     "                             rejections: its .mcp.json servers are\n"
@@ -465,8 +465,7 @@ static int approve_servers(cli *c, const char *const *names, size_t n,
         config_load_project_server(&found[i], &c->sources, names[i]);
     if (!s) {
       for (size_t k = 0; k < found[i].nwarnings; k++)
-        fprintf(stderr, "mcphost: config warning: %s\n",
-                found[i].warnings[k]);
+        fprintf(stderr, "mcphost: config warning: %s\n", found[i].warnings[k]);
       fprintf(stderr,
               "mcphost: no server named \"%s\" in this project's trusted "
               ".mcp.json files (%s",
@@ -482,9 +481,8 @@ static int approve_servers(cli *c, const char *const *names, size_t n,
                              .raw = kind == CHOICE_APPROVE ? s->raw : NULL};
   }
   char why[1024];
-  if (rc == EXIT_OK &&
-      edit_project_choice(P.user_settings, P.project_key, kind, items, n, why,
-                          sizeof why) < 0)
+  if (rc == EXIT_OK && edit_project_choice(P.user_settings, P.project_key, kind,
+                                           items, n, why, sizeof why) < 0)
     rc = write_failed(why);
   for (size_t i = 0; i < n && rc == EXIT_OK; i++) {
     const server_config *s = config_find(&found[i], names[i]);
@@ -731,8 +729,8 @@ static int mcp_choice(cli *c, int argc, char **argv, choice_kind kind) {
     return EXIT_USAGE;
   }
   if (kind != CHOICE_RESET)
-    return approve_servers(c, (const char *const *)argv + 1,
-                           (size_t)argc - 1, kind);
+    return approve_servers(c, (const char *const *)argv + 1, (size_t)argc - 1,
+                           kind);
   config_paths P;
   config_paths_init(&P, &c->sources);
   int rc = EXIT_OK;

@@ -249,10 +249,9 @@ static int do_choice(cJSON *doc, void *ud, char *why, size_t why_len) {
     return -1;
   if (k->kind == CHOICE_RESET) {
     int changed = 0;
-    static const char *const keys[] = {"enabledMcpjsonServers",
-                                       "disabledMcpjsonServers",
-                                       "enableAllProjectMcpServers",
-                                       APPROVAL_KEY};
+    static const char *const keys[] = {
+        "enabledMcpjsonServers", "disabledMcpjsonServers",
+        "enableAllProjectMcpServers", APPROVAL_KEY};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
       if (cJSON_GetObjectItemCaseSensitive(record, keys[i])) {
         cJSON_DeleteItemFromObjectCaseSensitive(record, keys[i]);

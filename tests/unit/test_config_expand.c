@@ -189,19 +189,18 @@ TEST(test_allowed_env_vars_withholds_the_others_as_if_unset) {
   cJSON *e = cJSON_Parse(
       "{\"command\": \"x\", \"args\": [\"${MCP_OK}\", \"${MCPT_SECRET}\", "
       "\"${MCPT_SECRET:-fallback}\"], \"env\": {\"T\": \"${MCPT_SECRET}\"}}");
-  expand_rules rules = {
-      .allowed = only_mcp, .allowed_origin = "u.json: allowedEnvVars"};
+  expand_rules rules = {.allowed = only_mcp,
+                        .allowed_origin = "u.json: allowedEnvVars"};
   config c;
   config_init(&c);
-  CHECK(config_expand_entry(&c, "p.json", "mcpServers.s", "s", e, &rules) ==
-        0);
+  CHECK(config_expand_entry(&c, "p.json", "mcpServers.s", "s", e, &rules) == 0);
   const cJSON *args = cJSON_GetObjectItem(e, "args");
   CHECK_STR(cJSON_GetArrayItem(args, 0)->valuestring, "yes");
   CHECK_STR(cJSON_GetArrayItem(args, 1)->valuestring, "${MCPT_SECRET}");
   CHECK_STR(cJSON_GetArrayItem(args, 2)->valuestring, "fallback");
-  CHECK_STR(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "env"), "T")
-                ->valuestring,
-            "${MCPT_SECRET}");
+  CHECK_STR(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(e, "env"), "T")->valuestring,
+      "${MCPT_SECRET}");
   CHECK(c.nwarnings == 3);
   CHECK_STR(c.nwarnings ? c.warnings[0] : NULL,
             "p.json: server \"s\": ${MCPT_SECRET} not expanded: not in "

@@ -376,7 +376,8 @@ static const scope_case cases[] = {
      "already-configured \"mine\"",
      NULL},
     {"a plugin's server with the URL of one configured by hand is skipped",
-     {.dynamic = "{\"mcpServers\": {\"a\": {\"url\": \"https://x.example/mcp\"}}}",
+     {.dynamic =
+          "{\"mcpServers\": {\"a\": {\"url\": \"https://x.example/mcp\"}}}",
       .plugin = "{\"mcpServers\": {\"b\": {\"type\": \"sse\", \"url\": "
                 "\"https://x.example/mcp\"}}}"},
      "a/dynamic/active plugin:src:b/plugin/skipped",

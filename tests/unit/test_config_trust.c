@@ -13,7 +13,9 @@
 
 static char root[PATH_MAX];
 
-static char *at(const char *rel) { return xasprintf("%s/%s", root, rel); }
+static char *at(const char *rel) {
+  return xasprintf("%s/%s", root, rel);
+}
 
 static void put(const char *rel, mode_t mode) {
   char *p = at(rel);
@@ -24,8 +26,7 @@ static void put(const char *rel, mode_t mode) {
   free(p);
 }
 
-static int trust(const char *rel, const char *tree_rel, char *why,
-                 size_t len) {
+static int trust(const char *rel, const char *tree_rel, char *why, size_t len) {
   char *p = at(rel), *t = at(tree_rel);
   int rc = trust_project_file(p, t, why, len);
   free(p);
@@ -140,8 +141,7 @@ int main(void) {
       T(test_the_users_own_file_is_trusted),
       T(test_a_file_others_can_write_is_refused),
       T(test_other_users_files_and_directories_are_refused),
-      T(test_a_link_out_of_the_project_tree_is_refused),
-      T(test_path_within)};
+      T(test_a_link_out_of_the_project_tree_is_refused), T(test_path_within)};
   setup();
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
   teardown();

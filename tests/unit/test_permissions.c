@@ -149,8 +149,7 @@ TEST(test_project_rules_govern_only_the_servers_of_their_own_file) {
   config_init(&c);
   cJSON *parent = cJSON_Parse("{\"allow\": [\"mcp__*\"]}");
   cJSON *repo = cJSON_Parse("{\"default\": \"ask\"}");
-  perm_rules_load(r, &c, parent, SCOPE_PROJECT, "/up/.mcp.json",
-                  "permissions");
+  perm_rules_load(r, &c, parent, SCOPE_PROJECT, "/up/.mcp.json", "permissions");
   perm_rules_load(r, &c, repo, SCOPE_PROJECT, "/up/repo/.mcp.json",
                   "permissions");
   server_config mine = server(SCOPE_PROJECT, SERVER_ACTIVE);
