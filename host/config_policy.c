@@ -316,7 +316,8 @@ static void apply_project(const config_policy *p, config *c, server_config *s) {
   const char *by_name = names_find(&p->approved, s->name);
   const char *everywhere = names_find(&p->approved_everywhere, s->name);
   const char *blanket = everywhere ? everywhere : p->approve_all_origin;
-  bool cli = names_find(&p->approve_cli_files, s->source) != NULL;
+  bool covered = names_find(&p->approve_cli_files, s->source) != NULL;
+  bool cli = covered && p->approve_cli;
   const cJSON *rec = cJSON_GetObjectItemCaseSensitive(p->bound, s->name);
   char *what = approval_summary(s->raw, "; ");
   if ((by_name || blanket) && rec) {
@@ -359,9 +360,9 @@ static void apply_project(const config_policy *p, config *c, server_config *s) {
     goto out;
   s->state = SERVER_PENDING;
   s->reason = xasprintf("project server from %s awaiting approval (it runs "
-                        "%s): run \"mcphost mcp approve %s\" (or pass "
-                        "--approve-project)",
-                        s->source, what, s->name);
+                        "%s): run \"mcphost mcp approve %s\"%s",
+                        s->source, what, s->name,
+                        covered ? " (or pass --approve-project)" : "");
 out:
   free(what);
 }

@@ -49,9 +49,10 @@ typedef struct config_policy {
   name_list rejected;       /* disabledMcpjsonServers */
   cJSON *bound;             /* the record's approvedMcpjsonEntries; owned */
   char *approve_all_origin; /* enableAllProjectMcpServers: where; NULL */
-  /* --approve-project / the env variable: the project files it covers
-   * (those of the working directory's repository). */
+  /* The project files --approve-project (or the env variable) covers:
+   * those of the working directory's repository; approve_cli: given. */
   name_list approve_cli_files;
+  bool approve_cli;
   /* allowedEnvVars of the user settings and of the enterprise settings:
    * what project and plugin servers may expand (each given list must
    * allow a variable). */

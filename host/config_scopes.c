@@ -502,7 +502,7 @@ static void load_project_files(loader *L, bool stage) {
       continue;
     /* --approve-project speaks for the working directory's repository,
      * or outside one for the working directory's own file. */
-    if (L->o->approve_project && (P->repo_root || i == 0))
+    if (P->repo_root || i == 0)
       names_add(&L->pol.approve_cli_files, file, "--approve-project");
     const cJSON *perms = cJSON_GetObjectItemCaseSensitive(doc, "permissions");
     if (perms)
@@ -516,6 +516,7 @@ static void load_project_files(loader *L, bool stage) {
 static void load(config *c, const config_sources *o, bool project_only) {
   loader L = {.c = c, .o = o};
   policy_init(&L.pol);
+  L.pol.approve_cli = o->approve_project;
   config_paths_init(&L.paths, o);
   const config_paths *P = &L.paths;
   if (!c->perms)

@@ -134,7 +134,7 @@ expect "tools says how to approve a pending server" 0 \
   --err "server \"rootsrv\" not started: project server from $HOME/proj/.mcp.json awaiting approval"
 prun call mcp__rootsrv__echo message=x
 expect "calling a pending server is refused and says how to approve" 8 \
-  --err "mcphost mcp approve rootsrv" --err "--approve-project"
+  --err "mcphost mcp approve rootsrv" --no-err "--approve-project"
 check "a pending server is never started (list, servers, tools, call)" \
   sh -c "! [ -e '$TMP/spawned/rootsrv' ] && ! [ -e '$TMP/spawned/deep' ] && ! [ -e '$TMP/spawned/shadow' ]"
 
