@@ -130,6 +130,13 @@ void policy_load_list(config_policy *p, config *c, const cJSON *list,
   }
 }
 
+void policy_names_add(name_list *l, const char *name, const char *origin) {
+  l->names = xrealloc(l->names, (l->n + 1) * sizeof *l->names);
+  l->origins = xrealloc(l->origins, (l->n + 1) * sizeof *l->origins);
+  l->names[l->n] = xstrdup(name);
+  l->origins[l->n++] = xstrdup(origin);
+}
+
 void policy_load_names(name_list *l, config *c, const cJSON *list,
                        const char *what, const char *src, const char *where) {
   if (!cJSON_IsArray(list)) {
@@ -144,10 +151,9 @@ void policy_load_names(name_list *l, config *c, const cJSON *list,
       config_error(c, "%s: a %s name must be a string (at %s[%d])", src, what,
                    where, i);
     } else {
-      l->names = xrealloc(l->names, (l->n + 1) * sizeof *l->names);
-      l->origins = xrealloc(l->origins, (l->n + 1) * sizeof *l->origins);
-      l->names[l->n] = xstrdup(it->valuestring);
-      l->origins[l->n++] = xasprintf("%s: %s[%d]", src, where, i);
+      char *origin = xasprintf("%s: %s[%d]", src, where, i);
+      policy_names_add(l, it->valuestring, origin);
+      free(origin);
     }
     i++;
   }

@@ -70,6 +70,9 @@ void policy_load_list(config_policy *p, config *c, const cJSON *list,
                       bool allow, config_scope scope, const char *src,
                       const char *where);
 
+/* Appends a name and where it was given (copies both). */
+void policy_names_add(name_list *l, const char *name, const char *origin);
+
 /* Reads a list of names into `l`: server names (disabledMcpServers,
  * ...) or, with `what` "variable", allowedEnvVars patterns. */
 void policy_load_names(name_list *l, config *c, const cJSON *list,

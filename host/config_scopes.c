@@ -123,13 +123,6 @@ static bool env_allowed(void *ud, const char *var) {
   return policy_env_allowed(ud, var);
 }
 
-static void names_add(name_list *l, const char *name, const char *origin) {
-  l->names = xrealloc(l->names, (l->n + 1) * sizeof *l->names);
-  l->origins = xrealloc(l->origins, (l->n + 1) * sizeof *l->origins);
-  l->names[l->n] = xstrdup(name);
-  l->origins[l->n++] = xstrdup(origin);
-}
-
 /* Adds the servers of one {NAME: {...}} object, validated and expanded,
  * without any name check: merge() settles clashes afterwards. */
 static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
@@ -503,7 +496,7 @@ static void load_project_files(loader *L, bool stage) {
     /* --approve-project speaks for the working directory's repository,
      * or outside one for the working directory's own file. */
     if (P->repo_root || i == 0)
-      names_add(&L->pol.approve_cli_files, file, "--approve-project");
+      policy_names_add(&L->pol.approve_cli_files, file, "--approve-project");
     const cJSON *perms = cJSON_GetObjectItemCaseSensitive(doc, "permissions");
     if (perms)
       perm_rules_load(c->perms, c, perms, SCOPE_PROJECT, file, "permissions");
