@@ -44,6 +44,11 @@ prun "$R" call mcp__envs__echo message=x
 expect "a stdio project server runs" 0 --out "Echo: x"
 check "allowedEnvVars keeps the variable from a stdio project server (its default applies)" \
   grep -qx withheld "$TMP/leaked"
+# A plugin's servers are limited the same way.
+echo '{"allowedEnvVars": ["HOME"]}' >"$SETTINGS"
+FIXTURE_SOURCE_DUP_CMD="$DEMO" prun "$R" --plugin-dir "$FIXTURES/source" mcp list
+expect "allowedEnvVars limits what a plugin's servers expand" 0 \
+  --err 'plugin test.source: server "plugin:test.source:dup": ${FIXTURE_SOURCE_DUP_CMD} not expanded: not in allowedEnvVars'
 rm -f "$SETTINGS"
 
 # The host of a URL is never taken from the environment.
