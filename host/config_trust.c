@@ -1,6 +1,7 @@
 #include "config_trust.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <libgen.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -20,6 +21,30 @@ bool trust_path_within(const char *path, const char *dir) {
 
 static bool owner_ok(uid_t owner) {
   return owner == geteuid() || owner == 0;
+}
+
+/* Whether group `gid` is the user's private group (the user private
+ * group scheme of Debian and others, where the umask is 002): the user's
+ * primary group, named like the user, with no other listed member. Write
+ * access for it is write access for the user alone. */
+static bool group_is_private(gid_t gid) {
+  const struct passwd *pw = getpwuid(geteuid());
+  if (!pw || pw->pw_gid != gid || !pw->pw_name)
+    return false;
+  char *user = xstrdup(pw->pw_name);
+  const struct group *gr = getgrgid(gid);
+  bool private = gr && gr->gr_name && strcmp(gr->gr_name, user) == 0;
+  for (char **m = private ? gr->gr_mem : NULL; m && *m && private; m++)
+    private = strcmp(*m, user) == 0;
+  free(user);
+  return private;
+}
+
+/* Whether someone other than the owner may write: world write, or group
+ * write for a group that is not the user's private one. */
+static bool others_write(const struct stat *st) {
+  return (st->st_mode & S_IWOTH) ||
+         ((st->st_mode & S_IWGRP) && !group_is_private(st->st_gid));
 }
 
 /* "uid 1001 (mallory)" for messages. */
@@ -76,7 +101,7 @@ int trust_project_file(const char *path, const char *tree, char *why,
              path, who);
     return -1;
   }
-  if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+  if (others_write(&st)) {
     snprintf(why, why_len,
              "%s: skipped: writable by its group or by others (mode %04o)",
              path, (unsigned)(st.st_mode & 07777));
@@ -98,7 +123,7 @@ int trust_project_file(const char *path, const char *tree, char *why,
              "root",
              path, dir, who);
     rc = -1;
-  } else if ((dst.st_mode & (S_IWGRP | S_IWOTH)) &&
+  } else if (others_write(&dst) &&
              !((dst.st_mode & S_ISVTX) && st.st_uid == geteuid())) {
     snprintf(why, why_len,
              "%s: skipped: its directory %s is writable by its group or by "

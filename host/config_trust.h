@@ -5,6 +5,9 @@
  *   - its directory is owned by the user or root and not writable by its
  *     group or by others; a sticky directory others can write to (/tmp)
  *     holds a trusted file only when that file is the user's own;
+ *   - group write counts only for a group other than the user's private
+ *     group (its primary group, named like it, with no other member: the
+ *     umask-002 scheme, where every checkout is group-writable);
  *   - a symbolic link must stay inside the project tree (the repository
  *     root, or the file's own directory outside a repository): a project
  *     file must never be another scope's file (the user settings) in

@@ -44,10 +44,20 @@ prun "$OPEN/job" --approve-project call mcp__planted__echo message=x
 expect "a file in a world-writable directory is skipped" 6 \
   --err "$OPEN/.mcp.json: skipped: its directory $OPEN is writable by its group or by others (mode 0777)"
 servers planted "$EVIL" >"$OPEN/job/.mcp.json"
+chgrp "$OTHER_GID" "$OPEN/job/.mcp.json" # the group of another user
 chmod 0664 "$OPEN/job/.mcp.json"
 prun "$OPEN/job" --approve-project call mcp__planted__echo message=x
 expect "a group-writable .mcp.json is skipped" 6 \
   --err "$OPEN/job/.mcp.json: skipped: writable by its group or by others (mode 0664)"
+# Group write for the user's private group (umask 002) is the user's own.
+chgrp "$(id -g)" "$OPEN/job/.mcp.json"
+if [ "$(id -gn)" = "$(id -un)" ] && [ -z "$(getent group "$(id -g)" | cut -d: -f4)" ]; then
+  prun "$OPEN/job" --approve-project call mcp__planted__echo message=upg
+  expect "a file writable by the user's private group is read" 0 --out "Echo: upg"
+  rm -f "$TMP/pwned"
+else
+  echo "# skip: the user has no private group here"
+fi
 rm -f "$OPEN/job/.mcp.json"
 
 # A directory another user owns: whatever is in it is theirs to swap.

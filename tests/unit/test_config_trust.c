@@ -2,7 +2,9 @@
  * the file and its directory, and symbolic links that leave the tree.
  * Files owned by another user are made with chown, so those checks need
  * root (the tests run as root); without it they are skipped, saying so. */
+#include <grp.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -71,15 +73,40 @@ TEST(test_the_users_own_file_is_trusted) {
 
 TEST(test_a_file_others_can_write_is_refused) {
   char why[1024] = "";
-  put("repo/gw.json", 0664);
-  CHECK(trust("repo/gw.json", "repo", why, sizeof why) < 0);
-  CHECK_CONTAINS(why, "gw.json: skipped: writable by its group or by others "
-                      "(mode 0664)");
+  put("repo/ww.json", 0646);
+  CHECK(trust("repo/ww.json", "repo", why, sizeof why) < 0);
+  CHECK_CONTAINS(why, "ww.json: skipped: writable by its group or by others "
+                      "(mode 0646)");
+  if (geteuid() == 0) {
+    /* Group write for a group of others (nogroup here). */
+    put("repo/gw.json", 0664);
+    char *p = at("repo/gw.json");
+    CHECK(chown(p, (uid_t)-1, 65534) == 0);
+    CHECK(trust("repo/gw.json", "repo", why, sizeof why) < 0);
+    CHECK_CONTAINS(why, "gw.json: skipped: writable by its group or by "
+                        "others (mode 0664)");
+    free(p);
+  }
   put("open/.mcp.json", 0644);
   CHECK(trust("open/.mcp.json", "open", why, sizeof why) < 0);
   CHECK_CONTAINS(why, "is writable by its group or by others (mode 0777)");
   put("sticky/.mcp.json", 0644);
   CHECK(trust("sticky/.mcp.json", "sticky", why, sizeof why) == 0);
+}
+
+TEST(test_group_write_for_the_users_private_group_is_the_users_own) {
+  const struct passwd *pw = getpwuid(geteuid());
+  const struct group *gr = pw ? getgrgid(pw->pw_gid) : NULL;
+  if (!gr || strcmp(gr->gr_name, pw->pw_name) != 0 || gr->gr_mem[0]) {
+    printf("  skip: the user has no private group here\n");
+    return;
+  }
+  char why[1024] = "";
+  put("repo/upg.json", 0664);
+  char *p = at("repo/upg.json");
+  CHECK(chown(p, (uid_t)-1, pw->pw_gid) == 0);
+  CHECK(trust("repo/upg.json", "repo", why, sizeof why) == 0);
+  free(p);
 }
 
 TEST(test_other_users_files_and_directories_are_refused) {
@@ -140,6 +167,7 @@ int main(void) {
   static const test_case tests[] = {
       T(test_the_users_own_file_is_trusted),
       T(test_a_file_others_can_write_is_refused),
+      T(test_group_write_for_the_users_private_group_is_the_users_own),
       T(test_other_users_files_and_directories_are_refused),
       T(test_a_link_out_of_the_project_tree_is_refused), T(test_path_within)};
   setup();
