@@ -1,16 +1,58 @@
 #include "config_approval.h"
 
+#include <dlfcn.h>
 #include <openssl/evp.h>
+#include <openssl/opensslv.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "text_escape.h"
+
+/* libcrypto is opened on first use, not linked: only a command that
+ * meets a project server computes a digest, and mapping and relocating
+ * libcrypto costs every start-up (as ICU and libcurl would,
+ * bench/results/2026-11-30-findings.md). Never closed. */
+#define CRYPTO_STR_(x) #x
+#define CRYPTO_STR(x) CRYPTO_STR_(x)
+#define CRYPTO_LIBRARY "libcrypto.so." CRYPTO_STR(OPENSSL_VERSION_MAJOR)
+
+static struct {
+  __typeof__(EVP_Digest) *digest;
+  __typeof__(EVP_sha256) *sha256;
+  char failure[256];
+} crypto;
+static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
+
+static void crypto_open(void) {
+  void *h = dlopen(CRYPTO_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror(); /* process-wide: copy at once */
+    snprintf(crypto.failure, sizeof crypto.failure, "cannot load %s: %s",
+             CRYPTO_LIBRARY, e ? e : "unknown error");
+    return;
+  }
+  crypto.digest = (__typeof__(crypto.digest))dlsym(h, "EVP_Digest");
+  crypto.sha256 = (__typeof__(crypto.sha256))dlsym(h, "EVP_sha256");
+  if (!crypto.digest || !crypto.sha256)
+    snprintf(crypto.failure, sizeof crypto.failure,
+             "cannot load %s: EVP_Digest or EVP_sha256 is missing",
+             CRYPTO_LIBRARY);
+}
+
+const char *approval_unavailable(void) {
+  pthread_once(&crypto_once, crypto_open);
+  return crypto.failure[0] ? crypto.failure : NULL;
+}
 
 /* The fields shown to a person, in this order. */
 static const char *const shown[] = {"type", "command", "args", "url",
                                     "env",  "headers", "cwd"};
 
 char *approval_digest(const char *file, const cJSON *raw) {
+  if (approval_unavailable())
+    return NULL;
   char *json = cJSON_PrintUnformatted(raw);
   strbuf in;
   sb_init(&in);
@@ -22,9 +64,11 @@ char *approval_digest(const char *file, const cJSON *raw) {
   cJSON_free(json);
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int mdlen = 0;
-  if (!EVP_Digest(in.data, in.len, md, &mdlen, EVP_sha256(), NULL))
-    mdlen = 0; /* never matches a stored digest */
+  if (!crypto.digest(in.data, in.len, md, &mdlen, crypto.sha256(), NULL))
+    mdlen = 0;
   sb_free(&in);
+  if (mdlen == 0)
+    return NULL;
   strbuf hex;
   sb_init(&hex);
   sb_add(&hex, "", 0);
@@ -39,15 +83,17 @@ bool approval_matches(const cJSON *record, const char *file, const cJSON *raw) {
   if (!want)
     return false;
   char *have = approval_digest(file, raw);
-  bool m = have[0] && strcmp(have, want) == 0;
+  bool m = have && strcmp(have, want) == 0;
   free(have);
   return m;
 }
 
 cJSON *approval_record(const char *file, const cJSON *raw) {
+  char *d = approval_digest(file, raw);
+  if (!d)
+    return NULL;
   cJSON *r = cJSON_CreateObject();
   cJSON_AddStringToObject(r, "file", file);
-  char *d = approval_digest(file, raw);
   cJSON_AddStringToObject(r, "sha256", d);
   free(d);
   cJSON_AddItemToObject(r, "entry", cJSON_Duplicate(raw, 1));

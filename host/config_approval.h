@@ -22,14 +22,20 @@
 #define APPROVAL_KEY "approvedMcpjsonEntries"
 
 /* The digest of an entry from `file`: lower-case hex SHA-256 of a
- * versioned text holding both. New string. */
+ * versioned text holding both (OpenSSL's libcrypto, opened on first use;
+ * any thread). New string, or NULL when libcrypto cannot be loaded. */
 char *approval_digest(const char *file, const cJSON *raw);
 
+/* NULL, or why no digest can be computed (a static sentence). */
+const char *approval_unavailable(void);
+
 /* Whether `record` (one value of approvedMcpjsonEntries) binds exactly
- * this entry from this file. */
+ * this entry from this file; false when no digest can be computed, so
+ * that nothing runs unchecked. */
 bool approval_matches(const cJSON *record, const char *file, const cJSON *raw);
 
-/* A new record for approvedMcpjsonEntries. */
+/* A new record for approvedMcpjsonEntries, or NULL when no digest can be
+ * computed (approval_unavailable() says why). */
 cJSON *approval_record(const char *file, const cJSON *raw);
 
 /* What the entry runs, for a person deciding: the command line or URL,

@@ -329,6 +329,14 @@ static void apply_project(const config_policy *p, config *c, server_config *s) {
   if ((by_name || blanket) && rec) {
     if (approval_matches(rec, s->source, s->raw))
       goto out; /* approved as it is */
+    const char *unchecked = approval_unavailable();
+    if (unchecked && !cli) {
+      s->state = SERVER_PENDING;
+      s->reason = xasprintf("project server from %s: its approval cannot be "
+                            "checked (%s)",
+                            s->source, unchecked);
+      goto out;
+    }
     if (!cli) {
       char *diff = approval_diff(rec, s->source, s->raw);
       s->state = SERVER_PENDING;

@@ -279,9 +279,15 @@ static int do_choice(cJSON *doc, void *ud, char *why, size_t why_len) {
     array_remove(to, it->name);
     cJSON_AddItemToArray(to, cJSON_CreateString(it->name));
     cJSON_DeleteItemFromObjectCaseSensitive(bound, it->name);
-    if (k->kind == CHOICE_APPROVE && it->file && it->raw)
-      cJSON_AddItemToObject(bound, it->name,
-                            approval_record(it->file, it->raw));
+    if (k->kind == CHOICE_APPROVE && it->file && it->raw) {
+      cJSON *rec = approval_record(it->file, it->raw);
+      if (!rec) {
+        snprintf(why, why_len, "cannot record what the approval binds: %s",
+                 approval_unavailable());
+        return -1;
+      }
+      cJSON_AddItemToObject(bound, it->name, rec);
+    }
   }
   if (bound && !bound->child)
     cJSON_DeleteItemFromObjectCaseSensitive(record, APPROVAL_KEY);
