@@ -14,6 +14,9 @@ entry() { printf '{"mcpServers": {"tools": %s}}\n' "$1" >"$R/.mcp.json"; }
 
 BASE="\"command\": \"$DEMO\", \"env\": {\"MODE\": \"ro\", \"TOKEN\": \"\${GITHUB_TOKEN:-none}\"}"
 entry "{$BASE}"
+prun "$R" call mcp__tools__echo message=x
+expect "a pending server's message shows what it would run" 8 \
+  --err "awaiting approval (it runs command: $DEMO; env: MODE, TOKEN; variables: \${GITHUB_TOKEN})"
 prun "$R" mcp approve tools
 expect "approve shows the command, env names and \${VAR} references it approves" 0 \
   --out "Approved project server tools" --out "from $R/.mcp.json" \
@@ -35,6 +38,8 @@ expect "a rewritten command is pending again, with the difference" 8 \
 check "the new command never ran" test ! -e "$TMP/pwned"
 prun "$R" mcp list
 check "mcp list says it changed" sh -c "grep -q '^tools .*pending approval: changed since approval' '$TMP/out'"
+prun "$R" mcp get tools
+expect "mcp get shows the change" 0 --out "Approval: project server from $R/.mcp.json changed since approval (command: $DEMO -> $EVIL)"
 
 for change in \
   "args|{$BASE, \"args\": [\"--other\"]}|args: (none) -> --other" \
