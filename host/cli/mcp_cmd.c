@@ -416,7 +416,8 @@ static bool entry_valid(cli *c, const char *name, const cJSON *entry,
   if (!tb || !tb->winner->transport) {
     snprintf(why, why_len,
              "the new entry: server \"%s\": no loaded plugin serves "
-             "transport type \"%s\" (see mcphost plugins)",
+             "transport type \"%s\" (see mcphost plugins; a plugin "
+             "outside the built-in directory needs --plugin-dir here too)",
              name, type);
     goto out;
   }
