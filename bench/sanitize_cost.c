@@ -1,6 +1,6 @@
 /* What sanitizing costs on a large result: a 10 MiB text result is
- * parsed with cJSON, then sanitized (sanitize_json, as rpc_receive does),
- * for several kinds of text. Prints MB/s for each step and the cost of
+ * parsed with cJSON, then sanitized (sanitize_json, as the session does
+ * for names and with --sanitize=full), for several kinds of text. Prints MB/s for each step and the cost of
  * sanitizing relative to parsing. Built with -DMCPHOST_BENCH=ON, run by
  * hand, never by the tests:  <build>/bin/bench-sanitize-cost [MiB]       */
 #include <stdio.h>

@@ -51,12 +51,23 @@ static bool invisible(uint32_t c) {
 
 static bool escaped(uint32_t c, unsigned flags) {
   if (c == '\n' || c == '\t') {
-    return (flags & TEXT_ESCAPE_NEWLINES) != 0;
+    return (flags & (TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_JSON)) ==
+           TEXT_ESCAPE_NEWLINES;
   }
   if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
     return true;
   }
   return (flags & TEXT_ESCAPE_INVISIBLE) && invisible(c);
+}
+
+/* `cp` as a JSON escape: \uXXXX, or a surrogate pair above U+FFFF. */
+static int json_escape(char *esc, size_t size, uint32_t cp) {
+  if (cp < 0x10000) {
+    return snprintf(esc, size, "\\u%04x", (unsigned)cp);
+  }
+  uint32_t v = cp - 0x10000;
+  return snprintf(esc, size, "\\u%04x\\u%04x", (unsigned)(0xD800 + (v >> 10)),
+                  (unsigned)(0xDC00 + (v & 0x3FF)));
 }
 
 /* Walks `s`; for each run kept as is and each escape calls out (when not
@@ -67,11 +78,16 @@ static size_t walk(const char *s, size_t n, unsigned flags, char *out) {
   while (i < n) {
     uint32_t cp = 0;
     size_t k = utf8_next(p + i, n - i, &cp);
-    char esc[16];
+    char esc[16]; /* the longest: a surrogate pair, 12 bytes */
     int elen;
-    if (k == 0) {
+    if (k == 0 && (flags & TEXT_ESCAPE_JSON)) {
+      elen = snprintf(esc, sizeof esc, "\\ufffd");
+      k = 1;
+    } else if (k == 0) {
       elen = snprintf(esc, sizeof esc, "<0x%02X>", p[i]);
       k = 1;
+    } else if (escaped(cp, flags) && (flags & TEXT_ESCAPE_JSON)) {
+      elen = json_escape(esc, sizeof esc, cp);
     } else if (escaped(cp, flags)) {
       elen = snprintf(esc, sizeof esc, "<U+%04X>", (unsigned)cp);
     } else {

@@ -30,6 +30,12 @@ enum {
   TEXT_ESCAPE_NEWLINES = 1u << 0,
   /* Also escape the invisible and bidi characters listed above. */
   TEXT_ESCAPE_INVISIBLE = 1u << 1,
+  /* The same characters in JSON's notation, for JSON text (where only
+   * string contents can hold them): "\u001b", a surrogate pair above
+   * U+FFFF ("\udb40\udc41"), and an invalid byte as "\ufffd", so the
+   * text stays valid JSON with the same values. '\n' and '\t' are
+   * JSON's own whitespace then and pass. */
+  TEXT_ESCAPE_JSON = 1u << 2,
 };
 
 /* Whether text_escape() would change `s` (`n` bytes). */

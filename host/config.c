@@ -1,4 +1,5 @@
 #include "config.h"
+#include "roots.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -168,6 +169,8 @@ const char *config_check_entry(config *c, const char *src, const char *where,
                  src, name, where);
     return NULL;
   }
+  if (!roots_check_entry(c, src, where, name, e))
+    return NULL;
   return t;
 }
 

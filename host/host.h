@@ -12,6 +12,7 @@
 #include "config.h"
 #include "loop.h"
 #include "plugins.h"
+#include "sanitize.h"
 
 #define MCPHOST_VERSION "0.1.0"
 
@@ -28,6 +29,7 @@ typedef struct host {
   registry reg;
   config cfg;
   int verbosity;
+  sanitize_mode sanitize; /* --sanitize: what sessions do to server text */
   char *paths[4]; /* enum mcph_path */
   int sigfd;      /* SIGINT/SIGTERM/SIGHUP as a readable fd */
   loop_watch *sigwatch;

@@ -2,8 +2,11 @@
 
 #include <string.h>
 
+#include "size_limits.h"
+
 typedef struct cursor {
   const unsigned char *p, *end;
+  bool non_ascii; /* a string held a (valid) non-ASCII character */
 } cursor;
 
 static void skip_ws(cursor *c) {
@@ -63,8 +66,18 @@ static bool string(cursor *c) {
     unsigned char ch = *c->p++;
     if (ch == '"')
       return true;
+    if (ch >= 0x80) {
+      /* cJSON prints valid UTF-8 back as it reads it. */
+      bool ok;
+      size_t k = utf8_sequence(c->p - 1, (size_t)(c->end - c->p + 1), &ok);
+      if (!ok)
+        return false;
+      c->p += k - 1;
+      c->non_ascii = true;
+      continue;
+    }
     if (ch != '\\')
-      return false; /* a control character, or not ASCII */
+      return false; /* a control character */
     if (c->p >= c->end)
       return false;
     ch = *c->p++;
@@ -214,8 +227,8 @@ static bool integer_id(const unsigned char *s, size_t n, int64_t *id) {
 }
 
 bool json_raw_response(const char *s, size_t len, int64_t *id,
-                       size_t *result_off, size_t *result_len) {
-  cursor c = {(const unsigned char *)s, (const unsigned char *)s + len};
+                       size_t *result_off, size_t *result_len, bool *ascii) {
+  cursor c = {(const unsigned char *)s, (const unsigned char *)s + len, false};
   bool have_id = false, have_result = false;
   skip_ws(&c);
   if (c.p >= c.end || *c.p != '{')
@@ -267,6 +280,7 @@ bool json_raw_response(const char *s, size_t len, int64_t *id,
     break;
   }
   skip_ws(&c);
+  *ascii = !c.non_ascii;
   return c.p == c.end && have_id && have_result;
 }
 

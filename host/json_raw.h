@@ -2,9 +2,10 @@
  *
  * A big tool result (megabytes of text) costs more to parse into cJSON and
  * print again than everything else a call does. When the text could not
- * change on the way (sanitizing never changes ASCII) and the caller only
- * forwards it (mcphost batch), the result's JSON text is checked and
- * handed on as it is, without the whitespace between tokens. Anything
+ * change on the way (sanitizing never changes ASCII, and a result kept as
+ * sent keeps any valid UTF-8) and the caller only forwards it (mcphost
+ * batch), the result's JSON text is checked and handed on as it is,
+ * without the whitespace between tokens. Anything
  * this scanner does not fully accept takes the ordinary path, so it never
  * decides alone what is valid: it only recognizes the plain case.
  *
@@ -21,18 +22,18 @@
 
 /* True when `s[0..len)` is a JSON-RPC response this module can pass on:
  *   - valid JSON, nothing but whitespace after it;
- *   - ASCII only (so sanitizing would change nothing), with numbers and
- *     escapes only in the forms cJSON itself writes (integers of at most
- *     15 digits; \u only for control characters without a short escape,
- *     in lower-case hex; no "\/"), so the text passed on is the very text
- *     the ordinary path would print;
+ *   - valid UTF-8, with numbers and escapes only in the forms cJSON
+ *     itself writes (integers of at most 15 digits; \u only for control
+ *     characters without a short escape, in lower-case hex; no "\/"), so
+ *     the text passed on is the very text the ordinary path would print;
  *   - nested at most JSON_RAW_MAX_DEPTH deep;
  *   - an object with exactly one "id", an integer, and exactly one
  *     "result"; no "error" and no "method"; no escapes in its own keys.
- * Then *id is the id and [*result_off, *result_off + *result_len) the
- * text of the result value. */
+ * Then *id is the id, [*result_off, *result_off + *result_len) the
+ * text of the result value, and *ascii whether every string is ASCII
+ * (what a caller that sanitizes the result needs). */
 bool json_raw_response(const char *s, size_t len, int64_t *id,
-                       size_t *result_off, size_t *result_len);
+                       size_t *result_off, size_t *result_len, bool *ascii);
 
 /* Copies the JSON text `s[0..len)` to `dst` (room for `len` bytes)
  * without whitespace outside strings; returns the bytes written. The text

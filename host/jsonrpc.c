@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "json_raw.h"
-#include "sanitize.h"
 #include "util.h"
 
 typedef struct pending {
@@ -23,7 +22,9 @@ typedef struct pending {
   loop_timer *timer;
   uint64_t timeout_ms;
   bool progress_resets_deadline;
-  bool raw_ok; /* the caller takes a cJSON_Raw result */
+  bool raw_ok;   /* the caller takes a cJSON_Raw result */
+  bool raw_utf8; /* also when it is not ASCII */
+  int kind;      /* rpc_request_opts.kind */
   rpc *owner;
   struct pending *next; /* hash chain */
 } pending;
@@ -194,6 +195,8 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   p->ud = opts ? opts->ud : NULL;
   p->owner = r;
   p->raw_ok = opts && opts->raw_result;
+  p->raw_utf8 = opts && opts->raw_utf8;
+  p->kind = opts ? opts->kind : 0;
   if (opts && opts->timeout_ms) {
     p->timeout_ms = opts->timeout_ms;
     p->progress_resets_deadline = opts->progress_resets_deadline;
@@ -553,10 +556,11 @@ static void handle_response(rpc *r, cJSON *msg) {
 static bool receive_raw(rpc *r, const char *json, size_t len) {
   int64_t id;
   size_t off, n;
-  if (!json_raw_response(json, len, &id, &off, &n))
+  bool ascii;
+  if (!json_raw_response(json, len, &id, &off, &n, &ascii))
     return false;
   pending *p = pending_find(r, id);
-  if (!p || !p->raw_ok)
+  if (!p || !p->raw_ok || (!ascii && !p->raw_utf8))
     return false; /* the ordinary path says what is wrong, if anything */
   char *text = xmalloc(n + 1);
   text[json_raw_minify(json + off, n, text)] = '\0';
@@ -567,6 +571,17 @@ static bool receive_raw(rpc *r, const char *json, size_t len) {
   result->valuestring = text; /* freed by cJSON_Delete (default hooks) */
   pending_finish(r, p, result, NULL);
   return true;
+}
+
+/* The kind of the pending request `msg` answers, or -1. */
+static int inbound_kind(rpc *r, const cJSON *msg) {
+  if (!cJSON_IsObject(msg) || cJSON_GetObjectItemCaseSensitive(msg, "method"))
+    return -1;
+  int64_t id;
+  const pending *p = NULL;
+  if (parse_id(cJSON_GetObjectItemCaseSensitive(msg, "id"), &id))
+    p = pending_find(r, id);
+  return p ? p->kind : -1;
 }
 
 void rpc_receive(rpc *r, const char *json, size_t len) {
@@ -584,14 +599,10 @@ void rpc_receive(rpc *r, const char *json, size_t len) {
     rpc_fail_unusable(r, json, len, why); /* the id may come last */
     return;
   }
-  /* The one entry point of server text: everything below, and everything
-   * the host and plugins see, is sanitized (sanitize.h); only objects
-   * are used. Except the top-level "id": an opaque token, echoed back as
-   * sent. */
-  if (cJSON_IsObject(msg))
-    for (cJSON *m = msg->child; m; m = m->next)
-      if (strcmp(m->string, "id") != 0)
-        sanitize_json(m);
+  /* The one entry point of the peer's text: the owner sees it before
+   * anything else does. */
+  if (r->h.inbound)
+    r->h.inbound(r->h.ud, msg, inbound_kind(r, msg));
   if (cJSON_IsArray(msg)) {
     /* MCP since 2025-06-18 has no batches; answer once, cleanly. */
     warn(r, "rejected a JSON-RPC batch of %d messages",
@@ -630,4 +641,18 @@ void rpc_receive(rpc *r, const char *json, size_t len) {
   }
 out:
   cJSON_Delete(msg);
+}
+
+char *rpc_error_text(const char *message, int code) {
+  char num[16];
+  snprintf(num, sizeof num, "%d", code);
+  const char *m = message && *message ? message : "(no message)";
+  /* The code as a whole number in the text, not part of another one. */
+  for (const char *p = strstr(m, num); p; p = strstr(p + 1, num)) {
+    bool before = p > m && p[-1] >= '0' && p[-1] <= '9';
+    char after = p[strlen(num)];
+    if (!before && !(after >= '0' && after <= '9'))
+      return xstrdup(m);
+  }
+  return xasprintf("%s (error %d)", m, code);
 }

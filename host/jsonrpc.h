@@ -55,6 +55,12 @@ typedef struct rpc_handlers {
                           const cJSON *params);
   /* Something worth a log line: an unknown response id, a batch, junk. */
   void (*on_warning)(void *ud, const char *message);
+  /* Every message from the peer, parsed, before anything else sees it;
+   * the owner may change it in place (the session sanitizes it there:
+   * the engine itself never changes what the peer said). `kind`: the
+   * answered request's rpc_request_opts.kind for a response to a pending
+   * request, else -1. May be NULL. */
+  void (*inbound)(void *ud, cJSON *msg, int kind);
 } rpc_handlers;
 
 typedef struct rpc_request_opts {
@@ -63,10 +69,16 @@ typedef struct rpc_request_opts {
   void *ud;                    /* for on_progress and done */
   bool urgent;                 /* sent even while requests are held */
   bool progress_resets_deadline; /* each progress restarts timeout_ms */
-  /* The caller only passes the result on: a large one that sanitizing
-   * could not change may arrive as a cJSON_Raw item holding its JSON text
-   * (json_raw.h) instead of a tree. */
+  /* The caller only passes the result on: a large one may arrive as a
+   * cJSON_Raw item holding its JSON text (json_raw.h) instead of a tree,
+   * when it is ASCII (which no sanitizing changes) or, with raw_utf8,
+   * any valid UTF-8 (the owner keeps this result's text as sent).
+   * inbound() is not called for it. */
   bool raw_result;
+  bool raw_utf8;
+  /* The owner's, opaque to the engine: handed to inbound() with the
+   * response (the session's sanitize_kind). */
+  int kind;
 } rpc_request_opts;
 
 rpc *rpc_new(loop *l, const rpc_handlers *h);
@@ -129,6 +141,11 @@ int rpc_respond_error(rpc *r, const cJSON *id, int code, const char *message);
 
 /* Feeds one received message (the transport's on_message). */
 void rpc_receive(rpc *r, const char *json, size_t len);
+
+/* A peer's error for a person: `message`, followed by " (error CODE)"
+ * unless the message already names the code (SDKs write "MCP error
+ * -32602: ..."): a new string (free()). */
+char *rpc_error_text(const char *message, int code);
 
 /* JSON-RPC and MCP error codes. */
 enum {

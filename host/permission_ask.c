@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "size_limits.h"
+#include "text_escape.h"
 #include "util.h"
 
 typedef enum {
@@ -89,8 +91,12 @@ static void decide(perm_ask *a, bool allowed, char *why) {
   a->why = why;
   bool prompted = a->tty_watch != NULL;
   withdraw_all(a);
-  if (prompted && a->line_len == 0) /* someone else answered the prompt */
-    fprintf(a->tty_out, "\n%s\n", why);
+  if (prompted && a->line_len == 0) { /* someone else answered the prompt */
+    char *shown = text_escape(
+        why, strlen(why), TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
+    fprintf(a->tty_out, "\n%s\n", shown ? shown : "");
+    free(shown);
+  }
   /* Deliver from a fresh loop turn: never inside start() or a plugin's
    * reply, so the caller may free what it likes. */
   a->deliver = loop_timer_start(a->h->loop, 0, deliver, a);
@@ -153,6 +159,55 @@ static void on_tty(void *ud, int fd, unsigned events) {
     a->line_len = 1; /* answered (by EOF): no note after the prompt */
   decide(a, yes,
          xstrdup(yes ? "allowed at the terminal" : "denied at the terminal"));
+}
+
+/* The arguments as the person answering sees them: indented JSON, with
+ * whatever a terminal would obey or hide as \u escapes (the same values),
+ * cut to the screen: lines to its width, and as many lines as leave the
+ * question in view. */
+static void print_arguments(const perm_ask *a) {
+  cJSON *args = cJSON_Parse(a->args);
+  char *text = args ? cJSON_Print(args) : NULL;
+  cJSON_Delete(args);
+  if (!text)
+    return;
+  char *safe = text_escape(text, strlen(text),
+                           TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE, NULL);
+  cJSON_free(text);
+  if (!safe)
+    return;
+  unsigned cols = 80, rows = 24;
+  term_size(fileno(a->tty_out), &cols, &rows);
+  size_t max_lines = rows > 12 ? rows - 6 : 6, width = cols > 12 ? cols - 4 : 8;
+  size_t nlines = 1;
+  for (const char *p = safe; *p; p++)
+    nlines += *p == '\n';
+  size_t shown = nlines > max_lines ? max_lines - 1 : nlines;
+  fputs("  arguments:\n", a->tty_out);
+  const char *line = safe;
+  for (size_t i = 0; i < shown && line; i++) {
+    const char *nl = strchr(line, '\n');
+    strbuf b; /* cJSON's indenting tabs as two spaces, the others one */
+    sb_init(&b);
+    sb_add(&b, "", 0);
+    const char *end = nl ? nl : line + strlen(line);
+    bool lead = true;
+    for (const char *p = line; p < end; p++) {
+      lead = lead && *p == '\t';
+      if (*p == '\t')
+        sb_adds(&b, lead ? "  " : " ");
+      else
+        sb_addc(&b, *p);
+    }
+    char *cut = limits_cut_to_width(sb_str(&b), width);
+    fprintf(a->tty_out, "    %s\n", cut ? cut : sb_str(&b));
+    free(cut);
+    sb_free(&b);
+    line = nl ? nl + 1 : NULL;
+  }
+  if (shown < nlines)
+    fprintf(a->tty_out, "    \xe2\x80\xa6 %zu more lines\n", nlines - shown);
+  free(safe);
 }
 
 perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
@@ -219,8 +274,14 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
     return a;
   if (a->tty_in >= 0 && loop_watch_fd(h->loop, a->tty_in, LOOP_READ, on_tty, a,
                                       &a->tty_watch) == 0) {
-    fprintf(a->tty_out, "mcphost: run %s? It needs permission: %s [y/N] ",
-            a->tool, a->reason);
+    char *reason =
+        text_escape(a->reason, strlen(a->reason),
+                    TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
+    fprintf(a->tty_out, "mcphost: run %s? It needs permission: %s\n", a->tool,
+            reason ? reason : "");
+    free(reason);
+    print_arguments(a);
+    fputs("Allow it? [y/N] ", a->tty_out);
     fflush(a->tty_out);
     a->waiting++;
   }

@@ -9,6 +9,8 @@
 #include <unicode/utf16.h>
 
 #include "icu_dl.h"
+#include "size_limits.h"
+#include "text_escape.h"
 #include "util.h"
 
 /* Text is cut into segments around its non-ASCII runs: only those go
@@ -30,6 +32,7 @@
 #define SEG_MAX ((size_t)1 << 28)
 
 typedef struct san {
+  bool utf8_only; /* sanitize_json_utf8: validity only, no ICU */
   /* Both looked up at the first non-ASCII segment, not per message: the
    * first opens ICU, the second loads its normalization data. */
   const icu_fns *icu;       /* NULL until then, or if ICU cannot load */
@@ -258,12 +261,37 @@ static void segment(san *z, const char *s, size_t start, size_t end) {
     emit(z, s, start, end, z->u8, (size_t)n8);
 }
 
+/* Validity only: each maximal ill-formed subpart of s[start..end)
+ * becomes U+FFFD. */
+static void utf8_repair(san *z, const char *s, size_t start, size_t end) {
+  const unsigned char *p = (const unsigned char *)s;
+  for (size_t i = start; i < end;) {
+    if (p[i] < 0x80) {
+      i++;
+      continue;
+    }
+    bool ok;
+    size_t k = utf8_sequence(p + i, end - i, &ok);
+    if (!ok) {
+      emit(z, s, i, i + k, "\xEF\xBF\xBD", 3);
+    }
+    i += k;
+  }
+}
+
 /* Sanitizes s[0..len). Returns true when the text changed; the result is
  * then in z->out. */
 static bool san_bytes(san *z, const char *s, size_t len) {
   z->changed = false;
   z->copied = 0;
   z->out.len = 0;
+  if (z->utf8_only) {
+    utf8_repair(z, s, skip_ascii(s, 0, len), len);
+    if (z->changed) {
+      sb_add(&z->out, s + z->copied, len - z->copied);
+    }
+    return z->changed;
+  }
   size_t i = skip_ascii(s, 0, len), done = 0;
   while (i < len) {
     size_t start = i > done ? i - 1 : i, end = i;
@@ -324,11 +352,12 @@ static size_t san_node(san *z, cJSON *n) {
   return changed;
 }
 
-size_t sanitize_json(cJSON *root) {
+static size_t san_json(cJSON *root, bool utf8_only) {
   if (!root)
     return 0;
   san z;
   san_init(&z);
+  z.utf8_only = utf8_only;
   size_t changed = san_node(&z, root);
   /* Depth first with an explicit stack of the siblings still to visit:
    * it holds one entry per level, on the heap. */
@@ -355,6 +384,61 @@ size_t sanitize_json(cJSON *root) {
   free(stack);
   san_free(&z);
   return changed;
+}
+
+size_t sanitize_json(cJSON *root) {
+  return san_json(root, false);
+}
+
+size_t sanitize_json_utf8(cJSON *root) {
+  return san_json(root, true);
+}
+
+bool sanitize_mode_parse(const char *s, sanitize_mode *out) {
+  static const struct {
+    const char *name;
+    sanitize_mode mode;
+  } map[] = {{"full", SANITIZE_MODE_FULL},
+             {"display", SANITIZE_MODE_DISPLAY},
+             {"off", SANITIZE_MODE_OFF}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+    if (strcmp(s, map[i].name) == 0) {
+      *out = map[i].mode;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool sanitize_is_full(sanitize_mode mode, sanitize_kind kind) {
+  switch (mode) {
+  case SANITIZE_MODE_FULL: return true;
+  case SANITIZE_MODE_DISPLAY:
+  case SANITIZE_MODE_OFF: return kind == SANITIZE_MODEL;
+  case SANITIZE_MODE_DEFAULT: break;
+  }
+  return kind != SANITIZE_RESULT;
+}
+
+void sanitize_message(cJSON *msg, sanitize_mode mode, sanitize_kind kind) {
+  if (!cJSON_IsObject(msg) && !cJSON_IsArray(msg)) {
+    return;
+  }
+  bool full = sanitize_is_full(mode, kind);
+  for (cJSON *m = msg->child; m; m = m->next) {
+    if (cJSON_IsObject(msg) && m->string && strcmp(m->string, "id") == 0) {
+      continue;
+    }
+    if (full) {
+      sanitize_json(m);
+    } else {
+      sanitize_json_utf8(m);
+    }
+  }
+}
+
+unsigned sanitize_escape_flags(sanitize_mode mode) {
+  return mode == SANITIZE_MODE_OFF ? 0u : (unsigned)TEXT_ESCAPE_INVISIBLE;
 }
 
 char *sanitize_text(const char *s, size_t len, size_t *out_len) {

@@ -7,6 +7,7 @@
 
 #include "feature_plugins.h"
 #include "redact.h"
+#include "sanitize.h"
 #include "util.h"
 
 const char *const mcp_supported_protocols[] = {
@@ -103,7 +104,8 @@ static void on_error(void *ud, int code, const char *message) {
     reinitialize(s);
     return;
   }
-  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s (%d)", message, code);
+  (void)code; /* an internal MCPH_E* number says nothing to a reader */
+  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
 }
 
 static void on_close(void *ud, int code, const char *reason) {
@@ -190,27 +192,12 @@ static int rpc_send(void *ud, const char *json, size_t len, char *why,
   return rc;
 }
 
-/* roots/list: the working directory as a file:// URI, percent-encoded. */
+/* roots/list: the roots this server was given (roots.h). */
 static cJSON *roots_result(session *s) {
-  const char *cwd = s->h->paths[MCPH_PATH_CWD];
-  strbuf uri;
-  sb_init(&uri);
-  sb_adds(&uri, "file://");
-  for (const unsigned char *p = (const unsigned char *)cwd; *p; p++) {
-    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-        (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
-      sb_addc(&uri, (char)*p);
-    else
-      sb_printf(&uri, "%%%02X", *p);
-  }
-  const char *base = strrchr(cwd, '/');
   cJSON *res = cJSON_CreateObject();
-  cJSON *roots = cJSON_AddArrayToObject(res, "roots");
-  cJSON *root = cJSON_CreateObject();
-  cJSON_AddStringToObject(root, "uri", sb_str(&uri));
-  cJSON_AddStringToObject(root, "name", base && base[1] ? base + 1 : cwd);
-  cJSON_AddItemToArray(roots, root);
-  sb_free(&uri);
+  cJSON_AddItemToObject(res, "roots",
+                        s->roots ? cJSON_Duplicate(s->roots, 1)
+                                 : cJSON_CreateArray());
   return res;
 }
 
@@ -220,7 +207,7 @@ static void on_request(void *ud, const char *method, const cJSON *params,
   (void)params;
   if (strcmp(method, "ping") == 0) {
     rpc_respond(s->rpc, id, cJSON_CreateObject());
-  } else if (strcmp(method, "roots/list") == 0) {
+  } else if (strcmp(method, "roots/list") == 0 && s->roots_declared) {
     rpc_respond(s->rpc, id, roots_result(s));
   } else if (features_request(s, method, params, id)) {
     /* a feature plugin answers it */
@@ -306,6 +293,26 @@ static void on_notification(void *ud, const char *method,
     s->on_notify(s->on_notify_ud, s, method, params);
 }
 
+/* The server -> host direction: every message is sanitized here, by
+ * what it is (sanitize.h), before the session, the host or a plugin
+ * sees it. A response is what its request said (rpc_request_opts.kind);
+ * what a server pushes names things or, for a channel, reaches a model. */
+static void on_inbound(void *ud, cJSON *msg, int kind) {
+  session *s = ud;
+  sanitize_kind k = SANITIZE_NAMES;
+  if (kind >= 0) {
+    k = (sanitize_kind)kind;
+  } else {
+    const char *m =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+    if (m && (strcmp(m, "notifications/claude/channel") == 0 ||
+              strcmp(m, "sampling/createMessage") == 0)) {
+      k = SANITIZE_MODEL;
+    }
+  }
+  sanitize_message(msg, s->h->sanitize, k);
+}
+
 static void on_rpc_warning(void *ud, const char *message) {
   session *s = ud;
   host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
@@ -342,16 +349,18 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
     return;
   }
   if (err) {
-    if (err->status == RPC_ERR_TIMEOUT)
+    if (err->status == RPC_ERR_TIMEOUT) {
       fail(s, FAIL_TIMEOUT, "server did not answer initialize in time");
-    else if (err->status == RPC_ERR_CLOSED)
-      fail(s, FAIL_UNREACHABLE, "%s", s->close_reason ? s->close_reason
-                                                      : err->message);
-    else if (err->status == RPC_ERR_REMOTE)
-      fail(s, FAIL_PROTOCOL, "initialize failed: %s (%d)", err->message,
-           err->code);
-    else
+    } else if (err->status == RPC_ERR_CLOSED) {
+      fail(s, FAIL_UNREACHABLE, "%s",
+           s->close_reason ? s->close_reason : err->message);
+    } else if (err->status == RPC_ERR_REMOTE) {
+      char *text = rpc_error_text(err->message, err->code);
+      fail(s, FAIL_PROTOCOL, "initialize failed: %s", text);
+      free(text);
+    } else {
       fail(s, FAIL_INTERRUPTED, "%s", err->message);
+    }
     return;
   }
   char why[300];
@@ -410,7 +419,12 @@ static cJSON *initialize_params(session *s) {
   cJSON *p = cJSON_CreateObject();
   cJSON_AddStringToObject(p, "protocolVersion", MCP_LATEST_PROTOCOL);
   cJSON *caps = cJSON_AddObjectToObject(p, "capabilities");
-  cJSON_AddObjectToObject(caps, "roots");
+  s->roots_declared = s->roots != NULL;
+  if (s->roots) {
+    /* listChanged: session_set_roots tells the server of a new set. */
+    cJSON *roots = cJSON_AddObjectToObject(caps, "roots");
+    cJSON_AddBoolToObject(roots, "listChanged", true);
+  }
   features_add_capabilities(s->h, caps);
   cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
   cJSON_AddStringToObject(info, "name", "mcphost");
@@ -479,7 +493,8 @@ session *session_new(host *h, const server_config *cfg) {
                      .send = rpc_send,
                      .on_request = on_request,
                      .on_notification = on_notification,
-                     .on_warning = on_rpc_warning};
+                     .on_warning = on_rpc_warning,
+                     .inbound = on_inbound};
   s->rpc = rpc_new(h->loop, &rh);
   return s;
 }
@@ -634,6 +649,7 @@ void session_free(session *s) {
     s->tf->destroy(s->t);
   cJSON_Delete(s->server_caps);
   cJSON_Delete(s->server_info);
+  cJSON_Delete(s->roots);
   if (s->server_log)
     fclose(s->server_log);
   features_session_gone(s);
@@ -728,6 +744,9 @@ int64_t session_request(session *s, const char *method, cJSON *params,
   rpc_request_opts o = opts ? *opts : (rpc_request_opts){0};
   o.ud = w;
   o.on_progress = w->on_progress ? wrapped_progress : NULL;
+  /* A result kept as sent may come raw in any valid UTF-8 (json_raw.h). */
+  o.raw_utf8 =
+      o.raw_result && !sanitize_is_full(s->h->sanitize, (sanitize_kind)o.kind);
   int64_t id = rpc_request(s->rpc, method, params, &o, wrapped_done);
   if (id < 0) {
     free(w);
@@ -768,6 +787,15 @@ static void list_next(list_op *op);
 static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
   (void)take;
   list_op *op = ud;
+  if (err && err->status == RPC_ERR_REMOTE &&
+      err->code == RPC_METHOD_NOT_FOUND && !op->cursor) {
+    /* A server that does not know the list method has none of those (a
+     * "resources" server without templates/list, typically). */
+    host_log(op->s->h, MCPH_LOG_DEBUG, op->s->cfg->name,
+             "%s: method not found; taken as an empty list", op->method);
+    list_finish(op, NULL);
+    return;
+  }
   if (err) {
     char msg[600];
     snprintf(msg, sizeof msg, "%s: %s", op->method, err->message);
@@ -816,6 +844,13 @@ static void list_next(list_op *op) {
 
 int session_list(session *s, const char *method, const char *key,
                  uint64_t timeout_ms, session_list_fn done, void *ud) {
+  const char *cap = needed_capability(method);
+  if (s->state == SESS_READY && cap && !session_has_capability(s, cap)) {
+    /* What a server does not offer is an empty list, as `prompts` shows
+     * it, not an error. */
+    done(ud, s, cJSON_CreateArray(), NULL);
+    return 0;
+  }
   list_op *op = xcalloc(1, sizeof *op);
   op->s = s;
   op->method = xstrdup(method);
@@ -825,5 +860,23 @@ int session_list(session *s, const char *method, const char *key,
   op->done = done;
   op->ud = ud;
   list_next(op);
+  return 0;
+}
+
+int session_set_roots(session *s, cJSON *roots) {
+  if (roots && !cJSON_IsArray(roots)) {
+    cJSON_Delete(roots);
+    return -1;
+  }
+  bool same = (!roots && !s->roots) ||
+              (roots && s->roots && cJSON_Compare(roots, s->roots, true));
+  cJSON_Delete(s->roots);
+  s->roots = roots;
+  if (same || s->state != SESS_READY)
+    return 0;
+  if (!s->roots_declared)
+    return 1;
+  /* A server asks roots/list again; an empty set is a set too. */
+  rpc_notify(s->rpc, "notifications/roots/list_changed", NULL);
   return 0;
 }

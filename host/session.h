@@ -76,6 +76,11 @@ struct session {
   FILE *server_log;  /* <logs>/<name>.log: the server's log messages */
   struct mcph_request *feature_requests; /* unanswered, held by plugins */
   char *caps_text;   /* server_caps as text, for plugins */
+  /* The roots/list "roots" array this server is offered (owned, roots.h);
+   * NULL: the roots capability is not declared. Set with
+   * session_set_roots. */
+  cJSON *roots;
+  bool roots_declared; /* the initialize in use declared roots */
 };
 
 /* The protocol version we ask for, and those we accept back. */
@@ -120,12 +125,23 @@ int64_t session_request(session *s, const char *method, cJSON *params,
 
 /* Lists every item of `method` (e.g. "tools/list", key "tools"),
  * following nextCursor to the end. `done` gets a new array the callee owns
- * (NULL on error, with `error` set). */
+ * (NULL on error, with `error` set); it may run before this returns. A
+ * server that did not declare the method's capability, or answers its
+ * first page with -32601 (method not found), has an empty list. */
 typedef void (*session_list_fn)(void *ud, session *s, cJSON *items,
                                 const char *error);
 int session_list(session *s, const char *method, const char *key,
                  uint64_t timeout_ms, session_list_fn done, void *ud);
 
 const char *session_state_name(const session *s);
+
+/* Gives the session its roots (a roots/list "roots" array; taken; NULL:
+ * none, and the capability is not declared at the next initialize).
+ * Connected with the capability declared, a changed set is announced
+ * with notifications/roots/list_changed and the server asks again.
+ * Returns 0; 1 when the set changed but this connection cannot be told
+ * (it was initialized without the capability: the new set applies from
+ * the next connect); -1 when `roots` is not an array. */
+int session_set_roots(session *s, cJSON *roots);
 
 #endif

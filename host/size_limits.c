@@ -10,24 +10,42 @@ void limits_default(limits *l) {
   l->name_chars = LIMIT_NAME_CHARS;
   l->description_chars = LIMIT_DESCRIPTION_CHARS;
   l->output_chars = LIMIT_OUTPUT_CHARS;
+  l->output_forced = false;
+}
+
+/* A whole number in [min, max], or false. */
+static bool parse_size(const char *v, size_t min, size_t max, size_t *out) {
+  char *end;
+  errno = 0;
+  unsigned long long n = strtoull(v, &end, 10);
+  if (!*v || errno || *end || v[0] == '-' || n < min || n > max)
+    return false;
+  *out = (size_t)n;
+  return true;
+}
+
+#define OUTPUT_CHARS_MAX ((size_t)1 << 40)
+
+bool limits_set_output(limits *l, const char *value) {
+  if (!parse_size(value, 0, OUTPUT_CHARS_MAX, &l->output_chars))
+    return false;
+  l->output_forced = true;
+  return true;
 }
 
 /* Reads a whole number in [min, max] from `name` into *out; a bad value
  * leaves *out alone and is described in `warn`. */
-static void env_size(const char *name, size_t min, size_t max, size_t *out,
+static bool env_size(const char *name, size_t min, size_t max, size_t *out,
                      strbuf *warn) {
   const char *v = getenv(name);
   if (!v || !*v)
-    return;
-  char *end;
-  errno = 0;
-  unsigned long long n = strtoull(v, &end, 10);
-  if (errno || *end || v[0] == '-' || n < min || n > max) {
+    return false;
+  if (!parse_size(v, min, max, out)) {
     sb_printf(warn, "%signoring %s=\"%s\": not a whole number from %zu to %zu",
               warn->len ? "; " : "", name, v, min, max);
-    return;
+    return false;
   }
-  *out = (size_t)n;
+  return true;
 }
 
 char *limits_from_env(limits *l) {
@@ -38,8 +56,8 @@ char *limits_from_env(limits *l) {
            &l->name_chars, &warn);
   env_size("MCPHOST_MAX_DESCRIPTION_CHARS", 1, (size_t)1 << 40,
            &l->description_chars, &warn);
-  env_size("MCPHOST_MAX_OUTPUT_CHARS", 1, (size_t)1 << 40, &l->output_chars,
-           &warn);
+  l->output_forced = env_size("MCPHOST_MAX_OUTPUT_CHARS", 0, OUTPUT_CHARS_MAX,
+                              &l->output_chars, &warn);
   return warn.len ? sb_take(&warn) : NULL;
 }
 
@@ -58,6 +76,35 @@ size_t utf8_offset(const char *s, size_t len, size_t n) {
   return len;
 }
 
+size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok) {
+  unsigned char b = s[0];
+  size_t len;
+  unsigned char lo = 0x80, hi = 0xBF;
+  *ok = false;
+  if (b >= 0xC2 && b <= 0xDF) {
+    len = 2;
+  } else if (b >= 0xE0 && b <= 0xEF) {
+    len = 3;
+    lo = b == 0xE0 ? 0xA0 : 0x80;
+    hi = b == 0xED ? 0x9F : 0xBF;
+  } else if (b >= 0xF0 && b <= 0xF4) {
+    len = 4;
+    lo = b == 0xF0 ? 0x90 : 0x80;
+    hi = b == 0xF4 ? 0x8F : 0xBF;
+  } else {
+    return 1;
+  }
+  size_t i = 1;
+  for (; i < len && i < n; i++) {
+    unsigned char lim_lo = i == 1 ? lo : 0x80, lim_hi = i == 1 ? hi : 0xBF;
+    if (s[i] < lim_lo || s[i] > lim_hi) {
+      return i;
+    }
+  }
+  *ok = i == len;
+  return i;
+}
+
 char *limits_cut_description(const char *desc, size_t max_chars) {
   size_t len = strlen(desc), cut = utf8_offset(desc, len, max_chars);
   if (cut == len)
@@ -65,5 +112,36 @@ char *limits_cut_description(const char *desc, size_t max_chars) {
   char *r = xmalloc(cut + sizeof LIMIT_TRUNCATED_SUFFIX);
   memcpy(r, desc, cut);
   memcpy(r + cut, LIMIT_TRUNCATED_SUFFIX, sizeof LIMIT_TRUNCATED_SUFFIX);
+  return r;
+}
+
+char *limits_cut_to_width(const char *s, size_t width) {
+  static const char ellipsis[] = "\xe2\x80\xa6"; /* U+2026 */
+  size_t len = strlen(s);
+  if (width == 0 || utf8_count(s, len) <= width)
+    return NULL;
+  size_t cut = utf8_offset(s, len, width - 1);
+  size_t floor = utf8_offset(s, len, (width - 1) - (width - 1) / 3);
+  size_t at = cut;
+  while (at > floor && s[at] != ' ')
+    at--;
+  if (s[at] == ' ' && at > 0) {
+    cut = at;
+  } else {
+    /* Mid-word: never inside an escape, which would read wrong. */
+    for (size_t k = cut; k > 0 && cut - k < 10; k--) {
+      if (s[k - 1] == '>')
+        break;
+      if (s[k - 1] == '<') {
+        cut = k - 1;
+        break;
+      }
+    }
+  }
+  while (cut > 0 && s[cut - 1] == ' ')
+    cut--;
+  char *r = xmalloc(cut + sizeof ellipsis);
+  memcpy(r, s, cut);
+  memcpy(r + cut, ellipsis, sizeof ellipsis);
   return r;
 }

@@ -6,6 +6,7 @@
 #ifndef MCPHOST_SIZE_LIMITS_H
 #define MCPHOST_SIZE_LIMITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define LIMIT_NAME_CHARS 64     /* MCPHOST_MAX_NAME_CHARS */
@@ -20,11 +21,18 @@
 typedef struct limits {
   size_t name_chars;        /* a whole mcp__server__tool name */
   size_t description_chars; /* a tool's or prompt's description */
-  size_t output_chars;      /* the text of one result, as printed */
+  size_t output_chars;      /* the text of one result, as printed; 0: all */
+  bool output_forced;       /* set by MCPHOST_MAX_OUTPUT_CHARS (or the
+                               command line): cut everywhere, not only on a
+                               terminal */
 } limits;
 
 /* The defaults. */
 void limits_default(limits *l);
+
+/* Sets the output limit as asked for (--max-output-chars): a whole
+ * number of characters, 0 for none. Returns false for anything else. */
+bool limits_set_output(limits *l, const char *value);
 
 /* The defaults, overridden by the environment variables that are set.
  * Returns NULL, or a new string (free()) saying which values were bad and
@@ -38,8 +46,20 @@ size_t utf8_count(const char *s, size_t len);
  * text has n characters or fewer): a cut there never splits one. */
 size_t utf8_offset(const char *s, size_t len, size_t n);
 
+/* The UTF-8 sequence at s[0..n) (n > 0): its length and *ok when it is
+ * a well-formed one (shortest form, a scalar value), else the length of
+ * its maximal ill-formed subpart (at least 1), which Unicode recommends
+ * replacing by one U+FFFD. */
+size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok);
+
 /* A description over `max_chars` characters, cut to them and followed by
  * LIMIT_TRUNCATED_SUFFIX: a new string (free()). NULL when it fits. */
 char *limits_cut_description(const char *desc, size_t max_chars);
+
+/* `s` cut to at most `width` characters for one line of a terminal: at
+ * the last space in its last third when there is one (else anywhere but
+ * inside a "<U+XXXX>" escape of text_escape.h), followed by "…" (which
+ * the width counts). A new string (free()); NULL when it fits. */
+char *limits_cut_to_width(const char *s, size_t width);
 
 #endif

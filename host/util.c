@@ -1,5 +1,8 @@
 #include "util.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -165,4 +168,13 @@ bool glob_match(const char *p, const char *s) {
   while (*p == '*')
     p++;
   return *p == '\0';
+}
+
+bool term_size(int fd, unsigned *cols, unsigned *rows) {
+  struct winsize ws;
+  if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &ws) < 0 || ws.ws_col == 0)
+    return false;
+  *cols = ws.ws_col;
+  *rows = ws.ws_row ? ws.ws_row : 24;
+  return true;
 }

@@ -43,4 +43,8 @@ bool glob_match(const char *pattern, const char *s);
  * (errno set). */
 int mkdir_p(const char *path, unsigned mode);
 
+/* The size of the terminal on `fd`: true with *cols and *rows set, or
+ * false when `fd` is no terminal (or says no size). */
+bool term_size(int fd, unsigned *cols, unsigned *rows);
+
 #endif

@@ -5,8 +5,9 @@
  *   {"id": 1, "call": "mcp__demo__echo", "arguments": {"message": "hi"}}
  *   {"id": 2, "read": "demo", "uri": "demo://readme"}
  *   {"id": 3, "prompt": "demo/greet", "arguments": {"name": "Ada"}}
- *   {"id": 4, "list": "tools", "server": "demo"}
+ *   {"id": 4, "list": "tools", "server": "demo"}   (no server: all)
  *   {"id": 5, "subscribe": "every", "uri": "demo://resource/static/..."}
+ *   {"id": 6, "roots": ["/some/dir"], "server": "every"}   (no server: all)
  * ->
  *   {"id": 1, "result": {...}}
  *   {"id": 9, "error": {"exit": 6, "message": "..."}}
@@ -14,9 +15,13 @@
  * After a subscribe, each notifications/resources/updated of that server
  * is written as {"server": S, "notification": M, "params": {...}}.
  * Servers are connected on first use; a list of tools used to resolve
- * mcp__ names is kept for MCPHOST_LIST_CACHE_TTL ms (20000) and dropped on
- * notifications/tools/list_changed and when the connection closes. "exit" is the exit code the same
- * request would have given as a single command. */
+ * tool names is kept for MCPHOST_LIST_CACHE_TTL ms (20000) and dropped on
+ * notifications/tools/list_changed and when the connection closes. "exit"
+ * is the exit code the same request would have given as a single command.
+ * A list of every server gathers the items, each with its "server", and
+ * the servers that failed under "errors". New roots apply to the
+ * servers' next connections and are announced to connected ones with
+ * notifications/roots/list_changed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -28,6 +33,7 @@
 #include "../json_write.h"
 #include "../names.h"
 #include "../redact.h"
+#include "../roots.h"
 #include "../util.h"
 #include "cli.h"
 
@@ -37,7 +43,9 @@ typedef enum {
   OP_PROMPT,
   OP_LIST,
   OP_SUBSCRIBE,
-  OP_UNSUBSCRIBE
+  OP_UNSUBSCRIBE,
+  OP_LIST_ALL, /* a list of every server: the parent of one OP_LIST each */
+  OP_ROOTS
 } op_kind;
 
 typedef struct batch batch;
@@ -52,6 +60,10 @@ typedef struct op {
   cJSON *args;     /* owned */
   char *list_kind; /* for OP_LIST */
   struct op *next; /* waiting list of its server */
+  /* OP_LIST_ALL: its children still running, what they gathered. */
+  struct op *parent; /* an OP_LIST of OP_LIST_ALL answers to it */
+  size_t children;
+  cJSON *items, *errors; /* owned */
 } op;
 
 /* Per server: its session, and requests waiting for it to connect or for
@@ -68,6 +80,9 @@ typedef struct server_slot {
    * the waiting requests connect again once it has. */
   bool restart_when_closed;
   loop_timer *restart;
+  /* The roots a {"roots": ...} request gave this server (owned); NULL:
+   * those of the command line and the configuration. */
+  cJSON *roots;
   batch *b;
 } server_slot;
 
@@ -160,12 +175,46 @@ static void check_done(batch *b) {
 static void op_free(op *o) {
   cJSON_Delete(o->id);
   cJSON_Delete(o->args);
+  cJSON_Delete(o->items);
+  cJSON_Delete(o->errors);
   free(o->name);
   free(o->list_kind);
   free(o);
 }
 
+static void finish_result(op *o, cJSON *result);
+
+/* A child of OP_LIST_ALL is done: the last one answers for all. */
+static void child_done(op *o) {
+  op *p = o->parent;
+  batch *b = o->b;
+  op_free(o);
+  b->inflight--;
+  if (--p->children > 0)
+    return;
+  cJSON *result = cJSON_CreateObject();
+  cJSON_AddItemToObject(result, p->list_kind, p->items);
+  p->items = NULL;
+  if (cJSON_GetArraySize(p->errors) > 0) {
+    cJSON_AddItemToObject(result, "errors", p->errors);
+    p->errors = NULL;
+  }
+  finish_result(p, result);
+}
+
 static void finish_error(op *o, int exit_code, const char *message) {
+  if (o->parent) {
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "server",
+                            o->b->c->h->cfg.servers[o->server].name);
+    cJSON_AddNumberToObject(e, "exit", exit_code);
+    char *safe = redact(message);
+    cJSON_AddStringToObject(e, "message", safe);
+    free(safe);
+    cJSON_AddItemToArray(o->parent->errors, e);
+    child_done(o);
+    return;
+  }
   cJSON *line = cJSON_CreateObject();
   cJSON_AddItemToObject(line, "id", o->id ? o->id : cJSON_CreateNull());
   o->id = NULL;
@@ -183,6 +232,21 @@ static void finish_error(op *o, int exit_code, const char *message) {
 }
 
 static void finish_result(op *o, cJSON *result) {
+  if (o->parent) {
+    const char *server = o->b->c->h->cfg.servers[o->server].name;
+    cJSON *items = cJSON_GetObjectItemCaseSensitive(result, o->list_kind);
+    while (cJSON_IsArray(items) && items->child) {
+      cJSON *it = cJSON_DetachItemViaPointer(items, items->child);
+      if (cJSON_IsObject(it)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(it, "server");
+        cJSON_AddStringToObject(it, "server", server);
+      }
+      cJSON_AddItemToArray(o->parent->items, it);
+    }
+    cJSON_Delete(result);
+    child_done(o);
+    return;
+  }
   cJSON *line = cJSON_CreateObject();
   cJSON_AddItemToObject(line, "id", o->id ? o->id : cJSON_CreateNull());
   o->id = NULL;
@@ -194,16 +258,6 @@ static void finish_result(op *o, cJSON *result) {
   check_done(b);
 }
 
-static int exit_for_rpc(const session *s, const rpc_error *err) {
-  switch (err->status) {
-  case RPC_ERR_TIMEOUT: return EXIT_TIMEOUT;
-  case RPC_ERR_CLOSED: return EXIT_SERVER;
-  case RPC_ERR_CANCELLED: return EXIT_INTERRUPTED;
-  case RPC_ERR_TRANSPORT: return s->fail == FAIL_AUTH ? EXIT_AUTH : EXIT_SERVER;
-  default: return EXIT_PROTOCOL;
-  }
-}
-
 static session *op_session(op *o) { return o->b->c->sessions[o->server]; }
 
 static void on_answer(void *ud, cJSON *result, const rpc_error *err,
@@ -213,7 +267,13 @@ static void on_answer(void *ud, cJSON *result, const rpc_error *err,
     char msg[700];
     snprintf(msg, sizeof msg, "server \"%s\": %s", op_session(o)->cfg->name,
              err->message);
-    finish_error(o, exit_for_rpc(op_session(o), err), msg);
+    finish_error(o,
+                 cli_exit_code(&(cli_failure){.s = op_session(o),
+                                              .status = err->status,
+                                              .rpc_code = err->code,
+                                              .message = err->message,
+                                              .item = o->name}),
+                 msg);
     return;
   }
   *take = true;
@@ -223,7 +283,8 @@ static void on_answer(void *ud, cJSON *result, const rpc_error *err,
 static void send_op(op *o, const char *method, cJSON *params) {
   char why[600];
   /* Results are only passed on: a large one may skip the tree. */
-  rpc_request_opts opts = {.ud = o, .raw_result = true};
+  rpc_request_opts opts = {
+      .ud = o, .raw_result = true, .kind = cli_result_kind(method)};
   batch *b = o->b;
   opts.timeout_ms = o->kind == OP_CALL ? b->c->tool_timeout_ms
                                        : b->c->request_timeout_ms;
@@ -293,10 +354,9 @@ static void run_ready(op *o) {
   session *s = op_session(o);
   switch (o->kind) {
   case OP_CALL: {
-    if (!o->qualified) {
-      run_call(o, o->name);
-      return;
-    }
+    /* Both forms are looked up in the (cached) list, so that a name the
+     * server does not have is exit 6 as with `call`, however the server
+     * would have answered it. */
     if (slot->tools && loop_now_ms() - slot->tools_at > o->b->cache_ttl_ms) {
       cJSON_Delete(slot->tools); /* stale: list again */
       slot->tools = NULL;
@@ -311,9 +371,20 @@ static void run_ready(op *o) {
       }
       return;
     }
-    /* The names `tools` lists (names.h): shortened, de-duplicated. */
-    const cJSON *t = name_find_item(s->cfg->name, slot->tools,
-                                    o->b->c->lim.name_chars, o->name);
+    /* The names `tools` lists (names.h): shortened, de-duplicated; or
+     * the server's own. */
+    const cJSON *t = NULL;
+    if (o->qualified) {
+      t = name_find_item(s->cfg->name, slot->tools, o->b->c->lim.name_chars,
+                         o->name);
+    } else {
+      cJSON_ArrayForEach(t, slot->tools) {
+        const char *n =
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
+        if (n && strcmp(n, o->name) == 0)
+          break;
+      }
+    }
     if (t) {
       const char *real =
           cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
@@ -362,6 +433,9 @@ static void run_ready(op *o) {
     send_op(o, "prompts/get", params);
     return;
   }
+  case OP_LIST_ALL:
+  case OP_ROOTS:
+    break; /* never waits for a server (start_list_all, set_roots) */
   case OP_LIST: {
     char method[64];
     snprintf(method, sizeof method, "%s/list", o->list_kind);
@@ -445,6 +519,8 @@ static void start_op(batch *b, op *o) {
   session *s = c->sessions[o->server];
   if (!s) {
     s = cli_new_session(c, o->server);
+    if (slot->roots)
+      session_set_roots(s, cJSON_Duplicate(slot->roots, 1));
     c->sessions[o->server] = s;
     s->on_state = on_state;
     s->on_state_ud = b;
@@ -503,6 +579,80 @@ static int batch_allowed(batch *b, const op *o, char *why, size_t why_len) {
                             why_len);
 }
 
+/* {"list": KIND} without a server: one OP_LIST per server that may
+ * start, gathered by `o`. */
+static void start_list_all(batch *b, op *o) {
+  const config *cfg = &b->c->h->cfg;
+  o->items = cJSON_CreateArray();
+  o->errors = cJSON_CreateArray();
+  o->children = 1; /* held until every child is out: some end at once */
+  for (size_t i = 0; i < cfg->nservers; i++) {
+    if (cfg->servers[i].state != SERVER_ACTIVE)
+      continue;
+    op *child = xcalloc(1, sizeof *child);
+    child->b = b;
+    child->kind = OP_LIST;
+    child->server = i;
+    child->list_kind = xstrdup(o->list_kind);
+    child->parent = o;
+    o->children++;
+    b->inflight++;
+    start_op(b, child);
+  }
+  /* The hold, released like a child's end. */
+  op *hold = xcalloc(1, sizeof *hold);
+  hold->b = b;
+  hold->parent = o;
+  b->inflight++;
+  child_done(hold);
+}
+
+/* {"roots": [DIR...], "server": S}: resolves the directories against the
+ * working directory, keeps them for the server's (or every server's)
+ * next connections and gives them to the connected sessions, which
+ * announce the change. Answers with the roots as offered. */
+static void set_roots(batch *b, op *o, const cJSON *dirs, long only) {
+  cli *c = b->c;
+  char why[700];
+  if (c->no_roots) {
+    finish_error(o, EXIT_USAGE, "roots are off (--no-roots)");
+    return;
+  }
+  cJSON *roots = cJSON_CreateArray();
+  int i = 0;
+  const cJSON *d;
+  cJSON_ArrayForEach(d, dirs) {
+    char *dir = cJSON_IsString(d) && d->valuestring[0]
+                    ? roots_resolve_dir(c->h->paths[MCPH_PATH_CWD],
+                                        d->valuestring, why, sizeof why)
+                    : NULL;
+    if (!dir) {
+      char msg[800];
+      snprintf(msg, sizeof msg, "\"roots\"[%d]: %s", i,
+               cJSON_IsString(d) && d->valuestring[0]
+                   ? why
+                   : "must be a directory path");
+      cJSON_Delete(roots);
+      finish_error(o, EXIT_USAGE, msg);
+      return;
+    }
+    cJSON_AddItemToArray(roots, roots_entry(dir));
+    free(dir);
+    i++;
+  }
+  for (size_t k = 0; k < c->nsessions; k++) {
+    if (only >= 0 && (size_t)only != k)
+      continue;
+    cJSON_Delete(b->slots[k].roots);
+    b->slots[k].roots = cJSON_Duplicate(roots, 1);
+    if (c->sessions[k])
+      session_set_roots(c->sessions[k], cJSON_Duplicate(roots, 1));
+  }
+  cJSON *result = cJSON_CreateObject();
+  cJSON_AddItemToObject(result, "roots", roots);
+  finish_result(o, result);
+}
+
 /* One input line: parse it into an op and start it. */
 static void handle_line(batch *b, const char *line, size_t len) {
   op *o = xcalloc(1, sizeof *o);
@@ -529,10 +679,39 @@ static void handle_line(batch *b, const char *line, size_t len) {
   const char *list = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "list"));
   const char *sub = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "subscribe"));
   const char *unsub = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "unsubscribe"));
+  const cJSON *roots = cJSON_GetObjectItemCaseSensitive(req, "roots");
   if (sub || unsub)
     read = sub ? sub : unsub; /* same shape as read: server + uri */
   int rc = EXIT_OK;
-  if (call || prompt) {
+  if (roots) {
+    const char *srv =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "server"));
+    long i = srv ? cli_find_server(b->c, srv) : -1;
+    o->kind = OP_ROOTS;
+    if (!cJSON_IsArray(roots)) {
+      rc = EXIT_USAGE;
+      snprintf(why, sizeof why, "\"roots\" must be a list of directories");
+    } else if (srv && i < 0) {
+      rc = EXIT_NOT_FOUND;
+      snprintf(why, sizeof why, "no server named \"%s\" is configured", srv);
+    } else {
+      set_roots(b, o, roots, i);
+      cJSON_Delete(req);
+      return;
+    }
+  } else if (list && !cJSON_GetObjectItemCaseSensitive(req, "server")) {
+    o->kind = OP_LIST_ALL;
+    if (strcmp(list, "tools") && strcmp(list, "resources") &&
+        strcmp(list, "prompts")) {
+      rc = EXIT_USAGE;
+      snprintf(why, sizeof why, "\"list\" must be tools, resources or prompts");
+    } else {
+      o->list_kind = xstrdup(list);
+      cJSON_Delete(req);
+      start_list_all(b, o);
+      return;
+    }
+  } else if (call || prompt) {
     o->kind = call ? OP_CALL : OP_PROMPT;
     rc = cli_resolve_ref(b->c, call ? call : prompt, call ? "tool" : "prompt",
                          &o->server, &o->name, &o->qualified, why, sizeof why);
@@ -563,7 +742,8 @@ static void handle_line(batch *b, const char *line, size_t len) {
   } else {
     rc = EXIT_USAGE;
     snprintf(why, sizeof why,
-             "a request needs one of \"call\", \"read\", \"prompt\", \"list\"");
+             "a request needs one of \"call\", \"read\", \"prompt\", "
+             "\"list\", \"subscribe\", \"unsubscribe\", \"roots\"");
   }
   cJSON_Delete(req);
   if (rc == EXIT_OK)
@@ -617,10 +797,11 @@ static void on_stdin(void *ud, int fd, unsigned events) {
 }
 
 int cmd_batch(cli *c, int argc, char **argv) {
-  (void)argv;
   if (argc > 1) {
-    fprintf(stderr, "mcphost: batch reads its requests from stdin and takes "
-                    "no arguments\n");
+    cli_error(c, NULL,
+              "batch reads its requests from stdin and takes no arguments "
+              "(\"%s\"; batch --help)",
+              argv[1]);
     return EXIT_USAGE;
   }
   batch b = {.c = c};
@@ -670,6 +851,7 @@ int cmd_batch(cli *c, int argc, char **argv) {
   sb_free(&b.out);
   for (size_t i = 0; i < c->nsessions; i++) {
     cJSON_Delete(b.slots[i].tools);
+    cJSON_Delete(b.slots[i].roots);
     if (b.slots[i].restart)
       loop_timer_cancel(c->h->loop, b.slots[i].restart);
     if (c->sessions[i]) {

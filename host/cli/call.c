@@ -15,8 +15,8 @@ static session *connect_one(cli *c, size_t idx, int *rc) {
   cli_connect(c, &idx, 1);
   session *s = c->sessions[idx];
   if (s->state != SESS_READY) {
-    out_error("server \"%s\" failed: %s", s->cfg->name,
-              s->error ? s->error : "not connected");
+    cli_error(c, s->cfg->name, "server \"%s\" failed: %s",
+              cli_esc(c, s->cfg->name), s->error ? s->error : "not connected");
     *rc = cli_exit_for_failure(s);
     return NULL;
   }
@@ -25,14 +25,20 @@ static session *connect_one(cli *c, size_t idx, int *rc) {
 
 /* key=value arguments: the value is JSON when it parses as JSON, else a
  * string. A single argument starting with '{' is the whole object. */
-static int parse_arguments(int argc, char **argv, cJSON **out) {
+static int parse_arguments(cli *c, int argc, char **argv, cJSON **out) {
+  if (argc > 1 && argv[0][0] == '{') {
+    cli_error(c, NULL,
+              "a JSON object must be the only argument, but \"%s\" follows "
+              "it (options go before the arguments)",
+              argv[1]);
+    return EXIT_USAGE;
+  }
   if (argc == 1 && argv[0][0] == '{') {
     cJSON *o = cJSON_Parse(argv[0]);
     if (!cJSON_IsObject(o)) {
       cJSON_Delete(o);
-      fprintf(stderr, "mcphost: the arguments are not a valid JSON object: "
-                      "%s\n",
-              argv[0]);
+      cli_error(c, NULL, "the arguments are not a valid JSON object: %s",
+                argv[0]);
       return EXIT_USAGE;
     }
     *out = o;
@@ -42,9 +48,9 @@ static int parse_arguments(int argc, char **argv, cJSON **out) {
   for (int i = 0; i < argc; i++) {
     const char *eq = strchr(argv[i], '=');
     if (!eq || eq == argv[i]) {
-      fprintf(stderr, "mcphost: argument \"%s\" is not KEY=VALUE (or pass "
-                      "one JSON object)\n",
-              argv[i]);
+      cli_error(c, NULL,
+                "argument \"%s\" is not KEY=VALUE (or pass one JSON object)",
+                argv[i]);
       cJSON_Delete(o);
       return EXIT_USAGE;
     }
@@ -61,20 +67,9 @@ static int parse_arguments(int argc, char **argv, cJSON **out) {
 }
 
 static void on_progress(cli *c, const cJSON *params) {
-  if (c->quiet_progress)
-    return;
-  const cJSON *p = cJSON_GetObjectItemCaseSensitive(params, "progress");
-  const cJSON *t = cJSON_GetObjectItemCaseSensitive(params, "total");
-  const char *m = cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(params, "message"));
-  if (!cJSON_IsNumber(p))
-    return;
-  if (cJSON_IsNumber(t))
-    fprintf(stderr, "progress: %g/%g%s%s\n", p->valuedouble, t->valuedouble,
-            m ? " " : "", m ? m : "");
-  else
-    fprintf(stderr, "progress: %g%s%s\n", p->valuedouble, m ? " " : "",
-            m ? m : "");
+  if (!c->quiet_progress) {
+    out_progress(c, params);
+  }
 }
 
 /* Finds the tool or prompt called `want` by listing them all (following
@@ -99,7 +94,7 @@ static cJSON *find_item(cli *c, session *s, const char *method,
     *rc = cli_request(c, s, method, params, c->request_timeout_ms, NULL,
                       &result, why, sizeof why);
     if (*rc != EXIT_OK) {
-      out_error("%s", why);
+      cli_error(c, s->cfg->name, "%s", why);
       break;
     }
     cJSON *items = cJSON_GetObjectItemCaseSensitive(result, key);
@@ -132,8 +127,9 @@ static cJSON *find_item(cli *c, session *s, const char *method,
   }
   cJSON_Delete(all);
   if (!found && *rc == EXIT_OK) {
-    fprintf(stderr, "mcphost: server \"%s\" has no %s named \"%s\"\n",
-            s->cfg->name, strcmp(key, "tools") == 0 ? "tool" : "prompt", want);
+    cli_error(c, s->cfg->name, "server \"%s\" has no %s named \"%s\"",
+              cli_esc(c, s->cfg->name),
+              strcmp(key, "tools") == 0 ? "tool" : "prompt", cli_esc(c, want));
     *rc = EXIT_NOT_FOUND;
   }
   return found;
@@ -157,10 +153,10 @@ int cmd_call(cli *c, int argc, char **argv) {
   int rc = cli_resolve_ref(c, argv[1], "tool", &idx, &tool, &qualified, why,
                            sizeof why);
   if (rc != EXIT_OK) {
-    out_error("%s", why);
+    cli_error(c, NULL, "%s", why);
     return rc;
   }
-  rc = parse_arguments(argc - 2, argv + 2, &args);
+  rc = parse_arguments(c, argc - 2, argv + 2, &args);
   if (rc != EXIT_OK)
     goto out;
   /* A denied tool never even starts its server. */
@@ -189,12 +185,26 @@ int cmd_call(cli *c, int argc, char **argv) {
   cJSON *result = NULL;
   rc = cli_call_tool(c, s, tool, args, on_progress, &result, why, sizeof why);
   if (rc != EXIT_OK) {
-    out_error("%s", why);
+    cli_error(c, s->cfg->name, "%s", why);
     goto out;
   }
   bool is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"));
+  if (is_error && !qualified) {
+    /* The SDKs answer an unknown tool with a result whose isError says
+     * "not found": the list tells that from the tool's own error. */
+    int lrc;
+    cJSON *item = find_item(c, s, "tools/list", "tools", tool, false, &lrc);
+    cJSON_Delete(item);
+    if (lrc == EXIT_NOT_FOUND) {
+      cJSON_Delete(result);
+      rc = EXIT_NOT_FOUND;
+      goto out;
+    }
+  }
   if (c->json) {
+    out_cut_result(c, result);
     out_json(result);
+    c->result_printed = true;
   } else {
     const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
     const cJSON *structured =
@@ -206,14 +216,14 @@ int cmd_call(cli *c, int argc, char **argv) {
   }
   if (is_error) {
     fprintf(stderr, "mcphost: tool \"%s\" on server \"%s\" reported an error\n",
-            tool, s->cfg->name);
+            cli_esc(c, tool), cli_esc(c, s->cfg->name));
     rc = EXIT_TOOL_ERROR;
   }
   cJSON_Delete(result);
 out:
   cJSON_Delete(args);
   free(tool);
-  return rc;
+  return cli_output_rc(c, rc);
 }
 
 int cmd_read(cli *c, int argc, char **argv) {
@@ -223,7 +233,7 @@ int cmd_read(cli *c, int argc, char **argv) {
   }
   long i = cli_find_server(c, argv[1]);
   if (i < 0) {
-    fprintf(stderr, "mcphost: no server named \"%s\" is configured\n", argv[1]);
+    cli_error(c, NULL, "no server named \"%s\" is configured", argv[1]);
     return EXIT_NOT_FOUND;
   }
   int rc = EXIT_OK;
@@ -237,40 +247,82 @@ int cmd_read(cli *c, int argc, char **argv) {
   rc = cli_request(c, s, "resources/read", params, c->request_timeout_ms,
                    on_progress, &result, why, sizeof why);
   if (rc != EXIT_OK) {
-    out_error("%s", why);
+    cli_error(c, s->cfg->name, "%s", why);
     return rc;
   }
-  if (c->json)
+  c->result_printed = c->json;
+  if (c->json) {
+    out_cut_result(c, result);
     out_json(result);
-  else
+  } else {
     out_resource_contents(c, cJSON_GetObjectItemCaseSensitive(result, "contents"));
+  }
   cJSON_Delete(result);
-  return EXIT_OK;
+  return cli_output_rc(c, EXIT_OK);
 }
 
-/* Maps prompt arguments: NAME=VALUE for a declared NAME, else the next
- * declared argument in order. */
-static int prompt_arguments(const cJSON *decl, int argc, char **argv,
-                            cJSON **out) {
+/* A word that names a prompt argument: NAME=VALUE, NAME made of letters,
+ * digits, '_', '-' and '.'. Anything else ("1+1=2", "a b=c") is a
+ * positional value. Sets *name_len. */
+static bool named_argument(const char *word, size_t *name_len) {
+  size_t n = strspn(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                          "0123456789_-.");
+  *name_len = n;
+  return n > 0 && word[n] == '=';
+}
+
+static bool declares(const cJSON *decl, const char *name, size_t len) {
+  const cJSON *d;
+  cJSON_ArrayForEach(d, decl) {
+    const char *n =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "name"));
+    if (n && strlen(n) == len && strncmp(n, name, len) == 0)
+      return true;
+  }
+  return false;
+}
+
+/* "city, country" or "none". A new string. */
+static char *declared_names(const cJSON *decl) {
+  strbuf b;
+  sb_init(&b);
+  const cJSON *d;
+  cJSON_ArrayForEach(d, decl) {
+    const char *n =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "name"));
+    if (n)
+      sb_printf(&b, "%s%s", b.len ? ", " : "", n);
+  }
+  if (!b.len)
+    sb_adds(&b, "none");
+  return sb_take(&b);
+}
+
+/* Maps prompt arguments: NAME=VALUE for a declared NAME (an undeclared
+ * NAME is a usage error: it would silently become a positional value),
+ * else the next declared argument in order. */
+static int prompt_arguments(cli *c, const char *prompt, const cJSON *decl,
+                            int argc, char **argv, cJSON **out) {
   cJSON *o = cJSON_CreateObject();
   int next = 0, ndecl = cJSON_GetArraySize(decl);
   for (int i = 0; i < argc; i++) {
-    const char *eq = strchr(argv[i], '=');
-    if (eq) {
-      char *key = xstrndup(argv[i], (size_t)(eq - argv[i]));
-      bool declared = false;
-      const cJSON *d;
-      cJSON_ArrayForEach(d, decl) {
-        const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "name"));
-        declared |= n && strcmp(n, key) == 0;
+    size_t klen;
+    if (named_argument(argv[i], &klen)) {
+      if (!declares(decl, argv[i], klen)) {
+        char *names = declared_names(decl);
+        cli_error(c, NULL,
+                  "prompt \"%s\" has no argument \"%.*s\" (its arguments: "
+                  "%s); a value containing '=' goes as NAME=VALUE",
+                  cli_esc(c, prompt), (int)klen, argv[i], cli_esc(c, names));
+        free(names);
+        cJSON_Delete(o);
+        return EXIT_USAGE;
       }
-      if (declared) {
-        cJSON_DeleteItemFromObjectCaseSensitive(o, key);
-        cJSON_AddStringToObject(o, key, eq + 1);
-        free(key);
-        continue;
-      }
+      char *key = xstrndup(argv[i], klen);
+      cJSON_DeleteItemFromObjectCaseSensitive(o, key);
+      cJSON_AddStringToObject(o, key, argv[i] + klen + 1);
       free(key);
+      continue;
     }
     /* Positional: the next declared argument not yet given. */
     const char *name = NULL;
@@ -281,8 +333,10 @@ static int prompt_arguments(const cJSON *decl, int argc, char **argv,
         name = n;
     }
     if (!name) {
-      fprintf(stderr, "mcphost: too many arguments: the prompt declares %d\n",
-              ndecl);
+      char *names = declared_names(decl);
+      cli_error(c, NULL, "too many arguments: prompt \"%s\" declares %d (%s)",
+                cli_esc(c, prompt), ndecl, cli_esc(c, names));
+      free(names);
       cJSON_Delete(o);
       return EXIT_USAGE;
     }
@@ -293,7 +347,8 @@ static int prompt_arguments(const cJSON *decl, int argc, char **argv,
     const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "name"));
     if (n && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "required")) &&
         !cJSON_GetObjectItemCaseSensitive(o, n)) {
-      fprintf(stderr, "mcphost: missing required prompt argument \"%s\"\n", n);
+      cli_error(c, NULL, "missing required prompt argument \"%s\"",
+                cli_esc(c, n));
       cJSON_Delete(o);
       return EXIT_USAGE;
     }
@@ -314,7 +369,7 @@ int cmd_prompt(cli *c, int argc, char **argv) {
   int rc = cli_resolve_ref(c, argv[1], "prompt", &idx, &name, &qualified, why,
                            sizeof why);
   if (rc != EXIT_OK) {
-    out_error("%s", why);
+    cli_error(c, NULL, "%s", why);
     return rc;
   }
   cJSON *item = NULL, *args = NULL, *result = NULL;
@@ -327,7 +382,8 @@ int cmd_prompt(cli *c, int argc, char **argv) {
     goto out;
   free(name);
   name = item_name(item);
-  rc = prompt_arguments(cJSON_GetObjectItemCaseSensitive(item, "arguments"),
+  rc = prompt_arguments(c, name,
+                        cJSON_GetObjectItemCaseSensitive(item, "arguments"),
                         argc - 2, argv + 2, &args);
   if (rc != EXIT_OK)
     goto out;
@@ -338,16 +394,18 @@ int cmd_prompt(cli *c, int argc, char **argv) {
   rc = cli_request(c, s, "prompts/get", params, c->request_timeout_ms,
                    on_progress, &result, why, sizeof why);
   if (rc != EXIT_OK) {
-    out_error("%s", why);
+    cli_error(c, s->cfg->name, "%s", why);
     goto out;
   }
   if (c->json) {
+    out_cut_result(c, result);
     out_json(result);
+    c->result_printed = true;
   } else {
     const cJSON *m;
     cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(result, "messages")) {
       const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "role"));
-      printf("[%s]\n", role ? role : "?");
+      printf("[%s]\n", role ? cli_esc(c, role) : "?");
       out_content(c, cJSON_GetObjectItemCaseSensitive(m, "content"));
     }
   }
@@ -356,5 +414,5 @@ out:
   cJSON_Delete(args);
   cJSON_Delete(result);
   free(name);
-  return rc;
+  return cli_output_rc(c, rc);
 }

@@ -15,15 +15,18 @@
 /* Exit codes (documented in --help and the README). */
 enum {
   EXIT_OK = 0,
-  EXIT_TOOL_ERROR = 1,  /* the tool ran and reported isError */
-  EXIT_USAGE = 2,       /* bad command line */
-  EXIT_SERVER = 3,      /* a server failed, is unreachable or misconfigured */
-  EXIT_PROTOCOL = 4,    /* the server answered with an error or broke MCP */
-  EXIT_TIMEOUT = 5,     /* a deadline passed */
-  EXIT_NOT_FOUND = 6,   /* no such server, tool, prompt or resource */
-  EXIT_AUTH = 7,        /* the server needs authorization (needs-auth) */
-  EXIT_DENIED = 8,      /* refused by policy, approval or a permission rule */
-  EXIT_INTERRUPTED = 130
+  EXIT_TOOL_ERROR = 1,   /* the tool ran and reported isError */
+  EXIT_USAGE = 2,        /* bad command line */
+  EXIT_SERVER = 3,       /* a server failed, is unreachable or misconfigured */
+  EXIT_PROTOCOL = 4,     /* the server answered with an error or broke MCP */
+  EXIT_TIMEOUT = 5,      /* a deadline passed */
+  EXIT_NOT_FOUND = 6,    /* no such server, tool, prompt or resource */
+  EXIT_AUTH = 7,         /* the server needs authorization (needs-auth) */
+  EXIT_DENIED = 8,       /* refused by policy, approval or a permission rule */
+  EXIT_TRUNCATED = 9,    /* done, but a text result was cut as
+                            --max-output-chars / MCPHOST_MAX_OUTPUT_CHARS
+                            asked */
+  EXIT_INTERRUPTED = 130 /* Ctrl-C; a signal N ends as 128 + N */
 };
 
 typedef struct cli {
@@ -41,6 +44,10 @@ typedef struct cli {
   size_t nsessions;
   unsigned files_written;
   limits lim; /* name, description and output lengths (size_limits.h) */
+  bool output_cut; /* a text result was cut by a limit asked for */
+#define CLI_ESC_KEEP 16
+  char *esc_ring[CLI_ESC_KEEP]; /* cli_esc's strings */
+  unsigned esc_next;
   /* ---- configuration scopes (load.c) and permissions (permission.c) ---- */
   config_sources sources;   /* what the command line asked for */
   const char **allow_tools; /* --allow patterns: answers to "ask" */
@@ -48,7 +55,44 @@ typedef struct cli {
   /* ---- plugin commands and services (plugin_cmds.c) ---- */
   char *policy_text;       /* the last policy() answer */
   struct mcph_run *run;    /* the plugin command running, if any */
+  /* ---- roots (roots.h): --root, resolved (owned), and --no-roots ---- */
+  char **root_dirs;
+  size_t nroot_dirs;
+  bool no_roots;
+  /* ---- failures (failure.c) ---- */
+  char *error_message; /* the first cli_error, for --json (owned) */
+  char *error_server;  /* the server it names, or NULL (owned) */
+  bool result_printed; /* a JSON result went to stdout */
 } cli;
+
+/* failure.c */
+/* What went wrong, as far as the exit code is concerned. */
+typedef struct cli_failure {
+  const session *s;    /* the server involved, or NULL */
+  rpc_status status;   /* a request's outcome; RPC_OK: no request failed */
+  int rpc_code;        /* the JSON-RPC error code (RPC_ERR_REMOTE) */
+  const char *message; /* the JSON-RPC error message, or NULL */
+  const char *item;    /* the tool, prompt or URI asked for, or NULL */
+  int mcph_status;     /* a plugin's MCPH_E* status, or 0 */
+} cli_failure;
+/* The one map from a failure to an exit code. In order: a plugin's
+ * status; a failed request (a JSON-RPC error that says the tool, prompt
+ * or resource does not exist is EXIT_NOT_FOUND: -32002, or -32602 whose
+ * message says "not found" or "unknown tool|prompt" and names `item` when
+ * given); the session's failure. */
+int cli_exit_code(const cli_failure *f);
+/* The exit code for a session that failed to connect or went away. */
+int cli_exit_for_failure(const session *s);
+/* A run a signal ended exits 128 + its number (SIGTERM 143, SIGINT 130). */
+int cli_exit_for_signal(int rc, int signal_number);
+/* Prints "mcphost: <message>" on stderr (out_error) and keeps the first
+ * one for the --json error object; `server` may be NULL. */
+void cli_error(cli *c, const char *server, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* At exit: under --json, a failed command that printed no result writes
+ * {"error": {"code": EXIT, "message": ..., "server": NAME|null}} on
+ * stdout. Frees what cli_error kept. */
+void cli_finish(cli *c, int rc);
 
 /* connect.c */
 /* Creates the session of config entry `idx` with the command line's
@@ -68,7 +112,9 @@ typedef void (*cli_progress_fn)(cli *c, const cJSON *params);
 int cli_request(cli *c, session *s, const char *method, cJSON *params,
                 uint64_t timeout_ms, cli_progress_fn progress, cJSON **result,
                 char *why, size_t why_len);
-int cli_exit_for_failure(const session *s);
+/* What a request's answer is to the sanitizer (sanitize_kind): the
+ * results the CLI shows or hands to a script are SANITIZE_RESULT. */
+int cli_result_kind(const char *method);
 /* Index of a configured server by name (exact, then normalized); -1. */
 long cli_find_server(const cli *c, const char *name);
 
@@ -120,6 +166,11 @@ int cmd_call(cli *c, int argc, char **argv);
 int cmd_read(cli *c, int argc, char **argv);
 int cmd_prompt(cli *c, int argc, char **argv);
 
+/* help.c */
+/* `mcphost COMMAND --help` for a built-in command other than mcp (which
+ * has its own), or NULL. */
+const char *cli_command_help(const char *name);
+
 /* batch.c */
 int cmd_batch(cli *c, int argc, char **argv);
 
@@ -128,7 +179,26 @@ int cmd_batch(cli *c, int argc, char **argv);
  * blobs written to files with a line naming the file. */
 void out_content(cli *c, const cJSON *content);
 void out_resource_contents(cli *c, const cJSON *contents);
+/* Prints `v` as indented JSON; on a terminal with DEL, C1 and invisible
+ * characters as \u escapes (the same values). */
 void out_json(const cJSON *v);
+/* For --json: cuts the text of a tools/call, resources/read or
+ * prompts/get result in place to a limit asked for (cli_output_limit),
+ * each cut said on stderr. */
+void out_cut_result(cli *c, cJSON *result);
+/* The characters of one result's text that may be printed, 0 for all:
+ * the limit on a terminal, or the one asked for everywhere. */
+size_t cli_output_limit(const cli *c);
+/* `rc`, or EXIT_TRUNCATED for a success whose output was cut as asked. */
+int cli_output_rc(const cli *c, int rc);
+/* A progress notification as a line on stderr. */
+void out_progress(cli *c, const cJSON *params);
+/* Text from a server or a config file for one line of output: controls,
+ * newlines (and, but with --sanitize=off, invisible and bidi characters)
+ * as visible escapes (text_escape.h). Owned by `c`, valid until
+ * CLI_ESC_KEEP more calls; NULL is "". */
+const char *cli_esc(cli *c, const char *s);
+void cli_esc_free(cli *c);
 /* Prints "mcphost: <message>" on stderr, redacted (redact.h) and
  * sanitized: an error can quote a server, an HTTP peer or a header. */
 void out_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

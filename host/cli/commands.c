@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../names.h"
 #include "../util.h"
@@ -99,8 +100,7 @@ static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
   if (argc == 1) {
     long i = cli_find_server(c, argv[0]);
     if (i < 0) {
-      fprintf(stderr, "mcphost: no server named \"%s\" is configured\n",
-              argv[0]);
+      cli_error(c, NULL, "no server named \"%s\" is configured", argv[0]);
       return EXIT_NOT_FOUND;
     }
     int rc = cli_check_startable(c, (size_t)i);
@@ -118,26 +118,35 @@ static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
     if (sc->state == SERVER_ACTIVE)
       (*idx)[(*n)++] = i;
     else if (note_pending && sc->state == SERVER_PENDING)
-      fprintf(stderr, "mcphost: server \"%s\" not started: %s\n", sc->name,
-              sc->reason);
+      fprintf(stderr, "mcphost: server \"%s\" not started: %s\n",
+              cli_esc(c, sc->name), cli_esc(c, sc->reason));
   }
   return EXIT_OK;
 }
 
-static const char *first_line(const char *s, char *buf, size_t len) {
-  if (!s)
-    return "";
-  size_t i = 0;
-  while (s[i] && s[i] != '\n' && i + 1 < len) {
-    buf[i] = s[i];
-    i++;
+/* How a description is shown under its name, indented: with -v every
+ * line whole; else its first line, on a terminal cut at a word to the
+ * width with "…"; escaped either way. */
+static void print_description(cli *c, const char *desc) {
+  if (!desc || !*desc)
+    return;
+  static const char indent[] = "    ";
+  unsigned cols = 0, rows = 0;
+  bool tty = term_size(STDOUT_FILENO, &cols, &rows);
+  for (const char *line = desc; line && *line;) {
+    const char *nl = strchr(line, '\n');
+    char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
+    const char *shown = cli_esc(c, one);
+    char *cut = NULL;
+    if (c->h->verbosity == 0 && tty && cols > sizeof indent + 8)
+      cut = limits_cut_to_width(shown, cols - (sizeof indent - 1));
+    printf("%s%s\n", indent, cut ? cut : shown);
+    free(cut);
+    free(one);
+    if (c->h->verbosity == 0)
+      break;
+    line = nl ? nl + 1 : NULL;
   }
-  /* Cut full: never in the middle of a UTF-8 character. */
-  if (s[i] && s[i] != '\n')
-    while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80)
-      i--;
-  buf[i] = '\0';
-  return buf;
 }
 
 /* An item's description as listed: cut to the limit (size_limits.h). A
@@ -238,12 +247,28 @@ static void inactive_json(const cli *c, cJSON *arr) {
   }
 }
 
-static void inactive_text(const cli *c, int wname, int wtype) {
+/* Prints `s` and pads it with spaces to `width` characters. */
+static void pad(const char *s, size_t width) {
+  size_t n = utf8_count(s, strlen(s));
+  fputs(s, stdout);
+  for (; n < width; n++)
+    fputc(' ', stdout);
+}
+
+static size_t width_of(const char *s) {
+  return utf8_count(s, strlen(s));
+}
+
+static void inactive_text(cli *c, size_t wname, size_t wtype) {
   for (size_t i = 0; i < c->h->cfg.nservers; i++) {
     const server_config *sc = &c->h->cfg.servers[i];
-    if (sc->state != SERVER_ACTIVE)
-      printf("%-*s  %-*s  %s: %s\n", wname, sc->name, wtype, sc->type,
-             server_state_name(sc), sc->reason ? sc->reason : "");
+    if (sc->state == SERVER_ACTIVE)
+      continue;
+    pad(cli_esc(c, sc->name), wname);
+    fputs("  ", stdout);
+    pad(cli_esc(c, sc->type), wtype);
+    printf("  %s: %s\n", server_state_name(sc),
+           cli_esc(c, sc->reason ? sc->reason : ""));
   }
 }
 
@@ -255,9 +280,8 @@ static void note_json(void *ud, const char *plugin_id, const char *line) {
 }
 
 static void note_text(void *ud, const char *plugin_id, const char *line) {
-  (void)ud;
   (void)plugin_id;
-  printf("    %s\n", line);
+  printf("    %s\n", cli_esc(ud, line));
 }
 
 int cmd_servers(cli *c, int argc, char **argv) {
@@ -315,39 +339,66 @@ int cmd_servers(cli *c, int argc, char **argv) {
     if (argc == 1)
       inactive_json(c, arr);
     out_json(arr);
+    c->result_printed = true;
     cJSON_Delete(arr);
   } else {
-    int wname = 4, wtype = 4;
+    /* Every column as wide as its widest entry, counted in characters
+     * of what is shown (escapes included). */
+    size_t wname = 4, wtype = 4, wwho = 6;
+    char **who = xcalloc(n ? n : 1, sizeof *who);
     for (size_t k = 0; k < c->h->cfg.nservers; k++) {
       const server_config *sc = &c->h->cfg.servers[k];
-      if ((int)strlen(sc->name) > wname)
-        wname = (int)strlen(sc->name);
-      if ((int)strlen(sc->type) > wtype)
-        wtype = (int)strlen(sc->type);
+      size_t a = width_of(cli_esc(c, sc->name)),
+             b = width_of(cli_esc(c, sc->type));
+      wname = a > wname ? a : wname;
+      wtype = b > wtype ? b : wtype;
     }
-    printf("%-*s  %-*s  %-10s  %-28s  %5s  %9s  %7s\n", wname, "NAME", wtype,
-           "TYPE", "STATE", "SERVER", "TOOLS", "RESOURCES", "PROMPTS");
     for (size_t k = 0; k < n; k++) {
       session *s = c->sessions[idx[k]];
+      if (s->state != SESS_READY)
+        continue;
+      const char *nm = info_str(s, "name"), *ver = info_str(s, "version");
+      char *raw =
+          xasprintf("%s%s%s", nm ? nm : "?", ver ? " " : "", ver ? ver : "");
+      who[k] = xstrdup(cli_esc(c, raw));
+      free(raw);
+      size_t w = width_of(who[k]);
+      wwho = w > wwho ? w : wwho;
+    }
+    pad("NAME", wname);
+    fputs("  ", stdout);
+    pad("TYPE", wtype);
+    fputs("  ", stdout);
+    pad("STATE", 10);
+    fputs("  ", stdout);
+    pad("SERVER", wwho);
+    printf("  %5s  %9s  %7s\n", "TOOLS", "RESOURCES", "PROMPTS");
+    for (size_t k = 0; k < n; k++) {
+      session *s = c->sessions[idx[k]];
+      pad(cli_esc(c, s->cfg->name), wname);
+      fputs("  ", stdout);
+      pad(cli_esc(c, s->cfg->type), wtype);
       if (s->state != SESS_READY) {
-        printf("%-*s  %-*s  %s: %s\n", wname, s->cfg->name, wtype,
-               s->cfg->type, session_state_name(s),
-               s->error ? s->error : "not connected");
+        printf("  %s: %s\n", session_state_name(s),
+               cli_esc(c, s->error ? s->error : "not connected"));
         if (verbose)
-          features_describe(s, note_text, NULL);
+          features_describe(s, note_text, c);
         continue;
       }
-      char who[128];
-      snprintf(who, sizeof who, "%s %s", info_str(s, "name") ? info_str(s, "name") : "?",
-               info_str(s, "version") ? info_str(s, "version") : "");
-      printf("%-*s  %-*s  %-10s  %-28s  %5d  %9d  %7d\n", wname, s->cfg->name,
-             wtype, s->cfg->type, "connected", who,
+      fputs("  ", stdout);
+      pad("connected", 10);
+      fputs("  ", stdout);
+      pad(who[k], wwho);
+      printf("  %5d  %9d  %7d\n",
              count(&ls[k], L_TOOLS) < 0 ? 0 : count(&ls[k], L_TOOLS),
              count(&ls[k], L_RESOURCES) < 0 ? 0 : count(&ls[k], L_RESOURCES),
              count(&ls[k], L_PROMPTS) < 0 ? 0 : count(&ls[k], L_PROMPTS));
       if (verbose)
-        features_describe(s, note_text, NULL);
+        features_describe(s, note_text, c);
     }
+    for (size_t k = 0; k < n; k++)
+      free(who[k]);
+    free(who);
     if (argc == 1)
       inactive_text(c, wname, wtype);
   }
@@ -386,6 +437,7 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
   }
   if (json_out) {
     out_json(json_out);
+    c->result_printed = true;
     cJSON_Delete(json_out);
   }
   listing_free(ls, n);
@@ -407,14 +459,12 @@ static void print_tools(cli *c, session *s, const listing *l, cJSON *out) {
     if (out) {
       cJSON_AddItemToArray(out, listed_json(s, t, q, "tool", desc));
     } else {
-      char line[200];
       /* A name that is not the server's own says what the server calls it. */
       if (strcmp(q + skip, name) != 0)
-        printf("%s  (original name: \"%s\")\n", q, name);
+        printf("%s  (original name: \"%s\")\n", q, cli_esc(c, name));
       else
         printf("%s\n", q);
-      if (desc && *desc)
-        printf("    %s\n", first_line(desc, line, sizeof line));
+      print_description(c, desc);
     }
     free(desc);
   }
@@ -434,7 +484,6 @@ static void add_with_server(cJSON *out, const session *s, const cJSON *item,
 }
 
 static void print_resources(cli *c, session *s, const listing *l, cJSON *out) {
-  (void)c;
   const cJSON *r;
   cJSON_ArrayForEach(r, l->items[L_RESOURCES]) {
     if (out) {
@@ -444,9 +493,10 @@ static void print_resources(cli *c, session *s, const listing *l, cJSON *out) {
     const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "uri"));
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
     const char *mime = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "mimeType"));
-    printf("%s  %s%s%s%s%s\n", s->cfg->name, uri ? uri : "?",
-           name ? "  " : "", name ? name : "", mime ? "  " : "",
-           mime ? mime : "");
+    printf("%s  %s%s%s%s%s\n", cli_esc(c, s->cfg->name),
+           cli_esc(c, uri ? uri : "?"), name ? "  " : "",
+           name ? cli_esc(c, name) : "", mime ? "  " : "",
+           mime ? cli_esc(c, mime) : "");
   }
   cJSON_ArrayForEach(r, l->items[L_TEMPLATES]) {
     if (out) {
@@ -456,8 +506,9 @@ static void print_resources(cli *c, session *s, const listing *l, cJSON *out) {
     const char *t = cJSON_GetStringValue(
         cJSON_GetObjectItemCaseSensitive(r, "uriTemplate"));
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
-    printf("%s  %s  (template)%s%s\n", s->cfg->name, t ? t : "?",
-           name ? "  " : "", name ? name : "");
+    printf("%s  %s  (template)%s%s\n", cli_esc(c, s->cfg->name),
+           cli_esc(c, t ? t : "?"), name ? "  " : "",
+           name ? cli_esc(c, name) : "");
   }
 }
 
@@ -489,15 +540,14 @@ static void print_prompts(cli *c, session *s, const listing *l, cJSON *out) {
       const char *an = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "name"));
       bool req = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "required"));
       if (an)
-        sb_printf(&args, req ? " %s" : " [%s]", an);
+        sb_printf(&args, req ? " %s" : " [%s]", cli_esc(c, an));
     }
     if (strcmp(q + skip, name) != 0)
-      printf("%s%s  (original name: \"%s\")\n", q, sb_str(&args), name);
+      printf("%s%s  (original name: \"%s\")\n", q, sb_str(&args),
+             cli_esc(c, name));
     else
       printf("%s%s\n", q, sb_str(&args));
-    char line[200];
-    if (desc && *desc)
-      printf("    %s\n", first_line(desc, line, sizeof line));
+    print_description(c, desc);
     sb_free(&args);
     free(desc);
   }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "../names.h"
+#include "../roots.h"
 #include "../util.h"
 #include "cli.h"
 
@@ -67,16 +68,6 @@ static size_t env_count(const char *name, size_t fallback) {
   return v && *v && !*end && n > 0 ? (size_t)n : fallback;
 }
 
-int cli_exit_for_failure(const session *s) {
-  switch (s->fail) {
-  case FAIL_TIMEOUT: return EXIT_TIMEOUT;
-  case FAIL_PROTOCOL: return EXIT_PROTOCOL;
-  case FAIL_INTERRUPTED: return EXIT_INTERRUPTED;
-  case FAIL_AUTH: return EXIT_AUTH;
-  default: return EXIT_SERVER;
-  }
-}
-
 long cli_find_server(const cli *c, const char *name) {
   const config *cfg = &c->h->cfg;
   for (size_t i = 0; i < cfg->nservers; i++)
@@ -101,6 +92,13 @@ session *cli_new_session(cli *c, size_t idx) {
   session *s = session_new(c->h, &c->h->cfg.servers[idx]);
   if (c->log_level)
     s->log_level = xstrdup(c->log_level);
+  session_set_roots(
+      s, roots_for_server(
+             c->h, s->cfg,
+             &(roots_options){.dirs = (const char *const *)c->root_dirs,
+                              .ndirs = c->nroot_dirs,
+                              .none = c->no_roots,
+                              .cwd = c->h->paths[MCPH_PATH_CWD]}));
   return s;
 }
 
@@ -191,6 +189,7 @@ static void on_closed(void *ud, session *s) {
 }
 
 void cli_shutdown(cli *c) {
+  cli_esc_free(c);
   cJSON_Delete(c->last_error_data);
   c->last_error_data = NULL;
   size_t open = 0;
@@ -269,24 +268,41 @@ static uint64_t still_running_interval(void) {
 static void on_still_running(void *ud) {
   still_running *sr = ud;
   fprintf(stderr, "mcphost: %s on server \"%s\" still running (%llu s)\n",
-          sr->method, sr->s->cfg->name,
+          sr->method, cli_esc(sr->c, sr->s->cfg->name),
           (unsigned long long)((loop_now_ms() - sr->started) / 1000));
   sr->timer = loop_timer_start(sr->c->h->loop, still_running_interval(),
                                on_still_running, sr);
+}
+
+int cli_result_kind(const char *method) {
+  return strcmp(method, "tools/call") == 0 ||
+                 strcmp(method, "resources/read") == 0 ||
+                 strcmp(method, "prompts/get") == 0
+             ? SANITIZE_RESULT
+             : SANITIZE_NAMES;
 }
 
 int cli_request(cli *c, session *s, const char *method, cJSON *params,
                 uint64_t timeout_ms, cli_progress_fn progress, cJSON **result,
                 char *why, size_t why_len) {
   sync_req r = {.c = c, .progress = progress};
+  /* What the request names, for telling "no such tool" from other
+   * errors (cli_exit_code). */
+  const cJSON *named = cJSON_GetObjectItemCaseSensitive(params, "name");
+  if (!named)
+    named = cJSON_GetObjectItemCaseSensitive(params, "uri");
+  char *item = cJSON_IsString(named) ? xstrdup(named->valuestring) : NULL;
   rpc_request_opts o = {.timeout_ms = timeout_ms,
                         .on_progress = progress ? on_sync_progress : NULL,
                         .ud = &r,
-                        .progress_resets_deadline = true};
+                        .progress_resets_deadline = true,
+                        .kind = cli_result_kind(method)};
   int64_t id = session_request(s, method, params, &o, on_sync_done, why,
                                why_len);
-  if (id < 0)
+  if (id < 0) {
+    free(item);
     return s->state == SESS_READY ? EXIT_PROTOCOL : EXIT_SERVER;
+  }
   /* A person waiting on a long tool call sees that it is still alive. */
   still_running sr = {.c = c, .s = s, .method = method,
                       .started = loop_now_ms()};
@@ -297,6 +313,7 @@ int cli_request(cli *c, session *s, const char *method, cJSON *params,
   if (sr.timer)
     loop_timer_cancel(c->h->loop, sr.timer);
   if (rc == -2 && !r.done) {
+    free(item);
     rpc_cancel(s->rpc, id, "interrupted by the user");
     snprintf(why, why_len, "%s: interrupted", method);
     return EXIT_INTERRUPTED;
@@ -306,35 +323,41 @@ int cli_request(cli *c, session *s, const char *method, cJSON *params,
     cJSON_Delete(r.data);
   switch (r.status) {
   case RPC_OK:
+    free(item);
     *result = r.result;
     return EXIT_OK;
-  case RPC_ERR_REMOTE:
-    snprintf(why, why_len, "server \"%s\": %s failed: %s (%d)", s->cfg->name,
-             method, r.message, r.code);
+  case RPC_ERR_REMOTE: {
+    char *text = rpc_error_text(r.message, r.code);
+    snprintf(why, why_len, "server \"%s\": %s failed: %s", s->cfg->name, method,
+             text);
+    free(text);
     c->last_error_code = r.code;
     cJSON_Delete(c->last_error_data);
     c->last_error_data = r.data;
-    return EXIT_PROTOCOL;
+    break;
+  }
   case RPC_ERR_TIMEOUT:
     snprintf(why, why_len, "server \"%s\": %s timed out after %llu ms",
              s->cfg->name, method, (unsigned long long)timeout_ms);
-    return EXIT_TIMEOUT;
+    break;
   case RPC_ERR_CLOSED:
     snprintf(why, why_len, "server \"%s\" went away during %s: %s",
              s->cfg->name, method, r.message);
-    return EXIT_SERVER;
-  case RPC_ERR_CANCELLED:
-    snprintf(why, why_len, "%s", r.message);
-    return EXIT_INTERRUPTED;
+    break;
   case RPC_ERR_TRANSPORT:
     snprintf(why, why_len, "server \"%s\": %s failed: %s", s->cfg->name,
              method, r.message);
-    return s->fail == FAIL_AUTH ? EXIT_AUTH : EXIT_SERVER;
-  case RPC_ERR_LOCAL:
     break;
+  case RPC_ERR_CANCELLED:
+  case RPC_ERR_LOCAL: snprintf(why, why_len, "%s", r.message); break;
   }
-  snprintf(why, why_len, "%s", r.message);
-  return EXIT_PROTOCOL;
+  int code = cli_exit_code(&(cli_failure){.s = s,
+                                          .status = r.status,
+                                          .rpc_code = r.code,
+                                          .message = r.message,
+                                          .item = item});
+  free(item);
+  return code;
 }
 
 /* Finds the configured server a "mcp__<server>__<rest>" reference means:

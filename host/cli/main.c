@@ -7,8 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../util.h"
 #include "../feature_plugins.h"
+#include "../roots.h"
+#include "../util.h"
 #include "cli.h"
 
 static const char usage_text[] =
@@ -29,12 +30,15 @@ static const char usage_text[] =
     "  batch                      read JSON requests from stdin, one per line:\n"
     "                             {\"id\":1,\"call\":TOOL,\"arguments\":{...}},\n"
     "                             {\"read\":SERVER,\"uri\":URI}, {\"prompt\":PROMPT,\n"
-    "                             \"arguments\":{...}}, {\"list\":\"tools\",\"server\":S};\n"
-    "                             answers one JSON line each, as they complete\n"
+    "                             \"arguments\":{...}}, {\"list\":\"tools\"[,\"server\":S]},\n"
+    "                             {\"subscribe\":SERVER,\"uri\":URI}, \"unsubscribe\",\n"
+    "                             {\"roots\":[DIR...]}; answers one JSON line\n"
+    "                             each, as they complete (batch --help)\n"
     "  plugins                    list plugins found, loaded or refused, and why\n"
     "  mcp list|get|add|add-json|remove|approve|reject|reset-project-choices|\n"
     "      import ...             manage configured servers like `claude mcp`\n"
     "                             (mcphost mcp --help; docs/config.md)\n"
+    "  COMMAND --help             what COMMAND does and takes\n"
     "\n"
     "Options:\n"
     "  -c, --mcp-config FILE|JSON read servers from FILE or JSON text\n"
@@ -50,16 +54,34 @@ static const char usage_text[] =
     "  -u, --url [NAME=]URL       add a remote server (NAME defaults to the host)\n"
     "      --transport TYPE       the type of --url servers: http (default), sse\n"
     "      --plugin-dir DIR       look for plugins in DIR first; repeatable\n"
+    "      --root DIR             offer DIR as a root (roots/list) to every\n"
+    "                             server instead of the working directory or\n"
+    "                             a server's \"roots\"; repeatable\n"
+    "      --no-roots             offer no roots (the capability is not\n"
+    "                             declared); see docs/config.md, Roots\n"
     "      --json                 machine-readable JSON on stdout\n"
     "      --timeout MS           deadline for connecting and for each request\n"
     "      --output-dir DIR       where images and binary results are saved\n"
     "                             (default: a private $TMPDIR/mcphost-UID)\n"
+    "      --max-output-chars N   cut each text result after N characters,\n"
+    "                             also in a pipe and with --json (note on\n"
+    "                             stderr, exit 9); 0: never, not even on a\n"
+    "                             terminal (default: 100000 on a terminal)\n"
+    "      --sanitize=full|display|off\n"
+    "                             what is done to server text: full (NFKC,\n"
+    "                             invisible characters removed) also for\n"
+    "                             results; display: nothing changed, shown\n"
+    "                             escaped; off: nor invisible characters\n"
+    "                             escaped. Default: names and descriptions\n"
+    "                             full, results as sent (docs/safety.md)\n"
     "      --log-level LEVEL      ask servers for log messages from LEVEL up\n"
     "                             (logging/setLevel); they go to\n"
     "                             $XDG_STATE_HOME/mcphost/logs/NAME.log, and\n"
     "                             to stderr with -v\n"
     "  -q, --quiet                no progress lines on stderr\n"
     "  -v, --verbose              more logging on stderr (-vv debug, -vvv wire)\n"
+    "                             (--json, -q, -v and --timeout may also follow\n"
+    "                             the command, before a tool's arguments)\n"
     "      --version              print the version\n"
     "  -h, --help                 this text\n"
     "\n"
@@ -84,9 +106,9 @@ static const char usage_text[] =
     "  MCPHOST_MAX_DESCRIPTION_CHARS\n"
     "                             tool and prompt descriptions are cut after this\n"
     "                             many characters (default 2048)\n"
-    "  MCPHOST_MAX_OUTPUT_CHARS   text results are cut after this many characters\n"
-    "                             (default 100000); the full text is saved to a\n"
-    "                             file named in the note (see docs/safety.md)\n"
+    "  MCPHOST_MAX_OUTPUT_CHARS   as --max-output-chars; on a terminal text\n"
+    "                             results are cut at 100000 anyway; the full\n"
+    "                             text is saved to a file named in the note\n"
     "\n"
     "Exit codes:\n"
     "  0    success\n"
@@ -96,11 +118,14 @@ static const char usage_text[] =
     "       for its type, or it went away\n"
     "  4    protocol error: the server answered with an error or broke MCP\n"
     "  5    a deadline passed\n"
-    "  6    no such server, tool or prompt\n"
+    "  6    no such server, tool, prompt or resource\n"
     "  7    the server needs authorization (needs-auth)\n"
     "  8    refused: the server is pending approval, rejected, denied or\n"
     "       disabled, or a permission rule denied the tool call\n"
-    "  130  interrupted (Ctrl-C); pending requests were cancelled\n";
+    "  9    done, but a text result was cut as --max-output-chars or\n"
+    "       MCPHOST_MAX_OUTPUT_CHARS asked\n"
+    "  130  interrupted (Ctrl-C); pending requests were cancelled\n"
+    "  143  terminated (SIGTERM); any signal N gives 128 + N\n";
 
 static uint64_t env_ms(const char *name, uint64_t fallback) {
   const char *v = getenv(name);
@@ -118,19 +143,122 @@ static uint64_t env_ms(const char *name, uint64_t fallback) {
   return n;
 }
 
+/* Where a command's own words begin: no word from there on is taken for
+ * a global option. */
+typedef enum {
+  TAIL_ANY,       /* every word before "--" may be a global option */
+  TAIL_ARGUMENTS, /* up to the first KEY=VALUE or JSON argument, or "--" */
+  TAIL_MCP        /* up to "--" (a server's command line) or a JSON entry */
+} tail_rule;
+
 typedef struct command {
   const char *name;
   int (*run)(cli *c, int argc, char **argv);
   bool needs_servers;
+  tail_rule tail;
 } command;
 
 static const command commands[] = {
-    {"servers", cmd_servers, true},     {"tools", cmd_tools, true},
-    {"resources", cmd_resources, true}, {"prompts", cmd_prompts, true},
-    {"call", cmd_call, true},           {"read", cmd_read, true},
-    {"prompt", cmd_prompt, true},       {"plugins", cmd_plugins, false},
-    {"batch", cmd_batch, true},         {"mcp", cmd_mcp, false},
+    {"servers", cmd_servers, true, TAIL_ANY},
+    {"tools", cmd_tools, true, TAIL_ANY},
+    {"resources", cmd_resources, true, TAIL_ANY},
+    {"prompts", cmd_prompts, true, TAIL_ANY},
+    {"call", cmd_call, true, TAIL_ARGUMENTS},
+    {"read", cmd_read, true, TAIL_ANY},
+    {"prompt", cmd_prompt, true, TAIL_ARGUMENTS},
+    {"plugins", cmd_plugins, false, TAIL_ANY},
+    {"batch", cmd_batch, true, TAIL_ANY},
+    {"mcp", cmd_mcp, false, TAIL_MCP},
 };
+
+static bool parse_timeout(cli *c, const char *arg) {
+  char *end;
+  errno = 0;
+  unsigned long long ms = strtoull(arg, &end, 10);
+  if (errno || *end || ms == 0 || arg[0] == '-') {
+    fprintf(stderr, "mcphost: --timeout needs a positive number of "
+                    "milliseconds, not \"%s\"\n",
+            arg);
+    return false;
+  }
+  c->connect_timeout_ms = c->request_timeout_ms = c->tool_timeout_ms = ms;
+  return true;
+}
+
+/* A word that is a tool's or prompt's argument: KEY=VALUE or JSON. */
+static bool is_argument_word(const char *a) {
+  return a[0] == '{' || a[0] == '[' || (a[0] != '-' && strchr(a, '=') != NULL);
+}
+
+/* Takes the global options that may follow the command (--json, -v...,
+ * --verbose, -q, --quiet, --timeout MS, -h, --help) out of argv (argv[0]
+ * is the command), as if they had come before it, up to where the
+ * command's own words begin (`rule`). Returns EXIT_OK or EXIT_USAGE with
+ * the reason printed. */
+static int take_tail_options(cli *c, tail_rule rule, int *argc, char **argv,
+                             int *verbosity, bool *help) {
+  int kept = 1, i = 1;
+  for (; i < *argc; i++) {
+    char *a = argv[i];
+    if (strcmp(a, "--") == 0) {
+      if (rule == TAIL_ARGUMENTS)
+        i++; /* it only ends the options */
+      break;
+    }
+    if ((rule == TAIL_ARGUMENTS && is_argument_word(a)) ||
+        (rule == TAIL_MCP && a[0] == '{'))
+      break;
+    if (strcmp(a, "--json") == 0) {
+      c->json = true;
+    } else if (strcmp(a, "--verbose") == 0) {
+      (*verbosity)++;
+    } else if (a[0] == '-' && a[1] == 'v' &&
+               strspn(a + 1, "v") == strlen(a + 1)) {
+      *verbosity += (int)strlen(a + 1);
+    } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+      c->quiet_progress = true;
+    } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      *help = true;
+    } else if (strcmp(a, "--timeout") == 0 ||
+               strncmp(a, "--timeout=", 10) == 0) {
+      const char *v = a[9] == '=' ? a + 10 : i + 1 < *argc ? argv[++i] : NULL;
+      if (!v) {
+        fprintf(stderr, "mcphost: --timeout needs a number of milliseconds\n");
+        return EXIT_USAGE;
+      }
+      if (!parse_timeout(c, v))
+        return EXIT_USAGE;
+    } else if (rule == TAIL_ANY && a[0] == '-' && a[1]) {
+      /* These commands take no options of their own. */
+      fprintf(stderr,
+              "mcphost: %s: unknown option \"%s\"; try 'mcphost %s "
+              "--help'\n",
+              argv[0], a, argv[0]);
+      return EXIT_USAGE;
+    } else {
+      argv[kept++] = a;
+    }
+  }
+  for (; i < *argc; i++)
+    argv[kept++] = argv[i];
+  argv[kept] = NULL;
+  *argc = kept;
+  return EXIT_OK;
+}
+
+/* `--help` given to a plugin's command: its usage line and help. */
+static bool plugin_command_help(const plugin_command *pc, int argc,
+                                char **argv) {
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      printf("usage: mcphost [OPTIONS] %s\n\n%s\n",
+             pc->cmd->usage ? pc->cmd->usage : pc->cmd->name,
+             pc->cmd->help ? pc->cmd->help : "");
+      return true;
+    }
+  }
+  return false;
+}
 
 /* --plugin-dir must be known before the options are parsed, because
  * plugins declare options of their own: find every occurrence first. */
@@ -220,7 +348,11 @@ int main(int argc, char **argv) {
     OPT_LOG_LEVEL,
     OPT_STRICT_MCP_CONFIG,
     OPT_APPROVE_PROJECT,
-    OPT_ALLOW
+    OPT_ALLOW,
+    OPT_ROOT,
+    OPT_NO_ROOTS,
+    OPT_SANITIZE,
+    OPT_MAX_OUTPUT
   };
   static const struct option longopts[] = {
       {"config", required_argument, NULL, 'c'},
@@ -233,6 +365,8 @@ int main(int argc, char **argv) {
       {"transport", required_argument, NULL, OPT_TRANSPORT},
       {"log-level", required_argument, NULL, OPT_LOG_LEVEL},
       {"plugin-dir", required_argument, NULL, OPT_PLUGIN_DIR},
+      {"root", required_argument, NULL, OPT_ROOT},
+      {"no-roots", no_argument, NULL, OPT_NO_ROOTS},
       {"json", no_argument, NULL, OPT_JSON},
       {"timeout", required_argument, NULL, OPT_TIMEOUT},
       {"output-dir", required_argument, NULL, OPT_OUTDIR},
@@ -240,6 +374,8 @@ int main(int argc, char **argv) {
       {"verbose", no_argument, NULL, 'v'},
       {"version", no_argument, NULL, OPT_VERSION},
       {"help", no_argument, NULL, 'h'},
+      {"sanitize", required_argument, NULL, OPT_SANITIZE},
+      {"max-output-chars", required_argument, NULL, OPT_MAX_OUTPUT},
       {NULL, 0, NULL, 0}};
 
   const char **plugin_dirs = xcalloc((size_t)argc, sizeof *plugin_dirs);
@@ -304,25 +440,50 @@ int main(int argc, char **argv) {
       c.log_level = optarg;
       break;
     }
-    case OPT_PLUGIN_DIR: break; /* taken by prescan_plugin_dirs */
-    case OPT_JSON: c.json = true; break;
-    case OPT_OUTDIR: c.output_dir = optarg; break;
-    case 'q': c.quiet_progress = true; break;
-    case 'v': verbosity++; break;
-    case OPT_TIMEOUT: {
-      char *end;
-      errno = 0;
-      unsigned long long ms = strtoull(optarg, &end, 10);
-      if (errno || *end || ms == 0) {
-        fprintf(stderr, "mcphost: --timeout needs a positive number of "
-                        "milliseconds, not \"%s\"\n",
+    case OPT_SANITIZE: /* what sessions do to server text (sanitize.h) */
+      if (!sanitize_mode_parse(optarg, &c.h->sanitize)) {
+        fprintf(stderr, "mcphost: --sanitize must be full, display or off; "
+                        "not \"%s\"\n",
                 optarg);
         rc = EXIT_USAGE;
         goto out;
       }
-      c.connect_timeout_ms = c.request_timeout_ms = c.tool_timeout_ms = ms;
+      break;
+    case OPT_MAX_OUTPUT:
+      if (!limits_set_output(&c.lim, optarg)) {
+        fprintf(stderr, "mcphost: --max-output-chars needs a whole number of "
+                        "characters (0: no limit), not \"%s\"\n",
+                optarg);
+        rc = EXIT_USAGE;
+        goto out;
+      }
+      break;
+    case OPT_PLUGIN_DIR: break; /* taken by prescan_plugin_dirs */
+    case OPT_ROOT: {
+      char why[600];
+      char *dir =
+          roots_resolve_dir(c.h->paths[MCPH_PATH_CWD], optarg, why, sizeof why);
+      if (!dir) {
+        fprintf(stderr, "mcphost: --root %s: %s\n", optarg, why);
+        rc = EXIT_USAGE;
+        goto out;
+      }
+      c.root_dirs =
+          xrealloc(c.root_dirs, (c.nroot_dirs + 1) * sizeof *c.root_dirs);
+      c.root_dirs[c.nroot_dirs++] = dir;
       break;
     }
+    case OPT_NO_ROOTS: c.no_roots = true; break;
+    case OPT_JSON: c.json = true; break;
+    case OPT_OUTDIR: c.output_dir = optarg; break;
+    case 'q': c.quiet_progress = true; break;
+    case 'v': verbosity++; break;
+    case OPT_TIMEOUT:
+      if (!parse_timeout(&c, optarg)) {
+        rc = EXIT_USAGE;
+        goto out;
+      }
+      break;
     case OPT_VERSION:
       printf("mcphost %s (plugin ABI %d.%d)\n", MCPHOST_VERSION,
              MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
@@ -349,6 +510,11 @@ int main(int argc, char **argv) {
     rc = EXIT_USAGE;
     goto out;
   }
+  if (c.no_roots && c.nroot_dirs) {
+    fprintf(stderr, "mcphost: --root and --no-roots exclude each other\n");
+    rc = EXIT_USAGE;
+    goto out;
+  }
   const command *cmd = NULL;
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(argv[optind], commands[i].name) == 0)
@@ -358,6 +524,23 @@ int main(int argc, char **argv) {
     fprintf(stderr, "mcphost: unknown command \"%s\"; try 'mcphost --help'\n",
             argv[optind]);
     rc = EXIT_USAGE;
+    goto out;
+  }
+  int cargc = argc - optind;
+  char **cargv = argv + optind;
+  bool help = false;
+  if (cmd) {
+    rc = take_tail_options(&c, cmd->tail, &cargc, cargv, &verbosity, &help);
+    if (rc != EXIT_OK)
+      goto out;
+  } else {
+    help = plugin_command_help(&pcmd, cargc, cargv);
+  }
+  if (help) {
+    if (cmd && strcmp(cmd->name, "mcp") == 0)
+      rc = cmd_mcp(&c, 2, (char *[]){cargv[0], "--help", NULL});
+    else if (cmd)
+      fputs(cli_command_help(cmd->name), stdout);
     goto out;
   }
 
@@ -385,27 +568,33 @@ int main(int argc, char **argv) {
     /* A plugin's command: the configuration is loaded, and it decides
      * what having no servers means. */
     cli_load_config(&c);
-    rc = cli_run_plugin_command(&c, &pcmd, argc - optind, argv + optind);
+    rc = cli_run_plugin_command(&c, &pcmd, cargc, cargv);
   } else if (cmd->needs_servers) {
     cli_load_config(&c);
     if (c.h->cfg.nservers == 0) {
-      fprintf(stderr, "mcphost: no servers configured (use --mcp-config "
-                      "FILE, --server COMMAND, --url URL, a .mcp.json here, "
-                      "or mcphost mcp add)\n");
+      cli_error(&c, NULL,
+                "no servers configured (use --mcp-config FILE, --server "
+                "COMMAND, --url URL, a .mcp.json here, or mcphost mcp add)");
       rc = c.h->cfg.nerrors ? EXIT_SERVER : EXIT_NOT_FOUND;
       goto out;
     }
   }
   if (cmd)
-    rc = cmd->run(&c, argc - optind, argv + optind);
+    rc = cmd->run(&c, cargc, cargv);
   if (c.h->interrupted && rc == EXIT_OK)
     rc = EXIT_INTERRUPTED;
   fflush(stdout);
 out:
   if (c.h) {
     cli_shutdown(&c);
+    rc = cli_exit_for_signal(rc, c.h->signal_number);
     host_free(c.h);
   }
+  cli_finish(&c, rc);
+  fflush(stdout);
+  for (size_t i = 0; i < c.nroot_dirs; i++)
+    free(c.root_dirs[i]);
+  free(c.root_dirs);
   cli_plugin_cmds_free(&c);
   free(popts.longopts);
   free(popts.decl);

@@ -250,13 +250,20 @@ static int mcp_list(cli *c, int argc, char **argv) {
   cli_load_config(c);
   const config *cfg = &c->h->cfg;
   health_check(c, NULL, 0);
+  /* As `servers`: the code of the first server that failed its check. */
+  int rc = EXIT_OK;
+  for (size_t i = 0; i < c->nsessions && rc == EXIT_OK; i++) {
+    if (c->sessions[i] && c->sessions[i]->state != SESS_READY)
+      rc = cli_exit_for_failure(c->sessions[i]);
+  }
   if (c->json) {
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; i < cfg->nservers; i++)
       cJSON_AddItemToArray(arr, server_json(c, i));
     out_json(arr);
+    c->result_printed = true;
     cJSON_Delete(arr);
-    return EXIT_OK;
+    return rc;
   }
   if (cfg->nservers == 0) {
     printf("No MCP servers configured. Add one with: mcphost mcp add NAME -- "
@@ -290,7 +297,7 @@ static int mcp_list(cli *c, int argc, char **argv) {
     free(targets[i]);
   }
   free(targets);
-  return EXIT_OK;
+  return rc;
 }
 
 static void print_names(const char *label, const cJSON *obj) {
@@ -323,6 +330,7 @@ static int mcp_get(cli *c, int argc, char **argv) {
   if (c->json) {
     cJSON *o = server_json(c, idx);
     out_json(o);
+    c->result_printed = true;
     cJSON_Delete(o);
     return EXIT_OK;
   }

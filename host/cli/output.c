@@ -1,8 +1,13 @@
-/* Printing results for people and scripts. Text goes to stdout as is, up
- * to the output limit (size_limits.h): beyond it the text is cut and saved
- * whole to a file named in a note. Images, audio and binary blobs go to
- * files in a private directory and a line names the file, so a terminal
- * never receives raw binary. --json prints results whole. */
+/* Printing results for people and scripts. Text goes to stdout as the
+ * server sent it; on a terminal its controls (and, but with
+ * --sanitize=off, its invisible and bidi characters) are shown as visible
+ * escapes (text_escape.h), and it is cut at the output limit
+ * (size_limits.h) with a note on stderr naming the file that holds the
+ * whole text. In a pipe or a file, and with --json, the text is whole
+ * unless --max-output-chars or MCPHOST_MAX_OUTPUT_CHARS asks for a cut
+ * (then exit 9). Images, audio and binary blobs go to files in a private
+ * directory and a line names the file, so a terminal never receives raw
+ * binary. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,14 +23,73 @@
 #include "../sanitize.h"
 #include "../util.h"
 #include "cli.h"
+#include "text_escape.h"
 
 void out_json(const cJSON *v) {
   char *s = cJSON_Print(v);
-  if (s) {
-    fputs(s, stdout);
-    fputc('\n', stdout);
-    cJSON_free(s);
+  if (!s) {
+    return;
   }
+  /* cJSON escapes C0 controls; on a terminal DEL, C1 and the invisible
+   * characters are written as \u escapes too: the same values, and
+   * nothing a terminal obeys. */
+  size_t n = strlen(s);
+  char *safe = NULL;
+  if (isatty(STDOUT_FILENO) &&
+      text_needs_escape(s, n, TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE)) {
+    safe = text_escape(s, n, TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE, &n);
+  }
+  fwrite(safe ? safe : s, 1, safe ? n : strlen(s), stdout);
+  fputc('\n', stdout);
+  free(safe);
+  cJSON_free(s);
+}
+
+const char *cli_esc(cli *c, const char *s) {
+  unsigned flags = TEXT_ESCAPE_NEWLINES | sanitize_escape_flags(c->h->sanitize);
+  char **slot = &c->esc_ring[c->esc_next++ % CLI_ESC_KEEP];
+  free(*slot);
+  *slot = text_escape(s ? s : "", s ? strlen(s) : 0, flags, NULL);
+  if (!*slot) {
+    abort(); /* out of memory, as xmalloc */
+  }
+  return *slot;
+}
+
+void cli_esc_free(cli *c) {
+  for (size_t i = 0; i < CLI_ESC_KEEP; i++) {
+    free(c->esc_ring[i]);
+    c->esc_ring[i] = NULL;
+  }
+}
+
+/* Writes text a server sent to stdout: as sent into a pipe or a file, so
+ * a read -> edit -> write round trip keeps every byte; escaped on a
+ * terminal. */
+static void write_text(const cli *c, const char *text, size_t n) {
+  if (!isatty(STDOUT_FILENO)) {
+    fwrite(text, 1, n, stdout);
+    return;
+  }
+  size_t len;
+  char *safe =
+      text_escape(text, n, sanitize_escape_flags(c->h->sanitize), &len);
+  if (!safe) {
+    abort();
+  }
+  fwrite(safe, 1, len, stdout);
+  free(safe);
+}
+
+size_t cli_output_limit(const cli *c) {
+  if (c->lim.output_forced) {
+    return c->lim.output_chars;
+  }
+  return !c->json && isatty(STDOUT_FILENO) ? c->lim.output_chars : 0;
+}
+
+int cli_output_rc(const cli *c, int rc) {
+  return rc == EXIT_OK && c->output_cut ? EXIT_TRUNCATED : rc;
 }
 
 static const char *ext_for(const char *mime) {
@@ -119,32 +183,60 @@ char *out_save_blob(cli *c, const unsigned char *data, size_t len,
   return path;
 }
 
-/* Prints a text result within what is left of the output limit, *left
- * characters: what is over is cut, and the whole text saved to a file the
- * note names, so nothing is lost. */
-static void print_text(cli *c, const char *text, size_t *left) {
-  size_t n = strlen(text), total = n <= *left ? 0 : utf8_count(text, n);
-  size_t cut = total <= *left ? n : utf8_offset(text, n, *left);
-  fwrite(text, 1, cut, stdout);
-  if (cut == n) {
-    *left -= total ? total : utf8_count(text, n);
-    if (n == 0 || text[n - 1] != '\n')
-      fputc('\n', stdout);
-    return;
+/* What is left of the output limit for one result: `limited` false when
+ * there is none. */
+typedef struct budget {
+  bool limited;
+  size_t left; /* characters */
+} budget;
+
+static budget budget_of(const cli *c) {
+  size_t lim = cli_output_limit(c);
+  return (budget){.limited = lim > 0, .left = lim};
+}
+
+/* The length of `text` (n bytes) to keep within the budget, taken from
+ * it; when that is less than n, the whole text is saved to a file and a
+ * note on stderr says how much was cut and where the whole text is, so
+ * nothing is lost and the data itself carries no note. */
+static size_t take_budget(cli *c, budget *b, const char *text, size_t n) {
+  if (!b->limited) {
+    return n;
   }
-  if (cut > 0 && text[cut - 1] != '\n')
-    fputc('\n', stdout);
+  size_t total = n <= b->left ? 0 : utf8_count(text, n);
+  if (total <= b->left) {
+    b->left -= total ? total : utf8_count(text, n);
+    return n;
+  }
+  size_t cut = utf8_offset(text, n, b->left);
   char why[512];
   char *path = out_save_blob(c, (const unsigned char *)text, n, "text/plain",
                              why, sizeof why);
-  printf("[output truncated: %zu of %zu characters cut; ", total - *left,
-         total);
-  if (path)
-    printf("the full text is saved to %s]\n", path);
-  else
-    printf("the full text could not be saved: %s]\n", why);
-  *left = 0;
+  fflush(stdout); /* the note follows the text it is about */
+  if (path) {
+    fprintf(stderr,
+            "mcphost: output truncated: %zu of %zu characters cut; the full "
+            "text is saved to %s\n",
+            total - b->left, total, path);
+  } else {
+    fprintf(stderr,
+            "mcphost: output truncated: %zu of %zu characters cut; the full "
+            "text could not be saved: %s\n",
+            total - b->left, total, why);
+  }
+  b->left = 0;
+  c->output_cut |= c->lim.output_forced;
   free(path);
+  return cut;
+}
+
+/* Prints a text result within the budget. */
+static void print_text(cli *c, const char *text, budget *b) {
+  size_t n = strlen(text), keep = take_budget(c, b, text, n);
+  write_text(c, text, keep);
+  if (keep == 0 || text[keep - 1] != '\n') {
+    fputc('\n', stdout);
+  }
 }
 
 /* Decodes base64 `b64` and saves it; prints a line naming the file. */
@@ -153,18 +245,17 @@ static void save_and_say(cli *c, const char *what, const char *b64,
   size_t len;
   unsigned char *data = b64 ? base64_decode(b64, &len) : NULL;
   if (!data) {
-    printf("[%s%s%s: invalid base64 data, not saved]\n", what,
-           mime ? " " : "", mime ? mime : "");
+    printf("[%s%s%s: invalid base64 data, not saved]\n", what, mime ? " " : "",
+           mime ? cli_esc(c, mime) : "");
     return;
   }
   char why[512];
   char *path = out_save_blob(c, data, len, mime, why, sizeof why);
+  const char *m = cli_esc(c, mime ? mime : "application/octet-stream");
   if (path)
-    printf("[%s %s, %zu bytes, saved to %s]\n", what,
-           mime ? mime : "application/octet-stream", len, path);
+    printf("[%s %s, %zu bytes, saved to %s]\n", what, m, len, path);
   else
-    printf("[%s %s, %zu bytes, not saved: %s]\n", what,
-           mime ? mime : "application/octet-stream", len, why);
+    printf("[%s %s, %zu bytes, not saved: %s]\n", what, m, len, why);
   free(path);
   free(data);
 }
@@ -173,18 +264,20 @@ static const char *str_of(const cJSON *o, const char *key) {
   return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
 }
 
-static void out_one_resource(cli *c, const cJSON *r, size_t *left) {
+static void out_one_resource(cli *c, const cJSON *r, budget *left) {
   const char *text = str_of(r, "text");
   const char *blob = str_of(r, "blob");
-  if (text)
+  if (text) {
     print_text(c, text, left);
-  else if (blob)
+  } else if (blob) {
     save_and_say(c, "resource", blob, str_of(r, "mimeType"));
-  else
-    printf("[resource %s: no content]\n", str_of(r, "uri") ? str_of(r, "uri") : "?");
+  } else {
+    printf("[resource %s: no content]\n",
+           cli_esc(c, str_of(r, "uri") ? str_of(r, "uri") : "?"));
+  }
 }
 
-static void out_block(cli *c, const cJSON *b, size_t *left) {
+static void out_block(cli *c, const cJSON *b, budget *left) {
   const char *type = str_of(b, "type");
   if (!type) {
     out_json(b);
@@ -198,8 +291,9 @@ static void out_block(cli *c, const cJSON *b, size_t *left) {
     out_one_resource(c, cJSON_GetObjectItemCaseSensitive(b, "resource"), left);
   } else if (strcmp(type, "resource_link") == 0) {
     const char *name = str_of(b, "name");
-    printf("[resource link: %s%s%s]\n", str_of(b, "uri") ? str_of(b, "uri") : "?",
-           name ? " " : "", name ? name : "");
+    printf("[resource link: %s%s%s]\n",
+           cli_esc(c, str_of(b, "uri") ? str_of(b, "uri") : "?"),
+           name ? " " : "", name ? cli_esc(c, name) : "");
   } else {
     out_json(b);
   }
@@ -207,19 +301,80 @@ static void out_block(cli *c, const cJSON *b, size_t *left) {
 
 /* The limit holds for one result: its text blocks share it. */
 void out_content(cli *c, const cJSON *content) {
-  size_t left = c->lim.output_chars;
+  budget left = budget_of(c);
   if (cJSON_IsObject(content)) {
     out_block(c, content, &left);
     return;
   }
   const cJSON *b;
-  cJSON_ArrayForEach(b, content) out_block(c, b, &left);
+  cJSON_ArrayForEach(b, content) {
+    out_block(c, b, &left);
+  }
 }
 
 void out_resource_contents(cli *c, const cJSON *contents) {
-  size_t left = c->lim.output_chars;
+  budget left = budget_of(c);
   const cJSON *r;
-  cJSON_ArrayForEach(r, contents) out_one_resource(c, r, &left);
+  cJSON_ArrayForEach(r, contents) {
+    out_one_resource(c, r, &left);
+  }
+}
+
+/* Cuts the "text" member of `o` (a text block or resource contents) to
+ * the budget. */
+static void cut_text_member(cli *c, cJSON *o, budget *b) {
+  cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "text");
+  if (!cJSON_IsString(t) || !t->valuestring) {
+    return;
+  }
+  size_t n = strlen(t->valuestring);
+  size_t keep = take_budget(c, b, t->valuestring, n);
+  if (keep < n) {
+    t->valuestring[keep] = '\0'; /* shorter: cJSON frees it the same */
+  }
+}
+
+static void cut_blocks(cli *c, cJSON *blocks, budget *b) {
+  cJSON *blk;
+  if (cJSON_IsObject(blocks)) {
+    cut_text_member(c, blocks, b);
+    cut_text_member(c, cJSON_GetObjectItemCaseSensitive(blocks, "resource"), b);
+    return;
+  }
+  cJSON_ArrayForEach(blk, blocks) {
+    cut_blocks(c, blk, b);
+  }
+}
+
+void out_cut_result(cli *c, cJSON *result) {
+  budget left = budget_of(c);
+  if (!left.limited) {
+    return;
+  }
+  cut_blocks(c, cJSON_GetObjectItemCaseSensitive(result, "content"), &left);
+  cut_blocks(c, cJSON_GetObjectItemCaseSensitive(result, "contents"), &left);
+  cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(result, "messages")) {
+    cut_blocks(c, cJSON_GetObjectItemCaseSensitive(m, "content"), &left);
+  }
+}
+
+void out_progress(cli *c, const cJSON *params) {
+  const cJSON *p = cJSON_GetObjectItemCaseSensitive(params, "progress");
+  const cJSON *t = cJSON_GetObjectItemCaseSensitive(params, "total");
+  const char *m =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "message"));
+  if (!cJSON_IsNumber(p)) {
+    return;
+  }
+  const char *msg = m ? cli_esc(c, m) : NULL;
+  if (cJSON_IsNumber(t)) {
+    fprintf(stderr, "progress: %g/%g%s%s\n", p->valuedouble, t->valuedouble,
+            msg ? " " : "", msg ? msg : "");
+  } else {
+    fprintf(stderr, "progress: %g%s%s\n", p->valuedouble, msg ? " " : "",
+            msg ? msg : "");
+  }
 }
 
 void out_error(const char *fmt, ...) {
@@ -230,8 +385,10 @@ void out_error(const char *fmt, ...) {
   sb_vprintf(&b, fmt, ap);
   va_end(ap);
   char *safe = redact(sb_str(&b));
-  char *clean = sanitize_text(safe, strlen(safe), NULL);
-  fprintf(stderr, "mcphost: %s\n", clean);
+  /* Controls, invisible and bidi characters shown, never obeyed; lines
+   * kept, as an error may quote several (a server's last stderr lines). */
+  char *clean = text_escape(safe, strlen(safe), TEXT_ESCAPE_INVISIBLE, NULL);
+  fprintf(stderr, "mcphost: %s\n", clean ? clean : "");
   free(clean);
   free(safe);
   sb_free(&b);

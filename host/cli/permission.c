@@ -131,10 +131,11 @@ int cli_check_permission(cli *c, size_t idx, const char *tool,
     goto out;
   }
   if (!a.allowed) {
+    /* A plugin's reason may quote a server or a channel. */
     fprintf(stderr,
             "mcphost: tool call refused: %s needs permission (%s): "
             "%s\n",
-            q, desc, a.why);
+            q, cli_esc(c, desc), cli_esc(c, a.why));
     rc = EXIT_DENIED;
   } else {
     host_log(c->h, MCPH_LOG_INFO, NULL, "%s: %s", q, a.why);

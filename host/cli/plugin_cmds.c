@@ -172,17 +172,6 @@ void cli_print_plugin_commands(const cli *c, FILE *f) {
   }
 }
 
-static int exit_for_status(int status) {
-  switch (status) {
-  case MCPH_EINVAL: return EXIT_USAGE;
-  case MCPH_ENOTFOUND: return EXIT_NOT_FOUND;
-  case MCPH_EDENIED: return EXIT_DENIED;
-  case MCPH_EAUTH: return EXIT_AUTH;
-  case MCPH_ETIMEDOUT: return EXIT_TIMEOUT;
-  default: return EXIT_SERVER;
-  }
-}
-
 /* How long a command may take to finish after Ctrl-C. */
 #define INTERRUPT_GRACE_MS 2000
 
@@ -198,7 +187,7 @@ int cli_run_plugin_command(cli *c, const plugin_command *pc, int argc,
   if (st != MCPH_OK) {
     out_error("%s: %s", argv[0],
               err.message[0] ? err.message : "the command failed to start");
-    return exit_for_status(st);
+    return cli_exit_code(&(cli_failure){.mcph_status = st});
   }
   if (host_run_until(c->h, &run->done, 0) == -2 && !run->done) {
     if (pc->cmd->interrupt) {

@@ -104,6 +104,43 @@ start_node() {
   return 1
 }
 
+# batch_run CONFIG LINE...: mcphost --config CONFIG batch with the LINEs
+# on stdin; sets RC, OUT and ERR.
+batch_run() {
+  local cfg=$1
+  shift
+  printf '%s\n' "$@" | "$MCPHOST" --config "$cfg" batch >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  OUT=$(cat "$TMP/out")
+  ERR=$(cat "$TMP/err")
+}
+
+# term_run NAME STREAM ENV... -- ARGS...: mcphost ARGS in a 100x50
+# terminal of its own (a private tmux server, gone with $TMP), with STREAM
+# (stdout or stderr) on the terminal and the other one in a file; waits
+# until it ends. Sets RC, SCREEN (all the terminal showed), FILE (the
+# other stream) and TITLE (the terminal's title at the end).
+term_run() {
+  local name=$1 stream=$2 envs=() q redirect
+  shift 2
+  while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+  shift
+  [ "$stream" = stdout ] && redirect="2>'$TMP/$name.file'" ||
+    redirect=">'$TMP/$name.file'"
+  printf -v q '%q ' env "${envs[@]}" "$MCPHOST" "$@"
+  if [ -z "${TERM_RUN_CLEANUP:-}" ]; then
+    on_exit "tmux -S '$TMP/tmux.sock' kill-server 2>/dev/null"
+    TERM_RUN_CLEANUP=1
+  fi
+  tmux -S "$TMP/tmux.sock" new-session -d -s "$name" -x 100 -y 50 \
+    "$q $redirect; echo \$? >'$TMP/$name.rc'; sleep 600"
+  for _ in $(seq 300); do [ -s "$TMP/$name.rc" ] && break; sleep 0.1; done
+  RC=$(cat "$TMP/$name.rc" 2>/dev/null || echo 99)
+  SCREEN=$(tmux -S "$TMP/tmux.sock" capture-pane -p -J -S - -t "$name")
+  FILE=$(cat "$TMP/$name.file" 2>/dev/null)
+  TITLE=$(tmux -S "$TMP/tmux.sock" display-message -p -t "$name" '#{pane_title}')
+}
+
 finish() {
   echo "$PASS passed, $FAIL failed"
   [ "$FAIL" -eq 0 ]

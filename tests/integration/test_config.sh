@@ -89,12 +89,12 @@ prun mcp add-json c2 '{"command": 5}'
 expect "mcp add-json checks the entry" 2 --err "\"command\" must be a non-empty string"
 
 prun --timeout 3000 mcp list
-expect "mcp list runs" 0
+expect "mcp list runs; it exits 3 like servers: r failed" 3
 check "mcp list shows a local server with its health" out_has "^a +local +stdio +$TMP/bin/a +- +connected"
 check "mcp list shows a user server" out_has "^c +user +stdio +$TMP/bin/c +- +connected"
 check "mcp list shows a project server" out_has "^r +project +http +http://127.0.0.1:9/mcp +$P/.mcp.json +(failed|needs-auth)"
 prun --json --timeout 3000 mcp list
-expect "mcp list --json" 0 \
+expect "mcp list --json (exit 3: r failed)" 3 \
   --jq 'map(select(.name == "b"))[0] | .scope == "user" and .status == "connected" and .env == ["TOKEN", "MODE"]' \
   --jq '(tostring | contains("s3cret")) | not'
 

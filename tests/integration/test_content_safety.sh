@@ -25,7 +25,8 @@ expect "listed names are sanitized, shortened and kept apart, in server order" 0
         \"mcp__naming__get_data\", \"mcp__naming__get_data_5b3061e3\",
         \"mcp__naming__get_data_109d0d15\", \"mcp__naming__describe\",
         \"mcp__naming__big\", \"mcp__naming__token\", \"mcp__naming__leak\",
-        \"mcp__naming__structured\"]"
+        \"mcp__naming__structured\", \"mcp__naming__hostile\",
+        \"mcp__naming__exact\", \"mcp__naming__badesc\", \"mcp__naming__wordy\"]"
 expect "every name fits in 64 characters" 0 --jq 'all(.[]; .name | length <= 64)'
 expect "--json keeps the server's own (sanitized) name as tool" 0 \
   --jq '.[0].tool == "zwspace" and .[5].tool == "bad\ufffd\ufffdname"' \
@@ -126,29 +127,82 @@ expect "prompt descriptions are cut too" 0 \
 
 # ---- results ----
 
+# In a pipe or a file the text is whole: no cut, no note in the data.
 run --config "$C" call mcp__naming__big
+expect "in a pipe a long text result is whole, with no note" 0 \
+  --no-out "[output truncated" --no-err "truncated"
+check "all 150,000 characters reach the file" \
+  test "$(head -n 1 "$TMP/out" | tr -d '\n' | wc -c)" = 150000
+run --config "$C" --json call mcp__naming__big
+expect "--json prints the whole result" 0 --jq '.content[0].text | length == 150000'
+
+# A cut asked for holds everywhere: the note on stderr, exit 9.
+MCPHOST_MAX_OUTPUT_CHARS=1000 run --config "$C" call mcp__naming__big size=5000
 DIR="$TMP/mcphost-$(id -u)"
-expect "text over 100,000 characters is cut with a note" 0 \
-  --out "[output truncated: 50000 of 150000 characters cut; the full text is saved to $DIR/mcp-resource-"
-check "exactly 100,000 characters are shown" \
-  test "$(head -n 1 "$TMP/out" | tr -d '\n' | wc -c)" = 100000
-saved=$(sed -n 's/.*the full text is saved to \(.*\)\]$/\1/p' "$TMP/out")
-check "the full text is saved whole" test "$(wc -c <"$saved")" = 150000
+expect "MCPHOST_MAX_OUTPUT_CHARS cuts in a pipe, note on stderr, exit 9" 9 \
+  --err "mcphost: output truncated: 4000 of 5000 characters cut; the full text is saved to $DIR/mcp-resource-" \
+  --no-out "truncated"
+check "exactly 1000 characters are written" \
+  test "$(head -n 1 "$TMP/out" | tr -d '\n' | wc -c)" = 1000
+saved=$(sed -n 's/.*the full text is saved to \(.*\)$/\1/p' "$TMP/err")
+check "the full text is saved whole" test "$(wc -c <"$saved")" = 5000
 check "the saved file is named mcp-resource-<time>-<index>-<random>.txt" \
   bash -c "[[ \$(basename '$saved') =~ ^mcp-resource-[0-9]+-[0-9]+-[0-9a-f]{8}\.txt$ ]]"
 check "the saved file is private (600 in a 700 directory)" \
   test "$(stat -c %a "$saved")$(stat -c %a "$DIR")" = 600700
-
-run --config "$C" call mcp__naming__big size=100000
-expect "text at the limit is not cut" 0 --no-out "[output truncated"
-MCPHOST_MAX_OUTPUT_CHARS=1000 run --config "$C" call mcp__naming__big size=5000
-expect "MCPHOST_MAX_OUTPUT_CHARS sets the limit" 0 \
-  --out "[output truncated: 4000 of 5000 characters cut"
+run --config "$C" --max-output-chars 100 --json call mcp__naming__big size=5000
+expect "--max-output-chars cuts --json text too, which stays JSON" 9 \
+  --jq '.content[0].text | length == 100' --err "4900 of 5000 characters cut"
+run --config "$C" --max-output-chars 5000 call mcp__naming__big size=5000
+expect "text at the limit is not cut" 0 --no-err "truncated"
+run --config "$C" --max-output-chars=lots call mcp__naming__big size=10
+expect "a bad --max-output-chars is a usage error" 2 --err "--max-output-chars"
 MCPHOST_MAX_OUTPUT_CHARS=lots run --config "$C" call mcp__naming__big size=10
 expect "a bad limit is ignored with a warning" 0 \
   --out "abcdefghij" --err "ignoring MCPHOST_MAX_OUTPUT_CHARS=\"lots\""
-run --config "$C" --json call mcp__naming__big
-expect "--json prints the whole result" 0 --jq '.content[0].text | length == 150000'
+
+# Results are kept as sent (docs/safety.md): no NFKC, nothing removed.
+EXACT=$(printf 'x\xc2\xb2 \xef\xac\x81 \xef\xbc\xa6\xef\xbd\x95\xef\xbd\x8c\xef\xbd\x8c \xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9 e\xcc\x81 t\xf3\xa0\x81\x81 so\xc2\xadft\r')
+"$MCPHOST" --config "$C" call mcp__naming__exact >"$TMP/exact.out" 2>"$TMP/err"
+RC=$?; OUT=$(cat "$TMP/exact.out"); ERR=$(cat "$TMP/err")
+printf '%s\n%s\n' "$EXACT" "$EXACT" >"$TMP/exact.want"
+expect "a text result reaches a pipe byte for byte" 0
+check "(superscript, ligature, full-width, ZWJ emoji, tag, soft hyphen, CRLF)" \
+  cmp "$TMP/exact.out" "$TMP/exact.want"
+run --config "$C" --json call mcp__naming__exact
+expect "--json results are byte-exact" 0 \
+  --jq '.content[0].text == "x\u00b2 \ufb01 \uff26\uff55\uff4c\uff4c \ud83d\udc68\u200d\ud83d\udc69 e\u0301 t\udb40\udc41 so\u00adft\r\n"' \
+  --jq '.content[1].resource.text == .content[0].text'
+batch_run "$C" '{"id":1,"call":"naming/exact"}'
+expect "batch results are byte-exact" 0 \
+  --jq '.result.content[0].text == "x\u00b2 \ufb01 \uff26\uff55\uff4c\uff4c \ud83d\udc68\u200d\ud83d\udc69 e\u0301 t\udb40\udc41 so\u00adft\r\n"'
+run --config "$C" --sanitize=full --json call mcp__naming__exact
+expect "--sanitize=full applies Claude Code's sanitizing to results too" 0 \
+  --jq '.content[0].text == "x2 fi Full \ud83d\udc68\ud83d\udc69 \u00e9 t soft\r\n"'
+run --config "$C" --sanitize=display --json tools naming
+expect "--sanitize=display keeps names and descriptions as sent" 0 \
+  --jq '.[0].tool == "zw\u200bsp\u200dace" and .[0].name == "mcp__naming__zw_sp_ace"' \
+  --jq '.[0].description == "zero\u200bwidth \ufeffdescribed"'
+run --config "$C" --sanitize=bogus tools naming
+expect "a bad --sanitize is a usage error" 2 --err "--sanitize must be full, display or off"
+
+# In a pipe a result is exact even when it holds escapes; messages on
+# stderr never pass them on.
+run --config "$C" call mcp__naming__hostile
+expect "a hostile result reaches a pipe as sent" 0 \
+  --out "$(printf 'A\x1b[2JB\x1b]0;pwned\x07C')"
+expect "its progress message on stderr is shown escaped" 0 \
+  --err "progress: 1/2 step <U+001B>[2J<U+001B>]0;pwned<U+0007>one" \
+  --no-err "$(printf '\x1b')"
+run --config "$C" call mcp__naming__badesc
+expect "an error text from a server is shown escaped" 4 \
+  --err "bad <U+001B>[31mred<U+001B>[0m <U+202E>right-to-left" \
+  --no-err "$(printf '\x1b')"
+expect "a JSON-RPC code is said once" 4 --err "(error -32000)"
+run --config "$C" --json call mcp__naming__hostile
+expect "--json output stays valid JSON with the escapes JSON-escaped" 0 \
+  --jq '.content[0].text | startswith("A\u001b[2JB\u001b]0;pwned\u0007C\u009b31mD\u202eE\u200bF\n\tG")' \
+  --no-out "$(printf '\x1b')"
 
 run --config "$C" --json call mcp__naming__structured
 expect "--json keeps structuredContent" 0 \

@@ -67,7 +67,7 @@ expect "read a resource" 0 --out "mcphost demo readme"
 run --config "$C" read demo demo://item/42
 expect "read a templated resource" 0 --out "item 42"
 run --config "$C" read demo demo://nothing
-expect "reading a missing resource is a protocol error naming it" 4 \
+expect "reading a missing resource (-32002) is exit 6, naming it" 6 \
   --err "Resource not found: demo://nothing"
 run --config "$C" resources
 expect "resources lists resources and templates" 0 \

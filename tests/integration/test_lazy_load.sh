@@ -37,9 +37,13 @@ check "an ASCII-only stdio server loads no libcurl" test "$(loads libcurl)" = 0
 check "an ASCII-only stdio server loads no ICU" test "$(loads libicu)" = 0
 
 # Fullwidth letters and a zero-width space: only ICU turns them into
-# "full width".
+# "full width". A tool result is kept as sent, which needs no ICU; with
+# --sanitize=full it is sanitized as names are.
 FULL=$(printf '\xef\xbd\x86\xef\xbd\x95\xef\xbd\x8c\xef\xbd\x8c\xe2\x80\x8b width')
 run_traced --config "$D" call mcp__demo__echo message="$FULL"
+expect "a non-ASCII result is kept as sent" 0 --out "Echo: $FULL"
+check "a result kept as sent loads no ICU" test "$(loads libicuuc)" = 0
+run_traced --config "$D" --sanitize=full call mcp__demo__echo message="$FULL"
 expect "non-ASCII text from the server is sanitized" 0 --out "Echo: full width"
 check "non-ASCII text loads ICU, once" test "$(loads libicuuc)" = 1
 check "non-ASCII text loads no libcurl" test "$(loads libcurl)" = 0

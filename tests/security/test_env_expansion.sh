@@ -47,7 +47,7 @@ check "allowedEnvVars keeps the variable from a stdio project server (its defaul
 # A plugin's servers are limited the same way.
 echo '{"allowedEnvVars": ["HOME"]}' >"$SETTINGS"
 FIXTURE_SOURCE_DUP_CMD="$DEMO" prun "$R" --plugin-dir "$FIXTURES/source" mcp list
-expect "allowedEnvVars limits what a plugin's servers expand" 0 \
+expect "allowedEnvVars limits what a plugin's servers expand (exit 3: it cannot start)" 3 \
   --err 'plugin test.source: server "plugin:test.source:dup": ${FIXTURE_SOURCE_DUP_CMD} not expanded: not in allowedEnvVars'
 rm -f "$SETTINGS"
 

@@ -55,6 +55,7 @@ enum mode {
   M_FLOOD = 1u << 5,              /* notifications in a tight loop */
   M_STUBBORN = 1u << 6,           /* ignore SIGINT/SIGTERM and stdin EOF */
   M_WEIRD_NAMES = 1u << 7,        /* hostile tool names and descriptions */
+  M_NO_TEMPLATES = 1u << 8,       /* resources, but no templates/list */
 };
 
 static const struct {
@@ -76,6 +77,9 @@ static const struct {
      "even after stdin ends (logging every 10000 sent)"},
     {"stubborn", M_STUBBORN,
      "ignore SIGINT and SIGTERM; at stdin EOF, keep running until SIGKILL"},
+    {"no-templates", M_NO_TEMPLATES,
+     "declare resources and list one, answer resources/templates/list "
+     "with -32601 (method not found)"},
     {"weird-names", M_WEIRD_NAMES,
      "tools whose names and descriptions hold zero-width, bidi, "
      "private-use characters and invalid UTF-8"},
@@ -236,7 +240,7 @@ static cJSON *text_result(const char *text) {
 
 /* ---- lifecycle -------------------------------------------------------- */
 
-static cJSON *initialize_result(const cJSON *params) {
+static cJSON *initialize_result(const struct server *s, const cJSON *params) {
   static const char *const supported[] = {"2025-11-25", "2025-06-18",
                                           "2025-03-26", "2024-11-05"};
   const char *version = LATEST_PROTOCOL_VERSION;
@@ -249,6 +253,8 @@ static cJSON *initialize_result(const cJSON *params) {
   cJSON_AddStringToObject(r, "protocolVersion", version);
   cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");
   cJSON_AddObjectToObject(caps, "tools");
+  if (s->modes & M_NO_TEMPLATES)
+    cJSON_AddObjectToObject(caps, "resources");
   cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
   cJSON_AddStringToObject(info, "name", SERVER_NAME);
   cJSON_AddStringToObject(info, "version", SERVER_VERSION);
@@ -270,7 +276,7 @@ static void on_initialize(struct server *s, const cJSON *id,
     s->write_failed = true;
     return;
   }
-  char *text = result_text(id, initialize_result(params));
+  char *text = result_text(id, initialize_result(s, params));
   if (s->modes & M_CRASH_INIT_PARTIAL) {
     put(s, text, strlen(text) / 2);
     free(text);
@@ -562,6 +568,15 @@ static void handle_line(struct server *s, const char *line, size_t len) {
     on_tools_list(s, id, params);
   } else if (strcmp(method, "tools/call") == 0) {
     on_tools_call(s, id, params);
+  } else if (strcmp(method, "resources/list") == 0 &&
+             s->modes & M_NO_TEMPLATES) {
+    cJSON *r = cJSON_CreateObject();
+    cJSON *list = cJSON_AddArrayToObject(r, "resources");
+    cJSON *one = cJSON_CreateObject();
+    cJSON_AddStringToObject(one, "uri", "hostile://only");
+    cJSON_AddStringToObject(one, "name", "only");
+    cJSON_AddItemToArray(list, one);
+    send_result(s, id, r);
   } else {
     send_error(s, id, -32601, "Method not found");
   }

@@ -6,8 +6,9 @@
  * names and descriptions carry zero-width, bidi, tag, private-use and
  * unassigned code points and invalid UTF-8; names too long for
  * mcp__server__tool; three names that normalize to the same string; a
- * 3000-character description; a 150,000-character result; and results and
- * errors that carry tokens.
+ * 3000-character description; a 150,000-character result; results and
+ * errors that carry tokens; results, an error and progress with terminal
+ * escapes; text that NFKC would change; a long wordy description.
  *
  * The host calls a tool by its sanitized name, so each tool also accepts
  * that form; every call answers "called <that name>", which tells the test
@@ -52,10 +53,58 @@ static const tool tools[] = {
     {"token", "token", "returns a token in its result"},
     {"leak", "leak", "fails with tokens in its error message"},
     {"structured", "structured", "returns structuredContent"},
+    /* Results, errors and progress that try to drive the terminal, and
+     * text that sanitizing would change. */
+    {"hostile", "hostile", "clears \x1b[2Jthe screen"},
+    {"exact", "exact", "returns text NFKC would change"},
+    {"badesc", "badesc", "fails with escapes in its error"},
+    {"wordy", "wordy",
+     "Reads a file from the project and returns its whole text, with the "
+     "line numbers and the encoding it was read with, so that an editor "
+     "can show it; large files are returned in pages of a thousand lines, "
+     "and binary files are refused with an error naming their type and "
+     "size, which the caller can show as it likes.\nSecond line."},
 };
 #define NTOOLS (sizeof tools / sizeof tools[0])
 
 static char *long_description; /* 3000 x U+00E9 */
+static const char *server_name = "naming-server"; /* argv[1] "long-info" */
+
+/* What the hostile tool returns and says while it runs: a clear screen,
+ * a window title, a one-byte CSI, a bell, a bidi override, a zero-width
+ * space; newline and tab, which text keeps. */
+#define HOSTILE_TEXT                                                           \
+  "A\x1b[2JB\x1b]0;pwned\x07"                                                  \
+  "C\xc2\x9b"                                                                  \
+  "31mD\u202e"                                                                 \
+  "E\u200b"                                                                    \
+  "F\n\tG"
+/* Superscript, ligature, full-width, a ZWJ emoji, a combining accent, a
+ * tag character, a soft hyphen, CRLF. */
+#define EXACT_TEXT                                                             \
+  "x\u00b2 \ufb01 \uff26\uff55\uff4c\uff4c \U0001F468\u200d\U0001F469 "        \
+  "e\u0301 t\U000E0041 so\u00adft\r\n"
+
+static void send_progress(const cJSON *params, const char *message) {
+  const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+  const cJSON *tok = cJSON_GetObjectItemCaseSensitive(meta, "progressToken");
+  if (!tok)
+    return;
+  cJSON *m = cJSON_CreateObject();
+  cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+  cJSON_AddStringToObject(m, "method", "notifications/progress");
+  cJSON *p = cJSON_AddObjectToObject(m, "params");
+  cJSON_AddItemToObject(p, "progressToken", cJSON_Duplicate(tok, 1));
+  cJSON_AddNumberToObject(p, "progress", 1);
+  cJSON_AddNumberToObject(p, "total", 2);
+  cJSON_AddStringToObject(p, "message", message);
+  char *s = cJSON_PrintUnformatted(m);
+  fputs(s, stdout);
+  fputc('\n', stdout);
+  fflush(stdout);
+  free(s);
+  cJSON_Delete(m);
+}
 
 static void send_msg(cJSON *msg) {
   char *s = cJSON_PrintUnformatted(msg);
@@ -101,7 +150,7 @@ static cJSON *initialize_result(void) {
   cJSON_AddObjectToObject(caps, "tools");
   cJSON_AddObjectToObject(caps, "prompts");
   cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
-  cJSON_AddStringToObject(info, "name", "naming-server");
+  cJSON_AddStringToObject(info, "name", server_name);
   cJSON_AddStringToObject(info, "version", "0.1.0");
   return r;
 }
@@ -185,6 +234,27 @@ static void call_tool(const cJSON *id, const cJSON *params) {
                   "Authorization: Bearer abc-secret-789");
     return;
   }
+  if (strcmp(t->accepts, "hostile") == 0) {
+    send_progress(params, "step \x1b[2J\x1b]0;pwned\x07one");
+    respond(id, text_result(HOSTILE_TEXT));
+    return;
+  }
+  if (strcmp(t->accepts, "exact") == 0) {
+    /* The same text as a resource too: read results keep it as well. */
+    cJSON *r = text_result(EXACT_TEXT);
+    cJSON *block = cJSON_CreateObject();
+    cJSON_AddStringToObject(block, "type", "resource");
+    cJSON *res = cJSON_AddObjectToObject(block, "resource");
+    cJSON_AddStringToObject(res, "uri", "file:///exact.txt");
+    cJSON_AddStringToObject(res, "text", EXACT_TEXT);
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(r, "content"), block);
+    respond(id, r);
+    return;
+  }
+  if (strcmp(t->accepts, "badesc") == 0) {
+    respond_error(id, -32000, "bad \x1b[31mred\x1b[0m \u202eright-to-left");
+    return;
+  }
   if (strcmp(t->accepts, "structured") == 0) {
     cJSON *r = text_result("{\"answer\":42}");
     cJSON *sc = cJSON_AddObjectToObject(r, "structuredContent");
@@ -224,7 +294,9 @@ static void handle(const char *line, size_t len) {
   cJSON_Delete(msg);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "long-info") == 0)
+    server_name = "a-server-implementation-with-a-long-name";
   long_description = malloc(3000 * 2 + 1);
   for (size_t i = 0; i < 3000; i++)
     memcpy(long_description + 2 * i, "\u00E9", 2);

@@ -5,10 +5,20 @@
 #include "check.h"
 #include "json_raw.h"
 
+/* Accepted, and ASCII: what any caller may take raw. */
 static bool accepts(const char *s) {
   int64_t id;
   size_t off, len;
-  return json_raw_response(s, strlen(s), &id, &off, &len);
+  bool ascii = false;
+  return json_raw_response(s, strlen(s), &id, &off, &len, &ascii) && ascii;
+}
+
+/* Accepted, and not ASCII: for a caller that keeps text as sent. */
+static bool accepts_utf8(const char *s) {
+  int64_t id;
+  size_t off, len;
+  bool ascii = true;
+  return json_raw_response(s, strlen(s), &id, &off, &len, &ascii) && !ascii;
 }
 
 /* The result's text as the scanner finds it, minified; freed by the next
@@ -18,7 +28,8 @@ static const char *result_of(const char *s, int64_t *id) {
   free(last);
   last = NULL;
   size_t off, len;
-  if (!json_raw_response(s, strlen(s), id, &off, &len))
+  bool ascii;
+  if (!json_raw_response(s, strlen(s), id, &off, &len, &ascii))
     return NULL;
   last = malloc(len + 1);
   last[json_raw_minify(s + off, len, last)] = '\0';
@@ -43,6 +54,21 @@ TEST(test_minify_keeps_strings_whole) {
                       "\"u\":\"\\\\\\\\\\\"x \\u001b\\n/\" }}",
                       &id),
             "{\"t\":\"a b\\\" c\\\\\",\"u\":\"\\\\\\\\\\\"x \\u001b\\n/\"}");
+}
+
+TEST(test_valid_utf8_is_accepted_and_said_not_ascii) {
+  CHECK(accepts_utf8("{\"id\":1,\"result\":\"caf\xC3\xA9 \xF0\x9F\x98\x80\"}"));
+  CHECK(accepts_utf8("{\"id\":1,\"result\":{\"k\xC3\xA9\":1}}"));
+  CHECK(accepts_utf8("{\"id\":1,\"result\":\"zero\xE2\x80\x8Bwidth\"}"));
+  /* Ill-formed UTF-8 is the tree's: it becomes U+FFFD there. */
+  static const char *const bad[] = {
+      "\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80",
+      "\xE2\x82", "\xFF",         "\x80"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char doc[128];
+    snprintf(doc, sizeof doc, "{\"id\":1,\"result\":\"a%sb\"}", bad[i]);
+    CHECK(!accepts_utf8(doc) && !accepts(doc));
+  }
 }
 
 TEST(test_what_sanitizing_could_change_is_left_to_the_tree) {
@@ -125,8 +151,14 @@ TEST(test_every_position_of_a_long_string_is_checked) {
       text[24] = '\0';
       char doc[128];
       snprintf(doc, sizeof doc, "{\"id\":1,\"result\":\"%s\"}", text);
-      CHECK(!accepts(doc));
+      CHECK(!accepts(doc) && !accepts_utf8(doc));
     }
+    memset(text, 'a', 25);
+    memcpy(text + at, "\xC3\xA9", 2); /* valid UTF-8 at every offset */
+    text[25] = '\0';
+    char good[128];
+    snprintf(good, sizeof good, "{\"id\":1,\"result\":\"%s\"}", text);
+    CHECK(accepts_utf8(good));
     memset(text, 'a', 26);
     memcpy(text + at, "\\\"", 2); /* an escaped quote */
     text[26] = '\0';
@@ -181,6 +213,7 @@ int main(void) {
       T(test_minify_keeps_strings_whole),
       T(test_what_sanitizing_could_change_is_left_to_the_tree),
       T(test_only_plain_responses),
+      T(test_valid_utf8_is_accepted_and_said_not_ascii),
       T(test_invalid_json_is_refused),
       T(test_nesting_is_counted),
       T(test_every_position_of_a_long_string_is_checked),

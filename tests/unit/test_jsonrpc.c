@@ -13,6 +13,7 @@ typedef struct peer {
   char last_request[64];
   cJSON *last_request_id;
   char last_notification[64];
+  int inbound_calls, last_kind; /* what inbound() was told */
 } peer;
 
 static int p_send(void *ud, const char *json, size_t len, char *why,
@@ -43,6 +44,13 @@ static void p_warning(void *ud, const char *message) {
   peer *p = ud;
   strncat(p->warnings, message, sizeof p->warnings - strlen(p->warnings) - 2);
   strcat(p->warnings, "\n");
+}
+
+static void p_inbound(void *ud, cJSON *msg, int kind) {
+  (void)msg;
+  peer *p = ud;
+  p->inbound_calls++;
+  p->last_kind = kind;
 }
 
 static void peer_free(peer *p) {
@@ -88,7 +96,8 @@ static rpc *make(loop *l, peer *p) {
                     .send = p_send,
                     .on_request = p_request,
                     .on_notification = p_notification,
-                    .on_warning = p_warning};
+                    .on_warning = p_warning,
+                    .inbound = p_inbound};
   return rpc_new(l, &h);
 }
 
@@ -437,36 +446,83 @@ TEST(test_large_plain_results_skip_the_tree_when_asked) {
   loop *l = loop_new();
   peer p = {0};
   rpc *r = make(l, &p);
-  outcome a = {0}, b = {0}, c = {0};
+  outcome a = {0}, b = {0}, c = {0}, d = {0};
   rpc_request_opts raw = {.ud = &a, .raw_result = true};
   rpc_request_opts tree = {.ud = &b};
   rpc_request_opts raw2 = {.ud = &c, .raw_result = true};
+  rpc_request_opts raw_utf8 = {.ud = &d, .raw_result = true, .raw_utf8 = true};
   rpc_request(r, "tools/call", NULL, &raw, on_done);
   rpc_request(r, "tools/call", NULL, &tree, on_done);
   rpc_request(r, "tools/call", NULL, &raw2, on_done);
+  rpc_request(r, "tools/call", NULL, &raw_utf8, on_done);
   char *ascii1 = big_response(1, "plain \\\"text\\\" ", 200000);
   char *ascii2 = big_response(2, "plain \\\"text\\\" ", 200000);
   char *utf8 = big_response(3, "zero\u200bwidth ", 200000);
+  char *utf8_2 = big_response(4, "zero\u200bwidth ", 200000);
   feed(r, ascii1);
+  CHECK(p.inbound_calls == 0); /* a raw result has no tree to look at */
   feed(r, ascii2);
+  CHECK(p.inbound_calls == 1);
   feed(r, utf8);
+  feed(r, utf8_2);
   CHECK(a.calls == 1 && a.raw);
   CHECK(b.calls == 1 && !b.raw);
-  CHECK(c.calls == 1 && !c.raw); /* sanitizing changes it: a tree */
+  CHECK(c.calls == 1 && !c.raw); /* the owner may sanitize it: a tree */
+  CHECK(d.calls == 1 && d.raw);  /* the owner keeps it as sent */
   CHECK(a.result && b.result && strcmp(a.result, b.result) == 0);
-  CHECK(c.result && !strstr(c.result, "\\u200b") && strstr(c.result, "zerowidth"));
+  CHECK(c.result && d.result && strcmp(c.result, d.result) == 0);
+  /* The engine itself never changes what the peer said. */
+  CHECK(strstr(c.result, "zero\u200bwidth"));
   free(ascii1);
   free(ascii2);
   free(utf8);
+  free(utf8_2);
   free(a.result);
   free(b.result);
   free(c.result);
+  free(d.result);
   rpc_free(r);
   peer_free(&p);
   loop_free(l);
 }
 
+TEST(test_inbound_sees_every_message_with_its_request_kind) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome a = {0};
+  rpc_request_opts o = {.ud = &a, .kind = 7};
+  rpc_request(r, "tools/call", NULL, &o, on_done);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}");
+  CHECK(p.inbound_calls == 1 && p.last_kind == -1);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}");
+  CHECK(p.inbound_calls == 2 && p.last_kind == -1);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+  CHECK(p.inbound_calls == 3 && p.last_kind == 7 && a.calls == 1);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"); /* unknown now */
+  CHECK(p.inbound_calls == 4 && p.last_kind == -1);
+  free(a.result);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_error_text_says_the_code_once) {
+  char *t = rpc_error_text("MCP error -32602: Tool nope not found", -32602);
+  CHECK_STR(t, "MCP error -32602: Tool nope not found");
+  free(t);
+  t = rpc_error_text("Tool nope not found", -32602);
+  CHECK_STR(t, "Tool nope not found (error -32602)");
+  free(t);
+  /* Part of another number is not the code. */
+  t = rpc_error_text("failed at -326021", -32602);
+  CHECK_STR(t, "failed at -326021 (error -32602)");
+  free(t);
+}
+
 RUN(T(test_large_plain_results_skip_the_tree_when_asked),
+    T(test_error_text_says_the_code_once),
+    T(test_inbound_sees_every_message_with_its_request_kind),
     T(test_scan_id_reads_the_top_level_id_of_a_cut_message),
     T(test_unparsable_answer_fails_its_request_at_once),
     T(test_request_is_serialized_as_jsonrpc_2),

@@ -321,6 +321,90 @@ TEST(test_json_null_is_ignored) {
   CHECK(sanitize_json(NULL) == 0);
 }
 
+/* The text of "v" in {"v": <text>} after sanitize_json_utf8. */
+static char *utf8_only(const char *text) {
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "v", text);
+  sanitize_json_utf8(j);
+  char *r = strdup(cJSON_GetObjectItem(j, "v")->valuestring);
+  cJSON_Delete(j);
+  return r;
+}
+
+TEST(test_utf8_only_keeps_valid_text_as_sent) {
+  /* Superscript, ligature, full-width, ZWJ emoji, bidi, zero-width. */
+  const char *s = "x\xc2\xb2 \xef\xac\x81 \xef\xbc\xa1 "
+                  "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9 "
+                  "\xe2\x80\xae \xe2\x80\x8b e\xcc\x81";
+  char *r = utf8_only(s);
+  CHECK_STR(r, s);
+  free(r);
+}
+
+TEST(test_utf8_only_replaces_each_ill_formed_subpart) {
+  static const struct {
+    const char *in, *out;
+  } cases[] = {
+      {"a\xc0\xaf"
+       "b",
+       "a\xef\xbf\xbd\xef\xbf\xbd"
+       "b"},
+      {"\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+      {"\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+      {"\xe2\x82"
+       "x",
+       "\xef\xbf\xbd"
+       "x"},
+      {"\xf0\x9f\x98", "\xef\xbf\xbd"},
+      {"\xff\xfe", "\xef\xbf\xbd\xef\xbf\xbd"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *r = utf8_only(cases[i].in);
+    /* The same as the full sanitizer's first step. */
+    char *full = sanitize_text(cases[i].in, strlen(cases[i].in), NULL);
+    CHECK_STR(r, cases[i].out);
+    CHECK_STR(full, cases[i].out);
+    free(r);
+    free(full);
+  }
+}
+
+TEST(test_modes_choose_the_rule_per_kind) {
+  CHECK(sanitize_is_full(SANITIZE_MODE_DEFAULT, SANITIZE_NAMES));
+  CHECK(!sanitize_is_full(SANITIZE_MODE_DEFAULT, SANITIZE_RESULT));
+  CHECK(sanitize_is_full(SANITIZE_MODE_DEFAULT, SANITIZE_MODEL));
+  CHECK(sanitize_is_full(SANITIZE_MODE_FULL, SANITIZE_RESULT));
+  CHECK(!sanitize_is_full(SANITIZE_MODE_DISPLAY, SANITIZE_NAMES));
+  CHECK(!sanitize_is_full(SANITIZE_MODE_OFF, SANITIZE_NAMES));
+  /* What reaches a model is sanitized whatever the display option. */
+  CHECK(sanitize_is_full(SANITIZE_MODE_DISPLAY, SANITIZE_MODEL));
+  CHECK(sanitize_is_full(SANITIZE_MODE_OFF, SANITIZE_MODEL));
+  sanitize_mode m;
+  CHECK(sanitize_mode_parse("full", &m) && m == SANITIZE_MODE_FULL);
+  CHECK(sanitize_mode_parse("display", &m) && m == SANITIZE_MODE_DISPLAY);
+  CHECK(sanitize_mode_parse("off", &m) && m == SANITIZE_MODE_OFF);
+  CHECK(!sanitize_mode_parse("none", &m));
+}
+
+TEST(test_message_id_is_never_touched) {
+  cJSON *j =
+      cJSON_Parse("{\"id\":\"a\u200bb\",\"result\":{\"t\":\"a\u200bb\"}}");
+  sanitize_message(j, SANITIZE_MODE_DEFAULT, SANITIZE_NAMES);
+  CHECK_STR(cJSON_GetObjectItem(j, "id")->valuestring, "a\xe2\x80\x8b"
+                                                       "b");
+  CHECK_STR(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(j, "result"), "t")->valuestring,
+      "ab");
+  cJSON_Delete(j);
+  j = cJSON_Parse("{\"id\":1,\"result\":{\"t\":\"a\u200bb\"}}");
+  sanitize_message(j, SANITIZE_MODE_DEFAULT, SANITIZE_RESULT);
+  CHECK_STR(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(j, "result"), "t")->valuestring,
+      "a\xe2\x80\x8b"
+      "b");
+  cJSON_Delete(j);
+}
+
 RUN(T(test_ascii_text_is_unchanged), T(test_zero_width_characters_are_removed),
     T(test_byte_order_mark_is_removed), T(test_bidi_controls_are_removed),
     T(test_private_use_code_points_are_removed),
@@ -345,4 +429,7 @@ RUN(T(test_ascii_text_is_unchanged), T(test_zero_width_characters_are_removed),
     T(test_json_invalid_utf8_is_replaced),
     T(test_json_a_value_that_empties_stays_a_string),
     T(test_json_deep_trees_do_not_overflow_the_stack),
-    T(test_json_wide_trees_are_walked_whole), T(test_json_null_is_ignored))
+    T(test_json_wide_trees_are_walked_whole), T(test_json_null_is_ignored),
+    T(test_utf8_only_keeps_valid_text_as_sent),
+    T(test_utf8_only_replaces_each_ill_formed_subpart),
+    T(test_modes_choose_the_rule_per_kind), T(test_message_id_is_never_touched))

@@ -65,7 +65,43 @@ TEST(test_a_description_is_cut_between_characters) {
   free(cut);
 }
 
+TEST(test_a_line_is_cut_to_the_width_at_a_word) {
+  char *cut = limits_cut_to_width("one two three four five six", 16);
+  CHECK_STR(cut, "one two three\xe2\x80\xa6");
+  free(cut);
+  CHECK(limits_cut_to_width("fits exactly", 12) == NULL);
+  /* No space in the last third: cut mid-word, never in an escape. */
+  cut = limits_cut_to_width("abcdefghijklmnopqrstuvwxyz", 10);
+  CHECK_STR(cut, "abcdefghi\xe2\x80\xa6");
+  free(cut);
+  cut = limits_cut_to_width("abcdef<U+200B>ghijklmnop", 10);
+  CHECK_STR(cut, "abcdef\xe2\x80\xa6");
+  free(cut);
+  cut = limits_cut_to_width("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 3);
+  CHECK_STR(cut, "\xC3\xA9\xC3\xA9\xe2\x80\xa6");
+  free(cut);
+}
+
+TEST(test_an_output_limit_asked_for_is_forced) {
+  limits l;
+  limits_default(&l);
+  CHECK(!l.output_forced);
+  CHECK(limits_set_output(&l, "250") && l.output_chars == 250 &&
+        l.output_forced);
+  CHECK(limits_set_output(&l, "0") && l.output_chars == 0);
+  CHECK(!limits_set_output(&l, "-1") && !limits_set_output(&l, "") &&
+        !limits_set_output(&l, "12x"));
+  setenv("MCPHOST_MAX_OUTPUT_CHARS", "77", 1);
+  char *warn = limits_from_env(&l);
+  CHECK(!warn && l.output_chars == 77 && l.output_forced);
+  unsetenv("MCPHOST_MAX_OUTPUT_CHARS");
+  warn = limits_from_env(&l);
+  CHECK(!warn && !l.output_forced);
+}
+
 RUN(T(test_defaults_are_claude_codes),
+    T(test_a_line_is_cut_to_the_width_at_a_word),
+    T(test_an_output_limit_asked_for_is_forced),
     T(test_environment_overrides_the_defaults),
     T(test_bad_environment_values_keep_the_default_and_say_so),
     T(test_characters_are_code_points),

@@ -59,7 +59,7 @@ TEST(test_needs_escape_agrees_with_escape) {
   const char *cases[] = {"plain", "tab\there", "e\x1b", "\xc2\x85", "\xff",
                          "\xe2\x81\xa6", "caf\xc3\xa9"};
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-    for (unsigned f = 0; f < 4; f++) {
+    for (unsigned f = 0; f < 8; f++) {
       const char *out = esc(cases[i], f);
       CHECK(text_needs_escape(cases[i], strlen(cases[i]), f) ==
             (strcmp(out, cases[i]) != 0));
@@ -67,8 +67,22 @@ TEST(test_needs_escape_agrees_with_escape) {
   }
 }
 
+TEST(test_json_notation_keeps_json_valid_and_values_equal) {
+  unsigned j = TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE;
+  /* DEL and C1 pass cJSON's printer raw; in JSON text they become \u
+   * escapes, formatting whitespace stays. */
+  CHECK_STR(esc("{\n\t\"a\": \"x\x7f\xc2\x9by\"\n}", j),
+            "{\n\t\"a\": \"x\\u007f\\u009by\"\n}");
+  CHECK_STR(esc("\"\xe2\x80\xae\"", j), "\"\\u202e\"");
+  /* Above U+FFFF: a surrogate pair, as JSON requires. */
+  CHECK_STR(esc("\"\xf3\xa0\x81\x81\"", j), "\"\\udb40\\udc41\"");
+  CHECK_STR(esc("\"a\xff\"", TEXT_ESCAPE_JSON), "\"a\\ufffd\"");
+  CHECK_STR(esc("\"\xe2\x80\xae\"", TEXT_ESCAPE_JSON), "\"\xe2\x80\xae\"");
+}
+
 RUN(T(test_terminal_controls_become_visible),
     T(test_newline_and_tab_pass_in_text_and_not_in_lines),
     T(test_invisible_and_bidi_only_when_asked), T(test_text_is_kept_as_sent),
     T(test_invalid_utf8_bytes_are_shown_as_bytes),
-    T(test_embedded_nul_is_escaped), T(test_needs_escape_agrees_with_escape))
+    T(test_embedded_nul_is_escaped), T(test_needs_escape_agrees_with_escape),
+    T(test_json_notation_keeps_json_valid_and_values_equal))

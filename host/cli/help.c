@@ -1,0 +1,102 @@
+/* Each command's own --help (`mcphost COMMAND --help`): what it does, its
+ * arguments, and the options it takes after its name. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define AFTER                                                                  \
+  "\n"                                                                         \
+  "The global options --json, -v, -q and --timeout MS may also follow the\n"   \
+  "command. Every option and exit code: mcphost --help.\n"
+
+static const struct {
+  const char *name, *text;
+} helps[] = {
+    {"servers",
+     "usage: mcphost [OPTIONS] servers [SERVER]\n"
+     "\n"
+     "Connects every server (or SERVER) and shows its state, its name and\n"
+     "version, and how many tools, resources and prompts it offers.\n"
+     "Servers that may not start are listed with the reason. -v adds what\n"
+     "plugins say about each server. Exits with the code of the first\n"
+     "server that failed.\n" AFTER},
+    {"tools",
+     "usage: mcphost [OPTIONS] tools [SERVER]\n"
+     "\n"
+     "Lists the tools of every server (or SERVER) as mcp__SERVER__TOOL, the\n"
+     "names `call` takes, with their descriptions. --json gives each tool's\n"
+     "schema too.\n" AFTER},
+    {"resources",
+     "usage: mcphost [OPTIONS] resources [SERVER]\n"
+     "\n"
+     "Lists the resources and resource templates of every server (or\n"
+     "SERVER). Read one with: mcphost read SERVER URI.\n" AFTER},
+    {"prompts", "usage: mcphost [OPTIONS] prompts [SERVER]\n"
+                "\n"
+                "Lists the prompts of every server (or SERVER) and their "
+                "arguments.\n" AFTER},
+    {"call",
+     "usage: mcphost [OPTIONS] call TOOL [JSON | KEY=VALUE ...]\n"
+     "\n"
+     "Calls a tool. TOOL is mcp__SERVER__TOOL (as `tools` lists it) or\n"
+     "SERVER/TOOL (the server's own name for it). The arguments are one\n"
+     "JSON object, or KEY=VALUE pairs where a VALUE that parses as JSON is\n"
+     "JSON (n=5, flag=true, list='[1,2]') and anything else a string. Only\n"
+     "that server is connected. Exit 1 when the tool reports an error, 6\n"
+     "when the server has no such tool.\n"
+     "\n"
+     "Global options (--json, -v, -q, --timeout MS) may follow the command\n"
+     "up to the first KEY=VALUE or JSON argument; after it every word is an\n"
+     "argument of the tool. Every option and exit code: mcphost --help.\n"},
+    {"read",
+     "usage: mcphost [OPTIONS] read SERVER URI\n"
+     "\n"
+     "Reads a resource: text is printed, binary contents are saved to files\n"
+     "(--output-dir) and a line names each one.\n" AFTER},
+    {"prompt",
+     "usage: mcphost [OPTIONS] prompt PROMPT [ARG | NAME=VALUE ...]\n"
+     "\n"
+     "Gets a prompt (mcp__SERVER__PROMPT or SERVER/PROMPT) and prints its\n"
+     "messages. Positional ARGs fill the declared arguments in order;\n"
+     "NAME=VALUE sets a declared argument by name (a NAME the prompt does\n"
+     "not declare is a usage error, exit 2).\n"
+     "\n"
+     "Global options (--json, -v, -q, --timeout MS) may follow the command\n"
+     "up to the first NAME=VALUE argument; use -- before an argument that\n"
+     "starts with '-'. Every option and exit code: mcphost --help.\n"},
+    {"batch",
+     "usage: mcphost [OPTIONS] batch\n"
+     "\n"
+     "Reads JSON requests from stdin, one per line, and writes one JSON\n"
+     "line per answer as each completes (requests run concurrently):\n"
+     "  {\"id\":1, \"call\":TOOL, \"arguments\":{...}}\n"
+     "  {\"id\":2, \"read\":SERVER, \"uri\":URI}\n"
+     "  {\"id\":3, \"prompt\":PROMPT, \"arguments\":{...}}\n"
+     "  {\"id\":4, \"list\":\"tools\"|\"resources\"|\"prompts\"[, "
+     "\"server\":S]}\n"
+     "                 without \"server\": every server\n"
+     "  {\"id\":5, \"subscribe\":SERVER, \"uri\":URI}  and \"unsubscribe\":\n"
+     "                 notifications/resources/updated then arrive as\n"
+     "                 {\"server\":S, \"notification\":M, \"params\":{...}}\n"
+     "  {\"id\":6, \"roots\":[DIR...][, \"server\":S]}\n"
+     "                 the roots offered from now on (docs/config.md);\n"
+     "                 connected servers get notifications/roots/list_changed\n"
+     "Answers: {\"id\":N, \"result\":{...}} or {\"id\":N, "
+     "\"error\":{\"exit\":CODE,\n"
+     "\"message\":...}}, CODE being the exit code the same request would\n"
+     "have given as a command.\n" AFTER},
+    {"plugins",
+     "usage: mcphost [OPTIONS] plugins\n"
+     "\n"
+     "Lists the plugins found along the search path, loaded or refused, and\n"
+     "why; what each serves (transport types, features, commands).\n" AFTER},
+};
+
+const char *cli_command_help(const char *name) {
+  for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
+    if (strcmp(helps[i].name, name) == 0)
+      return helps[i].text;
+  }
+  return NULL;
+}
