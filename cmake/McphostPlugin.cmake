@@ -51,7 +51,7 @@ function(mcphost_add_lazy_transport name)
 
   mcphost_add_plugin(${name}
     ${PROJECT_SOURCE_DIR}/transports/common/lazy_transport.c
-    LIBS ${CMAKE_DL_LIBS})
+    LIBS ${CMAKE_DL_LIBS} mcphost_trusted_fs)
   target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_definitions(${name} PRIVATE LAZY_IMPL_FILE="${name}.so")
   # Built with it, so that a build of the plugin is never without it.

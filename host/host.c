@@ -32,14 +32,14 @@ static const char *level_name(int level) {
   return level >= 0 && level <= 4 ? names[level] : "log";
 }
 
-static void vlog(host *h, int level, const char *source, const char *fmt,
-                 va_list ap) {
+static void vlog(host *h, int level, const char *label, const char *source,
+                 const char *fmt, va_list ap) {
   /* Errors and warnings always show; -v adds info, -vv debug, -vvv trace. */
   if (level > MCPH_LOG_WARN + h->verbosity)
     return;
   strbuf b;
   sb_init(&b);
-  sb_printf(&b, "mcphost: %s: ", level_name(level));
+  sb_printf(&b, "mcphost: %s: ", label ? label : level_name(level));
   if (source && *source)
     sb_printf(&b, "[%s] ", source);
   sb_vprintf(&b, fmt, ap);
@@ -55,7 +55,15 @@ static void vlog(host *h, int level, const char *source, const char *fmt,
 void host_log(host *h, int level, const char *source, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vlog(h, level, source, fmt, ap);
+  vlog(h, level, NULL, source, fmt, ap);
+  va_end(ap);
+}
+
+void host_log_labeled(host *h, int level, const char *label, const char *source,
+                      const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vlog(h, level, label, source, fmt, ap);
   va_end(ap);
 }
 
@@ -128,12 +136,21 @@ static const void *api_get_service(const mcph_host *api, const char *id) {
 
 /* ---- paths ---- */
 
+/* $VAR/mcphost, else <home>/FALLBACK/mcphost (user_home(): never a shared
+ * place such as /tmp). NULL without a home: then nothing is written there
+ * (logs go to stderr only). */
 static char *xdg_dir(const char *var, const char *fallback) {
   const char *v = getenv(var);
-  if (v && v[0] == '/')
+  if (v && v[0] == '/') {
     return xasprintf("%s/mcphost", v);
-  const char *home = getenv("HOME");
-  return xasprintf("%s/%s/mcphost", home && *home ? home : "/tmp", fallback);
+  }
+  char *home = user_home();
+  if (!home) {
+    return NULL;
+  }
+  char *dir = xasprintf("%s/%s/mcphost", home, fallback);
+  free(home);
+  return dir;
 }
 
 char *host_default_plugin_dir(void) {
@@ -175,7 +192,9 @@ host *host_new(const host_options *opt) {
   char cwd[PATH_MAX];
   h->paths[MCPH_PATH_CWD] = xstrdup(getcwd(cwd, sizeof cwd) ? cwd : "/");
   h->paths[MCPH_PATH_STATE] = xdg_dir("XDG_STATE_HOME", ".local/state");
-  h->paths[MCPH_PATH_LOGS] = xasprintf("%s/logs", h->paths[MCPH_PATH_STATE]);
+  if (h->paths[MCPH_PATH_STATE]) {
+    h->paths[MCPH_PATH_LOGS] = xasprintf("%s/logs", h->paths[MCPH_PATH_STATE]);
+  }
   h->paths[MCPH_PATH_CACHE] = xdg_dir("XDG_CACHE_HOME", ".cache");
 
   h->api = (mcph_host){
@@ -220,11 +239,11 @@ host *host_new(const host_options *opt) {
     free(copy);
   }
   if (opt->builtin_plugin_dir) {
-    registry_add_dir(&h->reg, opt->builtin_plugin_dir);
+    registry_add_builtin_dir(&h->reg, opt->builtin_plugin_dir);
   } else {
     char *dir = host_default_plugin_dir();
     char *real = realpath(dir, NULL);
-    registry_add_dir(&h->reg, real ? real : dir);
+    registry_add_builtin_dir(&h->reg, real ? real : dir);
     free(real);
     free(dir);
   }

@@ -58,6 +58,12 @@ void host_load_plugins(host *h);
 /* Logging to stderr, filtered by verbosity. `source` may be NULL. */
 void host_log(host *h, int level, const char *source, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* As host_log, shown at `level` but labelled `label` instead of the
+ * level's name: a server's own log line, shown with -v, keeps its level
+ * ("error", "critical") in the text. */
+void host_log_labeled(host *h, int level, const char *label, const char *source,
+                      const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Runs the loop until *done is true, the deadline (absolute loop_now_ms;
  * 0 = none) passes, or a signal arrives. Returns 0 when done, -1 on

@@ -2,9 +2,16 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "trusted_fs.h"
 #include "util.h"
 
 void registry_init(registry *r) { memset(r, 0, sizeof *r); }
@@ -49,6 +56,15 @@ void registry_add_dir(registry *r, const char *dir) {
       return;
   r->dirs = xrealloc(r->dirs, (r->ndirs + 1) * sizeof *r->dirs);
   r->dirs[r->ndirs++] = xstrdup(dir);
+}
+
+void registry_add_builtin_dir(registry *r, const char *dir) {
+  registry_add_dir(r, dir);
+  for (size_t i = 0; dir && i < r->ndirs; i++) {
+    if (strcmp(r->dirs[i], dir) == 0) {
+      r->builtin = i + 1;
+    }
+  }
 }
 
 char *registry_dirs_text(const registry *r) {
@@ -102,11 +118,28 @@ static const plugin *find_id(const registry *r, const char *id) {
   return NULL;
 }
 
-static plugin *load(registry *r, const mcph_host *host, plugin *p) {
-  void *h = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
+/* dlerror()'s text without the name it starts with ("NAME: ..."). */
+static const char *dl_reason(const char *e, const char *name) {
+  size_t n = strlen(name);
+  if (e && strncmp(e, name, n) == 0 && e[n] == ':' && e[n + 1] == ' ') {
+    return e + n + 2;
+  }
+  return e ? e : "unknown error";
+}
+
+/* Loads the checked file open as `fd` through that fd, so the code that
+ * runs is the file that was checked, whatever the path now names. The fd
+ * stays open as long as the process: the library's name is
+ * /proc/self/fd/N, which must keep meaning it (dladdr, sanitizers), and
+ * the host never unloads a plugin. */
+static plugin *load(registry *r, const mcph_host *host, plugin *p, int fd) {
+  char byfd[64];
+  snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
+  void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char *e = dlerror(); /* process-wide: copy at once */
-    return refuse(p, xasprintf("cannot load: %s", e ? e : "unknown error"));
+    close(fd);
+    return refuse(p, xasprintf("cannot load: %s", dl_reason(e, byfd)));
   }
   const mcph_entry *entry = dlsym(h, MCPH_ENTRY_SYMBOL);
   if (!entry) {
@@ -165,13 +198,26 @@ static plugin *load(registry *r, const mcph_host *host, plugin *p) {
   return p;
 }
 
-plugin *registry_load_file(registry *r, const mcph_host *host,
-                           const char *path) {
+static plugin *add_record(registry *r, char *path) {
   plugin *p = xcalloc(1, sizeof *p);
-  p->path = xstrdup(path);
+  p->path = path;
   r->plugins = xrealloc(r->plugins, (r->nplugins + 1) * sizeof *r->plugins);
   r->plugins[r->nplugins++] = p;
-  return load(r, host, p);
+  return p;
+}
+
+plugin *registry_load_file(registry *r, const mcph_host *host, int dir_fd,
+                           const char *dir, const char *name,
+                           const uid_t *also) {
+  plugin *p = add_record(r, xasprintf("%s/%s", dir, name));
+  char why[PATH_MAX + 128];
+  int fd = also ? trusted_fs_open_code_owned_by(dir_fd, dir, name, *also, why,
+                                                sizeof why)
+                : trusted_fs_open_code(dir_fd, dir, name, why, sizeof why);
+  if (fd < 0) {
+    return refuse(p, xstrdup(why));
+  }
+  return load(r, host, p, fd);
 }
 
 static int so_filter(const struct dirent *d) {
@@ -180,18 +226,51 @@ static int so_filter(const struct dirent *d) {
          d->d_name[0] != '.';
 }
 
+/* A directory refused as a whole is a record of its own, so that
+ * `mcphost plugins` says why nothing in it was loaded. */
+static void refuse_dir(registry *r, const char *dir, const char *why) {
+  refuse(add_record(r, xstrdup(dir)),
+         xasprintf("plugin directory refused, nothing in it loaded: %s", why));
+}
+
 void registry_load_all(registry *r, const mcph_host *host) {
   for (size_t i = 0; i < r->ndirs; i++) {
+    const char *dir = r->dirs[i];
+    char why[PATH_MAX + 128];
+    if (dir[0] != '/') {
+      /* It would mean a different place in every working directory: a
+       * repository's plugins/ would run as the user's code. */
+      refuse_dir(r, dir, "a relative path; give an absolute one");
+      continue;
+    }
+    /* Whoever owns the executable controls mcphost already: trusting
+     * them for its built-in directory adds nobody (a build tree of a
+     * user's, run by root). */
+    struct stat exe;
+    const uid_t *also = i + 1 == r->builtin && stat("/proc/self/exe", &exe) == 0
+                            ? &exe.st_uid
+                            : NULL;
+    int dfd = also
+                  ? trusted_fs_open_dir_owned_by(dir, 0, *also, why, sizeof why)
+                  : trusted_fs_open_dir(dir, 0, why, sizeof why);
+    if (dfd < 0) {
+      if (errno != ENOENT) {
+        refuse_dir(r, dir, why); /* a missing directory is no error */
+      }
+      continue;
+    }
     struct dirent **ents;
-    int n = scandir(r->dirs[i], &ents, so_filter, alphasort);
-    if (n < 0)
-      continue; /* a missing directory is not an error */
+    int n = scandirat(dfd, ".", &ents, so_filter, alphasort);
+    if (n < 0) {
+      refuse_dir(r, dir, strerror(errno));
+      close(dfd);
+      continue;
+    }
     for (int k = 0; k < n; k++) {
-      char *path = xasprintf("%s/%s", r->dirs[i], ents[k]->d_name);
-      registry_load_file(r, host, path);
-      free(path);
+      registry_load_file(r, host, dfd, dir, ents[k]->d_name, also);
       free(ents[k]);
     }
     free(ents);
+    close(dfd);
   }
 }

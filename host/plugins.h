@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <mcphost/mcphost.h>
 
@@ -37,6 +38,9 @@ typedef struct registry {
   size_t ntypes;
   char **dirs;      /* the search path actually used, in order */
   size_t ndirs;
+  /* dirs[builtin - 1] is the built-in directory (0: none), which may
+   * also be owned by the owner of the mcphost executable. */
+  size_t builtin;
 } registry;
 
 void registry_init(registry *r);
@@ -45,14 +49,24 @@ void registry_free(registry *r);
 
 /* Appends a directory to the search path (duplicates are dropped). */
 void registry_add_dir(registry *r, const char *dir);
+/* Appends the built-in directory, last: beside the user and root, the
+ * owner of the mcphost executable may own it (trusted_fs.h). */
+void registry_add_builtin_dir(registry *r, const char *dir);
 
 /* Loads every "*.so" of every directory in order (files in a directory in
- * name order). `host` is the table handed to each plugin's init. */
+ * name order). `host` is the table handed to each plugin's init. Only
+ * trusted places are used (trusted_fs.h): a relative directory, or a
+ * directory or file that is another user's or writable by others, is
+ * refused with the reason as a record of its own; each file is opened
+ * without following a link and loaded through that open file. */
 void registry_load_all(registry *r, const mcph_host *host);
 
-/* Loads one file. Returns the record (also appended to r->plugins). */
-plugin *registry_load_file(registry *r, const mcph_host *host,
-                           const char *path);
+/* Loads the file `name` of the checked directory `dir_fd` (`dir` names
+ * it); `also`: one more owner trusted for it, or NULL. Returns the record
+ * (also appended to r->plugins). */
+plugin *registry_load_file(registry *r, const mcph_host *host, int dir_fd,
+                           const char *dir, const char *name,
+                           const uid_t *also);
 
 const type_binding *registry_find_type(const registry *r, const char *type);
 

@@ -1,13 +1,18 @@
 #include "session.h"
 
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "feature_plugins.h"
 #include "redact.h"
 #include "sanitize.h"
+#include "text_escape.h"
+#include "trusted_fs.h"
 #include "util.h"
 
 const char *const mcp_supported_protocols[] = {
@@ -218,46 +223,90 @@ static void on_request(void *ud, const char *method, const cJSON *params,
   }
 }
 
-static int log_level_of(const char *mcp_level) {
+/* An MCP log level (RFC 5424 names), or NULL when `name` is none of
+ * them; `*level` is how loud mcphost shows it. */
+static const char *log_level_of(const char *name, int *level) {
   static const struct {
     const char *name;
     int level;
-  } map[] = {{"debug", MCPH_LOG_DEBUG},    {"info", MCPH_LOG_INFO},
-             {"notice", MCPH_LOG_INFO},    {"warning", MCPH_LOG_WARN},
-             {"error", MCPH_LOG_WARN},     {"critical", MCPH_LOG_WARN},
-             {"alert", MCPH_LOG_WARN},     {"emergency", MCPH_LOG_WARN}};
-  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-    if (mcp_level && strcmp(mcp_level, map[i].name) == 0)
-      return map[i].level;
-  return MCPH_LOG_INFO;
+  } map[] = {{"debug", MCPH_LOG_DEBUG}, {"info", MCPH_LOG_INFO},
+             {"notice", MCPH_LOG_INFO}, {"warning", MCPH_LOG_WARN},
+             {"error", MCPH_LOG_ERROR}, {"critical", MCPH_LOG_ERROR},
+             {"alert", MCPH_LOG_ERROR}, {"emergency", MCPH_LOG_ERROR}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+    if (name && strcmp(name, map[i].name) == 0) {
+      *level = map[i].level;
+      return map[i].name;
+    }
+  }
+  *level = MCPH_LOG_INFO;
+  return NULL;
 }
 
-/* The server's log messages (notifications/message) go to its own file,
- * <logs>/<name>.log, opened on first use; a server name is made safe for
- * a file name first. */
-static void server_log_line(session *s, const char *level, const char *text) {
+/* The server's log file, <logs>/<name>.log (mode 0600), opened on first
+ * use in the checked log directory (trusted_fs.h), never through a link;
+ * <name> is the server name made a file name as for NAME.stderr.log. A directory or file
+ * that fails the checks is said once, and the lines go to stderr only. */
+static FILE *server_log_file(session *s) {
+  if (s->server_log || s->server_log_failed) {
+    return s->server_log;
+  }
+  s->server_log_failed = true;
+  const char *dir = s->h->paths[MCPH_PATH_LOGS];
+  if (!dir) {
+    return NULL; /* no home: no files */
+  }
+  char why[PATH_MAX + 128];
+  int dfd = trusted_fs_open_dir(dir, TRUSTED_FS_CREATE, why, sizeof why);
+  if (dfd < 0) {
+    host_log(s->h, MCPH_LOG_WARN, s->cfg->name,
+             "not writing the server's log file: %s", why);
+    return NULL;
+  }
+  char base[128];
+  trusted_fs_file_name(s->cfg->name, base, sizeof base - 8);
+  strcat(base, ".log");
+  int fd = trusted_fs_open_file(dfd, dir, base, O_WRONLY | O_CREAT | O_APPEND,
+                                0600, why, sizeof why);
+  close(dfd);
+  if (fd >= 0) {
+    s->server_log = fdopen(fd, "a");
+  }
   if (!s->server_log) {
-    const char *dir = s->h->paths[MCPH_PATH_LOGS];
-    char *base = xstrdup(s->cfg->name);
-    for (char *p = base; *p; p++)
-      if (*p == '/' || *p == '\\' || (*p == '.' && p == base))
-        *p = '_';
-    char *path = xasprintf("%s/%s.log", dir, base);
-    free(base);
-    if (mkdir_p(dir, 0700) == 0)
-      s->server_log = fopen(path, "ae");
-    free(path);
-    if (!s->server_log)
-      return;
+    if (fd >= 0) {
+      close(fd);
+    } else {
+      host_log(s->h, MCPH_LOG_WARN, s->cfg->name,
+               "not writing the server's log file: %s", why);
+    }
+    return NULL;
+  }
+  s->server_log_failed = false;
+  return s->server_log;
+}
+
+/* One server log message as one line of its file: controls, newlines
+ * included, shown as escapes (text_escape.h), so that a server cannot
+ * forge lines or reach a terminal that shows the file; no secrets. */
+static void server_log_line(session *s, const char *level, const char *text) {
+  FILE *f = server_log_file(s);
+  if (!f) {
+    return;
   }
   time_t now = time(NULL);
   struct tm tm;
   char stamp[32];
   strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", gmtime_r(&now, &tm));
-  char *clean = redact(text); /* no secrets in files either */
-  fprintf(s->server_log, "%sZ %s %s\n", stamp, level, clean);
+  fprintf(f, "%sZ %s %s\n", stamp, level, text);
+  fflush(f);
+}
+
+/* `s` redacted and escaped for one log line; free with free(). */
+static char *log_text(const char *s) {
+  char *clean = redact(s);
+  char *line = text_escape(clean, strlen(clean), TEXT_ESCAPE_NEWLINES, NULL);
   free(clean);
-  fflush(s->server_log);
+  return line ? line : xstrdup("(out of memory)");
 }
 
 static void on_notification(void *ud, const char *method,
@@ -267,19 +316,23 @@ static void on_notification(void *ud, const char *method,
     const cJSON *lvl = cJSON_GetObjectItemCaseSensitive(params, "level");
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(params, "data");
     const cJSON *logger = cJSON_GetObjectItemCaseSensitive(params, "logger");
-    char *text = cJSON_IsString(data) ? NULL : cJSON_PrintUnformatted(data);
-    const char *msg = text ? text : cJSON_GetStringValue(data);
-    const char *lname = cJSON_GetStringValue(lvl);
-    server_log_line(s, lname ? lname : "info", msg ? msg : "");
-    /* A server's own log lines are never louder than info for us: they
-     * show with -v. */
-    int level = log_level_of(lname);
-    if (level < MCPH_LOG_INFO)
+    char *json = cJSON_IsString(data) ? NULL : cJSON_PrintUnformatted(data);
+    const char *raw = json ? json : cJSON_GetStringValue(data);
+    char *msg = log_text(raw ? raw : "");
+    char *lname = log_text(cJSON_IsString(logger) ? logger->valuestring : "");
+    int level;
+    const char *known = log_level_of(cJSON_GetStringValue(lvl), &level);
+    server_log_line(s, known ? known : "info", msg);
+    /* A server's own log lines show with -v, however loud, labelled with
+     * the server's own level: they are its news, not mcphost's. */
+    if (level < MCPH_LOG_INFO) {
       level = MCPH_LOG_INFO;
-    host_log(s->h, level, s->cfg->name, "server log%s%s: %s",
-             cJSON_IsString(logger) ? " " : "",
-             cJSON_IsString(logger) ? logger->valuestring : "", msg ? msg : "");
-    cJSON_free(text);
+    }
+    host_log_labeled(s->h, level, known ? known : "info", s->cfg->name,
+                     "server log%s%s: %s", *lname ? " " : "", lname, msg);
+    free(msg);
+    free(lname);
+    cJSON_free(json);
   } else if (str_starts(method, "notifications/") &&
              strstr(method, "/list_changed")) {
     host_log(s->h, MCPH_LOG_INFO, s->cfg->name, "%s", method);

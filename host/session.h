@@ -74,6 +74,8 @@ struct session {
   void *on_notify_ud;
   char *log_level;   /* sent with logging/setLevel once connected, or NULL */
   FILE *server_log;  /* <logs>/<name>.log: the server's log messages */
+  /* it could not be opened: said once, not tried again */
+  bool server_log_failed;
   struct mcph_request *feature_requests; /* unanswered, held by plugins */
   char *caps_text;   /* server_caps as text, for plugins */
   /* The roots/list "roots" array this server is offered (owned, roots.h);

@@ -5,9 +5,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <pwd.h>
+#include <unistd.h>
 
 /* Out of memory is not recoverable in a command-line host: say so and
  * stop, rather than thread an error through every string operation. */
@@ -129,22 +129,19 @@ bool str_starts(const char *s, const char *prefix) {
   return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-int mkdir_p(const char *path, unsigned mode) {
-  char *p = xstrdup(path);
-  int rc = 0;
-  for (char *s = p + 1; rc == 0; s++) {
-    if (*s != '/' && *s != '\0')
-      continue;
-    char c = *s;
-    *s = '\0';
-    if (mkdir(p, (mode_t)mode) < 0 && errno != EEXIST)
-      rc = -1;
-    *s = c;
-    if (c == '\0')
-      break;
+char *user_home(void) {
+  const char *home = getenv("HOME");
+  if (home && home[0] == '/') {
+    return xstrdup(home);
   }
-  free(p);
-  return rc;
+  struct passwd pw, *found = NULL;
+  char buf[4096];
+  if (getpwuid_r(getuid(), &pw, buf, sizeof buf, &found) != 0 || !found ||
+      !found->pw_dir || found->pw_dir[0] != '/' ||
+      strcmp(found->pw_dir, "/") == 0 || access(found->pw_dir, X_OK) != 0) {
+    return NULL;
+  }
+  return xstrdup(found->pw_dir);
 }
 
 bool glob_match(const char *p, const char *s) {

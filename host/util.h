@@ -39,9 +39,10 @@ bool str_starts(const char *s, const char *prefix);
 /* Whether `s` matches `pattern`, where '*' matches any run of characters
  * (including none and '/'); every other character matches itself. */
 bool glob_match(const char *pattern, const char *s);
-/* Creates `path` and its missing parents with `mode`. Returns 0 or -1
- * (errno set). */
-int mkdir_p(const char *path, unsigned mode);
+/* The user's home directory: $HOME when it is an absolute path, else the
+ * passwd entry's home when it exists (and is not "/"). Never a shared
+ * fallback such as /tmp: NULL when there is none. A new string. */
+char *user_home(void);
 
 /* The size of the terminal on `fd`: true with *cols and *rows set, or
  * false when `fd` is no terminal (or says no size). */

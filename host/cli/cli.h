@@ -43,6 +43,7 @@ typedef struct cli {
   session **sessions;     /* parallel to h->cfg.servers; NULL = unused */
   size_t nsessions;
   unsigned files_written;
+  bool save_failed; /* a result could not be saved: the exit is not 0 */
   limits lim; /* name, description and output lengths (size_limits.h) */
   bool output_cut; /* a text result was cut by a limit asked for */
 #define CLI_ESC_KEEP 16
@@ -204,6 +205,9 @@ void cli_esc_free(cli *c);
 void out_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Writes `data` to a new private file with an extension for `mime`;
  * returns the path (new string) or NULL with `why` filled. */
+/* Checks (and creates, 0700) the --output-dir before anything connects.
+ * Returns 0, or -1 with a sentence in `why`. */
+int out_check_dir(cli *c, char *why, size_t why_len);
 char *out_save_blob(cli *c, const unsigned char *data, size_t len,
                     const char *mime, char *why, size_t why_len);
 

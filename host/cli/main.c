@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "../feature_plugins.h"
@@ -62,7 +63,8 @@ static const char usage_text[] =
     "      --json                 machine-readable JSON on stdout\n"
     "      --timeout MS           deadline for connecting and for each request\n"
     "      --output-dir DIR       where images and binary results are saved\n"
-    "                             (default: a private $TMPDIR/mcphost-UID)\n"
+    "                             (made 0700 if missing; default: a private\n"
+    "                             $TMPDIR/mcphost-UID)\n"
     "      --max-output-chars N   cut each text result after N characters,\n"
     "                             also in a pipe and with --json (note on\n"
     "                             stderr, exit 9); 0: never, not even on a\n"
@@ -378,6 +380,10 @@ int main(int argc, char **argv) {
       {"max-output-chars", required_argument, NULL, OPT_MAX_OUTPUT},
       {NULL, 0, NULL, 0}};
 
+  /* Not dumpable: other processes of the user (a stdio server among
+   * them) cannot read our /proc/PID/environ or memory, which hold what
+   * the env allowlist withholds from servers (docs/security.md). */
+  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   const char **plugin_dirs = xcalloc((size_t)argc, sizeof *plugin_dirs);
   const char **configs = xcalloc((size_t)argc, sizeof *configs);
   const char **specs = xcalloc((size_t)argc, sizeof *specs);
@@ -545,6 +551,12 @@ int main(int argc, char **argv) {
   }
 
   c.h->verbosity = verbosity;
+  char out_why[1024];
+  if (c.output_dir && out_check_dir(&c, out_why, sizeof out_why) != 0) {
+    fprintf(stderr, "mcphost: --output-dir: %s\n", out_why);
+    rc = EXIT_USAGE; /* before anything connects: no result is lost */
+    goto out;
+  }
   for (size_t i = 0; i < c.h->reg.nplugins; i++) {
     const plugin *p = c.h->reg.plugins[i];
     if (!p->loaded)
@@ -583,6 +595,9 @@ int main(int argc, char **argv) {
     rc = cmd->run(&c, cargc, cargv);
   if (c.h->interrupted && rc == EXIT_OK)
     rc = EXIT_INTERRUPTED;
+  if (c.save_failed && rc == EXIT_OK) {
+    rc = EXIT_USAGE; /* a result was not saved: the output dir is unusable */
+  }
   fflush(stdout);
 out:
   if (c.h) {

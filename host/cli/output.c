@@ -24,6 +24,7 @@
 #include "../util.h"
 #include "cli.h"
 #include "text_escape.h"
+#include "trusted_fs.h"
 
 void out_json(const cJSON *v) {
   char *s = cJSON_Print(v);
@@ -112,43 +113,76 @@ static const char *ext_for(const char *mime) {
   return "bin";
 }
 
-/* The private directory: created 0700; an existing one must be ours and
- * closed to others, since a shared /tmp is writable by anyone. */
-static int private_dir(cli *c, char **out, char *why, size_t why_len) {
-  char *dir;
+/* The directory results are saved in, opened and checked (trusted_fs.h):
+ * --output-dir, created 0700 if missing; else a private directory,
+ * $TMPDIR/mcphost-<uid> (/tmp when TMPDIR is unset or relative) or, when
+ * that one is refused, $XDG_RUNTIME_DIR/mcphost. Returns its fd and path
+ * (*dir, free it), or -1 with the reason. */
+static int open_output_dir(cli *c, char **dir, char *why, size_t why_len) {
   if (c->output_dir) {
-    dir = xstrdup(c->output_dir);
-  } else {
-    const char *tmp = getenv("TMPDIR");
-    dir = xasprintf("%s/mcphost-%u", tmp && *tmp ? tmp : "/tmp",
-                    (unsigned)getuid());
+    char *abs =
+        c->output_dir[0] == '/'
+            ? xstrdup(c->output_dir)
+            : xasprintf("%s/%s", c->h->paths[MCPH_PATH_CWD], c->output_dir);
+    int fd = trusted_fs_open_dir(abs, TRUSTED_FS_CREATE, why, why_len);
+    if (fd < 0) {
+      free(abs);
+      return -1;
+    }
+    *dir = abs;
+    return fd;
   }
-  if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-    snprintf(why, why_len, "cannot create %s: %s", dir, strerror(errno));
-    free(dir);
+  const char *tmp = getenv("TMPDIR");
+  const char *run = getenv("XDG_RUNTIME_DIR");
+  char *cand[2] = {xasprintf("%s/mcphost-%u",
+                             tmp && tmp[0] == '/' ? tmp : "/tmp",
+                             (unsigned)geteuid()),
+                   run && run[0] == '/' ? xasprintf("%s/mcphost", run) : NULL};
+  char first[512] = "";
+  for (int i = 0; i < 2 && cand[i]; i++) {
+    int fd = trusted_fs_open_dir(
+        cand[i], TRUSTED_FS_CREATE | TRUSTED_FS_PRIVATE, why, why_len);
+    if (fd >= 0) {
+      *dir = cand[i];
+      free(cand[1 - i]);
+      return fd;
+    }
+    if (i == 0) {
+      snprintf(first, sizeof first, "%s", why);
+    }
+    free(cand[i]);
+    cand[i] = NULL;
+  }
+  free(cand[1]);
+  if (first[0]) {
+    char second[512];
+    snprintf(second, sizeof second, "%s", why);
+    snprintf(why, why_len, "%s%s%s; give --output-dir DIR", first,
+             strcmp(first, second) ? "; " : "",
+             strcmp(first, second) ? second : "");
+  }
+  return -1;
+}
+
+int out_check_dir(cli *c, char *why, size_t why_len) {
+  char *dir;
+  int fd = open_output_dir(c, &dir, why, why_len);
+  if (fd < 0) {
     return -1;
   }
-  struct stat st;
-  if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-    snprintf(why, why_len, "%s is not a directory", dir);
-    free(dir);
-    return -1;
-  }
-  if (!c->output_dir && (st.st_uid != getuid() || (st.st_mode & 077))) {
-    snprintf(why, why_len, "%s is not private (owner or mode); refusing it",
-             dir);
-    free(dir);
-    return -1;
-  }
-  *out = dir;
+  close(fd);
+  free(dir);
   return 0;
 }
 
 char *out_save_blob(cli *c, const unsigned char *data, size_t len,
                     const char *mime, char *why, size_t why_len) {
   char *dir;
-  if (private_dir(c, &dir, why, why_len) < 0)
+  int dfd = open_output_dir(c, &dir, why, why_len);
+  if (dfd < 0) {
+    c->save_failed = true;
     return NULL;
+  }
   unsigned rnd = 0;
   if (getrandom(&rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
     rnd = (unsigned)getpid() ^ (unsigned)time(NULL);
@@ -156,13 +190,17 @@ char *out_save_blob(cli *c, const unsigned char *data, size_t len,
   clock_gettime(CLOCK_REALTIME, &ts);
   unsigned long long ms =
       (unsigned long long)ts.tv_sec * 1000ull + (unsigned long long)ts.tv_nsec / 1000000ull;
-  char *path = xasprintf("%s/mcp-resource-%llu-%u-%08x.%s", dir, ms,
-                         c->files_written++, rnd, ext_for(mime));
+  char *name = xasprintf("mcp-resource-%llu-%u-%08x.%s", ms, c->files_written++,
+                         rnd, ext_for(mime));
+  char *path = xasprintf("%s/%s", dir, name);
+  int fd = trusted_fs_open_file(dfd, dir, name, O_WRONLY | O_CREAT | O_EXCL,
+                                0600, why, why_len);
+  free(name);
   free(dir);
-  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) {
-    snprintf(why, why_len, "cannot create %s: %s", path, strerror(errno));
+    close(dfd);
     free(path);
+    c->save_failed = true;
     return NULL;
   }
   size_t off = 0;
@@ -173,13 +211,23 @@ char *out_save_blob(cli *c, const unsigned char *data, size_t len,
     if (n < 0) {
       snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));
       close(fd);
-      unlink(path);
+      unlinkat(dfd, strrchr(path, '/') + 1, 0);
+      close(dfd);
       free(path);
+      c->save_failed = true;
       return NULL;
     }
     off += (size_t)n;
   }
-  close(fd);
+  if (close(fd) != 0) {
+    snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));
+    unlinkat(dfd, strrchr(path, '/') + 1, 0);
+    close(dfd);
+    free(path);
+    c->save_failed = true;
+    return NULL;
+  }
+  close(dfd);
   return path;
 }
 

@@ -145,3 +145,17 @@ finish() {
   echo "$PASS passed, $FAIL failed"
   [ "$FAIL" -eq 0 ]
 }
+
+# probe_config FILE [ENV_JSON]: FILE configures the probe server
+# (tests/servers/probe_server.py) as "p", with ENV_JSON as its "env";
+# readable by other users (the security tests' second user). Fails,
+# saying "skipped", without python3.
+probe_config() {
+  local py=/usr/bin/python3
+  [ -x "$py" ] || py=$(command -v python3) || {
+    echo "skipped: no python3 for the probe server"
+    return 1
+  }
+  config_file "$1" "{\"p\": {\"command\": \"$py\", \"args\": [\"$SRCDIR/tests/servers/probe_server.py\"], \"env\": ${2:-{\}}}}"
+  chmod 644 "$1"
+}

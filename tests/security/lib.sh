@@ -1,7 +1,7 @@
-# Shared helpers for the security reproductions (bash): everything of
-# tests/integration/lib.sh (run, expect, check, finish, a private $TMP
-# and $HOME), plus a second local user for the attacks one user of a
-# machine can make on another.
+# Shared helpers for the security reproductions that plant files as
+# another user (bash): everything of tests/integration/lib.sh (run,
+# expect, check, finish, a private $TMP and $HOME) and second_user.sh,
+# plus the other user's side of an attack.
 #
 # The victim is the user running the test (root here and in CI, who
 # trusts what root and itself own). The other user is, in order of
@@ -14,6 +14,7 @@
 # After other_user_setup: OTHER_UID, OTHER_GID, OTHER_NAME, OTHER_HOW
 # ("useradd" or "chown").
 . "$(dirname "${BASH_SOURCE[0]}")/../integration/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/second_user.sh"
 
 # A skipped test: ctest counts exit 77 as skipped (SKIP_RETURN_CODE).
 skip_test() {
@@ -25,28 +26,16 @@ other_user_setup() {
   if [ "$(id -u)" -ne 0 ]; then
     skip_test "needs root to create a second user or to chown files to one"
   fi
-  # The other user must be able to reach the test's directories.
-  chmod 0711 "$TMP"
-  OTHER_NAME="mcphsec$$"
-  local try
-  if command -v useradd >/dev/null && command -v setpriv >/dev/null; then
-    # useradd takes a lock on /etc/passwd: tests running at once may
-    # have to wait for each other.
-    for try in 1 2 3 4 5 6 7 8 9 10; do
-      if useradd --system --no-create-home --shell /usr/sbin/nologin \
-        "$OTHER_NAME" 2>"$TMP/useradd.err"; then
-        on_exit "userdel '$OTHER_NAME' 2>/dev/null"
-        OTHER_UID=$(id -u "$OTHER_NAME")
-        OTHER_GID=$(id -g "$OTHER_NAME")
-        OTHER_HOW=useradd
-        echo "# the other user: $OTHER_NAME (uid $OTHER_UID), created for this test"
-        return 0
-      fi
-      grep -q "lock" "$TMP/useradd.err" || break
-      sleep 0.$((RANDOM % 9 + 1))
-    done
-    echo "# useradd failed ($(head -c 200 "$TMP/useradd.err")); using nobody"
+  if second_user_add mcpho -M -s /usr/sbin/nologin -U; then
+    OTHER_NAME=$SUSER
+    OTHER_UID=$(id -u "$OTHER_NAME")
+    OTHER_GID=$(id -g "$OTHER_NAME")
+    OTHER_HOW=useradd
+    echo "# the other user: $OTHER_NAME (uid $OTHER_UID), created for this test"
+    return 0
   fi
+  echo "# no second user ($SECOND_USER_WHY); using nobody"
+  chmod 0711 "$TMP"
   OTHER_NAME=nobody
   OTHER_UID=$(id -u nobody 2>/dev/null || echo 65534)
   OTHER_GID=$(id -g nobody 2>/dev/null || echo 65534)

@@ -25,16 +25,20 @@
  * Loop thread only, as every call a plugin gets.
  */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <mcphost/mcphost.h>
 
 #include "plugin_info.h"
+#include "trusted_fs.h"
 
 #ifndef LAZY_IMPL_FILE
 #error "LAZY_IMPL_FILE must name the implementation's file"
@@ -64,16 +68,21 @@ struct mcph_transport {
 
 static const mcph_transport_factory lazy_factory;
 
-/* The implementation's path: LAZY_IMPL_FILE in the directory "impl"
- * beside the one this file was loaded from. Symbolic links to this file
+/* The implementation's directory: "impl" beside the one this file was
+ * loaded from. Symbolic links to this file
  * are followed first, so that a link to an installed plugin finds the
  * installed implementation. */
-static int impl_path(char *path, size_t n, mcph_error *err) {
+static int impl_dir(char *path, size_t n, uid_t *owner, mcph_error *err) {
   Dl_info info;
   if (!dladdr(&lazy_factory, &info) || !info.dli_fname)
     return mcph_error_set(err, MCPH_EIO,
                           "cannot find the file %s was loaded from",
                           LAZY_IMPL_FILE);
+  /* This file's owner controls this code already: trusting them for the
+   * implementation beside it adds nobody (a build tree of a user's, run
+   * by root). */
+  struct stat st;
+  *owner = stat(info.dli_fname, &st) == 0 ? st.st_uid : 0;
   char self[PATH_MAX];
   if (!realpath(info.dli_fname, self))
     snprintf(self, sizeof self, "%s", info.dli_fname);
@@ -89,9 +98,9 @@ static int impl_path(char *path, size_t n, mcph_error *err) {
                           "from its path %s",
                           LAZY_IMPL_FILE, info.dli_fname);
   *dir = '\0';
-  if ((size_t)snprintf(path, n, "%s/impl/%s", self, LAZY_IMPL_FILE) >= n)
-    return mcph_error_set(err, MCPH_EIO, "the path %s/impl/%s is too long",
-                          self, LAZY_IMPL_FILE);
+  if ((size_t)snprintf(path, n, "%s/impl", self) >= n) {
+    return mcph_error_set(err, MCPH_EIO, "the path %s/impl is too long", self);
+  }
   return MCPH_OK;
 }
 
@@ -107,16 +116,37 @@ static const char *without_path(const char *e, const char *path) {
 /* Opens the implementation and checks it as the host checks a plugin.
  * Fills lz->impl, impl_ctx and factory, or returns an error. */
 static int impl_open(lazy *lz, mcph_error *err) {
-  char path[PATH_MAX];
-  int rc = impl_path(path, sizeof path, err);
+  char dir[PATH_MAX], path[PATH_MAX + 64], why[PATH_MAX + 128];
+  uid_t owner = 0;
+  int rc = impl_dir(dir, sizeof dir, &owner, err);
   if (rc != MCPH_OK)
     return rc;
-  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  snprintf(path, sizeof path, "%s/%s", dir, LAZY_IMPL_FILE);
+  /* Checked as the host checks a plugin (trusted_fs.h) and loaded
+   * through the checked open file; the fd stays open, as the library is
+   * never closed and its name /proc/self/fd/N must keep meaning it. */
+  int dfd = trusted_fs_open_dir_owned_by(dir, 0, owner, why, sizeof why);
+  int fd = dfd < 0 ? -1
+                   : trusted_fs_open_code_owned_by(dfd, dir, LAZY_IMPL_FILE,
+                                                   owner, why, sizeof why);
+  if (dfd >= 0) {
+    close(dfd);
+  }
+  if (fd < 0) {
+    return mcph_error_set(err, MCPH_ENOTFOUND,
+                          "cannot load %s, the implementation of the %s: %s",
+                          path, PLUGIN_NAME, why);
+  }
+  char byfd[64];
+  snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
+  void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char *e = dlerror(); /* process-wide: copied at once below */
-    return mcph_error_set(
+    rc = mcph_error_set(
         err, MCPH_ENOTFOUND, "cannot load %s, the implementation of the %s: %s",
-        path, PLUGIN_NAME, e ? without_path(e, path) : "unknown error");
+        path, PLUGIN_NAME, e ? without_path(e, byfd) : "unknown error");
+    close(fd);
+    return rc;
   }
   const mcph_entry *impl = dlsym(h, MCPH_ENTRY_SYMBOL);
   if (!impl || impl->abi_major != MCPH_ABI_MAJOR ||
@@ -124,6 +154,7 @@ static int impl_open(lazy *lz, mcph_error *err) {
       strcmp(impl->id, PLUGIN_ID) != 0 || !impl->init ||
       !impl->get_extension) {
     dlclose(h); /* nothing of it ran */
+    close(fd);
     return mcph_error_set(err, MCPH_EABI,
                           "%s is not the implementation of %s (plugin ABI "
                           "%d.%d): reinstall mcphost",

@@ -79,6 +79,10 @@ static _Noreturn void guardian_main(int cmd_fd) {
    * kill of mcphost's group must not take the guardian down with it. */
   setsid();
   prctl(PR_SET_NAME, "mcphost-guard");
+  /* Forked from mcphost, it holds mcphost's environment: the servers it
+   * guards must not read it from /proc (inherited from a host that did
+   * the same, and set here for any host that did not). */
+  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);

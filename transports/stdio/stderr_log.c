@@ -11,10 +11,27 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "text_escape.h"
+#include "trusted_fs.h"
+
 /* A log file above this size is moved to "<name>.stderr.log.1" (replacing
  * the previous one) when the server next starts, so a chatty server cannot
  * fill the disk. */
 #define STDERR_FILE_ROTATE_BYTES ((off_t)8 << 20)
+
+/* Appending into a caller's fixed buffer; what does not fit is dropped. */
+typedef struct strbuf_lite {
+  char *data;
+  size_t len, cap; /* cap counts the NUL */
+} strbuf_lite;
+
+static void lite_add(strbuf_lite *b, const char *s, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    n = b->cap > b->len + 1 ? b->cap - b->len - 1 : 0;
+  }
+  memcpy(b->data + b->len, s, n);
+  b->len += n;
+}
 
 void stderr_log_init(stderr_log *l, const mcph_host *host,
                      const char *server_name) {
@@ -24,79 +41,35 @@ void stderr_log_init(stderr_log *l, const mcph_host *host,
   l->file_fd = -1;
 }
 
-/* Creates `path` and its missing parents with mode 0700. */
-static int mkdir_p(const char *path) {
-  char tmp[PATH_MAX];
-  size_t n = strlen(path);
-  if (n == 0 || n >= sizeof tmp) {
-    errno = ENAMETOOLONG;
-    return -1;
-  }
-  memcpy(tmp, path, n + 1);
-  for (char *p = tmp + 1;; p++) {
-    if (*p == '/' || *p == '\0') {
-      char c = *p;
-      *p = '\0';
-      if (mkdir(tmp, 0700) != 0 && errno != EEXIST) {
-        return -1;
-      }
-      *p = c;
-      if (c == '\0') {
-        return 0;
-      }
-    }
-  }
-}
-
-/* Server names come from config files: keep [A-Za-z0-9._-], replace the
- * rest, and never produce ".", ".." or a hidden file. */
-static void file_name_for(const char *name, char *out, size_t size) {
-  size_t i = 0;
-  for (const char *p = name; *p && i + 1 < size && i < 100; p++) {
-    char c = *p;
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-              (c == '.' && i > 0);
-    out[i++] = ok ? c : '_';
-  }
-  if (i == 0 && size > 7) {
-    memcpy(out, "server", 6);
-    i = 6;
-  }
-  out[i] = '\0';
-}
-
 void stderr_log_open(stderr_log *l) {
   const char *dir = l->host->get_path(l->host, MCPH_PATH_LOGS);
   if (!dir || !*dir) {
-    return;
+    return; /* no home: no log files */
   }
-  char name[128], path[PATH_MAX];
-  file_name_for(l->source ? l->source : "", name, sizeof name);
-  int n = snprintf(path, sizeof path, "%s/%s.stderr.log", dir, name);
-  if (n < 0 || (size_t)n >= sizeof path - 2) {
+  char name[128], old[160], why[PATH_MAX + 128];
+  trusted_fs_file_name(l->source ? l->source : "", name, sizeof name - 16);
+  snprintf(old, sizeof old, "%s.stderr.log.1", name);
+  strcat(name, ".stderr.log");
+  /* The directory is checked (ours or root's, nobody else may write it)
+   * and the file opened in it without following a link, so another user
+   * cannot point the log at a file of ours. */
+  int dfd = trusted_fs_open_dir(dir, TRUSTED_FS_CREATE, why, sizeof why);
+  if (dfd < 0) {
     mcph_logf(l->host, MCPH_LOG_WARN, l->source,
-              "cannot open a stderr log in %s: path too long", dir);
-    return;
-  }
-  if (mkdir_p(dir) != 0) {
-    mcph_logf(l->host, MCPH_LOG_WARN, l->source,
-              "cannot create log directory %s: %s", dir, strerror(errno));
+              "server stderr is not logged to a file: %s", why);
     return;
   }
   struct stat st;
-  if (stat(path, &st) == 0 && st.st_size > STDERR_FILE_ROTATE_BYTES) {
-    char old[PATH_MAX + 4];
-    snprintf(old, sizeof old, "%s.1", path);
-    rename(path, old);
+  if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+      S_ISREG(st.st_mode) && st.st_size > STDERR_FILE_ROTATE_BYTES) {
+    renameat(dfd, name, dfd, old);
   }
-  l->file_fd = open(
-      path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY,
-      0600);
+  l->file_fd = trusted_fs_open_file(
+      dfd, dir, name, O_WRONLY | O_CREAT | O_APPEND, 0600, why, sizeof why);
+  close(dfd);
   if (l->file_fd < 0) {
     mcph_logf(l->host, MCPH_LOG_WARN, l->source,
-              "cannot open %s: %s; server stderr is not logged to a file", path,
-              strerror(errno));
+              "server stderr is not logged to a file: %s", why);
   }
 }
 
@@ -116,6 +89,58 @@ static void file_write(stderr_log *l, const char *data, size_t n) {
     }
     data += w;
     n -= (size_t)w;
+  }
+}
+
+/* How many bytes at the end of data[0, n) to hold back for the next
+ * write: an unfinished UTF-8 sequence, or a CR that may start a CRLF. */
+static size_t held_back(const char *data, size_t n) {
+  if (n > 0 && data[n - 1] == '\r') {
+    return 1;
+  }
+  for (size_t k = 1; k <= 3 && k <= n; k++) {
+    unsigned char c = (unsigned char)data[n - k];
+    if ((c & 0xc0) == 0x80) {
+      continue; /* a continuation byte: look further back */
+    }
+    size_t need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+    return need > k ? k : 0;
+  }
+  return 0;
+}
+
+/* Writes data to the file as the server's lines, shown: newlines and
+ * tabs kept, a CR before a newline dropped, every other control and
+ * invalid byte as a visible escape (text_escape.h). `final`: nothing
+ * more comes, so nothing is held back. */
+static void file_write_shown(stderr_log *l, const char *data, size_t n,
+                             bool final) {
+  if (l->file_fd < 0) {
+    return;
+  }
+  size_t len = l->held_len + n;
+  char *buf = malloc(len ? len : 1);
+  if (!buf) {
+    return;
+  }
+  memcpy(buf, l->held, l->held_len);
+  memcpy(buf + l->held_len, data, n);
+  size_t keep = final ? 0 : held_back(buf, len);
+  memcpy(l->held, buf + len - keep, keep);
+  l->held_len = keep;
+  len -= keep;
+  size_t o = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (!(buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n')) {
+      buf[o++] = buf[i];
+    }
+  }
+  size_t shown_len;
+  char *shown = text_escape(buf, o, 0, &shown_len);
+  free(buf);
+  if (shown) {
+    file_write(l, shown, shown_len);
+    free(shown);
   }
 }
 
@@ -143,7 +168,9 @@ static void flush_line(stderr_log *l) {
   }
   l->line[n] = '\0';
   l->line_len = 0;
-  l->host->log(l->host, MCPH_LOG_DEBUG, l->source, l->line);
+  char *shown = text_escape(l->line, n, TEXT_ESCAPE_NEWLINES, NULL);
+  l->host->log(l->host, MCPH_LOG_DEBUG, l->source, shown ? shown : "");
+  free(shown);
 }
 
 static void keep_tail(stderr_log *l, const char *data, size_t n) {
@@ -164,7 +191,7 @@ static void keep_tail(stderr_log *l, const char *data, size_t n) {
 }
 
 void stderr_log_write(stderr_log *l, const char *data, size_t n) {
-  file_write(l, data, n);
+  file_write_shown(l, data, n, false);
   keep_tail(l, data, n);
   for (size_t i = 0; i < n; i++) {
     if (data[i] == '\n') {
@@ -178,31 +205,71 @@ void stderr_log_write(stderr_log *l, const char *data, size_t n) {
   }
 }
 
-/* Copies src[0, n) to dst, dropping ANSI CSI sequences ("ESC [ ... final
- * byte") and control characters other than '\n' and '\t'. Returns the
- * number of bytes written; dst always ends with a NUL. */
-static size_t copy_printable(char *dst, size_t size, const char *src,
-                             size_t n) {
-  size_t o = 0;
-  for (size_t i = 0; i < n && o + 1 < size; i++) {
-    unsigned char c = (unsigned char)src[i];
-    if (c == 0x1b) {
-      if (i + 1 < n && src[i + 1] == '[') {
-        i += 2;
-        while (i < n && !((unsigned char)src[i] >= 0x40 &&
-                          (unsigned char)src[i] <= 0x7e)) {
-          i++;
-        }
-      }
-      continue;
-    }
-    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
-      continue;
-    }
-    dst[o++] = (char)c;
+static bool str_at(const char *p, const char *e, const char *lit) {
+  size_t n = strlen(lit);
+  return (size_t)(e - p) >= n && memcmp(p, lit, n) == 0;
+}
+
+/* The nearest place at or before `at` in shown text [s, e) that is not
+ * inside a UTF-8 sequence or an escape "<U+XXXX>" / "<0xNN>". */
+static const char *cut_point(const char *s, const char *e, const char *at) {
+  while (at > s && at < e && ((unsigned char)*at & 0xc0) == 0x80) {
+    at--;
   }
-  dst[o] = '\0';
-  return o;
+  for (const char *p = at; p > s && at - p < 10; p--) {
+    if (p[-1] == '>') {
+      break;
+    }
+    if (p[-1] == '<' && (str_at(p, e, "U+") || str_at(p, e, "0x"))) {
+      return p - 1;
+    }
+  }
+  return at;
+}
+
+/* Appends to `out` the lines of the shown (escaped) text esc[0, n) that
+ * fit in `budget` bytes, newest first kept: older lines are dropped, and
+ * a newest line longer than the budget keeps its start and its end. */
+static void quote_lines(strbuf_lite *out, const char *esc, size_t n,
+                        size_t budget, bool older_cut) {
+  const char *e = esc + n, *s = e;
+  int lines = 0;
+  while (s > esc && lines < STDERR_TAIL_LINES) {
+    const char *p = s - 1;
+    while (p > esc && p[-1] != '\n') {
+      p--;
+    }
+    size_t add = (size_t)(s - p);
+    if ((size_t)(e - s) + add > budget) {
+      if (lines == 0) {
+        s = p; /* one line alone: cut in its middle below */
+        lines++;
+      } else {
+        older_cut = true;
+      }
+      break;
+    }
+    s = p;
+    lines++;
+  }
+  if (s > esc) {
+    older_cut = true;
+  }
+  if (older_cut) {
+    lite_add(out, "...\n", strlen("...\n"));
+  }
+  size_t len = (size_t)(e - s);
+  if (len <= budget) {
+    lite_add(out, s, len);
+    return;
+  }
+  size_t head = budget / 3;
+  const char *t = e - (budget - head - strlen(" ... "));
+  head = (size_t)(cut_point(s, e, s + head) - s);
+  t = cut_point(s, e, t);
+  lite_add(out, s, head);
+  lite_add(out, " ... ", strlen(" ... "));
+  lite_add(out, t, (size_t)(e - t));
 }
 
 void stderr_log_append_tail(const stderr_log *l, char *buf, size_t size) {
@@ -211,42 +278,53 @@ void stderr_log_append_tail(const stderr_log *l, char *buf, size_t size) {
          (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t')) {
     e--;
   }
+  bool cut = l->tail_cut;
+  if (cut) {
+    /* The oldest bytes kept may start inside a line or a character. */
+    const char *nl = memchr(b, '\n', (size_t)(e - b));
+    if (nl && nl + 1 < e) {
+      b = nl + 1;
+    }
+    while (b < e && ((unsigned char)*b & 0xc0) == 0x80) {
+      b++;
+    }
+  }
   if (e == b) {
     return;
   }
-  const char *s = e - ((size_t)(e - b) > STDERR_TAIL_QUOTE ? STDERR_TAIL_QUOTE
-                                                           : (size_t)(e - b));
-  bool mid_line = s > b ? s[-1] != '\n' : l->tail_cut;
-  int lines = 0;
-  for (const char *p = e; p > s; p--) {
-    if (p[-1] == '\n' && ++lines == STDERR_TAIL_LINES) {
-      s = p;
-      mid_line = false;
-      break;
+  /* CRs of CRLF line ends go; everything else that is not text shows. */
+  char raw[STDERR_TAIL_KEEP];
+  size_t rn = 0;
+  for (const char *p = b; p < e; p++) {
+    if (!(*p == '\r' && p + 1 < e && p[1] == '\n')) {
+      raw[rn++] = *p;
     }
   }
-  if (mid_line) {
-    const char *nl = memchr(s, '\n', (size_t)(e - s));
-    if (nl) {
-      s = nl + 1;
-    } else {
-      while (s < e && ((unsigned char)*s & 0xc0) == 0x80) {
-        s++; /* do not start inside a UTF-8 sequence */
-      }
-    }
-  }
-
-  size_t used = strlen(buf);
-  static const char head[] = "\nstderr (last lines):\n";
-  if (used + sizeof head >= size) {
+  size_t esc_len;
+  char *esc = text_escape(raw, rn, 0, &esc_len);
+  if (!esc) {
     return;
   }
+  static const char head[] = "\nstderr (last lines):\n";
+  size_t used = strlen(buf);
+  if (used + sizeof head + 16 >= size) {
+    free(esc);
+    return;
+  }
+  size_t budget = size - used - sizeof head;
+  if (budget > STDERR_TAIL_QUOTE) {
+    budget = STDERR_TAIL_QUOTE;
+  }
+  strbuf_lite out = {buf + used + sizeof head - 1, 0,
+                     size - used - sizeof head};
   memcpy(buf + used, head, sizeof head);
-  used += sizeof head - 1;
-  copy_printable(buf + used, size - used, s, (size_t)(e - s));
+  quote_lines(&out, esc, esc_len, budget - 8, cut);
+  out.data[out.len] = '\0';
+  free(esc);
 }
 
 void stderr_log_close(stderr_log *l) {
+  file_write_shown(l, "", 0, true);
   if (l->line_len > 0) {
     flush_line(l);
   }

@@ -1,6 +1,8 @@
 /*
  * What a server writes to stderr: appended to a log file
- * <logs dir>/<server>.stderr.log, logged line by line at DEBUG through the
+ * <logs dir>/<server>.stderr.log (mode 0600, in a checked directory, its
+ * lines as written but controls other than newline and tab shown as
+ * escapes, text_escape.h), logged line by line at DEBUG through the
  * host, and its last 4 KiB kept so that the close reason can quote it.
  * All functions: loop thread.
  */
@@ -13,8 +15,10 @@
 #include <mcphost/host.h>
 
 #define STDERR_TAIL_KEEP 4096  /* bytes kept in memory */
-#define STDERR_TAIL_QUOTE 2048 /* at most this much quoted ... */
-#define STDERR_TAIL_LINES 20   /* ... and at most this many lines */
+/* At most this much is quoted, newest lines kept: small, so that the
+ * whole reason survives the messages it is put in (the file has all). */
+#define STDERR_TAIL_QUOTE 400
+#define STDERR_TAIL_LINES 10   /* ... and at most this many lines */
 #define STDERR_LINE_MAX 512    /* longer lines are logged in pieces */
 
 typedef struct stderr_log {
@@ -26,6 +30,8 @@ typedef struct stderr_log {
   bool tail_cut; /* older bytes were dropped from the front of tail */
   char line[STDERR_LINE_MAX + 1];
   size_t line_len;
+  char held[4]; /* the end of the last write, for the next (see .c) */
+  size_t held_len;
 } stderr_log;
 
 /* Initializes without opening anything. `server_name` is borrowed and must
@@ -45,8 +51,10 @@ void stderr_log_mark(stderr_log *l, const char *text);
 void stderr_log_write(stderr_log *l, const char *data, size_t n);
 
 /* Appends "\nstderr (last lines):\n<tail>" to the NUL-terminated string in
- * buf (of `size` bytes) when the server wrote anything. The tail is cut at
- * line boundaries, with terminal escapes and control characters removed. */
+ * buf (of `size` bytes) when the server wrote anything. The tail is the
+ * newest lines that fit (STDERR_TAIL_QUOTE), older ones dropped, a newest
+ * line too long for it cut in the middle; controls other than newline
+ * and tab shown as escapes (text_escape.h). */
 void stderr_log_append_tail(const stderr_log *l, char *buf, size_t size);
 
 /* Logs an unfinished last line and closes the file. */

@@ -1,0 +1,388 @@
+/* Trusted files and directories; see trusted_fs.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* O_PATH */
+#endif
+#include "trusted_fs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int fail(int err, char *why, size_t why_len, const char *fmt,
+                const char *path, const char *detail) {
+  if (why && why_len) {
+    snprintf(why, why_len, fmt, path, detail);
+  }
+  errno = err;
+  return -1;
+}
+
+/* `also`: one more owner trusted, or NULL (trusted_fs_open_dir_owned_by). */
+static bool owner_ok(const struct stat *st, const uid_t *also) {
+  return st->st_uid == geteuid() || st->st_uid == 0 ||
+         (also && st->st_uid == *also);
+}
+
+/* The checks of one component; `last` is the directory asked for. */
+static int check_dir(const struct stat *st, const char *path, bool last,
+                     unsigned flags, const uid_t *also, char *why,
+                     size_t why_len) {
+  if (!S_ISDIR(st->st_mode)) {
+    return fail(ENOTDIR, why, why_len, "%s is not a directory%s", path, "");
+  }
+  if (!owner_ok(st, also)) {
+    char who[48];
+    snprintf(who, sizeof who, "%lu", (unsigned long)st->st_uid);
+    return fail(EPERM, why, why_len,
+                "%s is owned by uid %s, not by you or root; refusing it", path,
+                who);
+  }
+  bool shared = (st->st_mode & (S_IWGRP | S_IWOTH)) != 0;
+  if (shared && (last || !(st->st_mode & S_ISVTX) || st->st_uid != 0)) {
+    return fail(EPERM, why, why_len, "%s is writable by %s; refusing it", path,
+                st->st_mode & S_IWOTH ? "everyone" : "its group");
+  }
+  if (last && (flags & TRUSTED_FS_PRIVATE) && (st->st_mode & 077)) {
+    return fail(EPERM, why, why_len,
+                "%s is open to other users (mode %s); it must be 0700", path,
+                st->st_mode & 070 ? "g+rwx" : "o+rwx");
+  }
+  return 0;
+}
+
+#define MAX_LINKS 40 /* as the kernel's own limit */
+
+/* A symbolic link may be followed when it is the user's or root's: only
+ * they can have made it in a directory that passed the checks, and in a
+ * sticky one only its owner can replace it. */
+static int check_link(int dir_fd, const char *name, const char *shown,
+                      char *target, size_t size, const uid_t *also, char *why,
+                      size_t why_len) {
+  struct stat st;
+  if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    int err = errno;
+    return fail(err, why, why_len, "cannot check %s: %s", shown, strerror(err));
+  }
+  if (!S_ISLNK(st.st_mode)) {
+    return fail(ENOTDIR, why, why_len, "%s is not a directory%s", shown, "");
+  }
+  if (!owner_ok(&st, also)) {
+    char who[48];
+    snprintf(who, sizeof who, "%lu", (unsigned long)st.st_uid);
+    return fail(EPERM, why, why_len,
+                "%s is a link made by uid %s, not by you or root; refusing "
+                "it",
+                shown, who);
+  }
+  ssize_t n = readlinkat(dir_fd, name, target, size - 1);
+  if (n <= 0 || (size_t)n >= size - 1) {
+    return fail(ENAMETOOLONG, why, why_len, "cannot read the link %s%s", shown,
+                "");
+  }
+  target[n] = '\0';
+  return 0;
+}
+
+/* The walk: `todo` holds what is left of the path; `at` the checked
+ * path so far (no links, no dots), `fd` its O_PATH descriptor. */
+typedef struct walk {
+  char todo[PATH_MAX * 2];
+  char at[PATH_MAX];
+  int fd;
+  int links;
+  const uid_t *also;
+} walk;
+
+/* Takes the next component of w->todo into `name`; false at the end. */
+static bool next_name(walk *w, char *name, size_t size) {
+  char *p = w->todo + strspn(w->todo, "/");
+  size_t n = strcspn(p, "/");
+  if (n == 0) {
+    return false;
+  }
+  snprintf(name, size, "%.*s", (int)n, p);
+  memmove(w->todo, p + n, strlen(p + n) + 1);
+  return true;
+}
+
+static bool at_end(const walk *w) {
+  return w->todo[strspn(w->todo, "/")] == '\0';
+}
+
+static void at_push(walk *w, const char *name) {
+  size_t n = strlen(w->at);
+  snprintf(w->at + n, sizeof w->at - n, "%s%s",
+           n > 0 && w->at[n - 1] == '/' ? "" : "/", name);
+}
+
+static void at_pop(walk *w) {
+  char *slash = strrchr(w->at, '/');
+  if (slash) {
+    slash[slash == w->at ? 1 : 0] = '\0';
+  }
+}
+
+/* Goes back to "/" (for an absolute link target). */
+static int walk_root(walk *w, char *why, size_t why_len) {
+  int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    int err = errno;
+    return fail(err, why, why_len, "cannot open %s: %s", "/", strerror(err));
+  }
+  if (w->fd >= 0) {
+    close(w->fd);
+  }
+  w->fd = fd;
+  snprintf(w->at, sizeof w->at, "/");
+  return 0;
+}
+
+/* One step into `name` from w->fd: a directory (made when missing and
+ * TRUSTED_FS_CREATE), or a link whose target is put before the rest. */
+static int walk_step(walk *w, const char *name, unsigned flags, char *why,
+                     size_t why_len) {
+  if (strcmp(name, ".") == 0) {
+    return 0;
+  }
+  if (strcmp(name, "..") == 0) {
+    /* The parent of a checked path was checked on the way down. */
+    int up = openat(w->fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (up < 0) {
+      int err = errno;
+      return fail(err, why, why_len, "cannot open the parent of %s: %s", w->at,
+                  strerror(err));
+    }
+    close(w->fd);
+    w->fd = up;
+    at_pop(w);
+    return 0;
+  }
+  char shown[PATH_MAX + NAME_MAX + 2];
+  snprintf(shown, sizeof shown, "%s%s%s", w->at,
+           strcmp(w->at, "/") == 0 ? "" : "/", name);
+  int next = openat(w->fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (next < 0 && errno == ENOENT && (flags & TRUSTED_FS_CREATE)) {
+    if (mkdirat(w->fd, name, 0700) != 0 && errno != EEXIST) {
+      int err = errno;
+      return fail(err, why, why_len, "cannot create %s: %s", shown,
+                  strerror(err));
+    }
+    next = openat(w->fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  }
+  if (next >= 0) {
+    close(w->fd);
+    w->fd = next;
+    at_push(w, name);
+    return 0;
+  }
+  if (errno != ELOOP && errno != ENOTDIR) {
+    int err = errno;
+    return fail(err, why, why_len, "cannot open %s: %s", shown, strerror(err));
+  }
+  char target[PATH_MAX];
+  if (check_link(w->fd, name, shown, target, sizeof target, w->also, why,
+                 why_len) != 0) {
+    return -1;
+  }
+  if (++w->links > MAX_LINKS) {
+    return fail(ELOOP, why, why_len, "%s: too many links%s", shown, "");
+  }
+  char rest[sizeof w->todo];
+  snprintf(rest, sizeof rest, "%s", w->todo);
+  if ((size_t)snprintf(w->todo, sizeof w->todo, "%s/%s", target, rest) >=
+      sizeof w->todo) {
+    return fail(ENAMETOOLONG, why, why_len, "%s: path too long%s", shown, "");
+  }
+  return target[0] == '/' ? walk_root(w, why, why_len) : 0;
+}
+
+static int open_dir(const char *path, unsigned flags, const uid_t *also,
+                    char *why, size_t why_len) {
+  if (!path || path[0] != '/') {
+    return fail(EINVAL, why, why_len, "%s is not an absolute path%s",
+                path ? path : "(none)", "");
+  }
+  walk *w = calloc(1, sizeof *w);
+  if (!w) {
+    return fail(ENOMEM, why, why_len, "%s: out of memory%s", path, "");
+  }
+  w->fd = -1;
+  w->also = also;
+  int rc = -1;
+  if (strlen(path) >= sizeof w->todo) {
+    fail(ENAMETOOLONG, why, why_len, "%s: path too long%s", path, "");
+    goto out;
+  }
+  snprintf(w->todo, sizeof w->todo, "%s", path);
+  if (walk_root(w, why, why_len) != 0) {
+    goto out;
+  }
+  /* Every directory on the way is checked once reached; the last one
+   * (nothing left to walk) with the stricter rule. */
+  for (;;) {
+    struct stat st;
+    if (fstat(w->fd, &st) != 0) {
+      int err = errno;
+      fail(err, why, why_len, "cannot check %s: %s", w->at, strerror(err));
+      goto out;
+    }
+    bool last = at_end(w);
+    if (check_dir(&st, w->at, last, flags, also, why, why_len) != 0) {
+      goto out;
+    }
+    char name[NAME_MAX + 1];
+    if (!next_name(w, name, sizeof name)) {
+      break;
+    }
+    if (walk_step(w, name, flags, why, why_len) != 0) {
+      goto out;
+    }
+  }
+  /* An O_PATH fd cannot be read: the caller may list the directory. */
+  rc = openat(w->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (rc < 0) {
+    int err = errno;
+    fail(err, why, why_len, "cannot open %s: %s", w->at, strerror(err));
+  }
+out:
+  if (w->fd >= 0) {
+    int err = errno;
+    close(w->fd);
+    errno = err;
+  }
+  free(w);
+  return rc;
+}
+
+int trusted_fs_open_dir(const char *path, unsigned flags, char *why,
+                        size_t why_len) {
+  return open_dir(path, flags, NULL, why, why_len);
+}
+
+int trusted_fs_open_dir_owned_by(const char *path, unsigned flags, uid_t also,
+                                 char *why, size_t why_len) {
+  return open_dir(path, flags, &also, why, why_len);
+}
+
+static int open_file(int dir_fd, const char *dir_path, const char *name,
+                     int oflags, unsigned mode, const uid_t *also, char *why,
+                     size_t why_len) {
+  char shown[PATH_MAX];
+  snprintf(shown, sizeof shown, "%s/%s", dir_path ? dir_path : ".", name);
+  if (!*name || strchr(name, '/') || strcmp(name, ".") == 0 ||
+      strcmp(name, "..") == 0) {
+    return fail(EINVAL, why, why_len, "%s: not a file name%s", shown, "");
+  }
+  int fd = openat(dir_fd, name, oflags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+                  (mode_t)mode);
+  if (fd < 0) {
+    int err = errno;
+    if (err == ELOOP) {
+      return fail(err, why, why_len,
+                  "%s is a symbolic link; refusing to follow it%s", shown, "");
+    }
+    return fail(err, why, why_len, "cannot open %s: %s", shown, strerror(err));
+  }
+  struct stat st;
+  int err = 0;
+  if (fstat(fd, &st) != 0) {
+    err = errno;
+    fail(err, why, why_len, "cannot check %s: %s", shown, strerror(err));
+  } else if (!S_ISREG(st.st_mode)) {
+    err = EPERM;
+    fail(err, why, why_len, "%s is not a regular file%s", shown, "");
+  } else if (!owner_ok(&st, also)) {
+    char who[48];
+    snprintf(who, sizeof who, "%lu", (unsigned long)st.st_uid);
+    err = EPERM;
+    fail(err, why, why_len,
+         "%s is owned by uid %s, not by you or root; refusing it", shown, who);
+  } else if ((oflags & O_ACCMODE) != O_RDONLY) {
+    if ((st.st_mode & 07777) != (mode & 07777) &&
+        fchmod(fd, (mode_t)mode) != 0) {
+      err = errno;
+      fail(err, why, why_len, "cannot set the mode of %s: %s", shown,
+           strerror(err));
+    }
+  } else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+    err = EPERM;
+    fail(err, why, why_len, "%s is writable by %s; refusing it", shown,
+         st.st_mode & S_IWOTH ? "everyone" : "its group");
+  }
+  if (err) {
+    close(fd);
+    errno = err;
+    return -1;
+  }
+  return fd;
+}
+
+int trusted_fs_open_file(int dir_fd, const char *dir_path, const char *name,
+                         int oflags, unsigned mode, char *why, size_t why_len) {
+  return open_file(dir_fd, dir_path, name, oflags, mode, NULL, why, why_len);
+}
+
+static int open_code(int dir_fd, const char *dir_path, const char *name,
+                     const uid_t *also, char *why, size_t why_len) {
+  char shown[PATH_MAX + NAME_MAX + 2], target[PATH_MAX];
+  snprintf(shown, sizeof shown, "%s/%s", dir_path, name);
+  struct stat st;
+  if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      !S_ISLNK(st.st_mode)) {
+    return open_file(dir_fd, dir_path, name, O_RDONLY, 0, also, why, why_len);
+  }
+  if (check_link(dir_fd, name, shown, target, sizeof target, also, why,
+                 why_len) != 0) {
+    return -1;
+  }
+  /* The target's directory is walked and checked as any other; a link
+   * there again is refused (the file is opened without following). */
+  char full[sizeof shown + PATH_MAX];
+  snprintf(full, sizeof full, "%s%s%s", target[0] == '/' ? "" : dir_path,
+           target[0] == '/' ? "" : "/", target);
+  char *slash = strrchr(full, '/');
+  *slash = '\0';
+  const char *dir = *full ? full : "/";
+  int dfd = open_dir(dir, 0, also, why, why_len);
+  if (dfd < 0) {
+    return -1;
+  }
+  int fd = open_file(dfd, dir, slash + 1, O_RDONLY, 0, also, why, why_len);
+  int err = errno;
+  close(dfd);
+  errno = err;
+  return fd;
+}
+
+int trusted_fs_open_code(int dir_fd, const char *dir_path, const char *name,
+                         char *why, size_t why_len) {
+  return open_code(dir_fd, dir_path, name, NULL, why, why_len);
+}
+
+int trusted_fs_open_code_owned_by(int dir_fd, const char *dir_path,
+                                  const char *name, uid_t also, char *why,
+                                  size_t why_len) {
+  return open_code(dir_fd, dir_path, name, &also, why, why_len);
+}
+
+void trusted_fs_file_name(const char *text, char *out, size_t size) {
+  size_t i = 0;
+  for (const char *p = text; *p && i + 1 < size && i < 100; p++) {
+    char c = *p;
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+              (c == '.' && i > 0);
+    out[i++] = ok ? c : '_';
+  }
+  if (i == 0 && size > 7) {
+    memcpy(out, "server", 6);
+    i = 6;
+  }
+  out[i] = '\0';
+}

@@ -1,0 +1,77 @@
+/* Files and directories mcphost trusts: the one check for every place it
+ * loads code from (plugin directories, transport implementations) or
+ * writes to (state, logs, saved results).
+ *
+ * A directory is trusted when every component of its path, from "/", is
+ * a real directory (a symbolic link in the path is resolved once, before
+ * the walk, and the resolved path is what is checked) owned by the user
+ * (the effective uid) or root, and writable by nobody else; a directory
+ * above the last one may be group- or world-writable only when it is
+ * sticky and owned by root (/tmp), as then nobody else can rename or
+ * remove what the user made in it. The walk opens each component
+ * relative to the one before, without following links, so what was
+ * checked is what is used: the caller gets a directory fd and opens files
+ * relative to it.
+ *
+ * A file is trusted when it is a regular file, not a symbolic link, owned
+ * by the user or root, and writable by nobody else.
+ *
+ * Every failure fills `why` with a sentence naming the path at fault.
+ * Any thread (no global state); compiled into the host and into plugins. */
+#ifndef MCPHOST_TRUSTED_FS_H
+#define MCPHOST_TRUSTED_FS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+enum {
+  /* Create missing directories (mode 0700) on the way. */
+  TRUSTED_FS_CREATE = 1u << 0,
+  /* The last directory must also be closed to reading by others (mode
+   * 0700 or less): a private directory. */
+  TRUSTED_FS_PRIVATE = 1u << 1,
+};
+
+/* Opens the directory `path` (absolute) after the checks above. Returns a
+ * directory fd (O_RDONLY, O_CLOEXEC; the caller closes it) or -1 with
+ * errno set (ENOENT: it does not exist and TRUSTED_FS_CREATE was not
+ * given; EPERM: it failed a check) and the reason in `why`. */
+int trusted_fs_open_dir(const char *path, unsigned flags, char *why,
+                        size_t why_len);
+
+/* Opens the file `name` (one path component) in the trusted directory
+ * `dir_fd` with `oflags` (O_NOFOLLOW, O_CLOEXEC and O_NOCTTY added) and
+ * `mode` for a file it creates; an existing file must pass the file
+ * check, and a file opened for writing is set to `mode` (so a log once
+ * created 0644 becomes 0600). `dir_path` only names the file in `why`.
+ * Returns the fd or -1 with errno set and the reason in `why`. */
+int trusted_fs_open_file(int dir_fd, const char *dir_path, const char *name,
+                         int oflags, unsigned mode, char *why, size_t why_len);
+
+/* A file name made from untrusted text (a server name from a config
+ * file), the same for every file named after it: [A-Za-z0-9._-] kept,
+ * every other byte '_', at most 100 bytes and `size` - 1, never ".",
+ * ".." or a hidden file; "server" for an empty name. */
+void trusted_fs_file_name(const char *text, char *out, size_t size);
+
+/* Opens `name` in the trusted directory `dir_fd` (`dir_path`) for
+ * reading code: as trusted_fs_open_file, except that a symbolic link
+ * there (put there by the user or root, who alone may write the
+ * directory) is followed to a file that passes the file check in a
+ * directory that passes the directory check. */
+int trusted_fs_open_code(int dir_fd, const char *dir_path, const char *name,
+                         char *why, size_t why_len);
+
+/* As trusted_fs_open_dir and trusted_fs_open_code, with `also` trusted
+ * as an owner beside the user and root: the owner of the mcphost
+ * executable for its built-in plugin directory, the owner of a plugin
+ * for its own implementation. Whoever owns that code controls what runs
+ * already, so trusting them for its directory adds nobody; it lets root
+ * run a build tree of another user's. */
+int trusted_fs_open_dir_owned_by(const char *path, unsigned flags, uid_t also,
+                                 char *why, size_t why_len);
+int trusted_fs_open_code_owned_by(int dir_fd, const char *dir_path,
+                                  const char *name, uid_t also, char *why,
+                                  size_t why_len);
+
+#endif

@@ -1,0 +1,199 @@
+/* The trust check for directories and files (common/trusted_fs.h), on a
+ * real tree under $TMPDIR. The checks of another user's files need root
+ * (to give them to nobody) and are skipped, said so, without it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trusted_fs.h"
+
+static int failures;
+static char root[PATH_MAX];
+static char why[PATH_MAX + 256];
+
+#define CHECK(cond, name)                                                      \
+  do {                                                                         \
+    if (cond) {                                                                \
+      printf("ok   %s\n", name);                                               \
+    } else {                                                                   \
+      printf("FAIL %s (why: %s)\n", name, why);                                \
+      failures++;                                                              \
+    }                                                                          \
+  } while (0)
+
+static const char *at(const char *rel) {
+  static char buf[4][PATH_MAX + 64];
+  static int i;
+  i = (i + 1) % 4;
+  snprintf(buf[i], sizeof buf[i], "%s/%s", root, rel);
+  return buf[i];
+}
+
+static void mkdir_mode(const char *rel, mode_t mode) {
+  mkdir(at(rel), 0700);
+  chmod(at(rel), mode);
+}
+
+static bool opens(const char *path, unsigned flags) {
+  why[0] = '\0';
+  int fd = trusted_fs_open_dir(path, flags, why, sizeof why);
+  if (fd >= 0) {
+    close(fd);
+  }
+  return fd >= 0;
+}
+
+static bool has(const char *text) {
+  return strstr(why, text) != NULL;
+}
+
+static void test_trusted_fs_refuses_a_relative_path(void) {
+  CHECK(!opens("relative/dir", 0) && has("not an absolute path"),
+        "a relative path is refused");
+}
+
+static void test_trusted_fs_creates_missing_directories_0700(void) {
+  CHECK(opens(at("made/a/b"), TRUSTED_FS_CREATE), "missing directories made");
+  struct stat st;
+  CHECK(stat(at("made/a"), &st) == 0 && (st.st_mode & 0777) == 0700,
+        "a directory made is 0700");
+  CHECK(!opens(at("absent"), 0) && errno == ENOENT,
+        "without CREATE a missing directory is ENOENT");
+}
+
+static void test_trusted_fs_refuses_writable_directories(void) {
+  mkdir_mode("open", 0777);
+  CHECK(!opens(at("open"), 0) && has("writable by everyone"),
+        "a world-writable last directory is refused");
+  mkdir_mode("grp", 0770);
+  CHECK(!opens(at("grp"), 0) && has("writable by its group"),
+        "a group-writable last directory is refused");
+  mkdir_mode("open/below", 0700);
+  CHECK(!opens(at("open/below"), 0) && has("open is writable by everyone"),
+        "a directory below a world-writable one is refused");
+  mkdir_mode("sticky", 01777);
+  mkdir_mode("sticky/mine", 0700);
+  CHECK(opens(at("sticky/mine"), 0),
+        "a directory below a sticky one of root's is used");
+  CHECK(!opens(at("sticky"), 0), "a sticky directory itself is refused");
+  mkdir_mode("readable", 0755);
+  CHECK(opens(at("readable"), 0), "a directory others may read is used");
+  CHECK(!opens(at("readable"), TRUSTED_FS_PRIVATE) && has("must be 0700"),
+        "a private directory must be 0700");
+}
+
+static void test_trusted_fs_follows_our_links_and_dots(void) {
+  mkdir_mode("real", 0700);
+  mkdir_mode("real/inner", 0700);
+  symlink("real", at("rel-link"));
+  symlink(at("real"), at("abs-link"));
+  CHECK(opens(at("rel-link/inner"), 0), "a relative link of ours is followed");
+  CHECK(opens(at("abs-link/inner"), 0), "an absolute link of ours is followed");
+  CHECK(opens(at("real/inner/../inner/./"), 0), "dots are walked");
+  symlink("open", at("to-open"));
+  CHECK(!opens(at("to-open"), 0) && has("open is writable by everyone"),
+        "a link to a refused directory is refused");
+  symlink("loop-b", at("loop-a"));
+  symlink("loop-a", at("loop-b"));
+  CHECK(!opens(at("loop-a"), 0) && has("too many links"), "a link loop ends");
+  CHECK(opens(at("made/x/y"), TRUSTED_FS_CREATE) &&
+            opens(at("abs-link/new/deeper"), TRUSTED_FS_CREATE),
+        "directories are made through a link");
+}
+
+static void test_trusted_fs_files(void) {
+  int dfd = trusted_fs_open_dir(at("real"), 0, why, sizeof why);
+  int fd = trusted_fs_open_file(dfd, at("real"), "log",
+                                O_WRONLY | O_CREAT | O_APPEND, 0600, why,
+                                sizeof why);
+  struct stat st;
+  CHECK(fd >= 0 && fstat(fd, &st) == 0 && (st.st_mode & 0777) == 0600,
+        "a file is created 0600");
+  if (fd >= 0) {
+    close(fd);
+  }
+  chmod(at("real/log"), 0644);
+  fd = trusted_fs_open_file(dfd, at("real"), "log", O_WRONLY | O_APPEND, 0600,
+                            why, sizeof why);
+  CHECK(fd >= 0 && fstat(fd, &st) == 0 && (st.st_mode & 0777) == 0600,
+        "a 0644 file opened for writing becomes 0600");
+  if (fd >= 0) {
+    close(fd);
+  }
+  symlink(at("real/log"), at("real/link"));
+  fd = trusted_fs_open_file(dfd, at("real"), "link", O_WRONLY | O_APPEND, 0600,
+                            why, sizeof why);
+  CHECK(fd < 0 && has("is a symbolic link"), "a link is not followed");
+  chmod(at("real/log"), 0664);
+  fd = trusted_fs_open_file(dfd, at("real"), "log", O_RDONLY, 0, why,
+                            sizeof why);
+  CHECK(fd < 0 && has("writable by its group"),
+        "a group-writable file is refused for reading code");
+  chmod(at("real/log"), 0644);
+  fd = trusted_fs_open_code(dfd, at("real"), "link", why, sizeof why);
+  CHECK(fd >= 0, "a link of ours to a trusted file is followed for code");
+  if (fd >= 0) {
+    close(fd);
+  }
+  mkdir(at("real/sub"), 0700);
+  fd = trusted_fs_open_file(dfd, at("real"), "sub", O_RDONLY, 0, why,
+                            sizeof why);
+  CHECK(fd < 0 && has("not a regular file"), "a directory is not a file");
+  fd = trusted_fs_open_file(dfd, at("real"), "../x", O_RDONLY, 0, why,
+                            sizeof why);
+  CHECK(fd < 0 && has("not a file name"), "a path is not a file name");
+  close(dfd);
+}
+
+static void test_trusted_fs_refuses_another_users(void) {
+  if (geteuid() != 0) {
+    printf("skip another user's files: not root\n");
+    return;
+  }
+  mkdir_mode("theirs", 0755);
+  if (chown(at("theirs"), 65534, 65534) != 0) {
+    printf("skip another user's files: chown failed\n");
+    return;
+  }
+  CHECK(!opens(at("theirs"), 0) && has("owned by uid 65534"),
+        "another user's directory is refused");
+  symlink("real", at("their-link"));
+  lchown(at("their-link"), 65534, 65534);
+  CHECK(!opens(at("their-link"), 0) && has("a link made by uid 65534"),
+        "another user's link is not followed");
+  int dfd = trusted_fs_open_dir(at("real"), 0, why, sizeof why);
+  close(open(at("real/their-file"), O_CREAT | O_WRONLY, 0644));
+  chown(at("real/their-file"), 65534, 65534);
+  int fd = trusted_fs_open_file(dfd, at("real"), "their-file", O_RDONLY, 0, why,
+                                sizeof why);
+  CHECK(fd < 0 && has("owned by uid 65534"), "another user's file is refused");
+  close(dfd);
+}
+
+int main(void) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(root, sizeof root, "%s/trusted-fs-XXXXXX", tmp ? tmp : "/tmp");
+  if (!mkdtemp(root)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  test_trusted_fs_refuses_a_relative_path();
+  test_trusted_fs_creates_missing_directories_0700();
+  test_trusted_fs_refuses_writable_directories();
+  test_trusted_fs_follows_our_links_and_dots();
+  test_trusted_fs_files();
+  test_trusted_fs_refuses_another_users();
+  char cmd[PATH_MAX + 32];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+  if (system(cmd) != 0) {
+    printf("warning: could not remove %s\n", root);
+  }
+  printf("%d failed\n", failures);
+  return failures ? 1 : 0;
+}
