@@ -29,6 +29,7 @@ void config_server_free(server_config *s) {
   free(s->source);
   free(s->reason);
   free(s->winner);
+  free(s->changes);
   cJSON_Delete(s->json);
   cJSON_Delete(s->raw);
 }

@@ -42,6 +42,9 @@ typedef struct server_config {
   char *reason; /* why it is not started; NULL when active */
   cJSON *raw;   /* the entry as written, before expansion (owned) */
   char *winner; /* SERVER_SKIPPED: the name of the server it duplicates */
+  /* A project server whose entry changed since its approval: what
+   * changed (config_approval.h), else NULL. */
+  char *changes;
   /* A project server approved by a blanket or a name-only approval that
    * is not yet bound to its entry: the caller records the binding
    * (edit_project_choice) so that a later change is noticed. */

@@ -337,14 +337,14 @@ static void apply_project(const config_policy *p, config *c, server_config *s) {
                             s->source, unchecked);
       goto out;
     }
+    free(s->changes);
+    s->changes = approval_diff(rec, s->source, s->raw);
     if (!cli) {
-      char *diff = approval_diff(rec, s->source, s->raw);
       s->state = SERVER_PENDING;
       s->reason = xasprintf(
           "project server from %s changed since approval (%s); it now "
           "runs %s; run \"mcphost mcp approve %s\" to approve it as it is",
-          s->source, diff, what, s->name);
-      free(diff);
+          s->source, s->changes, what, s->name);
     }
     goto out;
   }
@@ -386,6 +386,8 @@ void policy_apply(const config_policy *p, config *c, server_config *s) {
   s->reason = NULL;
   s->state = SERVER_ACTIVE;
   s->bind_approval = false;
+  free(s->changes);
+  s->changes = NULL;
   char *why = policy_refusal(p, s);
   if (why) {
     s->state = SERVER_DENIED;

@@ -502,8 +502,8 @@ static int approve_servers(cli *c, const char *const *names, size_t n,
     char *what = approval_summary(s->raw, "\n  ");
     printf("Approved project server %s for %s, from %s:\n  %s\n", s->name,
            P.project_key, s->source, what);
-    if (s->reason && strstr(s->reason, "changed since approval"))
-      printf("  (it had changed since its last approval: %s)\n", s->reason);
+    if (s->changes)
+      printf("  changed since its last approval: %s\n", s->changes);
     free(what);
   }
   for (size_t i = 0; i < n; i++)

@@ -80,7 +80,7 @@ rm -rf "$R/sub"
 entry "{\"command\": \"$EVIL\"}"
 prun "$R" mcp approve tools
 expect "approving again shows the new command and the change" 0 \
-  --out "command: $EVIL" --out "changed since its last approval"
+  --out "command: $EVIL" --out "changed since its last approval: type: http -> (none)"
 prun "$R" call mcp__tools__echo message=now
 expect "and then it runs" 0 --out "Echo: now"
 rm -f "$TMP/pwned"
