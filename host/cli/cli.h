@@ -225,7 +225,7 @@ void cli_warn_skipped(cli *c, const char *const *names, size_t n);
 /* EXIT_OK when config entry `idx` may start; else prints why (how to
  * approve a pending server, which rule denies it) and returns
  * EXIT_DENIED. */
-int cli_check_startable(const cli *c, size_t idx);
+int cli_check_startable(cli *c, size_t idx);
 
 /* permission.c */
 /* Before connecting: refuses (EXIT_DENIED, reason printed) a call that a

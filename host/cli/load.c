@@ -47,22 +47,26 @@ void cli_load_config(cli *c) {
   config *cfg = &c->h->cfg;
   cli_load_scopes(c, cfg);
   bind_approvals(c, cfg);
+  /* Messages quote names, paths and commands from config files: one
+   * line each, escaped (cli_esc). */
   for (size_t i = 0; i < cfg->nerrors; i++)
-    fprintf(stderr, "mcphost: config error: %s\n", cfg->errors[i]);
+    fprintf(stderr, "mcphost: config error: %s\n", cli_esc(c, cfg->errors[i]));
   for (size_t i = 0; i < cfg->nwarnings; i++)
-    fprintf(stderr, "mcphost: config warning: %s\n", cfg->warnings[i]);
+    fprintf(stderr, "mcphost: config warning: %s\n",
+            cli_esc(c, cfg->warnings[i]));
   if (c->h->verbosity >= 1)
     for (size_t i = 0; i < cfg->nnotes; i++)
-      fprintf(stderr, "mcphost: config: %s\n", cfg->notes[i]);
+      fprintf(stderr, "mcphost: config: %s\n", cli_esc(c, cfg->notes[i]));
 }
 
-int cli_check_startable(const cli *c, size_t idx) {
+int cli_check_startable(cli *c, size_t idx) {
   const server_config *sc = &c->h->cfg.servers[idx];
   if (sc->state == SERVER_ACTIVE)
     return EXIT_OK;
-  fprintf(stderr, "mcphost: server \"%s\" (%s scope) is %s: %s\n", sc->name,
-          config_scope_name(sc->scope), server_state_name(sc),
-          sc->reason ? sc->reason : "not allowed to start");
+  fprintf(stderr, "mcphost: server \"%s\" (%s scope) is %s: %s\n",
+          cli_esc(c, sc->name), config_scope_name(sc->scope),
+          server_state_name(sc),
+          cli_esc(c, sc->reason ? sc->reason : "not allowed to start"));
   return EXIT_DENIED;
 }
 
@@ -80,8 +84,8 @@ void cli_warn_skipped(cli *c, const char *const *names, size_t n) {
         fprintf(stderr,
                 "mcphost: warning: MCP server \"%s\" (%s scope) is skipped: "
                 "%s\n",
-                s->name, config_scope_name(s->scope),
-                s->reason ? s->reason : "a duplicate");
+                cli_esc(c, s->name), config_scope_name(s->scope),
+                cli_esc(c, s->reason ? s->reason : "a duplicate"));
         break;
       }
     }

@@ -129,4 +129,8 @@ printf '{"mcpServers": {"esc": {"command": "%s", "args": ["\\u001b]0;pwned\\u000
 prun "$R" mcp approve esc
 expect "approve escapes controls in what it shows" 0 --out "<U+001B>]0;pwned<U+0007>"
 check "no raw escape reaches the terminal" sh -c "! grep -q $'\x1b' '$TMP/out'"
+printf '{"mcpServers": {"n\\u001b]0;t\\u0007": {"command": "%s", "args": ["${MCPHOST_UNSET_X}"]}}}\n' "$DEMO" >"$R/.mcp.json"
+prun "$R" mcp list
+check "config messages quoting a file escape its controls" \
+  sh -c "grep -q 'server \"n<U+001B>]0;t<U+0007>\": \${MCPHOST_UNSET_X} is not set' '$TMP/err' && ! grep -q $'\x1b' '$TMP/err'"
 finish
