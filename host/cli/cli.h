@@ -216,10 +216,16 @@ char *out_save_blob(cli *c, const unsigned char *data, size_t len,
  * plugins' server sources) and prints its errors, warnings and, with -v,
  * notes. */
 void cli_load_config(cli *c);
+/* Loads every scope into `cfg` (which should be empty) as
+ * cli_load_config does, printing nothing. */
+void cli_load_scopes(cli *c, config *cfg);
+/* After an add or import: a warning for each server the duplicate rule
+ * skips that is one of `names` or has one of them as its winner. */
+void cli_warn_skipped(cli *c, const char *const *names, size_t n);
 /* EXIT_OK when config entry `idx` may start; else prints why (how to
  * approve a pending server, which rule denies it) and returns
  * EXIT_DENIED. */
-int cli_check_startable(const cli *c, size_t idx);
+int cli_check_startable(cli *c, size_t idx);
 
 /* permission.c */
 /* Before connecting: refuses (EXIT_DENIED, reason printed) a call that a
