@@ -19,9 +19,12 @@ static char *user_settings_default(void) {
   const char *x = getenv("XDG_CONFIG_HOME");
   if (x && x[0] == '/')
     return xasprintf("%s/mcphost/settings.json", x);
-  const char *home = getenv("HOME");
-  return xasprintf("%s/.config/mcphost/settings.json",
-                   home && *home ? home : "/");
+  /* Without any home, a root-owned path nobody else can plant. */
+  char *home = user_home();
+  char *path = xasprintf("%s/.config/mcphost/settings.json",
+                         home ? home : "");
+  free(home);
+  return path;
 }
 
 static char *dir_file(const char *dir, const char *file) {
@@ -35,8 +38,11 @@ void config_paths_init(config_paths *p, const config_sources *o) {
   p->cwd = xstrdup(o->cwd ? o->cwd : getcwd(buf, sizeof buf) ? buf : "/");
   char *real = realpath(p->cwd, NULL);
   p->project_key = real ? real : xstrdup(p->cwd);
-  const char *home = o->home ? o->home : getenv("HOME");
-  p->home = xstrdup(home && *home ? home : "/");
+  char *home = o->home ? xstrdup(o->home) : user_home();
+  p->home = home && *home ? home : xstrdup("/");
+  if (home && !*home) {
+    free(home);
+  }
   p->user_settings =
       o->user_settings ? xstrdup(o->user_settings) : user_settings_default();
   const char *sys =

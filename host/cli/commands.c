@@ -309,7 +309,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
       session *s = c->sessions[idx[k]];
       cJSON *o = cJSON_CreateObject();
       cJSON_AddStringToObject(o, "name", s->cfg->name);
-      cJSON_AddStringToObject(o, "type", s->cfg->type);
+      cJSON_AddStringToObject(o, "type", session_type(s));
       cJSON_AddStringToObject(o, "source", s->cfg->source);
       cJSON_AddStringToObject(o, "scope", config_scope_name(s->cfg->scope));
       bool ok = s->state == SESS_READY;
@@ -377,7 +377,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
       session *s = c->sessions[idx[k]];
       pad(cli_esc(c, s->cfg->name), wname);
       fputs("  ", stdout);
-      pad(cli_esc(c, s->cfg->type), wtype);
+      pad(cli_esc(c, session_type(s)), wtype);
       if (s->state != SESS_READY) {
         printf("  %s: %s\n", session_state_name(s),
                cli_esc(c, s->error ? s->error : "not connected"));

@@ -26,17 +26,20 @@
 
 static char *desktop_config_path(void) {
   const char *xdg = getenv("XDG_CONFIG_HOME");
-  const char *home = getenv("HOME");
+  char *home = user_home();
   char *linux_path =
       xdg && xdg[0] == '/'
           ? xasprintf("%s/Claude/claude_desktop_config.json", xdg)
           : xasprintf("%s/.config/Claude/claude_desktop_config.json",
                       home ? home : "");
-  if (access(linux_path, F_OK) == 0)
+  if (access(linux_path, F_OK) == 0) {
+    free(home);
     return linux_path;
+  }
   char *mac = xasprintf("%s/Library/Application Support/Claude/"
                         "claude_desktop_config.json",
                         home ? home : "");
+  free(home);
   if (access(mac, F_OK) == 0) {
     free(linux_path);
     return mac;
@@ -49,8 +52,10 @@ static char *claude_code_path(void) {
   const char *dir = getenv("CLAUDE_CONFIG_DIR");
   if (dir && *dir)
     return xasprintf("%s/.claude.json", dir);
-  const char *home = getenv("HOME");
-  return xasprintf("%s/.claude.json", home ? home : "");
+  char *home = user_home();
+  char *path = xasprintf("%s/.claude.json", home ? home : "");
+  free(home);
+  return path;
 }
 
 /* Keeps the entries that pass the shared checks; reports the others. */

@@ -219,6 +219,8 @@ config_file "$TMP/untyped.json" "{\"s\": {\"url\": \"$URL\"}}"
 run --config "$TMP/untyped.json" call mcp__s__echo message=untyped
 expect "a config entry with a url and no type falls back the same way" 0 \
   --out "Echo: untyped"
+run --json --config "$TMP/untyped.json" servers
+expect "servers shows the transport it fell back to" 0 --out '"type":	"sse"'
 run --transport http --url "s=$URL" call mcp__s__echo message=x
 expect "a type given explicitly is not second-guessed" 3 \
   --err "HTTP 404 Not Found from $URL" --no-err "legacy SSE"
