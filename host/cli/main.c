@@ -391,7 +391,7 @@ int main(int argc, char **argv) {
   const char **allows = xcalloc((size_t)argc, sizeof *allows);
   const char *url_type = "http";
   size_t nplugin_dirs = 0, nconfigs = 0, nspecs = 0, nurls = 0;
-  cli c = {0};
+  cli c = {.ask_tty = -2};
   plugin_opts popts = {0};
   c.connect_timeout_ms = env_ms("MCP_TIMEOUT", 30000);
   c.tool_timeout_ms = env_ms("MCP_TOOL_TIMEOUT", 600000);
@@ -412,7 +412,8 @@ int main(int argc, char **argv) {
     rc = EXIT_SERVER;
     goto out;
   }
-  cli_offer_services(&c); /* before plugins: their init may look it up */
+  /* Before plugins: their init may look the servers service up. */
+  c.mc = mcp_client_new(c.h);
   host_load_plugins(c.h);
   collect_plugin_options(c.h, longopts, &popts);
 
@@ -551,6 +552,7 @@ int main(int argc, char **argv) {
   }
 
   c.h->verbosity = verbosity;
+  cli_client_options(&c);
   char out_why[1024];
   if (c.output_dir && out_check_dir(&c, out_why, sizeof out_why) != 0) {
     fprintf(stderr, "mcphost: --output-dir: %s\n", out_why);
@@ -601,7 +603,10 @@ int main(int argc, char **argv) {
   fflush(stdout);
 out:
   if (c.h) {
-    cli_shutdown(&c);
+    mcp_client_free(c.mc);
+    c.mc = NULL;
+    cli_esc_free(&c);
+    cli_asker_free(&c);
     rc = cli_exit_for_signal(rc, c.h->signal_number);
     host_free(c.h);
   }
