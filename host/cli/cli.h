@@ -1,6 +1,7 @@
-/* The mcphost command line: option parsing, connecting the servers a
- * command needs, and printing. No protocol logic lives here: it drives
- * the host library's sessions. */
+/* The mcphost command line: option parsing and printing. The protocol
+ * is the client library's (mcp/client.h owns the sessions, mcp/calls.h
+ * runs the calls); the CLI gives it settings and an asker, and maps its
+ * error to an exit code. */
 #ifndef MCPHOST_CLI_H
 #define MCPHOST_CLI_H
 
