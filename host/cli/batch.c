@@ -259,7 +259,6 @@ static void start_op(batch *b, op *o) {
   mcp_call call = {.server = o->server,
                    .name = o->name,
                    .qualified = o->qualified,
-                   .arguments = o->args,
                    /* Results are only passed on: a large one may skip the
                     * tree. */
                    .raw_result = true};
@@ -279,7 +278,6 @@ static void start_op(batch *b, op *o) {
     cJSON_Delete(o->args);
     o->args = cJSON_CreateObject();
     cJSON_AddStringToObject(o->args, "uri", o->name);
-    call.arguments = o->args;
     if (o->kind == OP_SUBSCRIBE) {
       b->subscriptions[o->server]++;
     } else if (b->subscriptions[o->server]) {
@@ -290,6 +288,8 @@ static void start_op(batch *b, op *o) {
   case OP_LIST_ALL:
   case OP_ROOTS: return; /* never started so (start_list_all, set_roots) */
   }
+  call.arguments_taken = o->args;
+  o->args = NULL;
   mcp_client_start(b->c->mc, &call,
                    &(mcp_call_callbacks){.progress = on_progress,
                                          .done = on_done,

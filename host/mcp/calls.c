@@ -29,6 +29,9 @@ struct mcp_op {
   session *s;
   mcp_waiter w; /* a connect or a tool list */
   char *real;   /* the tool's or prompt's real name, once resolved */
+  /* The rules' verdict on the name given (SERVER/TOOL: the real name). */
+  perm_verdict given;
+  char *given_q; /* its mcp__server__tool */
   char *description;
   /* what it waits for, for mcp_op_cancel */
   bool asking;
@@ -90,6 +93,7 @@ static void op_free(mcp_op *op) {
   free(op->method);
   free(op->real);
   free(op->description);
+  free(op->given_q);
   cJSON_Delete(op->args);
   free(op);
 }
@@ -320,13 +324,20 @@ static void send_request(mcp_op *op, const char *method, cJSON *params) {
   }
 }
 
+/* The arguments go by reference: the op keeps them for a call again. */
+static void add_arguments(const mcp_op *op, cJSON *params) {
+  if (op->args) {
+    cJSON_AddItemReferenceToObject(params, "arguments", op->args);
+  } else {
+    cJSON_AddItemToObject(params, "arguments", cJSON_CreateObject());
+  }
+}
+
 static void send_call(mcp_op *op) {
   op->attempt++;
   cJSON *params = cJSON_CreateObject();
   cJSON_AddStringToObject(params, "name", op->real);
-  cJSON_AddItemToObject(params, "arguments",
-                        op->args ? cJSON_Duplicate(op->args, 1)
-                                 : cJSON_CreateObject());
+  add_arguments(op, params);
   send_request(op, "tools/call", params);
 }
 
@@ -475,7 +486,21 @@ static void on_ask_answer(void *token, bool allowed, const char *why) {
  * hashed alias that no rule names); "ask" goes to the asker. */
 static void check_permission(mcp_op *op) {
   char *q, *desc;
-  perm_verdict v = verdict(op, op->real, false, &q, &desc);
+  perm_verdict v;
+  if (!op->call.qualified) {
+    /* The name given is the real one: the verdict is known. */
+    v = op->given;
+    q = op->given_q;
+    op->given_q = NULL;
+    desc = v.kind == PERM_ALLOW ? NULL : perm_describe(&v);
+  } else {
+    v = verdict(op, op->real, false, &q, &desc);
+  }
+  if (v.kind == PERM_ALLOW) {
+    free(q);
+    send_call(op);
+    return;
+  }
   if (v.kind == PERM_DENY) {
     fail(op, MCP_ERR_DENIED, "tool call refused: %s: %s", q, desc);
   } else if (v.kind == PERM_ASK && !op->cb.asker) {
@@ -483,7 +508,15 @@ static void check_permission(mcp_op *op) {
          "tool call refused: %s needs permission (%s) and there is no one "
          "to ask",
          q, desc);
-  } else if (v.kind == PERM_ASK) {
+  } else {
+    if (!op->call.qualified && !op->description) {
+      /* A list at hand gives the question the tool's description. */
+      const cJSON *tools = mcp_client_cached_tools(op->mc, op->call.server);
+      const cJSON *t = tools ? find_named(op, tools) : NULL;
+      const char *d = cJSON_GetStringValue(
+          cJSON_GetObjectItemCaseSensitive(t, "description"));
+      op->description = d ? xstrdup(d) : NULL;
+    }
     char *args_text = op->args ? cJSON_PrintUnformatted(op->args) : NULL;
     mcp_ask a = {.tool = q,
                  .server = server_name(op),
@@ -498,8 +531,6 @@ static void check_permission(mcp_op *op) {
       op->ask_handle = handle;
     }
     cJSON_free(args_text);
-  } else {
-    send_call(op);
   }
   free(q);
   free(desc);
@@ -559,9 +590,7 @@ static void on_tools(mcp_waiter *w, session *s) {
 static void send_prompt(mcp_op *op) {
   cJSON *params = cJSON_CreateObject();
   cJSON_AddStringToObject(params, "name", op->real);
-  cJSON_AddItemToObject(params, "arguments",
-                        op->args ? cJSON_Duplicate(op->args, 1)
-                                 : cJSON_CreateObject());
+  add_arguments(op, params);
   send_request(op, "prompts/get", params);
 }
 
@@ -637,13 +666,8 @@ static void on_connected(mcp_waiter *w, session *s) {
       return;
     }
     /* The server's own name: called as it is (a server may take a tool
-     * it does not list); a list at hand gives the description. */
+     * it does not list). */
     op->real = xstrdup(op->name);
-    const cJSON *tools = mcp_client_cached_tools(op->mc, op->call.server);
-    const cJSON *t = tools ? find_named(op, tools) : NULL;
-    if (t) {
-      take_item(op, t);
-    }
     check_permission(op);
     return;
   }
@@ -688,7 +712,10 @@ mcp_op *mcp_client_start(mcp_client *mc, const mcp_call *call,
   op->cb = *cb;
   op->name = call->name ? xstrdup(call->name) : NULL;
   op->method = call->method ? xstrdup(call->method) : NULL;
-  op->args = call->arguments ? cJSON_Duplicate(call->arguments, 1) : NULL;
+  op->args = call->arguments_taken ? call->arguments_taken
+             : call->arguments     ? cJSON_Duplicate(call->arguments, 1)
+                                   : NULL;
+  op->call.arguments_taken = NULL;
   op->call.name = op->name;
   op->call.method = op->method;
   op->call.arguments = NULL;
@@ -705,18 +732,16 @@ mcp_op *mcp_client_start(mcp_client *mc, const mcp_call *call,
   }
   if (call->kind == MCP_OP_CALL_TOOL) {
     /* A denied tool never even starts its server. */
-    char *q, *desc;
-    perm_verdict v = verdict(op, op->name, call->qualified, &q, &desc);
-    if (v.kind == PERM_DENY) {
+    char *desc;
+    op->given = verdict(op, op->name, call->qualified, &op->given_q, &desc);
+    if (op->given.kind == PERM_DENY) {
       mcp_error e = {0};
       mcp_error_set(&e, MCP_ERR_DENIED, sc->name, "tool call refused: %s: %s",
-                    q, desc);
-      free(q);
+                    op->given_q, desc);
       free(desc);
       finish(op, NULL, &e);
       return NULL;
     }
-    free(q);
     free(desc);
   }
   /* `done` may run inside. */

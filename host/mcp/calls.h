@@ -69,6 +69,7 @@ typedef struct mcp_call {
   bool resolved;
   const char *method;     /* REQUEST */
   const cJSON *arguments; /* copied; NULL: {} (REQUEST: no params) */
+  cJSON *arguments_taken; /* instead of `arguments`: taken, not copied */
   /* The result is only passed on: a large one may stay JSON text
    * (json_raw.h). */
   bool raw_result;
