@@ -603,13 +603,13 @@ int main(int argc, char **argv) {
   fflush(stdout);
 out:
   if (c.h) {
-    mcp_client_free(c.mc);
-    c.mc = NULL;
+    mcp_client_shutdown(c.mc);
     cli_esc_free(&c);
     cli_asker_free(&c);
     rc = cli_exit_for_signal(rc, c.h->signal_number);
     host_free(c.h);
   }
+  mcp_client_free(c.mc);
   cli_finish(&c, rc);
   fflush(stdout);
   for (size_t i = 0; i < c.nroot_dirs; i++)

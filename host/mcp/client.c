@@ -568,10 +568,11 @@ static void on_closed(void *ud, session *s) {
   }
 }
 
-void mcp_client_free(mcp_client *mc) {
-  if (!mc) {
+void mcp_client_shutdown(mcp_client *mc) {
+  if (mc->shut) {
     return;
   }
+  mc->shut = true;
   /* Calls still running end as interrupted, before their sessions go. */
   mcp_ops_cancel_all(mc);
   size_t open = 0;
@@ -610,10 +611,15 @@ void mcp_client_free(mcp_client *mc) {
   }
   free(mc->slots);
   free(mc->pending);
-  mcp_client_servers_service_free(mc);
-  if (mc->h->client == mc) {
-    mc->h->client = NULL;
-    mc->h->servers_service = NULL;
+  mc->slots = NULL;
+  mc->pending = NULL;
+  mc->nslots = mc->npending = 0;
+}
+
+void mcp_client_free(mcp_client *mc) {
+  if (!mc) {
+    return;
   }
+  mcp_client_servers_service_free(mc);
   free(mc);
 }

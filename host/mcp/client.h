@@ -59,9 +59,12 @@ host *mcp_client_host(const mcp_client *mc);
 /* Ends every operation still running as interrupted (calls.h: each
  * `done` runs). */
 void mcp_client_cancel_all(mcp_client *mc);
-/* Ends what still runs (mcp_client_cancel_all), closes every session gracefully
- * (up to 5 s, a Ctrl-C does not skip it), then frees them and the client. NULL
- * is fine. */
+/* Ends what still runs (mcp_client_cancel_all), closes every session
+ * gracefully (up to 5 s, a Ctrl-C does not skip it) and frees them; the
+ * servers service then connects nothing. Before host_free. */
+void mcp_client_shutdown(mcp_client *mc);
+/* Frees the client, after host_free (plugins may ask the servers service
+ * until they are gone). NULL is fine. */
 void mcp_client_free(mcp_client *mc);
 
 /* The session of config entry `idx`, created (idle) when there is none. */

@@ -37,6 +37,7 @@ struct mcp_client {
   void *notify_ud;
   struct mcp_op *ops; /* live operations (calls.c) */
   char *policy_text;  /* the servers service's last policy() answer */
+  bool shut;          /* mcp_client_shutdown ran: no new sessions */
 };
 
 /* servers_service.c */

@@ -30,6 +30,9 @@ static long find_exact(const mcp_client *mc, const char *name) {
 static int svc_connect(const mcph_host *api, const char *name, unsigned flags,
                        mcph_error *err) {
   mcp_client *mc = C(api);
+  if (mc->shut) {
+    return mcph_error_set(err, MCPH_ECLOSED, "the host is shutting down");
+  }
   long i = find_exact(mc, name);
   if (i < 0) {
     return mcph_error_set(err, MCPH_ENOTFOUND,
