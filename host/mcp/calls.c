@@ -452,12 +452,14 @@ static char *qualified_name(const mcp_op *op, const char *tool,
   return q;
 }
 
+/* The verdict on `tool`; fills *q (new string) and, unless the verdict
+ * is allow, *desc (new string; else NULL). */
 static perm_verdict verdict(const mcp_op *op, const char *tool, bool normalized,
                             char **q, char **desc) {
   *q = qualified_name(op, tool, normalized);
   perm_verdict v = perm_decide(op->mc->h->cfg.perms, *q,
                                &op->mc->h->cfg.servers[op->call.server]);
-  *desc = perm_describe(&v);
+  *desc = v.kind == PERM_ALLOW ? NULL : perm_describe(&v);
   return v;
 }
 
