@@ -121,15 +121,11 @@ static void finish(mcp_op *op, cJSON *result, mcp_error *err) {
 static void fail(mcp_op *op, mcp_error_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void fail(mcp_op *op, mcp_error_kind kind, const char *fmt, ...) {
+  mcp_error e = {0};
   va_list ap;
   va_start(ap, fmt);
-  strbuf b;
-  sb_init(&b);
-  sb_vprintf(&b, fmt, ap);
+  mcp_error_vset(&e, kind, op->s ? op->s->cfg->name : NULL, fmt, ap);
   va_end(ap);
-  mcp_error e = {0};
-  mcp_error_set(&e, kind, op->s ? op->s->cfg->name : NULL, "%s", sb_str(&b));
-  sb_free(&b);
   finish(op, NULL, &e);
 }
 

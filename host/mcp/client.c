@@ -66,7 +66,7 @@ session *mcp_client_peek(const mcp_client *mc, size_t idx) {
 }
 
 static void start_more(mcp_client *mc);
-static void run_waiters(mcp_client *mc, client_slot *slot, session *s);
+static void run_all(mcp_waiter **list, session *s);
 
 static void drop_tools(client_slot *slot) {
   cJSON_Delete(slot->tools);
@@ -112,7 +112,7 @@ static void on_state(void *ud, session *s) {
     return;
   }
   slot->connecting = false;
-  run_waiters(mc, slot, s);
+  run_all(&slot->waiting, s);
 }
 
 static void on_notify(void *ud, session *s, const char *method,
@@ -323,7 +323,11 @@ static mcp_waiter *reversed(mcp_waiter *list) {
   return out;
 }
 
-static void run_list(mcp_waiter *w, session *s) {
+/* Takes the waiting list `*list` (emptied first: a waiter may wait
+ * again) and runs it in arrival order. */
+static void run_all(mcp_waiter **list, session *s) {
+  mcp_waiter *w = reversed(*list);
+  *list = NULL;
   while (w) {
     mcp_waiter *next = w->next;
     w->waiting = false;
@@ -331,13 +335,6 @@ static void run_list(mcp_waiter *w, session *s) {
     w->ready(w, s);
     w = next;
   }
-}
-
-static void run_waiters(mcp_client *mc, client_slot *slot, session *s) {
-  (void)mc;
-  mcp_waiter *w = reversed(slot->waiting);
-  slot->waiting = NULL;
-  run_list(w, s);
 }
 
 void mcp_client_use(mcp_client *mc, size_t idx, mcp_waiter *w) {
@@ -427,9 +424,7 @@ static void on_tools(void *ud, session *s, cJSON *items, const char *error) {
       slot->tools_error = xstrdup("the connection ended while listing");
     }
   }
-  mcp_waiter *w = reversed(slot->waiting_tools);
-  slot->waiting_tools = NULL;
-  run_list(w, s);
+  run_all(&slot->waiting_tools, s);
 }
 
 void mcp_client_want_tools(mcp_client *mc, size_t idx, mcp_waiter *w) {

@@ -19,18 +19,23 @@ void mcp_error_clear(mcp_error *e) {
   *e = (mcp_error){0};
 }
 
-void mcp_error_set(mcp_error *e, mcp_error_kind kind, const char *server,
-                   const char *fmt, ...) {
+void mcp_error_vset(mcp_error *e, mcp_error_kind kind, const char *server,
+                    const char *fmt, va_list ap) {
   mcp_error_clear(e);
-  va_list ap;
-  va_start(ap, fmt);
   strbuf b;
   sb_init(&b);
   sb_vprintf(&b, fmt, ap);
-  va_end(ap);
   e->kind = kind;
   e->message = sb_take(&b);
   e->server = server ? xstrdup(server) : NULL;
+}
+
+void mcp_error_set(mcp_error *e, mcp_error_kind kind, const char *server,
+                   const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  mcp_error_vset(e, kind, server, fmt, ap);
+  va_end(ap);
 }
 
 void mcp_error_move(mcp_error *to, mcp_error *from) {

@@ -8,6 +8,7 @@
 #define MCPHOST_MCP_ERROR_H
 
 #include <cjson/cJSON.h>
+#include <stdarg.h>
 #include <stdbool.h>
 
 #include "../jsonrpc.h"
@@ -37,6 +38,9 @@ typedef struct mcp_error {
 /* Sets `e` (freeing what it held). `server` may be NULL. */
 void mcp_error_set(mcp_error *e, mcp_error_kind kind, const char *server,
                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void mcp_error_vset(mcp_error *e, mcp_error_kind kind, const char *server,
+                    const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 /* Frees what `e` holds and zeroes it. */
 void mcp_error_clear(mcp_error *e);
 /* Moves `from` into `to` (clearing `to` first); `from` is left zeroed. */
