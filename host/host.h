@@ -41,10 +41,10 @@ typedef struct host {
     char *name, *value;
   } *options; /* values of plugin-declared options (--name=value) */
   size_t noptions;
-  /* The "mcph.host.servers/1" service, offered by the application that
-   * owns the connections (the CLI); NULL: not offered. */
+  /* The "mcph.host.servers/1" service, offered by the MCP client that
+   * owns the connections (mcp/client.h); NULL: not offered. */
   const mcph_host_servers *servers_service;
-  void *app; /* that application's state, for its service functions */
+  struct mcp_client *client; /* that client, for its service functions */
 } host;
 
 host *host_new(const host_options *opt);

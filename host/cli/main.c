@@ -392,7 +392,7 @@ int main(int argc, char **argv) {
   const char **allows = xcalloc((size_t)argc, sizeof *allows);
   const char *url_type = NULL; /* NULL: http, inferred (sse fallback) */
   size_t nplugin_dirs = 0, nconfigs = 0, nspecs = 0, nurls = 0;
-  cli c = {0};
+  cli c = {.ask_tty = -2};
   plugin_opts popts = {0};
   c.connect_timeout_ms = env_ms("MCP_TIMEOUT", 30000);
   c.tool_timeout_ms = env_ms("MCP_TOOL_TIMEOUT", 600000);
@@ -413,7 +413,8 @@ int main(int argc, char **argv) {
     rc = EXIT_SERVER;
     goto out;
   }
-  cli_offer_services(&c); /* before plugins: their init may look it up */
+  /* Before plugins: their init may look the servers service up. */
+  c.mc = mcp_client_new(c.h);
   host_load_plugins(c.h);
   collect_plugin_options(c.h, longopts, &popts);
 
@@ -552,6 +553,7 @@ int main(int argc, char **argv) {
   }
 
   c.h->verbosity = verbosity;
+  cli_client_options(&c);
   char out_why[1024];
   if (c.output_dir && out_check_dir(&c, out_why, sizeof out_why) != 0) {
     fprintf(stderr, "mcphost: --output-dir: %s\n", out_why);
@@ -602,10 +604,13 @@ int main(int argc, char **argv) {
   fflush(stdout);
 out:
   if (c.h) {
-    cli_shutdown(&c);
+    mcp_client_shutdown(c.mc);
+    cli_esc_free(&c);
+    cli_asker_free(&c);
     rc = cli_exit_for_signal(rc, c.h->signal_number);
     host_free(c.h);
   }
+  mcp_client_free(c.mc);
   cli_finish(&c, rc);
   fflush(stdout);
   for (size_t i = 0; i < c.nroot_dirs; i++)

@@ -159,7 +159,7 @@ static char *target_text(const server_config *s) {
 /* "connected", "failed: ...", "pending approval (...)"... New string. */
 static char *status_text(const cli *c, size_t i) {
   const server_config *s = &c->h->cfg.servers[i];
-  const session *ss = c->sessions && i < c->nsessions ? c->sessions[i] : NULL;
+  const session *ss = cli_session((cli *)c, i);
   switch (s->state) {
   case SERVER_ACTIVE:
     if (ss && ss->state == SESS_READY)
@@ -252,9 +252,9 @@ static int mcp_list(cli *c, int argc, char **argv) {
   health_check(c, NULL, 0);
   /* As `servers`: the code of the first server that failed its check. */
   int rc = EXIT_OK;
-  for (size_t i = 0; i < c->nsessions && rc == EXIT_OK; i++) {
-    if (c->sessions[i] && c->sessions[i]->state != SESS_READY)
-      rc = cli_exit_for_failure(c->sessions[i]);
+  for (size_t i = 0; i < mcp_client_nservers(c->mc) && rc == EXIT_OK; i++) {
+    if (cli_session(c, i) && cli_session(c, i)->state != SESS_READY)
+      rc = cli_exit_for_failure(cli_session(c, i));
   }
   if (c->json) {
     cJSON *arr = cJSON_CreateArray();
