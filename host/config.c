@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "permissions.h"
+#include "url_redact.h"
 #include "util.h"
 
 /* A config file larger than this is refused rather than read. */
@@ -23,15 +24,20 @@ static void free_list(char **list, size_t n) {
   free(list);
 }
 
+void config_server_free(server_config *s) {
+  free(s->name);
+  free(s->type);
+  free(s->source);
+  free(s->reason);
+  free(s->winner);
+  free(s->changes);
+  cJSON_Delete(s->json);
+  cJSON_Delete(s->raw);
+}
+
 void config_free(config *c) {
-  for (size_t i = 0; i < c->nservers; i++) {
-    free(c->servers[i].name);
-    free(c->servers[i].type);
-    free(c->servers[i].source);
-    free(c->servers[i].reason);
-    cJSON_Delete(c->servers[i].json);
-    cJSON_Delete(c->servers[i].raw);
-  }
+  for (size_t i = 0; i < c->nservers; i++)
+    config_server_free(&c->servers[i]);
   free(c->servers);
   free_list(c->errors, c->nerrors);
   free_list(c->warnings, c->nwarnings);
@@ -96,6 +102,7 @@ const char *server_state_name(const server_config *s) {
   case SERVER_REJECTED: return "rejected";
   case SERVER_DENIED: return "denied";
   case SERVER_DISABLED: return "disabled";
+  case SERVER_SKIPPED: return "skipped";
   }
   return "?";
 }
@@ -200,11 +207,19 @@ cJSON *config_parse_json(config *c, const char *text, size_t len,
   const char *end = NULL;
   cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
   if (!doc) {
-    /* Report the line of the first byte the parser could not take. */
-    size_t line = 1, off = end ? (size_t)(end - text) : 0;
-    for (size_t i = 0; i < off && i < len; i++)
-      line += text[i] == '\n';
-    config_error(c, "%s: invalid JSON near line %zu", src, line);
+    /* The line and column (in characters) of the first byte the parser
+     * could not take. */
+    size_t line = 1, col = 1, off = end ? (size_t)(end - text) : 0;
+    for (size_t i = 0; i < off && i < len; i++) {
+      if (text[i] == '\n') {
+        line++;
+        col = 1;
+      } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+        col++;
+      }
+    }
+    config_error(c, "%s: invalid JSON near line %zu, column %zu", src, line,
+                 col);
     return NULL;
   }
   if (!cJSON_IsObject(doc)) {
@@ -455,8 +470,10 @@ int config_add_url(config *c, const char *spec, const char *type) {
     scheme = strstr(spec, "://");
   }
   if (!scheme || scheme == spec) {
+    char *shown = url_redacted(spec); /* no password or query in messages */
     config_error(c, "%s: --url \"%s\": not a URL (scheme://host/...)", src,
-              spec);
+                 shown ? shown : "?");
+    free(shown);
     free(name);
     return -1;
   }
@@ -474,9 +491,10 @@ int config_add_url(config *c, const char *spec, const char *type) {
     name = n ? xstrndup(h, n) : xstrdup("remote");
   }
   cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "type", type);
+  if (type)
+    cJSON_AddStringToObject(e, "type", type);
   cJSON_AddStringToObject(e, "url", spec);
-  add_server(c, src, name, type, e);
+  add_server(c, src, name, type ? type : "http", e);
   free(name);
   return 0;
 }

@@ -27,7 +27,8 @@ typedef enum server_state {
   SERVER_PENDING,  /* a project server nobody approved or rejected yet */
   SERVER_REJECTED, /* a project server the user rejected */
   SERVER_DENIED,   /* refused by the allow/deny policy */
-  SERVER_DISABLED  /* listed in disabledMcpServers */
+  SERVER_DISABLED, /* listed in disabledMcpServers */
+  SERVER_SKIPPED   /* a plugin's server with the command or URL of another */
 } server_state;
 
 typedef struct server_config {
@@ -40,6 +41,14 @@ typedef struct server_config {
   server_state state;
   char *reason; /* why it is not started; NULL when active */
   cJSON *raw;   /* the entry as written, before expansion (owned) */
+  char *winner; /* SERVER_SKIPPED: the name of the server it duplicates */
+  /* A project server whose entry changed since its approval: what
+   * changed (config_approval.h), else NULL. */
+  char *changes;
+  /* A project server approved by a blanket or a name-only approval that
+   * is not yet bound to its entry: the caller records the binding
+   * (edit_project_choice) so that a later change is noticed. */
+  bool bind_approval;
 } server_config;
 
 struct perm_rules; /* permissions.h */
@@ -76,8 +85,10 @@ int config_load_text(config *c, const char *text, size_t len,
 int config_add_command(config *c, const char *spec);
 
 /* Adds a remote server from "[NAME=]URL" with the given transport type
- * (e.g. "http", "sse"). NAME defaults to the URL's host. Returns 0 or -1
- * with an error recorded. */
+ * (e.g. "http", "sse"), or NULL: "http", inferred as for a config entry
+ * without "type" (the entry gets no "type" key, so the session may fall
+ * back to sse). NAME defaults to the URL's host. Returns 0 or -1 with an
+ * error recorded. */
 int config_add_url(config *c, const char *spec, const char *type);
 
 const server_config *config_find(const config *c, const char *name);
@@ -92,6 +103,9 @@ void config_warn(config *c, const char *fmt, ...)
 void config_note(config *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Frees the members of one server. */
+void config_server_free(server_config *s);
+
 /* Reads and parses a JSON file whose top level must be an object.
  * Returns the document (caller frees), or NULL: the file is missing (an
  * error only when `required`) or bad (an error naming the file is
@@ -103,7 +117,8 @@ cJSON *config_parse_json(config *c, const char *text, size_t len,
                          const char *src);
 
 /* Checks one server entry. `where` is its JSON path for messages (e.g.
- * `mcpServers.demo`). Returns its type, or NULL with an error recorded. */
+ * `mcpServers.demo`). Returns its type, or NULL with an error recorded.
+ * The transport checks the rest of the entry when it is created. */
 const char *config_check_entry(config *c, const char *src, const char *where,
                                const char *name, const cJSON *e);
 

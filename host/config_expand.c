@@ -132,32 +132,138 @@ char *expand_vars(const char *in, expand_lookup_fn lookup, void *lookup_ud,
 typedef struct field_ctx {
   config *c;
   const char *src, *name, *path;
+  const expand_rules *rules;
 } field_ctx;
+
+static bool withheld(const field_ctx *f, const char *var) {
+  return f->rules && f->rules->allowed &&
+         !f->rules->allowed(f->rules->allowed_ud, var);
+}
+
+static const char *rules_lookup(void *ud, const char *var) {
+  field_ctx *f = ud;
+  if (withheld(f, var)) {
+    config_warn(f->c,
+                "%s: server \"%s\": ${%s} not expanded: not in "
+                "allowedEnvVars (%s) (at %s)",
+                f->src, f->name, var,
+                f->rules->allowed_origin ? f->rules->allowed_origin : "?",
+                f->path);
+    return NULL;
+  }
+  return getenv(var);
+}
 
 static void on_missing(void *ud, const char *var) {
   field_ctx *f = ud;
+  if (withheld(f, var))
+    return; /* said already */
   config_warn(f->c,
               "%s: server \"%s\": ${%s} is not set and has no default; "
               "left as written (at %s)",
               f->src, f->name, var, f->path);
 }
 
+static const char *unset_lookup(void *ud, const char *var) {
+  (void)ud;
+  (void)var;
+  return NULL;
+}
+
+static char *expand_item_text(field_ctx *f, const char *text) {
+  return expand_vars(text, f->rules ? rules_lookup : NULL, f, on_missing, f);
+}
+
 static void expand_item(field_ctx *f, cJSON *item, const char *path) {
   if (!cJSON_IsString(item) || !strchr(item->valuestring, '$'))
     return;
   f->path = path;
-  char *v = expand_vars(item->valuestring, NULL, NULL, on_missing, f);
+  char *v = expand_item_text(f, item->valuestring);
   cJSON_SetValuestring(item, v);
   free(v);
 }
 
-void config_expand_entry(config *c, const char *src, const char *where,
-                         const char *name, cJSON *entry) {
-  field_ctx f = {.c = c, .src = src, .name = name};
+/* The scheme and host of a URL as text ("https://example.com"), read the
+ * strictest way: the authority ends at '/', '?', '#' or '\\' (WHATWG reads
+ * '\\' as '/'); the host starts after the first '@' (`first_at`) or the
+ * last one, as parsers differ, and ends at the port. New string; the whole
+ * text when there is no "://". */
+static char *scheme_host(const char *url, bool first_at) {
+  const char *sep = strstr(url, "://");
+  if (!sep)
+    return xstrdup(url);
+  const char *auth = sep + 3;
+  size_t alen = strcspn(auth, "/?#\\");
+  const char *host = auth;
+  for (size_t i = 0; i < alen; i++) {
+    if (auth[i] == '@') {
+      host = auth + i + 1;
+      if (first_at)
+        break;
+    }
+  }
+  size_t hlen = (size_t)(auth + alen - host);
+  if (hlen && host[0] == '[') {
+    const char *close = memchr(host, ']', hlen);
+    hlen = close ? (size_t)(close - host) + 1 : hlen;
+  } else {
+    const char *colon = memchr(host, ':', hlen);
+    hlen = colon ? (size_t)(colon - host) : hlen;
+  }
+  return xasprintf("%.*s%.*s", (int)(auth - url), url, (int)hlen, host);
+}
+
+/* Whether `url` has the scheme and host of `fixed` however it is read. */
+static bool same_scheme_host(const char *fixed, const char *url) {
+  bool same = !strchr(url, '\\');
+  for (int first = 0; first < 2 && same; first++) {
+    char *want = scheme_host(fixed, first), *got = scheme_host(url, first);
+    same = !strstr(want, "${") && strcmp(want, got) == 0;
+    free(want);
+    free(got);
+  }
+  return same;
+}
+
+/* Expands "url" where the environment cannot move its scheme or host:
+ * the URL with every variable unset (defaults and literal text only, all
+ * from the file) must have the same scheme and host as the expanded one,
+ * and must hold no reference there. */
+static int expand_url_guarded(field_ctx *f, cJSON *item, const char *path) {
+  if (!cJSON_IsString(item) || !strstr(item->valuestring, "${"))
+    return 0;
+  f->path = path;
+  char *fixed = expand_vars(item->valuestring, unset_lookup, NULL, NULL, NULL);
+  char *v = expand_item_text(f, item->valuestring);
+  int rc = 0;
+  if (!same_scheme_host(fixed, v)) {
+    config_error(f->c,
+                 "%s: server \"%s\": refused: a ${VAR} reference would "
+                 "set the scheme or host of \"url\"; a project or plugin "
+                 "server must name its host literally (at %s)",
+                 f->src, f->name, path);
+    rc = -1;
+  } else {
+    cJSON_SetValuestring(item, v);
+  }
+  free(fixed);
+  free(v);
+  return rc;
+}
+
+int config_expand_entry(config *c, const char *src, const char *where,
+                        const char *name, cJSON *entry,
+                        const expand_rules *rules) {
+  field_ctx f = {.c = c, .src = src, .name = name, .rules = rules};
+  int rc = 0;
   static const char *const scalars[] = {"command", "url"};
   for (size_t i = 0; i < 2; i++) {
     char *path = config_path_join(where, scalars[i]);
-    expand_item(&f, cJSON_GetObjectItemCaseSensitive(entry, scalars[i]), path);
+    cJSON *item = cJSON_GetObjectItemCaseSensitive(entry, scalars[i]);
+    if (i == 1 && rules && rules->guard_url)
+      rc = expand_url_guarded(&f, item, path);
+    else
+      expand_item(&f, item, path);
     free(path);
   }
   cJSON *a, *args = cJSON_GetObjectItemCaseSensitive(entry, "args");
@@ -183,4 +289,5 @@ void config_expand_entry(config *c, const char *src, const char *where,
     }
     free(base);
   }
+  return rc;
 }

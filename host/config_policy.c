@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config_approval.h"
 #include "util.h"
 
 void policy_init(config_policy *p) {
@@ -36,7 +37,13 @@ void policy_free(config_policy *p) {
   free(p->fail_closed);
   names_free(&p->disabled);
   names_free(&p->approved);
+  names_free(&p->approved_everywhere);
   names_free(&p->rejected);
+  names_free(&p->approve_cli_files);
+  names_free(&p->env_allowed[0]);
+  names_free(&p->env_allowed[1]);
+  free(p->env_allowed_origin);
+  cJSON_Delete(p->bound);
   free(p->approve_all_origin);
   policy_init(p);
 }
@@ -123,23 +130,30 @@ void policy_load_list(config_policy *p, config *c, const cJSON *list,
   }
 }
 
+void policy_names_add(name_list *l, const char *name, const char *origin) {
+  l->names = xrealloc(l->names, (l->n + 1) * sizeof *l->names);
+  l->origins = xrealloc(l->origins, (l->n + 1) * sizeof *l->origins);
+  l->names[l->n] = xstrdup(name);
+  l->origins[l->n++] = xstrdup(origin);
+}
+
 void policy_load_names(name_list *l, config *c, const cJSON *list,
-                       const char *src, const char *where) {
+                       const char *what, const char *src, const char *where) {
   if (!cJSON_IsArray(list)) {
-    config_error(c, "%s: must be an array of server names (at %s)", src, where);
+    config_error(c, "%s: must be an array of %s names (at %s)", src, what,
+                 where);
     return;
   }
   int i = 0;
   const cJSON *it;
   cJSON_ArrayForEach(it, list) {
     if (!cJSON_IsString(it)) {
-      config_error(c, "%s: a server name must be a string (at %s[%d])", src,
+      config_error(c, "%s: a %s name must be a string (at %s[%d])", src, what,
                    where, i);
     } else {
-      l->names = xrealloc(l->names, (l->n + 1) * sizeof *l->names);
-      l->origins = xrealloc(l->origins, (l->n + 1) * sizeof *l->origins);
-      l->names[l->n] = xstrdup(it->valuestring);
-      l->origins[l->n++] = xasprintf("%s: %s[%d]", src, where, i);
+      char *origin = xasprintf("%s: %s[%d]", src, where, i);
+      policy_names_add(l, it->valuestring, origin);
+      free(origin);
     }
     i++;
   }
@@ -282,10 +296,98 @@ static char *policy_refusal(const config_policy *p, const server_config *s) {
   return why;
 }
 
-void policy_apply(const config_policy *p, server_config *s) {
+bool policy_env_allowed(const config_policy *p, const char *var) {
+  for (size_t k = 0; k < 2; k++) {
+    if (!p->env_allowed_set[k])
+      continue;
+    bool ok = false;
+    for (size_t i = 0; i < p->env_allowed[k].n && !ok; i++)
+      ok = glob_match(p->env_allowed[k].names[i], var);
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/* A project server's approval state, bound to its entry. */
+static void apply_project(const config_policy *p, config *c, server_config *s) {
+  const char *origin = names_find(&p->rejected, s->name);
+  if (origin) {
+    s->state = SERVER_REJECTED;
+    s->reason = xasprintf("project server rejected (%s); \"mcphost mcp "
+                          "approve %s\" approves it",
+                          origin, s->name);
+    return;
+  }
+  const char *by_name = names_find(&p->approved, s->name);
+  const char *everywhere = names_find(&p->approved_everywhere, s->name);
+  const char *blanket = everywhere ? everywhere : p->approve_all_origin;
+  bool covered = names_find(&p->approve_cli_files, s->source) != NULL;
+  bool cli = covered && p->approve_cli;
+  const cJSON *rec = cJSON_GetObjectItemCaseSensitive(p->bound, s->name);
+  char *what = approval_summary(s->raw, "; ");
+  if ((by_name || blanket) && rec) {
+    if (approval_matches(rec, s->source, s->raw))
+      goto out; /* approved as it is */
+    const char *unchecked = approval_unavailable();
+    if (unchecked && !cli) {
+      s->state = SERVER_PENDING;
+      s->reason = xasprintf("project server from %s: its approval cannot be "
+                            "checked (%s)",
+                            s->source, unchecked);
+      goto out;
+    }
+    free(s->changes);
+    s->changes = approval_diff(rec, s->source, s->raw);
+    if (!cli) {
+      s->state = SERVER_PENDING;
+      s->reason = xasprintf(
+          "project server from %s changed since approval (%s); it now "
+          "runs %s; run \"mcphost mcp approve %s\" to approve it as it is",
+          s->source, s->changes, what, s->name);
+    }
+    goto out;
+  }
+  if (by_name || blanket) {
+    /* Approved without a record of what: by a blanket setting, or by a
+     * name alone (an older mcphost, an import, a hand edit). It is bound
+     * to what it runs now, so that a later change is noticed. */
+    s->bind_approval = true;
+    if (blanket && !by_name)
+      config_warn(c,
+                  "%s: project server \"%s\" approved by %s (%s), whatever "
+                  "it runs; approving it now as: %s",
+                  s->source, s->name,
+                  everywhere ? "enabledMcpjsonServers at the top level of "
+                               "the settings, a name approved in every "
+                               "repository"
+                             : "enableAllProjectMcpServers",
+                  blanket, what);
+    else
+      config_warn(c,
+                  "%s: project server \"%s\" was approved by name only "
+                  "(%s); approving it now as: %s",
+                  s->source, s->name, by_name, what);
+    goto out;
+  }
+  if (cli)
+    goto out;
+  s->state = SERVER_PENDING;
+  s->reason = xasprintf("project server from %s awaiting approval (it runs "
+                        "%s): run \"mcphost mcp approve %s\"%s",
+                        s->source, what, s->name,
+                        covered ? " (or pass --approve-project)" : "");
+out:
+  free(what);
+}
+
+void policy_apply(const config_policy *p, config *c, server_config *s) {
   free(s->reason);
   s->reason = NULL;
   s->state = SERVER_ACTIVE;
+  s->bind_approval = false;
+  free(s->changes);
+  s->changes = NULL;
   char *why = policy_refusal(p, s);
   if (why) {
     s->state = SERVER_DENIED;
@@ -298,23 +400,8 @@ void policy_apply(const config_policy *p, server_config *s) {
     s->reason = xasprintf("disabled in disabledMcpServers (%s)", origin);
     return;
   }
-  if (s->scope != SCOPE_PROJECT)
-    return;
-  if ((origin = names_find(&p->rejected, s->name))) {
-    s->state = SERVER_REJECTED;
-    s->reason = xasprintf("project server rejected (%s); \"mcphost mcp "
-                          "approve %s\" approves it",
-                          origin, s->name);
-    return;
-  }
-  if (names_find(&p->approved, s->name) || p->approve_all_origin ||
-      p->approve_all_cli)
-    return;
-  s->state = SERVER_PENDING;
-  s->reason = xasprintf("project server from %s awaiting approval: run "
-                        "\"mcphost mcp approve %s\" (or pass "
-                        "--approve-project)",
-                        s->source, s->name);
+  if (s->scope == SCOPE_PROJECT)
+    apply_project(p, c, s);
 }
 
 const char *policy_reserved(const char *name, config_scope scope) {

@@ -42,10 +42,23 @@ typedef struct config_policy {
   bool managed_only;  /* allowManagedMcpServersOnly: only enterprise allows */
   char *fail_closed;  /* the enterprise policy is unreadable: why */
   name_list disabled; /* disabledMcpServers */
-  name_list approved; /* enabledMcpjsonServers */
-  name_list rejected; /* disabledMcpjsonServers */
+  name_list approved; /* enabledMcpjsonServers of this project's record */
+  /* enabledMcpjsonServers at the top level of the user or enterprise
+   * settings: a name approved in every repository. */
+  name_list approved_everywhere;
+  name_list rejected;       /* disabledMcpjsonServers */
+  cJSON *bound;             /* the record's approvedMcpjsonEntries; owned */
   char *approve_all_origin; /* enableAllProjectMcpServers: where; NULL */
-  bool approve_all_cli;     /* --approve-project / the env variable */
+  /* The project files --approve-project (or the env variable) covers:
+   * those of the working directory's repository; approve_cli: given. */
+  name_list approve_cli_files;
+  bool approve_cli;
+  /* allowedEnvVars of the user settings and of the enterprise settings:
+   * what project and plugin servers may expand (each given list must
+   * allow a variable). */
+  name_list env_allowed[2];
+  bool env_allowed_set[2];
+  char *env_allowed_origin;
 } config_policy;
 
 void policy_init(config_policy *p);
@@ -57,13 +70,22 @@ void policy_load_list(config_policy *p, config *c, const cJSON *list,
                       bool allow, config_scope scope, const char *src,
                       const char *where);
 
-/* Reads a list of server names (disabledMcpServers, ...) into `l`. */
+/* Appends a name and where it was given (copies both). */
+void policy_names_add(name_list *l, const char *name, const char *origin);
+
+/* Reads a list of names into `l`: server names (disabledMcpServers,
+ * ...) or, with `what` "variable", allowedEnvVars patterns. */
 void policy_load_names(name_list *l, config *c, const cJSON *list,
-                       const char *src, const char *where);
+                       const char *what, const char *src, const char *where);
 
 /* Sets s->state and s->reason from the policy: denied, disabled, and for
- * project servers rejected, approved or pending. */
-void policy_apply(const config_policy *p, server_config *s);
+ * project servers rejected, approved or pending (config_approval.h: an
+ * approval holds only for the entry it was given to). Warnings about
+ * blanket approvals go to `c`. */
+void policy_apply(const config_policy *p, config *c, server_config *s);
+
+/* Whether allowedEnvVars lets project and plugin servers expand `var`. */
+bool policy_env_allowed(const config_policy *p, const char *var);
 
 /* Why a name cannot be used in `scope`, or NULL when it can. Names that
  * start with "plugin:" belong to plugin-provided servers. */

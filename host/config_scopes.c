@@ -3,10 +3,13 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "config_approval.h"
 #include "config_expand.h"
 #include "config_policy.h"
+#include "config_trust.h"
 #include "permissions.h"
 #include "util.h"
 
@@ -16,9 +19,12 @@ static char *user_settings_default(void) {
   const char *x = getenv("XDG_CONFIG_HOME");
   if (x && x[0] == '/')
     return xasprintf("%s/mcphost/settings.json", x);
-  const char *home = getenv("HOME");
-  return xasprintf("%s/.config/mcphost/settings.json",
-                   home && *home ? home : "/");
+  /* Without any home, a root-owned path nobody else can plant. */
+  char *home = user_home();
+  char *path = xasprintf("%s/.config/mcphost/settings.json",
+                         home ? home : "");
+  free(home);
+  return path;
 }
 
 static char *dir_file(const char *dir, const char *file) {
@@ -32,8 +38,11 @@ void config_paths_init(config_paths *p, const config_sources *o) {
   p->cwd = xstrdup(o->cwd ? o->cwd : getcwd(buf, sizeof buf) ? buf : "/");
   char *real = realpath(p->cwd, NULL);
   p->project_key = real ? real : xstrdup(p->cwd);
-  const char *home = o->home ? o->home : getenv("HOME");
-  p->home = xstrdup(home && *home ? home : "/");
+  char *home = o->home ? xstrdup(o->home) : user_home();
+  p->home = home && *home ? home : xstrdup("/");
+  if (home && !*home) {
+    free(home);
+  }
   p->user_settings =
       o->user_settings ? xstrdup(o->user_settings) : user_settings_default();
   const char *sys =
@@ -42,26 +51,54 @@ void config_paths_init(config_paths *p, const config_sources *o) {
   p->managed_mcp = dir_file(p->system_dir, CONFIG_MANAGED_MCP);
   p->managed_settings = dir_file(p->system_dir, CONFIG_MANAGED_SETTINGS);
 
-  /* The working directory and its parents, up to $HOME or the root. */
+  /* The working directory and its parents, up to the repository root,
+   * $HOME, the file-system boundary or the root. */
   char *home_real = realpath(p->home, NULL);
   char *dir = xstrdup(p->project_key);
   for (;;) {
     p->project_files =
         xrealloc(p->project_files, (p->nproject_files + 1) * sizeof(char *));
     p->project_files[p->nproject_files++] = dir_file(dir, CONFIG_PROJECT_FILE);
+    char *git = dir_file(dir, ".git");
+    struct stat st;
+    bool repo = lstat(git, &st) == 0;
+    free(git);
+    if (repo) {
+      p->repo_root = xstrdup(dir);
+      break;
+    }
     if (strcmp(dir, "/") == 0 || strcmp(dir, p->home) == 0 ||
         (home_real && strcmp(dir, home_real) == 0))
       break;
-    char *slash = strrchr(dir, '/');
-    if (!slash)
+    char *parent = xstrdup(dir);
+    char *slash = strrchr(parent, '/');
+    if (!slash) {
+      free(parent);
       break;
-    if (slash == dir)
+    }
+    if (slash == parent)
       slash[1] = '\0';
     else
       *slash = '\0';
+    struct stat here, up;
+    bool boundary = stat(dir, &here) == 0 && stat(parent, &up) == 0 &&
+                    here.st_dev != up.st_dev;
+    free(dir);
+    dir = parent;
+    if (boundary)
+      break;
   }
   free(dir);
   free(home_real);
+}
+
+char *config_project_tree(const config_paths *p, const char *file) {
+  if (p->repo_root)
+    return xstrdup(p->repo_root);
+  const char *slash = strrchr(file, '/');
+  if (!slash || slash == file)
+    return xstrdup("/");
+  return xstrndup(file, (size_t)(slash - file));
 }
 
 void config_paths_free(config_paths *p) {
@@ -75,6 +112,7 @@ void config_paths_free(config_paths *p) {
   for (size_t i = 0; i < p->nproject_files; i++)
     free(p->project_files[i]);
   free(p->project_files);
+  free(p->repo_root);
   memset(p, 0, sizeof *p);
 }
 
@@ -87,6 +125,10 @@ typedef struct loader {
   config_paths paths;
 } loader;
 
+static bool env_allowed(void *ud, const char *var) {
+  return policy_env_allowed(ud, var);
+}
+
 /* Adds the servers of one {NAME: {...}} object, validated and expanded,
  * without any name check: merge() settles clashes afterwards. */
 static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
@@ -97,6 +139,17 @@ static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
     config_error(c, "%s: \"mcpServers\" must be an object (at %s)", src, where);
     return;
   }
+  /* Scopes the user did not write expand only what allowedEnvVars
+   * allows, and never into a URL's scheme or host. */
+  const config_policy *pol = &L->pol;
+  expand_rules rules = {.allowed =
+                            pol->env_allowed_set[0] || pol->env_allowed_set[1]
+                                ? env_allowed
+                                : NULL,
+                        .allowed_ud = &L->pol,
+                        .allowed_origin = pol->env_allowed_origin,
+                        .guard_url = true};
+  bool untrusted = scope == SCOPE_PROJECT || scope == SCOPE_PLUGIN;
   const cJSON *e;
   cJSON_ArrayForEach(e, servers) {
     if (!e->string || e->string[0] == '\0') {
@@ -112,9 +165,13 @@ static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
                    reserved, path);
     else
       type = config_check_entry(c, src, path, name, e);
-    if (type) {
-      cJSON *json = cJSON_Duplicate(e, 1);
-      config_expand_entry(c, src, path, name, json);
+    cJSON *json = type ? cJSON_Duplicate(e, 1) : NULL;
+    if (json && config_expand_entry(c, src, path, name, json,
+                                    untrusted ? &rules : NULL) < 0) {
+      cJSON_Delete(json);
+      json = NULL;
+    }
+    if (json) {
       server_config *s = config_append(c, name, type, src, json);
       s->scope = scope;
       s->raw = cJSON_Duplicate(e, 1);
@@ -173,13 +230,14 @@ static void read_settings(loader *L, const cJSON *doc, config_scope scope,
     const char *key;
     name_list *l;
   } names[] = {{"disabledMcpServers", &p->disabled},
-               {"enabledMcpjsonServers", &p->approved},
+               {"enabledMcpjsonServers",
+                scope == SCOPE_LOCAL ? &p->approved : &p->approved_everywhere},
                {"disabledMcpjsonServers", &p->rejected}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     const cJSON *l = cJSON_GetObjectItemCaseSensitive(doc, names[i].key);
     if (l) {
       char *path = config_path_join(where, names[i].key);
-      policy_load_names(names[i].l, c, l, src, path);
+      policy_load_names(names[i].l, c, l, "server", src, path);
       free(path);
     }
   }
@@ -187,6 +245,31 @@ static void read_settings(loader *L, const cJSON *doc, config_scope scope,
       !p->approve_all_origin) {
     char *path = config_path_join(where, "enableAllProjectMcpServers");
     p->approve_all_origin = xasprintf("%s: %s", src, path);
+    free(path);
+  }
+  const cJSON *bound = cJSON_GetObjectItemCaseSensitive(doc, APPROVAL_KEY);
+  if (bound && scope == SCOPE_LOCAL) {
+    if (cJSON_IsObject(bound)) {
+      cJSON_Delete(p->bound);
+      p->bound = cJSON_Duplicate(bound, 1);
+    } else {
+      char *path = config_path_join(where, APPROVAL_KEY);
+      config_error(c, "%s: \"%s\" must be an object (at %s)", src, APPROVAL_KEY,
+                   path);
+      free(path);
+    }
+  }
+  const cJSON *envs = cJSON_GetObjectItemCaseSensitive(doc, "allowedEnvVars");
+  if (envs && policy) {
+    size_t k = scope == SCOPE_ENTERPRISE ? 1 : 0;
+    char *path = config_path_join(where, "allowedEnvVars");
+    p->env_allowed_set[k] = true;
+    policy_load_names(&p->env_allowed[k], c, envs, "variable", src, path);
+    char *origin = xasprintf("%s%s%s: %s",
+                             p->env_allowed_origin ? p->env_allowed_origin : "",
+                             p->env_allowed_origin ? "; " : "", src, path);
+    free(p->env_allowed_origin);
+    p->env_allowed_origin = origin;
     free(path);
   }
   const cJSON *perms = cJSON_GetObjectItemCaseSensitive(doc, "permissions");
@@ -235,7 +318,7 @@ static void stage_command_line(loader *L) {
   for (size_t i = 0; i < o->nserver_specs; i++)
     config_add_command(&tmp, o->server_specs[i]);
   for (size_t i = 0; i < o->nurls; i++)
-    config_add_url(&tmp, o->urls[i], o->url_type ? o->url_type : "http");
+    config_add_url(&tmp, o->urls[i], o->url_type);
   for (size_t i = 0; i < tmp.nerrors; i++)
     config_error(L->c, "%s", tmp.errors[i]);
   for (size_t i = 0; i < tmp.nwarnings; i++)
@@ -274,15 +357,6 @@ static bool is_project_unapproved(const server_config *s) {
          (s->state == SERVER_PENDING || s->state == SERVER_REJECTED);
 }
 
-static void server_free(server_config *s) {
-  free(s->name);
-  free(s->type);
-  free(s->source);
-  free(s->reason);
-  cJSON_Delete(s->json);
-  cJSON_Delete(s->raw);
-}
-
 /* The winner's name for the duplicate message. */
 static char *dup_winner(const server_config *w) {
   if (w->scope == SCOPE_PLUGIN) {
@@ -293,14 +367,66 @@ static char *dup_winner(const server_config *w) {
   return xasprintf("already-configured \"%s\"", w->name);
 }
 
+/* Whether two plugin-provided servers come from the same plugin. */
+static bool same_plugin(const char *a, const char *b) {
+  size_t skip = strlen("plugin:");
+  size_t na = strcspn(a + skip, ":"), nb = strcspn(b + skip, ":");
+  return na == nb && strncmp(a + skip, b + skip, na) == 0;
+}
+
+/* Claude Code's rule: a plugin's server with the command or URL of an
+ * active server configured by hand, or of another plugin's earlier one,
+ * would start the same thing twice; it is kept in the list as skipped,
+ * naming the winner. Servers configured by hand are never dropped, and
+ * two of one plugin are both its author's choice. */
+static void skip_duplicates(config *c, server_config *all, const bool *keep,
+                            size_t n) {
+  char **sigs = xcalloc(n ? n : 1, sizeof *sigs);
+  for (size_t i = 0; i < n; i++)
+    if (keep[i] && all[i].state == SERVER_ACTIVE)
+      sigs[i] = policy_signature(&all[i]);
+  for (size_t i = 0; i < n; i++) {
+    if (!sigs[i] || all[i].scope != SCOPE_PLUGIN)
+      continue;
+    long w = -1;
+    for (size_t pass = 0; pass < 2 && w < 0; pass++) {
+      for (size_t j = 0; j < n && w < 0; j++) {
+        bool manual = all[j].scope != SCOPE_PLUGIN;
+        bool candidate = pass == 0 ? manual
+                                   : !manual && j < i &&
+                                         !same_plugin(all[j].name, all[i].name);
+        if (candidate && sigs[j] && all[j].state == SERVER_ACTIVE &&
+            strcmp(sigs[i], sigs[j]) == 0)
+          w = (long)j;
+      }
+    }
+    if (w < 0)
+      continue;
+    char *who = dup_winner(&all[w]);
+    config_warn(c,
+                "MCP server \"%s\" skipped \xe2\x80\x94 same command/URL "
+                "as %s",
+                all[i].name, who);
+    all[i].state = SERVER_SKIPPED;
+    free(all[i].reason);
+    all[i].reason = xasprintf(
+        "same %s as %s", str_starts(sigs[i], "url:") ? "URL" : "command", who);
+    free(all[i].winner);
+    all[i].winner = xstrdup(all[w].name);
+    free(who);
+  }
+  for (size_t i = 0; i < n; i++)
+    free(sigs[i]);
+  free(sigs);
+}
+
 static void merge(loader *L) {
   config *c = L->c;
   size_t n = c->nservers;
   server_config *all = c->servers;
   bool *keep = xcalloc(n ? n : 1, sizeof *keep);
   for (size_t i = 0; i < n; i++)
-    policy_apply(&L->pol, &all[i]);
-
+    policy_apply(&L->pol, c, &all[i]);
   /* Names: the first (highest) definition wins. */
   for (size_t i = 0; i < n; i++) {
     server_config *s = &all[i];
@@ -339,50 +465,57 @@ static void merge(loader *L) {
     }
   }
 
-  /* Content: a lower server with the command or URL of a higher active
-   * one would start the same thing twice. Within one scope both are
-   * someone's deliberate choice (say, one command with two environments)
-   * and neither is lower: both stay. */
-  char **sigs = xcalloc(n ? n : 1, sizeof *sigs);
-  for (size_t i = 0; i < n; i++) {
-    if (!keep[i] || all[i].state != SERVER_ACTIVE)
-      continue;
-    sigs[i] = policy_signature(&all[i]);
-    for (size_t j = 0; j < i && sigs[i]; j++) {
-      if (!keep[j] || !sigs[j] || all[j].scope == all[i].scope ||
-          strcmp(sigs[i], sigs[j]) != 0)
-        continue;
-      char *w = dup_winner(&all[j]);
-      config_warn(c,
-                  "MCP server \"%s\" skipped \xe2\x80\x94 same command/URL "
-                  "as %s",
-                  all[i].name, w);
-      free(w);
-      keep[i] = false;
-      break;
-    }
-  }
+  skip_duplicates(c, all, keep, n);
 
   c->servers = NULL;
   c->nservers = 0;
   for (size_t i = 0; i < n; i++) {
-    free(sigs[i]);
     if (!keep[i]) {
-      server_free(&all[i]);
+      config_server_free(&all[i]);
       continue;
     }
     c->servers = xrealloc(c->servers, (c->nservers + 1) * sizeof *c->servers);
     c->servers[c->nservers++] = all[i];
   }
-  free(sigs);
   free(keep);
   free(all);
 }
 
-void config_load_scopes(config *c, const config_sources *o) {
+/* The project files of the walk that no other user could have written:
+ * their permission rules, and their servers when `stage`. */
+static void load_project_files(loader *L, bool stage) {
+  config *c = L->c;
+  const config_paths *P = &L->paths;
+  for (size_t i = 0; i < P->nproject_files; i++) {
+    const char *file = P->project_files[i];
+    char *tree = config_project_tree(P, file);
+    char why[2048];
+    int t = trust_project_file(file, tree, why, sizeof why);
+    free(tree);
+    if (t < 0)
+      config_warn(c, "%s", why);
+    if (t != 0)
+      continue;
+    cJSON *doc = read_doc(c, file, NULL);
+    if (!doc)
+      continue;
+    /* --approve-project speaks for the working directory's repository,
+     * or outside one for the working directory's own file. */
+    if (P->repo_root || i == 0)
+      policy_names_add(&L->pol.approve_cli_files, file, "--approve-project");
+    const cJSON *perms = cJSON_GetObjectItemCaseSensitive(doc, "permissions");
+    if (perms)
+      perm_rules_load(c->perms, c, perms, SCOPE_PROJECT, file, "permissions");
+    if (stage)
+      stage_doc(L, doc, SCOPE_PROJECT, file, "", false);
+    cJSON_Delete(doc);
+  }
+}
+
+static void load(config *c, const config_sources *o, bool project_only) {
   loader L = {.c = c, .o = o};
   policy_init(&L.pol);
-  L.pol.approve_all_cli = o->approve_project;
+  L.pol.approve_cli = o->approve_project;
   config_paths_init(&L.paths, o);
   const config_paths *P = &L.paths;
   if (!c->perms)
@@ -407,7 +540,7 @@ void config_load_scopes(config *c, const config_sources *o) {
       read_bool(c, msettings, "managedMcpServersExclusive", P->managed_settings,
                 "", &b))
     exclusive = b;
-  if (mmcp)
+  if (mmcp && !project_only)
     stage_doc(&L, mmcp, SCOPE_ENTERPRISE, P->managed_mcp, "", false);
   if (exclusive)
     config_note(c, "%s: enterprise exclusive mode: only its servers are used",
@@ -438,32 +571,22 @@ void config_load_scopes(config *c, const config_sources *o) {
       read_settings(&L, record, SCOPE_LOCAL, P->user_settings, record_path,
                     false);
   }
-  if (others && record)
+  if (others && record && !project_only)
     stage_doc(&L, record, SCOPE_LOCAL, P->user_settings, record_path, false);
 
-  for (size_t i = 0; i < P->nproject_files; i++) {
-    cJSON *doc = read_doc(c, P->project_files[i], NULL);
-    if (!doc)
-      continue;
-    const cJSON *perms = cJSON_GetObjectItemCaseSensitive(doc, "permissions");
-    if (perms)
-      perm_rules_load(c->perms, c, perms, SCOPE_PROJECT, P->project_files[i],
-                      "permissions");
-    if (others)
-      stage_doc(&L, doc, SCOPE_PROJECT, P->project_files[i], "", false);
-    cJSON_Delete(doc);
-  }
-  if (others && us)
+  load_project_files(&L, others);
+  if (others && us && !project_only)
     stage_doc(&L, us, SCOPE_USER, P->user_settings, "", false);
 
-  if (!exclusive)
+  /* project_only (config_load_project_server): the project files alone */
+  if (!exclusive && !project_only)
     stage_command_line(&L);
-  else if (o->nserver_specs || o->nurls || o->nmcp_configs)
+  else if (exclusive && (o->nserver_specs || o->nurls || o->nmcp_configs))
     config_warn(c,
                 "%s: enterprise exclusive mode: the servers given on the "
                 "command line are not used",
                 P->managed_mcp);
-  if (others && o->plugin_sources)
+  if (others && o->plugin_sources && !project_only)
     o->plugin_sources(o->plugin_ud, on_plugin_servers, &L);
 
   merge(&L);
@@ -476,4 +599,19 @@ void config_load_scopes(config *c, const config_sources *o) {
   c->managed = msettings;
   policy_free(&L.pol);
   config_paths_free(&L.paths);
+}
+
+void config_load_scopes(config *c, const config_sources *o) {
+  load(c, o, false);
+}
+
+const server_config *config_load_project_server(config *c,
+                                                const config_sources *o,
+                                                const char *name) {
+  load(c, o, true);
+  for (size_t i = 0; i < c->nservers; i++)
+    if (c->servers[i].scope == SCOPE_PROJECT &&
+        strcmp(c->servers[i].name, name) == 0)
+      return &c->servers[i];
+  return NULL;
 }

@@ -6,16 +6,22 @@
  *               only its servers exist (exclusive mode), unless
  *               managed-settings.json says "managedMcpServersExclusive": false.
  *   local       projects["<project dir>"].mcpServers in the user settings
- *   project     .mcp.json in the working directory and each parent up to $HOME
- *               or /, deeper files first; servers need approval
+ *   project     .mcp.json in the working directory and each parent up to the
+ *               repository root (a directory holding .git), $HOME, the
+ *               file-system boundary or /, deeper files first; only files
+ *               no other user could write (config_trust.h); servers need
+ *               approval, bound to their entry (config_approval.h)
  *   user        mcpServers in $XDG_CONFIG_HOME/mcphost/settings.json
  *   dynamic     --server, --url, --mcp-config (--strict-mcp-config: only these)
  *   plugin      servers from plugins' server sources, named plugin:<id>:<name>
  *
  * A name defined in two scopes is the higher scope's, except that a
  * project server nobody approved never hides another scope's server.
- * After the policy (config_policy.h) each server has a state; servers with
- * the same command or URL as a higher active one are skipped. */
+ * After the policy (config_policy.h) each server has a state. As in
+ * Claude Code, only servers that plugins provide are deduplicated: one
+ * with the command or URL of an active server configured by hand (or of
+ * another plugin's, earlier) is kept in the list as SERVER_SKIPPED, naming
+ * the winner; servers configured by hand are never dropped. */
 #ifndef MCPHOST_CONFIG_SCOPES_H
 #define MCPHOST_CONFIG_SCOPES_H
 
@@ -51,7 +57,10 @@ typedef struct config_sources {
   const char *const *mcp_configs;
   size_t nmcp_configs;
   bool strict;          /* --strict-mcp-config */
-  bool approve_project; /* --approve-project: pending counts as approved */
+  /* --approve-project: pending counts as approved, for the files of the
+   * working directory's repository (or the working directory's own
+   * .mcp.json outside a repository) */
+  bool approve_project;
   config_plugin_sources_fn plugin_sources; /* NULL: none */
   void *plugin_ud;
 } config_sources;
@@ -67,7 +76,12 @@ typedef struct config_paths {
   char *managed_settings;
   char **project_files; /* .mcp.json candidates, deepest first */
   size_t nproject_files;
+  char *repo_root; /* the nearest directory holding .git, or NULL */
 } config_paths;
+
+/* The tree a project file may link into and --approve-project covers:
+ * the repository root, else the file's own directory. New string. */
+char *config_project_tree(const config_paths *p, const char *file);
 
 void config_paths_init(config_paths *p, const config_sources *o);
 void config_paths_free(config_paths *p);
@@ -76,5 +90,13 @@ void config_paths_free(config_paths *p);
  * priority order with their scope, state and reason; permission rules
  * in c->perms; problems in c->errors / warnings / notes. */
 void config_load_scopes(config *c, const config_sources *o);
+
+/* The project server `name` as the walk finds it (the deepest trusted
+ * file defining it), loaded into `c` (which should be empty) with the
+ * policy applied: its state, and why. Returns it, or NULL (problems are
+ * in c->errors / warnings). */
+const server_config *config_load_project_server(config *c,
+                                                const config_sources *o,
+                                                const char *name);
 
 #endif

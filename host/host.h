@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "config_scopes.h"
+#include "host_config.h"
 #include "loop.h"
 #include "plugins.h"
 #include "sanitize.h"
@@ -44,14 +45,16 @@ typedef struct host {
     char *name, *value;
   } *options; /* values of plugin-declared options (--name=value) */
   size_t noptions;
-  /* The "mcph.host.servers/1" service, offered by the application that
-   * owns the connections (the CLI); NULL: not offered. */
+  /* The "mcph.host.servers/1" service, offered by the MCP client that
+   * owns the connections (mcp/client.h); NULL: not offered. */
   const mcph_host_servers *servers_service;
-  void *app; /* that application's state, for its service functions */
-  void *auth; /* connections known to host_auth.c */
-  size_t nsessions;            /* live sessions (they point into cfg) */
-  config_sources cfg_sources;  /* what cfg was loaded from (host_config.h) */
+  struct mcp_client *client; /* that client, for its service functions */
+  void *auth;                /* connections known to host_auth.c */
+  size_t nsessions;          /* live sessions (they point into cfg) */
+  config_sources cfg_sources; /* what cfg was loaded from (host_config.h) */
   bool have_cfg_sources;
+  host_config_loaded_fn cfg_loaded; /* after a reload (host_config.h) */
+  void *cfg_loaded_ud;
   struct mcph_ui_ask *ui_ask; /* the open question (host_ui.c), or NULL */
   /* Strings handed to plugins, freed once control is back in the loop
    * (host_returned). */

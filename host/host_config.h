@@ -10,11 +10,19 @@
 
 struct host;
 
-/* The sources the configuration was loaded from (copied; the strings
- * they point to must outlive the host), so it can be read again. */
-void host_set_config_sources(struct host *h, const config_sources *o);
+/* What the application does with each configuration it loaded, before
+ * it is reported (the CLI binds approvals): `ud` as given. */
+typedef void (*host_config_loaded_fn)(void *ud, const config *cfg);
 
-/* Prints the configuration's errors, warnings and (with -v) notes. */
+/* The sources the configuration was loaded from (copied; the strings
+ * they point to must outlive the host), so it can be read again; after a
+ * reload `loaded` (may be NULL) runs with `ud`, then the report. */
+void host_set_config_sources(struct host *h, const config_sources *o,
+                             host_config_loaded_fn loaded, void *ud);
+
+/* Prints the configuration's errors, warnings and (with -v) notes, one
+ * line each: they quote names, paths and commands from config files, so
+ * escaped (text_escape.h, as the CLI escapes). */
 void host_config_report(struct host *h);
 
 const mcph_host_config *host_config_service(void);

@@ -161,12 +161,23 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
     if (!params)
       params = cJSON_CreateObject();
     cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
-    if (!cJSON_IsObject(meta)) {
-      cJSON_DeleteItemFromObjectCaseSensitive(params, "_meta");
-      meta = cJSON_AddObjectToObject(params, "_meta");
+    if (!meta) {
+      /* The usual case, on every call: one item of text. */
+      static const char head[] = "{\"progressToken\":";
+      char text[sizeof head + sizeof idtext + 1];
+      size_t n = strlen(idtext);
+      memcpy(text, head, sizeof head - 1);
+      memcpy(text + sizeof head - 1, idtext, n);
+      memcpy(text + sizeof head - 1 + n, "}", 2);
+      cJSON_AddRawToObject(params, "_meta", text);
+    } else {
+      if (!cJSON_IsObject(meta)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(params, "_meta");
+        meta = cJSON_AddObjectToObject(params, "_meta");
+      }
+      cJSON_DeleteItemFromObjectCaseSensitive(meta, "progressToken");
+      cJSON_AddRawToObject(meta, "progressToken", idtext);
     }
-    cJSON_DeleteItemFromObjectCaseSensitive(meta, "progressToken");
-    cJSON_AddRawToObject(meta, "progressToken", idtext);
   }
   if (params)
     cJSON_AddItemToObject(msg, "params", params);

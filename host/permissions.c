@@ -15,10 +15,16 @@ void perm_rules_free(perm_rules *r) {
   for (size_t i = 0; i < r->n; i++) {
     free(r->rules[i].pattern);
     free(r->rules[i].origin);
+    free(r->rules[i].file);
   }
   free(r->rules);
   for (size_t s = 0; s <= SCOPE_PLUGIN; s++)
     free(r->default_origin[s]);
+  for (size_t i = 0; i < r->nproject_defaults; i++) {
+    free(r->project_defaults[i].file);
+    free(r->project_defaults[i].origin);
+  }
+  free(r->project_defaults);
   free(r);
 }
 
@@ -80,6 +86,7 @@ void perm_rules_load(perm_rules *r, config *c, const cJSON *permissions,
             .pattern = xstrdup(it->valuestring),
             .kind = k,
             .scope = scope,
+            .file = scope == SCOPE_PROJECT ? xstrdup(src) : NULL,
             .origin = xasprintf("%s settings %s: %s.%s[%d]",
                                 config_scope_name(scope), src, where, key, i)};
       }
@@ -94,9 +101,16 @@ void perm_rules_load(perm_rules *r, config *c, const cJSON *permissions,
                    "%s: \"default\" must be \"allow\", \"ask\" or \"deny\" "
                    "(at %s.default)",
                    src, where);
+    } else if (scope == SCOPE_PROJECT) {
+      r->project_defaults =
+          xrealloc(r->project_defaults,
+                   (r->nproject_defaults + 1) * sizeof *r->project_defaults);
+      r->project_defaults[r->nproject_defaults++] = (perm_file_default){
+          .file = xstrdup(src),
+          .kind = k,
+          .origin = xasprintf("%s settings %s: %s.default",
+                              config_scope_name(scope), src, where)};
     } else if (!r->set[scope] || k > r->defaults[scope]) {
-      /* Two files of one scope (project files at two depths): the
-       * stricter default holds. */
       r->set[scope] = true;
       r->defaults[scope] = k;
       free(r->default_origin[scope]);
@@ -147,11 +161,36 @@ bool perm_pattern_match(const char *pattern, const char *qualified) {
   return m;
 }
 
-/* Project rules speak only for the project's own approved servers. */
-static bool in_effect(config_scope scope, const server_config *sc) {
+/* A project file's rules speak only for the approved servers it
+ * defines itself. */
+static bool in_effect(config_scope scope, const char *file,
+                      const server_config *sc) {
   if (scope != SCOPE_PROJECT)
     return true;
-  return sc && sc->scope == SCOPE_PROJECT && sc->state == SERVER_ACTIVE;
+  return sc && sc->scope == SCOPE_PROJECT && sc->state == SERVER_ACTIVE &&
+         file && sc->source && strcmp(file, sc->source) == 0;
+}
+
+/* The `default` of scope `s` that governs `sc`: *kind and *origin; false
+ * when that scope gives none. */
+static bool scope_default(const perm_rules *r, int s, const server_config *sc,
+                          perm_kind *kind, const char **origin) {
+  if (s != SCOPE_PROJECT) {
+    if (!r->set[s])
+      return false;
+    *kind = r->defaults[s];
+    *origin = r->default_origin[s];
+    return true;
+  }
+  for (size_t i = 0; i < r->nproject_defaults; i++) {
+    const perm_file_default *d = &r->project_defaults[i];
+    if (in_effect(SCOPE_PROJECT, d->file, sc)) {
+      *kind = d->kind;
+      *origin = d->origin;
+      return true;
+    }
+  }
+  return false;
 }
 
 static const perm_rule *first_match(const perm_rules *r, perm_kind k,
@@ -161,7 +200,7 @@ static const perm_rule *first_match(const perm_rules *r, perm_kind k,
   for (size_t i = 0; i < r->n; i++) {
     const perm_rule *rule = &r->rules[i];
     if (rule->kind != k || (int)rule->scope > max_scope ||
-        !in_effect(rule->scope, sc) ||
+        !in_effect(rule->scope, rule->file, sc) ||
         !perm_pattern_match(rule->pattern, qualified))
       continue;
     /* Report the rule of the highest scope: it is the one that binds. */
@@ -190,14 +229,15 @@ perm_verdict perm_decide(const perm_rules *r, const char *qualified,
   int lock = -1;
   const char *origin = NULL;
   for (int s = SCOPE_ENTERPRISE; s <= SCOPE_PLUGIN; s++) {
-    if (!r->set[s] || !in_effect((config_scope)s, sc) ||
-        r->defaults[s] == PERM_ALLOW)
+    perm_kind k;
+    const char *o;
+    if (!scope_default(r, s, sc, &k, &o) || k == PERM_ALLOW)
       continue;
     if (lock < 0)
       lock = s;
-    if (r->defaults[s] > def) {
-      def = r->defaults[s];
-      origin = r->default_origin[s];
+    if (k > def) {
+      def = k;
+      origin = o;
     }
   }
   if (lock < 0)

@@ -9,8 +9,9 @@
  *      high as every scope whose `default` is ask or deny, so a lower
  *      scope never loosens a higher one (enterprise is the highest);
  *   4. the strictest `default` of any scope; "allow" when none is set.
- * Rules from a project's .mcp.json govern only the tools of that
- * project's approved servers. */
+ * Rules from a project's .mcp.json govern only the tools of the servers
+ * that same file defines, once they are approved: a file elsewhere on the
+ * walk (a parent directory's) neither loosens nor tightens them. */
 #ifndef MCPHOST_PERMISSIONS_H
 #define MCPHOST_PERMISSIONS_H
 
@@ -26,15 +27,26 @@ typedef struct perm_rule {
   perm_kind kind;
   config_scope scope;
   char *origin; /* "FILE: permissions.deny[0]" */
+  char *file;   /* SCOPE_PROJECT: the .mcp.json it came from */
 } perm_rule;
+
+/* A project file's `default`. */
+typedef struct perm_file_default {
+  char *file;
+  perm_kind kind;
+  char *origin;
+} perm_file_default;
 
 typedef struct perm_rules {
   perm_rule *rules;
   size_t n;
-  /* `default` per scope: set[s] says whether scope s gave one. */
+  /* `default` per scope: set[s] says whether scope s gave one. The
+   * project scope's are per file, in project_defaults. */
   bool set[SCOPE_PLUGIN + 1];
   perm_kind defaults[SCOPE_PLUGIN + 1];
   char *default_origin[SCOPE_PLUGIN + 1];
+  perm_file_default *project_defaults;
+  size_t nproject_defaults;
 } perm_rules;
 
 perm_rules *perm_rules_new(void);

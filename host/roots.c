@@ -39,13 +39,14 @@ bool roots_check_entry(config *c, const char *src, const char *where,
 char *roots_resolve_dir(const char *base, const char *path, char *why,
                         size_t why_len) {
   char *joined;
-  const char *home = getenv("HOME");
-  if (path[0] == '~' && (path[1] == '/' || path[1] == '\0') && home && *home)
+  char *home = path[0] == '~' ? user_home() : NULL;
+  if (path[0] == '~' && (path[1] == '/' || path[1] == '\0') && home)
     joined = xasprintf("%s%s", home, path + 1);
   else if (path[0] == '/')
     joined = xstrdup(path);
   else
     joined = xasprintf("%s/%s", strcmp(base, "/") ? base : "", path);
+  free(home);
   char *real = realpath(joined, NULL);
   struct stat st;
   if (!real) {

@@ -56,6 +56,12 @@ static void fail(session *s, fail_kind kind, const char *fmt, ...) {
     va_start(ap, fmt);
     sb_vprintf(&b, fmt, ap);
     va_end(ap);
+    if (s->legacy_sse && s->http_failure && !s->ever_ready)
+      sb_printf(&b,
+                " (as legacy SSE; as streamable HTTP: %s). Neither "
+                "transport answers at this URL: is it the server's MCP "
+                "endpoint (often /mcp, or /sse for SSE servers)?",
+                s->http_failure);
     s->error = sb_take(&b);
     s->fail = kind;
   }
@@ -136,6 +142,32 @@ static void on_error(void *ud, int code, const char *message) {
   host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
 }
 
+/* Only a type nobody gave is tried another way: one that was configured
+ * is what the user wants, and its failure is the answer. */
+static bool may_fall_back(const session *s) {
+  return !s->legacy_sse && strcmp(s->cfg->type, "http") == 0 &&
+         !cJSON_HasObjectItem(s->cfg->json, "type") &&
+         s->state == SESS_CONNECTING && !s->reinitializing;
+}
+
+static void on_fallback_timer(void *ud) {
+  session *s = ud;
+  s->fallback_timer = NULL;
+  if (s->state != SESS_CONNECTING)
+    return; /* closed meanwhile */
+  host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
+           "not a streamable HTTP server (%s); trying the legacy SSE "
+           "transport (GET on the same URL)",
+           s->http_failure);
+  host_auth_detach(s); /* session_connect attaches the new one */
+  s->tf->destroy(s->t);
+  s->t = NULL;
+  s->transport_started = s->transport_closed = false;
+  s->legacy_sse = true;
+  s->state = SESS_IDLE;
+  session_connect(s, s->connect_timeout_ms);
+}
+
 static void on_close(void *ud, int code, const char *reason) {
   session *s = ud;
   s->transport_closed = true;
@@ -182,6 +214,17 @@ static void on_send_failed(void *ud, int code, const char *message,
   }
   if (code == MCPH_EAUTH)
     s->fail = FAIL_AUTH; /* kept for the state shown: needs-auth */
+  if (id == s->init_id && code == MCPH_ENOTSUP && may_fall_back(s)) {
+    /* The http transport's word for a 4xx to initialize. The transport
+     * is replaced from a timer, not from inside its own callback. */
+    free(s->http_failure);
+    s->http_failure = xstrdup(message);
+    s->fallback_timer = loop_timer_start(s->h->loop, 0, on_fallback_timer, s);
+    if (s->fallback_timer) {
+      rpc_fail(s->rpc, id, RPC_ERR_TRANSPORT, message); /* ignored */
+      return;
+    }
+  }
   if (id == s->init_id) {
     /* The handshake failed: on_initialized (or on_reinitialized) fails
      * the session, or what was held, with this message. */
@@ -422,6 +465,8 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
   (void)take;
   session *s = ud;
   s->init_id = 0;
+  if (s->fallback_timer)
+    return; /* on_fallback_timer connects again */
   if (err && err->status == RPC_ERR_TRANSPORT) {
     fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE, "%s",
          err->message);
@@ -588,7 +633,7 @@ static void fail_no_plugin(session *s) {
   char *dirs = registry_dirs_text(&s->h->reg);
   sb_printf(&b, "no plugin serves transport type \"%s\" (plugins looked for "
                 "in: %s)",
-            s->cfg->type, dirs);
+            session_type(s), dirs);
   free(dirs);
   for (size_t i = 0; i < s->h->reg.nplugins; i++) {
     const plugin *p = s->h->reg.plugins[i];
@@ -597,6 +642,10 @@ static void fail_no_plugin(session *s) {
   }
   fail(s, FAIL_CONFIG, "%s", sb_str(&b));
   sb_free(&b);
+}
+
+const char *session_type(const session *s) {
+  return s->legacy_sse ? "sse" : s->cfg->type;
 }
 
 void session_connect(session *s, uint64_t timeout_ms) {
@@ -611,7 +660,7 @@ void session_connect(session *s, uint64_t timeout_ms) {
          s->cfg->reason ? s->cfg->reason : "not allowed to start");
     return;
   }
-  const type_binding *tb = registry_find_type(&s->h->reg, s->cfg->type);
+  const type_binding *tb = registry_find_type(&s->h->reg, session_type(s));
   if (!tb) {
     fail_no_plugin(s);
     return;
@@ -620,13 +669,13 @@ void session_connect(session *s, uint64_t timeout_ms) {
   mcph_error_init(&err);
   s->tf = plugin_transport(tb->winner, &err);
   if (!s->tf) {
-    fail(s, FAIL_CONFIG, "%s: server \"%s\": %s", s->cfg->source,
-         s->cfg->name, err.message);
+    fail(s, FAIL_CONFIG, "%s: server \"%s\": %s", s->cfg->source, s->cfg->name,
+         err.message);
     return;
   }
   char *json = cJSON_PrintUnformatted(s->cfg->json);
   mcph_transport_params params = {.struct_size = sizeof params,
-                                  .type = s->cfg->type,
+                                  .type = session_type(s),
                                   .server_name = s->cfg->name,
                                   .config_json = json,
                                   .events = &s->ev};
@@ -734,6 +783,9 @@ void session_free(session *s) {
   s->h->nsessions--;
   if (s->reconnect_timer)
     loop_timer_cancel(s->h->loop, s->reconnect_timer);
+  if (s->fallback_timer)
+    loop_timer_cancel(s->h->loop, s->fallback_timer);
+  free(s->http_failure);
   rpc_free(s->rpc);
   host_auth_detach(s);
   if (s->t)

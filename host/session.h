@@ -83,6 +83,13 @@ struct session {
    * session_set_roots. */
   cJSON *roots;
   bool roots_declared; /* the initialize in use declared roots */
+  /* The MCP spec's backwards compatibility: a server whose type was not
+   * given (a "url" without "type", --url without --transport) that
+   * answers the initialize POST with a 4xx is tried with the legacy
+   * HTTP+SSE transport on the same URL. */
+  bool legacy_sse;            /* it is: the session runs on "sse" */
+  char *http_failure;         /* why streamable HTTP failed, for the hint */
+  loop_timer *fallback_timer; /* the switch, out of the transport's call */
 };
 
 /* The protocol version we ask for, and those we accept back. */
@@ -92,6 +99,10 @@ extern const char *const mcp_supported_protocols[];
 session *session_new(host *h, const server_config *cfg);
 /* Frees the session; the transport must be closed (or never started). */
 void session_free(session *s);
+
+/* The transport type the session runs on: the configured one, or "sse"
+ * after the fallback. */
+const char *session_type(const session *s);
 
 /* Starts connecting; the outcome arrives through on_state. */
 void session_connect(session *s, uint64_t timeout_ms);

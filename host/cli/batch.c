@@ -14,10 +14,13 @@
  *
  * After a subscribe, each notifications/resources/updated of that server
  * is written as {"server": S, "notification": M, "params": {...}}.
- * Servers are connected on first use; a list of tools used to resolve
- * tool names is kept for MCPHOST_LIST_CACHE_TTL ms (20000) and dropped on
- * notifications/tools/list_changed and when the connection closes. "exit"
- * is the exit code the same request would have given as a single command.
+ * Each request goes through the client's pipeline (mcp/calls.h), as the
+ * single commands do: servers connect on first use, tool names resolve in
+ * a list kept for MCPHOST_LIST_CACHE_TTL ms (20000), progress goes to
+ * stderr, -32042 elicitations run, and a rule that asks takes --allow,
+ * else asks on /dev/tty when the process has one, else the permission
+ * plugins, else refuses. "exit" is the exit code the same request would
+ * have given as a single command.
  * A list of every server gathers the items, each with its "server", and
  * the servers that failed under "errors". New roots apply to the
  * servers' next connections and are announced to connected ones with
@@ -59,37 +62,15 @@ typedef struct op {
   bool qualified;
   cJSON *args;     /* owned */
   char *list_kind; /* for OP_LIST */
-  struct op *next; /* waiting list of its server */
   /* OP_LIST_ALL: its children still running, what they gathered. */
   struct op *parent; /* an OP_LIST of OP_LIST_ALL answers to it */
   size_t children;
   cJSON *items, *errors; /* owned */
 } op;
 
-/* Per server: its session, and requests waiting for it to connect or for
- * its tool list (needed to map a normalized mcp__ name to the real one). */
-typedef struct server_slot {
-  op *waiting;
-  bool connecting;
-  cJSON *tools; /* cached tools/list, NULL until listed */
-  uint64_t tools_at; /* when it was listed (the cache has a TTL) */
-  unsigned subscriptions; /* resources subscribed on this server */
-  bool listing;
-  op *waiting_tools;
-  /* Set while a connection the breaker closed is still shutting down:
-   * the waiting requests connect again once it has. */
-  bool restart_when_closed;
-  loop_timer *restart;
-  /* The roots a {"roots": ...} request gave this server (owned); NULL:
-   * those of the command line and the configuration. */
-  cJSON *roots;
-  batch *b;
-} server_slot;
-
 struct batch {
   cli *c;
-  uint64_t cache_ttl_ms;
-  server_slot *slots;
+  unsigned *subscriptions; /* per server: resources subscribed */
   size_t inflight;
   bool eof;
   bool done;
@@ -258,237 +239,62 @@ static void finish_result(op *o, cJSON *result) {
   check_done(b);
 }
 
-static session *op_session(op *o) { return o->b->c->sessions[o->server]; }
-
-static void on_answer(void *ud, cJSON *result, const rpc_error *err,
-                      bool *take) {
+static void on_done(void *ud, cJSON *result, const mcp_error *err) {
   op *o = ud;
   if (err) {
-    char msg[700];
-    snprintf(msg, sizeof msg, "server \"%s\": %s", op_session(o)->cfg->name,
-             err->message);
-    finish_error(o,
-                 cli_exit_code(&(cli_failure){.s = op_session(o),
-                                              .status = err->status,
-                                              .rpc_code = err->code,
-                                              .message = err->message,
-                                              .item = o->name}),
-                 msg);
+    finish_error(o, cli_exit_code(err), err->message ? err->message : "");
     return;
   }
-  *take = true;
   finish_result(o, result);
 }
 
-static void send_op(op *o, const char *method, cJSON *params) {
-  char why[600];
-  /* Results are only passed on: a large one may skip the tree. */
-  rpc_request_opts opts = {
-      .ud = o, .raw_result = true, .kind = cli_result_kind(method)};
-  batch *b = o->b;
-  opts.timeout_ms = o->kind == OP_CALL ? b->c->tool_timeout_ms
-                                       : b->c->request_timeout_ms;
-  if (session_request(op_session(o), method, params, &opts, on_answer, why,
-                      sizeof why) < 0)
-    finish_error(o, op_session(o)->state == SESS_READY ? EXIT_PROTOCOL
-                                                       : EXIT_SERVER,
-                 why);
-}
-
-static void on_listed(void *ud, session *s, cJSON *items, const char *error) {
-  (void)s;
+static void on_progress(void *ud, const cJSON *params) {
   op *o = ud;
-  if (error) {
-    finish_error(o, EXIT_PROTOCOL, error);
-    return;
-  }
-  cJSON *result = cJSON_CreateObject();
-  cJSON_AddItemToObject(result, o->list_kind, items);
-  finish_result(o, result);
-}
-
-static void run_call(op *o, const char *real) {
-  cJSON *params = cJSON_CreateObject();
-  cJSON_AddStringToObject(params, "name", real);
-  cJSON_AddItemToObject(params, "arguments",
-                        o->args ? o->args : cJSON_CreateObject());
-  o->args = NULL;
-  send_op(o, "tools/call", params);
-}
-
-static void run_ready(op *o);
-
-/* Waiting lists are built by prepending; requests run in arrival order. */
-static op *reversed(op *list) {
-  op *out = NULL;
-  while (list) {
-    op *next = list->next;
-    list->next = out;
-    out = list;
-    list = next;
-  }
-  return out;
-}
-
-static void on_tools(void *ud, session *s, cJSON *items, const char *error) {
-  server_slot *slot = ud;
-  (void)s;
-  slot->listing = false;
-  slot->tools = items;
-  slot->tools_at = loop_now_ms();
-  op *w = reversed(slot->waiting_tools);
-  slot->waiting_tools = NULL;
-  while (w) {
-    op *next = w->next;
-    if (error)
-      finish_error(w, EXIT_PROTOCOL, error);
-    else
-      run_ready(w);
-    w = next;
+  if (!o->b->c->quiet_progress) {
+    out_progress(o->b->c, params);
   }
 }
 
-/* The session is connected: do the op. */
-static void run_ready(op *o) {
-  server_slot *slot = &o->b->slots[o->server];
-  session *s = op_session(o);
+static void start_op(batch *b, op *o) {
+  mcp_call call = {.server = o->server,
+                   .name = o->name,
+                   .qualified = o->qualified,
+                   /* Results are only passed on: a large one may skip the
+                    * tree. */
+                   .raw_result = true};
   switch (o->kind) {
-  case OP_CALL: {
-    /* Both forms are looked up in the (cached) list, so that a name the
-     * server does not have is exit 6 as with `call`, however the server
-     * would have answered it. */
-    if (slot->tools && loop_now_ms() - slot->tools_at > o->b->cache_ttl_ms) {
-      cJSON_Delete(slot->tools); /* stale: list again */
-      slot->tools = NULL;
-    }
-    if (!slot->tools) {
-      o->next = slot->waiting_tools;
-      slot->waiting_tools = o;
-      if (!slot->listing) {
-        slot->listing = true;
-        session_list(s, "tools/list", "tools", o->b->c->request_timeout_ms,
-                     on_tools, slot);
-      }
-      return;
-    }
-    /* The names `tools` lists (names.h): shortened, de-duplicated; or
-     * the server's own. */
-    const cJSON *t = NULL;
-    if (o->qualified) {
-      t = name_find_item(s->cfg->name, slot->tools, o->b->c->lim.name_chars,
-                         o->name);
-    } else {
-      cJSON_ArrayForEach(t, slot->tools) {
-        const char *n =
-            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
-        if (n && strcmp(n, o->name) == 0)
-          break;
-      }
-    }
-    if (t) {
-      const char *real =
-          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
-      /* The rules match the real name, as call does: the name given may
-       * be a shortened or hashed alias that no rule names. */
-      char why[600];
-      int prc = cli_permission_now(o->b->c, o->server, real, false, why,
-                                   sizeof why);
-      if (prc != EXIT_OK)
-        finish_error(o, prc, why);
-      else
-        run_call(o, real);
-      return;
-    }
-    char msg[400];
-    snprintf(msg, sizeof msg, "server \"%s\" has no tool named \"%s\"",
-             s->cfg->name, o->name);
-    finish_error(o, EXIT_NOT_FOUND, msg);
-    return;
-  }
+  case OP_CALL: call.kind = MCP_OP_CALL_TOOL; break;
+  case OP_PROMPT: call.kind = MCP_OP_GET_PROMPT; break;
+  case OP_READ: call.kind = MCP_OP_READ; break;
+  case OP_LIST:
+    call.kind = MCP_OP_LIST;
+    call.name = o->list_kind;
+    break;
   case OP_SUBSCRIBE:
   case OP_UNSUBSCRIBE: {
-    cJSON *params = cJSON_CreateObject();
-    cJSON_AddStringToObject(params, "uri", o->name);
-    if (o->kind == OP_SUBSCRIBE)
-      slot->subscriptions++;
-    else if (slot->subscriptions)
-      slot->subscriptions--;
-    send_op(o, o->kind == OP_SUBSCRIBE ? "resources/subscribe"
-                                       : "resources/unsubscribe",
-            params);
-    return;
-  }
-  case OP_READ: {
-    cJSON *params = cJSON_CreateObject();
-    cJSON_AddStringToObject(params, "uri", o->name);
-    send_op(o, "resources/read", params);
-    return;
-  }
-  case OP_PROMPT: {
-    cJSON *params = cJSON_CreateObject();
-    cJSON_AddStringToObject(params, "name", o->name);
-    cJSON_AddItemToObject(params, "arguments",
-                          o->args ? o->args : cJSON_CreateObject());
-    o->args = NULL;
-    send_op(o, "prompts/get", params);
-    return;
+    call.kind = MCP_OP_REQUEST;
+    call.method = o->kind == OP_SUBSCRIBE ? "resources/subscribe"
+                                          : "resources/unsubscribe";
+    cJSON_Delete(o->args);
+    o->args = cJSON_CreateObject();
+    cJSON_AddStringToObject(o->args, "uri", o->name);
+    if (o->kind == OP_SUBSCRIBE) {
+      b->subscriptions[o->server]++;
+    } else if (b->subscriptions[o->server]) {
+      b->subscriptions[o->server]--;
+    }
+    break;
   }
   case OP_LIST_ALL:
-  case OP_ROOTS:
-    break; /* never waits for a server (start_list_all, set_roots) */
-  case OP_LIST: {
-    char method[64];
-    snprintf(method, sizeof method, "%s/list", o->list_kind);
-    session_list(s, method, o->list_kind, o->b->c->request_timeout_ms,
-                 on_listed, o);
-    return;
+  case OP_ROOTS: return; /* never started so (start_list_all, set_roots) */
   }
-  }
-}
-
-static void restart_slot(void *ud) {
-  server_slot *slot = ud;
-  slot->restart = NULL;
-  session_restart(slot->b->c->sessions[slot - slot->b->slots]);
-}
-
-static void on_state(void *ud, session *s) {
-  batch *b = ud;
-  size_t idx = (size_t)(s->cfg - b->c->h->cfg.servers);
-  server_slot *slot = &b->slots[idx];
-  if (s->state != SESS_READY && slot->tools) {
-    /* The tool list belongs to the connection it came from. */
-    cJSON_Delete(slot->tools);
-    slot->tools = NULL;
-  }
-  if (slot->restart_when_closed &&
-      (s->state == SESS_FAILED || s->state == SESS_CLOSED)) {
-    /* Not from inside the transport's own callback: on the next turn. */
-    slot->restart_when_closed = false;
-    slot->restart = loop_timer_start(b->c->h->loop, 0, restart_slot, slot);
-    return;
-  }
-  if (s->state == SESS_CONNECTING || session_will_reconnect(s)) {
-    slot->connecting = true; /* requests wait for the outcome */
-    return;
-  }
-  if (!session_is_settled(s) || !slot->connecting)
-    return;
-  slot->connecting = false;
-  op *w = reversed(slot->waiting);
-  slot->waiting = NULL;
-  while (w) {
-    op *next = w->next;
-    if (s->state == SESS_READY) {
-      run_ready(w);
-    } else {
-      char msg[700];
-      snprintf(msg, sizeof msg, "server \"%s\" failed: %s", s->cfg->name,
-               s->error ? s->error : "not connected");
-      finish_error(w, cli_exit_for_failure(s), msg);
-    }
-    w = next;
-  }
+  call.arguments_taken = o->args;
+  o->args = NULL;
+  mcp_client_start(b->c->mc, &call,
+                   &(mcp_call_callbacks){.progress = on_progress,
+                                         .done = on_done,
+                                         .asker = cli_asker(b->c),
+                                         .ud = o});
 }
 
 /* What a server pushes: resource updates go out as lines of their own
@@ -497,13 +303,9 @@ static void on_state(void *ud, session *s) {
 static void on_notify(void *ud, session *s, const char *method,
                       const cJSON *params) {
   batch *b = ud;
-  server_slot *slot = &b->slots[(size_t)(s->cfg - b->c->h->cfg.servers)];
-  if (strcmp(method, "notifications/tools/list_changed") == 0 && slot->tools) {
-    cJSON_Delete(slot->tools);
-    slot->tools = NULL;
-  }
+  size_t idx = (size_t)(s->cfg - b->c->h->cfg.servers);
   if (strcmp(method, "notifications/resources/updated") == 0 &&
-      slot->subscriptions) {
+      b->subscriptions[idx]) {
     cJSON *line = cJSON_CreateObject();
     cJSON_AddStringToObject(line, "server", s->cfg->name);
     cJSON_AddStringToObject(line, "notification", method);
@@ -511,72 +313,6 @@ static void on_notify(void *ud, session *s, const char *method,
                           params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject());
     emit(b, line);
   }
-}
-
-static void start_op(batch *b, op *o) {
-  cli *c = b->c;
-  server_slot *slot = &b->slots[o->server];
-  session *s = c->sessions[o->server];
-  if (!s) {
-    s = cli_new_session(c, o->server);
-    if (slot->roots)
-      session_set_roots(s, cJSON_Duplicate(slot->roots, 1));
-    c->sessions[o->server] = s;
-    s->on_state = on_state;
-    s->on_state_ud = b;
-    s->auto_reconnect = true; /* a long-lived process: respawn crashes */
-    s->on_notify = on_notify;
-    s->on_notify_ud = b;
-    slot->connecting = true;
-    o->next = slot->waiting;
-    slot->waiting = o;
-    session_connect(s, c->connect_timeout_ms);
-    return;
-  }
-  if (slot->connecting) {
-    o->next = slot->waiting;
-    slot->waiting = o;
-    return;
-  }
-  if (s->state == SESS_FAILED && s->fail == FAIL_UNREACHABLE) {
-    /* Lost, or switched off by the circuit breaker: the next use
-     * connects again. */
-    o->next = slot->waiting;
-    slot->waiting = o;
-    session_restart(s);
-    return;
-  }
-  if (s->state == SESS_CLOSING && s->fail == FAIL_UNREACHABLE) {
-    /* The breaker is still closing the connection. */
-    o->next = slot->waiting;
-    slot->waiting = o;
-    slot->connecting = true;
-    slot->restart_when_closed = true;
-    return;
-  }
-  if (s->state != SESS_READY) {
-    char msg[700];
-    snprintf(msg, sizeof msg, "server \"%s\" failed: %s", s->cfg->name,
-             s->error ? s->error : "not connected");
-    finish_error(o, cli_exit_for_failure(s), msg);
-    return;
-  }
-  run_ready(o);
-}
-
-/* The configuration and the permission rules, before anything starts:
- * batch has no terminal to ask on (stdin carries the requests). */
-static int batch_allowed(batch *b, const op *o, char *why, size_t why_len) {
-  const server_config *sc = &b->c->h->cfg.servers[o->server];
-  if (sc->state != SERVER_ACTIVE) {
-    snprintf(why, why_len, "server \"%s\" is %s: %s", sc->name,
-             server_state_name(sc), sc->reason ? sc->reason : "");
-    return EXIT_DENIED;
-  }
-  if (o->kind != OP_CALL)
-    return EXIT_OK;
-  return cli_permission_now(b->c, o->server, o->name, o->qualified, why,
-                            why_len);
 }
 
 /* {"list": KIND} without a server: one OP_LIST per server that may
@@ -640,14 +376,7 @@ static void set_roots(batch *b, op *o, const cJSON *dirs, long only) {
     free(dir);
     i++;
   }
-  for (size_t k = 0; k < c->nsessions; k++) {
-    if (only >= 0 && (size_t)only != k)
-      continue;
-    cJSON_Delete(b->slots[k].roots);
-    b->slots[k].roots = cJSON_Duplicate(roots, 1);
-    if (c->sessions[k])
-      session_set_roots(c->sessions[k], cJSON_Duplicate(roots, 1));
-  }
+  mcp_client_set_roots(c->mc, only, roots);
   cJSON *result = cJSON_CreateObject();
   cJSON_AddItemToObject(result, "roots", roots);
   finish_result(o, result);
@@ -713,8 +442,14 @@ static void handle_line(batch *b, const char *line, size_t len) {
     }
   } else if (call || prompt) {
     o->kind = call ? OP_CALL : OP_PROMPT;
-    rc = cli_resolve_ref(b->c, call ? call : prompt, call ? "tool" : "prompt",
-                         &o->server, &o->name, &o->qualified, why, sizeof why);
+    mcp_error err = {0};
+    if (mcp_client_resolve_ref(b->c->mc, call ? call : prompt,
+                               call ? "tool" : "prompt", &o->server, &o->name,
+                               &o->qualified, &err) != 0) {
+      rc = cli_exit_code(&err);
+      snprintf(why, sizeof why, "%s", err.message);
+    }
+    mcp_error_clear(&err);
   } else if (read || list) {
     const char *srv = read ? read : cJSON_GetStringValue(
                                         cJSON_GetObjectItemCaseSensitive(req, "server"));
@@ -746,8 +481,6 @@ static void handle_line(batch *b, const char *line, size_t len) {
              "\"list\", \"subscribe\", \"unsubscribe\", \"roots\"");
   }
   cJSON_Delete(req);
-  if (rc == EXIT_OK)
-    rc = batch_allowed(b, o, why, sizeof why);
   if (rc != EXIT_OK) {
     finish_error(o, rc, why);
     return;
@@ -805,16 +538,15 @@ int cmd_batch(cli *c, int argc, char **argv) {
     return EXIT_USAGE;
   }
   batch b = {.c = c};
-  b.cache_ttl_ms = 20000;
-  const char *ttl = getenv("MCPHOST_LIST_CACHE_TTL");
-  if (ttl && *ttl)
-    b.cache_ttl_ms = strtoull(ttl, NULL, 10);
   sb_init(&b.in);
-  c->nsessions = c->h->cfg.nservers;
-  c->sessions = xcalloc(c->nsessions, sizeof *c->sessions);
-  b.slots = xcalloc(c->nsessions, sizeof *b.slots);
-  for (size_t i = 0; i < c->nsessions; i++)
-    b.slots[i].b = &b;
+  size_t nservers = c->h->cfg.nservers;
+  b.subscriptions = xcalloc(nservers ? nservers : 1, sizeof *b.subscriptions);
+  /* A long-lived process: crashed servers are respawned. */
+  mcp_client_options o = *mcp_client_get_options(c->mc);
+  o.keep = true;
+  mcp_client_set_options(c->mc, &o);
+  mcp_client_on_notify(c->mc, on_notify, &b);
+  cli_ask_on_dev_tty(c);
   sb_init(&b.out);
   /* Non-blocking writes where a write could block (a pipe or socket); the
    * flags are restored on the way out. */
@@ -832,6 +564,10 @@ int cmd_batch(cli *c, int argc, char **argv) {
       on_stdin(&b, 0, LOOP_READ);
   }
   int rc = host_run_until(c->h, &b.done, 0);
+  if (rc == -2) {
+    /* Interrupted: what is in flight ends as interrupted, answered. */
+    mcp_client_cancel_all(c->mc);
+  }
   if (b.in_watch)
     loop_unwatch(c->h->loop, b.in_watch);
   /* Write what is left before the servers close. */
@@ -849,25 +585,12 @@ int cmd_batch(cli *c, int argc, char **argv) {
     b.out_off += (size_t)n;
   }
   sb_free(&b.out);
-  for (size_t i = 0; i < c->nsessions; i++) {
-    cJSON_Delete(b.slots[i].tools);
-    cJSON_Delete(b.slots[i].roots);
-    if (b.slots[i].restart)
-      loop_timer_cancel(c->h->loop, b.slots[i].restart);
-    if (c->sessions[i]) {
-      /* Notifications keep coming while the sessions close: nothing of
-       * this batch may be reached from them any more. */
-      c->sessions[i]->on_state = NULL;
-      c->sessions[i]->on_notify = NULL;
-    }
-  }
-  free(b.slots);
+  /* Notifications keep coming while the sessions close: nothing of this
+   * batch may be reached from them any more. */
+  mcp_client_on_notify(c->mc, NULL, NULL);
+  free(b.subscriptions);
   sb_free(&b.in);
   if (rc == -2) {
-    /* Interrupted: what is in flight is cancelled by the shutdown. */
-    for (size_t i = 0; i < c->nsessions; i++)
-      if (c->sessions[i])
-        rpc_cancel_all(c->sessions[i]->rpc, "interrupted by the user");
     return EXIT_INTERRUPTED;
   }
   return EXIT_OK;

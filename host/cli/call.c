@@ -5,23 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../names.h"
 #include "../util.h"
 #include "cli.h"
-
-static session *connect_one(cli *c, size_t idx, int *rc) {
-  if ((*rc = cli_check_startable(c, idx)) != EXIT_OK)
-    return NULL;
-  cli_connect(c, &idx, 1);
-  session *s = c->sessions[idx];
-  if (s->state != SESS_READY) {
-    cli_error(c, s->cfg->name, "server \"%s\" failed: %s",
-              cli_esc(c, s->cfg->name), s->error ? s->error : "not connected");
-    *rc = cli_exit_for_failure(s);
-    return NULL;
-  }
-  return s;
-}
 
 /* key=value arguments: the value is JSON when it parses as JSON, else a
  * string. A single argument starting with '{' is the whole object. */
@@ -66,78 +51,23 @@ static int parse_arguments(cli *c, int argc, char **argv, cJSON **out) {
   return EXIT_OK;
 }
 
-static void on_progress(cli *c, const cJSON *params) {
-  if (!c->quiet_progress) {
-    out_progress(c, params);
+/* Prints a result for people (content, else structured content) or, with
+ * --json, as it is. */
+static void print_tool_result(cli *c, cJSON *result) {
+  if (c->json) {
+    out_cut_result(c, result);
+    out_json(result);
+    c->result_printed = true;
+    return;
   }
-}
-
-/* Finds the tool or prompt called `want` by listing them all (following
- * cursors: names are assigned over the whole list, names.h). With
- * `normalized`, `want` is the item part of an mcp__ name; otherwise the
- * server's own name. Returns a copy of the item, or NULL with *rc set and
- * the reason printed. */
-static cJSON *find_item(cli *c, session *s, const char *method,
-                        const char *key, const char *want, bool normalized,
-                        int *rc) {
-  char *cursor = NULL;
-  cJSON *all = cJSON_CreateArray(), *found = NULL;
-  *rc = EXIT_OK;
-  for (unsigned page = 0; page < 10000; page++) {
-    cJSON *params = NULL;
-    if (cursor) {
-      params = cJSON_CreateObject();
-      cJSON_AddStringToObject(params, "cursor", cursor);
-    }
-    cJSON *result = NULL;
-    char why[600];
-    *rc = cli_request(c, s, method, params, c->request_timeout_ms, NULL,
-                      &result, why, sizeof why);
-    if (*rc != EXIT_OK) {
-      cli_error(c, s->cfg->name, "%s", why);
-      break;
-    }
-    cJSON *items = cJSON_GetObjectItemCaseSensitive(result, key);
-    while (cJSON_IsArray(items) && items->child)
-      cJSON_AddItemToArray(all,
-                           cJSON_DetachItemViaPointer(items, items->child));
-    const char *next = cJSON_GetStringValue(
-        cJSON_GetObjectItemCaseSensitive(result, "nextCursor"));
-    bool more = next && *next && (!cursor || strcmp(cursor, next) != 0);
-    free(cursor);
-    cursor = more ? xstrdup(next) : NULL;
-    cJSON_Delete(result);
-    if (!more)
-      break;
+  const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
+  const cJSON *structured =
+      cJSON_GetObjectItemCaseSensitive(result, "structuredContent");
+  if (cJSON_GetArraySize(content) > 0) {
+    out_content(c, content);
+  } else if (structured) {
+    out_json(structured);
   }
-  free(cursor);
-  if (*rc == EXIT_OK) {
-    const cJSON *it = NULL;
-    if (normalized) {
-      it = name_find_item(s->cfg->name, all, c->lim.name_chars, want);
-    } else {
-      cJSON_ArrayForEach(it, all) {
-        const char *name = cJSON_GetStringValue(
-            cJSON_GetObjectItemCaseSensitive(it, "name"));
-        if (name && strcmp(name, want) == 0)
-          break;
-      }
-    }
-    found = it ? cJSON_Duplicate(it, 1) : NULL;
-  }
-  cJSON_Delete(all);
-  if (!found && *rc == EXIT_OK) {
-    cli_error(c, s->cfg->name, "server \"%s\" has no %s named \"%s\"",
-              cli_esc(c, s->cfg->name),
-              strcmp(key, "tools") == 0 ? "tool" : "prompt", cli_esc(c, want));
-    *rc = EXIT_NOT_FOUND;
-  }
-  return found;
-}
-
-static char *item_name(const cJSON *item) {
-  return xstrdup(cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(item, "name")));
 }
 
 int cmd_call(cli *c, int argc, char **argv) {
@@ -148,79 +78,42 @@ int cmd_call(cli *c, int argc, char **argv) {
   size_t idx;
   char *tool = NULL;
   bool qualified;
-  cJSON *args = NULL;
-  char why[600];
-  int rc = cli_resolve_ref(c, argv[1], "tool", &idx, &tool, &qualified, why,
-                           sizeof why);
-  if (rc != EXIT_OK) {
-    cli_error(c, NULL, "%s", why);
-    return rc;
+  cJSON *args = NULL, *result = NULL;
+  mcp_error err = {0};
+  int rc;
+  if (mcp_client_resolve_ref(c->mc, argv[1], "tool", &idx, &tool, &qualified,
+                             &err) != 0) {
+    rc = cli_fail(c, &err);
+    goto out;
   }
   rc = parse_arguments(c, argc - 2, argv + 2, &args);
-  if (rc != EXIT_OK)
-    goto out;
-  /* A denied tool never even starts its server. */
-  if ((rc = cli_permission_precheck(c, idx, tool, qualified)) != EXIT_OK)
-    goto out;
-  session *s = connect_one(c, idx, &rc);
-  if (!s)
-    goto out;
-  char *description = NULL;
-  if (qualified) {
-    /* The mcp__ form is normalized: find the tool's real name. */
-    cJSON *item = find_item(c, s, "tools/list", "tools", tool, true, &rc);
-    if (!item)
-      goto out;
-    free(tool);
-    tool = item_name(item);
-    const char *d = cJSON_GetStringValue(
-        cJSON_GetObjectItemCaseSensitive(item, "description"));
-    description = d ? xstrdup(d) : NULL;
-    cJSON_Delete(item);
-  }
-  rc = cli_check_permission(c, idx, tool, description, args);
-  free(description);
-  if (rc != EXIT_OK)
-    goto out;
-  cJSON *result = NULL;
-  rc = cli_call_tool(c, s, tool, args, on_progress, &result, why, sizeof why);
   if (rc != EXIT_OK) {
-    cli_error(c, s->cfg->name, "%s", why);
     goto out;
   }
-  bool is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"));
-  if (is_error && !qualified) {
-    /* The SDKs answer an unknown tool with a result whose isError says
-     * "not found": the list tells that from the tool's own error. */
-    int lrc;
-    cJSON *item = find_item(c, s, "tools/list", "tools", tool, false, &lrc);
-    cJSON_Delete(item);
-    if (lrc == EXIT_NOT_FOUND) {
-      cJSON_Delete(result);
-      rc = EXIT_NOT_FOUND;
-      goto out;
-    }
+  if ((rc = cli_check_startable(c, idx)) != EXIT_OK) {
+    goto out;
   }
-  if (c->json) {
-    out_cut_result(c, result);
-    out_json(result);
-    c->result_printed = true;
-  } else {
-    const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
-    const cJSON *structured =
-        cJSON_GetObjectItemCaseSensitive(result, "structuredContent");
-    if (cJSON_GetArraySize(content) > 0)
-      out_content(c, content);
-    else if (structured)
-      out_json(structured);
+  rc = cli_run(c,
+               &(mcp_call){.kind = MCP_OP_CALL_TOOL,
+                           .server = idx,
+                           .name = tool,
+                           .qualified = qualified,
+                           .arguments = args},
+               &result, &err, &tool);
+  if (rc != EXIT_OK) {
+    cli_fail(c, &err);
+    goto out;
   }
-  if (is_error) {
+  print_tool_result(c, result);
+  if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"))) {
     fprintf(stderr, "mcphost: tool \"%s\" on server \"%s\" reported an error\n",
-            cli_esc(c, tool), cli_esc(c, s->cfg->name));
+            cli_esc(c, tool),
+            cli_esc(c, c->h->cfg.servers[idx].name));
     rc = EXIT_TOOL_ERROR;
   }
-  cJSON_Delete(result);
 out:
+  mcp_error_clear(&err);
+  cJSON_Delete(result);
   cJSON_Delete(args);
   free(tool);
   return cli_output_rc(c, rc);
@@ -236,18 +129,20 @@ int cmd_read(cli *c, int argc, char **argv) {
     cli_error(c, NULL, "no server named \"%s\" is configured", argv[1]);
     return EXIT_NOT_FOUND;
   }
-  int rc = EXIT_OK;
-  session *s = connect_one(c, (size_t)i, &rc);
-  if (!s)
-    return rc;
-  cJSON *params = cJSON_CreateObject();
-  cJSON_AddStringToObject(params, "uri", argv[2]);
-  cJSON *result = NULL;
-  char why[600];
-  rc = cli_request(c, s, "resources/read", params, c->request_timeout_ms,
-                   on_progress, &result, why, sizeof why);
+  int rc = cli_check_startable(c, (size_t)i);
   if (rc != EXIT_OK) {
-    cli_error(c, s->cfg->name, "%s", why);
+    return rc;
+  }
+  cJSON *result = NULL;
+  mcp_error err = {0};
+  rc = cli_run(c,
+               &(mcp_call){.kind = MCP_OP_READ,
+                           .server = (size_t)i,
+                           .name = argv[2]},
+               &result, &err, NULL);
+  if (rc != EXIT_OK) {
+    cli_fail(c, &err);
+    mcp_error_clear(&err);
     return rc;
   }
   c->result_printed = c->json;
@@ -365,36 +260,46 @@ int cmd_prompt(cli *c, int argc, char **argv) {
   size_t idx;
   char *name = NULL;
   bool qualified;
-  char why[600];
-  int rc = cli_resolve_ref(c, argv[1], "prompt", &idx, &name, &qualified, why,
-                           sizeof why);
-  if (rc != EXIT_OK) {
-    cli_error(c, NULL, "%s", why);
-    return rc;
-  }
+  mcp_error err = {0};
   cJSON *item = NULL, *args = NULL, *result = NULL;
-  session *s = connect_one(c, idx, &rc);
-  if (!s)
+  int rc;
+  if (mcp_client_resolve_ref(c->mc, argv[1], "prompt", &idx, &name,
+                             &qualified, &err) != 0) {
+    rc = cli_fail(c, &err);
     goto out;
+  }
+  if ((rc = cli_check_startable(c, idx)) != EXIT_OK) {
+    goto out;
+  }
   /* The declaration gives the real name and the argument order. */
-  item = find_item(c, s, "prompts/list", "prompts", name, qualified, &rc);
-  if (!item)
+  rc = cli_run(c,
+               &(mcp_call){.kind = MCP_OP_FIND_PROMPT,
+                           .server = idx,
+                           .name = name,
+                           .qualified = qualified},
+               &item, &err, NULL);
+  if (rc != EXIT_OK) {
+    cli_fail(c, &err);
     goto out;
+  }
   free(name);
-  name = item_name(item);
+  name = xstrdup(cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(item, "name")));
   rc = prompt_arguments(c, name,
                         cJSON_GetObjectItemCaseSensitive(item, "arguments"),
                         argc - 2, argv + 2, &args);
-  if (rc != EXIT_OK)
-    goto out;
-  cJSON *params = cJSON_CreateObject();
-  cJSON_AddStringToObject(params, "name", name);
-  cJSON_AddItemToObject(params, "arguments", args);
-  args = NULL;
-  rc = cli_request(c, s, "prompts/get", params, c->request_timeout_ms,
-                   on_progress, &result, why, sizeof why);
   if (rc != EXIT_OK) {
-    cli_error(c, s->cfg->name, "%s", why);
+    goto out;
+  }
+  rc = cli_run(c,
+               &(mcp_call){.kind = MCP_OP_GET_PROMPT,
+                           .server = idx,
+                           .name = name,
+                           .resolved = true,
+                           .arguments = args},
+               &result, &err, NULL);
+  if (rc != EXIT_OK) {
+    cli_fail(c, &err);
     goto out;
   }
   if (c->json) {
@@ -410,6 +315,7 @@ int cmd_prompt(cli *c, int argc, char **argv) {
     }
   }
 out:
+  mcp_error_clear(&err);
   cJSON_Delete(item);
   cJSON_Delete(args);
   cJSON_Delete(result);

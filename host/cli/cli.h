@@ -1,6 +1,7 @@
-/* The mcphost command line: option parsing, connecting the servers a
- * command needs, and printing. No protocol logic lives here: it drives
- * the host library's sessions. */
+/* The mcphost command line: option parsing and printing. The protocol
+ * is the client library's (mcp/client.h owns the sessions, mcp/calls.h
+ * runs the calls); the CLI gives it settings and an asker, and maps its
+ * error to an exit code. */
 #ifndef MCPHOST_CLI_H
 #define MCPHOST_CLI_H
 
@@ -11,6 +12,8 @@
 #include "../config_scopes.h"
 #include "../session.h"
 #include "../size_limits.h"
+#include "../mcp/calls.h"
+#include "../mcp/client.h"
 
 /* Exit codes (documented in --help and the README). */
 enum {
@@ -38,10 +41,7 @@ typedef struct cli {
   uint64_t tool_timeout_ms;
   const char *output_dir; /* for images and blobs; NULL: private temp dir */
   const char *log_level;  /* --log-level: sent with logging/setLevel */
-  int last_error_code;     /* the last JSON-RPC error cli_request saw */
-  cJSON *last_error_data;  /* and its data (owned), or NULL */
-  session **sessions;     /* parallel to h->cfg.servers; NULL = unused */
-  size_t nsessions;
+  mcp_client *mc; /* owns the sessions (mcp/client.h) */
   unsigned files_written;
   bool save_failed; /* a result could not be saved: the exit is not 0 */
   limits lim; /* name, description and output lengths (size_limits.h) */
@@ -53,9 +53,14 @@ typedef struct cli {
   config_sources sources;   /* what the command line asked for */
   const char **allow_tools; /* --allow patterns: answers to "ask" */
   size_t nallow_tools;
-  /* ---- plugin commands and services (plugin_cmds.c) ---- */
-  char *policy_text;       /* the last policy() answer */
+  /* ---- plugin commands (plugin_cmds.c) ---- */
   struct mcph_run *run;    /* the plugin command running, if any */
+  /* ---- the permission asker (permission.c) ---- */
+  mcp_asker asker;
+  int ask_tty;           /* where asks read y/N: -1 none; -2 not chosen */
+  bool ask_tty_owned;    /* opened (/dev/tty): closed at the end */
+  struct cli_ask *asks;  /* waiting for the terminal, in order */
+  struct cli_ask *asking; /* on the terminal now */
   /* ---- roots (roots.h): --root, resolved (owned), and --no-roots ---- */
   char **root_dirs;
   size_t nroot_dirs;
@@ -67,21 +72,8 @@ typedef struct cli {
 } cli;
 
 /* failure.c */
-/* What went wrong, as far as the exit code is concerned. */
-typedef struct cli_failure {
-  const session *s;    /* the server involved, or NULL */
-  rpc_status status;   /* a request's outcome; RPC_OK: no request failed */
-  int rpc_code;        /* the JSON-RPC error code (RPC_ERR_REMOTE) */
-  const char *message; /* the JSON-RPC error message, or NULL */
-  const char *item;    /* the tool, prompt or URI asked for, or NULL */
-  int mcph_status;     /* a plugin's MCPH_E* status, or 0 */
-} cli_failure;
-/* The one map from a failure to an exit code. In order: a plugin's
- * status; a failed request (a JSON-RPC error that says the tool, prompt
- * or resource does not exist is EXIT_NOT_FOUND: -32002, or -32602 whose
- * message says "not found" or "unknown tool|prompt" and names `item` when
- * given); the session's failure. */
-int cli_exit_code(const cli_failure *f);
+/* The one map from the library's error (mcp/error.h) to an exit code. */
+int cli_exit_code(const mcp_error *e);
 /* The exit code for a session that failed to connect or went away. */
 int cli_exit_for_failure(const session *s);
 /* A run a signal ended exits 128 + its number (SIGTERM 143, SIGINT 130). */
@@ -95,44 +87,29 @@ void cli_error(cli *c, const char *server, const char *fmt, ...)
  * stdout. Frees what cli_error kept. */
 void cli_finish(cli *c, int rc);
 
-/* connect.c */
-/* Creates the session of config entry `idx` with the command line's
- * settings (log level). */
-session *cli_new_session(cli *c, size_t idx);
-/* Connects the given config indexes concurrently and waits until each is
- * connected or failed. Returns the number connected. */
+/* connect.c: the CLI's side of the client */
+/* Gives the client the command line's settings (timeouts, log level,
+ * roots, name limits); before a command runs. */
+void cli_client_options(cli *c);
+/* Connects the given config indexes (the client's queue) and waits until
+ * each is connected or failed. Returns the number connected. */
 size_t cli_connect(cli *c, const size_t *idx, size_t n);
-/* Connects every configured server. */
 size_t cli_connect_all(cli *c);
-/* Closes every session gracefully, waits for the transports, frees. */
-void cli_shutdown(cli *c);
-/* Sends a request and runs the loop until its answer. On success returns
- * EXIT_OK with *result set (caller frees); else an exit code with
- * `why` filled. `progress` may be NULL. */
-typedef void (*cli_progress_fn)(cli *c, const cJSON *params);
-int cli_request(cli *c, session *s, const char *method, cJSON *params,
-                uint64_t timeout_ms, cli_progress_fn progress, cJSON **result,
-                char *why, size_t why_len);
-/* What a request's answer is to the sanitizer (sanitize_kind): the
- * results the CLI shows or hands to a script are SANITIZE_RESULT. */
-int cli_result_kind(const char *method);
+/* The session of config entry `idx`, or NULL when never used. */
+session *cli_session(cli *c, size_t idx);
 /* Index of a configured server by name (exact, then normalized); -1. */
 long cli_find_server(const cli *c, const char *name);
-
-/* Parses a TOOL or PROMPT reference ("mcp__SERVER__NAME" or
- * "SERVER/NAME") to a configured server's index and the item part (a new
- * string; normalized when *qualified). Returns EXIT_OK, or an exit code
- * with `why` filled. */
-int cli_resolve_ref(const cli *c, const char *ref, const char *what,
-                    size_t *server_idx, char **item, bool *qualified,
-                    char *why, size_t why_len);
-
-/* The session of config entry `idx`, created when there is none yet. */
-session *cli_session(cli *c, size_t idx);
+/* Runs one operation to its end (progress on stderr unless quiet, the
+ * "still running" line, Ctrl-C cancels it). EXIT_OK with *result (caller
+ * frees), else the exit code with `err` set (caller clears). `real`
+ * (may be NULL) gets the tool's or prompt's real name once found (a new
+ * string, replacing *real). */
+int cli_run(cli *c, const mcp_call *call, cJSON **result, mcp_error *err,
+            char **real);
+/* Prints the error (cli_error) and returns its exit code. */
+int cli_fail(cli *c, const mcp_error *e);
 
 /* plugin_cmds.c */
-/* Offers the "mcph.host.servers/1" service to plugins. */
-void cli_offer_services(cli *c);
 /* A command a plugin adds (mcph.command/1). */
 typedef struct plugin_command {
   const plugin *p;
@@ -147,13 +124,6 @@ int cli_run_plugin_command(cli *c, const plugin_command *pc, int argc,
                            char **argv);
 /* Frees what plugin commands and services left (after the host). */
 void cli_plugin_cmds_free(cli *c);
-
-/* tool_call.c */
-/* tools/call with progress, retried after URL elicitations (-32042), at
- * most 3 times. Returns EXIT_OK with *result, or an exit code and `why`. */
-int cli_call_tool(cli *c, session *s, const char *tool, const cJSON *args,
-                  cli_progress_fn progress, cJSON **result, char *why,
-                  size_t why_len);
 
 /* commands.c */
 int cmd_servers(cli *c, int argc, char **argv);
@@ -216,26 +186,26 @@ char *out_save_blob(cli *c, const unsigned char *data, size_t len,
  * plugins' server sources) and prints its errors, warnings and, with -v,
  * notes. */
 void cli_load_config(cli *c);
+/* Loads every scope into `cfg` (which should be empty) as
+ * cli_load_config does, printing nothing. */
+void cli_load_scopes(cli *c, config *cfg);
+/* After an add or import: a warning for each server the duplicate rule
+ * skips that is one of `names` or has one of them as its winner. */
+void cli_warn_skipped(cli *c, const char *const *names, size_t n);
 /* EXIT_OK when config entry `idx` may start; else prints why (how to
  * approve a pending server, which rule denies it) and returns
  * EXIT_DENIED. */
-int cli_check_startable(const cli *c, size_t idx);
+int cli_check_startable(cli *c, size_t idx);
 
 /* permission.c */
-/* Before connecting: refuses (EXIT_DENIED, reason printed) a call that a
- * deny rule forbids. `normalized`: `tool` is the mcp__ form's tool part. */
-int cli_permission_precheck(cli *c, size_t idx, const char *tool,
-                            bool normalized);
-/* The whole decision for calling `tool` (its real name) of server `idx`
- * with `args` (`description`: the tool's, or NULL): deny refuses; ask takes --allow, else asks the terminal
- * and permission plugins, running the loop until one answers. Returns
- * EXIT_OK, EXIT_DENIED or EXIT_INTERRUPTED (reason printed). */
-int cli_check_permission(cli *c, size_t idx, const char *tool,
-                         const char *description, const cJSON *args);
-/* Without asking anyone (batch): deny and unanswered ask refuse, with
- * `why` filled. */
-int cli_permission_now(cli *c, size_t idx, const char *tool, bool normalized,
-                       char *why, size_t why_len);
+/* The asker the CLI gives the client: --allow patterns first, then the
+ * terminal (one question at a time) and the permission plugins
+ * (permission_ask.h). `call` asks on its terminal when stdin and stderr
+ * are one; batch, whose stdin carries requests, on /dev/tty when the
+ * process has one (cli_ask_on_dev_tty). */
+const mcp_asker *cli_asker(cli *c);
+void cli_ask_on_dev_tty(cli *c);
+void cli_asker_free(cli *c);
 
 /* mcp_cmd.c: mcphost mcp ... (add, list, get, approve, ...) */
 int cmd_mcp(cli *c, int argc, char **argv);

@@ -58,7 +58,7 @@ static listing *list_many(cli *c, const size_t *idx, size_t n, unsigned want) {
   list_group g = {0};
   g.pending = 1; /* held until every request is out */
   for (size_t k = 0; k < n; k++) {
-    session *s = c->sessions[idx[k]];
+    session *s = cli_session(c, idx[k]);
     if (s->state != SESS_READY)
       continue;
     for (int kind = 0; kind < L_KINDS; kind++) {
@@ -195,7 +195,7 @@ static cJSON *listed_json(const session *s, const cJSON *item,
 static int report_failures(cli *c, const size_t *idx, size_t n) {
   int rc = EXIT_OK;
   for (size_t k = 0; k < n; k++) {
-    session *s = c->sessions[idx[k]];
+    session *s = cli_session(c, idx[k]);
     if (s->state == SESS_READY)
       continue;
     out_error("server \"%s\" failed: %s", s->cfg->name,
@@ -306,10 +306,10 @@ int cmd_servers(cli *c, int argc, char **argv) {
   if (c->json) {
     cJSON *arr = cJSON_CreateArray();
     for (size_t k = 0; k < n; k++) {
-      session *s = c->sessions[idx[k]];
+      session *s = cli_session(c, idx[k]);
       cJSON *o = cJSON_CreateObject();
       cJSON_AddStringToObject(o, "name", s->cfg->name);
-      cJSON_AddStringToObject(o, "type", s->cfg->type);
+      cJSON_AddStringToObject(o, "type", session_type(s));
       cJSON_AddStringToObject(o, "source", s->cfg->source);
       cJSON_AddStringToObject(o, "scope", config_scope_name(s->cfg->scope));
       bool ok = s->state == SESS_READY;
@@ -354,7 +354,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
       wtype = b > wtype ? b : wtype;
     }
     for (size_t k = 0; k < n; k++) {
-      session *s = c->sessions[idx[k]];
+      session *s = cli_session(c, idx[k]);
       if (s->state != SESS_READY)
         continue;
       const char *nm = info_str(s, "name"), *ver = info_str(s, "version");
@@ -374,10 +374,10 @@ int cmd_servers(cli *c, int argc, char **argv) {
     pad("SERVER", wwho);
     printf("  %5s  %9s  %7s\n", "TOOLS", "RESOURCES", "PROMPTS");
     for (size_t k = 0; k < n; k++) {
-      session *s = c->sessions[idx[k]];
+      session *s = cli_session(c, idx[k]);
       pad(cli_esc(c, s->cfg->name), wname);
       fputs("  ", stdout);
-      pad(cli_esc(c, s->cfg->type), wtype);
+      pad(cli_esc(c, session_type(s)), wtype);
       if (s->state != SESS_READY) {
         printf("  %s: %s\n", session_state_name(s),
                cli_esc(c, s->error ? s->error : "not connected"));
@@ -404,8 +404,8 @@ int cmd_servers(cli *c, int argc, char **argv) {
   }
   rc = EXIT_OK;
   for (size_t k = 0; k < n && rc == EXIT_OK; k++)
-    if (c->sessions[idx[k]]->state != SESS_READY)
-      rc = cli_exit_for_failure(c->sessions[idx[k]]);
+    if (cli_session(c, idx[k])->state != SESS_READY)
+      rc = cli_exit_for_failure(cli_session(c, idx[k]));
   listing_free(ls, n);
   free(idx);
   return rc;
@@ -431,7 +431,7 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
     }
   cJSON *json_out = c->json ? cJSON_CreateArray() : NULL;
   for (size_t k = 0; k < n; k++) {
-    session *s = c->sessions[idx[k]];
+    session *s = cli_session(c, idx[k]);
     if (s->state == SESS_READY)
       print(c, s, &ls[k], json_out);
   }

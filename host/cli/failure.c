@@ -2,7 +2,6 @@
  * exit code (README, --help), the "mcphost: ..." line on stderr, and,
  * under --json, an {"error": {...}} object on stdout for a script that
  * reads only stdout. */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,69 +11,23 @@
 #include "../util.h"
 #include "cli.h"
 
-static bool contains_nocase(const char *s, const char *word) {
-  size_t n = strlen(word);
-  for (; s && *s; s++) {
-    size_t i = 0;
-    while (i < n && s[i] &&
-           tolower((unsigned char)s[i]) == (unsigned char)word[i])
-      i++;
-    if (i == n)
-      return true;
+int cli_exit_code(const mcp_error *e) {
+  switch (e->kind) {
+  case MCP_ERR_NONE: return EXIT_OK;
+  case MCP_ERR_USAGE: return EXIT_USAGE;
+  case MCP_ERR_SERVER: return EXIT_SERVER;
+  case MCP_ERR_PROTOCOL: return EXIT_PROTOCOL;
+  case MCP_ERR_TIMEOUT: return EXIT_TIMEOUT;
+  case MCP_ERR_NOT_FOUND: return EXIT_NOT_FOUND;
+  case MCP_ERR_AUTH: return EXIT_AUTH;
+  case MCP_ERR_DENIED: return EXIT_DENIED;
+  case MCP_ERR_INTERRUPTED: return EXIT_INTERRUPTED;
   }
-  return false;
-}
-
-/* A JSON-RPC error that says the named tool, prompt or resource does not
- * exist: -32602 "Tool x not found" (TypeScript SDK), "Unknown tool: x"
- * (Python SDK), or MCP's -32002. Another -32602 (bad arguments) is not. */
-static bool names_missing_item(int code, const char *message,
-                               const char *item) {
-  if (code == MCPH_RPC_RESOURCE_NOT_FOUND)
-    return true;
-  return code == RPC_INVALID_PARAMS && message &&
-         (contains_nocase(message, "not found") ||
-          contains_nocase(message, "unknown tool") ||
-          contains_nocase(message, "unknown prompt")) &&
-         (!item || strstr(message, item));
-}
-
-int cli_exit_code(const cli_failure *f) {
-  if (f->mcph_status) {
-    switch (f->mcph_status) {
-    case MCPH_EINVAL: return EXIT_USAGE;
-    case MCPH_ENOTFOUND: return EXIT_NOT_FOUND;
-    case MCPH_EDENIED: return EXIT_DENIED;
-    case MCPH_EAUTH: return EXIT_AUTH;
-    case MCPH_ETIMEDOUT: return EXIT_TIMEOUT;
-    default: return EXIT_SERVER;
-    }
-  }
-  switch (f->status) {
-  case RPC_OK: break;
-  case RPC_ERR_REMOTE:
-    return names_missing_item(f->rpc_code, f->message, f->item) ? EXIT_NOT_FOUND
-                                                                : EXIT_PROTOCOL;
-  case RPC_ERR_TIMEOUT: return EXIT_TIMEOUT;
-  case RPC_ERR_CLOSED: return EXIT_SERVER;
-  case RPC_ERR_CANCELLED: return EXIT_INTERRUPTED;
-  case RPC_ERR_TRANSPORT:
-    return f->s && f->s->fail == FAIL_AUTH ? EXIT_AUTH : EXIT_SERVER;
-  case RPC_ERR_LOCAL: return EXIT_PROTOCOL;
-  }
-  if (!f->s)
-    return EXIT_SERVER;
-  switch (f->s->fail) {
-  case FAIL_TIMEOUT: return EXIT_TIMEOUT;
-  case FAIL_PROTOCOL: return EXIT_PROTOCOL;
-  case FAIL_INTERRUPTED: return EXIT_INTERRUPTED;
-  case FAIL_AUTH: return EXIT_AUTH;
-  default: return EXIT_SERVER;
-  }
+  return EXIT_SERVER;
 }
 
 int cli_exit_for_failure(const session *s) {
-  return cli_exit_code(&(cli_failure){.s = s});
+  return cli_exit_code(&(mcp_error){.kind = mcp_error_kind_of_session(s)});
 }
 
 int cli_exit_for_signal(int rc, int signal_number) {

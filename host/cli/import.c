@@ -26,17 +26,20 @@
 
 static char *desktop_config_path(void) {
   const char *xdg = getenv("XDG_CONFIG_HOME");
-  const char *home = getenv("HOME");
+  char *home = user_home();
   char *linux_path =
       xdg && xdg[0] == '/'
           ? xasprintf("%s/Claude/claude_desktop_config.json", xdg)
           : xasprintf("%s/.config/Claude/claude_desktop_config.json",
                       home ? home : "");
-  if (access(linux_path, F_OK) == 0)
+  if (access(linux_path, F_OK) == 0) {
+    free(home);
     return linux_path;
+  }
   char *mac = xasprintf("%s/Library/Application Support/Claude/"
                         "claude_desktop_config.json",
                         home ? home : "");
+  free(home);
   if (access(mac, F_OK) == 0) {
     free(linux_path);
     return mac;
@@ -49,8 +52,10 @@ static char *claude_code_path(void) {
   const char *dir = getenv("CLAUDE_CONFIG_DIR");
   if (dir && *dir)
     return xasprintf("%s/.claude.json", dir);
-  const char *home = getenv("HOME");
-  return xasprintf("%s/.claude.json", home ? home : "");
+  char *home = user_home();
+  char *path = xasprintf("%s/.claude.json", home ? home : "");
+  free(home);
+  return path;
 }
 
 /* Keeps the entries that pass the shared checks; reports the others. */
@@ -90,7 +95,7 @@ static void print_list(const char *label, const cJSON *names) {
 }
 
 /* Writes `servers` to `scope`; returns an exit code. */
-static int import_into(const config_paths *P, config_scope scope,
+static int import_into(cli *c, const config_paths *P, config_scope scope,
                        const cJSON *servers, const char *from) {
   if (cJSON_GetArraySize(servers) == 0)
     return EXIT_OK;
@@ -109,6 +114,13 @@ static int import_into(const config_paths *P, config_scope scope,
     print_list("imported", added);
     print_list("already there", skipped);
     free(where);
+    size_t n = 0;
+    const char **names =
+        xcalloc((size_t)cJSON_GetArraySize(added) + 1, sizeof *names);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, added) names[n++] = it->valuestring;
+    cli_warn_skipped(c, names, n);
+    free(names);
   }
   cJSON_Delete(added);
   cJSON_Delete(skipped);
@@ -121,11 +133,14 @@ static int import_choices(const config_paths *P, const cJSON *record,
                           const char *key, choice_kind kind) {
   const cJSON *list = cJSON_GetObjectItemCaseSensitive(record, key);
   size_t n = 0;
-  const char **names =
+  /* Names alone: Claude Code keeps no record of what it approved, so
+   * each is bound to its entry when mcphost first uses it, with a
+   * warning that shows what it runs. */
+  edit_choice *names =
       xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof *names);
   const cJSON *it;
   cJSON_ArrayForEach(it, list) if (cJSON_IsString(it)) names[n++] =
-      it->valuestring;
+      (edit_choice){.name = it->valuestring};
   int rc = EXIT_OK;
   char why[1024];
   if (n && edit_project_choice(P->user_settings, P->project_key, kind, names, n,
@@ -189,7 +204,7 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
   cJSON *user = valid_servers(
       cJSON_GetObjectItemCaseSensitive(doc, "mcpServers"), path, "mcpServers");
   if (desktop) {
-    rc = import_into(&P, scope, user, path);
+    rc = import_into(c, &P, scope, user, path);
   } else {
     /* Claude Code keeps per-project records under the project's path,
      * like mcphost's own settings file. */
@@ -199,8 +214,8 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
     char *rwhere = config_path_join(where, "mcpServers");
     cJSON *local = valid_servers(
         cJSON_GetObjectItemCaseSensitive(record, "mcpServers"), path, rwhere);
-    rc = import_into(&P, scope_set ? scope : SCOPE_USER, user, path);
-    int rc2 = import_into(&P, scope_set ? scope : SCOPE_LOCAL, local, path);
+    rc = import_into(c, &P, scope_set ? scope : SCOPE_USER, user, path);
+    int rc2 = import_into(c, &P, scope_set ? scope : SCOPE_LOCAL, local, path);
     rc = rc != EXIT_OK ? rc : rc2;
     if (rc == EXIT_OK)
       rc = import_choices(&P, record, "enabledMcpjsonServers", CHOICE_APPROVE);

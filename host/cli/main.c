@@ -53,7 +53,8 @@ static const char usage_text[] =
     "                             TOOL (mcp__SERVER__TOOL; * wildcards); repeatable\n"
     "  -s, --server SPEC          add a stdio server: [NAME=]COMMAND [ARG...]\n"
     "  -u, --url [NAME=]URL       add a remote server (NAME defaults to the host)\n"
-    "      --transport TYPE       the type of --url servers: http (default), sse\n"
+    "      --transport TYPE       the type of --url servers: http, sse (default:\n"
+    "                             http, then sse if the server answers 4xx)\n"
     "      --plugin-dir DIR       look for plugins in DIR first; repeatable\n"
     "      --root DIR             offer DIR as a root (roots/list) to every\n"
     "                             server instead of the working directory or\n"
@@ -388,9 +389,9 @@ int main(int argc, char **argv) {
   const char **specs = xcalloc((size_t)argc, sizeof *specs);
   const char **urls = xcalloc((size_t)argc, sizeof *urls);
   const char **allows = xcalloc((size_t)argc, sizeof *allows);
-  const char *url_type = "http";
+  const char *url_type = NULL; /* NULL: http, inferred (sse fallback) */
   size_t nplugin_dirs = 0, nconfigs = 0, nspecs = 0, nurls = 0;
-  cli c = {0};
+  cli c = {.ask_tty = -2};
   plugin_opts popts = {0};
   c.connect_timeout_ms = env_ms("MCP_TIMEOUT", 30000);
   c.tool_timeout_ms = env_ms("MCP_TOOL_TIMEOUT", 600000);
@@ -411,7 +412,8 @@ int main(int argc, char **argv) {
     rc = EXIT_SERVER;
     goto out;
   }
-  cli_offer_services(&c); /* before plugins: their init may look it up */
+  /* Before plugins: their init may look the servers service up. */
+  c.mc = mcp_client_new(c.h);
   host_load_plugins(c.h);
   collect_plugin_options(c.h, longopts, &popts);
 
@@ -550,6 +552,7 @@ int main(int argc, char **argv) {
   }
 
   c.h->verbosity = verbosity;
+  cli_client_options(&c);
   char out_why[1024];
   if (c.output_dir && out_check_dir(&c, out_why, sizeof out_why) != 0) {
     fprintf(stderr, "mcphost: --output-dir: %s\n", out_why);
@@ -600,10 +603,13 @@ int main(int argc, char **argv) {
   fflush(stdout);
 out:
   if (c.h) {
-    cli_shutdown(&c);
+    mcp_client_shutdown(c.mc);
+    cli_esc_free(&c);
+    cli_asker_free(&c);
     rc = cli_exit_for_signal(rc, c.h->signal_number);
     host_free(c.h);
   }
+  mcp_client_free(c.mc);
   cli_finish(&c, rc);
   fflush(stdout);
   for (size_t i = 0; i < c.nroot_dirs; i++)

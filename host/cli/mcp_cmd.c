@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../config_approval.h"
+#include "../config_expand.h"
 #include "../config_policy.h"
+#include "../plugins.h"
 #include "../util.h"
 #include "cli.h"
 #include "mcp_edit.h"
@@ -27,7 +30,9 @@ static const char mcp_usage[] =
     "                             add a server from its JSON entry\n"
     "  remove NAME [-s SCOPE]     remove a server (SCOPE needed when several\n"
     "                             scopes define NAME)\n"
-    "  approve NAME...            use these .mcp.json servers in this project\n"
+    "  approve NAME...            use these .mcp.json servers here, as they\n"
+    "                             are now (a change needs approving again);\n"
+    "                             shows what each runs\n"
     "  reject NAME...             never use them in this project\n"
     "  reset-project-choices      forget this project's approvals and\n"
     "                             rejections: its .mcp.json servers are\n"
@@ -127,19 +132,6 @@ static int parse_opts(int argc, char **argv, const char *which, mcp_opts *o,
 
 /* ---- showing servers ---- */
 
-static void add_word(strbuf *b, const char *w) {
-  if (b->len)
-    sb_addc(b, ' ');
-  if (*w && !strpbrk(w, " \t\n'\"\\$`")) {
-    sb_adds(b, w);
-    return;
-  }
-  sb_addc(b, '\'');
-  for (const char *p = w; *p; p++)
-    sb_adds(b, *p == '\'' ? "'\\''" : (char[]){*p, 0});
-  sb_addc(b, '\'');
-}
-
 /* The command line or URL as written (never expanded: an expanded value
  * may hold a secret from the environment). New string. */
 static char *target_text(const server_config *s) {
@@ -152,10 +144,10 @@ static char *target_text(const server_config *s) {
   sb_init(&b);
   sb_add(&b, "", 0);
   if (cmd) {
-    add_word(&b, cmd);
+    approval_add_word(&b, cmd);
     const cJSON *a;
     cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(e, "args"))
-        add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
+        approval_add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
   } else if (url) {
     sb_adds(&b, url);
   } else {
@@ -167,7 +159,7 @@ static char *target_text(const server_config *s) {
 /* "connected", "failed: ...", "pending approval (...)"... New string. */
 static char *status_text(const cli *c, size_t i) {
   const server_config *s = &c->h->cfg.servers[i];
-  const session *ss = c->sessions && i < c->nsessions ? c->sessions[i] : NULL;
+  const session *ss = cli_session((cli *)c, i);
   switch (s->state) {
   case SERVER_ACTIVE:
     if (ss && ss->state == SESS_READY)
@@ -177,7 +169,11 @@ static char *status_text(const cli *c, size_t i) {
     return xasprintf("failed: %s",
                      ss && ss->error ? ss->error : "not connected");
   case SERVER_PENDING:
-    return xasprintf("pending approval (mcphost mcp approve %s)", s->name);
+    return xasprintf("pending approval%s (mcphost mcp approve %s)",
+                     s->reason && strstr(s->reason, "changed since approval")
+                         ? ": changed since approval"
+                         : "",
+                     s->name);
   case SERVER_REJECTED:
     return xasprintf("rejected for this project (mcphost mcp approve %s)",
                      s->name);
@@ -239,6 +235,12 @@ static void health_check(cli *c, const size_t *only, size_t nonly) {
   free(idx);
 }
 
+/* The SOURCE column: a project server's file (which of the walk's files
+ * it came from matters); the scope says enough for the others. */
+static const char *list_source(const server_config *s) {
+  return s->scope == SCOPE_PROJECT ? s->source : "-";
+}
+
 static int mcp_list(cli *c, int argc, char **argv) {
   (void)argv;
   if (argc > 1) {
@@ -250,9 +252,9 @@ static int mcp_list(cli *c, int argc, char **argv) {
   health_check(c, NULL, 0);
   /* As `servers`: the code of the first server that failed its check. */
   int rc = EXIT_OK;
-  for (size_t i = 0; i < c->nsessions && rc == EXIT_OK; i++) {
-    if (c->sessions[i] && c->sessions[i]->state != SESS_READY)
-      rc = cli_exit_for_failure(c->sessions[i]);
+  for (size_t i = 0; i < mcp_client_nservers(c->mc) && rc == EXIT_OK; i++) {
+    if (cli_session(c, i) && cli_session(c, i)->state != SESS_READY)
+      rc = cli_exit_for_failure(cli_session(c, i));
   }
   if (c->json) {
     cJSON *arr = cJSON_CreateArray();
@@ -268,11 +270,13 @@ static int mcp_list(cli *c, int argc, char **argv) {
            "COMMAND [ARGS...]\n");
     return EXIT_OK;
   }
-  int wname = 4, wscope = 5, wtype = 4, wtarget = 11;
+  int wname = 4, wscope = 5, wtype = 4, wtarget = 11, wsource = 6;
   char **targets = xcalloc(cfg->nservers, sizeof *targets);
   for (size_t i = 0; i < cfg->nservers; i++) {
     const server_config *s = &cfg->servers[i];
     targets[i] = target_text(s);
+    int wf = (int)strlen(list_source(s));
+    wsource = wf > wsource ? wf : wsource;
     wname = (int)strlen(s->name) > wname ? (int)strlen(s->name) : wname;
     wtype = (int)strlen(s->type) > wtype ? (int)strlen(s->type) : wtype;
     int ws = (int)strlen(config_scope_name(s->scope));
@@ -280,15 +284,15 @@ static int mcp_list(cli *c, int argc, char **argv) {
     int wt = (int)strlen(targets[i]);
     wtarget = wt > wtarget ? (wt > 60 ? 60 : wt) : wtarget;
   }
-  printf("%-*s  %-*s  %-*s  %-*s  %s\n", wname, "NAME", wscope, "SCOPE", wtype,
-         "TYPE", wtarget, "COMMAND/URL", "STATUS");
+  printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, "NAME", wscope, "SCOPE",
+         wtype, "TYPE", wtarget, "COMMAND/URL", wsource, "SOURCE", "STATUS");
   for (size_t i = 0; i < cfg->nservers; i++) {
     const server_config *s = &cfg->servers[i];
     char *st = status_text(c, i);
     st[strcspn(st, "\n")] = '\0'; /* one line each; mcp get has the rest */
-    printf("%-*s  %-*s  %-*s  %-*s  %s\n", wname, s->name, wscope,
+    printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, s->name, wscope,
            config_scope_name(s->scope), wtype, s->type, wtarget, targets[i],
-           st);
+           wsource, list_source(s), st);
     free(st);
     free(targets[i]);
   }
@@ -344,6 +348,8 @@ static int mcp_get(cli *c, int argc, char **argv) {
       putchar(*p);
   }
   printf("\n");
+  if (s->state == SERVER_PENDING && s->reason)
+    printf("  Approval: %s\n", s->reason);
   printf("  Type: %s\n", s->type);
   const char *cmd =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(raw, "command"));
@@ -355,7 +361,7 @@ static int mcp_get(cli *c, int argc, char **argv) {
     sb_init(&b);
     const cJSON *a;
     cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(raw, "args"))
-        add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
+        approval_add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
     if (b.len)
       printf("  Args: %s\n", sb_str(&b));
     sb_free(&b);
@@ -380,6 +386,140 @@ static int write_failed(const char *why) {
   return strstr(why, "already exists") ? EXIT_USAGE : EXIT_SERVER;
 }
 
+/* A transport created only to validate its configuration is destroyed
+ * before it could call back; these are never run. */
+static void ignore_message(void *ud, const char *json, size_t len) {
+  (void)ud;
+  (void)json;
+  (void)len;
+}
+static void ignore_event(void *ud, int code, const char *message) {
+  (void)ud;
+  (void)code;
+  (void)message;
+}
+
+/* Whether the entry would load and its transport accept it: the
+ * loader's checks, the expansion, then the transport's own create(),
+ * which validates every field without any I/O. Fills `why`. */
+static bool entry_valid(cli *c, const char *name, const cJSON *entry,
+                        char **type_out, char *why, size_t why_len) {
+  config tmp;
+  config_init(&tmp);
+  bool ok = false;
+  cJSON *json = NULL;
+  const char *type =
+      config_check_entry(&tmp, "the new entry", name, name, entry);
+  if (!type) {
+    snprintf(why, why_len, "%s", tmp.errors[0]);
+    goto out;
+  }
+  *type_out = xstrdup(type);
+  json = cJSON_Duplicate(entry, 1);
+  if (config_expand_entry(&tmp, "the new entry", name, name, json, NULL) < 0) {
+    snprintf(why, why_len, "%s", tmp.errors[0]);
+    goto out;
+  }
+  const type_binding *tb = registry_find_type(&c->h->reg, type);
+  if (!tb) {
+    snprintf(why, why_len,
+             "the new entry: server \"%s\": no loaded plugin serves "
+             "transport type \"%s\" (see mcphost plugins; a plugin "
+             "outside the built-in directory needs --plugin-dir here too)",
+             name, type);
+    goto out;
+  }
+  mcph_error err;
+  mcph_error_init(&err);
+  /* A deferred plugin (ABI 1.6 provides) is initialized here. */
+  const mcph_transport_factory *tf = plugin_transport(tb->winner, &err);
+  if (!tf) {
+    snprintf(why, why_len, "the new entry: server \"%s\": %s", name,
+             err.message);
+    goto out;
+  }
+  char *text = cJSON_PrintUnformatted(json);
+  mcph_transport_events ev = {.struct_size = sizeof ev,
+                              .on_message = ignore_message,
+                              .on_error = ignore_event,
+                              .on_close = ignore_event};
+  mcph_transport_params params = {.struct_size = sizeof params,
+                                  .type = type,
+                                  .server_name = name,
+                                  .config_json = text,
+                                  .events = &ev};
+  mcph_transport *t = NULL;
+  int rc = tf->create(tb->winner->ctx, &params, &t, &err);
+  cJSON_free(text);
+  if (rc != 0) {
+    snprintf(why, why_len, "the new entry: server \"%s\": %s", name,
+             err.message[0] ? err.message : "invalid configuration");
+    goto out;
+  }
+  tf->destroy(t);
+  ok = true;
+out:
+  cJSON_Delete(json);
+  config_free(&tmp);
+  return ok;
+}
+
+/* Approves the project servers `names` as the walk finds them now, after
+ * showing what each runs. Returns an exit code; nothing is written
+ * unless every name is found. */
+static int approve_servers(cli *c, const char *const *names, size_t n,
+                           choice_kind kind) {
+  config *found = xcalloc(n ? n : 1, sizeof *found);
+  edit_choice *items = xcalloc(n ? n : 1, sizeof *items);
+  int rc = EXIT_OK;
+  config_paths P;
+  config_paths_init(&P, &c->sources);
+  for (size_t i = 0; i < n; i++) {
+    config_init(&found[i]);
+    const server_config *s =
+        config_load_project_server(&found[i], &c->sources, names[i]);
+    if (!s) {
+      for (size_t k = 0; k < found[i].nwarnings; k++)
+        fprintf(stderr, "mcphost: config warning: %s\n", found[i].warnings[k]);
+      fprintf(stderr,
+              "mcphost: no server named \"%s\" in this project's trusted "
+              ".mcp.json files (%s",
+              names[i], P.project_files[0]);
+      for (size_t k = 1; k < P.nproject_files; k++)
+        fprintf(stderr, ", %s", P.project_files[k]);
+      fprintf(stderr, ")\n");
+      rc = EXIT_NOT_FOUND;
+      continue;
+    }
+    items[i] = (edit_choice){.name = s->name,
+                             .file = kind == CHOICE_APPROVE ? s->source : NULL,
+                             .raw = kind == CHOICE_APPROVE ? s->raw : NULL};
+  }
+  char why[1024];
+  if (rc == EXIT_OK && edit_project_choice(P.user_settings, P.project_key, kind,
+                                           items, n, why, sizeof why) < 0)
+    rc = write_failed(why);
+  for (size_t i = 0; i < n && rc == EXIT_OK; i++) {
+    const server_config *s = config_find(&found[i], names[i]);
+    if (kind == CHOICE_REJECT) {
+      printf("Rejected project server %s for %s\n", names[i], P.project_key);
+      continue;
+    }
+    char *what = approval_summary(s->raw, "\n  ");
+    printf("Approved project server %s for %s, from %s:\n  %s\n", s->name,
+           P.project_key, s->source, what);
+    if (s->changes)
+      printf("  changed since its last approval: %s\n", s->changes);
+    free(what);
+  }
+  for (size_t i = 0; i < n; i++)
+    config_free(&found[i]);
+  free(found);
+  free(items);
+  config_paths_free(&P);
+  return rc;
+}
+
 /* Checks and writes {NAME: entry} to the scope; a project server added
  * here is approved for this project at once: its author chose it. */
 static int add_entry(cli *c, const char *name, cJSON *entry, config_scope scope,
@@ -391,46 +531,37 @@ static int add_entry(cli *c, const char *name, cJSON *entry, config_scope scope,
             name);
     return EXIT_USAGE;
   }
-  config tmp;
-  config_init(&tmp);
-  const char *type =
-      config_check_entry(&tmp, "the new entry", name, name, entry);
-  if (!type) {
-    fprintf(stderr, "mcphost: %s\n", tmp.errors[0]);
-    config_free(&tmp);
+  char why[1024];
+  char *type = NULL;
+  if (!entry_valid(c, name, entry, &type, why, sizeof why)) {
+    fprintf(stderr, "mcphost: %s; nothing written\n", why);
+    free(type);
     return EXIT_USAGE;
   }
-  char *type_copy = xstrdup(type);
-  config_free(&tmp);
   config_paths P;
   config_paths_init(&P, &c->sources);
   edit_target t;
   edit_target_init(&t, scope, &P);
   cJSON *servers = cJSON_CreateObject();
   cJSON_AddItemToObject(servers, name, cJSON_Duplicate(entry, 1));
-  char why[1024];
   int rc = EXIT_OK;
   int w = edit_add_servers(&t, servers, false, NULL, NULL, why, sizeof why);
   if (w < 0) {
     rc = write_failed(why);
   } else {
     char *where = edit_target_text(&t);
-    printf("Added %s MCP server %s%s to %s\n", type_copy, name, what, where);
+    printf("Added %s MCP server %s%s to %s\n", type, name, what, where);
     free(where);
-    if (scope == SCOPE_PROJECT) {
-      const char *names[] = {name};
-      if (edit_project_choice(P.user_settings, P.project_key, CHOICE_APPROVE,
-                              names, 1, why, sizeof why) < 0)
-        fprintf(stderr,
-                "mcphost: warning: could not record the approval: "
-                "%s\n",
-                why);
-    }
+    const char *names[] = {name};
+    if (scope == SCOPE_PROJECT &&
+        approve_servers(c, names, 1, CHOICE_APPROVE) != EXIT_OK)
+      fprintf(stderr, "mcphost: warning: could not record the approval\n");
+    cli_warn_skipped(c, names, 1);
   }
   cJSON_Delete(servers);
   edit_target_free(&t);
   config_paths_free(&P);
-  free(type_copy);
+  free(type);
   return rc;
 }
 
@@ -503,7 +634,7 @@ static int mcp_add(cli *c, int argc, char **argv) {
     for (int i = first + 1; i < argc; i++) {
       if (i > first + 1)
         cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
-      add_word(&line, argv[i]);
+      approval_add_word(&line, argv[i]);
     }
     sb_printf(&what, " with command: %s", sb_str(&line));
     sb_free(&line);
@@ -605,22 +736,6 @@ static int mcp_remove(cli *c, int argc, char **argv) {
   return rc;
 }
 
-/* Whether one of the project's .mcp.json files defines `name`. */
-static bool in_project_files(const config_paths *P, const char *name) {
-  bool found = false;
-  for (size_t i = 0; i < P->nproject_files && !found; i++) {
-    config tmp;
-    config_init(&tmp);
-    cJSON *doc = config_read_json(&tmp, P->project_files[i], false);
-    const cJSON *servers = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
-    found = cJSON_IsObject(servers) &&
-            cJSON_GetObjectItemCaseSensitive(servers, name) != NULL;
-    cJSON_Delete(doc);
-    config_free(&tmp);
-  }
-  return found;
-}
-
 static int mcp_choice(cli *c, int argc, char **argv, choice_kind kind) {
   if (kind == CHOICE_RESET ? argc != 1 : argc < 2) {
     fprintf(stderr, "mcphost: usage: mcphost mcp %s\n",
@@ -628,36 +743,20 @@ static int mcp_choice(cli *c, int argc, char **argv, choice_kind kind) {
                                  : "approve|reject NAME...");
     return EXIT_USAGE;
   }
+  if (kind != CHOICE_RESET)
+    return approve_servers(c, (const char *const *)argv + 1, (size_t)argc - 1,
+                           kind);
   config_paths P;
   config_paths_init(&P, &c->sources);
   int rc = EXIT_OK;
-  for (int i = 1; i < argc && rc == EXIT_OK; i++)
-    if (!in_project_files(&P, argv[i])) {
-      fprintf(stderr,
-              "mcphost: no server named \"%s\" in this project's "
-              ".mcp.json files (%s",
-              argv[i], P.project_files[0]);
-      for (size_t k = 1; k < P.nproject_files; k++)
-        fprintf(stderr, ", %s", P.project_files[k]);
-      fprintf(stderr, ")\n");
-      rc = EXIT_NOT_FOUND;
-    }
   char why[1024];
-  if (rc == EXIT_OK &&
-      edit_project_choice(P.user_settings, P.project_key, kind,
-                          (const char *const *)argv + 1, (size_t)argc - 1, why,
+  if (edit_project_choice(P.user_settings, P.project_key, kind, NULL, 0, why,
                           sizeof why) < 0)
     rc = write_failed(why);
-  if (rc == EXIT_OK) {
-    if (kind == CHOICE_RESET)
-      printf("Project choices reset for %s: its .mcp.json servers are pending "
-             "approval again\n",
-             P.project_key);
-    for (int i = 1; i < argc; i++)
-      printf("%s project server %s for %s\n",
-             kind == CHOICE_APPROVE ? "Approved" : "Rejected", argv[i],
-             P.project_key);
-  }
+  else
+    printf("Project choices reset for %s: its .mcp.json servers are pending "
+           "approval again\n",
+           P.project_key);
   config_paths_free(&P);
   return rc;
 }

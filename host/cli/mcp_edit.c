@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "../config.h"
+#include "../config_approval.h"
+#include "../config_trust.h"
 #include "../config_write.h"
 #include "../util.h"
 
@@ -26,6 +28,7 @@ void edit_target_init(edit_target *t, config_scope scope,
   if (scope == SCOPE_PROJECT) {
     t->file = xasprintf("%s/%s", strcmp(p->cwd, "/") ? p->cwd : "",
                         CONFIG_PROJECT_FILE);
+    t->tree = config_project_tree(p, p->project_files[0]);
   } else {
     t->file = xstrdup(p->user_settings);
     if (scope == SCOPE_LOCAL)
@@ -36,6 +39,7 @@ void edit_target_init(edit_target *t, config_scope scope,
 void edit_target_free(edit_target *t) {
   free(t->file);
   free(t->record);
+  free(t->tree);
   memset(t, 0, sizeof *t);
 }
 
@@ -154,6 +158,8 @@ int edit_add_servers(const edit_target *t, const cJSON *servers, bool rename,
    * private. A project file is shared, unless it carries secrets. */
   mode_t mode =
       t->scope != SCOPE_PROJECT || holds_secrets(servers) ? 0600 : 0644;
+  if (t->tree && trust_project_link(t->file, t->tree, why, why_len) < 0)
+    return -1;
   return config_edit_file(t->file, mode, do_add, &a, why, why_len);
 }
 
@@ -177,14 +183,18 @@ static int do_remove(cJSON *doc, void *ud, char *why, size_t why_len) {
 int edit_remove_server(const edit_target *t, const char *name, char *why,
                        size_t why_len) {
   remove_ctx r = {.t = t, .name = name};
+  if (t->tree && trust_project_link(t->file, t->tree, why, why_len) < 0)
+    return -1;
   return config_edit_file(t->file, 0600, do_remove, &r, why, why_len);
 }
 
 bool edit_has_server(const edit_target *t, const char *name) {
+  char why[8];
+  if (t->tree && trust_project_link(t->file, t->tree, why, sizeof why) < 0)
+    return false;
   config tmp;
   config_init(&tmp);
   cJSON *doc = config_read_json(&tmp, t->file, false);
-  char why[8];
   cJSON *obj = doc ? servers_of(t, doc, false, why, sizeof why) : NULL;
   bool has = cJSON_GetObjectItemCaseSensitive(obj, name) != NULL;
   cJSON_Delete(doc);
@@ -197,8 +207,8 @@ bool edit_has_server(const edit_target *t, const char *name) {
 typedef struct choice_ctx {
   const char *settings, *key;
   choice_kind kind;
-  const char *const *names;
-  size_t nnames;
+  const edit_choice *items;
+  size_t n;
 } choice_ctx;
 
 /* The list `key` of `record` as an array, created when missing. */
@@ -239,10 +249,10 @@ static int do_choice(cJSON *doc, void *ud, char *why, size_t why_len) {
     return -1;
   if (k->kind == CHOICE_RESET) {
     int changed = 0;
-    static const char *const keys[] = {"enabledMcpjsonServers",
-                                       "disabledMcpjsonServers",
-                                       "enableAllProjectMcpServers"};
-    for (size_t i = 0; i < 3; i++)
+    static const char *const keys[] = {
+        "enabledMcpjsonServers", "disabledMcpjsonServers",
+        "enableAllProjectMcpServers", APPROVAL_KEY};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
       if (cJSON_GetObjectItemCaseSensitive(record, keys[i])) {
         cJSON_DeleteItemFromObjectCaseSensitive(record, keys[i]);
         changed = 1;
@@ -254,26 +264,40 @@ static int do_choice(cJSON *doc, void *ud, char *why, size_t why_len) {
   cJSON *no = yes ? name_array(record, "disabledMcpjsonServers", k->settings,
                                why, why_len)
                   : NULL;
-  if (!yes || !no)
+  cJSON *bound =
+      yes && no ? member_object(record, APPROVAL_KEY, k->kind == CHOICE_APPROVE,
+                                k->settings, why, why_len)
+                : NULL;
+  if (!yes || !no || (!bound && k->kind == CHOICE_APPROVE))
     return -1;
   cJSON *to = k->kind == CHOICE_APPROVE ? yes : no;
   cJSON *from = k->kind == CHOICE_APPROVE ? no : yes;
-  for (size_t i = 0; i < k->nnames; i++) {
+  for (size_t i = 0; i < k->n; i++) {
+    const edit_choice *it = &k->items[i];
     /* Once in one list, never in both. */
-    array_remove(from, k->names[i]);
-    array_remove(to, k->names[i]);
-    cJSON_AddItemToArray(to, cJSON_CreateString(k->names[i]));
+    array_remove(from, it->name);
+    array_remove(to, it->name);
+    cJSON_AddItemToArray(to, cJSON_CreateString(it->name));
+    cJSON_DeleteItemFromObjectCaseSensitive(bound, it->name);
+    if (k->kind == CHOICE_APPROVE && it->file && it->raw) {
+      cJSON *rec = approval_record(it->file, it->raw);
+      if (!rec) {
+        snprintf(why, why_len, "cannot record what the approval binds: %s",
+                 approval_unavailable());
+        return -1;
+      }
+      cJSON_AddItemToObject(bound, it->name, rec);
+    }
   }
+  if (bound && !bound->child)
+    cJSON_DeleteItemFromObjectCaseSensitive(record, APPROVAL_KEY);
   return 1;
 }
 
 int edit_project_choice(const char *settings, const char *key, choice_kind kind,
-                        const char *const *names, size_t nnames, char *why,
+                        const edit_choice *items, size_t n, char *why,
                         size_t why_len) {
-  choice_ctx k = {.settings = settings,
-                  .key = key,
-                  .kind = kind,
-                  .names = names,
-                  .nnames = nnames};
+  choice_ctx k = {
+      .settings = settings, .key = key, .kind = kind, .items = items, .n = n};
   return config_edit_file(settings, 0600, do_choice, &k, why, why_len);
 }

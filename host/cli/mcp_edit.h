@@ -18,6 +18,7 @@ typedef struct edit_target {
   config_scope scope; /* SCOPE_LOCAL, SCOPE_USER or SCOPE_PROJECT */
   char *file;
   char *record; /* projects{} key for local scope, else NULL */
+  char *tree;   /* project scope: the tree the file must stay in */
 } edit_target;
 
 /* Parses "local", "user", "project"; false for anything else. */
@@ -41,6 +42,9 @@ bool edit_valid_name(const char *name);
 int edit_add_servers(const edit_target *t, const cJSON *servers, bool rename,
                      cJSON *added, cJSON *skipped, char *why, size_t why_len);
 
+/* Adding to or removing from a project file is refused when it is a
+ * symbolic link that leaves the project tree (config_trust.h). */
+
 /* Removes a server. Returns 1 removed, 0 not there, -1 with `why`. */
 int edit_remove_server(const edit_target *t, const char *name, char *why,
                        size_t why_len);
@@ -49,14 +53,22 @@ int edit_remove_server(const edit_target *t, const char *name, char *why,
  * messages and choices). */
 bool edit_has_server(const edit_target *t, const char *name);
 
+/* One project server as the walk found it: what an approval binds. */
+typedef struct edit_choice {
+  const char *name;
+  const char *file; /* the .mcp.json it came from; NULL for reject */
+  const cJSON *raw; /* its entry as written; NULL for reject */
+} edit_choice;
+
 /* Project choices, in the user settings' record of project `key`:
- * approve moves names to enabledMcpjsonServers, reject to
- * disabledMcpjsonServers, reset clears both lists and
- * enableAllProjectMcpServers. Returns 1 written, 0 unchanged, -1 with
- * `why`. */
+ * approve moves names to enabledMcpjsonServers and records what each was
+ * approved as in approvedMcpjsonEntries (config_approval.h), reject moves
+ * them to disabledMcpjsonServers and forgets the record, reset clears
+ * both lists, the records and enableAllProjectMcpServers. Returns 1
+ * written, 0 unchanged, -1 with `why`. */
 typedef enum { CHOICE_APPROVE, CHOICE_REJECT, CHOICE_RESET } choice_kind;
 int edit_project_choice(const char *settings, const char *key, choice_kind kind,
-                        const char *const *names, size_t nnames, char *why,
+                        const edit_choice *items, size_t n, char *why,
                         size_t why_len);
 
 #endif

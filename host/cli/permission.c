@@ -1,148 +1,158 @@
-/* Whether a tool call may run: the permission rules (permissions.h), and
- * for "ask" the --allow options, the terminal and permission plugins
- * (permission_ask.h). */
+/* The CLI's permission asker (cli.h): what "ask" means on the command
+ * line. The rules themselves are the client's (mcp/calls.c). */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../names.h"
 #include "../permission_ask.h"
 #include "../permissions.h"
 #include "../util.h"
 #include "cli.h"
 
-/* Rules match the full normalized name, never a shortened one: a rule
- * must not depend on how long the other names are. */
-static char *qualified_name(const cli *c, size_t idx, const char *tool,
-                            bool normalized) {
-  char *srv = name_normalize(c->h->cfg.servers[idx].name);
-  char *t = normalized ? xstrdup(tool) : name_normalize(tool);
-  char *q = xasprintf("mcp__%s__%s", srv, t);
-  free(srv);
-  free(t);
-  return q;
+/* One question: waiting for the terminal, or being asked. */
+typedef struct cli_ask {
+  cli *c;
+  perm_ask_params p; /* the strings are the ask's own */
+  char *tool, *server, *tool_name, *args, *reason, *description;
+  mcp_ask_answer_fn answer;
+  void *token;
+  perm_ask *ask;
+  struct cli_ask *next;
+} cli_ask;
+
+static void ask_free(cli_ask *a) {
+  free(a->tool);
+  free(a->server);
+  free(a->tool_name);
+  free(a->args);
+  free(a->reason);
+  free(a->description);
+  free(a);
+}
+
+static void start_next(cli *c);
+
+static void on_answer(void *ud, bool allowed, const char *why) {
+  cli_ask *a = ud;
+  cli *c = a->c;
+  if (c->asking == a) {
+    c->asking = NULL;
+  }
+  mcp_ask_answer_fn answer = a->answer;
+  void *token = a->token;
+  /* A plugin's reason may quote a server or a channel: the message is
+   * escaped where it is printed. */
+  char *text = xstrdup(why ? why : "");
+  ask_free(a);
+  answer(token, allowed, text);
+  free(text);
+  start_next(c);
+}
+
+/* The terminal takes one question at a time (batch may have several). */
+static void start_next(cli *c) {
+  if (c->asking || !c->asks) {
+    return;
+  }
+  cli_ask *a = c->asks;
+  c->asks = a->next;
+  c->asking = a;
+  a->ask = perm_ask_start(c->h, &a->p, on_answer, a);
 }
 
 static bool allowed_by_option(const cli *c, const char *q) {
-  for (size_t i = 0; i < c->nallow_tools; i++)
-    if (perm_pattern_match(c->allow_tools[i], q))
+  for (size_t i = 0; i < c->nallow_tools; i++) {
+    if (perm_pattern_match(c->allow_tools[i], q)) {
       return true;
+    }
+  }
   return false;
 }
 
-/* The verdict for the tool; fills `q` (new string) and `desc` (new). */
-static perm_verdict verdict(const cli *c, size_t idx, const char *tool,
-                            bool normalized, char **q, char **desc) {
-  *q = qualified_name(c, idx, tool, normalized);
-  perm_verdict v = perm_decide(c->h->cfg.perms, *q, &c->h->cfg.servers[idx]);
-  *desc = perm_describe(&v);
-  return v;
+/* The terminal only when both ends are one: the prompt must reach the
+ * person who answers it. */
+static int choose_tty(cli *c) {
+  if (c->ask_tty == -2) {
+    c->ask_tty =
+        isatty(STDIN_FILENO) && isatty(STDERR_FILENO) ? STDIN_FILENO : -1;
+  }
+  return c->ask_tty;
 }
 
-int cli_permission_precheck(cli *c, size_t idx, const char *tool,
-                            bool normalized) {
-  char *q, *desc;
-  perm_verdict v = verdict(c, idx, tool, normalized, &q, &desc);
-  int rc = EXIT_OK;
-  if (v.kind == PERM_DENY) {
-    fprintf(stderr, "mcphost: tool call refused: %s: %s\n", q, desc);
-    rc = EXIT_DENIED;
+void cli_ask_on_dev_tty(cli *c) {
+  int fd = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  c->ask_tty = fd >= 0 && isatty(STDERR_FILENO) ? fd : -1;
+  c->ask_tty_owned = c->ask_tty >= 0;
+  if (fd >= 0 && !c->ask_tty_owned) {
+    close(fd);
   }
-  free(q);
-  free(desc);
-  return rc;
 }
 
-int cli_permission_now(cli *c, size_t idx, const char *tool, bool normalized,
-                       char *why, size_t why_len) {
-  char *q, *desc;
-  perm_verdict v = verdict(c, idx, tool, normalized, &q, &desc);
-  int rc = EXIT_OK;
-  if (v.kind == PERM_DENY) {
-    snprintf(why, why_len, "tool call refused: %s: %s", q, desc);
-    rc = EXIT_DENIED;
-  } else if (v.kind == PERM_ASK && !allowed_by_option(c, q)) {
-    snprintf(why, why_len,
-             "tool call refused: %s needs permission (%s) and batch cannot "
-             "ask; pass --allow %s",
-             q, desc, q);
-    rc = EXIT_DENIED;
+static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
+                       void *token) {
+  cli *c = ud;
+  if (allowed_by_option(c, q->tool)) {
+    answer(token, true, "given by --allow");
+    return NULL;
   }
-  free(q);
-  free(desc);
-  return rc;
+  int tty = choose_tty(c);
+  cli_ask *a = xcalloc(1, sizeof *a);
+  a->c = c;
+  a->tool = xstrdup(q->tool);
+  a->server = xstrdup(q->server);
+  a->tool_name = xstrdup(q->tool_name);
+  a->args = xstrdup(q->arguments_json);
+  a->reason = xstrdup(q->reason);
+  a->description = q->description ? xstrdup(q->description) : NULL;
+  a->answer = answer;
+  a->token = token;
+  a->p = (perm_ask_params){.tool = a->tool,
+                           .server = a->server,
+                           .tool_name = a->tool_name,
+                           .arguments_json = a->args,
+                           .reason = a->reason,
+                           .description = a->description,
+                           .tty_in = tty,
+                           .tty_out = stderr,
+                           .timeout_ms = tty >= 0 ? 0 : c->request_timeout_ms};
+  cli_ask **tail = &c->asks;
+  while (*tail) {
+    tail = &(*tail)->next;
+  }
+  *tail = a;
+  start_next(c);
+  return a;
 }
 
-typedef struct answer {
-  bool done, allowed;
-  char *why;
-} answer;
-
-static void on_answer(void *ud, bool allowed, const char *why) {
-  answer *a = ud;
-  a->done = true;
-  a->allowed = allowed;
-  a->why = xstrdup(why ? why : "");
-}
-
-int cli_check_permission(cli *c, size_t idx, const char *tool,
-                         const char *description, const cJSON *args) {
-  char *q, *desc;
-  perm_verdict v = verdict(c, idx, tool, false, &q, &desc);
-  int rc = EXIT_OK;
-  if (v.kind == PERM_DENY) {
-    fprintf(stderr, "mcphost: tool call refused: %s: %s\n", q, desc);
-    rc = EXIT_DENIED;
-    goto out;
-  }
-  if (v.kind != PERM_ASK)
-    goto out;
-  if (allowed_by_option(c, q)) {
-    host_log(c->h, MCPH_LOG_INFO, NULL,
-             "%s needs permission (%s): given by "
-             "--allow",
-             q, desc);
-    goto out;
-  }
-  /* The terminal only when both ends are one: the prompt must reach the
-   * person who answers it. */
-  bool tty = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
-  char *args_text = args ? cJSON_PrintUnformatted(args) : NULL;
-  perm_ask_params p = {.tool = q,
-                       .server = c->h->cfg.servers[idx].name,
-                       .tool_name = tool,
-                       .arguments_json = args_text ? args_text : "{}",
-                       .reason = desc,
-                       .description = description,
-                       .tty_in = tty ? STDIN_FILENO : -1,
-                       .tty_out = stderr,
-                       .timeout_ms = tty ? 0 : c->request_timeout_ms};
-  answer a = {0};
-  perm_ask *ask = perm_ask_start(c->h, &p, on_answer, &a);
-  cJSON_free(args_text);
-  if (host_run_until(c->h, &a.done, 0) == -2 && !a.done) {
-    perm_ask_cancel(ask);
-    fprintf(stderr,
-            "mcphost: tool call of %s: interrupted while asking for "
-            "permission\n",
-            q);
-    rc = EXIT_INTERRUPTED;
-    goto out;
-  }
-  if (!a.allowed) {
-    /* A plugin's reason may quote a server or a channel. */
-    fprintf(stderr,
-            "mcphost: tool call refused: %s needs permission (%s): "
-            "%s\n",
-            q, cli_esc(c, desc), cli_esc(c, a.why));
-    rc = EXIT_DENIED;
+static void ask_cancel(void *ud, void *handle) {
+  cli *c = ud;
+  cli_ask *a = handle;
+  if (c->asking == a) {
+    c->asking = NULL;
+    perm_ask_cancel(a->ask);
   } else {
-    host_log(c->h, MCPH_LOG_INFO, NULL, "%s: %s", q, a.why);
+    for (cli_ask **p = &c->asks; *p; p = &(*p)->next) {
+      if (*p == a) {
+        *p = a->next;
+        break;
+      }
+    }
   }
-  free(a.why);
-out:
-  free(q);
-  free(desc);
-  return rc;
+  ask_free(a);
+  start_next(c);
+}
+
+const mcp_asker *cli_asker(cli *c) {
+  c->asker = (mcp_asker){.start = ask_start, .cancel = ask_cancel, .ud = c};
+  return &c->asker;
+}
+
+void cli_asker_free(cli *c) {
+  if (c->ask_tty_owned) {
+    close(c->ask_tty);
+  }
+  c->ask_tty_owned = false;
+  c->ask_tty = -2;
 }

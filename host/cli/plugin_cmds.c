@@ -1,118 +1,11 @@
-/* Commands that plugins add (mcph.command/1), and the servers service
- * (mcph.host.servers/1) through which plugins start and keep the CLI's
- * connections. */
+/* Commands that plugins add (mcph.command/1). The servers service they
+ * use (mcph.host.servers/1) is the client's (mcp/servers_service.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../util.h"
 #include "cli.h"
-
-struct mcph_run {
-  bool done;
-  int rc;
-};
-
-static cli *C(const mcph_host *api) {
-  return host_from_api(api)->app;
-}
-
-/* ---- the servers service ---- */
-
-static size_t svc_count(const mcph_host *api) {
-  return C(api)->h->cfg.nservers;
-}
-
-static const char *svc_name(const mcph_host *api, size_t i) {
-  const config *cfg = &C(api)->h->cfg;
-  return i < cfg->nservers ? cfg->servers[i].name : NULL;
-}
-
-/* The index of the configured entry named exactly `name`; -1 when none
- * (plugins name servers as configured, never in the mcp__ form). */
-static long find_exact(const cli *c, const char *name) {
-  const server_config *sc = name ? config_find(&c->h->cfg, name) : NULL;
-  return sc ? (long)(sc - c->h->cfg.servers) : -1;
-}
-
-static int svc_connect(const mcph_host *api, const char *name, unsigned flags,
-                       mcph_error *err) {
-  cli *c = C(api);
-  long i = find_exact(c, name);
-  if (i < 0)
-    return mcph_error_set(err, MCPH_ENOTFOUND,
-                          "no server named \"%s\" is configured",
-                          name ? name : "");
-  const server_config *sc = &c->h->cfg.servers[i];
-  if (sc->state != SERVER_ACTIVE)
-    return mcph_error_set(err, MCPH_EDENIED, "server \"%s\" is %s: %s",
-                          sc->name, server_state_name(sc),
-                          sc->reason ? sc->reason : "not allowed to start");
-  session *s = cli_session(c, (size_t)i);
-  if (flags & MCPH_CONNECT_KEEP)
-    s->auto_reconnect = true;
-  if (s->state == SESS_IDLE)
-    session_connect(s, c->connect_timeout_ms);
-  else if ((s->state == SESS_FAILED || s->state == SESS_CLOSED) &&
-           !session_will_reconnect(s))
-    session_restart(s);
-  return MCPH_OK;
-}
-
-static const char *svc_state(const mcph_host *api, const char *name,
-                             const char **why) {
-  cli *c = C(api);
-  long i = find_exact(c, name);
-  if (why)
-    *why = NULL;
-  if (i < 0)
-    return NULL;
-  const server_config *sc = &c->h->cfg.servers[i];
-  if (sc->state != SERVER_ACTIVE) {
-    if (why)
-      *why = sc->reason;
-    return server_state_name(sc);
-  }
-  session *s = c->sessions ? c->sessions[i] : NULL;
-  if (!s || s->state == SESS_IDLE)
-    return "not connected";
-  if (why)
-    *why = s->error;
-  return session_state_name(s);
-}
-
-static const char *svc_policy(const mcph_host *api, const char *key) {
-  cli *c = C(api);
-  const cJSON *v = key ? cJSON_GetObjectItemCaseSensitive(c->h->cfg.managed,
-                                                          key)
-                       : NULL;
-  if (!v)
-    return NULL;
-  cJSON_free(c->policy_text);
-  c->policy_text = cJSON_PrintUnformatted(v);
-  return c->policy_text;
-}
-
-static void svc_finish(const mcph_host *api, mcph_run *run, int exit_code) {
-  (void)api;
-  run->done = true;
-  run->rc = exit_code;
-}
-
-static const mcph_host_servers servers_service = {
-    .struct_size = sizeof servers_service,
-    .count = svc_count,
-    .name = svc_name,
-    .connect = svc_connect,
-    .state = svc_state,
-    .policy = svc_policy,
-    .finish = svc_finish,
-};
-
-void cli_offer_services(cli *c) {
-  c->h->app = c;
-  c->h->servers_service = &servers_service;
-}
 
 /* ---- plugin commands ---- */
 
@@ -188,7 +81,8 @@ int cli_run_plugin_command(cli *c, const plugin_command *pc, int argc,
   if (st != MCPH_OK) {
     out_error("%s: %s", argv[0],
               err.message[0] ? err.message : "the command failed to start");
-    return cli_exit_code(&(cli_failure){.mcph_status = st});
+    return cli_exit_code(
+        &(mcp_error){.kind = mcp_error_kind_of_status(st)});
   }
   if (host_run_until(c->h, &run->done, 0) == -2 && !run->done) {
     if (pc->cmd->interrupt) {
@@ -204,6 +98,4 @@ int cli_run_plugin_command(cli *c, const plugin_command *pc, int argc,
 void cli_plugin_cmds_free(cli *c) {
   free(c->run);
   c->run = NULL;
-  cJSON_free(c->policy_text);
-  c->policy_text = NULL;
 }

@@ -157,9 +157,21 @@ char *text_clean(const char *s, bool multiline);
 
 /* ---- url.c ---- */
 /* Checks that `url` may be shown and opened: http or https, a host, no
- * control characters or spaces. Returns 0 and a new string with the host
- * as people should read it in *host_out, or -1 with the reason. */
-int url_check(const char *url, char **host_out, char *why, size_t n);
+ * control characters or spaces, nothing a browser would read another way
+ * (a backslash, user information, a host written otherwise). Returns 0,
+ * with new strings: the host as people should read it in *host_out and
+ * the URL rebuilt from its parsed parts in *url_out -- the one to show,
+ * hand on and open; or -1 with the reason. */
+int url_check(const char *url, char **host_out, char **url_out, char *why,
+              size_t n);
+/* argv for one $BROWSER entry (split like a shell, without expansion):
+ * "%s" in a word stands for the URL, else the URL is the last word. A
+ * "%s" that is not the whole word gets the URL with the characters a
+ * shell interprets percent-encoded (the word is a shell's command line,
+ * as in "sh -c 'firefox %s'"). NULL with the reason when the entry does
+ * not split. Free with proc_free_argv(). */
+char **url_browser_argv(const char *entry, const char *url, char *why,
+                        size_t n);
 /* Opens `url` with $BROWSER, else xdg-open, without a shell and without
  * waiting. Returns 0, or -1 with the reason. */
 int url_open(elicit_plugin *pl, const char *server, const char *url, char *why,

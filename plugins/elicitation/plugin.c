@@ -230,8 +230,8 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
   e->next = pl->list;
   pl->list = e;
   if (e->url_mode) {
-    char reason[300];
-    if (url_check(e->url, &e->url_host, reason, sizeof reason) != 0) {
+    char reason[300], *rebuilt = NULL;
+    if (url_check(e->url, &e->url_host, &rebuilt, reason, sizeof reason) != 0) {
       /* Refused before any hook or person sees it: such a URL is never
        * opened, whoever would agree. */
       char line[1400];
@@ -243,6 +243,9 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
       flow_finish(e, flow_action("decline"));
       return 0;
     }
+    /* What is shown, asked and opened is what curl parsed. */
+    free(e->url);
+    e->url = rebuilt;
   }
   flow_start(e);
   return 0;

@@ -4,7 +4,17 @@
  * launch a desktop handler (ssh:, smb:, ...). The host is shown on its
  * own line, in punycode too when it is not ASCII (a Cyrillic "а" looks
  * like a Latin "a"), because the host is the part of a URL people
- * misread (https://bank.example@evil.example/ goes to evil.example). */
+ * misread.
+ *
+ * The host shown is libcurl's reading of the URL; a browser reads it by
+ * the WHATWG URL standard, which differs on purpose-made URLs: for
+ * http://evil.example\@good.example/ curl sees good.example, a browser
+ * goes to evil.example ('\' is '/' there). So a URL the two could read
+ * differently is refused -- a backslash before the query, user
+ * information ("user@") in the authority, anything but "scheme://" after
+ * the scheme, a host the browser's rule finds written otherwise -- and
+ * the URL shown, given to a hook and opened is the one rebuilt from
+ * curl's parts, never the server's text. */
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -119,8 +129,62 @@ static char *punycode(const char *host, char *why, size_t n) {
   return elicit_xstrdup(out);
 }
 
-int url_check(const char *url, char **host_out, char *why, size_t n) {
+/* The host a browser finds in `url` (after "scheme://", up to '/', '\\',
+ * '?' or '#', without a port), lower-cased, into `out`; false when the
+ * authority holds user information or the URL is not written as
+ * scheme://authority. `why` says which. */
+static bool browser_host(const char *url, char *out, size_t size, char *why,
+                         size_t n) {
+  const char *p = strchr(url, ':') + 1;
+  if (p[0] != '/' || p[1] != '/' || p[2] == '/' || p[2] == '\\') {
+    refuse(why, n, "%s", "it is not written as scheme://host/...");
+    return false;
+  }
+  p += 2;
+  size_t alen = strcspn(p, "/\\?#");
+  if (memchr(p, '@', alen)) {
+    refuse(why, n, "%s",
+           "it holds a user name or password before the host (user@), "
+           "the classic disguise of a host");
+    return false;
+  }
+  size_t hlen = alen;
+  if (p[0] == '[') {
+    const char *close = memchr(p, ']', alen);
+    hlen = close ? (size_t)(close - p) + 1 : alen;
+  } else {
+    const char *colon = memchr(p, ':', alen);
+    hlen = colon ? (size_t)(colon - p) : alen;
+  }
+  if (hlen >= size) {
+    refuse(why, n, "%s", "its host is too long");
+    return false;
+  }
+  for (size_t i = 0; i < hlen; i++) {
+    out[i] = p[i] >= 'A' && p[i] <= 'Z' ? (char)(p[i] - 'A' + 'a') : p[i];
+  }
+  out[hlen] = '\0';
+  return true;
+}
+
+static bool same_host(const char *seen, const char *curl_host) {
+  size_t i = 0;
+  for (; seen[i] && curl_host[i]; i++) {
+    char c = curl_host[i];
+    if (c >= 'A' && c <= 'Z') {
+      c = (char)(c - 'A' + 'a');
+    }
+    if (c != seen[i]) {
+      return false;
+    }
+  }
+  return seen[i] == curl_host[i];
+}
+
+int url_check(const char *url, char **host_out, char **url_out, char *why,
+              size_t n) {
   *host_out = NULL;
+  *url_out = NULL;
   for (const unsigned char *p = (const unsigned char *)url; *p; p++)
     if (*p <= 0x20 || *p == 0x7F)
       return refuse(why, n, "%s", "the URL holds spaces or control characters");
@@ -139,13 +203,22 @@ int url_check(const char *url, char **host_out, char *why, size_t n) {
     return refuse(why, n, "only http and https URLs are opened, not \"%s:\"",
                   scheme);
 
+  size_t before_query = strcspn(url, "?#");
+  if (memchr(url, '\\', before_query))
+    return refuse(why, n, "%s",
+                  "it holds a backslash, which browsers read as '/': the "
+                  "host they go to may not be the one shown");
+  char seen[300];
+  if (!browser_host(url, seen, sizeof seen, why, n))
+    return -1;
+
   const curl_url_fns *cu = curl_url_api(why, n);
   if (!cu)
     return -1;
   CURLU *u = cu->url();
   if (!u)
     abort();
-  char *host = NULL, *puny = NULL;
+  char *host = NULL, *puny = NULL, *full = NULL;
   int rc = 0;
   CURLUcode uc = cu->set(u, CURLUPART_URL, url, 0);
   if (uc != CURLUE_OK) {
@@ -154,6 +227,16 @@ int url_check(const char *url, char **host_out, char *why, size_t n) {
   }
   if (cu->get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK || !host || !*host) {
     rc = refuse(why, n, "%s", "the URL has no host");
+    goto out;
+  }
+  if (!same_host(seen, host)) {
+    rc = refuse(why, n, "%s",
+                "its host is written in a way browsers and this check read "
+                "differently");
+    goto out;
+  }
+  if (cu->get(u, CURLUPART_URL, &full, 0) != CURLUE_OK || !full) {
+    rc = refuse(why, n, "%s", "the URL cannot be rebuilt from its parts");
     goto out;
   }
   bool ascii = true;
@@ -169,7 +252,9 @@ int url_check(const char *url, char **host_out, char *why, size_t n) {
     snprintf(*host_out, len, "%s (%s)", host, puny);
   else
     snprintf(*host_out, len, "%s", host);
+  *url_out = elicit_xstrdup(full);
 out:
+  cu->free_part(full);
   cu->free_part(host);
   free(puny);
   cu->cleanup(u);
@@ -213,10 +298,38 @@ static void on_browser_exit(void *ud, int wstatus) {
   browser_free(b);
 }
 
-/* argv for one $BROWSER entry: "%s" in a word stands for the URL, else
- * the URL is the last word. */
-static char **browser_argv(const char *entry, const char *url, char *why,
-                           size_t n) {
+/* Characters a shell gives a meaning to, percent-encoded when the URL goes
+ * into a word with other text: such a word is a command line for a shell
+ * (BROWSER="sh -c 'firefox %s'"), where a URL's '&', ';', '$(', '`' or
+ * quote would run commands. What a URL needs and a shell leaves alone
+ * inside a word (letters, digits, -._~:/?#[]@%=+, and non-ASCII) stays,
+ * so the URL still works; '&' in a query becomes %26, which servers may
+ * read as data -- the price of not handing a shell a command. */
+static bool shell_safe(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c >= 0x80 ||
+         strchr("-._~:/?#[]@%=+,", c) != NULL;
+}
+
+/* `url` with shell_safe() characters as they are, the rest as %XX. A new
+ * string. */
+static char *shell_encoded(const char *url) {
+  char *out = elicit_xmalloc(strlen(url) * 3 + 1);
+  size_t o = 0;
+  for (const unsigned char *p = (const unsigned char *)url; *p; p++) {
+    if (shell_safe(*p)) {
+      out[o++] = (char)*p;
+    } else {
+      snprintf(out + o, 4, "%%%02X", *p);
+      o += 3;
+    }
+  }
+  out[o] = '\0';
+  return out;
+}
+
+char **url_browser_argv(const char *entry, const char *url, char *why,
+                        size_t n) {
   char **argv = proc_split(entry, why, n);
   if (!argv)
     return NULL;
@@ -226,10 +339,14 @@ static char **browser_argv(const char *entry, const char *url, char *why,
     char *pct = strstr(argv[argc], "%s");
     if (!pct)
       continue;
-    size_t len = strlen(argv[argc]) - 2 + strlen(url) + 1;
+    /* The whole word: one argument, no shell in the way. */
+    bool alone = strcmp(argv[argc], "%s") == 0;
+    char *given = alone ? elicit_xstrdup(url) : shell_encoded(url);
+    size_t len = strlen(argv[argc]) - 2 + strlen(given) + 1;
     char *word = elicit_xmalloc(len);
-    snprintf(word, len, "%.*s%s%s", (int)(pct - argv[argc]), argv[argc], url,
+    snprintf(word, len, "%.*s%s%s", (int)(pct - argv[argc]), argv[argc], given,
              pct + 2);
+    free(given);
     free(argv[argc]);
     argv[argc] = word;
     placed = true;
@@ -255,7 +372,7 @@ int url_open(elicit_plugin *pl, const char *server, const char *url, char *why,
   char *save = NULL;
   for (char *entry = strtok_r(list, ":", &save); entry;
        entry = strtok_r(NULL, ":", &save)) {
-    char **argv = browser_argv(entry, url, why, n);
+    char **argv = url_browser_argv(entry, url, why, n);
     if (!argv)
       continue;
     pid_t pid;

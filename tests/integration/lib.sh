@@ -115,6 +115,25 @@ batch_run() {
   ERR=$(cat "$TMP/err")
 }
 
+# run_until_kill TEXT PID ARGS...: runs mcphost in the background, waits
+# (bounded) until its stderr shows TEXT, kills PID (a server) with SIGKILL
+# and waits for mcphost; sets RC, OUT and ERR like run.
+run_until_kill() {
+  local text=$1 victim=$2 pid
+  shift 2
+  "$MCPHOST" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null &
+  pid=$!
+  for _ in $(seq 150); do
+    grep -qF -- "$text" "$TMP/err" && break
+    sleep 0.1
+  done
+  kill -9 "$victim" 2>/dev/null
+  wait "$pid"
+  RC=$?
+  OUT=$(cat "$TMP/out")
+  ERR=$(cat "$TMP/err")
+}
+
 # term_run NAME STREAM ENV... -- ARGS...: mcphost ARGS in a 100x50
 # terminal of its own (a private tmux server, gone with $TMP), with STREAM
 # (stdout or stderr) on the terminal and the other one in a file; waits
@@ -140,6 +159,20 @@ term_run() {
   FILE=$(cat "$TMP/$name.file" 2>/dev/null)
   TITLE=$(tmux -S "$TMP/tmux.sock" display-message -p -t "$name" '#{pane_title}')
 }
+
+# tmux_server: a private tmux server whose socket lives (and goes) with
+# $TMP, driven with tm; fails the test when tmux is missing.
+tmux_server() {
+  if ! command -v tmux >/dev/null 2>&1; then
+    RC=1
+    bad "tmux is installed (scripts/deps.sh test installs it)"
+    finish
+    exit
+  fi
+  SOCK="$TMP/tmux.sock"
+  on_exit "tmux -S '$SOCK' kill-server 2>/dev/null"
+}
+tm() { tmux -S "$SOCK" "$@"; }
 
 finish() {
   echo "$PASS passed, $FAIL failed"

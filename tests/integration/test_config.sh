@@ -90,9 +90,9 @@ expect "mcp add-json checks the entry" 2 --err "\"command\" must be a non-empty 
 
 prun --timeout 3000 mcp list
 expect "mcp list runs; it exits 3 like servers: r failed" 3
-check "mcp list shows a local server with its health" out_has "^a +local +stdio +$TMP/bin/a +connected"
-check "mcp list shows a user server" out_has "^c +user +stdio +$TMP/bin/c +connected"
-check "mcp list shows a project server" out_has "^r +project +http +http://127.0.0.1:9/mcp +(failed|needs-auth)"
+check "mcp list shows a local server with its health" out_has "^a +local +stdio +$TMP/bin/a +- +connected"
+check "mcp list shows a user server" out_has "^c +user +stdio +$TMP/bin/c +- +connected"
+check "mcp list shows a project server" out_has "^r +project +http +http://127.0.0.1:9/mcp +$P/.mcp.json +(failed|needs-auth)"
 prun --json --timeout 3000 mcp list
 expect "mcp list --json (exit 3: r failed)" 3 \
   --jq 'map(select(.name == "b"))[0] | .scope == "user" and .status == "connected" and .env == ["TOKEN", "MODE"]' \
@@ -126,15 +126,15 @@ config_file "$HOME/proj/.mcp.json" \
 config_file "$P/.mcp.json" "{\"both\": {\"command\": \"$TMP/bin/deep\"}}"
 prun mcp list
 check "a parent's .mcp.json is read, and its servers are pending" \
-  out_has "^rootsrv +project +stdio +$TMP/bin/rootsrv +pending approval \(mcphost mcp approve rootsrv\)"
-check "the deeper .mcp.json wins a name clash" out_has "^both +project +stdio +$TMP/bin/deep +pending"
+  out_has "^rootsrv +project +stdio +$TMP/bin/rootsrv +$HOME/proj/.mcp.json +pending approval \(mcphost mcp approve rootsrv\)"
+check "the deeper .mcp.json wins a name clash" out_has "^both +project +stdio +$TMP/bin/deep +$P/.mcp.json +pending"
 prun servers
 prun tools
 expect "tools says how to approve a pending server" 0 \
   --err "server \"rootsrv\" not started: project server from $HOME/proj/.mcp.json awaiting approval"
 prun call mcp__rootsrv__echo message=x
 expect "calling a pending server is refused and says how to approve" 8 \
-  --err "mcphost mcp approve rootsrv" --err "--approve-project"
+  --err "mcphost mcp approve rootsrv" --no-err "--approve-project"
 check "a pending server is never started (list, servers, tools, call)" \
   sh -c "! [ -e '$TMP/spawned/rootsrv' ] && ! [ -e '$TMP/spawned/deep' ] && ! [ -e '$TMP/spawned/shadow' ]"
 
@@ -147,7 +147,7 @@ check "approvals are recorded per project in the user settings" \
   settings_jq ".projects[\"$REALP\"].enabledMcpjsonServers | contains([\"rootsrv\", \"both\"])"
 in_dir "$HOME/proj" mcp list
 check "an approval in one project does not approve another" \
-  out_has "^rootsrv +project +stdio +$TMP/bin/rootsrv +pending"
+  out_has "^rootsrv +project +stdio +$TMP/bin/rootsrv +[^ ]+ +pending"
 
 prun mcp reject rootsrv
 prun call mcp__rootsrv__echo message=x
@@ -159,10 +159,15 @@ expect "mcp reset-project-choices" 0 --out "pending approval again"
 prun mcp list
 check "after a reset the project servers are pending again" out_has "^both +project .* pending"
 prun --approve-project call mcp__rootsrv__echo message=ci
-expect "--approve-project runs a pending server" 0 --out "Echo: ci"
+expect "--approve-project outside a repository covers only the working directory's file" 8 \
+  --err "is pending"
+mkdir "$HOME/proj/.git"
+prun --approve-project call mcp__rootsrv__echo message=ci
+expect "--approve-project runs a pending server of the working directory's repository" 0 --out "Echo: ci"
 (cd "$P" && MCPHOST_APPROVE_PROJECT_SERVERS=1 "$MCPHOST" call mcp__rootsrv__echo message=env >"$TMP/out" 2>"$TMP/err" </dev/null)
 RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
 expect "MCPHOST_APPROVE_PROJECT_SERVERS=1 does the same for CI" 0 --out "Echo: env"
+rmdir "$HOME/proj/.git"
 prun mcp approve nosuch
 expect "approving a name no .mcp.json defines is an error" 6 --err "no server named \"nosuch\""
 rm -f "$HOME/proj/.mcp.json" "$P/.mcp.json"

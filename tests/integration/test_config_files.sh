@@ -29,10 +29,10 @@ printf '{"mcpServers": {"u": {"command": "%s"}},\n  "oops": [1, 2,,]}\n' "$DEMO"
 cp "$SETTINGS" "$TMP/settings.orig"
 prun --mcp-config "$GOOD" call mcp__good__echo message=still
 expect "invalid JSON in the user settings: an error naming file and line, other sources used" 0 \
-  --out "Echo: still" --err "config error: $SETTINGS: invalid JSON near line 2"
+  --out "Echo: still" --err "config error: $SETTINGS: invalid JSON near line 2, column 17"
 prun mcp add x -s user -- "$DEMO"
 expect "mcp add refuses to rewrite a settings file that is not valid JSON" 3 \
-  --err "$SETTINGS: invalid JSON near line 2; not changing it"
+  --err "$SETTINGS: invalid JSON near line 2, column 17; not changing it"
 prun mcp approve whatever
 check "nothing rewrote or lost the broken settings file" unchanged "$SETTINGS" "$TMP/settings.orig"
 

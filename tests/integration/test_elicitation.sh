@@ -369,16 +369,7 @@ done
 
 # ---- the terminal (tmux) ----
 
-if ! command -v tmux >/dev/null 2>&1; then
-  RC=1
-  bad "tmux is installed (scripts/deps.sh test installs it)"
-  finish
-  exit
-fi
-# A private tmux server whose socket lives (and goes) with $TMP.
-SOCK="$TMP/tmux.sock"
-tm() { tmux -S "$SOCK" "$@"; }
-on_exit "tmux -S '$SOCK' kill-server 2>/dev/null"
+tmux_server
 
 # term NAME [ENV=VALUE...] -- MCPHOST_ARGS...: runs mcphost in a terminal;
 # stdout to $TMP/NAME.out, the exit code to $TMP/NAME.rc.

@@ -6,8 +6,8 @@ H="h=$HOSTILE --log $TMP/hostile.log"
 
 # An unknown tool is 6 however it is named and however the server says so.
 run --server "$H" call h/nope
-expect "call SERVER/TOOL: a -32602 \"Unknown tool\" error is exit 6" 6 \
-  --err "Unknown tool: nope"
+expect "call SERVER/TOOL: a -32602 \"Unknown tool\" error is exit 6, said as batch says it" 6 \
+  --err 'has no tool named "nope"'
 run --server "$H" call mcp__h__nope
 expect "call mcp__SERVER__TOOL: a name missing from the list is exit 6" 6 \
   --err 'has no tool named "nope"'
@@ -64,7 +64,7 @@ check "and that code is 3 (the server could not start)" test "$want" -eq 3
 # --json: a failure is an object on stdout as well.
 run --json --server "$H" call h/nope
 expect "--json: an error goes to stdout as {\"error\": {code, message, server}}" 6 \
-  --jq '.error.code == 6 and .error.server == "h" and (.error.message | test("Unknown tool: nope"))'
+  --jq '.error.code == 6 and .error.server == "h" and (.error.message | test("no tool named \"nope\""))'
 run --json --server "$H" tools nosuch
 expect "--json: an error without a server has \"server\": null" 6 \
   --jq '.error.code == 6 and .error.server == null and (.error.message | test("nosuch"))'

@@ -73,6 +73,18 @@ run --config "$C" call mcp__every__echo message="after restart"
 expect "a restarted server gets a new session in the next invocation" 0 \
   --out "Echo: after restart"
 
+# A server that dies during a long call: the broken stream is resumed
+# once, the refused connection is terminal, and the call fails with the
+# reason instead of backing off against a closed port (issue 10, 14).
+run_until_kill "progress: 1/30" "$EVERY_PID" --config "$C" \
+  call mcp__every__trigger-long-running-operation duration=30 steps=30
+wait "$EVERY_PID" 2>/dev/null
+expect "a server killed during a call fails the call: the server cannot be reached" 3 \
+  --err "progress: 1/30" \
+  --err "the event stream broke before the response arrived, and the server at $EURL cannot be reached: Failed to connect" \
+  --no-err "could not be resumed"
+start_everything "$EPORT"
+
 # ---- failures to connect ----
 
 DEAD=$(free_port)
@@ -98,9 +110,9 @@ bad_config() { # NAME JSON TEXT
 bad_config "a missing url is an error naming \"url\"" \
   '{"type": "http"}' '"url" is required'
 bad_config "a non-http url is refused" \
-  '{"type": "http", "url": "ftp://example.com/mcp"}' '"url" must be an http or https URL'
+  '{"type": "http", "url": "ftp://example.com/mcp"}' '"url" must be an absolute http or https URL (the scheme is "ftp"'
 bad_config "a malformed url is refused" \
-  '{"type": "http", "url": "http://exa mple.com/"}' '"url" is not a valid URL'
+  '{"type": "http", "url": "http://exa mple.com/"}' '"url" must be an absolute http or https URL (Bad hostname): http://exa mple.com/'
 bad_config "headers must be an object" \
   '{"type": "http", "url": "http://127.0.0.1:1/", "headers": ["x"]}' '"headers" must be an object'
 bad_config "a header value must be a string" \
@@ -145,7 +157,9 @@ expect "a standalone GET stream that ends is reopened with Last-Event-ID" 0 \
 
 run --config "$T" call t/drop_forever
 expect "a resumption that keeps failing gives up after 5 attempts" 3 \
-  --err "could not be resumed (5 attempts" --err "HTTP 503 Service Unavailable from $TURL"
+  --err "could not be resumed (5 attempts; last: HTTP 503 Service Unavailable from $TURL"
+check "... naming the URL once" \
+  test "$(grep "could not be resumed" "$TMP/err" | grep -o "$TURL" | wc -l)" = 1
 
 run --config "$T" call t/sse_reply
 expect "event-stream replies skip priming events and other event types" 0 \

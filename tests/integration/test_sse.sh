@@ -84,6 +84,16 @@ run --config "$TMP/ide.json" --json servers
 expect "type sse-ide uses the same transport" 0 \
   --jq '.[0].state == "connected" and .[0].type == "sse-ide"'
 
+# A server that dies during a long call: the refused reconnect is
+# terminal, and the call fails with the reason at once instead of after
+# five reconnects with a growing backoff (issue 10, 14).
+run_until_kill "progress: 1/30" "$EPID" --config "$C" \
+  call mcp__every__trigger-long-running-operation duration=30 steps=30
+expect "a server killed during a call fails it: the server cannot be reached" 3 \
+  --err "progress: 1/30" \
+  --err "cannot connect to http://127.0.0.1:$EPORT/sse: Failed to connect" \
+  --no-err "reconnect attempts failed"
+
 # ---- requests as sent ----
 
 serve
@@ -160,7 +170,7 @@ expect "a redirect within the origin is followed" 0 --out "Echo: redirected"
 sse_config "$TMP/away.json" t "http://127.0.0.1:$P/redirect-away"
 run --config "$TMP/away.json" servers
 expect "a redirect to another origin is not followed" 3 \
-  --out "HTTP 302 Found to http://localhost:$P/sse not followed: it leaves the origin"
+  --out "HTTP 302 Found redirected to another origin (http://localhost:$P); not followed"
 
 # ---- losing the stream ----
 
@@ -193,9 +203,31 @@ serve --drop-after-id 5 --retry 50 --after-drop 503,503,503,503,503,503,503
 sse_config "$TMP/never.json" t "$URL"
 run --config "$TMP/never.json" call mcp__t__echo message=x
 expect "reconnecting gives up after 5 failed attempts, naming the last error" 3 \
-  --err "lost the SSE stream at $URL and 5 reconnect attempts failed" \
-  --err "HTTP 503 Service Unavailable"
+  --err "lost the SSE stream and 5 reconnect attempts failed; the last: GET $URL failed: HTTP 503 Service Unavailable"
+check "... naming the URL once" \
+  test "$(grep "reconnect attempts failed" "$TMP/err" | grep -o "$URL" | wc -l)" = 1
 check "... after exactly 5 reconnect attempts" test "$(count GET /sse)" = 6
+
+# ---- an SSE server given as http (the spec's backwards compatibility) ----
+
+serve
+run -v --url "s=$URL" call mcp__s__echo message=fallback
+expect "--url without --transport: a 4xx to the initialize POST falls back to SSE, saying so with -v" 0 \
+  --out "Echo: fallback" \
+  --err "not a streamable HTTP server (HTTP 404 Not Found from $URL: not found); trying the legacy SSE transport"
+config_file "$TMP/untyped.json" "{\"s\": {\"url\": \"$URL\"}}"
+run --config "$TMP/untyped.json" call mcp__s__echo message=untyped
+expect "a config entry with a url and no type falls back the same way" 0 \
+  --out "Echo: untyped"
+run --json --config "$TMP/untyped.json" servers
+expect "servers shows the transport it fell back to" 0 --out '"type":	"sse"'
+run --transport http --url "s=$URL" call mcp__s__echo message=x
+expect "a type given explicitly is not second-guessed" 3 \
+  --err "HTTP 404 Not Found from $URL" --no-err "legacy SSE"
+run --url "s=http://127.0.0.1:$P/nothing" call mcp__s__echo message=x
+expect "when both fail, the error says so and hints at the URL" 3 \
+  --err "as streamable HTTP: HTTP 404 Not Found from http://127.0.0.1:$P/nothing" \
+  --err "Neither transport answers at this URL"
 
 # ---- POST failures ----
 
@@ -211,11 +243,12 @@ check "a 401 on a POST is reported with the status, URL and WWW-Authenticate" \
 # ---- limits ----
 
 serve
-sse_config "$TMP/big.json" t "$URL" '"maxMessageBytes": 1000'
+sse_config "$TMP/big.json" t "$URL" '"maxMessageBytes": 1024'
 run --config "$TMP/big.json" --timeout 2000 call mcp__t__echo \
   message="$(head -c 2000 /dev/zero | tr '\0' x)"
 expect "an event over maxMessageBytes is dropped with a message naming the limit" 5 \
-  --err "exceeds the 1000-byte limit (maxMessageBytes); dropped"
+  --err "exceeds the 1024-byte limit (maxMessageBytes); dropped" \
+  --no-err "dropped (-9)"
 
 # ---- configuration ----
 

@@ -1,5 +1,6 @@
 /* ${VAR} and ${VAR:-default} expansion, as Claude Code does it. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "config.h"
@@ -83,7 +84,7 @@ TEST(test_expansion_covers_command_args_env_url_and_headers) {
       "\"${MCPHOST_T_TOKEN}\"}");
   config c;
   config_init(&c);
-  config_expand_entry(&c, "f.json", "mcpServers.s", "s", e);
+  config_expand_entry(&c, "f.json", "mcpServers.s", "s", e, NULL);
   CHECK_STR(cJSON_GetObjectItem(e, "command")->valuestring, "s3cret");
   CHECK_STR(cJSON_GetArrayItem(cJSON_GetObjectItem(e, "args"), 1)->valuestring,
             "--t=s3cret");
@@ -120,6 +121,97 @@ TEST(test_a_deeply_nested_default_does_not_exhaust_the_stack) {
   sb_free(&b);
 }
 
+static bool only_mcp(void *ud, const char *var) {
+  (void)ud;
+  return strncmp(var, "MCP_", 4) == 0;
+}
+
+/* A URL of a project or plugin server: the environment never sets its
+ * scheme or host. */
+TEST(test_a_guarded_url_never_takes_its_scheme_or_host_from_the_environment) {
+  setenv("MCPT_HOST", "evil.example", 1);
+  setenv("MCPT_PORT", "8080", 1);
+  setenv("MCPT_AT", "1@evil.example", 1);
+  setenv("MCPT_BS", "1\\@evil.example", 1);
+  setenv("MCPT_SCHEME", "https", 1);
+  unsetenv("MCPT_UNSET");
+  static const struct {
+    const char *url, *want; /* want NULL: refused */
+  } urls[] = {
+      {"http://localhost:${MCPT_PORT}/mcp", "http://localhost:8080/mcp"},
+      {"http://localhost:${MCPT_UNSET:-9}/mcp", "http://localhost:9/mcp"},
+      {"https://good.example/${MCPT_HOST}?q=${MCPT_AT}",
+       "https://good.example/evil.example?q=1@evil.example"},
+      {"http://${MCPT_HOST}/mcp", NULL},
+      {"http://${MCPT_UNSET:-good.example}/mcp", "http://good.example/mcp"},
+      {"http://${MCPT_HOST:-good.example}/mcp", NULL},
+      {"${MCPT_SCHEME}://good.example/", NULL},
+      {"${MCPT_URL_UNSET}", NULL},
+      {"http://localhost:${MCPT_AT}/mcp", NULL},
+      {"http://localhost:${MCPT_BS}/mcp", NULL},
+      {"http://u:${MCPT_AT}@good.example/", NULL},
+  };
+  expand_rules rules = {.guard_url = true};
+  for (size_t i = 0; i < sizeof urls / sizeof urls[0]; i++) {
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "url", urls[i].url);
+    config c;
+    config_init(&c);
+    int rc = config_expand_entry(&c, "p.json", "mcpServers.s", "s", e, &rules);
+    int before = check_failures;
+    if (urls[i].want) {
+      CHECK(rc == 0);
+      CHECK_STR(cJSON_GetObjectItem(e, "url")->valuestring, urls[i].want);
+    } else {
+      CHECK(rc < 0);
+      CHECK_CONTAINS(c.nerrors ? c.errors[0] : NULL,
+                     "would set the scheme or host of \"url\"");
+    }
+    if (check_failures != before)
+      fprintf(stderr, "  for \"%s\"\n", urls[i].url);
+    cJSON_Delete(e);
+    config_free(&c);
+  }
+  /* The user's own scopes are not guarded. */
+  cJSON *e = cJSON_Parse("{\"url\": \"http://${MCPT_HOST}/mcp\"}");
+  config c;
+  config_init(&c);
+  CHECK(config_expand_entry(&c, "u.json", "mcpServers.s", "s", e, NULL) == 0);
+  CHECK_STR(cJSON_GetObjectItem(e, "url")->valuestring,
+            "http://evil.example/mcp");
+  cJSON_Delete(e);
+  config_free(&c);
+}
+
+TEST(test_allowed_env_vars_withholds_the_others_as_if_unset) {
+  setenv("MCP_OK", "yes", 1);
+  setenv("MCPT_SECRET", "s3cret", 1);
+  cJSON *e = cJSON_Parse(
+      "{\"command\": \"x\", \"args\": [\"${MCP_OK}\", \"${MCPT_SECRET}\", "
+      "\"${MCPT_SECRET:-fallback}\"], \"env\": {\"T\": \"${MCPT_SECRET}\"}}");
+  expand_rules rules = {.allowed = only_mcp,
+                        .allowed_origin = "u.json: allowedEnvVars"};
+  config c;
+  config_init(&c);
+  CHECK(config_expand_entry(&c, "p.json", "mcpServers.s", "s", e, &rules) == 0);
+  const cJSON *args = cJSON_GetObjectItem(e, "args");
+  CHECK_STR(cJSON_GetArrayItem(args, 0)->valuestring, "yes");
+  CHECK_STR(cJSON_GetArrayItem(args, 1)->valuestring, "${MCPT_SECRET}");
+  CHECK_STR(cJSON_GetArrayItem(args, 2)->valuestring, "fallback");
+  CHECK_STR(
+      cJSON_GetObjectItem(cJSON_GetObjectItem(e, "env"), "T")->valuestring,
+      "${MCPT_SECRET}");
+  CHECK(c.nwarnings == 3);
+  CHECK_STR(c.nwarnings ? c.warnings[0] : NULL,
+            "p.json: server \"s\": ${MCPT_SECRET} not expanded: not in "
+            "allowedEnvVars (u.json: allowedEnvVars) (at "
+            "mcpServers.s.args[1])");
+  cJSON_Delete(e);
+  config_free(&c);
+}
+
 RUN(T(test_expansion_table),
+    T(test_a_guarded_url_never_takes_its_scheme_or_host_from_the_environment),
+    T(test_allowed_env_vars_withholds_the_others_as_if_unset),
     T(test_expansion_covers_command_args_env_url_and_headers),
     T(test_a_deeply_nested_default_does_not_exhaust_the_stack))

@@ -5,11 +5,13 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "config.h"
+#include "config_approval.h"
 #include "config_scopes.h"
 #include "permissions.h"
 #include "util.h"
@@ -21,7 +23,12 @@ typedef struct tree {
   const char *project_root;     /* HOME/proj/.mcp.json */
   const char *project_cwd;      /* HOME/proj/sub/.mcp.json (the cwd) */
   const char *dynamic;          /* --mcp-config JSON text */
+  const char *plugin;           /* a plugin "src"'s {"mcpServers": ...} */
   bool strict, approve;
+  bool repo; /* HOME/proj is a repository (holds .git) */
+  /* Instead of `user`: the settings text made from the project key and
+   * the path of HOME/proj/sub/.mcp.json (new string). */
+  char *(*user_fn)(const char *key, const char *cwd_file);
 } tree;
 
 typedef struct result {
@@ -60,6 +67,12 @@ static void rm_tree(void) {
   free(cmd);
 }
 
+static void plugin_sources(void *ud, config_plugin_add_fn add, void *add_ud) {
+  const char *json = ud;
+  if (json)
+    add(add_ud, "src", json, strlen(json));
+}
+
 static result load(const tree *t) {
   snprintf(root, sizeof root, "/tmp/mcphost-scopes.XXXXXX");
   if (!mkdtemp(root))
@@ -71,11 +84,23 @@ static result load(const tree *t) {
     mkdir(d, 0700);
     free(d);
   }
+  if (t->repo) {
+    char *d = xasprintf("%s/home/proj/.git", root);
+    mkdir(d, 0700);
+    free(d);
+  }
   char *cwd = xasprintf("%s/home/proj/sub", root);
   char *key = realpath(cwd, NULL);
   put("sys/managed-mcp.json", t->managed_mcp, key);
   put("sys/managed-settings.json", t->managed_settings, key);
   put("cfg/settings.json", t->user, key);
+  if (t->user_fn) {
+    char *file = xasprintf("%s/.mcp.json", key);
+    char *text = t->user_fn(key, file);
+    put("cfg/settings.json", text, key);
+    free(text);
+    free(file);
+  }
   put("home/proj/.mcp.json", t->project_root, key);
   put("home/proj/sub/.mcp.json", t->project_cwd, key);
 
@@ -90,7 +115,9 @@ static result load(const tree *t) {
                       .mcp_configs = dyn,
                       .nmcp_configs = t->dynamic ? 1 : 0,
                       .strict = t->strict,
-                      .approve_project = t->approve};
+                      .approve_project = t->approve,
+                      .plugin_sources = t->plugin ? plugin_sources : NULL,
+                      .plugin_ud = (void *)t->plugin};
   result r;
   config_init(&r.cfg);
   config_load_scopes(&r.cfg, &o);
@@ -176,8 +203,17 @@ static const scope_case cases[] = {
     {"the deeper .mcp.json wins a name clash",
      {.project_root = SERVERS(S("x", "/bin/root") "," S("r", "/bin/r")),
       .project_cwd = SERVERS(S("x", "/bin/cwd")),
-      .approve = true},
+      .approve = true,
+      .repo = true},
      "x/project/approved r/project/approved",
+     NULL,
+     NULL},
+    {"--approve-project outside a repository: the working directory's file "
+     "only",
+     {.project_root = SERVERS(S("r", "/bin/r")),
+      .project_cwd = SERVERS(S("c", "/bin/c")),
+      .approve = true},
+     "c/project/approved r/project/pending",
      NULL,
      NULL},
     {"exclusive mode: managed-mcp.json alone",
@@ -322,22 +358,30 @@ static const scope_case cases[] = {
      "fine/user/active",
      "reserved for servers that plugins provide",
      NULL},
-    {"the same command twice: the lower one is skipped",
+    {"servers configured by hand are never dropped for a duplicate",
      {.user = SERVERS(S("second", "/bin/same")),
       .dynamic = SERVERS(S("third", "/bin/same")),
       .managed_settings = "{\"managedMcpServersExclusive\": false}",
       .managed_mcp = SERVERS(S("first", "/bin/same"))},
-     "first/enterprise/active",
-     "MCP server \"second\" skipped \xe2\x80\x94 same command/URL as "
-     "already-configured \"first\"",
+     "first/enterprise/active second/user/active third/dynamic/active",
+     NULL,
+     "skipped"},
+    {"a plugin's server with the command of one configured by hand is "
+     "skipped, naming the winner",
+     {.user = SERVERS(S("mine", "/bin/same")),
+      .plugin = SERVERS(S("dup", "/bin/same") "," S("other", "/bin/o"))},
+     "mine/user/active plugin:src:dup/plugin/skipped "
+     "plugin:src:other/plugin/active",
+     "MCP server \"plugin:src:dup\" skipped \xe2\x80\x94 same command/URL as "
+     "already-configured \"mine\"",
      NULL},
-    {"the same URL twice: the lower one is skipped",
-     {.user = "{\"mcpServers\": {\"a\": {\"url\": \"https://x.example/mcp\"}}}",
-      .dynamic = "{\"mcpServers\": {\"b\": {\"type\": \"sse\", \"url\": "
-                 "\"https://x.example/mcp\"}}}"},
-     "a/user/active",
-     "MCP server \"b\" skipped \xe2\x80\x94 same command/URL as "
-     "already-configured \"a\"",
+    {"a plugin's server with the URL of one configured by hand is skipped",
+     {.dynamic =
+          "{\"mcpServers\": {\"a\": {\"url\": \"https://x.example/mcp\"}}}",
+      .plugin = "{\"mcpServers\": {\"b\": {\"type\": \"sse\", \"url\": "
+                "\"https://x.example/mcp\"}}}"},
+     "a/dynamic/active plugin:src:b/plugin/skipped",
+     "reason: plugin:src:b: same URL as already-configured \"a\"",
      NULL},
     {"the same command twice in one scope: both stay",
      {.user = SERVERS(S("a", "/bin/same") "," S("b", "/bin/same"))},
@@ -446,10 +490,12 @@ TEST(test_variables_are_expanded_and_the_raw_entry_kept) {
 TEST(test_duplicates_compare_expanded_commands) {
   setenv("MCPHOST_TEST_BIN", "/bin/same", 1);
   tree t = {.user = "{\"mcpServers\": {\"a\": {\"command\": \"/bin/same\"}}}",
-            .dynamic = "{\"mcpServers\": {\"b\": {\"command\": "
-                       "\"${MCPHOST_TEST_BIN}\"}}}"};
+            .plugin = "{\"mcpServers\": {\"b\": {\"command\": "
+                      "\"${MCPHOST_TEST_BIN}\"}}}"};
   result r = load(&t);
-  CHECK_STR(r.servers, "a/user/active");
+  CHECK_STR(r.servers, "a/user/active plugin:src:b/plugin/skipped");
+  const server_config *b = find(&r, "plugin:src:b");
+  CHECK_STR(b ? b->winner : NULL, "a");
   result_free(&r);
   unsetenv("MCPHOST_TEST_BIN");
 }
@@ -482,10 +528,115 @@ TEST(test_project_walk_stops_at_home) {
   config_paths_free(&p);
 }
 
+TEST(test_project_walk_stops_at_the_repository_root) {
+  char dir[] = "/tmp/mcphost-walk.XXXXXX";
+  if (!mkdtemp(dir))
+    abort();
+  char *cwd = xasprintf("%s/repo/a/b", dir);
+  char *cmd = xasprintf("mkdir -p '%s/repo/.git' '%s'", dir, cwd);
+  CHECK(system(cmd) == 0);
+  config_sources o = {.cwd = cwd, .home = "/nonexistent"};
+  config_paths p;
+  config_paths_init(&p, &o);
+  CHECK(p.nproject_files == 3); /* repo/a/b, repo/a, repo */
+  char *want = xasprintf("%s/repo", dir);
+  char *real = realpath(want, NULL);
+  CHECK_STR(p.repo_root, real);
+  config_paths_free(&p);
+  free(real);
+  free(want);
+  free(cmd);
+  cmd = xasprintf("rm -rf '%s'", dir);
+  CHECK(system(cmd) == 0);
+  free(cmd);
+  free(cwd);
+}
+
+TEST(test_project_walk_stops_at_the_file_system_boundary) {
+  struct stat proc, top;
+  if (stat("/proc", &proc) != 0 || stat("/", &top) != 0 ||
+      proc.st_dev == top.st_dev) {
+    printf("  skip: /proc is not a file system of its own here\n");
+    return;
+  }
+  config_sources o = {.cwd = "/proc/sys", .home = "/nonexistent"};
+  config_paths p;
+  config_paths_init(&p, &o);
+  CHECK(p.nproject_files == 2); /* /proc/sys, /proc: never / */
+  CHECK_STR(p.project_files[p.nproject_files - 1], "/proc/.mcp.json");
+  config_paths_free(&p);
+}
+
+/* Settings approving "p" of the working directory's .mcp.json as
+ * `entry`. */
+static char *approving(const char *key, const char *file, const char *entry) {
+  cJSON *raw = cJSON_Parse(entry);
+  cJSON *doc = cJSON_CreateObject();
+  cJSON *project =
+      cJSON_AddObjectToObject(cJSON_AddObjectToObject(doc, "projects"), key);
+  cJSON_AddItemToArray(cJSON_AddArrayToObject(project, "enabledMcpjsonServers"),
+                       cJSON_CreateString("p"));
+  cJSON_AddItemToObject(cJSON_AddObjectToObject(project, APPROVAL_KEY), "p",
+                        approval_record(file, raw));
+  char *text = cJSON_PrintUnformatted(doc);
+  cJSON_Delete(doc);
+  cJSON_Delete(raw);
+  return text;
+}
+static char *approving_p(const char *key, const char *file) {
+  return approving(key, file, "{\"command\": \"/bin/p\"}");
+}
+static char *approving_old(const char *key, const char *file) {
+  return approving(key, file, "{\"command\": \"/bin/old\"}");
+}
+
+TEST(test_an_approval_holds_only_for_the_entry_it_was_given_to) {
+  tree t = {.project_cwd = SERVERS(S("p", "/bin/p")), .user_fn = approving_p};
+  result r = load(&t);
+  const server_config *s = find(&r, "p");
+  CHECK(s && s->state == SERVER_ACTIVE && !s->bind_approval);
+  result_free(&r);
+  t.user_fn = approving_old;
+  r = load(&t);
+  s = find(&r, "p");
+  CHECK(s && s->state == SERVER_PENDING);
+  CHECK_CONTAINS(s ? s->reason : NULL,
+                 "changed since approval (command: /bin/old -> /bin/p)");
+  result_free(&r);
+  /* --approve-project still approves it for one command. */
+  t.approve = true;
+  r = load(&t);
+  s = find(&r, "p");
+  CHECK(s && s->state == SERVER_ACTIVE);
+  result_free(&r);
+}
+
+TEST(test_approvals_without_a_record_are_bound_at_first_use) {
+  tree t = {.user = "{\"projects\": {\"@P\": {\"enabledMcpjsonServers\": "
+                    "[\"p\"]}}}",
+            .project_cwd = SERVERS(S("p", "/bin/p"))};
+  result r = load(&t);
+  const server_config *s = find(&r, "p");
+  CHECK(s && s->state == SERVER_ACTIVE && s->bind_approval);
+  CHECK_CONTAINS(r.messages, "was approved by name only");
+  CHECK_CONTAINS(r.messages, "approving it now as: command: /bin/p");
+  result_free(&r);
+  t.user = "{\"enabledMcpjsonServers\": [\"p\"]}";
+  r = load(&t);
+  s = find(&r, "p");
+  CHECK(s && s->bind_approval);
+  CHECK_CONTAINS(r.messages, "a name approved in every repository");
+  result_free(&r);
+}
+
 RUN(T(test_scopes_table),
     T(test_denied_server_lists_the_reason_with_the_entry_and_file),
     T(test_pending_reason_says_how_to_approve),
     T(test_variables_are_expanded_and_the_raw_entry_kept),
     T(test_duplicates_compare_expanded_commands),
     T(test_permission_rules_are_collected_from_every_scope),
-    T(test_project_walk_stops_at_home))
+    T(test_project_walk_stops_at_home),
+    T(test_project_walk_stops_at_the_repository_root),
+    T(test_project_walk_stops_at_the_file_system_boundary),
+    T(test_an_approval_holds_only_for_the_entry_it_was_given_to),
+    T(test_approvals_without_a_record_are_bound_at_first_use))

@@ -420,15 +420,22 @@ TEST(test_commands_split_like_a_shell_without_expansion) {
   CHECK_CONTAINS(why, "the command is empty");
 }
 
-/* url_check: 0 and the host as shown, or -1 and the reason. */
+/* url_check: 0, the host as shown and the URL rebuilt from its parts
+ * (kept in `rebuilt`), or -1 and the reason. */
+static char rebuilt[600];
 static const char *url_host(const char *url) {
   static char shown[300];
-  char *host = NULL;
+  char *host = NULL, *full = NULL;
   why[0] = '\0';
-  if (url_check(url, &host, why, sizeof why) != 0)
+  rebuilt[0] = '\0';
+  if (url_check(url, &host, &full, why, sizeof why) != 0) {
+    CHECK(host == NULL && full == NULL);
     return NULL;
+  }
   snprintf(shown, sizeof shown, "%s", host);
+  snprintf(rebuilt, sizeof rebuilt, "%s", full);
   free(host);
+  free(full);
   return shown;
 }
 
@@ -456,9 +463,55 @@ TEST(test_only_http_and_https_urls_with_a_host_may_be_opened) {
 }
 
 TEST(test_the_host_shown_is_the_one_the_url_goes_to) {
-  /* Everything before '@' is a user name, not the host. */
-  CHECK_STR(url_host("https://bank.example@evil.example/login"),
-            "evil.example");
+  /* Everything before '@' is a user name, not the host: the classic
+   * disguise, refused. */
+  CHECK(url_host("https://bank.example@evil.example/login") == NULL);
+  CHECK_CONTAINS(why, "user name or password");
+  /* curl reads good.example, browsers go to evil.example. */
+  CHECK(url_host("http://evil.example\\@good.example/") == NULL);
+  CHECK_CONTAINS(why, "backslash");
+  CHECK(url_host("https://good.example\\.evil.example/") == NULL);
+  CHECK(url_host("https:\\\\evil.example/") == NULL);
+  CHECK(url_host("https:/evil.example/") == NULL);
+  CHECK_CONTAINS(why, "not written as scheme://host/");
+  CHECK(url_host("https:///evil.example/") == NULL);
+  /* A host the two parsers write differently (percent-encoded). */
+  CHECK(url_host("https://%65vil.example/") == NULL);
+  /* A backslash in the query is data to both. */
+  CHECK_STR(url_host("https://example.com/cb?path=a\\b"), "example.com");
+}
+
+TEST(test_the_url_opened_is_rebuilt_from_its_parsed_parts) {
+  CHECK_STR(url_host("HTTPS://Example.COM/a/../b?q=1#f"), "Example.COM");
+  CHECK_STR(rebuilt, "https://Example.COM/b?q=1#f");
+  CHECK_STR(url_host("https://example.com"), "example.com");
+  CHECK_STR(rebuilt, "https://example.com/");
+}
+
+/* $BROWSER entry -> its argv joined as [word][word]. */
+static const char *browser_words(const char *entry, const char *url) {
+  static char out[1200];
+  char **argv = url_browser_argv(entry, url, why, sizeof why);
+  out[0] = '\0';
+  for (char **a = argv; a && *a; a++) {
+    size_t o = strlen(out);
+    snprintf(out + o, sizeof out - o, "[%s]", *a);
+  }
+  proc_free_argv(argv);
+  return out;
+}
+
+TEST(test_a_url_handed_to_a_shell_by_browser_carries_no_shell_syntax) {
+  const char *url = "https://example.com/cb?a=1&b=$(touch x)`id`;'\"|<>";
+  /* In a word with other text (a shell's command line): encoded. */
+  CHECK_STR(browser_words("sh -c 'firefox %s'", url),
+            "[sh][-c][firefox https://example.com/cb?a=1%26b=%24%28touch"
+            "%20x%29%60id%60%3B%27%22%7C%3C%3E]");
+  /* The whole word, or no %s: one argument, as it is. */
+  CHECK_STR(browser_words("firefox %s", "https://example.com/?a=1&b=2"),
+            "[firefox][https://example.com/?a=1&b=2]");
+  CHECK_STR(browser_words("firefox --new-tab", "https://example.com/?a&b"),
+            "[firefox][--new-tab][https://example.com/?a&b]");
 }
 
 TEST(test_a_non_ascii_host_is_shown_in_punycode_too) {
@@ -498,6 +551,8 @@ int main(void) {
       T(test_text_clean_defuses_terminal_controls),
       T(test_commands_split_like_a_shell_without_expansion),
       T(test_only_http_and_https_urls_with_a_host_may_be_opened),
+      T(test_the_url_opened_is_rebuilt_from_its_parsed_parts),
+      T(test_a_url_handed_to_a_shell_by_browser_carries_no_shell_syntax),
       T(test_the_host_shown_is_the_one_the_url_goes_to),
       T(test_a_non_ascii_host_is_shown_in_punycode_too),
   };

@@ -135,9 +135,42 @@ TEST(test_permission_table) {
 }
 
 static server_config server(config_scope scope, server_state state) {
-  server_config s = {
-      .name = "p", .type = "stdio", .scope = scope, .state = state};
+  server_config s = {.name = "p",
+                     .type = "stdio",
+                     .source = "test.json",
+                     .scope = scope,
+                     .state = state};
   return s;
+}
+
+TEST(test_project_rules_govern_only_the_servers_of_their_own_file) {
+  perm_rules *r = perm_rules_new();
+  config c;
+  config_init(&c);
+  cJSON *parent = cJSON_Parse("{\"allow\": [\"mcp__*\"]}");
+  cJSON *repo = cJSON_Parse("{\"default\": \"ask\"}");
+  perm_rules_load(r, &c, parent, SCOPE_PROJECT, "/up/.mcp.json", "permissions");
+  perm_rules_load(r, &c, repo, SCOPE_PROJECT, "/up/repo/.mcp.json",
+                  "permissions");
+  server_config mine = server(SCOPE_PROJECT, SERVER_ACTIVE);
+  mine.source = "/up/repo/.mcp.json";
+  server_config theirs = server(SCOPE_PROJECT, SERVER_ACTIVE);
+  theirs.source = "/up/.mcp.json";
+  /* The parent's allow neither reaches the repository's server nor
+   * overrides the repository's own default. */
+  perm_verdict v = perm_decide(r, "mcp__p__x", &mine);
+  CHECK(v.kind == PERM_ASK);
+  CHECK(v.rule == NULL);
+  /* Its own server it governs, and the repository's default does not
+   * reach it. */
+  CHECK(perm_decide(r, "mcp__p__x", &theirs).kind == PERM_ALLOW);
+  /* A pending server is governed by no project rule at all. */
+  theirs.state = SERVER_PENDING;
+  CHECK(perm_decide(r, "mcp__p__x", &theirs).rule == NULL);
+  cJSON_Delete(parent);
+  cJSON_Delete(repo);
+  config_free(&c);
+  perm_rules_free(r);
 }
 
 TEST(test_project_rules_govern_only_its_approved_servers) {
@@ -187,5 +220,6 @@ TEST(test_bad_rules_are_errors_that_cost_only_themselves) {
 
 RUN(T(test_permission_table),
     T(test_project_rules_govern_only_its_approved_servers),
+    T(test_project_rules_govern_only_the_servers_of_their_own_file),
     T(test_verdict_names_the_rule_and_where_it_is),
     T(test_bad_rules_are_errors_that_cost_only_themselves))

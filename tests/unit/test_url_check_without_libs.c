@@ -12,9 +12,12 @@ static char why[300];
 
 /* url_check: 0 and the host as shown, or -1 and the reason in `why`. */
 static int check(const char *url, char **host) {
+  char *full = NULL;
   why[0] = '\0';
   *host = NULL;
-  return url_check(url, host, why, sizeof why);
+  int rc = url_check(url, host, &full, why, sizeof why);
+  free(full);
+  return rc;
 }
 
 #ifdef WITHOUT_LIBCURL

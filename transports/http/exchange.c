@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/url.h"
 #include "http_transport.h"
 #include "rpc_peek.h"
 
@@ -87,30 +88,6 @@ static void excerpt(const char *s, size_t n, char *out, size_t size) {
   while (o > 0 && out[o - 1] == ' ')
     o--;
   out[o] = '\0';
-}
-
-static const char *default_reason(long status) {
-  switch (status) {
-  case 400: return "Bad Request";
-  case 401: return "Unauthorized";
-  case 403: return "Forbidden";
-  case 404: return "Not Found";
-  case 405: return "Method Not Allowed";
-  case 406: return "Not Acceptable";
-  case 408: return "Request Timeout";
-  case 409: return "Conflict";
-  case 410: return "Gone";
-  case 413: return "Content Too Large";
-  case 415: return "Unsupported Media Type";
-  case 422: return "Unprocessable Content";
-  case 429: return "Too Many Requests";
-  case 500: return "Internal Server Error";
-  case 501: return "Not Implemented";
-  case 502: return "Bad Gateway";
-  case 503: return "Service Unavailable";
-  case 504: return "Gateway Timeout";
-  default: return "";
-  }
 }
 
 /* ---- curl callbacks ---- */
@@ -353,6 +330,9 @@ exchange *exchange_new(mcph_transport *t, xkind kind, const char *msg,
         x->req_id_len = pk.id_len;
       }
       static const char initialized[] = "\"notifications/initialized\"";
+      static const char initialize[] = "\"initialize\"";
+      x->initialize = x->req_id && pk.method_len == sizeof initialize - 1 &&
+                      memcmp(pk.method, initialize, pk.method_len) == 0;
       x->opens_stream = !pk.id && pk.method &&
                         pk.method_len == sizeof initialized - 1 &&
                         memcmp(pk.method, initialized, pk.method_len) == 0;
@@ -386,6 +366,7 @@ static void reset_response(exchange *x) {
   x->body_total = 0;
   x->established = false;
   x->errbuf[0] = '\0';
+  x->redirect_refused[0] = '\0';
   if (x->sse_ready)
     sse_restart(&x->sse); /* keeps the last event id */
 }
@@ -437,15 +418,17 @@ static struct curl_slist *build_headers(exchange *x, bool *ok) {
 
 int exchange_start(exchange *x) {
   mcph_transport *t = x->t;
-  const http_config *c = &t->cfg;
+  const remote_config *c = &t->cfg;
   reset_response(x);
   free(x->session);
   x->session = NULL;
   if (t->session_id && !(x->session = strdup(t->session_id)))
     goto nomem;
-  CURL *e = curl_easy_init();
-  if (!e)
+  CURL *e =
+      http_client_easy(c, t->user_agent, x->url ? x->url : c->url, x->errbuf);
+  if (!e) {
     goto nomem;
+  }
   bool ok = true;
   x->hdrs = build_headers(x, &ok);
   if (!ok) {
@@ -454,38 +437,14 @@ int exchange_start(exchange *x) {
     x->hdrs = NULL;
     goto nomem;
   }
-  curl_easy_setopt(e, CURLOPT_URL, c->url);
+  /* Redirects (e.g. /mcp -> /mcp/) are followed by http_done(), within
+   * the origin only (url_redirect_check), keeping the method and body. */
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->hdrs);
-  curl_easy_setopt(e, CURLOPT_USERAGENT, t->user_agent);
-  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
-  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-  /* Redirects (e.g. /mcp -> /mcp/) keep the method and body, and never
-   * downgrade https to http. Proxies come from the environment (curl's
-   * default): nothing here sets or disables them. */
-  curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
-  curl_easy_setopt(e, CURLOPT_POSTREDIR, (long)CURL_REDIR_POST_ALL);
-  curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR,
-                   strncasecmp(c->url, "https:", 6) == 0 ? "https"
-                                                         : "http,https");
-  curl_easy_setopt(e, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
   curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-  curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
-  if (c->ca_file)
-    curl_easy_setopt(e, CURLOPT_CAINFO, c->ca_file);
-  if (c->cert_file)
-    curl_easy_setopt(e, CURLOPT_SSLCERT, c->cert_file);
-  if (c->key_file)
-    curl_easy_setopt(e, CURLOPT_SSLKEY, c->key_file);
-  if (c->insecure) {
-    curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
-    curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
-  }
   switch (x->kind) {
   case X_POST:
     curl_easy_setopt(e, CURLOPT_POST, 1L);
@@ -559,6 +518,7 @@ void exchange_free(exchange *x) {
   free(x->www_auth);
   free(x->new_session);
   free(x->body);
+  free(x->url);
   free(x);
 }
 
@@ -594,19 +554,22 @@ int exchange_describe_status(const exchange *x, char *buf, size_t size) {
                www ? www : "");
     return MCPH_EAUTH;
   }
-  const char *reason = x->reason[0] ? x->reason : default_reason(st);
+  const char *reason = x->reason[0] ? x->reason : http_client_reason(st);
+  if (url_is_redirect(st)) {
+    snprintf(buf, size, "HTTP %ld%s%s from %s: %s", st, *reason ? " " : "",
+             reason, url,
+             x->redirect_refused[0] ? x->redirect_refused
+                                    : "a redirect that was not followed");
+    return MCPH_EPROTO;
+  }
   snprintf(buf, size, "HTTP %ld%s%s from %s%s%s", st, *reason ? " " : "",
            reason, url, *body ? ": " : "", body);
-  return st >= 500 ? MCPH_EIO : MCPH_EPROTO;
+  return http_client_code_for_status(st);
 }
 
 int exchange_describe_curl(const exchange *x, CURLcode rc, char *buf,
                            size_t size) {
-  const char *text = x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc);
-  snprintf(buf, size, "%s (%s)", text, x->t->cfg.display_url);
-  switch (rc) {
-  case CURLE_COULDNT_CONNECT: return MCPH_ECONNREFUSED;
-  case CURLE_OPERATION_TIMEDOUT: return MCPH_ETIMEDOUT;
-  default: return MCPH_EIO;
-  }
+  snprintf(buf, size, "%s (%s)", http_client_curl_error(rc, x->errbuf),
+           x->t->cfg.display_url);
+  return http_client_code_for_curl(rc);
 }

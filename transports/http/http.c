@@ -26,6 +26,7 @@
 #include <mcphost/plugin.h>
 #include <mcphost/transport.h>
 
+#include "../common/url.h"
 #include "http_transport.h"
 
 /* ---- sessions ---- */
@@ -141,8 +142,9 @@ static void post_done(exchange *x, CURLcode rc) {
   }
   if (x->established) {
     /* An event stream: its messages went out as they came. */
+    /* stream_post_ended() names the URL. */
     if (rc != CURLE_OK)
-      exchange_describe_curl(x, rc, why, sizeof why);
+      snprintf(why, sizeof why, "%s", http_client_curl_error(rc, x->errbuf));
     else
       snprintf(why, sizeof why, "the server ended it");
     stream_post_ended(x, why);
@@ -182,6 +184,11 @@ static void post_done(exchange *x, CURLcode rc) {
   int code = exchange_describe_status(x, why, sizeof why);
   if (st == 401 || st == 403) {
     hq_auth_required(x);
+  } else if (x->initialize && st >= 400 && st < 500 && st != 408 && st != 429) {
+    /* The URL does not take MCP POSTs (404, 405, 400, ...): perhaps a
+     * legacy SSE server, which the host may try (the spec's backwards
+     * compatibility). An authorization or rate answer is not that. */
+    code = MCPH_ENOTSUP;
   }
   hq_send_failed(x, code, why);
   exchange_free(x);
@@ -199,9 +206,79 @@ static void delete_done(exchange *x, CURLcode rc) {
   hq_close(t, 0, "closed");
 }
 
+/* A redirect answer: follows it within the origin (true: the transfer
+ * was started again), or notes in x why not for the failure report. */
+static bool follow_redirect(exchange *x, const char *location) {
+  mcph_transport *t = x->t;
+  const char *from = x->url ? x->url : t->cfg.url;
+  if (!url_redirect_check(from, location, x->redirects, x->redirect_refused,
+                          sizeof x->redirect_refused)) {
+    return false;
+  }
+  char *to = strdup(location);
+  if (!to) {
+    snprintf(x->redirect_refused, sizeof x->redirect_refused,
+             "out of memory following a redirect");
+    return false;
+  }
+  free(x->url);
+  x->url = to;
+  x->redirects++;
+  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name,
+            "following a redirect (HTTP %ld) within the origin of %s",
+            exchange_status(x), t->cfg.display_url);
+  int rc = x->kind == X_POST ? post_start(x) : exchange_start(x);
+  if (rc != 0) {
+    snprintf(x->redirect_refused, sizeof x->redirect_refused, "%.200s",
+             x->last_error);
+    return false;
+  }
+  return true;
+}
+
+void http_unreachable(exchange *x, CURLcode rc) {
+  mcph_transport *t = x->t;
+  int code = http_client_code_for_curl(rc);
+  const char *what = http_client_curl_error(rc, x->errbuf);
+  char reason[1200], own[1400];
+  snprintf(reason, sizeof reason, "the server at %s cannot be reached: %s",
+           t->cfg.display_url, what);
+  if (x->kind == X_RESUME) {
+    snprintf(own, sizeof own,
+             "the event stream broke before the response arrived, and %s",
+             reason);
+  } else {
+    snprintf(own, sizeof own, "%s", reason);
+  }
+  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "%s", own);
+  if (x->kind == X_POST || x->kind == X_RESUME) {
+    hq_send_failed(x, code, own);
+  }
+  exchange_free(x);
+  /* Every other request in flight fails now, with the same reason, rather
+   * than one deadline or backoff after another; then the transport ends,
+   * and the host's next use connects again. */
+  for (exchange *o = t->head; o; o = o->next) {
+    if ((o->kind == X_POST || o->kind == X_RESUME) && o->msg) {
+      hq_send_failed(o, code, reason);
+    }
+  }
+  http_abort_all(t);
+  if (t->state == T_RUNNING) {
+    t->state = T_CLOSING;
+  }
+  hq_close(t, code, reason);
+}
+
 void http_done(void *ud, CURL *easy, CURLcode rc) {
   exchange *x = ud;
   mcph_transport *t = x->t;
+  char *location = NULL;
+  if (rc == CURLE_OK && url_is_redirect(exchange_status(x))) {
+    char *loc = NULL;
+    curl_easy_getinfo(easy, CURLINFO_REDIRECT_URL, &loc);
+    location = loc ? strdup(loc) : NULL;
+  }
   /* The handle is out of the multi handle already. */
   curl_easy_cleanup(easy);
   x->easy = NULL;
@@ -210,6 +287,21 @@ void http_done(void *ud, CURL *easy, CURLcode rc) {
   if (x->timer) {
     t->host->timer_cancel(t->host, x->timer);
     x->timer = NULL;
+  }
+  if (rc == CURLE_OK && url_is_redirect(exchange_status(x))) {
+    bool followed = follow_redirect(x, location);
+    free(location);
+    if (followed) {
+      return;
+    }
+  }
+  if (rc != CURLE_OK && !x->established && http_client_unreachable(rc) &&
+      x->kind != X_DELETE && t->state == T_RUNNING) {
+    if (x->kind == X_STREAM || (x->kind == X_POST && x->opens_stream)) {
+      stream_release_hold(t);
+    }
+    http_unreachable(x, rc);
+    return;
   }
   switch (x->kind) {
   case X_POST: post_done(x, rc); break;
@@ -236,8 +328,9 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
   t->host = pl->host;
   t->ev = params->events;
   t->name = strdup(params->server_name ? params->server_name : "");
-  int rc = t->name ? http_config_parse(params->config_json, t->host, t->name,
-                                       &t->cfg, err)
+  hq_init(t);
+  int rc = t->name ? remote_config_parse(params->config_json, t->host, t->name,
+                                         "http", &t->cfg, err)
                    : mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   if (rc != 0)
     goto fail;
@@ -257,7 +350,7 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
   *out = t;
   return 0;
 fail:
-  http_config_free(&t->cfg);
+  remote_config_free(&t->cfg);
   free(t->user_agent);
   free(t->name);
   free(t);
@@ -343,7 +436,7 @@ static void t_destroy(mcph_transport *t) {
   http_abort_all(t);
   hq_free(t);
   curl_loop_free(t->cl);
-  http_config_free(&t->cfg);
+  remote_config_free(&t->cfg);
   free(t->session_id);
   free(t->protocol_version);
   free(t->authorization);

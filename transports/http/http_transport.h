@@ -7,11 +7,15 @@
  *               headers, the body as JSON, an event stream or an error
  *   streams.c   the standalone GET stream and the resumption of broken
  *               POST streams: reconnect delays, Last-Event-ID, backoff
- *   events.c    the queue of callbacks to the host, delivered from a
- *               zero-delay timer, never from inside a curl callback or a
- *               call the host made
- *   config.c    the configuration; rpc_peek.c: the few JSON-RPC facts a
- *               transport needs (a message's id, a batch's elements)
+ *   events.c    what goes into the queue of callbacks to the host
+ *               (../common/event_queue.h) and how it is delivered, never
+ *               from inside a curl callback or a call the host made
+ *   rpc_peek.c  the few JSON-RPC facts a transport needs (a message's
+ *               id, a batch's elements)
+ *
+ * The configuration (../common/remote_config.h), the easy handles and the
+ * classification of failures (../common/http_client.h) and the redirect
+ * policy (../common/url.h) are shared with the sse transport.
  *
  * Everything runs on the host's loop thread.
  */
@@ -25,8 +29,10 @@
 #include <mcphost/transport.h>
 
 #include "../common/curl_loop.h"
+#include "../common/event_queue.h"
+#include "../common/http_client.h"
+#include "../common/remote_config.h"
 #include "../common/sse.h"
-#include "config.h"
 #include "plugin_info.h"
 
 #define DEFAULT_RETRY_MS                                                       \
@@ -86,7 +92,11 @@ struct exchange {
   char *req_id; /* the raw id token when `msg` is a request, else NULL */
   size_t req_id_len;
   bool opens_stream; /* `msg` is notifications/initialized */
+  bool initialize;   /* `msg` is an initialize request */
   char *session;     /* the session id this transfer carried, or NULL */
+  char *url;         /* a redirect's target, within the origin; NULL: the
+                        configured URL */
+  unsigned redirects; /* followed so far for this request */
 
   /* The response of the current attempt. */
   long status;     /* of the last status line seen */
@@ -110,6 +120,7 @@ struct exchange {
   unsigned dropped;      /* events dropped for size while unanswered */
   unsigned fails;        /* failed attempts since the last established one */
   char last_error[1024]; /* why the last attempt failed, for the report */
+  char redirect_refused[300]; /* why a redirect was not followed, or "" */
 };
 
 typedef enum hevent_kind {
@@ -117,28 +128,16 @@ typedef enum hevent_kind {
   EV_ERROR,
   EV_SEND_FAILED,
   EV_DROPPED,
-  EV_AUTH /* code: the HTTP status; text: WWW-Authenticate or NULL; json:
+  EV_AUTH /* code: the HTTP status; data: WWW-Authenticate or NULL; json:
              the URL */
 } hevent_kind;
-
-typedef struct hevent {
-  struct hevent *next;
-  hevent_kind kind;
-  int code;
-  char *text; /* EV_MESSAGE: the JSON; otherwise the message or reason */
-  size_t text_len;
-  char *json; /* EV_SEND_FAILED: the message that failed; EV_DROPPED: the
-               * dropped message's first bytes */
-  size_t json_len;
-  size_t total; /* EV_DROPPED: the dropped message's size, 0 if unknown */
-} hevent;
 
 struct mcph_transport {
   plugin *pl;
   const mcph_host *host;
   const mcph_transport_events *ev;
   char *name;
-  http_config cfg;
+  remote_config cfg;
   char *user_agent;
   curl_loop *cl;
   enum tstate state;
@@ -154,9 +153,9 @@ struct mcph_transport {
   bool release_pending;  /* the GET answered: release at the next pump */
   mcph_timer *hold_timer;
 
-  /* Callbacks to the host, in order. */
-  hevent *q_head, *q_tail;
-  mcph_timer *pump_timer;
+  /* Callbacks to the host, in order (an evq_item's kind is a
+   * hevent_kind). */
+  event_queue q;
   bool pumping;
   bool close_queued; /* on_close follows what is queued */
   int close_code;
@@ -186,7 +185,7 @@ long exchange_status(const exchange *x);
  * value. Returns the MCPH_E* code that fits it. */
 int exchange_describe_status(const exchange *x, char *buf, size_t size);
 /* Describes a failed transfer: "<curl's error text> (URL)"; returns the
- * MCPH_E* code that fits it. */
+ * MCPH_E* code that fits it (http_client_code_for_curl). */
 int exchange_describe_curl(const exchange *x, CURLcode rc, char *buf,
                            size_t size);
 
@@ -211,6 +210,8 @@ void hq_close(mcph_transport *t, int code, const char *reason);
 /* Runs the pump soon (a zero-delay timer). */
 void hq_schedule(mcph_transport *t);
 void hq_free(mcph_transport *t);
+/* Sets the queue up; create() calls it before anything is queued. */
+void hq_init(mcph_transport *t);
 
 /* ---- streams.c ---- */
 
@@ -242,6 +243,11 @@ void http_done(void *ud, CURL *easy, CURLcode rc);
 void http_session_expired(mcph_transport *t, const char *sent);
 /* Records a session id from a 2xx response header. */
 void http_session_assigned(mcph_transport *t, const char *id);
+/* A transfer of x failed with `rc`, which says the server cannot be
+ * reached (http_client_unreachable): x fails, every other request in
+ * flight with the same reason, and the transport ends (on_close follows
+ * them). Takes x. */
+void http_unreachable(exchange *x, CURLcode rc);
 /* Stops and frees every exchange (close, or a transport that ends). */
 void http_abort_all(mcph_transport *t);
 

@@ -6,7 +6,8 @@
  *   belong to no client request. A server that answers the GET with 400,
  *   404 or 405 offers none. When the stream ends or breaks it is opened
  *   again, with Last-Event-ID, after the server's retry delay, doubling on
- *   failed attempts up to 30 s; a 4xx other than 408, 409 or 429 stops it.
+ *   failed attempts up to 30 s; a 4xx other than 408, 409 or 429 stops it,
+ *   and so does a redirect out of the origin.
  *
  * - Resumption: a POST whose event stream ended before the response to the
  *   request it carried is continued by GET with Last-Event-ID after the
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/url.h"
 #include "http_transport.h"
 #include "rpc_peek.h"
 
@@ -232,6 +234,7 @@ void stream_done(exchange *x, CURLcode rc) {
      * in the TypeScript SDK): reconnect after exactly `retry`. A server
      * may close streams on purpose and have clients poll (SEP-1699). */
     x->fails = 0;
+    x->redirects = 0; /* the limit is per attempt to reach the stream */
     if (rc != CURLE_OK)
       exchange_describe_curl(x, rc, why, sizeof why);
     else
@@ -264,7 +267,8 @@ void stream_done(exchange *x, CURLcode rc) {
     hq_send_failed(x, MCPH_ESESSION, why);
     exchange_free(x);
     return;
-  } else if (st >= 400 && st < 500 && !retryable_4xx(st)) {
+  } else if ((st >= 400 && st < 500 && !retryable_4xx(st)) ||
+             url_is_redirect(st)) {
     char status[900];
     int code = exchange_describe_status(x, status, sizeof status);
     if (x->kind == X_STREAM) {
@@ -282,10 +286,11 @@ void stream_done(exchange *x, CURLcode rc) {
   snprintf(x->last_error, sizeof x->last_error, "%s", why);
   if (x->kind == X_RESUME && x->fails >= RESUME_MAX_ATTEMPTS) {
     char msg[1400];
+    /* The last error names the URL. */
     snprintf(msg, sizeof msg,
-             "the event stream from %s broke before the response arrived "
-             "and could not be resumed (%u attempts; last: %.900s)",
-             url, RESUME_MAX_ATTEMPTS, x->last_error);
+             "the event stream broke before the response arrived and could "
+             "not be resumed (%u attempts; last: %.900s)",
+             RESUME_MAX_ATTEMPTS, x->last_error);
     give_up(x, MCPH_EIO, msg);
     return;
   }

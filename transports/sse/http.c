@@ -1,4 +1,4 @@
-/* Easy handles, responses and curl errors for the sse transport. */
+/* What the sse transport keeps of a response; see http.h. */
 #include "http.h"
 
 #include <stdio.h>
@@ -7,9 +7,6 @@
 #include <strings.h>
 
 #include <mcphost/abi.h>
-
-#define CONNECT_TIMEOUT_MS 30000L
-#define KEEPALIVE_IDLE_S 60L
 
 void http_resp_init(http_resp *r) {
   memset(r, 0, sizeof *r);
@@ -139,70 +136,4 @@ void http_resp_describe(const http_resp *r, bool with_body, char *out,
   snprintf(out, size, "HTTP %ld%s%s%s%s%s", r->status, r->reason[0] ? " " : "",
            r->reason, body[0] ? ": " : "", body,
            r->body_len == HTTP_EXCERPT_MAX && body[0] ? "..." : "");
-}
-
-CURL *http_easy_new(const sse_config *cfg, const char *user_agent,
-                    const char *url, char *errbuf) {
-  CURL *e = curl_easy_init();
-  if (!e) {
-    return NULL;
-  }
-  errbuf[0] = '\0';
-  curl_easy_setopt(e, CURLOPT_URL, url);
-  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf);
-  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(e, CURLOPT_USERAGENT, user_agent);
-  /* Redirects are followed by hand, within the origin only (url.h). */
-  curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, CONNECT_TIMEOUT_MS);
-  curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
-  curl_easy_setopt(e, CURLOPT_TCP_KEEPIDLE, KEEPALIVE_IDLE_S);
-  curl_easy_setopt(e, CURLOPT_TCP_KEEPINTVL, KEEPALIVE_IDLE_S);
-  /* Proxies: libcurl reads http_proxy, https_proxy and no_proxy from the
-   * environment when CURLOPT_PROXY is not set. A proxy's answer to
-   * CONNECT is not the server's answer: keep it from the header callback. */
-  curl_easy_setopt(e, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
-  if (cfg->ca_file) {
-    curl_easy_setopt(e, CURLOPT_CAINFO, cfg->ca_file);
-  }
-  if (cfg->cert_file) {
-    curl_easy_setopt(e, CURLOPT_SSLCERT, cfg->cert_file);
-  }
-  if (cfg->key_file) {
-    curl_easy_setopt(e, CURLOPT_SSLKEY, cfg->key_file);
-  }
-  if (cfg->insecure) {
-    curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
-    curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
-  }
-  return e;
-}
-
-const char *http_curl_error(CURLcode rc, const char *errbuf) {
-  if (errbuf && errbuf[0]) {
-    return errbuf;
-  }
-  return curl_easy_strerror(rc);
-}
-
-int http_code_for_curl(CURLcode rc) {
-  switch (rc) {
-  case CURLE_COULDNT_CONNECT:
-  case CURLE_COULDNT_RESOLVE_HOST:
-  case CURLE_COULDNT_RESOLVE_PROXY: return MCPH_ECONNREFUSED;
-  case CURLE_OPERATION_TIMEDOUT: return MCPH_ETIMEDOUT;
-  case CURLE_OUT_OF_MEMORY: return MCPH_ENOMEM;
-  default: return MCPH_EIO;
-  }
-}
-
-int http_code_for_status(long status) {
-  if (status == 401 || status == 403) {
-    return MCPH_EAUTH;
-  }
-  if (status >= 500) {
-    return MCPH_EIO;
-  }
-  return MCPH_EPROTO;
 }

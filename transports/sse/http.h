@@ -1,9 +1,8 @@
 /*
- * The HTTP side of the sse transport that both requests share: easy
- * handles with the options every request carries (User-Agent, TLS,
- * protocols, timeouts), what is kept of a response for messages (status
- * line, content type, WWW-Authenticate, an excerpt of an error body), and
- * curl's errors as MCPH_E* codes.
+ * What the sse transport keeps of a response for messages (status line,
+ * content type, WWW-Authenticate, an excerpt of an error body). Easy
+ * handles and the classification of failures are shared with the http
+ * transport (../common/http_client.h).
  */
 #ifndef MCPH_SSE_HTTP_H
 #define MCPH_SSE_HTTP_H
@@ -12,8 +11,6 @@
 #include <stddef.h>
 
 #include <curl/curl.h>
-
-#include "config.h"
 
 #define HTTP_REASON_MAX 64
 #define HTTP_EXCERPT_MAX 300
@@ -46,20 +43,5 @@ bool http_resp_keep_body(http_resp *r, const char *data, size_t len);
  * `with_body` and there is one, with control characters made spaces. */
 void http_resp_describe(const http_resp *r, bool with_body, char *out,
                         size_t size);
-
-/* A new easy handle for `url` with the options every request shares.
- * `errbuf` (CURL_ERROR_SIZE bytes) gets curl's detailed error text.
- * Returns NULL when out of memory. */
-CURL *http_easy_new(const sse_config *cfg, const char *user_agent,
-                    const char *url, char *errbuf);
-
-/* curl's detailed error if it wrote one, else its generic text. */
-const char *http_curl_error(CURLcode rc, const char *errbuf);
-
-/* The MCPH_E* code for a transfer that failed without an HTTP status. */
-int http_code_for_curl(CURLcode rc);
-
-/* The MCPH_E* code for an HTTP error status. */
-int http_code_for_status(long status);
 
 #endif /* MCPH_SSE_HTTP_H */

@@ -11,10 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/url.h"
 #include "sse_transport.h"
-#include "url.h"
-
-#define MAX_REDIRECTS 5u
 
 static void outmsg_free(outmsg *m) {
   if (m) {
@@ -67,9 +65,7 @@ static int start_post(mcph_transport *t, post_req *p) {
       ok = false;                                                              \
     }                                                                          \
   } while (0)
-  if (!sse_config_has_header(&t->cfg, "Content-Type")) {
-    ADD("Content-Type: application/json");
-  }
+  ADD("Content-Type: application/json");
   ADD("Expect:"); /* no 100-continue round trip for large messages */
   for (char **hp = t->cfg.headers; ok && *hp; hp++) {
     ADD(*hp);
@@ -82,11 +78,12 @@ static int start_post(mcph_transport *t, post_req *p) {
   }
 #undef ADD
   CURL *e =
-      ok ? http_easy_new(&t->cfg, t->user_agent, p->url, p->errbuf) : NULL;
+      ok ? http_client_easy(&t->cfg, t->user_agent, p->url, p->errbuf) : NULL;
   if (!e) {
     curl_slist_free_all(h);
     return MCPH_ENOMEM;
   }
+  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, t->cfg.timeout_ms);
   p->headers = h;
   curl_easy_setopt(e, CURLOPT_POST, 1L);
   curl_easy_setopt(e, CURLOPT_POSTFIELDS, p->msg->json);
@@ -119,12 +116,12 @@ static bool post_failure(const post_req *p, CURLcode result, int *code,
   } else if (r->status < 200 ||
              (result != CURLE_OK && result != CURLE_WRITE_ERROR)) {
     /* No answer: the connection failed or the deadline passed. */
-    *code = http_code_for_curl(result);
-    snprintf(msg, size, "%s (POST %s)", http_curl_error(result, p->errbuf),
-             url);
+    *code = http_client_code_for_curl(result);
+    snprintf(msg, size, "%s (POST %s)",
+             http_client_curl_error(result, p->errbuf), url);
   } else {
     char status[512];
-    *code = http_code_for_status(r->status);
+    *code = http_client_code_for_status(r->status);
     http_resp_describe(r, r->status != 401, status, sizeof status);
     snprintf(msg, size, "POST %s failed: %s%s%s", url, status,
              r->www_authenticate ? "; WWW-Authenticate: " : "",
@@ -140,8 +137,7 @@ static void on_post_done(void *ud, CURL *easy, CURLcode result) {
   t->post = NULL;
   char *location = NULL;
   long status = p->resp.status;
-  if (result == CURLE_OK && (status == 307 || status == 308)) {
-    /* 301, 302 and 303 would turn the POST into a GET: not followed. */
+  if (result == CURLE_OK && url_is_redirect(status)) {
     char *loc = NULL;
     curl_easy_getinfo(easy, CURLINFO_REDIRECT_URL, &loc);
     location = loc ? strdup(loc) : NULL;
@@ -149,8 +145,12 @@ static void on_post_done(void *ud, CURL *easy, CURLcode result) {
   curl_easy_cleanup(easy);
   p->easy = NULL;
 
-  if (location && p->redirects < MAX_REDIRECTS &&
-      url_redirect_allowed(p->url, location)) {
+  /* The shared policy (url.h): within the origin, keeping the method and
+   * the body. */
+  char refused[300] = "";
+  if (result == CURLE_OK && url_is_redirect(status) &&
+      url_redirect_check(p->url, location, p->redirects, refused,
+                         sizeof refused)) {
     free(p->url);
     p->url = location;
     p->redirects++;
@@ -173,13 +173,17 @@ static void on_post_done(void *ud, CURL *easy, CURLcode result) {
                         p->resp.www_authenticate);
       free(shown);
     }
-    if (status == 307 || status == 308) {
+    if (refused[0]) {
       size_t len = strlen(msg);
-      snprintf(msg + len, sizeof msg - len,
-               " (a redirect that leaves the origin, or too many, is not "
-               "followed)");
+      snprintf(msg + len, sizeof msg - len, " (%s)", refused);
     }
     sse_send_failed(t, code, msg, p->msg->json, p->msg->len);
+    if (p->resp.status < 200 && http_client_unreachable(result)) {
+      /* The server is gone: what waits would only fail one by one. */
+      post_free(p);
+      sse_finish(t, code, "the server cannot be reached: %s", msg);
+      return;
+    }
   }
   post_free(p);
   post_pump(t);

@@ -22,7 +22,6 @@
 #include "sse_transport.h"
 
 #include "../common/www_auth.h"
-#include "url.h"
 
 typedef struct plugin {
   const mcph_host *host;
@@ -37,75 +36,51 @@ static void cancel(mcph_transport *t, mcph_timer **tm) {
 
 /* ---- notes ---- */
 
-static void note_free(note *n) {
-  free(n->data);
-  free(n->json);
-  free(n);
-}
-
-static void drop_notes(mcph_transport *t) {
-  cancel(t, &t->notes_timer);
-  while (t->notes_head) {
-    note *n = t->notes_head;
-    t->notes_head = n->next;
-    note_free(n);
-  }
-  t->notes_tail = NULL;
-}
-
-static void on_notes_timer(void *ud) {
-  mcph_transport *t = ud;
-  t->notes_timer = NULL;
-  sse_deliver_notes(t);
+static void on_notes(void *ud) {
+  sse_deliver_notes(ud);
 }
 
 bool sse_note(mcph_transport *t, enum note_kind kind, int code, char *data,
               size_t len, char *json, size_t json_len) {
-  note *n = calloc(1, sizeof *n);
-  if (!n ||
-      (!t->notes_timer && t->host->timer_start(t->host, 0, on_notes_timer, t,
-                                               &t->notes_timer) != 0)) {
-    free(n);
-    free(data);
-    free(json);
-    return false;
-  }
-  n->kind = kind;
-  n->code = code;
-  n->data = data;
-  n->len = len;
-  n->json = json;
-  n->json_len = json_len;
-  if (t->notes_tail) {
-    t->notes_tail->next = n;
-  } else {
-    t->notes_head = n;
-  }
-  t->notes_tail = n;
-  return true;
+  return evq_push(&t->notes, t->name, (int)kind, code, data, len, json,
+                  json_len, 0);
 }
 
 bool sse_notef(mcph_transport *t, enum note_kind kind, int code,
                const char *fmt, ...) {
-  char text[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
+  bool ok = evq_vpushf(&t->notes, t->name, (int)kind, code, fmt, ap);
   va_end(ap);
-  char *copy = strdup(text);
-  return copy && sse_note(t, kind, code, copy, strlen(copy), NULL, 0);
+  return ok;
 }
 
 void sse_auth_required(mcph_transport *t, long status, const char *url,
                        const char *www) {
   if (!MCPH_HAS(t->ev, mcph_transport_events, on_auth_required) ||
       !t->ev->on_auth_required) {
+    return; /* an older host learns of it from the failure */
+  }
+  char *shown = strdup(url), *value = www ? strdup(www) : NULL;
+  if (!shown || (www && !value)) {
+    free(shown);
+    free(value);
+    mcph_logf(t->host, MCPH_LOG_ERROR, t->name,
+              "out of memory: an authorization challenge was lost");
     return;
   }
+  /* After what came before it, and before the failure that follows. */
+  if (sse_note(t, NOTE_AUTH, (int)status, value, value ? strlen(value) : 0,
+               shown, strlen(shown))) {
+    sse_deliver_notes(t);
+  }
+}
+
+static void deliver_auth(mcph_transport *t, const evq_item *n) {
   www_auth w;
   mcph_auth_challenge ch;
-  www_auth_parse(www, &w);
-  www_auth_challenge(&w, (int)status, url, www, &ch);
+  www_auth_parse(n->data, &w);
+  www_auth_challenge(&w, n->code, n->json, n->data, &ch);
   t->ev->on_auth_required(t->ev->ud, &ch);
 }
 
@@ -120,15 +95,11 @@ void sse_send_failed(mcph_transport *t, int code, const char *msg,
 }
 
 void sse_deliver_notes(mcph_transport *t) {
-  cancel(t, &t->notes_timer); /* delivering now */
-  while (t->state == T_RUNNING && t->notes_head) {
-    note *n = t->notes_head;
-    t->notes_head = n->next;
-    if (!t->notes_head) {
-      t->notes_tail = NULL;
-    }
+  evq_cancel(&t->notes); /* delivering now */
+  evq_item *n;
+  while (t->state == T_RUNNING && (n = evq_pop(&t->notes)) != NULL) {
     const char *text = n->data ? n->data : "out of memory";
-    switch (n->kind) {
+    switch ((enum note_kind)n->kind) {
     case NOTE_MESSAGE:
       stream_on_event_delivered(t);
       if (t->state == T_RUNNING) {
@@ -146,8 +117,9 @@ void sse_deliver_notes(mcph_transport *t) {
     case NOTE_SEND_FAILED:
       sse_send_failed(t, n->code, text, n->json, n->json_len);
       break;
+    case NOTE_AUTH: deliver_auth(t, n); break;
     }
-    note_free(n);
+    evq_item_free(n);
   }
 }
 
@@ -174,9 +146,8 @@ void sse_finish(mcph_transport *t, int code, const char *fmt, ...) {
   t->close_reason = strdup(reason);
   stream_stop(t);
   post_stop(t);
-  drop_notes(t);
-  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "transport ended (%d): %s", code,
-            reason);
+  evq_clear(&t->notes);
+  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "transport ended: %s", reason);
   if (t->host->timer_start(t->host, 0, on_close_timer, t, &t->close_timer) !=
       0) {
     /* No timer, no deferral: telling the host now beats never. */
@@ -213,12 +184,11 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
   if (t->user_agent) {
     snprintf(t->user_agent, ua_len, "mcphost/%s", version);
   }
+  evq_init(&t->notes, t->host, on_notes, t);
   int rc = t->name && t->user_agent
-               ? sse_config_parse(params->config_json, &t->cfg, err)
+               ? remote_config_parse(params->config_json, t->host, t->name,
+                                     "sse", &t->cfg, err)
                : mcph_error_set(err, MCPH_ENOMEM, "out of memory");
-  if (rc == 0 && !(t->url_display = url_display(t->cfg.url))) {
-    rc = mcph_error_set(err, MCPH_ENOMEM, "out of memory");
-  }
   if (rc != 0) {
     t_destroy(t);
     return rc;
@@ -234,14 +204,14 @@ static int t_start(mcph_transport *t, mcph_error *err) {
   if (!(t->loop = curl_loop_new(t->host))) {
     return mcph_error_set(err, MCPH_ENOMEM,
                           "cannot connect to %s: libcurl failed to start",
-                          t->url_display);
+                          t->cfg.display_url);
   }
   if (t->cfg.insecure) {
     mcph_logf(t->host, MCPH_LOG_WARN, t->name,
               "TLS certificate verification is off for server \"%s\" "
               "(tls.insecure): anyone on the path to %s can read and change "
               "its traffic",
-              t->name, t->url_display);
+              t->name, t->cfg.display_url);
   }
   int rc = stream_start(t, err);
   if (rc != 0) {
@@ -280,13 +250,12 @@ static void t_destroy(mcph_transport *t) {
   }
   stream_free(t);
   post_stop(t);
-  drop_notes(t);
+  evq_clear(&t->notes);
   cancel(t, &t->close_timer);
   curl_loop_free(t->loop);
-  sse_config_free(&t->cfg);
+  remote_config_free(&t->cfg);
   free(t->protocol_version);
   free(t->close_reason);
-  free(t->url_display);
   free(t->user_agent);
   free(t->name);
   free(t);

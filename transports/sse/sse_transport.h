@@ -1,10 +1,12 @@
 /*
  * The sse transport's object, shared by its three parts:
- *   sse_transport.c  the plugin, the factory functions, the notes queue
- *                    that hands events to the host, the end of a transport
+ *   sse_transport.c  the plugin, the factory functions, the notes that
+ *                    hand events to the host, the end of a transport
  *   stream.c         the GET event stream: connect, parse, reconnect
  *   post.c           the POST queue: one request at a time, in order
- * Everything runs on the host's loop thread.
+ * The configuration, the easy handles, the classification of failures,
+ * the URL and redirect policy and the event queue are shared with the http
+ * transport (../common). Everything runs on the host's loop thread.
  */
 #ifndef MCPH_SSE_TRANSPORT_H
 #define MCPH_SSE_TRANSPORT_H
@@ -17,8 +19,10 @@
 #include <mcphost/transport.h>
 
 #include "../common/curl_loop.h"
+#include "../common/event_queue.h"
+#include "../common/http_client.h"
+#include "../common/remote_config.h"
 #include "../common/sse.h"
-#include "config.h"
 #include "http.h"
 #include "plugin_info.h"
 
@@ -28,25 +32,18 @@ enum state {
   T_CLOSED   /* on_close is scheduled or was called */
 };
 
-/* What the host is told, queued so that it is told from the loop and
- * never from inside start/send/close or a curl callback. */
+/* What the host is told, queued (../common/event_queue.h, an item's kind
+ * is a note_kind) so that it is told from the loop and never from inside
+ * start/send/close or a curl callback. */
 enum note_kind {
-  NOTE_MESSAGE,    /* a message event: data is the JSON */
-  NOTE_ENDPOINT,   /* an endpoint event: data is the URL as sent */
-  NOTE_STREAM_UP,  /* the GET answered 2xx text/event-stream */
-  NOTE_ERROR,      /* on_error(code, data) */
-  NOTE_SEND_FAILED /* on_send_failed(code, data, json) */
+  NOTE_MESSAGE,     /* a message event: data is the JSON */
+  NOTE_ENDPOINT,    /* an endpoint event: data is the URL as sent */
+  NOTE_STREAM_UP,   /* the GET answered 2xx text/event-stream */
+  NOTE_ERROR,       /* on_error(code, data) */
+  NOTE_SEND_FAILED, /* on_send_failed(code, data, json) */
+  NOTE_AUTH         /* on_auth_required: code the HTTP status, data the
+                       WWW-Authenticate value or NULL, json the URL shown */
 };
-
-typedef struct note {
-  enum note_kind kind;
-  int code;
-  char *data;
-  size_t len;
-  char *json; /* NOTE_SEND_FAILED: the message as given to send() */
-  size_t json_len;
-  struct note *next;
-} note;
 
 /* One message waiting to be POSTed, or being POSTed. */
 typedef struct outmsg {
@@ -74,8 +71,7 @@ struct mcph_transport {
                          const char *json, size_t len);
   char *name;
   char *user_agent;
-  sse_config cfg;
-  char *url_display; /* cfg.url without credentials */
+  remote_config cfg; /* cfg.display_url: the URL for messages */
   curl_loop *loop;
   enum state state;
 
@@ -107,8 +103,7 @@ struct mcph_transport {
   char *protocol_version;
 
   /* ---- notes for the host (sse_transport.c) ---- */
-  note *notes_head, *notes_tail;
-  mcph_timer *notes_timer;
+  event_queue notes;
   mcph_timer *close_timer;
   int close_code;
   char *close_reason;
@@ -123,13 +118,14 @@ bool sse_note(mcph_transport *t, enum note_kind kind, int code, char *data,
 /* Formats a note's text. */
 bool sse_notef(mcph_transport *t, enum note_kind kind, int code,
                const char *fmt, ...) MCPH_PRINTF(4, 5);
-/* Tells the host a message given to send() was not delivered: with
- * on_send_failed, or on_error from a host of ABI 1.0. From the loop only. */
 /* A 401 or 403 from `url` (WWW-Authenticate `www`, may be NULL): the
- * host's on_auth_required (ABI 1.6), if it has one, before the failure
- * is reported. From a libcurl completion, never from inside send(). */
+ * host's on_auth_required (ABI 1.6), if it has one, queued as a note and
+ * delivered now with the notes before it, so before the failure is
+ * reported. From a libcurl completion, never from inside send(). */
 void sse_auth_required(mcph_transport *t, long status, const char *url,
                        const char *www);
+/* Tells the host a message given to send() was not delivered: with
+ * on_send_failed, or on_error from a host of ABI 1.0. From the loop only. */
 void sse_send_failed(mcph_transport *t, int code, const char *msg,
                      const char *json, size_t len);
 /* Delivers queued notes now. Only from the loop (a timer, or a transfer's

@@ -23,14 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/url.h"
 #include "sse_transport.h"
-#include "url.h"
 
 #define DEFAULT_RETRY_MS 1000UL
 #define MIN_RETRY_MS 50UL /* a server's retry: 0 must not spin */
 #define MAX_BACKOFF_MS 30000UL
 #define MAX_RECONNECTS 5u
-#define MAX_REDIRECTS 5u
+#define CONNECT_TIMEOUT_MS 30000L
 /* A reconnected stream that sends no endpoint event and no message: after
  * this long, POSTs go to the endpoint we had. */
 #define ENDPOINT_GRACE_MS 1000
@@ -54,7 +54,7 @@ static void too_big(mcph_transport *t) {
   sse_notef(t, NOTE_ERROR, MCPH_ETOOBIG,
             "an SSE event from %s exceeds the %zu-byte limit "
             "(maxMessageBytes); dropped",
-            t->url_display, t->cfg.max_message_bytes);
+            t->cfg.display_url, t->cfg.max_message_bytes);
 }
 
 static void on_sse_event(void *ud, const sse_event *ev) {
@@ -142,7 +142,8 @@ static void on_reconnect_timer(void *ud) {
   t->get_redirects = 0;
   int rc = t->get_url ? start_get(t) : MCPH_ENOMEM;
   if (rc != 0) {
-    sse_finish(t, rc, "cannot reconnect to %s: out of memory", t->url_display);
+    sse_finish(t, rc, "cannot reconnect to %s: out of memory",
+               t->cfg.display_url);
   }
 }
 
@@ -153,9 +154,9 @@ static void stream_lost(mcph_transport *t, int code, const char *what,
   cancel(t, &t->grace_timer);
   if (t->attempts >= MAX_RECONNECTS) {
     sse_finish(t, code == MCPH_ECONNREFUSED ? MCPH_ECONNREFUSED : MCPH_ECLOSED,
-               "lost the SSE stream at %s and %u reconnect attempts failed; "
-               "the last: %s",
-               t->url_display, MAX_RECONNECTS, what);
+               "lost the SSE stream and %u reconnect attempts failed; the "
+               "last: %s",
+               MAX_RECONNECTS, what);
     return;
   }
   unsigned long delay = t->retry_ms << t->attempts;
@@ -176,13 +177,8 @@ static void stream_lost(mcph_transport *t, int code, const char *what,
   if (t->host->timer_start(t->host, delay, on_reconnect_timer, t,
                            &t->reconnect_timer) != 0) {
     sse_finish(t, MCPH_ENOMEM, "cannot reconnect to %s: out of memory",
-               t->url_display);
+               t->cfg.display_url);
   }
-}
-
-static bool is_redirect(long status) {
-  return status == 301 || status == 302 || status == 303 || status == 307 ||
-         status == 308;
 }
 
 /* The GET is over. Everything it carried is delivered first; then why it
@@ -195,7 +191,7 @@ static void get_ended(mcph_transport *t, CURL *easy, CURLcode result) {
   t->get_headers = NULL;
   const http_resp *r = &t->get_resp;
   char *location = NULL;
-  if (result == CURLE_OK && is_redirect(r->status)) {
+  if (result == CURLE_OK && url_is_redirect(r->status)) {
     char *loc = NULL;
     curl_easy_getinfo(easy, CURLINFO_REDIRECT_URL, &loc);
     location = loc ? strdup(loc) : NULL;
@@ -217,7 +213,7 @@ static void get_ended(mcph_transport *t, CURL *easy, CURLcode result) {
   bool retryable = false;
   if (nomem) {
     sse_finish(t, MCPH_ENOMEM, "out of memory reading the SSE stream from %s",
-               t->url_display);
+               t->cfg.display_url);
     free(location);
     return;
   }
@@ -225,10 +221,11 @@ static void get_ended(mcph_transport *t, CURL *easy, CURLcode result) {
     free(location); /* none: the answer was 2xx */
     if (result == CURLE_OK) {
       snprintf(what, sizeof what, "the server ended the SSE stream at %s",
-               t->url_display);
+               t->cfg.display_url);
     } else {
       snprintf(what, sizeof what, "the SSE stream at %s broke: %s",
-               t->url_display, http_curl_error(result, t->get_errbuf));
+               t->cfg.display_url,
+               http_client_curl_error(result, t->get_errbuf));
     }
     if (!t->connected) {
       sse_finish(t, MCPH_ECLOSED, "%s before its endpoint event", what);
@@ -237,33 +234,27 @@ static void get_ended(mcph_transport *t, CURL *easy, CURLcode result) {
     }
     return;
   }
+  char refused[300];
   if (r->status < 200) {
-    code = http_code_for_curl(result);
-    snprintf(what, sizeof what, "cannot connect to %s: %s", t->url_display,
-             http_curl_error(result, t->get_errbuf));
-    retryable = true;
-  } else if (is_redirect(r->status)) {
+    code = http_client_code_for_curl(result);
+    snprintf(what, sizeof what, "cannot connect to %s: %s", t->cfg.display_url,
+             http_client_curl_error(result, t->get_errbuf));
+    /* A server that is not there (any more) is not waited for. */
+    retryable = !http_client_unreachable(result);
+  } else if (url_is_redirect(r->status)) {
     http_resp_describe(r, false, status, sizeof status);
     code = MCPH_EPROTO;
-    if (!location) {
-      snprintf(what, sizeof what, "GET %s: %s without a usable Location",
-               t->url_display, status);
-    } else if (!url_redirect_allowed(t->get_url, location)) {
-      char *shown = url_display(location);
-      snprintf(what, sizeof what,
-               "GET %s: %s to %s not followed: it leaves the origin",
-               t->url_display, status, shown ? shown : "another origin");
-      free(shown);
-    } else if (t->get_redirects >= MAX_REDIRECTS) {
-      snprintf(what, sizeof what, "GET %s: more than %u redirects",
-               t->url_display, MAX_REDIRECTS);
+    if (!url_redirect_check(t->get_url, location, t->get_redirects, refused,
+                            sizeof refused)) {
+      snprintf(what, sizeof what, "GET %s: %s %s", t->cfg.display_url, status,
+               refused);
     } else {
       t->get_redirects++;
       free(t->get_url);
       t->get_url = location;
       if (start_get(t) != 0) {
         sse_finish(t, MCPH_ENOMEM, "cannot connect to %s: out of memory",
-                   t->url_display);
+                   t->cfg.display_url);
       }
       return;
     }
@@ -271,22 +262,22 @@ static void get_ended(mcph_transport *t, CURL *easy, CURLcode result) {
     code = MCPH_ECLOSED;
     snprintf(what, sizeof what,
              "GET %s answered HTTP 204: the server has no stream to give",
-             t->url_display);
+             t->cfg.display_url);
   } else if (r->status >= 200 && r->status < 300) {
     code = MCPH_EPROTO;
     snprintf(what, sizeof what,
              "GET %s answered HTTP %ld with Content-Type \"%s\", not "
              "text/event-stream: is this the SSE URL of an MCP server?",
-             t->url_display, r->status,
+             t->cfg.display_url, r->status,
              r->content_type[0] ? r->content_type : "(none)");
   } else {
-    code = http_code_for_status(r->status);
+    code = http_client_code_for_status(r->status);
     if (r->status == 401 || r->status == 403) {
-      sse_auth_required(t, r->status, t->url_display, r->www_authenticate);
+      sse_auth_required(t, r->status, t->cfg.display_url, r->www_authenticate);
     }
     http_resp_describe(r, r->status != 401, status, sizeof status);
-    snprintf(what, sizeof what, "GET %s failed: %s%s%s", t->url_display, status,
-             r->www_authenticate ? "; WWW-Authenticate: " : "",
+    snprintf(what, sizeof what, "GET %s failed: %s%s%s", t->cfg.display_url,
+             status, r->www_authenticate ? "; WWW-Authenticate: " : "",
              r->www_authenticate ? r->www_authenticate : "");
     retryable = r->status >= 500 || r->status == 408 || r->status == 429;
   }
@@ -332,9 +323,7 @@ static int start_get(mcph_transport *t) {
 
   struct curl_slist *h = NULL;
   bool ok = true;
-  if (!sse_config_has_header(&t->cfg, "Accept")) {
-    ok = ok && add_header(&h, "Accept: text/event-stream");
-  }
+  ok = ok && add_header(&h, "Accept: text/event-stream");
   ok = ok && add_header(&h, "Cache-Control: no-cache");
   for (char **p = t->cfg.headers; ok && *p; p++) {
     ok = add_header(&h, *p);
@@ -357,12 +346,13 @@ static int start_get(mcph_transport *t) {
     ok = add_header(&h, line);
   }
   CURL *e =
-      ok ? http_easy_new(&t->cfg, t->user_agent, t->get_url, t->get_errbuf)
+      ok ? http_client_easy(&t->cfg, t->user_agent, t->get_url, t->get_errbuf)
          : NULL;
   if (!e) {
     curl_slist_free_all(h);
     return MCPH_ENOMEM;
   }
+  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, CONNECT_TIMEOUT_MS);
   curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, h);
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_get_header);
@@ -377,7 +367,7 @@ static int start_get(mcph_transport *t) {
   }
   t->get = e;
   t->get_headers = h;
-  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "GET %s%s%s", t->url_display,
+  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "GET %s%s%s", t->cfg.display_url,
             *last_id ? " with Last-Event-ID " : "", last_id);
   return 0;
 }
@@ -394,7 +384,7 @@ int stream_start(mcph_transport *t, mcph_error *err) {
   if (!t->get_url || start_get(t) != 0) {
     return mcph_error_set(err, MCPH_ENOMEM,
                           "cannot connect to %s: out of memory",
-                          t->url_display);
+                          t->cfg.display_url);
   }
   return 0;
 }
@@ -415,7 +405,7 @@ void stream_on_up(mcph_transport *t) {
     return; /* the first stream: POSTs wait for its endpoint event */
   }
   mcph_logf(t->host, MCPH_LOG_INFO, t->name, "SSE stream at %s reconnected",
-            t->url_display);
+            t->cfg.display_url);
   /* Servers send a new endpoint event first thing; one that resumes the
    * old session may not. */
   cancel(t, &t->grace_timer);
@@ -460,7 +450,7 @@ void stream_on_endpoint(mcph_transport *t, const char *data, size_t len) {
     sse_finish(t, MCPH_EPROTO,
                "the endpoint event from %s is not a usable URL (\"%.200s\"): "
                "%s",
-               t->url_display, ref, why);
+               t->cfg.display_url, ref, why);
     free(ref);
     return;
   }

@@ -29,7 +29,8 @@ typedef struct mcph_host_config {
    * and messages as at start-up. From then on "mcph.host.servers/1"
    * lists the servers read. Returns MCPH_OK; MCPH_ENOTSUP before the
    * configuration was first loaded, or while connections made with the
-   * current one are open (it is kept for them); the reason in `err`. */
+   * current one are open or the host's MCP client keeps state per server
+   * of it (it is kept for them); the reason in `err`. */
   int (*reload)(const mcph_host *host, mcph_error *err);
 } mcph_host_config;
 

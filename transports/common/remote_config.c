@@ -1,30 +1,38 @@
-/* Parsing and validating the sse transport's configuration. */
-#include "config.h"
+/* The remote transports' configuration; see remote_config.h. */
+#include "remote_config.h"
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "url.h"
 
 /* Large enough for any real server, small enough that size arithmetic in
- * the SSE parser cannot overflow. */
+ * the buffers and the SSE parser cannot overflow. Below the minimum, no
+ * initialize result fits. */
+#define MAX_MESSAGE_BYTES_MIN 1024.0
 #define MAX_MESSAGE_BYTES_LIMIT 4294967296.0
-/* About 24 days: what fits curl's long milliseconds everywhere. */
+/* About 24 days: what fits curl's long milliseconds and the host's timers
+ * everywhere. */
 #define TIMEOUT_LIMIT 2147483647.0
 
-static void strv_free(char **v) {
-  if (!v) {
-    return;
-  }
-  for (char **p = v; *p; p++) {
-    free(*p);
-  }
-  free(v);
-}
+/* Headers the transports own: a configured value would break the
+ * protocol, so it is ignored with a warning. */
+static const char *const reserved_headers[] = {"Accept",
+                                               "Content-Type",
+                                               "Content-Length",
+                                               "Transfer-Encoding",
+                                               "Mcp-Session-Id",
+                                               "MCP-Protocol-Version",
+                                               "Last-Event-ID",
+                                               "Host",
+                                               NULL};
 
 /* RFC 9110 token characters, which header names are made of. */
 static bool is_token(const char *s) {
@@ -40,20 +48,24 @@ static bool is_token(const char *s) {
   return true;
 }
 
-static int parse_url(const cJSON *root, sse_config *cfg, mcph_error *err) {
+static int parse_url(const cJSON *root, remote_config *cfg, mcph_error *err) {
   const cJSON *url = cJSON_GetObjectItemCaseSensitive(root, "url");
   if (!url) {
     return mcph_error_set(err, MCPH_EINVAL, "\"url\" is required");
   }
-  if (!cJSON_IsString(url) || url->valuestring[0] == '\0') {
+  if (!cJSON_IsString(url) || !url->valuestring[0]) {
     return mcph_error_set(err, MCPH_EINVAL,
                           "\"url\" must be a non-empty string");
+  }
+  if (!(cfg->display_url = url_redacted(url->valuestring))) {
+    return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   }
   char why[256];
   if (!url_check_http(url->valuestring, why, sizeof why)) {
     return mcph_error_set(err, MCPH_EINVAL,
-                          "\"url\" must be an absolute http or https URL: %s",
-                          why);
+                          "\"url\" must be an absolute http or https URL "
+                          "(%s): %.300s",
+                          why, cfg->display_url);
   }
   if (!(cfg->url = strdup(url->valuestring))) {
     return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
@@ -61,17 +73,27 @@ static int parse_url(const cJSON *root, sse_config *cfg, mcph_error *err) {
   return 0;
 }
 
-static int parse_headers(const cJSON *root, sse_config *cfg, mcph_error *err) {
+static bool reserved(const char *name) {
+  for (const char *const *r = reserved_headers; *r; r++) {
+    if (strcasecmp(name, *r) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+static int parse_headers(const cJSON *root, const mcph_host *host,
+                         const char *server, const char *transport,
+                         remote_config *cfg, mcph_error *err) {
   const cJSON *headers = cJSON_GetObjectItemCaseSensitive(root, "headers");
   if (headers && !cJSON_IsObject(headers)) {
     return mcph_error_set(err, MCPH_EINVAL,
                           "\"headers\" must be an object of strings");
   }
-  size_t n = headers ? (size_t)cJSON_GetArraySize(headers) : 0;
+  size_t n = headers ? (size_t)cJSON_GetArraySize(headers) : 0, i = 0;
   if (!(cfg->headers = calloc(n + 1, sizeof(char *)))) {
     return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   }
-  size_t i = 0;
   const cJSON *h;
   cJSON_ArrayForEach(h, headers) {
     const char *name = h->string ? h->string : "";
@@ -90,6 +112,13 @@ static int parse_headers(const cJSON *root, sse_config *cfg, mcph_error *err) {
                             "\"headers.%.100s\" must not contain a line break",
                             name);
     }
+    if (reserved(name)) {
+      mcph_logf(host, MCPH_LOG_WARN, server,
+                "header \"%.100s\" from the configuration is ignored: the "
+                "%s transport sets it itself",
+                name, transport);
+      continue;
+    }
     /* curl sends "Name;" as a header with an empty value; "Name:" would
      * remove the header instead. */
     size_t len = strlen(name) + strlen(value) + 3;
@@ -107,9 +136,10 @@ static int parse_headers(const cJSON *root, sse_config *cfg, mcph_error *err) {
   return 0;
 }
 
-static int parse_timeout(const cJSON *root, sse_config *cfg, mcph_error *err) {
+static int parse_timeout(const cJSON *root, remote_config *cfg,
+                         mcph_error *err) {
   const cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "timeout");
-  cfg->timeout_ms = SSE_DEFAULT_TIMEOUT_MS;
+  cfg->timeout_ms = REMOTE_DEFAULT_TIMEOUT_MS;
   if (!t) {
     return 0;
   }
@@ -126,17 +156,42 @@ static int parse_timeout(const cJSON *root, sse_config *cfg, mcph_error *err) {
   return 0;
 }
 
+static int parse_max_message_bytes(const cJSON *root, remote_config *cfg,
+                                   mcph_error *err) {
+  const cJSON *m = cJSON_GetObjectItemCaseSensitive(root, "maxMessageBytes");
+  cfg->max_message_bytes = REMOTE_DEFAULT_MAX_MESSAGE_BYTES;
+  if (!m) {
+    return 0;
+  }
+  double v = cJSON_IsNumber(m) ? m->valuedouble : 0;
+  if (!(v >= MAX_MESSAGE_BYTES_MIN && v <= MAX_MESSAGE_BYTES_LIMIT &&
+        (double)(uint64_t)v == v)) {
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "\"maxMessageBytes\" must be a whole number from "
+                          "%.0f to %.0f",
+                          MAX_MESSAGE_BYTES_MIN, MAX_MESSAGE_BYTES_LIMIT);
+  }
+  cfg->max_message_bytes = (size_t)v;
+  return 0;
+}
+
+/* A file option of "tls": a readable file, checked now so that the error
+ * names the field rather than a failed handshake later. */
 static int tls_file(const cJSON *tls, const char *key, char **out,
                     mcph_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(tls, key);
   if (!v) {
     return 0;
   }
-  if (!cJSON_IsString(v) || v->valuestring[0] == '\0') {
+  if (!cJSON_IsString(v) || !v->valuestring[0]) {
     return mcph_error_set(err, MCPH_EINVAL,
-                          "\"tls.%s\" must be a non-empty string (a file "
-                          "path)",
+                          "\"tls.%s\" must be a non-empty string (a file path)",
                           key);
+  }
+  if (access(v->valuestring, R_OK) != 0) {
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "\"tls.%s\": cannot read %.300s: %s", key,
+                          v->valuestring, strerror(errno));
   }
   if (!(*out = strdup(v->valuestring))) {
     return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
@@ -144,7 +199,7 @@ static int tls_file(const cJSON *tls, const char *key, char **out,
   return 0;
 }
 
-static int parse_tls(const cJSON *root, sse_config *cfg, mcph_error *err) {
+static int parse_tls(const cJSON *root, remote_config *cfg, mcph_error *err) {
   const cJSON *tls = cJSON_GetObjectItemCaseSensitive(root, "tls");
   if (!tls) {
     return 0;
@@ -171,65 +226,40 @@ static int parse_tls(const cJSON *root, sse_config *cfg, mcph_error *err) {
   return 0;
 }
 
-static int parse_max_message_bytes(const cJSON *root, sse_config *cfg,
-                                   mcph_error *err) {
-  const cJSON *max = cJSON_GetObjectItemCaseSensitive(root, "maxMessageBytes");
-  cfg->max_message_bytes = SSE_DEFAULT_MAX_MESSAGE_BYTES;
-  if (!max) {
-    return 0;
-  }
-  double v = cJSON_IsNumber(max) ? max->valuedouble : 0;
-  if (!(v >= 1 && v <= MAX_MESSAGE_BYTES_LIMIT && (double)(uint64_t)v == v)) {
-    return mcph_error_set(err, MCPH_EINVAL,
-                          "\"maxMessageBytes\" must be a whole number from 1 "
-                          "to %.0f",
-                          MAX_MESSAGE_BYTES_LIMIT);
-  }
-  cfg->max_message_bytes = (size_t)v;
-  return 0;
-}
-
-int sse_config_parse(const char *json, sse_config *cfg, mcph_error *err) {
+int remote_config_parse(const char *json, const mcph_host *host,
+                        const char *server, const char *transport,
+                        remote_config *cfg, mcph_error *err) {
+  cJSON *root = cJSON_Parse(json ? json : "");
   int rc = 0;
-  cJSON *root = json ? cJSON_Parse(json) : NULL;
-  if (!root) {
-    rc = mcph_error_set(err, MCPH_EINVAL, "sse config is not valid JSON");
-    goto out;
-  }
   if (!cJSON_IsObject(root)) {
-    rc = mcph_error_set(err, MCPH_EINVAL, "sse config must be a JSON object");
+    rc = mcph_error_set(err, MCPH_EINVAL,
+                        "the server configuration is not a JSON object");
     goto out;
   }
-  /* "type" and unknown keys are accepted and ignored. */
   if ((rc = parse_url(root, cfg, err)) != 0 ||
-      (rc = parse_headers(root, cfg, err)) != 0 ||
+      (rc = parse_headers(root, host, server, transport, cfg, err)) != 0 ||
       (rc = parse_timeout(root, cfg, err)) != 0 ||
-      (rc = parse_tls(root, cfg, err)) != 0 ||
-      (rc = parse_max_message_bytes(root, cfg, err)) != 0) {
+      (rc = parse_max_message_bytes(root, cfg, err)) != 0 ||
+      (rc = parse_tls(root, cfg, err)) != 0) {
     goto out;
   }
-
 out:
   cJSON_Delete(root);
   if (rc != 0) {
-    sse_config_free(cfg);
+    remote_config_free(cfg);
   }
   return rc;
 }
 
-bool sse_config_has_header(const sse_config *cfg, const char *name) {
-  size_t n = strlen(name);
-  for (char **h = cfg->headers; h && *h; h++) {
-    if (strncasecmp(*h, name, n) == 0 && ((*h)[n] == ':' || (*h)[n] == ';')) {
-      return true;
+void remote_config_free(remote_config *cfg) {
+  free(cfg->url);
+  free(cfg->display_url);
+  if (cfg->headers) {
+    for (char **h = cfg->headers; *h; h++) {
+      free(*h);
     }
   }
-  return false;
-}
-
-void sse_config_free(sse_config *cfg) {
-  free(cfg->url);
-  strv_free(cfg->headers);
+  free(cfg->headers);
   free(cfg->ca_file);
   free(cfg->cert_file);
   free(cfg->key_file);

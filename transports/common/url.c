@@ -1,4 +1,4 @@
-/* URL handling for the sse transport, through libcurl's URL API. */
+/* URLs for the remote transports, through libcurl's URL API; see url.h. */
 #include "url.h"
 
 #include <stdio.h>
@@ -160,7 +160,7 @@ static char *credentials(const char *url) {
   return out;
 }
 
-bool url_redirect_allowed(const char *from, const char *to) {
+static bool redirect_allowed(const char *from, const char *to) {
   char *cf = credentials(from), *ct = credentials(to);
   bool adds = !cf || !ct || (strcmp(ct, ":") != 0 && strcmp(cf, ct) != 0);
   free(cf);
@@ -183,6 +183,35 @@ bool url_redirect_allowed(const char *from, const char *to) {
   }
   origin_free(&x);
   return ok;
+}
+
+bool url_redirect_check(const char *from, const char *to, unsigned count,
+                        char *why, size_t why_len) {
+  if (!to || !*to) {
+    snprintf(why, why_len, "a redirect without a usable Location");
+    return false;
+  }
+  if (!redirect_allowed(from, to)) {
+    char theirs[300];
+    url_origin(to, theirs, sizeof theirs);
+    if (url_same_origin(from, to)) {
+      snprintf(why, why_len, "a redirect that adds credentials; not followed");
+    } else {
+      snprintf(why, why_len, "redirected to another origin (%s); not followed",
+               theirs);
+    }
+    return false;
+  }
+  if (count >= URL_MAX_REDIRECTS) {
+    snprintf(why, why_len, "more than %u redirects", URL_MAX_REDIRECTS);
+    return false;
+  }
+  return true;
+}
+
+bool url_is_redirect(long status) {
+  return status == 301 || status == 302 || status == 303 || status == 307 ||
+         status == 308;
 }
 
 char *url_display(const char *url) {

@@ -1,0 +1,59 @@
+/* What an approval of a project server binds: the entry as written (its
+ * raw JSON: command, args, env, cwd, url, headers, and so every ${VAR}
+ * it references) and the file it came from. The user settings keep, in
+ * the project's record, Claude Code's list of names
+ * (enabledMcpjsonServers) and beside it, under a key Claude Code does not
+ * use, what each name was approved as:
+ *
+ *   "approvedMcpjsonEntries": {
+ *     "NAME": {"file": "/abs/.mcp.json", "sha256": "<hex>", "entry": {...}}
+ *   }
+ *
+ * An approved server whose entry or file no longer has that digest is
+ * pending again, "changed since approval", with the difference. */
+#ifndef MCPHOST_CONFIG_APPROVAL_H
+#define MCPHOST_CONFIG_APPROVAL_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "util.h"
+
+#define APPROVAL_KEY "approvedMcpjsonEntries"
+
+/* The digest of an entry from `file`: lower-case hex SHA-256 of a
+ * versioned text holding both (OpenSSL's libcrypto, opened on first use;
+ * any thread). New string, or NULL when libcrypto cannot be loaded. */
+char *approval_digest(const char *file, const cJSON *raw);
+
+/* NULL, or why no digest can be computed (a static sentence). */
+const char *approval_unavailable(void);
+
+/* Whether `record` (one value of approvedMcpjsonEntries) binds exactly
+ * this entry from this file; false when no digest can be computed, so
+ * that nothing runs unchecked. */
+bool approval_matches(const cJSON *record, const char *file, const cJSON *raw);
+
+/* A new record for approvedMcpjsonEntries, or NULL when no digest can be
+ * computed (approval_unavailable() says why). */
+cJSON *approval_record(const char *file, const cJSON *raw);
+
+/* What the entry runs, for a person deciding: the command line or URL,
+ * the env and header names (never their values), the ${VAR} references
+ * and the cwd; parts joined by `sep` ("; " on one line, "\n  " as a
+ * list). Text from the file is escaped (text_escape.h). New string. */
+char *approval_summary(const cJSON *raw, const char *sep);
+
+/* What changed between the approved record and the entry now, in the
+ * same form ("command: a -> b; env: +X, -Y; ..."). New string. */
+char *approval_diff(const cJSON *record, const char *file, const cJSON *raw);
+
+/* The names of the variables an entry references, in order, each once:
+ * a new array of strings. */
+cJSON *approval_vars(const cJSON *raw);
+
+/* Appends `w` to `b` as one shell word (quoted when it needs it), after a
+ * space when `b` is not empty. */
+void approval_add_word(strbuf *b, const char *w);
+
+#endif

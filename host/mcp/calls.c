@@ -1,0 +1,799 @@
+/* The pipeline of calls.h: each operation is a small state machine
+ * stepped by the callbacks of what it waits for (a connect, a list, an
+ * answer to ask, a request, elicitations). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../feature_plugins.h"
+#include "../names.h"
+#include "../permissions.h"
+#include "../sanitize.h"
+#include "../util.h"
+#include "calls.h"
+#include "client_internal.h"
+
+#define CALL_ATTEMPTS 3
+
+typedef struct elicit_wait elicit_wait;
+
+struct mcp_op {
+  mcp_client *mc;
+  mcp_call call; /* the strings below are the op's own copies */
+  char *name, *method;
+  cJSON *args;
+  mcp_call_callbacks cb;
+  session *s;
+  mcp_waiter w; /* a connect or a tool list */
+  char *real;   /* the tool's or prompt's real name, once resolved */
+  /* The rules' verdict on the name given (SERVER/TOOL: the real name). */
+  perm_verdict given;
+  char *given_q; /* its mcp__server__tool */
+  char *description;
+  /* what it waits for, for mcp_op_cancel */
+  bool asking;
+  void *ask_handle;
+  bool answered_at_once; /* the asker answered inside start() */
+  int64_t request_id;    /* > 0 while a request is in flight */
+  elicit_wait *elicit;
+  int attempt;
+  /* SERVER/TOOL is called as named; an answer that may mean "no such
+   * tool" is held while the list confirms it. */
+  bool confirming;
+  cJSON *held_result;
+  mcp_error held_err;
+  bool cancelled;
+  bool finished;
+  bool *live;                 /* mcp_client_start's: cleared when done runs */
+  struct mcp_op *prev, *next; /* the client's live operations */
+};
+
+/* ---- the live list ---- */
+
+void mcp_op_link(mcp_op **list, mcp_op *op) {
+  op->prev = NULL;
+  op->next = *list;
+  if (*list) {
+    (*list)->prev = op;
+  }
+  *list = op;
+}
+
+void mcp_op_unlink(mcp_op **list, mcp_op *op) {
+  if (op->prev) {
+    op->prev->next = op->next;
+  } else if (*list == op) {
+    *list = op->next;
+  }
+  if (op->next) {
+    op->next->prev = op->prev;
+  }
+  op->prev = op->next = NULL;
+}
+
+void mcp_ops_cancel_all(mcp_client *mc) {
+  while (mc->ops) {
+    mcp_op_cancel(mc->ops);
+  }
+}
+
+const session *mcp_op_session(const mcp_op *op) {
+  return op->s;
+}
+
+/* ---- the end ---- */
+
+static void op_free(mcp_op *op) {
+  cJSON_Delete(op->held_result);
+  mcp_error_clear(&op->held_err);
+  free(op->name);
+  free(op->method);
+  free(op->real);
+  free(op->description);
+  free(op->given_q);
+  cJSON_Delete(op->args);
+  free(op);
+}
+
+static void finish(mcp_op *op, cJSON *result, mcp_error *err) {
+  if (op->finished) {
+    cJSON_Delete(result);
+    return;
+  }
+  op->finished = true;
+  if (op->live) {
+    *op->live = false;
+  }
+  mcp_client_unwait(op->mc, &op->w);
+  mcp_client_untrack(op->mc, op);
+  op->cb.done(op->cb.ud, result, err);
+  if (err) {
+    mcp_error_clear(err);
+  }
+  if (!op->elicit) { /* else freed when the elicitations end */
+    op_free(op);
+  }
+}
+
+static void fail(mcp_op *op, mcp_error_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void fail(mcp_op *op, mcp_error_kind kind, const char *fmt, ...) {
+  mcp_error e = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  mcp_error_vset(&e, kind, op->s ? op->s->cfg->name : NULL, fmt, ap);
+  va_end(ap);
+  finish(op, NULL, &e);
+}
+
+static const char *server_name(const mcp_op *op) {
+  return op->mc->h->cfg.servers[op->call.server].name;
+}
+
+/* ---- requests ---- */
+
+static const char *op_method(const mcp_op *op) {
+  switch (op->call.kind) {
+  case MCP_OP_CALL_TOOL: return "tools/call";
+  case MCP_OP_GET_PROMPT: return "prompts/get";
+  case MCP_OP_READ: return "resources/read";
+  default: return op->method;
+  }
+}
+
+static void send_call(mcp_op *op);
+static void run_elicitations(mcp_op *op, const cJSON *data);
+static const cJSON *find_named(const mcp_op *op, const cJSON *items);
+
+/* Whether the answer to a SERVER/TOOL call may say the tool does not
+ * exist: a JSON-RPC "not found", or an isError result (the SDKs answer an
+ * unknown tool so). A raw result (json_raw.h) is minified JSON: its
+ * isError member reads "isError":true (a string that contains the same
+ * text only costs a look at the list). */
+static bool needs_confirming(const mcp_op *op, const cJSON *result,
+                             const mcp_error *e) {
+  if (op->call.kind != MCP_OP_CALL_TOOL || op->call.qualified ||
+      op->confirming) {
+    return false;
+  }
+  if (e) {
+    return e->kind == MCP_ERR_NOT_FOUND;
+  }
+  if (cJSON_IsRaw(result)) {
+    return strstr(result->valuestring, "\"isError\":true") != NULL;
+  }
+  return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"));
+}
+
+static void on_confirm(mcp_waiter *w, session *s) {
+  mcp_op *op = (mcp_op *)((char *)w - offsetof(mcp_op, w));
+  const cJSON *tools = mcp_client_cached_tools(op->mc, op->call.server);
+  if (tools && !find_named(op, tools)) {
+    cJSON_Delete(op->held_result);
+    op->held_result = NULL;
+    mcp_error_clear(&op->held_err);
+    mcp_error e = {0};
+    mcp_error_set(&e, MCP_ERR_NOT_FOUND, s->cfg->name,
+                  "server \"%s\" has no tool named \"%s\"", s->cfg->name,
+                  op->name);
+    finish(op, NULL, &e);
+    return;
+  }
+  /* Listed (or the list failed): the answer stands. */
+  cJSON *result = op->held_result;
+  op->held_result = NULL;
+  if (result) {
+    finish(op, result, NULL);
+    return;
+  }
+  mcp_error e = {0};
+  mcp_error_move(&e, &op->held_err);
+  finish(op, NULL, &e);
+}
+
+static void confirm(mcp_op *op) {
+  op->confirming = true;
+  if (op->s->state != SESS_READY) {
+    on_confirm(&op->w, op->s);
+    return;
+  }
+  op->w.ready = on_confirm;
+  mcp_client_want_tools(op->mc, op->call.server, &op->w);
+}
+
+static void on_answer(void *ud, cJSON *result, const rpc_error *err,
+                      bool *take) {
+  mcp_op *op = ud;
+  op->request_id = 0;
+  if (!err) {
+    *take = true;
+    if (needs_confirming(op, result, NULL)) {
+      op->held_result = result;
+      confirm(op);
+      return;
+    }
+    finish(op, result, NULL);
+    return;
+  }
+  const char *method = op_method(op);
+  if (op->call.kind == MCP_OP_CALL_TOOL && err->status == RPC_ERR_REMOTE &&
+      err->code == MCPH_RPC_URL_ELICITATION_REQUIRED &&
+      op->attempt < CALL_ATTEMPTS) {
+    host_log(op->mc->h, MCPH_LOG_INFO, op->s->cfg->name,
+             "the call needs a URL elicitation first (attempt %d of %d)",
+             op->attempt, CALL_ATTEMPTS);
+    /* The error is the caller's only for this callback. */
+    cJSON *data = err->data ? cJSON_Duplicate(err->data, 1) : NULL;
+    run_elicitations(op, data);
+    cJSON_Delete(data);
+    return;
+  }
+  mcp_error e = {0};
+  const char *name = op->s->cfg->name;
+  mcp_error_kind kind =
+      mcp_error_kind_of_rpc(op->s, err->status, err->code, err->message,
+                            op->real ? op->real : op->name);
+  switch (err->status) {
+  case RPC_OK: break;
+  case RPC_ERR_REMOTE: {
+    if (op->call.kind == MCP_OP_CALL_TOOL &&
+        err->code == MCPH_RPC_URL_ELICITATION_REQUIRED) {
+      mcp_error_set(&e, kind, name,
+                    "server \"%s\" still requires a URL elicitation after "
+                    "%d attempts",
+                    name, CALL_ATTEMPTS);
+      break;
+    }
+    char *text = rpc_error_text(err->message, err->code);
+    mcp_error_set(&e, kind, name, "server \"%s\": %s failed: %s", name, method,
+                  text);
+    free(text);
+    e.rpc_code = err->code;
+    e.data = err->data ? cJSON_Duplicate(err->data, 1) : NULL;
+    break;
+  }
+  case RPC_ERR_TIMEOUT:
+    mcp_error_set(&e, kind, name, "server \"%s\": %s timed out after %llu ms",
+                  name, method,
+                  (unsigned long long)(op->call.kind == MCP_OP_CALL_TOOL
+                                           ? op->mc->opt.tool_timeout_ms
+                                           : op->mc->opt.request_timeout_ms));
+    break;
+  case RPC_ERR_CLOSED:
+    mcp_error_set(&e, kind, name, "server \"%s\" went away during %s: %s", name,
+                  method, err->message);
+    break;
+  case RPC_ERR_TRANSPORT:
+    mcp_error_set(&e, kind, name, "server \"%s\": %s failed: %s", name, method,
+                  err->message);
+    break;
+  case RPC_ERR_CANCELLED:
+    if (op->cancelled) {
+      mcp_error_set(&e, MCP_ERR_INTERRUPTED, name, "%s: interrupted", method);
+      break;
+    }
+    /* fall through */
+  case RPC_ERR_LOCAL: mcp_error_set(&e, kind, name, "%s", err->message); break;
+  }
+  if (needs_confirming(op, NULL, &e)) {
+    mcp_error_move(&op->held_err, &e);
+    confirm(op);
+    return;
+  }
+  finish(op, NULL, &e);
+}
+
+static void on_progress(void *ud, const cJSON *params) {
+  mcp_op *op = ud;
+  if (op->cb.progress) {
+    op->cb.progress(op->cb.ud, params);
+  }
+}
+
+static void send_request(mcp_op *op, const char *method, cJSON *params) {
+  char why[600];
+  bool tool = op->call.kind == MCP_OP_CALL_TOOL;
+  rpc_request_opts o = {.timeout_ms = tool ? op->mc->opt.tool_timeout_ms
+                                           : op->mc->opt.request_timeout_ms,
+                        .on_progress = op->cb.progress ? on_progress : NULL,
+                        .ud = op,
+                        .progress_resets_deadline = true,
+                        .raw_result = op->call.raw_result,
+                        .kind = strcmp(method, "tools/call") == 0 ||
+                                        strcmp(method, "resources/read") == 0 ||
+                                        strcmp(method, "prompts/get") == 0
+                                    ? SANITIZE_RESULT
+                                    : SANITIZE_NAMES};
+  int64_t id =
+      session_request(op->s, method, params, &o, on_answer, why, sizeof why);
+  if (id < 0) {
+    fail(op,
+         op->s->state == SESS_READY ? MCP_ERR_PROTOCOL
+                                    : mcp_error_kind_of_session(op->s),
+         "%s", why);
+    return;
+  }
+  if (!op->finished) {
+    op->request_id = id;
+  }
+}
+
+/* The arguments go by reference: the op keeps them for a call again. */
+static void add_arguments(const mcp_op *op, cJSON *params) {
+  if (op->args) {
+    cJSON_AddItemReferenceToObject(params, "arguments", op->args);
+  } else {
+    cJSON_AddItemToObject(params, "arguments", cJSON_CreateObject());
+  }
+}
+
+static void send_call(mcp_op *op) {
+  op->attempt++;
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddStringToObject(params, "name", op->real);
+  add_arguments(op, params);
+  send_request(op, "tools/call", params);
+}
+
+/* ---- -32042: the URL elicitations, then the call again ---- */
+
+/* Outlives a cancelled op: the elicitations answer when they answer. */
+struct elicit_wait {
+  mcp_op *op; /* NULL once the op is gone */
+  size_t pending;
+  bool all_accepted;
+  char reason[300];
+};
+
+static void elicitations_done(elicit_wait *w) {
+  mcp_op *op = w->op;
+  bool accepted = w->all_accepted;
+  char reason[300];
+  snprintf(reason, sizeof reason, "%s", w->reason);
+  free(w);
+  if (!op) {
+    return;
+  }
+  op->elicit = NULL;
+  if (op->finished) { /* cancelled meanwhile */
+    op_free(op);
+    return;
+  }
+  if (!accepted) {
+    fail(op, MCP_ERR_PROTOCOL,
+         "server \"%s\" requires a URL elicitation, which was not "
+         "completed (%s)",
+         op->s->cfg->name, reason);
+    return;
+  }
+  send_call(op);
+}
+
+static void on_elicited(void *ud, const cJSON *result, int code,
+                        const char *message) {
+  elicit_wait *w = ud;
+  (void)code;
+  const char *action =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(result, "action"));
+  if (!result || !action || strcmp(action, "accept") != 0) {
+    if (w->all_accepted) {
+      snprintf(w->reason, sizeof w->reason, "%s",
+               result ? (action ? action : "no action")
+                      : (message ? message : "error"));
+    }
+    w->all_accepted = false;
+  }
+  if (--w->pending == 0) {
+    elicitations_done(w);
+  }
+}
+
+/* Each elicitation of the error's data goes to the feature plugin that
+ * answers "elicitation/create", as if the server had sent it. */
+static void run_elicitations(mcp_op *op, const cJSON *data) {
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(data, "elicitations");
+  if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0) {
+    fail(op, MCP_ERR_PROTOCOL,
+         "server \"%s\" requires a URL elicitation but listed none",
+         op->s->cfg->name);
+    return;
+  }
+  elicit_wait *w = xcalloc(1, sizeof *w);
+  w->op = op;
+  w->pending = 1; /* held until every request is out */
+  w->all_accepted = true;
+  op->elicit = w;
+  const cJSON *e;
+  bool unhandled = false;
+  cJSON_ArrayForEach(e, list) {
+    w->pending++;
+    if (!features_local_request(op->s, "elicitation/create", e, on_elicited,
+                                w)) {
+      w->pending--;
+      unhandled = true;
+      break;
+    }
+  }
+  if (unhandled) {
+    /* Nothing will complete: say so plainly (answers still due free w). */
+    w->op = NULL;
+    op->elicit = NULL;
+    if (--w->pending == 0) {
+      free(w);
+    }
+    fail(op, MCP_ERR_PROTOCOL,
+         "server \"%s\" requires a URL elicitation, and no plugin handles "
+         "elicitation",
+         op->s->cfg->name);
+    return;
+  }
+  if (--w->pending == 0) {
+    elicitations_done(w);
+  }
+}
+
+/* ---- permission ---- */
+
+/* Rules match the full normalized name, never a shortened one: a rule
+ * must not depend on how long the other names are. */
+static char *qualified_name(const mcp_op *op, const char *tool,
+                            bool normalized) {
+  char *srv = name_normalize(server_name(op));
+  char *t = normalized ? xstrdup(tool) : name_normalize(tool);
+  char *q = xasprintf("mcp__%s__%s", srv, t);
+  free(srv);
+  free(t);
+  return q;
+}
+
+/* The verdict on `tool`; fills *q (new string) and, unless the verdict
+ * is allow, *desc (new string; else NULL). */
+static perm_verdict verdict(const mcp_op *op, const char *tool, bool normalized,
+                            char **q, char **desc) {
+  *q = qualified_name(op, tool, normalized);
+  perm_verdict v = perm_decide(op->mc->h->cfg.perms, *q,
+                               &op->mc->h->cfg.servers[op->call.server]);
+  *desc = v.kind == PERM_ALLOW ? NULL : perm_describe(&v);
+  return v;
+}
+
+static void on_ask_answer(void *token, bool allowed, const char *why) {
+  mcp_op *op = token;
+  op->asking = false;
+  op->ask_handle = NULL;
+  op->answered_at_once = true;
+  if (op->finished) {
+    return;
+  }
+  char *q, *desc;
+  verdict(op, op->real, false, &q, &desc);
+  if (!allowed) {
+    fail(op, MCP_ERR_DENIED, "tool call refused: %s needs permission (%s): %s",
+         q, desc, why ? why : "");
+  } else {
+    host_log(op->mc->h, MCPH_LOG_INFO, NULL, "%s: %s", q, why ? why : "");
+    send_call(op);
+  }
+  free(q);
+  free(desc);
+}
+
+/* The rules on the real name (the name given may be a shortened or
+ * hashed alias that no rule names); "ask" goes to the asker. */
+static void check_permission(mcp_op *op) {
+  char *q, *desc;
+  perm_verdict v;
+  if (!op->call.qualified) {
+    /* The name given is the real one: the verdict is known. */
+    v = op->given;
+    q = op->given_q;
+    op->given_q = NULL;
+    desc = v.kind == PERM_ALLOW ? NULL : perm_describe(&v);
+  } else {
+    v = verdict(op, op->real, false, &q, &desc);
+  }
+  if (v.kind == PERM_ALLOW) {
+    free(q);
+    send_call(op);
+    return;
+  }
+  if (v.kind == PERM_DENY) {
+    fail(op, MCP_ERR_DENIED, "tool call refused: %s: %s", q, desc);
+  } else if (v.kind == PERM_ASK && !op->cb.asker) {
+    fail(op, MCP_ERR_DENIED,
+         "tool call refused: %s needs permission (%s) and there is no one "
+         "to ask",
+         q, desc);
+  } else {
+    if (!op->call.qualified && !op->description) {
+      /* A list at hand gives the question the tool's description. */
+      const cJSON *tools = mcp_client_cached_tools(op->mc, op->call.server);
+      const cJSON *t = tools ? find_named(op, tools) : NULL;
+      const char *d = cJSON_GetStringValue(
+          cJSON_GetObjectItemCaseSensitive(t, "description"));
+      op->description = d ? xstrdup(d) : NULL;
+    }
+    char *args_text = op->args ? cJSON_PrintUnformatted(op->args) : NULL;
+    mcp_ask a = {.tool = q,
+                 .server = server_name(op),
+                 .tool_name = op->real,
+                 .arguments_json = args_text ? args_text : "{}",
+                 .reason = desc,
+                 .description = op->description};
+    op->asking = true;
+    op->answered_at_once = false;
+    void *handle = op->cb.asker->start(op->cb.asker->ud, &a, on_ask_answer, op);
+    if (!op->answered_at_once) {
+      op->ask_handle = handle;
+    }
+    cJSON_free(args_text);
+  }
+  free(q);
+  free(desc);
+}
+
+/* ---- resolving the name ---- */
+
+/* The item of `items` that `want` names: an mcp__ item part (names.h:
+ * shortened, de-duplicated) or the server's own name. Borrowed. */
+static const cJSON *find_named(const mcp_op *op, const cJSON *items) {
+  if (op->call.qualified) {
+    return name_find_item(server_name(op), items, op->mc->opt.name_chars,
+                          op->name);
+  }
+  const cJSON *it;
+  cJSON_ArrayForEach(it, items) {
+    const char *n =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
+    if (n && strcmp(n, op->name) == 0) {
+      return it;
+    }
+  }
+  return NULL;
+}
+
+static void take_item(mcp_op *op, const cJSON *it) {
+  free(op->real);
+  free(op->description);
+  op->real = xstrdup(
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name")));
+  const char *d =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "description"));
+  op->description = d ? xstrdup(d) : NULL;
+  if (op->cb.resolved) {
+    op->cb.resolved(op->cb.ud, it);
+  }
+}
+
+static void on_tools(mcp_waiter *w, session *s) {
+  mcp_op *op = (mcp_op *)((char *)w - offsetof(mcp_op, w));
+  const cJSON *tools = mcp_client_cached_tools(op->mc, op->call.server);
+  if (!tools) {
+    const char *why = mcp_client_tools_error(op->mc, op->call.server);
+    fail(op, MCP_ERR_PROTOCOL, "%s", why ? why : "tools/list failed");
+    return;
+  }
+  const cJSON *t = find_named(op, tools);
+  if (!t) {
+    fail(op, MCP_ERR_NOT_FOUND, "server \"%s\" has no tool named \"%s\"",
+         s->cfg->name, op->name);
+    return;
+  }
+  take_item(op, t);
+  check_permission(op);
+}
+
+static void send_prompt(mcp_op *op) {
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddStringToObject(params, "name", op->real);
+  add_arguments(op, params);
+  send_request(op, "prompts/get", params);
+}
+
+static void on_prompts(void *ud, session *s, cJSON *items, const char *error) {
+  mcp_op *op = ud;
+  op->request_id = 0;
+  if (op->finished) {
+    cJSON_Delete(items);
+    if (!op->elicit) {
+      op_free(op); /* cancelled while listing */
+    }
+    return;
+  }
+  if (error) {
+    fail(op, MCP_ERR_PROTOCOL, "%s", error);
+    return;
+  }
+  const cJSON *p = find_named(op, items);
+  if (!p) {
+    cJSON_Delete(items);
+    fail(op, MCP_ERR_NOT_FOUND, "server \"%s\" has no prompt named \"%s\"",
+         s->cfg->name, op->name);
+    return;
+  }
+  take_item(op, p);
+  if (op->call.kind == MCP_OP_FIND_PROMPT) {
+    cJSON *found = cJSON_Duplicate(p, 1);
+    cJSON_Delete(items);
+    finish(op, found, NULL);
+    return;
+  }
+  cJSON_Delete(items);
+  send_prompt(op);
+}
+
+static void on_listed(void *ud, session *s, cJSON *items, const char *error) {
+  (void)s;
+  mcp_op *op = ud;
+  op->request_id = 0;
+  if (op->finished) {
+    cJSON_Delete(items);
+    if (!op->elicit) {
+      op_free(op);
+    }
+    return;
+  }
+  if (error) {
+    fail(op, MCP_ERR_PROTOCOL, "%s", error);
+    return;
+  }
+  cJSON *result = cJSON_CreateObject();
+  cJSON_AddItemToObject(result, op->name, items);
+  finish(op, result, NULL);
+}
+
+/* A list's answer may come after a cancel: the op is kept for it. */
+#define LISTING ((int64_t)-1)
+
+static void on_connected(mcp_waiter *w, session *s) {
+  mcp_op *op = (mcp_op *)((char *)w - offsetof(mcp_op, w));
+  op->s = s;
+  if (s->state != SESS_READY) {
+    fail(op, mcp_error_kind_of_session(s), "server \"%s\" failed: %s",
+         s->cfg->name, s->error ? s->error : "not connected");
+    return;
+  }
+  switch (op->call.kind) {
+  case MCP_OP_CALL_TOOL: {
+    if (op->call.qualified) {
+      /* The mcp__ form is normalized: the list gives the real name. */
+      op->w.ready = on_tools;
+      mcp_client_want_tools(op->mc, op->call.server, &op->w);
+      return;
+    }
+    /* The server's own name: called as it is (a server may take a tool
+     * it does not list). */
+    op->real = xstrdup(op->name);
+    check_permission(op);
+    return;
+  }
+  case MCP_OP_GET_PROMPT:
+    if (op->call.resolved) {
+      op->real = xstrdup(op->name);
+      send_prompt(op);
+      return;
+    }
+    /* fall through */
+  case MCP_OP_FIND_PROMPT:
+    op->request_id = LISTING;
+    session_list(s, "prompts/list", "prompts", op->mc->opt.request_timeout_ms,
+                 on_prompts, op);
+    return;
+  case MCP_OP_LIST: {
+    char method[64];
+    snprintf(method, sizeof method, "%s/list", op->name);
+    op->request_id = LISTING;
+    session_list(s, method, op->name, op->mc->opt.request_timeout_ms, on_listed,
+                 op);
+    return;
+  }
+  case MCP_OP_READ: {
+    cJSON *params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "uri", op->name);
+    send_request(op, "resources/read", params);
+    return;
+  }
+  case MCP_OP_REQUEST:
+    send_request(op, op->method,
+                 op->args ? cJSON_Duplicate(op->args, 1) : NULL);
+    return;
+  }
+}
+
+mcp_op *mcp_client_start(mcp_client *mc, const mcp_call *call,
+                         const mcp_call_callbacks *cb) {
+  mcp_op *op = xcalloc(1, sizeof *op);
+  op->mc = mc;
+  op->call = *call;
+  op->cb = *cb;
+  op->name = call->name ? xstrdup(call->name) : NULL;
+  op->method = call->method ? xstrdup(call->method) : NULL;
+  op->args = call->arguments_taken ? call->arguments_taken
+             : call->arguments     ? cJSON_Duplicate(call->arguments, 1)
+                                   : NULL;
+  op->call.arguments_taken = NULL;
+  op->call.name = op->name;
+  op->call.method = op->method;
+  op->call.arguments = NULL;
+  op->w.ready = on_connected;
+  mcp_client_track(mc, op);
+  const server_config *sc = &mc->h->cfg.servers[call->server];
+  if (sc->state != SERVER_ACTIVE) {
+    mcp_error e = {0};
+    mcp_error_set(&e, MCP_ERR_DENIED, sc->name, "server \"%s\" is %s: %s",
+                  sc->name, server_state_name(sc),
+                  sc->reason ? sc->reason : "");
+    finish(op, NULL, &e);
+    return NULL;
+  }
+  if (call->kind == MCP_OP_CALL_TOOL) {
+    /* A denied tool never even starts its server. */
+    char *desc;
+    op->given = verdict(op, op->name, call->qualified, &op->given_q, &desc);
+    if (op->given.kind == PERM_DENY) {
+      mcp_error e = {0};
+      mcp_error_set(&e, MCP_ERR_DENIED, sc->name, "tool call refused: %s: %s",
+                    op->given_q, desc);
+      free(desc);
+      finish(op, NULL, &e);
+      return NULL;
+    }
+    free(desc);
+  }
+  /* `done` may run inside. */
+  bool live = true;
+  op->live = &live;
+  mcp_client_use(mc, call->server, &op->w);
+  if (!live) {
+    return NULL;
+  }
+  op->live = NULL;
+  return op;
+}
+
+void mcp_op_cancel(mcp_op *op) {
+  if (op->finished) {
+    return;
+  }
+  op->cancelled = true;
+  if (op->request_id > 0 && op->s) {
+    rpc_cancel(op->s->rpc, op->request_id, "interrupted by the user");
+    return; /* on_answer finishes it */
+  }
+  mcp_error e = {0};
+  const char *name = server_name(op);
+  if (op->asking) {
+    op->asking = false;
+    if (op->cb.asker->cancel && op->ask_handle) {
+      op->cb.asker->cancel(op->cb.asker->ud, op->ask_handle);
+    }
+    char *q = qualified_name(op, op->real, false);
+    mcp_error_set(&e, MCP_ERR_INTERRUPTED, name,
+                  "tool call of %s: interrupted while asking for permission",
+                  q);
+    free(q);
+  } else if (op->elicit) {
+    op->elicit->op = NULL; /* its answers end without the op */
+    op->elicit = NULL;
+    mcp_error_set(&e, MCP_ERR_INTERRUPTED, name,
+                  "%s: interrupted during a URL elicitation", op_method(op));
+  } else {
+    mcp_error_set(&e, MCP_ERR_INTERRUPTED, name, "server \"%s\": interrupted",
+                  name);
+  }
+  if (op->request_id == LISTING) {
+    /* The listing's callback still comes, and frees the op. */
+    op->finished = true;
+    if (op->live) {
+      *op->live = false;
+    }
+    mcp_client_unwait(op->mc, &op->w);
+    mcp_client_untrack(op->mc, op);
+    op->cb.done(op->cb.ud, NULL, &e);
+    mcp_error_clear(&e);
+    return;
+  }
+  finish(op, NULL, &e);
+}

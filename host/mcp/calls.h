@@ -1,0 +1,102 @@
+/* The client's one pipeline for what a front end asks of a server:
+ *
+ *   tools/call:     deny rules on the name given -> connect -> resolve the
+ *                   name in the tool list (cached, client.h) -> the rules
+ *                   on the real name, "ask" through the front end's asker
+ *                   -> tools/call with progress -> on -32042 the URL
+ *                   elicitations (a feature plugin) and the call again, at
+ *                   most 3 times in all.
+ *   prompts/get:    connect -> find the prompt by listing -> prompts/get.
+ *   resources/read, a list, any other request: connect -> the request.
+ *
+ * An expired session is re-initialized and the request sent again by the
+ * session itself (session.h). Every operation ends with `done`, exactly
+ * once, with a result or an mcp_error. Loop thread only. */
+#ifndef MCPHOST_MCP_CALLS_H
+#define MCPHOST_MCP_CALLS_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "client.h"
+#include "error.h"
+
+typedef struct mcp_op mcp_op;
+
+typedef enum mcp_op_kind {
+  MCP_OP_CALL_TOOL,
+  MCP_OP_GET_PROMPT,
+  MCP_OP_FIND_PROMPT, /* the prompt's declaration from prompts/list */
+  MCP_OP_READ,        /* resources/read */
+  MCP_OP_LIST,        /* every item of `name`: "tools", "resources",
+                         "prompts", as {NAME: [...]} */
+  MCP_OP_REQUEST      /* `method` with `arguments` as its params */
+} mcp_op_kind;
+
+/* A question for the front end: may this tool call run? */
+typedef struct mcp_ask {
+  const char *tool;           /* mcp__server__tool, normalized */
+  const char *server;         /* the configured name */
+  const char *tool_name;      /* the server's own name for it */
+  const char *arguments_json; /* a JSON object */
+  const char *reason;         /* the rule (or default) that asks */
+  const char *description;    /* the tool's description, or NULL */
+} mcp_ask;
+
+/* The answer, exactly once, maybe from inside start(). `why` is
+ * borrowed for the call. */
+typedef void (*mcp_ask_answer_fn)(void *token, bool allowed, const char *why);
+
+/* The front end's asker. start() returns a handle for cancel() (NULL
+ * when it answered at once); the strings of `q` are borrowed for the
+ * call. */
+typedef struct mcp_asker {
+  void *(*start)(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
+                 void *token);
+  void (*cancel)(void *ud, void *handle);
+  void *ud;
+} mcp_asker;
+
+typedef struct mcp_call {
+  mcp_op_kind kind;
+  size_t server; /* config index (mcp_client_resolve_ref) */
+  /* The tool or prompt (the item part of an mcp__ name when
+   * `qualified`), the URI for READ, the kind for LIST. */
+  const char *name;
+  bool qualified;
+  /* GET_PROMPT: `name` is the prompt's real name (found already). */
+  bool resolved;
+  const char *method;     /* REQUEST */
+  const cJSON *arguments; /* copied; NULL: {} (REQUEST: no params) */
+  cJSON *arguments_taken; /* instead of `arguments`: taken, not copied */
+  /* The result is only passed on: a large one may stay JSON text
+   * (json_raw.h). */
+  bool raw_result;
+} mcp_call;
+
+typedef struct mcp_call_callbacks {
+  /* A progress notification of the request; may be NULL. */
+  void (*progress)(void *ud, const cJSON *params);
+  /* The end: `result` (the callee owns it) or `err` (borrowed). */
+  void (*done)(void *ud, cJSON *result, const mcp_error *err);
+  const mcp_asker *asker; /* NULL: a rule that asks refuses */
+  void *ud;
+  /* The tool or prompt was found: its declaration (borrowed for the
+   * call). May be NULL. */
+  void (*resolved)(void *ud, const cJSON *item);
+} mcp_call_callbacks;
+
+/* Starts an operation. Returns it, or NULL when `done` has run already
+ * (the answer was known at once). The strings of `call` are copied. */
+mcp_op *mcp_client_start(mcp_client *mc, const mcp_call *call,
+                         const mcp_call_callbacks *cb);
+/* The server an operation is talking to: for a front end's messages
+ * while it runs ("still running"). */
+const session *mcp_op_session(const mcp_op *op);
+/* Ends the operation as interrupted: what it was waiting for is
+ * withdrawn (a request is cancelled on the wire); `done` runs before
+ * this returns. */
+void mcp_op_cancel(mcp_op *op);
+
+#endif

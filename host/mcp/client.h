@@ -1,0 +1,139 @@
+/* mcp_client: the MCP client of the host library. It owns one session per
+ * configured server (h->cfg.servers, created on first use), connects them
+ * through one queue (remote servers first; at most 3 local and 20 remote
+ * connects at once, as Claude Code does: MCP_SERVER_CONNECTION_BATCH_SIZE
+ * and MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE), keeps them (reconnecting
+ * after a crash when asked, connecting again after the circuit breaker
+ * closed one), caches each server's tool list, offers plugins the
+ * "mcph.host.servers/1" service, and closes everything at the end. The
+ * calls a front end makes go through calls.h. It never prints: what goes
+ * wrong reaches the caller as an mcp_error (error.h). Loop thread only. */
+#ifndef MCPHOST_MCP_CLIENT_H
+#define MCPHOST_MCP_CLIENT_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../host.h"
+#include "../session.h"
+#include "error.h"
+
+typedef struct mcp_client mcp_client;
+
+typedef struct mcp_client_options {
+  uint64_t connect_timeout_ms; /* each connect's initialize deadline */
+  uint64_t request_timeout_ms; /* lists, reads, prompts */
+  uint64_t tool_timeout_ms;    /* tools/call (progress resets it) */
+  const char *log_level;       /* sent with logging/setLevel, or NULL */
+  /* roots.h: --root directories (resolved), or none at all. */
+  const char *const *root_dirs;
+  size_t nroot_dirs;
+  bool no_roots;
+  size_t name_chars; /* names.h: the longest mcp__ name */
+  /* A long-lived front end: sessions reconnect by themselves after a
+   * crash (session.h's policy). */
+  bool keep;
+  /* How long a tool list resolves names (ms); it is also dropped on
+   * notifications/tools/list_changed and when the connection ends. */
+  uint64_t list_cache_ttl_ms;
+} mcp_client_options;
+
+/* A plugin command's run (mcph.command/1): the servers service's finish()
+ * sets it. Allocated by the front end that starts the command. */
+struct mcph_run {
+  bool done;
+  int rc;
+};
+
+/* A new client of `h`, offering "mcph.host.servers/1" (before the plugins
+ * load: their init may look it up). Default options: the environment's
+ * timeouts are the front end's business; these are 30 s, 60 s, 10 min. */
+mcp_client *mcp_client_new(host *h);
+/* Copies the options; the strings and arrays are borrowed for the
+ * client's life. Sessions already created keep their settings. */
+void mcp_client_set_options(mcp_client *mc, const mcp_client_options *o);
+const mcp_client_options *mcp_client_get_options(const mcp_client *mc);
+host *mcp_client_host(const mcp_client *mc);
+/* Ends every operation still running as interrupted (calls.h: each
+ * `done` runs). */
+void mcp_client_cancel_all(mcp_client *mc);
+/* Ends what still runs (mcp_client_cancel_all), closes every session
+ * gracefully (up to 5 s, a Ctrl-C does not skip it) and frees them; the
+ * servers service then connects nothing. Before host_free. */
+void mcp_client_shutdown(mcp_client *mc);
+/* Frees the client, after host_free (plugins may ask the servers service
+ * until they are gone). NULL is fine. */
+void mcp_client_free(mcp_client *mc);
+
+/* The session of config entry `idx`, created (idle) when there is none. */
+session *mcp_client_session(mcp_client *mc, size_t idx);
+/* The session of config entry `idx`, or NULL when it was never used. */
+session *mcp_client_peek(const mcp_client *mc, size_t idx);
+/* Number of config entries the client has slots for (h->cfg.nservers at
+ * the first use). */
+size_t mcp_client_nservers(const mcp_client *mc);
+/* Whether the client holds per-entry state (slots indexed by the current
+ * configuration): a configuration read again must not replace it then
+ * (mcph.host.config/1). */
+bool mcp_client_holds_config(const mcp_client *mc);
+
+/* Queues connects of the given config indexes and runs the loop until
+ * each is connected or failed (a Ctrl-C fails the unsettled ones as
+ * interrupted). Returns the number connected. */
+size_t mcp_client_connect(mcp_client *mc, const size_t *idx, size_t n);
+size_t mcp_client_connect_all(mcp_client *mc);
+
+/* Waiting for a server to be usable: connected on first use, connected
+ * again after a loss or the breaker. `ready` runs once, from the loop or
+ * from inside mcp_client_use, with the session READY or settled in
+ * failure (its `fail` and `error` say why). Owned by the caller; it must
+ * stay valid until `ready` ran or mcp_client_unwait. */
+typedef struct mcp_waiter {
+  void (*ready)(struct mcp_waiter *w, session *s);
+  size_t idx;
+  struct mcp_waiter *next;
+  bool waiting;
+} mcp_waiter;
+void mcp_client_use(mcp_client *mc, size_t idx, mcp_waiter *w);
+void mcp_client_unwait(mcp_client *mc, mcp_waiter *w);
+
+/* Notifications every session passes on after its own handling (the
+ * client drops a tool list on tools/list_changed first). NULL: none. */
+typedef void (*mcp_notify_fn)(void *ud, session *s, const char *method,
+                              const cJSON *params);
+void mcp_client_on_notify(mcp_client *mc, mcp_notify_fn fn, void *ud);
+
+/* Gives the servers (`only` < 0: every one) new roots (a roots/list
+ * "roots" array, borrowed): their next connections use them, and the
+ * connected ones are told. */
+void mcp_client_set_roots(mcp_client *mc, long only, const cJSON *roots);
+
+/* Index of a configured server by name (exact, then as it appears in an
+ * mcp__ name: normalized, shortened); -1. */
+long mcp_client_find_server(const mcp_client *mc, const char *name);
+/* Parses a tool or prompt reference ("mcp__SERVER__NAME" or
+ * "SERVER/NAME"; `what` is "tool" or "prompt") to a configured server's
+ * index and the item part (*item: a new string; normalized when
+ * *qualified). Returns 0, or -1 with `err` set (USAGE, NOT_FOUND). */
+int mcp_client_resolve_ref(const mcp_client *mc, const char *ref,
+                           const char *what, size_t *server_idx, char **item,
+                           bool *qualified, mcp_error *err);
+
+/* ---- for calls.c ---- */
+/* The cached tool list of server `idx` (borrowed until the next loop
+ * turn), or NULL when there is none or it is older than the TTL. */
+const cJSON *mcp_client_cached_tools(mcp_client *mc, size_t idx);
+/* Lists server `idx`'s tools (READY) unless a fresh list is cached;
+ * one listing serves every waiter. `w->ready` runs once the list is
+ * there (mcp_client_cached_tools) or failed (mcp_client_tools_error). */
+void mcp_client_want_tools(mcp_client *mc, size_t idx, mcp_waiter *w);
+/* Why the last listing of server `idx` failed (borrowed), or NULL. */
+const char *mcp_client_tools_error(const mcp_client *mc, size_t idx);
+/* Live operations (calls.c), cancelled as interrupted at the end. */
+struct mcp_op;
+void mcp_client_track(mcp_client *mc, struct mcp_op *op);
+void mcp_client_untrack(mcp_client *mc, struct mcp_op *op);
+
+#endif

@@ -1,0 +1,55 @@
+/* The client's state, shared by client.c, servers_service.c and calls.c
+ * (not for front ends: they use client.h and calls.h). */
+#ifndef MCPHOST_MCP_CLIENT_INTERNAL_H
+#define MCPHOST_MCP_CLIENT_INTERNAL_H
+
+#include "client.h"
+
+/* One configured server. */
+typedef struct client_slot {
+  session *s;           /* NULL until first used */
+  bool queued, running; /* in the connect queue; counted as connecting */
+  bool connecting;      /* waiters wait for the connect's outcome */
+  mcp_waiter *waiting;  /* for the connect (prepended) */
+  /* Set while a connection the breaker closed is still shutting down:
+   * the waiters connect again once it has. */
+  bool restart_when_closed;
+  loop_timer *restart;
+  cJSON *tools;      /* cached tools/list of this connection, or NULL */
+  uint64_t tools_at; /* when it was listed */
+  bool listing;
+  char *tools_error;         /* why the last listing failed, or NULL */
+  mcp_waiter *waiting_tools; /* for the listing (prepended) */
+  cJSON *roots; /* roots given with mcp_client_set_roots, or NULL */
+} client_slot;
+
+struct mcp_client {
+  host *h;
+  mcp_client_options opt;
+  client_slot *slots;
+  size_t nslots;
+  /* The connect queue: config indexes in the order queued. */
+  size_t *pending, npending;
+  size_t running_local, running_remote;
+  size_t local_limit, remote_limit;
+  bool starting, start_again;
+  mcp_notify_fn notify;
+  void *notify_ud;
+  struct mcp_op *ops; /* live operations (calls.c) */
+  char *policy_text;  /* the servers service's last policy() answer */
+  bool shut;          /* mcp_client_shutdown ran: no new sessions */
+};
+
+/* servers_service.c */
+void mcp_client_offer_servers_service(mcp_client *mc);
+void mcp_client_servers_service_free(mcp_client *mc);
+/* Queues a connect of config entry `idx` (idle sessions only). */
+void mcp_client_queue_connect(mcp_client *mc, size_t idx);
+
+/* calls.c */
+void mcp_op_link(struct mcp_op **list, struct mcp_op *op);
+void mcp_op_unlink(struct mcp_op **list, struct mcp_op *op);
+/* Ends every live operation as interrupted (its done callback runs). */
+void mcp_ops_cancel_all(mcp_client *mc);
+
+#endif

@@ -1,0 +1,124 @@
+/* The "mcph.host.servers/1" service (command.h): plugins start and keep
+ * the client's connections, ask their state and read the managed
+ * policy; a plugin command says it finished. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util.h"
+#include "client_internal.h"
+
+static mcp_client *C(const mcph_host *api) {
+  return host_from_api(api)->client;
+}
+
+static size_t svc_count(const mcph_host *api) {
+  return C(api)->h->cfg.nservers;
+}
+
+static const char *svc_name(const mcph_host *api, size_t i) {
+  const config *cfg = &C(api)->h->cfg;
+  return i < cfg->nservers ? cfg->servers[i].name : NULL;
+}
+
+/* The index of the configured entry named exactly `name`; -1 when none
+ * (plugins name servers as configured, never in the mcp__ form). */
+static long find_exact(const mcp_client *mc, const char *name) {
+  const server_config *sc = name ? config_find(&mc->h->cfg, name) : NULL;
+  return sc ? (long)(sc - mc->h->cfg.servers) : -1;
+}
+
+static int svc_connect(const mcph_host *api, const char *name, unsigned flags,
+                       mcph_error *err) {
+  mcp_client *mc = C(api);
+  if (mc->shut) {
+    return mcph_error_set(err, MCPH_ECLOSED, "the host is shutting down");
+  }
+  long i = find_exact(mc, name);
+  if (i < 0) {
+    return mcph_error_set(err, MCPH_ENOTFOUND,
+                          "no server named \"%s\" is configured",
+                          name ? name : "");
+  }
+  const server_config *sc = &mc->h->cfg.servers[i];
+  if (sc->state != SERVER_ACTIVE) {
+    return mcph_error_set(err, MCPH_EDENIED, "server \"%s\" is %s: %s",
+                          sc->name, server_state_name(sc),
+                          sc->reason ? sc->reason : "not allowed to start");
+  }
+  session *s = mcp_client_session(mc, (size_t)i);
+  if (flags & MCPH_CONNECT_KEEP) {
+    s->auto_reconnect = true;
+  }
+  if (s->state == SESS_IDLE) {
+    mcp_client_queue_connect(mc, (size_t)i);
+  } else if ((s->state == SESS_FAILED || s->state == SESS_CLOSED) &&
+             !session_will_reconnect(s)) {
+    session_restart(s);
+  }
+  return MCPH_OK;
+}
+
+static const char *svc_state(const mcph_host *api, const char *name,
+                             const char **why) {
+  mcp_client *mc = C(api);
+  long i = find_exact(mc, name);
+  if (why) {
+    *why = NULL;
+  }
+  if (i < 0) {
+    return NULL;
+  }
+  const server_config *sc = &mc->h->cfg.servers[i];
+  if (sc->state != SERVER_ACTIVE) {
+    if (why) {
+      *why = sc->reason;
+    }
+    return server_state_name(sc);
+  }
+  session *s = mcp_client_peek(mc, (size_t)i);
+  if (!s || s->state == SESS_IDLE) {
+    return "not connected";
+  }
+  if (why) {
+    *why = s->error;
+  }
+  return session_state_name(s);
+}
+
+static const char *svc_policy(const mcph_host *api, const char *key) {
+  mcp_client *mc = C(api);
+  const cJSON *v =
+      key ? cJSON_GetObjectItemCaseSensitive(mc->h->cfg.managed, key) : NULL;
+  if (!v) {
+    return NULL;
+  }
+  cJSON_free(mc->policy_text);
+  mc->policy_text = cJSON_PrintUnformatted(v);
+  return mc->policy_text;
+}
+
+static void svc_finish(const mcph_host *api, mcph_run *run, int exit_code) {
+  (void)api;
+  run->done = true;
+  run->rc = exit_code;
+}
+
+static const mcph_host_servers servers_service = {
+    .struct_size = sizeof servers_service,
+    .count = svc_count,
+    .name = svc_name,
+    .connect = svc_connect,
+    .state = svc_state,
+    .policy = svc_policy,
+    .finish = svc_finish,
+};
+
+void mcp_client_offer_servers_service(mcp_client *mc) {
+  mc->h->client = mc;
+  mc->h->servers_service = &servers_service;
+}
+
+void mcp_client_servers_service_free(mcp_client *mc) {
+  cJSON_free(mc->policy_text);
+  mc->policy_text = NULL;
+}

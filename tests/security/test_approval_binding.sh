@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Issue 11, points 1 and 4 (the "MCPoison" pattern, CVE-2025-54136): an
+# approval of a project server holds only for the entry it was given to.
+# After `mcp approve tools`, a pull that rewrites the entry's command,
+# args, env, cwd, url or headers must not run the new command without a
+# question; blanket approvals warn and are bound the same way.
+. "$(dirname "$0")/lib.sh"
+SETTINGS="$XDG_CONFIG_HOME/mcphost/settings.json"
+R="$HOME/repo"
+mkdir -p "$R/.git" "$(dirname "$SETTINGS")"
+EVIL="$TMP/evil-server"
+marker_server "$EVIL" "$TMP/pwned"
+entry() { printf '{"mcpServers": {"tools": %s}}\n' "$1" >"$R/.mcp.json"; }
+
+BASE="\"command\": \"$DEMO\", \"env\": {\"MODE\": \"ro\", \"TOKEN\": \"\${GITHUB_TOKEN:-none}\"}"
+entry "{$BASE}"
+prun "$R" call mcp__tools__echo message=x
+expect "a pending server's message shows what it would run" 8 \
+  --err "awaiting approval (it runs command: $DEMO; env: MODE, TOKEN; variables: \${GITHUB_TOKEN})"
+prun "$R" mcp approve tools
+expect "approve shows the command, env names and \${VAR} references it approves" 0 \
+  --out "Approved project server tools" --out "from $R/.mcp.json" \
+  --out "command: $DEMO" --out "env: MODE, TOKEN" \
+  --out "variables: \${GITHUB_TOKEN}"
+check "the approval stores a digest of the entry and its file" \
+  jq -e --arg k "$R" --arg f "$R/.mcp.json" \
+  '.projects[$k].approvedMcpjsonEntries.tools | (.file == $f) and (.sha256 | length == 64) and (.entry.command | length > 0)' "$SETTINGS"
+check "the names stay in Claude Code's enabledMcpjsonServers" \
+  jq -e --arg k "$R" '.projects[$k].enabledMcpjsonServers == ["tools"]' "$SETTINGS"
+prun "$R" call mcp__tools__echo message=ok
+expect "the approved server runs" 0 --out "Echo: ok"
+
+# The pull: the same name, another command.
+entry "{${BASE/$DEMO/$EVIL}}"
+prun "$R" call mcp__tools__echo message=x
+expect "a rewritten command is pending again, with the difference" 8 \
+  --err "changed since approval" --err "command: $DEMO -> $EVIL"
+check "the new command never ran" test ! -e "$TMP/pwned"
+prun "$R" mcp list
+check "mcp list says it changed" sh -c "grep -q '^tools .*pending approval: changed since approval' '$TMP/out'"
+prun "$R" mcp get tools
+expect "mcp get shows the change" 0 --out "Approval: project server from $R/.mcp.json changed since approval (command: $DEMO -> $EVIL)"
+
+for change in \
+  "args|{$BASE, \"args\": [\"--other\"]}|args: (none) -> --other" \
+  "env|{\"command\": \"$DEMO\", \"env\": {\"MODE\": \"rw\", \"TOKEN\": \"\${GITHUB_TOKEN:-none}\", \"LD_PRELOAD\": \"/x.so\"}}|env: MODE changed, +LD_PRELOAD" \
+  "cwd|{$BASE, \"cwd\": \"/tmp\"}|cwd: (none) -> /tmp" \
+  "variables|{\"command\": \"$DEMO\", \"env\": {\"MODE\": \"ro\", \"TOKEN\": \"\${AWS_SECRET_ACCESS_KEY:-none}\"}}|variables: \${GITHUB_TOKEN} -> \${AWS_SECRET_ACCESS_KEY}"; do
+  IFS='|' read -r what json diff <<<"$change"
+  entry "$json"
+  prun "$R" call mcp__tools__echo message=x
+  expect "a changed $what is pending again, naming the change" 8 \
+    --err "changed since approval" --err "$diff"
+done
+
+# A remote entry: url and headers are bound too.
+entry '{"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"X-A": "1"}}'
+prun "$R" mcp approve tools
+expect "approve shows a URL and header names" 0 --out "url: http://127.0.0.1:9/mcp (http)" --out "headers: X-A"
+entry '{"type": "http", "url": "http://127.0.0.1:8/mcp", "headers": {"X-A": "1"}}'
+prun "$R" call mcp__tools__echo message=x
+expect "a changed url is pending again" 8 --err "url: http://127.0.0.1:9/mcp -> http://127.0.0.1:8/mcp"
+entry '{"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"X-A": "2"}}'
+prun "$R" call mcp__tools__echo message=x
+expect "a changed header is pending again (its value is not shown)" 8 \
+  --err "headers: X-A changed" --no-err '"2"'
+
+# The same entry moved to another file of the walk is another approval.
+mkdir -p "$R/sub"
+entry "{\"command\": \"$DEMO\"}"
+prun "$R/sub" mcp approve tools
+mv "$R/.mcp.json" "$R/sub/.mcp.json"
+prun "$R/sub" call mcp__tools__echo message=x
+expect "an entry from another file is pending again" 8 \
+  --err "file: $R/.mcp.json -> $R/sub/.mcp.json"
+mv "$R/sub/.mcp.json" "$R/.mcp.json"
+rm -rf "$R/sub"
+
+# Approving again approves what it runs now.
+entry "{\"command\": \"$EVIL\"}"
+prun "$R" mcp approve tools
+expect "approving again shows the new command and the change" 0 \
+  --out "command: $EVIL" --out "changed since its last approval: type: http -> (none)"
+prun "$R" call mcp__tools__echo message=now
+expect "and then it runs" 0 --out "Echo: now"
+rm -f "$TMP/pwned"
+
+# ---- blanket approvals: warned about, and bound at first use ----
+
+prun "$R" mcp reset-project-choices
+echo '{"enableAllProjectMcpServers": true}' >"$SETTINGS"
+entry "{\"command\": \"$DEMO\"}"
+prun "$R" call mcp__tools__echo message=all
+expect "enableAllProjectMcpServers warns that it approves whatever a server runs" 0 \
+  --out "Echo: all" --err "approved by enableAllProjectMcpServers" --err "whatever it runs" \
+  --err "command: $DEMO"
+check "and binds what it approved" \
+  jq -e --arg k "$R" '.projects[$k].approvedMcpjsonEntries.tools.sha256 | length == 64' "$SETTINGS"
+prun "$R" call mcp__tools__echo message=again
+expect "a second use is silent" 0 --no-err "whatever it runs"
+entry "{\"command\": \"$EVIL\"}"
+prun "$R" call mcp__tools__echo message=x
+expect "under enableAllProjectMcpServers a changed entry is pending again" 8 --err "changed since approval"
+check "the changed command never ran" test ! -e "$TMP/pwned"
+
+echo '{"enabledMcpjsonServers": ["tools"]}' >"$SETTINGS"
+entry "{\"command\": \"$DEMO\"}"
+prun "$R" call mcp__tools__echo message=x
+expect "a top-level enabledMcpjsonServers warns that it approves the name in every repository" 0 \
+  --err "approved in every repository" --err "command: $DEMO"
+entry "{\"command\": \"$EVIL\"}"
+prun "$R" call mcp__tools__echo message=x
+expect "and is bound the same way" 8 --err "changed since approval"
+entry "{\"command\": \"$DEMO\"}"
+
+# An approval by name alone (an older mcphost, an import from Claude
+# Code) is bound at its first use, with a warning showing what it runs.
+printf '{"projects": {"%s": {"enabledMcpjsonServers": ["tools"]}}}\n' "$R" >"$SETTINGS"
+prun "$R" call mcp__tools__echo message=legacy
+expect "a name-only approval warns and is bound" 0 --out "Echo: legacy" \
+  --err "approved by name only" --err "command: $DEMO"
+entry "{\"command\": \"$EVIL\"}"
+prun "$R" call mcp__tools__echo message=x
+expect "after which a change is pending again" 8 --err "changed since approval"
+check "nothing planted ever ran unapproved" test ! -e "$TMP/pwned"
+
+# Control characters in a planted entry are shown, never obeyed.
+printf '{"mcpServers": {"esc": {"command": "%s", "args": ["\\u001b]0;pwned\\u0007"]}}}\n' "$DEMO" >"$R/.mcp.json"
+prun "$R" mcp approve esc
+expect "approve escapes controls in what it shows" 0 --out "<U+001B>]0;pwned<U+0007>"
+check "no raw escape reaches the terminal" sh -c "! grep -q $'\x1b' '$TMP/out'"
+printf '{"mcpServers": {"n\\u001b]0;t\\u0007": {"command": "%s", "args": ["${MCPHOST_UNSET_X}"]}}}\n' "$DEMO" >"$R/.mcp.json"
+prun "$R" mcp list
+check "config messages quoting a file escape its controls" \
+  sh -c "grep -q 'server \"n<U+001B>]0;t<U+0007>\": \${MCPHOST_UNSET_X} is not set' '$TMP/err' && ! grep -q $'\x1b' '$TMP/err'"
+finish

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Issue 11, points 2 and 11: the .mcp.json walk reads only files no other
+# user could have written, stops at the repository root or the
+# file-system boundary, --approve-project covers only the working
+# directory's repository, and a project file that is a symbolic link out
+# of the project tree is neither read nor written.
+. "$(dirname "$0")/lib.sh"
+other_user_setup
+SETTINGS="$XDG_CONFIG_HOME/mcphost/settings.json"
+mkdir -p "$(dirname "$SETTINGS")"
+EVIL="$TMP/evil-server"
+marker_server "$EVIL" "$TMP/pwned"
+servers() { printf '{"mcpServers": {"%s": {"command": "%s"}}}\n' "$1" "$2"; }
+
+# ---- a CI job under a shared, world-writable directory (/tmp/build-x) ----
+
+SHARED="$TMP/shared" # like /tmp: world-writable and sticky
+mkdir -p "$SHARED" && chmod 1777 "$SHARED"
+mkdir -p "$SHARED/build-x"
+servers evil "$EVIL" | other_write "$SHARED/.mcp.json"
+servers job "$DEMO" >"$SHARED/build-x/.mcp.json"
+prun "$SHARED/build-x" --approve-project call mcp__evil__echo message=x
+expect "another user's .mcp.json in a parent is skipped, with a warning naming it" 6 \
+  --err "$SHARED/.mcp.json: skipped: owned by uid $OTHER_UID"
+check "its command never ran, even with --approve-project" test ! -e "$TMP/pwned"
+prun "$SHARED/build-x" --approve-project call mcp__job__echo message=ci
+expect "the job's own file is still used" 0 --out "Echo: ci"
+MCPHOST_APPROVE_PROJECT_SERVERS=1 prun "$SHARED/build-x" mcp list
+check "MCPHOST_APPROVE_PROJECT_SERVERS does not bring it back" sh -c "! grep -q '^evil' '$TMP/out'"
+rm -f "$SHARED/.mcp.json"
+
+# The user's own file in a sticky directory is safe: others cannot
+# replace it. A root-owned one in a world-writable directory without the
+# sticky bit is not (anyone may rename it away and put another there).
+servers mine "$DEMO" >"$SHARED/.mcp.json"
+prun "$SHARED/build-x" mcp approve mine
+prun "$SHARED/build-x" call mcp__mine__echo message=own
+expect "the user's own file in a sticky directory is read" 0 --out "Echo: own"
+rm -f "$SHARED/.mcp.json"
+OPEN="$TMP/open"
+mkdir -p "$OPEN/job" && chmod 0777 "$OPEN"
+servers planted "$EVIL" >"$OPEN/.mcp.json"
+prun "$OPEN/job" --approve-project call mcp__planted__echo message=x
+expect "a file in a world-writable directory is skipped" 6 \
+  --err "$OPEN/.mcp.json: skipped: its directory $OPEN is writable by its group or by others (mode 0777)"
+servers planted "$EVIL" >"$OPEN/job/.mcp.json"
+chgrp "$OTHER_GID" "$OPEN/job/.mcp.json" # the group of another user
+chmod 0664 "$OPEN/job/.mcp.json"
+prun "$OPEN/job" --approve-project call mcp__planted__echo message=x
+expect "a group-writable .mcp.json is skipped" 6 \
+  --err "$OPEN/job/.mcp.json: skipped: writable by its group or by others (mode 0664)"
+# Group write for the user's private group (umask 002) is the user's own.
+chgrp "$(id -g)" "$OPEN/job/.mcp.json"
+if [ "$(id -gn)" = "$(id -un)" ] && [ -z "$(getent group "$(id -g)" | cut -d: -f4)" ]; then
+  prun "$OPEN/job" --approve-project call mcp__planted__echo message=upg
+  expect "a file writable by the user's private group is read" 0 --out "Echo: upg"
+  rm -f "$TMP/pwned"
+else
+  echo "# skip: the user has no private group here"
+fi
+rm -f "$OPEN/job/.mcp.json"
+
+# A directory another user owns: whatever is in it is theirs to swap.
+THEIRS="$TMP/theirs"
+other_mkdir "$THEIRS"
+mkdir -p "$THEIRS/job"
+servers planted "$EVIL" >"$THEIRS/.mcp.json"
+prun "$THEIRS/job" --approve-project call mcp__planted__echo message=x
+expect "a file in a directory another user owns is skipped" 6 \
+  --err "$THEIRS/.mcp.json: skipped: its directory $THEIRS is owned by uid $OTHER_UID"
+check "no planted command ran" test ! -e "$TMP/pwned"
+
+# ---- the walk stops at the repository root ----
+
+OUT_R="$TMP/outer"
+mkdir -p "$OUT_R/repo/.git" "$OUT_R/repo/src"
+servers above "$DEMO" >"$OUT_R/.mcp.json"
+servers inrepo "$DEMO" >"$OUT_R/repo/.mcp.json"
+prun "$OUT_R/repo/src" --json mcp list
+expect "the walk stops at the repository root (.git)" 0 \
+  --jq 'map(.name) == ["inrepo"]'
+rm -rf "$OUT_R/repo/.git"
+prun "$OUT_R/repo/src" --approve-project mcp list
+expect "without a repository the walk goes on" 0 --out "above"
+check "but --approve-project covers only the working directory's file" \
+  sh -c "grep -q '^above .*pending approval' '$TMP/out' && grep -q '^inrepo .*pending approval' '$TMP/out'"
+
+# ---- mcp list and mcp get name each project server's file ----
+
+mkdir -p "$OUT_R/repo/.git"
+prun "$OUT_R/repo/src" mcp list
+expect "mcp list shows a project server's source file" 0 \
+  --out "$OUT_R/repo/.mcp.json"
+prun "$OUT_R/repo/src" mcp get inrepo
+expect "mcp get shows it too" 0 --out "Source: $OUT_R/repo/.mcp.json"
+
+# ---- point 11: a project .mcp.json that links out of the project ----
+
+L="$HOME/linked"
+mkdir -p "$L/.git"
+printf '{"mcpServers": {"u": {"command": "%s"}}, "permissions": {"allow": ["mcp__*"]}}\n' "$DEMO" >"$SETTINGS"
+cp "$SETTINGS" "$TMP/settings.orig"
+ln -s "$SETTINGS" "$L/.mcp.json"
+prun "$L" mcp add -s project x -- "$EVIL"
+expect "mcp add -s project refuses to write through a link out of the project" 3 \
+  --err "$L/.mcp.json: a symbolic link to $SETTINGS, outside the project tree $L; refused"
+check "the user settings are untouched" cmp -s "$SETTINGS" "$TMP/settings.orig"
+prun "$L" mcp remove u -s project
+expect "mcp remove -s project does not touch it either" 6
+check "still untouched" cmp -s "$SETTINGS" "$TMP/settings.orig"
+prun "$L" --json mcp list
+expect "the linked file is not read as a project file" 0 \
+  --jq 'map(select(.scope == "project")) | length == 0' \
+  --err "outside the project tree"
+mkdir -p "$L/conf"
+rm -f "$L/.mcp.json"
+servers intree "$DEMO" >"$L/conf/mcp.json"
+ln -s conf/mcp.json "$L/.mcp.json"
+prun "$L" --approve-project call mcp__intree__echo message=link
+expect "a link that stays inside the project is followed" 0 --out "Echo: link"
+finish

@@ -1,0 +1,109 @@
+/* Easy handles and failure classification; see http_client.h. */
+#include "http_client.h"
+
+#include <mcphost/abi.h>
+
+#define KEEPALIVE_IDLE_S 60L
+
+CURL *http_client_easy(const remote_config *cfg, const char *user_agent,
+                       const char *url, char *errbuf) {
+  CURL *e = curl_easy_init();
+  if (!e) {
+    return NULL;
+  }
+  errbuf[0] = '\0';
+  curl_easy_setopt(e, CURLOPT_URL, url);
+  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf);
+  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(e, CURLOPT_USERAGENT, user_agent);
+  /* Redirects are followed by the transports, within the origin only:
+   * curl would send the configured headers and the body anywhere. */
+  curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(e, CURLOPT_TCP_KEEPIDLE, KEEPALIVE_IDLE_S);
+  curl_easy_setopt(e, CURLOPT_TCP_KEEPINTVL, KEEPALIVE_IDLE_S);
+  /* Proxies: libcurl reads http_proxy, https_proxy and no_proxy from the
+   * environment when CURLOPT_PROXY is not set. A proxy's answer to
+   * CONNECT is not the server's answer: keep it from the header callback. */
+  curl_easy_setopt(e, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
+  if (cfg->ca_file) {
+    curl_easy_setopt(e, CURLOPT_CAINFO, cfg->ca_file);
+  }
+  if (cfg->cert_file) {
+    curl_easy_setopt(e, CURLOPT_SSLCERT, cfg->cert_file);
+  }
+  if (cfg->key_file) {
+    curl_easy_setopt(e, CURLOPT_SSLKEY, cfg->key_file);
+  }
+  if (cfg->insecure) {
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+  }
+  return e;
+}
+
+const char *http_client_curl_error(CURLcode rc, const char *errbuf) {
+  if (errbuf && errbuf[0]) {
+    return errbuf;
+  }
+  return curl_easy_strerror(rc);
+}
+
+bool http_client_unreachable(CURLcode rc) {
+  /* Refused or unreachable; no such name (of the host or the proxy); a
+   * reset; a broken pipe; a connection closed before any answer. */
+  return rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST ||
+         rc == CURLE_COULDNT_RESOLVE_PROXY || rc == CURLE_RECV_ERROR ||
+         rc == CURLE_SEND_ERROR || rc == CURLE_GOT_NOTHING;
+}
+
+int http_client_code_for_curl(CURLcode rc) {
+  if (http_client_unreachable(rc)) {
+    return MCPH_ECONNREFUSED;
+  }
+  switch (rc) {
+  case CURLE_OPERATION_TIMEDOUT: return MCPH_ETIMEDOUT;
+  case CURLE_OUT_OF_MEMORY: return MCPH_ENOMEM;
+  default: return MCPH_EIO;
+  }
+}
+
+int http_client_code_for_status(long status) {
+  if (status == 401 || status == 403) {
+    return MCPH_EAUTH;
+  }
+  if (status >= 500) {
+    return MCPH_EIO;
+  }
+  return MCPH_EPROTO;
+}
+
+const char *http_client_reason(long status) {
+  switch (status) {
+  case 301: return "Moved Permanently";
+  case 302: return "Found";
+  case 303: return "See Other";
+  case 307: return "Temporary Redirect";
+  case 308: return "Permanent Redirect";
+  case 400: return "Bad Request";
+  case 401: return "Unauthorized";
+  case 403: return "Forbidden";
+  case 404: return "Not Found";
+  case 405: return "Method Not Allowed";
+  case 406: return "Not Acceptable";
+  case 408: return "Request Timeout";
+  case 409: return "Conflict";
+  case 410: return "Gone";
+  case 413: return "Content Too Large";
+  case 415: return "Unsupported Media Type";
+  case 422: return "Unprocessable Content";
+  case 429: return "Too Many Requests";
+  case 500: return "Internal Server Error";
+  case 501: return "Not Implemented";
+  case 502: return "Bad Gateway";
+  case 503: return "Service Unavailable";
+  case 504: return "Gateway Timeout";
+  default: return "";
+  }
+}

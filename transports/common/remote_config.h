@@ -1,0 +1,54 @@
+/*
+ * The configuration the remote transports (http, sse) share, parsed and
+ * validated from the server's config JSON by create(), before anything is
+ * sent:
+ *
+ *   "url"              http or https with a host (required)
+ *   "headers"          an object of strings, sent with every request to
+ *                      the server's origin and nowhere else (url.h)
+ *   "timeout"          ms, 1 to 2147483647: the deadline of each POST
+ *   "maxMessageBytes"  1024 to 2^32: the largest message taken
+ *   "tls"              {"caFile", "certFile", "keyFile": readable files,
+ *                      "insecure": true or false}
+ *
+ * "type" and unknown keys are accepted and ignored. Every message quotes
+ * the URL in its redacted form only (url_redacted()).
+ */
+#ifndef MCPH_REMOTE_CONFIG_H
+#define MCPH_REMOTE_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <mcphost/host.h>
+
+#define REMOTE_DEFAULT_TIMEOUT_MS 60000L
+#define REMOTE_DEFAULT_MAX_MESSAGE_BYTES ((size_t)64 << 20)
+
+typedef struct remote_config {
+  char *url;         /* "url", as configured */
+  char *display_url; /* its redacted form, for messages */
+  char **headers;    /* "Name: value" lines from "headers", NULL-terminated */
+  long timeout_ms;   /* "timeout" */
+  char *ca_file;     /* "tls.caFile", or NULL for the system store */
+  char *cert_file;   /* "tls.certFile" (client certificate), or NULL */
+  char *key_file;    /* "tls.keyFile", or NULL */
+  bool insecure;     /* "tls.insecure": no certificate verification */
+  size_t max_message_bytes; /* "maxMessageBytes" */
+} remote_config;
+
+/* Loop thread. Parses `json` into `cfg` (zeroed by the caller). Returns
+ * 0, MCPH_ENOMEM, or MCPH_EINVAL with a message naming the field, e.g.
+ * "headers.X-Api-Key" must be a string. Configured headers the transport
+ * sets itself (Accept, Content-Type, Mcp-Session-Id, ...) are ignored
+ * with a warning logged through `host` for `server`; `transport` names
+ * the transport in it ("http"). On error `cfg` holds nothing to free. */
+int remote_config_parse(const char *json, const mcph_host *host,
+                        const char *server, const char *transport,
+                        remote_config *cfg, mcph_error *err);
+
+/* Frees what remote_config_parse() allocated; `cfg` may be partly
+ * filled. */
+void remote_config_free(remote_config *cfg);
+
+#endif /* MCPH_REMOTE_CONFIG_H */
