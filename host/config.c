@@ -140,6 +140,17 @@ const char *config_check_entry(config *c, const char *src, const char *where,
                  where);
     return NULL;
   }
+  /* A name is shown in every list and message; a control character in
+   * it could only be there to rewrite the terminal. */
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+    if (*p < 0x20 || *p == 0x7f) {
+      config_error(c,
+                   "%s: server \"%s\": refused: its name has a control "
+                   "character (at %s)",
+                   src, name, where);
+      return NULL;
+    }
+  }
   const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "type");
   const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(e, "command");
   const cJSON *url = cJSON_GetObjectItemCaseSensitive(e, "url");

@@ -128,9 +128,51 @@ check "nothing planted ever ran unapproved" test ! -e "$TMP/pwned"
 printf '{"mcpServers": {"esc": {"command": "%s", "args": ["\\u001b]0;pwned\\u0007"]}}}\n' "$DEMO" >"$R/.mcp.json"
 prun "$R" mcp approve esc
 expect "approve escapes controls in what it shows" 0 --out "<U+001B>]0;pwned<U+0007>"
-check "no raw escape reaches the terminal" sh -c "! grep -q $'\x1b' '$TMP/out'"
-printf '{"mcpServers": {"n\\u001b]0;t\\u0007": {"command": "%s", "args": ["${MCPHOST_UNSET_X}"]}}}\n' "$DEMO" >"$R/.mcp.json"
+check "no raw escape reaches the terminal" bash -c "! grep -q $'\x1b' '$TMP/out'"
+printf '{"mcpServers": {"n\\u001b]0;t\\u0007": {"command": "%s"}}}\n' "$DEMO" >"$R/.mcp.json"
 prun "$R" mcp list
+expect "a server name with a control character is refused, naming file and server" 0 \
+  --err "$R/.mcp.json: server \"n<U+001B>]0;t<U+0007>\": refused: its name has a control character"
 check "config messages quoting a file escape its controls" \
-  sh -c "grep -q 'server \"n<U+001B>]0;t<U+0007>\": \${MCPHOST_UNSET_X} is not set' '$TMP/err' && ! grep -q $'\x1b' '$TMP/err'"
+  bash -c "! grep -q $'\x1b' '$TMP/err' && ! grep -q $'\x1b' '$TMP/out'"
+
+# mcp list, get and approve print what files and servers say escaped:
+# args that clear the screen or hide the rest of the command line (\e[8m),
+# env and header names, and a server's initialize error.
+noesc() { ! grep -q $'\x1b' "$TMP/out" && ! grep -q $'\x1b' "$TMP/err"; }
+printf '{"mcpServers": {"ev": {"command": "%s", "args": ["\\u001b[2J", "\\u001b[8mhidden"], "env": {"E\\u001b[8m": "1"}}, "hv": {"type": "http", "url": "http://127.0.0.1:9/mcp?\\u001b[2J", "headers": {"H\\u001b]0;x\\u0007": "1"}}}}\n' "$DEMO" >"$R/.mcp.json"
+prun "$R" mcp approve ev hv
+expect "approve shows the planted args escaped" 0 --out "<U+001B>[8mhidden"
+check "approve prints no raw escape" noesc
+prun "$R" mcp list
+expect "mcp list shows args escaped" 3 --out "'<U+001B>[2J' '<U+001B>[8mhidden'"
+check "mcp list prints no raw escape (stdout and stderr)" noesc
+prun "$R" mcp get ev
+expect "mcp get shows args and env names escaped; a failed check exits as mcp list" 3 \
+  --out "Args: '<U+001B>[2J' '<U+001B>[8mhidden'" --out "Environment: E<U+001B>[8m"
+check "mcp get ev prints no raw escape" noesc
+prun "$R" --json mcp get ev
+expect "mcp get --json exits as mcp list too" 3
+prun "$R" mcp get hv
+expect "mcp get shows the URL and header names escaped" 3 \
+  --out "<U+001B>[2J" --out "Headers: H<U+001B>]0;x<U+0007>"
+check "mcp get hv prints no raw escape" noesc
+
+BADINIT="$TMP/bad-init"
+cat >"$BADINIT" <<'SH'
+#!/bin/sh
+read -r line
+id=$(printf '%s' "$line" | sed 's/.*"id": *\([0-9]*\).*/\1/')
+printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":"\\u001b]0;TITLE\\u0007\\u001b[2J"}}\n' "$id"
+sleep 1
+SH
+chmod 0755 "$BADINIT"
+printf '{"mcpServers": {"bad": {"command": "%s"}}}\n' "$BADINIT" >"$R/.mcp.json"
+prun "$R" mcp approve bad
+prun "$R" mcp list
+expect "a server's initialize error is shown escaped by mcp list" 4 --out "<U+001B>]0;TITLE<U+0007>"
+check "mcp list prints no raw escape from the server" noesc
+prun "$R" mcp get bad
+expect "and by mcp get" 4 --out "<U+001B>]0;TITLE<U+0007>"
+check "mcp get prints no raw escape from the server" noesc
 finish
