@@ -133,9 +133,9 @@ static int import_choices(cli *c, const config_paths *P, const cJSON *record,
                           const char *key, choice_kind kind) {
   const cJSON *list = cJSON_GetObjectItemCaseSensitive(record, key);
   size_t n = 0;
-  /* Names alone: Claude Code keeps no record of what it approved, so
-   * each is bound to its entry when mcphost first uses it, with a
-   * warning that shows what it runs. */
+  /* Names alone: Claude Code keeps no record of what it approved. A
+   * name mcphost approved before keeps its record; any other is pending
+   * until "mcphost mcp approve NAME" shows what it runs. */
   edit_choice *names =
       xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof *names);
   const cJSON *it;

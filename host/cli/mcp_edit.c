@@ -278,7 +278,10 @@ static int do_choice(cJSON *doc, void *ud, char *why, size_t why_len) {
     array_remove(from, it->name);
     array_remove(to, it->name);
     cJSON_AddItemToArray(to, cJSON_CreateString(it->name));
-    cJSON_DeleteItemFromObjectCaseSensitive(bound, it->name);
+    /* An approval by name alone (an import) keeps the record of what an
+     * earlier approval bound; a new entry or a rejection replaces it. */
+    if (k->kind != CHOICE_APPROVE || it->raw)
+      cJSON_DeleteItemFromObjectCaseSensitive(bound, it->name);
     if (k->kind == CHOICE_APPROVE && it->file && it->raw) {
       cJSON *rec = approval_record(it->file, it->raw);
       if (!rec) {

@@ -85,13 +85,25 @@ prun "$R" call mcp__tools__echo message=now
 expect "and then it runs" 0 --out "Echo: now"
 rm -f "$TMP/pwned"
 
-# ---- blanket approvals: warned about, and bound at first use ----
+# ---- approvals that name no entry ----
 
+# A blanket switch, in a repository where nothing was approved one by one,
+# approves nothing: pending, saying why and what it would run.
 prun "$R" mcp reset-project-choices
 echo '{"enableAllProjectMcpServers": true}' >"$SETTINGS"
 entry "{\"command\": \"$DEMO\"}"
 prun "$R" call mcp__tools__echo message=all
-expect "enableAllProjectMcpServers warns that it approves whatever a server runs" 0 \
+expect "enableAllProjectMcpServers alone leaves a server pending, saying why" 8 \
+  --err "enableAllProjectMcpServers" --err "approves it whatever it runs" \
+  --err "honoured only in a repository where \"mcphost mcp approve\" was used" \
+  --err "command: $DEMO"
+check "and binds nothing" \
+  jq -e --arg k "$R" '.projects[$k].approvedMcpjsonEntries == null' "$SETTINGS"
+# Where a server of the repository was approved, it binds at first use.
+printf '{"mcpServers": {"tools": {"command": "%s"}, "other": {"command": "%s"}}}\n' "$DEMO" "$DEMO" >"$R/.mcp.json"
+prun "$R" mcp approve other
+prun "$R" call mcp__tools__echo message=all
+expect "in a repository approved in, enableAllProjectMcpServers warns and approves" 0 \
   --out "Echo: all" --err "approved by enableAllProjectMcpServers" --err "whatever it runs" \
   --err "command: $DEMO"
 check "and binds what it approved" \
@@ -106,23 +118,34 @@ check "the changed command never ran" test ! -e "$TMP/pwned"
 echo '{"enabledMcpjsonServers": ["tools"]}' >"$SETTINGS"
 entry "{\"command\": \"$DEMO\"}"
 prun "$R" call mcp__tools__echo message=x
-expect "a top-level enabledMcpjsonServers warns that it approves the name in every repository" 0 \
-  --err "approved in every repository" --err "command: $DEMO"
-entry "{\"command\": \"$EVIL\"}"
-prun "$R" call mcp__tools__echo message=x
-expect "and is bound the same way" 8 --err "changed since approval"
-entry "{\"command\": \"$DEMO\"}"
+expect "a top-level enabledMcpjsonServers alone leaves a server pending" 8 \
+  --err "a name approved in every repository" --err "honoured only in a repository where" \
+  --err "command: $DEMO"
 
-# An approval by name alone (an older mcphost, an import from Claude
-# Code) is bound at its first use, with a warning showing what it runs.
+# An approval by name alone (an older mcphost, a hand edit) is pending,
+# showing what it runs, until approved as it is.
 printf '{"projects": {"%s": {"enabledMcpjsonServers": ["tools"]}}}\n' "$R" >"$SETTINGS"
+entry "{\"command\": \"$EVIL\"}"
 prun "$R" call mcp__tools__echo message=legacy
-expect "a name-only approval warns and is bound" 0 --out "Echo: legacy" \
-  --err "approved by name only" --err "command: $DEMO"
+expect "a name-only approval is pending, showing what it runs" 8 \
+  --err "approved by name only" --err "command: $EVIL" --err "mcphost mcp approve tools"
+check "nothing planted ever ran unapproved" test ! -e "$TMP/pwned"
+
+# mcp import claude-code approves names alone: it keeps the record of an
+# earlier approval, so a later rewrite is still noticed.
+rm -f "$SETTINGS"
+entry "{\"command\": \"$DEMO\"}"
+prun "$R" mcp approve tools
+printf '{"projects": {"%s": {"enabledMcpjsonServers": ["tools"]}}}\n' "$R" >"$HOME/.claude.json"
+prun "$R" mcp import claude-code
+expect "import claude-code carries the approval over" 0 --out "1 approved"
+check "and keeps the record of what was approved" \
+  jq -e --arg k "$R" '.projects[$k].approvedMcpjsonEntries.tools.sha256 | length == 64' "$SETTINGS"
 entry "{\"command\": \"$EVIL\"}"
 prun "$R" call mcp__tools__echo message=x
-expect "after which a change is pending again" 8 --err "changed since approval"
-check "nothing planted ever ran unapproved" test ! -e "$TMP/pwned"
+expect "after an import a rewritten command is pending, not run" 8 --err "changed since approval"
+check "the rewritten command never ran" test ! -e "$TMP/pwned"
+rm -f "$HOME/.claude.json"
 
 # Control characters in a planted entry are shown, never obeyed.
 printf '{"mcpServers": {"esc": {"command": "%s", "args": ["\\u001b]0;pwned\\u0007"]}}}\n' "$DEMO" >"$R/.mcp.json"
