@@ -33,6 +33,7 @@ void config_server_free(server_config *s) {
   free(s->changes);
   cJSON_Delete(s->json);
   cJSON_Delete(s->raw);
+  cJSON_Delete(s->file_perms);
 }
 
 void config_free(config *c) {

@@ -49,6 +49,9 @@ typedef struct server_config {
    * is not yet bound to its entry: the caller records the binding
    * (edit_project_choice) so that a later change is noticed. */
   bool bind_approval;
+  /* A project server: the "permissions" object of its file, which an
+   * approval binds too (config_approval.h); NULL when none. Owned. */
+  cJSON *file_perms;
 } server_config;
 
 struct perm_rules; /* permissions.h */

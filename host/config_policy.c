@@ -325,9 +325,9 @@ static void apply_project(const config_policy *p, config *c, server_config *s) {
   bool covered = names_find(&p->approve_cli_files, s->source) != NULL;
   bool cli = covered && p->approve_cli;
   const cJSON *rec = cJSON_GetObjectItemCaseSensitive(p->bound, s->name);
-  char *what = approval_summary(s->raw, "; ");
+  char *what = approval_summary(s->raw, s->file_perms, "; ");
   if ((by_name || blanket) && rec) {
-    if (approval_matches(rec, s->source, s->raw))
+    if (approval_matches(rec, s->source, s->raw, s->file_perms))
       goto out; /* approved as it is */
     const char *unchecked = approval_unavailable();
     if (unchecked && !cli) {
@@ -338,7 +338,7 @@ static void apply_project(const config_policy *p, config *c, server_config *s) {
       goto out;
     }
     free(s->changes);
-    s->changes = approval_diff(rec, s->source, s->raw);
+    s->changes = approval_diff(rec, s->source, s->raw, s->file_perms);
     if (!cli) {
       s->state = SERVER_PENDING;
       s->reason = xasprintf(

@@ -506,8 +506,12 @@ static void load_project_files(loader *L, bool stage) {
     const cJSON *perms = cJSON_GetObjectItemCaseSensitive(doc, "permissions");
     if (perms)
       perm_rules_load(c->perms, c, perms, SCOPE_PROJECT, file, "permissions");
-    if (stage)
+    if (stage) {
+      size_t before = c->nservers;
       stage_doc(L, doc, SCOPE_PROJECT, file, "", false);
+      for (size_t k = before; k < c->nservers && perms; k++)
+        c->servers[k].file_perms = cJSON_Duplicate(perms, 1);
+    }
     cJSON_Delete(doc);
   }
 }

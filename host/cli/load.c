@@ -26,7 +26,10 @@ static void bind_approvals(cli *c, const config *cfg) {
     const server_config *s = &cfg->servers[i];
     if (s->bind_approval)
       items[n++] =
-          (edit_choice){.name = s->name, .file = s->source, .raw = s->raw};
+          (edit_choice){.name = s->name,
+                        .file = s->source,
+                        .raw = s->raw,
+                        .perms = s->file_perms};
   }
   if (n) {
     config_paths P;

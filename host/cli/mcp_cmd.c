@@ -512,7 +512,8 @@ static int approve_servers(cli *c, const char *const *names, size_t n,
     }
     items[i] = (edit_choice){.name = s->name,
                              .file = kind == CHOICE_APPROVE ? s->source : NULL,
-                             .raw = kind == CHOICE_APPROVE ? s->raw : NULL};
+                             .raw = kind == CHOICE_APPROVE ? s->raw : NULL,
+                             .perms = s->file_perms};
   }
   char why[1024];
   if (rc == EXIT_OK && edit_project_choice(P.user_settings, P.project_key, kind,
@@ -525,7 +526,7 @@ static int approve_servers(cli *c, const char *const *names, size_t n,
              cli_esc(c, P.project_key));
       continue;
     }
-    char *what = approval_summary(s->raw, "\n  ");
+    char *what = approval_summary(s->raw, s->file_perms, "\n  ");
     printf("Approved project server %s for %s, from %s:\n  %s\n",
            cli_esc(c, s->name), cli_esc(c, P.project_key),
            cli_esc(c, s->source), what);

@@ -283,7 +283,7 @@ static int do_choice(cJSON *doc, void *ud, char *why, size_t why_len) {
     if (k->kind != CHOICE_APPROVE || it->raw)
       cJSON_DeleteItemFromObjectCaseSensitive(bound, it->name);
     if (k->kind == CHOICE_APPROVE && it->file && it->raw) {
-      cJSON *rec = approval_record(it->file, it->raw);
+      cJSON *rec = approval_record(it->file, it->raw, it->perms);
       if (!rec) {
         snprintf(why, why_len, "cannot record what the approval binds: %s",
                  approval_unavailable());
@@ -302,5 +302,7 @@ int edit_project_choice(const char *settings, const char *key, choice_kind kind,
                         size_t why_len) {
   choice_ctx k = {
       .settings = settings, .key = key, .kind = kind, .items = items, .n = n};
-  return config_edit_file(settings, 0600, do_choice, &k, why, why_len);
+  /* Records of what was approved: the file stays private (0600), an
+   * existing wider mode narrowed. */
+  return config_edit_private_file(settings, do_choice, &k, why, why_len);
 }

@@ -58,6 +58,7 @@ typedef struct edit_choice {
   const char *name;
   const char *file; /* the .mcp.json it came from; NULL for reject */
   const cJSON *raw; /* its entry as written; NULL for reject */
+  const cJSON *perms; /* its file's "permissions", or NULL */
 } edit_choice;
 
 /* Project choices, in the user settings' record of project `key`:

@@ -17,6 +17,8 @@ entry "{$BASE}"
 prun "$R" call mcp__tools__echo message=x
 expect "a pending server's message shows what it would run" 8 \
   --err "awaiting approval (it runs command: $DEMO; env: MODE, TOKEN; variables: \${GITHUB_TOKEN})"
+echo '{}' >"$SETTINGS"
+chmod 0644 "$SETTINGS"
 prun "$R" mcp approve tools
 expect "approve shows the command, env names and \${VAR} references it approves" 0 \
   --out "Approved project server tools" --out "from $R/.mcp.json" \
@@ -25,6 +27,9 @@ expect "approve shows the command, env names and \${VAR} references it approves"
 check "the approval stores a digest of the entry and its file" \
   jq -e --arg k "$R" --arg f "$R/.mcp.json" \
   '.projects[$k].approvedMcpjsonEntries.tools | (.file == $f) and (.sha256 | length == 64) and (.entry.command | length > 0)' "$SETTINGS"
+check "the record keeps digests of env values, never the values" \
+  jq -e --arg k "$R" '.projects[$k].approvedMcpjsonEntries.tools.entry.env | to_entries | all(.value | test("^sha256:[0-9a-f]{64}$"))' "$SETTINGS"
+check "the settings holding approval records are private" test "$(stat -c %a "$SETTINGS")" = 600
 check "the names stay in Claude Code's enabledMcpjsonServers" \
   jq -e --arg k "$R" '.projects[$k].enabledMcpjsonServers == ["tools"]' "$SETTINGS"
 prun "$R" call mcp__tools__echo message=ok
@@ -64,6 +69,22 @@ entry '{"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"X-A": "2"}
 prun "$R" call mcp__tools__echo message=x
 expect "a changed header is pending again (its value is not shown)" 8 \
   --err "headers: X-A changed" --no-err '"2"'
+entry '{"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"X-A": "hdr-s3cret"}}'
+prun "$R" mcp approve tools
+check "an approved header's value is not copied into the settings" bash -c "! grep -q hdr-s3cret '$SETTINGS'"
+
+# Keys that widen what a server may do are shown, and so are removals.
+entry "{\"command\": \"$DEMO\", \"roots\": [\"/\"], \"tls\": {\"insecure\": true}, \"timeout\": 5}"
+prun "$R" call mcp__tools__echo message=x
+expect "the pending message shows roots, tls and other keys by name" 8 \
+  --err 'roots: ["/"]' --err 'tls: {"insecure":true}' --err "other keys: timeout"
+prun "$R" mcp approve tools
+expect "approve shows them too" 0 --out 'roots: ["/"]' --out 'tls: {"insecure":true}'
+entry "{\"command\": \"$DEMO\"}"
+prun "$R" call mcp__tools__echo message=x
+expect "removed keys are named in the difference" 8 \
+  --err 'roots: ["/"] -> (none)' --err 'tls: {"insecure":true} -> (none)' \
+  --err "keys removed: timeout" --no-err "the entry was rewritten"
 
 # The same entry moved to another file of the walk is another approval.
 mkdir -p "$R/sub"
@@ -80,7 +101,7 @@ rm -rf "$R/sub"
 entry "{\"command\": \"$EVIL\"}"
 prun "$R" mcp approve tools
 expect "approving again shows the new command and the change" 0 \
-  --out "command: $EVIL" --out "changed since its last approval: type: http -> (none)"
+  --out "command: $EVIL" --out "changed since its last approval: command: $DEMO -> $EVIL"
 prun "$R" call mcp__tools__echo message=now
 expect "and then it runs" 0 --out "Echo: now"
 rm -f "$TMP/pwned"

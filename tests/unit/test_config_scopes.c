@@ -579,7 +579,7 @@ static char *approving(const char *key, const char *file, const char *entry) {
   cJSON_AddItemToArray(cJSON_AddArrayToObject(project, "enabledMcpjsonServers"),
                        cJSON_CreateString("p"));
   cJSON_AddItemToObject(cJSON_AddObjectToObject(project, APPROVAL_KEY), "p",
-                        approval_record(file, raw));
+                        approval_record(file, raw, NULL));
   char *text = cJSON_PrintUnformatted(doc);
   cJSON_Delete(doc);
   cJSON_Delete(raw);
