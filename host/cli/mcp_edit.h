@@ -19,6 +19,7 @@ typedef struct edit_target {
   char *file;
   char *record; /* projects{} key for local scope, else NULL */
   char *tree;   /* project scope: the tree the file must stay in */
+  char *foreign; /* project scope: why the file is refused, or NULL */
 } edit_target;
 
 /* Parses "local", "user", "project"; false for anything else. */

@@ -118,4 +118,36 @@ servers intree "$DEMO" >"$L/conf/mcp.json"
 ln -s conf/mcp.json "$L/.mcp.json"
 prun "$L" --approve-project call mcp__intree__echo message=link
 expect "a link that stays inside the project is followed" 0 --out "Echo: link"
+
+# A dotfiles repository in $HOME: ~/.git must not make $HOME the project
+# tree, so a link from a project up into ~/.config stays refused; and a
+# project file that is another scope's file (a hard link) is refused too.
+U="$HOME/.config/mcphost/settings.json"
+A="$HOME/src/app"
+mkdir -p "$HOME/.git" "$A" "$(dirname "$U")"
+printf '{"mcpServers": {"u": {"command": "%s"}}}\n' "$DEMO" >"$U"
+cp "$U" "$TMP/u.orig"
+ln -s ../../.config/mcphost/settings.json "$A/.mcp.json"
+XDG_CONFIG_HOME="$HOME/.config" prun "$A" mcp add -s project evil -- "$EVIL"
+expect "with ~/.git, mcp add -s project refuses to write through a link into the user settings" 3 \
+  --err "outside the project tree $A; refused"
+check "the user settings in \$HOME are untouched" cmp -s "$U" "$TMP/u.orig"
+XDG_CONFIG_HOME="$HOME/.config" prun "$A" --json mcp list
+expect "nor is it read as a project file" 0 \
+  --jq 'map(select(.scope == "project")) | length == 0' --err "refused"
+rm -f "$A/.mcp.json"
+ln "$U" "$A/.mcp.json"
+XDG_CONFIG_HOME="$HOME/.config" prun "$A" mcp add -s project evil -- "$EVIL"
+expect "a project file hard-linked to the user settings is refused for writing" 3 \
+  --err "$A/.mcp.json: refused: it is the same file as $U"
+check "still untouched" cmp -s "$U" "$TMP/u.orig"
+XDG_CONFIG_HOME="$HOME/.config" prun "$A" --json mcp list
+expect "and for reading" 0 \
+  --jq 'map(select(.scope == "project")) | length == 0' --err "the same file as $U"
+rm -f "$A/.mcp.json"
+servers m "$DEMO" >"$TMP/extra.json"
+ln "$TMP/extra.json" "$A/.mcp.json"
+prun "$A" --mcp-config "$TMP/extra.json" --json mcp list
+expect "or to a --mcp-config file" 0 --err "the same file as $TMP/extra.json"
+rm -rf "$HOME/.git" "$A/.mcp.json"
 finish
