@@ -277,29 +277,9 @@ out:
   return added;
 }
 
-/* Reads a whole regular file. Returns a new buffer (NUL-terminated) or
- * NULL: *missing tells a file that does not exist from a bad one, for
- * which an error is recorded. */
-static char *read_file(config *c, const char *path, size_t *out_len,
-                       bool *missing) {
-  *missing = false;
-  /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) {
-    int e = errno;
-    struct stat lst;
-    if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-      config_error(c, "%s: cannot open: a symbolic link to a file that does "
-                      "not exist",
-                   path);
-      return NULL;
-    }
-    if (e == ENOENT)
-      *missing = true;
-    else
-      config_error(c, "%s: cannot open: %s", path, strerror(e));
-    return NULL;
-  }
+/* Reads the whole regular file open on `fd` (closed here). Returns a new
+ * buffer (NUL-terminated) or NULL with an error naming `path`. */
+static char *read_fd(config *c, int fd, const char *path, size_t *out_len) {
   char *buf = NULL;
   struct stat st;
   if (fstat(fd, &st) < 0) {
@@ -352,6 +332,42 @@ fail:
   free(buf);
   close(fd);
   return NULL;
+}
+
+/* Reads a whole regular file. Returns a new buffer (NUL-terminated) or
+ * NULL: *missing tells a file that does not exist from a bad one, for
+ * which an error is recorded. */
+static char *read_file(config *c, const char *path, size_t *out_len,
+                       bool *missing) {
+  *missing = false;
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    int e = errno;
+    struct stat lst;
+    if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+      config_error(c, "%s: cannot open: a symbolic link to a file that does "
+                      "not exist",
+                   path);
+      return NULL;
+    }
+    if (e == ENOENT)
+      *missing = true;
+    else
+      config_error(c, "%s: cannot open: %s", path, strerror(e));
+    return NULL;
+  }
+  return read_fd(c, fd, path, out_len);
+}
+
+cJSON *config_read_json_fd(config *c, int fd, const char *path) {
+  size_t len = 0;
+  char *text = read_fd(c, fd, path, &len);
+  if (!text)
+    return NULL;
+  cJSON *doc = config_parse_json(c, text, len, path);
+  free(text);
+  return doc;
 }
 
 cJSON *config_read_json(config *c, const char *path, bool required) {

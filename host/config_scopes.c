@@ -528,15 +528,21 @@ static void load_project_files(loader *L, bool stage) {
     const char *file = P->project_files[i];
     char *tree = config_project_tree(P, file);
     char why[2048];
-    int t = trust_project_file(file, tree, why, sizeof why);
+    int fd;
+    int t = trust_project_open(file, tree, &fd, why, sizeof why);
     free(tree);
-    if (t == 0)
-      t = config_project_file_foreign(P, file, why, sizeof why);
+    if (t == 0 && config_project_file_foreign(P, file, why, sizeof why) < 0) {
+      if (fd >= 0)
+        close(fd);
+      t = -1;
+    }
     if (t < 0)
       config_warn(c, "%s", why);
     if (t != 0)
       continue;
-    cJSON *doc = read_doc(c, file, NULL);
+    /* fd < 0: a dangling link, which the reader by name reports. */
+    cJSON *doc = fd >= 0 ? config_read_json_fd(c, fd, file)
+                         : read_doc(c, file, NULL);
     if (!doc)
       continue;
     /* --approve-project speaks for the working directory's repository,

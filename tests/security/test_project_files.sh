@@ -49,8 +49,18 @@ chmod 0664 "$OPEN/job/.mcp.json"
 prun "$OPEN/job" --approve-project call mcp__planted__echo message=x
 expect "a group-writable .mcp.json is skipped" 6 \
   --err "$OPEN/job/.mcp.json: skipped: writable by its group or by others (mode 0664)"
-# Group write for the user's private group (umask 002) is the user's own.
+# The victim's own file below a world-writable, non-sticky ancestor: the
+# ancestor's writers may swap the directory between check and read.
 chgrp "$(id -g)" "$OPEN/job/.mcp.json"
+chmod 0644 "$OPEN/job/.mcp.json"
+rm -f "$OPEN/.mcp.json"
+prun "$OPEN/job" --approve-project call mcp__planted__echo message=x
+expect "a file below a world-writable directory that is not sticky is skipped" 6 \
+  --err "$OPEN/job/.mcp.json: skipped: the directory above it $OPEN is writable by its group or by others (mode 0777) and not a sticky directory of root's"
+check "its command never ran" test ! -e "$TMP/pwned"
+chmod 0755 "$OPEN"
+# Group write for the user's private group (umask 002) is the user's own.
+chmod 0664 "$OPEN/job/.mcp.json"
 if [ "$(id -gn)" = "$(id -un)" ] && [ -z "$(getent group "$(id -g)" | cut -d: -f4)" ]; then
   prun "$OPEN/job" --approve-project call mcp__planted__echo message=upg
   expect "a file writable by the user's private group is read" 0 --out "Echo: upg"
