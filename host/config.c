@@ -346,8 +346,9 @@ static char *read_file(config *c, const char *path, size_t *out_len,
     int e = errno;
     struct stat lst;
     if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-      config_error(c, "%s: cannot open: a symbolic link to a file that does "
-                      "not exist",
+      config_error(c,
+                   "%s: cannot open: a symbolic link to a file that does "
+                   "not exist",
                    path);
       return NULL;
     }

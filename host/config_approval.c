@@ -48,8 +48,8 @@ const char *approval_unavailable(void) {
 
 /* The fields shown to a person, in this order; any other key is named
  * ("other keys: ..."): none is known to be harmless. */
-static const char *const shown[] = {"type", "command", "args",  "url", "env",
-                                    "headers", "cwd", "roots", "tls"};
+static const char *const shown[] = {"type",    "command", "args",  "url", "env",
+                                    "headers", "cwd",     "roots", "tls"};
 
 static bool is_shown(const char *key) {
   for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
@@ -153,8 +153,7 @@ static cJSON *redacted(const cJSON *raw) {
   return e;
 }
 
-cJSON *approval_record(const char *file, const cJSON *raw,
-                       const cJSON *perms) {
+cJSON *approval_record(const char *file, const cJSON *raw, const cJSON *perms) {
   char *d = approval_digest(file, raw, perms);
   if (!d)
     return NULL;
@@ -453,9 +452,10 @@ char *approval_diff(const cJSON *record, const char *file, const cJSON *raw,
     sep = "; ";
   }
   const cJSON *kept = cJSON_GetObjectItemCaseSensitive(record, "variables");
-  cJSON *va = cJSON_IsArray(kept) ? cJSON_Duplicate(kept, 1)
-                                  : approval_vars(cJSON_GetObjectItemCaseSensitive(
-                                        record, "entry"));
+  cJSON *va =
+      cJSON_IsArray(kept)
+          ? cJSON_Duplicate(kept, 1)
+          : approval_vars(cJSON_GetObjectItemCaseSensitive(record, "entry"));
   cJSON *vn = approval_vars(raw);
   if (!cJSON_Compare(va, vn, 1)) {
     sb_printf(&b, "%svariables: ", sep);

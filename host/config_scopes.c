@@ -541,8 +541,8 @@ static void load_project_files(loader *L, bool stage) {
     if (t != 0)
       continue;
     /* fd < 0: a dangling link, which the reader by name reports. */
-    cJSON *doc = fd >= 0 ? config_read_json_fd(c, fd, file)
-                         : read_doc(c, file, NULL);
+    cJSON *doc =
+        fd >= 0 ? config_read_json_fd(c, fd, file) : read_doc(c, file, NULL);
     if (!doc)
       continue;
     /* --approve-project speaks for the working directory's repository,

@@ -152,8 +152,8 @@ int trust_project_open(const char *path, const char *tree, int *fd_out,
     /* A dangling link: 0 without an fd, and the reader reports it. */
     return lstat(path, &lst) == 0 ? 0 : 1;
   }
-  int fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
-                          O_NOCTTY);
+  int fd =
+      open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
     snprintf(why, why_len, "%s: skipped: cannot open: %s", path,
              strerror(errno));

@@ -201,8 +201,9 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
   config_paths P;
   config_paths_init(&P, &c->sources);
   int rc = EXIT_OK;
-  cJSON *user = valid_servers(c, 
-      cJSON_GetObjectItemCaseSensitive(doc, "mcpServers"), path, "mcpServers");
+  cJSON *user =
+      valid_servers(c, cJSON_GetObjectItemCaseSensitive(doc, "mcpServers"),
+                    path, "mcpServers");
   if (desktop) {
     rc = import_into(c, &P, scope, user, path);
   } else {
@@ -212,15 +213,18 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
         cJSON_GetObjectItemCaseSensitive(doc, "projects"), P.project_key);
     char *where = config_path_join("projects", P.project_key);
     char *rwhere = config_path_join(where, "mcpServers");
-    cJSON *local = valid_servers(c, 
-        cJSON_GetObjectItemCaseSensitive(record, "mcpServers"), path, rwhere);
+    cJSON *local =
+        valid_servers(c, cJSON_GetObjectItemCaseSensitive(record, "mcpServers"),
+                      path, rwhere);
     rc = import_into(c, &P, scope_set ? scope : SCOPE_USER, user, path);
     int rc2 = import_into(c, &P, scope_set ? scope : SCOPE_LOCAL, local, path);
     rc = rc != EXIT_OK ? rc : rc2;
     if (rc == EXIT_OK)
-      rc = import_choices(c, &P, record, "enabledMcpjsonServers", CHOICE_APPROVE);
+      rc = import_choices(c, &P, record, "enabledMcpjsonServers",
+                          CHOICE_APPROVE);
     if (rc == EXIT_OK)
-      rc = import_choices(c, &P, record, "disabledMcpjsonServers", CHOICE_REJECT);
+      rc = import_choices(c, &P, record, "disabledMcpjsonServers",
+                          CHOICE_REJECT);
     if (cJSON_GetArraySize(user) + cJSON_GetArraySize(local) == 0)
       printf("No servers to import from %s\n", cli_esc(c, path));
     cJSON_Delete(local);

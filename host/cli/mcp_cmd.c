@@ -397,8 +397,8 @@ static int mcp_get(cli *c, int argc, char **argv) {
   print_names(c, "Headers", cJSON_GetObjectItemCaseSensitive(raw, "headers"));
   if (s->scope == SCOPE_LOCAL || s->scope == SCOPE_USER ||
       s->scope == SCOPE_PROJECT)
-    printf("\nTo remove it: mcphost mcp remove %s -s %s\n",
-           cli_esc(c, s->name), config_scope_name(s->scope));
+    printf("\nTo remove it: mcphost mcp remove %s -s %s\n", cli_esc(c, s->name),
+           config_scope_name(s->scope));
   free(st);
   return rc;
 }
@@ -531,8 +531,7 @@ static int approve_servers(cli *c, const char *const *names, size_t n,
            cli_esc(c, s->name), cli_esc(c, P.project_key),
            cli_esc(c, s->source), what);
     if (s->changes)
-      printf("  changed since its last approval: %s\n",
-             cli_esc(c, s->changes));
+      printf("  changed since its last approval: %s\n", cli_esc(c, s->changes));
     free(what);
   }
   for (size_t i = 0; i < n; i++)
@@ -728,14 +727,14 @@ static int mcp_remove(cli *c, int argc, char **argv) {
   }
   char why[1024];
   if (found == 0) {
-    fprintf(
-        stderr, "mcphost: no MCP server named \"%s\" in the %s config\n",
-        cli_esc(c, name),
-        o.scope_set ? config_scope_name(o.scope) : "local, project or user");
+    fprintf(stderr, "mcphost: no MCP server named \"%s\" in the %s config\n",
+            cli_esc(c, name),
+            o.scope_set ? config_scope_name(o.scope)
+                        : "local, project or user");
     rc = EXIT_NOT_FOUND;
   } else if (found > 1) {
-    fprintf(stderr, "mcphost: \"%s\" is defined in several scopes:",
-            cli_esc(c, name));
+    fprintf(stderr,
+            "mcphost: \"%s\" is defined in several scopes:", cli_esc(c, name));
     for (size_t i = 0; i < 3; i++)
       if (edit_has_server(&t[i], name))
         fprintf(stderr, " %s (%s)", config_scope_name(order[i]),
