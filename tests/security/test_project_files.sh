@@ -138,22 +138,21 @@ mkdir -p "$HOME/.git" "$A" "$(dirname "$U")"
 printf '{"mcpServers": {"u": {"command": "%s"}}}\n' "$DEMO" >"$U"
 cp "$U" "$TMP/u.orig"
 ln -s ../../.config/mcphost/settings.json "$A/.mcp.json"
-XDG_CONFIG_HOME="$HOME/.config" prun "$A" mcp add -s project evil -- "$EVIL"
-expect "with ~/.git, mcp add -s project refuses to write through a link into the user settings" 3 \
-  --err "outside the project tree $A; refused"
-check "the user settings in \$HOME are untouched" cmp -s "$U" "$TMP/u.orig"
-XDG_CONFIG_HOME="$HOME/.config" prun "$A" --json mcp list
-expect "nor is it read as a project file" 0 \
-  --jq 'map(select(.scope == "project")) | length == 0' --err "refused"
+# refused_both WHAT TEXT: $A/.mcp.json is neither written nor read.
+refused_both() {
+  XDG_CONFIG_HOME="$HOME/.config" prun "$A" mcp add -s project evil -- "$EVIL"
+  expect "$1: mcp add -s project refuses to write it" 3 --err "$2"
+  check "$1: the user settings in \$HOME are untouched" cmp -s "$U" "$TMP/u.orig"
+  XDG_CONFIG_HOME="$HOME/.config" prun "$A" --json mcp list
+  expect "$1: nor is it read as a project file" 0 \
+    --jq 'map(select(.scope == "project")) | length == 0' --err "$2"
+}
+refused_both "with ~/.git, a link into the user settings" \
+  "outside the project tree $A; refused"
 rm -f "$A/.mcp.json"
 ln "$U" "$A/.mcp.json"
-XDG_CONFIG_HOME="$HOME/.config" prun "$A" mcp add -s project evil -- "$EVIL"
-expect "a project file hard-linked to the user settings is refused for writing" 3 \
-  --err "$A/.mcp.json: refused: it is the same file as $U"
-check "still untouched" cmp -s "$U" "$TMP/u.orig"
-XDG_CONFIG_HOME="$HOME/.config" prun "$A" --json mcp list
-expect "and for reading" 0 \
-  --jq 'map(select(.scope == "project")) | length == 0' --err "the same file as $U"
+refused_both "a hard link to the user settings" \
+  "$A/.mcp.json: refused: it is the same file as $U"
 rm -f "$A/.mcp.json"
 servers m "$DEMO" >"$TMP/extra.json"
 ln "$TMP/extra.json" "$A/.mcp.json"
