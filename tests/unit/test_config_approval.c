@@ -83,7 +83,45 @@ TEST(test_the_difference_names_each_change_and_hides_values) {
   cJSON_Delete(now);
 }
 
+TEST(test_the_record_keeps_no_env_or_header_value) {
+  cJSON *e = parse("{\"command\": \"a\", \"env\": {\"T\": \"s3cret-e\"}, "
+                   "\"headers\": {\"H\": \"s3cret-h\"}}");
+  cJSON *rec = approval_record("/r/.mcp.json", e, NULL);
+  char *text = cJSON_PrintUnformatted(rec);
+  CHECK(text && strstr(text, "s3cret") == NULL);
+  CHECK(text && strstr(text, "\"T\":\"sha256:") != NULL);
+  free(text);
+  /* The difference still tells a changed value from a kept one. */
+  char *d = approval_diff(rec, "/r/.mcp.json", e, NULL);
+  CHECK_STR(d, "the entry was rewritten (the same fields, another text)");
+  free(d);
+  cJSON_Delete(rec);
+  cJSON_Delete(e);
+}
+
+TEST(test_the_difference_names_removed_keys_and_changed_rules) {
+  cJSON *old = parse("{\"command\": \"a\", \"roots\": [], \"timeout\": 5}");
+  cJSON *now = parse("{\"command\": \"a\"}");
+  cJSON *perms = parse("{\"allow\": [\"mcp__t__*\"]}");
+  cJSON *rec = approval_record("/r/.mcp.json", old, NULL);
+  CHECK(!approval_matches(rec, "/r/.mcp.json", old, perms));
+  char *d = approval_diff(rec, "/r/.mcp.json", now, perms);
+  CHECK_STR(d, "roots: [] -> (none); keys removed: timeout; permissions of "
+               "its file: (none) -> {\"allow\":[\"mcp__t__*\"]}");
+  free(d);
+  char *s = approval_summary(old, perms, "; ");
+  CHECK_STR(s, "command: a; roots: []; other keys: timeout; permissions of "
+               "its file: {\"allow\":[\"mcp__t__*\"]}");
+  free(s);
+  cJSON_Delete(rec);
+  cJSON_Delete(old);
+  cJSON_Delete(now);
+  cJSON_Delete(perms);
+}
+
 RUN(T(test_the_digest_binds_the_entry_and_its_file),
+    T(test_the_record_keeps_no_env_or_header_value),
+    T(test_the_difference_names_removed_keys_and_changed_rules),
     T(test_the_summary_shows_command_env_names_variables_and_cwd),
     T(test_the_summary_escapes_control_characters),
     T(test_the_difference_names_each_change_and_hides_values))
