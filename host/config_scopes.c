@@ -136,9 +136,9 @@ void config_paths_free(config_paths *p) {
 }
 
 int config_project_file_foreign(const config_paths *p, const char *file,
-                                char *why, size_t why_len) {
+                                int fd, char *why, size_t why_len) {
   struct stat st;
-  if (stat(file, &st) < 0)
+  if ((fd >= 0 ? fstat(fd, &st) : stat(file, &st)) < 0)
     return 0;
   for (size_t i = 0; i < p->nscope_files; i++) {
     struct stat other;
@@ -531,7 +531,8 @@ static void load_project_files(loader *L, bool stage) {
     int fd;
     int t = trust_project_open(file, tree, &fd, why, sizeof why);
     free(tree);
-    if (t == 0 && config_project_file_foreign(P, file, why, sizeof why) < 0) {
+    if (t == 0 &&
+        config_project_file_foreign(P, file, fd, why, sizeof why) < 0) {
       if (fd >= 0)
         close(fd);
       t = -1;

@@ -89,11 +89,11 @@ char *config_project_tree(const config_paths *p, const char *file);
 
 void config_paths_init(config_paths *p, const config_sources *o);
 
-/* 0 when the project file `file` is not (by device and inode, through
- * any link) a file of another scope; else -1 with `why` naming both. A
- * missing file is 0. */
+/* 0 when the project file `file` (the one open on `fd`, or when `fd` is
+ * -1 the one its path names) is not, by device and inode, a file of
+ * another scope; else -1 with `why` naming both. A missing file is 0. */
 int config_project_file_foreign(const config_paths *p, const char *file,
-                                char *why, size_t why_len);
+                                int fd, char *why, size_t why_len);
 void config_paths_free(config_paths *p);
 
 /* Loads every scope into `c` (which should be empty): servers in

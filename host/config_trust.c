@@ -155,10 +155,10 @@ int trust_project_open(const char *path, const char *tree, int *fd_out,
   int fd =
       open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
-    snprintf(why, why_len, "%s: skipped: cannot open: %s", path,
-             strerror(errno));
+    int e = errno;
+    snprintf(why, why_len, "%s: skipped: cannot open: %s", path, strerror(e));
     free(real);
-    return errno == ENOENT ? 1 : -1;
+    return e == ENOENT ? 1 : -1;
   }
   struct stat st;
   char who[128];

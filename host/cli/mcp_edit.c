@@ -30,7 +30,7 @@ void edit_target_init(edit_target *t, config_scope scope,
                         CONFIG_PROJECT_FILE);
     t->tree = config_project_tree(p, p->project_files[0]);
     char why[2048];
-    if (config_project_file_foreign(p, t->file, why, sizeof why) < 0)
+    if (config_project_file_foreign(p, t->file, -1, why, sizeof why) < 0)
       t->foreign = xstrdup(why);
   } else {
     t->file = xstrdup(p->user_settings);
