@@ -59,7 +59,7 @@ static char *claude_code_path(void) {
 }
 
 /* Keeps the entries that pass the shared checks; reports the others. */
-static cJSON *valid_servers(const cJSON *servers, const char *src,
+static cJSON *valid_servers(cli *c, const cJSON *servers, const char *src,
                             const char *where) {
   cJSON *out = cJSON_CreateObject();
   if (!cJSON_IsObject(servers))
@@ -74,13 +74,13 @@ static cJSON *valid_servers(const cJSON *servers, const char *src,
               "mcphost: %s: server \"%s\" skipped: the name has "
               "characters other than letters, digits, '-' and '_' "
               "(at %s)\n",
-              src, e->string, path);
+              cli_esc(c, src), cli_esc(c, e->string), cli_esc(c, path));
     else if (config_check_entry(&tmp, src, path, e->string, e))
       cJSON_AddItemToObject(out, e->string, cJSON_Duplicate(e, 1));
     free(path);
   }
   for (size_t i = 0; i < tmp.nerrors; i++)
-    fprintf(stderr, "mcphost: skipped: %s\n", tmp.errors[i]);
+    fprintf(stderr, "mcphost: skipped: %s\n", cli_esc(c, tmp.errors[i]));
   config_free(&tmp);
   return out;
 }
@@ -106,11 +106,11 @@ static int import_into(cli *c, const config_paths *P, config_scope scope,
   int rc = EXIT_OK;
   if (edit_add_servers(&t, servers, true, added, skipped, why, sizeof why) <
       0) {
-    fprintf(stderr, "mcphost: %s\n", why);
+    fprintf(stderr, "mcphost: %s\n", cli_esc(c, why));
     rc = EXIT_SERVER;
   } else {
     char *where = edit_target_text(&t);
-    printf("From %s into %s:\n", from, where);
+    printf("From %s into %s:\n", cli_esc(c, from), cli_esc(c, where));
     print_list("imported", added);
     print_list("already there", skipped);
     free(where);
@@ -129,13 +129,13 @@ static int import_into(cli *c, const config_paths *P, config_scope scope,
 }
 
 /* Carries a Claude Code project's .mcp.json choices over. */
-static int import_choices(const config_paths *P, const cJSON *record,
+static int import_choices(cli *c, const config_paths *P, const cJSON *record,
                           const char *key, choice_kind kind) {
   const cJSON *list = cJSON_GetObjectItemCaseSensitive(record, key);
   size_t n = 0;
-  /* Names alone: Claude Code keeps no record of what it approved, so
-   * each is bound to its entry when mcphost first uses it, with a
-   * warning that shows what it runs. */
+  /* Names alone: Claude Code keeps no record of what it approved. A
+   * name mcphost approved before keeps its record; any other is pending
+   * until "mcphost mcp approve NAME" shows what it runs. */
   edit_choice *names =
       xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof *names);
   const cJSON *it;
@@ -145,10 +145,10 @@ static int import_choices(const config_paths *P, const cJSON *record,
   char why[1024];
   if (n && edit_project_choice(P->user_settings, P->project_key, kind, names, n,
                                why, sizeof why) < 0) {
-    fprintf(stderr, "mcphost: %s\n", why);
+    fprintf(stderr, "mcphost: %s\n", cli_esc(c, why));
     rc = EXIT_SERVER;
   } else if (n) {
-    printf("Project choices for %s: %zu %s\n", P->project_key, n,
+    printf("Project choices for %s: %zu %s\n", cli_esc(c, P->project_key), n,
            kind == CHOICE_APPROVE ? "approved" : "rejected");
   }
   free(names);
@@ -192,7 +192,7 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
   cJSON *doc = config_read_json(&tmp, path, true);
   if (!doc) {
     fprintf(stderr, "mcphost: cannot import: %s\n",
-            tmp.nerrors ? tmp.errors[0] : path);
+            cli_esc(c, tmp.nerrors ? tmp.errors[0] : path));
     config_free(&tmp);
     free(path);
     return EXIT_NOT_FOUND;
@@ -201,8 +201,9 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
   config_paths P;
   config_paths_init(&P, &c->sources);
   int rc = EXIT_OK;
-  cJSON *user = valid_servers(
-      cJSON_GetObjectItemCaseSensitive(doc, "mcpServers"), path, "mcpServers");
+  cJSON *user =
+      valid_servers(c, cJSON_GetObjectItemCaseSensitive(doc, "mcpServers"),
+                    path, "mcpServers");
   if (desktop) {
     rc = import_into(c, &P, scope, user, path);
   } else {
@@ -212,23 +213,26 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
         cJSON_GetObjectItemCaseSensitive(doc, "projects"), P.project_key);
     char *where = config_path_join("projects", P.project_key);
     char *rwhere = config_path_join(where, "mcpServers");
-    cJSON *local = valid_servers(
-        cJSON_GetObjectItemCaseSensitive(record, "mcpServers"), path, rwhere);
+    cJSON *local =
+        valid_servers(c, cJSON_GetObjectItemCaseSensitive(record, "mcpServers"),
+                      path, rwhere);
     rc = import_into(c, &P, scope_set ? scope : SCOPE_USER, user, path);
     int rc2 = import_into(c, &P, scope_set ? scope : SCOPE_LOCAL, local, path);
     rc = rc != EXIT_OK ? rc : rc2;
     if (rc == EXIT_OK)
-      rc = import_choices(&P, record, "enabledMcpjsonServers", CHOICE_APPROVE);
+      rc = import_choices(c, &P, record, "enabledMcpjsonServers",
+                          CHOICE_APPROVE);
     if (rc == EXIT_OK)
-      rc = import_choices(&P, record, "disabledMcpjsonServers", CHOICE_REJECT);
+      rc = import_choices(c, &P, record, "disabledMcpjsonServers",
+                          CHOICE_REJECT);
     if (cJSON_GetArraySize(user) + cJSON_GetArraySize(local) == 0)
-      printf("No servers to import from %s\n", path);
+      printf("No servers to import from %s\n", cli_esc(c, path));
     cJSON_Delete(local);
     free(where);
     free(rwhere);
   }
   if (desktop && cJSON_GetArraySize(user) == 0)
-    printf("No servers to import from %s\n", path);
+    printf("No servers to import from %s\n", cli_esc(c, path));
   cJSON_Delete(user);
   cJSON_Delete(doc);
   config_paths_free(&P);
