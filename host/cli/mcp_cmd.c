@@ -346,10 +346,9 @@ static int mcp_get(cli *c, int argc, char **argv) {
   health_check(c, &idx, 1);
   /* As mcp list: the code of a failed health check. */
   int rc = EXIT_OK;
-  for (size_t k = 0; k < c->nsessions && rc == EXIT_OK; k++) {
-    if (c->sessions[k] && c->sessions[k]->state != SESS_READY)
-      rc = cli_exit_for_failure(c->sessions[k]);
-  }
+  const session *ss = mcp_client_peek(c->mc, idx);
+  if (ss && ss->state != SESS_READY)
+    rc = cli_exit_for_failure(ss);
   if (c->json) {
     cJSON *o = server_json(c, idx);
     out_json(o);
