@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "url_redact.h"
 #include "../config_approval.h"
 #include "../config_expand.h"
 #include "../config_policy.h"
@@ -133,7 +134,8 @@ static int parse_opts(int argc, char **argv, const char *which, mcp_opts *o,
 /* ---- showing servers ---- */
 
 /* The command line or URL as written (never expanded: an expanded value
- * may hold a secret from the environment). New string. */
+ * may hold a secret from the environment); a URL without its password and
+ * query, as every message shows it (url_redact.h). New string. */
 static char *target_text(const server_config *s) {
   const cJSON *e = s->raw ? s->raw : s->json;
   const char *url =
@@ -149,7 +151,9 @@ static char *target_text(const server_config *s) {
     cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(e, "args"))
         approval_add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
   } else if (url) {
-    sb_adds(&b, url);
+    char *shown = url_redacted(url);
+    sb_adds(&b, shown ? shown : "");
+    free(shown);
   } else {
     sb_adds(&b, "-");
   }
@@ -389,8 +393,11 @@ static int mcp_get(cli *c, int argc, char **argv) {
       printf("  Args: %s\n", cli_esc(c, sb_str(&b)));
     sb_free(&b);
   }
-  if (url)
-    printf("  URL: %s\n", cli_esc(c, url));
+  if (url) {
+    char *shown = url_redacted(url);
+    printf("  URL: %s\n", cli_esc(c, shown ? shown : ""));
+    free(shown);
+  }
   /* Names only: the values are often tokens. */
   print_names(c, "Environment", cJSON_GetObjectItemCaseSensitive(raw, "env"));
   print_names(c, "Headers", cJSON_GetObjectItemCaseSensitive(raw, "headers"));

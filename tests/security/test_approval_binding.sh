@@ -184,7 +184,7 @@ check "config messages quoting a file escape its controls" \
 # args that clear the screen or hide the rest of the command line (\e[8m),
 # env and header names, and a server's initialize error.
 noesc() { ! grep -q $'\x1b' "$TMP/out" && ! grep -q $'\x1b' "$TMP/err"; }
-printf '{"mcpServers": {"ev": {"command": "%s", "args": ["\\u001b[2J", "\\u001b[8mhidden"], "env": {"E\\u001b[8m": "1"}}, "hv": {"type": "http", "url": "http://127.0.0.1:9/mcp?\\u001b[2J", "headers": {"H\\u001b]0;x\\u0007": "1"}}}}\n' "$DEMO" >"$R/.mcp.json"
+printf '{"mcpServers": {"ev": {"command": "%s", "args": ["\\u001b[2J", "\\u001b[8mhidden"], "env": {"E\\u001b[8m": "1"}}, "hv": {"type": "http", "url": "http://127.0.0.1:9/mcp\\u001b[2J", "headers": {"H\\u001b]0;x\\u0007": "1"}}}}\n' "$DEMO" >"$R/.mcp.json"
 prun "$R" mcp approve ev hv
 expect "approve shows the planted args escaped" 0 --out "<U+001B>[8mhidden"
 check "approve prints no raw escape" noesc
