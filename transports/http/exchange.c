@@ -17,6 +17,7 @@
 #include "../common/url.h"
 #include "http_transport.h"
 #include "rpc_peek.h"
+#include "text_escape.h"
 
 /* ---- small helpers ---- */
 
@@ -111,12 +112,23 @@ static void parse_status_line(exchange *x, const char *l, size_t n) {
   x->status = st;
   while (i < n && l[i] == ' ')
     i++;
-  size_t o = 0;
-  for (; i < n && o + 1 < sizeof x->reason; i++)
-    x->reason[o++] = l[i] >= 0x20 && l[i] < 0x7f ? l[i] : '?';
-  while (o > 0 && x->reason[o - 1] == ' ')
-    o--;
-  x->reason[o] = '\0';
+  /* The phrase as sent, cut at a character, with its controls and
+   * invisible characters escaped by the one rule (text_escape.h): UTF-8
+   * in it is shown as it is. */
+  size_t end = n;
+  while (end > i && (l[end - 1] == ' ' || l[end - 1] == '\r' ||
+                     l[end - 1] == '\n'))
+    end--;
+  if (end - i > REASON_RAW_MAX) {
+    end = i + REASON_RAW_MAX;
+    while (end > i && ((unsigned char)l[end] & 0xc0) == 0x80)
+      end--;
+  }
+  char *safe = text_escape(l + i, end - i,
+                           TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
+  if (safe)
+    snprintf(x->reason, sizeof x->reason, "%s", safe);
+  free(safe);
 }
 
 /* A blank line ended a block of response headers. */
