@@ -6,7 +6,7 @@
 # lines, and both files are private.
 . "$(dirname "$0")/lib.sh"
 C="$TMP/probe.json"
-probe_config "$C" || { finish; exit; }
+probe_config "$C"
 LOGS="$XDG_STATE_HOME/mcphost/logs"
 ESC=$(printf '\033')
 BEL=$(printf '\007')
