@@ -57,9 +57,9 @@ static int check_dir(const struct stat *st, const char *path, bool last,
   return 0;
 }
 
-#define MAX_LINKS 40 /* as the kernel's own limit */
+#define MAX_LINKS 40      /* as the kernel's own limit */
 #define FILE_NAME_MAX 100 /* bytes of a file name made from a name */
-#define FILE_NAME_MARK 9 /* "-" and 8 hex digits */
+#define FILE_NAME_MARK 9  /* "-" and 8 hex digits */
 
 /* A symbolic link may be followed when it is the user's or root's: only
  * they can have made it in a directory that passed the checks, and in a
@@ -398,8 +398,8 @@ static bool ends_in_mark(const char *s, size_t n) {
 }
 
 void trusted_fs_file_name(const char *text, char *out, size_t size) {
-  size_t n = strlen(text), keep = size - 1 < FILE_NAME_MAX ? size - 1
-                                                          : FILE_NAME_MAX;
+  size_t n = strlen(text),
+         keep = size - 1 < FILE_NAME_MAX ? size - 1 : FILE_NAME_MAX;
   bool same = n > 0 && n <= keep && !ends_in_mark(text, n);
   for (size_t i = 0; same && i < n; i++) {
     same = name_char(text[i], i);

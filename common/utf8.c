@@ -1,7 +1,6 @@
 #include "utf8.h"
 
-size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok,
-                     uint32_t *cp) {
+size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok, uint32_t *cp) {
   unsigned char b = s[0];
   size_t len;
   unsigned char lo = 0x80, hi = 0xBF;

@@ -13,7 +13,6 @@
  * form, a scalar value), else the length of its maximal ill-formed
  * subpart (at least 1), which Unicode recommends replacing by one
  * U+FFFD; *cp is then left as it was. */
-size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok,
-                     uint32_t *cp);
+size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok, uint32_t *cp);
 
 #endif

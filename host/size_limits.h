@@ -46,7 +46,6 @@ size_t utf8_count(const char *s, size_t len);
  * text has n characters or fewer): a cut there never splits one. */
 size_t utf8_offset(const char *s, size_t len, size_t n);
 
-
 /* A description over `max_chars` characters, cut to them and followed by
  * LIMIT_TRUNCATED_SUFFIX: a new string (free()). NULL when it fits. */
 char *limits_cut_description(const char *desc, size_t max_chars);

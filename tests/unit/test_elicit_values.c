@@ -384,9 +384,11 @@ TEST(test_text_clean_shows_controls_and_invisibles_as_escapes) {
        "c1<U+009B>31m", false}, /* U+009B CSI */
       {"rlo\xe2\x80\xae"
        "txt.exe",
-       "rlo<U+202E>txt.exe", false}, /* U+202E */
-      {"zw\xe2\x80\x8bsp", "zw<U+200B>sp", true},  /* zero-width space */
-      {"\xef\xbb\xbf" "bom", "<U+FEFF>bom", true}, /* BOM */
+       "rlo<U+202E>txt.exe", false},              /* U+202E */
+      {"zw\xe2\x80\x8bsp", "zw<U+200B>sp", true}, /* zero-width space */
+      {"\xef\xbb\xbf"
+       "bom",
+       "<U+FEFF>bom", true},                         /* BOM */
       {"tag\xf3\xa0\x81\x81", "tag<U+E0041>", true}, /* tag character */
       {"bad\xff\xfe", "bad<0xFF><0xFE>", false},
       {"overlong\xc0\xaf", "overlong<0xC0><0xAF>", false},

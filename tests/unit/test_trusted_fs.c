@@ -214,8 +214,8 @@ static void test_trusted_fs_file_names_are_kept_or_marked(void) {
             strcmp(file_name(long1), file_name(long2)) != 0,
         "two long names that differ after the cut get two files");
   static const char *const distinct[] = {
-      "a b", "a_b", "a:b", "caf\xc3\xa9", "caf\xc3\xa8", "caf__",
-      "", "server", "a_b-00000000", "plugin:x:dup", "plugin_x_dup"};
+      "a b", "a_b",    "a:b",          "caf\xc3\xa9",  "caf\xc3\xa8", "caf__",
+      "",    "server", "a_b-00000000", "plugin:x:dup", "plugin_x_dup"};
   size_t n = sizeof distinct / sizeof *distinct;
   bool all = true;
   for (size_t i = 0; i < n; i++) {
@@ -223,8 +223,8 @@ static void test_trusted_fs_file_names_are_kept_or_marked(void) {
       char one[128];
       snprintf(one, sizeof one, "%s", file_name(distinct[i]));
       if (strcmp(one, file_name(distinct[j])) == 0) {
-        printf("     \"%s\" and \"%s\" share %s\n", distinct[i],
-               distinct[j], one);
+        printf("     \"%s\" and \"%s\" share %s\n", distinct[i], distinct[j],
+               one);
         all = false;
       }
     }

@@ -121,8 +121,10 @@ void http_client_excerpt(const char *s, size_t n, char *out, size_t size) {
     unsigned char b = (unsigned char)s[n - back];
     if ((b & 0xC0) != 0x80) {
       bool ok;
-      if (b >= 0xC2 && utf8_sequence((const unsigned char *)s + n - back,
-                                     back, &ok, NULL) == back && !ok) {
+      if (b >= 0xC2 &&
+          utf8_sequence((const unsigned char *)s + n - back, back, &ok, NULL) ==
+              back &&
+          !ok) {
         n -= back;
       }
       break;
@@ -145,8 +147,8 @@ void http_client_excerpt(const char *s, size_t n, char *out, size_t size) {
     len--;
   }
   size_t elen;
-  char *esc = text_escape(flat, len, TEXT_ESCAPE_NEWLINES |
-                                         TEXT_ESCAPE_INVISIBLE, &elen);
+  char *esc = text_escape(flat, len,
+                          TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, &elen);
   free(flat);
   if (!esc) {
     return;

@@ -100,7 +100,7 @@ struct exchange {
   unsigned redirects; /* followed so far for this request */
 
   /* The response of the current attempt. */
-  long status;     /* of the last status line seen */
+  long status; /* of the last status line seen */
   /* Its reason phrase, escaped (text_escape.h): REASON_RAW_MAX bytes of
    * it at most, each of which can take 8 to show ("<U+001B>"). */
   char reason[REASON_RAW_MAX * 8 + 1];

@@ -17,7 +17,7 @@
 
 /* What is kept of one response. Loop thread; filled from curl callbacks. */
 typedef struct http_resp {
-  long status;                     /* of the last status line; 0 if none */
+  long status; /* of the last status line; 0 if none */
   /* Its reason phrase (HTTP_REASON_MAX bytes of it), shown by the one
    * rule (http_client_excerpt); may be "". */
   char reason[HTTP_REASON_MAX * 8 + 1];
