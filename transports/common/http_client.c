@@ -120,11 +120,9 @@ void http_client_excerpt(const char *s, size_t n, char *out, size_t size) {
   for (size_t back = 1; back <= 4 && back <= n; back++) {
     unsigned char b = (unsigned char)s[n - back];
     if ((b & 0xC0) != 0x80) {
-      bool ok;
-      if (b >= 0xC2 &&
-          utf8_sequence((const unsigned char *)s + n - back, back, &ok, NULL) ==
-              back &&
-          !ok) {
+      bool lead = b >= 0xC2 && b <= 0xF4, ok = false;
+      const unsigned char *p = (const unsigned char *)s + n - back;
+      if (lead && utf8_sequence(p, back, &ok, NULL) == back && !ok) {
         n -= back;
       }
       break;
