@@ -76,35 +76,6 @@ size_t utf8_offset(const char *s, size_t len, size_t n) {
   return len;
 }
 
-size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok) {
-  unsigned char b = s[0];
-  size_t len;
-  unsigned char lo = 0x80, hi = 0xBF;
-  *ok = false;
-  if (b >= 0xC2 && b <= 0xDF) {
-    len = 2;
-  } else if (b >= 0xE0 && b <= 0xEF) {
-    len = 3;
-    lo = b == 0xE0 ? 0xA0 : 0x80;
-    hi = b == 0xED ? 0x9F : 0xBF;
-  } else if (b >= 0xF0 && b <= 0xF4) {
-    len = 4;
-    lo = b == 0xF0 ? 0x90 : 0x80;
-    hi = b == 0xF4 ? 0x8F : 0xBF;
-  } else {
-    return 1;
-  }
-  size_t i = 1;
-  for (; i < len && i < n; i++) {
-    unsigned char lim_lo = i == 1 ? lo : 0x80, lim_hi = i == 1 ? hi : 0xBF;
-    if (s[i] < lim_lo || s[i] > lim_hi) {
-      return i;
-    }
-  }
-  *ok = i == len;
-  return i;
-}
-
 char *limits_cut_description(const char *desc, size_t max_chars) {
   size_t len = strlen(desc), cut = utf8_offset(desc, len, max_chars);
   if (cut == len)

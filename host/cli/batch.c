@@ -33,7 +33,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../json_write.h"
 #include "../names.h"
 #include "../redact.h"
 #include "../roots.h"
@@ -140,7 +139,7 @@ static void flush_out(batch *b) {
 /* Writes `line` into the queue itself: a large answer printed to a
  * string first would be held twice more while it is copied in. */
 static void emit(batch *b, cJSON *line) {
-  bool written = json_write(&b->out, line) == 0;
+  bool written = out_json_append(&b->out, line, false) == 0;
   cJSON_Delete(line);
   if (written) {
     sb_addc(&b->out, '\n');

@@ -14,6 +14,7 @@
 #include "../size_limits.h"
 #include "../mcp/calls.h"
 #include "../mcp/client.h"
+#include "../util.h"
 
 /* Exit codes (documented in --help and the README). */
 enum {
@@ -150,8 +151,13 @@ int cmd_batch(cli *c, int argc, char **argv);
  * blobs written to files with a line naming the file. */
 void out_content(cli *c, const cJSON *content);
 void out_resource_contents(cli *c, const cJSON *contents);
-/* Prints `v` as indented JSON; on a terminal with DEL, C1 and invisible
- * characters as \u escapes (the same values). */
+/* Appends `v` as JSON text to `out` (indented when `pretty`, else as
+ * json_write); when stdout is a terminal, DEL, C1 and invisible
+ * characters as \u escapes (the same values), else the bytes as they are.
+ * The one writer of JSON for stdout: out_json and batch. Returns 0, or
+ * MCPH_EINVAL as json_write (`out` then as it was). */
+int out_json_append(strbuf *out, const cJSON *v, bool pretty);
+/* Prints `v` as indented JSON by out_json_append and a newline. */
 void out_json(const cJSON *v);
 /* For --json: cuts the text of a tools/call, resources/read or
  * prompts/get result in place to a limit asked for (cli_output_limit),

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../base64.h"
+#include "../json_write.h"
 #include "../redact.h"
 #include "../sanitize.h"
 #include "../util.h"
@@ -26,24 +27,43 @@
 #include "text_escape.h"
 #include "trusted_fs.h"
 
-void out_json(const cJSON *v) {
-  char *s = cJSON_Print(v);
-  if (!s) {
-    return;
+int out_json_append(strbuf *out, const cJSON *v, bool pretty) {
+  size_t start = out->len;
+  if (pretty) {
+    char *s = cJSON_Print(v);
+    if (!s) {
+      return MCPH_EINVAL;
+    }
+    sb_adds(out, s);
+    cJSON_free(s);
+  } else if (json_write(out, v) != 0) {
+    return MCPH_EINVAL;
   }
   /* cJSON escapes C0 controls; on a terminal DEL, C1 and the invisible
    * characters are written as \u escapes too: the same values, and
-   * nothing a terminal obeys. */
-  size_t n = strlen(s);
-  char *safe = NULL;
-  if (isatty(STDOUT_FILENO) &&
-      text_needs_escape(s, n, TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE)) {
-    safe = text_escape(s, n, TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE, &n);
+   * nothing a terminal obeys. In a pipe the bytes stay as they are. */
+  const unsigned flags = TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE;
+  size_t n = out->len - start;
+  if (isatty(STDOUT_FILENO) && text_needs_escape(out->data + start, n, flags)) {
+    char *safe = text_escape(out->data + start, n, flags, &n);
+    if (!safe) {
+      abort(); /* out of memory, as xmalloc */
+    }
+    out->len = start;
+    sb_add(out, safe, n);
+    free(safe);
   }
-  fwrite(safe ? safe : s, 1, safe ? n : strlen(s), stdout);
-  fputc('\n', stdout);
-  free(safe);
-  cJSON_free(s);
+  return 0;
+}
+
+void out_json(const cJSON *v) {
+  strbuf b;
+  sb_init(&b);
+  if (out_json_append(&b, v, true) == 0) {
+    sb_addc(&b, '\n');
+    fwrite(b.data, 1, b.len, stdout);
+  }
+  sb_free(&b);
 }
 
 const char *cli_esc(cli *c, const char *s) {

@@ -509,7 +509,8 @@ static void on_tools_call(struct server *s, const cJSON *id,
     put_two_lines(s, result_text(id, text_result("first answer")),
                   result_text(id, text_result("second answer")));
   } else if (strcmp(name, "invalid_json") == 0) {
-    char *bad = xprintf("hostile: this line is not JSON\n"
+    char *bad = xprintf("hostile: this line is not JSON \x1b[2J"
+                        "caf\xc3\xa9\n"
                         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
                         "message\",\"params\":{\"level\":\"info\",\"data\":");
     put_two_lines(s, bad, result_text(id, text_result("after the garbage")));
