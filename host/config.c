@@ -222,6 +222,14 @@ cJSON *config_parse_json(config *c, const char *text, size_t len,
     /* The line and column (in characters) of the first byte the parser
      * could not take. */
     size_t line = 1, col = 1, off = end ? (size_t)(end - text) : 0;
+    /* Where a key should begin (after '{' or ','), cJSON points one past
+     * the byte that is not a '"'. */
+    size_t k = off >= 2 ? off - 2 : 0;
+    while (k > 0 && strchr(" \t\r\n", text[k]))
+      k--;
+    if (off >= 2 && off <= len && !strchr(" \t\r\n\"", text[off - 1]) &&
+        (text[k] == '{' || text[k] == ','))
+      off--;
     for (size_t i = 0; i < off && i < len; i++) {
       if (text[i] == '\n') {
         line++;

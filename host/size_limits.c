@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "display_width.h"
 #include "util.h"
 
 void limits_default(limits *l) {
@@ -89,10 +90,11 @@ char *limits_cut_description(const char *desc, size_t max_chars) {
 char *limits_cut_to_width(const char *s, size_t width) {
   static const char ellipsis[] = "\xe2\x80\xa6"; /* U+2026 */
   size_t len = strlen(s);
-  if (width == 0 || utf8_count(s, len) <= width)
+  if (width == 0 || display_width(s, len) <= width)
     return NULL;
-  size_t cut = utf8_offset(s, len, width - 1);
-  size_t floor = utf8_offset(s, len, (width - 1) - (width - 1) / 3);
+  /* Columns, not characters: a CJK character takes two. */
+  size_t cut = display_offset(s, len, width - 1);
+  size_t floor = display_offset(s, len, (width - 1) - (width - 1) / 3);
   size_t at = cut;
   while (at > floor && s[at] != ' ')
     at--;

@@ -50,10 +50,10 @@ size_t utf8_offset(const char *s, size_t len, size_t n);
  * LIMIT_TRUNCATED_SUFFIX: a new string (free()). NULL when it fits. */
 char *limits_cut_description(const char *desc, size_t max_chars);
 
-/* `s` cut to at most `width` characters for one line of a terminal: at
- * the last space in its last third when there is one (else anywhere but
- * inside a "<U+XXXX>" escape of text_escape.h), followed by "…" (which
- * the width counts). A new string (free()); NULL when it fits. */
+/* `s` cut to at most `width` columns (display_width.h) for one line of
+ * a terminal: at the last space in its last third when there is one (else
+ * anywhere but inside a "<U+XXXX>" escape of text_escape.h), followed by "…"
+ * (which the width counts). A new string (free()); NULL when it fits. */
 char *limits_cut_to_width(const char *s, size_t width);
 
 #endif

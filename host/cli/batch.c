@@ -112,6 +112,7 @@ static void flush_out(batch *b) {
       break;
     }
     if (n <= 0) { /* the reader is gone: drop what is left */
+      cli_output_failed(b->c, n < 0 ? errno : EIO);
       b->out_off = b->out.len;
       break;
     }
@@ -579,8 +580,10 @@ int cmd_batch(cli *c, int argc, char **argv) {
     ssize_t n = write(1, b.out.data + b.out_off, b.out.len - b.out_off);
     if (n < 0 && errno == EINTR)
       continue;
-    if (n <= 0)
+    if (n <= 0) {
+      cli_output_failed(c, n < 0 ? errno : EIO);
       break;
+    }
     b.out_off += (size_t)n;
   }
   sb_free(&b.out);

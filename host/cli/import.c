@@ -11,9 +11,10 @@
  *                   along; --scope puts every server in that one scope
  *
  * --from FILE reads another file of the same shape. An entry already
- * there unchanged is skipped; a different one with the same name is
- * imported as NAME_1 (as Claude Code does). .mcp.json files need no
- * import: mcphost reads them where they are. */
+ * there with the same content, under its name or as an earlier renamed
+ * copy (NAME_1, NAME_2, ...), is skipped as "already there"; a different
+ * one with the same name is imported as NAME_1 (as Claude Code does). .mcp.json
+ * files need no import: mcphost reads them where they are. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,61 @@ static void print_list(const char *label, const cJSON *names) {
   printf("\n");
 }
 
+/* An entry without what only restates a default: "type": "stdio" beside
+ * a command, empty "args" and "env". New item. */
+static cJSON *entry_content(const cJSON *e) {
+  cJSON *d = cJSON_Duplicate(e, 1);
+  const char *type =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "type"));
+  if (type && strcmp(type, "stdio") == 0 &&
+      cJSON_GetObjectItemCaseSensitive(d, "command"))
+    cJSON_DeleteItemFromObjectCaseSensitive(d, "type");
+  static const char *const empty[] = {"args", "env"};
+  for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(d, empty[i]);
+    if (v && (cJSON_IsArray(v) || cJSON_IsObject(v)) &&
+        cJSON_GetArraySize(v) == 0)
+      cJSON_DeleteItemFromObjectCaseSensitive(d, empty[i]);
+  }
+  return d;
+}
+
+/* The servers object of the target's file as it is now (a new document
+ * in *doc), or NULL when there is none yet. */
+static const cJSON *target_servers(const edit_target *t, cJSON **doc) {
+  config tmp;
+  config_init(&tmp);
+  *doc = config_read_json(&tmp, t->file, false);
+  config_free(&tmp);
+  const cJSON *base = *doc;
+  if (t->record)
+    base = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(base, "projects"), t->record);
+  return cJSON_GetObjectItemCaseSensitive(base, "mcpServers");
+}
+
+/* The name under which `have` already holds an entry with the content of
+ * `e`: e->string, or a renamed copy of it (NAME_1, NAME_2, ...); NULL. */
+static const char *already_there(const cJSON *have, const cJSON *e) {
+  cJSON *want = entry_content(e);
+  const char *found = NULL;
+  char *name = xstrdup(e->string);
+  for (int n = 1; !found; n++) {
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(have, name);
+    if (!h)
+      break;
+    cJSON *hc = entry_content(h);
+    if (cJSON_Compare(hc, want, 1))
+      found = h->string;
+    cJSON_Delete(hc);
+    free(name);
+    name = xasprintf("%s_%d", e->string, n);
+  }
+  free(name);
+  cJSON_Delete(want);
+  return found;
+}
+
 /* Writes `servers` to `scope`; returns an exit code. */
 static int import_into(cli *c, const config_paths *P, config_scope scope,
                        const cJSON *servers, const char *from) {
@@ -102,10 +158,22 @@ static int import_into(cli *c, const config_paths *P, config_scope scope,
   edit_target t;
   edit_target_init(&t, scope, P);
   cJSON *added = cJSON_CreateArray(), *skipped = cJSON_CreateArray();
+  /* What is there already is left out before the locked edit, which only
+   * knows entries equal as written under the same name. */
+  cJSON *doc = NULL, *fresh = cJSON_CreateObject();
+  const cJSON *have = target_servers(&t, &doc);
+  const cJSON *e;
+  cJSON_ArrayForEach(e, servers) {
+    const char *as = already_there(have, e);
+    if (as)
+      cJSON_AddItemToArray(skipped, cJSON_CreateString(as));
+    else
+      cJSON_AddItemToObject(fresh, e->string, cJSON_Duplicate(e, 1));
+  }
+  cJSON_Delete(doc);
   char why[1024];
   int rc = EXIT_OK;
-  if (edit_add_servers(&t, servers, true, added, skipped, why, sizeof why) <
-      0) {
+  if (edit_add_servers(&t, fresh, true, added, skipped, why, sizeof why) < 0) {
     fprintf(stderr, "mcphost: %s\n", cli_esc(c, why));
     rc = EXIT_SERVER;
   } else {
@@ -122,6 +190,7 @@ static int import_into(cli *c, const config_paths *P, config_scope scope,
     cli_warn_skipped(c, names, n);
     free(names);
   }
+  cJSON_Delete(fresh);
   cJSON_Delete(added);
   cJSON_Delete(skipped);
   edit_target_free(&t);

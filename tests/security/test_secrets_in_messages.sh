@@ -34,7 +34,7 @@ for type in http sse; do
 done
 
 run --url "s=admin:hunter2@host/x?token=SECRET" servers
-expect "--url: a value that is not a URL is quoted redacted" 3 \
+expect "--url: a value that is not a URL is quoted redacted" 2 \
   --err '--url "host/x?…": not a URL'
 no_secret "--url"
 
