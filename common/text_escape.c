@@ -1,45 +1,11 @@
 #include "text_escape.h"
 
+#include "utf8.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Decodes one UTF-8 sequence at s (n > 0 bytes left). Returns its length
- * and the code point in *cp, or 0 when the first byte does not start a
- * valid, shortest-form sequence of a scalar value. */
-static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp) {
-  unsigned char b = s[0];
-  size_t len;
-  uint32_t v, min;
-  if (b < 0x80) {
-    *cp = b;
-    return 1;
-  }
-  if (b >= 0xC2 && b <= 0xDF) {
-    len = 2, v = b & 0x1Fu, min = 0x80;
-  } else if (b >= 0xE0 && b <= 0xEF) {
-    len = 3, v = b & 0x0Fu, min = 0x800;
-  } else if (b >= 0xF0 && b <= 0xF4) {
-    len = 4, v = b & 0x07u, min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (n < len) {
-    return 0;
-  }
-  for (size_t i = 1; i < len; i++) {
-    if ((s[i] & 0xC0) != 0x80) {
-      return 0;
-    }
-    v = (v << 6) | (s[i] & 0x3Fu);
-  }
-  if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
-    return 0;
-  }
-  *cp = v;
-  return len;
-}
 
 static bool invisible(uint32_t c) {
   return c == 0x00AD || c == 0x061C || c == 0x180E ||
@@ -77,13 +43,16 @@ static size_t walk(const char *s, size_t n, unsigned flags, char *out) {
   size_t i = 0, run = 0, len = 0;
   while (i < n) {
     uint32_t cp = 0;
-    size_t k = utf8_next(p + i, n - i, &cp);
+    bool ok;
+    size_t k = utf8_sequence(p + i, n - i, &ok, &cp);
     char esc[16]; /* the longest: a surrogate pair, 12 bytes */
     int elen;
-    if (k == 0 && (flags & TEXT_ESCAPE_JSON)) {
+    /* An ill-formed subpart is shown a byte at a time: each byte of it
+     * is one "<0xNN>" or one U+FFFD. */
+    if (!ok && (flags & TEXT_ESCAPE_JSON)) {
       elen = snprintf(esc, sizeof esc, "\\ufffd");
       k = 1;
-    } else if (k == 0) {
+    } else if (!ok) {
       elen = snprintf(esc, sizeof esc, "<0x%02X>", p[i]);
       k = 1;
     } else if (escaped(cp, flags) && (flags & TEXT_ESCAPE_JSON)) {
@@ -116,8 +85,9 @@ bool text_needs_escape(const char *s, size_t n, unsigned flags) {
       i++;
       continue;
     }
-    size_t k = utf8_next(p + i, n - i, &cp);
-    if (k == 0 || escaped(cp, flags)) {
+    bool ok;
+    size_t k = utf8_sequence(p + i, n - i, &ok, &cp);
+    if (!ok || escaped(cp, flags)) {
       return true;
     }
     i += k;

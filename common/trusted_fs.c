@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,9 @@ static int check_dir(const struct stat *st, const char *path, bool last,
   return 0;
 }
 
-#define MAX_LINKS 40 /* as the kernel's own limit */
+#define MAX_LINKS 40      /* as the kernel's own limit */
+#define FILE_NAME_MAX 100 /* bytes of a file name made from a name */
+#define FILE_NAME_MARK 9  /* "-" and 8 hex digits */
 
 /* A symbolic link may be followed when it is the user's or root's: only
  * they can have made it in a directory that passed the checks, and in a
@@ -371,18 +374,54 @@ int trusted_fs_open_code_owned_by(int dir_fd, const char *dir_path,
   return open_code(dir_fd, dir_path, name, &also, why, why_len);
 }
 
+static bool name_char(char c, size_t at) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_' || c == '-' || (c == '.' && at > 0);
+}
+
+/* Whether `s` (`n` bytes) ends in "-" and 8 lower-case hex digits: the
+ * form of a changed name's mark. */
+static bool ends_in_mark(const char *s, size_t n) {
+  if (n < FILE_NAME_MARK) {
+    return false;
+  }
+  const char *m = s + n - FILE_NAME_MARK;
+  if (m[0] != '-') {
+    return false;
+  }
+  for (size_t i = 1; i < FILE_NAME_MARK; i++) {
+    if (!((m[i] >= '0' && m[i] <= '9') || (m[i] >= 'a' && m[i] <= 'f'))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void trusted_fs_file_name(const char *text, char *out, size_t size) {
-  size_t i = 0;
-  for (const char *p = text; *p && i + 1 < size && i < 100; p++) {
-    char c = *p;
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-              (c == '.' && i > 0);
-    out[i++] = ok ? c : '_';
+  size_t n = strlen(text),
+         keep = size - 1 < FILE_NAME_MAX ? size - 1 : FILE_NAME_MAX;
+  bool same = n > 0 && n <= keep && !ends_in_mark(text, n);
+  for (size_t i = 0; same && i < n; i++) {
+    same = name_char(text[i], i);
   }
-  if (i == 0 && size > 7) {
+  if (same) {
+    memcpy(out, text, n + 1);
+    return;
+  }
+  /* Changed or cut: what can be kept, then the mark, a hash of the whole
+   * name (FNV-1a), so that two names never share a file. A name of our
+   * own that looks marked is marked too, for the same reason. */
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++) {
+    h = (h ^ (unsigned char)text[i]) * 16777619u;
+  }
+  size_t room = keep - FILE_NAME_MARK, o = 0;
+  if (n == 0) {
     memcpy(out, "server", 6);
-    i = 6;
+    o = 6;
   }
-  out[i] = '\0';
+  for (; o < room && o < n; o++) {
+    out[o] = name_char(text[o], o) ? text[o] : '_';
+  }
+  snprintf(out + o, size - o, "-%08x", (unsigned)h);
 }

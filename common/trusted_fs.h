@@ -49,9 +49,13 @@ int trusted_fs_open_file(int dir_fd, const char *dir_path, const char *name,
                          int oflags, unsigned mode, char *why, size_t why_len);
 
 /* A file name made from untrusted text (a server name from a config
- * file), the same for every file named after it: [A-Za-z0-9._-] kept,
- * every other byte '_', at most 100 bytes and `size` - 1, never ".",
- * ".." or a hidden file; "server" for an empty name. */
+ * file), the same for every file named after it, and different for
+ * different names: a name of [A-Za-z0-9._-] (not starting with '.') of at
+ * most 100 bytes and `size` - 1 is kept as it is; any other (one with
+ * another byte, a longer one, an empty one, or one that ends like the
+ * mark) is cut to fit, its other bytes '_', and marked "-" + 8 hex digits
+ * of a hash of the whole name ("a b" -> "a_b-1a2b3c4d"; "" ->
+ * "server-811c9dc5"). Never ".", ".." or a hidden file. `size` >= 16. */
 void trusted_fs_file_name(const char *text, char *out, size_t size);
 
 /* Opens `name` in the trusted directory `dir_fd` (`dir_path`) for

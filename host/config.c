@@ -33,6 +33,7 @@ void config_server_free(server_config *s) {
   free(s->changes);
   cJSON_Delete(s->json);
   cJSON_Delete(s->raw);
+  cJSON_Delete(s->file_perms);
 }
 
 void config_free(config *c) {
@@ -140,6 +141,17 @@ const char *config_check_entry(config *c, const char *src, const char *where,
                  where);
     return NULL;
   }
+  /* A name is shown in every list and message; a control character in
+   * it could only be there to rewrite the terminal. */
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+    if (*p < 0x20 || *p == 0x7f) {
+      config_error(c,
+                   "%s: server \"%s\": refused: its name has a control "
+                   "character (at %s)",
+                   src, name, where);
+      return NULL;
+    }
+  }
   const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "type");
   const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(e, "command");
   const cJSON *url = cJSON_GetObjectItemCaseSensitive(e, "url");
@@ -210,6 +222,14 @@ cJSON *config_parse_json(config *c, const char *text, size_t len,
     /* The line and column (in characters) of the first byte the parser
      * could not take. */
     size_t line = 1, col = 1, off = end ? (size_t)(end - text) : 0;
+    /* Where a key should begin (after '{' or ','), cJSON points one past
+     * the byte that is not a '"'. */
+    size_t k = off >= 2 ? off - 2 : 0;
+    while (k > 0 && strchr(" \t\r\n", text[k]))
+      k--;
+    if (off >= 2 && off <= len && !strchr(" \t\r\n\"", text[off - 1]) &&
+        (text[k] == '{' || text[k] == ','))
+      off--;
     for (size_t i = 0; i < off && i < len; i++) {
       if (text[i] == '\n') {
         line++;
@@ -265,29 +285,9 @@ out:
   return added;
 }
 
-/* Reads a whole regular file. Returns a new buffer (NUL-terminated) or
- * NULL: *missing tells a file that does not exist from a bad one, for
- * which an error is recorded. */
-static char *read_file(config *c, const char *path, size_t *out_len,
-                       bool *missing) {
-  *missing = false;
-  /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) {
-    int e = errno;
-    struct stat lst;
-    if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-      config_error(c, "%s: cannot open: a symbolic link to a file that does "
-                      "not exist",
-                   path);
-      return NULL;
-    }
-    if (e == ENOENT)
-      *missing = true;
-    else
-      config_error(c, "%s: cannot open: %s", path, strerror(e));
-    return NULL;
-  }
+/* Reads the whole regular file open on `fd` (closed here). Returns a new
+ * buffer (NUL-terminated) or NULL with an error naming `path`. */
+static char *read_fd(config *c, int fd, const char *path, size_t *out_len) {
   char *buf = NULL;
   struct stat st;
   if (fstat(fd, &st) < 0) {
@@ -340,6 +340,43 @@ fail:
   free(buf);
   close(fd);
   return NULL;
+}
+
+/* Reads a whole regular file. Returns a new buffer (NUL-terminated) or
+ * NULL: *missing tells a file that does not exist from a bad one, for
+ * which an error is recorded. */
+static char *read_file(config *c, const char *path, size_t *out_len,
+                       bool *missing) {
+  *missing = false;
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) {
+    int e = errno;
+    struct stat lst;
+    if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+      config_error(c,
+                   "%s: cannot open: a symbolic link to a file that does "
+                   "not exist",
+                   path);
+      return NULL;
+    }
+    if (e == ENOENT)
+      *missing = true;
+    else
+      config_error(c, "%s: cannot open: %s", path, strerror(e));
+    return NULL;
+  }
+  return read_fd(c, fd, path, out_len);
+}
+
+cJSON *config_read_json_fd(config *c, int fd, const char *path) {
+  size_t len = 0;
+  char *text = read_fd(c, fd, path, &len);
+  if (!text)
+    return NULL;
+  cJSON *doc = config_parse_json(c, text, len, path);
+  free(text);
+  return doc;
 }
 
 cJSON *config_read_json(config *c, const char *path, bool required) {

@@ -49,6 +49,9 @@ typedef struct server_config {
    * is not yet bound to its entry: the caller records the binding
    * (edit_project_choice) so that a later change is noticed. */
   bool bind_approval;
+  /* A project server: the "permissions" object of its file, which an
+   * approval binds too (config_approval.h); NULL when none. Owned. */
+  cJSON *file_perms;
 } server_config;
 
 struct perm_rules; /* permissions.h */
@@ -112,6 +115,9 @@ void config_server_free(server_config *s);
  * recorded). Refuses what is not a regular file (a directory, a FIFO: a
  * read would block), dangling symlinks, and files over 16 MiB. */
 cJSON *config_read_json(config *c, const char *path, bool required);
+/* As config_read_json from the file open on `fd` (closed here), which
+ * `path` names in messages. */
+cJSON *config_read_json_fd(config *c, int fd, const char *path);
 /* The same for text in memory; `src` names it in messages. */
 cJSON *config_parse_json(config *c, const char *text, size_t len,
                          const char *src);

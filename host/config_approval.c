@@ -46,27 +46,27 @@ const char *approval_unavailable(void) {
   return crypto.failure[0] ? crypto.failure : NULL;
 }
 
-/* The fields shown to a person, in this order. */
-static const char *const shown[] = {"type", "command", "args", "url",
-                                    "env",  "headers", "cwd"};
+/* The fields shown to a person, in this order; any other key is named
+ * ("other keys: ..."): none is known to be harmless. */
+static const char *const shown[] = {"type",    "command", "args",  "url", "env",
+                                    "headers", "cwd",     "roots", "tls"};
 
-char *approval_digest(const char *file, const cJSON *raw) {
+static bool is_shown(const char *key) {
+  for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+    if (strcmp(key, shown[i]) == 0)
+      return true;
+  }
+  return false;
+}
+
+/* Lower-case hex SHA-256 of `n` bytes, or NULL. New string. */
+static char *sha256_hex(const void *data, size_t n) {
   if (approval_unavailable())
     return NULL;
-  char *json = cJSON_PrintUnformatted(raw);
-  strbuf in;
-  sb_init(&in);
-  /* The version and a NUL between the parts: no file name and entry can
-   * be shifted into another pair with the same text. */
-  sb_add(&in, "mcphost-approval-1", sizeof "mcphost-approval-1");
-  sb_add(&in, file, strlen(file) + 1);
-  sb_adds(&in, json ? json : "null");
-  cJSON_free(json);
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int mdlen = 0;
-  if (!crypto.digest(in.data, in.len, md, &mdlen, crypto.sha256(), NULL))
+  if (!crypto.digest(data, n, md, &mdlen, crypto.sha256(), NULL))
     mdlen = 0;
-  sb_free(&in);
   if (mdlen == 0)
     return NULL;
   strbuf hex;
@@ -77,26 +77,96 @@ char *approval_digest(const char *file, const cJSON *raw) {
   return sb_take(&hex);
 }
 
-bool approval_matches(const cJSON *record, const char *file, const cJSON *raw) {
+char *approval_digest(const char *file, const cJSON *raw, const cJSON *perms) {
+  char *json = cJSON_PrintUnformatted(raw);
+  strbuf in;
+  sb_init(&in);
+  /* The version and a NUL between the parts: no file name and entry can
+   * be shifted into another pair with the same text. A file without
+   * permission rules gives the digest of earlier records. */
+  sb_add(&in, "mcphost-approval-1", sizeof "mcphost-approval-1");
+  sb_add(&in, file, strlen(file) + 1);
+  sb_adds(&in, json ? json : "null");
+  cJSON_free(json);
+  if (perms) {
+    char *pj = cJSON_PrintUnformatted(perms);
+    sb_add(&in, "\0permissions", sizeof "\0permissions");
+    sb_adds(&in, pj ? pj : "null");
+    cJSON_free(pj);
+  }
+  char *hex = sha256_hex(in.data, in.len);
+  sb_free(&in);
+  return hex;
+}
+
+bool approval_matches(const cJSON *record, const char *file, const cJSON *raw,
+                      const cJSON *perms) {
   const char *want =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(record, "sha256"));
   if (!want)
     return false;
-  char *have = approval_digest(file, raw);
+  char *have = approval_digest(file, raw, perms);
   bool m = have && strcmp(have, want) == 0;
   free(have);
   return m;
 }
 
-cJSON *approval_record(const char *file, const cJSON *raw) {
-  char *d = approval_digest(file, raw);
+/* Whether `v` is already a value digest ("sha256:" and 64 hex digits). */
+static bool is_value_digest(const char *v) {
+  if (strncmp(v, "sha256:", 7) != 0 || strlen(v) != 7 + 64)
+    return false;
+  return strspn(v + 7, "0123456789abcdef") == 64;
+}
+
+/* The entry as a record keeps it: env and header values (often tokens)
+ * replaced by a digest of the name and value, enough to tell a changed
+ * value and never the value. Idempotent: a record written so, or an
+ * older record holding the values, gives the same form. New object. */
+static cJSON *redacted(const cJSON *raw) {
+  cJSON *e = cJSON_Duplicate(raw, 1);
+  static const char *const maps[] = {"env", "headers"};
+  for (size_t i = 0; i < 2; i++) {
+    cJSON *m = cJSON_GetObjectItemCaseSensitive(e, maps[i]);
+    cJSON *next = NULL;
+    for (cJSON *it = cJSON_IsObject(m) ? m->child : NULL; it; it = next) {
+      next = it->next; /* `it` is replaced below */
+      if (cJSON_IsString(it) && is_value_digest(it->valuestring))
+        continue;
+      char *text = cJSON_IsString(it) ? NULL : cJSON_PrintUnformatted(it);
+      const char *v = text ? text : it->valuestring;
+      strbuf in;
+      sb_init(&in);
+      sb_add(&in, "mcphost-value-1", sizeof "mcphost-value-1");
+      sb_add(&in, it->string, strlen(it->string) + 1);
+      sb_adds(&in, v ? v : "");
+      cJSON_free(text);
+      char *hex = sha256_hex(in.data, in.len);
+      sb_free(&in);
+      char *d = xasprintf("sha256:%s", hex ? hex : "");
+      free(hex);
+      char *key = xstrdup(it->string);
+      cJSON_ReplaceItemInObjectCaseSensitive(m, key, cJSON_CreateString(d));
+      free(key);
+      free(d);
+    }
+  }
+  return e;
+}
+
+cJSON *approval_record(const char *file, const cJSON *raw, const cJSON *perms) {
+  char *d = approval_digest(file, raw, perms);
   if (!d)
     return NULL;
   cJSON *r = cJSON_CreateObject();
   cJSON_AddStringToObject(r, "file", file);
   cJSON_AddStringToObject(r, "sha256", d);
   free(d);
-  cJSON_AddItemToObject(r, "entry", cJSON_Duplicate(raw, 1));
+  cJSON_AddItemToObject(r, "entry", redacted(raw));
+  /* The references in env and header values, which entry no longer
+   * shows. */
+  cJSON_AddItemToObject(r, "variables", approval_vars(raw));
+  if (perms)
+    cJSON_AddItemToObject(r, "permissions", cJSON_Duplicate(perms, 1));
   return r;
 }
 
@@ -205,7 +275,33 @@ static void vars_list(strbuf *b, const cJSON *vars) {
   }
 }
 
-char *approval_summary(const cJSON *raw, const char *sep) {
+/* A value as compact JSON, escaped. */
+static void add_json(strbuf *b, const cJSON *v) {
+  char *text = cJSON_PrintUnformatted(v);
+  add_escaped(b, text ? text : "");
+  cJSON_free(text);
+}
+
+/* The names of the keys of `raw` not shown field by field, or of `old`'s
+ * that `raw` lacks when `removed`; each prefixed by `sep` and `label` the
+ * first time. Returns whether any was named. */
+static bool other_keys(strbuf *b, const cJSON *raw, const cJSON *old,
+                       const char *sep, const char *label) {
+  bool any = false;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, (cJSON_IsObject(raw) ? raw : NULL)) {
+    const cJSON *was =
+        old ? cJSON_GetObjectItemCaseSensitive(old, it->string) : NULL;
+    if (is_shown(it->string) || (was && cJSON_Compare(was, it, 1)))
+      continue;
+    sb_printf(b, "%s%s", any ? ", " : sep, any ? "" : label);
+    add_escaped(b, it->string);
+    any = true;
+  }
+  return any;
+}
+
+char *approval_summary(const cJSON *raw, const cJSON *perms, const char *sep) {
   strbuf b;
   sb_init(&b);
   sb_add(&b, "", 0);
@@ -249,6 +345,21 @@ char *approval_summary(const cJSON *raw, const char *sep) {
   if (cwd) {
     sb_printf(&b, "%scwd: ", sep);
     add_escaped(&b, cwd);
+  }
+  /* roots: ["/"] opens the whole disk to a file-system server; tls can
+   * turn certificate checks off or swap the client key. */
+  static const char *const whole[] = {"roots", "tls"};
+  for (size_t i = 0; i < 2; i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(raw, whole[i]);
+    if (v) {
+      sb_printf(&b, "%s%s: ", sep, whole[i]);
+      add_json(&b, v);
+    }
+  }
+  (void)other_keys(&b, raw, NULL, sep, "other keys: ");
+  if (perms) {
+    sb_printf(&b, "%spermissions of its file: ", sep);
+    add_json(&b, perms);
   }
   return sb_take(&b);
 }
@@ -306,8 +417,12 @@ static void value_text(strbuf *b, const char *key, const cJSON *v) {
   }
 }
 
-char *approval_diff(const cJSON *record, const char *file, const cJSON *raw) {
-  const cJSON *old = cJSON_GetObjectItemCaseSensitive(record, "entry");
+char *approval_diff(const cJSON *record, const char *file, const cJSON *raw,
+                    const cJSON *perms) {
+  /* Both sides as a record keeps them: values of env and headers as
+   * digests (redacted()). */
+  cJSON *old = redacted(cJSON_GetObjectItemCaseSensitive(record, "entry"));
+  cJSON *now = redacted(raw);
   const char *old_file =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(record, "file"));
   strbuf b;
@@ -323,7 +438,7 @@ char *approval_diff(const cJSON *record, const char *file, const cJSON *raw) {
   }
   for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(old, shown[i]);
-    const cJSON *n = cJSON_GetObjectItemCaseSensitive(raw, shown[i]);
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(now, shown[i]);
     if ((!a && !n) || (a && n && cJSON_Compare(a, n, 1)))
       continue;
     sb_printf(&b, "%s%s: ", sep, shown[i]);
@@ -336,7 +451,12 @@ char *approval_diff(const cJSON *record, const char *file, const cJSON *raw) {
     }
     sep = "; ";
   }
-  cJSON *va = approval_vars(old), *vn = approval_vars(raw);
+  const cJSON *kept = cJSON_GetObjectItemCaseSensitive(record, "variables");
+  cJSON *va =
+      cJSON_IsArray(kept)
+          ? cJSON_Duplicate(kept, 1)
+          : approval_vars(cJSON_GetObjectItemCaseSensitive(record, "entry"));
+  cJSON *vn = approval_vars(raw);
   if (!cJSON_Compare(va, vn, 1)) {
     sb_printf(&b, "%svariables: ", sep);
     vars_list(&b, va);
@@ -349,20 +469,38 @@ char *approval_diff(const cJSON *record, const char *file, const cJSON *raw) {
   }
   cJSON_Delete(va);
   cJSON_Delete(vn);
-  /* Keys not shown above (a timeout, a transport option). */
-  bool other = false;
+  /* Keys not shown above (a timeout, a transport option), added or
+   * changed, then removed. */
+  if (other_keys(&b, now, old, sep, "other keys: "))
+    sep = "; ";
   const cJSON *it;
-  cJSON_ArrayForEach(it, (cJSON_IsObject(raw) ? raw : NULL)) {
-    bool listed = false;
-    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
-      listed = listed || strcmp(it->string, shown[i]) == 0;
-    const cJSON *was = cJSON_GetObjectItemCaseSensitive(old, it->string);
-    if (listed || (was && cJSON_Compare(was, it, 1)))
+  bool removed = false;
+  cJSON_ArrayForEach(it, (cJSON_IsObject(old) ? old : NULL)) {
+    if (is_shown(it->string) ||
+        cJSON_GetObjectItemCaseSensitive(now, it->string))
       continue;
-    sb_printf(&b, "%s%s", other ? ", " : sep, other ? "" : "other keys: ");
+    sb_printf(&b, "%s%s", removed ? ", " : sep,
+              removed ? "" : "keys removed: ");
     add_escaped(&b, it->string);
-    other = true;
+    removed = true;
   }
+  if (removed)
+    sep = "; ";
+  const cJSON *was = cJSON_GetObjectItemCaseSensitive(record, "permissions");
+  if (!(was ? perms && cJSON_Compare(was, perms, 1) : !perms)) {
+    sb_printf(&b, "%spermissions of its file: ", sep);
+    if (was)
+      add_json(&b, was);
+    else
+      sb_adds(&b, "(none)");
+    sb_adds(&b, " -> ");
+    if (perms)
+      add_json(&b, perms);
+    else
+      sb_adds(&b, "(none)");
+  }
+  cJSON_Delete(old);
+  cJSON_Delete(now);
   if (!b.len)
     sb_adds(&b, "the entry was rewritten (the same fields, another text)");
   return sb_take(&b);

@@ -325,9 +325,9 @@ static void apply_project(const config_policy *p, config *c, server_config *s) {
   bool covered = names_find(&p->approve_cli_files, s->source) != NULL;
   bool cli = covered && p->approve_cli;
   const cJSON *rec = cJSON_GetObjectItemCaseSensitive(p->bound, s->name);
-  char *what = approval_summary(s->raw, "; ");
+  char *what = approval_summary(s->raw, s->file_perms, "; ");
   if ((by_name || blanket) && rec) {
-    if (approval_matches(rec, s->source, s->raw))
+    if (approval_matches(rec, s->source, s->raw, s->file_perms))
       goto out; /* approved as it is */
     const char *unchecked = approval_unavailable();
     if (unchecked && !cli) {
@@ -338,7 +338,7 @@ static void apply_project(const config_policy *p, config *c, server_config *s) {
       goto out;
     }
     free(s->changes);
-    s->changes = approval_diff(rec, s->source, s->raw);
+    s->changes = approval_diff(rec, s->source, s->raw, s->file_perms);
     if (!cli) {
       s->state = SERVER_PENDING;
       s->reason = xasprintf(
@@ -348,26 +348,48 @@ static void apply_project(const config_policy *p, config *c, server_config *s) {
     }
     goto out;
   }
-  if (by_name || blanket) {
-    /* Approved without a record of what: by a blanket setting, or by a
-     * name alone (an older mcphost, an import, a hand edit). It is bound
-     * to what it runs now, so that a later change is noticed. */
-    s->bind_approval = true;
-    if (blanket && !by_name)
+  if (by_name && !cli) {
+    /* A name alone (an older mcphost, a hand edit, Claude Code) says
+     * nothing of what was approved: shown, and approved again. */
+    s->state = SERVER_PENDING;
+    s->reason = xasprintf(
+        "project server from %s was approved by name only (%s), with no "
+        "record of what it runs; it runs %s: run \"mcphost mcp approve "
+        "%s\" to approve it as it is",
+        s->source, by_name, what, s->name);
+    goto out;
+  }
+  if (blanket && !by_name) {
+    /* A blanket switch approves whatever a server runs, in every
+     * repository. It binds entries only where this repository's servers
+     * were approved one by one before (a record of approvals exists) or
+     * --approve-project speaks for them; a first use elsewhere is
+     * pending (docs/security.md). */
+    const char *switch_name = everywhere
+                                  ? "enabledMcpjsonServers at the top level "
+                                    "of the settings, a name approved in "
+                                    "every repository"
+                                  : "enableAllProjectMcpServers";
+    const char *unchecked = approval_unavailable();
+    if (cli || (cJSON_GetArraySize(p->bound) > 0 && !unchecked)) {
+      s->bind_approval = !unchecked;
       config_warn(c,
                   "%s: project server \"%s\" approved by %s (%s), whatever "
                   "it runs; approving it now as: %s",
-                  s->source, s->name,
-                  everywhere ? "enabledMcpjsonServers at the top level of "
-                               "the settings, a name approved in every "
-                               "repository"
-                             : "enableAllProjectMcpServers",
-                  blanket, what);
-    else
-      config_warn(c,
-                  "%s: project server \"%s\" was approved by name only "
-                  "(%s); approving it now as: %s",
-                  s->source, s->name, by_name, what);
+                  s->source, s->name, switch_name, blanket, what);
+      goto out;
+    }
+    char *because =
+        unchecked ? xasprintf("approvals cannot be checked (%s)", unchecked)
+                  : xstrdup("it is honoured only in a repository where "
+                            "\"mcphost mcp approve\" was used");
+    s->state = SERVER_PENDING;
+    s->reason = xasprintf(
+        "project server from %s: %s (%s) approves it whatever it runs, but "
+        "%s; it runs %s: run \"mcphost mcp approve %s\"%s",
+        s->source, switch_name, blanket, because, what, s->name,
+        covered ? " (or pass --approve-project)" : "");
+    free(because);
     goto out;
   }
   if (cli)

@@ -1,6 +1,7 @@
 #include "config_scopes.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,17 +52,32 @@ void config_paths_init(config_paths *p, const config_sources *o) {
   p->managed_mcp = dir_file(p->system_dir, CONFIG_MANAGED_MCP);
   p->managed_settings = dir_file(p->system_dir, CONFIG_MANAGED_SETTINGS);
 
+  const char *scope_files[] = {p->user_settings, p->managed_mcp,
+                               p->managed_settings};
+  for (size_t i = 0; i < 3 + o->nmcp_configs; i++) {
+    const char *f = i < 3 ? scope_files[i] : o->mcp_configs[i - 3];
+    if (f[strspn(f, " \t\r\n")] == '{')
+      continue; /* JSON text on the command line, not a file */
+    p->scope_files =
+        xrealloc(p->scope_files, (p->nscope_files + 1) * sizeof(char *));
+    p->scope_files[p->nscope_files++] = xstrdup(f);
+  }
+
   /* The working directory and its parents, up to the repository root,
-   * $HOME, the file-system boundary or the root. */
+   * $HOME, the file-system boundary or the root. $HOME and its parents
+   * are never a repository root: a dotfiles repository in $HOME would
+   * make the user's own settings part of every project's tree. */
   char *home_real = realpath(p->home, NULL);
   char *dir = xstrdup(p->project_key);
   for (;;) {
     p->project_files =
         xrealloc(p->project_files, (p->nproject_files + 1) * sizeof(char *));
     p->project_files[p->nproject_files++] = dir_file(dir, CONFIG_PROJECT_FILE);
+    bool home_or_above = trust_path_within(p->home, dir) ||
+                         (home_real && trust_path_within(home_real, dir));
     char *git = dir_file(dir, ".git");
     struct stat st;
-    bool repo = lstat(git, &st) == 0;
+    bool repo = !home_or_above && lstat(git, &st) == 0;
     free(git);
     if (repo) {
       p->repo_root = xstrdup(dir);
@@ -113,7 +129,29 @@ void config_paths_free(config_paths *p) {
     free(p->project_files[i]);
   free(p->project_files);
   free(p->repo_root);
+  for (size_t i = 0; i < p->nscope_files; i++)
+    free(p->scope_files[i]);
+  free(p->scope_files);
   memset(p, 0, sizeof *p);
+}
+
+int config_project_file_foreign(const config_paths *p, const char *file,
+                                int fd, char *why, size_t why_len) {
+  struct stat st;
+  if ((fd >= 0 ? fstat(fd, &st) : stat(file, &st)) < 0)
+    return 0;
+  for (size_t i = 0; i < p->nscope_files; i++) {
+    struct stat other;
+    if (stat(p->scope_files[i], &other) == 0 && other.st_dev == st.st_dev &&
+        other.st_ino == st.st_ino) {
+      snprintf(why, why_len,
+               "%s: refused: it is the same file as %s, of another scope "
+               "(a link?); a project file must be its own file",
+               file, p->scope_files[i]);
+      return -1;
+    }
+  }
+  return 0;
 }
 
 /* ---- reading ---- */
@@ -490,13 +528,22 @@ static void load_project_files(loader *L, bool stage) {
     const char *file = P->project_files[i];
     char *tree = config_project_tree(P, file);
     char why[2048];
-    int t = trust_project_file(file, tree, why, sizeof why);
+    int fd;
+    int t = trust_project_open(file, tree, &fd, why, sizeof why);
     free(tree);
+    if (t == 0 &&
+        config_project_file_foreign(P, file, fd, why, sizeof why) < 0) {
+      if (fd >= 0)
+        close(fd);
+      t = -1;
+    }
     if (t < 0)
       config_warn(c, "%s", why);
     if (t != 0)
       continue;
-    cJSON *doc = read_doc(c, file, NULL);
+    /* fd < 0: a dangling link, which the reader by name reports. */
+    cJSON *doc =
+        fd >= 0 ? config_read_json_fd(c, fd, file) : read_doc(c, file, NULL);
     if (!doc)
       continue;
     /* --approve-project speaks for the working directory's repository,
@@ -506,8 +553,12 @@ static void load_project_files(loader *L, bool stage) {
     const cJSON *perms = cJSON_GetObjectItemCaseSensitive(doc, "permissions");
     if (perms)
       perm_rules_load(c->perms, c, perms, SCOPE_PROJECT, file, "permissions");
-    if (stage)
+    if (stage) {
+      size_t before = c->nservers;
       stage_doc(L, doc, SCOPE_PROJECT, file, "", false);
+      for (size_t k = before; k < c->nservers && perms; k++)
+        c->servers[k].file_perms = cJSON_Duplicate(perms, 1);
+    }
     cJSON_Delete(doc);
   }
 }

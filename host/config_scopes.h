@@ -77,6 +77,10 @@ typedef struct config_paths {
   char **project_files; /* .mcp.json candidates, deepest first */
   size_t nproject_files;
   char *repo_root; /* the nearest directory holding .git, or NULL */
+  /* The files of the other scopes (user settings, managed files,
+   * --mcp-config files): a project file must never be one of them. */
+  char **scope_files;
+  size_t nscope_files;
 } config_paths;
 
 /* The tree a project file may link into and --approve-project covers:
@@ -84,6 +88,12 @@ typedef struct config_paths {
 char *config_project_tree(const config_paths *p, const char *file);
 
 void config_paths_init(config_paths *p, const config_sources *o);
+
+/* 0 when the project file `file` (the one open on `fd`, or when `fd` is
+ * -1 the one its path names) is not, by device and inode, a file of
+ * another scope; else -1 with `why` naming both. A missing file is 0. */
+int config_project_file_foreign(const config_paths *p, const char *file,
+                                int fd, char *why, size_t why_len);
 void config_paths_free(config_paths *p);
 
 /* Loads every scope into `c` (which should be empty): servers in

@@ -5,6 +5,8 @@
  *   - its directory is owned by the user or root and not writable by its
  *     group or by others; a sticky directory others can write to (/tmp)
  *     holds a trusted file only when that file is the user's own;
+ *   - every directory above is owned by the user or root and writable by
+ *     others only when sticky and root's;
  *   - group write counts only for a group other than the user's private
  *     group (its primary group, named like it, with no other member: the
  *     umask-002 scheme, where every checkout is group-writable);
@@ -29,9 +31,19 @@ bool trust_path_within(const char *path, const char *dir);
 int trust_project_link(const char *path, const char *tree, char *why,
                        size_t why_len);
 
-/* Checks a project file found by the walk, by the rules above. Returns 0
- * when it may be read, 1 when it does not exist (nothing to say), -1 with
- * `why` filled (a sentence naming the file and the reason). */
+/* Opens a project file found by the walk, once, and checks it by the
+ * rules above on the open file (fstat), so that what was checked is what
+ * is read; every directory above it must be one nobody else could
+ * replace (owned by the user or root, writable by others only when it is
+ * sticky and root's, as /tmp). Returns 0 with *fd_out open (O_RDONLY,
+ * O_CLOEXEC; the caller reads it, and reports what is not a regular
+ * file, and closes it) or -1 for a dangling link (the caller's reader
+ * reports it by path), 1 when it does not exist (nothing to say), -1
+ * with `why` filled (a sentence naming the file and the reason). */
+int trust_project_open(const char *path, const char *tree, int *fd_out,
+                       char *why, size_t why_len);
+
+/* trust_project_open without keeping the file open. */
 int trust_project_file(const char *path, const char *tree, char *why,
                        size_t why_len);
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,8 +107,9 @@ static char *target_of(const char *path, char *why, size_t why_len) {
   return real;
 }
 
-int config_edit_file(const char *path, mode_t new_mode, config_edit_fn fn,
-                     void *ud, char *why, size_t why_len) {
+/* `narrow`: an existing file keeps at most the bits of `new_mode`. */
+static int edit_file(const char *path, mode_t new_mode, bool narrow,
+                     config_edit_fn fn, void *ud, char *why, size_t why_len) {
   char *target = target_of(path, why, why_len);
   if (!target)
     return -1;
@@ -164,6 +166,8 @@ int config_edit_file(const char *path, mode_t new_mode, config_edit_fn fn,
     goto out;
   }
   mode_t mode = exists ? (st.st_mode & 07777) : new_mode;
+  if (exists && narrow)
+    mode &= new_mode | ~(mode_t)0777;
   if (exists && (st.st_uid != geteuid() || st.st_gid != getegid()))
     (void)!fchown(fd, st.st_uid, st.st_gid); /* best effort: keep the owner */
   if (fchmod(fd, mode) < 0 || write_all(fd, text, strlen(text)) < 0 ||
@@ -200,4 +204,14 @@ out:
   free(dir);
   free(target);
   return rc;
+}
+
+int config_edit_file(const char *path, mode_t new_mode, config_edit_fn fn,
+                     void *ud, char *why, size_t why_len) {
+  return edit_file(path, new_mode, false, fn, ud, why, why_len);
+}
+
+int config_edit_private_file(const char *path, config_edit_fn fn, void *ud,
+                             char *why, size_t why_len) {
+  return edit_file(path, 0600, true, fn, ud, why, why_len);
 }

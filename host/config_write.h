@@ -22,6 +22,11 @@ typedef int (*config_edit_fn)(cJSON *doc, void *ud, char *why, size_t why_len);
 int config_edit_file(const char *path, mode_t new_mode, config_edit_fn fn,
                      void *ud, char *why, size_t why_len);
 
+/* config_edit_file for a file only its owner may read: created 0600, and
+ * an existing file's group and other bits cleared. */
+int config_edit_private_file(const char *path, config_edit_fn fn, void *ud,
+                             char *why, size_t why_len);
+
 /* JSON text with two-space indentation and a final newline, the layout
  * Claude Code writes. New string; free with free(). */
 char *config_json_text(const cJSON *doc);

@@ -17,6 +17,7 @@
 #include "host_transports.h"
 #include "host_ui.h"
 #include "redact.h"
+#include "text_escape.h"
 #include "util.h"
 
 #ifndef MCPHOST_INSTALL_PLUGIN_DIR
@@ -54,9 +55,13 @@ static void vlog(host *h, int level, const char *label, const char *source,
   sb_vprintf(&b, fmt, ap);
   sb_addc(&b, '\n');
   /* Every log line passes here: wire traces, transport errors, server
-   * logs, plugins. None may carry a token (redact.h). */
+   * logs, plugins. None may carry a token (redact.h), and none reaches
+   * the terminal with a control, invisible or bidi character a server
+   * sent (text_escape.h; lines kept, as in out_error). */
   char *safe = redact(sb_str(&b));
-  fputs(safe, stderr);
+  char *shown = text_escape(safe, strlen(safe), TEXT_ESCAPE_INVISIBLE, NULL);
+  fputs(shown ? shown : safe, stderr);
+  free(shown);
   free(safe);
   sb_free(&b);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "size_limits.h"
+#include "utf8.h"
 
 typedef struct cursor {
   const unsigned char *p, *end;
@@ -69,7 +70,8 @@ static bool string(cursor *c) {
     if (ch >= 0x80) {
       /* cJSON prints valid UTF-8 back as it reads it. */
       bool ok;
-      size_t k = utf8_sequence(c->p - 1, (size_t)(c->end - c->p + 1), &ok);
+      size_t k =
+          utf8_sequence(c->p - 1, (size_t)(c->end - c->p + 1), &ok, NULL);
       if (!ok)
         return false;
       c->p += k - 1;

@@ -11,6 +11,7 @@
 #include "icu_dl.h"
 #include "size_limits.h"
 #include "text_escape.h"
+#include "utf8.h"
 #include "util.h"
 
 /* Text is cut into segments around its non-ASCII runs: only those go
@@ -271,7 +272,7 @@ static void utf8_repair(san *z, const char *s, size_t start, size_t end) {
       continue;
     }
     bool ok;
-    size_t k = utf8_sequence(p + i, end - i, &ok);
+    size_t k = utf8_sequence(p + i, end - i, &ok, NULL);
     if (!ok) {
       emit(z, s, i, i + k, "\xEF\xBF\xBD", 3);
     }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "display_width.h"
 #include "util.h"
 
 void limits_default(limits *l) {
@@ -76,35 +77,6 @@ size_t utf8_offset(const char *s, size_t len, size_t n) {
   return len;
 }
 
-size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok) {
-  unsigned char b = s[0];
-  size_t len;
-  unsigned char lo = 0x80, hi = 0xBF;
-  *ok = false;
-  if (b >= 0xC2 && b <= 0xDF) {
-    len = 2;
-  } else if (b >= 0xE0 && b <= 0xEF) {
-    len = 3;
-    lo = b == 0xE0 ? 0xA0 : 0x80;
-    hi = b == 0xED ? 0x9F : 0xBF;
-  } else if (b >= 0xF0 && b <= 0xF4) {
-    len = 4;
-    lo = b == 0xF0 ? 0x90 : 0x80;
-    hi = b == 0xF4 ? 0x8F : 0xBF;
-  } else {
-    return 1;
-  }
-  size_t i = 1;
-  for (; i < len && i < n; i++) {
-    unsigned char lim_lo = i == 1 ? lo : 0x80, lim_hi = i == 1 ? hi : 0xBF;
-    if (s[i] < lim_lo || s[i] > lim_hi) {
-      return i;
-    }
-  }
-  *ok = i == len;
-  return i;
-}
-
 char *limits_cut_description(const char *desc, size_t max_chars) {
   size_t len = strlen(desc), cut = utf8_offset(desc, len, max_chars);
   if (cut == len)
@@ -118,10 +90,11 @@ char *limits_cut_description(const char *desc, size_t max_chars) {
 char *limits_cut_to_width(const char *s, size_t width) {
   static const char ellipsis[] = "\xe2\x80\xa6"; /* U+2026 */
   size_t len = strlen(s);
-  if (width == 0 || utf8_count(s, len) <= width)
+  if (width == 0 || display_width(s, len) <= width)
     return NULL;
-  size_t cut = utf8_offset(s, len, width - 1);
-  size_t floor = utf8_offset(s, len, (width - 1) - (width - 1) / 3);
+  /* Columns, not characters: a CJK character takes two. */
+  size_t cut = display_offset(s, len, width - 1);
+  size_t floor = display_offset(s, len, (width - 1) - (width - 1) / 3);
   size_t at = cut;
   while (at > floor && s[at] != ' ')
     at--;

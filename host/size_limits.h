@@ -46,20 +46,14 @@ size_t utf8_count(const char *s, size_t len);
  * text has n characters or fewer): a cut there never splits one. */
 size_t utf8_offset(const char *s, size_t len, size_t n);
 
-/* The UTF-8 sequence at s[0..n) (n > 0): its length and *ok when it is
- * a well-formed one (shortest form, a scalar value), else the length of
- * its maximal ill-formed subpart (at least 1), which Unicode recommends
- * replacing by one U+FFFD. */
-size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok);
-
 /* A description over `max_chars` characters, cut to them and followed by
  * LIMIT_TRUNCATED_SUFFIX: a new string (free()). NULL when it fits. */
 char *limits_cut_description(const char *desc, size_t max_chars);
 
-/* `s` cut to at most `width` characters for one line of a terminal: at
- * the last space in its last third when there is one (else anywhere but
- * inside a "<U+XXXX>" escape of text_escape.h), followed by "…" (which
- * the width counts). A new string (free()); NULL when it fits. */
+/* `s` cut to at most `width` columns (display_width.h) for one line of
+ * a terminal: at the last space in its last third when there is one (else
+ * anywhere but inside a "<U+XXXX>" escape of text_escape.h), followed by "…"
+ * (which the width counts). A new string (free()); NULL when it fits. */
 char *limits_cut_to_width(const char *s, size_t width);
 
 #endif

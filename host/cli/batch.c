@@ -33,7 +33,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../json_write.h"
 #include "../names.h"
 #include "../redact.h"
 #include "../roots.h"
@@ -113,6 +112,7 @@ static void flush_out(batch *b) {
       break;
     }
     if (n <= 0) { /* the reader is gone: drop what is left */
+      cli_output_failed(b->c, n < 0 ? errno : EIO);
       b->out_off = b->out.len;
       break;
     }
@@ -140,7 +140,7 @@ static void flush_out(batch *b) {
 /* Writes `line` into the queue itself: a large answer printed to a
  * string first would be held twice more while it is copied in. */
 static void emit(batch *b, cJSON *line) {
-  bool written = json_write(&b->out, line) == 0;
+  bool written = out_json_append(&b->out, line, false) == 0;
   cJSON_Delete(line);
   if (written) {
     sb_addc(&b->out, '\n');
@@ -580,8 +580,10 @@ int cmd_batch(cli *c, int argc, char **argv) {
     ssize_t n = write(1, b.out.data + b.out_off, b.out.len - b.out_off);
     if (n < 0 && errno == EINTR)
       continue;
-    if (n <= 0)
+    if (n <= 0) {
+      cli_output_failed(c, n < 0 ? errno : EIO);
       break;
+    }
     b.out_off += (size_t)n;
   }
   sb_free(&b.out);

@@ -34,8 +34,12 @@ static int parse_arguments(cli *c, int argc, char **argv, cJSON **out) {
     const char *eq = strchr(argv[i], '=');
     if (!eq || eq == argv[i]) {
       cli_error(c, NULL,
-                "argument \"%s\" is not KEY=VALUE (or pass one JSON object)",
-                argv[i]);
+                "argument \"%s\" is not KEY=VALUE (or pass one JSON "
+                "object)%s",
+                argv[i],
+                cli_global_option(argv[i])
+                    ? " (options go before the tool's arguments)"
+                    : "");
       cJSON_Delete(o);
       return EXIT_USAGE;
     }
@@ -309,8 +313,8 @@ int cmd_prompt(cli *c, int argc, char **argv) {
   } else {
     const cJSON *m;
     cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(result, "messages")) {
-      const char *role = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "role"));
-      printf("[%s]\n", role ? cli_esc(c, role) : "?");
+      out_role(
+          c, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "role")));
       out_content(c, cJSON_GetObjectItemCaseSensitive(m, "content"));
     }
   }

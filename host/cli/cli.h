@@ -14,6 +14,7 @@
 #include "../size_limits.h"
 #include "../mcp/calls.h"
 #include "../mcp/client.h"
+#include "../util.h"
 
 /* Exit codes (documented in --help and the README). */
 enum {
@@ -29,6 +30,7 @@ enum {
   EXIT_TRUNCATED = 9,    /* done, but a text result was cut as
                             --max-output-chars / MCPHOST_MAX_OUTPUT_CHARS
                             asked */
+  EXIT_OUTPUT = 10,      /* the output could not be written */
   EXIT_INTERRUPTED = 130 /* Ctrl-C; a signal N ends as 128 + N */
 };
 
@@ -44,6 +46,10 @@ typedef struct cli {
   mcp_client *mc; /* owns the sessions (mcp/client.h) */
   unsigned files_written;
   bool save_failed; /* a result could not be saved: the exit is not 0 */
+  bool bad_content; /* a server sent content that breaks MCP: exit 4 */
+  bool open_line;   /* the last text printed has no final newline */
+  int output_errno; /* the first failed write to stdout not made through
+                       stdio (batch), or 0 */
   limits lim; /* name, description and output lengths (size_limits.h) */
   bool output_cut; /* a text result was cut by a limit asked for */
 #define CLI_ESC_KEEP 16
@@ -131,11 +137,18 @@ int cmd_tools(cli *c, int argc, char **argv);
 int cmd_resources(cli *c, int argc, char **argv);
 int cmd_prompts(cli *c, int argc, char **argv);
 int cmd_plugins(cli *c, int argc, char **argv);
+/* Whether a plugin directory can be searched; else why not (`why`). */
+bool cli_plugin_dir_usable(const char *dir, char *why, size_t why_len);
 
 /* call.c */
 int cmd_call(cli *c, int argc, char **argv);
 int cmd_read(cli *c, int argc, char **argv);
 int cmd_prompt(cli *c, int argc, char **argv);
+
+/* main.c */
+/* Whether `word` ("--NAME" or "--NAME=VALUE") is a built-in global
+ * option, for hints when one comes where arguments are read. */
+bool cli_global_option(const char *word);
 
 /* help.c */
 /* `mcphost COMMAND --help` for a built-in command other than mcp (which
@@ -146,12 +159,30 @@ const char *cli_command_help(const char *name);
 int cmd_batch(cli *c, int argc, char **argv);
 
 /* output.c */
-/* Prints MCP content blocks for people: text as is, images, audio and
- * blobs written to files with a line naming the file. */
+/* Prints MCP content blocks for people: text as is (in a pipe or a file
+ * byte for byte: a newline between two text blocks only when the first
+ * lacks one, never after the last), images, audio and blobs written to
+ * files with a line naming the file. */
 void out_content(cli *c, const cJSON *content);
 void out_resource_contents(cli *c, const cJSON *contents);
-/* Prints `v` as indented JSON; on a terminal with DEL, C1 and invisible
- * characters as \u escapes (the same values). */
+/* Appends `v` as JSON text to `out` (indented when `pretty`, else as
+ * json_write); when stdout is a terminal, DEL, C1 and invisible
+ * characters as \u escapes (the same values), else the bytes as they are.
+ * The one writer of JSON for stdout: out_json and batch. Returns 0, or
+ * MCPH_EINVAL as json_write (`out` then as it was). */
+int out_json_append(strbuf *out, const cJSON *v, bool pretty);
+/* A write to stdout made without stdio failed with `err`: said at exit
+ * (cli_check_output). */
+void cli_output_failed(cli *c, int err);
+/* At exit, after the last output: flushes and checks stdout. A failed
+ * write prints "mcphost: cannot write the output: REASON" and gives
+ * EXIT_OUTPUT in place of 0, 1 or 9; a pipe whose reader went away
+ * (EPIPE) ends quietly with 128 + SIGPIPE, as a filter killed by the
+ * signal would. */
+int cli_check_output(cli *c, int rc);
+/* A prompt message's "[ROLE]" line, on a line of its own. */
+void out_role(cli *c, const char *role);
+/* Prints `v` as indented JSON by out_json_append and a newline. */
 void out_json(const cJSON *v);
 /* For --json: cuts the text of a tools/call, resources/read or
  * prompts/get result in place to a limit asked for (cli_output_limit),

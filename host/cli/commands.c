@@ -1,13 +1,16 @@
 /* Commands that connect servers and list what they offer: servers, tools,
  * resources, prompts; and plugins, which connects nothing. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../display_width.h"
+#include "../feature_plugins.h"
 #include "../names.h"
 #include "../util.h"
-#include "../feature_plugins.h"
 #include "cli.h"
 
 /* ---- listing several servers at once ---- */
@@ -86,17 +89,20 @@ static void listing_free(listing *ls, size_t n) {
   free(ls);
 }
 
-/* Resolves an optional SERVER argument to the list of config indexes.
+/* Resolves the optional SERVER argument after the command (argv[0]) to
+ * the list of config indexes.
  * Servers the configuration does not let start (pending, rejected,
  * denied, disabled) are left out of "all"; with `note_pending`, each
  * pending one gets a line saying how to approve it. */
 static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
                    bool note_pending) {
   const config *cfg = &c->h->cfg;
-  if (argc > 1) {
-    fprintf(stderr, "mcphost: %s takes at most one SERVER argument\n", argv[0]);
+  if (argc > 2) {
+    cli_error(c, NULL, "%s takes at most one SERVER argument", argv[0]);
     return EXIT_USAGE;
   }
+  argc--; /* argv[0] is the command */
+  argv++;
   if (argc == 1) {
     long i = cli_find_server(c, argv[0]);
     if (i < 0) {
@@ -126,7 +132,8 @@ static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
 
 /* How a description is shown under its name, indented: with -v every
  * line whole; else its first line, on a terminal cut at a word to the
- * width with "…"; escaped either way. */
+ * width with "…", and " …" after it when lines were left out; escaped
+ * either way. */
 static void print_description(cli *c, const char *desc) {
   if (!desc || !*desc)
     return;
@@ -140,7 +147,10 @@ static void print_description(cli *c, const char *desc) {
     char *cut = NULL;
     if (c->h->verbosity == 0 && tty && cols > sizeof indent + 8)
       cut = limits_cut_to_width(shown, cols - (sizeof indent - 1));
-    printf("%s%s\n", indent, cut ? cut : shown);
+    /* Lines left out are said, as a cut is: " …" (-v shows them). */
+    bool dropped = c->h->verbosity == 0 && nl && nl[1] && !cut;
+    printf("%s%s%s\n", indent, cut ? cut : shown,
+           dropped ? " \xe2\x80\xa6" : "");
     free(cut);
     free(one);
     if (c->h->verbosity == 0)
@@ -247,16 +257,16 @@ static void inactive_json(const cli *c, cJSON *arr) {
   }
 }
 
-/* Prints `s` and pads it with spaces to `width` characters. */
+/* Prints `s` and pads it with spaces to `width` columns. */
 static void pad(const char *s, size_t width) {
-  size_t n = utf8_count(s, strlen(s));
+  size_t n = display_width(s, strlen(s));
   fputs(s, stdout);
   for (; n < width; n++)
     fputc(' ', stdout);
 }
 
 static size_t width_of(const char *s) {
-  return utf8_count(s, strlen(s));
+  return display_width(s, strlen(s));
 }
 
 static void inactive_text(cli *c, size_t wname, size_t wtype) {
@@ -297,7 +307,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
   }
   argc = kept;
   size_t *idx = NULL, n = 0;
-  int rc = targets(c, argc - 1, argv + 1, &idx, &n, false);
+  int rc = targets(c, argc, argv, &idx, &n, false);
   if (rc != EXIT_OK)
     return rc;
   cli_connect(c, idx, n);
@@ -417,7 +427,7 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
                         void (*print)(cli *, session *, const listing *,
                                       cJSON *json_out)) {
   size_t *idx = NULL, n = 0;
-  int rc = targets(c, argc - 1, argv + 1, &idx, &n, true);
+  int rc = targets(c, argc, argv, &idx, &n, true);
   if (rc != EXIT_OK)
     return rc;
   cli_connect(c, idx, n);
@@ -583,6 +593,19 @@ static const mcph_server_source *server_source_of(plugin *p) {
   return plugin_extension(p, MCPH_EXT_SERVER_SOURCE);
 }
 
+bool cli_plugin_dir_usable(const char *dir, char *why, size_t why_len) {
+  struct stat st;
+  if (stat(dir, &st) != 0) {
+    snprintf(why, why_len, "%s", strerror(errno));
+    return false;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    snprintf(why, why_len, "not a directory");
+    return false;
+  }
+  return true;
+}
+
 int cmd_plugins(cli *c, int argc, char **argv) {
   (void)argv;
   if (argc > 1) {
@@ -595,6 +618,11 @@ int cmd_plugins(cli *c, int argc, char **argv) {
     char *dirs = registry_dirs_text(r);
     printf("search path: %s\n", dirs);
     free(dirs);
+    for (size_t i = 0; i < r->ndirs; i++) {
+      char why[300];
+      if (!cli_plugin_dir_usable(r->dirs[i], why, sizeof why))
+        printf("missing  %s: %s\n", r->dirs[i], why);
+    }
   }
   for (size_t i = 0; i < r->nplugins; i++) {
     plugin *p = r->plugins[i];

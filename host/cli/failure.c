@@ -62,6 +62,7 @@ static const char *generic_message(int rc) {
   case EXIT_AUTH: return "the server needs authorization";
   case EXIT_DENIED: return "refused";
   case EXIT_TRUNCATED: return "a text result was cut";
+  case EXIT_OUTPUT: return "the output could not be written";
   default: return "interrupted";
   }
 }

@@ -11,9 +11,10 @@
  *                   along; --scope puts every server in that one scope
  *
  * --from FILE reads another file of the same shape. An entry already
- * there unchanged is skipped; a different one with the same name is
- * imported as NAME_1 (as Claude Code does). .mcp.json files need no
- * import: mcphost reads them where they are. */
+ * there with the same content, under its name or as an earlier renamed
+ * copy (NAME_1, NAME_2, ...), is skipped as "already there"; a different
+ * one with the same name is imported as NAME_1 (as Claude Code does). .mcp.json
+ * files need no import: mcphost reads them where they are. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@ static char *claude_code_path(void) {
 }
 
 /* Keeps the entries that pass the shared checks; reports the others. */
-static cJSON *valid_servers(const cJSON *servers, const char *src,
+static cJSON *valid_servers(cli *c, const cJSON *servers, const char *src,
                             const char *where) {
   cJSON *out = cJSON_CreateObject();
   if (!cJSON_IsObject(servers))
@@ -74,13 +75,13 @@ static cJSON *valid_servers(const cJSON *servers, const char *src,
               "mcphost: %s: server \"%s\" skipped: the name has "
               "characters other than letters, digits, '-' and '_' "
               "(at %s)\n",
-              src, e->string, path);
+              cli_esc(c, src), cli_esc(c, e->string), cli_esc(c, path));
     else if (config_check_entry(&tmp, src, path, e->string, e))
       cJSON_AddItemToObject(out, e->string, cJSON_Duplicate(e, 1));
     free(path);
   }
   for (size_t i = 0; i < tmp.nerrors; i++)
-    fprintf(stderr, "mcphost: skipped: %s\n", tmp.errors[i]);
+    fprintf(stderr, "mcphost: skipped: %s\n", cli_esc(c, tmp.errors[i]));
   config_free(&tmp);
   return out;
 }
@@ -94,6 +95,61 @@ static void print_list(const char *label, const cJSON *names) {
   printf("\n");
 }
 
+/* An entry without what only restates a default: "type": "stdio" beside
+ * a command, empty "args" and "env". New item. */
+static cJSON *entry_content(const cJSON *e) {
+  cJSON *d = cJSON_Duplicate(e, 1);
+  const char *type =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "type"));
+  if (type && strcmp(type, "stdio") == 0 &&
+      cJSON_GetObjectItemCaseSensitive(d, "command"))
+    cJSON_DeleteItemFromObjectCaseSensitive(d, "type");
+  static const char *const empty[] = {"args", "env"};
+  for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(d, empty[i]);
+    if (v && (cJSON_IsArray(v) || cJSON_IsObject(v)) &&
+        cJSON_GetArraySize(v) == 0)
+      cJSON_DeleteItemFromObjectCaseSensitive(d, empty[i]);
+  }
+  return d;
+}
+
+/* The servers object of the target's file as it is now (a new document
+ * in *doc), or NULL when there is none yet. */
+static const cJSON *target_servers(const edit_target *t, cJSON **doc) {
+  config tmp;
+  config_init(&tmp);
+  *doc = config_read_json(&tmp, t->file, false);
+  config_free(&tmp);
+  const cJSON *base = *doc;
+  if (t->record)
+    base = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(base, "projects"), t->record);
+  return cJSON_GetObjectItemCaseSensitive(base, "mcpServers");
+}
+
+/* The name under which `have` already holds an entry with the content of
+ * `e`: e->string, or a renamed copy of it (NAME_1, NAME_2, ...); NULL. */
+static const char *already_there(const cJSON *have, const cJSON *e) {
+  cJSON *want = entry_content(e);
+  const char *found = NULL;
+  char *name = xstrdup(e->string);
+  for (int n = 1; !found; n++) {
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(have, name);
+    if (!h)
+      break;
+    cJSON *hc = entry_content(h);
+    if (cJSON_Compare(hc, want, 1))
+      found = h->string;
+    cJSON_Delete(hc);
+    free(name);
+    name = xasprintf("%s_%d", e->string, n);
+  }
+  free(name);
+  cJSON_Delete(want);
+  return found;
+}
+
 /* Writes `servers` to `scope`; returns an exit code. */
 static int import_into(cli *c, const config_paths *P, config_scope scope,
                        const cJSON *servers, const char *from) {
@@ -102,15 +158,27 @@ static int import_into(cli *c, const config_paths *P, config_scope scope,
   edit_target t;
   edit_target_init(&t, scope, P);
   cJSON *added = cJSON_CreateArray(), *skipped = cJSON_CreateArray();
+  /* What is there already is left out before the locked edit, which only
+   * knows entries equal as written under the same name. */
+  cJSON *doc = NULL, *fresh = cJSON_CreateObject();
+  const cJSON *have = target_servers(&t, &doc);
+  const cJSON *e;
+  cJSON_ArrayForEach(e, servers) {
+    const char *as = already_there(have, e);
+    if (as)
+      cJSON_AddItemToArray(skipped, cJSON_CreateString(as));
+    else
+      cJSON_AddItemToObject(fresh, e->string, cJSON_Duplicate(e, 1));
+  }
+  cJSON_Delete(doc);
   char why[1024];
   int rc = EXIT_OK;
-  if (edit_add_servers(&t, servers, true, added, skipped, why, sizeof why) <
-      0) {
-    fprintf(stderr, "mcphost: %s\n", why);
+  if (edit_add_servers(&t, fresh, true, added, skipped, why, sizeof why) < 0) {
+    fprintf(stderr, "mcphost: %s\n", cli_esc(c, why));
     rc = EXIT_SERVER;
   } else {
     char *where = edit_target_text(&t);
-    printf("From %s into %s:\n", from, where);
+    printf("From %s into %s:\n", cli_esc(c, from), cli_esc(c, where));
     print_list("imported", added);
     print_list("already there", skipped);
     free(where);
@@ -122,6 +190,7 @@ static int import_into(cli *c, const config_paths *P, config_scope scope,
     cli_warn_skipped(c, names, n);
     free(names);
   }
+  cJSON_Delete(fresh);
   cJSON_Delete(added);
   cJSON_Delete(skipped);
   edit_target_free(&t);
@@ -129,13 +198,13 @@ static int import_into(cli *c, const config_paths *P, config_scope scope,
 }
 
 /* Carries a Claude Code project's .mcp.json choices over. */
-static int import_choices(const config_paths *P, const cJSON *record,
+static int import_choices(cli *c, const config_paths *P, const cJSON *record,
                           const char *key, choice_kind kind) {
   const cJSON *list = cJSON_GetObjectItemCaseSensitive(record, key);
   size_t n = 0;
-  /* Names alone: Claude Code keeps no record of what it approved, so
-   * each is bound to its entry when mcphost first uses it, with a
-   * warning that shows what it runs. */
+  /* Names alone: Claude Code keeps no record of what it approved. A
+   * name mcphost approved before keeps its record; any other is pending
+   * until "mcphost mcp approve NAME" shows what it runs. */
   edit_choice *names =
       xcalloc((size_t)cJSON_GetArraySize(list) + 1, sizeof *names);
   const cJSON *it;
@@ -145,10 +214,10 @@ static int import_choices(const config_paths *P, const cJSON *record,
   char why[1024];
   if (n && edit_project_choice(P->user_settings, P->project_key, kind, names, n,
                                why, sizeof why) < 0) {
-    fprintf(stderr, "mcphost: %s\n", why);
+    fprintf(stderr, "mcphost: %s\n", cli_esc(c, why));
     rc = EXIT_SERVER;
   } else if (n) {
-    printf("Project choices for %s: %zu %s\n", P->project_key, n,
+    printf("Project choices for %s: %zu %s\n", cli_esc(c, P->project_key), n,
            kind == CHOICE_APPROVE ? "approved" : "rejected");
   }
   free(names);
@@ -192,7 +261,7 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
   cJSON *doc = config_read_json(&tmp, path, true);
   if (!doc) {
     fprintf(stderr, "mcphost: cannot import: %s\n",
-            tmp.nerrors ? tmp.errors[0] : path);
+            cli_esc(c, tmp.nerrors ? tmp.errors[0] : path));
     config_free(&tmp);
     free(path);
     return EXIT_NOT_FOUND;
@@ -201,8 +270,9 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
   config_paths P;
   config_paths_init(&P, &c->sources);
   int rc = EXIT_OK;
-  cJSON *user = valid_servers(
-      cJSON_GetObjectItemCaseSensitive(doc, "mcpServers"), path, "mcpServers");
+  cJSON *user =
+      valid_servers(c, cJSON_GetObjectItemCaseSensitive(doc, "mcpServers"),
+                    path, "mcpServers");
   if (desktop) {
     rc = import_into(c, &P, scope, user, path);
   } else {
@@ -212,23 +282,26 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
         cJSON_GetObjectItemCaseSensitive(doc, "projects"), P.project_key);
     char *where = config_path_join("projects", P.project_key);
     char *rwhere = config_path_join(where, "mcpServers");
-    cJSON *local = valid_servers(
-        cJSON_GetObjectItemCaseSensitive(record, "mcpServers"), path, rwhere);
+    cJSON *local =
+        valid_servers(c, cJSON_GetObjectItemCaseSensitive(record, "mcpServers"),
+                      path, rwhere);
     rc = import_into(c, &P, scope_set ? scope : SCOPE_USER, user, path);
     int rc2 = import_into(c, &P, scope_set ? scope : SCOPE_LOCAL, local, path);
     rc = rc != EXIT_OK ? rc : rc2;
     if (rc == EXIT_OK)
-      rc = import_choices(&P, record, "enabledMcpjsonServers", CHOICE_APPROVE);
+      rc = import_choices(c, &P, record, "enabledMcpjsonServers",
+                          CHOICE_APPROVE);
     if (rc == EXIT_OK)
-      rc = import_choices(&P, record, "disabledMcpjsonServers", CHOICE_REJECT);
+      rc = import_choices(c, &P, record, "disabledMcpjsonServers",
+                          CHOICE_REJECT);
     if (cJSON_GetArraySize(user) + cJSON_GetArraySize(local) == 0)
-      printf("No servers to import from %s\n", path);
+      printf("No servers to import from %s\n", cli_esc(c, path));
     cJSON_Delete(local);
     free(where);
     free(rwhere);
   }
   if (desktop && cJSON_GetArraySize(user) == 0)
-    printf("No servers to import from %s\n", path);
+    printf("No servers to import from %s\n", cli_esc(c, path));
   cJSON_Delete(user);
   cJSON_Delete(doc);
   config_paths_free(&P);

@@ -32,8 +32,10 @@ static void bind_approvals(void *ud, const config *cfg) {
   for (size_t i = 0; i < cfg->nservers; i++) {
     const server_config *s = &cfg->servers[i];
     if (s->bind_approval)
-      items[n++] =
-          (edit_choice){.name = s->name, .file = s->source, .raw = s->raw};
+      items[n++] = (edit_choice){.name = s->name,
+                                 .file = s->source,
+                                 .raw = s->raw,
+                                 .perms = s->file_perms};
   }
   if (n) {
     config_paths P;

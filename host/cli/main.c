@@ -109,14 +109,15 @@ static const char usage_text[] =
     "  MCPHOST_MAX_DESCRIPTION_CHARS\n"
     "                             tool and prompt descriptions are cut after this\n"
     "                             many characters (default 2048)\n"
-    "  MCPHOST_MAX_OUTPUT_CHARS   as --max-output-chars; on a terminal text\n"
-    "                             results are cut at 100000 anyway; the full\n"
-    "                             text is saved to a file named in the note\n"
+    "  MCPHOST_MAX_OUTPUT_CHARS   as --max-output-chars: its limit replaces the\n"
+    "                             terminal's 100000; the full text is saved to\n"
+    "                             a file named in the note\n"
     "\n"
     "Exit codes:\n"
     "  0    success\n"
     "  1    the tool ran and returned isError\n"
-    "  2    usage error (bad option, argument or JSON)\n"
+    "  2    usage error (bad option, argument or JSON; a --url, --server,\n"
+    "       --transport or --mcp-config that cannot be read)\n"
     "  3    a server failed: not startable, unreachable, misconfigured, no plugin\n"
     "       for its type, or it went away\n"
     "  4    protocol error: the server answered with an error or broke MCP\n"
@@ -127,6 +128,8 @@ static const char usage_text[] =
     "       disabled, or a permission rule denied the tool call\n"
     "  9    done, but a text result was cut as --max-output-chars or\n"
     "       MCPHOST_MAX_OUTPUT_CHARS asked\n"
+    "  10   the output could not be written (stdout full or failing; a pipe\n"
+    "       closed by its reader ends quietly with 141)\n"
     "  130  interrupted (Ctrl-C); pending requests were cancelled\n"
     "  143  terminated (SIGTERM); any signal N gives 128 + N\n";
 
@@ -179,9 +182,9 @@ static bool parse_timeout(cli *c, const char *arg) {
   errno = 0;
   unsigned long long ms = strtoull(arg, &end, 10);
   if (errno || *end || ms == 0 || arg[0] == '-') {
-    fprintf(stderr, "mcphost: --timeout needs a positive number of "
-                    "milliseconds, not \"%s\"\n",
-            arg);
+    cli_error(c, NULL,
+              "--timeout needs a positive number of milliseconds, not \"%s\"",
+              arg);
     return false;
   }
   c->connect_timeout_ms = c->request_timeout_ms = c->tool_timeout_ms = ms;
@@ -226,17 +229,15 @@ static int take_tail_options(cli *c, tail_rule rule, int *argc, char **argv,
                strncmp(a, "--timeout=", 10) == 0) {
       const char *v = a[9] == '=' ? a + 10 : i + 1 < *argc ? argv[++i] : NULL;
       if (!v) {
-        fprintf(stderr, "mcphost: --timeout needs a number of milliseconds\n");
+        cli_error(c, NULL, "--timeout needs a number of milliseconds");
         return EXIT_USAGE;
       }
       if (!parse_timeout(c, v))
         return EXIT_USAGE;
     } else if (rule == TAIL_ANY && a[0] == '-' && a[1]) {
       /* These commands take no options of their own. */
-      fprintf(stderr,
-              "mcphost: %s: unknown option \"%s\"; try 'mcphost %s "
-              "--help'\n",
-              argv[0], a, argv[0]);
+      cli_error(c, NULL, "%s: unknown option \"%s\"; try 'mcphost %s --help'",
+                argv[0], a, argv[0]);
       return EXIT_USAGE;
     } else {
       argv[kept++] = a;
@@ -339,46 +340,121 @@ static void print_plugin_options(const plugin_opts *po, FILE *f) {
   }
 }
 
+/* The built-in global options (plugins add theirs to a copy). */
+enum {
+  OPT_PLUGIN_DIR = 256,
+  OPT_JSON,
+  OPT_TIMEOUT,
+  OPT_VERSION,
+  OPT_OUTDIR,
+  OPT_TRANSPORT,
+  OPT_LOG_LEVEL,
+  OPT_STRICT_MCP_CONFIG,
+  OPT_APPROVE_PROJECT,
+  OPT_ALLOW,
+  OPT_ROOT,
+  OPT_NO_ROOTS,
+  OPT_SANITIZE,
+  OPT_MAX_OUTPUT
+};
+static const struct option longopts[] = {
+    {"config", required_argument, NULL, 'c'},
+    {"mcp-config", required_argument, NULL, 'c'},
+    {"strict-mcp-config", no_argument, NULL, OPT_STRICT_MCP_CONFIG},
+    {"approve-project", no_argument, NULL, OPT_APPROVE_PROJECT},
+    {"allow", required_argument, NULL, OPT_ALLOW},
+    {"server", required_argument, NULL, 's'},
+    {"url", required_argument, NULL, 'u'},
+    {"transport", required_argument, NULL, OPT_TRANSPORT},
+    {"log-level", required_argument, NULL, OPT_LOG_LEVEL},
+    {"plugin-dir", required_argument, NULL, OPT_PLUGIN_DIR},
+    {"root", required_argument, NULL, OPT_ROOT},
+    {"no-roots", no_argument, NULL, OPT_NO_ROOTS},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"output-dir", required_argument, NULL, OPT_OUTDIR},
+    {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"help", no_argument, NULL, 'h'},
+    {"sanitize", required_argument, NULL, OPT_SANITIZE},
+    {"max-output-chars", required_argument, NULL, OPT_MAX_OUTPUT},
+    {NULL, 0, NULL, 0}};
+
+bool cli_global_option(const char *word) {
+  if (strncmp(word, "--", 2) != 0) {
+    return false;
+  }
+  size_t n = strcspn(word + 2, "=");
+  for (const struct option *o = longopts; o->name; o++) {
+    if (strlen(o->name) == n && strncmp(o->name, word + 2, n) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* An option getopt refused (opterr is 0): "mcphost: ..." with the word
+ * as given. */
+static void bad_option(cli *c, int opt, char **argv,
+                       const struct option *opts) {
+  const char *word = argv[optind - 1];
+  size_t n = strcspn(word, "="), matches = 0;
+  for (const struct option *o = opts; o->name && n > 2; o++)
+    matches += strncmp(o->name, word + 2, n - 2) == 0;
+  if (opt == ':')
+    cli_error(c, NULL, "option \"%s\" needs a value; try 'mcphost --help'",
+              word);
+  else if (optopt > 0 && optopt < 256 && strncmp(word, "--", 2) != 0)
+    cli_error(c, NULL, "unknown option \"-%c\"; try 'mcphost --help'", optopt);
+  else
+    cli_error(c, NULL, "%s option \"%.*s\"; try 'mcphost --help'",
+              matches > 1 ? "ambiguous" : "unknown", (int)n, word);
+}
+
+/* The servers given with --url, --server, --transport and --mcp-config
+ * are read once alone, by the loader's own parsers: what is wrong with
+ * them is a usage error, said before anything else is loaded. */
+static int check_command_line_servers(cli *c) {
+  const config_sources *o = &c->sources;
+  if (o->url_type && o->nurls && !registry_find_type(&c->h->reg, o->url_type)) {
+    strbuf known;
+    sb_init(&known);
+    for (size_t i = 0; i < c->h->reg.ntypes; i++)
+      sb_printf(&known, "%s%s", i ? ", " : "", c->h->reg.types[i].type);
+    cli_error(c, NULL,
+              "--transport \"%s\": no plugin serves this transport type "
+              "(known: %s)",
+              o->url_type, known.len ? sb_str(&known) : "none");
+    sb_free(&known);
+    return EXIT_USAGE;
+  }
+  config tmp;
+  config_init(&tmp);
+  for (size_t i = 0; i < o->nserver_specs; i++)
+    config_add_command(&tmp, o->server_specs[i]);
+  for (size_t i = 0; i < o->nurls; i++)
+    config_add_url(&tmp, o->urls[i], o->url_type);
+  for (size_t i = 0; i < o->nmcp_configs; i++) {
+    const char *arg = o->mcp_configs[i];
+    cJSON *doc;
+    if (arg[strspn(arg, " \t\r\n")] == '{') {
+      char *src = xasprintf("--mcp-config argument %zu", i + 1);
+      doc = config_parse_json(&tmp, arg, strlen(arg), src);
+      free(src);
+    } else {
+      doc = config_read_json(&tmp, arg, true);
+    }
+    cJSON_Delete(doc);
+  }
+  for (size_t i = 0; i < tmp.nerrors; i++)
+    cli_error(c, NULL, "config error: %s", cli_esc(c, tmp.errors[i]));
+  int rc = tmp.nerrors ? EXIT_USAGE : EXIT_OK;
+  config_free(&tmp);
+  return rc;
+}
+
 int main(int argc, char **argv) {
-  enum {
-    OPT_PLUGIN_DIR = 256,
-    OPT_JSON,
-    OPT_TIMEOUT,
-    OPT_VERSION,
-    OPT_OUTDIR,
-    OPT_TRANSPORT,
-    OPT_LOG_LEVEL,
-    OPT_STRICT_MCP_CONFIG,
-    OPT_APPROVE_PROJECT,
-    OPT_ALLOW,
-    OPT_ROOT,
-    OPT_NO_ROOTS,
-    OPT_SANITIZE,
-    OPT_MAX_OUTPUT
-  };
-  static const struct option longopts[] = {
-      {"config", required_argument, NULL, 'c'},
-      {"mcp-config", required_argument, NULL, 'c'},
-      {"strict-mcp-config", no_argument, NULL, OPT_STRICT_MCP_CONFIG},
-      {"approve-project", no_argument, NULL, OPT_APPROVE_PROJECT},
-      {"allow", required_argument, NULL, OPT_ALLOW},
-      {"server", required_argument, NULL, 's'},
-      {"url", required_argument, NULL, 'u'},
-      {"transport", required_argument, NULL, OPT_TRANSPORT},
-      {"log-level", required_argument, NULL, OPT_LOG_LEVEL},
-      {"plugin-dir", required_argument, NULL, OPT_PLUGIN_DIR},
-      {"root", required_argument, NULL, OPT_ROOT},
-      {"no-roots", no_argument, NULL, OPT_NO_ROOTS},
-      {"json", no_argument, NULL, OPT_JSON},
-      {"timeout", required_argument, NULL, OPT_TIMEOUT},
-      {"output-dir", required_argument, NULL, OPT_OUTDIR},
-      {"quiet", no_argument, NULL, 'q'},
-      {"verbose", no_argument, NULL, 'v'},
-      {"version", no_argument, NULL, OPT_VERSION},
-      {"help", no_argument, NULL, 'h'},
-      {"sanitize", required_argument, NULL, OPT_SANITIZE},
-      {"max-output-chars", required_argument, NULL, OPT_MAX_OUTPUT},
-      {NULL, 0, NULL, 0}};
 
   /* Not dumpable: other processes of the user (a stdio server among
    * them) cannot read our /proc/PID/environ or memory, which hold what
@@ -415,12 +491,19 @@ int main(int argc, char **argv) {
   /* Before plugins: their init may look the servers service up. */
   c.mc = mcp_client_new(c.h);
   host_load_plugins(c.h);
+  for (size_t i = 0; i < nplugin_dirs; i++) {
+    char why[300];
+    if (!cli_plugin_dir_usable(plugin_dirs[i], why, sizeof why))
+      fprintf(stderr, "mcphost: warning: --plugin-dir %s: %s\n", plugin_dirs[i],
+              why);
+  }
   collect_plugin_options(c.h, longopts, &popts);
 
   /* '+': options end at the command, so a tool's KEY=VALUE arguments and
    * a prompt's words are never taken for options. */
-  while ((opt = getopt_long(argc, argv, "+c:s:u:qvh", popts.longopts,
-                            NULL)) != -1) {
+  opterr = 0; /* bad_option says it, as "mcphost: ..." */
+  while ((opt = getopt_long(argc, argv, "+:c:s:u:qvh", popts.longopts, NULL)) !=
+         -1) {
     switch (opt) {
     case 'c': configs[nconfigs++] = optarg; break;
     case 's': specs[nspecs++] = optarg; break;
@@ -437,10 +520,10 @@ int main(int argc, char **argv) {
       for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
         known |= strcmp(optarg, levels[i]) == 0;
       if (!known) {
-        fprintf(stderr, "mcphost: --log-level must be one of debug, info, "
-                        "notice, warning, error, critical, alert, "
-                        "emergency; not \"%s\"\n",
-                optarg);
+        cli_error(&c, NULL,
+                  "--log-level must be one of debug, info, notice, warning, "
+                  "error, critical, alert, emergency; not \"%s\"",
+                  optarg);
         rc = EXIT_USAGE;
         goto out;
       }
@@ -449,18 +532,19 @@ int main(int argc, char **argv) {
     }
     case OPT_SANITIZE: /* what sessions do to server text (sanitize.h) */
       if (!sanitize_mode_parse(optarg, &c.h->sanitize)) {
-        fprintf(stderr, "mcphost: --sanitize must be full, display or off; "
-                        "not \"%s\"\n",
-                optarg);
+        cli_error(&c, NULL,
+                  "--sanitize must be full, display or off; not \"%s\"",
+                  optarg);
         rc = EXIT_USAGE;
         goto out;
       }
       break;
     case OPT_MAX_OUTPUT:
       if (!limits_set_output(&c.lim, optarg)) {
-        fprintf(stderr, "mcphost: --max-output-chars needs a whole number of "
-                        "characters (0: no limit), not \"%s\"\n",
-                optarg);
+        cli_error(&c, NULL,
+                  "--max-output-chars needs a whole number of characters (0: "
+                  "no limit), not \"%s\"",
+                  optarg);
         rc = EXIT_USAGE;
         goto out;
       }
@@ -471,7 +555,7 @@ int main(int argc, char **argv) {
       char *dir =
           roots_resolve_dir(c.h->paths[MCPH_PATH_CWD], optarg, why, sizeof why);
       if (!dir) {
-        fprintf(stderr, "mcphost: --root %s: %s\n", optarg, why);
+        cli_error(&c, NULL, "--root %s: %s", optarg, why);
         rc = EXIT_USAGE;
         goto out;
       }
@@ -482,7 +566,14 @@ int main(int argc, char **argv) {
     }
     case OPT_NO_ROOTS: c.no_roots = true; break;
     case OPT_JSON: c.json = true; break;
-    case OPT_OUTDIR: c.output_dir = optarg; break;
+    case OPT_OUTDIR:
+      if (!*optarg) {
+        cli_error(&c, NULL, "--output-dir needs a directory, not \"\"");
+        rc = EXIT_USAGE;
+        goto out;
+      }
+      c.output_dir = optarg;
+      break;
     case 'q': c.quiet_progress = true; break;
     case 'v': verbosity++; break;
     case OPT_TIMEOUT:
@@ -507,7 +598,7 @@ int main(int argc, char **argv) {
                             optarg);
         break;
       }
-      fputs("Try 'mcphost --help'.\n", stderr);
+      bad_option(&c, opt, argv, popts.longopts);
       rc = EXIT_USAGE;
       goto out;
     }
@@ -518,7 +609,7 @@ int main(int argc, char **argv) {
     goto out;
   }
   if (c.no_roots && c.nroot_dirs) {
-    fprintf(stderr, "mcphost: --root and --no-roots exclude each other\n");
+    cli_error(&c, NULL, "--root and --no-roots exclude each other");
     rc = EXIT_USAGE;
     goto out;
   }
@@ -528,8 +619,8 @@ int main(int argc, char **argv) {
       cmd = &commands[i];
   plugin_command pcmd = {0};
   if (!cmd && !cli_find_plugin_command(&c, argv[optind], &pcmd)) {
-    fprintf(stderr, "mcphost: unknown command \"%s\"; try 'mcphost --help'\n",
-            argv[optind]);
+    cli_error(&c, NULL, "unknown command \"%s\"; try 'mcphost --help'",
+              argv[optind]);
     rc = EXIT_USAGE;
     goto out;
   }
@@ -555,7 +646,7 @@ int main(int argc, char **argv) {
   cli_client_options(&c);
   char out_why[1024];
   if (c.output_dir && out_check_dir(&c, out_why, sizeof out_why) != 0) {
-    fprintf(stderr, "mcphost: --output-dir: %s\n", out_why);
+    cli_error(&c, NULL, "--output-dir: %s", out_why);
     rc = EXIT_USAGE; /* before anything connects: no result is lost */
     goto out;
   }
@@ -584,6 +675,9 @@ int main(int argc, char **argv) {
     cli_load_config(&c);
     rc = cli_run_plugin_command(&c, &pcmd, cargc, cargv);
   } else if (cmd->needs_servers) {
+    rc = check_command_line_servers(&c);
+    if (rc != EXIT_OK)
+      goto out;
     cli_load_config(&c);
     if (c.h->cfg.nservers == 0) {
       cli_error(&c, NULL,
@@ -600,7 +694,11 @@ int main(int argc, char **argv) {
   if (c.save_failed && rc == EXIT_OK) {
     rc = EXIT_USAGE; /* a result was not saved: the output dir is unusable */
   }
-  fflush(stdout);
+  if (c.bad_content && (rc == EXIT_OK || rc == EXIT_TRUNCATED)) {
+    rc = EXIT_PROTOCOL; /* said when it was found (output.c) */
+  }
+  if (fflush(stdout) != 0)
+    cli_output_failed(&c, errno); /* said at the end (cli_check_output) */
 out:
   if (c.h) {
     mcp_client_shutdown(c.mc);
@@ -611,7 +709,7 @@ out:
   }
   mcp_client_free(c.mc);
   cli_finish(&c, rc);
-  fflush(stdout);
+  rc = cli_check_output(&c, rc);
   for (size_t i = 0; i < c.nroot_dirs; i++)
     free(c.root_dirs[i]);
   free(c.root_dirs);

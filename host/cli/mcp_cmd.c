@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "url_redact.h"
 #include "../config_approval.h"
 #include "../config_expand.h"
 #include "../config_policy.h"
@@ -133,7 +134,8 @@ static int parse_opts(int argc, char **argv, const char *which, mcp_opts *o,
 /* ---- showing servers ---- */
 
 /* The command line or URL as written (never expanded: an expanded value
- * may hold a secret from the environment). New string. */
+ * may hold a secret from the environment); a URL without its password and
+ * query, as every message shows it (url_redact.h). New string. */
 static char *target_text(const server_config *s) {
   const cJSON *e = s->raw ? s->raw : s->json;
   const char *url =
@@ -149,7 +151,9 @@ static char *target_text(const server_config *s) {
     cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(e, "args"))
         approval_add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
   } else if (url) {
-    sb_adds(&b, url);
+    char *shown = url_redacted(url);
+    sb_adds(&b, shown ? shown : "");
+    free(shown);
   } else {
     sb_adds(&b, "-");
   }
@@ -271,14 +275,25 @@ static int mcp_list(cli *c, int argc, char **argv) {
     return EXIT_OK;
   }
   int wname = 4, wscope = 5, wtype = 4, wtarget = 11, wsource = 6;
+  /* Every column but SCOPE comes from a file or a server: escaped, and
+   * measured as shown. */
   char **targets = xcalloc(cfg->nservers, sizeof *targets);
+  char **names = xcalloc(cfg->nservers, sizeof *names);
+  char **sources = xcalloc(cfg->nservers, sizeof *sources);
+  char **types = xcalloc(cfg->nservers, sizeof *types);
   for (size_t i = 0; i < cfg->nservers; i++) {
     const server_config *s = &cfg->servers[i];
-    targets[i] = target_text(s);
-    int wf = (int)strlen(list_source(s));
+    char *t = target_text(s);
+    targets[i] = xstrdup(cli_esc(c, t));
+    free(t);
+    names[i] = xstrdup(cli_esc(c, s->name));
+    sources[i] = xstrdup(cli_esc(c, list_source(s)));
+    types[i] = xstrdup(cli_esc(c, s->type));
+    int wf = (int)strlen(sources[i]);
     wsource = wf > wsource ? wf : wsource;
-    wname = (int)strlen(s->name) > wname ? (int)strlen(s->name) : wname;
-    wtype = (int)strlen(s->type) > wtype ? (int)strlen(s->type) : wtype;
+    int wn = (int)strlen(names[i]), wy = (int)strlen(types[i]);
+    wname = wn > wname ? wn : wname;
+    wtype = wy > wtype ? wy : wtype;
     int ws = (int)strlen(config_scope_name(s->scope));
     wscope = ws > wscope ? ws : wscope;
     int wt = (int)strlen(targets[i]);
@@ -290,24 +305,30 @@ static int mcp_list(cli *c, int argc, char **argv) {
     const server_config *s = &cfg->servers[i];
     char *st = status_text(c, i);
     st[strcspn(st, "\n")] = '\0'; /* one line each; mcp get has the rest */
-    printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, s->name, wscope,
-           config_scope_name(s->scope), wtype, s->type, wtarget, targets[i],
-           wsource, list_source(s), st);
+    printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, names[i], wscope,
+           config_scope_name(s->scope), wtype, types[i], wtarget, targets[i],
+           wsource, sources[i], cli_esc(c, st));
     free(st);
     free(targets[i]);
+    free(names[i]);
+    free(sources[i]);
+    free(types[i]);
   }
   free(targets);
+  free(names);
+  free(sources);
+  free(types);
   return rc;
 }
 
-static void print_names(const char *label, const cJSON *obj) {
+static void print_names(cli *c, const char *label, const cJSON *obj) {
   if (cJSON_GetArraySize(obj) == 0)
     return;
   printf("  %s: ", label);
   const cJSON *it;
   bool first = true;
   cJSON_ArrayForEach(it, obj) {
-    printf("%s%s", first ? "" : ", ", it->string);
+    printf("%s%s", first ? "" : ", ", cli_esc(c, it->string));
     first = false;
   }
   printf("\n");
@@ -322,67 +343,76 @@ static int mcp_get(cli *c, int argc, char **argv) {
   long i = cli_find_server(c, argv[1]);
   if (i < 0) {
     fprintf(stderr, "mcphost: no MCP server named \"%s\" is configured\n",
-            argv[1]);
+            cli_esc(c, argv[1]));
     return EXIT_NOT_FOUND;
   }
   size_t idx = (size_t)i;
   health_check(c, &idx, 1);
+  /* As mcp list: the code of a failed health check. */
+  int rc = EXIT_OK;
+  const session *ss = mcp_client_peek(c->mc, idx);
+  if (ss && ss->state != SESS_READY)
+    rc = cli_exit_for_failure(ss);
   if (c->json) {
     cJSON *o = server_json(c, idx);
     out_json(o);
     c->result_printed = true;
     cJSON_Delete(o);
-    return EXIT_OK;
+    return rc;
   }
   const server_config *s = &c->h->cfg.servers[idx];
   const cJSON *raw = s->raw ? s->raw : s->json;
   char *st = status_text(c, idx);
-  printf("%s:\n", s->name);
+  printf("%s:\n", cli_esc(c, s->name));
   printf("  Scope: %s\n", config_scope_name(s->scope));
-  printf("  Source: %s\n", s->source);
+  printf("  Source: %s\n", cli_esc(c, s->source));
   printf("  Status: ");
-  for (const char *p = st; *p; p++) { /* a server's stderr tail, indented */
-    if (*p == '\n' && p[1])
-      fputs("\n    ", stdout);
-    else if (*p != '\n')
-      putchar(*p);
+  /* A server's stderr tail: one escaped line each, indented. */
+  for (char *line = st, *next; line && *line; line = next) {
+    next = strchr(line, '\n');
+    if (next)
+      *next++ = '\0';
+    printf("%s%s", line == st ? "" : "\n    ", cli_esc(c, line));
   }
   printf("\n");
   if (s->state == SERVER_PENDING && s->reason)
-    printf("  Approval: %s\n", s->reason);
-  printf("  Type: %s\n", s->type);
+    printf("  Approval: %s\n", cli_esc(c, s->reason));
+  printf("  Type: %s\n", cli_esc(c, s->type));
   const char *cmd =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(raw, "command"));
   const char *url =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(raw, "url"));
   if (cmd) {
-    printf("  Command: %s\n", cmd);
+    printf("  Command: %s\n", cli_esc(c, cmd));
     strbuf b;
     sb_init(&b);
     const cJSON *a;
     cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(raw, "args"))
         approval_add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
     if (b.len)
-      printf("  Args: %s\n", sb_str(&b));
+      printf("  Args: %s\n", cli_esc(c, sb_str(&b)));
     sb_free(&b);
   }
-  if (url)
-    printf("  URL: %s\n", url);
+  if (url) {
+    char *shown = url_redacted(url);
+    printf("  URL: %s\n", cli_esc(c, shown ? shown : ""));
+    free(shown);
+  }
   /* Names only: the values are often tokens. */
-  print_names("Environment", cJSON_GetObjectItemCaseSensitive(raw, "env"));
-  print_names("Headers", cJSON_GetObjectItemCaseSensitive(raw, "headers"));
+  print_names(c, "Environment", cJSON_GetObjectItemCaseSensitive(raw, "env"));
+  print_names(c, "Headers", cJSON_GetObjectItemCaseSensitive(raw, "headers"));
   if (s->scope == SCOPE_LOCAL || s->scope == SCOPE_USER ||
       s->scope == SCOPE_PROJECT)
-    printf("\nTo remove it: mcphost mcp remove %s -s %s\n", s->name,
+    printf("\nTo remove it: mcphost mcp remove %s -s %s\n", cli_esc(c, s->name),
            config_scope_name(s->scope));
   free(st);
-  return EXIT_OK;
+  return rc;
 }
 
 /* ---- changing servers ---- */
 
-static int write_failed(const char *why) {
-  fprintf(stderr, "mcphost: %s\n", why);
+static int write_failed(cli *c, const char *why) {
+  fprintf(stderr, "mcphost: %s\n", cli_esc(c, why));
   return strstr(why, "already exists") ? EXIT_USAGE : EXIT_SERVER;
 }
 
@@ -480,36 +510,40 @@ static int approve_servers(cli *c, const char *const *names, size_t n,
         config_load_project_server(&found[i], &c->sources, names[i]);
     if (!s) {
       for (size_t k = 0; k < found[i].nwarnings; k++)
-        fprintf(stderr, "mcphost: config warning: %s\n", found[i].warnings[k]);
+        fprintf(stderr, "mcphost: config warning: %s\n",
+                cli_esc(c, found[i].warnings[k]));
       fprintf(stderr,
               "mcphost: no server named \"%s\" in this project's trusted "
               ".mcp.json files (%s",
-              names[i], P.project_files[0]);
+              cli_esc(c, names[i]), cli_esc(c, P.project_files[0]));
       for (size_t k = 1; k < P.nproject_files; k++)
-        fprintf(stderr, ", %s", P.project_files[k]);
+        fprintf(stderr, ", %s", cli_esc(c, P.project_files[k]));
       fprintf(stderr, ")\n");
       rc = EXIT_NOT_FOUND;
       continue;
     }
     items[i] = (edit_choice){.name = s->name,
                              .file = kind == CHOICE_APPROVE ? s->source : NULL,
-                             .raw = kind == CHOICE_APPROVE ? s->raw : NULL};
+                             .raw = kind == CHOICE_APPROVE ? s->raw : NULL,
+                             .perms = s->file_perms};
   }
   char why[1024];
   if (rc == EXIT_OK && edit_project_choice(P.user_settings, P.project_key, kind,
                                            items, n, why, sizeof why) < 0)
-    rc = write_failed(why);
+    rc = write_failed(c, why);
   for (size_t i = 0; i < n && rc == EXIT_OK; i++) {
     const server_config *s = config_find(&found[i], names[i]);
     if (kind == CHOICE_REJECT) {
-      printf("Rejected project server %s for %s\n", names[i], P.project_key);
+      printf("Rejected project server %s for %s\n", cli_esc(c, names[i]),
+             cli_esc(c, P.project_key));
       continue;
     }
-    char *what = approval_summary(s->raw, "\n  ");
-    printf("Approved project server %s for %s, from %s:\n  %s\n", s->name,
-           P.project_key, s->source, what);
+    char *what = approval_summary(s->raw, s->file_perms, "\n  ");
+    printf("Approved project server %s for %s, from %s:\n  %s\n",
+           cli_esc(c, s->name), cli_esc(c, P.project_key),
+           cli_esc(c, s->source), what);
     if (s->changes)
-      printf("  changed since its last approval: %s\n", s->changes);
+      printf("  changed since its last approval: %s\n", cli_esc(c, s->changes));
     free(what);
   }
   for (size_t i = 0; i < n; i++)
@@ -534,7 +568,7 @@ static int add_entry(cli *c, const char *name, cJSON *entry, config_scope scope,
   char why[1024];
   char *type = NULL;
   if (!entry_valid(c, name, entry, &type, why, sizeof why)) {
-    fprintf(stderr, "mcphost: %s; nothing written\n", why);
+    fprintf(stderr, "mcphost: %s; nothing written\n", cli_esc(c, why));
     free(type);
     return EXIT_USAGE;
   }
@@ -547,10 +581,11 @@ static int add_entry(cli *c, const char *name, cJSON *entry, config_scope scope,
   int rc = EXIT_OK;
   int w = edit_add_servers(&t, servers, false, NULL, NULL, why, sizeof why);
   if (w < 0) {
-    rc = write_failed(why);
+    rc = write_failed(c, why);
   } else {
     char *where = edit_target_text(&t);
-    printf("Added %s MCP server %s%s to %s\n", type, name, what, where);
+    printf("Added %s MCP server %s%s to %s\n", cli_esc(c, type),
+           cli_esc(c, name), cli_esc(c, what), cli_esc(c, where));
     free(where);
     const char *names[] = {name};
     if (scope == SCOPE_PROJECT &&
@@ -665,7 +700,7 @@ static int mcp_add_json(cli *c, int argc, char **argv) {
   cJSON *e = cJSON_Parse(argv[first + 1]);
   if (!cJSON_IsObject(e)) {
     fprintf(stderr, "mcphost: the server entry is not a JSON object: %s\n",
-            argv[first + 1]);
+            cli_esc(c, argv[first + 1]));
     cJSON_Delete(e);
     rc = EXIT_USAGE;
     goto out;
@@ -704,28 +739,32 @@ static int mcp_remove(cli *c, int argc, char **argv) {
   }
   char why[1024];
   if (found == 0) {
-    fprintf(
-        stderr, "mcphost: no MCP server named \"%s\" in the %s config\n", name,
-        o.scope_set ? config_scope_name(o.scope) : "local, project or user");
+    fprintf(stderr, "mcphost: no MCP server named \"%s\" in the %s config\n",
+            cli_esc(c, name),
+            o.scope_set ? config_scope_name(o.scope)
+                        : "local, project or user");
     rc = EXIT_NOT_FOUND;
   } else if (found > 1) {
-    fprintf(stderr, "mcphost: \"%s\" is defined in several scopes:", name);
+    fprintf(stderr,
+            "mcphost: \"%s\" is defined in several scopes:", cli_esc(c, name));
     for (size_t i = 0; i < 3; i++)
       if (edit_has_server(&t[i], name))
-        fprintf(stderr, " %s (%s)", config_scope_name(order[i]), t[i].file);
+        fprintf(stderr, " %s (%s)", config_scope_name(order[i]),
+                cli_esc(c, t[i].file));
     fprintf(stderr, "; say which with -s SCOPE\n");
     rc = EXIT_USAGE;
   } else {
     int w = edit_remove_server(&t[which], name, why, sizeof why);
     if (w < 0) {
-      rc = write_failed(why);
+      rc = write_failed(c, why);
     } else if (w == 0) { /* gone between the look and the lock */
-      fprintf(stderr, "mcphost: no MCP server named \"%s\" in %s\n", name,
-              t[which].file);
+      fprintf(stderr, "mcphost: no MCP server named \"%s\" in %s\n",
+              cli_esc(c, name), cli_esc(c, t[which].file));
       rc = EXIT_NOT_FOUND;
     } else {
       char *where = edit_target_text(&t[which]);
-      printf("Removed MCP server %s from %s\n", name, where);
+      printf("Removed MCP server %s from %s\n", cli_esc(c, name),
+             cli_esc(c, where));
       free(where);
     }
   }
@@ -752,11 +791,11 @@ static int mcp_choice(cli *c, int argc, char **argv, choice_kind kind) {
   char why[1024];
   if (edit_project_choice(P.user_settings, P.project_key, kind, NULL, 0, why,
                           sizeof why) < 0)
-    rc = write_failed(why);
+    rc = write_failed(c, why);
   else
     printf("Project choices reset for %s: its .mcp.json servers are pending "
            "approval again\n",
-           P.project_key);
+           cli_esc(c, P.project_key));
   config_paths_free(&P);
   return rc;
 }

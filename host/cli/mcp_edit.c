@@ -29,6 +29,9 @@ void edit_target_init(edit_target *t, config_scope scope,
     t->file = xasprintf("%s/%s", strcmp(p->cwd, "/") ? p->cwd : "",
                         CONFIG_PROJECT_FILE);
     t->tree = config_project_tree(p, p->project_files[0]);
+    char why[2048];
+    if (config_project_file_foreign(p, t->file, -1, why, sizeof why) < 0)
+      t->foreign = xstrdup(why);
   } else {
     t->file = xstrdup(p->user_settings);
     if (scope == SCOPE_LOCAL)
@@ -40,6 +43,7 @@ void edit_target_free(edit_target *t) {
   free(t->file);
   free(t->record);
   free(t->tree);
+  free(t->foreign);
   memset(t, 0, sizeof *t);
 }
 
@@ -147,6 +151,19 @@ static bool holds_secrets(const cJSON *servers) {
   return false;
 }
 
+/* A project file is written only when it neither links out of its tree
+ * nor is another scope's file. */
+static bool edit_target_writable(const edit_target *t, char *why,
+                                 size_t why_len) {
+  if (t->tree && trust_project_link(t->file, t->tree, why, why_len) < 0)
+    return false;
+  if (t->foreign) {
+    snprintf(why, why_len, "%s; not writing", t->foreign);
+    return false;
+  }
+  return true;
+}
+
 int edit_add_servers(const edit_target *t, const cJSON *servers, bool rename,
                      cJSON *added, cJSON *skipped, char *why, size_t why_len) {
   add_ctx a = {.t = t,
@@ -158,7 +175,7 @@ int edit_add_servers(const edit_target *t, const cJSON *servers, bool rename,
    * private. A project file is shared, unless it carries secrets. */
   mode_t mode =
       t->scope != SCOPE_PROJECT || holds_secrets(servers) ? 0600 : 0644;
-  if (t->tree && trust_project_link(t->file, t->tree, why, why_len) < 0)
+  if (!edit_target_writable(t, why, why_len))
     return -1;
   return config_edit_file(t->file, mode, do_add, &a, why, why_len);
 }
@@ -183,7 +200,7 @@ static int do_remove(cJSON *doc, void *ud, char *why, size_t why_len) {
 int edit_remove_server(const edit_target *t, const char *name, char *why,
                        size_t why_len) {
   remove_ctx r = {.t = t, .name = name};
-  if (t->tree && trust_project_link(t->file, t->tree, why, why_len) < 0)
+  if (!edit_target_writable(t, why, why_len))
     return -1;
   return config_edit_file(t->file, 0600, do_remove, &r, why, why_len);
 }
@@ -278,9 +295,12 @@ static int do_choice(cJSON *doc, void *ud, char *why, size_t why_len) {
     array_remove(from, it->name);
     array_remove(to, it->name);
     cJSON_AddItemToArray(to, cJSON_CreateString(it->name));
-    cJSON_DeleteItemFromObjectCaseSensitive(bound, it->name);
+    /* An approval by name alone (an import) keeps the record of what an
+     * earlier approval bound; a new entry or a rejection replaces it. */
+    if (k->kind != CHOICE_APPROVE || it->raw)
+      cJSON_DeleteItemFromObjectCaseSensitive(bound, it->name);
     if (k->kind == CHOICE_APPROVE && it->file && it->raw) {
-      cJSON *rec = approval_record(it->file, it->raw);
+      cJSON *rec = approval_record(it->file, it->raw, it->perms);
       if (!rec) {
         snprintf(why, why_len, "cannot record what the approval binds: %s",
                  approval_unavailable());
@@ -299,5 +319,7 @@ int edit_project_choice(const char *settings, const char *key, choice_kind kind,
                         size_t why_len) {
   choice_ctx k = {
       .settings = settings, .key = key, .kind = kind, .items = items, .n = n};
-  return config_edit_file(settings, 0600, do_choice, &k, why, why_len);
+  /* Records of what was approved: the file stays private (0600), an
+   * existing wider mode narrowed. */
+  return config_edit_private_file(settings, do_choice, &k, why, why_len);
 }

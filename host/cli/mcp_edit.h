@@ -19,6 +19,7 @@ typedef struct edit_target {
   char *file;
   char *record; /* projects{} key for local scope, else NULL */
   char *tree;   /* project scope: the tree the file must stay in */
+  char *foreign; /* project scope: why the file is refused, or NULL */
 } edit_target;
 
 /* Parses "local", "user", "project"; false for anything else. */
@@ -58,6 +59,7 @@ typedef struct edit_choice {
   const char *name;
   const char *file; /* the .mcp.json it came from; NULL for reject */
   const cJSON *raw; /* its entry as written; NULL for reject */
+  const cJSON *perms; /* its file's "permissions", or NULL */
 } edit_choice;
 
 /* Project choices, in the user settings' record of project `key`:

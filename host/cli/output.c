@@ -5,11 +5,14 @@
  * (size_limits.h) with a note on stderr naming the file that holds the
  * whole text. In a pipe or a file, and with --json, the text is whole
  * unless --max-output-chars or MCPHOST_MAX_OUTPUT_CHARS asks for a cut
- * (then exit 9). Images, audio and binary blobs go to files in a private
+ * (then exit 9). Byte for byte: a newline goes between two blocks only
+ * where the first lacks one, none after the last but on a terminal.
+ * Images, audio and binary blobs go to files in a private
  * directory and a line names the file, so a terminal never receives raw
  * binary. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 #include <unistd.h>
 
 #include "../base64.h"
+#include "../json_write.h"
 #include "../redact.h"
 #include "../sanitize.h"
 #include "../util.h"
@@ -26,24 +30,43 @@
 #include "text_escape.h"
 #include "trusted_fs.h"
 
-void out_json(const cJSON *v) {
-  char *s = cJSON_Print(v);
-  if (!s) {
-    return;
+int out_json_append(strbuf *out, const cJSON *v, bool pretty) {
+  size_t start = out->len;
+  if (pretty) {
+    char *s = cJSON_Print(v);
+    if (!s) {
+      return MCPH_EINVAL;
+    }
+    sb_adds(out, s);
+    cJSON_free(s);
+  } else if (json_write(out, v) != 0) {
+    return MCPH_EINVAL;
   }
   /* cJSON escapes C0 controls; on a terminal DEL, C1 and the invisible
    * characters are written as \u escapes too: the same values, and
-   * nothing a terminal obeys. */
-  size_t n = strlen(s);
-  char *safe = NULL;
-  if (isatty(STDOUT_FILENO) &&
-      text_needs_escape(s, n, TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE)) {
-    safe = text_escape(s, n, TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE, &n);
+   * nothing a terminal obeys. In a pipe the bytes stay as they are. */
+  const unsigned flags = TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE;
+  size_t n = out->len - start;
+  if (isatty(STDOUT_FILENO) && text_needs_escape(out->data + start, n, flags)) {
+    char *safe = text_escape(out->data + start, n, flags, &n);
+    if (!safe) {
+      abort(); /* out of memory, as xmalloc */
+    }
+    out->len = start;
+    sb_add(out, safe, n);
+    free(safe);
   }
-  fwrite(safe ? safe : s, 1, safe ? n : strlen(s), stdout);
-  fputc('\n', stdout);
-  free(safe);
-  cJSON_free(s);
+  return 0;
+}
+
+void out_json(const cJSON *v) {
+  strbuf b;
+  sb_init(&b);
+  if (out_json_append(&b, v, true) == 0) {
+    sb_addc(&b, '\n');
+    fwrite(b.data, 1, b.len, stdout);
+  }
+  sb_free(&b);
 }
 
 const char *cli_esc(cli *c, const char *s) {
@@ -67,9 +90,12 @@ void cli_esc_free(cli *c) {
 /* Writes text a server sent to stdout: as sent into a pipe or a file, so
  * a read -> edit -> write round trip keeps every byte; escaped on a
  * terminal. */
-static void write_text(const cli *c, const char *text, size_t n) {
+static void write_text(cli *c, const char *text, size_t n) {
   if (!isatty(STDOUT_FILENO)) {
-    fwrite(text, 1, n, stdout);
+    errno = 0;
+    if (fwrite(text, 1, n, stdout) < n) {
+      cli_output_failed(c, errno); /* said at exit */
+    }
     return;
   }
   size_t len;
@@ -278,13 +304,77 @@ static size_t take_budget(cli *c, budget *b, const char *text, size_t n) {
   return cut;
 }
 
+/* Text content is written as sent: a newline goes between two blocks
+ * only when the first does not end with one, and none after the last,
+ * except on a terminal (for the prompt). c->open_line: the last text
+ * written did not end with a newline. */
+static void close_line(cli *c) {
+  if (c->open_line) {
+    fputc('\n', stdout);
+    c->open_line = false;
+  }
+}
+
+/* At the end of a result: a terminal gets the missing final newline. */
+static void end_result(cli *c) {
+  if (isatty(STDOUT_FILENO)) {
+    close_line(c);
+  }
+}
+
 /* Prints a text result within the budget. */
 static void print_text(cli *c, const char *text, budget *b) {
   size_t n = strlen(text), keep = take_budget(c, b, text, n);
   write_text(c, text, keep);
-  if (keep == 0 || text[keep - 1] != '\n') {
-    fputc('\n', stdout);
+  c->open_line = keep > 0 && text[keep - 1] != '\n';
+}
+
+/* Errors stdio does not keep: the first errno a write to stdout gave. */
+void cli_output_failed(cli *c, int err) {
+  if (!c->output_errno) {
+    c->output_errno = err ? err : EIO;
   }
+}
+
+int cli_check_output(cli *c, int rc) {
+  errno = 0;
+  bool failed = fflush(stdout) != 0;
+  int err = failed ? errno : 0;
+  if (!failed && ferror(stdout)) {
+    failed = true; /* an earlier write failed; its errno is gone */
+  }
+  if (!failed && !c->output_errno) {
+    return rc;
+  }
+  if (c->output_errno) {
+    err = c->output_errno; /* the first failure, not a later one */
+  } else if (!err) {
+    err = EIO;
+  }
+  if (err == EPIPE) {
+    return 128 + SIGPIPE; /* the reader went away: quietly */
+  }
+  fprintf(stderr, "mcphost: cannot write the output: %s\n", strerror(err));
+  if (rc == EXIT_OK || rc == EXIT_TOOL_ERROR || rc == EXIT_TRUNCATED) {
+    return EXIT_OUTPUT;
+  }
+  return rc;
+}
+
+void out_role(cli *c, const char *role) {
+  close_line(c);
+  printf("[%s]\n", role ? cli_esc(c, role) : "?");
+}
+
+/* The server whose result is printed: call, read and prompt use one. */
+static const char *result_server(const cli *c) {
+  for (size_t i = 0; i < mcp_client_nservers(c->mc); i++) {
+    const session *s = mcp_client_peek(c->mc, i);
+    if (s) {
+      return s->cfg->name;
+    }
+  }
+  return "?";
 }
 
 /* Decodes base64 `b64` and saves it; prints a line naming the file. */
@@ -295,6 +385,14 @@ static void save_and_say(cli *c, const char *what, const char *b64,
   if (!data) {
     printf("[%s%s%s: invalid base64 data, not saved]\n", what, mime ? " " : "",
            mime ? cli_esc(c, mime) : "");
+    /* The server broke MCP, and a result is lost: never exit 0. */
+    const char *server = result_server(c);
+    cli_error(c, server,
+              "server \"%s\" sent %s %s with invalid base64 "
+              "data; it was not saved",
+              cli_esc(c, server), what[0] == 'i' || what[0] == 'a' ? "an" : "a",
+              what);
+    c->bad_content = true;
     return;
   }
   char why[512];
@@ -313,6 +411,7 @@ static const char *str_of(const cJSON *o, const char *key) {
 }
 
 static void out_one_resource(cli *c, const cJSON *r, budget *left) {
+  close_line(c);
   const char *text = str_of(r, "text");
   const char *blob = str_of(r, "blob");
   if (text) {
@@ -327,6 +426,7 @@ static void out_one_resource(cli *c, const cJSON *r, budget *left) {
 
 static void out_block(cli *c, const cJSON *b, budget *left) {
   const char *type = str_of(b, "type");
+  close_line(c);
   if (!type) {
     out_json(b);
     return;
@@ -352,12 +452,13 @@ void out_content(cli *c, const cJSON *content) {
   budget left = budget_of(c);
   if (cJSON_IsObject(content)) {
     out_block(c, content, &left);
-    return;
+  } else {
+    const cJSON *b;
+    cJSON_ArrayForEach(b, content) {
+      out_block(c, b, &left);
+    }
   }
-  const cJSON *b;
-  cJSON_ArrayForEach(b, content) {
-    out_block(c, b, &left);
-  }
+  end_result(c);
 }
 
 void out_resource_contents(cli *c, const cJSON *contents) {
@@ -366,6 +467,7 @@ void out_resource_contents(cli *c, const cJSON *contents) {
   cJSON_ArrayForEach(r, contents) {
     out_one_resource(c, r, &left);
   }
+  end_result(c);
 }
 
 /* Cuts the "text" member of `o` (a text block or resource contents) to

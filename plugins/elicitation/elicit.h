@@ -150,9 +150,10 @@ void tty_note(elicit_plugin *pl, const char *server, const char *text);
 void tty_free(elicit_plugin *pl);
 
 /* ---- text.c ---- */
-/* Terminal-safe copy of server text: control characters, C1 controls,
- * bidi overrides and invalid UTF-8 become '?'; newlines are kept when
- * `multiline`, tabs become spaces. New string, never NULL. */
+/* Terminal-safe copy of server text, by the host's rule (text_escape.h):
+ * controls, C1 controls, bidi and invisible characters become "<U+XXXX>"
+ * and invalid UTF-8 "<0xNN>"; newlines and tabs are kept when
+ * `multiline`. New string, never NULL. */
 char *text_clean(const char *s, bool multiline);
 
 /* ---- url.c ---- */

@@ -179,15 +179,26 @@ finish() {
   [ "$FAIL" -eq 0 ]
 }
 
+# skip_test REASON...: the rest of the script cannot run here. Exit 77,
+# which ctest reports as skipped (SKIP_RETURN_CODE), never as passed; a
+# check that already failed still fails the script.
+skip_test() {
+  echo "SKIP: $*"
+  if [ "$FAIL" -gt 0 ]; then
+    finish
+    exit
+  fi
+  exit 77
+}
+
 # probe_config FILE [ENV_JSON]: FILE configures the probe server
 # (tests/servers/probe_server.py) as "p", with ENV_JSON as its "env";
-# readable by other users (the security tests' second user). Fails,
-# saying "skipped", without python3.
+# readable by other users (the security tests' second user). Skips the
+# test (skip_test) without python3.
 probe_config() {
   local py=/usr/bin/python3
   [ -x "$py" ] || py=$(command -v python3) || {
-    echo "skipped: no python3 for the probe server"
-    return 1
+    skip_test "no python3 for the probe server"
   }
   config_file "$1" "{\"p\": {\"command\": \"$py\", \"args\": [\"$SRCDIR/tests/servers/probe_server.py\"], \"env\": ${2:-{\}}}}"
   chmod 644 "$1"

@@ -54,10 +54,10 @@ expect "an unknown transport type names the type and where plugins were looked f
 
 printf '{"mcpServers": {' >"$TMP/broken.json"
 run --config "$TMP/broken.json" --config "$TMP/c1.json" call mcp__good__echo message=x
-expect "a broken config file is reported and the other file still used" 0 \
-  --err "config error: $TMP/broken.json: invalid JSON" --out "Echo: x"
+expect "a broken --config file is a usage error naming it; nothing starts" 2 \
+  --err "config error: $TMP/broken.json: invalid JSON" --no-out "Echo: x"
 run --config "$TMP/nope.json" tools
-expect "a missing --config file is an error naming it" 3 --err "$TMP/nope.json: cannot open"
+expect "a missing --config file is a usage error naming it" 2 --err "$TMP/nope.json: cannot open"
 
 # A server that dies in the middle of a call: the call fails at once.
 cat >"$TMP/dies-mid-call.sh" <<SH

@@ -69,7 +69,7 @@ expect "mcp add -s project writes a remote server to ./.mcp.json" 0 \
 check "a new project file holding headers is private (0600)" \
   test "$(stat -c %a "$P/.mcp.json")" = 600
 prun --timeout 3000 mcp get r
-expect "mcp get shows header names only, and a project server its author added is approved" 0 \
+expect "mcp get shows header names only, and a project server its author added is approved" 3 \
   --out "Scope: project" --out "Headers: Authorization" --no-out "hdr-s3cret" \
   --no-out "pending"
 
@@ -332,9 +332,13 @@ prun mcp import claude-code
 expect "import claude-code: user servers to user, this project's to local, approvals too" 0 \
   --out "imported: ccuser" --out "imported: cclocal" --out "1 approved"
 prun --json mcp list
-expect "the imported servers are in their scopes and the approval holds" 0 \
+expect "the imported servers are in their scopes; a name approved without a record is pending, showing what it runs" 0 \
   --jq 'map(select(.name == "ccuser"))[0].scope == "user"' \
   --jq 'map(select(.name == "cclocal"))[0].scope == "local"' \
+  --jq 'map(select(.name == "rootsrv"))[0] | .state == "pending" and (.reason | contains("approved by name only")) and (.reason | contains("it runs command: '"$TMP"'/bin/rootsrv"))'
+prun mcp approve rootsrv
+prun --json mcp list
+expect "approved as it is, it holds" 0 \
   --jq 'map(select(.name == "rootsrv"))[0].state == "approved"'
 rm -f "$P/.mcp.json"
 

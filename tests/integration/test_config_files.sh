@@ -89,8 +89,8 @@ rm -f "$P/.mcp.json"
 
 mkdir "$TMP/dir.json"
 prun --mcp-config "$TMP/dir.json" --mcp-config "$GOOD" call mcp__good__echo message=dir
-expect "a directory given as a config file is an error; the other files work" 0 \
-  --out "Echo: dir" --err "$TMP/dir.json: is a directory, not a config file"
+expect "a directory given as --mcp-config is a usage error; nothing starts" 2 \
+  --no-out "Echo: dir" --err "$TMP/dir.json: is a directory, not a config file"
 mkdir "$P/.mcp.json"
 prun --mcp-config "$GOOD" call mcp__good__echo message=dir2
 expect "a directory named .mcp.json is an error; the other sources work" 0 \
@@ -102,11 +102,11 @@ rmdir "$P/.mcp.json"
 prun --mcp-config '{"mcpServers": {"inline": {"command": "'"$DEMO"'"}}}' call mcp__inline__echo message=text
 expect "--mcp-config takes JSON text" 0 --out "Echo: text"
 prun --mcp-config '{"mcpServers": {' --mcp-config "$GOOD" call mcp__good__echo message=badtext
-expect "bad JSON text in --mcp-config is an error naming the argument" 0 \
-  --out "Echo: badtext" --err "--mcp-config argument 1: invalid JSON"
+expect "bad JSON text in --mcp-config is a usage error naming the argument" 2 \
+  --no-out "Echo: badtext" --err "--mcp-config argument 1: invalid JSON"
 prun --mcp-config "$TMP/none.json" --mcp-config "$GOOD" call mcp__good__echo message=missing
-expect "a missing --mcp-config file is an error; the others work" 0 \
-  --out "Echo: missing" --err "$TMP/none.json: cannot open"
+expect "a missing --mcp-config file is a usage error; nothing starts" 2 \
+  --no-out "Echo: missing" --err "$TMP/none.json: cannot open"
 
 # ---- the enterprise files ----
 

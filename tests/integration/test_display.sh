@@ -35,6 +35,20 @@ on_term json -- --config "$C" --json call mcp__naming__hostile
 expect "--json on a terminal: controls, C1 and bidi as JSON escapes" 0 \
   --out '"A\u001b[2JB\u001b]0;pwned\u0007C\u009b31mD\u202eE\u200bF\n\tG"'
 
+# batch reads its requests on stdin: a wrapper gives it a file there, so
+# that stdout alone is the terminal.
+printf '%s\n' '{"id":1,"call":"mcp__naming__hostile"}' >"$TMP/batch.in"
+printf '#!/bin/sh\nexec %q "$@" <%q\n' "$MCPHOST" "$TMP/batch.in" \
+  >"$TMP/batch.sh"
+chmod +x "$TMP/batch.sh"
+MCPHOST_REAL=$MCPHOST MCPHOST=$TMP/batch.sh
+on_term batch -- --config "$C" batch
+MCPHOST=$MCPHOST_REAL
+expect "batch on a terminal: C1 and bidi as JSON escapes, as --json call" 0 \
+  --out 'A\u001b[2JB\u001b]0;pwned\u0007C\u009b31mD\u202eE\u200bF\n\tG'
+check "batch on a terminal writes no raw CSI or RLO" \
+  bash -c '! grep -q $'"'"'\u009b\|\u202e'"'"' "$1"' _ "$TMP/out"
+
 on_term desc -- --config "$C" tools naming
 expect "a description's escape is shown in the listing" 0 \
   --out "clears <U+001B>[2Jthe screen"

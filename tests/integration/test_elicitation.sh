@@ -505,9 +505,9 @@ term esc -- call el/ask '{"params": {"message": "\u001b]0;pwned\u0007Hi\u001b[2J
 wait_for esc "[1/1]"
 type_line esc ":cancel"
 done_term esc
-expect "on a terminal: control characters and bidi overrides from a server are shown as ?" 0 \
-  --out 'result {"action":"cancel"}' --err "?]0;pwned?Hi?[2J" --err "evil" \
-  --no-err $'\u202e' --err "T?itle (?[31mred)"
+expect "on a terminal: control characters and bidi overrides from a server are shown as <U+XXXX>" 0 \
+  --out 'result {"action":"cancel"}' --err "<U+001B>]0;pwned<U+0007>Hi<U+001B>[2J" \
+  --err "evil" --no-err $'\u202e' --err "T<U+009B>itle (<U+001B>[31mred)"
 
 # URL mode on a terminal: shown in full first, opened only on "y".
 U='https://example.com/cb?a=1&b=2'

@@ -192,8 +192,8 @@ run --config "$TMP/odd.json" call odd/invalid_json
 xpect "a line of invalid JSON: the answer after it gets through; a warning says so" 0 \
   --out "after the garbage" \
   --err "warning: [odd] dropped a message that is not valid JSON (${#bad} bytes)"
-check "a line that is not JSON at all: one warning quoting it" \
-  test "$(count 'server wrote a non-JSON line to stdout: hostile: this line is not JSON' "$TMP/err")" -eq 1
+check "a line that is not JSON at all: one warning quoting it, its ESC as <U+001B>, its UTF-8 kept" \
+  test "$(count 'server wrote a non-JSON line to stdout: hostile: this line is not JSON <U+001B>.2Jcafé' "$TMP/err")" -eq 1
 
 run --config "$TMP/odd.json" --timeout 60000 call odd/garbled
 xpect "an answer that is invalid JSON fails its call at once, not at the deadline" 3 \

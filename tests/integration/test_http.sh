@@ -172,6 +172,10 @@ run --config "$T" call t/http_error
 expect "an HTTP 500 names the status, the URL and the body" 3 \
   --err "HTTP 500 Internal Server Error from $TURL: boom: the tool broke"
 
+run --config "$T" call t/odd_error
+expect "a reason phrase keeps its UTF-8, a body's controls are shown as <U+XXXX>" 3 \
+  --err "HTTP 502 Café from $TURL: boom<U+001B>[2J tab line 2"
+
 run --config "$T" call t/unauthorized
 expect "an HTTP 401 carries the WWW-Authenticate challenge" 7 \
   --err "HTTP 401 from $TURL; WWW-Authenticate: Bearer resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource\", scope=\"mcp:read\""

@@ -8,8 +8,7 @@
 # the server received.
 . "$(dirname "$0")/lib.sh"
 if [ ! -f "$EVERYTHING" ]; then
-  echo "server-everything is not installed in tests/interop; skipped"
-  exit 0
+  skip_test "server-everything is not installed in tests/interop"
 fi
 P=$(realpath "$TMP")/proj
 mkdir -p "$P/sub" "$TMP/cfg/data" "$TMP/other" "$TMP/r1" "$TMP/r2"

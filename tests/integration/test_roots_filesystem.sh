@@ -8,8 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 FS="$INTEROP/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
 if [ ! -f "$FS" ]; then
-  echo "server-filesystem is not installed in tests/interop; skipped"
-  exit 0
+  skip_test "server-filesystem is not installed in tests/interop"
 fi
 R=$(realpath "$TMP")
 A="$R/allowed" W="$R/work"

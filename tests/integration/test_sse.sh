@@ -287,6 +287,40 @@ expect "tls.insecure connects and warns, naming the server" 0 \
   --out "Echo: insecure" \
   --err "warning: [tls] TLS certificate verification is off for server \"tls\""
 
+# ---- an http URL redirected to https ----
+
+# The only cross-scheme redirect followed is http -> https on the same host
+# with both default ports, so this needs ports 80 and 443 of 127.0.0.1.
+serve --cert "$TMP/cert.pem" --key "$TMP/key.pem" --port 443
+TLS_LOG=$LOG TLS_PID=$!
+if [ "$P" = 443 ]; then
+  serve --port 80 --redirect-sse https://127.0.0.1/sse
+fi
+if [ "$P" = 80 ]; then
+  UPG="\"tls\": {\"caFile\": \"$TMP/cert.pem\"}"
+  sse_config "$TMP/upgrade.json" up http://127.0.0.1/sse "$UPG"
+  run --config "$TMP/upgrade.json" call mcp__up__echo message=upgraded
+  expect "after an http -> https redirect a relative endpoint is resolved against https" 0 \
+    --out "Echo: upgraded"
+  check "the POSTs went to the https server, none to the http one" \
+    bash -c '[ "$(jq -s "[.[] | select(.method == \"POST\")] | length" "$1")" -gt 0 ] &&
+      [ "$(jq -s "[.[] | select(.method == \"POST\")] | length" "$2")" = 0 ]' \
+    _ "$TLS_LOG" "$LOG"
+  kill "$TLS_PID"
+  wait "$TLS_PID" 2>/dev/null
+  serve --cert "$TMP/cert.pem" --key "$TMP/key.pem" --port 443 \
+    --endpoint 'https://127.0.0.1/message?sessionId={sid}&stream={stream}'
+  if [ "$P" = 443 ]; then
+    run --config "$TMP/upgrade.json" call mcp__up__echo message=absolute
+    expect "after an http -> https redirect an absolute https endpoint of that origin is used" 0 \
+      --out "Echo: absolute" --no-out "differs from"
+  else
+    bad "the https server with an absolute endpoint listens on port 443"
+  fi
+else
+  echo "skip the http -> https redirect checks: ports 80 and 443 of 127.0.0.1 are not free (or not root)"
+fi
+
 # ---- proxies ----
 
 serve

@@ -16,12 +16,6 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../integration/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/second_user.sh"
 
-# A skipped test: ctest counts exit 77 as skipped (SKIP_RETURN_CODE).
-skip_test() {
-  echo "SKIP: $*"
-  exit 77
-}
-
 other_user_setup() {
   if [ "$(id -u)" -ne 0 ]; then
     skip_test "needs root to create a second user or to chown files to one"

@@ -10,9 +10,7 @@
 . "$(dirname "$0")/../integration/lib.sh"
 unset MCPHOST_PLUGIN_PATH
 if [ "$(id -u)" != 0 ]; then
-  echo "skipped: the ownership checks need root to give files to nobody"
-  finish
-  exit
+  skip_test "the ownership checks need root to give files to nobody"
 fi
 MARK="$TMP/constructor-ran"
 export PLUGIN_MARK="$MARK"

@@ -49,8 +49,18 @@ chmod 0664 "$OPEN/job/.mcp.json"
 prun "$OPEN/job" --approve-project call mcp__planted__echo message=x
 expect "a group-writable .mcp.json is skipped" 6 \
   --err "$OPEN/job/.mcp.json: skipped: writable by its group or by others (mode 0664)"
-# Group write for the user's private group (umask 002) is the user's own.
+# The victim's own file below a world-writable, non-sticky ancestor: the
+# ancestor's writers may swap the directory between check and read.
 chgrp "$(id -g)" "$OPEN/job/.mcp.json"
+chmod 0644 "$OPEN/job/.mcp.json"
+rm -f "$OPEN/.mcp.json"
+prun "$OPEN/job" --approve-project call mcp__planted__echo message=x
+expect "a file below a world-writable directory that is not sticky is skipped" 6 \
+  --err "$OPEN/job/.mcp.json: skipped: the directory above it $OPEN is writable by its group or by others (mode 0777) and not a sticky directory of root's"
+check "its command never ran" test ! -e "$TMP/pwned"
+chmod 0755 "$OPEN"
+# Group write for the user's private group (umask 002) is the user's own.
+chmod 0664 "$OPEN/job/.mcp.json"
 if [ "$(id -gn)" = "$(id -un)" ] && [ -z "$(getent group "$(id -g)" | cut -d: -f4)" ]; then
   prun "$OPEN/job" --approve-project call mcp__planted__echo message=upg
   expect "a file writable by the user's private group is read" 0 --out "Echo: upg"
@@ -118,4 +128,35 @@ servers intree "$DEMO" >"$L/conf/mcp.json"
 ln -s conf/mcp.json "$L/.mcp.json"
 prun "$L" --approve-project call mcp__intree__echo message=link
 expect "a link that stays inside the project is followed" 0 --out "Echo: link"
+
+# A dotfiles repository in $HOME: ~/.git must not make $HOME the project
+# tree, so a link from a project up into ~/.config stays refused; and a
+# project file that is another scope's file (a hard link) is refused too.
+U="$HOME/.config/mcphost/settings.json"
+A="$HOME/src/app"
+mkdir -p "$HOME/.git" "$A" "$(dirname "$U")"
+printf '{"mcpServers": {"u": {"command": "%s"}}}\n' "$DEMO" >"$U"
+cp "$U" "$TMP/u.orig"
+ln -s ../../.config/mcphost/settings.json "$A/.mcp.json"
+# refused_both WHAT TEXT: $A/.mcp.json is neither written nor read.
+refused_both() {
+  XDG_CONFIG_HOME="$HOME/.config" prun "$A" mcp add -s project evil -- "$EVIL"
+  expect "$1: mcp add -s project refuses to write it" 3 --err "$2"
+  check "$1: the user settings in \$HOME are untouched" cmp -s "$U" "$TMP/u.orig"
+  XDG_CONFIG_HOME="$HOME/.config" prun "$A" --json mcp list
+  expect "$1: nor is it read as a project file" 0 \
+    --jq 'map(select(.scope == "project")) | length == 0' --err "$2"
+}
+refused_both "with ~/.git, a link into the user settings" \
+  "outside the project tree $A; refused"
+rm -f "$A/.mcp.json"
+ln "$U" "$A/.mcp.json"
+refused_both "a hard link to the user settings" \
+  "$A/.mcp.json: refused: it is the same file as $U"
+rm -f "$A/.mcp.json"
+servers m "$DEMO" >"$TMP/extra.json"
+ln "$TMP/extra.json" "$A/.mcp.json"
+prun "$A" --mcp-config "$TMP/extra.json" --json mcp list
+expect "or to a --mcp-config file" 0 --err "the same file as $TMP/extra.json"
+rm -rf "$HOME/.git" "$A/.mcp.json"
 finish

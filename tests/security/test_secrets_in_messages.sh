@@ -34,7 +34,16 @@ for type in http sse; do
 done
 
 run --url "s=admin:hunter2@host/x?token=SECRET" servers
-expect "--url: a value that is not a URL is quoted redacted" 3 \
+expect "--url: a value that is not a URL is quoted redacted" 2 \
   --err '--url "host/x?…": not a URL'
 no_secret "--url"
+
+run mcp add -s user -t http tok "http://admin:hunter2@127.0.0.1:$DEAD/mcp?token=SECRET"
+expect "mcp add takes a URL with credentials" 0
+run mcp list
+expect "mcp list shows the URL redacted" 3 --out "http://127.0.0.1:$DEAD/mcp?…"
+no_secret "mcp list"
+run mcp get tok
+expect "mcp get shows the URL redacted" 3 --out "URL: http://127.0.0.1:$DEAD/mcp?…"
+no_secret "mcp get"
 finish

@@ -56,6 +56,7 @@ enum mode {
   M_STUBBORN = 1u << 6,           /* ignore SIGINT/SIGTERM and stdin EOF */
   M_WEIRD_NAMES = 1u << 7,        /* hostile tool names and descriptions */
   M_NO_TEMPLATES = 1u << 8,       /* resources, but no templates/list */
+  M_PRINTING = 1u << 9,           /* the tools "blocks" and "cjk" listed */
 };
 
 static const struct {
@@ -80,6 +81,10 @@ static const struct {
     {"no-templates", M_NO_TEMPLATES,
      "declare resources and list one, answer resources/templates/list "
      "with -32601 (method not found)"},
+    {"printing", M_PRINTING,
+     "also list \"blocks\" (answers the content blocks given in "
+     "`content`, after writing `stderr` to stderr; a description of "
+     "three lines) and \"cjk\" (a long description in Chinese)"},
     {"weird-names", M_WEIRD_NAMES,
      "tools whose names and descriptions hold zero-width, bidi, "
      "private-use characters and invalid UTF-8"},
@@ -352,6 +357,33 @@ static void add_weird_tools(cJSON *tools) {
            NULL, NULL);
 }
 
+/* Tools for the tests of how mcphost prints (M_PRINTING). */
+static void add_printing_tools(cJSON *tools) {
+  add_tool(tools, "blocks",
+           "Answers with the content blocks given in `content`, as given,\n"
+           "after writing `stderr` (a string) to stderr if given.\n"
+           "For tests of how results are printed.",
+           "content", "array");
+  /* 60 CJK characters: 120 columns. */
+  add_tool(tools, "cjk",
+           "\xe8\xbf\x99\xe6\x98\xaf\xe4\xb8\x80\xe4\xb8\xaa"
+           "\xe5\xbe\x88\xe9\x95\xbf\xe7\x9a\x84\xe6\x8f\x8f"
+           "\xe8\xbf\xb0\xe6\x96\x87\xe5\xad\x97\xef\xbc\x8c"
+           "\xe7\x94\xa8\xe6\x9d\xa5\xe6\xb5\x8b\xe8\xaf\x95"
+           "\xe5\xae\xbd\xe5\xba\xa6\xe3\x80\x82"
+           "\xe8\xbf\x99\xe6\x98\xaf\xe4\xb8\x80\xe4\xb8\xaa"
+           "\xe5\xbe\x88\xe9\x95\xbf\xe7\x9a\x84\xe6\x8f\x8f"
+           "\xe8\xbf\xb0\xe6\x96\x87\xe5\xad\x97\xef\xbc\x8c"
+           "\xe7\x94\xa8\xe6\x9d\xa5\xe6\xb5\x8b\xe8\xaf\x95"
+           "\xe5\xae\xbd\xe5\xba\xa6\xe3\x80\x82"
+           "\xe8\xbf\x99\xe6\x98\xaf\xe4\xb8\x80\xe4\xb8\xaa"
+           "\xe5\xbe\x88\xe9\x95\xbf\xe7\x9a\x84\xe6\x8f\x8f"
+           "\xe8\xbf\xb0\xe6\x96\x87\xe5\xad\x97\xef\xbc\x8c"
+           "\xe7\x94\xa8\xe6\x9d\xa5\xe6\xb5\x8b\xe8\xaf\x95"
+           "\xe5\xae\xbd\xe5\xba\xa6\xe3\x80\x82",
+           NULL, NULL);
+}
+
 static void on_tools_list(struct server *s, const cJSON *id,
                           const cJSON *params) {
   size_t total = s->ntools >= 0 ? (size_t)s->ntools
@@ -386,6 +418,8 @@ static void on_tools_list(struct server *s, const cJSON *id,
   }
   if (s->modes & M_WEIRD_NAMES && start + n == total)
     add_weird_tools(tools);
+  if (s->modes & M_PRINTING && start + n == total)
+    add_printing_tools(tools);
   if (start + n < total) {
     char next[32];
     snprintf(next, sizeof next, "%zu", start + n);
@@ -509,7 +543,8 @@ static void on_tools_call(struct server *s, const cJSON *id,
     put_two_lines(s, result_text(id, text_result("first answer")),
                   result_text(id, text_result("second answer")));
   } else if (strcmp(name, "invalid_json") == 0) {
-    char *bad = xprintf("hostile: this line is not JSON\n"
+    char *bad = xprintf("hostile: this line is not JSON \x1b[2J"
+                        "caf\xc3\xa9\n"
                         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/"
                         "message\",\"params\":{\"level\":\"info\",\"data\":");
     put_two_lines(s, bad, result_text(id, text_result("after the garbage")));
@@ -519,6 +554,20 @@ static void on_tools_call(struct server *s, const cJSON *id,
     put_line(s, text);
   } else if (strcmp(name, "deep") == 0) {
     tool_deep(s, id, args);
+  } else if (strcmp(name, "blocks") == 0) {
+    const char *line =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(args, "stderr"));
+    if (line) {
+      char *l = xprintf("%s\n", line);
+      say(l);
+      free(l);
+    }
+    cJSON *r = cJSON_CreateObject();
+    const cJSON *content = cJSON_GetObjectItemCaseSensitive(args, "content");
+    cJSON_AddItemToObject(r, "content",
+                          cJSON_IsArray(content) ? cJSON_Duplicate(content, 1)
+                                                 : cJSON_CreateArray());
+    send_result(s, id, r);
   } else if (strcmp(name, "close_stdout") == 0) {
     say("hostile: closing stdout during a call\n");
     close(STDOUT_FILENO);

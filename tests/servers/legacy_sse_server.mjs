@@ -21,8 +21,8 @@
 //                        headers} and per event {event: ...}
 //   --endpoint E         what the endpoint event says (default: the
 //                        relative /message?... URL; {port} and {sid} are
-//                        replaced by the port and session id); "none": no
-//                        endpoint
+//                        replaced by the port and session id, {stream} by
+//                        the stream's number); "none": no endpoint
 //   --end-after-ms N     end every stream N ms after it starts
 //   --retry N            send `retry: N` first on each stream
 //   --get-status N       answer every GET /sse with status N
@@ -37,6 +37,8 @@
 //   --after-drop S,S,..  statuses for the GETs after the drop, in turn
 //                        (then 200)
 //   --cert F --key F     https instead of http
+//   --port N             listen on port N (default: a free one)
+//   --redirect-sse U     answer every GET /sse with a 302 to U
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -163,7 +165,8 @@ function openStream(req, res) {
   });
   if (opts.retry) res.write(`retry: ${opts.retry}\n\n`);
   const endpoint = (opts.endpoint ?? `/message?sessionId=${sessionId}&stream=${streamNo}`)
-    .replace('{port}', String(server.address().port)).replace('{sid}', sessionId);
+    .replace('{port}', String(server.address().port)).replace('{sid}', sessionId)
+    .replace('{stream}', String(streamNo));
   if (endpoint !== 'none') writeEvent(res, 'endpoint', endpoint);
   if (opts['end-after-ms']) setTimeout(() => res.end(), Number(opts['end-after-ms']));
   if (heldAnswer) {
@@ -178,6 +181,10 @@ function handle(req, res) {
   // A proxy request has an absolute URL as its target.
   const url = new URL(req.url, 'http://placeholder');
   log({ method: req.method, url: req.url, headers: req.headers });
+  if (req.method === 'GET' && url.pathname === '/sse' && opts['redirect-sse']) {
+    res.writeHead(302, { Location: opts['redirect-sse'] });
+    return res.end();
+  }
   if (req.method === 'GET' && url.pathname === '/sse') return openStream(req, res);
   if (req.method === 'GET' && url.pathname === '/redirect') {
     res.writeHead(302, { Location: '/sse' });
@@ -224,6 +231,6 @@ function handle(req, res) {
 const server = opts.cert
   ? https.createServer({ cert: fs.readFileSync(opts.cert), key: fs.readFileSync(opts.key) }, handle)
   : http.createServer(handle);
-server.listen(0, '127.0.0.1', () => {
+server.listen(Number(opts.port || 0), '127.0.0.1', () => {
   if (opts['port-file']) fs.writeFileSync(opts['port-file'], String(server.address().port));
 });

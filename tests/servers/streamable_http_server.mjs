@@ -15,6 +15,8 @@
 //   expire_session     the first call forgets the session (HTTP 404); the
 //                      call resent on a new session succeeds
 //   http_error         HTTP 500 with a text body
+//   odd_error          HTTP 502 with a UTF-8 reason phrase ("Café") and a
+//                      body holding ESC, a tab and a newline
 //   unauthorized       HTTP 401 with a WWW-Authenticate challenge
 //   big_result         a result of `size` bytes of text, as JSON or (with
 //                      `sse: true`) as an event stream
@@ -46,7 +48,7 @@ let failedResumes = 0; // GETs refused for drop_forever
 
 const tools = [
   'echo_headers', 'drop_and_resume', 'get_roundtrip', 'sse_reply', 'batch_reply',
-  'expire_session', 'http_error', 'unauthorized', 'big_result', 'hang',
+  'expire_session', 'http_error', 'odd_error', 'unauthorized', 'big_result', 'hang',
   'close_get', 'drop_forever',
 ].map((name) => ({ name, description: `test tool ${name}`, inputSchema: { type: 'object', properties: {} } }));
 
@@ -142,6 +144,10 @@ function callTool(req, res, msg, sid, session) {
     case 'http_error':
       res.writeHead(500, { 'Content-Type': 'text/plain' });
       return res.end('boom: the tool broke\n');
+    case 'odd_error':
+      // A latin1 string: these are the UTF-8 bytes of "é".
+      res.writeHead(502, 'Caf\u00c3\u00a9', { 'Content-Type': 'text/plain' });
+      return res.end('boom\x1b[2J\ttab\nline 2\n');
     case 'unauthorized':
       res.writeHead(401, { 'WWW-Authenticate': 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", scope="mcp:read"' });
       return res.end();

@@ -186,7 +186,8 @@ static const scope_case cases[] = {
                              "/bin/l") "}, "
                                        "\"enabledMcpjsonServers\": [\"p\"]}}}",
       .project_cwd = SERVERS(S("p", "/bin/p")),
-      .dynamic = SERVERS(S("d", "/bin/d"))},
+      .dynamic = SERVERS(S("d", "/bin/d")),
+      .approve = true},
      "e/enterprise/active l/local/active p/project/approved u/user/active "
      "d/dynamic/active",
      NULL,
@@ -234,13 +235,13 @@ static const scope_case cases[] = {
      "p/project/pending",
      NULL,
      NULL},
-    {"approved and rejected are remembered per project",
+    {"rejections are remembered per project; a name alone approves nothing",
      {.user = "{\"projects\": {\"@P\": {\"enabledMcpjsonServers\": [\"a\"], "
               "\"disabledMcpjsonServers\": [\"r\"]}, \"/elsewhere\": "
               "{\"enabledMcpjsonServers\": [\"q\"]}}}",
       .project_cwd =
           SERVERS(S("a", "/bin/a") "," S("r", "/bin/r") "," S("q", "/bin/q"))},
-     "a/project/approved r/project/rejected q/project/pending",
+     "a/project/pending r/project/rejected q/project/pending",
      NULL,
      NULL},
     {"rejected wins over approved",
@@ -257,10 +258,11 @@ static const scope_case cases[] = {
      "p/project/approved r/project/rejected",
      NULL,
      NULL},
-    {"enableAllProjectMcpServers approves them all",
+    {"enableAllProjectMcpServers alone, in a repository never approved in, "
+     "approves nothing",
      {.user = "{\"enableAllProjectMcpServers\": true}",
       .project_cwd = SERVERS(S("p", "/bin/p"))},
-     "p/project/approved",
+     "p/project/pending",
      NULL,
      NULL},
     {"a pending project server does not hide a user server",
@@ -577,7 +579,7 @@ static char *approving(const char *key, const char *file, const char *entry) {
   cJSON_AddItemToArray(cJSON_AddArrayToObject(project, "enabledMcpjsonServers"),
                        cJSON_CreateString("p"));
   cJSON_AddItemToObject(cJSON_AddObjectToObject(project, APPROVAL_KEY), "p",
-                        approval_record(file, raw));
+                        approval_record(file, raw, NULL));
   char *text = cJSON_PrintUnformatted(doc);
   cJSON_Delete(doc);
   cJSON_Delete(raw);
@@ -611,21 +613,36 @@ TEST(test_an_approval_holds_only_for_the_entry_it_was_given_to) {
   result_free(&r);
 }
 
-TEST(test_approvals_without_a_record_are_bound_at_first_use) {
+TEST(test_approvals_without_a_record_are_pending_showing_what_they_run) {
   tree t = {.user = "{\"projects\": {\"@P\": {\"enabledMcpjsonServers\": "
                     "[\"p\"]}}}",
             .project_cwd = SERVERS(S("p", "/bin/p"))};
   result r = load(&t);
   const server_config *s = find(&r, "p");
-  CHECK(s && s->state == SERVER_ACTIVE && s->bind_approval);
-  CHECK_CONTAINS(r.messages, "was approved by name only");
-  CHECK_CONTAINS(r.messages, "approving it now as: command: /bin/p");
+  CHECK(s && s->state == SERVER_PENDING && !s->bind_approval);
+  CHECK_CONTAINS(s ? s->reason : NULL, "was approved by name only");
+  CHECK_CONTAINS(s ? s->reason : NULL, "it runs command: /bin/p");
   result_free(&r);
   t.user = "{\"enabledMcpjsonServers\": [\"p\"]}";
   r = load(&t);
   s = find(&r, "p");
-  CHECK(s && s->bind_approval);
+  CHECK(s && s->state == SERVER_PENDING && !s->bind_approval);
+  CHECK_CONTAINS(s ? s->reason : NULL,
+                 "honoured only in a repository where \"mcphost mcp "
+                 "approve\" was used");
+  result_free(&r);
+}
+
+TEST(test_blanket_approvals_bind_where_the_repository_was_approved_in) {
+  tree t = {.user = "{\"enabledMcpjsonServers\": [\"p\"], \"projects\": "
+                    "{\"@P\": {\"" APPROVAL_KEY "\": {\"q\": {\"file\": "
+                    "\"/x\", \"sha256\": \"00\"}}}}}",
+            .project_cwd = SERVERS(S("p", "/bin/p"))};
+  result r = load(&t);
+  const server_config *s = find(&r, "p");
+  CHECK(s && s->state == SERVER_ACTIVE && s->bind_approval);
   CHECK_CONTAINS(r.messages, "a name approved in every repository");
+  CHECK_CONTAINS(r.messages, "approving it now as: command: /bin/p");
   result_free(&r);
 }
 
@@ -639,4 +656,5 @@ RUN(T(test_scopes_table),
     T(test_project_walk_stops_at_the_repository_root),
     T(test_project_walk_stops_at_the_file_system_boundary),
     T(test_an_approval_holds_only_for_the_entry_it_was_given_to),
-    T(test_approvals_without_a_record_are_bound_at_first_use))
+    T(test_approvals_without_a_record_are_pending_showing_what_they_run),
+    T(test_blanket_approvals_bind_where_the_repository_was_approved_in))

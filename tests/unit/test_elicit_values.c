@@ -365,7 +365,7 @@ TEST(test_url_mode_answers_carry_no_content) {
   free(got);
 }
 
-TEST(test_text_clean_defuses_terminal_controls) {
+TEST(test_text_clean_shows_controls_and_invisibles_as_escapes) {
   static const struct {
     const char *in, *want;
     bool multiline;
@@ -373,19 +373,25 @@ TEST(test_text_clean_defuses_terminal_controls) {
       {"plain text", "plain text", false},
       {"\x1b]0;title\x07"
        "ok",
-       "?]0;title?ok", false},
-      {"a\x1b[2Jb", "a?[2Jb", false},
-      {"line1\nline2", "line1?line2", false},
+       "<U+001B>]0;title<U+0007>ok", false},
+      {"a\x1b[2Jb", "a<U+001B>[2Jb", false},
+      {"line1\nline2", "line1<U+000A>line2", false},
       {"line1\nline2", "line1\nline2", true},
-      {"tab\there", "tab here", false},
+      {"tab\there", "tab<U+0009>here", false},
+      {"tab\there", "tab\there", true},
       {"c1\xc2\x9b"
        "31m",
-       "c1?31m", false}, /* U+009B CSI */
+       "c1<U+009B>31m", false}, /* U+009B CSI */
       {"rlo\xe2\x80\xae"
        "txt.exe",
-       "rlo?txt.exe", false}, /* U+202E */
-      {"bad\xff\xfe", "bad??", false},
-      {"overlong\xc0\xaf", "overlong??", false},
+       "rlo<U+202E>txt.exe", false},              /* U+202E */
+      {"zw\xe2\x80\x8bsp", "zw<U+200B>sp", true}, /* zero-width space */
+      {"\xef\xbb\xbf"
+       "bom",
+       "<U+FEFF>bom", true},                         /* BOM */
+      {"tag\xf3\xa0\x81\x81", "tag<U+E0041>", true}, /* tag character */
+      {"bad\xff\xfe", "bad<0xFF><0xFE>", false},
+      {"overlong\xc0\xaf", "overlong<0xC0><0xAF>", false},
       {"caf\xc3\xa9 \xf0\x9f\x99\x82", "caf\xc3\xa9 \xf0\x9f\x99\x82", false},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -548,7 +554,7 @@ int main(void) {
       T(test_multi_choice_is_comma_separated_and_limited),
       T(test_answers_are_checked_against_the_schema),
       T(test_url_mode_answers_carry_no_content),
-      T(test_text_clean_defuses_terminal_controls),
+      T(test_text_clean_shows_controls_and_invisibles_as_escapes),
       T(test_commands_split_like_a_shell_without_expansion),
       T(test_only_http_and_https_urls_with_a_host_may_be_opened),
       T(test_the_url_opened_is_rebuilt_from_its_parsed_parts),

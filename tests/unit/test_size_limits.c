@@ -1,6 +1,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "display_width.h"
 #include "size_limits.h"
 
 TEST(test_defaults_are_claude_codes) {
@@ -82,6 +83,25 @@ TEST(test_a_line_is_cut_to_the_width_at_a_word) {
   free(cut);
 }
 
+TEST(test_widths_are_screen_columns) {
+  /* CJK two columns, a combining mark none, ASCII and Latin one. */
+  CHECK(display_width("\xe6\x95\xb0\xe6\x8d\xae", 6) == 4);
+  CHECK(display_width("e\xcc\x81", 3) == 1);
+  CHECK(display_width("a\xC3\xA9<U+200B>", 11) == 10);
+  CHECK(display_width("\xef\xbc\xa1", 3) == 2); /* fullwidth A */
+  CHECK(display_width("\xff", 1) == 1);
+  /* The start that fits: never half a wide character, never a mark
+   * without its base. */
+  CHECK(display_offset("\xe6\x95\xb0\xe6\x8d\xae", 6, 3) == 3);
+  CHECK(display_offset("ae\xcc\x81"
+                       "b",
+                       5, 2) == 4);
+  char *cut = limits_cut_to_width(
+      "\xe6\x95\xb0\xe6\x8d\xae\xe6\x95\xb0\xe6\x8d\xae", 5);
+  CHECK_STR(cut, "\xe6\x95\xb0\xe6\x8d\xae\xe2\x80\xa6");
+  free(cut);
+}
+
 TEST(test_an_output_limit_asked_for_is_forced) {
   limits l;
   limits_default(&l);
@@ -101,6 +121,7 @@ TEST(test_an_output_limit_asked_for_is_forced) {
 
 RUN(T(test_defaults_are_claude_codes),
     T(test_a_line_is_cut_to_the_width_at_a_word),
+    T(test_widths_are_screen_columns),
     T(test_an_output_limit_asked_for_is_forced),
     T(test_environment_overrides_the_defaults),
     T(test_bad_environment_values_keep_the_default_and_say_so),

@@ -79,8 +79,16 @@ static void test_trusted_fs_refuses_writable_directories(void) {
         "a directory below a world-writable one is refused");
   mkdir_mode("sticky", 01777);
   mkdir_mode("sticky/mine", 0700);
-  CHECK(opens(at("sticky/mine"), 0),
-        "a directory below a sticky one of root's is used");
+  /* The sticky directory is made by the user running the test: root's
+   * only when that is root (as /tmp is). */
+  if (geteuid() == 0) {
+    CHECK(opens(at("sticky/mine"), 0),
+          "a directory below a sticky one of root's is used");
+  } else {
+    printf("skip a directory below a sticky one of root's: not root\n");
+    CHECK(!opens(at("sticky/mine"), 0) && has("writable by everyone"),
+          "a directory below a sticky one of another user's is refused");
+  }
   CHECK(!opens(at("sticky"), 0), "a sticky directory itself is refused");
   mkdir_mode("readable", 0755);
   CHECK(opens(at("readable"), 0), "a directory others may read is used");
@@ -176,6 +184,56 @@ static void test_trusted_fs_refuses_another_users(void) {
   close(dfd);
 }
 
+static const char *file_name(const char *text) {
+  static char buf[4][128];
+  static int i;
+  i = (i + 1) % 4;
+  trusted_fs_file_name(text, buf[i], sizeof buf[i] - 8);
+  return buf[i];
+}
+
+static void test_trusted_fs_file_names_are_kept_or_marked(void) {
+  why[0] = '\0';
+  CHECK(strcmp(file_name("fs"), "fs") == 0 &&
+            strcmp(file_name("my-server_2.x"), "my-server_2.x") == 0,
+        "a plain name is its own file name");
+  CHECK(strcmp(file_name(""), "server-811c9dc5") == 0,
+        "an empty name is server and a mark");
+  const char *ab = file_name("a b");
+  CHECK(strncmp(ab, "a_b-", 4) == 0 && strlen(ab) == 12,
+        "a changed name keeps what it can and gets a mark");
+  CHECK(file_name(".hidden")[0] == '_' && file_name("..")[0] == '_',
+        "never a hidden file, . or ..");
+  char long1[200], long2[200];
+  memset(long1, 'x', 150);
+  long1[150] = '\0';
+  memcpy(long2, long1, 151);
+  long2[149] = 'y';
+  CHECK(strlen(file_name(long1)) <= 100, "a long name is cut to 100 bytes");
+  CHECK(strlen(file_name(long1)) <= 100 &&
+            strcmp(file_name(long1), file_name(long2)) != 0,
+        "two long names that differ after the cut get two files");
+  static const char *const distinct[] = {
+      "a b", "a_b",    "a:b",          "caf\xc3\xa9",  "caf\xc3\xa8", "caf__",
+      "",    "server", "a_b-00000000", "plugin:x:dup", "plugin_x_dup"};
+  size_t n = sizeof distinct / sizeof *distinct;
+  bool all = true;
+  for (size_t i = 0; i < n; i++) {
+    for (size_t j = i + 1; j < n; j++) {
+      char one[128];
+      snprintf(one, sizeof one, "%s", file_name(distinct[i]));
+      if (strcmp(one, file_name(distinct[j])) == 0) {
+        printf("     \"%s\" and \"%s\" share %s\n", distinct[i], distinct[j],
+               one);
+        all = false;
+      }
+    }
+  }
+  CHECK(all, "different names never share a file name");
+  CHECK(strcmp(file_name("a b"), file_name("a b")) == 0,
+        "the same name always gives the same file name");
+}
+
 int main(void) {
   const char *tmp = getenv("TMPDIR");
   snprintf(root, sizeof root, "%s/trusted-fs-XXXXXX", tmp ? tmp : "/tmp");
@@ -189,6 +247,7 @@ int main(void) {
   test_trusted_fs_follows_our_links_and_dots();
   test_trusted_fs_files();
   test_trusted_fs_refuses_another_users();
+  test_trusted_fs_file_names_are_kept_or_marked();
   char cmd[PATH_MAX + 32];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
   if (system(cmd) != 0) {

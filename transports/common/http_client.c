@@ -1,6 +1,12 @@
 /* Easy handles and failure classification; see http_client.h. */
 #include "http_client.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "text_escape.h"
+#include "utf8.h"
+
 #include <mcphost/abi.h>
 
 #define KEEPALIVE_IDLE_S 60L
@@ -106,4 +112,58 @@ const char *http_client_reason(long status) {
   case 504: return "Gateway Timeout";
   default: return "";
   }
+}
+
+void http_client_excerpt(const char *s, size_t n, char *out, size_t size) {
+  out[0] = '\0';
+  /* A sequence the end of what was kept cut short. */
+  for (size_t back = 1; back <= 4 && back <= n; back++) {
+    unsigned char b = (unsigned char)s[n - back];
+    if ((b & 0xC0) != 0x80) {
+      bool lead = b >= 0xC2 && b <= 0xF4, ok = false;
+      const unsigned char *p = (const unsigned char *)s + n - back;
+      if (lead && utf8_sequence(p, back, &ok, NULL) == back && !ok) {
+        n -= back;
+      }
+      break;
+    }
+  }
+  char *flat = malloc(n + 1);
+  if (!flat) {
+    return;
+  }
+  size_t len = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    bool blank = c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    if (blank && (len == 0 || flat[len - 1] == ' ')) {
+      continue;
+    }
+    flat[len++] = blank ? ' ' : c;
+  }
+  while (len > 0 && flat[len - 1] == ' ') {
+    len--;
+  }
+  size_t elen;
+  char *esc = text_escape(flat, len,
+                          TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, &elen);
+  free(flat);
+  if (!esc) {
+    return;
+  }
+  if (elen >= size) {
+    elen = size - 1;
+    /* Not inside a character, nor inside an escape ("<U+001B>"). */
+    while (elen > 0 && ((unsigned char)esc[elen] & 0xC0) == 0x80) {
+      elen--;
+    }
+    char *lt = memrchr(esc, '<', elen), *gt = memrchr(esc, '>', elen);
+    if (lt && (!gt || gt < lt) && elen - (size_t)(lt - esc) < 10 &&
+        (strncmp(lt, "<U+", 3) == 0 || strncmp(lt, "<0x", 3) == 0)) {
+      elen = (size_t)(lt - esc);
+    }
+  }
+  memcpy(out, esc, elen);
+  out[elen] = '\0';
+  free(esc);
 }

@@ -50,4 +50,13 @@ int http_client_code_for_status(long status);
  * none; "" when unknown. */
 const char *http_client_reason(long status);
 
+/* What a server sent in a response (a reason phrase, the start of an
+ * error body), for one line of a message: CR, LF, tab and space runs as
+ * one space, none at the ends, a UTF-8 sequence cut at the end dropped,
+ * and the rest shown by the one rule (text_escape.h: controls and
+ * invisible characters as "<U+XXXX>", UTF-8 as it is). Into `out`
+ * (`size` > 0 bytes), cut there before a character or escape that does
+ * not fit. */
+void http_client_excerpt(const char *s, size_t n, char *out, size_t size);
+
 #endif /* MCPH_HTTP_CLIENT_H */

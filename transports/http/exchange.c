@@ -63,33 +63,6 @@ static struct curl_slist *add_header(struct curl_slist *list, bool *ok,
   return n;
 }
 
-/* The first EXCERPT_BYTES of a body for a message: control characters as
- * spaces, no partial UTF-8 sequence at the end. */
-static void excerpt(const char *s, size_t n, char *out, size_t size) {
-  if (n > EXCERPT_BYTES)
-    n = EXCERPT_BYTES;
-  if (n >= size)
-    n = size - 1;
-  /* Drop a multi-byte sequence the cut left incomplete. */
-  size_t k = n;
-  while (k > 0 && n - k < 3 && ((unsigned char)s[k - 1] & 0xc0) == 0x80)
-    k--;
-  if (k > 0 && (unsigned char)s[k - 1] >= 0xc0) {
-    unsigned char lead = (unsigned char)s[k - 1];
-    size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
-    if (n - (k - 1) < need)
-      n = k - 1;
-  }
-  size_t o = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    out[o++] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
-  }
-  while (o > 0 && out[o - 1] == ' ')
-    o--;
-  out[o] = '\0';
-}
-
 /* ---- curl callbacks ---- */
 
 static void parse_status_line(exchange *x, const char *l, size_t n) {
@@ -111,12 +84,10 @@ static void parse_status_line(exchange *x, const char *l, size_t n) {
   x->status = st;
   while (i < n && l[i] == ' ')
     i++;
-  size_t o = 0;
-  for (; i < n && o + 1 < sizeof x->reason; i++)
-    x->reason[o++] = l[i] >= 0x20 && l[i] < 0x7f ? l[i] : '?';
-  while (o > 0 && x->reason[o - 1] == ' ')
-    o--;
-  x->reason[o] = '\0';
+  /* The phrase as sent (REASON_RAW_MAX bytes of it), shown by the one
+   * rule. */
+  size_t len = n - i < REASON_RAW_MAX ? n - i : REASON_RAW_MAX;
+  http_client_excerpt(l + i, len, x->reason, sizeof x->reason);
 }
 
 /* A blank line ended a block of response headers. */
@@ -531,9 +502,11 @@ long exchange_status(const exchange *x) {
 int exchange_describe_status(const exchange *x, char *buf, size_t size) {
   const char *url = x->t->cfg.display_url;
   long st = x->status;
-  char body[EXCERPT_BYTES + 1];
-  excerpt(x->body ? x->body : "", x->mode == BODY_ERROR ? x->body_len : 0, body,
-          sizeof body);
+  char body[EXCERPT_BYTES * 2 + 1];
+  size_t blen = x->mode == BODY_ERROR ? x->body_len : 0;
+  http_client_excerpt(x->body ? x->body : "",
+                      blen < EXCERPT_BYTES ? blen : EXCERPT_BYTES, body,
+                      sizeof body);
   const char *www = x->www_auth;
   if (st == 401) {
     if (www)

@@ -46,6 +46,7 @@
 #define DELETE_TIMEOUT_MS 2000L
 #define GET_CONNECT_TIMEOUT_MS 30000L
 #define EXCERPT_BYTES 200
+#define REASON_RAW_MAX 60 /* bytes of a reason phrase kept */
 #define SESSION_ID_MAX 1024
 
 typedef struct plugin {
@@ -99,8 +100,10 @@ struct exchange {
   unsigned redirects; /* followed so far for this request */
 
   /* The response of the current attempt. */
-  long status;     /* of the last status line seen */
-  char reason[64]; /* its reason phrase, printable ASCII */
+  long status; /* of the last status line seen */
+  /* Its reason phrase, escaped (text_escape.h): REASON_RAW_MAX bytes of
+   * it at most, each of which can take 8 to show ("<U+001B>"). */
+  char reason[REASON_RAW_MAX * 8 + 1];
   char ctype[128];
   char *www_auth;    /* WWW-Authenticate values joined with ", " */
   char *new_session; /* Mcp-Session-Id of the response, applied on 2xx */

@@ -8,6 +8,8 @@
 
 #include <mcphost/abi.h>
 
+#include "../common/http_client.h"
+
 void http_resp_init(http_resp *r) {
   memset(r, 0, sizeof *r);
 }
@@ -52,7 +54,8 @@ static void status_line(http_resp *r, const char *line, size_t len) {
   }
   r->status = i == 3 ? status : 0;
   if (i < rest) {
-    copy_trimmed(r->reason, sizeof r->reason, p + i, rest - i);
+    size_t n = rest - i < HTTP_REASON_MAX ? rest - i : HTTP_REASON_MAX;
+    http_client_excerpt(p + i, n, r->reason, sizeof r->reason);
   }
 }
 
@@ -95,43 +98,12 @@ bool http_resp_keep_body(http_resp *r, const char *data, size_t len) {
   return r->body_len == HTTP_EXCERPT_MAX;
 }
 
-/* The excerpt on one line: control characters become spaces, runs of
- * spaces one, and a UTF-8 sequence cut at the end is dropped. */
-static void excerpt(const http_resp *r, char *out, size_t size) {
-  size_t o = 0, n = r->body_len;
-  /* Drop a trailing partial UTF-8 sequence. */
-  size_t back = 0;
-  while (back < n && back < 4 &&
-         ((unsigned char)r->body[n - 1 - back] & 0xc0) == 0x80) {
-    back++;
-  }
-  if (back < n && ((unsigned char)r->body[n - 1 - back] & 0x80)) {
-    unsigned char lead = (unsigned char)r->body[n - 1 - back];
-    size_t want = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
-    if (back + 1 < want) {
-      n -= back + 1;
-    }
-  }
-  for (size_t i = 0; i < n && o + 1 < size; i++) {
-    unsigned char c = (unsigned char)r->body[i];
-    char ch = c < 0x20 || c == 0x7f ? ' ' : (char)c;
-    if (ch == ' ' && (o == 0 || out[o - 1] == ' ')) {
-      continue;
-    }
-    out[o++] = ch;
-  }
-  while (o > 0 && out[o - 1] == ' ') {
-    o--;
-  }
-  out[o] = '\0';
-}
-
 void http_resp_describe(const http_resp *r, bool with_body, char *out,
                         size_t size) {
-  char body[HTTP_EXCERPT_MAX + 1];
+  char body[HTTP_EXCERPT_MAX * 2 + 1];
   body[0] = '\0';
   if (with_body) {
-    excerpt(r, body, sizeof body);
+    http_client_excerpt(r->body, r->body_len, body, sizeof body);
   }
   snprintf(out, size, "HTTP %ld%s%s%s%s%s", r->status, r->reason[0] ? " " : "",
            r->reason, body[0] ? ": " : "", body,

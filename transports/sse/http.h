@@ -17,8 +17,10 @@
 
 /* What is kept of one response. Loop thread; filled from curl callbacks. */
 typedef struct http_resp {
-  long status;                     /* of the last status line; 0 if none */
-  char reason[HTTP_REASON_MAX];    /* its reason phrase, may be "" */
+  long status; /* of the last status line; 0 if none */
+  /* Its reason phrase (HTTP_REASON_MAX bytes of it), shown by the one
+   * rule (http_client_excerpt); may be "". */
+  char reason[HTTP_REASON_MAX * 8 + 1];
   bool event_stream;               /* Content-Type: text/event-stream */
   char content_type[64];           /* as sent, for messages */
   char *www_authenticate;          /* the header's value, or NULL */

@@ -444,8 +444,12 @@ void stream_on_endpoint(mcph_transport *t, const char *data, size_t len) {
   if (!ref) {
     return; /* nothing usable: wait for another */
   }
+  /* Against the URL the stream came from, after the redirects it
+   * followed (an http one upgraded to https, say): that is where the
+   * server is, and so where its endpoint must be. */
+  const char *base = t->get_url ? t->get_url : t->cfg.url;
   char why[256];
-  char *url = url_resolve(t->cfg.url, ref, why, sizeof why);
+  char *url = url_resolve(base, ref, why, sizeof why);
   if (!url) {
     sse_finish(t, MCPH_EPROTO,
                "the endpoint event from %s is not a usable URL (\"%.200s\"): "
@@ -455,10 +459,10 @@ void stream_on_endpoint(mcph_transport *t, const char *data, size_t len) {
     return;
   }
   free(ref);
-  if (!url_same_origin(url, t->cfg.url)) {
+  if (!url_same_origin(url, base)) {
     char mine[300], theirs[300];
     url_origin(url, theirs, sizeof theirs);
-    url_origin(t->cfg.url, mine, sizeof mine);
+    url_origin(base, mine, sizeof mine);
     sse_finish(t, MCPH_EPROTO,
                "endpoint origin %s differs from the SSE URL's origin %s",
                theirs, mine);

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "stdio_transport.h"
+#include "text_escape.h"
 
 #define READ_CHUNK ((size_t)64 << 10)
 /* Work done per watch callback, so that a server that floods its stdout
@@ -26,19 +27,20 @@
 
 /* ---- stdout ---- */
 
-/* The first EXCERPT_CHARS characters of a line, for a message: whole UTF-8
- * sequences only, control characters as '?'. */
-static void excerpt(const char *s, size_t n, char *out, size_t size) {
-  size_t o = 0, chars = 0;
-  for (size_t i = 0; i < n && o + 1 < size; i++) {
-    unsigned char c = (unsigned char)s[i];
-    bool lead = (c & 0xc0) != 0x80;
-    if (lead && (chars++ == EXCERPT_CHARS || o + 5 >= size)) {
+/* The first EXCERPT_CHARS characters of a line, for a message, with its
+ * controls and invisible characters escaped by the one rule
+ * (text_escape.h). New string (free()), NULL when memory runs out. */
+static char *excerpt(const char *s, size_t n) {
+  size_t end = 0, chars = 0;
+  while (end < n) {
+    bool lead = ((unsigned char)s[end] & 0xc0) != 0x80;
+    if (lead && (chars++ == EXCERPT_CHARS || end >= EXCERPT_CHARS * 4)) {
       break;
     }
-    out[o++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    end++;
   }
-  out[o] = '\0';
+  return text_escape(s, end, TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE,
+                     NULL);
 }
 
 /* A problem that does not end the transport: the host hears of it (and
@@ -77,10 +79,12 @@ static void deliver_lines(mcph_transport *t) {
     if (kind == FRAMING_MESSAGE) {
       t->ev->on_message(t->ev->ud, line, len);
     } else if (kind == FRAMING_NOT_JSON) {
-      char text[EXCERPT_CHARS * 4 + 1], msg[EXCERPT_CHARS * 4 + 64];
-      excerpt(line, len, text, sizeof text);
+      /* 200 characters of 4 bytes, each shown in up to 10 */
+      char msg[EXCERPT_CHARS * 40 + 64];
+      char *text = excerpt(line, len);
       snprintf(msg, sizeof msg, "server wrote a non-JSON line to stdout: %s",
-               text);
+               text ? text : "");
+      free(text);
       report_error(t, MCPH_EPROTO, msg);
     } else {
       report_dropped(t, len);
