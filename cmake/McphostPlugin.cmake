@@ -34,10 +34,11 @@ endfunction()
 # mcphost_add_lazy_transport(NAME SOURCES... [LIBS libs...])
 #
 # A transport plugin whose libraries are loaded only when a transport of
-# its types is created (transports/common/lazy_transport.c). NAME.so in
-# the plugin directory is the thin plugin: it declares the types at once
-# and dlopens NAME.so from the implementation directory, which the host
-# does not scan, at the first create(). SOURCES and LIBS build that
+# its types is created. NAME.so in the plugin directory is a stub
+# (transports/common/plugin_stub.c): its entry's provides list (ABI 1.6)
+# declares the types and names NAME.so in the implementation directory,
+# which the host does not scan, and the host opens that at the first
+# create() (host/plugin_impl.c). SOURCES and LIBS build that
 # implementation (target NAME-impl). The calling directory holds
 # plugin_info.h, the id, name, version, description and types that both
 # halves show.
@@ -50,8 +51,7 @@ function(mcphost_add_lazy_transport name)
   set_target_properties(${name}-impl PROPERTIES OUTPUT_NAME ${name})
 
   mcphost_add_plugin(${name}
-    ${PROJECT_SOURCE_DIR}/transports/common/lazy_transport.c
-    LIBS ${CMAKE_DL_LIBS} mcphost_trusted_fs)
+    ${PROJECT_SOURCE_DIR}/transports/common/plugin_stub.c)
   target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_definitions(${name} PRIVATE LAZY_IMPL_FILE="${name}.so")
   # Built with it, so that a build of the plugin is never without it.

@@ -8,9 +8,12 @@
 #include "session.h"
 #include "util.h"
 
+/* One slot per plugin, in search order, so a record's address is stable
+ * (a request keeps its owner) while deferred plugins join later. */
 typedef struct feature_rec {
-  const plugin *p;
-  const mcph_feature *f;
+  plugin *p;
+  const mcph_feature *f; /* NULL: no feature (yet) */
+  bool pending;          /* deferred (ABI 1.6): initialized when needed */
 } feature_rec;
 
 /* A server request handed to a plugin. It lives until answered; if its
@@ -32,22 +35,46 @@ struct mcph_request {
 static session *S(const mcph_server *server) { return (session *)server; }
 static mcph_server *SRV(session *s) { return (mcph_server *)s; }
 
+static void take_feature(host *h, feature_rec *r) {
+  r->pending = false;
+  const mcph_feature *f = plugin_extension(r->p, MCPH_EXT_FEATURE);
+  if (!f) {
+    return;
+  }
+  if (!MCPH_HAS(f, mcph_feature, on_server)) {
+    host_log(h, MCPH_LOG_WARN, r->p->id,
+             "feature extension too small (%u bytes); ignored",
+             f->struct_size);
+    return;
+  }
+  r->f = f;
+}
+
 void features_collect(host *h) {
+  h->features = xcalloc(h->reg.nplugins + 1, sizeof(feature_rec));
+  h->nfeatures = h->reg.nplugins;
+  feature_rec *recs = h->features;
   for (size_t i = 0; i < h->reg.nplugins; i++) {
     plugin *p = h->reg.plugins[i];
+    recs[i].p = p;
     if (!p->loaded)
       continue;
-    const mcph_feature *f = p->entry->get_extension(p->ctx, MCPH_EXT_FEATURE);
-    if (!f)
-      continue;
-    if (!MCPH_HAS(f, mcph_feature, on_server)) {
-      host_log(h, MCPH_LOG_WARN, p->id,
-               "feature extension too small (%u bytes); ignored",
-               f->struct_size);
+    if (!p->initialized) {
+      /* Deferred: initialized before the first handshake needs it. */
+      recs[i].pending = plugin_offers(p, MCPH_EXT_FEATURE);
       continue;
     }
-    h->features = xrealloc(h->features, (h->nfeatures + 1) * sizeof(feature_rec));
-    ((feature_rec *)h->features)[h->nfeatures++] = (feature_rec){p, f};
+    take_feature(h, &recs[i]);
+  }
+}
+
+/* Deferred feature plugins join before the first connection needs them. */
+static void features_ready(host *h) {
+  feature_rec *recs = h->features;
+  for (size_t i = 0; i < h->nfeatures; i++) {
+    if (recs[i].pending) {
+      take_feature(h, &recs[i]);
+    }
   }
 }
 
@@ -67,9 +94,10 @@ void features_free(host *h) {
 static const feature_rec *recs(const host *h) { return h->features; }
 
 void features_add_capabilities(host *h, cJSON *caps) {
+  features_ready(h);
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
-    if (!r->f->capabilities)
+    if (!r->f || !r->f->capabilities)
       continue;
     const char *text = r->f->capabilities(r->p->ctx);
     if (!text)
@@ -110,7 +138,7 @@ static bool dispatch(session *s, const char *method, const cJSON *params,
   host *h = s->h;
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
-    if (!r->f->on_request || !names(r->f->requests, method))
+    if (!r->f || !r->f->on_request || !names(r->f->requests, method))
       continue;
     mcph_request *req = xcalloc(1, sizeof *req);
     req->s = s;
@@ -133,7 +161,7 @@ static bool dispatch(session *s, const char *method, const cJSON *params,
                               req, &err);
     cJSON_free(text);
     if (rc != 0)
-      features_service()->respond_error(&h->api, req, RPC_INTERNAL_ERROR,
+      features_service()->respond_error(&h->self.api, req, RPC_INTERNAL_ERROR,
                                         err.message[0] ? err.message
                                                        : "request failed");
     return true;
@@ -156,7 +184,8 @@ void features_notify(session *s, const char *method, const cJSON *params) {
   host *h = s->h;
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
-    if (!r->f->on_notification || !names(r->f->notifications, method))
+    if (!r->f || !r->f->on_notification ||
+        !names(r->f->notifications, method))
       continue;
     char *text = params ? cJSON_PrintUnformatted(params) : NULL;
     r->f->on_notification(r->p->ctx, SRV(s), method, text ? text : "{}");
@@ -167,8 +196,11 @@ void features_notify(session *s, const char *method, const cJSON *params) {
 
 void features_server_event(session *s, int event) {
   host *h = s->h;
+  features_ready(h);
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
+    if (!r->f)
+      continue;
     /* An event a plugin's ABI did not have yet is not sent to it. */
     if (event == MCPH_SERVER_FAILED && r->p->abi_minor < 5)
       continue;
@@ -181,7 +213,7 @@ void features_describe(session *s, features_note_fn note, void *ud) {
   host *h = s->h;
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
-    if (!MCPH_HAS(r->f, mcph_feature, describe) || !r->f->describe)
+    if (!r->f || !MCPH_HAS(r->f, mcph_feature, describe) || !r->f->describe)
       continue;
     const char *line = r->f->describe(r->p->ctx, SRV(s));
     if (line && *line)
@@ -260,15 +292,29 @@ static int svc_respond(const mcph_host *api, mcph_request *req,
   return MCPH_OK;
 }
 
-static int svc_respond_error(const mcph_host *api, mcph_request *req, int code,
-                             const char *message) {
+static int svc_respond_error_data(const mcph_host *api, mcph_request *req,
+                                  int code, const char *message,
+                                  const char *data_json, mcph_error *err) {
   (void)api;
+  cJSON *data = data_json ? cJSON_Parse(data_json) : NULL;
+  if (data_json && !data) {
+    return mcph_error_set(err, MCPH_EINVAL, "the error data is not JSON");
+  }
   if (req->local_done)
     req->local_done(req->local_ud, NULL, code, message ? message : "error");
-  else if (req->s && req->s->state == SESS_READY && !req->cancelled)
-    rpc_respond_error(req->s->rpc, req->id, code, message ? message : "error");
+  else if (req->s && req->s->state == SESS_READY && !req->cancelled) {
+    rpc_respond_error_data(req->s->rpc, req->id, code,
+                           message ? message : "error", data);
+    data = NULL;
+  }
+  cJSON_Delete(data);
   request_done(req);
   return MCPH_OK;
+}
+
+static int svc_respond_error(const mcph_host *api, mcph_request *req, int code,
+                             const char *message) {
+  return svc_respond_error_data(api, req, code, message, NULL, NULL);
 }
 
 static const char *svc_server_name(const mcph_host *api,
@@ -277,14 +323,27 @@ static const char *svc_server_name(const mcph_host *api,
   return S(server)->cfg->name;
 }
 
+/* JSON text of `j` ("{}" when NULL), under the rule for returned
+ * strings: valid until control returns to the loop. */
+static const char *returned_json(const mcph_host *api, const cJSON *j) {
+  return host_returned(host_from_api(api),
+                       j ? cJSON_PrintUnformatted(j) : xstrdup("{}"));
+}
+
 static const char *svc_server_capabilities(const mcph_host *api,
                                            const mcph_server *server) {
-  (void)api;
-  session *s = S(server);
-  free(s->caps_text);
-  s->caps_text = s->server_caps ? cJSON_PrintUnformatted(s->server_caps)
-                                : xstrdup("{}");
-  return s->caps_text;
+  return returned_json(api, S(server)->server_caps);
+}
+
+static const char *svc_server_info(const mcph_host *api,
+                                   const mcph_server *server) {
+  return returned_json(api, S(server)->server_info);
+}
+
+static const char *svc_protocol_version(const mcph_host *api,
+                                        const mcph_server *server) {
+  const char *v = S(server)->protocol_version;
+  return v ? host_returned(host_from_api(api), xstrdup(v)) : NULL;
 }
 
 static int svc_notify(const mcph_host *api, mcph_server *server,
@@ -314,12 +373,21 @@ static void on_plugin_result(void *ud, cJSON *result, const rpc_error *err,
   plugin_call *pc = ud;
   if (err) {
     mcph_error e;
+    mcph_error_init(&e);
     mcph_error_set(&e,
                    err->status == RPC_ERR_TIMEOUT ? MCPH_ETIMEDOUT
                    : err->status == RPC_ERR_REMOTE ? MCPH_EPROTO
                                                    : MCPH_ECLOSED,
                    "%s", err->message);
+    /* ABI 1.6: the peer's JSON-RPC code and data come with it. */
+    char *data = NULL;
+    if (err->status == RPC_ERR_REMOTE) {
+      e.rpc_code = err->code;
+      data = err->data ? cJSON_PrintUnformatted(err->data) : NULL;
+      e.rpc_data = data;
+    }
     pc->cb(pc->ud, NULL, &e);
+    cJSON_free(data);
   } else {
     char *text = cJSON_PrintUnformatted(result);
     pc->cb(pc->ud, text ? text : "{}", NULL);
@@ -350,10 +418,39 @@ static int svc_request(const mcph_host *api, mcph_server *server,
   return MCPH_OK;
 }
 
+/* Whether plugin `p` declared the option `name` (MCPH_EXT_OPTIONS). */
+static bool declares(plugin *p, const char *name) {
+  const mcph_options *o = plugin_extension(p, MCPH_EXT_OPTIONS);
+  if (!o || !MCPH_HAS(o, mcph_options, count)) {
+    return false;
+  }
+  for (size_t i = 0; i < o->count; i++) {
+    if (o->options[i].name && strcmp(o->options[i].name, name) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /* The command line wins; then MCPHOST_OPTION_<NAME> from the environment
- * (upper case, '-' as '_'), convenient for CI and services. */
+ * (upper case, '-' as '_'), convenient for CI and services. Since ABI
+ * 1.6 the option is the caller's: a plugin built for 1.6 or later reads
+ * only the options it declared. */
 static const char *svc_option(const mcph_host *api, const char *name) {
   host *h = host_from_api(api);
+  plugin *caller = host_caller(api);
+  if (!name) {
+    return NULL;
+  }
+  if (caller && caller->abi_minor >= 6) {
+    if (!declares(caller, name)) {
+      host_log(h, MCPH_LOG_DEBUG, caller->id,
+               "reads option --%s, which it did not declare: unset for it",
+               name);
+      return NULL;
+    }
+    host_log(h, MCPH_LOG_DEBUG, caller->id, "reads option --%s", name);
+  }
   for (size_t i = 0; i < h->noptions; i++)
     if (strcmp(h->options[i].name, name) == 0)
       return h->options[i].value;
@@ -381,6 +478,9 @@ const mcph_host_features *features_service(void) {
       .request = svc_request,
       .option = svc_option,
       .interactive = svc_interactive,
+      .server_info = svc_server_info,
+      .protocol_version = svc_protocol_version,
+      .respond_error_data = svc_respond_error_data,
   };
   return &svc;
 }

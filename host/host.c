@@ -11,6 +11,11 @@
 #include <unistd.h>
 
 #include "feature_plugins.h"
+#include "host_auth.h"
+#include "host_config.h"
+#include "host_secrets.h"
+#include "host_transports.h"
+#include "host_ui.h"
 #include "redact.h"
 #include "text_escape.h"
 #include "util.h"
@@ -22,10 +27,14 @@
 #define MCPHOST_PLUGIN_SUBDIR "lib/mcphost/plugins"
 #endif
 
-/* The mcph_host table is the first member of nothing: plugins get a
- * pointer to h->api, and we get back to h by offset. */
+/* Every table handed out is the first member of a plugin_handle, which
+ * says whose it is. */
 host *host_from_api(const mcph_host *api) {
-  return (host *)((const char *)api - offsetof(host, api));
+  return ((const plugin_handle *)api)->owner;
+}
+
+plugin *host_caller(const mcph_host *api) {
+  return ((const plugin_handle *)api)->p;
 }
 
 static const char *level_name(int level) {
@@ -72,10 +81,42 @@ void host_log_labeled(host *h, int level, const char *label, const char *source,
   va_end(ap);
 }
 
+/* ---- strings returned to plugins ---- */
+
+static void free_returned(void *ud) {
+  host *h = ud;
+  for (size_t i = 0; i < h->nreturned; i++) {
+    free(h->returned[i]);
+  }
+  free(h->returned);
+  h->returned = NULL;
+  h->nreturned = 0;
+  h->returned_posted = false;
+}
+
+const char *host_returned(host *h, char *s) {
+  if (!s) {
+    return NULL;
+  }
+  h->returned = xrealloc(h->returned, (h->nreturned + 1) * sizeof *h->returned);
+  h->returned[h->nreturned++] = s;
+  /* A post runs after the callback that is running now has returned. */
+  if (!h->returned_posted && loop_post(h->loop, free_returned, h) == 0) {
+    h->returned_posted = true;
+  }
+  return s;
+}
+
 /* ---- the services table (mcph_host) ---- */
 
+/* A line without a source is the calling plugin's (ABI 1.6: the host
+ * knows who calls). */
 static void api_log(const mcph_host *api, int level, const char *source,
                     const char *msg) {
+  const plugin *p = host_caller(api);
+  if ((!source || !*source) && p) {
+    source = p->id;
+  }
   host_log(host_from_api(api), level, source, "%s", msg ? msg : "");
 }
 
@@ -136,6 +177,16 @@ static const void *api_get_service(const mcph_host *api, const char *id) {
     return features_service();
   if (id && strcmp(id, MCPH_SERVICE_SERVERS) == 0)
     return host_from_api(api)->servers_service;
+  if (id && strcmp(id, MCPH_SERVICE_AUTH) == 0)
+    return host_auth_service();
+  if (id && strcmp(id, MCPH_SERVICE_SECRETS) == 0)
+    return host_secrets_service();
+  if (id && strcmp(id, MCPH_SERVICE_TRANSPORTS) == 0)
+    return host_transports_service();
+  if (id && strcmp(id, MCPH_SERVICE_CONFIG) == 0)
+    return host_config_service();
+  if (id && strcmp(id, MCPH_SERVICE_UI) == 0)
+    return host_ui_service();
   return NULL;
 }
 
@@ -202,7 +253,8 @@ host *host_new(const host_options *opt) {
   }
   h->paths[MCPH_PATH_CACHE] = xdg_dir("XDG_CACHE_HOME", ".cache");
 
-  h->api = (mcph_host){
+  h->self.owner = h;
+  h->self.api = (mcph_host){
       .struct_size = sizeof(mcph_host),
       .abi_major = MCPH_ABI_MAJOR,
       .abi_minor = MCPH_ABI_MINOR,
@@ -218,6 +270,8 @@ host *host_new(const host_options *opt) {
       .get_path = api_get_path,
       .get_service = api_get_service,
   };
+  h->reg.tmpl = h->self.api;
+  h->reg.owner = h;
 
   /* Signals become loop events, so a Ctrl-C cancels requests cleanly
    * instead of killing us mid-write. SIGPIPE is ignored: a dead server's
@@ -256,14 +310,17 @@ host *host_new(const host_options *opt) {
 }
 
 void host_load_plugins(host *h) {
-  registry_load_all(&h->reg, &h->api);
+  registry_load_all(&h->reg);
   features_collect(h);
 }
 
 void host_free(host *h) {
   if (!h)
     return;
+  host_ui_free(h);
   features_free(h);
+  host_auth_free(h);
+  free_returned(h);
   registry_free(&h->reg);
   config_free(&h->cfg);
   if (h->sigwatch)

@@ -10,6 +10,8 @@
 #include <mcphost/mcphost.h>
 
 #include "config.h"
+#include "config_scopes.h"
+#include "host_config.h"
 #include "loop.h"
 #include "plugins.h"
 #include "sanitize.h"
@@ -25,7 +27,9 @@ typedef struct host_options {
 
 typedef struct host {
   loop *loop;
-  mcph_host api; /* handed to plugins; api.ctx-free: see host_from_api */
+  /* The host's own services table; each plugin has its own copy
+   * (plugin.handle), all leading back here (host_from_api). */
+  plugin_handle self;
   registry reg;
   config cfg;
   int verbosity;
@@ -45,12 +49,31 @@ typedef struct host {
    * owns the connections (mcp/client.h); NULL: not offered. */
   const mcph_host_servers *servers_service;
   struct mcp_client *client; /* that client, for its service functions */
+  void *auth;                /* connections known to host_auth.c */
+  size_t nsessions;          /* live sessions (they point into cfg) */
+  config_sources cfg_sources; /* what cfg was loaded from (host_config.h) */
+  bool have_cfg_sources;
+  host_config_loaded_fn cfg_loaded; /* after a reload (host_config.h) */
+  void *cfg_loaded_ud;
+  struct mcph_ui_ask *ui_ask; /* the open question (host_ui.c), or NULL */
+  /* Strings handed to plugins, freed once control is back in the loop
+   * (host_returned). */
+  char **returned;
+  size_t nreturned;
+  bool returned_posted;
 } host;
 
 host *host_new(const host_options *opt);
 void host_free(host *h);
-/* The host behind the table handed to plugins. */
+/* The host behind a table handed to plugins. */
 host *host_from_api(const mcph_host *api);
+/* The plugin a table was handed to; NULL for the host's own. */
+plugin *host_caller(const mcph_host *api);
+
+/* The one lifetime rule for strings the host returns to a plugin (abi.h):
+ * takes `s` (malloc'd) and frees it once control returned to the loop.
+ * Returns `s`. */
+const char *host_returned(host *h, char *s);
 
 /* Loads every plugin along the search path. */
 void host_load_plugins(host *h);

@@ -475,12 +475,20 @@ int rpc_respond(rpc *r, const cJSON *id, cJSON *result) {
 }
 
 int rpc_respond_error(rpc *r, const cJSON *id, int code, const char *message) {
+  return rpc_respond_error_data(r, id, code, message, NULL);
+}
+
+int rpc_respond_error_data(rpc *r, const cJSON *id, int code,
+                           const char *message, cJSON *data) {
   cJSON *msg = cJSON_CreateObject();
   cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
   cJSON_AddItemToObject(msg, "id", id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull());
   cJSON *e = cJSON_AddObjectToObject(msg, "error");
   cJSON_AddNumberToObject(e, "code", code);
   cJSON_AddStringToObject(e, "message", message);
+  if (data) {
+    cJSON_AddItemToObject(e, "data", data);
+  }
   char why[256] = "";
   int rc = send_json(r, msg, why, sizeof why);
   cJSON_Delete(msg);

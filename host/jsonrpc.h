@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <mcphost/rpc.h>
+
 #include "loop.h"
 
 typedef struct rpc rpc;
@@ -138,6 +140,9 @@ int64_t rpc_id_of(const char *json, size_t len);
 /* Answers a peer request. `result` is taken. */
 int rpc_respond(rpc *r, const cJSON *id, cJSON *result);
 int rpc_respond_error(rpc *r, const cJSON *id, int code, const char *message);
+/* The same with the error's "data" (taken; may be NULL). */
+int rpc_respond_error_data(rpc *r, const cJSON *id, int code,
+                           const char *message, cJSON *data);
 
 /* Feeds one received message (the transport's on_message). */
 void rpc_receive(rpc *r, const char *json, size_t len);
@@ -147,13 +152,15 @@ void rpc_receive(rpc *r, const char *json, size_t len);
  * -32602: ..."): a new string (free()). */
 char *rpc_error_text(const char *message, int code);
 
-/* JSON-RPC and MCP error codes. */
+/* JSON-RPC and MCP error codes: the SDK's (mcphost/rpc.h), the one
+ * table. These short names are kept for the code that still spells them
+ * so; new code writes MCPH_RPC_*. */
 enum {
-  RPC_PARSE_ERROR = -32700,
-  RPC_INVALID_REQUEST = -32600,
-  RPC_METHOD_NOT_FOUND = -32601,
-  RPC_INVALID_PARAMS = -32602,
-  RPC_INTERNAL_ERROR = -32603
+  RPC_PARSE_ERROR = MCPH_RPC_PARSE_ERROR,
+  RPC_INVALID_REQUEST = MCPH_RPC_INVALID_REQUEST,
+  RPC_METHOD_NOT_FOUND = MCPH_RPC_METHOD_NOT_FOUND,
+  RPC_INVALID_PARAMS = MCPH_RPC_INVALID_PARAMS,
+  RPC_INTERNAL_ERROR = MCPH_RPC_INTERNAL_ERROR
 };
 
 #endif

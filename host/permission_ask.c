@@ -228,10 +228,9 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
   /* Every decider gets its own request, so a reply says who answered.
    * The array is sized first: requests must not move once handed out. */
   for (size_t i = 0; i < h->reg.nplugins; i++) {
-    const plugin *pl = h->reg.plugins[i];
+    plugin *pl = h->reg.plugins[i];
     const mcph_permission_decider *d =
-        pl->loaded ? pl->entry->get_extension(pl->ctx, MCPH_EXT_PERMISSION)
-                   : NULL;
+        plugin_extension(pl, MCPH_EXT_PERMISSION);
     if (d && MCPH_HAS(d, mcph_permission_decider, cancel) && d->ask &&
         d->cancel)
       a->nslots++;
@@ -239,10 +238,9 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
   a->slots = xcalloc(a->nslots ? a->nslots : 1, sizeof *a->slots);
   size_t k = 0;
   for (size_t i = 0; i < h->reg.nplugins && k < a->nslots; i++) {
-    const plugin *pl = h->reg.plugins[i];
+    plugin *pl = h->reg.plugins[i];
     const mcph_permission_decider *d =
-        pl->loaded ? pl->entry->get_extension(pl->ctx, MCPH_EXT_PERMISSION)
-                   : NULL;
+        plugin_extension(pl, MCPH_EXT_PERMISSION);
     if (!(d && MCPH_HAS(d, mcph_permission_decider, cancel) && d->ask &&
           d->cancel))
       continue;

@@ -27,7 +27,7 @@ void plugin_servers_list(void *ud, config_plugin_add_fn add, void *add_ud) {
     if (!p->loaded)
       continue;
     const mcph_server_source *src =
-        p->entry->get_extension(p->ctx, MCPH_EXT_SERVER_SOURCE);
+        plugin_extension(p, MCPH_EXT_SERVER_SOURCE);
     if (!src)
       continue;
     if (!MCPH_HAS(src, mcph_server_source, list_servers) ||

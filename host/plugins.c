@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "plugin_impl.h"
 #include "trusted_fs.h"
 #include "util.h"
 
@@ -29,8 +30,8 @@ static void plugin_free(plugin *p) {
 void registry_free(registry *r) {
   for (size_t i = r->nplugins; i-- > 0;) {
     plugin *p = r->plugins[i];
-    if (p->loaded && MCPH_HAS(p->entry, mcph_entry, deinit) &&
-        p->entry->deinit)
+    if (p->loaded && p->initialized &&
+        MCPH_HAS(p->entry, mcph_entry, deinit) && p->entry->deinit)
       p->entry->deinit(p->ctx);
     /* Never dlclose(): timers or threads may still point into the code,
      * and sanitizers want the symbols for their reports. */
@@ -84,6 +85,38 @@ const type_binding *registry_find_type(const registry *r, const char *type) {
   return NULL;
 }
 
+/* What the plugin says of `type` (its factory's or provides' type info),
+ * else the rule for plugins from before ABI 1.6. */
+static unsigned type_flags(const plugin *p, const char *type) {
+  const mcph_transport_type_info *info = NULL;
+  if (p->transport && MCPH_HAS(p->transport, mcph_transport_factory,
+                               type_info)) {
+    info = p->transport->type_info;
+  } else if (p->provides &&
+             MCPH_HAS(p->provides, mcph_provides, transport_info)) {
+    info = p->provides->transport_info;
+  }
+  for (; info && info->type; info = (const mcph_transport_type_info *)(
+                                 (const char *)info + info->struct_size)) {
+    if (info->struct_size < sizeof *info) {
+      break; /* a malformed list: nothing more can be read of it */
+    }
+    if (strcmp(info->type, type) == 0) {
+      return info->flags;
+    }
+  }
+  return strcmp(type, "stdio") == 0 ? MCPH_TRANSPORT_LOCAL
+                                    : MCPH_TRANSPORT_REMOTE;
+}
+
+bool registry_type_is_local(const registry *r, const char *type) {
+  const type_binding *tb = registry_find_type(r, type);
+  if (!tb) {
+    return strcmp(type, "stdio") == 0;
+  }
+  return (tb->flags & MCPH_TRANSPORT_LOCAL) != 0;
+}
+
 static void bind_type(registry *r, plugin *p, const char *type) {
   for (size_t i = 0; i < r->ntypes; i++) {
     type_binding *t = &r->types[i];
@@ -94,7 +127,8 @@ static void bind_type(registry *r, plugin *p, const char *type) {
     }
   }
   r->types = xrealloc(r->types, (r->ntypes + 1) * sizeof *r->types);
-  r->types[r->ntypes++] = (type_binding){.type = xstrdup(type), .winner = p};
+  r->types[r->ntypes++] = (type_binding){
+      .type = xstrdup(type), .winner = p, .flags = type_flags(p, type)};
 }
 
 static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
@@ -127,12 +161,159 @@ static const char *dl_reason(const char *e, const char *name) {
   return e ? e : "unknown error";
 }
 
+static bool transport_complete(const mcph_transport_factory *tf) {
+  return MCPH_HAS(tf, mcph_transport_factory, destroy) && tf->types &&
+         tf->create && tf->start && tf->send && tf->close && tf->destroy;
+}
+
+/* A list of the provides struct, if its size covers it. */
+#define PROVIDED(pr, field)                                                    \
+  (MCPH_HAS(pr, mcph_provides, field) ? (pr)->field : NULL)
+
+static bool listed(const char *const *list, const char *s) {
+  for (; list && *list; list++) {
+    if (strcmp(*list, s) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Runs the plugin's init (loading its implementation first for a stub).
+ * Returns 0, or an MCPH_E* code with the reason in *why (new string). */
+static int init_now(plugin *p, char **why) {
+  mcph_error err;
+  mcph_error_init(&err);
+  const char *impl = p->provides ? PROVIDED(p->provides, implementation)
+                                 : NULL;
+  if (impl) {
+    const mcph_entry *e = NULL;
+    int rc = plugin_impl_open(p, &e, &err);
+    if (rc != MCPH_OK) {
+      *why = xstrdup(err.message[0] ? err.message : "cannot load it");
+      return rc;
+    }
+    p->entry = e;
+  }
+  void *ctx = NULL;
+  p->init_ran = true;
+  int rc = p->entry->init(&p->handle.api, &ctx, &err);
+  if (rc != 0) {
+    *why = impl ? xstrdup(err.message[0] ? err.message : "init failed")
+                : xasprintf("init failed (%d): %s", rc,
+                            err.message[0] ? err.message : "no message");
+    return rc < 0 ? rc : MCPH_EIO;
+  }
+  p->ctx = ctx;
+  p->initialized = true;
+  return MCPH_OK;
+}
+
+/* A plugin with a provides list: its types are bound now, its init runs
+ * when it is first needed (ABI 1.6). */
+static plugin *defer(registry *r, plugin *p, const mcph_provides *pr) {
+  if (!MCPH_HAS(pr, mcph_provides, extensions)) {
+    return refuse(p, xasprintf("its provides list is too small (%u bytes)",
+                               pr->struct_size));
+  }
+  if (!PROVIDED(pr, implementation) &&
+      (!p->entry->init || !p->entry->get_extension)) {
+    return refuse(p, xstrdup("entry lacks id, init or get_extension"));
+  }
+  p->provides = pr;
+  const char *const *types = PROVIDED(pr, transport_types);
+  if (types && *types) {
+    if (!listed(pr->extensions, MCPH_EXT_TRANSPORT)) {
+      p->error = xstrdup("it lists transport types but not the transport "
+                         "extension; ignored");
+      return p;
+    }
+    p->types = types;
+    for (const char *const *t = types; *t; t++) {
+      bind_type(r, p, *t);
+    }
+  }
+  return p;
+}
+
+/* Initializes a deferred plugin; a failure refuses it for good, unless it
+ * came before init ran (an implementation not there yet). */
+static int ensure_init(plugin *p, mcph_error *err) {
+  if (p->initialized) {
+    return MCPH_OK;
+  }
+  if (!p->loaded) {
+    return mcph_error_set(err, MCPH_ENOTFOUND, "%s", p->error);
+  }
+  char *why = NULL;
+  int rc = init_now(p, &why);
+  if (rc != MCPH_OK) {
+    mcph_error_set(err, rc, "%s", why);
+    if (p->init_ran) {
+      refuse(p, why);
+    } else {
+      free(why);
+    }
+    return rc;
+  }
+  return MCPH_OK;
+}
+
+bool plugin_offers(plugin *p, const char *id) {
+  if (!p->loaded) {
+    return false;
+  }
+  if (!p->initialized) {
+    return listed(p->provides->extensions, id);
+  }
+  return p->entry->get_extension(p->ctx, id) != NULL;
+}
+
+bool plugin_may_offer_command(const plugin *p, const char *name) {
+  if (!p->loaded || p->initialized || !p->provides) {
+    return p->loaded;
+  }
+  const char *const *cmds = PROVIDED(p->provides, commands);
+  return !cmds || listed(cmds, name);
+}
+
+const void *plugin_extension(plugin *p, const char *id) {
+  if (!plugin_offers(p, id)) {
+    return NULL;
+  }
+  mcph_error err;
+  mcph_error_init(&err);
+  if (ensure_init(p, &err) != MCPH_OK) {
+    return NULL;
+  }
+  return p->entry->get_extension(p->ctx, id);
+}
+
+const mcph_transport_factory *plugin_transport(plugin *p, mcph_error *err) {
+  if (p->transport) {
+    return p->transport;
+  }
+  if (ensure_init(p, err) != MCPH_OK) {
+    return NULL;
+  }
+  const mcph_transport_factory *tf =
+      p->entry->get_extension(p->ctx, MCPH_EXT_TRANSPORT);
+  if (!tf || !transport_complete(tf)) {
+    mcph_error_set(err, MCPH_EABI, "%s offers no complete transport extension",
+                   p->path);
+    return NULL;
+  }
+  p->transport = tf;
+  return tf;
+}
+
 /* Loads the checked file open as `fd` through that fd, so the code that
  * runs is the file that was checked, whatever the path now names. The fd
  * stays open as long as the process: the library's name is
  * /proc/self/fd/N, which must keep meaning it (dladdr, sanitizers), and
  * the host never unloads a plugin. */
-static plugin *load(registry *r, const mcph_host *host, plugin *p, int fd) {
+static plugin *load(registry *r, plugin *p, int fd) {
+  p->fd = fd;
   char byfd[64];
   snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
   void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
@@ -159,7 +340,7 @@ static plugin *load(registry *r, const mcph_host *host, plugin *p, int fd) {
     return refuse(p, xasprintf("entry struct too small (%u bytes, ABI 1.0 "
                                "needs %zu)",
                                entry->struct_size, (size_t)ENTRY_MIN_SIZE));
-  if (!entry->id || !*entry->id || !entry->init || !entry->get_extension)
+  if (!entry->id || !*entry->id)
     return refuse(p, xstrdup("entry lacks id, init or get_extension"));
   p->id = xstrdup(entry->id);
   p->name = dup_or_null(entry->name);
@@ -170,28 +351,30 @@ static plugin *load(registry *r, const mcph_host *host, plugin *p, int fd) {
     return refuse(p, xasprintf("plugin id \"%s\" already loaded from %s",
                                entry->id, dup->path));
 
-  mcph_error err;
-  mcph_error_init(&err);
-  void *ctx = NULL;
-  int rc = entry->init(host, &ctx, &err);
-  if (rc != 0)
-    return refuse(p, xasprintf("init failed (%d): %s", rc,
-                               err.message[0] ? err.message : "no message"));
   p->entry = entry;
-  p->ctx = ctx;
+  p->handle.api = r->tmpl;
+  p->handle.owner = r->owner;
+  p->handle.p = p;
   p->loaded = true;
-
+  if (MCPH_HAS(entry, mcph_entry, provides) && entry->provides) {
+    return defer(r, p, entry->provides);
+  }
+  if (!entry->init || !entry->get_extension)
+    return refuse(p, xstrdup("entry lacks id, init or get_extension"));
+  char *why = NULL;
+  if (init_now(p, &why) != MCPH_OK) {
+    return refuse(p, why);
+  }
   const mcph_transport_factory *tf =
-      entry->get_extension(ctx, MCPH_EXT_TRANSPORT);
+      entry->get_extension(p->ctx, MCPH_EXT_TRANSPORT);
   if (tf) {
-    if (!MCPH_HAS(tf, mcph_transport_factory, destroy) || !tf->types ||
-        !tf->create || !tf->start || !tf->send || !tf->close ||
-        !tf->destroy) {
+    if (!transport_complete(tf)) {
       /* Loaded, but serves no type: say why in `mcphost plugins`. */
       p->error = xstrdup("its transport extension is incomplete; ignored");
       return p;
     }
     p->transport = tf;
+    p->types = tf->types;
     for (const char *const *t = tf->types; *t; t++)
       bind_type(r, p, *t);
   }
@@ -201,12 +384,13 @@ static plugin *load(registry *r, const mcph_host *host, plugin *p, int fd) {
 static plugin *add_record(registry *r, char *path) {
   plugin *p = xcalloc(1, sizeof *p);
   p->path = path;
+  p->fd = -1;
   r->plugins = xrealloc(r->plugins, (r->nplugins + 1) * sizeof *r->plugins);
   r->plugins[r->nplugins++] = p;
   return p;
 }
 
-plugin *registry_load_file(registry *r, const mcph_host *host, int dir_fd,
+plugin *registry_load_file(registry *r, int dir_fd,
                            const char *dir, const char *name,
                            const uid_t *also) {
   plugin *p = add_record(r, xasprintf("%s/%s", dir, name));
@@ -217,7 +401,7 @@ plugin *registry_load_file(registry *r, const mcph_host *host, int dir_fd,
   if (fd < 0) {
     return refuse(p, xstrdup(why));
   }
-  return load(r, host, p, fd);
+  return load(r, p, fd);
 }
 
 static int so_filter(const struct dirent *d) {
@@ -233,7 +417,7 @@ static void refuse_dir(registry *r, const char *dir, const char *why) {
          xasprintf("plugin directory refused, nothing in it loaded: %s", why));
 }
 
-void registry_load_all(registry *r, const mcph_host *host) {
+void registry_load_all(registry *r) {
   for (size_t i = 0; i < r->ndirs; i++) {
     const char *dir = r->dirs[i];
     char why[PATH_MAX + 128];
@@ -267,7 +451,7 @@ void registry_load_all(registry *r, const mcph_host *host) {
       continue;
     }
     for (int k = 0; k < n; k++) {
-      registry_load_file(r, host, dfd, dir, ents[k]->d_name, also);
+      registry_load_file(r, dfd, dir, ents[k]->d_name, also);
       free(ents[k]);
     }
     free(ents);

@@ -12,26 +12,55 @@
 
 #include <mcphost/mcphost.h>
 
+struct plugin;
+
+/* The table a plugin is handed: each plugin has its own (ABI 1.6), so the
+ * host knows who calls. `api` comes first: the host gets back from the
+ * pointer it handed out to its owner and the plugin (NULL for the host's
+ * own table). */
+typedef struct plugin_handle {
+  mcph_host api;
+  void *owner;       /* the host object */
+  struct plugin *p;  /* the plugin calling, or NULL */
+} plugin_handle;
+
 typedef struct plugin {
   char *path;        /* the file */
-  bool loaded;       /* initialized and usable */
+  bool loaded;       /* usable: initialized, or deferred (see below) */
   char *error;       /* why it was refused (loaded == false) */
   char *id, *name, *version, *description; /* copies; NULL if unknown */
   unsigned abi_major, abi_minor;
   void *ctx;         /* the plugin's own state from init */
   const mcph_entry *entry;
   const mcph_transport_factory *transport; /* NULL: serves no transport */
+  /* The transport types it serves (the factory's, or for a deferred
+   * plugin its provides list's); NULL: none. */
+  const char *const *types;
+  plugin_handle handle; /* its own host table */
+  /* ABI 1.6 deferred init: the entry's provides list, and whether init
+   * ran. A deferred plugin is `loaded` and not `initialized` until the
+   * host first needs it (plugin_extension, plugin_transport). */
+  const mcph_provides *provides;
+  bool initialized;
+  /* For a stub with an implementation (provides->implementation):
+   * whether a load reached the implementation's init (then it is not
+   * tried again: init must not run twice). */
+  int fd;    /* the checked open file it was loaded through (kept open) */
+  bool init_ran;
 } plugin;
 
 /* One transport type, and who serves it. */
 typedef struct type_binding {
   char *type;
   plugin *winner;     /* first in search order */
+  unsigned flags;     /* the winner's MCPH_TRANSPORT_* for it (ABI 1.6) */
   plugin **shadowed;  /* later plugins offering the same type */
   size_t nshadowed;
 } type_binding;
 
 typedef struct registry {
+  mcph_host tmpl; /* the table each plugin's handle is a copy of */
+  void *owner;    /* the host, for plugin_handle.owner */
   plugin **plugins; /* in search order */
   size_t nplugins;
   type_binding *types;
@@ -54,21 +83,47 @@ void registry_add_dir(registry *r, const char *dir);
 void registry_add_builtin_dir(registry *r, const char *dir);
 
 /* Loads every "*.so" of every directory in order (files in a directory in
- * name order). `host` is the table handed to each plugin's init. Only
+ * name order). Each plugin's init gets its own copy of r->tmpl. Only
  * trusted places are used (trusted_fs.h): a relative directory, or a
  * directory or file that is another user's or writable by others, is
  * refused with the reason as a record of its own; each file is opened
  * without following a link and loaded through that open file. */
-void registry_load_all(registry *r, const mcph_host *host);
+void registry_load_all(registry *r);
 
 /* Loads the file `name` of the checked directory `dir_fd` (`dir` names
  * it); `also`: one more owner trusted for it, or NULL. Returns the record
  * (also appended to r->plugins). */
-plugin *registry_load_file(registry *r, const mcph_host *host, int dir_fd,
+plugin *registry_load_file(registry *r, int dir_fd,
                            const char *dir, const char *name,
                            const uid_t *also);
 
 const type_binding *registry_find_type(const registry *r, const char *type);
+
+/* Whether servers of `type` are local (a process on this machine), from
+ * the serving plugin's type info; without it, "stdio" is local and every
+ * other type remote. */
+bool registry_type_is_local(const registry *r, const char *type);
+
+/* Whether a loaded plugin offers the extension `id`, without running it:
+ * a deferred plugin's provides list says, an initialized one is asked. */
+bool plugin_offers(plugin *p, const char *id);
+
+/* Whether `name` may be a command of p: false only for a deferred plugin
+ * whose provides list names its commands and not this one, so finding a
+ * command does not initialize every plugin that has some. */
+bool plugin_may_offer_command(const plugin *p, const char *name);
+
+/* The extension `id` of a loaded plugin, or NULL. A deferred plugin whose
+ * provides list names `id` is initialized first (and its implementation
+ * loaded); if that fails it is refused (p->loaded false, p->error says
+ * why) and NULL is returned. */
+const void *plugin_extension(plugin *p, const char *id);
+
+/* The transport factory of a plugin bound to a type, initializing a
+ * deferred plugin first. NULL with the reason in `err` when it cannot be
+ * loaded; a failure before the implementation's init ran is tried again
+ * at the next call. */
+const mcph_transport_factory *plugin_transport(plugin *p, mcph_error *err);
 
 /* A one-line description of the search path, for error messages. */
 char *registry_dirs_text(const registry *r);

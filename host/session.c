@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "feature_plugins.h"
+#include "host_auth.h"
 #include "redact.h"
 #include "sanitize.h"
 #include "text_escape.h"
@@ -104,15 +105,37 @@ static void on_message(void *ud, const char *json, size_t len) {
 
 static void reinitialize(session *s);
 
+/* A new session under us (a reconnected legacy SSE stream): what was
+ * pending will never be answered there; handshake again and send it once
+ * more. ABI 1.6's event; before, on_error(MCPH_ESESSION). */
+static void on_session_reset(void *ud, const char *message) {
+  session *s = ud;
+  message = message ? message : "the server started a new session";
+  if (s->state != SESS_READY || s->reinitializing) {
+    host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
+    return;
+  }
+  host_log(s->h, MCPH_LOG_INFO, s->cfg->name, "%s", message);
+  rpc_retry_all(s->rpc, message);
+  reinitialize(s);
+}
+
+/* A 401 or 403: the state shows needs-auth, and the auth provider, if
+ * any, hears the challenge (host_auth.h). */
+static void on_auth_required(void *ud, const mcph_auth_challenge *ch) {
+  session *s = ud;
+  s->fail = FAIL_AUTH;
+  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
+           "authorization required: HTTP %d%s%s", ch->status,
+           ch->resource_metadata ? ", resource metadata " : "",
+           ch->resource_metadata ? ch->resource_metadata : "");
+  host_auth_challenge(s, ch);
+}
+
 static void on_error(void *ud, int code, const char *message) {
   session *s = ud;
-  if (code == MCPH_ESESSION && s->state == SESS_READY && !s->reinitializing) {
-    /* A new session under us (a reconnected legacy SSE stream): what
-     * was pending will never be answered there; handshake again and
-     * send it once more. */
-    host_log(s->h, MCPH_LOG_INFO, s->cfg->name, "%s", message);
-    rpc_retry_all(s->rpc, message);
-    reinitialize(s);
+  if (code == MCPH_ESESSION) {
+    on_session_reset(ud, message);
     return;
   }
   (void)code; /* an internal MCPH_E* number says nothing to a reader */
@@ -136,6 +159,7 @@ static void on_fallback_timer(void *ud) {
            "not a streamable HTTP server (%s); trying the legacy SSE "
            "transport (GET on the same URL)",
            s->http_failure);
+  host_auth_detach(s); /* session_connect attaches the new one */
   s->tf->destroy(s->t);
   s->t = NULL;
   s->transport_started = s->transport_closed = false;
@@ -155,7 +179,10 @@ static void on_close(void *ud, int code, const char *reason) {
   if (asked) {
     set_state(s, s->error ? SESS_FAILED : SESS_CLOSED);
   } else {
-    fail(s, FAIL_UNREACHABLE, "%s", s->close_reason);
+    /* A transport that ended on a 401/403 (on_auth_required) needs
+     * authorization, not another try. */
+    fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE, "%s",
+         s->close_reason);
   }
 }
 
@@ -449,7 +476,7 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
     if (err->status == RPC_ERR_TIMEOUT) {
       fail(s, FAIL_TIMEOUT, "server did not answer initialize in time");
     } else if (err->status == RPC_ERR_CLOSED) {
-      fail(s, FAIL_UNREACHABLE, "%s",
+      fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE, "%s",
            s->close_reason ? s->close_reason : err->message);
     } else if (err->status == RPC_ERR_REMOTE) {
       char *text = rpc_error_text(err->message, err->code);
@@ -578,6 +605,7 @@ static void reinitialize(session *s) {
 session *session_new(host *h, const server_config *cfg) {
   session *s = xcalloc(1, sizeof *s);
   s->h = h;
+  h->nsessions++; /* it points into h->cfg (host_config.c) */
   s->cfg = cfg;
   s->ev = (mcph_transport_events){.struct_size = sizeof s->ev,
                                   .ud = s,
@@ -585,7 +613,9 @@ session *session_new(host *h, const server_config *cfg) {
                                   .on_error = on_error,
                                   .on_close = on_close,
                                   .on_send_failed = on_send_failed,
-                                  .on_message_dropped = on_message_dropped};
+                                  .on_message_dropped = on_message_dropped,
+                                  .on_session_reset = on_session_reset,
+                                  .on_auth_required = on_auth_required};
   rpc_handlers rh = {.ud = s,
                      .send = rpc_send,
                      .on_request = on_request,
@@ -635,15 +665,20 @@ void session_connect(session *s, uint64_t timeout_ms) {
     fail_no_plugin(s);
     return;
   }
-  s->tf = tb->winner->transport;
+  mcph_error err;
+  mcph_error_init(&err);
+  s->tf = plugin_transport(tb->winner, &err);
+  if (!s->tf) {
+    fail(s, FAIL_CONFIG, "%s: server \"%s\": %s", s->cfg->source, s->cfg->name,
+         err.message);
+    return;
+  }
   char *json = cJSON_PrintUnformatted(s->cfg->json);
   mcph_transport_params params = {.struct_size = sizeof params,
                                   .type = session_type(s),
                                   .server_name = s->cfg->name,
                                   .config_json = json,
                                   .events = &s->ev};
-  mcph_error err;
-  mcph_error_init(&err);
   int rc = s->tf->create(tb->winner->ctx, &params, &s->t, &err);
   free(json);
   if (rc != 0) {
@@ -652,6 +687,7 @@ void session_connect(session *s, uint64_t timeout_ms) {
          err.message[0] ? err.message : "invalid configuration");
     return;
   }
+  host_auth_attach(s);
   rc = s->tf->start(s->t, &err);
   if (rc != 0) {
     fail(s, rc == MCPH_EINVAL ? FAIL_CONFIG : FAIL_UNREACHABLE, "%s",
@@ -724,6 +760,7 @@ void session_restart(session *s) {
     s->reconnect_timer = NULL;
   }
   rpc_fail_all(s->rpc, RPC_ERR_CLOSED, "connection restarted");
+  host_auth_detach(s);
   if (s->t)
     s->tf->destroy(s->t);
   s->t = NULL;
@@ -743,12 +780,14 @@ void session_restart(session *s) {
 void session_free(session *s) {
   if (!s)
     return;
+  s->h->nsessions--;
   if (s->reconnect_timer)
     loop_timer_cancel(s->h->loop, s->reconnect_timer);
   if (s->fallback_timer)
     loop_timer_cancel(s->h->loop, s->fallback_timer);
   free(s->http_failure);
   rpc_free(s->rpc);
+  host_auth_detach(s);
   if (s->t)
     s->tf->destroy(s->t);
   cJSON_Delete(s->server_caps);

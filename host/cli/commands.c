@@ -575,9 +575,9 @@ static char *types_of(const registry *r, const plugin *p, bool *shadowed) {
   sb_init(&b);
   sb_add(&b, "", 0);
   *shadowed = false;
-  if (!p->transport)
+  if (!p->types)
     return sb_take(&b);
-  for (const char *const *t = p->transport->types; *t; t++) {
+  for (const char *const *t = p->types; *t; t++) {
     const type_binding *tb = registry_find_type(r, *t);
     bool wins = tb && tb->winner == p;
     sb_printf(&b, "%s%s", b.len ? "," : "", *t);
@@ -589,9 +589,8 @@ static char *types_of(const registry *r, const plugin *p, bool *shadowed) {
   return sb_take(&b);
 }
 
-static const mcph_server_source *server_source_of(const plugin *p) {
-  return p->loaded ? p->entry->get_extension(p->ctx, MCPH_EXT_SERVER_SOURCE)
-                   : NULL;
+static const mcph_server_source *server_source_of(plugin *p) {
+  return plugin_extension(p, MCPH_EXT_SERVER_SOURCE);
 }
 
 bool cli_plugin_dir_usable(const char *dir, char *why, size_t why_len) {
@@ -626,7 +625,7 @@ int cmd_plugins(cli *c, int argc, char **argv) {
     }
   }
   for (size_t i = 0; i < r->nplugins; i++) {
-    const plugin *p = r->plugins[i];
+    plugin *p = r->plugins[i];
     bool shadowed;
     char *types = types_of(r, p, &shadowed);
     if (arr) {
@@ -643,8 +642,8 @@ int cmd_plugins(cli *c, int argc, char **argv) {
         cJSON_AddStringToObject(o, "abi", abi);
       }
       cJSON *ta = cJSON_AddArrayToObject(o, "transports");
-      if (p->transport)
-        for (const char *const *t = p->transport->types; *t; t++) {
+      if (p->types)
+        for (const char *const *t = p->types; *t; t++) {
           const type_binding *tb = registry_find_type(r, *t);
           cJSON *to = cJSON_CreateObject();
           cJSON_AddStringToObject(to, "type", *t);
@@ -657,8 +656,7 @@ int cmd_plugins(cli *c, int argc, char **argv) {
       if (src)
         cJSON_AddStringToObject(o, "serverSource",
                                 src->description ? src->description : "");
-      if (p->loaded &&
-          p->entry->get_extension(p->ctx, MCPH_EXT_PERMISSION) != NULL)
+      if (plugin_offers(p, MCPH_EXT_PERMISSION))
         cJSON_AddBoolToObject(o, "permissionDecider", true);
       if (p->error)
         cJSON_AddStringToObject(o, p->loaded ? "warning" : "error", p->error);
@@ -673,7 +671,7 @@ int cmd_plugins(cli *c, int argc, char **argv) {
       if (src)
         printf("         server source: %s\n",
                src->description ? src->description : "(no description)");
-      if (p->entry->get_extension(p->ctx, MCPH_EXT_PERMISSION))
+      if (plugin_offers(p, MCPH_EXT_PERMISSION))
         printf("         answers permission questions\n");
       if (p->error)
         printf("         warning: %s\n", p->error);

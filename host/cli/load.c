@@ -4,22 +4,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../host_config.h"
 #include "../plugin_servers.h"
 #include "../util.h"
 #include "cli.h"
 #include "mcp_edit.h"
 
-void cli_load_scopes(cli *c, config *cfg) {
+static config_sources scope_sources(cli *c) {
   config_sources o = c->sources;
   o.plugin_sources = plugin_servers_list;
   o.plugin_ud = c->h;
+  return o;
+}
+
+void cli_load_scopes(cli *c, config *cfg) {
+  config_sources o = scope_sources(c);
   config_load_scopes(cfg, &o);
 }
 
 /* Approvals given without a record of what they approve (a blanket
  * setting, a name alone) are bound now to what the servers run, so that
  * a later change of the entry is noticed (config_approval.h). */
-static void bind_approvals(cli *c, const config *cfg) {
+static void bind_approvals(void *ud, const config *cfg) {
+  cli *c = ud;
   size_t n = 0;
   edit_choice *items = xcalloc(cfg->nservers + 1, sizeof *items);
   for (size_t i = 0; i < cfg->nservers; i++) {
@@ -48,17 +55,12 @@ static void bind_approvals(cli *c, const config *cfg) {
 void cli_load_config(cli *c) {
   config *cfg = &c->h->cfg;
   cli_load_scopes(c, cfg);
+  /* Kept, so mcph.host.config/1 can read them again; a reload binds
+   * approvals and reports as this first load does. */
+  config_sources o = scope_sources(c);
+  host_set_config_sources(c->h, &o, bind_approvals, c);
   bind_approvals(c, cfg);
-  /* Messages quote names, paths and commands from config files: one
-   * line each, escaped (cli_esc). */
-  for (size_t i = 0; i < cfg->nerrors; i++)
-    fprintf(stderr, "mcphost: config error: %s\n", cli_esc(c, cfg->errors[i]));
-  for (size_t i = 0; i < cfg->nwarnings; i++)
-    fprintf(stderr, "mcphost: config warning: %s\n",
-            cli_esc(c, cfg->warnings[i]));
-  if (c->h->verbosity >= 1)
-    for (size_t i = 0; i < cfg->nnotes; i++)
-      fprintf(stderr, "mcphost: config: %s\n", cli_esc(c, cfg->notes[i]));
+  host_config_report(c->h);
 }
 
 int cli_check_startable(cli *c, size_t idx) {

@@ -298,9 +298,8 @@ static void collect_plugin_options(host *h, const struct option *builtin,
   po->longopts = xcalloc(nb + 1, sizeof *po->longopts);
   memcpy(po->longopts, builtin, nb * sizeof *builtin);
   for (size_t i = 0; i < h->reg.nplugins; i++) {
-    const plugin *p = h->reg.plugins[i];
-    const mcph_options *o =
-        p->loaded ? p->entry->get_extension(p->ctx, MCPH_EXT_OPTIONS) : NULL;
+    plugin *p = h->reg.plugins[i];
+    const mcph_options *o = plugin_extension(p, MCPH_EXT_OPTIONS);
     if (!o || !MCPH_HAS(o, mcph_options, count))
       continue;
     for (size_t k = 0; k < o->count; k++) {

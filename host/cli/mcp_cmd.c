@@ -451,12 +451,21 @@ static bool entry_valid(cli *c, const char *name, const cJSON *entry,
     goto out;
   }
   const type_binding *tb = registry_find_type(&c->h->reg, type);
-  if (!tb || !tb->winner->transport) {
+  if (!tb) {
     snprintf(why, why_len,
              "the new entry: server \"%s\": no loaded plugin serves "
              "transport type \"%s\" (see mcphost plugins; a plugin "
              "outside the built-in directory needs --plugin-dir here too)",
              name, type);
+    goto out;
+  }
+  mcph_error err;
+  mcph_error_init(&err);
+  /* A deferred plugin (ABI 1.6 provides) is initialized here. */
+  const mcph_transport_factory *tf = plugin_transport(tb->winner, &err);
+  if (!tf) {
+    snprintf(why, why_len, "the new entry: server \"%s\": %s", name,
+             err.message);
     goto out;
   }
   char *text = cJSON_PrintUnformatted(json);
@@ -469,10 +478,7 @@ static bool entry_valid(cli *c, const char *name, const cJSON *entry,
                                   .server_name = name,
                                   .config_json = text,
                                   .events = &ev};
-  mcph_error err;
-  mcph_error_init(&err);
   mcph_transport *t = NULL;
-  const mcph_transport_factory *tf = tb->winner->transport;
   int rc = tf->create(tb->winner->ctx, &params, &t, &err);
   cJSON_free(text);
   if (rc != 0) {

@@ -10,9 +10,8 @@
 /* ---- plugin commands ---- */
 
 /* A loaded plugin's command extension, or NULL. */
-static const mcph_commands *commands_of(const plugin *p) {
-  const mcph_commands *cs =
-      p->loaded ? p->entry->get_extension(p->ctx, MCPH_EXT_COMMAND) : NULL;
+static const mcph_commands *commands_of(plugin *p) {
+  const mcph_commands *cs = plugin_extension(p, MCPH_EXT_COMMAND);
   if (!cs || !MCPH_HAS(cs, mcph_commands, count) || !cs->commands ||
       cs->count == 0 || !MCPH_HAS(&cs->commands[0], mcph_command, interrupt))
     return NULL;
@@ -28,8 +27,10 @@ static const mcph_command *command_at(const mcph_commands *cs, size_t k) {
 bool cli_find_plugin_command(const cli *c, const char *name,
                              plugin_command *out) {
   for (size_t i = 0; i < c->h->reg.nplugins; i++) {
-    const plugin *p = c->h->reg.plugins[i];
-    const mcph_commands *cs = commands_of(p);
+    plugin *p = c->h->reg.plugins[i];
+    /* A deferred plugin that does not list the name stays asleep. */
+    const mcph_commands *cs =
+        plugin_may_offer_command(p, name) ? commands_of(p) : NULL;
     if (!cs)
       continue;
     for (size_t k = 0; k < cs->count; k++) {

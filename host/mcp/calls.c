@@ -15,7 +15,6 @@
 #include "calls.h"
 #include "client_internal.h"
 
-#define URL_ELICITATION_REQUIRED (-32042)
 #define CALL_ATTEMPTS 3
 
 typedef struct elicit_wait elicit_wait;
@@ -220,7 +219,8 @@ static void on_answer(void *ud, cJSON *result, const rpc_error *err,
   }
   const char *method = op_method(op);
   if (op->call.kind == MCP_OP_CALL_TOOL && err->status == RPC_ERR_REMOTE &&
-      err->code == URL_ELICITATION_REQUIRED && op->attempt < CALL_ATTEMPTS) {
+      err->code == MCPH_RPC_URL_ELICITATION_REQUIRED &&
+      op->attempt < CALL_ATTEMPTS) {
     host_log(op->mc->h, MCPH_LOG_INFO, op->s->cfg->name,
              "the call needs a URL elicitation first (attempt %d of %d)",
              op->attempt, CALL_ATTEMPTS);
@@ -239,7 +239,7 @@ static void on_answer(void *ud, cJSON *result, const rpc_error *err,
   case RPC_OK: break;
   case RPC_ERR_REMOTE: {
     if (op->call.kind == MCP_OP_CALL_TOOL &&
-        err->code == URL_ELICITATION_REQUIRED) {
+        err->code == MCPH_RPC_URL_ELICITATION_REQUIRED) {
       mcp_error_set(&e, kind, name,
                     "server \"%s\" still requires a URL elicitation after "
                     "%d attempts",

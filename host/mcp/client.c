@@ -10,8 +10,9 @@
 #include "../util.h"
 #include "client_internal.h"
 
+/* The serving plugin says (mcph_transport_type_info, ABI 1.6). */
 static bool is_local(const session *s) {
-  return strcmp(s->cfg->type, "stdio") == 0 || strcmp(s->cfg->type, "sdk") == 0;
+  return registry_type_is_local(&s->h->reg, s->cfg->type);
 }
 
 static size_t env_count(const char *name, size_t fallback) {
@@ -59,6 +60,10 @@ static void ensure_slots(mcp_client *mc) {
 
 size_t mcp_client_nservers(const mcp_client *mc) {
   return mc->slots ? mc->nslots : mc->h->cfg.nservers;
+}
+
+bool mcp_client_holds_config(const mcp_client *mc) {
+  return mc->slots != NULL;
 }
 
 session *mcp_client_peek(const mcp_client *mc, size_t idx) {

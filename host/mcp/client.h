@@ -74,6 +74,10 @@ session *mcp_client_peek(const mcp_client *mc, size_t idx);
 /* Number of config entries the client has slots for (h->cfg.nservers at
  * the first use). */
 size_t mcp_client_nservers(const mcp_client *mc);
+/* Whether the client holds per-entry state (slots indexed by the current
+ * configuration): a configuration read again must not replace it then
+ * (mcph.host.config/1). */
+bool mcp_client_holds_config(const mcp_client *mc);
 
 /* Queues connects of the given config indexes and runs the loop until
  * each is connected or failed (a Ctrl-C fails the unsettled ones as

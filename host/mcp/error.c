@@ -9,9 +9,6 @@
 #include "../util.h"
 #include "error.h"
 
-/* MCP's "resource not found" (specification, resources). */
-#define MCP_RESOURCE_NOT_FOUND (-32002)
-
 void mcp_error_clear(mcp_error *e) {
   free(e->message);
   free(e->server);
@@ -63,7 +60,7 @@ static bool contains_nocase(const char *s, const char *word) {
  * SDK), or MCP's -32002. Another -32602 (bad arguments) is not. */
 static bool names_missing_item(int code, const char *message,
                                const char *item) {
-  if (code == MCP_RESOURCE_NOT_FOUND) {
+  if (code == MCPH_RPC_RESOURCE_NOT_FOUND) {
     return true;
   }
   return code == RPC_INVALID_PARAMS && message &&

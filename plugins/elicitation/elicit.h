@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include <mcphost/feature.h>
+#include <mcphost/rpc.h>
 #include <mcphost/host.h>
 
 #include "schema.h"

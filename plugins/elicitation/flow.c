@@ -129,7 +129,8 @@ void flow_finish(elicitation *e, cJSON *answer) {
   mcph_error err;
   mcph_error_init(&err);
   if (pl->svc->respond(pl->host, e->req, text, &err) != 0)
-    pl->svc->respond_error(pl->host, e->req, -32603, err.message);
+    pl->svc->respond_error(pl->host, e->req, MCPH_RPC_INTERNAL_ERROR,
+                           err.message);
   cJSON_free(text);
   cJSON_Delete(answer);
   flow_free(e);

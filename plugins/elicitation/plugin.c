@@ -14,13 +14,12 @@
 #include <strings.h>
 
 #include <mcphost/plugin.h>
+#include <mcphost/rpc.h>
 
 #include "elicit.h"
 #include "hook.h"
 
 #define DEFAULT_HOOK_TIMEOUT_MS 60000
-#define RPC_INVALID_PARAMS -32602
-#define RPC_METHOD_NOT_FOUND -32601
 
 void elicit_log(elicit_plugin *pl, int level, const char *server,
                 const char *fmt, ...) {
@@ -192,14 +191,14 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
   (void)err;
   const char *name = pl->svc->server_name(pl->host, server);
   if (strcmp(method, "elicitation/create") != 0) {
-    respond_error(pl, req, RPC_METHOD_NOT_FOUND, name, "method not found");
+    respond_error(pl, req, MCPH_RPC_METHOD_NOT_FOUND, name, "method not found");
     return 0;
   }
   const char *hook;
   int policy = elicit_policy(pl, &hook);
   if (policy == POLICY_OFF) {
     /* Without the capability the server should not have asked. */
-    pl->svc->respond_error(pl->host, req, RPC_METHOD_NOT_FOUND,
+    pl->svc->respond_error(pl->host, req, MCPH_RPC_METHOD_NOT_FOUND,
                            "elicitation is turned off in this client "
                            "(elicitation=off)");
     elicit_log(pl, MCPH_LOG_INFO, name,
@@ -224,7 +223,7 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
   int rc = read_request(e, params, why, sizeof why);
   cJSON_Delete(params);
   if (rc != 0) {
-    respond_error(pl, req, RPC_INVALID_PARAMS, name, why);
+    respond_error(pl, req, MCPH_RPC_INVALID_PARAMS, name, why);
     flow_free(e); /* never listed, never shown */
     return 0;
   }

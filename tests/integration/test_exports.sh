@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 n=0
 for so in "$PLUGINDIR"/*.so "$PLUGINDIR"/../impl/*.so "$FIXTURES"/a/*.so \
-  "$FIXTURES"/v1.0/*.so; do
+  "$FIXTURES"/v1.0/*.so "$FIXTURES"/v1.5/*.so; do
   [ -e "$so" ] || continue
   n=$((n + 1))
   name=$(basename "$(dirname "$so")")/$(basename "$so") # impl/transport-http.so

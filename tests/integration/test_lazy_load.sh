@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Libraries a command does not need are not loaded: libcurl only when an
 # http or sse server is used (the transports' implementations are opened
-# on first use, transports/common/lazy_transport.c), ICU only when a
+# on first use: their stubs name them, transports/common/plugin_stub.c), ICU only when a
 # server sends non-ASCII text (common/icu_dl.h). The dynamic linker's own
 # trace (LD_DEBUG=files, which reports dlopen too) says what was loaded.
 . "$(dirname "$0")/lib.sh"

@@ -69,6 +69,17 @@ run --plugin-dir "$FIXTURES/v1.0" --json plugins
 expect "the ABI 1.0 plugin is listed with its own ABI version" 0 \
   --jq '(.[] | select(.id == "test.v1_0") | .abi) == "1.0"'
 
+config_file "$TMP/v15.json" '{"v": {"type": "fixture-v1.5"}}'
+run --plugin-dir "$FIXTURES/v1.5" --config "$TMP/v15.json" call mcp__v__whoami
+expect "a plugin built against the frozen ABI 1.5 headers serves its transport" 0 \
+  --out "served by test.v1_5"
+run --plugin-dir "$FIXTURES/v1.5" --config "$TMP/v15.json" fx15 v
+expect "its command connects through mcph.host.servers/1 and its feature hears the server" 0 \
+  --out 'fx15: v: {"tools":{}}'
+run --plugin-dir "$FIXTURES/v1.5" --json plugins
+expect "the ABI 1.5 plugin is listed with its own ABI version" 0 \
+  --jq '(.[] | select(.id == "test.v1_5") | .abi) == "1.5"'
+
 run --plugin-dir "$TMP/does-not-exist" --config "$D" call mcp__demo__echo message=x
 expect "a missing plugin directory is not an error" 0 --out "Echo: x"
 

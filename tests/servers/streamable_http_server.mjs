@@ -26,7 +26,10 @@
 //   drop_forever       like drop_and_resume, but every GET resuming it gets
 //                      HTTP 503 (the text of the failure counts them)
 //
-// Usage: node streamable_http_server.mjs [--tls CERT KEY]
+// Usage: node streamable_http_server.mjs [--tls CERT KEY] [--bearer TOKEN]
+// With --bearer, every request without "Authorization: Bearer TOKEN" gets
+// HTTP 401 with a Bearer challenge (error="invalid_token" when a token was
+// sent, and the resource metadata URL).
 // Listens on 127.0.0.1, a free port; prints "listening on PORT".
 import fs from 'node:fs';
 import http from 'node:http';
@@ -34,6 +37,8 @@ import https from 'node:https';
 
 const args = process.argv.slice(2);
 const tls = args[0] === '--tls' ? { cert: fs.readFileSync(args[1]), key: fs.readFileSync(args[2]) } : null;
+const bearerAt = args.indexOf('--bearer');
+const bearer = bearerAt >= 0 ? args[bearerAt + 1] : null;
 
 const sessions = new Map(); // id -> { get: res|null, pending: Map<id, fn> }
 let sessionCount = 0;
@@ -219,6 +224,12 @@ function handler(req, res) {
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const sid = req.headers['mcp-session-id'];
+    if (bearer && req.headers.authorization !== `Bearer ${bearer}`) {
+      const port = server.address().port;
+      const error = req.headers.authorization ? ', error="invalid_token", error_description="the token is not valid"' : '';
+      res.writeHead(401, { 'WWW-Authenticate': `Bearer realm="test"${error}, resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource"` });
+      return res.end();
+    }
     if (req.method === 'POST') return handlePost(req, res, Buffer.concat(chunks).toString('utf8'));
     if (req.method === 'DELETE') {
       sessions.delete(sid);

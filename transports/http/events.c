@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/www_auth.h"
 #include "http_transport.h"
 
 void hq_schedule(mcph_transport *t) {
@@ -68,6 +69,22 @@ void hq_send_failed(exchange *x, int code, const char *message) {
   x->msg_len = 0;
 }
 
+void hq_auth_required(exchange *x) {
+  mcph_transport *t = x->t;
+  const char *www = x->www_auth;
+  char *url = strdup(t->cfg.display_url);
+  char *text = www ? strdup(www) : NULL;
+  if (!url || (www && !text)) {
+    free(url);
+    free(text);
+    mcph_logf(t->host, MCPH_LOG_ERROR, t->name,
+              "out of memory: an authorization challenge was lost");
+    return;
+  }
+  evq_push(&t->q, t->name, EV_AUTH, (int)exchange_status(x), text,
+           text ? strlen(text) : 0, url, strlen(url), 0);
+}
+
 void hq_dropped(mcph_transport *t, int code, const char *message,
                 const char *head, size_t head_len, size_t total) {
   if (head_len > 4096) {
@@ -109,10 +126,24 @@ static bool has_send_failed(const mcph_transport *t) {
          t->ev->on_send_failed;
 }
 
+static void deliver_auth(mcph_transport *t, const evq_item *e) {
+  const mcph_transport_events *ev = t->ev;
+  if (!MCPH_HAS(ev, mcph_transport_events, on_auth_required) ||
+      !ev->on_auth_required) {
+    return; /* an older host learns of it from on_send_failed */
+  }
+  www_auth w;
+  mcph_auth_challenge ch;
+  www_auth_parse(e->data, &w);
+  www_auth_challenge(&w, e->code, e->json, e->data, &ch);
+  ev->on_auth_required(ev->ud, &ch);
+}
+
 static void deliver(mcph_transport *t, const evq_item *e) {
   const mcph_transport_events *ev = t->ev;
   const char *text = e->data ? e->data : "";
   switch ((hevent_kind)e->kind) {
+  case EV_AUTH: deliver_auth(t, e); break;
   case EV_MESSAGE: ev->on_message(ev->ud, e->data, e->len); break;
   case EV_ERROR:
     if (ev->on_error) {

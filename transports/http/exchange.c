@@ -363,11 +363,22 @@ static struct curl_slist *build_headers(exchange *x, bool *ok) {
     }
   }
   for (char **c = t->cfg.headers; c && *c; c++) {
+    if (t->authorization && strncasecmp(*c, "Authorization:", 14) == 0) {
+      continue; /* the host's value replaces it */
+    }
     struct curl_slist *n = curl_slist_append(h, *c);
     if (n)
       h = n;
     else
       *ok = false;
+  }
+  if (t->authorization) {
+    struct curl_slist *n = curl_slist_append(h, t->authorization);
+    if (n) {
+      h = n;
+    } else {
+      *ok = false;
+    }
   }
   if (x->session)
     h = add_header(h, ok, "Mcp-Session-Id: %s", x->session);

@@ -182,8 +182,9 @@ static void post_done(exchange *x, CURLcode rc) {
     return;
   }
   int code = exchange_describe_status(x, why, sizeof why);
-  if (x->initialize && st >= 400 && st < 500 && st != 401 && st != 403 &&
-      st != 408 && st != 429) {
+  if (st == 401 || st == 403) {
+    hq_auth_required(x);
+  } else if (x->initialize && st >= 400 && st < 500 && st != 408 && st != 429) {
     /* The URL does not take MCP POSTs (404, 405, 400, ...): perhaps a
      * legacy SSE server, which the host may try (the spec's backwards
      * compatibility). An authorization or rate answer is not that. */
@@ -438,6 +439,7 @@ static void t_destroy(mcph_transport *t) {
   remote_config_free(&t->cfg);
   free(t->session_id);
   free(t->protocol_version);
+  free(t->authorization);
   free(t->user_agent);
   free(t->name);
   free(t);
@@ -465,9 +467,33 @@ static void t_set_protocol_version(mcph_transport *t, const char *version) {
   t->protocol_version = copy;
 }
 
+/* The host's Authorization value (an auth provider's token) replaces a
+ * configured Authorization header for the exchanges started from now. */
+static int t_set_authorization(mcph_transport *t, const char *value) {
+  char *line = NULL;
+  if (value) {
+    for (const char *p = value; *p; p++) {
+      if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+        return MCPH_EINVAL;
+      }
+    }
+    size_t n = strlen("Authorization: ") + strlen(value) + 1;
+    line = malloc(n);
+    if (!line) {
+      return MCPH_ENOMEM;
+    }
+    snprintf(line, n, "Authorization: %s", value);
+  }
+  free(t->authorization);
+  t->authorization = line;
+  return MCPH_OK;
+}
+
 /* ---- the plugin ---- */
 
 static const char *const http_types[] = {PLUGIN_TYPES, NULL};
+static const mcph_transport_type_info http_info[] = {PLUGIN_TYPE_INFO,
+                                                     {0, NULL, 0}};
 
 static const mcph_transport_factory http_factory = {
     .struct_size = sizeof(mcph_transport_factory),
@@ -479,6 +505,8 @@ static const mcph_transport_factory http_factory = {
     .destroy = t_destroy,
     .session_id = t_session_id,
     .set_protocol_version = t_set_protocol_version,
+    .set_authorization = t_set_authorization,
+    .type_info = http_info,
 };
 
 static int plugin_init(const mcph_host *host, void **plugin_ctx,

@@ -130,7 +130,9 @@ typedef enum hevent_kind {
   EV_MESSAGE,
   EV_ERROR,
   EV_SEND_FAILED,
-  EV_DROPPED
+  EV_DROPPED,
+  EV_AUTH /* code: the HTTP status; data: WWW-Authenticate or NULL; json:
+             the URL */
 } hevent_kind;
 
 struct mcph_transport {
@@ -145,6 +147,7 @@ struct mcph_transport {
 
   char *session_id;       /* Mcp-Session-Id the server assigned */
   char *protocol_version; /* MCP-Protocol-Version, once set */
+  char *authorization;    /* "Authorization: ..." set by the host, or NULL */
   bool reached;           /* some HTTP response ever arrived */
 
   exchange *head, *tail; /* every live exchange, oldest first */
@@ -199,6 +202,9 @@ void hq_error(mcph_transport *t, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Takes x->msg. */
 void hq_send_failed(exchange *x, int code, const char *message);
+/* Queues the auth-required event of a 401 or 403 answer to x (ABI 1.6);
+ * the send failure, if any, follows it. */
+void hq_auth_required(exchange *x);
 /* A message from the server was dropped (over maxMessageBytes); `head` is
  * its first bytes (copied, at most 4096). */
 void hq_dropped(mcph_transport *t, int code, const char *message,

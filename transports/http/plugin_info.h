@@ -1,6 +1,6 @@
 /* What transport-http.so says about itself, read by both of its halves:
  * the implementation (http.c, in lib/mcphost/impl/) and the thin plugin
- * that loads it on first use (../common/lazy_transport.c, in
+ * that loads it on first use (../common/plugin_stub.c, in
  * lib/mcphost/plugins/). */
 #ifndef MCPH_HTTP_PLUGIN_INFO_H
 #define MCPH_HTTP_PLUGIN_INFO_H
@@ -14,5 +14,8 @@
   "Last-Event-ID."
 /* The configuration types served, for a NULL-terminated array. */
 #define PLUGIN_TYPES "http"
+/* And what each is (mcph_transport_type_info elements). */
+#define PLUGIN_TYPE_INFO                                                       \
+  {sizeof(mcph_transport_type_info), "http", MCPH_TRANSPORT_REMOTE}
 
 #endif

@@ -1,6 +1,6 @@
 /* What transport-sse.so says about itself, read by both of its halves:
  * the implementation (sse_transport.c, in lib/mcphost/impl/) and the thin
- * plugin that loads it on first use (../common/lazy_transport.c, in
+ * plugin that loads it on first use (../common/plugin_stub.c, in
  * lib/mcphost/plugins/). */
 #ifndef MCPH_SSE_PLUGIN_INFO_H
 #define MCPH_SSE_PLUGIN_INFO_H
@@ -13,5 +13,9 @@
   "event stream, client messages POSTed to the endpoint it names."
 /* The configuration types served, for a NULL-terminated array. */
 #define PLUGIN_TYPES "sse", "sse-ide"
+/* And what each is (mcph_transport_type_info elements). */
+#define PLUGIN_TYPE_INFO                                                       \
+  {sizeof(mcph_transport_type_info), "sse", MCPH_TRANSPORT_REMOTE},            \
+      {sizeof(mcph_transport_type_info), "sse-ide", MCPH_TRANSPORT_REMOTE}
 
 #endif

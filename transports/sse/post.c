@@ -167,6 +167,12 @@ static void on_post_done(void *ud, CURL *easy, CURLcode result) {
   int code = 0;
   char msg[1024];
   if (post_failure(p, result, &code, msg, sizeof msg)) {
+    if (result == CURLE_OK && (status == 401 || status == 403)) {
+      char *shown = url_display(p->url);
+      sse_auth_required(t, status, shown ? shown : "the endpoint",
+                        p->resp.www_authenticate);
+      free(shown);
+    }
     if (refused[0]) {
       size_t len = strlen(msg);
       snprintf(msg + len, sizeof msg - len, " (%s)", refused);

@@ -21,6 +21,8 @@
 
 #include "sse_transport.h"
 
+#include "../common/www_auth.h"
+
 typedef struct plugin {
   const mcph_host *host;
 } plugin;
@@ -51,6 +53,35 @@ bool sse_notef(mcph_transport *t, enum note_kind kind, int code,
   bool ok = evq_vpushf(&t->notes, t->name, (int)kind, code, fmt, ap);
   va_end(ap);
   return ok;
+}
+
+void sse_auth_required(mcph_transport *t, long status, const char *url,
+                       const char *www) {
+  if (!MCPH_HAS(t->ev, mcph_transport_events, on_auth_required) ||
+      !t->ev->on_auth_required) {
+    return; /* an older host learns of it from the failure */
+  }
+  char *shown = strdup(url), *value = www ? strdup(www) : NULL;
+  if (!shown || (www && !value)) {
+    free(shown);
+    free(value);
+    mcph_logf(t->host, MCPH_LOG_ERROR, t->name,
+              "out of memory: an authorization challenge was lost");
+    return;
+  }
+  /* After what came before it, and before the failure that follows. */
+  if (sse_note(t, NOTE_AUTH, (int)status, value, value ? strlen(value) : 0,
+               shown, strlen(shown))) {
+    sse_deliver_notes(t);
+  }
+}
+
+static void deliver_auth(mcph_transport *t, const evq_item *n) {
+  www_auth w;
+  mcph_auth_challenge ch;
+  www_auth_parse(n->data, &w);
+  www_auth_challenge(&w, n->code, n->json, n->data, &ch);
+  t->ev->on_auth_required(t->ev->ud, &ch);
 }
 
 void sse_send_failed(mcph_transport *t, int code, const char *msg,
@@ -86,6 +117,7 @@ void sse_deliver_notes(mcph_transport *t) {
     case NOTE_SEND_FAILED:
       sse_send_failed(t, n->code, text, n->json, n->json_len);
       break;
+    case NOTE_AUTH: deliver_auth(t, n); break;
     }
     evq_item_free(n);
   }
@@ -245,6 +277,8 @@ static void t_set_protocol_version(mcph_transport *t, const char *version) {
 /* ---- the plugin ---- */
 
 static const char *const sse_types[] = {PLUGIN_TYPES, NULL};
+static const mcph_transport_type_info sse_info[] = {PLUGIN_TYPE_INFO,
+                                                    {0, NULL, 0}};
 
 static const mcph_transport_factory sse_factory = {
     .struct_size = sizeof(mcph_transport_factory),
@@ -256,6 +290,7 @@ static const mcph_transport_factory sse_factory = {
     .destroy = t_destroy,
     .session_id = t_session_id,
     .set_protocol_version = t_set_protocol_version,
+    .type_info = sse_info,
 };
 
 static int plugin_init(const mcph_host *host, void **plugin_ctx,

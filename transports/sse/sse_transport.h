@@ -36,11 +36,13 @@ enum state {
  * is a note_kind) so that it is told from the loop and never from inside
  * start/send/close or a curl callback. */
 enum note_kind {
-  NOTE_MESSAGE,    /* a message event: data is the JSON */
-  NOTE_ENDPOINT,   /* an endpoint event: data is the URL as sent */
-  NOTE_STREAM_UP,  /* the GET answered 2xx text/event-stream */
-  NOTE_ERROR,      /* on_error(code, data) */
-  NOTE_SEND_FAILED /* on_send_failed(code, data, json) */
+  NOTE_MESSAGE,     /* a message event: data is the JSON */
+  NOTE_ENDPOINT,    /* an endpoint event: data is the URL as sent */
+  NOTE_STREAM_UP,   /* the GET answered 2xx text/event-stream */
+  NOTE_ERROR,       /* on_error(code, data) */
+  NOTE_SEND_FAILED, /* on_send_failed(code, data, json) */
+  NOTE_AUTH         /* on_auth_required: code the HTTP status, data the
+                       WWW-Authenticate value or NULL, json the URL shown */
 };
 
 /* One message waiting to be POSTed, or being POSTed. */
@@ -116,6 +118,12 @@ bool sse_note(mcph_transport *t, enum note_kind kind, int code, char *data,
 /* Formats a note's text. */
 bool sse_notef(mcph_transport *t, enum note_kind kind, int code,
                const char *fmt, ...) MCPH_PRINTF(4, 5);
+/* A 401 or 403 from `url` (WWW-Authenticate `www`, may be NULL): the
+ * host's on_auth_required (ABI 1.6), if it has one, queued as a note and
+ * delivered now with the notes before it, so before the failure is
+ * reported. From a libcurl completion, never from inside send(). */
+void sse_auth_required(mcph_transport *t, long status, const char *url,
+                       const char *www);
 /* Tells the host a message given to send() was not delivered: with
  * on_send_failed, or on_error from a host of ABI 1.0. From the loop only. */
 void sse_send_failed(mcph_transport *t, int code, const char *msg,

@@ -272,6 +272,9 @@ static void get_ended(mcph_transport *t, CURL *easy, CURLcode result) {
              r->content_type[0] ? r->content_type : "(none)");
   } else {
     code = http_client_code_for_status(r->status);
+    if (r->status == 401 || r->status == 403) {
+      sse_auth_required(t, r->status, t->cfg.display_url, r->www_authenticate);
+    }
     http_resp_describe(r, r->status != 401, status, sizeof status);
     snprintf(what, sizeof what, "GET %s failed: %s%s%s", t->cfg.display_url,
              status, r->www_authenticate ? "; WWW-Authenticate: " : "",
@@ -489,13 +492,19 @@ void stream_on_endpoint(mcph_transport *t, const char *data, size_t len) {
   stream_on_event_delivered(t);
   t->post_ok = true;
   cancel(t, &t->grace_timer);
-  if (new_session && t->ev->on_error) {
+  if (new_session) {
     char msg[700];
     snprintf(msg, sizeof msg,
              "the server started a new session at %.300s after the SSE "
              "stream reconnected; requests sent before may get no answer",
              shown);
-    t->ev->on_error(t->ev->ud, MCPH_ESESSION, msg);
+    /* ABI 1.6 has an event for it; an older host reads MCPH_ESESSION. */
+    if (MCPH_HAS(t->ev, mcph_transport_events, on_session_reset) &&
+        t->ev->on_session_reset) {
+      t->ev->on_session_reset(t->ev->ud, msg);
+    } else if (t->ev->on_error) {
+      t->ev->on_error(t->ev->ud, MCPH_ESESSION, msg);
+    }
     if (t->state != T_RUNNING) {
       return;
     }

@@ -159,6 +159,9 @@ static void t_destroy(mcph_transport *t) {
 /* ---- the plugin ---- */
 
 static const char *const stdio_types[] = {"stdio", NULL};
+static const mcph_transport_type_info stdio_info[] = {
+    {sizeof(mcph_transport_type_info), "stdio", MCPH_TRANSPORT_LOCAL},
+    {0, NULL, 0}};
 
 static const mcph_transport_factory stdio_factory = {
     .struct_size = sizeof(mcph_transport_factory),
@@ -170,6 +173,7 @@ static const mcph_transport_factory stdio_factory = {
     .destroy = t_destroy,
     .session_id = NULL,
     .set_protocol_version = NULL,
+    .type_info = stdio_info,
 };
 
 static int plugin_init(const mcph_host *host, void **plugin_ctx,

@@ -1,10 +1,32 @@
 /*
- * mcphost plugin ABI — versions, status codes, the error struct.
+ * mcphost plugin ABI — versions, status codes, the error struct, and the
+ * rules every other header of the SDK follows.
  *
- * Every struct that crosses the host/plugin boundary starts with
- * `uint32_t struct_size`. Structs only grow at the end. A reader checks
- * MCPH_HAS(ptr, type, field) before touching a field that a later minor
- * version added. This header compiles as C11 and as C++.
+ * Versioning, the one rule (every header refers here):
+ *   - The major (MCPH_ABI_MAJOR) changes never within mcphost 1.x. A plugin
+ *     built for another major is refused before anything in it runs.
+ *   - The minor gates behaviour: what a side does may depend on the
+ *     minor the other side was built with (mcph_entry.abi_minor,
+ *     mcph_host.abi_minor). A host sends a plugin only the events, codes
+ *     and answers the plugin's minor knows.
+ *   - struct_size gates fields: every struct that crosses the boundary
+ *     starts with `uint32_t struct_size`, grows only at the end, and a
+ *     reader checks MCPH_HAS(ptr, type, field) before touching a field a
+ *     later minor added. The writer of a struct sets its struct_size; a
+ *     callee never writes the struct_size of a struct its caller owns.
+ *   - An incompatible change to an extension or service is a new id
+ *     revision ("mcph.transport/2" beside "mcph.transport/1"); a
+ *     published id never changes meaning.
+ *
+ * Threads: every function of the SDK carries a tag.
+ *   [loop]        call it, or it is called, on the host's loop thread only;
+ *   [any thread]  any thread may call it.
+ * Strings: a string passed into a function or a callback is borrowed for
+ * the call; a string the host returns is the host's and valid until
+ * control returns to the loop (copy what you keep), unless its comment
+ * says longer (static, or "for the host's lifetime").
+ *
+ * This header compiles as C11 and as C++.
  */
 #ifndef MCPHOST_ABI_H
 #define MCPHOST_ABI_H
@@ -40,10 +62,21 @@
  *        (feature.h)
  *   1.5  command extension "mcph.command/1" and host service
  *        "mcph.host.servers/1" (command.h); mcph_feature.describe and
- *        on_cancelled, the on_server event MCPH_SERVER_FAILED; the permission request's
- *        description and the MCPH_PERMISSION_ABSTAIN answer; MCPH_EDENIED */
+ *        on_cancelled, the on_server event MCPH_SERVER_FAILED; the
+ *        permission request's description and the MCPH_PERMISSION_ABSTAIN
+ *        answer; MCPH_EDENIED
+ *   1.6  a host table per plugin; mcph_entry.provides (deferred init and
+ *        load); mcph_status_name(); MCPH_RPC_* codes (rpc.h);
+ *        mcph_error_set leaves struct_size alone, mcph_error.rpc_code and
+ *        rpc_data; transport events on_session_reset, on_auth_required,
+ *        set_authorization and type_info (transport.h); host services
+ *        "mcph.host.transports/1" (transport.h), "mcph.host.auth/1" with
+ *        the extension "mcph.auth/1" (auth.h), "mcph.host.secrets/1"
+ *        (secrets.h), "mcph.host.ui/1" (ui.h), "mcph.host.config/1"
+ *        (configuration.h); mcph_host_features.server_info,
+ *        protocol_version, respond_error_data (docs/plugin-abi.md §16) */
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 5
+#define MCPH_ABI_MINOR 6
 
 /* True when a struct written with `struct_size` covers `field`. */
 #define MCPH_HAS(ptr, type, field)                                             \
@@ -75,24 +108,38 @@ enum mcph_status {
 
 #define MCPH_ERROR_MESSAGE_MAX 512
 
-/* An error report. Owned by the caller, filled by the callee. A callee
- * writes at most MCPH_ERROR_MESSAGE_MAX bytes including the NUL. */
+/* An error report. Owned by the caller, who initializes it
+ * (mcph_error_init), filled by the callee: `code` and `message`, at most
+ * MCPH_ERROR_MESSAGE_MAX bytes including the NUL, never struct_size. */
 typedef struct mcph_error {
-  uint32_t struct_size; /* sizeof(mcph_error) */
+  uint32_t struct_size; /* sizeof(mcph_error) as the caller built it */
   int32_t code;         /* an enum mcph_status value */
   char message[MCPH_ERROR_MESSAGE_MAX];
+  /* ---- ABI 1.6 ---- (a callee writes them only when struct_size covers
+   * them; mcph_error_init clears them) */
+  /* The JSON-RPC error a peer answered with (code MCPH_EPROTO): its
+   * `code` (MCPH_RPC_*, rpc.h) and its `data` as JSON text, or 0 and
+   * NULL. `rpc_data` is borrowed: valid for the call that handed `err`
+   * over. */
+  int32_t rpc_code;
+  const char *rpc_data;
 } mcph_error;
 
+/* [any thread] Readies a caller's error struct: its size, MCPH_OK, "". */
 static inline void mcph_error_init(mcph_error *err) {
   if (!err)
     return;
   err->struct_size = (uint32_t)sizeof(mcph_error);
   err->code = MCPH_OK;
   err->message[0] = '\0';
+  err->rpc_code = 0;
+  err->rpc_data = NULL;
 }
 
-/* Sets `err` (which may be NULL) and returns `code`, so a callee can write
- * `return mcph_error_set(err, MCPH_EINVAL, "bad %s", what);`. */
+/* [any thread] Sets `err`'s code and message (`err` may be NULL) and
+ * returns `code`, so a callee can write
+ * `return mcph_error_set(err, MCPH_EINVAL, "bad %s", what);`. It does not
+ * touch err->struct_size, which is the caller's (before 1.6 it did). */
 static inline int mcph_error_set(mcph_error *err, int code, const char *fmt,
                                  ...) MCPH_PRINTF(3, 4);
 static inline int mcph_error_set(mcph_error *err, int code, const char *fmt,
@@ -100,12 +147,55 @@ static inline int mcph_error_set(mcph_error *err, int code, const char *fmt,
   if (err) {
     va_list ap;
     va_start(ap, fmt);
-    err->struct_size = (uint32_t)sizeof(mcph_error);
     err->code = code;
     vsnprintf(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
   }
   return code;
+}
+
+/* [any thread] The name of a status code, e.g. "MCPH_EAUTH" for
+ * MCPH_EAUTH; static. A code this header does not know (a newer host's)
+ * gives "MCPH_E?"; (1.6). */
+static inline const char *mcph_status_name(int code) {
+  switch (code) {
+  case MCPH_OK:
+    return "MCPH_OK";
+  case MCPH_EINVAL:
+    return "MCPH_EINVAL";
+  case MCPH_ENOMEM:
+    return "MCPH_ENOMEM";
+  case MCPH_EIO:
+    return "MCPH_EIO";
+  case MCPH_ETIMEDOUT:
+    return "MCPH_ETIMEDOUT";
+  case MCPH_ECLOSED:
+    return "MCPH_ECLOSED";
+  case MCPH_ENOTSUP:
+    return "MCPH_ENOTSUP";
+  case MCPH_EPROTO:
+    return "MCPH_EPROTO";
+  case MCPH_ESPAWN:
+    return "MCPH_ESPAWN";
+  case MCPH_ETOOBIG:
+    return "MCPH_ETOOBIG";
+  case MCPH_ECONNREFUSED:
+    return "MCPH_ECONNREFUSED";
+  case MCPH_EAUTH:
+    return "MCPH_EAUTH";
+  case MCPH_ESESSION:
+    return "MCPH_ESESSION";
+  case MCPH_ECANCELED:
+    return "MCPH_ECANCELED";
+  case MCPH_ENOTFOUND:
+    return "MCPH_ENOTFOUND";
+  case MCPH_EABI:
+    return "MCPH_EABI";
+  case MCPH_EDENIED:
+    return "MCPH_EDENIED";
+  default:
+    return "MCPH_E?";
+  }
 }
 
 #endif /* MCPHOST_ABI_H */

@@ -39,16 +39,16 @@ typedef struct mcph_command {
   const char *name;  /* the command word, e.g. "channels" */
   const char *usage; /* e.g. "channels listen [--server NAME]... [--json]" */
   const char *help;  /* one line for --help */
-  /* Starts the command. argv[0] is the command's name; the strings live
+  /* [loop] Starts the command. argv[0] is the command's name; the strings live
    * until the command finished. Return MCPH_OK when it runs (it ends
    * later, or even now, with finish()); or a negative MCPH_E* code with
    * `err` filled, and then the host prints the message and exits with
    * 2 for MCPH_EINVAL (a usage error), 6 for MCPH_ENOTFOUND, 8 for
-   * MCPH_EDENIED, 7 for MCPH_EAUTH, 5 for MCPH_ETIMEDOUT, else 3. `global_json` is 1 when --json came before the
-   * command. */
+   * MCPH_EDENIED, 7 for MCPH_EAUTH, 5 for MCPH_ETIMEDOUT, else 3. `global_json`
+   * is 1 when --json came before the command. */
   int (*start)(void *plugin_ctx, mcph_run *run, int argc,
                const char *const *argv, int global_json, mcph_error *err);
-  /* The user interrupted: finish soon. May be NULL. */
+  /* [loop] The user interrupted: finish soon. May be NULL. */
   void (*interrupt)(void *plugin_ctx, mcph_run *run);
 } mcph_command;
 
@@ -67,14 +67,16 @@ enum mcph_connect_flags {
 };
 
 /* The host service: get_service(MCPH_SERVICE_SERVERS). Strings returned
- * are the host's, valid until the next call of the same function or of
- * connect(), and never across a return to the loop: copy what you keep. */
+ * are the host's, valid until the next call of the same function, of
+ * connect() or of a configuration reload (configuration.h), and never
+ * across a return to the loop: copy what you keep. (The one rule of
+ * abi.h, narrowed: these point into the live configuration.) */
 typedef struct mcph_host_servers {
   uint32_t struct_size; /* sizeof(mcph_host_servers) as the host built it */
-  /* The configured servers, in priority order: names 0..count-1. */
+  /* [loop] The configured servers, in priority order: names 0..count-1. */
   size_t (*count)(const mcph_host *host);
   const char *(*name)(const mcph_host *host, size_t index);
-  /* Connects the configured server `name`, or keeps the connection that
+  /* [loop] Connects the configured server `name`, or keeps the connection that
    * is already there. Every feature's on_server hears CONNECTED when it
    * is ready, and FAILED when the attempt failed for good. Either may
    * come before connect returns (a server that cannot even start fails at
@@ -84,16 +86,16 @@ typedef struct mcph_host_servers {
    * the reason in `err` (which may be NULL). */
   int (*connect)(const mcph_host *host, const char *name, unsigned flags,
                  mcph_error *err);
-  /* A server's state as `mcphost servers` shows it ("connected",
+  /* [loop] A server's state as `mcphost servers` shows it ("connected",
    * "connecting", "failed", "needs-auth", "not connected", or the
    * configuration's "pending", "denied", ...), and in *why its error or
    * reason (NULL when none). NULL for an unknown name. */
   const char *(*state)(const mcph_host *host, const char *name,
                        const char **why);
-  /* A key of the enterprise (managed) settings as JSON text, e.g.
+  /* [loop] A key of the enterprise (managed) settings as JSON text, e.g.
    * policy(host, "channelsEnabled") -> "false"; NULL when not set. */
   const char *(*policy)(const mcph_host *host, const char *key);
-  /* Ends a command this plugin started, with the process exit code (see
+  /* [loop] Ends a command this plugin started, with the process exit code (see
    * mcphost --help). Once per run; `run` is dead afterwards. */
   void (*finish)(const mcph_host *host, mcph_run *run, int exit_code);
 } mcph_host_servers;

@@ -41,7 +41,7 @@ enum mcph_server_event {
 typedef struct mcph_feature {
   uint32_t struct_size; /* sizeof(mcph_feature) */
 
-  /* Client capabilities to add, as the text of a JSON object merged into
+  /* [loop] Client capabilities to add, as the text of a JSON object merged into
    * initialize's "capabilities", e.g. {"elicitation":{"form":{},"url":{}}}.
    * Called before each connection's handshake. The string is the
    * plugin's and must stay valid until the next call. May be NULL. */
@@ -53,7 +53,7 @@ typedef struct mcph_feature {
   const char *const *requests;
   const char *const *notifications;
 
-  /* A request from `server`. `params_json` is borrowed for the call
+  /* [loop] A request from `server`. `params_json` is borrowed for the call
    * ("{}" when absent). Answer exactly once, now or later, with the
    * host's respond() or respond_error(); `req` stays valid until then,
    * even if the server disconnects (the answer is then dropped). A
@@ -63,20 +63,20 @@ typedef struct mcph_feature {
                     const char *params_json, mcph_request *req,
                     mcph_error *err);
 
-  /* A notification from `server`; `params_json` borrowed ("{}" if
+  /* [loop] A notification from `server`; `params_json` borrowed ("{}" if
    * absent). May be NULL. */
   void (*on_notification)(void *plugin_ctx, mcph_server *server,
                           const char *method, const char *params_json);
 
-  /* A server connected or disconnected. May be NULL. */
+  /* [loop] A server connected or disconnected. May be NULL. */
   void (*on_server)(void *plugin_ctx, mcph_server *server, int event);
   /* ---- ABI 1.5 ---- */
-  /* A line about `server` for `mcphost servers -v` (e.g. whether this
+  /* [loop] A line about `server` for `mcphost servers -v` (e.g. whether this
    * feature admitted it and why not), or NULL. The server may be
    * connected or not (it failed). The string is the plugin's, valid until
    * the next call. May be NULL. */
   const char *(*describe)(void *plugin_ctx, const mcph_server *server);
-  /* The server withdrew `req` (notifications/cancelled): stop working on
+  /* [loop] The server withdrew `req` (notifications/cancelled): stop working on
    * it (close the prompt, abort the hook). The plugin still answers it
    * once as usual, and `req` lives until then; the host does not send
    * that answer. May be NULL. */
@@ -84,19 +84,22 @@ typedef struct mcph_feature {
                        mcph_request *req);
 } mcph_feature;
 
-/* Completion of a request the plugin sent with request(): exactly one of
- * result_json (the JSON-RPC result, borrowed) and err is non-NULL. */
+/* [loop] Completion of a request the plugin sent with request(): exactly
+ * one of result_json (the JSON-RPC result, borrowed) and err is non-NULL.
+ * Since 1.6, a JSON-RPC error from the server comes as MCPH_EPROTO with
+ * its code and data in err->rpc_code and err->rpc_data (abi.h). */
 typedef void (*mcph_result_cb)(void *ud, const char *result_json,
                                const mcph_error *err);
 
 /* The host service feature plugins use: get_service(MCPH_SERVICE_FEATURES).
- * Every function: loop thread; strings passed in are borrowed for the
- * call; strings returned are the host's, valid until control returns to
- * the loop. */
+ * Every function: [loop]; strings passed in are borrowed for the call;
+ * strings returned are the host's, valid until control returns to the
+ * loop (abi.h; since 1.6 that holds for server_capabilities too, which
+ * before lived only until its next call). */
 typedef struct mcph_host_features {
   uint32_t struct_size; /* sizeof(mcph_host_features) as the host built it */
 
-  /* Answers a server's request with a result (JSON object text), or with
+  /* [loop] Answers a server's request with a result (JSON object text), or with
    * a JSON-RPC error. Exactly one per request; afterwards `req` is dead.
    * Returns 0 or MCPH_EINVAL (bad JSON; `req` is still alive). */
   int (*respond)(const mcph_host *host, mcph_request *req,
@@ -104,13 +107,13 @@ typedef struct mcph_host_features {
   int (*respond_error)(const mcph_host *host, mcph_request *req, int code,
                        const char *message);
 
-  /* The configured name of a server, and what it declared at initialize:
+  /* [loop] The configured name of a server, and what it declared at initialize:
    * its capabilities and serverInfo as JSON text ("{}" if none). */
   const char *(*server_name)(const mcph_host *host, const mcph_server *server);
   const char *(*server_capabilities)(const mcph_host *host,
                                      const mcph_server *server);
 
-  /* Sends a notification, or a request whose answer comes to `cb`
+  /* [loop] Sends a notification, or a request whose answer comes to `cb`
    * (timeout_ms 0: the host's default). Returns 0, or an MCPH_E* code
    * (not connected: MCPH_ECLOSED) and then `cb` is not called. */
   int (*notify)(const mcph_host *host, mcph_server *server, const char *method,
@@ -120,15 +123,29 @@ typedef struct mcph_host_features {
                  uint64_t timeout_ms, mcph_result_cb cb, void *ud,
                  mcph_error *err);
 
-  /* The value of a global option the plugin declared (MCPH_EXT_OPTIONS):
+  /* [loop] The value of a global option the plugin declared (MCPH_EXT_OPTIONS):
    * "--name=value" (or "--name value") from the command line, else the
    * environment variable MCPHOST_OPTION_<NAME> (upper case, '-' as '_');
    * NULL when unset; "" for a flag given without a value. */
   const char *(*option)(const mcph_host *host, const char *name);
 
-  /* Whether a person is at a terminal (stdin and stderr are terminals),
+  /* [loop] Whether a person is at a terminal (stdin and stderr are terminals),
    * so a plugin may ask questions. */
   int (*interactive)(const mcph_host *host);
+
+  /* ---- ABI 1.6 ---- */
+  /* [loop] The serverInfo the server sent at initialize, as JSON text
+   * ("{}" if none), and the protocol version negotiated (e.g.
+   * "2025-11-25"; NULL before the handshake). */
+  const char *(*server_info)(const mcph_host *host, const mcph_server *server);
+  const char *(*protocol_version)(const mcph_host *host,
+                                  const mcph_server *server);
+  /* [loop] respond_error with the error's `data` (JSON text, borrowed;
+   * NULL for none). MCPH_EINVAL when data_json is not JSON: then `req`
+   * is still alive. */
+  int (*respond_error_data)(const mcph_host *host, mcph_request *req,
+                            int code, const char *message,
+                            const char *data_json, mcph_error *err);
 } mcph_host_features;
 
 /* Global command-line options a plugin declares (MCPH_EXT_OPTIONS). The

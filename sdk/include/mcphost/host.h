@@ -46,7 +46,8 @@ enum mcph_path {
   MCPH_PATH_CACHE = 3  /* per-user cache dir ($XDG_CACHE_HOME/mcphost) */
 };
 
-/* Callbacks run on the loop. `ud` is the pointer given at registration. */
+/* [loop] Callbacks run on the loop. `ud` is the pointer given at
+ * registration. */
 typedef void (*mcph_fd_cb)(void *ud, int fd, unsigned events);
 typedef void (*mcph_timer_cb)(void *ud);
 typedef void (*mcph_post_cb)(void *ud);
@@ -59,12 +60,12 @@ struct mcph_host {
 
   /* ---- ABI 1.0 ---- */
 
-  /* Writes one log line attributed to `source` (the plugin id or server
+  /* [loop] Writes one log line attributed to `source` (the plugin id or server
    * name; may be NULL). `msg` is borrowed for the call. */
   void (*log)(const mcph_host *host, int level, const char *source,
               const char *msg);
 
-  /* Watches `fd` for `events` (MCPH_FD_READ|MCPH_FD_WRITE). `cb` runs on
+  /* [loop] Watches `fd` for `events` (MCPH_FD_READ|MCPH_FD_WRITE). `cb` runs on
    * the loop with the events that fired. Watches are level-triggered: a
    * callback may read only part of what is ready and will be called
    * again. The fd stays owned by the caller,
@@ -72,29 +73,29 @@ struct mcph_host {
    * negative MCPH_E* code. */
   int (*fd_watch)(const mcph_host *host, int fd, unsigned events,
                   mcph_fd_cb cb, void *ud, mcph_watch **out);
-  /* Changes the events a watch asks for. */
+  /* [loop] Changes the events a watch asks for. */
   int (*fd_update)(const mcph_host *host, mcph_watch *w, unsigned events);
-  /* Stops and frees a watch. Safe from inside its own callback. */
+  /* [loop] Stops and frees a watch. Safe from inside its own callback. */
   void (*fd_unwatch)(const mcph_host *host, mcph_watch *w);
 
-  /* Starts a one-shot timer that fires after `delay_ms` on the loop. The
+  /* [loop] Starts a one-shot timer that fires after `delay_ms` on the loop. The
    * timer is freed after it fired; do not cancel it afterwards. */
   int (*timer_start)(const mcph_host *host, uint64_t delay_ms,
                      mcph_timer_cb cb, void *ud, mcph_timer **out);
-  /* Cancels a timer that has not fired yet and frees it. */
+  /* [loop] Cancels a timer that has not fired yet and frees it. */
   void (*timer_cancel)(const mcph_host *host, mcph_timer *t);
 
-  /* Any thread: queues `cb(ud)` to run on the loop soon. The only
+  /* [any thread] Queues `cb(ud)` to run on the loop soon. The only
    * thread-safe function of this table. Returns 0 or MCPH_ENOMEM. A post
    * cannot be withdrawn; posts still queued at shutdown are dropped
    * without running, so a plugin's deinit must stop (join) its own
    * threads first. */
   int (*post)(const mcph_host *host, mcph_post_cb cb, void *ud);
 
-  /* Monotonic milliseconds. */
+  /* [loop] Monotonic milliseconds. */
   uint64_t (*now_ms)(const mcph_host *host);
 
-  /* One of enum mcph_path. The string is owned by the host and valid for
+  /* [loop] One of enum mcph_path. The string is owned by the host and valid for
    * the host's lifetime; NULL for an unknown value, and for the per-user
    * directories when the user has no home (then write no files). The
    * directory may not exist yet: create it before use (mode 0700), and
@@ -102,13 +103,13 @@ struct mcph_host {
    * others (docs/security.md). */
   const char *(*get_path)(const mcph_host *host, int which);
 
-  /* Looks up an optional host service by id with revision, e.g.
+  /* [loop] Looks up an optional host service by id with revision, e.g.
    * "mcph.host.ui/1". Returns NULL when the host does not offer it.
    * Published ids are frozen; a change is a new revision. */
   const void *(*get_service)(const mcph_host *host, const char *id);
 };
 
-/* Formats and logs through host->log. */
+/* [loop] Formats and logs through host->log. */
 static inline void mcph_logf(const mcph_host *host, int level,
                              const char *source, const char *fmt, ...)
     MCPH_PRINTF(4, 5);

@@ -10,5 +10,10 @@
 #include "permission.h"
 #include "feature.h"
 #include "command.h"
+#include "rpc.h"
+#include "auth.h"
+#include "secrets.h"
+#include "configuration.h"
+#include "ui.h"
 
 #endif /* MCPHOST_MCPHOST_H */

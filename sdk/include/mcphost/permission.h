@@ -54,7 +54,7 @@ struct mcph_permission_request {
   const char *reason;         /* why it asks, e.g. `ask rule "mcp__fs__*"
                                  (user settings FILE: permissions.ask[0])` */
 
-  /* Loop thread. The plugin's answer: MCPH_PERMISSION_ALLOW or _DENY,
+  /* [loop] The plugin's answer: MCPH_PERMISSION_ALLOW or _DENY,
    * with a short reason for people (may be NULL; borrowed for the call).
    * Call it once; an answer after another one won is ignored. */
   void (*reply)(mcph_permission_request *req, int decision, const char *reason);
@@ -67,12 +67,12 @@ struct mcph_permission_request {
 typedef struct mcph_permission_decider {
   uint32_t struct_size; /* sizeof(mcph_permission_decider) */
 
-  /* Loop thread. A question. Return MCPH_OK when the plugin will answer
+  /* [loop] A question. Return MCPH_OK when the plugin will answer
    * through req->reply (now or later), or MCPH_ENOTSUP (or any negative
    * code) to abstain: then it must never call reply for `req`. */
   int (*ask)(void *plugin_ctx, mcph_permission_request *req);
 
-  /* Loop thread. The host no longer needs an answer to `req` (another
+  /* [loop] The host no longer needs an answer to `req` (another
    * one won, the user interrupted, the command ended). Called only for a
    * question the plugin accepted and has not answered yet. After cancel
    * returns, `req` is gone. */

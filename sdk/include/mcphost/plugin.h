@@ -14,13 +14,19 @@
  *     .version = "1.0.0", .description = "...",
  *     .init = my_init, .get_extension = my_get_extension,
  *     .deinit = my_deinit,
+ *     .provides = &my_provides,   (1.6, optional: deferred init)
  *   };
+ *
+ * Each plugin gets its own `mcph_host` table (1.6): the host knows which
+ * plugin calls it, and attributes logs, options, secrets and commands to
+ * it. A plugin must use the table it was given, never another plugin's.
  */
 #ifndef MCPHOST_PLUGIN_H
 #define MCPHOST_PLUGIN_H
 
 #include "abi.h"
 #include "host.h"
+#include "transport.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,6 +34,35 @@ extern "C" {
 
 /* The name of the exported entry symbol. */
 #define MCPH_ENTRY_SYMBOL "mcph_plugin_entry"
+
+/* What a plugin offers, known without running it (1.6). With it, the
+ * host defers the plugin's init until it needs one of these: a transport
+ * of a listed type is created, a listed extension is asked for (a feature
+ * before the first connection's handshake, a command when its name is
+ * run or listed in --help, options when the command line is parsed).
+ * Every list is static and NULL-terminated, or NULL when empty. */
+typedef struct mcph_provides {
+  uint32_t struct_size; /* sizeof(mcph_provides) */
+  const char *const *transport_types; /* as mcph_transport_factory.types */
+  const char *const *requests;        /* as mcph_feature.requests */
+  const char *const *notifications;   /* as mcph_feature.notifications */
+  const char *const *commands;        /* command words (mcph.command/1) */
+  /* Every extension id get_extension answers, e.g. MCPH_EXT_TRANSPORT.
+   * The host asks for no other. */
+  const char *const *extensions;
+  /* Optional: the file name of the plugin's code in the host's
+   * implementation directory ("impl" beside the plugin directory, e.g.
+   * lib/mcphost/impl), or NULL. When set, the file in the plugin
+   * directory is a stub (its init and get_extension may be NULL): the
+   * host opens the implementation only when the plugin is first needed,
+   * so the libraries it links (libcurl, OpenSSL) are not mapped before;
+   * checks it as any plugin (its entry must have the same id and ABI
+   * major) and calls its init, get_extension and deinit instead. */
+  const char *implementation;
+  /* Optional: per-type information for transport_types, as the
+   * factory's type_info (transport.h). */
+  const mcph_transport_type_info *transport_info;
+} mcph_provides;
 
 typedef struct mcph_entry {
   uint32_t struct_size; /* sizeof(mcph_entry) */
@@ -41,22 +76,29 @@ typedef struct mcph_entry {
   const char *version;
   const char *description;
 
-  /* Loop thread. Called once, after the ABI check. `host` stays valid
+  /* [loop] Called once, after the ABI check (for a plugin with
+   * `provides`, when it is first needed). `host` is this plugin's own
+   * table and stays valid
    * until deinit returns. The plugin may store its own state in
    * *plugin_ctx; the host passes it back to every call below. Return 0, or
    * a negative MCPH_E* code with `err` filled: the host then refuses the
    * plugin, reports the message, and never calls it again. */
   int (*init)(const mcph_host *host, void **plugin_ctx, mcph_error *err);
 
-  /* Loop thread. Returns the extension with the given id and revision
+  /* [loop] Returns the extension with the given id and revision
    * (e.g. MCPH_EXT_TRANSPORT) or NULL. The returned table is owned by the
    * plugin and must stay valid until deinit. */
   const void *(*get_extension)(void *plugin_ctx, const char *ext_id);
 
-  /* Loop thread. Called once at host shutdown, after every object the
-   * plugin created was destroyed. May be NULL. The host never dlclose()s a
+  /* [loop] Called once at host shutdown, after every object the
+   * plugin created was destroyed; never for a deferred plugin that was
+   * never initialized. May be NULL. The host never dlclose()s a
    * plugin, so static data and threads may outlive deinit. */
   void (*deinit)(void *plugin_ctx);
+
+  /* ---- ABI 1.6 ---- */
+  /* What the plugin offers, for deferred init; NULL: init at start-up. */
+  const mcph_provides *provides;
 } mcph_entry;
 
 /* Defines the plugin's one exported symbol:

@@ -26,7 +26,7 @@ extern "C" {
 
 #define MCPH_EXT_SERVER_SOURCE "mcph.server-source/1"
 
-/* Host callback handed to list_servers. `json` is {"mcpServers": {...}}
+/* [loop] Host callback handed to list_servers. `json` is {"mcpServers": {...}}
  * text, `len` bytes (need not be NUL-terminated), borrowed for the call:
  * the host copies what it keeps. Call it zero or more times, only from
  * inside list_servers, on the loop thread. */
@@ -39,8 +39,8 @@ typedef struct mcph_server_source {
   /* For people, e.g. "installed MCPB bundles"; static, may be NULL. */
   const char *description;
 
-  /* Loop thread. Lists the plugin's servers now, through `emit`. Must not
-   * block on the network: list what is known locally. Returns 0, or a
+  /* [loop] Lists the plugin's servers now, through `emit`. Must
+   * not block on the network: list what is known locally. Returns 0, or a
    * negative MCPH_E* code with `err` filled; what was emitted before an
    * error is still used, and the message is reported naming the plugin. */
   int (*list_servers)(void *plugin_ctx, mcph_server_source_emit_fn emit,

@@ -22,11 +22,44 @@ extern "C" {
 #endif
 
 #define MCPH_EXT_TRANSPORT "mcph.transport/1"
+#define MCPH_SERVICE_TRANSPORTS "mcph.host.transports/1"
 
 typedef struct mcph_transport mcph_transport; /* defined by the plugin */
 
-/* Callbacks into the host, given to create(). They run on the loop and
- * must not be called from any other thread (post to the loop first).
+/* (1.6) An HTTP server asked for authorization: what its 401 or 403 said,
+ * parsed once by the transport. Every string is borrowed for the call and
+ * NULL when absent. */
+typedef struct mcph_auth_challenge {
+  uint32_t struct_size; /* sizeof(mcph_auth_challenge) as built */
+  int status;           /* the HTTP status: 401 or 403 */
+  const char *url;      /* the URL that answered, as shown in logs */
+  const char *www_authenticate; /* the header's value(s), as received */
+  const char *scheme;           /* e.g. "Bearer" (the first challenge) */
+  /* Parameters of that challenge (RFC 6750, RFC 9728): */
+  const char *realm;
+  const char *scope;
+  const char *error; /* e.g. "invalid_token", "insufficient_scope" */
+  const char *error_description;
+  const char *resource_metadata; /* the protected resource metadata URL */
+} mcph_auth_challenge;
+
+/* (1.6) What kind of connection a type makes. */
+enum mcph_transport_flags {
+  MCPH_TRANSPORT_LOCAL = 1u << 0, /* a process or socket on this machine */
+  MCPH_TRANSPORT_REMOTE = 1u << 1 /* a network service */
+};
+
+/* (1.6) Per-type information, one element per type (the last has type
+ * NULL). The host connects local servers in larger batches than remote
+ * ones, as Claude Code does. */
+typedef struct mcph_transport_type_info {
+  uint32_t struct_size; /* sizeof(mcph_transport_type_info); all alike */
+  const char *type;     /* one of the factory's types; NULL ends the list */
+  unsigned flags;       /* enum mcph_transport_flags */
+} mcph_transport_type_info;
+
+/* Callbacks into the host, given to create(). [loop]: they run on the
+ * loop and must not be called from any other thread (post to it first).
  * Strings are borrowed for the duration of the call. A transport must not
  * call them from inside start(), send() or close(); it defers with a
  * zero-delay timer instead, so the host never re-enters itself. */
@@ -34,19 +67,20 @@ typedef struct mcph_transport_events {
   uint32_t struct_size; /* sizeof(mcph_transport_events) */
   void *ud;             /* passed back as the first argument */
 
-  /* One complete message from the server. `json` is not NUL-terminated
+  /* [loop] One complete message from the server. `json` is not NUL-terminated
    * in general; `len` bytes are valid. */
   void (*on_message)(void *ud, const char *json, size_t len);
 
-  /* A problem that does not end the transport: a line that was not JSON,
+  /* [loop] A problem that does not end the transport: a line that was not JSON,
    * a message over the size cap that was dropped. `code` is an MCPH_E*
    * code. MCPH_ESESSION here means the server started a new session
    * under the host (a reconnected legacy SSE stream): the host runs the
-   * initialize handshake again and resends what was pending. Failures of
-   * one message go to on_send_failed instead. */
+   * initialize handshake again and resends what was pending; since 1.6 a
+   * transport calls on_session_reset instead when the host has it.
+   * Failures of one message go to on_send_failed instead. */
   void (*on_error)(void *ud, int code, const char *message);
 
-  /* The transport has ended. `code` is 0 after a close() the host asked
+  /* [loop] The transport has ended. `code` is 0 after a close() the host asked
    * for, else an MCPH_E* code; `reason` says why in one or more lines
    * (for a process: its exit status and the tail of its stderr). */
   void (*on_close)(void *ud, int code, const char *reason);
@@ -54,7 +88,7 @@ typedef struct mcph_transport_events {
   /* ---- ABI 1.1 ---- (check MCPH_HAS(events, mcph_transport_events,
    * on_send_failed) before calling) */
 
-  /* A message given to send() was not delivered, or its delivery failed
+  /* [loop] A message given to send() was not delivered, or its delivery failed
    * (an HTTP error status, a refused connection for that request, an
    * expired session). `json`/`len` is the message exactly as it was
    * passed to send(), so the host can fail or retry the request it
@@ -74,7 +108,7 @@ typedef struct mcph_transport_events {
   /* ---- ABI 1.2 ---- (check MCPH_HAS(events, mcph_transport_events,
    * on_message_dropped) before calling) */
 
-  /* A message from the server was dropped without being delivered
+  /* [loop] A message from the server was dropped without being delivered
    * (MCPH_ETOOBIG: over the size cap). `head` holds its first bytes (up to
    * 4096, not NUL-terminated), from which the host reads the JSON-RPC id
    * to fail the request it answered at once rather than at its deadline;
@@ -82,6 +116,20 @@ typedef struct mcph_transport_events {
   void (*on_message_dropped)(void *ud, int code, const char *message,
                              const char *head, size_t head_len,
                              size_t total);
+
+  /* ---- ABI 1.6 ---- (check MCPH_HAS before calling each) */
+
+  /* [loop] The server started a new session under the host (a reconnected
+   * legacy SSE stream handed out a new endpoint): the host runs the
+   * initialize handshake again and resends what was pending. `message`
+   * says what happened, for logs. Replaces on_error(MCPH_ESESSION). */
+  void (*on_session_reset)(void *ud, const char *message);
+
+  /* [loop] The server answered 401 or 403. Called before the on_send_failed
+   * (MCPH_EAUTH) of the message it answered, or for the event stream
+   * alone. The host hands it to the auth provider, if there is one
+   * (auth.h), which may give a new value to set_authorization. */
+  void (*on_auth_required)(void *ud, const mcph_auth_challenge *challenge);
 } mcph_transport_events;
 
 /* What create() gets. Borrowed for the duration of create(); copy what
@@ -91,8 +139,9 @@ typedef struct mcph_transport_params {
   const char *type;     /* the configured type, one of the plugin's types */
   const char *server_name; /* the configured server name, for logs */
   /* The server's configuration object as JSON text, with any variable
-   * expansion the host does already applied: e.g. {"command":"node","args":["s.js"],"env":{...},
-   * "cwd":"/x"} for stdio, {"url":...,"headers":{...}} for http. */
+   * expansion the host does already applied: e.g.
+   * {"command":"node","args":["s.js"],"env":{...}, "cwd":"/x"} for stdio,
+   * {"url":...,"headers":{...}} for http. */
   const char *config_json;
   const mcph_transport_events *events; /* valid until destroy */
 } mcph_transport_params;
@@ -103,43 +152,77 @@ typedef struct mcph_transport_factory {
   /* The config types this factory serves, NULL-terminated, static. */
   const char *const *types;
 
-  /* Creates a transport without doing I/O. Validates the configuration:
+  /* [loop] Creates a transport without doing I/O. Validates the configuration:
    * on a bad field, returns MCPH_EINVAL with a message that names the
    * field. On success sets *out. */
   int (*create)(void *plugin_ctx, const mcph_transport_params *params,
                 mcph_transport **out, mcph_error *err);
 
-  /* Starts connecting (spawning, dialling). Returns 0 when under way;
+  /* [loop] Starts connecting (spawning, dialling). Returns 0 when under way;
    * failures found later are reported through on_close. A non-zero return
    * means nothing was started and on_close will not be called. */
   int (*start)(mcph_transport *t, mcph_error *err);
 
-  /* Queues one message. `json` is borrowed for the call; the transport
+  /* [loop] Queues one message. `json` is borrowed for the call; the transport
    * copies what it keeps. Returns 0, MCPH_ECLOSED after the transport
    * ended or while closing, or another MCPH_E* code. */
   int (*send)(mcph_transport *t, const char *json, size_t len,
               mcph_error *err);
 
-  /* Starts a graceful close; on_close(code 0) follows when done. Calling
+  /* [loop] Starts a graceful close; on_close(code 0) follows when done. Calling
    * it again, or after on_close, does nothing. */
   void (*close)(mcph_transport *t);
 
-  /* Frees the transport, in any state: normally after on_close, but also
+  /* [loop] Frees the transport, in any state: normally after on_close, but also
    * instead of start, after a failed start, or while a close() has not
    * finished (the host gave up waiting): then stop everything at once,
    * killing a process if need be. Never called from inside one of the
    * transport's own callbacks. */
   void (*destroy)(mcph_transport *t);
 
-  /* Optional (may be NULL): the session id the server assigned, or NULL.
+  /* [loop] Optional (may be NULL): the session id the server assigned, or NULL.
    * Owned by the transport, valid until the next call into it. */
   const char *(*session_id)(mcph_transport *t);
 
-  /* Optional (may be NULL): the host tells the transport the protocol
+  /* [loop] Optional (may be NULL): the host tells the transport the protocol
    * version negotiated by initialize (e.g. "2025-11-25"); HTTP transports
    * send it as a header. Borrowed for the call. */
   void (*set_protocol_version)(mcph_transport *t, const char *version);
+
+  /* ---- ABI 1.6 ---- */
+
+  /* [loop] Optional (may be NULL): the Authorization header value to send from
+   * now on (e.g. "Bearer abc"), replacing a configured one; NULL goes
+   * back to the configuration's. Borrowed for the call. Returns 0, or
+   * MCPH_EINVAL for a value that cannot be a header (control bytes). */
+  int (*set_authorization)(mcph_transport *t, const char *value);
+
+  /* Optional (may be NULL): per-type information, static. Without it,
+   * the host takes "stdio" as local and every other type as remote. A
+   * plugin with a provides list repeats it there (plugin.h). */
+  const mcph_transport_type_info *type_info;
 } mcph_transport_factory;
+
+/* (1.6) The host service get_service(MCPH_SERVICE_TRANSPORTS): a plugin
+ * creates a transport of another type, served by whichever plugin serves
+ * it, to build its own on it (ws-ide over ws, claudeai-proxy over http).
+ * The composing plugin drives the inner transport through the returned
+ * factory as the host drives any transport (the lifecycle above), and
+ * receives its events through params->events, which it supplies. */
+typedef struct mcph_host_transports {
+  uint32_t struct_size; /* sizeof(mcph_host_transports) as the host built it */
+
+  /* [loop] Creates a transport of params->type with params->config_json.
+   * Sets *factory (valid for the host's lifetime) and *out (owned by the
+   * caller: destroy it with (*factory)->destroy). Returns MCPH_OK;
+   * MCPH_ENOTFOUND when no plugin serves the type or it cannot be
+   * loaded, MCPH_EINVAL when the type is the caller's own (a plugin does
+   * not compose itself) or the factory refused the configuration, with
+   * the reason in `err`. */
+  int (*create)(const mcph_host *host, const mcph_transport_params *params,
+                const mcph_transport_factory **factory, mcph_transport **out,
+                mcph_error *err);
+} mcph_host_transports;
 
 #ifdef __cplusplus
 }

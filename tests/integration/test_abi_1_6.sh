@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# ABI 1.6: each plugin has its own host table, so the host knows who
+# calls (logs, options); a plugin with a provides list is initialized only
+# when something it provides is needed. The frozen 1.0 and 1.5 fixtures
+# are in test_plugins.sh.
+. "$(dirname "$0")/lib.sh"
+unset MCPHOST_PLUGIN_PATH MCPHOST_OPTION_FX16_GREETING
+
+V="$TMP/v16.json"
+config_file "$V" '{"v": {"type": "fixture-v1.6"}}'
+
+run --plugin-dir "$FIXTURES/v1.6" --config "$V" --fx16-greeting=hi \
+  --elicitation=off fx16
+expect "a line logged without a source is attributed to the plugin" 0 \
+  --err "mcphost: warning: [test.v1_6] fx16 says hello"
+expect "a plugin reads its own option" 0 --out "greeting=hi"
+expect "another plugin's option is not the caller's to read" 0 \
+  --out "other=(unset)"
+
+run --plugin-dir "$FIXTURES/v1.6" --config "$V" -vv --fx16-greeting=hi fx16
+expect "the host logs which plugin read which option" 0 \
+  --err "mcphost: debug: [test.v1_6] reads option --fx16-greeting" \
+  --err "[test.v1_6] reads option --elicitation, which it did not declare"
+
+MCPHOST_OPTION_FX16_GREETING=env run --plugin-dir "$FIXTURES/v1.6" \
+  --config "$V" fx16
+expect "its option from the environment" 0 --out "greeting=env"
+
+run --plugin-dir "$FIXTURES/v1.6" --config "$V" fx16 v
+expect "a feature reads the server's serverInfo and the negotiated version" 0 \
+  --out 'info={"name":"test.v1_6","version":"1.0"} version=2025-11-25'
+expect "a JSON-RPC error answering request() carries its code and data" 0 \
+  --out 'error=MCPH_EPROTO rpc_code=-32042 rpc_data={"why":"test.v1_6"}'
+
+run --plugin-dir "$FIXTURES/v1.6" --config "$V" call mcp__v__whoami
+expect "a 1.6 plugin's transport works" 0 --out "served by test.v1_6"
+
+# ---- deferred init ----
+
+L="$TMP/lazy.json"
+config_file "$L" '{"z": {"type": "fixture-lazy"}}'
+D="$TMP/demo.json"
+config_file "$D" "{\"demo\": {\"command\": \"$DEMO\"}}"
+
+run --plugin-dir "$FIXTURES/lazy" -v plugins
+expect "a plugin with a provides list is listed with its types before init" 0 \
+  --out "loaded   test.lazy 1.0 (ABI 1.$(
+    "$MCPHOST" --version | sed -n 's/.*plugin ABI 1\.\([0-9]*\)).*/\1/p'))" \
+  --out "transports: fixture-lazy" --no-err "[test.lazy] initialized"
+run --plugin-dir "$FIXTURES/lazy" -v --config "$D" call mcp__demo__echo \
+  message=x
+expect "a command that does not use it never initializes it" 0 \
+  --out "Echo: x" --no-err "[test.lazy] initialized"
+run --plugin-dir "$FIXTURES/lazy" -v nosuchcommand
+expect "looking up a command it does not list leaves it asleep" 2 \
+  --no-err "[test.lazy] initialized"
+run --plugin-dir "$FIXTURES/lazy" -v fxlazy
+expect "its own command initializes and runs it" 0 --out "lazy ran" \
+  --err "[test.lazy] initialized"
+run --plugin-dir "$FIXTURES/lazy" -v --config "$L" call mcp__z__whoami
+expect "the first transport of its type initializes it, once" 0 \
+  --out "served by test.lazy" --err "mcphost: warning: [test.lazy] initialized"
+check "init ran once" test "$(grep -c 'initialized' <<<"$ERR")" = 1
+finish
