@@ -116,7 +116,9 @@ typedef struct mcph_error {
   int32_t code;         /* an enum mcph_status value */
   char message[MCPH_ERROR_MESSAGE_MAX];
   /* ---- ABI 1.6 ---- (a callee writes them only when struct_size covers
-   * them; mcph_error_init clears them) */
+   * them; mcph_error_init clears them. A reader of an mcph_error it did
+   * not build checks MCPH_HAS(err, mcph_error, rpc_data) first: a 1.5
+   * host hands a 1.6 plugin the 520-byte struct) */
   /* The JSON-RPC error a peer answered with (code MCPH_EPROTO): its
    * `code` (MCPH_RPC_*, rpc.h) and its `data` as JSON text, or 0 and
    * NULL. `rpc_data` is borrowed: valid for the call that handed `err`

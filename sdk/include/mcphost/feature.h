@@ -87,7 +87,9 @@ typedef struct mcph_feature {
 /* [loop] Completion of a request the plugin sent with request(): exactly
  * one of result_json (the JSON-RPC result, borrowed) and err is non-NULL.
  * Since 1.6, a JSON-RPC error from the server comes as MCPH_EPROTO with
- * its code and data in err->rpc_code and err->rpc_data (abi.h). */
+ * its code and data in err->rpc_code and err->rpc_data (abi.h); check
+ * MCPH_HAS(err, mcph_error, rpc_data) before reading them, as an older
+ * host builds a shorter struct. */
 typedef void (*mcph_result_cb)(void *ud, const char *result_json,
                                const mcph_error *err);
 

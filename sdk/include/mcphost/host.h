@@ -96,7 +96,8 @@ struct mcph_host {
   uint64_t (*now_ms)(const mcph_host *host);
 
   /* [loop] One of enum mcph_path. The string is owned by the host and valid for
-   * the host's lifetime; NULL for an unknown value, and for the per-user
+   * the host's lifetime; NULL for an unknown value, and (a clarification
+   * for every 1.x plugin, which must handle NULL anyway) for the per-user
    * directories when the user has no home (then write no files). The
    * directory may not exist yet: create it before use (mode 0700), and
    * refuse it when it or a parent is another user's or writable by

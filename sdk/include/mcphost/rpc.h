@@ -2,8 +2,8 @@
  * mcphost plugin ABI — JSON-RPC 2.0 and MCP error codes (ABI 1.6).
  *
  * The `code` of a JSON-RPC error object: what respond_error() sends and
- * what a request() answered with an error carries in mcph_error.code
- * (feature.h). They are JSON-RPC numbers, not MCPH_E* statuses; the two
+ * what a request() answered with an error carries in mcph_error.rpc_code
+ * (abi.h; mcph_error.code is then MCPH_EPROTO). They are JSON-RPC numbers, not MCPH_E* statuses; the two
  * number spaces never mix (MCPH_E* are small negatives, these are
  * -32768..-32000 or MCP's own).
  */

@@ -189,7 +189,8 @@ typedef struct mcph_transport_factory {
    * send it as a header. Borrowed for the call. */
   void (*set_protocol_version)(mcph_transport *t, const char *version);
 
-  /* ---- ABI 1.6 ---- */
+  /* ---- ABI 1.6 ---- (check MCPH_HAS before reading: a factory from
+   * mcph.host.transports/1 may be an older plugin's, built shorter) */
 
   /* [loop] Optional (may be NULL): the Authorization header value to send from
    * now on (e.g. "Bearer abc"), replacing a configured one; NULL goes

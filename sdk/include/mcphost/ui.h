@@ -6,8 +6,9 @@
  * in their browser (an OAuth sign-in), or shows progress, without
  * touching the terminal itself. Everything is shown on stderr, named
  * after the calling plugin, with control characters shown as escapes,
- * never obeyed. Without a terminal (stdin and stderr both terminals) ask
- * and open_url refuse with MCPH_ENOTSUP and progress shows nothing.
+ * never obeyed. When interactive() is 0 (stdin and stderr are not both
+ * terminals), ask and open_url refuse with MCPH_ENOTSUP and progress
+ * shows nothing.
  *
  * Threads: everything [loop].
  */

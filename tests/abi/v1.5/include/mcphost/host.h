@@ -95,11 +95,8 @@ struct mcph_host {
   uint64_t (*now_ms)(const mcph_host *host);
 
   /* One of enum mcph_path. The string is owned by the host and valid for
-   * the host's lifetime; NULL for an unknown value, and for the per-user
-   * directories when the user has no home (then write no files). The
-   * directory may not exist yet: create it before use (mode 0700), and
-   * refuse it when it or a parent is another user's or writable by
-   * others (docs/security.md). */
+   * the host's lifetime; NULL for an unknown value. The directory may not
+   * exist yet: create it before use. */
   const char *(*get_path)(const mcph_host *host, int which);
 
   /* Looks up an optional host service by id with revision, e.g.
