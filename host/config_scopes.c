@@ -348,15 +348,37 @@ static void on_plugin_servers(void *ud, const char *plugin_id, const char *json,
   free(src);
 }
 
+void config_add_command_line(config *c, const config_sources *o) {
+  for (size_t i = 0; i < o->nserver_specs; i++)
+    config_add_command(c, o->server_specs[i]);
+  for (size_t i = 0; i < o->nurls; i++)
+    config_add_url(c, o->urls[i], o->url_type);
+}
+
+cJSON *config_read_mcp_config(config *c, const char *arg, size_t i,
+                              char **src) {
+  cJSON *doc;
+  if (arg[strspn(arg, " \t\r\n")] == '{') {
+    char *name = xasprintf("--mcp-config argument %zu", i + 1);
+    doc = config_parse_json(c, arg, strlen(arg), name);
+    if (src)
+      *src = name;
+    else
+      free(name);
+  } else {
+    doc = config_read_json(c, arg, true);
+    if (src)
+      *src = xstrdup(arg);
+  }
+  return doc;
+}
+
 /* Servers given on the command line, through the classic parsers. */
 static void stage_command_line(loader *L) {
   const config_sources *o = L->o;
   config tmp;
   config_init(&tmp);
-  for (size_t i = 0; i < o->nserver_specs; i++)
-    config_add_command(&tmp, o->server_specs[i]);
-  for (size_t i = 0; i < o->nurls; i++)
-    config_add_url(&tmp, o->urls[i], o->url_type);
+  config_add_command_line(&tmp, o);
   for (size_t i = 0; i < tmp.nerrors; i++)
     config_error(L->c, "%s", tmp.errors[i]);
   for (size_t i = 0; i < tmp.nwarnings; i++)
@@ -370,21 +392,12 @@ static void stage_command_line(loader *L) {
   }
   config_free(&tmp);
   for (size_t i = 0; i < o->nmcp_configs; i++) {
-    const char *arg = o->mcp_configs[i];
-    const char *p = arg + strspn(arg, " \t\r\n");
-    if (*p == '{') {
-      char *src = xasprintf("--mcp-config argument %zu", i + 1);
-      cJSON *doc = config_parse_json(L->c, arg, strlen(arg), src);
-      if (doc)
-        stage_doc(L, doc, SCOPE_DYNAMIC, src, "", true);
-      cJSON_Delete(doc);
-      free(src);
-    } else {
-      cJSON *doc = config_read_json(L->c, arg, true);
-      if (doc)
-        stage_doc(L, doc, SCOPE_DYNAMIC, arg, "", true);
-      cJSON_Delete(doc);
-    }
+    char *src = NULL;
+    cJSON *doc = config_read_mcp_config(L->c, o->mcp_configs[i], i, &src);
+    if (doc)
+      stage_doc(L, doc, SCOPE_DYNAMIC, src, "", true);
+    cJSON_Delete(doc);
+    free(src);
   }
 }
 

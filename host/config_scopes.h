@@ -101,6 +101,16 @@ void config_paths_free(config_paths *p);
  * in c->perms; problems in c->errors / warnings / notes. */
 void config_load_scopes(config *c, const config_sources *o);
 
+/* The servers given on the command line (--server, --url) parsed into
+ * `c`, as the dynamic scope takes them; problems in c->errors. */
+void config_add_command_line(config *c, const config_sources *o);
+/* The --mcp-config argument `arg` (the `i`th, from 0): inline JSON or a
+ * file. Returns its document (free with cJSON_Delete) or NULL with the
+ * problem in c->errors; *src (when not NULL) gets a new string naming it
+ * in messages. */
+cJSON *config_read_mcp_config(config *c, const char *arg, size_t i,
+                              char **src);
+
 /* The project server `name` as the walk finds it (the deepest trusted
  * file defining it), loaded into `c` (which should be empty) with the
  * policy applied: its state, and why. Returns it, or NULL (problems are

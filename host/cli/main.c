@@ -431,22 +431,9 @@ static int check_command_line_servers(cli *c) {
   }
   config tmp;
   config_init(&tmp);
-  for (size_t i = 0; i < o->nserver_specs; i++)
-    config_add_command(&tmp, o->server_specs[i]);
-  for (size_t i = 0; i < o->nurls; i++)
-    config_add_url(&tmp, o->urls[i], o->url_type);
-  for (size_t i = 0; i < o->nmcp_configs; i++) {
-    const char *arg = o->mcp_configs[i];
-    cJSON *doc;
-    if (arg[strspn(arg, " \t\r\n")] == '{') {
-      char *src = xasprintf("--mcp-config argument %zu", i + 1);
-      doc = config_parse_json(&tmp, arg, strlen(arg), src);
-      free(src);
-    } else {
-      doc = config_read_json(&tmp, arg, true);
-    }
-    cJSON_Delete(doc);
-  }
+  config_add_command_line(&tmp, o);
+  for (size_t i = 0; i < o->nmcp_configs; i++)
+    cJSON_Delete(config_read_mcp_config(&tmp, o->mcp_configs[i], i, NULL));
   for (size_t i = 0; i < tmp.nerrors; i++)
     cli_error(c, NULL, "config error: %s", cli_esc(c, tmp.errors[i]));
   int rc = tmp.nerrors ? EXIT_USAGE : EXIT_OK;
