@@ -33,11 +33,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../names.h"
-#include "../redact.h"
-#include "../roots.h"
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "config/roots.h"
+#include "core/util.h"
+#include "mcp/names.h"
+#include "safety/redact.h"
 
 typedef enum {
   OP_CALL,

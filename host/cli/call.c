@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "core/util.h"
 
 /* key=value arguments: the value is JSON when it parses as JSON, else a
  * string. A single argument starting with '{' is the whole object. */

@@ -8,13 +8,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../host.h"
-#include "../config_scopes.h"
-#include "../session.h"
-#include "../size_limits.h"
-#include "../mcp/calls.h"
-#include "../mcp/client.h"
-#include "../util.h"
+#include "config/config_scopes.h"
+#include "core/host.h"
+#include "core/util.h"
+#include "mcp/calls.h"
+#include "mcp/client.h"
+#include "mcp/session.h"
+#include "safety/size_limits.h"
 
 /* Exit codes (documented in --help and the README). */
 enum {

@@ -7,11 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../display_width.h"
-#include "../feature_plugins.h"
-#include "../names.h"
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "core/feature_plugins.h"
+#include "core/util.h"
+#include "mcp/names.h"
+#include "safety/display_width.h"
 
 /* ---- listing several servers at once ---- */
 

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "core/util.h"
 
 void cli_client_options(cli *c) {
   const char *ttl = getenv("MCPHOST_LIST_CACHE_TTL");

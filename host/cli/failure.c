@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../redact.h"
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "core/util.h"
+#include "safety/redact.h"
 
 int cli_exit_code(const mcp_error *e) {
   switch (e->kind) {

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../host_config.h"
-#include "../plugin_servers.h"
-#include "../util.h"
-#include "cli.h"
-#include "mcp_edit.h"
+#include "cli/cli.h"
+#include "cli/mcp_edit.h"
+#include "core/host_config.h"
+#include "core/plugin_servers.h"
+#include "core/util.h"
 
 static config_sources scope_sources(cli *c) {
   config_sources o = c->sources;

@@ -8,10 +8,10 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "../feature_plugins.h"
-#include "../roots.h"
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "config/roots.h"
+#include "core/feature_plugins.h"
+#include "core/util.h"
 
 static const char usage_text[] =
     "usage: mcphost [OPTIONS] COMMAND [ARGS...]\n"

@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
+#include "cli/mcp_edit.h"
+#include "config/config_approval.h"
+#include "config/config_expand.h"
+#include "config/config_policy.h"
+#include "core/plugins.h"
+#include "core/util.h"
 #include "url_redact.h"
-#include "../config_approval.h"
-#include "../config_expand.h"
-#include "../config_policy.h"
-#include "../plugins.h"
-#include "../util.h"
-#include "cli.h"
-#include "mcp_edit.h"
 
 static const char mcp_usage[] =
     "usage: mcphost [OPTIONS] mcp COMMAND [ARGS...]\n"

@@ -21,12 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../base64.h"
-#include "../json_write.h"
-#include "../redact.h"
-#include "../sanitize.h"
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "core/base64.h"
+#include "core/util.h"
+#include "safety/json_write.h"
+#include "safety/redact.h"
+#include "safety/sanitize.h"
 #include "text_escape.h"
 #include "trusted_fs.h"
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "core/util.h"
 
 /* ---- plugin commands ---- */
 

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../feature_plugins.h"
-#include "../names.h"
-#include "../permissions.h"
-#include "../sanitize.h"
-#include "../util.h"
-#include "calls.h"
-#include "client_internal.h"
+#include "config/permissions.h"
+#include "core/feature_plugins.h"
+#include "core/util.h"
+#include "mcp/calls.h"
+#include "mcp/client_internal.h"
+#include "mcp/names.h"
+#include "safety/sanitize.h"
 
 #define CALL_ATTEMPTS 3
 

@@ -19,8 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "client.h"
-#include "error.h"
+#include "mcp/client.h"
+#include "mcp/error.h"
 
 typedef struct mcp_op mcp_op;
 

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../names.h"
-#include "../roots.h"
-#include "../util.h"
-#include "client_internal.h"
+#include "config/roots.h"
+#include "core/util.h"
+#include "mcp/client_internal.h"
+#include "mcp/names.h"
 
 /* The serving plugin says (mcph_transport_type_info, ABI 1.6). */
 static bool is_local(const session *s) {

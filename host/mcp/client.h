@@ -16,9 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../host.h"
-#include "../session.h"
-#include "error.h"
+#include "core/host.h"
+#include "mcp/error.h"
+#include "mcp/session.h"
 
 typedef struct mcp_client mcp_client;
 

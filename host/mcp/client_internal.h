@@ -3,7 +3,7 @@
 #ifndef MCPHOST_MCP_CLIENT_INTERNAL_H
 #define MCPHOST_MCP_CLIENT_INTERNAL_H
 
-#include "client.h"
+#include "mcp/client.h"
 
 /* One configured server. */
 typedef struct client_slot {

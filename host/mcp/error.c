@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../session.h"
-#include "../util.h"
-#include "error.h"
+#include "core/util.h"
+#include "mcp/error.h"
+#include "mcp/session.h"
 
 void mcp_error_clear(mcp_error *e) {
   free(e->message);

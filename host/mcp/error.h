@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
-#include "../jsonrpc.h"
+#include "mcp/jsonrpc.h"
 
 struct session;
 
