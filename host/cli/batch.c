@@ -300,14 +300,13 @@ static void start_op(batch *b, op *o) {
 /* What a server pushes: resource updates go out as lines of their own
  * (there is no request id to answer), and a changed tool list drops the
  * cached one. */
-static void on_notify(void *ud, session *s, const char *method,
+static void on_notify(void *ud, size_t idx, const char *method,
                       const cJSON *params) {
   batch *b = ud;
-  size_t idx = (size_t)(s->cfg - b->c->h->cfg.servers);
   if (strcmp(method, "notifications/resources/updated") == 0 &&
       b->subscriptions[idx]) {
     cJSON *line = cJSON_CreateObject();
-    cJSON_AddStringToObject(line, "server", s->cfg->name);
+    cJSON_AddStringToObject(line, "server", b->c->h->cfg.servers[idx].name);
     cJSON_AddStringToObject(line, "notification", method);
     cJSON_AddItemToObject(line, "params",
                           params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject());

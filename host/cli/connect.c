@@ -33,10 +33,6 @@ size_t cli_connect_all(cli *c) {
   return mcp_client_connect_all(c->mc);
 }
 
-session *cli_session(cli *c, size_t idx) {
-  return mcp_client_peek(c->mc, idx);
-}
-
 long cli_find_server(const cli *c, const char *name) {
   return mcp_client_find_server(c->mc, name);
 }
@@ -65,14 +61,12 @@ static uint64_t still_running_interval(void) {
 
 static void on_still_running(void *ud) {
   still_running *sr = ud;
-  const session *s = mcp_op_session(sr->op);
-  if (s) {
-    fprintf(stderr,
-            "mcphost: tools/call on server \"%s\" still running "
-            "(%llu s)\n",
-            cli_esc(sr->c, s->cfg->name),
-            (unsigned long long)((loop_now_ms() - sr->started) / 1000));
-  }
+  size_t idx = mcp_op_server(sr->op);
+  fprintf(stderr,
+          "mcphost: tools/call on server \"%s\" still running "
+          "(%llu s)\n",
+          cli_esc(sr->c, sr->c->h->cfg.servers[idx].name),
+          (unsigned long long)((loop_now_ms() - sr->started) / 1000));
   sr->timer = loop_timer_start(sr->c->h->loop, still_running_interval(),
                                on_still_running, sr);
 }

@@ -7,14 +7,10 @@
 #include "cli/cli.h"
 #include "cli/mcp_edit.h"
 #include "core/host_config.h"
-#include "core/plugin_servers.h"
 #include "core/util.h"
 
 static config_sources scope_sources(cli *c) {
-  config_sources o = c->sources;
-  o.plugin_sources = plugin_servers_list;
-  o.plugin_ud = c->h;
-  return o;
+  return host_config_with_plugin_sources(c->h, &c->sources);
 }
 
 void cli_load_scopes(cli *c, config *cfg) {

@@ -10,7 +10,6 @@
 
 #include "cli/cli.h"
 #include "config/roots.h"
-#include "core/feature_plugins.h"
 #include "core/util.h"
 
 static const char usage_text[] =
@@ -581,7 +580,7 @@ int main(int argc, char **argv) {
     default:
       if (opt >= OPT_PLUGIN_BASE &&
           (size_t)(opt - OPT_PLUGIN_BASE) < popts.nplugin) {
-        features_set_option(c.h, popts.decl[opt - OPT_PLUGIN_BASE]->name,
+        host_set_plugin_option(c.h, popts.decl[opt - OPT_PLUGIN_BASE]->name,
                             optarg);
         break;
       }

@@ -163,15 +163,15 @@ static char *target_text(const server_config *s) {
 /* "connected", "failed: ...", "pending approval (...)"... New string. */
 static char *status_text(const cli *c, size_t i) {
   const server_config *s = &c->h->cfg.servers[i];
-  const session *ss = cli_session((cli *)c, i);
+  mcp_server_status st;
+  mcp_client_status(c->mc, i, &st);
   switch (s->state) {
   case SERVER_ACTIVE:
-    if (ss && ss->state == SESS_READY)
+    if (st.ready)
       return xstrdup("connected");
-    if (ss && ss->fail == FAIL_AUTH)
-      return xasprintf("needs-auth: %s", ss->error ? ss->error : "");
-    return xasprintf("failed: %s",
-                     ss && ss->error ? ss->error : "not connected");
+    if (st.failure == MCP_ERR_AUTH)
+      return xasprintf("needs-auth: %s", st.error ? st.error : "");
+    return xasprintf("failed: %s", st.error ? st.error : "not connected");
   case SERVER_PENDING:
     return xasprintf("pending approval%s (mcphost mcp approve %s)",
                      s->reason && strstr(s->reason, "changed since approval")
@@ -257,8 +257,9 @@ static int mcp_list(cli *c, int argc, char **argv) {
   /* As `servers`: the code of the first server that failed its check. */
   int rc = EXIT_OK;
   for (size_t i = 0; i < mcp_client_nservers(c->mc) && rc == EXIT_OK; i++) {
-    if (cli_session(c, i) && cli_session(c, i)->state != SESS_READY)
-      rc = cli_exit_for_failure(cli_session(c, i));
+    mcp_server_status st;
+    if (mcp_client_status(c->mc, i, &st) && !st.ready)
+      rc = cli_exit_for_status(&st);
   }
   if (c->json) {
     cJSON *arr = cJSON_CreateArray();
@@ -350,9 +351,9 @@ static int mcp_get(cli *c, int argc, char **argv) {
   health_check(c, &idx, 1);
   /* As mcp list: the code of a failed health check. */
   int rc = EXIT_OK;
-  const session *ss = mcp_client_peek(c->mc, idx);
-  if (ss && ss->state != SESS_READY)
-    rc = cli_exit_for_failure(ss);
+  mcp_server_status health;
+  if (mcp_client_status(c->mc, idx, &health) && !health.ready)
+    rc = cli_exit_for_status(&health);
   if (c->json) {
     cJSON *o = server_json(c, idx);
     out_json(o);

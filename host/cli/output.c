@@ -369,9 +369,9 @@ void out_role(cli *c, const char *role) {
 /* The server whose result is printed: call, read and prompt use one. */
 static const char *result_server(const cli *c) {
   for (size_t i = 0; i < mcp_client_nservers(c->mc); i++) {
-    const session *s = mcp_client_peek(c->mc, i);
-    if (s) {
-      return s->cfg->name;
+    mcp_server_status st;
+    if (mcp_client_status(c->mc, i, &st)) {
+      return c->h->cfg.servers[i].name;
     }
   }
   return "?";

@@ -485,7 +485,8 @@ const mcph_host_features *features_service(void) {
   return &svc;
 }
 
-void features_set_option(host *h, const char *name, const char *value) {
+void host_set_plugin_option(host *h, const char *name,
+                            const char *value) {
   for (size_t i = 0; i < h->noptions; i++)
     if (strcmp(h->options[i].name, name) == 0) {
       free(h->options[i].value);

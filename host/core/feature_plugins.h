@@ -62,7 +62,5 @@ void features_session_gone(struct session *s);
 /* The service table handed out by get_service(MCPH_SERVICE_FEATURES). */
 const mcph_host_features *features_service(void);
 
-/* Global option values given for plugins (--name=value); see feature.h. */
-void features_set_option(struct host *h, const char *name, const char *value);
 
 #endif

@@ -93,6 +93,11 @@ void host_log_labeled(host *h, int level, const char *label, const char *source,
  * deadline, -2 on signal. */
 int host_run_until(host *h, const bool *done, uint64_t deadline_ms);
 
+/* The value of a global option a plugin declared (--NAME=VALUE,
+ * feature.h's options): plugins read it through their host handle. Both
+ * strings are copied. Defined in feature_plugins.c. */
+void host_set_plugin_option(host *h, const char *name, const char *value);
+
 /* The directory holding this executable's built-in plugins. New string. */
 char *host_default_plugin_dir(void);
 

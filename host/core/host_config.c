@@ -5,8 +5,17 @@
 #include <string.h>
 
 #include "core/host.h"
+#include "core/plugin_servers.h"
 #include "mcp/client.h"
 #include "text_escape.h"
+
+config_sources host_config_with_plugin_sources(host *h,
+                                               const config_sources *o) {
+  config_sources with = *o;
+  with.plugin_sources = plugin_servers_list;
+  with.plugin_ud = h;
+  return with;
+}
 
 void host_set_config_sources(host *h, const config_sources *o,
                              host_config_loaded_fn loaded, void *ud) {

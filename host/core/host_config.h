@@ -25,6 +25,12 @@ void host_set_config_sources(struct host *h, const config_sources *o,
  * escaped (text_escape.h, as the CLI escapes). */
 void host_config_report(struct host *h);
 
+/* `o` with the loaded plugins' server sources (mcph.server-source/1)
+ * added: what a front end gives config_load_scopes and
+ * host_set_config_sources. The strings stay `o`'s. */
+config_sources host_config_with_plugin_sources(struct host *h,
+                                               const config_sources *o);
+
 const mcph_host_config *host_config_service(void);
 
 #endif

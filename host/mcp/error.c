@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "mcp/client_internal.h"
 #include "mcp/error.h"
-#include "mcp/session.h"
 
 void mcp_error_clear(mcp_error *e) {
   free(e->message);
