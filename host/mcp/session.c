@@ -11,13 +11,11 @@
 #include "core/feature_plugins.h"
 #include "core/host_auth.h"
 #include "core/util.h"
+#include "mcp/protocol.h"
 #include "safety/redact.h"
 #include "safety/sanitize.h"
 #include "text_escape.h"
 #include "trusted_fs.h"
-
-const char *const mcp_supported_protocols[] = {
-    "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", NULL};
 
 static void schedule_reconnect(session *s);
 
@@ -442,12 +440,6 @@ static void on_rpc_warning(void *ud, const char *message) {
 
 /* ---- handshake ---- */
 
-static bool protocol_supported(const char *v) {
-  for (const char *const *p = mcp_supported_protocols; *p; p++)
-    if (strcmp(*p, v) == 0)
-      return true;
-  return false;
-}
 
 static const char *accept_initialize(session *s, const cJSON *result,
                                      char *why, size_t why_len);
@@ -511,12 +503,13 @@ static const char *accept_initialize(session *s, const cJSON *result,
   const cJSON *pv = cJSON_GetObjectItemCaseSensitive(result, "protocolVersion");
   if (!cJSON_IsString(pv))
     return "initialize result has no protocolVersion";
-  if (!protocol_supported(pv->valuestring)) {
+  if (!mcp_protocol_supported(pv->valuestring)) {
+    char versions[128];
+    mcp_protocol_list(versions, sizeof versions);
     snprintf(why, why_len,
              "server chose protocol version \"%.64s\", which mcphost does "
-             "not support (supported: 2025-11-25, 2025-06-18, 2025-03-26, "
-             "2024-11-05)",
-             pv->valuestring);
+             "not support (supported: %s)",
+             pv->valuestring, versions);
     return why;
   }
   const cJSON *caps = cJSON_GetObjectItemCaseSensitive(result, "capabilities");
@@ -541,7 +534,7 @@ static const char *accept_initialize(session *s, const cJSON *result,
 
 static cJSON *initialize_params(session *s) {
   cJSON *p = cJSON_CreateObject();
-  cJSON_AddStringToObject(p, "protocolVersion", MCP_LATEST_PROTOCOL);
+  cJSON_AddStringToObject(p, "protocolVersion", mcp_protocol_latest());
   cJSON *caps = cJSON_AddObjectToObject(p, "capabilities");
   s->roots_declared = s->roots != NULL;
   if (s->roots) {

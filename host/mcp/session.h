@@ -92,10 +92,6 @@ struct session {
   loop_timer *fallback_timer; /* the switch, out of the transport's call */
 };
 
-/* The protocol version we ask for, and those we accept back. */
-#define MCP_LATEST_PROTOCOL "2025-11-25"
-extern const char *const mcp_supported_protocols[];
-
 session *session_new(host *h, const server_config *cfg);
 /* Frees the session; the transport must be closed (or never started). */
 void session_free(session *s);
