@@ -161,9 +161,9 @@ static bool dispatch(session *s, const char *method, const cJSON *params,
                               req, &err);
     cJSON_free(text);
     if (rc != 0)
-      features_service()->respond_error(&h->self.api, req, RPC_INTERNAL_ERROR,
-                                        err.message[0] ? err.message
-                                                       : "request failed");
+      features_service()->respond_error(
+          &h->self.api, req, MCPH_RPC_INTERNAL_ERROR,
+          err.message[0] ? err.message : "request failed");
     return true;
   }
   return false;

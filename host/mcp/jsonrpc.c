@@ -550,7 +550,7 @@ static void handle_response(rpc *r, cJSON *msg) {
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(error, "message");
     rpc_error err = {
         .status = RPC_ERR_REMOTE,
-        .code = cJSON_IsNumber(code) ? code->valueint : RPC_INTERNAL_ERROR,
+        .code = cJSON_IsNumber(code) ? code->valueint : MCPH_RPC_INTERNAL_ERROR,
         .message = cJSON_IsString(m) ? m->valuestring : "(no message)",
         .data = cJSON_GetObjectItemCaseSensitive(error, "data"),
     };
@@ -560,7 +560,7 @@ static void handle_response(rpc *r, cJSON *msg) {
   cJSON *result = cJSON_DetachItemFromObjectCaseSensitive(msg, "result");
   if (!result) {
     rpc_error err = {.status = RPC_ERR_REMOTE,
-                     .code = RPC_INVALID_REQUEST,
+                     .code = MCPH_RPC_INVALID_REQUEST,
                      .message = "response has neither result nor error"};
     pending_finish(r, p, NULL, &err);
     return;
@@ -626,7 +626,7 @@ void rpc_receive(rpc *r, const char *json, size_t len) {
     /* MCP since 2025-06-18 has no batches; answer once, cleanly. */
     warn(r, "rejected a JSON-RPC batch of %d messages",
          cJSON_GetArraySize(msg));
-    rpc_respond_error(r, NULL, RPC_INVALID_REQUEST,
+    rpc_respond_error(r, NULL, MCPH_RPC_INVALID_REQUEST,
                       "JSON-RPC batches are not supported");
     goto out;
   }
@@ -640,13 +640,14 @@ void rpc_receive(rpc *r, const char *json, size_t len) {
   if (cJSON_IsString(method)) {
     if (id && !cJSON_IsNull(id)) {
       if (!cJSON_IsNumber(id) && !cJSON_IsString(id)) {
-        rpc_respond_error(r, NULL, RPC_INVALID_REQUEST, "invalid request id");
+        rpc_respond_error(r, NULL, MCPH_RPC_INVALID_REQUEST,
+                          "invalid request id");
         goto out;
       }
       if (r->h.on_request)
         r->h.on_request(r->h.ud, method->valuestring, params, id);
       else
-        rpc_respond_error(r, id, RPC_METHOD_NOT_FOUND, "Method not found");
+        rpc_respond_error(r, id, MCPH_RPC_METHOD_NOT_FOUND, "Method not found");
     } else if (strcmp(method->valuestring, "notifications/progress") == 0) {
       route_progress(r, params);
     } else if (r->h.on_notification) {

@@ -152,15 +152,4 @@ void rpc_receive(rpc *r, const char *json, size_t len);
  * -32602: ..."): a new string (free()). */
 char *rpc_error_text(const char *message, int code);
 
-/* JSON-RPC and MCP error codes: the SDK's (mcphost/rpc.h), the one
- * table. These short names are kept for the code that still spells them
- * so; new code writes MCPH_RPC_*. */
-enum {
-  RPC_PARSE_ERROR = MCPH_RPC_PARSE_ERROR,
-  RPC_INVALID_REQUEST = MCPH_RPC_INVALID_REQUEST,
-  RPC_METHOD_NOT_FOUND = MCPH_RPC_METHOD_NOT_FOUND,
-  RPC_INVALID_PARAMS = MCPH_RPC_INVALID_PARAMS,
-  RPC_INTERNAL_ERROR = MCPH_RPC_INTERNAL_ERROR
-};
-
 #endif

@@ -286,7 +286,8 @@ static void on_request(void *ud, const char *method, const cJSON *params,
   } else {
     host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
              "server asked for unsupported method %s", method);
-    rpc_respond_error(s->rpc, id, RPC_METHOD_NOT_FOUND, "Method not found");
+    rpc_respond_error(s->rpc, id, MCPH_RPC_METHOD_NOT_FOUND,
+                      "Method not found");
   }
 }
 
@@ -924,7 +925,7 @@ static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
   (void)take;
   list_op *op = ud;
   if (err && err->status == RPC_ERR_REMOTE &&
-      err->code == RPC_METHOD_NOT_FOUND && !op->cursor) {
+      err->code == MCPH_RPC_METHOD_NOT_FOUND && !op->cursor) {
     /* A server that does not know the list method has none of those (a
      * "resources" server without templates/list, typically). */
     host_log(op->s->h, MCPH_LOG_DEBUG, op->s->cfg->name,
