@@ -9,43 +9,6 @@
 #include <pwd.h>
 #include <unistd.h>
 
-/* Out of memory is not recoverable in a command-line host: say so and
- * stop, rather than thread an error through every string operation. */
-static void oom(void) {
-  fputs("mcphost: out of memory\n", stderr);
-  abort();
-}
-
-void *xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p)
-    oom();
-  return p;
-}
-
-void *xcalloc(size_t n, size_t m) {
-  void *p = calloc(n ? n : 1, m ? m : 1);
-  if (!p)
-    oom();
-  return p;
-}
-
-void *xrealloc(void *p, size_t n) {
-  p = realloc(p, n ? n : 1);
-  if (!p)
-    oom();
-  return p;
-}
-
-char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
-
-char *xstrndup(const char *s, size_t n) {
-  char *p = xmalloc(n + 1);
-  memcpy(p, s, n);
-  p[n] = '\0';
-  return p;
-}
-
 char *xasprintf(const char *fmt, ...) {
   strbuf b;
   sb_init(&b);

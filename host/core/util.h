@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "alloc.h" /* xmalloc, xcalloc, xrealloc, xstrdup, xstrndup */
+
 typedef struct strbuf {
   char *data; /* always NUL-terminated once anything was added */
   size_t len, cap;
@@ -27,11 +29,6 @@ void sb_printf(strbuf *b, const char *fmt, ...)
 char *sb_take(strbuf *b);
 const char *sb_str(const strbuf *b);
 
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t m);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 bool str_starts(const char *s, const char *prefix);

@@ -31,6 +31,7 @@
 #include <cjson/cJSON.h>
 #include <mcphost/mcphost.h>
 
+#include "alloc.h"
 #include "format.h"
 
 #define CHAN_ID "mcphost.feature.channels"
@@ -80,19 +81,6 @@ typedef struct chan_plugin {
   chan_buf out;
 } chan_plugin;
 
-static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size ? size : 1);
-  if (!p)
-    abort();
-  return p;
-}
-
-static char *xstrdup(const char *s) {
-  char *d = strdup(s ? s : "");
-  if (!d)
-    abort();
-  return d;
-}
 
 static void say(chan_plugin *pl, const char *fmt, ...) MCPH_PRINTF(2, 3);
 /* A line for the person running the command, on stderr. */

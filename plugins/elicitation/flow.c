@@ -101,8 +101,8 @@ static void remember_url(elicitation *e) {
   if (!u)
     abort();
   u->server = e->server;
-  u->server_name = elicit_xstrdup(e->server_name);
-  u->id = elicit_xstrdup(e->elicitation_id);
+  u->server_name = xstrdup(e->server_name);
+  u->id = xstrdup(e->elicitation_id);
   u->next = pl->urls;
   pl->urls = u;
   pl->nurls++;

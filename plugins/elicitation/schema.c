@@ -28,7 +28,7 @@ static const cJSON *get(const cJSON *o, const char *key) {
 
 static char *opt_string(const cJSON *o, const char *key) {
   const cJSON *v = get(o, key);
-  return cJSON_IsString(v) ? elicit_xstrdup(v->valuestring) : NULL;
+  return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
 }
 
 /* A non-negative integer limit such as minLength; -1 when absent. */
@@ -92,8 +92,8 @@ static int parse_choices(field *f, const cJSON *arr, bool titled,
         return fail(why, n, "property \"%s\": %s lists \"%s\" twice", f->name,
                     what, value);
     choice *c = &f->choices[f->nchoices++];
-    c->value = elicit_xstrdup(value);
-    c->title = title ? elicit_xstrdup(title) : NULL;
+    c->value = xstrdup(value);
+    c->title = title ? xstrdup(title) : NULL;
   }
   return 0;
 }
@@ -124,7 +124,7 @@ static int parse_string(field *f, const cJSON *prop, char *why, size_t n) {
       if (!cJSON_IsString(it))
         return fail(why, n, "property \"%s\": enumNames must hold strings",
                     f->name);
-      f->choices[i++].title = elicit_xstrdup(it->valuestring);
+      f->choices[i++].title = xstrdup(it->valuestring);
     }
     return 0;
   }
@@ -272,7 +272,7 @@ int schema_parse(const cJSON *schema, form *out, char *why, size_t n) {
         goto bad;
       }
     field *f = &out->fields[out->nfields];
-    f->name = elicit_xstrdup(prop->string);
+    f->name = xstrdup(prop->string);
     out->nfields++;
     if (parse_field(f, prop, why, n) != 0)
       goto bad;

@@ -126,7 +126,7 @@ static char *punycode(const char *host, char *why, size_t n) {
     return NULL;
   }
   out[len] = '\0';
-  return elicit_xstrdup(out);
+  return xstrdup(out);
 }
 
 /* The host a browser finds in `url` (after "scheme://", up to '/', '\\',
@@ -247,12 +247,12 @@ int url_check(const char *url, char **host_out, char **url_out, char *why,
     goto out;
   }
   size_t len = strlen(host) + (puny ? strlen(puny) : 0) + 4;
-  *host_out = elicit_xmalloc(len);
+  *host_out = xmalloc(len);
   if (puny && strcmp(puny, host) != 0)
     snprintf(*host_out, len, "%s (%s)", host, puny);
   else
     snprintf(*host_out, len, "%s", host);
-  *url_out = elicit_xstrdup(full);
+  *url_out = xstrdup(full);
 out:
   cu->free_part(full);
   cu->free_part(host);
@@ -314,7 +314,7 @@ static bool shell_safe(unsigned char c) {
 /* `url` with shell_safe() characters as they are, the rest as %XX. A new
  * string. */
 static char *shell_encoded(const char *url) {
-  char *out = elicit_xmalloc(strlen(url) * 3 + 1);
+  char *out = xmalloc(strlen(url) * 3 + 1);
   size_t o = 0;
   for (const unsigned char *p = (const unsigned char *)url; *p; p++) {
     if (shell_safe(*p)) {
@@ -341,9 +341,9 @@ char **url_browser_argv(const char *entry, const char *url, char *why,
       continue;
     /* The whole word: one argument, no shell in the way. */
     bool alone = strcmp(argv[argc], "%s") == 0;
-    char *given = alone ? elicit_xstrdup(url) : shell_encoded(url);
+    char *given = alone ? xstrdup(url) : shell_encoded(url);
     size_t len = strlen(argv[argc]) - 2 + strlen(given) + 1;
-    char *word = elicit_xmalloc(len);
+    char *word = xmalloc(len);
     snprintf(word, len, "%.*s%s%s", (int)(pct - argv[argc]), argv[argc], given,
              pct + 2);
     free(given);
@@ -356,7 +356,7 @@ char **url_browser_argv(const char *entry, const char *url, char *why,
     if (!bigger)
       abort();
     argv = bigger;
-    argv[argc] = elicit_xstrdup(url);
+    argv[argc] = xstrdup(url);
     argv[argc + 1] = NULL;
   }
   return argv;
@@ -366,7 +366,7 @@ int url_open(elicit_plugin *pl, const char *server, const char *url, char *why,
              size_t n) {
   /* $BROWSER is a ':'-separated list of commands, tried in order. */
   const char *env = getenv("BROWSER");
-  char *list = elicit_xstrdup(env && *env ? env : "xdg-open");
+  char *list = xstrdup(env && *env ? env : "xdg-open");
   int rc = -1;
   snprintf(why, n, "no browser command to run");
   char *save = NULL;
@@ -381,9 +381,9 @@ int url_open(elicit_plugin *pl, const char *server, const char *url, char *why,
       if (!b)
         abort();
       *b = (browser){.pl = pl,
-                     .server = elicit_xstrdup(server),
-                     .command = elicit_xstrdup(argv[0]),
-                     .url = elicit_xstrdup(url)};
+                     .server = xstrdup(server),
+                     .command = xstrdup(argv[0]),
+                     .url = xstrdup(url)};
       if (proc_watch_start(pl->host, pid, on_browser_exit, b, &b->watch) == 0) {
         b->next = pl->browsers;
         pl->browsers = b;
