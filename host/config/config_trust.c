@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <libgen.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "trusted_fs.h"
 
 bool trust_path_within(const char *path, const char *dir) {
   size_t n = strlen(dir);
@@ -20,32 +20,17 @@ bool trust_path_within(const char *path, const char *dir) {
   return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-static bool owner_ok(uid_t owner) {
-  return owner == geteuid() || owner == 0;
+/* The one ownership rule (trusted_fs.h), with group write by the user's
+ * private group counted as the user's own: a checkout made under umask
+ * 002 is group-writable. */
+static bool owner_ok(const struct stat *st) {
+  return trusted_fs_check_owner(st, NULL, TRUSTED_FS_PRIVATE_GROUP) !=
+         TRUSTED_FS_FOREIGN;
 }
 
-/* Whether group `gid` is the user's private group (the user private
- * group scheme of Debian and others, where the umask is 002): the user's
- * primary group, named like the user, with no other listed member. Write
- * access for it is write access for the user alone. */
-static bool group_is_private(gid_t gid) {
-  const struct passwd *pw = getpwuid(geteuid());
-  if (!pw || pw->pw_gid != gid || !pw->pw_name)
-    return false;
-  char *user = xstrdup(pw->pw_name);
-  const struct group *gr = getgrgid(gid);
-  bool private = gr && gr->gr_name && strcmp(gr->gr_name, user) == 0;
-  for (char **m = private ? gr->gr_mem : NULL; m && *m && private; m++)
-    private = strcmp(*m, user) == 0;
-  free(user);
-  return private;
-}
-
-/* Whether someone other than the owner may write: world write, or group
- * write for a group that is not the user's private one. */
 static bool others_write(const struct stat *st) {
-  return (st->st_mode & S_IWOTH) ||
-         ((st->st_mode & S_IWGRP) && !group_is_private(st->st_gid));
+  return trusted_fs_check_owner(st, NULL, TRUSTED_FS_PRIVATE_GROUP) ==
+         TRUSTED_FS_SHARED_WRITE;
 }
 
 /* "uid 1001 (mallory)" for messages. */
@@ -102,7 +87,7 @@ static int trust_ancestors(const char *path, const char *dir, bool own_file,
       snprintf(why, why_len, "%s: skipped: cannot stat its directory %s: %s",
                path, d, strerror(errno));
       rc = -1;
-    } else if (!owner_ok(dst.st_uid)) {
+    } else if (!owner_ok(&dst)) {
       owner_text(dst.st_uid, who, sizeof who);
       snprintf(why, why_len,
                "%s: skipped: %s %s is owned by %s, not by you or root", path,
@@ -167,7 +152,7 @@ int trust_project_open(const char *path, const char *tree, int *fd_out,
     snprintf(why, why_len, "%s: skipped: cannot stat: %s", path,
              strerror(errno));
     rc = -1;
-  } else if (!owner_ok(st.st_uid)) {
+  } else if (!owner_ok(&st)) {
     owner_text(st.st_uid, who, sizeof who);
     snprintf(why, why_len,
              "%s: skipped: owned by %s, not by you or root; another user "
