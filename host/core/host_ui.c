@@ -1,7 +1,6 @@
 #include "core/host_ui.h"
 
 #include <errno.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +10,8 @@
 
 #include "core/host.h"
 #include "core/util.h"
+#include "proc_spawn.h"
 #include "text_escape.h"
-
-extern char **environ;
 
 struct mcph_ui_ask {
   host *h;
@@ -159,10 +157,17 @@ static int ui_open_url(const mcph_host *api, const char *url, mcph_error *err) {
       (char *)(browser && *browser ? browser : ""),
       (char *)url,
       NULL};
+  /* Started as every child is (proc_spawn.h): the signals the host
+   * blocks and ignores are back to their defaults in it. */
+  proc_spec spec = {.argv = argv,
+                    .fd = {PROC_FD_NULL, PROC_FD_NULL, PROC_FD_NULL},
+                    .new_session = true,
+                    .report_fd = -1};
   pid_t pid;
-  if (posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ) != 0) {
+  char why[256];
+  if (proc_start(&spec, &pid, why, sizeof why) != 0) {
     return mcph_error_set(err, MCPH_ESPAWN, "cannot start a browser: %s",
-                          strerror(errno));
+                          why);
   }
   int status;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {

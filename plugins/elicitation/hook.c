@@ -104,7 +104,7 @@ static void finish(hook_run *r) {
     done(r, HOOK_OK, NULL);
     return;
   }
-  proc_describe(r->wstatus, status, sizeof status);
+  proc_describe_status(r->wstatus, status, sizeof status);
   snprintf(why, sizeof why, "the hook \"%.200s\" %s", r->name, status);
   done(r, HOOK_FAILED, why);
 }
@@ -252,7 +252,10 @@ hook_run *hook_start(const mcph_host *host, const char *command,
     goto fail;
   }
   shutdown(in[1], SHUT_WR); /* the hook only reads it */
-  if (proc_spawn(argv, in[1], out[1], -2, false, &r->pid, why, n) != 0)
+  proc_spec spec = {.argv = argv,
+                    .fd = {in[1], out[1], PROC_FD_INHERIT},
+                    .report_fd = -1};
+  if (proc_start(&spec, &r->pid, why, n) != 0)
     goto fail;
   close(in[1]);
   close(out[1]);
@@ -268,7 +271,7 @@ hook_run *hook_start(const mcph_host *host, const char *command,
           0 ||
       host->fd_watch(host, r->in_fd, MCPH_FD_WRITE, on_in, r, &r->in_watch) !=
           0 ||
-      proc_watch_start(host, r->pid, on_exit_, r, &r->exit_watch) != 0 ||
+      proc_watch_start(host, r->pid, 0, on_exit_, r, &r->exit_watch) != 0 ||
       host->timer_start(host, timeout_ms, on_deadline, r, &r->deadline) != 0) {
     snprintf(why, n, "cannot watch the hook \"%.200s\"", r->name);
     stop(r);

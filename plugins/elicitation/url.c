@@ -289,7 +289,7 @@ static void on_browser_exit(void *ud, int wstatus) {
     }
   if (!(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)) {
     char status[120], line[1200];
-    proc_describe(wstatus, status, sizeof status);
+    proc_describe_status(wstatus, status, sizeof status);
     snprintf(line, sizeof line,
              "the browser command \"%.100s\" %s; open the URL yourself: %.900s",
              b->command, status, b->url);
@@ -376,7 +376,11 @@ int url_open(elicit_plugin *pl, const char *server, const char *url, char *why,
     if (!argv)
       continue;
     pid_t pid;
-    if (proc_spawn(argv, -1, -1, -1, true, &pid, why, n) == 0) {
+    proc_spec spec = {.argv = argv,
+                      .fd = {PROC_FD_NULL, PROC_FD_NULL, PROC_FD_NULL},
+                      .new_session = true,
+                      .report_fd = -1};
+    if (proc_start(&spec, &pid, why, n) == 0) {
       browser *b = calloc(1, sizeof *b);
       if (!b)
         abort();
@@ -384,7 +388,7 @@ int url_open(elicit_plugin *pl, const char *server, const char *url, char *why,
                      .server = xstrdup(server),
                      .command = xstrdup(argv[0]),
                      .url = xstrdup(url)};
-      if (proc_watch_start(pl->host, pid, on_browser_exit, b, &b->watch) == 0) {
+      if (proc_watch_start(pl->host, pid, 0, on_browser_exit, b, &b->watch) == 0) {
         b->next = pl->browsers;
         pl->browsers = b;
       } else {
