@@ -15,38 +15,45 @@ allowed() { # allowed HEADER: a public header, a common/ header
   printf '%s\n' $public $common | grep -qxF -- "$1"
 }
 
-bad_cli=""
-for f in "$SRCDIR"/host/cli/*.[ch]; do
-  while IFS= read -r inc; do
-    case $inc in cli/*) [ -f "$SRCDIR/host/$inc" ] && continue ;; esac
-    allowed "$inc" || bad_cli="$bad_cli ${f#"$SRCDIR"/}:$inc"
-  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
-done
-if [ -z "$bad_cli" ]; then
+# includes FILE: the "..." includes of FILE, one a line.
+includes() {
+  sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"
+}
+
+# private_includes FILE...: "FILE:HEADER" for each include of a FILE that
+# is neither allowed nor (for host/cli) one of the CLI's own headers.
+private_includes() {
+  local f inc
+  for f in "$@"; do
+    [ -f "$f" ] || { printf ' %s:(missing)' "${f#"$SRCDIR"/host/}"; continue; }
+    while IFS= read -r inc; do
+      case $f:$inc in "$SRCDIR"/host/cli/*:cli/*)
+        [ -f "$SRCDIR/host/$inc" ] && continue ;;
+      esac
+      allowed "$inc" || printf ' %s:%s' "${f#"$SRCDIR"/}" "$inc"
+    done < <(includes "$f")
+  done
+}
+
+bad=$(private_includes "$SRCDIR"/host/cli/*.[ch])
+if [ -z "$bad" ]; then
   ok "host/cli includes only the library's public headers"
 else
   RC=1 bad "host/cli includes only the library's public headers" \
-    "private includes:$bad_cli"
+    "private includes:$bad"
 fi
 
-bad_pub=""
-for h in $public; do
-  [ -f "$SRCDIR/host/$h" ] || { bad_pub="$bad_pub $h:(missing)"; continue; }
-  while IFS= read -r inc; do
-    allowed "$inc" || bad_pub="$bad_pub $h:$inc"
-  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$SRCDIR/host/$h")
-done
-if [ -z "$bad_pub" ]; then
+bad=$(private_includes $(printf "$SRCDIR/host/%s\n" $public))
+if [ -z "$bad" ]; then
   ok "the public headers include only public headers"
 else
   RC=1 bad "the public headers include only public headers" \
-    "private includes:$bad_pub"
+    "private includes:$bad"
 fi
 
 # The check itself: a private include is caught.
 printf '#include "mcp/session.h"\n' >"$TMP/probe.c"
-inc=$(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$TMP/probe.c")
-if allowed "$inc"; then
+if [ -z "$(private_includes "$TMP/probe.c")" ]; then
   RC=1 bad "mcp/session.h counts as private"
 else
   ok "mcp/session.h counts as private"
