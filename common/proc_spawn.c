@@ -26,9 +26,9 @@ extern char **environ;
 typedef struct child_plan {
   pid_t parent;
   const proc_spec *spec;
-  int status_fd;     /* where a failure before exec is reported */
-  char **candidates; /* paths to try, in order */
-  bool searched;     /* candidates came from a PATH search */
+  int status_fd;        /* where a failure before exec is reported */
+  char **candidates;    /* paths to try, in order */
+  bool searched;        /* candidates came from a PATH search */
   const char **sh_argv; /* {"/bin/sh", <candidate>, argv[1..], NULL} */
   char *const *envp;
 } child_plan;
@@ -349,8 +349,7 @@ void proc_describe_failure(const proc_failure *f, const char *command,
              "\"%s\": %s",
              command, cwd ? cwd : "", strerror(f->error));
   } else {
-    snprintf(buf, size, "cannot start \"%s\": %s", command,
-             strerror(f->error));
+    snprintf(buf, size, "cannot start \"%s\": %s", command, strerror(f->error));
   }
 }
 

@@ -111,8 +111,8 @@ int proc_watch_start(const mcph_host *host, pid_t pid, unsigned flags,
                     .ud = ud};
 #ifdef SYS_pidfd_open
   w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* close-on-exec */
-  if (w->pidfd >= 0 && host->fd_watch(host, w->pidfd, MCPH_FD_READ, on_pidfd,
-                                      w, &w->watch) != 0) {
+  if (w->pidfd >= 0 && host->fd_watch(host, w->pidfd, MCPH_FD_READ, on_pidfd, w,
+                                      &w->watch) != 0) {
     close(w->pidfd);
     w->pidfd = -1;
   }

@@ -72,8 +72,7 @@ TEST(test_a_missing_directory_is_named) {
   char why[256] = "";
   pid_t pid = 0;
   CHECK(proc_start(&spec, &pid, why, sizeof why) == -1);
-  CHECK(strstr(why, "cannot change to directory \"/nonexistent-dir\"") !=
-        NULL);
+  CHECK(strstr(why, "cannot change to directory \"/nonexistent-dir\"") != NULL);
 }
 
 TEST(test_an_asynchronous_start_reports_the_failure_after_the_exit) {
@@ -135,5 +134,4 @@ RUN(T(test_a_child_runs_with_its_stdout_on_the_pipe_given),
     T(test_a_missing_directory_is_named),
     T(test_an_asynchronous_start_reports_the_failure_after_the_exit),
     T(test_signals_the_host_blocks_and_ignores_are_back_in_the_child),
-    T(test_a_child_leads_its_own_process_group),
-    T(test_a_wait_status_in_words))
+    T(test_a_child_leads_its_own_process_group), T(test_a_wait_status_in_words))
