@@ -111,8 +111,7 @@ int cmd_call(cli *c, int argc, char **argv) {
   print_tool_result(c, result);
   if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"))) {
     fprintf(stderr, "mcphost: tool \"%s\" on server \"%s\" reported an error\n",
-            cli_esc(c, tool),
-            cli_esc(c, c->h->cfg.servers[idx].name));
+            cli_esc(c, tool), cli_esc(c, host_cfg(c->h)->servers[idx].name));
     rc = EXIT_TOOL_ERROR;
   }
 out:

@@ -104,7 +104,7 @@ static void listing_free(listing *ls, size_t n) {
  * pending one gets a line saying how to approve it. */
 static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
                    bool note_pending) {
-  const config *cfg = &c->h->cfg;
+  const config *cfg = host_cfg(c->h);
   if (argc > 2) {
     cli_error(c, NULL, "%s takes at most one SERVER argument", argv[0]);
     return EXIT_USAGE;
@@ -153,15 +153,15 @@ static void print_description(cli *c, const char *desc) {
     char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
     const char *shown = cli_esc(c, one);
     char *cut = NULL;
-    if (c->h->verbosity == 0 && tty && cols > sizeof indent + 8)
+    if (host_verbosity(c->h) == 0 && tty && cols > sizeof indent + 8)
       cut = limits_cut_to_width(shown, cols - (sizeof indent - 1));
     /* Lines left out are said, as a cut is: " …" (-v shows them). */
-    bool dropped = c->h->verbosity == 0 && nl && nl[1] && !cut;
+    bool dropped = host_verbosity(c->h) == 0 && nl && nl[1] && !cut;
     printf("%s%s%s\n", indent, cut ? cut : shown,
            dropped ? " \xe2\x80\xa6" : "");
     free(cut);
     free(one);
-    if (c->h->verbosity == 0)
+    if (host_verbosity(c->h) == 0)
       break;
     line = nl ? nl + 1 : NULL;
   }
@@ -180,7 +180,7 @@ static char *description_of(const cli *c, const cJSON *item) {
 
 /* The configured name of server `idx`. */
 static const char *server_name(const cli *c, size_t idx) {
-  return c->h->cfg.servers[idx].name;
+  return host_cfg(c->h)->servers[idx].name;
 }
 
 /* The length of "mcp__<server part>__" in the names of server `idx`. */
@@ -236,7 +236,7 @@ static int report_list_errors(const listing *ls, const size_t *idx, size_t n,
   for (size_t k = 0; k < n; k++) {
     if (!ls[k].error[kind])
       continue;
-    out_error("server \"%s\": %s", c->h->cfg.servers[idx[k]].name,
+    out_error("server \"%s\": %s", host_cfg(c->h)->servers[idx[k]].name,
               ls[k].error[kind]);
     rc = EXIT_PROTOCOL;
   }
@@ -256,8 +256,8 @@ static int count(const listing *l, int kind) {
 
 /* Servers that are configured but may not start, with the reason. */
 static void inactive_json(const cli *c, cJSON *arr) {
-  for (size_t i = 0; i < c->h->cfg.nservers; i++) {
-    const server_config *sc = &c->h->cfg.servers[i];
+  for (size_t i = 0; i < host_cfg(c->h)->nservers; i++) {
+    const server_config *sc = &host_cfg(c->h)->servers[i];
     if (sc->state == SERVER_ACTIVE)
       continue;
     cJSON *o = cJSON_CreateObject();
@@ -284,8 +284,8 @@ static size_t width_of(const char *s) {
 }
 
 static void inactive_text(cli *c, size_t wname, size_t wtype) {
-  for (size_t i = 0; i < c->h->cfg.nservers; i++) {
-    const server_config *sc = &c->h->cfg.servers[i];
+  for (size_t i = 0; i < host_cfg(c->h)->nservers; i++) {
+    const server_config *sc = &host_cfg(c->h)->servers[i];
     if (sc->state == SERVER_ACTIVE)
       continue;
     pad(cli_esc(c, sc->name), wname);
@@ -311,7 +311,7 @@ static void note_text(void *ud, const char *plugin_id, const char *line) {
 int cmd_servers(cli *c, int argc, char **argv) {
   /* -v after the command too: `mcphost servers -v` adds what plugins say
    * about each server (e.g. why channels skipped it). */
-  bool verbose = c->h->verbosity > 0;
+  bool verbose = host_verbosity(c->h) > 0;
   int kept = 1;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
@@ -330,7 +330,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
   if (c->json) {
     cJSON *arr = cJSON_CreateArray();
     for (size_t k = 0; k < n; k++) {
-      const server_config *sc = &c->h->cfg.servers[idx[k]];
+      const server_config *sc = &host_cfg(c->h)->servers[idx[k]];
       mcp_server_status st;
       mcp_client_status(c->mc, idx[k], &st);
       cJSON *o = cJSON_CreateObject();
@@ -372,8 +372,8 @@ int cmd_servers(cli *c, int argc, char **argv) {
      * of what is shown (escapes included). */
     size_t wname = 4, wtype = 4, wwho = 6;
     char **who = xcalloc(n ? n : 1, sizeof *who);
-    for (size_t k = 0; k < c->h->cfg.nservers; k++) {
-      const server_config *sc = &c->h->cfg.servers[k];
+    for (size_t k = 0; k < host_cfg(c->h)->nservers; k++) {
+      const server_config *sc = &host_cfg(c->h)->servers[k];
       size_t a = width_of(cli_esc(c, sc->name)),
              b = width_of(cli_esc(c, sc->type));
       wname = a > wname ? a : wname;
@@ -638,7 +638,7 @@ int cmd_plugins(cli *c, int argc, char **argv) {
     fprintf(stderr, "mcphost: plugins takes no arguments\n");
     return EXIT_USAGE;
   }
-  const registry *r = &c->h->reg;
+  const registry *r = host_registry(c->h);
   cJSON *arr = c->json ? cJSON_CreateArray() : NULL;
   if (!arr) {
     char *dirs = registry_dirs_text(r);

@@ -65,9 +65,9 @@ static void on_still_running(void *ud) {
   fprintf(stderr,
           "mcphost: tools/call on server \"%s\" still running "
           "(%llu s)\n",
-          cli_esc(sr->c, sr->c->h->cfg.servers[idx].name),
+          cli_esc(sr->c, host_cfg(sr->c->h)->servers[idx].name),
           (unsigned long long)((loop_now_ms() - sr->started) / 1000));
-  sr->timer = loop_timer_start(sr->c->h->loop, still_running_interval(),
+  sr->timer = loop_timer_start(host_loop(sr->c->h), still_running_interval(),
                                on_still_running, sr);
 }
 
@@ -123,14 +123,14 @@ int cli_run(cli *c, const mcp_call *call, cJSON **result, mcp_error *err,
   /* A person waiting on a long tool call sees that it is still alive. */
   still_running sr = {.c = c, .op = op, .started = loop_now_ms()};
   if (op && call->kind == MCP_OP_CALL_TOOL && isatty(2) && !c->quiet_progress) {
-    sr.timer = loop_timer_start(c->h->loop, still_running_interval(),
+    sr.timer = loop_timer_start(host_loop(c->h), still_running_interval(),
                                 on_still_running, &sr);
   }
   if (host_run_until(c->h, &r.done, 0) == -2 && !r.done) {
     mcp_op_cancel(op);
   }
   if (sr.timer) {
-    loop_timer_cancel(c->h->loop, sr.timer);
+    loop_timer_cancel(host_loop(c->h), sr.timer);
   }
   *result = r.result;
   return r.result ? EXIT_OK : cli_exit_code(err);

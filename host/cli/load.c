@@ -49,7 +49,7 @@ static void bind_approvals(void *ud, const config *cfg) {
 }
 
 void cli_load_config(cli *c) {
-  config *cfg = &c->h->cfg;
+  config *cfg = host_cfg_edit(c->h);
   cli_load_scopes(c, cfg);
   /* Kept, so mcph.host.config/1 can read them again; a reload binds
    * approvals and reports as this first load does. */
@@ -60,7 +60,7 @@ void cli_load_config(cli *c) {
 }
 
 int cli_check_startable(cli *c, size_t idx) {
-  const server_config *sc = &c->h->cfg.servers[idx];
+  const server_config *sc = &host_cfg(c->h)->servers[idx];
   if (sc->state == SERVER_ACTIVE)
     return EXIT_OK;
   fprintf(stderr, "mcphost: server \"%s\" (%s scope) is %s: %s\n",

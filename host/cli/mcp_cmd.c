@@ -162,7 +162,7 @@ static char *target_text(const server_config *s) {
 
 /* "connected", "failed: ...", "pending approval (...)"... New string. */
 static char *status_text(const cli *c, size_t i) {
-  const server_config *s = &c->h->cfg.servers[i];
+  const server_config *s = &host_cfg(c->h)->servers[i];
   mcp_server_status st;
   mcp_client_status(c->mc, i, &st);
   switch (s->state) {
@@ -196,7 +196,7 @@ static cJSON *names_of(const cJSON *obj) {
 }
 
 static cJSON *server_json(const cli *c, size_t i) {
-  const server_config *s = &c->h->cfg.servers[i];
+  const server_config *s = &host_cfg(c->h)->servers[i];
   const cJSON *raw = s->raw ? s->raw : s->json;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", s->name);
@@ -224,7 +224,7 @@ static cJSON *server_json(const cli *c, size_t i) {
 
 /* Connects the servers that may start, concurrently: the health check. */
 static void health_check(cli *c, const size_t *only, size_t nonly) {
-  const config *cfg = &c->h->cfg;
+  const config *cfg = host_cfg(c->h);
   size_t *idx = xcalloc(cfg->nservers ? cfg->nservers : 1, sizeof *idx);
   size_t n = 0;
   for (size_t i = 0; i < cfg->nservers; i++) {
@@ -252,7 +252,7 @@ static int mcp_list(cli *c, int argc, char **argv) {
     return EXIT_USAGE;
   }
   cli_load_config(c);
-  const config *cfg = &c->h->cfg;
+  const config *cfg = host_cfg(c->h);
   health_check(c, NULL, 0);
   /* As `servers`: the code of the first server that failed its check. */
   int rc = EXIT_OK;
@@ -361,7 +361,7 @@ static int mcp_get(cli *c, int argc, char **argv) {
     cJSON_Delete(o);
     return rc;
   }
-  const server_config *s = &c->h->cfg.servers[idx];
+  const server_config *s = &host_cfg(c->h)->servers[idx];
   const cJSON *raw = s->raw ? s->raw : s->json;
   char *st = status_text(c, idx);
   printf("%s:\n", cli_esc(c, s->name));
@@ -451,7 +451,7 @@ static bool entry_valid(cli *c, const char *name, const cJSON *entry,
     snprintf(why, why_len, "%s", tmp.errors[0]);
     goto out;
   }
-  const type_binding *tb = registry_find_type(&c->h->reg, type);
+  const type_binding *tb = registry_find_type(host_registry(c->h), type);
   if (!tb) {
     snprintf(why, why_len,
              "the new entry: server \"%s\": no loaded plugin serves "

@@ -98,6 +98,27 @@ int host_run_until(host *h, const bool *done, uint64_t deadline_ms);
  * strings are copied. Defined in feature_plugins.c. */
 void host_set_plugin_option(host *h, const char *name, const char *value);
 
+/* ---- for front ends: the host's state without its fields ----
+ * (host_state.c; the CLI reads and sets the host only through these.) */
+/* The configuration (loaded by the front end: config_load_scopes into
+ * host_cfg_edit). Borrowed for the host's life. */
+const config *host_cfg(const host *h);
+config *host_cfg_edit(host *h);
+loop *host_loop(const host *h);
+/* What is loaded, read-only. */
+const registry *host_registry(const host *h);
+int host_verbosity(const host *h); /* 0 quiet .. 3 trace */
+void host_set_verbosity(host *h, int verbosity);
+/* --sanitize: what sessions do to server text (sanitize.h). */
+sanitize_mode host_sanitize(const host *h);
+void host_set_sanitize(host *h, sanitize_mode mode);
+/* A per-user path (enum mcph_path: MCPH_PATH_CWD, ...), or NULL. */
+const char *host_path(const host *h, int which);
+/* A signal (SIGINT, SIGTERM, SIGHUP) arrived; its number. */
+bool host_interrupted(const host *h);
+void host_clear_interrupt(host *h);
+int host_signal_number(const host *h);
+
 /* The directory holding this executable's built-in plugins. New string. */
 char *host_default_plugin_dir(void);
 

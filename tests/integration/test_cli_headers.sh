@@ -51,6 +51,21 @@ else
     "private includes:$bad"
 fi
 
+# Nor does the CLI read or set a field of the host object: host.h's
+# accessors (host_cfg, host_loop, host_registry, ...) stand between.
+fields=$(sed -n '/^typedef struct host {/,/^} host;/p' "$SRCDIR/host/core/host.h" |
+  sed -n 's/^[[:space:]]*[A-Za-z_][A-Za-z_0-9 ]*[ *]\**\([a-z_][a-z_0-9]*\)\(\[[^]]*\]\)\{0,1\};.*/\1/p' |
+  sort -u | tr '\n' '|')
+fields=${fields%|}
+hits=$(grep -nE "(\\bh|\\bc(->|\\.)h)->(${fields})\\b" "$SRCDIR"/host/cli/*.c |
+  sed "s|^$SRCDIR/||")
+if [ -n "$fields" ] && [ -z "$hits" ]; then
+  ok "host/cli reads no field of the host object"
+else
+  RC=1 bad "host/cli reads no field of the host object" \
+    "fields: ${fields:-(none found in host.h)}" $hits
+fi
+
 # The check itself: a private include is caught.
 printf '#include "mcp/session.h"\n' >"$TMP/probe.c"
 if [ -z "$(private_includes "$TMP/probe.c")" ]; then
