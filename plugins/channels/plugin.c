@@ -392,9 +392,7 @@ static void send_question(chan_plugin *pl, perm_q *q, chan_server *cs) {
               "cannot relay the permission question: %s", e.message);
     return;
   }
-  q->sent = realloc(q->sent, (q->nsent + 1) * sizeof *q->sent);
-  if (!q->sent)
-    abort();
+  q->sent = xrealloc(q->sent, (q->nsent + 1) * sizeof *q->sent);
   q->sent[q->nsent++] = xstrdup(cs->name);
   mcph_logf(pl->host, MCPH_LOG_INFO, cs->name,
             "permission question %s relayed", q->id);

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "proc.h"
 
 /* After the hook exited, how long its stdout may stay open (a child it
@@ -147,9 +148,7 @@ static void on_out(void *ud, int fd, unsigned events) {
         return;
       }
       r->out_cap *= 2;
-      char *bigger = realloc(r->out, r->out_cap + 1);
-      if (!bigger)
-        abort();
+      char *bigger = xrealloc(r->out, r->out_cap + 1);
       r->out = bigger;
     }
     ssize_t n = read(fd, r->out + r->out_len, r->out_cap - r->out_len);
@@ -215,9 +214,7 @@ hook_run *hook_start(const mcph_host *host, const char *command,
   char **argv = proc_split(command, why, n);
   if (!argv)
     return NULL;
-  hook_run *r = calloc(1, sizeof *r);
-  if (!r)
-    abort();
+  hook_run *r = xcalloc(1, sizeof *r);
   *r = (hook_run){.host = host,
                   .pid = -1,
                   .in_fd = -1,
@@ -225,13 +222,11 @@ hook_run *hook_start(const mcph_host *host, const char *command,
                   .timeout_ms = timeout_ms,
                   .cb = cb,
                   .ud = ud};
-  r->name = strdup(argv[0]);
+  r->name = xstrdup(argv[0]);
   r->input_len = strlen(input);
-  r->input = malloc(r->input_len + 1);
+  r->input = xmalloc(r->input_len + 1);
   r->out_cap = 4096;
-  r->out = malloc(r->out_cap + 1);
-  if (!r->name || !r->input || !r->out)
-    abort();
+  r->out = xmalloc(r->out_cap + 1);
   memcpy(r->input, input, r->input_len + 1);
 
   /* stdin is a socket so that writing to a hook that exited is EPIPE

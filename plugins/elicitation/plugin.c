@@ -205,9 +205,7 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
                "elicitation/create refused: elicitation=off");
     return 0;
   }
-  elicitation *e = calloc(1, sizeof *e);
-  if (!e)
-    abort();
+  elicitation *e = xcalloc(1, sizeof *e);
   e->pl = pl;
   e->server = server;
   e->req = req;

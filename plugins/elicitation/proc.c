@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+
 /* ---- splitting ---- */
 
 void proc_free_argv(char **argv) {
@@ -17,10 +19,8 @@ void proc_free_argv(char **argv) {
 char **proc_split(const char *cmd, char *why, size_t n) {
   size_t len = strlen(cmd);
   /* No word is longer than the command, and there are at most len/2+1. */
-  char **argv = calloc(len / 2 + 2, sizeof *argv);
-  char *word = malloc(len + 1);
-  if (!argv || !word)
-    abort();
+  char **argv = xcalloc(len / 2 + 2, sizeof *argv);
+  char *word = xmalloc(len + 1);
   size_t argc = 0, w = 0;
   bool in_word = false;
   const char *p = cmd;
@@ -29,7 +29,7 @@ char **proc_split(const char *cmd, char *why, size_t n) {
     if (c == ' ' || c == '\t' || c == '\n') {
       if (in_word) {
         word[w] = '\0';
-        argv[argc++] = strdup(word);
+        argv[argc++] = xstrdup(word);
         w = 0;
         in_word = false;
       }
@@ -58,12 +58,9 @@ char **proc_split(const char *cmd, char *why, size_t n) {
   }
   if (in_word) {
     word[w] = '\0';
-    argv[argc++] = strdup(word);
+    argv[argc++] = xstrdup(word);
   }
   free(word);
-  for (size_t i = 0; i < argc; i++)
-    if (!argv[i])
-      abort();
   if (argc == 0) {
     snprintf(why, n, "the command is empty");
     proc_free_argv(argv);

@@ -69,9 +69,7 @@ static int parse_choices(field *f, const cJSON *arr, bool titled,
   if (count > SCHEMA_MAX_CHOICES)
     return fail(why, n, "property \"%s\": %s has %zu choices (at most %d)",
                 f->name, what, count, SCHEMA_MAX_CHOICES);
-  f->choices = calloc(count, sizeof *f->choices);
-  if (!f->choices)
-    abort();
+  f->choices = xcalloc(count, sizeof *f->choices);
   const cJSON *it;
   cJSON_ArrayForEach(it, arr) {
     const char *value = NULL, *title = NULL;
@@ -258,9 +256,7 @@ int schema_parse(const cJSON *schema, form *out, char *why, size_t n) {
   if (count > SCHEMA_MAX_FIELDS)
     return fail(why, n, "requestedSchema has %zu properties (at most %d)",
                 count, SCHEMA_MAX_FIELDS);
-  out->fields = calloc(count ? count : 1, sizeof *out->fields);
-  if (!out->fields)
-    abort();
+  out->fields = xcalloc(count ? count : 1, sizeof *out->fields);
   const cJSON *prop;
   cJSON_ArrayForEach(prop, props) {
     if (out->nfields == count || !prop->string)

@@ -352,9 +352,7 @@ char **url_browser_argv(const char *entry, const char *url, char *why,
     placed = true;
   }
   if (!placed) {
-    char **bigger = realloc(argv, (argc + 2) * sizeof *argv);
-    if (!bigger)
-      abort();
+    char **bigger = xrealloc(argv, (argc + 2) * sizeof *argv);
     argv = bigger;
     argv[argc] = xstrdup(url);
     argv[argc + 1] = NULL;
@@ -381,9 +379,7 @@ int url_open(elicit_plugin *pl, const char *server, const char *url, char *why,
                       .new_session = true,
                       .report_fd = -1};
     if (proc_start(&spec, &pid, why, n) == 0) {
-      browser *b = calloc(1, sizeof *b);
-      if (!b)
-        abort();
+      browser *b = xcalloc(1, sizeof *b);
       *b = (browser){.pl = pl,
                      .server = xstrdup(server),
                      .command = xstrdup(argv[0]),

@@ -446,9 +446,7 @@ char *value_show(const field *f, const cJSON *v) {
       size_t need = strlen(item->valuestring) + (title ? strlen(title) : 0) + 8;
       if (len + need >= cap) {
         cap = (len + need) * 2;
-        char *bigger = realloc(s, cap);
-        if (!bigger)
-          abort();
+        char *bigger = xrealloc(s, cap);
         s = bigger;
       }
       len +=
