@@ -12,19 +12,19 @@
 #include "config_policy.h"
 #include "config_trust.h"
 #include "permissions.h"
+#include "settings_paths.h"
 #include "util.h"
 
 /* ---- paths ---- */
 
 static char *user_settings_default(void) {
-  const char *x = getenv("XDG_CONFIG_HOME");
-  if (x && x[0] == '/')
-    return xasprintf("%s/mcphost/settings.json", x);
-  /* Without any home, a root-owned path nobody else can plant. */
   char *home = user_home();
-  char *path = xasprintf("%s/.config/mcphost/settings.json",
-                         home ? home : "");
+  char *path = settings_user_file(home);
   free(home);
+  if (!path) {
+    fputs("mcphost: out of memory\n", stderr); /* as the x* allocators */
+    abort();
+  }
   return path;
 }
 
@@ -46,9 +46,8 @@ void config_paths_init(config_paths *p, const config_sources *o) {
   }
   p->user_settings =
       o->user_settings ? xstrdup(o->user_settings) : user_settings_default();
-  const char *sys =
-      o->system_dir ? o->system_dir : getenv("MCPHOST_SYSTEM_CONFIG_DIR");
-  p->system_dir = xstrdup(sys && *sys ? sys : "/etc/mcphost");
+  const char *sys = o->system_dir;
+  p->system_dir = xstrdup(sys && *sys ? sys : settings_system_dir());
   p->managed_mcp = dir_file(p->system_dir, CONFIG_MANAGED_MCP);
   p->managed_settings = dir_file(p->system_dir, CONFIG_MANAGED_SETTINGS);
 
