@@ -12,6 +12,7 @@
 #include "../names.h"
 #include "../util.h"
 #include "cli.h"
+#include "url_redact.h"
 
 /* ---- listing several servers at once ---- */
 
@@ -250,7 +251,7 @@ static void inactive_json(const cli *c, cJSON *arr) {
     cJSON_AddStringToObject(o, "name", sc->name);
     cJSON_AddStringToObject(o, "type", sc->type);
     cJSON_AddStringToObject(o, "source", sc->source);
-    cJSON_AddStringToObject(o, "scope", config_scope_name(sc->scope));
+    cJSON_AddStringToObject(o, "scope", config_server_scope(sc));
     cJSON_AddStringToObject(o, "state", server_state_name(sc));
     cJSON_AddStringToObject(o, "error", sc->reason ? sc->reason : "");
     cJSON_AddItemToArray(arr, o);
@@ -280,6 +281,14 @@ static void inactive_text(cli *c, size_t wname, size_t wtype) {
     printf("  %s: %s\n", server_state_name(sc),
            cli_esc(c, sc->reason ? sc->reason : ""));
   }
+}
+
+/* A claude.ai connector runs through Anthropic's proxy: the URL of the
+ * server behind it is what says which one it is. New string or NULL. */
+static char *upstream_url(const server_config *sc) {
+  const char *url =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sc->json, "url"));
+  return sc->scope_label && url ? url_redacted(url) : NULL;
 }
 
 static void note_json(void *ud, const char *plugin_id, const char *line) {
@@ -321,7 +330,11 @@ int cmd_servers(cli *c, int argc, char **argv) {
       cJSON_AddStringToObject(o, "name", s->cfg->name);
       cJSON_AddStringToObject(o, "type", session_type(s));
       cJSON_AddStringToObject(o, "source", s->cfg->source);
-      cJSON_AddStringToObject(o, "scope", config_scope_name(s->cfg->scope));
+      cJSON_AddStringToObject(o, "scope", config_server_scope(s->cfg));
+      char *up = upstream_url(s->cfg);
+      if (up)
+        cJSON_AddStringToObject(o, "url", up);
+      free(up);
       bool ok = s->state == SESS_READY;
       cJSON_AddStringToObject(o, "state", session_state_name(s));
       if (!ok)
@@ -388,9 +401,13 @@ int cmd_servers(cli *c, int argc, char **argv) {
       pad(cli_esc(c, s->cfg->name), wname);
       fputs("  ", stdout);
       pad(cli_esc(c, session_type(s)), wtype);
+      char *up = upstream_url(s->cfg);
       if (s->state != SESS_READY) {
         printf("  %s: %s\n", session_state_name(s),
                cli_esc(c, s->error ? s->error : "not connected"));
+        if (up)
+          printf("    upstream: %s\n", cli_esc(c, up));
+        free(up);
         if (verbose)
           features_describe(s, note_text, c);
         continue;
@@ -403,6 +420,9 @@ int cmd_servers(cli *c, int argc, char **argv) {
              count(&ls[k], L_TOOLS) < 0 ? 0 : count(&ls[k], L_TOOLS),
              count(&ls[k], L_RESOURCES) < 0 ? 0 : count(&ls[k], L_RESOURCES),
              count(&ls[k], L_PROMPTS) < 0 ? 0 : count(&ls[k], L_PROMPTS));
+      if (up)
+        printf("    upstream: %s\n", cli_esc(c, up));
+      free(up);
       if (verbose)
         features_describe(s, note_text, c);
     }
