@@ -32,9 +32,16 @@ void creds_init(creds *c, const char *home) {
   snprintf(c->error, sizeof c->error, "not read yet");
 }
 
+void creds_wipe_free(char *secret) {
+  if (secret) {
+    explicit_bzero(secret, strlen(secret));
+    free(secret);
+  }
+}
+
 static void clear_token(creds *c) {
-  free(c->token);
-  free(c->bearer);
+  creds_wipe_free(c->token);
+  creds_wipe_free(c->bearer);
   c->token = c->bearer = NULL;
   c->has_scope = false;
   c->expires_at = 0;
@@ -153,11 +160,12 @@ bool creds_refresh(creds *c) {
     char *text = slurp(c, fd, &len);
     if (text) {
       parse(c, text, len);
+      explicit_bzero(text, len); /* the refresh token is in it too */
     }
     free(text);
   }
   bool changed = (before == NULL) != (c->token == NULL) ||
                  (before && strcmp(before, c->token) != 0);
-  free(before);
+  creds_wipe_free(before);
   return changed;
 }

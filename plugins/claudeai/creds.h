@@ -35,6 +35,10 @@ typedef struct creds {
 void creds_init(creds *c, const char *home);
 void creds_free(creds *c);
 
+/* Frees a copy of the token (or of its Authorization value), wiping it
+ * first; NULL is fine. */
+void creds_wipe_free(char *secret);
+
 /* Reads the file again when it changed since the last call (always the
  * first time). Returns true when the token differs from before. */
 bool creds_refresh(creds *c);

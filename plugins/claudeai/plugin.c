@@ -62,6 +62,10 @@ static void new_session_id(char out[40]) {
            b[11], b[12], b[13], b[14], b[15]);
 }
 
+proxy_shared *proxy_shared_of(void *ctx) {
+  return &((plugin_ctx *)ctx)->shared;
+}
+
 /* ---- the server source ---- */
 
 static void list_once(plugin_ctx *c) {
@@ -150,7 +154,6 @@ static int init(const mcph_host *host, void **out, mcph_error *err) {
   new_session_id(c->session_id);
   c->shared = (proxy_shared){
       .host = host, .creds = &c->creds, .session_id = c->session_id};
-  proxy_bind(&c->shared);
   *out = c;
   return MCPH_OK;
 }

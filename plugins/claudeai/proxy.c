@@ -38,6 +38,7 @@ typedef struct held {
 } held;
 
 struct mcph_transport {
+  const proxy_shared *sh;          /* the plugin's */
   const mcph_transport_events *up; /* the host's */
   mcph_transport_events down;      /* ours, given to the http transport */
   const mcph_transport_factory *f; /* the http transport's */
@@ -52,12 +53,6 @@ struct mcph_transport {
   mcph_timer *resend_timer;
   bool closed;
 };
-
-static proxy_shared *g;
-
-void proxy_bind(proxy_shared *shared) {
-  g = shared;
-}
 
 static uint64_t fnv1a(const char *p, size_t n) {
   uint64_t h = 1469598103934665603ull;
@@ -80,7 +75,7 @@ static int use_auth(mcph_transport *t, const char *value) {
   int rc = t->f->set_authorization ? t->f->set_authorization(t->inner, value)
                                    : MCPH_ENOTSUP;
   if (rc == MCPH_OK) {
-    free(t->auth);
+    creds_wipe_free(t->auth);
     t->auth = value ? strdup(value) : NULL;
   }
   return rc;
@@ -90,7 +85,7 @@ static void remember(mcph_transport *t, const char *json, size_t len,
                      bool retry) {
   sent *s = &t->sent[t->next_sent];
   t->next_sent = (t->next_sent + 1) % SENT_MAX;
-  free(s->auth);
+  creds_wipe_free(s->auth);
   s->hash = fnv1a(json, len);
   s->len = len;
   s->auth = t->auth ? strdup(t->auth) : NULL;
@@ -171,8 +166,9 @@ static void on_auth_required(void *ud, const mcph_auth_challenge *ch) {
     held_forward(t); /* 403 is not the token's staleness */
     return;
   }
-  if (!t->held_timer && g->host->timer_start(g->host, 0, on_held_timer, t,
-                                             &t->held_timer) != MCPH_OK) {
+  if (!t->held_timer &&
+      t->sh->host->timer_start(t->sh->host, 0, on_held_timer, t,
+                               &t->held_timer) != MCPH_OK) {
     t->held_timer = NULL;
     held_forward(t);
   }
@@ -216,8 +212,8 @@ static bool retry_401(mcph_transport *t, const char *message, const char *json,
   if (s && s->retry) {
     return false; /* once only */
   }
-  creds_refresh(g->creds);
-  const char *stored = g->creds->bearer;
+  creds_refresh(t->sh->creds);
+  const char *stored = t->sh->creds->bearer;
   if (!stored || same(stored, carried)) {
     return false;
   }
@@ -240,8 +236,9 @@ static bool retry_401(mcph_transport *t, const char *message, const char *json,
     pp = &(*pp)->next;
   }
   *pp = r;
-  if (!t->resend_timer && g->host->timer_start(g->host, 0, on_resend_timer, t,
-                                               &t->resend_timer) != MCPH_OK) {
+  if (!t->resend_timer &&
+      t->sh->host->timer_start(t->sh->host, 0, on_resend_timer, t,
+                               &t->resend_timer) != MCPH_OK) {
     t->resend_timer = NULL;
     *pp = NULL;
     free(r->json);
@@ -249,7 +246,7 @@ static bool retry_401(mcph_transport *t, const char *message, const char *json,
     free(r);
     return false;
   }
-  mcph_logf(g->host, MCPH_LOG_DEBUG, t->server,
+  mcph_logf(t->sh->host, MCPH_LOG_DEBUG, t->server,
             "HTTP 401: the claude.ai token changed on disk; sending once more");
   return true;
 }
@@ -342,7 +339,8 @@ static const char *proxy_base(void) {
 
 /* The http transport's configuration: the proxy URL of connector `id`
  * and the run's session header. A new string, or NULL with `err`. */
-static char *inner_config(const char *server, const char *id, mcph_error *err) {
+static char *inner_config(const proxy_shared *g, const char *server,
+                          const char *id, mcph_error *err) {
   const char *base = proxy_base();
   if (strncmp(base, "https://", 8) != 0 && strncmp(base, "http://", 7) != 0) {
     mcph_error_set(err, MCPH_EINVAL,
@@ -378,7 +376,7 @@ static char *inner_config(const char *server, const char *id, mcph_error *err) {
 
 static int p_create(void *ctx, const mcph_transport_params *p,
                     mcph_transport **out, mcph_error *err) {
-  (void)ctx;
+  const proxy_shared *g = proxy_shared_of(ctx);
   const mcph_host_transports *svc =
       g->host->get_service(g->host, MCPH_SERVICE_TRANSPORTS);
   if (!svc) {
@@ -397,7 +395,7 @@ static int p_create(void *ctx, const mcph_transport_params *p,
                           "id) must be a non-empty string",
                           p->server_name);
   }
-  char *text = inner_config(p->server_name, id, err);
+  char *text = inner_config(g, p->server_name, id, err);
   cJSON_Delete(cfg);
   if (!text) {
     return err ? err->code : MCPH_EINVAL;
@@ -408,6 +406,7 @@ static int p_create(void *ctx, const mcph_transport_params *p,
     cJSON_free(text);
     return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   }
+  t->sh = g;
   t->up = p->events;
   t->down = (mcph_transport_events){.struct_size = sizeof t->down,
                                     .ud = t,
@@ -451,9 +450,9 @@ static int p_send(mcph_transport *t, const char *json, size_t len,
                   mcph_error *err) {
   /* Per request: the token on disk now (read again only when the file
    * changed; another connection may have read the change first). */
-  creds_refresh(g->creds);
-  if (g->creds->bearer) {
-    use_auth(t, g->creds->bearer);
+  creds_refresh(t->sh->creds);
+  if (t->sh->creds->bearer) {
+    use_auth(t, t->sh->creds->bearer);
   }
   remember(t, json, len, false);
   return t->f->send(t->inner, json, len, err);
@@ -465,10 +464,10 @@ static void p_close(mcph_transport *t) {
 
 static void p_destroy(mcph_transport *t) {
   if (t->held_timer) {
-    g->host->timer_cancel(g->host, t->held_timer);
+    t->sh->host->timer_cancel(t->sh->host, t->held_timer);
   }
   if (t->resend_timer) {
-    g->host->timer_cancel(g->host, t->resend_timer);
+    t->sh->host->timer_cancel(t->sh->host, t->resend_timer);
   }
   t->f->destroy(t->inner);
   while (t->resends) {
@@ -479,10 +478,10 @@ static void p_destroy(mcph_transport *t) {
     free(r);
   }
   for (size_t i = 0; i < SENT_MAX; i++) {
-    free(t->sent[i].auth);
+    creds_wipe_free(t->sent[i].auth);
   }
   held_clear(&t->held);
-  free(t->auth);
+  creds_wipe_free(t->auth);
   free(t->server);
   free(t);
 }

@@ -36,8 +36,11 @@ typedef struct proxy_shared {
   const char *session_id;
 } proxy_shared;
 
-/* The factory ("claudeai-proxy"); proxy_bind must come first. */
+/* The factory ("claudeai-proxy"). */
 extern const mcph_transport_factory proxy_factory;
-void proxy_bind(proxy_shared *shared);
+
+/* The plugin's shared part, from the plugin context create() gets
+ * (plugin.c). */
+proxy_shared *proxy_shared_of(void *plugin_ctx);
 
 #endif
