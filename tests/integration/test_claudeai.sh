@@ -97,6 +97,13 @@ S2=$(printf '%s' "$OUT" | jq -r '.content[0].text | fromjson | .session')
 check "X-Mcp-Client-Session-Id is new for each mcphost run" \
   test -n "$S1" -a -n "$S2" -a "$S1" != "$S2"
 
+fake expire-once
+run --json call mcp__claude_ai_Slack__whoami
+keep
+expect "an expired proxy session is initialized again and the call resent, as for http" 0 \
+  --jq '.content[0].text | fromjson | .connector == "srv_slack"'
+check "(initialize was sent twice)" test "$(grep -c '"method":"initialize"' "$FAKELOG")" = 2
+
 export ENABLE_CLAUDEAI_MCP_SERVERS=0
 printf '{"claudeAiConnectors": true}\n' >"$SETTINGS"
 run --config "$D" servers
@@ -234,6 +241,14 @@ check "the refused request was sent once" test "$(attempts 2)" = 1
 check "mcphost never rewrote Claude Code's credentials file" test "$(sha "$R")" = "$BEFORE"
 check "nor asked anything of the fake but the listing and the proxy" \
   sh -c "! grep -v '\"kind\":\"\\(list\\|rpc\\)\"' '$FAKELOG'"
+
+creds "$R" "$GOOD_SCOPES" "$FUTURE"
+fake revoked-init "$R"
+MCPHOST_CLAUDE_CREDENTIALS="$R" run call mcp__claude_ai_Slack__whoami
+keep
+expect "a stale token at connect time: needs-auth (exit 7) with what to do" 7 \
+  --err "run \`claude\` to refresh your claude.ai login"
+check "initialize was sent once" test "$(attempts 1)" = 1
 
 # ---- the token ----
 

@@ -16,12 +16,15 @@
 //   ok              the --token is valid throughout;
 //   revoked         every request after initialize gets 401, the file
 //                   untouched (the token is stale for good);
+//   revoked-init    so does initialize;
 //   rotate          the first request after initialize makes the fake
 //                   write a new token into --creds (as Claude Code would
 //                   after a refresh) and answers 401; from then on only the
 //                   new token is valid;
 //   rotate-always   every request after initialize writes a new token
 //                   into --creds and gets 401 (a retry must not loop);
+//   expire-once     the first tools/call gets HTTP 404: its session is
+//                   gone (the client initializes again and resends);
 //   slow-list       the listing never answers.
 // --log FILE gets a JSON line per request: {"kind": "list"|"rpc", "method",
 // "id", "status", "token": "initial"|"rotated-N"|"other"|"none"}.
@@ -43,6 +46,7 @@ const connectors = opt('connectors');
 let valid = new Set([initial]);
 const names = new Map([[initial, 'initial']]);
 let rotations = 0;
+let expired = false;
 const sessions = new Set();
 
 function log(entry) {
@@ -129,6 +133,11 @@ function answer(req, res, msg, connector) {
     case 'prompts/list':
       return sendJson(res, 200, { jsonrpc: '2.0', id, result: { prompts: [] } });
     case 'tools/call':
+      if (mode === 'expire-once' && !expired) {
+        expired = true;
+        sessions.delete(req.headers['mcp-session-id']);
+        return sendJson(res, 404, { jsonrpc: '2.0', id, error: { code: -32001, message: 'Session not found' } });
+      }
       return sendJson(res, 200, text(id, JSON.stringify({
         connector, session: req.headers['x-mcp-client-session-id'],
       })));
@@ -152,9 +161,10 @@ function proxy(req, res, connector) {
       return sendJson(res, 400, { error: 'no X-Mcp-Client-Session-Id' });
     }
     const challenge = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
-    const later = msg.method !== 'initialize' && msg.method !== 'notifications/initialized';
+    const later = mode === 'revoked-init' ||
+      (msg.method !== 'initialize' && msg.method !== 'notifications/initialized');
     if (later && msg.id !== undefined) {
-      if (mode === 'revoked' || mode === 'rotate-always') {
+      if (mode === 'revoked' || mode === 'revoked-init' || mode === 'rotate-always') {
         if (mode === 'rotate-always') valid = new Set([rotate()]);
         log({ ...entry, status: 401 });
         return sendJson(res, 401, { error: 'invalid_token' }, challenge);
