@@ -11,6 +11,7 @@
 #include "core/util.h"
 #include "mcp/names.h"
 #include "safety/display_width.h"
+#include "url_redact.h"
 
 /* ---- listing several servers at once ---- */
 
@@ -264,7 +265,7 @@ static void inactive_json(const cli *c, cJSON *arr) {
     cJSON_AddStringToObject(o, "name", sc->name);
     cJSON_AddStringToObject(o, "type", sc->type);
     cJSON_AddStringToObject(o, "source", sc->source);
-    cJSON_AddStringToObject(o, "scope", config_scope_name(sc->scope));
+    cJSON_AddStringToObject(o, "scope", config_server_scope(sc));
     cJSON_AddStringToObject(o, "state", server_state_name(sc));
     cJSON_AddStringToObject(o, "error", sc->reason ? sc->reason : "");
     cJSON_AddItemToArray(arr, o);
@@ -294,6 +295,14 @@ static void inactive_text(cli *c, size_t wname, size_t wtype) {
     printf("  %s: %s\n", server_state_name(sc),
            cli_esc(c, sc->reason ? sc->reason : ""));
   }
+}
+
+/* A claude.ai connector runs through Anthropic's proxy: the URL of the
+ * server behind it is what says which one it is. New string or NULL. */
+static char *upstream_url(const server_config *sc) {
+  const char *url =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sc->json, "url"));
+  return sc->scope_label && url ? url_redacted(url) : NULL;
 }
 
 static void note_json(void *ud, const char *plugin_id, const char *line) {
@@ -337,7 +346,11 @@ int cmd_servers(cli *c, int argc, char **argv) {
       cJSON_AddStringToObject(o, "name", sc->name);
       cJSON_AddStringToObject(o, "type", st.type);
       cJSON_AddStringToObject(o, "source", sc->source);
-      cJSON_AddStringToObject(o, "scope", config_scope_name(sc->scope));
+      cJSON_AddStringToObject(o, "scope", config_server_scope(sc));
+      char *up = upstream_url(sc);
+      if (up)
+        cJSON_AddStringToObject(o, "url", up);
+      free(up);
       bool ok = st.ready;
       cJSON_AddStringToObject(o, "state", st.state);
       if (!ok)
@@ -406,9 +419,13 @@ int cmd_servers(cli *c, int argc, char **argv) {
       pad(cli_esc(c, server_name(c, idx[k])), wname);
       fputs("  ", stdout);
       pad(cli_esc(c, st.type), wtype);
+      char *up = upstream_url(&host_cfg(c->h)->servers[idx[k]]);
       if (!st.ready) {
         printf("  %s: %s\n", st.state,
                cli_esc(c, st.error ? st.error : "not connected"));
+        if (up)
+          printf("    upstream: %s\n", cli_esc(c, up));
+        free(up);
         if (verbose)
           mcp_client_describe(c->mc, idx[k], note_text, c);
         continue;
@@ -421,6 +438,9 @@ int cmd_servers(cli *c, int argc, char **argv) {
              count(&ls[k], L_TOOLS) < 0 ? 0 : count(&ls[k], L_TOOLS),
              count(&ls[k], L_RESOURCES) < 0 ? 0 : count(&ls[k], L_RESOURCES),
              count(&ls[k], L_PROMPTS) < 0 ? 0 : count(&ls[k], L_PROMPTS));
+      if (up)
+        printf("    upstream: %s\n", cli_esc(c, up));
+      free(up);
       if (verbose)
         mcp_client_describe(c->mc, idx[k], note_text, c);
     }

@@ -64,8 +64,7 @@ int cli_check_startable(cli *c, size_t idx) {
   if (sc->state == SERVER_ACTIVE)
     return EXIT_OK;
   fprintf(stderr, "mcphost: server \"%s\" (%s scope) is %s: %s\n",
-          cli_esc(c, sc->name), config_scope_name(sc->scope),
-          server_state_name(sc),
+          cli_esc(c, sc->name), config_server_scope(sc), server_state_name(sc),
           cli_esc(c, sc->reason ? sc->reason : "not allowed to start"));
   return EXIT_DENIED;
 }
@@ -84,7 +83,7 @@ void cli_warn_skipped(cli *c, const char *const *names, size_t n) {
         fprintf(stderr,
                 "mcphost: warning: MCP server \"%s\" (%s scope) is skipped: "
                 "%s\n",
-                cli_esc(c, s->name), config_scope_name(s->scope),
+                cli_esc(c, s->name), config_server_scope(s),
                 cli_esc(c, s->reason ? s->reason : "a duplicate"));
         break;
       }

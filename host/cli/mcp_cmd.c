@@ -200,7 +200,7 @@ static cJSON *server_json(const cli *c, size_t i) {
   const cJSON *raw = s->raw ? s->raw : s->json;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", s->name);
-  cJSON_AddStringToObject(o, "scope", config_scope_name(s->scope));
+  cJSON_AddStringToObject(o, "scope", config_server_scope(s));
   cJSON_AddStringToObject(o, "source", s->source);
   cJSON_AddStringToObject(o, "type", s->type);
   static const char *const keys[] = {"command", "args", "url"};
@@ -295,7 +295,7 @@ static int mcp_list(cli *c, int argc, char **argv) {
     int wn = (int)strlen(names[i]), wy = (int)strlen(types[i]);
     wname = wn > wname ? wn : wname;
     wtype = wy > wtype ? wy : wtype;
-    int ws = (int)strlen(config_scope_name(s->scope));
+    int ws = (int)strlen(config_server_scope(s));
     wscope = ws > wscope ? ws : wscope;
     int wt = (int)strlen(targets[i]);
     wtarget = wt > wtarget ? (wt > 60 ? 60 : wt) : wtarget;
@@ -307,7 +307,7 @@ static int mcp_list(cli *c, int argc, char **argv) {
     char *st = status_text(c, i);
     st[strcspn(st, "\n")] = '\0'; /* one line each; mcp get has the rest */
     printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, names[i], wscope,
-           config_scope_name(s->scope), wtype, types[i], wtarget, targets[i],
+           config_server_scope(s), wtype, types[i], wtarget, targets[i],
            wsource, sources[i], cli_esc(c, st));
     free(st);
     free(targets[i]);
@@ -365,7 +365,7 @@ static int mcp_get(cli *c, int argc, char **argv) {
   const cJSON *raw = s->raw ? s->raw : s->json;
   char *st = status_text(c, idx);
   printf("%s:\n", cli_esc(c, s->name));
-  printf("  Scope: %s\n", config_scope_name(s->scope));
+  printf("  Scope: %s\n", config_server_scope(s));
   printf("  Source: %s\n", cli_esc(c, s->source));
   printf("  Status: ");
   /* A server's stderr tail: one escaped line each, indented. */

@@ -96,6 +96,10 @@ const char *config_scope_name(config_scope s) {
   return "?";
 }
 
+const char *config_server_scope(const server_config *s) {
+  return s->scope_label ? s->scope_label : config_scope_name(s->scope);
+}
+
 const char *server_state_name(const server_config *s) {
   switch (s->state) {
   case SERVER_ACTIVE: return s->scope == SCOPE_PROJECT ? "approved" : "active";

@@ -20,6 +20,10 @@ typedef enum config_scope {
   SCOPE_PLUGIN      /* contributed by a plugin's server source */
 } config_scope;
 
+/* The names of the claude.ai connectors (config_scopes.c), and no
+ * other server's. */
+#define CONFIG_CLAUDEAI_PREFIX "claude.ai "
+
 /* Whether a server may be started. Only SERVER_ACTIVE ones ever are;
  * the others are listed with `reason`. */
 typedef enum server_state {
@@ -52,6 +56,9 @@ typedef struct server_config {
   /* A project server: the "permissions" object of its file, which an
    * approval binds too (config_approval.h); NULL when none. Owned. */
   cJSON *file_perms;
+  /* A plugin's server shown under a scope of its own (the claude.ai
+   * connectors: "claudeai", config_scopes.c); static, NULL otherwise. */
+  const char *scope_label;
 } server_config;
 
 struct perm_rules; /* permissions.h */
@@ -95,6 +102,10 @@ int config_add_command(config *c, const char *spec);
 int config_add_url(config *c, const char *spec, const char *type);
 
 const server_config *config_find(const config *c, const char *name);
+
+/* The scope a server is shown under: its scope_label, else its scope's
+ * name. Static. */
+const char *config_server_scope(const server_config *s);
 
 /* ---- building blocks for the scope loader (config_scopes.c) ---- */
 

@@ -430,6 +430,9 @@ const char *policy_reserved(const char *name, config_scope scope) {
   if (scope != SCOPE_PLUGIN && str_starts(name, "plugin:"))
     return "names starting with \"plugin:\" are reserved for servers that "
            "plugins provide";
+  if (scope != SCOPE_PLUGIN && str_starts(name, CONFIG_CLAUDEAI_PREFIX))
+    return "names starting with \"" CONFIG_CLAUDEAI_PREFIX "\" are reserved "
+           "for claude.ai connectors";
   return NULL;
 }
 

@@ -13,18 +13,18 @@
 #include "config/config_trust.h"
 #include "config/permissions.h"
 #include "core/util.h"
+#include "settings_paths.h"
 
 /* ---- paths ---- */
 
 static char *user_settings_default(void) {
-  const char *x = getenv("XDG_CONFIG_HOME");
-  if (x && x[0] == '/')
-    return xasprintf("%s/mcphost/settings.json", x);
-  /* Without any home, a root-owned path nobody else can plant. */
   char *home = user_home();
-  char *path = xasprintf("%s/.config/mcphost/settings.json",
-                         home ? home : "");
+  char *path = settings_user_file(home);
   free(home);
+  if (!path) {
+    fputs("mcphost: out of memory\n", stderr); /* as the x* allocators */
+    abort();
+  }
   return path;
 }
 
@@ -46,9 +46,8 @@ void config_paths_init(config_paths *p, const config_sources *o) {
   }
   p->user_settings =
       o->user_settings ? xstrdup(o->user_settings) : user_settings_default();
-  const char *sys =
-      o->system_dir ? o->system_dir : getenv("MCPHOST_SYSTEM_CONFIG_DIR");
-  p->system_dir = xstrdup(sys && *sys ? sys : "/etc/mcphost");
+  const char *sys = o->system_dir;
+  p->system_dir = xstrdup(sys && *sys ? sys : settings_system_dir());
   p->managed_mcp = dir_file(p->system_dir, CONFIG_MANAGED_MCP);
   p->managed_settings = dir_file(p->system_dir, CONFIG_MANAGED_SETTINGS);
 
@@ -171,7 +170,7 @@ static bool env_allowed(void *ud, const char *var) {
  * without any name check: merge() settles clashes afterwards. */
 static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
                           const char *src, const char *where,
-                          const char *prefix) {
+                          const char *prefix, const char *label) {
   config *c = L->c;
   if (!cJSON_IsObject(servers)) {
     config_error(c, "%s: \"mcpServers\" must be an object (at %s)", src, where);
@@ -198,7 +197,12 @@ static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
     char *name = xasprintf("%s%s", prefix ? prefix : "", e->string);
     const char *reserved = policy_reserved(name, scope);
     const char *type = NULL;
-    if (reserved)
+    if (label && !str_starts(name, CONFIG_CLAUDEAI_PREFIX))
+      config_error(c,
+                   "%s: server \"%s\": refused: a claude.ai connector's name "
+                   "starts with \"" CONFIG_CLAUDEAI_PREFIX "\" (at %s)",
+                   src, name, path);
+    else if (reserved)
       config_error(c, "%s: server \"%s\": refused: %s (at %s)", src, name,
                    reserved, path);
     else
@@ -212,6 +216,7 @@ static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
     if (json) {
       server_config *s = config_append(c, name, type, src, json);
       s->scope = scope;
+      s->scope_label = label;
       s->raw = cJSON_Duplicate(e, 1);
     }
     free(name);
@@ -224,7 +229,7 @@ static void stage_doc(loader *L, const cJSON *doc, config_scope scope,
   char *path = config_path_join(where, "mcpServers");
   const cJSON *servers = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
   if (servers)
-    stage_servers(L, servers, scope, src, path, NULL);
+    stage_servers(L, servers, scope, src, path, NULL, NULL);
   else if (required)
     config_warn(L->c, "%s: no \"mcpServers\" object; nothing to load", src);
   free(path);
@@ -327,16 +332,36 @@ static cJSON *read_doc(config *c, const char *path, bool *broken) {
   return doc;
 }
 
+/* A server source's document may say "scope": "claudeai": its servers
+ * are claude.ai connectors, named "claude.ai <name>" as Claude Code names
+ * them rather than "plugin:<id>:<name>" (the "claude.ai " names are
+ * theirs alone, policy_reserved), shown under that scope, and otherwise
+ * plugin servers: lowest priority, deduplicated against the others. */
+static const char *source_label(loader *L, const cJSON *doc, const char *src) {
+  const cJSON *scope = cJSON_GetObjectItemCaseSensitive(doc, "scope");
+  if (!scope)
+    return NULL;
+  if (cJSON_IsString(scope) && strcmp(scope->valuestring, "claudeai") == 0)
+    return "claudeai";
+  config_error(L->c,
+               "%s: its server source gave \"scope\" other than "
+               "\"claudeai\"; its servers are not used",
+               src);
+  return "";
+}
+
 static void on_plugin_servers(void *ud, const char *plugin_id, const char *json,
                               size_t len) {
   loader *L = ud;
   char *src = xasprintf("plugin %s", plugin_id ? plugin_id : "?");
   cJSON *doc = config_parse_json(L->c, json ? json : "", json ? len : 0, src);
-  if (doc) {
+  const char *label = doc ? source_label(L, doc, src) : NULL;
+  if (doc && (!label || *label)) {
     const cJSON *servers = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
-    char *prefix = xasprintf("plugin:%s:", plugin_id ? plugin_id : "?");
+    char *prefix =
+        label ? NULL : xasprintf("plugin:%s:", plugin_id ? plugin_id : "?");
     if (servers)
-      stage_servers(L, servers, SCOPE_PLUGIN, src, "mcpServers", prefix);
+      stage_servers(L, servers, SCOPE_PLUGIN, src, "mcpServers", prefix, label);
     else
       config_error(L->c,
                    "%s: its server source gave no \"mcpServers\" "
@@ -408,21 +433,36 @@ static bool is_project_unapproved(const server_config *s) {
          (s->state == SERVER_PENDING || s->state == SERVER_REJECTED);
 }
 
+/* The plugin that provided a plugin-scope server, as its name says
+ * ("plugin:<id>:..."), or "" for a claude.ai connector; *len its length. */
+static const char *provider_of(const server_config *s, size_t *len) {
+  if (s->scope_label) {
+    *len = 0;
+    return "";
+  }
+  const char *id = s->name + strlen("plugin:");
+  *len = strcspn(id, ":");
+  return id;
+}
+
 /* The winner's name for the duplicate message. */
 static char *dup_winner(const server_config *w) {
+  if (w->scope == SCOPE_PLUGIN && w->scope_label)
+    return xasprintf("claude.ai connector \"%s\"", w->name);
   if (w->scope == SCOPE_PLUGIN) {
-    const char *id = w->name + strlen("plugin:");
-    return xasprintf("server provided by plugin \"%.*s\"",
-                     (int)strcspn(id, ":"), id);
+    size_t n;
+    const char *id = provider_of(w, &n);
+    return xasprintf("server provided by plugin \"%.*s\"", (int)n, id);
   }
   return xasprintf("already-configured \"%s\"", w->name);
 }
 
-/* Whether two plugin-provided servers come from the same plugin. */
-static bool same_plugin(const char *a, const char *b) {
-  size_t skip = strlen("plugin:");
-  size_t na = strcspn(a + skip, ":"), nb = strcspn(b + skip, ":");
-  return na == nb && strncmp(a + skip, b + skip, na) == 0;
+/* Whether two plugin-provided servers come from the same source. */
+static bool same_plugin(const server_config *a, const server_config *b) {
+  size_t na, nb;
+  const char *ia = provider_of(a, &na), *ib = provider_of(b, &nb);
+  return (a->scope_label != NULL) == (b->scope_label != NULL) && na == nb &&
+         strncmp(ia, ib, na) == 0;
 }
 
 /* Claude Code's rule: a plugin's server with the command or URL of an
@@ -443,9 +483,9 @@ static void skip_duplicates(config *c, server_config *all, const bool *keep,
     for (size_t pass = 0; pass < 2 && w < 0; pass++) {
       for (size_t j = 0; j < n && w < 0; j++) {
         bool manual = all[j].scope != SCOPE_PLUGIN;
-        bool candidate = pass == 0 ? manual
-                                   : !manual && j < i &&
-                                         !same_plugin(all[j].name, all[i].name);
+        bool candidate =
+            pass == 0 ? manual
+                      : !manual && j < i && !same_plugin(&all[j], &all[i]);
         if (candidate && sigs[j] && all[j].state == SERVER_ACTIVE &&
             strcmp(sigs[i], sigs[j]) == 0)
           w = (long)j;

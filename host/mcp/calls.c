@@ -572,7 +572,9 @@ static void on_tools(mcp_waiter *w, session *s) {
   const cJSON *tools = mcp_client_cached_tools(op->mc, op->call.server);
   if (!tools) {
     const char *why = mcp_client_tools_error(op->mc, op->call.server);
-    fail(op, MCP_ERR_PROTOCOL, "%s", why ? why : "tools/list failed");
+    /* A listing refused for want of authorization is needs-auth. */
+    fail(op, s && s->fail == FAIL_AUTH ? MCP_ERR_AUTH : MCP_ERR_PROTOCOL, "%s",
+         why ? why : "tools/list failed");
     return;
   }
   const cJSON *t = find_named(op, tools);

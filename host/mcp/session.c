@@ -848,7 +848,8 @@ static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
   }
   if (++s->consecutive_errors >= BREAKER_ERRORS && s->state == SESS_READY) {
     s->tripped = true;
-    fail(s, FAIL_UNREACHABLE,
+    /* Refused authorization stays that (needs-auth), not unreachable. */
+    fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE,
          "server unavailable: %u requests in a row failed (last: %s)",
          s->consecutive_errors, err->message);
     host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s; closing the connection",
