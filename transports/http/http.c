@@ -329,7 +329,7 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
   t->ev = params->events;
   t->name = strdup(params->server_name ? params->server_name : "");
   hq_init(t);
-  int rc = t->name ? remote_config_parse(params->config_json, t->host, t->name,
+  int rc = t->name ? remote_config_parse(params->config_json, &url_http_rule, t->host, t->name,
                                          "http", &t->cfg, err)
                    : mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   if (rc != 0)

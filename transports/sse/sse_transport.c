@@ -21,6 +21,7 @@
 
 #include "sse_transport.h"
 
+#include "../common/url.h"
 #include "../common/www_auth.h"
 
 typedef struct plugin {
@@ -186,7 +187,7 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
   }
   evq_init(&t->notes, t->host, on_notes, t);
   int rc = t->name && t->user_agent
-               ? remote_config_parse(params->config_json, t->host, t->name,
+               ? remote_config_parse(params->config_json, &url_http_rule, t->host, t->name,
                                      "sse", &t->cfg, err)
                : mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   if (rc != 0) {
