@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -527,6 +528,10 @@ int config_add_url(config *c, const char *spec, const char *type) {
       n = strcspn(h, "]") + 1;
     name = n ? xstrndup(h, n) : xstrdup("remote");
   }
+  /* A WebSocket URL can only be the ws transport's. */
+  if (!type && (strncasecmp(spec, "ws://", 5) == 0 ||
+                strncasecmp(spec, "wss://", 6) == 0))
+    type = "ws";
   cJSON *e = cJSON_CreateObject();
   if (type)
     cJSON_AddStringToObject(e, "type", type);

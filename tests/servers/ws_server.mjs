@@ -16,7 +16,9 @@
 // --client-ca asks for and checks a client certificate (mTLS);
 // --require-header refuses the upgrade with 401 unless NAME is VALUE;
 // --subprotocol answers without one (none) or with another;
-// --never-upgrade accepts TCP and never answers; --no-pong ignores pings.
+// --never-upgrade accepts TCP and never answers; --no-pong ignores pings;
+// --connect-proxy is no WebSocket server but an HTTP CONNECT proxy that
+// prints "proxied HOST:PORT" for each tunnel.
 // Listens on 127.0.0.1, a free port; prints "listening on PORT". Each
 // close it sees is printed as "close CODE".
 import fs from 'node:fs';
@@ -38,7 +40,22 @@ const clientCa = opt('--client-ca');
 const required = opt('--require-header', 2);
 const sub = opt('--subprotocol');
 
-if (args.includes('--never-upgrade')) {
+if (args.includes('--connect-proxy')) {
+  const p = http.createServer((req, res) => { res.writeHead(405); res.end(); });
+  p.on('connect', (req, client, head) => {
+    console.log(`proxied ${req.url}`);
+    const [host, port] = req.url.split(':');
+    const up = net.connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      up.write(head);
+      up.pipe(client);
+      client.pipe(up);
+    });
+    up.on('error', () => client.destroy());
+    client.on('error', () => up.destroy());
+  });
+  p.listen(0, '127.0.0.1', () => console.log(`listening on ${p.address().port}`));
+} else if (args.includes('--never-upgrade')) {
   const held = [];
   const s = net.createServer((c) => held.push(c));
   s.listen(0, '127.0.0.1', () => console.log(`listening on ${s.address().port}`));

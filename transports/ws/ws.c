@@ -252,7 +252,8 @@ static void on_resolved(void *ud, int code, const char *address,
 }
 
 static void resolve_and_dial(mcph_transport *t) {
-  if (t->url.literal) {
+  /* Through a proxy, the proxy resolves the name (CONNECT host:port). */
+  if (t->url.literal || t->proxy) {
     dial(t, t->url.host);
     return;
   }
