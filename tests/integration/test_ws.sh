@@ -132,6 +132,53 @@ check "a server gone mid-write never kills mcphost with SIGPIPE (exit $RC)" \
   test "$RC" -ne 141 -a "$RC" -lt 128
 expect "... and both requests are answered" "$RC" --out '"id":1' --out '"id":2'
 
+# ---- keepalive: pings from host timers; no pong ends the connection ----
+cfg k "{\"d\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$D_PORT/\", \"pingInterval\": 100}}"
+coproc B { exec "$MCPHOST" -v --config "$TMP/k.json" batch 2>"$TMP/err"; }
+BPID=$B_PID
+echo '{"id":1,"call":"d/connections"}' >&"${B[1]}"
+read -r first <&"${B[0]}"
+sleep 1 # ten pings, each answered
+echo '{"id":2,"call":"d/connections"}' >&"${B[1]}"
+read -r second <&"${B[0]}"
+exec {B[1]}>&-
+wait "$BPID"; RC=$?
+OUT="$first
+$second"; ERR=$(cat "$TMP/err")
+n=$(sed -n 's/.*connections: \([0-9]*\).*/\1/p' <<<"$first")
+expect "answered pings keep the connection: no reconnect" 0 \
+  --out "\"text\":\"connections: $n\"" --no-err "reconnecting"
+check "... the same connection served both calls" \
+  test "$(grep -c "connections: $n\"" <<<"$OUT")" -eq 2
+check "... and the server saw the pings" test "$(grep -c '^ping$' "$D_LOG")" -ge 3
+start_ws Q --no-pong
+cfg q "{\"q\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$Q_PORT/\", \"pingInterval\": 200}}"
+coproc B { exec "$MCPHOST" -v --config "$TMP/q.json" batch 2>"$TMP/err"; }
+BPID=$B_PID
+echo '{"id":1,"call":"q/connections"}' >&"${B[1]}"
+read -r first <&"${B[0]}"
+for _ in $(seq 100); do grep -q "reconnecting in" "$TMP/err" && break; sleep 0.1; done
+echo '{"id":2,"call":"q/connections"}' >&"${B[1]}"
+read -r second <&"${B[0]}"
+exec {B[1]}>&-
+wait "$BPID"; RC=$?
+OUT="$first
+$second"; ERR=$(cat "$TMP/err")
+expect "a server that never answers a ping is dropped, and reconnected" 0 \
+  --out '"text":"connections: 1"' --out '"text":"connections: 2"' \
+  --err "was lost: no answer to a ping within 200 ms"
+cfg kbad "{\"q\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$Q_PORT/\", \"pingInterval\": -1}}"
+run --config "$TMP/kbad.json" tools
+expect "a bad pingInterval is named" 3 --err "\"pingInterval\" must be a whole number"
+
+# An upgrade request too big for libwebsockets' buffer is reported, not
+# lost (4.1.6 closes such a connection without a callback).
+big=$(head -c 40000 /dev/zero | tr '\0' 'h')
+cfg huge "{\"w\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$W_PORT/\", \"headers\": {\"X-Big\": \"$big\"}, \"timeout\": 5000}}"
+run --config "$TMP/huge.json" tools
+expect "headers too big for the upgrade fail at once, with the reason" 3 \
+  --err "do not fit"
+
 # ---- handshake failures ----
 start_ws N --never-upgrade
 cfg n "{\"n\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$N_PORT/\", \"timeout\": 800}}"

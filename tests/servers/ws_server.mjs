@@ -20,7 +20,7 @@
 // --connect-proxy is no WebSocket server but an HTTP CONNECT proxy that
 // prints "proxied HOST:PORT" for each tunnel.
 // Listens on 127.0.0.1, a free port; prints "listening on PORT". Each
-// close it sees is printed as "close CODE".
+// close it sees is printed as "close CODE", each ping as "ping".
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -90,6 +90,7 @@ if (args.includes('--connect-proxy')) {
   wss.on('connection', (ws, req) => {
     connections++;
     ws.on('close', (code) => console.log(`close ${code}`));
+    ws.on('ping', () => console.log('ping'));
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
       const m = JSON.parse(data.toString());
