@@ -243,6 +243,16 @@ run --config "$TMP/hn.json" tools
 expect "a headersHelper printing no JSON object is named" 3 \
   --err "headersHelper \"$TMP/notobj.sh\" did not print a JSON object of headers"
 
+# An auth provider (fixture fx-auth, as test_auth_provider.sh) gives the
+# Authorization of the upgrade; a 401 reaches it as a parsed challenge.
+cfg a "{\"good\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$W_PORT/\", \"headers\": {\"Authorization\": \"Bearer configured\"}}, \"plain\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$H_PORT/\"}}"
+run --plugin-dir "$FIXTURES/auth" --config "$TMP/a.json" call good/echo_headers
+expect "the auth provider's Authorization replaces the configured one" 0 \
+  --out '"authorization":"Bearer fixture-good"' --no-out "configured"
+run --plugin-dir "$FIXTURES/auth" --config "$TMP/a.json" call plain/echo
+expect "a 401 at the upgrade reaches the provider with its WWW-Authenticate" 7 \
+  --err "[test.auth] challenge for plain: HTTP 401 scheme=Bearer"
+
 # A project server's helper runs only once the server is approved.
 mkdir -p "$TMP/proj"
 printf '#!/bin/sh\ntouch "%s"\nprintf "{}"\n' "$TMP/proj-helper-ran" >"$TMP/proj-helper.sh"
@@ -300,6 +310,21 @@ check "... without the proxy" test ! -s "$P_LOG"
 http_proxy="http://127.0.0.1:$P_PORT" run --config "$TMP/w.json" call w/echo message=plain
 expect "ws goes through http_proxy" 0 --out "plain"
 check "... through the proxy" grep -q "proxied 127.0.0.1:$W_PORT" "$P_LOG"
+
+# ---- server-everything through a WebSocket bridge ----
+if [ -f "$EVERYTHING" ]; then
+  start_node "$SRCDIR/tests/servers/ws_bridge.mjs" node "$EVERYTHING" stdio
+  cfg e "{\"every\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$NODE_PORT/\"}}"
+  run --config "$TMP/e.json" tools
+  expect "server-everything's tools over ws" 0 --out "mcp__every__echo" \
+    --out "mcp__every__get-sum"
+  run --config "$TMP/e.json" call every/get-sum a=2 b=40
+  expect "a server-everything call over ws" 0 --out "42"
+  run --config "$TMP/e.json" read every "demo://resource/static/document/architecture.md"
+  expect "a server-everything resource over ws" 0 --out "Architecture"
+else
+  echo "(server-everything is not installed: its checks over ws are left out)"
+fi
 
 # ---- lazy loading: a stdio-only run maps neither lws nor libuv ----
 config_file "$TMP/demo.json" "{\"demo\": {\"command\": \"$DEMO\"}, \"w\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$W_PORT/\"}}"

@@ -35,6 +35,7 @@
 
 #include <mcphost/plugin.h>
 
+#include "../common/www_auth.h"
 #include "ws_proxy.h"
 #include "ws_transport.h"
 
@@ -103,9 +104,10 @@ static void deliver(void *ud) {
     case EV_AUTH:
       if (MCPH_HAS(ev, mcph_transport_events, on_auth_required) &&
           ev->on_auth_required) {
-        mcph_auth_challenge c = {.struct_size = sizeof c,
-                                 .status = it->code,
-                                 .url = t->cfg.display_url};
+        www_auth w;
+        mcph_auth_challenge c;
+        www_auth_parse(it->data, &w);
+        www_auth_challenge(&w, it->code, t->cfg.display_url, it->data, &c);
         ev->on_auth_required(ev->ud, &c);
       }
       break;

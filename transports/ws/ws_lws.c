@@ -281,7 +281,8 @@ static int writeable(mcph_transport *t, struct lws *wsi) {
 
 /* ---- the end ---- */
 
-static void connection_error(mcph_transport *t, const char *in) {
+static void connection_error(mcph_transport *t, struct lws *wsi_of_error,
+                             const char *in) {
   const char *url = t->cfg.display_url;
   const char *lws_why = in && *in ? in : "unknown error";
   if (t->filter_reason[0]) {
@@ -295,7 +296,15 @@ static void connection_error(mcph_transport *t, const char *in) {
   } else if (t->tls_reason[0]) {
     ws_end(t, MCPH_EIO, "TLS with %s failed: %s", url, t->tls_reason);
   } else if (strstr(lws_why, "unauthorized")) {
-    evq_push(&t->q, t->name, EV_AUTH, 401, NULL, 0, NULL, 0, 0);
+    /* The answer's headers are still there: the challenge for the auth
+     * provider (transport.h, on_auth_required). */
+    char www[1024] = "";
+    if (wsi_of_error && lws_hdr_copy(wsi_of_error, www, sizeof www,
+                                     WSI_TOKEN_HTTP_WWW_AUTHENTICATE) <= 0) {
+      www[0] = '\0';
+    }
+    evq_push(&t->q, t->name, EV_AUTH, 401, www[0] ? strdup(www) : NULL,
+             strlen(www), NULL, 0, 0);
     ws_end(t, MCPH_EAUTH,
            "the WebSocket upgrade at %s was refused: HTTP 401 "
            "(authorization needed)",
@@ -412,7 +421,7 @@ static int dispatch(mcph_transport *t, struct lws *wsi,
     peer_close(t, in, len);
     return 0;
   case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-    connection_error(t, in);
+    connection_error(t, wsi, in);
     return 0;
   case LWS_CALLBACK_CLIENT_CLOSED:
     closed(t);
