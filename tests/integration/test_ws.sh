@@ -92,7 +92,7 @@ expect "a message over maxMessageBytes fails that call only" 0 \
 
 # ---- a dropped connection: reported, reconnected; no fd or thread left ----
 start_ws D
-cfg d "{\"d\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$D_PORT/\"}}"
+cfg d "{\"d\": {\"type\": \"ws\", \"url\": \"ws://localhost:$D_PORT/\"}}"
 coproc B { exec "$MCPHOST" -v --config "$TMP/d.json" batch 2>"$TMP/err"; }
 BPID=$B_PID
 echo '{"id":1,"call":"d/connections"}' >&"${B[1]}"
@@ -114,7 +114,7 @@ $second"; ERR=$(cat "$TMP/err")
 expect "a dropped connection is reported and the next call reconnects" 0 \
   --out '"text":"connections: 1"' --out '"id":2,"error"' \
   --out '"text":"connections: 2"' \
-  --err "the WebSocket connection to ws://127.0.0.1:$D_PORT/ was lost (no close frame)" \
+  --err "the WebSocket connection to ws://localhost:$D_PORT/ was lost (no close frame)" \
   --err "reconnecting in 1000 ms (attempt 1 of 5)"
 check "no fd is left from the dropped connection ($fds1 then $fds2)" \
   test "$fds1" -eq "$fds2"

@@ -159,17 +159,30 @@ static void maybe_done(headers_helper *h) {
   }
 }
 
-static void on_out(void *ud, int fd, unsigned events) {
-  headers_helper *h = ud;
-  (void)events;
-  char buf[16384];
-  ssize_t n = read(fd, buf, sizeof buf);
+/* Reads what one pipe has into `buf`: the byte count, 0 when there is
+ * nothing now, or -1 at the end (the pipe then closed, and the helper
+ * reaped once both are). */
+static ssize_t read_pipe(headers_helper *h, int *fd, mcph_watch **w, char *buf,
+                         size_t size) {
+  ssize_t n = read(*fd, buf, size);
   if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
-    return;
+    return 0;
   }
   if (n <= 0) {
-    close_pipe(h, &h->out_fd, &h->out_w);
+    close_pipe(h, fd, w);
     maybe_done(h);
+    return -1;
+  }
+  return n;
+}
+
+static void on_out(void *ud, int fd, unsigned events) {
+  headers_helper *h = ud;
+  (void)fd;
+  (void)events;
+  char buf[16384];
+  ssize_t n = read_pipe(h, &h->out_fd, &h->out_w, buf, sizeof buf);
+  if (n <= 0) {
     return;
   }
   size_t k = (size_t)n;
@@ -192,17 +205,14 @@ static void on_out(void *ud, int fd, unsigned events) {
   h->out[h->out_len] = '\0';
 }
 
+/* Only the first STDERR_KEEP bytes are kept, for the failure message. */
 static void on_err(void *ud, int fd, unsigned events) {
   headers_helper *h = ud;
+  (void)fd;
   (void)events;
   char buf[4096];
-  ssize_t n = read(fd, buf, sizeof buf);
-  if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
-    return;
-  }
+  ssize_t n = read_pipe(h, &h->err_fd, &h->err_w, buf, sizeof buf);
   if (n <= 0) {
-    close_pipe(h, &h->err_fd, &h->err_w);
-    maybe_done(h);
     return;
   }
   size_t room = STDERR_KEEP - h->err_len, k = (size_t)n;

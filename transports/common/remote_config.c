@@ -83,6 +83,16 @@ static bool reserved(const char *name) {
   return false;
 }
 
+bool remote_config_header_value_ok(const char *value) {
+  for (const char *p = value; *p; p++) {
+    unsigned char c = (unsigned char)*p;
+    if ((c < 0x20 && c != '\t') || c == 0x7f) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /* One header as a "Name: value" line (curl's "Name;" for an empty value,
  * which lws sends as "Name:" too). Returns 0 with *line set (new), 1 for a
  * header the transport sets itself (warned about, *line NULL), or an
@@ -101,13 +111,11 @@ static int header_line(const char *what, const char *name, const cJSON *h,
                           "\"%s.%.100s\" must be a string", what, name);
   }
   const char *value = h->valuestring;
-  for (const char *p = value; *p; p++) {
-    if ((unsigned char)*p < 0x20 && *p != '\t') {
-      return mcph_error_set(err, MCPH_EINVAL,
-                            "\"%s.%.100s\" must not contain a line break "
-                            "or a control character",
-                            what, name);
-    }
+  if (!remote_config_header_value_ok(value)) {
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "\"%s.%.100s\" must not contain a line break "
+                          "or a control character",
+                          what, name);
   }
   if (reserved(name)) {
     mcph_logf(host, MCPH_LOG_WARN, server,

@@ -66,6 +66,11 @@ int remote_config_merge_headers(remote_config *cfg, const char *json,
                                 const mcph_host *host, const char *server,
                                 const char *transport, mcph_error *err);
 
+/* Whether `value` can be sent as a header value: no control character
+ * but tab, no DEL. The rule of "headers", the headersHelper's and the
+ * host's set_authorization. Pure. */
+bool remote_config_header_value_ok(const char *value);
+
 /* Frees what remote_config_parse() allocated; `cfg` may be partly
  * filled. */
 void remote_config_free(remote_config *cfg);

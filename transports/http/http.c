@@ -508,10 +508,8 @@ static void t_set_protocol_version(mcph_transport *t, const char *version) {
 static int t_set_authorization(mcph_transport *t, const char *value) {
   char *line = NULL;
   if (value) {
-    for (const char *p = value; *p; p++) {
-      if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-        return MCPH_EINVAL;
-      }
+    if (!remote_config_header_value_ok(value)) {
+      return MCPH_EINVAL;
     }
     size_t n = strlen("Authorization: ") + strlen(value) + 1;
     line = malloc(n);

@@ -482,10 +482,8 @@ static void t_destroy(mcph_transport *t) {
 static int t_set_authorization(mcph_transport *t, const char *value) {
   char *copy = NULL;
   if (value) {
-    for (const char *p = value; *p; p++) {
-      if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-        return MCPH_EINVAL;
-      }
+    if (!remote_config_header_value_ok(value)) {
+      return MCPH_EINVAL;
     }
     if (!(copy = strdup(value))) {
       return MCPH_ENOMEM;

@@ -7,15 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-static char *dup_n(const char *s, size_t n) {
-  char *d = malloc(n + 1);
-  if (d) {
-    memcpy(d, s, n);
-    d[n] = '\0';
-  }
-  return d;
-}
-
 static bool fail(char *why, size_t why_len, const char *what) {
   snprintf(why, why_len, "%s", what);
   return false;
@@ -92,9 +83,9 @@ bool ws_url_parse(const char *url, ws_url *u, char *why, size_t why_len) {
   const char *path = rest + auth_len;
   size_t path_len = strcspn(path, "#");
   bool bracket = host[0] == '[';
-  u->host = bracket ? dup_n(host + 1, (size_t)(host_end - host - 2))
-                    : dup_n(host, (size_t)(host_end - host));
-  u->path = path_len && path[0] == '/' ? dup_n(path, path_len)
+  u->host = bracket ? strndup(host + 1, (size_t)(host_end - host - 2))
+                    : strndup(host, (size_t)(host_end - host));
+  u->path = path_len && path[0] == '/' ? strndup(path, path_len)
                                        : NULL;
   if (!u->path && u->host) {
     /* "ws://h?q" has the path "/" and the query "q". */
@@ -103,7 +94,7 @@ bool ws_url_parse(const char *url, ws_url *u, char *why, size_t why_len) {
       snprintf(u->path, n, "/%.*s", (int)path_len, path);
     }
   }
-  u->host_header = dup_n(host, (size_t)(port ? rest + auth_len - host
+  u->host_header = strndup(host, (size_t)(port ? rest + auth_len - host
                                              : host_end - host));
   if (!u->host || !u->path || !u->host_header) {
     ws_url_free(u);
