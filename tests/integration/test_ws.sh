@@ -68,8 +68,9 @@ run --url "sock=ws://127.0.0.1:$W_PORT/" call sock/echo message=inferred
 expect "--url NAME=ws://... is a ws server" 0 --out "inferred"
 
 run --config "$TMP/w.json" call w/echo_headers
-expect "the upgrade asks for the subprotocol mcp and says who we are" 0 \
-  --out '"sec-websocket-protocol":"mcp"' --out '"user-agent":"mcphost/'
+expect "the upgrade asks for the subprotocol mcp, says who we are, sends no Origin" 0 \
+  --out '"sec-websocket-protocol":"mcp"' --out '"user-agent":"mcphost/' \
+  --no-out '"origin"'
 
 run --config "$TMP/w.json" call w/big size=10485760
 check "a 10 MiB message arrives whole" test "${#OUT}" -eq 10485760

@@ -216,9 +216,10 @@ static void dial(mcph_transport *t, const char *address) {
   ci.address = t->address;
   ci.port = t->url.port;
   ci.path = t->url.path;
-  /* Host header, SNI and the name the certificate must carry. */
+  /* Host header, SNI and the name the certificate must carry. No
+   * Origin: this is no browser (and a server guarding against cross-site
+   * WebSockets may refuse one it does not expect). */
   ci.host = t->url.host_header;
-  ci.origin = t->url.host_header;
   ci.protocol = WS_SUBPROTOCOL;
   ci.local_protocol_name = WS_SUBPROTOCOL;
   ci.pwsi = &t->wsi;

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,8 @@ struct ws_dns {
   pthread_t thread;
   int fds[2]; /* the worker writes one byte to fds[1] when done */
   mcph_watch *w;
-  /* Written by the worker before its byte, read on the loop after it. */
+  bool joined;
+  /* Written by the worker, read on the loop once it is joined. */
   int gai;
   char address[INET6_ADDRSTRLEN];
 };
@@ -60,7 +62,9 @@ static void dns_free(ws_dns *d) {
   if (d->w) {
     d->host->fd_unwatch(d->host, d->w);
   }
-  pthread_join(d->thread, NULL);
+  if (!d->joined) {
+    pthread_join(d->thread, NULL);
+  }
   close(d->fds[0]);
   close(d->fds[1]);
   free(d->name);
@@ -71,6 +75,10 @@ static void on_done(void *ud, int fd, unsigned events) {
   ws_dns *d = ud;
   (void)fd;
   (void)events;
+  /* The worker wrote its byte last: it is ending. Joined before its
+   * answer is read, so that the join orders the memory. */
+  pthread_join(d->thread, NULL);
+  d->joined = true;
   if (d->gai == 0) {
     d->cb(d->ud, 0, d->address, NULL);
   } else {

@@ -1,9 +1,10 @@
 /*
  * One libwebsockets context on a libuv loop of its own, nested in the
  * host's epoll: the loop's backend fd (an epoll fd) is a host fd watch,
- * and its next timeout a host timer. No thread. (Debian's lws 4.1.6 has
- * no external-poll support; this is the recipe of
- * docs/../reference websocket.md §2.2.)
+ * and its next timeout a host timer; a pump is uv_run(UV_RUN_NOWAIT)
+ * until nothing is due. No thread. (Debian's lws 4.1.6 is built without
+ * external-poll support, so its libuv event library is the way into a
+ * loop that is not its own.)
  *
  * The 4.1.6 bugs worked around here:
  *   - lws's uv timer is re-armed only from its idle handler, so a timer
