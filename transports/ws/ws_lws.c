@@ -132,7 +132,7 @@ static void rx_reset(mcph_transport *t) {
 
 static bool rx_append(mcph_transport *t, const void *in, size_t len) {
   if (t->rx_len + len + 1 > t->rx_cap) {
-    size_t cap = t->rx_cap ? t->rx_cap : 65536;
+    size_t cap = t->rx_cap ? t->rx_cap : 4096;
     while (cap < t->rx_len + len + 1) {
       cap *= 2;
     }
@@ -167,25 +167,18 @@ static void rx_done(mcph_transport *t) {
              t->rx_total, url, t->cfg.max_message_bytes);
     evq_push(&t->q, t->name, EV_DROPPED, MCPH_ETOOBIG, strdup(why), strlen(why),
              head, head ? t->rx_len : 0, t->rx_total);
-  } else {
-    char *msg = malloc(t->rx_len + 1);
-    if (msg) {
-      memcpy(msg, t->rx, t->rx_len);
-      msg[t->rx_len] = '\0';
-      evq_push(&t->q, t->name, EV_MESSAGE, 0, msg, t->rx_len, NULL, 0, 0);
-    } else {
-      evq_pushf(&t->q, t->name, EV_ERROR, MCPH_ENOMEM,
-                "out of memory: a message of %zu bytes from %s was lost",
-                t->rx_total, url);
-    }
-  }
-  rx_reset(t);
-  /* A big buffer is not kept for the next small message. */
-  if (t->rx_cap > 4 * WS_FRAGMENT) {
-    free(t->rx);
+  } else if (t->rx) {
+    /* The buffer goes to the queue as it is (rx_append left room for the
+     * NUL): no copy of a big message. */
+    t->rx[t->rx_len] = '\0';
+    evq_push(&t->q, t->name, EV_MESSAGE, 0, t->rx, t->rx_len, NULL, 0, 0);
     t->rx = NULL;
     t->rx_cap = 0;
+  } else {
+    evq_pushf(&t->q, t->name, EV_ERROR, MCPH_EPROTO,
+              "an empty text message from %s was ignored", url);
   }
+  rx_reset(t);
 }
 
 static void rx(mcph_transport *t, struct lws *wsi, const void *in, size_t len) {
