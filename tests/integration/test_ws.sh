@@ -204,7 +204,7 @@ closed=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",(
 cfg refused "{\"r\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$closed/\"}}"
 run --config "$TMP/refused.json" tools
 expect "a closed port: the server cannot be reached" 3 \
-  --err "the server at ws://127.0.0.1:$closed/ cannot be reached"
+  --err "the server at ws://127.0.0.1:$closed/ cannot be reached: Connection refused"
 
 # ---- headers and headersHelper ----
 start_ws H --require-header X-Token secret

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
@@ -306,8 +307,16 @@ static void connection_error(mcph_transport *t, struct lws *wsi_of_error,
            "without switching protocols (%s)",
            url, lws_why);
   } else {
+    /* lws says "closed before established" for most of these; the
+     * socket still knows why (ECONNREFUSED, EHOSTUNREACH, ...). */
+    int e = 0;
+    socklen_t n = sizeof e;
+    lws_sockfd_type fd = wsi_of_error ? lws_get_socket_fd(wsi_of_error) : -1;
+    if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &n) != 0) {
+      e = 0;
+    }
     ws_end(t, MCPH_ECONNREFUSED, "the server at %s cannot be reached: %s", url,
-           lws_why);
+           e ? strerror(e) : lws_why);
   }
 }
 
