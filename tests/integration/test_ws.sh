@@ -36,6 +36,31 @@ wait_log() {
   return 1
 }
 
+# A batch process kept open across requests: batch_open CONFIG; ask LINE
+# (writes one request, reads its answer into OUT, line by line);
+# wait_reconnect (until stderr says it reconnects); batch_close (RC, ERR).
+batch_open() {
+  coproc B { exec "$MCPHOST" -v --config "$1" batch 2>"$TMP/err"; }
+  BPID=$B_PID
+  OUT=""
+}
+ask() {
+  local line
+  echo "$1" >&"${B[1]}"
+  read -r line <&"${B[0]}"
+  OUT="$OUT${OUT:+
+}$line"
+}
+wait_reconnect() {
+  for _ in $(seq 100); do grep -q "reconnecting in" "$TMP/err" && return; sleep 0.1; done
+}
+batch_close() {
+  exec {B[1]}>&-
+  wait "$BPID"
+  RC=$?
+  ERR=$(cat "$TMP/err")
+}
+
 # ---- certificates: a CA, a server (localhost and 127.0.0.1), a server
 # for localhost only, a client ----
 C="$TMP/certs"
@@ -94,24 +119,16 @@ expect "a message over maxMessageBytes fails that call only" 0 \
 # ---- a dropped connection: reported, reconnected; no fd or thread left ----
 start_ws D
 cfg d "{\"d\": {\"type\": \"ws\", \"url\": \"ws://localhost:$D_PORT/\"}}"
-coproc B { exec "$MCPHOST" -v --config "$TMP/d.json" batch 2>"$TMP/err"; }
-BPID=$B_PID
-echo '{"id":1,"call":"d/connections"}' >&"${B[1]}"
-read -r first <&"${B[0]}"
+batch_open "$TMP/d.json"
+ask '{"id":1,"call":"d/connections"}'
 fds1=$(ls /proc/$BPID/fd | wc -l)
 threads1=$(ls /proc/$BPID/task | wc -l)
-echo '{"id":2,"call":"d/drop"}' >&"${B[1]}"
-read -r dropped <&"${B[0]}"
-for _ in $(seq 100); do grep -q "reconnecting in" "$TMP/err" && break; sleep 0.1; done
-echo '{"id":3,"call":"d/connections"}' >&"${B[1]}"
-read -r second <&"${B[0]}"
+ask '{"id":2,"call":"d/drop"}'
+wait_reconnect
+ask '{"id":3,"call":"d/connections"}'
 fds2=$(ls /proc/$BPID/fd | wc -l)
 threads2=$(ls /proc/$BPID/task | wc -l)
-exec {B[1]}>&-
-wait "$BPID"; RC=$?
-OUT="$first
-$dropped
-$second"; ERR=$(cat "$TMP/err")
+batch_close
 expect "a dropped connection is reported and the next call reconnects" 0 \
   --out '"text":"connections: 1"' --out '"id":2,"error"' \
   --out '"text":"connections: 2"' \
@@ -135,17 +152,12 @@ expect "... and both requests are answered" "$RC" --out '"id":1' --out '"id":2'
 
 # ---- keepalive: pings from host timers; no pong ends the connection ----
 cfg k "{\"d\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$D_PORT/\", \"pingInterval\": 100}}"
-coproc B { exec "$MCPHOST" -v --config "$TMP/k.json" batch 2>"$TMP/err"; }
-BPID=$B_PID
-echo '{"id":1,"call":"d/connections"}' >&"${B[1]}"
-read -r first <&"${B[0]}"
+batch_open "$TMP/k.json"
+ask '{"id":1,"call":"d/connections"}'
+first=$OUT
 sleep 1 # ten pings, each answered
-echo '{"id":2,"call":"d/connections"}' >&"${B[1]}"
-read -r second <&"${B[0]}"
-exec {B[1]}>&-
-wait "$BPID"; RC=$?
-OUT="$first
-$second"; ERR=$(cat "$TMP/err")
+ask '{"id":2,"call":"d/connections"}'
+batch_close
 n=$(sed -n 's/.*connections: \([0-9]*\).*/\1/p' <<<"$first")
 expect "answered pings keep the connection: no reconnect" 0 \
   --out "\"text\":\"connections: $n\"" --no-err "reconnecting"
@@ -154,17 +166,11 @@ check "... the same connection served both calls" \
 check "... and the server saw the pings" test "$(grep -c '^ping$' "$D_LOG")" -ge 3
 start_ws Q --no-pong
 cfg q "{\"q\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$Q_PORT/\", \"pingInterval\": 200}}"
-coproc B { exec "$MCPHOST" -v --config "$TMP/q.json" batch 2>"$TMP/err"; }
-BPID=$B_PID
-echo '{"id":1,"call":"q/connections"}' >&"${B[1]}"
-read -r first <&"${B[0]}"
-for _ in $(seq 100); do grep -q "reconnecting in" "$TMP/err" && break; sleep 0.1; done
-echo '{"id":2,"call":"q/connections"}' >&"${B[1]}"
-read -r second <&"${B[0]}"
-exec {B[1]}>&-
-wait "$BPID"; RC=$?
-OUT="$first
-$second"; ERR=$(cat "$TMP/err")
+batch_open "$TMP/q.json"
+ask '{"id":1,"call":"q/connections"}'
+wait_reconnect
+ask '{"id":2,"call":"q/connections"}'
+batch_close
 expect "a server that never answers a ping is dropped, and reconnected" 0 \
   --out '"text":"connections: 1"' --out '"text":"connections: 2"' \
   --err "was lost: no answer to a ping within 200 ms"
@@ -329,16 +335,12 @@ fi
 
 # ---- lazy loading: a stdio-only run maps neither lws nor libuv ----
 config_file "$TMP/demo.json" "{\"demo\": {\"command\": \"$DEMO\"}, \"w\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$W_PORT/\"}}"
-coproc L { exec "$MCPHOST" --config "$TMP/demo.json" batch 2>/dev/null; }
-LPID=$L_PID
-echo '{"id":1,"call":"demo/echo","arguments":{"message":"x"}}' >&"${L[1]}"
-read -r _ <&"${L[0]}"
-maps1=$(grep -cE "libwebsockets|libuv" /proc/$LPID/maps)
-echo '{"id":2,"call":"w/echo","arguments":{"message":"y"}}' >&"${L[1]}"
-read -r _ <&"${L[0]}"
-maps2=$(grep -cE "libwebsockets|libuv" /proc/$LPID/maps)
-exec {L[1]}>&-
-wait "$LPID"
+batch_open "$TMP/demo.json"
+ask '{"id":1,"call":"demo/echo","arguments":{"message":"x"}}'
+maps1=$(grep -cE "libwebsockets|libuv" /proc/$BPID/maps)
+ask '{"id":2,"call":"w/echo","arguments":{"message":"y"}}'
+maps2=$(grep -cE "libwebsockets|libuv" /proc/$BPID/maps)
+batch_close
 check "a stdio-only run maps no libwebsockets or libuv" test "$maps1" -eq 0
 check "the first ws server maps them" test "$maps2" -gt 0
 
