@@ -304,6 +304,12 @@ run --config "$TMP/m0.json" tools
 expect "mTLS: without a client certificate the server refuses" 3 \
   --err "wss://localhost:$M_PORT/"
 
+echo "not a certificate" >"$C/junk.pem"
+cfg mj "{\"m\": {\"type\": \"ws\", \"url\": \"wss://localhost:$M_PORT/\", \"tls\": {\"caFile\": \"$C/ca.pem\", \"certFile\": \"$C/junk.pem\", \"keyFile\": \"$C/client.key\"}}}"
+run --config "$TMP/mj.json" tools
+expect "a client certificate that cannot be used is named" 3 \
+  --err "the TLS client certificate or key cannot be used (\"tls.certFile\", \"tls.keyFile\")"
+
 # ---- proxies from the environment ----
 start_ws P --connect-proxy
 https_proxy="http://127.0.0.1:$P_PORT" run --config "$TMP/t.json" call t/echo message=tunnelled

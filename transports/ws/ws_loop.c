@@ -90,7 +90,13 @@ int ws_loop_init(ws_loop *l, const mcph_host *host,
   ci.fd_limit_per_thread = 8;
   /* The upgrade request is built in this buffer: room for big headers. */
   ci.pt_serv_buf_size = 32768;
-  l->ctx = lws_create_context(&ci);
+  /* lws writes NULL through pcontext when the context is destroyed, also
+   * when 4.1.6 fails inside lws_create_context() on a foreign loop and
+   * returns the half-destroyed context anyway (warmcat #2171): a
+   * non-NULL mark that turned NULL is that failure. */
+  l->ctx = (struct lws_context *)(void *)l;
+  struct lws_context *c = lws_create_context(&ci);
+  l->ctx = c && l->ctx ? c : NULL;
   if (!l->ctx) {
     return mcph_error_set(err, MCPH_EIO,
                           "libwebsockets could not start (its libuv event "
