@@ -455,6 +455,16 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
   return rc;
 }
 
+/* As Claude Code, a model sees only two tools of an IDE: the others
+ * (openFile, openDiff, ...) are the host's to call. */
+static bool tool_model_visible(const session *s, const char *tool) {
+  const char *type = session_type(s);
+  if (!type || (strcmp(type, "ws-ide") != 0 && strcmp(type, "sse-ide") != 0))
+    return true;
+  return strcmp(tool, "getDiagnostics") == 0 ||
+         strcmp(tool, "executeCode") == 0;
+}
+
 static void print_tools(cli *c, session *s, const listing *l, cJSON *out) {
   size_t n, i = 0, skip = name_prefix_len(c, s);
   char **names = name_assign_items(s->cfg->name, l->items[L_TOOLS],
@@ -463,7 +473,7 @@ static void print_tools(cli *c, session *s, const listing *l, cJSON *out) {
   cJSON_ArrayForEach(t, l->items[L_TOOLS]) {
     const char *q = names[i++];
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
-    if (!name)
+    if (!name || (!c->all_tools && !tool_model_visible(s, name)))
       continue;
     char *desc = description_of(c, t);
     if (out) {
