@@ -1,0 +1,45 @@
+#include "ide_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *ide_xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) {
+    abort();
+  }
+  return p;
+}
+
+void *ide_xrealloc(void *p, size_t size) {
+  void *q = realloc(p, size ? size : 1);
+  if (!q) {
+    abort();
+  }
+  return q;
+}
+
+char *ide_xstrdup(const char *s) {
+  char *d = strdup(s ? s : "");
+  if (!d) {
+    abort();
+  }
+  return d;
+}
+
+char *ide_vasprintf(const char *fmt, va_list ap) {
+  char *s = NULL;
+  if (vasprintf(&s, fmt, ap) < 0) {
+    abort();
+  }
+  return s;
+}
+
+char *ide_asprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = ide_vasprintf(fmt, ap);
+  va_end(ap);
+  return s;
+}
