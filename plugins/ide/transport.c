@@ -6,8 +6,8 @@
  *
  * Life of one transport: create() checks the entry ({"url", "authToken",
  * "ideName", "ideRunningInWindows"}), builds the inner entry {"url",
- * "headers": {"X-Claude-Code-Ide-Authorization": token}} (no header
- * without a token) and creates the inner transport with events of its
+ * "headers": {"X-Claude-Code-Ide-Authorization": token}, "noProxy":
+ * true} (no header without a token; no proxy of the environment) and creates the inner transport with events of its
  * own; every other call is passed to the inner transport, and every
  * event it reports is passed to the host, except on_auth_required: an
  * IDE has no OAuth, so a refused token ends as the failure the inner
@@ -167,6 +167,8 @@ static char *inner_entry(const char *config_json, bool ws, mcph_error *err) {
   }
   cJSON *inner = cJSON_CreateObject();
   cJSON_AddStringToObject(inner, "url", url);
+  /* The token is for the IDE on 127.0.0.1: never for a proxy. */
+  cJSON_AddBoolToObject(inner, "noProxy", 1);
   if (cJSON_IsString(tok)) {
     cJSON *h = cJSON_AddObjectToObject(inner, "headers");
     cJSON_AddStringToObject(h, IDE_AUTH_HEADER, tok->valuestring);

@@ -81,6 +81,11 @@ else
   bad "after initialize the host sent ide_connected {pid} with its own pid"
 fi
 
+http_proxy=http://127.0.0.1:9 all_proxy=http://127.0.0.1:9 no_proxy= NO_PROXY= \
+  wsrun --ide call ide/openFile filePath=/direct
+expect "a proxy of the environment is not used for the IDE (its token is for 127.0.0.1)" 0 \
+  --out "opened /direct"
+
 wsrun --ide ide watch --count 3
 expect "ide watch prints the IDE's notifications as lines" 0 \
   --out "selection_changed $WS/src/main.c 2:0-2:8 \"int main\"" \

@@ -10,6 +10,9 @@
  *   "maxMessageBytes"  1024 to 2^32: the largest message taken
  *   "tls"              {"caFile", "certFile", "keyFile": readable files,
  *                      "insecure": true or false}
+ *   "noProxy"          true: connect directly, never through a proxy of
+ *                      the environment (http_proxy, ...); the IDE
+ *                      transports set it, as their token is for 127.0.0.1
  *
  * "type" and unknown keys are accepted and ignored. Every message quotes
  * the URL in its redacted form only (url_redacted()).
@@ -35,6 +38,7 @@ typedef struct remote_config {
   char *key_file;    /* "tls.keyFile", or NULL */
   bool insecure;     /* "tls.insecure": no certificate verification */
   size_t max_message_bytes; /* "maxMessageBytes" */
+  bool no_proxy;            /* "noProxy" */
 } remote_config;
 
 /* Loop thread. Parses `json` into `cfg` (zeroed by the caller). Returns
