@@ -337,9 +337,9 @@ static void stage_plugin_ide(loader *L, cJSON *servers, const char *src) {
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "type"));
   if (!type || (strcmp(type, "ws-ide") != 0 && strcmp(type, "sse-ide") != 0))
     return;
+  cJSON *entry = cJSON_DetachItemFromObjectCaseSensitive(servers, "ide");
   cJSON *one = cJSON_CreateObject();
-  cJSON_AddItemToObject(one, "ide",
-                        cJSON_DetachItemFromObjectCaseSensitive(servers, "ide"));
+  cJSON_AddItemToObject(one, "ide", entry);
   stage_servers(L, one, SCOPE_DYNAMIC, src, "mcpServers", NULL);
   cJSON_Delete(one);
 }

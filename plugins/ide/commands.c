@@ -46,7 +46,9 @@ static void finish(ide_plugin *pl, int code) {
 
 /* Writes what stdio holds; a failure ends the command with 10 (141 for a
  * reader that went away is the host's, through SIGPIPE). */
-static bool flush_ok(void) { return fflush(stdout) == 0; }
+static bool flush_ok(void) {
+  return fflush(stdout) == 0;
+}
 
 /* ---- list ---- */
 
@@ -212,8 +214,8 @@ static int cmd_watch(ide_plugin *pl, mcph_run *run, int argc,
   pl->printed = 0;
   mcph_error e;
   mcph_error_init(&e);
-  int rc = pl->servers->connect(pl->host, IDE_SERVER_NAME, MCPH_CONNECT_KEEP,
-                                &e);
+  int rc =
+      pl->servers->connect(pl->host, IDE_SERVER_NAME, MCPH_CONNECT_KEEP, &e);
   if (rc != MCPH_OK) {
     if (pl->run) {
       pl->run = NULL;

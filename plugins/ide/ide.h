@@ -23,8 +23,8 @@
 
 typedef struct ide_plugin {
   const mcph_host *host;
-  const mcph_host_features *svc;    /* NULL on a host without it */
-  const mcph_host_servers *servers; /* NULL on a host older than 1.5 */
+  const mcph_host_features *svc;          /* NULL on a host without it */
+  const mcph_host_servers *servers;       /* NULL on a host older than 1.5 */
   const mcph_host_transports *transports; /* NULL before 1.6 */
   mcph_transport *live; /* this plugin's transports, not yet destroyed */
   /* ide watch */

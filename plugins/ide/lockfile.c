@@ -123,9 +123,8 @@ static void take_fields(const cJSON *doc, const char *cwd, ide_lock *lk) {
   const cJSON *tok = cJSON_GetObjectItemCaseSensitive(doc, "authToken");
   if (tok && !cJSON_IsNull(tok) &&
       (!cJSON_IsString(tok) || !token_ok(tok->valuestring))) {
-    set_error(lk,
-              "field \"authToken\" must be a string of 1 to 500 "
-              "printable characters without spaces, quotes or '$'");
+    set_error(lk, "field \"authToken\" must be a string of 1 to 500 "
+                  "printable characters without spaces, quotes or '$'");
     return;
   }
   const cJSON *win = cJSON_GetObjectItemCaseSensitive(doc, "runningInWindows");
@@ -145,9 +144,8 @@ static void take_fields(const cJSON *doc, const char *cwd, ide_lock *lk) {
   const cJSON *f;
   cJSON_ArrayForEach(f, folders) {
     if (!cJSON_IsString(f) || f->valuestring[0] == '\0') {
-      set_error(lk,
-                "field \"workspaceFolders[%zu]\" must be a non-empty string",
-                k);
+      set_error(
+          lk, "field \"workspaceFolders[%zu]\" must be a non-empty string", k);
       for (size_t i = 0; i < k; i++) {
         free(fv[i]);
       }
@@ -160,8 +158,8 @@ static void take_fields(const cJSON *doc, const char *cwd, ide_lock *lk) {
   lk->nfolders = k;
   lk->ide_name = ide_xstrdup(name ? name->valuestring : "IDE");
   lk->transport = ide_xstrdup(trs);
-  lk->auth_token = tok && cJSON_IsString(tok) ? ide_xstrdup(tok->valuestring)
-                                              : NULL;
+  lk->auth_token =
+      tok && cJSON_IsString(tok) ? ide_xstrdup(tok->valuestring) : NULL;
   lk->windows = cJSON_IsTrue(win);
   lk->alive = kill((pid_t)lk->pid, 0) == 0 || errno == EPERM;
   for (size_t i = 0; i < k && !lk->contains_cwd; i++) {
@@ -179,8 +177,8 @@ void ide_lock_read(int dir_fd, const char *dir, const char *name,
     return;
   }
   char why[512];
-  int fd = trusted_fs_open_file(dir_fd, dir, name, O_RDONLY, 0, why,
-                                sizeof why);
+  int fd =
+      trusted_fs_open_file(dir_fd, dir, name, O_RDONLY, 0, why, sizeof why);
   if (fd < 0) {
     set_error(lk, "not trusted, refused: %s", why);
     return;

@@ -33,7 +33,7 @@ typedef struct ide_lock {
   char *error;
   int port; /* from the file name: <port>.lock */
   long pid;
-  bool alive; /* kill(pid, 0) found the process */
+  bool alive;       /* kill(pid, 0) found the process */
   char *ide_name;   /* "IDE" when the file names none */
   char *transport;  /* "ws" or "sse" */
   char *auth_token; /* NULL when the file has none */

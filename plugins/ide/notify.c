@@ -35,7 +35,8 @@ static char *pos(const cJSON *o) {
 }
 
 static const char *str(const cJSON *o, const char *key) {
-  const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+  const char *s =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
   return s ? s : "?";
 }
 
@@ -48,7 +49,8 @@ static char *selection_line(const cJSON *p) {
     line = ide_asprintf("selection_changed %s %s (empty)\n", file, from);
   } else {
     char *to = pos(cJSON_GetObjectItemCaseSensitive(sel, "end"));
-    const char *t = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "text"));
+    const char *t =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "text"));
     char *text = esc(t ? t : "");
     line = ide_asprintf("selection_changed %s %s-%s \"%s\"\n", file, from, to,
                         text);

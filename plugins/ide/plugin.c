@@ -73,8 +73,8 @@ static int list_servers(void *ctx, mcph_server_source_emit_fn emit,
   if (pick >= 0) {
     report_skipped(pl, &l, pick); /* else the message below names them */
     char *entry = ide_server_entry(&l.v[pick]);
-    char *doc = ide_asprintf("{\"mcpServers\":{\"" IDE_SERVER_NAME "\":%s}}",
-                             entry);
+    char *doc =
+        ide_asprintf("{\"mcpServers\":{\"" IDE_SERVER_NAME "\":%s}}", entry);
     emit(emit_ud, doc, strlen(doc));
     mcph_logf(pl->host, MCPH_LOG_INFO, IDE_PLUGIN_ID,
               "IDE %s (port %d, pid %ld) from %s", l.v[pick].ide_name,
@@ -99,8 +99,8 @@ static const mcph_server_source source = {
 
 /* ---- the feature ---- */
 
-static const char *const notifications[] = {
-    "selection_changed", "at_mentioned", "diagnostics_changed", NULL};
+static const char *const notifications[] = {"selection_changed", "at_mentioned",
+                                            "diagnostics_changed", NULL};
 
 static void f_notification(void *ctx, mcph_server *srv, const char *method,
                            const char *params_json) {
@@ -164,7 +164,8 @@ static const mcph_options options = {
 /* ---- entry ---- */
 
 static int p_init(const mcph_host *host, void **ctx, mcph_error *err) {
-  const mcph_host_features *svc = host->get_service(host, MCPH_SERVICE_FEATURES);
+  const mcph_host_features *svc =
+      host->get_service(host, MCPH_SERVICE_FEATURES);
   if (!svc || !MCPH_HAS(svc, mcph_host_features, option)) {
     return mcph_error_set(err, MCPH_ENOTSUP,
                           "the host offers no " MCPH_SERVICE_FEATURES);
@@ -172,7 +173,8 @@ static int p_init(const mcph_host *host, void **ctx, mcph_error *err) {
   ide_plugin *pl = ide_xcalloc(1, sizeof *pl);
   pl->host = host;
   pl->svc = svc;
-  const mcph_host_servers *servers = host->get_service(host, MCPH_SERVICE_SERVERS);
+  const mcph_host_servers *servers =
+      host->get_service(host, MCPH_SERVICE_SERVERS);
   if (servers && MCPH_HAS(servers, mcph_host_servers, finish)) {
     pl->servers = servers;
   }

@@ -28,9 +28,9 @@ static void list_line(char **msg, const ide_lock *lk, const char *reason) {
   const char *sep = n && (*msg)[n - 1] != ' ' ? "; " : "";
   char *line;
   if (lk->ide_name) {
-    line = ide_asprintf("%s%s%s (port %d, %s, pid %ld)%s%s", *msg, sep, lk->path,
-                        lk->port, lk->ide_name, lk->pid, reason ? ": " : "",
-                        reason ? reason : "");
+    line = ide_asprintf("%s%s%s (port %d, %s, pid %ld)%s%s", *msg, sep,
+                        lk->path, lk->port, lk->ide_name, lk->pid,
+                        reason ? ": " : "", reason ? reason : "");
   } else {
     line = ide_asprintf("%s%s%s%s%s", *msg, sep, lk->path, reason ? ": " : "",
                         reason ? reason : "");

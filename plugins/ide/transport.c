@@ -7,11 +7,11 @@
  * Life of one transport: create() checks the entry ({"url", "authToken",
  * "ideName", "ideRunningInWindows"}), builds the inner entry {"url",
  * "headers": {"X-Claude-Code-Ide-Authorization": token}, "noProxy":
- * true} (no header without a token; no proxy of the environment) and creates the inner transport with events of its
- * own; every other call is passed to the inner transport, and every
- * event it reports is passed to the host, except on_auth_required: an
- * IDE has no OAuth, so a refused token ends as the failure the inner
- * transport reports next, never as an authorization flow.
+ * true} (no header without a token; no proxy of the environment) and creates
+ * the inner transport with events of its own; every other call is passed to the
+ * inner transport, and every event it reports is passed to the host, except
+ * on_auth_required: an IDE has no OAuth, so a refused token ends as the failure
+ * the inner transport reports next, never as an authorization flow.
  *
  * Only 127.0.0.1 is accepted: a lockfile (or an entry) naming another
  * address would send the token elsewhere.
@@ -78,8 +78,7 @@ static void ev_dropped(void *ud, int code, const char *message,
   mcph_transport *t = ud;
   if (MCPH_HAS(t->up, mcph_transport_events, on_message_dropped) &&
       t->up->on_message_dropped) {
-    t->up->on_message_dropped(t->up->ud, code, message, head, head_len,
-                              total);
+    t->up->on_message_dropped(t->up->ud, code, message, head, head_len, total);
   } else {
     t->up->on_error(t->up->ud, code, message);
   }
@@ -137,11 +136,11 @@ static char *inner_entry(const char *config_json, bool ws, mcph_error *err) {
   cJSON *cfg = cJSON_Parse(config_json ? config_json : "");
   char *text = NULL;
   if (!cJSON_IsObject(cfg)) {
-    mcph_error_set(err, MCPH_EINVAL, "the %s entry is not a JSON object",
-                   type);
+    mcph_error_set(err, MCPH_EINVAL, "the %s entry is not a JSON object", type);
     goto out;
   }
-  const char *url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cfg, "url"));
+  const char *url =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cfg, "url"));
   if (!url || !local_url(url, scheme)) {
     mcph_error_set(err, MCPH_EINVAL,
                    "field \"url\" must be %s://127.0.0.1:PORT[/PATH]: an "
@@ -251,7 +250,9 @@ static int t_send(mcph_transport *t, const char *json, size_t len,
   return t->inner_f->send(t->inner, json, len, err);
 }
 
-static void t_close(mcph_transport *t) { t->inner_f->close(t->inner); }
+static void t_close(mcph_transport *t) {
+  t->inner_f->close(t->inner);
+}
 
 static void t_destroy(mcph_transport *t) {
   t->inner_f->destroy(t->inner);
