@@ -193,6 +193,9 @@ wsrun --ide tools ide
 expect "a wrong token: the IDE refuses it (401), said as such, and nothing is listed" 3 \
   --err "the IDE refused the connection (HTTP 401)" --err "HTTP 401" \
   --no-out "mcp__ide__"
+wsrun --ide ide watch --count 1
+expect "ide watch ends with 3 when the IDE refuses the token" 3 \
+  --err "ide watch: cannot connect" --err "HTTP 401"
 cp "$TMP/good.lock" "$LOCKS/$P1.lock"
 chmod 600 "$LOCKS/$P1.lock"
 stop_ide "$PID1" "$P1"
@@ -213,6 +216,13 @@ config_file "$TMP/far.json" '{"x": {"type": "sse-ide", "url": "http://10.0.0.1:8
 run --config "$TMP/far.json" tools x
 expect "an sse-ide entry for another host is refused, naming the field" 3 \
   --err "field \"url\" must be http://127.0.0.1:PORT"
+config_file "$TMP/local.json" '{"x": {"type": "ws-ide", "url": "ws://localhost:1"}, "y": {"type": "sse-ide", "url": "http://127.0.0.1:1/sse", "headers": {"A": "b"}}}'
+run --config "$TMP/local.json" tools x
+expect "a ws-ide entry for localhost (not 127.0.0.1) is refused, naming the field" 3 \
+  --err "field \"url\" must be ws://127.0.0.1:PORT"
+run --config "$TMP/local.json" tools y
+expect "an IDE entry with headers is refused, naming the field" 3 \
+  --err "field \"headers\" is not taken by sse-ide"
 config_file "$TMP/hand.json" "{\"myide\": {\"type\": \"sse-ide\", \"url\": \"http://127.0.0.1:$PORT/sse\"}}"
 run --config "$TMP/hand.json" tools --all myide
 expect "an sse-ide entry written by hand works under its own name" 0 --out "mcp__myide__openFile"
