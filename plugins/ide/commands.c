@@ -20,20 +20,10 @@
 #include "lockfile.h"
 #include "notify.h"
 #include "select.h"
-#include "text_escape.h"
 
 static const char usage[] =
     "usage: mcphost ide list [--json] | mcphost --ide ide watch [--json] "
     "[--count N]";
-
-static char *esc(const char *s) {
-  char *e = text_escape(s, strlen(s),
-                        TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
-  if (!e) {
-    abort();
-  }
-  return e;
-}
 
 static void finish(ide_plugin *pl, int code) {
   if (!pl->run) {
@@ -83,18 +73,18 @@ static void print_text(const ide_locks *l) {
          "CWD", "PATH");
   for (size_t i = 0; i < l->n; i++) {
     const ide_lock *lk = &l->v[i];
-    char *path = esc(lk->path);
+    char *path = ide_esc(lk->path);
     char port[16] = "-";
     if (lk->port) {
       snprintf(port, sizeof port, "%d", lk->port);
     }
     if (lk->error) {
-      char *why = esc(lk->error);
+      char *why = ide_esc(lk->error);
       printf("%-6s  %-16s  %-8s  %-7s  %-4s  %s\n      %s\n", port, "-", "-",
              "refused", "-", path, why);
       free(why);
     } else {
-      char *name = esc(lk->ide_name);
+      char *name = ide_esc(lk->ide_name);
       printf("%-6s  %-16s  %-8ld  %-7s  %-4s  %s\n", port, name, lk->pid,
              lk->alive ? "live" : "stale", lk->contains_cwd ? "yes" : "no",
              path);
@@ -131,7 +121,7 @@ static int cmd_list(ide_plugin *pl, int argc, const char *const *argv,
   } else if (l.n == 0) {
     fputs("mcphost: ide: no IDE lockfile in", stderr);
     for (size_t i = 0; i < l.ndirs; i++) {
-      char *d = esc(l.dirs[i]);
+      char *d = ide_esc(l.dirs[i]);
       fprintf(stderr, "%s %s", i ? "," : "", d);
       free(d);
     }

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text_escape.h"
+
 void *ide_xcalloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size ? size : 1);
   if (!p) {
@@ -42,4 +44,14 @@ char *ide_asprintf(const char *fmt, ...) {
   char *s = ide_vasprintf(fmt, ap);
   va_end(ap);
   return s;
+}
+
+char *ide_esc(const char *s) {
+  const char *t = s ? s : "";
+  char *e = text_escape(t, strlen(t),
+                        TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
+  if (!e) {
+    abort();
+  }
+  return e;
 }

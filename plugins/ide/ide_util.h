@@ -9,6 +9,9 @@
 void *ide_xcalloc(size_t n, size_t size);
 void *ide_xrealloc(void *p, size_t size);
 char *ide_xstrdup(const char *s); /* NULL gives "" */
+/* Untrusted text for one line of a terminal or log: text_escape() with
+ * TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE. New string. */
+char *ide_esc(const char *s);
 /* New strings; free with free(). */
 char *ide_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *ide_vasprintf(const char *fmt, va_list ap)

@@ -8,15 +8,6 @@
 #include "ide_util.h"
 #include "text_escape.h"
 
-static char *esc(const char *s) {
-  char *e = text_escape(s, strlen(s),
-                        TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
-  if (!e) {
-    abort();
-  }
-  return e;
-}
-
 /* A number field as text, "?" when absent. */
 static char *num(const cJSON *o, const char *key) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -42,7 +33,7 @@ static const char *str(const cJSON *o, const char *key) {
 
 static char *selection_line(const cJSON *p) {
   const cJSON *sel = cJSON_GetObjectItemCaseSensitive(p, "selection");
-  char *file = esc(str(p, "filePath"));
+  char *file = ide_esc(str(p, "filePath"));
   char *from = pos(cJSON_GetObjectItemCaseSensitive(sel, "start"));
   char *line;
   if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sel, "isEmpty"))) {
@@ -51,7 +42,7 @@ static char *selection_line(const cJSON *p) {
     char *to = pos(cJSON_GetObjectItemCaseSensitive(sel, "end"));
     const char *t =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "text"));
-    char *text = esc(t ? t : "");
+    char *text = ide_esc(t ? t : "");
     line = ide_asprintf("selection_changed %s %s-%s \"%s\"\n", file, from, to,
                         text);
     free(to);
@@ -63,7 +54,7 @@ static char *selection_line(const cJSON *p) {
 }
 
 static char *mention_line(const cJSON *p) {
-  char *file = esc(str(p, "filePath"));
+  char *file = ide_esc(str(p, "filePath"));
   char *a = num(p, "lineStart"), *b = num(p, "lineEnd");
   char *line = ide_asprintf("at_mentioned %s %s-%s\n", file, a, b);
   free(file);
@@ -107,8 +98,8 @@ char *ide_notify_line(const char *server, const char *method,
     line = mention_line(p);
   } else {
     char *text = cJSON_PrintUnformatted(p);
-    char *e = esc(text ? text : "{}");
-    char *m = esc(method);
+    char *e = ide_esc(text ? text : "{}");
+    char *m = ide_esc(method);
     line = ide_asprintf("%s %s\n", m, e);
     free(m);
     free(e);
