@@ -1,11 +1,13 @@
 #include "config.h"
 #include "roots.h"
+#include "split_words.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -407,58 +409,6 @@ int config_load_file(config *c, const char *path, bool required) {
   return added;
 }
 
-/* Shell-like splitting: whitespace separates words; '…' is literal; "…"
- * honours \" and \\; a backslash outside quotes escapes the next char. */
-static int split_words(const char *s, char ***out, size_t *n) {
-  *out = NULL;
-  *n = 0;
-  const char *p = s;
-  for (;;) {
-    while (*p == ' ' || *p == '\t' || *p == '\n')
-      p++;
-    if (!*p)
-      return 0;
-    strbuf w;
-    sb_init(&w);
-    sb_add(&w, "", 0);
-    while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
-      if (*p == '\'') {
-        const char *q = strchr(p + 1, '\'');
-        if (!q)
-          goto unterminated;
-        sb_add(&w, p + 1, (size_t)(q - p - 1));
-        p = q + 1;
-      } else if (*p == '"') {
-        p++;
-        while (*p && *p != '"') {
-          if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
-            p++;
-          sb_addc(&w, *p++);
-        }
-        if (*p != '"')
-          goto unterminated;
-        p++;
-      } else if (*p == '\\' && p[1]) {
-        sb_addc(&w, p[1]);
-        p += 2;
-      } else {
-        sb_addc(&w, *p++);
-      }
-    }
-    *out = xrealloc(*out, (*n + 1) * sizeof **out);
-    (*out)[(*n)++] = sb_take(&w);
-    continue;
-  unterminated:
-    sb_free(&w);
-    for (size_t i = 0; i < *n; i++)
-      free((*out)[i]);
-    free(*out);
-    *out = NULL;
-    *n = 0;
-    return -1;
-  }
-}
-
 int config_add_command(config *c, const char *spec) {
   const char *src = "command line";
   char *name = NULL;
@@ -527,6 +477,10 @@ int config_add_url(config *c, const char *spec, const char *type) {
       n = strcspn(h, "]") + 1;
     name = n ? xstrndup(h, n) : xstrdup("remote");
   }
+  /* A WebSocket URL can only be the ws transport's. */
+  if (!type && (strncasecmp(spec, "ws://", 5) == 0 ||
+                strncasecmp(spec, "wss://", 6) == 0))
+    type = "ws";
   cJSON *e = cJSON_CreateObject();
   if (type)
     cJSON_AddStringToObject(e, "type", type);

@@ -88,7 +88,8 @@ int config_load_text(config *c, const char *text, size_t len,
 int config_add_command(config *c, const char *spec);
 
 /* Adds a remote server from "[NAME=]URL" with the given transport type
- * (e.g. "http", "sse"), or NULL: "http", inferred as for a config entry
+ * (e.g. "http", "sse"), or NULL: "ws" for a ws:// or wss:// URL, else
+ * "http", inferred as for a config entry
  * without "type" (the entry gets no "type" key, so the session may fall
  * back to sse). NAME defaults to the URL's host. Returns 0 or -1 with an
  * error recorded. */

@@ -48,8 +48,9 @@ const char *approval_unavailable(void) {
 
 /* The fields shown to a person, in this order; any other key is named
  * ("other keys: ..."): none is known to be harmless. */
-static const char *const shown[] = {"type",    "command", "args",  "url", "env",
-                                    "headers", "cwd",     "roots", "tls"};
+static const char *const shown[] = {
+    "type", "command", "args",  "url", "env",
+    "headers", "cwd", "roots", "tls", "headersHelper"};
 
 static bool is_shown(const char *key) {
   for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
@@ -347,9 +348,10 @@ char *approval_summary(const cJSON *raw, const cJSON *perms, const char *sep) {
     add_escaped(&b, cwd);
   }
   /* roots: ["/"] opens the whole disk to a file-system server; tls can
-   * turn certificate checks off or swap the client key. */
-  static const char *const whole[] = {"roots", "tls"};
-  for (size_t i = 0; i < 2; i++) {
+   * turn certificate checks off or swap the client key; headersHelper is
+   * a command mcphost runs. */
+  static const char *const whole[] = {"roots", "tls", "headersHelper"};
+  for (size_t i = 0; i < 3; i++) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(raw, whole[i]);
     if (v) {
       sb_printf(&b, "%s%s: ", sep, whole[i]);

@@ -51,6 +51,9 @@ else
 fi
 jq -e -s '[.[] | select(.event == "ide_connected")] | length > 0' "$TMP/ide.log" >/dev/null &&
   ok "ide_connected sent over ws" || bad "ide_connected sent over ws"
+http_proxy=http://127.0.0.1:9 all_proxy=http://127.0.0.1:9 no_proxy= NO_PROXY= \
+  run --ide call ide/openFile filePath=/direct
+expect "a proxy of the environment is not used for ws-ide" 0 --out "opened /direct"
 run --ide ide watch --count 3
 expect "ide watch over ws-ide" 0 --out "selection_changed" --out "at_mentioned" \
   --out "diagnostics_changed"
