@@ -38,7 +38,9 @@ static bool env_true(const char *name) {
 static bool wanted(const ide_plugin *pl, bool *explicit_ask) {
   const char *opt = pl->svc ? pl->svc->option(pl->host, "ide") : NULL;
   const char *port = getenv("CLAUDE_CODE_SSE_PORT");
-  *explicit_ask = opt != NULL || (port && *port);
+  /* "" for --ide; MCPHOST_OPTION_IDE=0 or false turns it off. */
+  bool asked = opt && strcmp(opt, "0") != 0 && strcmp(opt, "false") != 0;
+  *explicit_ask = asked || (port && *port);
   return *explicit_ask || env_true("CLAUDE_CODE_AUTO_CONNECT_IDE");
 }
 

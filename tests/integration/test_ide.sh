@@ -86,6 +86,14 @@ http_proxy=http://127.0.0.1:9 all_proxy=http://127.0.0.1:9 no_proxy= NO_PROXY= \
 expect "a proxy of the environment is not used for the IDE (its token is for 127.0.0.1)" 0 \
   --out "opened /direct"
 
+wsrun --ide -vvv call ide/openFile filePath=/quiet
+expect "the token is in no log line, even at -vvv" 0 --out "opened /quiet" \
+  --no-err "t0k-aaaabbbbccccdddd"
+MCPHOST_OPTION_IDE=1 wsrun tools ide
+expect "MCPHOST_OPTION_IDE=1 is --ide" 0 --out "mcp__ide__getDiagnostics"
+MCPHOST_OPTION_IDE=0 wsrun tools ide
+expect "MCPHOST_OPTION_IDE=0 is not" 6 --err "no servers configured"
+
 wsrun --ide ide watch --count 3
 expect "ide watch prints the IDE's notifications as lines" 0 \
   --out "selection_changed $WS/src/main.c 2:0-2:8 \"int main\"" \
