@@ -424,6 +424,7 @@ int config_add_command(config *c, const char *spec) {
   if (rc < 0 || n == 0) {
     config_error(c, "%s: --server \"%s\": %s", src, spec,
               rc < 0 ? "unterminated quote" : "no command given");
+    split_words_free(words);
     free(name);
     return -1;
   }

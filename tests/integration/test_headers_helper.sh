@@ -30,6 +30,17 @@ run --config "$TMP/hm.json" tools
 expect "http: a helper that cannot be run is named" 3 \
   --err "no-such-helper"
 
+# A helper that never ends is killed at 10 s, with its children.
+printf '#!/bin/sh\nsleep 300 &\necho $! >"%s"\nwait\n' "$TMP/slow.child" >"$TMP/slow.sh"
+chmod +x "$TMP/slow.sh"
+config_file "$TMP/hs.json" "{\"h\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:$NODE_PORT/mcp\", \"headersHelper\": \"$TMP/slow.sh\"}}"
+run --config "$TMP/hs.json" tools
+expect "a headersHelper still running after 10 s fails the connection" 3 \
+  --err "server \"h\": headersHelper \"$TMP/slow.sh\" did not finish within 10000 ms; killed"
+# (Gone, or a zombie waiting for a reaper that is not ours.)
+gone() { local st; st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
+check "... and what it started is gone too" gone "$(cat "$TMP/slow.child")"
+
 LOG="$TMP/sse.log"
 node "$SERVERS/legacy_sse_server.mjs" --port-file "$TMP/sse.port" --log "$LOG" >"$TMP/sse.out" 2>&1 &
 on_exit "kill $! 2>/dev/null"

@@ -12,8 +12,8 @@
 TEST(test_ws_url_takes_apart_host_port_and_path) {
   ws_url u;
   char why[128];
-  CHECK(ws_url_parse("wss://Example.COM:8443/a/b?x=1#frag", &u, why,
-                     sizeof why));
+  CHECK(
+      ws_url_parse("wss://Example.COM:8443/a/b?x=1#frag", &u, why, sizeof why));
   CHECK(u.tls);
   CHECK_STR(u.host, "example.com");
   CHECK(u.port == 8443);

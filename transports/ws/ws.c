@@ -85,12 +85,8 @@ static void deliver(void *ud) {
   evq_item *it;
   while ((it = evq_pop(&t->q))) {
     switch (it->kind) {
-    case EV_MESSAGE:
-      ev->on_message(ev->ud, it->data, it->len);
-      break;
-    case EV_ERROR:
-      ev->on_error(ev->ud, it->code, it->data);
-      break;
+    case EV_MESSAGE: ev->on_message(ev->ud, it->data, it->len); break;
+    case EV_ERROR: ev->on_error(ev->ud, it->code, it->data); break;
     case EV_DROPPED:
       if (MCPH_HAS(ev, mcph_transport_events, on_message_dropped) &&
           ev->on_message_dropped) {
@@ -246,8 +242,9 @@ static void on_resolved(void *ud, int code, const char *address,
   mcph_transport *t = ud;
   t->dns = NULL;
   if (code != 0) {
-    ws_end(t, code, "the server at %s cannot be reached: cannot resolve "
-                    "\"%s\": %s",
+    ws_end(t, code,
+           "the server at %s cannot be reached: cannot resolve "
+           "\"%s\": %s",
            t->cfg.display_url, t->url.host, why);
     return;
   }
@@ -267,8 +264,8 @@ static void resolve_and_dial(mcph_transport *t) {
   }
 }
 
-static void on_helper(void *ud, int code, const char *message,
-                      const char *out, size_t len) {
+static void on_helper(void *ud, int code, const char *message, const char *out,
+                      size_t len) {
   mcph_transport *t = ud;
   (void)len;
   t->helper = NULL;
@@ -278,8 +275,8 @@ static void on_helper(void *ud, int code, const char *message,
   }
   mcph_error err;
   mcph_error_init(&err);
-  if (remote_config_merge_headers(&t->cfg, out, t->host, t->name, "ws",
-                                  &err) != 0) {
+  if (remote_config_merge_headers(&t->cfg, out, t->host, t->name, "ws", &err) !=
+      0) {
     ws_end(t, err.code, "server \"%s\": headersHelper \"%s\" %s", t->name,
            t->cfg.headers_helper, err.message);
     return;

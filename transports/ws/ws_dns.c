@@ -40,8 +40,7 @@ static void *worker(void *arg) {
       if (a->ai_family == AF_INET) {
         p = &((const struct sockaddr_in *)(const void *)a->ai_addr)->sin_addr;
       } else if (a->ai_family == AF_INET6) {
-        p = &((const struct sockaddr_in6 *)(const void *)a->ai_addr)
-                 ->sin6_addr;
+        p = &((const struct sockaddr_in6 *)(const void *)a->ai_addr)->sin6_addr;
       }
       if (p && inet_ntop(a->ai_family, p, d->address, sizeof d->address)) {
         break;

@@ -62,8 +62,7 @@ void ws_loop_kick(ws_loop *l) {
   }
   /* Makes lws's idle handler run, which re-arms its uv timer. */
   lws_cancel_service(l->ctx);
-  if (!l->kick &&
-      l->host->timer_start(l->host, 0, on_kick, l, &l->kick) != 0) {
+  if (!l->kick && l->host->timer_start(l->host, 0, on_kick, l, &l->kick) != 0) {
     l->kick = NULL;
   }
 }

@@ -71,11 +71,10 @@ static int append_headers(mcph_transport *t, struct lws *wsi, void *in,
       goto too_big;
     }
   }
-  if (t->authorization &&
-      lws_add_http_header_by_token(
-          wsi, WSI_TOKEN_HTTP_AUTHORIZATION,
-          (const unsigned char *)t->authorization,
-          (int)strlen(t->authorization), p, end) != 0) {
+  if (t->authorization && lws_add_http_header_by_token(
+                              wsi, WSI_TOKEN_HTTP_AUTHORIZATION,
+                              (const unsigned char *)t->authorization,
+                              (int)strlen(t->authorization), p, end) != 0) {
     goto too_big;
   }
   if (!configured(t, "User-Agent") &&
@@ -133,7 +132,7 @@ static void rx_reset(mcph_transport *t) {
 
 static bool rx_append(mcph_transport *t, const void *in, size_t len) {
   if (t->rx_len + len + 1 > t->rx_cap) {
-    size_t cap = t->rx_cap ? t->rx_cap : 65536;
+    size_t cap = t->rx_cap ? t->rx_cap : 4096;
     while (cap < t->rx_len + len + 1) {
       cap *= 2;
     }
@@ -166,31 +165,23 @@ static void rx_done(mcph_transport *t) {
              "a message of %zu bytes from %s exceeds the %zu-byte message "
              "limit (maxMessageBytes); dropped",
              t->rx_total, url, t->cfg.max_message_bytes);
-    evq_push(&t->q, t->name, EV_DROPPED, MCPH_ETOOBIG, strdup(why),
-             strlen(why), head, head ? t->rx_len : 0, t->rx_total);
-  } else {
-    char *msg = malloc(t->rx_len + 1);
-    if (msg) {
-      memcpy(msg, t->rx, t->rx_len);
-      msg[t->rx_len] = '\0';
-      evq_push(&t->q, t->name, EV_MESSAGE, 0, msg, t->rx_len, NULL, 0, 0);
-    } else {
-      evq_pushf(&t->q, t->name, EV_ERROR, MCPH_ENOMEM,
-                "out of memory: a message of %zu bytes from %s was lost",
-                t->rx_total, url);
-    }
-  }
-  rx_reset(t);
-  /* A big buffer is not kept for the next small message. */
-  if (t->rx_cap > 4 * WS_FRAGMENT) {
-    free(t->rx);
+    evq_push(&t->q, t->name, EV_DROPPED, MCPH_ETOOBIG, strdup(why), strlen(why),
+             head, head ? t->rx_len : 0, t->rx_total);
+  } else if (t->rx) {
+    /* The buffer goes to the queue as it is (rx_append left room for the
+     * NUL): no copy of a big message. */
+    t->rx[t->rx_len] = '\0';
+    evq_push(&t->q, t->name, EV_MESSAGE, 0, t->rx, t->rx_len, NULL, 0, 0);
     t->rx = NULL;
     t->rx_cap = 0;
+  } else {
+    evq_pushf(&t->q, t->name, EV_ERROR, MCPH_EPROTO,
+              "an empty text message from %s was ignored", url);
   }
+  rx_reset(t);
 }
 
-static void rx(mcph_transport *t, struct lws *wsi, const void *in,
-               size_t len) {
+static void rx(mcph_transport *t, struct lws *wsi, const void *in, size_t len) {
   if (lws_is_first_fragment(wsi)) {
     rx_reset(t);
     t->rx_binary = lws_frame_is_binary(wsi) != 0;
@@ -315,8 +306,8 @@ static void connection_error(mcph_transport *t, struct lws *wsi_of_error,
            "without switching protocols (%s)",
            url, lws_why);
   } else {
-    ws_end(t, MCPH_ECONNREFUSED, "the server at %s cannot be reached: %s",
-           url, lws_why);
+    ws_end(t, MCPH_ECONNREFUSED, "the server at %s cannot be reached: %s", url,
+           lws_why);
   }
 }
 
@@ -337,16 +328,15 @@ static void closed(mcph_transport *t) {
   }
 }
 
-static void peer_close(mcph_transport *t, const unsigned char *in,
-                       size_t len) {
+static void peer_close(mcph_transport *t, const unsigned char *in, size_t len) {
   if (len >= 2) {
     t->peer_close_code = (in[0] << 8) | in[1];
     size_t n = len - 2 < sizeof t->peer_close_text - 1
                    ? len - 2
                    : sizeof t->peer_close_text - 1;
-    char *safe = text_escape((const char *)in + 2, n,
-                             TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE,
-                             NULL);
+    char *safe =
+        text_escape((const char *)in + 2, n,
+                    TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
     snprintf(t->peer_close_text, sizeof t->peer_close_text, "%s",
              safe ? safe : "");
     free(safe);
@@ -373,9 +363,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason,
           ws_end(t, 0, "closed");
         } else {
           ws_end(t, MCPH_ECONNREFUSED,
-                 "the WebSocket connection to %s ended%s%s",
-                 t->cfg.display_url, t->filter_reason[0] ? ": " : "",
-                 t->filter_reason);
+                 "the WebSocket connection to %s ended%s%s", t->cfg.display_url,
+                 t->filter_reason[0] ? ": " : "", t->filter_reason);
         }
         t->in_lws = false;
       }
@@ -403,31 +392,21 @@ static int dispatch(mcph_transport *t, struct lws *wsi,
     return append_headers(t, wsi, in, len);
   case LWS_CALLBACK_CLIENT_FILTER_PRE_ESTABLISH:
     return check_subprotocol(t, wsi);
-  case LWS_CALLBACK_CLIENT_ESTABLISHED:
-    ws_opened(t);
-    return 0;
-  case LWS_CALLBACK_CLIENT_RECEIVE:
-    rx(t, wsi, in, len);
-    return 0;
-  case LWS_CALLBACK_CLIENT_WRITEABLE:
-    return writeable(t, wsi);
+  case LWS_CALLBACK_CLIENT_ESTABLISHED: ws_opened(t); return 0;
+  case LWS_CALLBACK_CLIENT_RECEIVE: rx(t, wsi, in, len); return 0;
+  case LWS_CALLBACK_CLIENT_WRITEABLE: return writeable(t, wsi);
   case LWS_CALLBACK_CLIENT_RECEIVE_PONG:
     if (t->pong_timer) {
       t->host->timer_cancel(t->host, t->pong_timer);
       t->pong_timer = NULL;
     }
     return 0;
-  case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-    peer_close(t, in, len);
-    return 0;
+  case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE: peer_close(t, in, len); return 0;
   case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
     connection_error(t, wsi, in);
     return 0;
-  case LWS_CALLBACK_CLIENT_CLOSED:
-    closed(t);
-    return 0;
-  default:
-    return 0;
+  case LWS_CALLBACK_CLIENT_CLOSED: closed(t); return 0;
+  default: return 0;
   }
 }
 

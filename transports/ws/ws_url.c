@@ -85,8 +85,7 @@ bool ws_url_parse(const char *url, ws_url *u, char *why, size_t why_len) {
   bool bracket = host[0] == '[';
   u->host = bracket ? strndup(host + 1, (size_t)(host_end - host - 2))
                     : strndup(host, (size_t)(host_end - host));
-  u->path = path_len && path[0] == '/' ? strndup(path, path_len)
-                                       : NULL;
+  u->path = path_len && path[0] == '/' ? strndup(path, path_len) : NULL;
   if (!u->path && u->host) {
     /* "ws://h?q" has the path "/" and the query "q". */
     size_t n = path_len + 2;
@@ -94,8 +93,8 @@ bool ws_url_parse(const char *url, ws_url *u, char *why, size_t why_len) {
       snprintf(u->path, n, "/%.*s", (int)path_len, path);
     }
   }
-  u->host_header = strndup(host, (size_t)(port ? rest + auth_len - host
-                                             : host_end - host));
+  u->host_header =
+      strndup(host, (size_t)(port ? rest + auth_len - host : host_end - host));
   if (!u->host || !u->path || !u->host_header) {
     ws_url_free(u);
     return fail(why, why_len, "out of memory");

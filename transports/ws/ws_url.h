@@ -10,10 +10,10 @@
 #include <stddef.h>
 
 typedef struct ws_url {
-  bool tls;   /* wss */
-  char *host; /* without brackets for an IPv6 literal; lower case */
-  int port;   /* given, or 80 / 443 */
-  char *path; /* path and query, "/" when none; no fragment */
+  bool tls;          /* wss */
+  char *host;        /* without brackets for an IPv6 literal; lower case */
+  int port;          /* given, or 80 / 443 */
+  char *path;        /* path and query, "/" when none; no fragment */
   char *host_header; /* "host" or "host:port" (brackets kept), for Host */
   bool literal;      /* host is an IPv4 or IPv6 address */
 } ws_url;
