@@ -37,6 +37,7 @@ enum {
 typedef struct cli {
   host *h;
   bool json;
+  bool all_tools; /* tools --all: also the tools a model is not shown */
   bool quiet_progress;
   uint64_t connect_timeout_ms;
   uint64_t request_timeout_ms;

@@ -506,7 +506,9 @@ static void print_tools(cli *c, size_t idx, const listing *l, cJSON *out) {
   cJSON_ArrayForEach(t, l->items[L_TOOLS]) {
     const char *q = names[i++];
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
-    if (!name)
+    if (!name ||
+        (!c->all_tools &&
+         !name_tool_model_visible(host_cfg(c->h)->servers[idx].type, name)))
       continue;
     char *desc = description_of(c, t);
     if (out) {

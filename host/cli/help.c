@@ -22,11 +22,13 @@ static const struct {
      "plugins say about each server. Exits with the code of the first\n"
      "server that failed.\n" AFTER},
     {"tools",
-     "usage: mcphost [OPTIONS] tools [SERVER]\n"
+     "usage: mcphost [OPTIONS] tools [--all] [SERVER]\n"
      "\n"
      "Lists the tools of every server (or SERVER) as mcp__SERVER__TOOL, the\n"
      "names `call` takes, with their descriptions. --json gives each tool's\n"
-     "schema too.\n" AFTER},
+     "schema too. Of an IDE (types ws-ide, sse-ide) only the tools a model\n"
+     "is shown are listed, getDiagnostics and executeCode; --all lists\n"
+     "every one (`call` takes any).\n" AFTER},
     {"resources",
      "usage: mcphost [OPTIONS] resources [SERVER]\n"
      "\n"

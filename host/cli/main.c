@@ -17,7 +17,7 @@ static const char usage_text[] =
     "\n"
     "Commands:\n"
     "  servers [SERVER]           connect and show each server's state and counts\n"
-    "  tools [SERVER]             list tools as mcp__SERVER__TOOL\n"
+    "  tools [--all] [SERVER]     list tools as mcp__SERVER__TOOL\n"
     "  resources [SERVER]         list resources and resource templates\n"
     "  prompts [SERVER]           list prompts and their arguments\n"
     "  call TOOL [JSON | KEY=VALUE ...]\n"
@@ -215,6 +215,8 @@ static int take_tail_options(cli *c, tail_rule rule, int *argc, char **argv,
       break;
     if (strcmp(a, "--json") == 0) {
       c->json = true;
+    } else if (strcmp(a, "--all") == 0 && strcmp(argv[0], "tools") == 0) {
+      c->all_tools = true;
     } else if (strcmp(a, "--verbose") == 0) {
       (*verbosity)++;
     } else if (a[0] == '-' && a[1] == 'v' &&

@@ -494,3 +494,7 @@ int config_add_url(config *c, const char *spec, const char *type) {
   free(name);
   return 0;
 }
+
+bool config_type_is_ide(const char *type) {
+  return type && (strcmp(type, "ws-ide") == 0 || strcmp(type, "sse-ide") == 0);
+}

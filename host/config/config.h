@@ -142,6 +142,9 @@ const char *config_check_entry(config *c, const char *src, const char *where,
 
 /* Appends a server without any name check; takes `json`. Scope is
  * dynamic and state active until the caller sets them. */
+/* Whether `type` is one of the IDE transports (ws-ide, sse-ide). */
+bool config_type_is_ide(const char *type);
+
 server_config *config_append(config *c, const char *name, const char *type,
                              const char *src, cJSON *json);
 

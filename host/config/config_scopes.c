@@ -350,6 +350,23 @@ static const char *source_label(loader *L, const cJSON *doc, const char *src) {
   return "";
 }
 
+/* The IDE connection (types ws-ide and sse-ide) is named "ide", as
+ * Claude Code names it (its tools are mcp__ide__*), and belongs to the
+ * session as a command-line server does: a plugin's server "ide" of one
+ * of those types is taken out and staged in the dynamic scope. */
+static void stage_plugin_ide(loader *L, cJSON *servers, const char *src) {
+  const cJSON *e = cJSON_GetObjectItemCaseSensitive(servers, "ide");
+  const char *type =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "type"));
+  if (!config_type_is_ide(type))
+    return;
+  cJSON *entry = cJSON_DetachItemFromObjectCaseSensitive(servers, "ide");
+  cJSON *one = cJSON_CreateObject();
+  cJSON_AddItemToObject(one, "ide", entry);
+  stage_servers(L, one, SCOPE_DYNAMIC, src, "mcpServers", NULL, NULL);
+  cJSON_Delete(one);
+}
+
 static void on_plugin_servers(void *ud, const char *plugin_id, const char *json,
                               size_t len) {
   loader *L = ud;
@@ -357,9 +374,11 @@ static void on_plugin_servers(void *ud, const char *plugin_id, const char *json,
   cJSON *doc = config_parse_json(L->c, json ? json : "", json ? len : 0, src);
   const char *label = doc ? source_label(L, doc, src) : NULL;
   if (doc && (!label || *label)) {
-    const cJSON *servers = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
+    cJSON *servers = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
     char *prefix =
         label ? NULL : xasprintf("plugin:%s:", plugin_id ? plugin_id : "?");
+    if (cJSON_IsObject(servers))
+      stage_plugin_ide(L, servers, src);
     if (servers)
       stage_servers(L, servers, SCOPE_PLUGIN, src, "mcpServers", prefix, label);
     else

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
 #include "core/util.h"
 #include "safety/size_limits.h"
 
@@ -242,4 +243,11 @@ bool name_parse(const char *ref, char **server, char **tool, bool *qualified) {
   *tool = xstrdup(slash + 1);
   *qualified = false;
   return true;
+}
+
+bool name_tool_model_visible(const char *type, const char *tool) {
+  if (!config_type_is_ide(type))
+    return true;
+  return strcmp(tool, "getDiagnostics") == 0 ||
+         strcmp(tool, "executeCode") == 0;
 }

@@ -57,6 +57,12 @@ const cJSON *name_find_item(const char *server, const cJSON *items,
  * server's only item, under the default limit. */
 char *name_qualify(const char *server, const char *tool);
 
+/* Whether a model may see `tool` of a server of transport `type`: as in
+ * Claude Code, of an IDE (ws-ide, sse-ide) only getDiagnostics and
+ * executeCode; the IDE's other tools (openFile, openDiff, ...) are the
+ * host's to call. Every other server's tools are all visible. */
+bool name_tool_model_visible(const char *type, const char *tool);
+
 /* Splits a user-given tool reference into server and tool parts. Accepts
  * "mcp__server__tool" (the tool part may itself contain "__") and
  * "server/tool". Returns false when `ref` has neither shape. The parts are

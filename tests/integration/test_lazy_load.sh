@@ -26,7 +26,9 @@ loads() {
 run_traced plugins
 expect "plugins lists the http and sse transports with their versions and types" 0 \
   --out "mcphost.transport.http 0.1.0" --out "transports: http" \
-  --out "mcphost.transport.sse 0.1.0" --out "transports: sse,sse-ide"
+  --out "mcphost.transport.sse 0.1.0" --out "transports: sse" \
+  --no-out "transports: sse,sse-ide" \
+  --out "mcphost.ide 0.1.0" --out "transports: ws-ide,sse-ide"
 check "listing plugins loads no libcurl" test "$(loads libcurl)" = 0
 check "listing plugins loads no ICU" test "$(loads libicu)" = 0
 

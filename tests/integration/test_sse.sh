@@ -81,7 +81,7 @@ expect "progress notifications arrive on the stream during a long call" 0 \
   --err "progress: 2/2" --out "Long running operation completed"
 config_file "$TMP/ide.json" "{\"ide\": {\"type\": \"sse-ide\", \"url\": \"http://127.0.0.1:$EPORT/sse\"}}"
 run --config "$TMP/ide.json" --json servers
-expect "type sse-ide uses the same transport" 0 \
+expect "type sse-ide rides the sse transport (composed by the ide plugin)" 0 \
   --jq '.[0].state == "connected" and .[0].type == "sse-ide"'
 
 # A server that dies during a long call: the refused reconnect is

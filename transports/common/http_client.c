@@ -33,6 +33,9 @@ CURL *http_client_easy(const remote_config *cfg, const char *user_agent,
    * environment when CURLOPT_PROXY is not set. A proxy's answer to
    * CONNECT is not the server's answer: keep it from the header callback. */
   curl_easy_setopt(e, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
+  if (cfg->no_proxy) {
+    curl_easy_setopt(e, CURLOPT_PROXY, ""); /* "" overrides the environment */
+  }
   if (cfg->ca_file) {
     curl_easy_setopt(e, CURLOPT_CAINFO, cfg->ca_file);
   }

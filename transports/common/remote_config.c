@@ -255,6 +255,16 @@ static int parse_tls(const cJSON *root, remote_config *cfg, mcph_error *err) {
   return 0;
 }
 
+static int parse_no_proxy(const cJSON *root, remote_config *cfg,
+                          mcph_error *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "noProxy");
+  if (v && !cJSON_IsBool(v)) {
+    return mcph_error_set(err, MCPH_EINVAL, "\"noProxy\" must be true or false");
+  }
+  cfg->no_proxy = cJSON_IsTrue(v);
+  return 0;
+}
+
 static int parse_headers_helper(const cJSON *root, remote_config *cfg,
                                 mcph_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "headersHelper");
@@ -288,7 +298,8 @@ int remote_config_parse(const char *json, const remote_url_rule *rule,
       (rc = parse_timeout(root, cfg, err)) != 0 ||
       (rc = parse_max_message_bytes(root, cfg, err)) != 0 ||
       (rc = parse_tls(root, cfg, err)) != 0 ||
-      (rc = parse_headers_helper(root, cfg, err)) != 0) {
+      (rc = parse_headers_helper(root, cfg, err)) != 0 ||
+      (rc = parse_no_proxy(root, cfg, err)) != 0) {
     goto out;
   }
 out:

@@ -10,6 +10,9 @@
  *   "maxMessageBytes"  1024 to 2^32: the largest message taken
  *   "tls"              {"caFile", "certFile", "keyFile": readable files,
  *                      "insecure": true or false}
+ *   "noProxy"          true: connect directly, never through a proxy of
+ *                      the environment (http_proxy, ...); the IDE
+ *                      transports set it, as their token is for 127.0.0.1
  *   "headersHelper"    a command printing more headers (headers_helper.h)
  *
  * Which URLs "url" takes is the transport's (remote_url_rule): http and
@@ -41,6 +44,7 @@ typedef struct remote_config {
   char *key_file;    /* "tls.keyFile", or NULL */
   bool insecure;     /* "tls.insecure": no certificate verification */
   size_t max_message_bytes; /* "maxMessageBytes" */
+  bool no_proxy;            /* "noProxy" */
   char *headers_helper;     /* "headersHelper", or NULL */
 } remote_config;
 

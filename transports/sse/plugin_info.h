@@ -12,10 +12,9 @@
   "MCP's legacy HTTP+SSE transport (2024-11-05): server messages on a GET "    \
   "event stream, client messages POSTed to the endpoint it names."
 /* The configuration types served, for a NULL-terminated array. */
-#define PLUGIN_TYPES "sse", "sse-ide"
+#define PLUGIN_TYPES "sse"
 /* And what each is (mcph_transport_type_info elements). */
 #define PLUGIN_TYPE_INFO                                                       \
-  {sizeof(mcph_transport_type_info), "sse", MCPH_TRANSPORT_REMOTE},            \
-      {sizeof(mcph_transport_type_info), "sse-ide", MCPH_TRANSPORT_REMOTE}
+  {sizeof(mcph_transport_type_info), "sse", MCPH_TRANSPORT_REMOTE}
 
 #endif

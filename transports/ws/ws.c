@@ -338,7 +338,9 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
     rc = mcph_error_set(err, MCPH_EINVAL, "\"url\": %s", why);
     goto fail;
   }
-  if (!ws_proxy_for(&t->url, &t->proxy, why, sizeof why)) {
+  /* "noProxy" (ws-ide): never through a proxy of the environment. */
+  if (!t->cfg.no_proxy &&
+      !ws_proxy_for(&t->url, &t->proxy, why, sizeof why)) {
     rc = mcph_error_set(err, MCPH_EINVAL, "%s", why);
     goto fail;
   }
