@@ -14,6 +14,10 @@ export HOME="$TMP/home" XDG_STATE_HOME="$TMP/state" TMPDIR="$TMP"
 export XDG_CONFIG_HOME="$TMP/config" MCPHOST_SYSTEM_CONFIG_DIR="$TMP/system"
 unset MCPHOST_APPROVE_PROJECT_SERVERS CLAUDE_CONFIG_DIR ENABLE_CLAUDEAI_MCP_SERVERS \
   MCPHOST_CLAUDE_CREDENTIALS MCPHOST_CLAUDEAI_API_BASE MCPHOST_CLAUDEAI_PROXY_URL
+# tmux and script(1) run their command with $SHELL, and the tests quote
+# for bash (printf %q writes $'...' for a control character, which sh reads
+# as text): whatever the machine's login shell, they get bash.
+export SHELL=/bin/bash
 mkdir -p "$HOME"
 trap 'cleanup_all' EXIT
 CLEANUP=""

@@ -113,8 +113,6 @@ expect "a JSON-RPC code the server's message names is not repeated (exit 6: no s
 mkdir -p "$XDG_CONFIG_HOME/mcphost"
 echo '{"permissions": {"ask": ["mcp__naming__*"]}}' >"$XDG_CONFIG_HOME/mcphost/settings.json"
 if command -v script >/dev/null; then
-  # script(1) runs the command with $SHELL; printf %q may write bash's $'…'
-  export SHELL=/bin/bash
   printf 'n\n' | script -qec "$(printf '%q ' "$MCPHOST" --config "$C" call \
     mcp__naming__get_data path=/etc/passwd "note=$(printf 'a\033[2Jb')")" \
     /dev/null >"$TMP/out" 2>&1
