@@ -1,0 +1,121 @@
+/* The entry of mcpb-tools.so (tools.h). */
+#include "tools.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "download.h"
+#include "pack.h"
+#include "trailer.h"
+
+#define MANIFEST_MAX (1u << 20)
+
+static unsigned char *read_file(const char *path, size_t max, size_t *len,
+                                char *err, size_t n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, n, "%s", strerror(errno));
+    return NULL;
+  }
+  unsigned char *buf = NULL;
+  size_t cap = 0, got = 0;
+  for (;;) {
+    if (got == cap) {
+      if (cap >= max) {
+        snprintf(err, n, "larger than the limit of %zu bytes", max);
+        free(buf);
+        fclose(f);
+        return NULL;
+      }
+      cap = cap ? cap * 2 : 1u << 16;
+      if (cap > max) {
+        cap = max;
+      }
+      unsigned char *grown = realloc(buf, cap + 1);
+      if (!grown) {
+        abort();
+      }
+      buf = grown;
+    }
+    size_t r = fread(buf + got, 1, cap - got, f);
+    got += r;
+    if (r == 0) {
+      break;
+    }
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    snprintf(err, n, "read error");
+    free(buf);
+    return NULL;
+  }
+  *len = got;
+  return buf;
+}
+
+static void t_close(mcpb_file *f) {
+  if (f) {
+    free(f->data);
+    free(f->manifest);
+    free(f);
+  }
+}
+
+static int t_open(const char *src, const mcpb_open_opts *o, mcpb_file **out,
+                  char *err, size_t n) {
+  *out = NULL;
+  char why[600] = "";
+  mcpb_file *f = calloc(1, sizeof *f);
+  if (!f) {
+    abort();
+  }
+  if (download_is_url(src)) {
+    f->data = download(src, o->insecure, o->max_bytes, o->progress,
+                       o->progress_ud, &f->len, why, sizeof why);
+    if (!f->data) {
+      snprintf(err, n, "Failed to download MCPB from %s: %s", src, why);
+      t_close(f);
+      return -1;
+    }
+  } else if (!(f->data = read_file(src, o->max_bytes, &f->len, why,
+                                   sizeof why))) {
+    snprintf(err, n, "Failed to extract MCPB %s: %s", src, why);
+    t_close(f);
+    return -1;
+  }
+  trailer t;
+  int kind = trailer_parse(f->data, f->len, &t);
+  f->zip_len = t.zip_len;
+  sig_check(f->data, f->len, kind, &t, o->trust, &f->sig);
+  f->manifest = zip_read_manifest(f->data, f->zip_len, MANIFEST_MAX,
+                                  &f->manifest_len, why, sizeof why);
+  if (!f->manifest) {
+    snprintf(err, n, "Failed to extract MCPB %s: %s", src, why);
+    t_close(f);
+    return -1;
+  }
+  *out = f;
+  return 0;
+}
+
+static int t_extract(const mcpb_file *f, int dirfd, const extract_limits *lim,
+                     size_t *files, char *err, size_t n) {
+  extract_limits defaults;
+  if (!lim) {
+    extract_limits_default(&defaults);
+    lim = &defaults;
+  }
+  return zip_extract(f->data, f->zip_len, dirfd, lim, files, err, n);
+}
+
+__attribute__((visibility("default"))) const mcpb_tools mcpb_tools_v1 = {
+    .struct_size = sizeof(mcpb_tools),
+    .open = t_open,
+    .close = t_close,
+    .extract = t_extract,
+    .sign = sig_sign,
+    .pack = pack_dir,
+};
