@@ -17,8 +17,17 @@ typedef enum config_scope {
   SCOPE_PROJECT,    /* .mcp.json here and in the parent directories */
   SCOPE_USER,       /* the user's settings file */
   SCOPE_DYNAMIC,    /* --mcp-config, --server, --url */
-  SCOPE_PLUGIN      /* contributed by a plugin's server source */
+  SCOPE_PLUGIN,     /* contributed by a plugin's server source */
+  SCOPE_BUNDLE      /* an installed MCPB bundle (plugins/mcpb's source) */
 } config_scope;
+#define SCOPE_LAST SCOPE_BUNDLE
+
+/* The plugin whose servers are installed bundles: named after their
+ * manifest, without the "plugin:<id>:" prefix, in scope "bundle". */
+#define CONFIG_BUNDLE_PLUGIN "mcphost.feature.mcpb"
+
+/* Servers a plugin contributed (SCOPE_PLUGIN, SCOPE_BUNDLE). */
+#define SCOPE_IS_PROVIDED(s) ((s) == SCOPE_PLUGIN || (s) == SCOPE_BUNDLE)
 
 /* Whether a server may be started. Only SERVER_ACTIVE ones ever are;
  * the others are listed with `reason`. */

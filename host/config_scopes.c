@@ -187,7 +187,7 @@ static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
                         .allowed_ud = &L->pol,
                         .allowed_origin = pol->env_allowed_origin,
                         .guard_url = true};
-  bool untrusted = scope == SCOPE_PROJECT || scope == SCOPE_PLUGIN;
+  bool untrusted = scope == SCOPE_PROJECT || SCOPE_IS_PROVIDED(scope);
   const cJSON *e;
   cJSON_ArrayForEach(e, servers) {
     if (!e->string || e->string[0] == '\0') {
@@ -334,9 +334,13 @@ static void on_plugin_servers(void *ud, const char *plugin_id, const char *json,
   cJSON *doc = config_parse_json(L->c, json ? json : "", json ? len : 0, src);
   if (doc) {
     const cJSON *servers = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
-    char *prefix = xasprintf("plugin:%s:", plugin_id ? plugin_id : "?");
+    bool bundles = plugin_id && strcmp(plugin_id, CONFIG_BUNDLE_PLUGIN) == 0;
+    char *prefix = bundles ? xstrdup("")
+                           : xasprintf("plugin:%s:", plugin_id ? plugin_id
+                                                               : "?");
     if (servers)
-      stage_servers(L, servers, SCOPE_PLUGIN, src, "mcpServers", prefix);
+      stage_servers(L, servers, bundles ? SCOPE_BUNDLE : SCOPE_PLUGIN, src,
+                    "mcpServers", prefix);
     else
       config_error(L->c,
                    "%s: its server source gave no \"mcpServers\" "
@@ -410,6 +414,8 @@ static bool is_project_unapproved(const server_config *s) {
 
 /* The winner's name for the duplicate message. */
 static char *dup_winner(const server_config *w) {
+  if (w->scope == SCOPE_BUNDLE)
+    return xasprintf("installed bundle \"%s\"", w->name);
   if (w->scope == SCOPE_PLUGIN) {
     const char *id = w->name + strlen("plugin:");
     return xasprintf("server provided by plugin \"%.*s\"",
@@ -419,7 +425,10 @@ static char *dup_winner(const server_config *w) {
 }
 
 /* Whether two plugin-provided servers come from the same plugin. */
-static bool same_plugin(const char *a, const char *b) {
+static bool same_plugin(const server_config *x, const server_config *y) {
+  if (x->scope == SCOPE_BUNDLE || y->scope == SCOPE_BUNDLE)
+    return x->scope == y->scope;
+  const char *a = x->name, *b = y->name;
   size_t skip = strlen("plugin:");
   size_t na = strcspn(a + skip, ":"), nb = strcspn(b + skip, ":");
   return na == nb && strncmp(a + skip, b + skip, na) == 0;
@@ -437,15 +446,15 @@ static void skip_duplicates(config *c, server_config *all, const bool *keep,
     if (keep[i] && all[i].state == SERVER_ACTIVE)
       sigs[i] = policy_signature(&all[i]);
   for (size_t i = 0; i < n; i++) {
-    if (!sigs[i] || all[i].scope != SCOPE_PLUGIN)
+    if (!sigs[i] || !SCOPE_IS_PROVIDED(all[i].scope))
       continue;
     long w = -1;
     for (size_t pass = 0; pass < 2 && w < 0; pass++) {
       for (size_t j = 0; j < n && w < 0; j++) {
-        bool manual = all[j].scope != SCOPE_PLUGIN;
+        bool manual = !SCOPE_IS_PROVIDED(all[j].scope);
         bool candidate = pass == 0 ? manual
                                    : !manual && j < i &&
-                                         !same_plugin(all[j].name, all[i].name);
+                                         !same_plugin(&all[j], &all[i]);
         if (candidate && sigs[j] && all[j].state == SERVER_ACTIVE &&
             strcmp(sigs[i], sigs[j]) == 0)
           w = (long)j;
