@@ -336,10 +336,11 @@ static void ask_option(install *in, const cJSON *opt) {
   }
   char *defs = def ? cJSON_PrintUnformatted(def) : NULL;
   char q[2048];
-  snprintf(q, sizeof q, "%s (%s%s%s%s) - %s%s%s%s: ",
+  snprintf(q, sizeof q, "%s (%s%s%s%s%s) - %s%s%s%s: ",
            cJSON_IsString(title) ? title->valuestring : opt->string,
            cJSON_IsString(type) ? type->valuestring : "string", range,
            required ? ", required" : "",
+           sensitive ? ", sensitive, not shown" : "",
            multiple ? (in->list ? ", another one, empty to end"
                                 : ", one per answer, empty to end")
                     : "",
