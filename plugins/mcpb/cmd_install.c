@@ -27,6 +27,7 @@
 #include "fsutil.h"
 #include "mcpb.h"
 #include "store.h"
+#include "subst.h"
 
 #define BUNDLE_MAX_BYTES (512u << 20)
 
@@ -107,6 +108,38 @@ static bool interactive(const install *in) {
 
 /* ---- extracting ---- */
 
+/* A binary bundle's server command, substituted with the extracted
+ * directory `dir`, must be an executable file (in the bundle or on
+ * PATH). True, with the reason in `why`, when it is not. */
+static bool binary_missing(install *in, const char *dir, char *why,
+                           size_t n) {
+  const cJSON *server = cJSON_GetObjectItemCaseSensitive(in->manifest,
+                                                         "server");
+  const cJSON *type = cJSON_GetObjectItemCaseSensitive(server, "type");
+  if (!cJSON_IsString(type) || strcmp(type->valuestring, "binary") != 0) {
+    return false;
+  }
+  subst_dirs dirs;
+  char dbuf[4096], reason[600];
+  subst_dirs_default(&dirs, dbuf, sizeof dbuf);
+  cJSON *entry = subst_server(in->manifest, dir, in->values, &dirs, reason,
+                              sizeof reason);
+  const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(entry, "command");
+  bool missing = false;
+  if (cJSON_IsString(cmd) && !mcpb_on_path(cmd->valuestring)) {
+    const char *shown = cmd->valuestring;
+    size_t dl = strlen(dir);
+    if (strncmp(shown, dir, dl) == 0 && shown[dl] == '/') {
+      shown += dl + 1;
+    }
+    snprintf(why, n, "the server command \"%s\" is not an executable file "
+             "of the bundle", shown);
+    missing = true;
+  }
+  cJSON_Delete(entry);
+  return missing;
+}
+
 static void finish_install(install *in) {
   mcpb_plugin *pl = in->pl;
   char why[4800];
@@ -152,6 +185,9 @@ static void finish_install(install *in) {
   }
   if (dfd >= 0) {
     close(dfd);
+  }
+  if (rc == 0 && binary_missing(in, path, why, sizeof why)) {
+    rc = -1;
   }
   if (rc < 0) {
     fs_remove_tree(s.fd, tmpname);

@@ -58,6 +58,9 @@ int mcpb_store_values(mcpb_plugin *pl, const char *name,
                       const cJSON *manifest, const cJSON *values,
                       cJSON *settings, char *why, size_t n);
 
+/* Whether `prog` (a path, or a name looked up in PATH) is executable. */
+bool mcpb_on_path(const char *prog);
+
 /* The bundle's runtime is there: NULL, or what to install. */
 const char *mcpb_runtime_missing(const cJSON *manifest, char *buf, size_t n);
 

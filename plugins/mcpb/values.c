@@ -107,7 +107,7 @@ cJSON *mcpb_parse_value(const cJSON *opt, const char *text, char *why,
   return list;
 }
 
-static bool on_path(const char *prog) {
+bool mcpb_on_path(const char *prog) {
   if (strchr(prog, '/')) {
     return access(prog, X_OK) == 0;
   }
@@ -136,19 +136,19 @@ const char *mcpb_runtime_missing(const cJSON *manifest, char *buf, size_t n) {
   if (!type) {
     return NULL;
   }
-  if (strcmp(type, "node") == 0 && !on_path("node")) {
+  if (strcmp(type, "node") == 0 && !mcpb_on_path("node")) {
     snprintf(buf, n, "this bundle runs on Node.js, and node is not on PATH: "
                      "install Node.js (Debian: apt-get install nodejs)");
     return buf;
   }
-  if (strcmp(type, "python") == 0 && !on_path("python3") &&
-      !on_path("python")) {
+  if (strcmp(type, "python") == 0 && !mcpb_on_path("python3") &&
+      !mcpb_on_path("python")) {
     snprintf(buf, n, "this bundle runs on Python, and neither python3 nor "
                      "python is on PATH: install Python 3 (Debian: apt-get "
                      "install python3)");
     return buf;
   }
-  if (strcmp(type, "uv") == 0 && !on_path("uv")) {
+  if (strcmp(type, "uv") == 0 && !mcpb_on_path("uv")) {
     snprintf(buf, n, "this bundle runs with uv, and uv is not on PATH: "
                      "install uv (https://docs.astral.sh/uv/, or pipx "
                      "install uv)");

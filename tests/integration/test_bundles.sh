@@ -149,6 +149,19 @@ expect "the binary sample (0.3, platform_overrides) installs" 0 \
 run servers --json
 expect "  and its server starts" 0 \
   --jq '.[] | select(.name == "hello-bin") | .state == "connected"'
+python3 - "$FX/hello-bin-0.3.0.mcpb" "$TMP/noexec.mcpb" <<'PY'
+import sys, zipfile
+src, out = zipfile.ZipFile(sys.argv[1]), zipfile.ZipFile(sys.argv[2], "w")
+for i in src.infolist():
+    data = src.read(i)
+    if i.filename == "server/hello-bin":
+        i.external_attr = 0o644 << 16
+    out.writestr(i, data)
+out.close()
+PY
+run bundle install "$TMP/noexec.mcpb" --yes
+expect "a binary bundle whose command is not executable is refused" 3 \
+  --err 'the server command "server/hello-bin" is not an executable file of the bundle'
 run bundle install "$FX/hello-uv-0.4.0.mcpb" --yes
 if command -v uv >/dev/null; then
   expect "the uv sample (0.4) installs" 0
