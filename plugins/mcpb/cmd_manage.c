@@ -280,14 +280,28 @@ static int cmd_verify(mcpb_plugin *pl, mcph_run *run, const args *a) {
   return end(pl, run, code);
 }
 
-/* NAME must be installed: its manifest in *m. */
-static int installed(const store *s, const char *name, cJSON **m) {
+/* Opens the store with the installed bundle NAME: its manifest in *m
+ * and settings in *st. EXIT_OK, else the exit code (the store closed). */
+static int open_installed(const char *name, store *s, cJSON **m,
+                          cJSON **st) {
+  *m = *st = NULL;
+  if (open_store(s, false) < 0) {
+    return EXIT_FAILED;
+  }
   *m = store_name_ok(name) ? store_manifest(s, name) : NULL;
   if (!*m) {
     mcpb_say("no bundle \"%s\" is installed (mcphost bundle list)", name);
-    return -1;
+    store_close(s);
+    return EXIT_NOTFOUND;
   }
-  return 0;
+  *st = store_settings(s, name);
+  return EXIT_OK;
+}
+
+static void close_installed(store *s, cJSON *m, cJSON *st) {
+  cJSON_Delete(st);
+  cJSON_Delete(m);
+  store_close(s);
 }
 
 static int cmd_configure(mcpb_plugin *pl, mcph_run *run, int argc,
@@ -297,17 +311,13 @@ static int cmd_configure(mcpb_plugin *pl, mcph_run *run, int argc,
     return end(pl, run, EXIT_USAGE);
   }
   store s;
-  if (open_store(&s, false) < 0) {
-    return end(pl, run, EXIT_FAILED);
+  cJSON *m, *st;
+  int code = open_installed(argv[1], &s, &m, &st);
+  if (code != EXIT_OK) {
+    return end(pl, run, code);
   }
-  cJSON *m = NULL, *st = NULL, *values = NULL;
-  int code = EXIT_USAGE;
-  if (installed(&s, argv[1], &m) < 0) {
-    code = EXIT_NOTFOUND;
-    goto out;
-  }
-  st = store_settings(&s, argv[1]);
-  values = mcpb_values(pl, argv[1], m, st);
+  code = EXIT_USAGE;
+  cJSON *values = mcpb_values(pl, argv[1], m, st);
   const cJSON *options = cJSON_GetObjectItemCaseSensitive(m, "user_config");
   /* A `multiple` key given more than once: its values together. */
   cJSON *lists = cJSON_CreateObject();
@@ -360,9 +370,7 @@ static int cmd_configure(mcpb_plugin *pl, mcph_run *run, int argc,
   code = EXIT_OK;
 out:
   cJSON_Delete(values);
-  cJSON_Delete(st);
-  cJSON_Delete(m);
-  store_close(&s);
+  close_installed(&s, m, st);
   return end(pl, run, code);
 }
 
@@ -373,28 +381,21 @@ static int cmd_enable(mcpb_plugin *pl, mcph_run *run, const args *a,
     return end(pl, run, EXIT_USAGE);
   }
   store s;
-  if (open_store(&s, false) < 0) {
-    return end(pl, run, EXIT_FAILED);
+  cJSON *m, *st;
+  int code = open_installed(a->pos[0], &s, &m, &st);
+  if (code != EXIT_OK) {
+    return end(pl, run, code);
   }
-  cJSON *m = NULL;
-  if (installed(&s, a->pos[0], &m) < 0) {
-    store_close(&s);
-    return end(pl, run, EXIT_NOTFOUND);
-  }
-  cJSON *st = store_settings(&s, a->pos[0]);
   cJSON_DeleteItemFromObjectCaseSensitive(st, "enabled");
   cJSON_AddBoolToObject(st, "enabled", on);
   char why[600];
-  int code = EXIT_OK;
   if (store_settings_write(&s, a->pos[0], st, why, sizeof why) < 0) {
     mcpb_say("%s", why);
     code = EXIT_FAILED;
   } else {
     printf("%s %s.\n", on ? "Enabled" : "Disabled", a->pos[0]);
   }
-  cJSON_Delete(st);
-  cJSON_Delete(m);
-  store_close(&s);
+  close_installed(&s, m, st);
   return end(pl, run, code);
 }
 
@@ -404,15 +405,11 @@ static int cmd_remove(mcpb_plugin *pl, mcph_run *run, const args *a) {
     return end(pl, run, EXIT_USAGE);
   }
   store s;
-  if (open_store(&s, false) < 0) {
-    return end(pl, run, EXIT_FAILED);
+  cJSON *m, *st;
+  int code = open_installed(a->pos[0], &s, &m, &st);
+  if (code != EXIT_OK) {
+    return end(pl, run, code);
   }
-  cJSON *m = NULL;
-  if (installed(&s, a->pos[0], &m) < 0) {
-    store_close(&s);
-    return end(pl, run, EXIT_NOTFOUND);
-  }
-  cJSON *st = store_settings(&s, a->pos[0]);
   const cJSON *k;
   cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(st, "sensitive")) {
     if (cJSON_IsString(k) && pl->secrets) {
@@ -423,7 +420,6 @@ static int cmd_remove(mcpb_plugin *pl, mcph_run *run, const args *a) {
   }
   char file[200];
   snprintf(file, sizeof file, "%s.json", a->pos[0]);
-  int code = EXIT_OK;
   if (fs_remove_tree(s.fd, a->pos[0]) < 0 ||
       (unlinkat(s.settings_fd, file, 0) < 0 && errno != ENOENT)) {
     mcpb_say("cannot remove %s/%s: %s", s.root, a->pos[0], strerror(errno));
@@ -431,9 +427,7 @@ static int cmd_remove(mcpb_plugin *pl, mcph_run *run, const args *a) {
   } else {
     printf("Removed %s.\n", a->pos[0]);
   }
-  cJSON_Delete(st);
-  cJSON_Delete(m);
-  store_close(&s);
+  close_installed(&s, m, st);
   return end(pl, run, code);
 }
 

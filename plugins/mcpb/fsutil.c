@@ -94,6 +94,50 @@ out:
   return buf;
 }
 
+unsigned char *fs_read_path(const char *path, size_t max, size_t *len,
+                            char *err, size_t n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, n, "%s", strerror(errno));
+    return NULL;
+  }
+  unsigned char *buf = NULL;
+  size_t cap = 0, got = 0;
+  for (;;) {
+    if (got == cap) {
+      if (cap >= max) {
+        snprintf(err, n, "larger than the limit of %zu bytes", max);
+        goto fail;
+      }
+      cap = cap ? cap * 2 : 1u << 16;
+      if (cap > max) {
+        cap = max;
+      }
+      unsigned char *grown = realloc(buf, cap + 1);
+      if (!grown) {
+        abort();
+      }
+      buf = grown;
+    }
+    size_t r = fread(buf + got, 1, cap - got, f);
+    got += r;
+    if (r == 0) {
+      break;
+    }
+  }
+  if (ferror(f)) {
+    snprintf(err, n, "read error");
+    goto fail;
+  }
+  fclose(f);
+  *len = got;
+  return buf;
+fail:
+  free(buf);
+  fclose(f);
+  return NULL;
+}
+
 int fs_write_at(int dirfd, const char *name, const void *data, size_t len,
                 unsigned mode) {
   char tmp[512];

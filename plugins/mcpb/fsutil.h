@@ -15,6 +15,12 @@ int fs_remove_tree(int dirfd, const char *name);
  * its length in *len, or NULL with errno (EFBIG: larger than `max`). */
 char *fs_read_at(int dirfd, const char *name, size_t max, size_t *len);
 
+/* Reads the file at `path` (links followed: a file the user named), at
+ * most `max` bytes. Returns a new buffer (free with free()) and its
+ * length, or NULL with the reason in `err`. */
+unsigned char *fs_read_path(const char *path, size_t max, size_t *len,
+                            char *err, size_t n);
+
 /* Replaces `name` under `dirfd` with `len` bytes of `data`, mode `mode`,
  * through a temporary file and rename(). 0, or -1 with errno. */
 int fs_write_at(int dirfd, const char *name, const void *data, size_t len,

@@ -1,5 +1,7 @@
 #include "sig.h"
 
+#include <stdint.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,8 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
+
+#include "fsutil.h"
 
 static void ssl_reason(char *out, size_t n, const char *what) {
   unsigned long e = ERR_peek_last_error();
@@ -153,41 +157,6 @@ out:
 
 /* ---- signing ---- */
 
-static unsigned char *read_all(const char *path, size_t *len, char *err,
-                               size_t n) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    snprintf(err, n, "%s: %s", path, strerror(errno));
-    return NULL;
-  }
-  unsigned char *buf = NULL;
-  size_t cap = 0, got = 0;
-  for (;;) {
-    if (got == cap) {
-      cap = cap ? cap * 2 : 65536;
-      unsigned char *grown = realloc(buf, cap);
-      if (!grown) {
-        abort();
-      }
-      buf = grown;
-    }
-    size_t r = fread(buf + got, 1, cap - got, f);
-    got += r;
-    if (r == 0) {
-      break;
-    }
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    snprintf(err, n, "%s: read error", path);
-    free(buf);
-    return NULL;
-  }
-  *len = got;
-  return buf;
-}
-
 static X509 *read_cert(const char *path, char *err, size_t n) {
   BIO *b = BIO_new_file(path, "r");
   X509 *x = b ? PEM_read_bio_X509(b, NULL, NULL, NULL) : NULL;
@@ -204,7 +173,11 @@ int sig_sign(const char *path, const char *cert, const char *key,
              const char *const *chain, size_t nchain, char *err, size_t n) {
   int rc = -1;
   size_t len = 0;
-  unsigned char *data = read_all(path, &len, err, n);
+  char why[256];
+  unsigned char *data = fs_read_path(path, SIZE_MAX / 2, &len, why, sizeof why);
+  if (!data) {
+    snprintf(err, n, "%s: %s", path, why);
+  }
   X509 *signer = NULL;
   EVP_PKEY *pkey = NULL;
   STACK_OF(X509) *certs = sk_X509_new_null();

@@ -1,60 +1,16 @@
 /* The entry of mcpb-tools.so (tools.h). */
 #include "tools.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "download.h"
+#include "fsutil.h"
 #include "pack.h"
 #include "trailer.h"
 
 #define MANIFEST_MAX (1u << 20)
-
-static unsigned char *read_file(const char *path, size_t max, size_t *len,
-                                char *err, size_t n) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    snprintf(err, n, "%s", strerror(errno));
-    return NULL;
-  }
-  unsigned char *buf = NULL;
-  size_t cap = 0, got = 0;
-  for (;;) {
-    if (got == cap) {
-      if (cap >= max) {
-        snprintf(err, n, "larger than the limit of %zu bytes", max);
-        free(buf);
-        fclose(f);
-        return NULL;
-      }
-      cap = cap ? cap * 2 : 1u << 16;
-      if (cap > max) {
-        cap = max;
-      }
-      unsigned char *grown = realloc(buf, cap + 1);
-      if (!grown) {
-        abort();
-      }
-      buf = grown;
-    }
-    size_t r = fread(buf + got, 1, cap - got, f);
-    got += r;
-    if (r == 0) {
-      break;
-    }
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    snprintf(err, n, "read error");
-    free(buf);
-    return NULL;
-  }
-  *len = got;
-  return buf;
-}
 
 static void t_close(mcpb_file *f) {
   if (f) {
@@ -80,8 +36,8 @@ static int t_open(const char *src, const mcpb_open_opts *o, mcpb_file **out,
       t_close(f);
       return -1;
     }
-  } else if (!(f->data = read_file(src, o->max_bytes, &f->len, why,
-                                   sizeof why))) {
+  } else if (!(f->data = fs_read_path(src, o->max_bytes, &f->len, why,
+                                      sizeof why))) {
     snprintf(err, n, "Failed to extract MCPB %s: %s", src, why);
     t_close(f);
     return -1;
