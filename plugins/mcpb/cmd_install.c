@@ -15,8 +15,8 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +39,10 @@ typedef struct install {
   const char **cfg; /* KEY=VALUE, borrowed from argv */
   size_t ncfg;
   mcpb_file *file;
-  cJSON *manifest; /* owned */
-  cJSON *values;   /* the answers: owned */
-  cJSON *settings; /* of the installed version, or new: owned */
-  const char *name; /* in manifest */
+  cJSON *manifest;     /* owned */
+  cJSON *values;       /* the answers: owned */
+  cJSON *settings;     /* of the installed version, or new: owned */
+  const char *name;    /* in manifest */
   const cJSON *asking; /* the option being asked, or NULL */
   cJSON *list;         /* a `multiple` answer being collected */
   mcph_ui_ask *ask;
@@ -84,8 +84,7 @@ static void done(install *in, int code) {
   pl->servers->finish(pl->host, run, code);
 }
 
-static void fail(install *in, int code, const char *fmt, ...)
-    MCPH_PRINTF(3, 4);
+static void fail(install *in, int code, const char *fmt, ...) MCPH_PRINTF(3, 4);
 static void fail(install *in, int code, const char *fmt, ...) {
   char msg[2048];
   va_list ap;
@@ -111,10 +110,9 @@ static bool interactive(const install *in) {
 /* A binary bundle's server command, substituted with the extracted
  * directory `dir`, must be an executable file (in the bundle or on
  * PATH). True, with the reason in `why`, when it is not. */
-static bool binary_missing(install *in, const char *dir, char *why,
-                           size_t n) {
-  const cJSON *server = cJSON_GetObjectItemCaseSensitive(in->manifest,
-                                                         "server");
+static bool binary_missing(install *in, const char *dir, char *why, size_t n) {
+  const cJSON *server =
+      cJSON_GetObjectItemCaseSensitive(in->manifest, "server");
   const cJSON *type = cJSON_GetObjectItemCaseSensitive(server, "type");
   if (!cJSON_IsString(type) || strcmp(type->valuestring, "binary") != 0) {
     return false;
@@ -122,8 +120,8 @@ static bool binary_missing(install *in, const char *dir, char *why,
   subst_dirs dirs;
   char dbuf[4096], reason[600];
   subst_dirs_default(&dirs, dbuf, sizeof dbuf);
-  cJSON *entry = subst_server(in->manifest, dir, in->values, &dirs, reason,
-                              sizeof reason);
+  cJSON *entry =
+      subst_server(in->manifest, dir, in->values, &dirs, reason, sizeof reason);
   const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(entry, "command");
   bool missing = false;
   if (cJSON_IsString(cmd) && !mcpb_on_path(cmd->valuestring)) {
@@ -132,8 +130,10 @@ static bool binary_missing(install *in, const char *dir, char *why,
     if (strncmp(shown, dir, dl) == 0 && shown[dl] == '/') {
       shown += dl + 1;
     }
-    snprintf(why, n, "the server command \"%s\" is not an executable file "
-             "of the bundle", shown);
+    snprintf(why, n,
+             "the server command \"%s\" is not an executable file "
+             "of the bundle",
+             shown);
     missing = true;
   }
   cJSON_Delete(entry);
@@ -160,8 +160,8 @@ static void finish_install(install *in) {
     return;
   }
   const char *tmpname = strrchr(path, '/') + 1;
-  int dfd = openat(s.fd, tmpname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-                                      O_CLOEXEC);
+  int dfd =
+      openat(s.fd, tmpname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   size_t files = 0;
   int rc = dfd >= 0 ? pl->tools->extract(in->file, dfd, NULL, &files, why,
                                          sizeof why)
@@ -170,8 +170,8 @@ static void finish_install(install *in) {
     snprintf(why, sizeof why, "%s: %s", path, strerror(errno));
   }
   /* The entry point must be what was extracted. */
-  const cJSON *server = cJSON_GetObjectItemCaseSensitive(in->manifest,
-                                                         "server");
+  const cJSON *server =
+      cJSON_GetObjectItemCaseSensitive(in->manifest, "server");
   const cJSON *ep = cJSON_GetObjectItemCaseSensitive(server, "entry_point");
   struct stat st;
   if (rc == 0 && cJSON_IsString(ep) &&
@@ -202,8 +202,10 @@ static void finish_install(install *in) {
     int e = errno;
     fs_remove_tree(s.fd, tmpname);
     store_close(&s);
-    fail(in, EXIT_FAILED, "Failed to extract MCPB %s: cannot put it in "
-         "place: %s", in->src, strerror(e));
+    fail(in, EXIT_FAILED,
+         "Failed to extract MCPB %s: cannot put it in "
+         "place: %s",
+         in->src, strerror(e));
     return;
   }
   if (had) {
@@ -211,9 +213,9 @@ static void finish_install(install *in) {
   }
   cJSON *st_doc = in->settings;
   cJSON_DeleteItemFromObjectCaseSensitive(st_doc, "version");
-  cJSON_AddStringToObject(st_doc, "version",
-                          cJSON_GetObjectItem(in->manifest, "version")
-                              ->valuestring);
+  cJSON_AddStringToObject(
+      st_doc, "version",
+      cJSON_GetObjectItem(in->manifest, "version")->valuestring);
   if (!cJSON_GetObjectItemCaseSensitive(st_doc, "enabled")) {
     cJSON_AddTrueToObject(st_doc, "enabled");
   }
@@ -225,16 +227,18 @@ static void finish_install(install *in) {
                         sizeof why) < 0 ||
       store_settings_write(&s, in->name, st_doc, why, sizeof why) < 0) {
     store_close(&s);
-    fail(in, EXIT_FAILED, "bundle %s installed, but its settings were not "
-         "saved: %s", in->name, why);
+    fail(in, EXIT_FAILED,
+         "bundle %s installed, but its settings were not "
+         "saved: %s",
+         in->name, why);
     return;
   }
   if (in->json) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "installed", in->name);
-    cJSON_AddStringToObject(o, "version",
-                            cJSON_GetObjectItem(in->manifest, "version")
-                                ->valuestring);
+    cJSON_AddStringToObject(
+        o, "version",
+        cJSON_GetObjectItem(in->manifest, "version")->valuestring);
     char dir[4400];
     snprintf(dir, sizeof dir, "%s/%s", s.root, in->name);
     cJSON_AddStringToObject(o, "path", dir);
@@ -248,8 +252,8 @@ static void finish_install(install *in) {
     char *n = mcpb_esc(in->name);
     printf("Installed %s %s (%zu files) in %s/%s; its tools are "
            "mcp__%s__*\n",
-           n, cJSON_GetObjectItem(in->manifest, "version")->valuestring,
-           files, s.root, n, n);
+           n, cJSON_GetObjectItem(in->manifest, "version")->valuestring, files,
+           s.root, n, n);
     free(n);
   }
   store_close(&s);
@@ -263,8 +267,8 @@ static void ask_next(install *in);
 static void on_confirm(void *ud, const char *answer, const mcph_error *err) {
   install *in = ud;
   in->ask = NULL;
-  if (!answer || (strcasecmp(answer, "y") != 0 &&
-                  strcasecmp(answer, "yes") != 0)) {
+  if (!answer ||
+      (strcasecmp(answer, "y") != 0 && strcasecmp(answer, "yes") != 0)) {
     fail(in, EXIT_REFUSED, "not installed%s", err ? " (input ended)" : "");
     return;
   }
@@ -408,8 +412,8 @@ static void ask_next(install *in) {
     ask_option(in, in->asking);
     return;
   }
-  const cJSON *options = cJSON_GetObjectItemCaseSensitive(in->manifest,
-                                                          "user_config");
+  const cJSON *options =
+      cJSON_GetObjectItemCaseSensitive(in->manifest, "user_config");
   const cJSON *opt;
   char missing[1024] = "";
   size_t used = 0;
@@ -431,10 +435,9 @@ static void ask_next(install *in) {
       }
     }
     if (required) {
-      used += (size_t)snprintf(missing + used,
-                               used < sizeof missing ? sizeof missing - used
-                                                     : 0,
-                               " --config %s=VALUE", opt->string);
+      used += (size_t)snprintf(
+          missing + used, used < sizeof missing ? sizeof missing - used : 0,
+          " --config %s=VALUE", opt->string);
     }
   }
   /* The marks are not answers. */
@@ -472,8 +475,8 @@ static void ask_next(install *in) {
 static bool policy_requires_signature(mcpb_plugin *pl) {
   const char *v = pl->servers->policy(pl->host, "bundles");
   cJSON *doc = v ? cJSON_Parse(v) : NULL;
-  bool yes = cJSON_IsTrue(
-      cJSON_GetObjectItemCaseSensitive(doc, "requireSignature"));
+  bool yes =
+      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "requireSignature"));
   cJSON_Delete(doc);
   const char *flat = pl->servers->policy(pl->host, "bundles.requireSignature");
   return yes || (flat && strcmp(flat, "true") == 0);
@@ -537,8 +540,9 @@ int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
   }
   pl->install = in;
   if (!in->src) {
-    fail(in, EXIT_USAGE, "install: which bundle? (a .mcpb file or an https "
-                         "URL)");
+    fail(in, EXIT_USAGE,
+         "install: which bundle? (a .mcpb file or an https "
+         "URL)");
     return MCPH_OK;
   }
   char err[2048];
@@ -573,8 +577,8 @@ int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
   }
   const sig_info *sig = &in->file->sig;
   if (strcmp(sig->status, "invalid") == 0) {
-    fail(in, EXIT_REFUSED, "%s: refused: its signature is invalid: %s",
-         in->src, sig->why);
+    fail(in, EXIT_REFUSED, "%s: refused: its signature is invalid: %s", in->src,
+         sig->why);
     return MCPH_OK;
   }
   if (strcmp(sig->status, "signed") != 0 && policy_requires_signature(pl)) {
@@ -602,8 +606,8 @@ int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
     cJSON *old = store_manifest(&s, in->name);
     if (old) {
       cJSON *kept = mcpb_values(pl, in->name, old, in->settings);
-      const cJSON *opts = cJSON_GetObjectItemCaseSensitive(in->manifest,
-                                                           "user_config");
+      const cJSON *opts =
+          cJSON_GetObjectItemCaseSensitive(in->manifest, "user_config");
       const cJSON *v;
       cJSON_ArrayForEach(v, kept) {
         if (cJSON_GetObjectItemCaseSensitive(opts, v->string)) {
@@ -618,8 +622,8 @@ int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
   if (!in->settings) {
     in->settings = cJSON_CreateObject();
   }
-  const cJSON *options = cJSON_GetObjectItemCaseSensitive(in->manifest,
-                                                          "user_config");
+  const cJSON *options =
+      cJSON_GetObjectItemCaseSensitive(in->manifest, "user_config");
   for (size_t i = 0; i < in->ncfg; i++) {
     size_t kl = strcspn(in->cfg[i], "=");
     char key[512];

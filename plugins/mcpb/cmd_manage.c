@@ -6,11 +6,11 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fsutil.h"
 #include "mcpb.h"
@@ -102,8 +102,8 @@ static int cmd_list(mcpb_plugin *pl, mcph_run *run, const args *a) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", names[i]);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, "version");
-    cJSON_AddStringToObject(o, "version", cJSON_IsString(v) ? v->valuestring
-                                                            : "?");
+    cJSON_AddStringToObject(o, "version",
+                            cJSON_IsString(v) ? v->valuestring : "?");
     cJSON_AddBoolToObject(
         o, "enabled",
         !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(st, "enabled")));
@@ -130,7 +130,7 @@ static int cmd_list(mcpb_plugin *pl, mcph_run *run, const args *a) {
       char *v = mcpb_esc(cJSON_GetObjectItem(o, "version")->valuestring);
       printf("%-24s %-10s %-9s %s\n", n, v,
              cJSON_IsTrue(cJSON_GetObjectItem(o, "enabled")) ? "enabled"
-                                                            : "disabled",
+                                                             : "disabled",
              cJSON_GetObjectItem(o, "signature")->valuestring);
       free(n);
       free(v);
@@ -206,8 +206,8 @@ static int cmd_info(mcpb_plugin *pl, mcph_run *run, const args *a) {
     if (!a->json) {
       mcpb_summary(m, NULL, dir);
       const cJSON *status = cJSON_GetObjectItemCaseSensitive(sig, "status");
-      printf("  %-12s %s\n", "Signature:",
-             cJSON_IsString(status) ? status->valuestring : "?");
+      printf("  %-12s %s\n",
+             "Signature:", cJSON_IsString(status) ? status->valuestring : "?");
       printf("  %-12s %s\n", "State:",
              cJSON_IsTrue(cJSON_GetObjectItem(out, "enabled")) ? "enabled"
                                                                : "disabled");
@@ -221,8 +221,8 @@ static int cmd_info(mcpb_plugin *pl, mcph_run *run, const args *a) {
     }
     char where[4200], err[2048];
     snprintf(where, sizeof where, "%s:manifest.json", what);
-    if (mcpb_check_manifest(f->manifest, f->manifest_len, where, false, &m,
-                            err, sizeof err) < 0) {
+    if (mcpb_check_manifest(f->manifest, f->manifest_len, where, false, &m, err,
+                            sizeof err) < 0) {
       mcpb_say("%s", err);
       code = EXIT_FAILED;
     } else {
@@ -282,8 +282,7 @@ static int cmd_verify(mcpb_plugin *pl, mcph_run *run, const args *a) {
 
 /* Opens the store with the installed bundle NAME: its manifest in *m
  * and settings in *st. EXIT_OK, else the exit code (the store closed). */
-static int open_installed(const char *name, store *s, cJSON **m,
-                          cJSON **st) {
+static int open_installed(const char *name, store *s, cJSON **m, cJSON **st) {
   *m = *st = NULL;
   if (open_store(s, false) < 0) {
     return EXIT_FAILED;
@@ -374,8 +373,7 @@ out:
   return end(pl, run, code);
 }
 
-static int cmd_enable(mcpb_plugin *pl, mcph_run *run, const args *a,
-                      bool on) {
+static int cmd_enable(mcpb_plugin *pl, mcph_run *run, const args *a, bool on) {
   if (a->npos != 1) {
     mcpb_say("usage: mcphost bundle %s NAME", on ? "enable" : "disable");
     return end(pl, run, EXIT_USAGE);
@@ -504,9 +502,9 @@ int mcpb_cmd_manage(mcpb_plugin *pl, mcph_run *run, int argc,
   if (strcmp(sub, "configure") == 0) {
     return cmd_configure(pl, run, argc, argv);
   }
-  static const char *const known[] = {"list",    "info",   "verify",
-                                      "enable",  "disable", "remove",
-                                      "sign",    "pack",   NULL};
+  static const char *const known[] = {"list",   "info",    "verify",
+                                      "enable", "disable", "remove",
+                                      "sign",   "pack",    NULL};
   bool ok = false;
   for (size_t i = 0; known[i]; i++) {
     ok = ok || strcmp(sub, known[i]) == 0;

@@ -273,8 +273,8 @@ static int open_parent(int root, const char *path, bool all,
       close(cur);
       return -1;
     }
-    int next = openat(cur, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-                                     O_CLOEXEC);
+    int next =
+        openat(cur, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     close(cur);
     cur = next;
     p += c;
@@ -378,11 +378,9 @@ static int write_file(struct archive *a, struct archive_entry *e, int root,
       size -= (size_t)w;
     }
   }
-  if (archive_entry_size_is_set(e) &&
-      (uint64_t)archive_entry_size(e) != mine) {
+  if (archive_entry_size_is_set(e) && (uint64_t)archive_entry_size(e) != mine) {
     char why[160];
-    snprintf(why, sizeof why,
-             "its data is %llu bytes, its header says %lld",
+    snprintf(why, sizeof why, "its data is %llu bytes, its header says %lld",
              (unsigned long long)mine, (long long)archive_entry_size(e));
     fail(err, n, name, why);
     goto out;
@@ -401,8 +399,7 @@ out:
 }
 
 int zip_extract(const void *zip, size_t len, int dirfd,
-                const extract_limits *lim, size_t *files, char *err,
-                size_t n) {
+                const extract_limits *lim, size_t *files, char *err, size_t n) {
   struct archive *a = open_zip(zip, len, err, n);
   if (!a) {
     return -1;

@@ -48,7 +48,6 @@ char *zip_read_manifest(const void *zip, size_t len, size_t max,
  * the reason in `err` ("entry \"../x\": a path component is \"..\""). The
  * number of files written in *files when not NULL. */
 int zip_extract(const void *zip, size_t len, int dirfd,
-                const extract_limits *lim, size_t *files, char *err,
-                size_t n);
+                const extract_limits *lim, size_t *files, char *err, size_t n);
 
 #endif

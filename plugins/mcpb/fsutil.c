@@ -20,8 +20,7 @@ int fs_remove_tree(int dirfd, const char *name) {
   if (!S_ISDIR(st.st_mode)) {
     return unlinkat(dirfd, name, 0);
   }
-  int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-                                   O_CLOEXEC);
+  int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) {
     return -1;
   }
@@ -146,9 +145,9 @@ int fs_write_at(int dirfd, const char *name, const void *data, size_t len,
     errno = ENAMETOOLONG;
     return -1;
   }
-  int fd = openat(dirfd, tmp,
-                  O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-                  (mode_t)mode);
+  int fd =
+      openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+             (mode_t)mode);
   if (fd < 0) {
     return -1;
   }

@@ -15,20 +15,20 @@ enum ftype {
   F_NUMBER,
   F_URL,
   F_EMAIL,
-  F_LITERAL,  /* the manifest's own version string */
-  F_STRINGS,  /* string[] */
-  F_URLS,     /* url[] */
-  F_ENUM,     /* one of `values` */
-  F_ENUMS,    /* array of one of `values` */
-  F_OBJECT,   /* strict object of `sub` */
-  F_OBJECTS,  /* array of strict objects of `sub` */
-  F_RECORD,   /* record<string, strict object of `sub`> */
-  F_ENV,      /* record<string, string> */
-  F_META,     /* record<string, record<string, any>> */
-  F_DEFAULT,  /* string | number | boolean | string[] */
-  F_SIZE,     /* "WIDTHxHEIGHT" */
+  F_LITERAL,   /* the manifest's own version string */
+  F_STRINGS,   /* string[] */
+  F_URLS,      /* url[] */
+  F_ENUM,      /* one of `values` */
+  F_ENUMS,     /* array of one of `values` */
+  F_OBJECT,    /* strict object of `sub` */
+  F_OBJECTS,   /* array of strict objects of `sub` */
+  F_RECORD,    /* record<string, strict object of `sub`> */
+  F_ENV,       /* record<string, string> */
+  F_META,      /* record<string, record<string, any>> */
+  F_DEFAULT,   /* string | number | boolean | string[] */
+  F_SIZE,      /* "WIDTHxHEIGHT" */
   F_RESOURCES, /* a string with "${locale}" */
-  F_LOCALE,   /* a BCP 47 tag */
+  F_LOCALE,    /* a BCP 47 tag */
 };
 
 typedef struct shape shape;
@@ -47,13 +47,14 @@ struct shape {
   size_t count;
 };
 
-#define SHAPE(a) {a, sizeof a / sizeof a[0]}
+#define SHAPE(a)                                                               \
+  { a, sizeof a / sizeof a[0] }
 
 static const char *const server_types[] = {"python", "node", "binary", "uv",
                                            NULL};
 static const char *const platforms[] = {"darwin", "win32", "linux", NULL};
-static const char *const option_types[] = {"string", "number", "boolean",
-                                           "directory", "file", NULL};
+static const char *const option_types[] = {"string",    "number", "boolean",
+                                           "directory", "file",   NULL};
 
 static const field author_f[] = {
     {"name", F_STRING, 1, 1, NULL, NULL},
@@ -452,8 +453,7 @@ static void check_value(vctx *v, const field *f, const cJSON *j,
       return;
     }
     break;
-  default:
-    break;
+  default: break;
   }
   const char *s = cJSON_IsString(j) ? j->valuestring : NULL;
   switch (f->type) {
@@ -509,9 +509,7 @@ static void check_value(vctx *v, const field *f, const cJSON *j,
     }
     break;
   case F_STRINGS:
-  case F_URLS:
-    check_strings(v, j, path, f->type == F_URLS);
-    break;
+  case F_URLS: check_strings(v, j, path, f->type == F_URLS); break;
   case F_ENUM:
     if (!cJSON_IsString(j) || !in_enum(v, f, j->valuestring)) {
       enum_issue(v, path, f, j);
@@ -533,9 +531,7 @@ static void check_value(vctx *v, const field *f, const cJSON *j,
     }
     break;
   }
-  case F_OBJECT:
-    check_shape(v, j, f->sub, path);
-    break;
+  case F_OBJECT: check_shape(v, j, f->sub, path); break;
   case F_OBJECTS: {
     if (!cJSON_IsArray(j)) {
       expected(v, path, "array", j);
@@ -585,8 +581,7 @@ static void check_value(vctx *v, const field *f, const cJSON *j,
     }
     break;
   }
-  default:
-    break;
+  default: break;
   }
 }
 
@@ -725,8 +720,9 @@ cJSON *manifest_parse(const char *text, size_t len, char *err, size_t n) {
   }
   char before = back > 0 ? text[back - 1] : '\0';
   if (pos >= len) {
-    snprintf(err, n, "Invalid JSON in manifest file: Unexpected end of JSON "
-                     "input");
+    snprintf(err, n,
+             "Invalid JSON in manifest file: Unexpected end of JSON "
+             "input");
   } else if ((before == ',' || before == '{') && text[pos] != '"') {
     snprintf(err, n,
              "Invalid JSON in manifest file: Expected double-quoted property "

@@ -54,9 +54,9 @@ cJSON *mcpb_parse_value(const cJSON *opt, const char *text, char *why,
 /* Stores the answers `values` of bundle `name`: sensitive ones in the
  * secrets store, the others in `settings` ("userConfig"). 0, or -1 with
  * `why`. */
-int mcpb_store_values(mcpb_plugin *pl, const char *name,
-                      const cJSON *manifest, const cJSON *values,
-                      cJSON *settings, char *why, size_t n);
+int mcpb_store_values(mcpb_plugin *pl, const char *name, const cJSON *manifest,
+                      const cJSON *values, cJSON *settings, char *why,
+                      size_t n);
 
 /* Whether `prog` (a path, or a name looked up in PATH) is executable. */
 bool mcpb_on_path(const char *prog);

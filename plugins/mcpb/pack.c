@@ -18,15 +18,40 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-static const char *const default_excludes[] = {
-    ".DS_Store", "Thumbs.db", ".gitignore", ".git", ".mcpbignore", "*.log",
-    ".env*", ".npm", ".npmrc", ".yarnrc", ".yarn", ".eslintrc",
-    ".editorconfig", ".prettierrc", ".prettierignore", ".eslintignore",
-    ".nycrc", ".babelrc", ".pnp.*", "node_modules/.cache",
-    "node_modules/.bin", "*.map", ".env.local", ".env.*.local",
-    "npm-debug.log*", "yarn-debug.log*", "yarn-error.log*",
-    "package-lock.json", "yarn.lock", "*.mcpb", "*.d.ts", "*.tsbuildinfo",
-    "tsconfig.json", NULL};
+static const char *const default_excludes[] = {".DS_Store",
+                                               "Thumbs.db",
+                                               ".gitignore",
+                                               ".git",
+                                               ".mcpbignore",
+                                               "*.log",
+                                               ".env*",
+                                               ".npm",
+                                               ".npmrc",
+                                               ".yarnrc",
+                                               ".yarn",
+                                               ".eslintrc",
+                                               ".editorconfig",
+                                               ".prettierrc",
+                                               ".prettierignore",
+                                               ".eslintignore",
+                                               ".nycrc",
+                                               ".babelrc",
+                                               ".pnp.*",
+                                               "node_modules/.cache",
+                                               "node_modules/.bin",
+                                               "*.map",
+                                               ".env.local",
+                                               ".env.*.local",
+                                               "npm-debug.log*",
+                                               "yarn-debug.log*",
+                                               "yarn-error.log*",
+                                               "package-lock.json",
+                                               "yarn.lock",
+                                               "*.mcpb",
+                                               "*.d.ts",
+                                               "*.tsbuildinfo",
+                                               "tsconfig.json",
+                                               NULL};
 
 typedef struct patterns {
   char **p;
@@ -156,8 +181,7 @@ static int walk(packer *pk, const char *rel) {
       continue;
     }
     char child_rel[PATH_MAX + 256], child_abs[PATH_MAX * 3];
-    snprintf(child_rel, sizeof child_rel, "%s%s%s", rel, *rel ? "/" : "",
-             base);
+    snprintf(child_rel, sizeof child_rel, "%s%s%s", rel, *rel ? "/" : "", base);
     snprintf(child_abs, sizeof child_abs, "%s/%s", abs, base);
     struct stat st;
     if (stat(child_abs, &st) < 0) {

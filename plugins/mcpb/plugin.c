@@ -30,8 +30,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mcpb.h"
 #include "manifest.h"
+#include "mcpb.h"
 #include "store.h"
 #include "subst.h"
 #include "text_escape.h"
@@ -89,8 +89,7 @@ const mcpb_tools *mcpb_tools_get(mcpb_plugin *pl, char *err, size_t n) {
   int dfd = trusted_fs_open_dir_owned_by(dir, 0, st.st_uid, why, sizeof why);
   int fd = dfd < 0 ? -1
                    : trusted_fs_open_code_owned_by(dfd, dir, "mcpb-tools.so",
-                                                   st.st_uid, why,
-                                                   sizeof why);
+                                                   st.st_uid, why, sizeof why);
   if (dfd >= 0) {
     close(dfd);
   }
@@ -111,8 +110,9 @@ const mcpb_tools *mcpb_tools_get(mcpb_plugin *pl, char *err, size_t n) {
   }
   const mcpb_tools *t = dlsym(h, MCPB_TOOLS_SYMBOL);
   if (!t || t->struct_size < sizeof(mcpb_tools)) {
-    snprintf(err, n, "%s/mcpb-tools.so is not the bundle tools library of "
-                     "this build",
+    snprintf(err, n,
+             "%s/mcpb-tools.so is not the bundle tools library of "
+             "this build",
              dir);
     return NULL;
   }
@@ -125,11 +125,11 @@ const mcpb_tools *mcpb_tools_get(mcpb_plugin *pl, char *err, size_t n) {
 cJSON *mcpb_values(mcpb_plugin *pl, const char *name, const cJSON *manifest,
                    const cJSON *settings) {
   const cJSON *kept = cJSON_GetObjectItemCaseSensitive(settings, "userConfig");
-  cJSON *values = cJSON_IsObject(kept) ? cJSON_Duplicate(kept, 1)
-                                       : cJSON_CreateObject();
+  cJSON *values =
+      cJSON_IsObject(kept) ? cJSON_Duplicate(kept, 1) : cJSON_CreateObject();
   const cJSON *sens = cJSON_GetObjectItemCaseSensitive(settings, "sensitive");
-  const cJSON *options = cJSON_GetObjectItemCaseSensitive(manifest,
-                                                          "user_config");
+  const cJSON *options =
+      cJSON_GetObjectItemCaseSensitive(manifest, "user_config");
   const cJSON *k;
   cJSON_ArrayForEach(k, sens) {
     if (!cJSON_IsString(k) || !pl->secrets ||
@@ -151,11 +151,11 @@ cJSON *mcpb_values(mcpb_plugin *pl, const char *name, const cJSON *manifest,
   return values;
 }
 
-int mcpb_store_values(mcpb_plugin *pl, const char *name,
-                      const cJSON *manifest, const cJSON *values,
-                      cJSON *settings, char *why, size_t n) {
-  const cJSON *options = cJSON_GetObjectItemCaseSensitive(manifest,
-                                                          "user_config");
+int mcpb_store_values(mcpb_plugin *pl, const char *name, const cJSON *manifest,
+                      const cJSON *values, cJSON *settings, char *why,
+                      size_t n) {
+  const cJSON *options =
+      cJSON_GetObjectItemCaseSensitive(manifest, "user_config");
   cJSON *plain = cJSON_CreateObject();
   cJSON *sens = cJSON_CreateArray();
   const cJSON *v;
@@ -255,8 +255,8 @@ static const mcph_server_source source = {
 
 /* ---- the command ---- */
 
-static int c_start(void *ctx, mcph_run *run, int argc,
-                   const char *const *argv, int json, mcph_error *err) {
+static int c_start(void *ctx, mcph_run *run, int argc, const char *const *argv,
+                   int json, mcph_error *err) {
   mcpb_plugin *pl = ctx;
   if (argc < 2) {
     return mcph_error_set(err, MCPH_EINVAL,

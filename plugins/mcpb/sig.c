@@ -111,8 +111,8 @@ void sig_check(const unsigned char *data, size_t len, int trailer_kind,
     goto out;
   }
   signers = CMS_get0_signers(cms);
-  X509 *leaf = signers && sk_X509_num(signers) > 0 ? sk_X509_value(signers, 0)
-                                                   : NULL;
+  X509 *leaf =
+      signers && sk_X509_num(signers) > 0 ? sk_X509_value(signers, 0) : NULL;
   if (!leaf) {
     set_status(o, "invalid", "the signature names no signer certificate");
     goto out;
@@ -132,8 +132,7 @@ void sig_check(const unsigned char *data, size_t len, int trailer_kind,
   }
   /* OpenSSL has no code-signing purpose: any purpose for the chain, and
    * the EKU checked below. */
-  X509_VERIFY_PARAM_set_purpose(X509_STORE_get0_param(store),
-                                X509_PURPOSE_ANY);
+  X509_VERIFY_PARAM_set_purpose(X509_STORE_get0_param(store), X509_PURPOSE_ANY);
   if (!verify(cms, data, t->zip_len, store)) {
     char why[300];
     ssl_reason(why, sizeof why, "the publisher's certificate is not trusted");
@@ -216,8 +215,8 @@ int sig_sign(const char *path, const char *cert, const char *key,
     sk_X509_push(certs, x);
   }
   in = BIO_new_mem_buf(data, (int)zip_len);
-  cms = in ? CMS_sign(signer, pkey, certs, in, CMS_DETACHED | CMS_BINARY)
-           : NULL;
+  cms =
+      in ? CMS_sign(signer, pkey, certs, in, CMS_DETACHED | CMS_BINARY) : NULL;
   if (!cms) {
     ssl_reason(err, n, "signing failed");
     goto out;

@@ -22,8 +22,7 @@ int store_open(store *s, bool create, char *why, size_t n) {
   if (data && data[0] == '/') {
     snprintf(s->root, sizeof s->root, "%s/mcphost/bundles", data);
   } else if (home && home[0] == '/') {
-    snprintf(s->root, sizeof s->root, "%s/.local/share/mcphost/bundles",
-             home);
+    snprintf(s->root, sizeof s->root, "%s/.local/share/mcphost/bundles", home);
   } else {
     snprintf(why, n, "no home directory (HOME and XDG_DATA_HOME unset)");
     return -1;
@@ -127,8 +126,7 @@ cJSON *store_manifest(const store *s, const char *name) {
   if (s->fd < 0 || !store_name_ok(name)) {
     return NULL;
   }
-  int d = openat(s->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-                                  O_CLOEXEC);
+  int d = openat(s->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (d < 0) {
     return NULL;
   }
@@ -161,8 +159,8 @@ int store_settings_write(const store *s, const char *name,
   char file[200];
   snprintf(file, sizeof file, "%s.json", name);
   char *text = cJSON_Print(settings);
-  int rc = text ? fs_write_at(s->settings_fd, file, text, strlen(text), 0600)
-                : -1;
+  int rc =
+      text ? fs_write_at(s->settings_fd, file, text, strlen(text), 0600) : -1;
   if (rc < 0) {
     snprintf(why, n, "%s/.settings/%s: %s", s->root, file, strerror(errno));
   }
@@ -180,7 +178,7 @@ void store_secret_key(const char *bundle, const char *key, char *out,
   }
   int used = snprintf(out, n, "%s--x", bundle);
   for (size_t i = 0; i < len && used > 0 && (size_t)used + 3 < n; i++) {
-    used += snprintf(out + used, n - (size_t)used, "%02x",
-                     (unsigned char)key[i]);
+    used +=
+        snprintf(out + used, n - (size_t)used, "%02x", (unsigned char)key[i]);
   }
 }

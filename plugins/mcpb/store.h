@@ -48,7 +48,6 @@ int store_settings_write(const store *s, const char *name,
                          const cJSON *settings, char *why, size_t n);
 
 /* The key under which a sensitive value is kept in the secrets store. */
-void store_secret_key(const char *bundle, const char *key, char *out,
-                      size_t n);
+void store_secret_key(const char *bundle, const char *key, char *out, size_t n);
 
 #endif

@@ -215,8 +215,8 @@ cJSON *subst_server(const cJSON *manifest, const char *dirname,
     snprintf(why, n, "the manifest has no server.mcp_config.command");
     return NULL;
   }
-  const cJSON *options = cJSON_GetObjectItemCaseSensitive(manifest,
-                                                          "user_config");
+  const cJSON *options =
+      cJSON_GetObjectItemCaseSensitive(manifest, "user_config");
   const cJSON *o;
   cJSON_ArrayForEach(o, options) {
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "required")) &&

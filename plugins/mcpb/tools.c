@@ -36,8 +36,8 @@ static int t_open(const char *src, const mcpb_open_opts *o, mcpb_file **out,
       t_close(f);
       return -1;
     }
-  } else if (!(f->data = fs_read_path(src, o->max_bytes, &f->len, why,
-                                      sizeof why))) {
+  } else if (!(f->data =
+                   fs_read_path(src, o->max_bytes, &f->len, why, sizeof why))) {
     snprintf(err, n, "Failed to extract MCPB %s: %s", src, why);
     t_close(f);
     return -1;

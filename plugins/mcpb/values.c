@@ -137,21 +137,24 @@ const char *mcpb_runtime_missing(const cJSON *manifest, char *buf, size_t n) {
     return NULL;
   }
   if (strcmp(type, "node") == 0 && !mcpb_on_path("node")) {
-    snprintf(buf, n, "this bundle runs on Node.js, and node is not on PATH: "
-                     "install Node.js (Debian: apt-get install nodejs)");
+    snprintf(buf, n,
+             "this bundle runs on Node.js, and node is not on PATH: "
+             "install Node.js (Debian: apt-get install nodejs)");
     return buf;
   }
   if (strcmp(type, "python") == 0 && !mcpb_on_path("python3") &&
       !mcpb_on_path("python")) {
-    snprintf(buf, n, "this bundle runs on Python, and neither python3 nor "
-                     "python is on PATH: install Python 3 (Debian: apt-get "
-                     "install python3)");
+    snprintf(buf, n,
+             "this bundle runs on Python, and neither python3 nor "
+             "python is on PATH: install Python 3 (Debian: apt-get "
+             "install python3)");
     return buf;
   }
   if (strcmp(type, "uv") == 0 && !mcpb_on_path("uv")) {
-    snprintf(buf, n, "this bundle runs with uv, and uv is not on PATH: "
-                     "install uv (https://docs.astral.sh/uv/, or pipx "
-                     "install uv)");
+    snprintf(buf, n,
+             "this bundle runs with uv, and uv is not on PATH: "
+             "install uv (https://docs.astral.sh/uv/, or pipx "
+             "install uv)");
     return buf;
   }
   return NULL;
@@ -177,8 +180,7 @@ int mcpb_check_manifest(const char *text, size_t len, const char *where,
              strict && unknown ? unknown : "");
     rc = -1;
   } else if (unknown) {
-    mcpb_say("warning: %s: %s (ignored; --strict refuses it)", where,
-             unknown);
+    mcpb_say("warning: %s: %s (ignored; --strict refuses it)", where, unknown);
   }
   free(errors);
   free(unknown);
@@ -295,14 +297,15 @@ void mcpb_summary(const cJSON *m, const sig_info *sig, const char *where) {
   if (sig) {
     char buf[1400];
     if (*sig->publisher) {
-      snprintf(buf, sizeof buf, "%s (publisher %s, issuer %s, valid %s to "
-                                "%s, SHA-256 %s)%s%s",
+      snprintf(buf, sizeof buf,
+               "%s (publisher %s, issuer %s, valid %s to "
+               "%s, SHA-256 %s)%s%s",
                sig->status, sig->publisher, sig->issuer, sig->valid_from,
                sig->valid_to, sig->fingerprint, *sig->why ? ": " : "",
                sig->why);
     } else {
-      snprintf(buf, sizeof buf, "%s%s%s", sig->status,
-               *sig->why ? ": " : "", sig->why);
+      snprintf(buf, sizeof buf, "%s%s%s", sig->status, *sig->why ? ": " : "",
+               sig->why);
     }
     line("Signature:", buf);
   }
@@ -314,8 +317,8 @@ void mcpb_summary(const cJSON *m, const sig_info *sig, const char *where) {
     size_t used = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, arr) {
-      used += (size_t)snprintf(buf + used, used < sizeof buf ? sizeof buf - used
-                                                             : 0,
+      used += (size_t)snprintf(buf + used,
+                               used < sizeof buf ? sizeof buf - used : 0,
                                "%s%s", used ? ", " : "", e->valuestring);
     }
     line(labels[i], *buf ? buf : "(none declared)");
@@ -324,15 +327,13 @@ void mcpb_summary(const cJSON *m, const sig_info *sig, const char *where) {
   const cJSON *e;
   cJSON_ArrayForEach(e, uc) {
     char buf[600];
-    snprintf(buf, sizeof buf, "%s (%s%s%s%s): %s", opt_str(e, "key"),
-             opt_str(e, "type") ? opt_str(e, "type") : "?",
-             cJSON_IsTrue(cJSON_GetObjectItem(e, "required")) ? ", required"
-                                                              : "",
-             cJSON_IsTrue(cJSON_GetObjectItem(e, "sensitive")) ? ", sensitive"
-                                                               : "",
-             cJSON_IsTrue(cJSON_GetObjectItem(e, "multiple")) ? ", multiple"
-                                                              : "",
-             opt_str(e, "title") ? opt_str(e, "title") : "");
+    snprintf(
+        buf, sizeof buf, "%s (%s%s%s%s): %s", opt_str(e, "key"),
+        opt_str(e, "type") ? opt_str(e, "type") : "?",
+        cJSON_IsTrue(cJSON_GetObjectItem(e, "required")) ? ", required" : "",
+        cJSON_IsTrue(cJSON_GetObjectItem(e, "sensitive")) ? ", sensitive" : "",
+        cJSON_IsTrue(cJSON_GetObjectItem(e, "multiple")) ? ", multiple" : "",
+        opt_str(e, "title") ? opt_str(e, "title") : "");
     line("Setting:", buf);
   }
   cJSON_Delete(s);

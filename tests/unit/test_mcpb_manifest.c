@@ -10,8 +10,8 @@
 #define BASE(ver, extra)                                                       \
   "{\"manifest_version\":\"" ver "\",\"name\":\"t\",\"version\":\"1.0.0\","    \
   "\"description\":\"d\",\"author\":{\"name\":\"a\"},\"server\":{\"type\":"    \
-  "\"node\",\"entry_point\":\"s.js\",\"mcp_config\":{\"command\":\"node\"}}"  \
-  extra "}"
+  "\"node\",\"entry_point\":\"s.js\",\"mcp_config\":{\"command\":\"node\"}"    \
+  "}" extra "}"
 
 /* All issues joined with "; " ("" when none). Freed by the next call. */
 static const char *issues(const char *json) {
