@@ -1,6 +1,8 @@
 /* The entry of mcpb-tools.so (tools.h). */
 #include "tools.h"
 
+#include <mcphost/plugin.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,11 +69,31 @@ static int t_extract(const mcpb_file *f, int dirfd, const extract_limits *lim,
   return zip_extract(f->data, f->zip_len, dirfd, lim, files, err, n);
 }
 
-__attribute__((visibility("default"))) const mcpb_tools mcpb_tools_v1 = {
+static const mcpb_tools tools = {
     .struct_size = sizeof(mcpb_tools),
     .open = t_open,
     .close = t_close,
     .extract = t_extract,
     .sign = sig_sign,
     .pack = pack_dir,
+};
+
+static const void *t_get_extension(void *ctx, const char *id) {
+  (void)ctx;
+  return strcmp(id, MCPB_TOOLS_EXT) == 0 ? &tools : NULL;
+}
+
+/* Exported as every plugin's entry is, so the library exports one
+ * symbol; the host never loads it (it is not in a plugin directory), and
+ * the bundle plugin asks it for MCPB_TOOLS_EXT without init. */
+MCPH_PLUGIN_ENTRY = {
+    .struct_size = sizeof(mcph_entry),
+    .abi_major = MCPH_ABI_MAJOR,
+    .abi_minor = MCPH_ABI_MINOR,
+    .id = MCPB_TOOLS_ID,
+    .name = "mcpb tools",
+    .version = "0.1.0",
+    .description = "the bundle plugin's archive, signature and download "
+                   "code",
+    .get_extension = t_get_extension,
 };

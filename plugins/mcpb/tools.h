@@ -15,7 +15,10 @@
 #include "extract.h"
 #include "sig.h"
 
-#define MCPB_TOOLS_SYMBOL "mcpb_tools_v1"
+/* mcpb-tools.so exports a plugin entry (mcph_plugin_entry) with this id,
+ * whose get_extension(NULL, MCPB_TOOLS_EXT) is the table below. */
+#define MCPB_TOOLS_ID "mcphost.feature.mcpb.tools"
+#define MCPB_TOOLS_EXT "mcphost.mcpb.tools/1"
 
 typedef struct mcpb_open_opts {
   const char *trust; /* extra trust anchors (PEM), or NULL */
