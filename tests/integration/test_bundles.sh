@@ -106,6 +106,25 @@ expect "its tool is called (substituted arguments, lists spliced, defaults)" 0 \
   --out "Hello, Ada!" \
   --out "argv=[\"--max=42\",\"--verbose=true\",\"$TMP/a\",\"$TMP/b\"]" \
   --out "GREETING=Hi"
+# Policy, permissions and the duplicate rule apply to bundle servers.
+mkdir -p "$TMP/system" "$XDG_CONFIG_HOME/mcphost"
+printf '{"deniedMcpServers": [{"serverName": "hello-node"}]}\n' \
+  >"$TMP/system/managed-settings.json"
+run call mcp__hello-node__hello name=Ada
+expect "a bundle server on the deny list is refused" 8
+rm "$TMP/system/managed-settings.json"
+printf '{"permissions": {"deny": ["mcp__hello-node__hello"]}}\n' \
+  >"$XDG_CONFIG_HOME/mcphost/settings.json"
+run call mcp__hello-node__hello name=Ada
+expect "a permission rule denies a bundle's tool" 8 --no-out "Hello, Ada!"
+rm "$XDG_CONFIG_HOME/mcphost/settings.json"
+run mcp list --json
+args=$(jq -c '.[] | select(.name == "hello-node") | .args' <<<"$OUT")
+config_file "$TMP/dup.json" \
+  "{\"mine\": {\"command\": \"node\", \"args\": $args}}"
+run --config "$TMP/dup.json" servers
+expect "a bundle with the command of a server configured by hand is skipped" 0 \
+  --err 'MCP server "hello-node" skipped' --out "mine"
 run bundle list --json
 expect "bundle list" 0 \
   --jq '.[0].name == "hello-node" and .[0].enabled and .[0].signature == "unsigned"'
