@@ -183,6 +183,14 @@ static void finish_install(install *in) {
              ep->valuestring);
     rc = -1;
   }
+  if (rc == 0 && mcpb_check_icon(in->manifest, dfd, why, sizeof why) < 0) {
+    close(dfd);
+    fs_remove_tree(s.fd, tmpname);
+    store_close(&s);
+    fail(in, EXIT_FAILED, "MCPB manifest invalid at %s:manifest.json: %s",
+         in->src, why);
+    return;
+  }
   if (dfd >= 0) {
     close(dfd);
   }

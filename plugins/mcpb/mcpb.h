@@ -61,6 +61,11 @@ int mcpb_store_values(mcpb_plugin *pl, const char *name, const cJSON *manifest,
 /* Whether `prog` (a path, or a name looked up in PATH) is executable. */
 bool mcpb_on_path(const char *prog);
 
+/* The icon checks of the official validator, on the extracted bundle
+ * `dirfd`: 0, or -1 with its message in `err` (a remote icon is only a
+ * warning). */
+int mcpb_check_icon(const cJSON *manifest, int dirfd, char *err, size_t n);
+
 /* The bundle's runtime is there: NULL, or what to install. */
 const char *mcpb_runtime_missing(const cJSON *manifest, char *buf, size_t n);
 

@@ -109,11 +109,11 @@ const mcpb_tools *mcpb_tools_get(mcpb_plugin *pl, char *err, size_t n) {
     return NULL;
   }
   const mcph_entry *e = dlsym(h, MCPH_ENTRY_SYMBOL);
-  const mcpb_tools *t =
-      e && e->abi_major == MCPH_ABI_MAJOR && e->id &&
-              strcmp(e->id, MCPB_TOOLS_ID) == 0 && e->get_extension
-          ? e->get_extension(NULL, MCPB_TOOLS_EXT)
-          : NULL;
+  const mcpb_tools *t = e && e->abi_major == MCPH_ABI_MAJOR && e->id &&
+                                strcmp(e->id, MCPB_TOOLS_ID) == 0 &&
+                                e->get_extension
+                            ? e->get_extension(NULL, MCPB_TOOLS_EXT)
+                            : NULL;
   if (!t || t->struct_size < sizeof(mcpb_tools)) {
     snprintf(err, n,
              "%s/mcpb-tools.so is not the bundle tools library of "

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,6 +191,54 @@ int mcpb_check_manifest(const char *text, size_t len, const char *where,
     return -1;
   }
   *out = doc;
+  return 0;
+}
+
+/* ---- the icon ---- */
+
+int mcpb_check_icon(const cJSON *manifest, int dirfd, char *err, size_t n) {
+  const char *icon = opt_str(manifest, "icon");
+  if (!icon) {
+    return 0;
+  }
+  if (strstr(icon, "${__dirname}")) {
+    snprintf(err, n,
+             "Icon path should not use ${__dirname} variable substitution. "
+             "Use a simple relative path like \"icon.png\" instead of "
+             "\"${__dirname}/icon.png\".");
+    return -1;
+  }
+  if (strncmp(icon, "http://", 7) == 0 || strncmp(icon, "https://", 8) == 0) {
+    mcpb_say("warning: Icon path uses a remote URL. Claude Desktop currently "
+             "only supports local icon files in bundles.");
+    return 0;
+  }
+  if (icon[0] == '/') {
+    snprintf(err, n,
+             "Icon path must be relative to the bundle root, not an absolute "
+             "path. Found: \"%s\"",
+             icon);
+    return -1;
+  }
+  unsigned char head[8] = {0};
+  int fd = strstr(icon, "..")
+               ? -1
+               : openat(dirfd, icon, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    snprintf(err, n, "Icon file not found at path: %s", icon);
+    return -1;
+  }
+  ssize_t got = read(fd, head, sizeof head);
+  close(fd);
+  static const unsigned char png[8] = {0x89, 'P',  'N',  'G',
+                                       '\r', '\n', 0x1a, '\n'};
+  if (got != 8 || memcmp(head, png, 8) != 0) {
+    snprintf(err, n,
+             "Icon file must be PNG format. The file at \"%s\" does not "
+             "appear to be a valid PNG file.",
+             icon);
+    return -1;
+  }
   return 0;
 }
 

@@ -198,10 +198,12 @@ check "  nor a temporary one" \
   bash -c "! ls -a '$BUNDLES' | grep -q '^.tmp-'"
 
 # ---- the manifest validator's messages ----
-mk_bundle() { # mk_bundle MANIFEST OUT
-  python3 -c 'import sys,zipfile
+mk_bundle() { # mk_bundle MANIFEST OUT [FILE...]: FILEs at the root too
+  python3 -c 'import os,sys,zipfile
 z=zipfile.ZipFile(sys.argv[2],"w"); z.write(sys.argv[1],"manifest.json")
-z.writestr("server/index.js","x"); z.close()' "$1" "$2"
+z.writestr("server/index.js","x")
+for f in sys.argv[3:]: z.write(f, os.path.basename(f))
+z.close()' "$@"
 }
 while IFS='|' read -r name msg; do
   mk_bundle "$FX/invalid-manifests/$name.json" "$TMP/$name.mcpb"
@@ -219,6 +221,23 @@ uv_0_4_no_mcp_config|server.mcp_config: Required
 uv_in_0_2|server.type: Invalid enum value. Expected 'python' | 'node' | 'binary', received 'uv'
 bad_json|Invalid JSON in manifest file: Expected double-quoted property name in JSON at position 13
 LIST
+while IFS='|' read -r name msg; do
+  mk_bundle "$FX/invalid-manifests/$name.json" "$TMP/$name.mcpb" \
+    "$FX/invalid-manifests/fake.png"
+  run bundle install "$TMP/$name.mcpb" --yes
+  expect "invalid-manifests/$name: the validator's icon message" 3 \
+    --err "MCPB manifest invalid at $TMP/$name.mcpb:manifest.json: $msg"
+done <<'LIST'
+icon_abs|Icon path must be relative to the bundle root, not an absolute path. Found: "/etc/icon.png"
+icon_dirname|Icon path should not use ${__dirname} variable substitution.
+icon_missing|Icon file not found at path: nope.png
+icon_not_png|Icon file must be PNG format. The file at "fake.png" does not appear to be a valid PNG file.
+LIST
+check "  and no icon case left anything installed" \
+  bash -c "! ls -a '$BUNDLES' | grep -q '^.tmp-'"
+mk_bundle "$FX/invalid-manifests/icon_remote.json" "$TMP/icon_remote.mcpb"
+run bundle install "$TMP/icon_remote.mcpb" --yes
+expect "a remote icon is a warning" 0 --err "Icon path uses a remote URL"
 mk_bundle "$FX/invalid-manifests/privacy_in_0_1.json" "$TMP/p01.mcpb"
 run bundle info "$TMP/p01.mcpb"
 expect "an unknown key is a warning" 0 \
