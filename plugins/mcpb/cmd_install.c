@@ -49,6 +49,7 @@ typedef struct install {
   bool confirming;
   bool echo_off;
   struct termios saved;
+  int progress_step; /* the last tenth of the download shown */
 } install;
 
 static void install_free(install *in) {
@@ -490,9 +491,13 @@ static bool policy_requires_signature(mcpb_plugin *pl) {
   return yes || (flat && strcmp(flat, "true") == 0);
 }
 
+/* A line per tenth of the download (one line when its size is not
+ * known): libcurl calls this many times a second. */
 static void on_progress(void *ud, double fraction) {
   install *in = ud;
-  if (in->pl->ui) {
+  int step = fraction < 0 ? 1 : 1 + (int)(fraction * 10);
+  if (in->pl->ui && step > in->progress_step) {
+    in->progress_step = step;
     in->pl->ui->progress(in->pl->host, "Downloading bundle", fraction);
   }
 }

@@ -67,4 +67,17 @@ ended no
 expect "answering no installs nothing" 8 --err "not installed"
 check "  no directory" test ! -e "$HOME/.local/share/mcphost/bundles/hello-bin"
 
+# A download shows its progress on a terminal, a line per tenth at most.
+mkdir -p "$TMP/www"
+cp "$FX/hello-bin-0.3.0.mcpb" "$TMP/www/"
+serve_dir "$TMP/www"
+PORT=$HTTP_PORT
+start dl bundle install "http://127.0.0.1:$PORT/hello-bin-0.3.0.mcpb" \
+  --insecure --yes
+ended dl
+expect "a download shows its progress on a terminal" 0 \
+  --err "Downloading bundle: 100%" --out "Installed hello-bin"
+lines=$(grep -c "Downloading bundle" <<<"$ERR")
+check "  in at most 11 lines" test "$lines" -le 11
+
 finish

@@ -299,15 +299,8 @@ fi
 # ---- download ----
 mkdir -p "$TMP/www"
 cp "$FX/hello-bin-0.3.0.mcpb" "$TMP/www/"
-python3 -m http.server 0 --bind 127.0.0.1 --directory "$TMP/www" \
-  >"$TMP/www.log" 2>&1 &
-on_exit "kill $! 2>/dev/null"
-PORT=
-for _ in $(seq 100); do
-  PORT=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$TMP/www.log" | head -1)
-  [ -n "$PORT" ] && break
-  sleep 0.1
-done
+serve_dir "$TMP/www"
+PORT=$HTTP_PORT
 run bundle install "http://127.0.0.1:$PORT/hello-bin-0.3.0.mcpb" --yes
 expect "a plain http URL is refused without --insecure" 3 \
   --err "Failed to download MCPB from http://127.0.0.1:$PORT/hello-bin-0.3.0.mcpb: only https URLs"
