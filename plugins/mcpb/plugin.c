@@ -52,7 +52,8 @@ void mcpb_say(const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
-  char *e = text_escape(line, strlen(line), TEXT_ESCAPE_INVISIBLE, NULL);
+  char *e = text_escape(line, strlen(line),
+                        TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
   fprintf(stderr, "mcphost: bundle: %s\n", e ? e : line);
   free(e);
 }

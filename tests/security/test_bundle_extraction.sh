@@ -44,6 +44,9 @@ refused absolute 'entry "/tmp/escaped-abs.txt": an absolute path'
 refused drive 'entry "C:/escaped.txt": a drive letter'
 refused backslash 'escaped.txt'
 refused control 'entry "server/a<U+001B>[2Jb.txt": a control character in the name'
+refused newline 'entry "server/a<U+000A>mcphost: forged line": a control character'
+check "  the name's newline is shown, not obeyed" \
+  bash -c "! grep -q '^mcphost: forged line' '$TMP/err'"
 refused dotcomp 'a path component is "."'
 refused duplicate 'entry "server/index.js": a duplicate name'
 refused duplicate_case 'entry "SERVER/INDEX.JS": a duplicate name'
