@@ -635,6 +635,13 @@ int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
   if (!in->settings) {
     in->settings = cJSON_CreateObject();
   }
+  const cJSON *had = cJSON_GetObjectItemCaseSensitive(in->settings, "version");
+  if (cJSON_IsString(had) && !in->json) {
+    char *old = mcpb_esc(had->valuestring);
+    mcpb_say("%s %s is installed: it is replaced, its answers kept", in->name,
+             old);
+    free(old);
+  }
   const cJSON *options =
       cJSON_GetObjectItemCaseSensitive(in->manifest, "user_config");
   for (size_t i = 0; i < in->ncfg; i++) {

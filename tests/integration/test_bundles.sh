@@ -154,7 +154,8 @@ expect "bundle info of a bundle not installed: exit 6" 6 --err 'no bundle "nothe
 # Re-installing keeps the answers (the selfsigned sample is the same
 # bundle, signed).
 run bundle install "$FX/hello-node-1.0.0.selfsigned.mcpb" --yes
-expect "re-installing needs no answers again" 0 --out "Installed hello-node"
+expect "re-installing needs no answers again" 0 --out "Installed hello-node" \
+  --err "hello-node 1.0.0 is installed: it is replaced, its answers kept"
 run call mcp__hello-node__hello name=Ada
 expect "  and keeps them, the sensitive one too" 0 --out "GREETING=Salut"
 run bundle list --json
