@@ -259,10 +259,14 @@ static void finish_install(install *in) {
     cJSON_Delete(o);
   } else {
     char *n = mcpb_esc(in->name);
+    char *v =
+        mcpb_esc(cJSON_GetObjectItem(in->manifest, "version")->valuestring);
+    char *root = mcpb_esc(s.root);
     printf("Installed %s %s (%zu files) in %s/%s; its tools are "
            "mcp__%s__*\n",
-           n, cJSON_GetObjectItem(in->manifest, "version")->valuestring, files,
-           s.root, n, n);
+           n, v, files, root, n, n);
+    free(root);
+    free(v);
     free(n);
   }
   store_close(&s);
