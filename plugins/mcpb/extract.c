@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,8 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <unicode/uchar.h>
+#include <unicode/ustring.h>
 
 void extract_limits_default(extract_limits *l) {
   l->max_entries = 50000;
@@ -24,6 +27,26 @@ void extract_limits_default(extract_limits *l) {
   l->ratio_floor = 16ull << 20;
   l->max_path = 1024;
   l->max_depth = 32;
+}
+
+/* Entry names are UTF-8 (the ZIP flag, or what the official packer
+ * writes); libarchive converts them to the thread's locale, which fails
+ * for any non-ASCII name in the C locale. The archive is read with a
+ * UTF-8 LC_CTYPE for this thread only (uselocale), restored after. */
+typedef struct utf8_locale {
+  locale_t utf8, saved;
+} utf8_locale;
+
+static void utf8_begin(utf8_locale *l) {
+  l->utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+  l->saved = l->utf8 ? uselocale(l->utf8) : (locale_t)0;
+}
+
+static void utf8_end(utf8_locale *l) {
+  if (l->utf8) {
+    uselocale(l->saved);
+    freelocale(l->utf8);
+  }
 }
 
 static struct archive *open_zip(const void *zip, size_t len, char *err,
@@ -52,8 +75,11 @@ static const char *entry_name(struct archive_entry *e) {
 
 char *zip_read_manifest(const void *zip, size_t len, size_t max,
                         size_t *out_len, char *err, size_t n) {
+  utf8_locale loc;
+  utf8_begin(&loc);
   struct archive *a = open_zip(zip, len, err, n);
   if (!a) {
+    utf8_end(&loc);
     return NULL;
   }
   char *text = NULL;
@@ -113,6 +139,7 @@ char *zip_read_manifest(const void *zip, size_t len, size_t max,
   }
 out:
   archive_read_free(a);
+  utf8_end(&loc);
   return text;
 }
 
@@ -126,14 +153,44 @@ typedef struct name_set {
 static uint64_t fold_hash(const char *s) {
   uint64_t h = 1469598103934665603ull;
   for (; *s; s++) {
-    h = (h ^ (unsigned char)tolower((unsigned char)*s)) * 1099511628211ull;
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
   }
   return h;
 }
 
+/* `s` case-folded (Unicode full case folding, so "STRASSE" and "straße"
+ * are one name, as a case-insensitive file system takes them); ASCII
+ * folding for a name that is not UTF-8. A new string. */
+static char *fold(const char *s) {
+  UChar in[1100], out[2300];
+  int32_t ilen = 0, olen = 0, ulen = 0;
+  UErrorCode e = U_ZERO_ERROR;
+  u_strFromUTF8(in, 1100, &ilen, s, -1, &e);
+  if (U_SUCCESS(e)) {
+    olen = u_strFoldCase(out, 2300, in, ilen, U_FOLD_CASE_DEFAULT, &e);
+  }
+  char *r = malloc(3 * 2300 + 1);
+  if (!r) {
+    abort();
+  }
+  if (U_SUCCESS(e)) {
+    u_strToUTF8(r, 3 * 2300, &ulen, out, olen, &e);
+  }
+  if (U_FAILURE(e)) {
+    size_t i = 0;
+    for (; s[i] && i < 3 * 2300; i++) {
+      r[i] = (char)tolower((unsigned char)s[i]);
+    }
+    ulen = (int32_t)i;
+  }
+  r[ulen] = '\0';
+  return r;
+}
+
 /* Adds `s` without its trailing '/'; false when it was there already,
- * in any ASCII case. */
-static bool name_set_add(name_set *ns, const char *s) {
+ * in any case. */
+static bool name_set_add(name_set *ns, const char *name) {
+  char *s = fold(name);
   if (ns->count * 2 >= ns->cap) {
     size_t cap = ns->cap ? ns->cap * 2 : 1024;
     char **slots = calloc(cap, sizeof *slots);
@@ -155,15 +212,13 @@ static bool name_set_add(name_set *ns, const char *s) {
   }
   size_t j = fold_hash(s) & (ns->cap - 1);
   while (ns->slots[j]) {
-    if (strcasecmp(ns->slots[j], s) == 0) {
+    if (strcmp(ns->slots[j], s) == 0) {
+      free(s);
       return false;
     }
     j = (j + 1) & (ns->cap - 1);
   }
-  ns->slots[j] = strdup(s);
-  if (!ns->slots[j]) {
-    abort();
-  }
+  ns->slots[j] = s; /* owned by the set now */
   ns->count++;
   return true;
 }
@@ -400,8 +455,11 @@ out:
 
 int zip_extract(const void *zip, size_t len, int dirfd,
                 const extract_limits *lim, size_t *files, char *err, size_t n) {
+  utf8_locale loc;
+  utf8_begin(&loc);
   struct archive *a = open_zip(zip, len, err, n);
   if (!a) {
+    utf8_end(&loc);
     return -1;
   }
   name_set seen = {0};
@@ -477,5 +535,6 @@ int zip_extract(const void *zip, size_t len, int dirfd,
 out:
   name_set_free(&seen);
   archive_read_free(a);
+  utf8_end(&loc);
   return rc;
 }

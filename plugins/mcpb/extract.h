@@ -6,7 +6,7 @@
  * existing file. Refused, naming the entry and the rule: an empty name,
  * an absolute path, a drive letter, a backslash, a NUL or control
  * character, a "." or ".." component, an overlong name or too deep a
- * path, a duplicate name (also after ASCII case folding), a symbolic
+ * path, a duplicate name (also after Unicode case folding), a symbolic
  * link, a hard link, a device, FIFO or socket, an encrypted entry, an
  * entry whose data is not the size its header says; and limits on the
  * entry count, the bytes actually written per file and in total, and the

@@ -41,12 +41,19 @@ bundle("control", [("server/a\x1b[2Jb.txt", b"x")])
 bundle("newline", [("server/a\nmcphost: forged line", b"x")])
 bundle("duplicate", [("server/index.js", b"second")])
 bundle("duplicate_case", [("SERVER/INDEX.JS", b"second")])
+bundle("duplicate_fold", [("server/\u00c4rger.txt", b"1"),
+                          ("server/\u00e4rger.txt", b"2")])
+bundle("duplicate_sharp_s", [("server/Stra\u00dfe.txt", b"1"),
+                             ("server/STRASSE.txt", b"2")])
 bundle("symlink", [("server/link", b"/etc", 0o120777)])
 bundle("device", [("server/dev", b"", 0o020644)])
 bundle("fifo", [("server/fifo", b"", 0o010644)])
 bundle("dotcomp", [("server/./x.txt", b"x")])
 # A file inside a directory that is a file already.
 bundle("file_as_dir", [("server/index.js/x", b"x")])
+
+# A non-ASCII name is fine: installs, under its UTF-8 name.
+bundle("utf8_name", [("server/caf\u00e9 \u65e5\u672c.txt", b"x")])
 
 # setuid/setgid/sticky never kept: installs, with 0755.
 bundle("setuid", [("server/suid", b"#!/bin/sh\n", 0o107755)])

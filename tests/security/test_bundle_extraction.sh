@@ -50,6 +50,8 @@ check "  the name's newline is shown, not obeyed" \
 refused dotcomp 'a path component is "."'
 refused duplicate 'entry "server/index.js": a duplicate name'
 refused duplicate_case 'entry "SERVER/INDEX.JS": a duplicate name'
+refused duplicate_fold 'entry "server/ärger.txt": a duplicate name'
+refused duplicate_sharp_s 'entry "server/STRASSE.txt": a duplicate name'
 refused symlink 'entry "server/link": a symbolic link'
 refused device 'entry "server/dev": a device'
 refused encrypted 'entry "server/index.js": an encrypted entry'
@@ -64,6 +66,12 @@ refused damaged 'Failed to extract MCPB'
 check "no file escaped the temporary directory" \
   test ! -e "$TMP/escaped.txt" -a ! -e "$TMP/work/escaped.txt" \
   -a ! -e /tmp/escaped-abs.txt -a ! -e "$BUNDLES/../escaped.txt"
+
+# Not hostile: a non-ASCII name, whatever the locale.
+LC_ALL=C run bundle install "$Z/utf8_name.mcpb" --yes
+expect "a non-ASCII entry name installs in the C locale" 0
+check "  under its UTF-8 name" test -f "$BUNDLES/evil/server/café 日本.txt"
+run bundle remove evil
 
 # Modes are masked: setuid/setgid/sticky dropped, 0755 kept.
 run bundle install "$Z/setuid.mcpb" --yes
