@@ -9,14 +9,17 @@
  * bundles directory, check the entry point, and exchange it with the
  * installed directory in one rename (renameat2 RENAME_EXCHANGE), so a
  * reader sees either the old bundle or the new one. The answers are
- * written last. Questions are asynchronous (mcph.host.ui/1): the state
- * lives in `install` between them. */
+ * written last. Opening runs on a thread (a download must not stop the
+ * loop, nor Ctrl-C), polled by a loop timer; questions are asynchronous
+ * (mcph.host.ui/1): the state lives in `install` in between. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +53,19 @@ typedef struct install {
   bool echo_off;
   struct termios saved;
   int progress_step; /* the last tenth of the download shown */
+  /* Opening (download, signature, manifest) runs on a thread of its own;
+   * a loop timer polls it (the only state shared: the atomics below, and
+   * `file`, `open_rc` and `open_err`, written by the thread before it
+   * sets `opened`). */
+  pthread_t thread;
+  bool thread_running;
+  atomic_int opened;   /* the thread is done */
+  atomic_int stop;     /* interrupted: the download stops */
+  atomic_int permille; /* download progress; -1 size unknown, -2 none */
+  mcph_timer *tick;
+  bool interrupted;
+  int open_rc;
+  char open_err[2048];
 } install;
 
 static void install_free(install *in) {
@@ -75,6 +91,10 @@ static void echo_restore(install *in) {
 static void done(install *in, int code) {
   mcpb_plugin *pl = in->pl;
   echo_restore(in);
+  if (in->tick) {
+    pl->host->timer_cancel(pl->host, in->tick);
+    in->tick = NULL;
+  }
   if (in->ask) {
     pl->ui->cancel(pl->host, in->ask);
     in->ask = NULL;
@@ -97,8 +117,25 @@ static void fail(install *in, int code, const char *fmt, ...) {
 }
 
 void mcpb_install_interrupt(mcpb_plugin *pl) {
-  if (pl->install) {
-    fail(pl->install, 130, "install interrupted; nothing was installed");
+  install *in = pl->install;
+  if (!in) {
+    return;
+  }
+  if (in->thread_running) {
+    /* Ended when the thread is: it stops its download now. */
+    atomic_store(&in->stop, 1);
+    in->interrupted = true;
+    return;
+  }
+  fail(in, 130, "install interrupted; nothing was installed");
+}
+
+void mcpb_install_stop(mcpb_plugin *pl) {
+  install *in = pl->install;
+  if (in && in->thread_running) {
+    atomic_store(&in->stop, 1);
+    pthread_join(in->thread, NULL);
+    in->thread_running = false;
   }
 }
 
@@ -495,15 +532,53 @@ static bool policy_requires_signature(mcpb_plugin *pl) {
   return yes || (flat && strcmp(flat, "true") == 0);
 }
 
-/* A line per tenth of the download (one line when its size is not
- * known): libcurl calls this many times a second. */
-static void on_progress(void *ud, double fraction) {
+/* [open thread] Keeps the download's progress for the loop to show. */
+static int on_progress(void *ud, double fraction) {
   install *in = ud;
-  int step = fraction < 0 ? 1 : 1 + (int)(fraction * 10);
-  if (in->pl->ui && step > in->progress_step) {
+  atomic_store(&in->permille, fraction < 0 ? -1 : (int)(fraction * 1000));
+  return atomic_load(&in->stop);
+}
+
+static void *open_thread(void *ud) {
+  install *in = ud;
+  mcpb_open_opts o = {.trust = in->trust,
+                      .insecure = in->insecure,
+                      .max_bytes = BUNDLE_MAX_BYTES,
+                      .progress = on_progress,
+                      .progress_ud = in};
+  in->open_rc = in->pl->tools->open(in->src, &o, &in->file, in->open_err,
+                                    sizeof in->open_err);
+  atomic_store(&in->opened, 1);
+  return NULL;
+}
+
+static void opened(install *in);
+
+/* A line per tenth of the download on a terminal (one when its size is
+ * not known); then, once the thread is done, the rest of the install. */
+static void on_tick(void *ud) {
+  install *in = ud;
+  in->tick = NULL;
+  int pm = atomic_load(&in->permille);
+  int step = pm == -2 ? 0 : pm < 0 ? 1 : 1 + pm / 100;
+  if (in->pl->ui && isatty(STDERR_FILENO) && step > in->progress_step) {
     in->progress_step = step;
-    in->pl->ui->progress(in->pl->host, "Downloading bundle", fraction);
+    in->pl->ui->progress(in->pl->host, "Downloading bundle",
+                         pm < 0 ? -1.0 : pm / 1000.0);
   }
+  if (!atomic_load(&in->opened)) {
+    if (in->pl->host->timer_start(in->pl->host, 50, on_tick, in, &in->tick) !=
+        MCPH_OK) {
+      in->tick = NULL; /* cannot poll: wait for the thread here */
+      pthread_join(in->thread, NULL);
+      in->thread_running = false;
+      opened(in);
+    }
+    return;
+  }
+  pthread_join(in->thread, NULL);
+  in->thread_running = false;
+  opened(in);
 }
 
 int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
@@ -567,21 +642,36 @@ int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
     fail(in, EXIT_FAILED, "%s", err);
     return MCPH_OK;
   }
-  mcpb_open_opts o = {.trust = in->trust,
-                      .insecure = in->insecure,
-                      .max_bytes = BUNDLE_MAX_BYTES,
-                      .progress = isatty(STDERR_FILENO) ? on_progress : NULL,
-                      .progress_ud = in};
-  if (pl->tools->open(in->src, &o, &in->file, err, sizeof err) < 0) {
-    fail(in, EXIT_FAILED, "%s", err);
+  atomic_init(&in->opened, 0);
+  atomic_init(&in->stop, 0);
+  atomic_init(&in->permille, -2);
+  if (pthread_create(&in->thread, NULL, open_thread, in) != 0) {
+    fail(in, EXIT_FAILED, "cannot start a thread to read %s", in->src);
     return MCPH_OK;
+  }
+  in->thread_running = true;
+  on_tick(in);
+  return MCPH_OK;
+}
+
+/* The bundle is read (or not): checks, summary, answers. */
+static void opened(install *in) {
+  mcpb_plugin *pl = in->pl;
+  char err[2048];
+  if (in->interrupted) {
+    fail(in, 130, "install interrupted; nothing was installed");
+    return;
+  }
+  if (in->open_rc < 0) {
+    fail(in, EXIT_FAILED, "%s", in->open_err);
+    return;
   }
   char where[4200];
   snprintf(where, sizeof where, "%s:manifest.json", in->src);
   if (mcpb_check_manifest(in->file->manifest, in->file->manifest_len, where,
                           in->strict, &in->manifest, err, sizeof err) < 0) {
     fail(in, EXIT_FAILED, "%s", err);
-    return MCPH_OK;
+    return;
   }
   in->name = cJSON_GetObjectItem(in->manifest, "name")->valuestring;
   if (!store_name_ok(in->name)) {
@@ -590,25 +680,25 @@ int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
          "installed bundle (1 to 100 of A-Z a-z 0-9 . _ -, not starting "
          "with '.')",
          where, in->name);
-    return MCPH_OK;
+    return;
   }
   const sig_info *sig = &in->file->sig;
   if (strcmp(sig->status, "invalid") == 0) {
     fail(in, EXIT_REFUSED, "%s: refused: its signature is invalid: %s", in->src,
          sig->why);
-    return MCPH_OK;
+    return;
   }
   if (strcmp(sig->status, "signed") != 0 && policy_requires_signature(pl)) {
     fail(in, EXIT_REFUSED,
          "%s: refused: the policy bundles.requireSignature needs a signed "
          "bundle, and this one is %s%s%s",
          in->src, sig->status, *sig->why ? ": " : "", sig->why);
-    return MCPH_OK;
+    return;
   }
   char rt[400];
   if (mcpb_runtime_missing(in->manifest, rt, sizeof rt)) {
     fail(in, EXIT_FAILED, "bundle %s: %s", in->name, rt);
-    return MCPH_OK;
+    return;
   }
   if (!in->json) {
     mcpb_summary(in->manifest, sig, in->src);
@@ -656,7 +746,7 @@ int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
     if (!opt) {
       fail(in, EXIT_USAGE, "--config %s: bundle %s has no setting \"%s\"",
            in->cfg[i], in->name, key);
-      return MCPH_OK;
+      return;
     }
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(opt, "multiple"))) {
       /* Every --config KEY=... together, one element each. */
@@ -677,7 +767,7 @@ int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
       free(joined);
       if (!val) {
         fail(in, EXIT_USAGE, "--config %s: %s", key, why);
-        return MCPH_OK;
+        return;
       }
       set_value(in, key, val);
       continue;
@@ -685,10 +775,9 @@ int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
     cJSON *val = mcpb_parse_value(opt, in->cfg[i] + kl + 1, why, sizeof why);
     if (!val) {
       fail(in, EXIT_USAGE, "--config %s: %s", key, why);
-      return MCPH_OK;
+      return;
     }
     set_value(in, key, val);
   }
   ask_next(in);
-  return MCPH_OK;
 }

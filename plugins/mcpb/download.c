@@ -11,6 +11,7 @@ typedef struct sink {
   unsigned char *buf;
   size_t len, cap, max;
   int too_big;
+  int stopped;
   download_progress_fn progress;
   void *ud;
 } sink;
@@ -56,8 +57,10 @@ static int on_progress(void *ud, curl_off_t total, curl_off_t now,
     s->too_big = 1;
     return 1;
   }
-  if (s->progress) {
-    s->progress(s->ud, total > 0 ? (double)now / (double)total : -1.0);
+  if (s->progress &&
+      s->progress(s->ud, total > 0 ? (double)now / (double)total : -1.0)) {
+    s->stopped = 1;
+    return 1;
   }
   return 0;
 }
@@ -101,7 +104,9 @@ unsigned char *download(const char *url, int insecure, size_t max_bytes,
   curl_easy_setopt(c, CURLOPT_USERAGENT, "mcphost-bundle/1");
   CURLcode rc = curl_easy_perform(c);
   curl_easy_cleanup(c);
-  if (s.too_big || rc == CURLE_FILESIZE_EXCEEDED) {
+  if (s.stopped) {
+    snprintf(err, n, "interrupted");
+  } else if (s.too_big || rc == CURLE_FILESIZE_EXCEEDED) {
     snprintf(err, n, "larger than the limit of %zu bytes", max_bytes);
   } else if (rc != CURLE_OK) {
     snprintf(err, n, "%s", *ebuf ? ebuf : curl_easy_strerror(rc));

@@ -75,6 +75,8 @@ int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
 int mcpb_cmd_manage(mcpb_plugin *pl, mcph_run *run, int argc,
                     const char *const *argv, int json);
 void mcpb_install_interrupt(mcpb_plugin *pl);
+/* Stops and joins the install's thread, if any (at deinit). */
+void mcpb_install_stop(mcpb_plugin *pl);
 
 /* Prints a bundle's summary (install, info) on stdout, or as JSON. */
 void mcpb_summary(const cJSON *manifest, const sig_info *sig,

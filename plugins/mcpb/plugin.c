@@ -341,6 +341,7 @@ static const void *p_get_extension(void *ctx, const char *id) {
 }
 
 static void p_deinit(void *ctx) {
+  mcpb_install_stop(ctx);
   free(ctx);
 }
 

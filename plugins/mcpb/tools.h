@@ -24,7 +24,9 @@ typedef struct mcpb_open_opts {
   const char *trust; /* extra trust anchors (PEM), or NULL */
   int insecure;      /* allow http:// */
   size_t max_bytes;  /* the largest bundle read or downloaded */
-  void (*progress)(void *ud, double fraction); /* download, may be NULL */
+  /* The download's progress, on the calling thread; non-zero stops it.
+   * May be NULL. */
+  int (*progress)(void *ud, double fraction);
   void *progress_ud;
 } mcpb_open_opts;
 

@@ -312,4 +312,41 @@ expect "a failed download says why" 3 \
   --err "Failed to download MCPB from http://127.0.0.1:$PORT/nope.mcpb: " \
   --err "404"
 
+# A download runs beside the loop: Ctrl-C stops it at once. The server
+# sends one byte in a while and notes each connection and its end.
+cat >"$TMP/slow.py" <<'PY'
+import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+print("listening on", s.getsockname()[1], flush=True)
+c, _ = s.accept(); c.recv(4096)
+print("request", flush=True)
+c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n")
+try:
+    while True:
+        c.sendall(b"x"); time.sleep(0.2)
+except OSError:
+    print("closed by the client", flush=True)
+PY
+python3 "$TMP/slow.py" >"$TMP/slow.log" 2>&1 &
+slow=$!
+on_exit "kill $slow 2>/dev/null"
+for _ in $(seq 100); do grep -q "listening on" "$TMP/slow.log" && break; sleep 0.1; done
+SLOW_PORT=$(sed -n 's/^listening on //p' "$TMP/slow.log")
+"$MCPHOST" bundle install "http://127.0.0.1:$SLOW_PORT/slow.mcpb" --insecure \
+  --yes >"$TMP/out" 2>"$TMP/err" </dev/null &
+pid=$!
+for _ in $(seq 100); do grep -q "^request" "$TMP/slow.log" && break; sleep 0.1; done
+kill -INT "$pid"
+# Bounded: a download that blocked the loop would run for days.
+for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -9 "$pid" 2>/dev/null
+wait "$pid"
+RC=$?
+OUT=$(cat "$TMP/out")
+ERR=$(cat "$TMP/err")
+expect "Ctrl-C stops a download" 130 \
+  --err "install interrupted; nothing was installed"
+for _ in $(seq 50); do grep -q "closed by the client" "$TMP/slow.log" && break; sleep 0.1; done
+check "  and its connection is closed" grep -q "closed by the client" "$TMP/slow.log"
+
 finish
