@@ -376,8 +376,9 @@ void mcpb_summary(const cJSON *m, const sig_info *sig, const char *where) {
   const cJSON *e;
   cJSON_ArrayForEach(e, uc) {
     char buf[600];
+    const char *key = opt_str(e, "key");
     snprintf(
-        buf, sizeof buf, "%s (%s%s%s%s): %s", opt_str(e, "key"),
+        buf, sizeof buf, "%s (%s%s%s%s): %s", key ? key : "?",
         opt_str(e, "type") ? opt_str(e, "type") : "?",
         cJSON_IsTrue(cJSON_GetObjectItem(e, "required")) ? ", required" : "",
         cJSON_IsTrue(cJSON_GetObjectItem(e, "sensitive")) ? ", sensitive" : "",
