@@ -94,6 +94,7 @@ const char *config_scope_name(config_scope s) {
   case SCOPE_USER: return "user";
   case SCOPE_DYNAMIC: return "dynamic";
   case SCOPE_PLUGIN: return "plugin";
+  case SCOPE_BUNDLE: return "bundle";
   }
   return "?";
 }

@@ -17,8 +17,13 @@ typedef enum config_scope {
   SCOPE_PROJECT,    /* .mcp.json here and in the parent directories */
   SCOPE_USER,       /* the user's settings file */
   SCOPE_DYNAMIC,    /* --mcp-config, --server, --url */
-  SCOPE_PLUGIN      /* contributed by a plugin's server source */
+  SCOPE_PLUGIN,     /* contributed by a plugin's server source */
+  SCOPE_BUNDLE      /* an installed MCPB bundle (plugins/mcpb's source) */
 } config_scope;
+#define SCOPE_LAST SCOPE_BUNDLE
+
+/* Servers a plugin contributed (SCOPE_PLUGIN, SCOPE_BUNDLE). */
+#define SCOPE_IS_PROVIDED(s) ((s) == SCOPE_PLUGIN || (s) == SCOPE_BUNDLE)
 
 /* The names of the claude.ai connectors (config_scopes.c), and no
  * other server's. */

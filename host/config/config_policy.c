@@ -32,7 +32,7 @@ static void names_free(name_list *l) {
 void policy_free(config_policy *p) {
   entries_free(p->allow, p->nallow);
   entries_free(p->deny, p->ndeny);
-  for (size_t s = 0; s <= SCOPE_PLUGIN; s++)
+  for (size_t s = 0; s <= SCOPE_LAST; s++)
     free(p->allow_origin[s]);
   free(p->fail_closed);
   names_free(&p->disabled);
@@ -267,7 +267,7 @@ static char *policy_refusal(const config_policy *p, const server_config *s) {
   bool any = false;
   strbuf where;
   sb_init(&where);
-  for (int sc = SCOPE_ENTERPRISE; sc <= SCOPE_PLUGIN; sc++) {
+  for (int sc = SCOPE_ENTERPRISE; sc <= SCOPE_LAST; sc++) {
     if (!p->allow_set[sc] || (p->managed_only && sc != SCOPE_ENTERPRISE))
       continue;
     sb_printf(&where, "%s%s", any ? "; " : "", p->allow_origin[sc]);

@@ -37,8 +37,8 @@ typedef struct name_list {
 typedef struct config_policy {
   policy_entry *allow, *deny;
   size_t nallow, ndeny;
-  bool allow_set[SCOPE_PLUGIN + 1]; /* which scopes gave an allow list */
-  char *allow_origin[SCOPE_PLUGIN + 1];
+  bool allow_set[SCOPE_LAST + 1]; /* which scopes gave an allow list */
+  char *allow_origin[SCOPE_LAST + 1];
   bool managed_only;  /* allowManagedMcpServersOnly: only enterprise allows */
   char *fail_closed;  /* the enterprise policy is unreadable: why */
   name_list disabled; /* disabledMcpServers */

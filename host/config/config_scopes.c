@@ -186,7 +186,7 @@ static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
                         .allowed_ud = &L->pol,
                         .allowed_origin = pol->env_allowed_origin,
                         .guard_url = true};
-  bool untrusted = scope == SCOPE_PROJECT || scope == SCOPE_PLUGIN;
+  bool untrusted = scope == SCOPE_PROJECT || SCOPE_IS_PROVIDED(scope);
   const cJSON *e;
   cJSON_ArrayForEach(e, servers) {
     if (!e->string || e->string[0] == '\0') {
@@ -336,16 +336,20 @@ static cJSON *read_doc(config *c, const char *path, bool *broken) {
  * are claude.ai connectors, named "claude.ai <name>" as Claude Code names
  * them rather than "plugin:<id>:<name>" (the "claude.ai " names are
  * theirs alone, policy_reserved), shown under that scope, and otherwise
- * plugin servers: lowest priority, deduplicated against the others. */
+ * plugin servers: lowest priority, deduplicated against the others.
+ * "scope": "bundle": installed MCPB bundles, named after their manifests
+ * without a prefix, in the scope of that name below the plugin scope. */
 static const char *source_label(loader *L, const cJSON *doc, const char *src) {
   const cJSON *scope = cJSON_GetObjectItemCaseSensitive(doc, "scope");
   if (!scope)
     return NULL;
   if (cJSON_IsString(scope) && strcmp(scope->valuestring, "claudeai") == 0)
     return "claudeai";
+  if (cJSON_IsString(scope) && strcmp(scope->valuestring, "bundle") == 0)
+    return "bundle";
   config_error(L->c,
                "%s: its server source gave \"scope\" other than "
-               "\"claudeai\"; its servers are not used",
+               "\"claudeai\" or \"bundle\"; its servers are not used",
                src);
   return "";
 }
@@ -375,12 +379,16 @@ static void on_plugin_servers(void *ud, const char *plugin_id, const char *json,
   const char *label = doc ? source_label(L, doc, src) : NULL;
   if (doc && (!label || *label)) {
     cJSON *servers = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
+    /* "bundle": installed bundles, in a scope of their own, named after
+     * their manifests; "claudeai": connectors; else plugin:<id>:<name>. */
+    bool bundles = label && strcmp(label, "bundle") == 0;
     char *prefix =
         label ? NULL : xasprintf("plugin:%s:", plugin_id ? plugin_id : "?");
     if (cJSON_IsObject(servers))
       stage_plugin_ide(L, servers, src);
     if (servers)
-      stage_servers(L, servers, SCOPE_PLUGIN, src, "mcpServers", prefix, label);
+      stage_servers(L, servers, bundles ? SCOPE_BUNDLE : SCOPE_PLUGIN, src,
+                    "mcpServers", prefix, bundles ? NULL : label);
     else
       config_error(L->c,
                    "%s: its server source gave no \"mcpServers\" "
@@ -466,6 +474,8 @@ static const char *provider_of(const server_config *s, size_t *len) {
 
 /* The winner's name for the duplicate message. */
 static char *dup_winner(const server_config *w) {
+  if (w->scope == SCOPE_BUNDLE)
+    return xasprintf("installed bundle \"%s\"", w->name);
   if (w->scope == SCOPE_PLUGIN && w->scope_label)
     return xasprintf("claude.ai connector \"%s\"", w->name);
   if (w->scope == SCOPE_PLUGIN) {
@@ -478,6 +488,8 @@ static char *dup_winner(const server_config *w) {
 
 /* Whether two plugin-provided servers come from the same source. */
 static bool same_plugin(const server_config *a, const server_config *b) {
+  if (a->scope == SCOPE_BUNDLE || b->scope == SCOPE_BUNDLE)
+    return a->scope == b->scope;
   size_t na, nb;
   const char *ia = provider_of(a, &na), *ib = provider_of(b, &nb);
   return (a->scope_label != NULL) == (b->scope_label != NULL) && na == nb &&
@@ -496,15 +508,15 @@ static void skip_duplicates(config *c, server_config *all, const bool *keep,
     if (keep[i] && all[i].state == SERVER_ACTIVE)
       sigs[i] = policy_signature(&all[i]);
   for (size_t i = 0; i < n; i++) {
-    if (!sigs[i] || all[i].scope != SCOPE_PLUGIN)
+    if (!sigs[i] || !SCOPE_IS_PROVIDED(all[i].scope))
       continue;
     long w = -1;
     for (size_t pass = 0; pass < 2 && w < 0; pass++) {
       for (size_t j = 0; j < n && w < 0; j++) {
-        bool manual = all[j].scope != SCOPE_PLUGIN;
-        bool candidate =
-            pass == 0 ? manual
-                      : !manual && j < i && !same_plugin(&all[j], &all[i]);
+        bool manual = !SCOPE_IS_PROVIDED(all[j].scope);
+        bool candidate = pass == 0 ? manual
+                                   : !manual && j < i &&
+                                         !same_plugin(&all[j], &all[i]);
         if (candidate && sigs[j] && all[j].state == SERVER_ACTIVE &&
             strcmp(sigs[i], sigs[j]) == 0)
           w = (long)j;

@@ -18,7 +18,7 @@ void perm_rules_free(perm_rules *r) {
     free(r->rules[i].file);
   }
   free(r->rules);
-  for (size_t s = 0; s <= SCOPE_PLUGIN; s++)
+  for (size_t s = 0; s <= SCOPE_LAST; s++)
     free(r->default_origin[s]);
   for (size_t i = 0; i < r->nproject_defaults; i++) {
     free(r->project_defaults[i].file);
@@ -216,9 +216,9 @@ perm_verdict perm_decide(const perm_rules *r, const char *qualified,
   if (!r)
     return v;
   const perm_rule *rule =
-      first_match(r, PERM_DENY, qualified, sc, SCOPE_PLUGIN);
+      first_match(r, PERM_DENY, qualified, sc, SCOPE_LAST);
   if (!rule)
-    rule = first_match(r, PERM_ASK, qualified, sc, SCOPE_PLUGIN);
+    rule = first_match(r, PERM_ASK, qualified, sc, SCOPE_LAST);
   if (rule) {
     v.kind = rule->kind;
     v.rule = rule;
@@ -228,7 +228,7 @@ perm_verdict perm_decide(const perm_rules *r, const char *qualified,
   perm_kind def = PERM_ALLOW;
   int lock = -1;
   const char *origin = NULL;
-  for (int s = SCOPE_ENTERPRISE; s <= SCOPE_PLUGIN; s++) {
+  for (int s = SCOPE_ENTERPRISE; s <= SCOPE_LAST; s++) {
     perm_kind k;
     const char *o;
     if (!scope_default(r, s, sc, &k, &o) || k == PERM_ALLOW)

@@ -42,9 +42,9 @@ typedef struct perm_rules {
   size_t n;
   /* `default` per scope: set[s] says whether scope s gave one. The
    * project scope's are per file, in project_defaults. */
-  bool set[SCOPE_PLUGIN + 1];
-  perm_kind defaults[SCOPE_PLUGIN + 1];
-  char *default_origin[SCOPE_PLUGIN + 1];
+  bool set[SCOPE_LAST + 1];
+  perm_kind defaults[SCOPE_LAST + 1];
+  char *default_origin[SCOPE_LAST + 1];
   perm_file_default *project_defaults;
   size_t nproject_defaults;
 } perm_rules;

@@ -109,6 +109,24 @@ start_node() {
   return 1
 }
 
+# serve_dir DIR: a plain HTTP server of DIR's files on 127.0.0.1 (Python's
+# http.server), gone with the test; sets HTTP_PORT.
+serve_dir() {
+  python3 -m http.server 0 --bind 127.0.0.1 --directory "$1" \
+    >"$TMP/http-$RANDOM.log" 2>&1 &
+  local pid=$! log
+  on_exit "kill $pid 2>/dev/null"
+  log=$(ls -t "$TMP"/http-*.log | head -1)
+  HTTP_PORT=
+  for _ in $(seq 100); do
+    HTTP_PORT=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$log" | head -1)
+    [ -n "$HTTP_PORT" ] && return 0
+    sleep 0.1
+  done
+  echo "could not serve $1: $(cat "$log")"
+  return 1
+}
+
 # batch_run CONFIG LINE...: mcphost --config CONFIG batch with the LINEs
 # on stdin; sets RC, OUT and ERR.
 batch_run() {

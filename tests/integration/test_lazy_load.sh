@@ -98,4 +98,21 @@ expect "a missing implementation fails the server, naming the file and why" 3 \
 run --plugin-dir "$TMP/lone/plugins" plugins
 expect "the plugin still loads and lists its type without its implementation" 0 \
   --out "$TMP/lone/plugins/transport-http.so" --out "transports: http"
+
+# The bundle plugin: libarchive, OpenSSL and libcurl are in mcpb-tools.so,
+# opened by the bundle commands that need them; an installed bundle
+# listed as a server maps none of them.
+unset MCPHOST_PLUGIN_PATH
+FXB="$SRCDIR/tests/fixtures/mcpb"
+run_traced bundle install "$FXB/hello-bin-0.3.0.mcpb" --yes
+expect "bundle install works" 0 --out "Installed hello-bin"
+check "  and loads libarchive" test "$(loads libarchive)" -ge 1
+check "  and OpenSSL's libcrypto" test "$(loads libcrypto)" -ge 1
+run_traced servers
+expect "the installed bundle is a server" 0 --out "hello-bin"
+check "  listed without libarchive" test "$(loads libarchive)" = 0
+check "  nor libcurl" test "$(loads libcurl)" = 0
+run_traced bundle list
+expect "bundle list works" 0 --out "hello-bin"
+check "  without libarchive" test "$(loads libarchive)" = 0
 finish

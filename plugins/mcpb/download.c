@@ -1,0 +1,122 @@
+#include "download.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+typedef struct sink {
+  unsigned char *buf;
+  size_t len, cap, max;
+  int too_big;
+  int stopped;
+  download_progress_fn progress;
+  void *ud;
+} sink;
+
+int download_is_url(const char *s) {
+  size_t i = 0;
+  while (isalpha((unsigned char)s[i])) {
+    i++;
+  }
+  return i > 0 && strncmp(s + i, "://", 3) == 0;
+}
+
+static size_t on_data(char *p, size_t size, size_t nmemb, void *ud) {
+  sink *s = ud;
+  size_t n = size * nmemb;
+  if (s->len + n > s->max) {
+    s->too_big = 1;
+    return 0;
+  }
+  if (s->len + n > s->cap) {
+    size_t cap = s->cap ? s->cap : 65536;
+    while (cap < s->len + n) {
+      cap *= 2;
+    }
+    unsigned char *grown = realloc(s->buf, cap);
+    if (!grown) {
+      return 0;
+    }
+    s->buf = grown;
+    s->cap = cap;
+  }
+  memcpy(s->buf + s->len, p, n);
+  s->len += n;
+  return n;
+}
+
+static int on_progress(void *ud, curl_off_t total, curl_off_t now,
+                       curl_off_t ut, curl_off_t un) {
+  (void)ut;
+  (void)un;
+  sink *s = ud;
+  if (total > 0 && (size_t)total > s->max) {
+    s->too_big = 1;
+    return 1;
+  }
+  if (s->progress &&
+      s->progress(s->ud, total > 0 ? (double)now / (double)total : -1.0)) {
+    s->stopped = 1;
+    return 1;
+  }
+  return 0;
+}
+
+unsigned char *download(const char *url, int insecure, size_t max_bytes,
+                        download_progress_fn progress, void *ud, size_t *len,
+                        char *err, size_t n) {
+  const char *protocols = insecure ? "https,http" : "https";
+  if (strncasecmp(url, "https://", 8) != 0 &&
+      !(insecure && strncasecmp(url, "http://", 7) == 0)) {
+    snprintf(err, n,
+             insecure ? "only http and https URLs can be downloaded"
+                      : "only https URLs are downloaded (--insecure allows "
+                        "http)");
+    return NULL;
+  }
+  sink s = {.max = max_bytes, .progress = progress, .ud = ud};
+  char ebuf[CURL_ERROR_SIZE] = "";
+  CURL *c = curl_easy_init();
+  if (!c) {
+    snprintf(err, n, "libcurl cannot be initialized");
+    return NULL;
+  }
+  curl_easy_setopt(c, CURLOPT_URL, url);
+  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, protocols);
+  curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, protocols);
+  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+  curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
+  curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
+  curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
+  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(c, CURLOPT_XFERINFODATA, &s);
+  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, ebuf);
+  curl_easy_setopt(c, CURLOPT_USERAGENT, "mcphost-bundle/1");
+  CURLcode rc = curl_easy_perform(c);
+  curl_easy_cleanup(c);
+  if (s.stopped) {
+    snprintf(err, n, "interrupted");
+  } else if (s.too_big || rc == CURLE_FILESIZE_EXCEEDED) {
+    snprintf(err, n, "larger than the limit of %zu bytes", max_bytes);
+  } else if (rc != CURLE_OK) {
+    snprintf(err, n, "%s", *ebuf ? ebuf : curl_easy_strerror(rc));
+  } else {
+    *len = s.len;
+    if (!s.buf) {
+      s.buf = malloc(1);
+    }
+    return s.buf;
+  }
+  free(s.buf);
+  return NULL;
+}

@@ -1,0 +1,271 @@
+#include "sig.h"
+
+#include <stdint.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/bio.h>
+#include <openssl/cms.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include "fsutil.h"
+
+static void ssl_reason(char *out, size_t n, const char *what) {
+  unsigned long e = ERR_peek_last_error();
+  char buf[256] = "";
+  if (e) {
+    ERR_error_string_n(e, buf, sizeof buf);
+  }
+  snprintf(out, n, "%s%s%s", what, *buf ? ": " : "", buf);
+  ERR_clear_error();
+}
+
+static void name_cn(X509_NAME *nm, char *out, size_t n) {
+  out[0] = '\0';
+  if (nm && X509_NAME_get_text_by_NID(nm, NID_commonName, out, (int)n) < 0) {
+    X509_NAME_oneline(nm, out, (int)n);
+  }
+}
+
+static void iso_time(const ASN1_TIME *t, char *out, size_t n) {
+  struct tm tm;
+  out[0] = '\0';
+  if (t && ASN1_TIME_to_tm(t, &tm)) {
+    strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  }
+}
+
+static void describe_signer(X509 *leaf, sig_info *o) {
+  name_cn(X509_get_subject_name(leaf), o->publisher, sizeof o->publisher);
+  name_cn(X509_get_issuer_name(leaf), o->issuer, sizeof o->issuer);
+  iso_time(X509_get0_notBefore(leaf), o->valid_from, sizeof o->valid_from);
+  iso_time(X509_get0_notAfter(leaf), o->valid_to, sizeof o->valid_to);
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int mdlen = 0;
+  if (X509_digest(leaf, EVP_sha256(), md, &mdlen)) {
+    for (unsigned int i = 0; i < mdlen && 2 * i + 2 < sizeof o->fingerprint;
+         i++) {
+      snprintf(o->fingerprint + 2 * i, 3, "%02x", md[i]);
+    }
+  }
+}
+
+static void set_status(sig_info *o, const char *status, const char *why) {
+  snprintf(o->status, sizeof o->status, "%s", status);
+  if (why) {
+    snprintf(o->why, sizeof o->why, "%s", why);
+  }
+}
+
+/* CMS_verify of `cms` over `content`; `store` NULL: signature only. */
+static int verify(CMS_ContentInfo *cms, const unsigned char *content,
+                  size_t len, X509_STORE *store) {
+  BIO *in = BIO_new_mem_buf(content, (int)len);
+  if (!in) {
+    return 0;
+  }
+  unsigned flags = CMS_BINARY | (store ? 0u : CMS_NO_SIGNER_CERT_VERIFY);
+  int ok = CMS_verify(cms, NULL, store, in, NULL, flags);
+  BIO_free(in);
+  return ok == 1;
+}
+
+void sig_check(const unsigned char *data, size_t len, int trailer_kind,
+               const trailer *t, const char *trust, sig_info *o) {
+  memset(o, 0, sizeof *o);
+  if (trailer_kind == TRAILER_NONE) {
+    set_status(o, "unsigned", "the bundle has no signature");
+    return;
+  }
+  if (trailer_kind != TRAILER_OK) {
+    set_status(o, "invalid", t->why);
+    return;
+  }
+  (void)len;
+  const unsigned char *p = data + t->der_off;
+  CMS_ContentInfo *cms = NULL;
+  X509_STORE *store = NULL;
+  STACK_OF(X509) *signers = NULL;
+  if (t->der_len > 0x7fffffff ||
+      !(cms = d2i_CMS_ContentInfo(NULL, &p, (long)t->der_len)) ||
+      OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
+    set_status(o, "invalid", "the signature is not a CMS SignedData blob");
+    goto out;
+  }
+  if (!CMS_is_detached(cms)) {
+    set_status(o, "invalid", "the signature is not detached");
+    goto out;
+  }
+  if (!verify(cms, data, t->zip_len, NULL)) {
+    char why[300];
+    ssl_reason(why, sizeof why,
+               "the content does not match its signature (tampered?)");
+    set_status(o, "invalid", why);
+    goto out;
+  }
+  signers = CMS_get0_signers(cms);
+  X509 *leaf =
+      signers && sk_X509_num(signers) > 0 ? sk_X509_value(signers, 0) : NULL;
+  if (!leaf) {
+    set_status(o, "invalid", "the signature names no signer certificate");
+    goto out;
+  }
+  describe_signer(leaf, o);
+  if (X509_check_issued(leaf, leaf) == X509_V_OK) {
+    set_status(o, "self-signed", "the publisher signed its own certificate");
+    goto out;
+  }
+  store = X509_STORE_new();
+  if (!store || X509_STORE_set_default_paths(store) != 1 ||
+      (trust && X509_STORE_load_file(store, trust) != 1)) {
+    char why[300];
+    ssl_reason(why, sizeof why, "the trust store cannot be loaded");
+    set_status(o, "unsigned", why);
+    goto out;
+  }
+  /* OpenSSL has no code-signing purpose: any purpose for the chain, and
+   * the EKU checked below. */
+  X509_VERIFY_PARAM_set_purpose(X509_STORE_get0_param(store), X509_PURPOSE_ANY);
+  if (!verify(cms, data, t->zip_len, store)) {
+    char why[300];
+    ssl_reason(why, sizeof why, "the publisher's certificate is not trusted");
+    set_status(o, "unsigned", why);
+    goto out;
+  }
+  uint32_t xku = X509_get_extended_key_usage(leaf);
+  if (xku == UINT32_MAX || !(xku & XKU_CODE_SIGN)) {
+    set_status(o, "unsigned",
+               "the publisher's certificate is not for code signing (no "
+               "codeSigning extended key usage)");
+    goto out;
+  }
+  set_status(o, "signed", NULL);
+out:
+  sk_X509_free(signers);
+  X509_STORE_free(store);
+  CMS_ContentInfo_free(cms);
+  ERR_clear_error();
+}
+
+/* ---- signing ---- */
+
+static X509 *read_cert(const char *path, char *err, size_t n) {
+  BIO *b = BIO_new_file(path, "r");
+  X509 *x = b ? PEM_read_bio_X509(b, NULL, NULL, NULL) : NULL;
+  BIO_free(b);
+  if (!x) {
+    char what[300];
+    snprintf(what, sizeof what, "%s: not a PEM certificate", path);
+    ssl_reason(err, n, what);
+  }
+  return x;
+}
+
+int sig_sign(const char *path, const char *cert, const char *key,
+             const char *const *chain, size_t nchain, char *err, size_t n) {
+  int rc = -1;
+  size_t len = 0;
+  char why[256];
+  unsigned char *data = fs_read_path(path, SIZE_MAX / 2, &len, why, sizeof why);
+  if (!data) {
+    snprintf(err, n, "%s: %s", path, why);
+  }
+  X509 *signer = NULL;
+  EVP_PKEY *pkey = NULL;
+  STACK_OF(X509) *certs = sk_X509_new_null();
+  CMS_ContentInfo *cms = NULL;
+  BIO *in = NULL;
+  unsigned char *der = NULL;
+  FILE *f = NULL;
+  char tmp[4200] = "";
+  if (!data || !certs) {
+    goto out;
+  }
+  trailer t;
+  trailer_parse(data, len, &t);
+  size_t zip_len = t.zip_len;
+  if (!(signer = read_cert(cert, err, n))) {
+    goto out;
+  }
+  BIO *kb = BIO_new_file(key, "r");
+  pkey = kb ? PEM_read_bio_PrivateKey(kb, NULL, NULL, NULL) : NULL;
+  BIO_free(kb);
+  if (!pkey) {
+    char what[300];
+    snprintf(what, sizeof what, "%s: not a PEM private key", key);
+    ssl_reason(err, n, what);
+    goto out;
+  }
+  if (X509_check_private_key(signer, pkey) != 1) {
+    snprintf(err, n, "%s is not the key of %s", key, cert);
+    goto out;
+  }
+  for (size_t i = 0; i < nchain; i++) {
+    X509 *x = read_cert(chain[i], err, n);
+    if (!x) {
+      goto out;
+    }
+    sk_X509_push(certs, x);
+  }
+  in = BIO_new_mem_buf(data, (int)zip_len);
+  cms =
+      in ? CMS_sign(signer, pkey, certs, in, CMS_DETACHED | CMS_BINARY) : NULL;
+  if (!cms) {
+    ssl_reason(err, n, "signing failed");
+    goto out;
+  }
+  int dlen = i2d_CMS_ContentInfo(cms, &der);
+  if (dlen <= 0) {
+    ssl_reason(err, n, "the signature cannot be encoded");
+    goto out;
+  }
+  snprintf(tmp, sizeof tmp, "%s.signing", path);
+  f = fopen(tmp, "wb");
+  if (!f) {
+    snprintf(err, n, "%s: %s", tmp, strerror(errno));
+    goto out;
+  }
+  unsigned char le[4] = {(unsigned char)dlen, (unsigned char)(dlen >> 8),
+                         (unsigned char)(dlen >> 16),
+                         (unsigned char)(dlen >> 24)};
+  fwrite(data, 1, zip_len, f);
+  fwrite("MCPB_SIG_V1", 1, 11, f);
+  fwrite(le, 1, 4, f);
+  fwrite(der, 1, (size_t)dlen, f);
+  fwrite("MCPB_SIG_END", 1, 12, f);
+  int bad = ferror(f);
+  if (fclose(f) != 0 || bad) {
+    f = NULL;
+    snprintf(err, n, "%s: write error", tmp);
+    goto out;
+  }
+  f = NULL;
+  if (rename(tmp, path) < 0) {
+    snprintf(err, n, "%s: %s", path, strerror(errno));
+    goto out;
+  }
+  tmp[0] = '\0';
+  rc = 0;
+out:
+  if (f) {
+    fclose(f);
+  }
+  if (tmp[0]) {
+    remove(tmp);
+  }
+  OPENSSL_free(der);
+  BIO_free(in);
+  CMS_ContentInfo_free(cms);
+  sk_X509_pop_free(certs, X509_free);
+  EVP_PKEY_free(pkey);
+  X509_free(signer);
+  free(data);
+  return rc;
+}

@@ -1,0 +1,45 @@
+/* Bundle signatures: PKCS#7/CMS SignedData, detached, over the ZIP bytes
+ * (reference/mcpb.md §4), checked and made with OpenSSL.
+ *
+ * Statuses:
+ *   signed      the signature is good, the signer's chain reaches the
+ *               system trust store or a --trust certificate, and the
+ *               signer's certificate is for code signing (EKU);
+ *   self-signed the signature is good and the signer issued its own
+ *               certificate;
+ *   unsigned    no trailer, or a good signature whose signer is not
+ *               trusted (the reason in `why`), as the official tools say;
+ *   invalid     a broken trailer or CMS blob, or content that does not
+ *               match its signature (tampered).
+ *
+ * Any thread (OpenSSL 3 objects are per call). */
+#ifndef MCPB_SIG_H
+#define MCPB_SIG_H
+
+#include <stddef.h>
+
+#include "trailer.h"
+
+typedef struct sig_info {
+  char status[16];
+  char publisher[256]; /* subject CN of the signer */
+  char issuer[256];    /* issuer CN */
+  char valid_from[32]; /* ISO 8601, UTC */
+  char valid_to[32];
+  char fingerprint[100]; /* SHA-256 of the signer's certificate, hex */
+  char why[320];         /* for unsigned and invalid */
+} sig_info;
+
+/* Checks the signature of `data` (`len` bytes) whose trailer `t` was
+ * parsed. `trust` is a PEM file of extra trust anchors or NULL. */
+void sig_check(const unsigned char *data, size_t len, int trailer_kind,
+               const trailer *t, const char *trust, sig_info *out);
+
+/* Signs the file `path` in place: any trailer it has is replaced by one
+ * holding a signature by `cert` and `key` (PEM files), with the
+ * certificates of the PEM files `chain` (may be empty) embedded. 0, or -1
+ * with the reason in `err`. */
+int sig_sign(const char *path, const char *cert, const char *key,
+             const char *const *chain, size_t nchain, char *err, size_t n);
+
+#endif
