@@ -22,10 +22,22 @@ struct ws_dns {
   int fds[2]; /* the worker writes one byte to fds[1] when done */
   mcph_watch *w;
   bool joined;
+  /* Under `mu`: the worker is past its lookup (`finished`), or the loop
+   * gave the resolver up (`abandoned`: the worker, detached, frees it). */
+  pthread_mutex_t mu;
+  bool finished, abandoned;
   /* Written by the worker, read on the loop once it is joined. */
   int gai;
   char address[INET6_ADDRSTRLEN];
 };
+
+static void dns_release(ws_dns *d) {
+  close(d->fds[0]);
+  close(d->fds[1]);
+  pthread_mutex_destroy(&d->mu);
+  free(d->name);
+  free(d);
+}
 
 static void *worker(void *arg) {
   ws_dns *d = arg;
@@ -51,23 +63,42 @@ static void *worker(void *arg) {
     }
     freeaddrinfo(res);
   }
+  pthread_mutex_lock(&d->mu);
+  d->finished = true;
+  bool abandoned = d->abandoned;
+  pthread_mutex_unlock(&d->mu);
+  if (abandoned) {
+    dns_release(d); /* nobody waits for the answer any more */
+    return NULL;
+  }
   char one = 1;
   while (write(d->fds[1], &one, 1) < 0 && errno == EINTR) {
   }
   return NULL;
 }
 
+/* [loop] Frees, or leaves the freeing to a worker still in its lookup
+ * (detached: a resolver that does not answer must not hold the loop; the
+ * plugin is never unloaded, so its code stays mapped). */
 static void dns_free(ws_dns *d) {
   if (d->w) {
     d->host->fd_unwatch(d->host, d->w);
+    d->w = NULL;
   }
   if (!d->joined) {
-    pthread_join(d->thread, NULL);
+    pthread_mutex_lock(&d->mu);
+    bool finished = d->finished;
+    pthread_t th = d->thread;
+    d->abandoned = !finished;
+    pthread_mutex_unlock(&d->mu);
+    if (!finished) {
+      pthread_detach(th); /* d is the worker's now */
+      return;
+    }
+    /* Past its lookup: only its byte is left to write. */
+    pthread_join(th, NULL);
   }
-  close(d->fds[0]);
-  close(d->fds[1]);
-  free(d->name);
-  free(d);
+  dns_release(d);
 }
 
 static void on_done(void *ud, int fd, unsigned events) {
@@ -100,11 +131,15 @@ ws_dns *ws_dns_start(const mcph_host *host, const char *name, ws_dns_cb cb,
     free(d);
     return NULL;
   }
-  if (pthread_create(&d->thread, NULL, worker, d) != 0) {
+  if (pthread_mutex_init(&d->mu, NULL) != 0) {
     close(d->fds[0]);
     close(d->fds[1]);
     free(d->name);
     free(d);
+    return NULL;
+  }
+  if (pthread_create(&d->thread, NULL, worker, d) != 0) {
+    dns_release(d);
     return NULL;
   }
   if (host->fd_watch(host, d->fds[0], MCPH_FD_READ, on_done, d, &d->w) != 0) {

@@ -1,7 +1,8 @@
 /* Name resolution off the loop: getaddrinfo() in a thread of its own,
- * started for one name and joined when it is done (never left running
- * after the transport), its answer delivered on the loop through a pipe
- * the host watches. libwebsockets 4.1.6 in Debian resolves inside its
+ * started for one name and joined when it is done, its answer delivered
+ * on the loop through a pipe the host watches. A cancelled lookup is not
+ * waited for: its thread, detached, frees what it used when getaddrinfo
+ * returns. libwebsockets 4.1.6 in Debian resolves inside its
  * connect call, which would block the loop for a slow DNS server. */
 #ifndef MCPH_WS_DNS_H
 #define MCPH_WS_DNS_H
@@ -21,8 +22,9 @@ typedef void (*ws_dns_cb)(void *ud, int code, const char *address,
 ws_dns *ws_dns_start(const mcph_host *host, const char *name, ws_dns_cb cb,
                      void *ud);
 
-/* [loop] Stops waiting (joins the thread, which may take as long as the
- * lookup) and frees; `cb` is not called. NULL is fine. */
+/* [loop] Stops waiting, at once (a thread still in getaddrinfo() is
+ * detached and frees its part when it returns); `cb` is not called.
+ * NULL is fine. */
 void ws_dns_cancel(ws_dns *d);
 
 #endif
