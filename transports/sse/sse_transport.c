@@ -146,6 +146,9 @@ void sse_finish(mcph_transport *t, int code, const char *fmt, ...) {
   va_end(ap);
   t->close_code = code;
   t->close_reason = strdup(reason);
+  /* A headersHelper still running would open the stream after the end. */
+  headers_helper_cancel(t->helper);
+  t->helper = NULL;
   stream_stop(t);
   post_stop(t);
   evq_clear(&t->notes);
