@@ -1,0 +1,164 @@
+/* Small helpers every part of the plugin uses: a growing string, form
+ * encoding, allocation that never returns NULL, the wall clock. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "oauth.h"
+
+void *oauth_calloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) {
+    abort(); /* as the host's xcalloc: out of memory is not recoverable */
+  }
+  return p;
+}
+
+char *oauth_strndup(const char *s, size_t n) {
+  char *d = oauth_calloc(1, n + 1);
+  memcpy(d, s, n);
+  return d;
+}
+
+char *oauth_strdup(const char *s) {
+  return s ? oauth_strndup(s, strlen(s)) : NULL;
+}
+
+int64_t oauth_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void ob_add(obuf *b, const char *s, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + n + 1) {
+      cap *= 2;
+    }
+    char *d = realloc(b->data, cap);
+    if (!d) {
+      abort();
+    }
+    b->data = d;
+    b->cap = cap;
+  }
+  memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+void ob_puts(obuf *b, const char *s) {
+  ob_add(b, s, strlen(s));
+}
+
+void ob_printf(obuf *b, const char *fmt, ...) {
+  char tmp[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  if (n < 0) {
+    return;
+  }
+  if ((size_t)n < sizeof tmp) {
+    ob_add(b, tmp, (size_t)n);
+    return;
+  }
+  char *big = oauth_calloc(1, (size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  ob_add(b, big, (size_t)n);
+  free(big);
+}
+
+/* RFC 3986 unreserved characters pass; everything else is %XX. */
+static void form_escape(obuf *b, const char *s) {
+  static const char hex[] = "0123456789ABCDEF";
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+        (*p >= '0' && *p <= '9') || *p == '-' || *p == '.' || *p == '_' ||
+        *p == '~') {
+      ob_add(b, (const char *)p, 1);
+    } else {
+      char e[3] = {'%', hex[*p >> 4], hex[*p & 15]};
+      ob_add(b, e, 3);
+    }
+  }
+}
+
+void ob_form(obuf *b, const char *name, const char *value) {
+  if (!value) {
+    return;
+  }
+  if (b->len) {
+    ob_add(b, "&", 1);
+  }
+  form_escape(b, name);
+  ob_add(b, "=", 1);
+  form_escape(b, value);
+}
+
+const char *ob_str(obuf *b) {
+  return b->data ? b->data : "";
+}
+
+void ob_free(obuf *b) {
+  free(b->data);
+  *b = (obuf){0};
+}
+
+static int hexval(char c) {
+  if (c >= '0' && c <= '9') {
+    return c - '0';
+  }
+  if (c >= 'a' && c <= 'f') {
+    return c - 'a' + 10;
+  }
+  if (c >= 'A' && c <= 'F') {
+    return c - 'A' + 10;
+  }
+  return -1;
+}
+
+void oauth_form_decode(char *s) {
+  char *w = s;
+  for (const char *r = s; *r; r++) {
+    int hi, lo;
+    if (*r == '+') {
+      *w++ = ' ';
+    } else if (*r == '%' && (hi = hexval(r[1])) >= 0 &&
+               (lo = hexval(r[2])) >= 0) {
+      *w++ = (char)(hi * 16 + lo);
+      r += 2;
+    } else {
+      *w++ = *r;
+    }
+  }
+  *w = '\0';
+}
+
+char *oauth_query_param(const char *url, const char *name) {
+  const char *q = url ? strchr(url, '?') : NULL;
+  if (!q) {
+    return NULL;
+  }
+  size_t nlen = strlen(name);
+  for (const char *p = q + 1; *p;) {
+    const char *end = p + strcspn(p, "&#");
+    if ((size_t)(end - p) > nlen && strncmp(p, name, nlen) == 0 &&
+        p[nlen] == '=') {
+      char *v = oauth_strndup(p + nlen + 1, (size_t)(end - p) - nlen - 1);
+      oauth_form_decode(v);
+      return v;
+    }
+    if (*end != '&') {
+      break;
+    }
+    p = end + 1;
+  }
+  return NULL;
+}
