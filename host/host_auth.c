@@ -103,7 +103,7 @@ static auth_conn *find(host *h, const session *s) {
   return NULL;
 }
 
-void host_auth_challenge(session *s, const mcph_auth_challenge *ch) {
+bool host_auth_challenge(session *s, const mcph_auth_challenge *ch) {
   host *h = s->h;
   auth_conn *c = find(h, s);
   plugin *p = c ? c->provider : NULL;
@@ -114,12 +114,14 @@ void host_auth_challenge(session *s, const mcph_auth_challenge *ch) {
   }
   const mcph_auth_provider *a = p ? provider_of(p) : NULL;
   if (!a || !a->challenge) {
-    return;
+    return false;
   }
-  if (a->challenge(p->ctx, s->cfg->name, ch) == MCPH_OK) {
-    host_log(h, MCPH_LOG_DEBUG, s->cfg->name,
-             "the auth provider %s takes up the HTTP %d", p->id, ch->status);
+  if (a->challenge(p->ctx, s->cfg->name, ch) != MCPH_OK) {
+    return false;
   }
+  host_log(h, MCPH_LOG_DEBUG, s->cfg->name,
+           "the auth provider %s takes up the HTTP %d", p->id, ch->status);
+  return true;
 }
 
 static int svc_set_authorization(const mcph_host *api, const char *server,
@@ -140,7 +142,9 @@ static int svc_set_authorization(const mcph_host *api, const char *server,
                               "server \"%s\" has its Authorization from %s",
                               server, c->provider->id);
       }
-      return set_on(c->s, value, err);
+      int rc = set_on(c->s, value, err);
+      session_auth_settled(c->s);
+      return rc;
     }
   }
   return mcph_error_set(err, MCPH_ENOTFOUND, "server \"%s\" has no connection",

@@ -121,7 +121,9 @@ static void on_session_reset(void *ud, const char *message) {
 }
 
 /* A 401 or 403: the state shows needs-auth, and the auth provider, if
- * any, hears the challenge (host_auth.h). */
+ * any, hears the challenge (host_auth.h). When it takes it up, requests
+ * are held until it set a new value; the one that failed is sent once
+ * more then (on_send_failed). */
 static void on_auth_required(void *ud, const mcph_auth_challenge *ch) {
   session *s = ud;
   s->fail = FAIL_AUTH;
@@ -129,7 +131,18 @@ static void on_auth_required(void *ud, const mcph_auth_challenge *ch) {
            "authorization required: HTTP %d%s%s", ch->status,
            ch->resource_metadata ? ", resource metadata " : "",
            ch->resource_metadata ? ch->resource_metadata : "");
-  host_auth_challenge(s, ch);
+  if (host_auth_challenge(s, ch) && !s->auth_pending) {
+    s->auth_pending = true;
+    rpc_hold(s->rpc, true);
+  }
+}
+
+void session_auth_settled(session *s) {
+  if (!s->auth_pending)
+    return;
+  s->auth_pending = false;
+  if (!s->reinitializing)
+    rpc_hold(s->rpc, false);
 }
 
 static void on_error(void *ud, int code, const char *message) {
@@ -214,6 +227,8 @@ static void on_send_failed(void *ud, int code, const char *message,
   }
   if (code == MCPH_EAUTH)
     s->fail = FAIL_AUTH; /* kept for the state shown: needs-auth */
+  if (code == MCPH_EAUTH && s->auth_pending && rpc_retry(s->rpc, id))
+    return; /* held until the auth provider settled */
   if (id == s->init_id && code == MCPH_ENOTSUP && may_fall_back(s)) {
     /* The http transport's word for a 4xx to initialize. The transport
      * is replaced from a timer, not from inside its own callback. */
