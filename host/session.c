@@ -131,10 +131,17 @@ static void on_auth_required(void *ud, const mcph_auth_challenge *ch) {
            "authorization required: HTTP %d%s%s", ch->status,
            ch->resource_metadata ? ", resource metadata " : "",
            ch->resource_metadata ? ch->resource_metadata : "");
-  if (host_auth_challenge(s, ch) && !s->auth_pending) {
-    s->auth_pending = true;
+  if (s->auth_pending)
+    return; /* the provider is at it already */
+  /* A value set inside the provider's challenge() (settled at once) is
+   * used from the next request on; one that comes later gets the failed
+   * request again. */
+  s->auth_pending = true;
+  bool taken = host_auth_challenge(s, ch);
+  if (taken && s->auth_pending)
     rpc_hold(s->rpc, true);
-  }
+  else
+    s->auth_pending = false;
 }
 
 void session_auth_settled(session *s) {

@@ -189,6 +189,8 @@ int authorize(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
     }
     got = callback_wait(f, listen_fd, !opened && isatty(0), CALLBACK_WAIT_MS,
                         state);
+    /* The token request gets its own time after a person's minutes. */
+    f->deadline_ms = oauth_now_ms() + f->phase_ms;
   }
   ob_free(&u);
   if (!got) {

@@ -316,8 +316,8 @@ static int full_flow(oauth_flow *f) {
   if (!cc && !f->sv.xaa) {
     if (f->browser != BROWSER_FOLLOW && !f->interactive) {
       snprintf(f->message, sizeof f->message,
-               "server \"%s\" needs authorization: run `mcphost mcp login "
-               "%s`",
+               "server \"%s\" is not authorized yet; run `mcphost mcp "
+               "login %s`",
                f->sv.name, f->sv.name);
       goto out;
     }

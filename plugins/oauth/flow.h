@@ -26,7 +26,8 @@ typedef struct oauth_flow {
   char *sent_token;  /* the access token the server refused, or NULL */
   char *step_scope;  /* the scopes asked for before, for a step-up */
   char *xaa_idp;     /* the xaaIdp settings as JSON text, or NULL */
-  int64_t deadline_ms; /* for each network phase */
+  int64_t phase_ms;    /* how long each network phase may take */
+  int64_t deadline_ms; /* the current phase's end (wall clock) */
   /* Output, read on the loop after the thread posted. */
   int rc;            /* MCPH_OK or MCPH_E* */
   char *token;       /* the access token */

@@ -142,8 +142,6 @@ oauth_flow *oplugin_flow(oplugin *pl, oserver *s, flow_kind kind) {
   f->sent_token = oauth_strdup(s->token);
   f->step_scope = oauth_strdup(s->scope);
   f->xaa_idp = f->sv.xaa ? xaa_settings() : NULL;
-  /* Each network phase has 30 s, as Claude Code's auth requests. */
-  f->deadline_ms = oauth_now_ms() + 30000;
   return f;
 }
 
@@ -155,10 +153,19 @@ typedef struct flow_job {
   oauth_flow *f;
 } flow_job;
 
+/* How long each network phase of a flow may take: 30 s, as Claude
+ * Code's auth requests, or MCPHOST_OAUTH_TIMEOUT_MS. */
+static int64_t phase_ms(void) {
+  const char *v = getenv("MCPHOST_OAUTH_TIMEOUT_MS");
+  long ms = v ? strtol(v, NULL, 10) : 0;
+  return ms > 0 ? ms : 30000;
+}
+
 static void flow_work(job *j) {
   flow_job *fj = (flow_job *)j;
   /* The deadline counts from the start of the work, not of the queue. */
-  fj->f->deadline_ms = oauth_now_ms() + 30000;
+  fj->f->phase_ms = phase_ms();
+  fj->f->deadline_ms = oauth_now_ms() + fj->f->phase_ms;
   flow_run(fj->f);
 }
 
@@ -224,7 +231,7 @@ static void flow_done(job *j) {
     return;
   }
   s->gave_up = true;
-  oplugin_log(pl, MCPH_LOG_ERROR, s->name, "server \"%s\": %s", s->name,
+  oplugin_log(pl, MCPH_LOG_ERROR, s->name, "%s",
               f->message[0] ? f->message : "authorization failed");
   if (login) {
     pl->servers->finish(pl->host, login, 7);
