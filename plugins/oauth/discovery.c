@@ -55,12 +55,6 @@ out:
   return ret;
 }
 
-static char *json_str(const cJSON *o, const char *k) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-  return cJSON_IsString(v) && v->valuestring[0] ? oauth_strdup(v->valuestring)
-                                                : NULL;
-}
-
 static char *join_array(const cJSON *a) {
   obuf b = {0};
   const cJSON *it;
@@ -233,7 +227,7 @@ static int find_as(oauth_flow *f, const char *as_url, cJSON **doc) {
 
 static char *endpoint(const cJSON *as, const char *k, const char *base,
                       const char *def) {
-  char *v = json_str(as, k);
+  char *v = oauth_json_str(as, k);
   if (v || !def) {
     return v;
   }
@@ -261,7 +255,7 @@ int discover(oauth_flow *f, oauth_meta *m) {
     m->resource = canonical(f->sv.url);
     as_url = oauth_strdup(o);
   } else {
-    m->resource = json_str(prm, "resource");
+    m->resource = oauth_json_str(prm, "resource");
     if (!m->resource) {
       snprintf(f->message, sizeof f->message,
                "the protected resource metadata has no \"resource\"");
@@ -293,7 +287,7 @@ int discover(oauth_flow *f, oauth_meta *m) {
     goto out;
   }
   if (m->as) {
-    m->issuer = json_str(m->as, "issuer");
+    m->issuer = oauth_json_str(m->as, "issuer");
     /* RFC 8414 §3.3; not in legacy mode, where conformance 0.1.16's
      * backcompat fixture has another issuer (reference oauth.md §9). */
     if (!m->legacy && !f->sv.as_metadata_url &&

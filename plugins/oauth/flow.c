@@ -17,12 +17,6 @@
 /* Proactive refresh window, as Claude Code's. */
 #define EXPIRY_MARGIN_MS (300 * 1000)
 
-static char *str_of(const cJSON *o, const char *k) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-  return cJSON_IsString(v) && v->valuestring[0] ? oauth_strdup(v->valuestring)
-                                                : NULL;
-}
-
 static void put_str(cJSON *o, const char *k, const char *v) {
   cJSON_DeleteItemFromObjectCaseSensitive(o, k);
   if (v) {
@@ -91,13 +85,13 @@ static void drop_tokens(cJSON *e) {
  * possible or failed (try the full flow), with `dropped` set when the
  * refresh token was dead. Called with the lock held. */
 static int refresh(oauth_flow *f, cJSON *e, bool *dropped) {
-  char *rt = str_of(e, "refreshToken");
-  oauth_meta m = {.token_endpoint = str_of(e, "tokenEndpoint"),
-                  .issuer = str_of(e, "issuer"),
-                  .resource = str_of(e, "resource")};
-  oauth_client c = {.id = str_of(e, "clientId"),
-                    .secret = str_of(e, "clientSecret"),
-                    .method = str_of(e, "clientMethod")};
+  char *rt = oauth_json_str(e, "refreshToken");
+  oauth_meta m = {.token_endpoint = oauth_json_str(e, "tokenEndpoint"),
+                  .issuer = oauth_json_str(e, "issuer"),
+                  .resource = oauth_json_str(e, "resource")};
+  oauth_client c = {.id = oauth_json_str(e, "clientId"),
+                    .secret = oauth_json_str(e, "clientSecret"),
+                    .method = oauth_json_str(e, "clientMethod")};
   int ret = 0;
   if (!rt || !m.token_endpoint || !c.id) {
     goto out;
@@ -158,7 +152,7 @@ static int stored_or_refreshed(oauth_flow *f) {
   }
   int ret = 0;
   cJSON *e = store_entry(doc, f->sv.key, false);
-  char *tok = e ? str_of(e, "accessToken") : NULL;
+  char *tok = e ? oauth_json_str(e, "accessToken") : NULL;
   bool step_up = f->status == 403;
   if (tok && !step_up && !expiring(e) &&
       (!f->sent_token || strcmp(tok, f->sent_token) != 0)) {
@@ -191,29 +185,18 @@ out:
   return ret;
 }
 
-static char *read_small_file(const char *path) {
-  FILE *fp = fopen(path, "re");
-  if (!fp) {
-    return NULL;
-  }
-  char buf[16384];
-  size_t n = fread(buf, 1, sizeof buf - 1, fp);
-  fclose(fp);
-  while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ')) {
-    n--;
-  }
-  return oauth_strndup(buf, n);
-}
-
 /* SEP-990: the IdP's ID token exchanged for an ID-JAG at the IdP, then
  * the ID-JAG for an access token at the MCP server's AS (jwt-bearer). */
 static int xaa(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
                const char *scope, oauth_tokens *t) {
   cJSON *idp = f->xaa_idp ? cJSON_Parse(f->xaa_idp) : NULL;
-  char *tep = str_of(idp, "tokenEndpoint"), *cid = str_of(idp, "clientId");
-  char *csec = str_of(idp, "clientSecret"), *file = str_of(idp, "idTokenFile");
-  char *iss = str_of(idp, "issuer");
-  char *idt = file ? read_small_file(file) : NULL;
+  char *tep = oauth_json_str(idp, "tokenEndpoint"), *cid = oauth_json_str(idp, "clientId");
+  char *csec = oauth_json_str(idp, "clientSecret"), *file = oauth_json_str(idp, "idTokenFile");
+  char *iss = oauth_json_str(idp, "issuer");
+  char *idt = file ? oauth_read_file(file, 16384) : NULL;
+  for (size_t n = idt ? strlen(idt) : 0; n && strchr("\r\n ", idt[n - 1]);) {
+    idt[--n] = '\0'; /* a file written by echo ends in a newline */
+  }
   int ret = -1;
   if (!tep || !cid || !idt) {
     snprintf(f->message, sizeof f->message,

@@ -75,22 +75,6 @@ static char *basic_header(const char *id, const char *secret) {
   return h.data;
 }
 
-static char *read_file(const char *path, char *why, size_t why_len) {
-  FILE *fp = fopen(path, "re");
-  if (!fp) {
-    snprintf(why, why_len, "oauth.privateKeyFile %s cannot be read", path);
-    return NULL;
-  }
-  obuf b = {0};
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, fp)) > 0 && b.len < 65536) {
-    ob_add(&b, buf, n);
-  }
-  fclose(fp);
-  return b.data ? b.data : oauth_strdup("");
-}
-
 /* Adds the client's authentication to the request. 0 or -1. */
 static int add_client_auth(oauth_flow *f, const oauth_meta *m,
                            const oauth_client *c, obuf *params,
@@ -108,7 +92,12 @@ static int add_client_auth(oauth_flow *f, const oauth_meta *m,
                "private_key_jwt needs oauth.privateKeyFile");
       return -1;
     }
-    char *pem = read_file(f->sv.key_file, why, sizeof why);
+    char *pem = oauth_read_file(f->sv.key_file, 65536);
+    if (!pem) {
+      snprintf(f->message, sizeof f->message,
+               "oauth.privateKeyFile %.200s cannot be read", f->sv.key_file);
+      return -1;
+    }
     const char *alg = f->sv.alg ? f->sv.alg : "ES256";
     char *jwt = pem ? oauth_client_assertion(pem, alg, c->id, m->issuer, why,
                                              sizeof why)
@@ -126,11 +115,6 @@ static int add_client_auth(oauth_flow *f, const oauth_meta *m,
     ob_form(params, "client_id", c->id);
   }
   return 0;
-}
-
-static char *str_of(const cJSON *o, const char *k) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-  return cJSON_IsString(v) ? oauth_strdup(v->valuestring) : NULL;
 }
 
 int token_request(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
@@ -157,8 +141,8 @@ int token_request(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
     goto out;
   }
   j = oauth_resp_json(&r);
-  char *err = j ? str_of(j, "error") : NULL;
-  tok->access = j ? str_of(j, "access_token") : NULL;
+  char *err = j ? oauth_json_str(j, "error") : NULL;
+  tok->access = j ? oauth_json_str(j, "access_token") : NULL;
   if (r.status != 200 || !tok->access) {
     if (err) {
       /* Slack's names of a dead refresh token. */
@@ -189,8 +173,8 @@ int token_request(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
              tt->valuestring);
     goto out;
   }
-  tok->refresh = str_of(j, "refresh_token");
-  tok->scope = str_of(j, "scope");
+  tok->refresh = oauth_json_str(j, "refresh_token");
+  tok->scope = oauth_json_str(j, "scope");
   const cJSON *ei = cJSON_GetObjectItemCaseSensitive(j, "expires_in");
   double secs = cJSON_IsNumber(ei)   ? ei->valuedouble
                 : cJSON_IsString(ei) ? strtod(ei->valuestring, NULL)

@@ -10,12 +10,6 @@
 
 #include "flow.h"
 
-static char *str_of(const cJSON *o, const char *k) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-  return cJSON_IsString(v) && v->valuestring[0] ? oauth_strdup(v->valuestring)
-                                                : NULL;
-}
-
 static int dcr(oauth_flow *f, const oauth_meta *m, const char *scope,
                oauth_client *c) {
   if (!m->registration_endpoint) {
@@ -63,9 +57,9 @@ static int dcr(oauth_flow *f, const oauth_meta *m, const char *scope,
     goto out;
   }
   j = oauth_resp_json(&r);
-  c->id = j ? str_of(j, "client_id") : NULL;
+  c->id = j ? oauth_json_str(j, "client_id") : NULL;
   if ((r.status != 200 && r.status != 201) || !c->id) {
-    char *e = j ? str_of(j, "error") : NULL;
+    char *e = j ? oauth_json_str(j, "error") : NULL;
     snprintf(f->message, sizeof f->message,
              "client registration at the authorization server failed (HTTP "
              "%ld%s%.64s)",
@@ -73,8 +67,8 @@ static int dcr(oauth_flow *f, const oauth_meta *m, const char *scope,
     free(e);
     goto out;
   }
-  c->secret = str_of(j, "client_secret");
-  c->method = str_of(j, "token_endpoint_auth_method");
+  c->secret = oauth_json_str(j, "client_secret");
+  c->method = oauth_json_str(j, "token_endpoint_auth_method");
   c->kind = oauth_strdup("dcr");
   ret = 0;
 out:
@@ -112,11 +106,11 @@ int client_identity(oauth_flow *f, const oauth_meta *m, cJSON *entry,
   /* A registration made before at this issuer for this redirect URI. */
   cJSON *clients = cJSON_GetObjectItemCaseSensitive(entry, "clients");
   cJSON *reg = cJSON_GetObjectItemCaseSensitive(clients, m->issuer);
-  char *kept_ru = reg ? str_of(reg, "redirectUri") : NULL;
+  char *kept_ru = reg ? oauth_json_str(reg, "redirectUri") : NULL;
   if (reg && kept_ru && strcmp(kept_ru, c->redirect_uri) == 0) {
-    c->id = str_of(reg, "clientId");
-    c->secret = str_of(reg, "clientSecret");
-    c->method = str_of(reg, "method");
+    c->id = oauth_json_str(reg, "clientId");
+    c->secret = oauth_json_str(reg, "clientSecret");
+    c->method = oauth_json_str(reg, "method");
     c->kind = oauth_strdup("dcr");
   }
   free(kept_ru);

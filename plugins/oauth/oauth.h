@@ -97,6 +97,10 @@ bool oauth_url_secure(const char *url);
 char *oauth_query_param(const char *url, const char *name);
 /* Percent-decodes in place (form rules: '+' is a space). */
 void oauth_form_decode(char *s);
+/* The non-empty string `k` of object `o`: a new string, or NULL. */
+char *oauth_json_str(const cJSON *o, const char *k);
+/* A whole file of at most `max` bytes: a new string, or NULL. */
+char *oauth_read_file(const char *path, size_t max);
 
 /* ---- store.c: $XDG_STATE_HOME/mcphost/credentials.json ---- */
 typedef struct oauth_store {

@@ -91,20 +91,10 @@ static char *xaa_settings(void) {
   } else {
     return NULL;
   }
-  FILE *fp = fopen(ob_str(&p), "re");
+  char *text_in = oauth_read_file(ob_str(&p), 1u << 20);
   ob_free(&p);
-  if (!fp) {
-    return NULL;
-  }
-  obuf b = {0};
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, fp)) > 0 && b.len < (1u << 20)) {
-    ob_add(&b, buf, n);
-  }
-  fclose(fp);
-  cJSON *doc = b.data ? cJSON_Parse(b.data) : NULL;
-  ob_free(&b);
+  cJSON *doc = text_in ? cJSON_Parse(text_in) : NULL;
+  free(text_in);
   cJSON *idp = cJSON_GetObjectItemCaseSensitive(doc, "xaaIdp");
   char *text = cJSON_IsObject(idp) ? cJSON_PrintUnformatted(idp) : NULL;
   char *out = oauth_strdup(text);

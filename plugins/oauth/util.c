@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <curl/curl.h>
+
 #include "oauth.h"
 
 void *oauth_calloc(size_t n, size_t size) {
@@ -111,34 +113,42 @@ void ob_free(obuf *b) {
   *b = (obuf){0};
 }
 
-static int hexval(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
+void oauth_form_decode(char *s) {
+  for (char *p = s; *p; p++) {
+    *p = *p == '+' ? ' ' : *p;
   }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
+  int n = 0;
+  char *d = curl_easy_unescape(NULL, s, 0, &n);
+  if (d) {
+    memcpy(s, d, (size_t)n); /* never longer than the encoded text */
+    s[n] = '\0';
+    curl_free(d);
   }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
 }
 
-void oauth_form_decode(char *s) {
-  char *w = s;
-  for (const char *r = s; *r; r++) {
-    int hi, lo;
-    if (*r == '+') {
-      *w++ = ' ';
-    } else if (*r == '%' && (hi = hexval(r[1])) >= 0 &&
-               (lo = hexval(r[2])) >= 0) {
-      *w++ = (char)(hi * 16 + lo);
-      r += 2;
-    } else {
-      *w++ = *r;
-    }
+char *oauth_json_str(const cJSON *o, const char *k) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+  return cJSON_IsString(v) && v->valuestring[0] ? oauth_strdup(v->valuestring)
+                                                : NULL;
+}
+
+char *oauth_read_file(const char *path, size_t max) {
+  FILE *fp = fopen(path, "re");
+  if (!fp) {
+    return NULL;
   }
-  *w = '\0';
+  obuf b = {0};
+  char buf[4096];
+  size_t n;
+  while (b.len <= max && (n = fread(buf, 1, sizeof buf, fp)) > 0) {
+    ob_add(&b, buf, n);
+  }
+  fclose(fp);
+  if (b.len > max) {
+    ob_free(&b);
+    return NULL;
+  }
+  return b.data ? b.data : oauth_strdup("");
 }
 
 char *oauth_query_param(const char *url, const char *name) {
