@@ -268,6 +268,23 @@ static char *pick_scope(oauth_flow *f, const oauth_meta *m) {
   return s;
 }
 
+static void forget_registration(oauth_flow *f, const char *issuer) {
+  cJSON *doc;
+  if (with_store(f, &doc) != 0) {
+    return;
+  }
+  cJSON *e = store_entry(doc, f->sv.key, false);
+  cJSON *cl = e ? cJSON_GetObjectItemCaseSensitive(e, "clients") : NULL;
+  if (cl) {
+    cJSON_DeleteItemFromObjectCaseSensitive(cl, issuer);
+    save(f, doc);
+  }
+  store_unlock(&f->st);
+  cJSON_Delete(doc);
+}
+
+/* 0: tokens stored; -1: failed (f->message); -2: the registration was
+ * refused (invalid_client) and forgotten: worth one more try. */
 static int full_flow(oauth_flow *f) {
   oauth_meta m;
   oauth_client c = {0};
@@ -276,11 +293,12 @@ static int full_flow(oauth_flow *f) {
   cJSON *regs = cJSON_CreateObject(); /* registrations made here */
   cJSON *doc = NULL;
   int listen_fd = -1, ret = -1;
-  char error[64];
+  char error[64] = "";
   if (discover(f, &m) != 0) {
     goto out;
   }
   scope = pick_scope(f, &m);
+  free(f->scope);
   f->scope = oauth_strdup(scope);
   bool cc = strcmp(f->sv.grant, "client_credentials") == 0;
   /* The registrations kept so far, to reuse one. */
@@ -331,6 +349,14 @@ static int full_flow(oauth_flow *f) {
     ret = token_request(f, &m, &c, &p, &t, error, sizeof error);
   }
   ob_free(&p);
+  bool dcr = c.kind && strcmp(c.kind, "dcr") == 0;
+  if (ret != 0 && dcr &&
+      (strcmp(error, "invalid_client") == 0 ||
+       strcmp(error, "unauthorized_client") == 0)) {
+    /* The server forgot our registration: register anew, once. */
+    forget_registration(f, m.issuer);
+    ret = -2;
+  }
   if (ret != 0) {
     goto out;
   }
@@ -386,7 +412,11 @@ void flow_run(oauth_flow *f) {
   if (got < 0 || f->kind == FLOW_REFRESH) {
     return;
   }
-  if (full_flow(f) == 0) {
+  int rc = full_flow(f);
+  if (rc == -2) {
+    rc = full_flow(f);
+  }
+  if (rc == 0) {
     f->rc = MCPH_OK;
   }
 }

@@ -94,6 +94,15 @@ expect "a refresh token refused with invalid_grant drops the tokens and asks for
   ok "... the dead tokens are gone from credentials.json (the registration kept)" ||
   bad "tokens left: $(jq -c '.mcpOAuth[] | keys' "$CREDS")"
 
+# A registration the server forgot (invalid_client): registered anew once.
+server --invalid-client-once
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
+expect "a registration refused with invalid_client is made anew, and the login completes" 0 \
+  --out 'Authorized server "srv"'
+[ "$(stat_of registrations)" = 2 ] && [ "$(stat_of authorizations)" = 2 ] &&
+  ok "... with one more registration and authorization" ||
+  bad "registrations $(stat_of registrations), authorizations $(stat_of authorizations)"
+
 # A credential file others may read is refused.
 server
 MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv

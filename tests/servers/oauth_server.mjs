@@ -8,7 +8,7 @@
 //
 // Usage: node oauth_server.mjs [--expires-in S] [--as-elsewhere]
 //   [--issuer-mismatch] [--slow-metadata MS] [--wrong-state] [--wrong-iss]
-//   [--kill-refresh] [--log FILE]
+//   [--kill-refresh] [--invalid-client-once] [--log FILE]
 // --as-elsewhere: the AS on a second port (another origin) that the PRM
 // names; --issuer-mismatch: its metadata's issuer is another one;
 // --slow-metadata: the AS metadata answers after MS; --wrong-state and
@@ -91,6 +91,10 @@ function asHandler(req, res, body) {
     if (p.get('grant_type') === 'authorization_code') {
       const c = codes.get(p.get('code'));
       codes.delete(p.get('code'));
+      if (arg('--invalid-client-once') && !stats.refusedClient) {
+        stats.refusedClient = true;
+        return json(res, 401, { error: 'invalid_client' }), true;
+      }
       const s256 = crypto.createHash('sha256')
         .update(p.get('code_verifier') || '').digest('base64url');
       if (!c || c.challenge !== s256 || c.redirect !== p.get('redirect_uri'))
