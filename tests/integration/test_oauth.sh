@@ -41,7 +41,7 @@ expect "mcp login authorizes (follow mode) and stores the tokens" 0 --out 'Autho
 mode_dir=$(stat -c %a "$XDG_STATE_HOME/mcphost") mode_file=$(stat -c %a "$CREDS")
 [ "$mode_file" = 600 ] && [ "$mode_dir" = 700 ] && ok "credentials.json is 0600 in a 0700 directory" ||
   bad "credentials.json modes: file $mode_file, directory $mode_dir"
-orun --config "$C" call mcp__srv__whoami
+orun -vvv --config "$C" call mcp__srv__whoami
 expect "a later call uses the stored token" 0 --out "scope mcp:read"
 [ "$(stat_of authorizations)" = 1 ] && ok "... without authorizing again" ||
   bad "authorized $(stat_of authorizations) times"
