@@ -294,13 +294,23 @@ static int full_flow(oauth_flow *f) {
   cJSON *doc = NULL;
   int listen_fd = -1, ret = -1;
   char error[64] = "";
+  bool cc = strcmp(f->sv.grant, "client_credentials") == 0;
+  bool person = !cc && !f->sv.xaa;
+  m = (oauth_meta){0};
+  if (person && f->browser != BROWSER_FOLLOW && !f->interactive) {
+    /* Before any request: nobody could finish what it would start. */
+    snprintf(f->message, sizeof f->message,
+             "server \"%s\" is not authorized yet; run `mcphost mcp login "
+             "%s`",
+             f->sv.name, f->sv.name);
+    goto out;
+  }
   if (discover(f, &m) != 0) {
     goto out;
   }
   scope = pick_scope(f, &m);
   free(f->scope);
   f->scope = oauth_strdup(scope);
-  bool cc = strcmp(f->sv.grant, "client_credentials") == 0;
   /* The registrations kept so far, to reuse one. */
   if (with_store(f, &doc) != 0) {
     goto out;
@@ -314,14 +324,7 @@ static int full_flow(oauth_flow *f) {
   cJSON_Delete(doc);
   doc = NULL;
   int port = f->sv.callback_port;
-  if (!cc && !f->sv.xaa) {
-    if (f->browser != BROWSER_FOLLOW && !f->interactive) {
-      snprintf(f->message, sizeof f->message,
-               "server \"%s\" is not authorized yet; run `mcphost mcp "
-               "login %s`",
-               f->sv.name, f->sv.name);
-      goto out;
-    }
+  if (person) {
     listen_fd = callback_listen(f, port, &port);
     if (listen_fd < 0) {
       goto out;
