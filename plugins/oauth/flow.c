@@ -24,37 +24,6 @@ static void put_str(cJSON *o, const char *k, const char *v) {
   }
 }
 
-static bool has_word(const char *list, const char *w, size_t n) {
-  for (const char *p = list; p && *p;) {
-    p += strspn(p, " ");
-    size_t l = strcspn(p, " ");
-    if (l == n && strncmp(p, w, n) == 0) {
-      return true;
-    }
-    p += l;
-  }
-  return false;
-}
-
-char *scope_union(const char *a, const char *b) {
-  obuf o = {0};
-  const char *lists[2] = {a, b};
-  for (int i = 0; i < 2; i++) {
-    for (const char *p = lists[i]; p && *p;) {
-      p += strspn(p, " ");
-      size_t l = strcspn(p, " ");
-      if (l && !has_word(o.data, p, l)) {
-        if (o.len) {
-          ob_puts(&o, " ");
-        }
-        ob_add(&o, p, l);
-      }
-      p += l;
-    }
-  }
-  return o.data;
-}
-
 static bool expiring(const cJSON *e) {
   const cJSON *x = cJSON_GetObjectItemCaseSensitive(e, "expiresAt");
   return cJSON_IsNumber(x) &&
@@ -260,7 +229,7 @@ static char *pick_scope(oauth_flow *f, const oauth_meta *m) {
   /* SEP-2207: offline_access only when the AS lists it; our registration
    * always asks for the refresh_token grant. */
   bool code = strcmp(f->sv.grant, "authorization_code") == 0 && !f->sv.xaa;
-  if (code && m->offline_access && !has_word(s, "offline_access", 14)) {
+  if (code && m->offline_access && !oauth_has_scope(s, "offline_access", 14)) {
     char *u = scope_union(s, "offline_access");
     free(s);
     s = u;

@@ -102,8 +102,5 @@ char *callback_wait(oauth_flow *f, int fd, bool paste, int64_t wait_ms,
 /* flow.c: the whole flow. */
 void flow_run(oauth_flow *f);
 void flow_free(oauth_flow *f);
-/* Joins scopes a and b (space separated): a new string of a's then b's
- * that a lacks; NULL when both are empty. */
-char *scope_union(const char *a, const char *b);
 
 #endif

@@ -99,6 +99,11 @@ char *oauth_query_param(const char *url, const char *name);
 void oauth_form_decode(char *s);
 /* The non-empty string `k` of object `o`: a new string, or NULL. */
 char *oauth_json_str(const cJSON *o, const char *k);
+/* Joins scopes a and b (space separated): a new string of a's then b's
+ * that a lacks; NULL when both are empty. */
+char *scope_union(const char *a, const char *b);
+/* Whether the space-separated `list` holds the scope w[0..n). */
+bool oauth_has_scope(const char *list, const char *w, size_t n);
 /* A whole file of at most `max` bytes: a new string, or NULL. */
 char *oauth_read_file(const char *path, size_t max);
 

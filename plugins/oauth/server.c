@@ -8,13 +8,6 @@
 
 #include "oauth.h"
 
-static const char *const known_keys[] = {
-    "clientId",   "clientSecret",      "clientSecretEnv",
-    "callbackPort", "scopes",          "clientMetadataUrl",
-    "grant",      "tokenEndpointAuth", "privateKeyFile",
-    "signingAlgorithm", "xaa",         "authServerMetadataUrl",
-    NULL};
-
 static int get_str(const cJSON *o, const char *k, char **out, char *why,
                    size_t why_len) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -44,13 +37,8 @@ static int parse_oauth(oauth_server *sv, const cJSON *o, char *why,
     snprintf(why, why_len, "oauth must be an object");
     return -1;
   }
-  const cJSON *it;
-  cJSON_ArrayForEach(it, o) {
-    if (!one_of(it->string, known_keys)) {
-      snprintf(why, why_len, "oauth.%.64s is not a known key", it->string);
-      return -1;
-    }
-  }
+  /* Other keys are ignored: Claude Code's configurations may carry keys
+   * of its own (e.g. "mode"), and they must keep working here. */
   char *env = NULL;
   if (get_str(o, "clientId", &sv->client_id, why, why_len) ||
       get_str(o, "clientSecret", &sv->client_secret, why, why_len) ||

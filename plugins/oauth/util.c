@@ -1,5 +1,5 @@
 /* Small helpers every part of the plugin uses: a growing string, form
- * encoding, allocation that never returns NULL, the wall clock. */
+ * encoding, scope lists, allocation that never returns NULL, the wall clock. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,4 +171,35 @@ char *oauth_query_param(const char *url, const char *name) {
     p = end + 1;
   }
   return NULL;
+}
+
+bool oauth_has_scope(const char *list, const char *w, size_t n) {
+  for (const char *p = list; p && *p;) {
+    p += strspn(p, " ");
+    size_t l = strcspn(p, " ");
+    if (l == n && strncmp(p, w, n) == 0) {
+      return true;
+    }
+    p += l;
+  }
+  return false;
+}
+
+char *scope_union(const char *a, const char *b) {
+  obuf o = {0};
+  const char *lists[2] = {a, b};
+  for (int i = 0; i < 2; i++) {
+    for (const char *p = lists[i]; p && *p;) {
+      p += strspn(p, " ");
+      size_t l = strcspn(p, " ");
+      if (l && !oauth_has_scope(o.data, p, l)) {
+        if (o.len) {
+          ob_puts(&o, " ");
+        }
+        ob_add(&o, p, l);
+      }
+      p += l;
+    }
+  }
+  return o.data;
 }

@@ -50,6 +50,12 @@ expect "auth-status shows the token's state, scope, client and AS, never the tok
   --jq '.[0].server == "srv" and .[0].token == true and .[0].scope == "mcp:read" and (.[0].clientId | startswith("client-"))' \
   --no-out '"at-' --no-out '"rt-'
 
+BAD="$TMP/bad.json"
+config_file "$BAD" "{\"srv\": {\"type\": \"http\", \"url\": \"$URL\", \"oauth\": {\"callbackPort\": \"x\"}}}"
+MCPHOST_OAUTH_BROWSER=follow orun --config "$BAD" call mcp__srv__whoami
+expect "a bad oauth key is named, with its server" 7 \
+  --err 'server "srv": oauth.callbackPort must be a port (1-65535)'
+
 # Refresh with rotation: the stored token expires within 5 minutes.
 edit_creds '.mcpOAuth[].expiresAt = 1000'
 old_rt=$(jq -r '.mcpOAuth[].refreshToken' "$CREDS")
