@@ -167,6 +167,9 @@ int oauth_server_parse(oauth_server *sv, const char *name,
   sv->key = key.data;
   ret = 0;
 out:
+  if (ret != 0) {
+    oauth_server_free(sv);
+  }
   cJSON_Delete(cfg);
   return ret;
 }
