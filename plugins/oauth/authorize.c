@@ -63,8 +63,7 @@ static char *follow(oauth_flow *f, const char *start, const char *redirect) {
     oauth_resp r;
     char why[512];
     if (oauth_http(&rq, &r, why, sizeof why) != 0) {
-      snprintf(f->message, sizeof f->message, "authorization request: %s",
-               why);
+      snprintf(f->message, sizeof f->message, "authorization request: %s", why);
       free(url);
       return NULL;
     }
@@ -89,8 +88,8 @@ static char *follow(oauth_flow *f, const char *start, const char *redirect) {
 }
 
 /* The response's checks, in the order RFC 9207 and the reference want. */
-static int check_response(oauth_flow *f, const oauth_meta *m,
-                          const char *got, const char *state, char **code) {
+static int check_response(oauth_flow *f, const oauth_meta *m, const char *got,
+                          const char *state, char **code) {
   int ret = -1;
   char *iss = oauth_query_param(got, "iss");
   char *st = oauth_query_param(got, "state");
@@ -136,8 +135,7 @@ out:
 }
 
 int authorize(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
-              const char *scope, int listen_fd, char **code,
-              char **verifier) {
+              const char *scope, int listen_fd, char **code, char **verifier) {
   *code = NULL;
   *verifier = oauth_random_b64url(32);
   char *state = oauth_random_b64url(32);
@@ -176,8 +174,8 @@ int authorize(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
   if (f->browser == BROWSER_FOLLOW) {
     got = follow(f, ob_str(&u), c->redirect_uri);
   } else {
-    bool opened = f->browser == BROWSER_AUTO && has_display() &&
-                  open_browser(ob_str(&u));
+    bool opened =
+        f->browser == BROWSER_AUTO && has_display() && open_browser(ob_str(&u));
     say(opened ? "mcphost: opened the browser to authorize server; if it "
                  "did not open, visit:\n  %s\n"
                : "mcphost: to authorize, open this URL in a browser:\n  %s\n",

@@ -114,8 +114,8 @@ char *callback_wait(oauth_flow *f, int fd, bool paste, int64_t wait_ms,
         continue;
       }
       char *t = read_target(c, oauth_now_ms() + 10000);
-      bool ours = t && strncmp(t, "/callback", 9) == 0 &&
-                  (t[9] == '?' || t[9] == '\0');
+      bool ours =
+          t && strncmp(t, "/callback", 9) == 0 && (t[9] == '?' || t[9] == '\0');
       const char *answer = ours ? page : not_found;
       if (write(c, answer, strlen(answer)) < 0) {
         /* the browser went away: what it sent still counts */

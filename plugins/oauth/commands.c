@@ -10,8 +10,8 @@
 #include "text_escape.h"
 
 static void out_text(FILE *f, const char *s) {
-  char *e = text_escape(s ? s : "", strlen(s ? s : ""), TEXT_ESCAPE_INVISIBLE,
-                        NULL);
+  char *e =
+      text_escape(s ? s : "", strlen(s ? s : ""), TEXT_ESCAPE_INVISIBLE, NULL);
   fputs(e ? e : "", f);
   free(e);
 }
@@ -60,8 +60,10 @@ static int login_start(void *ctx, mcph_run *run, int argc,
   oauth_flow *f = oplugin_flow(pl, s, FLOW_LOGIN);
   if (!f) {
     s->login = NULL;
-    return mcph_error_set(err, MCPH_EINVAL, "server \"%s\": bad oauth "
-                          "configuration", name);
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "server \"%s\": bad oauth "
+                          "configuration",
+                          name);
   }
   f->interactive = true; /* asked for by a person */
   if (oplugin_start_flow(pl, s, f) != 0) {
@@ -308,11 +310,12 @@ static int status_start(void *ctx, mcph_run *run, int argc,
     cJSON_ArrayForEach(o, out) {
       bool tok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "token"));
       bool expd = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "expired"));
-      bool rf = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "refreshable"));
+      bool rf =
+          cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "refreshable"));
       out_text(stdout, str(o, "server"));
-      printf(": %s", !tok    ? "needs-auth"
-                      : expd ? (rf ? "expired (refreshable)" : "expired")
-                             : "authenticated");
+      printf(": %s", !tok   ? "needs-auth"
+                     : expd ? (rf ? "expired (refreshable)" : "expired")
+                            : "authenticated");
       if (str(o, "expiresAt")) {
         printf(", expires %s", str(o, "expiresAt"));
       }
@@ -340,8 +343,7 @@ static const mcph_command list[] = {
      "authorize mcphost at a remote server (OAuth)", login_start, NULL},
     {sizeof(mcph_command), "mcp logout", "mcp logout NAME [--all]",
      "revoke and remove a server's OAuth tokens", logout_start, NULL},
-    {sizeof(mcph_command), "mcp auth-status",
-     "mcp auth-status [NAME] [--json]",
+    {sizeof(mcph_command), "mcp auth-status", "mcp auth-status [NAME] [--json]",
      "OAuth state per server (never the token)", status_start, NULL},
 };
 

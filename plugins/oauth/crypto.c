@@ -97,8 +97,8 @@ out:
 }
 
 char *oauth_client_assertion(const char *key_pem, const char *alg,
-                             const char *client_id, const char *aud,
-                             char *why, size_t why_len) {
+                             const char *client_id, const char *aud, char *why,
+                             size_t why_len) {
   bool es256 = strcmp(alg, "ES256") == 0;
   if (!es256 && strcmp(alg, "RS256") != 0) {
     snprintf(why, why_len, "signing algorithm \"%s\" is not ES256 or RS256",

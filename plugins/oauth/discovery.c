@@ -71,8 +71,8 @@ static char *join_array(const cJSON *a) {
 
 bool meta_lists(const oauth_meta *m, const char *field, const char *value,
                 bool absent_ok) {
-  const cJSON *a = m->as ? cJSON_GetObjectItemCaseSensitive(m->as, field)
-                         : NULL;
+  const cJSON *a =
+      m->as ? cJSON_GetObjectItemCaseSensitive(m->as, field) : NULL;
   if (!cJSON_IsArray(a)) {
     return absent_ok;
   }
@@ -159,8 +159,8 @@ static bool same_issuer(const char *a, const char *b) {
   return la == lb && strncmp(a, b, la) == 0;
 }
 
-static int find_prm(oauth_flow *f, const char *o, const char *p,
-                    const char *q, cJSON **prm) {
+static int find_prm(oauth_flow *f, const char *o, const char *p, const char *q,
+                    cJSON **prm) {
   char *cand[3] = {0};
   int n = 0;
   if (f->ch_resource_metadata) {
@@ -192,8 +192,7 @@ static int find_as(oauth_flow *f, const char *as_url, cJSON **doc) {
   char *ao = NULL, *ap = NULL, *aq = NULL;
   if (split_url(as_url, &ao, &ap, &aq) != 0) {
     snprintf(f->message, sizeof f->message,
-             "discovery: the authorization server URL %s is not a URL",
-             as_url);
+             "discovery: the authorization server URL %s is not a URL", as_url);
     return -1;
   }
   char *cand[3] = {0};
@@ -268,10 +267,10 @@ int discover(oauth_flow *f, oauth_meta *m) {
                "any authorization request");
       goto out;
     }
-    const cJSON *list = cJSON_GetObjectItemCaseSensitive(
-        prm, "authorization_servers");
-    const cJSON *first = cJSON_IsArray(list) ? cJSON_GetArrayItem(list, 0)
-                                             : NULL;
+    const cJSON *list =
+        cJSON_GetObjectItemCaseSensitive(prm, "authorization_servers");
+    const cJSON *first =
+        cJSON_IsArray(list) ? cJSON_GetArrayItem(list, 0) : NULL;
     as_url = cJSON_IsString(first) ? oauth_strdup(first->valuestring)
                                    : oauth_strdup(o);
     m->prm_scopes =
@@ -298,14 +297,14 @@ int discover(oauth_flow *f, oauth_meta *m) {
                as_url);
       goto out;
     }
-    if (!m->legacy && !meta_lists(m, "code_challenge_methods_supported",
-                                  "S256", false)) {
-      const cJSON *g = cJSON_GetObjectItemCaseSensitive(m->as,
-                                                        "grant_types_supported");
-      bool code = !cJSON_IsArray(g) ||
-                  meta_lists(m, "grant_types_supported", "authorization_code",
-                             true);
-      if (code && strcmp(f->sv.grant, "authorization_code") == 0 && !f->sv.xaa) {
+    if (!m->legacy &&
+        !meta_lists(m, "code_challenge_methods_supported", "S256", false)) {
+      const cJSON *g =
+          cJSON_GetObjectItemCaseSensitive(m->as, "grant_types_supported");
+      bool code = !cJSON_IsArray(g) || meta_lists(m, "grant_types_supported",
+                                                  "authorization_code", true);
+      if (code && strcmp(f->sv.grant, "authorization_code") == 0 &&
+          !f->sv.xaa) {
         snprintf(f->message, sizeof f->message,
                  "the authorization server %s does not offer PKCE with "
                  "S256 (code_challenge_methods_supported): refused",
@@ -317,8 +316,8 @@ int discover(oauth_flow *f, oauth_meta *m) {
         m->as, "client_id_metadata_document_supported"));
     m->iss_supported = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
         m->as, "authorization_response_iss_parameter_supported"));
-    m->offline_access = meta_lists(m, "scopes_supported", "offline_access",
-                                   false);
+    m->offline_access =
+        meta_lists(m, "scopes_supported", "offline_access", false);
   }
   if (!m->issuer) {
     m->issuer = oauth_strdup(as_url);
@@ -327,10 +326,10 @@ int discover(oauth_flow *f, oauth_meta *m) {
   char *ao = NULL, *ap = NULL, *aq = NULL;
   split_url(as_url, &ao, &ap, &aq);
   const char *base = ao ? ao : as_url;
-  m->authorization_endpoint =
-      endpoint(m->as, "authorization_endpoint", base, m->as ? NULL : "/authorize");
-  m->token_endpoint = endpoint(m->as, "token_endpoint", base,
-                               m->as ? NULL : "/token");
+  m->authorization_endpoint = endpoint(m->as, "authorization_endpoint", base,
+                                       m->as ? NULL : "/authorize");
+  m->token_endpoint =
+      endpoint(m->as, "token_endpoint", base, m->as ? NULL : "/token");
   m->registration_endpoint = endpoint(m->as, "registration_endpoint", base,
                                       m->as ? NULL : "/register");
   m->revocation_endpoint = endpoint(m->as, "revocation_endpoint", base, NULL);

@@ -159,8 +159,10 @@ out:
 static int xaa(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
                const char *scope, oauth_tokens *t) {
   cJSON *idp = f->xaa_idp ? cJSON_Parse(f->xaa_idp) : NULL;
-  char *tep = oauth_json_str(idp, "tokenEndpoint"), *cid = oauth_json_str(idp, "clientId");
-  char *csec = oauth_json_str(idp, "clientSecret"), *file = oauth_json_str(idp, "idTokenFile");
+  char *tep = oauth_json_str(idp, "tokenEndpoint"),
+       *cid = oauth_json_str(idp, "clientId");
+  char *csec = oauth_json_str(idp, "clientSecret"),
+       *file = oauth_json_str(idp, "idTokenFile");
   char *iss = oauth_json_str(idp, "issuer");
   char *idt = file ? oauth_read_file(file, 16384) : NULL;
   for (size_t n = idt ? strlen(idt) : 0; n && strchr("\r\n ", idt[n - 1]);) {
@@ -187,7 +189,8 @@ static int xaa(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
     ob_form(&p, "scope", scope);
   }
   ob_form(&p, "subject_token", idt);
-  ob_form(&p, "subject_token_type", "urn:ietf:params:oauth:token-type:id_token");
+  ob_form(&p, "subject_token_type",
+          "urn:ietf:params:oauth:token-type:id_token");
   oauth_tokens jag;
   char error[64];
   int rc = token_request(f, &im, &ic, &p, &jag, error, sizeof error);

@@ -23,23 +23,23 @@ typedef struct oauth_flow {
   bool interactive; /* a person at the terminal may approve */
   int status;       /* the challenge's HTTP status, or 0 */
   char *ch_scope, *ch_error, *ch_resource_metadata;
-  char *sent_token;  /* the access token the server refused, or NULL */
-  char *step_scope;  /* the scopes asked for before, for a step-up */
-  char *xaa_idp;     /* the xaaIdp settings as JSON text, or NULL */
+  char *sent_token;    /* the access token the server refused, or NULL */
+  char *step_scope;    /* the scopes asked for before, for a step-up */
+  char *xaa_idp;       /* the xaaIdp settings as JSON text, or NULL */
   int64_t phase_ms;    /* how long each network phase may take */
   int64_t deadline_ms; /* the current phase's end (wall clock) */
   /* Output, read on the loop after the thread posted. */
-  int rc;            /* MCPH_OK or MCPH_E* */
-  char *token;       /* the access token */
-  char *scope;       /* what was asked for */
+  int rc;             /* MCPH_OK or MCPH_E* */
+  char *token;        /* the access token */
+  char *scope;        /* what was asked for */
   int authorizations; /* authorization requests made */
   char message[1024]; /* why it failed; never a secret */
 } oauth_flow;
 
 /* What discovery found. */
 typedef struct oauth_meta {
-  char *resource;  /* RFC 8707 resource */
-  char *issuer;    /* the authorization server's issuer (or URL) */
+  char *resource; /* RFC 8707 resource */
+  char *issuer;   /* the authorization server's issuer (or URL) */
   char *authorization_endpoint, *token_endpoint, *registration_endpoint;
   char *revocation_endpoint;
   char *prm_scopes; /* PRM scopes_supported, space separated, or NULL */
@@ -88,8 +88,7 @@ int client_identity(oauth_flow *f, const oauth_meta *m, cJSON *entry,
 /* authorize.c: the authorization request and its response, PKCE, state,
  * iss; fills `code` and `verifier` (new strings). 0 or -1. */
 int authorize(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
-              const char *scope, int listen_fd, char **code,
-              char **verifier);
+              const char *scope, int listen_fd, char **code, char **verifier);
 /* callback.c: the loopback listener on 127.0.0.1 (port 0: random). The
  * fd, or -1 with f->message; *port is the port bound. */
 int callback_listen(oauth_flow *f, int port, int *bound);

@@ -41,8 +41,7 @@ const char *pick_auth_method(const oauth_meta *m, const oauth_client *c) {
     return has;
   }
   bool secret = c->secret && *c->secret;
-  const cJSON *list =
-      m->as ? cJSON_GetObjectItemCaseSensitive(m->as, F) : NULL;
+  const cJSON *list = m->as ? cJSON_GetObjectItemCaseSensitive(m->as, F) : NULL;
   if (!cJSON_IsArray(list)) {
     return secret ? "client_secret_basic" : "none";
   }

@@ -90,7 +90,8 @@ int oauth_http(const oauth_req *rq, oauth_resp *out, char *why,
   curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
   curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)left);
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)(left < 10000 ? left : 10000));
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+                   (long)(left < 10000 ? left : 10000));
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);

@@ -43,7 +43,7 @@ void ob_form(obuf *b, const char *name, const char *value);
 const char *ob_str(obuf *b);
 void ob_free(obuf *b);
 
-char *oauth_strdup(const char *s);   /* NULL stays NULL; aborts on OOM */
+char *oauth_strdup(const char *s); /* NULL stays NULL; aborts on OOM */
 char *oauth_strndup(const char *s, size_t n);
 void *oauth_calloc(size_t n, size_t size);
 int64_t oauth_now_ms(void); /* wall clock */
@@ -64,30 +64,29 @@ void oauth_sha256_hex(const char *p, size_t len, char out[65]);
  * aud, iat, exp = iat + 300, a random jti. A new string, or NULL with the
  * reason in `why`. */
 char *oauth_client_assertion(const char *key_pem, const char *alg,
-                             const char *client_id, const char *aud,
-                             char *why, size_t why_len);
+                             const char *client_id, const char *aud, char *why,
+                             size_t why_len);
 
 /* ---- net.c (libcurl easy, blocking, on a flow's thread) ---- */
 typedef struct oauth_resp {
   long status;
-  char *body;             /* NUL-terminated, may be empty */
+  char *body; /* NUL-terminated, may be empty */
   size_t body_len;
   char *location;         /* the resolved Location of a 3xx, or NULL */
   char *www_authenticate; /* or NULL */
 } oauth_resp;
 typedef struct oauth_req {
-  const char *method;     /* "GET" or "POST" */
+  const char *method; /* "GET" or "POST" */
   const char *url;
-  const char *body;       /* POST body, or NULL */
+  const char *body; /* POST body, or NULL */
   const char *content_type;
-  const char *authorization; /* a header value, or NULL */
+  const char *authorization;    /* a header value, or NULL */
   const char *protocol_version; /* MCP-Protocol-Version, or NULL */
-  int64_t deadline_ms;    /* wall clock; the request ends by then */
+  int64_t deadline_ms;          /* wall clock; the request ends by then */
 } oauth_req;
 /* Performs one request; redirects are never followed. Returns 0 (any
  * HTTP status) or -1 with the reason (no secrets) in `why`. */
-int oauth_http(const oauth_req *rq, oauth_resp *out, char *why,
-               size_t why_len);
+int oauth_http(const oauth_req *rq, oauth_resp *out, char *why, size_t why_len);
 void oauth_resp_free(oauth_resp *r);
 /* The body as a JSON object, or NULL. */
 cJSON *oauth_resp_json(const oauth_resp *r);
@@ -133,15 +132,15 @@ typedef struct oauth_server {
   char *name;
   char *type;
   char *url;
-  char *key;         /* "<name>|<hash16>" */
-  char *client_id;   /* oauth.clientId */
-  char *client_secret; /* oauth.clientSecret or $clientSecretEnv */
-  char *scopes;      /* oauth.scopes */
-  char *metadata_url; /* oauth.clientMetadataUrl (CIMD) */
-  char *grant;       /* "authorization_code" | "client_credentials" */
-  char *auth_method; /* oauth.tokenEndpointAuth */
-  char *key_file;    /* oauth.privateKeyFile */
-  char *alg;         /* oauth.signingAlgorithm (ES256) */
+  char *key;             /* "<name>|<hash16>" */
+  char *client_id;       /* oauth.clientId */
+  char *client_secret;   /* oauth.clientSecret or $clientSecretEnv */
+  char *scopes;          /* oauth.scopes */
+  char *metadata_url;    /* oauth.clientMetadataUrl (CIMD) */
+  char *grant;           /* "authorization_code" | "client_credentials" */
+  char *auth_method;     /* oauth.tokenEndpointAuth */
+  char *key_file;        /* oauth.privateKeyFile */
+  char *alg;             /* oauth.signingAlgorithm (ES256) */
   char *as_metadata_url; /* oauth.authServerMetadataUrl */
   bool xaa;
   int callback_port; /* 0: random */

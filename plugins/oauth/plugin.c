@@ -51,10 +51,8 @@ int oplugin_store(oplugin *pl, oauth_store *st) {
   obuf p = {0}, l = {0};
   ob_printf(&p, "%s/credentials.json", dir);
   ob_printf(&l, "%s/credentials.json.lock", dir);
-  *st = (oauth_store){.dir = oauth_strdup(dir),
-                      .path = p.data,
-                      .lock = l.data,
-                      .lock_fd = -1};
+  *st = (oauth_store){
+      .dir = oauth_strdup(dir), .path = p.data, .lock = l.data, .lock_fd = -1};
   return 0;
 }
 
@@ -106,9 +104,8 @@ static char *xaa_settings(void) {
 oauth_flow *oplugin_flow(oplugin *pl, oserver *s, flow_kind kind) {
   oauth_flow *f = oauth_calloc(1, sizeof *f);
   char why[512];
-  if (!s->config_json ||
-      oauth_server_parse(&f->sv, s->name, s->config_json, why, sizeof why) !=
-          0) {
+  if (!s->config_json || oauth_server_parse(&f->sv, s->name, s->config_json,
+                                            why, sizeof why) != 0) {
     oplugin_log(pl, MCPH_LOG_ERROR, s->name, "server \"%s\": %s", s->name,
                 s->config_json ? why : "no configuration");
     flow_free(f);

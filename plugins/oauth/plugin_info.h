@@ -10,8 +10,8 @@
 #define PLUGIN_NAME "OAuth 2.1 authorization"
 #define PLUGIN_VERSION "0.1.0"
 #define PLUGIN_DESCRIPTION                                                     \
-  "Authorizes mcphost at remote MCP servers with OAuth 2.1: discovery, "      \
-  "client registration, PKCE, refresh, client credentials, cross-app "        \
+  "Authorizes mcphost at remote MCP servers with OAuth 2.1: discovery, "       \
+  "client registration, PKCE, refresh, client credentials, cross-app "         \
   "access; mcp login, logout and auth-status."
 #define PLUGIN_COMMANDS "mcp login", "mcp logout", "mcp auth-status"
 

@@ -16,12 +16,12 @@
 typedef struct oserver {
   char *name;
   char *config_json;
-  char *value;   /* the Authorization value set, "Bearer ..." */
-  char *token;   /* its token */
-  char *scope;   /* the scope asked for last */
-  bool running;  /* a flow is under way */
-  bool gave_up;  /* the last flow failed: later 401s are final */
-  bool unseen;   /* a new value was set that no challenge saw yet */
+  char *value;  /* the Authorization value set, "Bearer ..." */
+  char *token;  /* its token */
+  char *scope;  /* the scope asked for last */
+  bool running; /* a flow is under way */
+  bool gave_up; /* the last flow failed: later 401s are final */
+  bool unseen;  /* a new value was set that no challenge saw yet */
   int authorizations;
   mcph_run *login; /* `mcp login` waiting for this server's flow */
   struct oserver *next;

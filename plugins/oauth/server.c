@@ -49,8 +49,7 @@ static int parse_oauth(oauth_server *sv, const cJSON *o, char *why,
       get_str(o, "tokenEndpointAuth", &sv->auth_method, why, why_len) ||
       get_str(o, "privateKeyFile", &sv->key_file, why, why_len) ||
       get_str(o, "signingAlgorithm", &sv->alg, why, why_len) ||
-      get_str(o, "authServerMetadataUrl", &sv->as_metadata_url, why,
-              why_len)) {
+      get_str(o, "authServerMetadataUrl", &sv->as_metadata_url, why, why_len)) {
     free(env);
     return -1;
   }
@@ -154,8 +153,8 @@ int oauth_server_parse(oauth_server *sv, const char *name,
   cJSON_AddStringToObject(k, "type", sv->type);
   cJSON_AddStringToObject(k, "url", sv->url);
   const cJSON *h = cJSON_GetObjectItemCaseSensitive(cfg, "headers");
-  cJSON_AddItemToObject(k, "headers", cJSON_IsObject(h)
-                                          ? cJSON_Duplicate(h, true)
+  cJSON_AddItemToObject(k, "headers",
+                        cJSON_IsObject(h) ? cJSON_Duplicate(h, true)
                                           : cJSON_CreateObject());
   char *text = cJSON_PrintUnformatted(k);
   cJSON_Delete(k);

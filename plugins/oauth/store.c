@@ -34,8 +34,8 @@ int store_lock(oauth_store *st, char *why, size_t why_len) {
   if (dfd < 0) {
     return -1;
   }
-  int fd = trusted_fs_open_file(dfd, st->dir, LOCK_NAME, O_RDWR | O_CREAT,
-                                0600, why, why_len);
+  int fd = trusted_fs_open_file(dfd, st->dir, LOCK_NAME, O_RDWR | O_CREAT, 0600,
+                                why, why_len);
   close(dfd);
   if (fd < 0) {
     return -1;
@@ -139,8 +139,8 @@ int store_write(oauth_store *st, const cJSON *doc, char *why, size_t why_len) {
   snprintf(tmp, sizeof tmp, FILE_NAME ".tmp-%ld", (long)getpid());
   char *text = cJSON_PrintUnformatted(doc);
   unlinkat(dfd, tmp, 0);
-  int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                  0600);
+  int fd = openat(dfd, tmp,
+                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0 || !text) {
     snprintf(why, why_len, "%s: cannot write (%s)", st->path, strerror(errno));
     goto out;

@@ -9,8 +9,8 @@
 #include "plugin_info.h"
 
 static const char *const stub_commands[] = {PLUGIN_COMMANDS, NULL};
-static const char *const stub_extensions[] = {
-    MCPH_EXT_AUTH, MCPH_EXT_COMMAND, NULL};
+static const char *const stub_extensions[] = {MCPH_EXT_AUTH, MCPH_EXT_COMMAND,
+                                              NULL};
 
 static const mcph_provides stub_provides = {
     .struct_size = sizeof(mcph_provides),

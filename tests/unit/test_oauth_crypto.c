@@ -72,10 +72,10 @@ static bool verifies(const char *jwt, EVP_PKEY *k, bool es256) {
     ECDSA_SIG_free(e);
   }
   EVP_MD_CTX *md = EVP_MD_CTX_new();
-  bool ok = EVP_DigestVerifyInit(md, NULL, EVP_sha256(), NULL, k) == 1 &&
-            EVP_DigestVerify(md, es256 ? der : sig, (size_t)derlen,
-                             (const unsigned char *)jwt,
-                             (size_t)(dot - jwt)) == 1;
+  bool ok =
+      EVP_DigestVerifyInit(md, NULL, EVP_sha256(), NULL, k) == 1 &&
+      EVP_DigestVerify(md, es256 ? der : sig, (size_t)derlen,
+                       (const unsigned char *)jwt, (size_t)(dot - jwt)) == 1;
   EVP_MD_CTX_free(md);
   OPENSSL_free(der);
   free(sig);
