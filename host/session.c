@@ -234,7 +234,7 @@ static void on_send_failed(void *ud, int code, const char *message,
   }
   if (code == MCPH_EAUTH)
     s->fail = FAIL_AUTH; /* kept for the state shown: needs-auth */
-  if (code == MCPH_EAUTH && s->auth_pending && rpc_retry(s->rpc, id))
+  if (code == MCPH_EAUTH && s->auth_pending && rpc_retry_auth(s->rpc, id))
     return; /* held until the auth provider settled */
   if (id == s->init_id && code == MCPH_ENOTSUP && may_fall_back(s)) {
     /* The http transport's word for a 4xx to initialize. The transport

@@ -100,7 +100,12 @@ char *callback_wait(oauth_flow *f, int fd, bool paste, int64_t wait_ms,
     }
     struct pollfd p[2] = {{.fd = fd, .events = POLLIN},
                           {.fd = 0, .events = POLLIN}};
-    int n = poll(p, paste ? 2 : 1, (int)(left > 60000 ? 60000 : left));
+    if (atomic_load(&f->cancel)) {
+      snprintf(f->message, sizeof f->message, "the authorization was ended");
+      break;
+    }
+    /* Short waits: mcphost may be leaving (f->cancel). */
+    int n = poll(p, paste ? 2 : 1, (int)(left > 250 ? 250 : left));
     if (n < 0 && errno != EINTR) {
       snprintf(f->message, sizeof f->message, "callback: %s", strerror(errno));
       break;

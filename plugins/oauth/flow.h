@@ -4,6 +4,8 @@
 #ifndef MCPH_OAUTH_FLOW_H
 #define MCPH_OAUTH_FLOW_H
 
+#include <stdatomic.h>
+
 #include "oauth.h"
 
 enum oauth_browser { BROWSER_AUTO, BROWSER_PRINT, BROWSER_FOLLOW };
@@ -26,6 +28,7 @@ typedef struct oauth_flow {
   char *sent_token;    /* the access token the server refused, or NULL */
   char *step_scope;    /* the scopes asked for before, for a step-up */
   char *xaa_idp;       /* the xaaIdp settings as JSON text, or NULL */
+  _Atomic int cancel;  /* set by the loop at exit: stop waiting */
   int64_t phase_ms;    /* how long each network phase may take */
   int64_t deadline_ms; /* the current phase's end (wall clock) */
   /* Output, read on the loop after the thread posted. */

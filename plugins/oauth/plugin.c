@@ -227,6 +227,10 @@ static void flow_done(job *j) {
   set_value(pl, s, NULL); /* releases what the host held: it fails */
 }
 
+static void flow_cancel(job *j) {
+  atomic_store(&((flow_job *)j)->f->cancel, 1);
+}
+
 static void flow_release(job *j) {
   flow_job *fj = (flow_job *)j;
   flow_free(fj->f);
@@ -238,7 +242,8 @@ int oplugin_start_flow(oplugin *pl, oserver *s, oauth_flow *f) {
   fj->j = (job){.host = pl->host,
                 .work = flow_work,
                 .done = flow_done,
-                .release = flow_release};
+                .release = flow_release,
+                .cancel = flow_cancel};
   fj->pl = pl;
   fj->f = f;
   if (job_start(&pl->jobs, &fj->j) != 0) {

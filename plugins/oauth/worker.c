@@ -51,6 +51,11 @@ void job_reap(job **list) {
 }
 
 void job_join_all(job **list) {
+  for (job *j = *list; j; j = j->next) {
+    if (j->cancel && !j->finished) {
+      j->cancel(j);
+    }
+  }
   while (*list) {
     job *j = *list;
     *list = j->next;

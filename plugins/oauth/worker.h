@@ -13,6 +13,7 @@ struct job {
   void (*work)(job *j);    /* [thread] the blocking part */
   void (*done)(job *j);    /* [loop] after work, at most once */
   void (*release)(job *j); /* [loop] frees the job, after done or unrun */
+  void (*cancel)(job *j);  /* [loop] asks work to end soon; may be NULL */
   void *ud;
   pthread_t thread;
   bool started, finished;

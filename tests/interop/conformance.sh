@@ -83,6 +83,9 @@ for s in $scenarios; do
   # FAILURE and WARNING fail a run of the official runner too.
   bad_ids=$(jq -r '.[] | select(.status == "FAILURE" or .status == "WARNING") | .id' "$checks" | tr '\n' ' ')
   [ -z "$bad_ids" ] || missing="$missing (failed or warned: $bad_ids)"
+  # And the runner's own verdict: it also fails a client that exits
+  # non-zero where the scenario does not allow it.
+  grep -q "OVERALL: PASSED" "$dir/runner.log" || missing="$missing (the runner's verdict is not PASSED)"
   nother=$(jq '[.[] | select(.status != "SUCCESS")] | length' "$checks")
   if [ "$total" -gt 0 ] && [ -z "$missing" ]; then
     echo "ok   $s: $(echo ${expected[$s]}) SUCCESS ($nsuccess SUCCESS, $nother INFO/SKIPPED of $total checks)"
