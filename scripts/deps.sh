@@ -7,7 +7,7 @@ set -eu
 
 build_pkgs="gcc g++ make cmake pkg-config libcjson-dev libcurl4-openssl-dev
 libssl-dev libicu-dev libarchive-dev libwebsockets-dev"
-test_pkgs="nodejs npm jq procps binutils tmux python3 passwd util-linux bsdutils"
+test_pkgs="nodejs npm jq procps binutils tmux python3 passwd util-linux bsdutils curl"
 
 case "${1:-build}" in
   build) want=$build_pkgs ;;
