@@ -607,11 +607,20 @@ int main(int argc, char **argv) {
     goto out;
   }
   const command *cmd = NULL;
-  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+  plugin_command pcmd = {0};
+  /* `mcp SUB` that a plugin adds (the OAuth plugin's "mcp login"): the
+   * plugin's command, named with both words. */
+  if (strcmp(argv[optind], "mcp") == 0 && optind + 1 < argc) {
+    char *two = xasprintf("mcp %s", argv[optind + 1]);
+    if (cli_find_plugin_command(&c, two, &pcmd))
+      optind++;
+    free(two);
+  }
+  for (size_t i = 0; !pcmd.cmd && i < sizeof commands / sizeof commands[0];
+       i++)
     if (strcmp(argv[optind], commands[i].name) == 0)
       cmd = &commands[i];
-  plugin_command pcmd = {0};
-  if (!cmd && !cli_find_plugin_command(&c, argv[optind], &pcmd)) {
+  if (!cmd && !pcmd.cmd && !cli_find_plugin_command(&c, argv[optind], &pcmd)) {
     cli_error(&c, NULL, "unknown command \"%s\"; try 'mcphost --help'",
               argv[optind]);
     rc = EXIT_USAGE;

@@ -103,23 +103,27 @@ static auth_conn *find(host *h, const session *s) {
   return NULL;
 }
 
-void host_auth_challenge(session *s, const mcph_auth_challenge *ch) {
+bool host_auth_challenge(session *s, const mcph_auth_challenge *ch) {
   host *h = s->h;
   auth_conn *c = find(h, s);
-  plugin *p = c ? c->provider : NULL;
-  for (size_t i = 0; !p && i < h->reg.nplugins; i++) {
-    if (provider_of(h->reg.plugins[i])) {
-      p = h->reg.plugins[i];
+  /* The provider that gave the value hears it; when none did, each
+   * provider in search order until one takes it up (a claude.ai
+   * connector's provider declines an OAuth server's 401, and so on). */
+  for (size_t i = 0; i < h->reg.nplugins; i++) {
+    plugin *p = c && c->provider ? c->provider : h->reg.plugins[i];
+    const mcph_auth_provider *a = provider_of(p);
+    if (a && a->challenge &&
+        a->challenge(p->ctx, s->cfg->name, ch) == MCPH_OK) {
+      if (c)
+        c->provider = p;
+      host_log(h, MCPH_LOG_DEBUG, s->cfg->name,
+               "the auth provider %s takes up the HTTP %d", p->id, ch->status);
+      return true;
     }
+    if (c && c->provider)
+      break;
   }
-  const mcph_auth_provider *a = p ? provider_of(p) : NULL;
-  if (!a || !a->challenge) {
-    return;
-  }
-  if (a->challenge(p->ctx, s->cfg->name, ch) == MCPH_OK) {
-    host_log(h, MCPH_LOG_DEBUG, s->cfg->name,
-             "the auth provider %s takes up the HTTP %d", p->id, ch->status);
-  }
+  return false;
 }
 
 static int svc_set_authorization(const mcph_host *api, const char *server,
@@ -140,7 +144,9 @@ static int svc_set_authorization(const mcph_host *api, const char *server,
                               "server \"%s\" has its Authorization from %s",
                               server, c->provider->id);
       }
-      return set_on(c->s, value, err);
+      int rc = set_on(c->s, value, err);
+      session_auth_settled(c->s);
+      return rc;
     }
   }
   return mcph_error_set(err, MCPH_ENOTFOUND, "server \"%s\" has no connection",

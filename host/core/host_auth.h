@@ -6,6 +6,8 @@
 #ifndef MCPHOST_HOST_AUTH_H
 #define MCPHOST_HOST_AUTH_H
 
+#include <stdbool.h>
+
 #include <mcphost/mcphost.h>
 
 struct session;
@@ -16,8 +18,12 @@ struct host;
 void host_auth_attach(struct session *s);
 /* The session's transport is going away. */
 void host_auth_detach(struct session *s);
-/* Hands a 401/403 challenge to the session's provider. */
-void host_auth_challenge(struct session *s, const mcph_auth_challenge *ch);
+/* Hands a 401/403 challenge to the session's provider. Returns true when
+ * the provider took it up: it sets a new value (or NULL when it could
+ * not get one) through the service, and when it does so after its
+ * challenge() returned, the session holds what failed until then and
+ * sends it once more (session_auth_settled). */
+bool host_auth_challenge(struct session *s, const mcph_auth_challenge *ch);
 /* The service table. */
 const mcph_host_auth *host_auth_service(void);
 /* Frees the host's list (host_free). */

@@ -16,6 +16,7 @@ typedef struct pending {
   char *text;   /* the request as sent, for a retry */
   bool held;    /* registered but not sent yet (see rpc_hold) */
   bool retried; /* sent a second time already */
+  unsigned char auth_resends; /* sent again after an authorization */
   rpc_done_fn done;
   rpc_progress_fn on_progress;
   void *ud;
@@ -286,6 +287,19 @@ bool rpc_retry(rpc *r, int64_t id) {
   if (!p || p->retried)
     return false;
   p->retried = true;
+  if (r->hold) {
+    p->held = true;
+    return true;
+  }
+  char why[256] = "";
+  return r->h.send(r->h.ud, p->text, strlen(p->text), why, sizeof why) >= 0;
+}
+
+bool rpc_retry_auth(rpc *r, int64_t id) {
+  pending *p = pending_find(r, id);
+  if (!p || p->auth_resends >= RPC_MAX_AUTH_RESENDS)
+    return false;
+  p->auth_resends++;
   if (r->hold) {
     p->held = true;
     return true;

@@ -121,6 +121,11 @@ void rpc_hold(rpc *r, bool on);
 /* Sends a pending request again, once: returns false when `id` is unknown
  * or was already retried (the caller then fails it). */
 bool rpc_retry(rpc *r, int64_t id);
+/* Sends a pending request again after the auth provider got a new value
+ * for the 401 or 403 it met: at most RPC_MAX_AUTH_RESENDS times (once
+ * after a 401, once after a step-up), apart from rpc_retry's once. */
+#define RPC_MAX_AUTH_RESENDS 2
+bool rpc_retry_auth(rpc *r, int64_t id);
 /* Holds every pending request for one more sending (each at most once:
  * those already retried fail with `message`). Turns holding on. */
 void rpc_retry_all(rpc *r, const char *message);

@@ -119,7 +119,9 @@ static void on_session_reset(void *ud, const char *message) {
 }
 
 /* A 401 or 403: the state shows needs-auth, and the auth provider, if
- * any, hears the challenge (host_auth.h). */
+ * any, hears the challenge (host_auth.h). When it takes it up, requests
+ * are held until it set a new value; the one that failed is sent once
+ * more then (on_send_failed). */
 static void on_auth_required(void *ud, const mcph_auth_challenge *ch) {
   session *s = ud;
   s->fail = FAIL_AUTH;
@@ -127,7 +129,25 @@ static void on_auth_required(void *ud, const mcph_auth_challenge *ch) {
            "authorization required: HTTP %d%s%s", ch->status,
            ch->resource_metadata ? ", resource metadata " : "",
            ch->resource_metadata ? ch->resource_metadata : "");
-  host_auth_challenge(s, ch);
+  if (s->auth_pending)
+    return; /* the provider is at it already */
+  /* A value set inside the provider's challenge() (settled at once) is
+   * used from the next request on; one that comes later gets the failed
+   * request again. */
+  s->auth_pending = true;
+  bool taken = host_auth_challenge(s, ch);
+  if (taken && s->auth_pending)
+    rpc_hold(s->rpc, true);
+  else
+    s->auth_pending = false;
+}
+
+void session_auth_settled(session *s) {
+  if (!s->auth_pending)
+    return;
+  s->auth_pending = false;
+  if (!s->reinitializing)
+    rpc_hold(s->rpc, false);
 }
 
 static void on_error(void *ud, int code, const char *message) {
@@ -212,6 +232,8 @@ static void on_send_failed(void *ud, int code, const char *message,
   }
   if (code == MCPH_EAUTH)
     s->fail = FAIL_AUTH; /* kept for the state shown: needs-auth */
+  if (code == MCPH_EAUTH && s->auth_pending && rpc_retry_auth(s->rpc, id))
+    return; /* held until the auth provider settled */
   if (id == s->init_id && code == MCPH_ENOTSUP && may_fall_back(s)) {
     /* The http transport's word for a 4xx to initialize. The transport
      * is replaced from a timer, not from inside its own callback. */

@@ -56,6 +56,7 @@ struct session {
   uint64_t connect_timeout_ms;
   int64_t init_id;       /* the initialize request in flight, or 0 */
   bool reinitializing;   /* the session expired; initialize is redone */
+  bool auth_pending;     /* the auth provider is getting a new value */
   unsigned reinit_count; /* how often the session was re-initialized */
   /* Resilience (see session_restart): */
   bool auto_reconnect;         /* reconnect by itself after a crash */
@@ -104,6 +105,9 @@ const char *session_type(const session *s);
 void session_connect(session *s, uint64_t timeout_ms);
 /* Starts a graceful close; state becomes SESS_CLOSED when done. */
 void session_close(session *s);
+/* The auth provider set a new Authorization value (or gave up): what was
+ * held for it since its challenge goes out again, once. */
+void session_auth_settled(session *s);
 bool session_is_settled(const session *s); /* ready, failed or closed */
 
 /* Connects a failed session again with a new transport (a respawn for

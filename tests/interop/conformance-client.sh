@@ -3,6 +3,14 @@
 # MCP_CONFORMANCE_SCENARIO to mcphost commands. The server URL is the last
 # argument. The runner's timeout only kills the shell, hence `exec` and
 # mcphost's own --timeout.
+#
+# The auth/* scenarios: the runner's authorization server approves
+# without a person, so the OAuth plugin follows the authorization URL's
+# redirects itself (MCPHOST_OAUTH_BROWSER=follow); what the scenario
+# passes in MCP_CONFORMANCE_CONTEXT (client ids, secrets, a private key,
+# the IdP's token) becomes the server's "oauth" configuration keys and
+# the xaaIdp setting, as a user would write them. Each run gets its own
+# state (no credentials from an earlier one) and settings.
 url=$(eval "echo \${$#}")
 : "${MCPHOST:?MCPHOST must name the mcphost binary}"
 set -- --timeout 20000 --url "c=$url"
@@ -16,5 +24,49 @@ case "$MCP_CONFORMANCE_SCENARIO" in
     MCPHOST_OPTION_ELICITATION=accept-defaults
     export MCPHOST_OPTION_ELICITATION
     exec "$MCPHOST" --elicitation=accept-defaults "$@" call c/test_client_elicitation_defaults ;;
+  auth/*) ;;
   *) echo "conformance-client: no mapping for scenario '$MCP_CONFORMANCE_SCENARIO'" >&2; exit 2 ;;
 esac
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/mcphost-conf-auth.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+mkdir -m 700 "$dir/state" "$dir/config"
+XDG_STATE_HOME="$dir/state" XDG_CONFIG_HOME="$dir/config"
+MCPHOST_OAUTH_BROWSER=follow
+export XDG_STATE_HOME XDG_CONFIG_HOME MCPHOST_OAUTH_BROWSER
+ctx=${MCP_CONFORMANCE_CONTEXT:-"{}"}
+get() { printf '%s' "$ctx" | jq -r --arg k "$1" '.[$k] // empty'; }
+oauth='{}'
+add() { oauth=$(printf '%s' "$oauth" | jq -c --arg k "$1" --argjson v "$2" '.[$k] = $v'); }
+str() { jq -nc --arg v "$1" '$v'; }
+[ -n "$(get client_id)" ] && add clientId "$(str "$(get client_id)")"
+if [ -n "$(get client_secret)" ]; then
+  # The secret through the environment, never on the command line.
+  MCPHOST_CONFORMANCE_SECRET=$(get client_secret)
+  export MCPHOST_CONFORMANCE_SECRET
+  add clientSecretEnv '"MCPHOST_CONFORMANCE_SECRET"'
+fi
+case "$MCP_CONFORMANCE_SCENARIO" in
+  auth/client-credentials-*) add grant '"client_credentials"' ;;
+esac
+if [ -n "$(get private_key_pem)" ]; then
+  (umask 077 && get private_key_pem >"$dir/key.pem")
+  add privateKeyFile "$(str "$dir/key.pem")"
+  add tokenEndpointAuth '"private_key_jwt"'
+  add signingAlgorithm "$(str "$(get signing_algorithm)")"
+fi
+if [ -n "$(get idp_id_token)" ]; then
+  (umask 077 && get idp_id_token >"$dir/id_token")
+  add xaa true
+  mkdir -p "$dir/config/mcphost"
+  jq -n --arg i "$(get idp_issuer)" --arg c "$(get idp_client_id)" \
+    --arg t "$(get idp_token_endpoint)" --arg f "$dir/id_token" \
+    '{xaaIdp: {issuer: $i, clientId: $c, tokenEndpoint: $t, idTokenFile: $f}}' \
+    >"$dir/config/mcphost/settings.json"
+fi
+# The Client ID Metadata Document the suite expects; used only where the
+# authorization server says it supports CIMD.
+add clientMetadataUrl '"https://conformance-test.local/client-metadata.json"'
+cfg=$(jq -nc --arg u "$url" --argjson o "$oauth" \
+  '{mcpServers: {c: {type: "http", url: $u, oauth: $o}}}')
+"$MCPHOST" --timeout 20000 --mcp-config "$cfg" call c/test-tool

@@ -8,8 +8,9 @@
  * host hands the value to the transport (set_authorization, transport.h).
  * When the server answers 401 or 403, the transport reports the parsed
  * challenge (mcph_auth_challenge) and the host hands it to that provider
- * (or, when none gave a value, to the first provider), which may fetch a
- * new value and give it with the service "mcph.host.auth/1".
+ * (or, when none gave a value, to each provider in search order until one
+ * takes it up), which may fetch a new value and give it with the service
+ * "mcph.host.auth/1".
  *
  * Threads: everything [loop].
  */

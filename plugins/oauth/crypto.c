@@ -1,0 +1,159 @@
+/* What the plugin needs of OpenSSL: random values, SHA-256, base64url and
+ * the JWS of a private_key_jwt client assertion (RFC 7523 §2.2). ES256 is
+ * written as JWS wants it, the raw 64-byte R||S, not OpenSSL's DER. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/ecdsa.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+
+#include "oauth.h"
+
+char *oauth_b64(const unsigned char *p, size_t len) {
+  char *out = oauth_calloc(1, 4 * ((len + 2) / 3) + 1);
+  EVP_EncodeBlock((unsigned char *)out, p, (int)len);
+  return out;
+}
+
+char *oauth_b64url(const unsigned char *p, size_t len) {
+  char *s = oauth_b64(p, len);
+  size_t n = strlen(s);
+  while (n && s[n - 1] == '=') {
+    s[--n] = '\0';
+  }
+  for (char *c = s; *c; c++) {
+    *c = *c == '+' ? '-' : *c == '/' ? '_' : *c;
+  }
+  return s;
+}
+
+char *oauth_random_b64url(size_t n) {
+  unsigned char buf[64];
+  if (n > sizeof buf || RAND_bytes(buf, (int)n) != 1) {
+    return NULL;
+  }
+  return oauth_b64url(buf, n);
+}
+
+char *oauth_pkce_challenge(const char *verifier) {
+  unsigned char md[SHA256_DIGEST_LENGTH];
+  SHA256((const unsigned char *)verifier, strlen(verifier), md);
+  return oauth_b64url(md, sizeof md);
+}
+
+void oauth_sha256_hex(const char *p, size_t len, char out[65]) {
+  unsigned char md[SHA256_DIGEST_LENGTH];
+  SHA256((const unsigned char *)p, len, md);
+  for (size_t i = 0; i < sizeof md; i++) {
+    snprintf(out + 2 * i, 3, "%02x", md[i]);
+  }
+}
+
+/* Signs `input` with `key`: a new base64url signature, or NULL. */
+static char *sign(EVP_PKEY *key, bool es256, const char *input) {
+  EVP_MD_CTX *md = EVP_MD_CTX_new();
+  unsigned char *der = NULL;
+  char *out = NULL;
+  size_t len = 0;
+  ECDSA_SIG *sig = NULL;
+  if (!md || EVP_DigestSignInit(md, NULL, EVP_sha256(), NULL, key) != 1 ||
+      EVP_DigestSign(md, NULL, &len, (const unsigned char *)input,
+                     strlen(input)) != 1) {
+    goto out;
+  }
+  der = oauth_calloc(1, len);
+  if (EVP_DigestSign(md, der, &len, (const unsigned char *)input,
+                     strlen(input)) != 1) {
+    goto out;
+  }
+  if (!es256) {
+    out = oauth_b64url(der, len); /* RS256: PKCS#1 v1.5 as it is */
+    goto out;
+  }
+  const unsigned char *p = der;
+  sig = d2i_ECDSA_SIG(NULL, &p, (long)len);
+  if (!sig) {
+    goto out;
+  }
+  const BIGNUM *r = NULL, *s = NULL;
+  ECDSA_SIG_get0(sig, &r, &s);
+  unsigned char raw[64];
+  if (BN_bn2binpad(r, raw, 32) != 32 || BN_bn2binpad(s, raw + 32, 32) != 32) {
+    goto out;
+  }
+  out = oauth_b64url(raw, sizeof raw);
+out:
+  ECDSA_SIG_free(sig);
+  free(der);
+  EVP_MD_CTX_free(md);
+  return out;
+}
+
+char *oauth_client_assertion(const char *key_pem, const char *alg,
+                             const char *client_id, const char *aud, char *why,
+                             size_t why_len) {
+  bool es256 = strcmp(alg, "ES256") == 0;
+  if (!es256 && strcmp(alg, "RS256") != 0) {
+    snprintf(why, why_len, "signing algorithm \"%s\" is not ES256 or RS256",
+             alg);
+    return NULL;
+  }
+  BIO *bio = BIO_new_mem_buf(key_pem, -1);
+  EVP_PKEY *key = bio ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL) : NULL;
+  BIO_free(bio);
+  if (!key) {
+    snprintf(why, why_len, "the private key is not a PEM private key");
+    return NULL;
+  }
+  int id = EVP_PKEY_get_base_id(key);
+  if ((es256 && id != EVP_PKEY_EC) || (!es256 && id != EVP_PKEY_RSA)) {
+    snprintf(why, why_len, "the private key is not an %s key",
+             es256 ? "EC P-256" : "RSA");
+    EVP_PKEY_free(key);
+    return NULL;
+  }
+  char *jti = oauth_random_b64url(16);
+  cJSON *h = cJSON_CreateObject();
+  cJSON_AddStringToObject(h, "alg", alg);
+  cJSON_AddStringToObject(h, "typ", "JWT");
+  cJSON *c = cJSON_CreateObject();
+  long now = (long)time(NULL);
+  cJSON_AddStringToObject(c, "iss", client_id);
+  cJSON_AddStringToObject(c, "sub", client_id);
+  cJSON_AddStringToObject(c, "aud", aud);
+  cJSON_AddNumberToObject(c, "iat", (double)now);
+  cJSON_AddNumberToObject(c, "exp", (double)(now + 300));
+  cJSON_AddStringToObject(c, "jti", jti ? jti : "");
+  char *ht = cJSON_PrintUnformatted(h), *ct = cJSON_PrintUnformatted(c);
+  char *h64 = oauth_b64url((const unsigned char *)ht, strlen(ht));
+  char *c64 = oauth_b64url((const unsigned char *)ct, strlen(ct));
+  obuf in = {0};
+  ob_printf(&in, "%s.%s", h64, c64);
+  char *sig = sign(key, es256, ob_str(&in));
+  char *jwt = NULL;
+  if (sig) {
+    obuf j = {0};
+    ob_printf(&j, "%s.%s", ob_str(&in), sig);
+    jwt = j.data;
+  } else {
+    snprintf(why, why_len, "signing the client assertion failed");
+  }
+  free(sig);
+  ob_free(&in);
+  free(h64);
+  free(c64);
+  cJSON_free(ht);
+  cJSON_free(ct);
+  cJSON_Delete(h);
+  cJSON_Delete(c);
+  free(jti);
+  EVP_PKEY_free(key);
+  return jwt;
+}

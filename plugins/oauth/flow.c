@@ -1,0 +1,413 @@
+/* One authorization flow, start to end, on its own thread: the tokens
+ * another process stored meanwhile, else a refresh (under the credential
+ * file's lock, so that parallel runs refresh once and a rotated refresh
+ * token is stored before its access token is used), else the full flow:
+ * discovery, scope, client identity, then the grant (authorization code
+ * with PKCE, client_credentials, or cross-app access), and the tokens
+ * stored before they are handed out. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mcphost/abi.h>
+
+#include "flow.h"
+
+/* Proactive refresh window, as Claude Code's. */
+#define EXPIRY_MARGIN_MS (300 * 1000)
+
+static void put_str(cJSON *o, const char *k, const char *v) {
+  cJSON_DeleteItemFromObjectCaseSensitive(o, k);
+  if (v) {
+    cJSON_AddStringToObject(o, k, v);
+  }
+}
+
+static bool expiring(const cJSON *e) {
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(e, "expiresAt");
+  return cJSON_IsNumber(x) &&
+         (int64_t)x->valuedouble - oauth_now_ms() <= EXPIRY_MARGIN_MS;
+}
+
+/* Stores what a token response gave in the entry: the refresh token is
+ * kept when none came (RFC 6749 §6), expiresAt left out when unknown. */
+static void put_tokens(cJSON *e, const oauth_tokens *t, const char *scope) {
+  put_str(e, "accessToken", t->access);
+  if (t->refresh) {
+    put_str(e, "refreshToken", t->refresh);
+  }
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "expiresAt");
+  if (t->expires_at) {
+    cJSON_AddNumberToObject(e, "expiresAt", (double)t->expires_at);
+  }
+  put_str(e, "scope", t->scope ? t->scope : scope);
+}
+
+static void drop_tokens(cJSON *e) {
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "accessToken");
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "refreshToken");
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "expiresAt");
+}
+
+/* Refresh with the entry's refresh token. 1: done (f->token set), 0: not
+ * possible or failed (try the full flow), with `dropped` set when the
+ * refresh token was dead. Called with the lock held. */
+static int refresh(oauth_flow *f, cJSON *e, bool *dropped) {
+  char *rt = oauth_json_str(e, "refreshToken");
+  oauth_meta m = {.token_endpoint = oauth_json_str(e, "tokenEndpoint"),
+                  .issuer = oauth_json_str(e, "issuer"),
+                  .resource = oauth_json_str(e, "resource")};
+  oauth_client c = {.id = oauth_json_str(e, "clientId"),
+                    .secret = oauth_json_str(e, "clientSecret"),
+                    .method = oauth_json_str(e, "clientMethod")};
+  int ret = 0;
+  if (!rt || !m.token_endpoint || !c.id) {
+    goto out;
+  }
+  obuf p = {0};
+  ob_form(&p, "grant_type", "refresh_token");
+  ob_form(&p, "refresh_token", rt);
+  ob_form(&p, "resource", m.resource);
+  oauth_tokens t;
+  char error[64];
+  if (token_request(f, &m, &c, &p, &t, error, sizeof error) == 0) {
+    put_tokens(e, &t, NULL);
+    f->token = oauth_strdup(t.access);
+    tokens_free(&t);
+    ret = 1;
+  } else if (strcmp(error, "invalid_grant") == 0) {
+    drop_tokens(e);
+    *dropped = true;
+  }
+  ob_free(&p);
+out:
+  free(rt);
+  meta_free(&m);
+  client_free(&c);
+  return ret;
+}
+
+static int with_store(oauth_flow *f, cJSON **doc) {
+  char why[512];
+  if (store_lock(&f->st, why, sizeof why) != 0) {
+    snprintf(f->message, sizeof f->message, "%s", why);
+    return -1;
+  }
+  *doc = store_read(&f->st, why, sizeof why);
+  if (!*doc) {
+    store_unlock(&f->st);
+    snprintf(f->message, sizeof f->message, "%s", why);
+    return -1;
+  }
+  return 0;
+}
+
+static int save(oauth_flow *f, cJSON *doc) {
+  char why[512];
+  if (store_write(&f->st, doc, why, sizeof why) != 0) {
+    snprintf(f->message, sizeof f->message, "%s", why);
+    return -1;
+  }
+  return 0;
+}
+
+/* Step 1 and 2: what is stored, or a refresh. 1: f->token set; 0: go on;
+ * -1: the store failed. */
+static int stored_or_refreshed(oauth_flow *f) {
+  cJSON *doc;
+  if (with_store(f, &doc) != 0) {
+    return -1;
+  }
+  int ret = 0;
+  cJSON *e = store_entry(doc, f->sv.key, false);
+  char *tok = e ? oauth_json_str(e, "accessToken") : NULL;
+  bool step_up = f->status == 403;
+  if (tok && !step_up && !expiring(e) &&
+      (!f->sent_token || strcmp(tok, f->sent_token) != 0)) {
+    f->token = tok; /* another process (or an earlier flow) got one */
+    tok = NULL;
+    ret = 1;
+    goto out;
+  }
+  bool dropped = false;
+  if (e && !step_up) {
+    ret = refresh(f, e, &dropped);
+    if (ret == 1 || dropped) {
+      if (save(f, doc) != 0) {
+        free(f->token);
+        f->token = NULL;
+        ret = -1; /* never use a token that was not stored */
+      }
+    }
+    if (dropped) {
+      fprintf(stderr,
+              "mcphost: server \"%s\": the refresh token was refused "
+              "(invalid_grant); authorization is needed again\n",
+              f->sv.name);
+    }
+  }
+out:
+  free(tok);
+  store_unlock(&f->st);
+  cJSON_Delete(doc);
+  return ret;
+}
+
+/* SEP-990: the IdP's ID token exchanged for an ID-JAG at the IdP, then
+ * the ID-JAG for an access token at the MCP server's AS (jwt-bearer). */
+static int xaa(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
+               const char *scope, oauth_tokens *t) {
+  cJSON *idp = f->xaa_idp ? cJSON_Parse(f->xaa_idp) : NULL;
+  char *tep = oauth_json_str(idp, "tokenEndpoint"),
+       *cid = oauth_json_str(idp, "clientId");
+  char *csec = oauth_json_str(idp, "clientSecret"),
+       *file = oauth_json_str(idp, "idTokenFile");
+  char *iss = oauth_json_str(idp, "issuer");
+  char *idt = file ? oauth_read_file(file, 16384) : NULL;
+  for (size_t n = idt ? strlen(idt) : 0; n && strchr("\r\n ", idt[n - 1]);) {
+    idt[--n] = '\0'; /* a file written by echo ends in a newline */
+  }
+  int ret = -1;
+  if (!tep || !cid || !idt) {
+    snprintf(f->message, sizeof f->message,
+             "cross-app access (oauth.xaa) needs the settings key xaaIdp "
+             "with tokenEndpoint, clientId and a readable idTokenFile");
+    goto out;
+  }
+  oauth_meta im = {.token_endpoint = tep, .issuer = iss};
+  oauth_client ic = {.id = cid,
+                     .secret = csec,
+                     .method = csec ? "client_secret_post" : "none"};
+  obuf p = {0};
+  ob_form(&p, "grant_type", "urn:ietf:params:oauth:grant-type:token-exchange");
+  ob_form(&p, "requested_token_type",
+          "urn:ietf:params:oauth:token-type:id-jag");
+  ob_form(&p, "audience", m->issuer);
+  ob_form(&p, "resource", m->resource);
+  if (scope) {
+    ob_form(&p, "scope", scope);
+  }
+  ob_form(&p, "subject_token", idt);
+  ob_form(&p, "subject_token_type",
+          "urn:ietf:params:oauth:token-type:id_token");
+  oauth_tokens jag;
+  char error[64];
+  int rc = token_request(f, &im, &ic, &p, &jag, error, sizeof error);
+  ob_free(&p);
+  if (rc != 0) {
+    char msg[sizeof f->message];
+    memcpy(msg, f->message, sizeof msg);
+    snprintf(f->message, sizeof f->message, "the identity provider: %.900s",
+             msg);
+    goto out;
+  }
+  ob_form(&p, "grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer");
+  ob_form(&p, "assertion", jag.access);
+  tokens_free(&jag);
+  ret = token_request(f, m, c, &p, t, error, sizeof error);
+  ob_free(&p);
+out:
+  cJSON_Delete(idp);
+  free(tep);
+  free(cid);
+  free(csec);
+  free(file);
+  free(iss);
+  free(idt);
+  return ret;
+}
+
+static char *pick_scope(oauth_flow *f, const oauth_meta *m) {
+  char *s;
+  if (f->sv.scopes) {
+    s = oauth_strdup(f->sv.scopes);
+  } else if (f->status == 403) {
+    s = scope_union(f->step_scope, f->ch_scope);
+  } else if (f->ch_scope) {
+    s = oauth_strdup(f->ch_scope);
+  } else {
+    s = oauth_strdup(m->prm_scopes);
+  }
+  /* SEP-2207: offline_access only when the AS lists it; our registration
+   * always asks for the refresh_token grant. */
+  bool code = strcmp(f->sv.grant, "authorization_code") == 0 && !f->sv.xaa;
+  if (code && m->offline_access && !oauth_has_scope(s, "offline_access", 14)) {
+    char *u = scope_union(s, "offline_access");
+    free(s);
+    s = u;
+  }
+  return s;
+}
+
+static void forget_registration(oauth_flow *f, const char *issuer) {
+  cJSON *doc;
+  if (with_store(f, &doc) != 0) {
+    return;
+  }
+  cJSON *e = store_entry(doc, f->sv.key, false);
+  cJSON *cl = e ? cJSON_GetObjectItemCaseSensitive(e, "clients") : NULL;
+  if (cl) {
+    cJSON_DeleteItemFromObjectCaseSensitive(cl, issuer);
+    save(f, doc);
+  }
+  store_unlock(&f->st);
+  cJSON_Delete(doc);
+}
+
+/* 0: tokens stored; -1: failed (f->message); -2: the registration was
+ * refused (invalid_client) and forgotten: worth one more try. */
+static int full_flow(oauth_flow *f) {
+  oauth_meta m;
+  oauth_client c = {0};
+  oauth_tokens t = {0};
+  char *code = NULL, *verifier = NULL, *scope = NULL;
+  cJSON *regs = cJSON_CreateObject(); /* registrations made here */
+  cJSON *doc = NULL;
+  int listen_fd = -1, ret = -1;
+  char error[64] = "";
+  bool cc = strcmp(f->sv.grant, "client_credentials") == 0;
+  bool person = !cc && !f->sv.xaa;
+  m = (oauth_meta){0};
+  if (person && f->browser != BROWSER_FOLLOW && !f->interactive) {
+    /* Before any request: nobody could finish what it would start. */
+    snprintf(f->message, sizeof f->message,
+             "server \"%s\" is not authorized yet; run `mcphost mcp login "
+             "%s`",
+             f->sv.name, f->sv.name);
+    goto out;
+  }
+  if (discover(f, &m) != 0) {
+    goto out;
+  }
+  scope = pick_scope(f, &m);
+  free(f->scope);
+  f->scope = oauth_strdup(scope);
+  /* The registrations kept so far, to reuse one. */
+  if (with_store(f, &doc) != 0) {
+    goto out;
+  }
+  cJSON *kept = store_entry(doc, f->sv.key, false);
+  cJSON *kc = kept ? cJSON_GetObjectItemCaseSensitive(kept, "clients") : NULL;
+  if (kc) {
+    cJSON_AddItemToObject(regs, "clients", cJSON_Duplicate(kc, true));
+  }
+  store_unlock(&f->st);
+  cJSON_Delete(doc);
+  doc = NULL;
+  int port = f->sv.callback_port;
+  if (person) {
+    listen_fd = callback_listen(f, port, &port);
+    if (listen_fd < 0) {
+      goto out;
+    }
+  }
+  if (client_identity(f, &m, regs, scope, port, &c) != 0) {
+    goto out;
+  }
+  obuf p = {0};
+  if (cc) {
+    ob_form(&p, "grant_type", "client_credentials");
+    ob_form(&p, "resource", m.resource);
+    if (scope) {
+      ob_form(&p, "scope", scope);
+    }
+    ret = token_request(f, &m, &c, &p, &t, error, sizeof error);
+  } else if (f->sv.xaa) {
+    ret = xaa(f, &m, &c, scope, &t);
+  } else if (authorize(f, &m, &c, scope, listen_fd, &code, &verifier) == 0) {
+    ob_form(&p, "grant_type", "authorization_code");
+    ob_form(&p, "code", code);
+    ob_form(&p, "redirect_uri", c.redirect_uri);
+    ob_form(&p, "code_verifier", verifier);
+    ob_form(&p, "resource", m.resource);
+    ret = token_request(f, &m, &c, &p, &t, error, sizeof error);
+  }
+  ob_free(&p);
+  bool dcr = c.kind && strcmp(c.kind, "dcr") == 0;
+  if (ret != 0 && dcr &&
+      (strcmp(error, "invalid_client") == 0 ||
+       strcmp(error, "unauthorized_client") == 0)) {
+    /* The server forgot our registration: register anew, once. */
+    forget_registration(f, m.issuer);
+    ret = -2;
+  }
+  if (ret != 0) {
+    goto out;
+  }
+  ret = -1;
+  if (with_store(f, &doc) != 0) {
+    goto out;
+  }
+  cJSON *e = store_entry(doc, f->sv.key, true);
+  put_str(e, "serverName", f->sv.name);
+  put_str(e, "serverUrl", f->sv.url);
+  put_str(e, "issuer", m.issuer);
+  put_str(e, "resource", m.resource);
+  put_str(e, "tokenEndpoint", m.token_endpoint);
+  put_str(e, "revocationEndpoint", m.revocation_endpoint);
+  put_str(e, "clientId", c.id);
+  put_str(e, "clientSecret", c.secret);
+  put_str(e, "clientMethod", pick_auth_method(&m, &c));
+  put_str(e, "clientKind", c.kind);
+  cJSON *rc = cJSON_GetObjectItemCaseSensitive(regs, "clients");
+  if (rc) {
+    cJSON_DeleteItemFromObjectCaseSensitive(e, "clients");
+    cJSON_AddItemToObject(e, "clients", cJSON_Duplicate(rc, true));
+  }
+  drop_tokens(e);
+  put_tokens(e, &t, scope);
+  if (save(f, doc) == 0) {
+    f->token = oauth_strdup(t.access);
+    ret = 0;
+  }
+  store_unlock(&f->st);
+out:
+  if (listen_fd >= 0) {
+    close(listen_fd);
+  }
+  cJSON_Delete(doc);
+  cJSON_Delete(regs);
+  meta_free(&m);
+  client_free(&c);
+  tokens_free(&t);
+  free(code);
+  free(verifier);
+  free(scope);
+  return ret;
+}
+
+void flow_run(oauth_flow *f) {
+  f->rc = MCPH_EAUTH;
+  int got = f->kind == FLOW_LOGIN ? 0 : stored_or_refreshed(f);
+  if (got == 1) {
+    f->rc = MCPH_OK;
+    return;
+  }
+  if (got < 0 || f->kind == FLOW_REFRESH) {
+    return;
+  }
+  int rc = full_flow(f);
+  if (rc == -2) {
+    rc = full_flow(f);
+  }
+  if (rc == 0) {
+    f->rc = MCPH_OK;
+  }
+}
+
+void flow_free(oauth_flow *f) {
+  oauth_server_free(&f->sv);
+  free(f->st.dir);
+  free(f->st.path);
+  free(f->st.lock);
+  free(f->ch_scope);
+  free(f->ch_error);
+  free(f->ch_resource_metadata);
+  free(f->sent_token);
+  free(f->step_scope);
+  free(f->xaa_idp);
+  free(f->token);
+  free(f->scope);
+  free(f);
+}

@@ -1,0 +1,108 @@
+/* One authorization flow, run on its own thread (worker.c), and the parts
+ * it is made of. Everything here is blocking; nothing touches the host
+ * table. */
+#ifndef MCPH_OAUTH_FLOW_H
+#define MCPH_OAUTH_FLOW_H
+
+#include <stdatomic.h>
+
+#include "oauth.h"
+
+enum oauth_browser { BROWSER_AUTO, BROWSER_PRINT, BROWSER_FOLLOW };
+
+typedef enum flow_kind {
+  FLOW_CHALLENGE, /* a 401/403 during a run */
+  FLOW_LOGIN,     /* mcphost mcp login NAME */
+  FLOW_REFRESH    /* proactive: the token expires within 5 minutes */
+} flow_kind;
+
+typedef struct oauth_flow {
+  /* Input, set on the loop before the thread starts. */
+  oauth_server sv;
+  oauth_store st;
+  flow_kind kind;
+  int browser;      /* enum oauth_browser */
+  bool interactive; /* a person at the terminal may approve */
+  int status;       /* the challenge's HTTP status, or 0 */
+  char *ch_scope, *ch_error, *ch_resource_metadata;
+  char *sent_token;    /* the access token the server refused, or NULL */
+  char *step_scope;    /* the scopes asked for before, for a step-up */
+  char *xaa_idp;       /* the xaaIdp settings as JSON text, or NULL */
+  _Atomic int cancel;  /* set by the loop at exit: stop waiting */
+  int64_t phase_ms;    /* how long each network phase may take */
+  int64_t deadline_ms; /* the current phase's end (wall clock) */
+  /* Output, read on the loop after the thread posted. */
+  int rc;             /* MCPH_OK or MCPH_E* */
+  char *token;        /* the access token */
+  char *scope;        /* what was asked for */
+  int authorizations; /* authorization requests made */
+  char message[1024]; /* why it failed; never a secret */
+} oauth_flow;
+
+/* What discovery found. */
+typedef struct oauth_meta {
+  char *resource; /* RFC 8707 resource */
+  char *issuer;   /* the authorization server's issuer (or URL) */
+  char *authorization_endpoint, *token_endpoint, *registration_endpoint;
+  char *revocation_endpoint;
+  char *prm_scopes; /* PRM scopes_supported, space separated, or NULL */
+  cJSON *as;        /* the AS metadata, or NULL (legacy fallback) */
+  bool legacy;      /* no PRM: a 2025-03-26 server */
+  bool cimd;        /* client_id_metadata_document_supported */
+  bool iss_supported;
+  bool offline_access; /* AS scopes_supported lists it */
+} oauth_meta;
+
+/* discovery.c: PRM, AS metadata, the resource and issuer checks. 0 or -1
+ * with f->message. */
+int discover(oauth_flow *f, oauth_meta *m);
+void meta_free(oauth_meta *m);
+/* Whether the AS metadata lists `value` in array `field` (true when the
+ * list is absent and `absent_ok`). */
+bool meta_lists(const oauth_meta *m, const char *field, const char *value,
+                bool absent_ok);
+
+/* The client's identity at one authorization server. */
+typedef struct oauth_client {
+  char *id, *secret, *method; /* method: token_endpoint_auth_method */
+  char *redirect_uri;
+  char *kind; /* "static", "cimd", "dcr" */
+} oauth_client;
+void client_free(oauth_client *c);
+
+/* grant.c: token endpoint requests. `params` is the grant's form body;
+ * client authentication is added. On success the tokens are in *tok.
+ * Returns 0, or -1 with f->message and the OAuth error in `error`. */
+typedef struct oauth_tokens {
+  char *access, *refresh, *scope;
+  int64_t expires_at; /* ms; 0 = unknown */
+} oauth_tokens;
+int token_request(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
+                  obuf *params, oauth_tokens *tok, char *error,
+                  size_t error_len);
+void tokens_free(oauth_tokens *t);
+/* Picks the client's token endpoint auth method (reference §2.1). */
+const char *pick_auth_method(const oauth_meta *m, const oauth_client *c);
+
+/* identity.c: pre-registered, CIMD or DCR; 0 or -1 with f->message. */
+int client_identity(oauth_flow *f, const oauth_meta *m, cJSON *entry,
+                    const char *scope, int port, oauth_client *c);
+
+/* authorize.c: the authorization request and its response, PKCE, state,
+ * iss; fills `code` and `verifier` (new strings). 0 or -1. */
+int authorize(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
+              const char *scope, int listen_fd, char **code, char **verifier);
+/* callback.c: the loopback listener on 127.0.0.1 (port 0: random). The
+ * fd, or -1 with f->message; *port is the port bound. */
+int callback_listen(oauth_flow *f, int port, int *bound);
+/* Waits for the callback (and, with `paste`, a pasted URL on stdin) up
+ * to `wait_ms`: the callback's URL (path and query, or the full pasted
+ * URL) as a new string, or NULL with f->message. */
+char *callback_wait(oauth_flow *f, int fd, bool paste, int64_t wait_ms,
+                    const char *expect_state);
+
+/* flow.c: the whole flow. */
+void flow_run(oauth_flow *f);
+void flow_free(oauth_flow *f);
+
+#endif

@@ -1,0 +1,193 @@
+/* Token endpoint requests (reference oauth.md §2): client authentication
+ * by client_secret_basic, client_secret_post, none or private_key_jwt,
+ * and the token response (RFC 6749 §5). A 200 with "error" and no
+ * access_token is an error too (Slack, GitHub), and expires_in may come
+ * as a string. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "flow.h"
+
+void client_free(oauth_client *c) {
+  free(c->id);
+  free(c->secret);
+  free(c->method);
+  free(c->redirect_uri);
+  free(c->kind);
+  *c = (oauth_client){0};
+}
+
+void tokens_free(oauth_tokens *t) {
+  free(t->access);
+  free(t->refresh);
+  free(t->scope);
+  *t = (oauth_tokens){0};
+}
+
+static bool is_secret_method(const char *m) {
+  return strcmp(m, "client_secret_basic") == 0 ||
+         strcmp(m, "client_secret_post") == 0 || strcmp(m, "none") == 0;
+}
+
+const char *pick_auth_method(const oauth_meta *m, const oauth_client *c) {
+  static const char *const F = "token_endpoint_auth_methods_supported";
+  const char *has = c->method;
+  if (has && strcmp(has, "private_key_jwt") == 0) {
+    return has;
+  }
+  if (has && is_secret_method(has) && meta_lists(m, F, has, true)) {
+    return has;
+  }
+  bool secret = c->secret && *c->secret;
+  const cJSON *list = m->as ? cJSON_GetObjectItemCaseSensitive(m->as, F) : NULL;
+  if (!cJSON_IsArray(list)) {
+    return secret ? "client_secret_basic" : "none";
+  }
+  if (secret && meta_lists(m, F, "client_secret_basic", false)) {
+    return "client_secret_basic";
+  }
+  if (secret && meta_lists(m, F, "client_secret_post", false)) {
+    return "client_secret_post";
+  }
+  if (meta_lists(m, F, "none", false)) {
+    return "none";
+  }
+  return secret ? "client_secret_post" : "none";
+}
+
+/* RFC 6749 §2.3.1: each part form-encoded, then base64. */
+static char *basic_header(const char *id, const char *secret) {
+  obuf a = {0}, b = {0};
+  ob_form(&a, "x", id);
+  ob_form(&b, "x", secret ? secret : "");
+  obuf raw = {0};
+  ob_printf(&raw, "%s:%s", ob_str(&a) + 2, ob_str(&b) + 2);
+  char *enc = oauth_b64((const unsigned char *)raw.data, raw.len);
+  obuf h = {0};
+  ob_printf(&h, "Basic %s", enc);
+  free(enc);
+  ob_free(&a);
+  ob_free(&b);
+  ob_free(&raw);
+  return h.data;
+}
+
+/* Adds the client's authentication to the request. 0 or -1. */
+static int add_client_auth(oauth_flow *f, const oauth_meta *m,
+                           const oauth_client *c, obuf *params,
+                           char **authorization) {
+  const char *method = pick_auth_method(m, c);
+  if (strcmp(method, "client_secret_basic") == 0) {
+    *authorization = basic_header(c->id, c->secret);
+  } else if (strcmp(method, "client_secret_post") == 0) {
+    ob_form(params, "client_id", c->id);
+    ob_form(params, "client_secret", c->secret ? c->secret : "");
+  } else if (strcmp(method, "private_key_jwt") == 0) {
+    char why[256];
+    if (!f->sv.key_file) {
+      snprintf(f->message, sizeof f->message,
+               "private_key_jwt needs oauth.privateKeyFile");
+      return -1;
+    }
+    char *pem = oauth_read_file(f->sv.key_file, 65536);
+    if (!pem) {
+      snprintf(f->message, sizeof f->message,
+               "oauth.privateKeyFile %.200s cannot be read", f->sv.key_file);
+      return -1;
+    }
+    const char *alg = f->sv.alg ? f->sv.alg : "ES256";
+    char *jwt = pem ? oauth_client_assertion(pem, alg, c->id, m->issuer, why,
+                                             sizeof why)
+                    : NULL;
+    free(pem);
+    if (!jwt) {
+      snprintf(f->message, sizeof f->message, "private_key_jwt: %s", why);
+      return -1;
+    }
+    ob_form(params, "client_assertion_type",
+            "urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
+    ob_form(params, "client_assertion", jwt);
+    free(jwt);
+  } else {
+    ob_form(params, "client_id", c->id);
+  }
+  return 0;
+}
+
+int token_request(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
+                  obuf *params, oauth_tokens *tok, char *error,
+                  size_t error_len) {
+  *tok = (oauth_tokens){0};
+  error[0] = '\0';
+  char *authorization = NULL;
+  cJSON *j = NULL;
+  int ret = -1;
+  if (add_client_auth(f, m, c, params, &authorization) != 0) {
+    return -1;
+  }
+  oauth_req rq = {.method = "POST",
+                  .url = m->token_endpoint,
+                  .body = ob_str(params),
+                  .content_type = "application/x-www-form-urlencoded",
+                  .authorization = authorization,
+                  .deadline_ms = f->deadline_ms};
+  oauth_resp r;
+  char why[512];
+  if (oauth_http(&rq, &r, why, sizeof why) != 0) {
+    snprintf(f->message, sizeof f->message, "token request: %s", why);
+    goto out;
+  }
+  j = oauth_resp_json(&r);
+  char *err = j ? oauth_json_str(j, "error") : NULL;
+  tok->access = j ? oauth_json_str(j, "access_token") : NULL;
+  if (r.status != 200 || !tok->access) {
+    if (err) {
+      /* Slack's names of a dead refresh token. */
+      const char *e = strcmp(err, "invalid_refresh_token") == 0 ||
+                              strcmp(err, "expired_refresh_token") == 0 ||
+                              strcmp(err, "token_expired") == 0
+                          ? "invalid_grant"
+                          : err;
+      snprintf(error, error_len, "%s", e);
+      /* error_description may echo what was sent: not shown. */
+      snprintf(f->message, sizeof f->message,
+               "the token endpoint answered HTTP %ld, error \"%.64s\"",
+               r.status, e);
+    } else {
+      snprintf(f->message, sizeof f->message,
+               "the token endpoint answered HTTP %ld without an access token",
+               r.status);
+    }
+    free(err);
+    goto out;
+  }
+  free(err);
+  const cJSON *tt = cJSON_GetObjectItemCaseSensitive(j, "token_type");
+  if (cJSON_IsString(tt) && strcasecmp(tt->valuestring, "bearer") != 0 &&
+      strcasecmp(tt->valuestring, "N_A") != 0) {
+    snprintf(f->message, sizeof f->message,
+             "the token endpoint gave a token of type \"%.32s\", not Bearer",
+             tt->valuestring);
+    goto out;
+  }
+  tok->refresh = oauth_json_str(j, "refresh_token");
+  tok->scope = oauth_json_str(j, "scope");
+  const cJSON *ei = cJSON_GetObjectItemCaseSensitive(j, "expires_in");
+  double secs = cJSON_IsNumber(ei)   ? ei->valuedouble
+                : cJSON_IsString(ei) ? strtod(ei->valuestring, NULL)
+                                     : 0;
+  if (secs > 0) {
+    tok->expires_at = oauth_now_ms() + (int64_t)(secs * 1000);
+  }
+  ret = 0;
+out:
+  if (ret != 0) {
+    tokens_free(tok);
+  }
+  cJSON_Delete(j);
+  oauth_resp_free(&r);
+  free(authorization);
+  return ret;
+}

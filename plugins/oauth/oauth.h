@@ -1,0 +1,155 @@
+/*
+ * The OAuth 2.1 auth provider for remote MCP servers (plugins/oauth).
+ *
+ * Life of an authorization: the host asks for a server's Authorization
+ * value when its transport is created (plugin.c); the value comes from
+ * the credential store (store.c). A 401 or 403 from the server hands the
+ * plugin the parsed challenge; the plugin starts a flow on a worker
+ * thread (worker.c), which refreshes, or discovers the authorization
+ * server (discovery.c), finds the client's identity and runs the grant
+ * (flow.c, grant.c) with blocking libcurl calls (net.c) and OpenSSL
+ * (crypto.c), waits for the browser on the loopback callback
+ * (callback.c), and stores the tokens before they are used. The result
+ * is posted back to the loop, which sets it on the connection through
+ * "mcph.host.auth/1"; the host then sends the request that failed once
+ * more.
+ *
+ * Threads: a flow runs on its own thread and touches only its own
+ * oauth_flow and the credential file (under flock); everything else is
+ * on the loop.
+ */
+#ifndef MCPH_OAUTH_H
+#define MCPH_OAUTH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#define OAUTH_ID "mcphost.oauth"
+
+/* A growing string. */
+typedef struct obuf {
+  char *data;
+  size_t len, cap;
+} obuf;
+void ob_add(obuf *b, const char *s, size_t n);
+void ob_puts(obuf *b, const char *s);
+void ob_printf(obuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Appends "&name=value" (no '&' when empty), both form-encoded. */
+void ob_form(obuf *b, const char *name, const char *value);
+const char *ob_str(obuf *b);
+void ob_free(obuf *b);
+
+char *oauth_strdup(const char *s); /* NULL stays NULL; aborts on OOM */
+char *oauth_strndup(const char *s, size_t n);
+void *oauth_calloc(size_t n, size_t size);
+int64_t oauth_now_ms(void); /* wall clock */
+
+/* ---- crypto.c (OpenSSL) ---- */
+/* base64url without padding of `len` bytes; a new string. */
+char *oauth_b64url(const unsigned char *p, size_t len);
+/* Standard base64 with padding; a new string. */
+char *oauth_b64(const unsigned char *p, size_t len);
+/* `n` random bytes as base64url: a new string, or NULL. */
+char *oauth_random_b64url(size_t n);
+/* The PKCE S256 challenge of `verifier`: a new string. */
+char *oauth_pkce_challenge(const char *verifier);
+/* Lower-case hex of SHA-256 over `len` bytes into out[65]. */
+void oauth_sha256_hex(const char *p, size_t len, char out[65]);
+/* A signed JWT client assertion (RFC 7523) with the PEM private key in
+ * `key_pem`, alg "ES256" (raw R||S) or "RS256": iss = sub = client_id,
+ * aud, iat, exp = iat + 300, a random jti. A new string, or NULL with the
+ * reason in `why`. */
+char *oauth_client_assertion(const char *key_pem, const char *alg,
+                             const char *client_id, const char *aud, char *why,
+                             size_t why_len);
+
+/* ---- net.c (libcurl easy, blocking, on a flow's thread) ---- */
+typedef struct oauth_resp {
+  long status;
+  char *body; /* NUL-terminated, may be empty */
+  size_t body_len;
+  char *location;         /* the resolved Location of a 3xx, or NULL */
+  char *www_authenticate; /* or NULL */
+} oauth_resp;
+typedef struct oauth_req {
+  const char *method; /* "GET" or "POST" */
+  const char *url;
+  const char *body; /* POST body, or NULL */
+  const char *content_type;
+  const char *authorization;    /* a header value, or NULL */
+  const char *protocol_version; /* MCP-Protocol-Version, or NULL */
+  int64_t deadline_ms;          /* wall clock; the request ends by then */
+} oauth_req;
+/* Performs one request; redirects are never followed. Returns 0 (any
+ * HTTP status) or -1 with the reason (no secrets) in `why`. */
+int oauth_http(const oauth_req *rq, oauth_resp *out, char *why, size_t why_len);
+void oauth_resp_free(oauth_resp *r);
+/* The body as a JSON object, or NULL. */
+cJSON *oauth_resp_json(const oauth_resp *r);
+/* Whether `url` may carry credentials: https, or http to a loopback host. */
+bool oauth_url_secure(const char *url);
+/* A query parameter of `url` (decoded), a new string or NULL. */
+char *oauth_query_param(const char *url, const char *name);
+/* Percent-decodes in place (form rules: '+' is a space). */
+void oauth_form_decode(char *s);
+/* The non-empty string `k` of object `o`: a new string, or NULL. */
+char *oauth_json_str(const cJSON *o, const char *k);
+/* Joins scopes a and b (space separated): a new string of a's then b's
+ * that a lacks; NULL when both are empty. */
+char *scope_union(const char *a, const char *b);
+/* Whether the space-separated `list` holds the scope w[0..n). */
+bool oauth_has_scope(const char *list, const char *w, size_t n);
+/* A whole file of at most `max` bytes: a new string, or NULL. */
+char *oauth_read_file(const char *path, size_t max);
+
+/* ---- store.c: $XDG_STATE_HOME/mcphost/credentials.json ---- */
+typedef struct oauth_store {
+  char *dir;  /* the state directory (0700) */
+  char *path; /* credentials.json (0600) */
+  char *lock; /* credentials.json.lock */
+  int lock_fd;
+} oauth_store;
+/* Takes the exclusive lock (blocking up to 30 s). 0 or -1 with `why`. */
+int store_lock(oauth_store *st, char *why, size_t why_len);
+void store_unlock(oauth_store *st);
+/* Reads the whole file (an empty document when there is none). Refuses a
+ * file that is not the user's, not a regular file, or readable by
+ * others: NULL with `why`. A corrupt file is moved aside to
+ * credentials.json.corrupt-<time> and read as empty. */
+cJSON *store_read(oauth_store *st, char *why, size_t why_len);
+/* Writes `doc` whole: a temporary file 0600, fsync, rename, fsync of the
+ * directory. 0 or -1 with `why`. Call with the lock held. */
+int store_write(oauth_store *st, const cJSON *doc, char *why, size_t why_len);
+/* The entry of `key` in doc.mcpOAuth (created when `create`). */
+cJSON *store_entry(cJSON *doc, const char *key, bool create);
+
+/* ---- the server a flow is for ---- */
+typedef struct oauth_server {
+  char *name;
+  char *type;
+  char *url;
+  char *key;             /* "<name>|<hash16>" */
+  char *client_id;       /* oauth.clientId */
+  char *client_secret;   /* oauth.clientSecret or $clientSecretEnv */
+  char *scopes;          /* oauth.scopes */
+  char *metadata_url;    /* oauth.clientMetadataUrl (CIMD) */
+  char *grant;           /* "authorization_code" | "client_credentials" */
+  char *auth_method;     /* oauth.tokenEndpointAuth */
+  char *key_file;        /* oauth.privateKeyFile */
+  char *alg;             /* oauth.signingAlgorithm (ES256) */
+  char *as_metadata_url; /* oauth.authServerMetadataUrl */
+  bool xaa;
+  int callback_port; /* 0: random */
+  bool has_oauth;    /* the entry had an "oauth" object */
+} oauth_server;
+/* Reads the server's configuration JSON: 0, or -1 with `why` naming the
+ * field. */
+int oauth_server_parse(oauth_server *sv, const char *name,
+                       const char *config_json, char *why, size_t why_len);
+void oauth_server_free(oauth_server *sv);
+
+#endif

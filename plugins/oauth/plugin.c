@@ -1,0 +1,444 @@
+/* The OAuth plugin's entry and its auth provider ("mcph.auth/1").
+ *
+ * authorization(): the stored token of the server, if any, and a
+ * refresh in the background when it expires within 5 minutes.
+ * challenge(): a 401 (or a 403 insufficient_scope) starts a flow on a
+ * thread (or joins the one under way); the host holds the failed request
+ * until the flow's result is set through "mcph.host.auth/1" (NULL when it
+ * failed, and then the next 401 is final). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "oauth.h"
+#include "plugin_info.h"
+#include "provider.h"
+
+void oplugin_log(oplugin *pl, int level, const char *server, const char *fmt,
+                 ...) {
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  pl->host->log(pl->host, level, server ? server : OAUTH_ID, line);
+}
+
+oserver *oplugin_server(oplugin *pl, const char *name, bool create) {
+  for (oserver *s = pl->list; s; s = s->next) {
+    if (strcmp(s->name, name) == 0) {
+      return s;
+    }
+  }
+  if (!create) {
+    return NULL;
+  }
+  oserver *s = oauth_calloc(1, sizeof *s);
+  s->name = oauth_strdup(name);
+  s->next = pl->list;
+  pl->list = s;
+  return s;
+}
+
+int oplugin_store(oplugin *pl, oauth_store *st) {
+  const char *dir = pl->host->get_path(pl->host, MCPH_PATH_STATE);
+  if (!dir) {
+    return -1;
+  }
+  obuf p = {0}, l = {0};
+  ob_printf(&p, "%s/credentials.json", dir);
+  ob_printf(&l, "%s/credentials.json.lock", dir);
+  *st = (oauth_store){
+      .dir = oauth_strdup(dir), .path = p.data, .lock = l.data, .lock_fd = -1};
+  return 0;
+}
+
+/* --oauth-browser of `mcp login`, else MCPHOST_OAUTH_BROWSER. (Not a
+ * global option: a plugin's global options are read by initializing it
+ * at every start, which would load libcurl and OpenSSL into every run.) */
+static int browser_mode(oplugin *pl, bool *bad) {
+  const char *v = pl->browser_flag;
+  if (!v || !*v) {
+    v = getenv("MCPHOST_OAUTH_BROWSER");
+  }
+  *bad = false;
+  if (!v || !*v || strcmp(v, "auto") == 0) {
+    return BROWSER_AUTO;
+  }
+  if (strcmp(v, "print") == 0) {
+    return BROWSER_PRINT;
+  }
+  if (strcmp(v, "follow") == 0) {
+    return BROWSER_FOLLOW;
+  }
+  *bad = true;
+  return BROWSER_AUTO;
+}
+
+/* The user settings' "xaaIdp" object as JSON text, or NULL. */
+static char *xaa_settings(void) {
+  const char *x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+  obuf p = {0};
+  if (x && *x) {
+    ob_printf(&p, "%s/mcphost/settings.json", x);
+  } else if (home) {
+    ob_printf(&p, "%s/.config/mcphost/settings.json", home);
+  } else {
+    return NULL;
+  }
+  char *text_in = oauth_read_file(ob_str(&p), 1u << 20);
+  ob_free(&p);
+  cJSON *doc = text_in ? cJSON_Parse(text_in) : NULL;
+  free(text_in);
+  cJSON *idp = cJSON_GetObjectItemCaseSensitive(doc, "xaaIdp");
+  char *text = cJSON_IsObject(idp) ? cJSON_PrintUnformatted(idp) : NULL;
+  char *out = oauth_strdup(text);
+  cJSON_free(text);
+  cJSON_Delete(doc);
+  return out;
+}
+
+oauth_flow *oplugin_flow(oplugin *pl, oserver *s, flow_kind kind) {
+  oauth_flow *f = oauth_calloc(1, sizeof *f);
+  char why[512];
+  if (!s->config_json || oauth_server_parse(&f->sv, s->name, s->config_json,
+                                            why, sizeof why) != 0) {
+    oplugin_log(pl, MCPH_LOG_ERROR, s->name, "server \"%s\": %s", s->name,
+                s->config_json ? why : "no configuration");
+    flow_free(f);
+    return NULL;
+  }
+  if (oplugin_store(pl, &f->st) != 0) {
+    oplugin_log(pl, MCPH_LOG_ERROR, s->name,
+                "no state directory for the credential file");
+    flow_free(f);
+    return NULL;
+  }
+  bool bad;
+  f->browser = browser_mode(pl, &bad);
+  if (bad) {
+    oplugin_log(pl, MCPH_LOG_WARN, NULL,
+                "MCPHOST_OAUTH_BROWSER is not auto, print or follow; auto "
+                "is used");
+  }
+  f->kind = kind;
+  f->interactive = pl->feat && pl->feat->interactive(pl->host);
+  f->sent_token = oauth_strdup(s->token);
+  f->step_scope = oauth_strdup(s->scope);
+  f->xaa_idp = f->sv.xaa ? xaa_settings() : NULL;
+  return f;
+}
+
+/* ---- flows on threads ---- */
+
+typedef struct flow_job {
+  job j;
+  oplugin *pl;
+  oauth_flow *f;
+} flow_job;
+
+/* How long each network phase of a flow may take: 30 s, as Claude
+ * Code's auth requests, or MCPHOST_OAUTH_TIMEOUT_MS. */
+static int64_t phase_ms(void) {
+  const char *v = getenv("MCPHOST_OAUTH_TIMEOUT_MS");
+  long ms = v ? strtol(v, NULL, 10) : 0;
+  return ms > 0 ? ms : 30000;
+}
+
+static void flow_work(job *j) {
+  flow_job *fj = (flow_job *)j;
+  /* The deadline counts from the start of the work, not of the queue. */
+  fj->f->phase_ms = phase_ms();
+  fj->f->deadline_ms = oauth_now_ms() + fj->f->phase_ms;
+  flow_run(fj->f);
+}
+
+static void set_value(oplugin *pl, oserver *s, const char *token) {
+  free(s->token);
+  free(s->value);
+  s->token = oauth_strdup(token);
+  s->value = NULL;
+  if (token) {
+    obuf v = {0};
+    ob_printf(&v, "Bearer %s", token);
+    s->value = v.data;
+  }
+  mcph_error err;
+  mcph_error_init(&err);
+  if (pl->auth) {
+    int rc = pl->auth->set_authorization(pl->host, s->name, s->value, &err);
+    if (rc != MCPH_OK && rc != MCPH_ENOTFOUND) {
+      oplugin_log(pl, MCPH_LOG_WARN, s->name, "%s", err.message);
+    }
+  }
+}
+
+static void flow_done(job *j) {
+  flow_job *fj = (flow_job *)j;
+  oplugin *pl = fj->pl;
+  oauth_flow *f = fj->f;
+  oserver *s = oplugin_server(pl, f->sv.name, true);
+  s->running = false;
+  s->authorizations += f->authorizations;
+  if (f->scope) {
+    free(s->scope);
+    s->scope = oauth_strdup(f->scope);
+  }
+  mcph_run *login = s->login;
+  s->login = NULL;
+  if (f->rc == MCPH_OK) {
+    s->gave_up = false;
+    s->unseen = true;
+    set_value(pl, s, f->token);
+    if (login) {
+      fprintf(stdout, "Authorized server \"%s\"%s%s\n", s->name,
+              f->scope ? " with scope " : "", f->scope ? f->scope : "");
+      pl->servers->finish(pl->host, login, 0);
+    }
+    return;
+  }
+  if (f->kind == FLOW_REFRESH) {
+    /* The 401 that may follow starts a full flow; a login waiting for
+     * this refresh starts its own. */
+    oauth_flow *lf = login ? oplugin_flow(pl, s, FLOW_LOGIN) : NULL;
+    if (lf) {
+      lf->interactive = true;
+      s->login = login;
+      if (oplugin_start_flow(pl, s, lf) == 0) {
+        return;
+      }
+      s->login = NULL;
+    }
+    if (login) {
+      pl->servers->finish(pl->host, login, 7);
+    }
+    return;
+  }
+  s->gave_up = true;
+  oplugin_log(pl, MCPH_LOG_ERROR, s->name, "%s",
+              f->message[0] ? f->message : "authorization failed");
+  if (login) {
+    pl->servers->finish(pl->host, login, 7);
+    return;
+  }
+  set_value(pl, s, NULL); /* releases what the host held: it fails */
+}
+
+static void flow_cancel(job *j) {
+  atomic_store(&((flow_job *)j)->f->cancel, 1);
+}
+
+static void flow_release(job *j) {
+  flow_job *fj = (flow_job *)j;
+  flow_free(fj->f);
+  free(fj);
+}
+
+int oplugin_start_flow(oplugin *pl, oserver *s, oauth_flow *f) {
+  flow_job *fj = oauth_calloc(1, sizeof *fj);
+  fj->j = (job){.host = pl->host,
+                .work = flow_work,
+                .done = flow_done,
+                .release = flow_release,
+                .cancel = flow_cancel};
+  fj->pl = pl;
+  fj->f = f;
+  if (job_start(&pl->jobs, &fj->j) != 0) {
+    flow_release(&fj->j);
+    return -1;
+  }
+  s->running = true;
+  return 0;
+}
+
+/* ---- the provider ---- */
+
+static const char *authorization(void *ctx, const char *server,
+                                 const char *config_json) {
+  oplugin *pl = ctx;
+  job_reap(&pl->jobs);
+  cJSON *cfg = cJSON_Parse(config_json);
+  bool remote = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(cfg, "url"));
+  cJSON_Delete(cfg);
+  if (!remote) {
+    return NULL;
+  }
+  oserver *s = oplugin_server(pl, server, true);
+  free(s->config_json);
+  s->config_json = oauth_strdup(config_json);
+  oauth_server sv;
+  char why[512];
+  if (oauth_server_parse(&sv, server, config_json, why, sizeof why) != 0) {
+    oplugin_log(pl, MCPH_LOG_ERROR, server, "server \"%s\": %s", server, why);
+    s->gave_up = true;
+    return NULL;
+  }
+  oauth_store st;
+  cJSON *doc = NULL;
+  if (oplugin_store(pl, &st) == 0) {
+    /* No lock: the file is only ever replaced whole. */
+    doc = store_read(&st, why, sizeof why);
+    if (!doc) {
+      oplugin_log(pl, MCPH_LOG_ERROR, server, "%s", why);
+    }
+    free(st.dir);
+    free(st.path);
+    free(st.lock);
+  }
+  cJSON *e = doc ? store_entry(doc, sv.key, false) : NULL;
+  const cJSON *at = cJSON_GetObjectItemCaseSensitive(e, "accessToken");
+  const cJSON *rt = cJSON_GetObjectItemCaseSensitive(e, "refreshToken");
+  const cJSON *exp = cJSON_GetObjectItemCaseSensitive(e, "expiresAt");
+  free(s->value);
+  free(s->token);
+  s->value = s->token = NULL;
+  if (cJSON_IsString(at) && at->valuestring[0]) {
+    s->token = oauth_strdup(at->valuestring);
+    obuf v = {0};
+    ob_printf(&v, "Bearer %s", at->valuestring);
+    s->value = v.data;
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(e, "scope");
+    if (cJSON_IsString(sc) && !s->scope) {
+      s->scope = oauth_strdup(sc->valuestring);
+    }
+    bool soon = cJSON_IsNumber(exp) &&
+                (int64_t)exp->valuedouble - oauth_now_ms() <= 300 * 1000;
+    if (soon && cJSON_IsString(rt) && !s->running) {
+      oauth_flow *f = oplugin_flow(pl, s, FLOW_REFRESH);
+      if (f && oplugin_start_flow(pl, s, f) != 0) {
+        oplugin_log(pl, MCPH_LOG_WARN, server, "cannot start a refresh");
+      }
+    }
+  }
+  cJSON_Delete(doc);
+  oauth_server_free(&sv);
+  return s->value;
+}
+
+static void resend(void *ud) {
+  oplugin *pl = ((void **)ud)[0];
+  char *name = ((void **)ud)[1];
+  oserver *s = oplugin_server(pl, name, false);
+  if (s) {
+    set_value(pl, s, s->token);
+  }
+  free(name);
+  free(ud);
+}
+
+static int challenge(void *ctx, const char *server,
+                     const mcph_auth_challenge *ch) {
+  oplugin *pl = ctx;
+  job_reap(&pl->jobs);
+  oserver *s = oplugin_server(pl, server, false);
+  if (!s || !s->config_json) {
+    return MCPH_ENOTSUP;
+  }
+  bool step_up = ch->status == 403 && ch->error &&
+                 strcmp(ch->error, "insufficient_scope") == 0;
+  if (ch->status == 403 && !step_up) {
+    return MCPH_ENOTSUP; /* a plain 403 is a refusal, not a question */
+  }
+  if (s->running) {
+    return MCPH_OK; /* the flow under way settles it */
+  }
+  if (!step_up && s->unseen && s->token) {
+    /* A value set after this request went out: try it. */
+    s->unseen = false;
+    void **ud = oauth_calloc(2, sizeof *ud);
+    ud[0] = pl;
+    ud[1] = oauth_strdup(server);
+    if (pl->host->post(pl->host, resend, ud) == 0) {
+      return MCPH_OK;
+    }
+    free(ud[1]);
+    free(ud);
+  }
+  s->unseen = false;
+  if (s->gave_up) {
+    return MCPH_ENOTSUP;
+  }
+  if (s->authorizations >= OAUTH_MAX_AUTHORIZATIONS) {
+    oplugin_log(pl, MCPH_LOG_ERROR, server,
+                "server \"%s\" still refuses after %d authorizations; giving "
+                "up",
+                server, s->authorizations);
+    s->gave_up = true;
+    return MCPH_ENOTSUP;
+  }
+  oauth_flow *f = oplugin_flow(pl, s, FLOW_CHALLENGE);
+  if (!f) {
+    s->gave_up = true;
+    return MCPH_ENOTSUP;
+  }
+  f->status = ch->status;
+  f->ch_scope = oauth_strdup(ch->scope);
+  f->ch_error = oauth_strdup(ch->error);
+  f->ch_resource_metadata = oauth_strdup(ch->resource_metadata);
+  if (oplugin_start_flow(pl, s, f) != 0) {
+    return MCPH_ENOTSUP;
+  }
+  return MCPH_OK;
+}
+
+static const mcph_auth_provider provider = {
+    .struct_size = sizeof provider,
+    .authorization = authorization,
+    .challenge = challenge,
+};
+
+static int init(const mcph_host *host, void **ctx, mcph_error *err) {
+  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+    return mcph_error_set(err, MCPH_EIO, "libcurl could not be initialized");
+  }
+  oplugin *pl = oauth_calloc(1, sizeof *pl);
+  pl->host = host;
+  pl->auth = host->get_service(host, MCPH_SERVICE_AUTH);
+  pl->feat = host->get_service(host, MCPH_SERVICE_FEATURES);
+  pl->servers = host->get_service(host, MCPH_SERVICE_SERVERS);
+  *ctx = pl;
+  return MCPH_OK;
+}
+
+static const void *get_extension(void *ctx, const char *id) {
+  (void)ctx;
+  if (strcmp(id, MCPH_EXT_AUTH) == 0) {
+    return &provider;
+  }
+  if (strcmp(id, MCPH_EXT_COMMAND) == 0) {
+    return &oauth_commands;
+  }
+  return NULL;
+}
+
+static void deinit(void *ctx) {
+  oplugin *pl = ctx;
+  job_join_all(&pl->jobs);
+  while (pl->list) {
+    oserver *s = pl->list;
+    pl->list = s->next;
+    free(s->name);
+    free(s->config_json);
+    free(s->value);
+    free(s->token);
+    free(s->scope);
+    free(s);
+  }
+  free(pl);
+}
+
+MCPH_PLUGIN_ENTRY = {
+    .struct_size = sizeof(mcph_entry),
+    .abi_major = MCPH_ABI_MAJOR,
+    .abi_minor = MCPH_ABI_MINOR,
+    .id = PLUGIN_ID,
+    .name = PLUGIN_NAME,
+    .version = PLUGIN_VERSION,
+    .description = PLUGIN_DESCRIPTION,
+    .init = init,
+    .get_extension = get_extension,
+    .deinit = deinit,
+};

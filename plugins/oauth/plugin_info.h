@@ -1,0 +1,18 @@
+/* What the OAuth plugin says about itself, read by both of its halves:
+ * the implementation (plugin.c, in lib/mcphost/impl/, which links
+ * libcurl and OpenSSL) and the stub in lib/mcphost/plugins/ (stub.c),
+ * which names it and what it provides, so that neither library is
+ * loaded before a remote server or one of its commands needs it. */
+#ifndef MCPH_OAUTH_PLUGIN_INFO_H
+#define MCPH_OAUTH_PLUGIN_INFO_H
+
+#define PLUGIN_ID "mcphost.oauth"
+#define PLUGIN_NAME "OAuth 2.1 authorization"
+#define PLUGIN_VERSION "0.1.0"
+#define PLUGIN_DESCRIPTION                                                     \
+  "Authorizes mcphost at remote MCP servers with OAuth 2.1: discovery, "       \
+  "client registration, PKCE, refresh, client credentials, cross-app "         \
+  "access; mcp login, logout and auth-status."
+#define PLUGIN_COMMANDS "mcp login", "mcp logout", "mcp auth-status"
+
+#endif

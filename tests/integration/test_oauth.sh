@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# The OAuth plugin against a loopback authorization server of ours
+# (tests/servers/oauth_server.mjs), for what the conformance suite does
+# not cover: login and the stored credentials, refresh with rotation,
+# invalid_grant, parallel runs refreshing once, a credential file others
+# may read, a forged state or iss, the paste flow on a terminal, an AS of
+# another origin, an issuer mismatch, a slow AS, logout, and no secret in
+# any line mcphost wrote.
+. "$(dirname "$0")/lib.sh"
+unset MCPHOST_PLUGIN_PATH MCPHOST_OAUTH_BROWSER
+CREDS="$XDG_STATE_HOME/mcphost/credentials.json"
+SRVLOG="$TMP/as.log"
+ALL_OUT="$TMP/all-output"
+: >"$ALL_OUT"
+
+# server ARGS...: a fresh AS + MCP server; sets URL and C (its config).
+server() {
+  start_node "$SRCDIR/tests/servers/oauth_server.mjs" --log "$SRVLOG" "$@" || exit 1
+  URL="http://127.0.0.1:$NODE_PORT/mcp"
+  C="$TMP/oauth-$NODE_PORT.json"
+  config_file "$C" "{\"srv\": {\"type\": \"http\", \"url\": \"$URL\"}}"
+  rm -rf "$XDG_STATE_HOME/mcphost"
+}
+stat_of() { curl -s "http://127.0.0.1:$NODE_PORT/stats" | jq -r ".$1"; }
+keep() { cat "$TMP/out" "$TMP/err" >>"$ALL_OUT"; }
+orun() { run "$@"; keep; }
+# Rewrites the stored entry with jq EXPR, keeping the file 0600.
+edit_creds() {
+  jq "$1" "$CREDS" >"$CREDS.new" && chmod 600 "$CREDS.new" && mv "$CREDS.new" "$CREDS"
+}
+
+server
+orun --config "$C" call mcp__srv__whoami
+expect "a run that no one can approve fails as needing authorization and names the login command" 7 \
+  --err 'is not authorized yet; run `mcphost mcp login srv`'
+[ "$(stat_of authorizations)" = 0 ] && ok "... without sending an authorization request" ||
+  bad "an authorization request was sent by a non-interactive run"
+
+MCPHOST_OAUTH_BROWSER=follow orun -vv --config "$C" mcp login srv
+expect "mcp login authorizes (follow mode) and stores the tokens" 0 --out 'Authorized server "srv"'
+mode_dir=$(stat -c %a "$XDG_STATE_HOME/mcphost") mode_file=$(stat -c %a "$CREDS")
+[ "$mode_file" = 600 ] && [ "$mode_dir" = 700 ] && ok "credentials.json is 0600 in a 0700 directory" ||
+  bad "credentials.json modes: file $mode_file, directory $mode_dir"
+orun -vvv --config "$C" call mcp__srv__whoami
+expect "a later call uses the stored token" 0 --out "scope mcp:read"
+[ "$(stat_of authorizations)" = 1 ] && ok "... without authorizing again" ||
+  bad "authorized $(stat_of authorizations) times"
+orun --config "$C" mcp auth-status --json
+expect "auth-status shows the token's state, scope, client and AS, never the token" 0 \
+  --jq '.[0].server == "srv" and .[0].token == true and .[0].scope == "mcp:read" and (.[0].clientId | startswith("client-"))' \
+  --no-out '"at-' --no-out '"rt-'
+
+BAD="$TMP/bad.json"
+config_file "$BAD" "{\"srv\": {\"type\": \"http\", \"url\": \"$URL\", \"oauth\": {\"callbackPort\": \"x\"}}}"
+MCPHOST_OAUTH_BROWSER=follow orun --config "$BAD" call mcp__srv__whoami
+expect "a bad oauth key is named, with its server" 7 \
+  --err 'server "srv": oauth.callbackPort must be a port (1-65535)'
+
+# Refresh with rotation: the stored token expires within 5 minutes.
+edit_creds '.mcpOAuth[].expiresAt = 1000'
+old_rt=$(jq -r '.mcpOAuth[].refreshToken' "$CREDS")
+orun --config "$C" call mcp__srv__whoami
+expect "a token about to expire is refreshed" 0 --out "scope mcp:read"
+new_rt=$(jq -r '.mcpOAuth[].refreshToken' "$CREDS")
+[ "$(stat_of refreshes)" = 1 ] && [ "$new_rt" != "$old_rt" ] && [ -n "$new_rt" ] &&
+  ok "... once, and the rotated refresh token is stored" ||
+  bad "refreshes $(stat_of refreshes), refresh token rotated: $old_rt -> $new_rt"
+edit_creds '.mcpOAuth[].expiresAt = 1000'
+orun --config "$C" call mcp__srv__whoami
+expect "the rotated refresh token works the next time (the old one is dead at the AS)" 0 --out "scope mcp:read"
+
+# Ten parallel runs with an expired token refresh once (flock).
+edit_creds '.mcpOAuth[].expiresAt = 1000'
+before=$(stat_of refreshes)
+pids=""
+for i in $(seq 10); do
+  "$MCPHOST" --config "$C" call mcp__srv__whoami >"$TMP/par.$i.out" 2>"$TMP/par.$i.err" </dev/null &
+  pids="$pids $!"
+done
+for p in $pids; do wait "$p"; done
+cat "$TMP"/par.*.out "$TMP"/par.*.err >>"$ALL_OUT"
+okruns=$(grep -l "scope mcp:read" "$TMP"/par.*.out | wc -l)
+[ "$okruns" = 10 ] && [ "$(($(stat_of refreshes) - before))" = 1 ] &&
+  ok "10 parallel calls all succeed and refresh once" ||
+  bad "parallel: $okruns of 10 succeeded, $(($(stat_of refreshes) - before)) refreshes"
+
+# A refused refresh token: the tokens are dropped, a login is needed.
+kill_server_tokens() {
+  local at
+  at=$(jq -r '.mcpOAuth[].accessToken' "$CREDS")
+  curl -s -d "token=$at" "http://127.0.0.1:$NODE_PORT/revoke" >/dev/null
+}
+server --kill-refresh
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
+kill_server_tokens
+orun --config "$C" call mcp__srv__whoami
+expect "a refresh token refused with invalid_grant drops the tokens and asks for a login" 7 \
+  --err "invalid_grant" --err 'mcphost mcp login srv'
+[ "$(jq -r '.mcpOAuth[] | has("accessToken") or has("refreshToken")' "$CREDS")" = false ] &&
+  ok "... the dead tokens are gone from credentials.json (the registration kept)" ||
+  bad "tokens left: $(jq -c '.mcpOAuth[] | keys' "$CREDS")"
+
+# A registration the server forgot (invalid_client): registered anew once.
+server --invalid-client-once
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
+expect "a registration refused with invalid_client is made anew, and the login completes" 0 \
+  --out 'Authorized server "srv"'
+[ "$(stat_of registrations)" = 2 ] && [ "$(stat_of authorizations)" = 2 ] &&
+  ok "... with one more registration and authorization" ||
+  bad "registrations $(stat_of registrations), authorizations $(stat_of authorizations)"
+
+# A credential file others may read is refused.
+server
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
+chmod 644 "$CREDS"
+orun --config "$C" call mcp__srv__whoami
+expect "a credential file readable by others is refused, named, and not used" 7 \
+  --err "credentials.json is refused" --err "0644"
+chmod 600 "$CREDS"
+
+# Logout revokes at the AS, then removes the tokens.
+orun --config "$C" mcp logout srv
+expect "mcp logout revokes the tokens" 0 --out 'Logged out of server "srv" (tokens revoked)'
+[ "$(stat_of revocations)" = 2 ] && ok "... refresh and access token revoked at the AS" ||
+  bad "revocations: $(stat_of revocations)"
+orun --config "$C" mcp auth-status
+expect "auth-status after logout: needs-auth" 0 --out "srv: needs-auth"
+
+# A forged state or iss in the redirect: refused, the code never redeemed.
+server --wrong-state
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
+expect "a callback with another state is refused" 7 --err "state is not the one sent"
+server --wrong-iss
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
+expect "a callback with another issuer (iss) is refused" 7 --err "another issuer (iss): refused"
+[ "$(stat_of codes)" = 0 ] && ok "... and neither code was redeemed" || bad "codes redeemed: $(stat_of codes)"
+
+# The authorization server at another origin: allowed.
+server --as-elsewhere
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
+expect "an authorization server of another origin named by the PRM is used" 0 --out 'Authorized server "srv"'
+server --issuer-mismatch
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
+expect "AS metadata with another issuer is refused before any authorization" 7 \
+  --err "issuer is not" --err "RFC 8414"
+[ "$(stat_of authorizations)" = 0 ] && ok "... no authorization request sent" || bad "authorized anyway"
+
+# A slow AS: the flow ends at its deadline with a reason.
+server --slow-metadata 60000
+MCPHOST_OAUTH_TIMEOUT_MS=500 MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
+expect "an authorization server that does not answer ends the flow at its deadline" 7 \
+  --err "no answer in time"
+
+# The paste flow on a terminal: the printed URL is opened elsewhere, and
+# the URL the browser ends on is pasted.
+if command -v tmux >/dev/null; then
+  server
+  sock="$TMP/tmux.sock"
+  tmux -S "$sock" new-session -d -x 250 -y 50 \
+    "env MCPHOST_OAUTH_BROWSER=print '$MCPHOST' --config '$C' mcp login srv >'$TMP/paste.out' 2>'$TMP/paste.err'; echo \$? >'$TMP/paste.rc'; sleep 30"
+  on_exit "tmux -S '$sock' kill-server 2>/dev/null"
+  for _ in $(seq 100); do grep -q "/authorize?" "$TMP/paste.err" 2>/dev/null && break; sleep 0.1; done
+  auth_url=$(grep -o 'http://[^ ]*/authorize?[^ ]*' "$TMP/paste.err" | head -n 1)
+  back=$(curl -s -o /dev/null -w '%{redirect_url}' "$auth_url")
+  tmux -S "$sock" send-keys -t 0 -l "$back"
+  tmux -S "$sock" send-keys -t 0 Enter
+  for _ in $(seq 100); do [ -s "$TMP/paste.rc" ] && break; sleep 0.1; done
+  cp "$TMP/paste.out" "$TMP/out"; cp "$TMP/paste.err" "$TMP/err"; keep
+  RC=$(cat "$TMP/paste.rc" 2>/dev/null || echo 99)
+  OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+  [ "$(stat_of codes)" = 1 ] && ok "... the pasted code was redeemed" || bad "codes: $(stat_of codes)"
+  expect "print mode: the redirect URL pasted on the terminal completes the login" 0 \
+    --out 'Authorized server "srv"' --err "paste here the URL"
+else
+  echo "(tmux is not installed: the paste flow is not checked)"
+fi
+
+# No line mcphost wrote holds a token, code or secret the AS handed out.
+secrets=$(grep -oE '(at|rt|code)-[0-9a-f]{24}' "$SRVLOG" | sort -u)
+cat "$XDG_STATE_HOME"/mcphost/logs/* >>"$ALL_OUT" 2>/dev/null
+leaked=""
+for s in $secrets; do grep -qF "$s" "$ALL_OUT" && leaked="$leaked $s"; done
+[ -n "$secrets" ] && [ -z "$leaked" ] &&
+  ok "no token or code in any output or log line ($(echo "$secrets" | wc -l) secrets checked)" ||
+  bad "leaked:${leaked:- (no secrets were seen at all)}"
+finish

@@ -1,0 +1,202 @@
+// A loopback OAuth 2.1 authorization server and the MCP server it
+// protects, for the OAuth plugin's tests (node's http module only). The
+// MCP endpoint /mcp answers initialize, tools/list and tools/call "whoami"
+// (the token's scope) when the bearer token is valid, else 401 with
+// resource_metadata. The AS: metadata, DCR, /authorize (approves at once:
+// 302 to the redirect URI), /token (authorization_code, refresh_token with
+// rotation: a used refresh token is dead), /revoke, and /stats (counts).
+//
+// Usage: node oauth_server.mjs [--expires-in S] [--as-elsewhere]
+//   [--issuer-mismatch] [--slow-metadata MS] [--wrong-state] [--wrong-iss]
+//   [--kill-refresh] [--invalid-client-once] [--log FILE]
+// --as-elsewhere: the AS on a second port (another origin) that the PRM
+// names; --issuer-mismatch: its metadata's issuer is another one;
+// --slow-metadata: the AS metadata answers after MS; --wrong-state and
+// --wrong-iss: the redirect carries another state, or an iss not the
+// AS's; --kill-refresh: every refresh token is refused (invalid_grant);
+// --log: every request line and body appended to FILE (for the redaction
+// check: it holds the secrets, the client's output must not).
+// Prints "listening on PORT".
+import http from 'node:http';
+import fs from 'node:fs';
+import crypto from 'node:crypto';
+
+const arg = (n) => process.argv.includes(n);
+const val = (n, d) => {
+  const i = process.argv.indexOf(n);
+  return i > 0 ? process.argv[i + 1] : d;
+};
+const expiresIn = Number(val('--expires-in', '3600'));
+const slow = Number(val('--slow-metadata', '0'));
+const logFile = val('--log', null);
+const stats = { authorizations: 0, refreshes: 0, codes: 0, registrations: 0,
+                revocations: 0 };
+const tokens = new Map();   // access token -> scope
+const refresh = new Map();  // refresh token -> scope
+const codes = new Map();    // code -> {challenge, redirect, scope}
+let mcpOrigin = '', asOrigin = '';
+
+const rand = () => crypto.randomBytes(12).toString('hex');
+const json = (res, status, body, headers = {}) => {
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+};
+const issue = (res, scope) => {
+  const at = 'at-' + rand(), rt = 'rt-' + rand();
+  tokens.set(at, scope);
+  refresh.set(rt, scope);
+  json(res, 200, { access_token: at, token_type: 'Bearer',
+                   expires_in: expiresIn, refresh_token: rt, scope });
+};
+
+function asHandler(req, res, body) {
+  const u = new URL(req.url, asOrigin);
+  if (u.pathname === '/.well-known/oauth-authorization-server') {
+    const meta = {
+      issuer: arg('--issuer-mismatch') ? 'http://127.0.0.1:1/other' : asOrigin,
+      authorization_endpoint: asOrigin + '/authorize',
+      token_endpoint: asOrigin + '/token',
+      registration_endpoint: asOrigin + '/register',
+      revocation_endpoint: asOrigin + '/revoke',
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+      scopes_supported: ['mcp:read'],
+    };
+    setTimeout(() => json(res, 200, meta), slow);
+    return true;
+  }
+  if (u.pathname === '/register' && req.method === 'POST') {
+    stats.registrations++;
+    return json(res, 201, { client_id: 'client-' + rand(),
+                            ...JSON.parse(body || '{}') }), true;
+  }
+  if (u.pathname === '/authorize') {
+    stats.authorizations++;
+    const q = u.searchParams, code = 'code-' + rand();
+    codes.set(code, { challenge: q.get('code_challenge'),
+                      redirect: q.get('redirect_uri'),
+                      scope: q.get('scope') || 'mcp:read' });
+    const to = new URL(q.get('redirect_uri'));
+    to.searchParams.set('code', code);
+    to.searchParams.set('state', arg('--wrong-state') ? 'forged' : q.get('state'));
+    if (arg('--wrong-iss')) to.searchParams.set('iss', 'http://evil.example');
+    res.writeHead(302, { Location: to.toString() });
+    res.end();
+    return true;
+  }
+  if (u.pathname === '/token' && req.method === 'POST') {
+    const p = new URLSearchParams(body);
+    if (p.get('grant_type') === 'authorization_code') {
+      const c = codes.get(p.get('code'));
+      codes.delete(p.get('code'));
+      if (arg('--invalid-client-once') && !stats.refusedClient) {
+        stats.refusedClient = true;
+        return json(res, 401, { error: 'invalid_client' }), true;
+      }
+      const s256 = crypto.createHash('sha256')
+        .update(p.get('code_verifier') || '').digest('base64url');
+      if (!c || c.challenge !== s256 || c.redirect !== p.get('redirect_uri'))
+        return json(res, 400, { error: 'invalid_grant' }), true;
+      stats.codes++;
+      return issue(res, c.scope), true;
+    }
+    if (p.get('grant_type') === 'refresh_token') {
+      stats.refreshes++;
+      const rt = p.get('refresh_token'), scope = refresh.get(rt);
+      refresh.delete(rt); // rotation: a refresh token works once
+      if (!scope || arg('--kill-refresh'))
+        return json(res, 400, { error: 'invalid_grant',
+                                error_description: 'refresh token ' + rt +
+                                                   ' is dead' }), true;
+      return issue(res, scope), true;
+    }
+    return json(res, 400, { error: 'unsupported_grant_type' }), true;
+  }
+  if (u.pathname === '/revoke' && req.method === 'POST') {
+    const t = new URLSearchParams(body).get('token');
+    stats.revocations++;
+    refresh.delete(t);
+    tokens.delete(t);
+    res.writeHead(200);
+    res.end();
+    return true;
+  }
+  return false;
+}
+
+function mcpHandler(req, res, body) {
+  const u = new URL(req.url, mcpOrigin);
+  if (u.pathname === '/stats') return json(res, 200, stats), true;
+  if (u.pathname.startsWith('/.well-known/oauth-protected-resource')) {
+    return json(res, 200, { resource: mcpOrigin + '/mcp',
+                            authorization_servers: [asOrigin],
+                            scopes_supported: ['mcp:read'] }), true;
+  }
+  if (u.pathname !== '/mcp') return false;
+  const auth = req.headers.authorization || '';
+  const token = auth.startsWith('Bearer ') ? auth.slice(7) : null;
+  if (!token || !tokens.has(token)) {
+    res.writeHead(401, { 'WWW-Authenticate':
+      `Bearer error="invalid_token", resource_metadata="${mcpOrigin}` +
+      '/.well-known/oauth-protected-resource/mcp"' });
+    res.end();
+    return true;
+  }
+  if (req.method !== 'POST') {
+    res.writeHead(405);
+    res.end();
+    return true;
+  }
+  const m = JSON.parse(body);
+  if (m.id === undefined) {
+    res.writeHead(202);
+    res.end();
+    return true;
+  }
+  let result = {};
+  if (m.method === 'initialize') {
+    result = { protocolVersion: m.params.protocolVersion,
+               capabilities: { tools: {} },
+               serverInfo: { name: 'oauth-test', version: '1.0.0' } };
+  } else if (m.method === 'tools/list') {
+    result = { tools: [{ name: 'whoami', inputSchema: { type: 'object' } }] };
+  } else if (m.method === 'tools/call') {
+    result = { content: [{ type: 'text',
+                           text: 'scope ' + tokens.get(token) }] };
+  }
+  json(res, 200, { jsonrpc: '2.0', id: m.id, result });
+  return true;
+}
+
+function serve(handlers) {
+  return http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => {
+      if (logFile) {
+        fs.appendFileSync(logFile, `${req.method} ${req.url} ` +
+          `${req.headers.authorization || ''} ${body}\n`);
+      }
+      for (const h of handlers) if (h(req, res, body)) return;
+      res.writeHead(404);
+      res.end();
+    });
+  });
+}
+
+const main = serve(arg('--as-elsewhere') ? [mcpHandler] : [mcpHandler, asHandler]);
+main.listen(0, '127.0.0.1', () => {
+  mcpOrigin = `http://127.0.0.1:${main.address().port}`;
+  const done = () => console.log(`listening on ${main.address().port}`);
+  if (!arg('--as-elsewhere')) {
+    asOrigin = mcpOrigin;
+    return done();
+  }
+  const as = serve([asHandler]);
+  as.listen(0, '127.0.0.1', () => {
+    asOrigin = `http://127.0.0.1:${as.address().port}`;
+    done();
+  });
+});
