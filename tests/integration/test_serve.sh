@@ -88,6 +88,23 @@ client passthrough --mcp-config "$C" serve --stdio --server demo --passthrough
 expect "serve --passthrough: the backend's names, info and capabilities" 0 \
   --jq '.server.name == "mcphost-demo" and .tools == ["echo","add","slow","image","fail"] and .echo == "Echo: hi" and .prompts == ["greet"] and .capabilities.logging == {}'
 
+MCPHOST_MAX_OUTPUT_CHARS=40 client cut --mcp-config "$C" serve --stdio --server demo
+expect "serve: a text result is cut as call cuts it (MCPHOST_MAX_OUTPUT_CHARS)" 0 \
+  --jq '(.echo | startswith("Echo: xxx")) and (.echo | length) < 200' \
+  --err "cut"
+
+# An IDE: only the two tools a model may see are the gateway's.
+WS="$TMP/project"
+mkdir -p "$WS"
+export CLAUDE_CONFIG_DIR="$TMP/claude"
+start_node "$SRCDIR/tests/servers/fake_ide.mjs" --dir "$CLAUDE_CONFIG_DIR/ide" \
+  --transport sse --workspace "$WS" --log "$TMP/ide.log" --token "t0k-aaaabbbbccccdddd" || exit 1
+cd "$WS" || exit 1
+client ide --ide serve --stdio --server ide
+cd - >/dev/null || exit 1
+expect "serve: an IDE's tools are the two model-visible ones; the others are not callable" 0 \
+  --jq '(.tools | sort) == ["mcp__ide__executeCode", "mcp__ide__getDiagnostics"] and .hidden.error.code == -32602 and .visible == false'
+
 # Raw lines: protocol versions and malformed input.
 raw() {
   printf '%s\n' "$@" | "$MCPHOST" --mcp-config "$C" serve --stdio --server demo \

@@ -118,6 +118,14 @@ if (scenario === "main") {
   await step("ask", async () =>
     text(await client.callTool({ name: "mcp__demo__fail", arguments: { reason: "r" } })));
   out.asked = asked;
+} else if (scenario === "ide") {
+  await step("tools", async () => (await client.listTools()).tools.map((t) => t.name));
+  await step("hidden", () => client.callTool({ name: "mcp__ide__openFile", arguments: {} }));
+  await step("visible", async () =>
+    (await client.callTool({ name: "mcp__ide__getDiagnostics", arguments: {} })).isError ?? false);
+} else if (scenario === "cut") {
+  await step("echo", async () =>
+    text(await client.callTool({ name: "mcp__demo__echo", arguments: { message: "x".repeat(500) } })));
 } else if (scenario === "passthrough") {
   await step("tools", async () => (await client.listTools()).tools.map((t) => t.name));
   await step("echo", async () =>
