@@ -141,7 +141,7 @@ long gw_resource_server(const gw_backends *b, const char *uri) {
 }
 
 void gw_backends_free(gw_backends *b) {
-  for (size_t k = 0; k < b->n; k++) {
+  for (size_t k = 0; b->resources && k < b->n; k++) {
     cJSON_Delete(b->resources[k]);
   }
   free(b->resources);

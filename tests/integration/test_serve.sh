@@ -105,6 +105,19 @@ cd - >/dev/null || exit 1
 expect "serve: an IDE's tools are the two model-visible ones; the others are not callable" 0 \
   --jq '(.tools | sort) == ["mcp__ide__executeCode", "mcp__ide__getDiagnostics"] and .hidden.error.code == -32602 and .visible == false'
 
+# Bad command lines: a sentence and an exit code, never a crash.
+run --mcp-config "$C" serve --stdio --passthrough
+expect "serve --passthrough without one --server is a usage error" 2 \
+  --err "needs exactly one --server NAME"
+run --mcp-config "$C" serve --stdio --server demo --server every --passthrough
+expect "serve --passthrough with two servers is a usage error" 2 \
+  --err "needs exactly one --server NAME"
+run --mcp-config "$C" serve --stdio --server nope
+expect "serve --server names a server that is not configured" 6 \
+  --err 'no server named "nope" is configured'
+run --mcp-config "$C" serve
+expect "serve without --stdio says what it needs" 2 --err "serve needs --stdio"
+
 # Raw lines: protocol versions and malformed input.
 raw() {
   printf '%s\n' "$@" | "$MCPHOST" --mcp-config "$C" serve --stdio --server demo \
