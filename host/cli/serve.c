@@ -10,13 +10,9 @@
  * is refused), results are sanitized by the sessions and cut as `call`
  * cuts them. Progress, cancellation, logging, resource updates and
  * list_changed are forwarded. The end of stdin ends the gateway. */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <mcphost/rpc.h>
 
@@ -77,72 +73,18 @@ struct gw {
   gw_ask *asks;
   double next_id;
   mcp_asker asker;
-  strbuf in, out;
-  size_t out_off;
-  loop_watch *in_watch, *out_watch;
-  int out_flags;
+  gw_chan ch;
   bool eof, done;
 };
 
-/* ---- the channel to the client ---- */
+/* ---- messages to the client (serve_channel.c) ---- */
 
-static void flush_out(gw *g);
-
-static void on_stdout(void *ud, int fd, unsigned events) {
-  (void)fd;
-  (void)events;
-  flush_out(ud);
-}
-
-/* stdout is non-blocking when it is a pipe: a client slow to read never
- * stalls the loop (and the backends' deadlines with it). */
-static void flush_out(gw *g) {
-  while (g->out_off < g->out.len) {
-    ssize_t n = write(1, g->out.data + g->out_off, g->out.len - g->out_off);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n < 0 && errno == EAGAIN) {
-      if (!g->out_watch && loop_watch_fd(host_loop(g->c->h), 1, LOOP_WRITE,
-                                         on_stdout, g, &g->out_watch) < 0) {
-        g->out_watch = NULL;
-      }
-      return;
-    }
-    if (n <= 0) { /* the client is gone */
-      cli_output_failed(g->c, n < 0 ? errno : EIO);
-      g->out_off = g->out.len;
-      g->eof = g->done = true;
-      break;
-    }
-    g->out_off += (size_t)n;
-  }
-  g->out.len = g->out_off = 0;
-  if (g->out_watch) {
-    loop_unwatch(host_loop(g->c->h), g->out_watch);
-    g->out_watch = NULL;
-  }
-}
-
-/* A message to fill and send. */
-static cJSON *new_msg(void) {
-  cJSON *m = cJSON_CreateObject();
-  cJSON_AddStringToObject(m, "jsonrpc", "2.0");
-  return m;
-}
-
-/* Sends `msg` (new_msg's, taken) as one line. */
 static void send_msg(gw *g, cJSON *msg) {
-  bool ok = out_json_append(&g->out, msg, false) == 0;
-  cJSON_Delete(msg);
-  if (ok) {
-    sb_addc(&g->out, '\n');
-    flush_out(g);
-  }
+  gw_chan_send(&g->ch, msg);
 }
 
 static void send_result(gw *g, const cJSON *id, cJSON *result) {
-  cJSON *m = new_msg();
+  cJSON *m = gw_msg_new();
   cJSON_AddItemToObject(m, "id", cJSON_Duplicate(id, 1));
   cJSON_AddItemToObject(m, "result", result ? result : cJSON_CreateObject());
   send_msg(g, m);
@@ -152,7 +94,7 @@ static void send_result(gw *g, const cJSON *id, cJSON *result) {
  * taken. */
 static void send_error(gw *g, const cJSON *id, int code, const char *message,
                        cJSON *data) {
-  cJSON *m = new_msg();
+  cJSON *m = gw_msg_new();
   cJSON_AddItemToObject(m, "id",
                         id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull());
   cJSON *e = cJSON_AddObjectToObject(m, "error");
@@ -167,7 +109,7 @@ static void send_error(gw *g, const cJSON *id, int code, const char *message,
 }
 
 static void send_notification(gw *g, const char *method, cJSON *params) {
-  cJSON *m = new_msg();
+  cJSON *m = gw_msg_new();
   cJSON_AddStringToObject(m, "method", method);
   if (params) {
     cJSON_AddItemToObject(m, "params", params);
@@ -382,7 +324,7 @@ static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
   a->tool = xstrdup(q->tool);
   a->next = g->asks;
   g->asks = a;
-  cJSON *m = new_msg();
+  cJSON *m = gw_msg_new();
   cJSON_AddNumberToObject(m, "id", a->id);
   cJSON_AddStringToObject(m, "method", "elicitation/create");
   cJSON *p = cJSON_AddObjectToObject(m, "params");
@@ -753,7 +695,8 @@ static void on_cancelled(gw *g, const cJSON *params) {
   }
 }
 
-static void handle_line(gw *g, const char *line, size_t len) {
+static void handle_line(void *ud, const char *line, size_t len) {
+  gw *g = ud;
   cJSON *msg = cJSON_ParseWithLength(line, len);
   if (!cJSON_IsObject(msg)) {
     send_error(g, NULL, msg ? MCPH_RPC_INVALID_REQUEST : MCPH_RPC_PARSE_ERROR,
@@ -792,53 +735,6 @@ static void handle_line(gw *g, const char *line, size_t len) {
   handle_request(g, method, id, params);
 out:
   cJSON_Delete(msg);
-}
-
-static void take_lines(gw *g) {
-  size_t start = 0;
-  for (size_t i = 0; i < g->in.len; i++) {
-    if (g->in.data[i] != '\n') {
-      continue;
-    }
-    size_t n = i - start;
-    while (n && g->in.data[start + n - 1] == '\r') {
-      n--;
-    }
-    if (n) {
-      handle_line(g, g->in.data + start, n);
-    }
-    start = i + 1;
-  }
-  if (start) {
-    memmove(g->in.data, g->in.data + start, g->in.len - start);
-    g->in.len -= start;
-    g->in.data[g->in.len] = '\0';
-  }
-}
-
-static void on_stdin(void *ud, int fd, unsigned events) {
-  gw *g = ud;
-  (void)events;
-  char buf[65536];
-  ssize_t n = read(fd, buf, sizeof buf);
-  if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-    return;
-  }
-  if (n > 0) {
-    sb_add(&g->in, buf, (size_t)n);
-    take_lines(g);
-    return;
-  }
-  if (g->in.len) {
-    sb_addc(&g->in, '\n');
-    take_lines(g);
-  }
-  g->eof = true;
-  if (g->in_watch) {
-    loop_unwatch(host_loop(g->c->h), g->in_watch);
-    g->in_watch = NULL;
-  }
-  check_done(g);
 }
 
 /* ---- the command ---- */
@@ -921,34 +817,31 @@ static int parse_args(cli *c, gw *g, int argc, char **argv, char ***names,
   return EXIT_OK;
 }
 
-static void drain_out(gw *g) {
-  if (g->out_flags >= 0) {
-    fcntl(1, F_SETFL, g->out_flags);
+/* The client closed its input, or can no longer be written to. */
+static void on_client_gone(void *ud) {
+  gw *g = ud;
+  g->eof = true;
+  /* Nobody is left to answer a permission question. */
+  while (g->asks) {
+    gw_ask *a = g->asks;
+    mcp_ask_answer_fn answer = a->answer;
+    void *token = a->token;
+    ask_unlink(g, a);
+    answer(token, false, "the gateway's client closed its input");
   }
-  if (g->out_watch) {
-    loop_unwatch(host_loop(g->c->h), g->out_watch);
-    g->out_watch = NULL;
-  }
-  while (g->out_off < g->out.len) {
-    ssize_t n = write(1, g->out.data + g->out_off, g->out.len - g->out_off);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n <= 0) {
-      cli_output_failed(g->c, n < 0 ? errno : EIO);
-      break;
-    }
-    g->out_off += (size_t)n;
+  check_done(g);
+  if (g->ch.broken) {
+    g->done = true; /* answers cannot reach it */
   }
 }
 
 int cmd_serve(cli *c, int argc, char **argv) {
-  gw g = {.c = c, .out_flags = -1};
+  gw g = {.c = c};
   g.b.c = c;
+  g.ch = (gw_chan){
+      .c = c, .on_line = handle_line, .on_eof = on_client_gone, .ud = &g};
   char **names = NULL;
   size_t nnames = 0;
-  sb_init(&g.in);
-  sb_init(&g.out);
   int rc = parse_args(c, &g, argc, argv, &names, &nnames);
   if (rc == EXIT_OK) {
     rc = choose_backends(c, &g, names, nnames);
@@ -963,20 +856,7 @@ int cmd_serve(cli *c, int argc, char **argv) {
   mcp_client_set_options(c->mc, &o);
   mcp_client_on_notify(c->mc, on_notify, &g);
   mcp_client_on_state(c->mc, on_state, &g);
-  struct stat st;
-  if (fstat(1, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
-    g.out_flags = fcntl(1, F_GETFL);
-    if (g.out_flags >= 0) {
-      fcntl(1, F_SETFL, g.out_flags | O_NONBLOCK);
-    }
-  }
-  if (loop_watch_fd(host_loop(c->h), 0, LOOP_READ, on_stdin, &g, &g.in_watch) <
-      0) {
-    g.in_watch = NULL;
-    while (!g.eof) { /* a regular file: always readable */
-      on_stdin(&g, 0, LOOP_READ);
-    }
-  }
+  gw_chan_open(&g.ch);
   int run = host_run_until(c->h, &g.done, 0);
   /* What is in flight ends now (answered as interrupted). */
   mcp_client_cancel_all(c->mc);
@@ -990,10 +870,7 @@ int cmd_serve(cli *c, int argc, char **argv) {
   while (g.asks) {
     ask_unlink(&g, g.asks);
   }
-  if (g.in_watch) {
-    loop_unwatch(host_loop(c->h), g.in_watch);
-  }
-  drain_out(&g);
+  gw_chan_close(&g.ch);
   mcp_client_on_notify(c->mc, NULL, NULL);
   mcp_client_on_state(c->mc, NULL, NULL);
   rc = run == -2 ? EXIT_INTERRUPTED : EXIT_OK;
@@ -1002,7 +879,5 @@ out:
   free(g.ready);
   free(g.listing);
   gw_backends_free(&g.b);
-  sb_free(&g.in);
-  sb_free(&g.out);
   return rc;
 }

@@ -66,8 +66,10 @@ expect "serve: an unknown URI is resource not found" 0 \
   --jq '.read_unknown.error.code == -32002'
 expect "serve: prompts as mcp__<server>__<prompt>, prompts/get" 0 \
   --jq '(.prompts | index("mcp__demo__greet")) != null and (.prompts | index("mcp__every__simple-prompt")) != null and .prompt == "Say hello to Ada in a friendly way."'
+# The SDK's client handles a notification a turn later than a response:
+# the last progress, read with the result, may come too late for it.
 expect "serve: progress reaches the client under its token" 0 \
-  --jq '.progress.seen == [1,2,3] and (.progress.text | startswith("Long running operation completed"))'
+  --jq '.progress.seen[0:3] == [1,2,3] and (.progress.text | startswith("Long running operation completed"))'
 expect "serve: ping, and an unknown method is method not found" 0 \
   --jq '.ping == "pong" and .no_method.error.code == -32601'
 expect "serve: a cancelled call is cancelled at the backend" 0 \

@@ -77,7 +77,7 @@ if (scenario === "main") {
   await step("progress", async () => {
     const seen = [];
     const r = await client.callTool(
-      { name: "mcp__every__trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 } },
+      { name: "mcp__every__trigger-long-running-operation", arguments: { duration: 0.4, steps: 4 } },
       undefined,
       { onprogress: (p) => seen.push(p.progress) },
     );
