@@ -157,6 +157,15 @@ const char *cli_command_help(const char *name);
 /* batch.c */
 int cmd_batch(cli *c, int argc, char **argv);
 
+/* lines.c */
+typedef void (*cli_line_fn)(void *ud, const char *line, size_t len);
+/* Reads what `fd` has into `in` and passes each complete line to `fn`
+ * (borrowed for the call; without its newline and trailing '\r' or
+ * spaces; empty lines skipped). Returns 1 while more may come (also on
+ * EAGAIN), 0 at the end of the input (a last line without a newline
+ * passed too). */
+int cli_read_lines(int fd, strbuf *in, cli_line_fn fn, void *ud);
+
 /* serve.c: the gateway (serve.h) */
 int cmd_serve(cli *c, int argc, char **argv);
 

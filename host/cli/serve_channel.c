@@ -75,44 +75,11 @@ void gw_chan_send(gw_chan *ch, cJSON *msg) {
   }
 }
 
-static void take_lines(gw_chan *ch) {
-  size_t start = 0;
-  for (size_t i = 0; i < ch->in.len && !ch->broken; i++) {
-    if (ch->in.data[i] != '\n') {
-      continue;
-    }
-    size_t n = i - start;
-    while (n && ch->in.data[start + n - 1] == '\r') {
-      n--;
-    }
-    if (n) {
-      ch->on_line(ch->ud, ch->in.data + start, n);
-    }
-    start = i + 1;
-  }
-  if (start) {
-    memmove(ch->in.data, ch->in.data + start, ch->in.len - start);
-    ch->in.len -= start;
-    ch->in.data[ch->in.len] = '\0';
-  }
-}
-
 static void on_stdin(void *ud, int fd, unsigned events) {
   gw_chan *ch = ud;
   (void)events;
-  char buf[65536];
-  ssize_t n = read(fd, buf, sizeof buf);
-  if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+  if (cli_read_lines(fd, &ch->in, ch->on_line, ch->ud) != 0) {
     return;
-  }
-  if (n > 0) {
-    sb_add(&ch->in, buf, (size_t)n);
-    take_lines(ch);
-    return;
-  }
-  if (ch->in.len) { /* a last line without '\n' still counts */
-    sb_addc(&ch->in, '\n');
-    take_lines(ch);
   }
   ch->eof = true;
   stop_reading(ch);
