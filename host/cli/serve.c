@@ -58,7 +58,6 @@ typedef struct gw_ask {
   double id;
   mcp_ask_answer_fn answer;
   void *token;
-  char *tool;
   struct gw_ask *next;
 } gw_ask;
 
@@ -321,7 +320,6 @@ static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
   a->id = ++g->next_id;
   a->answer = answer;
   a->token = token;
-  a->tool = xstrdup(q->tool);
   a->next = g->asks;
   g->asks = a;
   cJSON *m = gw_msg_new();
@@ -352,7 +350,6 @@ static void ask_unlink(gw *g, gw_ask *a) {
       break;
     }
   }
-  free(a->tool);
   free(a);
 }
 
@@ -428,7 +425,7 @@ static void on_state(void *ud, size_t idx) {
 
 /* ---- the methods ---- */
 
-static void answer_initialize(rq *r, const cJSON *params, session *s) {
+static void answer_initialize(rq *r, const cJSON *params) {
   gw *g = r->g;
   const char *want = cJSON_GetStringValue(
       cJSON_GetObjectItemCaseSensitive(params, "protocolVersion"));
@@ -439,7 +436,6 @@ static void answer_initialize(rq *r, const cJSON *params, session *s) {
   if (g->b.passthrough) {
     mcp_server_status st;
     mcp_client_status(g->c->mc, g->b.idx[0], &st);
-    (void)s;
     cJSON_AddItemToObject(res, "capabilities",
                           st.capabilities ? cJSON_Duplicate(st.capabilities, 1)
                                           : cJSON_CreateObject());
@@ -469,6 +465,7 @@ static void answer_initialize(rq *r, const cJSON *params, session *s) {
 }
 
 static void on_passthrough_ready(mcp_waiter *w, session *s) {
+  (void)s; /* read through mcp_client_status */
   rq *r = (rq *)((char *)w - offsetof(rq, waiter));
   gw *g = r->g;
   mcp_server_status st;
@@ -480,10 +477,9 @@ static void on_passthrough_ready(mcp_waiter *w, session *s) {
     send_error(g, r->id, MCPH_RPC_INTERNAL_ERROR, why, NULL);
     free(why);
   } else {
-    answer_initialize(r, r->init, s);
+    answer_initialize(r, r->init);
     g->initialized = true;
   }
-  r->starting = false;
   rq_free(r);
   check_done(g);
 }
@@ -496,7 +492,7 @@ static void do_initialize(gw *g, rq *r, const cJSON *params) {
       cJSON_IsObject(el) &&
       (!el->child || cJSON_GetObjectItemCaseSensitive(el, "form") != NULL);
   if (!g->b.passthrough) {
-    answer_initialize(r, params, NULL);
+    answer_initialize(r, params);
     g->initialized = true;
     rq_free(r);
     return;

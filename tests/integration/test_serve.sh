@@ -120,6 +120,14 @@ expect "serve --server names a server that is not configured" 6 \
 run --mcp-config "$C" serve
 expect "serve without --stdio says what it needs" 2 --err "serve needs --stdio"
 
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' |
+  "$MCPHOST" --mcp-config "$C" serve --stdio --server bad --passthrough >"$TMP/out" 2>"$TMP/err"
+RC=$?
+OUT=$(cat "$TMP/out")
+ERR=$(cat "$TMP/err")
+expect "serve --passthrough: a backend that cannot start fails initialize, named" 0 \
+  --jq '.id == 1 and .error.code == -32603 and (.error.message | contains("server \"bad\" failed"))'
+
 # Raw lines: protocol versions and malformed input.
 raw() {
   printf '%s\n' "$@" | "$MCPHOST" --mcp-config "$C" serve --stdio --server demo \
