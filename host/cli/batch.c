@@ -487,43 +487,15 @@ static void handle_line(batch *b, const char *line, size_t len) {
   start_op(b, o);
 }
 
-static void take_lines(batch *b) {
-  size_t start = 0;
-  for (size_t i = 0; i < b->in.len; i++) {
-    if (b->in.data[i] != '\n')
-      continue;
-    size_t n = i - start;
-    const char *l = b->in.data + start;
-    while (n && (l[n - 1] == '\r' || l[n - 1] == ' '))
-      n--;
-    if (n)
-      handle_line(b, l, n);
-    start = i + 1;
-  }
-  if (start) {
-    memmove(b->in.data, b->in.data + start, b->in.len - start);
-    b->in.len -= start;
-    b->in.data[b->in.len] = '\0';
-  }
+static void on_line(void *ud, const char *line, size_t len) {
+  handle_line(ud, line, len);
 }
 
 static void on_stdin(void *ud, int fd, unsigned events) {
   batch *b = ud;
   (void)events;
-  char buf[65536];
-  ssize_t n = read(fd, buf, sizeof buf);
-  if (n < 0 && (errno == EAGAIN || errno == EINTR))
+  if (cli_read_lines(fd, &b->in, on_line, b) != 0)
     return;
-  if (n > 0) {
-    sb_add(&b->in, buf, (size_t)n);
-    take_lines(b);
-    return;
-  }
-  /* EOF (or error): a last line without '\n' still counts. */
-  if (b->in.len) {
-    sb_addc(&b->in, '\n');
-    take_lines(b);
-  }
   b->eof = true;
   check_done(b);
 }

@@ -157,6 +157,18 @@ const char *cli_command_help(const char *name);
 /* batch.c */
 int cmd_batch(cli *c, int argc, char **argv);
 
+/* lines.c */
+typedef void (*cli_line_fn)(void *ud, const char *line, size_t len);
+/* Reads what `fd` has into `in` and passes each complete line to `fn`
+ * (borrowed for the call; without its newline and trailing '\r' or
+ * spaces; empty lines skipped). Returns 1 while more may come (also on
+ * EAGAIN), 0 at the end of the input (a last line without a newline
+ * passed too). */
+int cli_read_lines(int fd, strbuf *in, cli_line_fn fn, void *ud);
+
+/* serve.c: the gateway (serve.h) */
+int cmd_serve(cli *c, int argc, char **argv);
+
 /* output.c */
 /* Prints MCP content blocks for people: text as is (in a pipe or a file
  * byte for byte: a newline between two text blocks only when the first
@@ -235,6 +247,8 @@ int cli_check_startable(cli *c, size_t idx);
  * process has one (cli_ask_on_dev_tty). */
 const mcp_asker *cli_asker(cli *c);
 void cli_ask_on_dev_tty(cli *c);
+/* Whether an --allow pattern answers the ask for `tool` (mcp__ name). */
+bool cli_allowed_by_option(const cli *c, const char *tool);
 void cli_asker_free(cli *c);
 
 /* mcp_cmd.c: mcphost mcp ... (add, list, get, approve, ...) */

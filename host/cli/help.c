@@ -88,6 +88,20 @@ static const struct {
      "\"error\":{\"exit\":CODE,\n"
      "\"message\":...}}, CODE being the exit code the same request would\n"
      "have given as a command.\n" AFTER},
+    {"serve",
+     "usage: mcphost [OPTIONS] serve --stdio [--server NAME]... "
+     "[--passthrough]\n"
+     "\n"
+     "Runs an MCP server on stdin and stdout in front of the configured\n"
+     "servers (every one that may start, or those named): their tools and\n"
+     "prompts as mcp__SERVER__NAME (as `tools` lists them), resources and\n"
+     "templates as they are. Calls take the same path as `call`: policy,\n"
+     "permission rules (an \"ask\" is --allow's, else the client's through\n"
+     "elicitation, else refused), sanitizing, cuts. Progress, cancellation,\n"
+     "logging and list_changed are forwarded. --passthrough with one\n"
+     "--server keeps that server's names and capabilities as they are.\n"
+     "For Claude Code or Claude Desktop: {\"command\": \"mcphost\",\n"
+     "\"args\": [\"serve\", \"--stdio\"]} (docs/gateway.md).\n" AFTER},
     {"plugins",
      "usage: mcphost [OPTIONS] plugins\n"
      "\n"

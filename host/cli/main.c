@@ -34,6 +34,9 @@ static const char usage_text[] =
     "                             {\"subscribe\":SERVER,\"uri\":URI}, \"unsubscribe\",\n"
     "                             {\"roots\":[DIR...]}; answers one JSON line\n"
     "                             each, as they complete (batch --help)\n"
+    "  serve --stdio [--server NAME]... [--passthrough]\n"
+    "                             one MCP server on stdin/stdout in front of the\n"
+    "                             configured ones (serve --help; docs/gateway.md)\n"
     "  plugins                    list plugins found, loaded or refused, and why\n"
     "  mcp list|get|add|add-json|remove|approve|reject|reset-project-choices|\n"
     "      import ...             manage configured servers like `claude mcp`\n"
@@ -153,7 +156,8 @@ static uint64_t env_ms(const char *name, uint64_t fallback) {
 typedef enum {
   TAIL_ANY,       /* every word before "--" may be a global option */
   TAIL_ARGUMENTS, /* up to the first KEY=VALUE or JSON argument, or "--" */
-  TAIL_MCP        /* up to "--" (a server's command line) or a JSON entry */
+  TAIL_MCP,       /* up to "--" (a server's command line) or a JSON entry */
+  TAIL_OWN        /* the command parses its other options itself */
 } tail_rule;
 
 typedef struct command {
@@ -173,6 +177,7 @@ static const command commands[] = {
     {"prompt", cmd_prompt, true, TAIL_ARGUMENTS},
     {"plugins", cmd_plugins, false, TAIL_ANY},
     {"batch", cmd_batch, true, TAIL_ANY},
+    {"serve", cmd_serve, true, TAIL_OWN},
     {"mcp", cmd_mcp, false, TAIL_MCP},
 };
 

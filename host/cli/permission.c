@@ -62,7 +62,7 @@ static void start_next(cli *c) {
   a->ask = perm_ask_start(c->h, &a->p, on_answer, a);
 }
 
-static bool allowed_by_option(const cli *c, const char *q) {
+bool cli_allowed_by_option(const cli *c, const char *q) {
   for (size_t i = 0; i < c->nallow_tools; i++) {
     if (perm_pattern_match(c->allow_tools[i], q)) {
       return true;
@@ -93,7 +93,7 @@ void cli_ask_on_dev_tty(cli *c) {
 static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
                        void *token) {
   cli *c = ud;
-  if (allowed_by_option(c, q->tool)) {
+  if (cli_allowed_by_option(c, q->tool)) {
     answer(token, true, "given by --allow");
     return NULL;
   }

@@ -524,7 +524,20 @@ static void check_permission(mcp_op *op) {
                  .description = op->description};
     op->asking = true;
     op->answered_at_once = false;
+    /* A refusal from inside start() ends (and frees) the op. */
+    bool *outer = op->live, here = true;
+    op->live = &here;
     void *handle = op->cb.asker->start(op->cb.asker->ud, &a, on_ask_answer, op);
+    if (!here) {
+      if (outer) {
+        *outer = false;
+      }
+      cJSON_free(args_text);
+      free(q);
+      free(desc);
+      return;
+    }
+    op->live = outer;
     if (!op->answered_at_once) {
       op->ask_handle = handle;
     }

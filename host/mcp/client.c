@@ -90,6 +90,10 @@ static void restart_slot(void *ud) {
 static void on_state(void *ud, session *s) {
   mcp_client *mc = ud;
   client_slot *slot = &mc->slots[s->cfg - mc->h->cfg.servers];
+  if (mc->state_changed) {
+    mc->state_changed(mc->state_changed_ud,
+                      (size_t)(s->cfg - mc->h->cfg.servers));
+  }
   if (s->state != SESS_READY) {
     drop_tools(slot);
   }
@@ -135,6 +139,11 @@ static void on_notify(void *ud, session *s, const char *method,
 void mcp_client_on_notify(mcp_client *mc, mcp_notify_fn fn, void *ud) {
   mc->notify = fn;
   mc->notify_ud = ud;
+}
+
+void mcp_client_on_state(mcp_client *mc, mcp_state_fn fn, void *ud) {
+  mc->state_changed = fn;
+  mc->state_changed_ud = ud;
 }
 
 session *mcp_client_session(mcp_client *mc, size_t idx) {

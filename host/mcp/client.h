@@ -108,6 +108,14 @@ typedef void (*mcp_notify_fn)(void *ud, size_t idx, const char *method,
                               const cJSON *params);
 void mcp_client_on_notify(mcp_client *mc, mcp_notify_fn fn, void *ud);
 
+/* Every state change of a server's connection (connecting, ready,
+ * failed, closed, reconnecting), with its config index: a long-lived
+ * front end reads mcp_client_status to tell its own clients that what a
+ * server offers came or went. Runs before the client's own handling of
+ * the change. NULL: none. */
+typedef void (*mcp_state_fn)(void *ud, size_t idx);
+void mcp_client_on_state(mcp_client *mc, mcp_state_fn fn, void *ud);
+
 /* Gives the servers (`only` < 0: every one) new roots (a roots/list
  * "roots" array, borrowed): their next connections use them, and the
  * connected ones are told. */

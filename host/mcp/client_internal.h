@@ -37,6 +37,8 @@ struct mcp_client {
   bool starting, start_again;
   mcp_notify_fn notify;
   void *notify_ud;
+  mcp_state_fn state_changed;
+  void *state_changed_ud;
   struct mcp_op *ops; /* live operations (calls.c) */
   char *policy_text;  /* the servers service's last policy() answer */
   bool shut;          /* mcp_client_shutdown ran: no new sessions */

@@ -1,0 +1,51 @@
+/* Requests read as lines (cli.h): batch's and the gateway's stdin. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+/* Each complete line of `in` to `fn`, without its newline and the
+ * carriage returns and spaces before it; what follows the last newline
+ * stays in `in`. */
+static void take_lines(strbuf *in, cli_line_fn fn, void *ud) {
+  size_t start = 0;
+  for (size_t i = 0; i < in->len; i++) {
+    if (in->data[i] != '\n') {
+      continue;
+    }
+    size_t n = i - start;
+    const char *l = in->data + start;
+    while (n && (l[n - 1] == '\r' || l[n - 1] == ' ')) {
+      n--;
+    }
+    if (n) {
+      fn(ud, l, n);
+    }
+    start = i + 1;
+  }
+  if (start) {
+    memmove(in->data, in->data + start, in->len - start);
+    in->len -= start;
+    in->data[in->len] = '\0';
+  }
+}
+
+int cli_read_lines(int fd, strbuf *in, cli_line_fn fn, void *ud) {
+  char buf[65536];
+  ssize_t n = read(fd, buf, sizeof buf);
+  if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+    return 1;
+  }
+  if (n > 0) {
+    sb_add(in, buf, (size_t)n);
+    take_lines(in, fn, ud);
+    return 1;
+  }
+  /* EOF (or error): a last line without '\n' still counts. */
+  if (in->len) {
+    sb_addc(in, '\n');
+    take_lines(in, fn, ud);
+  }
+  return 0;
+}

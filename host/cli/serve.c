@@ -1,0 +1,879 @@
+/* mcphost serve --stdio: the gateway (serve.h, docs/gateway.md).
+ *
+ * Life of a gateway: the backends are chosen (--server NAME..., else
+ * every server that may start); JSON-RPC lines are read on stdin and
+ * answered on stdout as they complete. Each request the client makes
+ * becomes one operation of the client library's pipeline (mcp/calls.h),
+ * as `call`, `read`, `prompt` and the lists make them: backends connect
+ * on first use, policy and permission rules apply (an "ask" goes to
+ * --allow, then to the client as an elicitation when it declared it, or
+ * is refused), results are sanitized by the sessions and cut as `call`
+ * cuts them. Progress, cancellation, logging, resource updates and
+ * list_changed are forwarded. The end of stdin ends the gateway. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mcphost/rpc.h>
+
+#include "cli/cli.h"
+#include "cli/serve.h"
+#include "core/util.h"
+#include "mcp/names.h"
+#include "mcp/protocol.h"
+#include "safety/redact.h"
+
+typedef struct gw gw;
+
+/* One request of the client in flight. */
+typedef struct rq {
+  gw *g;
+  cJSON *id;      /* owned */
+  cJSON *token;   /* the client's progressToken, or NULL (owned) */
+  mcp_op *op;     /* the single operation, while it runs */
+  bool cancelled; /* by notifications/cancelled: not answered */
+  bool resource;  /* "not found" is MCPH_RPC_RESOURCE_NOT_FOUND */
+  bool cut;       /* a result whose text is cut as `call` cuts it */
+  bool starting;  /* inside mcp_client_start */
+  bool finished;  /* answered while starting: freed by the starter */
+  /* A list gathered from every backend. */
+  const char *kind;
+  size_t pending;
+  cJSON *items; /* owned */
+  /* initialize --passthrough: waiting for the backend. */
+  mcp_waiter waiter;
+  cJSON *init; /* the answer being made (owned) */
+  struct rq *next;
+} rq;
+
+/* A list's part: one backend's. */
+typedef struct rq_part {
+  rq *r;
+  size_t k;
+} rq_part;
+
+/* A permission question put to the client (elicitation/create). */
+typedef struct gw_ask {
+  gw *g;
+  double id;
+  mcp_ask_answer_fn answer;
+  void *token;
+  struct gw_ask *next;
+} gw_ask;
+
+struct gw {
+  cli *c;
+  gw_backends b;
+  bool initialized;
+  bool elicitation;  /* the client declared form elicitation */
+  bool *ready;       /* per backend: ready when the client last heard */
+  unsigned *listing; /* per backend: list parts in flight */
+  rq *reqs;
+  gw_ask *asks;
+  double next_id;
+  mcp_asker asker;
+  gw_chan ch;
+  bool eof, done;
+};
+
+/* ---- messages to the client (serve_channel.c) ---- */
+
+static void send_msg(gw *g, cJSON *msg) {
+  gw_chan_send(&g->ch, msg);
+}
+
+static void send_result(gw *g, const cJSON *id, cJSON *result) {
+  cJSON *m = gw_msg_new();
+  cJSON_AddItemToObject(m, "id", cJSON_Duplicate(id, 1));
+  cJSON_AddItemToObject(m, "result", result ? result : cJSON_CreateObject());
+  send_msg(g, m);
+}
+
+/* `message` may quote a server or an HTTP peer: redacted. `data` is
+ * taken. */
+static void send_error(gw *g, const cJSON *id, int code, const char *message,
+                       cJSON *data) {
+  cJSON *m = gw_msg_new();
+  cJSON_AddItemToObject(m, "id",
+                        id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull());
+  cJSON *e = cJSON_AddObjectToObject(m, "error");
+  cJSON_AddNumberToObject(e, "code", code);
+  char *safe = redact(message ? message : "");
+  cJSON_AddStringToObject(e, "message", safe);
+  free(safe);
+  if (data) {
+    cJSON_AddItemToObject(e, "data", data);
+  }
+  send_msg(g, m);
+}
+
+static void send_notification(gw *g, const char *method, cJSON *params) {
+  cJSON *m = gw_msg_new();
+  cJSON_AddStringToObject(m, "method", method);
+  if (params) {
+    cJSON_AddItemToObject(m, "params", params);
+  }
+  send_msg(g, m);
+}
+
+/* The library's error as a JSON-RPC error: a backend's own error passes
+ * with its code and data; the rest say their kind and server in data. */
+static void send_mcp_error(gw *g, const rq *r, const mcp_error *e) {
+  if (e->kind == MCP_ERR_PROTOCOL && e->rpc_code) {
+    send_error(g, r->id, e->rpc_code, e->message,
+               e->data ? cJSON_Duplicate(e->data, 1) : NULL);
+    return;
+  }
+  static const char *const kinds[] = {[MCP_ERR_NONE] = "none",
+                                      [MCP_ERR_USAGE] = "usage",
+                                      [MCP_ERR_SERVER] = "server",
+                                      [MCP_ERR_PROTOCOL] = "protocol",
+                                      [MCP_ERR_TIMEOUT] = "timeout",
+                                      [MCP_ERR_NOT_FOUND] = "not_found",
+                                      [MCP_ERR_AUTH] = "auth",
+                                      [MCP_ERR_DENIED] = "denied",
+                                      [MCP_ERR_INTERRUPTED] = "interrupted"};
+  int code = MCPH_RPC_INTERNAL_ERROR;
+  if (e->kind == MCP_ERR_USAGE) {
+    code = MCPH_RPC_INVALID_PARAMS;
+  } else if (e->kind == MCP_ERR_NOT_FOUND) {
+    code = r->resource ? MCPH_RPC_RESOURCE_NOT_FOUND : MCPH_RPC_INVALID_PARAMS;
+  }
+  cJSON *data = cJSON_CreateObject();
+  cJSON_AddStringToObject(data, "kind", kinds[e->kind]);
+  if (e->server) {
+    cJSON_AddStringToObject(data, "server", e->server);
+  }
+  send_error(g, r->id, code, e->message, data);
+}
+
+/* ---- requests in flight ---- */
+
+static rq *rq_new(gw *g, const cJSON *id, const cJSON *params) {
+  rq *r = xcalloc(1, sizeof *r);
+  r->g = g;
+  r->id = cJSON_Duplicate(id, 1);
+  const cJSON *tok = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(params, "_meta"), "progressToken");
+  if (cJSON_IsString(tok) || cJSON_IsNumber(tok)) {
+    r->token = cJSON_Duplicate(tok, 1);
+  }
+  r->next = g->reqs;
+  g->reqs = r;
+  return r;
+}
+
+static void rq_free(rq *r) {
+  for (rq **p = &r->g->reqs; *p; p = &(*p)->next) {
+    if (*p == r) {
+      *p = r->next;
+      break;
+    }
+  }
+  cJSON_Delete(r->id);
+  cJSON_Delete(r->token);
+  cJSON_Delete(r->items);
+  cJSON_Delete(r->init);
+  free(r);
+}
+
+static void check_done(gw *g) {
+  if (g->eof && !g->reqs) {
+    g->done = true;
+  }
+}
+
+/* The end of a single operation's request. */
+static void rq_end(rq *r) {
+  gw *g = r->g;
+  r->op = NULL;
+  if (r->starting) {
+    r->finished = true;
+    return;
+  }
+  rq_free(r);
+  check_done(g);
+}
+
+static void on_done(void *ud, cJSON *result, const mcp_error *err) {
+  rq *r = ud;
+  if (!r->cancelled) {
+    if (err) {
+      send_mcp_error(r->g, r, err);
+    } else {
+      if (r->cut) {
+        out_cut_result(r->g->c, result);
+      }
+      send_result(r->g, r->id, result);
+      result = NULL;
+    }
+  }
+  cJSON_Delete(result);
+  rq_end(r);
+}
+
+/* A backend's progress goes to the client under the client's token. */
+static void on_progress(void *ud, const cJSON *params) {
+  rq *r = ud;
+  if (!r->token || r->cancelled) {
+    return;
+  }
+  cJSON *p = cJSON_Duplicate(params, 1);
+  cJSON_ReplaceItemInObjectCaseSensitive(p, "progressToken",
+                                         cJSON_Duplicate(r->token, 1));
+  send_notification(r->g, "notifications/progress", p);
+}
+
+static void start_op(rq *r, const mcp_call *call) {
+  r->starting = true;
+  mcp_op *op = mcp_client_start(r->g->c->mc, call,
+                                &(mcp_call_callbacks){.progress = on_progress,
+                                                      .done = on_done,
+                                                      .asker = &r->g->asker,
+                                                      .ud = r});
+  r->starting = false;
+  if (r->finished) {
+    gw *g = r->g;
+    rq_free(r);
+    check_done(g);
+    return;
+  }
+  r->op = op;
+}
+
+/* ---- lists: every backend's, gathered ---- */
+
+static void list_part_done(rq_part *part) {
+  rq *r = part->r;
+  free(part);
+  if (--r->pending > 0) {
+    return;
+  }
+  if (!r->cancelled) {
+    cJSON *res = cJSON_CreateObject();
+    cJSON_AddItemToObject(res, r->kind, r->items);
+    r->items = NULL;
+    send_result(r->g, r->id, res);
+  }
+  gw *g = r->g;
+  rq_free(r);
+  check_done(g);
+}
+
+static void on_list_part(void *ud, cJSON *result, const mcp_error *err) {
+  rq_part *part = ud;
+  gw *g = part->r->g;
+  size_t idx = g->b.idx[part->k];
+  mcp_server_status st;
+  g->listing[part->k]--;
+  /* What the client is told now includes this backend or not. */
+  g->ready[part->k] = mcp_client_status(g->c->mc, idx, &st) && st.ready;
+  if (result) {
+    gw_items_add(&g->b, part->k, part->r->kind, result, part->r->items);
+  } else if (err && err->message) {
+    /* A backend that fails is left out of the list, and said on stderr. */
+    cli_error(g->c, host_cfg(g->c->h)->servers[idx].name, "%s", err->message);
+  }
+  cJSON_Delete(result);
+  list_part_done(part);
+}
+
+static void start_list(gw *g, rq *r, const char *kind) {
+  r->kind = kind;
+  r->items = cJSON_CreateArray();
+  r->pending = 1; /* held until every part is out: some end at once */
+  for (size_t k = 0; k < g->b.n; k++) {
+    rq_part *part = xcalloc(1, sizeof *part);
+    part->r = r;
+    part->k = k;
+    r->pending++;
+    g->listing[k]++;
+    mcp_client_start(g->c->mc,
+                     &(mcp_call){.kind = MCP_OP_LIST,
+                                 .server = g->b.idx[k],
+                                 .name = kind,
+                                 .if_declared = true},
+                     &(mcp_call_callbacks){.done = on_list_part, .ud = part});
+  }
+  rq_part *hold = xcalloc(1, sizeof *hold);
+  hold->r = r;
+  list_part_done(hold);
+}
+
+/* ---- the permission asker: --allow, else the client ---- */
+
+static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
+                       void *token) {
+  gw *g = ud;
+  if (cli_allowed_by_option(g->c, q->tool)) {
+    answer(token, true, "given by --allow");
+    return NULL;
+  }
+  if (!g->elicitation) {
+    answer(token, false,
+           "the gateway's client cannot be asked (it declared no "
+           "elicitation); allow the tool with a permission rule or --allow");
+    return NULL;
+  }
+  gw_ask *a = xcalloc(1, sizeof *a);
+  a->g = g;
+  a->id = ++g->next_id;
+  a->answer = answer;
+  a->token = token;
+  a->next = g->asks;
+  g->asks = a;
+  cJSON *m = gw_msg_new();
+  cJSON_AddNumberToObject(m, "id", a->id);
+  cJSON_AddStringToObject(m, "method", "elicitation/create");
+  cJSON *p = cJSON_AddObjectToObject(m, "params");
+  char *msg = xasprintf("Allow the tool %s of server \"%s\" (%s)? "
+                        "Arguments: %s",
+                        q->tool, q->server, q->reason, q->arguments_json);
+  cJSON_AddStringToObject(p, "message", msg);
+  free(msg);
+  cJSON *schema = cJSON_AddObjectToObject(p, "requestedSchema");
+  cJSON_AddStringToObject(schema, "type", "object");
+  cJSON *allow = cJSON_AddObjectToObject(
+      cJSON_AddObjectToObject(schema, "properties"), "allow");
+  cJSON_AddStringToObject(allow, "type", "boolean");
+  cJSON_AddStringToObject(allow, "title", "Allow this call");
+  cJSON_AddItemToArray(cJSON_AddArrayToObject(schema, "required"),
+                       cJSON_CreateString("allow"));
+  send_msg(g, m);
+  return a;
+}
+
+static void ask_unlink(gw *g, gw_ask *a) {
+  for (gw_ask **p = &g->asks; *p; p = &(*p)->next) {
+    if (*p == a) {
+      *p = a->next;
+      break;
+    }
+  }
+  free(a);
+}
+
+static void ask_cancel(void *ud, void *handle) {
+  ask_unlink(ud, handle);
+}
+
+/* The client's answer to an elicitation/create of ours. */
+static void on_client_answer(gw *g, const cJSON *msg) {
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+  gw_ask *a = g->asks;
+  while (a && !(cJSON_IsNumber(id) && id->valuedouble == a->id)) {
+    a = a->next;
+  }
+  if (!a) {
+    return; /* not ours, or cancelled since */
+  }
+  const cJSON *res = cJSON_GetObjectItemCaseSensitive(msg, "result");
+  const char *action =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "action"));
+  bool yes = action && strcmp(action, "accept") == 0 &&
+             cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+                 cJSON_GetObjectItemCaseSensitive(res, "content"), "allow"));
+  mcp_ask_answer_fn answer = a->answer;
+  void *token = a->token;
+  ask_unlink(g, a);
+  answer(token, yes,
+         yes ? "allowed by the gateway's client"
+             : "refused by the gateway's client");
+}
+
+/* ---- what the backends push ---- */
+
+static void tell_lists_changed(gw *g) {
+  send_notification(g, "notifications/tools/list_changed", NULL);
+  send_notification(g, "notifications/resources/list_changed", NULL);
+  send_notification(g, "notifications/prompts/list_changed", NULL);
+}
+
+static void on_notify(void *ud, size_t idx, const char *method,
+                      const cJSON *params) {
+  gw *g = ud;
+  if (!g->initialized || gw_backend_of(&g->b, idx) < 0) {
+    return;
+  }
+  if (strstr(method, "/list_changed") &&
+      strncmp(method, "notifications/roots/", 20) != 0) {
+    send_notification(g, method, NULL);
+  } else if (strcmp(method, "notifications/message") == 0 ||
+             strcmp(method, "notifications/resources/updated") == 0) {
+    send_notification(g, method, params ? cJSON_Duplicate(params, 1) : NULL);
+  }
+}
+
+/* A backend that came or went: its items did too. */
+static void on_state(void *ud, size_t idx) {
+  gw *g = ud;
+  long k = gw_backend_of(&g->b, idx);
+  mcp_server_status st;
+  if (k < 0) {
+    return;
+  }
+  bool ready = mcp_client_status(g->c->mc, idx, &st) && st.ready;
+  /* A list in flight answers with what is there now. */
+  if (ready == g->ready[k] || g->listing[k]) {
+    return;
+  }
+  g->ready[k] = ready;
+  if (g->initialized) {
+    tell_lists_changed(g);
+  }
+}
+
+/* ---- the methods ---- */
+
+static void answer_initialize(rq *r, const cJSON *params) {
+  gw *g = r->g;
+  const char *want = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(params, "protocolVersion"));
+  cJSON *res = cJSON_CreateObject();
+  cJSON_AddStringToObject(res, "protocolVersion",
+                          mcp_protocol_supported(want) ? want
+                                                       : mcp_protocol_latest());
+  if (g->b.passthrough) {
+    mcp_server_status st;
+    mcp_client_status(g->c->mc, g->b.idx[0], &st);
+    cJSON_AddItemToObject(res, "capabilities",
+                          st.capabilities ? cJSON_Duplicate(st.capabilities, 1)
+                                          : cJSON_CreateObject());
+    if (st.server_info) {
+      cJSON_AddItemToObject(res, "serverInfo",
+                            cJSON_Duplicate(st.server_info, 1));
+    }
+    if (st.instructions) {
+      cJSON_AddStringToObject(res, "instructions", st.instructions);
+    }
+    g->ready[0] = st.ready;
+  } else {
+    cJSON *caps = cJSON_AddObjectToObject(res, "capabilities");
+    const char *kinds[] = {"tools", "resources", "prompts"};
+    for (size_t i = 0; i < 3; i++) {
+      cJSON_AddTrueToObject(cJSON_AddObjectToObject(caps, kinds[i]),
+                            "listChanged");
+    }
+    cJSON_AddObjectToObject(caps, "logging");
+  }
+  if (!cJSON_GetObjectItemCaseSensitive(res, "serverInfo")) {
+    cJSON *info = cJSON_AddObjectToObject(res, "serverInfo");
+    cJSON_AddStringToObject(info, "name", "mcphost");
+    cJSON_AddStringToObject(info, "version", MCPHOST_VERSION);
+  }
+  send_result(g, r->id, res);
+}
+
+static void on_passthrough_ready(mcp_waiter *w, session *s) {
+  (void)s; /* read through mcp_client_status */
+  rq *r = (rq *)((char *)w - offsetof(rq, waiter));
+  gw *g = r->g;
+  mcp_server_status st;
+  mcp_client_status(g->c->mc, g->b.idx[0], &st);
+  if (!st.ready) {
+    char *why = xasprintf("server \"%s\" failed: %s",
+                          host_cfg(g->c->h)->servers[g->b.idx[0]].name,
+                          st.error ? st.error : st.state);
+    send_error(g, r->id, MCPH_RPC_INTERNAL_ERROR, why, NULL);
+    free(why);
+  } else {
+    answer_initialize(r, r->init);
+    g->initialized = true;
+  }
+  rq_free(r);
+  check_done(g);
+}
+
+static void do_initialize(gw *g, rq *r, const cJSON *params) {
+  const cJSON *el = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(params, "capabilities"), "elicitation");
+  /* Form mode: an empty object (before 2025-11-25) or one with "form". */
+  g->elicitation =
+      cJSON_IsObject(el) &&
+      (!el->child || cJSON_GetObjectItemCaseSensitive(el, "form") != NULL);
+  if (!g->b.passthrough) {
+    answer_initialize(r, params);
+    g->initialized = true;
+    rq_free(r);
+    return;
+  }
+  /* The backend's capabilities are the gateway's: it connects first. */
+  r->init = cJSON_Duplicate(params, 1);
+  r->waiter.ready = on_passthrough_ready;
+  mcp_client_use(g->c->mc, g->b.idx[0], &r->waiter);
+}
+
+/* tools/call and prompts/get: a name of the gateway's to a backend's. */
+static bool find_named(gw *g, rq *r, const char *what, const char *name,
+                       size_t *idx, char **item, bool *qualified) {
+  mcp_error err = {0};
+  if (!name) {
+    char *m = xasprintf("%s/%s needs a \"name\"", what,
+                        strcmp(what, "tool") == 0 ? "call" : "get");
+    send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, m, NULL);
+    free(m);
+    return false;
+  }
+  if (g->b.passthrough) {
+    *idx = g->b.idx[0];
+    *item = xstrdup(name);
+    *qualified = false;
+    return true;
+  }
+  if (mcp_client_resolve_ref(g->c->mc, name, what, idx, item, qualified,
+                             &err) != 0 ||
+      gw_backend_of(&g->b, *idx) < 0 || !*qualified) {
+    if (err.kind == MCP_ERR_NONE) {
+      mcp_error_set(&err, MCP_ERR_NOT_FOUND, NULL,
+                    "no %s \"%s\" (the gateway's names are "
+                    "mcp__<server>__<%s>)",
+                    what, name, what);
+    }
+    send_mcp_error(g, r, &err);
+    mcp_error_clear(&err);
+    free(*item);
+    *item = NULL;
+    return false;
+  }
+  return true;
+}
+
+static void do_call(gw *g, rq *r, const cJSON *params) {
+  const char *name =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+  const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+  size_t idx;
+  char *tool = NULL;
+  bool qualified;
+  if (args && !cJSON_IsObject(args)) {
+    send_error(g, r->id, MCPH_RPC_INVALID_PARAMS,
+               "tools/call \"arguments\" must be an object", NULL);
+    goto fail;
+  }
+  if (!find_named(g, r, "tool", name, &idx, &tool, &qualified)) {
+    goto fail;
+  }
+  /* The IDE rule holds for calls too: an IDE tool a model may not see is
+   * not the gateway's (names.h). */
+  if (!name_tool_model_visible(host_cfg(g->c->h)->servers[idx].type, tool)) {
+    char *m = xasprintf("no tool \"%s\" (an IDE's tool that is not the "
+                        "model's)",
+                        name);
+    send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, m, NULL);
+    free(m);
+    goto fail;
+  }
+  r->cut = true;
+  start_op(r, &(mcp_call){.kind = MCP_OP_CALL_TOOL,
+                          .server = idx,
+                          .name = tool,
+                          .qualified = qualified,
+                          .arguments = args});
+  free(tool);
+  return;
+fail:
+  free(tool);
+  rq_free(r);
+}
+
+static void do_prompt(gw *g, rq *r, const cJSON *params) {
+  const char *name =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+  size_t idx;
+  char *prompt = NULL;
+  bool qualified;
+  if (!find_named(g, r, "prompt", name, &idx, &prompt, &qualified)) {
+    rq_free(r);
+    return;
+  }
+  r->cut = true;
+  start_op(r, &(mcp_call){.kind = MCP_OP_GET_PROMPT,
+                          .server = idx,
+                          .name = prompt,
+                          .qualified = qualified,
+                          .arguments = cJSON_GetObjectItemCaseSensitive(
+                              params, "arguments")});
+  free(prompt);
+}
+
+/* resources/read, subscribe, unsubscribe: to the backend of the URI. */
+static void do_resource(gw *g, rq *r, const char *method, const cJSON *params) {
+  const char *uri =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
+  r->resource = true;
+  if (!uri) {
+    char *m = xasprintf("%s needs a \"uri\"", method);
+    send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, m, NULL);
+    free(m);
+    rq_free(r);
+    return;
+  }
+  long k = gw_resource_server(&g->b, uri);
+  if (k < 0) {
+    cJSON *data = cJSON_CreateObject();
+    cJSON_AddStringToObject(data, "uri", uri);
+    char *m = xasprintf("no backend server lists resource \"%s\" (list the "
+                        "resources first)",
+                        uri);
+    send_error(g, r->id, MCPH_RPC_RESOURCE_NOT_FOUND, m, data);
+    free(m);
+    rq_free(r);
+    return;
+  }
+  bool read = strcmp(method, "resources/read") == 0;
+  r->cut = read;
+  start_op(r, &(mcp_call){.kind = read ? MCP_OP_READ : MCP_OP_REQUEST,
+                          .server = g->b.idx[k],
+                          .name = uri,
+                          .method = method,
+                          .arguments = params});
+}
+
+static void handle_request(gw *g, const char *method, const cJSON *id,
+                           const cJSON *params) {
+  rq *r = rq_new(g, id, params);
+  if (strcmp(method, "initialize") == 0) {
+    do_initialize(g, r, params);
+  } else if (strcmp(method, "ping") == 0) {
+    send_result(g, id, NULL);
+    rq_free(r);
+  } else if (!g->initialized) {
+    send_error(g, id, MCPH_RPC_INVALID_REQUEST,
+               "the gateway is not initialized yet (initialize first)", NULL);
+    rq_free(r);
+  } else if (strcmp(method, "tools/list") == 0) {
+    start_list(g, r, "tools");
+  } else if (strcmp(method, "prompts/list") == 0) {
+    start_list(g, r, "prompts");
+  } else if (strcmp(method, "resources/list") == 0) {
+    start_list(g, r, "resources");
+  } else if (strcmp(method, "resources/templates/list") == 0) {
+    start_list(g, r, "resourceTemplates");
+  } else if (strcmp(method, "tools/call") == 0) {
+    do_call(g, r, params);
+  } else if (strcmp(method, "prompts/get") == 0) {
+    do_prompt(g, r, params);
+  } else if (strncmp(method, "resources/", 10) == 0 &&
+             (strcmp(method + 10, "read") == 0 ||
+              strcmp(method + 10, "subscribe") == 0 ||
+              strcmp(method + 10, "unsubscribe") == 0)) {
+    do_resource(g, r, method, params);
+  } else if (strcmp(method, "logging/setLevel") == 0 && !g->b.passthrough) {
+    /* The backends' level is --log-level's. */
+    send_result(g, id, NULL);
+    rq_free(r);
+  } else if (g->b.passthrough) {
+    /* Anything else is the one backend's (completion/complete, ...). */
+    start_op(r, &(mcp_call){.kind = MCP_OP_REQUEST,
+                            .server = g->b.idx[0],
+                            .method = method,
+                            .arguments = params});
+  } else {
+    char *m = xasprintf("the gateway has no method \"%s\"", method);
+    send_error(g, id, MCPH_RPC_METHOD_NOT_FOUND, m, NULL);
+    free(m);
+    rq_free(r);
+  }
+}
+
+static void on_cancelled(gw *g, const cJSON *params) {
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(params, "requestId");
+  for (rq *r = g->reqs; r && id; r = r->next) {
+    if (cJSON_Compare(r->id, id, true)) {
+      /* The request is not answered (the spec); the backend's call is
+       * cancelled on the wire. */
+      r->cancelled = true;
+      if (r->op) {
+        mcp_op_cancel(r->op);
+      }
+      return;
+    }
+  }
+}
+
+static void handle_line(void *ud, const char *line, size_t len) {
+  gw *g = ud;
+  cJSON *msg = cJSON_ParseWithLength(line, len);
+  if (!cJSON_IsObject(msg)) {
+    send_error(g, NULL, msg ? MCPH_RPC_INVALID_REQUEST : MCPH_RPC_PARSE_ERROR,
+               msg ? "a JSON-RPC message is an object" : "the line is not JSON",
+               NULL);
+    goto out;
+  }
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+  const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+  const char *method =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+  if (!method) {
+    if (id) {
+      on_client_answer(g, msg);
+    }
+    goto out;
+  }
+  if (id && !cJSON_IsString(id) && !cJSON_IsNumber(id)) {
+    send_error(g, NULL, MCPH_RPC_INVALID_REQUEST,
+               "a request's id is a string or a number", NULL);
+    goto out;
+  }
+  if (params && !cJSON_IsObject(params)) {
+    if (id) {
+      send_error(g, id, MCPH_RPC_INVALID_PARAMS, "params must be an object",
+                 NULL);
+    }
+    goto out;
+  }
+  if (!id) {
+    if (strcmp(method, "notifications/cancelled") == 0) {
+      on_cancelled(g, params);
+    }
+    goto out; /* notifications/initialized and the others */
+  }
+  handle_request(g, method, id, params);
+out:
+  cJSON_Delete(msg);
+}
+
+/* ---- the command ---- */
+
+/* --server NAME... (each must be configured and may start), else every
+ * server that may start. */
+static int choose_backends(cli *c, gw *g, char **names, size_t nnames) {
+  const config *cfg = host_cfg(c->h);
+  g->b.idx = xcalloc(cfg->nservers + 1, sizeof *g->b.idx);
+  for (size_t i = 0; i < nnames; i++) {
+    long k = cli_find_server(c, names[i]);
+    if (k < 0) {
+      cli_error(c, NULL,
+                "serve --server: no server named \"%s\" is "
+                "configured",
+                names[i]);
+      return EXIT_NOT_FOUND;
+    }
+    int rc = cli_check_startable(c, (size_t)k);
+    if (rc != EXIT_OK) {
+      return rc;
+    }
+    if (gw_backend_of(&g->b, (size_t)k) < 0) {
+      g->b.idx[g->b.n++] = (size_t)k;
+    }
+  }
+  for (size_t i = 0; nnames == 0 && i < cfg->nservers; i++) {
+    if (cfg->servers[i].state == SERVER_ACTIVE) {
+      g->b.idx[g->b.n++] = i;
+    }
+  }
+  if (g->b.n == 0) {
+    cli_error(c, NULL, "serve: no configured server may start");
+    return EXIT_NOT_FOUND;
+  }
+  if (g->b.passthrough && (nnames != 1 || g->b.n != 1)) {
+    cli_error(c, NULL, "serve --passthrough needs exactly one --server NAME");
+    return EXIT_USAGE;
+  }
+  g->b.resources = xcalloc(g->b.n, sizeof *g->b.resources);
+  g->ready = xcalloc(g->b.n, sizeof *g->ready);
+  g->listing = xcalloc(g->b.n, sizeof *g->listing);
+  return EXIT_OK;
+}
+
+static int parse_args(cli *c, gw *g, int argc, char **argv, char ***names,
+                      size_t *nnames) {
+  bool stdio = false;
+  *names = xcalloc((size_t)argc + 1, sizeof **names);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--stdio") == 0) {
+      stdio = true;
+    } else if (strcmp(a, "--passthrough") == 0) {
+      g->b.passthrough = true;
+    } else if (strcmp(a, "--server") == 0 || strncmp(a, "--server=", 9) == 0) {
+      const char *v = a[8] == '=' ? a + 9 : i + 1 < argc ? argv[++i] : NULL;
+      if (!v || !*v) {
+        cli_error(c, NULL, "serve --server needs a configured server's name");
+        return EXIT_USAGE;
+      }
+      (*names)[(*nnames)++] = (char *)v;
+    } else if (strcmp(a, "--http") == 0) {
+      cli_error(c, NULL, "serve --http is not available yet; use --stdio");
+      return EXIT_USAGE;
+    } else {
+      cli_error(c, NULL,
+                "serve: unknown argument \"%s\"; try 'mcphost "
+                "serve --help'",
+                a);
+      return EXIT_USAGE;
+    }
+  }
+  if (!stdio) {
+    cli_error(c, NULL,
+              "serve needs --stdio (the MCP client talks to it "
+              "on stdin and stdout)");
+    return EXIT_USAGE;
+  }
+  return EXIT_OK;
+}
+
+/* The client closed its input, or can no longer be written to. */
+static void on_client_gone(void *ud) {
+  gw *g = ud;
+  g->eof = true;
+  /* Nobody is left to answer a permission question. */
+  while (g->asks) {
+    gw_ask *a = g->asks;
+    mcp_ask_answer_fn answer = a->answer;
+    void *token = a->token;
+    ask_unlink(g, a);
+    answer(token, false, "the gateway's client closed its input");
+  }
+  check_done(g);
+  if (g->ch.broken) {
+    g->done = true; /* answers cannot reach it */
+  }
+}
+
+int cmd_serve(cli *c, int argc, char **argv) {
+  gw g = {.c = c};
+  g.b.c = c;
+  g.ch = (gw_chan){
+      .c = c, .on_line = handle_line, .on_eof = on_client_gone, .ud = &g};
+  char **names = NULL;
+  size_t nnames = 0;
+  int rc = parse_args(c, &g, argc, argv, &names, &nnames);
+  if (rc == EXIT_OK) {
+    rc = choose_backends(c, &g, names, nnames);
+  }
+  if (rc != EXIT_OK) {
+    goto out;
+  }
+  g.asker = (mcp_asker){.start = ask_start, .cancel = ask_cancel, .ud = &g};
+  /* A long-lived process: crashed backends are started again. */
+  mcp_client_options o = *mcp_client_get_options(c->mc);
+  o.keep = true;
+  mcp_client_set_options(c->mc, &o);
+  mcp_client_on_notify(c->mc, on_notify, &g);
+  mcp_client_on_state(c->mc, on_state, &g);
+  gw_chan_open(&g.ch);
+  int run = host_run_until(c->h, &g.done, 0);
+  /* What is in flight ends now (answered as interrupted). */
+  mcp_client_cancel_all(c->mc);
+  while (g.reqs) { /* a passthrough initialize still waiting */
+    rq *r = g.reqs;
+    if (r->waiter.waiting) {
+      mcp_client_unwait(c->mc, &r->waiter);
+    }
+    rq_free(r);
+  }
+  while (g.asks) {
+    ask_unlink(&g, g.asks);
+  }
+  gw_chan_close(&g.ch);
+  mcp_client_on_notify(c->mc, NULL, NULL);
+  mcp_client_on_state(c->mc, NULL, NULL);
+  rc = run == -2 ? EXIT_INTERRUPTED : EXIT_OK;
+out:
+  free(names);
+  free(g.ready);
+  free(g.listing);
+  gw_backends_free(&g.b);
+  return rc;
+}

@@ -1,0 +1,136 @@
+// The TS SDK's client against `mcphost serve --stdio` (test_serve.sh):
+//   node gateway_client.mjs SCENARIO MCPHOST ARGS...
+// runs mcphost ARGS (ending in "serve --stdio ...") as its server, plays
+// SCENARIO and prints what it saw as one JSON object. Waits are bounded
+// by counts, never by how long something took.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  ElicitRequestSchema,
+  EmptyResultSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+
+const [scenario, command, ...args] = process.argv.slice(2);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const out = {};
+const text = (r) => (r.content || []).map((c) => c.text).join("");
+const error = (e) => ({ code: e.code, message: e.message, data: e.data });
+
+// Runs `f`, keeping its value or its error under `key`.
+async function step(key, f) {
+  try {
+    out[key] = await f();
+  } catch (e) {
+    out[key] = { error: error(e) };
+  }
+}
+
+// Waits (at most 200 turns of 50 ms) until `cond()` holds.
+async function until(cond) {
+  for (let i = 0; i < 200 && !(await cond()); i++) await sleep(50);
+  return await cond();
+}
+
+const elicit = scenario === "elicit-yes" || scenario === "elicit-no";
+const client = new Client(
+  { name: "gateway-test", version: "1.0.0" },
+  { capabilities: elicit ? { elicitation: { form: {} } } : {} },
+);
+let changed = 0;
+client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+  changed++;
+});
+const asked = [];
+if (elicit) {
+  client.setRequestHandler(ElicitRequestSchema, (req) => {
+    asked.push(req.params.message);
+    return scenario === "elicit-yes"
+      ? { action: "accept", content: { allow: true } }
+      : { action: "decline" };
+  });
+}
+await client.connect(new StdioClientTransport({ command, args, stderr: "inherit", env: process.env }));
+out.server = client.getServerVersion();
+out.capabilities = client.getServerCapabilities();
+
+if (scenario === "main") {
+  await step("tools", async () => (await client.listTools()).tools.map((t) => t.name));
+  await step("echo", async () =>
+    text(await client.callTool({ name: "mcp__demo__echo", arguments: { message: "hi" } })));
+  await step("every_echo", async () =>
+    text(await client.callTool({ name: "mcp__every__echo", arguments: { message: "yo" } })));
+  await step("denied", () => client.callTool({ name: "mcp__demo__add", arguments: { a: 1, b: 2 } }));
+  await step("ask", () => client.callTool({ name: "mcp__demo__fail", arguments: {} }));
+  await step("unknown_tool", () => client.callTool({ name: "mcp__demo__nope", arguments: {} }));
+  await step("bad_backend_tool", () => client.callTool({ name: "mcp__bad__x", arguments: {} }));
+  await step("resources", async () => (await client.listResources()).resources.map((r) => r.uri));
+  await step("templates", async () =>
+    (await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate));
+  await step("read", async () =>
+    (await client.readResource({ uri: "demo://readme" })).contents[0].text);
+  await step("read_unknown", () => client.readResource({ uri: "nowhere://x" }));
+  await step("prompts", async () => (await client.listPrompts()).prompts.map((p) => p.name));
+  await step("prompt", async () =>
+    (await client.getPrompt({ name: "mcp__demo__greet", arguments: { name: "Ada" } }))
+      .messages[0].content.text);
+  await step("progress", async () => {
+    const seen = [];
+    const r = await client.callTool(
+      { name: "mcp__every__trigger-long-running-operation", arguments: { duration: 0.4, steps: 4 } },
+      undefined,
+      { onprogress: (p) => seen.push(p.progress) },
+    );
+    return { text: text(r), seen };
+  });
+  await step("ping", async () => (await client.ping(), "pong"));
+  await step("no_method", () => client.request({ method: "nope/nope" }, EmptyResultSchema));
+  // Cancellation: the backend's call is cancelled too.
+  await step("cancel", async () => {
+    const ac = new AbortController();
+    const p = client.callTool({ name: "mcp__grow__wait", arguments: {} }, undefined,
+      { signal: ac.signal });
+    await sleep(200);
+    ac.abort("enough");
+    let rejected = false;
+    await p.catch(() => { rejected = true; });
+    const seen = await until(async () =>
+      text(await client.callTool({ name: "mcp__grow__cancelled", arguments: {} })) === "yes");
+    return { rejected, backend_saw_cancel: seen };
+  });
+  // A backend's list changes: the client is told, the new tool is there.
+  await step("list_changed", async () => {
+    changed = 0;
+    await client.callTool({ name: "mcp__grow__grow", arguments: {} });
+    const told = await until(() => changed > 0);
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    return { told, grown: tools.includes("mcp__grow__grown") };
+  });
+  // A backend that dies: the client is told its tools went.
+  await step("crash", async () => {
+    changed = 0;
+    const r = await client.callTool({ name: "mcp__probe__die", arguments: { text: "bye" } })
+      .then(() => "answered", (e) => error(e));
+    const told = await until(() => changed > 0);
+    return { call: r, told };
+  });
+} else if (elicit) {
+  await step("ask", async () =>
+    text(await client.callTool({ name: "mcp__demo__fail", arguments: { reason: "r" } })));
+  out.asked = asked;
+} else if (scenario === "ide") {
+  await step("tools", async () => (await client.listTools()).tools.map((t) => t.name));
+  await step("hidden", () => client.callTool({ name: "mcp__ide__openFile", arguments: {} }));
+  await step("visible", async () =>
+    (await client.callTool({ name: "mcp__ide__getDiagnostics", arguments: {} })).isError ?? false);
+} else if (scenario === "cut") {
+  await step("echo", async () =>
+    text(await client.callTool({ name: "mcp__demo__echo", arguments: { message: "x".repeat(500) } })));
+} else if (scenario === "passthrough") {
+  await step("tools", async () => (await client.listTools()).tools.map((t) => t.name));
+  await step("echo", async () =>
+    text(await client.callTool({ name: "echo", arguments: { message: "hi" } })));
+  await step("prompts", async () => (await client.listPrompts()).prompts.map((p) => p.name));
+}
+await client.close();
+process.stdout.write(JSON.stringify(out) + "\n");
