@@ -294,7 +294,9 @@ if [ -x "$MCPB" ]; then
   expect "  and its unsign restores the unsigned bundle" 0 \
     --jq '.signature == "unsigned"'
 else
-  echo "skipped: the official CLI is not installed ($MCPB)"
+  # Pinned by tests/interop/package-lock.json: missing is a broken setup.
+  RC=0; : >"$TMP/out"; : >"$TMP/err"
+  bad "the official mcpb CLI is installed ($MCPB; run npm ci in tests/interop)"
 fi
 
 # ---- download ----
