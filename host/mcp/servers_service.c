@@ -97,8 +97,28 @@ static const char *svc_policy(const mcph_host *api, const char *key) {
   return mc->policy_text;
 }
 
+/* Scoped to the plugin (ABI 1.6 tables): only the plugin whose command
+ * `run` is may end it, and only once; anything else is logged and
+ * ignored, so one plugin's finish never ends another's work. */
 static void svc_finish(const mcph_host *api, mcph_run *run, int exit_code) {
-  (void)api;
+  const plugin *caller = host_caller(api);
+  host *h = host_from_api(api);
+  if (!run) {
+    host_log(h, MCPH_LOG_WARN, caller ? caller->id : NULL,
+             "finish() without a run; ignored");
+    return;
+  }
+  if (caller && run->owner && caller != run->owner) {
+    host_log(h, MCPH_LOG_WARN, caller->id,
+             "finish() of a command of plugin %s, not its own; ignored",
+             run->owner->id ? run->owner->id : "?");
+    return;
+  }
+  if (run->done) {
+    host_log(h, MCPH_LOG_WARN, caller ? caller->id : NULL,
+             "finish() of a command that has already finished; ignored");
+    return;
+  }
   run->done = true;
   run->rc = exit_code;
 }

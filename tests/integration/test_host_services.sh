@@ -82,6 +82,14 @@ run "${P[@]}" --config "$R" fxa auth-set one
 expect "a plugin that is no auth provider cannot set credentials" 3 \
   --out "MCPH_EDENIED" --out "test.services.a is not an auth provider"
 
+# ---- finish() is scoped to the plugin (mcph.host.servers/1) ----
+
+FIXTURE_FINISH_OTHERS=1 run "${P[@]}" fxa hold
+expect "one plugin's finish() does not end another plugin's command" 0 \
+  --out "test.services.b calls finish(42) on another plugin's command" \
+  --out "test.services.a finished its own command" \
+  --err "[test.services.b] finish() of a command of plugin test.services.a, not its own; ignored"
+
 # ---- mcph.host.ui/1 ----
 
 run "${P[@]}" fxa ask "Your name?"
