@@ -365,7 +365,18 @@ static int svc_notify(const mcph_host *api, mcph_server *server,
 typedef struct plugin_call {
   mcph_result_cb cb;
   void *ud;
+  unsigned abi_minor; /* the caller's: what its mcph_error holds */
 } plugin_call;
+
+/* The error struct as a plugin of `abi_minor` knows it (the minor gates
+ * fields the host fills in): before 1.6 it ends at `message`, and the
+ * host writes nothing past that struct_size. */
+static void error_for_minor(mcph_error *e, unsigned abi_minor) {
+  mcph_error_init(e);
+  if (abi_minor < 6) {
+    e->struct_size = (uint32_t)offsetof(mcph_error, rpc_code);
+  }
+}
 
 static void on_plugin_result(void *ud, cJSON *result, const rpc_error *err,
                              bool *take) {
@@ -373,15 +384,16 @@ static void on_plugin_result(void *ud, cJSON *result, const rpc_error *err,
   plugin_call *pc = ud;
   if (err) {
     mcph_error e;
-    mcph_error_init(&e);
+    error_for_minor(&e, pc->abi_minor);
     mcph_error_set(&e,
                    err->status == RPC_ERR_TIMEOUT ? MCPH_ETIMEDOUT
                    : err->status == RPC_ERR_REMOTE ? MCPH_EPROTO
                                                    : MCPH_ECLOSED,
                    "%s", err->message);
-    /* ABI 1.6: the peer's JSON-RPC code and data come with it. */
+    /* ABI 1.6: the peer's JSON-RPC code and data come with it, for a
+     * plugin whose struct has them. */
     char *data = NULL;
-    if (err->status == RPC_ERR_REMOTE) {
+    if (err->status == RPC_ERR_REMOTE && MCPH_HAS(&e, mcph_error, rpc_data)) {
       e.rpc_code = err->code;
       data = err->data ? cJSON_PrintUnformatted(err->data) : NULL;
       e.rpc_data = data;
@@ -400,13 +412,13 @@ static int svc_request(const mcph_host *api, mcph_server *server,
                        const char *method, const char *params_json,
                        uint64_t timeout_ms, mcph_result_cb cb, void *ud,
                        mcph_error *err) {
-  (void)api;
   session *s = S(server);
   cJSON *params = params_json ? cJSON_Parse(params_json) : NULL;
   if (params_json && !params)
     return mcph_error_set(err, MCPH_EINVAL, "params are not valid JSON");
+  const plugin *caller = host_caller(api);
   plugin_call *pc = xmalloc(sizeof *pc);
-  *pc = (plugin_call){cb, ud};
+  *pc = (plugin_call){cb, ud, caller ? caller->abi_minor : MCPH_ABI_MINOR};
   rpc_request_opts o = {.timeout_ms = timeout_ms ? timeout_ms : 60000,
                         .ud = pc};
   char why[400];
