@@ -26,6 +26,23 @@
  * control returns to the loop (copy what you keep), unless its comment
  * says longer (static, or "for the host's lifetime").
  *
+ * Answering a pending request, the one way (1.6): whatever the host
+ * hands a plugin to answer (a server's request to a feature, a permission
+ * question, a server source's listing) comes as an `mcph_request *`. The
+ * plugin answers it exactly once, with the respond family of the service
+ * "mcph.host.features/1" (feature.h) called through its own host table:
+ * respond(host, req, result_json, err) with a JSON object, or
+ * respond_error / respond_error_data with a JSON-RPC error. Each
+ * extension says what the object holds and by when it must come (a
+ * listing: before the call that handed it over returns; the others: now
+ * or later). The handle stays valid until answered, or until the host's
+ * withdrawal call returns where the extension has one that ends it
+ * (mcph_permission_decider.cancel); a respond that fails with
+ * MCPH_EINVAL (bad JSON) leaves it alive. An answer through another
+ * plugin's table is refused (MCPH_EDENIED). The older ways
+ * (mcph_permission_request.reply, mcph_server_source_emit_fn) are thin
+ * wrappers over the same path, kept for 1.x plugins.
+ *
  * This header compiles as C11 and as C++.
  */
 #ifndef MCPHOST_ABI_H
@@ -77,6 +94,10 @@
  *        protocol_version, respond_error_data (docs/plugin-abi.md §16) */
 #define MCPH_ABI_MAJOR 1
 #define MCPH_ABI_MINOR 6
+
+/* A request awaiting a plugin's answer (the host's; opaque): see
+ * "Answering a pending request" above. */
+typedef struct mcph_request mcph_request;
 
 /* True when a struct written with `struct_size` covers `field`. */
 #define MCPH_HAS(ptr, type, field)                                             \
