@@ -95,8 +95,10 @@ void plugin_servers_list(void *ud, config_plugin_add_fn add, void *add_ud) {
                  .inside = true};
     mcph_error err;
     mcph_error_init(&err);
+    h->listing_servers = true; /* the configuration is being built */
     int rc = by_request ? src->list(p->ctx, &l.handle, &err)
                         : src->list_servers(p->ctx, on_emit, &l, &err);
+    h->listing_servers = false;
     l.inside = false;
     if (rc != MCPH_OK)
       listing_failed(&l, rc, err.message);

@@ -32,6 +32,14 @@ run "${P[@]}" fxa secret-get token
 expect "a store readable by others is refused, naming it" 3 \
   --out "MCPH_EIO" --out "$S/test.services.a" --no-out "n3w"
 chmod 700 "$S/test.services.a"
+run "${P[@]}" fxa secret-set big "$(head -c 65537 /dev/zero | tr '\0' x)"
+expect "a value over MCPH_SECRET_MAX is refused as too big" 3 \
+  --out "MCPH_ETOOBIG" --out "a secret is at most 65536 bytes"
+run "${P[@]}" fxa secret-set big "$(head -c 65536 /dev/zero | tr '\0' x)"
+expect "a value of exactly MCPH_SECRET_MAX is kept" 0 --out "stored big"
+run "${P[@]}" fxa secret-rm .bad
+expect "remove names a bad key as such" 3 --out "MCPH_EINVAL" \
+  --out "invalid secret key"
 run "${P[@]}" fxa secret-rm token
 run "${P[@]}" fxa secret-get token
 expect "a removed secret is gone" 3 --out "MCPH_ENOTFOUND"
@@ -129,6 +137,17 @@ if command -v tmux >/dev/null; then
   term_wait ask
   expect "at a terminal the question is shown, named after the plugin, and answered" 0 \
     --out "answer=Ada" --err "mcphost: [test.services.a] Your name?<U+001B>[31m"
+
+  term_start ask2 fxa ask2 'First?'
+  for _ in $(seq 100); do
+    tm capture-pane -p -t ask2 2>/dev/null | grep -q "First?" && break
+    sleep 0.1
+  done
+  tm send-keys -t ask2 "Bo" Enter
+  term_wait ask2
+  expect "a second question while one is open is refused as busy; the first is answered" 0 \
+    --out "second: MCPH_EBUSY: test.services.a asks a question while another is open" \
+    --out "answer=Bo"
 
   printf '#!/bin/sh\nprintf "%%s" "$1" >"%s/opened"\n' "$TMP" >"$TMP/browser"
   chmod +x "$TMP/browser"

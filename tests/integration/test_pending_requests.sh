@@ -17,6 +17,9 @@ S=mcp__plugin_test_respond_hello
 run "${R[@]}" --json mcp list
 expect "a server source's listing answered with respond() is read" 0 \
   --jq 'map(select(.name == "plugin:test.respond:hello"))[0] | .scope == "plugin"'
+FIXTURE_RELOAD_IN_LIST=1 run "${R[@]}" --json mcp list
+expect "a server source cannot have the configuration read again from inside its listing" 0 \
+  --out "reload inside list: MCPH_EINVAL: the configuration cannot be read again from inside a server source's listing"
 run "${R[@]}" --allow "${S}__whoami" call "${S}__whoami"
 expect "its server is called by its mcp__ name" 0 --out "served by test.respond"
 

@@ -85,7 +85,9 @@
  *   1.6  a host table per plugin; mcph_entry.provides (deferred init and
  *        load); mcph_status_name(); MCPH_RPC_* codes (rpc.h);
  *        mcph_error_set leaves struct_size alone, mcph_error.rpc_code and
- *        rpc_data; transport events on_session_reset, on_auth_required,
+ *        rpc_data; MCPH_EBUSY; one way to answer a pending request
+ *        (mcph_request: permission.h's request, server_source.h's
+ *        list); transport events on_session_reset, on_auth_required,
  *        set_authorization and type_info (transport.h); host services
  *        "mcph.host.transports/1" (transport.h), "mcph.host.auth/1" with
  *        the extension "mcph.auth/1" (auth.h), "mcph.host.secrets/1"
@@ -124,7 +126,9 @@ enum mcph_status {
   MCPH_ECANCELED = -13,   /* cancelled by the user or the host */
   MCPH_ENOTFOUND = -14,   /* no such server, tool, plugin, ... */
   MCPH_EABI = -15,        /* ABI version or struct size mismatch */
-  MCPH_EDENIED = -16      /* refused by policy or approval (1.5) */
+  MCPH_EDENIED = -16,     /* refused by policy or approval (1.5) */
+  MCPH_EBUSY = -17        /* busy: what was asked for is in use (another
+                             question is open); try again later (1.6) */
 };
 
 #define MCPH_ERROR_MESSAGE_MAX 512
@@ -216,6 +220,8 @@ static inline const char *mcph_status_name(int code) {
     return "MCPH_EABI";
   case MCPH_EDENIED:
     return "MCPH_EDENIED";
+  case MCPH_EBUSY:
+    return "MCPH_EBUSY";
   default:
     return "MCPH_E?";
   }

@@ -42,9 +42,13 @@ typedef struct mcph_server_source {
   const char *description;
 
   /* [loop] Lists the plugin's servers now, through `emit`. Must
-   * not block on the network: list what is known locally. Returns 0, or a
-   * negative MCPH_E* code with `err` filled; what was emitted before an
-   * error is still used, and the message is reported naming the plugin. */
+   * not block on the network: list what is known locally. It runs while
+   * the host reads its configuration: "mcph.host.config/1" reload is
+   * refused from inside it (MCPH_EINVAL), and what "mcph.host.servers/1"
+   * lists then is the configuration being built, incomplete: do not
+   * rely on it. Returns 0, or a negative
+   * MCPH_E* code with `err` filled; what was emitted before an error is
+   * still used, and the message is reported naming the plugin. */
   int (*list_servers)(void *plugin_ctx, mcph_server_source_emit_fn emit,
                       void *emit_ud, mcph_error *err);
 
