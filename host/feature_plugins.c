@@ -326,10 +326,11 @@ static int svc_respond_error(const mcph_host *api, mcph_request *req, int code,
   return request_respond_error(api, req, code, message, NULL, NULL);
 }
 
+/* A copy under the one rule for returned strings (abi.h): the entry it
+ * names may go with a reload within the same turn. */
 static const char *svc_server_name(const mcph_host *api,
                                    const mcph_server *server) {
-  (void)api;
-  return S(server)->cfg->name;
+  return host_returned(host_from_api(api), xstrdup(S(server)->cfg->name));
 }
 
 /* JSON text of `j` ("{}" when NULL), under the rule for returned

@@ -36,13 +36,11 @@ struct mcp_client {
   mcp_notify_fn notify;
   void *notify_ud;
   struct mcp_op *ops; /* live operations (calls.c) */
-  char *policy_text;  /* the servers service's last policy() answer */
   bool shut;          /* mcp_client_shutdown ran: no new sessions */
 };
 
 /* servers_service.c */
 void mcp_client_offer_servers_service(mcp_client *mc);
-void mcp_client_servers_service_free(mcp_client *mc);
 /* Queues a connect of config entry `idx` (idle sessions only). */
 void mcp_client_queue_connect(mcp_client *mc, size_t idx);
 

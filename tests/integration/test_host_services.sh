@@ -74,6 +74,8 @@ run "${P[@]}" --config "$R" fxa reload "$R" \
   "{\"mcpServers\": {\"two\": {\"command\": \"$DEMO\"}, \"three\": {\"command\": \"$DEMO\"}}}"
 expect "the server sources are read again on request" 0 \
   --out "before: one" --out "after: two three"
+expect "a name returned before the reload stays valid until control returns to the loop" 0 \
+  --out "kept: one"
 config_file "$R" "{\"one\": {\"command\": \"$DEMO\"}}"
 run "${P[@]}" --config "$R" fxa reload "$R" '{"mcpServers": {"bad": {"command": 5}}}'
 expect "a bad source read again is reported as at start-up, naming the file" 0 \
