@@ -6,6 +6,9 @@
  * ABI 1.6); the host's own table may answer any. */
 static int check_caller(const mcph_host *api, const mcph_request *req,
                         mcph_error *err) {
+  if (!req) {
+    return mcph_error_set(err, MCPH_EINVAL, "no request to answer");
+  }
   const plugin *caller = host_caller(api);
   if (!caller || !req->owner || caller == req->owner) {
     return MCPH_OK;
@@ -21,9 +24,6 @@ static int check_caller(const mcph_host *api, const mcph_request *req,
 
 int request_respond(const mcph_host *api, mcph_request *req,
                     const char *result_json, mcph_error *err) {
-  if (!req) {
-    return mcph_error_set(err, MCPH_EINVAL, "no request to answer");
-  }
   int rc = check_caller(api, req, err);
   if (rc != MCPH_OK) {
     return rc;
@@ -44,9 +44,6 @@ int request_respond(const mcph_host *api, mcph_request *req,
 int request_respond_error(const mcph_host *api, mcph_request *req, int code,
                           const char *message, const char *data_json,
                           mcph_error *err) {
-  if (!req) {
-    return mcph_error_set(err, MCPH_EINVAL, "no request to answer");
-  }
   int rc = check_caller(api, req, err);
   if (rc != MCPH_OK) {
     return rc;

@@ -129,24 +129,23 @@ term_wait() {
   ERR=$(tm capture-pane -p -J -S - -t "$name")
   printf '%s' "$OUT" >"$TMP/out"; printf '%s' "$ERR" >"$TMP/err"
 }
-if command -v tmux >/dev/null; then
-  term_start ask fxa ask $'Your name?\e[31m'
+# term_answer NAME SHOWN LINE: once the screen shows SHOWN, types LINE.
+term_answer() {
   for _ in $(seq 100); do
-    tm capture-pane -p -t ask 2>/dev/null | grep -q "Your name?" && break
+    tm capture-pane -p -t "$1" 2>/dev/null | grep -q "$2" && break
     sleep 0.1
   done
-  tm send-keys -t ask "Ada" Enter
-  term_wait ask
+  tm send-keys -t "$1" "$3" Enter
+  term_wait "$1"
+}
+if command -v tmux >/dev/null; then
+  term_start ask fxa ask $'Your name?\e[31m'
+  term_answer ask "Your name?" Ada
   expect "at a terminal the question is shown, named after the plugin, and answered" 0 \
     --out "answer=Ada" --err "mcphost: [test.services.a] Your name?<U+001B>[31m"
 
   term_start ask2 fxa ask2 'First?'
-  for _ in $(seq 100); do
-    tm capture-pane -p -t ask2 2>/dev/null | grep -q "First?" && break
-    sleep 0.1
-  done
-  tm send-keys -t ask2 "Bo" Enter
-  term_wait ask2
+  term_answer ask2 "First?" Bo
   expect "a second question while one is open is refused as busy; the first is answered" 0 \
     --out "second: MCPH_EBUSY: test.services.a asks a question while another is open" \
     --out "answer=Bo"

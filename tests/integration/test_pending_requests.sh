@@ -36,4 +36,10 @@ run "${R[@]}" call "${S}__bad_tool"
 expect "an answer the question does not take is refused, and the question stays open" 8 \
   --out 'answer "perhaps": MCPH_EINVAL: a permission answer needs "decision": "allow", "deny" or "abstain"' \
   --err "denied by plugin test.respond: after a refused answer"
+FIXTURE_ANSWER_OTHERS=1 run "${R[@]}" --plugin-dir "$FIXTURES/services" \
+  call "${S}__cross_tool"
+expect "a request answered through another plugin's table is refused" 8 \
+  --out "test.services.a answers another plugin's request: MCPH_EDENIED: plugin test.services.a answers a request handed to plugin test.respond" \
+  --err "[test.services.a] answers a request handed to plugin test.respond; refused" \
+  --err "denied by plugin test.respond: after another plugin tried"
 finish
