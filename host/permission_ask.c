@@ -148,9 +148,9 @@ static int answer_result(mcph_request *req, cJSON *result, mcph_error *err) {
   const cJSON *d = cJSON_GetObjectItemCaseSensitive(result, "decision");
   const cJSON *r = cJSON_GetObjectItemCaseSensitive(result, "reason");
   const char *name = cJSON_GetStringValue(d);
-  int decision = !name                       ? 0
-                 : strcmp(name, "allow") == 0 ? MCPH_PERMISSION_ALLOW
-                 : strcmp(name, "deny") == 0  ? MCPH_PERMISSION_DENY
+  int decision = !name                          ? 0
+                 : strcmp(name, "allow") == 0   ? MCPH_PERMISSION_ALLOW
+                 : strcmp(name, "deny") == 0    ? MCPH_PERMISSION_DENY
                  : strcmp(name, "abstain") == 0 ? MCPH_PERMISSION_ABSTAIN
                                                 : 0;
   if (!decision) {

@@ -25,9 +25,8 @@ static void listing_add(listing *l, const char *json, size_t len) {
 
 static void listing_failed(const listing *l, int code, const char *message) {
   config_error(&l->h->cfg,
-               "plugin %s (%s): listing its servers failed (%d): %s",
-               l->p->id, l->p->path, code,
-               message && *message ? message : "no message");
+               "plugin %s (%s): listing its servers failed (%d): %s", l->p->id,
+               l->p->path, code, message && *message ? message : "no message");
 }
 
 /* The 1.3 way, a thin wrapper: any number of emits during the call. */

@@ -16,10 +16,9 @@ static int check_caller(const mcph_host *api, const mcph_request *req,
   host_log(host_from_api(api), MCPH_LOG_WARN, caller->id,
            "answers a request handed to plugin %s; refused",
            req->owner->id ? req->owner->id : "?");
-  return mcph_error_set(err, MCPH_EDENIED,
-                        "plugin %s answers a request handed to plugin %s",
-                        caller->id ? caller->id : "?",
-                        req->owner->id ? req->owner->id : "?");
+  return mcph_error_set(
+      err, MCPH_EDENIED, "plugin %s answers a request handed to plugin %s",
+      caller->id ? caller->id : "?", req->owner->id ? req->owner->id : "?");
 }
 
 int request_respond(const mcph_host *api, mcph_request *req,
@@ -31,8 +30,7 @@ int request_respond(const mcph_host *api, mcph_request *req,
   cJSON *result = result_json ? cJSON_Parse(result_json) : NULL;
   if (!cJSON_IsObject(result)) {
     cJSON_Delete(result);
-    return mcph_error_set(err, MCPH_EINVAL,
-                          "the result is not a JSON object");
+    return mcph_error_set(err, MCPH_EINVAL, "the result is not a JSON object");
   }
   rc = req->ops->result(req, result, err);
   if (rc != MCPH_OK) {

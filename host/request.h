@@ -22,8 +22,7 @@ typedef struct request_ops {
   int (*result)(mcph_request *req, cJSON *result, mcph_error *err);
   /* A JSON-RPC error answer; `data` is taken (may be NULL). The request
    * is answered. */
-  void (*error)(mcph_request *req, int code, const char *message,
-                cJSON *data);
+  void (*error)(mcph_request *req, int code, const char *message, cJSON *data);
 } request_ops;
 
 struct mcph_request {

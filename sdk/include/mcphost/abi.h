@@ -111,24 +111,24 @@ typedef struct mcph_request mcph_request;
  * added, never renumbered. */
 enum mcph_status {
   MCPH_OK = 0,
-  MCPH_EINVAL = -1,       /* bad argument or bad configuration */
-  MCPH_ENOMEM = -2,       /* out of memory */
-  MCPH_EIO = -3,          /* I/O error on a pipe, socket or file */
-  MCPH_ETIMEDOUT = -4,    /* a deadline passed */
-  MCPH_ECLOSED = -5,      /* the transport or connection is closed */
-  MCPH_ENOTSUP = -6,      /* operation not supported by this side */
-  MCPH_EPROTO = -7,       /* the peer broke the protocol */
-  MCPH_ESPAWN = -8,       /* a process could not be started */
-  MCPH_ETOOBIG = -9,      /* a message exceeded a configured limit */
-  MCPH_ECONNREFUSED = -10,/* the peer refused the connection */
-  MCPH_EAUTH = -11,       /* authorization needed or refused */
-  MCPH_ESESSION = -12,    /* the server's session expired */
-  MCPH_ECANCELED = -13,   /* cancelled by the user or the host */
-  MCPH_ENOTFOUND = -14,   /* no such server, tool, plugin, ... */
-  MCPH_EABI = -15,        /* ABI version or struct size mismatch */
-  MCPH_EDENIED = -16,     /* refused by policy or approval (1.5) */
-  MCPH_EBUSY = -17        /* busy: what was asked for is in use (another
-                             question is open); try again later (1.6) */
+  MCPH_EINVAL = -1,        /* bad argument or bad configuration */
+  MCPH_ENOMEM = -2,        /* out of memory */
+  MCPH_EIO = -3,           /* I/O error on a pipe, socket or file */
+  MCPH_ETIMEDOUT = -4,     /* a deadline passed */
+  MCPH_ECLOSED = -5,       /* the transport or connection is closed */
+  MCPH_ENOTSUP = -6,       /* operation not supported by this side */
+  MCPH_EPROTO = -7,        /* the peer broke the protocol */
+  MCPH_ESPAWN = -8,        /* a process could not be started */
+  MCPH_ETOOBIG = -9,       /* a message exceeded a configured limit */
+  MCPH_ECONNREFUSED = -10, /* the peer refused the connection */
+  MCPH_EAUTH = -11,        /* authorization needed or refused */
+  MCPH_ESESSION = -12,     /* the server's session expired */
+  MCPH_ECANCELED = -13,    /* cancelled by the user or the host */
+  MCPH_ENOTFOUND = -14,    /* no such server, tool, plugin, ... */
+  MCPH_EABI = -15,         /* ABI version or struct size mismatch */
+  MCPH_EDENIED = -16,      /* refused by policy or approval (1.5) */
+  MCPH_EBUSY = -17         /* busy: what was asked for is in use (another
+                              question is open); try again later (1.6) */
 };
 
 #define MCPH_ERROR_MESSAGE_MAX 512
@@ -220,8 +220,7 @@ static inline const char *mcph_status_name(int code) {
     return "MCPH_EABI";
   case MCPH_EDENIED:
     return "MCPH_EDENIED";
-  case MCPH_EBUSY:
-    return "MCPH_EBUSY";
+  case MCPH_EBUSY: return "MCPH_EBUSY";
   default:
     return "MCPH_E?";
   }
