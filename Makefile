@@ -43,8 +43,9 @@ test: interop-deps
 
 # Benchmarks: a Release build of its own with the bench programs, the peer
 # clients pinned by bench/package-lock.json, hyperfine and gnuplot; then
-# every workload (about 10 minutes), results in bench/results/.
-bench-deps: deps
+# every workload (about 10 minutes), results in bench/results/. The
+# WebSocket workload's server and peer use the ws package of tests/interop.
+bench-deps: deps interop-deps
 	@bench/deps.sh
 	@if [ ! -d bench/node_modules ] || \
 	    [ bench/package-lock.json -nt bench/node_modules ]; then \

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "host.h"
+#include "core/host.h"
 
 static uint64_t now_ns(void) {
   struct timespec ts;

@@ -330,6 +330,23 @@ table(['build', 'figure', 'median ms', 'min ms', 'max ms'], CLIENTS.filter((c) =
 })));
 md.push('');
 
+h(`## 7. Sequential \`tools/call\` echo over a WebSocket, ${machine.seq_calls} calls`);
+md.push(
+  'The same measure as 2, against the tests\' Node `ws` server (`tests/servers/ws_server.mjs`). The TS SDK has no ' +
+    'WebSocket client: the peer is `drivers/ws_peer.mjs`, a Node client on the npm `ws` package.',
+  '',
+);
+{
+  const wsClients = ['mcphost', 'ws-peer', ...(hasCand ? ['candidate'] : [])].filter((c) => pick('seq', 'ws', c).length);
+  const base = med('seq', 'ws', 'mcphost', 'cpu_per_call_us');
+  table(['client', 'p50 µs', 'p99 µs', 'CPU/call µs', 'peak RSS MiB', 'CPU ratio'],
+    wsClients.map((c) => [c === 'mcphost' ? '**mcphost**' : c,
+      fmt(med('seq', 'ws', c, 'lat_p50_us')), fmt(med('seq', 'ws', c, 'lat_p99_us')),
+      fmt(med('seq', 'ws', c, 'cpu_per_call_us')), fmt(mib(med('seq', 'ws', c, 'rss_kb')), 1),
+      c === 'mcphost' ? '1×' : fx(ratio(med('seq', 'ws', c, 'cpu_per_call_us'), base))]));
+  md.push('');
+}
+
 // ---- plot: latency CDFs of workload 2 ----
 const plotDir = join(raw, 'plot');
 mkdirSync(plotDir, { recursive: true });

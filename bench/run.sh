@@ -146,6 +146,7 @@ client_cmd() { # CLIENT CONFIG COMMAND -> CMD array
     sdk1) CMD=(node "$ROOT/bench/drivers/sdk1.mjs" --config "$2" "$3") ;;
     sdk2) CMD=(node "$ROOT/bench/drivers/sdk2.mjs" --config "$2" "$3") ;;
     candidate) CMD=("$CAND/bin/mcphost" --config "$2" "$3") ;;
+    ws-peer) CMD=(node "$ROOT/bench/drivers/ws_peer.mjs" --config "$2" "$3") ;;
   esac
 }
 
@@ -274,6 +275,32 @@ for r in $(seq 1 "$PLUGIN_RUNS"); do
     printf '{"workload":"plugins","server":"-","client":"candidate","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
   fi
 done
+
+# ---- 7. WebSocket echo ----
+# The TS SDK has no WebSocket client: the peer is a Node client on the npm
+# ws package (drivers/ws_peer.mjs); the server, the tests' Node ws server.
+WS_CLIENTS=(mcphost ws-peer)
+[ -n "$CAND" ] && WS_CLIENTS+=(candidate)
+if [ -d "$ROOT/tests/interop/node_modules/ws" ]; then
+  : >"$RAW/ws-server.log"
+  node "$ROOT/tests/servers/ws_server.mjs" >"$RAW/ws-server.log" 2>&1 &
+  WS_PID=$!
+  for _ in $(seq 1 200); do grep -q '^listening on' "$RAW/ws-server.log" && break; sleep 0.05; done
+  WS_PORT=$(sed -n 's/^listening on //p' "$RAW/ws-server.log")
+  one "{\"type\":\"ws\",\"url\":\"ws://127.0.0.1:$WS_PORT/\"}" ws.json
+  log "7. sequential echo calls over a WebSocket: $SEQ_CALLS per run, $RUNS runs"
+  for r in $(seq 1 "$RUNS"); do
+    [ $((r % 2)) = 1 ] && ws_order=("${WS_CLIENTS[@]}") || ws_order=($(printf '%s\n' "${WS_CLIENTS[@]}" | tac))
+    for c in "${ws_order[@]}"; do
+      client_cmd "$c" ws.json batch
+      record seq ws "$c" "$r" -- seq --calls "$SEQ_CALLS" --warmup "$SEQ_WARMUP" \
+        --request "$ECHO" --lat-out "$RAW/lat/ws-$c-$r.txt" -- "${CMD[@]}"
+    done
+  done
+  kill "$WS_PID" 2>/dev/null; wait "$WS_PID" 2>/dev/null || true
+else
+  log "7. skipped: tests/interop/node_modules/ws is missing (make interop-deps)"
+fi
 
 # ---- floors ----
 log "floors: raw pipe round trips, a plain JSON parse of the 10 MiB message"

@@ -10,7 +10,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "sanitize.h"
+#include "safety/sanitize.h"
 
 #define ROUNDS 5
 

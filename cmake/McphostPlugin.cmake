@@ -38,7 +38,7 @@ endfunction()
 # (transports/common/plugin_stub.c): its entry's provides list (ABI 1.6)
 # declares the types and names NAME.so in the implementation directory,
 # which the host does not scan, and the host opens that at the first
-# create() (host/plugin_impl.c). SOURCES and LIBS build that
+# create() (host/core/plugin_impl.c). SOURCES and LIBS build that
 # implementation (target NAME-impl). The calling directory holds
 # plugin_info.h, the id, name, version, description and types that both
 # halves show.

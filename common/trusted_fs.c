@@ -6,7 +6,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,10 +26,43 @@ static int fail(int err, char *why, size_t why_len, const char *fmt,
   return -1;
 }
 
+/* Whether group `gid` is the user's private group (TRUSTED_FS_PRIVATE_
+ * GROUP). The name is copied before getgrgid(), which may reuse the
+ * buffer getpwuid() returned. */
+static bool group_is_private(gid_t gid) {
+  const struct passwd *pw = getpwuid(geteuid());
+  if (!pw || pw->pw_gid != gid || !pw->pw_name) {
+    return false;
+  }
+  char user[256];
+  if (snprintf(user, sizeof user, "%s", pw->pw_name) >= (int)sizeof user) {
+    return false;
+  }
+  const struct group *gr = getgrgid(gid);
+  bool private = gr && gr->gr_name && strcmp(gr->gr_name, user) == 0;
+  for (char **m = private ? gr->gr_mem : NULL; m && *m && private; m++) {
+    private = strcmp(*m, user) == 0;
+  }
+  return private;
+}
+
+trusted_fs_verdict trusted_fs_check_owner(const struct stat *st,
+                                          const uid_t *also, unsigned flags) {
+  if (st->st_uid != geteuid() && st->st_uid != 0 &&
+      !(also && st->st_uid == *also)) {
+    return TRUSTED_FS_FOREIGN;
+  }
+  if ((st->st_mode & S_IWOTH) ||
+      ((st->st_mode & S_IWGRP) &&
+       !((flags & TRUSTED_FS_PRIVATE_GROUP) && group_is_private(st->st_gid)))) {
+    return TRUSTED_FS_SHARED_WRITE;
+  }
+  return TRUSTED_FS_OWN;
+}
+
 /* `also`: one more owner trusted, or NULL (trusted_fs_open_dir_owned_by). */
 static bool owner_ok(const struct stat *st, const uid_t *also) {
-  return st->st_uid == geteuid() || st->st_uid == 0 ||
-         (also && st->st_uid == *also);
+  return trusted_fs_check_owner(st, also, 0) != TRUSTED_FS_FOREIGN;
 }
 
 /* The checks of one component; `last` is the directory asked for. */
@@ -44,7 +79,7 @@ static int check_dir(const struct stat *st, const char *path, bool last,
                 "%s is owned by uid %s, not by you or root; refusing it", path,
                 who);
   }
-  bool shared = (st->st_mode & (S_IWGRP | S_IWOTH)) != 0;
+  bool shared = trusted_fs_check_owner(st, also, 0) == TRUSTED_FS_SHARED_WRITE;
   if (shared && (last || !(st->st_mode & S_ISVTX) || st->st_uid != 0)) {
     return fail(EPERM, why, why_len, "%s is writable by %s; refusing it", path,
                 st->st_mode & S_IWOTH ? "everyone" : "its group");
@@ -313,7 +348,7 @@ static int open_file(int dir_fd, const char *dir_path, const char *name,
       fail(err, why, why_len, "cannot set the mode of %s: %s", shown,
            strerror(err));
     }
-  } else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+  } else if (trusted_fs_check_owner(&st, also, 0) != TRUSTED_FS_OWN) {
     err = EPERM;
     fail(err, why, why_len, "%s is writable by %s; refusing it", shown,
          st.st_mode & S_IWOTH ? "everyone" : "its group");

@@ -21,7 +21,9 @@
 #ifndef MCPHOST_TRUSTED_FS_H
 #define MCPHOST_TRUSTED_FS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 enum {
@@ -31,6 +33,24 @@ enum {
    * 0700 or less): a private directory. */
   TRUSTED_FS_PRIVATE = 1u << 1,
 };
+
+/* The one rule behind every check, here and for project files
+ * (host/config/config_trust.h): what `st` describes is owned by the user
+ * (the effective uid), by root or by `also` (NULL: nobody more), and
+ * writable by nobody else. */
+typedef enum trusted_fs_verdict {
+  TRUSTED_FS_OWN = 0,       /* owned so, and nobody else may write it */
+  TRUSTED_FS_FOREIGN,       /* owned by someone else */
+  TRUSTED_FS_SHARED_WRITE   /* others, or its group, may write it */
+} trusted_fs_verdict;
+enum {
+  /* Group write by the user's private group (its primary group, named
+   * like it, with no other member: the umask-002 scheme, where every
+   * checkout is group-writable) is the user's own write. */
+  TRUSTED_FS_PRIVATE_GROUP = 1u << 2,
+};
+trusted_fs_verdict trusted_fs_check_owner(const struct stat *st,
+                                          const uid_t *also, unsigned flags);
 
 /* Opens the directory `path` (absolute) after the checks above. Returns a
  * directory fd (O_RDONLY, O_CLOEXEC; the caller closes it) or -1 with

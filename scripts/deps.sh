@@ -6,8 +6,10 @@
 set -eu
 
 build_pkgs="gcc g++ make cmake pkg-config libcjson-dev libcurl4-openssl-dev
-libssl-dev libicu-dev libarchive-dev libwebsockets-dev"
-test_pkgs="nodejs npm jq procps binutils tmux python3 passwd util-linux bsdutils"
+libssl-dev libicu-dev libarchive-dev libwebsockets-dev libwebsockets-evlib-uv
+libuv1-dev"
+test_pkgs="nodejs npm jq procps binutils tmux python3 passwd util-linux bsdutils
+openssl"
 
 case "${1:-build}" in
   build) want=$build_pkgs ;;

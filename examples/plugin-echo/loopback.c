@@ -35,12 +35,6 @@
 #define PLUGIN_VERSION "1.0.0"
 #define LATENCY_MAX_MS 60000
 
-/* JSON-RPC error codes the server uses. */
-#define RPC_PARSE_ERROR (-32700)
-#define RPC_INVALID_REQUEST (-32600)
-#define RPC_METHOD_NOT_FOUND (-32601)
-#define RPC_INVALID_PARAMS (-32602)
-
 /* The plugin's state, returned by init as plugin_ctx. */
 typedef struct plugin {
   const mcph_host *host;
@@ -157,7 +151,7 @@ static cJSON *tools_call_result(const cJSON *params, int *code,
   const char *tool =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
   if (!tool || strcmp(tool, "reverse") != 0) {
-    *code = RPC_INVALID_PARAMS;
+    *code = MCPH_RPC_INVALID_PARAMS;
     *message = "Unknown tool";
     return NULL;
   }
@@ -174,7 +168,7 @@ static cJSON *tools_call_result(const cJSON *params, int *code,
   char *reversed = reverse_utf8(text);
   if (!reversed) {
     cJSON_Delete(r);
-    *code = RPC_INVALID_REQUEST;
+    *code = MCPH_RPC_INVALID_REQUEST;
     *message = "out of memory";
     return NULL;
   }
@@ -205,7 +199,7 @@ static cJSON *serve(const char *json, size_t len) {
   cJSON *msg = cJSON_ParseWithLength(json, len);
   if (!cJSON_IsObject(msg)) {
     cJSON_Delete(msg);
-    return response(NULL, NULL, RPC_PARSE_ERROR, "Parse error");
+    return response(NULL, NULL, MCPH_RPC_PARSE_ERROR, "Parse error");
   }
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
   const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
@@ -225,7 +219,7 @@ static cJSON *serve(const char *json, size_t len) {
     cJSON *result = tools_call_result(params, &code, &message);
     answer = response(id, result, code, message);
   } else {
-    answer = response(id, NULL, RPC_METHOD_NOT_FOUND, "Method not found");
+    answer = response(id, NULL, MCPH_RPC_METHOD_NOT_FOUND, "Method not found");
   }
   cJSON_Delete(msg);
   return answer;

@@ -33,11 +33,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../names.h"
-#include "../redact.h"
-#include "../roots.h"
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "config/roots.h"
+#include "core/util.h"
+#include "mcp/names.h"
+#include "safety/redact.h"
 
 typedef enum {
   OP_CALL,
@@ -105,9 +105,8 @@ static void flush_out(batch *b) {
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0 && errno == EAGAIN) {
-      if (!b->out_watch &&
-          loop_watch_fd(b->c->h->loop, 1, LOOP_WRITE, on_stdout, b,
-                        &b->out_watch) < 0)
+      if (!b->out_watch && loop_watch_fd(host_loop(b->c->h), 1, LOOP_WRITE,
+                                         on_stdout, b, &b->out_watch) < 0)
         b->out_watch = NULL;
       break;
     }
@@ -124,16 +123,16 @@ static void flush_out(batch *b) {
     if (b->out.cap > OUT_KEEP_MAX) /* a large answer's room, given back */
       sb_free(&b->out);
     if (b->out_watch) {
-      loop_unwatch(b->c->h->loop, b->out_watch);
+      loop_unwatch(host_loop(b->c->h), b->out_watch);
       b->out_watch = NULL;
     }
   }
   if (b->in_watch && !b->in_paused && waiting > OUT_HIGH) {
     b->in_paused = true;
-    loop_watch_update(b->c->h->loop, b->in_watch, 0);
+    loop_watch_update(host_loop(b->c->h), b->in_watch, 0);
   } else if (b->in_watch && b->in_paused && waiting <= OUT_LOW) {
     b->in_paused = false;
-    loop_watch_update(b->c->h->loop, b->in_watch, LOOP_READ);
+    loop_watch_update(host_loop(b->c->h), b->in_watch, LOOP_READ);
   }
 }
 
@@ -187,7 +186,7 @@ static void finish_error(op *o, int exit_code, const char *message) {
   if (o->parent) {
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "server",
-                            o->b->c->h->cfg.servers[o->server].name);
+                            host_cfg(o->b->c->h)->servers[o->server].name);
     cJSON_AddNumberToObject(e, "exit", exit_code);
     char *safe = redact(message);
     cJSON_AddStringToObject(e, "message", safe);
@@ -214,7 +213,7 @@ static void finish_error(op *o, int exit_code, const char *message) {
 
 static void finish_result(op *o, cJSON *result) {
   if (o->parent) {
-    const char *server = o->b->c->h->cfg.servers[o->server].name;
+    const char *server = host_cfg(o->b->c->h)->servers[o->server].name;
     cJSON *items = cJSON_GetObjectItemCaseSensitive(result, o->list_kind);
     while (cJSON_IsArray(items) && items->child) {
       cJSON *it = cJSON_DetachItemViaPointer(items, items->child);
@@ -300,14 +299,14 @@ static void start_op(batch *b, op *o) {
 /* What a server pushes: resource updates go out as lines of their own
  * (there is no request id to answer), and a changed tool list drops the
  * cached one. */
-static void on_notify(void *ud, session *s, const char *method,
+static void on_notify(void *ud, size_t idx, const char *method,
                       const cJSON *params) {
   batch *b = ud;
-  size_t idx = (size_t)(s->cfg - b->c->h->cfg.servers);
   if (strcmp(method, "notifications/resources/updated") == 0 &&
       b->subscriptions[idx]) {
     cJSON *line = cJSON_CreateObject();
-    cJSON_AddStringToObject(line, "server", s->cfg->name);
+    cJSON_AddStringToObject(line, "server",
+                            host_cfg(b->c->h)->servers[idx].name);
     cJSON_AddStringToObject(line, "notification", method);
     cJSON_AddItemToObject(line, "params",
                           params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject());
@@ -318,7 +317,7 @@ static void on_notify(void *ud, session *s, const char *method,
 /* {"list": KIND} without a server: one OP_LIST per server that may
  * start, gathered by `o`. */
 static void start_list_all(batch *b, op *o) {
-  const config *cfg = &b->c->h->cfg;
+  const config *cfg = host_cfg(b->c->h);
   o->items = cJSON_CreateArray();
   o->errors = cJSON_CreateArray();
   o->children = 1; /* held until every child is out: some end at once */
@@ -359,7 +358,7 @@ static void set_roots(batch *b, op *o, const cJSON *dirs, long only) {
   const cJSON *d;
   cJSON_ArrayForEach(d, dirs) {
     char *dir = cJSON_IsString(d) && d->valuestring[0]
-                    ? roots_resolve_dir(c->h->paths[MCPH_PATH_CWD],
+                    ? roots_resolve_dir(host_path(c->h, MCPH_PATH_CWD),
                                         d->valuestring, why, sizeof why)
                     : NULL;
     if (!dir) {
@@ -539,7 +538,7 @@ int cmd_batch(cli *c, int argc, char **argv) {
   }
   batch b = {.c = c};
   sb_init(&b.in);
-  size_t nservers = c->h->cfg.nservers;
+  size_t nservers = host_cfg(c->h)->nservers;
   b.subscriptions = xcalloc(nservers ? nservers : 1, sizeof *b.subscriptions);
   /* A long-lived process: crashed servers are respawned. */
   mcp_client_options o = *mcp_client_get_options(c->mc);
@@ -557,7 +556,8 @@ int cmd_batch(cli *c, int argc, char **argv) {
     if (b.out_flags >= 0)
       fcntl(1, F_SETFL, b.out_flags | O_NONBLOCK);
   }
-  if (loop_watch_fd(c->h->loop, 0, LOOP_READ, on_stdin, &b, &b.in_watch) < 0) {
+  if (loop_watch_fd(host_loop(c->h), 0, LOOP_READ, on_stdin, &b, &b.in_watch) <
+      0) {
     /* A regular file cannot be polled: it is always readable. */
     b.in_watch = NULL;
     while (!b.eof)
@@ -569,12 +569,12 @@ int cmd_batch(cli *c, int argc, char **argv) {
     mcp_client_cancel_all(c->mc);
   }
   if (b.in_watch)
-    loop_unwatch(c->h->loop, b.in_watch);
+    loop_unwatch(host_loop(c->h), b.in_watch);
   /* Write what is left before the servers close. */
   if (b.out_flags >= 0)
     fcntl(1, F_SETFL, b.out_flags);
   if (b.out_watch)
-    loop_unwatch(c->h->loop, b.out_watch);
+    loop_unwatch(host_loop(c->h), b.out_watch);
   b.out_watch = NULL;
   while (b.out_off < b.out.len) {
     ssize_t n = write(1, b.out.data + b.out_off, b.out.len - b.out_off);

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "core/util.h"
 
 /* key=value arguments: the value is JSON when it parses as JSON, else a
  * string. A single argument starting with '{' is the whole object. */
@@ -111,8 +111,7 @@ int cmd_call(cli *c, int argc, char **argv) {
   print_tool_result(c, result);
   if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"))) {
     fprintf(stderr, "mcphost: tool \"%s\" on server \"%s\" reported an error\n",
-            cli_esc(c, tool),
-            cli_esc(c, c->h->cfg.servers[idx].name));
+            cli_esc(c, tool), cli_esc(c, host_cfg(c->h)->servers[idx].name));
     rc = EXIT_TOOL_ERROR;
   }
 out:

@@ -1,20 +1,20 @@
 /* The mcphost command line: option parsing and printing. The protocol
  * is the client library's (mcp/client.h owns the sessions, mcp/calls.h
  * runs the calls); the CLI gives it settings and an asker, and maps its
- * error to an exit code. */
+ * error to an exit code. It includes only the library's public headers
+ * (host/public-headers.txt; tests/integration/test_cli_headers.sh). */
 #ifndef MCPHOST_CLI_H
 #define MCPHOST_CLI_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../host.h"
-#include "../config_scopes.h"
-#include "../session.h"
-#include "../size_limits.h"
-#include "../mcp/calls.h"
-#include "../mcp/client.h"
-#include "../util.h"
+#include "config/config_scopes.h"
+#include "core/host.h"
+#include "core/util.h"
+#include "mcp/calls.h"
+#include "mcp/client.h"
+#include "safety/size_limits.h"
 
 /* Exit codes (documented in --help and the README). */
 enum {
@@ -80,8 +80,8 @@ typedef struct cli {
 /* failure.c */
 /* The one map from the library's error (mcp/error.h) to an exit code. */
 int cli_exit_code(const mcp_error *e);
-/* The exit code for a session that failed to connect or went away. */
-int cli_exit_for_failure(const session *s);
+/* The exit code for a server that failed to connect or went away. */
+int cli_exit_for_status(const mcp_server_status *st);
 /* A run a signal ended exits 128 + its number (SIGTERM 143, SIGINT 130). */
 int cli_exit_for_signal(int rc, int signal_number);
 /* Prints "mcphost: <message>" on stderr (out_error) and keeps the first
@@ -101,8 +101,6 @@ void cli_client_options(cli *c);
  * each is connected or failed. Returns the number connected. */
 size_t cli_connect(cli *c, const size_t *idx, size_t n);
 size_t cli_connect_all(cli *c);
-/* The session of config entry `idx`, or NULL when never used. */
-session *cli_session(cli *c, size_t idx);
 /* Index of a configured server by name (exact, then normalized); -1. */
 long cli_find_server(const cli *c, const char *name);
 /* Runs one operation to its end (progress on stderr unless quiet, the

@@ -7,23 +7,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../display_width.h"
-#include "../feature_plugins.h"
-#include "../names.h"
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "core/util.h"
+#include "mcp/names.h"
+#include "safety/display_width.h"
+#include "url_redact.h"
 
 /* ---- listing several servers at once ---- */
 
 enum { L_TOOLS, L_RESOURCES, L_TEMPLATES, L_PROMPTS, L_KINDS };
-static const struct {
-  const char *method, *key, *cap;
-} kinds[L_KINDS] = {
-    {"tools/list", "tools", "tools"},
-    {"resources/list", "resources", "resources"},
-    {"resources/templates/list", "resourceTemplates", "resources"},
-    {"prompts/list", "prompts", "prompts"},
-};
+/* The client's list kinds (MCP_OP_LIST), by L_*. */
+static const char *const kinds[L_KINDS] = {"tools", "resources",
+                                           "resourceTemplates", "prompts"};
 
 typedef struct listing {
   cJSON *items[L_KINDS]; /* NULL: not asked or failed */
@@ -43,35 +38,49 @@ typedef struct list_slot {
   int kind;
 } list_slot;
 
-static void on_listed(void *ud, session *s, cJSON *items, const char *error) {
-  (void)s;
+/* An MCP_OP_LIST ended: {KIND: [...]} (null when the server did not
+ * declare the kind), or why not. */
+static void on_listed(void *ud, cJSON *result, const mcp_error *err) {
   list_slot *slot = ud;
-  slot->l->items[slot->kind] = items;
-  if (error)
-    slot->l->error[slot->kind] = xstrdup(error);
+  if (err) {
+    slot->l->error[slot->kind] = xstrdup(err->message ? err->message : "");
+  } else {
+    cJSON *items = cJSON_DetachItemFromObjectCaseSensitive(
+        result, kinds[slot->kind]);
+    if (cJSON_IsArray(items))
+      slot->l->items[slot->kind] = items;
+    else
+      cJSON_Delete(items);
+    cJSON_Delete(result);
+  }
   if (--slot->g->pending == 0)
     slot->g->done = true;
   free(slot);
 }
 
-/* Lists the `want` kinds (bit set) on every connected session among
- * `idx`, concurrently. */
+/* Lists the `want` kinds (bit set) through the client (MCP_OP_LIST) on
+ * every connected server among `idx`, concurrently; a kind a server did
+ * not declare is not asked. */
 static listing *list_many(cli *c, const size_t *idx, size_t n, unsigned want) {
   listing *ls = xcalloc(n ? n : 1, sizeof *ls);
   list_group g = {0};
   g.pending = 1; /* held until every request is out */
   for (size_t k = 0; k < n; k++) {
-    session *s = cli_session(c, idx[k]);
-    if (s->state != SESS_READY)
+    mcp_server_status st;
+    if (!mcp_client_status(c->mc, idx[k], &st) || !st.ready)
       continue;
     for (int kind = 0; kind < L_KINDS; kind++) {
-      if (!(want & (1u << kind)) || !session_has_capability(s, kinds[kind].cap))
+      if (!(want & (1u << kind)))
         continue;
       list_slot *slot = xcalloc(1, sizeof *slot);
       *slot = (list_slot){.g = &g, .l = &ls[k], .kind = kind};
       g.pending++;
-      session_list(s, kinds[kind].method, kinds[kind].key,
-                   c->request_timeout_ms, on_listed, slot);
+      mcp_call call = {.kind = MCP_OP_LIST,
+                       .server = idx[k],
+                       .name = kinds[kind],
+                       .if_declared = true};
+      mcp_call_callbacks cb = {.done = on_listed, .ud = slot};
+      mcp_client_start(c->mc, &call, &cb);
     }
   }
   if (--g.pending == 0)
@@ -96,7 +105,7 @@ static void listing_free(listing *ls, size_t n) {
  * pending one gets a line saying how to approve it. */
 static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
                    bool note_pending) {
-  const config *cfg = &c->h->cfg;
+  const config *cfg = host_cfg(c->h);
   if (argc > 2) {
     cli_error(c, NULL, "%s takes at most one SERVER argument", argv[0]);
     return EXIT_USAGE;
@@ -145,15 +154,15 @@ static void print_description(cli *c, const char *desc) {
     char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
     const char *shown = cli_esc(c, one);
     char *cut = NULL;
-    if (c->h->verbosity == 0 && tty && cols > sizeof indent + 8)
+    if (host_verbosity(c->h) == 0 && tty && cols > sizeof indent + 8)
       cut = limits_cut_to_width(shown, cols - (sizeof indent - 1));
     /* Lines left out are said, as a cut is: " …" (-v shows them). */
-    bool dropped = c->h->verbosity == 0 && nl && nl[1] && !cut;
+    bool dropped = host_verbosity(c->h) == 0 && nl && nl[1] && !cut;
     printf("%s%s%s\n", indent, cut ? cut : shown,
            dropped ? " \xe2\x80\xa6" : "");
     free(cut);
     free(one);
-    if (c->h->verbosity == 0)
+    if (host_verbosity(c->h) == 0)
       break;
     line = nl ? nl + 1 : NULL;
   }
@@ -170,9 +179,14 @@ static char *description_of(const cli *c, const cJSON *item) {
   return cut ? cut : xstrdup(d);
 }
 
-/* The length of "mcp__<server part>__" in the names of server `s`. */
-static size_t name_prefix_len(const cli *c, const session *s) {
-  char *part = name_server_part(s->cfg->name, c->lim.name_chars);
+/* The configured name of server `idx`. */
+static const char *server_name(const cli *c, size_t idx) {
+  return host_cfg(c->h)->servers[idx].name;
+}
+
+/* The length of "mcp__<server part>__" in the names of server `idx`. */
+static size_t name_prefix_len(const cli *c, size_t idx) {
+  char *part = name_server_part(server_name(c, idx), c->lim.name_chars);
   size_t n = strlen("mcp__") + strlen(part) + strlen("__");
   free(part);
   return n;
@@ -181,12 +195,12 @@ static size_t name_prefix_len(const cli *c, const session *s) {
 /* A listed item as JSON: `item`'s fields, with "name" the assigned name,
  * `orig_key` (tool, prompt) the server's name for it, and the cut
  * description. */
-static cJSON *listed_json(const session *s, const cJSON *item,
+static cJSON *listed_json(const char *server, const cJSON *item,
                           const char *name, const char *orig_key,
                           const char *desc) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", name);
-  cJSON_AddStringToObject(o, "server", s->cfg->name);
+  cJSON_AddStringToObject(o, "server", server);
   cJSON_AddStringToObject(o, orig_key, cJSON_GetStringValue(
       cJSON_GetObjectItemCaseSensitive(item, "name")));
   const cJSON *f;
@@ -205,13 +219,14 @@ static cJSON *listed_json(const session *s, const cJSON *item,
 static int report_failures(cli *c, const size_t *idx, size_t n) {
   int rc = EXIT_OK;
   for (size_t k = 0; k < n; k++) {
-    session *s = cli_session(c, idx[k]);
-    if (s->state == SESS_READY)
+    mcp_server_status st;
+    mcp_client_status(c->mc, idx[k], &st);
+    if (st.ready)
       continue;
-    out_error("server \"%s\" failed: %s", s->cfg->name,
-              s->error ? s->error : "not connected");
+    out_error("server \"%s\" failed: %s", server_name(c, idx[k]),
+              st.error ? st.error : "not connected");
     if (rc == EXIT_OK)
-      rc = cli_exit_for_failure(s);
+      rc = cli_exit_for_status(&st);
   }
   return rc;
 }
@@ -222,7 +237,7 @@ static int report_list_errors(const listing *ls, const size_t *idx, size_t n,
   for (size_t k = 0; k < n; k++) {
     if (!ls[k].error[kind])
       continue;
-    out_error("server \"%s\": %s", c->h->cfg.servers[idx[k]].name,
+    out_error("server \"%s\": %s", host_cfg(c->h)->servers[idx[k]].name,
               ls[k].error[kind]);
     rc = EXIT_PROTOCOL;
   }
@@ -231,9 +246,9 @@ static int report_list_errors(const listing *ls, const size_t *idx, size_t n,
 
 /* ---- servers ---- */
 
-static const char *info_str(const session *s, const char *key) {
+static const char *info_str(const mcp_server_status *st, const char *key) {
   return cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(s->server_info, key));
+      cJSON_GetObjectItemCaseSensitive(st->server_info, key));
 }
 
 static int count(const listing *l, int kind) {
@@ -242,15 +257,15 @@ static int count(const listing *l, int kind) {
 
 /* Servers that are configured but may not start, with the reason. */
 static void inactive_json(const cli *c, cJSON *arr) {
-  for (size_t i = 0; i < c->h->cfg.nservers; i++) {
-    const server_config *sc = &c->h->cfg.servers[i];
+  for (size_t i = 0; i < host_cfg(c->h)->nservers; i++) {
+    const server_config *sc = &host_cfg(c->h)->servers[i];
     if (sc->state == SERVER_ACTIVE)
       continue;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", sc->name);
     cJSON_AddStringToObject(o, "type", sc->type);
     cJSON_AddStringToObject(o, "source", sc->source);
-    cJSON_AddStringToObject(o, "scope", config_scope_name(sc->scope));
+    cJSON_AddStringToObject(o, "scope", config_server_scope(sc));
     cJSON_AddStringToObject(o, "state", server_state_name(sc));
     cJSON_AddStringToObject(o, "error", sc->reason ? sc->reason : "");
     cJSON_AddItemToArray(arr, o);
@@ -270,8 +285,8 @@ static size_t width_of(const char *s) {
 }
 
 static void inactive_text(cli *c, size_t wname, size_t wtype) {
-  for (size_t i = 0; i < c->h->cfg.nservers; i++) {
-    const server_config *sc = &c->h->cfg.servers[i];
+  for (size_t i = 0; i < host_cfg(c->h)->nservers; i++) {
+    const server_config *sc = &host_cfg(c->h)->servers[i];
     if (sc->state == SERVER_ACTIVE)
       continue;
     pad(cli_esc(c, sc->name), wname);
@@ -280,6 +295,14 @@ static void inactive_text(cli *c, size_t wname, size_t wtype) {
     printf("  %s: %s\n", server_state_name(sc),
            cli_esc(c, sc->reason ? sc->reason : ""));
   }
+}
+
+/* A claude.ai connector runs through Anthropic's proxy: the URL of the
+ * server behind it is what says which one it is. New string or NULL. */
+static char *upstream_url(const server_config *sc) {
+  const char *url =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sc->json, "url"));
+  return sc->scope_label && url ? url_redacted(url) : NULL;
 }
 
 static void note_json(void *ud, const char *plugin_id, const char *line) {
@@ -297,7 +320,7 @@ static void note_text(void *ud, const char *plugin_id, const char *line) {
 int cmd_servers(cli *c, int argc, char **argv) {
   /* -v after the command too: `mcphost servers -v` adds what plugins say
    * about each server (e.g. why channels skipped it). */
-  bool verbose = c->h->verbosity > 0;
+  bool verbose = host_verbosity(c->h) > 0;
   int kept = 1;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
@@ -316,25 +339,31 @@ int cmd_servers(cli *c, int argc, char **argv) {
   if (c->json) {
     cJSON *arr = cJSON_CreateArray();
     for (size_t k = 0; k < n; k++) {
-      session *s = cli_session(c, idx[k]);
+      const server_config *sc = &host_cfg(c->h)->servers[idx[k]];
+      mcp_server_status st;
+      mcp_client_status(c->mc, idx[k], &st);
       cJSON *o = cJSON_CreateObject();
-      cJSON_AddStringToObject(o, "name", s->cfg->name);
-      cJSON_AddStringToObject(o, "type", session_type(s));
-      cJSON_AddStringToObject(o, "source", s->cfg->source);
-      cJSON_AddStringToObject(o, "scope", config_scope_name(s->cfg->scope));
-      bool ok = s->state == SESS_READY;
-      cJSON_AddStringToObject(o, "state", session_state_name(s));
+      cJSON_AddStringToObject(o, "name", sc->name);
+      cJSON_AddStringToObject(o, "type", st.type);
+      cJSON_AddStringToObject(o, "source", sc->source);
+      cJSON_AddStringToObject(o, "scope", config_server_scope(sc));
+      char *up = upstream_url(sc);
+      if (up)
+        cJSON_AddStringToObject(o, "url", up);
+      free(up);
+      bool ok = st.ready;
+      cJSON_AddStringToObject(o, "state", st.state);
       if (!ok)
-        cJSON_AddStringToObject(o, "error", s->error ? s->error : "");
+        cJSON_AddStringToObject(o, "error", st.error ? st.error : "");
       if (ok) {
-        cJSON_AddStringToObject(o, "protocolVersion", s->protocol_version);
-        if (s->server_info)
+        cJSON_AddStringToObject(o, "protocolVersion", st.protocol_version);
+        if (st.server_info)
           cJSON_AddItemToObject(o, "serverInfo",
-                                cJSON_Duplicate(s->server_info, 1));
+                                cJSON_Duplicate(st.server_info, 1));
         cJSON_AddItemToObject(o, "capabilities",
-                              cJSON_Duplicate(s->server_caps, 1));
-        if (s->instructions)
-          cJSON_AddStringToObject(o, "instructions", s->instructions);
+                              cJSON_Duplicate(st.capabilities, 1));
+        if (st.instructions)
+          cJSON_AddStringToObject(o, "instructions", st.instructions);
         static const char *names[] = {"tools", "resources", NULL, "prompts"};
         for (int kind = 0; kind < L_KINDS; kind++)
           if (names[kind])
@@ -343,7 +372,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
                                                         : count(&ls[k], kind));
       }
       cJSON *notes = cJSON_AddArrayToObject(o, "notes");
-      features_describe(s, note_json, notes);
+      mcp_client_describe(c->mc, idx[k], note_json, notes);
       cJSON_AddItemToArray(arr, o);
     }
     if (argc == 1)
@@ -356,18 +385,19 @@ int cmd_servers(cli *c, int argc, char **argv) {
      * of what is shown (escapes included). */
     size_t wname = 4, wtype = 4, wwho = 6;
     char **who = xcalloc(n ? n : 1, sizeof *who);
-    for (size_t k = 0; k < c->h->cfg.nservers; k++) {
-      const server_config *sc = &c->h->cfg.servers[k];
+    for (size_t k = 0; k < host_cfg(c->h)->nservers; k++) {
+      const server_config *sc = &host_cfg(c->h)->servers[k];
       size_t a = width_of(cli_esc(c, sc->name)),
              b = width_of(cli_esc(c, sc->type));
       wname = a > wname ? a : wname;
       wtype = b > wtype ? b : wtype;
     }
     for (size_t k = 0; k < n; k++) {
-      session *s = cli_session(c, idx[k]);
-      if (s->state != SESS_READY)
+      mcp_server_status st;
+      mcp_client_status(c->mc, idx[k], &st);
+      if (!st.ready)
         continue;
-      const char *nm = info_str(s, "name"), *ver = info_str(s, "version");
+      const char *nm = info_str(&st, "name"), *ver = info_str(&st, "version");
       char *raw =
           xasprintf("%s%s%s", nm ? nm : "?", ver ? " " : "", ver ? ver : "");
       who[k] = xstrdup(cli_esc(c, raw));
@@ -384,15 +414,20 @@ int cmd_servers(cli *c, int argc, char **argv) {
     pad("SERVER", wwho);
     printf("  %5s  %9s  %7s\n", "TOOLS", "RESOURCES", "PROMPTS");
     for (size_t k = 0; k < n; k++) {
-      session *s = cli_session(c, idx[k]);
-      pad(cli_esc(c, s->cfg->name), wname);
+      mcp_server_status st;
+      mcp_client_status(c->mc, idx[k], &st);
+      pad(cli_esc(c, server_name(c, idx[k])), wname);
       fputs("  ", stdout);
-      pad(cli_esc(c, session_type(s)), wtype);
-      if (s->state != SESS_READY) {
-        printf("  %s: %s\n", session_state_name(s),
-               cli_esc(c, s->error ? s->error : "not connected"));
+      pad(cli_esc(c, st.type), wtype);
+      char *up = upstream_url(&host_cfg(c->h)->servers[idx[k]]);
+      if (!st.ready) {
+        printf("  %s: %s\n", st.state,
+               cli_esc(c, st.error ? st.error : "not connected"));
+        if (up)
+          printf("    upstream: %s\n", cli_esc(c, up));
+        free(up);
         if (verbose)
-          features_describe(s, note_text, c);
+          mcp_client_describe(c->mc, idx[k], note_text, c);
         continue;
       }
       fputs("  ", stdout);
@@ -403,8 +438,11 @@ int cmd_servers(cli *c, int argc, char **argv) {
              count(&ls[k], L_TOOLS) < 0 ? 0 : count(&ls[k], L_TOOLS),
              count(&ls[k], L_RESOURCES) < 0 ? 0 : count(&ls[k], L_RESOURCES),
              count(&ls[k], L_PROMPTS) < 0 ? 0 : count(&ls[k], L_PROMPTS));
+      if (up)
+        printf("    upstream: %s\n", cli_esc(c, up));
+      free(up);
       if (verbose)
-        features_describe(s, note_text, c);
+        mcp_client_describe(c->mc, idx[k], note_text, c);
     }
     for (size_t k = 0; k < n; k++)
       free(who[k]);
@@ -413,9 +451,12 @@ int cmd_servers(cli *c, int argc, char **argv) {
       inactive_text(c, wname, wtype);
   }
   rc = EXIT_OK;
-  for (size_t k = 0; k < n && rc == EXIT_OK; k++)
-    if (cli_session(c, idx[k])->state != SESS_READY)
-      rc = cli_exit_for_failure(cli_session(c, idx[k]));
+  for (size_t k = 0; k < n && rc == EXIT_OK; k++) {
+    mcp_server_status st;
+    mcp_client_status(c->mc, idx[k], &st);
+    if (!st.ready)
+      rc = cli_exit_for_status(&st);
+  }
   listing_free(ls, n);
   free(idx);
   return rc;
@@ -424,7 +465,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
 /* ---- tools, resources, prompts ---- */
 
 static int list_command(cli *c, int argc, char **argv, unsigned want,
-                        void (*print)(cli *, session *, const listing *,
+                        void (*print)(cli *, size_t, const listing *,
                                       cJSON *json_out)) {
   size_t *idx = NULL, n = 0;
   int rc = targets(c, argc, argv, &idx, &n, true);
@@ -441,9 +482,10 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
     }
   cJSON *json_out = c->json ? cJSON_CreateArray() : NULL;
   for (size_t k = 0; k < n; k++) {
-    session *s = cli_session(c, idx[k]);
-    if (s->state == SESS_READY)
-      print(c, s, &ls[k], json_out);
+    mcp_server_status st;
+    mcp_client_status(c->mc, idx[k], &st);
+    if (st.ready)
+      print(c, idx[k], &ls[k], json_out);
   }
   if (json_out) {
     out_json(json_out);
@@ -455,9 +497,10 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
   return rc;
 }
 
-static void print_tools(cli *c, session *s, const listing *l, cJSON *out) {
-  size_t n, i = 0, skip = name_prefix_len(c, s);
-  char **names = name_assign_items(s->cfg->name, l->items[L_TOOLS],
+static void print_tools(cli *c, size_t idx, const listing *l, cJSON *out) {
+  size_t n, i = 0, skip = name_prefix_len(c, idx);
+  const char *server = server_name(c, idx);
+  char **names = name_assign_items(server, l->items[L_TOOLS],
                                    c->lim.name_chars, &n);
   const cJSON *t;
   cJSON_ArrayForEach(t, l->items[L_TOOLS]) {
@@ -467,7 +510,7 @@ static void print_tools(cli *c, session *s, const listing *l, cJSON *out) {
       continue;
     char *desc = description_of(c, t);
     if (out) {
-      cJSON_AddItemToArray(out, listed_json(s, t, q, "tool", desc));
+      cJSON_AddItemToArray(out, listed_json(server, t, q, "tool", desc));
     } else {
       /* A name that is not the server's own says what the server calls it. */
       if (strcmp(q + skip, name) != 0)
@@ -485,38 +528,40 @@ int cmd_tools(cli *c, int argc, char **argv) {
   return list_command(c, argc, argv, 1u << L_TOOLS, print_tools);
 }
 
-static void add_with_server(cJSON *out, const session *s, const cJSON *item,
-                            const char *kind) {
+static void add_with_server(cJSON *out, const char *server,
+                            const cJSON *item, const char *kind) {
   cJSON *o = cJSON_Duplicate(item, 1);
-  cJSON_AddStringToObject(o, "server", s->cfg->name);
+  cJSON_AddStringToObject(o, "server", server);
   cJSON_AddStringToObject(o, "kind", kind);
   cJSON_AddItemToArray(out, o);
 }
 
-static void print_resources(cli *c, session *s, const listing *l, cJSON *out) {
+static void print_resources(cli *c, size_t idx, const listing *l,
+                            cJSON *out) {
+  const char *server = server_name(c, idx);
   const cJSON *r;
   cJSON_ArrayForEach(r, l->items[L_RESOURCES]) {
     if (out) {
-      add_with_server(out, s, r, "resource");
+      add_with_server(out, server, r, "resource");
       continue;
     }
     const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "uri"));
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
     const char *mime = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "mimeType"));
-    printf("%s  %s%s%s%s%s\n", cli_esc(c, s->cfg->name),
+    printf("%s  %s%s%s%s%s\n", cli_esc(c, server),
            cli_esc(c, uri ? uri : "?"), name ? "  " : "",
            name ? cli_esc(c, name) : "", mime ? "  " : "",
            mime ? cli_esc(c, mime) : "");
   }
   cJSON_ArrayForEach(r, l->items[L_TEMPLATES]) {
     if (out) {
-      add_with_server(out, s, r, "template");
+      add_with_server(out, server, r, "template");
       continue;
     }
     const char *t = cJSON_GetStringValue(
         cJSON_GetObjectItemCaseSensitive(r, "uriTemplate"));
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
-    printf("%s  %s  (template)%s%s\n", cli_esc(c, s->cfg->name),
+    printf("%s  %s  (template)%s%s\n", cli_esc(c, server),
            cli_esc(c, t ? t : "?"), name ? "  " : "",
            name ? cli_esc(c, name) : "");
   }
@@ -527,9 +572,10 @@ int cmd_resources(cli *c, int argc, char **argv) {
                       print_resources);
 }
 
-static void print_prompts(cli *c, session *s, const listing *l, cJSON *out) {
-  size_t n, i = 0, skip = name_prefix_len(c, s);
-  char **names = name_assign_items(s->cfg->name, l->items[L_PROMPTS],
+static void print_prompts(cli *c, size_t idx, const listing *l, cJSON *out) {
+  size_t n, i = 0, skip = name_prefix_len(c, idx);
+  const char *server = server_name(c, idx);
+  char **names = name_assign_items(server, l->items[L_PROMPTS],
                                    c->lim.name_chars, &n);
   const cJSON *p;
   cJSON_ArrayForEach(p, l->items[L_PROMPTS]) {
@@ -539,7 +585,7 @@ static void print_prompts(cli *c, session *s, const listing *l, cJSON *out) {
       continue;
     char *desc = description_of(c, p);
     if (out) {
-      cJSON_AddItemToArray(out, listed_json(s, p, q, "prompt", desc));
+      cJSON_AddItemToArray(out, listed_json(server, p, q, "prompt", desc));
       free(desc);
       continue;
     }
@@ -612,7 +658,7 @@ int cmd_plugins(cli *c, int argc, char **argv) {
     fprintf(stderr, "mcphost: plugins takes no arguments\n");
     return EXIT_USAGE;
   }
-  const registry *r = &c->h->reg;
+  const registry *r = host_registry(c->h);
   cJSON *arr = c->json ? cJSON_CreateArray() : NULL;
   if (!arr) {
     char *dirs = registry_dirs_text(r);

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "core/util.h"
 
 void cli_client_options(cli *c) {
   const char *ttl = getenv("MCPHOST_LIST_CACHE_TTL");
@@ -31,10 +31,6 @@ size_t cli_connect(cli *c, const size_t *idx, size_t n) {
 
 size_t cli_connect_all(cli *c) {
   return mcp_client_connect_all(c->mc);
-}
-
-session *cli_session(cli *c, size_t idx) {
-  return mcp_client_peek(c->mc, idx);
 }
 
 long cli_find_server(const cli *c, const char *name) {
@@ -65,15 +61,13 @@ static uint64_t still_running_interval(void) {
 
 static void on_still_running(void *ud) {
   still_running *sr = ud;
-  const session *s = mcp_op_session(sr->op);
-  if (s) {
-    fprintf(stderr,
-            "mcphost: tools/call on server \"%s\" still running "
-            "(%llu s)\n",
-            cli_esc(sr->c, s->cfg->name),
-            (unsigned long long)((loop_now_ms() - sr->started) / 1000));
-  }
-  sr->timer = loop_timer_start(sr->c->h->loop, still_running_interval(),
+  size_t idx = mcp_op_server(sr->op);
+  fprintf(stderr,
+          "mcphost: tools/call on server \"%s\" still running "
+          "(%llu s)\n",
+          cli_esc(sr->c, host_cfg(sr->c->h)->servers[idx].name),
+          (unsigned long long)((loop_now_ms() - sr->started) / 1000));
+  sr->timer = loop_timer_start(host_loop(sr->c->h), still_running_interval(),
                                on_still_running, sr);
 }
 
@@ -129,14 +123,14 @@ int cli_run(cli *c, const mcp_call *call, cJSON **result, mcp_error *err,
   /* A person waiting on a long tool call sees that it is still alive. */
   still_running sr = {.c = c, .op = op, .started = loop_now_ms()};
   if (op && call->kind == MCP_OP_CALL_TOOL && isatty(2) && !c->quiet_progress) {
-    sr.timer = loop_timer_start(c->h->loop, still_running_interval(),
+    sr.timer = loop_timer_start(host_loop(c->h), still_running_interval(),
                                 on_still_running, &sr);
   }
   if (host_run_until(c->h, &r.done, 0) == -2 && !r.done) {
     mcp_op_cancel(op);
   }
   if (sr.timer) {
-    loop_timer_cancel(c->h->loop, sr.timer);
+    loop_timer_cancel(host_loop(c->h), sr.timer);
   }
   *result = r.result;
   return r.result ? EXIT_OK : cli_exit_code(err);

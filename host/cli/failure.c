@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../redact.h"
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "core/util.h"
+#include "safety/redact.h"
 
 int cli_exit_code(const mcp_error *e) {
   switch (e->kind) {
@@ -26,8 +26,8 @@ int cli_exit_code(const mcp_error *e) {
   return EXIT_SERVER;
 }
 
-int cli_exit_for_failure(const session *s) {
-  return cli_exit_code(&(mcp_error){.kind = mcp_error_kind_of_session(s)});
+int cli_exit_for_status(const mcp_server_status *st) {
+  return cli_exit_code(&(mcp_error){.kind = st->failure});
 }
 
 int cli_exit_for_signal(int rc, int signal_number) {

@@ -21,9 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../util.h"
-#include "cli.h"
-#include "mcp_edit.h"
+#include "cli/cli.h"
+#include "cli/mcp_edit.h"
+#include "core/util.h"
 
 static char *desktop_config_path(void) {
   const char *xdg = getenv("XDG_CONFIG_HOME");

@@ -4,17 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../host_config.h"
-#include "../plugin_servers.h"
-#include "../util.h"
-#include "cli.h"
-#include "mcp_edit.h"
+#include "cli/cli.h"
+#include "cli/mcp_edit.h"
+#include "core/host_config.h"
+#include "core/util.h"
 
 static config_sources scope_sources(cli *c) {
-  config_sources o = c->sources;
-  o.plugin_sources = plugin_servers_list;
-  o.plugin_ud = c->h;
-  return o;
+  return host_config_with_plugin_sources(c->h, &c->sources);
 }
 
 void cli_load_scopes(cli *c, config *cfg) {
@@ -53,7 +49,7 @@ static void bind_approvals(void *ud, const config *cfg) {
 }
 
 void cli_load_config(cli *c) {
-  config *cfg = &c->h->cfg;
+  config *cfg = host_cfg_edit(c->h);
   cli_load_scopes(c, cfg);
   /* Kept, so mcph.host.config/1 can read them again; a reload binds
    * approvals and reports as this first load does. */
@@ -64,12 +60,11 @@ void cli_load_config(cli *c) {
 }
 
 int cli_check_startable(cli *c, size_t idx) {
-  const server_config *sc = &c->h->cfg.servers[idx];
+  const server_config *sc = &host_cfg(c->h)->servers[idx];
   if (sc->state == SERVER_ACTIVE)
     return EXIT_OK;
   fprintf(stderr, "mcphost: server \"%s\" (%s scope) is %s: %s\n",
-          cli_esc(c, sc->name), config_scope_name(sc->scope),
-          server_state_name(sc),
+          cli_esc(c, sc->name), config_server_scope(sc), server_state_name(sc),
           cli_esc(c, sc->reason ? sc->reason : "not allowed to start"));
   return EXIT_DENIED;
 }
@@ -88,7 +83,7 @@ void cli_warn_skipped(cli *c, const char *const *names, size_t n) {
         fprintf(stderr,
                 "mcphost: warning: MCP server \"%s\" (%s scope) is skipped: "
                 "%s\n",
-                cli_esc(c, s->name), config_scope_name(s->scope),
+                cli_esc(c, s->name), config_server_scope(s),
                 cli_esc(c, s->reason ? s->reason : "a duplicate"));
         break;
       }

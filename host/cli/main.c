@@ -8,10 +8,9 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "../feature_plugins.h"
-#include "../roots.h"
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "config/roots.h"
+#include "core/util.h"
 
 static const char usage_text[] =
     "usage: mcphost [OPTIONS] COMMAND [ARGS...]\n"
@@ -297,8 +296,8 @@ static void collect_plugin_options(host *h, const struct option *builtin,
   po->nbuiltin = nb;
   po->longopts = xcalloc(nb + 1, sizeof *po->longopts);
   memcpy(po->longopts, builtin, nb * sizeof *builtin);
-  for (size_t i = 0; i < h->reg.nplugins; i++) {
-    plugin *p = h->reg.plugins[i];
+  for (size_t i = 0; i < host_registry(h)->nplugins; i++) {
+    plugin *p = host_registry(h)->plugins[i];
     const mcph_options *o = plugin_extension(p, MCPH_EXT_OPTIONS);
     if (!o || !MCPH_HAS(o, mcph_options, count))
       continue;
@@ -417,11 +416,13 @@ static void bad_option(cli *c, int opt, char **argv,
  * them is a usage error, said before anything else is loaded. */
 static int check_command_line_servers(cli *c) {
   const config_sources *o = &c->sources;
-  if (o->url_type && o->nurls && !registry_find_type(&c->h->reg, o->url_type)) {
+  if (o->url_type && o->nurls &&
+      !registry_find_type(host_registry(c->h), o->url_type)) {
     strbuf known;
     sb_init(&known);
-    for (size_t i = 0; i < c->h->reg.ntypes; i++)
-      sb_printf(&known, "%s%s", i ? ", " : "", c->h->reg.types[i].type);
+    for (size_t i = 0; i < host_registry(c->h)->ntypes; i++)
+      sb_printf(&known, "%s%s", i ? ", " : "",
+                host_registry(c->h)->types[i].type);
     cli_error(c, NULL,
               "--transport \"%s\": no plugin serves this transport type "
               "(known: %s)",
@@ -517,15 +518,18 @@ int main(int argc, char **argv) {
       c.log_level = optarg;
       break;
     }
-    case OPT_SANITIZE: /* what sessions do to server text (sanitize.h) */
-      if (!sanitize_mode_parse(optarg, &c.h->sanitize)) {
+    case OPT_SANITIZE: { /* what sessions do to server text (sanitize.h) */
+      sanitize_mode mode;
+      if (!sanitize_mode_parse(optarg, &mode)) {
         cli_error(&c, NULL,
                   "--sanitize must be full, display or off; not \"%s\"",
                   optarg);
         rc = EXIT_USAGE;
         goto out;
       }
+      host_set_sanitize(c.h, mode);
       break;
+    }
     case OPT_MAX_OUTPUT:
       if (!limits_set_output(&c.lim, optarg)) {
         cli_error(&c, NULL,
@@ -539,8 +543,8 @@ int main(int argc, char **argv) {
     case OPT_PLUGIN_DIR: break; /* taken by prescan_plugin_dirs */
     case OPT_ROOT: {
       char why[600];
-      char *dir =
-          roots_resolve_dir(c.h->paths[MCPH_PATH_CWD], optarg, why, sizeof why);
+      char *dir = roots_resolve_dir(host_path(c.h, MCPH_PATH_CWD), optarg, why,
+                                    sizeof why);
       if (!dir) {
         cli_error(&c, NULL, "--root %s: %s", optarg, why);
         rc = EXIT_USAGE;
@@ -581,7 +585,7 @@ int main(int argc, char **argv) {
     default:
       if (opt >= OPT_PLUGIN_BASE &&
           (size_t)(opt - OPT_PLUGIN_BASE) < popts.nplugin) {
-        features_set_option(c.h, popts.decl[opt - OPT_PLUGIN_BASE]->name,
+        host_set_plugin_option(c.h, popts.decl[opt - OPT_PLUGIN_BASE]->name,
                             optarg);
         break;
       }
@@ -629,7 +633,7 @@ int main(int argc, char **argv) {
     goto out;
   }
 
-  c.h->verbosity = verbosity;
+  host_set_verbosity(c.h, verbosity);
   cli_client_options(&c);
   char out_why[1024];
   if (c.output_dir && out_check_dir(&c, out_why, sizeof out_why) != 0) {
@@ -637,8 +641,8 @@ int main(int argc, char **argv) {
     rc = EXIT_USAGE; /* before anything connects: no result is lost */
     goto out;
   }
-  for (size_t i = 0; i < c.h->reg.nplugins; i++) {
-    const plugin *p = c.h->reg.plugins[i];
+  for (size_t i = 0; i < host_registry(c.h)->nplugins; i++) {
+    const plugin *p = host_registry(c.h)->plugins[i];
     if (!p->loaded)
       host_log(c.h, MCPH_LOG_INFO, NULL, "plugin %s refused: %s", p->path,
                p->error);
@@ -666,17 +670,17 @@ int main(int argc, char **argv) {
     if (rc != EXIT_OK)
       goto out;
     cli_load_config(&c);
-    if (c.h->cfg.nservers == 0) {
+    if (host_cfg(c.h)->nservers == 0) {
       cli_error(&c, NULL,
                 "no servers configured (use --mcp-config FILE, --server "
                 "COMMAND, --url URL, a .mcp.json here, or mcphost mcp add)");
-      rc = c.h->cfg.nerrors ? EXIT_SERVER : EXIT_NOT_FOUND;
+      rc = host_cfg(c.h)->nerrors ? EXIT_SERVER : EXIT_NOT_FOUND;
       goto out;
     }
   }
   if (cmd)
     rc = cmd->run(&c, cargc, cargv);
-  if (c.h->interrupted && rc == EXIT_OK)
+  if (host_interrupted(c.h) && rc == EXIT_OK)
     rc = EXIT_INTERRUPTED;
   if (c.save_failed && rc == EXIT_OK) {
     rc = EXIT_USAGE; /* a result was not saved: the output dir is unusable */
@@ -691,7 +695,7 @@ out:
     mcp_client_shutdown(c.mc);
     cli_esc_free(&c);
     cli_asker_free(&c);
-    rc = cli_exit_for_signal(rc, c.h->signal_number);
+    rc = cli_exit_for_signal(rc, host_signal_number(c.h));
     host_free(c.h);
   }
   mcp_client_free(c.mc);

@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
+#include "cli/mcp_edit.h"
+#include "config/config_approval.h"
+#include "config/config_expand.h"
+#include "config/config_policy.h"
+#include "core/plugins.h"
+#include "core/util.h"
 #include "url_redact.h"
-#include "../config_approval.h"
-#include "../config_expand.h"
-#include "../config_policy.h"
-#include "../plugins.h"
-#include "../util.h"
-#include "cli.h"
-#include "mcp_edit.h"
 
 static const char mcp_usage[] =
     "usage: mcphost [OPTIONS] mcp COMMAND [ARGS...]\n"
@@ -162,16 +162,16 @@ static char *target_text(const server_config *s) {
 
 /* "connected", "failed: ...", "pending approval (...)"... New string. */
 static char *status_text(const cli *c, size_t i) {
-  const server_config *s = &c->h->cfg.servers[i];
-  const session *ss = cli_session((cli *)c, i);
+  const server_config *s = &host_cfg(c->h)->servers[i];
+  mcp_server_status st;
+  mcp_client_status(c->mc, i, &st);
   switch (s->state) {
   case SERVER_ACTIVE:
-    if (ss && ss->state == SESS_READY)
+    if (st.ready)
       return xstrdup("connected");
-    if (ss && ss->fail == FAIL_AUTH)
-      return xasprintf("needs-auth: %s", ss->error ? ss->error : "");
-    return xasprintf("failed: %s",
-                     ss && ss->error ? ss->error : "not connected");
+    if (st.failure == MCP_ERR_AUTH)
+      return xasprintf("needs-auth: %s", st.error ? st.error : "");
+    return xasprintf("failed: %s", st.error ? st.error : "not connected");
   case SERVER_PENDING:
     return xasprintf("pending approval%s (mcphost mcp approve %s)",
                      s->reason && strstr(s->reason, "changed since approval")
@@ -196,11 +196,11 @@ static cJSON *names_of(const cJSON *obj) {
 }
 
 static cJSON *server_json(const cli *c, size_t i) {
-  const server_config *s = &c->h->cfg.servers[i];
+  const server_config *s = &host_cfg(c->h)->servers[i];
   const cJSON *raw = s->raw ? s->raw : s->json;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", s->name);
-  cJSON_AddStringToObject(o, "scope", config_scope_name(s->scope));
+  cJSON_AddStringToObject(o, "scope", config_server_scope(s));
   cJSON_AddStringToObject(o, "source", s->source);
   cJSON_AddStringToObject(o, "type", s->type);
   static const char *const keys[] = {"command", "args", "url"};
@@ -224,7 +224,7 @@ static cJSON *server_json(const cli *c, size_t i) {
 
 /* Connects the servers that may start, concurrently: the health check. */
 static void health_check(cli *c, const size_t *only, size_t nonly) {
-  const config *cfg = &c->h->cfg;
+  const config *cfg = host_cfg(c->h);
   size_t *idx = xcalloc(cfg->nservers ? cfg->nservers : 1, sizeof *idx);
   size_t n = 0;
   for (size_t i = 0; i < cfg->nservers; i++) {
@@ -252,13 +252,14 @@ static int mcp_list(cli *c, int argc, char **argv) {
     return EXIT_USAGE;
   }
   cli_load_config(c);
-  const config *cfg = &c->h->cfg;
+  const config *cfg = host_cfg(c->h);
   health_check(c, NULL, 0);
   /* As `servers`: the code of the first server that failed its check. */
   int rc = EXIT_OK;
   for (size_t i = 0; i < mcp_client_nservers(c->mc) && rc == EXIT_OK; i++) {
-    if (cli_session(c, i) && cli_session(c, i)->state != SESS_READY)
-      rc = cli_exit_for_failure(cli_session(c, i));
+    mcp_server_status st;
+    if (mcp_client_status(c->mc, i, &st) && !st.ready)
+      rc = cli_exit_for_status(&st);
   }
   if (c->json) {
     cJSON *arr = cJSON_CreateArray();
@@ -294,7 +295,7 @@ static int mcp_list(cli *c, int argc, char **argv) {
     int wn = (int)strlen(names[i]), wy = (int)strlen(types[i]);
     wname = wn > wname ? wn : wname;
     wtype = wy > wtype ? wy : wtype;
-    int ws = (int)strlen(config_scope_name(s->scope));
+    int ws = (int)strlen(config_server_scope(s));
     wscope = ws > wscope ? ws : wscope;
     int wt = (int)strlen(targets[i]);
     wtarget = wt > wtarget ? (wt > 60 ? 60 : wt) : wtarget;
@@ -306,7 +307,7 @@ static int mcp_list(cli *c, int argc, char **argv) {
     char *st = status_text(c, i);
     st[strcspn(st, "\n")] = '\0'; /* one line each; mcp get has the rest */
     printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, names[i], wscope,
-           config_scope_name(s->scope), wtype, types[i], wtarget, targets[i],
+           config_server_scope(s), wtype, types[i], wtarget, targets[i],
            wsource, sources[i], cli_esc(c, st));
     free(st);
     free(targets[i]);
@@ -350,9 +351,9 @@ static int mcp_get(cli *c, int argc, char **argv) {
   health_check(c, &idx, 1);
   /* As mcp list: the code of a failed health check. */
   int rc = EXIT_OK;
-  const session *ss = mcp_client_peek(c->mc, idx);
-  if (ss && ss->state != SESS_READY)
-    rc = cli_exit_for_failure(ss);
+  mcp_server_status health;
+  if (mcp_client_status(c->mc, idx, &health) && !health.ready)
+    rc = cli_exit_for_status(&health);
   if (c->json) {
     cJSON *o = server_json(c, idx);
     out_json(o);
@@ -360,11 +361,11 @@ static int mcp_get(cli *c, int argc, char **argv) {
     cJSON_Delete(o);
     return rc;
   }
-  const server_config *s = &c->h->cfg.servers[idx];
+  const server_config *s = &host_cfg(c->h)->servers[idx];
   const cJSON *raw = s->raw ? s->raw : s->json;
   char *st = status_text(c, idx);
   printf("%s:\n", cli_esc(c, s->name));
-  printf("  Scope: %s\n", config_scope_name(s->scope));
+  printf("  Scope: %s\n", config_server_scope(s));
   printf("  Source: %s\n", cli_esc(c, s->source));
   printf("  Status: ");
   /* A server's stderr tail: one escaped line each, indented. */
@@ -450,7 +451,7 @@ static bool entry_valid(cli *c, const char *name, const cJSON *entry,
     snprintf(why, why_len, "%s", tmp.errors[0]);
     goto out;
   }
-  const type_binding *tb = registry_find_type(&c->h->reg, type);
+  const type_binding *tb = registry_find_type(host_registry(c->h), type);
   if (!tb) {
     snprintf(why, why_len,
              "the new entry: server \"%s\": no loaded plugin serves "

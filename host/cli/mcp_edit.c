@@ -1,14 +1,14 @@
-#include "mcp_edit.h"
+#include "cli/mcp_edit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../config.h"
-#include "../config_approval.h"
-#include "../config_trust.h"
-#include "../config_write.h"
-#include "../util.h"
+#include "config/config.h"
+#include "config/config_approval.h"
+#include "config/config_trust.h"
+#include "config/config_write.h"
+#include "core/util.h"
 
 bool edit_parse_scope(const char *s, config_scope *out) {
   static const config_scope writable[] = {SCOPE_LOCAL, SCOPE_USER,

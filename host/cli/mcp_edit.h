@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 
-#include "../config_scopes.h"
+#include "config/config_scopes.h"
 
 /* A writable scope: where its servers are. */
 typedef struct edit_target {

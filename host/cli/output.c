@@ -21,12 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../base64.h"
-#include "../json_write.h"
-#include "../redact.h"
-#include "../sanitize.h"
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "core/base64.h"
+#include "core/util.h"
+#include "safety/json_write.h"
+#include "safety/redact.h"
+#include "safety/sanitize.h"
 #include "text_escape.h"
 #include "trusted_fs.h"
 
@@ -70,7 +70,8 @@ void out_json(const cJSON *v) {
 }
 
 const char *cli_esc(cli *c, const char *s) {
-  unsigned flags = TEXT_ESCAPE_NEWLINES | sanitize_escape_flags(c->h->sanitize);
+  unsigned flags =
+      TEXT_ESCAPE_NEWLINES | sanitize_escape_flags(host_sanitize(c->h));
   char **slot = &c->esc_ring[c->esc_next++ % CLI_ESC_KEEP];
   free(*slot);
   *slot = text_escape(s ? s : "", s ? strlen(s) : 0, flags, NULL);
@@ -100,7 +101,7 @@ static void write_text(cli *c, const char *text, size_t n) {
   }
   size_t len;
   char *safe =
-      text_escape(text, n, sanitize_escape_flags(c->h->sanitize), &len);
+      text_escape(text, n, sanitize_escape_flags(host_sanitize(c->h)), &len);
   if (!safe) {
     abort();
   }
@@ -149,7 +150,7 @@ static int open_output_dir(cli *c, char **dir, char *why, size_t why_len) {
     char *abs =
         c->output_dir[0] == '/'
             ? xstrdup(c->output_dir)
-            : xasprintf("%s/%s", c->h->paths[MCPH_PATH_CWD], c->output_dir);
+            : xasprintf("%s/%s", host_path(c->h, MCPH_PATH_CWD), c->output_dir);
     int fd = trusted_fs_open_dir(abs, TRUSTED_FS_CREATE, why, why_len);
     if (fd < 0) {
       free(abs);
@@ -369,9 +370,9 @@ void out_role(cli *c, const char *role) {
 /* The server whose result is printed: call, read and prompt use one. */
 static const char *result_server(const cli *c) {
   for (size_t i = 0; i < mcp_client_nservers(c->mc); i++) {
-    const session *s = mcp_client_peek(c->mc, i);
-    if (s) {
-      return s->cfg->name;
+    mcp_server_status st;
+    if (mcp_client_status(c->mc, i, &st)) {
+      return host_cfg(c->h)->servers[i].name;
     }
   }
   return "?";

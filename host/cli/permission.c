@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../permission_ask.h"
-#include "../permissions.h"
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "config/permissions.h"
+#include "core/permission_ask.h"
+#include "core/util.h"
 
 /* One question: waiting for the terminal, or being asked. */
 typedef struct cli_ask {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util.h"
-#include "cli.h"
+#include "cli/cli.h"
+#include "core/util.h"
 
 /* ---- plugin commands ---- */
 
@@ -26,8 +26,8 @@ static const mcph_command *command_at(const mcph_commands *cs, size_t k) {
 
 bool cli_find_plugin_command(const cli *c, const char *name,
                              plugin_command *out) {
-  for (size_t i = 0; i < c->h->reg.nplugins; i++) {
-    plugin *p = c->h->reg.plugins[i];
+  for (size_t i = 0; i < host_registry(c->h)->nplugins; i++) {
+    plugin *p = host_registry(c->h)->plugins[i];
     /* A deferred plugin that does not list the name stays asleep. */
     const mcph_commands *cs =
         plugin_may_offer_command(p, name) ? commands_of(p) : NULL;
@@ -46,8 +46,8 @@ bool cli_find_plugin_command(const cli *c, const char *name,
 
 void cli_print_plugin_commands(const cli *c, FILE *f) {
   bool any = false;
-  for (size_t i = 0; i < c->h->reg.nplugins; i++) {
-    const mcph_commands *cs = commands_of(c->h->reg.plugins[i]);
+  for (size_t i = 0; i < host_registry(c->h)->nplugins; i++) {
+    const mcph_commands *cs = commands_of(host_registry(c->h)->plugins[i]);
     if (!cs)
       continue;
     for (size_t k = 0; k < cs->count; k++) {
@@ -87,7 +87,7 @@ int cli_run_plugin_command(cli *c, const plugin_command *pc, int argc,
   }
   if (host_run_until(c->h, &run->done, 0) == -2 && !run->done) {
     if (pc->cmd->interrupt) {
-      c->h->interrupted = false;
+      host_clear_interrupt(c->h);
       pc->cmd->interrupt(pc->p->ctx, run);
       host_run_until(c->h, &run->done, loop_now_ms() + INTERRUPT_GRACE_MS);
     }

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../feature_plugins.h"
-#include "../names.h"
-#include "../permissions.h"
-#include "../sanitize.h"
-#include "../util.h"
-#include "calls.h"
-#include "client_internal.h"
+#include "config/permissions.h"
+#include "core/feature_plugins.h"
+#include "core/util.h"
+#include "mcp/calls.h"
+#include "mcp/client_internal.h"
+#include "mcp/names.h"
+#include "safety/sanitize.h"
 
 #define CALL_ATTEMPTS 3
 
@@ -79,8 +79,8 @@ void mcp_ops_cancel_all(mcp_client *mc) {
   }
 }
 
-const session *mcp_op_session(const mcp_op *op) {
-  return op->s;
+size_t mcp_op_server(const mcp_op *op) {
+  return op->call.server;
 }
 
 /* ---- the end ---- */
@@ -572,7 +572,9 @@ static void on_tools(mcp_waiter *w, session *s) {
   const cJSON *tools = mcp_client_cached_tools(op->mc, op->call.server);
   if (!tools) {
     const char *why = mcp_client_tools_error(op->mc, op->call.server);
-    fail(op, MCP_ERR_PROTOCOL, "%s", why ? why : "tools/list failed");
+    /* A listing refused for want of authorization is needs-auth. */
+    fail(op, s && s->fail == FAIL_AUTH ? MCP_ERR_AUTH : MCP_ERR_PROTOCOL, "%s",
+         why ? why : "tools/list failed");
     return;
   }
   const cJSON *t = find_named(op, tools);
@@ -644,6 +646,26 @@ static void on_listed(void *ud, session *s, cJSON *items, const char *error) {
   finish(op, result, NULL);
 }
 
+/* What MCP_OP_LIST lists: the result key names the kind. */
+typedef struct list_kind {
+  const char *key, *method, *capability;
+} list_kind;
+
+static const list_kind *list_kind_of(const char *key) {
+  static const list_kind kinds[] = {
+      {"tools", "tools/list", "tools"},
+      {"resources", "resources/list", "resources"},
+      {"resourceTemplates", "resources/templates/list", "resources"},
+      {"prompts", "prompts/list", "prompts"},
+  };
+  for (size_t i = 0; key && i < sizeof kinds / sizeof kinds[0]; i++) {
+    if (strcmp(kinds[i].key, key) == 0) {
+      return &kinds[i];
+    }
+  }
+  return NULL;
+}
+
 /* A list's answer may come after a cancel: the op is kept for it. */
 #define LISTING ((int64_t)-1)
 
@@ -682,11 +704,23 @@ static void on_connected(mcp_waiter *w, session *s) {
                  on_prompts, op);
     return;
   case MCP_OP_LIST: {
-    char method[64];
-    snprintf(method, sizeof method, "%s/list", op->name);
+    const list_kind *k = list_kind_of(op->name);
+    if (!k) {
+      fail(op, MCP_ERR_USAGE,
+           "cannot list \"%s\": tools, resources, resourceTemplates or "
+           "prompts",
+           op->name);
+      return;
+    }
+    if (op->call.if_declared && !session_has_capability(s, k->capability)) {
+      cJSON *result = cJSON_CreateObject();
+      cJSON_AddNullToObject(result, op->name);
+      finish(op, result, NULL);
+      return;
+    }
     op->request_id = LISTING;
-    session_list(s, method, op->name, op->mc->opt.request_timeout_ms, on_listed,
-                 op);
+    session_list(s, k->method, op->name, op->mc->opt.request_timeout_ms,
+                 on_listed, op);
     return;
   }
   case MCP_OP_READ: {

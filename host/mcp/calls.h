@@ -19,8 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "client.h"
-#include "error.h"
+#include "mcp/client.h"
+#include "mcp/error.h"
 
 typedef struct mcp_op mcp_op;
 
@@ -30,7 +30,8 @@ typedef enum mcp_op_kind {
   MCP_OP_FIND_PROMPT, /* the prompt's declaration from prompts/list */
   MCP_OP_READ,        /* resources/read */
   MCP_OP_LIST,        /* every item of `name`: "tools", "resources",
-                         "prompts", as {NAME: [...]} */
+                         "resourceTemplates", "prompts", as
+                         {NAME: [...]} (each page, in order) */
   MCP_OP_REQUEST      /* `method` with `arguments` as its params */
 } mcp_op_kind;
 
@@ -73,6 +74,9 @@ typedef struct mcp_call {
   /* The result is only passed on: a large one may stay JSON text
    * (json_raw.h). */
   bool raw_result;
+  /* LIST: a server that did not declare the kind's capability answers
+   * {NAME: null} without being asked (else it is asked all the same). */
+  bool if_declared;
 } mcp_call;
 
 typedef struct mcp_call_callbacks {
@@ -91,9 +95,9 @@ typedef struct mcp_call_callbacks {
  * (the answer was known at once). The strings of `call` are copied. */
 mcp_op *mcp_client_start(mcp_client *mc, const mcp_call *call,
                          const mcp_call_callbacks *cb);
-/* The server an operation is talking to: for a front end's messages
- * while it runs ("still running"). */
-const session *mcp_op_session(const mcp_op *op);
+/* The config index of the server an operation is for: for a front end's
+ * messages while it runs ("still running"). */
+size_t mcp_op_server(const mcp_op *op);
 /* Ends the operation as interrupted: what it was waiting for is
  * withdrawn (a request is cancelled on the wire); `done` runs before
  * this returns. */

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../names.h"
-#include "../roots.h"
-#include "../util.h"
-#include "client_internal.h"
+#include "config/roots.h"
+#include "core/util.h"
+#include "mcp/client_internal.h"
+#include "mcp/names.h"
 
 /* The serving plugin says (mcph_transport_type_info, ABI 1.6). */
 static bool is_local(const session *s) {
@@ -123,12 +123,12 @@ static void on_state(void *ud, session *s) {
 static void on_notify(void *ud, session *s, const char *method,
                       const cJSON *params) {
   mcp_client *mc = ud;
-  client_slot *slot = &mc->slots[s->cfg - mc->h->cfg.servers];
+  size_t idx = (size_t)(s->cfg - mc->h->cfg.servers);
   if (strcmp(method, "notifications/tools/list_changed") == 0) {
-    drop_tools(slot);
+    drop_tools(&mc->slots[idx]);
   }
   if (mc->notify) {
-    mc->notify(mc->notify_ud, s, method, params);
+    mc->notify(mc->notify_ud, idx, method, params);
   }
 }
 

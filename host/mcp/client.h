@@ -16,11 +16,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../host.h"
-#include "../session.h"
-#include "error.h"
+#include "core/host.h"
+#include "mcp/error.h"
 
 typedef struct mcp_client mcp_client;
+/* A server's connection (mcp/session.h, private to the library): front
+ * ends hold it only as a handle and read it through mcp_client_status. */
+typedef struct session session;
 
 typedef struct mcp_client_options {
   uint64_t connect_timeout_ms; /* each connect's initialize deadline */
@@ -103,8 +105,9 @@ void mcp_client_use(mcp_client *mc, size_t idx, mcp_waiter *w);
 void mcp_client_unwait(mcp_client *mc, mcp_waiter *w);
 
 /* Notifications every session passes on after its own handling (the
- * client drops a tool list on tools/list_changed first). NULL: none. */
-typedef void (*mcp_notify_fn)(void *ud, session *s, const char *method,
+ * client drops a tool list on tools/list_changed first), with the config
+ * index of the server that sent it. NULL: none. */
+typedef void (*mcp_notify_fn)(void *ud, size_t idx, const char *method,
                               const cJSON *params);
 void mcp_client_on_notify(mcp_client *mc, mcp_notify_fn fn, void *ud);
 
@@ -112,6 +115,39 @@ void mcp_client_on_notify(mcp_client *mc, mcp_notify_fn fn, void *ud);
  * "roots" array, borrowed): their next connections use them, and the
  * connected ones are told. */
 void mcp_client_set_roots(mcp_client *mc, long only, const cJSON *roots);
+
+/* What a front end may know of the connection of config entry `idx`:
+ * filled by mcp_client_status. The strings and trees are borrowed from
+ * the session until it changes state (the next loop turn at the
+ * earliest). */
+typedef struct mcp_server_status {
+  bool used;   /* a session exists (false: never connected: "idle", the
+                  configured type, failure SERVER, the rest zero) */
+  bool ready;  /* initialized and usable */
+  const char *state; /* "idle", "connecting", "connected", "failed", ... */
+  const char *type;  /* the transport type that serves it */
+  const char *error; /* why it failed or went away, or NULL */
+  mcp_error_kind failure; /* the kind of that failure, NONE when ready */
+  const char *protocol_version; /* negotiated; NULL before initialize */
+  const cJSON *server_info;     /* initialize's serverInfo, or NULL */
+  const cJSON *capabilities;    /* the server's capabilities, or NULL */
+  const char *instructions;     /* initialize's instructions, or NULL */
+} mcp_server_status;
+/* Fills *out for config entry `idx` (zeroed when it was never used).
+ * Returns out->used. */
+bool mcp_client_status(const mcp_client *mc, size_t idx,
+                       mcp_server_status *out);
+/* Whether a connected server declared capability `cap` ("tools",
+ * "resources", "prompts", ...); false when not connected. */
+bool mcp_client_has_capability(const mcp_client *mc, size_t idx,
+                               const char *cap);
+/* Each feature plugin's line about server `idx` (`mcphost servers -v`):
+ * note(ud, plugin_id, line), both borrowed for the call. Nothing when
+ * the server was never used. */
+typedef void (*mcp_note_fn)(void *ud, const char *plugin_id,
+                            const char *line);
+void mcp_client_describe(mcp_client *mc, size_t idx, mcp_note_fn note,
+                         void *ud);
 
 /* Index of a configured server by name (exact, then as it appears in an
  * mcp__ name: normalized, shortened); -1. */

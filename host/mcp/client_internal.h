@@ -3,7 +3,9 @@
 #ifndef MCPHOST_MCP_CLIENT_INTERNAL_H
 #define MCPHOST_MCP_CLIENT_INTERNAL_H
 
-#include "client.h"
+#include "core/loop.h"
+#include "mcp/client.h"
+#include "mcp/session.h"
 
 /* One configured server. */
 typedef struct client_slot {
@@ -39,6 +41,16 @@ struct mcp_client {
   bool shut;          /* mcp_client_shutdown ran: no new sessions */
 };
 
+/* error.c: the error kinds of what the library sees (error.h). */
+/* The kind of a session that failed to connect or went away. */
+mcp_error_kind mcp_error_kind_of_session(const struct session *s);
+/* The kind of a failed request on `s`: a JSON-RPC error that says the
+ * tool, prompt or resource does not exist is NOT_FOUND (-32002, or
+ * -32602 whose message says "not found" or "unknown tool|prompt" and
+ * names `item` when given); another JSON-RPC error is PROTOCOL. */
+mcp_error_kind mcp_error_kind_of_rpc(const struct session *s, rpc_status status,
+                                     int code, const char *message,
+                                     const char *item);
 /* servers_service.c */
 void mcp_client_offer_servers_service(mcp_client *mc);
 /* Queues a connect of config entry `idx` (idle sessions only). */

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../session.h"
-#include "../util.h"
-#include "error.h"
+#include "core/util.h"
+#include "mcp/client_internal.h"
+#include "mcp/error.h"
 
 void mcp_error_clear(mcp_error *e) {
   free(e->message);
@@ -63,7 +63,7 @@ static bool names_missing_item(int code, const char *message,
   if (code == MCPH_RPC_RESOURCE_NOT_FOUND) {
     return true;
   }
-  return code == RPC_INVALID_PARAMS && message &&
+  return code == MCPH_RPC_INVALID_PARAMS && message &&
          (contains_nocase(message, "not found") ||
           contains_nocase(message, "unknown tool") ||
           contains_nocase(message, "unknown prompt")) &&

@@ -11,10 +11,6 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
-#include "../jsonrpc.h"
-
-struct session;
-
 typedef enum mcp_error_kind {
   MCP_ERR_NONE = 0,
   MCP_ERR_USAGE,       /* the request itself is wrong (a bad reference) */
@@ -46,15 +42,6 @@ void mcp_error_clear(mcp_error *e);
 /* Moves `from` into `to` (clearing `to` first); `from` is left zeroed. */
 void mcp_error_move(mcp_error *to, mcp_error *from);
 
-/* The kind of a session that failed to connect or went away. */
-mcp_error_kind mcp_error_kind_of_session(const struct session *s);
-/* The kind of a failed request on `s`: a JSON-RPC error that says the
- * tool, prompt or resource does not exist is NOT_FOUND (-32002, or
- * -32602 whose message says "not found" or "unknown tool|prompt" and
- * names `item` when given); another JSON-RPC error is PROTOCOL. */
-mcp_error_kind mcp_error_kind_of_rpc(const struct session *s, rpc_status status,
-                                     int code, const char *message,
-                                     const char *item);
 /* The kind of a plugin's MCPH_E* status. */
 mcp_error_kind mcp_error_kind_of_status(int mcph_status);
 

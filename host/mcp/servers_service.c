@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util.h"
-#include "client_internal.h"
+#include "core/util.h"
+#include "mcp/client_internal.h"
 
 static mcp_client *C(const mcph_host *api) {
   return host_from_api(api)->client;

@@ -4,14 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+
 void chan_buf_add(chan_buf *b, const char *s, size_t n) {
   if (b->len + n + 1 > b->cap) {
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + n + 1)
       cap *= 2;
-    char *p = realloc(b->data, cap);
-    if (!p)
-      abort();
+    char *p = xrealloc(b->data, cap);
     b->data = p;
     b->cap = cap;
   }

@@ -31,6 +31,7 @@
 #include <cjson/cJSON.h>
 #include <mcphost/mcphost.h>
 
+#include "alloc.h"
 #include "format.h"
 
 #define CHAN_ID "mcphost.feature.channels"
@@ -80,19 +81,6 @@ typedef struct chan_plugin {
   chan_buf out;
 } chan_plugin;
 
-static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size ? size : 1);
-  if (!p)
-    abort();
-  return p;
-}
-
-static char *xstrdup(const char *s) {
-  char *d = strdup(s ? s : "");
-  if (!d)
-    abort();
-  return d;
-}
 
 static void say(chan_plugin *pl, const char *fmt, ...) MCPH_PRINTF(2, 3);
 /* A line for the person running the command, on stderr. */
@@ -404,9 +392,7 @@ static void send_question(chan_plugin *pl, perm_q *q, chan_server *cs) {
               "cannot relay the permission question: %s", e.message);
     return;
   }
-  q->sent = realloc(q->sent, (q->nsent + 1) * sizeof *q->sent);
-  if (!q->sent)
-    abort();
+  q->sent = xrealloc(q->sent, (q->nsent + 1) * sizeof *q->sent);
   q->sent[q->nsent++] = xstrdup(cs->name);
   mcph_logf(pl->host, MCPH_LOG_INFO, cs->name,
             "permission question %s relayed", q->id);

@@ -14,7 +14,7 @@
  *   proc.c     splitting a command line, spawning, reaping on the loop
  *   url.c      URL mode safety: which URLs may be opened, and opening them
  *   text.c     server text made safe for a terminal
- *   alloc.c    memory
+ * Memory: common/alloc.h (running out is fatal, as in the host).
  *
  * Everything runs on the host's loop thread.
  */
@@ -30,6 +30,7 @@
 #include <mcphost/rpc.h>
 #include <mcphost/host.h>
 
+#include "alloc.h" /* memory: running out is fatal, as in the host */
 #include "schema.h"
 
 #define ELICIT_ID "mcphost.feature.elicitation"
@@ -178,9 +179,5 @@ char **url_browser_argv(const char *entry, const char *url, char *why,
 int url_open(elicit_plugin *pl, const char *server, const char *url, char *why,
              size_t n);
 void url_free_browsers(elicit_plugin *pl);
-
-/* Memory: the plugin treats running out as fatal, like the host. */
-void *elicit_xmalloc(size_t n) __attribute__((returns_nonnull, malloc));
-char *elicit_xstrdup(const char *s) __attribute__((returns_nonnull, malloc));
 
 #endif /* MCPH_ELICIT_H */

@@ -97,12 +97,10 @@ static void remember_url(elicitation *e) {
     *pp = NULL;
     pl->nurls--;
   }
-  url_pending *u = calloc(1, sizeof *u);
-  if (!u)
-    abort();
+  url_pending *u = xcalloc(1, sizeof *u);
   u->server = e->server;
-  u->server_name = elicit_xstrdup(e->server_name);
-  u->id = elicit_xstrdup(e->elicitation_id);
+  u->server_name = xstrdup(e->server_name);
+  u->id = xstrdup(e->elicitation_id);
   u->next = pl->urls;
   pl->urls = u;
   pl->nurls++;

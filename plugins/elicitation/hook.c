@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "proc.h"
 
 /* After the hook exited, how long its stdout may stay open (a child it
@@ -104,7 +105,7 @@ static void finish(hook_run *r) {
     done(r, HOOK_OK, NULL);
     return;
   }
-  proc_describe(r->wstatus, status, sizeof status);
+  proc_describe_status(r->wstatus, status, sizeof status);
   snprintf(why, sizeof why, "the hook \"%.200s\" %s", r->name, status);
   done(r, HOOK_FAILED, why);
 }
@@ -147,9 +148,7 @@ static void on_out(void *ud, int fd, unsigned events) {
         return;
       }
       r->out_cap *= 2;
-      char *bigger = realloc(r->out, r->out_cap + 1);
-      if (!bigger)
-        abort();
+      char *bigger = xrealloc(r->out, r->out_cap + 1);
       r->out = bigger;
     }
     ssize_t n = read(fd, r->out + r->out_len, r->out_cap - r->out_len);
@@ -215,9 +214,7 @@ hook_run *hook_start(const mcph_host *host, const char *command,
   char **argv = proc_split(command, why, n);
   if (!argv)
     return NULL;
-  hook_run *r = calloc(1, sizeof *r);
-  if (!r)
-    abort();
+  hook_run *r = xcalloc(1, sizeof *r);
   *r = (hook_run){.host = host,
                   .pid = -1,
                   .in_fd = -1,
@@ -225,13 +222,11 @@ hook_run *hook_start(const mcph_host *host, const char *command,
                   .timeout_ms = timeout_ms,
                   .cb = cb,
                   .ud = ud};
-  r->name = strdup(argv[0]);
+  r->name = xstrdup(argv[0]);
   r->input_len = strlen(input);
-  r->input = malloc(r->input_len + 1);
+  r->input = xmalloc(r->input_len + 1);
   r->out_cap = 4096;
-  r->out = malloc(r->out_cap + 1);
-  if (!r->name || !r->input || !r->out)
-    abort();
+  r->out = xmalloc(r->out_cap + 1);
   memcpy(r->input, input, r->input_len + 1);
 
   /* stdin is a socket so that writing to a hook that exited is EPIPE
@@ -252,7 +247,10 @@ hook_run *hook_start(const mcph_host *host, const char *command,
     goto fail;
   }
   shutdown(in[1], SHUT_WR); /* the hook only reads it */
-  if (proc_spawn(argv, in[1], out[1], -2, false, &r->pid, why, n) != 0)
+  proc_spec spec = {.argv = argv,
+                    .fd = {in[1], out[1], PROC_FD_INHERIT},
+                    .report_fd = -1};
+  if (proc_start(&spec, &r->pid, why, n) != 0)
     goto fail;
   close(in[1]);
   close(out[1]);
@@ -268,7 +266,7 @@ hook_run *hook_start(const mcph_host *host, const char *command,
           0 ||
       host->fd_watch(host, r->in_fd, MCPH_FD_WRITE, on_in, r, &r->in_watch) !=
           0 ||
-      proc_watch_start(host, r->pid, on_exit_, r, &r->exit_watch) != 0 ||
+      proc_watch_start(host, r->pid, 0, on_exit_, r, &r->exit_watch) != 0 ||
       host->timer_start(host, timeout_ms, on_deadline, r, &r->deadline) != 0) {
     snprintf(why, n, "cannot watch the hook \"%.200s\"", r->name);
     stop(r);

@@ -76,7 +76,7 @@ int elicit_policy(elicit_plugin *pl, const char **hook) {
                "accept-defaults, hook:COMMAND, off); declining",
                v);
     free(pl->warned_policy);
-    pl->warned_policy = elicit_xstrdup(v);
+    pl->warned_policy = xstrdup(v);
   }
   return POLICY_DECLINE;
 }
@@ -107,7 +107,7 @@ static uint64_t hook_timeout(elicit_plugin *pl) {
 
 static char *option_copy(elicit_plugin *pl, const char *name) {
   const char *v = pl->svc->option(pl->host, name);
-  return v && *v ? elicit_xstrdup(v) : NULL;
+  return v && *v ? xstrdup(v) : NULL;
 }
 
 /* ---- the feature ---- */
@@ -119,7 +119,7 @@ static const char *f_capabilities(void *ctx) {
   pl->caps = NULL;
   if (elicit_policy(pl, &hook) == POLICY_OFF)
     return NULL;
-  pl->caps = elicit_xstrdup("{\"elicitation\":{\"form\":{},\"url\":{}}}");
+  pl->caps = xstrdup("{\"elicitation\":{\"form\":{},\"url\":{}}}");
   return pl->caps;
 }
 
@@ -140,7 +140,7 @@ static int read_request(elicitation *e, const cJSON *params, char *why,
     snprintf(why, n, "\"message\" must be a string");
     return -1;
   }
-  e->message = elicit_xstrdup(message ? message->valuestring : "");
+  e->message = xstrdup(message ? message->valuestring : "");
   /* A request without "mode" is a form (2025-06-18 and earlier). */
   if (!mode || strcmp(mode->valuestring, "form") == 0) {
     const cJSON *schema =
@@ -173,8 +173,8 @@ static int read_request(elicitation *e, const cJSON *params, char *why,
     snprintf(why, n, "url mode needs \"url\" and \"elicitationId\" strings");
     return -1;
   }
-  e->url = elicit_xstrdup(url);
-  e->elicitation_id = elicit_xstrdup(id);
+  e->url = xstrdup(url);
+  e->elicitation_id = xstrdup(id);
   return 0;
 }
 
@@ -205,15 +205,13 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
                "elicitation/create refused: elicitation=off");
     return 0;
   }
-  elicitation *e = calloc(1, sizeof *e);
-  if (!e)
-    abort();
+  elicitation *e = xcalloc(1, sizeof *e);
   e->pl = pl;
   e->server = server;
   e->req = req;
-  e->server_name = elicit_xstrdup(name);
+  e->server_name = xstrdup(name);
   e->policy = policy;
-  e->hook = hook ? elicit_xstrdup(hook) : NULL;
+  e->hook = hook ? xstrdup(hook) : NULL;
   e->hook_before = option_copy(pl, "elicitation-hook-before");
   e->hook_after = option_copy(pl, "elicitation-hook-after");
   e->hook_timeout_ms = hook_timeout(pl);

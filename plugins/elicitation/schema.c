@@ -28,7 +28,7 @@ static const cJSON *get(const cJSON *o, const char *key) {
 
 static char *opt_string(const cJSON *o, const char *key) {
   const cJSON *v = get(o, key);
-  return cJSON_IsString(v) ? elicit_xstrdup(v->valuestring) : NULL;
+  return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
 }
 
 /* A non-negative integer limit such as minLength; -1 when absent. */
@@ -69,9 +69,7 @@ static int parse_choices(field *f, const cJSON *arr, bool titled,
   if (count > SCHEMA_MAX_CHOICES)
     return fail(why, n, "property \"%s\": %s has %zu choices (at most %d)",
                 f->name, what, count, SCHEMA_MAX_CHOICES);
-  f->choices = calloc(count, sizeof *f->choices);
-  if (!f->choices)
-    abort();
+  f->choices = xcalloc(count, sizeof *f->choices);
   const cJSON *it;
   cJSON_ArrayForEach(it, arr) {
     const char *value = NULL, *title = NULL;
@@ -92,8 +90,8 @@ static int parse_choices(field *f, const cJSON *arr, bool titled,
         return fail(why, n, "property \"%s\": %s lists \"%s\" twice", f->name,
                     what, value);
     choice *c = &f->choices[f->nchoices++];
-    c->value = elicit_xstrdup(value);
-    c->title = title ? elicit_xstrdup(title) : NULL;
+    c->value = xstrdup(value);
+    c->title = title ? xstrdup(title) : NULL;
   }
   return 0;
 }
@@ -124,7 +122,7 @@ static int parse_string(field *f, const cJSON *prop, char *why, size_t n) {
       if (!cJSON_IsString(it))
         return fail(why, n, "property \"%s\": enumNames must hold strings",
                     f->name);
-      f->choices[i++].title = elicit_xstrdup(it->valuestring);
+      f->choices[i++].title = xstrdup(it->valuestring);
     }
     return 0;
   }
@@ -258,9 +256,7 @@ int schema_parse(const cJSON *schema, form *out, char *why, size_t n) {
   if (count > SCHEMA_MAX_FIELDS)
     return fail(why, n, "requestedSchema has %zu properties (at most %d)",
                 count, SCHEMA_MAX_FIELDS);
-  out->fields = calloc(count ? count : 1, sizeof *out->fields);
-  if (!out->fields)
-    abort();
+  out->fields = xcalloc(count ? count : 1, sizeof *out->fields);
   const cJSON *prop;
   cJSON_ArrayForEach(prop, props) {
     if (out->nfields == count || !prop->string)
@@ -272,7 +268,7 @@ int schema_parse(const cJSON *schema, form *out, char *why, size_t n) {
         goto bad;
       }
     field *f = &out->fields[out->nfields];
-    f->name = elicit_xstrdup(prop->string);
+    f->name = xstrdup(prop->string);
     out->nfields++;
     if (parse_field(f, prop, why, n) != 0)
       goto bad;

@@ -18,7 +18,7 @@ char *text_clean(const char *s, bool multiline) {
   }
   char *out = text_escape(s, strlen(s), flags, NULL);
   if (!out) {
-    abort(); /* out of memory, as elicit_xmalloc */
+    abort(); /* out of memory, as xmalloc */
   }
   return out;
 }

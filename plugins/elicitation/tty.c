@@ -61,9 +61,7 @@ static void flush(tty_ui *t);
 static void put(tty_ui *t, const char *s, size_t len) {
   if (t->out_len + len + 1 > t->out_cap) {
     t->out_cap = (t->out_len + len + 1) * 2;
-    char *bigger = realloc(t->out, t->out_cap);
-    if (!bigger)
-      abort();
+    char *bigger = xrealloc(t->out, t->out_cap);
     t->out = bigger;
   }
   memcpy(t->out + t->out_len, s, len);
@@ -496,9 +494,7 @@ static bool tty_open(tty_ui *t) {
 
 static tty_ui *ui(elicit_plugin *pl) {
   if (!pl->tty) {
-    pl->tty = calloc(1, sizeof *pl->tty);
-    if (!pl->tty)
-      abort();
+    pl->tty = xcalloc(1, sizeof *pl->tty);
     pl->tty->pl = pl;
     pl->tty->fd = -1;
   }

@@ -126,7 +126,7 @@ static char *punycode(const char *host, char *why, size_t n) {
     return NULL;
   }
   out[len] = '\0';
-  return elicit_xstrdup(out);
+  return xstrdup(out);
 }
 
 /* The host a browser finds in `url` (after "scheme://", up to '/', '\\',
@@ -247,12 +247,12 @@ int url_check(const char *url, char **host_out, char **url_out, char *why,
     goto out;
   }
   size_t len = strlen(host) + (puny ? strlen(puny) : 0) + 4;
-  *host_out = elicit_xmalloc(len);
+  *host_out = xmalloc(len);
   if (puny && strcmp(puny, host) != 0)
     snprintf(*host_out, len, "%s (%s)", host, puny);
   else
     snprintf(*host_out, len, "%s", host);
-  *url_out = elicit_xstrdup(full);
+  *url_out = xstrdup(full);
 out:
   cu->free_part(full);
   cu->free_part(host);
@@ -289,7 +289,7 @@ static void on_browser_exit(void *ud, int wstatus) {
     }
   if (!(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)) {
     char status[120], line[1200];
-    proc_describe(wstatus, status, sizeof status);
+    proc_describe_status(wstatus, status, sizeof status);
     snprintf(line, sizeof line,
              "the browser command \"%.100s\" %s; open the URL yourself: %.900s",
              b->command, status, b->url);
@@ -314,7 +314,7 @@ static bool shell_safe(unsigned char c) {
 /* `url` with shell_safe() characters as they are, the rest as %XX. A new
  * string. */
 static char *shell_encoded(const char *url) {
-  char *out = elicit_xmalloc(strlen(url) * 3 + 1);
+  char *out = xmalloc(strlen(url) * 3 + 1);
   size_t o = 0;
   for (const unsigned char *p = (const unsigned char *)url; *p; p++) {
     if (shell_safe(*p)) {
@@ -341,9 +341,9 @@ char **url_browser_argv(const char *entry, const char *url, char *why,
       continue;
     /* The whole word: one argument, no shell in the way. */
     bool alone = strcmp(argv[argc], "%s") == 0;
-    char *given = alone ? elicit_xstrdup(url) : shell_encoded(url);
+    char *given = alone ? xstrdup(url) : shell_encoded(url);
     size_t len = strlen(argv[argc]) - 2 + strlen(given) + 1;
-    char *word = elicit_xmalloc(len);
+    char *word = xmalloc(len);
     snprintf(word, len, "%.*s%s%s", (int)(pct - argv[argc]), argv[argc], given,
              pct + 2);
     free(given);
@@ -352,11 +352,9 @@ char **url_browser_argv(const char *entry, const char *url, char *why,
     placed = true;
   }
   if (!placed) {
-    char **bigger = realloc(argv, (argc + 2) * sizeof *argv);
-    if (!bigger)
-      abort();
+    char **bigger = xrealloc(argv, (argc + 2) * sizeof *argv);
     argv = bigger;
-    argv[argc] = elicit_xstrdup(url);
+    argv[argc] = xstrdup(url);
     argv[argc + 1] = NULL;
   }
   return argv;
@@ -366,7 +364,7 @@ int url_open(elicit_plugin *pl, const char *server, const char *url, char *why,
              size_t n) {
   /* $BROWSER is a ':'-separated list of commands, tried in order. */
   const char *env = getenv("BROWSER");
-  char *list = elicit_xstrdup(env && *env ? env : "xdg-open");
+  char *list = xstrdup(env && *env ? env : "xdg-open");
   int rc = -1;
   snprintf(why, n, "no browser command to run");
   char *save = NULL;
@@ -376,15 +374,17 @@ int url_open(elicit_plugin *pl, const char *server, const char *url, char *why,
     if (!argv)
       continue;
     pid_t pid;
-    if (proc_spawn(argv, -1, -1, -1, true, &pid, why, n) == 0) {
-      browser *b = calloc(1, sizeof *b);
-      if (!b)
-        abort();
+    proc_spec spec = {.argv = argv,
+                      .fd = {PROC_FD_NULL, PROC_FD_NULL, PROC_FD_NULL},
+                      .new_session = true,
+                      .report_fd = -1};
+    if (proc_start(&spec, &pid, why, n) == 0) {
+      browser *b = xcalloc(1, sizeof *b);
       *b = (browser){.pl = pl,
-                     .server = elicit_xstrdup(server),
-                     .command = elicit_xstrdup(argv[0]),
-                     .url = elicit_xstrdup(url)};
-      if (proc_watch_start(pl->host, pid, on_browser_exit, b, &b->watch) == 0) {
+                     .server = xstrdup(server),
+                     .command = xstrdup(argv[0]),
+                     .url = xstrdup(url)};
+      if (proc_watch_start(pl->host, pid, 0, on_browser_exit, b, &b->watch) == 0) {
         b->next = pl->browsers;
         pl->browsers = b;
       } else {

@@ -237,7 +237,7 @@ static char *trimmed(const char *s, size_t len) {
   }
   while (len && isspace((unsigned char)s[len - 1]))
     len--;
-  char *t = elicit_xmalloc(len + 1);
+  char *t = xmalloc(len + 1);
   memcpy(t, s, len);
   t[len] = '\0';
   return t;
@@ -434,10 +434,10 @@ bad:
 
 char *value_show(const field *f, const cJSON *v) {
   if (!v)
-    return elicit_xstrdup("(empty)");
+    return xstrdup("(empty)");
   if (f->kind == FIELD_ENUM || f->kind == FIELD_MULTI) {
     size_t cap = 64, len = 0;
-    char *s = elicit_xmalloc(cap);
+    char *s = xmalloc(cap);
     s[0] = '\0';
     const cJSON *item = f->kind == FIELD_ENUM ? v : v->child;
     for (; item; item = f->kind == FIELD_ENUM ? NULL : item->next) {
@@ -446,9 +446,7 @@ char *value_show(const field *f, const cJSON *v) {
       size_t need = strlen(item->valuestring) + (title ? strlen(title) : 0) + 8;
       if (len + need >= cap) {
         cap = (len + need) * 2;
-        char *bigger = realloc(s, cap);
-        if (!bigger)
-          abort();
+        char *bigger = xrealloc(s, cap);
         s = bigger;
       }
       len +=
@@ -456,12 +454,12 @@ char *value_show(const field *f, const cJSON *v) {
                            title ? title : item->valuestring, title ? " (" : "",
                            title ? item->valuestring : "", title ? ")" : "");
     }
-    return len ? s : (free(s), elicit_xstrdup("(none)"));
+    return len ? s : (free(s), xstrdup("(none)"));
   }
   char *text = cJSON_PrintUnformatted(v);
   if (!text)
     abort();
-  char *copy = elicit_xstrdup(text);
+  char *copy = xstrdup(text);
   cJSON_free(text);
   return copy;
 }

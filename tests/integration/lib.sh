@@ -12,7 +12,8 @@ export HOME="$TMP/home" XDG_STATE_HOME="$TMP/state" TMPDIR="$TMP"
 # No configuration from the machine running the tests: user settings and
 # the enterprise directory live in the test's own tree.
 export XDG_CONFIG_HOME="$TMP/config" MCPHOST_SYSTEM_CONFIG_DIR="$TMP/system"
-unset MCPHOST_APPROVE_PROJECT_SERVERS CLAUDE_CONFIG_DIR
+unset MCPHOST_APPROVE_PROJECT_SERVERS CLAUDE_CONFIG_DIR ENABLE_CLAUDEAI_MCP_SERVERS \
+  MCPHOST_CLAUDE_CREDENTIALS MCPHOST_CLAUDEAI_API_BASE MCPHOST_CLAUDEAI_PROXY_URL
 mkdir -p "$HOME"
 trap 'cleanup_all' EXIT
 CLEANUP=""

@@ -160,7 +160,7 @@ expect "the installed host finds its installed stdio plugin by itself" 0 \
   --out "Echo: installed"
 run --json plugins
 expect "the installed host's built-in plugin directory is the installed one" 0 \
-  --jq '.[-1].id == "mcphost.transport.stdio" and .[-1].status == "loaded" and .[-1].file == "'"$RPREFIX/$LIBDIR"'/mcphost/plugins/transport-stdio.so"'
+  --jq 'map(select(.id == "mcphost.transport.stdio"))[0] | .status == "loaded" and .file == "'"$RPREFIX/$LIBDIR"'/mcphost/plugins/transport-stdio.so"'
 
 config_file "$TMP/both.json" "{\"demo\": {\"command\": \"$DEMO\"}, \"lb\": {\"type\": \"loopback\"}}"
 run --plugin-dir "$TMP/src-make" --config "$TMP/both.json" tools

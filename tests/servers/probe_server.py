@@ -9,6 +9,8 @@ Tools (arguments in parentheses):
   stderr (text)          writes text to stderr, then answers "written"
   die (text)             writes text to stderr and exits with status 3
   image ()               answers with a small PNG image
+  echo (text)            answers with the text; with PROBE_ARGS set, first
+                         writes it, as UTF-8, to the file that names
   environ (pid | comm)   reads /proc/PID/environ (default: the parent's;
                          with comm, the first live process of that name
                          owned by this user) and answers with its variables, or
@@ -28,7 +30,7 @@ PNG = base64.b64encode(
     )
 ).decode()
 
-TOOLS = ["log", "stderr", "die", "image", "environ"]
+TOOLS = ["log", "stderr", "die", "image", "echo", "environ"]
 
 
 def send(msg):
@@ -94,6 +96,12 @@ def call(name, args):
     if name == "image":
         return {"content": [{"type": "image", "data": PNG,
                              "mimeType": "image/png"}]}
+    if name == "echo":
+        kept = os.environ.get("PROBE_ARGS")
+        if kept:
+            with open(kept, "wb") as f:
+                f.write(args.get("text", "").encode("utf-8", "surrogatepass"))
+        return text(args.get("text", ""))
     if name == "environ":
         return environ(args)
     return None

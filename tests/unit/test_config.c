@@ -2,7 +2,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "config.h"
+#include "config/config.h"
 
 static void load(config *c, const char *text) {
   config_init(c);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "config_approval.h"
+#include "config/config_approval.h"
 
 static cJSON *parse(const char *text) {
   cJSON *j = cJSON_Parse(text);

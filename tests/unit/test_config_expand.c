@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "config.h"
-#include "config_expand.h"
-#include "util.h"
+#include "config/config.h"
+#include "config/config_expand.h"
+#include "core/util.h"
 
 static const char *lookup(void *ud, const char *name) {
   (void)ud;

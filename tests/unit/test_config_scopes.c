@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "config.h"
-#include "config_approval.h"
-#include "config_scopes.h"
-#include "permissions.h"
-#include "util.h"
+#include "config/config.h"
+#include "config/config_approval.h"
+#include "config/config_scopes.h"
+#include "config/permissions.h"
+#include "core/util.h"
 
 typedef struct tree {
   const char *managed_mcp;      /* SYS/managed-mcp.json */

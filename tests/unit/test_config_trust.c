@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "config_trust.h"
-#include "util.h"
+#include "config/config_trust.h"
+#include "core/util.h"
 
 static char root[PATH_MAX];
 

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "host.h"
-#include "host_config.h"
+#include "core/host.h"
+#include "core/host_config.h"
 #include "mcp/client.h"
 
 static char dir[] = "/tmp/mcphost-host-config-XXXXXX";

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "json_raw.h"
+#include "safety/json_raw.h"
 
 /* Accepted, and ASCII: what any caller may take raw. */
 static bool accepts(const char *s) {

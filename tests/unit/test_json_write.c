@@ -8,7 +8,7 @@
 #include <mcphost/abi.h>
 
 #include "check.h"
-#include "json_write.h"
+#include "safety/json_write.h"
 
 #define SHOW 160 /* characters of each text shown on a difference */
 

@@ -1,8 +1,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "jsonrpc.h"
-#include "util.h"
+#include "core/util.h"
+#include "mcp/jsonrpc.h"
 
 /* A peer that records what the engine sends and what it hands up. */
 typedef struct peer {

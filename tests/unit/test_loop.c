@@ -2,7 +2,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "loop.h"
+#include "core/loop.h"
 
 static void record(void *ud) {
   int *order = ud;

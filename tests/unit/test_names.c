@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "names.h"
+#include "mcp/names.h"
 
 TEST(test_normalize_keeps_allowed_characters) {
   char *s = name_normalize("get-sum_2");

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "config.h"
-#include "permissions.h"
-#include "util.h"
+#include "config/config.h"
+#include "config/permissions.h"
+#include "core/util.h"
 
 /* Builds rules from "SCOPE:JSON" strings, e.g.
  * "user:{\"allow\": [\"mcp__a__*\"]}". */

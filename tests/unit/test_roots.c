@@ -5,10 +5,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "config.h"
-#include "host.h"
-#include "roots.h"
-#include "util.h"
+#include "config/config.h"
+#include "config/roots.h"
+#include "core/host.h"
+#include "core/util.h"
 
 static char tmp[PATH_MAX];
 

@@ -6,7 +6,7 @@
 #include <unicode/utf16.h>
 
 #include "check.h"
-#include "sanitize.h"
+#include "safety/sanitize.h"
 
 #define FFFD "\uFFFD"
 

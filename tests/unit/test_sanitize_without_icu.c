@@ -1,11 +1,11 @@
-/* host/sanitize.c when ICU cannot be loaded: built with an ICU library
+/* host/safety/sanitize.c when ICU cannot be loaded: built with an ICU library
  * name that does not exist. Text that would need ICU fails closed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "check.h"
-#include "sanitize.h"
+#include "safety/sanitize.h"
 
 #define FFFD "\xEF\xBF\xBD"
 

@@ -192,6 +192,39 @@ static const char *file_name(const char *text) {
   return buf[i];
 }
 
+/* The one ownership rule, on stat data alone. */
+static void test_trusted_fs_one_rule_for_owner_and_writers(void) {
+  why[0] = '\0';
+  uid_t me = geteuid(), other = me == 4242 ? 4243 : 4242;
+  /* A group that is nobody's private group: root's primary group is
+   * named root, so gid 0 is private only to root; pick one past it. */
+  gid_t shared = 65534;
+  struct stat st = {.st_uid = me, .st_gid = shared, .st_mode = S_IFREG | 0644};
+  CHECK(trusted_fs_check_owner(&st, NULL, 0) == TRUSTED_FS_OWN,
+        "the user's own 0644 file is theirs");
+  st.st_uid = 0;
+  CHECK(trusted_fs_check_owner(&st, NULL, 0) == TRUSTED_FS_OWN,
+        "root's 0644 file is trusted");
+  st.st_uid = other;
+  CHECK(me != 0 ? trusted_fs_check_owner(&st, NULL, 0) == TRUSTED_FS_FOREIGN
+                : true,
+        "another user's file is foreign");
+  CHECK(trusted_fs_check_owner(&st, &other, 0) == TRUSTED_FS_OWN,
+        "an owner trusted beside the user and root is trusted");
+  st.st_uid = me;
+  st.st_mode = S_IFREG | 0646;
+  CHECK(trusted_fs_check_owner(&st, NULL, TRUSTED_FS_PRIVATE_GROUP) ==
+            TRUSTED_FS_SHARED_WRITE,
+        "world write is shared write, whatever the group");
+  st.st_mode = S_IFREG | 0664;
+  CHECK(trusted_fs_check_owner(&st, NULL, 0) == TRUSTED_FS_SHARED_WRITE,
+        "group write is shared write");
+  CHECK(trusted_fs_check_owner(&st, NULL, TRUSTED_FS_PRIVATE_GROUP) ==
+            TRUSTED_FS_SHARED_WRITE,
+        "group write by a shared group stays shared with the private-group "
+        "rule");
+}
+
 static void test_trusted_fs_file_names_are_kept_or_marked(void) {
   why[0] = '\0';
   CHECK(strcmp(file_name("fs"), "fs") == 0 &&
@@ -248,6 +281,7 @@ int main(void) {
   test_trusted_fs_files();
   test_trusted_fs_refuses_another_users();
   test_trusted_fs_file_names_are_kept_or_marked();
+  test_trusted_fs_one_rule_for_owner_and_writers();
   char cmd[PATH_MAX + 32];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
   if (system(cmd) != 0) {

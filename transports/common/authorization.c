@@ -7,15 +7,15 @@
 
 #include <mcphost/abi.h>
 
+#include "remote_config.h"
+
 #define PREFIX "Authorization:"
 
 int authorization_set(char **line, const char *value) {
   char *copy = NULL;
   if (value) {
-    for (const char *p = value; *p; p++) {
-      if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-        return MCPH_EINVAL;
-      }
+    if (!remote_config_header_value_ok(value)) {
+      return MCPH_EINVAL;
     }
     size_t n = strlen(PREFIX " ") + strlen(value) + 1;
     if (!(copy = malloc(n))) {

@@ -14,8 +14,8 @@
 
 /* Replaces *line (malloc'd "Authorization: VALUE", or NULL) by one for
  * `value`; NULL clears it (back to the configuration's). Returns
- * MCPH_OK, MCPH_EINVAL for a value with control bytes (it cannot be a
- * header; *line is unchanged) or MCPH_ENOMEM. */
+ * MCPH_OK, MCPH_EINVAL for a value that cannot be a header
+ * (remote_config_header_value_ok; *line is unchanged) or MCPH_ENOMEM. */
 int authorization_set(char **line, const char *value);
 
 /* Appends the configured header lines `configured` (NULL-terminated

@@ -10,7 +10,7 @@
  * transport extension) and names the implementation file, and the host
  * opens the implementation from its implementation directory
  * (lib/mcphost/impl, beside lib/mcphost/plugins) only when the first
- * transport of those types is created (host/plugin_impl.c).
+ * transport of those types is created (host/core/plugin_impl.c).
  *
  * Compiled once per transport (mcphost_add_lazy_transport in
  * cmake/McphostPlugin.cmake), with:

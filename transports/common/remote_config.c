@@ -11,7 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "url.h"
+#include "url_redact.h"
 
 /* Large enough for any real server, small enough that size arithmetic in
  * the buffers and the SSE parser cannot overflow. Below the minimum, no
@@ -48,7 +48,8 @@ static bool is_token(const char *s) {
   return true;
 }
 
-static int parse_url(const cJSON *root, remote_config *cfg, mcph_error *err) {
+static int parse_url(const cJSON *root, const remote_url_rule *rule,
+                     remote_config *cfg, mcph_error *err) {
   const cJSON *url = cJSON_GetObjectItemCaseSensitive(root, "url");
   if (!url) {
     return mcph_error_set(err, MCPH_EINVAL, "\"url\" is required");
@@ -61,11 +62,11 @@ static int parse_url(const cJSON *root, remote_config *cfg, mcph_error *err) {
     return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   }
   char why[256];
-  if (!url_check_http(url->valuestring, why, sizeof why)) {
+  if (!rule->check(url->valuestring, why, sizeof why)) {
     return mcph_error_set(err, MCPH_EINVAL,
-                          "\"url\" must be an absolute http or https URL "
+                          "\"url\" must be an absolute %s URL "
                           "(%s): %.300s",
-                          why, cfg->display_url);
+                          rule->schemes, why, cfg->display_url);
   }
   if (!(cfg->url = strdup(url->valuestring))) {
     return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
@@ -82,6 +83,61 @@ static bool reserved(const char *name) {
   return false;
 }
 
+bool remote_config_header_value_ok(const char *value) {
+  for (const char *p = value; *p; p++) {
+    unsigned char c = (unsigned char)*p;
+    if ((c < 0x20 && c != '\t') || c == 0x7f) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* One header as a "Name: value" line (curl's "Name;" for an empty value,
+ * which lws sends as "Name:" too). Returns 0 with *line set (new), 1 for a
+ * header the transport sets itself (warned about, *line NULL), or an
+ * MCPH_E* code with `err` naming `what` ("headers", "headersHelper"). */
+static int header_line(const char *what, const char *name, const cJSON *h,
+                       const mcph_host *host, const char *server,
+                       const char *transport, char **line, mcph_error *err) {
+  *line = NULL;
+  if (!is_token(name)) {
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "\"%s\" has an invalid header name \"%.100s\"",
+                          what, name);
+  }
+  if (!cJSON_IsString(h)) {
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "\"%s.%.100s\" must be a string", what, name);
+  }
+  const char *value = h->valuestring;
+  if (!remote_config_header_value_ok(value)) {
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "\"%s.%.100s\" must not contain a line break "
+                          "or a control character",
+                          what, name);
+  }
+  if (reserved(name)) {
+    mcph_logf(host, MCPH_LOG_WARN, server,
+              "header \"%.100s\" from the %s is ignored: the %s transport "
+              "sets it itself",
+              name,
+              strcmp(what, "headers") == 0 ? "configuration" : "headersHelper",
+              transport);
+    return 1;
+  }
+  size_t len = strlen(name) + strlen(value) + 3;
+  if (!(*line = malloc(len))) {
+    return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  }
+  if (*value) {
+    snprintf(*line, len, "%s: %s", name, value);
+  } else {
+    snprintf(*line, len, "%s;", name);
+  }
+  return 0;
+}
+
 static int parse_headers(const cJSON *root, const mcph_host *host,
                          const char *server, const char *transport,
                          remote_config *cfg, mcph_error *err) {
@@ -96,42 +152,15 @@ static int parse_headers(const cJSON *root, const mcph_host *host,
   }
   const cJSON *h;
   cJSON_ArrayForEach(h, headers) {
-    const char *name = h->string ? h->string : "";
-    if (!is_token(name)) {
-      return mcph_error_set(err, MCPH_EINVAL,
-                            "\"headers\" has an invalid header name \"%.100s\"",
-                            name);
+    char *line;
+    int rc = header_line("headers", h->string ? h->string : "", h, host,
+                         server, transport, &line, err);
+    if (rc < 0) {
+      return rc;
     }
-    if (!cJSON_IsString(h)) {
-      return mcph_error_set(err, MCPH_EINVAL,
-                            "\"headers.%.100s\" must be a string", name);
+    if (line) {
+      cfg->headers[i++] = line;
     }
-    const char *value = h->valuestring;
-    if (strpbrk(value, "\r\n")) {
-      return mcph_error_set(err, MCPH_EINVAL,
-                            "\"headers.%.100s\" must not contain a line break",
-                            name);
-    }
-    if (reserved(name)) {
-      mcph_logf(host, MCPH_LOG_WARN, server,
-                "header \"%.100s\" from the configuration is ignored: the "
-                "%s transport sets it itself",
-                name, transport);
-      continue;
-    }
-    /* curl sends "Name;" as a header with an empty value; "Name:" would
-     * remove the header instead. */
-    size_t len = strlen(name) + strlen(value) + 3;
-    char *line = malloc(len);
-    if (!line) {
-      return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
-    }
-    if (*value) {
-      snprintf(line, len, "%s: %s", name, value);
-    } else {
-      snprintf(line, len, "%s;", name);
-    }
-    cfg->headers[i++] = line;
   }
   return 0;
 }
@@ -226,9 +255,27 @@ static int parse_tls(const cJSON *root, remote_config *cfg, mcph_error *err) {
   return 0;
 }
 
-int remote_config_parse(const char *json, const mcph_host *host,
-                        const char *server, const char *transport,
-                        remote_config *cfg, mcph_error *err) {
+static int parse_headers_helper(const cJSON *root, remote_config *cfg,
+                                mcph_error *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "headersHelper");
+  if (!v) {
+    return 0;
+  }
+  if (!cJSON_IsString(v) || !v->valuestring[strspn(v->valuestring, " \t")]) {
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "\"headersHelper\" must be a non-empty string (a "
+                          "command)");
+  }
+  if (!(cfg->headers_helper = strdup(v->valuestring))) {
+    return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  }
+  return 0;
+}
+
+int remote_config_parse(const char *json, const remote_url_rule *rule,
+                        const mcph_host *host, const char *server,
+                        const char *transport, remote_config *cfg,
+                        mcph_error *err) {
   cJSON *root = cJSON_Parse(json ? json : "");
   int rc = 0;
   if (!cJSON_IsObject(root)) {
@@ -236,11 +283,12 @@ int remote_config_parse(const char *json, const mcph_host *host,
                         "the server configuration is not a JSON object");
     goto out;
   }
-  if ((rc = parse_url(root, cfg, err)) != 0 ||
+  if ((rc = parse_url(root, rule, cfg, err)) != 0 ||
       (rc = parse_headers(root, host, server, transport, cfg, err)) != 0 ||
       (rc = parse_timeout(root, cfg, err)) != 0 ||
       (rc = parse_max_message_bytes(root, cfg, err)) != 0 ||
-      (rc = parse_tls(root, cfg, err)) != 0) {
+      (rc = parse_tls(root, cfg, err)) != 0 ||
+      (rc = parse_headers_helper(root, cfg, err)) != 0) {
     goto out;
   }
 out:
@@ -263,5 +311,76 @@ void remote_config_free(remote_config *cfg) {
   free(cfg->ca_file);
   free(cfg->cert_file);
   free(cfg->key_file);
+  free(cfg->headers_helper);
   memset(cfg, 0, sizeof *cfg);
+}
+
+/* Whether header line `line` ("Name: v" or "Name;") is named `name`. */
+static bool line_is(const char *line, const char *name) {
+  size_t n = strlen(name);
+  return strncasecmp(line, name, n) == 0 && (line[n] == ':' || line[n] == ';');
+}
+
+int remote_config_merge_headers(remote_config *cfg, const char *json,
+                                const mcph_host *host, const char *server,
+                                const char *transport, mcph_error *err) {
+  cJSON *root = cJSON_Parse(json ? json : "");
+  char **merged = NULL;
+  int rc = 0;
+  if (!cJSON_IsObject(root)) {
+    rc = mcph_error_set(err, MCPH_EPROTO,
+                        "did not print a JSON object of headers");
+    goto out;
+  }
+  size_t had = 0, k = 0;
+  while (cfg->headers && cfg->headers[had]) {
+    had++;
+  }
+  size_t n = (size_t)cJSON_GetArraySize(root);
+  if (!(merged = calloc(had + n + 1, sizeof *merged))) {
+    rc = mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+    goto out;
+  }
+  const cJSON *h;
+  cJSON_ArrayForEach(h, root) {
+    char *line;
+    rc = header_line("headersHelper", h->string ? h->string : "", h, host,
+                     server, transport, &line, err);
+    if (rc < 0) {
+      goto out;
+    }
+    rc = 0;
+    if (line) {
+      merged[k++] = line;
+    }
+  }
+  /* The configured ones the helper did not name follow; the helper's
+   * win. */
+  size_t from_helper = k;
+  for (size_t i = 0; i < had; i++) {
+    bool replaced = false;
+    for (size_t j = 0; j < from_helper && !replaced; j++) {
+      char name[256];
+      size_t len = strcspn(merged[j], ":;");
+      snprintf(name, sizeof name, "%.*s", (int)len, merged[j]);
+      replaced = line_is(cfg->headers[i], name);
+    }
+    if (replaced) {
+      free(cfg->headers[i]);
+    } else {
+      merged[k++] = cfg->headers[i];
+    }
+  }
+  free(cfg->headers);
+  cfg->headers = merged;
+  merged = NULL;
+out:
+  if (merged) {
+    for (char **m = merged; *m; m++) {
+      free(*m);
+    }
+    free(merged);
+  }
+  cJSON_Delete(root);
+  return rc;
 }

@@ -81,6 +81,8 @@ bool url_check_http(const char *url, char *why, size_t why_len) {
   return ok;
 }
 
+const remote_url_rule url_http_rule = {"http or https", url_check_http};
+
 char *url_resolve(const char *base, const char *ref, char *why,
                   size_t why_len) {
   char *out = NULL, *result = NULL;

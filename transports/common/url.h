@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "url_redact.h"
+#include "url_rule.h"
 
 /* At most this many redirects are followed for one request. */
 #define URL_MAX_REDIRECTS 5u
@@ -18,6 +19,9 @@
 /* Checks that `url` is an absolute http or https URL with a host. Returns
  * true, or false with the reason in `why` (which never quotes the URL). */
 bool url_check_http(const char *url, char *why, size_t why_len);
+
+/* What the http and sse transports take as "url" (remote_config.h). */
+extern const remote_url_rule url_http_rule;
 
 /* Resolves `ref` (absolute, or relative as in an endpoint event) against
  * `base`. Returns a new string (free()), or NULL with the reason in

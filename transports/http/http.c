@@ -330,7 +330,7 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
   t->ev = params->events;
   t->name = strdup(params->server_name ? params->server_name : "");
   hq_init(t);
-  int rc = t->name ? remote_config_parse(params->config_json, t->host, t->name,
+  int rc = t->name ? remote_config_parse(params->config_json, &url_http_rule, t->host, t->name,
                                          "http", &t->cfg, err)
                    : mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   if (rc != 0)
@@ -358,9 +358,44 @@ fail:
   return rc;
 }
 
+/* The headersHelper finished: its headers merged, the held POSTs go. */
+static void on_helper(void *ud, int code, const char *message,
+                      const char *out, size_t len) {
+  mcph_transport *t = ud;
+  (void)len;
+  t->helper = NULL;
+  mcph_error err;
+  mcph_error_init(&err);
+  if (code == 0 && remote_config_merge_headers(&t->cfg, out, t->host, t->name,
+                                               "http", &err) == 0) {
+    stream_release_hold(t);
+    return;
+  }
+  char why[1400];
+  if (code != 0)
+    snprintf(why, sizeof why, "%s", message);
+  else
+    snprintf(why, sizeof why, "server \"%s\": headersHelper \"%.300s\" %s",
+             t->name, t->cfg.headers_helper, err.message);
+  http_abort_all(t);
+  if (t->state == T_RUNNING)
+    t->state = T_CLOSING;
+  hq_close(t, code ? code : err.code, why);
+}
+
 static int t_start(mcph_transport *t, mcph_error *err) {
   if (t->state != T_NEW)
     return mcph_error_set(err, MCPH_EINVAL, "already started");
+  if (t->cfg.headers_helper) {
+    /* Every POST waits for the helper's headers (released as after the
+     * standalone stream opened, streams.c). */
+    int rc = headers_helper_start(t->host, t->name, t->cfg.display_url,
+                                  t->cfg.headers_helper, on_helper, t,
+                                  &t->helper, err);
+    if (rc != 0)
+      return rc;
+    t->hold = true;
+  }
   t->state = T_RUNNING;
   return 0;
 }
@@ -434,6 +469,7 @@ static void t_close(mcph_transport *t) {
 static void t_destroy(mcph_transport *t) {
   if (!t)
     return;
+  headers_helper_cancel(t->helper);
   http_abort_all(t);
   hq_free(t);
   curl_loop_free(t->cl);

@@ -30,6 +30,7 @@
 
 #include "../common/curl_loop.h"
 #include "../common/event_queue.h"
+#include "../common/headers_helper.h"
 #include "../common/http_client.h"
 #include "../common/remote_config.h"
 #include "../common/sse.h"
@@ -144,6 +145,7 @@ struct mcph_transport {
   char *user_agent;
   curl_loop *cl;
   enum tstate state;
+  headers_helper *helper; /* the headersHelper running at start, or NULL */
 
   char *session_id;       /* Mcp-Session-Id the server assigned */
   char *protocol_version; /* MCP-Protocol-Version, once set */

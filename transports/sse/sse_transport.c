@@ -22,6 +22,8 @@
 #include "sse_transport.h"
 
 #include "../common/authorization.h"
+#include "../common/headers_helper.h"
+#include "../common/url.h"
 #include "../common/www_auth.h"
 
 typedef struct plugin {
@@ -187,7 +189,7 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
   }
   evq_init(&t->notes, t->host, on_notes, t);
   int rc = t->name && t->user_agent
-               ? remote_config_parse(params->config_json, t->host, t->name,
+               ? remote_config_parse(params->config_json, &url_http_rule, t->host, t->name,
                                      "sse", &t->cfg, err)
                : mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   if (rc != 0) {
@@ -196,6 +198,25 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
   }
   *out = t;
   return 0;
+}
+
+/* The headersHelper finished: its headers merged, the stream opens. */
+static void on_helper(void *ud, int code, const char *message,
+                      const char *out, size_t len) {
+  mcph_transport *t = ud;
+  (void)len;
+  t->helper = NULL;
+  mcph_error err;
+  mcph_error_init(&err);
+  if (code != 0) {
+    sse_finish(t, code, "%s", message);
+  } else if (remote_config_merge_headers(&t->cfg, out, t->host, t->name,
+                                         "sse", &err) != 0) {
+    sse_finish(t, err.code, "server \"%s\": headersHelper \"%.300s\" %s",
+               t->name, t->cfg.headers_helper, err.message);
+  } else if (stream_start(t, &err) != 0) {
+    sse_finish(t, err.code, "%s", err.message);
+  }
 }
 
 static int t_start(mcph_transport *t, mcph_error *err) {
@@ -213,6 +234,20 @@ static int t_start(mcph_transport *t, mcph_error *err) {
               "(tls.insecure): anyone on the path to %s can read and change "
               "its traffic",
               t->name, t->cfg.display_url);
+  }
+  if (t->cfg.headers_helper) {
+    /* The stream opens with the helper's headers; messages sent before
+     * wait for its endpoint as always. */
+    int rc = headers_helper_start(t->host, t->name, t->cfg.display_url,
+                                  t->cfg.headers_helper, on_helper, t,
+                                  &t->helper, err);
+    if (rc != 0) {
+      curl_loop_free(t->loop);
+      t->loop = NULL;
+      return rc;
+    }
+    t->state = T_RUNNING;
+    return 0;
   }
   int rc = stream_start(t, err);
   if (rc != 0) {
@@ -249,6 +284,7 @@ static void t_destroy(mcph_transport *t) {
   if (!t) {
     return;
   }
+  headers_helper_cancel(t->helper);
   stream_free(t);
   post_stop(t);
   evq_clear(&t->notes);

@@ -20,6 +20,7 @@
 
 #include "../common/curl_loop.h"
 #include "../common/event_queue.h"
+#include "../common/headers_helper.h"
 #include "../common/http_client.h"
 #include "../common/remote_config.h"
 #include "../common/sse.h"
@@ -74,6 +75,7 @@ struct mcph_transport {
   remote_config cfg; /* cfg.display_url: the URL for messages */
   curl_loop *loop;
   enum state state;
+  headers_helper *helper; /* the headersHelper running at start, or NULL */
 
   /* ---- the stream (stream.c) ---- */
   CURL *get; /* the GET in flight, or NULL */

@@ -8,16 +8,15 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "proc_watch.h"
 #include "spawn.h"
 #include "stdio_transport.h"
 
 #define GRACE_MS 100         /* a pipe closed: time to exit by itself */
 #define SIGTERM_AFTER_MS 500 /* after SIGINT */
 #define SIGKILL_AFTER_MS 500 /* after SIGTERM, 1000 ms in all */
-#define WAIT_POLL_MS 50      /* without pidfd: how often to look */
 #define REASON_MAX 4096
 
 static bool check_exit(mcph_transport *t);
@@ -102,27 +101,21 @@ void child_reap(mcph_transport *t, bool block) {
 }
 
 static void describe_exit(const mcph_transport *t, char *buf, size_t size) {
-  int st = t->wait_status;
   if (!t->status_known) {
     snprintf(buf, size, "server process ended (exit status unknown)");
-  } else if (WIFEXITED(st)) {
-    snprintf(buf, size, "server process exited with status %d",
-             WEXITSTATUS(st));
-  } else if (WIFSIGNALED(st)) {
-    const char *abbrev = sigabbrev_np(WTERMSIG(st));
-    snprintf(buf, size, "server process killed by signal %d (SIG%s)",
-             WTERMSIG(st), abbrev ? abbrev : "?");
-  } else {
-    snprintf(buf, size, "server process ended (wait status %d)", st);
+    return;
   }
+  char status[96];
+  proc_describe_status(t->wait_status, status, sizeof status);
+  snprintf(buf, size, "server process %s", status);
 }
 
 /* Fills reason and returns the on_close code. */
 static int close_reason(mcph_transport *t, const char *status, char *reason,
                         size_t size) {
-  spawn_failure failure;
-  if (spawn_read_failure(t->status_fd, &failure)) {
-    spawn_describe_failure(&failure, t->cfg.command, t->cfg.cwd, reason, size);
+  proc_failure failure;
+  if (proc_read_failure(t->status_fd, &failure)) {
+    proc_describe_failure(&failure, t->cfg.command, t->cfg.cwd, reason, size);
     return MCPH_ESPAWN;
   }
   if (t->close_requested) {
@@ -146,9 +139,8 @@ static int close_reason(mcph_transport *t, const char *status, char *reason,
 /* The child has exited: reap it, take in what its pipes still hold, and
  * report the end. Runs once. */
 static void child_exited(mcph_transport *t) {
-  stdio_unwatch(t, &t->pid_watch);
-  stdio_close_fd(&t->pidfd);
-  stdio_cancel(t, &t->poll_timer);
+  proc_watch_cancel(t->exit_watch);
+  t->exit_watch = NULL;
   stdio_cancel(t, &t->grace_timer);
   stdio_cancel(t, &t->kill_timer);
   child_reap(t, false);
@@ -174,13 +166,9 @@ static bool check_exit(mcph_transport *t) {
   if (t->state != T_RUNNING) {
     return true;
   }
-  siginfo_t si;
-  memset(&si, 0, sizeof si);
-  /* WNOWAIT: the group is unregistered from the guardian before the reap
-   * that could free its id. ECHILD: it was reaped behind our back. */
-  if (waitid(P_PID, (id_t)t->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0
-          ? si.si_pid == 0
-          : errno != ECHILD) {
+  /* Not reaped yet: the group is unregistered from the guardian before
+   * the reap that could free its id (child_reap). */
+  if (!proc_exited(t->pid)) {
     return false;
   }
   child_exited(t);
@@ -189,34 +177,27 @@ static bool check_exit(mcph_transport *t) {
 
 /* ---- watching ---- */
 
-static void on_pidfd(void *ud, int fd, unsigned events) {
-  (void)fd;
-  (void)events;
-  check_exit(ud);
-}
-
-static void on_poll_timer(void *ud) {
+static void on_exit_seen(void *ud, int wstatus) {
   mcph_transport *t = ud;
-  t->poll_timer = NULL;
-  if (!check_exit(t) &&
-      t->host->timer_start(t->host, WAIT_POLL_MS, on_poll_timer, t,
-                           &t->poll_timer) != 0) {
+  t->exit_watch = NULL; /* it freed itself */
+  if (wstatus == -1 && !proc_exited(t->pid)) {
+    /* The watch could not go on (no timer): end it rather than wait. */
     mcph_logf(t->host, MCPH_LOG_ERROR, t->name,
               "cannot start a timer to watch the server; stopping it");
     child_stop(t);
     signal_group(t, SIGKILL);
+    if (proc_watch_start(t->host, t->pid, PROC_WATCH_NO_REAP, on_exit_seen, t,
+                         &t->exit_watch) != 0) {
+      t->exit_watch = NULL;
+    }
+    return;
   }
+  check_exit(t);
 }
 
 int child_watch(mcph_transport *t) {
-#ifdef SYS_pidfd_open
-  t->pidfd = (int)syscall(SYS_pidfd_open, t->pid, 0); /* close-on-exec */
-#endif
-  if (t->pidfd >= 0) {
-    return t->host->fd_watch(t->host, t->pidfd, MCPH_FD_READ, on_pidfd, t,
-                             &t->pid_watch);
-  }
-  /* Linux before 5.3: poll. */
-  return t->host->timer_start(t->host, WAIT_POLL_MS, on_poll_timer, t,
-                              &t->poll_timer);
+  return proc_watch_start(t->host, t->pid, PROC_WATCH_NO_REAP, on_exit_seen, t,
+                          &t->exit_watch) == 0
+             ? 0
+             : MCPH_ENOMEM;
 }

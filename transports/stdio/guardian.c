@@ -106,7 +106,7 @@ static _Noreturn void guardian_main(int cmd_fd) {
       close(fd);
     }
   }
-  spawn_close_fds_except(cmd_fd);
+  proc_close_fds_except(cmd_fd);
 
   pgid_set set = {0};
   char buf[256];
@@ -161,7 +161,7 @@ static bool guardian_start(guardian *g) {
   int fds[2];
   /* The write end non-blocking: never block the loop on a guardian that
    * does not read. */
-  if (spawn_make_pipe(fds, 1) != 0) {
+  if (proc_make_pipe(fds, 1) != 0) {
     guardian_warn(g, "cannot start the process guardian: pipe", errno);
     return false;
   }

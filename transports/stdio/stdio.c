@@ -27,6 +27,7 @@
 
 #include <mcphost/plugin.h>
 
+#include "proc_watch.h"
 #include "spawn.h"
 #include "stdio_transport.h"
 
@@ -48,7 +49,7 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
   t->host = t->pl->host;
   t->ev = params->events;
   t->pid = -1;
-  t->pidfd = t->status_fd = t->stdin_fd = t->stdout_fd = t->stderr_fd = -1;
+  t->status_fd = t->stdin_fd = t->stdout_fd = t->stderr_fd = -1;
   t->name = strdup(params->server_name ? params->server_name : "");
   int rc = t->name ? stdio_config_parse(params->config_json, &t->cfg, err)
                    : mcph_error_set(err, MCPH_ENOMEM, "out of memory");
@@ -99,8 +100,8 @@ static int t_start(mcph_transport *t, mcph_error *err) {
      * reaps it and frees the rest. */
     stdio_unwatch(t, &t->stdout_watch);
     stdio_unwatch(t, &t->stderr_watch);
-    stdio_unwatch(t, &t->pid_watch);
-    stdio_cancel(t, &t->poll_timer);
+    proc_watch_cancel(t->exit_watch);
+    t->exit_watch = NULL;
     kill(-t->pid, SIGKILL);
     return mcph_error_set(err, MCPH_ENOMEM,
                           "cannot start \"%s\": cannot watch its pipes",
@@ -135,17 +136,16 @@ static void t_destroy(mcph_transport *t) {
   if (!t) {
     return;
   }
-  stdio_cancel(t, &t->poll_timer);
+  proc_watch_cancel(t->exit_watch);
+  t->exit_watch = NULL;
   stdio_cancel(t, &t->grace_timer);
   stdio_cancel(t, &t->kill_timer);
-  stdio_unwatch(t, &t->pid_watch);
   stdio_unwatch(t, &t->stdout_watch);
   stdio_unwatch(t, &t->stderr_watch);
   pipes_close_stdin(t);
   if (t->pid > 0) {
     child_reap(t, true); /* not reaped: close() skipped, or start failed */
   }
-  stdio_close_fd(&t->pidfd);
   stdio_close_fd(&t->status_fd);
   stdio_close_fd(&t->stdout_fd);
   stdio_close_fd(&t->stderr_fd);

@@ -58,12 +58,10 @@ struct mcph_transport {
   bool stopping;                    /* the signal sequence has begun */
 
   pid_t pid; /* child and process group id; -1 once reaped */
-  int pidfd;
   int status_fd; /* the child's start-failure report, see spawn.h */
   int wait_status;
   bool status_known;
-  mcph_watch *pid_watch;
-  mcph_timer *poll_timer;  /* without pidfd */
+  struct proc_watch *exit_watch; /* common/proc_watch.h, no reaping */
   mcph_timer *grace_timer; /* a pipe closed: time to exit by itself */
   mcph_timer *kill_timer;  /* SIGTERM, then SIGKILL */
   int kill_step;
@@ -104,8 +102,8 @@ void pipes_drain(mcph_transport *t);
 
 /* ---- child.c ---- */
 
-/* Starts noticing the child's exit: a pidfd watch, else a poll timer.
- * Returns 0 or a negative MCPH_E* code. */
+/* Starts noticing the child's exit (common/proc_watch.h: a pidfd, else a
+ * poll timer). Returns 0 or a negative MCPH_E* code. */
 int child_watch(mcph_transport *t);
 
 /* A pipe closed under a child not yet reaped: waits a short grace for it

@@ -1,0 +1,376 @@
+/* Starting a child process; see proc_spawn.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* pipe2, strchrnul, close_range, sigabbrev_np */
+#endif
+#include "proc_spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* glibc's execvp() searches this when PATH is unset (confstr _CS_PATH). */
+#define DEFAULT_PATH "/bin:/usr/bin"
+
+/* Everything the child needs, prepared before fork so that the child only
+ * makes async-signal-safe calls. */
+typedef struct child_plan {
+  pid_t parent;
+  const proc_spec *spec;
+  int status_fd;        /* where a failure before exec is reported */
+  char **candidates;    /* paths to try, in order */
+  bool searched;        /* candidates came from a PATH search */
+  const char **sh_argv; /* {"/bin/sh", <candidate>, argv[1..], NULL} */
+  char *const *envp;
+} child_plan;
+
+static void free_strv(char **v) {
+  for (char **p = v; p && *p; p++) {
+    free(*p);
+  }
+  free(v);
+}
+
+/* The execvp() search list for `cmd`, with PATH from the child's env. */
+static char **exec_candidates(const char *cmd, char *const *envp,
+                              bool *searched) {
+  *searched = strchr(cmd, '/') == NULL;
+  if (!*searched) {
+    char **v = calloc(2, sizeof *v);
+    if (v && !(v[0] = strdup(cmd))) {
+      free(v);
+      v = NULL;
+    }
+    return v;
+  }
+  const char *path = DEFAULT_PATH;
+  for (char *const *e = envp; e && *e; e++) {
+    if (strncmp(*e, "PATH=", 5) == 0) {
+      path = *e + 5;
+    }
+  }
+  size_t n = 1;
+  for (const char *p = path; *p; p++) {
+    n += *p == ':';
+  }
+  char **v = calloc(n + 1, sizeof *v);
+  if (!v) {
+    return NULL;
+  }
+  size_t i = 0;
+  for (const char *p = path;; p++) {
+    const char *end = strchrnul(p, ':');
+    /* An empty element means the working directory, as in execvp(). */
+    int len = end == p ? asprintf(&v[i], "%s", cmd)
+                       : asprintf(&v[i], "%.*s/%s", (int)(end - p), p, cmd);
+    if (len < 0) {
+      v[i] = NULL;
+      free_strv(v);
+      return NULL;
+    }
+    i++;
+    if (!*end) {
+      break;
+    }
+    p = end;
+  }
+  return v;
+}
+
+int proc_lift_fd(int fd) {
+  if (fd >= 3) {
+    return fd;
+  }
+  int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  int e = errno;
+  close(fd);
+  errno = e;
+  return moved;
+}
+
+int proc_make_pipe(int fds[2], int nonblock_end) {
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    return -1;
+  }
+  /* The child dup2()s its ends onto 0, 1 and 2; no end may already be one
+   * of those (the host may run with a standard fd closed). */
+  fds[0] = proc_lift_fd(fds[0]);
+  fds[1] = proc_lift_fd(fds[1]);
+  if (fds[0] < 0 || fds[1] < 0) {
+    int e = errno;
+    if (fds[0] >= 0) {
+      close(fds[0]);
+    }
+    if (fds[1] >= 0) {
+      close(fds[1]);
+    }
+    fds[0] = fds[1] = -1;
+    errno = e;
+    return -1;
+  }
+  if (nonblock_end == 0 || nonblock_end == 1) {
+    int fl = fcntl(fds[nonblock_end], F_GETFL);
+    fcntl(fds[nonblock_end], F_SETFL, fl | O_NONBLOCK);
+  }
+  return 0;
+}
+
+void proc_close_fds_except(int keep) {
+  if (keep < 3) {
+    if (close_range(3, ~0U, 0) == 0) {
+      return;
+    }
+  } else if ((keep == 3 || close_range(3, (unsigned)keep - 1, 0) == 0) &&
+             close_range((unsigned)keep + 1, ~0U, 0) == 0) {
+    return;
+  }
+  /* close_range() needs Linux 5.9; before that, one at a time. */
+  struct rlimit rl;
+  int max = 65536;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)max) {
+    max = (int)rl.rlim_cur;
+  }
+  for (int fd = 3; fd < max; fd++) {
+    if (fd != keep) {
+      close(fd);
+    }
+  }
+}
+
+static _Noreturn void child_fail(const child_plan *p, int stage, int error) {
+  proc_failure f = {.stage = stage, .error = error};
+  ssize_t unused = write(p->status_fd, &f, sizeof f);
+  (void)unused;
+  _exit(127);
+}
+
+/* The child's stdin, stdout and stderr, in order: an fd given is at
+ * least 3, so no dup2 overwrites one still to be used. */
+static bool child_fds(const child_plan *p) {
+  for (int i = 0; i < 3; i++) {
+    int fd = p->spec->fd[i];
+    if (fd == PROC_FD_INHERIT) {
+      continue;
+    }
+    if (fd == PROC_FD_NULL) {
+      int null = open("/dev/null", i == 0 ? O_RDONLY : O_WRONLY);
+      if (null < 0) {
+        return false;
+      }
+      if (null != i && (dup2(null, i) < 0 || close(null) != 0)) {
+        return false;
+      }
+    } else if (dup2(fd, i) < 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static _Noreturn void child_main(const child_plan *p) {
+  /* Signals are all blocked (see proc_start): restore the defaults, so
+   * that nothing the host ignores or handles stays so in the child, then
+   * unblock. */
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; sig++) {
+    sigaction(sig, &dfl, NULL); /* fails harmlessly for KILL, STOP, ... */
+  }
+  if (p->spec->new_session) {
+    setsid();
+  } else {
+    /* Its own process group, so that shutdown signals reach whatever it
+     * forks and nothing of the host's. */
+    setpgid(0, 0);
+  }
+  if (p->spec->die_with_host) {
+    /* Killed when the host dies; if it died already, the signal will
+     * never come. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != p->parent) {
+      _exit(127);
+    }
+  }
+  if (!child_fds(p)) {
+    child_fail(p, PROC_STAGE_EXEC, errno);
+  }
+  proc_close_fds_except(p->status_fd); /* close-on-exec itself */
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  if (p->spec->cwd && chdir(p->spec->cwd) != 0) {
+    child_fail(p, PROC_STAGE_CHDIR, errno);
+  }
+  bool denied = false;
+  for (char **c = p->candidates; *c; c++) {
+    execve(*c, p->spec->argv, p->envp);
+    int e = errno;
+    if (e == ENOEXEC) { /* no #! line: a shell script, as execvp() does */
+      p->sh_argv[1] = *c;
+      execve("/bin/sh", (char *const *)p->sh_argv, p->envp);
+      child_fail(p, PROC_STAGE_EXEC, errno);
+    }
+    if (!p->searched) {
+      child_fail(p, PROC_STAGE_EXEC, e);
+    }
+    switch (e) {
+    case EACCES: denied = true; break;
+    case ENOENT:
+    case ENOTDIR:
+    case ESTALE:
+    case ENODEV:
+    case ETIMEDOUT: break; /* try the next directory, as execvp() does */
+    default: child_fail(p, PROC_STAGE_EXEC, e);
+    }
+  }
+  child_fail(p, PROC_STAGE_EXEC, denied ? EACCES : ENOENT);
+}
+
+static void close_fd(int *fd) {
+  if (*fd >= 0) {
+    close(*fd);
+    *fd = -1;
+  }
+}
+
+/* Forks the child of `plan`; the parent's side. Returns the pid or -1
+ * with errno set. */
+static pid_t fork_child(const child_plan *plan) {
+  /* Block every signal across fork so that no host handler runs in the
+   * child before it has reset them. */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  pid_t pid = fork();
+  if (pid == 0) {
+    child_main(plan);
+  }
+  int fork_errno = errno;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (pid > 0 && !plan->spec->new_session) {
+    /* Also here, so that the group exists before the first kill(-pid);
+     * fails harmlessly once the child has exec'd. */
+    setpgid(pid, pid);
+  }
+  errno = fork_errno;
+  return pid;
+}
+
+int proc_start(const proc_spec *spec, pid_t *pid, char *why, size_t n) {
+  const char *cmd = spec->argv && spec->argv[0] ? spec->argv[0] : "";
+  if (!*cmd) {
+    snprintf(why, n, "no command to start");
+    errno = EINVAL;
+    return -1;
+  }
+  int rc = -1, err = 0;
+  int st[2] = {-1, -1};
+  child_plan plan = {.parent = getpid(),
+                     .spec = spec,
+                     .envp = spec->envp ? spec->envp : environ,
+                     .status_fd = spec->report_fd};
+  size_t argc = 0;
+  while (spec->argv[argc]) {
+    argc++;
+  }
+  plan.sh_argv = calloc(argc + 2, sizeof *plan.sh_argv);
+  plan.candidates = exec_candidates(cmd, plan.envp, &plan.searched);
+  if (!plan.sh_argv || !plan.candidates) {
+    err = ENOMEM;
+    snprintf(why, n, "cannot start \"%s\": out of memory", cmd);
+    goto out;
+  }
+  plan.sh_argv[0] = "/bin/sh";
+  for (size_t i = 1; i < argc; i++) {
+    plan.sh_argv[i + 1] = spec->argv[i];
+  }
+  if (spec->report_fd < 0) {
+    if (proc_make_pipe(st, -1) != 0) {
+      err = errno;
+      snprintf(why, n, "cannot start \"%s\": pipe: %s", cmd, strerror(err));
+      goto out;
+    }
+    plan.status_fd = st[1];
+  }
+  pid_t child = fork_child(&plan);
+  if (child < 0) {
+    err = errno;
+    snprintf(why, n, "cannot start \"%s\": fork: %s", cmd, strerror(err));
+    goto out;
+  }
+  if (spec->report_fd < 0) {
+    /* The write end closes at the exec: EOF then, a report before. */
+    close_fd(&st[1]);
+    proc_failure f;
+    if (proc_read_failure(st[0], &f)) {
+      while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {
+      }
+      proc_describe_failure(&f, cmd, spec->cwd, why, n);
+      err = f.error;
+      goto out;
+    }
+  }
+  *pid = child;
+  rc = 0;
+out:
+  close_fd(&st[0]);
+  close_fd(&st[1]);
+  free_strv(plan.candidates);
+  free(plan.sh_argv);
+  if (rc != 0) {
+    errno = err;
+  }
+  return rc;
+}
+
+bool proc_read_failure(int fd, proc_failure *f) {
+  ssize_t n;
+  do {
+    n = read(fd, f, sizeof *f);
+  } while (n < 0 && errno == EINTR);
+  return n == (ssize_t)sizeof *f;
+}
+
+void proc_describe_failure(const proc_failure *f, const char *command,
+                           const char *cwd, char *buf, size_t size) {
+  if (f->stage == PROC_STAGE_CHDIR) {
+    snprintf(buf, size,
+             "cannot start \"%s\": cannot change to directory "
+             "\"%s\": %s",
+             command, cwd ? cwd : "", strerror(f->error));
+  } else {
+    snprintf(buf, size, "cannot start \"%s\": %s", command, strerror(f->error));
+  }
+}
+
+void proc_describe_status(int wstatus, char *buf, size_t size) {
+  if (WIFEXITED(wstatus)) {
+    snprintf(buf, size, "exited with status %d", WEXITSTATUS(wstatus));
+  } else if (WIFSIGNALED(wstatus)) {
+    const char *abbrev = sigabbrev_np(WTERMSIG(wstatus));
+    snprintf(buf, size, "killed by signal %d (SIG%s)", WTERMSIG(wstatus),
+             abbrev ? abbrev : "?");
+  } else {
+    snprintf(buf, size, "ended (wait status %d)", wstatus);
+  }
+}
+
+void proc_kill(pid_t pid) {
+  if (pid <= 0) {
+    return;
+  }
+  kill(-pid, SIGKILL);
+  kill(pid, SIGKILL);
+  while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+  }
+}

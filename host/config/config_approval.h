@@ -1,0 +1,70 @@
+/* What an approval of a project server binds: the entry as written (its
+ * raw JSON: command, args, env, cwd, url, headers, roots, tls, every other
+ * key, and so every ${VAR} it references), the file it came from, and
+ * that file's "permissions" object (its rules may govern the server's
+ * tools). The user settings keep, in the project's record, Claude Code's
+ * list of names (enabledMcpjsonServers) and beside it, under a key Claude
+ * Code does not use, what each name was approved as:
+ *
+ *   "approvedMcpjsonEntries": {
+ *     "NAME": {"file": "/abs/.mcp.json", "sha256": "<hex>",
+ *              "entry": {...}, "variables": [...], "permissions": {...}}
+ *   }
+ *
+ * `entry` is kept to show what changed, with the values of env and
+ * headers (often tokens) replaced by "sha256:<hex>" digests of name and
+ * value: the record never holds them.
+ *
+ * An approved server whose entry or file no longer has that digest is
+ * pending again, "changed since approval", with the difference. */
+#ifndef MCPHOST_CONFIG_APPROVAL_H
+#define MCPHOST_CONFIG_APPROVAL_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "core/util.h"
+
+#define APPROVAL_KEY "approvedMcpjsonEntries"
+
+/* The digest of an entry from `file`: lower-case hex SHA-256 of a
+ * versioned text holding both (OpenSSL's libcrypto, opened on first use;
+ * any thread). New string, or NULL when libcrypto cannot be loaded. */
+char *approval_digest(const char *file, const cJSON *raw, const cJSON *perms);
+
+/* NULL, or why no digest can be computed (a static sentence). */
+const char *approval_unavailable(void);
+
+/* Whether `record` (one value of approvedMcpjsonEntries) binds exactly
+ * this entry from this file with these permission rules (`perms`: the
+ * file's "permissions" object, or NULL); false when no digest can be
+ * computed, so that nothing runs unchecked. */
+bool approval_matches(const cJSON *record, const char *file, const cJSON *raw,
+                      const cJSON *perms);
+
+/* A new record for approvedMcpjsonEntries, or NULL when no digest can be
+ * computed (approval_unavailable() says why). */
+cJSON *approval_record(const char *file, const cJSON *raw, const cJSON *perms);
+
+/* What the entry runs, for a person deciding: the command line or URL,
+ * the env and header names (never their values), the ${VAR} references,
+ * the cwd, roots and tls, the names of any other keys, and the file's
+ * permission rules; parts joined by `sep` ("; " on one line, "\n  " as a
+ * list). Text from the file is escaped (text_escape.h). New string. */
+char *approval_summary(const cJSON *raw, const cJSON *perms, const char *sep);
+
+/* What changed between the approved record and the entry now, in the
+ * same form ("command: a -> b; env: +X, -Y; keys removed: roots; ...").
+ * New string. */
+char *approval_diff(const cJSON *record, const char *file, const cJSON *raw,
+                    const cJSON *perms);
+
+/* The names of the variables an entry references, in order, each once:
+ * a new array of strings. */
+cJSON *approval_vars(const cJSON *raw);
+
+/* Appends `w` to `b` as one shell word (quoted when it needs it), after a
+ * space when `b` is not empty. */
+void approval_add_word(strbuf *b, const char *w);
+
+#endif

@@ -1,0 +1,293 @@
+#include "config/config_expand.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+static bool name_start(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+
+static bool name_char(char ch) {
+  return name_start(ch) || (ch >= '0' && ch <= '9');
+}
+
+/* Where each "${" closes: one pass with a stack, so finding the end of a
+ * default never rescans the text (a hostile value full of "${" stays
+ * linear). Positions are offsets into the whole string. */
+typedef struct braces {
+  size_t *open, *close; /* close = SIZE_MAX: never closed */
+  size_t n;
+} braces;
+
+static void braces_scan(braces *b, const char *s, size_t len) {
+  b->n = 0;
+  for (size_t i = 0; i + 1 < len; i++)
+    b->n += s[i] == '$' && s[i + 1] == '{';
+  b->open = xcalloc(b->n ? b->n : 1, sizeof *b->open);
+  b->close = xcalloc(b->n ? b->n : 1, sizeof *b->close);
+  size_t *stack = xcalloc(b->n ? b->n : 1, sizeof *stack);
+  size_t k = 0, depth = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] == '$' && i + 1 < len && s[i + 1] == '{') {
+      b->open[k] = i;
+      b->close[k] = SIZE_MAX;
+      stack[depth++] = k++;
+      i++;
+    } else if (s[i] == '}' && depth > 0) {
+      b->close[stack[--depth]] = i;
+    }
+  }
+  free(stack);
+}
+
+/* The '}' matching the "${" at offset `pos`, or SIZE_MAX. */
+static size_t braces_close(const braces *b, size_t pos) {
+  size_t lo = 0, hi = b->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (b->open[mid] < pos)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < b->n && b->open[lo] == pos ? b->close[lo] : SIZE_MAX;
+}
+
+typedef struct expander {
+  const char *s; /* the whole string */
+  braces br;
+  expand_lookup_fn lookup;
+  void *lookup_ud;
+  expand_missing_fn missing;
+  void *missing_ud;
+} expander;
+
+/* Expands s[from, to) into `out`. */
+static void expand_range(expander *x, strbuf *out, size_t from, size_t to,
+                         int depth) {
+  const char *s = x->s;
+  size_t i = from;
+  while (i < to) {
+    if (!(s[i] == '$' && i + 2 < to && s[i + 1] == '{' &&
+          name_start(s[i + 2]))) {
+      sb_addc(out, s[i++]);
+      continue;
+    }
+    size_t n = i + 2, q = n;
+    while (q < to && name_char(s[q]))
+      q++;
+    size_t close = braces_close(&x->br, i);
+    bool is_default = q + 1 < to && s[q] == ':' && s[q + 1] == '-';
+    if (close == SIZE_MAX || close >= to || (!is_default && close != q)) {
+      sb_addc(out, s[i++]); /* not a reference: keep the text */
+      continue;
+    }
+    char *var = xstrndup(s + n, q - n);
+    const char *val = x->lookup(x->lookup_ud, var);
+    if (val) {
+      sb_adds(out, val);
+    } else if (is_default) {
+      /* The cap only guards the stack against hostile nesting. */
+      if (depth < 64)
+        expand_range(x, out, q + 2, close, depth + 1);
+      else
+        sb_add(out, s + q + 2, close - (q + 2));
+    } else {
+      if (x->missing)
+        x->missing(x->missing_ud, var);
+      sb_add(out, s + i, close + 1 - i);
+    }
+    free(var);
+    i = close + 1;
+  }
+}
+
+static const char *env_lookup(void *ud, const char *name) {
+  (void)ud;
+  return getenv(name);
+}
+
+char *expand_vars(const char *in, expand_lookup_fn lookup, void *lookup_ud,
+                  expand_missing_fn missing, void *missing_ud) {
+  expander x = {.s = in,
+                .lookup = lookup ? lookup : env_lookup,
+                .lookup_ud = lookup_ud,
+                .missing = missing,
+                .missing_ud = missing_ud};
+  size_t len = strlen(in);
+  braces_scan(&x.br, in, len);
+  strbuf b;
+  sb_init(&b);
+  sb_add(&b, "", 0);
+  expand_range(&x, &b, 0, len, 0);
+  free(x.br.open);
+  free(x.br.close);
+  return sb_take(&b);
+}
+
+typedef struct field_ctx {
+  config *c;
+  const char *src, *name, *path;
+  const expand_rules *rules;
+} field_ctx;
+
+static bool withheld(const field_ctx *f, const char *var) {
+  return f->rules && f->rules->allowed &&
+         !f->rules->allowed(f->rules->allowed_ud, var);
+}
+
+static const char *rules_lookup(void *ud, const char *var) {
+  field_ctx *f = ud;
+  if (withheld(f, var)) {
+    config_warn(f->c,
+                "%s: server \"%s\": ${%s} not expanded: not in "
+                "allowedEnvVars (%s) (at %s)",
+                f->src, f->name, var,
+                f->rules->allowed_origin ? f->rules->allowed_origin : "?",
+                f->path);
+    return NULL;
+  }
+  return getenv(var);
+}
+
+static void on_missing(void *ud, const char *var) {
+  field_ctx *f = ud;
+  if (withheld(f, var))
+    return; /* said already */
+  config_warn(f->c,
+              "%s: server \"%s\": ${%s} is not set and has no default; "
+              "left as written (at %s)",
+              f->src, f->name, var, f->path);
+}
+
+static const char *unset_lookup(void *ud, const char *var) {
+  (void)ud;
+  (void)var;
+  return NULL;
+}
+
+static char *expand_item_text(field_ctx *f, const char *text) {
+  return expand_vars(text, f->rules ? rules_lookup : NULL, f, on_missing, f);
+}
+
+static void expand_item(field_ctx *f, cJSON *item, const char *path) {
+  if (!cJSON_IsString(item) || !strchr(item->valuestring, '$'))
+    return;
+  f->path = path;
+  char *v = expand_item_text(f, item->valuestring);
+  cJSON_SetValuestring(item, v);
+  free(v);
+}
+
+/* The scheme and host of a URL as text ("https://example.com"), read the
+ * strictest way: the authority ends at '/', '?', '#' or '\\' (WHATWG reads
+ * '\\' as '/'); the host starts after the first '@' (`first_at`) or the
+ * last one, as parsers differ, and ends at the port. New string; the whole
+ * text when there is no "://". */
+static char *scheme_host(const char *url, bool first_at) {
+  const char *sep = strstr(url, "://");
+  if (!sep)
+    return xstrdup(url);
+  const char *auth = sep + 3;
+  size_t alen = strcspn(auth, "/?#\\");
+  const char *host = auth;
+  for (size_t i = 0; i < alen; i++) {
+    if (auth[i] == '@') {
+      host = auth + i + 1;
+      if (first_at)
+        break;
+    }
+  }
+  size_t hlen = (size_t)(auth + alen - host);
+  if (hlen && host[0] == '[') {
+    const char *close = memchr(host, ']', hlen);
+    hlen = close ? (size_t)(close - host) + 1 : hlen;
+  } else {
+    const char *colon = memchr(host, ':', hlen);
+    hlen = colon ? (size_t)(colon - host) : hlen;
+  }
+  return xasprintf("%.*s%.*s", (int)(auth - url), url, (int)hlen, host);
+}
+
+/* Whether `url` has the scheme and host of `fixed` however it is read. */
+static bool same_scheme_host(const char *fixed, const char *url) {
+  bool same = !strchr(url, '\\');
+  for (int first = 0; first < 2 && same; first++) {
+    char *want = scheme_host(fixed, first), *got = scheme_host(url, first);
+    same = !strstr(want, "${") && strcmp(want, got) == 0;
+    free(want);
+    free(got);
+  }
+  return same;
+}
+
+/* Expands "url" where the environment cannot move its scheme or host:
+ * the URL with every variable unset (defaults and literal text only, all
+ * from the file) must have the same scheme and host as the expanded one,
+ * and must hold no reference there. */
+static int expand_url_guarded(field_ctx *f, cJSON *item, const char *path) {
+  if (!cJSON_IsString(item) || !strstr(item->valuestring, "${"))
+    return 0;
+  f->path = path;
+  char *fixed = expand_vars(item->valuestring, unset_lookup, NULL, NULL, NULL);
+  char *v = expand_item_text(f, item->valuestring);
+  int rc = 0;
+  if (!same_scheme_host(fixed, v)) {
+    config_error(f->c,
+                 "%s: server \"%s\": refused: a ${VAR} reference would "
+                 "set the scheme or host of \"url\"; a project or plugin "
+                 "server must name its host literally (at %s)",
+                 f->src, f->name, path);
+    rc = -1;
+  } else {
+    cJSON_SetValuestring(item, v);
+  }
+  free(fixed);
+  free(v);
+  return rc;
+}
+
+int config_expand_entry(config *c, const char *src, const char *where,
+                        const char *name, cJSON *entry,
+                        const expand_rules *rules) {
+  field_ctx f = {.c = c, .src = src, .name = name, .rules = rules};
+  int rc = 0;
+  static const char *const scalars[] = {"command", "url"};
+  for (size_t i = 0; i < 2; i++) {
+    char *path = config_path_join(where, scalars[i]);
+    cJSON *item = cJSON_GetObjectItemCaseSensitive(entry, scalars[i]);
+    if (i == 1 && rules && rules->guard_url)
+      rc = expand_url_guarded(&f, item, path);
+    else
+      expand_item(&f, item, path);
+    free(path);
+  }
+  cJSON *a, *args = cJSON_GetObjectItemCaseSensitive(entry, "args");
+  if (!cJSON_IsArray(args))
+    args = NULL; /* a wrong type is the transport's to report */
+  int i = 0;
+  cJSON_ArrayForEach(a, args) {
+    char *path = xasprintf("%s.args[%d]", where, i++);
+    expand_item(&f, a, path);
+    free(path);
+  }
+  static const char *const maps[] = {"env", "headers"};
+  for (size_t m = 0; m < 2; m++) {
+    cJSON *map = cJSON_GetObjectItemCaseSensitive(entry, maps[m]);
+    if (!cJSON_IsObject(map))
+      continue; /* a wrong type is the transport's to report */
+    char *base = config_path_join(where, maps[m]);
+    cJSON *v;
+    cJSON_ArrayForEach(v, map) {
+      char *path = config_path_join(base, v->string);
+      expand_item(&f, v, path);
+      free(path);
+    }
+    free(base);
+  }
+  return rc;
+}

@@ -1,0 +1,52 @@
+#include "core/base64.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+static int b64val(unsigned char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+' || c == '-') return 62; /* '-' and '_': base64url, leniently */
+  if (c == '/' || c == '_') return 63;
+  return -1;
+}
+
+unsigned char *base64_decode(const char *in, size_t *out_len) {
+  size_t n = strlen(in);
+  unsigned char *out = xmalloc(n / 4 * 3 + 3);
+  size_t o = 0;
+  unsigned acc = 0;
+  int bits = 0;
+  bool pad = false;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)in[i];
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+      continue;
+    if (c == '=') {
+      pad = true;
+      continue;
+    }
+    int v = b64val(c);
+    if (v < 0 || pad) { /* junk, or data after padding */
+      free(out);
+      return NULL;
+    }
+    acc = (acc << 6) | (unsigned)v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (unsigned char)(acc >> bits);
+      acc &= (1u << bits) - 1;
+    }
+  }
+  if (bits >= 6) { /* a lone trailing character cannot encode a byte */
+    free(out);
+    return NULL;
+  }
+  *out_len = o;
+  return out;
+}

@@ -1,0 +1,126 @@
+/* The host object: owns the loop, the plugin registry, the configuration,
+ * the per-user paths, and the table of services handed to plugins. There
+ * is no other mutable global state. Loop thread only. */
+#ifndef MCPHOST_HOST_H_INTERNAL
+#define MCPHOST_HOST_H_INTERNAL
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <mcphost/mcphost.h>
+
+#include "config/config.h"
+#include "config/config_scopes.h"
+#include "core/host_config.h"
+#include "core/loop.h"
+#include "core/plugins.h"
+#include "safety/sanitize.h"
+
+#define MCPHOST_VERSION "0.1.0"
+
+typedef struct host_options {
+  const char *const *plugin_dirs; /* --plugin-dir, in order */
+  size_t nplugin_dirs;
+  const char *builtin_plugin_dir; /* NULL: next to the executable */
+  int verbosity;                  /* 0 quiet .. 3 trace */
+} host_options;
+
+typedef struct host {
+  loop *loop;
+  /* The host's own services table; each plugin has its own copy
+   * (plugin.handle), all leading back here (host_from_api). */
+  plugin_handle self;
+  registry reg;
+  config cfg;
+  int verbosity;
+  sanitize_mode sanitize; /* --sanitize: what sessions do to server text */
+  char *paths[4]; /* enum mcph_path */
+  int sigfd;      /* SIGINT/SIGTERM/SIGHUP as a readable fd */
+  loop_watch *sigwatch;
+  volatile bool interrupted; /* set when a signal arrived */
+  int signal_number;
+  void *features;  /* feature_rec[], see features.c */
+  size_t nfeatures;
+  struct host_option {
+    char *name, *value;
+  } *options; /* values of plugin-declared options (--name=value) */
+  size_t noptions;
+  /* The "mcph.host.servers/1" service, offered by the MCP client that
+   * owns the connections (mcp/client.h); NULL: not offered. */
+  const mcph_host_servers *servers_service;
+  struct mcp_client *client; /* that client, for its service functions */
+  void *auth;                /* connections known to host_auth.c */
+  size_t nsessions;          /* live sessions (they point into cfg) */
+  config_sources cfg_sources; /* what cfg was loaded from (host_config.h) */
+  bool have_cfg_sources;
+  bool listing_servers; /* inside a server source's list (no reload) */
+  host_config_loaded_fn cfg_loaded; /* after a reload (host_config.h) */
+  void *cfg_loaded_ud;
+  struct mcph_ui_ask *ui_ask; /* the open question (host_ui.c), or NULL */
+  /* Strings handed to plugins, freed once control is back in the loop
+   * (host_returned). */
+  char **returned;
+  size_t nreturned;
+  bool returned_posted;
+} host;
+
+host *host_new(const host_options *opt);
+void host_free(host *h);
+/* The host behind a table handed to plugins. */
+host *host_from_api(const mcph_host *api);
+/* The plugin a table was handed to; NULL for the host's own. */
+plugin *host_caller(const mcph_host *api);
+
+/* The one lifetime rule for strings the host returns to a plugin (abi.h):
+ * takes `s` (malloc'd) and frees it once control returned to the loop.
+ * Returns `s`. */
+const char *host_returned(host *h, char *s);
+
+/* Loads every plugin along the search path. */
+void host_load_plugins(host *h);
+
+/* Logging to stderr, filtered by verbosity. `source` may be NULL. */
+void host_log(host *h, int level, const char *source, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* As host_log, shown at `level` but labelled `label` instead of the
+ * level's name: a server's own log line, shown with -v, keeps its level
+ * ("error", "critical") in the text. */
+void host_log_labeled(host *h, int level, const char *label, const char *source,
+                      const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Runs the loop until *done is true, the deadline (absolute loop_now_ms;
+ * 0 = none) passes, or a signal arrives. Returns 0 when done, -1 on
+ * deadline, -2 on signal. */
+int host_run_until(host *h, const bool *done, uint64_t deadline_ms);
+
+/* The value of a global option a plugin declared (--NAME=VALUE,
+ * feature.h's options): plugins read it through their host handle. Both
+ * strings are copied. Defined in feature_plugins.c. */
+void host_set_plugin_option(host *h, const char *name, const char *value);
+
+/* ---- for front ends: the host's state without its fields ----
+ * (host_state.c; the CLI reads and sets the host only through these.) */
+/* The configuration (loaded by the front end: config_load_scopes into
+ * host_cfg_edit). Borrowed for the host's life. */
+const config *host_cfg(const host *h);
+config *host_cfg_edit(host *h);
+loop *host_loop(const host *h);
+/* What is loaded, read-only. */
+const registry *host_registry(const host *h);
+int host_verbosity(const host *h); /* 0 quiet .. 3 trace */
+void host_set_verbosity(host *h, int verbosity);
+/* --sanitize: what sessions do to server text (sanitize.h). */
+sanitize_mode host_sanitize(const host *h);
+void host_set_sanitize(host *h, sanitize_mode mode);
+/* A per-user path (enum mcph_path: MCPH_PATH_CWD, ...), or NULL. */
+const char *host_path(const host *h, int which);
+/* A signal (SIGINT, SIGTERM, SIGHUP) arrived; its number. */
+bool host_interrupted(const host *h);
+void host_clear_interrupt(host *h);
+int host_signal_number(const host *h);
+
+/* The directory holding this executable's built-in plugins. New string. */
+char *host_default_plugin_dir(void);
+
+#endif

@@ -1,0 +1,164 @@
+#include "core/host_auth.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/host.h"
+#include "core/util.h"
+#include "mcp/session.h"
+
+/* A connection with a created transport, and the provider that gave its
+ * Authorization value (NULL: none did). */
+typedef struct auth_conn {
+  session *s;
+  plugin *provider;
+  struct auth_conn *next;
+} auth_conn;
+
+static auth_conn **head(host *h) {
+  return (auth_conn **)&h->auth;
+}
+
+static const mcph_auth_provider *provider_of(plugin *p) {
+  const mcph_auth_provider *a = plugin_extension(p, MCPH_EXT_AUTH);
+  return a && MCPH_HAS(a, mcph_auth_provider, challenge) && a->authorization
+             ? a
+             : NULL;
+}
+
+static int set_on(session *s, const char *value, mcph_error *err) {
+  if (!MCPH_HAS(s->tf, mcph_transport_factory, set_authorization) ||
+      !s->tf->set_authorization) {
+    return mcph_error_set(err, MCPH_ENOTSUP,
+                          "the %s transport of server \"%s\" takes no "
+                          "Authorization value",
+                          s->cfg->type, s->cfg->name);
+  }
+  int rc = s->tf->set_authorization(s->t, value);
+  if (rc != MCPH_OK) {
+    return mcph_error_set(err, rc,
+                          "server \"%s\": the Authorization value was "
+                          "refused (%s)",
+                          s->cfg->name, mcph_status_name(rc));
+  }
+  return MCPH_OK;
+}
+
+void host_auth_attach(session *s) {
+  host *h = s->h;
+  auth_conn *c = xcalloc(1, sizeof *c);
+  c->s = s;
+  c->next = *head(h);
+  *head(h) = c;
+  if (!MCPH_HAS(s->tf, mcph_transport_factory, set_authorization) ||
+      !s->tf->set_authorization) {
+    return; /* stdio and older transports: nothing to ask for */
+  }
+  char *cfg_text = NULL;
+  for (size_t i = 0; i < h->reg.nplugins; i++) {
+    plugin *p = h->reg.plugins[i];
+    const mcph_auth_provider *a = provider_of(p);
+    if (!a) {
+      continue;
+    }
+    if (!cfg_text) {
+      cfg_text = cJSON_PrintUnformatted(s->cfg->json);
+    }
+    const char *value =
+        a->authorization(p->ctx, s->cfg->name, cfg_text ? cfg_text : "{}");
+    if (!value) {
+      continue;
+    }
+    mcph_error err;
+    mcph_error_init(&err);
+    if (set_on(s, value, &err) != MCPH_OK) {
+      host_log(h, MCPH_LOG_WARN, p->id, "%s", err.message);
+      continue;
+    }
+    c->provider = p;
+    host_log(h, MCPH_LOG_DEBUG, s->cfg->name,
+             "Authorization from the auth provider %s", p->id);
+    break;
+  }
+  cJSON_free(cfg_text);
+}
+
+void host_auth_detach(session *s) {
+  for (auth_conn **pp = head(s->h); *pp; pp = &(*pp)->next) {
+    if ((*pp)->s == s) {
+      auth_conn *c = *pp;
+      *pp = c->next;
+      free(c);
+      return;
+    }
+  }
+}
+
+static auth_conn *find(host *h, const session *s) {
+  for (auth_conn *c = *head(h); c; c = c->next) {
+    if (c->s == s) {
+      return c;
+    }
+  }
+  return NULL;
+}
+
+void host_auth_challenge(session *s, const mcph_auth_challenge *ch) {
+  host *h = s->h;
+  auth_conn *c = find(h, s);
+  plugin *p = c ? c->provider : NULL;
+  for (size_t i = 0; !p && i < h->reg.nplugins; i++) {
+    if (provider_of(h->reg.plugins[i])) {
+      p = h->reg.plugins[i];
+    }
+  }
+  const mcph_auth_provider *a = p ? provider_of(p) : NULL;
+  if (!a || !a->challenge) {
+    return;
+  }
+  if (a->challenge(p->ctx, s->cfg->name, ch) == MCPH_OK) {
+    host_log(h, MCPH_LOG_DEBUG, s->cfg->name,
+             "the auth provider %s takes up the HTTP %d", p->id, ch->status);
+  }
+}
+
+static int svc_set_authorization(const mcph_host *api, const char *server,
+                                 const char *value, mcph_error *err) {
+  host *h = host_from_api(api);
+  plugin *caller = host_caller(api);
+  /* Credentials are the auth providers' business, and a server's are
+   * its own provider's. */
+  if (!caller || !provider_of(caller)) {
+    return mcph_error_set(err, MCPH_EDENIED,
+                          "%s is not an auth provider (mcph.auth/1)",
+                          caller ? caller->id : "the host");
+  }
+  for (auth_conn *c = *head(h); server && c; c = c->next) {
+    if (strcmp(c->s->cfg->name, server) == 0 && c->s->t) {
+      if (c->provider && c->provider != caller) {
+        return mcph_error_set(err, MCPH_EDENIED,
+                              "server \"%s\" has its Authorization from %s",
+                              server, c->provider->id);
+      }
+      return set_on(c->s, value, err);
+    }
+  }
+  return mcph_error_set(err, MCPH_ENOTFOUND, "server \"%s\" has no connection",
+                        server ? server : "(null)");
+}
+
+const mcph_host_auth *host_auth_service(void) {
+  static const mcph_host_auth svc = {
+      .struct_size = sizeof svc,
+      .set_authorization = svc_set_authorization,
+  };
+  return &svc;
+}
+
+void host_auth_free(host *h) {
+  while (*head(h)) {
+    auth_conn *c = *head(h);
+    *head(h) = c->next;
+    free(c);
+  }
+}

@@ -1,0 +1,102 @@
+#include "core/host_config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/host.h"
+#include "core/plugin_servers.h"
+#include "mcp/client.h"
+#include "text_escape.h"
+
+config_sources host_config_with_plugin_sources(host *h,
+                                               const config_sources *o) {
+  config_sources with = *o;
+  with.plugin_sources = plugin_servers_list;
+  with.plugin_ud = h;
+  return with;
+}
+
+void host_set_config_sources(host *h, const config_sources *o,
+                             host_config_loaded_fn loaded, void *ud) {
+  h->cfg_sources = *o;
+  h->have_cfg_sources = true;
+  h->cfg_loaded = loaded;
+  h->cfg_loaded_ud = ud;
+}
+
+static void report(const host *h, const char *what, const char *text) {
+  unsigned flags = TEXT_ESCAPE_NEWLINES | sanitize_escape_flags(h->sanitize);
+  char *safe = text_escape(text, strlen(text), flags, NULL);
+  if (!safe) {
+    abort(); /* out of memory, as xmalloc */
+  }
+  fprintf(stderr, "mcphost: %s: %s\n", what, safe);
+  free(safe);
+}
+
+void host_config_report(host *h) {
+  const config *cfg = &h->cfg;
+  for (size_t i = 0; i < cfg->nerrors; i++) {
+    report(h, "config error", cfg->errors[i]);
+  }
+  for (size_t i = 0; i < cfg->nwarnings; i++) {
+    report(h, "config warning", cfg->warnings[i]);
+  }
+  if (h->verbosity >= 1) {
+    for (size_t i = 0; i < cfg->nnotes; i++) {
+      report(h, "config", cfg->notes[i]);
+    }
+  }
+}
+
+static int svc_reload(const mcph_host *api, mcph_error *err) {
+  host *h = host_from_api(api);
+  const plugin *caller = host_caller(api);
+  if (h->listing_servers) {
+    /* A server source asked from inside its own listing: the
+     * configuration it would replace is the one being built. */
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "the configuration cannot be read again from "
+                          "inside a server source's listing");
+  }
+  if (!h->have_cfg_sources) {
+    return mcph_error_set(err, MCPH_ENOTSUP,
+                          "the configuration was not loaded yet");
+  }
+  if (h->nsessions > 0) {
+    /* Connections point into the configuration they were made with. */
+    return mcph_error_set(err, MCPH_ENOTSUP,
+                          "%zu connection%s made with the current "
+                          "configuration %s open: it is kept until they "
+                          "end",
+                          h->nsessions, h->nsessions == 1 ? "" : "s",
+                          h->nsessions == 1 ? "is" : "are");
+  }
+  if (h->client && mcp_client_holds_config(h->client)) {
+    /* Its per-server slots are indexed by the current configuration. */
+    return mcph_error_set(err, MCPH_ENOTSUP,
+                          "the MCP client holds state for the servers of "
+                          "the current configuration: it is kept until "
+                          "the client ends");
+  }
+  config_free(&h->cfg);
+  config_init(&h->cfg);
+  config_load_scopes(&h->cfg, &h->cfg_sources);
+  if (h->cfg_loaded) {
+    h->cfg_loaded(h->cfg_loaded_ud, &h->cfg);
+  }
+  host_log(h, MCPH_LOG_INFO, caller ? caller->id : NULL,
+           "configuration read again: %zu server%s", h->cfg.nservers,
+           h->cfg.nservers == 1 ? "" : "s");
+  host_config_report(h);
+  return MCPH_OK;
+}
+
+const mcph_host_config *host_config_service(void) {
+  static const mcph_host_config svc = {
+      .struct_size = sizeof svc,
+      .reload = svc_reload,
+  };
+  return &svc;
+}

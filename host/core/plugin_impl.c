@@ -1,0 +1,106 @@
+#include "core/plugin_impl.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trusted_fs.h"
+
+/* "impl" beside the directory holding the stub's real file. */
+static int impl_dir(const plugin *p, char *dir, size_t n, mcph_error *err) {
+  char byfd[64], self[PATH_MAX];
+  snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", p->fd);
+  if (p->fd < 0 || !realpath(byfd, self)) {
+    return mcph_error_set(err, MCPH_EIO, "cannot tell where %s is", p->path);
+  }
+  char *file = strrchr(self, '/');
+  char *parent = NULL;
+  if (file) {
+    *file = '\0';
+    parent = strrchr(self, '/');
+  }
+  if (!parent) {
+    return mcph_error_set(err, MCPH_EIO,
+                          "cannot tell where the implementation of %s is "
+                          "from its path %s",
+                          p->path, self);
+  }
+  *parent = '\0';
+  if ((size_t)snprintf(dir, n, "%s/impl", self) >= n) {
+    return mcph_error_set(err, MCPH_EIO, "the path %s/impl is too long", self);
+  }
+  return MCPH_OK;
+}
+
+/* dlerror()'s text without the name it starts with ("NAME: ..."). */
+static const char *without_name(const char *e, const char *name) {
+  size_t n = strlen(name);
+  if (strncmp(e, name, n) == 0 && e[n] == ':' && e[n + 1] == ' ') {
+    return e + n + 2;
+  }
+  return e;
+}
+
+int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
+  const char *file = p->provides->implementation;
+  const char *what = p->name ? p->name : p->id;
+  char dir[PATH_MAX], path[PATH_MAX + 64], why[PATH_MAX + 128];
+  if (strchr(file, '/') || strcmp(file, "..") == 0 || file[0] == '.') {
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "%s names the implementation \"%s\": a file name "
+                          "in the implementation directory is needed",
+                          p->path, file);
+  }
+  int rc = impl_dir(p, dir, sizeof dir, err);
+  if (rc != MCPH_OK) {
+    return rc;
+  }
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  struct stat st;
+  uid_t owner = fstat(p->fd, &st) == 0 ? st.st_uid : 0;
+  int dfd = trusted_fs_open_dir_owned_by(dir, 0, owner, why, sizeof why);
+  int fd = dfd < 0 ? -1
+                   : trusted_fs_open_code_owned_by(dfd, dir, file, owner, why,
+                                                   sizeof why);
+  if (dfd >= 0) {
+    close(dfd);
+  }
+  if (fd < 0) {
+    return mcph_error_set(err, MCPH_ENOTFOUND,
+                          "cannot load %s, the implementation of the %s: %s",
+                          path, what, why);
+  }
+  /* Through the checked open file, kept open as the plugin's own: the
+   * library is never closed, and /proc/self/fd/N must keep naming it. */
+  char byfd[64];
+  snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
+  void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror(); /* process-wide: used at once */
+    rc = mcph_error_set(
+        err, MCPH_ENOTFOUND, "cannot load %s, the implementation of the %s: %s",
+        path, what, e ? without_name(e, byfd) : "unknown error");
+    close(fd);
+    return rc;
+  }
+  const mcph_entry *impl = dlsym(h, MCPH_ENTRY_SYMBOL);
+  if (!impl || impl->abi_major != MCPH_ABI_MAJOR ||
+      !MCPH_HAS(impl, mcph_entry, get_extension) || !impl->id ||
+      strcmp(impl->id, p->id) != 0 || !impl->init || !impl->get_extension) {
+    dlclose(h); /* nothing of it ran */
+    close(fd);
+    return mcph_error_set(err, MCPH_EABI,
+                          "%s is not the implementation of %s (plugin ABI "
+                          "%d.%d): reinstall mcphost",
+                          path, p->id, MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
+  }
+  char line[PATH_MAX + 80];
+  snprintf(line, sizeof line, "loaded %s", path);
+  p->handle.api.log(&p->handle.api, MCPH_LOG_DEBUG, p->id, line);
+  *out = impl;
+  return MCPH_OK;
+}

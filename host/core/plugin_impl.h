@@ -1,0 +1,17 @@
+/* The implementation of a stub plugin (mcph_provides.implementation, ABI
+ * 1.6): found in "impl" beside the directory the stub really is in (a
+ * link to the stub finds the implementation beside what it points to),
+ * checked as a plugin is (trusted_fs.h; the stub's owner is trusted for
+ * it as well, as they control the stub already), and loaded through the
+ * checked open file. Loop thread. */
+#ifndef MCPHOST_PLUGIN_IMPL_H
+#define MCPHOST_PLUGIN_IMPL_H
+
+#include "core/plugins.h"
+
+/* Opens p's implementation and checks its entry (same ABI major and id,
+ * init and get_extension present). Returns 0 and sets *out, or an MCPH_E*
+ * code with a message naming the file in `err`. */
+int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err);
+
+#endif

@@ -1,0 +1,460 @@
+#include "core/plugins.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/plugin_impl.h"
+#include "core/util.h"
+#include "trusted_fs.h"
+
+void registry_init(registry *r) { memset(r, 0, sizeof *r); }
+
+static void plugin_free(plugin *p) {
+  free(p->path);
+  free(p->error);
+  free(p->id);
+  free(p->name);
+  free(p->version);
+  free(p->description);
+  free(p);
+}
+
+void registry_free(registry *r) {
+  for (size_t i = r->nplugins; i-- > 0;) {
+    plugin *p = r->plugins[i];
+    if (p->loaded && p->initialized &&
+        MCPH_HAS(p->entry, mcph_entry, deinit) && p->entry->deinit)
+      p->entry->deinit(p->ctx);
+    /* Never dlclose(): timers or threads may still point into the code,
+     * and sanitizers want the symbols for their reports. */
+    plugin_free(p);
+  }
+  free(r->plugins);
+  for (size_t i = 0; i < r->ntypes; i++) {
+    free(r->types[i].type);
+    free(r->types[i].shadowed);
+  }
+  free(r->types);
+  for (size_t i = 0; i < r->ndirs; i++)
+    free(r->dirs[i]);
+  free(r->dirs);
+  registry_init(r);
+}
+
+void registry_add_dir(registry *r, const char *dir) {
+  if (!dir || !*dir)
+    return;
+  for (size_t i = 0; i < r->ndirs; i++)
+    if (strcmp(r->dirs[i], dir) == 0)
+      return;
+  r->dirs = xrealloc(r->dirs, (r->ndirs + 1) * sizeof *r->dirs);
+  r->dirs[r->ndirs++] = xstrdup(dir);
+}
+
+void registry_add_builtin_dir(registry *r, const char *dir) {
+  registry_add_dir(r, dir);
+  for (size_t i = 0; dir && i < r->ndirs; i++) {
+    if (strcmp(r->dirs[i], dir) == 0) {
+      r->builtin = i + 1;
+    }
+  }
+}
+
+char *registry_dirs_text(const registry *r) {
+  strbuf b;
+  sb_init(&b);
+  for (size_t i = 0; i < r->ndirs; i++)
+    sb_printf(&b, "%s%s", i ? ", " : "", r->dirs[i]);
+  if (r->ndirs == 0)
+    sb_adds(&b, "(no plugin directories)");
+  return sb_take(&b);
+}
+
+const type_binding *registry_find_type(const registry *r, const char *type) {
+  for (size_t i = 0; i < r->ntypes; i++)
+    if (strcmp(r->types[i].type, type) == 0)
+      return &r->types[i];
+  return NULL;
+}
+
+/* What the plugin says of `type` (its factory's or provides' type info),
+ * else the rule for plugins from before ABI 1.6. */
+static unsigned type_flags(const plugin *p, const char *type) {
+  const mcph_transport_type_info *info = NULL;
+  if (p->transport && MCPH_HAS(p->transport, mcph_transport_factory,
+                               type_info)) {
+    info = p->transport->type_info;
+  } else if (p->provides &&
+             MCPH_HAS(p->provides, mcph_provides, transport_info)) {
+    info = p->provides->transport_info;
+  }
+  for (; info && info->type; info = (const mcph_transport_type_info *)(
+                                 (const char *)info + info->struct_size)) {
+    if (info->struct_size < sizeof *info) {
+      break; /* a malformed list: nothing more can be read of it */
+    }
+    if (strcmp(info->type, type) == 0) {
+      return info->flags;
+    }
+  }
+  return strcmp(type, "stdio") == 0 ? MCPH_TRANSPORT_LOCAL
+                                    : MCPH_TRANSPORT_REMOTE;
+}
+
+bool registry_type_is_local(const registry *r, const char *type) {
+  const type_binding *tb = registry_find_type(r, type);
+  if (!tb) {
+    return strcmp(type, "stdio") == 0;
+  }
+  return (tb->flags & MCPH_TRANSPORT_LOCAL) != 0;
+}
+
+static void bind_type(registry *r, plugin *p, const char *type) {
+  for (size_t i = 0; i < r->ntypes; i++) {
+    type_binding *t = &r->types[i];
+    if (strcmp(t->type, type) == 0) {
+      t->shadowed = xrealloc(t->shadowed, (t->nshadowed + 1) * sizeof *t->shadowed);
+      t->shadowed[t->nshadowed++] = p;
+      return;
+    }
+  }
+  r->types = xrealloc(r->types, (r->ntypes + 1) * sizeof *r->types);
+  r->types[r->ntypes++] = (type_binding){
+      .type = xstrdup(type), .winner = p, .flags = type_flags(p, type)};
+}
+
+static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
+
+/* The fields a 1.0 entry must cover; deinit is optional. */
+#define ENTRY_MIN_SIZE                                                         \
+  (offsetof(mcph_entry, get_extension) +                                \
+   sizeof(((mcph_entry *)0)->get_extension))
+
+static plugin *refuse(plugin *p, char *why) {
+  free(p->error);
+  p->error = why;
+  p->loaded = false;
+  return p;
+}
+
+static const plugin *find_id(const registry *r, const char *id) {
+  for (size_t i = 0; i < r->nplugins; i++)
+    if (r->plugins[i]->loaded && strcmp(r->plugins[i]->id, id) == 0)
+      return r->plugins[i];
+  return NULL;
+}
+
+/* dlerror()'s text without the name it starts with ("NAME: ..."). */
+static const char *dl_reason(const char *e, const char *name) {
+  size_t n = strlen(name);
+  if (e && strncmp(e, name, n) == 0 && e[n] == ':' && e[n + 1] == ' ') {
+    return e + n + 2;
+  }
+  return e ? e : "unknown error";
+}
+
+static bool transport_complete(const mcph_transport_factory *tf) {
+  return MCPH_HAS(tf, mcph_transport_factory, destroy) && tf->types &&
+         tf->create && tf->start && tf->send && tf->close && tf->destroy;
+}
+
+/* A list of the provides struct, if its size covers it. */
+#define PROVIDED(pr, field)                                                    \
+  (MCPH_HAS(pr, mcph_provides, field) ? (pr)->field : NULL)
+
+static bool listed(const char *const *list, const char *s) {
+  for (; list && *list; list++) {
+    if (strcmp(*list, s) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Runs the plugin's init (loading its implementation first for a stub).
+ * Returns 0, or an MCPH_E* code with the reason in *why (new string). */
+static int init_now(plugin *p, char **why) {
+  mcph_error err;
+  mcph_error_init(&err);
+  const char *impl = p->provides ? PROVIDED(p->provides, implementation)
+                                 : NULL;
+  if (impl) {
+    const mcph_entry *e = NULL;
+    int rc = plugin_impl_open(p, &e, &err);
+    if (rc != MCPH_OK) {
+      *why = xstrdup(err.message[0] ? err.message : "cannot load it");
+      return rc;
+    }
+    p->entry = e;
+  }
+  void *ctx = NULL;
+  p->init_ran = true;
+  int rc = p->entry->init(&p->handle.api, &ctx, &err);
+  if (rc != 0) {
+    *why = impl ? xstrdup(err.message[0] ? err.message : "init failed")
+                : xasprintf("init failed (%d): %s", rc,
+                            err.message[0] ? err.message : "no message");
+    return rc < 0 ? rc : MCPH_EIO;
+  }
+  p->ctx = ctx;
+  p->initialized = true;
+  return MCPH_OK;
+}
+
+/* A plugin with a provides list: its types are bound now, its init runs
+ * when it is first needed (ABI 1.6). */
+static plugin *defer(registry *r, plugin *p, const mcph_provides *pr) {
+  if (!MCPH_HAS(pr, mcph_provides, extensions)) {
+    return refuse(p, xasprintf("its provides list is too small (%u bytes)",
+                               pr->struct_size));
+  }
+  if (!PROVIDED(pr, implementation) &&
+      (!p->entry->init || !p->entry->get_extension)) {
+    return refuse(p, xstrdup("entry lacks id, init or get_extension"));
+  }
+  p->provides = pr;
+  const char *const *types = PROVIDED(pr, transport_types);
+  if (types && *types) {
+    if (!listed(pr->extensions, MCPH_EXT_TRANSPORT)) {
+      p->error = xstrdup("it lists transport types but not the transport "
+                         "extension; ignored");
+      return p;
+    }
+    p->types = types;
+    for (const char *const *t = types; *t; t++) {
+      bind_type(r, p, *t);
+    }
+  }
+  return p;
+}
+
+/* Initializes a deferred plugin; a failure refuses it for good, unless it
+ * came before init ran (an implementation not there yet). */
+static int ensure_init(plugin *p, mcph_error *err) {
+  if (p->initialized) {
+    return MCPH_OK;
+  }
+  if (!p->loaded) {
+    return mcph_error_set(err, MCPH_ENOTFOUND, "%s", p->error);
+  }
+  char *why = NULL;
+  int rc = init_now(p, &why);
+  if (rc != MCPH_OK) {
+    mcph_error_set(err, rc, "%s", why);
+    if (p->init_ran) {
+      refuse(p, why);
+    } else {
+      free(why);
+    }
+    return rc;
+  }
+  return MCPH_OK;
+}
+
+bool plugin_offers(plugin *p, const char *id) {
+  if (!p->loaded) {
+    return false;
+  }
+  if (!p->initialized) {
+    return listed(p->provides->extensions, id);
+  }
+  return p->entry->get_extension(p->ctx, id) != NULL;
+}
+
+bool plugin_may_offer_command(const plugin *p, const char *name) {
+  if (!p->loaded || p->initialized || !p->provides) {
+    return p->loaded;
+  }
+  const char *const *cmds = PROVIDED(p->provides, commands);
+  return !cmds || listed(cmds, name);
+}
+
+const void *plugin_extension(plugin *p, const char *id) {
+  if (!plugin_offers(p, id)) {
+    return NULL;
+  }
+  mcph_error err;
+  mcph_error_init(&err);
+  if (ensure_init(p, &err) != MCPH_OK) {
+    return NULL;
+  }
+  return p->entry->get_extension(p->ctx, id);
+}
+
+const mcph_transport_factory *plugin_transport(plugin *p, mcph_error *err) {
+  if (p->transport) {
+    return p->transport;
+  }
+  if (ensure_init(p, err) != MCPH_OK) {
+    return NULL;
+  }
+  const mcph_transport_factory *tf =
+      p->entry->get_extension(p->ctx, MCPH_EXT_TRANSPORT);
+  if (!tf || !transport_complete(tf)) {
+    mcph_error_set(err, MCPH_EABI, "%s offers no complete transport extension",
+                   p->path);
+    return NULL;
+  }
+  p->transport = tf;
+  return tf;
+}
+
+/* Loads the checked file open as `fd` through that fd, so the code that
+ * runs is the file that was checked, whatever the path now names. The fd
+ * stays open as long as the process: the library's name is
+ * /proc/self/fd/N, which must keep meaning it (dladdr, sanitizers), and
+ * the host never unloads a plugin. */
+static plugin *load(registry *r, plugin *p, int fd) {
+  p->fd = fd;
+  char byfd[64];
+  snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
+  void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char *e = dlerror(); /* process-wide: copy at once */
+    close(fd);
+    return refuse(p, xasprintf("cannot load: %s", dl_reason(e, byfd)));
+  }
+  const mcph_entry *entry = dlsym(h, MCPH_ENTRY_SYMBOL);
+  if (!entry) {
+    const char *e = dlerror();
+    return refuse(p, xasprintf("not an mcphost plugin: no \"%s\" symbol (%s)",
+                               MCPH_ENTRY_SYMBOL, e ? e : "not found"));
+  }
+  /* Read the version before anything else in the plugin. */
+  p->abi_major = entry->abi_major;
+  p->abi_minor = entry->abi_minor;
+  if (entry->abi_major != MCPH_ABI_MAJOR)
+    return refuse(p, xasprintf("built for plugin ABI %u.%u; this mcphost "
+                               "speaks ABI %d.%d",
+                               entry->abi_major, entry->abi_minor,
+                               MCPH_ABI_MAJOR, MCPH_ABI_MINOR));
+  if (entry->struct_size < ENTRY_MIN_SIZE)
+    return refuse(p, xasprintf("entry struct too small (%u bytes, ABI 1.0 "
+                               "needs %zu)",
+                               entry->struct_size, (size_t)ENTRY_MIN_SIZE));
+  if (!entry->id || !*entry->id)
+    return refuse(p, xstrdup("entry lacks id, init or get_extension"));
+  p->id = xstrdup(entry->id);
+  p->name = dup_or_null(entry->name);
+  p->version = dup_or_null(entry->version);
+  p->description = dup_or_null(entry->description);
+  const plugin *dup = find_id(r, entry->id);
+  if (dup)
+    return refuse(p, xasprintf("plugin id \"%s\" already loaded from %s",
+                               entry->id, dup->path));
+
+  p->entry = entry;
+  p->handle.api = r->tmpl;
+  p->handle.owner = r->owner;
+  p->handle.p = p;
+  p->loaded = true;
+  if (MCPH_HAS(entry, mcph_entry, provides) && entry->provides) {
+    return defer(r, p, entry->provides);
+  }
+  if (!entry->init || !entry->get_extension)
+    return refuse(p, xstrdup("entry lacks id, init or get_extension"));
+  char *why = NULL;
+  if (init_now(p, &why) != MCPH_OK) {
+    return refuse(p, why);
+  }
+  const mcph_transport_factory *tf =
+      entry->get_extension(p->ctx, MCPH_EXT_TRANSPORT);
+  if (tf) {
+    if (!transport_complete(tf)) {
+      /* Loaded, but serves no type: say why in `mcphost plugins`. */
+      p->error = xstrdup("its transport extension is incomplete; ignored");
+      return p;
+    }
+    p->transport = tf;
+    p->types = tf->types;
+    for (const char *const *t = tf->types; *t; t++)
+      bind_type(r, p, *t);
+  }
+  return p;
+}
+
+static plugin *add_record(registry *r, char *path) {
+  plugin *p = xcalloc(1, sizeof *p);
+  p->path = path;
+  p->fd = -1;
+  r->plugins = xrealloc(r->plugins, (r->nplugins + 1) * sizeof *r->plugins);
+  r->plugins[r->nplugins++] = p;
+  return p;
+}
+
+plugin *registry_load_file(registry *r, int dir_fd,
+                           const char *dir, const char *name,
+                           const uid_t *also) {
+  plugin *p = add_record(r, xasprintf("%s/%s", dir, name));
+  char why[PATH_MAX + 128];
+  int fd = also ? trusted_fs_open_code_owned_by(dir_fd, dir, name, *also, why,
+                                                sizeof why)
+                : trusted_fs_open_code(dir_fd, dir, name, why, sizeof why);
+  if (fd < 0) {
+    return refuse(p, xstrdup(why));
+  }
+  return load(r, p, fd);
+}
+
+static int so_filter(const struct dirent *d) {
+  size_t n = strlen(d->d_name);
+  return n > 3 && strcmp(d->d_name + n - 3, ".so") == 0 &&
+         d->d_name[0] != '.';
+}
+
+/* A directory refused as a whole is a record of its own, so that
+ * `mcphost plugins` says why nothing in it was loaded. */
+static void refuse_dir(registry *r, const char *dir, const char *why) {
+  refuse(add_record(r, xstrdup(dir)),
+         xasprintf("plugin directory refused, nothing in it loaded: %s", why));
+}
+
+void registry_load_all(registry *r) {
+  for (size_t i = 0; i < r->ndirs; i++) {
+    const char *dir = r->dirs[i];
+    char why[PATH_MAX + 128];
+    if (dir[0] != '/') {
+      /* It would mean a different place in every working directory: a
+       * repository's plugins/ would run as the user's code. */
+      refuse_dir(r, dir, "a relative path; give an absolute one");
+      continue;
+    }
+    /* Whoever owns the executable controls mcphost already: trusting
+     * them for its built-in directory adds nobody (a build tree of a
+     * user's, run by root). */
+    struct stat exe;
+    const uid_t *also = i + 1 == r->builtin && stat("/proc/self/exe", &exe) == 0
+                            ? &exe.st_uid
+                            : NULL;
+    int dfd = also
+                  ? trusted_fs_open_dir_owned_by(dir, 0, *also, why, sizeof why)
+                  : trusted_fs_open_dir(dir, 0, why, sizeof why);
+    if (dfd < 0) {
+      if (errno != ENOENT) {
+        refuse_dir(r, dir, why); /* a missing directory is no error */
+      }
+      continue;
+    }
+    struct dirent **ents;
+    int n = scandirat(dfd, ".", &ents, so_filter, alphasort);
+    if (n < 0) {
+      refuse_dir(r, dir, strerror(errno));
+      close(dfd);
+      continue;
+    }
+    for (int k = 0; k < n; k++) {
+      registry_load_file(r, dfd, dir, ents[k]->d_name, also);
+      free(ents[k]);
+    }
+    free(ents);
+    close(dfd);
+  }
+}

@@ -1,0 +1,678 @@
+#include "mcp/jsonrpc.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "safety/json_raw.h"
+
+typedef struct pending {
+  int64_t id;
+  char *method;
+  char *text;   /* the request as sent, for a retry */
+  bool held;    /* registered but not sent yet (see rpc_hold) */
+  bool retried; /* sent a second time already */
+  rpc_done_fn done;
+  rpc_progress_fn on_progress;
+  void *ud;
+  loop_timer *timer;
+  uint64_t timeout_ms;
+  bool progress_resets_deadline;
+  bool raw_ok;   /* the caller takes a cJSON_Raw result */
+  bool raw_utf8; /* also when it is not ASCII */
+  int kind;      /* rpc_request_opts.kind */
+  rpc *owner;
+  struct pending *next; /* hash chain */
+} pending;
+
+#define NBUCKETS 256u
+
+struct rpc {
+  loop *loop;
+  rpc_handlers h;
+  bool hold;
+  unsigned paused; /* rpc_pause_deadlines depth */
+  size_t nraw;     /* pending requests with raw_ok */
+  int64_t next_id;
+  size_t npending;
+  pending *buckets[NBUCKETS];
+};
+
+static pending **bucket(rpc *r, int64_t id) {
+  return &r->buckets[(uint64_t)id & (NBUCKETS - 1)];
+}
+
+static pending *pending_find(rpc *r, int64_t id) {
+  for (pending *p = *bucket(r, id); p; p = p->next)
+    if (p->id == id)
+      return p;
+  return NULL;
+}
+
+static void pending_unlink(rpc *r, pending *p) {
+  for (pending **pp = bucket(r, p->id); *pp; pp = &(*pp)->next) {
+    if (*pp == p) {
+      *pp = p->next;
+      r->npending--;
+      r->nraw -= p->raw_ok;
+      return;
+    }
+  }
+}
+
+/* Removes `p` from the table and calls its completion. */
+static void pending_finish(rpc *r, pending *p, cJSON *result,
+                           const rpc_error *err) {
+  pending_unlink(r, p);
+  if (p->timer)
+    loop_timer_cancel(r->loop, p->timer);
+  bool take = false;
+  p->done(p->ud, result, err, &take);
+  if (result && !take)
+    cJSON_Delete(result);
+  free(p->method);
+  free(p->text);
+  free(p);
+}
+
+static void warn(rpc *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void warn(rpc *r, const char *fmt, ...) {
+  if (!r->h.on_warning)
+    return;
+  strbuf b;
+  sb_init(&b);
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  r->h.on_warning(r->h.ud, sb_str(&b));
+  sb_free(&b);
+}
+
+rpc *rpc_new(loop *l, const rpc_handlers *h) {
+  rpc *r = xcalloc(1, sizeof *r);
+  r->loop = l;
+  r->h = *h;
+  r->next_id = 1;
+  return r;
+}
+
+void rpc_free(rpc *r) {
+  if (!r)
+    return;
+  rpc_fail_all(r, RPC_ERR_CLOSED, "connection closed");
+  free(r);
+}
+
+size_t rpc_pending_count(const rpc *r) { return r->npending; }
+
+static int send_json(rpc *r, cJSON *msg, char *why, size_t why_len) {
+  char *text = cJSON_PrintUnformatted(msg);
+  if (!text) {
+    snprintf(why, why_len, "out of memory serializing a message");
+    return -ENOMEM;
+  }
+  int rc = r->h.send(r->h.ud, text, strlen(text), why, why_len);
+  cJSON_free(text);
+  return rc;
+}
+
+/* Tells the peer we gave up on request `p`. Never for initialize: the
+ * spec forbids cancelling it (the connection is closed instead). */
+static void send_cancelled(rpc *r, const pending *p, const char *reason) {
+  if (strcmp(p->method, "initialize") == 0 || p->held)
+    return;
+  int64_t id = p->id;
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddNumberToObject(params, "requestId", (double)id);
+  if (reason)
+    cJSON_AddStringToObject(params, "reason", reason);
+  rpc_notify(r, "notifications/cancelled", params);
+}
+
+static void on_deadline(void *ud) {
+  pending *p = ud;
+  rpc *r = p->owner;
+  p->timer = NULL; /* a fired timer frees itself */
+  send_cancelled(r, p, "timed out");
+  char msg[256];
+  snprintf(msg, sizeof msg, "%s timed out", p->method);
+  rpc_error err = {.status = RPC_ERR_TIMEOUT, .message = msg};
+  pending_finish(r, p, NULL, &err);
+}
+
+int64_t rpc_request(rpc *r, const char *method, cJSON *params,
+                    const rpc_request_opts *opts, rpc_done_fn done) {
+  int64_t id = r->next_id++;
+  /* The id as text: cJSON prints every number through sprintf("%1.15g")
+   * and reads it back with sscanf, a cost paid on each request. */
+  char idtext[24];
+  snprintf(idtext, sizeof idtext, "%" PRId64, id);
+  cJSON *msg = cJSON_CreateObject();
+  cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+  cJSON_AddRawToObject(msg, "id", idtext);
+  cJSON_AddStringToObject(msg, "method", method);
+  if (opts && opts->on_progress) {
+    if (!params)
+      params = cJSON_CreateObject();
+    cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    if (!meta) {
+      /* The usual case, on every call: one item of text. */
+      static const char head[] = "{\"progressToken\":";
+      char text[sizeof head + sizeof idtext + 1];
+      size_t n = strlen(idtext);
+      memcpy(text, head, sizeof head - 1);
+      memcpy(text + sizeof head - 1, idtext, n);
+      memcpy(text + sizeof head - 1 + n, "}", 2);
+      cJSON_AddRawToObject(params, "_meta", text);
+    } else {
+      if (!cJSON_IsObject(meta)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(params, "_meta");
+        meta = cJSON_AddObjectToObject(params, "_meta");
+      }
+      cJSON_DeleteItemFromObjectCaseSensitive(meta, "progressToken");
+      cJSON_AddRawToObject(meta, "progressToken", idtext);
+    }
+  }
+  if (params)
+    cJSON_AddItemToObject(msg, "params", params);
+
+  char *text = cJSON_PrintUnformatted(msg);
+  cJSON_Delete(msg);
+  if (!text)
+    return -ENOMEM;
+  bool held = r->hold && !(opts && opts->urgent);
+  if (!held) {
+    char why[256] = "";
+    int rc = r->h.send(r->h.ud, text, strlen(text), why, sizeof why);
+    if (rc < 0) { /* the caller reports it; the transport says why */
+      cJSON_free(text);
+      return rc;
+    }
+  }
+  pending *p = xcalloc(1, sizeof *p);
+  p->id = id;
+  p->method = xstrdup(method);
+  p->text = xstrdup(text);
+  cJSON_free(text);
+  p->held = held;
+  p->done = done;
+  p->on_progress = opts ? opts->on_progress : NULL;
+  p->ud = opts ? opts->ud : NULL;
+  p->owner = r;
+  p->raw_ok = opts && opts->raw_result;
+  p->raw_utf8 = opts && opts->raw_utf8;
+  p->kind = opts ? opts->kind : 0;
+  if (opts && opts->timeout_ms) {
+    p->timeout_ms = opts->timeout_ms;
+    p->progress_resets_deadline = opts->progress_resets_deadline;
+    if (!r->paused)
+      p->timer = loop_timer_start(r->loop, opts->timeout_ms, on_deadline, p);
+  }
+  pending **b = bucket(r, id);
+  p->next = *b;
+  *b = p;
+  r->npending++;
+  r->nraw += p->raw_ok;
+  return id;
+}
+
+int rpc_notify(rpc *r, const char *method, cJSON *params) {
+  cJSON *msg = cJSON_CreateObject();
+  cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+  cJSON_AddStringToObject(msg, "method", method);
+  if (params)
+    cJSON_AddItemToObject(msg, "params", params);
+  char why[256] = "";
+  int rc = send_json(r, msg, why, sizeof why);
+  cJSON_Delete(msg);
+  return rc;
+}
+
+bool rpc_fail(rpc *r, int64_t id, rpc_status status, const char *message) {
+  pending *p = pending_find(r, id);
+  if (!p)
+    return false;
+  rpc_error err = {.status = status, .message = message};
+  pending_finish(r, p, NULL, &err);
+  return true;
+}
+
+static int cmp_pending(const void *a, const void *b) {
+  int64_t x = (*(pending *const *)a)->id, y = (*(pending *const *)b)->id;
+  return x < y ? -1 : x > y;
+}
+
+void rpc_hold(rpc *r, bool on) {
+  r->hold = on;
+  if (on)
+    return;
+  /* Send what was held, oldest first. */
+  pending **list = xcalloc(r->npending ? r->npending : 1, sizeof *list);
+  size_t n = 0;
+  for (unsigned i = 0; i < NBUCKETS; i++)
+    for (pending *p = r->buckets[i]; p; p = p->next)
+      if (p->held)
+        list[n++] = p;
+  qsort(list, n, sizeof *list, cmp_pending);
+  int64_t *ids = xcalloc(n ? n : 1, sizeof *ids);
+  for (size_t i = 0; i < n; i++)
+    ids[i] = list[i]->id;
+  free(list);
+  /* A failed send completes its request, which may start others: look
+   * each one up again. */
+  for (size_t i = 0; i < n; i++) {
+    pending *p = pending_find(r, ids[i]);
+    if (!p || !p->held)
+      continue;
+    p->held = false;
+    char why[256] = "";
+    if (r->h.send(r->h.ud, p->text, strlen(p->text), why, sizeof why) < 0) {
+      rpc_error err = {.status = RPC_ERR_TRANSPORT,
+                       .message = why[0] ? why : "cannot send"};
+      pending_finish(r, p, NULL, &err);
+    }
+  }
+  free(ids);
+}
+
+bool rpc_retry(rpc *r, int64_t id) {
+  pending *p = pending_find(r, id);
+  if (!p || p->retried)
+    return false;
+  p->retried = true;
+  if (r->hold) {
+    p->held = true;
+    return true;
+  }
+  char why[256] = "";
+  return r->h.send(r->h.ud, p->text, strlen(p->text), why, sizeof why) >= 0;
+}
+
+void rpc_retry_all(rpc *r, const char *message) {
+  r->hold = true;
+  bool again = true;
+  while (again) {
+    again = false;
+    for (unsigned i = 0; i < NBUCKETS && !again; i++)
+      for (pending *p = r->buckets[i]; p; p = p->next) {
+        if (p->held)
+          continue;
+        if (p->retried) {
+          rpc_error err = {.status = RPC_ERR_TRANSPORT, .message = message};
+          pending_finish(r, p, NULL, &err);
+          again = true; /* the table may have changed: start over */
+          break;
+        }
+        p->retried = p->held = true;
+      }
+  }
+}
+
+void rpc_fail_held(rpc *r, rpc_status status, const char *message) {
+  bool again = true;
+  while (again) {
+    again = false;
+    for (unsigned i = 0; i < NBUCKETS && !again; i++)
+      for (pending *p = r->buckets[i]; p; p = p->next)
+        if (p->held) {
+          rpc_error err = {.status = status, .message = message};
+          pending_finish(r, p, NULL, &err);
+          again = true; /* the table may have changed: start over */
+          break;
+        }
+  }
+}
+
+/* Skips one JSON string starting at s[i] == '"'; returns the index after
+ * its closing quote, or len when it does not end in range. */
+static size_t skip_string(const char *s, size_t i, size_t len) {
+  for (i++; i < len; i++) {
+    if (s[i] == '\\')
+      i++;
+    else if (s[i] == '"')
+      return i + 1;
+  }
+  return len;
+}
+
+int64_t rpc_scan_id(const char *s, size_t len) {
+  size_t i = 0;
+  int depth = 0;
+  bool want_key = false; /* at depth 1, the next string is a key */
+  while (i < len) {
+    char c = s[i];
+    if (c == '"') {
+      size_t end = skip_string(s, i, len);
+      if (depth == 1 && want_key) {
+        bool is_id = end - i == 4 && memcmp(s + i, "\"id\"", 4) == 0;
+        want_key = false;
+        i = end;
+        while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
+                           s[i] == '\r' || s[i] == ':'))
+          i++;
+        if (is_id) {
+          if (i < len && s[i] == '"') /* a string id: we only send numbers */
+            return -1;
+          char *endp;
+          char buf[32];
+          size_t n = 0;
+          while (i + n < len && n < sizeof buf - 1 &&
+                 ((s[i + n] >= '0' && s[i + n] <= '9') || s[i + n] == '-'))
+            n++;
+          memcpy(buf, s + i, n);
+          buf[n] = '\0';
+          long long v = n ? strtoll(buf, &endp, 10) : 0;
+          return n && v >= 1 ? v : -1;
+        }
+        continue;
+      }
+      i = end;
+      continue;
+    }
+    if (c == '{' || c == '[') {
+      depth++;
+      want_key = depth == 1 && c == '{';
+    } else if (c == '}' || c == ']') {
+      depth--;
+    } else if (c == ',' && depth == 1) {
+      want_key = true;
+    }
+    i++;
+  }
+  return -1;
+}
+
+bool rpc_fail_unusable(rpc *r, const char *head, size_t len, const char *why) {
+  int64_t id = rpc_scan_id(head, len);
+  if (id < 0 || !pending_find(r, id))
+    return false;
+  rpc_error err = {.status = RPC_ERR_TRANSPORT, .message = why};
+  pending_finish(r, pending_find(r, id), NULL, &err);
+  return true;
+}
+
+int64_t rpc_id_of(const char *json, size_t len) {
+  cJSON *msg = cJSON_ParseWithLength(json, len);
+  int64_t id = -1;
+  const cJSON *idj = cJSON_GetObjectItemCaseSensitive(msg, "id");
+  if (cJSON_IsNumber(idj) && idj->valuedouble >= 1 &&
+      idj->valuedouble == floor(idj->valuedouble))
+    id = (int64_t)idj->valuedouble;
+  cJSON_Delete(msg);
+  return id;
+}
+
+void rpc_cancel(rpc *r, int64_t id, const char *reason) {
+  pending *p = pending_find(r, id);
+  if (!p)
+    return;
+  send_cancelled(r, p, reason);
+  char msg[256];
+  snprintf(msg, sizeof msg, "%s cancelled: %s", p->method,
+           reason ? reason : "by the user");
+  rpc_error err = {.status = RPC_ERR_CANCELLED, .message = msg};
+  pending_finish(r, p, NULL, &err);
+}
+
+/* Completion callbacks may start or finish other requests, so the table
+ * is walked from the start after each completion. */
+static pending *any_pending(rpc *r) {
+  for (unsigned i = 0; i < NBUCKETS; i++)
+    if (r->buckets[i])
+      return r->buckets[i];
+  return NULL;
+}
+
+void rpc_cancel_all(rpc *r, const char *reason) {
+  pending *p;
+  while (r->npending && (p = any_pending(r)))
+    rpc_cancel(r, p->id, reason);
+}
+
+void rpc_pause_deadlines(rpc *r) {
+  if (r->paused++)
+    return;
+  for (unsigned i = 0; i < NBUCKETS; i++)
+    for (pending *p = r->buckets[i]; p; p = p->next)
+      if (p->timer) {
+        loop_timer_cancel(r->loop, p->timer);
+        p->timer = NULL;
+      }
+}
+
+void rpc_resume_deadlines(rpc *r) {
+  if (!r->paused || --r->paused)
+    return;
+  for (unsigned i = 0; i < NBUCKETS; i++)
+    for (pending *p = r->buckets[i]; p; p = p->next)
+      if (p->timeout_ms && !p->timer)
+        p->timer = loop_timer_start(r->loop, p->timeout_ms, on_deadline, p);
+}
+
+void rpc_fail_all(rpc *r, rpc_status status, const char *message) {
+  pending *p;
+  while (r->npending && (p = any_pending(r))) {
+    rpc_error err = {.status = status, .message = message};
+    pending_finish(r, p, NULL, &err);
+  }
+}
+
+int rpc_respond(rpc *r, const cJSON *id, cJSON *result) {
+  cJSON *msg = cJSON_CreateObject();
+  cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+  cJSON_AddItemToObject(msg, "id", cJSON_Duplicate(id, 1));
+  cJSON_AddItemToObject(msg, "result", result ? result : cJSON_CreateObject());
+  char why[256] = "";
+  int rc = send_json(r, msg, why, sizeof why);
+  cJSON_Delete(msg);
+  return rc;
+}
+
+int rpc_respond_error(rpc *r, const cJSON *id, int code, const char *message) {
+  return rpc_respond_error_data(r, id, code, message, NULL);
+}
+
+int rpc_respond_error_data(rpc *r, const cJSON *id, int code,
+                           const char *message, cJSON *data) {
+  cJSON *msg = cJSON_CreateObject();
+  cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+  cJSON_AddItemToObject(msg, "id", id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull());
+  cJSON *e = cJSON_AddObjectToObject(msg, "error");
+  cJSON_AddNumberToObject(e, "code", code);
+  cJSON_AddStringToObject(e, "message", message);
+  if (data) {
+    cJSON_AddItemToObject(e, "data", data);
+  }
+  char why[256] = "";
+  int rc = send_json(r, msg, why, sizeof why);
+  cJSON_Delete(msg);
+  return rc;
+}
+
+/* Our ids are integers; accept them back as numbers or, leniently, as
+ * decimal strings (some servers stringify ids). */
+static bool parse_id(const cJSON *id, int64_t *out) {
+  if (cJSON_IsNumber(id)) {
+    double d = id->valuedouble;
+    if (d != floor(d) || d < 1 || d > 9007199254740992.0)
+      return false;
+    *out = (int64_t)d;
+    return true;
+  }
+  if (cJSON_IsString(id)) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(id->valuestring, &end, 10);
+    if (errno || *end || end == id->valuestring || v < 1)
+      return false;
+    *out = v;
+    return true;
+  }
+  return false;
+}
+
+static void route_progress(rpc *r, const cJSON *params) {
+  const cJSON *tok = cJSON_GetObjectItemCaseSensitive(params, "progressToken");
+  int64_t id;
+  pending *p;
+  if (!parse_id(tok, &id) || !(p = pending_find(r, id)) || !p->on_progress)
+    return; /* progress after the result, or for a token we never sent */
+  if (p->progress_resets_deadline && p->timer && !r->paused) {
+    /* A long call that reports progress is alive: give it a new
+     * deadline rather than killing it. */
+    loop_timer_cancel(r->loop, p->timer);
+    p->timer = loop_timer_start(r->loop, p->timeout_ms, on_deadline, p);
+  }
+  p->on_progress(p->ud, params);
+}
+
+static void handle_response(rpc *r, cJSON *msg) {
+  const cJSON *idj = cJSON_GetObjectItemCaseSensitive(msg, "id");
+  int64_t id;
+  pending *p = NULL;
+  if (parse_id(idj, &id))
+    p = pending_find(r, id);
+  if (!p) {
+    char *s = cJSON_PrintUnformatted(idj);
+    warn(r, "dropped a response with unknown id %s", s ? s : "?");
+    cJSON_free(s);
+    return;
+  }
+  cJSON *error = cJSON_GetObjectItemCaseSensitive(msg, "error");
+  if (error) {
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(error, "code");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(error, "message");
+    rpc_error err = {
+        .status = RPC_ERR_REMOTE,
+        .code = cJSON_IsNumber(code) ? code->valueint : MCPH_RPC_INTERNAL_ERROR,
+        .message = cJSON_IsString(m) ? m->valuestring : "(no message)",
+        .data = cJSON_GetObjectItemCaseSensitive(error, "data"),
+    };
+    pending_finish(r, p, NULL, &err);
+    return;
+  }
+  cJSON *result = cJSON_DetachItemFromObjectCaseSensitive(msg, "result");
+  if (!result) {
+    rpc_error err = {.status = RPC_ERR_REMOTE,
+                     .code = MCPH_RPC_INVALID_REQUEST,
+                     .message = "response has neither result nor error"};
+    pending_finish(r, p, NULL, &err);
+    return;
+  }
+  pending_finish(r, p, result, NULL);
+}
+
+/* Below this size a tree costs little; above it, a result whose caller
+ * only passes it on skips the tree when it can (json_raw.h). */
+#define RAW_MIN_BYTES (64 * 1024)
+
+static bool receive_raw(rpc *r, const char *json, size_t len) {
+  int64_t id;
+  size_t off, n;
+  bool ascii;
+  if (!json_raw_response(json, len, &id, &off, &n, &ascii))
+    return false;
+  pending *p = pending_find(r, id);
+  if (!p || !p->raw_ok || (!ascii && !p->raw_utf8))
+    return false; /* the ordinary path says what is wrong, if anything */
+  char *text = xmalloc(n + 1);
+  text[json_raw_minify(json + off, n, text)] = '\0';
+  cJSON *result = cJSON_CreateRaw("");
+  if (!result)
+    abort();
+  cJSON_free(result->valuestring);
+  result->valuestring = text; /* freed by cJSON_Delete (default hooks) */
+  pending_finish(r, p, result, NULL);
+  return true;
+}
+
+/* The kind of the pending request `msg` answers, or -1. */
+static int inbound_kind(rpc *r, const cJSON *msg) {
+  if (!cJSON_IsObject(msg) || cJSON_GetObjectItemCaseSensitive(msg, "method"))
+    return -1;
+  int64_t id;
+  const pending *p = NULL;
+  if (parse_id(cJSON_GetObjectItemCaseSensitive(msg, "id"), &id))
+    p = pending_find(r, id);
+  return p ? p->kind : -1;
+}
+
+void rpc_receive(rpc *r, const char *json, size_t len) {
+  if (len >= RAW_MIN_BYTES && r->nraw && receive_raw(r, json, len))
+    return;
+  cJSON *msg = cJSON_ParseWithLength(json, len);
+  if (!msg) {
+    /* Say so once, and fail the request it answered, if we can tell. */
+    char why[160];
+    snprintf(why, sizeof why,
+             "the server's answer (%zu bytes) is not valid JSON or is nested "
+             "too deeply",
+             len);
+    warn(r, "dropped a message that is not valid JSON (%zu bytes)", len);
+    rpc_fail_unusable(r, json, len, why); /* the id may come last */
+    return;
+  }
+  /* The one entry point of the peer's text: the owner sees it before
+   * anything else does. */
+  if (r->h.inbound)
+    r->h.inbound(r->h.ud, msg, inbound_kind(r, msg));
+  if (cJSON_IsArray(msg)) {
+    /* MCP since 2025-06-18 has no batches; answer once, cleanly. */
+    warn(r, "rejected a JSON-RPC batch of %d messages",
+         cJSON_GetArraySize(msg));
+    rpc_respond_error(r, NULL, MCPH_RPC_INVALID_REQUEST,
+                      "JSON-RPC batches are not supported");
+    goto out;
+  }
+  if (!cJSON_IsObject(msg)) {
+    warn(r, "dropped a message that is not a JSON object");
+    goto out;
+  }
+  const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+  const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+  if (cJSON_IsString(method)) {
+    if (id && !cJSON_IsNull(id)) {
+      if (!cJSON_IsNumber(id) && !cJSON_IsString(id)) {
+        rpc_respond_error(r, NULL, MCPH_RPC_INVALID_REQUEST,
+                          "invalid request id");
+        goto out;
+      }
+      if (r->h.on_request)
+        r->h.on_request(r->h.ud, method->valuestring, params, id);
+      else
+        rpc_respond_error(r, id, MCPH_RPC_METHOD_NOT_FOUND, "Method not found");
+    } else if (strcmp(method->valuestring, "notifications/progress") == 0) {
+      route_progress(r, params);
+    } else if (r->h.on_notification) {
+      r->h.on_notification(r->h.ud, method->valuestring, params);
+    }
+  } else if (id) {
+    handle_response(r, msg);
+  } else {
+    warn(r, "dropped a message that is neither request, notification nor "
+            "response");
+  }
+out:
+  cJSON_Delete(msg);
+}
+
+char *rpc_error_text(const char *message, int code) {
+  char num[16];
+  snprintf(num, sizeof num, "%d", code);
+  const char *m = message && *message ? message : "(no message)";
+  /* The code as a whole number in the text, not part of another one. */
+  for (const char *p = strstr(m, num); p; p = strstr(p + 1, num)) {
+    bool before = p > m && p[-1] >= '0' && p[-1] <= '9';
+    char after = p[strlen(num)];
+    if (!before && !(after >= '0' && after <= '9'))
+      return xstrdup(m);
+  }
+  return xasprintf("%s (error %d)", m, code);
+}

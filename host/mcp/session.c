@@ -1,0 +1,1020 @@
+#include "mcp/session.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/feature_plugins.h"
+#include "core/host_auth.h"
+#include "core/util.h"
+#include "mcp/protocol.h"
+#include "safety/redact.h"
+#include "safety/sanitize.h"
+#include "text_escape.h"
+#include "trusted_fs.h"
+
+static void schedule_reconnect(session *s);
+
+static void set_state(session *s, session_state st) {
+  if (s->state == st)
+    return;
+  bool was_ready = s->state == SESS_READY;
+  s->state = st;
+  if (st == SESS_READY) {
+    s->ever_ready = true;
+    s->reconnect_attempts = 0;
+    s->consecutive_errors = 0;
+  }
+  if (st == SESS_FAILED)
+    schedule_reconnect(s);
+  if (st == SESS_READY)
+    features_server_event(s, MCPH_SERVER_CONNECTED);
+  else if (was_ready)
+    features_server_event(s, MCPH_SERVER_DISCONNECTED);
+  if (st == SESS_FAILED && !s->reconnect_timer)
+    features_server_event(s, MCPH_SERVER_FAILED); /* for good */
+  if (st != SESS_READY && st != SESS_CONNECTING)
+    features_connection_lost(s);
+  if (s->on_state)
+    s->on_state(s->on_state_ud, s);
+}
+
+/* Records the first failure; later ones are consequences of it. */
+static void fail(session *s, fail_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void fail(session *s, fail_kind kind, const char *fmt, ...) {
+  if (!s->error) {
+    strbuf b;
+    sb_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    if (s->legacy_sse && s->http_failure && !s->ever_ready)
+      sb_printf(&b,
+                " (as legacy SSE; as streamable HTTP: %s). Neither "
+                "transport answers at this URL: is it the server's MCP "
+                "endpoint (often /mcp, or /sse for SSE servers)?",
+                s->http_failure);
+    s->error = sb_take(&b);
+    s->fail = kind;
+  }
+  if (s->transport_started && !s->transport_closed) {
+    s->tf->close(s->t);
+    set_state(s, SESS_CLOSING); /* becomes FAILED when the transport ends */
+    return;
+  }
+  set_state(s, SESS_FAILED);
+}
+
+const char *session_state_name(const session *s) {
+  switch (s->state) {
+  case SESS_IDLE: return "pending";
+  case SESS_CONNECTING: return "connecting";
+  case SESS_READY: return "connected";
+  case SESS_FAILED: return s->fail == FAIL_AUTH ? "needs-auth" : "failed";
+  case SESS_CLOSING:
+  case SESS_CLOSED:
+    if (s->error)
+      return s->fail == FAIL_AUTH ? "needs-auth" : "failed";
+    return s->state == SESS_CLOSING ? "closing" : "closed";
+  }
+  return "?";
+}
+
+bool session_is_settled(const session *s) {
+  return s->state == SESS_READY || s->state == SESS_FAILED ||
+         s->state == SESS_CLOSED || (s->state == SESS_CLOSING && s->error);
+}
+
+/* ---- transport callbacks ---- */
+
+static void on_message(void *ud, const char *json, size_t len) {
+  session *s = ud;
+  if (s->h->verbosity >= 3)
+    host_log(s->h, MCPH_LOG_TRACE, s->cfg->name, "<- %.*s",
+             len > 2000 ? 2000 : (int)len, json);
+  rpc_receive(s->rpc, json, len);
+}
+
+static void reinitialize(session *s);
+
+/* A new session under us (a reconnected legacy SSE stream): what was
+ * pending will never be answered there; handshake again and send it once
+ * more. ABI 1.6's event; before, on_error(MCPH_ESESSION). */
+static void on_session_reset(void *ud, const char *message) {
+  session *s = ud;
+  message = message ? message : "the server started a new session";
+  if (s->state != SESS_READY || s->reinitializing) {
+    host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
+    return;
+  }
+  host_log(s->h, MCPH_LOG_INFO, s->cfg->name, "%s", message);
+  rpc_retry_all(s->rpc, message);
+  reinitialize(s);
+}
+
+/* A 401 or 403: the state shows needs-auth, and the auth provider, if
+ * any, hears the challenge (host_auth.h). */
+static void on_auth_required(void *ud, const mcph_auth_challenge *ch) {
+  session *s = ud;
+  s->fail = FAIL_AUTH;
+  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
+           "authorization required: HTTP %d%s%s", ch->status,
+           ch->resource_metadata ? ", resource metadata " : "",
+           ch->resource_metadata ? ch->resource_metadata : "");
+  host_auth_challenge(s, ch);
+}
+
+static void on_error(void *ud, int code, const char *message) {
+  session *s = ud;
+  if (code == MCPH_ESESSION) {
+    on_session_reset(ud, message);
+    return;
+  }
+  (void)code; /* an internal MCPH_E* number says nothing to a reader */
+  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
+}
+
+/* Only a type nobody gave is tried another way: one that was configured
+ * is what the user wants, and its failure is the answer. */
+static bool may_fall_back(const session *s) {
+  return !s->legacy_sse && strcmp(s->cfg->type, "http") == 0 &&
+         !cJSON_HasObjectItem(s->cfg->json, "type") &&
+         s->state == SESS_CONNECTING && !s->reinitializing;
+}
+
+static void on_fallback_timer(void *ud) {
+  session *s = ud;
+  s->fallback_timer = NULL;
+  if (s->state != SESS_CONNECTING)
+    return; /* closed meanwhile */
+  host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
+           "not a streamable HTTP server (%s); trying the legacy SSE "
+           "transport (GET on the same URL)",
+           s->http_failure);
+  host_auth_detach(s); /* session_connect attaches the new one */
+  s->tf->destroy(s->t);
+  s->t = NULL;
+  s->transport_started = s->transport_closed = false;
+  s->legacy_sse = true;
+  s->state = SESS_IDLE;
+  session_connect(s, s->connect_timeout_ms);
+}
+
+static void on_close(void *ud, int code, const char *reason) {
+  session *s = ud;
+  s->transport_closed = true;
+  s->close_reason = xstrdup(reason && *reason ? reason : "closed");
+  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "transport closed (%d): %s",
+           code, s->close_reason);
+  bool asked = s->state == SESS_CLOSING;
+  rpc_fail_all(s->rpc, RPC_ERR_CLOSED, s->close_reason);
+  if (asked) {
+    set_state(s, s->error ? SESS_FAILED : SESS_CLOSED);
+  } else {
+    /* A transport that ended on a 401/403 (on_auth_required) needs
+     * authorization, not another try. */
+    fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE, "%s",
+         s->close_reason);
+  }
+}
+
+/* The transport dropped a message (over the size cap): fail the request
+ * it answered now, if its first bytes say which. */
+static void on_message_dropped(void *ud, int code, const char *message,
+                               const char *head, size_t head_len,
+                               size_t total) {
+  session *s = ud;
+  (void)code;
+  (void)total;
+  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
+  rpc_fail_unusable(s->rpc, head, head_len, message);
+}
+
+/* A message the transport could not deliver. A request fails at once with
+ * the transport's reason, rather than waiting for its deadline; an
+ * expired session is re-initialized and the request sent once more. */
+static void on_send_failed(void *ud, int code, const char *message,
+                           const char *json, size_t len) {
+  session *s = ud;
+  int64_t id = rpc_id_of(json, len);
+  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "send failed (%d): %s", code,
+           message);
+  if (id < 0) {
+    host_log(s->h, MCPH_LOG_WARN, s->cfg->name,
+             "a notification was not delivered: %s", message);
+    return;
+  }
+  if (code == MCPH_EAUTH)
+    s->fail = FAIL_AUTH; /* kept for the state shown: needs-auth */
+  if (id == s->init_id && code == MCPH_ENOTSUP && may_fall_back(s)) {
+    /* The http transport's word for a 4xx to initialize. The transport
+     * is replaced from a timer, not from inside its own callback. */
+    free(s->http_failure);
+    s->http_failure = xstrdup(message);
+    s->fallback_timer = loop_timer_start(s->h->loop, 0, on_fallback_timer, s);
+    if (s->fallback_timer) {
+      rpc_fail(s->rpc, id, RPC_ERR_TRANSPORT, message); /* ignored */
+      return;
+    }
+  }
+  if (id == s->init_id) {
+    /* The handshake failed: on_initialized (or on_reinitialized) fails
+     * the session, or what was held, with this message. */
+    rpc_fail(s->rpc, id, RPC_ERR_TRANSPORT, message);
+    return;
+  }
+  if (code == MCPH_ESESSION && s->state == SESS_READY) {
+    /* Hold first, so the retry waits for the new session. */
+    rpc_hold(s->rpc, true);
+    if (!rpc_retry(s->rpc, id)) { /* it was already sent twice */
+      rpc_fail(s->rpc, id, RPC_ERR_TRANSPORT, message);
+      if (!s->reinitializing)
+        rpc_hold(s->rpc, false);
+      return;
+    }
+    reinitialize(s);
+    return;
+  }
+  rpc_fail(s->rpc, id, RPC_ERR_TRANSPORT, message);
+}
+
+/* ---- JSON-RPC plumbing ---- */
+
+static int rpc_send(void *ud, const char *json, size_t len, char *why,
+                    size_t why_len) {
+  session *s = ud;
+  if (!s->transport_started || s->transport_closed) {
+    snprintf(why, why_len, "not connected");
+    return MCPH_ECLOSED;
+  }
+  if (s->h->verbosity >= 3)
+    host_log(s->h, MCPH_LOG_TRACE, s->cfg->name, "-> %.*s",
+             len > 2000 ? 2000 : (int)len, json);
+  mcph_error err;
+  mcph_error_init(&err);
+  int rc = s->tf->send(s->t, json, len, &err);
+  if (rc != 0)
+    snprintf(why, why_len, "%s", err.message[0] ? err.message : "send failed");
+  return rc;
+}
+
+/* roots/list: the roots this server was given (roots.h). */
+static cJSON *roots_result(session *s) {
+  cJSON *res = cJSON_CreateObject();
+  cJSON_AddItemToObject(res, "roots",
+                        s->roots ? cJSON_Duplicate(s->roots, 1)
+                                 : cJSON_CreateArray());
+  return res;
+}
+
+static void on_request(void *ud, const char *method, const cJSON *params,
+                       const cJSON *id) {
+  session *s = ud;
+  (void)params;
+  if (strcmp(method, "ping") == 0) {
+    rpc_respond(s->rpc, id, cJSON_CreateObject());
+  } else if (strcmp(method, "roots/list") == 0 && s->roots_declared) {
+    rpc_respond(s->rpc, id, roots_result(s));
+  } else if (features_request(s, method, params, id)) {
+    /* a feature plugin answers it */
+  } else {
+    host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
+             "server asked for unsupported method %s", method);
+    rpc_respond_error(s->rpc, id, MCPH_RPC_METHOD_NOT_FOUND,
+                      "Method not found");
+  }
+}
+
+/* An MCP log level (RFC 5424 names), or NULL when `name` is none of
+ * them; `*level` is how loud mcphost shows it. */
+static const char *log_level_of(const char *name, int *level) {
+  static const struct {
+    const char *name;
+    int level;
+  } map[] = {{"debug", MCPH_LOG_DEBUG}, {"info", MCPH_LOG_INFO},
+             {"notice", MCPH_LOG_INFO}, {"warning", MCPH_LOG_WARN},
+             {"error", MCPH_LOG_ERROR}, {"critical", MCPH_LOG_ERROR},
+             {"alert", MCPH_LOG_ERROR}, {"emergency", MCPH_LOG_ERROR}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+    if (name && strcmp(name, map[i].name) == 0) {
+      *level = map[i].level;
+      return map[i].name;
+    }
+  }
+  *level = MCPH_LOG_INFO;
+  return NULL;
+}
+
+/* The server's log file, <logs>/<name>.log (mode 0600), opened on first
+ * use in the checked log directory (trusted_fs.h), never through a link;
+ * <name> is the server name made a file name as for NAME.stderr.log. A directory or file
+ * that fails the checks is said once, and the lines go to stderr only. */
+static FILE *server_log_file(session *s) {
+  if (s->server_log || s->server_log_failed) {
+    return s->server_log;
+  }
+  s->server_log_failed = true;
+  const char *dir = s->h->paths[MCPH_PATH_LOGS];
+  if (!dir) {
+    return NULL; /* no home: no files */
+  }
+  char why[PATH_MAX + 128];
+  int dfd = trusted_fs_open_dir(dir, TRUSTED_FS_CREATE, why, sizeof why);
+  if (dfd < 0) {
+    host_log(s->h, MCPH_LOG_WARN, s->cfg->name,
+             "not writing the server's log file: %s", why);
+    return NULL;
+  }
+  char base[128];
+  trusted_fs_file_name(s->cfg->name, base, sizeof base - 8);
+  strcat(base, ".log");
+  int fd = trusted_fs_open_file(dfd, dir, base, O_WRONLY | O_CREAT | O_APPEND,
+                                0600, why, sizeof why);
+  close(dfd);
+  if (fd >= 0) {
+    s->server_log = fdopen(fd, "a");
+  }
+  if (!s->server_log) {
+    if (fd >= 0) {
+      close(fd);
+    } else {
+      host_log(s->h, MCPH_LOG_WARN, s->cfg->name,
+               "not writing the server's log file: %s", why);
+    }
+    return NULL;
+  }
+  s->server_log_failed = false;
+  return s->server_log;
+}
+
+/* One server log message as one line of its file: controls, newlines
+ * included, shown as escapes (text_escape.h), so that a server cannot
+ * forge lines or reach a terminal that shows the file; no secrets. */
+static void server_log_line(session *s, const char *level, const char *text) {
+  FILE *f = server_log_file(s);
+  if (!f) {
+    return;
+  }
+  time_t now = time(NULL);
+  struct tm tm;
+  char stamp[32];
+  strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", gmtime_r(&now, &tm));
+  fprintf(f, "%sZ %s %s\n", stamp, level, text);
+  fflush(f);
+}
+
+/* `s` redacted and escaped for one log line; free with free(). */
+static char *log_text(const char *s) {
+  char *clean = redact(s);
+  char *line = text_escape(clean, strlen(clean), TEXT_ESCAPE_NEWLINES, NULL);
+  free(clean);
+  return line ? line : xstrdup("(out of memory)");
+}
+
+static void on_notification(void *ud, const char *method,
+                            const cJSON *params) {
+  session *s = ud;
+  if (strcmp(method, "notifications/message") == 0) {
+    const cJSON *lvl = cJSON_GetObjectItemCaseSensitive(params, "level");
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(params, "data");
+    const cJSON *logger = cJSON_GetObjectItemCaseSensitive(params, "logger");
+    char *json = cJSON_IsString(data) ? NULL : cJSON_PrintUnformatted(data);
+    const char *raw = json ? json : cJSON_GetStringValue(data);
+    char *msg = log_text(raw ? raw : "");
+    char *lname = log_text(cJSON_IsString(logger) ? logger->valuestring : "");
+    int level;
+    const char *known = log_level_of(cJSON_GetStringValue(lvl), &level);
+    server_log_line(s, known ? known : "info", msg);
+    /* A server's own log lines show with -v, however loud, labelled with
+     * the server's own level: they are its news, not mcphost's. */
+    if (level < MCPH_LOG_INFO) {
+      level = MCPH_LOG_INFO;
+    }
+    host_log_labeled(s->h, level, known ? known : "info", s->cfg->name,
+                     "server log%s%s: %s", *lname ? " " : "", lname, msg);
+    free(msg);
+    free(lname);
+    cJSON_free(json);
+  } else if (str_starts(method, "notifications/") &&
+             strstr(method, "/list_changed")) {
+    host_log(s->h, MCPH_LOG_INFO, s->cfg->name, "%s", method);
+  } else {
+    host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "notification %s", method);
+  }
+  if (strcmp(method, "notifications/cancelled") == 0)
+    features_cancelled(s, params);
+  features_notify(s, method, params);
+  if (s->on_notify)
+    s->on_notify(s->on_notify_ud, s, method, params);
+}
+
+/* The server -> host direction: every message is sanitized here, by
+ * what it is (sanitize.h), before the session, the host or a plugin
+ * sees it. A response is what its request said (rpc_request_opts.kind);
+ * what a server pushes names things or, for a channel, reaches a model. */
+static void on_inbound(void *ud, cJSON *msg, int kind) {
+  session *s = ud;
+  sanitize_kind k = SANITIZE_NAMES;
+  if (kind >= 0) {
+    k = (sanitize_kind)kind;
+  } else {
+    const char *m =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+    if (m && (strcmp(m, "notifications/claude/channel") == 0 ||
+              strcmp(m, "sampling/createMessage") == 0)) {
+      k = SANITIZE_MODEL;
+    }
+  }
+  sanitize_message(msg, s->h->sanitize, k);
+}
+
+static void on_rpc_warning(void *ud, const char *message) {
+  session *s = ud;
+  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
+}
+
+/* ---- handshake ---- */
+
+
+static const char *accept_initialize(session *s, const cJSON *result,
+                                     char *why, size_t why_len);
+
+static void on_set_level(void *ud, cJSON *result, const rpc_error *err,
+                         bool *take) {
+  (void)ud;
+  (void)result;
+  (void)take;
+  (void)err; /* nothing to do either way; -vvv shows the exchange */
+}
+
+static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
+                           bool *take) {
+  (void)take;
+  session *s = ud;
+  s->init_id = 0;
+  if (s->fallback_timer)
+    return; /* on_fallback_timer connects again */
+  if (err && err->status == RPC_ERR_TRANSPORT) {
+    fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE, "%s",
+         err->message);
+    return;
+  }
+  if (err) {
+    if (err->status == RPC_ERR_TIMEOUT) {
+      fail(s, FAIL_TIMEOUT, "server did not answer initialize in time");
+    } else if (err->status == RPC_ERR_CLOSED) {
+      fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE, "%s",
+           s->close_reason ? s->close_reason : err->message);
+    } else if (err->status == RPC_ERR_REMOTE) {
+      char *text = rpc_error_text(err->message, err->code);
+      fail(s, FAIL_PROTOCOL, "initialize failed: %s", text);
+      free(text);
+    } else {
+      fail(s, FAIL_INTERRUPTED, "%s", err->message);
+    }
+    return;
+  }
+  char why[300];
+  const char *bad = accept_initialize(s, result, why, sizeof why);
+  if (bad) {
+    fail(s, FAIL_PROTOCOL, "%s", bad);
+    return;
+  }
+  s->connected_ms = loop_now_ms();
+  if (s->log_level && session_has_capability(s, "logging")) {
+    /* Fire and forget: a server that refuses says so in a log line. */
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "level", s->log_level);
+    rpc_request_opts lo = {.timeout_ms = s->connect_timeout_ms};
+    rpc_request(s->rpc, "logging/setLevel", p, &lo, on_set_level);
+  }
+  set_state(s, SESS_READY);
+}
+
+/* Checks an initialize result and keeps what the server declared.
+ * Returns NULL or the reason it is unacceptable. */
+static const char *accept_initialize(session *s, const cJSON *result,
+                                     char *why, size_t why_len) {
+  const cJSON *pv = cJSON_GetObjectItemCaseSensitive(result, "protocolVersion");
+  if (!cJSON_IsString(pv))
+    return "initialize result has no protocolVersion";
+  if (!mcp_protocol_supported(pv->valuestring)) {
+    char versions[128];
+    mcp_protocol_list(versions, sizeof versions);
+    snprintf(why, why_len,
+             "server chose protocol version \"%.64s\", which mcphost does "
+             "not support (supported: %s)",
+             pv->valuestring, versions);
+    return why;
+  }
+  const cJSON *caps = cJSON_GetObjectItemCaseSensitive(result, "capabilities");
+  if (caps && !cJSON_IsObject(caps))
+    return "initialize result: capabilities is not an object";
+  free(s->protocol_version);
+  s->protocol_version = xstrdup(pv->valuestring);
+  cJSON_Delete(s->server_caps);
+  s->server_caps = caps ? cJSON_Duplicate(caps, 1) : cJSON_CreateObject();
+  const cJSON *info = cJSON_GetObjectItemCaseSensitive(result, "serverInfo");
+  cJSON_Delete(s->server_info);
+  s->server_info = cJSON_IsObject(info) ? cJSON_Duplicate(info, 1) : NULL;
+  const cJSON *instr = cJSON_GetObjectItemCaseSensitive(result, "instructions");
+  free(s->instructions);
+  s->instructions = cJSON_IsString(instr) ? xstrdup(instr->valuestring) : NULL;
+  if (MCPH_HAS(s->tf, mcph_transport_factory, set_protocol_version) &&
+      s->tf->set_protocol_version)
+    s->tf->set_protocol_version(s->t, s->protocol_version);
+  rpc_notify(s->rpc, "notifications/initialized", NULL);
+  return NULL;
+}
+
+static cJSON *initialize_params(session *s) {
+  cJSON *p = cJSON_CreateObject();
+  cJSON_AddStringToObject(p, "protocolVersion", mcp_protocol_latest());
+  cJSON *caps = cJSON_AddObjectToObject(p, "capabilities");
+  s->roots_declared = s->roots != NULL;
+  if (s->roots) {
+    /* listChanged: session_set_roots tells the server of a new set. */
+    cJSON *roots = cJSON_AddObjectToObject(caps, "roots");
+    cJSON_AddBoolToObject(roots, "listChanged", true);
+  }
+  features_add_capabilities(s->h, caps);
+  cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
+  cJSON_AddStringToObject(info, "name", "mcphost");
+  cJSON_AddStringToObject(info, "version", MCPHOST_VERSION);
+  return p;
+}
+
+/* The server forgot our session (HTTP 404 on a request with a session
+ * id): run the handshake again while the failed requests are held, then
+ * send them once more. */
+static void on_reinitialized(void *ud, cJSON *result, const rpc_error *err,
+                             bool *take) {
+  (void)take;
+  session *s = ud;
+  s->init_id = 0;
+  s->reinitializing = false;
+  char why[300];
+  const char *bad = err ? err->message : accept_initialize(s, result, why,
+                                                           sizeof why);
+  if (bad) {
+    char msg[600];
+    snprintf(msg, sizeof msg,
+             "the server's session expired and re-initializing failed: %s",
+             bad);
+    rpc_fail_held(s->rpc, RPC_ERR_TRANSPORT, msg);
+    rpc_hold(s->rpc, false);
+    return;
+  }
+  s->reinit_count++;
+  host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
+           "session expired; re-initialized and resending");
+  rpc_hold(s->rpc, false);
+}
+
+static void reinitialize(session *s) {
+  if (s->reinitializing)
+    return;
+  s->reinitializing = true;
+  rpc_request_opts o = {.timeout_ms = s->connect_timeout_ms, .ud = s,
+                        .urgent = true};
+  int64_t id = rpc_request(s->rpc, "initialize", initialize_params(s), &o,
+                           on_reinitialized);
+  if (id > 0) {
+    s->init_id = id;
+  } else {
+    s->reinitializing = false;
+    rpc_fail_held(s->rpc, RPC_ERR_TRANSPORT,
+                  "the server's session expired and initialize could not be "
+                  "sent again");
+    rpc_hold(s->rpc, false);
+  }
+}
+
+session *session_new(host *h, const server_config *cfg) {
+  session *s = xcalloc(1, sizeof *s);
+  s->h = h;
+  h->nsessions++; /* it points into h->cfg (host_config.c) */
+  s->cfg = cfg;
+  s->ev = (mcph_transport_events){.struct_size = sizeof s->ev,
+                                  .ud = s,
+                                  .on_message = on_message,
+                                  .on_error = on_error,
+                                  .on_close = on_close,
+                                  .on_send_failed = on_send_failed,
+                                  .on_message_dropped = on_message_dropped,
+                                  .on_session_reset = on_session_reset,
+                                  .on_auth_required = on_auth_required};
+  rpc_handlers rh = {.ud = s,
+                     .send = rpc_send,
+                     .on_request = on_request,
+                     .on_notification = on_notification,
+                     .on_warning = on_rpc_warning,
+                     .inbound = on_inbound};
+  s->rpc = rpc_new(h->loop, &rh);
+  return s;
+}
+
+/* Why no plugin serves `type`: the search path and any refused plugins. */
+static void fail_no_plugin(session *s) {
+  strbuf b;
+  sb_init(&b);
+  char *dirs = registry_dirs_text(&s->h->reg);
+  sb_printf(&b, "no plugin serves transport type \"%s\" (plugins looked for "
+                "in: %s)",
+            session_type(s), dirs);
+  free(dirs);
+  for (size_t i = 0; i < s->h->reg.nplugins; i++) {
+    const plugin *p = s->h->reg.plugins[i];
+    if (!p->loaded)
+      sb_printf(&b, "; refused %s: %s", p->path, p->error);
+  }
+  fail(s, FAIL_CONFIG, "%s", sb_str(&b));
+  sb_free(&b);
+}
+
+const char *session_type(const session *s) {
+  return s->legacy_sse ? "sse" : s->cfg->type;
+}
+
+void session_connect(session *s, uint64_t timeout_ms) {
+  if (s->state != SESS_IDLE)
+    return;
+  s->connect_started_ms = loop_now_ms();
+  set_state(s, SESS_CONNECTING);
+  if (s->cfg->state != SERVER_ACTIVE) {
+    /* Pending, rejected, denied or disabled: never started, whoever asks
+     * (the commands check first; this is the last line). */
+    fail(s, FAIL_CONFIG, "server is %s: %s", server_state_name(s->cfg),
+         s->cfg->reason ? s->cfg->reason : "not allowed to start");
+    return;
+  }
+  const type_binding *tb = registry_find_type(&s->h->reg, session_type(s));
+  if (!tb) {
+    fail_no_plugin(s);
+    return;
+  }
+  mcph_error err;
+  mcph_error_init(&err);
+  s->tf = plugin_transport(tb->winner, &err);
+  if (!s->tf) {
+    fail(s, FAIL_CONFIG, "%s: server \"%s\": %s", s->cfg->source, s->cfg->name,
+         err.message);
+    return;
+  }
+  char *json = cJSON_PrintUnformatted(s->cfg->json);
+  mcph_transport_params params = {.struct_size = sizeof params,
+                                  .type = session_type(s),
+                                  .server_name = s->cfg->name,
+                                  .config_json = json,
+                                  .events = &s->ev};
+  int rc = s->tf->create(tb->winner->ctx, &params, &s->t, &err);
+  free(json);
+  if (rc != 0) {
+    s->t = NULL;
+    fail(s, FAIL_CONFIG, "%s: server \"%s\": %s", s->cfg->source, s->cfg->name,
+         err.message[0] ? err.message : "invalid configuration");
+    return;
+  }
+  host_auth_attach(s);
+  rc = s->tf->start(s->t, &err);
+  if (rc != 0) {
+    fail(s, rc == MCPH_EINVAL ? FAIL_CONFIG : FAIL_UNREACHABLE, "%s",
+         err.message[0] ? err.message : "cannot start the transport");
+    return;
+  }
+  s->transport_started = true;
+  s->connect_timeout_ms = timeout_ms;
+  rpc_request_opts o = {.timeout_ms = timeout_ms, .ud = s};
+  int64_t id = rpc_request(s->rpc, "initialize", initialize_params(s), &o,
+                           on_initialized);
+  if (id > 0)
+    s->init_id = id;
+  else if (s->transport_closed)
+    fail(s, FAIL_UNREACHABLE, "%s", s->close_reason);
+  /* Otherwise a failed send means the transport is ending: its on_close
+   * follows with the real reason (a process that could not start, say). */
+}
+
+void session_close(session *s) {
+  if (s->transport_started && !s->transport_closed) {
+    if (s->state != SESS_CLOSING) {
+      set_state(s, SESS_CLOSING);
+      s->tf->close(s->t);
+    }
+    return;
+  }
+  if (s->state != SESS_FAILED)
+    set_state(s, s->error ? SESS_FAILED : SESS_CLOSED);
+}
+
+/* ---- reconnecting ---- */
+
+static void on_reconnect_timer(void *ud) {
+  session *s = ud;
+  s->reconnect_timer = NULL;
+  if (s->state == SESS_FAILED)
+    session_restart(s);
+}
+
+/* Only a connection that worked and then broke is retried by itself: a
+ * server that never started would only make a command wait. */
+static void schedule_reconnect(session *s) {
+  if (!s->auto_reconnect || !s->ever_ready || s->fail != FAIL_UNREACHABLE ||
+      s->tripped ||
+      s->reconnect_timer || s->reconnect_attempts >= RECONNECT_MAX_ATTEMPTS)
+    return;
+  uint64_t delay = RECONNECT_FIRST_DELAY_MS;
+  for (unsigned i = 0; i < s->reconnect_attempts && delay < RECONNECT_MAX_DELAY_MS; i++)
+    delay *= 2;
+  if (delay > RECONNECT_MAX_DELAY_MS)
+    delay = RECONNECT_MAX_DELAY_MS;
+  s->reconnect_attempts++;
+  host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
+           "connection lost (%s); reconnecting in %llu ms (attempt %u of %d)",
+           s->error ? s->error : "?", (unsigned long long)delay,
+           s->reconnect_attempts, RECONNECT_MAX_ATTEMPTS);
+  s->reconnect_timer = loop_timer_start(s->h->loop, delay, on_reconnect_timer, s);
+}
+
+bool session_will_reconnect(const session *s) {
+  return s->reconnect_timer != NULL;
+}
+
+void session_restart(session *s) {
+  if (s->state != SESS_FAILED && s->state != SESS_CLOSED)
+    return;
+  if (s->reconnect_timer) {
+    loop_timer_cancel(s->h->loop, s->reconnect_timer);
+    s->reconnect_timer = NULL;
+  }
+  rpc_fail_all(s->rpc, RPC_ERR_CLOSED, "connection restarted");
+  host_auth_detach(s);
+  if (s->t)
+    s->tf->destroy(s->t);
+  s->t = NULL;
+  s->transport_started = s->transport_closed = false;
+  free(s->error);
+  free(s->close_reason);
+  s->error = s->close_reason = NULL;
+  s->fail = FAIL_NONE;
+  s->init_id = 0;
+  s->reinitializing = false;
+  s->consecutive_errors = 0;
+  s->tripped = false;
+  s->state = SESS_IDLE;
+  session_connect(s, s->connect_timeout_ms);
+}
+
+void session_free(session *s) {
+  if (!s)
+    return;
+  s->h->nsessions--;
+  if (s->reconnect_timer)
+    loop_timer_cancel(s->h->loop, s->reconnect_timer);
+  if (s->fallback_timer)
+    loop_timer_cancel(s->h->loop, s->fallback_timer);
+  free(s->http_failure);
+  rpc_free(s->rpc);
+  host_auth_detach(s);
+  if (s->t)
+    s->tf->destroy(s->t);
+  cJSON_Delete(s->server_caps);
+  cJSON_Delete(s->server_info);
+  cJSON_Delete(s->roots);
+  if (s->server_log)
+    fclose(s->server_log);
+  features_session_gone(s);
+  free(s->caps_text);
+  free(s->log_level);
+  free(s->instructions);
+  free(s->protocol_version);
+  free(s->error);
+  free(s->close_reason);
+  free(s);
+}
+
+bool session_has_capability(const session *s, const char *cap) {
+  return s->server_caps &&
+         cJSON_GetObjectItemCaseSensitive(s->server_caps, cap) != NULL;
+}
+
+/* The capability a method needs, or NULL when none is needed. */
+static const char *needed_capability(const char *method) {
+  static const struct {
+    const char *prefix, *cap;
+  } map[] = {{"tools/", "tools"},
+             {"resources/", "resources"},
+             {"prompts/", "prompts"},
+             {"completion/", "completions"},
+             {"logging/", "logging"}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (str_starts(method, map[i].prefix))
+      return map[i].cap;
+  return NULL;
+}
+
+/* Every request goes through this wrapper so the session can count
+ * consecutive failures (the circuit breaker). */
+typedef struct req_wrap {
+  session *s;
+  rpc_done_fn done;
+  rpc_progress_fn on_progress;
+  void *ud;
+} req_wrap;
+
+static void wrapped_progress(void *ud, const cJSON *params) {
+  req_wrap *w = ud;
+  w->on_progress(w->ud, params);
+}
+
+static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
+                         bool *take) {
+  req_wrap *w = ud;
+  session *s = w->s;
+  bool counts = err && (err->status == RPC_ERR_TIMEOUT ||
+                        err->status == RPC_ERR_TRANSPORT);
+  w->done(w->ud, result, err, take);
+  free(w);
+  if (!counts) {
+    if (!err || err->status == RPC_ERR_REMOTE)
+      s->consecutive_errors = 0;
+    return;
+  }
+  if (++s->consecutive_errors >= BREAKER_ERRORS && s->state == SESS_READY) {
+    s->tripped = true;
+    /* Refused authorization stays that (needs-auth), not unreachable. */
+    fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE,
+         "server unavailable: %u requests in a row failed (last: %s)",
+         s->consecutive_errors, err->message);
+    host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s; closing the connection",
+             s->error);
+  }
+}
+
+int64_t session_request(session *s, const char *method, cJSON *params,
+                        const rpc_request_opts *opts, rpc_done_fn done,
+                        char *why, size_t why_len) {
+  if (s->state != SESS_READY) {
+    snprintf(why, why_len, "server \"%s\" is not connected%s%s", s->cfg->name,
+             s->error ? ": " : "", s->error ? s->error : "");
+    cJSON_Delete(params);
+    return -1;
+  }
+  const char *cap = needed_capability(method);
+  if (cap && !session_has_capability(s, cap)) {
+    snprintf(why, why_len,
+             "server \"%s\" does not support %s (it declared no \"%s\" "
+             "capability)",
+             s->cfg->name, method, cap);
+    cJSON_Delete(params);
+    return -1;
+  }
+  req_wrap *w = xmalloc(sizeof *w);
+  *w = (req_wrap){.s = s, .done = done,
+                  .on_progress = opts ? opts->on_progress : NULL,
+                  .ud = opts ? opts->ud : NULL};
+  rpc_request_opts o = opts ? *opts : (rpc_request_opts){0};
+  o.ud = w;
+  o.on_progress = w->on_progress ? wrapped_progress : NULL;
+  /* A result kept as sent may come raw in any valid UTF-8 (json_raw.h). */
+  o.raw_utf8 =
+      o.raw_result && !sanitize_is_full(s->h->sanitize, (sanitize_kind)o.kind);
+  int64_t id = rpc_request(s->rpc, method, params, &o, wrapped_done);
+  if (id < 0) {
+    free(w);
+    snprintf(why, why_len, "cannot send %s to server \"%s\"", method,
+             s->cfg->name);
+  }
+  return id;
+}
+
+/* ---- pagination ---- */
+
+/* A server that keeps handing out cursors is cut off here. */
+#define LIST_MAX_PAGES 10000
+
+typedef struct list_op {
+  session *s;
+  char *method, *key, *cursor;
+  cJSON *items;
+  uint64_t timeout_ms;
+  unsigned pages;
+  session_list_fn done;
+  void *ud;
+} list_op;
+
+static void list_finish(list_op *op, const char *error) {
+  cJSON *items = error ? NULL : op->items;
+  if (error)
+    cJSON_Delete(op->items);
+  op->done(op->ud, op->s, items, error);
+  free(op->method);
+  free(op->key);
+  free(op->cursor);
+  free(op);
+}
+
+static void list_next(list_op *op);
+
+static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
+  (void)take;
+  list_op *op = ud;
+  if (err && err->status == RPC_ERR_REMOTE &&
+      err->code == MCPH_RPC_METHOD_NOT_FOUND && !op->cursor) {
+    /* A server that does not know the list method has none of those (a
+     * "resources" server without templates/list, typically). */
+    host_log(op->s->h, MCPH_LOG_DEBUG, op->s->cfg->name,
+             "%s: method not found; taken as an empty list", op->method);
+    list_finish(op, NULL);
+    return;
+  }
+  if (err) {
+    char msg[600];
+    snprintf(msg, sizeof msg, "%s: %s", op->method, err->message);
+    list_finish(op, msg);
+    return;
+  }
+  cJSON *arr = cJSON_GetObjectItemCaseSensitive(result, op->key);
+  if (!cJSON_IsArray(arr)) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "%s: result has no \"%s\" array", op->method,
+             op->key);
+    list_finish(op, msg);
+    return;
+  }
+  while (arr->child) {
+    cJSON *item = cJSON_DetachItemViaPointer(arr, arr->child);
+    cJSON_AddItemToArray(op->items, item);
+  }
+  const cJSON *next = cJSON_GetObjectItemCaseSensitive(result, "nextCursor");
+  if (!cJSON_IsString(next) || next->valuestring[0] == '\0') {
+    list_finish(op, NULL);
+    return;
+  }
+  if ((op->cursor && strcmp(op->cursor, next->valuestring) == 0) ||
+      ++op->pages >= LIST_MAX_PAGES) {
+    list_finish(op, "server keeps returning the same or endless cursors");
+    return;
+  }
+  free(op->cursor);
+  op->cursor = xstrdup(next->valuestring);
+  list_next(op);
+}
+
+static void list_next(list_op *op) {
+  cJSON *params = NULL;
+  if (op->cursor) {
+    params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "cursor", op->cursor);
+  }
+  char why[512];
+  rpc_request_opts o = {.timeout_ms = op->timeout_ms, .ud = op};
+  if (session_request(op->s, op->method, params, &o, on_page, why,
+                      sizeof why) < 0)
+    list_finish(op, why);
+}
+
+int session_list(session *s, const char *method, const char *key,
+                 uint64_t timeout_ms, session_list_fn done, void *ud) {
+  const char *cap = needed_capability(method);
+  if (s->state == SESS_READY && cap && !session_has_capability(s, cap)) {
+    /* What a server does not offer is an empty list, as `prompts` shows
+     * it, not an error. */
+    done(ud, s, cJSON_CreateArray(), NULL);
+    return 0;
+  }
+  list_op *op = xcalloc(1, sizeof *op);
+  op->s = s;
+  op->method = xstrdup(method);
+  op->key = xstrdup(key);
+  op->items = cJSON_CreateArray();
+  op->timeout_ms = timeout_ms;
+  op->done = done;
+  op->ud = ud;
+  list_next(op);
+  return 0;
+}
+
+int session_set_roots(session *s, cJSON *roots) {
+  if (roots && !cJSON_IsArray(roots)) {
+    cJSON_Delete(roots);
+    return -1;
+  }
+  bool same = (!roots && !s->roots) ||
+              (roots && s->roots && cJSON_Compare(roots, s->roots, true));
+  cJSON_Delete(s->roots);
+  s->roots = roots;
+  if (same || s->state != SESS_READY)
+    return 0;
+  if (!s->roots_declared)
+    return 1;
+  /* A server asks roots/list again; an empty set is a set too. */
+  rpc_notify(s->rpc, "notifications/roots/list_changed", NULL);
+  return 0;
+}

@@ -1,0 +1,156 @@
+/* The MCP client session of one server: creates its transport through the
+ * registry, runs the initialize handshake, keeps what the server declared,
+ * answers the server's requests (ping, roots/list), checks capabilities
+ * before sending, and lists with pagination. Loop thread only. */
+#ifndef MCPHOST_SESSION_H
+#define MCPHOST_SESSION_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/config.h"
+#include "core/host.h"
+#include "mcp/jsonrpc.h"
+
+typedef enum {
+  SESS_IDLE,       /* not started */
+  SESS_CONNECTING, /* transport starting or initialize in flight */
+  SESS_READY,      /* initialized */
+  SESS_FAILED,     /* could not connect, or lost; see error */
+  SESS_CLOSING,    /* close() asked, waiting for the transport */
+  SESS_CLOSED
+} session_state;
+
+/* What kind of failure, for exit codes and messages. */
+typedef enum {
+  FAIL_NONE,
+  FAIL_CONFIG,      /* the server's configuration is wrong */
+  FAIL_UNREACHABLE, /* spawn or connect failed, or the server went away */
+  FAIL_PROTOCOL,    /* the server broke the protocol */
+  FAIL_TIMEOUT,     /* the server did not answer in time */
+  FAIL_AUTH,        /* the server wants authorization (needs-auth) */
+  FAIL_INTERRUPTED  /* the user interrupted */
+} fail_kind;
+
+typedef struct session session;
+typedef void (*session_state_fn)(void *ud, session *s);
+
+struct session {
+  host *h;
+  const server_config *cfg;
+  const mcph_transport_factory *tf;
+  mcph_transport *t;
+  mcph_transport_events ev;
+  bool transport_started, transport_closed;
+  rpc *rpc;
+  session_state state;
+  fail_kind fail;
+  char *error;        /* why it failed */
+  char *close_reason; /* what the transport said when it ended */
+  char *protocol_version;
+  cJSON *server_caps; /* as declared by the server */
+  cJSON *server_info;
+  char *instructions;
+  uint64_t connect_started_ms, connected_ms;
+  uint64_t connect_timeout_ms;
+  int64_t init_id;       /* the initialize request in flight, or 0 */
+  bool reinitializing;   /* the session expired; initialize is redone */
+  unsigned reinit_count; /* how often the session was re-initialized */
+  /* Resilience (see session_restart): */
+  bool auto_reconnect;         /* reconnect by itself after a crash */
+  bool ever_ready;             /* was connected at least once */
+  unsigned reconnect_attempts; /* since the last successful connect */
+  loop_timer *reconnect_timer;
+  unsigned consecutive_errors; /* requests failed in a row (breaker) */
+  bool tripped;                /* the breaker closed it: no auto reconnect */
+  session_state_fn on_state; /* called on every state change */
+  void *on_state_ud;
+  /* Notifications from the server, after the session's own handling
+   * (logging, list_changed): for a caller that wants resources/updated,
+   * list_changed and the like. May be NULL. */
+  void (*on_notify)(void *ud, session *s, const char *method,
+                    const cJSON *params);
+  void *on_notify_ud;
+  char *log_level;   /* sent with logging/setLevel once connected, or NULL */
+  FILE *server_log;  /* <logs>/<name>.log: the server's log messages */
+  /* it could not be opened: said once, not tried again */
+  bool server_log_failed;
+  struct feature_request *feature_requests; /* unanswered, held by plugins */
+  char *caps_text;   /* server_caps as text, for plugins */
+  /* The roots/list "roots" array this server is offered (owned, roots.h);
+   * NULL: the roots capability is not declared. Set with
+   * session_set_roots. */
+  cJSON *roots;
+  bool roots_declared; /* the initialize in use declared roots */
+  /* The MCP spec's backwards compatibility: a server whose type was not
+   * given (a "url" without "type", --url without --transport) that
+   * answers the initialize POST with a 4xx is tried with the legacy
+   * HTTP+SSE transport on the same URL. */
+  bool legacy_sse;            /* it is: the session runs on "sse" */
+  char *http_failure;         /* why streamable HTTP failed, for the hint */
+  loop_timer *fallback_timer; /* the switch, out of the transport's call */
+};
+
+session *session_new(host *h, const server_config *cfg);
+/* Frees the session; the transport must be closed (or never started). */
+void session_free(session *s);
+
+/* The transport type the session runs on: the configured one, or "sse"
+ * after the fallback. */
+const char *session_type(const session *s);
+
+/* Starts connecting; the outcome arrives through on_state. */
+void session_connect(session *s, uint64_t timeout_ms);
+/* Starts a graceful close; state becomes SESS_CLOSED when done. */
+void session_close(session *s);
+bool session_is_settled(const session *s); /* ready, failed or closed */
+
+/* Connects a failed session again with a new transport (a respawn for
+ * stdio). Pending requests have already failed. */
+void session_restart(session *s);
+/* True while a failed session waits to reconnect by itself. */
+bool session_will_reconnect(const session *s);
+
+/* Reconnection policy: after a terminal transport error a session that
+ * had connected retries up to RECONNECT_MAX_ATTEMPTS times, waiting 1 s,
+ * doubling up to 30 s. After BREAKER_ERRORS requests fail in a row
+ * (timeouts or transport errors, not JSON-RPC errors), the connection is
+ * closed and the server marked unavailable until its next use. */
+#define RECONNECT_MAX_ATTEMPTS 5
+#define RECONNECT_FIRST_DELAY_MS 1000
+#define RECONNECT_MAX_DELAY_MS 30000
+#define BREAKER_ERRORS 3
+
+/* Whether the server declared a capability ("tools", "resources", ...). */
+bool session_has_capability(const session *s, const char *cap);
+
+/* Sends a request after checking readiness and the capability the method
+ * needs. Returns the request id, or -1 with `why` filled (and `done` not
+ * called). */
+int64_t session_request(session *s, const char *method, cJSON *params,
+                        const rpc_request_opts *opts, rpc_done_fn done,
+                        char *why, size_t why_len);
+
+/* Lists every item of `method` (e.g. "tools/list", key "tools"),
+ * following nextCursor to the end. `done` gets a new array the callee owns
+ * (NULL on error, with `error` set); it may run before this returns. A
+ * server that did not declare the method's capability, or answers its
+ * first page with -32601 (method not found), has an empty list. */
+typedef void (*session_list_fn)(void *ud, session *s, cJSON *items,
+                                const char *error);
+int session_list(session *s, const char *method, const char *key,
+                 uint64_t timeout_ms, session_list_fn done, void *ud);
+
+const char *session_state_name(const session *s);
+
+/* Gives the session its roots (a roots/list "roots" array; taken; NULL:
+ * none, and the capability is not declared at the next initialize).
+ * Connected with the capability declared, a changed set is announced
+ * with notifications/roots/list_changed and the server asks again.
+ * Returns 0; 1 when the set changed but this connection cannot be told
+ * (it was initialized without the capability: the new set applies from
+ * the next connect); -1 when `roots` is not an array. */
+int session_set_roots(session *s, cJSON *roots);
+
+#endif

@@ -1,0 +1,460 @@
+#include "safety/sanitize.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <unicode/utf16.h>
+
+#include "core/util.h"
+#include "icu_dl.h"
+#include "safety/size_limits.h"
+#include "text_escape.h"
+#include "utf8.h"
+
+/* Text is cut into segments around its non-ASCII runs: only those go
+ * through ICU, the ASCII between them is copied (or, when nothing
+ * changes, not even that). A segment starts one byte before its run,
+ * because that ASCII letter may compose with combining marks that follow
+ * it (e + U+0301 is é); it ends before an ASCII byte, and there is a
+ * normalization boundary before every ASCII character (none is ever the
+ * second half of a composition, all have combining class 0). So
+ * segments normalize independently and their concatenation is the
+ * normalization of the whole. */
+
+/* Two runs closer than this share one segment: one ICU call for
+ * "café crème", not two. */
+#define SEG_GAP 256
+/* ICU counts in int32_t. A segment with no ASCII byte to split at is cut
+ * at a code point boundary when it reaches this size; only a composition
+ * straddling that cut could be missed, validity and filtering hold. */
+#define SEG_MAX ((size_t)1 << 28)
+
+typedef struct san {
+  bool utf8_only; /* sanitize_json_utf8: validity only, no ICU */
+  /* Both looked up at the first non-ASCII segment, not per message: the
+   * first opens ICU, the second loads its normalization data. */
+  const icu_fns *icu;       /* NULL until then, or if ICU cannot load */
+  const UNormalizer2 *nfkc; /* NULL if ICU's data is missing: no NFKC */
+  bool nfkc_looked_up;
+  UChar *u, *v;      /* the segment in UTF-16; normalizer output */
+  size_t ucap, vcap; /* in UChars */
+  char *u8;          /* the changed segment back in UTF-8 */
+  size_t u8cap;
+  strbuf out;    /* the sanitized string, once something changed */
+  size_t copied; /* input bytes accounted for in `out` */
+  bool changed;
+} san;
+
+static void san_init(san *z) {
+  memset(z, 0, sizeof *z);
+  sb_init(&z->out);
+}
+
+static void san_free(san *z) {
+  free(z->u);
+  free(z->v);
+  free(z->u8);
+  sb_free(&z->out);
+}
+
+static void grow16(UChar **p, size_t *cap, size_t need) {
+  if (*cap >= need)
+    return;
+  size_t n = *cap ? *cap : 256;
+  while (n < need)
+    n *= 2;
+  *p = xrealloc(*p, n * sizeof **p);
+  *cap = n;
+}
+
+/* The first byte at or after `i` with its high bit set, or `len`. Eight
+ * bytes at a time: this is the whole cost of an ASCII string. */
+static size_t skip_ascii(const char *s, size_t i, size_t len) {
+  while (i + 8 <= len) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if (w & 0x8080808080808080ull)
+      break;
+    i += 8;
+  }
+  while (i < len && !((unsigned char)s[i] & 0x80))
+    i++;
+  return i;
+}
+
+static size_t skip_non_ascii(const char *s, size_t i, size_t len) {
+  while (i + 8 <= len) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if ((w & 0x8080808080808080ull) != 0x8080808080808080ull)
+      break;
+    i += 8;
+  }
+  while (i < len && ((unsigned char)s[i] & 0x80))
+    i++;
+  return i;
+}
+
+static bool removable(const icu_fns *icu, UChar32 c) {
+  int8_t t = icu->char_type(c);
+  /* Surrogates cannot survive the UTF-8 conversion; listed so that no
+   * path ever emits one. */
+  return t == U_FORMAT_CHAR || t == U_PRIVATE_USE_CHAR || t == U_UNASSIGNED ||
+         t == U_SURROGATE;
+}
+
+/* Drops removable code points in place; returns the new length. Text
+ * with nothing to drop, the common case, is only read. */
+static int32_t filter(const icu_fns *icu, UChar *u, int32_t len) {
+  int32_t r = 0, w = -1;
+  while (r < len) {
+    if (u[r] < 0x80) {
+      if (w >= 0)
+        u[w++] = u[r];
+      r++;
+      continue;
+    }
+    int32_t start = r;
+    UChar32 c;
+    U16_NEXT(u, r, len, c);
+    if (removable(icu, c)) {
+      if (w < 0)
+        w = start;
+      continue;
+    }
+    if (w >= 0)
+      while (start < r)
+        u[w++] = u[start++];
+  }
+  return w < 0 ? len : w;
+}
+
+/* NFKC of z->u[0..len) when it is not already normalized. Returns the
+ * new length; *changed is set when the text changed. On an ICU failure
+ * the text is left as it was (still valid and, after filter(), clean). */
+static int32_t normalize(san *z, int32_t len, bool *changed) {
+  UErrorCode e = U_ZERO_ERROR;
+  if (!z->nfkc_looked_up) {
+    z->nfkc_looked_up = true;
+    z->nfkc = z->icu->nfkc_instance(&e);
+    if (U_FAILURE(e))
+      z->nfkc = NULL;
+    e = U_ZERO_ERROR;
+  }
+  if (!z->nfkc || z->icu->quick_check(z->nfkc, z->u, len, &e) == UNORM_YES ||
+      U_FAILURE(e))
+    return len;
+  grow16(&z->v, &z->vcap, (size_t)len + (size_t)len / 2 + 16);
+  int32_t n = z->icu->normalize(z->nfkc, z->u, len, z->v, (int32_t)z->vcap, &e);
+  if (e == U_BUFFER_OVERFLOW_ERROR) {
+    e = U_ZERO_ERROR;
+    grow16(&z->v, &z->vcap, (size_t)n + 1);
+    n = z->icu->normalize(z->nfkc, z->u, len, z->v, (int32_t)z->vcap, &e);
+  }
+  if (U_FAILURE(e))
+    return len;
+  if (n == len && memcmp(z->u, z->v, (size_t)len * sizeof(UChar)) == 0)
+    return len;
+  UChar *t = z->u;
+  size_t tcap = z->ucap;
+  z->u = z->v;
+  z->ucap = z->vcap;
+  z->v = t;
+  z->vcap = tcap;
+  *changed = true;
+  return n;
+}
+
+/* Appends to z->out what precedes the segment [start, end) and `rep`,
+ * the segment's replacement. */
+static void emit(san *z, const char *s, size_t start, size_t end,
+                 const char *rep, size_t rep_len) {
+  z->changed = true;
+  sb_add(&z->out, s + z->copied, start - z->copied);
+  sb_add(&z->out, rep, rep_len);
+  z->copied = end;
+}
+
+/* ICU's functions, opened at the first non-ASCII text of the process.
+ * NULL when ICU cannot be loaded; that is said once, on stderr as the
+ * host's warnings are, since every later non-ASCII segment becomes
+ * U+FFFD. */
+static const icu_fns *san_icu(void) {
+  const char *why = NULL;
+  bool first = false;
+  const icu_fns *icu = icu_dl_load(&why, &first);
+  if (!icu && first)
+    fprintf(stderr,
+            "mcphost: warning: %s; non-ASCII text from servers is shown "
+            "as U+FFFD\n",
+            why);
+  return icu;
+}
+
+/* Without ICU: the ASCII of the segment kept, each run of other bytes
+ * replaced by one U+FFFD (fail closed: nothing unchecked passes). */
+static void ascii_only(san *z, const char *s, size_t start, size_t end) {
+  size_t need = (end - start) * 3 + 1, n = 0;
+  if (z->u8cap < need) {
+    z->u8 = xrealloc(z->u8, need);
+    z->u8cap = need;
+  }
+  for (size_t i = start; i < end;) {
+    if (!((unsigned char)s[i] & 0x80)) {
+      z->u8[n++] = s[i++];
+      continue;
+    }
+    memcpy(z->u8 + n, "\xEF\xBF\xBD", 3);
+    n += 3;
+    while (i < end && ((unsigned char)s[i] & 0x80))
+      i++;
+  }
+  emit(z, s, start, end, z->u8, n);
+}
+
+static void segment(san *z, const char *s, size_t start, size_t end) {
+  static const char fffd[] = "\xEF\xBF\xBD";
+  if (!z->icu && !(z->icu = san_icu())) {
+    ascii_only(z, s, start, end);
+    return;
+  }
+  size_t n = end - start;
+  grow16(&z->u, &z->ucap,
+         n + 1); /* UTF-16 never has more units than UTF-8 has bytes */
+  UErrorCode e = U_ZERO_ERROR;
+  int32_t len = 0, subs = 0;
+  z->icu->from_utf8(z->u, (int32_t)z->ucap, &len, s + start, (int32_t)n, 0xFFFD,
+                    &subs, &e);
+  if (U_FAILURE(e)) { /* fail closed: never pass on what was not checked */
+    emit(z, s, start, end, fffd, 3);
+    return;
+  }
+  bool changed = subs > 0;
+  /* Removing a code point can bring together two that compose, so
+   * normalize and filter again until nothing changes. */
+  for (int round = 0; round < SANITIZE_MAX_ROUNDS; round++) {
+    len = normalize(z, len, &changed);
+    int32_t kept = filter(z->icu, z->u, len);
+    if (kept == len)
+      break;
+    len = kept;
+    changed = true;
+  }
+  if (!changed)
+    return;
+  size_t need = (size_t)len * 3 + 1;
+  if (need > INT32_MAX) {
+    emit(z, s, start, end, fffd, 3);
+    return;
+  }
+  if (z->u8cap < need) {
+    z->u8 = xrealloc(z->u8, need);
+    z->u8cap = need;
+  }
+  int32_t n8 = 0;
+  z->icu->to_utf8(z->u8, (int32_t)z->u8cap, &n8, z->u, len, &e);
+  if (U_FAILURE(e))
+    emit(z, s, start, end, fffd, 3);
+  else
+    emit(z, s, start, end, z->u8, (size_t)n8);
+}
+
+/* Validity only: each maximal ill-formed subpart of s[start..end)
+ * becomes U+FFFD. */
+static void utf8_repair(san *z, const char *s, size_t start, size_t end) {
+  const unsigned char *p = (const unsigned char *)s;
+  for (size_t i = start; i < end;) {
+    if (p[i] < 0x80) {
+      i++;
+      continue;
+    }
+    bool ok;
+    size_t k = utf8_sequence(p + i, end - i, &ok, NULL);
+    if (!ok) {
+      emit(z, s, i, i + k, "\xEF\xBF\xBD", 3);
+    }
+    i += k;
+  }
+}
+
+/* Sanitizes s[0..len). Returns true when the text changed; the result is
+ * then in z->out. */
+static bool san_bytes(san *z, const char *s, size_t len) {
+  z->changed = false;
+  z->copied = 0;
+  z->out.len = 0;
+  if (z->utf8_only) {
+    utf8_repair(z, s, skip_ascii(s, 0, len), len);
+    if (z->changed) {
+      sb_add(&z->out, s + z->copied, len - z->copied);
+    }
+    return z->changed;
+  }
+  size_t i = skip_ascii(s, 0, len), done = 0;
+  while (i < len) {
+    size_t start = i > done ? i - 1 : i, end = i;
+    for (;;) {
+      size_t lim = len - start > SEG_MAX ? start + SEG_MAX : len;
+      end = skip_non_ascii(s, end, lim);
+      if (end == lim && lim < len && ((unsigned char)s[end] & 0x80)) {
+        /* Cut inside a run: back up to the start of a code point. */
+        for (int k = 0;
+             k < 3 && end > i && ((unsigned char)s[end] & 0xC0) == 0x80; k++)
+          end--;
+        break;
+      }
+      size_t next = skip_ascii(s, end, len);
+      if (next == len || next - end >= SEG_GAP || next - start >= SEG_MAX)
+        break;
+      end = next;
+    }
+    segment(z, s, start, end);
+    done = end;
+    i = skip_ascii(s, end, len);
+  }
+  if (z->changed)
+    sb_add(&z->out, s + z->copied, len - z->copied);
+  return z->changed;
+}
+
+/* Sanitizes the cJSON-owned string at *p. Returns 1 when it changed. */
+static size_t san_cjson_string(san *z, char **p, bool owned) {
+  char *s = *p;
+  size_t len = strlen(s);
+  if (skip_ascii(s, 0, len) == len || !san_bytes(z, s, len))
+    return 0;
+  char *n = cJSON_malloc(z->out.len + 1);
+  if (!n) { /* fail closed: an empty string rather than an unchecked one */
+    s[0] = '\0';
+    return 1;
+  }
+  memcpy(n, z->out.data, z->out.len);
+  n[z->out.len] = '\0';
+  if (owned)
+    cJSON_free(s);
+  *p = n;
+  return 1;
+}
+
+static size_t san_node(san *z, cJSON *n) {
+  size_t changed = 0;
+  if (n->string) {
+    bool owned = !(n->type & cJSON_StringIsConst);
+    char *before = n->string;
+    changed += san_cjson_string(z, &n->string, owned);
+    if (n->string != before)
+      n->type &= ~cJSON_StringIsConst; /* the new key is ours to free */
+  }
+  if (cJSON_IsString(n) && n->valuestring && !(n->type & cJSON_IsReference))
+    changed += san_cjson_string(z, &n->valuestring, true);
+  return changed;
+}
+
+static size_t san_json(cJSON *root, bool utf8_only) {
+  if (!root)
+    return 0;
+  san z;
+  san_init(&z);
+  z.utf8_only = utf8_only;
+  size_t changed = san_node(&z, root);
+  /* Depth first with an explicit stack of the siblings still to visit:
+   * it holds one entry per level, on the heap. */
+  cJSON **stack = NULL;
+  size_t depth = 0, cap = 0;
+  cJSON *n = root->child;
+  while (n) {
+    changed += san_node(&z, n);
+    if (n->child) {
+      if (n->next) {
+        if (depth == cap) {
+          cap = cap ? cap * 2 : 32;
+          stack = xrealloc(stack, cap * sizeof *stack);
+        }
+        stack[depth++] = n->next;
+      }
+      n = n->child;
+    } else if (n->next) {
+      n = n->next;
+    } else {
+      n = depth ? stack[--depth] : NULL;
+    }
+  }
+  free(stack);
+  san_free(&z);
+  return changed;
+}
+
+size_t sanitize_json(cJSON *root) {
+  return san_json(root, false);
+}
+
+size_t sanitize_json_utf8(cJSON *root) {
+  return san_json(root, true);
+}
+
+bool sanitize_mode_parse(const char *s, sanitize_mode *out) {
+  static const struct {
+    const char *name;
+    sanitize_mode mode;
+  } map[] = {{"full", SANITIZE_MODE_FULL},
+             {"display", SANITIZE_MODE_DISPLAY},
+             {"off", SANITIZE_MODE_OFF}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+    if (strcmp(s, map[i].name) == 0) {
+      *out = map[i].mode;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool sanitize_is_full(sanitize_mode mode, sanitize_kind kind) {
+  switch (mode) {
+  case SANITIZE_MODE_FULL: return true;
+  case SANITIZE_MODE_DISPLAY:
+  case SANITIZE_MODE_OFF: return kind == SANITIZE_MODEL;
+  case SANITIZE_MODE_DEFAULT: break;
+  }
+  return kind != SANITIZE_RESULT;
+}
+
+void sanitize_message(cJSON *msg, sanitize_mode mode, sanitize_kind kind) {
+  if (!cJSON_IsObject(msg) && !cJSON_IsArray(msg)) {
+    return;
+  }
+  bool full = sanitize_is_full(mode, kind);
+  for (cJSON *m = msg->child; m; m = m->next) {
+    if (cJSON_IsObject(msg) && m->string && strcmp(m->string, "id") == 0) {
+      continue;
+    }
+    if (full) {
+      sanitize_json(m);
+    } else {
+      sanitize_json_utf8(m);
+    }
+  }
+}
+
+unsigned sanitize_escape_flags(sanitize_mode mode) {
+  return mode == SANITIZE_MODE_OFF ? 0u : (unsigned)TEXT_ESCAPE_INVISIBLE;
+}
+
+char *sanitize_text(const char *s, size_t len, size_t *out_len) {
+  san z;
+  san_init(&z);
+  char *r;
+  size_t n = len;
+  if (skip_ascii(s, 0, len) < len && san_bytes(&z, s, len)) {
+    n = z.out.len;
+    r = xstrndup(z.out.data, n);
+  } else {
+    r = xstrndup(s, len);
+  }
+  san_free(&z);
+  if (out_len)
+    *out_len = n;
+  return r;
+}

@@ -1,0 +1,131 @@
+// A WebSocket MCP server for the ws transport's tests, on the npm `ws`
+// package (tests/interop, pinned by its lock file). Tools:
+//
+//   echo           {message} back as text
+//   echo_headers   the upgrade request's headers, as JSON text
+//   big            a text result of `size` bytes, in one message
+//   fragmented     the result sent as `parts` continuation frames
+//   binary         a binary frame first, then the result as text
+//   drop           closes the TCP connection without an answer or a close
+//                  frame (the text of later calls counts connections)
+//   connections    how many connections the server has seen
+//
+// Usage: node ws_server.mjs [--tls CERT KEY [--client-ca CA]]
+//          [--require-header NAME VALUE] [--subprotocol none|NAME]
+//          [--never-upgrade] [--no-pong] [--close-code CODE]
+// --client-ca asks for and checks a client certificate (mTLS);
+// --require-header refuses the upgrade with 401 unless NAME is VALUE;
+// --subprotocol answers without one (none) or with another;
+// --never-upgrade accepts TCP and never answers; --no-pong ignores pings;
+// --connect-proxy is no WebSocket server but an HTTP CONNECT proxy that
+// prints "proxied HOST:PORT" for each tunnel.
+// Listens on 127.0.0.1, a free port; prints "listening on PORT". Each
+// close it sees is printed as "close CODE", each ping as "ping".
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { WebSocketServer } = require('../interop/node_modules/ws');
+
+const args = process.argv.slice(2);
+const opt = (name, n = 1) => {
+  const i = args.indexOf(name);
+  return i < 0 ? null : args.slice(i + 1, i + 1 + n);
+};
+const tls = opt('--tls', 2);
+const clientCa = opt('--client-ca');
+const required = opt('--require-header', 2);
+const sub = opt('--subprotocol');
+
+if (args.includes('--connect-proxy')) {
+  const p = http.createServer((req, res) => { res.writeHead(405); res.end(); });
+  p.on('connect', (req, client, head) => {
+    console.log(`proxied ${req.url}`);
+    const [host, port] = req.url.split(':');
+    const up = net.connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      up.write(head);
+      up.pipe(client);
+      client.pipe(up);
+    });
+    up.on('error', () => client.destroy());
+    client.on('error', () => up.destroy());
+  });
+  p.listen(0, '127.0.0.1', () => console.log(`listening on ${p.address().port}`));
+} else if (args.includes('--never-upgrade')) {
+  const held = [];
+  const s = net.createServer((c) => held.push(c));
+  s.listen(0, '127.0.0.1', () => console.log(`listening on ${s.address().port}`));
+} else {
+  const server = tls
+    ? https.createServer({
+      cert: fs.readFileSync(tls[0]), key: fs.readFileSync(tls[1]),
+      ...(clientCa ? { ca: fs.readFileSync(clientCa[0]), requestCert: true, rejectUnauthorized: true } : {}),
+    })
+    : http.createServer();
+  let connections = 0;
+  const wss = new WebSocketServer({
+    server,
+    maxPayload: 256 << 20,
+    autoPong: !args.includes('--no-pong'),
+    handleProtocols: (protocols) => {
+      if (sub && sub[0] === 'none') return false;
+      if (sub) return sub[0];
+      return protocols.has('mcp') ? 'mcp' : false;
+    },
+    verifyClient: (info, cb) => {
+      if (required && info.req.headers[required[0].toLowerCase()] !== required[1]) {
+        cb(false, 401, 'Unauthorized', { 'WWW-Authenticate': 'Bearer realm="ws"' });
+        return;
+      }
+      cb(true);
+    },
+  });
+  const tools = ['echo', 'echo_headers', 'big', 'fragmented', 'binary', 'drop', 'connections']
+    .map((name) => ({ name, description: `test tool ${name}`, inputSchema: { type: 'object' } }));
+  const text = (id, t) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: t }] } });
+  wss.on('connection', (ws, req) => {
+    connections++;
+    ws.on('close', (code) => console.log(`close ${code}`));
+    ws.on('ping', () => console.log('ping'));
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      const m = JSON.parse(data.toString());
+      if (m.id === undefined) return;
+      const reply = (result) => ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }));
+      if (m.method === 'initialize') {
+        reply({ protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'ws-test', version: '1.0.0' } });
+      } else if (m.method === 'tools/list') {
+        reply({ tools });
+      } else if (m.method === 'tools/call') {
+        const a = m.params.arguments || {};
+        switch (m.params.name) {
+          case 'echo': ws.send(text(m.id, String(a.message))); break;
+          case 'echo_headers': ws.send(text(m.id, JSON.stringify(req.headers))); break;
+          case 'big': ws.send(text(m.id, 'x'.repeat(a.size))); break;
+          case 'fragmented': {
+            const whole = Buffer.from(text(m.id, `in ${a.parts} parts: ` + 'y'.repeat(a.size || 100000)));
+            const step = Math.ceil(whole.length / a.parts);
+            for (let i = 0; i < a.parts; i++) {
+              ws.send(whole.subarray(i * step, (i + 1) * step), { binary: false, fin: i === a.parts - 1 });
+            }
+            break;
+          }
+          case 'binary':
+            ws.send(Buffer.from([0, 1, 2, 3]), { binary: true });
+            ws.send(text(m.id, 'after the binary frame'));
+            break;
+          case 'drop': ws._socket.destroy(); break;
+          case 'connections': ws.send(text(m.id, `connections: ${connections}`)); break;
+          default: ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'no such tool' } }));
+        }
+      } else {
+        ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'no such method' } }));
+      }
+    });
+  });
+  server.listen(0, '127.0.0.1', () => console.log(`listening on ${server.address().port}`));
+}

@@ -1,0 +1,137 @@
+/* common/proc_spawn.c: the one way children start (stdio servers,
+ * elicitation hooks and browsers, the ui service's browser). */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "proc_spawn.h"
+
+/* Runs `script` under /bin/sh with stdout on a pipe; returns what it
+ * wrote (static) and its wait status in *status. */
+static const char *run_sh(const char *script, int *status) {
+  static char buf[4096];
+  int p[2];
+  buf[0] = '\0';
+  *status = -1;
+  if (proc_make_pipe(p, -1) != 0) {
+    return buf;
+  }
+  char *const argv[] = {"sh", "-c", (char *)script, NULL};
+  proc_spec spec = {.argv = argv,
+                    .fd = {PROC_FD_NULL, p[1], PROC_FD_INHERIT},
+                    .report_fd = -1};
+  char why[256];
+  pid_t pid;
+  int rc = proc_start(&spec, &pid, why, sizeof why);
+  close(p[1]);
+  if (rc == 0) {
+    size_t n = 0;
+    ssize_t r;
+    while ((r = read(p[0], buf + n, sizeof buf - 1 - n)) > 0) {
+      n += (size_t)r;
+    }
+    buf[n] = '\0';
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  close(p[0]);
+  return buf;
+}
+
+TEST(test_a_child_runs_with_its_stdout_on_the_pipe_given) {
+  int status;
+  const char *out = run_sh("echo hello; exit 3", &status);
+  CHECK_STR(out, "hello\n");
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 3);
+}
+
+TEST(test_a_missing_command_fails_the_start_with_the_reason) {
+  char *const argv[] = {"/nonexistent/mcph-command", NULL};
+  proc_spec spec = {.argv = argv,
+                    .fd = {PROC_FD_NULL, PROC_FD_NULL, PROC_FD_NULL},
+                    .report_fd = -1};
+  char why[256] = "";
+  pid_t pid = 0;
+  CHECK(proc_start(&spec, &pid, why, sizeof why) == -1);
+  CHECK(errno == ENOENT);
+  CHECK_STR(why, "cannot start \"/nonexistent/mcph-command\": No such file "
+                 "or directory");
+}
+
+TEST(test_a_missing_directory_is_named) {
+  char *const argv[] = {"true", NULL};
+  proc_spec spec = {.argv = argv,
+                    .cwd = "/nonexistent-dir",
+                    .fd = {PROC_FD_NULL, PROC_FD_NULL, PROC_FD_NULL},
+                    .report_fd = -1};
+  char why[256] = "";
+  pid_t pid = 0;
+  CHECK(proc_start(&spec, &pid, why, sizeof why) == -1);
+  CHECK(strstr(why, "cannot change to directory \"/nonexistent-dir\"") != NULL);
+}
+
+TEST(test_an_asynchronous_start_reports_the_failure_after_the_exit) {
+  int st[2];
+  CHECK(proc_make_pipe(st, -1) == 0);
+  char *const argv[] = {"no-such-command-mcph", NULL};
+  proc_spec spec = {.argv = argv,
+                    .fd = {PROC_FD_NULL, PROC_FD_NULL, PROC_FD_NULL},
+                    .report_fd = st[1]};
+  char why[256];
+  pid_t pid = 0;
+  CHECK(proc_start(&spec, &pid, why, sizeof why) == 0);
+  close(st[1]);
+  int status;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  proc_failure f;
+  CHECK(proc_read_failure(st[0], &f));
+  CHECK(f.stage == PROC_STAGE_EXEC && f.error == ENOENT);
+  close(st[0]);
+}
+
+TEST(test_signals_the_host_blocks_and_ignores_are_back_in_the_child) {
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGTERM);
+  sigaddset(&block, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  void (*was)(int) = signal(SIGPIPE, SIG_IGN);
+  int status;
+  const char *out =
+      run_sh("grep -E '^(SigBlk|SigIgn):' /proc/self/status", &status);
+  signal(SIGPIPE, was);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  CHECK(strstr(out, "SigBlk:\t0000000000000000\n") != NULL);
+  CHECK(strstr(out, "SigIgn:\t0000000000000000\n") != NULL);
+}
+
+TEST(test_a_child_leads_its_own_process_group) {
+  int status;
+  /* /proc/PID/stat's fifth field is the process group ("(sh)" has no
+   * blank). */
+  const char *out = run_sh("cut -d' ' -f5 /proc/$$/stat; echo $$", &status);
+  long pgid = 0, pid = -1;
+  CHECK(sscanf(out, "%ld\n%ld", &pgid, &pid) == 2);
+  CHECK(pgid == pid);
+}
+
+TEST(test_a_wait_status_in_words) {
+  char buf[64];
+  proc_describe_status(3 << 8, buf, sizeof buf);
+  CHECK_STR(buf, "exited with status 3");
+  proc_describe_status(SIGKILL, buf, sizeof buf);
+  CHECK_STR(buf, "killed by signal 9 (SIGKILL)");
+}
+
+RUN(T(test_a_child_runs_with_its_stdout_on_the_pipe_given),
+    T(test_a_missing_command_fails_the_start_with_the_reason),
+    T(test_a_missing_directory_is_named),
+    T(test_an_asynchronous_start_reports_the_failure_after_the_exit),
+    T(test_signals_the_host_blocks_and_ignores_are_back_in_the_child),
+    T(test_a_child_leads_its_own_process_group), T(test_a_wait_status_in_words))

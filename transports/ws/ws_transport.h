@@ -1,0 +1,122 @@
+/*
+ * The ws transport's internals, shared by its files:
+ *
+ *   ws.c        the transport functions and the plugin entry
+ *   ws_lws.c    the libwebsockets callback: handshake headers, the
+ *               subprotocol check, TLS reasons, frames in and out
+ *   ws_loop.c   a libwebsockets context on a libuv loop nested in the
+ *               host's epoll (no thread), with the 4.1.6 workarounds
+ *   ws_dns.c    name resolution off the loop
+ *   ws_proxy.c  the proxy from the environment
+ *   ws_url.c    ws:// and wss:// URLs
+ *
+ * Everything runs on the host's loop thread (ws_dns.c's worker touches
+ * only its own job).
+ */
+#ifndef MCPH_WS_TRANSPORT_H
+#define MCPH_WS_TRANSPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libwebsockets.h>
+#include <uv.h>
+
+#include <mcphost/transport.h>
+
+#include "../common/event_queue.h"
+#include "../common/headers_helper.h"
+#include "../common/remote_config.h"
+#include "plugin_info.h"
+#include "ws_dns.h"
+#include "ws_loop.h"
+#include "ws_url.h"
+
+#define WS_SUBPROTOCOL "mcp"
+/* Bytes of one frame sent and the most lws hands over per receive. */
+#define WS_FRAGMENT 65536u
+/* The first bytes of a dropped message kept for the host (ABI 1.2). */
+#define WS_DROP_HEAD_MAX 4096u
+#define WS_DEFAULT_PING_MS 30000u
+/* How long a clean close may wait for the server's answer. */
+#define WS_CLOSE_WAIT_MS 2000u
+
+typedef enum ws_state {
+  WS_NEW,        /* created */
+  WS_HELPER,     /* the headersHelper runs */
+  WS_RESOLVING,  /* the host name is being resolved */
+  WS_CONNECTING, /* TCP, TLS and the upgrade */
+  WS_OPEN,       /* messages flow */
+  WS_CLOSING,    /* close() asked: the close frame is on its way */
+  WS_ENDED       /* on_close queued or delivered */
+} ws_state;
+
+/* Kinds of queued callbacks (event_queue.h). */
+enum { EV_MESSAGE, EV_ERROR, EV_DROPPED, EV_AUTH, EV_CLOSE };
+
+typedef struct ws_msg {
+  struct ws_msg *next;
+  unsigned char *buf; /* LWS_PRE bytes of room, then the message */
+  size_t len;         /* of the message */
+  size_t off;         /* bytes sent */
+} ws_msg;
+
+struct mcph_transport {
+  const mcph_host *host;
+  const mcph_transport_events *ev;
+  char *name;
+  remote_config cfg;
+  ws_url url;
+  char *proxy;         /* "host:port" (credentials kept), or NULL */
+  char *authorization; /* set_authorization()'s value, or NULL */
+  char *user_agent;
+  uint64_t ping_ms; /* "pingInterval"; 0: no keepalive */
+  ws_state state;
+
+  headers_helper *helper;
+  ws_dns *dns;
+  char address[64]; /* the numeric address connected to */
+  ws_loop loop;
+  bool loop_ok;
+  struct lws *wsi; /* cleared in LWS_CALLBACK_WSI_DESTROY */
+
+  event_queue q;
+  bool dying;  /* in destroy(): lws callbacks do nothing */
+  bool in_lws; /* inside the lws callback */
+
+  ws_msg *tx_head, *tx_tail;
+  bool want_ping;
+  bool want_close;
+
+  /* The message being received. */
+  char *rx;
+  size_t rx_len, rx_cap;
+  size_t rx_total; /* bytes of the current message seen */
+  bool rx_binary, rx_dropping;
+
+  /* Why the connection failed or ended, kept for on_close. */
+  char tls_reason[256];
+  char filter_reason[256];
+  char fail_reason[512];
+  int fail_code;
+  int peer_close_code;
+  char peer_close_text[128];
+
+  mcph_timer *connect_timer, *ping_timer, *pong_timer, *close_timer;
+};
+
+/* ---- ws.c ---- */
+/* Queues on_close (once); later events are dropped. */
+void ws_end(mcph_transport *t, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Asks lws for a WRITEABLE callback and runs the loop soon. */
+void ws_want_write(mcph_transport *t);
+
+/* ---- ws_lws.c ---- */
+extern const struct lws_protocols ws_protocols[];
+/* The connection is up: keepalive, queued messages. */
+void ws_opened(mcph_transport *t);
+void ws_tx_free_all(mcph_transport *t);
+
+#endif
