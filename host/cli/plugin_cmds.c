@@ -74,6 +74,7 @@ int cli_run_plugin_command(cli *c, const plugin_command *pc, int argc,
   /* The run outlives this function (until cli_plugin_cmds_free): a
    * plugin that finishes late must not write into freed memory. */
   mcph_run *run = c->run = xcalloc(1, sizeof *run);
+  run->owner = pc->p;
   mcph_error err;
   mcph_error_init(&err);
   int st = pc->cmd->start(pc->p->ctx, run, argc, (const char *const *)argv,

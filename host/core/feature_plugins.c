@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "core/host.h"
+#include "core/request.h"
 #include "core/util.h"
 #include "mcp/session.h"
 
@@ -16,20 +17,24 @@ typedef struct feature_rec {
   bool pending;          /* deferred (ABI 1.6): initialized when needed */
 } feature_rec;
 
-/* A server request handed to a plugin. It lives until answered; if its
- * session goes first, `s` becomes NULL and the answer is dropped. */
-struct mcph_request {
+/* A server request handed to a plugin, answered the one way (request.h).
+ * It lives until answered; if its session goes first, `s` becomes NULL
+ * and the answer is dropped. */
+typedef struct feature_request {
+  mcph_request base; /* first: the handle the plugin answers */
   session *s;
   cJSON *id;
-  struct mcph_request *next; /* the session's unanswered list */
+  struct feature_request *next; /* the session's unanswered list */
   /* A request the host itself asks (see features_local_request): the
    * answer goes here instead of to the server. */
   features_answer_fn local_done;
   void *local_ud;
-  const feature_rec *owner; /* the feature answering it */
+  const feature_rec *rec; /* the feature answering it */
   bool pausing;   /* holds the session's deadlines (rpc_pause_deadlines) */
   bool cancelled; /* the server withdrew it: the answer is not sent */
-};
+} feature_request;
+
+static const request_ops feature_request_ops;
 
 /* mcph_server is the session itself, seen through an opaque type. */
 static session *S(const mcph_server *server) { return (session *)server; }
@@ -140,12 +145,13 @@ static bool dispatch(session *s, const char *method, const cJSON *params,
     const feature_rec *r = &recs(h)[i];
     if (!r->f || !r->f->on_request || !names(r->f->requests, method))
       continue;
-    mcph_request *req = xcalloc(1, sizeof *req);
+    feature_request *req = xcalloc(1, sizeof *req);
+    req->base = (mcph_request){&feature_request_ops, r->p};
     req->s = s;
     req->id = id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull();
     req->local_done = done;
     req->local_ud = ud;
-    req->owner = r;
+    req->rec = r;
     /* The server waits for this answer, maybe for a person: its own
      * requests in flight are not late meanwhile. */
     if (!done) {
@@ -158,12 +164,12 @@ static bool dispatch(session *s, const char *method, const cJSON *params,
     mcph_error err;
     mcph_error_init(&err);
     int rc = r->f->on_request(r->p->ctx, SRV(s), method, text ? text : "{}",
-                              req, &err);
+                              &req->base, &err);
     cJSON_free(text);
     if (rc != 0)
-      features_service()->respond_error(
-          &h->self.api, req, MCPH_RPC_INTERNAL_ERROR,
-          err.message[0] ? err.message : "request failed");
+      request_respond_error(&h->self.api, &req->base, MCPH_RPC_INTERNAL_ERROR,
+                            err.message[0] ? err.message : "request failed",
+                            NULL, NULL);
     return true;
   }
   return false;
@@ -222,7 +228,7 @@ void features_describe(session *s, features_note_fn note, void *ud) {
 }
 
 void features_connection_lost(session *s) {
-  for (mcph_request *req = s->feature_requests; req; req = req->next) {
+  for (feature_request *req = s->feature_requests; req; req = req->next) {
     if (req->pausing)
       rpc_resume_deadlines(s->rpc);
     req->pausing = false;
@@ -235,22 +241,22 @@ void features_cancelled(session *s, const cJSON *params) {
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(params, "requestId");
   if (!id)
     return;
-  for (mcph_request *req = s->feature_requests; req; req = req->next) {
+  for (feature_request *req = s->feature_requests; req; req = req->next) {
     if (req->local_done || req->cancelled || !cJSON_Compare(req->id, id, 1))
       continue;
     req->cancelled = true;
     if (req->pausing) /* the server no longer waits for it */
       rpc_resume_deadlines(s->rpc);
     req->pausing = false;
-    const mcph_feature *f = req->owner->f;
+    const mcph_feature *f = req->rec->f;
     if (MCPH_HAS(f, mcph_feature, on_cancelled) && f->on_cancelled)
-      f->on_cancelled(req->owner->p->ctx, SRV(s), req);
+      f->on_cancelled(req->rec->p->ctx, SRV(s), &req->base);
     return;
   }
 }
 
 void features_session_gone(session *s) {
-  for (mcph_request *r = s->feature_requests; r; r = r->next)
+  for (feature_request *r = s->feature_requests; r; r = r->next)
     r->s = NULL;
   s->feature_requests = NULL;
 }
@@ -258,11 +264,12 @@ void features_session_gone(session *s) {
 /* ---- the service ---- */
 
 /* Unlinks and frees a request once answered. */
-static void request_done(mcph_request *req) {
+static void request_done(feature_request *req) {
   if (req->s && req->pausing)
     rpc_resume_deadlines(req->s->rpc);
   if (req->s) {
-    for (mcph_request **pp = &req->s->feature_requests; *pp; pp = &(*pp)->next)
+    for (feature_request **pp = &req->s->feature_requests; *pp;
+         pp = &(*pp)->next)
       if (*pp == req) {
         *pp = req->next;
         break;
@@ -272,15 +279,11 @@ static void request_done(mcph_request *req) {
   free(req);
 }
 
-static int svc_respond(const mcph_host *api, mcph_request *req,
-                       const char *result_json, mcph_error *err) {
-  (void)api;
-  cJSON *result = result_json ? cJSON_Parse(result_json) : NULL;
-  if (!cJSON_IsObject(result)) {
-    cJSON_Delete(result);
-    return mcph_error_set(err, MCPH_EINVAL,
-                          "the result is not a JSON object");
-  }
+/* The answer goes to the server (or to the host's own asker), unless the
+ * server went away or withdrew the request. */
+static int answer_result(mcph_request *base, cJSON *result, mcph_error *err) {
+  (void)err;
+  feature_request *req = (feature_request *)base;
   if (req->local_done) {
     req->local_done(req->local_ud, result, 0, NULL);
     cJSON_Delete(result);
@@ -292,35 +295,42 @@ static int svc_respond(const mcph_host *api, mcph_request *req,
   return MCPH_OK;
 }
 
-static int svc_respond_error_data(const mcph_host *api, mcph_request *req,
-                                  int code, const char *message,
-                                  const char *data_json, mcph_error *err) {
-  (void)api;
-  cJSON *data = data_json ? cJSON_Parse(data_json) : NULL;
-  if (data_json && !data) {
-    return mcph_error_set(err, MCPH_EINVAL, "the error data is not JSON");
-  }
+static void answer_error(mcph_request *base, int code, const char *message,
+                         cJSON *data) {
+  feature_request *req = (feature_request *)base;
   if (req->local_done)
-    req->local_done(req->local_ud, NULL, code, message ? message : "error");
+    req->local_done(req->local_ud, NULL, code, message);
   else if (req->s && req->s->state == SESS_READY && !req->cancelled) {
-    rpc_respond_error_data(req->s->rpc, req->id, code,
-                           message ? message : "error", data);
+    rpc_respond_error_data(req->s->rpc, req->id, code, message, data);
     data = NULL;
   }
   cJSON_Delete(data);
   request_done(req);
-  return MCPH_OK;
+}
+
+static const request_ops feature_request_ops = {answer_result, answer_error};
+
+static int svc_respond(const mcph_host *api, mcph_request *req,
+                       const char *result_json, mcph_error *err) {
+  return request_respond(api, req, result_json, err);
+}
+
+static int svc_respond_error_data(const mcph_host *api, mcph_request *req,
+                                  int code, const char *message,
+                                  const char *data_json, mcph_error *err) {
+  return request_respond_error(api, req, code, message, data_json, err);
 }
 
 static int svc_respond_error(const mcph_host *api, mcph_request *req, int code,
                              const char *message) {
-  return svc_respond_error_data(api, req, code, message, NULL, NULL);
+  return request_respond_error(api, req, code, message, NULL, NULL);
 }
 
+/* A copy under the one rule for returned strings (abi.h): the entry it
+ * names may go with a reload within the same turn. */
 static const char *svc_server_name(const mcph_host *api,
                                    const mcph_server *server) {
-  (void)api;
-  return S(server)->cfg->name;
+  return host_returned(host_from_api(api), xstrdup(S(server)->cfg->name));
 }
 
 /* JSON text of `j` ("{}" when NULL), under the rule for returned
@@ -365,7 +375,18 @@ static int svc_notify(const mcph_host *api, mcph_server *server,
 typedef struct plugin_call {
   mcph_result_cb cb;
   void *ud;
+  unsigned abi_minor; /* the caller's: what its mcph_error holds */
 } plugin_call;
+
+/* The error struct as a plugin of `abi_minor` knows it (the minor gates
+ * fields the host fills in): before 1.6 it ends at `message`, and the
+ * host writes nothing past that struct_size. */
+static void error_for_minor(mcph_error *e, unsigned abi_minor) {
+  mcph_error_init(e);
+  if (abi_minor < 6) {
+    e->struct_size = (uint32_t)offsetof(mcph_error, rpc_code);
+  }
+}
 
 static void on_plugin_result(void *ud, cJSON *result, const rpc_error *err,
                              bool *take) {
@@ -373,15 +394,16 @@ static void on_plugin_result(void *ud, cJSON *result, const rpc_error *err,
   plugin_call *pc = ud;
   if (err) {
     mcph_error e;
-    mcph_error_init(&e);
+    error_for_minor(&e, pc->abi_minor);
     mcph_error_set(&e,
                    err->status == RPC_ERR_TIMEOUT ? MCPH_ETIMEDOUT
                    : err->status == RPC_ERR_REMOTE ? MCPH_EPROTO
                                                    : MCPH_ECLOSED,
                    "%s", err->message);
-    /* ABI 1.6: the peer's JSON-RPC code and data come with it. */
+    /* ABI 1.6: the peer's JSON-RPC code and data come with it, for a
+     * plugin whose struct has them. */
     char *data = NULL;
-    if (err->status == RPC_ERR_REMOTE) {
+    if (err->status == RPC_ERR_REMOTE && MCPH_HAS(&e, mcph_error, rpc_data)) {
       e.rpc_code = err->code;
       data = err->data ? cJSON_PrintUnformatted(err->data) : NULL;
       e.rpc_data = data;
@@ -400,13 +422,13 @@ static int svc_request(const mcph_host *api, mcph_server *server,
                        const char *method, const char *params_json,
                        uint64_t timeout_ms, mcph_result_cb cb, void *ud,
                        mcph_error *err) {
-  (void)api;
   session *s = S(server);
   cJSON *params = params_json ? cJSON_Parse(params_json) : NULL;
   if (params_json && !params)
     return mcph_error_set(err, MCPH_EINVAL, "params are not valid JSON");
+  const plugin *caller = host_caller(api);
   plugin_call *pc = xmalloc(sizeof *pc);
-  *pc = (plugin_call){cb, ud};
+  *pc = (plugin_call){cb, ud, caller ? caller->abi_minor : MCPH_ABI_MINOR};
   rpc_request_opts o = {.timeout_ms = timeout_ms ? timeout_ms : 60000,
                         .ud = pc};
   char why[400];

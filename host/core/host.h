@@ -53,6 +53,7 @@ typedef struct host {
   size_t nsessions;          /* live sessions (they point into cfg) */
   config_sources cfg_sources; /* what cfg was loaded from (host_config.h) */
   bool have_cfg_sources;
+  bool listing_servers; /* inside a server source's list (no reload) */
   host_config_loaded_fn cfg_loaded; /* after a reload (host_config.h) */
   void *cfg_loaded_ud;
   struct mcph_ui_ask *ui_ask; /* the open question (host_ui.c), or NULL */

@@ -53,6 +53,13 @@ void host_config_report(host *h) {
 static int svc_reload(const mcph_host *api, mcph_error *err) {
   host *h = host_from_api(api);
   const plugin *caller = host_caller(api);
+  if (h->listing_servers) {
+    /* A server source asked from inside its own listing: the
+     * configuration it would replace is the one being built. */
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "the configuration cannot be read again from "
+                          "inside a server source's listing");
+  }
   if (!h->have_cfg_sources) {
     return mcph_error_set(err, MCPH_ENOTSUP,
                           "the configuration was not loaded yet");

@@ -28,31 +28,28 @@ static bool key_ok(const char *key) {
 }
 
 /* Opens the calling plugin's store (created 0700 when `create`). Returns
- * a directory fd, or -1 with the reason in `err`; *path gets its name
- * (new string). */
+ * a directory fd, or a negative MCPH_E* code with the reason in `err`
+ * (which may be NULL); *path gets its name (new string). */
 static int open_store(const mcph_host *api, const char *key, bool create,
                       char **path, mcph_error *err) {
   host *h = host_from_api(api);
   const plugin *p = host_caller(api);
   *path = NULL;
   if (!p) {
-    mcph_error_set(err, MCPH_EINVAL, "secrets belong to a plugin");
-    return -1;
+    return mcph_error_set(err, MCPH_EINVAL, "secrets belong to a plugin");
   }
   if (!key_ok(key)) {
-    mcph_error_set(err, MCPH_EINVAL,
-                   "%s: invalid secret key (1 to 100 bytes of "
-                   "[A-Za-z0-9._-], not starting with '.')",
-                   p->id);
-    return -1;
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "%s: invalid secret key (1 to 100 bytes of "
+                          "[A-Za-z0-9._-], not starting with '.')",
+                          p->id);
   }
   const char *state = h->paths[MCPH_PATH_STATE];
   if (!state) {
-    mcph_error_set(err, MCPH_EIO,
-                   "%s: no per-user state directory (no home): secrets "
-                   "cannot be kept",
-                   p->id);
-    return -1;
+    return mcph_error_set(err, MCPH_EIO,
+                          "%s: no per-user state directory (no home): "
+                          "secrets cannot be kept",
+                          p->id);
   }
   char name[128];
   trusted_fs_file_name(p->id, name, sizeof name);
@@ -62,7 +59,8 @@ static int open_store(const mcph_host *api, const char *key, bool create,
       *path, TRUSTED_FS_PRIVATE | (create ? TRUSTED_FS_CREATE : 0), why,
       sizeof why);
   if (dfd < 0) {
-    mcph_error_set(err, errno == ENOENT ? MCPH_ENOTFOUND : MCPH_EIO, "%s", why);
+    return mcph_error_set(err, errno == ENOENT ? MCPH_ENOTFOUND : MCPH_EIO,
+                          "%s", why);
   }
   return dfd;
 }
@@ -84,15 +82,19 @@ static int write_all(int fd, const char *b, size_t n) {
 
 static int svc_set(const mcph_host *api, const char *key, const char *value,
                    size_t len, mcph_error *err) {
-  if (len > MCPH_SECRET_MAX || (!value && len)) {
-    return mcph_error_set(err, MCPH_EINVAL, "a secret is at most %d bytes",
-                          MCPH_SECRET_MAX);
+  if (!value && len) {
+    return mcph_error_set(err, MCPH_EINVAL, "a secret's value is NULL");
+  }
+  if (len > MCPH_SECRET_MAX) {
+    return mcph_error_set(err, MCPH_ETOOBIG,
+                          "a secret is at most %d bytes (this one has %zu)",
+                          MCPH_SECRET_MAX, len);
   }
   char *path = NULL;
   int rc = MCPH_OK;
   int dfd = open_store(api, key, true, &path, err);
   if (dfd < 0) {
-    rc = err && err->code ? err->code : MCPH_EIO;
+    rc = dfd;
     goto out;
   }
   /* A new file renamed over the old one: never half a value. */
@@ -182,8 +184,13 @@ static int svc_remove(const mcph_host *api, const char *key, mcph_error *err) {
   char *path = NULL;
   int dfd = open_store(api, key, false, &path, err);
   int rc = MCPH_OK;
-  if (dfd < 0) {
-    rc = err && err->code == MCPH_ENOTFOUND ? MCPH_OK : MCPH_EIO;
+  if (dfd == MCPH_ENOTFOUND) {
+    if (err) { /* no store: no such key either, which is fine */
+      err->code = MCPH_OK;
+      err->message[0] = '\0';
+    }
+  } else if (dfd < 0) {
+    rc = dfd;
   } else if (unlinkat(dfd, key, 0) != 0 && errno != ENOENT) {
     rc = mcph_error_set(err, MCPH_EIO, "cannot remove %s/%s: %s", path, key,
                         strerror(errno));

@@ -95,7 +95,8 @@ static int ui_ask(const mcph_host *api, const char *question,
                           who(api));
   }
   if (h->ui_ask) {
-    return mcph_error_set(err, MCPH_EINVAL, "another question is open");
+    return mcph_error_set(err, MCPH_EBUSY,
+                          "%s asks a question while another is open", who(api));
   }
   mcph_ui_ask *a = xcalloc(1, sizeof *a);
   a->h = h;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/request.h"
 #include "core/util.h"
 #include "safety/size_limits.h"
 #include "text_escape.h"
@@ -17,6 +18,7 @@ typedef enum {
 } slot_state;
 
 typedef struct slot {
+  mcph_request handle; /* first: the question as a pending request */
   perm_ask *a;
   const plugin *p;
   const mcph_permission_decider *d;
@@ -108,13 +110,14 @@ static char *nobody_left(const perm_ask *a) {
                    a->tool);
 }
 
-static void on_reply(mcph_permission_request *req, int decision,
-                     const char *reason) {
-  slot *s = req->host_data;
+/* A plugin's answer, however it came (request.h: respond, respond_error
+ * or the 1.3 reply). `abstain_known`: whether MCPH_PERMISSION_ABSTAIN
+ * means abstaining (ABI 1.5) rather than "not allow". */
+static void slot_answer(slot *s, int decision, const char *reason,
+                        bool abstain_known) {
   if (s->state != SLOT_ASKING && s->state != SLOT_PENDING)
     return; /* withdrawn or already answered: ignored */
-  /* ABSTAIN is 1.5: to an older plugin 3 was just "not allow". */
-  if (decision == MCPH_PERMISSION_ABSTAIN && s->p->abi_minor >= 5) {
+  if (decision == MCPH_PERMISSION_ABSTAIN && abstain_known) {
     bool was_pending = s->state == SLOT_PENDING;
     s->state = SLOT_ABSTAINED;
     if (was_pending && --s->a->waiting == 0 && s->a->started)
@@ -130,6 +133,55 @@ static void on_reply(mcph_permission_request *req, int decision,
                 reason && *reason ? ": " : "", reason && *reason ? reason : "");
   decide(s->a, allow, why);
 }
+
+/* The 1.3 way, a thin wrapper: ABSTAIN is 1.5, and to an older plugin 3
+ * was just "not allow". */
+static void on_reply(mcph_permission_request *req, int decision,
+                     const char *reason) {
+  slot *s = req->host_data;
+  slot_answer(s, decision, reason, s->p->abi_minor >= 5);
+}
+
+/* respond(): {"decision": "allow"|"deny"|"abstain", "reason": TEXT}. */
+static int answer_result(mcph_request *req, cJSON *result, mcph_error *err) {
+  slot *s = (slot *)req;
+  const cJSON *d = cJSON_GetObjectItemCaseSensitive(result, "decision");
+  const cJSON *r = cJSON_GetObjectItemCaseSensitive(result, "reason");
+  const char *name = cJSON_GetStringValue(d);
+  int decision = !name                          ? 0
+                 : strcmp(name, "allow") == 0   ? MCPH_PERMISSION_ALLOW
+                 : strcmp(name, "deny") == 0    ? MCPH_PERMISSION_DENY
+                 : strcmp(name, "abstain") == 0 ? MCPH_PERMISSION_ABSTAIN
+                                                : 0;
+  if (!decision) {
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "a permission answer needs \"decision\": "
+                          "\"allow\", \"deny\" or \"abstain\"");
+  }
+  if (r && !cJSON_IsString(r) && !cJSON_IsNull(r)) {
+    return mcph_error_set(err, MCPH_EINVAL,
+                          "a permission answer's \"reason\" must be a "
+                          "string");
+  }
+  slot_answer(s, decision, cJSON_GetStringValue(r), true);
+  cJSON_Delete(result);
+  return MCPH_OK;
+}
+
+/* respond_error(): the plugin cannot answer after all, so it abstains. */
+static void answer_error(mcph_request *req, int code, const char *message,
+                         cJSON *data) {
+  slot *s = (slot *)req;
+  cJSON_Delete(data);
+  if (s->state == SLOT_ASKING || s->state == SLOT_PENDING) {
+    host_log(s->a->h, MCPH_LOG_INFO, s->p->id,
+             "cannot answer whether %s may run (%d: %s); it abstains",
+             s->a->tool, code, message);
+  }
+  slot_answer(s, MCPH_PERMISSION_ABSTAIN, NULL, true);
+}
+
+static const request_ops slot_ops = {answer_result, answer_error};
 
 static void on_timeout(void *ud) {
   perm_ask *a = ud;
@@ -245,6 +297,7 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
           d->cancel))
       continue;
     slot *s = &a->slots[k++];
+    s->handle = (mcph_request){&slot_ops, pl};
     s->a = a;
     s->p = pl;
     s->d = d;
@@ -256,7 +309,8 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
                                        .reason = a->reason,
                                        .reply = on_reply,
                                        .host_data = s,
-                                       .description = a->description};
+                                       .description = a->description,
+                                       .request = &s->handle};
   }
 
   for (size_t i = 0; i < a->nslots && !a->decided; i++) {

@@ -629,6 +629,5 @@ void mcp_client_free(mcp_client *mc) {
   if (!mc) {
     return;
   }
-  mcp_client_servers_service_free(mc);
   free(mc);
 }

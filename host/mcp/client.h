@@ -43,8 +43,11 @@ typedef struct mcp_client_options {
 } mcp_client_options;
 
 /* A plugin command's run (mcph.command/1): the servers service's finish()
- * sets it. Allocated by the front end that starts the command. */
+ * sets it, called through the table of the plugin that owns the command
+ * (a finish through another plugin's table is refused). Allocated by the
+ * front end that starts the command. */
 struct mcph_run {
+  const struct plugin *owner; /* the plugin whose command this is */
   bool done;
   int rc;
 };

@@ -40,7 +40,6 @@ struct mcp_client {
   mcp_state_fn state_changed;
   void *state_changed_ud;
   struct mcp_op *ops; /* live operations (calls.c) */
-  char *policy_text;  /* the servers service's last policy() answer */
   bool shut;          /* mcp_client_shutdown ran: no new sessions */
 };
 
@@ -56,7 +55,6 @@ mcp_error_kind mcp_error_kind_of_rpc(const struct session *s, rpc_status status,
                                      const char *item);
 /* servers_service.c */
 void mcp_client_offer_servers_service(mcp_client *mc);
-void mcp_client_servers_service_free(mcp_client *mc);
 /* Queues a connect of config entry `idx` (idle sessions only). */
 void mcp_client_queue_connect(mcp_client *mc, size_t idx);
 

@@ -15,9 +15,16 @@ static size_t svc_count(const mcph_host *api) {
   return C(api)->h->cfg.nservers;
 }
 
+/* Strings returned follow the one rule of abi.h: copies, valid until
+ * control returns to the loop, so a reload within the same turn cannot
+ * pull them away. */
+static const char *returned(const mcph_host *api, const char *s) {
+  return s ? host_returned(host_from_api(api), xstrdup(s)) : NULL;
+}
+
 static const char *svc_name(const mcph_host *api, size_t i) {
   const config *cfg = &C(api)->h->cfg;
-  return i < cfg->nservers ? cfg->servers[i].name : NULL;
+  return i < cfg->nservers ? returned(api, cfg->servers[i].name) : NULL;
 }
 
 /* The index of the configured entry named exactly `name`; -1 when none
@@ -71,7 +78,7 @@ static const char *svc_state(const mcph_host *api, const char *name,
   const server_config *sc = &mc->h->cfg.servers[i];
   if (sc->state != SERVER_ACTIVE) {
     if (why) {
-      *why = sc->reason;
+      *why = returned(api, sc->reason);
     }
     return server_state_name(sc);
   }
@@ -80,7 +87,7 @@ static const char *svc_state(const mcph_host *api, const char *name,
     return "not connected";
   }
   if (why) {
-    *why = s->error;
+    *why = returned(api, s->error);
   }
   return session_state_name(s);
 }
@@ -92,13 +99,32 @@ static const char *svc_policy(const mcph_host *api, const char *key) {
   if (!v) {
     return NULL;
   }
-  cJSON_free(mc->policy_text);
-  mc->policy_text = cJSON_PrintUnformatted(v);
-  return mc->policy_text;
+  char *text = cJSON_PrintUnformatted(v);
+  return text ? host_returned(mc->h, text) : NULL;
 }
 
+/* Scoped to the plugin (ABI 1.6 tables): only the plugin whose command
+ * `run` is may end it, and only once; anything else is logged and
+ * ignored, so one plugin's finish never ends another's work. */
 static void svc_finish(const mcph_host *api, mcph_run *run, int exit_code) {
-  (void)api;
+  const plugin *caller = host_caller(api);
+  host *h = host_from_api(api);
+  if (!run) {
+    host_log(h, MCPH_LOG_WARN, caller ? caller->id : NULL,
+             "finish() without a run; ignored");
+    return;
+  }
+  if (caller && run->owner && caller != run->owner) {
+    host_log(h, MCPH_LOG_WARN, caller->id,
+             "finish() of a command of plugin %s, not its own; ignored",
+             run->owner->id ? run->owner->id : "?");
+    return;
+  }
+  if (run->done) {
+    host_log(h, MCPH_LOG_WARN, caller ? caller->id : NULL,
+             "finish() of a command that has already finished; ignored");
+    return;
+  }
   run->done = true;
   run->rc = exit_code;
 }
@@ -116,9 +142,4 @@ static const mcph_host_servers servers_service = {
 void mcp_client_offer_servers_service(mcp_client *mc) {
   mc->h->client = mc;
   mc->h->servers_service = &servers_service;
-}
-
-void mcp_client_servers_service_free(mcp_client *mc) {
-  cJSON_free(mc->policy_text);
-  mc->policy_text = NULL;
 }

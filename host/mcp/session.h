@@ -77,7 +77,7 @@ struct session {
   FILE *server_log;  /* <logs>/<name>.log: the server's log messages */
   /* it could not be opened: said once, not tried again */
   bool server_log_failed;
-  struct mcph_request *feature_requests; /* unanswered, held by plugins */
+  struct feature_request *feature_requests; /* unanswered, held by plugins */
   char *caps_text;   /* server_caps as text, for plugins */
   /* The roots/list "roots" array this server is offered (owned, roots.h);
    * NULL: the roots capability is not declared. Set with

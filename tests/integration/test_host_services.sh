@@ -32,6 +32,14 @@ run "${P[@]}" fxa secret-get token
 expect "a store readable by others is refused, naming it" 3 \
   --out "MCPH_EIO" --out "$S/test.services.a" --no-out "n3w"
 chmod 700 "$S/test.services.a"
+run "${P[@]}" fxa secret-set big "$(head -c 65537 /dev/zero | tr '\0' x)"
+expect "a value over MCPH_SECRET_MAX is refused as too big" 3 \
+  --out "MCPH_ETOOBIG" --out "a secret is at most 65536 bytes"
+run "${P[@]}" fxa secret-set big "$(head -c 65536 /dev/zero | tr '\0' x)"
+expect "a value of exactly MCPH_SECRET_MAX is kept" 0 --out "stored big"
+run "${P[@]}" fxa secret-rm .bad
+expect "remove names a bad key as such" 3 --out "MCPH_EINVAL" \
+  --out "invalid secret key"
 run "${P[@]}" fxa secret-rm token
 run "${P[@]}" fxa secret-get token
 expect "a removed secret is gone" 3 --out "MCPH_ENOTFOUND"
@@ -66,6 +74,8 @@ run "${P[@]}" --config "$R" fxa reload "$R" \
   "{\"mcpServers\": {\"two\": {\"command\": \"$DEMO\"}, \"three\": {\"command\": \"$DEMO\"}}}"
 expect "the server sources are read again on request" 0 \
   --out "before: one" --out "after: two three"
+expect "a name returned before the reload stays valid until control returns to the loop" 0 \
+  --out "kept: one"
 config_file "$R" "{\"one\": {\"command\": \"$DEMO\"}}"
 run "${P[@]}" --config "$R" fxa reload "$R" '{"mcpServers": {"bad": {"command": 5}}}'
 expect "a bad source read again is reported as at start-up, naming the file" 0 \
@@ -81,6 +91,14 @@ expect "no reload under open connections: they point into the configuration" 3 \
 run "${P[@]}" --config "$R" fxa auth-set one
 expect "a plugin that is no auth provider cannot set credentials" 3 \
   --out "MCPH_EDENIED" --out "test.services.a is not an auth provider"
+
+# ---- finish() is scoped to the plugin (mcph.host.servers/1) ----
+
+FIXTURE_FINISH_OTHERS=1 run "${P[@]}" fxa hold
+expect "one plugin's finish() does not end another plugin's command" 0 \
+  --out "test.services.b calls finish(42) on another plugin's command" \
+  --out "test.services.a finished its own command" \
+  --err "[test.services.b] finish() of a command of plugin test.services.a, not its own; ignored"
 
 # ---- mcph.host.ui/1 ----
 
@@ -111,16 +129,26 @@ term_wait() {
   ERR=$(tm capture-pane -p -J -S - -t "$name")
   printf '%s' "$OUT" >"$TMP/out"; printf '%s' "$ERR" >"$TMP/err"
 }
-if command -v tmux >/dev/null; then
-  term_start ask fxa ask $'Your name?\e[31m'
+# term_answer NAME SHOWN LINE: once the screen shows SHOWN, types LINE.
+term_answer() {
   for _ in $(seq 100); do
-    tm capture-pane -p -t ask 2>/dev/null | grep -q "Your name?" && break
+    tm capture-pane -p -t "$1" 2>/dev/null | grep -q "$2" && break
     sleep 0.1
   done
-  tm send-keys -t ask "Ada" Enter
-  term_wait ask
+  tm send-keys -t "$1" "$3" Enter
+  term_wait "$1"
+}
+if command -v tmux >/dev/null; then
+  term_start ask fxa ask $'Your name?\e[31m'
+  term_answer ask "Your name?" Ada
   expect "at a terminal the question is shown, named after the plugin, and answered" 0 \
     --out "answer=Ada" --err "mcphost: [test.services.a] Your name?<U+001B>[31m"
+
+  term_start ask2 fxa ask2 'First?'
+  term_answer ask2 "First?" Bo
+  expect "a second question while one is open is refused as busy; the first is answered" 0 \
+    --out "second: MCPH_EBUSY: test.services.a asks a question while another is open" \
+    --out "answer=Bo"
 
   printf '#!/bin/sh\nprintf "%%s" "$1" >"%s/opened"\n' "$TMP" >"$TMP/browser"
   chmod +x "$TMP/browser"

@@ -76,6 +76,9 @@ expect "a plugin built against the frozen ABI 1.5 headers serves its transport" 
 run --plugin-dir "$FIXTURES/v1.5" --config "$TMP/v15.json" fx15 v
 expect "its command connects through mcph.host.servers/1 and its feature hears the server" 0 \
   --out 'fx15: v: {"tools":{}}'
+run --plugin-dir "$FIXTURES/v1.5" --config "$TMP/v15.json" fx15 v fail
+expect "a JSON-RPC error reaches a 1.5 plugin in a struct no larger than its own (no rpc_code/rpc_data)" 0 \
+  --out "fx15: error struct_size=520 fits=yes code=-7 message=the fixture fails"
 run --plugin-dir "$FIXTURES/v1.5" --json plugins
 expect "the ABI 1.5 plugin is listed with its own ABI version" 0 \
   --jq '(.[] | select(.id == "test.v1_5") | .abi) == "1.5"'

@@ -27,9 +27,12 @@
 //                      HTTP 503 (the text of the failure counts them)
 //
 // Usage: node streamable_http_server.mjs [--tls CERT KEY] [--bearer TOKEN]
+//                                        [--get-status N]
 // With --bearer, every request without "Authorization: Bearer TOKEN" gets
 // HTTP 401 with a Bearer challenge (error="invalid_token" when a token was
-// sent, and the resource metadata URL).
+// sent, and the resource metadata URL). With --get-status, every GET (the
+// standalone event stream) is answered with status N and, for 401 and
+// 403, a Bearer challenge with error="insufficient_scope".
 // Listens on 127.0.0.1, a free port; prints "listening on PORT".
 import fs from 'node:fs';
 import http from 'node:http';
@@ -39,6 +42,8 @@ const args = process.argv.slice(2);
 const tls = args[0] === '--tls' ? { cert: fs.readFileSync(args[1]), key: fs.readFileSync(args[2]) } : null;
 const bearerAt = args.indexOf('--bearer');
 const bearer = bearerAt >= 0 ? args[bearerAt + 1] : null;
+const getStatusAt = args.indexOf('--get-status');
+const getStatus = getStatusAt >= 0 ? Number(args[getStatusAt + 1]) : 0;
 
 const sessions = new Map(); // id -> { get: res|null, pending: Map<id, fn> }
 let sessionCount = 0;
@@ -234,6 +239,14 @@ function handler(req, res) {
     if (req.method === 'DELETE') {
       sessions.delete(sid);
       res.writeHead(200);
+      return res.end();
+    }
+    if (req.method === 'GET' && getStatus) {
+      const port = server.address().port;
+      const headers = getStatus === 401 || getStatus === 403
+        ? { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="mcp:stream", resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource"` }
+        : {};
+      res.writeHead(getStatus, headers);
       return res.end();
     }
     if (req.method === 'GET') {

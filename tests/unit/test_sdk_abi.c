@@ -25,7 +25,8 @@ TEST(test_status_name_names_every_code) {
   CHECK_STR(mcph_status_name(MCPH_EINVAL), "MCPH_EINVAL");
   CHECK_STR(mcph_status_name(MCPH_ESESSION), "MCPH_ESESSION");
   CHECK_STR(mcph_status_name(MCPH_EDENIED), "MCPH_EDENIED");
-  for (int c = MCPH_OK; c >= MCPH_EDENIED; c--) {
+  CHECK_STR(mcph_status_name(MCPH_EBUSY), "MCPH_EBUSY");
+  for (int c = MCPH_OK; c >= MCPH_EBUSY; c--) {
     CHECK(strcmp(mcph_status_name(c), "MCPH_E?") != 0);
   }
   CHECK_STR(mcph_status_name(-99), "MCPH_E?");

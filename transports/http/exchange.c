@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../common/authorization.h"
 #include "../common/url.h"
 #include "http_transport.h"
 #include "rpc_peek.h"
@@ -362,23 +363,8 @@ static struct curl_slist *build_headers(exchange *x, bool *ok) {
         h = add_header(h, ok, "Last-Event-ID: %s", last);
     }
   }
-  for (char **c = t->cfg.headers; c && *c; c++) {
-    if (t->authorization && strncasecmp(*c, "Authorization:", 14) == 0) {
-      continue; /* the host's value replaces it */
-    }
-    struct curl_slist *n = curl_slist_append(h, *c);
-    if (n)
-      h = n;
-    else
-      *ok = false;
-  }
-  if (t->authorization) {
-    struct curl_slist *n = curl_slist_append(h, t->authorization);
-    if (n) {
-      h = n;
-    } else {
-      *ok = false;
-    }
+  if (!authorization_headers(&h, t->cfg.headers, t->authorization)) {
+    *ok = false;
   }
   if (x->session)
     h = add_header(h, ok, "Mcp-Session-Id: %s", x->session);

@@ -26,6 +26,7 @@
 #include <mcphost/plugin.h>
 #include <mcphost/transport.h>
 
+#include "../common/authorization.h"
 #include "../common/url.h"
 #include "http_transport.h"
 
@@ -506,21 +507,7 @@ static void t_set_protocol_version(mcph_transport *t, const char *version) {
 /* The host's Authorization value (an auth provider's token) replaces a
  * configured Authorization header for the exchanges started from now. */
 static int t_set_authorization(mcph_transport *t, const char *value) {
-  char *line = NULL;
-  if (value) {
-    if (!remote_config_header_value_ok(value)) {
-      return MCPH_EINVAL;
-    }
-    size_t n = strlen("Authorization: ") + strlen(value) + 1;
-    line = malloc(n);
-    if (!line) {
-      return MCPH_ENOMEM;
-    }
-    snprintf(line, n, "Authorization: %s", value);
-  }
-  free(t->authorization);
-  t->authorization = line;
-  return MCPH_OK;
+  return authorization_set(&t->authorization, value);
 }
 
 /* ---- the plugin ---- */

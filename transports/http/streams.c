@@ -7,7 +7,8 @@
  *   404 or 405 offers none. When the stream ends or breaks it is opened
  *   again, with Last-Event-ID, after the server's retry delay, doubling on
  *   failed attempts up to 30 s; a 4xx other than 408, 409 or 429 stops it,
- *   and so does a redirect out of the origin.
+ *   and so does a redirect out of the origin. A 401 or 403 (on it or on a
+ *   resumption) is also reported as on_auth_required, as for a POST.
  *
  * - Resumption: a POST whose event stream ended before the response to the
  *   request it carried is continued by GET with Last-Event-ID after the
@@ -271,6 +272,9 @@ void stream_done(exchange *x, CURLcode rc) {
              url_is_redirect(st)) {
     char status[900];
     int code = exchange_describe_status(x, status, sizeof status);
+    if (st == 401 || st == 403) {
+      hq_auth_required(x); /* the same event as for a refused POST */
+    }
     if (x->kind == X_STREAM) {
       hq_error(t, code, "the standalone event stream stopped: %s", status);
       exchange_free(x);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/authorization.h"
 #include "../common/url.h"
 #include "sse_transport.h"
 
@@ -67,9 +68,7 @@ static int start_post(mcph_transport *t, post_req *p) {
   } while (0)
   ADD("Content-Type: application/json");
   ADD("Expect:"); /* no 100-continue round trip for large messages */
-  for (char **hp = t->cfg.headers; ok && *hp; hp++) {
-    ADD(*hp);
-  }
+  ok = ok && authorization_headers(&h, t->cfg.headers, t->authorization);
   if (t->protocol_version) {
     char line[128];
     snprintf(line, sizeof line, "MCP-Protocol-Version: %.64s",

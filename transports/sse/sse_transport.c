@@ -21,6 +21,7 @@
 
 #include "sse_transport.h"
 
+#include "../common/authorization.h"
 #include "../common/headers_helper.h"
 #include "../common/url.h"
 #include "../common/www_auth.h"
@@ -294,6 +295,7 @@ static void t_destroy(mcph_transport *t) {
   curl_loop_free(t->loop);
   remote_config_free(&t->cfg);
   free(t->protocol_version);
+  free(t->authorization);
   free(t->close_reason);
   free(t->user_agent);
   free(t->name);
@@ -313,6 +315,12 @@ static void t_set_protocol_version(mcph_transport *t, const char *version) {
   t->protocol_version = v;
 }
 
+/* The host's Authorization value (an auth provider's token), for the
+ * POSTs and event-stream GETs started from now (authorization.h). */
+static int t_set_authorization(mcph_transport *t, const char *value) {
+  return authorization_set(&t->authorization, value);
+}
+
 /* ---- the plugin ---- */
 
 static const char *const sse_types[] = {PLUGIN_TYPES, NULL};
@@ -329,6 +337,7 @@ static const mcph_transport_factory sse_factory = {
     .destroy = t_destroy,
     .session_id = t_session_id,
     .set_protocol_version = t_set_protocol_version,
+    .set_authorization = t_set_authorization,
     .type_info = sse_info,
 };
 

@@ -103,6 +103,9 @@ struct mcph_transport {
   outmsg *out_head, *out_tail;
   post_req *post; /* the POST in flight, or NULL */
   char *protocol_version;
+  /* "Authorization: VALUE" the host set (set_authorization), replacing a
+   * configured one on the requests started from then on; or NULL. */
+  char *authorization;
 
   /* ---- notes for the host (sse_transport.c) ---- */
   event_queue notes;

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/authorization.h"
 #include "../common/url.h"
 #include "sse_transport.h"
 
@@ -325,9 +326,7 @@ static int start_get(mcph_transport *t) {
   bool ok = true;
   ok = ok && add_header(&h, "Accept: text/event-stream");
   ok = ok && add_header(&h, "Cache-Control: no-cache");
-  for (char **p = t->cfg.headers; ok && *p; p++) {
-    ok = add_header(&h, *p);
-  }
+  ok = ok && authorization_headers(&h, t->cfg.headers, t->authorization);
   const char *last_id = sse_last_event_id(&t->parser);
   if (ok && *last_id) {
     size_t n = strlen(last_id) + 32;

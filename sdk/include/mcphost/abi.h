@@ -26,6 +26,23 @@
  * control returns to the loop (copy what you keep), unless its comment
  * says longer (static, or "for the host's lifetime").
  *
+ * Answering a pending request, the one way (1.6): whatever the host
+ * hands a plugin to answer (a server's request to a feature, a permission
+ * question, a server source's listing) comes as an `mcph_request *`. The
+ * plugin answers it exactly once, with the respond family of the service
+ * "mcph.host.features/1" (feature.h) called through its own host table:
+ * respond(host, req, result_json, err) with a JSON object, or
+ * respond_error / respond_error_data with a JSON-RPC error. Each
+ * extension says what the object holds and by when it must come (a
+ * listing: before the call that handed it over returns; the others: now
+ * or later). The handle stays valid until answered, or until the host's
+ * withdrawal call returns where the extension has one that ends it
+ * (mcph_permission_decider.cancel); a respond that fails with
+ * MCPH_EINVAL (bad JSON) leaves it alive. An answer through another
+ * plugin's table is refused (MCPH_EDENIED). The older ways
+ * (mcph_permission_request.reply, mcph_server_source_emit_fn) are thin
+ * wrappers over the same path, kept for 1.x plugins.
+ *
  * This header compiles as C11 and as C++.
  */
 #ifndef MCPHOST_ABI_H
@@ -68,7 +85,9 @@
  *   1.6  a host table per plugin; mcph_entry.provides (deferred init and
  *        load); mcph_status_name(); MCPH_RPC_* codes (rpc.h);
  *        mcph_error_set leaves struct_size alone, mcph_error.rpc_code and
- *        rpc_data; transport events on_session_reset, on_auth_required,
+ *        rpc_data; MCPH_EBUSY; one way to answer a pending request
+ *        (mcph_request: permission.h's request, server_source.h's
+ *        list); transport events on_session_reset, on_auth_required,
  *        set_authorization and type_info (transport.h); host services
  *        "mcph.host.transports/1" (transport.h), "mcph.host.auth/1" with
  *        the extension "mcph.auth/1" (auth.h), "mcph.host.secrets/1"
@@ -77,6 +96,10 @@
  *        protocol_version, respond_error_data (docs/plugin-abi.md §16) */
 #define MCPH_ABI_MAJOR 1
 #define MCPH_ABI_MINOR 6
+
+/* A request awaiting a plugin's answer (the host's; opaque): see
+ * "Answering a pending request" above. */
+typedef struct mcph_request mcph_request;
 
 /* True when a struct written with `struct_size` covers `field`. */
 #define MCPH_HAS(ptr, type, field)                                             \
@@ -88,22 +111,24 @@
  * added, never renumbered. */
 enum mcph_status {
   MCPH_OK = 0,
-  MCPH_EINVAL = -1,       /* bad argument or bad configuration */
-  MCPH_ENOMEM = -2,       /* out of memory */
-  MCPH_EIO = -3,          /* I/O error on a pipe, socket or file */
-  MCPH_ETIMEDOUT = -4,    /* a deadline passed */
-  MCPH_ECLOSED = -5,      /* the transport or connection is closed */
-  MCPH_ENOTSUP = -6,      /* operation not supported by this side */
-  MCPH_EPROTO = -7,       /* the peer broke the protocol */
-  MCPH_ESPAWN = -8,       /* a process could not be started */
-  MCPH_ETOOBIG = -9,      /* a message exceeded a configured limit */
-  MCPH_ECONNREFUSED = -10,/* the peer refused the connection */
-  MCPH_EAUTH = -11,       /* authorization needed or refused */
-  MCPH_ESESSION = -12,    /* the server's session expired */
-  MCPH_ECANCELED = -13,   /* cancelled by the user or the host */
-  MCPH_ENOTFOUND = -14,   /* no such server, tool, plugin, ... */
-  MCPH_EABI = -15,        /* ABI version or struct size mismatch */
-  MCPH_EDENIED = -16      /* refused by policy or approval (1.5) */
+  MCPH_EINVAL = -1,        /* bad argument or bad configuration */
+  MCPH_ENOMEM = -2,        /* out of memory */
+  MCPH_EIO = -3,           /* I/O error on a pipe, socket or file */
+  MCPH_ETIMEDOUT = -4,     /* a deadline passed */
+  MCPH_ECLOSED = -5,       /* the transport or connection is closed */
+  MCPH_ENOTSUP = -6,       /* operation not supported by this side */
+  MCPH_EPROTO = -7,        /* the peer broke the protocol */
+  MCPH_ESPAWN = -8,        /* a process could not be started */
+  MCPH_ETOOBIG = -9,       /* a message exceeded a configured limit */
+  MCPH_ECONNREFUSED = -10, /* the peer refused the connection */
+  MCPH_EAUTH = -11,        /* authorization needed or refused */
+  MCPH_ESESSION = -12,     /* the server's session expired */
+  MCPH_ECANCELED = -13,    /* cancelled by the user or the host */
+  MCPH_ENOTFOUND = -14,    /* no such server, tool, plugin, ... */
+  MCPH_EABI = -15,         /* ABI version or struct size mismatch */
+  MCPH_EDENIED = -16,      /* refused by policy or approval (1.5) */
+  MCPH_EBUSY = -17         /* busy: what was asked for is in use (another
+                              question is open); try again later (1.6) */
 };
 
 #define MCPH_ERROR_MESSAGE_MAX 512
@@ -195,6 +220,7 @@ static inline const char *mcph_status_name(int code) {
     return "MCPH_EABI";
   case MCPH_EDENIED:
     return "MCPH_EDENIED";
+  case MCPH_EBUSY: return "MCPH_EBUSY";
   default:
     return "MCPH_E?";
   }

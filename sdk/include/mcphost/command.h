@@ -67,10 +67,10 @@ enum mcph_connect_flags {
 };
 
 /* The host service: get_service(MCPH_SERVICE_SERVERS). Strings returned
- * are the host's, valid until the next call of the same function, of
- * connect() or of a configuration reload (configuration.h), and never
- * across a return to the loop: copy what you keep. (The one rule of
- * abi.h, narrowed: these point into the live configuration.) */
+ * follow the one rule of abi.h: the host's, valid until control returns
+ * to the loop (a reload within the same turn does not pull them away);
+ * copy what you keep. (Since 1.6; before, they lived only until the next
+ * call of the same function, of connect() or of a reload.) */
 typedef struct mcph_host_servers {
   uint32_t struct_size; /* sizeof(mcph_host_servers) as the host built it */
   /* [loop] The configured servers, in priority order: names 0..count-1. */

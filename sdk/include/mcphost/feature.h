@@ -25,8 +25,8 @@ extern "C" {
 #define MCPH_SERVICE_FEATURES "mcph.host.features/1"
 #define MCPH_EXT_OPTIONS "mcph.options/1"
 
-typedef struct mcph_server mcph_server;   /* a server connection (host's) */
-typedef struct mcph_request mcph_request; /* a request awaiting an answer */
+typedef struct mcph_server mcph_server; /* a server connection (host's) */
+/* mcph_request, a request awaiting an answer, is declared in abi.h. */
 
 /* on_server events. */
 enum mcph_server_event {
@@ -54,10 +54,13 @@ typedef struct mcph_feature {
   const char *const *notifications;
 
   /* [loop] A request from `server`. `params_json` is borrowed for the call
-   * ("{}" when absent). Answer exactly once, now or later, with the
-   * host's respond() or respond_error(); `req` stays valid until then,
-   * even if the server disconnects (the answer is then dropped). A
-   * non-zero return means "not handled": the host answers with a
+   * ("{}" when absent). Answer exactly once, now (inside this call) or
+   * later, with the host's respond(), respond_error() or
+   * respond_error_data() (abi.h, "Answering a pending request"): the
+   * answer is the JSON-RPC result or error sent to the server. `req`
+   * stays valid until then, even if the server disconnects or withdraws
+   * it (the answer is then dropped). A non-zero return means "not
+   * handled" (and nothing was answered): the host answers with a
    * JSON-RPC internal error carrying err->message, and `req` is dead. */
   int (*on_request)(void *plugin_ctx, mcph_server *server, const char *method,
                     const char *params_json, mcph_request *req,
@@ -101,9 +104,18 @@ typedef void (*mcph_result_cb)(void *ud, const char *result_json,
 typedef struct mcph_host_features {
   uint32_t struct_size; /* sizeof(mcph_host_features) as the host built it */
 
-  /* [loop] Answers a server's request with a result (JSON object text), or with
-   * a JSON-RPC error. Exactly one per request; afterwards `req` is dead.
-   * Returns 0 or MCPH_EINVAL (bad JSON; `req` is still alive). */
+  /* [loop] The one way to answer a pending request (abi.h): a feature's
+   * server request, and since 1.6 a permission question
+   * (permission.h) and a server source's listing (server_source.h).
+   * respond answers with a result, `result_json` a JSON object (its
+   * meaning is the request's: for a server request the JSON-RPC result);
+   * respond_error with a JSON-RPC error `code` (MCPH_RPC_*, rpc.h) and
+   * `message` (NULL: "error"). Exactly one answer per request; afterwards
+   * `req` is dead. Call them with the table of the plugin the request was
+   * handed to. respond returns MCPH_OK; MCPH_EINVAL when result_json is
+   * not a JSON object, or not an answer the request takes (then `req`
+   * is still alive: answer again); MCPH_EDENIED through another plugin's
+   * table. respond_error returns MCPH_OK or MCPH_EDENIED. */
   int (*respond)(const mcph_host *host, mcph_request *req,
                  const char *result_json, mcph_error *err);
   int (*respond_error)(const mcph_host *host, mcph_request *req, int code,
@@ -142,9 +154,13 @@ typedef struct mcph_host_features {
   const char *(*server_info)(const mcph_host *host, const mcph_server *server);
   const char *(*protocol_version)(const mcph_host *host,
                                   const mcph_server *server);
-  /* [loop] respond_error with the error's `data` (JSON text, borrowed;
-   * NULL for none). MCPH_EINVAL when data_json is not JSON: then `req`
-   * is still alive. */
+  /* [loop] respond_error with the error's `data` (JSON text of any JSON
+   * value, borrowed; NULL for none), as the JSON-RPC error object's
+   * "data" member. The same rules as respond_error; also MCPH_EINVAL
+   * when data_json is not JSON: then `req` is still alive and nothing
+   * was sent. `code` is sent as given (the host does not check it
+   * against rpc.h). For a permission question or a listing, the data is
+   * not used. */
   int (*respond_error_data)(const mcph_host *host, mcph_request *req,
                             int code, const char *message,
                             const char *data_json, mcph_error *err);

@@ -15,11 +15,25 @@
  * One question, on the loop thread:
  *   host: ask(ctx, req)  -> plugin returns MCPH_OK (it will answer) or
  *                           MCPH_ENOTSUP (it abstains; it never answers)
- *   plugin: req->reply(req, decision, reason)   exactly once, or never if
- *   host: cancel(ctx, req)                      the host withdrew it first
- * `req` and every string in it stay valid until the plugin calls reply or
+ *   plugin: answers once (below), or never if
+ *   host: cancel(ctx, req)   the host withdrew it first
+ * `req` and every string in it stay valid until the plugin answers or
  * cancel returns, whichever comes first; after that the plugin must not
- * touch it. reply may be called from inside ask.
+ * touch it. The answer may come from inside ask.
+ *
+ * How to answer (abi.h, "Answering a pending request"): since 1.6 with
+ * the respond family of "mcph.host.features/1" on req->request, through
+ * the plugin's own host table:
+ *   respond(host, req->request,
+ *           "{\"decision\":\"allow\",\"reason\":\"...\"}", err)
+ * where "decision" is "allow", "deny" or "abstain" (MCPH_PERMISSION_*)
+ * and "reason" (optional) is a short text for people; another object is
+ * MCPH_EINVAL and the question is still open. respond_error(host,
+ * req->request, code, message) means the plugin cannot answer after all:
+ * it abstains, as with "abstain". req->reply(req, decision, reason) is
+ * the 1.3 way, a thin wrapper over the same path, kept for 1.x plugins
+ * (a host older than 1.6 has only it: check MCPH_HAS(req,
+ * mcph_permission_request, request)).
  */
 #ifndef MCPHOST_PERMISSION_H
 #define MCPHOST_PERMISSION_H
@@ -54,22 +68,27 @@ struct mcph_permission_request {
   const char *reason;         /* why it asks, e.g. `ask rule "mcp__fs__*"
                                  (user settings FILE: permissions.ask[0])` */
 
-  /* [loop] The plugin's answer: MCPH_PERMISSION_ALLOW or _DENY,
-   * with a short reason for people (may be NULL; borrowed for the call).
-   * Call it once; an answer after another one won is ignored. */
+  /* [loop] The plugin's answer: MCPH_PERMISSION_ALLOW, _DENY or (1.5)
+   * _ABSTAIN, with a short reason for people (may be NULL; borrowed for
+   * the call). Call it once; an answer after another one won is ignored.
+   * Since 1.6 the same as respond() on `request` (above). */
   void (*reply)(mcph_permission_request *req, int decision, const char *reason);
 
   void *host_data; /* the host's; do not touch */
   /* ---- ABI 1.5 (check with MCPH_HAS) ---- */
   const char *description; /* the tool's description; NULL if unknown */
+  /* ---- ABI 1.6 (check with MCPH_HAS) ---- */
+  /* The question as a pending request, to answer with respond() (above);
+   * valid as long as `req`. */
+  mcph_request *request;
 };
 
 typedef struct mcph_permission_decider {
   uint32_t struct_size; /* sizeof(mcph_permission_decider) */
 
   /* [loop] A question. Return MCPH_OK when the plugin will answer
-   * through req->reply (now or later), or MCPH_ENOTSUP (or any negative
-   * code) to abstain: then it must never call reply for `req`. */
+   * (now or later, as above), or MCPH_ENOTSUP (or any negative code) to
+   * abstain: then it must never answer `req`. */
   int (*ask)(void *plugin_ctx, mcph_permission_request *req);
 
   /* [loop] The host no longer needs an answer to `req` (another

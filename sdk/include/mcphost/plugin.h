@@ -40,7 +40,22 @@ extern "C" {
  * of a listed type is created, a listed extension is asked for (a feature
  * before the first connection's handshake, a command when its name is
  * run or listed in --help, options when the command line is parsed).
- * Every list is static and NULL-terminated, or NULL when empty. */
+ * Every list is static and NULL-terminated, or NULL when empty.
+ *
+ * Precedence, when the list and the running plugin differ (they should
+ * not: keep them the same):
+ *   - transport types: the list's are bound at load, and only they; the
+ *     factory's `types` are not read for a plugin with a provides list
+ *     (a type missing from the list is never routed to it);
+ *   - extensions: before init the list alone decides (an id not listed
+ *     is never asked for, and never wakes the plugin); once initialized,
+ *     get_extension's answer decides, for any id;
+ *   - commands: before init a command word not listed does not wake the
+ *     plugin; once initialized its command extension is searched;
+ *   - transport_info: the list's until init, the factory's type_info
+ *     after (when the factory has one);
+ *   - requests, notifications: for people (mcphost plugins); routing
+ *     always uses the feature's own lists, read after init. */
 typedef struct mcph_provides {
   uint32_t struct_size; /* sizeof(mcph_provides) */
   const char *const *transport_types; /* as mcph_transport_factory.types */
@@ -48,7 +63,7 @@ typedef struct mcph_provides {
   const char *const *notifications;   /* as mcph_feature.notifications */
   const char *const *commands;        /* command words (mcph.command/1) */
   /* Every extension id get_extension answers, e.g. MCPH_EXT_TRANSPORT.
-   * The host asks for no other. */
+   * Before init the host asks for no other (see Precedence above). */
   const char *const *extensions;
   /* Optional: the file name of the plugin's code in the host's
    * implementation directory ("impl" beside the plugin directory, e.g.

@@ -133,7 +133,20 @@ typedef struct mcph_transport_events {
 } mcph_transport_events;
 
 /* What create() gets. Borrowed for the duration of create(); copy what
- * must be kept. */
+ * must be kept.
+ *
+ * A composing plugin (mcph.host.transports/1, below) fills it itself for
+ * its inner transport: struct_size sizeof(mcph_transport_params); `type`
+ * the inner type (required); `server_name` its own server's name, so the
+ * inner transport's logs name the server (may be NULL); `config_json`
+ * the inner configuration as JSON text (NULL: "{}"), taken as it is: the
+ * host expands no ${VAR}, applies no policy, and asks no auth provider
+ * for it (the composer expands what it read from its own, already
+ * expanded, configuration, and passes an Authorization on with
+ * set_authorization); `events` its own callbacks and `ud`, which must
+ * stay valid until it destroyed the inner transport, and which the inner
+ * transport calls on the loop as it would call the host's (the same
+ * rules: never from inside start, send or close). */
 typedef struct mcph_transport_params {
   uint32_t struct_size; /* sizeof(mcph_transport_params) */
   const char *type;     /* the configured type, one of the plugin's types */
@@ -192,10 +205,19 @@ typedef struct mcph_transport_factory {
   /* ---- ABI 1.6 ---- (check MCPH_HAS before reading: a factory from
    * mcph.host.transports/1 may be an older plugin's, built shorter) */
 
-  /* [loop] Optional (may be NULL): the Authorization header value to send from
-   * now on (e.g. "Bearer abc"), replacing a configured one; NULL goes
-   * back to the configuration's. Borrowed for the call. Returns 0, or
-   * MCPH_EINVAL for a value that cannot be a header (control bytes). */
+  /* [loop] Optional (may be NULL; the host then reports MCPH_ENOTSUP to
+   * whoever wanted to set a value, see auth.h): the Authorization header
+   * value to send from now on (e.g. "Bearer abc"), replacing a
+   * configured one; NULL goes back to the configuration's. Borrowed for
+   * the call. Applies to the requests started afterwards (a reconnected
+   * event stream too); those under way keep theirs, and a request that
+   * was refused is not resent by the transport. Callable at any time
+   * between create and destroy, before start and after on_close, and
+   * from inside the transport's own callbacks (on_auth_required above
+   * all, where an auth provider answers a challenge at once): it only
+   * records the value, calls back into nobody and never ends the
+   * transport. Returns 0, MCPH_EINVAL for a value that cannot be a
+   * header (control bytes; the old value stays), or MCPH_ENOMEM. */
   int (*set_authorization)(mcph_transport *t, const char *value);
 
   /* Optional (may be NULL): per-type information, static. Without it,
@@ -213,13 +235,17 @@ typedef struct mcph_transport_factory {
 typedef struct mcph_host_transports {
   uint32_t struct_size; /* sizeof(mcph_host_transports) as the host built it */
 
-  /* [loop] Creates a transport of params->type with params->config_json.
-   * Sets *factory (valid for the host's lifetime) and *out (owned by the
-   * caller: destroy it with (*factory)->destroy). Returns MCPH_OK;
+  /* [loop] Creates a transport of params->type with params->config_json
+   * (params as described above mcph_transport_params; borrowed for the
+   * call). Sets *factory (valid for the host's lifetime) and *out (owned
+   * by the caller: start, send, close and destroy it with (*factory)'s
+   * functions; the host never touches it, and does not close it at exit:
+   * destroy it from the outer transport's destroy). Returns MCPH_OK;
    * MCPH_ENOTFOUND when no plugin serves the type or it cannot be
-   * loaded, MCPH_EINVAL when the type is the caller's own (a plugin does
-   * not compose itself) or the factory refused the configuration, with
-   * the reason in `err`. */
+   * loaded, MCPH_EINVAL when params lacks type or events, the type is
+   * the caller's own (a plugin does not compose itself) or the factory
+   * refused the configuration (its code, e.g. MCPH_EINVAL naming the
+   * field), with the reason in `err` (may be NULL). */
   int (*create)(const mcph_host *host, const mcph_transport_params *params,
                 const mcph_transport_factory **factory, mcph_transport **out,
                 mcph_error *err);
