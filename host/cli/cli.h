@@ -139,6 +139,9 @@ int cmd_plugins(cli *c, int argc, char **argv);
 /* Whether a plugin directory can be searched; else why not (`why`). */
 bool cli_plugin_dir_usable(const char *dir, char *why, size_t why_len);
 
+/* tool_cmd.c */
+int cmd_tool(cli *c, int argc, char **argv);
+
 /* call.c */
 int cmd_call(cli *c, int argc, char **argv);
 int cmd_read(cli *c, int argc, char **argv);

@@ -20,9 +20,13 @@ static const char usage_text[] =
     "  tools [--all] [SERVER]     list tools as mcp__SERVER__TOOL\n"
     "  resources [SERVER]         list resources and resource templates\n"
     "  prompts [SERVER]           list prompts and their arguments\n"
-    "  call TOOL [JSON | KEY=VALUE ...]\n"
+    "  tool TOOL                  what a tool takes: its signature, description,\n"
+    "                             parameters, output schema and annotations\n"
+    "  call TOOL [--no-validate] [--args JSON|@FILE] [JSON | KEY=VALUE ...]\n"
     "                             call a tool (TOOL: mcp__SERVER__TOOL or SERVER/TOOL);\n"
-    "                             a VALUE that parses as JSON is JSON, else a string\n"
+    "                             KEY=VALUE by the tool's schema (a string keeps\n"
+    "                             the text), KEY:=JSON, KEY=@FILE (@- stdin),\n"
+    "                             a.b=1 nested; checked locally (exit 2)\n"
     "  read SERVER URI            read a resource\n"
     "  prompt PROMPT [ARG | NAME=VALUE ...]\n"
     "                             get a prompt; positional ARGs fill the declared\n"
@@ -168,6 +172,7 @@ static const command commands[] = {
     {"tools", cmd_tools, true, TAIL_ANY},
     {"resources", cmd_resources, true, TAIL_ANY},
     {"prompts", cmd_prompts, true, TAIL_ANY},
+    {"tool", cmd_tool, true, TAIL_ANY},
     {"call", cmd_call, true, TAIL_ARGUMENTS},
     {"read", cmd_read, true, TAIL_ANY},
     {"prompt", cmd_prompt, true, TAIL_ARGUMENTS},
