@@ -392,6 +392,16 @@ static void set_roots(batch *b, op *o, const cJSON *dirs, long only) {
 }
 
 /* One input line: parse it into an op and start it. */
+static void no_server(const batch *b, const char *srv, char *why,
+                      size_t why_len) {
+  strbuf hint;
+  sb_init(&hint);
+  mcp_client_suggest_servers(b->c->mc, srv, &hint);
+  snprintf(why, why_len, "no server named \"%s\" is configured%s", srv,
+           sb_str(&hint));
+  sb_free(&hint);
+}
+
 /* A call's "args": KEY=VALUE words as `call` takes them (mcp/arguments.h;
  * "@-" is refused: stdin carries the requests), and "validate": false
  * as --no-validate. */
@@ -468,7 +478,7 @@ static void handle_line(batch *b, const char *line, size_t len) {
       snprintf(why, sizeof why, "\"roots\" must be a list of directories");
     } else if (srv && i < 0) {
       rc = EXIT_NOT_FOUND;
-      snprintf(why, sizeof why, "no server named \"%s\" is configured", srv);
+      no_server(b, srv, why, sizeof why);
     } else {
       set_roots(b, o, roots, i);
       cJSON_Delete(req);
@@ -509,7 +519,7 @@ static void handle_line(batch *b, const char *line, size_t len) {
       snprintf(why, sizeof why, "\"server\" is missing");
     } else if (i < 0) {
       rc = EXIT_NOT_FOUND;
-      snprintf(why, sizeof why, "no server named \"%s\" is configured", srv);
+      no_server(b, srv, why, sizeof why);
     } else if (read && !uri) {
       rc = EXIT_USAGE;
       snprintf(why, sizeof why, "\"uri\" is missing");

@@ -203,8 +203,7 @@ int cmd_read(cli *c, int argc, char **argv) {
   }
   long i = cli_find_server(c, argv[1]);
   if (i < 0) {
-    cli_error(c, NULL, "no server named \"%s\" is configured", argv[1]);
-    return EXIT_NOT_FOUND;
+    return cli_no_server(c, argv[1]);
   }
   int rc = cli_check_startable(c, (size_t)i);
   if (rc != EXIT_OK) {

@@ -104,6 +104,9 @@ size_t cli_connect(cli *c, const size_t *idx, size_t n);
 size_t cli_connect_all(cli *c);
 /* Index of a configured server by name (exact, then normalized); -1. */
 long cli_find_server(const cli *c, const char *name);
+/* Prints "no server named ..." with the closest configured names and
+ * returns EXIT_NOT_FOUND. */
+int cli_no_server(cli *c, const char *name);
 /* Runs one operation to its end (progress on stderr unless quiet, the
  * "still running" line, Ctrl-C cancels it). EXIT_OK with *result (caller
  * frees), else the exit code with `err` set (caller clears). `real`

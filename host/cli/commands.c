@@ -116,8 +116,7 @@ static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
   if (argc == 1) {
     long i = cli_find_server(c, argv[0]);
     if (i < 0) {
-      cli_error(c, NULL, "no server named \"%s\" is configured", argv[0]);
-      return EXIT_NOT_FOUND;
+      return cli_no_server(c, argv[0]);
     }
     int rc = cli_check_startable(c, (size_t)i);
     if (rc != EXIT_OK)

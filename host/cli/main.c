@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "config/roots.h"
 #include "core/util.h"
+#include "mcp/suggest.h"
 
 static const char usage_text[] =
     "usage: mcphost [OPTIONS] COMMAND [ARGS...]\n"
@@ -617,8 +618,16 @@ int main(int argc, char **argv) {
       cmd = &commands[i];
   plugin_command pcmd = {0};
   if (!cmd && !cli_find_plugin_command(&c, argv[optind], &pcmd)) {
-    cli_error(&c, NULL, "unknown command \"%s\"; try 'mcphost --help'",
-              argv[optind]);
+    const char *names[sizeof commands / sizeof commands[0]];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+      names[i] = commands[i].name;
+    }
+    strbuf hint;
+    sb_init(&hint);
+    mcp_suggest(&hint, argv[optind], names, sizeof names / sizeof names[0]);
+    cli_error(&c, NULL, "unknown command \"%s\"%s; try 'mcphost --help'",
+              argv[optind], sb_str(&hint));
+    sb_free(&hint);
     rc = EXIT_USAGE;
     goto out;
   }

@@ -572,9 +572,9 @@ static void take_item(mcp_op *op, const cJSON *it) {
   }
 }
 
-/* " (did you mean ...)" with the server's closest tool names, in the form
- * the reference was given in; a new string ("" for none). */
-static char *tool_suggestions(const mcp_op *op, const cJSON *tools) {
+/* " (did you mean ...)" with the server's closest tool or prompt names,
+ * in the form the reference was given in; a new string ("" for none). */
+static char *item_suggestions(const mcp_op *op, const cJSON *tools) {
   size_t n = 0;
   char **names = name_assign_items(server_name(op), tools,
                                    op->mc->opt.name_chars, &n);
@@ -674,7 +674,7 @@ static void on_tools(mcp_waiter *w, session *s) {
     return;
   }
   if (!t) {
-    char *hint = tool_suggestions(op, tools);
+    char *hint = item_suggestions(op, tools);
     fail(op, MCP_ERR_NOT_FOUND, "server \"%s\" has no tool named \"%s\"%s",
          s->cfg->name, op->name, hint);
     free(hint);
@@ -709,9 +709,11 @@ static void on_prompts(void *ud, session *s, cJSON *items, const char *error) {
   }
   const cJSON *p = find_named(op, items);
   if (!p) {
+    char *hint = item_suggestions(op, items);
     cJSON_Delete(items);
-    fail(op, MCP_ERR_NOT_FOUND, "server \"%s\" has no prompt named \"%s\"",
-         s->cfg->name, op->name);
+    fail(op, MCP_ERR_NOT_FOUND, "server \"%s\" has no prompt named \"%s\"%s",
+         s->cfg->name, op->name, hint);
+    free(hint);
     return;
   }
   take_item(op, p);
