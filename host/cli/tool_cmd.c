@@ -65,16 +65,6 @@ static void print_wrapped(const char *text, size_t indent, size_t cols) {
   }
 }
 
-static bool required_in(const cJSON *schema, const char *name) {
-  const cJSON *r;
-  cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(schema, "required")) {
-    if (cJSON_IsString(r) && strcmp(r->valuestring, name) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
 static void print_params(cli *c, const cJSON *schema, const char *prefix,
                          size_t indent, size_t cols, int depth);
 
@@ -87,7 +77,7 @@ static void print_param(cli *c, const cJSON *schema, const cJSON *p,
   strbuf line;
   sb_init(&line);
   sb_printf(&line, "%s%s  %s", prefix, p->string, type);
-  if (required_in(schema, p->string)) {
+  if (mcp_schema_requires(schema, p->string)) {
     sb_adds(&line, ", required");
   }
   const cJSON *def = cJSON_GetObjectItemCaseSensitive(p, "default");

@@ -311,9 +311,15 @@ static cJSON *coerce(const cJSON *schema, const char *text, int depth) {
  * for each part: "a.b" is member b of object a unless the schema names a
  * parameter "a.b". */
 static int set_path(cJSON *args, const cJSON *schema, const char *key,
-                    cJSON *value, char **why) {
+                    cJSON *value, int depth, char **why) {
   const cJSON *props = member(schema, "properties");
   const char *dot = strchr(key, '.');
+  if (dot && depth >= MAX_DEPTH) {
+    *why = xasprintf("key \"%.40s...\" is nested more than %d deep", key,
+                     MAX_DEPTH);
+    cJSON_Delete(value);
+    return -1;
+  }
   if (!dot || member(props, key) || dot == key || !dot[1]) {
     cJSON_DeleteItemFromObjectCaseSensitive(args, key);
     cJSON_AddItemToObject(args, key, value);
@@ -331,7 +337,7 @@ static int set_path(cJSON *args, const cJSON *schema, const char *key,
     cJSON_Delete(value);
     return -1;
   }
-  int rc = set_path(child, member(props, head), dot + 1, value, why);
+  int rc = set_path(child, member(props, head), dot + 1, value, depth + 1, why);
   free(head);
   return rc;
 }
@@ -384,7 +390,7 @@ int mcp_args_build(const cJSON *schema, const cJSON *base, const cJSON *words,
         return -1;
       }
     }
-    if (set_path(args, schema, key, v, why) != 0) {
+    if (set_path(args, schema, key, v, 0, why) != 0) {
       cJSON_Delete(args);
       return -1;
     }

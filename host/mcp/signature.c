@@ -12,7 +12,7 @@
 
 static void add_type(strbuf *b, const cJSON *schema, int depth);
 
-static bool is_required(const cJSON *schema, const char *name) {
+bool mcp_schema_requires(const cJSON *schema, const char *name) {
   const cJSON *r;
   cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(schema, "required")) {
     if (cJSON_IsString(r) && strcmp(r->valuestring, name) == 0) {
@@ -38,7 +38,7 @@ static void add_params(strbuf *b, const cJSON *schema, int depth) {
       continue;
     }
     sb_printf(b, "%s%s%s: ", first ? "" : ", ", p->string,
-              is_required(schema, p->string) ? "" : "?");
+              mcp_schema_requires(schema, p->string) ? "" : "?");
     first = false;
     add_type(b, p, depth + 1);
     const cJSON *def = cJSON_GetObjectItemCaseSensitive(p, "default");

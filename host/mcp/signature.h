@@ -13,6 +13,7 @@
 #define MCPHOST_MCP_SIGNATURE_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 
 /* Returns a new string: `name(params)` for `tool` (a tools/list item). */
 char *mcp_tool_signature(const char *name, const cJSON *tool);
@@ -20,5 +21,8 @@ char *mcp_tool_signature(const char *name, const cJSON *tool);
 /* Returns a new string: the type of one parameter's `schema` as the
  * signature shows it ("any" for none). */
 char *mcp_schema_type(const cJSON *schema);
+
+/* Whether object `schema` lists `name` in its "required". */
+bool mcp_schema_requires(const cJSON *schema, const char *name);
 
 #endif

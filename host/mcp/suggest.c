@@ -67,7 +67,9 @@ size_t mcp_suggest(strbuf *out, const char *want, const char *const *names,
     }
     char *fn = fold(names[i]);
     size_t ln = strlen(fn), longer = ln > lw ? ln : lw;
-    size_t limit = longer / 3 ? longer / 3 : 1;
+    /* Names of one or two characters are only suggested for a
+     * difference of case or separator. */
+    size_t limit = longer / 3;
     size_t d = distance(fw, fn);
     bool contains = lw >= 3 && ln >= 3 && (strstr(fn, fw) || strstr(fw, fn));
     free(fn);

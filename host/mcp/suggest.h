@@ -12,8 +12,8 @@
 /* Appends to `out` the candidates close to `want` (at most 3, closest
  * first, ties in the candidates' order) as ` (did you mean "a" or "b"?)`;
  * appends nothing when none is close (a distance of at most a third of
- * the longer name, at least 1; or one name contains the other). Returns
- * the number of names suggested. */
+ * the longer name, rounded down; or, for names of 3 characters or more,
+ * one contains the other). Returns the number of names suggested. */
 size_t mcp_suggest(strbuf *out, const char *want, const char *const *names,
                    size_t n);
 

@@ -154,5 +154,12 @@ run --config "$C" call t/typed 's:=nope'
 expect "KEY:= needs JSON" 2 --err 'the value after ":=" is not JSON'
 run --config "$C" call t/typed =x
 expect "a word without a key" 2 --err 'is not KEY=VALUE'
+deep=$(printf 'a.%.0s' $(seq 5000))
+run --config "$C" call t/open "${deep}b=1"
+expect "a key dotted 5000 deep is refused, not followed" 2 \
+  --err "is nested more than 32 deep"
+run --config "$C" call t/typed s=x obj:=1 obj.k=2
+expect "a key set as a value and as an object" 2 \
+  --err 'parameter "obj" is set both as a value and as an object'
 
 finish
