@@ -142,6 +142,9 @@ int cmd_plugins(cli *c, int argc, char **argv);
 /* Whether a plugin directory can be searched; else why not (`why`). */
 bool cli_plugin_dir_usable(const char *dir, char *why, size_t why_len);
 
+/* ping.c */
+int cmd_ping(cli *c, int argc, char **argv);
+
 /* tool_cmd.c */
 int cmd_tool(cli *c, int argc, char **argv);
 

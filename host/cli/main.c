@@ -28,6 +28,7 @@ static const char usage_text[] =
     "                             KEY=VALUE by the tool's schema (a string keeps\n"
     "                             the text), KEY:=JSON, KEY=@FILE (@- stdin),\n"
     "                             a.b=1 nested; checked locally (exit 2)\n"
+    "  ping SERVER...             each server's round trip for an MCP ping\n"
     "  read SERVER URI            read a resource\n"
     "  prompt PROMPT [ARG | NAME=VALUE ...]\n"
     "                             get a prompt; positional ARGs fill the declared\n"
@@ -174,6 +175,7 @@ static const command commands[] = {
     {"resources", cmd_resources, true, TAIL_ANY},
     {"prompts", cmd_prompts, true, TAIL_ANY},
     {"tool", cmd_tool, true, TAIL_ANY},
+    {"ping", cmd_ping, true, TAIL_ANY},
     {"call", cmd_call, true, TAIL_ARGUMENTS},
     {"read", cmd_read, true, TAIL_ANY},
     {"prompt", cmd_prompt, true, TAIL_ARGUMENTS},

@@ -77,6 +77,8 @@ for line in sys.stdin:
                                                  "2025-06-18"),
             "capabilities": {"tools": {}},
             "serverInfo": {"name": "mcphost-typed", "version": "1"}}})
+    elif method == "ping":
+        send({"jsonrpc": "2.0", "id": mid, "result": {}})
     elif method == "tools/list":
         send({"jsonrpc": "2.0", "id": mid, "result": {"tools": TOOLS}})
     elif method == "tools/call":
