@@ -96,6 +96,22 @@ static const struct {
      "\"error\":{\"exit\":CODE,\n"
      "\"message\":...}}, CODE being the exit code the same request would\n"
      "have given as a command.\n" AFTER},
+    {"tool",
+     "usage: mcphost [OPTIONS] tool TOOL\n"
+     "\n"
+     "Shows what a tool takes: its signature in one line, its description\n"
+     "wrapped to the terminal, each parameter (type, required, default,\n"
+     "format, description, nested members), the output schema, annotations\n"
+     "and task support. --json prints the tool object as the server lists\n"
+     "it. Only that server is connected. Exit 6 when there is no such tool\n"
+     "(with the closest names).\n" AFTER},
+    {"ping",
+     "usage: mcphost [OPTIONS] ping SERVER...\n"
+     "\n"
+     "Connects each SERVER, then prints the round trip of an MCP ping to\n"
+     "it in milliseconds (--json: [{\"server\": S, \"ms\": N}]). A server\n"
+     "that fails is said on stderr and sets the exit; the others are still\n"
+     "pinged.\n" AFTER},
     {"plugins",
      "usage: mcphost [OPTIONS] plugins\n"
      "\n"

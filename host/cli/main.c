@@ -646,8 +646,10 @@ int main(int argc, char **argv) {
   if (help) {
     if (cmd && strcmp(cmd->name, "mcp") == 0)
       rc = cmd_mcp(&c, 2, (char *[]){cargv[0], "--help", NULL});
-    else if (cmd)
+    else if (cmd && cli_command_help(cmd->name))
       fputs(cli_command_help(cmd->name), stdout);
+    else if (cmd)
+      fputs(usage_text, stdout);
     goto out;
   }
 

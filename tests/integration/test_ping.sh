@@ -30,5 +30,9 @@ expect "a server that cannot start: exit 3, the others still pinged" 3 \
   --out "t: " --err 'server "gone"'
 run --config "$C" ping
 expect "ping without a server is a usage error" 2 --err "usage: mcphost ping"
+run ping --help
+expect "ping --help" 0 --out "usage: mcphost [OPTIONS] ping SERVER..."
+run tool --help
+expect "tool --help" 0 --out "usage: mcphost [OPTIONS] tool TOOL"
 
 finish
