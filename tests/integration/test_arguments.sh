@@ -121,8 +121,11 @@ expect "KEY:=JSON is checked too" 2 --err 'parameter "s" takes string, not 5'
 run --config "$C" call t/strict nn=1
 expect "missing n (a closed schema)" 2 --err 'missing required parameter "n"'
 run --config "$C" call t/strict n=1 m=2
+expect "an unknown key is named, with the signature" 2 \
+  --err 'unknown parameter "m"' --err 'usage: mcp__t__strict(n: integer)'
+run --config "$C" call t/typed s=x arrr='[1]'
 expect "an unknown key gets did-you-mean" 2 \
-  --err 'unknown parameter "m" (did you mean "n"?)' --err 'usage: mcp__t__strict(n: integer)'
+  --err 'unknown parameter "arrr" (did you mean "arr"?)'
 run --config "$C" call t/typed s=x zzz=1
 expect "listed properties refuse an unknown key" 2 --err 'unknown parameter "zzz"'
 run --config "$C" call t/open k=007 zzz=1
