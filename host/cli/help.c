@@ -81,6 +81,8 @@ static const struct {
      "Reads JSON requests from stdin, one per line, and writes one JSON\n"
      "line per answer as each completes (requests run concurrently):\n"
      "  {\"id\":1, \"call\":TOOL, \"arguments\":{...}}\n"
+     "                 or \"args\":[\"KEY=VALUE\", ...] typed as `call` types\n"
+     "                 them; \"validate\":false is --no-validate\n"
      "  {\"id\":2, \"read\":SERVER, \"uri\":URI}\n"
      "  {\"id\":3, \"prompt\":PROMPT, \"arguments\":{...}}\n"
      "  {\"id\":4, \"list\":\"tools\"|\"resources\"|\"prompts\"[, "
