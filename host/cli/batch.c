@@ -3,6 +3,8 @@
  * answer on stdout, as answers complete (so requests run concurrently).
  *
  *   {"id": 1, "call": "mcp__demo__echo", "arguments": {"message": "hi"}}
+ *   {"id": 7, "call": "demo/echo", "args": ["message=hi"]}  (as `call`
+ *                                   takes KEY=VALUE; "validate": false)
  *   {"id": 2, "read": "demo", "uri": "demo://readme"}
  *   {"id": 3, "prompt": "demo/greet", "arguments": {"name": "Ada"}}
  *   {"id": 4, "list": "tools", "server": "demo"}   (no server: all)
@@ -36,6 +38,7 @@
 #include "cli/cli.h"
 #include "config/roots.h"
 #include "core/util.h"
+#include "mcp/arguments.h"
 #include "mcp/names.h"
 #include "safety/redact.h"
 
@@ -60,6 +63,8 @@ typedef struct op {
   char *name;      /* tool/prompt (normalized when qualified), or uri */
   bool qualified;
   cJSON *args;     /* owned */
+  cJSON *words;    /* OP_CALL: "args" parsed (mcp/arguments.h); owned */
+  bool no_validate; /* OP_CALL: "validate": false */
   char *list_kind; /* for OP_LIST */
   /* OP_LIST_ALL: its children still running, what they gathered. */
   struct op *parent; /* an OP_LIST of OP_LIST_ALL answers to it */
@@ -155,6 +160,7 @@ static void check_done(batch *b) {
 static void op_free(op *o) {
   cJSON_Delete(o->id);
   cJSON_Delete(o->args);
+  cJSON_Delete(o->words);
   cJSON_Delete(o->items);
   cJSON_Delete(o->errors);
   free(o->name);
@@ -262,7 +268,11 @@ static void start_op(batch *b, op *o) {
                     * tree. */
                    .raw_result = true};
   switch (o->kind) {
-  case OP_CALL: call.kind = MCP_OP_CALL_TOOL; break;
+  case OP_CALL:
+    call.kind = MCP_OP_CALL_TOOL;
+    call.words = o->words;
+    call.check_arguments = !o->no_validate;
+    break;
   case OP_PROMPT: call.kind = MCP_OP_GET_PROMPT; break;
   case OP_READ: call.kind = MCP_OP_READ; break;
   case OP_LIST:
@@ -382,6 +392,53 @@ static void set_roots(batch *b, op *o, const cJSON *dirs, long only) {
 }
 
 /* One input line: parse it into an op and start it. */
+static void no_server(const batch *b, const char *srv, char *why,
+                      size_t why_len) {
+  strbuf hint;
+  sb_init(&hint);
+  mcp_client_suggest_servers(b->c->mc, srv, &hint);
+  snprintf(why, why_len, "no server named \"%s\" is configured%s", srv,
+           sb_str(&hint));
+  sb_free(&hint);
+}
+
+/* A call's "args": KEY=VALUE words as `call` takes them (mcp/arguments.h;
+ * "@-" is refused: stdin carries the requests), and "validate": false
+ * as --no-validate. */
+static int call_words(op *o, const cJSON *req, char *why, size_t why_len) {
+  const cJSON *words = cJSON_GetObjectItemCaseSensitive(req, "args");
+  const cJSON *validate = cJSON_GetObjectItemCaseSensitive(req, "validate");
+  o->no_validate = cJSON_IsFalse(validate);
+  if (validate && !cJSON_IsBool(validate)) {
+    snprintf(why, why_len, "\"validate\" must be true or false");
+    return EXIT_USAGE;
+  }
+  if (!words) {
+    return EXIT_OK;
+  }
+  int n = cJSON_GetArraySize(words);
+  char **list = xcalloc((size_t)n + 1, sizeof *list);
+  const cJSON *w;
+  int k = 0, rc = EXIT_OK;
+  cJSON_ArrayForEach(w, words) {
+    if (!cJSON_IsString(w)) {
+      break;
+    }
+    list[k++] = w->valuestring;
+  }
+  mcp_error err = {0};
+  if (!cJSON_IsArray(words) || k != n) {
+    snprintf(why, why_len, "\"args\" must be a list of KEY=VALUE strings");
+    rc = EXIT_USAGE;
+  } else if (mcp_args_parse_words(n, list, 0, &o->words, &err) != 0) {
+    snprintf(why, why_len, "%s", err.message);
+    rc = EXIT_USAGE;
+  }
+  mcp_error_clear(&err);
+  free(list);
+  return rc;
+}
+
 static void handle_line(batch *b, const char *line, size_t len) {
   op *o = xcalloc(1, sizeof *o);
   o->b = b;
@@ -421,7 +478,7 @@ static void handle_line(batch *b, const char *line, size_t len) {
       snprintf(why, sizeof why, "\"roots\" must be a list of directories");
     } else if (srv && i < 0) {
       rc = EXIT_NOT_FOUND;
-      snprintf(why, sizeof why, "no server named \"%s\" is configured", srv);
+      no_server(b, srv, why, sizeof why);
     } else {
       set_roots(b, o, roots, i);
       cJSON_Delete(req);
@@ -447,6 +504,8 @@ static void handle_line(batch *b, const char *line, size_t len) {
                                &o->qualified, &err) != 0) {
       rc = cli_exit_code(&err);
       snprintf(why, sizeof why, "%s", err.message);
+    } else if (call) {
+      rc = call_words(o, req, why, sizeof why);
     }
     mcp_error_clear(&err);
   } else if (read || list) {
@@ -460,7 +519,7 @@ static void handle_line(batch *b, const char *line, size_t len) {
       snprintf(why, sizeof why, "\"server\" is missing");
     } else if (i < 0) {
       rc = EXIT_NOT_FOUND;
-      snprintf(why, sizeof why, "no server named \"%s\" is configured", srv);
+      no_server(b, srv, why, sizeof why);
     } else if (read && !uri) {
       rc = EXIT_USAGE;
       snprintf(why, sizeof why, "\"uri\" is missing");

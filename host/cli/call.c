@@ -7,10 +7,80 @@
 
 #include "cli/cli.h"
 #include "core/util.h"
+#include "mcp/arguments.h"
 
-/* key=value arguments: the value is JSON when it parses as JSON, else a
- * string. A single argument starting with '{' is the whole object. */
-static int parse_arguments(cli *c, int argc, char **argv, cJSON **out) {
+/* What `call` takes after the command: options (--no-validate, --args
+ * JSON|@FILE) before and after TOOL, up to the first argument word. */
+typedef struct call_words {
+  const char *tool;
+  const char *args_option; /* --args: JSON or @FILE */
+  bool no_validate;
+  int nwords;
+  char **words;
+} call_words;
+
+static int split_call_words(cli *c, int argc, char **argv, call_words *w) {
+  int i = 1;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--no-validate") == 0) {
+      w->no_validate = true;
+    } else if (strcmp(a, "--args") == 0 || strncmp(a, "--args=", 7) == 0) {
+      const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
+      if (!v) {
+        cli_error(c, NULL, "--args needs a JSON object or @FILE");
+        return EXIT_USAGE;
+      }
+      w->args_option = v;
+    } else if (!w->tool && a[0] != '-') {
+      w->tool = a;
+    } else {
+      break;
+    }
+  }
+  w->nwords = argc - i;
+  w->words = argv + i;
+  return EXIT_OK;
+}
+
+/* The JSON object of --args or of a single '{' word: text, "@FILE" or
+ * "@-" (stdin). A new object, or NULL with the error printed. */
+static cJSON *base_object(cli *c, const char *what, const char *text) {
+  char *owned = NULL;
+  if (text[0] == '@') {
+    cJSON *words = NULL;
+    mcp_error err = {0};
+    char *word = xasprintf("args=%s", text);
+    if (mcp_args_parse_words(1, &word, MCP_ARGS_STDIN, &words, &err) != 0) {
+      cli_error(c, NULL, "%s: %s", what, err.message);
+      mcp_error_clear(&err);
+      free(word);
+      return NULL;
+    }
+    free(word);
+    owned = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(words, 0), "text")));
+    cJSON_Delete(words);
+    text = owned;
+  }
+  cJSON *o = cJSON_Parse(text);
+  if (!cJSON_IsObject(o)) {
+    cJSON_Delete(o);
+    o = NULL;
+    cli_error(c, NULL, "%s: the arguments are not a valid JSON object: %s",
+              what, text);
+  }
+  free(owned);
+  return o;
+}
+
+/* The arguments of a call: the base object (--args, or one JSON word)
+ * in *args, the KEY=VALUE words parsed (arguments.h) in *words, to be
+ * coerced by the tool's schema once it is found. */
+static int parse_arguments(cli *c, const call_words *w, cJSON **args,
+                           cJSON **words) {
+  int argc = w->nwords;
+  char **argv = w->words;
   if (argc > 1 && argv[0][0] == '{') {
     cli_error(c, NULL,
               "a JSON object must be the only argument, but \"%s\" follows "
@@ -18,40 +88,36 @@ static int parse_arguments(cli *c, int argc, char **argv, cJSON **out) {
               argv[1]);
     return EXIT_USAGE;
   }
-  if (argc == 1 && argv[0][0] == '{') {
-    cJSON *o = cJSON_Parse(argv[0]);
-    if (!cJSON_IsObject(o)) {
-      cJSON_Delete(o);
-      cli_error(c, NULL, "the arguments are not a valid JSON object: %s",
-                argv[0]);
+  if (w->args_option && argc == 1 && argv[0][0] == '{') {
+    cli_error(c, NULL, "--args and a JSON argument both give the arguments");
+    return EXIT_USAGE;
+  }
+  if (w->args_option || (argc == 1 && argv[0][0] == '{')) {
+    *args = w->args_option ? base_object(c, "--args", w->args_option)
+                           : base_object(c, "call", argv[0]);
+    if (!*args) {
       return EXIT_USAGE;
     }
-    *out = o;
-    return EXIT_OK;
-  }
-  cJSON *o = cJSON_CreateObject();
-  for (int i = 0; i < argc; i++) {
-    const char *eq = strchr(argv[i], '=');
-    if (!eq || eq == argv[i]) {
-      cli_error(c, NULL,
-                "argument \"%s\" is not KEY=VALUE (or pass one JSON "
-                "object)%s",
-                argv[i],
-                cli_global_option(argv[i])
-                    ? " (options go before the tool's arguments)"
-                    : "");
-      cJSON_Delete(o);
-      return EXIT_USAGE;
+    if (!w->args_option) {
+      return EXIT_OK;
     }
-    char *key = xstrndup(argv[i], (size_t)(eq - argv[i]));
-    cJSON *v = cJSON_Parse(eq + 1);
-    if (!v)
-      v = cJSON_CreateString(eq + 1);
-    cJSON_DeleteItemFromObjectCaseSensitive(o, key);
-    cJSON_AddItemToObject(o, key, v);
-    free(key);
   }
-  *out = o;
+  mcp_error err = {0};
+  if (argc > 0 &&
+      mcp_args_parse_words(argc, argv, MCP_ARGS_STDIN, words, &err) != 0) {
+    const char *hint = "";
+    for (int i = 0; i < argc; i++) {
+      if (!strchr(argv[i], '=')) {
+        hint = cli_global_option(argv[i])
+                   ? " (options go before the tool's arguments)"
+                   : "";
+        break;
+      }
+    }
+    cli_error(c, NULL, "%s%s", err.message, hint);
+    mcp_error_clear(&err);
+    return EXIT_USAGE;
+  }
   return EXIT_OK;
 }
 
@@ -75,22 +141,27 @@ static void print_tool_result(cli *c, cJSON *result) {
 }
 
 int cmd_call(cli *c, int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "mcphost: usage: mcphost call TOOL [JSON | KEY=VALUE ...]\n");
+  call_words w = {0};
+  int rc = split_call_words(c, argc, argv, &w);
+  if (rc != EXIT_OK) {
+    return rc;
+  }
+  if (!w.tool) {
+    fprintf(stderr, "mcphost: usage: mcphost call TOOL [--no-validate] "
+                    "[--args JSON|@FILE] [JSON | KEY=VALUE ...]\n");
     return EXIT_USAGE;
   }
   size_t idx;
   char *tool = NULL;
   bool qualified;
-  cJSON *args = NULL, *result = NULL;
+  cJSON *args = NULL, *words = NULL, *result = NULL;
   mcp_error err = {0};
-  int rc;
-  if (mcp_client_resolve_ref(c->mc, argv[1], "tool", &idx, &tool, &qualified,
+  if (mcp_client_resolve_ref(c->mc, w.tool, "tool", &idx, &tool, &qualified,
                              &err) != 0) {
     rc = cli_fail(c, &err);
     goto out;
   }
-  rc = parse_arguments(c, argc - 2, argv + 2, &args);
+  rc = parse_arguments(c, &w, &args, &words);
   if (rc != EXIT_OK) {
     goto out;
   }
@@ -102,7 +173,9 @@ int cmd_call(cli *c, int argc, char **argv) {
                            .server = idx,
                            .name = tool,
                            .qualified = qualified,
-                           .arguments = args},
+                           .arguments = args,
+                           .words = words,
+                           .check_arguments = !w.no_validate},
                &result, &err, &tool);
   if (rc != EXIT_OK) {
     cli_fail(c, &err);
@@ -118,6 +191,7 @@ out:
   mcp_error_clear(&err);
   cJSON_Delete(result);
   cJSON_Delete(args);
+  cJSON_Delete(words);
   free(tool);
   return cli_output_rc(c, rc);
 }
@@ -129,8 +203,7 @@ int cmd_read(cli *c, int argc, char **argv) {
   }
   long i = cli_find_server(c, argv[1]);
   if (i < 0) {
-    cli_error(c, NULL, "no server named \"%s\" is configured", argv[1]);
-    return EXIT_NOT_FOUND;
+    return cli_no_server(c, argv[1]);
   }
   int rc = cli_check_startable(c, (size_t)i);
   if (rc != EXIT_OK) {

@@ -104,6 +104,9 @@ size_t cli_connect(cli *c, const size_t *idx, size_t n);
 size_t cli_connect_all(cli *c);
 /* Index of a configured server by name (exact, then normalized); -1. */
 long cli_find_server(const cli *c, const char *name);
+/* Prints "no server named ..." with the closest configured names and
+ * returns EXIT_NOT_FOUND. */
+int cli_no_server(cli *c, const char *name);
 /* Runs one operation to its end (progress on stderr unless quiet, the
  * "still running" line, Ctrl-C cancels it). EXIT_OK with *result (caller
  * frees), else the exit code with `err` set (caller clears). `real`
@@ -138,6 +141,12 @@ int cmd_prompts(cli *c, int argc, char **argv);
 int cmd_plugins(cli *c, int argc, char **argv);
 /* Whether a plugin directory can be searched; else why not (`why`). */
 bool cli_plugin_dir_usable(const char *dir, char *why, size_t why_len);
+
+/* ping.c */
+int cmd_ping(cli *c, int argc, char **argv);
+
+/* tool_cmd.c */
+int cmd_tool(cli *c, int argc, char **argv);
 
 /* call.c */
 int cmd_call(cli *c, int argc, char **argv);

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "core/util.h"
 #include "mcp/names.h"
+#include "mcp/signature.h"
 #include "safety/display_width.h"
 #include "url_redact.h"
 
@@ -115,8 +116,7 @@ static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
   if (argc == 1) {
     long i = cli_find_server(c, argv[0]);
     if (i < 0) {
-      cli_error(c, NULL, "no server named \"%s\" is configured", argv[0]);
-      return EXIT_NOT_FOUND;
+      return cli_no_server(c, argv[0]);
     }
     int rc = cli_check_startable(c, (size_t)i);
     if (rc != EXIT_OK)
@@ -515,10 +515,14 @@ static void print_tools(cli *c, size_t idx, const listing *l, cJSON *out) {
       cJSON_AddItemToArray(out, listed_json(server, t, q, "tool", desc));
     } else {
       /* A name that is not the server's own says what the server calls it. */
+      /* -v: the signature (mcp/signature.h) in place of the name. */
+      char *sig = host_verbosity(c->h) > 0 ? mcp_tool_signature(q, t) : NULL;
+      const char *shown = sig ? cli_esc(c, sig) : q;
       if (strcmp(q + skip, name) != 0)
-        printf("%s  (original name: \"%s\")\n", q, cli_esc(c, name));
+        printf("%s  (original name: \"%s\")\n", shown, cli_esc(c, name));
       else
-        printf("%s\n", q);
+        printf("%s\n", shown);
+      free(sig);
       print_description(c, desc);
     }
     free(desc);

@@ -37,6 +37,16 @@ long cli_find_server(const cli *c, const char *name) {
   return mcp_client_find_server(c->mc, name);
 }
 
+int cli_no_server(cli *c, const char *name) {
+  strbuf hint;
+  sb_init(&hint);
+  mcp_client_suggest_servers(c->mc, name, &hint);
+  cli_error(c, NULL, "no server named \"%s\" is configured%s", name,
+            sb_str(&hint));
+  sb_free(&hint);
+  return EXIT_NOT_FOUND;
+}
+
 int cli_fail(cli *c, const mcp_error *e) {
   if (e->message) {
     cli_error(c, e->server, "%s", e->message);

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "config/roots.h"
 #include "core/util.h"
+#include "mcp/suggest.h"
 
 static const char usage_text[] =
     "usage: mcphost [OPTIONS] COMMAND [ARGS...]\n"
@@ -20,9 +21,14 @@ static const char usage_text[] =
     "  tools [--all] [SERVER]     list tools as mcp__SERVER__TOOL\n"
     "  resources [SERVER]         list resources and resource templates\n"
     "  prompts [SERVER]           list prompts and their arguments\n"
-    "  call TOOL [JSON | KEY=VALUE ...]\n"
+    "  tool TOOL                  what a tool takes: its signature, description,\n"
+    "                             parameters, output schema and annotations\n"
+    "  call TOOL [--no-validate] [--args JSON|@FILE] [JSON | KEY=VALUE ...]\n"
     "                             call a tool (TOOL: mcp__SERVER__TOOL or SERVER/TOOL);\n"
-    "                             a VALUE that parses as JSON is JSON, else a string\n"
+    "                             KEY=VALUE by the tool's schema (a string keeps\n"
+    "                             the text), KEY:=JSON, KEY=@FILE (@- stdin),\n"
+    "                             a.b=1 nested; checked locally (exit 2)\n"
+    "  ping SERVER...             each server's round trip for an MCP ping\n"
     "  read SERVER URI            read a resource\n"
     "  prompt PROMPT [ARG | NAME=VALUE ...]\n"
     "                             get a prompt; positional ARGs fill the declared\n"
@@ -172,6 +178,8 @@ static const command commands[] = {
     {"tools", cmd_tools, true, TAIL_ANY},
     {"resources", cmd_resources, true, TAIL_ANY},
     {"prompts", cmd_prompts, true, TAIL_ANY},
+    {"tool", cmd_tool, true, TAIL_ANY},
+    {"ping", cmd_ping, true, TAIL_ANY},
     {"call", cmd_call, true, TAIL_ARGUMENTS},
     {"read", cmd_read, true, TAIL_ANY},
     {"prompt", cmd_prompt, true, TAIL_ARGUMENTS},
@@ -625,9 +633,18 @@ int main(int argc, char **argv) {
        i++)
     if (strcmp(argv[optind], commands[i].name) == 0)
       cmd = &commands[i];
-  if (!cmd && !pcmd.cmd && !cli_find_plugin_command(&c, argv[optind], &pcmd)) {
-    cli_error(&c, NULL, "unknown command \"%s\"; try 'mcphost --help'",
-              argv[optind]);
+  if (!cmd && !pcmd.cmd &&
+      !cli_find_plugin_command(&c, argv[optind], &pcmd)) {
+    const char *names[sizeof commands / sizeof commands[0]];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+      names[i] = commands[i].name;
+    }
+    strbuf hint;
+    sb_init(&hint);
+    mcp_suggest(&hint, argv[optind], names, sizeof names / sizeof names[0]);
+    cli_error(&c, NULL, "unknown command \"%s\"%s; try 'mcphost --help'",
+              argv[optind], sb_str(&hint));
+    sb_free(&hint);
     rc = EXIT_USAGE;
     goto out;
   }
@@ -644,8 +661,10 @@ int main(int argc, char **argv) {
   if (help) {
     if (cmd && strcmp(cmd->name, "mcp") == 0)
       rc = cmd_mcp(&c, 2, (char *[]){cargv[0], "--help", NULL});
-    else if (cmd)
+    else if (cmd && cli_command_help(cmd->name))
       fputs(cli_command_help(cmd->name), stdout);
+    else if (cmd)
+      fputs(usage_text, stdout);
     goto out;
   }
 

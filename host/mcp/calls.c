@@ -10,9 +10,12 @@
 #include "config/permissions.h"
 #include "core/feature_plugins.h"
 #include "core/util.h"
+#include "mcp/arguments.h"
 #include "mcp/calls.h"
 #include "mcp/client_internal.h"
 #include "mcp/names.h"
+#include "mcp/signature.h"
+#include "mcp/suggest.h"
 #include "safety/sanitize.h"
 
 #define CALL_ATTEMPTS 3
@@ -24,6 +27,7 @@ struct mcp_op {
   mcp_call call; /* the strings below are the op's own copies */
   char *name, *method;
   cJSON *args;
+  cJSON *words; /* CALL_TOOL: KEY=VALUE words not yet set (arguments.h) */
   mcp_call_callbacks cb;
   session *s;
   mcp_waiter w; /* a connect or a tool list */
@@ -94,6 +98,7 @@ static void op_free(mcp_op *op) {
   free(op->description);
   free(op->given_q);
   cJSON_Delete(op->args);
+  cJSON_Delete(op->words);
   free(op);
 }
 
@@ -580,9 +585,85 @@ static void take_item(mcp_op *op, const cJSON *it) {
   }
 }
 
+/* " (did you mean ...)" with the server's closest tool or prompt names,
+ * in the form the reference was given in; a new string ("" for none). */
+static char *item_suggestions(const mcp_op *op, const cJSON *tools) {
+  size_t n = 0;
+  char **names = name_assign_items(server_name(op), tools,
+                                   op->mc->opt.name_chars, &n);
+  const char **shown = xcalloc(n ? n : 1, sizeof *shown);
+  size_t prefix = 0;
+  if (op->call.qualified && n > 0 && names[0]) {
+    /* The reference's item part is matched against the assigned names'. */
+    char *part = name_server_part(server_name(op), op->mc->opt.name_chars);
+    prefix = strlen("mcp__") + strlen(part) + strlen("__");
+    free(part);
+  }
+  for (size_t i = 0; i < n; i++) {
+    const cJSON *it = cJSON_GetArrayItem(tools, (int)i);
+    shown[i] = op->call.qualified
+                   ? (names[i] && strlen(names[i]) >= prefix ? names[i] + prefix
+                                                             : NULL)
+                   : cJSON_GetStringValue(
+                         cJSON_GetObjectItemCaseSensitive(it, "name"));
+  }
+  strbuf b;
+  sb_init(&b);
+  mcp_suggest(&b, op->name, shown, n);
+  free(shown);
+  name_list_free(names, n);
+  return sb_take(&b);
+}
+
+/* Sets the words over the arguments by the tool's inputSchema (`tool`
+ * NULL: no schema) and checks them when asked. Returns 0, or -1 having
+ * finished the op with a usage error naming the parameter and showing
+ * the signature. */
+static int apply_schema(mcp_op *op, const cJSON *tool) {
+  const cJSON *schema =
+      cJSON_GetObjectItemCaseSensitive(tool, "inputSchema");
+  char *why = NULL;
+  int rc = 0;
+  if (op->words) {
+    cJSON *args = NULL;
+    rc = mcp_args_build(schema, op->args, op->words,
+                        op->call.check_arguments ? 0 : MCP_ARGS_LENIENT, &args,
+                        &why);
+    if (rc == 0) {
+      cJSON_Delete(op->args);
+      op->args = args;
+    }
+  }
+  if (rc == 0 && tool && op->call.check_arguments) {
+    cJSON *empty = op->args ? NULL : cJSON_CreateObject();
+    rc = mcp_args_check(schema, op->args ? op->args : empty, &why);
+    cJSON_Delete(empty);
+  }
+  if (rc == 0) {
+    return 0;
+  }
+  char *q = name_qualify(server_name(op), op->real);
+  char *sig = tool ? mcp_tool_signature(q, tool) : NULL;
+  fail(op, MCP_ERR_USAGE, "tool \"%s\": %s%s%s", q, why,
+       sig ? "\nusage: " : "", sig ? sig : "");
+  free(sig);
+  free(q);
+  free(why);
+  return -1;
+}
+
 static void on_tools(mcp_waiter *w, session *s) {
   mcp_op *op = (mcp_op *)((char *)w - offsetof(mcp_op, w));
   const cJSON *tools = mcp_client_cached_tools(op->mc, op->call.server);
+  if (!tools && !op->call.qualified && s && s->state == SESS_READY &&
+      op->call.kind == MCP_OP_CALL_TOOL) {
+    /* SERVER/TOOL needs no list: without one, no schema. */
+    op->real = xstrdup(op->name);
+    if (apply_schema(op, NULL) == 0) {
+      check_permission(op);
+    }
+    return;
+  }
   if (!tools) {
     const char *why = mcp_client_tools_error(op->mc, op->call.server);
     /* A listing refused for want of authorization is needs-auth. */
@@ -591,13 +672,31 @@ static void on_tools(mcp_waiter *w, session *s) {
     return;
   }
   const cJSON *t = find_named(op, tools);
+  if (t && op->call.kind == MCP_OP_FIND_TOOL) {
+    take_item(op, t);
+    finish(op, cJSON_Duplicate(t, 1), NULL);
+    return;
+  }
+  if (!t && !op->call.qualified && op->call.kind == MCP_OP_CALL_TOOL) {
+    /* SERVER/TOOL of a tool not listed: called as named, its words by the
+     * rule without a schema. */
+    op->real = xstrdup(op->name);
+    if (apply_schema(op, NULL) == 0) {
+      check_permission(op);
+    }
+    return;
+  }
   if (!t) {
-    fail(op, MCP_ERR_NOT_FOUND, "server \"%s\" has no tool named \"%s\"",
-         s->cfg->name, op->name);
+    char *hint = item_suggestions(op, tools);
+    fail(op, MCP_ERR_NOT_FOUND, "server \"%s\" has no tool named \"%s\"%s",
+         s->cfg->name, op->name, hint);
+    free(hint);
     return;
   }
   take_item(op, t);
-  check_permission(op);
+  if (apply_schema(op, t) == 0) {
+    check_permission(op);
+  }
 }
 
 static void send_prompt(mcp_op *op) {
@@ -623,9 +722,11 @@ static void on_prompts(void *ud, session *s, cJSON *items, const char *error) {
   }
   const cJSON *p = find_named(op, items);
   if (!p) {
+    char *hint = item_suggestions(op, items);
     cJSON_Delete(items);
-    fail(op, MCP_ERR_NOT_FOUND, "server \"%s\" has no prompt named \"%s\"",
-         s->cfg->name, op->name);
+    fail(op, MCP_ERR_NOT_FOUND, "server \"%s\" has no prompt named \"%s\"%s",
+         s->cfg->name, op->name, hint);
+    free(hint);
     return;
   }
   take_item(op, p);
@@ -698,12 +799,22 @@ static void on_connected(mcp_waiter *w, session *s) {
       mcp_client_want_tools(op->mc, op->call.server, &op->w);
       return;
     }
+    if (op->words || op->call.check_arguments) {
+      /* The schema, when the server lists the tool, gives the types. */
+      op->w.ready = on_tools;
+      mcp_client_want_tools(op->mc, op->call.server, &op->w);
+      return;
+    }
     /* The server's own name: called as it is (a server may take a tool
      * it does not list). */
     op->real = xstrdup(op->name);
     check_permission(op);
     return;
   }
+  case MCP_OP_FIND_TOOL:
+    op->w.ready = on_tools;
+    mcp_client_want_tools(op->mc, op->call.server, &op->w);
+    return;
   case MCP_OP_GET_PROMPT:
     if (op->call.resolved) {
       op->real = xstrdup(op->name);
@@ -760,6 +871,8 @@ mcp_op *mcp_client_start(mcp_client *mc, const mcp_call *call,
   op->args = call->arguments_taken ? call->arguments_taken
              : call->arguments     ? cJSON_Duplicate(call->arguments, 1)
                                    : NULL;
+  op->words = call->words ? cJSON_Duplicate(call->words, 1) : NULL;
+  op->call.words = NULL;
   op->call.arguments_taken = NULL;
   op->call.name = op->name;
   op->call.method = op->method;

@@ -32,7 +32,9 @@ typedef enum mcp_op_kind {
   MCP_OP_LIST,        /* every item of `name`: "tools", "resources",
                          "resourceTemplates", "prompts", as
                          {NAME: [...]} (each page, in order) */
-  MCP_OP_REQUEST      /* `method` with `arguments` as its params */
+  MCP_OP_REQUEST,     /* `method` with `arguments` as its params */
+  MCP_OP_FIND_TOOL    /* the tool's declaration from the tool list (kept
+                         as tools/call keeps it: client.h) */
 } mcp_op_kind;
 
 /* A question for the front end: may this tool call run? */
@@ -71,6 +73,16 @@ typedef struct mcp_call {
   const char *method;     /* REQUEST */
   const cJSON *arguments; /* copied; NULL: {} (REQUEST: no params) */
   cJSON *arguments_taken; /* instead of `arguments`: taken, not copied */
+  /* CALL_TOOL: words from mcp_args_parse_words (copied; NULL: none), set
+   * over the arguments by the tool's inputSchema once it is found
+   * (mcp/arguments.h); a SERVER/TOOL the server does not list takes them
+   * by the rule without a schema. */
+  const cJSON *words;
+  /* CALL_TOOL: the arguments are checked against the inputSchema before
+   * the call (mcp_args_check); a mismatch ends the call with
+   * MCP_ERR_USAGE, naming the parameter, then "\nusage: " and the
+   * signature (mcp/signature.h). */
+  bool check_arguments;
   /* The result is only passed on: a large one may stay JSON text
    * (json_raw.h). */
   bool raw_result;

@@ -9,6 +9,7 @@
 #include "core/util.h"
 #include "mcp/client_internal.h"
 #include "mcp/names.h"
+#include "mcp/suggest.h"
 
 /* The serving plugin says (mcph_transport_type_info, ABI 1.6). */
 static bool is_local(const session *s) {
@@ -521,6 +522,18 @@ static long resolve_qualified(const mcp_client *mc, const char *ref,
   return best;
 }
 
+void mcp_client_suggest_servers(const mcp_client *mc, const char *name,
+                                strbuf *out) {
+  const config *cfg = &mc->h->cfg;
+  const char **names =
+      xcalloc(cfg->nservers ? cfg->nservers : 1, sizeof *names);
+  for (size_t i = 0; i < cfg->nservers; i++) {
+    names[i] = cfg->servers[i].name;
+  }
+  mcp_suggest(out, name, names, cfg->nservers);
+  free(names);
+}
+
 int mcp_client_resolve_ref(const mcp_client *mc, const char *ref,
                            const char *what, size_t *server_idx, char **item,
                            bool *qualified, mcp_error *err) {
@@ -544,8 +557,13 @@ int mcp_client_resolve_ref(const mcp_client *mc, const char *ref,
     i = mcp_client_find_server(mc, srv);
   }
   if (i < 0) {
+    strbuf hint;
+    sb_init(&hint);
+    mcp_client_suggest_servers(mc, srv, &hint);
     mcp_error_set(err, MCP_ERR_NOT_FOUND, NULL,
-                  "no server named \"%s\" is configured", srv);
+                  "no server named \"%s\" is configured%s", srv,
+                  sb_str(&hint));
+    sb_free(&hint);
     free(srv);
     free(it);
     return -1;

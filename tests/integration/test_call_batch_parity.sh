@@ -93,7 +93,7 @@ row "a tool's own error (isError)"           1  "$C" demo/fail                '{
 row "an unknown tool, mcp__ form"            6  "$C" mcp__demo__nope          '{}'
 row "an unknown tool, SERVER/TOOL form"      6  "$C" demo/nope                '{}'
 row "an unknown server"                      6  "$C" mcp__nosuch__echo        '{}'
-row "bad arguments (the server's -32602)"    4  "$C" demo/add                 '{"a":"x"}'
+row "bad arguments (checked by the schema)"   2  "$C" demo/add                 '{"a":"x"}'
 PROGRESS=3
 row "progress reaches stderr in both"        0  "$C" mcp__demo__slow          '{"steps":3,"delay_ms":10}'
 PROGRESS=0

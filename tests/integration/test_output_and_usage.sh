@@ -137,7 +137,7 @@ expect "--plugin-dir DIR missing: a warning naming it, shown in plugins" 0 \
   --out "missing  $TMP/nonexistent"
 
 # ---- -vv: server stderr relayed escaped ----
-run -vv --server "$H" call h/blocks $'stderr=zero\u200bwidth rtl\u202eover'
+run -vv --server "$H" call --no-validate h/blocks $'stderr=zero\u200bwidth rtl\u202eover'
 expect "a relayed server stderr line shows invisible and bidi characters" 0 \
   --err "zero<U+200B>width rtl<U+202E>over" --no-err $'\u200b' \
   --no-err $'\u202e'

@@ -1,0 +1,248 @@
+/* mcphost tool TOOL [--json]: what a tool takes, for people. The
+ * signature and the schema's reading are the client library's
+ * (mcp/signature.h); this file only lays them out on the terminal. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "mcp/names.h"
+#include "mcp/signature.h"
+#include "safety/display_width.h"
+#include "safety/sanitize.h"
+#include "text_escape.h"
+
+/* Without a terminal, text is wrapped to this width. */
+#define DEFAULT_COLS 80
+/* Nested parameters are listed to this depth. */
+#define MAX_NESTING 4
+
+/* Server text for several lines: escaped, newlines kept. A new string. */
+static char *esc_lines(const cli *c, const char *s) {
+  unsigned flags = sanitize_escape_flags(host_sanitize(c->h));
+  char *e = text_escape(s ? s : "", s ? strlen(s) : 0, flags, NULL);
+  if (!e) {
+    abort(); /* out of memory, as xmalloc */
+  }
+  return e;
+}
+
+/* Prints `text` (escaped already) wrapped at spaces to `cols`, each line
+ * after `indent` spaces; a word longer than the line stays whole. */
+static void print_wrapped(const char *text, size_t indent, size_t cols) {
+  size_t room = cols > indent + 20 ? cols - indent : 20;
+  for (const char *line = text; line;) {
+    const char *nl = strchr(line, '\n');
+    size_t len = nl ? (size_t)(nl - line) : strlen(line);
+    size_t used = 0;
+    bool started = false;
+    const char *p = line, *end = line + len;
+    printf("%*s", (int)indent, "");
+    while (p < end) {
+      while (p < end && *p == ' ') {
+        p++;
+      }
+      const char *w = p;
+      while (p < end && *p != ' ') {
+        p++;
+      }
+      if (p == w) {
+        break;
+      }
+      size_t wl = display_width(w, (size_t)(p - w));
+      if (started && used + 1 + wl > room) {
+        printf("\n%*s", (int)indent, "");
+        used = 0;
+        started = false;
+      }
+      printf("%s%.*s", started ? " " : "", (int)(p - w), w);
+      used += wl + (started ? 1 : 0);
+      started = true;
+    }
+    putchar('\n');
+    line = nl ? nl + 1 : NULL;
+  }
+}
+
+static void print_params(cli *c, const cJSON *schema, const char *prefix,
+                         size_t indent, size_t cols, int depth);
+
+/* One parameter: "  name  type, required, default 2, format uri", its
+ * description below, then its members when it is an object. */
+static void print_param(cli *c, const cJSON *schema, const cJSON *p,
+                        const char *prefix, size_t indent, size_t cols,
+                        int depth) {
+  char *type = mcp_schema_type(p);
+  strbuf line;
+  sb_init(&line);
+  sb_printf(&line, "%s%s  %s", prefix, p->string, type);
+  if (mcp_schema_requires(schema, p->string)) {
+    sb_adds(&line, ", required");
+  }
+  const cJSON *def = cJSON_GetObjectItemCaseSensitive(p, "default");
+  if (def) {
+    char *d = cJSON_PrintUnformatted(def);
+    sb_printf(&line, ", default %s", d ? d : "?");
+    free(d);
+  }
+  const char *format =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "format"));
+  if (format) {
+    sb_printf(&line, ", format %s", format);
+  }
+  printf("%*s%s\n", (int)indent, "", cli_esc(c, sb_str(&line)));
+  sb_free(&line);
+  free(type);
+  const char *desc =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "description"));
+  if (desc && *desc) {
+    char *e = esc_lines(c, desc);
+    print_wrapped(e, indent + 4, cols);
+    free(e);
+  }
+  if (depth >= MAX_NESTING) {
+    return;
+  }
+  const cJSON *items = cJSON_GetObjectItemCaseSensitive(p, "items");
+  char *sub = xasprintf(
+      "%s%s%s", prefix, p->string,
+      cJSON_GetObjectItemCaseSensitive(p, "properties") ? "." : "[].");
+  if (cJSON_GetObjectItemCaseSensitive(p, "properties")) {
+    print_params(c, p, sub, indent + 2, cols, depth + 1);
+  } else if (cJSON_GetObjectItemCaseSensitive(items, "properties")) {
+    print_params(c, items, sub, indent + 2, cols, depth + 1);
+  }
+  free(sub);
+}
+
+static void print_params(cli *c, const cJSON *schema, const char *prefix,
+                         size_t indent, size_t cols, int depth) {
+  const cJSON *p;
+  cJSON_ArrayForEach(p,
+                     cJSON_GetObjectItemCaseSensitive(schema, "properties")) {
+    if (p->string) {
+      print_param(c, schema, p, prefix, indent, cols, depth);
+    }
+  }
+}
+
+/* "read-only, idempotent" from the annotations' hints; "" for none. */
+static char *hints(const cJSON *ann) {
+  static const struct {
+    const char *key, *yes, *no;
+  } names[] = {
+      {"readOnlyHint", "read-only", "not read-only"},
+      {"destructiveHint", "destructive", "not destructive"},
+      {"idempotentHint", "idempotent", "not idempotent"},
+      {"openWorldHint", "open-world", "closed-world"},
+  };
+  strbuf b;
+  sb_init(&b);
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(ann, names[i].key);
+    if (cJSON_IsBool(h)) {
+      sb_printf(&b, "%s%s", b.len ? ", " : "",
+                cJSON_IsTrue(h) ? names[i].yes : names[i].no);
+    }
+  }
+  return sb_take(&b);
+}
+
+static void print_tool(cli *c, const char *qualified, const cJSON *t) {
+  unsigned cols = 0, rows = 0;
+  if (!term_size(STDOUT_FILENO, &cols, &rows) || cols < 40) {
+    cols = DEFAULT_COLS;
+  }
+  char *sig = mcp_tool_signature(qualified, t);
+  printf("%s\n", cli_esc(c, sig));
+  free(sig);
+  const char *title =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "title"));
+  const cJSON *ann = cJSON_GetObjectItemCaseSensitive(t, "annotations");
+  if (!title) {
+    title =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ann, "title"));
+  }
+  if (title) {
+    printf("\nTitle: %s\n", cli_esc(c, title));
+  }
+  const char *desc =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "description"));
+  if (desc && *desc) {
+    char *e = esc_lines(c, desc);
+    putchar('\n');
+    print_wrapped(e, 2, cols);
+    free(e);
+  }
+  const cJSON *in = cJSON_GetObjectItemCaseSensitive(t, "inputSchema");
+  if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(in, "properties")) >
+      0) {
+    printf("\nParameters:\n");
+    print_params(c, in, "", 2, cols, 0);
+  } else {
+    printf("\nParameters: none\n");
+  }
+  const cJSON *out = cJSON_GetObjectItemCaseSensitive(t, "outputSchema");
+  if (out) {
+    char *type = mcp_schema_type(out);
+    printf("\nOutput: %s\n", cli_esc(c, type));
+    free(type);
+  }
+  char *h = hints(ann);
+  if (*h) {
+    printf("\nAnnotations: %s\n", h);
+  }
+  free(h);
+  const char *task = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(t, "execution"), "taskSupport"));
+  if (task) {
+    printf("\nTask support: %s\n", cli_esc(c, task));
+  }
+}
+
+int cmd_tool(cli *c, int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "mcphost: usage: mcphost tool TOOL [--json]\n");
+    return EXIT_USAGE;
+  }
+  size_t idx;
+  char *name = NULL;
+  bool qualified;
+  cJSON *tool = NULL;
+  mcp_error err = {0};
+  int rc;
+  if (mcp_client_resolve_ref(c->mc, argv[1], "tool", &idx, &name, &qualified,
+                             &err) != 0) {
+    rc = cli_fail(c, &err);
+    goto out;
+  }
+  if ((rc = cli_check_startable(c, idx)) != EXIT_OK) {
+    goto out;
+  }
+  rc = cli_run(c,
+               &(mcp_call){.kind = MCP_OP_FIND_TOOL,
+                           .server = idx,
+                           .name = name,
+                           .qualified = qualified},
+               &tool, &err, NULL);
+  if (rc != EXIT_OK) {
+    cli_fail(c, &err);
+    goto out;
+  }
+  if (c->json) {
+    out_json(tool);
+    c->result_printed = true;
+  } else {
+    const char *real =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(tool, "name"));
+    char *q = name_qualify(host_cfg(c->h)->servers[idx].name, real);
+    print_tool(c, q, tool);
+    free(q);
+  }
+out:
+  mcp_error_clear(&err);
+  cJSON_Delete(tool);
+  free(name);
+  return rc;
+}
