@@ -57,6 +57,7 @@ typedef struct host {
   host_config_loaded_fn cfg_loaded; /* after a reload (host_config.h) */
   void *cfg_loaded_ud;
   struct mcph_ui_ask *ui_ask; /* the open question (host_ui.c), or NULL */
+  struct ui_browser *ui_browsers; /* browsers being reaped (host_ui.c) */
   /* Strings handed to plugins, freed once control is back in the loop
    * (host_returned). */
   char **returned;

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "browser.h"
 #include "core/host.h"
 #include "core/util.h"
-#include "proc_spawn.h"
+#include "proc_watch.h"
 #include "text_escape.h"
 
 struct mcph_ui_ask {
@@ -125,6 +125,26 @@ static void ui_cancel(const mcph_host *api, mcph_ui_ask *a) {
   }
 }
 
+/* A browser started by ui_open_url, reaped on the host's loop. Loop
+ * thread only. */
+typedef struct ui_browser {
+  host *h;
+  proc_watch *watch;
+  struct ui_browser *next;
+} ui_browser;
+
+static void on_browser_exit(void *ud, int wstatus) {
+  (void)wstatus; /* the browser's own business once it started */
+  ui_browser *b = ud;
+  for (ui_browser **pp = &b->h->ui_browsers; *pp; pp = &(*pp)->next) {
+    if (*pp == b) {
+      *pp = b->next;
+      break;
+    }
+  }
+  free(b);
+}
+
 static int ui_open_url(const mcph_host *api, const char *url, mcph_error *err) {
   if (!url || (strncasecmp(url, "https://", 8) != 0 &&
                strncasecmp(url, "http://", 7) != 0)) {
@@ -147,31 +167,23 @@ static int ui_open_url(const mcph_host *api, const char *url, mcph_error *err) {
   char *u = shown(url);
   fprintf(stderr, "mcphost: [%s] opening %s\n", who(api), u);
   free(u);
-  /* The shell puts the browser in the background and returns at once;
-   * the URL is its argument, never shell text. */
-  const char *browser = getenv("BROWSER");
-  char *const argv[] = {
-      "sh",
-      "-c",
-      "\"${1:-xdg-open}\" \"$2\" >/dev/null 2>&1 </dev/null &",
-      "sh",
-      (char *)(browser && *browser ? browser : ""),
-      (char *)url,
-      NULL};
-  /* Started as every child is (proc_spawn.h): the signals the host
-   * blocks and ignores are back to their defaults in it. */
-  proc_spec spec = {.argv = argv,
-                    .fd = {PROC_FD_NULL, PROC_FD_NULL, PROC_FD_NULL},
-                    .new_session = true,
-                    .report_fd = -1};
+  /* The one rule for $BROWSER (browser.h); the browser may run long, so
+   * it is reaped on the loop, never waited for here. */
   pid_t pid;
   char why[256];
-  if (proc_start(&spec, &pid, why, sizeof why) != 0) {
-    return mcph_error_set(err, MCPH_ESPAWN, "cannot start a browser: %s",
-                          why);
+  if (browser_start(url, &pid, NULL, why, sizeof why) != 0) {
+    return mcph_error_set(err, MCPH_ESPAWN, "cannot start a browser: %s", why);
   }
-  int status;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  /* Watched with the host's own services, which outlive any plugin. */
+  host *h = host_from_api(api);
+  ui_browser *b = xcalloc(1, sizeof *b);
+  b->h = h;
+  if (proc_watch_start(&h->self.api, pid, 0, on_browser_exit, b, &b->watch) ==
+      0) {
+    b->next = h->ui_browsers;
+    h->ui_browsers = b;
+  } else {
+    free(b); /* unwatched: a zombie until mcphost exits */
   }
   return MCPH_OK;
 }
@@ -204,6 +216,13 @@ const mcph_host_ui *host_ui_service(void) {
 }
 
 void host_ui_free(host *h) {
+  /* Browsers outlive mcphost: stop watching, never kill. */
+  while (h->ui_browsers) {
+    ui_browser *b = h->ui_browsers;
+    h->ui_browsers = b->next;
+    proc_watch_cancel(b->watch);
+    free(b);
+  }
   if (h->ui_ask) {
     end_ask(h->ui_ask);
   }

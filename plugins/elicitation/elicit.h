@@ -166,15 +166,7 @@ char *text_clean(const char *s, bool multiline);
  * hand on and open; or -1 with the reason. */
 int url_check(const char *url, char **host_out, char **url_out, char *why,
               size_t n);
-/* argv for one $BROWSER entry (split like a shell, without expansion):
- * "%s" in a word stands for the URL, else the URL is the last word. A
- * "%s" that is not the whole word gets the URL with the characters a
- * shell interprets percent-encoded (the word is a shell's command line,
- * as in "sh -c 'firefox %s'"). NULL with the reason when the entry does
- * not split. Free with proc_free_argv(). */
-char **url_browser_argv(const char *entry, const char *url, char *why,
-                        size_t n);
-/* Opens `url` with $BROWSER, else xdg-open, without a shell and without
+/* Opens `url` by the one $BROWSER rule (common/browser.h), without
  * waiting. Returns 0, or -1 with the reason. */
 int url_open(elicit_plugin *pl, const char *server, const char *url, char *why,
              size_t n);

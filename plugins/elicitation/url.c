@@ -23,6 +23,7 @@
 #include <strings.h>
 #include <sys/wait.h>
 
+#include "browser.h"
 #include "elicit.h"
 #include "icu_dl.h"
 #include "proc.h"
@@ -298,106 +299,26 @@ static void on_browser_exit(void *ud, int wstatus) {
   browser_free(b);
 }
 
-/* Characters a shell gives a meaning to, percent-encoded when the URL goes
- * into a word with other text: such a word is a command line for a shell
- * (BROWSER="sh -c 'firefox %s'"), where a URL's '&', ';', '$(', '`' or
- * quote would run commands. What a URL needs and a shell leaves alone
- * inside a word (letters, digits, -._~:/?#[]@%=+, and non-ASCII) stays,
- * so the URL still works; '&' in a query becomes %26, which servers may
- * read as data -- the price of not handing a shell a command. */
-static bool shell_safe(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c >= 0x80 ||
-         strchr("-._~:/?#[]@%=+,", c) != NULL;
-}
-
-/* `url` with shell_safe() characters as they are, the rest as %XX. A new
- * string. */
-static char *shell_encoded(const char *url) {
-  char *out = xmalloc(strlen(url) * 3 + 1);
-  size_t o = 0;
-  for (const unsigned char *p = (const unsigned char *)url; *p; p++) {
-    if (shell_safe(*p)) {
-      out[o++] = (char)*p;
-    } else {
-      snprintf(out + o, 4, "%%%02X", *p);
-      o += 3;
-    }
-  }
-  out[o] = '\0';
-  return out;
-}
-
-char **url_browser_argv(const char *entry, const char *url, char *why,
-                        size_t n) {
-  char **argv = proc_split(entry, why, n);
-  if (!argv)
-    return NULL;
-  size_t argc = 0;
-  bool placed = false;
-  for (; argv[argc]; argc++) {
-    char *pct = strstr(argv[argc], "%s");
-    if (!pct)
-      continue;
-    /* The whole word: one argument, no shell in the way. */
-    bool alone = strcmp(argv[argc], "%s") == 0;
-    char *given = alone ? xstrdup(url) : shell_encoded(url);
-    size_t len = strlen(argv[argc]) - 2 + strlen(given) + 1;
-    char *word = xmalloc(len);
-    snprintf(word, len, "%.*s%s%s", (int)(pct - argv[argc]), argv[argc], given,
-             pct + 2);
-    free(given);
-    free(argv[argc]);
-    argv[argc] = word;
-    placed = true;
-  }
-  if (!placed) {
-    char **bigger = xrealloc(argv, (argc + 2) * sizeof *argv);
-    argv = bigger;
-    argv[argc] = xstrdup(url);
-    argv[argc + 1] = NULL;
-  }
-  return argv;
-}
-
 int url_open(elicit_plugin *pl, const char *server, const char *url, char *why,
              size_t n) {
-  /* $BROWSER is a ':'-separated list of commands, tried in order. */
-  const char *env = getenv("BROWSER");
-  char *list = xstrdup(env && *env ? env : "xdg-open");
-  int rc = -1;
-  snprintf(why, n, "no browser command to run");
-  char *save = NULL;
-  for (char *entry = strtok_r(list, ":", &save); entry;
-       entry = strtok_r(NULL, ":", &save)) {
-    char **argv = url_browser_argv(entry, url, why, n);
-    if (!argv)
-      continue;
-    pid_t pid;
-    proc_spec spec = {.argv = argv,
-                      .fd = {PROC_FD_NULL, PROC_FD_NULL, PROC_FD_NULL},
-                      .new_session = true,
-                      .report_fd = -1};
-    if (proc_start(&spec, &pid, why, n) == 0) {
-      browser *b = xcalloc(1, sizeof *b);
-      *b = (browser){.pl = pl,
-                     .server = xstrdup(server),
-                     .command = xstrdup(argv[0]),
-                     .url = xstrdup(url)};
-      if (proc_watch_start(pl->host, pid, 0, on_browser_exit, b, &b->watch) == 0) {
-        b->next = pl->browsers;
-        pl->browsers = b;
-      } else {
-        browser_free(b); /* it runs unwatched: a zombie until we exit */
-      }
-      rc = 0;
-    }
-    proc_free_argv(argv);
-    if (rc == 0)
-      break;
+  /* The one rule for $BROWSER (browser.h). */
+  pid_t pid;
+  char *command = NULL;
+  if (browser_start(url, &pid, &command, why, n) != 0) {
+    return -1;
   }
-  free(list);
-  return rc;
+  browser *b = xcalloc(1, sizeof *b);
+  *b = (browser){.pl = pl,
+                 .server = xstrdup(server),
+                 .command = command,
+                 .url = xstrdup(url)};
+  if (proc_watch_start(pl->host, pid, 0, on_browser_exit, b, &b->watch) == 0) {
+    b->next = pl->browsers;
+    pl->browsers = b;
+  } else {
+    browser_free(b); /* it runs unwatched: a zombie until we exit */
+  }
+  return 0;
 }
 
 void url_free_browsers(elicit_plugin *pl) {

@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "browser.h"
 #include "flow.h"
-#include "proc_spawn.h"
 #include "text_escape.h"
 
 #define CALLBACK_WAIT_MS (5 * 60 * 1000)
@@ -25,21 +25,17 @@ static void say(const char *fmt, const char *arg) {
   free(e);
 }
 
-/* Opens `url` with $BROWSER or xdg-open; true when one started. */
+/* Opens `url` by the $BROWSER rule; true when a command started and
+ * exited with status 0. */
 static bool open_browser(const char *url) {
   if (!oauth_url_secure(url) && strncmp(url, "https://", 8) != 0) {
     return false;
   }
-  const char *b = getenv("BROWSER");
-  const char *prog = b && *b ? b : "xdg-open";
-  char *argv[] = {(char *)prog, (char *)url, NULL};
-  /* Started as every child is (common/proc_spawn.h). */
-  proc_spec spec = {.argv = argv,
-                    .fd = {PROC_FD_INHERIT, PROC_FD_NULL, PROC_FD_NULL},
-                    .report_fd = -1};
+  /* The one rule for $BROWSER (common/browser.h); this worker thread
+   * waits for the command to exit. */
   pid_t pid;
   char why[256];
-  if (proc_start(&spec, &pid, why, sizeof why) != 0) {
+  if (browser_start(url, &pid, NULL, why, sizeof why) != 0) {
     return false;
   }
   int st;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # headersHelper for the http and sse transports (transports/common/
-# headers_helper.c; the ws transport's checks are in test_ws.sh): the
+# headers_helper.c; the ws transport's checks are in test_ws.sh, but for
+# the wording of a failure, checked here for all three): the
 # command's JSON object of headers is merged over "headers" and sent with
 # every request; a failure names the server and the command.
 . "$(dirname "$0")/lib.sh"
@@ -59,5 +60,24 @@ config_file "$TMP/bad.json" '{"s": {"type": "sse", "url": "http://127.0.0.1:1/ss
 run --config "$TMP/bad.json" tools
 expect "a headersHelper that is no string is named as the fault" 3 \
   --err "\"headersHelper\" must be a non-empty string (a command)"
+
+# A helper whose output does not merge: every transport words the failure
+# the one way (headers_helper_message): the command escaped and cut at
+# 300 bytes. The helper runs before any connection, so no server is needed.
+printf '#!/bin/sh\necho "not json"\n' >"$TMP/bad.sh"
+chmod +x "$TMP/bad.sh"
+pad=$(printf 'A%.0s' $(seq 320))
+for kind in http sse ws; do
+  case $kind in
+  ws) url="ws://127.0.0.1:1/" ;;
+  *) url="http://127.0.0.1:1/mcp" ;;
+  esac
+  config_file "$TMP/hb-$kind.json" "{\"b\": {\"type\": \"$kind\", \"url\": \"$url\", \"headersHelper\": \"$TMP/bad.sh x\\u001by $pad TAIL\"}}"
+  run --config "$TMP/hb-$kind.json" call b/echo
+  expect "$kind: a helper's output that does not merge names the server and the command, escaped" 3 \
+    --err "server \"b\": headersHelper \"$TMP/bad.sh x<U+001B>y AAAA"
+  check "... $kind: the command is cut at 300 bytes, no raw control character" \
+    sh -c '! grep -q -e TAIL -e "$(printf "\033")" "$1"' sh "$TMP/err"
+done
 
 finish

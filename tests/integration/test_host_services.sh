@@ -116,7 +116,7 @@ on_exit "tmux -S '$SOCK' kill-server 2>/dev/null"
 term_start() {
   local name=$1 q
   shift
-  printf -v q '%q ' env XDG_STATE_HOME="$XDG_STATE_HOME" BROWSER="$TMP/browser" \
+  printf -v q '%q ' env XDG_STATE_HOME="$XDG_STATE_HOME" BROWSER="${TERM_BROWSER:-$TMP/browser}" \
     "$MCPHOST" "${P[@]}" "$@"
   tm new-session -d -s "$name" -x 200 -y 50 \
     "$q >'$TMP/$name.out'; echo \$? >'$TMP/$name.rc'; sleep 600"
@@ -150,7 +150,7 @@ if command -v tmux >/dev/null; then
     --out "second: MCPH_EBUSY: test.services.a asks a question while another is open" \
     --out "answer=Bo"
 
-  printf '#!/bin/sh\nprintf "%%s" "$1" >"%s/opened"\n' "$TMP" >"$TMP/browser"
+  printf '#!/bin/sh\nprintf "[%%s]" "$@" >"%s/opened"\n' "$TMP" >"$TMP/browser"
   chmod +x "$TMP/browser"
   term_start open fxa open 'https://example.com/sign-in?a=1&b=$(x)'
   term_wait open
@@ -159,7 +159,17 @@ if command -v tmux >/dev/null; then
     --err "[test.services.a] opening https://example.com/sign-in?a=1&b=\$(x)" \
     --err "[test.services.a] opening: 50%" --err "[test.services.a] done"
   check "the browser got the URL as one argument" \
-    test "$(cat "$TMP/opened")" = 'https://example.com/sign-in?a=1&b=$(x)'
+    test "$(cat "$TMP/opened")" = '[https://example.com/sign-in?a=1&b=$(x)]'
+
+  # The one $BROWSER rule (common/browser.h): a ':' list tried in order,
+  # and a %s inside a word gets the URL with shell syntax percent-encoded.
+  rm -f "$TMP/opened"
+  TERM_BROWSER="$TMP/no-such-browser:$TMP/browser --url=%s" \
+    term_start open2 fxa open 'https://example.com/sign-in?a=1&b=$(x)'
+  term_wait open2
+  for _ in $(seq 50); do [ -s "$TMP/opened" ] && break; sleep 0.1; done
+  check "\$BROWSER is a list, and %s in a word gets the URL percent-encoded" \
+    test "$(cat "$TMP/opened")" = '[--url=https://example.com/sign-in?a=1%26b=%24%28x%29]'
 else
   bad "tmux is installed" "the terminal tests need it"
 fi

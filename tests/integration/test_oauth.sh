@@ -175,6 +175,32 @@ else
   echo "(tmux is not installed: the paste flow is not checked)"
 fi
 
+# auto mode with a display: the browser starts by the one $BROWSER rule
+# (common/browser.h): a ':' list tried in order; a %s word gets the URL
+# as it is, a %s inside a word gets it with shell syntax percent-encoded.
+# The fake browser follows the URL to the loopback callback, as a person's
+# would, in the background (mcphost waits for the command to exit).
+server
+cat >"$TMP/obrowser" <<EOS
+#!/bin/sh
+printf '%s\n' "\$1" >"$TMP/obrowser.arg"
+(back=\$(curl -s -o /dev/null -w '%{redirect_url}' "\$2")
+ curl -s -o /dev/null "\$back") >/dev/null 2>&1 &
+EOS
+chmod +x "$TMP/obrowser"
+unset SSH_CONNECTION
+DISPLAY=:0 BROWSER="$TMP/no-such-browser:$TMP/obrowser --url=%s %s" \
+  MCPHOST_OAUTH_BROWSER=auto timeout 60 "$MCPHOST" --config "$C" mcp login srv \
+  >"$TMP/out" 2>"$TMP/err" </dev/null
+RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+keep
+expect "auto mode opens \$BROWSER by its rule and the login completes" 0 \
+  --out 'Authorized server "srv"' --err "opened the browser"
+grep -q '^--url=http://127.0.0.1:[0-9]*/authorize?response_type=code%26client_id=' \
+  "$TMP/obrowser.arg" 2>/dev/null &&
+  ok "... a %s inside a word got the URL with '&' percent-encoded" ||
+  bad "the browser's --url word: $(cat "$TMP/obrowser.arg" 2>/dev/null)"
+
 # No line mcphost wrote holds a token, code or secret the AS handed out.
 secrets=$(grep -oE '(at|rt|code)-[0-9a-f]{24}' "$SRVLOG" | sort -u)
 cat "$XDG_STATE_HOME"/mcphost/logs/* >>"$ALL_OUT" 2>/dev/null

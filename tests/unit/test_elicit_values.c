@@ -4,6 +4,7 @@
  * alloc.c, compiled into this test with elicit_fakes.c). */
 #include <stdlib.h>
 
+#include "browser.h"
 #include "check.h"
 #include "elicit.h"
 #include "proc.h"
@@ -497,13 +498,13 @@ TEST(test_the_url_opened_is_rebuilt_from_its_parsed_parts) {
 /* $BROWSER entry -> its argv joined as [word][word]. */
 static const char *browser_words(const char *entry, const char *url) {
   static char out[1200];
-  char **argv = url_browser_argv(entry, url, why, sizeof why);
+  char **argv = browser_argv(entry, url, why, sizeof why);
   out[0] = '\0';
   for (char **a = argv; a && *a; a++) {
     size_t o = strlen(out);
     snprintf(out + o, sizeof out - o, "[%s]", *a);
   }
-  proc_free_argv(argv);
+  browser_free_argv(argv);
   return out;
 }
 

@@ -75,6 +75,15 @@ void headers_helper_cancel(headers_helper *h) {
 
 /* Calls back once with a formatted failure (text escaped: it quotes the
  * command and its stderr) or the output, and frees. */
+void headers_helper_message(char *buf, size_t size, const char *server,
+                            const char *command, const char *why) {
+  char *cmd = text_escape(command, strlen(command),
+                          TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
+  snprintf(buf, size, "server \"%s\": headersHelper \"%.300s\" %s", server,
+           cmd ? cmd : "?", why);
+  free(cmd);
+}
+
 static void finish(headers_helper *h, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void finish(headers_helper *h, int code, const char *fmt, ...) {
@@ -85,12 +94,8 @@ static void finish(headers_helper *h, int code, const char *fmt, ...) {
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
   }
-  char *cmd = text_escape(h->command, strlen(h->command),
-                          TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
   char msg[1200];
-  snprintf(msg, sizeof msg, "server \"%s\": headersHelper \"%.300s\" %s",
-           h->server, cmd ? cmd : "?", why);
-  free(cmd);
+  headers_helper_message(msg, sizeof msg, h->server, h->command, why);
   h->cb(h->ud, code, code ? msg : NULL, code ? NULL : h->out,
         code ? 0 : h->out_len);
   helper_free(h);

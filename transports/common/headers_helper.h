@@ -51,6 +51,13 @@ int headers_helper_start(const mcph_host *host, const char *server,
                          headers_helper_cb cb, void *ud, headers_helper **out,
                          mcph_error *err);
 
+/* The one form of a helper's failure, into `buf` (always NUL-terminated):
+ * "server \"S\": headersHelper \"CMD\" WHY", the command escaped
+ * (text_escape.h) and cut at 300 bytes. For the helper's own failures and
+ * for a transport whose merge of the helper's output failed. Any thread. */
+void headers_helper_message(char *buf, size_t size, const char *server,
+                            const char *command, const char *why);
+
 /* [loop] Stops a helper that has not called back (SIGKILL to its group)
  * and frees it; `cb` is not called. NULL is fine. */
 void headers_helper_cancel(headers_helper *h);

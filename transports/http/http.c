@@ -375,8 +375,8 @@ static void on_helper(void *ud, int code, const char *message,
   if (code != 0)
     snprintf(why, sizeof why, "%s", message);
   else
-    snprintf(why, sizeof why, "server \"%s\": headersHelper \"%.300s\" %s",
-             t->name, t->cfg.headers_helper, err.message);
+    headers_helper_message(why, sizeof why, t->name, t->cfg.headers_helper,
+                           err.message);
   http_abort_all(t);
   if (t->state == T_RUNNING)
     t->state = T_CLOSING;

@@ -215,8 +215,10 @@ static void on_helper(void *ud, int code, const char *message,
     sse_finish(t, code, "%s", message);
   } else if (remote_config_merge_headers(&t->cfg, out, t->host, t->name,
                                          "sse", &err) != 0) {
-    sse_finish(t, err.code, "server \"%s\": headersHelper \"%.300s\" %s",
-               t->name, t->cfg.headers_helper, err.message);
+    char why[1400];
+    headers_helper_message(why, sizeof why, t->name, t->cfg.headers_helper,
+                           err.message);
+    sse_finish(t, err.code, "%s", why);
   } else if (stream_start(t, &err) != 0) {
     sse_finish(t, err.code, "%s", err.message);
   }

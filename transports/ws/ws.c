@@ -277,8 +277,10 @@ static void on_helper(void *ud, int code, const char *message, const char *out,
   mcph_error_init(&err);
   if (remote_config_merge_headers(&t->cfg, out, t->host, t->name, "ws", &err) !=
       0) {
-    ws_end(t, err.code, "server \"%s\": headersHelper \"%s\" %s", t->name,
-           t->cfg.headers_helper, err.message);
+    char why[1400];
+    headers_helper_message(why, sizeof why, t->name, t->cfg.headers_helper,
+                           err.message);
+    ws_end(t, err.code, "%s", why);
     return;
   }
   resolve_and_dial(t);
