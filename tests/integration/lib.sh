@@ -112,13 +112,15 @@ start_node() {
 # serve_dir DIR: a plain HTTP server of DIR's files on 127.0.0.1 (Python's
 # http.server), gone with the test; sets HTTP_PORT.
 serve_dir() {
-  python3 -m http.server 0 --bind 127.0.0.1 --directory "$1" \
-    >"$TMP/http-$RANDOM.log" 2>&1 &
-  local pid=$! log
+  # The log is named before the server starts, and python writes its
+  # "port N" line unbuffered (-u), so the port is read as soon as it is said.
+  local log="$TMP/http-$RANDOM$RANDOM.log" pid
+  python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$1" \
+    >"$log" 2>&1 &
+  pid=$!
   on_exit "kill $pid 2>/dev/null"
-  log=$(ls -t "$TMP"/http-*.log | head -1)
   HTTP_PORT=
-  for _ in $(seq 100); do
+  for _ in $(seq 300); do
     HTTP_PORT=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$log" | head -1)
     [ -n "$HTTP_PORT" ] && return 0
     sleep 0.1
