@@ -43,6 +43,8 @@ static void set_state(session *s, session_state st) {
     s->on_state(s->on_state_ud, s);
 }
 
+static void transport_ended(session *s);
+
 /* Records the first failure; later ones are consequences of it. */
 static void fail(session *s, fail_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -146,6 +148,10 @@ void session_auth_settled(session *s) {
   if (!s->auth_pending)
     return;
   s->auth_pending = false;
+  if (s->transport_closed) {
+    transport_ended(s); /* held back by on_close */
+    return;
+  }
   if (!s->reinitializing)
     rpc_hold(s->rpc, false);
 }
@@ -186,12 +192,9 @@ static void on_fallback_timer(void *ud) {
   session_connect(s, s->connect_timeout_ms);
 }
 
-static void on_close(void *ud, int code, const char *reason) {
-  session *s = ud;
-  s->transport_closed = true;
-  s->close_reason = xstrdup(reason && *reason ? reason : "closed");
-  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "transport closed (%d): %s",
-           code, s->close_reason);
+/* What a transport's end does to the session: its requests fail, and so
+ * does the session unless it was being closed. */
+static void transport_ended(session *s) {
   bool asked = s->state == SESS_CLOSING;
   rpc_fail_all(s->rpc, RPC_ERR_CLOSED, s->close_reason);
   if (asked) {
@@ -202,6 +205,21 @@ static void on_close(void *ud, int code, const char *reason) {
     fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE, "%s",
          s->close_reason);
   }
+}
+
+static void on_close(void *ud, int code, const char *reason) {
+  session *s = ud;
+  s->transport_closed = true;
+  s->close_reason = xstrdup(reason && *reason ? reason : "closed");
+  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "transport closed (%d): %s",
+           code, s->close_reason);
+  if (s->auth_pending && s->state != SESS_CLOSING) {
+    /* Ended on the challenge the auth provider took up (the sse stream's
+     * GET, the ws upgrade): the session fails once it settled, so that
+     * what the provider says (a login to run) comes first. */
+    return;
+  }
+  transport_ended(s);
 }
 
 /* The transport dropped a message (over the size cap): fail the request

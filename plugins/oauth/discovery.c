@@ -17,15 +17,26 @@
 #define PROTOCOL_VERSION "2025-11-25"
 
 /* The origin ("http://h:p") and path without a trailing '/' of `url`, and
- * its query ("?a=b" or ""). 0 or -1. */
+ * its query ("?a=b" or ""). 0 or -1. The origin of a WebSocket URL is its
+ * HTTP one (ws: http, wss: https): the well-known documents of a ws server
+ * are fetched over HTTP from the same host, and a resource named by either
+ * scheme is the same origin. */
 static int split_url(const char *url, char **origin, char **path,
                      char **query) {
   CURLU *u = curl_url();
   char *full = NULL, *p = NULL, *q = NULL;
   int ret = -1;
-  if (!u || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
-      curl_url_get(u, CURLUPART_PATH, &p, 0) != CURLUE_OK) {
+  char *scheme = NULL;
+  if (!u ||
+      curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) !=
+          CURLUE_OK ||
+      curl_url_get(u, CURLUPART_PATH, &p, 0) != CURLUE_OK ||
+      curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK) {
     goto out;
+  }
+  if (strcmp(scheme, "ws") == 0 || strcmp(scheme, "wss") == 0) {
+    curl_url_set(u, CURLUPART_SCHEME, scheme[2] ? "https" : "http",
+                 CURLU_NON_SUPPORT_SCHEME);
   }
   curl_url_get(u, CURLUPART_QUERY, &q, 0);
   curl_url_set(u, CURLUPART_PATH, "/", 0);
@@ -49,6 +60,7 @@ static int split_url(const char *url, char **origin, char **path,
   ret = 0;
 out:
   curl_free(full);
+  curl_free(scheme);
   curl_free(p);
   curl_free(q);
   curl_url_cleanup(u);

@@ -1,10 +1,14 @@
 // A loopback OAuth 2.1 authorization server and the MCP server it
-// protects, for the OAuth plugin's tests (node's http module only). The
-// MCP endpoint /mcp answers initialize, tools/list and tools/call "whoami"
-// (the token's scope) when the bearer token is valid, else 401 with
-// resource_metadata. The AS: metadata, DCR, /authorize (approves at once:
+// protects, for the OAuth plugin's tests (node's http module and the npm
+// `ws` package of tests/interop). The one resource answers initialize,
+// tools/list and tools/call "whoami" (the token's scope) over streamable
+// HTTP (POST /mcp), the legacy HTTP+SSE transport (GET /sse: an
+// `endpoint` event naming POST /message?sessionId=N) and WebSocket (an
+// upgrade on /ws, subprotocol mcp) when the bearer token is valid, else
+// 401 with resource_metadata (the upgrade is refused so). The AS: metadata, DCR, /authorize (approves at once:
 // 302 to the redirect URI), /token (authorization_code, refresh_token with
-// rotation: a used refresh token is dead), /revoke, and /stats (counts).
+// rotation: a used refresh token is dead), /revoke, and /stats (counts; unauthorized: the 401s given, and
+// mcp_requests, sse_requests, ws_requests per transport).
 //
 // Usage: node oauth_server.mjs [--expires-in S] [--as-elsewhere]
 //   [--issuer-mismatch] [--slow-metadata MS] [--wrong-state] [--wrong-iss]
@@ -20,6 +24,14 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { WebSocketServer } = require('../interop/node_modules/ws');
+const wss = new WebSocketServer({
+  noServer: true,
+  handleProtocols: (protocols) => (protocols.has('mcp') ? 'mcp' : false),
+});
 
 const arg = (n) => process.argv.includes(n);
 const val = (n, d) => {
@@ -30,7 +42,7 @@ const expiresIn = Number(val('--expires-in', '3600'));
 const slow = Number(val('--slow-metadata', '0'));
 const logFile = val('--log', null);
 const stats = { authorizations: 0, refreshes: 0, codes: 0, registrations: 0,
-                revocations: 0 };
+                revocations: 0, unauthorized: 0 };
 const tokens = new Map();   // access token -> scope
 const refresh = new Map();  // refresh token -> scope
 const codes = new Map();    // code -> {challenge, redirect, scope}
@@ -126,35 +138,10 @@ function asHandler(req, res, body) {
   return false;
 }
 
-function mcpHandler(req, res, body) {
-  const u = new URL(req.url, mcpOrigin);
-  if (u.pathname === '/stats') return json(res, 200, stats), true;
-  if (u.pathname.startsWith('/.well-known/oauth-protected-resource')) {
-    return json(res, 200, { resource: mcpOrigin + '/mcp',
-                            authorization_servers: [asOrigin],
-                            scopes_supported: ['mcp:read'] }), true;
-  }
-  if (u.pathname !== '/mcp') return false;
-  const auth = req.headers.authorization || '';
-  const token = auth.startsWith('Bearer ') ? auth.slice(7) : null;
-  if (!token || !tokens.has(token)) {
-    res.writeHead(401, { 'WWW-Authenticate':
-      `Bearer error="invalid_token", resource_metadata="${mcpOrigin}` +
-      '/.well-known/oauth-protected-resource/mcp"' });
-    res.end();
-    return true;
-  }
-  if (req.method !== 'POST') {
-    res.writeHead(405);
-    res.end();
-    return true;
-  }
-  const m = JSON.parse(body);
-  if (m.id === undefined) {
-    res.writeHead(202);
-    res.end();
-    return true;
-  }
+// The answer to one JSON-RPC message from a client holding `token`, or
+// null for a notification: the same resource over every transport.
+function answer(m, token) {
+  if (m.id === undefined) return null;
   let result = {};
   if (m.method === 'initialize') {
     result = { protocolVersion: m.params.protocolVersion,
@@ -166,8 +153,109 @@ function mcpHandler(req, res, body) {
     result = { content: [{ type: 'text',
                            text: 'scope ' + tokens.get(token) }] };
   }
-  json(res, 200, { jsonrpc: '2.0', id: m.id, result });
+  return { jsonrpc: '2.0', id: m.id, result };
+}
+
+// The bearer token of a request if the AS issued it, else null.
+const bearer = (req) => {
+  const auth = req.headers.authorization || '';
+  const token = auth.startsWith('Bearer ') ? auth.slice(7) : null;
+  return token && tokens.has(token) ? token : null;
+};
+// The challenge for the resource at PATH (/mcp, /sse or /ws).
+const challenge = (path) =>
+  `Bearer error="invalid_token", resource_metadata="${mcpOrigin}` +
+  `/.well-known/oauth-protected-resource${path}"`;
+
+const sseStreams = new Map(); // session id -> the GET /sse response
+let nextSession = 1;
+
+function mcpHandler(req, res, body) {
+  const u = new URL(req.url, mcpOrigin);
+  if (u.pathname === '/stats') return json(res, 200, stats), true;
+  if (u.pathname.startsWith('/.well-known/oauth-protected-resource')) {
+    const path = u.pathname.slice('/.well-known/oauth-protected-resource'.length);
+    // A ws resource is named by its ws:// URL (same origin as the server's).
+    const resource = path === '/ws' ? mcpOrigin.replace(/^http/, 'ws') + '/ws'
+                                    : mcpOrigin + (path || '/mcp');
+    return json(res, 200, { resource, authorization_servers: [asOrigin],
+                            scopes_supported: ['mcp:read'] }), true;
+  }
+  const path = u.pathname === '/message' ? '/sse' : u.pathname;
+  if (path !== '/mcp' && path !== '/sse') return false;
+  stats[path.slice(1) + '_requests'] = (stats[path.slice(1) + '_requests'] || 0) + 1;
+  const token = bearer(req);
+  if (!token) {
+    stats.unauthorized++;
+    res.writeHead(401, { 'WWW-Authenticate': challenge(path) });
+    res.end();
+    return true;
+  }
+  if (u.pathname === '/sse' && req.method === 'GET') {
+    // The legacy HTTP+SSE transport: the stream names the POST endpoint.
+    const sid = String(nextSession++);
+    sseStreams.set(sid, res);
+    res.writeHead(200, { 'Content-Type': 'text/event-stream',
+                         'Cache-Control': 'no-cache' });
+    res.write(`event: endpoint\ndata: /message?sessionId=${sid}\n\n`);
+    res.on('close', () => sseStreams.delete(sid));
+    return true;
+  }
+  if (u.pathname === '/message' && req.method === 'POST') {
+    const stream = sseStreams.get(u.searchParams.get('sessionId'));
+    if (!stream) {
+      res.writeHead(404);
+      res.end();
+      return true;
+    }
+    res.writeHead(202);
+    res.end();
+    const a = answer(JSON.parse(body), token);
+    if (a) stream.write(`event: message\ndata: ${JSON.stringify(a)}\n\n`);
+    return true;
+  }
+  if (u.pathname !== '/mcp' || req.method !== 'POST') {
+    res.writeHead(405);
+    res.end();
+    return true;
+  }
+  const a = answer(JSON.parse(body), token);
+  if (!a) {
+    res.writeHead(202);
+    res.end();
+    return true;
+  }
+  json(res, 200, a);
   return true;
+}
+
+// WebSocket on /ws (subprotocol mcp): the upgrade is refused with 401 and
+// the challenge unless the bearer token is valid.
+function wsUpgrade(req, socket, head) {
+  const u = new URL(req.url, mcpOrigin);
+  if (logFile) {
+    fs.appendFileSync(logFile, `UPGRADE ${req.url} ` +
+      `${req.headers.authorization || ''}\n`);
+  }
+  if (u.pathname !== '/ws') {
+    socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
+    return;
+  }
+  stats.ws_requests = (stats.ws_requests || 0) + 1;
+  const token = bearer(req);
+  if (!token) {
+    stats.unauthorized++;
+    socket.end('HTTP/1.1 401 Unauthorized\r\n' +
+               `WWW-Authenticate: ${challenge('/ws')}\r\n` +
+               'Content-Length: 0\r\nConnection: close\r\n\r\n');
+    return;
+  }
+  wss.handleUpgrade(req, socket, head, (ws) => {
+    ws.on('message', (data) => {
+      const a = answer(JSON.parse(String(data)), token);
+      if (a) ws.send(JSON.stringify(a));
+    });
+  });
 }
 
 function serve(handlers) {
@@ -187,6 +275,7 @@ function serve(handlers) {
 }
 
 const main = serve(arg('--as-elsewhere') ? [mcpHandler] : [mcpHandler, asHandler]);
+main.on('upgrade', wsUpgrade);
 main.listen(0, '127.0.0.1', () => {
   mcpOrigin = `http://127.0.0.1:${main.address().port}`;
   const done = () => console.log(`listening on ${main.address().port}`);
