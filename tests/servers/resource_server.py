@@ -142,6 +142,7 @@ for line in sys.stdin:
     elif method == "resources/unsubscribe":
         result(mid, {})
     elif method == "completion/complete":
+        params.pop("_meta", None)  # the progress token of every request
         text = json.dumps(params, sort_keys=True, separators=(",", ":"))
         result(mid, {"completion": {
             "values": [text, "x" + params["argument"]["value"]],
