@@ -375,8 +375,8 @@ int cmd_prompt(cli *c, int argc, char **argv) {
     argc--;
   }
   if (argc < 2) {
-    fprintf(stderr, "mcphost: usage: mcphost prompt PROMPT [--follow-links[=N]] "
-                    "[ARG | NAME=VALUE ...]\n");
+    fprintf(stderr, "mcphost: usage: mcphost prompt PROMPT "
+                    "[--follow-links[=N]] [ARG | NAME=VALUE ...]\n");
     return EXIT_USAGE;
   }
   size_t idx;

@@ -99,7 +99,7 @@ void cli_listing_free(listing *ls, size_t n) {
  * denied, disabled) are left out of "all"; with `note_pending`, each
  * pending one gets a line saying how to approve it. */
 int cli_targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
-                   bool note_pending) {
+                bool note_pending) {
   const config *cfg = host_cfg(c->h);
   if (argc > 2) {
     cli_error(c, NULL, "%s takes at most one SERVER argument", argv[0]);
@@ -328,8 +328,8 @@ int cmd_servers(cli *c, int argc, char **argv) {
   if (rc != EXIT_OK)
     return rc;
   cli_connect(c, idx, n);
-  listing *ls = cli_list_many(c, idx, n,
-                          1u << L_TOOLS | 1u << L_RESOURCES | 1u << L_PROMPTS);
+  listing *ls = cli_list_many(
+      c, idx, n, 1u << L_TOOLS | 1u << L_RESOURCES | 1u << L_PROMPTS);
   if (c->json) {
     cJSON *arr = cJSON_CreateArray();
     for (size_t k = 0; k < n; k++) {
@@ -563,6 +563,15 @@ static void add_with_server(cJSON *out, const char *server,
   cJSON_AddItemToArray(out, o);
 }
 
+/* One line of a listing (escaped already), on a terminal cut to its
+ * width with "…". */
+static void print_fitted(const char *line) {
+  unsigned cols = cli_term_cols(STDOUT_FILENO);
+  char *cut = cols ? limits_cut_to_width(line, cols) : NULL;
+  printf("%s\n", cut ? cut : line);
+  free(cut);
+}
+
 static void print_resources(cli *c, size_t idx, const listing *l,
                             cJSON *out) {
   const char *server = server_name(c, idx);
@@ -575,10 +584,12 @@ static void print_resources(cli *c, size_t idx, const listing *l,
     const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "uri"));
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
     const char *mime = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "mimeType"));
-    printf("%s  %s%s%s%s%s\n", cli_esc(c, server),
-           cli_esc(c, uri ? uri : "?"), name ? "  " : "",
-           name ? cli_esc(c, name) : "", mime ? "  " : "",
-           mime ? cli_esc(c, mime) : "");
+    char *line = xasprintf("%s  %s%s%s%s%s", cli_esc(c, server),
+                           cli_esc(c, uri ? uri : "?"), name ? "  " : "",
+                           name ? cli_esc(c, name) : "", mime ? "  " : "",
+                           mime ? cli_esc(c, mime) : "");
+    print_fitted(line);
+    free(line);
   }
   cJSON_ArrayForEach(r, l->items[L_TEMPLATES]) {
     if (out) {
@@ -588,9 +599,11 @@ static void print_resources(cli *c, size_t idx, const listing *l,
     const char *t = cJSON_GetStringValue(
         cJSON_GetObjectItemCaseSensitive(r, "uriTemplate"));
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
-    printf("%s  %s  (template)%s%s\n", cli_esc(c, server),
-           cli_esc(c, t ? t : "?"), name ? "  " : "",
-           name ? cli_esc(c, name) : "");
+    char *line = xasprintf("%s  %s  (template)%s%s", cli_esc(c, server),
+                           cli_esc(c, t ? t : "?"), name ? "  " : "",
+                           name ? cli_esc(c, name) : "");
+    print_fitted(line);
+    free(line);
   }
 }
 

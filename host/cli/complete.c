@@ -79,8 +79,8 @@ static int find_prompt(cli *c, const char *ref, completing *w) {
   cJSON *item = NULL;
   mcp_error err = {0};
   int rc;
-  if (mcp_client_resolve_ref(c->mc, ref, "prompt", &w->idx, &name,
-                             &qualified, &err) != 0) {
+  if (mcp_client_resolve_ref(c->mc, ref, "prompt", &w->idx, &name, &qualified,
+                             &err) != 0) {
     rc = cli_fail(c, &err);
     goto out;
   }
@@ -97,8 +97,8 @@ static int find_prompt(cli *c, const char *ref, completing *w) {
     cli_fail(c, &err);
     goto out;
   }
-  w->item = xstrdup(cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(item, "name")));
+  w->item = xstrdup(
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "name")));
   w->names = cJSON_CreateArray();
   const cJSON *a;
   cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(item, "arguments")) {
@@ -136,8 +136,8 @@ static int find_template(cli *c, size_t idx, const char *uri_template,
   const char *server = host_cfg(c->h)->servers[idx].name;
   cJSON *known = cJSON_CreateArray();
   const cJSON *t;
-  cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(result,
-                                                         "resourceTemplates")) {
+  cJSON_ArrayForEach(
+      t, cJSON_GetObjectItemCaseSensitive(result, "resourceTemplates")) {
     const char *u = cJSON_GetStringValue(
         cJSON_GetObjectItemCaseSensitive(t, "uriTemplate"));
     if (u) {
@@ -149,8 +149,7 @@ static int find_template(cli *c, size_t idx, const char *uri_template,
     strbuf hint;
     sb_init(&hint);
     suggest_from(&hint, uri_template, known);
-    cli_error(c, server,
-              "server \"%s\" has no resource template \"%s\"%s",
+    cli_error(c, server, "server \"%s\" has no resource template \"%s\"%s",
               cli_esc(c, server), cli_esc(c, uri_template),
               cli_esc(c, sb_str(&hint)));
     sb_free(&hint);

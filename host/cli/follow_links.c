@@ -58,13 +58,12 @@ static const cJSON *block_at(const cJSON *content, int i) {
 }
 
 /* Reads one link and prints it (or adds it to `json_links`). */
-static void follow_one(cli *c, size_t idx, const char *uri,
-                       cJSON *json_links) {
+static void follow_one(cli *c, size_t idx, const char *uri, cJSON *json_links) {
   cJSON *result = NULL;
   mcp_error err = {0};
-  int rc = cli_run(
-      c, &(mcp_call){.kind = MCP_OP_READ, .server = idx, .name = uri},
-      &result, &err, NULL);
+  int rc =
+      cli_run(c, &(mcp_call){.kind = MCP_OP_READ, .server = idx, .name = uri},
+              &result, &err, NULL);
   if (json_links) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "uri", uri);
@@ -96,15 +95,15 @@ static void follow_one(cli *c, size_t idx, const char *uri,
   cJSON_Delete(result);
 }
 
-void cli_follow_links(cli *c, size_t idx, const cJSON *content,
-                      cli_links *l) {
+void cli_follow_links(cli *c, size_t idx, const cJSON *content, cli_links *l) {
   /* What the result embeds is shown already. */
   const cJSON *b;
   for (int i = 0; (b = block_at(content, i)) != NULL; i++) {
     const char *type = str_of(b, "type");
     const char *uri =
         str_of(cJSON_GetObjectItemCaseSensitive(b, "resource"), "uri");
-    if (type && strcmp(type, "resource") == 0 && uri && !seen_has(l->seen, uri)) {
+    if (type && strcmp(type, "resource") == 0 && uri &&
+        !seen_has(l->seen, uri)) {
       cJSON_AddItemToArray(l->seen, cJSON_CreateString(uri));
     }
   }
@@ -147,8 +146,8 @@ void cli_print_with_links(cli *c, size_t idx, cJSON *result, cli_links *l,
                        l);
     }
   } else {
-    cli_follow_links(c, idx, cJSON_GetObjectItemCaseSensitive(result, "content"),
-                     l);
+    cli_follow_links(c, idx,
+                     cJSON_GetObjectItemCaseSensitive(result, "content"), l);
   }
   if (c->json) {
     out_cut_result(c, result);

@@ -159,11 +159,11 @@ static void grep_item(grep_run *g, const char *server, const char *kind,
   if (name) {
     sb_adds(&head, name);
   } else {
-    const char *uri = str_of(item, "uri") ? str_of(item, "uri")
-                                          : str_of(item, "uriTemplate");
+    const char *uri =
+        str_of(item, "uri") ? str_of(item, "uri") : str_of(item, "uriTemplate");
     const char *rname = str_of(item, "name");
-    sb_printf(&head, "%s  %s%s%s", server, uri ? uri : "?",
-              rname ? "  " : "", rname ? rname : "");
+    sb_printf(&head, "%s  %s%s%s", server, uri ? uri : "?", rname ? "  " : "",
+              rname ? rname : "");
   }
   print_line(g, lead, sb_str(&head), head.len);
   sb_free(&head);
@@ -175,8 +175,7 @@ static void grep_named(grep_run *g, size_t idx, const cJSON *items,
                        const char *kind) {
   const char *server = host_cfg(g->c->h)->servers[idx].name;
   size_t n = 0, i = 0;
-  char **names =
-      name_assign_items(server, items, g->c->lim.name_chars, &n);
+  char **names = name_assign_items(server, items, g->c->lim.name_chars, &n);
   const cJSON *it;
   cJSON_ArrayForEach(it, items) {
     const char *q = i < n ? names[i] : NULL;
@@ -209,12 +208,14 @@ int cmd_grep(cli *c, int argc, char **argv) {
     const char *a = argv[i];
     if (!words_only && strcmp(a, "--") == 0) {
       words_only = true;
-    } else if (!words_only && (strcmp(a, "-i") == 0 ||
-                               strcmp(a, "--ignore-case") == 0)) {
+    } else if (!words_only &&
+               (strcmp(a, "-i") == 0 || strcmp(a, "--ignore-case") == 0)) {
       icase = true;
     } else if (!words_only && a[0] == '-' && a[1]) {
-      cli_error(c, NULL, "grep: unknown option \"%s\"; try 'mcphost grep "
-                         "--help'", a);
+      cli_error(c, NULL,
+                "grep: unknown option \"%s\"; try 'mcphost grep "
+                "--help'",
+                a);
       return EXIT_USAGE;
     } else if (!pattern) {
       pattern = a;
@@ -267,8 +268,7 @@ int cmd_grep(cli *c, int argc, char **argv) {
   }
   if (g.matches == 0 && rc == EXIT_OK) {
     if (!c->json) {
-      fprintf(stderr, "mcphost: nothing matches \"%s\"\n",
-              cli_esc(c, pattern));
+      fprintf(stderr, "mcphost: nothing matches \"%s\"\n", cli_esc(c, pattern));
     }
     rc = EXIT_NOT_FOUND;
   }

@@ -21,8 +21,8 @@ static const struct {
      "Servers that may not start are listed with the reason. -v adds each\n"
      "server's protocol version, capabilities and instructions, and what\n"
      "plugins say about it. On a terminal lines fit its width and the\n"
-     "state is coloured (never with NO_COLOR). Exits with the code of the first\n"
-     "server that failed.\n" AFTER},
+     "state is coloured (never with NO_COLOR). Exits with the code of the\n"
+     "first server that failed.\n" AFTER},
     {"tools",
      "usage: mcphost [OPTIONS] tools [--all] [SERVER]\n"
      "\n"

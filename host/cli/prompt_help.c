@@ -88,8 +88,8 @@ int cmd_prompt_help(cli *c, int argc, char **argv) {
   cJSON *item = NULL;
   mcp_error err = {0};
   int rc;
-  if (mcp_client_resolve_ref(c->mc, argv[1], "prompt", &idx, &name,
-                             &qualified, &err) != 0) {
+  if (mcp_client_resolve_ref(c->mc, argv[1], "prompt", &idx, &name, &qualified,
+                             &err) != 0) {
     rc = cli_fail(c, &err);
     goto out;
   }
@@ -110,8 +110,8 @@ int cmd_prompt_help(cli *c, int argc, char **argv) {
     out_json(item);
     c->result_printed = true;
   } else {
-    char *q = name_qualify(host_cfg(c->h)->servers[idx].name,
-                           str_of(item, "name"));
+    char *q =
+        name_qualify(host_cfg(c->h)->servers[idx].name, str_of(item, "name"));
     cli_print_prompt(c, q, item);
     free(q);
   }

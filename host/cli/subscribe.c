@@ -13,16 +13,15 @@
 typedef struct watch {
   cli *c;
   size_t idx;
-  bool wake;        /* an update came or the server went away */
-  bool gone;        /* the server is not connected any more */
-  cJSON *updates;   /* params of the updates not printed yet */
+  bool wake;      /* an update came or the server went away */
+  bool gone;      /* the server is not connected any more */
+  cJSON *updates; /* params of the updates not printed yet */
 } watch;
 
 static void on_notify(void *ud, size_t idx, const char *method,
                       const cJSON *params) {
   watch *w = ud;
-  if (idx != w->idx ||
-      strcmp(method, "notifications/resources/updated") != 0) {
+  if (idx != w->idx || strcmp(method, "notifications/resources/updated") != 0) {
     return;
   }
   cJSON_AddItemToArray(w->updates, params ? cJSON_Duplicate(params, 1)
@@ -53,17 +52,16 @@ static void json_line(cli *c, const cJSON *v) {
 
 /* Prints one update (and, with `reread`, the resource read again).
  * Returns EXIT_OK or the read's exit code. */
-static int print_update(cli *c, size_t idx, const cJSON *params,
-                        bool reread) {
+static int print_update(cli *c, size_t idx, const cJSON *params, bool reread) {
   const char *uri =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
   cJSON *result = NULL;
   mcp_error err = {0};
   int rc = EXIT_OK;
   if (reread && uri) {
-    rc = cli_run(c,
-                 &(mcp_call){.kind = MCP_OP_READ, .server = idx, .name = uri},
-                 &result, &err, NULL);
+    rc =
+        cli_run(c, &(mcp_call){.kind = MCP_OP_READ, .server = idx, .name = uri},
+                &result, &err, NULL);
     if (rc != EXIT_OK) {
       cli_fail(c, &err);
     }
@@ -81,10 +79,10 @@ static int print_update(cli *c, size_t idx, const cJSON *params,
     json_line(c, o);
     cJSON_Delete(o);
   } else {
-    const char *title = cJSON_GetStringValue(
-        cJSON_GetObjectItemCaseSensitive(params, "title"));
-    printf("updated %s%s%s\n", cli_esc(c, uri ? uri : "?"),
-           title ? "  " : "", title ? cli_esc(c, title) : "");
+    const char *title =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "title"));
+    printf("updated %s%s%s\n", cli_esc(c, uri ? uri : "?"), title ? "  " : "",
+           title ? cli_esc(c, title) : "");
     if (result) {
       out_resource_contents(
           c, cJSON_GetObjectItemCaseSensitive(result, "contents"));
@@ -127,8 +125,10 @@ int cmd_subscribe(cli *c, int argc, char **argv) {
     if (strcmp(argv[i], "--read") == 0) {
       reread = true;
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      cli_error(c, NULL, "subscribe: unknown option \"%s\"; try 'mcphost "
-                         "subscribe --help'", argv[i]);
+      cli_error(c, NULL,
+                "subscribe: unknown option \"%s\"; try 'mcphost "
+                "subscribe --help'",
+                argv[i]);
       return EXIT_USAGE;
     } else {
       argv[kept++] = argv[i];
@@ -173,8 +173,7 @@ int cmd_subscribe(cli *c, int argc, char **argv) {
     goto out;
   }
   if (!c->quiet_progress) {
-    fprintf(stderr,
-            "mcphost: subscribed to %s on server \"%s\"; Ctrl-C ends\n",
+    fprintf(stderr, "mcphost: subscribed to %s on server \"%s\"; Ctrl-C ends\n",
             cli_esc(c, uri), cli_esc(c, server));
   }
   for (;;) {

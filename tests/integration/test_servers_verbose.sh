@@ -25,12 +25,13 @@ if [[ $OUT != *$'\e['* ]]; then ok "no colour in a pipe"; else bad "no colour in
 if [[ $OUT == *"$LONG"* ]]; then ok "a pipe gets the whole error"; else bad "a pipe gets the whole error"; fi
 
 tmux_server
-# shot NAME COLS ENV...: `servers` in a COLS-wide terminal; its screen
-# with escapes in $TMP/NAME.ansi, joined lines in $TMP/NAME.txt.
+# shot NAME COLS ENV...: `servers` (or $SHOT_CMD) in a COLS-wide
+# terminal; its screen with escapes in $TMP/NAME.ansi, joined lines in
+# $TMP/NAME.txt.
 shot() {
   local name=$1 cols=$2 q
   shift 2
-  printf -v q '%q ' env "$@" "$MCPHOST" --config "$C" servers
+  printf -v q '%q ' env "$@" "$MCPHOST" --config "$C" ${SHOT_CMD:-servers}
   tm new-session -d -s "$name" -x "$cols" -y 40 \
     "$q 2>/dev/null; echo \$? >'$TMP/$name.rc'; sleep 600"
   for _ in $(seq 300); do [ -s "$TMP/$name.rc" ] && break; sleep 0.1; done
@@ -57,5 +58,16 @@ if [ "$longest" -le 60 ] && grep -q "failed: .*…$" "$TMP/narrow.txt"; then
 else
   bad "a 60-column terminal: every line fits, the error cut with …" "longest $longest" "$(cat "$TMP/narrow.txt")"
 fi
+SHOT_CMD="resources every" shot res 50 NO_COLOR=1 TERM=xterm
+longest=$(sed 's/[[:space:]]*$//' "$TMP/res.txt" | LC_ALL=C.UTF-8 wc -L)
+if [ "$longest" -le 50 ] &&
+  grep -q "^every  demo://resource/static/document/arch.*…$" "$TMP/res.txt"; then
+  ok "resources: a 50-column terminal gets lines that fit"
+else
+  bad "resources: a 50-column terminal gets lines that fit" "longest $longest" "$(cat "$TMP/res.txt")"
+fi
+run --config "$C" resources every
+expect "resources in a pipe: whole lines" 0 \
+  --out "every  demo://resource/static/document/architecture.md  architecture.md  text/markdown"
 
 finish
