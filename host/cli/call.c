@@ -128,13 +128,18 @@ static int parse_arguments(cli *c, const call_words *w, cJSON **args,
   return EXIT_OK;
 }
 
+/* --json: the result as it is, cut as asked. */
+static void print_json_result(cli *c, cJSON *result) {
+  out_cut_result(c, result);
+  out_json(result);
+  c->result_printed = true;
+}
+
 /* Prints a result for people (content, else structured content) or, with
  * --json, as it is. */
 static void print_tool_result(cli *c, cJSON *result) {
   if (c->json) {
-    out_cut_result(c, result);
-    out_json(result);
-    c->result_printed = true;
+    print_json_result(c, result);
     return;
   }
   const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
@@ -346,9 +351,7 @@ static int prompt_arguments(cli *c, const char *prompt, const cJSON *decl,
 /* A prompt's messages for people or, with --json, as they are. */
 static void print_prompt_result(cli *c, cJSON *result) {
   if (c->json) {
-    out_cut_result(c, result);
-    out_json(result);
-    c->result_printed = true;
+    print_json_result(c, result);
     return;
   }
   const cJSON *m;
@@ -381,30 +384,13 @@ int cmd_prompt(cli *c, int argc, char **argv) {
   }
   size_t idx;
   char *name = NULL;
-  bool qualified;
   mcp_error err = {0};
   cJSON *item = NULL, *args = NULL, *result = NULL;
-  int rc;
-  if (mcp_client_resolve_ref(c->mc, argv[1], "prompt", &idx, &name,
-                             &qualified, &err) != 0) {
-    rc = cli_fail(c, &err);
-    goto out;
-  }
-  if ((rc = cli_check_startable(c, idx)) != EXIT_OK) {
-    goto out;
-  }
   /* The declaration gives the real name and the argument order. */
-  rc = cli_run(c,
-               &(mcp_call){.kind = MCP_OP_FIND_PROMPT,
-                           .server = idx,
-                           .name = name,
-                           .qualified = qualified},
-               &item, &err, NULL);
+  int rc = cli_find_item(c, argv[1], MCP_OP_FIND_PROMPT, &idx, &item, NULL);
   if (rc != EXIT_OK) {
-    cli_fail(c, &err);
     goto out;
   }
-  free(name);
   name = xstrdup(cJSON_GetStringValue(
       cJSON_GetObjectItemCaseSensitive(item, "name")));
   rc = prompt_arguments(c, name,

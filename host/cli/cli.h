@@ -207,6 +207,8 @@ int cli_check_output(cli *c, int rc);
 void out_role(cli *c, const char *role);
 /* Prints `v` as indented JSON by out_json_append and a newline. */
 void out_json(const cJSON *v);
+/* Prints `v` as one line of JSON (out_json_append) and a newline. */
+void out_json_line(const cJSON *v);
 /* For --json: cuts the text of a tools/call, resources/read or
  * prompts/get result in place to a limit asked for (cli_output_limit),
  * each cut said on stderr. */
@@ -345,6 +347,15 @@ void cli_follow_links(cli *c, size_t idx, const cJSON *content, cli_links *l);
  * `l` holds. */
 void cli_print_with_links(cli *c, size_t idx, cJSON *result, cli_links *l,
                           void (*print)(cli *c, cJSON *result));
+
+/* find_item.c */
+/* Resolves a tool or prompt reference (`kind`: MCP_OP_FIND_TOOL or
+ * MCP_OP_FIND_PROMPT), checks that its server may start and finds its
+ * declaration: EXIT_OK with *idx and *item (the caller frees it), else
+ * the exit code, the error said; but a failed find is left unsaid in
+ * `find_err` when it is not NULL (then the caller says it). */
+int cli_find_item(cli *c, const char *ref, mcp_op_kind kind, size_t *idx,
+                  cJSON **item, mcp_error *find_err);
 
 /* prompt_help.c: a prompt for people (prompt NAME --help, tool NAME) */
 void cli_print_prompt(cli *c, const char *qualified, const cJSON *prompt);

@@ -74,28 +74,10 @@ static void suggest_from(strbuf *out, const char *want, const cJSON *names) {
 
 /* A prompt: its declaration gives the real name and the arguments. */
 static int find_prompt(cli *c, const char *ref, completing *w) {
-  char *name = NULL;
-  bool qualified;
   cJSON *item = NULL;
-  mcp_error err = {0};
-  int rc;
-  if (mcp_client_resolve_ref(c->mc, ref, "prompt", &w->idx, &name, &qualified,
-                             &err) != 0) {
-    rc = cli_fail(c, &err);
-    goto out;
-  }
-  if ((rc = cli_check_startable(c, w->idx)) != EXIT_OK) {
-    goto out;
-  }
-  rc = cli_run(c,
-               &(mcp_call){.kind = MCP_OP_FIND_PROMPT,
-                           .server = w->idx,
-                           .name = name,
-                           .qualified = qualified},
-               &item, &err, NULL);
+  int rc = cli_find_item(c, ref, MCP_OP_FIND_PROMPT, &w->idx, &item, NULL);
   if (rc != EXIT_OK) {
-    cli_fail(c, &err);
-    goto out;
+    return rc;
   }
   w->item = xstrdup(
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "name")));
@@ -109,11 +91,8 @@ static int find_prompt(cli *c, const char *ref, completing *w) {
     }
   }
   w->what = "argument";
-out:
-  mcp_error_clear(&err);
   cJSON_Delete(item);
-  free(name);
-  return rc;
+  return EXIT_OK;
 }
 
 /* A resource template, SERVER/URI-TEMPLATE: one the server lists. */

@@ -83,28 +83,10 @@ int cmd_prompt_help(cli *c, int argc, char **argv) {
     return EXIT_OK;
   }
   size_t idx;
-  char *name = NULL;
-  bool qualified;
   cJSON *item = NULL;
-  mcp_error err = {0};
-  int rc;
-  if (mcp_client_resolve_ref(c->mc, argv[1], "prompt", &idx, &name, &qualified,
-                             &err) != 0) {
-    rc = cli_fail(c, &err);
-    goto out;
-  }
-  if ((rc = cli_check_startable(c, idx)) != EXIT_OK) {
-    goto out;
-  }
-  rc = cli_run(c,
-               &(mcp_call){.kind = MCP_OP_FIND_PROMPT,
-                           .server = idx,
-                           .name = name,
-                           .qualified = qualified},
-               &item, &err, NULL);
+  int rc = cli_find_item(c, argv[1], MCP_OP_FIND_PROMPT, &idx, &item, NULL);
   if (rc != EXIT_OK) {
-    cli_fail(c, &err);
-    goto out;
+    return rc;
   }
   if (c->json) {
     out_json(item);
@@ -115,9 +97,6 @@ int cmd_prompt_help(cli *c, int argc, char **argv) {
     cli_print_prompt(c, q, item);
     free(q);
   }
-out:
-  mcp_error_clear(&err);
   cJSON_Delete(item);
-  free(name);
-  return rc;
+  return EXIT_OK;
 }

@@ -37,19 +37,6 @@ static void on_state(void *ud, size_t idx) {
   }
 }
 
-/* One JSON line, flushed: a reader of the pipe gets each update as it
- * comes. */
-static void json_line(cli *c, const cJSON *v) {
-  strbuf b;
-  sb_init(&b);
-  if (out_json_append(&b, v, false) == 0) {
-    sb_addc(&b, '\n');
-    fwrite(b.data, 1, b.len, stdout);
-  }
-  sb_free(&b);
-  c->result_printed = true;
-}
-
 /* Prints one update (and, with `reread`, the resource read again).
  * Returns EXIT_OK or the read's exit code. */
 static int print_update(cli *c, size_t idx, const cJSON *params, bool reread) {
@@ -76,7 +63,8 @@ static int print_update(cli *c, size_t idx, const cJSON *params, bool reread) {
           cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(result, "contents"),
                           1));
     }
-    json_line(c, o);
+    out_json_line(o);
+    c->result_printed = true;
     cJSON_Delete(o);
   } else {
     const char *title =

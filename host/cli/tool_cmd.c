@@ -150,19 +150,14 @@ static void print_tool(cli *c, const char *qualified, const cJSON *t) {
   }
 }
 
-/* `name` on server `idx` as a prompt: shown (EXIT_OK, `err` cleared),
- * or the tool's error in `err` stays (its exit returned). */
-static int show_prompt(cli *c, size_t idx, const char *name, bool qualified,
-                       mcp_error *err) {
+/* `ref` as a prompt of server `idx`: shown (EXIT_OK, `err` cleared), or
+ * the tool's error in `err` stays (its exit returned). */
+static int show_prompt(cli *c, const char *ref, size_t idx, mcp_error *err) {
   cJSON *prompt = NULL;
   mcp_error perr = {0};
   if (!mcp_client_has_capability(c->mc, idx, "prompts") ||
-      cli_run(c,
-              &(mcp_call){.kind = MCP_OP_FIND_PROMPT,
-                          .server = idx,
-                          .name = name,
-                          .qualified = qualified},
-              &prompt, &perr, NULL) != EXIT_OK) {
+      cli_find_item(c, ref, MCP_OP_FIND_PROMPT, &idx, &prompt, &perr) !=
+          EXIT_OK) {
     mcp_error_clear(&perr);
     return cli_exit_code(err);
   }
@@ -187,29 +182,14 @@ int cmd_tool(cli *c, int argc, char **argv) {
     return EXIT_USAGE;
   }
   size_t idx;
-  char *name = NULL;
-  bool qualified;
   cJSON *tool = NULL;
   mcp_error err = {0};
-  int rc;
-  if (mcp_client_resolve_ref(c->mc, argv[1], "tool", &idx, &name, &qualified,
-                             &err) != 0) {
-    rc = cli_fail(c, &err);
-    goto out;
-  }
-  if ((rc = cli_check_startable(c, idx)) != EXIT_OK) {
-    goto out;
-  }
-  rc = cli_run(c,
-               &(mcp_call){.kind = MCP_OP_FIND_TOOL,
-                           .server = idx,
-                           .name = name,
-                           .qualified = qualified},
-               &tool, &err, NULL);
-  if (rc != EXIT_OK && (err.kind == MCP_ERR_NOT_FOUND ||
-                        !mcp_client_has_capability(c->mc, idx, "tools"))) {
+  int rc = cli_find_item(c, argv[1], MCP_OP_FIND_TOOL, &idx, &tool, &err);
+  if (rc != EXIT_OK && err.kind != MCP_ERR_NONE &&
+      (err.kind == MCP_ERR_NOT_FOUND ||
+       !mcp_client_has_capability(c->mc, idx, "tools"))) {
     /* A prompt of that name is shown as one (prompt_help.c). */
-    rc = show_prompt(c, idx, name, qualified, &err);
+    rc = show_prompt(c, argv[1], idx, &err);
   }
   if (rc != EXIT_OK) {
     cli_fail(c, &err);
@@ -231,6 +211,5 @@ int cmd_tool(cli *c, int argc, char **argv) {
 out:
   mcp_error_clear(&err);
   cJSON_Delete(tool);
-  free(name);
   return rc;
 }

@@ -211,17 +211,26 @@ static void confirm(mcp_op *op) {
 /* A list's answer may come after a cancel: the op is kept for it. */
 #define LISTING ((int64_t)-1)
 
+/* A listing's answer came: whether the op was cancelled meanwhile (then
+ * the answer is dropped and the op freed). */
+static bool listing_cancelled(mcp_op *op, cJSON *items) {
+  op->request_id = 0;
+  if (!op->finished) {
+    return false;
+  }
+  cJSON_Delete(items);
+  if (!op->elicit) {
+    op_free(op);
+  }
+  return true;
+}
+
 /* A resource not found: the held error gets the server's closest URIs
  * (" (did you mean ...)") from resources/list, when it lists them. */
 static void on_uris(void *ud, session *s, cJSON *items, const char *error) {
   (void)s;
   mcp_op *op = ud;
-  op->request_id = 0;
-  if (op->finished) {
-    cJSON_Delete(items);
-    if (!op->elicit) {
-      op_free(op); /* cancelled while listing */
-    }
+  if (listing_cancelled(op, items)) {
     return;
   }
   int n = error ? 0 : cJSON_GetArraySize(items);
@@ -758,12 +767,7 @@ static void send_prompt(mcp_op *op) {
 
 static void on_prompts(void *ud, session *s, cJSON *items, const char *error) {
   mcp_op *op = ud;
-  op->request_id = 0;
-  if (op->finished) {
-    cJSON_Delete(items);
-    if (!op->elicit) {
-      op_free(op); /* cancelled while listing */
-    }
+  if (listing_cancelled(op, items)) {
     return;
   }
   if (error) {
@@ -793,12 +797,7 @@ static void on_prompts(void *ud, session *s, cJSON *items, const char *error) {
 static void on_listed(void *ud, session *s, cJSON *items, const char *error) {
   (void)s;
   mcp_op *op = ud;
-  op->request_id = 0;
-  if (op->finished) {
-    cJSON_Delete(items);
-    if (!op->elicit) {
-      op_free(op);
-    }
+  if (listing_cancelled(op, items)) {
     return;
   }
   if (error) {

@@ -14,16 +14,17 @@ config_file "$C" "{\"r\": {\"command\": \"python3\", \"args\": [\"$RS\"],
   \"t\": {\"command\": \"python3\", \"args\": [\"$SRCDIR/tests/servers/typed_server.py\"]}}"
 
 # sub_until N TEXT ARGS...: mcphost ARGS in the background until its
-# stdout has N lines containing TEXT (bounded), then Ctrl-C; sets RC,
-# OUT and ERR.
+# stdout (stderr when $IN is err) has N lines containing TEXT (bounded),
+# then Ctrl-C; sets RC, OUT and ERR.
 sub_until() {
   local n=$1 text=$2 pid
   shift 2
   : >"$TMP/out"
+  : >"$TMP/err"
   "$MCPHOST" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null &
   pid=$!
   for _ in $(seq 300); do
-    [ "$(grep -cF -- "$text" "$TMP/out")" -ge "$n" ] && break
+    [ "$(grep -cF -- "$text" "$TMP/${IN:-out}")" -ge "$n" ] && break
     sleep 0.1
   done
   kill -INT "$pid"
@@ -89,18 +90,8 @@ expect "subscribe --help" 0 --out "usage: mcphost [OPTIONS] subscribe SERVER URI
 if [ -f "$EVERYTHING" ]; then
   E="$TMP/every.json"
   config_file "$E" "{\"every\": {\"command\": \"node\", \"args\": [\"$EVERYTHING\"]}}"
-  "$MCPHOST" --config "$E" subscribe every demo://resource/dynamic/text/1 \
-    >"$TMP/out" 2>"$TMP/err" </dev/null &
-  pid=$!
-  for _ in $(seq 300); do
-    grep -q "subscribed to" "$TMP/err" && break
-    sleep 0.1
-  done
-  kill -INT "$pid"
-  wait "$pid"
-  RC=$?
-  OUT=$(cat "$TMP/out")
-  ERR=$(cat "$TMP/err")
+  IN=err sub_until 1 "subscribed to" --config "$E" subscribe every \
+    demo://resource/dynamic/text/1
   expect "server-everything takes the subscription" 130 \
     --err "subscribed to demo://resource/dynamic/text/1 on server \"every\""
 else
