@@ -118,7 +118,7 @@ run --mcp-config "$C" serve --stdio --server nope
 expect "serve --server names a server that is not configured" 6 \
   --err 'no server named "nope" is configured'
 run --mcp-config "$C" serve
-expect "serve without --stdio says what it needs" 2 --err "serve needs --stdio"
+expect "serve without --stdio or --http says what it needs" 2 --err "serve needs either --stdio"
 
 printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' |
   "$MCPHOST" --mcp-config "$C" serve --stdio --server bad --passthrough >"$TMP/out" 2>"$TMP/err"

@@ -1,10 +1,15 @@
-// The TS SDK's client against `mcphost serve --stdio` (test_serve.sh):
+// The TS SDK's client against `mcphost serve` (test_serve.sh,
+// test_serve_http.sh):
 //   node gateway_client.mjs SCENARIO MCPHOST ARGS...
-// runs mcphost ARGS (ending in "serve --stdio ...") as its server, plays
-// SCENARIO and prints what it saw as one JSON object. Waits are bounded
-// by counts, never by how long something took.
+// runs mcphost ARGS (ending in "serve --stdio ...") as its server;
+//   node gateway_client.mjs SCENARIO http://127.0.0.1:PORT/mcp
+// talks streamable HTTP to a running `serve --http` (with the bearer
+// token in $GW_TOKEN, if set). Plays SCENARIO and prints what it saw as
+// one JSON object. Waits are bounded by counts, never by how long
+// something took.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   ElicitRequestSchema,
   EmptyResultSchema,
@@ -50,7 +55,19 @@ if (elicit) {
       : { action: "decline" };
   });
 }
-await client.connect(new StdioClientTransport({ command, args, stderr: "inherit", env: process.env }));
+const http = command.startsWith("http://");
+const headers = process.env.GW_TOKEN ? { Authorization: `Bearer ${process.env.GW_TOKEN}` } : {};
+const transport = http
+  ? new StreamableHTTPClientTransport(new URL(command), { requestInit: { headers } })
+  : new StdioClientTransport({ command, args, stderr: "inherit", env: process.env });
+try {
+  await client.connect(transport);
+} catch (e) {
+  out.connect = { error: String(e.message || e), code: e.code };
+  process.stdout.write(JSON.stringify(out) + "\n");
+  process.exit(0);
+}
+out.session = http ? transport.sessionId ?? null : null;
 out.server = client.getServerVersion();
 out.capabilities = client.getServerCapabilities();
 
@@ -112,7 +129,10 @@ if (scenario === "main") {
     const r = await client.callTool({ name: "mcp__probe__die", arguments: { text: "bye" } })
       .then(() => "answered", (e) => error(e));
     const told = await until(() => changed > 0);
-    return { call: r, told };
+    // Reconnected on the next use: its tools are back.
+    const back = await until(async () =>
+      (await client.listTools()).tools.some((t) => t.name === "mcp__probe__die"));
+    return { call: r, told, back };
   });
 } else if (elicit) {
   await step("ask", async () =>
