@@ -35,6 +35,7 @@ typedef struct rq {
   bool cut;       /* a result whose text is cut as `call` cuts it */
   bool starting;  /* inside mcp_client_start */
   bool finished;  /* answered while starting: freed by the starter */
+  unsigned long seq; /* its place among every client's requests */
   /* A list gathered from every backend. */
   const char *kind;
   size_t pending;
@@ -64,6 +65,10 @@ typedef struct gw_ask {
   cJSON *req; /* the client's request it is asked for (owned), or NULL */
   mcp_ask_answer_fn answer;
   void *token;
+  /* A backend's request forwarded: its config index, its id (owned). */
+  size_t fwd_idx;
+  cJSON *fwd_id;
+  bool fwd_elicit; /* an elicitation/create: refused as "cancel" */
   struct gw_ask *next;
 } gw_ask;
 
@@ -73,6 +78,10 @@ struct gw_hub {
   bool *ready;       /* per backend: ready when the clients last heard */
   unsigned *listing; /* per backend: list parts in flight */
   gw *clients;
+  /* What the backends are told the gateway answers (owned): their own
+   * requests go to the client whose call caused them. */
+  cJSON *caps;
+  unsigned long next_seq; /* orders the requests of every client */
 };
 
 struct gw {
@@ -80,6 +89,9 @@ struct gw {
   gw_hub *hub;
   bool initialized;
   bool elicitation; /* the client declared form elicitation */
+  bool elicit_url;  /* ... and URL mode */
+  bool roots;       /* the client declared roots */
+  bool sampling;    /* the client declared sampling */
   rq *reqs;
   gw_ask *asks;
   double next_id;
@@ -180,6 +192,7 @@ static rq *rq_new(gw *g, const cJSON *id, const cJSON *params) {
     r->token = cJSON_Duplicate(tok, 1);
   }
   r->asker = (mcp_asker){.start = ask_start, .cancel = ask_cancel, .ud = r};
+  r->seq = ++g->hub->next_seq;
   r->next = g->reqs;
   g->reqs = r;
   return r;
@@ -399,6 +412,7 @@ static void ask_unlink(gw *g, gw_ask *a) {
     }
   }
   cJSON_Delete(a->req);
+  cJSON_Delete(a->fwd_id);
   free(a);
 }
 
@@ -418,6 +432,20 @@ static void on_client_answer(gw *g, const cJSON *msg) {
     return; /* not ours, or cancelled since */
   }
   const cJSON *res = cJSON_GetObjectItemCaseSensitive(msg, "result");
+  if (a->fwd_id) { /* a backend's request: its answer goes back */
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(msg, "error");
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
+    const char *why =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "message"));
+    mcp_client_answer(
+        g->c->mc, a->fwd_idx, a->fwd_id,
+        res ? cJSON_Duplicate(res, 1) : NULL,
+        cJSON_IsNumber(code) ? code->valueint : MCPH_RPC_INTERNAL_ERROR,
+        why ? why : "the gateway's client answered with an error",
+        cJSON_GetObjectItemCaseSensitive(e, "data"));
+    ask_unlink(g, a);
+    return;
+  }
   const char *action =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "action"));
   bool yes = action && strcmp(action, "accept") == 0 &&
@@ -476,6 +504,69 @@ static void on_state(void *ud, size_t idx) {
       tell_lists_changed(g);
     }
   }
+}
+
+/* ---- a backend's own requests, to the client that caused them ---- */
+
+/* The newest request of any client that runs an operation on backend
+ * `idx`: the call the backend's request belongs to, or NULL. */
+static rq *caller_of(gw_hub *hub, size_t idx) {
+  rq *best = NULL;
+  for (gw *g = hub->clients; g; g = g->next) {
+    for (rq *r = g->reqs; r; r = r->next) {
+      if (r->op && !r->cancelled && mcp_op_server(r->op) == idx &&
+          (!best || r->seq > best->seq)) {
+        best = r;
+      }
+    }
+  }
+  return best;
+}
+
+static bool on_backend_request(void *ud, size_t idx, const char *method,
+                               const cJSON *params, const cJSON *id) {
+  gw_hub *hub = ud;
+  bool elicit = strcmp(method, "elicitation/create") == 0;
+  bool roots = strcmp(method, "roots/list") == 0;
+  bool sampling = strcmp(method, "sampling/createMessage") == 0;
+  if (gw_backend_of(&hub->b, idx) < 0 || (!elicit && !roots && !sampling)) {
+    return false;
+  }
+  rq *r = caller_of(hub, idx);
+  gw *g = r ? r->g : NULL;
+  const char *mode = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(params, "mode"));
+  bool url = mode && strcmp(mode, "url") == 0;
+  bool can = g && g->initialized &&
+             (elicit     ? (url ? g->elicit_url : g->elicitation)
+              : roots    ? g->roots
+                         : g->sampling);
+  if (!can) {
+    if (elicit) { /* nobody to ask: the gateway declines */
+      cJSON *no = cJSON_CreateObject();
+      cJSON_AddStringToObject(no, "action", "decline");
+      mcp_client_answer(hub->c->mc, idx, id, no, 0, NULL, NULL);
+      return true;
+    }
+    return false; /* the gateway's roots; its own sampling, if any */
+  }
+  gw_ask *a = xcalloc(1, sizeof *a);
+  a->g = g;
+  a->id = ++g->next_id;
+  a->req = cJSON_Duplicate(r->id, 1);
+  a->fwd_idx = idx;
+  a->fwd_id = cJSON_Duplicate(id, 1);
+  a->fwd_elicit = elicit;
+  a->next = g->asks;
+  g->asks = a;
+  cJSON *m = gw_msg_new();
+  cJSON_AddNumberToObject(m, "id", a->id);
+  cJSON_AddStringToObject(m, "method", method);
+  if (params) {
+    cJSON_AddItemToObject(m, "params", cJSON_Duplicate(params, 1));
+  }
+  send_msg(g, m, r->id);
+  return true;
 }
 
 /* ---- the methods ---- */
@@ -546,6 +637,11 @@ static void do_initialize(gw *g, rq *r, const cJSON *params) {
   g->elicitation =
       cJSON_IsObject(el) &&
       (!el->child || cJSON_GetObjectItemCaseSensitive(el, "form") != NULL);
+  g->elicit_url = cJSON_GetObjectItemCaseSensitive(el, "url") != NULL;
+  const cJSON *caps = cJSON_GetObjectItemCaseSensitive(params, "capabilities");
+  g->roots = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "roots"));
+  g->sampling =
+      cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "sampling"));
   if (!g->hub->b.passthrough) {
     answer_initialize(r, params);
     g->initialized = true;
@@ -796,12 +892,20 @@ gw_hub *gw_hub_new(cli *c, gw_backends *b) {
   *b = (gw_backends){0};
   hub->ready = xcalloc(hub->b.n, sizeof *hub->ready);
   hub->listing = xcalloc(hub->b.n, sizeof *hub->listing);
+  /* The backends may ask the gateway's clients (on_backend_request). */
+  hub->caps = cJSON_CreateObject();
+  cJSON_AddObjectToObject(cJSON_AddObjectToObject(hub->caps, "elicitation"),
+                          "form");
+  cJSON_AddObjectToObject(hub->caps, "sampling");
+  cJSON_AddObjectToObject(hub->caps, "roots");
   /* A long-lived process: crashed backends are started again. */
   mcp_client_options o = *mcp_client_get_options(c->mc);
   o.keep = true;
+  o.capabilities = hub->caps;
   mcp_client_set_options(c->mc, &o);
   mcp_client_on_notify(c->mc, on_notify, hub);
   mcp_client_on_state(c->mc, on_state, hub);
+  mcp_client_on_request(c->mc, on_backend_request, hub);
   return hub;
 }
 
@@ -814,6 +918,11 @@ void gw_hub_free(gw_hub *hub) {
   }
   mcp_client_on_notify(hub->c->mc, NULL, NULL);
   mcp_client_on_state(hub->c->mc, NULL, NULL);
+  mcp_client_on_request(hub->c->mc, NULL, NULL);
+  mcp_client_options o = *mcp_client_get_options(hub->c->mc);
+  o.capabilities = NULL;
+  mcp_client_set_options(hub->c->mc, &o);
+  cJSON_Delete(hub->caps);
   free(hub->ready);
   free(hub->listing);
   gw_backends_free(&hub->b);
@@ -835,6 +944,19 @@ gw *gw_client_new(gw_hub *hub, gw_send_fn send, void *ud) {
 static void refuse_asks(gw *g, const char *why) {
   while (g->asks) {
     gw_ask *a = g->asks;
+    if (a->fwd_id) {
+      /* A backend still waits: an elicitation is cancelled, the rest
+       * fail. */
+      cJSON *cancel = NULL;
+      if (a->fwd_elicit) {
+        cancel = cJSON_CreateObject();
+        cJSON_AddStringToObject(cancel, "action", "cancel");
+      }
+      mcp_client_answer(g->c->mc, a->fwd_idx, a->fwd_id, cancel,
+                        MCPH_RPC_INTERNAL_ERROR, why, NULL);
+      ask_unlink(g, a);
+      continue;
+    }
     mcp_ask_answer_fn answer = a->answer;
     void *token = a->token;
     ask_unlink(g, a);

@@ -227,7 +227,9 @@ static void conn_flush(gw_conn *cn) {
       continue;
     }
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      conn_watch(cn, LOOP_READ | LOOP_WRITE);
+      /* Backpressure: a request's next one is read once its answer is
+       * out; an SSE connection is still read, for its end. */
+      conn_watch(cn, cn->sse ? LOOP_READ | LOOP_WRITE : LOOP_WRITE);
       return;
     }
     if (n <= 0) {

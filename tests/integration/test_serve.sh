@@ -6,7 +6,8 @@
 # start: names as `tools` prints them, calls through the pipeline (a deny
 # rule, an "ask" refused without elicitation and put to the client with
 # it), resources, templates, prompts, progress, cancellation forwarded to
-# the backend, list_changed on a changed list and on a crash, JSON-RPC
+# the backend, list_changed on a changed list and on a crash, a backend's
+# own elicitation, roots/list and sampling forwarded to the client, JSON-RPC
 # error codes, protocol versions, --passthrough.
 . "$(dirname "$0")/lib.sh"
 
@@ -85,6 +86,13 @@ expect "serve: an ask goes to a client with elicitation, which allows it" 0 \
 client elicit-no --mcp-config "$C" serve --stdio --server demo
 expect "serve: a client that declines refuses the call" 0 \
   --jq '.ask.error.data.kind == "denied" and (.ask.error.message | contains("refused by the gateway'"'"'s client"))'
+
+client forward --mcp-config "$C" serve --stdio --server grow
+expect "serve: a backend's elicitation, roots/list and sampling reach the client that made the call, and its answers go back" 0 \
+  --jq '(.ask.text | fromjson) == {"action":"accept","content":{"name":"Ada (asked: Your name?)"}} and (.roots.text | fromjson) == ["file:///client/root"] and .sample.text == "hi from the client" and .seen == {"elicit":1,"roots":1,"sampling":1}'
+client forward-none --mcp-config "$C" serve --stdio --server grow
+expect "serve: a client without them: elicitation declined, the gateway's roots, no sampling" 0 \
+  --jq '(.ask.text | fromjson) == {"action":"decline"} and .roots.isError == false and (.roots.text | contains("client/root") | not) and .sample.isError == true and .seen == {"elicit":0,"roots":0,"sampling":0}'
 
 client passthrough --mcp-config "$C" serve --stdio --server demo --passthrough
 expect "serve --passthrough: the backend's names, info and capabilities" 0 \

@@ -4,10 +4,12 @@
 # against the gateway fronting server-everything, the demo server, the
 # probe server and a server whose tool list grows: tools, calls,
 # resources, prompts, progress, cancellation, list_changed, a crashed
-# backend that comes back, an "ask" put to the client as an elicitation;
+# backend that comes back, an "ask" put to the client as an elicitation,
+# a backend's own elicitation, roots/list and sampling forwarded;
 # raw HTTP (tests/interop/gateway_http_raw.mjs, curl) for sessions,
 # resumption with Last-Event-ID, a client that does not read beside one
-# that works, the Origin, Host and token checks, 0.0.0.0 without a token.
+# that works (tests/interop/gateway_slow_client.py), the Origin, Host
+# and token checks, 0.0.0.0 without a token.
 . "$(dirname "$0")/lib.sh"
 
 [ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
@@ -72,7 +74,7 @@ has_status() { [[ "$OUT" == "HTTP/1.1 $1"* ]]; }
 INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
 J=(-H "Content-Type: application/json" -H "Accept: application/json, text/event-stream")
 
-MCPHOST_MAX_OUTPUT_CHARS=10000000 gateway 127.0.0.1:0 || exit 1
+gateway 127.0.0.1:0 || exit 1
 check "serve --http 127.0.0.1:0 picks a port and says it" \
   grep -Eq '^mcphost serve: listening on http://127.0.0.1:[0-9]+/mcp$' "$GW_ERR"
 
@@ -105,15 +107,25 @@ client elicit-no
 expect "serve --http: a client that declines refuses the call" 0 \
   --jq '.ask.error.data.kind == "denied"'
 
+client forward
+expect "serve --http: a backend's elicitation, roots/list and sampling reach the client that made the call, and its answers go back" 0 \
+  --jq '(.ask.text | fromjson) == {"action":"accept","content":{"name":"Ada (asked: Your name?)"}} and (.roots.text | fromjson) == ["file:///client/root"] and .sample.text == "hi from the client" and .seen == {"elicit":1,"roots":1,"sampling":1}'
+client forward-none
+expect "serve --http: a client without them: elicitation declined, the gateway's roots, no sampling" 0 \
+  --jq '(.ask.text | fromjson) == {"action":"decline"} and .roots.isError == false and (.roots.text | contains("client/root") | not) and .sample.isError == true and .seen == {"elicit":0,"roots":0,"sampling":0}'
+
 raw resume
 expect "serve --http: a dropped stream resumes with Last-Event-ID, the answer included" 0 \
   --jq '.type == "text/event-stream" and .resume_status == 200 and .first.progress == 1 and (.rest | length) >= 2 and .rest[-1].answered == true and (.answer | startswith("Long running operation completed")) and .again_status == 204'
 check "serve --http: resumed events follow the last one seen, in order" \
   jq -e '(.first.id | split("-")) as [$s, $n] | [.rest[].id | split("-")] | all(.[0] == $s) and (map(.[1] | tonumber) | . == sort and .[0] > ($n | tonumber))' "$TMP/out"
 
-raw slow
-expect "serve --http: a client that does not read stalls no other; its answer waits for it" 0 \
-  --jq '.other == ["Echo: m0","Echo: m1","Echo: m2","Echo: m3","Echo: m4"] and .slow_bytes_over_3mb == true'
+"$PY" "$INTEROP/gateway_slow_client.py" "$GW_URL" >"$TMP/out" 2>"$TMP/err"
+RC=$?
+OUT=$(cat "$TMP/out")
+ERR=$(cat "$TMP/err")
+expect "serve --http: a client that does not read stalls no other; its answers wait for it" 0 \
+  --jq '.slow_unsent == true and .other == "Echo: still here" and .slow_answers == 60000'
 
 # Sessions, by hand.
 http "${J[@]}" -d "$INIT" "$GW_URL"

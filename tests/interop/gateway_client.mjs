@@ -11,7 +11,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   EmptyResultSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -38,10 +40,32 @@ async function until(cond) {
 }
 
 const elicit = scenario === "elicit-yes" || scenario === "elicit-no";
+// forward: the client offers elicitation, roots and sampling, and the
+// backend's own requests reach it; forward-none: it offers none of them.
+const forward = scenario === "forward";
 const client = new Client(
   { name: "gateway-test", version: "1.0.0" },
-  { capabilities: elicit ? { elicitation: { form: {} } } : {} },
+  {
+    capabilities: forward
+      ? { elicitation: { form: {} }, roots: { listChanged: true }, sampling: {} }
+      : elicit ? { elicitation: { form: {} } } : {},
+  },
 );
+const seen = { elicit: 0, roots: 0, sampling: 0 };
+if (forward) {
+  client.setRequestHandler(ElicitRequestSchema, (req) => {
+    seen.elicit++;
+    return { action: "accept", content: { name: `Ada (asked: ${req.params.message})` } };
+  });
+  client.setRequestHandler(ListRootsRequestSchema, () => {
+    seen.roots++;
+    return { roots: [{ uri: "file:///client/root", name: "client" }] };
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, () => {
+    seen.sampling++;
+    return { role: "assistant", content: { type: "text", text: "hi from the client" }, model: "m" };
+  });
+}
 let changed = 0;
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
   changed++;
@@ -138,6 +162,15 @@ if (scenario === "main") {
   await step("ask", async () =>
     text(await client.callTool({ name: "mcp__demo__fail", arguments: { reason: "r" } })));
   out.asked = asked;
+} else if (forward || scenario === "forward-none") {
+  const call = async (name) => {
+    const r = await client.callTool({ name, arguments: {} });
+    return { text: text(r), isError: r.isError ?? false };
+  };
+  await step("ask", () => call("mcp__grow__ask"));
+  await step("roots", () => call("mcp__grow__roots"));
+  await step("sample", () => call("mcp__grow__sample"));
+  out.seen = seen;
 } else if (scenario === "ide") {
   await step("tools", async () => (await client.listTools()).tools.map((t) => t.name));
   await step("hidden", () => client.callTool({ name: "mcp__ide__openFile", arguments: {} }));

@@ -3,12 +3,7 @@
 //   node gateway_http_raw.mjs resume URL
 //     a call's SSE stream is dropped after its first progress event; a
 //     GET with Last-Event-ID gets what followed, the answer included.
-//   node gateway_http_raw.mjs slow URL
-//     one client asks for a 3 MB answer and never reads it; another
-//     client's calls are answered meanwhile.
 // Prints what it saw as one JSON object.
-import net from "node:net";
-
 const [scenario, url] = process.argv.slice(2);
 const out = {};
 const base = {
@@ -99,42 +94,5 @@ if (scenario === "resume") {
       "Last-Event-ID": rest[rest.length - 1].id },
   });
   out.again_status = again.status;
-} else if (scenario === "slow") {
-  const sid = await initialize();
-  // The slow client: a raw socket that sends its request and never reads.
-  const u = new URL(url);
-  const body = JSON.stringify({
-    jsonrpc: "2.0", id: 2, method: "tools/call",
-    params: { name: "mcp__demo__echo", arguments: { message: "x".repeat(3 << 20) } },
-  });
-  const sock = net.connect(Number(u.port), u.hostname);
-  await new Promise((res) => sock.once("connect", res));
-  sock.pause();
-  sock.write(`POST ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\n` +
-    `Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
-    `Mcp-Session-Id: ${sid}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-  // The other client works while the slow one's answer waits (a server
-  // that blocked on the slow client would never answer: the bound).
-  const sid2 = await initialize();
-  const answers = [];
-  for (let i = 0; i < 5; i++) {
-    const r = await fetch(url, {
-      method: "POST",
-      headers: { ...base, "Mcp-Session-Id": sid2 },
-      signal: AbortSignal.timeout(60000),
-      body: JSON.stringify({ jsonrpc: "2.0", id: 10 + i, method: "tools/call",
-        params: { name: "mcp__demo__echo", arguments: { message: `m${i}` } } }),
-    }).catch((e) => ({ error: String(e) }));
-    if (r.error) { answers.push(r.error); break; }
-    const ev = await readEvents(r.body, (e) => e.msg?.id === 10 + i);
-    answers.push(ev.find((e) => e.msg?.id === 10 + i)?.msg?.result?.content?.[0]?.text);
-  }
-  out.other = answers;
-  // The slow client reads at last: its whole answer is there.
-  let got = 0;
-  sock.on("data", (d) => { got += d.length; });
-  sock.resume();
-  await new Promise((res) => sock.once("end", res));
-  out.slow_bytes_over_3mb = got > (3 << 20);
 }
 process.stdout.write(JSON.stringify(out) + "\n");
