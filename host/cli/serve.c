@@ -26,20 +26,20 @@
 /* One request of the client in flight. */
 typedef struct rq {
   gw *g;
-  cJSON *id;      /* owned */
-  cJSON *token;   /* the client's progressToken, or NULL (owned) */
-  mcp_op *op;     /* the single operation, while it runs */
-  mcp_asker asker; /* its permission questions go to its client */
-  bool cancelled; /* by notifications/cancelled: not answered */
-  bool resource;  /* "not found" is MCPH_RPC_RESOURCE_NOT_FOUND */
-  bool cut;       /* a result whose text is cut as `call` cuts it */
-  bool starting;  /* inside mcp_client_start */
-  bool finished;  /* answered while starting: freed by the starter */
+  cJSON *id;         /* owned */
+  cJSON *token;      /* the client's progressToken, or NULL (owned) */
+  mcp_op *op;        /* the single operation, while it runs */
+  mcp_asker asker;   /* its permission questions go to its client */
+  bool cancelled;    /* by notifications/cancelled: not answered */
+  bool resource;     /* "not found" is MCPH_RPC_RESOURCE_NOT_FOUND */
+  bool cut;          /* a result whose text is cut as `call` cuts it */
+  bool starting;     /* inside mcp_client_start */
+  bool finished;     /* answered while starting: freed by the starter */
   unsigned long seq; /* its place among every client's requests */
   /* A list gathered from every backend. */
   const char *kind;
   size_t pending;
-  cJSON *items; /* owned */
+  cJSON *items;          /* owned */
   struct rq_part *parts; /* the backends' lists in flight */
   /* initialize --passthrough: waiting for the backend. */
   mcp_waiter waiter;
@@ -438,8 +438,7 @@ static void on_client_answer(gw *g, const cJSON *msg) {
     const char *why =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "message"));
     mcp_client_answer(
-        g->c->mc, a->fwd_idx, a->fwd_id,
-        res ? cJSON_Duplicate(res, 1) : NULL,
+        g->c->mc, a->fwd_idx, a->fwd_id, res ? cJSON_Duplicate(res, 1) : NULL,
         cJSON_IsNumber(code) ? code->valueint : MCPH_RPC_INTERNAL_ERROR,
         why ? why : "the gateway's client answered with an error",
         cJSON_GetObjectItemCaseSensitive(e, "data"));
@@ -534,13 +533,13 @@ static bool on_backend_request(void *ud, size_t idx, const char *method,
   }
   rq *r = caller_of(hub, idx);
   gw *g = r ? r->g : NULL;
-  const char *mode = cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(params, "mode"));
+  const char *mode =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "mode"));
   bool url = mode && strcmp(mode, "url") == 0;
   bool can = g && g->initialized &&
-             (elicit     ? (url ? g->elicit_url : g->elicitation)
-              : roots    ? g->roots
-                         : g->sampling);
+             (elicit  ? (url ? g->elicit_url : g->elicitation)
+              : roots ? g->roots
+                      : g->sampling);
   if (!can) {
     if (elicit) { /* nobody to ask: the gateway declines */
       cJSON *no = cJSON_CreateObject();
@@ -809,7 +808,8 @@ static void handle_request(gw *g, const char *method, const cJSON *id,
               strcmp(method + 10, "subscribe") == 0 ||
               strcmp(method + 10, "unsubscribe") == 0)) {
     do_resource(g, r, method, params);
-  } else if (strcmp(method, "logging/setLevel") == 0 && !g->hub->b.passthrough) {
+  } else if (strcmp(method, "logging/setLevel") == 0 &&
+             !g->hub->b.passthrough) {
     /* The backends' level is --log-level's. */
     send_result(g, id, NULL);
     rq_free(r);
@@ -897,7 +897,9 @@ gw_hub *gw_hub_new(cli *c, gw_backends *b) {
   cJSON_AddObjectToObject(cJSON_AddObjectToObject(hub->caps, "elicitation"),
                           "form");
   cJSON_AddObjectToObject(hub->caps, "sampling");
-  cJSON_AddObjectToObject(hub->caps, "roots");
+  if (!mcp_client_get_options(c->mc)->no_roots) {
+    cJSON_AddObjectToObject(hub->caps, "roots"); /* --no-roots: none */
+  }
   /* A long-lived process: crashed backends are started again. */
   mcp_client_options o = *mcp_client_get_options(c->mc);
   o.keep = true;

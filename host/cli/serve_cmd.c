@@ -113,8 +113,8 @@ static int parse_args(cli *c, gw_backends *b, int argc, char **argv,
               "stdin and stdout) or --http HOST:PORT");
     return EXIT_USAGE;
   }
-  if (sa->stdio && (sa->http.token_file || sa->http.new_token ||
-                    sa->http.norigins)) {
+  if (sa->stdio &&
+      (sa->http.token_file || sa->http.new_token || sa->http.norigins)) {
     cli_error(c, NULL,
               "serve: --token, --token-file and --allow-origin are for "
               "--http");
@@ -164,8 +164,8 @@ static void stdio_gone(void *ud) {
 static int run_stdio(cli *c, gw_hub *hub) {
   stdio_gw s = {0};
   s.g = gw_client_new(hub, stdio_send, &s);
-  s.ch = (gw_chan){
-      .c = c, .on_line = stdio_line, .on_eof = stdio_gone, .ud = &s};
+  s.ch =
+      (gw_chan){.c = c, .on_line = stdio_line, .on_eof = stdio_gone, .ud = &s};
   gw_chan_open(&s.ch);
   int run = host_run_until(c->h, &s.done, 0);
   /* What is in flight ends now (answered as interrupted). */

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,42 +135,24 @@ void gw_conn_write(gw_conn *cn, const char *data, size_t n) {
 
 static const char *status_text(int status) {
   switch (status) {
-  case 200:
-    return "OK";
-  case 202:
-    return "Accepted";
-  case 204:
-    return "No Content";
-  case 400:
-    return "Bad Request";
-  case 401:
-    return "Unauthorized";
-  case 403:
-    return "Forbidden";
-  case 404:
-    return "Not Found";
-  case 405:
-    return "Method Not Allowed";
-  case 406:
-    return "Not Acceptable";
-  case 409:
-    return "Conflict";
-  case 410:
-    return "Gone";
-  case 411:
-    return "Length Required";
-  case 413:
-    return "Content Too Large";
-  case 415:
-    return "Unsupported Media Type";
-  case 421:
-    return "Misdirected Request";
-  case 431:
-    return "Request Header Fields Too Large";
-  case 503:
-    return "Service Unavailable";
-  default:
-    return "Error";
+  case 200: return "OK";
+  case 202: return "Accepted";
+  case 204: return "No Content";
+  case 400: return "Bad Request";
+  case 401: return "Unauthorized";
+  case 403: return "Forbidden";
+  case 404: return "Not Found";
+  case 405: return "Method Not Allowed";
+  case 406: return "Not Acceptable";
+  case 409: return "Conflict";
+  case 410: return "Gone";
+  case 411: return "Length Required";
+  case 413: return "Content Too Large";
+  case 415: return "Unsupported Media Type";
+  case 421: return "Misdirected Request";
+  case 431: return "Request Header Fields Too Large";
+  case 503: return "Service Unavailable";
+  default: return "Error";
   }
 }
 
@@ -423,8 +406,9 @@ static bool check_request(gw_conn *cn, const http_req *r, gw_session **s) {
     return false;
   }
   if (r->version && !mcp_protocol_supported(r->version)) {
-    respond_text(cn, 400, "MCP-Protocol-Version is not one the gateway "
-                          "speaks\n");
+    respond_text(cn, 400,
+                 "MCP-Protocol-Version is not one the gateway "
+                 "speaks\n");
     return false;
   }
   if (r->session) {
@@ -445,7 +429,8 @@ static void handle_request(gw_conn *cn, const http_req *r, const char *body,
   }
   if (strcmp(r->method, "POST") == 0) {
     handle_post(cn, r, body, len, s);
-  } else if (strcmp(r->method, "GET") == 0 || strcmp(r->method, "DELETE") == 0) {
+  } else if (strcmp(r->method, "GET") == 0 ||
+             strcmp(r->method, "DELETE") == 0) {
     bool get = r->method[0] == 'G';
     if (!s) {
       respond_text(cn, 400, "an Mcp-Session-Id header is needed\n");
@@ -543,6 +528,10 @@ static void on_accept(void *ud, int fd, unsigned events) {
     if (cfd < 0) {
       return; /* EAGAIN, or out of descriptors: the next turn retries */
     }
+    /* An answer goes out in a few writes: no waiting for the peer's ACK
+     * between them. */
+    int one = 1;
+    setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     gw_conn *cn = xcalloc(1, sizeof *cn);
     cn->s = sv;
     cn->fd = cfd;
@@ -574,8 +563,7 @@ static int start_listening(srv *sv, char *why, size_t why_len) {
              sv->o->listen);
     return EXIT_USAGE;
   }
-  sv->fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-                  0);
+  sv->fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   int one = 1;
   if (sv->fd < 0 ||
       setsockopt(sv->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
@@ -586,9 +574,9 @@ static int start_listening(srv *sv, char *why, size_t why_len) {
              strerror(errno));
     return EXIT_SERVER;
   }
-  sv->port = ntohs(ss.ss_family == AF_INET
-                       ? ((struct sockaddr_in *)&ss)->sin_port
-                       : ((struct sockaddr_in6 *)&ss)->sin6_port);
+  sv->port =
+      ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+                                    : ((struct sockaddr_in6 *)&ss)->sin6_port);
   if (loop_watch_fd(host_loop(sv->c->h), sv->fd, LOOP_READ, on_accept, sv,
                     &sv->w) < 0) {
     snprintf(why, why_len, "serve --http: cannot watch the socket");

@@ -83,18 +83,16 @@ static char *make_token_file(const char *path, char *why, size_t why_len) {
     snprintf(why, why_len, "serve: no random bytes for a token");
     return NULL;
   }
-  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                0600);
+  int fd =
+      open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) {
-    snprintf(why, why_len, "serve --token-file %s: %s", path,
-             strerror(errno));
+    snprintf(why, why_len, "serve --token-file %s: %s", path, strerror(errno));
     return NULL;
   }
   size_t n = strlen(tok);
   bool ok = write(fd, tok, n) == (ssize_t)n && write(fd, "\n", 1) == 1;
   if (close(fd) != 0 || !ok) {
-    snprintf(why, why_len, "serve --token-file %s: could not write it",
-             path);
+    snprintf(why, why_len, "serve --token-file %s: could not write it", path);
     unlink(path);
     return NULL;
   }
@@ -128,8 +126,7 @@ char *gw_http_token(const gw_http_opts *o, bool *made, char *why,
   char buf[512];
   ssize_t n = -1;
   if (fd < 0 || fstat(fd, &st) != 0) {
-    snprintf(why, why_len, "serve --token-file %s: %s", path,
-             strerror(errno));
+    snprintf(why, why_len, "serve --token-file %s: %s", path, strerror(errno));
   } else if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
              (st.st_mode & 077)) {
     snprintf(why, why_len,

@@ -30,10 +30,10 @@ typedef struct gw_event {
 struct gw_stream {
   gw_session *s;
   unsigned no;
-  unsigned long seq;  /* the last event's */
-  cJSON *reqs;        /* a POST's request ids still unanswered (owned) */
-  bool standalone;    /* the GET stream */
-  bool choosing;      /* the POST is handled: JSON or SSE is not known */
+  unsigned long seq; /* the last event's */
+  cJSON *reqs;       /* a POST's request ids still unanswered (owned) */
+  bool standalone;   /* the GET stream */
+  bool choosing;     /* the POST is handled: JSON or SSE is not known */
   gw_event *head, *tail;
   size_t count, bytes;
   gw_conn *cn; /* the connection carrying it, or NULL */
@@ -55,11 +55,13 @@ static bool stream_complete(const gw_stream *st) {
 }
 
 static void write_event(gw_stream *st, const gw_event *e) {
-  char head[64];
-  int n = snprintf(head, sizeof head, "id: %u-%lu\ndata: ", st->no, e->seq);
-  gw_conn_write(st->cn, head, (size_t)n);
-  gw_conn_write(st->cn, e->json, e->len);
-  gw_conn_write(st->cn, "\n\n", 2);
+  strbuf b;
+  sb_init(&b);
+  sb_printf(&b, "id: %u-%lu\ndata: ", st->no, e->seq);
+  sb_add(&b, e->json, e->len);
+  sb_adds(&b, "\n\n");
+  gw_conn_write(st->cn, b.data, b.len);
+  sb_free(&b);
 }
 
 static void stream_free(gw_stream *st) {

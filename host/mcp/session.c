@@ -596,9 +596,9 @@ static cJSON *initialize_params(session *s) {
   cJSON *caps = cJSON_AddObjectToObject(p, "capabilities");
   /* A front end that answers roots/list itself declares roots in
    * extra_caps; without its answer the session gives its own (none). */
-  s->roots_declared =
-      s->roots != NULL ||
+  bool front_end_roots =
       cJSON_GetObjectItemCaseSensitive(s->extra_caps, "roots") != NULL;
+  s->roots_declared = s->roots != NULL || front_end_roots;
   if (s->roots) {
     /* listChanged: session_set_roots tells the server of a new set. */
     cJSON *roots = cJSON_AddObjectToObject(caps, "roots");
