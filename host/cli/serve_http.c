@@ -26,6 +26,7 @@
 #include <mcphost/rpc.h>
 
 #include "cli/serve_http.h"
+#include "http_status.h"
 #include "mcp/protocol.h"
 
 #define HEAD_MAX (16u << 10)
@@ -133,35 +134,12 @@ void gw_conn_write(gw_conn *cn, const char *data, size_t n) {
   conn_flush(cn);
 }
 
-static const char *status_text(int status) {
-  switch (status) {
-  case 200: return "OK";
-  case 202: return "Accepted";
-  case 204: return "No Content";
-  case 400: return "Bad Request";
-  case 401: return "Unauthorized";
-  case 403: return "Forbidden";
-  case 404: return "Not Found";
-  case 405: return "Method Not Allowed";
-  case 406: return "Not Acceptable";
-  case 409: return "Conflict";
-  case 410: return "Gone";
-  case 411: return "Length Required";
-  case 413: return "Content Too Large";
-  case 415: return "Unsupported Media Type";
-  case 421: return "Misdirected Request";
-  case 431: return "Request Header Fields Too Large";
-  case 503: return "Service Unavailable";
-  default: return "Error";
-  }
-}
-
 void gw_conn_respond(gw_conn *cn, int status, const char *ctype,
                      const char *extra_headers, const char *body) {
   strbuf b;
   sb_init(&b);
   size_t len = body ? strlen(body) : 0;
-  sb_printf(&b, "HTTP/1.1 %d %s\r\n", status, status_text(status));
+  sb_printf(&b, "HTTP/1.1 %d %s\r\n", status, http_status_reason(status));
   if (ctype) {
     sb_printf(&b, "Content-Type: %s\r\n", ctype);
   }

@@ -175,6 +175,28 @@ static void session_send(void *ud, cJSON *msg, const cJSON *req) {
   }
 }
 
+/* A cancelled request is not answered: its stream ends without. */
+static void request_cancelled(gw_session *s, const cJSON *msg) {
+  int at = -1;
+  gw_stream *st = stream_of(
+      s,
+      cJSON_GetObjectItemCaseSensitive(
+          cJSON_GetObjectItemCaseSensitive(msg, "params"), "requestId"),
+      &at);
+  if (!st || st->standalone) {
+    return;
+  }
+  cJSON_DeleteItemFromArray(st->reqs, at);
+  if (!stream_complete(st)) {
+    return;
+  }
+  if (st->cn) {
+    gw_conn_finish(st->cn);
+  } else {
+    stream_free(st);
+  }
+}
+
 gw_session *gw_session_new(gw_http *h, gw_hub *hub) {
   gw_session *s = xcalloc(1, sizeof *s);
   if (gw_http_random_hex(s->id, 16) != 0) {
@@ -226,9 +248,14 @@ void gw_session_free(gw_session *s) {
 void gw_session_post(gw_session *s, gw_conn *cn, const cJSON *msg,
                      const char *body, size_t len) {
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
-  if (!cJSON_GetObjectItemCaseSensitive(msg, "method") || !id) {
+  const char *method =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+  if (!method || !id) {
     /* A notification, or the client's answer to a question. */
     gw_client_message(s->g, body, len);
+    if (method && strcmp(method, "notifications/cancelled") == 0) {
+      request_cancelled(s, msg);
+    }
     gw_conn_respond(cn, 202, NULL, NULL, NULL);
     return;
   }

@@ -11,23 +11,9 @@
 # error codes, protocol versions, --passthrough.
 . "$(dirname "$0")/lib.sh"
 
-[ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
-command -v node >/dev/null || skip_test "no node for the TS SDK client"
-PY=$(command -v python3) || skip_test "no python3 for the probe server"
-
-mkdir -p "$XDG_CONFIG_HOME/mcphost"
-chmod 700 "$XDG_CONFIG_HOME" "$XDG_CONFIG_HOME/mcphost"
-printf '%s\n' '{"permissions": {"deny": ["mcp__demo__add"], "ask": ["mcp__demo__fail"]}}' \
-  >"$XDG_CONFIG_HOME/mcphost/settings.json"
-chmod 600 "$XDG_CONFIG_HOME/mcphost/settings.json"
-
-C="$TMP/servers.json"
-config_file "$C" "{
-  \"demo\": {\"command\": \"$DEMO\"},
-  \"every\": {\"command\": \"node\", \"args\": [\"$EVERYTHING\", \"stdio\"]},
-  \"grow\": {\"command\": \"node\", \"args\": [\"$INTEROP/gateway_backend.mjs\"]},
-  \"probe\": {\"command\": \"$PY\", \"args\": [\"$SRCDIR/tests/servers/probe_server.py\"]},
-  \"bad\": {\"command\": \"$TMP/no-such-server\"}}"
+EXTRA=",
+  \"bad\": {\"command\": \"$TMP/no-such-server\"}"
+. "$(dirname "$0")/gateway_setup.sh"
 
 # client SCENARIO ARGS...: the SDK client plays SCENARIO against
 # mcphost ARGS; sets RC, OUT (its JSON) and ERR (the gateway's stderr).

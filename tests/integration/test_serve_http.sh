@@ -12,23 +12,8 @@
 # and token checks, 0.0.0.0 without a token.
 . "$(dirname "$0")/lib.sh"
 
-[ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
-command -v node >/dev/null || skip_test "no node for the TS SDK client"
 command -v curl >/dev/null || skip_test "no curl"
-PY=$(command -v python3) || skip_test "no python3 for the probe server"
-
-mkdir -p "$XDG_CONFIG_HOME/mcphost"
-chmod 700 "$XDG_CONFIG_HOME" "$XDG_CONFIG_HOME/mcphost"
-printf '%s\n' '{"permissions": {"deny": ["mcp__demo__add"], "ask": ["mcp__demo__fail"]}}' \
-  >"$XDG_CONFIG_HOME/mcphost/settings.json"
-chmod 600 "$XDG_CONFIG_HOME/mcphost/settings.json"
-
-C="$TMP/servers.json"
-config_file "$C" "{
-  \"demo\": {\"command\": \"$DEMO\"},
-  \"every\": {\"command\": \"node\", \"args\": [\"$EVERYTHING\", \"stdio\"]},
-  \"grow\": {\"command\": \"node\", \"args\": [\"$INTEROP/gateway_backend.mjs\"]},
-  \"probe\": {\"command\": \"$PY\", \"args\": [\"$SRCDIR/tests/servers/probe_server.py\"]}}"
+. "$(dirname "$0")/gateway_setup.sh"
 
 # gateway ARGS...: starts `mcphost --mcp-config C serve --http ARGS...`
 # in the background, gone with the test; sets GW_URL (from the line it
