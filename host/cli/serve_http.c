@@ -55,6 +55,7 @@ struct gw_conn {
   size_t out_off;
   bool sse;       /* an SSE response runs: the connection is its */
   bool finishing; /* close once out is written */
+  bool last;      /* the request being answered is the connection's last */
   bool closed;    /* freed on the next loop turn */
   gw_stream *stream;
   gw_conn *next;
@@ -149,7 +150,7 @@ void gw_conn_respond(gw_conn *cn, int status, const char *ctype,
   if (extra_headers) {
     sb_adds(&b, extra_headers);
   }
-  if (cn->finishing) {
+  if (cn->finishing || cn->last) {
     sb_adds(&b, "Connection: close\r\n");
   }
   sb_adds(&b, "\r\n");
@@ -453,14 +454,16 @@ static void conn_process(gw_conn *cn) {
       free(r.head);
       return; /* the rest of the body is on its way */
     } else {
-      cn->finishing = r.close;
+      /* HTTP/1.0 or "Connection: close": closed after this answer (an
+       * SSE answer closes when its stream ends). */
+      cn->last = r.close;
       handle_request(cn, &r, cn->in.data + hl, r.content_length);
       if (!cn->closed) {
         size_t used = hl + r.content_length;
         memmove(cn->in.data, cn->in.data + used, cn->in.len - used);
         cn->in.len -= used;
-        if (cn->finishing && !cn->sse) {
-          conn_flush(cn);
+        if (cn->last && !cn->sse) {
+          gw_conn_finish(cn);
         }
       }
     }

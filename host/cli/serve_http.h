@@ -88,7 +88,7 @@ void gw_session_conn_gone(gw_stream *st, bool delivered);
 struct gw_http {
   gw_hub *hub;
   gw_session *sessions;
-  size_t nsessions;
+  size_t session_count;
 };
 
 #endif

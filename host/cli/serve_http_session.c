@@ -209,7 +209,7 @@ gw_session *gw_session_new(gw_http *h, gw_hub *hub) {
   s->g = gw_client_new(hub, session_send, s);
   s->next = h->sessions;
   h->sessions = s;
-  h->nsessions++;
+  h->session_count++;
   return s;
 }
 
@@ -227,14 +227,14 @@ const char *gw_session_id(const gw_session *s) {
 }
 
 size_t gw_session_count(const gw_http *h) {
-  return h->nsessions;
+  return h->session_count;
 }
 
 void gw_session_free(gw_session *s) {
   for (gw_session **p = &s->h->sessions; *p; p = &(*p)->next) {
     if (*p == s) {
       *p = s->next;
-      s->h->nsessions--;
+      s->h->session_count--;
       break;
     }
   }

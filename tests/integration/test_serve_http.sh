@@ -129,6 +129,10 @@ check "serve --http: a body that is not JSON is 400 with a parse error" \
   bash -c "[[ '$OUT' == 'HTTP/1.1 400'* ]] && grep -q -- '-32700' '$TMP/body'"
 http -H "Mcp-Session-Id: $SID" -H "Accept: text/plain" "$GW_URL"
 check "serve --http: a GET that does not accept text/event-stream is 406" has_status 406
+http "${J[@]}" -H "Mcp-Session-Id: $SID" -H "Connection: close" \
+  -d '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mcp__demo__echo","arguments":{"message":"closing"}}}' "$GW_URL"
+check "serve --http: a POST with Connection: close gets its whole SSE answer" \
+  grep -q '"text":"Echo: closing"' "$TMP/body"
 http -X DELETE -H "Mcp-Session-Id: $SID" "$GW_URL"
 check "serve --http: DELETE ends a session" has_status 200
 http "${J[@]}" -H "Mcp-Session-Id: $SID" -d '{"jsonrpc":"2.0","id":2,"method":"ping"}' "$GW_URL"
