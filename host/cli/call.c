@@ -15,6 +15,7 @@ typedef struct call_words {
   const char *tool;
   const char *args_option; /* --args: JSON or @FILE */
   bool no_validate;
+  bool task, detach; /* --task, --detach (mcp/tasks.h) */
   int nwords;
   char **words;
 } call_words;
@@ -25,6 +26,10 @@ static int split_call_words(cli *c, int argc, char **argv, call_words *w) {
     const char *a = argv[i];
     if (strcmp(a, "--no-validate") == 0) {
       w->no_validate = true;
+    } else if (strcmp(a, "--task") == 0) {
+      w->task = true;
+    } else if (strcmp(a, "--detach") == 0) {
+      w->detach = true;
     } else if (strcmp(a, "--args") == 0 || strncmp(a, "--args=", 7) == 0) {
       const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
       if (!v) {
@@ -121,9 +126,7 @@ static int parse_arguments(cli *c, const call_words *w, cJSON **args,
   return EXIT_OK;
 }
 
-/* Prints a result for people (content, else structured content) or, with
- * --json, as it is. */
-static void print_tool_result(cli *c, cJSON *result) {
+void cli_print_tool_result(cli *c, cJSON *result) {
   if (c->json) {
     out_cut_result(c, result);
     out_json(result);
@@ -148,7 +151,8 @@ int cmd_call(cli *c, int argc, char **argv) {
   }
   if (!w.tool) {
     fprintf(stderr, "mcphost: usage: mcphost call TOOL [--no-validate] "
-                    "[--args JSON|@FILE] [JSON | KEY=VALUE ...]\n");
+                    "[--task] [--detach] [--args JSON|@FILE] "
+                    "[JSON | KEY=VALUE ...]\n");
     return EXIT_USAGE;
   }
   size_t idx;
@@ -175,13 +179,18 @@ int cmd_call(cli *c, int argc, char **argv) {
                            .qualified = qualified,
                            .arguments = args,
                            .words = words,
-                           .check_arguments = !w.no_validate},
+                           .check_arguments = !w.no_validate,
+                           .task = w.task,
+                           .detach = w.detach},
                &result, &err, &tool);
   if (rc != EXIT_OK) {
     cli_fail(c, &err);
     goto out;
   }
-  print_tool_result(c, result);
+  if (w.detach && cli_print_detached(c, idx, result)) {
+    goto out;
+  }
+  cli_print_tool_result(c, result);
   if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"))) {
     fprintf(stderr, "mcphost: tool \"%s\" on server \"%s\" reported an error\n",
             cli_esc(c, tool), cli_esc(c, host_cfg(c->h)->servers[idx].name));
