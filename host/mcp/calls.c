@@ -279,6 +279,11 @@ static void on_answer(void *ud, cJSON *result, const rpc_error *err,
     break;
   }
   case RPC_ERR_TIMEOUT:
+    if (op->phase && strcmp(op->phase, "task") == 0) {
+      /* The follower's deadline says what stayed the same (tasks.h). */
+      mcp_error_set(&e, kind, name, "server \"%s\": %s", name, err->message);
+      break;
+    }
     mcp_error_set(&e, kind, name, "server \"%s\": %s timed out after %llu ms",
                   name, method,
                   (unsigned long long)(op->call.kind == MCP_OP_CALL_TOOL
@@ -386,7 +391,9 @@ static void follow_task(mcp_op *op, const cJSON *task, int64_t call_id) {
   task_follow_cb cb = {.status = on_task_status,
                        .progress = op->cb.progress ? on_progress : NULL,
                        .done = on_task_done,
-                       .ud = op};
+                       .ud = op,
+                       .cancel_on_deadline =
+                           op->call.kind == MCP_OP_CALL_TOOL};
   op->follow = task_follow_start(
       op->s, task, call_id, op->mc->opt.request_timeout_ms,
       op->mc->opt.tool_timeout_ms, op->mc->opt.tool_timeout_ms, &cb);

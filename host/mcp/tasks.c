@@ -166,10 +166,13 @@ static void on_deadline(void *ud) {
   f->deadline = NULL;
   char msg[300];
   snprintf(msg, sizeof msg,
-           "task %.100s: its status stayed \"%.40s\" for %llu ms; cancelled",
-           f->id, f->status ? f->status : "?",
-           (unsigned long long)f->deadline_ms);
-  task_send_cancel(f->s, f->id, "the deadline passed");
+           "task %.100s: its status stayed \"%.40s\" for %llu ms%s", f->id,
+           f->status ? f->status : "?", (unsigned long long)f->deadline_ms,
+           f->cb.cancel_on_deadline ? "; tasks/cancel sent"
+                                    : " (it keeps running)");
+  if (f->cb.cancel_on_deadline) {
+    task_send_cancel(f->s, f->id, "the deadline passed");
+  }
   rpc_error e = {.status = RPC_ERR_TIMEOUT, .message = msg};
   bool take = false;
   end(f, "task", NULL, &e, &take);
@@ -301,7 +304,7 @@ static void on_poll(void *ud) {
 }
 
 static void schedule_poll(task_follow *f) {
-  if (f->poll || f->getting || f->stopped) {
+  if (f->poll || f->getting || f->stopped || f->later) {
     return;
   }
   f->poll = loop_timer_start(loop_of(f), f->poll_ms, on_poll, f);

@@ -32,12 +32,14 @@ typedef struct task_follow_cb {
   /* The end, exactly once unless task_follow_stop came first: the answer
    * of tasks/result (`method` "tasks/result"), or the failure of a
    * tasks/get ("tasks/get"), or the deadline (RPC_ERR_TIMEOUT, "task":
-   * the task's status did not change for `deadline_ms`; tasks/cancel was
-   * sent). As rpc_done_fn: *take = true keeps `result`. The follower is
-   * freed after this returns. */
+   * the task's status and message did not change, nor progress come, for
+   * `deadline_ms`). As rpc_done_fn: *take = true keeps `result`. The
+   * follower is freed after this returns. */
   void (*done)(void *ud, const char *method, cJSON *result,
                const rpc_error *err, bool *take);
   void *ud;
+  /* At the deadline the task is cancelled (tasks/cancel) too. */
+  bool cancel_on_deadline;
 } task_follow_cb;
 
 /* Whether a call of `tool` (a tools/list item) goes as a task: always

@@ -20,7 +20,10 @@ C="$TMP/servers.json"
 config_file "$C" "{\"every\": {\"command\": \"node\", \"args\": [\"$EVERYTHING\", \"stdio\"]},
   \"el\": {\"command\": \"$BUILDDIR/tests/mcphost-elicit-server\"},
   \"t\": {\"command\": \"python3\", \"args\": [\"$SRCDIR/tests/servers/task_server.py\"],
-          \"env\": {\"TASK_DIR\": \"$T\"}}}"
+          \"env\": {\"TASK_DIR\": \"$T\"}},
+  \"slow\": {\"command\": \"python3\", \"args\": [\"$SRCDIR/tests/servers/task_server.py\"],
+          \"env\": {\"TASK_DIR\": \"$TMP/slow\", \"TASK_STEP_MS\": \"1000000\"}}}"
+mkdir -p "$TMP/slow"
 R=mcp__every__simulate-research-query
 # last_call_has JQ: the last tools/call task_server.py received fits JQ.
 last_call_has() {
@@ -33,7 +36,7 @@ last_call_has() {
 run_until_status() {
   "$MCPHOST" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null &
   local pid=$!
-  for _ in $(seq 300); do
+  for _ in $(seq 600); do
     grep -q '^task [^ ]*: working' "$TMP/err" && break
     sleep 0.1
   done
@@ -153,6 +156,19 @@ expect "... and the server has it cancelled" 0 --out "$TASK  cancelled"
 run --config "$C" task result t "$TASK"
 expect "the result of a cancelled task is the server's error" 4 \
   --err "tasks/result failed: task $TASK was cancelled"
+
+# The deadline: a task whose status, message and progress stay the same
+# for the tool timeout (each step of "slow" lasts 1000 s).
+MCP_TOOL_TIMEOUT=500 run --config "$C" call --task slow/countdown
+expect "a call's task that stays the same for the tool timeout: exit 5, cancelled" 5 \
+  --err 'its status stayed "working" for 500 ms; tasks/cancel sent'
+run --config "$C" call --detach slow/countdown
+ID=$OUT
+MCP_TOOL_TIMEOUT=500 run --config "$C" task result slow "$ID"
+expect "task result at the deadline stops waiting and leaves the task running" 5 \
+  --err 'its status stayed "working" for 500 ms (it keeps running)'
+run --config "$C" task status slow "$ID"
+expect "... it is still working" 0 --out "$ID  working  step 1 of 3"
 
 run --config "$C" call --task t/countdown steps=1 fail=true
 expect "a failed task's result: exit 1" 1 \

@@ -10,7 +10,8 @@ Tools:
              3) steps of $TASK_STEP_MS ms (default 200) each; "fail"
              (boolean) ends it failed. Without a task it answers at once.
              A task's tasks/get sends notifications/progress (step of
-             steps) under the progressToken of the tools/call first.
+             steps) under the progressToken of the tools/call first,
+             each step once.
   plain      no execution member (task support forbidden): answers at once
   ask_model  sends sampling/createMessage whatever the client declared and
              answers with what came back: "result {json}" or
@@ -176,7 +177,10 @@ def handle(msg):
             return
         task = status(t)
         if method == "tasks/get":
-            if t["token"] is not None and task["status"] == "working":
+            if (t["token"] is not None and task["status"] == "working"
+                    and t.get("sent") != step_of(t)):
+                t["sent"] = step_of(t)
+                save(t)
                 send({"jsonrpc": "2.0", "method": "notifications/progress",
                       "params": {"progressToken": t["token"],
                                  "progress": step_of(t),
