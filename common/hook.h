@@ -54,4 +54,14 @@ void hook_free_argv(char **argv);
  * for anything else (*ms untouched). */
 int hook_parse_timeout(const char *v, uint64_t *ms);
 
+/* The value of the plugin option `name` (mcph.options/1, read through
+ * `svc`) as a hook timeout in milliseconds: `default_ms` when unset, and
+ * when it is not a timeout, then with a warning logged as `source`.
+ * [loop] */
+struct mcph_host_features;
+uint64_t hook_timeout_option(const mcph_host *host,
+                             const struct mcph_host_features *svc,
+                             const char *name, uint64_t default_ms,
+                             const char *source);
+
 #endif /* MCPHOST_HOOK_H */

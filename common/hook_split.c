@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mcphost/feature.h>
+
 #include "alloc.h"
 
 /* ---- splitting ---- */
@@ -93,4 +95,21 @@ int hook_parse_timeout(const char *v, uint64_t *ms) {
   }
   *ms = (uint64_t)(x * scale) ? (uint64_t)(x * scale) : 1;
   return 0;
+}
+
+uint64_t hook_timeout_option(const mcph_host *host,
+                             const struct mcph_host_features *svc,
+                             const char *name, uint64_t default_ms,
+                             const char *source) {
+  const char *v = svc->option(host, name);
+  uint64_t ms = default_ms;
+  if (v && *v && hook_parse_timeout(v, &ms) != 0) {
+    char line[300];
+    snprintf(line, sizeof line,
+             "%s \"%.40s\" is not a number of seconds; using %llu", name, v,
+             (unsigned long long)(default_ms / 1000));
+    host->log(host, MCPH_LOG_WARN, source, line);
+    ms = default_ms;
+  }
+  return ms;
 }

@@ -8,16 +8,27 @@
 
 #include "cli/cli.h"
 
-void out_task_status(cli *c, const cJSON *task) {
+/* A Task's id, status and statusMessage (borrowed; the last may be
+ * NULL), escaped for the terminal. */
+typedef struct task_text {
+  const char *id, *status, *message;
+} task_text;
+
+static task_text task_text_of(cli *c, const cJSON *t) {
   const char *id =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(task, "taskId"));
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "taskId"));
   const char *st =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(task, "status"));
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "status"));
   const char *msg = cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(task, "statusMessage"));
-  fprintf(stderr, "task %s: %s%s%s%s\n", cli_esc(c, id ? id : "?"),
-          cli_esc(c, st ? st : "?"), msg ? " (" : "",
-          msg ? cli_esc(c, msg) : "", msg ? ")" : "");
+      cJSON_GetObjectItemCaseSensitive(t, "statusMessage"));
+  return (task_text){cli_esc(c, id ? id : "?"), cli_esc(c, st ? st : "?"),
+                     msg ? cli_esc(c, msg) : NULL};
+}
+
+void out_task_status(cli *c, const cJSON *task) {
+  task_text t = task_text_of(c, task);
+  fprintf(stderr, "task %s: %s%s%s%s\n", t.id, t.status, t.message ? " (" : "",
+          t.message ? t.message : "", t.message ? ")" : "");
 }
 
 bool cli_print_detached(cli *c, size_t idx, const cJSON *result) {
@@ -44,15 +55,10 @@ bool cli_print_detached(cli *c, size_t idx, const cJSON *result) {
 }
 
 /* One line per task: ID  STATUS  MESSAGE. */
-static void print_task_line(cli *c, const cJSON *t) {
-  const char *id =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "taskId"));
-  const char *st =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "status"));
-  const char *msg = cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(t, "statusMessage"));
-  printf("%s  %s%s%s\n", cli_esc(c, id ? id : "?"), cli_esc(c, st ? st : "?"),
-         msg ? "  " : "", msg ? cli_esc(c, msg) : "");
+static void print_task_line(cli *c, const cJSON *task) {
+  task_text t = task_text_of(c, task);
+  printf("%s  %s%s%s\n", t.id, t.status, t.message ? "  " : "",
+         t.message ? t.message : "");
 }
 
 static int usage(void) {

@@ -81,20 +81,6 @@ int elicit_policy(elicit_plugin *pl, const char **hook) {
   return POLICY_DECLINE;
 }
 
-/* The hook timeout option in milliseconds, or the default. */
-static uint64_t hook_timeout(elicit_plugin *pl) {
-  const char *v = pl->svc->option(pl->host, "elicitation-hook-timeout");
-  uint64_t ms = DEFAULT_HOOK_TIMEOUT_MS;
-  if (v && *v && hook_parse_timeout(v, &ms) != 0) {
-    elicit_log(pl, MCPH_LOG_WARN, NULL,
-               "elicitation-hook-timeout \"%.40s\" is not a number of "
-               "seconds; using %d",
-               v, DEFAULT_HOOK_TIMEOUT_MS / 1000);
-    ms = DEFAULT_HOOK_TIMEOUT_MS;
-  }
-  return ms;
-}
-
 static char *option_copy(elicit_plugin *pl, const char *name) {
   const char *v = pl->svc->option(pl->host, name);
   return v && *v ? xstrdup(v) : NULL;
@@ -204,7 +190,9 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
   e->hook = hook ? xstrdup(hook) : NULL;
   e->hook_before = option_copy(pl, "elicitation-hook-before");
   e->hook_after = option_copy(pl, "elicitation-hook-after");
-  e->hook_timeout_ms = hook_timeout(pl);
+  e->hook_timeout_ms =
+      hook_timeout_option(pl->host, pl->svc, "elicitation-hook-timeout",
+                          DEFAULT_HOOK_TIMEOUT_MS, ELICIT_ID);
 
   char why[600];
   cJSON *params = cJSON_Parse(params_json);

@@ -93,19 +93,6 @@ static const char *policy_hook(sampling_plugin *pl) {
   return NULL;
 }
 
-static uint64_t hook_timeout(sampling_plugin *pl) {
-  const char *v = pl->svc->option(pl->host, "sampling-hook-timeout");
-  uint64_t ms = DEFAULT_HOOK_TIMEOUT_MS;
-  if (v && *v && hook_parse_timeout(v, &ms) != 0) {
-    slog(pl, MCPH_LOG_WARN, NULL,
-         "sampling-hook-timeout \"%.40s\" is not a number of seconds; "
-         "using %d",
-         v, DEFAULT_HOOK_TIMEOUT_MS / 1000);
-    ms = DEFAULT_HOOK_TIMEOUT_MS;
-  }
-  return ms;
-}
-
 /* ---- answering ---- */
 
 static void unlink_sample(sample *sm) {
@@ -218,8 +205,11 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
   *sm = (sample){.pl = pl, .server = server, .req = req};
   sm->server_name = xstrdup(name);
   char why[400], msg[600];
-  sm->run = hook_start(pl->host, hook, input, hook_timeout(pl), on_hook_done,
-                       sm, why, sizeof why);
+  sm->run =
+      hook_start(pl->host, hook, input,
+                 hook_timeout_option(pl->host, pl->svc, "sampling-hook-timeout",
+                                     DEFAULT_HOOK_TIMEOUT_MS, "sampling"),
+                 on_hook_done, sm, why, sizeof why);
   cJSON_free(input);
   if (!sm->run) {
     snprintf(msg, sizeof msg, "the sampling hook failed: %s", why);

@@ -104,6 +104,10 @@ expect "a hook that fails: the error names its exit status" 0 \
 run --config "$C" --sampling="hook:$H/slow.sh" --sampling-hook-timeout=300ms call t/ask_model
 expect "a hook past its timeout is stopped, naming the option" 0 \
   --out "did not answer within 0.3 s (option sampling-hook-timeout)"
+run --config "$C" --sampling="$GOOD" --sampling-hook-timeout=soon call t/ask_model
+expect "a timeout that is not one: the default, with a warning" 0 \
+  --out '"model": "hook-model"' \
+  --err 'sampling-hook-timeout "soon" is not a number of seconds; using 120'
 run --config "$C" --sampling="hook:$TMP/no-such-hook" call t/ask_model
 expect "a hook that cannot start: the error says so" 0 \
   --out "error -32603 the sampling hook failed: " --out "no-such-hook"
