@@ -120,6 +120,26 @@ expect "batch: a detached call's task, then its status, the list and its result"
   --out '{"id":5,"error":{"exit":2,"message":"\"taskId\" is missing"' \
   --err "task $ID: completed"
 
+# The gateway: its pipeline follows the task, so to its client the tool
+# is a plain one (no execution member) and the call answers the result.
+rm -f "$TMP/gw.fifo"
+mkfifo "$TMP/gw.fifo"
+"$MCPHOST" --config "$C" serve --stdio --server every <"$TMP/gw.fifo" >"$TMP/out" 2>"$TMP/err" &
+GPID=$!
+exec 4>"$TMP/gw.fifo"
+printf '%s\n' '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}}' \
+  '{"jsonrpc": "2.0", "method": "notifications/initialized"}' \
+  '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}' \
+  "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"tools/call\", \"params\": {\"name\": \"$R\", \"arguments\": {\"topic\": \"gateways\"}}}" >&4
+for _ in $(seq 600); do grep -q '"id":3' "$TMP/out" && break; sleep 0.1; done
+exec 4>&-
+wait $GPID
+RC=$?
+OUT=$(grep '"id":[23]' "$TMP/out")
+ERR=$(cat "$TMP/err")
+expect "serve: the gateway lists the task tool without execution and answers its result" 0 \
+  --jq "[., inputs] | (map(select(.id == 2))[0].result.tools | map(select(.name == \"$R\")) | length == 1 and (.[0] | has(\"execution\") | not)) and (map(select(.id == 3))[0].result.content[0].text | startswith(\"# Research Report: gateways\"))"
+
 # ---- task_server.py: an optional tool, tasks that outlive the process ----
 
 run --config "$C" call t/countdown
