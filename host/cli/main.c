@@ -36,6 +36,8 @@ static const char usage_text[] =
     "  subscribe SERVER URI [--read]\n"
     "                             print each update of a resource until\n"
     "                             Ctrl-C\n"
+    "  task status|result|cancel SERVER ID, task list SERVER\n"
+    "                             a task that call --task/--detach started\n"
     "  read SERVER URI            read a resource\n"
     "  prompt PROMPT [ARG | NAME=VALUE ...]\n"
     "                             get a prompt; positional ARGs fill the declared\n"
@@ -188,6 +190,7 @@ static const command commands[] = {
     {"prompts", cmd_prompts, true, TAIL_ANY},
     {"tool", cmd_tool, true, TAIL_ANY},
     {"ping", cmd_ping, true, TAIL_ANY},
+    {"task", cmd_task, true, TAIL_ANY},
     {"call", cmd_call, true, TAIL_ARGUMENTS},
     {"read", cmd_read, true, TAIL_ANY},
     {"prompt", cmd_prompt, true, TAIL_ARGUMENTS},

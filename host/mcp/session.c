@@ -880,7 +880,8 @@ static const char *needed_capability(const char *method) {
              {"resources/", "resources"},
              {"prompts/", "prompts"},
              {"completion/", "completions"},
-             {"logging/", "logging"}};
+             {"logging/", "logging"},
+             {"tasks/", "tasks"}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (str_starts(method, map[i].prefix))
       return map[i].cap;
