@@ -56,11 +56,14 @@ int oplugin_store(oplugin *pl, oauth_store *st) {
   return 0;
 }
 
-/* --oauth-browser of `mcp login`, else MCPHOST_OAUTH_BROWSER. (Not a
- * global option: a plugin's global options are read by initializing it
- * at every start, which would load libcurl and OpenSSL into every run.) */
+/* --oauth-browser after `mcp login`, else the global --oauth-browser
+ * (declared in the stub's provides list, so the host parses it without
+ * initializing the plugin), else MCPHOST_OAUTH_BROWSER. */
 static int browser_mode(oplugin *pl, bool *bad) {
   const char *v = pl->browser_flag;
+  if ((!v || !*v) && pl->feat && pl->feat->option) {
+    v = pl->feat->option(pl->host, OAUTH_BROWSER_OPTION);
+  }
   if (!v || !*v) {
     v = getenv("MCPHOST_OAUTH_BROWSER");
   }
@@ -121,8 +124,8 @@ oauth_flow *oplugin_flow(oplugin *pl, oserver *s, flow_kind kind) {
   f->browser = browser_mode(pl, &bad);
   if (bad) {
     oplugin_log(pl, MCPH_LOG_WARN, NULL,
-                "MCPHOST_OAUTH_BROWSER is not auto, print or follow; auto "
-                "is used");
+                "--oauth-browser (or MCPHOST_OAUTH_BROWSER) is not auto, "
+                "print or follow; auto is used");
   }
   f->kind = kind;
   f->interactive = pl->feat && pl->feat->interactive(pl->host);

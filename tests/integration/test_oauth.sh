@@ -201,6 +201,22 @@ grep -q '^--url=http://127.0.0.1:[0-9]*/authorize?response_type=code%26client_id
   ok "... a %s inside a word got the URL with '&' percent-encoded" ||
   bad "the browser's --url word: $(cat "$TMP/obrowser.arg" 2>/dev/null)"
 
+# --oauth-browser=MODE is an option of every command (the plugin's
+# provides list declares it): a call with follow authorizes without a
+# person, as MCPHOST_OAUTH_BROWSER=follow does; mcp login's own flag
+# still wins over it.
+server
+orun --oauth-browser=follow --config "$C" call mcp__srv__whoami
+expect "a call with the global --oauth-browser=follow authorizes and succeeds" 0 \
+  --out "scope mcp:read"
+[ "$(stat_of authorizations)" = 1 ] && ok "... with one authorization request" ||
+  bad "authorized $(stat_of authorizations) times"
+orun --oauth-browser=bogus --config "$C" mcp login srv --oauth-browser=follow
+expect "mcp login's --oauth-browser wins over the global one" 0 \
+  --out 'Authorized server "srv"' --no-err "is not auto, print or follow"
+orun --help
+expect "--help lists --oauth-browser" 0 --out "--oauth-browser=MODE"
+
 # No line mcphost wrote holds a token, code or secret the AS handed out.
 secrets=$(grep -oE '(at|rt|code)-[0-9a-f]{24}' "$SRVLOG" | sort -u)
 cat "$XDG_STATE_HOME"/mcphost/logs/* >>"$ALL_OUT" 2>/dev/null
