@@ -5,6 +5,7 @@
 
 #include "core/host.h"
 #include "core/util.h"
+#include "mcp/protocol.h"
 #include "mcp/session.h"
 
 /* A connection with a created transport, and the provider that gave its
@@ -103,9 +104,18 @@ static auth_conn *find(host *h, const session *s) {
   return NULL;
 }
 
-bool host_auth_challenge(session *s, const mcph_auth_challenge *ch) {
+bool host_auth_challenge(session *s, const mcph_auth_challenge *in) {
   host *h = s->h;
   auth_conn *c = find(h, s);
+  /* The transport's challenge, whatever size it was built with, and the
+   * session's protocol version (auth providers send it on discovery). */
+  mcph_auth_challenge full = {0};
+  memcpy(&full, in,
+         in->struct_size < sizeof full ? in->struct_size : sizeof full);
+  full.struct_size = sizeof full;
+  full.protocol_version =
+      s->protocol_version ? s->protocol_version : mcp_protocol_latest();
+  const mcph_auth_challenge *ch = &full;
   /* The provider that gave the value hears it; when none did, each
    * provider in search order until one takes it up (a claude.ai
    * connector's provider declines an OAuth server's 401, and so on). */

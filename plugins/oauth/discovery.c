@@ -14,6 +14,8 @@
 
 #include "flow.h"
 
+/* MCP-Protocol-Version on discovery when no session said which it uses
+ * (mcp login): the newest the host speaks at initialize. */
 #define PROTOCOL_VERSION "2025-11-25"
 
 /* The origin ("http://h:p") and path without a trailing '/' of `url`, and
@@ -103,7 +105,9 @@ static int fetch_doc(oauth_flow *f, const char *url, bool next_on_502,
                      cJSON **doc) {
   oauth_req rq = {.method = "GET",
                   .url = url,
-                  .protocol_version = PROTOCOL_VERSION,
+                  .protocol_version = f->protocol_version
+                                          ? f->protocol_version
+                                          : PROTOCOL_VERSION,
                   .deadline_ms = f->deadline_ms};
   oauth_resp r;
   char why[512];

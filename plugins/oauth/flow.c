@@ -407,6 +407,7 @@ void flow_free(oauth_flow *f) {
   free(f->sent_token);
   free(f->step_scope);
   free(f->xaa_idp);
+  free(f->protocol_version);
   free(f->token);
   free(f->scope);
   free(f);

@@ -28,6 +28,9 @@ typedef struct oauth_flow {
   char *sent_token;    /* the access token the server refused, or NULL */
   char *step_scope;    /* the scopes asked for before, for a step-up */
   char *xaa_idp;       /* the xaaIdp settings as JSON text, or NULL */
+  /* The session's MCP protocol version (the challenge's), sent on
+   * discovery requests; NULL: the newest (discovery.c). */
+  char *protocol_version;
   _Atomic int cancel;  /* set by the loop at exit: stop waiting */
   int64_t phase_ms;    /* how long each network phase may take */
   int64_t deadline_ms; /* the current phase's end (wall clock) */

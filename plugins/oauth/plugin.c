@@ -381,6 +381,9 @@ static int challenge(void *ctx, const char *server,
   f->ch_scope = oauth_strdup(ch->scope);
   f->ch_error = oauth_strdup(ch->error);
   f->ch_resource_metadata = oauth_strdup(ch->resource_metadata);
+  if (MCPH_HAS(ch, mcph_auth_challenge, protocol_version)) {
+    f->protocol_version = oauth_strdup(ch->protocol_version);
+  }
   if (oplugin_start_flow(pl, s, f) != 0) {
     return MCPH_ENOTSUP;
   }

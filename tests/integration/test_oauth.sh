@@ -217,6 +217,24 @@ expect "mcp login's --oauth-browser wins over the global one" 0 \
 orun --help
 expect "--help lists --oauth-browser" 0 --out "--oauth-browser=MODE"
 
+# Discovery sends the MCP-Protocol-Version the session uses: the newest
+# before any session (mcp login), the negotiated one after a 401 that
+# came once the session had negotiated 2025-06-18 (the refresh token is
+# dead too, so the full flow, discovery included, runs again).
+server --protocol-version 2025-06-18 --refuse-after-initialize --kill-refresh
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
+expect "login against a server that will speak 2025-06-18" 0 --out 'Authorized server "srv"'
+v=$(curl -s "http://127.0.0.1:$NODE_PORT/stats" | jq -c '.discovery_versions | unique')
+[ "$v" = '["2025-11-25"]' ] && ok "... discovery before any session sent the newest version" ||
+  bad "login's discovery sent $v"
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" call mcp__srv__whoami
+expect "a 401 after the session negotiated is authorized again and the call succeeds" 0 \
+  --out "scope mcp:read"
+v=$(curl -s "http://127.0.0.1:$NODE_PORT/stats" | jq -c '.discovery_versions')
+jq -e 'length > 2 and (.[-2:] | all(. == "2025-06-18"))' <<<"$v" >/dev/null &&
+  ok "... and its discovery sent the negotiated 2025-06-18" ||
+  bad "discovery versions: $v"
+
 # No line mcphost wrote holds a token, code or secret the AS handed out.
 secrets=$(grep -oE '(at|rt|code)-[0-9a-f]{24}' "$SRVLOG" | sort -u)
 cat "$XDG_STATE_HOME"/mcphost/logs/* >>"$ALL_OUT" 2>/dev/null

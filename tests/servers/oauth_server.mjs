@@ -12,12 +12,18 @@
 //
 // Usage: node oauth_server.mjs [--expires-in S] [--as-elsewhere]
 //   [--issuer-mismatch] [--slow-metadata MS] [--wrong-state] [--wrong-iss]
-//   [--kill-refresh] [--invalid-client-once] [--log FILE]
+//   [--kill-refresh] [--invalid-client-once] [--protocol-version V]
+//   [--refuse-after-initialize] [--log FILE]
 // --as-elsewhere: the AS on a second port (another origin) that the PRM
 // names; --issuer-mismatch: its metadata's issuer is another one;
 // --slow-metadata: the AS metadata answers after MS; --wrong-state and
 // --wrong-iss: the redirect carries another state, or an iss not the
 // AS's; --kill-refresh: every refresh token is refused (invalid_grant);
+// --protocol-version: initialize answers V (else the client's);
+// --refuse-after-initialize: the first request after initialize that
+// carries a token is refused with 401 and the token revoked (a 401 once
+// the session negotiated its version). /stats also lists the
+// MCP-Protocol-Version of every discovery GET (discovery_versions).
 // --log: every request line and body appended to FILE (for the redaction
 // check: it holds the secrets, the client's output must not).
 // Prints "listening on PORT".
@@ -42,7 +48,7 @@ const expiresIn = Number(val('--expires-in', '3600'));
 const slow = Number(val('--slow-metadata', '0'));
 const logFile = val('--log', null);
 const stats = { authorizations: 0, refreshes: 0, codes: 0, registrations: 0,
-                revocations: 0, unauthorized: 0 };
+                revocations: 0, unauthorized: 0, discovery_versions: [] };
 const tokens = new Map();   // access token -> scope
 const refresh = new Map();  // refresh token -> scope
 const codes = new Map();    // code -> {challenge, redirect, scope}
@@ -63,6 +69,8 @@ const issue = (res, scope) => {
 
 function asHandler(req, res, body) {
   const u = new URL(req.url, asOrigin);
+  if (u.pathname.startsWith('/.well-known/'))
+    stats.discovery_versions.push(req.headers['mcp-protocol-version'] || '');
   if (u.pathname === '/.well-known/oauth-authorization-server') {
     const meta = {
       issuer: arg('--issuer-mismatch') ? 'http://127.0.0.1:1/other' : asOrigin,
@@ -144,7 +152,8 @@ function answer(m, token) {
   if (m.id === undefined) return null;
   let result = {};
   if (m.method === 'initialize') {
-    result = { protocolVersion: m.params.protocolVersion,
+    result = { protocolVersion: val('--protocol-version',
+                                    m.params.protocolVersion),
                capabilities: { tools: {} },
                serverInfo: { name: 'oauth-test', version: '1.0.0' } };
   } else if (m.method === 'tools/list') {
@@ -173,6 +182,8 @@ let nextSession = 1;
 function mcpHandler(req, res, body) {
   const u = new URL(req.url, mcpOrigin);
   if (u.pathname === '/stats') return json(res, 200, stats), true;
+  if (u.pathname.startsWith('/.well-known/oauth-protected-resource'))
+    stats.discovery_versions.push(req.headers['mcp-protocol-version'] || '');
   if (u.pathname.startsWith('/.well-known/oauth-protected-resource')) {
     const path = u.pathname.slice('/.well-known/oauth-protected-resource'.length);
     // A ws resource is named by its ws:// URL (same origin as the server's).
@@ -184,7 +195,15 @@ function mcpHandler(req, res, body) {
   const path = u.pathname === '/message' ? '/sse' : u.pathname;
   if (path !== '/mcp' && path !== '/sse') return false;
   stats[path.slice(1) + '_requests'] = (stats[path.slice(1) + '_requests'] || 0) + 1;
-  const token = bearer(req);
+  let token = bearer(req);
+  if (token && arg('--refuse-after-initialize') && !stats.refusedAfterInit) {
+    const m = JSON.parse(body || '{}');
+    if (m.id !== undefined && m.method && m.method !== 'initialize') {
+      stats.refusedAfterInit = true;
+      tokens.delete(token);
+      token = null;
+    }
+  }
   if (!token) {
     stats.unauthorized++;
     res.writeHead(401, { 'WWW-Authenticate': challenge(path) });
