@@ -48,11 +48,9 @@ int oplugin_store(oplugin *pl, oauth_store *st) {
   if (!dir) {
     return -1;
   }
-  obuf p = {0}, l = {0};
+  obuf p = {0};
   ob_printf(&p, "%s/credentials.json", dir);
-  ob_printf(&l, "%s/credentials.json.lock", dir);
-  *st = (oauth_store){
-      .dir = oauth_strdup(dir), .path = p.data, .lock = l.data, .lock_fd = -1};
+  *st = (oauth_store){.host = pl->host, .sec = pl->secrets, .path = p.data};
   return 0;
 }
 
@@ -287,9 +285,7 @@ static const char *authorization(void *ctx, const char *server,
     if (!doc) {
       oplugin_log(pl, MCPH_LOG_ERROR, server, "%s", why);
     }
-    free(st.dir);
     free(st.path);
-    free(st.lock);
   }
   cJSON *e = doc ? store_entry(doc, sv.key, false) : NULL;
   const cJSON *at = cJSON_GetObjectItemCaseSensitive(e, "accessToken");
@@ -405,6 +401,7 @@ static int init(const mcph_host *host, void **ctx, mcph_error *err) {
   pl->auth = host->get_service(host, MCPH_SERVICE_AUTH);
   pl->feat = host->get_service(host, MCPH_SERVICE_FEATURES);
   pl->servers = host->get_service(host, MCPH_SERVICE_SERVERS);
+  pl->secrets = host->get_service(host, MCPH_SERVICE_SECRETS);
   *ctx = pl;
   return MCPH_OK;
 }

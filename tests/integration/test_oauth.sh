@@ -235,6 +235,15 @@ jq -e 'length > 2 and (.[-2:] | all(. == "2025-06-18"))' <<<"$v" >/dev/null &&
   ok "... and its discovery sent the negotiated 2025-06-18" ||
   bad "discovery versions: $v"
 
+# A credential file that is not JSON is kept aside, never overwritten.
+printf 'not json' >"$CREDS"
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
+expect "a corrupt credential file: the login completes" 0 --out 'Authorized server "srv"'
+grep -qx 'not json' "$CREDS".corrupt-* 2>/dev/null &&
+  jq -e '.mcpOAuth | length == 1' "$CREDS" >/dev/null &&
+  ok "... the unreadable file is kept aside as credentials.json.corrupt-TIME" ||
+  bad "the corrupt file was not kept: $(ls "$XDG_STATE_HOME/mcphost")"
+
 # No line mcphost wrote holds a token, code or secret the AS handed out.
 secrets=$(grep -oE '(at|rt|code)-[0-9a-f]{24}' "$SRVLOG" | sort -u)
 cat "$XDG_STATE_HOME"/mcphost/logs/* >>"$ALL_OUT" 2>/dev/null
