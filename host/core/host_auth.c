@@ -1,5 +1,6 @@
 #include "core/host_auth.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,7 @@ static int set_on(session *s, const char *value, mcph_error *err) {
   return MCPH_OK;
 }
 
-void host_auth_attach(session *s) {
+bool host_auth_attach(session *s, char *why, size_t why_len) {
   host *h = s->h;
   auth_conn *c = xcalloc(1, sizeof *c);
   c->s = s;
@@ -53,7 +54,7 @@ void host_auth_attach(session *s) {
   *head(h) = c;
   if (!MCPH_HAS(s->tf, mcph_transport_factory, set_authorization) ||
       !s->tf->set_authorization) {
-    return; /* stdio and older transports: nothing to ask for */
+    return true; /* stdio and older transports: nothing to ask for */
   }
   char *cfg_text = NULL;
   for (size_t i = 0; i < h->reg.nplugins; i++) {
@@ -81,7 +82,23 @@ void host_auth_attach(session *s) {
              "Authorization from the auth provider %s", p->id);
     break;
   }
+  bool go = true;
+  for (size_t i = 0; !c->provider && go && i < h->reg.nplugins; i++) {
+    plugin *p = h->reg.plugins[i];
+    const mcph_auth_provider *a = provider_of(p);
+    if (!a || !MCPH_HAS(a, mcph_auth_provider, needs_auth) ||
+        !a->needs_auth) {
+      continue;
+    }
+    const char *reason =
+        a->needs_auth(p->ctx, s->cfg->name, cfg_text ? cfg_text : "{}");
+    if (reason) {
+      snprintf(why, why_len, "%s", reason);
+      go = false;
+    }
+  }
   cJSON_free(cfg_text);
+  return go;
 }
 
 void host_auth_detach(session *s) {

@@ -721,7 +721,11 @@ void session_connect(session *s, uint64_t timeout_ms) {
          err.message[0] ? err.message : "invalid configuration");
     return;
   }
-  host_auth_attach(s);
+  char why[1024];
+  if (!host_auth_attach(s, why, sizeof why)) {
+    fail(s, FAIL_AUTH, "%s", why);
+    return;
+  }
   rc = s->tf->start(s->t, &err);
   if (rc != 0) {
     fail(s, rc == MCPH_EINVAL ? FAIL_CONFIG : FAIL_UNREACHABLE, "%s",

@@ -311,6 +311,7 @@ static int full_flow(oauth_flow *f) {
              "server \"%s\" is not authorized yet; run `mcphost mcp login "
              "%s`",
              f->sv.name, f->sv.name);
+    needs_auth_mark(&f->st, f->sv.key, true);
     goto out;
   }
   if (discover(f, &m) != 0) {
@@ -378,6 +379,7 @@ static int full_flow(oauth_flow *f) {
   ret = src == 0 ? 0 : -1;
   if (ret == 0) {
     f->token = oauth_strdup(t.access); /* stored before it is used */
+    needs_auth_mark(&f->st, f->sv.key, false);
   }
 out:
   if (listen_fd >= 0) {

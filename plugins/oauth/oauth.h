@@ -133,6 +133,15 @@ cJSON *store_read(oauth_store *st, char *why, size_t why_len);
 /* The entry of `key` in doc.mcpOAuth (created when `create`). */
 cJSON *store_entry(cJSON *doc, const char *key, bool create);
 
+/* ---- needs_auth.c: the needs-auth cache (15 minutes) ---- */
+#define NEEDS_AUTH_TTL_MS (15 * 60 * 1000)
+/* Records (`on`) or forgets that the server of credential key
+ * `server_key` needs an authorization no one could give. Any thread
+ * (takes the cache's lock); a failure costs the cache only. */
+void needs_auth_mark(oauth_store *st, const char *server_key, bool on);
+/* Whether a run recorded so within the last 15 minutes. Loop (no lock). */
+bool needs_auth_cached(oauth_store *st, const char *server_key);
+
 /* ---- the server a flow is for ---- */
 typedef struct oauth_server {
   char *name;

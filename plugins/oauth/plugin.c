@@ -386,10 +386,45 @@ static int challenge(void *ctx, const char *server,
   return MCPH_OK;
 }
 
+/* The needs-auth cache (needs_auth.c): a server that a run with nobody
+ * to sign in found unauthorized within 15 minutes is not contacted by
+ * another such run. A run that can authorize without a person (follow
+ * mode, client_credentials, cross-app access) or with one always tries. */
+static const char *needs_auth(void *ctx, const char *server,
+                              const char *config_json) {
+  oplugin *pl = ctx;
+  oserver *s = oplugin_server(pl, server, false);
+  bool bad;
+  if (!s || s->token || (pl->feat && pl->feat->interactive(pl->host)) ||
+      browser_mode(pl, &bad) == BROWSER_FOLLOW) {
+    return NULL;
+  }
+  oauth_server sv;
+  char why[512];
+  if (oauth_server_parse(&sv, server, config_json, why, sizeof why) != 0) {
+    return NULL; /* authorization() said why */
+  }
+  bool person = strcmp(sv.grant, "authorization_code") == 0 && !sv.xaa;
+  oauth_store st = {0};
+  bool cached = person && oplugin_store(pl, &st) == 0 &&
+                needs_auth_cached(&st, sv.key);
+  free(st.path);
+  oauth_server_free(&sv);
+  if (!cached) {
+    return NULL;
+  }
+  snprintf(pl->reason, sizeof pl->reason,
+           "server \"%s\" is not authorized yet; run `mcphost mcp login %s` "
+           "(a run found so within 15 minutes: not contacted)",
+           server, server);
+  return pl->reason;
+}
+
 static const mcph_auth_provider provider = {
     .struct_size = sizeof provider,
     .authorization = authorization,
     .challenge = challenge,
+    .needs_auth = needs_auth,
 };
 
 static int init(const mcph_host *host, void **ctx, mcph_error *err) {

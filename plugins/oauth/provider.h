@@ -36,6 +36,7 @@ typedef struct oplugin {
   job *jobs;
   oserver *list;
   const char *browser_flag; /* `mcp login --oauth-browser=MODE`, or NULL */
+  char reason[512];         /* what needs_auth() returned last */
 } oplugin;
 
 oserver *oplugin_server(oplugin *pl, const char *name, bool create);

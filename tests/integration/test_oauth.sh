@@ -36,8 +36,33 @@ expect "a run that no one can approve fails as needing authorization and names t
 [ "$(stat_of authorizations)" = 0 ] && ok "... without sending an authorization request" ||
   bad "an authorization request was sent by a non-interactive run"
 
+# The needs-auth cache (Claude Code's, 15 minutes): the next run that no
+# one can approve does not contact the server at all.
+NA_CACHE="$XDG_STATE_HOME/mcphost/mcp-needs-auth-cache.json"
+jq -e '.[] | .timestamp > 0' "$NA_CACHE" >/dev/null 2>&1 &&
+  ok "... and the server is recorded in mcp-needs-auth-cache.json" ||
+  bad "no needs-auth cache entry: $(cat "$NA_CACHE" 2>/dev/null)"
+before=$(stat_of mcp_requests)
+orun --config "$C" call mcp__srv__whoami
+expect "a second such run within 15 minutes fails as needs-auth and names the login" 7 \
+  --err 'is not authorized yet; run `mcphost mcp login srv`' --err "not contacted"
+[ "$(stat_of mcp_requests)" = "$before" ] && ok "... without a request to the server" ||
+  bad "the server got $(( $(stat_of mcp_requests) - before )) requests"
+orun --config "$C" servers
+expect "servers shows it as needs-auth" 7 --out "needs-auth"
+jq '.[].timestamp -= 16 * 60 * 1000' "$NA_CACHE" >"$NA_CACHE.new" &&
+  chmod 600 "$NA_CACHE.new" && mv "$NA_CACHE.new" "$NA_CACHE"
+orun --config "$C" call mcp__srv__whoami
+expect "after 15 minutes the server is contacted again" 7 --err 'is not authorized yet' \
+  --no-err "not contacted"
+[ "$(stat_of mcp_requests)" -gt "$before" ] && ok "... with a request" ||
+  bad "the server got no request"
+
 MCPHOST_OAUTH_BROWSER=follow orun -vv --config "$C" mcp login srv
 expect "mcp login authorizes (follow mode) and stores the tokens" 0 --out 'Authorized server "srv"'
+jq -e 'length == 0' "$NA_CACHE" >/dev/null &&
+  ok "... and ends the needs-auth cache entry" || bad "cache after login: $(cat "$NA_CACHE")"
+
 mode_dir=$(stat -c %a "$XDG_STATE_HOME/mcphost") mode_file=$(stat -c %a "$CREDS")
 [ "$mode_file" = 600 ] && [ "$mode_dir" = 700 ] && ok "credentials.json is 0600 in a 0700 directory" ||
   bad "credentials.json modes: file $mode_file, directory $mode_dir"
