@@ -164,7 +164,7 @@ static char *canonical(const char *url) {
   return oauth_strndup(url, n);
 }
 
-static bool same_issuer(const char *a, const char *b) {
+bool same_issuer(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b);
   if (la && a[la - 1] == '/') {
     la--;
@@ -370,6 +370,30 @@ out:
   free(q);
   free(as_url);
   return ret;
+}
+
+bool discover_as_moved(oauth_flow *f, const char *issuer) {
+  char *o = NULL, *p = NULL, *q = NULL;
+  cJSON *prm = NULL;
+  bool moved = false;
+  if (!issuer || f->sv.as_metadata_url ||
+      split_url(f->sv.url, &o, &p, &q) != 0) {
+    goto out;
+  }
+  if (find_prm(f, o, p, q, &prm) == 1) {
+    const cJSON *list =
+        cJSON_GetObjectItemCaseSensitive(prm, "authorization_servers");
+    const cJSON *first =
+        cJSON_IsArray(list) ? cJSON_GetArrayItem(list, 0) : NULL;
+    moved = cJSON_IsString(first) && !same_issuer(first->valuestring, issuer);
+  }
+  f->message[0] = '\0'; /* a failed look is no failure of the flow */
+out:
+  cJSON_Delete(prm);
+  free(o);
+  free(p);
+  free(q);
+  return moved;
 }
 
 void meta_free(oauth_meta *m) {

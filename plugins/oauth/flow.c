@@ -98,6 +98,7 @@ typedef struct stored_ctx {
   oauth_flow *f;
   int ret;      /* as stored_or_refreshed's */
   bool dropped; /* the refresh token was dead */
+  bool moved;   /* the server names another AS now: its tokens are void */
 } stored_ctx;
 
 /* Inside the lock: the file as it is now, so that a token another
@@ -115,6 +116,10 @@ static int stored_fn(cJSON *doc, void *ud) {
     return 0;
   }
   free(tok);
+  if (e && c->moved) {
+    drop_tokens(e); /* never spent at, or refreshed for, the new AS */
+    return 1;
+  }
   if (e && !step_up) {
     c->ret = refresh(f, e, &c->dropped);
     return c->ret == 1 || c->dropped ? 1 : 0;
@@ -127,6 +132,24 @@ static int stored_fn(cJSON *doc, void *ud) {
 static int stored_or_refreshed(oauth_flow *f) {
   stored_ctx c = {.f = f};
   char why[512];
+  if (f->kind == FLOW_CHALLENGE && f->status == 401 && f->sent_token) {
+    /* A token refused: is it the server that changed its authorization
+     * server (SEP-2352)? Then that AS's tokens and client are not used
+     * again, and the full flow registers at the new one. Looked up
+     * before the lock, which a network request should not hold. */
+    cJSON *doc = store_read(&f->st, why, sizeof why);
+    char *iss = oauth_json_str(store_entry(doc, f->sv.key, false), "issuer");
+    cJSON_Delete(doc);
+    f->deadline_ms = oauth_now_ms() + f->phase_ms;
+    c.moved = iss && discover_as_moved(f, iss);
+    if (c.moved) {
+      fprintf(stderr,
+              "mcphost: server \"%s\" names another authorization server "
+              "now; authorizing there anew\n",
+              f->sv.name);
+    }
+    free(iss);
+  }
   int rc = store_update(&f->st, stored_fn, &c, why, sizeof why);
   if (rc != 0) {
     store_failed(f, rc, why);

@@ -60,6 +60,13 @@ typedef struct oauth_meta {
  * with f->message. */
 int discover(oauth_flow *f, oauth_meta *m);
 void meta_free(oauth_meta *m);
+/* Whether the protected resource metadata names an authorization server
+ * other than `issuer` now (SEP-2352: the server moved to another AS);
+ * false when it cannot tell (no PRM, a failed request). Blocking. */
+bool discover_as_moved(oauth_flow *f, const char *issuer);
+/* Issuer identifiers equal but for one trailing '/' (RFC 8414 §3.3, as
+ * the TS SDK compares them). */
+bool same_issuer(const char *a, const char *b);
 /* Whether the AS metadata lists `value` in array `field` (true when the
  * list is absent and `absent_ok`). */
 bool meta_lists(const oauth_meta *m, const char *field, const char *value,

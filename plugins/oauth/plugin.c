@@ -158,9 +158,10 @@ static void flow_work(job *j) {
 }
 
 static void set_value(oplugin *pl, oserver *s, const char *token) {
+  char *copy = oauth_strdup(token); /* `token` may be s->token itself */
   free(s->token);
   free(s->value);
-  s->token = oauth_strdup(token);
+  s->token = copy;
   s->value = NULL;
   if (token) {
     obuf v = {0};
