@@ -172,7 +172,7 @@ static int svc_set_authorization(const mcph_host *api, const char *server,
                               server, c->provider->id);
       }
       int rc = set_on(c->s, value, err);
-      session_auth_settled(c->s);
+      session_auth_settled(c->s, value && rc == MCPH_OK);
       return rc;
     }
   }
