@@ -86,8 +86,7 @@ bool host_auth_attach(session *s, char *why, size_t why_len) {
   for (size_t i = 0; !c->provider && go && i < h->reg.nplugins; i++) {
     plugin *p = h->reg.plugins[i];
     const mcph_auth_provider *a = provider_of(p);
-    if (!a || !MCPH_HAS(a, mcph_auth_provider, needs_auth) ||
-        !a->needs_auth) {
+    if (!a || !MCPH_HAS(a, mcph_auth_provider, needs_auth) || !a->needs_auth) {
       continue;
     }
     const char *reason =

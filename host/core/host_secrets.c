@@ -27,9 +27,8 @@ bool host_secrets_key_ok(const char *key) {
   return true;
 }
 
-int host_secrets_open_dir(const mcph_host *api, const char *key,
-                          unsigned flags, bool create, char **path,
-                          mcph_error *err) {
+int host_secrets_open_dir(const mcph_host *api, const char *key, unsigned flags,
+                          bool create, char **path, mcph_error *err) {
   host *h = host_from_api(api);
   const plugin *p = host_caller(api);
   *path = NULL;

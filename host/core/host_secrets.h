@@ -23,9 +23,8 @@ bool host_secrets_key_ok(const char *key);
  * when it does not exist and not `create`); *path gets its name (a new
  * string, also on errors after the key check). Any thread: it reads only
  * what is fixed once the host started. */
-int host_secrets_open_dir(const mcph_host *api, const char *key,
-                          unsigned flags, bool create, char **path,
-                          mcph_error *err);
+int host_secrets_open_dir(const mcph_host *api, const char *key, unsigned flags,
+                          bool create, char **path, mcph_error *err);
 
 /* The service's update (secrets.h). Any thread. */
 int host_secrets_update(const mcph_host *api, const char *key, unsigned flags,

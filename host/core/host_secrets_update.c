@@ -66,10 +66,9 @@ static int read_value(int dfd, const char *dir, const char *key, char **out,
   }
   struct stat sb;
   if (fd < 0 || fstat(fd, &sb) != 0) {
-    int rc = mcph_error_set(err, MCPH_EIO, "%s/%s: cannot open (%s)", dir,
-                            key,
-                            errno == ELOOP ? "a symbolic link"
-                                           : strerror(errno));
+    int rc =
+        mcph_error_set(err, MCPH_EIO, "%s/%s: cannot open (%s)", dir, key,
+                       errno == ELOOP ? "a symbolic link" : strerror(errno));
     if (fd >= 0) {
       close(fd);
     }
@@ -121,9 +120,9 @@ static int write_value(int dfd, const char *dir, const char *key,
   char tmp[160], why[PATH_MAX + 128];
   snprintf(tmp, sizeof tmp, "%s.tmp-%ld", key, (long)getpid());
   unlinkat(dfd, tmp, 0);
-  int fd = trusted_fs_open_file(dfd, dir, tmp,
-                                O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0600,
-                                why, sizeof why);
+  int fd =
+      trusted_fs_open_file(dfd, dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC,
+                           0600, why, sizeof why);
   if (fd < 0) {
     return mcph_error_set(err, MCPH_EIO, "%s", why);
   }

@@ -105,9 +105,8 @@ static int fetch_doc(oauth_flow *f, const char *url, bool next_on_502,
                      cJSON **doc) {
   oauth_req rq = {.method = "GET",
                   .url = url,
-                  .protocol_version = f->protocol_version
-                                          ? f->protocol_version
-                                          : PROTOCOL_VERSION,
+                  .protocol_version = f->protocol_version ? f->protocol_version
+                                                          : PROTOCOL_VERSION,
                   .deadline_ms = f->deadline_ms};
   oauth_resp r;
   char why[512];

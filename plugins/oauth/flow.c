@@ -334,7 +334,9 @@ static int full_flow(oauth_flow *f) {
              "server \"%s\" is not authorized yet; run `mcphost mcp login "
              "%s`",
              f->sv.name, f->sv.name);
-    needs_auth_mark(&f->st, f->sv.key, true);
+    if (f->at_connect) {
+      needs_auth_mark(&f->st, f->sv.key, true); /* Claude Code's rule */
+    }
     goto out;
   }
   if (discover(f, &m) != 0) {

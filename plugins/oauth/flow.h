@@ -31,6 +31,7 @@ typedef struct oauth_flow {
   /* The session's MCP protocol version (the challenge's), sent on
    * discovery requests; NULL: the newest (discovery.c). */
   char *protocol_version;
+  bool at_connect; /* the 401 came while the connection was being made */
   _Atomic int cancel;  /* set by the loop at exit: stop waiting */
   int64_t phase_ms;    /* how long each network phase may take */
   int64_t deadline_ms; /* the current phase's end (wall clock) */

@@ -112,9 +112,9 @@ char *oauth_read_file(const char *path, size_t max);
  * shared document "credentials.json"). Any thread: a flow's keeps a copy
  * filled on the loop. */
 typedef struct oauth_store {
-  const mcph_host *host;         /* the plugin's table */
-  const mcph_host_secrets *sec;  /* its secrets service */
-  char *path;                    /* the file, for messages */
+  const mcph_host *host;        /* the plugin's table */
+  const mcph_host_secrets *sec; /* its secrets service */
+  char *path;                   /* the file, for messages */
 } oauth_store;
 /* What store_update runs on the document: 1 to write it as changed, 0
  * to leave it as it is, -1 when it failed (with its own message). */

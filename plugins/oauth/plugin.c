@@ -378,6 +378,9 @@ static int challenge(void *ctx, const char *server,
   f->ch_scope = oauth_strdup(ch->scope);
   f->ch_error = oauth_strdup(ch->error);
   f->ch_resource_metadata = oauth_strdup(ch->resource_metadata);
+  const char *state =
+      pl->servers ? pl->servers->state(pl->host, server, NULL) : NULL;
+  f->at_connect = state && strcmp(state, "connecting") == 0;
   if (MCPH_HAS(ch, mcph_auth_challenge, protocol_version)) {
     f->protocol_version = oauth_strdup(ch->protocol_version);
   }
@@ -400,15 +403,22 @@ static const char *needs_auth(void *ctx, const char *server,
       browser_mode(pl, &bad) == BROWSER_FOLLOW) {
     return NULL;
   }
+  /* Headers of its own (an API key, a headersHelper): the user signs in
+   * another way, which the cache knows nothing of. */
+  cJSON *cfg = cJSON_Parse(config_json);
+  bool own = cJSON_HasObjectItem(cfg, "headers") ||
+             cJSON_HasObjectItem(cfg, "headersHelper");
+  cJSON_Delete(cfg);
   oauth_server sv;
   char why[512];
-  if (oauth_server_parse(&sv, server, config_json, why, sizeof why) != 0) {
-    return NULL; /* authorization() said why */
+  if (own ||
+      oauth_server_parse(&sv, server, config_json, why, sizeof why) != 0) {
+    return NULL; /* (a bad one: authorization() said why) */
   }
   bool person = strcmp(sv.grant, "authorization_code") == 0 && !sv.xaa;
   oauth_store st = {0};
-  bool cached = person && oplugin_store(pl, &st) == 0 &&
-                needs_auth_cached(&st, sv.key);
+  bool cached =
+      person && oplugin_store(pl, &st) == 0 && needs_auth_cached(&st, sv.key);
   free(st.path);
   oauth_server_free(&sv);
   if (!cached) {

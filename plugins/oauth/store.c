@@ -73,8 +73,8 @@ static int run(oauth_store *st, unsigned flags, store_fn fn, void *ud,
   txn t = {.fn = fn, .ud = ud};
   mcph_error err;
   mcph_error_init(&err);
-  int rc = st->sec->update(st->host, KEY, MCPH_SECRET_SHARED | flags,
-                           on_value, &t, &err);
+  int rc = st->sec->update(st->host, KEY, MCPH_SECRET_SHARED | flags, on_value,
+                           &t, &err);
   if (t.text) {
     size_t n = strlen(t.text);
     memset(t.text, 0, n); /* tokens */

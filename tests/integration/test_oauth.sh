@@ -8,20 +8,11 @@
 # any line mcphost wrote.
 . "$(dirname "$0")/lib.sh"
 unset MCPHOST_PLUGIN_PATH MCPHOST_OAUTH_BROWSER
+. "$(dirname "$0")/oauth_lib.sh"
 CREDS="$XDG_STATE_HOME/mcphost/credentials.json"
-SRVLOG="$TMP/as.log"
 ALL_OUT="$TMP/all-output"
 : >"$ALL_OUT"
 
-# server ARGS...: a fresh AS + MCP server; sets URL and C (its config).
-server() {
-  start_node "$SRCDIR/tests/servers/oauth_server.mjs" --log "$SRVLOG" "$@" || exit 1
-  URL="http://127.0.0.1:$NODE_PORT/mcp"
-  C="$TMP/oauth-$NODE_PORT.json"
-  config_file "$C" "{\"srv\": {\"type\": \"http\", \"url\": \"$URL\"}}"
-  rm -rf "$XDG_STATE_HOME/mcphost"
-}
-stat_of() { curl -s "http://127.0.0.1:$NODE_PORT/stats" | jq -r ".$1"; }
 keep() { cat "$TMP/out" "$TMP/err" >>"$ALL_OUT"; }
 orun() { run "$@"; keep; }
 # Rewrites the stored entry with jq EXPR, keeping the file 0600.

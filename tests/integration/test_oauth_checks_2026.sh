@@ -10,17 +10,7 @@
 # in follow mode; a refusal never redeems the code.
 . "$(dirname "$0")/lib.sh"
 unset MCPHOST_PLUGIN_PATH MCPHOST_OAUTH_BROWSER
-SRVLOG="$TMP/as.log"
-
-# server ARGS...: a fresh AS + MCP server; sets URL and C (its config).
-server() {
-  start_node "$SRCDIR/tests/servers/oauth_server.mjs" --log "$SRVLOG" "$@" || exit 1
-  URL="http://127.0.0.1:$NODE_PORT/mcp"
-  C="$TMP/oauth-$NODE_PORT.json"
-  config_file "$C" "{\"srv\": {\"type\": \"http\", \"url\": \"$URL\"}}"
-  rm -rf "$XDG_STATE_HOME/mcphost"
-}
-stat_of() { curl -s "http://127.0.0.1:$NODE_PORT/stats" | jq -r ".$1 // 0"; }
+. "$(dirname "$0")/oauth_lib.sh"
 login() { MCPHOST_OAUTH_BROWSER=follow run --config "$C" mcp login srv; }
 # refused NAME MESSAGE: the login failed with MESSAGE and no code was
 # redeemed.

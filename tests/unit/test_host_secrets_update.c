@@ -72,8 +72,8 @@ static const char *value_of(const char *key, unsigned flags) {
   mcph_error err;
   mcph_error_init(&err);
   got[0] = '\0';
-  if (svc->update(api, key, flags | MCPH_SECRET_PEEK, copy_value, NULL,
-                  &err) != MCPH_OK) {
+  if (svc->update(api, key, flags | MCPH_SECRET_PEEK, copy_value, NULL, &err) !=
+      MCPH_OK) {
     snprintf(got, sizeof got, "error: %s", err.message);
   }
   return got;
@@ -241,8 +241,7 @@ TEST(test_update_rejects_bad_keys_and_flags) {
   mcph_error err;
   mcph_error_init(&err);
   CHECK(svc->update(api, "../x", 0, count_call, NULL, &err) == MCPH_EINVAL);
-  CHECK(svc->update(api, "k", 1u << 7, count_call, NULL, &err) ==
-        MCPH_EINVAL);
+  CHECK(svc->update(api, "k", 1u << 7, count_call, NULL, &err) == MCPH_EINVAL);
   CHECK(svc->update(api, "k", 0, NULL, NULL, &err) == MCPH_EINVAL);
   /* The host's own table belongs to no plugin. */
   CHECK(svc->update(&h->self.api, "k", 0, count_call, NULL, &err) ==
@@ -256,8 +255,12 @@ static void teardown(void) {
   CHECK(system(cmd) == 0);
 }
 
-TEST(test_setup) { setup(); }
-TEST(test_teardown) { teardown(); }
+TEST(test_setup) {
+  setup();
+}
+TEST(test_teardown) {
+  teardown();
+}
 
 RUN(T(test_setup), T(test_update_threads_never_lose_an_increment),
     T(test_update_processes_never_lose_an_increment),
