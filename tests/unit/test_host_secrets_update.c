@@ -61,7 +61,7 @@ static int bump(const char *key, unsigned flags) {
   return rc;
 }
 
-static char got[64];
+static char got[sizeof(((mcph_error *)0)->message) + 16];
 static int copy_value(void *ud, mcph_secret_update *u) {
   (void)ud;
   snprintf(got, sizeof got, "%s", u->value ? u->value : "(none)");
