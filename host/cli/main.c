@@ -330,8 +330,8 @@ static void collect_plugin_options(host *h, const struct option *builtin,
   memcpy(po->longopts, builtin, nb * sizeof *builtin);
   for (size_t i = 0; i < host_registry(h)->nplugins; i++) {
     plugin *p = host_registry(h)->plugins[i];
-    const mcph_options *o = plugin_extension(p, MCPH_EXT_OPTIONS);
-    if (!o || !MCPH_HAS(o, mcph_options, count))
+    const mcph_options *o = plugin_options(p);
+    if (!o)
       continue;
     for (size_t k = 0; k < o->count; k++) {
       const mcph_option *d = &o->options[k];

@@ -442,8 +442,8 @@ static int svc_request(const mcph_host *api, mcph_server *server,
 
 /* Whether plugin `p` declared the option `name` (MCPH_EXT_OPTIONS). */
 static bool declares(plugin *p, const char *name) {
-  const mcph_options *o = plugin_extension(p, MCPH_EXT_OPTIONS);
-  if (!o || !MCPH_HAS(o, mcph_options, count)) {
+  const mcph_options *o = plugin_options(p);
+  if (!o) {
     return false;
   }
   for (size_t i = 0; i < o->count; i++) {

@@ -1,10 +1,12 @@
 #include "core/host_auth.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/host.h"
 #include "core/util.h"
+#include "mcp/protocol.h"
 #include "mcp/session.h"
 
 /* A connection with a created transport, and the provider that gave its
@@ -44,7 +46,7 @@ static int set_on(session *s, const char *value, mcph_error *err) {
   return MCPH_OK;
 }
 
-void host_auth_attach(session *s) {
+bool host_auth_attach(session *s, char *why, size_t why_len) {
   host *h = s->h;
   auth_conn *c = xcalloc(1, sizeof *c);
   c->s = s;
@@ -52,7 +54,7 @@ void host_auth_attach(session *s) {
   *head(h) = c;
   if (!MCPH_HAS(s->tf, mcph_transport_factory, set_authorization) ||
       !s->tf->set_authorization) {
-    return; /* stdio and older transports: nothing to ask for */
+    return true; /* stdio and older transports: nothing to ask for */
   }
   char *cfg_text = NULL;
   for (size_t i = 0; i < h->reg.nplugins; i++) {
@@ -80,7 +82,22 @@ void host_auth_attach(session *s) {
              "Authorization from the auth provider %s", p->id);
     break;
   }
+  bool go = true;
+  for (size_t i = 0; !c->provider && go && i < h->reg.nplugins; i++) {
+    plugin *p = h->reg.plugins[i];
+    const mcph_auth_provider *a = provider_of(p);
+    if (!a || !MCPH_HAS(a, mcph_auth_provider, needs_auth) || !a->needs_auth) {
+      continue;
+    }
+    const char *reason =
+        a->needs_auth(p->ctx, s->cfg->name, cfg_text ? cfg_text : "{}");
+    if (reason) {
+      snprintf(why, why_len, "%s", reason);
+      go = false;
+    }
+  }
   cJSON_free(cfg_text);
+  return go;
 }
 
 void host_auth_detach(session *s) {
@@ -103,9 +120,18 @@ static auth_conn *find(host *h, const session *s) {
   return NULL;
 }
 
-bool host_auth_challenge(session *s, const mcph_auth_challenge *ch) {
+bool host_auth_challenge(session *s, const mcph_auth_challenge *in) {
   host *h = s->h;
   auth_conn *c = find(h, s);
+  /* The transport's challenge, whatever size it was built with, and the
+   * session's protocol version (auth providers send it on discovery). */
+  mcph_auth_challenge full = {0};
+  memcpy(&full, in,
+         in->struct_size < sizeof full ? in->struct_size : sizeof full);
+  full.struct_size = sizeof full;
+  full.protocol_version =
+      s->protocol_version ? s->protocol_version : mcp_protocol_latest();
+  const mcph_auth_challenge *ch = &full;
   /* The provider that gave the value hears it; when none did, each
    * provider in search order until one takes it up (a claude.ai
    * connector's provider declines an OAuth server's 401, and so on). */
@@ -145,7 +171,7 @@ static int svc_set_authorization(const mcph_host *api, const char *server,
                               server, c->provider->id);
       }
       int rc = set_on(c->s, value, err);
-      session_auth_settled(c->s);
+      session_auth_settled(c->s, value && rc == MCPH_OK);
       return rc;
     }
   }

@@ -14,8 +14,11 @@ struct session;
 struct host;
 
 /* A session's transport was created (not started yet): registers it and
- * sets the first provider's Authorization value on it, if any. */
-void host_auth_attach(struct session *s);
+ * sets the first provider's Authorization value on it, if any. When none
+ * gives one and a provider says the server needs an authorization this
+ * run cannot get (needs_auth, auth.h), returns false with its reason in
+ * `why` (`why_len` bytes): the session fails without contacting it. */
+bool host_auth_attach(struct session *s, char *why, size_t why_len);
 /* The session's transport is going away. */
 void host_auth_detach(struct session *s);
 /* Hands a 401/403 challenge to the session's provider. Returns true when

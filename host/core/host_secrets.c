@@ -12,7 +12,7 @@
 #include "core/util.h"
 #include "trusted_fs.h"
 
-static bool key_ok(const char *key) {
+bool host_secrets_key_ok(const char *key) {
   size_t n = key ? strlen(key) : 0;
   if (n == 0 || n > 100 || key[0] == '.') {
     return false;
@@ -27,18 +27,15 @@ static bool key_ok(const char *key) {
   return true;
 }
 
-/* Opens the calling plugin's store (created 0700 when `create`). Returns
- * a directory fd, or a negative MCPH_E* code with the reason in `err`
- * (which may be NULL); *path gets its name (new string). */
-static int open_store(const mcph_host *api, const char *key, bool create,
-                      char **path, mcph_error *err) {
+int host_secrets_open_dir(const mcph_host *api, const char *key, unsigned flags,
+                          bool create, char **path, mcph_error *err) {
   host *h = host_from_api(api);
   const plugin *p = host_caller(api);
   *path = NULL;
   if (!p) {
     return mcph_error_set(err, MCPH_EINVAL, "secrets belong to a plugin");
   }
-  if (!key_ok(key)) {
+  if (!host_secrets_key_ok(key)) {
     return mcph_error_set(err, MCPH_EINVAL,
                           "%s: invalid secret key (1 to 100 bytes of "
                           "[A-Za-z0-9._-], not starting with '.')",
@@ -51,9 +48,13 @@ static int open_store(const mcph_host *api, const char *key, bool create,
                           "secrets cannot be kept",
                           p->id);
   }
-  char name[128];
-  trusted_fs_file_name(p->id, name, sizeof name);
-  *path = xasprintf("%s/secrets/%s", state, name);
+  if (flags & MCPH_SECRET_SHARED) {
+    *path = xstrdup(state);
+  } else {
+    char name[128];
+    trusted_fs_file_name(p->id, name, sizeof name);
+    *path = xasprintf("%s/secrets/%s", state, name);
+  }
   char why[PATH_MAX + 128];
   int dfd = trusted_fs_open_dir(
       *path, TRUSTED_FS_PRIVATE | (create ? TRUSTED_FS_CREATE : 0), why,
@@ -92,7 +93,7 @@ static int svc_set(const mcph_host *api, const char *key, const char *value,
   }
   char *path = NULL;
   int rc = MCPH_OK;
-  int dfd = open_store(api, key, true, &path, err);
+  int dfd = host_secrets_open_dir(api, key, 0, true, &path, err);
   if (dfd < 0) {
     rc = dfd;
     goto out;
@@ -127,7 +128,7 @@ static const char *svc_get(const mcph_host *api, const char *key, size_t *len,
                            mcph_error *err) {
   char *path = NULL, *buf = NULL;
   int fd = -1;
-  int dfd = open_store(api, key, false, &path, err);
+  int dfd = host_secrets_open_dir(api, key, 0, false, &path, err);
   if (dfd < 0) {
     goto out;
   }
@@ -182,7 +183,7 @@ out:
 
 static int svc_remove(const mcph_host *api, const char *key, mcph_error *err) {
   char *path = NULL;
-  int dfd = open_store(api, key, false, &path, err);
+  int dfd = host_secrets_open_dir(api, key, 0, false, &path, err);
   int rc = MCPH_OK;
   if (dfd == MCPH_ENOTFOUND) {
     if (err) { /* no store: no such key either, which is fine */
@@ -208,6 +209,7 @@ const mcph_host_secrets *host_secrets_service(void) {
       .set = svc_set,
       .get = svc_get,
       .remove = svc_remove,
+      .update = host_secrets_update,
   };
   return &svc;
 }

@@ -289,6 +289,19 @@ const void *plugin_extension(plugin *p, const char *id) {
   return p->entry->get_extension(p->ctx, id);
 }
 
+const mcph_options *plugin_options(plugin *p) {
+  if (!p->loaded) {
+    return NULL;
+  }
+  const mcph_options *o =
+      p->provides ? PROVIDED(p->provides, options) : NULL;
+  if (o) {
+    return MCPH_HAS(o, mcph_options, count) ? o : NULL;
+  }
+  o = plugin_extension(p, MCPH_EXT_OPTIONS);
+  return o && MCPH_HAS(o, mcph_options, count) ? o : NULL;
+}
+
 const mcph_transport_factory *plugin_transport(plugin *p, mcph_error *err) {
   if (p->transport) {
     return p->transport;

@@ -119,6 +119,11 @@ bool plugin_may_offer_command(const plugin *p, const char *name);
  * why) and NULL is returned. */
 const void *plugin_extension(plugin *p, const char *id);
 
+/* The global options of a loaded plugin (mcph_options, feature.h), or
+ * NULL: its provides list's when it has them (the plugin is not
+ * initialized for them), else its MCPH_EXT_OPTIONS extension's. */
+const mcph_options *plugin_options(plugin *p);
+
 /* The transport factory of a plugin bound to a type, initializing a
  * deferred plugin first. NULL with the reason in `err` when it cannot be
  * loaded; a failure before the implementation's init ran is tried again

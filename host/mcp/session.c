@@ -144,11 +144,48 @@ static void on_auth_required(void *ud, const mcph_auth_challenge *ch) {
     s->auth_pending = false;
 }
 
-void session_auth_settled(session *s) {
+/* The transport ended on the 401 the provider took up, which has a new
+ * value now: a new transport (which the provider's value goes to before
+ * it starts) and a new initialize; what else was asked waits for it. */
+static void on_auth_timer(void *ud) {
+  session *s = ud;
+  s->auth_timer = NULL;
+  if (s->state != SESS_CONNECTING) {
+    transport_ended(s);
+    return;
+  }
+  host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
+           "connecting again with the new authorization");
+  if (s->init_id > 0) {
+    s->auth_reconnecting = true; /* on_initialized lets this one go */
+    rpc_fail(s->rpc, s->init_id, RPC_ERR_CLOSED, s->close_reason);
+    s->auth_reconnecting = false;
+  }
+  host_auth_detach(s); /* session_connect attaches the new one */
+  s->tf->destroy(s->t);
+  s->t = NULL;
+  s->transport_started = s->transport_closed = false;
+  free(s->close_reason);
+  s->close_reason = NULL;
+  s->fail = FAIL_NONE;
+  s->state = SESS_IDLE;
+  session_connect(s, s->connect_timeout_ms);
+  /* Held since the challenge: the new initialize goes out first. */
+  if (s->transport_started && !s->transport_closed)
+    rpc_hold(s->rpc, false);
+}
+
+void session_auth_settled(session *s, bool new_value) {
   if (!s->auth_pending)
     return;
   s->auth_pending = false;
   if (s->transport_closed) {
+    if (new_value && !s->auth_reconnected && s->state == SESS_CONNECTING) {
+      s->auth_reconnected = true;
+      s->auth_timer = loop_timer_start(s->h->loop, 0, on_auth_timer, s);
+      if (s->auth_timer)
+        return;
+    }
     transport_ended(s); /* held back by on_close */
     return;
   }
@@ -515,8 +552,8 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
   (void)take;
   session *s = ud;
   s->init_id = 0;
-  if (s->fallback_timer)
-    return; /* on_fallback_timer connects again */
+  if (s->fallback_timer || s->auth_reconnecting)
+    return; /* on_fallback_timer or on_auth_timer connects again */
   if (err && err->status == RPC_ERR_TRANSPORT) {
     fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE, "%s",
          err->message);
@@ -748,7 +785,11 @@ void session_connect(session *s, uint64_t timeout_ms) {
          err.message[0] ? err.message : "invalid configuration");
     return;
   }
-  host_auth_attach(s);
+  char why[1024];
+  if (!host_auth_attach(s, why, sizeof why)) {
+    fail(s, FAIL_AUTH, "%s", why);
+    return;
+  }
   rc = s->tf->start(s->t, &err);
   if (rc != 0) {
     fail(s, rc == MCPH_EINVAL ? FAIL_CONFIG : FAIL_UNREACHABLE, "%s",
@@ -846,6 +887,8 @@ void session_free(session *s) {
     loop_timer_cancel(s->h->loop, s->reconnect_timer);
   if (s->fallback_timer)
     loop_timer_cancel(s->h->loop, s->fallback_timer);
+  if (s->auth_timer)
+    loop_timer_cancel(s->h->loop, s->auth_timer);
   free(s->http_failure);
   rpc_free(s->rpc);
   host_auth_detach(s);

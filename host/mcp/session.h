@@ -101,6 +101,12 @@ struct session {
   bool legacy_sse;            /* it is: the session runs on "sse" */
   char *http_failure;         /* why streamable HTTP failed, for the hint */
   loop_timer *fallback_timer; /* the switch, out of the transport's call */
+  /* A connection whose transport ended on the 401 the auth provider took
+   * up (the sse stream's GET, the ws upgrade) connects again, once, when
+   * the provider got a new value: from this timer, out of its call. */
+  loop_timer *auth_timer;
+  bool auth_reconnected;  /* it did (once per session) */
+  bool auth_reconnecting; /* the old initialize is being dropped */
 };
 
 session *session_new(host *h, const server_config *cfg);
@@ -115,9 +121,11 @@ const char *session_type(const session *s);
 void session_connect(session *s, uint64_t timeout_ms);
 /* Starts a graceful close; state becomes SESS_CLOSED when done. */
 void session_close(session *s);
-/* The auth provider set a new Authorization value (or gave up): what was
- * held for it since its challenge goes out again, once. */
-void session_auth_settled(session *s);
+/* The auth provider set a new Authorization value (`new_value`) or gave
+ * up: what was held for it since its challenge goes out again, once; a
+ * connection whose transport ended on that challenge connects again with
+ * the new value (once), or fails. */
+void session_auth_settled(session *s, bool new_value);
 bool session_is_settled(const session *s); /* ready, failed or closed */
 
 /* Connects a failed session again with a new transport (a respawn for

@@ -118,19 +118,9 @@ static const char *str(const cJSON *o, const char *k) {
   return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static void logout_work(job *j) {
-  logout_job *lj = (logout_job *)j;
-  char why[512];
-  if (store_lock(&lj->st, why, sizeof why) != 0) {
-    snprintf(lj->message, sizeof lj->message, "%s", why);
-    return;
-  }
-  cJSON *doc = store_read(&lj->st, why, sizeof why);
-  if (!doc) {
-    snprintf(lj->message, sizeof lj->message, "%s", why);
-    store_unlock(&lj->st);
-    return;
-  }
+/* Inside the lock: revokes and forgets each entry of the server. */
+static int logout_fn(cJSON *doc, void *ud) {
+  logout_job *lj = ud;
   cJSON *all = cJSON_GetObjectItemCaseSensitive(doc, "mcpOAuth");
   for (cJSON *e = all ? all->child : NULL, *next; e; e = next) {
     next = e->next;
@@ -151,11 +141,15 @@ static void logout_work(job *j) {
       cJSON_DeleteItemFromObjectCaseSensitive(e, "expiresAt");
     }
   }
-  if (lj->found && store_write(&lj->st, doc, why, sizeof why) != 0) {
+  return lj->found ? 1 : 0;
+}
+
+static void logout_work(job *j) {
+  logout_job *lj = (logout_job *)j;
+  char why[512];
+  if (store_update(&lj->st, logout_fn, lj, why, sizeof why) != 0) {
     snprintf(lj->message, sizeof lj->message, "%s", why);
   }
-  store_unlock(&lj->st);
-  cJSON_Delete(doc);
 }
 
 static void logout_done(job *j) {
@@ -179,9 +173,7 @@ static void logout_done(job *j) {
 static void logout_release(job *j) {
   logout_job *lj = (logout_job *)j;
   free(lj->name);
-  free(lj->st.dir);
   free(lj->st.path);
-  free(lj->st.lock);
   free(lj);
 }
 
@@ -257,9 +249,7 @@ static int status_start(void *ctx, mcph_run *run, int argc,
   }
   char why[512];
   cJSON *doc = store_read(&st, why, sizeof why);
-  free(st.dir);
   free(st.path);
-  free(st.lock);
   if (!doc) {
     return mcph_error_set(err, MCPH_EIO, "%s", why);
   }

@@ -14,6 +14,8 @@
 
 #include "flow.h"
 
+/* MCP-Protocol-Version on discovery when no session said which it uses
+ * (mcp login): the newest the host speaks at initialize. */
 #define PROTOCOL_VERSION "2025-11-25"
 
 /* The origin ("http://h:p") and path without a trailing '/' of `url`, and
@@ -103,7 +105,8 @@ static int fetch_doc(oauth_flow *f, const char *url, bool next_on_502,
                      cJSON **doc) {
   oauth_req rq = {.method = "GET",
                   .url = url,
-                  .protocol_version = PROTOCOL_VERSION,
+                  .protocol_version = f->protocol_version ? f->protocol_version
+                                                          : PROTOCOL_VERSION,
                   .deadline_ms = f->deadline_ms};
   oauth_resp r;
   char why[512];
@@ -160,7 +163,7 @@ static char *canonical(const char *url) {
   return oauth_strndup(url, n);
 }
 
-static bool same_issuer(const char *a, const char *b) {
+bool same_issuer(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b);
   if (la && a[la - 1] == '/') {
     la--;
@@ -366,6 +369,30 @@ out:
   free(q);
   free(as_url);
   return ret;
+}
+
+bool discover_as_moved(oauth_flow *f, const char *issuer) {
+  char *o = NULL, *p = NULL, *q = NULL;
+  cJSON *prm = NULL;
+  bool moved = false;
+  if (!issuer || f->sv.as_metadata_url ||
+      split_url(f->sv.url, &o, &p, &q) != 0) {
+    goto out;
+  }
+  if (find_prm(f, o, p, q, &prm) == 1) {
+    const cJSON *list =
+        cJSON_GetObjectItemCaseSensitive(prm, "authorization_servers");
+    const cJSON *first =
+        cJSON_IsArray(list) ? cJSON_GetArrayItem(list, 0) : NULL;
+    moved = cJSON_IsString(first) && !same_issuer(first->valuestring, issuer);
+  }
+  f->message[0] = '\0'; /* a failed look is no failure of the flow */
+out:
+  cJSON_Delete(prm);
+  free(o);
+  free(p);
+  free(q);
+  return moved;
 }
 
 void meta_free(oauth_meta *m) {

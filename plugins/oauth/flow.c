@@ -88,26 +88,41 @@ out:
   return ret;
 }
 
-static int with_store(oauth_flow *f, cJSON **doc) {
-  char why[512];
-  if (store_lock(&f->st, why, sizeof why) != 0) {
+static void store_failed(oauth_flow *f, int rc, const char *why) {
+  if (rc == -1) {
     snprintf(f->message, sizeof f->message, "%s", why);
-    return -1;
   }
-  *doc = store_read(&f->st, why, sizeof why);
-  if (!*doc) {
-    store_unlock(&f->st);
-    snprintf(f->message, sizeof f->message, "%s", why);
-    return -1;
-  }
-  return 0;
 }
 
-static int save(oauth_flow *f, cJSON *doc) {
-  char why[512];
-  if (store_write(&f->st, doc, why, sizeof why) != 0) {
-    snprintf(f->message, sizeof f->message, "%s", why);
-    return -1;
+typedef struct stored_ctx {
+  oauth_flow *f;
+  int ret;      /* as stored_or_refreshed's */
+  bool dropped; /* the refresh token was dead */
+  bool moved;   /* the server names another AS now: its tokens are void */
+} stored_ctx;
+
+/* Inside the lock: the file as it is now, so that a token another
+ * process stored meanwhile is used instead of refreshing again. */
+static int stored_fn(cJSON *doc, void *ud) {
+  stored_ctx *c = ud;
+  oauth_flow *f = c->f;
+  cJSON *e = store_entry(doc, f->sv.key, false);
+  char *tok = e ? oauth_json_str(e, "accessToken") : NULL;
+  bool step_up = f->status == 403;
+  if (tok && !step_up && !expiring(e) &&
+      (!f->sent_token || strcmp(tok, f->sent_token) != 0)) {
+    f->token = tok; /* another process (or an earlier flow) got one */
+    c->ret = 1;
+    return 0;
+  }
+  free(tok);
+  if (e && c->moved) {
+    drop_tokens(e); /* never spent at, or refreshed for, the new AS */
+    return 1;
+  }
+  if (e && !step_up) {
+    c->ret = refresh(f, e, &c->dropped);
+    return c->ret == 1 || c->dropped ? 1 : 0;
   }
   return 0;
 }
@@ -115,43 +130,40 @@ static int save(oauth_flow *f, cJSON *doc) {
 /* Step 1 and 2: what is stored, or a refresh. 1: f->token set; 0: go on;
  * -1: the store failed. */
 static int stored_or_refreshed(oauth_flow *f) {
-  cJSON *doc;
-  if (with_store(f, &doc) != 0) {
-    return -1;
-  }
-  int ret = 0;
-  cJSON *e = store_entry(doc, f->sv.key, false);
-  char *tok = e ? oauth_json_str(e, "accessToken") : NULL;
-  bool step_up = f->status == 403;
-  if (tok && !step_up && !expiring(e) &&
-      (!f->sent_token || strcmp(tok, f->sent_token) != 0)) {
-    f->token = tok; /* another process (or an earlier flow) got one */
-    tok = NULL;
-    ret = 1;
-    goto out;
-  }
-  bool dropped = false;
-  if (e && !step_up) {
-    ret = refresh(f, e, &dropped);
-    if (ret == 1 || dropped) {
-      if (save(f, doc) != 0) {
-        free(f->token);
-        f->token = NULL;
-        ret = -1; /* never use a token that was not stored */
-      }
-    }
-    if (dropped) {
+  stored_ctx c = {.f = f};
+  char why[512];
+  if (f->kind == FLOW_CHALLENGE && f->status == 401 && f->sent_token) {
+    /* A token refused: is it the server that changed its authorization
+     * server (SEP-2352)? Then that AS's tokens and client are not used
+     * again, and the full flow registers at the new one. Looked up
+     * before the lock, which a network request should not hold. */
+    cJSON *doc = store_read(&f->st, why, sizeof why);
+    char *iss = oauth_json_str(store_entry(doc, f->sv.key, false), "issuer");
+    cJSON_Delete(doc);
+    f->deadline_ms = oauth_now_ms() + f->phase_ms;
+    c.moved = iss && discover_as_moved(f, iss);
+    if (c.moved) {
       fprintf(stderr,
-              "mcphost: server \"%s\": the refresh token was refused "
-              "(invalid_grant); authorization is needed again\n",
+              "mcphost: server \"%s\" names another authorization server "
+              "now; authorizing there anew\n",
               f->sv.name);
     }
+    free(iss);
   }
-out:
-  free(tok);
-  store_unlock(&f->st);
-  cJSON_Delete(doc);
-  return ret;
+  int rc = store_update(&f->st, stored_fn, &c, why, sizeof why);
+  if (rc != 0) {
+    store_failed(f, rc, why);
+    free(f->token);
+    f->token = NULL;
+    return -1; /* never use a token that was not stored */
+  }
+  if (c.dropped) {
+    fprintf(stderr,
+            "mcphost: server \"%s\": the refresh token was refused "
+            "(invalid_grant); authorization is needed again\n",
+            f->sv.name);
+  }
+  return c.ret;
 }
 
 /* SEP-990: the IdP's ID token exchanged for an ID-JAG at the IdP, then
@@ -240,19 +252,65 @@ static char *pick_scope(oauth_flow *f, const oauth_meta *m) {
   return s;
 }
 
-static void forget_registration(oauth_flow *f, const char *issuer) {
-  cJSON *doc;
-  if (with_store(f, &doc) != 0) {
-    return;
-  }
-  cJSON *e = store_entry(doc, f->sv.key, false);
+typedef struct forget_ctx {
+  oauth_flow *f;
+  const char *issuer;
+} forget_ctx;
+
+static int forget_fn(cJSON *doc, void *ud) {
+  forget_ctx *c = ud;
+  cJSON *e = store_entry(doc, c->f->sv.key, false);
   cJSON *cl = e ? cJSON_GetObjectItemCaseSensitive(e, "clients") : NULL;
-  if (cl) {
-    cJSON_DeleteItemFromObjectCaseSensitive(cl, issuer);
-    save(f, doc);
+  if (!cl || !cJSON_GetObjectItemCaseSensitive(cl, c->issuer)) {
+    return 0;
   }
-  store_unlock(&f->st);
-  cJSON_Delete(doc);
+  cJSON_DeleteItemFromObjectCaseSensitive(cl, c->issuer);
+  return 1;
+}
+
+static void forget_registration(oauth_flow *f, const char *issuer) {
+  forget_ctx c = {f, issuer};
+  char why[512];
+  store_failed(f, store_update(&f->st, forget_fn, &c, why, sizeof why), why);
+}
+
+/* What a completed grant stores, in one update. */
+typedef struct save_ctx {
+  oauth_flow *f;
+  const oauth_meta *m;
+  const oauth_client *c;
+  const oauth_tokens *t;
+  cJSON *regs;
+  const char *scope;
+} save_ctx;
+
+static int save_fn(cJSON *doc, void *ud) {
+  save_ctx *x = ud;
+  oauth_flow *f = x->f;
+  cJSON *e = store_entry(doc, f->sv.key, true);
+  if (!e) {
+    snprintf(f->message, sizeof f->message, "%s: no mcpOAuth object",
+             f->st.path);
+    return -1;
+  }
+  put_str(e, "serverName", f->sv.name);
+  put_str(e, "serverUrl", f->sv.url);
+  put_str(e, "issuer", x->m->issuer);
+  put_str(e, "resource", x->m->resource);
+  put_str(e, "tokenEndpoint", x->m->token_endpoint);
+  put_str(e, "revocationEndpoint", x->m->revocation_endpoint);
+  put_str(e, "clientId", x->c->id);
+  put_str(e, "clientSecret", x->c->secret);
+  put_str(e, "clientMethod", pick_auth_method(x->m, x->c));
+  put_str(e, "clientKind", x->c->kind);
+  cJSON *rc = cJSON_GetObjectItemCaseSensitive(x->regs, "clients");
+  if (rc) {
+    cJSON_DeleteItemFromObjectCaseSensitive(e, "clients");
+    cJSON_AddItemToObject(e, "clients", cJSON_Duplicate(rc, true));
+  }
+  drop_tokens(e);
+  put_tokens(e, x->t, x->scope);
+  return 1;
 }
 
 /* 0: tokens stored; -1: failed (f->message); -2: the registration was
@@ -264,6 +322,7 @@ static int full_flow(oauth_flow *f) {
   char *code = NULL, *verifier = NULL, *scope = NULL;
   cJSON *regs = cJSON_CreateObject(); /* registrations made here */
   cJSON *doc = NULL;
+  char why[512];
   int listen_fd = -1, ret = -1;
   char error[64] = "";
   bool cc = strcmp(f->sv.grant, "client_credentials") == 0;
@@ -275,6 +334,9 @@ static int full_flow(oauth_flow *f) {
              "server \"%s\" is not authorized yet; run `mcphost mcp login "
              "%s`",
              f->sv.name, f->sv.name);
+    if (f->at_connect) {
+      needs_auth_mark(&f->st, f->sv.key, true); /* Claude Code's rule */
+    }
     goto out;
   }
   if (discover(f, &m) != 0) {
@@ -284,7 +346,9 @@ static int full_flow(oauth_flow *f) {
   free(f->scope);
   f->scope = oauth_strdup(scope);
   /* The registrations kept so far, to reuse one. */
-  if (with_store(f, &doc) != 0) {
+  doc = store_read(&f->st, why, sizeof why);
+  if (!doc) {
+    snprintf(f->message, sizeof f->message, "%s", why);
     goto out;
   }
   cJSON *kept = store_entry(doc, f->sv.key, false);
@@ -292,7 +356,6 @@ static int full_flow(oauth_flow *f) {
   if (kc) {
     cJSON_AddItemToObject(regs, "clients", cJSON_Duplicate(kc, true));
   }
-  store_unlock(&f->st);
   cJSON_Delete(doc);
   doc = NULL;
   int port = f->sv.callback_port;
@@ -335,33 +398,14 @@ static int full_flow(oauth_flow *f) {
   if (ret != 0) {
     goto out;
   }
-  ret = -1;
-  if (with_store(f, &doc) != 0) {
-    goto out;
+  save_ctx sc = {f, &m, &c, &t, regs, scope};
+  int src = store_update(&f->st, save_fn, &sc, why, sizeof why);
+  store_failed(f, src, why);
+  ret = src == 0 ? 0 : -1;
+  if (ret == 0) {
+    f->token = oauth_strdup(t.access); /* stored before it is used */
+    needs_auth_mark(&f->st, f->sv.key, false);
   }
-  cJSON *e = store_entry(doc, f->sv.key, true);
-  put_str(e, "serverName", f->sv.name);
-  put_str(e, "serverUrl", f->sv.url);
-  put_str(e, "issuer", m.issuer);
-  put_str(e, "resource", m.resource);
-  put_str(e, "tokenEndpoint", m.token_endpoint);
-  put_str(e, "revocationEndpoint", m.revocation_endpoint);
-  put_str(e, "clientId", c.id);
-  put_str(e, "clientSecret", c.secret);
-  put_str(e, "clientMethod", pick_auth_method(&m, &c));
-  put_str(e, "clientKind", c.kind);
-  cJSON *rc = cJSON_GetObjectItemCaseSensitive(regs, "clients");
-  if (rc) {
-    cJSON_DeleteItemFromObjectCaseSensitive(e, "clients");
-    cJSON_AddItemToObject(e, "clients", cJSON_Duplicate(rc, true));
-  }
-  drop_tokens(e);
-  put_tokens(e, &t, scope);
-  if (save(f, doc) == 0) {
-    f->token = oauth_strdup(t.access);
-    ret = 0;
-  }
-  store_unlock(&f->st);
 out:
   if (listen_fd >= 0) {
     close(listen_fd);
@@ -398,15 +442,14 @@ void flow_run(oauth_flow *f) {
 
 void flow_free(oauth_flow *f) {
   oauth_server_free(&f->sv);
-  free(f->st.dir);
   free(f->st.path);
-  free(f->st.lock);
   free(f->ch_scope);
   free(f->ch_error);
   free(f->ch_resource_metadata);
   free(f->sent_token);
   free(f->step_scope);
   free(f->xaa_idp);
+  free(f->protocol_version);
   free(f->token);
   free(f->scope);
   free(f);

@@ -28,6 +28,10 @@ typedef struct oauth_flow {
   char *sent_token;    /* the access token the server refused, or NULL */
   char *step_scope;    /* the scopes asked for before, for a step-up */
   char *xaa_idp;       /* the xaaIdp settings as JSON text, or NULL */
+  /* The session's MCP protocol version (the challenge's), sent on
+   * discovery requests; NULL: the newest (discovery.c). */
+  char *protocol_version;
+  bool at_connect; /* the 401 came while the connection was being made */
   _Atomic int cancel;  /* set by the loop at exit: stop waiting */
   int64_t phase_ms;    /* how long each network phase may take */
   int64_t deadline_ms; /* the current phase's end (wall clock) */
@@ -57,6 +61,13 @@ typedef struct oauth_meta {
  * with f->message. */
 int discover(oauth_flow *f, oauth_meta *m);
 void meta_free(oauth_meta *m);
+/* Whether the protected resource metadata names an authorization server
+ * other than `issuer` now (SEP-2352: the server moved to another AS);
+ * false when it cannot tell (no PRM, a failed request). Blocking. */
+bool discover_as_moved(oauth_flow *f, const char *issuer);
+/* Issuer identifiers equal but for one trailing '/' (RFC 8414 §3.3, as
+ * the TS SDK compares them). */
+bool same_issuer(const char *a, const char *b);
 /* Whether the AS metadata lists `value` in array `field` (true when the
  * list is absent and `absent_ok`). */
 bool meta_lists(const oauth_meta *m, const char *field, const char *value,

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
+#include <mcphost/mcphost.h>
 
 #define OAUTH_ID "mcphost.oauth"
 
@@ -107,25 +108,39 @@ bool oauth_has_scope(const char *list, const char *w, size_t n);
 char *oauth_read_file(const char *path, size_t max);
 
 /* ---- store.c: $XDG_STATE_HOME/mcphost/credentials.json ---- */
+/* The credential document, kept by the host's secrets service (its
+ * shared document "credentials.json"). Any thread: a flow's keeps a copy
+ * filled on the loop. */
 typedef struct oauth_store {
-  char *dir;  /* the state directory (0700) */
-  char *path; /* credentials.json (0600) */
-  char *lock; /* credentials.json.lock */
-  int lock_fd;
+  const mcph_host *host;        /* the plugin's table */
+  const mcph_host_secrets *sec; /* its secrets service */
+  char *path;                   /* the file, for messages */
 } oauth_store;
-/* Takes the exclusive lock (blocking up to 30 s). 0 or -1 with `why`. */
-int store_lock(oauth_store *st, char *why, size_t why_len);
-void store_unlock(oauth_store *st);
-/* Reads the whole file (an empty document when there is none). Refuses a
- * file that is not the user's, not a regular file, or readable by
- * others: NULL with `why`. A corrupt file is moved aside to
- * credentials.json.corrupt-<time> and read as empty. */
+/* What store_update runs on the document: 1 to write it as changed, 0
+ * to leave it as it is, -1 when it failed (with its own message). */
+typedef int (*store_fn)(cJSON *doc, void *ud);
+/* Runs fn on the document under the lock (the service waits up to 30 s
+ * for another holder): the file read inside the lock (an empty document
+ * when there is none; a corrupt one read as empty, and kept aside as
+ * credentials.json.corrupt-<time> when anything is written), then what
+ * fn changed written whole. fn may block (a refresh). Returns 0, -1 when
+ * the store failed (why: a refused file is named), -2 when fn did. */
+int store_update(oauth_store *st, store_fn fn, void *ud, char *why,
+                 size_t why_len);
+/* A copy of the document read without the lock (never half of one), for
+ * the loop; NULL with `why` as above. */
 cJSON *store_read(oauth_store *st, char *why, size_t why_len);
-/* Writes `doc` whole: a temporary file 0600, fsync, rename, fsync of the
- * directory. 0 or -1 with `why`. Call with the lock held. */
-int store_write(oauth_store *st, const cJSON *doc, char *why, size_t why_len);
 /* The entry of `key` in doc.mcpOAuth (created when `create`). */
 cJSON *store_entry(cJSON *doc, const char *key, bool create);
+
+/* ---- needs_auth.c: the needs-auth cache (15 minutes) ---- */
+#define NEEDS_AUTH_TTL_MS (15 * 60 * 1000)
+/* Records (`on`) or forgets that the server of credential key
+ * `server_key` needs an authorization no one could give. Any thread
+ * (takes the cache's lock); a failure costs the cache only. */
+void needs_auth_mark(oauth_store *st, const char *server_key, bool on);
+/* Whether a run recorded so within the last 15 minutes. Loop (no lock). */
+bool needs_auth_cached(oauth_store *st, const char *server_key);
 
 /* ---- the server a flow is for ---- */
 typedef struct oauth_server {

@@ -48,19 +48,20 @@ int oplugin_store(oplugin *pl, oauth_store *st) {
   if (!dir) {
     return -1;
   }
-  obuf p = {0}, l = {0};
+  obuf p = {0};
   ob_printf(&p, "%s/credentials.json", dir);
-  ob_printf(&l, "%s/credentials.json.lock", dir);
-  *st = (oauth_store){
-      .dir = oauth_strdup(dir), .path = p.data, .lock = l.data, .lock_fd = -1};
+  *st = (oauth_store){.host = pl->host, .sec = pl->secrets, .path = p.data};
   return 0;
 }
 
-/* --oauth-browser of `mcp login`, else MCPHOST_OAUTH_BROWSER. (Not a
- * global option: a plugin's global options are read by initializing it
- * at every start, which would load libcurl and OpenSSL into every run.) */
+/* --oauth-browser after `mcp login`, else the global --oauth-browser
+ * (declared in the stub's provides list, so the host parses it without
+ * initializing the plugin), else MCPHOST_OAUTH_BROWSER. */
 static int browser_mode(oplugin *pl, bool *bad) {
   const char *v = pl->browser_flag;
+  if ((!v || !*v) && pl->feat && pl->feat->option) {
+    v = pl->feat->option(pl->host, OAUTH_BROWSER_OPTION);
+  }
   if (!v || !*v) {
     v = getenv("MCPHOST_OAUTH_BROWSER");
   }
@@ -121,8 +122,8 @@ oauth_flow *oplugin_flow(oplugin *pl, oserver *s, flow_kind kind) {
   f->browser = browser_mode(pl, &bad);
   if (bad) {
     oplugin_log(pl, MCPH_LOG_WARN, NULL,
-                "MCPHOST_OAUTH_BROWSER is not auto, print or follow; auto "
-                "is used");
+                "--oauth-browser (or MCPHOST_OAUTH_BROWSER) is not auto, "
+                "print or follow; auto is used");
   }
   f->kind = kind;
   f->interactive = pl->feat && pl->feat->interactive(pl->host);
@@ -157,9 +158,10 @@ static void flow_work(job *j) {
 }
 
 static void set_value(oplugin *pl, oserver *s, const char *token) {
+  char *copy = oauth_strdup(token); /* `token` may be s->token itself */
   free(s->token);
   free(s->value);
-  s->token = oauth_strdup(token);
+  s->token = copy;
   s->value = NULL;
   if (token) {
     obuf v = {0};
@@ -284,9 +286,7 @@ static const char *authorization(void *ctx, const char *server,
     if (!doc) {
       oplugin_log(pl, MCPH_LOG_ERROR, server, "%s", why);
     }
-    free(st.dir);
     free(st.path);
-    free(st.lock);
   }
   cJSON *e = doc ? store_entry(doc, sv.key, false) : NULL;
   const cJSON *at = cJSON_GetObjectItemCaseSensitive(e, "accessToken");
@@ -378,16 +378,64 @@ static int challenge(void *ctx, const char *server,
   f->ch_scope = oauth_strdup(ch->scope);
   f->ch_error = oauth_strdup(ch->error);
   f->ch_resource_metadata = oauth_strdup(ch->resource_metadata);
+  const char *state =
+      pl->servers ? pl->servers->state(pl->host, server, NULL) : NULL;
+  f->at_connect = state && strcmp(state, "connecting") == 0;
+  if (MCPH_HAS(ch, mcph_auth_challenge, protocol_version)) {
+    f->protocol_version = oauth_strdup(ch->protocol_version);
+  }
   if (oplugin_start_flow(pl, s, f) != 0) {
     return MCPH_ENOTSUP;
   }
   return MCPH_OK;
 }
 
+/* The needs-auth cache (needs_auth.c): a server that a run with nobody
+ * to sign in found unauthorized within 15 minutes is not contacted by
+ * another such run. A run that can authorize without a person (follow
+ * mode, client_credentials, cross-app access) or with one always tries. */
+static const char *needs_auth(void *ctx, const char *server,
+                              const char *config_json) {
+  oplugin *pl = ctx;
+  oserver *s = oplugin_server(pl, server, false);
+  bool bad;
+  if (!s || s->token || (pl->feat && pl->feat->interactive(pl->host)) ||
+      browser_mode(pl, &bad) == BROWSER_FOLLOW) {
+    return NULL;
+  }
+  /* Headers of its own (an API key, a headersHelper): the user signs in
+   * another way, which the cache knows nothing of. */
+  cJSON *cfg = cJSON_Parse(config_json);
+  bool own = cJSON_HasObjectItem(cfg, "headers") ||
+             cJSON_HasObjectItem(cfg, "headersHelper");
+  cJSON_Delete(cfg);
+  oauth_server sv;
+  char why[512];
+  if (own ||
+      oauth_server_parse(&sv, server, config_json, why, sizeof why) != 0) {
+    return NULL; /* (a bad one: authorization() said why) */
+  }
+  bool person = strcmp(sv.grant, "authorization_code") == 0 && !sv.xaa;
+  oauth_store st = {0};
+  bool cached =
+      person && oplugin_store(pl, &st) == 0 && needs_auth_cached(&st, sv.key);
+  free(st.path);
+  oauth_server_free(&sv);
+  if (!cached) {
+    return NULL;
+  }
+  snprintf(pl->reason, sizeof pl->reason,
+           "server \"%s\" is not authorized yet; run `mcphost mcp login %s` "
+           "(a run found so within 15 minutes: not contacted)",
+           server, server);
+  return pl->reason;
+}
+
 static const mcph_auth_provider provider = {
     .struct_size = sizeof provider,
     .authorization = authorization,
     .challenge = challenge,
+    .needs_auth = needs_auth,
 };
 
 static int init(const mcph_host *host, void **ctx, mcph_error *err) {
@@ -399,6 +447,7 @@ static int init(const mcph_host *host, void **ctx, mcph_error *err) {
   pl->auth = host->get_service(host, MCPH_SERVICE_AUTH);
   pl->feat = host->get_service(host, MCPH_SERVICE_FEATURES);
   pl->servers = host->get_service(host, MCPH_SERVICE_SERVERS);
+  pl->secrets = host->get_service(host, MCPH_SERVICE_SECRETS);
   *ctx = pl;
   return MCPH_OK;
 }

@@ -14,5 +14,9 @@
   "client registration, PKCE, refresh, client credentials, cross-app "         \
   "access; mcp login, logout and auth-status."
 #define PLUGIN_COMMANDS "mcp login", "mcp logout", "mcp auth-status"
+/* The global option of every command (mcph_provides.options). */
+#define OAUTH_BROWSER_OPTION "oauth-browser"
+#define OAUTH_BROWSER_HELP                                                     \
+  "OAuth sign-in: auto, print or follow (MCPHOST_OAUTH_BROWSER)"
 
 #endif

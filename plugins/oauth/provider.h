@@ -32,9 +32,11 @@ typedef struct oplugin {
   const mcph_host_auth *auth;
   const mcph_host_features *feat;
   const mcph_host_servers *servers;
+  const mcph_host_secrets *secrets; /* credentials.json (store.c) */
   job *jobs;
   oserver *list;
   const char *browser_flag; /* `mcp login --oauth-browser=MODE`, or NULL */
+  char reason[512];         /* what needs_auth() returned last */
 } oplugin;
 
 oserver *oplugin_server(oplugin *pl, const char *name, bool create);
@@ -44,8 +46,8 @@ oauth_flow *oplugin_flow(oplugin *pl, oserver *s, flow_kind kind);
 /* Starts `f` for `s` on a thread; the result is set on the connection
  * (and ends s->login). 0 or -1. */
 int oplugin_start_flow(oplugin *pl, oserver *s, oauth_flow *f);
-/* The credential store's paths (new strings in *st): -1 without a state
- * directory. */
+/* The credential store (its path a new string in *st): -1 without a
+ * state directory. */
 int oplugin_store(oplugin *pl, oauth_store *st);
 void oplugin_log(oplugin *pl, int level, const char *server, const char *fmt,
                  ...) __attribute__((format(printf, 4, 5)));

@@ -38,6 +38,14 @@ check "the trace is there to read" test "$(loads libcjson)" -ge 1
 check "an ASCII-only stdio server loads no libcurl" test "$(loads libcurl)" = 0
 check "an ASCII-only stdio server loads no ICU" test "$(loads libicu)" = 0
 
+# A plugin's global option comes from its provides list: giving the
+# OAuth plugin's to a stdio run maps neither libcurl nor OpenSSL (its
+# implementation is not opened to parse it).
+run_traced --oauth-browser=print --config "$D" tools
+expect "--oauth-browser is taken by a stdio run" 0 --out "mcp__demo__echo"
+check "... which loads no libcurl" test "$(loads libcurl)" = 0
+check "... nor OpenSSL" test "$(loads libssl)" = 0
+
 # Fullwidth letters and a zero-width space: only ICU turns them into
 # "full width". A tool result is kept as sent, which needs no ICU; with
 # --sanitize=full it is sanitized as names are.

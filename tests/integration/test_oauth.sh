@@ -8,20 +8,11 @@
 # any line mcphost wrote.
 . "$(dirname "$0")/lib.sh"
 unset MCPHOST_PLUGIN_PATH MCPHOST_OAUTH_BROWSER
+. "$(dirname "$0")/oauth_lib.sh"
 CREDS="$XDG_STATE_HOME/mcphost/credentials.json"
-SRVLOG="$TMP/as.log"
 ALL_OUT="$TMP/all-output"
 : >"$ALL_OUT"
 
-# server ARGS...: a fresh AS + MCP server; sets URL and C (its config).
-server() {
-  start_node "$SRCDIR/tests/servers/oauth_server.mjs" --log "$SRVLOG" "$@" || exit 1
-  URL="http://127.0.0.1:$NODE_PORT/mcp"
-  C="$TMP/oauth-$NODE_PORT.json"
-  config_file "$C" "{\"srv\": {\"type\": \"http\", \"url\": \"$URL\"}}"
-  rm -rf "$XDG_STATE_HOME/mcphost"
-}
-stat_of() { curl -s "http://127.0.0.1:$NODE_PORT/stats" | jq -r ".$1"; }
 keep() { cat "$TMP/out" "$TMP/err" >>"$ALL_OUT"; }
 orun() { run "$@"; keep; }
 # Rewrites the stored entry with jq EXPR, keeping the file 0600.
@@ -36,8 +27,33 @@ expect "a run that no one can approve fails as needing authorization and names t
 [ "$(stat_of authorizations)" = 0 ] && ok "... without sending an authorization request" ||
   bad "an authorization request was sent by a non-interactive run"
 
+# The needs-auth cache (Claude Code's, 15 minutes): the next run that no
+# one can approve does not contact the server at all.
+NA_CACHE="$XDG_STATE_HOME/mcphost/mcp-needs-auth-cache.json"
+jq -e '.[] | .timestamp > 0' "$NA_CACHE" >/dev/null 2>&1 &&
+  ok "... and the server is recorded in mcp-needs-auth-cache.json" ||
+  bad "no needs-auth cache entry: $(cat "$NA_CACHE" 2>/dev/null)"
+before=$(stat_of mcp_requests)
+orun --config "$C" call mcp__srv__whoami
+expect "a second such run within 15 minutes fails as needs-auth and names the login" 7 \
+  --err 'is not authorized yet; run `mcphost mcp login srv`' --err "not contacted"
+[ "$(stat_of mcp_requests)" = "$before" ] && ok "... without a request to the server" ||
+  bad "the server got $(( $(stat_of mcp_requests) - before )) requests"
+orun --config "$C" servers
+expect "servers shows it as needs-auth" 7 --out "needs-auth"
+jq '.[].timestamp -= 16 * 60 * 1000' "$NA_CACHE" >"$NA_CACHE.new" &&
+  chmod 600 "$NA_CACHE.new" && mv "$NA_CACHE.new" "$NA_CACHE"
+orun --config "$C" call mcp__srv__whoami
+expect "after 15 minutes the server is contacted again" 7 --err 'is not authorized yet' \
+  --no-err "not contacted"
+[ "$(stat_of mcp_requests)" -gt "$before" ] && ok "... with a request" ||
+  bad "the server got no request"
+
 MCPHOST_OAUTH_BROWSER=follow orun -vv --config "$C" mcp login srv
 expect "mcp login authorizes (follow mode) and stores the tokens" 0 --out 'Authorized server "srv"'
+jq -e 'length == 0' "$NA_CACHE" >/dev/null &&
+  ok "... and ends the needs-auth cache entry" || bad "cache after login: $(cat "$NA_CACHE")"
+
 mode_dir=$(stat -c %a "$XDG_STATE_HOME/mcphost") mode_file=$(stat -c %a "$CREDS")
 [ "$mode_file" = 600 ] && [ "$mode_dir" = 700 ] && ok "credentials.json is 0600 in a 0700 directory" ||
   bad "credentials.json modes: file $mode_file, directory $mode_dir"
@@ -200,6 +216,49 @@ grep -q '^--url=http://127.0.0.1:[0-9]*/authorize?response_type=code%26client_id
   "$TMP/obrowser.arg" 2>/dev/null &&
   ok "... a %s inside a word got the URL with '&' percent-encoded" ||
   bad "the browser's --url word: $(cat "$TMP/obrowser.arg" 2>/dev/null)"
+
+# --oauth-browser=MODE is an option of every command (the plugin's
+# provides list declares it): a call with follow authorizes without a
+# person, as MCPHOST_OAUTH_BROWSER=follow does; mcp login's own flag
+# still wins over it.
+server
+orun --oauth-browser=follow --config "$C" call mcp__srv__whoami
+expect "a call with the global --oauth-browser=follow authorizes and succeeds" 0 \
+  --out "scope mcp:read"
+[ "$(stat_of authorizations)" = 1 ] && ok "... with one authorization request" ||
+  bad "authorized $(stat_of authorizations) times"
+orun --oauth-browser=bogus --config "$C" mcp login srv --oauth-browser=follow
+expect "mcp login's --oauth-browser wins over the global one" 0 \
+  --out 'Authorized server "srv"' --no-err "is not auto, print or follow"
+orun --help
+expect "--help lists --oauth-browser" 0 --out "--oauth-browser=MODE"
+
+# Discovery sends the MCP-Protocol-Version the session uses: the newest
+# before any session (mcp login), the negotiated one after a 401 that
+# came once the session had negotiated 2025-06-18 (the refresh token is
+# dead too, so the full flow, discovery included, runs again).
+server --protocol-version 2025-06-18 --refuse-after-initialize --kill-refresh
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
+expect "login against a server that will speak 2025-06-18" 0 --out 'Authorized server "srv"'
+v=$(curl -s "http://127.0.0.1:$NODE_PORT/stats" | jq -c '.discovery_versions | unique')
+[ "$v" = '["2025-11-25"]' ] && ok "... discovery before any session sent the newest version" ||
+  bad "login's discovery sent $v"
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" call mcp__srv__whoami
+expect "a 401 after the session negotiated is authorized again and the call succeeds" 0 \
+  --out "scope mcp:read"
+v=$(curl -s "http://127.0.0.1:$NODE_PORT/stats" | jq -c '.discovery_versions')
+jq -e 'length > 2 and (.[-2:] | all(. == "2025-06-18"))' <<<"$v" >/dev/null &&
+  ok "... and its discovery sent the negotiated 2025-06-18" ||
+  bad "discovery versions: $v"
+
+# A credential file that is not JSON is kept aside, never overwritten.
+printf 'not json' >"$CREDS"
+MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
+expect "a corrupt credential file: the login completes" 0 --out 'Authorized server "srv"'
+grep -qx 'not json' "$CREDS".corrupt-* 2>/dev/null &&
+  jq -e '.mcpOAuth | length == 1' "$CREDS" >/dev/null &&
+  ok "... the unreadable file is kept aside as credentials.json.corrupt-TIME" ||
+  bad "the corrupt file was not kept: $(ls "$XDG_STATE_HOME/mcphost")"
 
 # No line mcphost wrote holds a token, code or secret the AS handed out.
 secrets=$(grep -oE '(at|rt|code)-[0-9a-f]{24}' "$SRVLOG" | sort -u)

@@ -3,7 +3,8 @@
 # AS and resource of tests/servers/oauth_server.mjs (the same resource on
 # GET /sse and on a WebSocket upgrade on /ws): a run no one can approve
 # names the login command, mcp login authorizes, a later call uses the
-# stored token, an expired one is refreshed. The resource answers only a
+# stored token, an expired one is refreshed, and a run that authorizes
+# itself (follow) connects again after the 401 and succeeds. The resource answers only a
 # valid Bearer, so each check fails if the transport does not consult the
 # auth provider (the challenge handed over, the value taken).
 . "$(dirname "$0")/lib.sh"
@@ -52,6 +53,16 @@ check_transport() {
     [ "$(stat_of authorizations)" = 1 ] &&
     ok "$type: ... once, the rotated refresh token stored, no new authorization" ||
     bad "$type: refreshes $(stat_of refreshes), authorizations $(stat_of authorizations), refresh token $old_rt -> $new_rt"
+
+  # A run that can authorize (follow): the $type connection that ended on
+  # the 401 connects again within the run with the new tokens.
+  rm -rf "$XDG_STATE_HOME/mcphost"
+  run --oauth-browser=follow --config "$C" call "mcp__${type}__whoami"
+  expect "$type: a run whose connection ended on a 401 it then authorized connects again and the call succeeds" 0 \
+    --out "scope mcp:read"
+  [ "$(stat_of authorizations)" = 2 ] &&
+    ok "$type: ... with one more authorization, in that run" ||
+    bad "$type: authorizations $(stat_of authorizations)"
 }
 
 check_transport sse /sse http

@@ -12,12 +12,30 @@
 //
 // Usage: node oauth_server.mjs [--expires-in S] [--as-elsewhere]
 //   [--issuer-mismatch] [--slow-metadata MS] [--wrong-state] [--wrong-iss]
-//   [--kill-refresh] [--invalid-client-once] [--log FILE]
+//   [--kill-refresh] [--invalid-client-once] [--protocol-version V]
+//   [--refuse-after-initialize] [--iss MODE] [--iss-advertised]
+//   [--resource-mismatch] [--offline-access] [--migrate-as] [--log FILE]
 // --as-elsewhere: the AS on a second port (another origin) that the PRM
 // names; --issuer-mismatch: its metadata's issuer is another one;
 // --slow-metadata: the AS metadata answers after MS; --wrong-state and
 // --wrong-iss: the redirect carries another state, or an iss not the
 // AS's; --kill-refresh: every refresh token is refused (invalid_grant);
+// --protocol-version: initialize answers V (else the client's);
+// --refuse-after-initialize: the first request after initialize that
+// carries a token is refused with 401 and the token revoked (a 401 once
+// the session negotiated its version). /stats also lists the
+// MCP-Protocol-Version of every discovery GET (discovery_versions).
+// --iss correct|omit|wrong|normalized: the redirect's iss is the
+// issuer, absent, another one, or the issuer with a '/' added
+// (--wrong-iss is --iss wrong); --iss-advertised: the metadata says
+// authorization_response_iss_parameter_supported; --resource-mismatch:
+// the PRM's resource is another server's; --offline-access: the AS lists
+// offline_access in scopes_supported (stats.last_scope: the scope of the
+// last authorization request); --migrate-as: after the first request
+// that a token served, the PRM names a second AS (another port) and
+// tokens of the first are refused; the second's client ids start with
+// "as2-" (stats.as2_registrations, and stats.as2_foreign_client: the
+// requests at the second AS that carried another client id).
 // --log: every request line and body appended to FILE (for the redaction
 // check: it holds the secrets, the client's output must not).
 // Prints "listening on PORT".
@@ -42,27 +60,42 @@ const expiresIn = Number(val('--expires-in', '3600'));
 const slow = Number(val('--slow-metadata', '0'));
 const logFile = val('--log', null);
 const stats = { authorizations: 0, refreshes: 0, codes: 0, registrations: 0,
-                revocations: 0, unauthorized: 0 };
+                revocations: 0, unauthorized: 0, discovery_versions: [] };
 const tokens = new Map();   // access token -> scope
 const refresh = new Map();  // refresh token -> scope
 const codes = new Map();    // code -> {challenge, redirect, scope}
-let mcpOrigin = '', asOrigin = '';
+let mcpOrigin = '', as1Origin = '', as2Origin = '';
+let migrated = false;
+const tokenAs = new Map(); // access token -> the AS that issued it
+const issMode = val('--iss', arg('--wrong-iss') ? 'wrong' : 'omit');
 
 const rand = () => crypto.randomBytes(12).toString('hex');
 const json = (res, status, body, headers = {}) => {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 };
-const issue = (res, scope) => {
+const issue = (res, scope, asName = 'as1') => {
   const at = 'at-' + rand(), rt = 'rt-' + rand();
   tokens.set(at, scope);
+  tokenAs.set(at, asName);
   refresh.set(rt, scope);
   json(res, 200, { access_token: at, token_type: 'Bearer',
                    expires_in: expiresIn, refresh_token: rt, scope });
 };
 
-function asHandler(req, res, body) {
+// The authorization server `asName` ("as1", or "as2" of --migrate-as)
+// at `asOrigin`.
+function asHandler(req, res, body, asName, asOrigin) {
   const u = new URL(req.url, asOrigin);
+  const p2 = asName === 'as2';
+  if (p2 && ['/authorize', '/token'].includes(u.pathname)) {
+    const cid = u.searchParams.get('client_id') ||
+      new URLSearchParams(body).get('client_id') || '';
+    if (!cid.startsWith('as2-'))
+      stats.as2_foreign_client = (stats.as2_foreign_client || 0) + 1;
+  }
+  if (u.pathname.startsWith('/.well-known/'))
+    stats.discovery_versions.push(req.headers['mcp-protocol-version'] || '');
   if (u.pathname === '/.well-known/oauth-authorization-server') {
     const meta = {
       issuer: arg('--issuer-mismatch') ? 'http://127.0.0.1:1/other' : asOrigin,
@@ -74,26 +107,33 @@ function asHandler(req, res, body) {
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none'],
-      scopes_supported: ['mcp:read'],
+      scopes_supported: arg('--offline-access') ? ['mcp:read', 'offline_access']
+                                                : ['mcp:read'],
+      ...(arg('--iss-advertised') &&
+          { authorization_response_iss_parameter_supported: true }),
     };
     setTimeout(() => json(res, 200, meta), slow);
     return true;
   }
   if (u.pathname === '/register' && req.method === 'POST') {
     stats.registrations++;
-    return json(res, 201, { client_id: 'client-' + rand(),
+    if (p2) stats.as2_registrations = (stats.as2_registrations || 0) + 1;
+    return json(res, 201, { client_id: (p2 ? 'as2-client-' : 'client-') + rand(),
                             ...JSON.parse(body || '{}') }), true;
   }
   if (u.pathname === '/authorize') {
     stats.authorizations++;
     const q = u.searchParams, code = 'code-' + rand();
+    stats.last_scope = q.get('scope') || '';
     codes.set(code, { challenge: q.get('code_challenge'),
                       redirect: q.get('redirect_uri'),
                       scope: q.get('scope') || 'mcp:read' });
     const to = new URL(q.get('redirect_uri'));
     to.searchParams.set('code', code);
     to.searchParams.set('state', arg('--wrong-state') ? 'forged' : q.get('state'));
-    if (arg('--wrong-iss')) to.searchParams.set('iss', 'http://evil.example');
+    const iss = { correct: asOrigin, wrong: 'http://evil.example',
+                  normalized: asOrigin + '/' }[issMode];
+    if (iss) to.searchParams.set('iss', iss);
     res.writeHead(302, { Location: to.toString() });
     res.end();
     return true;
@@ -112,7 +152,7 @@ function asHandler(req, res, body) {
       if (!c || c.challenge !== s256 || c.redirect !== p.get('redirect_uri'))
         return json(res, 400, { error: 'invalid_grant' }), true;
       stats.codes++;
-      return issue(res, c.scope), true;
+      return issue(res, c.scope, asName), true;
     }
     if (p.get('grant_type') === 'refresh_token') {
       stats.refreshes++;
@@ -122,7 +162,7 @@ function asHandler(req, res, body) {
         return json(res, 400, { error: 'invalid_grant',
                                 error_description: 'refresh token ' + rt +
                                                    ' is dead' }), true;
-      return issue(res, scope), true;
+      return issue(res, scope, asName), true;
     }
     return json(res, 400, { error: 'unsupported_grant_type' }), true;
   }
@@ -144,7 +184,8 @@ function answer(m, token) {
   if (m.id === undefined) return null;
   let result = {};
   if (m.method === 'initialize') {
-    result = { protocolVersion: m.params.protocolVersion,
+    result = { protocolVersion: val('--protocol-version',
+                                    m.params.protocolVersion),
                capabilities: { tools: {} },
                serverInfo: { name: 'oauth-test', version: '1.0.0' } };
   } else if (m.method === 'tools/list') {
@@ -173,18 +214,40 @@ let nextSession = 1;
 function mcpHandler(req, res, body) {
   const u = new URL(req.url, mcpOrigin);
   if (u.pathname === '/stats') return json(res, 200, stats), true;
+  if (u.pathname.startsWith('/.well-known/oauth-protected-resource'))
+    stats.discovery_versions.push(req.headers['mcp-protocol-version'] || '');
   if (u.pathname.startsWith('/.well-known/oauth-protected-resource')) {
     const path = u.pathname.slice('/.well-known/oauth-protected-resource'.length);
     // A ws resource is named by its ws:// URL (same origin as the server's).
     const resource = path === '/ws' ? mcpOrigin.replace(/^http/, 'ws') + '/ws'
                                     : mcpOrigin + (path || '/mcp');
-    return json(res, 200, { resource, authorization_servers: [asOrigin],
+    return json(res, 200, { resource: arg('--resource-mismatch')
+                              ? 'http://127.0.0.1:1/elsewhere' : resource,
+                            authorization_servers: [migrated ? as2Origin : as1Origin],
                             scopes_supported: ['mcp:read'] }), true;
   }
   const path = u.pathname === '/message' ? '/sse' : u.pathname;
   if (path !== '/mcp' && path !== '/sse') return false;
   stats[path.slice(1) + '_requests'] = (stats[path.slice(1) + '_requests'] || 0) + 1;
-  const token = bearer(req);
+  let token = bearer(req);
+  if (token && arg('--migrate-as')) {
+    if (!migrated) {
+      const m = JSON.parse(body || '{}');
+      // served once: the next request needs the second AS's token
+      if (m.id !== undefined && m.method && m.method !== 'initialize')
+        migrated = true;
+    } else if (tokenAs.get(token) !== 'as2') {
+      token = null; // the first AS's tokens are no good any more
+    }
+  }
+  if (token && arg('--refuse-after-initialize') && !stats.refusedAfterInit) {
+    const m = JSON.parse(body || '{}');
+    if (m.id !== undefined && m.method && m.method !== 'initialize') {
+      stats.refusedAfterInit = true;
+      tokens.delete(token);
+      token = null;
+    }
+  }
   if (!token) {
     stats.unauthorized++;
     res.writeHead(401, { 'WWW-Authenticate': challenge(path) });
@@ -274,18 +337,28 @@ function serve(handlers) {
   });
 }
 
-const main = serve(arg('--as-elsewhere') ? [mcpHandler] : [mcpHandler, asHandler]);
+const as1 = (req, res, body) => asHandler(req, res, body, 'as1', as1Origin);
+const as2 = (req, res, body) => asHandler(req, res, body, 'as2', as2Origin);
+const main = serve(arg('--as-elsewhere') ? [mcpHandler] : [mcpHandler, as1]);
 main.on('upgrade', wsUpgrade);
 main.listen(0, '127.0.0.1', () => {
   mcpOrigin = `http://127.0.0.1:${main.address().port}`;
   const done = () => console.log(`listening on ${main.address().port}`);
+  const second = () => {
+    if (!arg('--migrate-as')) return done();
+    const s2 = serve([as2]);
+    s2.listen(0, '127.0.0.1', () => {
+      as2Origin = `http://127.0.0.1:${s2.address().port}`;
+      done();
+    });
+  };
   if (!arg('--as-elsewhere')) {
-    asOrigin = mcpOrigin;
-    return done();
+    as1Origin = mcpOrigin;
+    return second();
   }
-  const as = serve([asHandler]);
+  const as = serve([as1]);
   as.listen(0, '127.0.0.1', () => {
-    asOrigin = `http://127.0.0.1:${as.address().port}`;
-    done();
+    as1Origin = `http://127.0.0.1:${as.address().port}`;
+    second();
   });
 });

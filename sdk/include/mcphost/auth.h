@@ -64,6 +64,18 @@ typedef struct mcph_auth_provider {
    * MCPH_ENOTSUP. Must not block. May be NULL. */
   int (*challenge)(void *plugin_ctx, const char *server,
                    const mcph_auth_challenge *challenge);
+
+  /* ---- ABI 1.6, appended ---- */
+  /* [loop] May be NULL. Asked when no provider gave a value for the
+   * server (after `authorization`), before its transport starts: a
+   * reason when this provider already knows that the server needs an
+   * authorization this run cannot get (a recent run found it so, and no
+   * person can sign in now), or NULL. With a reason the host does not
+   * contact the server: the connection fails as needing authorization
+   * (MCPH_EAUTH, exit 7, "needs-auth") with it. The string is the
+   * plugin's, valid until the next call. Must not block. */
+  const char *(*needs_auth)(void *plugin_ctx, const char *server,
+                            const char *config_json);
 } mcph_auth_provider;
 
 /* The host service: get_service(MCPH_SERVICE_AUTH). */

@@ -32,6 +32,8 @@
 extern "C" {
 #endif
 
+struct mcph_options; /* feature.h */
+
 /* The name of the exported entry symbol. */
 #define MCPH_ENTRY_SYMBOL "mcph_plugin_entry"
 
@@ -55,7 +57,10 @@ extern "C" {
  *   - transport_info: the list's until init, the factory's type_info
  *     after (when the factory has one);
  *   - requests, notifications: for people (mcphost plugins); routing
- *     always uses the feature's own lists, read after init. */
+ *     always uses the feature's own lists, read after init;
+ *   - options: when the list has them (`options`, below), they alone
+ *     are the plugin's global options, before and after init, and the
+ *     extension MCPH_EXT_OPTIONS is never asked for. */
 typedef struct mcph_provides {
   uint32_t struct_size; /* sizeof(mcph_provides) */
   const char *const *transport_types; /* as mcph_transport_factory.types */
@@ -77,6 +82,13 @@ typedef struct mcph_provides {
   /* Optional: per-type information for transport_types, as the
    * factory's type_info (transport.h). */
   const mcph_transport_type_info *transport_info;
+  /* Optional (ABI 1.6, appended): the plugin's global command-line
+   * options (the table MCPH_EXT_OPTIONS would give, feature.h), or NULL.
+   * The host adds them to every command's options and to --help without
+   * initializing the plugin; a value given on the command line is kept
+   * and read by the plugin, once initialized, with the option call of
+   * "mcph.host.features/1". The table is static. */
+  const struct mcph_options *options;
 } mcph_provides;
 
 typedef struct mcph_entry {

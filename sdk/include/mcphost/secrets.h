@@ -24,9 +24,20 @@
  *                 message), or a read or write that failed.
  * Nothing is ever logged with a value in it.
  *
- * Threads: everything [loop]. The string get returns is the host's,
- * valid until control returns to the loop (abi.h): copy it, and clear
- * your copy when done.
+ * Threads: set, get and remove [loop]; update [any] (1.6, appended:
+ * below). The string get returns is the host's, valid until control
+ * returns to the loop (abi.h): copy it, and clear your copy when done.
+ *
+ * update (1.6) is a read-modify-write under an exclusive lock, from any
+ * thread, e.g. a worker thread that refreshes a token with blocking
+ * network calls: the lock is flock(2) on "<key>.lock" beside the value,
+ * so two threads of one process and two processes of the user alike
+ * take turns, and what one wrote the next one reads. It may also name a
+ * document shared by the user's mcphost processes in the per-user state
+ * directory itself (MCPH_SECRET_SHARED, e.g. the OAuth plugin's
+ * credentials.json) instead of a key of the caller's own store. set and
+ * remove take no lock: write a key that is used with update only with
+ * update.
  */
 #ifndef MCPHOST_SECRETS_H
 #define MCPHOST_SECRETS_H
@@ -40,6 +51,49 @@ extern "C" {
 
 #define MCPH_SERVICE_SECRETS "mcph.host.secrets/1"
 #define MCPH_SECRET_MAX 65536
+/* (1.6) The largest value update reads or writes (a document of many
+ * entries); get still refuses one over MCPH_SECRET_MAX. */
+#define MCPH_SECRET_UPDATE_MAX (4 * 1024 * 1024)
+
+/* (1.6) update's flags. */
+enum mcph_secret_flags {
+  /* `key` names a file of the per-user state directory itself
+   * ($XDG_STATE_HOME/mcphost/<key>, the directory 0700), shared by every
+   * plugin and mcphost process of the user, not a key of the caller's
+   * own store. The same key rules, owner and mode checks. */
+  MCPH_SECRET_SHARED = 1u << 0,
+  /* Read only, without the lock: the callback sees the current value
+   * (never half of one: every write replaces the file whole) and what it
+   * returns is not written. For a reader that must not wait for a writer
+   * (one on the loop). */
+  MCPH_SECRET_PEEK = 1u << 1
+};
+
+/* (1.6) What update's callback gets, and gives back. */
+typedef struct mcph_secret_update {
+  uint32_t struct_size; /* sizeof(mcph_secret_update) as the host built it */
+  /* In: the current value (NUL-terminated; use len) or NULL when there
+   * is none. Borrowed until the callback returns. */
+  const char *value;
+  size_t len;
+  /* Out: the new value and its length, borrowed from the plugin until
+   * update returns (at most MCPH_SECRET_UPDATE_MAX); NULL (as given):
+   * the value is left as it is. */
+  const char *new_value;
+  size_t new_len;
+  /* Out: nonzero to keep the current value aside, renamed to
+   * "<key>.corrupt-<unix seconds>" beside it, before the new value is
+   * written (for a value the plugin cannot read: never lose what a
+   * person may still want). */
+  int set_aside;
+} mcph_secret_update;
+
+/* (1.6) update's callback: runs once, with the lock held, on the
+ * caller's thread. It may block (a network request), but must not call
+ * update for the same key (the lock is not re-entrant: that update would
+ * wait, then fail with MCPH_EBUSY). Returns MCPH_OK, or a negative code
+ * that update returns as it is, with nothing written. */
+typedef int (*mcph_secret_update_cb)(void *ud, mcph_secret_update *u);
 
 typedef struct mcph_host_secrets {
   uint32_t struct_size; /* sizeof(mcph_host_secrets) as the host built it */
@@ -61,6 +115,23 @@ typedef struct mcph_host_secrets {
   /* [loop] Removes the calling plugin's `key`. MCPH_OK also when there was
    * none; else MCPH_EINVAL or MCPH_EIO (above). */
   int (*remove)(const mcph_host *host, const char *key, mcph_error *err);
+
+  /* ---- ABI 1.6, appended ---- */
+  /* [any] Locked read-modify-write of `key` (the calling plugin's, or the
+   * shared document with MCPH_SECRET_SHARED; `flags` from enum
+   * mcph_secret_flags): takes the exclusive lock (waiting up to 30 s),
+   * reads the value, calls `cb` with it, writes what cb gave (a
+   * temporary file of mode 0600, fsync, rename, fsync of the directory)
+   * and releases the lock. Returns MCPH_OK (written, or left as it is);
+   * cb's own negative code; MCPH_EBUSY when another holder kept the lock
+   * for 30 s; MCPH_EINVAL (a bad key, flag or callback); MCPH_ETOOBIG (a
+   * stored or a new value over MCPH_SECRET_UPDATE_MAX); MCPH_EIO (no
+   * state directory, a directory or file that failed its checks: not a
+   * regular file of the user's, or open to others; a read or write that
+   * failed); the reason in `err` (may be NULL; never a value). cb is not
+   * called when the value could not be read. */
+  int (*update)(const mcph_host *host, const char *key, unsigned flags,
+                mcph_secret_update_cb cb, void *ud, mcph_error *err);
 } mcph_host_secrets;
 
 #ifdef __cplusplus

@@ -41,6 +41,12 @@ typedef struct mcph_auth_challenge {
   const char *error; /* e.g. "invalid_token", "insufficient_scope" */
   const char *error_description;
   const char *resource_metadata; /* the protected resource metadata URL */
+  /* (ABI 1.6, appended; filled by the host, not the transport, in what
+   * an auth provider's `challenge` gets, auth.h) The MCP protocol version
+   * of the session: the negotiated one, or before negotiation the one it
+   * asks for; an auth provider sends it as MCP-Protocol-Version on its
+   * discovery requests. NULL when unknown. */
+  const char *protocol_version;
 } mcph_auth_challenge;
 
 /* (1.6) What kind of connection a type makes. */
