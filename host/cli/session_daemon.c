@@ -142,6 +142,7 @@ typedef struct pending_conn {
   session_daemon *d;
   int fd;
   loop_watch *w;
+  bool refused; /* another user's: told so, nothing else */
   struct pending_conn *next;
 } pending_conn;
 
@@ -154,6 +155,21 @@ static void queue_conn(session_daemon *d, int conn) {
   }
   d->queue[d->nqueue++] = conn;
   d->wake = true;
+}
+
+/* What the peer sent is read first: closing on unread bytes would reset
+ * the connection before the peer reads why. */
+static void refuse(int fd) {
+  static const char why[] = "refused: the session belongs to another user";
+  char buf[4096];
+  size_t total = 0;
+  for (ssize_t n; total < (1u << 20) &&
+                  (n = recv(fd, buf, sizeof buf, MSG_DONTWAIT)) > 0;) {
+    total += (size_t)n;
+  }
+  session_send_reply(fd, why, sizeof why - 1);
+  shutdown(fd, SHUT_WR);
+  close(fd);
 }
 
 /* Status and stop are answered at once, even while a command runs; a
@@ -174,8 +190,11 @@ static void on_first_bytes(void *ud, int fd, unsigned events) {
       break;
     }
   }
+  bool refused = pc->refused;
   free(pc);
-  if (n == (ssize_t)sizeof head && head[6] != SESSION_RUN) {
+  if (refused) {
+    refuse(fd);
+  } else if (n == (ssize_t)sizeof head && head[6] != SESSION_RUN) {
     serve(d, fd);
   } else if (n > 0) {
     queue_conn(d, fd); /* serve() says what is wrong with it */
@@ -193,17 +212,12 @@ static void on_accept(void *ud, int fd, unsigned events) {
   }
   uid_t uid;
   pid_t pid;
-  if (session_peer(conn, &uid, &pid) != 0 || uid != geteuid()) {
-    /* The socket is 0600 in a 0700 directory; this is the second
-     * lock: a process of another user never gets a command run. */
-    static const char refused[] = "refused: the session belongs to "
-                                  "another user";
-    session_send_reply(conn, refused, sizeof refused - 1);
-    close(conn);
-    return;
-  }
+  /* The socket is 0600 in a 0700 directory; this is the second lock: a
+   * process of another user never gets a command run, only told so. */
+  bool refused = session_peer(conn, &uid, &pid) != 0 || uid != geteuid();
   pending_conn *pc = xcalloc(1, sizeof *pc);
-  *pc = (pending_conn){.d = d, .fd = conn, .next = d->pending};
+  *pc = (pending_conn){
+      .d = d, .fd = conn, .refused = refused, .next = d->pending};
   d->pending = pc;
   loop_watch_fd(host_loop(d->shared.h), conn, LOOP_READ, on_first_bytes, pc,
                 &pc->w);
