@@ -81,6 +81,7 @@ enum {
   SESSION_STATUS = 'Q', /* answered with status JSON text */
   SESSION_STOP = 'S'    /* answered with "ok" once stopping */
 };
+#define SESSION_NFDS 4
 /* A command line to run: what the caller sends with SESSION_RUN. */
 typedef struct session_request {
   int type;
@@ -88,11 +89,14 @@ typedef struct session_request {
   int argc;
   char **argv; /* NULL-terminated */
   char **env;  /* NULL-terminated, as environ */
-  int fds[3];  /* the caller's stdin, stdout, stderr, or -1 */
-  char *blob;  /* owns the strings above */
+  /* The caller's stdin, stdout, stderr and terminal (/dev/tty), or -1. */
+  int fds[SESSION_NFDS];
+  char *blob;    /* owns the strings above */
+  char *tty_env; /* MCPHOST_TTY=... added to env (session_run.c) */
 } session_request;
 /* Sends a request of `type` on `fd`; for SESSION_RUN with the cwd,
- * argv, environ and fds 0-2 of this process. Returns 0 or -1 with errno
+ * argv, environ and fds 0-2 of this process, and its terminal
+ * (terminal_open.h) when it has one. Returns 0 or -1 with errno
  * set. Blocking. */
 int session_send_request(int fd, int type, int argc, char **argv);
 /* Reads one request (blocking; the socket has a receive timeout).

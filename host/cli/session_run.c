@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/session.h"
+#include "core/util.h"
 
 extern char **environ;
 
@@ -52,6 +53,27 @@ static void reset_stdio(void) {
   clearerr(stderr);
 }
 
+/* The caller's terminal is the command's (terminal_open.h): this process
+ * has none of its own. Without one, the caller's MCPHOST_TTY stays. */
+static void use_terminal(session_request *r) {
+  if (r->fds[3] < 0) {
+    return;
+  }
+  size_t n = 0, kept = 0;
+  while (r->env[n]) {
+    n++;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (strncmp(r->env[i], "MCPHOST_TTY=", 12) != 0) {
+      r->env[kept++] = r->env[i];
+    }
+  }
+  r->tty_env = xasprintf("MCPHOST_TTY=/proc/self/fd/%d", r->fds[3]);
+  r->env = xrealloc(r->env, (kept + 2) * sizeof *r->env);
+  r->env[kept] = r->tty_env;
+  r->env[kept + 1] = NULL;
+}
+
 int session_run_command(const cli_shared *shared, int conn, session_request *r,
                         bool *stop) {
   host *h = shared->h;
@@ -65,6 +87,7 @@ int session_run_command(const cli_shared *shared, int conn, session_request *r,
   /* Line-buffered on a terminal, as a process starting there would be. */
   setvbuf(stdout, NULL, isatty(1) ? _IOLBF : _IOFBF, BUFSIZ);
   char **own_env = environ;
+  use_terminal(r);
   environ = r->env;
   int rc;
   if (chdir(r->cwd) != 0) {

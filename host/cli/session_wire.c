@@ -1,9 +1,10 @@
 /* The messages between a caller and its session (session.h). A request:
  * "MCPHS1", the type, a 32-bit length and a body; a SESSION_RUN body is
  * the cwd, argc in decimal, the argv words and the environ entries, each
- * ending with a NUL, and fds 0, 1 and 2 ride with the header's first
- * byte (SCM_RIGHTS). While a command runs, each byte from the caller is
- * a signal number. A reply: a 32-bit length and its text. */
+ * ending with a NUL, and fds 0, 1 and 2 (and the caller's terminal when
+ * it has one) ride with the header's first byte (SCM_RIGHTS). While a command
+ * runs, each byte from the caller is a signal number. A reply: a 32-bit length
+ * and its text. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,11 +12,13 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "cli/session.h"
 #include "core/util.h"
+#include "terminal_open.h"
 
 extern char **environ;
 
@@ -72,6 +75,47 @@ static uint32_t get_u32(const char *p) {
   return v;
 }
 
+/* This process's terminal as a device another process can open again
+ * through /proc/PID/fd (an fd of /dev/tty itself cannot be: it means
+ * "my controlling terminal", which the session process has none of).
+ * With MCPHOST_TTY set, that. An fd (O_CLOEXEC), or -1. */
+static int caller_terminal(void) {
+  const char *named = getenv("MCPHOST_TTY");
+  if (named && *named) {
+    return terminal_open(O_RDWR | O_CLOEXEC);
+  }
+  FILE *f = fopen("/proc/self/stat", "re");
+  unsigned long long tty_nr = 0;
+  if (f) {
+    /* "PID (COMM) STATE PPID PGRP SESSION TTY_NR ...": after the last ')' */
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    if (!p || sscanf(p + 1, " %*c %*d %*d %*d %llu", &tty_nr) != 1) {
+      tty_nr = 0;
+    }
+    fclose(f);
+  }
+  if (tty_nr == 0) {
+    return -1; /* no controlling terminal */
+  }
+  dev_t dev = (dev_t)tty_nr;
+  for (int i = 0; i < 3; i++) {
+    struct stat st;
+    if (fstat(i, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == dev) {
+      return fcntl(i, F_DUPFD_CLOEXEC, 3);
+    }
+  }
+  unsigned maj = major(dev), min = minor(dev);
+  if (maj >= 136 && maj <= 143) { /* a pseudo-terminal, /dev/pts/N */
+    char path[64];
+    snprintf(path, sizeof path, "/dev/pts/%u", (maj - 136) * 256 + min);
+    return open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+  }
+  return -1;
+}
+
 int session_send_request(int fd, int type, int argc, char **argv) {
   strbuf body;
   sb_init(&body);
@@ -101,24 +145,31 @@ int session_send_request(int fd, int type, int argc, char **argv) {
   put_u32(header + MAGIC_LEN + 1, (uint32_t)body.len);
   struct iovec iov = {.iov_base = header, .iov_len = sizeof header};
   union {
-    char buf[CMSG_SPACE(3 * sizeof(int))];
+    char buf[CMSG_SPACE(SESSION_NFDS * sizeof(int))];
     struct cmsghdr align;
   } ctl;
   struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+  int tty = -1;
   if (type == SESSION_RUN) {
-    int fds[3] = {0, 1, 2};
+    /* The terminal too, when there is one: prompts go to it. */
+    tty = caller_terminal();
+    int fds[SESSION_NFDS] = {0, 1, 2, tty};
+    size_t nfds = tty >= 0 ? 4 : 3;
     msg.msg_control = ctl.buf;
-    msg.msg_controllen = sizeof ctl.buf;
+    msg.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
     struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
     cm->cmsg_level = SOL_SOCKET;
     cm->cmsg_type = SCM_RIGHTS;
-    cm->cmsg_len = CMSG_LEN(sizeof fds);
-    memcpy(CMSG_DATA(cm), fds, sizeof fds);
+    cm->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+    memcpy(CMSG_DATA(cm), fds, nfds * sizeof(int));
   }
   ssize_t w;
   do {
     w = sendmsg(fd, &msg, MSG_NOSIGNAL);
   } while (w < 0 && errno == EINTR);
+  if (tty >= 0) {
+    close(tty); /* the session has its own copy now */
+  }
   if (w < 0) {
     goto out;
   }
@@ -171,11 +222,13 @@ static int parse_run_body(session_request *r, size_t len, char *why,
 int session_recv_request(int fd, session_request *r, char *why,
                          size_t why_len) {
   memset(r, 0, sizeof *r);
-  r->fds[0] = r->fds[1] = r->fds[2] = -1;
+  for (int i = 0; i < SESSION_NFDS; i++) {
+    r->fds[i] = -1;
+  }
   char header[HEADER_LEN];
   struct iovec iov = {.iov_base = header, .iov_len = sizeof header};
   union {
-    char buf[CMSG_SPACE(3 * sizeof(int))];
+    char buf[CMSG_SPACE(SESSION_NFDS * sizeof(int))];
     struct cmsghdr align;
   } ctl;
   struct msghdr msg = {.msg_iov = &iov,
@@ -190,9 +243,10 @@ int session_recv_request(int fd, session_request *r, char *why,
        cm = CMSG_NXTHDR(&msg, cm)) {
     if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
       size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-      int got[3];
-      memcpy(got, CMSG_DATA(cm), (k < 3 ? k : 3) * sizeof(int));
-      for (size_t i = 0; i < k && i < 3; i++) {
+      int got[SESSION_NFDS];
+      memcpy(got, CMSG_DATA(cm),
+             (k < SESSION_NFDS ? k : SESSION_NFDS) * sizeof(int));
+      for (size_t i = 0; i < k && i < SESSION_NFDS; i++) {
         r->fds[i] = got[i];
       }
     }
@@ -231,7 +285,7 @@ int session_recv_request(int fd, session_request *r, char *why,
 }
 
 void session_request_free(session_request *r) {
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < SESSION_NFDS; i++) {
     if (r->fds[i] >= 0) {
       close(r->fds[i]);
     }
@@ -239,8 +293,11 @@ void session_request_free(session_request *r) {
   free(r->argv);
   free(r->env);
   free(r->blob);
+  free(r->tty_env);
   memset(r, 0, sizeof *r);
-  r->fds[0] = r->fds[1] = r->fds[2] = -1;
+  for (int i = 0; i < SESSION_NFDS; i++) {
+    r->fds[i] = -1;
+  }
 }
 
 int session_send_reply(int fd, const char *text, size_t len) {
