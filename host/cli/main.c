@@ -724,10 +724,11 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
     rc = check_command_line_servers(&c);
     if (rc != EXIT_OK)
       goto out;
-    if (shared)
+    if (shared) {
       host_config_report(c.h); /* loaded when the session started */
-    else
+    } else {
       cli_load_config(&c);
+    }
     if (host_cfg(c.h)->nservers == 0) {
       cli_error(&c, NULL,
                 "no servers configured (use --mcp-config FILE, --server "
@@ -750,16 +751,19 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
     cli_output_failed(&c, errno); /* said at the end (cli_check_output) */
 out:
   if (c.h) {
-    if (!shared)
+    if (!shared) {
       mcp_client_shutdown(c.mc);
+    }
     cli_esc_free(&c);
     cli_asker_free(&c);
     rc = cli_exit_for_signal(rc, host_signal_number(c.h));
-    if (!shared)
+    if (!shared) {
       host_free(c.h);
+    }
   }
-  if (!shared)
+  if (!shared) {
     mcp_client_free(c.mc);
+  }
   cli_finish(&c, rc);
   rc = cli_check_output(&c, rc);
   for (size_t i = 0; i < c.nroot_dirs; i++)

@@ -124,7 +124,7 @@ static void on_watch(void *ud) {
     mcph_error_init(&err);
     host *h = d->shared.h;
     if (!mcp_client_holds_config(d->shared.mc) &&
-        host_config_service()->reload(&h->self.api, &err) == MCPH_OK) {
+        host_config_reload(h, &err) == MCPH_OK) {
       host_log(h, MCPH_LOG_INFO, "session", "configuration read again");
     } else {
       d->stop = true; /* connections hold state made with the old one */
