@@ -76,6 +76,10 @@ typedef struct cli {
   char *error_message; /* the first cli_error, for --json (owned) */
   char *error_server;  /* the server it names, or NULL (owned) */
   bool result_printed; /* a JSON result went to stdout */
+  /* ---- sessions (session.h) ---- */
+  int argc; /* the whole command line, for the session's key */
+  char **argv;
+  const struct cli_shared *shared; /* run in a session, or NULL */
 } cli;
 
 /* failure.c */
@@ -166,6 +170,9 @@ int cmd_read(cli *c, int argc, char **argv);
 int cmd_prompt(cli *c, int argc, char **argv);
 
 /* main.c */
+/* The built-in global options (getopt_long's table). */
+struct option;
+const struct option *cli_options(void);
 /* Whether `word` ("--NAME" or "--NAME=VALUE") is a built-in global
  * option, for hints when one comes where arguments are read. */
 bool cli_global_option(const char *word);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/session.h"
 #include "config/roots.h"
 #include "core/util.h"
 #include "mcp/suggest.h"
@@ -53,6 +54,10 @@ static const char usage_text[] =
     "                             one MCP server (stdin/stdout, or streamable\n"
     "                             HTTP) in front of the configured ones\n"
     "                             (serve --help; docs/gateway.md)\n"
+    "  session start [--idle MINUTES] | stop | status [--json]\n"
+    "                             a background process keeping the servers\n"
+    "                             connected; the commands above then run\n"
+    "                             through it (docs/sessions.md)\n"
     "  plugins                    list plugins found, loaded or refused, and why\n"
     "  mcp list|get|add|add-json|remove|approve|reject|reset-project-choices|\n"
     "      import ...             manage configured servers like `claude mcp`\n"
@@ -103,6 +108,7 @@ static const char usage_text[] =
     "  -v, --verbose              more logging on stderr (-vv debug, -vvv wire)\n"
     "                             (--json, -q, -v and --timeout may also follow\n"
     "                             the command, before a tool's arguments)\n"
+    "      --no-session           run here, not through a running session\n"
     "      --version              print the version\n"
     "  -h, --help                 this text\n"
     "\n"
@@ -112,6 +118,7 @@ static const char usage_text[] =
     "  MCPHOST_SYSTEM_CONFIG_DIR  enterprise directory (default /etc/mcphost)\n"
     "  XDG_CONFIG_HOME            user settings in $XDG_CONFIG_HOME/mcphost/\n"
     "  MCPHOST_APPROVE_PROJECT_SERVERS=1   as --approve-project (for CI)\n"
+    "  MCPHOST_NO_SESSION=1       as --no-session\n"
     "  MCP_TIMEOUT                connect deadline in ms (default 30000)\n"
     "  MCP_TOOL_TIMEOUT           tool call deadline in ms (default 600000)\n"
     "  MCPHOST_REQUEST_TIMEOUT    other requests' deadline in ms (default 60000)\n"
@@ -201,6 +208,7 @@ static const command commands[] = {
     {"grep", cmd_grep, true, TAIL_OWN},
     {"complete", cmd_complete, true, TAIL_ARGUMENTS},
     {"subscribe", cmd_subscribe, true, TAIL_OWN},
+    {"session", cmd_session, false, TAIL_OWN},
 };
 /* `prompt PROMPT --help`: that prompt's arguments. */
 static const command prompt_help = {"prompt", cmd_prompt_help, true,
@@ -386,7 +394,8 @@ enum {
   OPT_ROOT,
   OPT_NO_ROOTS,
   OPT_SANITIZE,
-  OPT_MAX_OUTPUT
+  OPT_MAX_OUTPUT,
+  OPT_NO_SESSION
 };
 static const struct option longopts[] = {
     {"config", required_argument, NULL, 'c'},
@@ -410,7 +419,10 @@ static const struct option longopts[] = {
     {"help", no_argument, NULL, 'h'},
     {"sanitize", required_argument, NULL, OPT_SANITIZE},
     {"max-output-chars", required_argument, NULL, OPT_MAX_OUTPUT},
+    {"no-session", no_argument, NULL, OPT_NO_SESSION},
     {NULL, 0, NULL, 0}};
+
+const struct option *cli_options(void) { return longopts; }
 
 bool cli_global_option(const char *word) {
   if (strncmp(word, "--", 2) != 0) {
@@ -474,7 +486,7 @@ static int check_command_line_servers(cli *c) {
   return rc;
 }
 
-int main(int argc, char **argv) {
+int cli_main(int argc, char **argv, const cli_shared *shared) {
 
   /* Not dumpable: other processes of the user (a stdio server among
    * them) cannot read our /proc/PID/environ or memory, which hold what
@@ -487,7 +499,7 @@ int main(int argc, char **argv) {
   const char **allows = xcalloc((size_t)argc, sizeof *allows);
   const char *url_type = NULL; /* NULL: http, inferred (sse fallback) */
   size_t nplugin_dirs = 0, nconfigs = 0, nspecs = 0, nurls = 0;
-  cli c = {.ask_tty = -2};
+  cli c = {.ask_tty = -2, .argc = argc, .argv = argv, .shared = shared};
   plugin_opts popts = {0};
   c.connect_timeout_ms = env_ms("MCP_TIMEOUT", 30000);
   c.tool_timeout_ms = env_ms("MCP_TOOL_TIMEOUT", 600000);
@@ -502,15 +514,21 @@ int main(int argc, char **argv) {
   /* Plugins first: they may declare options. */
   nplugin_dirs = prescan_plugin_dirs(argc, argv, plugin_dirs);
   host_options ho = {.plugin_dirs = plugin_dirs, .nplugin_dirs = nplugin_dirs};
-  c.h = host_new(&ho);
-  if (!c.h) {
-    fprintf(stderr, "mcphost: cannot create the event loop\n");
-    rc = EXIT_SERVER;
-    goto out;
+  if (shared) { /* a session's: loaded and configured once, kept */
+    c.h = shared->h;
+    c.mc = shared->mc;
+    nplugin_dirs = 0; /* said when the session started */
+  } else {
+    c.h = host_new(&ho);
+    if (!c.h) {
+      fprintf(stderr, "mcphost: cannot create the event loop\n");
+      rc = EXIT_SERVER;
+      goto out;
+    }
+    /* Before plugins: their init may look the servers service up. */
+    c.mc = mcp_client_new(c.h);
+    host_load_plugins(c.h);
   }
-  /* Before plugins: their init may look the servers service up. */
-  c.mc = mcp_client_new(c.h);
-  host_load_plugins(c.h);
   for (size_t i = 0; i < nplugin_dirs; i++) {
     char why[300];
     if (!cli_plugin_dir_usable(plugin_dirs[i], why, sizeof why))
@@ -522,6 +540,7 @@ int main(int argc, char **argv) {
   /* '+': options end at the command, so a tool's KEY=VALUE arguments and
    * a prompt's words are never taken for options. */
   opterr = 0; /* bad_option says it, as "mcphost: ..." */
+  optind = 0; /* glibc: start over (a session runs many command lines) */
   while ((opt = getopt_long(argc, argv, "+:c:s:u:qvh", popts.longopts, NULL)) !=
          -1) {
     switch (opt) {
@@ -588,6 +607,7 @@ int main(int argc, char **argv) {
       break;
     }
     case OPT_NO_ROOTS: c.no_roots = true; break;
+    case OPT_NO_SESSION: break; /* taken by session_forward */
     case OPT_JSON: c.json = true; break;
     case OPT_OUTDIR:
       if (!*optarg) {
@@ -733,7 +753,11 @@ int main(int argc, char **argv) {
     rc = check_command_line_servers(&c);
     if (rc != EXIT_OK)
       goto out;
-    cli_load_config(&c);
+    if (shared) {
+      host_config_report(c.h); /* loaded when the session started */
+    } else {
+      cli_load_config(&c);
+    }
     if (host_cfg(c.h)->nservers == 0) {
       cli_error(&c, NULL,
                 "no servers configured (use --mcp-config FILE, --server "
@@ -756,13 +780,19 @@ int main(int argc, char **argv) {
     cli_output_failed(&c, errno); /* said at the end (cli_check_output) */
 out:
   if (c.h) {
-    mcp_client_shutdown(c.mc);
+    if (!shared) {
+      mcp_client_shutdown(c.mc);
+    }
     cli_esc_free(&c);
     cli_asker_free(&c);
     rc = cli_exit_for_signal(rc, host_signal_number(c.h));
-    host_free(c.h);
+    if (!shared) {
+      host_free(c.h);
+    }
   }
-  mcp_client_free(c.mc);
+  if (!shared) {
+    mcp_client_free(c.mc);
+  }
   cli_finish(&c, rc);
   rc = cli_check_output(&c, rc);
   for (size_t i = 0; i < c.nroot_dirs; i++)
@@ -777,4 +807,10 @@ out:
   free(urls);
   free(allows);
   return rc;
+}
+
+int main(int argc, char **argv) {
+  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* as cli_main: before the env is sent */
+  int rc = session_forward(argc, argv);
+  return rc >= 0 ? rc : cli_main(argc, argv, NULL);
 }

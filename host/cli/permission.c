@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "terminal_open.h"
 #include "cli/cli.h"
 #include "config/permissions.h"
 #include "core/permission_ask.h"
@@ -82,7 +83,7 @@ static int choose_tty(cli *c) {
 }
 
 void cli_ask_on_dev_tty(cli *c) {
-  int fd = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  int fd = terminal_open(O_RDONLY | O_CLOEXEC);
   c->ask_tty = fd >= 0 && isatty(STDERR_FILENO) ? fd : -1;
   c->ask_tty_owned = c->ask_tty >= 0;
   if (fd >= 0 && !c->ask_tty_owned) {

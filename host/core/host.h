@@ -119,6 +119,9 @@ const char *host_path(const host *h, int which);
 /* A signal (SIGINT, SIGTERM, SIGHUP) arrived; its number. */
 bool host_interrupted(const host *h);
 void host_clear_interrupt(host *h);
+/* As if signal `signal_number` had arrived: a session process passes on
+ * the Ctrl-C of the command's caller (host/cli/session_run.c). */
+void host_interrupt(host *h, int signal_number);
 int host_signal_number(const host *h);
 
 /* The directory holding this executable's built-in plugins. New string. */

@@ -93,6 +93,10 @@ static int svc_reload(const mcph_host *api, mcph_error *err) {
   return MCPH_OK;
 }
 
+int host_config_reload(host *h, mcph_error *err) {
+  return svc_reload(&h->self.api, err);
+}
+
 const mcph_host_config *host_config_service(void) {
   static const mcph_host_config svc = {
       .struct_size = sizeof svc,

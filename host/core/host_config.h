@@ -32,5 +32,9 @@ config_sources host_config_with_plugin_sources(struct host *h,
                                                const config_sources *o);
 
 const mcph_host_config *host_config_service(void);
+/* The service's reload, for a front end (the session process reads its
+ * configuration again when a file changed): the same checks, refusals
+ * and report. MCPH_OK or the error, with the reason in `err`. */
+int host_config_reload(struct host *h, mcph_error *err);
 
 #endif

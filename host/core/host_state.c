@@ -48,6 +48,11 @@ void host_clear_interrupt(host *h) {
   h->interrupted = false;
 }
 
+void host_interrupt(host *h, int signal_number) {
+  h->interrupted = true;
+  h->signal_number = signal_number;
+}
+
 int host_signal_number(const host *h) {
   return h->signal_number;
 }

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "terminal_open.h"
 #include "elicit.h"
 
 #define LINE_MAX_BYTES 8192
@@ -479,7 +480,7 @@ static void on_tty(void *ud, int fd, unsigned events) {
 static bool tty_open(tty_ui *t) {
   if (t->fd >= 0)
     return true;
-  t->fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  t->fd = terminal_open(O_RDWR | O_NONBLOCK | O_CLOEXEC);
   if (t->fd < 0)
     return false;
   t->events = MCPH_FD_READ;
@@ -507,7 +508,7 @@ bool tty_available(elicit_plugin *pl) {
   tty_ui *t = ui(pl);
   if (t->fd >= 0)
     return true;
-  int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  int fd = terminal_open(O_RDWR | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
     return false;
   close(fd);

@@ -1,0 +1,202 @@
+/* The key of a command line's session and where that session listens
+ * (session.h): the options scanned as getopt would, the digest, the
+ * private directory. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "cli/session.h"
+#include "core/util.h"
+#include "trusted_fs.h"
+
+/* Global options that select servers or shape the connections: part of
+ * the key. The others known here are the command's own business. */
+static const char *const key_options[] = {
+    "mcp-config",        "server",          "url",        "transport",
+    "strict-mcp-config", "approve-project", "plugin-dir", "root",
+    "no-roots",          "sanitize",        "log-level"};
+static const char *const command_options[] = {
+    "json",    "timeout", "output-dir",      "quiet",
+    "verbose", "allow",   "max-output-chars"};
+/* The environment that finds configuration files and plugins. */
+static const char *const key_env[] = {"HOME",
+                                      "XDG_CONFIG_HOME",
+                                      "MCPHOST_SYSTEM_CONFIG_DIR",
+                                      "MCPHOST_PLUGIN_PATH",
+                                      "MCPHOST_APPROVE_PROJECT_SERVERS",
+                                      "CLAUDE_CONFIG_DIR",
+                                      "ENABLE_CLAUDEAI_MCP_SERVERS"};
+
+static bool in_list(const char *name, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (strcmp(name, list[i]) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* One option met: 1 taken, 0 not one a session may run with. */
+static int take_option(strbuf *key, const char *name, const char *value) {
+  if (strcmp(name, "config") == 0) {
+    name = "mcp-config"; /* one option, two names */
+  }
+  if (in_list(name, key_options, COUNT(key_options))) {
+    sb_printf(key, "%s=", name);
+    sb_add(key, value ? value : "", value ? strlen(value) + 1 : 1);
+    return 1;
+  }
+  return in_list(name, command_options, COUNT(command_options)) ? 1 : 0;
+}
+
+static const struct option *find_long(const char *name, size_t n) {
+  for (const struct option *o = cli_options(); o->name; o++) {
+    if (strlen(o->name) == n && strncmp(o->name, name, n) == 0) {
+      return o;
+    }
+  }
+  return NULL;
+}
+
+static const char *short_name(char ch) {
+  switch (ch) {
+  case 'c': return "mcp-config";
+  case 's': return "server";
+  case 'u': return "url";
+  case 'q': return "quiet";
+  case 'v': return "verbose";
+  default: return NULL; /* -h, or unknown */
+  }
+}
+
+/* A cluster of short options ("-qv", "-cFILE", "-c FILE"); returns false
+ * when it holds one a session does not run with. */
+static bool take_shorts(strbuf *key, int argc, char **argv, int *i) {
+  const char *w = argv[*i];
+  for (size_t k = 1; w[k]; k++) {
+    const char *name = short_name(w[k]);
+    if (!name) {
+      return false;
+    }
+    if (w[k] == 'c' || w[k] == 's' || w[k] == 'u') {
+      const char *v = w[k + 1] ? w + k + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+      return v && take_option(key, name, v);
+    }
+    take_option(key, name, NULL);
+  }
+  return true;
+}
+
+static uint64_t fnv1a(const char *s, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; i++) {
+    h ^= (unsigned char)s[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+static void place_fill(session_place *p, const strbuf *key) {
+  snprintf(p->digest, sizeof p->digest, "%016llx",
+           (unsigned long long)fnv1a(key->data ? key->data : "", key->len));
+  const char *run = getenv("XDG_RUNTIME_DIR");
+  const char *tmp = getenv("TMPDIR");
+  if (run && run[0] == '/') {
+    p->dir = xasprintf("%s/mcphost", run);
+  } else {
+    p->dir = xasprintf("%s/mcphost-%u", tmp && tmp[0] == '/' ? tmp : "/tmp",
+                       (unsigned)geteuid());
+  }
+  p->socket = xasprintf("%s/session-%s.sock", p->dir, p->digest);
+  p->lock = xasprintf("%s/session-%s.lock", p->dir, p->digest);
+}
+
+int session_key_scan(int argc, char **argv, session_place *place) {
+  strbuf key;
+  sb_init(&key);
+  int cmd = -1;
+  for (int i = 1; i < argc; i++) {
+    char *w = argv[i];
+    if (strcmp(w, "--") == 0) {
+      cmd = i + 1 < argc ? i + 1 : -1;
+      break;
+    }
+    if (w[0] != '-' || w[1] == '\0') {
+      cmd = i;
+      break;
+    }
+    if (w[1] != '-') {
+      if (!take_shorts(&key, argc, argv, &i)) {
+        goto out;
+      }
+      continue;
+    }
+    size_t n = strcspn(w + 2, "=");
+    const struct option *o = find_long(w + 2, n);
+    if (!o) {
+      goto out; /* a plugin's option, or an abbreviation */
+    }
+    const char *v = NULL;
+    if (o->has_arg == required_argument) {
+      v = w[2 + n] == '=' ? w + 3 + n : i + 1 < argc ? argv[++i] : NULL;
+      if (!v) {
+        goto out;
+      }
+    } else if (w[2 + n] == '=') {
+      goto out;
+    }
+    if (!take_option(&key, o->name, v)) {
+      goto out;
+    }
+  }
+  if (cmd < 0) {
+    goto out;
+  }
+  if (place) {
+    char cwd[4096];
+    sb_printf(&key, "uid=%u", (unsigned)geteuid());
+    sb_addc(&key, '\0');
+    sb_printf(&key, "cwd=%s", getcwd(cwd, sizeof cwd) ? cwd : "?");
+    sb_addc(&key, '\0');
+    for (size_t k = 0; k < COUNT(key_env); k++) {
+      const char *e = getenv(key_env[k]);
+      sb_printf(&key, "%s%s%s", key_env[k], e ? "=" : "", e ? e : "");
+      sb_addc(&key, '\0');
+    }
+    place_fill(place, &key);
+  }
+out:
+  sb_free(&key);
+  return cmd;
+}
+
+int session_place_open_dir(const session_place *p, bool create, char *why,
+                           size_t why_len) {
+  return trusted_fs_open_dir(
+      p->dir, TRUSTED_FS_PRIVATE | (create ? TRUSTED_FS_CREATE : 0u), why,
+      why_len);
+}
+
+bool session_place_locked(const session_place *p) {
+  int fd = open(p->lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    return false;
+  }
+  bool held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  close(fd); /* a shared lock we took goes with the fd */
+  return held;
+}
+
+void session_place_free(session_place *p) {
+  free(p->dir);
+  free(p->socket);
+  free(p->lock);
+  memset(p, 0, sizeof *p);
+}
