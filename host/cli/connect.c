@@ -21,6 +21,7 @@ void cli_client_options(cli *c) {
                             .nroot_dirs = c->nroot_dirs,
                             .no_roots = c->no_roots,
                             .name_chars = c->lim.name_chars,
+                            .protocol = c->protocol,
                             .list_cache_ttl_ms =
                                 ttl && *ttl ? strtoull(ttl, NULL, 10) : 20000});
 }

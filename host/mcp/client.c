@@ -157,6 +157,9 @@ session *mcp_client_session(mcp_client *mc, size_t idx) {
   if (mc->opt.log_level) {
     s->log_level = xstrdup(mc->opt.log_level);
   }
+  if (mc->opt.protocol) {
+    s->protocol_override = xstrdup(mc->opt.protocol);
+  }
   session_set_roots(
       s, slot->roots
              ? cJSON_Duplicate(slot->roots, 1)

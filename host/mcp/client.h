@@ -41,6 +41,9 @@ typedef struct mcp_client_options {
   /* How long a tool list resolves names (ms); it is also dropped on
    * notifications/tools/list_changed and when the connection ends. */
   uint64_t list_cache_ttl_ms;
+  /* --protocol: "auto", "modern" or "legacy" for every server, over
+   * their "protocol" keys (era.h); NULL: each entry's own. */
+  const char *protocol;
 } mcp_client_options;
 
 /* A plugin command's run (mcph.command/1): the servers service's finish()
@@ -138,6 +141,7 @@ typedef struct mcp_server_status {
   const char *error; /* why it failed or went away, or NULL */
   mcp_error_kind failure; /* the kind of that failure, NONE when ready */
   const char *protocol_version; /* negotiated; NULL before initialize */
+  const char *era;              /* "modern", "legacy" or "unknown" */
   const cJSON *server_info;     /* initialize's serverInfo, or NULL */
   const cJSON *capabilities;    /* the server's capabilities, or NULL */
   const char *instructions;     /* initialize's instructions, or NULL */

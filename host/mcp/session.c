@@ -11,6 +11,7 @@
 #include "core/feature_plugins.h"
 #include "core/host_auth.h"
 #include "core/util.h"
+#include "mcp/era.h"
 #include "mcp/protocol.h"
 #include "safety/redact.h"
 #include "safety/sanitize.h"
@@ -218,6 +219,9 @@ static void on_close(void *ud, int code, const char *reason) {
      * GET, the ws upgrade): the session fails once it settled, so that
      * what the provider says (a login to run) comes first. */
     return;
+  }
+  if (era_transport_lost(s)) {
+    return; /* the server exited on the probe: started once more */
   }
   transport_ended(s);
 }
@@ -512,6 +516,9 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
       fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE, "%s",
            s->close_reason ? s->close_reason : err->message);
     } else if (err->status == RPC_ERR_REMOTE) {
+      if (era_initialize_refused(s, err)) {
+        return; /* a modern-only server: server/discover instead */
+      }
       char *text = rpc_error_text(err->message, err->code);
       fail(s, FAIL_PROTOCOL, "initialize failed: %s", text);
       free(text);
@@ -534,6 +541,7 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
     rpc_request_opts lo = {.timeout_ms = s->connect_timeout_ms};
     rpc_request(s->rpc, "logging/setLevel", p, &lo, on_set_level);
   }
+  era_legacy_ready(s);
   set_state(s, SESS_READY);
 }
 
@@ -573,17 +581,26 @@ static const char *accept_initialize(session *s, const cJSON *result,
   return NULL;
 }
 
+cJSON *session_client_capabilities(session *s) {
+  cJSON *caps = cJSON_CreateObject();
+  s->roots_declared = s->roots != NULL;
+  if (s->roots) {
+    /* listChanged: session_set_roots tells the server of a new set. A
+     * modern server asks for them in each request's input_required, so
+     * there is nothing to tell it. */
+    cJSON *roots = cJSON_AddObjectToObject(caps, "roots");
+    if (s->era != ERA_MODERN) {
+      cJSON_AddBoolToObject(roots, "listChanged", true);
+    }
+  }
+  features_add_capabilities(s->h, caps);
+  return caps;
+}
+
 static cJSON *initialize_params(session *s) {
   cJSON *p = cJSON_CreateObject();
   cJSON_AddStringToObject(p, "protocolVersion", mcp_protocol_latest());
-  cJSON *caps = cJSON_AddObjectToObject(p, "capabilities");
-  s->roots_declared = s->roots != NULL;
-  if (s->roots) {
-    /* listChanged: session_set_roots tells the server of a new set. */
-    cJSON *roots = cJSON_AddObjectToObject(caps, "roots");
-    cJSON_AddBoolToObject(roots, "listChanged", true);
-  }
-  features_add_capabilities(s->h, caps);
+  cJSON_AddItemToObject(p, "capabilities", session_client_capabilities(s));
   cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
   cJSON_AddStringToObject(info, "name", "mcphost");
   cJSON_AddStringToObject(info, "version", MCPHOST_VERSION);
@@ -730,7 +747,11 @@ void session_connect(session *s, uint64_t timeout_ms) {
   }
   s->transport_started = true;
   s->connect_timeout_ms = timeout_ms;
-  rpc_request_opts o = {.timeout_ms = timeout_ms, .ud = s};
+  era_start(s);
+}
+
+void session_send_initialize(session *s) {
+  rpc_request_opts o = {.timeout_ms = s->connect_timeout_ms, .ud = s};
   int64_t id = rpc_request(s->rpc, "initialize", initialize_params(s), &o,
                            on_initialized);
   if (id > 0)
@@ -739,6 +760,33 @@ void session_connect(session *s, uint64_t timeout_ms) {
     fail(s, FAIL_UNREACHABLE, "%s", s->close_reason);
   /* Otherwise a failed send means the transport is ending: its on_close
    * follows with the real reason (a process that could not start, say). */
+}
+
+void session_ready(session *s) {
+  s->connected_ms = loop_now_ms();
+  set_state(s, SESS_READY);
+}
+
+void session_fail(session *s, fail_kind kind, const char *fmt, ...) {
+  strbuf b;
+  sb_init(&b);
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  fail(s, kind, "%s", sb_str(&b));
+  sb_free(&b);
+}
+
+void session_respawn(session *s) {
+  host_auth_detach(s); /* session_connect attaches the new one */
+  s->tf->destroy(s->t);
+  s->t = NULL;
+  s->transport_started = s->transport_closed = false;
+  free(s->close_reason);
+  s->close_reason = NULL;
+  s->state = SESS_IDLE;
+  session_connect(s, s->connect_timeout_ms);
 }
 
 void session_close(session *s) {
@@ -805,6 +853,9 @@ void session_restart(session *s) {
   s->fail = FAIL_NONE;
   s->init_id = 0;
   s->reinitializing = false;
+  era_reset(s);
+  s->probe_respawned = false;
+  s->era = ERA_UNKNOWN;
   s->consecutive_errors = 0;
   s->tripped = false;
   s->state = SESS_IDLE;
@@ -819,6 +870,8 @@ void session_free(session *s) {
     loop_timer_cancel(s->h->loop, s->reconnect_timer);
   if (s->fallback_timer)
     loop_timer_cancel(s->h->loop, s->fallback_timer);
+  era_reset(s);
+  free(s->protocol_override);
   free(s->http_failure);
   rpc_free(s->rpc);
   host_auth_detach(s);
@@ -915,6 +968,12 @@ int64_t session_request(session *s, const char *method, cJSON *params,
     cJSON_Delete(params);
     return -1;
   }
+  if (s->era == ERA_MODERN && strcmp(method, "ping") == 0) {
+    /* No ping in 2026-07-28: server/discover is the round trip every
+     * modern server answers. */
+    method = "server/discover";
+  }
+  params = era_add_meta(s, params);
   req_wrap *w = xmalloc(sizeof *w);
   *w = (req_wrap){.s = s, .done = done,
                   .on_progress = opts ? opts->on_progress : NULL,
@@ -1050,8 +1109,8 @@ int session_set_roots(session *s, cJSON *roots) {
               (roots && s->roots && cJSON_Compare(roots, s->roots, true));
   cJSON_Delete(s->roots);
   s->roots = roots;
-  if (same || s->state != SESS_READY)
-    return 0;
+  if (same || s->state != SESS_READY || s->era == ERA_MODERN)
+    return 0; /* modern: each request declares what it has */
   if (!s->roots_declared)
     return 1;
   /* A server asks roots/list again; an empty set is a set too. */

@@ -91,6 +91,15 @@ struct session {
   bool legacy_sse;            /* it is: the session runs on "sse" */
   char *http_failure;         /* why streamable HTTP failed, for the hint */
   loop_timer *fallback_timer; /* the switch, out of the transport's call */
+  /* The protocol era (era.h): */
+  int era;                  /* mcp_era: what this connection speaks */
+  char *protocol_override;  /* --protocol (auto, modern, legacy), or NULL */
+  int64_t probe_id;         /* the server/discover probe in flight, or 0 */
+  loop_timer *probe_timer;  /* its deadline (auto) */
+  bool probe_retried;       /* the -32022 correction was made */
+  bool probe_respawned;     /* a stdio server that exited on it restarted */
+  bool era_from_cache;      /* legacy as the state directory said */
+  loop_timer *respawn_timer; /* the restart, out of the transport's call */
 };
 
 session *session_new(host *h, const server_config *cfg);
@@ -156,5 +165,20 @@ const char *session_state_name(const session *s);
  * (it was initialized without the capability: the new set applies from
  * the next connect); -1 when `roots` is not an array. */
 int session_set_roots(session *s, cJSON *roots);
+
+/* ---- for era.c (the protocol era of the session) ---- */
+
+/* Fails the session (the first reason is kept), closing its transport. */
+void session_fail(session *s, fail_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Sends initialize (the legacy handshake) on the started transport. */
+void session_send_initialize(session *s);
+/* The modern connect succeeded: the session is ready. */
+void session_ready(session *s);
+/* The capabilities this client declares to the server: a new object. */
+cJSON *session_client_capabilities(session *s);
+/* Starts the transport anew (a stdio server that exited on the probe)
+ * and connects it again; the era is legacy then. */
+void session_respawn(session *s);
 
 #endif
