@@ -33,11 +33,13 @@ static era_policy policy_of(const session *s) {
   return ERA_POLICY_AUTO;
 }
 
-/* Where a probe can be made in place. Streamable HTTP needs the modern
- * request headers first (the probe is refused without them); the other
- * transports are legacy only. */
+/* Where a probe can be made in place: stdio, and a transport that sends
+ * the modern request headers (streamable HTTP, which refuses a modern
+ * request without them). The others (sse, ws) stay legacy. */
 static bool probe_in_place(const session *s) {
-  return strcmp(session_type(s), "stdio") == 0;
+  return strcmp(session_type(s), "stdio") == 0 ||
+         (MCPH_HAS(s->tf, mcph_transport_factory, send_headers) &&
+          s->tf->send_headers);
 }
 
 probe_verdict era_classify(const cJSON *result, const rpc_error *err,
@@ -159,15 +161,25 @@ static void on_probe(void *ud, cJSON *result, const rpc_error *err,
     return; /* the transport's end fails the session with its reason */
   }
   if (err && err->status != RPC_ERR_REMOTE) {
-    if (err->status == RPC_ERR_TIMEOUT && !pinned) {
+    if (err->status == RPC_ERR_TRANSPORT && s->probe_not_modern && !pinned) {
+      s->probe_not_modern = false;
+      legacy(s, err->message);
+    } else if (err->status == RPC_ERR_TRANSPORT && s->probe_not_modern) {
+      session_fail(s, FAIL_PROTOCOL,
+                   "server does not speak protocol %s (\"protocol\": "
+                   "\"modern\"): server/discover got %s",
+                   mcp_protocol_modern_latest(), err->message);
+    } else if (err->status == RPC_ERR_TIMEOUT && !pinned &&
+               strcmp(session_type(s), "stdio") == 0) {
       legacy(s, "no answer to server/discover in time");
     } else if (err->status == RPC_ERR_TIMEOUT) {
       session_fail(s, FAIL_TIMEOUT,
                    "server did not answer server/discover in time");
     } else {
-      session_fail(s, err->status == RPC_ERR_TRANSPORT ? FAIL_UNREACHABLE
-                                                       : FAIL_INTERRUPTED,
-                   "%s", err->message);
+      fail_kind k = err->status != RPC_ERR_TRANSPORT ? FAIL_INTERRUPTED
+                    : s->fail == FAIL_AUTH           ? FAIL_AUTH
+                                                     : FAIL_UNREACHABLE;
+      session_fail(s, k, "%s", err->message);
     }
     return;
   }
@@ -212,8 +224,11 @@ static void send_probe(session *s, const char *version) {
   free(s->protocol_version);
   s->protocol_version = xstrdup(version);
   bool pinned = policy_of(s) == ERA_POLICY_MODERN;
-  rpc_request_opts o = {.ud = s,
-                        .timeout_ms = pinned ? s->connect_timeout_ms : 0};
+  /* Only a stdio server's silence is era evidence (a legacy server that
+   * ignores what comes before initialize); elsewhere it is a failure. */
+  bool stdio = strcmp(session_type(s), "stdio") == 0;
+  rpc_request_opts o = {
+      .ud = s, .timeout_ms = pinned || !stdio ? s->connect_timeout_ms : 0};
   int64_t id = rpc_request(s->rpc, "server/discover", era_add_meta(s, NULL),
                            &o, on_probe);
   if (id < 0) {
@@ -223,7 +238,7 @@ static void send_probe(session *s, const char *version) {
     return; /* as for initialize: on_close follows with the reason */
   }
   s->probe_id = id;
-  if (!pinned) {
+  if (!pinned && stdio) {
     uint64_t t = ERA_PROBE_TIMEOUT_MS;
     if (s->connect_timeout_ms && s->connect_timeout_ms < t) {
       t = s->connect_timeout_ms;

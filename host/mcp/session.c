@@ -12,6 +12,7 @@
 #include "core/host_auth.h"
 #include "core/util.h"
 #include "mcp/era.h"
+#include "mcp/era_headers.h"
 #include "mcp/protocol.h"
 #include "safety/redact.h"
 #include "safety/sanitize.h"
@@ -267,6 +268,17 @@ static void on_send_failed(void *ud, int code, const char *message,
       return;
     }
   }
+  if (id == s->probe_id && id > 0) {
+    /* A 4xx without a modern answer (http): not a modern server. */
+    s->probe_not_modern = code == MCPH_ENOTSUP;
+    rpc_fail(s->rpc, id, RPC_ERR_TRANSPORT, message);
+    return;
+  }
+  if (code == MCPH_ELOST && rpc_reissue(s->rpc, id) > 0) {
+    host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
+             "%s; sent again as a new request", message);
+    return;
+  }
   if (id == s->init_id) {
     /* The handshake failed: on_initialized (or on_reinitialized) fails
      * the session, or what was held, with this message. */
@@ -302,7 +314,21 @@ static int rpc_send(void *ud, const char *json, size_t len, char *why,
              len > 2000 ? 2000 : (int)len, json);
   mcph_error err;
   mcph_error_init(&err);
-  int rc = s->tf->send(s->t, json, len, &err);
+  int rc;
+  if (s->era == ERA_MODERN &&
+      MCPH_HAS(s->tf, mcph_transport_factory, send_headers) &&
+      s->tf->send_headers) {
+    /* 2026-07-28 over HTTP: the headers each message carries. */
+    cJSON *msg = cJSON_ParseWithLength(json, len);
+    size_t n = 0;
+    char **hdrs = era_message_headers(msg, s->tool_headers, &n);
+    cJSON_Delete(msg);
+    rc = s->tf->send_headers(s->t, json, len, (const char *const *)hdrs, n,
+                             &err);
+    era_headers_free(hdrs);
+  } else {
+    rc = s->tf->send(s->t, json, len, &err);
+  }
   if (rc != 0)
     snprintf(why, why_len, "%s", err.message[0] ? err.message : "send failed");
   return rc;
@@ -880,6 +906,7 @@ void session_free(session *s) {
   cJSON_Delete(s->server_caps);
   cJSON_Delete(s->server_info);
   cJSON_Delete(s->roots);
+  cJSON_Delete(s->tool_headers);
   if (s->server_log)
     fclose(s->server_log);
   features_session_gone(s);
@@ -1021,6 +1048,34 @@ static void list_finish(list_op *op, const char *error) {
 
 static void list_next(list_op *op);
 
+/* 2026-07-28 over HTTP: a tool whose x-mcp-header annotations break the
+ * rules is left out, with a warning naming it; the others' are kept for the
+ * Mcp-Param-* headers of their calls. */
+static bool keep_tool(session *s, const cJSON *tool) {
+  char why[300];
+  cJSON *map = NULL;
+  const char *name =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(tool, "name"));
+  if (!name) {
+    return true; /* the list's own checks refuse it */
+  }
+  if (!era_tool_headers(tool, &map, why, sizeof why)) {
+    char *shown = text_escape(name, strlen(name), TEXT_ESCAPE_NEWLINES, NULL);
+    host_log(s->h, MCPH_LOG_WARN, s->cfg->name,
+             "tool \"%s\" left out: %s", shown ? shown : "?", why);
+    free(shown);
+    return false;
+  }
+  if (map) {
+    if (!s->tool_headers) {
+      s->tool_headers = cJSON_CreateObject();
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(s->tool_headers, name);
+    cJSON_AddItemToObject(s->tool_headers, name, map);
+  }
+  return true;
+}
+
 static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
   (void)take;
   list_op *op = ud;
@@ -1047,8 +1102,21 @@ static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
     list_finish(op, msg);
     return;
   }
+  /* Only where headers are sent (HTTP) do x-mcp-header rules apply. */
+  bool headers = op->s->era == ERA_MODERN &&
+                 MCPH_HAS(op->s->tf, mcph_transport_factory, send_headers) &&
+                 op->s->tf->send_headers &&
+                 strcmp(op->method, "tools/list") == 0;
+  if (headers && !op->cursor) {
+    cJSON_Delete(op->s->tool_headers);
+    op->s->tool_headers = NULL;
+  }
   while (arr->child) {
     cJSON *item = cJSON_DetachItemViaPointer(arr, arr->child);
+    if (headers && !keep_tool(op->s, item)) {
+      cJSON_Delete(item);
+      continue;
+    }
     cJSON_AddItemToArray(op->items, item);
   }
   const cJSON *next = cJSON_GetObjectItemCaseSensitive(result, "nextCursor");

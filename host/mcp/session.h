@@ -100,6 +100,10 @@ struct session {
   bool probe_respawned;     /* a stdio server that exited on it restarted */
   bool era_from_cache;      /* legacy as the state directory said */
   loop_timer *respawn_timer; /* the restart, out of the transport's call */
+  bool probe_not_modern;    /* the transport said: no modern answer (4xx) */
+  /* Modern: tool name -> its x-mcp-header list (era_headers.h), from the
+   * last tools/list; NULL when none has one. Owned. */
+  cJSON *tool_headers;
 };
 
 session *session_new(host *h, const server_config *cfg);

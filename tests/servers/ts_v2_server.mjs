@@ -5,9 +5,14 @@
 // HTTP on 127.0.0.1 at /mcp (an ephemeral port, said as "listening on
 // PORT").
 // Tools: echo, confirm (elicitation through input_required, with a
-// requestState), geo (a Region x-mcp-header), bump (tools/list_changed and
-// resources/updated); a resource config://app; a prompt greet. With
-// TS_V2_LOG=FILE every request's method and params go there, one line each.
+// requestState), geo (x-mcp-header Region on a string, Count on an
+// integer, Flag on a boolean), bad_header (x-mcp-header on a number: a
+// client must leave it out), slow (30 s), flaky (over
+// HTTP its first call's stream is cut after the first event), bump
+// (tools/list_changed and resources/updated); a resource config://app; a
+// prompt greet. With TS_V2_LOG=FILE every request's method and params
+// (over HTTP: its mcp-* headers too, and "closed" when the client closed
+// a response stream) go there, one line each.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -18,7 +23,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const mods = join(here, '..', 'interop', 'node_modules');
 const req = createRequire(join(mods, 'x.js'));
 const sdk = await import(req.resolve('@modelcontextprotocol/server'));
-const { McpServer, inputRequired, acceptedContent, createMcpHandler } = sdk;
+const { McpServer, inputRequired, acceptedContent, createMcpHandler, fromJsonSchema } = sdk;
 const { z } = await import(req.resolve('zod'));
 
 const [mode = 'stdio', era = 'dual'] = process.argv.slice(2);
@@ -31,6 +36,7 @@ function note(method, params) {
 }
 
 const servers = new Set();
+let flakyCut = false;
 
 function factory() {
   const server = new McpServer(
@@ -77,6 +83,51 @@ function factory() {
         });
       }
       return { content: [{ type: 'text', text: `confirmed: ${action}` }] };
+    }
+  );
+  server.registerTool(
+    'geo',
+    {
+      description: 'Headers from arguments',
+      inputSchema: fromJsonSchema({
+        type: 'object',
+        properties: {
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          count: { type: 'integer', 'x-mcp-header': 'Count' },
+          flag: { type: 'boolean', 'x-mcp-header': 'Flag' },
+          q: { type: 'string' }
+        }
+      })
+    },
+    async (args) => ({
+      content: [{ type: 'text', text: `region=${args.region}` }]
+    })
+  );
+  server.registerTool(
+    'bad_header',
+    {
+      description: 'x-mcp-header on a number',
+      inputSchema: fromJsonSchema({
+        type: 'object',
+        properties: { n: { type: 'number', 'x-mcp-header': 'N' } }
+      })
+    },
+    async () => ({ content: [{ type: 'text', text: 'called' }] })
+  );
+  server.registerTool(
+    'slow',
+    { description: 'A long wait' },
+    async () => {
+      await new Promise((r) => setTimeout(r, 30000));
+      return { content: [{ type: 'text', text: 'slow done' }] };
+    }
+  );
+  server.registerTool(
+    'flaky',
+    { description: 'A stream cut once (HTTP)' },
+    async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return { content: [{ type: 'text', text: 'flaky ok' }] };
     }
   );
   server.registerTool(
@@ -150,10 +201,23 @@ if (mode === 'stdio') {
       }
       let m = {};
       try { m = JSON.parse(body.toString()); } catch {}
-      note(`${rq.method} ${m.method ?? ''}`, { headers: hdr, params: m.params ?? null });
+      note(`${rq.method} ${m.method ?? ''}`, { headers: hdr, id: m.id ?? null, params: m.params ?? null });
     }
     const ac = new AbortController();
-    rs.on('close', () => ac.abort());
+    rs.on('close', () => {
+      if (!rs.writableFinished) {
+        let m = {};
+        try { m = JSON.parse(body.toString()); } catch {}
+        note('closed', { id: m.id ?? null, name: m.params?.name ?? null });
+      }
+      ac.abort();
+    });
+    let cut = false;
+    try {
+      const m = JSON.parse(body.toString());
+      cut = m.method === 'tools/call' && m.params?.name === 'flaky' && !flakyCut;
+      if (cut) flakyCut = true;
+    } catch {}
     const url = `http://127.0.0.1${rq.url}`;
     const res = await handler.fetch(
       new Request(url, {
@@ -164,6 +228,12 @@ if (mode === 'stdio') {
       })
     );
     rs.writeHead(res.status, Object.fromEntries(res.headers));
+    if (cut) {
+      // A network break: the headers and a comment, then the socket goes.
+      rs.write(': cut\n\n');
+      setTimeout(() => rs.socket?.destroy(), 50);
+      return;
+    }
     if (res.body) {
       for await (const c of res.body) rs.write(c);
     }
