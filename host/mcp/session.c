@@ -13,6 +13,7 @@
 #include "core/util.h"
 #include "mcp/era.h"
 #include "mcp/era_headers.h"
+#include "mcp/mrtr.h"
 #include "mcp/protocol.h"
 #include "safety/redact.h"
 #include "safety/sanitize.h"
@@ -479,6 +480,11 @@ static void on_notification(void *ud, const char *method,
   }
   if (strcmp(method, "notifications/cancelled") == 0)
     features_cancelled(s, params);
+  if (strcmp(method, "notifications/tools/list_changed") == 0 &&
+      !s->prelisting) {
+    cJSON_Delete(s->tool_headers); /* the schemas are listed again */
+    s->tool_headers = NULL;
+  }
   features_notify(s, method, params);
   if (s->on_notify)
     s->on_notify(s->on_notify_ud, s, method, params);
@@ -946,11 +952,125 @@ typedef struct req_wrap {
   rpc_done_fn done;
   rpc_progress_fn on_progress;
   void *ud;
+  /* 2026-07-28: a request that may answer input_required (tools/call,
+   * prompts/get, resources/read) keeps what it sent, to send it again
+   * with the inputs (mrtr.h). */
+  char *method;
+  cJSON *params;
+  rpc_request_opts opts;
+  unsigned rounds;
+  char *state;         /* the last requestState, byte for byte, or NULL */
+  loop_timer *pace;    /* a round with requestState only waits a little */
+  cJSON *responses;    /* the inputs for the next round (paced) */
 } req_wrap;
+
+static void wrap_free(req_wrap *w) {
+  free(w->method);
+  cJSON_Delete(w->params);
+  free(w->state);
+  cJSON_Delete(w->responses);
+  free(w);
+}
 
 static void wrapped_progress(void *ud, const cJSON *params) {
   req_wrap *w = ud;
   w->on_progress(w->ud, params);
+}
+
+static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
+                         bool *take);
+
+/* The request again, as a new request with a new id: the same method and
+ * params with the inputs and the requestState of the last round. */
+static void mrtr_resend(req_wrap *w, cJSON *responses) {
+  session *s = w->s;
+  cJSON *params = cJSON_Duplicate(w->params, 1);
+  if (responses) {
+    cJSON_AddItemToObject(params, "inputResponses", responses);
+  }
+  if (w->state) {
+    cJSON_AddStringToObject(params, "requestState", w->state);
+  }
+  params = era_add_meta(s, params);
+  rpc_request_opts o = w->opts;
+  o.ud = w;
+  int64_t id = rpc_request(s->rpc, w->method, params, &o, wrapped_done);
+  if (id < 0) {
+    rpc_error e = {.status = RPC_ERR_LOCAL,
+                   .message = "the request could not be sent again with "
+                              "the input the server asked for"};
+    bool take = false;
+    w->done(w->ud, NULL, &e, &take);
+    wrap_free(w);
+  }
+}
+
+static void on_pace(void *ud) {
+  req_wrap *w = ud;
+  w->pace = NULL;
+  cJSON *r = w->responses;
+  w->responses = NULL;
+  mrtr_resend(w, r);
+}
+
+static void mrtr_fail(req_wrap *w, const char *why) {
+  char msg[700];
+  snprintf(msg, sizeof msg, "server \"%s\" asked for input (%s): %s",
+           w->s->cfg->name, w->method, why);
+  rpc_error e = {.status = RPC_ERR_LOCAL, .message = msg};
+  bool take = false;
+  w->done(w->ud, NULL, &e, &take);
+  wrap_free(w);
+}
+
+static void on_inputs(void *ud, cJSON *responses, const char *error) {
+  req_wrap *w = ud;
+  if (!responses) {
+    mrtr_fail(w, error);
+    return;
+  }
+  mrtr_resend(w, responses);
+}
+
+/* A modern result: complete (or none said: legacy-shaped), or the
+ * inputs the server needs first. Returns true when it is taken here. */
+static bool modern_result(req_wrap *w, const cJSON *result) {
+  const cJSON *rt = cJSON_GetObjectItemCaseSensitive(result, "resultType");
+  const char *type = cJSON_GetStringValue(rt);
+  if (!rt || (type && strcmp(type, "complete") == 0)) {
+    return false;
+  }
+  if (!type || strcmp(type, "input_required") != 0 || !w->method) {
+    char why[200];
+    snprintf(why, sizeof why, "a result of resultType %.60s%s%s",
+             type ? "\"" : "", type ? type : "that is not a string",
+             type ? "\", which mcphost does not know" : "");
+    mrtr_fail(w, why);
+    return true;
+  }
+  if (++w->rounds > MRTR_MAX_ROUNDS) {
+    mrtr_fail(w, "still input_required after 10 rounds");
+    return true;
+  }
+  const cJSON *state = cJSON_GetObjectItemCaseSensitive(result, "requestState");
+  free(w->state);
+  w->state = cJSON_IsString(state) ? xstrdup(state->valuestring) : NULL;
+  const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(result, "inputRequests");
+  if (!cJSON_IsObject(reqs) || !reqs->child) {
+    if (!w->state) {
+      mrtr_fail(w, "input_required with neither inputRequests nor "
+                   "requestState");
+      return true;
+    }
+    /* Only requestState (load shedding, say): again, after a pause. */
+    w->pace = loop_timer_start(w->s->h->loop, 250, on_pace, w);
+    if (!w->pace) {
+      mrtr_resend(w, NULL);
+    }
+    return true;
+  }
+  mrtr_gather(w->s, reqs, on_inputs, w);
+  return true;
 }
 
 static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
@@ -959,8 +1079,23 @@ static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
   session *s = w->s;
   bool counts = err && (err->status == RPC_ERR_TIMEOUT ||
                         err->status == RPC_ERR_TRANSPORT);
+  if (!err && s->era == ERA_MODERN) {
+    /* A large result passed on as text (json_raw.h) is parsed only when
+     * it may be an input_required one. */
+    cJSON *tree = NULL;
+    if (cJSON_IsRaw(result) && result->valuestring &&
+        strstr(result->valuestring, "\"input_required\"")) {
+      tree = cJSON_Parse(result->valuestring);
+    }
+    bool taken = modern_result(w, tree ? tree : result);
+    cJSON_Delete(tree);
+    if (taken) {
+      s->consecutive_errors = 0;
+      return;
+    }
+  }
   w->done(w->ud, result, err, take);
-  free(w);
+  wrap_free(w);
   if (!counts) {
     if (!err || err->status == RPC_ERR_REMOTE)
       s->consecutive_errors = 0;
@@ -976,6 +1111,9 @@ static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
              s->error);
   }
 }
+
+static const char *call_refused(session *s, const char *method,
+                                const cJSON *params);
 
 int64_t session_request(session *s, const char *method, cJSON *params,
                         const rpc_request_opts *opts, rpc_done_fn done,
@@ -995,25 +1133,42 @@ int64_t session_request(session *s, const char *method, cJSON *params,
     cJSON_Delete(params);
     return -1;
   }
+  const char *refused = s->state == SESS_READY
+                            ? call_refused(s, method, params)
+                            : NULL;
+  if (refused) {
+    snprintf(why, why_len,
+             "server \"%s\": the tool was left out of its list: %s",
+             s->cfg->name, refused);
+    cJSON_Delete(params);
+    return -1;
+  }
   if (s->era == ERA_MODERN && strcmp(method, "ping") == 0) {
     /* No ping in 2026-07-28: server/discover is the round trip every
      * modern server answers. */
     method = "server/discover";
   }
-  params = era_add_meta(s, params);
   req_wrap *w = xmalloc(sizeof *w);
   *w = (req_wrap){.s = s, .done = done,
                   .on_progress = opts ? opts->on_progress : NULL,
                   .ud = opts ? opts->ud : NULL};
+  if (s->era == ERA_MODERN && (strcmp(method, "tools/call") == 0 ||
+                               strcmp(method, "prompts/get") == 0 ||
+                               strcmp(method, "resources/read") == 0)) {
+    w->method = xstrdup(method);
+    w->params = params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject();
+  }
+  params = era_add_meta(s, params);
   rpc_request_opts o = opts ? *opts : (rpc_request_opts){0};
   o.ud = w;
   o.on_progress = w->on_progress ? wrapped_progress : NULL;
   /* A result kept as sent may come raw in any valid UTF-8 (json_raw.h). */
   o.raw_utf8 =
       o.raw_result && !sanitize_is_full(s->h->sanitize, (sanitize_kind)o.kind);
+  w->opts = o;
   int64_t id = rpc_request(s->rpc, method, params, &o, wrapped_done);
   if (id < 0) {
-    free(w);
+    wrap_free(w);
     snprintf(why, why_len, "cannot send %s to server \"%s\"", method,
              s->cfg->name);
   }
@@ -1059,21 +1214,110 @@ static bool keep_tool(session *s, const cJSON *tool) {
   if (!name) {
     return true; /* the list's own checks refuse it */
   }
+  if (!s->tool_headers) {
+    s->tool_headers = cJSON_CreateObject();
+  }
+  cJSON_DeleteItemFromObjectCaseSensitive(s->tool_headers, name);
   if (!era_tool_headers(tool, &map, why, sizeof why)) {
     char *shown = text_escape(name, strlen(name), TEXT_ESCAPE_NEWLINES, NULL);
     host_log(s->h, MCPH_LOG_WARN, s->cfg->name,
              "tool \"%s\" left out: %s", shown ? shown : "?", why);
     free(shown);
+    /* A call to it is refused with the reason (session_request). */
+    cJSON_AddStringToObject(s->tool_headers, name, why);
     return false;
   }
-  if (map) {
-    if (!s->tool_headers) {
-      s->tool_headers = cJSON_CreateObject();
-    }
-    cJSON_DeleteItemFromObjectCaseSensitive(s->tool_headers, name);
-    cJSON_AddItemToObject(s->tool_headers, name, map);
-  }
+  cJSON_AddItemToObject(s->tool_headers, name,
+                        map ? map : cJSON_CreateArray());
   return true;
+}
+
+/* ---- tools/call over HTTP in 2026-07-28: the tools listed first ---- */
+
+/* A call's Mcp-Param-* headers come from its tool's schema: a call made
+ * before any tools/list of this connection waits (held) for one. */
+static void prelist(session *s, const char *cursor, unsigned page);
+
+typedef struct prelist_op {
+  session *s;
+  unsigned page;
+} prelist_op;
+
+static void prelist_done(session *s) {
+  s->prelisting = false;
+  if (!s->tool_headers) {
+    s->tool_headers = cJSON_CreateObject();
+  }
+  if (!s->reinitializing && !s->auth_pending) {
+    rpc_hold(s->rpc, false);
+  }
+}
+
+static void on_prelist(void *ud, cJSON *result, const rpc_error *err,
+                       bool *take) {
+  (void)take;
+  prelist_op *op = ud;
+  session *s = op->s;
+  unsigned page = op->page;
+  free(op);
+  const cJSON *tools = cJSON_GetObjectItemCaseSensitive(result, "tools"), *t;
+  if (err || !cJSON_IsArray(tools)) {
+    prelist_done(s); /* the call goes without its parameter headers */
+    return;
+  }
+  if (page == 0) {
+    cJSON_Delete(s->tool_headers);
+    s->tool_headers = NULL;
+  }
+  cJSON_ArrayForEach(t, tools) {
+    keep_tool(s, t);
+  }
+  const char *next = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(result, "nextCursor"));
+  if (next && *next && page < 100) {
+    prelist(s, next, page + 1);
+    return;
+  }
+  prelist_done(s);
+}
+
+static void prelist(session *s, const char *cursor, unsigned page) {
+  cJSON *params = cJSON_CreateObject();
+  if (cursor) {
+    cJSON_AddStringToObject(params, "cursor", cursor);
+  }
+  prelist_op *op = xmalloc(sizeof *op);
+  *op = (prelist_op){.s = s, .page = page};
+  rpc_request_opts o = {.timeout_ms = s->connect_timeout_ms, .ud = op,
+                        .urgent = true};
+  if (rpc_request(s->rpc, "tools/list", era_add_meta(s, params), &o,
+                  on_prelist) < 0) {
+    free(op);
+    prelist_done(s);
+  }
+}
+
+/* NULL, or why a tools/call must not be sent (its tool was left out). */
+static const char *call_refused(session *s, const char *method,
+                                const cJSON *params) {
+  if (s->era != ERA_MODERN || strcmp(method, "tools/call") != 0 ||
+      !MCPH_HAS(s->tf, mcph_transport_factory, send_headers) ||
+      !s->tf->send_headers) {
+    return NULL;
+  }
+  if (!s->tool_headers) {
+    if (!s->prelisting) {
+      s->prelisting = true;
+      rpc_hold(s->rpc, true);
+      prelist(s, NULL, 0);
+    }
+    return NULL;
+  }
+  const char *name =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+  return name ? cJSON_GetStringValue(
+                    cJSON_GetObjectItemCaseSensitive(s->tool_headers, name))
+              : NULL;
 }
 
 static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
@@ -1109,7 +1353,7 @@ static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
                  strcmp(op->method, "tools/list") == 0;
   if (headers && !op->cursor) {
     cJSON_Delete(op->s->tool_headers);
-    op->s->tool_headers = NULL;
+    op->s->tool_headers = cJSON_CreateObject();
   }
   while (arr->child) {
     cJSON *item = cJSON_DetachItemViaPointer(arr, arr->child);

@@ -101,9 +101,11 @@ struct session {
   bool era_from_cache;      /* legacy as the state directory said */
   loop_timer *respawn_timer; /* the restart, out of the transport's call */
   bool probe_not_modern;    /* the transport said: no modern answer (4xx) */
-  /* Modern: tool name -> its x-mcp-header list (era_headers.h), from the
-   * last tools/list; NULL when none has one. Owned. */
+  /* Modern over HTTP: tool name -> its x-mcp-header list (era_headers.h),
+   * or the reason it was left out (a string), from the last tools/list;
+   * NULL before one. Owned. */
   cJSON *tool_headers;
+  bool prelisting; /* a tools/list for the headers, calls held meanwhile */
 };
 
 session *session_new(host *h, const server_config *cfg);

@@ -72,6 +72,32 @@ run --config "$C" ping modern
 expect "ping in the modern era (server/discover: there is no ping)" 0 \
   --out "modern: "
 
+# input_required: the elicitation plugin answers (a hook here), and the
+# call goes again with inputResponses, the requestState and a new id.
+HOOK="$TMP/accept.sh"
+printf '#!/bin/sh\ncat >/dev/null\necho %s\n' \
+  "'{\"action\":\"accept\",\"content\":{\"confirm\":true}}'" >"$HOOK"
+chmod +x "$HOOK"
+: >"$LOG"
+run --config "$C" --elicitation="hook:$HOOK" call mcp__modern__confirm action=deploy
+expect "an input_required call is answered through the elicitation plugin" 0 \
+  --out "confirmed: deploy"
+calls=$(jq -c 'select(.method == "tools/call")' "$LOG")
+if [ "$(wc -l <<<"$calls")" = 2 ] &&
+  jq -se '.[0].id != .[1].id and (.[0].params | has("inputResponses") | not)
+    and .[1].params.inputResponses.confirm == {"action": "accept", "content": {"confirm": true}}
+    and .[1].params.requestState == "eyJhY3Rpb24iOiJkZXBsb3kifQ"
+    and .[1].params.arguments == {"action": "deploy"}
+    and .[1].params._meta["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"' \
+    <<<"$calls" >/dev/null; then
+  ok "the retry: a new id, inputResponses, the requestState as sent"
+else
+  bad "the retry: a new id, inputResponses, the requestState as sent" "$calls"
+fi
+run --config "$C" --elicitation=decline call mcp__modern__confirm action=deploy
+expect "a server that keeps asking is given up on after 10 rounds" 4 \
+  --err 'server "modern" asked for input (tools/call): still input_required after 10 rounds'
+
 run --config "$C" servers modern
 if grep -Eq '^modern +stdio +connected +ts-v2-test 2.4.0-test +2026-07-28 modern ' \
   <<<"$OUT"; then

@@ -29,9 +29,9 @@ const { z } = await import(req.resolve('zod'));
 const [mode = 'stdio', era = 'dual'] = process.argv.slice(2);
 const logFile = process.env.TS_V2_LOG;
 
-function note(method, params) {
+function note(method, params, id) {
   if (logFile) {
-    appendFileSync(logFile, JSON.stringify({ method, params }) + '\n');
+    appendFileSync(logFile, JSON.stringify({ method, id, params }) + '\n');
   }
 }
 
@@ -173,7 +173,7 @@ if (mode === 'stdio') {
         if (line.trim()) {
           try {
             const m = JSON.parse(line);
-            note(m.method ?? 'response', m.params ?? null);
+            note(m.method ?? 'response', m.params ?? null, m.id);
           } catch {
             note('unparsable', line);
           }

@@ -570,8 +570,11 @@ static int t_send_headers(mcph_transport *t, const char *json, size_t len,
   bool ok = x->extra != NULL;
   for (size_t i = 0; ok && i < nheaders; i++) {
     size_t n = strlen(headers[2 * i]) + strlen(headers[2 * i + 1]) + 3;
+    /* "Name;" is libcurl's way to send a header with an empty value
+     * ("Name:" would remove it). */
+    const char *v = headers[2 * i + 1];
     if ((x->extra[i] = malloc(n)) != NULL)
-      snprintf(x->extra[i], n, "%s: %s", headers[2 * i], headers[2 * i + 1]);
+      snprintf(x->extra[i], n, *v ? "%s: %s" : "%s;%s", headers[2 * i], v);
     else
       ok = false;
   }
