@@ -142,6 +142,9 @@ static void accept_discover(session *s, const cJSON *result,
     era_cache_put(s->h, s->cfg, ERA_MODERN, version);
   }
   session_ready(s);
+  if (s->auto_reconnect && s->state == SESS_READY && s->listen_id == 0) {
+    era_listen(s); /* a long-lived front end hears of changes */
+  }
 }
 
 static void on_probe(void *ud, cJSON *result, const rpc_error *err,
@@ -324,7 +327,115 @@ void era_legacy_ready(session *s) {
   }
 }
 
+/* ---- subscriptions/listen ---- */
+
+typedef struct listen_op {
+  session *s;
+  int64_t id;
+} listen_op;
+
+static void on_listen_timer(void *ud) {
+  session *s = ud;
+  s->listen_timer = NULL;
+  era_listen(s);
+}
+
+static void on_listen_end(void *ud, cJSON *result, const rpc_error *err,
+                          bool *take) {
+  (void)result;
+  (void)take;
+  listen_op *op = ud;
+  session *s = op->s;
+  bool ours = op->id == s->listen_id;
+  free(op);
+  if (!ours) {
+    return; /* one we ended ourselves */
+  }
+  s->listen_id = 0;
+  if (s->state != SESS_READY || s->era != ERA_MODERN || s->listen_timer) {
+    return;
+  }
+  /* Ended by the server, or the stream was lost: listen again. */
+  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
+           "the subscriptions/listen stream ended (%s); listening again",
+           err ? err->message : "by the server");
+  s->listen_timer = loop_timer_start(s->h->loop, 1000, on_listen_timer, s);
+}
+
+static bool cap_flag(const session *s, const char *cap, const char *flag) {
+  const cJSON *c = cJSON_GetObjectItemCaseSensitive(s->server_caps, cap);
+  return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, flag));
+}
+
+void era_listen(session *s) {
+  if (s->era != ERA_MODERN || s->state != SESS_READY) {
+    return;
+  }
+  if (s->listen_id > 0) {
+    int64_t old = s->listen_id;
+    s->listen_id = 0;
+    rpc_cancel(s->rpc, old, "the subscriptions changed");
+  }
+  cJSON *params = cJSON_CreateObject();
+  cJSON *n = cJSON_AddObjectToObject(params, "notifications");
+  if (cap_flag(s, "tools", "listChanged")) {
+    cJSON_AddBoolToObject(n, "toolsListChanged", true);
+  }
+  if (cap_flag(s, "prompts", "listChanged")) {
+    cJSON_AddBoolToObject(n, "promptsListChanged", true);
+  }
+  if (cap_flag(s, "resources", "listChanged")) {
+    cJSON_AddBoolToObject(n, "resourcesListChanged", true);
+  }
+  if (s->listen_uris && cJSON_GetArraySize(s->listen_uris) > 0) {
+    cJSON_AddItemToObject(n, "resourceSubscriptions",
+                          cJSON_Duplicate(s->listen_uris, 1));
+  }
+  if (!n->child) {
+    cJSON_Delete(params);
+    return; /* nothing to hear of */
+  }
+  listen_op *op = xmalloc(sizeof *op);
+  *op = (listen_op){.s = s, .id = 0};
+  rpc_request_opts o = {.ud = op}; /* no deadline: it lasts */
+  int64_t id = rpc_request(s->rpc, "subscriptions/listen",
+                           era_add_meta(s, params), &o, on_listen_end);
+  if (id < 0) {
+    free(op);
+    return;
+  }
+  op->id = id;
+  s->listen_id = id;
+}
+
+void era_subscribe(session *s, const char *uri, bool on) {
+  if (!s->listen_uris) {
+    s->listen_uris = cJSON_CreateArray();
+  }
+  int i = 0;
+  const cJSON *u;
+  cJSON_ArrayForEach(u, s->listen_uris) {
+    if (cJSON_IsString(u) && strcmp(u->valuestring, uri) == 0) {
+      break;
+    }
+    i++;
+  }
+  if (on && !u) {
+    cJSON_AddItemToArray(s->listen_uris, cJSON_CreateString(uri));
+  } else if (!on && u) {
+    cJSON_DeleteItemFromArray(s->listen_uris, i);
+  } else {
+    return;
+  }
+  era_listen(s);
+}
+
 void era_reset(session *s) {
+  if (s->listen_timer) {
+    loop_timer_cancel(s->h->loop, s->listen_timer);
+    s->listen_timer = NULL;
+  }
+  s->listen_id = 0;
   if (s->probe_timer) {
     loop_timer_cancel(s->h->loop, s->probe_timer);
     s->probe_timer = NULL;

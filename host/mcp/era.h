@@ -82,4 +82,14 @@ cJSON *era_add_meta(struct session *s, cJSON *params);
  * session_restart). */
 void era_reset(struct session *s);
 
+/* Modern: (re)opens the subscriptions/listen stream with what the server
+ * offers (tools, prompts and resources list_changed; the resources of
+ * s->listen_uris), ending the one open; a lost stream is opened again a
+ * second later. Its notifications take the legacy ones' path (features,
+ * on_notify). Nothing for a legacy session. */
+void era_listen(struct session *s);
+/* Modern: resources/subscribe or unsubscribe of `uri` changes the listen
+ * stream's resources. */
+void era_subscribe(struct session *s, const char *uri, bool on);
+
 #endif

@@ -482,7 +482,8 @@ static void on_notification(void *ud, const char *method,
     features_cancelled(s, params);
   if (strcmp(method, "notifications/tools/list_changed") == 0 &&
       !s->prelisting) {
-    cJSON_Delete(s->tool_headers); /* the schemas are listed again */
+    cJSON_Delete(s->tool_headers);
+  cJSON_Delete(s->listen_uris); /* the schemas are listed again */
     s->tool_headers = NULL;
   }
   features_notify(s, method, params);
@@ -962,6 +963,7 @@ typedef struct req_wrap {
   char *state;         /* the last requestState, byte for byte, or NULL */
   loop_timer *pace;    /* a round with requestState only waits a little */
   cJSON *responses;    /* the inputs for the next round (paced) */
+  bool empty_result;   /* a subscribe made part of the listen stream */
 } req_wrap;
 
 static void wrap_free(req_wrap *w) {
@@ -1094,7 +1096,16 @@ static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
       return;
     }
   }
-  w->done(w->ud, result, err, take);
+  if (w->empty_result && !err) {
+    cJSON *empty = cJSON_CreateObject();
+    bool t = false;
+    w->done(w->ud, empty, NULL, &t);
+    if (!t) {
+      cJSON_Delete(empty);
+    }
+  } else {
+    w->done(w->ud, result, err, take);
+  }
   wrap_free(w);
   if (!counts) {
     if (!err || err->status == RPC_ERR_REMOTE)
@@ -1148,10 +1159,26 @@ int64_t session_request(session *s, const char *method, cJSON *params,
      * modern server answers. */
     method = "server/discover";
   }
+  const char *uri = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(params, "uri"));
+  bool subscribed = false;
+  if (s->era == ERA_MODERN && uri &&
+      (strcmp(method, "resources/subscribe") == 0 ||
+       strcmp(method, "resources/unsubscribe") == 0)) {
+    /* No resources/subscribe in 2026-07-28: the resource joins (or
+     * leaves) the listen stream, and the request's round trip is a
+     * server/discover, so the caller hears that the server is there. */
+    era_subscribe(s, uri, strcmp(method, "resources/subscribe") == 0);
+    cJSON_Delete(params);
+    params = NULL;
+    method = "server/discover";
+    subscribed = true;
+  }
   req_wrap *w = xmalloc(sizeof *w);
   *w = (req_wrap){.s = s, .done = done,
                   .on_progress = opts ? opts->on_progress : NULL,
-                  .ud = opts ? opts->ud : NULL};
+                  .ud = opts ? opts->ud : NULL,
+                  .empty_result = subscribed};
   if (s->era == ERA_MODERN && (strcmp(method, "tools/call") == 0 ||
                                strcmp(method, "prompts/get") == 0 ||
                                strcmp(method, "resources/read") == 0)) {

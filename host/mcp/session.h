@@ -106,6 +106,11 @@ struct session {
    * NULL before one. Owned. */
   cJSON *tool_headers;
   bool prelisting; /* a tools/list for the headers, calls held meanwhile */
+  /* Modern: the subscriptions/listen stream (era_listen), or 0; the URIs
+   * of resources/subscribe it carries (owned array, or NULL). */
+  int64_t listen_id;
+  cJSON *listen_uris;
+  loop_timer *listen_timer; /* listening again after the stream was lost */
 };
 
 session *session_new(host *h, const server_config *cfg);

@@ -98,6 +98,29 @@ run --config "$C" --elicitation=decline call mcp__modern__confirm action=deploy
 expect "a server that keeps asking is given up on after 10 rounds" 4 \
   --err 'server "modern" asked for input (tools/call): still input_required after 10 rounds'
 
+# resources/subscribe in 2026-07-28: the resource joins the
+# subscriptions/listen stream, whose notifications batch prints as ever.
+: >"$LOG"
+printf '%s\n' '{"id":1,"subscribe":"modern","uri":"config://app"}' \
+  '{"id":2,"call":"mcp__modern__bump"}' >"$TMP/batch.in"
+RC=0
+"$MCPHOST" --config "$C" batch <"$TMP/batch.in" >"$TMP/out" 2>"$TMP/err" || RC=$?
+OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+expect "batch subscribe to a modern server" 0 \
+  --jq 'select(.id == 1) | .result == {}' \
+  --out '"notification":"notifications/resources/updated"' \
+  --out '"uri":"config://app"'
+if jq -se '[.[] | select(.method == "subscriptions/listen")]
+    | length > 0 and all(.params.notifications
+      | .resourceSubscriptions == ["config://app"] and .toolsListChanged)' \
+    "$LOG" >/dev/null &&
+  ! grep -q '"resources/subscribe"' "$LOG"; then
+  ok "the subscription goes in subscriptions/listen, not resources/subscribe"
+else
+  bad "the subscription goes in subscriptions/listen, not resources/subscribe" \
+    "$(cut -c1-200 "$LOG")"
+fi
+
 run --config "$C" servers modern
 if grep -Eq '^modern +stdio +connected +ts-v2-test 2.4.0-test +2026-07-28 modern ' \
   <<<"$OUT"; then

@@ -134,14 +134,13 @@ function factory() {
     'bump',
     { description: 'Changes the tool list and config://app' },
     async () => {
-      setTimeout(() => {
-        for (const s of servers) {
-          s.sendToolListChanged().catch(() => {});
-          s.server
-            .sendResourceUpdated({ uri: 'config://app' })
-            .catch(() => {});
-        }
-      }, 50);
+      // Sent before the result: over stdio they come first.
+      for (const s of servers) {
+        try {
+          await s.sendToolListChanged();
+          await s.server.sendResourceUpdated({ uri: 'config://app' });
+        } catch {}
+      }
       return { content: [{ type: 'text', text: 'bumped' }] };
     }
   );
