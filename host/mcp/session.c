@@ -707,6 +707,7 @@ session *session_new(host *h, const server_config *cfg) {
                      .on_warning = on_rpc_warning,
                      .inbound = on_inbound};
   s->rpc = rpc_new(h->loop, &rh);
+  s->tools_ttl_ms = -1;
   return s;
 }
 
@@ -964,7 +965,11 @@ typedef struct req_wrap {
   loop_timer *pace;    /* a round with requestState only waits a little */
   cJSON *responses;    /* the inputs for the next round (paced) */
   bool empty_result;   /* a subscribe made part of the listen stream */
+  bool mrtr;           /* the method may answer input_required */
+  bool corrected;      /* sent again once after -32022 or -32020 */
 } req_wrap;
+
+static void prelist(session *s, const char *cursor, unsigned page);
 
 static void wrap_free(req_wrap *w) {
   free(w->method);
@@ -1042,7 +1047,7 @@ static bool modern_result(req_wrap *w, const cJSON *result) {
   if (!rt || (type && strcmp(type, "complete") == 0)) {
     return false;
   }
-  if (!type || strcmp(type, "input_required") != 0 || !w->method) {
+  if (!type || strcmp(type, "input_required") != 0 || !w->mrtr) {
     char why[200];
     snprintf(why, sizeof why, "a result of resultType %.60s%s%s",
              type ? "\"" : "", type ? type : "that is not a string",
@@ -1075,12 +1080,57 @@ static bool modern_result(req_wrap *w, const cJSON *result) {
   return true;
 }
 
+/* -32022 naming a version of ours: the request again at that version;
+ * -32020 on tools/call over HTTP: its tool's schema listed again (for
+ * its Mcp-Param-* headers), then the call once more. Returns true when
+ * the request was sent again. */
+static bool modern_error(req_wrap *w, const rpc_error *err) {
+  session *s = w->s;
+  if (err->code == MCPH_RPC_UNSUPPORTED_PROTOCOL_VERSION) {
+    const char *v = mcp_protocol_modern_pick(
+        cJSON_GetObjectItemCaseSensitive(err->data, "supported"));
+    if (!v) {
+      return false;
+    }
+    host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
+             "%s: protocol version refused; sent again at %s", w->method, v);
+    free(s->protocol_version);
+    s->protocol_version = xstrdup(v);
+  } else if (err->code == MCPH_RPC_HEADER_MISMATCH &&
+             strcmp(w->method, "tools/call") == 0 &&
+             MCPH_HAS(s->tf, mcph_transport_factory, send_headers) &&
+             s->tf->send_headers) {
+    host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
+             "tools/call: the server says its headers do not match; "
+             "listing the tools again and sending it once more");
+    cJSON_Delete(s->tool_headers);
+    s->tool_headers = NULL;
+    if (!s->prelisting) {
+      s->prelisting = true;
+      rpc_hold(s->rpc, true);
+      prelist(s, NULL, 0);
+    }
+  } else {
+    return false;
+  }
+  w->corrected = true;
+  w->rounds = 0;
+  free(w->state);
+  w->state = NULL;
+  mrtr_resend(w, NULL);
+  return true;
+}
+
 static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
                          bool *take) {
   req_wrap *w = ud;
   session *s = w->s;
   bool counts = err && (err->status == RPC_ERR_TIMEOUT ||
                         err->status == RPC_ERR_TRANSPORT);
+  if (err && err->status == RPC_ERR_REMOTE && s->era == ERA_MODERN &&
+      w->method && !w->corrected && modern_error(w, err)) {
+    return;
+  }
   if (!err && s->era == ERA_MODERN) {
     /* A large result passed on as text (json_raw.h) is parsed only when
      * it may be an input_required one. */
@@ -1179,11 +1229,14 @@ int64_t session_request(session *s, const char *method, cJSON *params,
                   .on_progress = opts ? opts->on_progress : NULL,
                   .ud = opts ? opts->ud : NULL,
                   .empty_result = subscribed};
-  if (s->era == ERA_MODERN && (strcmp(method, "tools/call") == 0 ||
-                               strcmp(method, "prompts/get") == 0 ||
-                               strcmp(method, "resources/read") == 0)) {
+  if (s->era == ERA_MODERN && strcmp(method, "subscriptions/listen") != 0) {
+    /* Kept to send it again: input_required (tools/call, prompts/get,
+     * resources/read only), or a -32022 or -32020 to correct. */
     w->method = xstrdup(method);
     w->params = params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject();
+    w->mrtr = strcmp(method, "tools/call") == 0 ||
+              strcmp(method, "prompts/get") == 0 ||
+              strcmp(method, "resources/read") == 0;
   }
   params = era_add_meta(s, params);
   rpc_request_opts o = opts ? *opts : (rpc_request_opts){0};
@@ -1381,6 +1434,16 @@ static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
   if (headers && !op->cursor) {
     cJSON_Delete(op->s->tool_headers);
     op->s->tool_headers = cJSON_CreateObject();
+  }
+  if (op->s->era == ERA_MODERN && strcmp(op->method, "tools/list") == 0) {
+    /* The cache hint: fresh for ttlMs (absent or negative: 0). */
+    const cJSON *ttl = cJSON_GetObjectItemCaseSensitive(result, "ttlMs");
+    int64_t t = cJSON_IsNumber(ttl) && ttl->valuedouble > 0
+                    ? (int64_t)ttl->valuedouble
+                    : 0;
+    if (!op->cursor || t < op->s->tools_ttl_ms) {
+      op->s->tools_ttl_ms = t;
+    }
   }
   while (arr->child) {
     cJSON *item = cJSON_DetachItemViaPointer(arr, arr->child);

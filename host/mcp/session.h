@@ -111,6 +111,9 @@ struct session {
   int64_t listen_id;
   cJSON *listen_uris;
   loop_timer *listen_timer; /* listening again after the stream was lost */
+  /* Modern: the last tools/list's cache hint (ttlMs, the smallest of its
+   * pages; 0 when a page had none), or -1 (legacy: none). */
+  int64_t tools_ttl_ms;
 };
 
 session *session_new(host *h, const server_config *cfg);

@@ -121,6 +121,27 @@ else
     "$(cut -c1-200 "$LOG")"
 fi
 
+# Cache hints: the server's tools/list says ttlMs 0 (taken as 1 s, so one
+# command's lookups share it), so a call sent over a second after the
+# first one's answer lists the tools again (a legacy server's list is
+# kept for MCPHOST_LIST_CACHE_TTL, 20 s).
+: >"$LOG"
+coproc B { "$MCPHOST" --config "$C" batch 2>"$TMP/err"; }
+echo '{"id":1,"call":"mcp__modern__echo","args":["text=a"]}' >&"${B[1]}"
+read -r r1 <&"${B[0]}"
+sleep 1.2
+echo '{"id":2,"call":"mcp__modern__echo","args":["text=b"]}' >&"${B[1]}"
+read -r r2 <&"${B[0]}"
+exec {B[1]}>&-
+wait "$B_PID"
+RC=$? OUT="$r1 $r2" ERR=$(cat "$TMP/err")
+expect "two calls in one batch" 0 --out "echo(modern): a" --out "echo(modern): b"
+if [ "$(jq -c 'select(.method == "tools/list")' "$LOG" | wc -l)" = 2 ]; then
+  ok "ttlMs 0: the tool list is not reused a second later"
+else
+  bad "ttlMs 0: the tool list is not reused a second later" "$(cut -c1-120 "$LOG")"
+fi
+
 run --config "$C" servers modern
 if grep -Eq '^modern +stdio +connected +ts-v2-test 2.4.0-test +2026-07-28 modern ' \
   <<<"$OUT"; then
