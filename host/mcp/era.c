@@ -253,6 +253,7 @@ static void send_probe(session *s, const char *version) {
 void era_start(session *s) {
   era_policy pol = policy_of(s);
   s->probe_retried = false;
+  s->era_from_cache = false;
   if (pol == ERA_POLICY_LEGACY || s->probe_respawned ||
       (pol == ERA_POLICY_AUTO && !probe_in_place(s))) {
     s->era = ERA_LEGACY;
