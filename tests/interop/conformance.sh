@@ -93,6 +93,10 @@ run_scenario() {
     --scenario "$s" --timeout 30000 -o "$dir" "$@" >"$dir/runner.log" 2>&1
   local checks
   checks=$(find "$dir" -name checks.json | head -n 1)
+  if [ -z "$checks" ] && [[ " $pending " == *" $label "* ]]; then
+    echo "pending $label (the OAuth plugin's, not yet): the runner wrote no checks.json"
+    return
+  fi
   if [ -z "$checks" ]; then
     echo "FAIL $label: the runner wrote no checks.json"
     sed 's/^/     /' "$dir/runner.log" | tail -n 20
