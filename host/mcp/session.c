@@ -49,16 +49,13 @@ static void set_state(session *s, session_state st) {
 static void transport_ended(session *s);
 
 /* Records the first failure; later ones are consequences of it. */
-static void fail(session *s, fail_kind kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void fail(session *s, fail_kind kind, const char *fmt, ...) {
+static void vfail(session *s, fail_kind kind, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+static void vfail(session *s, fail_kind kind, const char *fmt, va_list ap) {
   if (!s->error) {
     strbuf b;
     sb_init(&b);
-    va_list ap;
-    va_start(ap, fmt);
     sb_vprintf(&b, fmt, ap);
-    va_end(ap);
     if (s->legacy_sse && s->http_failure && !s->ever_ready)
       sb_printf(&b,
                 " (as legacy SSE; as streamable HTTP: %s). Neither "
@@ -74,6 +71,15 @@ static void fail(session *s, fail_kind kind, const char *fmt, ...) {
     return;
   }
   set_state(s, SESS_FAILED);
+}
+
+static void fail(session *s, fail_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void fail(session *s, fail_kind kind, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfail(s, kind, fmt, ap);
+  va_end(ap);
 }
 
 const char *session_state_name(const session *s) {
@@ -802,14 +808,10 @@ void session_ready(session *s) {
 }
 
 void session_fail(session *s, fail_kind kind, const char *fmt, ...) {
-  strbuf b;
-  sb_init(&b);
   va_list ap;
   va_start(ap, fmt);
-  sb_vprintf(&b, fmt, ap);
+  vfail(s, kind, fmt, ap);
   va_end(ap);
-  fail(s, kind, "%s", sb_str(&b));
-  sb_free(&b);
 }
 
 void session_respawn(session *s) {
