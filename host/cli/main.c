@@ -92,7 +92,7 @@ static const char usage_text[] =
     "                             to stderr with -v\n"
     "      --protocol=auto|modern|legacy\n"
     "                             the MCP era for every server, over their\n"
-    "                             \"protocol\" keys: detect (auto), 2026-07-28\n"
+    "                             protocol keys: detect (auto), 2026-07-28\n"
     "                             only, or initialize only (docs/protocol.md)\n"
     "  -q, --quiet                no progress lines on stderr\n"
     "  -v, --verbose              more logging on stderr (-vv debug, -vvv wire)\n"

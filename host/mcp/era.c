@@ -83,8 +83,7 @@ cJSON *era_add_meta(session *s, cJSON *params) {
   static const char *const keys[] = {
       "io.modelcontextprotocol/protocolVersion",
       "io.modelcontextprotocol/clientCapabilities",
-      "io.modelcontextprotocol/clientInfo",
-      "io.modelcontextprotocol/logLevel"};
+      "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
     cJSON_DeleteItemFromObjectCaseSensitive(meta, keys[i]);
   }
@@ -128,8 +127,8 @@ static void accept_discover(session *s, const cJSON *result,
   free(s->protocol_version);
   s->protocol_version = xstrdup(version);
   cJSON_Delete(s->server_caps);
-  s->server_caps = cJSON_IsObject(caps) ? cJSON_Duplicate(caps, 1)
-                                        : cJSON_CreateObject();
+  s->server_caps =
+      cJSON_IsObject(caps) ? cJSON_Duplicate(caps, 1) : cJSON_CreateObject();
   cJSON_Delete(s->server_info);
   s->server_info = cJSON_IsObject(info) ? cJSON_Duplicate(info, 1) : NULL;
   free(s->instructions);
@@ -232,8 +231,8 @@ static void send_probe(session *s, const char *version) {
   bool stdio = strcmp(session_type(s), "stdio") == 0;
   rpc_request_opts o = {
       .ud = s, .timeout_ms = pinned || !stdio ? s->connect_timeout_ms : 0};
-  int64_t id = rpc_request(s->rpc, "server/discover", era_add_meta(s, NULL),
-                           &o, on_probe);
+  int64_t id = rpc_request(s->rpc, "server/discover", era_add_meta(s, NULL), &o,
+                           on_probe);
   if (id < 0) {
     if (s->transport_closed) {
       session_fail(s, FAIL_UNREACHABLE, "%s", s->close_reason);

@@ -37,7 +37,6 @@ typedef enum { ERA_UNKNOWN = 0, ERA_LEGACY, ERA_MODERN } mcp_era;
  * the verdict is cached. */
 #define ERA_PROBE_TIMEOUT_MS 10000
 
-
 /* "modern", "legacy" or "unknown". Static. */
 const char *era_name(mcp_era era);
 

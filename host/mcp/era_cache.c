@@ -34,8 +34,8 @@ static int open_cache_dir(host *h, const server_config *cfg, bool create,
       *dir, TRUSTED_FS_PRIVATE | (create ? TRUSTED_FS_CREATE : 0), why,
       sizeof why);
   if (dfd < 0 && (create || errno != ENOENT)) {
-    host_log(h, MCPH_LOG_DEBUG, cfg->name,
-             "the protocol era is not kept: %s", why);
+    host_log(h, MCPH_LOG_DEBUG, cfg->name, "the protocol era is not kept: %s",
+             why);
   }
   return dfd;
 }
@@ -58,8 +58,8 @@ mcp_era era_cache_get(host *h, const server_config *cfg, char **version) {
   }
   char name[128], why[PATH_MAX + 128];
   file_name(cfg, name, sizeof name);
-  int fd = trusted_fs_open_file(dfd, dir, name, O_RDONLY, 0600, why,
-                                sizeof why);
+  int fd =
+      trusted_fs_open_file(dfd, dir, name, O_RDONLY, 0600, why, sizeof why);
   close(dfd);
   if (fd < 0) {
     if (errno != ENOENT) {
@@ -76,8 +76,8 @@ mcp_era era_cache_get(host *h, const server_config *cfg, char **version) {
   buf[n] = '\0';
   doc = cJSON_Parse(buf);
   digest = entry_digest(cfg);
-  const char *have = cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(doc, "config"));
+  const char *have =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "config"));
   if (!digest || !have || strcmp(have, digest) != 0) {
     host_log(h, MCPH_LOG_DEBUG, cfg->name,
              "the entry changed since its protocol era was found");

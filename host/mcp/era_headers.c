@@ -90,9 +90,9 @@ static bool walk(const cJSON *schema, cJSON *path, cJSON *out, size_t *found,
         snprintf(why, n,
                  "property \"%.100s\": x-mcp-header is not a header name",
                  p->string);
-      } else if (!type || (strcmp(type, "string") != 0 &&
-                           strcmp(type, "integer") != 0 &&
-                           strcmp(type, "boolean") != 0)) {
+      } else if (!type ||
+                 (strcmp(type, "string") != 0 && strcmp(type, "integer") != 0 &&
+                  strcmp(type, "boolean") != 0)) {
         snprintf(why, n,
                  "property \"%.100s\": x-mcp-header on a %s, not a string, "
                  "integer or boolean",
@@ -218,10 +218,9 @@ char **era_message_headers(const cJSON *msg, const cJSON *tools,
   if (request && name) {
     add(&v, &k, "Mcp-Name", era_header_value(name, strlen(name)));
   }
-  const cJSON *map =
-      request && name && strcmp(method, "tools/call") == 0
-          ? cJSON_GetObjectItemCaseSensitive(tools, name)
-          : NULL;
+  const cJSON *map = request && name && strcmp(method, "tools/call") == 0
+                         ? cJSON_GetObjectItemCaseSensitive(tools, name)
+                         : NULL;
   const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
   const cJSON *entry;
   cJSON_ArrayForEach(entry, map) {
@@ -232,8 +231,7 @@ char **era_message_headers(const cJSON *msg, const cJSON *tools,
     char *val = at ? arg_value(at) : NULL;
     if (val) {
       char hname[160];
-      snprintf(hname, sizeof hname, "Mcp-Param-%s",
-               entry->child->valuestring);
+      snprintf(hname, sizeof hname, "Mcp-Param-%s", entry->child->valuestring);
       add(&v, &k, hname, val);
     }
   }

@@ -38,8 +38,7 @@ bool era_tool_headers(const cJSON *tool, cJSON **map, char *why, size_t n);
  * (free with era_headers_free), *count the number of pairs. `tools` is
  * the session's object of tool name -> era_tool_headers map (may be
  * NULL). NULL when the message has no method. */
-char **era_message_headers(const cJSON *msg, const cJSON *tools,
-                           size_t *count);
+char **era_message_headers(const cJSON *msg, const cJSON *tools, size_t *count);
 void era_headers_free(char **headers);
 
 #endif

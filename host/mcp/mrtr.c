@@ -80,8 +80,9 @@ void mrtr_gather(session *s, const cJSON *requests, mrtr_done_fn done,
     }
     if (strcmp(method, "roots/list") == 0) {
       if (!s->roots) {
-        failed(g, "it asked for %s, which mcphost does not offer this "
-                  "server (input \"%s\")",
+        failed(g,
+               "it asked for %s, which mcphost does not offer this "
+               "server (input \"%s\")",
                method, r->string);
         continue;
       }

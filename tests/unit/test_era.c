@@ -14,8 +14,8 @@ static probe_verdict result_of(const char *json, const char **v) {
 
 static probe_verdict error_of(int code, const char *data, const char **v) {
   cJSON *d = data ? cJSON_Parse(data) : NULL;
-  rpc_error e = {.status = RPC_ERR_REMOTE, .code = code, .message = "x",
-                 .data = d};
+  rpc_error e = {
+      .status = RPC_ERR_REMOTE, .code = code, .message = "x", .data = d};
   probe_verdict pv = era_classify(NULL, &e, v);
   cJSON_Delete(d);
   return pv;
