@@ -330,22 +330,34 @@ table(['build', 'figure', 'median ms', 'min ms', 'max ms'], CLIENTS.filter((c) =
 })));
 md.push('');
 
+// One server, the clients that ran against it: the table of 7 and 8.
+function seqTable(server, peers) {
+  const clients = ['mcphost', ...peers, ...(hasCand ? ['candidate'] : [])].filter((c) => pick('seq', server, c).length);
+  const base = med('seq', server, 'mcphost', 'cpu_per_call_us');
+  table(['client', 'p50 µs', 'p99 µs', 'CPU/call µs', 'peak RSS MiB', 'CPU ratio'],
+    clients.map((c) => [c === 'mcphost' ? '**mcphost**' : c,
+      fmt(med('seq', server, c, 'lat_p50_us')), fmt(med('seq', server, c, 'lat_p99_us')),
+      fmt(med('seq', server, c, 'cpu_per_call_us')), fmt(mib(med('seq', server, c, 'rss_kb')), 1),
+      c === 'mcphost' ? '1×' : fx(ratio(med('seq', server, c, 'cpu_per_call_us'), base))]));
+  md.push('');
+}
+
 h(`## 7. Sequential \`tools/call\` echo over a WebSocket, ${machine.seq_calls} calls`);
 md.push(
   'The same measure as 2, against the tests\' Node `ws` server (`tests/servers/ws_server.mjs`). The TS SDK has no ' +
     'WebSocket client: the peer is `drivers/ws_peer.mjs`, a Node client on the npm `ws` package.',
   '',
 );
-{
-  const wsClients = ['mcphost', 'ws-peer', ...(hasCand ? ['candidate'] : [])].filter((c) => pick('seq', 'ws', c).length);
-  const base = med('seq', 'ws', 'mcphost', 'cpu_per_call_us');
-  table(['client', 'p50 µs', 'p99 µs', 'CPU/call µs', 'peak RSS MiB', 'CPU ratio'],
-    wsClients.map((c) => [c === 'mcphost' ? '**mcphost**' : c,
-      fmt(med('seq', 'ws', c, 'lat_p50_us')), fmt(med('seq', 'ws', c, 'lat_p99_us')),
-      fmt(med('seq', 'ws', c, 'cpu_per_call_us')), fmt(mib(med('seq', 'ws', c, 'rss_kb')), 1),
-      c === 'mcphost' ? '1×' : fx(ratio(med('seq', 'ws', c, 'cpu_per_call_us'), base))]));
-  md.push('');
-}
+seqTable('ws', ['ws-peer']);
+
+h(`## 8. Sequential \`tools/call\` echo at MCP 2026-07-28 over HTTP, ${machine.seq_calls} calls`);
+md.push(
+  'The same measure as 2, against the TS SDK v2 server (`tests/servers/ts_v2_server.mjs http modern`, ' +
+    '`@modelcontextprotocol/server` 2.4.0): mcphost (era found by probing) against the TS v2 client ' +
+    '`@modelcontextprotocol/client` 2.4.0 pinned to 2026-07-28 (`drivers/sdk2_2026.mjs`).',
+  '',
+);
+seqTable('http2026', ['sdk2-2026']);
 
 // ---- plot: latency CDFs of workload 2 ----
 const plotDir = join(raw, 'plot');

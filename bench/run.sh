@@ -147,6 +147,7 @@ client_cmd() { # CLIENT CONFIG COMMAND -> CMD array
     sdk2) CMD=(node "$ROOT/bench/drivers/sdk2.mjs" --config "$2" "$3") ;;
     candidate) CMD=("$CAND/bin/mcphost" --config "$2" "$3") ;;
     ws-peer) CMD=(node "$ROOT/bench/drivers/ws_peer.mjs" --config "$2" "$3") ;;
+    sdk2-2026) CMD=(node "$ROOT/bench/drivers/sdk2_2026.mjs" --config "$2" "$3") ;;
   esac
 }
 
@@ -173,6 +174,7 @@ record() { # WORKLOAD SERVER CLIENT RUN -- HARNESS ARGS...
 }
 
 ECHO='{"id":@ID@,"call":"s/echo","arguments":{"message":"hello from the benchmark"}}'
+ECHO2026='{"id":@ID@,"call":"s/echo","arguments":{"text":"hello from the benchmark"}}'
 BIG="{\"id\":@ID@,\"call\":\"s/big\",\"arguments\":{\"bytes\":$BIG_BYTES}}"
 # The floor "none": the harness talks JSON-RPC to the stdio server itself,
 # with no client between them: what is left is the server's own time.
@@ -279,27 +281,53 @@ done
 # ---- 7. WebSocket echo ----
 # The TS SDK has no WebSocket client: the peer is a Node client on the npm
 # ws package (drivers/ws_peer.mjs); the server, the tests' Node ws server.
-WS_CLIENTS=(mcphost ws-peer)
-[ -n "$CAND" ] && WS_CLIENTS+=(candidate)
-if [ -d "$ROOT/tests/interop/node_modules/ws" ]; then
-  : >"$RAW/ws-server.log"
-  node "$ROOT/tests/servers/ws_server.mjs" >"$RAW/ws-server.log" 2>&1 &
-  WS_PID=$!
-  for _ in $(seq 1 200); do grep -q '^listening on' "$RAW/ws-server.log" && break; sleep 0.05; done
-  WS_PORT=$(sed -n 's/^listening on //p' "$RAW/ws-server.log")
-  one "{\"type\":\"ws\",\"url\":\"ws://127.0.0.1:$WS_PORT/\"}" ws.json
-  log "7. sequential echo calls over a WebSocket: $SEQ_CALLS per run, $RUNS runs"
+#
+# seq_node WORKLOAD SERVER-LABEL CONFIG-TYPE PATH REQUEST SCRIPT [ARGS...]
+# (the clients in SEQ_CLIENTS): a Node server of the tests that says
+# "listening on PORT", then sequential calls from each client, in
+# alternating order, against type://127.0.0.1:PORT/PATH.
+seq_node() {
+  local w=$1 label=$2 type=$3 path=$4 req=$5 pid port r c order
+  shift 5
+  : >"$RAW/$label-server.log"
+  node "$@" >"$RAW/$label-server.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 200); do grep -q '^listening on' "$RAW/$label-server.log" && break; sleep 0.05; done
+  port=$(sed -n 's/^listening on //p' "$RAW/$label-server.log")
+  local scheme=$type
+  [ "$type" = http ] || scheme=ws
+  one "{\"type\":\"$type\",\"url\":\"$scheme://127.0.0.1:$port/$path\"}" "$label.json"
   for r in $(seq 1 "$RUNS"); do
-    [ $((r % 2)) = 1 ] && ws_order=("${WS_CLIENTS[@]}") || ws_order=($(printf '%s\n' "${WS_CLIENTS[@]}" | tac))
-    for c in "${ws_order[@]}"; do
-      client_cmd "$c" ws.json batch
-      record seq ws "$c" "$r" -- seq --calls "$SEQ_CALLS" --warmup "$SEQ_WARMUP" \
-        --request "$ECHO" --lat-out "$RAW/lat/ws-$c-$r.txt" -- "${CMD[@]}"
+    [ $((r % 2)) = 1 ] && order=("${SEQ_CLIENTS[@]}") || order=($(printf '%s\n' "${SEQ_CLIENTS[@]}" | tac))
+    for c in "${order[@]}"; do
+      client_cmd "$c" "$label.json" batch
+      record "$w" "$label" "$c" "$r" -- seq --calls "$SEQ_CALLS" --warmup "$SEQ_WARMUP" \
+        --request "$req" --lat-out "$RAW/lat/$label-$c-$r.txt" -- "${CMD[@]}"
     done
   done
-  kill "$WS_PID" 2>/dev/null; wait "$WS_PID" 2>/dev/null || true
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+}
+SEQ_CLIENTS=(mcphost ws-peer)
+[ -n "$CAND" ] && SEQ_CLIENTS+=(candidate)
+if [ -d "$ROOT/tests/interop/node_modules/ws" ]; then
+  log "7. sequential echo calls over a WebSocket: $SEQ_CALLS per run, $RUNS runs"
+  seq_node seq ws ws "" "$ECHO" "$ROOT/tests/servers/ws_server.mjs"
 else
   log "7. skipped: tests/interop/node_modules/ws is missing (make interop-deps)"
+fi
+
+# ---- 8. MCP 2026-07-28 ----
+# Sequential echo calls at 2026-07-28 over streamable HTTP against the TS
+# SDK v2 server (tests/servers/ts_v2_server.mjs, modern only, on
+# tests/interop's @modelcontextprotocol/server 2.4.0): mcphost (it finds
+# the era by probing) against the TS v2 client pinned to 2026-07-28.
+SEQ_CLIENTS=(mcphost sdk2-2026)
+[ -n "$CAND" ] && SEQ_CLIENTS+=(candidate)
+if [ -d "$ROOT/tests/interop/node_modules/@modelcontextprotocol/server" ]; then
+  log "8. sequential echo calls at 2026-07-28 over HTTP: $SEQ_CALLS per run, $RUNS runs"
+  seq_node seq http2026 http mcp "$ECHO2026" "$ROOT/tests/servers/ts_v2_server.mjs" http modern
+else
+  log "8. skipped: tests/interop/node_modules/@modelcontextprotocol/server is missing (make interop-deps)"
 fi
 
 # ---- floors ----

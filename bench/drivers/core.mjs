@@ -66,7 +66,10 @@ export async function run(sdk) {
       const def = servers[name];
       if (!def) return Promise.reject(new Error(`no server named "${name}" is configured`));
       p = (async () => {
-        const client = new sdk.Client({ name: `bench-${sdk.name}`, version: '1.0.0' });
+        const client = new sdk.Client(
+          { name: `bench-${sdk.name}`, version: '1.0.0' },
+          sdk.clientOptions
+        );
         await client.connect(await makeTransport(def));
         return client;
       })();

@@ -43,6 +43,7 @@ typedef struct cli {
   uint64_t request_timeout_ms;
   uint64_t tool_timeout_ms;
   const char *output_dir; /* for images and blobs; NULL: private temp dir */
+  const char *protocol;   /* --protocol: auto, modern or legacy */
   const char *log_level;  /* --log-level: sent with logging/setLevel */
   mcp_client *mc; /* owns the sessions (mcp/client.h) */
   unsigned files_written;

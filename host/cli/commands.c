@@ -351,6 +351,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
         cJSON_AddStringToObject(o, "error", st.error ? st.error : "");
       if (ok) {
         cJSON_AddStringToObject(o, "protocolVersion", st.protocol_version);
+        cJSON_AddStringToObject(o, "era", st.era);
         if (st.server_info)
           cJSON_AddItemToObject(o, "serverInfo",
                                 cJSON_Duplicate(st.server_info, 1));
@@ -421,6 +422,8 @@ int cmd_servers(cli *c, int argc, char **argv) {
     pad("STATE", 10);
     fputs("  ", stdout);
     pad("SERVER", wwho);
+    fputs("  ", stdout);
+    pad("PROTOCOL", 17);
     printf("  %5s  %9s  %7s\n", "TOOLS", "RESOURCES", "PROMPTS");
     for (size_t k = 0; k < n; k++) {
       mcp_server_status st;
@@ -453,6 +456,12 @@ int cmd_servers(cli *c, int argc, char **argv) {
       printf("  %s   ", sb_str(&state)); /* padded to 10 */
       sb_free(&state);
       pad(who[k], wwho);
+      fputs("  ", stdout);
+      /* "2026-07-28 modern", "2025-11-25 legacy": the era and version */
+      char proto[64];
+      snprintf(proto, sizeof proto, "%.20s %s",
+               st.protocol_version ? st.protocol_version : "?", st.era);
+      pad(cli_esc(c, proto), 17);
       printf("  %5d  %9d  %7d\n",
              count(&ls[k], L_TOOLS) < 0 ? 0 : count(&ls[k], L_TOOLS),
              count(&ls[k], L_RESOURCES) < 0 ? 0 : count(&ls[k], L_RESOURCES),

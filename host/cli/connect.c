@@ -23,6 +23,7 @@ void cli_client_options(cli *c) {
                             .name_chars = c->lim.name_chars,
                             /* a session's servers outlive the command */
                             .keep = c->shared != NULL,
+                            .protocol = c->protocol,
                             .list_cache_ttl_ms =
                                 ttl && *ttl ? strtoull(ttl, NULL, 10) : 20000});
 }

@@ -12,6 +12,7 @@
 #include "cli/session.h"
 #include "config/roots.h"
 #include "core/util.h"
+#include "mcp/protocol.h"
 #include "mcp/suggest.h"
 
 static const char usage_text[] =
@@ -104,6 +105,10 @@ static const char usage_text[] =
     "                             (logging/setLevel); they go to\n"
     "                             $XDG_STATE_HOME/mcphost/logs/NAME.log, and\n"
     "                             to stderr with -v\n"
+    "      --protocol=auto|modern|legacy\n"
+    "                             the MCP era for every server, over their\n"
+    "                             protocol keys: detect (auto), 2026-07-28\n"
+    "                             only, or initialize only (docs/protocol.md)\n"
     "  -q, --quiet                no progress lines on stderr\n"
     "  -v, --verbose              more logging on stderr (-vv debug, -vvv wire)\n"
     "                             (--json, -q, -v and --timeout may also follow\n"
@@ -388,6 +393,7 @@ enum {
   OPT_OUTDIR,
   OPT_TRANSPORT,
   OPT_LOG_LEVEL,
+  OPT_PROTOCOL,
   OPT_STRICT_MCP_CONFIG,
   OPT_APPROVE_PROJECT,
   OPT_ALLOW,
@@ -407,6 +413,7 @@ static const struct option longopts[] = {
     {"url", required_argument, NULL, 'u'},
     {"transport", required_argument, NULL, OPT_TRANSPORT},
     {"log-level", required_argument, NULL, OPT_LOG_LEVEL},
+    {"protocol", required_argument, NULL, OPT_PROTOCOL},
     {"plugin-dir", required_argument, NULL, OPT_PLUGIN_DIR},
     {"root", required_argument, NULL, OPT_ROOT},
     {"no-roots", no_argument, NULL, OPT_NO_ROOTS},
@@ -551,6 +558,18 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
     case OPT_STRICT_MCP_CONFIG: c.sources.strict = true; break;
     case OPT_APPROVE_PROJECT: c.sources.approve_project = true; break;
     case OPT_ALLOW: allows[c.nallow_tools++] = optarg; break;
+    case OPT_PROTOCOL: {
+      era_policy pol;
+      if (!era_policy_parse(optarg, &pol)) {
+        cli_error(&c, NULL,
+                  "--protocol must be auto, modern or legacy; not \"%s\"",
+                  optarg);
+        rc = EXIT_USAGE;
+        goto out;
+      }
+      c.protocol = optarg;
+      break;
+    }
     case OPT_LOG_LEVEL: {
       static const char *const levels[] = {"debug", "info", "notice",
                                            "warning", "error", "critical",

@@ -13,6 +13,7 @@
 
 #include "config/permissions.h"
 #include "core/util.h"
+#include "mcp/protocol.h"
 #include "url_redact.h"
 
 /* A config file larger than this is refused rather than read. */
@@ -192,6 +193,16 @@ const char *config_check_entry(config *c, const char *src, const char *where,
   }
   if (!roots_check_entry(c, src, where, name, e))
     return NULL;
+  const cJSON *proto = cJSON_GetObjectItemCaseSensitive(e, "protocol");
+  era_policy pol;
+  if (proto && !(cJSON_IsString(proto) &&
+                 era_policy_parse(proto->valuestring, &pol))) {
+    config_error(c,
+                 "%s: server \"%s\": \"protocol\" must be \"auto\", "
+                 "\"modern\" or \"legacy\" (at %s.protocol)",
+                 src, name, where);
+    return NULL;
+  }
   return t;
 }
 

@@ -50,3 +50,29 @@ unsigned char *base64_decode(const char *in, size_t *out_len) {
   *out_len = o;
   return out;
 }
+
+char *base64_encode(const void *in, size_t len) {
+  static const char tab[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const unsigned char *p = in;
+  char *out = malloc((len + 2) / 3 * 4 + 1);
+  if (!out) {
+    return NULL;
+  }
+  size_t o = 0;
+  for (size_t i = 0; i < len; i += 3) {
+    unsigned v = (unsigned)p[i] << 16;
+    if (i + 1 < len) {
+      v |= (unsigned)p[i + 1] << 8;
+    }
+    if (i + 2 < len) {
+      v |= p[i + 2];
+    }
+    out[o++] = tab[(v >> 18) & 63];
+    out[o++] = tab[(v >> 12) & 63];
+    out[o++] = i + 1 < len ? tab[(v >> 6) & 63] : '=';
+    out[o++] = i + 2 < len ? tab[v & 63] : '=';
+  }
+  out[o] = '\0';
+  return out;
+}

@@ -180,6 +180,9 @@ session *mcp_client_session(mcp_client *mc, size_t idx) {
   if (mc->opt.log_level) {
     s->log_level = xstrdup(mc->opt.log_level);
   }
+  if (mc->opt.protocol) {
+    s->protocol_override = xstrdup(mc->opt.protocol);
+  }
   session_set_roots(
       s, slot->roots
              ? cJSON_Duplicate(slot->roots, 1)
@@ -435,13 +438,23 @@ void mcp_client_unwait(mcp_client *mc, mcp_waiter *w) {
 
 /* ---- the tool-list cache ---- */
 
+#define LIST_HINT_FLOOR_MS 1000
+
 const cJSON *mcp_client_cached_tools(mcp_client *mc, size_t idx) {
   if (!mc->slots || idx >= mc->nslots) {
     return NULL;
   }
   client_slot *slot = &mc->slots[idx];
-  if (slot->tools &&
-      loop_now_ms() - slot->tools_at > mc->opt.list_cache_ttl_ms) {
+  uint64_t ttl = mc->opt.list_cache_ttl_ms;
+  if (slot->s && slot->s->tools_ttl_ms >= 0) {
+    /* A 2026-07-28 server's cache hint (ttlMs) shortens it; one below
+     * LIST_HINT_FLOOR_MS counts as that, so that the lookups of one
+     * command share the listing it made. */
+    uint64_t hint = (uint64_t)slot->s->tools_ttl_ms;
+    hint = hint < LIST_HINT_FLOOR_MS ? LIST_HINT_FLOOR_MS : hint;
+    ttl = hint < ttl ? hint : ttl;
+  }
+  if (slot->tools && loop_now_ms() - slot->tools_at > ttl) {
     drop_tools(slot); /* stale: list again */
   }
   return slot->tools;

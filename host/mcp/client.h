@@ -45,6 +45,9 @@ typedef struct mcp_client_options {
    * the feature plugins' (a front end that answers the servers' own
    * requests, mcp_client_on_request); borrowed, copied per session. */
   const cJSON *capabilities;
+  /* --protocol: "auto", "modern" or "legacy" for every server, over
+   * their "protocol" keys (era.h); NULL: each entry's own. */
+  const char *protocol;
 } mcp_client_options;
 
 /* A plugin command's run (mcph.command/1): the servers service's finish()
@@ -158,6 +161,7 @@ typedef struct mcp_server_status {
   const char *error; /* why it failed or went away, or NULL */
   mcp_error_kind failure; /* the kind of that failure, NONE when ready */
   const char *protocol_version; /* negotiated; NULL before initialize */
+  const char *era;              /* "modern", "legacy" or "unknown" */
   const cJSON *server_info;     /* initialize's serverInfo, or NULL */
   const cJSON *capabilities;    /* the server's capabilities, or NULL */
   const char *instructions;     /* initialize's instructions, or NULL */

@@ -326,6 +326,46 @@ bool rpc_retry(rpc *r, int64_t id) {
   return r->h.send(r->h.ud, p->text, strlen(p->text), why, sizeof why) >= 0;
 }
 
+int64_t rpc_reissue(rpc *r, int64_t id) {
+  pending *p = pending_find(r, id);
+  if (!p || p->retried)
+    return 0;
+  cJSON *msg = cJSON_Parse(p->text);
+  if (!msg)
+    return 0;
+  int64_t nid = r->next_id++;
+  char idtext[24];
+  snprintf(idtext, sizeof idtext, "%" PRId64, nid);
+  cJSON_ReplaceItemInObjectCaseSensitive(msg, "id", cJSON_CreateRaw(idtext));
+  cJSON *meta = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(msg, "params"), "_meta");
+  if (cJSON_HasObjectItem(meta, "progressToken"))
+    cJSON_ReplaceItemInObjectCaseSensitive(meta, "progressToken",
+                                           cJSON_CreateRaw(idtext));
+  char *text = cJSON_PrintUnformatted(msg);
+  cJSON_Delete(msg);
+  if (!text)
+    return 0;
+  pending_unlink(r, p);
+  p->id = nid;
+  p->retried = true;
+  free(p->text);
+  p->text = xstrdup(text);
+  cJSON_free(text);
+  pending **b = bucket(r, nid);
+  p->next = *b;
+  *b = p;
+  r->npending++;
+  r->nraw += p->raw_ok;
+  if (r->hold) {
+    p->held = true;
+    return nid;
+  }
+  char why[256] = "";
+  r->h.send(r->h.ud, p->text, strlen(p->text), why, sizeof why);
+  return nid;
+}
+
 bool rpc_retry_auth(rpc *r, int64_t id) {
   pending *p = pending_find(r, id);
   if (!p || p->auth_resends >= RPC_MAX_AUTH_RESENDS)

@@ -131,6 +131,11 @@ bool rpc_retry(rpc *r, int64_t id);
  * for the 401 or 403 it met: at most RPC_MAX_AUTH_RESENDS times (once
  * after a 401, once after a step-up), apart from rpc_retry's once. */
 #define RPC_MAX_AUTH_RESENDS 2
+/* Sends a pending request again as a new request, under a new id (its
+ * progressToken too), once (MCP 2026-07-28: a broken response stream
+ * loses the request). Returns the new id, or 0 when `id` is unknown or
+ * was already sent again (the caller then fails it). */
+int64_t rpc_reissue(rpc *r, int64_t id);
 bool rpc_retry_auth(rpc *r, int64_t id);
 /* Holds every pending request for one more sending (each at most once:
  * those already retried fail with `message`). Turns holding on. */

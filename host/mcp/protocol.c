@@ -34,3 +34,49 @@ void mcp_protocol_list(char *buf, size_t n) {
     used += (size_t)w;
   }
 }
+
+const char *const mcp_protocol_modern_versions[] = {"2026-07-28", NULL};
+
+const char *mcp_protocol_modern_latest(void) {
+  return mcp_protocol_modern_versions[0];
+}
+
+bool mcp_protocol_modern_supported(const char *v) {
+  for (const char *const *p = mcp_protocol_modern_versions; v && *p; p++) {
+    if (strcmp(*p, v) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+const char *mcp_protocol_modern_pick(const cJSON *offered) {
+  if (!cJSON_IsArray(offered)) {
+    return NULL;
+  }
+  for (const char *const *p = mcp_protocol_modern_versions; *p; p++) {
+    const cJSON *v;
+    cJSON_ArrayForEach(v, offered) {
+      if (cJSON_IsString(v) && strcmp(v->valuestring, *p) == 0) {
+        return *p;
+      }
+    }
+  }
+  return NULL;
+}
+
+bool era_policy_parse(const char *text, era_policy *out) {
+  static const struct {
+    const char *name;
+    era_policy policy;
+  } map[] = {{"auto", ERA_POLICY_AUTO},
+             {"modern", ERA_POLICY_MODERN},
+             {"legacy", ERA_POLICY_LEGACY}};
+  for (size_t i = 0; text && i < sizeof map / sizeof map[0]; i++) {
+    if (strcmp(text, map[i].name) == 0) {
+      *out = map[i].policy;
+      return true;
+    }
+  }
+  return false;
+}

@@ -4,6 +4,7 @@
 
 #include "core/feature_plugins.h"
 #include "mcp/client_internal.h"
+#include "mcp/era.h"
 
 bool mcp_client_status(const mcp_client *mc, size_t idx,
                        mcp_server_status *out) {
@@ -24,6 +25,7 @@ bool mcp_client_status(const mcp_client *mc, size_t idx,
   out->error = s->error;
   out->failure = out->ready ? MCP_ERR_NONE : mcp_error_kind_of_session(s);
   out->protocol_version = s->protocol_version;
+  out->era = era_name((mcp_era)s->era);
   out->server_info = s->server_info;
   out->capabilities = s->server_caps;
   out->instructions = s->instructions;

@@ -11,6 +11,9 @@
 #include "core/feature_plugins.h"
 #include "core/host_auth.h"
 #include "core/util.h"
+#include "mcp/era.h"
+#include "mcp/era_headers.h"
+#include "mcp/mrtr.h"
 #include "mcp/protocol.h"
 #include "safety/redact.h"
 #include "safety/sanitize.h"
@@ -46,16 +49,13 @@ static void set_state(session *s, session_state st) {
 static void transport_ended(session *s);
 
 /* Records the first failure; later ones are consequences of it. */
-static void fail(session *s, fail_kind kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void fail(session *s, fail_kind kind, const char *fmt, ...) {
+static void vfail(session *s, fail_kind kind, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+static void vfail(session *s, fail_kind kind, const char *fmt, va_list ap) {
   if (!s->error) {
     strbuf b;
     sb_init(&b);
-    va_list ap;
-    va_start(ap, fmt);
     sb_vprintf(&b, fmt, ap);
-    va_end(ap);
     if (s->legacy_sse && s->http_failure && !s->ever_ready)
       sb_printf(&b,
                 " (as legacy SSE; as streamable HTTP: %s). Neither "
@@ -71,6 +71,15 @@ static void fail(session *s, fail_kind kind, const char *fmt, ...) {
     return;
   }
   set_state(s, SESS_FAILED);
+}
+
+static void fail(session *s, fail_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void fail(session *s, fail_kind kind, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfail(s, kind, fmt, ap);
+  va_end(ap);
 }
 
 const char *session_state_name(const session *s) {
@@ -256,6 +265,9 @@ static void on_close(void *ud, int code, const char *reason) {
      * what the provider says (a login to run) comes first. */
     return;
   }
+  if (era_transport_lost(s)) {
+    return; /* the server exited on the probe: started once more */
+  }
   transport_ended(s);
 }
 
@@ -300,6 +312,17 @@ static void on_send_failed(void *ud, int code, const char *message,
       return;
     }
   }
+  if (id == s->probe_id && id > 0) {
+    /* A 4xx without a modern answer (http): not a modern server. */
+    s->probe_not_modern = code == MCPH_ENOTSUP;
+    rpc_fail(s->rpc, id, RPC_ERR_TRANSPORT, message);
+    return;
+  }
+  if (code == MCPH_ELOST && rpc_reissue(s->rpc, id) > 0) {
+    host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
+             "%s; sent again as a new request", message);
+    return;
+  }
   if (id == s->init_id) {
     /* The handshake failed: on_initialized (or on_reinitialized) fails
      * the session, or what was held, with this message. */
@@ -335,7 +358,21 @@ static int rpc_send(void *ud, const char *json, size_t len, char *why,
              len > 2000 ? 2000 : (int)len, json);
   mcph_error err;
   mcph_error_init(&err);
-  int rc = s->tf->send(s->t, json, len, &err);
+  int rc;
+  if (s->era == ERA_MODERN &&
+      MCPH_HAS(s->tf, mcph_transport_factory, send_headers) &&
+      s->tf->send_headers) {
+    /* 2026-07-28 over HTTP: the headers each message carries. */
+    cJSON *msg = cJSON_ParseWithLength(json, len);
+    size_t n = 0;
+    char **hdrs = era_message_headers(msg, s->tool_headers, &n);
+    cJSON_Delete(msg);
+    rc = s->tf->send_headers(s->t, json, len, (const char *const *)hdrs, n,
+                             &err);
+    era_headers_free(hdrs);
+  } else {
+    rc = s->tf->send(s->t, json, len, &err);
+  }
   if (rc != 0)
     snprintf(why, why_len, "%s", err.message[0] ? err.message : "send failed");
   return rc;
@@ -503,6 +540,12 @@ static void on_notification(void *ud, const char *method,
   }
   if (strcmp(method, "notifications/cancelled") == 0)
     features_cancelled(s, params);
+  if (strcmp(method, "notifications/tools/list_changed") == 0 &&
+      !s->prelisting) {
+    cJSON_Delete(s->tool_headers);
+  cJSON_Delete(s->listen_uris); /* the schemas are listed again */
+    s->tool_headers = NULL;
+  }
   features_notify(s, method, params);
   if (s->on_notify)
     s->on_notify(s->on_notify_ud, s, method, params);
@@ -566,6 +609,9 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
       fail(s, s->fail == FAIL_AUTH ? FAIL_AUTH : FAIL_UNREACHABLE, "%s",
            s->close_reason ? s->close_reason : err->message);
     } else if (err->status == RPC_ERR_REMOTE) {
+      if (era_initialize_refused(s, err)) {
+        return; /* a modern-only server: server/discover instead */
+      }
       char *text = rpc_error_text(err->message, err->code);
       fail(s, FAIL_PROTOCOL, "initialize failed: %s", text);
       free(text);
@@ -588,6 +634,7 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
     rpc_request_opts lo = {.timeout_ms = s->connect_timeout_ms};
     rpc_request(s->rpc, "logging/setLevel", p, &lo, on_set_level);
   }
+  era_legacy_ready(s);
   set_state(s, SESS_READY);
 }
 
@@ -627,19 +674,21 @@ static const char *accept_initialize(session *s, const cJSON *result,
   return NULL;
 }
 
-static cJSON *initialize_params(session *s) {
-  cJSON *p = cJSON_CreateObject();
-  cJSON_AddStringToObject(p, "protocolVersion", mcp_protocol_latest());
-  cJSON *caps = cJSON_AddObjectToObject(p, "capabilities");
+cJSON *session_client_capabilities(session *s) {
+  cJSON *caps = cJSON_CreateObject();
   /* A front end that answers roots/list itself declares roots in
    * extra_caps; without its answer the session gives its own (none). */
   bool front_end_roots =
       cJSON_GetObjectItemCaseSensitive(s->extra_caps, "roots") != NULL;
   s->roots_declared = s->roots != NULL || front_end_roots;
   if (s->roots) {
-    /* listChanged: session_set_roots tells the server of a new set. */
+    /* listChanged: session_set_roots tells the server of a new set. A
+     * modern server asks for them in each request's input_required, so
+     * there is nothing to tell it. */
     cJSON *roots = cJSON_AddObjectToObject(caps, "roots");
-    cJSON_AddBoolToObject(roots, "listChanged", true);
+    if (s->era != ERA_MODERN) {
+      cJSON_AddBoolToObject(roots, "listChanged", true);
+    }
   }
   for (const cJSON *c = s->extra_caps ? s->extra_caps->child : NULL; c;
        c = c->next) {
@@ -648,6 +697,13 @@ static cJSON *initialize_params(session *s) {
     }
   }
   features_add_capabilities(s->h, caps);
+  return caps;
+}
+
+static cJSON *initialize_params(session *s) {
+  cJSON *p = cJSON_CreateObject();
+  cJSON_AddStringToObject(p, "protocolVersion", mcp_protocol_latest());
+  cJSON_AddItemToObject(p, "capabilities", session_client_capabilities(s));
   cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
   cJSON_AddStringToObject(info, "name", "mcphost");
   cJSON_AddStringToObject(info, "version", MCPHOST_VERSION);
@@ -721,6 +777,7 @@ session *session_new(host *h, const server_config *cfg) {
                      .on_warning = on_rpc_warning,
                      .inbound = on_inbound};
   s->rpc = rpc_new(h->loop, &rh);
+  s->tools_ttl_ms = -1;
   return s;
 }
 
@@ -798,7 +855,11 @@ void session_connect(session *s, uint64_t timeout_ms) {
   }
   s->transport_started = true;
   s->connect_timeout_ms = timeout_ms;
-  rpc_request_opts o = {.timeout_ms = timeout_ms, .ud = s};
+  era_start(s);
+}
+
+void session_send_initialize(session *s) {
+  rpc_request_opts o = {.timeout_ms = s->connect_timeout_ms, .ud = s};
   int64_t id = rpc_request(s->rpc, "initialize", initialize_params(s), &o,
                            on_initialized);
   if (id > 0)
@@ -807,6 +868,29 @@ void session_connect(session *s, uint64_t timeout_ms) {
     fail(s, FAIL_UNREACHABLE, "%s", s->close_reason);
   /* Otherwise a failed send means the transport is ending: its on_close
    * follows with the real reason (a process that could not start, say). */
+}
+
+void session_ready(session *s) {
+  s->connected_ms = loop_now_ms();
+  set_state(s, SESS_READY);
+}
+
+void session_fail(session *s, fail_kind kind, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfail(s, kind, fmt, ap);
+  va_end(ap);
+}
+
+void session_respawn(session *s) {
+  host_auth_detach(s); /* session_connect attaches the new one */
+  s->tf->destroy(s->t);
+  s->t = NULL;
+  s->transport_started = s->transport_closed = false;
+  free(s->close_reason);
+  s->close_reason = NULL;
+  s->state = SESS_IDLE;
+  session_connect(s, s->connect_timeout_ms);
 }
 
 void session_close(session *s) {
@@ -873,6 +957,9 @@ void session_restart(session *s) {
   s->fail = FAIL_NONE;
   s->init_id = 0;
   s->reinitializing = false;
+  era_reset(s);
+  s->probe_respawned = false;
+  s->era = ERA_UNKNOWN;
   s->consecutive_errors = 0;
   s->tripped = false;
   s->state = SESS_IDLE;
@@ -889,6 +976,8 @@ void session_free(session *s) {
     loop_timer_cancel(s->h->loop, s->fallback_timer);
   if (s->auth_timer)
     loop_timer_cancel(s->h->loop, s->auth_timer);
+  era_reset(s);
+  free(s->protocol_override);
   free(s->http_failure);
   rpc_free(s->rpc);
   host_auth_detach(s);
@@ -898,6 +987,7 @@ void session_free(session *s) {
   cJSON_Delete(s->server_info);
   cJSON_Delete(s->roots);
   cJSON_Delete(s->extra_caps);
+  cJSON_Delete(s->tool_headers);
   if (s->server_log)
     fclose(s->server_log);
   features_session_gone(s);
@@ -938,11 +1028,171 @@ typedef struct req_wrap {
   rpc_done_fn done;
   rpc_progress_fn on_progress;
   void *ud;
+  /* 2026-07-28: a request that may answer input_required (tools/call,
+   * prompts/get, resources/read) keeps what it sent, to send it again
+   * with the inputs (mrtr.h). */
+  char *method;
+  cJSON *params;
+  rpc_request_opts opts;
+  unsigned rounds;
+  char *state;         /* the last requestState, byte for byte, or NULL */
+  loop_timer *pace;    /* a round with requestState only waits a little */
+  cJSON *responses;    /* the inputs for the next round (paced) */
+  bool empty_result;   /* a subscribe made part of the listen stream */
+  bool mrtr;           /* the method may answer input_required */
+  bool corrected;      /* sent again once after -32022 or -32020 */
 } req_wrap;
+
+static void prelist(session *s, const char *cursor, unsigned page);
+
+static void wrap_free(req_wrap *w) {
+  free(w->method);
+  cJSON_Delete(w->params);
+  free(w->state);
+  cJSON_Delete(w->responses);
+  free(w);
+}
 
 static void wrapped_progress(void *ud, const cJSON *params) {
   req_wrap *w = ud;
   w->on_progress(w->ud, params);
+}
+
+static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
+                         bool *take);
+
+/* The request again, as a new request with a new id: the same method and
+ * params with the inputs and the requestState of the last round. */
+static void mrtr_resend(req_wrap *w, cJSON *responses) {
+  session *s = w->s;
+  cJSON *params = cJSON_Duplicate(w->params, 1);
+  if (responses) {
+    cJSON_AddItemToObject(params, "inputResponses", responses);
+  }
+  if (w->state) {
+    cJSON_AddStringToObject(params, "requestState", w->state);
+  }
+  params = era_add_meta(s, params);
+  rpc_request_opts o = w->opts;
+  o.ud = w;
+  int64_t id = rpc_request(s->rpc, w->method, params, &o, wrapped_done);
+  if (id < 0) {
+    rpc_error e = {.status = RPC_ERR_LOCAL,
+                   .message = "the request could not be sent again with "
+                              "the input the server asked for"};
+    bool take = false;
+    w->done(w->ud, NULL, &e, &take);
+    wrap_free(w);
+  }
+}
+
+static void on_pace(void *ud) {
+  req_wrap *w = ud;
+  w->pace = NULL;
+  cJSON *r = w->responses;
+  w->responses = NULL;
+  mrtr_resend(w, r);
+}
+
+static void mrtr_fail(req_wrap *w, const char *why) {
+  char msg[700];
+  snprintf(msg, sizeof msg, "server \"%s\" asked for input (%s): %s",
+           w->s->cfg->name, w->method, why);
+  rpc_error e = {.status = RPC_ERR_LOCAL, .message = msg};
+  bool take = false;
+  w->done(w->ud, NULL, &e, &take);
+  wrap_free(w);
+}
+
+static void on_inputs(void *ud, cJSON *responses, const char *error) {
+  req_wrap *w = ud;
+  if (!responses) {
+    mrtr_fail(w, error);
+    return;
+  }
+  mrtr_resend(w, responses);
+}
+
+/* A modern result: complete (or none said: legacy-shaped), or the
+ * inputs the server needs first. Returns true when it is taken here. */
+static bool modern_result(req_wrap *w, const cJSON *result) {
+  const cJSON *rt = cJSON_GetObjectItemCaseSensitive(result, "resultType");
+  const char *type = cJSON_GetStringValue(rt);
+  if (!rt || (type && strcmp(type, "complete") == 0)) {
+    return false;
+  }
+  if (!type || strcmp(type, "input_required") != 0 || !w->mrtr) {
+    char why[200];
+    snprintf(why, sizeof why, "a result of resultType %.60s%s%s",
+             type ? "\"" : "", type ? type : "that is not a string",
+             type ? "\", which mcphost does not know" : "");
+    mrtr_fail(w, why);
+    return true;
+  }
+  if (++w->rounds > MRTR_MAX_ROUNDS) {
+    mrtr_fail(w, "still input_required after 10 rounds");
+    return true;
+  }
+  const cJSON *state = cJSON_GetObjectItemCaseSensitive(result, "requestState");
+  free(w->state);
+  w->state = cJSON_IsString(state) ? xstrdup(state->valuestring) : NULL;
+  const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(result, "inputRequests");
+  if (!cJSON_IsObject(reqs) || !reqs->child) {
+    if (!w->state) {
+      mrtr_fail(w, "input_required with neither inputRequests nor "
+                   "requestState");
+      return true;
+    }
+    /* Only requestState (load shedding, say): again, after a pause. */
+    w->pace = loop_timer_start(w->s->h->loop, 250, on_pace, w);
+    if (!w->pace) {
+      mrtr_resend(w, NULL);
+    }
+    return true;
+  }
+  mrtr_gather(w->s, reqs, on_inputs, w);
+  return true;
+}
+
+/* -32022 naming a version of ours: the request again at that version;
+ * -32020 on tools/call over HTTP: its tool's schema listed again (for
+ * its Mcp-Param-* headers), then the call once more. Returns true when
+ * the request was sent again. */
+static bool modern_error(req_wrap *w, const rpc_error *err) {
+  session *s = w->s;
+  if (err->code == MCPH_RPC_UNSUPPORTED_PROTOCOL_VERSION) {
+    const char *v = mcp_protocol_modern_pick(
+        cJSON_GetObjectItemCaseSensitive(err->data, "supported"));
+    if (!v) {
+      return false;
+    }
+    host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
+             "%s: protocol version refused; sent again at %s", w->method, v);
+    free(s->protocol_version);
+    s->protocol_version = xstrdup(v);
+  } else if (err->code == MCPH_RPC_HEADER_MISMATCH &&
+             strcmp(w->method, "tools/call") == 0 &&
+             MCPH_HAS(s->tf, mcph_transport_factory, send_headers) &&
+             s->tf->send_headers) {
+    host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
+             "tools/call: the server says its headers do not match; "
+             "listing the tools again and sending it once more");
+    cJSON_Delete(s->tool_headers);
+    s->tool_headers = NULL;
+    if (!s->prelisting) {
+      s->prelisting = true;
+      rpc_hold(s->rpc, true);
+      prelist(s, NULL, 0);
+    }
+  } else {
+    return false;
+  }
+  w->corrected = true;
+  w->rounds = 0;
+  free(w->state);
+  w->state = NULL;
+  mrtr_resend(w, NULL);
+  return true;
 }
 
 static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
@@ -951,8 +1201,36 @@ static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
   session *s = w->s;
   bool counts = err && (err->status == RPC_ERR_TIMEOUT ||
                         err->status == RPC_ERR_TRANSPORT);
-  w->done(w->ud, result, err, take);
-  free(w);
+  if (err && err->status == RPC_ERR_REMOTE && s->era == ERA_MODERN &&
+      w->method && !w->corrected && modern_error(w, err)) {
+    return;
+  }
+  if (!err && s->era == ERA_MODERN) {
+    /* A large result passed on as text (json_raw.h) is parsed only when
+     * it may be an input_required one. */
+    cJSON *tree = NULL;
+    if (cJSON_IsRaw(result) && result->valuestring &&
+        strstr(result->valuestring, "\"input_required\"")) {
+      tree = cJSON_Parse(result->valuestring);
+    }
+    bool taken = modern_result(w, tree ? tree : result);
+    cJSON_Delete(tree);
+    if (taken) {
+      s->consecutive_errors = 0;
+      return;
+    }
+  }
+  if (w->empty_result && !err) {
+    cJSON *empty = cJSON_CreateObject();
+    bool t = false;
+    w->done(w->ud, empty, NULL, &t);
+    if (!t) {
+      cJSON_Delete(empty);
+    }
+  } else {
+    w->done(w->ud, result, err, take);
+  }
+  wrap_free(w);
   if (!counts) {
     if (!err || err->status == RPC_ERR_REMOTE)
       s->consecutive_errors = 0;
@@ -968,6 +1246,9 @@ static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
              s->error);
   }
 }
+
+static const char *call_refused(session *s, const char *method,
+                                const cJSON *params);
 
 int64_t session_request(session *s, const char *method, cJSON *params,
                         const rpc_request_opts *opts, rpc_done_fn done,
@@ -987,19 +1268,61 @@ int64_t session_request(session *s, const char *method, cJSON *params,
     cJSON_Delete(params);
     return -1;
   }
+  const char *refused = s->state == SESS_READY
+                            ? call_refused(s, method, params)
+                            : NULL;
+  if (refused) {
+    snprintf(why, why_len,
+             "server \"%s\": the tool was left out of its list: %s",
+             s->cfg->name, refused);
+    cJSON_Delete(params);
+    return -1;
+  }
+  if (s->era == ERA_MODERN && strcmp(method, "ping") == 0) {
+    /* No ping in 2026-07-28: server/discover is the round trip every
+     * modern server answers. */
+    method = "server/discover";
+  }
+  const char *uri = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(params, "uri"));
+  bool subscribed = false;
+  if (s->era == ERA_MODERN && uri &&
+      (strcmp(method, "resources/subscribe") == 0 ||
+       strcmp(method, "resources/unsubscribe") == 0)) {
+    /* No resources/subscribe in 2026-07-28: the resource joins (or
+     * leaves) the listen stream, and the request's round trip is a
+     * server/discover, so the caller hears that the server is there. */
+    era_subscribe(s, uri, strcmp(method, "resources/subscribe") == 0);
+    cJSON_Delete(params);
+    params = NULL;
+    method = "server/discover";
+    subscribed = true;
+  }
   req_wrap *w = xmalloc(sizeof *w);
   *w = (req_wrap){.s = s, .done = done,
                   .on_progress = opts ? opts->on_progress : NULL,
-                  .ud = opts ? opts->ud : NULL};
+                  .ud = opts ? opts->ud : NULL,
+                  .empty_result = subscribed};
+  if (s->era == ERA_MODERN && strcmp(method, "subscriptions/listen") != 0) {
+    /* Kept to send it again: input_required (tools/call, prompts/get,
+     * resources/read only), or a -32022 or -32020 to correct. */
+    w->method = xstrdup(method);
+    w->params = params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject();
+    w->mrtr = strcmp(method, "tools/call") == 0 ||
+              strcmp(method, "prompts/get") == 0 ||
+              strcmp(method, "resources/read") == 0;
+  }
+  params = era_add_meta(s, params);
   rpc_request_opts o = opts ? *opts : (rpc_request_opts){0};
   o.ud = w;
   o.on_progress = w->on_progress ? wrapped_progress : NULL;
   /* A result kept as sent may come raw in any valid UTF-8 (json_raw.h). */
   o.raw_utf8 =
       o.raw_result && !sanitize_is_full(s->h->sanitize, (sanitize_kind)o.kind);
+  w->opts = o;
   int64_t id = rpc_request(s->rpc, method, params, &o, wrapped_done);
   if (id < 0) {
-    free(w);
+    wrap_free(w);
     snprintf(why, why_len, "cannot send %s to server \"%s\"", method,
              s->cfg->name);
   }
@@ -1034,6 +1357,123 @@ static void list_finish(list_op *op, const char *error) {
 
 static void list_next(list_op *op);
 
+/* 2026-07-28 over HTTP: a tool whose x-mcp-header annotations break the
+ * rules is left out, with a warning naming it; the others' are kept for the
+ * Mcp-Param-* headers of their calls. */
+static bool keep_tool(session *s, const cJSON *tool) {
+  char why[300];
+  cJSON *map = NULL;
+  const char *name =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(tool, "name"));
+  if (!name) {
+    return true; /* the list's own checks refuse it */
+  }
+  if (!s->tool_headers) {
+    s->tool_headers = cJSON_CreateObject();
+  }
+  cJSON_DeleteItemFromObjectCaseSensitive(s->tool_headers, name);
+  if (!era_tool_headers(tool, &map, why, sizeof why)) {
+    char *shown = text_escape(name, strlen(name), TEXT_ESCAPE_NEWLINES, NULL);
+    host_log(s->h, MCPH_LOG_WARN, s->cfg->name,
+             "tool \"%s\" left out: %s", shown ? shown : "?", why);
+    free(shown);
+    /* A call to it is refused with the reason (session_request). */
+    cJSON_AddStringToObject(s->tool_headers, name, why);
+    return false;
+  }
+  cJSON_AddItemToObject(s->tool_headers, name,
+                        map ? map : cJSON_CreateArray());
+  return true;
+}
+
+/* ---- tools/call over HTTP in 2026-07-28: the tools listed first ---- */
+
+/* A call's Mcp-Param-* headers come from its tool's schema: a call made
+ * before any tools/list of this connection waits (held) for one. */
+static void prelist(session *s, const char *cursor, unsigned page);
+
+typedef struct prelist_op {
+  session *s;
+  unsigned page;
+} prelist_op;
+
+static void prelist_done(session *s) {
+  s->prelisting = false;
+  if (!s->tool_headers) {
+    s->tool_headers = cJSON_CreateObject();
+  }
+  if (!s->reinitializing && !s->auth_pending) {
+    rpc_hold(s->rpc, false);
+  }
+}
+
+static void on_prelist(void *ud, cJSON *result, const rpc_error *err,
+                       bool *take) {
+  (void)take;
+  prelist_op *op = ud;
+  session *s = op->s;
+  unsigned page = op->page;
+  free(op);
+  const cJSON *tools = cJSON_GetObjectItemCaseSensitive(result, "tools"), *t;
+  if (err || !cJSON_IsArray(tools)) {
+    prelist_done(s); /* the call goes without its parameter headers */
+    return;
+  }
+  if (page == 0) {
+    cJSON_Delete(s->tool_headers);
+    s->tool_headers = NULL;
+  }
+  cJSON_ArrayForEach(t, tools) {
+    keep_tool(s, t);
+  }
+  const char *next = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(result, "nextCursor"));
+  if (next && *next && page < 100) {
+    prelist(s, next, page + 1);
+    return;
+  }
+  prelist_done(s);
+}
+
+static void prelist(session *s, const char *cursor, unsigned page) {
+  cJSON *params = cJSON_CreateObject();
+  if (cursor) {
+    cJSON_AddStringToObject(params, "cursor", cursor);
+  }
+  prelist_op *op = xmalloc(sizeof *op);
+  *op = (prelist_op){.s = s, .page = page};
+  rpc_request_opts o = {.timeout_ms = s->connect_timeout_ms, .ud = op,
+                        .urgent = true};
+  if (rpc_request(s->rpc, "tools/list", era_add_meta(s, params), &o,
+                  on_prelist) < 0) {
+    free(op);
+    prelist_done(s);
+  }
+}
+
+/* NULL, or why a tools/call must not be sent (its tool was left out). */
+static const char *call_refused(session *s, const char *method,
+                                const cJSON *params) {
+  if (s->era != ERA_MODERN || strcmp(method, "tools/call") != 0 ||
+      !MCPH_HAS(s->tf, mcph_transport_factory, send_headers) ||
+      !s->tf->send_headers) {
+    return NULL;
+  }
+  if (!s->tool_headers) {
+    if (!s->prelisting) {
+      s->prelisting = true;
+      rpc_hold(s->rpc, true);
+      prelist(s, NULL, 0);
+    }
+    return NULL;
+  }
+  const char *name =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+  return name ? cJSON_GetStringValue(
+                    cJSON_GetObjectItemCaseSensitive(s->tool_headers, name))
+              : NULL;
+}
+
 static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
   (void)take;
   list_op *op = ud;
@@ -1060,8 +1500,31 @@ static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
     list_finish(op, msg);
     return;
   }
+  /* Only where headers are sent (HTTP) do x-mcp-header rules apply. */
+  bool headers = op->s->era == ERA_MODERN &&
+                 MCPH_HAS(op->s->tf, mcph_transport_factory, send_headers) &&
+                 op->s->tf->send_headers &&
+                 strcmp(op->method, "tools/list") == 0;
+  if (headers && !op->cursor) {
+    cJSON_Delete(op->s->tool_headers);
+    op->s->tool_headers = cJSON_CreateObject();
+  }
+  if (op->s->era == ERA_MODERN && strcmp(op->method, "tools/list") == 0) {
+    /* The cache hint: fresh for ttlMs (absent or negative: 0). */
+    const cJSON *ttl = cJSON_GetObjectItemCaseSensitive(result, "ttlMs");
+    int64_t t = cJSON_IsNumber(ttl) && ttl->valuedouble > 0
+                    ? (int64_t)ttl->valuedouble
+                    : 0;
+    if (!op->cursor || t < op->s->tools_ttl_ms) {
+      op->s->tools_ttl_ms = t;
+    }
+  }
   while (arr->child) {
     cJSON *item = cJSON_DetachItemViaPointer(arr, arr->child);
+    if (headers && !keep_tool(op->s, item)) {
+      cJSON_Delete(item);
+      continue;
+    }
     cJSON_AddItemToArray(op->items, item);
   }
   const cJSON *next = cJSON_GetObjectItemCaseSensitive(result, "nextCursor");
@@ -1122,8 +1585,8 @@ int session_set_roots(session *s, cJSON *roots) {
               (roots && s->roots && cJSON_Compare(roots, s->roots, true));
   cJSON_Delete(s->roots);
   s->roots = roots;
-  if (same || s->state != SESS_READY)
-    return 0;
+  if (same || s->state != SESS_READY || s->era == ERA_MODERN)
+    return 0; /* modern: each request declares what it has */
   if (!s->roots_declared)
     return 1;
   /* A server asks roots/list again; an empty set is a set too. */

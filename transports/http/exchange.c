@@ -98,7 +98,7 @@ static void headers_end(exchange *x) {
   if (st < 200)
     return; /* 1xx: the real response follows */
   if (st < 300) {
-    if (x->new_session)
+    if (x->new_session && !x->stateless)
       http_session_assigned(t, x->new_session);
     if (x->kind != X_DELETE && media_is(x->ctype, "text/event-stream")) {
       x->mode = BODY_SSE;
@@ -235,7 +235,8 @@ static size_t on_body(char *buf, size_t size, size_t nitems, void *ud) {
     sse_feed(&x->sse, buf, len); /* drops are reported by on_sse_drop */
     return len;
   case BODY_ERROR: {
-    size_t keep = EXCERPT_BYTES + 4;
+    /* A stateless request's error may be its JSON-RPC answer: whole. */
+    size_t keep = x->stateless ? ERROR_BODY_MAX : EXCERPT_BYTES + 4;
     if (x->body_len < keep)
       body_append(x, buf, len < keep - x->body_len ? len : keep - x->body_len,
                   keep);
@@ -366,6 +367,11 @@ static struct curl_slist *build_headers(exchange *x, bool *ok) {
   if (!authorization_headers(&h, t->cfg.headers, t->authorization)) {
     *ok = false;
   }
+  if (x->stateless) {
+    for (char **e = x->extra; e && *e; e++)
+      h = add_header(h, ok, "%s", *e);
+    return h;
+  }
   if (x->session)
     h = add_header(h, ok, "Mcp-Session-Id: %s", x->session);
   if (t->protocol_version)
@@ -379,7 +385,7 @@ int exchange_start(exchange *x) {
   reset_response(x);
   free(x->session);
   x->session = NULL;
-  if (t->session_id && !(x->session = strdup(t->session_id)))
+  if (!x->stateless && t->session_id && !(x->session = strdup(t->session_id)))
     goto nomem;
   CURL *e =
       http_client_easy(c, t->user_agent, x->url ? x->url : c->url, x->errbuf);
@@ -476,6 +482,9 @@ void exchange_free(exchange *x) {
   free(x->new_session);
   free(x->body);
   free(x->url);
+  for (char **e = x->extra; e && *e; e++)
+    free(*e);
+  free(x->extra);
   free(x);
 }
 

@@ -29,6 +29,7 @@
 #include "../common/authorization.h"
 #include "../common/url.h"
 #include "http_transport.h"
+#include "rpc_peek.h"
 
 /* ---- sessions ---- */
 
@@ -141,6 +142,17 @@ static void post_done(exchange *x, CURLcode rc) {
     exchange_free(x);
     return;
   }
+  if (x->stateless && !x->established && rc != CURLE_OK && st >= 200 &&
+      st < 300 && x->req_id) {
+    /* A JSON reply cut short: as lost as a broken event stream. */
+    snprintf(why, sizeof why, "%s", http_client_curl_error(rc, x->errbuf));
+    char lost[1400];
+    snprintf(lost, sizeof lost,
+             "the response from %s broke before it was whole (%s)", url, why);
+    hq_send_failed(x, MCPH_ELOST, lost);
+    exchange_free(x);
+    return;
+  }
   if (x->established) {
     /* An event stream: its messages went out as they came. */
     /* stream_post_ended() names the URL. */
@@ -148,6 +160,20 @@ static void post_done(exchange *x, CURLcode rc) {
       snprintf(why, sizeof why, "%s", http_client_curl_error(rc, x->errbuf));
     else
       snprintf(why, sizeof why, "the server ended it");
+    if (x->stateless) {
+      /* No resumption in 2026-07-28: the request is lost, and the host
+       * sends it again as a new one. */
+      if (x->req_id && !x->answered) {
+        char lost[1400];
+        snprintf(lost, sizeof lost,
+                 "the response stream from %s broke before the response "
+                 "(%s)",
+                 url, why);
+        hq_send_failed(x, MCPH_ELOST, lost);
+      }
+      exchange_free(x);
+      return;
+    }
     stream_post_ended(x, why);
     return;
   }
@@ -179,6 +205,27 @@ static void post_done(exchange *x, CURLcode rc) {
     http_session_expired(t, x->session);
     snprintf(why, sizeof why, "session expired (HTTP 404 from %s)", url);
     hq_send_failed(x, MCPH_ESESSION, why);
+    exchange_free(x);
+    return;
+  }
+  if (x->stateless && st >= 400 && st < 500 && st != 401 && st != 403) {
+    /* 2026-07-28: a 4xx carries the JSON-RPC error that answers the
+     * request (-32022, -32020, -32601, ...); one without it is no modern
+     * server's answer (the host falls back to initialize). */
+    rpc_peek pk;
+    if (x->req_id && x->body && rpc_peek_object(x->body, x->body_len, &pk) &&
+        pk.has_error && pk.id &&
+        rpc_same_id(pk.id, pk.id_len, x->req_id, x->req_id_len)) {
+      char *body = x->body;
+      size_t len = x->body_len;
+      x->body = NULL;
+      x->body_len = x->body_cap = 0;
+      stream_deliver_take(x, body, len);
+      exchange_free(x);
+      return;
+    }
+    exchange_describe_status(x, why, sizeof why);
+    hq_send_failed(x, MCPH_ENOTSUP, why);
     exchange_free(x);
     return;
   }
@@ -450,6 +497,104 @@ static int t_send(mcph_transport *t, const char *json, size_t len,
   return 0;
 }
 
+/* A header the host gives: a token name, a value of visible ASCII and
+ * spaces (the host encodes the rest). */
+static bool header_ok(const char *name, const char *value) {
+  if (!name || !value || !*name) {
+    return false;
+  }
+  for (const char *p = name; *p; p++) {
+    if (*p <= 0x20 || *p >= 0x7f || strchr("()<>@,;:\\\"/[]?={}", *p)) {
+      return false;
+    }
+  }
+  for (const char *p = value; *p; p++) {
+    if ((*p < 0x20 && *p != '\t') || *p == 0x7f) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Cancelling in 2026-07-28 is closing the request's response stream. */
+static void cancel_stateless(mcph_transport *t, const char *json, size_t len) {
+  rpc_peek pk, pp;
+  if (!rpc_peek_object(json, len, &pk) || !pk.params ||
+      !rpc_peek_object(pk.params, pk.params_len, &pp) || !pp.request_id) {
+    return;
+  }
+  for (exchange *x = t->head; x; x = x->next) {
+    if (x->kind == X_POST && x->req_id &&
+        rpc_same_id(x->req_id, x->req_id_len, pp.request_id,
+                    pp.request_id_len)) {
+      mcph_logf(t->host, MCPH_LOG_DEBUG, t->name,
+                "closing the response stream of request %.*s (cancelled)",
+                (int)pp.request_id_len, pp.request_id);
+      exchange_free(x);
+      return;
+    }
+  }
+}
+
+static int t_send_headers(mcph_transport *t, const char *json, size_t len,
+                          const char *const *headers, size_t nheaders,
+                          mcph_error *err) {
+  if (t->state != T_RUNNING)
+    return mcph_error_set(err, MCPH_ECLOSED, "the server connection is closed");
+  if (!json || len == 0)
+    return mcph_error_set(err, MCPH_EINVAL, "empty message");
+  if (len > t->cfg.max_message_bytes)
+    return mcph_error_set(err, MCPH_ETOOBIG,
+                          "message of %zu bytes exceeds the %zu-byte limit",
+                          len, t->cfg.max_message_bytes);
+  for (size_t i = 0; i < nheaders; i++) {
+    if (!header_ok(headers[2 * i], headers[2 * i + 1]))
+      return mcph_error_set(err, MCPH_EINVAL,
+                            "not a header the transport can send: %.64s",
+                            headers[2 * i] ? headers[2 * i] : "(null)");
+  }
+  rpc_peek pk;
+  static const char cancelled[] = "\"notifications/cancelled\"";
+  if (rpc_peek_object(json, len, &pk) && !pk.id && pk.method &&
+      pk.method_len == sizeof cancelled - 1 &&
+      memcmp(pk.method, cancelled, pk.method_len) == 0) {
+    cancel_stateless(t, json, len);
+    return 0;
+  }
+  exchange *x = exchange_new(t, X_POST, json, len);
+  if (!x)
+    return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  x->stateless = true;
+  x->opens_stream = false;
+  x->extra = calloc(nheaders + 1, sizeof *x->extra);
+  bool ok = x->extra != NULL;
+  for (size_t i = 0; ok && i < nheaders; i++) {
+    size_t n = strlen(headers[2 * i]) + strlen(headers[2 * i + 1]) + 3;
+    /* "Name;" is libcurl's way to send a header with an empty value
+     * ("Name:" would remove it). */
+    const char *v = headers[2 * i + 1];
+    if ((x->extra[i] = malloc(n)) != NULL)
+      snprintf(x->extra[i], n, *v ? "%s: %s" : "%s;%s", headers[2 * i], v);
+    else
+      ok = false;
+  }
+  if (!ok) {
+    exchange_free(x);
+    return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
+  }
+  if (t->hold) { /* the headersHelper is still running */
+    x->held = true;
+    return 0;
+  }
+  int rc = post_start(x);
+  if (rc != 0) {
+    mcph_error_set(err, rc, "%s", x->last_error);
+    exchange_free(x);
+    return rc;
+  }
+  return 0;
+}
+
 static void t_close(mcph_transport *t) {
   if (t->state != T_RUNNING)
     return;
@@ -528,6 +673,7 @@ static const mcph_transport_factory http_factory = {
     .set_protocol_version = t_set_protocol_version,
     .set_authorization = t_set_authorization,
     .type_info = http_info,
+    .send_headers = t_send_headers,
 };
 
 static int plugin_init(const mcph_host *host, void **plugin_ctx,

@@ -49,6 +49,7 @@
 #define EXCERPT_BYTES 200
 #define REASON_RAW_MAX 60 /* bytes of a reason phrase kept */
 #define SESSION_ID_MAX 1024
+#define ERROR_BODY_MAX 65536 /* a stateless 4xx body kept whole up to this */
 
 typedef struct plugin {
   const mcph_host *host;
@@ -94,6 +95,10 @@ struct exchange {
   char *req_id; /* the raw id token when `msg` is a request, else NULL */
   size_t req_id_len;
   bool opens_stream; /* `msg` is notifications/initialized */
+  /* Sent with send_headers (MCP 2026-07-28): no session, the given
+   * headers, a JSON-RPC error in a 4xx answered in-band. */
+  bool stateless;
+  char **extra; /* "Name: value" lines of send_headers, NULL-terminated */
   bool initialize;   /* `msg` is an initialize request */
   char *session;     /* the session id this transfer carried, or NULL */
   char *url;         /* a redirect's target, within the origin; NULL: the

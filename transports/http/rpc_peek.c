@@ -96,6 +96,12 @@ bool rpc_peek_object(const char *json, size_t len, rpc_peek *out) {
       out->has_result = true;
     } else if (key_is(key, klen, "error")) {
       out->has_error = true;
+    } else if (key_is(key, klen, "params")) {
+      out->params = json + i;
+      out->params_len = vend - i;
+    } else if (key_is(key, klen, "requestId")) {
+      out->request_id = json + i;
+      out->request_id_len = vend - i;
     }
     i = skip_ws(json, len, vend);
     if (i < len && json[i] == '}')

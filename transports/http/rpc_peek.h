@@ -18,6 +18,11 @@ typedef struct rpc_peek {
   size_t method_len;
   bool has_result; /* a "result" member */
   bool has_error;  /* an "error" member */
+  const char *params; /* the raw "params" value, or NULL */
+  size_t params_len;
+  /* the raw "requestId" (of notifications/cancelled's params), or NULL */
+  const char *request_id;
+  size_t request_id_len;
 } rpc_peek;
 
 /* Scans a JSON object's top-level members into `out` (pointers into

@@ -93,7 +93,10 @@
  *        the extension "mcph.auth/1" (auth.h), "mcph.host.secrets/1"
  *        (secrets.h), "mcph.host.ui/1" (ui.h), "mcph.host.config/1"
  *        (configuration.h); mcph_host_features.server_info,
- *        protocol_version, respond_error_data (docs/plugin-abi.md §16) */
+ *        protocol_version, respond_error_data (docs/plugin-abi.md §16);
+ *        for MCP 2026-07-28: the factory's send_headers, MCPH_ELOST,
+ *        MCPH_RPC_HEADER_MISMATCH, _MISSING_CLIENT_CAPABILITY and
+ *        _UNSUPPORTED_PROTOCOL_VERSION (rpc.h) */
 #define MCPH_ABI_MAJOR 1
 #define MCPH_ABI_MINOR 6
 
@@ -127,8 +130,12 @@ enum mcph_status {
   MCPH_ENOTFOUND = -14,    /* no such server, tool, plugin, ... */
   MCPH_EABI = -15,         /* ABI version or struct size mismatch */
   MCPH_EDENIED = -16,      /* refused by policy or approval (1.5) */
-  MCPH_EBUSY = -17         /* busy: what was asked for is in use (another
+  MCPH_EBUSY = -17,        /* busy: what was asked for is in use (another
                               question is open); try again later (1.6) */
+  MCPH_ELOST = -18         /* a request's response stream broke before its
+                              response, and it cannot be resumed: the
+                              request is lost; the host may send it again
+                              as a new request (1.6, MCP 2026-07-28) */
 };
 
 #define MCPH_ERROR_MESSAGE_MAX 512
@@ -221,6 +228,7 @@ static inline const char *mcph_status_name(int code) {
   case MCPH_EDENIED:
     return "MCPH_EDENIED";
   case MCPH_EBUSY: return "MCPH_EBUSY";
+  case MCPH_ELOST: return "MCPH_ELOST";
   default:
     return "MCPH_E?";
   }

@@ -23,7 +23,15 @@ enum mcph_rpc_code {
   MCPH_RPC_INTERNAL_ERROR = -32603,
   /* MCP */
   MCPH_RPC_RESOURCE_NOT_FOUND = -32002,
-  MCPH_RPC_URL_ELICITATION_REQUIRED = -32042
+  MCPH_RPC_URL_ELICITATION_REQUIRED = -32042, /* retired in 2026-07-28 */
+  /* MCP 2026-07-28 (ABI 1.6, added at the end). A resource not found is
+   * MCPH_RPC_INVALID_PARAMS in that revision; -32002 stays for the
+   * earlier ones. */
+  MCPH_RPC_HEADER_MISMATCH = -32020, /* HTTP headers and body disagree */
+  /* data.requiredCapabilities: what the request should have declared */
+  MCPH_RPC_MISSING_CLIENT_CAPABILITY = -32021,
+  /* data.supported (the server's versions) and data.requested */
+  MCPH_RPC_UNSUPPORTED_PROTOCOL_VERSION = -32022
 };
 
 #ifdef __cplusplus

@@ -230,6 +230,30 @@ typedef struct mcph_transport_factory {
    * the host takes "stdio" as local and every other type as remote. A
    * plugin with a provides list repeats it there (plugin.h). */
   const mcph_transport_type_info *type_info;
+
+  /* ---- ABI 1.6, MCP 2026-07-28 (added at the end: check MCPH_HAS) ---- */
+
+  /* [loop] Optional (may be NULL: the host then sends with send(), and a
+   * transport that has no headers needs none): sends one message as
+   * send() does, with the request headers the 2026-07-28 era puts on it,
+   * worked out by the host from the message: `headers` is `nheaders`
+   * pairs, headers[2*i] a name and headers[2*i+1] its value, already
+   * encoded as the spec says (MCP-Protocol-Version, Mcp-Method, Mcp-Name,
+   * Mcp-Param-*); borrowed for the call. A message sent this way belongs
+   * to the stateless era, and an HTTP transport then:
+   *   - sends it without Mcp-Session-Id and ignores one its reply sets;
+   *     opens no standalone GET for it;
+   *   - delivers a 4xx reply (but 401 and 403) whose body is a JSON-RPC
+   *     error answering this request with on_message, as the answer it
+   *     is; a 4xx without one fails the send with MCPH_ENOTSUP;
+   *   - takes a notifications/cancelled as "close the response stream of
+   *     params.requestId" and sends nothing for it;
+   *   - fails a request whose response stream broke before its response
+   *     with on_send_failed(MCPH_ELOST): no resumption in this era.
+   * Returns as send(). */
+  int (*send_headers)(mcph_transport *t, const char *json, size_t len,
+                      const char *const *headers, size_t nheaders,
+                      mcph_error *err);
 } mcph_transport_factory;
 
 /* (1.6) The host service get_service(MCPH_SERVICE_TRANSPORTS): a plugin

@@ -1,0 +1,153 @@
+/* The era verdicts kept across runs (era_cache.h). */
+#include "mcp/era_cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config/config_approval.h"
+#include "core/util.h"
+#include "trusted_fs.h"
+
+#define CACHE_MAX_BYTES 4096
+
+/* The digest that binds a verdict to the entry as run. */
+static char *entry_digest(const server_config *cfg) {
+  return approval_digest("mcphost-protocol-era-1", cfg->json, NULL);
+}
+
+/* The directory, opened (created when `create`); -1 when none. */
+static int open_cache_dir(host *h, const server_config *cfg, bool create,
+                          char **dir) {
+  const char *state = h->paths[MCPH_PATH_STATE];
+  *dir = NULL;
+  if (!state) {
+    return -1;
+  }
+  *dir = xasprintf("%s/protocol", state);
+  char why[PATH_MAX + 128];
+  int dfd = trusted_fs_open_dir(
+      *dir, TRUSTED_FS_PRIVATE | (create ? TRUSTED_FS_CREATE : 0), why,
+      sizeof why);
+  if (dfd < 0 && (create || errno != ENOENT)) {
+    host_log(h, MCPH_LOG_DEBUG, cfg->name, "the protocol era is not kept: %s",
+             why);
+  }
+  return dfd;
+}
+
+static void file_name(const server_config *cfg, char *out, size_t n) {
+  trusted_fs_file_name(cfg->name, out, n - 5);
+  strcat(out, ".json");
+}
+
+mcp_era era_cache_get(host *h, const server_config *cfg, char **version) {
+  mcp_era era = ERA_UNKNOWN;
+  char *dir = NULL, *digest = NULL;
+  cJSON *doc = NULL;
+  if (version) {
+    *version = NULL;
+  }
+  int dfd = open_cache_dir(h, cfg, false, &dir);
+  if (dfd < 0) {
+    goto out;
+  }
+  char name[128], why[PATH_MAX + 128];
+  file_name(cfg, name, sizeof name);
+  int fd =
+      trusted_fs_open_file(dfd, dir, name, O_RDONLY, 0600, why, sizeof why);
+  close(dfd);
+  if (fd < 0) {
+    if (errno != ENOENT) {
+      host_log(h, MCPH_LOG_DEBUG, cfg->name, "%s", why);
+    }
+    goto out;
+  }
+  char buf[CACHE_MAX_BYTES + 1];
+  ssize_t n = read(fd, buf, CACHE_MAX_BYTES);
+  close(fd);
+  if (n <= 0) {
+    goto out;
+  }
+  buf[n] = '\0';
+  doc = cJSON_Parse(buf);
+  digest = entry_digest(cfg);
+  const char *have =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "config"));
+  if (!digest || !have || strcmp(have, digest) != 0) {
+    host_log(h, MCPH_LOG_DEBUG, cfg->name,
+             "the entry changed since its protocol era was found");
+    goto out;
+  }
+  const char *e =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "era"));
+  const char *v =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "version"));
+  if (e && strcmp(e, "legacy") == 0) {
+    era = ERA_LEGACY;
+  } else if (e && strcmp(e, "modern") == 0) {
+    era = ERA_MODERN;
+  }
+  if (era != ERA_UNKNOWN && version && v) {
+    *version = xstrdup(v);
+  }
+out:
+  cJSON_Delete(doc);
+  free(digest);
+  free(dir);
+  return era;
+}
+
+void era_cache_put(host *h, const server_config *cfg, mcp_era era,
+                   const char *version) {
+  char *dir = NULL, *digest = NULL, *text = NULL;
+  cJSON *doc = NULL;
+  int dfd = open_cache_dir(h, cfg, era != ERA_UNKNOWN, &dir);
+  if (dfd < 0) {
+    goto out;
+  }
+  char name[128], why[PATH_MAX + 128];
+  file_name(cfg, name, sizeof name);
+  if (era == ERA_UNKNOWN) {
+    unlinkat(dfd, name, 0);
+    goto out;
+  }
+  digest = entry_digest(cfg);
+  if (!digest) {
+    goto out;
+  }
+  doc = cJSON_CreateObject();
+  cJSON_AddStringToObject(doc, "config", digest);
+  cJSON_AddStringToObject(doc, "era", era_name(era));
+  if (version) {
+    cJSON_AddStringToObject(doc, "version", version);
+  }
+  text = cJSON_PrintUnformatted(doc);
+  /* Written beside and renamed over: a reader never sees half a file. */
+  char tmp[160];
+  snprintf(tmp, sizeof tmp, ".%s.%ld", name, (long)getpid());
+  int fd = trusted_fs_open_file(dfd, dir, tmp, O_WRONLY | O_CREAT | O_TRUNC,
+                                0600, why, sizeof why);
+  if (fd < 0) {
+    host_log(h, MCPH_LOG_DEBUG, cfg->name, "%s", why);
+    goto out;
+  }
+  size_t len = strlen(text);
+  bool ok = write(fd, text, len) == (ssize_t)len;
+  ok = close(fd) == 0 && ok;
+  if (!ok || renameat(dfd, tmp, dfd, name) != 0) {
+    unlinkat(dfd, tmp, 0);
+  }
+out:
+  if (dfd >= 0) {
+    close(dfd);
+  }
+  cJSON_free(text);
+  cJSON_Delete(doc);
+  free(digest);
+  free(dir);
+}

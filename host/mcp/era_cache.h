@@ -1,0 +1,25 @@
+/* The era verdicts kept across runs (era.h): one file per server,
+ * <state>/protocol/<name>.json (mode 0600 in a private directory, opened
+ * through trusted_fs.h, never through a link), holding
+ *   {"config": "<sha256 of the entry as run>", "era": "legacy"|"modern",
+ *    "version": "2025-11-25"}
+ * A verdict holds only while the server's entry (after ${VAR}
+ * expansion) is the one it was found for: any change to the entry
+ * invalidates it. What cannot be read or written is said at debug level
+ * and costs only the probe. Loop thread only. */
+#ifndef MCPHOST_MCP_ERA_CACHE_H
+#define MCPHOST_MCP_ERA_CACHE_H
+
+#include "config/config.h"
+#include "core/host.h"
+#include "mcp/era.h"
+
+/* The cached era of `cfg`, or ERA_UNKNOWN (none, another entry's, or
+ * unreadable); *version (may be NULL) gets the version it spoke (a new
+ * string, free(); NULL when none). */
+mcp_era era_cache_get(host *h, const server_config *cfg, char **version);
+/* Records `era` (ERA_UNKNOWN: forgets it) for `cfg`. */
+void era_cache_put(host *h, const server_config *cfg, mcp_era era,
+                   const char *version);
+
+#endif

@@ -1,0 +1,110 @@
+/* The inputs of an input_required result (mrtr.h). */
+#include "mcp/mrtr.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/feature_plugins.h"
+#include "core/util.h"
+#include "mcp/session.h"
+
+/* Outlives nothing: freed when the last answer came. */
+typedef struct gather {
+  cJSON *responses;
+  size_t pending;
+  char *error; /* the first reason no answer could be given */
+  mrtr_done_fn done;
+  void *ud;
+} gather;
+
+typedef struct one {
+  gather *g;
+  char *key;
+} one;
+
+static void settle(gather *g) {
+  if (--g->pending > 0) {
+    return;
+  }
+  if (g->error) {
+    cJSON_Delete(g->responses);
+    g->done(g->ud, NULL, g->error);
+  } else {
+    g->done(g->ud, g->responses, NULL);
+  }
+  free(g->error);
+  free(g);
+}
+
+static void failed(gather *g, const char *fmt, const char *a, const char *b) {
+  if (!g->error) {
+    g->error = xasprintf(fmt, a, b);
+  }
+}
+
+static void on_answer(void *ud, const cJSON *result, int code,
+                      const char *message) {
+  one *o = ud;
+  gather *g = o->g;
+  if (result) {
+    cJSON *copy = cJSON_Duplicate(result, 1);
+    cJSON_DeleteItemFromObjectCaseSensitive(copy, "resultType");
+    cJSON_AddItemToObject(g->responses, o->key, copy);
+  } else {
+    char c[32];
+    snprintf(c, sizeof c, "%d", code);
+    failed(g, "the input it asked for could not be given: %s (error %s)",
+           message ? message : "no answer", c);
+  }
+  free(o->key);
+  free(o);
+  settle(g);
+}
+
+void mrtr_gather(session *s, const cJSON *requests, mrtr_done_fn done,
+                 void *ud) {
+  gather *g = xcalloc(1, sizeof *g);
+  g->responses = cJSON_CreateObject();
+  g->done = done;
+  g->ud = ud;
+  g->pending = 1; /* held until every request is out */
+  const cJSON *list = cJSON_IsObject(requests) ? requests : NULL, *r;
+  cJSON_ArrayForEach(r, list) {
+    const char *method =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "method"));
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "params");
+    if (!method) {
+      failed(g, "input request \"%s\" has no method%s", r->string, "");
+      continue;
+    }
+    if (strcmp(method, "roots/list") == 0) {
+      if (!s->roots) {
+        failed(g,
+               "it asked for %s, which mcphost does not offer this "
+               "server (input \"%s\")",
+               method, r->string);
+        continue;
+      }
+      cJSON *res = cJSON_CreateObject();
+      cJSON_AddItemToObject(res, "roots", cJSON_Duplicate(s->roots, 1));
+      cJSON_AddItemToObject(g->responses, r->string, res);
+      continue;
+    }
+    one *o = xcalloc(1, sizeof *o);
+    o->g = g;
+    o->key = xstrdup(r->string);
+    g->pending++;
+    cJSON *p = params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject();
+    bool taken = features_local_request(s, method, p, on_answer, o);
+    cJSON_Delete(p);
+    if (!taken) {
+      g->pending--;
+      free(o->key);
+      free(o);
+      failed(g, "it asked for %s (input \"%s\"), and no plugin answers that",
+             method, r->string);
+    }
+  }
+  settle(g);
+}
