@@ -43,6 +43,10 @@ static const char usage_text[] =
     "  serve --stdio [--server NAME]... [--passthrough]\n"
     "                             one MCP server on stdin/stdout in front of the\n"
     "                             configured ones (serve --help; docs/gateway.md)\n"
+    "  shell                      an interactive session: the commands above on\n"
+    "                             servers kept connected, with editing, history\n"
+    "                             and completion (shell --help)\n"
+    "  completion bash|zsh|fish   a completion script for the shell named\n"
     "  plugins                    list plugins found, loaded or refused, and why\n"
     "  mcp list|get|add|add-json|remove|approve|reject|reset-project-choices|\n"
     "      import ...             manage configured servers like `claude mcp`\n"
@@ -187,6 +191,8 @@ static const command commands[] = {
     {"batch", cmd_batch, true, TAIL_ANY},
     {"serve", cmd_serve, true, TAIL_OWN},
     {"mcp", cmd_mcp, false, TAIL_MCP},
+    {"shell", cmd_shell, true, TAIL_ANY},
+    {"completion", cmd_completion, false, TAIL_ANY},
 };
 
 static bool parse_timeout(cli *c, const char *arg) {
@@ -406,6 +412,34 @@ bool cli_global_option(const char *word) {
     }
   }
   return false;
+}
+
+int cli_global_option_arity(const char *word) {
+  if (word[0] != '-' || !word[1]) {
+    return -1;
+  }
+  if (word[1] != '-') { /* -c FILE, -s SPEC, -u URL; -q, -v..., -h */
+    return word[2] ? 0 : strchr("csu", word[1]) ? 1 : 0;
+  }
+  size_t n = strcspn(word + 2, "=");
+  for (const struct option *o = longopts; o->name; o++) {
+    if (strlen(o->name) == n && strncmp(o->name, word + 2, n) == 0) {
+      return o->has_arg == required_argument && !word[2 + n] ? 1 : 0;
+    }
+  }
+  return -1;
+}
+
+void cli_print_names(FILE *f, bool options) {
+  if (options) {
+    for (const struct option *o = longopts; o->name; o++) {
+      fprintf(f, "--%s\n", o->name);
+    }
+    return;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    fprintf(f, "%s\n", commands[i].name);
+  }
 }
 
 /* An option getopt refused (opterr is 0): "mcphost: ..." with the word

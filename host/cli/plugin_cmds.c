@@ -44,6 +44,18 @@ bool cli_find_plugin_command(const cli *c, const char *name,
   return false;
 }
 
+void cli_print_plugin_command_names(const cli *c, FILE *f) {
+  for (size_t i = 0; i < host_registry(c->h)->nplugins; i++) {
+    const mcph_commands *cs = commands_of(host_registry(c->h)->plugins[i]);
+    for (size_t k = 0; cs && k < cs->count; k++) {
+      const mcph_command *cmd = command_at(cs, k);
+      if (cmd->name) {
+        fprintf(f, "%s\n", cmd->name);
+      }
+    }
+  }
+}
+
 void cli_print_plugin_commands(const cli *c, FILE *f) {
   bool any = false;
   for (size_t i = 0; i < host_registry(c->h)->nplugins; i++) {

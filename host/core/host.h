@@ -119,6 +119,9 @@ const char *host_path(const host *h, int which);
 /* A signal (SIGINT, SIGTERM, SIGHUP) arrived; its number. */
 bool host_interrupted(const host *h);
 void host_clear_interrupt(host *h);
+/* Clears the flag and the signal's number too: the signal was dealt with
+ * (the shell's Ctrl-C ended one command) and must not set the exit. */
+void host_forget_signal(host *h);
 int host_signal_number(const host *h);
 
 /* The directory holding this executable's built-in plugins. New string. */

@@ -48,6 +48,11 @@ void host_clear_interrupt(host *h) {
   h->interrupted = false;
 }
 
+void host_forget_signal(host *h) {
+  h->interrupted = false;
+  h->signal_number = 0;
+}
+
 int host_signal_number(const host *h) {
   return h->signal_number;
 }
