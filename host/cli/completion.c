@@ -103,37 +103,26 @@ static void add_lines(cands *k, const char *text, const char *under) {
   free(copy);
 }
 
-static char *printed(void (*fn)(FILE *, bool), bool options) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (f) {
-    fn(f, options);
-    fclose(f);
-  }
-  return buf;
-}
+/* What the CLI prints of its names, as text: the built-in commands, the
+ * global options, the plugins' commands, or the kept names of `kind`. */
+typedef enum { N_COMMANDS, N_OPTIONS, N_PLUGIN_COMMANDS, N_KEPT } names_kind;
 
-static char *plugin_names(cli *c) {
+static void add_printed(cli *c, const config *cfg, cands *k, names_kind what,
+                        const char *kind, const char *under) {
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
-  if (f) {
-    cli_print_plugin_command_names(c, f);
-    fclose(f);
+  if (!f) {
+    return;
   }
-  return buf;
-}
-
-static void add_names(cli *c, const config *cfg, cands *k, const char *kind) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (f) {
-    cli_names_print(c, cfg, kind, f);
-    fclose(f);
+  switch (what) {
+  case N_COMMANDS: cli_print_names(f, false); break;
+  case N_OPTIONS: cli_print_names(f, true); break;
+  case N_PLUGIN_COMMANDS: cli_print_plugin_command_names(c, f); break;
+  case N_KEPT: cli_names_print(c, cfg, kind, f); break;
   }
-  add_lines(k, buf ? buf : "", NULL);
+  fclose(f);
+  add_lines(k, buf ? buf : "", under);
   free(buf);
 }
 
@@ -194,16 +183,10 @@ static int complete_words(cli *c, int n, char **w) {
   const char *cur = k.prefix;
   if (cmd < 0) {
     if (cur[0] == '-') {
-      char *o = printed(cli_print_names, true);
-      add_lines(&k, o ? o : "", NULL);
-      free(o);
+      add_printed(c, &cfg, &k, N_OPTIONS, NULL, NULL);
     } else {
-      char *names = printed(cli_print_names, false);
-      char *plugins = plugin_names(c);
-      add_lines(&k, names ? names : "", NULL);
-      add_lines(&k, plugins ? plugins : "", NULL);
-      free(names);
-      free(plugins);
+      add_printed(c, &cfg, &k, N_COMMANDS, NULL, NULL);
+      add_printed(c, &cfg, &k, N_PLUGIN_COMMANDS, NULL, NULL);
     }
     goto out;
   }
@@ -233,9 +216,9 @@ static int complete_words(cli *c, int n, char **w) {
     }
   } else if ((strcmp(name, "call") == 0 || strcmp(name, "tool") == 0) &&
              pos == 0) {
-    add_names(c, &cfg, &k, "tools");
+    add_printed(c, &cfg, &k, N_KEPT, "tools", NULL);
   } else if (strcmp(name, "prompt") == 0 && pos == 0) {
-    add_names(c, &cfg, &k, "prompts");
+    add_printed(c, &cfg, &k, N_KEPT, "prompts", NULL);
   } else if (strcmp(name, "ping") == 0 ||
              (pos == 0 &&
               (strcmp(name, "servers") == 0 || strcmp(name, "tools") == 0 ||
@@ -247,9 +230,7 @@ static int complete_words(cli *c, int n, char **w) {
     add_list(&k, shells, NAMES(shells));
   } else if (strcmp(name, "mcp") == 0 && pos == 0) {
     add_list(&k, mcp_subcommands, NAMES(mcp_subcommands));
-    char *plugins = plugin_names(c);
-    add_lines(&k, plugins ? plugins : "", "mcp ");
-    free(plugins);
+    add_printed(c, &cfg, &k, N_PLUGIN_COMMANDS, NULL, "mcp ");
   } else if (strcmp(name, "mcp") == 0 && pos == 1 &&
              in_list(args[0], mcp_server_subcommands,
                      NAMES(mcp_server_subcommands))) {

@@ -416,21 +416,12 @@ int import_client_read(const char *client, const char *path, import_source *out,
   int rc = -1;
   char *text = NULL;
   cJSON *doc = NULL;
-  FILE *f = fopen(path, "re");
-  if (!f) {
+  size_t len = 0;
+  text = read_whole_file(path, &len);
+  if (!text) {
     *why = xasprintf("%s: cannot be read: %s", path, strerror(errno));
     goto out;
   }
-  strbuf b;
-  sb_init(&b);
-  char buf[8192];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-    sb_add(&b, buf, n);
-  }
-  fclose(f);
-  size_t len = b.len;
-  text = sb_take(&b);
   if (kind == CODEX) {
     int line = 0;
     char *bad = NULL;

@@ -81,32 +81,24 @@ PATH="$TMP/bin:\$PATH"
 source <(mcphost completion bash)
 EOF
 tm new-session -d -s b -x 200 -y 50 "bash --rcfile '$TMP/bashrc' -i"
-screen() { tm capture-pane -p -J -S - -t b; }
-wait_for() {
-  for _ in $(seq 200); do
-    screen | grep -qF -- "$1" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-wait_for '$ '
+tm_wait b '$ '
 tm send-keys -t b -l -- "mcphost --config $C call mcp__d"
 tm send-keys -t b Tab
-wait_for "call mcp__demo__"
-ERR=$(screen)
+tm_wait b "call mcp__demo__"
+ERR=$(tm_screen b)
 printf '%s' "$ERR" >"$TMP/err"
 expect "bash completes mcphost call mcp__d<TAB> to the server's prefix" 0 \
   --err "call mcp__demo__"
 tm send-keys -t b Tab Tab
-wait_for "mcp__demo__image"
-ERR=$(screen)
+tm_wait b "mcp__demo__image"
+ERR=$(tm_screen b)
 printf '%s' "$ERR" >"$TMP/err"
 expect "a second Tab lists the server's tools" 0 \
   --err "mcp__demo__echo" --err "mcp__demo__image" --err "mcp__demo__fail"
 tm send-keys -t b -l -- "ec"
 tm send-keys -t b Tab
-wait_for "call mcp__demo__echo "
-ERR=$(screen)
+tm_wait b "call mcp__demo__echo "
+ERR=$(tm_screen b)
 printf '%s' "$ERR" >"$TMP/err"
 expect "bash completes a whole tool name" 0 --err "call mcp__demo__echo "
 check "completing in bash started no server" test "$(starts)" -eq "$n"

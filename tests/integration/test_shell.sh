@@ -18,36 +18,33 @@ shell() {
   tm new-session -d -s "$1" -x 200 -y 50 \
     "$q; echo \$? >'$TMP/$1.rc'; sleep 600"
 }
-screen() { tm capture-pane -p -J -S - -t "$1"; }
-# wait_for NAME TEXT: until the terminal shows TEXT (20 s at most).
-wait_for() {
-  for _ in $(seq 200); do
-    screen "$1" | grep -qF -- "$2" && return 0
-    sleep 0.1
-  done
-  return 1
-}
 # prompts NAME N: until the terminal shows N prompts.
 prompts() {
   for _ in $(seq 200); do
-    [ "$(screen "$1" | grep -c '^mcphost> ')" -ge "$2" ] && return 0
+    [ "$(tm_screen "$1" | grep -c '^mcphost> ')" -ge "$2" ] && return 0
     sleep 0.1
   done
   return 1
 }
 keys() { tm send-keys -t "$1" -l -- "$2"; }
-type_line() { keys "$1" "$2"; tm send-keys -t "$1" Enter; }
 # done_shell NAME: waits for the shell to end; RC and ERR (the screen).
 done_shell() {
   for _ in $(seq 300); do [ -s "$TMP/$1.rc" ] && break; sleep 0.1; done
   RC=$(cat "$TMP/$1.rc" 2>/dev/null || echo 99)
-  ERR=$(screen "$1")
+  ERR=$(tm_screen "$1")
   printf '%s' "$ERR" >"$TMP/err"
   : >"$TMP/out"
 }
 # on_screen NAME DESCRIPTION TEXT: a check that the terminal shows TEXT.
 on_screen() {
-  if wait_for "$1" "$3"; then ok "$2"; else RC=; ERR=$(screen "$1"); printf '%s' "$ERR" >"$TMP/err"; : >"$TMP/out"; bad "$2" "screen lacks: $3"; fi
+  if tm_wait "$1" "$3"; then
+    ok "$2"
+  else
+    RC=
+    tm_screen "$1" >"$TMP/err"
+    : >"$TMP/out"
+    bad "$2" "screen lacks: $3"
+  fi
 }
 
 shell s1
@@ -62,24 +59,24 @@ keys s1 "mes"
 tm send-keys -t s1 Tab
 on_screen s1 "Tab completes an argument name from the tool's schema, with its '='" \
   "mcphost> call mcp__demo__echo message="
-type_line s1 "hello-shell"
+tm_type s1 "hello-shell"
 on_screen s1 "a call's result is printed" "Echo: hello-shell"
 prompts s1 2
 
 # A line may begin with the tool's name.
-type_line s1 "demo/echo message=short-form"
+tm_type s1 "demo/echo message=short-form"
 on_screen s1 "a line that begins with a tool's name calls it" "Echo: short-form"
 prompts s1 3
 
 # Ctrl-C during a slow call cancels that call; the shell and its sessions
 # go on (the demo server finishes its sleep before it reads more, so the
 # next call goes to another server).
-type_line s1 "call mcp__demo__slow steps=1 delay_ms=4000"
+tm_type s1 "call mcp__demo__slow steps=1 delay_ms=4000"
 sleep 0.5
 tm send-keys -t s1 C-c
 on_screen s1 "Ctrl-C cancels the running call" "tools/call: interrupted"
 prompts s1 4
-type_line s1 "call t/typed s=after-ctrl-c"
+tm_type s1 "call t/typed s=after-ctrl-c"
 on_screen s1 "after Ctrl-C the shell runs the next call" '"s":"after-ctrl-c"'
 prompts s1 5
 
@@ -87,7 +84,7 @@ prompts s1 5
 keys s1 "call mcp__demo__echo message=dropped"
 tm send-keys -t s1 C-c
 prompts s1 6
-type_line s1 "call mcp__demo__echo message=next"
+tm_type s1 "call mcp__demo__echo message=next"
 on_screen s1 "the next line runs after a Ctrl-C at the prompt" "Echo: next"
 check "Ctrl-C at the prompt ran nothing" \
   bash -c "! tmux -S '$SOCK' capture-pane -p -J -S - -t s1 | grep -q 'Echo: dropped'"
@@ -95,24 +92,24 @@ prompts s1 7
 
 # An elicitation is asked inline; the answer reaches the server.
 FORM='{"params": {"message": "Who are you?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}}'
-type_line s1 "call el/ask '$FORM'"
+tm_type s1 "call el/ask '$FORM'"
 on_screen s1 "an elicitation is asked inline, with the server's message" "Who are you?"
-wait_for s1 "[1/1]"
-type_line s1 "Ada"
-wait_for s1 "Send them?"
-type_line s1 "a"
+tm_wait s1 "[1/1]"
+tm_type s1 "Ada"
+tm_wait s1 "Send them?"
+tm_type s1 "a"
 on_screen s1 "the elicitation's answer reaches the server" '"name":"Ada"'
 prompts s1 8
 
 # Errors are those of the commands; a misspelt command gets did-you-mean.
-type_line s1 "tols"
+tm_type s1 "tols"
 on_screen s1 "an unknown command names the closest one" 'did you mean "tools"'
-type_line s1 " call mcp__demo__echo message=not-kept"
+tm_type s1 " call mcp__demo__echo message=not-kept"
 on_screen s1 "a line that begins with a space runs" "Echo: not-kept"
-type_line s1 "call mcp__demo__echo message=from-history"
+tm_type s1 "call mcp__demo__echo message=from-history"
 on_screen s1 "the last call runs" "Echo: from-history"
 prompts s1 11
-type_line s1 "exit"
+tm_type s1 "exit"
 done_shell s1
 expect "exit leaves the shell with 0" 0
 
