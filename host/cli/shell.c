@@ -340,8 +340,9 @@ static int run_words(shell *sh, char **words, size_t n) {
     print_help();
     return EXIT_OK;
   }
-  /* --json anywhere before the arguments: this command's output only. */
-  bool json = c->json;
+  /* --json anywhere before the arguments, and tools --all, for this
+   * command only. */
+  bool json = c->json, all_tools = c->all_tools;
   size_t kept = 1;
   for (size_t i = 1; i < n; i++) {
     bool before_args = true;
@@ -350,6 +351,9 @@ static int run_words(shell *sh, char **words, size_t n) {
     }
     if (before_args && strcmp(words[i], "--json") == 0) {
       c->json = true;
+    } else if (strcmp(sc->name, "tools") == 0 &&
+               strcmp(words[i], "--all") == 0) {
+      c->all_tools = true;
     } else {
       words[kept++] = words[i];
     }
@@ -357,6 +361,7 @@ static int run_words(shell *sh, char **words, size_t n) {
   words[kept] = NULL;
   int rc = sc->run(c, (int)kept, words);
   c->json = json;
+  c->all_tools = all_tools;
   return rc;
 }
 

@@ -142,6 +142,13 @@ OUT=$(cat "$TMP/out")
 ERR=$(cat "$TMP/err")
 expect "a string parameter keeps 007, integer and boolean typed, as call does" 0 \
   --out '{"b":true,"i":7,"s":"007"}' --out '{"s":"x"}' --no-out "mcphost>"
+printf '%s\n' 'tools --json --all t' >"$TMP/lines"
+"$MCPHOST" --config "$C" shell <"$TMP/lines" >"$TMP/out" 2>"$TMP/err"
+RC=$?
+OUT=$(cat "$TMP/out")
+ERR=$(cat "$TMP/err")
+expect "--json and tools --all in a line, as after the command" 0 \
+  --jq '.[0].name == "mcp__t__typed"'
 printf '%s\n' 'call t/strict n=abc' >"$TMP/lines"
 "$MCPHOST" --config "$C" shell <"$TMP/lines" >"$TMP/out" 2>"$TMP/err"
 RC=$?
