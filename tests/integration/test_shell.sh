@@ -9,6 +9,9 @@ C="$TMP/servers.json"
 config_file "$C" "{\"demo\": {\"command\": \"$DEMO\"}, \"el\": {\"command\": \"$EL\"},
                    \"t\": {\"command\": \"python3\", \"args\": [\"$TYPED\"]}}"
 HIST="$XDG_STATE_HOME/mcphost/shell_history"
+# A permission rule that asks before mcp__demo__add runs.
+mkdir -p "$XDG_CONFIG_HOME/mcphost"
+echo '{"permissions": {"ask": ["mcp__demo__add"]}}' >"$XDG_CONFIG_HOME/mcphost/settings.json"
 
 tmux_server
 # shell NAME: mcphost shell in a terminal; its exit code to $TMP/NAME.rc.
@@ -101,6 +104,21 @@ tm_type s1 "a"
 on_screen s1 "the elicitation's answer reaches the server" '"name":"Ada"'
 prompts s1 8
 
+# A permission question is asked inline; yes runs the call, no refuses it.
+tm_type s1 "call mcp__demo__add a=2 b=3"
+on_screen s1 "a permission question is asked inline" "Allow it? [y/N]"
+tm_type s1 "y"
+prompts s1 9
+check "yes runs the call" \
+  bash -c "tmux -S '$SOCK' capture-pane -p -J -S - -t s1 | grep -qx 5"
+tm_type s1 "call mcp__demo__add a=4 b=4"
+tm_wait s1 "Allow it? [y/N]"
+sleep 0.2
+tm_type s1 "n"
+prompts s1 10
+check "no refuses the call, and the shell goes on" \
+  bash -c "! tmux -S '$SOCK' capture-pane -p -J -S - -t s1 | grep -qx 8"
+
 # Errors are those of the commands; a misspelt command gets did-you-mean.
 tm_type s1 "tols"
 on_screen s1 "an unknown command names the closest one" 'did you mean "tools"'
@@ -108,7 +126,7 @@ tm_type s1 " call mcp__demo__echo message=not-kept"
 on_screen s1 "a line that begins with a space runs" "Echo: not-kept"
 tm_type s1 "call mcp__demo__echo message=from-history"
 on_screen s1 "the last call runs" "Echo: from-history"
-prompts s1 11
+prompts s1 13
 tm_type s1 "exit"
 done_shell s1
 expect "exit leaves the shell with 0" 0
