@@ -147,6 +147,15 @@ on_screen s2 "the up arrow recalls a line of the last session" \
   "mcphost> call mcp__demo__echo message=from-history"
 tm send-keys -t s2 Enter
 prompts s2 2
+# Ctrl-C at an elicitation's question cancels that call only.
+tm_type s2 "call el/ask '$FORM'"
+tm_wait s2 "[1/1]"
+tm send-keys -t s2 C-c
+prompts s2 3
+tm_type s2 "call t/typed s=after-question"
+on_screen s2 "Ctrl-C at an elicitation's question cancels that call, not the shell" \
+  '"s":"after-question"'
+prompts s2 4
 tm send-keys -t s2 C-d
 done_shell s2
 expect "a recalled line runs, and Ctrl-D leaves with 0" 0 --err "Echo: from-history"
