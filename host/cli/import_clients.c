@@ -200,10 +200,9 @@ static char *translate(vars *v, const char *text) {
         }
       }
       sb_printf(&b, "${%s}", env);
-      char *what = xasprintf("input \"%s\"%s%s%s", name + 6,
-                             cJSON_IsString(desc) ? " (" : "",
-                             cJSON_IsString(desc) ? desc->valuestring : "",
-                             cJSON_IsString(desc) ? ")" : "");
+      const char *d = cJSON_GetStringValue(desc);
+      char *what = xasprintf("input \"%s\"%s%s%s", name + 6, d ? " (" : "",
+                             d ? d : "", d ? ")" : "");
       char *n = xasprintf("server \"%s\": VS Code's %s is ${%s}: set %s in "
                           "the environment",
                           v->server, what, env, env);
@@ -323,6 +322,12 @@ static void read_json_servers(import_source *s, client_kind kind,
   }
 }
 
+/* The "headers" object of `d`, made when missing. */
+static cJSON *headers_of(cJSON *d) {
+  cJSON *h = cJSON_GetObjectItemCaseSensitive(d, "headers");
+  return h ? h : cJSON_AddObjectToObject(d, "headers");
+}
+
 /* Codex: [mcp_servers.NAME] tables. */
 static void read_codex(import_source *s, const cJSON *doc, vars *v) {
   const cJSON *e;
@@ -337,7 +342,6 @@ static void read_codex(import_source *s, const cJSON *doc, vars *v) {
       continue;
     }
     cJSON *d = cJSON_CreateObject();
-    cJSON *headers = NULL;
     const cJSON *f;
     cJSON_ArrayForEach(f, e) {
       const char *k = f->string;
@@ -355,13 +359,13 @@ static void read_codex(import_source *s, const cJSON *doc, vars *v) {
       } else if (strcmp(k, "enabled") == 0) {
         continue;
       } else if (strcmp(k, "http_headers") == 0 && cJSON_IsObject(f)) {
-        headers = headers ? headers : cJSON_AddObjectToObject(d, "headers");
+        cJSON *headers = headers_of(d);
         const cJSON *h;
         cJSON_ArrayForEach(h, f) {
           cJSON_AddItemToObject(headers, h->string, cJSON_Duplicate(h, 1));
         }
       } else if (strcmp(k, "env_http_headers") == 0 && cJSON_IsObject(f)) {
-        headers = headers ? headers : cJSON_AddObjectToObject(d, "headers");
+        cJSON *headers = headers_of(d);
         const cJSON *h;
         cJSON_ArrayForEach(h, f) {
           if (cJSON_IsString(h)) {
@@ -371,7 +375,7 @@ static void read_codex(import_source *s, const cJSON *doc, vars *v) {
           }
         }
       } else if (strcmp(k, "bearer_token_env_var") == 0 && cJSON_IsString(f)) {
-        headers = headers ? headers : cJSON_AddObjectToObject(d, "headers");
+        cJSON *headers = headers_of(d);
         char *ref = xasprintf("Bearer ${%s}", f->valuestring);
         cJSON_AddStringToObject(headers, "Authorization", ref);
         free(ref);
