@@ -186,8 +186,24 @@ int cli_read_lines(int fd, strbuf *in, cli_line_fn fn, void *ud);
 /* shell.c: mcphost shell, one interactive session on the client */
 int cmd_shell(cli *c, int argc, char **argv);
 
-/* completion.c: mcphost completion bash|zsh|fish|names KIND */
+/* completion.c: mcphost completion bash|zsh|fish, and complete -- WORDS */
 int cmd_completion(cli *c, int argc, char **argv);
+/* What the next word of command `name` is, after `npos` positional words
+ * (`first` the first of them, or NULL): the one rule of the completion
+ * scripts and the shell. COMPLETES_ARGUMENT: an argument of tool
+ * `first`. */
+typedef enum cli_completes {
+  COMPLETES_NOTHING,
+  COMPLETES_SERVER,
+  COMPLETES_TOOL,
+  COMPLETES_PROMPT,
+  COMPLETES_ARGUMENT,
+  COMPLETES_MCP_SUBCOMMAND,
+  COMPLETES_IMPORT_CLIENT,
+  COMPLETES_SHELL_NAME
+} cli_completes;
+cli_completes cli_completes_after(const char *name, int npos,
+                                  const char *first);
 
 /* names_cache.c: the names completion offers without connecting */
 /* Keeps the assigned names (`kind`: "tools" or "prompts") a listing of

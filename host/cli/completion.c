@@ -70,6 +70,40 @@ static bool in_list(const char *w, const char *const *list, size_t n) {
   return false;
 }
 
+cli_completes cli_completes_after(const char *name, int npos,
+                                  const char *first) {
+  bool is_call = strcmp(name, "call") == 0;
+  if ((is_call || strcmp(name, "tool") == 0) && npos == 0) {
+    return COMPLETES_TOOL;
+  }
+  if (is_call) {
+    return COMPLETES_ARGUMENT;
+  }
+  if (strcmp(name, "prompt") == 0) {
+    return npos == 0 ? COMPLETES_PROMPT : COMPLETES_NOTHING;
+  }
+  static const char *const on_server[] = {"servers", "tools", "resources",
+                                          "prompts", "read"};
+  if (strcmp(name, "ping") == 0 ||
+      (npos == 0 && in_list(name, on_server, NAMES(on_server)))) {
+    return COMPLETES_SERVER;
+  }
+  if (strcmp(name, "completion") == 0 && npos == 0) {
+    return COMPLETES_SHELL_NAME;
+  }
+  if (strcmp(name, "mcp") == 0 && npos == 0) {
+    return COMPLETES_MCP_SUBCOMMAND;
+  }
+  if (strcmp(name, "mcp") == 0 && npos == 1 &&
+      in_list(first, mcp_server_subcommands, NAMES(mcp_server_subcommands))) {
+    return COMPLETES_SERVER;
+  }
+  if (strcmp(name, "mcp") == 0 && npos == 1 && strcmp(first, "import") == 0) {
+    return COMPLETES_IMPORT_CLIENT;
+  }
+  return COMPLETES_NOTHING;
+}
+
 /* Candidates are gathered, then those starting with the word printed. */
 typedef struct cands {
   strbuf out;
@@ -214,30 +248,28 @@ static int complete_words(cli *c, int n, char **w) {
       add(&k, "--from");
       add(&k, "--scope");
     }
-  } else if ((strcmp(name, "call") == 0 || strcmp(name, "tool") == 0) &&
-             pos == 0) {
-    add_printed(c, &cfg, &k, N_KEPT, "tools", NULL);
-  } else if (strcmp(name, "prompt") == 0 && pos == 0) {
-    add_printed(c, &cfg, &k, N_KEPT, "prompts", NULL);
-  } else if (strcmp(name, "ping") == 0 ||
-             (pos == 0 &&
-              (strcmp(name, "servers") == 0 || strcmp(name, "tools") == 0 ||
-               strcmp(name, "resources") == 0 || strcmp(name, "prompts") == 0 ||
-               strcmp(name, "read") == 0))) {
-    add_servers(&cfg, &k);
-  } else if (strcmp(name, "completion") == 0 && pos == 0) {
-    static const char *const shells[] = {"bash", "zsh", "fish"};
-    add_list(&k, shells, NAMES(shells));
-  } else if (strcmp(name, "mcp") == 0 && pos == 0) {
-    add_list(&k, mcp_subcommands, NAMES(mcp_subcommands));
-    add_printed(c, &cfg, &k, N_PLUGIN_COMMANDS, NULL, "mcp ");
-  } else if (strcmp(name, "mcp") == 0 && pos == 1 &&
-             in_list(args[0], mcp_server_subcommands,
-                     NAMES(mcp_server_subcommands))) {
-    add_servers(&cfg, &k);
-  } else if (strcmp(name, "mcp") == 0 && pos == 1 &&
-             strcmp(args[0], "import") == 0) {
-    add_list(&k, import_clients, NAMES(import_clients));
+  } else {
+    switch (cli_completes_after(name, pos, args[0])) {
+    case COMPLETES_TOOL: add_printed(c, &cfg, &k, N_KEPT, "tools", NULL); break;
+    case COMPLETES_PROMPT:
+      add_printed(c, &cfg, &k, N_KEPT, "prompts", NULL);
+      break;
+    case COMPLETES_SERVER: add_servers(&cfg, &k); break;
+    case COMPLETES_SHELL_NAME: {
+      static const char *const shells[] = {"bash", "zsh", "fish"};
+      add_list(&k, shells, NAMES(shells));
+      break;
+    }
+    case COMPLETES_MCP_SUBCOMMAND:
+      add_list(&k, mcp_subcommands, NAMES(mcp_subcommands));
+      add_printed(c, &cfg, &k, N_PLUGIN_COMMANDS, NULL, "mcp ");
+      break;
+    case COMPLETES_IMPORT_CLIENT:
+      add_list(&k, import_clients, NAMES(import_clients));
+      break;
+    case COMPLETES_ARGUMENT: /* a tool's schema is not kept: nothing */
+    case COMPLETES_NOTHING: break;
+    }
   }
 out:
   fputs(sb_str(&k.out), stdout);

@@ -286,22 +286,36 @@ static void complete(void *ud, line_edit *le, const char *line, size_t start) {
     if (str_starts(word, "mcp__")) {
       add_all_names(sh, "tools");
     }
-  } else if (n == 1 &&
-             (strcmp(words[0], "call") == 0 || strcmp(words[0], "tool") == 0)) {
-    add_all_names(sh, "tools");
-  } else if (n == 1 && strcmp(words[0], "prompt") == 0) {
-    add_all_names(sh, "prompts");
-  } else if (strcmp(words[0], "call") == 0 && n >= 2) {
-    add_arguments(sh, words[1], words + 2, n - 2);
-  } else if (tool_word(words[0]) && !find_command(words[0])) {
-    add_arguments(sh, words[0], words + 1, n - 1);
-  } else if (find_command(words[0]) && find_command(words[0])->run &&
-             strcmp(words[0], "prompt") != 0 &&
-             (n == 1 || strcmp(words[0], "ping") == 0)) {
-    const config *cfg = host_cfg(sh->c->h);
-    for (size_t i = 0; i < cfg->nservers; i++) {
-      line_edit_candidate(sh->le, cfg->servers[i].name, ' ');
+  } else {
+    /* A line may begin with a tool's name: then it is "call TOOL ...". */
+    bool implicit = tool_word(words[0]) && !find_command(words[0]);
+    const char *cmd = implicit ? "call" : words[0];
+    /* Its positional words (options such as --json apart). */
+    char **args = xcalloc(n + 1, sizeof *args);
+    int npos = 0;
+    for (size_t i = implicit ? 0 : 1; i < n; i++) {
+      if (words[i][0] != '-') {
+        args[npos++] = words[i];
+      }
     }
+    switch (find_command(cmd) || implicit
+                ? cli_completes_after(cmd, npos, npos ? args[0] : NULL)
+                : COMPLETES_NOTHING) {
+    case COMPLETES_TOOL: add_all_names(sh, "tools"); break;
+    case COMPLETES_PROMPT: add_all_names(sh, "prompts"); break;
+    case COMPLETES_ARGUMENT:
+      add_arguments(sh, args[0], args + 1, (size_t)npos - 1);
+      break;
+    case COMPLETES_SERVER: {
+      const config *cfg = host_cfg(sh->c->h);
+      for (size_t i = 0; i < cfg->nservers; i++) {
+        line_edit_candidate(sh->le, cfg->servers[i].name, ' ');
+      }
+      break;
+    }
+    default: break; /* the CLI's other commands are not the shell's */
+    }
+    free(args);
   }
   split_words_free(words);
 }
