@@ -15,6 +15,7 @@ typedef struct call_words {
   const char *tool;
   const char *args_option; /* --args: JSON or @FILE */
   bool no_validate;
+  unsigned follow_links; /* --follow-links[=N]: the most read, or 0 */
   int nwords;
   char **words;
 } call_words;
@@ -23,7 +24,13 @@ static int split_call_words(cli *c, int argc, char **argv, call_words *w) {
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
-    if (strcmp(a, "--no-validate") == 0) {
+    unsigned links = 0;
+    if (cli_follow_links_option(c, a, &links) != EXIT_OK) {
+      return EXIT_USAGE;
+    }
+    if (links) {
+      w->follow_links = links;
+    } else if (strcmp(a, "--no-validate") == 0) {
       w->no_validate = true;
     } else if (strcmp(a, "--args") == 0 || strncmp(a, "--args=", 7) == 0) {
       const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
@@ -121,13 +128,18 @@ static int parse_arguments(cli *c, const call_words *w, cJSON **args,
   return EXIT_OK;
 }
 
+/* --json: the result as it is, cut as asked. */
+static void print_json_result(cli *c, cJSON *result) {
+  out_cut_result(c, result);
+  out_json(result);
+  c->result_printed = true;
+}
+
 /* Prints a result for people (content, else structured content) or, with
  * --json, as it is. */
 static void print_tool_result(cli *c, cJSON *result) {
   if (c->json) {
-    out_cut_result(c, result);
-    out_json(result);
-    c->result_printed = true;
+    print_json_result(c, result);
     return;
   }
   const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
@@ -148,7 +160,8 @@ int cmd_call(cli *c, int argc, char **argv) {
   }
   if (!w.tool) {
     fprintf(stderr, "mcphost: usage: mcphost call TOOL [--no-validate] "
-                    "[--args JSON|@FILE] [JSON | KEY=VALUE ...]\n");
+                    "[--follow-links[=N]] [--args JSON|@FILE] "
+                    "[JSON | KEY=VALUE ...]\n");
     return EXIT_USAGE;
   }
   size_t idx;
@@ -181,8 +194,15 @@ int cmd_call(cli *c, int argc, char **argv) {
     cli_fail(c, &err);
     goto out;
   }
-  print_tool_result(c, result);
-  if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"))) {
+  bool failed =
+      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"));
+  if (w.follow_links && !failed) {
+    cli_links links = {.max = w.follow_links};
+    cli_print_with_links(c, idx, result, &links, print_tool_result);
+  } else {
+    print_tool_result(c, result);
+  }
+  if (failed) {
     fprintf(stderr, "mcphost: tool \"%s\" on server \"%s\" reported an error\n",
             cli_esc(c, tool), cli_esc(c, host_cfg(c->h)->servers[idx].name));
     rc = EXIT_TOOL_ERROR;
@@ -328,37 +348,49 @@ static int prompt_arguments(cli *c, const char *prompt, const cJSON *decl,
   return EXIT_OK;
 }
 
+/* A prompt's messages for people or, with --json, as they are. */
+static void print_prompt_result(cli *c, cJSON *result) {
+  if (c->json) {
+    print_json_result(c, result);
+    return;
+  }
+  const cJSON *m;
+  cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(result, "messages")) {
+    out_role(c,
+             cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "role")));
+    out_content(c, cJSON_GetObjectItemCaseSensitive(m, "content"));
+  }
+}
+
 int cmd_prompt(cli *c, int argc, char **argv) {
+  /* --follow-links[=N] right after PROMPT. */
+  cli_links links = {0};
+  while (argc > 2 && strncmp(argv[2], "--follow-links", 14) == 0) {
+    unsigned max = 0;
+    if (cli_follow_links_option(c, argv[2], &max) != EXIT_OK) {
+      return EXIT_USAGE;
+    }
+    if (!max) {
+      break; /* "--follow-linksX": a value of the prompt */
+    }
+    links.max = max;
+    memmove(argv + 2, argv + 3, (size_t)(argc - 2) * sizeof *argv);
+    argc--;
+  }
   if (argc < 2) {
-    fprintf(stderr, "mcphost: usage: mcphost prompt PROMPT [ARG | NAME=VALUE ...]\n");
+    fprintf(stderr, "mcphost: usage: mcphost prompt PROMPT "
+                    "[--follow-links[=N]] [ARG | NAME=VALUE ...]\n");
     return EXIT_USAGE;
   }
   size_t idx;
   char *name = NULL;
-  bool qualified;
   mcp_error err = {0};
   cJSON *item = NULL, *args = NULL, *result = NULL;
-  int rc;
-  if (mcp_client_resolve_ref(c->mc, argv[1], "prompt", &idx, &name,
-                             &qualified, &err) != 0) {
-    rc = cli_fail(c, &err);
-    goto out;
-  }
-  if ((rc = cli_check_startable(c, idx)) != EXIT_OK) {
-    goto out;
-  }
   /* The declaration gives the real name and the argument order. */
-  rc = cli_run(c,
-               &(mcp_call){.kind = MCP_OP_FIND_PROMPT,
-                           .server = idx,
-                           .name = name,
-                           .qualified = qualified},
-               &item, &err, NULL);
+  int rc = cli_find_item(c, argv[1], MCP_OP_FIND_PROMPT, &idx, &item, NULL);
   if (rc != EXIT_OK) {
-    cli_fail(c, &err);
     goto out;
   }
-  free(name);
   name = xstrdup(cJSON_GetStringValue(
       cJSON_GetObjectItemCaseSensitive(item, "name")));
   rc = prompt_arguments(c, name,
@@ -378,17 +410,10 @@ int cmd_prompt(cli *c, int argc, char **argv) {
     cli_fail(c, &err);
     goto out;
   }
-  if (c->json) {
-    out_cut_result(c, result);
-    out_json(result);
-    c->result_printed = true;
+  if (links.max) {
+    cli_print_with_links(c, idx, result, &links, print_prompt_result);
   } else {
-    const cJSON *m;
-    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(result, "messages")) {
-      out_role(
-          c, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "role")));
-      out_content(c, cJSON_GetObjectItemCaseSensitive(m, "content"));
-    }
+    print_prompt_result(c, result);
   }
 out:
   mcp_error_clear(&err);

@@ -125,13 +125,14 @@ typedef struct plugin_command {
 } plugin_command;
 bool cli_find_plugin_command(const cli *c, const char *name,
                              plugin_command *out);
+/* The names of the plugins' commands (a new array of borrowed strings;
+ * *n of them), for "did you mean". */
+const char **cli_plugin_command_names(const cli *c, size_t *n);
 /* The "Plugin commands:" part of --help. */
 void cli_print_plugin_commands(const cli *c, FILE *f);
 /* Runs it until it finishes or Ctrl-C; returns its exit code. */
 int cli_run_plugin_command(cli *c, const plugin_command *pc, int argc,
                            char **argv);
-/* The names of the plugins' commands, one a line ("mcp login"). */
-void cli_print_plugin_command_names(const cli *c, FILE *f);
 /* Frees what plugin commands and services left (after the host). */
 void cli_plugin_cmds_free(cli *c);
 
@@ -243,6 +244,8 @@ int cli_check_output(cli *c, int rc);
 void out_role(cli *c, const char *role);
 /* Prints `v` as indented JSON by out_json_append and a newline. */
 void out_json(const cJSON *v);
+/* Prints `v` as one line of JSON (out_json_append) and a newline. */
+void out_json_line(const cJSON *v);
 /* For --json: cuts the text of a tools/call, resources/read or
  * prompts/get result in place to a limit asked for (cli_output_limit),
  * each cut said on stderr. */
@@ -303,5 +306,97 @@ void cli_asker_free(cli *c);
 int cmd_mcp(cli *c, int argc, char **argv);
 /* import.c: mcphost mcp import claude-desktop|claude-code */
 int cmd_mcp_import(cli *c, int argc, char **argv);
+
+/* ---- issue 19, part A: grep, complete, subscribe, resource links ---- */
+
+/* commands.c: listing several servers at once */
+enum { L_TOOLS, L_RESOURCES, L_TEMPLATES, L_PROMPTS, L_KINDS };
+typedef struct listing {
+  cJSON *items[L_KINDS]; /* NULL: not asked, not declared or failed */
+  char *error[L_KINDS];  /* why the listing failed, or NULL */
+} listing;
+/* Lists the `want` kinds (1u << L_*) on every connected server among
+ * `idx`, concurrently; a kind a server did not declare is not asked.
+ * Returns n listings (free with cli_listing_free). */
+listing *cli_list_many(cli *c, const size_t *idx, size_t n, unsigned want);
+void cli_listing_free(listing *ls, size_t n);
+/* The optional SERVER after the command (argv[0]) as config indexes
+ * (*idx: new array): that one, or every server that may start. */
+int cli_targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
+                bool note_pending);
+/* Says which of `idx` failed to connect; the exit code of the first. */
+int cli_report_failures(cli *c, const size_t *idx, size_t n);
+
+/* term.c: the terminal */
+typedef enum cli_style {
+  CLI_STYLE_MATCH, /* a match (grep) */
+  CLI_STYLE_GOOD,  /* a state that is well (connected) */
+  CLI_STYLE_BAD,   /* a state that is not (failed) */
+  CLI_STYLE_HEAD,  /* a heading */
+  CLI_STYLE_DIM    /* what matters less */
+} cli_style;
+/* Whether output to `fd` is coloured: only a terminal, never with a
+ * non-empty NO_COLOR (no-color.org) or TERM=dumb. */
+bool cli_colour(int fd);
+/* Appends `len` bytes of `text` to `out`, in style `s` when `on`. */
+void cli_paint(strbuf *out, bool on, cli_style s, const char *text,
+               size_t len);
+/* The columns of the terminal on `fd`; 0 when it is none. */
+unsigned cli_term_cols(int fd);
+/* Server text for several lines: escaped as cli_esc, newlines kept. A
+ * new string. */
+char *cli_esc_lines(const cli *c, const char *s);
+/* Prints `text` (escaped already) wrapped at spaces to `cols` (0: 80),
+ * each line after `indent` spaces; a longer word stays whole. */
+void cli_print_wrapped(const char *text, size_t indent, size_t cols);
+
+/* server_details.c: `servers -v` under a connected server */
+void cli_print_server_details(cli *c, const mcp_server_status *st);
+
+/* grep.c, complete.c, subscribe.c */
+int cmd_grep(cli *c, int argc, char **argv);
+int cmd_complete(cli *c, int argc, char **argv);
+int cmd_subscribe(cli *c, int argc, char **argv);
+
+/* follow_links.c: --follow-links */
+/* The most links --follow-links reads by default, and at most. */
+#define CLI_LINKS_DEFAULT 10
+#define CLI_LINKS_MAX 100
+/* Parses "--follow-links" or "--follow-links=N" into *max (0 when `word`
+ * is neither). Returns EXIT_OK, or EXIT_USAGE with the reason said. */
+int cli_follow_links_option(cli *c, const char *word, unsigned *max);
+/* What --follow-links has done across the contents of one result. */
+typedef struct cli_links {
+  unsigned max;  /* the most links read */
+  unsigned read; /* links read so far */
+  cJSON *seen;   /* URIs read or embedded: a string array (owned) */
+  cJSON *json;   /* --json: [{"uri", "contents" | "error"}], else NULL */
+} cli_links;
+/* Reads the resource links of `content` (a content array, or a block)
+ * from server `idx`, each URI once and none the content embeds, until
+ * l->max were read, and prints each one's contents after a "[linked
+ * resource URI]" line (--json: appends to l->json). A link that cannot
+ * be read is said on stderr; the command's exit stays. */
+void cli_follow_links(cli *c, size_t idx, const cJSON *content, cli_links *l);
+/* A tool result (or, with "messages", a prompt's) and its links, up to
+ * l->max: `print` prints the result for people, then each link follows;
+ * with --json one object {"result": RESULT, "links": [...]}. Frees what
+ * `l` holds. */
+void cli_print_with_links(cli *c, size_t idx, cJSON *result, cli_links *l,
+                          void (*print)(cli *c, cJSON *result));
+
+/* find_item.c */
+/* Resolves a tool or prompt reference (`kind`: MCP_OP_FIND_TOOL or
+ * MCP_OP_FIND_PROMPT), checks that its server may start and finds its
+ * declaration: EXIT_OK with *idx and *item (the caller frees it), else
+ * the exit code, the error said; but a failed find is left unsaid in
+ * `find_err` when it is not NULL (then the caller says it). */
+int cli_find_item(cli *c, const char *ref, mcp_op_kind kind, size_t *idx,
+                  cJSON **item, mcp_error *find_err);
+
+/* prompt_help.c: a prompt for people (prompt NAME --help, tool NAME) */
+void cli_print_prompt(cli *c, const char *qualified, const cJSON *prompt);
+/* `prompt PROMPT --help`: the prompt's arguments. */
+int cmd_prompt_help(cli *c, int argc, char **argv);
 
 #endif

@@ -16,15 +16,9 @@
 
 /* ---- listing several servers at once ---- */
 
-enum { L_TOOLS, L_RESOURCES, L_TEMPLATES, L_PROMPTS, L_KINDS };
-/* The client's list kinds (MCP_OP_LIST), by L_*. */
+/* The client's list kinds (MCP_OP_LIST), by L_* (cli.h). */
 static const char *const kinds[L_KINDS] = {"tools", "resources",
                                            "resourceTemplates", "prompts"};
-
-typedef struct listing {
-  cJSON *items[L_KINDS]; /* NULL: not asked or failed */
-  char *error[L_KINDS];
-} listing;
 
 typedef struct list_group {
   size_t pending;
@@ -62,7 +56,7 @@ static void on_listed(void *ud, cJSON *result, const mcp_error *err) {
 /* Lists the `want` kinds (bit set) through the client (MCP_OP_LIST) on
  * every connected server among `idx`, concurrently; a kind a server did
  * not declare is not asked. */
-static listing *list_many(cli *c, const size_t *idx, size_t n, unsigned want) {
+listing *cli_list_many(cli *c, const size_t *idx, size_t n, unsigned want) {
   listing *ls = xcalloc(n ? n : 1, sizeof *ls);
   list_group g = {0};
   g.pending = 1; /* held until every request is out */
@@ -90,7 +84,7 @@ static listing *list_many(cli *c, const size_t *idx, size_t n, unsigned want) {
   return ls;
 }
 
-static void listing_free(listing *ls, size_t n) {
+void cli_listing_free(listing *ls, size_t n) {
   for (size_t k = 0; k < n; k++)
     for (int kind = 0; kind < L_KINDS; kind++) {
       cJSON_Delete(ls[k].items[kind]);
@@ -104,8 +98,8 @@ static void listing_free(listing *ls, size_t n) {
  * Servers the configuration does not let start (pending, rejected,
  * denied, disabled) are left out of "all"; with `note_pending`, each
  * pending one gets a line saying how to approve it. */
-static int targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
-                   bool note_pending) {
+int cli_targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
+                bool note_pending) {
   const config *cfg = host_cfg(c->h);
   if (argc > 2) {
     cli_error(c, NULL, "%s takes at most one SERVER argument", argv[0]);
@@ -216,7 +210,7 @@ static cJSON *listed_json(const char *server, const cJSON *item,
 }
 
 /* Reports servers that failed to connect; returns the exit code to use. */
-static int report_failures(cli *c, const size_t *idx, size_t n) {
+int cli_report_failures(cli *c, const size_t *idx, size_t n) {
   int rc = EXIT_OK;
   for (size_t k = 0; k < n; k++) {
     mcp_server_status st;
@@ -330,12 +324,12 @@ int cmd_servers(cli *c, int argc, char **argv) {
   }
   argc = kept;
   size_t *idx = NULL, n = 0;
-  int rc = targets(c, argc, argv, &idx, &n, false);
+  int rc = cli_targets(c, argc, argv, &idx, &n, false);
   if (rc != EXIT_OK)
     return rc;
   cli_connect(c, idx, n);
-  listing *ls = list_many(c, idx, n,
-                          1u << L_TOOLS | 1u << L_RESOURCES | 1u << L_PROMPTS);
+  listing *ls = cli_list_many(
+      c, idx, n, 1u << L_TOOLS | 1u << L_RESOURCES | 1u << L_PROMPTS);
   if (c->json) {
     cJSON *arr = cJSON_CreateArray();
     for (size_t k = 0; k < n; k++) {
@@ -405,6 +399,21 @@ int cmd_servers(cli *c, int argc, char **argv) {
       size_t w = width_of(who[k]);
       wwho = w > wwho ? w : wwho;
     }
+    /* On a terminal the table fits its width: the SERVER column and an
+     * error give way (cut with "…"); the state is coloured. */
+    unsigned cols = cli_term_cols(STDOUT_FILENO);
+    bool colour = cli_colour(STDOUT_FILENO);
+    size_t fixed = wname + 2 + wtype + 2 + 10 + 2 + 2 + 5 + 2 + 9 + 2 + 7;
+    if (cols && fixed + wwho > cols && cols >= fixed + 6) {
+      wwho = cols - fixed;
+      for (size_t k = 0; k < n; k++) {
+        char *cut = who[k] ? limits_cut_to_width(who[k], wwho) : NULL;
+        if (cut) {
+          free(who[k]);
+          who[k] = cut;
+        }
+      }
+    }
     pad("NAME", wname);
     fputs("  ", stdout);
     pad("TYPE", wtype);
@@ -421,8 +430,16 @@ int cmd_servers(cli *c, int argc, char **argv) {
       pad(cli_esc(c, st.type), wtype);
       char *up = upstream_url(&host_cfg(c->h)->servers[idx[k]]);
       if (!st.ready) {
-        printf("  %s: %s\n", st.state,
-               cli_esc(c, st.error ? st.error : "not connected"));
+        const char *why = cli_esc(c, st.error ? st.error : "not connected");
+        size_t left = wname + 2 + wtype + 2 + strlen(st.state) + 2;
+        char *cut = cols > left + 8 ? limits_cut_to_width(why, cols - left)
+                                    : NULL;
+        strbuf state;
+        sb_init(&state);
+        cli_paint(&state, colour, CLI_STYLE_BAD, st.state, strlen(st.state));
+        printf("  %s: %s\n", sb_str(&state), cut ? cut : why);
+        sb_free(&state);
+        free(cut);
         if (up)
           printf("    upstream: %s\n", cli_esc(c, up));
         free(up);
@@ -430,9 +447,11 @@ int cmd_servers(cli *c, int argc, char **argv) {
           mcp_client_describe(c->mc, idx[k], note_text, c);
         continue;
       }
-      fputs("  ", stdout);
-      pad("connected", 10);
-      fputs("  ", stdout);
+      strbuf state;
+      sb_init(&state);
+      cli_paint(&state, colour, CLI_STYLE_GOOD, "connected", 9);
+      printf("  %s   ", sb_str(&state)); /* padded to 10 */
+      sb_free(&state);
       pad(who[k], wwho);
       printf("  %5d  %9d  %7d\n",
              count(&ls[k], L_TOOLS) < 0 ? 0 : count(&ls[k], L_TOOLS),
@@ -441,8 +460,10 @@ int cmd_servers(cli *c, int argc, char **argv) {
       if (up)
         printf("    upstream: %s\n", cli_esc(c, up));
       free(up);
-      if (verbose)
+      if (verbose) {
+        cli_print_server_details(c, &st);
         mcp_client_describe(c->mc, idx[k], note_text, c);
+      }
     }
     for (size_t k = 0; k < n; k++)
       free(who[k]);
@@ -457,7 +478,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
     if (!st.ready)
       rc = cli_exit_for_status(&st);
   }
-  listing_free(ls, n);
+  cli_listing_free(ls, n);
   free(idx);
   return rc;
 }
@@ -468,12 +489,12 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
                         void (*print)(cli *, size_t, const listing *,
                                       cJSON *json_out)) {
   size_t *idx = NULL, n = 0;
-  int rc = targets(c, argc, argv, &idx, &n, true);
+  int rc = cli_targets(c, argc, argv, &idx, &n, true);
   if (rc != EXIT_OK)
     return rc;
   cli_connect(c, idx, n);
-  rc = report_failures(c, idx, n);
-  listing *ls = list_many(c, idx, n, want);
+  rc = cli_report_failures(c, idx, n);
+  listing *ls = cli_list_many(c, idx, n, want);
   for (int kind = 0; kind < L_KINDS; kind++)
     if (want & (1u << kind)) {
       int e = report_list_errors(ls, idx, n, c, kind);
@@ -492,7 +513,7 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
     c->result_printed = true;
     cJSON_Delete(json_out);
   }
-  listing_free(ls, n);
+  cli_listing_free(ls, n);
   free(idx);
   return rc;
 }
@@ -543,6 +564,15 @@ static void add_with_server(cJSON *out, const char *server,
   cJSON_AddItemToArray(out, o);
 }
 
+/* One line of a listing (escaped already), on a terminal cut to its
+ * width with "…". */
+static void print_fitted(const char *line) {
+  unsigned cols = cli_term_cols(STDOUT_FILENO);
+  char *cut = cols ? limits_cut_to_width(line, cols) : NULL;
+  printf("%s\n", cut ? cut : line);
+  free(cut);
+}
+
 static void print_resources(cli *c, size_t idx, const listing *l,
                             cJSON *out) {
   const char *server = server_name(c, idx);
@@ -555,10 +585,12 @@ static void print_resources(cli *c, size_t idx, const listing *l,
     const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "uri"));
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
     const char *mime = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "mimeType"));
-    printf("%s  %s%s%s%s%s\n", cli_esc(c, server),
-           cli_esc(c, uri ? uri : "?"), name ? "  " : "",
-           name ? cli_esc(c, name) : "", mime ? "  " : "",
-           mime ? cli_esc(c, mime) : "");
+    char *line = xasprintf("%s  %s%s%s%s%s", cli_esc(c, server),
+                           cli_esc(c, uri ? uri : "?"), name ? "  " : "",
+                           name ? cli_esc(c, name) : "", mime ? "  " : "",
+                           mime ? cli_esc(c, mime) : "");
+    print_fitted(line);
+    free(line);
   }
   cJSON_ArrayForEach(r, l->items[L_TEMPLATES]) {
     if (out) {
@@ -568,9 +600,11 @@ static void print_resources(cli *c, size_t idx, const listing *l,
     const char *t = cJSON_GetStringValue(
         cJSON_GetObjectItemCaseSensitive(r, "uriTemplate"));
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
-    printf("%s  %s  (template)%s%s\n", cli_esc(c, server),
-           cli_esc(c, t ? t : "?"), name ? "  " : "",
-           name ? cli_esc(c, name) : "");
+    char *line = xasprintf("%s  %s  (template)%s%s", cli_esc(c, server),
+                           cli_esc(c, t ? t : "?"), name ? "  " : "",
+                           name ? cli_esc(c, name) : "");
+    print_fitted(line);
+    free(line);
   }
 }
 

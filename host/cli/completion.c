@@ -79,11 +79,14 @@ cli_completes cli_completes_after(const char *name, int npos,
   if (is_call) {
     return COMPLETES_ARGUMENT;
   }
-  if (strcmp(name, "prompt") == 0) {
+  if (strcmp(name, "prompt") == 0 || strcmp(name, "complete") == 0) {
     return npos == 0 ? COMPLETES_PROMPT : COMPLETES_NOTHING;
   }
+  if (strcmp(name, "grep") == 0) {
+    return npos == 1 ? COMPLETES_SERVER : COMPLETES_NOTHING;
+  }
   static const char *const on_server[] = {"servers", "tools", "resources",
-                                          "prompts", "read"};
+                                          "prompts", "read",  "subscribe"};
   if (strcmp(name, "ping") == 0 ||
       (npos == 0 && in_list(name, on_server, NAMES(on_server)))) {
     return COMPLETES_SERVER;
@@ -152,7 +155,15 @@ static void add_printed(cli *c, const config *cfg, cands *k, names_kind what,
   switch (what) {
   case N_COMMANDS: cli_print_names(f, false); break;
   case N_OPTIONS: cli_print_names(f, true); break;
-  case N_PLUGIN_COMMANDS: cli_print_plugin_command_names(c, f); break;
+  case N_PLUGIN_COMMANDS: {
+    size_t n = 0;
+    const char **names = cli_plugin_command_names(c, &n);
+    for (size_t i = 0; i < n; i++) {
+      fprintf(f, "%s\n", names[i]);
+    }
+    free(names);
+    break;
+  }
   case N_KEPT: cli_names_print(c, cfg, kind, f); break;
   }
   fclose(f);

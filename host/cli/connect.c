@@ -84,6 +84,7 @@ static void on_still_running(void *ud) {
 typedef struct sync_op {
   cli *c;
   char **real;
+  still_running *sr; /* its timer ends with the operation, which it reads */
   bool done;
   cJSON *result;
   mcp_error *err;
@@ -93,6 +94,12 @@ static void on_sync_done(void *ud, cJSON *result, const mcp_error *err) {
   sync_op *r = ud;
   r->done = true;
   r->result = result;
+  /* The operation is freed after this returns: its still-running line must
+   * not fire again (a timer due in the same loop turn would read it). */
+  if (r->sr && r->sr->timer) {
+    loop_timer_cancel(host_loop(r->c->h), r->sr->timer);
+    r->sr->timer = NULL;
+  }
   if (err) {
     r->err->kind = err->kind;
     r->err->rpc_code = err->rpc_code;
@@ -121,7 +128,8 @@ static void on_sync_progress(void *ud, const cJSON *params) {
 
 int cli_run(cli *c, const mcp_call *call, cJSON **result, mcp_error *err,
             char **real) {
-  sync_op r = {.c = c, .err = err, .real = real};
+  still_running sr = {.c = c};
+  sync_op r = {.c = c, .err = err, .real = real, .sr = &sr};
   mcp_error_clear(err);
   mcp_op *op =
       mcp_client_start(c->mc, call,
@@ -131,8 +139,10 @@ int cli_run(cli *c, const mcp_call *call, cJSON **result, mcp_error *err,
                                              .ud = &r,
                                              .resolved = on_sync_resolved});
   /* A person waiting on a long tool call sees that it is still alive. */
-  still_running sr = {.c = c, .op = op, .started = loop_now_ms()};
-  if (op && call->kind == MCP_OP_CALL_TOOL && isatty(2) && !c->quiet_progress) {
+  sr.op = op;
+  sr.started = loop_now_ms();
+  if (op && !r.done && call->kind == MCP_OP_CALL_TOOL && isatty(2) &&
+      !c->quiet_progress) {
     sr.timer = loop_timer_start(host_loop(c->h), still_running_interval(),
                                 on_still_running, &sr);
   }

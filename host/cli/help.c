@@ -18,9 +18,11 @@ static const struct {
      "\n"
      "Connects every server (or SERVER) and shows its state, its name and\n"
      "version, and how many tools, resources and prompts it offers.\n"
-     "Servers that may not start are listed with the reason. -v adds what\n"
-     "plugins say about each server. Exits with the code of the first\n"
-     "server that failed.\n" AFTER},
+     "Servers that may not start are listed with the reason. -v adds each\n"
+     "server's protocol version, capabilities and instructions, and what\n"
+     "plugins say about it. On a terminal lines fit its width and the\n"
+     "state is coloured (never with NO_COLOR). Exits with the code of the\n"
+     "first server that failed.\n" AFTER},
     {"tools",
      "usage: mcphost [OPTIONS] tools [--all] [SERVER]\n"
      "\n"
@@ -54,7 +56,10 @@ static const struct {
      "parameters, unknown keys and wrong types are refused before the call\n"
      "(exit 2, with the signature); --no-validate sends them as they are.\n"
      "Only that server is connected. Exit 1 when the tool reports an error,\n"
-     "6 when the server has no such tool.\n"
+     "6 when the server has no such tool. --follow-links[=N] reads the\n"
+     "resource links of the result from that server and prints them after\n"
+     "it (at most N, default 10; each URI once; --json: {\"result\": ...,\n"
+     "\"links\": [{\"uri\", \"contents\" or \"error\"}]}).\n"
      "\n"
      "Global options (--json, -v, -q, --timeout MS) may follow the command\n"
      "up to the first KEY=VALUE or JSON argument; after it every word is an\n"
@@ -70,7 +75,9 @@ static const struct {
      "Gets a prompt (mcp__SERVER__PROMPT or SERVER/PROMPT) and prints its\n"
      "messages. Positional ARGs fill the declared arguments in order;\n"
      "NAME=VALUE sets a declared argument by name (a NAME the prompt does\n"
-     "not declare is a usage error, exit 2).\n"
+     "not declare is a usage error, exit 2). --follow-links[=N] right after\n"
+     "PROMPT reads the messages' resource links as `call` does. `mcphost\n"
+     "prompt PROMPT --help` shows the prompt's arguments.\n"
      "\n"
      "Global options (--json, -v, -q, --timeout MS) may follow the command\n"
      "up to the first NAME=VALUE argument; use -- before an argument that\n"
@@ -113,14 +120,15 @@ static const struct {
      "For Claude Code or Claude Desktop: {\"command\": \"mcphost\",\n"
      "\"args\": [\"serve\", \"--stdio\"]} (docs/gateway.md).\n" AFTER},
     {"tool",
-     "usage: mcphost [OPTIONS] tool TOOL\n"
+     "usage: mcphost [OPTIONS] tool TOOL|PROMPT\n"
      "\n"
      "Shows what a tool takes: its signature in one line, its description\n"
      "wrapped to the terminal, each parameter (type, required, default,\n"
      "format, description, nested members), the output schema, annotations\n"
      "and task support. --json prints the tool object as the server lists\n"
-     "it. Only that server is connected. Exit 6 when there is no such tool\n"
-     "(with the closest names).\n" AFTER},
+     "it. Only that server is connected. A name that is a prompt's shows\n"
+     "the prompt (as prompt PROMPT --help). Exit 6 when there is no such\n"
+     "tool or prompt (with the closest names).\n" AFTER},
     {"ping",
      "usage: mcphost [OPTIONS] ping SERVER...\n"
      "\n"
@@ -128,6 +136,40 @@ static const struct {
      "it in milliseconds (--json: [{\"server\": S, \"ms\": N}]). A server\n"
      "that fails is said on stderr and sets the exit; the others are still\n"
      "pinged.\n" AFTER},
+    {"grep",
+     "usage: mcphost [OPTIONS] grep [-i] PATTERN [SERVER]\n"
+     "\n"
+     "Lists the tools, prompts, resources and resource templates of every\n"
+     "server (or SERVER) whose name, title, URI or description matches\n"
+     "PATTERN, a POSIX extended regular expression (-i: ignoring case),\n"
+     "each line of a description alone; the lines that match are shown,\n"
+     "the match highlighted on a terminal (never with NO_COLOR). --json: a\n"
+     "list of the items, each with \"kind\", \"server\" and \"matched\" (the\n"
+     "fields that matched). Exit 6 when nothing matches, 2 for a bad\n"
+     "PATTERN. Use -- before a PATTERN that starts with '-'.\n" AFTER},
+    {"complete",
+     "usage: mcphost [OPTIONS] complete PROMPT ARG PREFIX [NAME=VALUE ...]\n"
+     "       mcphost [OPTIONS] complete SERVER/URI-TEMPLATE VAR PREFIX\n"
+     "                                  [NAME=VALUE ...]\n"
+     "\n"
+     "Asks the server for the values of a prompt's argument ARG, or of a\n"
+     "resource template's variable VAR, that complete PREFIX\n"
+     "(completion/complete) and prints one a line (--json: the result).\n"
+     "NAME=VALUE gives the other arguments already chosen, sent as the\n"
+     "request's context (MCP 2025-06-18 and later). PROMPT is\n"
+     "mcp__SERVER__PROMPT or SERVER/PROMPT; URI-TEMPLATE one the server\n"
+     "lists (mcphost resources). Exit 6 for no such prompt or template, 2\n"
+     "for an argument it does not declare.\n" AFTER},
+    {"subscribe",
+     "usage: mcphost [OPTIONS] subscribe SERVER URI [--read]\n"
+     "\n"
+     "Subscribes to the resource URI (resources/subscribe) and prints a\n"
+     "line \"updated URI\" for each notifications/resources/updated, with\n"
+     "--read the resource read again below it; --json: one JSON line each,\n"
+     "{\"server\": S, \"params\": {...}[, \"contents\": [...]]}. Runs until\n"
+     "Ctrl-C (it unsubscribes, exit 130) or until the server goes away\n"
+     "(exit 3). A server that does not declare resources.subscribe: exit 4.\n"
+     AFTER},
     {"plugins",
      "usage: mcphost [OPTIONS] plugins\n"
      "\n"
@@ -138,9 +180,10 @@ static const struct {
      "\n"
      "An interactive session: connects every server once and keeps it,\n"
      "then runs a command per line on them (call, tool, tools, servers,\n"
-     "resources, prompts, prompt, read, ping; help, exit [CODE]), as\n"
-     "`mcphost COMMAND` does: the same KEY=VALUE rule, permission questions\n"
-     "and elicitation, asked inline. A line may begin with a tool's name.\n"
+     "resources, prompts, prompt, read, ping, grep, complete, subscribe;\n"
+     "help, exit [CODE]), as `mcphost COMMAND` does: the same KEY=VALUE\n"
+     "rule, permission questions and elicitation, asked inline. A line may\n"
+     "begin with a tool's name.\n"
      "Tab completes commands, server, tool and prompt names and a tool's\n"
      "argument names; the history is kept in\n"
      "$XDG_STATE_HOME/mcphost/shell_history (0600; a line that begins with\n"

@@ -29,6 +29,13 @@ static const char usage_text[] =
     "                             the text), KEY:=JSON, KEY=@FILE (@- stdin),\n"
     "                             a.b=1 nested; checked locally (exit 2)\n"
     "  ping SERVER...             each server's round trip for an MCP ping\n"
+    "  grep [-i] PATTERN [SERVER] tools, prompts and resources whose name or\n"
+    "                             description matches a regular expression\n"
+    "  complete PROMPT|SERVER/URI-TEMPLATE ARG PREFIX [NAME=VALUE ...]\n"
+    "                             the values a server proposes for ARG\n"
+    "  subscribe SERVER URI [--read]\n"
+    "                             print each update of a resource until\n"
+    "                             Ctrl-C\n"
     "  read SERVER URI            read a resource\n"
     "  prompt PROMPT [ARG | NAME=VALUE ...]\n"
     "                             get a prompt; positional ARGs fill the declared\n"
@@ -191,9 +198,15 @@ static const command commands[] = {
     {"batch", cmd_batch, true, TAIL_ANY},
     {"serve", cmd_serve, true, TAIL_OWN},
     {"mcp", cmd_mcp, false, TAIL_MCP},
+    {"grep", cmd_grep, true, TAIL_OWN},
+    {"complete", cmd_complete, true, TAIL_ARGUMENTS},
+    {"subscribe", cmd_subscribe, true, TAIL_OWN},
     {"shell", cmd_shell, true, TAIL_ANY},
     {"completion", cmd_completion, false, TAIL_ANY},
 };
+/* `prompt PROMPT --help`: that prompt's arguments. */
+static const command prompt_help = {"prompt", cmd_prompt_help, true,
+                                    TAIL_ARGUMENTS};
 
 static bool parse_timeout(cli *c, const char *arg) {
   char *end;
@@ -669,13 +682,21 @@ int main(int argc, char **argv) {
       cmd = &commands[i];
   if (!cmd && !pcmd.cmd &&
       !cli_find_plugin_command(&c, argv[optind], &pcmd)) {
-    const char *names[sizeof commands / sizeof commands[0]];
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    /* The built-in commands, then the plugins'. */
+    size_t nb = sizeof commands / sizeof commands[0], np = 0;
+    const char **pn = cli_plugin_command_names(&c, &np);
+    const char **names = xcalloc(nb + np, sizeof *names);
+    for (size_t i = 0; i < nb; i++) {
       names[i] = commands[i].name;
+    }
+    for (size_t i = 0; i < np; i++) {
+      names[nb + i] = pn[i];
     }
     strbuf hint;
     sb_init(&hint);
-    mcp_suggest(&hint, argv[optind], names, sizeof names / sizeof names[0]);
+    mcp_suggest(&hint, argv[optind], names, nb + np);
+    free(names);
+    free(pn);
     cli_error(&c, NULL, "unknown command \"%s\"%s; try 'mcphost --help'",
               argv[optind], sb_str(&hint));
     sb_free(&hint);
@@ -691,6 +712,10 @@ int main(int argc, char **argv) {
       goto out;
   } else {
     help = plugin_command_help(&pcmd, cargc, cargv);
+  }
+  if (help && cmd && cmd->run == cmd_prompt && cargc >= 2) {
+    cmd = &prompt_help;
+    help = false;
   }
   if (help) {
     if (cmd && strcmp(cmd->name, "mcp") == 0)

@@ -59,14 +59,22 @@ int out_json_append(strbuf *out, const cJSON *v, bool pretty) {
   return 0;
 }
 
-void out_json(const cJSON *v) {
+static void write_json(const cJSON *v, bool pretty) {
   strbuf b;
   sb_init(&b);
-  if (out_json_append(&b, v, true) == 0) {
+  if (out_json_append(&b, v, pretty) == 0) {
     sb_addc(&b, '\n');
     fwrite(b.data, 1, b.len, stdout);
   }
   sb_free(&b);
+}
+
+void out_json(const cJSON *v) {
+  write_json(v, true);
+}
+
+void out_json_line(const cJSON *v) {
+  write_json(v, false);
 }
 
 const char *cli_esc(cli *c, const char *s) {

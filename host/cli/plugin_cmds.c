@@ -44,16 +44,34 @@ bool cli_find_plugin_command(const cli *c, const char *name,
   return false;
 }
 
-void cli_print_plugin_command_names(const cli *c, FILE *f) {
+const char **cli_plugin_command_names(const cli *c, size_t *n) {
+  const char **names = NULL;
+  *n = 0;
   for (size_t i = 0; i < host_registry(c->h)->nplugins; i++) {
-    const mcph_commands *cs = commands_of(host_registry(c->h)->plugins[i]);
+    plugin *p = host_registry(c->h)->plugins[i];
+    if (!p->loaded) {
+      continue;
+    }
+    /* A deferred plugin's list says its names without waking it. */
+    const mcph_provides *pr = p->provides;
+    if (!p->initialized && pr && MCPH_HAS(pr, mcph_provides, commands) &&
+        pr->commands) {
+      for (const char *const *k = pr->commands; *k; k++) {
+        names = xrealloc(names, (*n + 1) * sizeof *names);
+        names[(*n)++] = *k;
+      }
+      continue;
+    }
+    const mcph_commands *cs = commands_of(p);
     for (size_t k = 0; cs && k < cs->count; k++) {
       const mcph_command *cmd = command_at(cs, k);
       if (cmd->name) {
-        fprintf(f, "%s\n", cmd->name);
+        names = xrealloc(names, (*n + 1) * sizeof *names);
+        names[(*n)++] = cmd->name;
       }
     }
   }
+  return names;
 }
 
 void cli_print_plugin_commands(const cli *c, FILE *f) {

@@ -9,61 +9,9 @@
 #include "cli/cli.h"
 #include "mcp/names.h"
 #include "mcp/signature.h"
-#include "safety/display_width.h"
-#include "safety/sanitize.h"
-#include "text_escape.h"
 
-/* Without a terminal, text is wrapped to this width. */
-#define DEFAULT_COLS 80
 /* Nested parameters are listed to this depth. */
 #define MAX_NESTING 4
-
-/* Server text for several lines: escaped, newlines kept. A new string. */
-static char *esc_lines(const cli *c, const char *s) {
-  unsigned flags = sanitize_escape_flags(host_sanitize(c->h));
-  char *e = text_escape(s ? s : "", s ? strlen(s) : 0, flags, NULL);
-  if (!e) {
-    abort(); /* out of memory, as xmalloc */
-  }
-  return e;
-}
-
-/* Prints `text` (escaped already) wrapped at spaces to `cols`, each line
- * after `indent` spaces; a word longer than the line stays whole. */
-static void print_wrapped(const char *text, size_t indent, size_t cols) {
-  size_t room = cols > indent + 20 ? cols - indent : 20;
-  for (const char *line = text; line;) {
-    const char *nl = strchr(line, '\n');
-    size_t len = nl ? (size_t)(nl - line) : strlen(line);
-    size_t used = 0;
-    bool started = false;
-    const char *p = line, *end = line + len;
-    printf("%*s", (int)indent, "");
-    while (p < end) {
-      while (p < end && *p == ' ') {
-        p++;
-      }
-      const char *w = p;
-      while (p < end && *p != ' ') {
-        p++;
-      }
-      if (p == w) {
-        break;
-      }
-      size_t wl = display_width(w, (size_t)(p - w));
-      if (started && used + 1 + wl > room) {
-        printf("\n%*s", (int)indent, "");
-        used = 0;
-        started = false;
-      }
-      printf("%s%.*s", started ? " " : "", (int)(p - w), w);
-      used += wl + (started ? 1 : 0);
-      started = true;
-    }
-    putchar('\n');
-    line = nl ? nl + 1 : NULL;
-  }
-}
 
 static void print_params(cli *c, const cJSON *schema, const char *prefix,
                          size_t indent, size_t cols, int depth);
@@ -97,8 +45,8 @@ static void print_param(cli *c, const cJSON *schema, const cJSON *p,
   const char *desc =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "description"));
   if (desc && *desc) {
-    char *e = esc_lines(c, desc);
-    print_wrapped(e, indent + 4, cols);
+    char *e = cli_esc_lines(c, desc);
+    cli_print_wrapped(e, indent + 4, cols);
     free(e);
   }
   if (depth >= MAX_NESTING) {
@@ -150,9 +98,10 @@ static char *hints(const cJSON *ann) {
 }
 
 static void print_tool(cli *c, const char *qualified, const cJSON *t) {
-  unsigned cols = 0, rows = 0;
-  if (!term_size(STDOUT_FILENO, &cols, &rows) || cols < 40) {
-    cols = DEFAULT_COLS;
+  /* 0 (no terminal, or one too narrow): cli_print_wrapped's 80. */
+  unsigned cols = cli_term_cols(STDOUT_FILENO);
+  if (cols < 40) {
+    cols = 0;
   }
   char *sig = mcp_tool_signature(qualified, t);
   printf("%s\n", cli_esc(c, sig));
@@ -170,9 +119,9 @@ static void print_tool(cli *c, const char *qualified, const cJSON *t) {
   const char *desc =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "description"));
   if (desc && *desc) {
-    char *e = esc_lines(c, desc);
+    char *e = cli_esc_lines(c, desc);
     putchar('\n');
-    print_wrapped(e, 2, cols);
+    cli_print_wrapped(e, 2, cols);
     free(e);
   }
   const cJSON *in = cJSON_GetObjectItemCaseSensitive(t, "inputSchema");
@@ -201,34 +150,53 @@ static void print_tool(cli *c, const char *qualified, const cJSON *t) {
   }
 }
 
+/* `ref` as a prompt of server `idx`: shown (EXIT_OK, `err` cleared), or
+ * the tool's error in `err` stays (its exit returned). */
+static int show_prompt(cli *c, const char *ref, size_t idx, mcp_error *err) {
+  cJSON *prompt = NULL;
+  mcp_error perr = {0};
+  if (!mcp_client_has_capability(c->mc, idx, "prompts") ||
+      cli_find_item(c, ref, MCP_OP_FIND_PROMPT, &idx, &prompt, &perr) !=
+          EXIT_OK) {
+    mcp_error_clear(&perr);
+    return cli_exit_code(err);
+  }
+  mcp_error_clear(err);
+  if (c->json) {
+    out_json(prompt);
+    c->result_printed = true;
+  } else {
+    const char *real =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(prompt, "name"));
+    char *q = name_qualify(host_cfg(c->h)->servers[idx].name, real);
+    cli_print_prompt(c, q, prompt);
+    free(q);
+  }
+  cJSON_Delete(prompt);
+  return EXIT_OK;
+}
+
 int cmd_tool(cli *c, int argc, char **argv) {
   if (argc != 2) {
-    fprintf(stderr, "mcphost: usage: mcphost tool TOOL [--json]\n");
+    fprintf(stderr, "mcphost: usage: mcphost tool TOOL|PROMPT [--json]\n");
     return EXIT_USAGE;
   }
   size_t idx;
-  char *name = NULL;
-  bool qualified;
   cJSON *tool = NULL;
   mcp_error err = {0};
-  int rc;
-  if (mcp_client_resolve_ref(c->mc, argv[1], "tool", &idx, &name, &qualified,
-                             &err) != 0) {
-    rc = cli_fail(c, &err);
-    goto out;
+  int rc = cli_find_item(c, argv[1], MCP_OP_FIND_TOOL, &idx, &tool, &err);
+  if (rc != EXIT_OK && err.kind != MCP_ERR_NONE &&
+      (err.kind == MCP_ERR_NOT_FOUND ||
+       !mcp_client_has_capability(c->mc, idx, "tools"))) {
+    /* A prompt of that name is shown as one (prompt_help.c). */
+    rc = show_prompt(c, argv[1], idx, &err);
   }
-  if ((rc = cli_check_startable(c, idx)) != EXIT_OK) {
-    goto out;
-  }
-  rc = cli_run(c,
-               &(mcp_call){.kind = MCP_OP_FIND_TOOL,
-                           .server = idx,
-                           .name = name,
-                           .qualified = qualified},
-               &tool, &err, NULL);
   if (rc != EXIT_OK) {
     cli_fail(c, &err);
     goto out;
+  }
+  if (!tool) {
+    goto out; /* the prompt was shown */
   }
   if (c->json) {
     out_json(tool);
@@ -243,6 +211,5 @@ int cmd_tool(cli *c, int argc, char **argv) {
 out:
   mcp_error_clear(&err);
   cJSON_Delete(tool);
-  free(name);
   return rc;
 }

@@ -208,6 +208,59 @@ static void confirm(mcp_op *op) {
   mcp_client_want_tools(op->mc, op->call.server, &op->w);
 }
 
+/* A list's answer may come after a cancel: the op is kept for it. */
+#define LISTING ((int64_t)-1)
+
+/* A listing's answer came: whether the op was cancelled meanwhile (then
+ * the answer is dropped and the op freed). */
+static bool listing_cancelled(mcp_op *op, cJSON *items) {
+  op->request_id = 0;
+  if (!op->finished) {
+    return false;
+  }
+  cJSON_Delete(items);
+  if (!op->elicit) {
+    op_free(op);
+  }
+  return true;
+}
+
+/* A resource not found: the held error gets the server's closest URIs
+ * (" (did you mean ...)") from resources/list, when it lists them. */
+static void on_uris(void *ud, session *s, cJSON *items, const char *error) {
+  (void)s;
+  mcp_op *op = ud;
+  if (listing_cancelled(op, items)) {
+    return;
+  }
+  int n = error ? 0 : cJSON_GetArraySize(items);
+  const char **uris = xcalloc(n > 0 ? (size_t)n : 1, sizeof *uris);
+  for (int i = 0; i < n; i++) {
+    uris[i] = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(items, i), "uri"));
+  }
+  strbuf hint;
+  sb_init(&hint);
+  mcp_suggest(&hint, op->name, uris, (size_t)n);
+  mcp_error e = {0};
+  mcp_error_move(&e, &op->held_err);
+  if (hint.len) {
+    char *m = xasprintf("%s%s", e.message ? e.message : "", sb_str(&hint));
+    free(e.message);
+    e.message = m;
+  }
+  sb_free(&hint);
+  free(uris);
+  cJSON_Delete(items);
+  finish(op, NULL, &e);
+}
+
+static void suggest_uris(mcp_op *op) {
+  op->request_id = LISTING;
+  session_list(op->s, "resources/list", "resources",
+               op->mc->opt.request_timeout_ms, on_uris, op);
+}
+
 static void on_answer(void *ud, cJSON *result, const rpc_error *err,
                       bool *take) {
   mcp_op *op = ud;
@@ -285,6 +338,12 @@ static void on_answer(void *ud, cJSON *result, const rpc_error *err,
   if (needs_confirming(op, NULL, &e)) {
     mcp_error_move(&op->held_err, &e);
     confirm(op);
+    return;
+  }
+  if (op->call.kind == MCP_OP_READ && e.kind == MCP_ERR_NOT_FOUND &&
+      session_has_capability(op->s, "resources")) {
+    mcp_error_move(&op->held_err, &e);
+    suggest_uris(op);
     return;
   }
   finish(op, NULL, &e);
@@ -708,12 +767,7 @@ static void send_prompt(mcp_op *op) {
 
 static void on_prompts(void *ud, session *s, cJSON *items, const char *error) {
   mcp_op *op = ud;
-  op->request_id = 0;
-  if (op->finished) {
-    cJSON_Delete(items);
-    if (!op->elicit) {
-      op_free(op); /* cancelled while listing */
-    }
+  if (listing_cancelled(op, items)) {
     return;
   }
   if (error) {
@@ -743,12 +797,7 @@ static void on_prompts(void *ud, session *s, cJSON *items, const char *error) {
 static void on_listed(void *ud, session *s, cJSON *items, const char *error) {
   (void)s;
   mcp_op *op = ud;
-  op->request_id = 0;
-  if (op->finished) {
-    cJSON_Delete(items);
-    if (!op->elicit) {
-      op_free(op);
-    }
+  if (listing_cancelled(op, items)) {
     return;
   }
   if (error) {
@@ -779,9 +828,6 @@ static const list_kind *list_kind_of(const char *key) {
   }
   return NULL;
 }
-
-/* A list's answer may come after a cancel: the op is kept for it. */
-#define LISTING ((int64_t)-1)
 
 static void on_connected(mcp_waiter *w, session *s) {
   mcp_op *op = (mcp_op *)((char *)w - offsetof(mcp_op, w));

@@ -1,0 +1,203 @@
+/* mcphost subscribe SERVER URI [--read]: subscribes to a resource
+ * (resources/subscribe) and prints each notifications/resources/updated
+ * the server sends, as a line (--json: a JSON line), with --read the
+ * resource read again under it, until Ctrl-C (exit 130, after
+ * resources/unsubscribe) or until the server goes away (exit 3). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+typedef struct watch {
+  cli *c;
+  size_t idx;
+  bool wake;      /* an update came or the server went away */
+  bool gone;      /* the server is not connected any more */
+  cJSON *updates; /* params of the updates not printed yet */
+} watch;
+
+static void on_notify(void *ud, size_t idx, const char *method,
+                      const cJSON *params) {
+  watch *w = ud;
+  if (idx != w->idx || strcmp(method, "notifications/resources/updated") != 0) {
+    return;
+  }
+  cJSON_AddItemToArray(w->updates, params ? cJSON_Duplicate(params, 1)
+                                          : cJSON_CreateObject());
+  w->wake = true;
+}
+
+static void on_state(void *ud, size_t idx) {
+  watch *w = ud;
+  mcp_server_status st;
+  if (idx == w->idx && (!mcp_client_status(w->c->mc, idx, &st) || !st.ready)) {
+    w->gone = w->wake = true;
+  }
+}
+
+/* Prints one update (and, with `reread`, the resource read again).
+ * Returns EXIT_OK or the read's exit code. */
+static int print_update(cli *c, size_t idx, const cJSON *params, bool reread) {
+  const char *uri =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
+  cJSON *result = NULL;
+  mcp_error err = {0};
+  int rc = EXIT_OK;
+  if (reread && uri) {
+    rc =
+        cli_run(c, &(mcp_call){.kind = MCP_OP_READ, .server = idx, .name = uri},
+                &result, &err, NULL);
+    if (rc != EXIT_OK) {
+      cli_fail(c, &err);
+    }
+  }
+  if (c->json) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "server", host_cfg(c->h)->servers[idx].name);
+    cJSON_AddItemToObject(o, "params", cJSON_Duplicate(params, 1));
+    if (result) {
+      cJSON_AddItemToObject(
+          o, "contents",
+          cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(result, "contents"),
+                          1));
+    }
+    out_json_line(o);
+    c->result_printed = true;
+    cJSON_Delete(o);
+  } else {
+    const char *title =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "title"));
+    printf("updated %s%s%s\n", cli_esc(c, uri ? uri : "?"), title ? "  " : "",
+           title ? cli_esc(c, title) : "");
+    if (result) {
+      out_resource_contents(
+          c, cJSON_GetObjectItemCaseSensitive(result, "contents"));
+      if (c->open_line) { /* the next update starts on a line of its own */
+        putchar('\n');
+        c->open_line = false;
+      }
+    }
+  }
+  fflush(stdout);
+  mcp_error_clear(&err);
+  cJSON_Delete(result);
+  return rc;
+}
+
+/* resources/subscribe or resources/unsubscribe of `uri`. */
+static int request(cli *c, size_t idx, const char *method, const char *uri) {
+  cJSON *params = cJSON_CreateObject(), *result = NULL;
+  cJSON_AddStringToObject(params, "uri", uri);
+  mcp_error err = {0};
+  int rc = cli_run(c,
+                   &(mcp_call){.kind = MCP_OP_REQUEST,
+                               .server = idx,
+                               .method = method,
+                               .arguments = params},
+                   &result, &err, NULL);
+  if (rc != EXIT_OK) {
+    cli_fail(c, &err);
+  }
+  mcp_error_clear(&err);
+  cJSON_Delete(params);
+  cJSON_Delete(result);
+  return rc;
+}
+
+int cmd_subscribe(cli *c, int argc, char **argv) {
+  bool reread = false;
+  int kept = 1;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--read") == 0) {
+      reread = true;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      cli_error(c, NULL,
+                "subscribe: unknown option \"%s\"; try 'mcphost "
+                "subscribe --help'",
+                argv[i]);
+      return EXIT_USAGE;
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  if (kept != 3) {
+    fprintf(stderr, "mcphost: usage: mcphost subscribe SERVER URI [--read]\n");
+    return EXIT_USAGE;
+  }
+  const char *uri = argv[2];
+  long i = cli_find_server(c, argv[1]);
+  if (i < 0) {
+    return cli_no_server(c, argv[1]);
+  }
+  size_t idx = (size_t)i;
+  int rc = cli_check_startable(c, idx);
+  if (rc != EXIT_OK) {
+    return rc;
+  }
+  const char *server = host_cfg(c->h)->servers[idx].name;
+  cli_connect(c, &idx, 1);
+  mcp_server_status st;
+  mcp_client_status(c->mc, idx, &st);
+  if (!st.ready) {
+    cli_error(c, server, "server \"%s\" failed: %s", cli_esc(c, server),
+              st.error ? st.error : "not connected");
+    return cli_exit_for_status(&st);
+  }
+  const cJSON *res =
+      cJSON_GetObjectItemCaseSensitive(st.capabilities, "resources");
+  if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "subscribe"))) {
+    cli_error(c, server,
+              "server \"%s\" does not offer resource subscriptions (its "
+              "capabilities lack resources.subscribe)",
+              cli_esc(c, server));
+    return EXIT_PROTOCOL;
+  }
+  watch w = {.c = c, .idx = idx, .updates = cJSON_CreateArray()};
+  mcp_client_on_notify(c->mc, on_notify, &w);
+  mcp_client_on_state(c->mc, on_state, &w);
+  if ((rc = request(c, idx, "resources/subscribe", uri)) != EXIT_OK) {
+    goto out;
+  }
+  if (!c->quiet_progress) {
+    fprintf(stderr, "mcphost: subscribed to %s on server \"%s\"; Ctrl-C ends\n",
+            cli_esc(c, uri), cli_esc(c, server));
+  }
+  for (;;) {
+    cJSON *u;
+    while ((u = cJSON_DetachItemFromArray(w.updates, 0)) != NULL) {
+      int one = print_update(c, idx, u, reread);
+      cJSON_Delete(u);
+      if (one == EXIT_INTERRUPTED) {
+        break;
+      }
+    }
+    if (w.gone || host_interrupted(c->h)) {
+      break;
+    }
+    w.wake = false;
+    if (host_run_until(c->h, &w.wake, 0) == -2) {
+      break;
+    }
+  }
+  if (host_interrupted(c->h)) {
+    /* Ctrl-C ends the watch, not the courtesy of saying so. */
+    host_clear_interrupt(c->h);
+    if (!w.gone) {
+      request(c, idx, "resources/unsubscribe", uri);
+    }
+    rc = EXIT_INTERRUPTED;
+  } else {
+    mcp_client_status(c->mc, idx, &st);
+    cli_error(c, server, "server \"%s\" went away: %s", cli_esc(c, server),
+              st.error ? st.error : "the connection ended");
+    rc = cli_exit_for_status(&st);
+    rc = rc == EXIT_OK ? EXIT_SERVER : rc;
+  }
+out:
+  mcp_client_on_notify(c->mc, NULL, NULL);
+  mcp_client_on_state(c->mc, NULL, NULL);
+  cJSON_Delete(w.updates);
+  return rc;
+}

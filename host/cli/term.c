@@ -1,0 +1,108 @@
+/* What the terminal allows (cli.h): colour, its width, text wrapped to
+ * it. The one place that decides whether output is coloured: every
+ * command that colours asks cli_colour and paints with cli_paint. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "safety/display_width.h"
+#include "safety/sanitize.h"
+#include "text_escape.h"
+
+/* Without a terminal, text is wrapped to this width. */
+#define DEFAULT_COLS 80
+
+bool cli_colour(int fd) {
+  /* https://no-color.org: a NO_COLOR that is set and not empty turns
+   * colour off, whatever else is said. */
+  const char *no = getenv("NO_COLOR");
+  if (no && *no) {
+    return false;
+  }
+  const char *term = getenv("TERM");
+  if (term && strcmp(term, "dumb") == 0) {
+    return false;
+  }
+  return isatty(fd) == 1;
+}
+
+/* SGR sequences by style: bold red for a match (as grep), green and red
+ * for a state, bold for a heading, dim for what is less important. */
+static const char *sgr(cli_style s) {
+  switch (s) {
+  case CLI_STYLE_MATCH: return "\033[1;31m";
+  case CLI_STYLE_GOOD: return "\033[32m";
+  case CLI_STYLE_BAD: return "\033[31m";
+  case CLI_STYLE_HEAD: return "\033[1m";
+  case CLI_STYLE_DIM: return "\033[2m";
+  }
+  return "";
+}
+
+void cli_paint(strbuf *out, bool on, cli_style s, const char *text,
+               size_t len) {
+  if (on && len) {
+    sb_adds(out, sgr(s));
+  }
+  sb_add(out, text, len);
+  if (on && len) {
+    sb_adds(out, "\033[0m");
+  }
+}
+
+unsigned cli_term_cols(int fd) {
+  unsigned cols = 0, rows = 0;
+  if (!term_size(fd, &cols, &rows) || cols < 20) {
+    return 0;
+  }
+  return cols;
+}
+
+char *cli_esc_lines(const cli *c, const char *s) {
+  unsigned flags = sanitize_escape_flags(host_sanitize(c->h));
+  char *e = text_escape(s ? s : "", s ? strlen(s) : 0, flags, NULL);
+  if (!e) {
+    abort(); /* out of memory, as xmalloc */
+  }
+  return e;
+}
+
+void cli_print_wrapped(const char *text, size_t indent, size_t cols) {
+  if (cols == 0) {
+    cols = DEFAULT_COLS;
+  }
+  size_t room = cols > indent + 20 ? cols - indent : 20;
+  for (const char *line = text; line;) {
+    const char *nl = strchr(line, '\n');
+    size_t len = nl ? (size_t)(nl - line) : strlen(line);
+    size_t used = 0;
+    bool started = false;
+    const char *p = line, *end = line + len;
+    printf("%*s", (int)indent, "");
+    while (p < end) {
+      while (p < end && *p == ' ') {
+        p++;
+      }
+      const char *w = p;
+      while (p < end && *p != ' ') {
+        p++;
+      }
+      if (p == w) {
+        break;
+      }
+      size_t wl = display_width(w, (size_t)(p - w));
+      if (started && used + 1 + wl > room) {
+        printf("\n%*s", (int)indent, "");
+        used = 0;
+        started = false;
+      }
+      printf("%s%.*s", started ? " " : "", (int)(p - w), w);
+      used += wl + (started ? 1 : 0);
+      started = true;
+    }
+    putchar('\n');
+    line = nl ? nl + 1 : NULL;
+  }
+}
