@@ -162,25 +162,20 @@ expect "a recalled line runs, and Ctrl-D leaves with 0" 0 --err "Echo: from-hist
 
 # Through a pipe: no prompt, the same argument rule as call, and the exit
 # of the last command.
-printf '%s\n' 'call t/typed s=007 i=7 b=true' 'call t/typed s=x' >"$TMP/lines"
-"$MCPHOST" --config "$C" shell <"$TMP/lines" >"$TMP/out" 2>"$TMP/err"
-RC=$?
-OUT=$(cat "$TMP/out")
-ERR=$(cat "$TMP/err")
+# piped LINE...: the shell reading LINEs from a pipe; RC, OUT and ERR.
+piped() {
+  printf '%s\n' "$@" | "$MCPHOST" --config "$C" shell >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  OUT=$(cat "$TMP/out")
+  ERR=$(cat "$TMP/err")
+}
+piped 'call t/typed s=007 i=7 b=true' 'call t/typed s=x'
 expect "a string parameter keeps 007, integer and boolean typed, as call does" 0 \
   --out '{"b":true,"i":7,"s":"007"}' --out '{"s":"x"}' --no-out "mcphost>"
-printf '%s\n' 'tools --json --all t' >"$TMP/lines"
-"$MCPHOST" --config "$C" shell <"$TMP/lines" >"$TMP/out" 2>"$TMP/err"
-RC=$?
-OUT=$(cat "$TMP/out")
-ERR=$(cat "$TMP/err")
+piped 'tools --json --all t'
 expect "--json and tools --all in a line, as after the command" 0 \
   --jq '.[0].name == "mcp__t__typed"'
-printf '%s\n' 'call t/strict n=abc' >"$TMP/lines"
-"$MCPHOST" --config "$C" shell <"$TMP/lines" >"$TMP/out" 2>"$TMP/err"
-RC=$?
-OUT=$(cat "$TMP/out")
-ERR=$(cat "$TMP/err")
+piped 'call t/strict n=abc'
 expect "a wrong type is refused before the call, as call does (exit 2)" 2 \
   --err 'usage: mcp__t__strict(n: integer)'
 finish
