@@ -10,6 +10,10 @@
  *   {"id": 4, "list": "tools", "server": "demo"}   (no server: all)
  *   {"id": 5, "subscribe": "every", "uri": "demo://resource/static/..."}
  *   {"id": 6, "roots": ["/some/dir"], "server": "every"}   (no server: all)
+ *   {"id": 8, "call": "every/simulate-research-query", "args": [...],
+ *    "detach": true}   ("task": true, "detach": true as --task, --detach)
+ *   {"id": 9, "task": "result", "server": "every", "taskId": "..."}
+ *                      (also "status", "cancel"; "list" without taskId)
  * ->
  *   {"id": 1, "result": {...}}
  *   {"id": 9, "error": {"exit": 6, "message": "..."}}
@@ -50,7 +54,8 @@ typedef enum {
   OP_SUBSCRIBE,
   OP_UNSUBSCRIBE,
   OP_LIST_ALL, /* a list of every server: the parent of one OP_LIST each */
-  OP_ROOTS
+  OP_ROOTS,
+  OP_TASK /* "task": status, result, cancel or list (mcp/tasks.h) */
 } op_kind;
 
 typedef struct batch batch;
@@ -65,6 +70,8 @@ typedef struct op {
   cJSON *args;     /* owned */
   cJSON *words;    /* OP_CALL: "args" parsed (mcp/arguments.h); owned */
   bool no_validate; /* OP_CALL: "validate": false */
+  bool task, detach; /* OP_CALL: "task", "detach" */
+  char *task_verb;   /* OP_TASK: status, result, cancel, list */
   char *list_kind; /* for OP_LIST */
   /* OP_LIST_ALL: its children still running, what they gathered. */
   struct op *parent; /* an OP_LIST of OP_LIST_ALL answers to it */
@@ -165,6 +172,7 @@ static void op_free(op *o) {
   cJSON_Delete(o->errors);
   free(o->name);
   free(o->list_kind);
+  free(o->task_verb);
   free(o);
 }
 
@@ -260,6 +268,30 @@ static void on_progress(void *ud, const cJSON *params) {
   }
 }
 
+static void on_task(void *ud, const cJSON *task) {
+  op *o = ud;
+  if (!o->b->c->quiet_progress) {
+    out_task_status(o->b->c, task);
+  }
+}
+
+/* OP_TASK as the client library's call: `o->name` is the task id. */
+static void task_call(op *o, mcp_call *call) {
+  const char *v = o->task_verb;
+  if (strcmp(v, "list") == 0) {
+    call->kind = MCP_OP_LIST;
+    call->name = "tasks";
+  } else if (strcmp(v, "result") == 0) {
+    call->kind = MCP_OP_TASK_RESULT;
+  } else {
+    call->kind = MCP_OP_REQUEST;
+    call->method = strcmp(v, "status") == 0 ? "tasks/get" : "tasks/cancel";
+    cJSON_Delete(o->args);
+    o->args = cJSON_CreateObject();
+    cJSON_AddStringToObject(o->args, "taskId", o->name);
+  }
+}
+
 static void start_op(batch *b, op *o) {
   mcp_call call = {.server = o->server,
                    .name = o->name,
@@ -272,7 +304,10 @@ static void start_op(batch *b, op *o) {
     call.kind = MCP_OP_CALL_TOOL;
     call.words = o->words;
     call.check_arguments = !o->no_validate;
+    call.task = o->task;
+    call.detach = o->detach;
     break;
+  case OP_TASK: task_call(o, &call); break;
   case OP_PROMPT: call.kind = MCP_OP_GET_PROMPT; break;
   case OP_READ: call.kind = MCP_OP_READ; break;
   case OP_LIST:
@@ -303,7 +338,8 @@ static void start_op(batch *b, op *o) {
                    &(mcp_call_callbacks){.progress = on_progress,
                                          .done = on_done,
                                          .asker = cli_asker(b->c),
-                                         .ud = o});
+                                         .ud = o,
+                                         .task = on_task});
 }
 
 /* What a server pushes: resource updates go out as lines of their own
@@ -408,9 +444,17 @@ static void no_server(const batch *b, const char *srv, char *why,
 static int call_words(op *o, const cJSON *req, char *why, size_t why_len) {
   const cJSON *words = cJSON_GetObjectItemCaseSensitive(req, "args");
   const cJSON *validate = cJSON_GetObjectItemCaseSensitive(req, "validate");
+  const cJSON *task = cJSON_GetObjectItemCaseSensitive(req, "task");
+  const cJSON *detach = cJSON_GetObjectItemCaseSensitive(req, "detach");
   o->no_validate = cJSON_IsFalse(validate);
-  if (validate && !cJSON_IsBool(validate)) {
-    snprintf(why, why_len, "\"validate\" must be true or false");
+  o->task = cJSON_IsTrue(task);
+  o->detach = cJSON_IsTrue(detach);
+  if ((validate && !cJSON_IsBool(validate)) || (task && !cJSON_IsBool(task)) ||
+      (detach && !cJSON_IsBool(detach))) {
+    snprintf(why, why_len, "\"%s\" must be true or false",
+             validate && !cJSON_IsBool(validate) ? "validate"
+             : task && !cJSON_IsBool(task)       ? "task"
+                                                 : "detach");
     return EXIT_USAGE;
   }
   if (!words) {
@@ -439,6 +483,34 @@ static int call_words(op *o, const cJSON *req, char *why, size_t why_len) {
   return rc;
 }
 
+/* {"task": VERB, "server": S, "taskId": ID}: fills `o` (OP_TASK). */
+static int task_request(batch *b, op *o, const cJSON *req, const char *verb,
+                        char *why, size_t why_len) {
+  const char *srv =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "server"));
+  const char *id =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "taskId"));
+  bool list = strcmp(verb, "list") == 0;
+  long i = srv ? cli_find_server(b->c, srv) : -1;
+  if (!list && strcmp(verb, "status") && strcmp(verb, "result") &&
+      strcmp(verb, "cancel")) {
+    snprintf(why, why_len, "\"task\" must be status, result, cancel or list");
+    return EXIT_USAGE;
+  }
+  if (!srv || (!list && !id)) {
+    snprintf(why, why_len, "\"%s\" is missing", srv ? "taskId" : "server");
+    return EXIT_USAGE;
+  }
+  if (i < 0) {
+    no_server(b, srv, why, why_len);
+    return EXIT_NOT_FOUND;
+  }
+  o->server = (size_t)i;
+  o->task_verb = xstrdup(verb);
+  o->name = id ? xstrdup(id) : NULL;
+  return EXIT_OK;
+}
+
 static void handle_line(batch *b, const char *line, size_t len) {
   op *o = xcalloc(1, sizeof *o);
   o->b = b;
@@ -465,6 +537,10 @@ static void handle_line(batch *b, const char *line, size_t len) {
   const char *sub = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "subscribe"));
   const char *unsub = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "unsubscribe"));
   const cJSON *roots = cJSON_GetObjectItemCaseSensitive(req, "roots");
+  const char *task =
+      call
+          ? NULL
+          : cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "task"));
   if (sub || unsub)
     read = sub ? sub : unsub; /* same shape as read: server + uri */
   int rc = EXIT_OK;
@@ -496,6 +572,9 @@ static void handle_line(batch *b, const char *line, size_t len) {
       start_list_all(b, o);
       return;
     }
+  } else if (task) {
+    o->kind = OP_TASK;
+    rc = task_request(b, o, req, task, why, sizeof why);
   } else if (call || prompt) {
     o->kind = call ? OP_CALL : OP_PROMPT;
     mcp_error err = {0};
@@ -536,7 +615,8 @@ static void handle_line(batch *b, const char *line, size_t len) {
     rc = EXIT_USAGE;
     snprintf(why, sizeof why,
              "a request needs one of \"call\", \"read\", \"prompt\", "
-             "\"list\", \"subscribe\", \"unsubscribe\", \"roots\"");
+             "\"list\", \"subscribe\", \"unsubscribe\", \"roots\", "
+             "\"task\"");
   }
   cJSON_Delete(req);
   if (rc != EXIT_OK) {

@@ -16,6 +16,7 @@ typedef struct call_words {
   const char *args_option; /* --args: JSON or @FILE */
   bool no_validate;
   unsigned follow_links; /* --follow-links[=N]: the most read, or 0 */
+  bool task, detach; /* --task, --detach (mcp/tasks.h) */
   int nwords;
   char **words;
 } call_words;
@@ -32,6 +33,10 @@ static int split_call_words(cli *c, int argc, char **argv, call_words *w) {
       w->follow_links = links;
     } else if (strcmp(a, "--no-validate") == 0) {
       w->no_validate = true;
+    } else if (strcmp(a, "--task") == 0) {
+      w->task = true;
+    } else if (strcmp(a, "--detach") == 0) {
+      w->detach = true;
     } else if (strcmp(a, "--args") == 0 || strncmp(a, "--args=", 7) == 0) {
       const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
       if (!v) {
@@ -137,7 +142,7 @@ static void print_json_result(cli *c, cJSON *result) {
 
 /* Prints a result for people (content, else structured content) or, with
  * --json, as it is. */
-static void print_tool_result(cli *c, cJSON *result) {
+void cli_print_tool_result(cli *c, cJSON *result) {
   if (c->json) {
     print_json_result(c, result);
     return;
@@ -160,7 +165,8 @@ int cmd_call(cli *c, int argc, char **argv) {
   }
   if (!w.tool) {
     fprintf(stderr, "mcphost: usage: mcphost call TOOL [--no-validate] "
-                    "[--follow-links[=N]] [--args JSON|@FILE] "
+                    "[--follow-links[=N]] [--task] [--detach]\n"
+                    "                    [--args JSON|@FILE] "
                     "[JSON | KEY=VALUE ...]\n");
     return EXIT_USAGE;
   }
@@ -188,19 +194,24 @@ int cmd_call(cli *c, int argc, char **argv) {
                            .qualified = qualified,
                            .arguments = args,
                            .words = words,
-                           .check_arguments = !w.no_validate},
+                           .check_arguments = !w.no_validate,
+                           .task = w.task,
+                           .detach = w.detach},
                &result, &err, &tool);
   if (rc != EXIT_OK) {
     cli_fail(c, &err);
+    goto out;
+  }
+  if (w.detach && cli_print_detached(c, idx, result)) {
     goto out;
   }
   bool failed =
       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"));
   if (w.follow_links && !failed) {
     cli_links links = {.max = w.follow_links};
-    cli_print_with_links(c, idx, result, &links, print_tool_result);
+    cli_print_with_links(c, idx, result, &links, cli_print_tool_result);
   } else {
-    print_tool_result(c, result);
+    cli_print_tool_result(c, result);
   }
   if (failed) {
     fprintf(stderr, "mcphost: tool \"%s\" on server \"%s\" reported an error\n",

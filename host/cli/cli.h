@@ -146,6 +146,15 @@ int cmd_plugins(cli *c, int argc, char **argv);
 bool cli_plugin_dir_usable(const char *dir, char *why, size_t why_len);
 
 /* ping.c */
+/* task_cmd.c: mcphost task status|result|cancel|list. */
+int cmd_task(cli *c, int argc, char **argv);
+/* A detached call's answer (a CreateTaskResult): its task id on stdout
+ * (--json: the result), how to finish it on stderr. Returns false when
+ * `result` holds no task (the server ran the call at once). */
+bool cli_print_detached(cli *c, size_t idx, const cJSON *result);
+/* call.c: a tool result for people (content, else structured content)
+ * or, with --json, as it is. */
+void cli_print_tool_result(cli *c, cJSON *result);
 int cmd_ping(cli *c, int argc, char **argv);
 
 /* tool_cmd.c */
@@ -201,7 +210,8 @@ typedef enum cli_completes {
   COMPLETES_ARGUMENT,
   COMPLETES_MCP_SUBCOMMAND,
   COMPLETES_IMPORT_CLIENT,
-  COMPLETES_SHELL_NAME
+  COMPLETES_SHELL_NAME,
+  COMPLETES_TASK_ACTION
 } cli_completes;
 cli_completes cli_completes_after(const char *name, int npos,
                                   const char *first);
@@ -257,6 +267,9 @@ size_t cli_output_limit(const cli *c);
 int cli_output_rc(const cli *c, int rc);
 /* A progress notification as a line on stderr. */
 void out_progress(cli *c, const cJSON *params);
+/* A task's status line on stderr: "task ID: STATUS (MESSAGE)"
+ * (task_cmd.c). */
+void out_task_status(cli *c, const cJSON *task);
 /* Text from a server or a config file for one line of output: controls,
  * newlines (and, but with --sanitize=off, invisible and bidi characters)
  * as visible escapes (text_escape.h). Owned by `c`, valid until

@@ -540,10 +540,14 @@ static void print_tools(cli *c, size_t idx, const listing *l, cJSON *out) {
       /* -v: the signature (mcp/signature.h) in place of the name. */
       char *sig = host_verbosity(c->h) > 0 ? mcp_tool_signature(q, t) : NULL;
       const char *shown = sig ? cli_esc(c, sig) : q;
+      /* A tool that runs only as a task (mcp/tasks.h) says so. */
+      const char *task =
+          strcmp(mcp_tool_task_support(t), "required") == 0 ? "  (task)" : "";
       if (strcmp(q + skip, name) != 0)
-        printf("%s  (original name: \"%s\")\n", shown, cli_esc(c, name));
+        printf("%s%s  (original name: \"%s\")\n", shown, task,
+               cli_esc(c, name));
       else
-        printf("%s\n", shown);
+        printf("%s%s\n", shown, task);
       free(sig);
       print_description(c, desc);
     }

@@ -82,7 +82,10 @@ cli_completes cli_completes_after(const char *name, int npos,
   if (strcmp(name, "prompt") == 0 || strcmp(name, "complete") == 0) {
     return npos == 0 ? COMPLETES_PROMPT : COMPLETES_NOTHING;
   }
-  if (strcmp(name, "grep") == 0) {
+  if (strcmp(name, "task") == 0 && npos == 0) {
+    return COMPLETES_TASK_ACTION;
+  }
+  if (strcmp(name, "grep") == 0 || strcmp(name, "task") == 0) {
     return npos == 1 ? COMPLETES_SERVER : COMPLETES_NOTHING;
   }
   static const char *const on_server[] = {"servers", "tools", "resources",
@@ -275,6 +278,11 @@ static int complete_words(cli *c, int n, char **w) {
       add_list(&k, mcp_subcommands, NAMES(mcp_subcommands));
       add_printed(c, &cfg, &k, N_PLUGIN_COMMANDS, NULL, "mcp ");
       break;
+    case COMPLETES_TASK_ACTION: {
+      static const char *const actions[] = {"status", "result", "cancel"};
+      add_list(&k, actions, NAMES(actions));
+      break;
+    }
     case COMPLETES_IMPORT_CLIENT:
       add_list(&k, import_clients, NAMES(import_clients));
       break;

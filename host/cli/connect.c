@@ -126,6 +126,13 @@ static void on_sync_progress(void *ud, const cJSON *params) {
   }
 }
 
+static void on_sync_task(void *ud, const cJSON *task) {
+  sync_op *r = ud;
+  if (!r->c->quiet_progress) {
+    out_task_status(r->c, task);
+  }
+}
+
 int cli_run(cli *c, const mcp_call *call, cJSON **result, mcp_error *err,
             char **real) {
   still_running sr = {.c = c};
@@ -137,7 +144,8 @@ int cli_run(cli *c, const mcp_call *call, cJSON **result, mcp_error *err,
                                              .done = on_sync_done,
                                              .asker = cli_asker(c),
                                              .ud = &r,
-                                             .resolved = on_sync_resolved});
+                                             .resolved = on_sync_resolved,
+                                             .task = on_sync_task});
   /* A person waiting on a long tool call sees that it is still alive. */
   sr.op = op;
   sr.started = loop_now_ms();

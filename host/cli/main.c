@@ -36,6 +36,8 @@ static const char usage_text[] =
     "  subscribe SERVER URI [--read]\n"
     "                             print each update of a resource until\n"
     "                             Ctrl-C\n"
+    "  task status|result|cancel SERVER ID, task list SERVER\n"
+    "                             a task that call --task/--detach started\n"
     "  read SERVER URI            read a resource\n"
     "  prompt PROMPT [ARG | NAME=VALUE ...]\n"
     "                             get a prompt; positional ARGs fill the declared\n"
@@ -47,9 +49,10 @@ static const char usage_text[] =
     "                             {\"subscribe\":SERVER,\"uri\":URI}, \"unsubscribe\",\n"
     "                             {\"roots\":[DIR...]}; answers one JSON line\n"
     "                             each, as they complete (batch --help)\n"
-    "  serve --stdio [--server NAME]... [--passthrough]\n"
-    "                             one MCP server on stdin/stdout in front of the\n"
-    "                             configured ones (serve --help; docs/gateway.md)\n"
+    "  serve --stdio | --http HOST:PORT [--server NAME]... [--passthrough]\n"
+    "                             one MCP server (stdin/stdout, or streamable\n"
+    "                             HTTP) in front of the configured ones\n"
+    "                             (serve --help; docs/gateway.md)\n"
     "  shell                      an interactive session: the commands above on\n"
     "                             servers kept connected, with editing, history\n"
     "                             and completion (shell --help)\n"
@@ -191,6 +194,7 @@ static const command commands[] = {
     {"prompts", cmd_prompts, true, TAIL_ANY},
     {"tool", cmd_tool, true, TAIL_ANY},
     {"ping", cmd_ping, true, TAIL_ANY},
+    {"task", cmd_task, true, TAIL_ANY},
     {"call", cmd_call, true, TAIL_ARGUMENTS},
     {"read", cmd_read, true, TAIL_ANY},
     {"prompt", cmd_prompt, true, TAIL_ARGUMENTS},

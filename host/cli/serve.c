@@ -23,23 +23,24 @@
 #include "mcp/protocol.h"
 #include "safety/redact.h"
 
-typedef struct gw gw;
-
 /* One request of the client in flight. */
 typedef struct rq {
   gw *g;
-  cJSON *id;      /* owned */
-  cJSON *token;   /* the client's progressToken, or NULL (owned) */
-  mcp_op *op;     /* the single operation, while it runs */
-  bool cancelled; /* by notifications/cancelled: not answered */
-  bool resource;  /* "not found" is MCPH_RPC_RESOURCE_NOT_FOUND */
-  bool cut;       /* a result whose text is cut as `call` cuts it */
-  bool starting;  /* inside mcp_client_start */
-  bool finished;  /* answered while starting: freed by the starter */
+  cJSON *id;         /* owned */
+  cJSON *token;      /* the client's progressToken, or NULL (owned) */
+  mcp_op *op;        /* the single operation, while it runs */
+  mcp_asker asker;   /* its permission questions go to its client */
+  bool cancelled;    /* by notifications/cancelled: not answered */
+  bool resource;     /* "not found" is MCPH_RPC_RESOURCE_NOT_FOUND */
+  bool cut;          /* a result whose text is cut as `call` cuts it */
+  bool starting;     /* inside mcp_client_start */
+  bool finished;     /* answered while starting: freed by the starter */
+  unsigned long seq; /* its place among every client's requests */
   /* A list gathered from every backend. */
   const char *kind;
   size_t pending;
-  cJSON *items; /* owned */
+  cJSON *items;          /* owned */
+  struct rq_part *parts; /* the backends' lists in flight */
   /* initialize --passthrough: waiting for the backend. */
   mcp_waiter waiter;
   cJSON *init; /* the answer being made (owned) */
@@ -50,43 +51,69 @@ typedef struct rq {
 typedef struct rq_part {
   rq *r;
   size_t k;
+  mcp_op *op;    /* while it runs */
+  bool starting; /* inside mcp_client_start: freed by the starter */
+  struct rq_part *next;
 } rq_part;
 
-/* A permission question put to the client (elicitation/create). */
+/* A question put to the client (elicitation/create): a permission asked
+ * by the pipeline (`answer`), or a backend's own request forwarded
+ * (`fwd`). */
 typedef struct gw_ask {
   gw *g;
   double id;
+  cJSON *req; /* the client's request it is asked for (owned), or NULL */
   mcp_ask_answer_fn answer;
   void *token;
+  /* A backend's request forwarded: its config index, its id (owned). */
+  size_t fwd_idx;
+  cJSON *fwd_id;
+  bool fwd_elicit; /* an elicitation/create: refused as "cancel" */
   struct gw_ask *next;
 } gw_ask;
 
-struct gw {
+struct gw_hub {
   cli *c;
   gw_backends b;
-  bool initialized;
-  bool elicitation;  /* the client declared form elicitation */
-  bool *ready;       /* per backend: ready when the client last heard */
+  bool *ready;       /* per backend: ready when the clients last heard */
   unsigned *listing; /* per backend: list parts in flight */
+  gw *clients;
+  /* What the backends are told the gateway answers (owned): their own
+   * requests go to the client whose call caused them. */
+  cJSON *caps;
+  unsigned long next_seq; /* orders the requests of every client */
+};
+
+struct gw {
+  cli *c;
+  gw_hub *hub;
+  bool initialized;
+  bool elicitation; /* the client declared form elicitation */
+  bool elicit_url;  /* ... and URL mode */
+  bool roots;       /* the client declared roots */
+  bool sampling;    /* the client declared sampling */
   rq *reqs;
   gw_ask *asks;
   double next_id;
-  mcp_asker asker;
-  gw_chan ch;
-  bool eof, done;
+  gw_send_fn send;
+  void *send_ud;
+  /* gw_client_end_input: told once nothing is in flight. */
+  void (*drained)(void *ud);
+  bool ending;
+  gw *next;
 };
 
-/* ---- messages to the client (serve_channel.c) ---- */
+/* ---- messages to the client (its framing's send) ---- */
 
-static void send_msg(gw *g, cJSON *msg) {
-  gw_chan_send(&g->ch, msg);
+static void send_msg(gw *g, cJSON *msg, const cJSON *req) {
+  g->send(g->send_ud, msg, req);
 }
 
 static void send_result(gw *g, const cJSON *id, cJSON *result) {
   cJSON *m = gw_msg_new();
   cJSON_AddItemToObject(m, "id", cJSON_Duplicate(id, 1));
   cJSON_AddItemToObject(m, "result", result ? result : cJSON_CreateObject());
-  send_msg(g, m);
+  send_msg(g, m, id);
 }
 
 /* `message` may quote a server or an HTTP peer: redacted. `data` is
@@ -104,16 +131,18 @@ static void send_error(gw *g, const cJSON *id, int code, const char *message,
   if (data) {
     cJSON_AddItemToObject(e, "data", data);
   }
-  send_msg(g, m);
+  send_msg(g, m, id);
 }
 
-static void send_notification(gw *g, const char *method, cJSON *params) {
+/* A notification; `req` as for gw_send_fn. */
+static void send_notification(gw *g, const char *method, cJSON *params,
+                              const cJSON *req) {
   cJSON *m = gw_msg_new();
   cJSON_AddStringToObject(m, "method", method);
   if (params) {
     cJSON_AddItemToObject(m, "params", params);
   }
-  send_msg(g, m);
+  send_msg(g, m, req);
 }
 
 /* The library's error as a JSON-RPC error: a backend's own error passes
@@ -149,6 +178,10 @@ static void send_mcp_error(gw *g, const rq *r, const mcp_error *e) {
 
 /* ---- requests in flight ---- */
 
+static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
+                       void *token);
+static void ask_cancel(void *ud, void *handle);
+
 static rq *rq_new(gw *g, const cJSON *id, const cJSON *params) {
   rq *r = xcalloc(1, sizeof *r);
   r->g = g;
@@ -158,6 +191,8 @@ static rq *rq_new(gw *g, const cJSON *id, const cJSON *params) {
   if (cJSON_IsString(tok) || cJSON_IsNumber(tok)) {
     r->token = cJSON_Duplicate(tok, 1);
   }
+  r->asker = (mcp_asker){.start = ask_start, .cancel = ask_cancel, .ud = r};
+  r->seq = ++g->hub->next_seq;
   r->next = g->reqs;
   g->reqs = r;
   return r;
@@ -178,8 +213,10 @@ static void rq_free(rq *r) {
 }
 
 static void check_done(gw *g) {
-  if (g->eof && !g->reqs) {
-    g->done = true;
+  if (g->ending && !g->reqs && g->drained) {
+    void (*drained)(void *) = g->drained;
+    g->drained = NULL;
+    drained(g->send_ud);
   }
 }
 
@@ -221,7 +258,7 @@ static void on_progress(void *ud, const cJSON *params) {
   cJSON *p = cJSON_Duplicate(params, 1);
   cJSON_ReplaceItemInObjectCaseSensitive(p, "progressToken",
                                          cJSON_Duplicate(r->token, 1));
-  send_notification(r->g, "notifications/progress", p);
+  send_notification(r->g, "notifications/progress", p, r->id);
 }
 
 static void start_op(rq *r, const mcp_call *call) {
@@ -229,7 +266,7 @@ static void start_op(rq *r, const mcp_call *call) {
   mcp_op *op = mcp_client_start(r->g->c->mc, call,
                                 &(mcp_call_callbacks){.progress = on_progress,
                                                       .done = on_done,
-                                                      .asker = &r->g->asker,
+                                                      .asker = &r->asker,
                                                       .ud = r});
   r->starting = false;
   if (r->finished) {
@@ -245,7 +282,16 @@ static void start_op(rq *r, const mcp_call *call) {
 
 static void list_part_done(rq_part *part) {
   rq *r = part->r;
-  free(part);
+  for (rq_part **p = &r->parts; *p; p = &(*p)->next) {
+    if (*p == part) {
+      *p = part->next;
+      break;
+    }
+  }
+  part->r = NULL; /* its starter sees it ended */
+  if (!part->starting) {
+    free(part);
+  }
   if (--r->pending > 0) {
     return;
   }
@@ -262,19 +308,21 @@ static void list_part_done(rq_part *part) {
 
 static void on_list_part(void *ud, cJSON *result, const mcp_error *err) {
   rq_part *part = ud;
-  gw *g = part->r->g;
-  size_t idx = g->b.idx[part->k];
+  gw_hub *hub = part->r->g->hub;
+  size_t idx = hub->b.idx[part->k];
   mcp_server_status st;
-  g->listing[part->k]--;
+  hub->listing[part->k]--;
   /* What the client is told now includes this backend or not. */
-  g->ready[part->k] = mcp_client_status(g->c->mc, idx, &st) && st.ready;
-  if (result) {
-    gw_items_add(&g->b, part->k, part->r->kind, result, part->r->items);
-  } else if (err && err->message) {
+  hub->ready[part->k] = mcp_client_status(hub->c->mc, idx, &st) && st.ready;
+  if (result && !part->r->cancelled) {
+    gw_items_add(&hub->b, part->k, part->r->kind, result, part->r->items);
+  } else if (err && err->message && !part->r->cancelled) {
     /* A backend that fails is left out of the list, and said on stderr. */
-    cli_error(g->c, host_cfg(g->c->h)->servers[idx].name, "%s", err->message);
+    cli_error(hub->c, host_cfg(hub->c->h)->servers[idx].name, "%s",
+              err->message);
   }
   cJSON_Delete(result);
+  part->op = NULL;
   list_part_done(part);
 }
 
@@ -282,29 +330,41 @@ static void start_list(gw *g, rq *r, const char *kind) {
   r->kind = kind;
   r->items = cJSON_CreateArray();
   r->pending = 1; /* held until every part is out: some end at once */
-  for (size_t k = 0; k < g->b.n; k++) {
+  for (size_t k = 0; k < g->hub->b.n; k++) {
     rq_part *part = xcalloc(1, sizeof *part);
     part->r = r;
     part->k = k;
+    part->next = r->parts;
+    r->parts = part;
     r->pending++;
-    g->listing[k]++;
-    mcp_client_start(g->c->mc,
-                     &(mcp_call){.kind = MCP_OP_LIST,
-                                 .server = g->b.idx[k],
-                                 .name = kind,
-                                 .if_declared = true},
-                     &(mcp_call_callbacks){.done = on_list_part, .ud = part});
+    g->hub->listing[k]++;
+    part->starting = true;
+    mcp_op *op = mcp_client_start(
+        g->c->mc,
+        &(mcp_call){.kind = MCP_OP_LIST,
+                    .server = g->hub->b.idx[k],
+                    .name = kind,
+                    .if_declared = true},
+        &(mcp_call_callbacks){.done = on_list_part, .ud = part});
+    part->starting = false;
+    if (!part->r) { /* done already */
+      free(part);
+    } else {
+      part->op = op;
+    }
   }
-  rq_part *hold = xcalloc(1, sizeof *hold);
-  hold->r = r;
-  list_part_done(hold);
+  rq_part hold = {.r = r, .starting = true};
+  hold.next = r->parts;
+  r->parts = &hold;
+  list_part_done(&hold);
 }
 
 /* ---- the permission asker: --allow, else the client ---- */
 
 static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
                        void *token) {
-  gw *g = ud;
+  rq *r = ud;
+  gw *g = r->g;
   if (cli_allowed_by_option(g->c, q->tool)) {
     answer(token, true, "given by --allow");
     return NULL;
@@ -318,6 +378,7 @@ static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
   gw_ask *a = xcalloc(1, sizeof *a);
   a->g = g;
   a->id = ++g->next_id;
+  a->req = cJSON_Duplicate(r->id, 1);
   a->answer = answer;
   a->token = token;
   a->next = g->asks;
@@ -339,7 +400,7 @@ static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
   cJSON_AddStringToObject(allow, "title", "Allow this call");
   cJSON_AddItemToArray(cJSON_AddArrayToObject(schema, "required"),
                        cJSON_CreateString("allow"));
-  send_msg(g, m);
+  send_msg(g, m, r->id);
   return a;
 }
 
@@ -350,11 +411,14 @@ static void ask_unlink(gw *g, gw_ask *a) {
       break;
     }
   }
+  cJSON_Delete(a->req);
+  cJSON_Delete(a->fwd_id);
   free(a);
 }
 
 static void ask_cancel(void *ud, void *handle) {
-  ask_unlink(ud, handle);
+  rq *r = ud;
+  ask_unlink(r->g, handle);
 }
 
 /* The client's answer to an elicitation/create of ours. */
@@ -368,6 +432,19 @@ static void on_client_answer(gw *g, const cJSON *msg) {
     return; /* not ours, or cancelled since */
   }
   const cJSON *res = cJSON_GetObjectItemCaseSensitive(msg, "result");
+  if (a->fwd_id) { /* a backend's request: its answer goes back */
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(msg, "error");
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
+    const char *why =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "message"));
+    mcp_client_answer(
+        g->c->mc, a->fwd_idx, a->fwd_id, res ? cJSON_Duplicate(res, 1) : NULL,
+        cJSON_IsNumber(code) ? code->valueint : MCPH_RPC_INTERNAL_ERROR,
+        why ? why : "the gateway's client answered with an error",
+        cJSON_GetObjectItemCaseSensitive(e, "data"));
+    ask_unlink(g, a);
+    return;
+  }
   const char *action =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "action"));
   bool yes = action && strcmp(action, "accept") == 0 &&
@@ -381,46 +458,114 @@ static void on_client_answer(gw *g, const cJSON *msg) {
              : "refused by the gateway's client");
 }
 
-/* ---- what the backends push ---- */
+/* ---- what the backends push, to every client ---- */
 
 static void tell_lists_changed(gw *g) {
-  send_notification(g, "notifications/tools/list_changed", NULL);
-  send_notification(g, "notifications/resources/list_changed", NULL);
-  send_notification(g, "notifications/prompts/list_changed", NULL);
+  send_notification(g, "notifications/tools/list_changed", NULL, NULL);
+  send_notification(g, "notifications/resources/list_changed", NULL, NULL);
+  send_notification(g, "notifications/prompts/list_changed", NULL, NULL);
 }
 
 static void on_notify(void *ud, size_t idx, const char *method,
                       const cJSON *params) {
-  gw *g = ud;
-  if (!g->initialized || gw_backend_of(&g->b, idx) < 0) {
+  gw_hub *hub = ud;
+  if (gw_backend_of(&hub->b, idx) < 0) {
     return;
   }
-  if (strstr(method, "/list_changed") &&
-      strncmp(method, "notifications/roots/", 20) != 0) {
-    send_notification(g, method, NULL);
-  } else if (strcmp(method, "notifications/message") == 0 ||
-             strcmp(method, "notifications/resources/updated") == 0) {
-    send_notification(g, method, params ? cJSON_Duplicate(params, 1) : NULL);
+  bool changed = strstr(method, "/list_changed") &&
+                 strncmp(method, "notifications/roots/", 20) != 0;
+  bool pass = strcmp(method, "notifications/message") == 0 ||
+              strcmp(method, "notifications/resources/updated") == 0;
+  for (gw *g = hub->clients; g && (changed || pass); g = g->next) {
+    if (g->initialized) {
+      send_notification(
+          g, method, pass && params ? cJSON_Duplicate(params, 1) : NULL, NULL);
+    }
   }
 }
 
 /* A backend that came or went: its items did too. */
 static void on_state(void *ud, size_t idx) {
-  gw *g = ud;
-  long k = gw_backend_of(&g->b, idx);
+  gw_hub *hub = ud;
+  long k = gw_backend_of(&hub->b, idx);
   mcp_server_status st;
   if (k < 0) {
     return;
   }
-  bool ready = mcp_client_status(g->c->mc, idx, &st) && st.ready;
+  bool ready = mcp_client_status(hub->c->mc, idx, &st) && st.ready;
   /* A list in flight answers with what is there now. */
-  if (ready == g->ready[k] || g->listing[k]) {
+  if (ready == hub->ready[k] || hub->listing[k]) {
     return;
   }
-  g->ready[k] = ready;
-  if (g->initialized) {
-    tell_lists_changed(g);
+  hub->ready[k] = ready;
+  for (gw *g = hub->clients; g; g = g->next) {
+    if (g->initialized) {
+      tell_lists_changed(g);
+    }
   }
+}
+
+/* ---- a backend's own requests, to the client that caused them ---- */
+
+/* The newest request of any client that runs an operation on backend
+ * `idx`: the call the backend's request belongs to, or NULL. */
+static rq *caller_of(gw_hub *hub, size_t idx) {
+  rq *best = NULL;
+  for (gw *g = hub->clients; g; g = g->next) {
+    for (rq *r = g->reqs; r; r = r->next) {
+      if (r->op && !r->cancelled && mcp_op_server(r->op) == idx &&
+          (!best || r->seq > best->seq)) {
+        best = r;
+      }
+    }
+  }
+  return best;
+}
+
+static bool on_backend_request(void *ud, size_t idx, const char *method,
+                               const cJSON *params, const cJSON *id) {
+  gw_hub *hub = ud;
+  bool elicit = strcmp(method, "elicitation/create") == 0;
+  bool roots = strcmp(method, "roots/list") == 0;
+  bool sampling = strcmp(method, "sampling/createMessage") == 0;
+  if (gw_backend_of(&hub->b, idx) < 0 || (!elicit && !roots && !sampling)) {
+    return false;
+  }
+  rq *r = caller_of(hub, idx);
+  gw *g = r ? r->g : NULL;
+  const char *mode =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "mode"));
+  bool url = mode && strcmp(mode, "url") == 0;
+  bool can = g && g->initialized &&
+             (elicit  ? (url ? g->elicit_url : g->elicitation)
+              : roots ? g->roots
+                      : g->sampling);
+  if (!can) {
+    if (elicit) { /* nobody to ask: the gateway declines */
+      cJSON *no = cJSON_CreateObject();
+      cJSON_AddStringToObject(no, "action", "decline");
+      mcp_client_answer(hub->c->mc, idx, id, no, 0, NULL, NULL);
+      return true;
+    }
+    return false; /* the gateway's roots; its own sampling, if any */
+  }
+  gw_ask *a = xcalloc(1, sizeof *a);
+  a->g = g;
+  a->id = ++g->next_id;
+  a->req = cJSON_Duplicate(r->id, 1);
+  a->fwd_idx = idx;
+  a->fwd_id = cJSON_Duplicate(id, 1);
+  a->fwd_elicit = elicit;
+  a->next = g->asks;
+  g->asks = a;
+  cJSON *m = gw_msg_new();
+  cJSON_AddNumberToObject(m, "id", a->id);
+  cJSON_AddStringToObject(m, "method", method);
+  if (params) {
+    cJSON_AddItemToObject(m, "params", cJSON_Duplicate(params, 1));
+  }
+  send_msg(g, m, r->id);
+  return true;
 }
 
 /* ---- the methods ---- */
@@ -433,9 +578,9 @@ static void answer_initialize(rq *r, const cJSON *params) {
   cJSON_AddStringToObject(res, "protocolVersion",
                           mcp_protocol_supported(want) ? want
                                                        : mcp_protocol_latest());
-  if (g->b.passthrough) {
+  if (g->hub->b.passthrough) {
     mcp_server_status st;
-    mcp_client_status(g->c->mc, g->b.idx[0], &st);
+    mcp_client_status(g->c->mc, g->hub->b.idx[0], &st);
     cJSON_AddItemToObject(res, "capabilities",
                           st.capabilities ? cJSON_Duplicate(st.capabilities, 1)
                                           : cJSON_CreateObject());
@@ -446,7 +591,7 @@ static void answer_initialize(rq *r, const cJSON *params) {
     if (st.instructions) {
       cJSON_AddStringToObject(res, "instructions", st.instructions);
     }
-    g->ready[0] = st.ready;
+    g->hub->ready[0] = st.ready;
   } else {
     cJSON *caps = cJSON_AddObjectToObject(res, "capabilities");
     const char *kinds[] = {"tools", "resources", "prompts"};
@@ -469,10 +614,10 @@ static void on_passthrough_ready(mcp_waiter *w, session *s) {
   rq *r = (rq *)((char *)w - offsetof(rq, waiter));
   gw *g = r->g;
   mcp_server_status st;
-  mcp_client_status(g->c->mc, g->b.idx[0], &st);
+  mcp_client_status(g->c->mc, g->hub->b.idx[0], &st);
   if (!st.ready) {
     char *why = xasprintf("server \"%s\" failed: %s",
-                          host_cfg(g->c->h)->servers[g->b.idx[0]].name,
+                          host_cfg(g->c->h)->servers[g->hub->b.idx[0]].name,
                           st.error ? st.error : st.state);
     send_error(g, r->id, MCPH_RPC_INTERNAL_ERROR, why, NULL);
     free(why);
@@ -491,7 +636,12 @@ static void do_initialize(gw *g, rq *r, const cJSON *params) {
   g->elicitation =
       cJSON_IsObject(el) &&
       (!el->child || cJSON_GetObjectItemCaseSensitive(el, "form") != NULL);
-  if (!g->b.passthrough) {
+  g->elicit_url = cJSON_GetObjectItemCaseSensitive(el, "url") != NULL;
+  const cJSON *caps = cJSON_GetObjectItemCaseSensitive(params, "capabilities");
+  g->roots = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "roots"));
+  g->sampling =
+      cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "sampling"));
+  if (!g->hub->b.passthrough) {
     answer_initialize(r, params);
     g->initialized = true;
     rq_free(r);
@@ -500,7 +650,7 @@ static void do_initialize(gw *g, rq *r, const cJSON *params) {
   /* The backend's capabilities are the gateway's: it connects first. */
   r->init = cJSON_Duplicate(params, 1);
   r->waiter.ready = on_passthrough_ready;
-  mcp_client_use(g->c->mc, g->b.idx[0], &r->waiter);
+  mcp_client_use(g->c->mc, g->hub->b.idx[0], &r->waiter);
 }
 
 /* tools/call and prompts/get: a name of the gateway's to a backend's. */
@@ -514,15 +664,15 @@ static bool find_named(gw *g, rq *r, const char *what, const char *name,
     free(m);
     return false;
   }
-  if (g->b.passthrough) {
-    *idx = g->b.idx[0];
+  if (g->hub->b.passthrough) {
+    *idx = g->hub->b.idx[0];
     *item = xstrdup(name);
     *qualified = false;
     return true;
   }
   if (mcp_client_resolve_ref(g->c->mc, name, what, idx, item, qualified,
                              &err) != 0 ||
-      gw_backend_of(&g->b, *idx) < 0 || !*qualified) {
+      gw_backend_of(&g->hub->b, *idx) < 0 || !*qualified) {
     if (err.kind == MCP_ERR_NONE) {
       mcp_error_set(&err, MCP_ERR_NOT_FOUND, NULL,
                     "no %s \"%s\" (the gateway's names are "
@@ -608,7 +758,7 @@ static void do_resource(gw *g, rq *r, const char *method, const cJSON *params) {
     rq_free(r);
     return;
   }
-  long k = gw_resource_server(&g->b, uri);
+  long k = gw_resource_server(&g->hub->b, uri);
   if (k < 0) {
     cJSON *data = cJSON_CreateObject();
     cJSON_AddStringToObject(data, "uri", uri);
@@ -623,7 +773,7 @@ static void do_resource(gw *g, rq *r, const char *method, const cJSON *params) {
   bool read = strcmp(method, "resources/read") == 0;
   r->cut = read;
   start_op(r, &(mcp_call){.kind = read ? MCP_OP_READ : MCP_OP_REQUEST,
-                          .server = g->b.idx[k],
+                          .server = g->hub->b.idx[k],
                           .name = uri,
                           .method = method,
                           .arguments = params});
@@ -658,14 +808,15 @@ static void handle_request(gw *g, const char *method, const cJSON *id,
               strcmp(method + 10, "subscribe") == 0 ||
               strcmp(method + 10, "unsubscribe") == 0)) {
     do_resource(g, r, method, params);
-  } else if (strcmp(method, "logging/setLevel") == 0 && !g->b.passthrough) {
+  } else if (strcmp(method, "logging/setLevel") == 0 &&
+             !g->hub->b.passthrough) {
     /* The backends' level is --log-level's. */
     send_result(g, id, NULL);
     rq_free(r);
-  } else if (g->b.passthrough) {
+  } else if (g->hub->b.passthrough) {
     /* Anything else is the one backend's (completion/complete, ...). */
     start_op(r, &(mcp_call){.kind = MCP_OP_REQUEST,
-                            .server = g->b.idx[0],
+                            .server = g->hub->b.idx[0],
                             .method = method,
                             .arguments = params});
   } else {
@@ -691,8 +842,7 @@ static void on_cancelled(gw *g, const cJSON *params) {
   }
 }
 
-static void handle_line(void *ud, const char *line, size_t len) {
-  gw *g = ud;
+void gw_client_message(gw *g, const char *line, size_t len) {
   cJSON *msg = cJSON_ParseWithLength(line, len);
   if (!cJSON_IsObject(msg)) {
     send_error(g, NULL, msg ? MCPH_RPC_INVALID_REQUEST : MCPH_RPC_PARSE_ERROR,
@@ -733,147 +883,127 @@ out:
   cJSON_Delete(msg);
 }
 
-/* ---- the command ---- */
+/* ---- the gateway and its clients ---- */
 
-/* --server NAME... (each must be configured and may start), else every
- * server that may start. */
-static int choose_backends(cli *c, gw *g, char **names, size_t nnames) {
-  const config *cfg = host_cfg(c->h);
-  g->b.idx = xcalloc(cfg->nservers + 1, sizeof *g->b.idx);
-  for (size_t i = 0; i < nnames; i++) {
-    long k = cli_find_server(c, names[i]);
-    if (k < 0) {
-      cli_error(c, NULL,
-                "serve --server: no server named \"%s\" is "
-                "configured",
-                names[i]);
-      return EXIT_NOT_FOUND;
-    }
-    int rc = cli_check_startable(c, (size_t)k);
-    if (rc != EXIT_OK) {
-      return rc;
-    }
-    if (gw_backend_of(&g->b, (size_t)k) < 0) {
-      g->b.idx[g->b.n++] = (size_t)k;
-    }
+gw_hub *gw_hub_new(cli *c, gw_backends *b) {
+  gw_hub *hub = xcalloc(1, sizeof *hub);
+  hub->c = c;
+  hub->b = *b;
+  *b = (gw_backends){0};
+  hub->ready = xcalloc(hub->b.n, sizeof *hub->ready);
+  hub->listing = xcalloc(hub->b.n, sizeof *hub->listing);
+  /* The backends may ask the gateway's clients (on_backend_request). */
+  hub->caps = cJSON_CreateObject();
+  cJSON_AddObjectToObject(cJSON_AddObjectToObject(hub->caps, "elicitation"),
+                          "form");
+  cJSON_AddObjectToObject(hub->caps, "sampling");
+  if (!mcp_client_get_options(c->mc)->no_roots) {
+    cJSON_AddObjectToObject(hub->caps, "roots"); /* --no-roots: none */
   }
-  for (size_t i = 0; nnames == 0 && i < cfg->nservers; i++) {
-    if (cfg->servers[i].state == SERVER_ACTIVE) {
-      g->b.idx[g->b.n++] = i;
-    }
-  }
-  if (g->b.n == 0) {
-    cli_error(c, NULL, "serve: no configured server may start");
-    return EXIT_NOT_FOUND;
-  }
-  if (g->b.passthrough && (nnames != 1 || g->b.n != 1)) {
-    cli_error(c, NULL, "serve --passthrough needs exactly one --server NAME");
-    return EXIT_USAGE;
-  }
-  g->b.resources = xcalloc(g->b.n, sizeof *g->b.resources);
-  g->ready = xcalloc(g->b.n, sizeof *g->ready);
-  g->listing = xcalloc(g->b.n, sizeof *g->listing);
-  return EXIT_OK;
-}
-
-static int parse_args(cli *c, gw *g, int argc, char **argv, char ***names,
-                      size_t *nnames) {
-  bool stdio = false;
-  *names = xcalloc((size_t)argc + 1, sizeof **names);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--stdio") == 0) {
-      stdio = true;
-    } else if (strcmp(a, "--passthrough") == 0) {
-      g->b.passthrough = true;
-    } else if (strcmp(a, "--server") == 0 || strncmp(a, "--server=", 9) == 0) {
-      const char *v = a[8] == '=' ? a + 9 : i + 1 < argc ? argv[++i] : NULL;
-      if (!v || !*v) {
-        cli_error(c, NULL, "serve --server needs a configured server's name");
-        return EXIT_USAGE;
-      }
-      (*names)[(*nnames)++] = (char *)v;
-    } else if (strcmp(a, "--http") == 0) {
-      cli_error(c, NULL, "serve --http is not available yet; use --stdio");
-      return EXIT_USAGE;
-    } else {
-      cli_error(c, NULL,
-                "serve: unknown argument \"%s\"; try 'mcphost "
-                "serve --help'",
-                a);
-      return EXIT_USAGE;
-    }
-  }
-  if (!stdio) {
-    cli_error(c, NULL,
-              "serve needs --stdio (the MCP client talks to it "
-              "on stdin and stdout)");
-    return EXIT_USAGE;
-  }
-  return EXIT_OK;
-}
-
-/* The client closed its input, or can no longer be written to. */
-static void on_client_gone(void *ud) {
-  gw *g = ud;
-  g->eof = true;
-  /* Nobody is left to answer a permission question. */
-  while (g->asks) {
-    gw_ask *a = g->asks;
-    mcp_ask_answer_fn answer = a->answer;
-    void *token = a->token;
-    ask_unlink(g, a);
-    answer(token, false, "the gateway's client closed its input");
-  }
-  check_done(g);
-  if (g->ch.broken) {
-    g->done = true; /* answers cannot reach it */
-  }
-}
-
-int cmd_serve(cli *c, int argc, char **argv) {
-  gw g = {.c = c};
-  g.b.c = c;
-  g.ch = (gw_chan){
-      .c = c, .on_line = handle_line, .on_eof = on_client_gone, .ud = &g};
-  char **names = NULL;
-  size_t nnames = 0;
-  int rc = parse_args(c, &g, argc, argv, &names, &nnames);
-  if (rc == EXIT_OK) {
-    rc = choose_backends(c, &g, names, nnames);
-  }
-  if (rc != EXIT_OK) {
-    goto out;
-  }
-  g.asker = (mcp_asker){.start = ask_start, .cancel = ask_cancel, .ud = &g};
   /* A long-lived process: crashed backends are started again. */
   mcp_client_options o = *mcp_client_get_options(c->mc);
   o.keep = true;
+  o.capabilities = hub->caps;
   mcp_client_set_options(c->mc, &o);
-  mcp_client_on_notify(c->mc, on_notify, &g);
-  mcp_client_on_state(c->mc, on_state, &g);
-  gw_chan_open(&g.ch);
-  int run = host_run_until(c->h, &g.done, 0);
-  /* What is in flight ends now (answered as interrupted). */
-  mcp_client_cancel_all(c->mc);
-  while (g.reqs) { /* a passthrough initialize still waiting */
-    rq *r = g.reqs;
-    if (r->waiter.waiting) {
-      mcp_client_unwait(c->mc, &r->waiter);
+  mcp_client_on_notify(c->mc, on_notify, hub);
+  mcp_client_on_state(c->mc, on_state, hub);
+  mcp_client_on_request(c->mc, on_backend_request, hub);
+  return hub;
+}
+
+void gw_hub_free(gw_hub *hub) {
+  if (!hub) {
+    return;
+  }
+  while (hub->clients) {
+    gw_client_free(hub->clients);
+  }
+  mcp_client_on_notify(hub->c->mc, NULL, NULL);
+  mcp_client_on_state(hub->c->mc, NULL, NULL);
+  mcp_client_on_request(hub->c->mc, NULL, NULL);
+  mcp_client_options o = *mcp_client_get_options(hub->c->mc);
+  o.capabilities = NULL;
+  mcp_client_set_options(hub->c->mc, &o);
+  cJSON_Delete(hub->caps);
+  free(hub->ready);
+  free(hub->listing);
+  gw_backends_free(&hub->b);
+  free(hub);
+}
+
+gw *gw_client_new(gw_hub *hub, gw_send_fn send, void *ud) {
+  gw *g = xcalloc(1, sizeof *g);
+  g->c = hub->c;
+  g->hub = hub;
+  g->send = send;
+  g->send_ud = ud;
+  g->next = hub->clients;
+  hub->clients = g;
+  return g;
+}
+
+/* Refuses every question waiting for the client's answer. */
+static void refuse_asks(gw *g, const char *why) {
+  while (g->asks) {
+    gw_ask *a = g->asks;
+    if (a->fwd_id) {
+      /* A backend still waits: an elicitation is cancelled, the rest
+       * fail. */
+      cJSON *cancel = NULL;
+      if (a->fwd_elicit) {
+        cancel = cJSON_CreateObject();
+        cJSON_AddStringToObject(cancel, "action", "cancel");
+      }
+      mcp_client_answer(g->c->mc, a->fwd_idx, a->fwd_id, cancel,
+                        MCPH_RPC_INTERNAL_ERROR, why, NULL);
+      ask_unlink(g, a);
+      continue;
     }
-    rq_free(r);
+    mcp_ask_answer_fn answer = a->answer;
+    void *token = a->token;
+    ask_unlink(g, a);
+    answer(token, false, why);
   }
-  while (g.asks) {
-    ask_unlink(&g, g.asks);
+}
+
+void gw_client_end_input(gw *g, const char *why, void (*drained)(void *ud)) {
+  g->ending = true;
+  g->drained = drained;
+  /* Nobody is left to answer a question. */
+  refuse_asks(g, why);
+  check_done(g);
+}
+
+void gw_client_free(gw *g) {
+  g->drained = NULL;
+  for (rq *r = g->reqs; r; r = r->next) {
+    r->cancelled = true; /* nothing more is sent */
   }
-  gw_chan_close(&g.ch);
-  mcp_client_on_notify(c->mc, NULL, NULL);
-  mcp_client_on_state(c->mc, NULL, NULL);
-  rc = run == -2 ? EXIT_INTERRUPTED : EXIT_OK;
-out:
-  free(names);
-  free(g.ready);
-  free(g.listing);
-  gw_backends_free(&g.b);
-  return rc;
+  refuse_asks(g, "the gateway's client went away");
+  /* Each cancel ends its request (and frees it) before it returns. */
+  while (g->reqs) {
+    rq *r = g->reqs;
+    if (r->op) {
+      mcp_op_cancel(r->op);
+    } else if (r->parts && r->parts->op) {
+      mcp_op_cancel(r->parts->op);
+    } else {
+      if (r->waiter.waiting) {
+        mcp_client_unwait(g->c->mc, &r->waiter);
+      }
+      while (r->parts) { /* parts that never started an operation */
+        rq_part *part = r->parts;
+        r->parts = part->next;
+        free(part);
+      }
+      rq_free(r);
+    }
+  }
+  for (gw **p = &g->hub->clients; *p; p = &(*p)->next) {
+    if (*p == g) {
+      *p = g->next;
+      break;
+    }
+  }
+  free(g);
 }

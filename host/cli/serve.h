@@ -1,7 +1,9 @@
 /* mcphost serve: the gateway, one MCP server in front of the configured
- * ones (docs/gateway.md). serve.c owns the requests in flight, the
- * methods and what is forwarded; serve_channel.c the JSON-RPC lines on
- * stdin and stdout; serve_items.c turns a backend's items into the
+ * ones (docs/gateway.md). serve.c owns the gateway's clients, their
+ * requests in flight, the methods and what is forwarded, whatever the
+ * framing; serve_cmd.c the command; serve_channel.c the JSON-RPC lines
+ * on stdin and stdout (--stdio); serve_http*.c the streamable HTTP
+ * server (--http); serve_items.c turns a backend's items into the
  * gateway's (names, descriptions, the IDE rule) and finds the backend of
  * a name or URI. Loop thread only. */
 #ifndef MCPHOST_CLI_SERVE_H
@@ -45,6 +47,54 @@ long gw_backend_of(const gw_backends *b, size_t idx);
  * backend that declared resources; -1. */
 long gw_resource_server(const gw_backends *b, const char *uri);
 void gw_backends_free(gw_backends *b);
+
+/* ---- serve.c: the gateway, whatever carries its messages ---- */
+
+/* The gateway: its backends and its clients. */
+typedef struct gw_hub gw_hub;
+/* One client of the gateway (the stdio one, or an HTTP session): its
+ * initialize, its requests in flight, the questions put to it. */
+typedef struct gw gw;
+
+/* How a framing hands a message (taken) to its client. `req` (borrowed)
+ * is the id of the client's request the message belongs to (its answer,
+ * its progress, a question asked for it), or NULL (list_changed,
+ * logging): streamable HTTP sends it on that request's stream. */
+typedef void (*gw_send_fn)(void *ud, cJSON *msg, const cJSON *req);
+
+/* The gateway over the backends `b` (its contents taken, `b` zeroed):
+ * backends kept connected and restarted after a crash, their
+ * notifications and state changes passed to every client. */
+gw_hub *gw_hub_new(cli *c, gw_backends *b);
+/* Frees every client (gw_client_free), then the gateway. */
+void gw_hub_free(gw_hub *hub);
+
+/* A new client whose messages go out through send(ud, ...). */
+gw *gw_client_new(gw_hub *hub, gw_send_fn send, void *ud);
+/* One JSON-RPC message from the client (`len` bytes, not necessarily
+ * NUL-terminated): answered through send, now or later. */
+void gw_client_message(gw *g, const char *json, size_t len);
+/* The client sends nothing more: what is in flight is still answered,
+ * the questions waiting for it are refused with `why`; drained(ud) is
+ * called once nothing is in flight (maybe before this returns). */
+void gw_client_end_input(gw *g, const char *why, void (*drained)(void *ud));
+/* The client is gone: its requests are cancelled (the backends' too)
+ * without an answer, its questions refused, and `g` freed. */
+void gw_client_free(gw *g);
+
+/* ---- serve_http.c: --http, streamable HTTP (2025-11-25) ---- */
+
+typedef struct gw_http_opts {
+  const char *listen;     /* --http HOST:PORT (port 0: any free one) */
+  const char *token_file; /* --token-file F, or NULL */
+  bool new_token;         /* --token: a new token, printed on stderr */
+  const char **origins;   /* --allow-origin ORIGIN... (borrowed) */
+  size_t norigins;
+} gw_http_opts;
+/* Serves `hub` over streamable HTTP on o->listen until a signal: one
+ * session (gw_client) per client. Says the address it listens on (and a
+ * new token) on stderr. Returns the command's exit code. */
+int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o);
 
 /* serve_channel.c: the channel to the client, JSON-RPC lines on stdin
  * and stdout. The caller fills c, on_line, on_eof and ud. */

@@ -55,7 +55,13 @@ static void add_named(const gw_backends *b, size_t k, bool tools,
     if (!name || (tools && !name_tool_model_visible(sc->type, name))) {
       continue;
     }
-    cJSON_AddItemToArray(out, item_copy(b, it, q));
+    cJSON *o = item_copy(b, it, q);
+    if (tools && !b->passthrough) {
+      /* A tool that runs as a task is followed by the gateway's pipeline
+       * (mcp/tasks.h): to its client it is a plain call. */
+      cJSON_DeleteItemFromObjectCaseSensitive(o, "execution");
+    }
+    cJSON_AddItemToArray(out, o);
   }
   name_list_free(names, n);
 }

@@ -49,6 +49,8 @@ static const shell_command commands[] = {
      "completion/complete of an argument"},
     {"subscribe", cmd_subscribe, "SERVER URI [--read]",
      "print resources/updated until Ctrl-C"},
+    {"task", cmd_task, "status|result|cancel SERVER ID",
+     "a task started with call --detach"},
     {"help", NULL, "", "this text"},
     {"exit", NULL, "[CODE]", "leave the shell (also quit, Ctrl-D)"},
     {"quit", NULL, "[CODE]", NULL},

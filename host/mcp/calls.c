@@ -16,6 +16,7 @@
 #include "mcp/names.h"
 #include "mcp/signature.h"
 #include "mcp/suggest.h"
+#include "mcp/tasks.h"
 #include "safety/sanitize.h"
 
 #define CALL_ATTEMPTS 3
@@ -48,6 +49,11 @@ struct mcp_op {
   bool confirming;
   cJSON *held_result;
   mcp_error held_err;
+  /* A call that runs as a task (tasks.h): its follower once created;
+   * `phase` names the request a follower's answer came from. */
+  bool tasked;
+  task_follow *follow;
+  const char *phase;
   bool cancelled;
   bool finished;
   bool *live;                 /* mcp_client_start's: cleared when done runs */
@@ -140,6 +146,9 @@ static const char *server_name(const mcp_op *op) {
 /* ---- requests ---- */
 
 static const char *op_method(const mcp_op *op) {
+  if (op->phase) {
+    return op->phase;
+  }
   switch (op->call.kind) {
   case MCP_OP_CALL_TOOL: return "tools/call";
   case MCP_OP_GET_PROMPT: return "prompts/get";
@@ -160,7 +169,7 @@ static const cJSON *find_named(const mcp_op *op, const cJSON *items);
 static bool needs_confirming(const mcp_op *op, const cJSON *result,
                              const mcp_error *e) {
   if (op->call.kind != MCP_OP_CALL_TOOL || op->call.qualified ||
-      op->confirming) {
+      op->confirming || op->phase) {
     return false;
   }
   if (e) {
@@ -261,10 +270,20 @@ static void suggest_uris(mcp_op *op) {
                op->mc->opt.request_timeout_ms, on_uris, op);
 }
 
+static void follow_task(mcp_op *op, const cJSON *task, int64_t call_id);
+
 static void on_answer(void *ud, cJSON *result, const rpc_error *err,
                       bool *take) {
   mcp_op *op = ud;
+  int64_t call_id = op->request_id;
   op->request_id = 0;
+  const cJSON *task = !err && op->tasked && !op->phase && !op->call.detach
+                          ? task_of_result(result)
+                          : NULL;
+  if (task) {
+    follow_task(op, task, call_id);
+    return;
+  }
   if (!err) {
     *take = true;
     if (needs_confirming(op, result, NULL)) {
@@ -313,6 +332,11 @@ static void on_answer(void *ud, cJSON *result, const rpc_error *err,
     break;
   }
   case RPC_ERR_TIMEOUT:
+    if (op->phase && strcmp(op->phase, "task") == 0) {
+      /* The follower's deadline says what stayed the same (tasks.h). */
+      mcp_error_set(&e, kind, name, "server \"%s\": %s", name, err->message);
+      break;
+    }
     mcp_error_set(&e, kind, name, "server \"%s\": %s timed out after %llu ms",
                   name, method,
                   (unsigned long long)(op->call.kind == MCP_OP_CALL_TOOL
@@ -367,6 +391,7 @@ static void send_request(mcp_op *op, const char *method, cJSON *params) {
                         .raw_result = op->call.raw_result,
                         .kind = strcmp(method, "tools/call") == 0 ||
                                         strcmp(method, "resources/read") == 0 ||
+                                        strcmp(method, "tasks/result") == 0 ||
                                         strcmp(method, "prompts/get") == 0
                                     ? SANITIZE_RESULT
                                     : SANITIZE_NAMES};
@@ -398,7 +423,39 @@ static void send_call(mcp_op *op) {
   cJSON *params = cJSON_CreateObject();
   cJSON_AddStringToObject(params, "name", op->real);
   add_arguments(op, params);
+  if (op->tasked) {
+    cJSON_AddItemToObject(params, "task", task_request_member());
+  }
   send_request(op, "tools/call", params);
+}
+
+/* ---- a task: followed to its result (tasks.h) ---- */
+
+static void on_task_status(void *ud, const cJSON *task) {
+  mcp_op *op = ud;
+  if (op->cb.task) {
+    op->cb.task(op->cb.ud, task);
+  }
+}
+
+static void on_task_done(void *ud, const char *method, cJSON *result,
+                         const rpc_error *err, bool *take) {
+  mcp_op *op = ud;
+  op->follow = NULL; /* freed after this returns */
+  op->phase = method;
+  on_answer(op, result, err, take);
+}
+
+static void follow_task(mcp_op *op, const cJSON *task, int64_t call_id) {
+  task_follow_cb cb = {.status = on_task_status,
+                       .progress = op->cb.progress ? on_progress : NULL,
+                       .done = on_task_done,
+                       .ud = op,
+                       .cancel_on_deadline =
+                           op->call.kind == MCP_OP_CALL_TOOL};
+  op->follow = task_follow_start(
+      op->s, task, call_id, op->mc->opt.request_timeout_ms,
+      op->mc->opt.tool_timeout_ms, op->mc->opt.tool_timeout_ms, &cb);
 }
 
 /* ---- -32042: the URL elicitations, then the call again ---- */
@@ -736,7 +793,8 @@ static void on_tools(mcp_waiter *w, session *s) {
     finish(op, cJSON_Duplicate(t, 1), NULL);
     return;
   }
-  if (!t && !op->call.qualified && op->call.kind == MCP_OP_CALL_TOOL) {
+  if (!t && !op->call.qualified && op->call.kind == MCP_OP_CALL_TOOL &&
+      !op->call.task && !op->call.detach) {
     /* SERVER/TOOL of a tool not listed: called as named, its words by the
      * rule without a schema. */
     op->real = xstrdup(op->name);
@@ -753,9 +811,18 @@ static void on_tools(mcp_waiter *w, session *s) {
     return;
   }
   take_item(op, t);
-  if (apply_schema(op, t) == 0) {
-    check_permission(op);
+  if (apply_schema(op, t) != 0) {
+    return;
   }
+  char *why = NULL;
+  int wanted = task_wanted(s, t, op->call.task || op->call.detach, &why);
+  if (wanted < 0) {
+    fail(op, MCP_ERR_USAGE, "%s", why);
+    free(why);
+    return;
+  }
+  op->tasked = wanted == 1;
+  check_permission(op);
 }
 
 static void send_prompt(mcp_op *op) {
@@ -820,6 +887,7 @@ static const list_kind *list_kind_of(const char *key) {
       {"resources", "resources/list", "resources"},
       {"resourceTemplates", "resources/templates/list", "resources"},
       {"prompts", "prompts/list", "prompts"},
+      {"tasks", "tasks/list", "tasks"},
   };
   for (size_t i = 0; key && i < sizeof kinds / sizeof kinds[0]; i++) {
     if (strcmp(kinds[i].key, key) == 0) {
@@ -845,8 +913,10 @@ static void on_connected(mcp_waiter *w, session *s) {
       mcp_client_want_tools(op->mc, op->call.server, &op->w);
       return;
     }
-    if (op->words || op->call.check_arguments) {
-      /* The schema, when the server lists the tool, gives the types. */
+    if (op->words || op->call.check_arguments || op->call.task ||
+        op->call.detach || session_has_capability(s, "tasks")) {
+      /* The schema, when the server lists the tool, gives the types; the
+       * tool's execution member whether it runs as a task. */
       op->w.ready = on_tools;
       mcp_client_want_tools(op->mc, op->call.server, &op->w);
       return;
@@ -861,6 +931,13 @@ static void on_connected(mcp_waiter *w, session *s) {
     op->w.ready = on_tools;
     mcp_client_want_tools(op->mc, op->call.server, &op->w);
     return;
+  case MCP_OP_TASK_RESULT: {
+    cJSON *task = cJSON_CreateObject();
+    cJSON_AddStringToObject(task, "taskId", op->name);
+    follow_task(op, task, 0);
+    cJSON_Delete(task);
+    return;
+  }
   case MCP_OP_GET_PROMPT:
     if (op->call.resolved) {
       op->real = xstrdup(op->name);
@@ -877,8 +954,8 @@ static void on_connected(mcp_waiter *w, session *s) {
     const list_kind *k = list_kind_of(op->name);
     if (!k) {
       fail(op, MCP_ERR_USAGE,
-           "cannot list \"%s\": tools, resources, resourceTemplates or "
-           "prompts",
+           "cannot list \"%s\": tools, resources, resourceTemplates, "
+           "prompts or tasks",
            op->name);
       return;
     }
@@ -964,6 +1041,21 @@ void mcp_op_cancel(mcp_op *op) {
     return;
   }
   op->cancelled = true;
+  if (op->follow) {
+    /* A call's task is cancelled on the server; a task resumed with
+     * TASK_RESULT was left running on purpose, and stays so. */
+    bool cancel = op->call.kind == MCP_OP_CALL_TOOL;
+    char *id = xstrdup(task_follow_id(op->follow));
+    task_follow_stop(op->follow, cancel);
+    op->follow = NULL;
+    mcp_error e = {0};
+    mcp_error_set(&e, MCP_ERR_INTERRUPTED, server_name(op),
+                  "server \"%s\": task %s interrupted%s", server_name(op), id,
+                  cancel ? "; tasks/cancel sent" : " (it keeps running)");
+    free(id);
+    finish(op, NULL, &e);
+    return;
+  }
   if (op->request_id > 0 && op->s) {
     rpc_cancel(op->s->rpc, op->request_id, "interrupted by the user");
     return; /* on_answer finishes it */

@@ -6,6 +6,9 @@
  *                   -> tools/call with progress -> on -32042 the URL
  *                   elicitations (a feature plugin) and the call again, at
  *                   most 3 times in all.
+ *                   A tool whose execution.taskSupport is "required" (or
+ *                   "optional" with `task`) goes as a task, followed with
+ *                   tasks/get to tasks/result (mcp/tasks.h).
  *   prompts/get:    connect -> find the prompt by listing -> prompts/get.
  *   resources/read, a list, any other request: connect -> the request.
  *
@@ -33,8 +36,10 @@ typedef enum mcp_op_kind {
                          "resourceTemplates", "prompts", as
                          {NAME: [...]} (each page, in order) */
   MCP_OP_REQUEST,     /* `method` with `arguments` as its params */
-  MCP_OP_FIND_TOOL    /* the tool's declaration from the tool list (kept
+  MCP_OP_FIND_TOOL,   /* the tool's declaration from the tool list (kept
                          as tools/call keeps it: client.h) */
+  MCP_OP_TASK_RESULT  /* the task `name` (its id) followed to its end, as
+                         a call's task is (mcp/tasks.h): its result */
 } mcp_op_kind;
 
 /* A question for the front end: may this tool call run? */
@@ -89,6 +94,14 @@ typedef struct mcp_call {
   /* LIST: a server that did not declare the kind's capability answers
    * {NAME: null} without being asked (else it is asked all the same). */
   bool if_declared;
+  /* CALL_TOOL: a tool whose task support is "optional" goes as a task
+   * too (a tool that takes no task is then a usage error). */
+  bool task;
+  /* CALL_TOOL: the call ends once the server created the task, with the
+   * CreateTaskResult ({"task": {"taskId": ...}}) as the result; the task
+   * is then the server's (MCP_OP_TASK_RESULT, tasks/get, tasks/cancel
+   * finish it later). Implies `task`. */
+  bool detach;
 } mcp_call;
 
 typedef struct mcp_call_callbacks {
@@ -101,7 +114,15 @@ typedef struct mcp_call_callbacks {
   /* The tool or prompt was found: its declaration (borrowed for the
    * call). May be NULL. */
   void (*resolved)(void *ud, const cJSON *item);
+  /* A call that runs as a task (and TASK_RESULT): the Task object
+   * (taskId, status, statusMessage...) each time its status or message
+   * changed, borrowed for the call. May be NULL. */
+  void (*task)(void *ud, const cJSON *task);
 } mcp_call_callbacks;
+
+/* A tools/list item's execution.taskSupport: "required", "optional" or
+ * "forbidden" (also for a missing or unknown value). Static strings. */
+const char *mcp_tool_task_support(const cJSON *tool);
 
 /* Starts an operation. Returns it, or NULL when `done` has run already
  * (the answer was known at once). The strings of `call` are copied. */
@@ -111,7 +132,8 @@ mcp_op *mcp_client_start(mcp_client *mc, const mcp_call *call,
  * messages while it runs ("still running"). */
 size_t mcp_op_server(const mcp_op *op);
 /* Ends the operation as interrupted: what it was waiting for is
- * withdrawn (a request is cancelled on the wire); `done` runs before
+ * withdrawn (a request is cancelled on the wire, a call's task gets
+ * tasks/cancel; a TASK_RESULT's task is left running); `done` runs before
  * this returns. */
 void mcp_op_cancel(mcp_op *op);
 

@@ -147,6 +147,29 @@ void mcp_client_on_state(mcp_client *mc, mcp_state_fn fn, void *ud) {
   mc->state_changed_ud = ud;
 }
 
+static bool on_request(void *ud, session *s, const char *method,
+                       const cJSON *params, const cJSON *id) {
+  mcp_client *mc = ud;
+  size_t idx = (size_t)(s->cfg - mc->h->cfg.servers);
+  return mc->request && mc->request(mc->request_ud, idx, method, params, id);
+}
+
+void mcp_client_on_request(mcp_client *mc, mcp_request_fn fn, void *ud) {
+  mc->request = fn;
+  mc->request_ud = ud;
+}
+
+void mcp_client_answer(mcp_client *mc, size_t idx, const cJSON *id,
+                       cJSON *result, int code, const char *message,
+                       const cJSON *data) {
+  session *s = idx < mcp_client_nservers(mc) ? mcp_client_peek(mc, idx) : NULL;
+  if (!s) {
+    cJSON_Delete(result);
+    return;
+  }
+  session_answer(s, id, result, code, message, data);
+}
+
 session *mcp_client_session(mcp_client *mc, size_t idx) {
   ensure_slots(mc);
   client_slot *slot = &mc->slots[idx];
@@ -171,6 +194,11 @@ session *mcp_client_session(mcp_client *mc, size_t idx) {
   s->on_state_ud = mc;
   s->on_notify = on_notify;
   s->on_notify_ud = mc;
+  s->on_request = on_request;
+  s->on_request_ud = mc;
+  if (mc->opt.capabilities) {
+    s->extra_caps = cJSON_Duplicate(mc->opt.capabilities, 1);
+  }
   slot->s = s;
   return s;
 }
@@ -613,6 +641,7 @@ void mcp_client_shutdown(mcp_client *mc) {
       continue;
     }
     s->on_notify = NULL;
+    s->on_request = NULL;
     s->on_state = NULL;
     if (s->transport_started && !s->transport_closed) {
       s->on_state = on_closed;

@@ -41,6 +41,10 @@ typedef struct mcp_client_options {
   /* How long a tool list resolves names (ms); it is also dropped on
    * notifications/tools/list_changed and when the connection ends. */
   uint64_t list_cache_ttl_ms;
+  /* Capabilities every new connection declares beside the core's and
+   * the feature plugins' (a front end that answers the servers' own
+   * requests, mcp_client_on_request); borrowed, copied per session. */
+  const cJSON *capabilities;
 } mcp_client_options;
 
 /* A plugin command's run (mcph.command/1): the servers service's finish()
@@ -119,6 +123,22 @@ void mcp_client_on_notify(mcp_client *mc, mcp_notify_fn fn, void *ud);
  * the change. NULL: none. */
 typedef void (*mcp_state_fn)(void *ud, size_t idx);
 void mcp_client_on_state(mcp_client *mc, mcp_state_fn fn, void *ud);
+
+/* A server's own request (elicitation/create, roots/list,
+ * sampling/createMessage...; not ping), with its config index, offered
+ * to the front end before the library and the feature plugins: return
+ * true to take it and answer with mcp_client_answer (now or later);
+ * false: it is answered as without the hook. `params` and `id` are
+ * borrowed for the call. NULL: none. */
+typedef bool (*mcp_request_fn)(void *ud, size_t idx, const char *method,
+                               const cJSON *params, const cJSON *id);
+void mcp_client_on_request(mcp_client *mc, mcp_request_fn fn, void *ud);
+/* Answers server `idx`'s request `id` that the hook took: `result`
+ * (taken), or when NULL the JSON-RPC error `code`, `message`, `data`
+ * (borrowed, may be NULL). Dropped when that connection is gone. */
+void mcp_client_answer(mcp_client *mc, size_t idx, const cJSON *id,
+                       cJSON *result, int code, const char *message,
+                       const cJSON *data);
 
 /* Gives the servers (`only` < 0: every one) new roots (a roots/list
  * "roots" array, borrowed): their next connections use them, and the

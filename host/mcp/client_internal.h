@@ -39,6 +39,8 @@ struct mcp_client {
   void *notify_ud;
   mcp_state_fn state_changed;
   void *state_changed_ud;
+  mcp_request_fn request;
+  void *request_ud;
   struct mcp_op *ops; /* live operations (calls.c) */
   bool shut;          /* mcp_client_shutdown ran: no new sessions */
 };

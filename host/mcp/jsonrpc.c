@@ -41,7 +41,16 @@ struct rpc {
   int64_t next_id;
   size_t npending;
   pending *buckets[NBUCKETS];
+  struct progress_watch *watches; /* rpc_watch_progress */
 };
+
+/* Progress for a request already answered (a task's tools/call). */
+typedef struct progress_watch {
+  int64_t id;
+  rpc_progress_fn fn;
+  void *ud;
+  struct progress_watch *next;
+} progress_watch;
 
 static pending **bucket(rpc *r, int64_t id) {
   return &r->buckets[(uint64_t)id & (NBUCKETS - 1)];
@@ -107,7 +116,29 @@ void rpc_free(rpc *r) {
   if (!r)
     return;
   rpc_fail_all(r, RPC_ERR_CLOSED, "connection closed");
+  while (r->watches) {
+    progress_watch *w = r->watches;
+    r->watches = w->next;
+    free(w);
+  }
   free(r);
+}
+
+void rpc_watch_progress(rpc *r, int64_t id, rpc_progress_fn fn, void *ud) {
+  progress_watch *w = xcalloc(1, sizeof *w);
+  *w = (progress_watch){.id = id, .fn = fn, .ud = ud, .next = r->watches};
+  r->watches = w;
+}
+
+void rpc_unwatch_progress(rpc *r, int64_t id) {
+  for (progress_watch **pp = &r->watches; *pp; pp = &(*pp)->next) {
+    if ((*pp)->id == id) {
+      progress_watch *w = *pp;
+      *pp = w->next;
+      free(w);
+      return;
+    }
+  }
 }
 
 size_t rpc_pending_count(const rpc *r) { return r->npending; }
@@ -535,8 +566,16 @@ static void route_progress(rpc *r, const cJSON *params) {
   const cJSON *tok = cJSON_GetObjectItemCaseSensitive(params, "progressToken");
   int64_t id;
   pending *p;
-  if (!parse_id(tok, &id) || !(p = pending_find(r, id)) || !p->on_progress)
+  if (!parse_id(tok, &id))
+    return; /* a token we never sent */
+  if (!(p = pending_find(r, id)) || !p->on_progress) {
+    for (const progress_watch *w = r->watches; w; w = w->next)
+      if (w->id == id) {
+        w->fn(w->ud, params);
+        return;
+      }
     return; /* progress after the result, or for a token we never sent */
+  }
   if (p->progress_resets_deadline && p->timer && !r->paused) {
     /* A long call that reports progress is alive: give it a new
      * deadline rather than killing it. */

@@ -92,6 +92,12 @@ void rpc_free(rpc *r);
  * `done` has not been called and will not be. */
 int64_t rpc_request(rpc *r, const char *method, cJSON *params,
                     const rpc_request_opts *opts, rpc_done_fn done);
+/* Keeps routing notifications/progress whose token is the id of request
+ * `id`, already answered, to `fn` (a task-augmented tools/call: the
+ * task's progress comes under the call's token) until
+ * rpc_unwatch_progress or rpc_free. */
+void rpc_watch_progress(rpc *r, int64_t id, rpc_progress_fn fn, void *ud);
+void rpc_unwatch_progress(rpc *r, int64_t id);
 /* Sends a notification; `params` (may be NULL) is taken. */
 int rpc_notify(rpc *r, const char *method, cJSON *params);
 /* Cancels a pending request: sends notifications/cancelled with `reason`

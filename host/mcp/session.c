@@ -319,6 +319,9 @@ static void on_request(void *ud, const char *method, const cJSON *params,
   (void)params;
   if (strcmp(method, "ping") == 0) {
     rpc_respond(s->rpc, id, cJSON_CreateObject());
+  } else if (s->on_request &&
+             s->on_request(s->on_request_ud, s, method, params, id)) {
+    /* the front end answers it (session_answer) */
   } else if (strcmp(method, "roots/list") == 0 && s->roots_declared) {
     rpc_respond(s->rpc, id, roots_result(s));
   } else if (features_request(s, method, params, id)) {
@@ -328,6 +331,20 @@ static void on_request(void *ud, const char *method, const cJSON *params,
              "server asked for unsupported method %s", method);
     rpc_respond_error(s->rpc, id, MCPH_RPC_METHOD_NOT_FOUND,
                       "Method not found");
+  }
+}
+
+void session_answer(session *s, const cJSON *id, cJSON *result, int code,
+                    const char *message, const cJSON *data) {
+  if (!s->rpc || s->transport_closed) {
+    cJSON_Delete(result);
+    return;
+  }
+  if (result) {
+    rpc_respond(s->rpc, id, result);
+  } else {
+    rpc_respond_error_data(s->rpc, id, code, message,
+                           data ? cJSON_Duplicate(data, 1) : NULL);
   }
 }
 
@@ -577,11 +594,21 @@ static cJSON *initialize_params(session *s) {
   cJSON *p = cJSON_CreateObject();
   cJSON_AddStringToObject(p, "protocolVersion", mcp_protocol_latest());
   cJSON *caps = cJSON_AddObjectToObject(p, "capabilities");
-  s->roots_declared = s->roots != NULL;
+  /* A front end that answers roots/list itself declares roots in
+   * extra_caps; without its answer the session gives its own (none). */
+  bool front_end_roots =
+      cJSON_GetObjectItemCaseSensitive(s->extra_caps, "roots") != NULL;
+  s->roots_declared = s->roots != NULL || front_end_roots;
   if (s->roots) {
     /* listChanged: session_set_roots tells the server of a new set. */
     cJSON *roots = cJSON_AddObjectToObject(caps, "roots");
     cJSON_AddBoolToObject(roots, "listChanged", true);
+  }
+  for (const cJSON *c = s->extra_caps ? s->extra_caps->child : NULL; c;
+       c = c->next) {
+    if (!cJSON_GetObjectItemCaseSensitive(caps, c->string)) {
+      cJSON_AddItemToObject(caps, c->string, cJSON_Duplicate(c, 1));
+    }
   }
   features_add_capabilities(s->h, caps);
   cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
@@ -827,6 +854,7 @@ void session_free(session *s) {
   cJSON_Delete(s->server_caps);
   cJSON_Delete(s->server_info);
   cJSON_Delete(s->roots);
+  cJSON_Delete(s->extra_caps);
   if (s->server_log)
     fclose(s->server_log);
   features_session_gone(s);
@@ -852,7 +880,8 @@ static const char *needed_capability(const char *method) {
              {"resources/", "resources"},
              {"prompts/", "prompts"},
              {"completion/", "completions"},
-             {"logging/", "logging"}};
+             {"logging/", "logging"},
+             {"tasks/", "tasks"}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (str_starts(method, map[i].prefix))
       return map[i].cap;

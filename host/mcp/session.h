@@ -73,6 +73,16 @@ struct session {
   void (*on_notify)(void *ud, session *s, const char *method,
                     const cJSON *params);
   void *on_notify_ud;
+  /* A request from the server (not ping) a front end may take before
+   * the session and the feature plugins answer it: returns true when it
+   * took it (it answers with session_answer, now or later). May be
+   * NULL. */
+  bool (*on_request)(void *ud, session *s, const char *method,
+                     const cJSON *params, const cJSON *id);
+  void *on_request_ud;
+  /* Capabilities added to initialize's (owned, or NULL); the core's
+   * roots win, then these, then the feature plugins'. */
+  cJSON *extra_caps;
   char *log_level;   /* sent with logging/setLevel once connected, or NULL */
   FILE *server_log;  /* <logs>/<name>.log: the server's log messages */
   /* it could not be opened: said once, not tried again */
@@ -147,6 +157,12 @@ int session_list(session *s, const char *method, const char *key,
                  uint64_t timeout_ms, session_list_fn done, void *ud);
 
 const char *session_state_name(const session *s);
+
+/* Answers the server's request `id` (one on_request took): `result`
+ * (taken), or when NULL the JSON-RPC error `code`, `message` and `data`
+ * (borrowed, may be NULL). Dropped when the connection is gone. */
+void session_answer(session *s, const cJSON *id, cJSON *result, int code,
+                    const char *message, const cJSON *data);
 
 /* Gives the session its roots (a roots/list "roots" array; taken; NULL:
  * none, and the capability is not declared at the next initialize).

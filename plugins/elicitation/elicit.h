@@ -10,8 +10,7 @@
  *              turned into a value; answers checked
  *   tty.c      asking a person on /dev/tty, one line at a time, from the
  *              loop
- *   hook.c     running a hook command with JSON in and JSON out
- *   proc.c     splitting a command line, spawning, reaping on the loop
+ *   (running a hook command with JSON in and JSON out is common/hook.h's)
  *   url.c      URL mode safety: which URLs may be opened, and opening them
  *   text.c     server text made safe for a terminal
  * Memory: common/alloc.h (running out is fatal, as in the host).

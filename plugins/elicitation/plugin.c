@@ -81,30 +81,6 @@ int elicit_policy(elicit_plugin *pl, const char **hook) {
   return POLICY_DECLINE;
 }
 
-/* "60", "2.5", "1500ms", "30s": milliseconds, or the default. */
-static uint64_t hook_timeout(elicit_plugin *pl) {
-  const char *v = pl->svc->option(pl->host, "elicitation-hook-timeout");
-  if (!v || !*v)
-    return DEFAULT_HOOK_TIMEOUT_MS;
-  char *end = NULL;
-  double x = strtod(v, &end);
-  double scale = 1000.0;
-  if (end && strcmp(end, "ms") == 0)
-    scale = 1.0;
-  else if (end && (strcmp(end, "s") == 0 || *end == '\0'))
-    scale = 1000.0;
-  else
-    x = -1;
-  if (!(x > 0) || x * scale > 86400000.0) {
-    elicit_log(pl, MCPH_LOG_WARN, NULL,
-               "elicitation-hook-timeout \"%.40s\" is not a number of "
-               "seconds; using %d",
-               v, DEFAULT_HOOK_TIMEOUT_MS / 1000);
-    return DEFAULT_HOOK_TIMEOUT_MS;
-  }
-  return (uint64_t)(x * scale) ? (uint64_t)(x * scale) : 1;
-}
-
 static char *option_copy(elicit_plugin *pl, const char *name) {
   const char *v = pl->svc->option(pl->host, name);
   return v && *v ? xstrdup(v) : NULL;
@@ -214,7 +190,9 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
   e->hook = hook ? xstrdup(hook) : NULL;
   e->hook_before = option_copy(pl, "elicitation-hook-before");
   e->hook_after = option_copy(pl, "elicitation-hook-after");
-  e->hook_timeout_ms = hook_timeout(pl);
+  e->hook_timeout_ms =
+      hook_timeout_option(pl->host, pl->svc, "elicitation-hook-timeout",
+                          DEFAULT_HOOK_TIMEOUT_MS, ELICIT_ID);
 
   char why[600];
   cJSON *params = cJSON_Parse(params_json);

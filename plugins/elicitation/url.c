@@ -26,7 +26,8 @@
 #include "browser.h"
 #include "elicit.h"
 #include "icu_dl.h"
-#include "proc.h"
+#include "proc_spawn.h"
+#include "proc_watch.h"
 
 /* libcurl's soname since 7.16; its URL API is all this file uses. (Tests
  * define another to see what happens when it is missing.) */

@@ -6,27 +6,14 @@
 # start: names as `tools` prints them, calls through the pipeline (a deny
 # rule, an "ask" refused without elicitation and put to the client with
 # it), resources, templates, prompts, progress, cancellation forwarded to
-# the backend, list_changed on a changed list and on a crash, JSON-RPC
+# the backend, list_changed on a changed list and on a crash, a backend's
+# own elicitation, roots/list and sampling forwarded to the client, JSON-RPC
 # error codes, protocol versions, --passthrough.
 . "$(dirname "$0")/lib.sh"
 
-[ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
-command -v node >/dev/null || skip_test "no node for the TS SDK client"
-PY=$(command -v python3) || skip_test "no python3 for the probe server"
-
-mkdir -p "$XDG_CONFIG_HOME/mcphost"
-chmod 700 "$XDG_CONFIG_HOME" "$XDG_CONFIG_HOME/mcphost"
-printf '%s\n' '{"permissions": {"deny": ["mcp__demo__add"], "ask": ["mcp__demo__fail"]}}' \
-  >"$XDG_CONFIG_HOME/mcphost/settings.json"
-chmod 600 "$XDG_CONFIG_HOME/mcphost/settings.json"
-
-C="$TMP/servers.json"
-config_file "$C" "{
-  \"demo\": {\"command\": \"$DEMO\"},
-  \"every\": {\"command\": \"node\", \"args\": [\"$EVERYTHING\", \"stdio\"]},
-  \"grow\": {\"command\": \"node\", \"args\": [\"$INTEROP/gateway_backend.mjs\"]},
-  \"probe\": {\"command\": \"$PY\", \"args\": [\"$SRCDIR/tests/servers/probe_server.py\"]},
-  \"bad\": {\"command\": \"$TMP/no-such-server\"}}"
+EXTRA=",
+  \"bad\": {\"command\": \"$TMP/no-such-server\"}"
+. "$(dirname "$0")/gateway_setup.sh"
 
 # client SCENARIO ARGS...: the SDK client plays SCENARIO against
 # mcphost ARGS; sets RC, OUT (its JSON) and ERR (the gateway's stderr).
@@ -86,6 +73,13 @@ client elicit-no --mcp-config "$C" serve --stdio --server demo
 expect "serve: a client that declines refuses the call" 0 \
   --jq '.ask.error.data.kind == "denied" and (.ask.error.message | contains("refused by the gateway'"'"'s client"))'
 
+client forward --mcp-config "$C" serve --stdio --server grow
+expect "serve: a backend's elicitation, roots/list and sampling reach the client that made the call, and its answers go back" 0 \
+  --jq '(.ask.text | fromjson) == {"action":"accept","content":{"name":"Ada (asked: Your name?)"}} and (.roots.text | fromjson) == ["file:///client/root"] and .sample.text == "hi from the client" and .seen == {"elicit":1,"roots":1,"sampling":1}'
+client forward-none --mcp-config "$C" serve --stdio --server grow
+expect "serve: a client without them: elicitation declined, the gateway's roots, no sampling" 0 \
+  --jq '(.ask.text | fromjson) == {"action":"decline"} and .roots.isError == false and (.roots.text | contains("client/root") | not) and .sample.isError == true and .seen == {"elicit":0,"roots":0,"sampling":0}'
+
 client passthrough --mcp-config "$C" serve --stdio --server demo --passthrough
 expect "serve --passthrough: the backend's names, info and capabilities" 0 \
   --jq '.server.name == "mcphost-demo" and .tools == ["echo","add","slow","image","fail"] and .echo == "Echo: hi" and .prompts == ["greet"] and .capabilities.logging == {}'
@@ -118,7 +112,7 @@ run --mcp-config "$C" serve --stdio --server nope
 expect "serve --server names a server that is not configured" 6 \
   --err 'no server named "nope" is configured'
 run --mcp-config "$C" serve
-expect "serve without --stdio says what it needs" 2 --err "serve needs --stdio"
+expect "serve without --stdio or --http says what it needs" 2 --err "serve needs either --stdio"
 
 printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' |
   "$MCPHOST" --mcp-config "$C" serve --stdio --server bad --passthrough >"$TMP/out" 2>"$TMP/err"

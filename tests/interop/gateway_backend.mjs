@@ -5,6 +5,8 @@
 //   grow ()          registers the tool "grown", answers "grown"
 //   wait ()          answers only when cancelled (then nothing goes back)
 //   cancelled ()     "yes" once a wait saw its request cancelled, else "no"
+//   ask, roots, sample ()  elicitation/create, roots/list,
+//                    sampling/createMessage to the client; answer what came
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 
@@ -26,5 +28,21 @@ server.registerTool("wait", { description: "Waits to be cancelled." },
   }));
 server.registerTool("cancelled", { description: "Whether a wait was cancelled." },
   async () => text(sawCancel ? "yes" : "no"));
+// The server's own requests while a call runs (forwarded by the gateway
+// to the client that made the call): each answers what it got.
+server.registerTool("ask", { description: "Elicits a name." }, async () =>
+  text(JSON.stringify(await server.server.elicitInput({
+    message: "Your name?",
+    requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+  }))));
+server.registerTool("roots", { description: "Lists the client's roots." }, async () =>
+  text(JSON.stringify((await server.server.listRoots()).roots.map((r) => r.uri))));
+server.registerTool("sample", { description: "Asks for a completion." }, async () => {
+  const r = await server.server.createMessage({
+    messages: [{ role: "user", content: { type: "text", text: "Say hi" } }],
+    maxTokens: 10,
+  });
+  return text(r.content.text);
+});
 
 await server.connect(new StdioServerTransport());

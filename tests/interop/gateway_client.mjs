@@ -1,12 +1,19 @@
-// The TS SDK's client against `mcphost serve --stdio` (test_serve.sh):
+// The TS SDK's client against `mcphost serve` (test_serve.sh,
+// test_serve_http.sh):
 //   node gateway_client.mjs SCENARIO MCPHOST ARGS...
-// runs mcphost ARGS (ending in "serve --stdio ...") as its server, plays
-// SCENARIO and prints what it saw as one JSON object. Waits are bounded
-// by counts, never by how long something took.
+// runs mcphost ARGS (ending in "serve --stdio ...") as its server;
+//   node gateway_client.mjs SCENARIO http://127.0.0.1:PORT/mcp
+// talks streamable HTTP to a running `serve --http` (with the bearer
+// token in $GW_TOKEN, if set). Plays SCENARIO and prints what it saw as
+// one JSON object. Waits are bounded by counts, never by how long
+// something took.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   EmptyResultSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -33,10 +40,32 @@ async function until(cond) {
 }
 
 const elicit = scenario === "elicit-yes" || scenario === "elicit-no";
+// forward: the client offers elicitation, roots and sampling, and the
+// backend's own requests reach it; forward-none: it offers none of them.
+const forward = scenario === "forward";
 const client = new Client(
   { name: "gateway-test", version: "1.0.0" },
-  { capabilities: elicit ? { elicitation: { form: {} } } : {} },
+  {
+    capabilities: forward
+      ? { elicitation: { form: {} }, roots: { listChanged: true }, sampling: {} }
+      : elicit ? { elicitation: { form: {} } } : {},
+  },
 );
+const seen = { elicit: 0, roots: 0, sampling: 0 };
+if (forward) {
+  client.setRequestHandler(ElicitRequestSchema, (req) => {
+    seen.elicit++;
+    return { action: "accept", content: { name: `Ada (asked: ${req.params.message})` } };
+  });
+  client.setRequestHandler(ListRootsRequestSchema, () => {
+    seen.roots++;
+    return { roots: [{ uri: "file:///client/root", name: "client" }] };
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, () => {
+    seen.sampling++;
+    return { role: "assistant", content: { type: "text", text: "hi from the client" }, model: "m" };
+  });
+}
 let changed = 0;
 client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
   changed++;
@@ -50,7 +79,19 @@ if (elicit) {
       : { action: "decline" };
   });
 }
-await client.connect(new StdioClientTransport({ command, args, stderr: "inherit", env: process.env }));
+const http = command.startsWith("http://");
+const headers = process.env.GW_TOKEN ? { Authorization: `Bearer ${process.env.GW_TOKEN}` } : {};
+const transport = http
+  ? new StreamableHTTPClientTransport(new URL(command), { requestInit: { headers } })
+  : new StdioClientTransport({ command, args, stderr: "inherit", env: process.env });
+try {
+  await client.connect(transport);
+} catch (e) {
+  out.connect = { error: String(e.message || e), code: e.code };
+  process.stdout.write(JSON.stringify(out) + "\n");
+  process.exit(0);
+}
+out.session = http ? transport.sessionId ?? null : null;
 out.server = client.getServerVersion();
 out.capabilities = client.getServerCapabilities();
 
@@ -112,12 +153,24 @@ if (scenario === "main") {
     const r = await client.callTool({ name: "mcp__probe__die", arguments: { text: "bye" } })
       .then(() => "answered", (e) => error(e));
     const told = await until(() => changed > 0);
-    return { call: r, told };
+    // Reconnected on the next use: its tools are back.
+    const back = await until(async () =>
+      (await client.listTools()).tools.some((t) => t.name === "mcp__probe__die"));
+    return { call: r, told, back };
   });
 } else if (elicit) {
   await step("ask", async () =>
     text(await client.callTool({ name: "mcp__demo__fail", arguments: { reason: "r" } })));
   out.asked = asked;
+} else if (forward || scenario === "forward-none") {
+  const call = async (name) => {
+    const r = await client.callTool({ name, arguments: {} });
+    return { text: text(r), isError: r.isError ?? false };
+  };
+  await step("ask", () => call("mcp__grow__ask"));
+  await step("roots", () => call("mcp__grow__roots"));
+  await step("sample", () => call("mcp__grow__sample"));
+  out.seen = seen;
 } else if (scenario === "ide") {
   await step("tools", async () => (await client.listTools()).tools.map((t) => t.name));
   await step("hidden", () => client.callTool({ name: "mcp__ide__openFile", arguments: {} }));

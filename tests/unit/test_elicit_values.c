@@ -7,7 +7,7 @@
 #include "browser.h"
 #include "check.h"
 #include "elicit.h"
-#include "proc.h"
+#include "hook.h"
 #include "schema.h"
 
 static char why[600];
@@ -403,14 +403,14 @@ TEST(test_text_clean_shows_controls_and_invisibles_as_escapes) {
 }
 
 static char *joined(const char *cmd) {
-  char **argv = proc_split(cmd, why, sizeof why);
+  char **argv = hook_split(cmd, why, sizeof why);
   if (!argv)
     return NULL;
   static char buf[500];
   buf[0] = '\0';
   for (char **a = argv; *a; a++)
     snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "[%s]", *a);
-  proc_free_argv(argv);
+  hook_free_argv(argv);
   return buf;
 }
 
@@ -425,6 +425,21 @@ TEST(test_commands_split_like_a_shell_without_expansion) {
   CHECK_CONTAINS(why, "a quote is not closed");
   CHECK(joined("   ") == NULL);
   CHECK_CONTAINS(why, "the command is empty");
+}
+
+TEST(test_hook_timeouts_are_seconds_or_milliseconds) {
+  uint64_t ms = 7;
+  CHECK(hook_parse_timeout("60", &ms) == 0 && ms == 60000);
+  CHECK(hook_parse_timeout("2.5", &ms) == 0 && ms == 2500);
+  CHECK(hook_parse_timeout("30s", &ms) == 0 && ms == 30000);
+  CHECK(hook_parse_timeout("1500ms", &ms) == 0 && ms == 1500);
+  ms = 7;
+  CHECK(hook_parse_timeout("soon", &ms) == -1 && ms == 7);
+  CHECK(hook_parse_timeout("0", &ms) == -1 && ms == 7);
+  CHECK(hook_parse_timeout("-5", &ms) == -1 && ms == 7);
+  CHECK(hook_parse_timeout("5m", &ms) == -1 && ms == 7);
+  CHECK(hook_parse_timeout("90000", &ms) == -1 && ms == 7); /* over a day */
+  CHECK(hook_parse_timeout("", &ms) == -1 && ms == 7);
 }
 
 /* url_check: 0, the host as shown and the URL rebuilt from its parts
@@ -557,6 +572,7 @@ int main(void) {
       T(test_url_mode_answers_carry_no_content),
       T(test_text_clean_shows_controls_and_invisibles_as_escapes),
       T(test_commands_split_like_a_shell_without_expansion),
+      T(test_hook_timeouts_are_seconds_or_milliseconds),
       T(test_only_http_and_https_urls_with_a_host_may_be_opened),
       T(test_the_url_opened_is_rebuilt_from_its_parsed_parts),
       T(test_a_url_handed_to_a_shell_by_browser_carries_no_shell_syntax),

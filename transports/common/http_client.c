@@ -1,6 +1,8 @@
 /* Easy handles and failure classification; see http_client.h. */
 #include "http_client.h"
 
+#include "http_status.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,32 +91,7 @@ int http_client_code_for_status(long status) {
 }
 
 const char *http_client_reason(long status) {
-  switch (status) {
-  case 301: return "Moved Permanently";
-  case 302: return "Found";
-  case 303: return "See Other";
-  case 307: return "Temporary Redirect";
-  case 308: return "Permanent Redirect";
-  case 400: return "Bad Request";
-  case 401: return "Unauthorized";
-  case 403: return "Forbidden";
-  case 404: return "Not Found";
-  case 405: return "Method Not Allowed";
-  case 406: return "Not Acceptable";
-  case 408: return "Request Timeout";
-  case 409: return "Conflict";
-  case 410: return "Gone";
-  case 413: return "Content Too Large";
-  case 415: return "Unsupported Media Type";
-  case 422: return "Unprocessable Content";
-  case 429: return "Too Many Requests";
-  case 500: return "Internal Server Error";
-  case 501: return "Not Implemented";
-  case 502: return "Bad Gateway";
-  case 503: return "Service Unavailable";
-  case 504: return "Gateway Timeout";
-  default: return "";
-  }
+  return http_status_reason(status);
 }
 
 void http_client_excerpt(const char *s, size_t n, char *out, size_t size) {

@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "alloc.h"
-#include "proc.h"
+#include "proc_spawn.h"
+#include "proc_watch.h"
 
 /* After the hook exited, how long its stdout may stay open (a child it
  * left in the background may hold it) before its answer is taken as is. */
@@ -211,7 +212,7 @@ static void close_pair(int fds[2]) {
 hook_run *hook_start(const mcph_host *host, const char *command,
                      const char *input, uint64_t timeout_ms, hook_done_cb cb,
                      void *ud, char *why, size_t n) {
-  char **argv = proc_split(command, why, n);
+  char **argv = hook_split(command, why, n);
   if (!argv)
     return NULL;
   hook_run *r = xcalloc(1, sizeof *r);
@@ -259,7 +260,7 @@ hook_run *hook_start(const mcph_host *host, const char *command,
   r->out_fd = out[0];
   fcntl(r->in_fd, F_SETFL, fcntl(r->in_fd, F_GETFL) | O_NONBLOCK);
   fcntl(r->out_fd, F_SETFL, fcntl(r->out_fd, F_GETFL) | O_NONBLOCK);
-  proc_free_argv(argv);
+  hook_free_argv(argv);
   argv = NULL;
 
   if (host->fd_watch(host, r->out_fd, MCPH_FD_READ, on_out, r, &r->out_watch) !=
@@ -278,7 +279,7 @@ hook_run *hook_start(const mcph_host *host, const char *command,
 fail:
   close_pair(in);
   close_pair(out);
-  proc_free_argv(argv);
+  hook_free_argv(argv);
   run_free(r);
   return NULL;
 }

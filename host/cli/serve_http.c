@@ -1,0 +1,622 @@
+/* mcphost serve --http: the gateway over streamable HTTP (2025-11-25),
+ * a small HTTP/1.1 server on the host loop (serve_http.h).
+ *
+ * Life of a connection: accepted non-blocking and watched on the loop;
+ * requests are read (headers up to 16 KiB, a body up to 4 MiB, by
+ * Content-Length) and answered one at a time: the next request of a
+ * keep-alive connection is read only once the previous answer is out,
+ * so a client that stops reading holds only its own connection. Every
+ * request is checked (path /mcp, Host, Origin, the token, the protocol
+ * version, the session) before a session sees it. An SSE response
+ * (Connection: close) carries one stream of a session until the stream
+ * ends; what a client does not take waits in the connection's buffer up
+ * to OUT_CAP, beyond which the connection is dropped and the stream kept
+ * for resumption. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <mcphost/rpc.h>
+
+#include "cli/serve_http.h"
+#include "http_status.h"
+#include "mcp/protocol.h"
+
+#define HEAD_MAX (16u << 10)
+#define BODY_MAX (4u << 20)
+#define OUT_CAP (8u << 20)
+#define SESSIONS_MAX 256
+
+typedef struct srv {
+  gw_http http; /* first: the sessions' view */
+  cli *c;
+  const gw_http_opts *o;
+  char *token; /* NULL: none needed (loopback without a token) */
+  bool loopback;
+  unsigned port;
+  int fd;
+  loop_watch *w;
+  gw_conn *conns;
+} srv;
+
+struct gw_conn {
+  srv *s;
+  int fd;
+  loop_watch *w;
+  unsigned events; /* what w watches */
+  strbuf in, out;
+  size_t out_off;
+  bool sse;       /* an SSE response runs: the connection is its */
+  bool finishing; /* close once out is written */
+  bool last;      /* the request being answered is the connection's last */
+  bool closed;    /* freed on the next loop turn */
+  gw_stream *stream;
+  gw_conn *next;
+};
+
+/* One parsed request; the strings point into `head` (owned). */
+typedef struct http_req {
+  char *head;
+  const char *method, *target;
+  const char *host, *origin, *auth, *ctype, *accept, *session, *version,
+      *last_event_id;
+  size_t content_length;
+  bool has_length, chunked, close;
+} http_req;
+
+static void conn_flush(gw_conn *cn);
+
+static void conn_free_later(void *ud) {
+  gw_conn *cn = ud;
+  sb_free(&cn->in);
+  sb_free(&cn->out);
+  free(cn);
+}
+
+/* `delivered`: everything the connection was given went out. */
+static void conn_close(gw_conn *cn, bool delivered) {
+  if (cn->closed) {
+    return;
+  }
+  cn->closed = true;
+  loop *l = host_loop(cn->s->c->h);
+  if (cn->w) {
+    loop_unwatch(l, cn->w);
+    cn->w = NULL;
+  }
+  close(cn->fd);
+  for (gw_conn **p = &cn->s->conns; *p; p = &(*p)->next) {
+    if (*p == cn) {
+      *p = cn->next;
+      break;
+    }
+  }
+  gw_stream *st = cn->stream;
+  cn->stream = NULL;
+  if (st) {
+    gw_session_conn_gone(st, delivered);
+  }
+  /* Callers up the stack may still hold `cn`. */
+  if (loop_post(l, conn_free_later, cn) != 0) {
+    conn_free_later(cn);
+  }
+}
+
+void gw_conn_abort(gw_conn *cn) {
+  cn->stream = NULL;
+  conn_close(cn, false);
+}
+
+static void conn_watch(gw_conn *cn, unsigned events) {
+  if (!cn->closed && events != cn->events &&
+      loop_watch_update(host_loop(cn->s->c->h), cn->w, events) == 0) {
+    cn->events = events;
+  }
+}
+
+void gw_conn_write(gw_conn *cn, const char *data, size_t n) {
+  if (cn->closed) {
+    return;
+  }
+  if (cn->out.len - cn->out_off + n > OUT_CAP) {
+    /* A client that does not read: it loses this connection, not the
+     * gateway its loop. */
+    conn_close(cn, false);
+    return;
+  }
+  sb_add(&cn->out, data, n);
+  conn_flush(cn);
+}
+
+void gw_conn_respond(gw_conn *cn, int status, const char *ctype,
+                     const char *extra_headers, const char *body) {
+  strbuf b;
+  sb_init(&b);
+  size_t len = body ? strlen(body) : 0;
+  sb_printf(&b, "HTTP/1.1 %d %s\r\n", status, http_status_reason(status));
+  if (ctype) {
+    sb_printf(&b, "Content-Type: %s\r\n", ctype);
+  }
+  if (status != 204) {
+    sb_printf(&b, "Content-Length: %zu\r\n", len);
+  }
+  if (extra_headers) {
+    sb_adds(&b, extra_headers);
+  }
+  if (cn->finishing || cn->last) {
+    sb_adds(&b, "Connection: close\r\n");
+  }
+  sb_adds(&b, "\r\n");
+  if (body) {
+    sb_add(&b, body, len);
+  }
+  gw_conn_write(cn, b.data, b.len);
+  sb_free(&b);
+}
+
+void gw_conn_start_sse(gw_conn *cn, gw_stream *st, const char *session_id) {
+  cn->sse = true;
+  cn->stream = st;
+  char *h = xasprintf("HTTP/1.1 200 OK\r\n"
+                      "Content-Type: text/event-stream\r\n"
+                      "Cache-Control: no-cache\r\n"
+                      "Connection: close\r\n"
+                      "Mcp-Session-Id: %s\r\n\r\n",
+                      session_id);
+  gw_conn_write(cn, h, strlen(h));
+  free(h);
+}
+
+void gw_conn_finish(gw_conn *cn) {
+  cn->finishing = true;
+  conn_flush(cn);
+}
+
+static void conn_process(gw_conn *cn);
+
+static void conn_flush(gw_conn *cn) {
+  while (!cn->closed && cn->out_off < cn->out.len) {
+    ssize_t n = send(cn->fd, cn->out.data + cn->out_off,
+                     cn->out.len - cn->out_off, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      /* Backpressure: a request's next one is read once its answer is
+       * out; an SSE connection is still read, for its end. */
+      conn_watch(cn, cn->sse ? LOOP_READ | LOOP_WRITE : LOOP_WRITE);
+      return;
+    }
+    if (n <= 0) {
+      conn_close(cn, false);
+      return;
+    }
+    cn->out_off += (size_t)n;
+  }
+  if (cn->closed) {
+    return;
+  }
+  cn->out.len = cn->out_off = 0;
+  conn_watch(cn, LOOP_READ);
+  if (cn->finishing) {
+    conn_close(cn, true);
+  }
+}
+
+/* ---- requests ---- */
+
+/* Finds the end of the headers: the length of the head, or 0. */
+static size_t head_length(const strbuf *in) {
+  for (size_t i = 3; i < in->len; i++) {
+    if (in->data[i] == '\n' && in->data[i - 1] == '\r' &&
+        in->data[i - 2] == '\n' && in->data[i - 3] == '\r') {
+      return i + 1;
+    }
+  }
+  return 0;
+}
+
+/* Parses the head; false when it is not HTTP/1.x. */
+static bool parse_head(const char *data, size_t len, http_req *r) {
+  r->head = xcalloc(1, len + 1);
+  memcpy(r->head, data, len);
+  char *save = NULL;
+  char *line = strtok_r(r->head, "\r\n", &save);
+  char *sp1 = line ? strchr(line, ' ') : NULL;
+  char *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
+  if (!sp2 || strncmp(sp2 + 1, "HTTP/1.", 7) != 0) {
+    return false;
+  }
+  *sp1 = *sp2 = '\0';
+  r->method = line;
+  r->target = sp1 + 1;
+  r->close = strcmp(sp2 + 1, "HTTP/1.0") == 0;
+  while ((line = strtok_r(NULL, "\r\n", &save))) {
+    char *colon = strchr(line, ':');
+    if (!colon) {
+      return false;
+    }
+    *colon = '\0';
+    char *v = colon + 1;
+    v += strspn(v, " \t");
+    for (char *e = v + strlen(v); e > v && (e[-1] == ' ' || e[-1] == '\t');) {
+      *--e = '\0';
+    }
+    static const struct {
+      const char *name;
+      size_t off;
+    } known[] = {
+        {"host", offsetof(http_req, host)},
+        {"origin", offsetof(http_req, origin)},
+        {"authorization", offsetof(http_req, auth)},
+        {"content-type", offsetof(http_req, ctype)},
+        {"accept", offsetof(http_req, accept)},
+        {"mcp-session-id", offsetof(http_req, session)},
+        {"mcp-protocol-version", offsetof(http_req, version)},
+        {"last-event-id", offsetof(http_req, last_event_id)},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+      if (strcasecmp(line, known[i].name) == 0) {
+        *(const char **)((char *)r + known[i].off) = v;
+      }
+    }
+    if (strcasecmp(line, "content-length") == 0) {
+      char *end = NULL;
+      unsigned long long n = strtoull(v, &end, 10);
+      if (!*v || *end || n > SIZE_MAX) {
+        return false;
+      }
+      r->content_length = (size_t)n;
+      r->has_length = true;
+    } else if (strcasecmp(line, "transfer-encoding") == 0) {
+      r->chunked = true;
+    } else if (strcasecmp(line, "connection") == 0) {
+      r->close = strcasecmp(v, "close") == 0;
+    }
+  }
+  return true;
+}
+
+static void respond_text(gw_conn *cn, int status, const char *text) {
+  gw_conn_respond(cn, status, "text/plain; charset=utf-8", NULL, text);
+}
+
+/* A JSON-RPC error as an HTTP response (for a body that cannot reach a
+ * session). */
+static void respond_rpc_error(gw_conn *cn, int status, int code,
+                              const char *message) {
+  char *body = xasprintf("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":"
+                         "{\"code\":%d,\"message\":\"%s\"}}",
+                         code, message);
+  gw_conn_respond(cn, status, "application/json", NULL, body);
+  free(body);
+}
+
+static bool accepts(const char *accept, const char *type) {
+  return accept && (strstr(accept, type) || strstr(accept, "*/*"));
+}
+
+static void handle_post(gw_conn *cn, const http_req *r, const char *body,
+                        size_t len, gw_session *s) {
+  srv *sv = cn->s;
+  if (!r->ctype || strncasecmp(r->ctype, "application/json", 16) != 0) {
+    respond_text(cn, 415, "a POST's body is application/json\n");
+    return;
+  }
+  if (!accepts(r->accept, "application/json") ||
+      !accepts(r->accept, "text/event-stream")) {
+    respond_text(cn, 406,
+                 "a POST must accept application/json and "
+                 "text/event-stream\n");
+    return;
+  }
+  cJSON *msg = cJSON_ParseWithLength(body, len);
+  if (!cJSON_IsObject(msg)) {
+    respond_rpc_error(cn, 400,
+                      msg ? MCPH_RPC_INVALID_REQUEST : MCPH_RPC_PARSE_ERROR,
+                      msg ? "the body must be one JSON-RPC message (an "
+                            "object; batches are not part of 2025-11-25)"
+                          : "the body is not JSON");
+    goto out;
+  }
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+  const char *method =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+  if (method && id && !cJSON_IsString(id) && !cJSON_IsNumber(id)) {
+    respond_rpc_error(cn, 400, MCPH_RPC_INVALID_REQUEST,
+                      "a request's id is a string or a number");
+    goto out;
+  }
+  if (!s && method && id && strcmp(method, "initialize") == 0) {
+    if (gw_session_count(&sv->http) >= SESSIONS_MAX) {
+      respond_text(cn, 503, "too many sessions; end one (DELETE)\n");
+      goto out;
+    }
+    s = gw_session_new(&sv->http, sv->http.hub);
+    if (!s) {
+      respond_text(cn, 503, "no random bytes for a session id\n");
+      goto out;
+    }
+  }
+  if (!s) {
+    respond_rpc_error(cn, 400, MCPH_RPC_INVALID_REQUEST,
+                      "an Mcp-Session-Id header is needed (initialize "
+                      "first)");
+    goto out;
+  }
+  gw_session_post(s, cn, msg, body, len);
+out:
+  cJSON_Delete(msg);
+}
+
+/* Checks what every request must pass; false when answered. */
+static bool check_request(gw_conn *cn, const http_req *r, gw_session **s) {
+  srv *sv = cn->s;
+  size_t plen = strcspn(r->target, "?");
+  *s = NULL;
+  if (plen != 4 || strncmp(r->target, "/mcp", 4) != 0) {
+    respond_text(cn, 404, "the gateway's endpoint is /mcp\n");
+    return false;
+  }
+  if (!gw_http_host_ok(r->host, sv->loopback, sv->port)) {
+    respond_text(cn, 421,
+                 "the Host header does not name this gateway (it answers "
+                 "localhost, 127.0.0.1 and [::1] only)\n");
+    return false;
+  }
+  if (!gw_http_origin_ok(r->origin, sv->o)) {
+    respond_text(cn, 403,
+                 "Origin not allowed (a loopback origin, or one given with "
+                 "serve --allow-origin)\n");
+    return false;
+  }
+  if (sv->token && !gw_http_token_ok(r->auth, sv->token)) {
+    gw_conn_respond(cn, 401, "text/plain; charset=utf-8",
+                    "WWW-Authenticate: Bearer realm=\"mcphost\"\r\n",
+                    "a bearer token is needed (Authorization: Bearer "
+                    "TOKEN)\n");
+    return false;
+  }
+  if (r->version && !mcp_protocol_supported(r->version)) {
+    respond_text(cn, 400,
+                 "MCP-Protocol-Version is not one the gateway "
+                 "speaks\n");
+    return false;
+  }
+  if (r->session) {
+    *s = gw_session_find(&sv->http, r->session);
+    if (!*s) {
+      respond_text(cn, 404, "no such session (initialize again)\n");
+      return false;
+    }
+  }
+  return true;
+}
+
+static void handle_request(gw_conn *cn, const http_req *r, const char *body,
+                           size_t len) {
+  gw_session *s;
+  if (!check_request(cn, r, &s)) {
+    return;
+  }
+  if (strcmp(r->method, "POST") == 0) {
+    handle_post(cn, r, body, len, s);
+  } else if (strcmp(r->method, "GET") == 0 ||
+             strcmp(r->method, "DELETE") == 0) {
+    bool get = r->method[0] == 'G';
+    if (!s) {
+      respond_text(cn, 400, "an Mcp-Session-Id header is needed\n");
+    } else if (get && !accepts(r->accept, "text/event-stream")) {
+      respond_text(cn, 406, "a GET must accept text/event-stream\n");
+    } else if (get) {
+      gw_session_get(s, cn, r->last_event_id);
+    } else {
+      gw_session_free(s);
+      gw_conn_respond(cn, 200, NULL, NULL, NULL);
+    }
+  } else {
+    gw_conn_respond(cn, 405, "text/plain; charset=utf-8",
+                    "Allow: GET, POST, DELETE\r\n",
+                    "the gateway takes GET, POST and DELETE\n");
+  }
+}
+
+/* Handles the requests waiting in `in`, one at a time. */
+static void conn_process(gw_conn *cn) {
+  while (!cn->closed && !cn->sse && !cn->finishing &&
+         cn->out_off == cn->out.len) {
+    size_t hl = head_length(&cn->in);
+    if (hl == 0) {
+      if (cn->in.len > HEAD_MAX) {
+        cn->finishing = true;
+        respond_text(cn, 431, "the request's headers are too large\n");
+      }
+      return;
+    }
+    http_req r = {0};
+    bool ok = parse_head(cn->in.data, hl, &r);
+    if (!ok || r.chunked || (!r.has_length && strcmp(r.method, "POST") == 0)) {
+      cn->finishing = true;
+      respond_text(cn, ok ? 411 : 400,
+                   ok ? "a body needs a Content-Length\n"
+                      : "not an HTTP/1.1 request\n");
+    } else if (r.content_length > BODY_MAX) {
+      cn->finishing = true;
+      respond_text(cn, 413, "the body is larger than 4 MiB\n");
+    } else if (cn->in.len - hl < r.content_length) {
+      free(r.head);
+      return; /* the rest of the body is on its way */
+    } else {
+      /* HTTP/1.0 or "Connection: close": closed after this answer (an
+       * SSE answer closes when its stream ends). */
+      cn->last = r.close;
+      handle_request(cn, &r, cn->in.data + hl, r.content_length);
+      if (!cn->closed) {
+        size_t used = hl + r.content_length;
+        memmove(cn->in.data, cn->in.data + used, cn->in.len - used);
+        cn->in.len -= used;
+        if (cn->last && !cn->sse) {
+          gw_conn_finish(cn);
+        }
+      }
+    }
+    free(r.head);
+  }
+}
+
+static void on_conn(void *ud, int fd, unsigned events) {
+  gw_conn *cn = ud;
+  if (events & LOOP_WRITE) {
+    conn_flush(cn);
+    conn_process(cn);
+  }
+  if (cn->closed || !(events & (LOOP_READ | LOOP_HUP | LOOP_ERROR))) {
+    return;
+  }
+  char buf[16384];
+  ssize_t n = recv(fd, buf, sizeof buf, 0);
+  if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+    return;
+  }
+  if (n <= 0) {
+    conn_close(cn, false); /* the client went away */
+    return;
+  }
+  if (cn->sse || cn->finishing) {
+    return; /* nothing more is read on this connection */
+  }
+  if (cn->in.len + (size_t)n > HEAD_MAX + BODY_MAX) {
+    cn->finishing = true;
+    respond_text(cn, 413, "the request is too large\n");
+    return;
+  }
+  sb_add(&cn->in, buf, (size_t)n);
+  conn_process(cn);
+}
+
+static void on_accept(void *ud, int fd, unsigned events) {
+  srv *sv = ud;
+  (void)events;
+  for (;;) {
+    int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (cfd < 0) {
+      return; /* EAGAIN, or out of descriptors: the next turn retries */
+    }
+    /* An answer goes out in a few writes: no waiting for the peer's ACK
+     * between them. */
+    int one = 1;
+    setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    gw_conn *cn = xcalloc(1, sizeof *cn);
+    cn->s = sv;
+    cn->fd = cfd;
+    sb_init(&cn->in);
+    sb_init(&cn->out);
+    cn->events = LOOP_READ;
+    if (loop_watch_fd(host_loop(sv->c->h), cfd, LOOP_READ, on_conn, cn,
+                      &cn->w) < 0) {
+      close(cfd);
+      conn_free_later(cn);
+      continue;
+    }
+    cn->next = sv->conns;
+    sv->conns = cn;
+  }
+}
+
+static int start_listening(srv *sv, char *why, size_t why_len) {
+  struct sockaddr_storage ss;
+  socklen_t len;
+  if (gw_http_parse_listen(sv->o->listen, &ss, &len, &sv->loopback, why,
+                           why_len) != 0) {
+    return EXIT_USAGE;
+  }
+  if (!sv->loopback && !sv->token) {
+    snprintf(why, why_len,
+             "serve --http %s listens beyond this machine: it needs a "
+             "token (--token-file FILE or --token)",
+             sv->o->listen);
+    return EXIT_USAGE;
+  }
+  sv->fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  int one = 1;
+  if (sv->fd < 0 ||
+      setsockopt(sv->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+      bind(sv->fd, (struct sockaddr *)&ss, len) != 0 ||
+      listen(sv->fd, 64) != 0 ||
+      getsockname(sv->fd, (struct sockaddr *)&ss, &len) != 0) {
+    snprintf(why, why_len, "serve --http %s: %s", sv->o->listen,
+             strerror(errno));
+    return EXIT_SERVER;
+  }
+  sv->port =
+      ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+                                    : ((struct sockaddr_in6 *)&ss)->sin6_port);
+  if (loop_watch_fd(host_loop(sv->c->h), sv->fd, LOOP_READ, on_accept, sv,
+                    &sv->w) < 0) {
+    snprintf(why, why_len, "serve --http: cannot watch the socket");
+    return EXIT_SERVER;
+  }
+  return EXIT_OK;
+}
+
+int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
+  srv sv = {.http = {.hub = hub}, .c = c, .o = o, .fd = -1};
+  char why[512] = "";
+  bool made = false;
+  int rc = EXIT_OK;
+  sv.token = gw_http_token(o, &made, why, sizeof why);
+  if (!sv.token && why[0]) {
+    rc = EXIT_USAGE;
+    goto out;
+  }
+  rc = start_listening(&sv, why, sizeof why);
+  if (rc != EXIT_OK) {
+    goto out;
+  }
+  /* The address (and a new token) for whoever started it. */
+  char name[64];
+  const char *spec = o->listen;
+  size_t hl = (size_t)(strrchr(spec, ':') - spec);
+  snprintf(name, sizeof name, "%.*s", (int)hl, spec);
+  if (made && o->token_file) {
+    fprintf(stderr, "mcphost serve: a new token was written to %s\n",
+            o->token_file);
+  } else if (made) {
+    fprintf(stderr, "mcphost serve: token %s\n", sv.token);
+  }
+  fprintf(stderr, "mcphost serve: listening on http://%s:%u/mcp\n", name,
+          sv.port);
+  fflush(stderr);
+  bool never = false;
+  int run = host_run_until(c->h, &never, 0);
+  rc = run == -2 ? EXIT_INTERRUPTED : EXIT_OK;
+  /* What is in flight ends now; nobody is told. */
+  while (sv.http.sessions) {
+    gw_session_free(sv.http.sessions);
+  }
+  mcp_client_cancel_all(c->mc);
+out:
+  if (rc != EXIT_OK && rc != EXIT_INTERRUPTED) {
+    cli_error(c, NULL, "%s", why);
+  }
+  while (sv.conns) {
+    gw_conn_abort(sv.conns);
+  }
+  if (sv.w) {
+    loop_unwatch(host_loop(c->h), sv.w);
+  }
+  if (sv.fd >= 0) {
+    close(sv.fd);
+  }
+  /* Connections closed above are freed by posted callbacks. */
+  loop_run_once(host_loop(c->h), 0);
+  free(sv.token);
+  return rc;
+}

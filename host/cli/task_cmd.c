@@ -1,0 +1,141 @@
+/* mcphost task status|result|cancel SERVER ID, and task list SERVER: a
+ * task (MCP 2025-11-25, experimental) that a call left running with
+ * --detach, or that another client started, finished later. The
+ * following is the client library's (mcp/tasks.h, MCP_OP_TASK_RESULT);
+ * this file prints. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* A Task's id, status and statusMessage (borrowed; the last may be
+ * NULL), escaped for the terminal. */
+typedef struct task_text {
+  const char *id, *status, *message;
+} task_text;
+
+static task_text task_text_of(cli *c, const cJSON *t) {
+  const char *id =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "taskId"));
+  const char *st =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "status"));
+  const char *msg = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(t, "statusMessage"));
+  return (task_text){cli_esc(c, id ? id : "?"), cli_esc(c, st ? st : "?"),
+                     msg ? cli_esc(c, msg) : NULL};
+}
+
+void out_task_status(cli *c, const cJSON *task) {
+  task_text t = task_text_of(c, task);
+  fprintf(stderr, "task %s: %s%s%s%s\n", t.id, t.status, t.message ? " (" : "",
+          t.message ? t.message : "", t.message ? ")" : "");
+}
+
+bool cli_print_detached(cli *c, size_t idx, const cJSON *result) {
+  const cJSON *task = cJSON_GetObjectItemCaseSensitive(result, "task");
+  const char *id =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(task, "taskId"));
+  if (!id) {
+    return false;
+  }
+  const char *server = host_cfg(c->h)->servers[idx].name;
+  if (c->json) {
+    out_json(result);
+    c->result_printed = true;
+  } else {
+    printf("%s\n", cli_esc(c, id));
+  }
+  if (!c->quiet_progress) {
+    fprintf(stderr,
+            "mcphost: task %s runs on; its result: mcphost task result %s "
+            "%s\n",
+            cli_esc(c, id), cli_esc(c, server), cli_esc(c, id));
+  }
+  return true;
+}
+
+/* One line per task: ID  STATUS  MESSAGE. */
+static void print_task_line(cli *c, const cJSON *task) {
+  task_text t = task_text_of(c, task);
+  printf("%s  %s%s%s\n", t.id, t.status, t.message ? "  " : "",
+         t.message ? t.message : "");
+}
+
+static int usage(void) {
+  fprintf(stderr, "mcphost: usage: mcphost task status|result|cancel SERVER "
+                  "ID | task list SERVER\n");
+  return EXIT_USAGE;
+}
+
+int cmd_task(cli *c, int argc, char **argv) {
+  if (argc < 3) {
+    return usage();
+  }
+  const char *sub = argv[1];
+  bool list = strcmp(sub, "list") == 0;
+  bool known = list || strcmp(sub, "status") == 0 ||
+               strcmp(sub, "result") == 0 || strcmp(sub, "cancel") == 0;
+  if (!known) {
+    cli_error(c, NULL,
+              "unknown task command \"%s\" (status, result, cancel, list)",
+              cli_esc(c, sub));
+    return EXIT_USAGE;
+  }
+  if (argc != (list ? 3 : 4)) {
+    return usage();
+  }
+  long i = cli_find_server(c, argv[2]);
+  if (i < 0) {
+    return cli_no_server(c, argv[2]);
+  }
+  size_t idx = (size_t)i;
+  int rc = cli_check_startable(c, idx);
+  if (rc != EXIT_OK) {
+    return rc;
+  }
+  const char *id = list ? NULL : argv[3];
+  cJSON *params = NULL, *result = NULL;
+  mcp_error err = {0};
+  mcp_call call = {.server = idx};
+  if (list) {
+    call.kind = MCP_OP_LIST;
+    call.name = "tasks";
+  } else if (strcmp(sub, "result") == 0) {
+    call.kind = MCP_OP_TASK_RESULT;
+    call.name = id;
+  } else {
+    params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "taskId", id);
+    call.kind = MCP_OP_REQUEST;
+    call.method = strcmp(sub, "status") == 0 ? "tasks/get" : "tasks/cancel";
+    call.arguments = params;
+  }
+  rc = cli_run(c, &call, &result, &err, NULL);
+  if (rc != EXIT_OK) {
+    cli_fail(c, &err);
+    goto out;
+  }
+  if (call.kind == MCP_OP_TASK_RESULT) {
+    cli_print_tool_result(c, result);
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"))) {
+      fprintf(stderr, "mcphost: task %s on server \"%s\" reported an error\n",
+              cli_esc(c, id), cli_esc(c, host_cfg(c->h)->servers[idx].name));
+      rc = EXIT_TOOL_ERROR;
+    }
+  } else if (c->json) {
+    out_json(list ? cJSON_GetObjectItemCaseSensitive(result, "tasks") : result);
+    c->result_printed = true;
+  } else if (list) {
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(result, "tasks")) {
+      print_task_line(c, t);
+    }
+  } else {
+    print_task_line(c, result);
+  }
+out:
+  mcp_error_clear(&err);
+  cJSON_Delete(params);
+  cJSON_Delete(result);
+  return cli_output_rc(c, rc);
+}
