@@ -7,9 +7,9 @@ set -eu
 
 build_pkgs="gcc g++ make cmake pkg-config libcjson-dev libcurl4-openssl-dev
 libssl-dev libicu-dev libarchive-dev libwebsockets-dev libwebsockets-evlib-uv
-libuv1-dev"
+libuv1-dev libedit-dev"
 test_pkgs="nodejs npm jq procps binutils tmux python3 passwd util-linux bsdutils
-openssl curl"
+openssl curl zsh fish"
 
 case "${1:-build}" in
   build) want=$build_pkgs ;;

@@ -177,6 +177,12 @@ const struct option *cli_options(void);
 /* Whether `word` ("--NAME" or "--NAME=VALUE") is a built-in global
  * option, for hints when one comes where arguments are read. */
 bool cli_global_option(const char *word);
+/* For completion: -1 when `word` is no global option, 1 when it is one
+ * whose value is the next word, else 0. */
+int cli_global_option_arity(const char *word);
+/* The built-in command names (or, with `options`, the global long
+ * options as --NAME), one a line. */
+void cli_print_names(FILE *f, bool options);
 
 /* help.c */
 /* `mcphost COMMAND --help` for a built-in command other than mcp (which
@@ -194,6 +200,38 @@ typedef void (*cli_line_fn)(void *ud, const char *line, size_t len);
  * EAGAIN), 0 at the end of the input (a last line without a newline
  * passed too). */
 int cli_read_lines(int fd, strbuf *in, cli_line_fn fn, void *ud);
+
+/* shell.c: mcphost shell, one interactive session on the client */
+int cmd_shell(cli *c, int argc, char **argv);
+
+/* completion.c: mcphost completion bash|zsh|fish, and complete -- WORDS */
+int cmd_completion(cli *c, int argc, char **argv);
+/* What the next word of command `name` is, after `npos` positional words
+ * (`first` the first of them, or NULL): the one rule of the completion
+ * scripts and the shell. COMPLETES_ARGUMENT: an argument of tool
+ * `first`. */
+typedef enum cli_completes {
+  COMPLETES_NOTHING,
+  COMPLETES_SERVER,
+  COMPLETES_TOOL,
+  COMPLETES_PROMPT,
+  COMPLETES_ARGUMENT,
+  COMPLETES_MCP_SUBCOMMAND,
+  COMPLETES_IMPORT_CLIENT,
+  COMPLETES_SHELL_NAME,
+  COMPLETES_TASK_ACTION
+} cli_completes;
+cli_completes cli_completes_after(const char *name, int npos,
+                                  const char *first);
+
+/* names_cache.c: the names completion offers without connecting */
+/* Keeps the assigned names (`kind`: "tools" or "prompts") a listing of
+ * `server` saw, in place of those kept before. */
+void cli_names_record(cli *c, const char *server, const char *kind,
+                      char *const *names, size_t n);
+/* Prints the kept names of `kind` of every server of `cfg`, one a
+ * line. */
+void cli_names_print(cli *c, const config *cfg, const char *kind, FILE *f);
 
 /* serve.c: the gateway (serve.h) */
 int cmd_serve(cli *c, int argc, char **argv);

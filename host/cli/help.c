@@ -208,6 +208,35 @@ static const struct {
      "\n"
      "Lists the plugins found along the search path, loaded or refused, and\n"
      "why; what each serves (transport types, features, commands).\n" AFTER},
+    {"shell",
+     "usage: mcphost [OPTIONS] shell\n"
+     "\n"
+     "An interactive session: connects every server once and keeps it,\n"
+     "then runs a command per line on them (call, tool, tools, servers,\n"
+     "resources, prompts, prompt, read, ping, grep, complete, subscribe,\n"
+     "task; help, exit [CODE]), as `mcphost COMMAND` does: the same\n"
+     "KEY=VALUE rule, permission questions and elicitation, asked inline.\n"
+     "A line may begin with a tool's name.\n"
+     "Tab completes commands, server, tool and prompt names and a tool's\n"
+     "argument names; the history is kept in\n"
+     "$XDG_STATE_HOME/mcphost/shell_history (0600; a line that begins with\n"
+     "a space is not kept). Ctrl-C cancels the running command, or drops\n"
+     "the line being typed; Ctrl-D or exit leaves (exit 0, or CODE). With\n"
+     "stdin not a terminal, lines are read without editing or prompt and\n"
+     "the exit is the last command's.\n" AFTER},
+    {"completion",
+     "usage: mcphost completion bash|zsh|fish\n"
+     "\n"
+     "Prints a completion script for the shell named:\n"
+     "  bash: source <(mcphost completion bash)    (in ~/.bashrc)\n"
+     "  zsh:  source <(mcphost completion zsh)     (after compinit)\n"
+     "  fish: mcphost completion fish | source\n"
+     "It completes commands, options, server names (from the\n"
+     "configuration), and tool and prompt names as the last `tools`,\n"
+     "`prompts` or shell listing of each server saw them (kept in\n"
+     "$XDG_STATE_HOME/mcphost/completion-names.json): completing never\n"
+     "starts a server. The scripts call `mcphost completion complete --\n"
+     "WORD...` with the words of the line.\n"},
 };
 
 const char *cli_command_help(const char *name) {

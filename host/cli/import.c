@@ -1,5 +1,7 @@
-/* mcphost mcp import claude-desktop|claude-code: copies servers from the
- * other Claude clients' files into mcphost's scopes.
+/* mcphost mcp import CLIENT: copies servers from another client's files
+ * into mcphost's scopes. Cursor, Windsurf, VS Code and Codex are read by
+ * import_clients.c into the mcpServers shape; from there every client
+ * goes the one way below (checks, "already there", the locked edit).
  *
  *   claude-desktop  claude_desktop_config.json: $XDG_CONFIG_HOME/Claude/ (or
  *                   ~/.config/Claude/), else ~/Library/Application
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/import_clients.h"
 #include "cli/mcp_edit.h"
 #include "core/util.h"
 
@@ -224,6 +227,50 @@ static int import_choices(cli *c, const config_paths *P, const cJSON *record,
   return rc;
 }
 
+static const char import_usage[] =
+    "mcphost: usage: mcphost mcp import cursor|vscode|windsurf|codex|"
+    "claude-desktop|claude-code [-s local|user|project] [--from FILE]\n";
+
+/* Cursor, Windsurf, VS Code, Codex (import_clients.h): into `scope`. */
+static int import_other(cli *c, const char *client, const char *from,
+                        config_scope scope) {
+  char *path = from ? xstrdup(from) : import_client_path(client);
+  import_source src;
+  char *why = NULL;
+  if (import_client_read(client, path, &src, &why) != 0) {
+    fprintf(stderr, "mcphost: cannot import: %s\n", cli_esc(c, why));
+    free(why);
+    free(path);
+    return EXIT_NOT_FOUND;
+  }
+  const char *key = strcmp(client, "vscode") == 0  ? "servers"
+                    : strcmp(client, "codex") == 0 ? "mcp_servers"
+                                                   : "mcpServers";
+  cJSON *ok = valid_servers(c, src.servers, path, key);
+  config_paths P;
+  config_paths_init(&P, &c->sources);
+  int rc = import_into(c, &P, scope, ok, path);
+  if (cJSON_GetArraySize(ok) == 0) {
+    printf("No servers to import from %s\n", cli_esc(c, path));
+  }
+  const cJSON *it;
+  cJSON_ArrayForEach(it, src.skipped) {
+    printf("  skipped %s: %s\n",
+           cli_esc(c, cJSON_GetStringValue(
+                          cJSON_GetObjectItemCaseSensitive(it, "name"))),
+           cli_esc(c, cJSON_GetStringValue(
+                          cJSON_GetObjectItemCaseSensitive(it, "why"))));
+  }
+  cJSON_ArrayForEach(it, src.notes) {
+    printf("  note: %s\n", cli_esc(c, it->valuestring));
+  }
+  config_paths_free(&P);
+  cJSON_Delete(ok);
+  import_source_free(&src);
+  free(path);
+  return rc;
+}
+
 int cmd_mcp_import(cli *c, int argc, char **argv) {
   static const struct option longopts[] = {
       {"scope", required_argument, NULL, 's'},
@@ -241,16 +288,19 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
     } else if (opt == 'f') {
       from = optarg;
     } else {
-      fprintf(stderr, "mcphost: usage: mcphost mcp import claude-desktop|"
-                      "claude-code [-s local|user|project] [--from FILE]\n");
+      fputs(import_usage, stderr);
       return EXIT_USAGE;
     }
   }
-  if (argc - optind != 1 || (strcmp(argv[optind], "claude-desktop") != 0 &&
-                             strcmp(argv[optind], "claude-code") != 0)) {
-    fprintf(stderr, "mcphost: usage: mcphost mcp import claude-desktop|"
-                    "claude-code [-s local|user|project] [--from FILE]\n");
+  if (argc - optind != 1 ||
+      (strcmp(argv[optind], "claude-desktop") != 0 &&
+       strcmp(argv[optind], "claude-code") != 0 &&
+       !import_client_known(argv[optind]))) {
+    fputs(import_usage, stderr);
     return EXIT_USAGE;
+  }
+  if (import_client_known(argv[optind])) {
+    return import_other(c, argv[optind], from, scope);
   }
   bool desktop = strcmp(argv[optind], "claude-desktop") == 0;
   char *path = from      ? xstrdup(from)

@@ -59,6 +59,10 @@ static const char usage_text[] =
     "                             a background process keeping the servers\n"
     "                             connected; the commands above then run\n"
     "                             through it (docs/sessions.md)\n"
+    "  shell                      an interactive session: the commands above on\n"
+    "                             servers kept connected, with editing, history\n"
+    "                             and completion (shell --help)\n"
+    "  completion bash|zsh|fish   a completion script for the shell named\n"
     "  plugins                    list plugins found, loaded or refused, and why\n"
     "  mcp list|get|add|add-json|remove|approve|reject|reset-project-choices|\n"
     "      import ...             manage configured servers like `claude mcp`\n"
@@ -214,6 +218,8 @@ static const command commands[] = {
     {"complete", cmd_complete, true, TAIL_ARGUMENTS},
     {"subscribe", cmd_subscribe, true, TAIL_OWN},
     {"session", cmd_session, false, TAIL_OWN},
+    {"shell", cmd_shell, true, TAIL_ANY},
+    {"completion", cmd_completion, false, TAIL_ANY},
 };
 /* `prompt PROMPT --help`: that prompt's arguments. */
 static const command prompt_help = {"prompt", cmd_prompt_help, true,
@@ -442,6 +448,34 @@ bool cli_global_option(const char *word) {
     }
   }
   return false;
+}
+
+int cli_global_option_arity(const char *word) {
+  if (word[0] != '-' || !word[1]) {
+    return -1;
+  }
+  if (word[1] != '-') { /* -c FILE, -s SPEC, -u URL; -q, -v..., -h */
+    return word[2] ? 0 : strchr("csu", word[1]) ? 1 : 0;
+  }
+  size_t n = strcspn(word + 2, "=");
+  for (const struct option *o = longopts; o->name; o++) {
+    if (strlen(o->name) == n && strncmp(o->name, word + 2, n) == 0) {
+      return o->has_arg == required_argument && !word[2 + n] ? 1 : 0;
+    }
+  }
+  return -1;
+}
+
+void cli_print_names(FILE *f, bool options) {
+  if (options) {
+    for (const struct option *o = longopts; o->name; o++) {
+      fprintf(f, "--%s\n", o->name);
+    }
+    return;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    fprintf(f, "%s\n", commands[i].name);
+  }
 }
 
 /* An option getopt refused (opterr is 0): "mcphost: ..." with the word

@@ -38,9 +38,9 @@ static const char mcp_usage[] =
     "  reset-project-choices      forget this project's approvals and\n"
     "                             rejections: its .mcp.json servers are\n"
     "                             pending again\n"
-    "  import claude-desktop|claude-code [-s SCOPE] [--from FILE]\n"
-    "                             copy servers from Claude Desktop or Claude\n"
-    "                             Code\n"
+    "  import CLIENT [-s SCOPE] [--from FILE]\n"
+    "                             copy servers from cursor, vscode, windsurf,\n"
+    "                             codex, claude-desktop or claude-code\n"
     "\n"
     "Files: docs/config.md. Writes are atomic and locked; every key they do\n"
     "not change is kept.\n";

@@ -122,6 +122,10 @@ void host_clear_interrupt(host *h);
 /* As if signal `signal_number` had arrived: a session process passes on
  * the Ctrl-C of the command's caller (host/cli/session_run.c). */
 void host_interrupt(host *h, int signal_number);
+
+/* Clears the flag and the signal's number too: the signal was dealt with
+ * (the shell's Ctrl-C ended one command) and must not set the exit. */
+void host_forget_signal(host *h);
 int host_signal_number(const host *h);
 
 /* The directory holding this executable's built-in plugins. New string. */

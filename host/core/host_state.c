@@ -53,6 +53,11 @@ void host_interrupt(host *h, int signal_number) {
   h->signal_number = signal_number;
 }
 
+void host_forget_signal(host *h) {
+  h->interrupted = false;
+  h->signal_number = 0;
+}
+
 int host_signal_number(const host *h) {
   return h->signal_number;
 }

@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,4 +138,29 @@ bool term_size(int fd, unsigned *cols, unsigned *rows) {
   *cols = ws.ws_col;
   *rows = ws.ws_row ? ws.ws_row : 24;
   return true;
+}
+
+char *read_whole_file(const char *path, size_t *len) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f) {
+    return NULL;
+  }
+  strbuf b;
+  sb_init(&b);
+  char chunk[8192];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    sb_add(&b, chunk, n);
+  }
+  int failed = ferror(f) ? (errno ? errno : EIO) : 0;
+  if (f != stdin) {
+    fclose(f);
+  }
+  if (failed) {
+    sb_free(&b);
+    errno = failed;
+    return NULL;
+  }
+  *len = b.len;
+  return sb_take(&b);
 }

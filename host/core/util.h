@@ -29,6 +29,10 @@ void sb_printf(strbuf *b, const char *fmt, ...)
 char *sb_take(strbuf *b);
 const char *sb_str(const strbuf *b);
 
+/* Reads `path` ("-": stdin) whole into a new string (its length in
+ * *len); NULL with errno set. */
+char *read_whole_file(const char *path, size_t *len);
+
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 bool str_starts(const char *s, const char *prefix);

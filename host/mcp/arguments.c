@@ -17,32 +17,6 @@
 
 /* ---- words ---- */
 
-/* Reads `path` ("-": stdin) whole into a new string; NULL with errno. */
-static char *read_whole(const char *path, size_t *len) {
-  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-  if (!f) {
-    return NULL;
-  }
-  strbuf b;
-  sb_init(&b);
-  char chunk[8192];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-    sb_add(&b, chunk, n);
-  }
-  int failed = ferror(f) ? (errno ? errno : EIO) : 0;
-  if (f != stdin) {
-    fclose(f);
-  }
-  if (failed) {
-    sb_free(&b);
-    errno = failed;
-    return NULL;
-  }
-  *len = b.len;
-  return sb_take(&b);
-}
-
 /* The value part of a word: the text, or a file's content for "@FILE". */
 static char *word_value(const char *word, const char *v, unsigned flags,
                         mcp_error *err) {
@@ -62,7 +36,7 @@ static char *word_value(const char *word, const char *v, unsigned flags,
     return NULL;
   }
   size_t len = 0;
-  char *text = read_whole(path, &len);
+  char *text = read_whole_file(path, &len);
   if (!text) {
     mcp_error_set(err, MCP_ERR_USAGE, NULL,
                   "argument \"%s\": cannot read %s: %s", word,

@@ -198,6 +198,18 @@ tmux_server() {
   on_exit "tmux -S '$SOCK' kill-server 2>/dev/null"
 }
 tm() { tmux -S "$SOCK" "$@"; }
+# tm_screen NAME: what the terminal NAME shows, scrollback too.
+tm_screen() { tm capture-pane -p -J -S - -t "$1"; }
+# tm_wait NAME TEXT: until the terminal shows TEXT (20 s at most).
+tm_wait() {
+  for _ in $(seq 200); do
+    tm_screen "$1" | grep -qF -- "$2" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# tm_type NAME TEXT: types TEXT and Enter.
+tm_type() { tm send-keys -t "$1" -l -- "$2"; tm send-keys -t "$1" Enter; }
 
 finish() {
   echo "$PASS passed, $FAIL failed"

@@ -382,16 +382,10 @@ term() {
   tm new-session -d -s "$name" -x 200 -y 50 \
     "$q >'$TMP/$name.out'; echo \$? >'$TMP/$name.rc'; sleep 600"
 }
-screen() { tm capture-pane -p -J -S - -t "$1"; }
-# wait_for NAME TEXT: until the terminal shows TEXT (20 s at most).
-wait_for() {
-  for _ in $(seq 200); do
-    screen "$1" | grep -qF -- "$2" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-type_line() { tm send-keys -t "$1" -l -- "$2"; tm send-keys -t "$1" Enter; }
+# The terminal helpers of lib.sh, by the names this test uses.
+screen() { tm_screen "$@"; }
+wait_for() { tm_wait "$@"; }
+type_line() { tm_type "$@"; }
 # done_term NAME: waits for mcphost to exit; RC, OUT and ERR (the screen).
 done_term() {
   for _ in $(seq 300); do [ -s "$TMP/$1.rc" ] && break; sleep 0.1; done

@@ -1,0 +1,27 @@
+/* Other MCP clients' server lists (Cursor, Windsurf, VS Code, Codex) in
+ * the mcpServers shape of Claude Code, for mcphost mcp import (import.c
+ * imports them as it imports Claude Desktop's). Main thread. */
+#ifndef MCPHOST_CLI_IMPORT_CLIENTS_H
+#define MCPHOST_CLI_IMPORT_CLIENTS_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+typedef struct import_source {
+  cJSON *servers; /* {NAME: entry}, in the mcpServers shape */
+  cJSON *skipped; /* [{"name": N, "why": sentence}] */
+  cJSON *notes;   /* [sentence]: what was translated or left out */
+} import_source;
+
+/* Whether `client` is one of cursor, windsurf, vscode, codex. */
+bool import_client_known(const char *client);
+/* Where `client` keeps its servers (a new string). */
+char *import_client_path(const char *client);
+/* Reads `path` as `client` writes it into `out` (free with
+ * import_source_free). Returns 0, or -1 with *why (a new sentence that
+ * names the file, and for Codex's TOML the line). */
+int import_client_read(const char *client, const char *path, import_source *out,
+                       char **why);
+void import_source_free(import_source *s);
+
+#endif

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# mcphost completion bash|zsh|fish: the scripts parse, and what they
+# offer comes from the configuration and the names the last listing saw,
+# never from a server started to complete; a bash session under tmux
+# completes `mcphost call mcp__d<TAB>`.
+. "$(dirname "$0")/lib.sh"
+# A server that says each time it starts (a line in $TMP/starts).
+cat >"$TMP/demo.sh" <<EOF
+#!/bin/sh
+echo started >>"$TMP/starts"
+exec "$DEMO"
+EOF
+chmod +x "$TMP/demo.sh"
+C="$TMP/servers.json"
+config_file "$C" "{\"demo\": {\"command\": \"$TMP/demo.sh\"}}"
+starts() { wc -l <"$TMP/starts" 2>/dev/null || echo 0; }
+
+# complete WORD...: the candidates for the last word of the line.
+complete() { run completion complete -- mcphost --config "$C" "$@"; }
+
+for sh in bash zsh fish; do
+  run completion "$sh"
+  printf '%s' "$OUT" >"$TMP/script.$sh"
+  expect "completion $sh prints a script" 0 --out "completion complete --"
+done
+check "the bash script parses (bash -n)" bash -n "$TMP/script.bash"
+if command -v zsh >/dev/null; then
+  check "the zsh script parses (zsh -n)" zsh -n "$TMP/script.zsh"
+else
+  echo "     (zsh is not installed: its script is not parsed)"
+fi
+if command -v fish >/dev/null; then
+  check "the fish script parses (fish --no-execute)" \
+    fish --no-execute "$TMP/script.fish"
+else
+  echo "     (fish is not installed: its script is not parsed)"
+fi
+run completion tcsh
+expect "a shell without a script is a usage error" 2 --err 'no script for "tcsh"'
+
+complete sh
+expect "commands are completed" 0 --out "shell"
+complete --js
+expect "global options are completed" 0 --out "--json"
+complete call --no
+expect "a command's own options are completed" 0 --out "--no-validate"
+complete tools ""
+expect "server names come from the configuration" 0 --out "demo"
+complete mcp imp
+expect "mcp subcommands are completed" 0 --out "import"
+complete mcp import c
+expect "mcp import completes the clients" 0 --out "cursor" --out "codex" \
+  --out "claude-desktop" --no-out "vscode"
+
+complete call mcp__d
+expect "before any listing there are no tool names to offer" 0 --no-out "mcp__"
+check "completing started no server" test "$(starts)" -eq 0
+
+run --config "$C" tools
+expect "a listing" 0 --out "mcp__demo__echo"
+n=$(starts)
+complete call mcp__d
+expect "after a listing, tool names are offered" 0 \
+  --out "mcp__demo__echo" --out "mcp__demo__slow"
+complete call mcp__demo__ec
+[ "$OUT" = "mcp__demo__echo" ]
+check "only the names that start with the word are offered" [ $? -eq 0 ]
+check "completing a tool name started no server" test "$(starts)" -eq "$n"
+run completion complete -- mcphost --config "$TMP/none.json" call mcp__d
+expect "names of servers not configured are not offered" 0 --no-out "mcp__demo"
+check "the names are kept in the state directory, 0600" \
+  test "$(stat -c %a "$XDG_STATE_HOME/mcphost/completion-names.json")" = 600
+
+# bash, as a person uses it.
+tmux_server
+mkdir -p "$TMP/bin"
+ln -s "$MCPHOST" "$TMP/bin/mcphost"
+cat >"$TMP/bashrc" <<EOF
+PS1='$ '
+PATH="$TMP/bin:\$PATH"
+source <(mcphost completion bash)
+EOF
+tm new-session -d -s b -x 200 -y 50 "bash --rcfile '$TMP/bashrc' -i"
+tm_wait b '$ '
+tm send-keys -t b -l -- "mcphost --config $C call mcp__d"
+tm send-keys -t b Tab
+tm_wait b "call mcp__demo__"
+ERR=$(tm_screen b)
+printf '%s' "$ERR" >"$TMP/err"
+expect "bash completes mcphost call mcp__d<TAB> to the server's prefix" 0 \
+  --err "call mcp__demo__"
+tm send-keys -t b Tab Tab
+tm_wait b "mcp__demo__image"
+ERR=$(tm_screen b)
+printf '%s' "$ERR" >"$TMP/err"
+expect "a second Tab lists the server's tools" 0 \
+  --err "mcp__demo__echo" --err "mcp__demo__image" --err "mcp__demo__fail"
+tm send-keys -t b -l -- "ec"
+tm send-keys -t b Tab
+tm_wait b "call mcp__demo__echo "
+ERR=$(tm_screen b)
+printf '%s' "$ERR" >"$TMP/err"
+expect "bash completes a whole tool name" 0 --err "call mcp__demo__echo "
+check "completing in bash started no server" test "$(starts)" -eq "$n"
+finish
