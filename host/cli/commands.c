@@ -405,6 +405,11 @@ int cmd_servers(cli *c, int argc, char **argv) {
     unsigned cols = cli_term_cols(STDOUT_FILENO);
     bool colour = cli_colour(STDOUT_FILENO);
     size_t fixed = wname + 2 + wtype + 2 + 10 + 2 + 2 + 5 + 2 + 9 + 2 + 7;
+    /* PROTOCOL (17 and its gap) goes first when even a SERVER cut to 6
+     * would not leave room for it (servers -v and --json still say it). */
+    bool show_proto = !cols || fixed + 19 + 6 <= cols;
+    if (show_proto)
+      fixed += 19;
     if (cols && fixed + wwho > cols && cols >= fixed + 6) {
       wwho = cols - fixed;
       for (size_t k = 0; k < n; k++) {
@@ -423,8 +428,11 @@ int cmd_servers(cli *c, int argc, char **argv) {
     fputs("  ", stdout);
     pad("SERVER", wwho);
     fputs("  ", stdout);
-    pad("PROTOCOL", 17);
-    printf("  %5s  %9s  %7s\n", "TOOLS", "RESOURCES", "PROMPTS");
+    if (show_proto) {
+      pad("PROTOCOL", 17);
+      fputs("  ", stdout);
+    }
+    printf("%5s  %9s  %7s\n", "TOOLS", "RESOURCES", "PROMPTS");
     for (size_t k = 0; k < n; k++) {
       mcp_server_status st;
       mcp_client_status(c->mc, idx[k], &st);
@@ -457,12 +465,15 @@ int cmd_servers(cli *c, int argc, char **argv) {
       sb_free(&state);
       pad(who[k], wwho);
       fputs("  ", stdout);
-      /* "2026-07-28 modern", "2025-11-25 legacy": the era and version */
-      char proto[64];
-      snprintf(proto, sizeof proto, "%.20s %s",
-               st.protocol_version ? st.protocol_version : "?", st.era);
-      pad(cli_esc(c, proto), 17);
-      printf("  %5d  %9d  %7d\n",
+      if (show_proto) {
+        /* "2026-07-28 modern", "2025-11-25 legacy": the era and version */
+        char proto[64];
+        snprintf(proto, sizeof proto, "%.20s %s",
+                 st.protocol_version ? st.protocol_version : "?", st.era);
+        pad(cli_esc(c, proto), 17);
+        fputs("  ", stdout);
+      }
+      printf("%5d  %9d  %7d\n",
              count(&ls[k], L_TOOLS) < 0 ? 0 : count(&ls[k], L_TOOLS),
              count(&ls[k], L_RESOURCES) < 0 ? 0 : count(&ls[k], L_RESOURCES),
              count(&ls[k], L_PROMPTS) < 0 ? 0 : count(&ls[k], L_PROMPTS));

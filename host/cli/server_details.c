@@ -42,7 +42,8 @@ static char *capabilities_text(const cJSON *caps) {
 void cli_print_server_details(cli *c, const mcp_server_status *st) {
   unsigned cols = cli_term_cols(STDOUT_FILENO);
   if (st->protocol_version) {
-    printf("    protocol: %s\n", cli_esc(c, st->protocol_version));
+    printf("    protocol: %s", cli_esc(c, st->protocol_version));
+    printf(" (%s)\n", st->era ? cli_esc(c, st->era) : "unknown");
   }
   char *caps = capabilities_text(st->capabilities);
   char *e = cli_esc_lines(c, caps);

@@ -12,7 +12,7 @@ config_file "$C" "{\"every\": {\"command\": \"node\", \"args\": [\"$EVERYTHING\"
 
 run --config "$C" servers -v every
 expect "-v: protocol, capabilities, instructions" 0 \
-  --out "    protocol: 2025-11-25" \
+  --out "    protocol: 2025-11-25 (legacy)" \
   --out "    capabilities:" --out "resources (subscribe," \
   --out "completions" \
   --out "    instructions:

@@ -21,7 +21,7 @@
 // --wrong-iss: the redirect carries another state, or an iss not the
 // AS's; --kill-refresh: every refresh token is refused (invalid_grant);
 // --protocol-version: initialize answers V (else the client's);
-// --refuse-after-initialize: the first request after initialize that
+// --refuse-after-initialize: the first request after an initialize that
 // carries a token is refused with 401 and the token revoked (a 401 once
 // the session negotiated its version). /stats also lists the
 // MCP-Protocol-Version of every discovery GET (discovery_versions).
@@ -242,7 +242,11 @@ function mcpHandler(req, res, body) {
   }
   if (token && arg('--refuse-after-initialize') && !stats.refusedAfterInit) {
     const m = JSON.parse(body || '{}');
-    if (m.id !== undefined && m.method && m.method !== 'initialize') {
+    // Only once a session has negotiated: a request before any
+    // initialize (a server/discover probe) is served.
+    if (m.method === 'initialize') {
+      stats.initialized = true;
+    } else if (stats.initialized && m.id !== undefined && m.method) {
       stats.refusedAfterInit = true;
       tokens.delete(token);
       token = null;
