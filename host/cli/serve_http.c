@@ -11,7 +11,7 @@
  * (Connection: close) carries one stream of a session until the stream
  * ends; what a client does not take waits in the connection's buffer up
  * to OUT_CAP, beyond which the connection is dropped and the stream kept
- * for resumption. */
+ * for resumption. At most CONNS_MAX connections are taken at once. */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -33,6 +33,10 @@
 #define BODY_MAX (4u << 20)
 #define OUT_CAP (8u << 20)
 #define SESSIONS_MAX 256
+/* Open connections at most: beyond, new ones wait in the listen backlog
+ * until one closes (descriptors are the host's too: its backends, its
+ * files). */
+#define CONNS_MAX 512
 
 typedef struct srv {
   gw_http http; /* first: the sessions' view */
@@ -44,6 +48,8 @@ typedef struct srv {
   int fd;
   loop_watch *w;
   gw_conn *conns;
+  size_t nconns;
+  bool paused; /* not accepting: at CONNS_MAX, or out of descriptors */
 } srv;
 
 struct gw_conn {
@@ -73,6 +79,16 @@ typedef struct http_req {
 
 static void conn_flush(gw_conn *cn);
 
+/* Accepting stops at the cap or when accept(2) runs out of descriptors
+ * (the listening socket stays readable: the level-triggered loop would
+ * spin on it) and starts again when a connection closes. */
+static void accepting(srv *sv, bool on) {
+  if (sv->w && sv->paused == on &&
+      loop_watch_update(host_loop(sv->c->h), sv->w, on ? LOOP_READ : 0) == 0) {
+    sv->paused = !on;
+  }
+}
+
 static void conn_free_later(void *ud) {
   gw_conn *cn = ud;
   sb_free(&cn->in);
@@ -95,9 +111,11 @@ static void conn_close(gw_conn *cn, bool delivered) {
   for (gw_conn **p = &cn->s->conns; *p; p = &(*p)->next) {
     if (*p == cn) {
       *p = cn->next;
+      cn->s->nconns--;
       break;
     }
   }
+  accepting(cn->s, true);
   gw_stream *st = cn->stream;
   cn->stream = NULL;
   if (st) {
@@ -505,9 +523,16 @@ static void on_accept(void *ud, int fd, unsigned events) {
   srv *sv = ud;
   (void)events;
   for (;;) {
+    if (sv->nconns >= CONNS_MAX) {
+      accepting(sv, false);
+      return;
+    }
     int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (cfd < 0) {
-      return; /* EAGAIN, or out of descriptors: the next turn retries */
+      if ((errno == EMFILE || errno == ENFILE) && sv->nconns > 0) {
+        accepting(sv, false); /* until one of them closes */
+      }
+      return;
     }
     /* An answer goes out in a few writes: no waiting for the peer's ACK
      * between them. */
@@ -527,6 +552,7 @@ static void on_accept(void *ud, int fd, unsigned events) {
     }
     cn->next = sv->conns;
     sv->conns = cn;
+    sv->nconns++;
   }
 }
 
