@@ -59,10 +59,11 @@ struct gw_conn {
   unsigned events; /* what w watches */
   strbuf in, out;
   size_t out_off;
-  bool sse;       /* an SSE response runs: the connection is its */
-  bool finishing; /* close once out is written */
-  bool last;      /* the request being answered is the connection's last */
-  bool closed;    /* freed on the next loop turn */
+  bool sse;          /* an SSE response runs: the connection is its */
+  bool finishing;    /* close once out is written */
+  bool last;         /* the request being answered is the connection's last */
+  bool closed;       /* freed on the next loop turn */
+  bool head_checked; /* the waiting request's head passed check_access */
   gw_stream *stream;
   gw_conn *next;
 };
@@ -374,11 +375,11 @@ out:
   cJSON_Delete(msg);
 }
 
-/* Checks what every request must pass; false when answered. */
-static bool check_request(gw_conn *cn, const http_req *r, gw_session **s) {
+/* Checks who may send the request (path, Host, Origin, the token), on
+ * its head alone; false when answered. */
+static bool check_access(gw_conn *cn, const http_req *r) {
   srv *sv = cn->s;
   size_t plen = strcspn(r->target, "?");
-  *s = NULL;
   if (plen != 4 || strncmp(r->target, "/mcp", 4) != 0) {
     respond_text(cn, 404, "the gateway's endpoint is /mcp\n");
     return false;
@@ -400,6 +401,16 @@ static bool check_request(gw_conn *cn, const http_req *r, gw_session **s) {
                     "WWW-Authenticate: Bearer realm=\"mcphost\"\r\n",
                     "a bearer token is needed (Authorization: Bearer "
                     "TOKEN)\n");
+    return false;
+  }
+  return true;
+}
+
+/* Checks what every request must pass; false when answered. */
+static bool check_request(gw_conn *cn, const http_req *r, gw_session **s) {
+  srv *sv = cn->s;
+  *s = NULL;
+  if (!check_access(cn, r)) {
     return false;
   }
   if (r->version && !mcp_protocol_supported(r->version)) {
@@ -469,12 +480,20 @@ static void conn_process(gw_conn *cn) {
       cn->finishing = true;
       respond_text(cn, 413, "the body is larger than 4 MiB\n");
     } else if (cn->in.len - hl < r.content_length) {
+      /* The rest of the body is on its way; a client that may not send
+       * it is answered now, not after up to 4 MiB held for it. */
+      if (!cn->head_checked) {
+        cn->finishing = true; /* a denial ends the connection */
+        cn->head_checked = check_access(cn, &r);
+        cn->finishing = !cn->head_checked;
+      }
       free(r.head);
-      return; /* the rest of the body is on its way */
+      return;
     } else {
       /* HTTP/1.0 or "Connection: close": closed after this answer (an
        * SSE answer closes when its stream ends). */
       cn->last = r.close;
+      cn->head_checked = false;
       handle_request(cn, &r, cn->in.data + hl, r.content_length);
       if (!cn->closed) {
         size_t used = hl + r.content_length;
