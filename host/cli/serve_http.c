@@ -287,9 +287,12 @@ static bool parse_head(const char *data, size_t len, http_req *r) {
       }
     }
     if (strcasecmp(line, "content-length") == 0) {
-      char *end = NULL;
-      unsigned long long n = strtoull(v, &end, 10);
-      if (!*v || *end || n > SIZE_MAX) {
+      /* Digits only (strtoull would take "+5" or "-1"), and one value: a
+       * proxy in front that read another length would frame the
+       * connection's next request differently (request smuggling). */
+      unsigned long long n = strtoull(v, NULL, 10);
+      if (!*v || strspn(v, "0123456789") != strlen(v) || n > SIZE_MAX ||
+          (r->has_length && r->content_length != n)) {
         return false;
       }
       r->content_length = (size_t)n;
@@ -475,7 +478,8 @@ static void conn_process(gw_conn *cn) {
       cn->finishing = true;
       respond_text(cn, ok ? 411 : 400,
                    ok ? "a body needs a Content-Length\n"
-                      : "not an HTTP/1.1 request\n");
+                      : "not an HTTP/1.1 request (its request line, a "
+                        "header or its Content-Length)\n");
     } else if (r.content_length > BODY_MAX) {
       cn->finishing = true;
       respond_text(cn, 413, "the body is larger than 4 MiB\n");
