@@ -11,7 +11,8 @@
  * (Connection: close) carries one stream of a session until the stream
  * ends; what a client does not take waits in the connection's buffer up
  * to OUT_CAP, beyond which the connection is dropped and the stream kept
- * for resumption. At most CONNS_MAX connections are taken at once. */
+ * for resumption. At most CONNS_MAX connections are taken at once, each
+ * given REQUEST_MS for its next request (an SSE one is not). */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -37,6 +38,10 @@
  * until one closes (descriptors are the host's too: its backends, its
  * files). */
 #define CONNS_MAX 512
+/* How long a connection may take to deliver a request, from its start or
+ * the previous answer (MCPHOST_SERVE_REQUEST_MS): a client that trickles
+ * a head, or keeps an idle connection, does not hold one of CONNS_MAX. */
+#define REQUEST_MS 30000
 
 typedef struct srv {
   gw_http http; /* first: the sessions' view */
@@ -49,6 +54,7 @@ typedef struct srv {
   loop_watch *w;
   gw_conn *conns;
   size_t nconns;
+  uint64_t request_ms;
   bool paused; /* not accepting: at CONNS_MAX, or out of descriptors */
 } srv;
 
@@ -64,6 +70,7 @@ struct gw_conn {
   bool last;         /* the request being answered is the connection's last */
   bool closed;       /* freed on the next loop turn */
   bool head_checked; /* the waiting request's head passed check_access */
+  loop_timer *deadline; /* for the next request; NULL on an SSE one */
   gw_stream *stream;
   gw_conn *next;
 };
@@ -107,6 +114,10 @@ static void conn_close(gw_conn *cn, bool delivered) {
   if (cn->w) {
     loop_unwatch(l, cn->w);
     cn->w = NULL;
+  }
+  if (cn->deadline) {
+    loop_timer_cancel(l, cn->deadline);
+    cn->deadline = NULL;
   }
   close(cn->fd);
   for (gw_conn **p = &cn->s->conns; *p; p = &(*p)->next) {
@@ -180,7 +191,39 @@ void gw_conn_respond(gw_conn *cn, int status, const char *ctype,
   sb_free(&b);
 }
 
+static void respond_text(gw_conn *cn, int status, const char *text);
+
+static void conn_deadline(gw_conn *cn);
+
+static void on_deadline(void *ud) {
+  gw_conn *cn = ud;
+  cn->deadline = NULL;
+  if (cn->in.len == 0 || cn->finishing) {
+    conn_close(cn, false); /* idle, or not reading its answer */
+    return;
+  }
+  cn->finishing = true;
+  respond_text(cn, 408, "the request did not arrive in time\n");
+  if (!cn->closed) {
+    conn_deadline(cn); /* then it goes, read or not */
+  }
+}
+
+/* (Re)starts the time the connection has for its next request. */
+static void conn_deadline(gw_conn *cn) {
+  loop *l = host_loop(cn->s->c->h);
+  if (cn->deadline) {
+    loop_timer_cancel(l, cn->deadline);
+  }
+  cn->deadline = loop_timer_start(l, cn->s->request_ms, on_deadline, cn);
+}
+
 void gw_conn_start_sse(gw_conn *cn, gw_stream *st, const char *session_id) {
+  if (cn->deadline) {
+    /* A stream may be quiet for long: it ends with its stream. */
+    loop_timer_cancel(host_loop(cn->s->c->h), cn->deadline);
+    cn->deadline = NULL;
+  }
   cn->sse = true;
   cn->stream = st;
   char *h = xasprintf("HTTP/1.1 200 OK\r\n"
@@ -505,6 +548,8 @@ static void conn_process(gw_conn *cn) {
         cn->in.len -= used;
         if (cn->last && !cn->sse) {
           gw_conn_finish(cn);
+        } else if (!cn->sse) {
+          conn_deadline(cn);
         }
       }
     }
@@ -576,6 +621,7 @@ static void on_accept(void *ud, int fd, unsigned events) {
     cn->next = sv->conns;
     sv->conns = cn;
     sv->nconns++;
+    conn_deadline(cn);
   }
 }
 
@@ -617,6 +663,9 @@ static int start_listening(srv *sv, char *why, size_t why_len) {
 
 int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   srv sv = {.http = {.hub = hub}, .c = c, .o = o, .fd = -1};
+  const char *ms = getenv("MCPHOST_SERVE_REQUEST_MS");
+  sv.request_ms = ms && *ms ? strtoull(ms, NULL, 10) : 0;
+  sv.request_ms = sv.request_ms ? sv.request_ms : REQUEST_MS;
   char why[512] = "";
   bool made = false;
   int rc = EXIT_OK;

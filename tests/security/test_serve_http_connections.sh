@@ -13,7 +13,9 @@ config_file "$C" "{\"demo\": {\"command\": \"$DEMO\"}}"
 GW_ERR="$TMP/gw.err"
 # Room for the bound and the gateway's own descriptors.
 ulimit -n 2048 2>/dev/null || skip_test "cannot allow 2048 descriptors"
-"$MCPHOST" --mcp-config "$C" serve --http 127.0.0.1:0 2>"$GW_ERR" </dev/null &
+# Idle connections are kept for the test's length.
+MCPHOST_SERVE_REQUEST_MS=600000 "$MCPHOST" --mcp-config "$C" serve --http \
+  127.0.0.1:0 2>"$GW_ERR" </dev/null &
 GW_PID=$!
 on_exit "kill $GW_PID 2>/dev/null"
 PORT=
