@@ -6,26 +6,11 @@
 # listening socket and the host could open no file or backend. The held
 # connection is taken, and answered, when another closes.
 . "$(dirname "$0")/../integration/lib.sh"
-PY=$(command -v python3) || skip_test "no python3"
-
-C="$TMP/servers.json"
-config_file "$C" "{\"demo\": {\"command\": \"$DEMO\"}}"
-GW_ERR="$TMP/gw.err"
+. "$(dirname "$0")/serve_http_lib.sh"
 # Room for the bound and the gateway's own descriptors.
 ulimit -n 2048 2>/dev/null || skip_test "cannot allow 2048 descriptors"
 # Idle connections are kept for the test's length.
-MCPHOST_SERVE_REQUEST_MS=600000 "$MCPHOST" --mcp-config "$C" serve --http \
-  127.0.0.1:0 2>"$GW_ERR" </dev/null &
-GW_PID=$!
-on_exit "kill $GW_PID 2>/dev/null"
-PORT=
-for _ in $(seq 150); do
-  PORT=$(sed -n 's|^mcphost serve: listening on http://127.0.0.1:\([0-9]*\)/mcp$|\1|p' "$GW_ERR")
-  [ -n "$PORT" ] && break
-  kill -0 "$GW_PID" 2>/dev/null || break
-  sleep 0.1
-done
-[ -n "$PORT" ] || { echo "the gateway did not start: $(cat "$GW_ERR")"; exit 1; }
+MCPHOST_SERVE_REQUEST_MS=600000 gateway_start
 
 # Prints "held" when the connection beyond the bound got no answer while
 # the gateway answered two requests on another one (each a loop turn at

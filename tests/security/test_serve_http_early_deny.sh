@@ -5,24 +5,9 @@
 # body, none of it sent; before the fix the gateway waited for the body
 # (and kept what came) before it looked at the token.
 . "$(dirname "$0")/../integration/lib.sh"
-PY=$(command -v python3) || skip_test "no python3"
-
-C="$TMP/servers.json"
-config_file "$C" "{\"demo\": {\"command\": \"$DEMO\"}}"
+. "$(dirname "$0")/serve_http_lib.sh"
 TOK="$TMP/token"
-GW_ERR="$TMP/gw.err"
-"$MCPHOST" --mcp-config "$C" serve --http 127.0.0.1:0 --token-file "$TOK" \
-  2>"$GW_ERR" </dev/null &
-GW_PID=$!
-on_exit "kill $GW_PID 2>/dev/null"
-PORT=
-for _ in $(seq 150); do
-  PORT=$(sed -n 's|^mcphost serve: listening on http://127.0.0.1:\([0-9]*\)/mcp$|\1|p' "$GW_ERR")
-  [ -n "$PORT" ] && break
-  kill -0 "$GW_PID" 2>/dev/null || break
-  sleep 0.1
-done
-[ -n "$PORT" ] || { echo "the gateway did not start: $(cat "$GW_ERR")"; exit 1; }
+gateway_start --token-file "$TOK"
 
 # head EXTRA_HEADERS: sends a POST's head announcing a 4000000-byte body
 # and no body; prints the status line it gets, or "none" when the

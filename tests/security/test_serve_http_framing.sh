@@ -6,22 +6,8 @@
 # the first would see a different next request than the gateway
 # (request smuggling).
 . "$(dirname "$0")/../integration/lib.sh"
-PY=$(command -v python3) || skip_test "no python3"
-
-C="$TMP/servers.json"
-config_file "$C" "{\"demo\": {\"command\": \"$DEMO\"}}"
-GW_ERR="$TMP/gw.err"
-"$MCPHOST" --mcp-config "$C" serve --http 127.0.0.1:0 2>"$GW_ERR" </dev/null &
-GW_PID=$!
-on_exit "kill $GW_PID 2>/dev/null"
-PORT=
-for _ in $(seq 150); do
-  PORT=$(sed -n 's|^mcphost serve: listening on http://127.0.0.1:\([0-9]*\)/mcp$|\1|p' "$GW_ERR")
-  [ -n "$PORT" ] && break
-  kill -0 "$GW_PID" 2>/dev/null || break
-  sleep 0.1
-done
-[ -n "$PORT" ] || { echo "the gateway did not start: $(cat "$GW_ERR")"; exit 1; }
+. "$(dirname "$0")/serve_http_lib.sh"
+gateway_start
 
 # send HEADERS BODY: a GET /mcp with HEADERS (\r\n-separated) and BODY;
 # prints the first status line, the number of responses it got before
