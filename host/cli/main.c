@@ -138,6 +138,8 @@ static const char usage_text[] =
     "  MCPHOST_STILL_RUNNING_MS   on a terminal, a line this often while a tool\n"
     "                             call runs (default 30000)\n"
     "  MCPHOST_LIST_CACHE_TTL     batch: how long a tool list is kept, ms (20000)\n"
+    "  MCPHOST_SERVE_REQUEST_MS   serve --http: time for a connection's next\n"
+    "                             request, ms (default 30000)\n"
     "  MCPHOST_MAX_NAME_CHARS     longest mcp__SERVER__TOOL name (default 64, at\n"
     "                             least 32); longer ones are cut and hashed\n"
     "  MCPHOST_MAX_DESCRIPTION_CHARS\n"

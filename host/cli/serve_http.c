@@ -11,7 +11,8 @@
  * (Connection: close) carries one stream of a session until the stream
  * ends; what a client does not take waits in the connection's buffer up
  * to OUT_CAP, beyond which the connection is dropped and the stream kept
- * for resumption. */
+ * for resumption. At most CONNS_MAX connections are taken at once, each
+ * given REQUEST_MS for its next request (an SSE one is not). */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -33,6 +34,14 @@
 #define BODY_MAX (4u << 20)
 #define OUT_CAP (8u << 20)
 #define SESSIONS_MAX 256
+/* Open connections at most: beyond, new ones wait in the listen backlog
+ * until one closes (descriptors are the host's too: its backends, its
+ * files). */
+#define CONNS_MAX 512
+/* How long a connection may take to deliver a request, from its start or
+ * the previous answer (MCPHOST_SERVE_REQUEST_MS): a client that trickles
+ * a head, or keeps an idle connection, does not hold one of CONNS_MAX. */
+#define REQUEST_MS 30000
 
 typedef struct srv {
   gw_http http; /* first: the sessions' view */
@@ -44,6 +53,9 @@ typedef struct srv {
   int fd;
   loop_watch *w;
   gw_conn *conns;
+  size_t nconns;
+  uint64_t request_ms;
+  bool paused; /* not accepting: at CONNS_MAX, or out of descriptors */
 } srv;
 
 struct gw_conn {
@@ -53,10 +65,12 @@ struct gw_conn {
   unsigned events; /* what w watches */
   strbuf in, out;
   size_t out_off;
-  bool sse;       /* an SSE response runs: the connection is its */
-  bool finishing; /* close once out is written */
-  bool last;      /* the request being answered is the connection's last */
-  bool closed;    /* freed on the next loop turn */
+  bool sse;          /* an SSE response runs: the connection is its */
+  bool finishing;    /* close once out is written */
+  bool last;         /* the request being answered is the connection's last */
+  bool closed;       /* freed on the next loop turn */
+  bool head_checked; /* the waiting request's head passed check_access */
+  loop_timer *deadline; /* for the next request; NULL on an SSE one */
   gw_stream *stream;
   gw_conn *next;
 };
@@ -72,6 +86,16 @@ typedef struct http_req {
 } http_req;
 
 static void conn_flush(gw_conn *cn);
+
+/* Accepting stops at the cap or when accept(2) runs out of descriptors
+ * (the listening socket stays readable: the level-triggered loop would
+ * spin on it) and starts again when a connection closes. */
+static void accepting(srv *sv, bool on) {
+  if (sv->w && sv->paused == on &&
+      loop_watch_update(host_loop(sv->c->h), sv->w, on ? LOOP_READ : 0) == 0) {
+    sv->paused = !on;
+  }
+}
 
 static void conn_free_later(void *ud) {
   gw_conn *cn = ud;
@@ -91,13 +115,19 @@ static void conn_close(gw_conn *cn, bool delivered) {
     loop_unwatch(l, cn->w);
     cn->w = NULL;
   }
+  if (cn->deadline) {
+    loop_timer_cancel(l, cn->deadline);
+    cn->deadline = NULL;
+  }
   close(cn->fd);
   for (gw_conn **p = &cn->s->conns; *p; p = &(*p)->next) {
     if (*p == cn) {
       *p = cn->next;
+      cn->s->nconns--;
       break;
     }
   }
+  accepting(cn->s, true);
   gw_stream *st = cn->stream;
   cn->stream = NULL;
   if (st) {
@@ -161,7 +191,39 @@ void gw_conn_respond(gw_conn *cn, int status, const char *ctype,
   sb_free(&b);
 }
 
+static void respond_text(gw_conn *cn, int status, const char *text);
+
+static void conn_deadline(gw_conn *cn);
+
+static void on_deadline(void *ud) {
+  gw_conn *cn = ud;
+  cn->deadline = NULL;
+  if (cn->in.len == 0 || cn->finishing) {
+    conn_close(cn, false); /* idle, or not reading its answer */
+    return;
+  }
+  cn->finishing = true;
+  respond_text(cn, 408, "the request did not arrive in time\n");
+  if (!cn->closed) {
+    conn_deadline(cn); /* then it goes, read or not */
+  }
+}
+
+/* (Re)starts the time the connection has for its next request. */
+static void conn_deadline(gw_conn *cn) {
+  loop *l = host_loop(cn->s->c->h);
+  if (cn->deadline) {
+    loop_timer_cancel(l, cn->deadline);
+  }
+  cn->deadline = loop_timer_start(l, cn->s->request_ms, on_deadline, cn);
+}
+
 void gw_conn_start_sse(gw_conn *cn, gw_stream *st, const char *session_id) {
+  if (cn->deadline) {
+    /* A stream may be quiet for long: it ends with its stream. */
+    loop_timer_cancel(host_loop(cn->s->c->h), cn->deadline);
+    cn->deadline = NULL;
+  }
   cn->sse = true;
   cn->stream = st;
   char *h = xasprintf("HTTP/1.1 200 OK\r\n"
@@ -268,9 +330,12 @@ static bool parse_head(const char *data, size_t len, http_req *r) {
       }
     }
     if (strcasecmp(line, "content-length") == 0) {
-      char *end = NULL;
-      unsigned long long n = strtoull(v, &end, 10);
-      if (!*v || *end || n > SIZE_MAX) {
+      /* Digits only (strtoull would take "+5" or "-1"), and one value: a
+       * proxy in front that read another length would frame the
+       * connection's next request differently (request smuggling). */
+      unsigned long long n = strtoull(v, NULL, 10);
+      if (!*v || strspn(v, "0123456789") != strlen(v) || n > SIZE_MAX ||
+          (r->has_length && r->content_length != n)) {
         return false;
       }
       r->content_length = (size_t)n;
@@ -356,11 +421,11 @@ out:
   cJSON_Delete(msg);
 }
 
-/* Checks what every request must pass; false when answered. */
-static bool check_request(gw_conn *cn, const http_req *r, gw_session **s) {
+/* Checks who may send the request (path, Host, Origin, the token), on
+ * its head alone; false when answered. */
+static bool check_access(gw_conn *cn, const http_req *r) {
   srv *sv = cn->s;
   size_t plen = strcspn(r->target, "?");
-  *s = NULL;
   if (plen != 4 || strncmp(r->target, "/mcp", 4) != 0) {
     respond_text(cn, 404, "the gateway's endpoint is /mcp\n");
     return false;
@@ -382,6 +447,16 @@ static bool check_request(gw_conn *cn, const http_req *r, gw_session **s) {
                     "WWW-Authenticate: Bearer realm=\"mcphost\"\r\n",
                     "a bearer token is needed (Authorization: Bearer "
                     "TOKEN)\n");
+    return false;
+  }
+  return true;
+}
+
+/* Checks what every request must pass; false when answered. */
+static bool check_request(gw_conn *cn, const http_req *r, gw_session **s) {
+  srv *sv = cn->s;
+  *s = NULL;
+  if (!check_access(cn, r)) {
     return false;
   }
   if (r->version && !mcp_protocol_supported(r->version)) {
@@ -446,17 +521,26 @@ static void conn_process(gw_conn *cn) {
       cn->finishing = true;
       respond_text(cn, ok ? 411 : 400,
                    ok ? "a body needs a Content-Length\n"
-                      : "not an HTTP/1.1 request\n");
+                      : "not an HTTP/1.1 request (its request line, a "
+                        "header or its Content-Length)\n");
     } else if (r.content_length > BODY_MAX) {
       cn->finishing = true;
       respond_text(cn, 413, "the body is larger than 4 MiB\n");
     } else if (cn->in.len - hl < r.content_length) {
+      /* The rest of the body is on its way; a client that may not send
+       * it is answered now, not after up to 4 MiB held for it. */
+      if (!cn->head_checked) {
+        cn->finishing = true; /* a denial ends the connection */
+        cn->head_checked = check_access(cn, &r);
+        cn->finishing = !cn->head_checked;
+      }
       free(r.head);
-      return; /* the rest of the body is on its way */
+      return;
     } else {
       /* HTTP/1.0 or "Connection: close": closed after this answer (an
        * SSE answer closes when its stream ends). */
       cn->last = r.close;
+      cn->head_checked = false;
       handle_request(cn, &r, cn->in.data + hl, r.content_length);
       if (!cn->closed) {
         size_t used = hl + r.content_length;
@@ -464,6 +548,8 @@ static void conn_process(gw_conn *cn) {
         cn->in.len -= used;
         if (cn->last && !cn->sse) {
           gw_conn_finish(cn);
+        } else if (!cn->sse) {
+          conn_deadline(cn);
         }
       }
     }
@@ -505,9 +591,16 @@ static void on_accept(void *ud, int fd, unsigned events) {
   srv *sv = ud;
   (void)events;
   for (;;) {
+    if (sv->nconns >= CONNS_MAX) {
+      accepting(sv, false);
+      return;
+    }
     int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (cfd < 0) {
-      return; /* EAGAIN, or out of descriptors: the next turn retries */
+      if ((errno == EMFILE || errno == ENFILE) && sv->nconns > 0) {
+        accepting(sv, false); /* until one of them closes */
+      }
+      return;
     }
     /* An answer goes out in a few writes: no waiting for the peer's ACK
      * between them. */
@@ -527,6 +620,8 @@ static void on_accept(void *ud, int fd, unsigned events) {
     }
     cn->next = sv->conns;
     sv->conns = cn;
+    sv->nconns++;
+    conn_deadline(cn);
   }
 }
 
@@ -568,6 +663,9 @@ static int start_listening(srv *sv, char *why, size_t why_len) {
 
 int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   srv sv = {.http = {.hub = hub}, .c = c, .o = o, .fd = -1};
+  const char *ms = getenv("MCPHOST_SERVE_REQUEST_MS");
+  sv.request_ms = ms && *ms ? strtoull(ms, NULL, 10) : 0;
+  sv.request_ms = sv.request_ms ? sv.request_ms : REQUEST_MS;
   char why[512] = "";
   bool made = false;
   int rc = EXIT_OK;

@@ -4,6 +4,7 @@
  * following is the client library's (mcp/tasks.h, MCP_OP_TASK_RESULT);
  * this file prints. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -31,6 +32,27 @@ void out_task_status(cli *c, const cJSON *task) {
           t.message ? t.message : "", t.message ? ")" : "");
 }
 
+/* `s` as one shell word for a command line the user may paste (a new
+ * string; free with free()): as it is when plain, else single-quoted. A
+ * server's task id is its own text ("x;rm -rf ~" is an id). */
+static char *shell_word(const char *s) {
+  static const char plain[] = "abcdefghijklmnopqrstuvwxyz"
+                              "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:@+-";
+  if (*s && strspn(s, plain) == strlen(s)) {
+    return xstrdup(s);
+  }
+  strbuf b;
+  sb_init(&b);
+  sb_adds(&b, "'");
+  for (const char *q; (q = strchr(s, '\'')); s = q + 1) {
+    sb_add(&b, s, (size_t)(q - s));
+    sb_adds(&b, "'\\''");
+  }
+  sb_adds(&b, s);
+  sb_adds(&b, "'");
+  return b.data;
+}
+
 bool cli_print_detached(cli *c, size_t idx, const cJSON *result) {
   const cJSON *task = cJSON_GetObjectItemCaseSensitive(result, "task");
   const char *id =
@@ -46,10 +68,13 @@ bool cli_print_detached(cli *c, size_t idx, const cJSON *result) {
     printf("%s\n", cli_esc(c, id));
   }
   if (!c->quiet_progress) {
+    char *w_server = shell_word(server), *w_id = shell_word(id);
     fprintf(stderr,
             "mcphost: task %s runs on; its result: mcphost task result %s "
             "%s\n",
-            cli_esc(c, id), cli_esc(c, server), cli_esc(c, id));
+            cli_esc(c, id), cli_esc(c, w_server), cli_esc(c, w_id));
+    free(w_server);
+    free(w_id);
   }
   return true;
 }

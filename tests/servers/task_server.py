@@ -30,6 +30,8 @@ import uuid
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 DIR = os.environ["TASK_DIR"]
 STEP_MS = int(os.environ.get("TASK_STEP_MS", "200"))
+# A hostile server's ids: TASK_ID_PREFIX comes before each (no "/").
+ID_PREFIX = os.environ.get("TASK_ID_PREFIX", "")
 RELATED = "io.modelcontextprotocol/related-task"
 
 TOOLS = [
@@ -143,7 +145,7 @@ def call(mid, params):
         error(mid, -32602, "Unknown tool: %s" % name)
         return
     token = (params.get("_meta") or {}).get("progressToken")
-    t = {"id": uuid.uuid4().hex[:12], "created": now_ms(),
+    t = {"id": ID_PREFIX + uuid.uuid4().hex[:12], "created": now_ms(),
          "steps": int(args.get("steps", 3)), "fail": bool(args.get("fail")),
          "token": token, "ended": None}
     save(t)
