@@ -1,7 +1,8 @@
 #!/bin/bash
 # mcphost tool TOOL [--json]: the signature, description, parameters,
 # output schema and annotations, compared with committed expectations
-# for server-everything's tools (tests/integration/expected); tools -v
+# for server-everything's and server-filesystem's tools
+# (tests/integration/expected); tools -v
 # shows signatures; an unknown tool gets the closest names.
 . "$(dirname "$0")/lib.sh"
 [ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
@@ -20,6 +21,23 @@ for t in echo get-sum get-structured-content gzip-file-as-resource \
     bad "tool mcp__every__$t as expected" "$(cat "$TMP/diff")"
   fi
 done
+
+# server-filesystem's tools: nested array items, defaults, annotations.
+FS="$INTEROP/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
+if [ -f "$FS" ]; then
+  mkdir -p "$TMP/fsroot"
+  for t in read_text_file edit_file directory_tree; do
+    run -q --server "fs=node $FS $TMP/fsroot" tool "mcp__fs__$t"
+    if [ "$RC" = 0 ] &&
+      diff <(printf '%s\n' "$OUT") "$X/tool_filesystem_$t.txt" >"$TMP/diff"; then
+      ok "tool mcp__fs__$t as expected"
+    else
+      bad "tool mcp__fs__$t as expected" "$(cat "$TMP/diff")"
+    fi
+  done
+else
+  echo "skipped: server-filesystem is not installed"
+fi
 
 run -q --server "$E" -v tools every
 if diff <(grep '^mcp__' <<<"$OUT") "$X/tools_v_everything.txt" >"$TMP/diff"; then
