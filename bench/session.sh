@@ -30,6 +30,9 @@ export XDG_RUNTIME_DIR=$T/run MCPHOST_SYSTEM_CONFIG_DIR=$T/system
 mkdir -p "$HOME" && mkdir -m 700 "$XDG_RUNTIME_DIR"
 cleanup() {
   (cd "$T" && "$M" --config "$T/servers.json" session stop >/dev/null 2>&1) || true
+  (cd "$T" && "$ROOT/bench/node_modules/.bin/mcporter" daemon stop >/dev/null 2>&1) || true
+  "$ROOT/bench/node_modules/.bin/mcpc" close @demo >/dev/null 2>&1 || true
+  "$ROOT/bench/node_modules/.bin/mcpc" close @every >/dev/null 2>&1 || true
   rm -rf "$T"
 }
 trap cleanup EXIT
@@ -46,13 +49,33 @@ EVERY_CALL="$M --config $T/servers.json call every/echo message=hi"
 # The servers connected once, before the warm runs.
 $DEMO_CALL >/dev/null && $EVERY_CALL >/dev/null
 
+# The peers' daemons, when bench/node_modules has them (bench/package.json
+# pins mcporter and mcpc; `make bench` installs them): mcporter's
+# keep-alive daemon and an mcpc session, each warmed once as ours is.
+peers=()
+MCPORTER=$ROOT/bench/node_modules/.bin/mcporter
+MCPC=$ROOT/bench/node_modules/.bin/mcpc
+if [ -x "$MCPORTER" ] && [ -x "$MCPC" ]; then
+  mkdir -p "$T/config"
+  jq '.mcpServers |= map_values(. + {lifecycle: "keep-alive"})' \
+    "$T/servers.json" >"$T/config/mcporter.json"
+  cp "$T/servers.json" "$T/mcpc.json"
+  "$MCPORTER" call demo.echo message=hi >/dev/null
+  "$MCPORTER" call every.echo message=hi >/dev/null
+  "$MCPC" connect "$T/mcpc.json:demo" @demo >/dev/null
+  "$MCPC" connect "$T/mcpc.json:every" @every >/dev/null
+  peers=(-n mcporter-demo "$MCPORTER call demo.echo message=hi"
+    -n mcpc-demo "$MCPC @demo tools-call echo message:=hi"
+    -n mcporter-every "$MCPORTER call every.echo message=hi"
+    -n mcpc-every "$MCPC @every tools-call echo message:=hi")
+fi
 hyperfine -N --runs "$RUNS" --warmup 3 --export-json "$T/h.json" \
   -n exec /bin/true \
   -n version "$M --version" \
   -n demo-cold "$M --no-session --config $T/servers.json call demo/echo message=hi" \
   -n demo-session "$DEMO_CALL" \
   -n every-cold "$M --no-session --config $T/servers.json call every/echo message=hi" \
-  -n every-session "$EVERY_CALL" >"$T/hyperfine.txt"
+  -n every-session "$EVERY_CALL" "${peers[@]}" >"$T/hyperfine.txt"
 
 med() { jq -r --arg n "$1" '.results[] | select(.command == $n) | .median * 1000' "$T/h.json"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3g", a / b }'; }
@@ -78,6 +101,16 @@ out=$ROOT/bench/results/session-$(date +%Y-%m-%d).md
   echo "| demo (C) server, through the session | $(ms "$ds") | $(ratio "$ds" "$dc") | $(ratio "$ds" "$pipe_ms") |"
   echo "| server-everything (Node.js), cold | $(ms "$ec") | 1 | $(ratio "$ec" "$pipe_ms") |"
   echo "| server-everything (Node.js), through the session | $(ms "$es") | $(ratio "$es" "$ec") | $(ratio "$es" "$pipe_ms") |"
+  if [ ${#peers[@]} -gt 0 ]; then
+    for p in mcporter mcpc; do
+      for srv in demo every; do
+        v=$(med "$p-$srv")
+        ours=$ds
+        [ "$srv" = every ] && ours=$es
+        echo "| $srv server through $( [ $p = mcporter ] && echo "mcporter's keep-alive daemon" || echo "an mcpc session") | $(ms "$v") | | $(ratio "$v" "$pipe_ms") (mcphost's session: $(ratio "$v" "$ours")x faster) |"
+      done
+    done
+  fi
   echo
   echo "A call through the session less \`/bin/true\`: demo $(ms "$(awk -v a="$ds" -v b="$x" 'BEGIN{print a-b}')") ms,"
   echo "server-everything $(ms "$(awk -v a="$es" -v b="$x" 'BEGIN{print a-b}')") ms (the hand-over, the call in the session, the"
