@@ -18,10 +18,20 @@ echo '{"permissions": {"ask": ["mcp__demo__echo"]}}' \
 on_exit "'$MCPHOST' --config '$C' session stop >/dev/null 2>&1"
 
 # on_term ANSWER CMD: CMD on a terminal of its own, ANSWER typed into it.
+# The terminal echoes the answer when it arrives, before or after the
+# question is written: that echo is taken out, so two runs compare equal
+# whichever came first.
 on_term() {
   printf '%s\n' "$1" | script -qec "$2" /dev/null >"$TMP/out" 2>&1
   RC=$?
-  OUT=$(tr -d '\r' <"$TMP/out")
+  OUT=$(tr -d '\r' <"$TMP/out" | ANSWER=$1 python3 -c '
+import os, sys
+a = os.environ["ANSWER"]
+t = sys.stdin.read()
+if a:
+    t = t.replace("[y/N] " + a + "\n", "[y/N] ")
+    t = "\n".join(l for l in t.split("\n") if l != a)
+sys.stdout.write(t)')
   ERR=""
 }
 commands() {
