@@ -163,9 +163,9 @@ static void set_value(oplugin *pl, oserver *s, const char *token) {
   free(s->value);
   s->token = copy;
   s->value = NULL;
-  if (token) {
+  if (copy) {
     obuf v = {0};
-    ob_printf(&v, "Bearer %s", token);
+    ob_printf(&v, "Bearer %s", copy); /* not `token`: it may be freed */
     s->value = v.data;
   }
   mcph_error err;
