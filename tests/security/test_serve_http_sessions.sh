@@ -88,26 +88,23 @@ else:
 PYEOF
 }
 
+# line_is N WANT: line N of OUT is WANT.
+line_is() { test "$(echo "$OUT" | sed -n "$1p")" = "$2"; }
+
 MCPHOST_SERVE_REQUEST_MS=600000 gateway_start
 OUT=$(sessions "$PORT" full)
-check "a 257th initialize takes the place of the idlest session" \
-  test "$(echo "$OUT" | sed -n 1p)" = 200
-check "the oldest session, its stream open, is kept" \
-  test "$(echo "$OUT" | sed -n 2p)" = 202
-check "the idlest session without a stream is ended (404)" \
-  test "$(echo "$OUT" | sed -n 3p)" = 404
-check "a full table of active sessions refuses (503)" \
-  test "$(echo "$OUT" | sed -n 4p)" = 503
+check "a 257th initialize takes the place of the idlest session" line_is 1 200
+check "the oldest session, its stream open, is kept" line_is 2 202
+check "the idlest session without a stream is ended (404)" line_is 3 404
+check "a full table of active sessions refuses (503)" line_is 4 503
 check "the gateway still runs" kill -0 "$GW_PID"
 kill "$GW_PID"
 wait "$GW_PID" 2>/dev/null
 
 MCPHOST_SERVE_SESSION_IDLE_MS=300 gateway_start
 OUT=$(sessions "$PORT" idle)
-check "a session idle beyond --session-idle is ended (404)" \
-  test "$(echo "$OUT" | sed -n 1p)" = 404
-check "a session with a stream open does not expire" \
-  test "$(echo "$OUT" | sed -n 2p)" = 202
+check "a session idle beyond --session-idle is ended (404)" line_is 1 404
+check "a session with a stream open does not expire" line_is 2 202
 
 check "--session-idle takes seconds only" \
   sh -c "'$MCPHOST' --mcp-config '$C' serve --http 127.0.0.1:0 --session-idle 0 2>&1 | grep -q 'session-idle: \"0\" is not a number of seconds'"
