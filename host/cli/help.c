@@ -119,8 +119,8 @@ static const struct {
      "[--passthrough]\n"
      "       mcphost [OPTIONS] serve --http HOST:PORT [--token-file F | "
      "--token]\n"
-     "                 [--allow-origin ORIGIN]... [--server NAME]... "
-     "[--passthrough]\n"
+     "                 [--allow-origin ORIGIN]... [--session-idle SECONDS]\n"
+     "                 [--server NAME]... [--passthrough]\n"
      "\n"
      "Runs an MCP server on stdin and stdout in front of the configured\n"
      "servers (every one that may start, or those named): their tools and\n"
@@ -137,7 +137,8 @@ static const struct {
      "a foreign Origin (not loopback, not --allow-origin) or Host is\n"
      "refused. --token-file F (made, mode 0600, when missing) or --token\n"
      "(printed) requires \"Authorization: Bearer TOKEN\"; an address\n"
-     "beyond loopback needs one.\n"
+     "beyond loopback needs one. A session idle for --session-idle\n"
+     "seconds (1800) ends; a full table (256) ends the idlest.\n"
      "For Claude Code or Claude Desktop: {\"command\": \"mcphost\",\n"
      "\"args\": [\"serve\", \"--stdio\"]} (docs/gateway.md).\n" AFTER},
     {"tool",

@@ -466,10 +466,36 @@ static void tell_lists_changed(gw *g) {
   send_notification(g, "notifications/prompts/list_changed", NULL, NULL);
 }
 
+/* A backend cancelled a request of its own it had forwarded: the client
+ * asked is told, with its id (its answer, if it comes, is dropped). */
+static void on_backend_cancelled(gw_hub *hub, size_t idx, const cJSON *params) {
+  const cJSON *rid = cJSON_GetObjectItemCaseSensitive(params, "requestId");
+  for (gw *g = hub->clients; g && rid; g = g->next) {
+    for (gw_ask *a = g->asks; a; a = a->next) {
+      if (a->fwd_id && a->fwd_idx == idx &&
+          cJSON_Compare(a->fwd_id, rid, true)) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "requestId", a->id);
+        const cJSON *why = cJSON_GetObjectItemCaseSensitive(params, "reason");
+        if (cJSON_IsString(why)) {
+          cJSON_AddStringToObject(p, "reason", why->valuestring);
+        }
+        send_notification(g, "notifications/cancelled", p, a->req);
+        ask_unlink(g, a);
+        return;
+      }
+    }
+  }
+}
+
 static void on_notify(void *ud, size_t idx, const char *method,
                       const cJSON *params) {
   gw_hub *hub = ud;
   if (gw_backend_of(&hub->b, idx) < 0) {
+    return;
+  }
+  if (strcmp(method, "notifications/cancelled") == 0) {
+    on_backend_cancelled(hub, idx, params);
     return;
   }
   bool changed = strstr(method, "/list_changed") &&

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cli/cli.h"
 #include "core/loop.h"
@@ -90,6 +91,7 @@ typedef struct gw_http_opts {
   bool new_token;         /* --token: a new token, printed on stderr */
   const char **origins;   /* --allow-origin ORIGIN... (borrowed) */
   size_t norigins;
+  uint64_t session_idle_ms; /* --session-idle SECONDS, or 0: the default */
 } gw_http_opts;
 /* Serves `hub` over streamable HTTP on o->listen until a signal: one
  * session (gw_client) per client. Says the address it listens on (and a

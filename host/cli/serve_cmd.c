@@ -96,6 +96,17 @@ static int parse_args(cli *c, gw_backends *b, int argc, char **argv,
       sa->http.token_file = v;
     } else if ((v = opt_value(argc, argv, &i, "--allow-origin", &missing))) {
       sa->http.origins[sa->http.norigins++] = v;
+    } else if ((v = opt_value(argc, argv, &i, "--session-idle", &missing))) {
+      char *end = NULL;
+      unsigned long long sec = strtoull(v, &end, 10);
+      if (*v < '0' || *v > '9' || *end || sec == 0 || sec > 31536000) {
+        cli_error(c, NULL,
+                  "serve --session-idle: \"%s\" is not a number of "
+                  "seconds from 1 to 31536000",
+                  v);
+        return EXIT_USAGE;
+      }
+      sa->http.session_idle_ms = (uint64_t)sec * 1000u;
     } else if (missing) {
       cli_error(c, NULL, "serve %s needs a value", a);
       return EXIT_USAGE;
@@ -113,11 +124,11 @@ static int parse_args(cli *c, gw_backends *b, int argc, char **argv,
               "stdin and stdout) or --http HOST:PORT");
     return EXIT_USAGE;
   }
-  if (sa->stdio &&
-      (sa->http.token_file || sa->http.new_token || sa->http.norigins)) {
+  if (sa->stdio && (sa->http.token_file || sa->http.new_token ||
+                    sa->http.norigins || sa->http.session_idle_ms)) {
     cli_error(c, NULL,
-              "serve: --token, --token-file and --allow-origin are for "
-              "--http");
+              "serve: --token, --token-file, --allow-origin and "
+              "--session-idle are for --http");
     return EXIT_USAGE;
   }
   if (sa->http.token_file && sa->http.new_token) {

@@ -42,6 +42,11 @@
  * the previous answer (MCPHOST_SERVE_REQUEST_MS): a client that trickles
  * a head, or keeps an idle connection, does not hold one of CONNS_MAX. */
 #define REQUEST_MS 30000
+/* How long a session may stay idle (serve --session-idle SECONDS,
+ * MCPHOST_SERVE_SESSION_IDLE_MS), and how often idle ones are looked
+ * for at most. */
+#define SESSION_IDLE_MS (1800u * 1000u)
+#define SWEEP_MAX_MS 60000u
 
 typedef struct srv {
   gw_http http; /* first: the sessions' view */
@@ -55,6 +60,7 @@ typedef struct srv {
   gw_conn *conns;
   size_t nconns;
   uint64_t request_ms;
+  loop_timer *sweep; /* ends idle sessions */
   bool paused; /* not accepting: at CONNS_MAX, or out of descriptors */
 } srv;
 
@@ -400,8 +406,12 @@ static void handle_post(gw_conn *cn, const http_req *r, const char *body,
     goto out;
   }
   if (!s && method && id && strcmp(method, "initialize") == 0) {
-    if (gw_session_count(&sv->http) >= SESSIONS_MAX) {
-      respond_text(cn, 503, "too many sessions; end one (DELETE)\n");
+    gw_sessions_expire(&sv->http);
+    if (gw_session_count(&sv->http) >= SESSIONS_MAX &&
+        !gw_sessions_evict(&sv->http)) {
+      respond_text(cn, 503,
+                   "too many sessions, every one active; end one "
+                   "(DELETE)\n");
       goto out;
     }
     s = gw_session_new(&sv->http, sv->http.hub);
@@ -661,11 +671,30 @@ static int start_listening(srv *sv, char *why, size_t why_len) {
   return EXIT_OK;
 }
 
+static uint64_t sweep_period(const srv *sv) {
+  return sv->http.idle_ms < SWEEP_MAX_MS ? sv->http.idle_ms : SWEEP_MAX_MS;
+}
+
+static void on_sweep(void *ud) {
+  srv *sv = ud;
+  gw_sessions_expire(&sv->http);
+  sv->sweep =
+      loop_timer_start(host_loop(sv->c->h), sweep_period(sv), on_sweep, sv);
+}
+
+/* A positive number of milliseconds from the environment, or `dflt`. */
+static uint64_t env_ms(const char *name, uint64_t dflt) {
+  const char *ms = getenv(name);
+  uint64_t v = ms && *ms ? strtoull(ms, NULL, 10) : 0;
+  return v ? v : dflt;
+}
+
 int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   srv sv = {.http = {.hub = hub}, .c = c, .o = o, .fd = -1};
-  const char *ms = getenv("MCPHOST_SERVE_REQUEST_MS");
-  sv.request_ms = ms && *ms ? strtoull(ms, NULL, 10) : 0;
-  sv.request_ms = sv.request_ms ? sv.request_ms : REQUEST_MS;
+  sv.request_ms = env_ms("MCPHOST_SERVE_REQUEST_MS", REQUEST_MS);
+  sv.http.idle_ms =
+      env_ms("MCPHOST_SERVE_SESSION_IDLE_MS",
+             o->session_idle_ms ? o->session_idle_ms : SESSION_IDLE_MS);
   char why[512] = "";
   bool made = false;
   int rc = EXIT_OK;
@@ -692,9 +721,15 @@ int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   fprintf(stderr, "mcphost serve: listening on http://%s:%u/mcp\n", name,
           sv.port);
   fflush(stderr);
+  sv.sweep =
+      loop_timer_start(host_loop(c->h), sweep_period(&sv), on_sweep, &sv);
   bool never = false;
   int run = host_run_until(c->h, &never, 0);
   rc = run == -2 ? EXIT_INTERRUPTED : EXIT_OK;
+  if (sv.sweep) {
+    loop_timer_cancel(host_loop(c->h), sv.sweep);
+    sv.sweep = NULL;
+  }
   /* What is in flight ends now; nobody is told. */
   while (sv.http.sessions) {
     gw_session_free(sv.http.sessions);

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 
 #include "cli/serve.h"
@@ -72,6 +73,12 @@ const char *gw_session_id(const gw_session *s);
  * connections closed, freed. */
 void gw_session_free(gw_session *s);
 size_t gw_session_count(const gw_http *h);
+/* Ends every session idle for h->idle_ms: no request for that long, none
+ * in flight and no stream open (its id answers 404 afterwards). */
+void gw_sessions_expire(gw_http *h);
+/* Ends the session idle the longest to make room for a new one; false
+ * when every session is active. */
+bool gw_sessions_evict(gw_http *h);
 /* A POST's JSON-RPC message (`msg` parsed from `body`). A request is
  * answered on `cn` (JSON when its answer is ready at once, else an SSE
  * stream); a notification or a response gets 202. */
@@ -89,6 +96,7 @@ struct gw_http {
   gw_hub *hub;
   gw_session *sessions;
   size_t session_count;
+  uint64_t idle_ms; /* a session idle this long ends */
 };
 
 #endif

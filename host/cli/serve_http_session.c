@@ -7,12 +7,18 @@
  * logging). Every event has an id "<stream>-<seq>" and is kept in its
  * stream's log (bounded) until the stream is delivered, so that a client
  * whose connection broke resumes with GET and Last-Event-ID and gets
- * what followed. A request answered at once is answered with JSON. */
+ * what followed. A request answered at once is answered with JSON.
+ *
+ * A session is active while a request of it is in flight or a stream of
+ * it is open; once neither holds, it is idle from its last request (or
+ * answer, or closed stream) and ends after gw_http.idle_ms, or sooner
+ * when the table is full and it is the idlest. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/serve_http.h"
+#include "core/loop.h"
 
 /* What a stream keeps for resumption, and how many finished streams a
  * session keeps whose connection broke before they were delivered. */
@@ -47,6 +53,7 @@ struct gw_session {
   gw_stream *streams;
   gw_stream *standalone;
   unsigned next_no;
+  uint64_t last_ms; /* its last request, answer or closed stream */
   gw_session *next;
 };
 
@@ -153,6 +160,7 @@ static gw_stream *stream_of(gw_session *s, const cJSON *req, int *at) {
 static void session_send(void *ud, cJSON *msg, const cJSON *req) {
   gw_session *s = ud;
   int at = -1;
+  s->last_ms = loop_now_ms();
   gw_stream *st = stream_of(s, req, &at);
   bool response = !cJSON_GetObjectItemCaseSensitive(msg, "method");
   if (!st) {
@@ -204,6 +212,7 @@ gw_session *gw_session_new(gw_http *h, gw_hub *hub) {
     return NULL;
   }
   s->h = h;
+  s->last_ms = loop_now_ms();
   s->next_no = 1; /* 0 is the standalone stream's */
   s->standalone = stream_new(s, true);
   s->g = gw_client_new(hub, session_send, s);
@@ -213,9 +222,45 @@ gw_session *gw_session_new(gw_http *h, gw_hub *hub) {
   return s;
 }
 
+/* A request of `s` in flight, or a stream of it open. */
+static bool session_active(const gw_session *s) {
+  for (const gw_stream *st = s->streams; st; st = st->next) {
+    if (st->cn || (!st->standalone && !stream_complete(st))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void gw_sessions_expire(gw_http *h) {
+  uint64_t now = loop_now_ms();
+  for (gw_session *s = h->sessions, *next; s; s = next) {
+    next = s->next;
+    if (!session_active(s) && now - s->last_ms >= h->idle_ms) {
+      gw_session_free(s);
+    }
+  }
+}
+
+bool gw_sessions_evict(gw_http *h) {
+  gw_session *idlest = NULL;
+  /* Newest first: of equally idle ones, the oldest. */
+  for (gw_session *s = h->sessions; s; s = s->next) {
+    if (!session_active(s) && (!idlest || s->last_ms <= idlest->last_ms)) {
+      idlest = s;
+    }
+  }
+  if (idlest) {
+    gw_session_free(idlest);
+  }
+  return idlest != NULL;
+}
+
 gw_session *gw_session_find(gw_http *h, const char *id) {
+  gw_sessions_expire(h); /* an expired id is not found, timer or not */
   for (gw_session *s = h->sessions; s && id; s = s->next) {
     if (strcmp(s->id, id) == 0) {
+      s->last_ms = loop_now_ms();
       return s;
     }
   }
@@ -340,6 +385,7 @@ void gw_session_get(gw_session *s, gw_conn *cn, const char *last_event_id) {
 
 void gw_session_conn_gone(gw_stream *st, bool delivered) {
   st->cn = NULL;
+  st->s->last_ms = loop_now_ms();
   if (delivered && stream_complete(st)) {
     stream_free(st);
   }

@@ -76,6 +76,9 @@ expect "serve: a client that declines refuses the call" 0 \
 client forward --mcp-config "$C" serve --stdio --server grow
 expect "serve: a backend's elicitation, roots/list and sampling reach the client that made the call, and its answers go back" 0 \
   --jq '(.ask.text | fromjson) == {"action":"accept","content":{"name":"Ada (asked: Your name?)"}} and (.roots.text | fromjson) == ["file:///client/root"] and .sample.text == "hi from the client" and .seen == {"elicit":1,"roots":1,"sampling":1}'
+client forward-cancel --mcp-config "$C" serve --stdio --server grow
+expect "serve: a backend that cancels its elicitation has the client told, with the client's id" 0 \
+  --jq '.ask == "cancelled" and .seen.elicit == 1 and .seen.cancelled == "the backend changed its mind"'
 client forward-none --mcp-config "$C" serve --stdio --server grow
 expect "serve: a client without them: elicitation declined, the gateway's roots, no sampling" 0 \
   --jq '(.ask.text | fromjson) == {"action":"decline"} and .roots.isError == false and (.roots.text | contains("client/root") | not) and .sample.isError == true and .seen == {"elicit":0,"roots":0,"sampling":0}'

@@ -7,6 +7,8 @@
 //   cancelled ()     "yes" once a wait saw its request cancelled, else "no"
 //   ask, roots, sample ()  elicitation/create, roots/list,
 //                    sampling/createMessage to the client; answer what came
+//   askcancel ()     an elicitation/create it cancels (notifications/cancelled)
+//                    right after sending it; answers "cancelled"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 
@@ -35,6 +37,21 @@ server.registerTool("ask", { description: "Elicits a name." }, async () =>
     message: "Your name?",
     requestedSchema: { type: "object", properties: { name: { type: "string" } } },
   }))));
+server.registerTool("askcancel", { description: "Elicits, then cancels." },
+  async () => {
+    const ac = new AbortController();
+    const asked = server.server.elicitInput({
+      message: "Never mind?",
+      requestedSchema: { type: "object", properties: {} },
+    }, { signal: ac.signal });
+    setImmediate(() => ac.abort("the backend changed its mind"));
+    try {
+      await asked;
+      return text("answered");
+    } catch {
+      return text("cancelled");
+    }
+  });
 server.registerTool("roots", { description: "Lists the client's roots." }, async () =>
   text(JSON.stringify((await server.server.listRoots()).roots.map((r) => r.uri))));
 server.registerTool("sample", { description: "Asks for a completion." }, async () => {

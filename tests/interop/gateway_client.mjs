@@ -41,8 +41,10 @@ async function until(cond) {
 
 const elicit = scenario === "elicit-yes" || scenario === "elicit-no";
 // forward: the client offers elicitation, roots and sampling, and the
-// backend's own requests reach it; forward-none: it offers none of them.
-const forward = scenario === "forward";
+// backend's own requests reach it; forward-none: it offers none of them;
+// forward-cancel: an elicitation the backend cancels, waited on until the
+// gateway says so.
+const forward = scenario === "forward" || scenario === "forward-cancel";
 const client = new Client(
   { name: "gateway-test", version: "1.0.0" },
   {
@@ -53,8 +55,19 @@ const client = new Client(
 );
 const seen = { elicit: 0, roots: 0, sampling: 0 };
 if (forward) {
-  client.setRequestHandler(ElicitRequestSchema, (req) => {
+  client.setRequestHandler(ElicitRequestSchema, (req, extra) => {
     seen.elicit++;
+    if (scenario === "forward-cancel") {
+      // The cancellation may come before the handler runs.
+      return new Promise((resolve) => {
+        const done = () => {
+          seen.cancelled = String(extra.signal.reason);
+          resolve({ action: "cancel" });
+        };
+        if (extra.signal.aborted) done();
+        else extra.signal.addEventListener("abort", done);
+      });
+    }
     return { action: "accept", content: { name: `Ada (asked: ${req.params.message})` } };
   });
   client.setRequestHandler(ListRootsRequestSchema, () => {
@@ -162,6 +175,11 @@ if (scenario === "main") {
   await step("ask", async () =>
     text(await client.callTool({ name: "mcp__demo__fail", arguments: { reason: "r" } })));
   out.asked = asked;
+} else if (scenario === "forward-cancel") {
+  await step("ask", async () =>
+    text(await client.callTool({ name: "mcp__grow__askcancel", arguments: {} })));
+  await until(() => seen.cancelled !== undefined);
+  out.seen = seen;
 } else if (forward || scenario === "forward-none") {
   const call = async (name) => {
     const r = await client.callTool({ name, arguments: {} });
