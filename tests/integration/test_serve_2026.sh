@@ -73,4 +73,60 @@ expect "serve --stdio (2026): ping is gone (method not found)" 0 \
 expect "serve --stdio (2026): an unknown URI is -32602" 0 \
   --jq '.["6"].error.code == -32602'
 
+# --http: the same client, without a session.
+GW_ERR="$TMP/gw.err"
+: >"$GW_ERR"
+"$MCPHOST" --mcp-config "$C" serve --http 127.0.0.1:0 2>"$GW_ERR" </dev/null &
+GW_PID=$!
+on_exit "kill $GW_PID 2>/dev/null"
+GW_URL=
+for _ in $(seq 150); do
+  GW_URL=$(sed -n 's/^mcphost serve: listening on //p' "$GW_ERR")
+  [ -n "$GW_URL" ] && break
+  kill -0 "$GW_PID" 2>/dev/null || break
+  sleep 0.1
+done
+[ -n "$GW_URL" ] || echo "the gateway did not start: $(cat "$GW_ERR")"
+client "$GW_URL"
+checks http
+
+# post METHOD VERSION-HEADER BODY [HEADER...]: a raw POST; sets OUT to
+# {"status": N, "session": bool, "body": ...}.
+post() {
+  local method=$1 version=$2 body=$3
+  shift 3
+  local hv=()
+  [ -n "$version" ] && hv=(-H "MCP-Protocol-Version: $version")
+  curl -s -D "$TMP/h" -o "$TMP/b" -H 'Content-Type: application/json' \
+    -H 'Accept: application/json, text/event-stream' "${hv[@]}" \
+    -H "Mcp-Method: $method" "$@" --data-binary "$body" "$GW_URL" >/dev/null
+  RC=$?
+  local st sess=false
+  st=$(sed -n '1s/^HTTP\/1.1 \([0-9]*\).*/\1/p' "$TMP/h")
+  grep -qi '^mcp-session-id:' "$TMP/h" && sess=true
+  OUT=$(jq -c --argjson s "${st:-0}" --argjson x "$sess" \
+    '{status: $s, session: $x, body: .}' "$TMP/b" 2>/dev/null || echo '{}')
+}
+post server/discover 2026-07-28 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{$META}}"
+expect "serve --http (2026): discover is answered without a session" 0 \
+  --jq '.status == 200 and .session == false and .body.result.resultType == "complete" and (.body.result.supportedVersions | index("2025-11-25") != null)'
+post server/discover 2099-01-01 '{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}'
+expect "serve --http (2026): a version it does not speak is 400 with -32022" 0 \
+  --jq '.status == 400 and .body.error.code == -32022 and .body.error.data.requested == "2099-01-01"'
+post tools/list 2025-11-25 "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":{$META}}"
+expect "serve --http (2026): MCP-Protocol-Version unlike _meta's is 400 with -32020" 0 \
+  --jq '.status == 400 and .body.error.code == -32020'
+post tools/call 2026-07-28 "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\",\"params\":{$META}}"
+expect "serve --http (2026): Mcp-Method unlike the method is 400 with -32020" 0 \
+  --jq '.status == 400 and .body.error.code == -32020'
+post tools/call 2026-07-28 "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{$META,\"name\":\"mcp__demo__echo\",\"arguments\":{\"message\":\"x\"}}}" -H 'Mcp-Name: mcp__demo__add'
+expect "serve --http (2026): Mcp-Name unlike the tool's name is 400 with -32020" 0 \
+  --jq '.status == 400 and .body.error.code == -32020'
+post tools/call 2026-07-28 "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{$META,\"name\":\"mcp__demo__echo\",\"arguments\":{\"message\":\"x\"}}}" -H 'Mcp-Name: mcp__demo__echo'
+expect "serve --http (2026): a call with its headers is answered, resultType complete" 0 \
+  --jq '.status == 200 and .session == false and .body.result.resultType == "complete" and .body.result.content[0].text == "Echo: x"'
+post ping 2026-07-28 "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":{$META}}"
+expect "serve --http (2026): an unknown method is 404 with -32601" 0 \
+  --jq '.status == 404 and .body.error.code == -32601'
+
 finish
