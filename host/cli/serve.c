@@ -128,10 +128,8 @@ static void send_result(gw *g, const cJSON *id, cJSON *result) {
   send_msg(g, m, id);
 }
 
-/* `message` may quote a server or an HTTP peer: redacted. `data` is
- * taken. */
-static void send_error(gw *g, const cJSON *id, int code, const char *message,
-                       cJSON *data) {
+cJSON *gw_msg_error(const cJSON *id, int code, const char *message,
+                    cJSON *data) {
   cJSON *m = gw_msg_new();
   cJSON_AddItemToObject(m, "id",
                         id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull());
@@ -143,7 +141,12 @@ static void send_error(gw *g, const cJSON *id, int code, const char *message,
   if (data) {
     cJSON_AddItemToObject(e, "data", data);
   }
-  send_msg(g, m, id);
+  return m;
+}
+
+static void send_error(gw *g, const cJSON *id, int code, const char *message,
+                       cJSON *data) {
+  send_msg(g, gw_msg_error(id, code, message, data), id);
 }
 
 /* A notification; `req` as for gw_send_fn. */

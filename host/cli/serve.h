@@ -147,5 +147,9 @@ void gw_chan_send(gw_chan *ch, cJSON *msg);
 void gw_chan_close(gw_chan *ch);
 /* A new message with "jsonrpc": "2.0", to fill and send. */
 cJSON *gw_msg_new(void);
+/* A new JSON-RPC error answering `id` (NULL: null). `message` may quote
+ * a server or an HTTP peer: redacted. `data` is taken. */
+cJSON *gw_msg_error(const cJSON *id, int code, const char *message,
+                    cJSON *data);
 
 #endif

@@ -103,15 +103,7 @@ out:
 /* 400 with a JSON-RPC error for the request `id`. */
 static void refuse(gw_conn *cn, const cJSON *id, int code, const char *why,
                    cJSON *data) {
-  cJSON *m = gw_msg_new();
-  cJSON_AddItemToObject(m, "id",
-                        id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull());
-  cJSON *e = cJSON_AddObjectToObject(m, "error");
-  cJSON_AddNumberToObject(e, "code", code);
-  cJSON_AddStringToObject(e, "message", why);
-  if (data) {
-    cJSON_AddItemToObject(e, "data", data);
-  }
+  cJSON *m = gw_msg_error(id, code, why, data);
   char *body = cJSON_PrintUnformatted(m);
   cJSON_Delete(m);
   gw_conn_respond(cn, 400, "application/json", NULL, body);
