@@ -37,6 +37,7 @@ typedef struct rq {
   bool finished;     /* answered while starting: freed by the starter */
   bool modern;       /* a 2026-07-28 request: its result says so */
   bool cacheable;    /* ... and carries the cache hints (lists, reads) */
+  int log_level;     /* ... and the logging it asked for, or -1 */
   unsigned long seq; /* its place among every client's requests */
   /* A list gathered from every backend. */
   const char *kind;
@@ -203,6 +204,7 @@ static void ask_cancel(void *ud, void *handle);
 static rq *rq_new(gw *g, const cJSON *id, const cJSON *params) {
   rq *r = xcalloc(1, sizeof *r);
   r->g = g;
+  r->log_level = -1;
   r->id = cJSON_Duplicate(id, 1);
   const cJSON *tok = cJSON_GetObjectItemCaseSensitive(
       cJSON_GetObjectItemCaseSensitive(params, "_meta"), "progressToken");
@@ -495,6 +497,23 @@ static void tell_listens(gw *g, const char *method, const cJSON *params) {
   }
 }
 
+/* A backend's log message, to a modern client: on each of its requests
+ * running on that backend whose logLevel it reaches. */
+static void tell_request_logs(gw *g, size_t idx, const char *method,
+                              const cJSON *params) {
+  if (strcmp(method, "notifications/message") != 0) {
+    return;
+  }
+  int level = gw_modern_log_level(
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "level")));
+  for (rq *r = g->reqs; r; r = r->next) {
+    if (r->log_level >= 0 && level >= r->log_level && r->op && !r->cancelled &&
+        mcp_op_server(r->op) == idx) {
+      send_notification(g, method, cJSON_Duplicate(params, 1), r->id);
+    }
+  }
+}
+
 static void tell_lists_changed(gw *g) {
   static const char *const kinds[] = {"notifications/tools/list_changed",
                                       "notifications/resources/list_changed",
@@ -521,6 +540,7 @@ static void on_notify(void *ud, size_t idx, const char *method,
   for (gw *g = hub->clients; g && (changed || pass); g = g->next) {
     if (g->modern) {
       tell_listens(g, method, params);
+      tell_request_logs(g, idx, method, params);
     } else if (g->initialized) {
       send_notification(
           g, method, pass && params ? cJSON_Duplicate(params, 1) : NULL, NULL);
@@ -872,6 +892,7 @@ static bool modern_request(gw *g, rq *r, const char *method,
   }
   g->modern = true;
   r->modern = true;
+  r->log_level = gw_modern_request_log_level(params);
   r->cacheable = strcmp(method, "resources/read") == 0 ||
                  (strstr(method, "/list") && strncmp(method, "subscr", 6) != 0);
   if (strcmp(method, "server/discover") == 0) {

@@ -25,6 +25,23 @@ bool gw_modern_asks(const cJSON *params) {
          NULL;
 }
 
+int gw_modern_log_level(const char *name) {
+  static const char *const levels[] = {"debug",   "info",     "notice",
+                                       "warning", "error",    "critical",
+                                       "alert",   "emergency"};
+  for (int i = 0; name && i < 8; i++) {
+    if (strcmp(name, levels[i]) == 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+int gw_modern_request_log_level(const cJSON *params) {
+  return gw_modern_log_level(cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(meta_of(params), META_LOG)));
+}
+
 int gw_modern_check(const cJSON *params, const char **why, cJSON **data) {
   const cJSON *meta = meta_of(params);
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(meta, META_VERSION);
@@ -48,18 +65,9 @@ int gw_modern_check(const cJSON *params, const char **why, cJSON **data) {
     return MCPH_RPC_INVALID_PARAMS;
   }
   const cJSON *level = cJSON_GetObjectItemCaseSensitive(meta, META_LOG);
-  if (level) {
-    static const char *const levels[] = {"debug",   "info",     "notice",
-                                         "warning", "error",    "critical",
-                                         "alert",   "emergency"};
-    bool ok = false;
-    for (size_t i = 0; cJSON_IsString(level) && i < 8 && !ok; i++) {
-      ok = strcmp(level->valuestring, levels[i]) == 0;
-    }
-    if (!ok) {
-      *why = "_meta[\"" META_LOG "\"] is not a logging level";
-      return MCPH_RPC_INVALID_PARAMS;
-    }
+  if (level && gw_modern_log_level(cJSON_GetStringValue(level)) < 0) {
+    *why = "_meta[\"" META_LOG "\"] is not a logging level";
+    return MCPH_RPC_INVALID_PARAMS;
   }
   return 0;
 }

@@ -13,11 +13,13 @@ command -v node >/dev/null || skip_test "no node for the TS SDK client"
 [ -d "$INTEROP/node_modules/@modelcontextprotocol/client" ] ||
   skip_test "the TS SDK v2 client is not installed"
 command -v curl >/dev/null || skip_test "no curl"
+PY=$(command -v python3) || skip_test "no python3 for the probe server"
 
 C="$TMP/servers.json"
 config_file "$C" "{
   \"demo\": {\"command\": \"$DEMO\"},
-  \"grow\": {\"command\": \"node\", \"args\": [\"$INTEROP/gateway_backend.mjs\"]}}"
+  \"grow\": {\"command\": \"node\", \"args\": [\"$INTEROP/gateway_backend.mjs\"]},
+  \"probe\": {\"command\": \"$PY\", \"args\": [\"$SRCDIR/tests/servers/probe_server.py\"]}}"
 
 client() {
   node "$INTEROP/gateway_client_2026.mjs" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
@@ -56,10 +58,14 @@ printf '%s\n' \
   "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\",\"params\":{$META}}" \
   "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{$META}}" \
   "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/read\",\"params\":{$META,\"uri\":\"demo://nope\"}}" \
+  "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{${META%\}},\"io.modelcontextprotocol/logLevel\":\"info\"},\"name\":\"mcp__probe__log\",\"arguments\":{\"level\":\"warning\",\"text\":\"w1\"}}}" \
+  "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{$META,\"name\":\"mcp__probe__log\",\"arguments\":{\"level\":\"warning\",\"text\":\"n1\"}}}" \
+  "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{${META%\}},\"io.modelcontextprotocol/logLevel\":\"error\"},\"name\":\"mcp__probe__log\",\"arguments\":{\"level\":\"info\",\"text\":\"i1\"}}}" \
+  "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/list\",\"params\":{${META%\}},\"io.modelcontextprotocol/logLevel\":\"loud\"}}}" \
   >"$TMP/in"
 "$MCPHOST" --mcp-config "$C" serve --stdio <"$TMP/in" >"$TMP/out" 2>"$TMP/err"
 RC=$?
-OUT=$(jq -s 'map({(.id | tostring): .}) | add' "$TMP/out")
+OUT=$(jq -s '(map(select(.id != null) | {(.id | tostring): .}) | add) + {logs: [.[] | select(.method == "notifications/message") | .params.data]}' "$TMP/out")
 expect "serve --stdio (2026): a version it does not speak is -32022 with supported and requested" 0 \
   --jq '.["1"].error.code == -32022 and .["1"].error.data.supported == ["2026-07-28"] and .["1"].error.data.requested == "2099-01-01"'
 expect "serve --stdio (2026): a request without clientCapabilities is -32602" 0 \
@@ -72,6 +78,10 @@ expect "serve --stdio (2026): ping is gone (method not found)" 0 \
   --jq '.["5"].error.code == -32601'
 expect "serve --stdio (2026): an unknown URI is -32602" 0 \
   --jq '.["6"].error.code == -32602'
+expect "serve --stdio (2026): a backend's log reaches the request whose logLevel it reaches, only" 0 \
+  --jq '.["7"].result.content[0].text == "logged" and .["8"].result.content[0].text == "logged" and .["9"].result.content[0].text == "logged" and .logs == ["w1"]'
+expect "serve --stdio (2026): a logLevel that is no level is -32602" 0 \
+  --jq '.["10"].error.code == -32602'
 
 # --http: the same client, without a session.
 GW_ERR="$TMP/gw.err"
