@@ -65,6 +65,9 @@ printf '%s\n' \
   >"$TMP/in"
 "$MCPHOST" --mcp-config "$C" serve --stdio <"$TMP/in" >"$TMP/out" 2>"$TMP/err"
 RC=$?
+ERR=$(cat "$TMP/err")
+expect "serve --stdio (2026): the gateway ends with its input, nothing left behind" 0 \
+  --no-err "Sanitizer" --no-err "runtime error"
 OUT=$(jq -s '(map(select(.id != null) | {(.id | tostring): .}) | add) + {logs: [.[] | select(.method == "notifications/message") | .params.data]}' "$TMP/out")
 expect "serve --stdio (2026): a version it does not speak is -32022 with supported and requested" 0 \
   --jq '.["1"].error.code == -32022 and .["1"].error.data.supported == ["2026-07-28"] and .["1"].error.data.requested == "2099-01-01"'
@@ -138,5 +141,16 @@ expect "serve --http (2026): a call with its headers is answered, resultType com
 post ping 2026-07-28 "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\",\"params\":{$META}}"
 expect "serve --http (2026): an unknown method is 404 with -32601" 0 \
   --jq '.status == 404 and .body.error.code == -32601'
+
+# The gateway ends on SIGTERM with nothing left behind (a sanitizer's
+# report would be on its stderr).
+kill -TERM "$GW_PID"
+wait "$GW_PID"
+RC=$?
+[ "$RC" -eq 143 ] && RC=0 # ended by the signal, as documented
+OUT=
+ERR=$(cat "$GW_ERR")
+expect "serve --http (2026): the gateway ends cleanly on SIGTERM" 0 \
+  --no-err "Sanitizer" --no-err "runtime error"
 
 finish
