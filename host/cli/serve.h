@@ -84,9 +84,6 @@ void gw_client_free(gw *g);
 
 /* ---- serve_modern.c: the 2026-07-28 client's side ---- */
 
-/* -32022: the request's protocol version is not one the gateway
- * serves. */
-#define GW_RPC_UNSUPPORTED_VERSION (-32022)
 /* Whether a request's params carry the modern envelope (_meta's
  * protocolVersion). */
 bool gw_modern_asks(const cJSON *params);

@@ -12,8 +12,6 @@
 
 #include "cli/serve_http.h"
 
-#define GW_RPC_HEADER_MISMATCH (-32020)
-
 /* One modern request and the client serving it. */
 typedef struct mpost {
   gw_http *h;
@@ -140,19 +138,19 @@ void gw_modern_post(gw_http *h, gw_conn *cn, const cJSON *msg,
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
   }
   if (!header_is(hd->version, v)) {
-    refuse(cn, id, GW_RPC_HEADER_MISMATCH,
+    refuse(cn, id, MCPH_RPC_HEADER_MISMATCH,
            "the MCP-Protocol-Version header must equal _meta's "
            "protocolVersion",
            NULL);
     return;
   }
   if (!header_is(hd->method, method)) {
-    refuse(cn, id, GW_RPC_HEADER_MISMATCH,
+    refuse(cn, id, MCPH_RPC_HEADER_MISMATCH,
            "the Mcp-Method header must equal the request's method", NULL);
     return;
   }
   if (name && !header_is(hd->name, name)) {
-    refuse(cn, id, GW_RPC_HEADER_MISMATCH,
+    refuse(cn, id, MCPH_RPC_HEADER_MISMATCH,
            "the Mcp-Name header must equal the request's name or uri", NULL);
     return;
   }

@@ -58,7 +58,7 @@ int gw_modern_check(const cJSON *params, const char **why, cJSON **data) {
       cJSON_AddItemToArray(sup, cJSON_CreateString(*p));
     }
     cJSON_AddStringToObject(*data, "requested", v->valuestring);
-    return GW_RPC_UNSUPPORTED_VERSION;
+    return MCPH_RPC_UNSUPPORTED_PROTOCOL_VERSION;
   }
   if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(meta, META_CAPS))) {
     *why = "_meta[\"" META_CAPS "\"] must be an object";

@@ -10,24 +10,11 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
+import { stepper, text, until } from "./gateway_steps.mjs";
+
 const [command, ...args] = process.argv.slice(2);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const out = {};
-const text = (r) => (r.content || []).map((c) => c.text).join("");
-const error = (e) => ({ code: e.code, message: e.message, data: e.data });
-
-async function step(key, f) {
-  try {
-    out[key] = await f();
-  } catch (e) {
-    out[key] = { error: error(e) };
-  }
-}
-
-async function until(cond) {
-  for (let i = 0; i < 200 && !(await cond()); i++) await sleep(50);
-  return await cond();
-}
+const step = stepper(out);
 
 const client = new Client(
   { name: "gateway-test-2026", version: "1.0.0" },
