@@ -35,6 +35,9 @@ typedef struct rq {
   bool cut;          /* a result whose text is cut as `call` cuts it */
   bool starting;     /* inside mcp_client_start */
   bool finished;     /* answered while starting: freed by the starter */
+  bool modern;       /* a 2026-07-28 request: its result says so */
+  bool cacheable;    /* ... and carries the cache hints (lists, reads) */
+  int log_level;     /* ... and the logging it asked for, or -1 */
   unsigned long seq; /* its place among every client's requests */
   /* A list gathered from every backend. */
   const char *kind;
@@ -72,6 +75,14 @@ typedef struct gw_ask {
   struct gw_ask *next;
 } gw_ask;
 
+/* A modern client's subscriptions/listen: open until cancelled or the
+ * end of the client's input. */
+typedef struct gw_listen {
+  cJSON *id;     /* the listen request's (owned) */
+  cJSON *filter; /* what it honours (owned) */
+  struct gw_listen *next;
+} gw_listen;
+
 struct gw_hub {
   cli *c;
   gw_backends b;
@@ -88,6 +99,8 @@ struct gw {
   cli *c;
   gw_hub *hub;
   bool initialized;
+  bool modern; /* speaks 2026-07-28 (no initialize): asked nothing */
+  gw_listen *listens;
   bool elicitation; /* the client declared form elicitation */
   bool elicit_url;  /* ... and URL mode */
   bool roots;       /* the client declared roots */
@@ -116,10 +129,8 @@ static void send_result(gw *g, const cJSON *id, cJSON *result) {
   send_msg(g, m, id);
 }
 
-/* `message` may quote a server or an HTTP peer: redacted. `data` is
- * taken. */
-static void send_error(gw *g, const cJSON *id, int code, const char *message,
-                       cJSON *data) {
+cJSON *gw_msg_error(const cJSON *id, int code, const char *message,
+                    cJSON *data) {
   cJSON *m = gw_msg_new();
   cJSON_AddItemToObject(m, "id",
                         id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull());
@@ -131,7 +142,12 @@ static void send_error(gw *g, const cJSON *id, int code, const char *message,
   if (data) {
     cJSON_AddItemToObject(e, "data", data);
   }
-  send_msg(g, m, id);
+  return m;
+}
+
+static void send_error(gw *g, const cJSON *id, int code, const char *message,
+                       cJSON *data) {
+  send_msg(g, gw_msg_error(id, code, message, data), id);
 }
 
 /* A notification; `req` as for gw_send_fn. */
@@ -149,8 +165,10 @@ static void send_notification(gw *g, const char *method, cJSON *params,
  * with its code and data; the rest say their kind and server in data. */
 static void send_mcp_error(gw *g, const rq *r, const mcp_error *e) {
   if (e->kind == MCP_ERR_PROTOCOL && e->rpc_code) {
-    send_error(g, r->id, e->rpc_code, e->message,
-               e->data ? cJSON_Duplicate(e->data, 1) : NULL);
+    /* A legacy backend's "not found" is 2026-07-28's invalid params. */
+    bool gone = r->modern && e->rpc_code == MCPH_RPC_RESOURCE_NOT_FOUND;
+    send_error(g, r->id, gone ? MCPH_RPC_INVALID_PARAMS : e->rpc_code,
+               e->message, e->data ? cJSON_Duplicate(e->data, 1) : NULL);
     return;
   }
   static const char *const kinds[] = {[MCP_ERR_NONE] = "none",
@@ -166,7 +184,8 @@ static void send_mcp_error(gw *g, const rq *r, const mcp_error *e) {
   if (e->kind == MCP_ERR_USAGE) {
     code = MCPH_RPC_INVALID_PARAMS;
   } else if (e->kind == MCP_ERR_NOT_FOUND) {
-    code = r->resource ? MCPH_RPC_RESOURCE_NOT_FOUND : MCPH_RPC_INVALID_PARAMS;
+    code = r->resource && !r->modern ? MCPH_RPC_RESOURCE_NOT_FOUND
+                                     : MCPH_RPC_INVALID_PARAMS;
   }
   cJSON *data = cJSON_CreateObject();
   cJSON_AddStringToObject(data, "kind", kinds[e->kind]);
@@ -185,6 +204,7 @@ static void ask_cancel(void *ud, void *handle);
 static rq *rq_new(gw *g, const cJSON *id, const cJSON *params) {
   rq *r = xcalloc(1, sizeof *r);
   r->g = g;
+  r->log_level = -1;
   r->id = cJSON_Duplicate(id, 1);
   const cJSON *tok = cJSON_GetObjectItemCaseSensitive(
       cJSON_GetObjectItemCaseSensitive(params, "_meta"), "progressToken");
@@ -232,6 +252,14 @@ static void rq_end(rq *r) {
   check_done(g);
 }
 
+/* A request's result (taken), as its era has it. */
+static void send_rq_result(rq *r, cJSON *result) {
+  if (r->modern) {
+    gw_modern_result(result, r->cacheable);
+  }
+  send_result(r->g, r->id, result);
+}
+
 static void on_done(void *ud, cJSON *result, const mcp_error *err) {
   rq *r = ud;
   if (!r->cancelled) {
@@ -241,7 +269,7 @@ static void on_done(void *ud, cJSON *result, const mcp_error *err) {
       if (r->cut) {
         out_cut_result(r->g->c, result);
       }
-      send_result(r->g, r->id, result);
+      send_rq_result(r, result);
       result = NULL;
     }
   }
@@ -299,7 +327,7 @@ static void list_part_done(rq_part *part) {
     cJSON *res = cJSON_CreateObject();
     cJSON_AddItemToObject(res, r->kind, r->items);
     r->items = NULL;
-    send_result(r->g, r->id, res);
+    send_rq_result(r, res);
   }
   gw *g = r->g;
   rq_free(r);
@@ -460,10 +488,43 @@ static void on_client_answer(gw *g, const cJSON *msg) {
 
 /* ---- what the backends push, to every client ---- */
 
+/* To a modern client: on each listen that asked for it, tagged. */
+static void tell_listens(gw *g, const char *method, const cJSON *params) {
+  for (gw_listen *l = g->listens; l; l = l->next) {
+    if (gw_modern_listen_wants(l->filter, method, params)) {
+      send_notification(g, method, gw_modern_tagged(params, l->id), l->id);
+    }
+  }
+}
+
+/* A backend's log message, to a modern client: on each of its requests
+ * running on that backend whose logLevel it reaches. */
+static void tell_request_logs(gw *g, size_t idx, const char *method,
+                              const cJSON *params) {
+  if (strcmp(method, "notifications/message") != 0) {
+    return;
+  }
+  int level = gw_modern_log_level(
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "level")));
+  for (rq *r = g->reqs; r; r = r->next) {
+    if (r->log_level >= 0 && level >= r->log_level && r->op && !r->cancelled &&
+        mcp_op_server(r->op) == idx) {
+      send_notification(g, method, cJSON_Duplicate(params, 1), r->id);
+    }
+  }
+}
+
 static void tell_lists_changed(gw *g) {
-  send_notification(g, "notifications/tools/list_changed", NULL, NULL);
-  send_notification(g, "notifications/resources/list_changed", NULL, NULL);
-  send_notification(g, "notifications/prompts/list_changed", NULL, NULL);
+  static const char *const kinds[] = {"notifications/tools/list_changed",
+                                      "notifications/resources/list_changed",
+                                      "notifications/prompts/list_changed"};
+  for (size_t i = 0; i < 3; i++) {
+    if (g->modern) {
+      tell_listens(g, kinds[i], NULL);
+    } else {
+      send_notification(g, kinds[i], NULL, NULL);
+    }
+  }
 }
 
 /* A backend cancelled a request of its own it had forwarded: the client
@@ -503,7 +564,10 @@ static void on_notify(void *ud, size_t idx, const char *method,
   bool pass = strcmp(method, "notifications/message") == 0 ||
               strcmp(method, "notifications/resources/updated") == 0;
   for (gw *g = hub->clients; g && (changed || pass); g = g->next) {
-    if (g->initialized) {
+    if (g->modern) {
+      tell_listens(g, method, params);
+      tell_request_logs(g, idx, method, params);
+    } else if (g->initialized) {
       send_notification(
           g, method, pass && params ? cJSON_Duplicate(params, 1) : NULL, NULL);
     }
@@ -525,7 +589,7 @@ static void on_state(void *ud, size_t idx) {
   }
   hub->ready[k] = ready;
   for (gw *g = hub->clients; g; g = g->next) {
-    if (g->initialized) {
+    if (g->initialized || g->modern) {
       tell_lists_changed(g);
     }
   }
@@ -791,7 +855,11 @@ static void do_resource(gw *g, rq *r, const char *method, const cJSON *params) {
     char *m = xasprintf("no backend server lists resource \"%s\" (list the "
                         "resources first)",
                         uri);
-    send_error(g, r->id, MCPH_RPC_RESOURCE_NOT_FOUND, m, data);
+    /* 2026-07-28 says "not found" as invalid params. */
+    send_error(g, r->id,
+               r->modern ? MCPH_RPC_INVALID_PARAMS
+                         : MCPH_RPC_RESOURCE_NOT_FOUND,
+               m, data);
     free(m);
     rq_free(r);
     return;
@@ -805,15 +873,131 @@ static void do_resource(gw *g, rq *r, const char *method, const cJSON *params) {
                           .arguments = params});
 }
 
+/* A listen's resourceSubscriptions: each URI is subscribed to on the
+ * backend that serves it (its answer not sent on); one no backend
+ * serves is left out of `filter`. */
+static void listen_subscribe(gw *g, const cJSON *id, cJSON *filter) {
+  cJSON *uris =
+      cJSON_GetObjectItemCaseSensitive(filter, "resourceSubscriptions");
+  cJSON *u = uris ? uris->child : NULL;
+  while (u) {
+    cJSON *next = u->next;
+    long k = gw_resource_server(&g->hub->b, u->valuestring);
+    if (k < 0) {
+      cJSON_Delete(cJSON_DetachItemViaPointer(uris, u));
+    } else {
+      cJSON *p = cJSON_CreateObject();
+      cJSON_AddStringToObject(p, "uri", u->valuestring);
+      rq *sub = rq_new(g, id, p);
+      sub->cancelled = true; /* nothing to answer */
+      start_op(sub, &(mcp_call){.kind = MCP_OP_REQUEST,
+                                .server = g->hub->b.idx[k],
+                                .name = u->valuestring,
+                                .method = "resources/subscribe",
+                                .arguments = p});
+      cJSON_Delete(p);
+    }
+    u = next;
+  }
+}
+
+/* A 2026-07-28 request: its envelope checked, the methods only that era
+ * has answered. False when `r` is answered and freed. The client is
+ * asked nothing (its capabilities are per request, and the era has no
+ * requests to a client): what a backend or a permission would ask it is
+ * answered as for a client without the capability. */
+static bool modern_request(gw *g, rq *r, const char *method,
+                           const cJSON *params) {
+  const char *why = NULL;
+  cJSON *data = NULL;
+  int code = gw_modern_check(params, &why, &data);
+  if (code) {
+    send_error(g, r->id, code, why, data);
+    rq_free(r);
+    return false;
+  }
+  g->modern = true;
+  r->modern = true;
+  r->log_level = gw_modern_request_log_level(params);
+  r->cacheable = strcmp(method, "resources/read") == 0 ||
+                 (strstr(method, "/list") && strncmp(method, "subscr", 6) != 0);
+  if (strcmp(method, "server/discover") == 0) {
+    mcp_server_status st = {0};
+    const cJSON *caps = NULL;
+    if (g->hub->b.passthrough &&
+        mcp_client_status(g->c->mc, g->hub->b.idx[0], &st)) {
+      caps = st.capabilities;
+    }
+    cJSON *own = NULL;
+    if (!caps) {
+      own = cJSON_CreateObject();
+      const char *kinds[] = {"tools", "resources", "prompts"};
+      for (size_t i = 0; i < 3; i++) {
+        cJSON_AddTrueToObject(cJSON_AddObjectToObject(own, kinds[i]),
+                              "listChanged");
+      }
+      cJSON_AddObjectToObject(own, "logging");
+      caps = own;
+    }
+    send_result(g, r->id, gw_modern_discover(caps, st.instructions));
+    cJSON_Delete(own);
+    rq_free(r);
+    return false;
+  }
+  if (strcmp(method, "subscriptions/listen") == 0) {
+    cJSON *filter = gw_modern_listen_filter(params);
+    if (!filter) {
+      send_error(g, r->id, MCPH_RPC_INVALID_PARAMS,
+                 "subscriptions/listen needs a \"notifications\" object", NULL);
+    } else {
+      listen_subscribe(g, r->id, filter);
+      gw_listen *l = xcalloc(1, sizeof *l);
+      l->id = cJSON_Duplicate(r->id, 1);
+      l->filter = filter;
+      l->next = g->listens;
+      g->listens = l;
+      cJSON *p = cJSON_CreateObject();
+      cJSON_AddItemToObject(p, "notifications", cJSON_Duplicate(filter, 1));
+      send_notification(g, "notifications/subscriptions/acknowledged",
+                        gw_modern_tagged(p, l->id), l->id);
+      cJSON_Delete(p);
+    }
+    rq_free(r);
+    return false;
+  }
+  return true;
+}
+
+/* Ends listen `l` (unlinked by the caller): with its result unless
+ * `cancelled`. */
+static void listen_end(gw *g, gw_listen *l, bool cancelled) {
+  if (!cancelled) {
+    cJSON *res = cJSON_CreateObject();
+    cJSON_AddStringToObject(res, "resultType", "complete");
+    cJSON *meta = cJSON_AddObjectToObject(res, "_meta");
+    cJSON_AddItemToObject(meta, "io.modelcontextprotocol/subscriptionId",
+                          cJSON_Duplicate(l->id, 1));
+    send_result(g, l->id, res);
+  }
+  cJSON_Delete(l->id);
+  cJSON_Delete(l->filter);
+  free(l);
+}
+
 static void handle_request(gw *g, const char *method, const cJSON *id,
                            const cJSON *params) {
   rq *r = rq_new(g, id, params);
+  if (!g->initialized && strcmp(method, "initialize") != 0 &&
+      (gw_modern_asks(params) || strcmp(method, "server/discover") == 0) &&
+      !modern_request(g, r, method, params)) {
+    return; /* answered */
+  }
   if (strcmp(method, "initialize") == 0) {
     do_initialize(g, r, params);
-  } else if (strcmp(method, "ping") == 0) {
+  } else if (strcmp(method, "ping") == 0 && !r->modern) {
     send_result(g, id, NULL);
     rq_free(r);
-  } else if (!g->initialized) {
+  } else if (!g->initialized && !r->modern) {
     send_error(g, id, MCPH_RPC_INVALID_REQUEST,
                "the gateway is not initialized yet (initialize first)", NULL);
     rq_free(r);
@@ -831,10 +1015,10 @@ static void handle_request(gw *g, const char *method, const cJSON *id,
     do_prompt(g, r, params);
   } else if (strncmp(method, "resources/", 10) == 0 &&
              (strcmp(method + 10, "read") == 0 ||
-              strcmp(method + 10, "subscribe") == 0 ||
-              strcmp(method + 10, "unsubscribe") == 0)) {
+              (!r->modern && (strcmp(method + 10, "subscribe") == 0 ||
+                              strcmp(method + 10, "unsubscribe") == 0)))) {
     do_resource(g, r, method, params);
-  } else if (strcmp(method, "logging/setLevel") == 0 &&
+  } else if (strcmp(method, "logging/setLevel") == 0 && !r->modern &&
              !g->hub->b.passthrough) {
     /* The backends' level is --log-level's. */
     send_result(g, id, NULL);
@@ -855,6 +1039,14 @@ static void handle_request(gw *g, const char *method, const cJSON *id,
 
 static void on_cancelled(gw *g, const cJSON *params) {
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(params, "requestId");
+  for (gw_listen **p = &g->listens; *p && id; p = &(*p)->next) {
+    if (cJSON_Compare((*p)->id, id, true)) {
+      gw_listen *l = *p;
+      *p = l->next;
+      listen_end(g, l, true);
+      return;
+    }
+  }
   for (rq *r = g->reqs; r && id; r = r->next) {
     if (cJSON_Compare(r->id, id, true)) {
       /* The request is not answered (the spec); the backend's call is
@@ -995,8 +1187,13 @@ static void refuse_asks(gw *g, const char *why) {
 void gw_client_end_input(gw *g, const char *why, void (*drained)(void *ud)) {
   g->ending = true;
   g->drained = drained;
-  /* Nobody is left to answer a question. */
+  /* Nobody is left to answer a question, or to listen. */
   refuse_asks(g, why);
+  while (g->listens) {
+    gw_listen *l = g->listens;
+    g->listens = l->next;
+    listen_end(g, l, false);
+  }
   check_done(g);
 }
 
@@ -1006,6 +1203,11 @@ void gw_client_free(gw *g) {
     r->cancelled = true; /* nothing more is sent */
   }
   refuse_asks(g, "the gateway's client went away");
+  while (g->listens) {
+    gw_listen *l = g->listens;
+    g->listens = l->next;
+    listen_end(g, l, true);
+  }
   /* Each cancel ends its request (and frees it) before it returns. */
   while (g->reqs) {
     rq *r = g->reqs;

@@ -83,6 +83,36 @@ void gw_client_end_input(gw *g, const char *why, void (*drained)(void *ud));
  * without an answer, its questions refused, and `g` freed. */
 void gw_client_free(gw *g);
 
+/* ---- serve_modern.c: the 2026-07-28 client's side ---- */
+
+/* Whether a request's params carry the modern envelope (_meta's
+ * protocolVersion). */
+bool gw_modern_asks(const cJSON *params);
+/* Checks a modern request's envelope: 0, or a JSON-RPC error code with
+ * `why` (static) and `data` (new, or NULL) for its answer. */
+int gw_modern_check(const cJSON *params, const char **why, cJSON **data);
+/* A logging level's rank, "debug" 0 to "emergency" 7; -1 for anything
+ * else (NULL too). */
+int gw_modern_log_level(const char *name);
+/* The rank of a request's _meta logLevel, or -1 when it has none: its
+ * backend's notifications/message at that level or above go to it. */
+int gw_modern_request_log_level(const cJSON *params);
+/* Adds what a modern result carries: resultType, the server's identity
+ * in _meta and, when `cacheable` (discover, lists, reads), ttlMs and
+ * cacheScope. */
+void gw_modern_result(cJSON *result, bool cacheable);
+/* server/discover's result (new): both eras' versions, `caps` (copied),
+ * `instructions` (or NULL). */
+cJSON *gw_modern_discover(const cJSON *caps, const char *instructions);
+/* The filter a subscriptions/listen honours (new), or NULL when its
+ * params have no "notifications" object. */
+cJSON *gw_modern_listen_filter(const cJSON *params);
+/* Whether notification `method` (with `params`) passes `filter`. */
+bool gw_modern_listen_wants(const cJSON *filter, const char *method,
+                            const cJSON *params);
+/* A copy of `params` (or {}) with _meta's subscriptionId `listen_id`. */
+cJSON *gw_modern_tagged(const cJSON *params, const cJSON *listen_id);
+
 /* ---- serve_http.c: --http, streamable HTTP (2025-11-25) ---- */
 
 typedef struct gw_http_opts {
@@ -122,5 +152,9 @@ void gw_chan_send(gw_chan *ch, cJSON *msg);
 void gw_chan_close(gw_chan *ch);
 /* A new message with "jsonrpc": "2.0", to fill and send. */
 cJSON *gw_msg_new(void);
+/* A new JSON-RPC error answering `id` (NULL: null). `message` may quote
+ * a server or an HTTP peer: redacted. `data` is taken. */
+cJSON *gw_msg_error(const cJSON *id, int code, const char *message,
+                    cJSON *data);
 
 #endif

@@ -78,6 +78,8 @@ struct gw_conn {
   bool head_checked; /* the waiting request's head passed check_access */
   loop_timer *deadline; /* for the next request; NULL on an SSE one */
   gw_stream *stream;
+  void (*gone)(void *ud); /* gw_conn_on_gone */
+  void *gone_ud;
   gw_conn *next;
 };
 
@@ -86,7 +88,7 @@ typedef struct http_req {
   char *head;
   const char *method, *target;
   const char *host, *origin, *auth, *ctype, *accept, *session, *version,
-      *last_event_id;
+      *last_event_id, *mcp_method, *mcp_name;
   size_t content_length;
   bool has_length, chunked, close;
 } http_req;
@@ -138,6 +140,8 @@ static void conn_close(gw_conn *cn, bool delivered) {
   cn->stream = NULL;
   if (st) {
     gw_session_conn_gone(st, delivered);
+  } else if (cn->gone) {
+    cn->gone(cn->gone_ud);
   }
   /* Callers up the stack may still hold `cn`. */
   if (loop_post(l, conn_free_later, cn) != 0) {
@@ -224,6 +228,11 @@ static void conn_deadline(gw_conn *cn) {
   cn->deadline = loop_timer_start(l, cn->s->request_ms, on_deadline, cn);
 }
 
+void gw_conn_on_gone(gw_conn *cn, void (*gone)(void *ud), void *ud) {
+  cn->gone = gone;
+  cn->gone_ud = ud;
+}
+
 void gw_conn_start_sse(gw_conn *cn, gw_stream *st, const char *session_id) {
   if (cn->deadline) {
     /* A stream may be quiet for long: it ends with its stream. */
@@ -236,8 +245,9 @@ void gw_conn_start_sse(gw_conn *cn, gw_stream *st, const char *session_id) {
                       "Content-Type: text/event-stream\r\n"
                       "Cache-Control: no-cache\r\n"
                       "Connection: close\r\n"
-                      "Mcp-Session-Id: %s\r\n\r\n",
-                      session_id);
+                      "%s%s%s\r\n",
+                      session_id ? "Mcp-Session-Id: " : "",
+                      session_id ? session_id : "", session_id ? "\r\n" : "");
   gw_conn_write(cn, h, strlen(h));
   free(h);
 }
@@ -329,6 +339,8 @@ static bool parse_head(const char *data, size_t len, http_req *r) {
         {"mcp-session-id", offsetof(http_req, session)},
         {"mcp-protocol-version", offsetof(http_req, version)},
         {"last-event-id", offsetof(http_req, last_event_id)},
+        {"mcp-method", offsetof(http_req, mcp_method)},
+        {"mcp-name", offsetof(http_req, mcp_name)},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
       if (strcasecmp(line, known[i].name) == 0) {
@@ -374,6 +386,13 @@ static bool accepts(const char *accept, const char *type) {
   return accept && (strstr(accept, type) || strstr(accept, "*/*"));
 }
 
+/* Whether a POST without a session is a 2026-07-28 client's: its header
+ * names a version of no initialize, or its body the modern envelope. */
+static bool gw_http_modern(const http_req *r, const cJSON *msg) {
+  return (r->version && !mcp_protocol_supported(r->version)) ||
+         gw_modern_asks(cJSON_GetObjectItemCaseSensitive(msg, "params"));
+}
+
 static void handle_post(gw_conn *cn, const http_req *r, const char *body,
                         size_t len, gw_session *s) {
   srv *sv = cn->s;
@@ -403,6 +422,14 @@ static void handle_post(gw_conn *cn, const http_req *r, const char *body,
   if (method && id && !cJSON_IsString(id) && !cJSON_IsNumber(id)) {
     respond_rpc_error(cn, 400, MCPH_RPC_INVALID_REQUEST,
                       "a request's id is a string or a number");
+    goto out;
+  }
+  if (!s && (method || !id) && gw_http_modern(r, msg)) {
+    gw_modern_post(&sv->http, cn, msg,
+                   &(gw_modern_headers){.version = r->version,
+                                        .method = r->mcp_method,
+                                        .name = r->mcp_name},
+                   body, len);
     goto out;
   }
   if (!s && method && id && strcmp(method, "initialize") == 0) {
@@ -469,7 +496,8 @@ static bool check_request(gw_conn *cn, const http_req *r, gw_session **s) {
   if (!check_access(cn, r)) {
     return false;
   }
-  if (r->version && !mcp_protocol_supported(r->version)) {
+  /* Without a session the version is the modern path's to check. */
+  if (r->session && r->version && !mcp_protocol_supported(r->version)) {
     respond_text(cn, 400,
                  "MCP-Protocol-Version is not one the gateway "
                  "speaks\n");
@@ -690,7 +718,7 @@ static uint64_t env_ms(const char *name, uint64_t dflt) {
 }
 
 int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
-  srv sv = {.http = {.hub = hub}, .c = c, .o = o, .fd = -1};
+  srv sv = {.http = {.hub = hub, .c = c}, .c = c, .o = o, .fd = -1};
   sv.request_ms = env_ms("MCPHOST_SERVE_REQUEST_MS", REQUEST_MS);
   sv.http.idle_ms =
       env_ms("MCPHOST_SERVE_SESSION_IDLE_MS",

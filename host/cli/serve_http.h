@@ -97,6 +97,26 @@ struct gw_http {
   gw_session *sessions;
   size_t session_count;
   uint64_t idle_ms; /* a session idle this long ends */
+  cli *c;
 };
+
+/* `gone(ud)` is called when `cn` closes (NULL: nothing); a connection
+ * carrying a session's stream tells the session instead. */
+void gw_conn_on_gone(gw_conn *cn, void (*gone)(void *ud), void *ud);
+
+/* ---- serve_http_modern.c: a 2026-07-28 client, without a session ---- */
+
+/* The headers of a modern POST (borrowed; NULL when absent). */
+typedef struct gw_modern_headers {
+  const char *version; /* MCP-Protocol-Version */
+  const char *method;  /* Mcp-Method */
+  const char *name;    /* Mcp-Name */
+} gw_modern_headers;
+/* A POST's message `msg` (parsed from `body`) from a modern client:
+ * checked against the headers (400 with -32020, -32022 or -32602), then
+ * served by a client of its own, answered on `cn`; a notification gets
+ * 202. */
+void gw_modern_post(gw_http *h, gw_conn *cn, const cJSON *msg,
+                    const gw_modern_headers *hd, const char *body, size_t len);
 
 #endif

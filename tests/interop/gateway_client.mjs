@@ -18,26 +18,11 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
+import { error, sleep, stepper, text, until } from "./gateway_steps.mjs";
+
 const [scenario, command, ...args] = process.argv.slice(2);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const out = {};
-const text = (r) => (r.content || []).map((c) => c.text).join("");
-const error = (e) => ({ code: e.code, message: e.message, data: e.data });
-
-// Runs `f`, keeping its value or its error under `key`.
-async function step(key, f) {
-  try {
-    out[key] = await f();
-  } catch (e) {
-    out[key] = { error: error(e) };
-  }
-}
-
-// Waits (at most 200 turns of 50 ms) until `cond()` holds.
-async function until(cond) {
-  for (let i = 0; i < 200 && !(await cond()); i++) await sleep(50);
-  return await cond();
-}
+const step = stepper(out);
 
 const elicit = scenario === "elicit-yes" || scenario === "elicit-no";
 // forward: the client offers elicitation, roots and sampling, and the
