@@ -10,6 +10,7 @@
 #include "mcp/era_cache.h"
 #include "mcp/protocol.h"
 #include "mcp/session.h"
+#include "text_escape.h"
 
 const char *era_name(mcp_era era) {
   switch (era) {
@@ -66,6 +67,43 @@ probe_verdict era_classify(const cJSON *result, const rpc_error *err,
     }
   }
   return PROBE_LEGACY;
+}
+
+void era_version_refused(const rpc_error *err, char *buf, size_t n) {
+  char theirs[200] = "", ours[100] = "";
+  size_t used = 0;
+  const cJSON *v;
+  const cJSON *offered =
+      cJSON_GetObjectItemCaseSensitive(err->data, "supported");
+  if (!cJSON_IsArray(offered)) {
+    offered = NULL;
+  }
+  cJSON_ArrayForEach(v, offered) {
+    if (!cJSON_IsString(v) || used >= sizeof theirs) {
+      continue;
+    }
+    char *shown =
+        text_escape(v->valuestring, strlen(v->valuestring),
+                    TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
+    int w = snprintf(theirs + used, sizeof theirs - used, "%s%.60s",
+                     used ? ", " : "", shown ? shown : "?");
+    free(shown);
+    used = w < 0 ? sizeof theirs : used + (size_t)w;
+  }
+  used = 0;
+  for (const char *const *p = mcp_protocol_modern_versions; *p; p++) {
+    int w =
+        snprintf(ours + used, sizeof ours - used, "%s%s", used ? ", " : "", *p);
+    used = w < 0 || (size_t)w >= sizeof ours - used ? sizeof ours - 1
+                                                    : used + (size_t)w;
+  }
+  char *msg = text_escape(err->message ? err->message : "",
+                          err->message ? strlen(err->message) : 0,
+                          TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
+  snprintf(buf, n, "%.200s; the server supports %s, mcphost speaks %s",
+           msg && *msg ? msg : "unsupported protocol version",
+           *theirs ? theirs : "no version it names", ours);
+  free(msg);
 }
 
 cJSON *era_add_meta(session *s, cJSON *params) {

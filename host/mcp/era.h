@@ -71,6 +71,11 @@ bool era_initialize_refused(struct session *s, const rpc_error *err);
 /* The legacy handshake succeeded: the verdict is cached (auto only). */
 void era_legacy_ready(struct session *s);
 
+/* The message of a -32022 with no version of ours to correct to, into
+ * buf: the server's message, then the versions it supports (shown as
+ * escapes, text_escape.h) and those mcphost speaks. */
+void era_version_refused(const rpc_error *err, char *buf, size_t n);
+
 /* Adds the modern _meta envelope (protocolVersion, clientCapabilities,
  * clientInfo and, when asked, logLevel) to `params`, which may be NULL
  * (a new object is made) and is returned. A legacy session's params

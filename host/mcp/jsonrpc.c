@@ -12,6 +12,9 @@
 
 typedef struct pending {
   int64_t id;
+  /* The id its caller knows it by: its first one, kept when it is sent
+   * again under a new id (rpc_reissue, rpc_request_opts.origin). */
+  int64_t origin;
   char *method;
   char *text;   /* the request as sent, for a retry */
   bool held;    /* registered but not sent yet (see rpc_hold) */
@@ -229,6 +232,7 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   }
   pending *p = xcalloc(1, sizeof *p);
   p->id = id;
+  p->origin = opts && opts->origin > 0 ? opts->origin : id;
   p->method = xstrdup(method);
   p->text = xstrdup(text);
   cJSON_free(text);
@@ -493,8 +497,20 @@ int64_t rpc_id_of(const char *json, size_t len) {
   return id;
 }
 
+/* The request first sent as `id`, now under another id. Ids only grow,
+ * so no live request has `id` as its own id then. */
+static pending *pending_find_origin(rpc *r, int64_t id) {
+  for (unsigned i = 0; i < NBUCKETS; i++)
+    for (pending *p = r->buckets[i]; p; p = p->next)
+      if (p->origin == id)
+        return p;
+  return NULL;
+}
+
 void rpc_cancel(rpc *r, int64_t id, const char *reason) {
   pending *p = pending_find(r, id);
+  if (!p)
+    p = pending_find_origin(r, id);
   if (!p)
     return;
   send_cancelled(r, p, reason);

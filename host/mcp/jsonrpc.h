@@ -81,6 +81,9 @@ typedef struct rpc_request_opts {
   /* The owner's, opaque to the engine: handed to inbound() with the
    * response (the session's sanitize_kind). */
   int kind;
+  /* > 0: the request sends again one made earlier under this id (an
+   * MRTR round, a corrected error): rpc_cancel of that id cancels it. */
+  int64_t origin;
 } rpc_request_opts;
 
 rpc *rpc_new(loop *l, const rpc_handlers *h);
@@ -101,7 +104,10 @@ void rpc_unwatch_progress(rpc *r, int64_t id);
 /* Sends a notification; `params` (may be NULL) is taken. */
 int rpc_notify(rpc *r, const char *method, cJSON *params);
 /* Cancels a pending request: sends notifications/cancelled with `reason`
- * and completes it with RPC_ERR_CANCELLED. Unknown ids are ignored. */
+ * and completes it with RPC_ERR_CANCELLED. `id` may be the request's
+ * first id after it was sent again under another (rpc_reissue, an
+ * opts.origin): the cancel names the id it has now. Unknown ids are
+ * ignored. */
 void rpc_cancel(rpc *r, int64_t id, const char *reason);
 /* Cancels every pending request (Ctrl-C). */
 void rpc_cancel_all(rpc *r, const char *reason);

@@ -1227,6 +1227,16 @@ static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
     if (!t) {
       cJSON_Delete(empty);
     }
+  } else if (err && err->status == RPC_ERR_REMOTE &&
+             err->code == MCPH_RPC_UNSUPPORTED_PROTOCOL_VERSION &&
+             s->era == ERA_MODERN) {
+    /* Nothing to correct to: the error says which versions each side
+     * speaks. */
+    char msg[600];
+    era_version_refused(err, msg, sizeof msg);
+    rpc_error e = *err;
+    e.message = msg;
+    w->done(w->ud, result, &e, take);
   } else {
     w->done(w->ud, result, err, take);
   }
@@ -1321,6 +1331,8 @@ int64_t session_request(session *s, const char *method, cJSON *params,
       o.raw_result && !sanitize_is_full(s->h->sanitize, (sanitize_kind)o.kind);
   w->opts = o;
   int64_t id = rpc_request(s->rpc, method, params, &o, wrapped_done);
+  /* Each round sent again is still cancelled by this first id. */
+  w->opts.origin = id;
   if (id < 0) {
     wrap_free(w);
     snprintf(why, why_len, "cannot send %s to server \"%s\"", method,

@@ -56,6 +56,14 @@ case "$MCP_CONFORMANCE_SCENARIO" in
       "$MCPHOST" "$@" prompt "c/$p" || true
     done
     exit 0 ;;
+  json-schema-2020-12-preservation)
+    # The focal tool's inputSchema as `tools --json` prints it, sent back
+    # through the echo tool: what mcphost kept is what the server sees.
+    schema=$("$MCPHOST" "$@" --json tools c |
+      jq -c '.[] | select(.tool == "json_schema_2020_12_tool") | .inputSchema') || exit 1
+    [ -n "$schema" ] || exit 1
+    exec "$MCPHOST" "$@" call c/json_schema_echo --no-validate \
+      "$(jq -nc --argjson s "$schema" '{schema: $s}')" ;;
   auth/*) ;;
   *) echo "conformance-client: no mapping for scenario '$MCP_CONFORMANCE_SCENARIO'" >&2; exit 2 ;;
 esac

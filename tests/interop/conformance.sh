@@ -69,6 +69,17 @@ expected[http-invalid-tool-headers@2026-07-28]="sep-2243-client-reject-invalid-t
   sep-2243-x-mcp-header-unique sep-2243-x-mcp-header-primitive-only"
 expected[json-schema-ref-no-deref@2026-07-28]="sep-2106-no-network-ref-deref"
 expected[tools_call@2026-07-28]="tool-add-numbers wire-schema-valid"
+# 2020-12 keywords kept in `tools --json` (SEP-1613, SEP-2106), at both
+# versions of 0.2.0-alpha.12 (at 2025-11-25 the SEP-2106 checks may be
+# SKIPPED; mcphost has them SUCCESS too).
+expected[json-schema-2020-12-preservation]="json-schema-2020-12-client-tool-found
+  json-schema-2020-12-client-echo-completed
+  json-schema-2020-12-client-\$schema-preserved
+  json-schema-2020-12-client-\$defs-preserved
+  json-schema-2020-12-client-additionalProperties-preserved
+  sep-2106-client-composition-keywords-preserved
+  sep-2106-client-conditional-keywords-preserved
+  sep-2106-client-anchor-keyword-preserved wire-schema-valid"
 auth_scenarios="auth/metadata-default auth/metadata-var1 auth/metadata-var2
   auth/metadata-var3 auth/basic-cimd auth/scope-from-www-authenticate
   auth/scope-from-scopes-supported auth/scope-omitted-when-undefined
@@ -146,11 +157,19 @@ auth26="auth/metadata-default auth/metadata-var1 auth/metadata-var2
   auth/metadata-issuer-mismatch"
 scenarios26=${CONFORMANCE_SCENARIOS_2026-"request-metadata sep-2322-client-request-state
   http-standard-headers http-custom-headers http-invalid-tool-headers
-  json-schema-ref-no-deref tools_call $auth26"}
+  json-schema-ref-no-deref json-schema-2020-12-preservation tools_call
+  $auth26"}
 for s in $scenarios26; do
   label="$s@2026-07-28"
   [ -n "${expected[$label]+x}" ] || expected[$label]=${expected[$s]:-}
   run_scenario "$runner26" "$label" "$s" --spec-version 2026-07-28
+done
+# The 0.2.0-alpha.12 scenarios that also run at 2025-11-25.
+scenarios25=${CONFORMANCE_SCENARIOS_2025-"json-schema-2020-12-preservation"}
+for s in $scenarios25; do
+  label="$s@2025-11-25"
+  [ -n "${expected[$label]+x}" ] || expected[$label]=${expected[$s]:-}
+  run_scenario "$runner26" "$label" "$s" --spec-version 2025-11-25
 done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

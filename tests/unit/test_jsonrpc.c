@@ -244,6 +244,38 @@ TEST(test_cancel_sends_notification_and_completes) {
   loop_free(l);
 }
 
+/* A request sent again under a new id (an HTTP re-issue, or a round
+ * made with opts.origin) is cancelled by its first id; the notification
+ * names the id it has now. */
+TEST(test_cancel_by_first_id_follows_the_request) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o = {0}, o2 = {0};
+  rpc_request_opts opts = {.ud = &o};
+  int64_t id = rpc_request(r, "tools/call", NULL, &opts, on_done);
+  int64_t nid = rpc_reissue(r, id);
+  CHECK(nid > id);
+  rpc_cancel(r, id, "interrupted by the user");
+  CHECK(o.calls == 1 && o.status == RPC_ERR_CANCELLED);
+  CHECK_STR(str_at(p.sent[p.nsent - 1], "method", NULL),
+            "notifications/cancelled");
+  const cJSON *params =
+      cJSON_GetObjectItemCaseSensitive(p.sent[p.nsent - 1], "params");
+  CHECK(cJSON_GetObjectItemCaseSensitive(params, "requestId")->valuedouble ==
+        (double)nid);
+  rpc_request_opts again = {.ud = &o2, .origin = id};
+  int64_t rid = rpc_request(r, "tools/call", NULL, &again, on_done);
+  rpc_cancel(r, id, "interrupted by the user");
+  CHECK(o2.calls == 1 && o2.status == RPC_ERR_CANCELLED);
+  params = cJSON_GetObjectItemCaseSensitive(p.sent[p.nsent - 1], "params");
+  CHECK(cJSON_GetObjectItemCaseSensitive(params, "requestId")->valuedouble ==
+        (double)rid);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
 TEST(test_progress_token_is_sent_and_progress_routed) {
   loop *l = loop_new();
   peer p = {0};
@@ -532,6 +564,7 @@ RUN(T(test_large_plain_results_skip_the_tree_when_asked),
     T(test_string_ids_that_echo_ours_are_accepted),
     T(test_deadline_cancels_with_notification),
     T(test_cancel_sends_notification_and_completes),
+    T(test_cancel_by_first_id_follows_the_request),
     T(test_progress_token_is_sent_and_progress_routed),
     T(test_batch_from_peer_is_rejected_cleanly),
     T(test_invalid_json_and_non_objects_are_dropped),
