@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # ABI 1.6: each plugin has its own host table, so the host knows who
 # calls (logs, options); a plugin with a provides list is initialized only
-# when something it provides is needed. The frozen 1.0 and 1.5 fixtures
-# are in test_plugins.sh.
+# when something it provides is needed. fx-v1_6 and fx-lazy are built
+# against the frozen 1.6 headers; the frozen 1.0 to 1.5 fixtures are in
+# test_plugins.sh.
 . "$(dirname "$0")/lib.sh"
 unset MCPHOST_PLUGIN_PATH MCPHOST_OPTION_FX16_GREETING
 

@@ -69,6 +69,42 @@ run --plugin-dir "$FIXTURES/v1.0" --json plugins
 expect "the ABI 1.0 plugin is listed with its own ABI version" 0 \
   --jq '(.[] | select(.id == "test.v1_0") | .abi) == "1.0"'
 
+# 1.1 and 1.2, each built against its frozen headers: a message the
+# transport could not deliver, or an answer it dropped, fails its request
+# at once with the transport's reason (a host that ignored them would
+# leave the call to its deadline: --timeout, and another message).
+config_file "$TMP/v11.json" '{"v": {"type": "fixture-v1.1"}}'
+run --plugin-dir "$FIXTURES/v1.1" --config "$TMP/v11.json" call mcp__v__whoami
+expect "a plugin built against the frozen ABI 1.1 headers serves its transport" 0 \
+  --out "served by test.v1_1"
+run --plugin-dir "$FIXTURES/v1.1" --config "$TMP/v11.json" --timeout 20000 \
+  call mcp__v__undeliverable
+expect "its on_send_failed (ABI 1.1) fails the call with its reason" 3 \
+  --err 'server "v": tools/call failed: the fixture could not deliver it'
+config_file "$TMP/v12.json" '{"v": {"type": "fixture-v1.2"}}'
+run --plugin-dir "$FIXTURES/v1.2" --config "$TMP/v12.json" --timeout 20000 \
+  call mcp__v__oversized
+expect "a 1.2 plugin's on_message_dropped fails the call its first bytes name" 3 \
+  --err 'server "v": tools/call failed: the fixture dropped an oversized answer'
+run --plugin-dir "$FIXTURES/v1.2" --config "$TMP/v12.json" --timeout 20000 \
+  call mcp__v__undeliverable
+expect "and its on_send_failed too" 3 \
+  --err 'server "v": tools/call failed: the fixture could not deliver it'
+run --plugin-dir "$FIXTURES/v1.1" --plugin-dir "$FIXTURES/v1.2" --json plugins
+expect "the ABI 1.1 and 1.2 plugins are listed with their own ABI versions" 0 \
+  --jq '(.[] | select(.id == "test.v1_1") | .abi) == "1.1"' \
+  --jq '(.[] | select(.id == "test.v1_2") | .abi) == "1.2"'
+
+# 1.4 (fx-source14, built against the frozen 1.4 headers): its server
+# source (the 1.3 extension, first published in the 1.4 headers); its
+# permission decider's answers are in test_config.sh.
+run --plugin-dir "$FIXTURES/source14" call mcp__plugin_test_source14_hello__whoami
+expect "a plugin built against the frozen ABI 1.4 headers contributes a server" 0 \
+  --out "served by test.source14"
+run --plugin-dir "$FIXTURES/source14" --json plugins
+expect "the ABI 1.4 plugin is listed with its own ABI version" 0 \
+  --jq '(.[] | select(.id == "test.source14") | .abi) == "1.4"'
+
 config_file "$TMP/v15.json" '{"v": {"type": "fixture-v1.5"}}'
 run --plugin-dir "$FIXTURES/v1.5" --config "$TMP/v15.json" call mcp__v__whoami
 expect "a plugin built against the frozen ABI 1.5 headers serves its transport" 0 \

@@ -1,0 +1,10 @@
+/* mcphost plugin SDK — include this one header. */
+#ifndef MCPHOST_MCPHOST_H
+#define MCPHOST_MCPHOST_H
+
+#include "abi.h"
+#include "host.h"
+#include "plugin.h"
+#include "transport.h"
+
+#endif /* MCPHOST_MCPHOST_H */
