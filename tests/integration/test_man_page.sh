@@ -228,8 +228,14 @@ def check(path):
                             % v)
     codes = source_exits() | set(re.findall(r'(?m)^  (\d+) ',
                                             section(glob, 'Exit codes:')))
+    tagged = set()
+    for t in exit_tags:  # "N", or a range "N to M"
+        m = re.match(r'^(\d+)(?: to (\d+))?$', t)
+        if m:
+            last = int(m.group(2) or m.group(1))
+            tagged.update(str(n) for n in range(int(m.group(1)), last + 1))
     for code in sorted(codes, key=int):
-        if code not in exit_tags:
+        if code not in tagged:
             problems.append('exit code %s not under EXIT STATUS' % code)
     return problems, len(cmd_lines), len(env), len(codes)
 
