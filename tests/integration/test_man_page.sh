@@ -9,9 +9,6 @@
 # command taken out, which it must refuse (a check that cannot fail is no
 # check).
 . "$(dirname "$0")/lib.sh"
-: >"$TMP/out"
-: >"$TMP/err"
-RC=0
 PAGE="$SRCDIR/docs/man/mcphost.1"
 command -v python3 >/dev/null || skip_test "no python3 to read the page"
 command -v man >/dev/null || skip_test "no man (Debian: man-db)"
@@ -62,13 +59,8 @@ for c in $(awk '/^Commands:/ {s = 1; next} /^[A-Z][a-z ]*:$/ {s = 0}
   fi
 done
 
-# checker PAGE: runs the checker on PAGE; sets RC, OUT and ERR.
-checker() {
-  python3 "$TMP/check.py" "$1" "$H" "$SRCDIR" >"$TMP/out" 2>"$TMP/err"
-  RC=$?
-  OUT=$(cat "$TMP/out")
-  ERR=$(cat "$TMP/err")
-}
+# checker PAGE: the checker on PAGE (run_cmd: RC, OUT, ERR).
+checker() { run_cmd python3 "$TMP/check.py" "$1" "$H" "$SRCDIR"; }
 
 # ---- the page against all of it ----
 cat >"$TMP/check.py" <<'PY'

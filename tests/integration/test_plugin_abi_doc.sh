@@ -7,9 +7,6 @@
 # copy of the document with a code, an id and a section taken out, which
 # it must refuse.
 . "$(dirname "$0")/lib.sh"
-: >"$TMP/out"
-: >"$TMP/err"
-RC=0
 DOC="$SRCDIR/docs/plugin-abi.md"
 command -v python3 >/dev/null || skip_test "no python3 to read the document"
 
@@ -88,14 +85,8 @@ for p in problems:
 sys.exit(1 if problems else 0)
 PY
 
-# checker FILE: runs the checker on FILE; sets RC, OUT and ERR.
-checker() {
-  python3 "$TMP/check.py" "$1" "$SRCDIR/sdk/include/mcphost" \
-    >"$TMP/out" 2>"$TMP/err"
-  RC=$?
-  OUT=$(cat "$TMP/out")
-  ERR=$(cat "$TMP/err")
-}
+# checker FILE: the checker on FILE (run_cmd: RC, OUT, ERR).
+checker() { run_cmd python3 "$TMP/check.py" "$1" "$SRCDIR/sdk/include/mcphost"; }
 
 checker "$DOC"
 expect "the document has every code, id, type and section; its links lead to headings" 0
