@@ -9,7 +9,7 @@ build_pkgs="gcc g++ make cmake pkg-config libcjson-dev libcurl4-openssl-dev
 libssl-dev libicu-dev libarchive-dev libwebsockets-dev libwebsockets-evlib-uv
 libuv1-dev libedit-dev"
 test_pkgs="nodejs npm jq procps binutils tmux python3 passwd util-linux bsdutils
-openssl curl zsh fish abigail-tools"
+openssl curl zsh fish abigail-tools man-db groff-base"
 
 case "${1:-build}" in
   build) want=$build_pkgs ;;

@@ -225,6 +225,17 @@ static const struct {
      "the line being typed; Ctrl-D or exit leaves (exit 0, or CODE). With\n"
      "stdin not a terminal, lines are read without editing or prompt and\n"
      "the exit is the last command's.\n" AFTER},
+    {"session",
+     "usage: mcphost [OPTIONS] session start [--idle MINUTES] | stop |\n"
+     "                         status [--json]\n"
+     "\n"
+     "A background process keeping this configuration's servers\n"
+     "connected: servers, tools, tool, resources, prompts, call, read,\n"
+     "prompt, ping, batch, grep, complete and task then run through it\n"
+     "(--no-session or MCPHOST_NO_SESSION=1: not). It stops after --idle\n"
+     "minutes without a command (default 30; 0: never), on stop, or\n"
+     "when a configuration file changes. status says what it holds\n"
+     "(exit 6 when none runs). See docs/sessions.md.\n" AFTER},
     {"completion",
      "usage: mcphost completion bash|zsh|fish\n"
      "\n"

@@ -312,16 +312,10 @@ out:
 int cmd_session(cli *c, int argc, char **argv) {
   const char *sub = argc > 1 ? argv[1] : NULL;
   if (!sub || strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
-    fputs(session_usage, sub ? stdout : stderr);
-    if (sub) {
-      fputs("\nA background process keeping this configuration's servers "
-            "connected:\nservers, tools, tool, resources, prompts, call, "
-            "read, prompt, ping and\nbatch then run through it (--no-session "
-            "or MCPHOST_NO_SESSION=1: not).\nIt stops after --idle minutes "
-            "without a command (default 30; 0: never),\non stop, or when a "
-            "configuration file changes. See docs/sessions.md.\n",
-            stdout);
-    }
+    /* `session --help` is main's (cli_command_help); this is the bare
+     * `session`, a usage error. */
+    fputs(sub ? cli_command_help("session") : session_usage,
+          sub ? stdout : stderr);
     return sub ? EXIT_OK : EXIT_USAGE;
   }
   if (strcmp(sub, "start") == 0) {

@@ -56,6 +56,15 @@ run() {
   ERR=$(cat "$TMP/err")
 }
 
+# run_cmd CMD...: runs any command (stdin /dev/null); sets RC, OUT and ERR
+# as run does.
+run_cmd() {
+  "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+  RC=$?
+  OUT=$(cat "$TMP/out")
+  ERR=$(cat "$TMP/err")
+}
+
 # expect NAME RC [--out TEXT]... [--err TEXT]... [--no-out TEXT]... [--jq EXPR]...
 # checks the last run: exit code, substrings of stdout/stderr, and jq
 # expressions over stdout that must print "true".
