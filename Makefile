@@ -4,14 +4,21 @@
 #               normally and once under ASan+UBSan
 #   make bench  benchmarks against peer MCP clients (bench/README.md);
 #               never part of make test
+#   make install PREFIX=DIR [DESTDIR=STAGE]
+#               install the build into DIR (default /usr/local; no root
+#               needed for a prefix of yours), building it first as
+#               `make build` would when there is none: sdk/README.md says
+#               what goes where
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 BENCH_BUILD ?= build-bench
 JOBS       ?= $(shell nproc)
 MCPHOST     = $(BUILD)/bin/mcphost
 DEMO        = $(MCPHOST) --config examples/demo.mcp.json
+PREFIX     ?= /usr/local
 
-.PHONY: all build demo test deps test-deps interop-deps bench bench-deps clean
+.PHONY: all build demo test deps test-deps interop-deps bench bench-deps \
+        install clean
 
 all: build
 
@@ -37,6 +44,14 @@ demo: build
 	$(DEMO) tools
 	$(DEMO) call mcp__demo__echo message="hello from mcphost"
 	$(DEMO) call mcp__demo__add a=2 b=3
+
+# An existing build is installed as it was configured (a Debug or
+# sanitizer build stays one). cmake --install reads DESTDIR from the
+# environment.
+install:
+	@[ -f $(BUILD)/CMakeCache.txt ] || $(MAKE) build
+	cmake --build $(BUILD) -j$(JOBS)
+	DESTDIR='$(DESTDIR)' cmake --install $(BUILD) --prefix '$(PREFIX)'
 
 test: interop-deps
 	scripts/test.sh $(BUILD) $(ASAN_BUILD) $(JOBS)

@@ -1,35 +1,9 @@
-# mcphost_add_plugin(NAME SOURCES... [LIBS libs...] [OUTPUT_DIR dir]
-#                    [INSTALL_DIR dir] [NO_INSTALL])
-#
-# Builds a plugin the way the ABI requires: hidden visibility, a version
-# script that exports only `mcph_plugin_entry`, and -z defs so that an
-# undefined symbol fails the link rather than the dlopen(). It goes to the
-# plugin directory unless OUTPUT_DIR and INSTALL_DIR say otherwise.
-set(MCPHOST_PLUGIN_VERSION_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/plugin.map"
-    CACHE INTERNAL "")
-
-function(mcphost_add_plugin name)
-  cmake_parse_arguments(P "NO_INSTALL" "OUTPUT_DIR;INSTALL_DIR" "LIBS" ${ARGN})
-  add_library(${name} MODULE ${P_UNPARSED_ARGUMENTS})
-  if(NOT P_OUTPUT_DIR)
-    set(P_OUTPUT_DIR "${MCPHOST_PLUGIN_BUILD_DIR}")
-  endif()
-  set_target_properties(${name} PROPERTIES
-    PREFIX ""
-    C_VISIBILITY_PRESET hidden
-    CXX_VISIBILITY_PRESET hidden
-    LIBRARY_OUTPUT_DIRECTORY "${P_OUTPUT_DIR}")
-  target_link_libraries(${name} PRIVATE mcphost_sdk ${P_LIBS})
-  target_link_options(${name} PRIVATE
-    "-Wl,--version-script=${MCPHOST_PLUGIN_VERSION_SCRIPT}"
-    "-Wl,-z,defs")
-  if(NOT P_INSTALL_DIR)
-    set(P_INSTALL_DIR "${MCPHOST_PLUGIN_SUBDIR}")
-  endif()
-  if(NOT P_NO_INSTALL)
-    install(TARGETS ${name} LIBRARY DESTINATION "${P_INSTALL_DIR}")
-  endif()
-endfunction()
+# mcphost's own plugins are built by the function the installed SDK gives
+# third parties (McpHostAddPlugin.cmake), into the build tree's plugin
+# directory and installed into the prefix's, unless they say otherwise.
+set(MCPHOST_PLUGIN_DEFAULT_OUTPUT_DIR "${MCPHOST_PLUGIN_BUILD_DIR}")
+set(MCPHOST_PLUGIN_DEFAULT_INSTALL_DIR "${MCPHOST_PLUGIN_SUBDIR}")
+include("${CMAKE_CURRENT_LIST_DIR}/McpHostAddPlugin.cmake")
 
 # mcphost_add_lazy_transport(NAME SOURCES... [LIBS libs...])
 #

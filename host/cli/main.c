@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/session.h"
+#include "cli/version.h"
 #include "config/roots.h"
 #include "core/util.h"
 #include "mcp/protocol.h"
@@ -118,7 +119,8 @@ static const char usage_text[] =
     "                             (--json, -q, -v and --timeout may also follow\n"
     "                             the command, before a tool's arguments)\n"
     "      --no-session           run here, not through a running session\n"
-    "      --version              print the version\n"
+    "      --version              print the version (with -v also the plugin\n"
+    "                             ABI and the plugin directories searched)\n"
     "  -h, --help                 this text\n"
     "\n"
     "Environment:\n"
@@ -553,9 +555,11 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
     free(bad_limits);
   }
   int verbosity = 0, rc = EXIT_OK, opt;
+  bool show_version = false;
 
   /* Plugins first: they may declare options. */
   nplugin_dirs = prescan_plugin_dirs(argc, argv, plugin_dirs);
+  size_t ngiven_dirs = nplugin_dirs; /* for --version -v */
   host_options ho = {.plugin_dirs = plugin_dirs, .nplugin_dirs = nplugin_dirs};
   if (shared) { /* a session's: loaded and configured once, kept */
     c.h = shared->h;
@@ -680,10 +684,7 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
         goto out;
       }
       break;
-    case OPT_VERSION:
-      printf("mcphost %s (plugin ABI %d.%d)\n", MCPHOST_VERSION,
-             MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
-      goto out;
+    case OPT_VERSION: show_version = true; break; /* -v may follow */
     case 'h':
       fputs(usage_text, stdout);
       cli_print_plugin_commands(&c, stdout);
@@ -700,6 +701,10 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
       rc = EXIT_USAGE;
       goto out;
     }
+  }
+  if (show_version) {
+    cli_print_version(stdout, c.h, verbosity, plugin_dirs, ngiven_dirs);
+    goto out;
   }
   if (optind >= argc) {
     fputs(usage_text, stderr);

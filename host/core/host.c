@@ -23,8 +23,8 @@
 #ifndef MCPHOST_INSTALL_PLUGIN_DIR
 #define MCPHOST_INSTALL_PLUGIN_DIR "/usr/local/lib/mcphost/plugins"
 #endif
-#ifndef MCPHOST_PLUGIN_SUBDIR
-#define MCPHOST_PLUGIN_SUBDIR "lib/mcphost/plugins"
+#ifndef MCPHOST_PLUGIN_RELDIR
+#define MCPHOST_PLUGIN_RELDIR "../lib/mcphost/plugins"
 #endif
 
 /* Every table handed out is the first member of a plugin_handle, which
@@ -218,9 +218,10 @@ char *host_default_plugin_dir(void) {
   char *slash = strrchr(exe, '/');
   if (slash)
     *slash = '\0';
-  /* <prefix>/bin/mcphost -> <prefix>/lib/mcphost/plugins; the build tree
-   * has the same layout. */
-  return xasprintf("%s/../%s", exe, MCPHOST_PLUGIN_SUBDIR);
+  /* <prefix>/bin/mcphost -> <prefix>/lib/mcphost/plugins, wherever the
+   * prefix is now (it may have been moved since it was installed); the
+   * build tree has the same layout. */
+  return xasprintf("%s/%s", exe, MCPHOST_PLUGIN_RELDIR);
 }
 
 static void on_signal(void *ud, int fd, unsigned events) {
