@@ -45,6 +45,8 @@ checks() {
     --jq '.sample == "sampled hi"'
   expect "serve $w (2026): a modern backend's input_required reaches the client, asked again after a decline" 0 \
     --jq '.confirm == "confirmed: deploy" and (.asked | map(select(.message == "Really deploy?")) | length) == 2'
+  expect "serve $w (2026): prompts/get and resources/read are asked through input_required too" 0 \
+    --jq '(.prompt | fromjson) == {action: "accept", content: {name: "Ada"}} and (.read | fromjson) == {action: "accept", content: {name: "Ada"}}'
 }
 
 client "$MCPHOST" --mcp-config "$C" serve --stdio
@@ -93,19 +95,7 @@ expect "serve --stdio (legacy): a modern backend's input_required is asked of a 
   --jq '.asked == ["Really ship?"] and .result == "confirmed: ship"'
 
 # --http: each POST its own client; the retry comes on a new connection.
-GW_ERR="$TMP/gw.err"
-: >"$GW_ERR"
-"$MCPHOST" --mcp-config "$C" serve --http 127.0.0.1:0 2>"$GW_ERR" </dev/null &
-GW_PID=$!
-on_exit "kill $GW_PID 2>/dev/null"
-GW_URL=
-for _ in $(seq 150); do
-  GW_URL=$(sed -n 's/^mcphost serve: listening on //p' "$GW_ERR")
-  [ -n "$GW_URL" ] && break
-  kill -0 "$GW_PID" 2>/dev/null || break
-  sleep 0.1
-done
-[ -n "$GW_URL" ] || echo "the gateway did not start: $(cat "$GW_ERR")"
+start_gateway --mcp-config "$C"
 client "$GW_URL"
 checks http
 
@@ -132,12 +122,7 @@ post "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{$META,
 expect "serve --http (2026): the retry on a new connection resumes the parked call" 0 \
   --jq '.result.resultType == "complete" and (.result.content[0].text | fromjson) == {action: "accept", content: {name: "Bo"}}'
 
-kill -TERM "$GW_PID"
-wait "$GW_PID"
-RC=$?
-[ "$RC" -eq 143 ] && RC=0 # ended by the signal, as documented
-OUT=
-ERR=$(cat "$GW_ERR")
+stop_gateway
 expect "serve --http (2026): the gateway ends cleanly on SIGTERM" 0 \
   --no-err "Sanitizer" --no-err "runtime error"
 

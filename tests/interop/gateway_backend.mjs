@@ -12,6 +12,8 @@
 //   askurl ()        a URL-mode elicitation/create; answers what came
 //   lastask ()       the answer the last ask or askurl got, and whether
 //                    its call was cancelled ("none" before any)
+// A prompt askprompt and a resource asked://name elicit a name too, and
+// say what came.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -53,6 +55,16 @@ server.registerTool("askurl", { description: "Elicits through a URL." },
     params: { mode: "url", message: "Sign in", url: "https://example.com/sign-in",
               elicitationId: "e-1" },
   }, ElicitResultSchema), extra));
+const askName = async () => JSON.stringify(await server.server.elicitInput({
+  message: "Your name, for a prompt or a resource?",
+  requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+}));
+server.registerPrompt("askprompt", { description: "Elicits, then prompts." },
+  async () => ({
+    messages: [{ role: "user", content: { type: "text", text: await askName() } }],
+  }));
+server.registerResource("asked", "asked://name", { description: "Elicited." },
+  async (uri) => ({ contents: [{ uri: uri.href, text: await askName() }] }));
 server.registerTool("lastask", { description: "What the last ask got." },
   async () => text(lastAsk));
 server.registerTool("askcancel", { description: "Elicits, then cancels." },

@@ -59,6 +59,12 @@ await step("askurl", call("mcp__grow__askurl"));
 await step("roots", call("mcp__grow__roots"));
 await step("sample", call("mcp__grow__sample"));
 await step("confirm", call("mcp__v2__confirm", { action: "deploy" }));
+await step("prompt", async () =>
+  (await client.getPrompt({ name: "mcp__grow__askprompt" })).messages[0].content.text);
+await step("read", async () => {
+  await client.listResources(); // the gateway routes a URI it has listed
+  return (await client.readResource({ uri: "asked://name" })).contents[0].text;
+});
 console.log(JSON.stringify(out));
 await client.close();
 process.exit(0);
