@@ -458,6 +458,9 @@ static void tell_lists_changed(gw *g) {
  * asked is told, with its id (its answer, if it comes, is dropped). */
 static void on_backend_cancelled(gw_hub *hub, size_t idx, const cJSON *params) {
   const cJSON *rid = cJSON_GetObjectItemCaseSensitive(params, "requestId");
+  if (rid && gw_mrtr_withdrawn(hub, idx, rid)) {
+    return; /* it waited in a parked operation */
+  }
   for (gw *g = hub->clients; g && rid; g = g->next) {
     for (gw_ask *a = g->asks; a; a = a->next) {
       if (a->fwd_id && a->fwd_idx == idx &&

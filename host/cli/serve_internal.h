@@ -156,6 +156,9 @@ bool gw_mrtr_ask(rq *r, size_t idx, const char *method, const cJSON *params,
  * `r`'s id (`r` freed), or refused with -32602. False when it carries
  * neither (`r` is an ordinary request). */
 bool gw_mrtr_resume(gw *g, rq *r, const char *method, const cJSON *params);
+/* Backend `idx` cancelled its request `id`: true when it waited in a
+ * parked operation, now dropped (a retry need not answer it). */
+bool gw_mrtr_withdrawn(gw_hub *hub, size_t idx, const cJSON *id);
 /* notifications/cancelled from `g` for request `id`: true when that was
  * the last request of an operation parked for `g`, now ended. */
 bool gw_mrtr_cancelled(gw *g, const cJSON *id);

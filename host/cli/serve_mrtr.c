@@ -425,6 +425,20 @@ bool gw_mrtr_resume(gw *g, rq *r, const char *method, const cJSON *params) {
   return true;
 }
 
+bool gw_mrtr_withdrawn(gw_hub *hub, size_t idx, const cJSON *id) {
+  for (gw_park *p = hub->parks; p; p = p->next) {
+    for (gw_input **pp = &p->inputs; *pp; pp = &(*pp)->next) {
+      gw_input *in = *pp;
+      if (in->idx == idx && cJSON_Compare(in->id, id, true)) {
+        *pp = in->next;
+        input_free(in);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool gw_mrtr_cancelled(gw *g, const cJSON *id) {
   for (gw_park *p = g->hub->parks; p; p = p->next) {
     if (p->owner == g && cJSON_Compare(p->last_id, id, true)) {

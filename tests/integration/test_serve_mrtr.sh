@@ -82,6 +82,9 @@ expect "serve --stdio (2026): notifications/cancelled for the last request answe
 expect "serve --stdio (2026): the raw client's gateway ends cleanly" 0 \
   --no-err "Sanitizer" --no-err "runtime error"
 
+expect "serve --stdio (2026): a question the backend withdrew need not be answered by the retry" 0 \
+  --jq '.withdrawn_first.result.resultType == "input_required" and .withdrawn.result.content[0].text == "cancelled"'
+
 MCPHOST_SERVE_INPUT_MS=200 raw expire
 expect "serve --stdio (2026): a retry that does not come in time: the backend is answered cancel, the late retry -32602" 0 \
   --jq '.first.result.resultType == "input_required" and .backend.got == {action: "cancel"} and .late.error.code == -32602'

@@ -143,6 +143,13 @@ def rounds(gw):
              "params": {"requestId": gw.next_id}})
     out["cancel_backend"] = lastask(gw, "cancel")
     out["after_cancel"] = retry(gw, "mcp__grow__ask", {}, asked, name)
+    # A question the backend withdraws (notifications/cancelled) need not
+    # be answered by the retry.
+    withdrawn = gw.call("mcp__grow__askcancel", {}, FORM)
+    out["withdrawn_first"] = withdrawn
+    out["withdrawn"] = gw.call("mcp__grow__askcancel", {}, FORM,
+                               {"inputResponses": {},
+                                "requestState": state_of(withdrawn)})
     return out
 
 
