@@ -87,15 +87,18 @@ expect "serve --stdio (2026): a question the backend withdrew need not be answer
 
 MCPHOST_SERVE_INPUT_MS=200 raw expire
 expect "serve --stdio (2026): a retry that does not come in time: the backend is answered cancel, the late retry -32602" 0 \
-  --jq '.first.result.resultType == "input_required" and .backend.got == {action: "cancel"} and .late.error.code == -32602'
+  --jq '.first.result.resultType == "input_required" and .backend.got == {action: "cancel"} and .late.error.code == -32602' \
+  --no-err "Sanitizer" --no-err "runtime error"
 
 raw bounds
 expect "serve --stdio (2026): 16 operations are parked for one client, the 17th question is declined" 0 \
-  --jq '(.kinds[:16] | all(. == "input_required")) and .kinds[16] == "complete" and (.last | fromjson) == {action: "decline"}'
+  --jq '(.kinds[:16] | all(. == "input_required")) and .kinds[16] == "complete" and (.last | fromjson) == {action: "decline"}' \
+  --no-err "Sanitizer" --no-err "runtime error"
 
 raw legacy
 expect "serve --stdio (legacy): a modern backend's input_required is asked of a legacy client as a request" 0 \
-  --jq '.asked == ["Really ship?"] and .result == "confirmed: ship"'
+  --jq '.asked == ["Really ship?"] and .result == "confirmed: ship"' \
+  --no-err "Sanitizer" --no-err "runtime error"
 
 # --http: each POST its own client; the retry comes on a new connection.
 start_gateway --mcp-config "$C"
