@@ -144,12 +144,18 @@ def rounds(gw):
     out["cancel_backend"] = lastask(gw, "cancel")
     out["after_cancel"] = retry(gw, "mcp__grow__ask", {}, asked, name)
     # A question the backend withdraws (notifications/cancelled) need not
-    # be answered by the retry.
+    # be answered by the retry: refused (-32602 naming it) until the
+    # withdrawal reached the gateway, then taken (bounded by a count).
     withdrawn = gw.call("mcp__grow__askcancel", {}, FORM)
     out["withdrawn_first"] = withdrawn
-    out["withdrawn"] = gw.call("mcp__grow__askcancel", {}, FORM,
-                               {"inputResponses": {},
-                                "requestState": state_of(withdrawn)})
+    for _ in range(200):
+        got = gw.call("mcp__grow__askcancel", {}, FORM,
+                      {"inputResponses": {},
+                       "requestState": state_of(withdrawn)})
+        if "inputResponse" not in got.get("error", {}).get("data", {}):
+            break
+        time.sleep(0.05)
+    out["withdrawn"] = got
     return out
 
 
