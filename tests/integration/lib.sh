@@ -109,13 +109,17 @@ start_node() {
   return 1
 }
 
-# start_gateway ARGS...: `mcphost ARGS... serve --http 127.0.0.1:0` in
-# the background, gone with the test; sets GW_PID, GW_ERR (its stderr)
-# and GW_URL once it says where it listens.
+# start_gateway CONFIG [ARGS...]: `mcphost --mcp-config CONFIG serve
+# --http ARGS...` (127.0.0.1:0 without ARGS) in the background, gone with
+# the test; sets GW_PID, GW_ERR (its stderr file) and GW_URL (from the
+# line it says on stderr).
 start_gateway() {
+  local config=$1
+  shift
+  [ $# -gt 0 ] || set -- 127.0.0.1:0
   GW_ERR="$TMP/gw-$RANDOM.err"
   : >"$GW_ERR"
-  "$MCPHOST" "$@" serve --http 127.0.0.1:0 2>"$GW_ERR" </dev/null &
+  "$MCPHOST" --mcp-config "$config" serve --http "$@" 2>"$GW_ERR" </dev/null &
   GW_PID=$!
   on_exit "kill $GW_PID 2>/dev/null"
   GW_URL=

@@ -87,7 +87,7 @@ expect "serve --stdio (2026): a logLevel that is no level is -32602" 0 \
   --jq '.["10"].error.code == -32602'
 
 # --http: the same client, without a session.
-start_gateway --mcp-config "$C"
+start_gateway "$C"
 client "$GW_URL"
 checks http
 

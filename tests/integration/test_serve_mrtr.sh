@@ -101,7 +101,7 @@ expect "serve --stdio (legacy): a modern backend's input_required is asked of a 
   --no-err "Sanitizer" --no-err "runtime error"
 
 # --http: each POST its own client; the retry comes on a new connection.
-start_gateway --mcp-config "$C"
+start_gateway "$C"
 client "$GW_URL"
 checks http
 
