@@ -18,107 +18,15 @@
 
 #include "cli/cli.h"
 #include "cli/serve.h"
+#include "cli/serve_internal.h"
 #include "core/util.h"
 #include "mcp/names.h"
 #include "mcp/protocol.h"
 #include "safety/redact.h"
 
-/* One request of the client in flight. */
-typedef struct rq {
-  gw *g;
-  cJSON *id;         /* owned */
-  cJSON *token;      /* the client's progressToken, or NULL (owned) */
-  mcp_op *op;        /* the single operation, while it runs */
-  mcp_asker asker;   /* its permission questions go to its client */
-  bool cancelled;    /* by notifications/cancelled: not answered */
-  bool resource;     /* "not found" is MCPH_RPC_RESOURCE_NOT_FOUND */
-  bool cut;          /* a result whose text is cut as `call` cuts it */
-  bool starting;     /* inside mcp_client_start */
-  bool finished;     /* answered while starting: freed by the starter */
-  bool modern;       /* a 2026-07-28 request: its result says so */
-  bool cacheable;    /* ... and carries the cache hints (lists, reads) */
-  int log_level;     /* ... and the logging it asked for, or -1 */
-  unsigned long seq; /* its place among every client's requests */
-  /* A list gathered from every backend. */
-  const char *kind;
-  size_t pending;
-  cJSON *items;          /* owned */
-  struct rq_part *parts; /* the backends' lists in flight */
-  /* initialize --passthrough: waiting for the backend. */
-  mcp_waiter waiter;
-  cJSON *init; /* the answer being made (owned) */
-  struct rq *next;
-} rq;
-
-/* A list's part: one backend's. */
-typedef struct rq_part {
-  rq *r;
-  size_t k;
-  mcp_op *op;    /* while it runs */
-  bool starting; /* inside mcp_client_start: freed by the starter */
-  struct rq_part *next;
-} rq_part;
-
-/* A question put to the client (elicitation/create): a permission asked
- * by the pipeline (`answer`), or a backend's own request forwarded
- * (`fwd`). */
-typedef struct gw_ask {
-  gw *g;
-  double id;
-  cJSON *req; /* the client's request it is asked for (owned), or NULL */
-  mcp_ask_answer_fn answer;
-  void *token;
-  /* A backend's request forwarded: its config index, its id (owned). */
-  size_t fwd_idx;
-  cJSON *fwd_id;
-  bool fwd_elicit; /* an elicitation/create: refused as "cancel" */
-  struct gw_ask *next;
-} gw_ask;
-
-/* A modern client's subscriptions/listen: open until cancelled or the
- * end of the client's input. */
-typedef struct gw_listen {
-  cJSON *id;     /* the listen request's (owned) */
-  cJSON *filter; /* what it honours (owned) */
-  struct gw_listen *next;
-} gw_listen;
-
-struct gw_hub {
-  cli *c;
-  gw_backends b;
-  bool *ready;       /* per backend: ready when the clients last heard */
-  unsigned *listing; /* per backend: list parts in flight */
-  gw *clients;
-  /* What the backends are told the gateway answers (owned): their own
-   * requests go to the client whose call caused them. */
-  cJSON *caps;
-  unsigned long next_seq; /* orders the requests of every client */
-};
-
-struct gw {
-  cli *c;
-  gw_hub *hub;
-  bool initialized;
-  bool modern; /* speaks 2026-07-28 (no initialize): asked nothing */
-  gw_listen *listens;
-  bool elicitation; /* the client declared form elicitation */
-  bool elicit_url;  /* ... and URL mode */
-  bool roots;       /* the client declared roots */
-  bool sampling;    /* the client declared sampling */
-  rq *reqs;
-  gw_ask *asks;
-  double next_id;
-  gw_send_fn send;
-  void *send_ud;
-  /* gw_client_end_input: told once nothing is in flight. */
-  void (*drained)(void *ud);
-  bool ending;
-  gw *next;
-};
-
 /* ---- messages to the client (its framing's send) ---- */
 
-static void send_msg(gw *g, cJSON *msg, const cJSON *req) {
+void gw_send(gw *g, cJSON *msg, const cJSON *req) {
   g->send(g->send_ud, msg, req);
 }
 
@@ -126,7 +34,7 @@ static void send_result(gw *g, const cJSON *id, cJSON *result) {
   cJSON *m = gw_msg_new();
   cJSON_AddItemToObject(m, "id", cJSON_Duplicate(id, 1));
   cJSON_AddItemToObject(m, "result", result ? result : cJSON_CreateObject());
-  send_msg(g, m, id);
+  gw_send(g, m, id);
 }
 
 cJSON *gw_msg_error(const cJSON *id, int code, const char *message,
@@ -145,9 +53,9 @@ cJSON *gw_msg_error(const cJSON *id, int code, const char *message,
   return m;
 }
 
-static void send_error(gw *g, const cJSON *id, int code, const char *message,
-                       cJSON *data) {
-  send_msg(g, gw_msg_error(id, code, message, data), id);
+void gw_send_error(gw *g, const cJSON *id, int code, const char *message,
+                   cJSON *data) {
+  gw_send(g, gw_msg_error(id, code, message, data), id);
 }
 
 /* A notification; `req` as for gw_send_fn. */
@@ -158,7 +66,7 @@ static void send_notification(gw *g, const char *method, cJSON *params,
   if (params) {
     cJSON_AddItemToObject(m, "params", params);
   }
-  send_msg(g, m, req);
+  gw_send(g, m, req);
 }
 
 /* The library's error as a JSON-RPC error: a backend's own error passes
@@ -167,8 +75,8 @@ static void send_mcp_error(gw *g, const rq *r, const mcp_error *e) {
   if (e->kind == MCP_ERR_PROTOCOL && e->rpc_code) {
     /* A legacy backend's "not found" is 2026-07-28's invalid params. */
     bool gone = r->modern && e->rpc_code == MCPH_RPC_RESOURCE_NOT_FOUND;
-    send_error(g, r->id, gone ? MCPH_RPC_INVALID_PARAMS : e->rpc_code,
-               e->message, e->data ? cJSON_Duplicate(e->data, 1) : NULL);
+    gw_send_error(g, r->id, gone ? MCPH_RPC_INVALID_PARAMS : e->rpc_code,
+                  e->message, e->data ? cJSON_Duplicate(e->data, 1) : NULL);
     return;
   }
   static const char *const kinds[] = {[MCP_ERR_NONE] = "none",
@@ -192,7 +100,7 @@ static void send_mcp_error(gw *g, const rq *r, const mcp_error *e) {
   if (e->server) {
     cJSON_AddStringToObject(data, "server", e->server);
   }
-  send_error(g, r->id, code, e->message, data);
+  gw_send_error(g, r->id, code, e->message, data);
 }
 
 /* ---- requests in flight ---- */
@@ -218,17 +126,22 @@ static rq *rq_new(gw *g, const cJSON *id, const cJSON *params) {
   return r;
 }
 
-static void rq_free(rq *r) {
+void gw_rq_free(rq *r) {
   for (rq **p = &r->g->reqs; *p; p = &(*p)->next) {
     if (*p == r) {
       *p = r->next;
       break;
     }
   }
+  if (r->park) { /* it ended parked: the park keeps its answer */
+    gw_mrtr_rq_gone(r);
+  }
   cJSON_Delete(r->id);
   cJSON_Delete(r->token);
   cJSON_Delete(r->items);
   cJSON_Delete(r->init);
+  free(r->mrtr_method);
+  cJSON_Delete(r->mrtr_params);
   free(r);
 }
 
@@ -240,6 +153,20 @@ static void check_done(gw *g) {
   }
 }
 
+void gw_rq_move(rq *r, gw *to) {
+  gw *from = r->g;
+  for (rq **p = &from->reqs; *p; p = &(*p)->next) {
+    if (*p == r) {
+      *p = r->next;
+      break;
+    }
+  }
+  r->g = to;
+  r->next = to->reqs;
+  to->reqs = r;
+  check_done(from);
+}
+
 /* The end of a single operation's request. */
 static void rq_end(rq *r) {
   gw *g = r->g;
@@ -248,7 +175,7 @@ static void rq_end(rq *r) {
     r->finished = true;
     return;
   }
-  rq_free(r);
+  gw_rq_free(r);
   check_done(g);
 }
 
@@ -299,7 +226,7 @@ static void start_op(rq *r, const mcp_call *call) {
   r->starting = false;
   if (r->finished) {
     gw *g = r->g;
-    rq_free(r);
+    gw_rq_free(r);
     check_done(g);
     return;
   }
@@ -330,7 +257,7 @@ static void list_part_done(rq_part *part) {
     send_rq_result(r, res);
   }
   gw *g = r->g;
-  rq_free(r);
+  gw_rq_free(r);
   check_done(g);
 }
 
@@ -428,7 +355,7 @@ static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
   cJSON_AddStringToObject(allow, "title", "Allow this call");
   cJSON_AddItemToArray(cJSON_AddArrayToObject(schema, "required"),
                        cJSON_CreateString("allow"));
-  send_msg(g, m, r->id);
+  gw_send(g, m, r->id);
   return a;
 }
 
@@ -531,6 +458,9 @@ static void tell_lists_changed(gw *g) {
  * asked is told, with its id (its answer, if it comes, is dropped). */
 static void on_backend_cancelled(gw_hub *hub, size_t idx, const cJSON *params) {
   const cJSON *rid = cJSON_GetObjectItemCaseSensitive(params, "requestId");
+  if (rid && gw_mrtr_withdrawn(hub, idx, rid)) {
+    return; /* it waited in a parked operation */
+  }
   for (gw *g = hub->clients; g && rid; g = g->next) {
     for (gw_ask *a = g->asks; a; a = a->next) {
       if (a->fwd_id && a->fwd_idx == idx &&
@@ -622,7 +552,11 @@ static bool on_backend_request(void *ud, size_t idx, const char *method,
     return false;
   }
   rq *r = caller_of(hub, idx);
-  gw *g = r ? r->g : NULL;
+  /* A modern client is asked through an input_required round. */
+  if (r && r->modern && gw_mrtr_ask(r, idx, method, params, id)) {
+    return true;
+  }
+  gw *g = r && !r->park ? r->g : NULL;
   const char *mode =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "mode"));
   bool url = mode && strcmp(mode, "url") == 0;
@@ -654,7 +588,7 @@ static bool on_backend_request(void *ud, size_t idx, const char *method,
   if (params) {
     cJSON_AddItemToObject(m, "params", cJSON_Duplicate(params, 1));
   }
-  send_msg(g, m, r->id);
+  gw_send(g, m, r->id);
   return true;
 }
 
@@ -709,13 +643,13 @@ static void on_passthrough_ready(mcp_waiter *w, session *s) {
     char *why = xasprintf("server \"%s\" failed: %s",
                           host_cfg(g->c->h)->servers[g->hub->b.idx[0]].name,
                           st.error ? st.error : st.state);
-    send_error(g, r->id, MCPH_RPC_INTERNAL_ERROR, why, NULL);
+    gw_send_error(g, r->id, MCPH_RPC_INTERNAL_ERROR, why, NULL);
     free(why);
   } else {
     answer_initialize(r, r->init);
     g->initialized = true;
   }
-  rq_free(r);
+  gw_rq_free(r);
   check_done(g);
 }
 
@@ -734,7 +668,7 @@ static void do_initialize(gw *g, rq *r, const cJSON *params) {
   if (!g->hub->b.passthrough) {
     answer_initialize(r, params);
     g->initialized = true;
-    rq_free(r);
+    gw_rq_free(r);
     return;
   }
   /* The backend's capabilities are the gateway's: it connects first. */
@@ -750,7 +684,7 @@ static bool find_named(gw *g, rq *r, const char *what, const char *name,
   if (!name) {
     char *m = xasprintf("%s/%s needs a \"name\"", what,
                         strcmp(what, "tool") == 0 ? "call" : "get");
-    send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, m, NULL);
+    gw_send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, m, NULL);
     free(m);
     return false;
   }
@@ -786,8 +720,8 @@ static void do_call(gw *g, rq *r, const cJSON *params) {
   char *tool = NULL;
   bool qualified;
   if (args && !cJSON_IsObject(args)) {
-    send_error(g, r->id, MCPH_RPC_INVALID_PARAMS,
-               "tools/call \"arguments\" must be an object", NULL);
+    gw_send_error(g, r->id, MCPH_RPC_INVALID_PARAMS,
+                  "tools/call \"arguments\" must be an object", NULL);
     goto fail;
   }
   if (!find_named(g, r, "tool", name, &idx, &tool, &qualified)) {
@@ -799,7 +733,7 @@ static void do_call(gw *g, rq *r, const cJSON *params) {
     char *m = xasprintf("no tool \"%s\" (an IDE's tool that is not the "
                         "model's)",
                         name);
-    send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, m, NULL);
+    gw_send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, m, NULL);
     free(m);
     goto fail;
   }
@@ -813,7 +747,7 @@ static void do_call(gw *g, rq *r, const cJSON *params) {
   return;
 fail:
   free(tool);
-  rq_free(r);
+  gw_rq_free(r);
 }
 
 static void do_prompt(gw *g, rq *r, const cJSON *params) {
@@ -823,7 +757,7 @@ static void do_prompt(gw *g, rq *r, const cJSON *params) {
   char *prompt = NULL;
   bool qualified;
   if (!find_named(g, r, "prompt", name, &idx, &prompt, &qualified)) {
-    rq_free(r);
+    gw_rq_free(r);
     return;
   }
   r->cut = true;
@@ -843,9 +777,9 @@ static void do_resource(gw *g, rq *r, const char *method, const cJSON *params) {
   r->resource = true;
   if (!uri) {
     char *m = xasprintf("%s needs a \"uri\"", method);
-    send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, m, NULL);
+    gw_send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, m, NULL);
     free(m);
-    rq_free(r);
+    gw_rq_free(r);
     return;
   }
   long k = gw_resource_server(&g->hub->b, uri);
@@ -856,12 +790,12 @@ static void do_resource(gw *g, rq *r, const char *method, const cJSON *params) {
                         "resources first)",
                         uri);
     /* 2026-07-28 says "not found" as invalid params. */
-    send_error(g, r->id,
-               r->modern ? MCPH_RPC_INVALID_PARAMS
-                         : MCPH_RPC_RESOURCE_NOT_FOUND,
-               m, data);
+    gw_send_error(g, r->id,
+                  r->modern ? MCPH_RPC_INVALID_PARAMS
+                            : MCPH_RPC_RESOURCE_NOT_FOUND,
+                  m, data);
     free(m);
-    rq_free(r);
+    gw_rq_free(r);
     return;
   }
   bool read = strcmp(method, "resources/read") == 0;
@@ -902,18 +836,19 @@ static void listen_subscribe(gw *g, const cJSON *id, cJSON *filter) {
 }
 
 /* A 2026-07-28 request: its envelope checked, the methods only that era
- * has answered. False when `r` is answered and freed. The client is
- * asked nothing (its capabilities are per request, and the era has no
- * requests to a client): what a backend or a permission would ask it is
- * answered as for a client without the capability. */
+ * has answered. False when `r` is answered and freed. The era has no
+ * requests to a client: what a backend asks during a call is put to it
+ * as input_required rounds when the call's clientCapabilities allow
+ * (serve_mrtr.c); a permission's "ask" is refused, as for a client
+ * without elicitation. */
 static bool modern_request(gw *g, rq *r, const char *method,
                            const cJSON *params) {
   const char *why = NULL;
   cJSON *data = NULL;
   int code = gw_modern_check(params, &why, &data);
   if (code) {
-    send_error(g, r->id, code, why, data);
-    rq_free(r);
+    gw_send_error(g, r->id, code, why, data);
+    gw_rq_free(r);
     return false;
   }
   g->modern = true;
@@ -921,6 +856,7 @@ static bool modern_request(gw *g, rq *r, const char *method,
   r->log_level = gw_modern_request_log_level(params);
   r->cacheable = strcmp(method, "resources/read") == 0 ||
                  (strstr(method, "/list") && strncmp(method, "subscr", 6) != 0);
+  gw_mrtr_request(r, method, params);
   if (strcmp(method, "server/discover") == 0) {
     mcp_server_status st = {0};
     const cJSON *caps = NULL;
@@ -941,14 +877,15 @@ static bool modern_request(gw *g, rq *r, const char *method,
     }
     send_result(g, r->id, gw_modern_discover(caps, st.instructions));
     cJSON_Delete(own);
-    rq_free(r);
+    gw_rq_free(r);
     return false;
   }
   if (strcmp(method, "subscriptions/listen") == 0) {
     cJSON *filter = gw_modern_listen_filter(params);
     if (!filter) {
-      send_error(g, r->id, MCPH_RPC_INVALID_PARAMS,
-                 "subscriptions/listen needs a \"notifications\" object", NULL);
+      gw_send_error(g, r->id, MCPH_RPC_INVALID_PARAMS,
+                    "subscriptions/listen needs a \"notifications\" object",
+                    NULL);
     } else {
       listen_subscribe(g, r->id, filter);
       gw_listen *l = xcalloc(1, sizeof *l);
@@ -962,7 +899,7 @@ static bool modern_request(gw *g, rq *r, const char *method,
                         gw_modern_tagged(p, l->id), l->id);
       cJSON_Delete(p);
     }
-    rq_free(r);
+    gw_rq_free(r);
     return false;
   }
   return true;
@@ -992,15 +929,19 @@ static void handle_request(gw *g, const char *method, const cJSON *id,
       !modern_request(g, r, method, params)) {
     return; /* answered */
   }
+  if (r->modern && gw_mrtr_resume(g, r, method, params)) {
+    return; /* a parked operation's retry */
+  }
   if (strcmp(method, "initialize") == 0) {
     do_initialize(g, r, params);
   } else if (strcmp(method, "ping") == 0 && !r->modern) {
     send_result(g, id, NULL);
-    rq_free(r);
+    gw_rq_free(r);
   } else if (!g->initialized && !r->modern) {
-    send_error(g, id, MCPH_RPC_INVALID_REQUEST,
-               "the gateway is not initialized yet (initialize first)", NULL);
-    rq_free(r);
+    gw_send_error(g, id, MCPH_RPC_INVALID_REQUEST,
+                  "the gateway is not initialized yet (initialize first)",
+                  NULL);
+    gw_rq_free(r);
   } else if (strcmp(method, "tools/list") == 0) {
     start_list(g, r, "tools");
   } else if (strcmp(method, "prompts/list") == 0) {
@@ -1022,7 +963,7 @@ static void handle_request(gw *g, const char *method, const cJSON *id,
              !g->hub->b.passthrough) {
     /* The backends' level is --log-level's. */
     send_result(g, id, NULL);
-    rq_free(r);
+    gw_rq_free(r);
   } else if (g->hub->b.passthrough) {
     /* Anything else is the one backend's (completion/complete, ...). */
     start_op(r, &(mcp_call){.kind = MCP_OP_REQUEST,
@@ -1031,9 +972,9 @@ static void handle_request(gw *g, const char *method, const cJSON *id,
                             .arguments = params});
   } else {
     char *m = xasprintf("the gateway has no method \"%s\"", method);
-    send_error(g, id, MCPH_RPC_METHOD_NOT_FOUND, m, NULL);
+    gw_send_error(g, id, MCPH_RPC_METHOD_NOT_FOUND, m, NULL);
     free(m);
-    rq_free(r);
+    gw_rq_free(r);
   }
 }
 
@@ -1046,6 +987,9 @@ static void on_cancelled(gw *g, const cJSON *params) {
       listen_end(g, l, true);
       return;
     }
+  }
+  if (id && gw_mrtr_cancelled(g, id)) {
+    return;
   }
   for (rq *r = g->reqs; r && id; r = r->next) {
     if (cJSON_Compare(r->id, id, true)) {
@@ -1063,9 +1007,9 @@ static void on_cancelled(gw *g, const cJSON *params) {
 void gw_client_message(gw *g, const char *line, size_t len) {
   cJSON *msg = cJSON_ParseWithLength(line, len);
   if (!cJSON_IsObject(msg)) {
-    send_error(g, NULL, msg ? MCPH_RPC_INVALID_REQUEST : MCPH_RPC_PARSE_ERROR,
-               msg ? "a JSON-RPC message is an object" : "the line is not JSON",
-               NULL);
+    gw_send_error(
+        g, NULL, msg ? MCPH_RPC_INVALID_REQUEST : MCPH_RPC_PARSE_ERROR,
+        msg ? "a JSON-RPC message is an object" : "the line is not JSON", NULL);
     goto out;
   }
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
@@ -1079,14 +1023,14 @@ void gw_client_message(gw *g, const char *line, size_t len) {
     goto out;
   }
   if (id && !cJSON_IsString(id) && !cJSON_IsNumber(id)) {
-    send_error(g, NULL, MCPH_RPC_INVALID_REQUEST,
-               "a request's id is a string or a number", NULL);
+    gw_send_error(g, NULL, MCPH_RPC_INVALID_REQUEST,
+                  "a request's id is a string or a number", NULL);
     goto out;
   }
   if (params && !cJSON_IsObject(params)) {
     if (id) {
-      send_error(g, id, MCPH_RPC_INVALID_PARAMS, "params must be an object",
-                 NULL);
+      gw_send_error(g, id, MCPH_RPC_INVALID_PARAMS, "params must be an object",
+                    NULL);
     }
     goto out;
   }
@@ -1126,6 +1070,7 @@ gw_hub *gw_hub_new(cli *c, gw_backends *b) {
   mcp_client_on_notify(c->mc, on_notify, hub);
   mcp_client_on_state(c->mc, on_state, hub);
   mcp_client_on_request(c->mc, on_backend_request, hub);
+  gw_mrtr_init(hub);
   return hub;
 }
 
@@ -1133,6 +1078,7 @@ void gw_hub_free(gw_hub *hub) {
   if (!hub) {
     return;
   }
+  gw_mrtr_free(hub);
   while (hub->clients) {
     gw_client_free(hub->clients);
   }
@@ -1194,11 +1140,13 @@ void gw_client_end_input(gw *g, const char *why, void (*drained)(void *ud)) {
     g->listens = l->next;
     listen_end(g, l, false);
   }
+  gw_mrtr_client_ended(g);
   check_done(g);
 }
 
 void gw_client_free(gw *g) {
   g->drained = NULL;
+  gw_mrtr_client_gone(g);
   for (rq *r = g->reqs; r; r = r->next) {
     r->cancelled = true; /* nothing more is sent */
   }
@@ -1224,7 +1172,7 @@ void gw_client_free(gw *g) {
         r->parts = part->next;
         free(part);
       }
-      rq_free(r);
+      gw_rq_free(r);
     }
   }
   for (gw **p = &g->hub->clients; *p; p = &(*p)->next) {

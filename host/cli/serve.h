@@ -5,7 +5,9 @@
  * on stdin and stdout (--stdio); serve_http*.c the streamable HTTP
  * server (--http); serve_items.c turns a backend's items into the
  * gateway's (names, descriptions, the IDE rule) and finds the backend of
- * a name or URI. Loop thread only. */
+ * a name or URI; serve_mrtr*.c put a backend's questions to a 2026-07-28
+ * client as input_required rounds (serve_internal.h). Loop thread
+ * only. */
 #ifndef MCPHOST_CLI_SERVE_H
 #define MCPHOST_CLI_SERVE_H
 
@@ -112,6 +114,21 @@ bool gw_modern_listen_wants(const cJSON *filter, const char *method,
                             const cJSON *params);
 /* A copy of `params` (or {}) with _meta's subscriptionId `listen_id`. */
 cJSON *gw_modern_tagged(const cJSON *params, const cJSON *listen_id);
+
+/* ---- serve_mrtr_state.c: the requestState tokens ---- */
+
+#define GW_STATE_KEY 32
+#define GW_STATE_NONCE 16
+/* A new random key: 0, or -1 when the system has no randomness. */
+int gw_state_key(unsigned char key[GW_STATE_KEY]);
+/* A new token (free()) for a new random `nonce` (filled), signed with
+ * `key`; NULL when libcrypto cannot be loaded or randomness fails. */
+char *gw_state_make(const unsigned char key[GW_STATE_KEY],
+                    unsigned char nonce[GW_STATE_NONCE]);
+/* Whether `token` is one gw_state_make made with `key`; its nonce in
+ * `nonce` when it is. */
+bool gw_state_check(const unsigned char key[GW_STATE_KEY], const char *token,
+                    unsigned char nonce[GW_STATE_NONCE]);
 
 /* ---- serve_http.c: --http, streamable HTTP (2025-11-25) ---- */
 

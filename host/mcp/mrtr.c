@@ -23,6 +23,15 @@ typedef struct one {
   char *key;
 } one;
 
+/* An input offered to the front end, until session_answer answers it. */
+typedef struct mrtr_offer {
+  cJSON *id; /* the session's own id for it (owned) */
+  one *o;
+  struct mrtr_offer *next;
+} mrtr_offer;
+
+#define OFFER_PREFIX "mcphost-mrtr-"
+
 static void settle(gather *g) {
   if (--g->pending > 0) {
     return;
@@ -62,6 +71,67 @@ static void on_answer(void *ud, const cJSON *result, int code,
   settle(g);
 }
 
+/* Offers input `key` to the front end; false when it does not take it. */
+static bool offer(session *s, gather *g, const char *key, const char *method,
+                  const cJSON *params) {
+  if (!s->on_request) {
+    return false;
+  }
+  char name[64];
+  snprintf(name, sizeof name, OFFER_PREFIX "%lu", ++s->mrtr_next);
+  mrtr_offer *f = xcalloc(1, sizeof *f);
+  f->id = cJSON_CreateString(name);
+  f->o = xcalloc(1, sizeof *f->o);
+  f->o->g = g;
+  f->o->key = xstrdup(key);
+  f->next = s->mrtr_offers;
+  s->mrtr_offers = f;
+  g->pending++;
+  cJSON *id = cJSON_Duplicate(f->id, 1); /* `f` may be answered, freed */
+  bool taken = s->on_request(s->on_request_ud, s, method, params, id);
+  cJSON_Delete(id);
+  if (!taken) {
+    s->mrtr_offers = f->next; /* still the first: nothing answered it */
+    g->pending--;
+    cJSON_Delete(f->id);
+    free(f->o->key);
+    free(f->o);
+    free(f);
+  }
+  return taken;
+}
+
+bool mrtr_answer(session *s, const cJSON *id, const cJSON *result, int code,
+                 const char *message) {
+  const char *name = cJSON_GetStringValue(id);
+  if (!name || strncmp(name, OFFER_PREFIX, strlen(OFFER_PREFIX)) != 0) {
+    return false;
+  }
+  for (mrtr_offer **p = &s->mrtr_offers; *p; p = &(*p)->next) {
+    mrtr_offer *f = *p;
+    if (cJSON_Compare(f->id, id, true)) {
+      *p = f->next;
+      one *o = f->o;
+      cJSON_Delete(f->id);
+      free(f);
+      on_answer(o, result, code, message);
+      break;
+    }
+  }
+  return true;
+}
+
+void mrtr_session_gone(session *s) {
+  while (s->mrtr_offers) {
+    mrtr_offer *f = s->mrtr_offers;
+    s->mrtr_offers = f->next;
+    cJSON_Delete(f->id);
+    free(f->o->key);
+    free(f->o);
+    free(f);
+  }
+}
+
 void mrtr_gather(session *s, const cJSON *requests, mrtr_done_fn done,
                  void *ud) {
   gather *g = xcalloc(1, sizeof *g);
@@ -77,6 +147,9 @@ void mrtr_gather(session *s, const cJSON *requests, mrtr_done_fn done,
     if (!method) {
       failed(g, "input request \"%s\" has no method%s", r->string, "");
       continue;
+    }
+    if (offer(s, g, r->string, method, params)) {
+      continue; /* the front end answers it */
     }
     if (strcmp(method, "roots/list") == 0) {
       if (!s->roots) {

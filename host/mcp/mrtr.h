@@ -3,12 +3,17 @@
  * be, by the feature plugin that answers its method (elicitation/create:
  * the elicitation plugin, form and URL; sampling/createMessage: the
  * sampling hook) or by the session (roots/list: the server's roots).
- * The session then sends the request again (session.c). Loop thread
- * only. */
+ * The session then sends the request again (session.c). A front end
+ * that takes a server's own requests (session on_request,
+ * mcp_client_on_request) is offered each input first, as if the server
+ * had sent it as a request, under an id of the session's own, and
+ * answers it with session_answer: one way for a front end to see what a
+ * server asks, whatever its era. Loop thread only. */
 #ifndef MCPHOST_MCP_MRTR_H
 #define MCPHOST_MCP_MRTR_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 
 struct session;
 
@@ -23,5 +28,13 @@ typedef void (*mrtr_done_fn)(void *ud, cJSON *responses, const char *error);
  * for the call) and calls `done` once, maybe before this returns. */
 void mrtr_gather(struct session *s, const cJSON *requests, mrtr_done_fn done,
                  void *ud);
+/* session_answer's first step: true when `id` is an input offered to
+ * the front end, now answered with `result` (borrowed) or the error
+ * `code` and `message` (an unknown one of those ids is dropped). */
+bool mrtr_answer(struct session *s, const cJSON *id, const cJSON *result,
+                 int code, const char *message);
+/* The session is being freed: inputs still offered are forgotten (their
+ * answers would be dropped). */
+void mrtr_session_gone(struct session *s);
 
 #endif

@@ -410,6 +410,10 @@ static void on_request(void *ud, const char *method, const cJSON *params,
 
 void session_answer(session *s, const cJSON *id, cJSON *result, int code,
                     const char *message, const cJSON *data) {
+  if (mrtr_answer(s, id, result, code, message)) {
+    cJSON_Delete(result); /* an input offered to the front end */
+    return;
+  }
   if (!s->rpc || s->transport_closed) {
     cJSON_Delete(result);
     return;
@@ -991,6 +995,7 @@ void session_free(session *s) {
   if (s->server_log)
     fclose(s->server_log);
   features_session_gone(s);
+  mrtr_session_gone(s);
   free(s->caps_text);
   free(s->log_level);
   free(s->instructions);

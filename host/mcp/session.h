@@ -88,6 +88,9 @@ struct session {
   /* it could not be opened: said once, not tried again */
   bool server_log_failed;
   struct feature_request *feature_requests; /* unanswered, held by plugins */
+  /* input_required inputs offered to the front end (mrtr.c). */
+  struct mrtr_offer *mrtr_offers;
+  unsigned long mrtr_next;
   char *caps_text;   /* server_caps as text, for plugins */
   /* The roots/list "roots" array this server is offered (owned, roots.h);
    * NULL: the roots capability is not declared. Set with

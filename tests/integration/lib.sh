@@ -118,6 +118,41 @@ start_node() {
   return 1
 }
 
+# start_gateway CONFIG [ARGS...]: `mcphost --mcp-config CONFIG serve
+# --http ARGS...` (127.0.0.1:0 without ARGS) in the background, gone with
+# the test; sets GW_PID, GW_ERR (its stderr file) and GW_URL (from the
+# line it says on stderr).
+start_gateway() {
+  local config=$1
+  shift
+  [ $# -gt 0 ] || set -- 127.0.0.1:0
+  GW_ERR="$TMP/gw-$RANDOM.err"
+  : >"$GW_ERR"
+  "$MCPHOST" --mcp-config "$config" serve --http "$@" 2>"$GW_ERR" </dev/null &
+  GW_PID=$!
+  on_exit "kill $GW_PID 2>/dev/null"
+  GW_URL=
+  for _ in $(seq 150); do
+    GW_URL=$(sed -n 's/^mcphost serve: listening on //p' "$GW_ERR")
+    [ -n "$GW_URL" ] && return 0
+    kill -0 "$GW_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "the gateway did not start: $(cat "$GW_ERR")"
+  return 1
+}
+
+# stop_gateway: SIGTERM to the gateway of start_gateway; RC is 0 when it
+# ended by the signal (143, as documented), ERR its stderr, OUT empty.
+stop_gateway() {
+  kill -TERM "$GW_PID"
+  wait "$GW_PID"
+  RC=$?
+  [ "$RC" -eq 143 ] && RC=0
+  OUT=
+  ERR=$(cat "$GW_ERR")
+}
+
 # serve_dir DIR: a plain HTTP server of DIR's files on 127.0.0.1 (Python's
 # http.server), gone with the test; sets HTTP_PORT.
 serve_dir() {

@@ -87,19 +87,7 @@ expect "serve --stdio (2026): a logLevel that is no level is -32602" 0 \
   --jq '.["10"].error.code == -32602'
 
 # --http: the same client, without a session.
-GW_ERR="$TMP/gw.err"
-: >"$GW_ERR"
-"$MCPHOST" --mcp-config "$C" serve --http 127.0.0.1:0 2>"$GW_ERR" </dev/null &
-GW_PID=$!
-on_exit "kill $GW_PID 2>/dev/null"
-GW_URL=
-for _ in $(seq 150); do
-  GW_URL=$(sed -n 's/^mcphost serve: listening on //p' "$GW_ERR")
-  [ -n "$GW_URL" ] && break
-  kill -0 "$GW_PID" 2>/dev/null || break
-  sleep 0.1
-done
-[ -n "$GW_URL" ] || echo "the gateway did not start: $(cat "$GW_ERR")"
+start_gateway "$C"
 client "$GW_URL"
 checks http
 
@@ -144,12 +132,7 @@ expect "serve --http (2026): an unknown method is 404 with -32601" 0 \
 
 # The gateway ends on SIGTERM with nothing left behind (a sanitizer's
 # report would be on its stderr).
-kill -TERM "$GW_PID"
-wait "$GW_PID"
-RC=$?
-[ "$RC" -eq 143 ] && RC=0 # ended by the signal, as documented
-OUT=
-ERR=$(cat "$GW_ERR")
+stop_gateway
 expect "serve --http (2026): the gateway ends cleanly on SIGTERM" 0 \
   --no-err "Sanitizer" --no-err "runtime error"
 

@@ -15,25 +15,9 @@
 command -v curl >/dev/null || skip_test "no curl"
 . "$(dirname "$0")/gateway_setup.sh"
 
-# gateway ARGS...: starts `mcphost --mcp-config C serve --http ARGS...`
-# in the background, gone with the test; sets GW_URL (from the line it
-# says on stderr), GW_PID and GW_ERR (its stderr file).
-gateway() {
-  GW_ERR="$TMP/gw-$RANDOM.err"
-  : >"$GW_ERR"
-  "$MCPHOST" --mcp-config "$C" serve --http "$@" 2>"$GW_ERR" </dev/null &
-  GW_PID=$!
-  on_exit "kill $GW_PID 2>/dev/null"
-  GW_URL=
-  for _ in $(seq 150); do
-    GW_URL=$(sed -n 's/^mcphost serve: listening on //p' "$GW_ERR")
-    [ -n "$GW_URL" ] && return 0
-    kill -0 "$GW_PID" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "the gateway did not start: $(cat "$GW_ERR")"
-  return 1
-}
+# gateway ARGS...: `mcphost --mcp-config C serve --http ARGS...`
+# (lib.sh's start_gateway).
+gateway() { start_gateway "$C" "$@"; }
 
 # client SCENARIO: the SDK client plays SCENARIO against GW_URL.
 client() {

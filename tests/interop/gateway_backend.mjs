@@ -9,8 +9,14 @@
 //                    sampling/createMessage to the client; answer what came
 //   askcancel ()     an elicitation/create it cancels (notifications/cancelled)
 //                    right after sending it; answers "cancelled"
+//   askurl ()        a URL-mode elicitation/create; answers what came
+//   lastask ()       the answer the last ask or askurl got, and whether
+//                    its call was cancelled ("none" before any)
+// A prompt askprompt and a resource asked://name elicit a name too, and
+// say what came.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const server = new McpServer({ name: "gateway-backend", version: "1.0.0" });
 let sawCancel = false;
@@ -32,11 +38,35 @@ server.registerTool("cancelled", { description: "Whether a wait was cancelled." 
   async () => text(sawCancel ? "yes" : "no"));
 // The server's own requests while a call runs (forwarded by the gateway
 // to the client that made the call): each answers what it got.
-server.registerTool("ask", { description: "Elicits a name." }, async () =>
-  text(JSON.stringify(await server.server.elicitInput({
+let lastAsk = "none";
+const remember = async (asked, extra) => {
+  const got = await asked;
+  lastAsk = JSON.stringify({ got, aborted: extra.signal.aborted });
+  return text(JSON.stringify(got));
+};
+server.registerTool("ask", { description: "Elicits a name." }, async (extra) =>
+  remember(server.server.elicitInput({
     message: "Your name?",
     requestedSchema: { type: "object", properties: { name: { type: "string" } } },
-  }))));
+  }), extra));
+server.registerTool("askurl", { description: "Elicits through a URL." },
+  async (extra) => remember(server.server.request({
+    method: "elicitation/create",
+    params: { mode: "url", message: "Sign in", url: "https://example.com/sign-in",
+              elicitationId: "e-1" },
+  }, ElicitResultSchema), extra));
+const askName = async () => JSON.stringify(await server.server.elicitInput({
+  message: "Your name, for a prompt or a resource?",
+  requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+}));
+server.registerPrompt("askprompt", { description: "Elicits, then prompts." },
+  async () => ({
+    messages: [{ role: "user", content: { type: "text", text: await askName() } }],
+  }));
+server.registerResource("asked", "asked://name", { description: "Elicited." },
+  async (uri) => ({ contents: [{ uri: uri.href, text: await askName() }] }));
+server.registerTool("lastask", { description: "What the last ask got." },
+  async () => text(lastAsk));
 server.registerTool("askcancel", { description: "Elicits, then cancels." },
   async () => {
     const ac = new AbortController();

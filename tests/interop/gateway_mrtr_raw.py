@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Raw 2026-07-28 lines to `mcphost serve --stdio` for the gateway's
+input_required rounds (test_serve_mrtr.sh):
+
+    gateway_mrtr_raw.py SCENARIO MCPHOST ARGS...
+
+runs mcphost ARGS (ending in "serve --stdio") and plays SCENARIO
+("rounds": forged, replayed and mismatched retries, URL mode, a cancel;
+"expire": a retry after the gateway's timeout; "bounds": the operations
+parked for one client; "legacy": a legacy client asked for a modern
+backend's input), then prints what it saw
+as one JSON object. Waits are bounded by counts of lines, never timed,
+except where the scenario is the gateway's own timeout."""
+import json
+import subprocess
+import sys
+import time
+
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "mrtr-raw", "version": "1"},
+}
+
+
+class Gateway:
+    def __init__(self, argv):
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        self.next_id = 0
+        self.seen = {}
+
+    def send(self, msg):
+        self.p.stdin.write(json.dumps(msg) + "\n")
+        self.p.stdin.flush()
+
+    def request(self, method, params, caps=None):
+        self.next_id += 1
+        meta = dict(META)
+        meta["io.modelcontextprotocol/clientCapabilities"] = caps or {}
+        params = dict(params)
+        params["_meta"] = meta
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method,
+                   "params": params})
+        return self.next_id
+
+    def answer(self, rid):
+        """The answer to request `rid` (other lines are kept aside)."""
+        while rid not in self.seen:
+            line = self.p.stdout.readline()
+            if not line:
+                return {"eof": True}
+            msg = json.loads(line)
+            if "id" in msg and "method" not in msg:
+                self.seen[msg["id"]] = msg
+        return self.seen.pop(rid)
+
+    def call(self, tool, args, caps=None, extra=None):
+        params = {"name": tool, "arguments": args}
+        params.update(extra or {})
+        return self.answer(self.request("tools/call", params, caps))
+
+    def close(self):
+        self.p.stdin.close()
+        rest = self.p.stdout.read()
+        self.p.wait()
+        return rest
+
+
+FORM = {"elicitation": {"form": {}}}
+
+
+def result(msg):
+    return msg.get("result", {})
+
+
+def state_of(msg):
+    return result(msg).get("requestState")
+
+
+def key_of(msg):
+    reqs = result(msg).get("inputRequests") or {}
+    return next(iter(reqs), None)
+
+
+def text(msg):
+    return "".join(c.get("text", "") for c in result(msg).get("content", []))
+
+
+def error_code(msg):
+    return msg.get("error", {}).get("code")
+
+
+def retry(gw, tool, args, first, response, caps=FORM, state=None):
+    extra = {"inputResponses": {key_of(first): response},
+             "requestState": state if state is not None else state_of(first)}
+    return gw.call(tool, args, caps, extra)
+
+
+def lastask(gw, action):
+    """What the backend's last ask got, once its action is `action`
+    (bounded by a count of polls), else the last seen."""
+    got = None
+    for _ in range(400):
+        said = text(gw.call("mcp__grow__lastask", {}))
+        got = None if said == "none" else json.loads(said)
+        if isinstance(got, dict) and got.get("got", {}).get("action") == action:
+            break
+        time.sleep(0.05)
+    return got
+
+
+def rounds(gw):
+    out = {}
+    name = {"action": "accept", "content": {"name": "Ada"}}
+    first = gw.call("mcp__grow__ask", {}, FORM)
+    out["first"] = first
+    st = state_of(first)
+    # A forged token: one character changed.
+    forged = st[:-1] + ("A" if st[-1] != "A" else "B")
+    out["forged"] = retry(gw, "mcp__grow__ask", {}, first, name, state=forged)
+    out["garbage"] = retry(gw, "mcp__grow__ask", {}, first, name,
+                           state="not-a-token")
+    # The same token with other params, then without the input.
+    out["other_args"] = retry(gw, "mcp__grow__ask", {"x": 1}, first, name)
+    out["other_tool"] = retry(gw, "mcp__grow__askurl", {}, first, name)
+    out["no_input"] = gw.call("mcp__grow__ask", {}, FORM,
+                              {"inputResponses": {}, "requestState": st})
+    # Still parked: the right retry resumes it, once.
+    out["resumed"] = retry(gw, "mcp__grow__ask", {}, first, name)
+    out["replayed"] = retry(gw, "mcp__grow__ask", {}, first, name)
+    # URL mode: asked only of a request that declared it.
+    out["url_undeclared"] = gw.call("mcp__grow__askurl", {}, FORM)
+    url_caps = {"elicitation": {"form": {}, "url": {}}}
+    url = gw.call("mcp__grow__askurl", {}, url_caps)
+    out["url"] = url
+    out["url_done"] = retry(gw, "mcp__grow__askurl", {}, url,
+                            {"action": "accept"}, caps=url_caps)
+    # A cancel of the request answered input_required ends the park: the
+    # backend's elicitation is answered "cancel", the call cancelled.
+    asked = gw.call("mcp__grow__ask", {}, FORM)
+    out["cancel_first"] = asked
+    gw.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+             "params": {"requestId": gw.next_id}})
+    out["cancel_backend"] = lastask(gw, "cancel")
+    out["after_cancel"] = retry(gw, "mcp__grow__ask", {}, asked, name)
+    # A question the backend withdraws (notifications/cancelled) need not
+    # be answered by the retry: refused (-32602 naming it) until the
+    # withdrawal reached the gateway, then taken (bounded by a count).
+    withdrawn = gw.call("mcp__grow__askcancel", {}, FORM)
+    out["withdrawn_first"] = withdrawn
+    for _ in range(200):
+        got = gw.call("mcp__grow__askcancel", {}, FORM,
+                      {"inputResponses": {},
+                       "requestState": state_of(withdrawn)})
+        if "inputResponse" not in got.get("error", {}).get("data", {}):
+            break
+        time.sleep(0.05)
+    out["withdrawn"] = got
+    return out
+
+
+def expire(gw):
+    out = {}
+    first = gw.call("mcp__grow__ask", {}, FORM)
+    out["first"] = first
+    out["backend"] = lastask(gw, "cancel")  # by the gateway's timeout
+    out["late"] = retry(gw, "mcp__grow__ask", {}, first,
+                        {"action": "accept", "content": {"name": "Ada"}})
+    return out
+
+
+def bounds(gw):
+    """16 operations parked for one client; the 17th backend question is
+    answered as for a client that cannot be asked (declined)."""
+    answers = [gw.call("mcp__grow__ask", {}, FORM) for _ in range(17)]
+    return {"kinds": [result(a).get("resultType") for a in answers],
+            "last": text(answers[-1])}
+
+
+def legacy(gw):
+    """A legacy (initialize) client: a modern backend's inputRequests come
+    to it as elicitation/create requests, its answer goes back."""
+    gw.next_id += 1
+    gw.send({"jsonrpc": "2.0", "id": gw.next_id, "method": "initialize",
+             "params": {"protocolVersion": "2025-11-25",
+                        "capabilities": {"elicitation": {}},
+                        "clientInfo": {"name": "legacy", "version": "1"}}})
+    gw.answer(gw.next_id)
+    gw.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    gw.next_id += 1
+    rid = gw.next_id
+    gw.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
+             "params": {"name": "mcp__v2__confirm",
+                        "arguments": {"action": "ship"}}})
+    asked = []
+    while True:
+        line = gw.p.stdout.readline()
+        if not line:
+            return {"eof": True, "asked": asked}
+        msg = json.loads(line)
+        if msg.get("method") == "elicitation/create":
+            asked.append(msg["params"].get("message"))
+            gw.send({"jsonrpc": "2.0", "id": msg["id"],
+                     "result": {"action": "accept",
+                                "content": {"confirm": True}}})
+        elif msg.get("id") == rid and "method" not in msg:
+            return {"asked": asked, "result": text(msg)}
+
+
+def main():
+    scenario, argv = sys.argv[1], sys.argv[2:]
+    gw = Gateway(argv)
+    out = {"rounds": rounds, "expire": expire, "bounds": bounds,
+           "legacy": legacy}[scenario](gw)
+    gw.close()
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
