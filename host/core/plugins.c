@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/elf_file.h"
 #include "core/plugin_impl.h"
 #include "core/util.h"
 #include "trusted_fs.h"
@@ -339,6 +340,11 @@ static plugin *load(registry *r, plugin *p, int fd) {
   char byfd[64];
   snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
   step(p, PLUGIN_STEP_OPEN, NULL);
+  char bad[256];
+  if (elf_check_loadable(fd, bad, sizeof bad) != 0) {
+    close(fd); /* dlopen() would die of SIGBUS on a file cut short */
+    return refuse(p, xasprintf("cannot load: %s", bad));
+  }
   void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char *e = dlerror(); /* process-wide: copy at once */

@@ -63,7 +63,7 @@ typedef struct type_binding {
  * it runs, so that a crash or a hang in the plugin's code is put down to
  * the step it happened in (mcphost plugin check). */
 typedef enum plugin_step {
-  PLUGIN_STEP_OPEN,  /* dlopen(): the library's constructors run */
+  PLUGIN_STEP_OPEN,  /* checked, then dlopen(): its constructors run */
   PLUGIN_STEP_ENTRY, /* the entry symbol was looked up: `what` is the
                         mcph_entry, or NULL when there is none */
   PLUGIN_STEP_IMPL,  /* a stub's implementation is opened: `what` is its

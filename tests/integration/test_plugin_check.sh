@@ -39,6 +39,13 @@ expect "a stub is checked with its implementation: deferred, provides as its fac
   --jq '.provides.transportTypes == ["http"] and .plugin.transports[0].type == "http"' \
   --jq '.extensions == ["mcph.transport/1"]'
 
+run plugin check "$PLUGINDIR/feature-channels.so" --json
+expect "the services it looks up, its extensions and struct sizes are listed" 0 \
+  --jq '.services | any(.service == "mcph.host.features/1" and .offered)' \
+  --jq '.extensions | index("mcph.feature/1") != null' \
+  --jq '.sizes | any(.struct == "mcph_entry" and .declared == .host)' \
+  --jq '.commands | any(.name == "channels")'
+
 run plugin check "$PLUGINDIR/transport-stdio.so"
 expect "the text names the file, the verdict, the plugin, its ABI and transports" 0 \
   --out "$PLUGINDIR/transport-stdio.so: loadable" \
@@ -117,6 +124,16 @@ check_json "undefined symbols: load (21), every one listed" "$CHK/fx-check-unres
   --jq '.unresolved == ["check_missing_one", "check_missing_two"]'
 
 # The file itself.
+printf 'not an ELF file\n' >"$TMP/text.so"
+chmod 644 "$TMP/text.so"
+check_json "a file that is no shared object: load (21)" "$TMP/text.so" 21 load
+head -c 3000 "$PLUGINDIR/transport-stdio.so" >"$TMP/cut.so"
+chmod 644 "$TMP/cut.so"
+check_json "a shared object cut short: load (21), refused before dlopen" "$TMP/cut.so" 21 load \
+  --jq '.reason | contains("cut short")'
+run --plugin-dir "$TMP" --json plugins
+expect "a plugin cut short in a plugin directory is refused, and mcphost goes on" 0 \
+  --jq '.[] | select(.file | endswith("/cut.so")) | .status == "refused" and (.error | contains("cut short"))' 
 check_json "a missing file: file (20)" "$TMP/nothing.so" 20 file
 cp "$PLUGINDIR/transport-stdio.so" "$TMP/open.so"
 chmod 666 "$TMP/open.so"

@@ -1,13 +1,15 @@
-/* What a shared object file says of its dynamic linking, read from the
- * file itself (no loader involved), for `mcphost plugin check`: the
- * symbols it exports, the symbols it needs from elsewhere and the
- * libraries it names. The file is untrusted: every offset and size is
+/* What a shared object file says of itself, read from the file (no
+ * loader involved): whether what it asks to be mapped is there at all
+ * (the plugin loader's check before dlopen(), which would die of SIGBUS
+ * on a file cut short), and for `mcphost plugin check` the symbols it
+ * exports, the symbols it needs from elsewhere and the libraries it
+ * names. The file is untrusted: every offset and size is
  * checked against the file's length before it is read, and a file that
  * does not add up is refused with the reason. Only the machine's own ELF
  * class and byte order are read (the loader refuses the others anyway).
  * Pure: no global state; any thread. */
-#ifndef MCPHOST_CLI_PLUGIN_ELF_H
-#define MCPHOST_CLI_PLUGIN_ELF_H
+#ifndef MCPHOST_CORE_ELF_FILE_H
+#define MCPHOST_CORE_ELF_FILE_H
 
 #include <stddef.h>
 
@@ -26,6 +28,12 @@ typedef struct elf_info {
   elf_names needs;
   elf_names libraries; /* DT_NEEDED */
 } elf_info;
+
+/* Whether every segment the file asks to be loaded lies within it, and
+ * it is an ELF file of this machine's class and byte order: 0, or -1
+ * with the reason in `why`. `fd` is open for reading; its offset is not
+ * used. */
+int elf_check_loadable(int fd, char *why, size_t n);
 
 /* Reads the open file `fd` (its offset is not used). 0 and *out filled
  * (elf_info_free it), or -1 with the reason in `why`. */

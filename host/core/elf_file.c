@@ -1,4 +1,4 @@
-#include "cli/plugin_elf.h"
+#include "core/elf_file.h"
 
 #include <elf.h>
 #include <link.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/util.h"
 
@@ -34,6 +35,7 @@ typedef ElfW(Ehdr) elf_ehdr;
 typedef ElfW(Shdr) elf_shdr;
 typedef ElfW(Sym) elf_sym;
 typedef ElfW(Dyn) elf_dyn;
+typedef ElfW(Phdr) elf_phdr;
 
 typedef struct image {
   const unsigned char *data;
@@ -138,19 +140,27 @@ static int read_needed(const image *im, const elf_shdr *sh, size_t nsh,
   return 0;
 }
 
-static int read_image(const image *im, elf_info *out, char *why, size_t n) {
-  elf_ehdr eh;
-  if (im->size < sizeof eh) {
+/* The file's ELF header, if it is one of this machine's. */
+static int read_header(const image *im, elf_ehdr *eh, char *why, size_t n) {
+  if (im->size < sizeof *eh) {
     snprintf(why, n, "too short for an ELF file");
     return -1;
   }
-  memcpy(&eh, im->data, sizeof eh);
-  if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) {
+  memcpy(eh, im->data, sizeof *eh);
+  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) {
     snprintf(why, n, "not an ELF file");
     return -1;
   }
-  if (eh.e_ident[EI_CLASS] != OWN_CLASS || eh.e_ident[EI_DATA] != OWN_DATA) {
+  if (eh->e_ident[EI_CLASS] != OWN_CLASS || eh->e_ident[EI_DATA] != OWN_DATA) {
     snprintf(why, n, "an ELF file of another class or byte order");
+    return -1;
+  }
+  return 0;
+}
+
+static int read_image(const image *im, elf_info *out, char *why, size_t n) {
+  elf_ehdr eh;
+  if (read_header(im, &eh, why, n) != 0) {
     return -1;
   }
   if (eh.e_shentsize != sizeof(elf_shdr) || eh.e_shnum == 0 ||
@@ -194,6 +204,50 @@ int elf_info_read(int fd, elf_info *out, char *why, size_t n) {
     elf_info_free(out);
   }
   return rc;
+}
+
+/* Read with pread(), not mapped: the loader's process must not die of
+ * SIGBUS should the file shrink meanwhile. */
+int elf_check_loadable(int fd, char *why, size_t n) {
+  struct stat st;
+  elf_ehdr eh;
+  unsigned char head[sizeof eh];
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    snprintf(why, n, "not a regular file");
+    return -1;
+  }
+  image im = {head, sizeof head};
+  if (pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head) {
+    im.size = 0; /* too short */
+  }
+  if (read_header(&im, &eh, why, n) != 0) {
+    return -1;
+  }
+  im = (image){NULL, (size_t)st.st_size};
+  if (eh.e_phentsize != sizeof(elf_phdr) ||
+      !inside(&im, eh.e_phoff, (uint64_t)eh.e_phnum * sizeof(elf_phdr))) {
+    snprintf(why, n, "its program headers are missing or cut short");
+    return -1;
+  }
+  for (size_t i = 0; i < eh.e_phnum; i++) {
+    elf_phdr ph;
+    off_t at = (off_t)(eh.e_phoff + i * sizeof ph);
+    if (pread(fd, &ph, sizeof ph, at) != (ssize_t)sizeof ph) {
+      snprintf(why, n, "its program headers cannot be read");
+      return -1;
+    }
+    if ((ph.p_type == PT_LOAD || ph.p_type == PT_DYNAMIC) &&
+        !inside(&im, ph.p_offset, ph.p_filesz)) {
+      snprintf(why, n,
+               "it is cut short: %zu bytes, and a segment it asks to be "
+               "loaded ends at byte %llu",
+               im.size,
+               (unsigned long long)ph.p_offset +
+                   (unsigned long long)ph.p_filesz);
+      return -1;
+    }
+  }
+  return 0;
 }
 
 static void free_names(elf_names *l) {
