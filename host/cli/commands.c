@@ -744,7 +744,6 @@ cJSON *cli_plugin_json(const registry *r, plugin *p) {
       cJSON_AddBoolToObject(to, "active", tb && tb->winner == p);
       if (tb && tb->winner != p)
         cJSON_AddStringToObject(to, "shadowedBy", tb->winner->path);
-      cJSON_AddBoolToObject(to, "local", registry_type_is_local(r, *t));
       cJSON_AddItemToArray(ta, to);
     }
   const mcph_server_source *src = server_source_of(p);

@@ -167,6 +167,8 @@ static const char usage_text[] =
     "       MCPHOST_MAX_OUTPUT_CHARS asked\n"
     "  10   the output could not be written (stdout full or failing; a pipe\n"
     "       closed by its reader ends quietly with 141)\n"
+    "  20-29  plugin check: the plugin is not loadable, one code per reason\n"
+    "       (mcphost plugin --help)\n"
     "  130  interrupted (Ctrl-C); pending requests were cancelled\n"
     "  143  terminated (SIGTERM); any signal N gives 128 + N\n";
 

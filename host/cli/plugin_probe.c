@@ -586,8 +586,14 @@ int plugin_probe_main(int argc, char **argv) {
             "plugin of its own");
   }
   fflush(stdout); /* what the plugin printed, before the report */
-  cJSON_AddItemToObject(report, "plugin",
-                        cli_plugin_json(host_registry(probe.h), p));
+  cJSON *pj = cli_plugin_json(host_registry(probe.h), p);
+  cJSON *types = cJSON_GetObjectItem(pj, "transports");
+  for (cJSON *t = types ? types->child : NULL; t; t = t->next) {
+    const char *type = cJSON_GetStringValue(cJSON_GetObjectItem(t, "type"));
+    cJSON_AddBoolToObject(t, "local",
+                          registry_type_is_local(host_registry(probe.h), type));
+  }
+  cJSON_AddItemToObject(report, "plugin", pj);
   cJSON_AddItemToObject(report, "services", probe.services);
   cJSON_AddItemToObject(report, "errors", probe.errors);
   cJSON_AddItemToObject(report, "warnings", probe.warnings);
