@@ -174,19 +174,26 @@ static const char *refusal_class(const plugin *p) {
   return "entry";
 }
 
+/* FILE's symbols (elf_file.h): 0, -1 with `why` when they cannot be
+ * read, -2 when the file cannot be opened. */
+static int read_elf(const char *path, elf_info *ei, char *why, size_t n) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    return -2;
+  }
+  int rc = elf_info_read(fd, ei, why, n);
+  close(fd);
+  return rc;
+}
+
 /* The symbols FILE needs that neither the process nor a library it
  * names has: why dlopen() failed, all of them (dlerror() names one). */
 static void unresolved(const char *path, cJSON *report) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   elf_info ei;
   char why[256];
-  if (fd < 0 || elf_info_read(fd, &ei, why, sizeof why) != 0) {
-    if (fd >= 0) {
-      close(fd);
-    }
+  if (read_elf(path, &ei, why, sizeof why) != 0) {
     return;
   }
-  close(fd);
   void **libs = xcalloc(ei.libraries.n + 1, sizeof *libs);
   for (size_t i = 0; i < ei.libraries.n; i++) {
     libs[i] = dlopen(ei.libraries.v[i], RTLD_LAZY | RTLD_LOCAL);
@@ -209,17 +216,15 @@ static void unresolved(const char *path, cJSON *report) {
 /* What FILE exports beyond the entry: nothing, when built as the ABI
  * asks (hidden visibility, the version script). */
 static void exports(const char *path, cJSON *report) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   elf_info ei;
   char why[256];
-  if (fd < 0 || elf_info_read(fd, &ei, why, sizeof why) != 0) {
-    if (fd >= 0) {
-      close(fd);
+  int rc = read_elf(path, &ei, why, sizeof why);
+  if (rc != 0) {
+    if (rc == -1) {
       problem(NULL, "its symbols cannot be read: %s", why);
     }
     return;
   }
-  close(fd);
   cJSON *list = cJSON_AddArrayToObject(report, "exports");
   strbuf more;
   sb_init(&more);
