@@ -42,6 +42,7 @@ typedef struct cli {
   uint64_t connect_timeout_ms;
   uint64_t request_timeout_ms;
   uint64_t tool_timeout_ms;
+  bool timeout_given;     /* --timeout was given */
   const char *output_dir; /* for images and blobs; NULL: private temp dir */
   const char *protocol;   /* --protocol: auto, modern or legacy */
   const char *log_level;  /* --log-level: sent with logging/setLevel */
@@ -121,6 +122,18 @@ int cli_run(cli *c, const mcp_call *call, cJSON **result, mcp_error *err,
             char **real);
 /* Prints the error (cli_error) and returns its exit code. */
 int cli_fail(cli *c, const mcp_error *e);
+
+/* commands.c: a plugin's record as `mcphost plugins --json` shows it
+ * (file, status, id, name, version, description, abi, transports,
+ * serverSource, permissionDecider, warning or error); new object. */
+cJSON *cli_plugin_json(const registry *r, plugin *p);
+
+/* plugin_check.c: mcphost plugin check FILE, and the child it runs */
+int cmd_plugin(cli *c, int argc, char **argv);
+/* The hidden word that makes mcphost the check's child (main.c). */
+#define PLUGIN_PROBE_WORD "__plugin-probe"
+/* mcphost __plugin-probe FILE: loads FILE alone and reports on fd 0. */
+int plugin_probe_main(int argc, char **argv);
 
 /* plugin_cmds.c */
 /* A command a plugin adds (mcph.command/1). */
@@ -219,7 +232,8 @@ typedef enum cli_completes {
   COMPLETES_MCP_SUBCOMMAND,
   COMPLETES_IMPORT_CLIENT,
   COMPLETES_SHELL_NAME,
-  COMPLETES_TASK_ACTION
+  COMPLETES_TASK_ACTION,
+  COMPLETES_PLUGIN_SUBCOMMAND
 } cli_completes;
 cli_completes cli_completes_after(const char *name, int npos,
                                   const char *first);

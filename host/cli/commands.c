@@ -718,6 +718,45 @@ bool cli_plugin_dir_usable(const char *dir, char *why, size_t why_len) {
   return true;
 }
 
+cJSON *cli_plugin_json(const registry *r, plugin *p) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "file", p->path);
+  cJSON_AddStringToObject(o, "status", p->loaded ? "loaded" : "refused");
+  if (p->id)
+    cJSON_AddStringToObject(o, "id", p->id);
+  if (p->name)
+    cJSON_AddStringToObject(o, "name", p->name);
+  if (p->version)
+    cJSON_AddStringToObject(o, "version", p->version);
+  if (p->description)
+    cJSON_AddStringToObject(o, "description", p->description);
+  if (p->abi_major || p->abi_minor) {
+    char abi[32];
+    snprintf(abi, sizeof abi, "%u.%u", p->abi_major, p->abi_minor);
+    cJSON_AddStringToObject(o, "abi", abi);
+  }
+  cJSON *ta = cJSON_AddArrayToObject(o, "transports");
+  if (p->types)
+    for (const char *const *t = p->types; *t; t++) {
+      const type_binding *tb = registry_find_type(r, *t);
+      cJSON *to = cJSON_CreateObject();
+      cJSON_AddStringToObject(to, "type", *t);
+      cJSON_AddBoolToObject(to, "active", tb && tb->winner == p);
+      if (tb && tb->winner != p)
+        cJSON_AddStringToObject(to, "shadowedBy", tb->winner->path);
+      cJSON_AddItemToArray(ta, to);
+    }
+  const mcph_server_source *src = server_source_of(p);
+  if (src)
+    cJSON_AddStringToObject(o, "serverSource",
+                            src->description ? src->description : "");
+  if (plugin_offers(p, MCPH_EXT_PERMISSION))
+    cJSON_AddBoolToObject(o, "permissionDecider", true);
+  if (p->error)
+    cJSON_AddStringToObject(o, p->loaded ? "warning" : "error", p->error);
+  return o;
+}
+
 int cmd_plugins(cli *c, int argc, char **argv) {
   (void)argv;
   if (argc > 1) {
@@ -741,38 +780,7 @@ int cmd_plugins(cli *c, int argc, char **argv) {
     bool shadowed;
     char *types = types_of(r, p, &shadowed);
     if (arr) {
-      cJSON *o = cJSON_CreateObject();
-      cJSON_AddStringToObject(o, "file", p->path);
-      cJSON_AddStringToObject(o, "status", p->loaded ? "loaded" : "refused");
-      if (p->id)
-        cJSON_AddStringToObject(o, "id", p->id);
-      if (p->version)
-        cJSON_AddStringToObject(o, "version", p->version);
-      if (p->abi_major || p->abi_minor) {
-        char abi[32];
-        snprintf(abi, sizeof abi, "%u.%u", p->abi_major, p->abi_minor);
-        cJSON_AddStringToObject(o, "abi", abi);
-      }
-      cJSON *ta = cJSON_AddArrayToObject(o, "transports");
-      if (p->types)
-        for (const char *const *t = p->types; *t; t++) {
-          const type_binding *tb = registry_find_type(r, *t);
-          cJSON *to = cJSON_CreateObject();
-          cJSON_AddStringToObject(to, "type", *t);
-          cJSON_AddBoolToObject(to, "active", tb && tb->winner == p);
-          if (tb && tb->winner != p)
-            cJSON_AddStringToObject(to, "shadowedBy", tb->winner->path);
-          cJSON_AddItemToArray(ta, to);
-        }
-      const mcph_server_source *src = server_source_of(p);
-      if (src)
-        cJSON_AddStringToObject(o, "serverSource",
-                                src->description ? src->description : "");
-      if (plugin_offers(p, MCPH_EXT_PERMISSION))
-        cJSON_AddBoolToObject(o, "permissionDecider", true);
-      if (p->error)
-        cJSON_AddStringToObject(o, p->loaded ? "warning" : "error", p->error);
-      cJSON_AddItemToArray(arr, o);
+      cJSON_AddItemToArray(arr, cli_plugin_json(r, p));
     } else if (p->loaded) {
       printf("loaded   %s %s (ABI %u.%u)  %s\n", p->id,
              p->version ? p->version : "?", p->abi_major, p->abi_minor,

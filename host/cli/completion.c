@@ -100,6 +100,9 @@ cli_completes cli_completes_after(const char *name, int npos,
   if (strcmp(name, "mcp") == 0 && npos == 0) {
     return COMPLETES_MCP_SUBCOMMAND;
   }
+  if (strcmp(name, "plugin") == 0 && npos == 0) {
+    return COMPLETES_PLUGIN_SUBCOMMAND;
+  }
   if (strcmp(name, "mcp") == 0 && npos == 1 &&
       in_list(first, mcp_server_subcommands, NAMES(mcp_server_subcommands))) {
     return COMPLETES_SERVER;
@@ -286,6 +289,7 @@ static int complete_words(cli *c, int n, char **w) {
     case COMPLETES_IMPORT_CLIENT:
       add_list(&k, import_clients, NAMES(import_clients));
       break;
+    case COMPLETES_PLUGIN_SUBCOMMAND: add(&k, "check"); break;
     case COMPLETES_ARGUMENT: /* a tool's schema is not kept: nothing */
     case COMPLETES_NOTHING: break;
     }

@@ -209,6 +209,22 @@ static const struct {
      "\n"
      "Lists the plugins found along the search path, loaded or refused, and\n"
      "why; what each serves (transport types, features, commands).\n" AFTER},
+    {"plugin",
+     "usage: mcphost [OPTIONS] plugin check FILE.so [--json]\n"
+     "\n"
+     "Loads FILE.so in a child process, as mcphost loads a plugin at every\n"
+     "start, and says whether it is loadable and what it offers: its id,\n"
+     "version and ABI, transport types, feature, commands, options,\n"
+     "extensions, the host services it asks for, its struct sizes and\n"
+     "exported symbols; its provides list is checked against what its init\n"
+     "really gives. A plugin that crashes, exits, hangs (--timeout MS,\n"
+     "default 10000) or writes to stdout is refused and mcphost goes on.\n"
+     "Exit 0 when loadable (warnings are printed), else one code per class:\n"
+     "20 file (missing or not trusted), 21 load (dlopen failed), 22 entry,\n"
+     "23 abi, 24 init failed, 25 crash, 26 exit, 27 timeout, 28 stdout,\n"
+     "29 mismatch (provides against what init registers). --json: one\n"
+     "object with the same facts, \"verdict\", \"class\", \"reason\" and\n"
+     "\"exitCode\".\n" AFTER},
     {"shell",
      "usage: mcphost [OPTIONS] shell\n"
      "\n"

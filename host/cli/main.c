@@ -65,6 +65,7 @@ static const char usage_text[] =
     "                             and completion (shell --help)\n"
     "  completion bash|zsh|fish   a completion script for the shell named\n"
     "  plugins                    list plugins found, loaded or refused, and why\n"
+    "  plugin check FILE.so       whether a plugin loads, and what it offers\n"
     "  mcp list|get|add|add-json|remove|approve|reject|reset-project-choices|\n"
     "      import ...             manage configured servers like `claude mcp`\n"
     "                             (mcphost mcp --help; docs/config.md)\n"
@@ -168,6 +169,8 @@ static const char usage_text[] =
     "       MCPHOST_MAX_OUTPUT_CHARS asked\n"
     "  10   the output could not be written (stdout full or failing; a pipe\n"
     "       closed by its reader ends quietly with 141)\n"
+    "  20-29  plugin check: the plugin is not loadable, one code per reason\n"
+    "       (mcphost plugin --help)\n"
     "  130  interrupted (Ctrl-C); pending requests were cancelled\n"
     "  143  terminated (SIGTERM); any signal N gives 128 + N\n";
 
@@ -215,6 +218,7 @@ static const command commands[] = {
     {"read", cmd_read, true, TAIL_ANY},
     {"prompt", cmd_prompt, true, TAIL_ARGUMENTS},
     {"plugins", cmd_plugins, false, TAIL_ANY},
+    {"plugin", cmd_plugin, false, TAIL_ANY},
     {"batch", cmd_batch, true, TAIL_ANY},
     {"serve", cmd_serve, true, TAIL_OWN},
     {"mcp", cmd_mcp, false, TAIL_MCP},
@@ -240,6 +244,7 @@ static bool parse_timeout(cli *c, const char *arg) {
     return false;
   }
   c->connect_timeout_ms = c->request_timeout_ms = c->tool_timeout_ms = ms;
+  c->timeout_given = true;
   return true;
 }
 
@@ -871,6 +876,9 @@ out:
 
 int main(int argc, char **argv) {
   prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* as cli_main: before the env is sent */
+  if (argc > 1 && strcmp(argv[1], PLUGIN_PROBE_WORD) == 0) {
+    return plugin_probe_main(argc, argv); /* plugin check's child */
+  }
   int rc = session_forward(argc, argv);
   return rc >= 0 ? rc : cli_main(argc, argv, NULL);
 }

@@ -172,7 +172,7 @@ static const char *api_get_path(const mcph_host *api, int which) {
   return which >= 0 && which < 4 ? h->paths[which] : NULL;
 }
 
-static const void *api_get_service(const mcph_host *api, const char *id) {
+static const void *service_of(const mcph_host *api, const char *id) {
   if (id && strcmp(id, MCPH_SERVICE_FEATURES) == 0)
     return features_service();
   if (id && strcmp(id, MCPH_SERVICE_SERVERS) == 0)
@@ -188,6 +188,15 @@ static const void *api_get_service(const mcph_host *api, const char *id) {
   if (id && strcmp(id, MCPH_SERVICE_UI) == 0)
     return host_ui_service();
   return NULL;
+}
+
+static const void *api_get_service(const mcph_host *api, const char *id) {
+  const void *s = service_of(api, id);
+  const plugin *p = host_caller(api);
+  if (p && p->watch && p->watch->service) {
+    p->watch->service(p->watch->ud, p, id, s);
+  }
+  return s;
 }
 
 /* ---- paths ---- */
@@ -313,6 +322,14 @@ host *host_new(const host_options *opt) {
 void host_load_plugins(host *h) {
   registry_load_all(&h->reg);
   features_collect(h);
+}
+
+plugin *host_load_plugin_file(host *h, const char *path,
+                              const plugin_watch *watch) {
+  h->reg.watch = watch;
+  plugin *p = registry_load_path(&h->reg, path);
+  features_collect(h);
+  return p;
 }
 
 void host_free(host *h) {

@@ -79,6 +79,12 @@ const char *host_returned(host *h, char *s);
 
 /* Loads every plugin along the search path. */
 void host_load_plugins(host *h);
+/* Instead: loads the one file `path` (absolute) as host_load_plugins
+ * loads each, with `watch` (borrowed for the host's life; may be NULL)
+ * seeing its steps and the services it looks up (mcphost plugin check's
+ * child). Returns its record. */
+plugin *host_load_plugin_file(host *h, const char *path,
+                              const plugin_watch *watch);
 
 /* Logging to stderr, filtered by verbosity. `source` may be NULL. */
 void host_log(host *h, int level, const char *source, const char *fmt, ...)

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/elf_file.h"
 #include "trusted_fs.h"
 
 /* "impl" beside the directory holding the stub's real file. */
@@ -70,6 +71,12 @@ int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
     close(dfd);
   }
   if (fd < 0) {
+    return mcph_error_set(err, MCPH_ENOTFOUND,
+                          "cannot load %s, the implementation of the %s: %s",
+                          path, what, why);
+  }
+  if (elf_check_loadable(fd, why, sizeof why) != 0) {
+    close(fd); /* dlopen() would die of SIGBUS on a file cut short */
     return mcph_error_set(err, MCPH_ENOTFOUND,
                           "cannot load %s, the implementation of the %s: %s",
                           path, what, why);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/elf_file.h"
 #include "core/plugin_impl.h"
 #include "core/util.h"
 #include "trusted_fs.h"
@@ -138,6 +139,13 @@ static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
   (offsetof(mcph_entry, get_extension) +                                \
    sizeof(((mcph_entry *)0)->get_extension))
 
+/* Tells the load's watcher (plugins.h) which step comes now. */
+static void step(plugin *p, plugin_step st, const void *what) {
+  if (p->watch && p->watch->step) {
+    p->watch->step(p->watch->ud, p, st, what);
+  }
+}
+
 static plugin *refuse(plugin *p, char *why) {
   free(p->error);
   p->error = why;
@@ -188,6 +196,7 @@ static int init_now(plugin *p, char **why) {
                                  : NULL;
   if (impl) {
     const mcph_entry *e = NULL;
+    step(p, PLUGIN_STEP_IMPL, impl);
     int rc = plugin_impl_open(p, &e, &err);
     if (rc != MCPH_OK) {
       *why = xstrdup(err.message[0] ? err.message : "cannot load it");
@@ -197,6 +206,7 @@ static int init_now(plugin *p, char **why) {
   }
   void *ctx = NULL;
   p->init_ran = true;
+  step(p, PLUGIN_STEP_INIT, NULL);
   int rc = p->entry->init(&p->handle.api, &ctx, &err);
   if (rc != 0) {
     *why = impl ? xstrdup(err.message[0] ? err.message : "init failed")
@@ -238,7 +248,7 @@ static plugin *defer(registry *r, plugin *p, const mcph_provides *pr) {
 
 /* Initializes a deferred plugin; a failure refuses it for good, unless it
  * came before init ran (an implementation not there yet). */
-static int ensure_init(plugin *p, mcph_error *err) {
+int plugin_init(plugin *p, mcph_error *err) {
   if (p->initialized) {
     return MCPH_OK;
   }
@@ -283,7 +293,7 @@ const void *plugin_extension(plugin *p, const char *id) {
   }
   mcph_error err;
   mcph_error_init(&err);
-  if (ensure_init(p, &err) != MCPH_OK) {
+  if (plugin_init(p, &err) != MCPH_OK) {
     return NULL;
   }
   return p->entry->get_extension(p->ctx, id);
@@ -306,7 +316,7 @@ const mcph_transport_factory *plugin_transport(plugin *p, mcph_error *err) {
   if (p->transport) {
     return p->transport;
   }
-  if (ensure_init(p, err) != MCPH_OK) {
+  if (plugin_init(p, err) != MCPH_OK) {
     return NULL;
   }
   const mcph_transport_factory *tf =
@@ -329,6 +339,12 @@ static plugin *load(registry *r, plugin *p, int fd) {
   p->fd = fd;
   char byfd[64];
   snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
+  step(p, PLUGIN_STEP_OPEN, NULL);
+  char bad[256];
+  if (elf_check_loadable(fd, bad, sizeof bad) != 0) {
+    close(fd); /* dlopen() would die of SIGBUS on a file cut short */
+    return refuse(p, xasprintf("cannot load: %s", bad));
+  }
   void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char *e = dlerror(); /* process-wide: copy at once */
@@ -336,8 +352,10 @@ static plugin *load(registry *r, plugin *p, int fd) {
     return refuse(p, xasprintf("cannot load: %s", dl_reason(e, byfd)));
   }
   const mcph_entry *entry = dlsym(h, MCPH_ENTRY_SYMBOL);
+  const char *sym_error = entry ? NULL : dlerror();
+  step(p, PLUGIN_STEP_ENTRY, entry);
   if (!entry) {
-    const char *e = dlerror();
+    const char *e = sym_error;
     return refuse(p, xasprintf("not an mcphost plugin: no \"%s\" symbol (%s)",
                                MCPH_ENTRY_SYMBOL, e ? e : "not found"));
   }
@@ -398,6 +416,7 @@ static plugin *add_record(registry *r, char *path) {
   plugin *p = xcalloc(1, sizeof *p);
   p->path = path;
   p->fd = -1;
+  p->watch = r->watch;
   r->plugins = xrealloc(r->plugins, (r->nplugins + 1) * sizeof *r->plugins);
   r->plugins[r->nplugins++] = p;
   return p;
@@ -430,6 +449,24 @@ static void refuse_dir(registry *r, const char *dir, const char *why) {
          xasprintf("plugin directory refused, nothing in it loaded: %s", why));
 }
 
+/* Opens the search path's directory `dir` with its trust rule: whoever
+ * owns the executable controls mcphost already, so trusting them for its
+ * built-in directory adds nobody (a build tree of a user's, run by root).
+ * Returns the fd, with *also pointing at `exe_owner` for the built-in
+ * directory (else NULL), or -1 with errno and `why` set. */
+static int open_dir(const registry *r, const char *dir, uid_t *exe_owner,
+                    const uid_t **also, char *why, size_t n) {
+  struct stat exe;
+  *also = NULL;
+  if (r->builtin && strcmp(r->dirs[r->builtin - 1], dir) == 0 &&
+      stat("/proc/self/exe", &exe) == 0) {
+    *exe_owner = exe.st_uid;
+    *also = exe_owner;
+  }
+  return *also ? trusted_fs_open_dir_owned_by(dir, 0, **also, why, n)
+               : trusted_fs_open_dir(dir, 0, why, n);
+}
+
 void registry_load_all(registry *r) {
   for (size_t i = 0; i < r->ndirs; i++) {
     const char *dir = r->dirs[i];
@@ -440,16 +477,9 @@ void registry_load_all(registry *r) {
       refuse_dir(r, dir, "a relative path; give an absolute one");
       continue;
     }
-    /* Whoever owns the executable controls mcphost already: trusting
-     * them for its built-in directory adds nobody (a build tree of a
-     * user's, run by root). */
-    struct stat exe;
-    const uid_t *also = i + 1 == r->builtin && stat("/proc/self/exe", &exe) == 0
-                            ? &exe.st_uid
-                            : NULL;
-    int dfd = also
-                  ? trusted_fs_open_dir_owned_by(dir, 0, *also, why, sizeof why)
-                  : trusted_fs_open_dir(dir, 0, why, sizeof why);
+    uid_t exe_owner;
+    const uid_t *also;
+    int dfd = open_dir(r, dir, &exe_owner, &also, why, sizeof why);
     if (dfd < 0) {
       if (errno != ENOENT) {
         refuse_dir(r, dir, why); /* a missing directory is no error */
@@ -470,4 +500,28 @@ void registry_load_all(registry *r) {
     free(ents);
     close(dfd);
   }
+}
+
+plugin *registry_load_path(registry *r, const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (path[0] != '/' || !slash || !slash[1]) {
+    return refuse(add_record(r, xstrdup(path)),
+                  xstrdup("not an absolute path to a file"));
+  }
+  char *dir = slash == path ? xstrdup("/")
+                            : xasprintf("%.*s", (int)(slash - path), path);
+  char why[PATH_MAX + 128];
+  uid_t exe_owner;
+  const uid_t *also;
+  plugin *p;
+  int dfd = open_dir(r, dir, &exe_owner, &also, why, sizeof why);
+  if (dfd < 0) {
+    p = refuse(add_record(r, xstrdup(path)),
+               xasprintf("its directory is refused: %s", why));
+  } else {
+    p = registry_load_file(r, dfd, dir, slash + 1, also);
+    close(dfd);
+  }
+  free(dir);
+  return p;
 }

@@ -47,6 +47,7 @@ typedef struct plugin {
    * tried again: init must not run twice). */
   int fd;    /* the checked open file it was loaded through (kept open) */
   bool init_ran;
+  const struct plugin_watch *watch; /* the registry's when it was loaded */
 } plugin;
 
 /* One transport type, and who serves it. */
@@ -57,6 +58,27 @@ typedef struct type_binding {
   plugin **shadowed;  /* later plugins offering the same type */
   size_t nshadowed;
 } type_binding;
+
+/* The steps of a load, each seen by a watcher (plugin_watch) just before
+ * it runs, so that a crash or a hang in the plugin's code is put down to
+ * the step it happened in (mcphost plugin check). */
+typedef enum plugin_step {
+  PLUGIN_STEP_OPEN,  /* checked, then dlopen(): its constructors run */
+  PLUGIN_STEP_ENTRY, /* the entry symbol was looked up: `what` is the
+                        mcph_entry, or NULL when there is none */
+  PLUGIN_STEP_IMPL,  /* a stub's implementation is opened: `what` is its
+                        file name (the constructors run) */
+  PLUGIN_STEP_INIT   /* the entry's init is called */
+} plugin_step;
+
+typedef struct plugin_watch {
+  void (*step)(void *ud, plugin *p, plugin_step step, const void *what);
+  /* A plugin looked the host service `id` up; `answer`: the table, or
+   * NULL when the host has none. */
+  void (*service)(void *ud, const plugin *p, const char *id,
+                  const void *answer);
+  void *ud;
+} plugin_watch;
 
 typedef struct registry {
   mcph_host tmpl; /* the table each plugin's handle is a copy of */
@@ -70,6 +92,7 @@ typedef struct registry {
   /* dirs[builtin - 1] is the built-in directory (0: none), which may
    * also be owned by the owner of the mcphost executable. */
   size_t builtin;
+  const plugin_watch *watch; /* NULL: none (the caller's, borrowed) */
 } registry;
 
 void registry_init(registry *r);
@@ -97,6 +120,11 @@ plugin *registry_load_file(registry *r, int dir_fd,
                            const char *dir, const char *name,
                            const uid_t *also);
 
+/* Loads the one file `path` (absolute), its directory checked as
+ * registry_load_all checks one of the search path (the built-in
+ * directory's rule included). Returns the record (also appended). */
+plugin *registry_load_path(registry *r, const char *path);
+
 const type_binding *registry_find_type(const registry *r, const char *type);
 
 /* Whether servers of `type` are local (a process on this machine), from
@@ -123,6 +151,12 @@ const void *plugin_extension(plugin *p, const char *id);
  * NULL: its provides list's when it has them (the plugin is not
  * initialized for them), else its MCPH_EXT_OPTIONS extension's. */
 const mcph_options *plugin_options(plugin *p);
+
+/* Initializes a loaded plugin now if it is deferred (its implementation
+ * first), as its first use would. 0 (also when initialized already), or
+ * an MCPH_E* code with the reason in `err`; a failure of init refuses it
+ * (p->error says why). */
+int plugin_init(plugin *p, mcph_error *err);
 
 /* The transport factory of a plugin bound to a type, initializing a
  * deferred plugin first. NULL with the reason in `err` when it cannot be

@@ -1,0 +1,523 @@
+/* mcphost plugin check FILE [--json]: whether mcphost can load a plugin,
+ * and what it offers.
+ *
+ * The plugin runs in a child process, `mcphost __plugin-probe FILE`
+ * (plugin_probe.c): this very executable started again (fork and exec of
+ * /proc/self/exe, by proc_spawn.h), so the child is a fresh process
+ * whose loader is the host's own and whose only plugin is FILE: no
+ * thread, lock or plugin of this process is inherited (a fork alone
+ * would copy them mid-use), and whatever FILE does (crash, exit, hang,
+ * fork) happens to the child. Its report comes back as JSON lines on a
+ * pipe of its own (its fd 0 at start), apart from its stdout and stderr,
+ * which are caught to see what the plugin writes there. A child that
+ * does not finish within the time limit (--timeout, else 10 s) is killed
+ * with its process group.
+ *
+ * The verdict is the first error's class, each with its own exit code
+ * (docs/cli.md): what the process did (crash, exit, hang) comes first,
+ * then what the child found, then output on stdout. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/util.h"
+#include "proc_spawn.h"
+#include "proc_watch.h"
+#include "text_escape.h"
+
+#define CHECK_DEFAULT_MS 10000
+#define REPORT_MAX (4u << 20) /* the child's report */
+#define OUTPUT_KEPT 4096      /* of what the plugin writes on stdout, stderr */
+
+/* The exit code of each class of verdict. */
+static const struct {
+  const char *cls;
+  int code;
+} classes[] = {
+    {"file", 20},   {"load", 21},     {"entry", 22}, {"abi", 23},
+    {"init", 24},   {"crash", 25},    {"exit", 26},  {"timeout", 27},
+    {"stdout", 28}, {"mismatch", 29},
+};
+
+static int class_code(const char *cls) {
+  for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
+    if (strcmp(classes[i].cls, cls) == 0) {
+      return classes[i].code;
+    }
+  }
+  return 21;
+}
+
+/* ---- reading the child's three pipes on the loop ---- */
+
+typedef struct check_run check_run;
+typedef struct sink {
+  check_run *run;
+  int fd;
+  loop_watch *w;
+  strbuf buf;   /* what was kept */
+  size_t cap;   /* how much is kept */
+  size_t total; /* how much came */
+} sink;
+
+struct check_run {
+  loop *l;
+  sink s[3]; /* report, stdout, stderr */
+  int open;
+  bool done;
+};
+
+static void sink_close(sink *k) {
+  if (k->w) {
+    loop_unwatch(k->run->l, k->w);
+    k->w = NULL;
+  }
+  if (k->fd >= 0) {
+    close(k->fd);
+    k->fd = -1;
+    if (--k->run->open == 0) {
+      k->run->done = true;
+    }
+  }
+}
+
+static void on_readable(void *ud, int fd, unsigned events) {
+  (void)events;
+  sink *k = ud;
+  char b[8192];
+  for (;;) {
+    ssize_t n = read(fd, b, sizeof b);
+    if (n > 0) {
+      size_t room = k->cap - k->buf.len;
+      sb_add(&k->buf, b, (size_t)n < room ? (size_t)n : room);
+      k->total += (size_t)n;
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && errno == EAGAIN) {
+      return;
+    } else {
+      sink_close(k); /* the end, or an error: nothing more comes */
+      return;
+    }
+  }
+}
+
+/* ---- what the child said ---- */
+
+typedef struct heard {
+  char step[32];  /* the last step begun */
+  cJSON *entry;   /* the entry's facts, or NULL */
+  cJSON *report;  /* the report, or NULL */
+  bool end;       /* it finished by itself */
+  bool exit_call; /* exit() was called inside the plugin */
+} heard;
+
+static void hear(heard *hd, const char *text) {
+  char *copy = xstrdup(text);
+  for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l;
+       l = strtok_r(NULL, "\n", &save)) {
+    cJSON *o = cJSON_Parse(l);
+    const char *st = cJSON_GetStringValue(cJSON_GetObjectItem(o, "step"));
+    cJSON *rep = cJSON_GetObjectItem(o, "report");
+    if (st && strcmp(st, "end") == 0) {
+      hd->end = true;
+    } else if (st && strcmp(st, "exit") == 0) {
+      hd->exit_call = true;
+    } else if (st) {
+      snprintf(hd->step, sizeof hd->step, "%s", st);
+      cJSON *e = cJSON_GetObjectItem(o, "entry");
+      if (e) {
+        cJSON_Delete(hd->entry);
+        hd->entry = cJSON_Duplicate(e, 1);
+      }
+    } else if (cJSON_IsObject(rep) && !hd->report) {
+      hd->report = cJSON_DetachItemFromObject(o, "report");
+    }
+    cJSON_Delete(o);
+  }
+  free(copy);
+}
+
+/* Where in the load a step is, as words. */
+static const char *step_words(const char *step) {
+  static const struct {
+    const char *step, *words;
+  } w[] = {
+      {"open", "while it was being loaded (its constructors)"},
+      {"entry", "while its entry was read"},
+      {"impl", "while its implementation was being loaded"},
+      {"init", "in its init"},
+      {"inspect", "while the host asked it for its extensions"},
+      {"deinit", "in its deinit"},
+  };
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+    if (strcmp(step, w[i].step) == 0) {
+      return w[i].words;
+    }
+  }
+  return "before it was loaded";
+}
+
+static cJSON *error_item(const char *cls, const char *msg) {
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "class", cls);
+  cJSON_AddStringToObject(e, "message", msg);
+  return e;
+}
+
+/* The plugin's output, as text for a report: controls shown, lines
+ * kept; new string. */
+static char *shown(const sink *k) {
+  char *s = text_escape(k->buf.data ? k->buf.data : "", k->buf.len,
+                        TEXT_ESCAPE_INVISIBLE, NULL);
+  if (!s) {
+    abort(); /* out of memory, as xmalloc */
+  }
+  return s;
+}
+
+/* The report of a child that said nothing of its own: what it heard. */
+static cJSON *bare_report(const char *path, const heard *hd) {
+  cJSON *r = cJSON_CreateObject();
+  cJSON *pl = cJSON_AddObjectToObject(r, "plugin");
+  cJSON_AddStringToObject(pl, "file", path);
+  cJSON_AddStringToObject(pl, "status", "refused");
+  for (cJSON *f = hd->entry ? hd->entry->child : NULL; f; f = f->next) {
+    cJSON_AddItemToObject(pl, f->string, cJSON_Duplicate(f, 1));
+  }
+  cJSON_AddArrayToObject(r, "errors");
+  cJSON_AddArrayToObject(r, "warnings");
+  return r;
+}
+
+/* Adds what the process did to the report's errors: first, as it is what
+ * a user of the host would meet first. */
+static void judge_process(cJSON *r, const heard *hd, bool timed_out,
+                          int wstatus, uint64_t limit_ms, const sink *out) {
+  cJSON *errs = cJSON_GetObjectItem(r, "errors");
+  char *msg = NULL;
+  const char *cls = NULL;
+  const char *where = step_words(hd->step);
+  if (timed_out) {
+    cls = "timeout";
+    msg = xasprintf("it did not finish %s within %llu ms (killed)", where,
+                    (unsigned long long)limit_ms);
+  } else if (WIFSIGNALED(wstatus)) {
+    char st[128];
+    proc_describe_status(wstatus, st, sizeof st);
+    cls = "crash";
+    msg = xasprintf("it crashed %s: %s", where, st);
+  } else if (!hd->end || (WIFEXITED(wstatus) && WEXITSTATUS(wstatus))) {
+    cls = "exit";
+    msg = hd->exit_call ? xasprintf("it called exit(%d) %s, which ends mcphost",
+                                    WEXITSTATUS(wstatus), where)
+                        : xasprintf("it ended the process %s (exit status %d)",
+                                    where, WEXITSTATUS(wstatus));
+  } else if (!hd->report) {
+    cls = "load";
+    msg = xstrdup("the check's child ended without a readable report");
+  }
+  if (cls) {
+    cJSON_InsertItemInArray(errs, 0, error_item(cls, msg));
+    free(msg);
+  }
+  if (out->total) {
+    char *text = shown(out);
+    char *first = xasprintf("%.60s", text);
+    msg = xasprintf("it wrote %zu bytes to standard output while it was "
+                    "loaded, where mcphost's own output goes (it begins "
+                    "\"%s\")",
+                    out->total, first);
+    cJSON_AddItemToArray(errs, error_item("stdout", msg));
+    free(msg);
+    free(first);
+    free(text);
+  }
+}
+
+/* ---- printing ---- */
+
+static void print_list(cli *c, const char *label, const cJSON *a,
+                       const char *key) {
+  if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) == 0) {
+    return;
+  }
+  printf("  %-12s", label);
+  bool first = true;
+  for (const cJSON *i = a->child; i; i = i->next) {
+    const char *s = cJSON_IsString(i)
+                        ? i->valuestring
+                        : cJSON_GetStringValue(cJSON_GetObjectItem(i, key));
+    if (s) {
+      printf("%s%s", first ? "" : ", ", cli_esc(c, s));
+      first = false;
+    }
+  }
+  putchar('\n');
+}
+
+static const char *str(const cJSON *o, const char *key) {
+  return cJSON_GetStringValue(cJSON_GetObjectItem(o, key));
+}
+
+static void print_output(cli *c, const char *label, const cJSON *r) {
+  const char *s = str(r, label);
+  if (!s || !*s) {
+    return;
+  }
+  printf("  %s:\n", label);
+  char *lines = cli_esc_lines(c, s);
+  for (char *save = NULL, *l = strtok_r(lines, "\n", &save); l;
+       l = strtok_r(NULL, "\n", &save)) {
+    printf("    %s\n", l);
+  }
+  free(lines);
+}
+
+static void print_report(cli *c, const cJSON *r) {
+  const cJSON *pl = cJSON_GetObjectItem(r, "plugin");
+  const char *reason = str(r, "reason");
+  printf("%s: %s%s%s\n", cli_esc(c, str(r, "file")), str(r, "verdict"),
+         reason ? ": " : "", reason ? cli_esc(c, reason) : "");
+  if (str(pl, "id")) {
+    printf("  %-12s%s %s%s%s%s\n", "plugin", cli_esc(c, str(pl, "id")),
+           str(pl, "version") ? cli_esc(c, str(pl, "version")) : "?",
+           str(pl, "name") ? " (" : "",
+           str(pl, "name") ? cli_esc(c, str(pl, "name")) : "",
+           str(pl, "name") ? ")" : "");
+  }
+  if (str(pl, "description")) {
+    printf("  %-12s%s\n", "description", cli_esc(c, str(pl, "description")));
+  }
+  if (str(pl, "abi")) {
+    printf("  %-12s%s (this mcphost: %d.%d)\n", "ABI",
+           cli_esc(c, str(pl, "abi")), MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
+  }
+  const cJSON *pr = cJSON_GetObjectItem(r, "provides");
+  if (cJSON_IsTrue(cJSON_GetObjectItem(r, "deferred"))) {
+    const char *impl = str(pr, "implementation");
+    printf("  %-12syes (a provides list)%s%s\n", "deferred",
+           impl ? "; implementation " : "", impl ? cli_esc(c, impl) : "");
+  }
+  const cJSON *ts = cJSON_GetObjectItem(pl, "transports");
+  if (cJSON_GetArraySize(ts) > 0) {
+    printf("  %-12s", "transports");
+    for (const cJSON *t = ts->child; t; t = t->next) {
+      printf(
+          "%s%s (%s)", t == ts->child ? "" : ", ", cli_esc(c, str(t, "type")),
+          cJSON_IsTrue(cJSON_GetObjectItem(t, "local")) ? "local" : "remote");
+    }
+    putchar('\n');
+  }
+  const cJSON *f = cJSON_GetObjectItem(r, "feature");
+  print_list(c, "requests", cJSON_GetObjectItem(f, "requests"), NULL);
+  print_list(c, "notices", cJSON_GetObjectItem(f, "notifications"), NULL);
+  print_list(c, "commands", cJSON_GetObjectItem(r, "commands"), "name");
+  print_list(c, "options", cJSON_GetObjectItem(r, "options"), "name");
+  if (str(pl, "serverSource")) {
+    printf("  %-12s%s\n", "servers", cli_esc(c, str(pl, "serverSource")));
+  }
+  print_list(c, "extensions", cJSON_GetObjectItem(r, "extensions"), NULL);
+  const cJSON *sv = cJSON_GetObjectItem(r, "services");
+  if (cJSON_GetArraySize(sv) > 0) {
+    printf("  %-12s", "services");
+    for (const cJSON *s = sv->child; s; s = s->next) {
+      printf(
+          "%s%s%s", s == sv->child ? "" : ", ", cli_esc(c, str(s, "service")),
+          cJSON_IsTrue(cJSON_GetObjectItem(s, "offered")) ? ""
+                                                          : " (not offered)");
+    }
+    putchar('\n');
+  }
+  print_list(c, "exports", cJSON_GetObjectItem(r, "exports"), NULL);
+  print_list(c, "unresolved", cJSON_GetObjectItem(r, "unresolved"), NULL);
+  const cJSON *sz = cJSON_GetObjectItem(r, "sizes");
+  if (cJSON_GetArraySize(sz) > 0) {
+    printf("  %-12s", "sizes");
+    for (const cJSON *s = sz->child; s; s = s->next) {
+      printf("%s%s %d (host %d)", s == sz->child ? "" : ", ", str(s, "struct"),
+             (int)cJSON_GetNumberValue(cJSON_GetObjectItem(s, "declared")),
+             (int)cJSON_GetNumberValue(cJSON_GetObjectItem(s, "host")));
+    }
+    putchar('\n');
+  }
+  const cJSON *ws = cJSON_GetObjectItem(r, "warnings");
+  for (const cJSON *w = ws ? ws->child : NULL; w; w = w->next) {
+    printf("  warning: %s\n", cli_esc(c, w->valuestring));
+  }
+  const cJSON *es = cJSON_GetObjectItem(r, "errors");
+  for (const cJSON *e = es ? es->child : NULL; e; e = e->next) {
+    printf("  error (%s): %s\n", str(e, "class"),
+           cli_esc(c, str(e, "message")));
+  }
+  print_output(c, "stdout", r);
+  print_output(c, "stderr", r);
+}
+
+/* ---- the command ---- */
+
+static int usage(void) {
+  fprintf(stderr, "mcphost: usage: mcphost plugin check FILE.so [--json]\n");
+  return EXIT_USAGE;
+}
+
+/* FILE as an absolute path, links and all left as given (the loader
+ * refuses a link); new string. */
+static char *absolute(const char *file) {
+  if (file[0] == '/') {
+    return xstrdup(file);
+  }
+  char cwd[PATH_MAX];
+  return xasprintf("%s/%s", getcwd(cwd, sizeof cwd) ? cwd : ".", file);
+}
+
+/* Starts the child with its three pipes; 0, or -1 with `why`. */
+static int start_child(check_run *run, const char *path, pid_t *pid, char *why,
+                       size_t n) {
+  int fds[3][2];
+  int made = 0;
+  for (; made < 3; made++) {
+    if (proc_make_pipe(fds[made], 0) != 0) {
+      break;
+    }
+  }
+  int rc = -1;
+  if (made == 3) {
+    char *argv[] = {"/proc/self/exe", PLUGIN_PROBE_WORD, (char *)path, NULL};
+    proc_spec spec = {.argv = argv,
+                      .fd = {fds[0][1], fds[1][1], fds[2][1]},
+                      .die_with_host = true,
+                      .report_fd = -1};
+    rc = proc_start(&spec, pid, why, n);
+  } else {
+    snprintf(why, n, "cannot make a pipe: %s", strerror(errno));
+  }
+  for (int i = 0; i < made; i++) {
+    close(fds[i][1]);
+    sink *k = &run->s[i];
+    k->run = run;
+    k->fd = fds[i][0];
+    k->cap = i == 0 ? REPORT_MAX : OUTPUT_KEPT;
+    sb_init(&k->buf);
+    run->open++;
+    if (rc != 0 ||
+        loop_watch_fd(run->l, k->fd, LOOP_READ, on_readable, k, &k->w) != 0) {
+      sink_close(k);
+    }
+  }
+  return rc;
+}
+
+/* Waits for the child until `deadline`; true with *wstatus when it
+ * ended, false when it is still running. */
+static bool child_ended(cli *c, pid_t pid, uint64_t deadline, int *wstatus) {
+  while (!proc_exited(pid)) {
+    if (loop_now_ms() >= deadline || host_interrupted(c->h)) {
+      return false;
+    }
+    loop_run_once(host_loop(c->h), 10);
+  }
+  return waitpid(pid, wstatus, 0) == pid;
+}
+
+static int check(cli *c, const char *file) {
+  char *path = absolute(file);
+  uint64_t limit = c->timeout_given ? c->request_timeout_ms : CHECK_DEFAULT_MS;
+  check_run run = {.l = host_loop(c->h)};
+  char why[512];
+  pid_t pid;
+  if (start_child(&run, path, &pid, why, sizeof why) != 0) {
+    cli_error(c, NULL, "plugin check: %s", why);
+    for (int i = 0; i < 3; i++) {
+      sb_free(&run.s[i].buf);
+    }
+    free(path);
+    return EXIT_SERVER;
+  }
+  uint64_t deadline = loop_now_ms() + limit;
+  int waited = host_run_until(c->h, &run.done, deadline);
+  int wstatus = 0;
+  bool timed_out = waited != 0;
+  if (!timed_out && !child_ended(c, pid, deadline, &wstatus)) {
+    timed_out = true;
+  }
+  if (timed_out) {
+    proc_kill(pid); /* its process group too */
+  }
+  for (int i = 0; i < 3; i++) {
+    sink_close(&run.s[i]);
+  }
+  int rc;
+  if (host_interrupted(c->h)) {
+    rc = EXIT_INTERRUPTED;
+    goto out;
+  }
+  heard hd = {.step = ""};
+  hear(&hd, sb_str(&run.s[0].buf));
+  cJSON *r = hd.report ? hd.report : bare_report(path, &hd);
+  cJSON_Delete(hd.entry);
+  judge_process(r, &hd, timed_out, wstatus, limit, &run.s[1]);
+  if (run.s[1].total) {
+    char *t = shown(&run.s[1]);
+    cJSON_AddStringToObject(r, "stdout", t);
+    free(t);
+  }
+  if (run.s[2].total) {
+    char *t = shown(&run.s[2]);
+    cJSON_AddStringToObject(r, "stderr", t);
+    free(t);
+  }
+  const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "errors"), 0);
+  rc = first ? class_code(str(first, "class")) : EXIT_OK;
+  /* The verdict first, then the facts. */
+  cJSON *v = cJSON_CreateObject();
+  cJSON_AddStringToObject(v, "file", path);
+  cJSON_AddStringToObject(v, "verdict", first ? "not loadable" : "loadable");
+  cJSON_AddItemToObject(v, "class",
+                        first ? cJSON_CreateString(str(first, "class"))
+                              : cJSON_CreateNull());
+  cJSON_AddItemToObject(v, "reason",
+                        first ? cJSON_CreateString(str(first, "message"))
+                              : cJSON_CreateNull());
+  cJSON_AddNumberToObject(v, "exitCode", rc);
+  cJSON_AddStringToObject(v, "step", hd.end ? "done" : hd.step);
+  while (r->child) {
+    const char *key = r->child->string;
+    char *k = xstrdup(key);
+    cJSON_AddItemToObject(v, k, cJSON_DetachItemViaPointer(r, r->child));
+    free(k);
+  }
+  cJSON_Delete(r);
+  r = v;
+  if (c->json) {
+    out_json(r);
+    c->result_printed = true;
+  } else {
+    print_report(c, r);
+  }
+  cJSON_Delete(r);
+out:
+  for (int i = 0; i < 3; i++) {
+    sb_free(&run.s[i].buf);
+  }
+  free(path);
+  return rc;
+}
+
+int cmd_plugin(cli *c, int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "check") != 0) {
+    if (argc >= 2) {
+      cli_error(c, NULL, "plugin: unknown subcommand \"%s\" (check)", argv[1]);
+    }
+    return usage();
+  }
+  if (argc != 3 || argv[2][0] == '-' || !argv[2][0]) {
+    return usage();
+  }
+  return check(c, argv[2]);
+}

@@ -1,0 +1,266 @@
+#include "core/elf_file.h"
+
+#include <elf.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define OWN_DATA ELFDATA2LSB
+#else
+#define OWN_DATA ELFDATA2MSB
+#endif
+#if __SIZEOF_POINTER__ == 8
+#define OWN_CLASS ELFCLASS64
+#define ST_BIND ELF64_ST_BIND
+#define ST_TYPE ELF64_ST_TYPE
+#define ST_VISIBILITY ELF64_ST_VISIBILITY
+#else
+#define OWN_CLASS ELFCLASS32
+#define ST_BIND ELF32_ST_BIND
+#define ST_TYPE ELF32_ST_TYPE
+#define ST_VISIBILITY ELF32_ST_VISIBILITY
+#endif
+
+/* The machine's own ELF structs. */
+typedef ElfW(Ehdr) elf_ehdr;
+typedef ElfW(Shdr) elf_shdr;
+typedef ElfW(Sym) elf_sym;
+typedef ElfW(Dyn) elf_dyn;
+typedef ElfW(Phdr) elf_phdr;
+
+typedef struct image {
+  const unsigned char *data;
+  size_t size;
+} image;
+
+/* Whether [off, off + len) lies in the file. */
+static bool inside(const image *im, uint64_t off, uint64_t len) {
+  return off <= im->size && len <= im->size - off;
+}
+
+/* The string at `off` of the string table `strtab`, or NULL when it does
+ * not end inside the table. */
+static const char *string_at(const image *im, const elf_shdr *strtab,
+                             uint64_t off) {
+  if (off >= strtab->sh_size) {
+    return NULL;
+  }
+  const char *s = (const char *)im->data + strtab->sh_offset + off;
+  return memchr(s, '\0', strtab->sh_size - off) ? s : NULL;
+}
+
+static void add_name(elf_names *l, const char *s) {
+  l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+  l->v[l->n++] = xstrdup(s);
+}
+
+static bool linker_symbol(const char *s) {
+  static const char *const own[] = {"_init", "_fini", "_edata", "_end",
+                                    "__bss_start"};
+  for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+    if (strcmp(s, own[i]) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The section `link` names as a string table, or NULL. */
+static const elf_shdr *linked_strtab(const image *im, const elf_shdr *sh,
+                                     size_t nsh, size_t link) {
+  if (link == 0 || link >= nsh || sh[link].sh_type != SHT_STRTAB ||
+      !inside(im, sh[link].sh_offset, sh[link].sh_size)) {
+    return NULL;
+  }
+  return &sh[link];
+}
+
+static int read_symbols(const image *im, const elf_shdr *sh, size_t nsh,
+                        const elf_shdr *sec, elf_info *out, char *why,
+                        size_t n) {
+  const elf_shdr *str = linked_strtab(im, sh, nsh, sec->sh_link);
+  if (!str || sec->sh_entsize != sizeof(elf_sym) ||
+      !inside(im, sec->sh_offset, sec->sh_size)) {
+    snprintf(why, n, "its dynamic symbol table is malformed");
+    return -1;
+  }
+  size_t count = sec->sh_size / sizeof(elf_sym);
+  for (size_t i = 1; i < count; i++) { /* 0 is the null symbol */
+    elf_sym sym;
+    memcpy(&sym, im->data + sec->sh_offset + i * sizeof sym, sizeof sym);
+    const char *name = string_at(im, str, sym.st_name);
+    unsigned bind = ST_BIND(sym.st_info), type = ST_TYPE(sym.st_info);
+    if (!name || !*name || type == STT_SECTION || type == STT_FILE ||
+        (bind != STB_GLOBAL && bind != STB_WEAK)) {
+      continue;
+    }
+    if (sym.st_shndx == SHN_UNDEF) {
+      if (bind == STB_GLOBAL) {
+        add_name(&out->needs, name);
+      }
+    } else if ((ST_VISIBILITY(sym.st_other) == STV_DEFAULT ||
+                ST_VISIBILITY(sym.st_other) == STV_PROTECTED) &&
+               !linker_symbol(name)) {
+      add_name(&out->exports, name);
+    }
+  }
+  return 0;
+}
+
+static int read_needed(const image *im, const elf_shdr *sh, size_t nsh,
+                       const elf_shdr *sec, elf_info *out, char *why,
+                       size_t n) {
+  const elf_shdr *str = linked_strtab(im, sh, nsh, sec->sh_link);
+  if (!str || !inside(im, sec->sh_offset, sec->sh_size)) {
+    snprintf(why, n, "its dynamic section is malformed");
+    return -1;
+  }
+  size_t count = sec->sh_size / sizeof(elf_dyn);
+  for (size_t i = 0; i < count; i++) {
+    elf_dyn d;
+    memcpy(&d, im->data + sec->sh_offset + i * sizeof d, sizeof d);
+    if (d.d_tag == DT_NULL) {
+      break;
+    }
+    const char *name =
+        d.d_tag == DT_NEEDED ? string_at(im, str, d.d_un.d_val) : NULL;
+    if (name) {
+      add_name(&out->libraries, name);
+    }
+  }
+  return 0;
+}
+
+/* The file's ELF header, if it is one of this machine's. */
+static int read_header(const image *im, elf_ehdr *eh, char *why, size_t n) {
+  if (im->size < sizeof *eh) {
+    snprintf(why, n, "too short for an ELF file");
+    return -1;
+  }
+  memcpy(eh, im->data, sizeof *eh);
+  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) {
+    snprintf(why, n, "not an ELF file");
+    return -1;
+  }
+  if (eh->e_ident[EI_CLASS] != OWN_CLASS || eh->e_ident[EI_DATA] != OWN_DATA) {
+    snprintf(why, n, "an ELF file of another class or byte order");
+    return -1;
+  }
+  return 0;
+}
+
+static int read_image(const image *im, elf_info *out, char *why, size_t n) {
+  elf_ehdr eh;
+  if (read_header(im, &eh, why, n) != 0) {
+    return -1;
+  }
+  if (eh.e_shentsize != sizeof(elf_shdr) || eh.e_shnum == 0 ||
+      !inside(im, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(elf_shdr)) ||
+      eh.e_shoff % _Alignof(elf_shdr) != 0) {
+    snprintf(why, n, "its section headers are missing or malformed");
+    return -1;
+  }
+  const elf_shdr *sh = (const void *)(im->data + eh.e_shoff);
+  for (size_t i = 0; i < eh.e_shnum; i++) {
+    int rc = 0;
+    if (sh[i].sh_type == SHT_DYNSYM) {
+      rc = read_symbols(im, sh, eh.e_shnum, &sh[i], out, why, n);
+    } else if (sh[i].sh_type == SHT_DYNAMIC) {
+      rc = read_needed(im, sh, eh.e_shnum, &sh[i], out, why, n);
+    }
+    if (rc != 0) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int elf_info_read(int fd, elf_info *out, char *why, size_t n) {
+  memset(out, 0, sizeof *out);
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+    snprintf(why, n, "not a regular file with content");
+    return -1;
+  }
+  size_t size = (size_t)st.st_size;
+  void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED) {
+    snprintf(why, n, "cannot map it");
+    return -1;
+  }
+  image im = {map, size};
+  int rc = read_image(&im, out, why, n);
+  munmap(map, size);
+  if (rc != 0) {
+    elf_info_free(out);
+  }
+  return rc;
+}
+
+/* Read with pread(), not mapped: the loader's process must not die of
+ * SIGBUS should the file shrink meanwhile. */
+int elf_check_loadable(int fd, char *why, size_t n) {
+  struct stat st;
+  elf_ehdr eh;
+  unsigned char head[sizeof eh];
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    snprintf(why, n, "not a regular file");
+    return -1;
+  }
+  image im = {head, sizeof head};
+  if (pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head) {
+    im.size = 0; /* too short */
+  }
+  if (read_header(&im, &eh, why, n) != 0) {
+    return -1;
+  }
+  im = (image){NULL, (size_t)st.st_size};
+  if (eh.e_phentsize != sizeof(elf_phdr) ||
+      !inside(&im, eh.e_phoff, (uint64_t)eh.e_phnum * sizeof(elf_phdr))) {
+    snprintf(why, n, "its program headers are missing or cut short");
+    return -1;
+  }
+  for (size_t i = 0; i < eh.e_phnum; i++) {
+    elf_phdr ph;
+    off_t at = (off_t)(eh.e_phoff + i * sizeof ph);
+    if (pread(fd, &ph, sizeof ph, at) != (ssize_t)sizeof ph) {
+      snprintf(why, n, "its program headers cannot be read");
+      return -1;
+    }
+    if ((ph.p_type == PT_LOAD || ph.p_type == PT_DYNAMIC) &&
+        !inside(&im, ph.p_offset, ph.p_filesz)) {
+      snprintf(why, n,
+               "it is cut short: %zu bytes, and a segment it asks to be "
+               "loaded ends at byte %llu",
+               im.size,
+               (unsigned long long)ph.p_offset +
+                   (unsigned long long)ph.p_filesz);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static void free_names(elf_names *l) {
+  for (size_t i = 0; i < l->n; i++) {
+    free(l->v[i]);
+  }
+  free(l->v);
+  l->v = NULL;
+  l->n = 0;
+}
+
+void elf_info_free(elf_info *e) {
+  free_names(&e->exports);
+  free_names(&e->needs);
+  free_names(&e->libraries);
+}
