@@ -69,7 +69,11 @@ void ws_rx_end(ws_rx *r, ws_rx_msg *out) {
       out->data[r->len] = '\0';
       out->len = r->len;
     }
-  } else if (r->buf) {
+  } else if (r->len == 0) {
+    /* No bytes is no message, though a buffer may be there (an empty
+     * piece allocates one; a dropped message leaves its own). */
+    out->kind = WS_RX_EMPTY;
+  } else {
     /* The buffer goes to the caller as it is (append left room for the
      * NUL): no copy of a big message. */
     r->buf[r->len] = '\0';
@@ -78,8 +82,6 @@ void ws_rx_end(ws_rx *r, ws_rx_msg *out) {
     out->len = r->len;
     r->buf = NULL;
     r->cap = 0;
-  } else {
-    out->kind = WS_RX_EMPTY;
   }
   reset(r);
 }
