@@ -15,3 +15,8 @@ mcph_fuzz_target(json_raw SOURCES fuzz_json_raw.c
                  ${SRC}/host/safety/json_raw.c ${SRC}/host/safety/json_write.c
                  INCLUDES ${SRC}/host LIBS mcphost PkgConfig::CJSON
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
+mcph_fuzz_target(sse SOURCES fuzz_sse.c ${SRC}/transports/common/sse.c
+                 INCLUDES ${SRC}/transports/common
+                 DICT ${MCPH_FUZZ_DIR}/sse.dict)
+mcph_fuzz_target(ws_rx SOURCES fuzz_ws_rx.c ${SRC}/transports/ws/ws_rx.c
+                 INCLUDES ${SRC}/transports/ws)
