@@ -309,7 +309,6 @@ int main(int argc, char **argv) {
   free(ins);
   return 0;
 usage:
-  fprintf(stderr, "usage: %s [-n MUTATIONS] [-s SEED] FILE|DIR...\n",
-          argv[0]);
+  fprintf(stderr, "usage: %s [-n MUTATIONS] [-s SEED] FILE|DIR...\n", argv[0]);
   return 2;
 }

@@ -75,8 +75,7 @@ static void drain(framing *f, const want_event *want, size_t nwant,
           memcmp(f->dropped_head, w->raw, head) != 0) {
         abort();
       }
-    } else if (n != w->len || n > f->max_line ||
-               memcmp(line, w->raw, n) != 0) {
+    } else if (n != w->len || n > f->max_line || memcmp(line, w->raw, n) != 0) {
       abort();
     }
   }
@@ -87,8 +86,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
     return 0;
   }
   /* Limits from 1 byte to 8 KiB, small ones often. */
-  size_t max_line = data[0] < 192 ? (size_t)data[0] % 64 + 1
-                                  : ((size_t)data[0] - 191) * 128;
+  size_t max_line =
+      data[0] < 192 ? (size_t)data[0] % 64 + 1 : ((size_t)data[0] - 191) * 128;
   data++;
   len--;
   fuzz_chunks ch;

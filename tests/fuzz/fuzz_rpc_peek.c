@@ -157,8 +157,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
   bool plain = !(len >= 1 && data[0] == 0xEF);
   for (size_t i = 0; plain && i < len; i++) {
     unsigned char c = data[i];
-    plain = c != '\\' && (c >= 0x20 || c == ' ' || c == '\t' || c == '\n' ||
-                          c == '\r');
+    plain = c != '\\' &&
+            (c >= 0x20 || c == ' ' || c == '\t' || c == '\n' || c == '\r');
   }
   const char *end = NULL;
   cJSON *root =

@@ -157,8 +157,7 @@ static void rx_done(mcph_transport *t) {
 
 static void rx(mcph_transport *t, struct lws *wsi, const void *in, size_t len) {
   ws_rx_add(&t->rx, lws_is_first_fragment(wsi) != 0,
-            lws_frame_is_binary(wsi) != 0, in, len,
-            t->cfg.max_message_bytes);
+            lws_frame_is_binary(wsi) != 0, in, len, t->cfg.max_message_bytes);
   if (lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi)) {
     rx_done(t);
   }
