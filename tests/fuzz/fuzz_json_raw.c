@@ -15,18 +15,11 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "fuzz_json.h"
 #include "safety/json_raw.h"
 #include "safety/json_write.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
-
-static int members(const cJSON *obj, const char *name) {
-  int n = 0;
-  for (const cJSON *c = obj->child; c; c = c->next) {
-    n += c->string && strcmp(c->string, name) == 0;
-  }
-  return n;
-}
 
 static void check_raw(const char *s, size_t len, const cJSON *root) {
   int64_t id;
@@ -39,9 +32,11 @@ static void check_raw(const char *s, size_t len, const cJSON *root) {
     abort();
   }
   const cJSON *idj = cJSON_GetObjectItemCaseSensitive(root, "id");
-  if (members(root, "id") != 1 || !cJSON_IsNumber(idj) ||
-      idj->valuedouble != (double)id || members(root, "result") != 1 ||
-      members(root, "error") != 0 || members(root, "method") != 0) {
+  if (fuzz_json_members(root, "id") != 1 || !cJSON_IsNumber(idj) ||
+      idj->valuedouble != (double)id ||
+      fuzz_json_members(root, "result") != 1 ||
+      fuzz_json_members(root, "error") != 0 ||
+      fuzz_json_members(root, "method") != 0) {
     abort();
   }
   char *mini = malloc(n + 1);
@@ -97,12 +92,7 @@ static void check_write(const cJSON *root) {
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
-  char *s = malloc(len + 1);
-  if (!s) {
-    return 0;
-  }
-  memcpy(s, data, len);
-  s[len] = '\0';
+  char *s = fuzz_text(data, len);
   /* The whole input must be the value (cJSON stops at a NUL: then the
    * text is not one JSON value and json_raw must refuse it). */
   const char *end = NULL;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_json.h"
 #include "mcp/rpc_scan.h"
 #include "rpc_peek.h"
 
@@ -35,18 +36,12 @@ static void inside(const char *base, size_t len, const char *p, size_t n) {
   }
 }
 
-/* A raw token must parse, alone, to the value cJSON found: the same
- * text once printed (cJSON_Compare calls two objects with a repeated key
- * different even when they are the same). */
+/* A raw token must parse, alone, to the value cJSON found. */
 static void same_value(const char *tok, size_t n, const cJSON *want) {
   cJSON *got = cJSON_ParseWithLength(tok, n);
-  char *a = got ? cJSON_PrintUnformatted(got) : NULL;
-  char *b = cJSON_PrintUnformatted(want);
-  if (!a || !b || strcmp(a, b) != 0) {
+  if (!fuzz_json_same(got, want)) {
     abort();
   }
-  cJSON_free(a);
-  cJSON_free(b);
   cJSON_Delete(got);
 }
 
@@ -66,18 +61,9 @@ static void on_element(void *ud, const char *el, size_t n) {
   }
 }
 
-/* How many members of `obj` are named `name`. */
-static int members(const cJSON *obj, const char *name) {
-  int n = 0;
-  for (const cJSON *c = obj->child; c; c = c->next) {
-    n += c->string && strcmp(c->string, name) == 0;
-  }
-  return n;
-}
-
 static void check_member(const cJSON *obj, const char *name, const char *tok,
                          size_t n, bool found) {
-  int count = members(obj, name);
+  int count = fuzz_json_members(obj, name);
   if ((count > 0) != found) {
     abort();
   }
@@ -115,7 +101,7 @@ static void check_object(const char *s, size_t len, const cJSON *obj) {
   check_member(obj, "result", NULL, 0, p.has_result);
   check_member(obj, "error", NULL, 0, p.has_error);
   int64_t id;
-  if (members(obj, "id") == 1 && plain_id(p.id, p.id_len, &id)) {
+  if (fuzz_json_members(obj, "id") == 1 && plain_id(p.id, p.id_len, &id)) {
     if (rpc_scan_id(s, len) != id) {
       abort();
     }
@@ -130,12 +116,7 @@ static void check_object(const char *s, size_t len, const cJSON *obj) {
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
-  char *s = malloc(len + 1);
-  if (!s) {
-    return 0;
-  }
-  memcpy(s, data, len);
-  s[len] = '\0';
+  char *s = fuzz_text(data, len);
 
   /* Whatever the bytes: no read outside them, no crash. */
   rpc_peek p;
