@@ -102,4 +102,4 @@ if [ "$failed" -ne 0 ]; then
   echo "fuzz: $failed target(s) with findings" >&2
   exit 1
 fi
-echo "fuzz: every target ran ${time}s without a finding"
+echo "fuzz: no finding (each target up to ${time}s)"
