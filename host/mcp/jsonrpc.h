@@ -13,6 +13,7 @@
 #include <mcphost/rpc.h>
 
 #include "core/loop.h"
+#include "mcp/rpc_scan.h"
 
 typedef struct rpc rpc;
 
@@ -148,10 +149,6 @@ bool rpc_retry_auth(rpc *r, int64_t id);
 void rpc_retry_all(rpc *r, const char *message);
 /* Completes every held request with `status` and `message`. */
 void rpc_fail_held(rpc *r, rpc_status status, const char *message);
-/* Reads the top-level "id" of a message that could not be parsed whole
- * (cut short, too large, nested too deep) from its first bytes, without
- * building a tree. Returns the id, or -1. */
-int64_t rpc_scan_id(const char *json, size_t len);
 /* A message from the peer could not be used (`why`): if its id names a
  * pending request, that request fails now with the reason rather than at
  * its deadline. Returns true when one did. */

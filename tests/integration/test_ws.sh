@@ -107,6 +107,10 @@ run --config "$TMP/w.json" call w/binary
 expect "a binary frame is refused with a clear warning, the text after it delivered" 0 \
   --out "after the binary frame" \
   --err "a binary message (4 bytes) from ws://127.0.0.1:$W_PORT/mcp was refused: MCP over WebSocket carries JSON text messages only"
+run --config "$TMP/w.json" call w/empty
+expect "an empty text message is ignored with a warning, the text after it delivered" 0 \
+  --out "after the empty message" \
+  --err "an empty text message from ws://127.0.0.1:$W_PORT/mcp was ignored"
 
 # The cap fails the message, not the connection: the next call works.
 cfg cap "{\"w\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$W_PORT/\", \"maxMessageBytes\": 100000}}"

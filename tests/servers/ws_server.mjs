@@ -6,6 +6,7 @@
 //   big            a text result of `size` bytes, in one message
 //   fragmented     the result sent as `parts` continuation frames
 //   binary         a binary frame first, then the result as text
+//   empty          an empty text message first, then the result
 //   drop           closes the TCP connection without an answer or a close
 //                  frame (the text of later calls counts connections)
 //   connections    how many connections the server has seen
@@ -84,7 +85,7 @@ if (args.includes('--connect-proxy')) {
       cb(true);
     },
   });
-  const tools = ['echo', 'echo_headers', 'big', 'fragmented', 'binary', 'drop', 'connections']
+  const tools = ['echo', 'echo_headers', 'big', 'fragmented', 'binary', 'empty', 'drop', 'connections']
     .map((name) => ({ name, description: `test tool ${name}`, inputSchema: { type: 'object' } }));
   const text = (id, t) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: t }] } });
   wss.on('connection', (ws, req) => {
@@ -117,6 +118,10 @@ if (args.includes('--connect-proxy')) {
           case 'binary':
             ws.send(Buffer.from([0, 1, 2, 3]), { binary: true });
             ws.send(text(m.id, 'after the binary frame'));
+            break;
+          case 'empty':
+            ws.send('');
+            ws.send(text(m.id, 'after the empty message'));
             break;
           case 'drop': ws._socket.destroy(); break;
           case 'connections': ws.send(text(m.id, `connections: ${connections}`)); break;

@@ -270,7 +270,22 @@ TEST(test_buffer_released_after_a_huge_message) {
   framing_free(&f);
 }
 
+/* A peer that exits before writing: end of input on an empty framing
+ * (no buffer yet) is no line. */
+static void test_eof_before_any_input_is_no_line(void) {
+  framing f;
+  framing_init(&f, 64);
+  framing_set_eof(&f);
+  const char *l;
+  size_t n;
+  CHECK(framing_next(&f, &l, &n) == FRAMING_NONE);
+  CHECK(l == NULL && n == 0);
+  CHECK(framing_pending(&f) == 0);
+  framing_free(&f);
+}
+
 RUN(T(test_splits_lines_whatever_the_chunking),
+    T(test_eof_before_any_input_is_no_line),
     T(test_strips_trailing_cr_only), T(test_skips_empty_and_blank_lines),
     T(test_line_not_starting_with_brace_or_bracket_is_not_json),
     T(test_line_of_exactly_the_limit_passes),

@@ -125,6 +125,9 @@ static void keep_head(framing *f, const char *line, size_t n) {
 enum framing_kind framing_next(framing *f, const char **line, size_t *len) {
   *line = NULL;
   *len = 0;
+  if (!f->buf) {
+    return FRAMING_NONE; /* nothing came (a peer that exits at once) */
+  }
   for (;;) {
     char *nl = f->scan < f->len
                    ? memchr(f->buf + f->scan, '\n', f->len - f->scan)

@@ -470,7 +470,7 @@ static void t_destroy(mcph_transport *t) {
   ws_tx_free_all(t);
   remote_config_free(&t->cfg);
   ws_url_free(&t->url);
-  free(t->rx);
+  ws_rx_free(&t->rx);
   free(t->proxy);
   free(t->authorization);
   free(t->user_agent);

@@ -124,84 +124,40 @@ static void tls_verify(mcph_transport *t, void *store, size_t ok) {
 
 /* ---- frames in ---- */
 
-static void rx_reset(mcph_transport *t) {
-  t->rx_len = 0;
-  t->rx_total = 0;
-  t->rx_binary = false;
-  t->rx_dropping = false;
-}
-
-static bool rx_append(mcph_transport *t, const void *in, size_t len) {
-  if (t->rx_len + len + 1 > t->rx_cap) {
-    size_t cap = t->rx_cap ? t->rx_cap : 4096;
-    while (cap < t->rx_len + len + 1) {
-      cap *= 2;
-    }
-    char *p = realloc(t->rx, cap);
-    if (!p) {
-      return false;
-    }
-    t->rx = p;
-    t->rx_cap = cap;
-  }
-  memcpy(t->rx + t->rx_len, in, len);
-  t->rx_len += len;
-  return true;
-}
-
 static void rx_done(mcph_transport *t) {
   const char *url = t->cfg.display_url;
-  if (t->rx_binary) {
+  ws_rx_msg m;
+  ws_rx_end(&t->rx, &m);
+  switch (m.kind) {
+  case WS_RX_BINARY:
     evq_pushf(&t->q, t->name, EV_ERROR, MCPH_EPROTO,
               "a binary message (%zu bytes) from %s was refused: MCP over "
               "WebSocket carries JSON text messages only",
-              t->rx_total, url);
-  } else if (t->rx_dropping) {
-    char *head = malloc(t->rx_len + 1);
-    if (head) {
-      memcpy(head, t->rx, t->rx_len);
-    }
+              m.total, url);
+    break;
+  case WS_RX_TOO_BIG: {
     char why[600];
     snprintf(why, sizeof why,
              "a message of %zu bytes from %s exceeds the %zu-byte message "
              "limit (maxMessageBytes); dropped",
-             t->rx_total, url, t->cfg.max_message_bytes);
+             m.total, url, t->cfg.max_message_bytes);
     evq_push(&t->q, t->name, EV_DROPPED, MCPH_ETOOBIG, strdup(why), strlen(why),
-             head, head ? t->rx_len : 0, t->rx_total);
-  } else if (t->rx) {
-    /* The buffer goes to the queue as it is (rx_append left room for the
-     * NUL): no copy of a big message. */
-    t->rx[t->rx_len] = '\0';
-    evq_push(&t->q, t->name, EV_MESSAGE, 0, t->rx, t->rx_len, NULL, 0, 0);
-    t->rx = NULL;
-    t->rx_cap = 0;
-  } else {
+             m.data, m.len, m.total);
+    break;
+  }
+  case WS_RX_TEXT:
+    evq_push(&t->q, t->name, EV_MESSAGE, 0, m.data, m.len, NULL, 0, 0);
+    break;
+  case WS_RX_EMPTY:
     evq_pushf(&t->q, t->name, EV_ERROR, MCPH_EPROTO,
               "an empty text message from %s was ignored", url);
+    break;
   }
-  rx_reset(t);
 }
 
 static void rx(mcph_transport *t, struct lws *wsi, const void *in, size_t len) {
-  if (lws_is_first_fragment(wsi)) {
-    rx_reset(t);
-    t->rx_binary = lws_frame_is_binary(wsi) != 0;
-  }
-  t->rx_total += len;
-  if (t->rx_binary) {
-    /* counted, not kept */
-  } else if (!t->rx_dropping && t->rx_total > t->cfg.max_message_bytes) {
-    t->rx_dropping = true;
-    if (t->rx_len > WS_DROP_HEAD_MAX) {
-      t->rx_len = WS_DROP_HEAD_MAX;
-    }
-  } else if (!t->rx_dropping && !rx_append(t, in, len)) {
-    t->rx_dropping = true; /* reported as too big for memory */
-  }
-  if (t->rx_dropping && t->rx_len < WS_DROP_HEAD_MAX) {
-    size_t room = WS_DROP_HEAD_MAX - t->rx_len;
-    rx_append(t, in, len < room ? len : room);
-  }
+  ws_rx_add(&t->rx, lws_is_first_fragment(wsi) != 0,
+            lws_frame_is_binary(wsi) != 0, in, len, t->cfg.max_message_bytes);
   if (lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi)) {
     rx_done(t);
   }

@@ -31,13 +31,12 @@
 #include "plugin_info.h"
 #include "ws_dns.h"
 #include "ws_loop.h"
+#include "ws_rx.h"
 #include "ws_url.h"
 
 #define WS_SUBPROTOCOL "mcp"
 /* Bytes of one frame sent and the most lws hands over per receive. */
 #define WS_FRAGMENT 65536u
-/* The first bytes of a dropped message kept for the host (ABI 1.2). */
-#define WS_DROP_HEAD_MAX 4096u
 #define WS_DEFAULT_PING_MS 30000u
 /* How long a clean close may wait for the server's answer. */
 #define WS_CLOSE_WAIT_MS 2000u
@@ -90,10 +89,7 @@ struct mcph_transport {
   bool want_close;
 
   /* The message being received. */
-  char *rx;
-  size_t rx_len, rx_cap;
-  size_t rx_total; /* bytes of the current message seen */
-  bool rx_binary, rx_dropping;
+  ws_rx rx;
 
   /* Why the connection failed or ended, kept for on_close. */
   char tls_reason[256];

@@ -1,0 +1,119 @@
+/* Fuzz target: the raw JSON path for large results
+ * (host/safety/json_raw.h) and the JSON writer (host/safety/json_write.h).
+ * Promises checked:
+ *   - what json_raw_response accepts is valid JSON to cJSON too, an
+ *     object with one integer "id" of that value and one "result", no
+ *     "error" and no "method"; the result's span lies inside the input;
+ *   - the minified result is the very text the ordinary path prints
+ *     (json_write of cJSON's tree), and no longer than its source; an
+ *     ASCII verdict means no byte above 0x7F in it;
+ *   - json_write of anything cJSON parses is what cJSON_PrintUnformatted
+ *     prints, and a fixed point: parsed and written again, the same. */
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "fuzz_json.h"
+#include "safety/json_raw.h"
+#include "safety/json_write.h"
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
+
+static void check_raw(const char *s, size_t len, const cJSON *root) {
+  int64_t id;
+  size_t off, n;
+  bool ascii;
+  if (!json_raw_response(s, len, &id, &off, &n, &ascii)) {
+    return;
+  }
+  if (!cJSON_IsObject(root) || off > len || n > len - off || n == 0) {
+    abort();
+  }
+  const cJSON *idj = cJSON_GetObjectItemCaseSensitive(root, "id");
+  if (fuzz_json_members(root, "id") != 1 || !cJSON_IsNumber(idj) ||
+      idj->valuedouble != (double)id ||
+      fuzz_json_members(root, "result") != 1 ||
+      fuzz_json_members(root, "error") != 0 ||
+      fuzz_json_members(root, "method") != 0) {
+    abort();
+  }
+  char *mini = malloc(n + 1);
+  if (!mini) {
+    abort();
+  }
+  size_t m = json_raw_minify(s + off, n, mini);
+  if (m > n) {
+    abort();
+  }
+  strbuf want;
+  sb_init(&want);
+  if (json_write(&want, cJSON_GetObjectItemCaseSensitive(root, "result")) !=
+          0 ||
+      want.len != m || memcmp(want.data, mini, m) != 0) {
+    abort(); /* the raw path would pass on other text than the tree's */
+  }
+  for (size_t i = 0; ascii && i < m; i++) {
+    if ((unsigned char)mini[i] > 0x7F) {
+      abort();
+    }
+  }
+  sb_free(&want);
+  free(mini);
+}
+
+static void check_write(const cJSON *root) {
+  strbuf out;
+  sb_init(&out);
+  char *printed = cJSON_PrintUnformatted(root);
+  int rc = json_write(&out, root);
+  if ((rc == 0) != (printed != NULL)) {
+    abort();
+  }
+  if (printed) {
+    if (out.len != strlen(printed) || memcmp(out.data, printed, out.len)) {
+      abort();
+    }
+    /* Parsed again and written again: the same text (not the same tree:
+     * cJSON writes an infinity as null). */
+    cJSON *again = cJSON_ParseWithLength(out.data, out.len);
+    strbuf twice;
+    sb_init(&twice);
+    if (!again || json_write(&twice, again) != 0 || twice.len != out.len ||
+        memcmp(twice.data, out.data, out.len) != 0) {
+      abort();
+    }
+    sb_free(&twice);
+    cJSON_Delete(again);
+  }
+  cJSON_free(printed);
+  sb_free(&out);
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
+  char *s = fuzz_text(data, len);
+  /* The whole input must be the value (cJSON stops at a NUL: then the
+   * text is not one JSON value and json_raw must refuse it). */
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithLengthOpts(s, len + 1, &end, true);
+  if (root && (size_t)(end - s) < len) {
+    cJSON_Delete(root);
+    root = NULL;
+  }
+  if (root) {
+    check_write(root);
+  }
+  int64_t id;
+  size_t off, n;
+  bool ascii;
+  if (json_raw_response(s, len, &id, &off, &n, &ascii) && !root) {
+    abort(); /* accepted what cJSON refuses */
+  }
+  if (root) {
+    check_raw(s, len, root);
+  }
+  cJSON_Delete(root);
+  free(s);
+  return 0;
+}

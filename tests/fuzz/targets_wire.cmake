@@ -1,0 +1,40 @@
+# Fuzz targets for what comes over a transport: framing, the id and batch
+# scanners, the raw JSON path, SSE, WebSocket message assembly, and the
+# text rules applied to what a server says (sanitizer, escaping, channel
+# formatting).
+set(SRC ${CMAKE_SOURCE_DIR})
+
+mcph_fuzz_target(framing SOURCES fuzz_framing.c
+                 ${SRC}/transports/stdio/framing.c
+                 INCLUDES ${SRC}/transports/stdio)
+mcph_fuzz_target(rpc_peek SOURCES fuzz_rpc_peek.c
+                 ${SRC}/transports/http/rpc_peek.c ${SRC}/host/mcp/rpc_scan.c
+                 INCLUDES ${SRC}/transports/http ${SRC}/host
+                 LIBS PkgConfig::CJSON DICT ${MCPH_FUZZ_DIR}/json.dict)
+mcph_fuzz_target(json_raw SOURCES fuzz_json_raw.c
+                 ${SRC}/host/safety/json_raw.c ${SRC}/host/safety/json_write.c
+                 INCLUDES ${SRC}/host LIBS mcphost PkgConfig::CJSON
+                 DICT ${MCPH_FUZZ_DIR}/json.dict)
+mcph_fuzz_target(sse SOURCES fuzz_sse.c ${SRC}/transports/common/sse.c
+                 INCLUDES ${SRC}/transports/common
+                 DICT ${MCPH_FUZZ_DIR}/sse.dict)
+mcph_fuzz_target(ws_rx SOURCES fuzz_ws_rx.c ${SRC}/transports/ws/ws_rx.c
+                 INCLUDES ${SRC}/transports/ws)
+# The sanitizer with what it needs from the host; ICU is opened by
+# icu_dl.c as in the host, and linked for the target's own checks.
+set(MCPH_FUZZ_SANITIZE_SRC ${SRC}/host/safety/sanitize.c
+    ${SRC}/host/safety/size_limits.c ${SRC}/host/safety/display_width.c
+    ${SRC}/host/core/util.c ${SRC}/common/alloc.c ${SRC}/common/icu_dl.c
+    ${SRC}/common/text_escape.c ${SRC}/common/utf8.c)
+mcph_fuzz_target(sanitize SOURCES fuzz_sanitize.c ${MCPH_FUZZ_SANITIZE_SRC}
+                 INCLUDES ${SRC}/host ${SRC}/common
+                 LIBS PkgConfig::CJSON PkgConfig::ICU ${CMAKE_DL_LIBS} pthread
+                 DICT ${MCPH_FUZZ_DIR}/json.dict)
+mcph_fuzz_target(text_escape SOURCES fuzz_text_escape.c
+                 ${SRC}/common/text_escape.c ${SRC}/common/utf8.c
+                 INCLUDES ${SRC}/common LIBS PkgConfig::CJSON)
+mcph_fuzz_target(channel_format SOURCES fuzz_channel_format.c
+                 ${SRC}/plugins/channels/format.c
+                 INCLUDES ${SRC}/plugins/channels
+                 LIBS PkgConfig::CJSON mcphost_alloc
+                 DICT ${MCPH_FUZZ_DIR}/json.dict)
