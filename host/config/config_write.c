@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,12 @@ static void put_value(strbuf *b, const cJSON *v, int depth) {
     }
     indent(b, depth * 2);
     sb_addc(b, obj ? '}' : ']');
+    return;
+  }
+  if (cJSON_IsNumber(v) && isinf(v->valuedouble)) {
+    /* A number beyond the double range as written (1e400): cJSON would
+     * print null. Written so that it reads back as the same value. */
+    sb_adds(b, v->valuedouble > 0 ? "1e999" : "-1e999");
     return;
   }
   char *text = cJSON_PrintUnformatted(v);

@@ -3,6 +3,7 @@
 
 #include "check.h"
 #include "config/config.h"
+#include "config/config_write.h"
 
 static void load(config *c, const char *text) {
   config_init(c);
@@ -33,6 +34,35 @@ TEST(test_invalid_json_names_file_and_line) {
   CHECK(c.nservers == 0 && c.nerrors == 1);
   CHECK_CONTAINS(c.errors[0], "test.json: invalid JSON near line 3");
   config_free(&c);
+}
+
+TEST(test_text_after_the_document_is_refused) {
+  /* Taken as the first object alone, a rewrite would drop the rest. */
+  config c;
+  load(&c, "{\"mcpServers\": {\"a\": {\"command\": \"x\"}}},\n"
+           "  \"theme\": \"dark\"}");
+  CHECK(c.nservers == 0 && c.nerrors == 1);
+  CHECK_CONTAINS(c.errors[0], "test.json: invalid JSON near line 1, column 40 "
+                              "(text after the end of the document)");
+  config_free(&c);
+  load(&c, "{\"mcpServers\": {}} \r\n\t ");
+  CHECK(c.nerrors == 0);
+  config_free(&c);
+}
+
+TEST(test_written_json_keeps_numbers_beyond_the_double_range) {
+  /* 1e400 reads as infinity; written as null it would be lost. */
+  cJSON *doc = cJSON_Parse("{\"k\": [1e400, -1e400, 2.5]}");
+  char *text = config_json_text(doc);
+  cJSON *again = cJSON_Parse(text);
+  const cJSON *k = cJSON_GetObjectItem(again, "k");
+  CHECK(cJSON_GetArraySize(k) == 3);
+  CHECK(cJSON_GetArrayItem(k, 0)->valuedouble > 1e308);
+  CHECK(cJSON_GetArrayItem(k, 1)->valuedouble < -1e308);
+  CHECK(cJSON_GetArrayItem(k, 2)->valuedouble == 2.5);
+  cJSON_Delete(again);
+  free(text);
+  cJSON_Delete(doc);
 }
 
 TEST(test_top_level_must_be_an_object) {
@@ -146,6 +176,8 @@ TEST(test_command_line_server_errors) {
 
 RUN(T(test_stdio_server_is_loaded_with_default_type),
     T(test_url_without_type_is_http), T(test_invalid_json_names_file_and_line),
+    T(test_text_after_the_document_is_refused),
+    T(test_written_json_keeps_numbers_beyond_the_double_range),
     T(test_top_level_must_be_an_object),
     T(test_mcpservers_of_wrong_type_is_an_error),
     T(test_bad_entry_costs_only_that_entry),
