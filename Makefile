@@ -2,6 +2,7 @@
 #   make demo   install what is missing, build, run the built-in demo
 #   make test   the same plus test dependencies; the whole suite, once
 #               normally and once under ASan+UBSan
+#   make fuzz   every libFuzzer target for FUZZ_TIME s (tests/fuzz/README.md)
 #   make bench  benchmarks against peer MCP clients (bench/README.md);
 #               never part of make test
 BUILD      ?= build
@@ -11,7 +12,8 @@ JOBS       ?= $(shell nproc)
 MCPHOST     = $(BUILD)/bin/mcphost
 DEMO        = $(MCPHOST) --config examples/demo.mcp.json
 
-.PHONY: all build demo test deps test-deps interop-deps bench bench-deps clean
+.PHONY: all build demo test deps test-deps interop-deps bench bench-deps clean \
+	fuzz fuzz-deps
 
 all: build
 
@@ -41,6 +43,13 @@ demo: build
 test: interop-deps
 	scripts/test.sh $(BUILD) $(ASAN_BUILD) $(JOBS)
 
+# Fuzzing: clang and libFuzzer, a build of its own (build-fuzz).
+fuzz-deps:
+	@scripts/deps.sh fuzz
+
+fuzz: fuzz-deps
+	tests/fuzz/run.sh
+
 # Benchmarks: a Release build of its own with the bench programs, the peer
 # clients pinned by bench/package-lock.json, hyperfine and gnuplot; then
 # every workload (about 10 minutes), results in bench/results/. The
@@ -59,4 +68,4 @@ bench: bench-deps
 	BENCH_BUILD=$(BENCH_BUILD) bench/run.sh
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

@@ -3,6 +3,7 @@
 # missing: a no-op (no apt call at all) when everything is present.
 #   scripts/deps.sh build   compilers, CMake and the libraries
 #   scripts/deps.sh test    the above plus what the tests run
+#   scripts/deps.sh fuzz    the above plus clang and libFuzzer (make fuzz)
 set -eu
 
 build_pkgs="gcc g++ make cmake pkg-config libcjson-dev libcurl4-openssl-dev
@@ -10,11 +11,14 @@ libssl-dev libicu-dev libarchive-dev libwebsockets-dev libwebsockets-evlib-uv
 libuv1-dev libedit-dev"
 test_pkgs="nodejs npm jq procps binutils tmux python3 passwd util-linux bsdutils
 openssl curl zsh fish"
+# clang 14 and its runtime (libFuzzer, ASan, UBSan) for make fuzz.
+fuzz_pkgs="clang libclang-rt-14-dev"
 
 case "${1:-build}" in
   build) want=$build_pkgs ;;
   test) want="$build_pkgs $test_pkgs" ;;
-  *) echo "usage: $0 build|test" >&2; exit 2 ;;
+  fuzz) want="$build_pkgs $fuzz_pkgs" ;;
+  *) echo "usage: $0 build|test|fuzz" >&2; exit 2 ;;
 esac
 
 missing=""
