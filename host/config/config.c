@@ -220,16 +220,18 @@ server_config *config_append(config *c, const char *name, const char *type,
   return s;
 }
 
-static void add_server(config *c, const char *src, const char *name,
+/* Whether it was added: not when the name is taken. */
+static bool add_server(config *c, const char *src, const char *name,
                        const char *type, cJSON *json) {
   const server_config *prev = config_find(c, name);
   if (prev) {
     config_warn(c, "%s: server \"%s\" ignored: already defined in %s", src,
                 name, prev->source);
     cJSON_Delete(json);
-    return;
+    return false;
   }
   config_append(c, name, type, src, json);
+  return true;
 }
 
 cJSON *config_parse_json(config *c, const char *text, size_t len,
@@ -307,8 +309,7 @@ int config_load_text(config *c, const char *text, size_t len,
     free(where);
     if (!type)
       continue;
-    add_server(c, src, name, type, cJSON_Duplicate(e, 1));
-    added++;
+    added += add_server(c, src, name, type, cJSON_Duplicate(e, 1));
   }
 out:
   cJSON_Delete(doc);
