@@ -21,7 +21,6 @@ mcph_fuzz_target(extract
                          ${MCPB_DIR}/entry_names.c
                  INCLUDES ${MCPB_DIR}
                  LIBS PkgConfig::FUZZ_LIBARCHIVE PkgConfig::ICU
-                 CORPUS ${MCPB_FIX}/malicious
                  RUNS 3000)
 
 # The config files: the loader and its scopes, ${VAR} expansion, the
