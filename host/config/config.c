@@ -220,22 +220,34 @@ server_config *config_append(config *c, const char *name, const char *type,
   return s;
 }
 
-static void add_server(config *c, const char *src, const char *name,
+/* Whether it was added: not when the name is taken. */
+static bool add_server(config *c, const char *src, const char *name,
                        const char *type, cJSON *json) {
   const server_config *prev = config_find(c, name);
   if (prev) {
     config_warn(c, "%s: server \"%s\" ignored: already defined in %s", src,
                 name, prev->source);
     cJSON_Delete(json);
-    return;
+    return false;
   }
   config_append(c, name, type, src, json);
+  return true;
 }
 
 cJSON *config_parse_json(config *c, const char *text, size_t len,
                          const char *src) {
   const char *end = NULL;
   cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  /* Text after the value is refused, as JSON.parse does: taken as the
+   * value alone, a rewrite of the file would drop it. */
+  size_t after = doc ? (size_t)(end - text) : 0;
+  while (doc && after < len && text[after] && strchr(" \t\r\n", text[after]))
+    after++;
+  bool trailing = doc && after < len;
+  if (trailing) {
+    cJSON_Delete(doc);
+    doc = NULL;
+  }
   if (!doc) {
     /* The line and column (in characters) of the first byte the parser
      * could not take. */
@@ -245,8 +257,10 @@ cJSON *config_parse_json(config *c, const char *text, size_t len,
     size_t k = off >= 2 ? off - 2 : 0;
     while (k > 0 && strchr(" \t\r\n", text[k]))
       k--;
-    if (off >= 2 && off <= len && !strchr(" \t\r\n\"", text[off - 1]) &&
-        (text[k] == '{' || text[k] == ','))
+    if (trailing)
+      off = after;
+    else if (off >= 2 && off <= len && !strchr(" \t\r\n\"", text[off - 1]) &&
+             (text[k] == '{' || text[k] == ','))
       off--;
     for (size_t i = 0; i < off && i < len; i++) {
       if (text[i] == '\n') {
@@ -256,8 +270,8 @@ cJSON *config_parse_json(config *c, const char *text, size_t len,
         col++;
       }
     }
-    config_error(c, "%s: invalid JSON near line %zu, column %zu", src, line,
-                 col);
+    config_error(c, "%s: invalid JSON near line %zu, column %zu%s", src, line,
+                 col, trailing ? " (text after the end of the document)" : "");
     return NULL;
   }
   if (!cJSON_IsObject(doc)) {
@@ -295,8 +309,7 @@ int config_load_text(config *c, const char *text, size_t len,
     free(where);
     if (!type)
       continue;
-    add_server(c, src, name, type, cJSON_Duplicate(e, 1));
-    added++;
+    added += add_server(c, src, name, type, cJSON_Duplicate(e, 1));
   }
 out:
   cJSON_Delete(doc);

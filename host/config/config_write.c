@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,22 @@ static void indent(strbuf *b, int n) {
     sb_addc(b, ' ');
 }
 
+/* A number as text that reads back as the same double. cJSON's printer
+ * would not: it takes 15 digits when they come close (345678901234586079
+ * became 345678901234586000) and writes null for a number beyond the
+ * double range as written (1e400). */
+static void put_number(strbuf *b, double d) {
+  if (isinf(d)) {
+    sb_adds(b, d > 0 ? "1e999" : "-1e999");
+    return;
+  }
+  char text[40];
+  snprintf(text, sizeof text, "%.15g", d);
+  if (strtod(text, NULL) != d)
+    snprintf(text, sizeof text, "%.17g", d);
+  sb_adds(b, text);
+}
+
 static void put_value(strbuf *b, const cJSON *v, int depth) {
   bool obj = cJSON_IsObject(v);
   if ((obj || cJSON_IsArray(v)) && v->child) {
@@ -43,6 +60,10 @@ static void put_value(strbuf *b, const cJSON *v, int depth) {
     }
     indent(b, depth * 2);
     sb_addc(b, obj ? '}' : ']');
+    return;
+  }
+  if (cJSON_IsNumber(v)) {
+    put_number(b, v->valuedouble);
     return;
   }
   char *text = cJSON_PrintUnformatted(v);

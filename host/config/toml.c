@@ -133,13 +133,15 @@ static char *string(toml *t) {
     } else if (e == 'u' || e == 'U') {
       int digits = e == 'u' ? 4 : 8;
       char hex[9] = {0};
-      if (t->end - t->p < digits) {
-        break;
+      bool cut = t->end - t->p < digits;
+      if (!cut) {
+        memcpy(hex, t->p, (size_t)digits);
       }
-      memcpy(hex, t->p, (size_t)digits);
       char *stop;
       unsigned long cp = strtoul(hex, &stop, 16);
-      if (*stop || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+      /* Too few digits before the end of the text is as bad as a wrong
+       * one (it was read as the string's end). */
+      if (cut || *stop || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
         sb_free(&b);
         fail(t, "bad \\%s escape in a string", e == 'u' ? "u" : "U");
         return NULL;

@@ -3,7 +3,6 @@
 #endif
 #include "extract.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
@@ -16,8 +15,8 @@
 
 #include <archive.h>
 #include <archive_entry.h>
-#include <unicode/uchar.h>
-#include <unicode/ustring.h>
+
+#include "entry_names.h"
 
 void extract_limits_default(extract_limits *l) {
   l->max_entries = 50000;
@@ -141,149 +140,6 @@ out:
   archive_read_free(a);
   utf8_end(&loc);
   return text;
-}
-
-/* ---- names ---- */
-
-typedef struct name_set {
-  char **slots;
-  size_t cap, count;
-} name_set;
-
-static uint64_t fold_hash(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++) {
-    h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  }
-  return h;
-}
-
-/* `s` case-folded (Unicode full case folding, so "STRASSE" and "straße"
- * are one name, as a case-insensitive file system takes them); ASCII
- * folding for a name that is not UTF-8. A new string. */
-static char *fold(const char *s) {
-  UChar in[1100], out[2300];
-  int32_t ilen = 0, olen = 0, ulen = 0;
-  UErrorCode e = U_ZERO_ERROR;
-  u_strFromUTF8(in, 1100, &ilen, s, -1, &e);
-  if (U_SUCCESS(e)) {
-    olen = u_strFoldCase(out, 2300, in, ilen, U_FOLD_CASE_DEFAULT, &e);
-  }
-  char *r = malloc(3 * 2300 + 1);
-  if (!r) {
-    abort();
-  }
-  if (U_SUCCESS(e)) {
-    u_strToUTF8(r, 3 * 2300, &ulen, out, olen, &e);
-  }
-  if (U_FAILURE(e)) {
-    size_t i = 0;
-    for (; s[i] && i < 3 * 2300; i++) {
-      r[i] = (char)tolower((unsigned char)s[i]);
-    }
-    ulen = (int32_t)i;
-  }
-  r[ulen] = '\0';
-  return r;
-}
-
-/* Adds `s` without its trailing '/'; false when it was there already,
- * in any case. */
-static bool name_set_add(name_set *ns, const char *name) {
-  char *s = fold(name);
-  if (ns->count * 2 >= ns->cap) {
-    size_t cap = ns->cap ? ns->cap * 2 : 1024;
-    char **slots = calloc(cap, sizeof *slots);
-    if (!slots) {
-      abort();
-    }
-    for (size_t i = 0; i < ns->cap; i++) {
-      if (ns->slots[i]) {
-        size_t j = fold_hash(ns->slots[i]) & (cap - 1);
-        while (slots[j]) {
-          j = (j + 1) & (cap - 1);
-        }
-        slots[j] = ns->slots[i];
-      }
-    }
-    free(ns->slots);
-    ns->slots = slots;
-    ns->cap = cap;
-  }
-  size_t j = fold_hash(s) & (ns->cap - 1);
-  while (ns->slots[j]) {
-    if (strcmp(ns->slots[j], s) == 0) {
-      free(s);
-      return false;
-    }
-    j = (j + 1) & (ns->cap - 1);
-  }
-  ns->slots[j] = s; /* owned by the set now */
-  ns->count++;
-  return true;
-}
-
-static void name_set_free(name_set *ns) {
-  for (size_t i = 0; i < ns->cap; i++) {
-    free(ns->slots[i]);
-  }
-  free(ns->slots);
-}
-
-/* Why `name` may not be written, or NULL. `dir` says it names a
- * directory (a trailing '/' is allowed then). */
-static const char *name_rule(const char *name, bool dir,
-                             const extract_limits *lim) {
-  size_t len = strlen(name);
-  if (len == 0) {
-    return "an empty name";
-  }
-  if (len > lim->max_path) {
-    return "the name is too long";
-  }
-  for (const char *p = name; *p; p++) {
-    unsigned char c = (unsigned char)*p;
-    if (c < 0x20 || c == 0x7f) {
-      return "a control character in the name";
-    }
-    if (c == '\\') {
-      return "a backslash in the name";
-    }
-  }
-  if (name[0] == '/') {
-    return "an absolute path";
-  }
-  if (isalpha((unsigned char)name[0]) && name[1] == ':') {
-    return "a drive letter";
-  }
-  size_t depth = 0;
-  for (const char *p = name; *p;) {
-    size_t c = strcspn(p, "/");
-    bool last = p[c] == '\0' || (p[c] == '/' && p[c + 1] == '\0');
-    if (c == 0 && !(last && dir && p != name)) {
-      return "an empty path component";
-    }
-    if (c == 2 && p[0] == '.' && p[1] == '.') {
-      return "a path component is \"..\"";
-    }
-    if (c == 1 && p[0] == '.') {
-      return "a path component is \".\"";
-    }
-    if (c > 255) {
-      return "a path component is too long";
-    }
-    if (++depth > lim->max_depth) {
-      return "the path is too deep";
-    }
-    p += c;
-    if (*p == '/') {
-      p++;
-    }
-  }
-  if (!dir && name[len - 1] == '/') {
-    return "a file name ending in '/'";
-  }
-  return NULL;
 }
 
 static const char *type_rule(struct archive_entry *e) {
@@ -462,7 +318,7 @@ int zip_extract(const void *zip, size_t len, int dirfd,
     utf8_end(&loc);
     return -1;
   }
-  name_set seen = {0};
+  entry_names seen = {0};
   totals t = {0};
   size_t entries = 0;
   int rc = -1;
@@ -488,7 +344,7 @@ int zip_extract(const void *zip, size_t len, int dirfd,
       why = "an encrypted entry";
     }
     if (!why) {
-      why = name_rule(name, dir, lim);
+      why = entry_name_rule(name, dir, lim);
     }
     if (why) {
       fail(err, n, name, why);
@@ -500,7 +356,7 @@ int zip_extract(const void *zip, size_t len, int dirfd,
     if (kl > 1 && key[kl - 1] == '/') {
       key[kl - 1] = '\0';
     }
-    if (!name_set_add(&seen, key)) {
+    if (!entry_names_add(&seen, key)) {
       fail(err, n, name,
            "a duplicate name (the same as an earlier entry, also when "
            "upper and lower case are taken as one)");
@@ -533,7 +389,7 @@ int zip_extract(const void *zip, size_t len, int dirfd,
   }
   rc = 0;
 out:
-  name_set_free(&seen);
+  entry_names_free(&seen);
   archive_read_free(a);
   utf8_end(&loc);
   return rc;

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "flow.h"
+#include "meta.h"
 
 void client_free(oauth_client *c) {
   free(c->id);
@@ -17,13 +18,6 @@ void client_free(oauth_client *c) {
   free(c->redirect_uri);
   free(c->kind);
   *c = (oauth_client){0};
-}
-
-void tokens_free(oauth_tokens *t) {
-  free(t->access);
-  free(t->refresh);
-  free(t->scope);
-  *t = (oauth_tokens){0};
 }
 
 static bool is_secret_method(const char *m) {
@@ -140,46 +134,9 @@ int token_request(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
     goto out;
   }
   j = oauth_resp_json(&r);
-  char *err = j ? oauth_json_str(j, "error") : NULL;
-  tok->access = j ? oauth_json_str(j, "access_token") : NULL;
-  if (r.status != 200 || !tok->access) {
-    if (err) {
-      /* Slack's names of a dead refresh token. */
-      const char *e = strcmp(err, "invalid_refresh_token") == 0 ||
-                              strcmp(err, "expired_refresh_token") == 0 ||
-                              strcmp(err, "token_expired") == 0
-                          ? "invalid_grant"
-                          : err;
-      snprintf(error, error_len, "%s", e);
-      /* error_description may echo what was sent: not shown. */
-      snprintf(f->message, sizeof f->message,
-               "the token endpoint answered HTTP %ld, error \"%.64s\"",
-               r.status, e);
-    } else {
-      snprintf(f->message, sizeof f->message,
-               "the token endpoint answered HTTP %ld without an access token",
-               r.status);
-    }
-    free(err);
+  if (token_response_read(r.status, j, tok, error, error_len, f->message,
+                          sizeof f->message) != 0) {
     goto out;
-  }
-  free(err);
-  const cJSON *tt = cJSON_GetObjectItemCaseSensitive(j, "token_type");
-  if (cJSON_IsString(tt) && strcasecmp(tt->valuestring, "bearer") != 0 &&
-      strcasecmp(tt->valuestring, "N_A") != 0) {
-    snprintf(f->message, sizeof f->message,
-             "the token endpoint gave a token of type \"%.32s\", not Bearer",
-             tt->valuestring);
-    goto out;
-  }
-  tok->refresh = oauth_json_str(j, "refresh_token");
-  tok->scope = oauth_json_str(j, "scope");
-  const cJSON *ei = cJSON_GetObjectItemCaseSensitive(j, "expires_in");
-  double secs = cJSON_IsNumber(ei)   ? ei->valuedouble
-                : cJSON_IsString(ei) ? strtod(ei->valuestring, NULL)
-                                     : 0;
-  if (secs > 0) {
-    tok->expires_at = oauth_now_ms() + (int64_t)(secs * 1000);
   }
   ret = 0;
 out:

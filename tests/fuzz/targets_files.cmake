@@ -12,3 +12,57 @@ mcph_fuzz_target(manifest SOURCES fuzz_manifest.c ${MCPB_DIR}/manifest.c
                         ${MCPB_FIX}/src/hello-bin/manifest.json
                         ${MCPB_FIX}/src/hello-node/manifest.json
                         ${MCPB_FIX}/src/hello-uv/manifest.json)
+
+# The archive entry checks (names, and whole archives extracted into a
+# scratch directory: fewer runs, each writes files).
+pkg_check_modules(FUZZ_LIBARCHIVE REQUIRED IMPORTED_TARGET libarchive)
+mcph_fuzz_target(extract
+                 SOURCES fuzz_extract.c scratch.c ${MCPB_DIR}/extract.c
+                         ${MCPB_DIR}/entry_names.c
+                 INCLUDES ${MCPB_DIR}
+                 LIBS PkgConfig::FUZZ_LIBARCHIVE PkgConfig::ICU
+                 RUNS 3000)
+
+# The config files: the loader and its scopes, ${VAR} expansion, the
+# settings writer's round trip, the TOML reader of imports. The units are
+# compiled in (instrumented); libmcphost gives the rest.
+set(CONFIG_DIR ${CMAKE_SOURCE_DIR}/host/config)
+set(IMPORT_FIX ${CMAKE_SOURCE_DIR}/tests/fixtures/import)
+mcph_fuzz_target(config
+                 SOURCES fuzz_config.c scratch.c ${CONFIG_DIR}/config.c
+                         ${CONFIG_DIR}/config_scopes.c
+                         ${CONFIG_DIR}/config_policy.c
+                         ${CONFIG_DIR}/config_expand.c
+                         ${CONFIG_DIR}/permissions.c
+                 LIBS mcphost
+                 CORPUS ${CMAKE_SOURCE_DIR}/examples/demo.mcp.json
+                 RUNS 5000)
+mcph_fuzz_target(expand SOURCES fuzz_expand.c ${CONFIG_DIR}/config_expand.c
+                 LIBS mcphost)
+mcph_fuzz_target(config_write
+                 SOURCES fuzz_config_write.c scratch.c ${CONFIG_DIR}/config.c
+                         ${CONFIG_DIR}/config_write.c
+                 LIBS mcphost
+                 RUNS 3000)
+mcph_fuzz_target(toml SOURCES fuzz_toml.c ${CONFIG_DIR}/toml.c
+                 LIBS mcphost
+                 CORPUS ${IMPORT_FIX}/codex-config.toml)
+
+# The WWW-Authenticate parser of the HTTP transports.
+mcph_fuzz_target(www_auth
+                 SOURCES fuzz_www_auth.c
+                         ${CMAKE_SOURCE_DIR}/transports/common/www_auth.c
+                 INCLUDES ${CMAKE_SOURCE_DIR}/transports/common
+                 LIBS mcphost_sdk)
+
+# The OAuth documents: the protected resource and authorization server
+# metadata, and the token response (plugins/oauth/meta.c).
+find_package(CURL REQUIRED)
+set(OAUTH_DIR ${CMAKE_SOURCE_DIR}/plugins/oauth)
+foreach(t oauth_meta oauth_token)
+  mcph_fuzz_target(${t}
+                   SOURCES fuzz_${t}.c ${OAUTH_DIR}/meta.c ${OAUTH_DIR}/util.c
+                           ${OAUTH_DIR}/net.c
+                   INCLUDES ${OAUTH_DIR}
+                   LIBS PkgConfig::CJSON CURL::libcurl mcphost_sdk)
+endforeach()

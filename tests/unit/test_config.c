@@ -1,8 +1,10 @@
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "config/config.h"
+#include "config/config_write.h"
 
 static void load(config *c, const char *text) {
   config_init(c);
@@ -32,6 +34,51 @@ TEST(test_invalid_json_names_file_and_line) {
   load(&c, "{\n\"mcpServers\": {\n  \"a\": {\"command\": \"x\",}\n}}");
   CHECK(c.nservers == 0 && c.nerrors == 1);
   CHECK_CONTAINS(c.errors[0], "test.json: invalid JSON near line 3");
+  config_free(&c);
+}
+
+TEST(test_text_after_the_document_is_refused) {
+  /* Taken as the first object alone, a rewrite would drop the rest. */
+  config c;
+  load(&c, "{\"mcpServers\": {\"a\": {\"command\": \"x\"}}},\n"
+           "  \"theme\": \"dark\"}");
+  CHECK(c.nservers == 0 && c.nerrors == 1);
+  CHECK_CONTAINS(c.errors[0], "test.json: invalid JSON near line 1, column 40 "
+                              "(text after the end of the document)");
+  config_free(&c);
+  load(&c, "{\"mcpServers\": {}} \r\n\t ");
+  CHECK(c.nerrors == 0);
+  config_free(&c);
+}
+
+TEST(test_written_json_keeps_every_number) {
+  /* 1e400 reads as infinity (cJSON writes null); cJSON writes the last
+   * one with 15 digits, another number. */
+  cJSON *doc =
+      cJSON_Parse("{\"k\": [1e400, -1e400, 2.5, 345678901234586079]}");
+  char *text = config_json_text(doc);
+  cJSON *again = cJSON_Parse(text);
+  const cJSON *k = cJSON_GetObjectItem(again, "k");
+  CHECK(cJSON_GetArraySize(k) == 4);
+  CHECK(cJSON_GetArrayItem(k, 0)->valuedouble > 1e308);
+  CHECK(cJSON_GetArrayItem(k, 1)->valuedouble < -1e308);
+  CHECK(cJSON_GetArrayItem(k, 2)->valuedouble == 2.5);
+  /* Not rounded to 15 digits. */
+  CHECK(cJSON_GetArrayItem(k, 3)->valuedouble ==
+        cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "k"), 3)->valuedouble);
+  cJSON_Delete(again);
+  free(text);
+  cJSON_Delete(doc);
+}
+
+TEST(test_a_name_given_twice_counts_once) {
+  config c;
+  config_init(&c);
+  const char *t = "{\"mcpServers\": {\"a\": {\"command\": \"x\"}, "
+                  "\"a\": {\"command\": \"y\"}}}";
+  CHECK(config_load_text(&c, t, strlen(t), "test.json") == 1);
+  CHECK(c.nservers == 1 && c.nwarnings == 1);
+  CHECK_CONTAINS(c.warnings[0], "server \"a\" ignored: already defined");
   config_free(&c);
 }
 
@@ -146,6 +193,9 @@ TEST(test_command_line_server_errors) {
 
 RUN(T(test_stdio_server_is_loaded_with_default_type),
     T(test_url_without_type_is_http), T(test_invalid_json_names_file_and_line),
+    T(test_text_after_the_document_is_refused),
+    T(test_a_name_given_twice_counts_once),
+    T(test_written_json_keeps_every_number),
     T(test_top_level_must_be_an_object),
     T(test_mcpservers_of_wrong_type_is_an_error),
     T(test_bad_entry_costs_only_that_entry),
