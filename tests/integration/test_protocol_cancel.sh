@@ -4,8 +4,13 @@
 # flight at the server, and a Ctrl-C then ends the call all the same (the
 # elicitation hook still running is stopped, no retry is sent, the call
 # exits as interrupted). Against the TS SDK v2 server
-# (tests/servers/ts_v2_server.mjs, tool "confirm").
+# (tests/servers/ts_v2_server.mjs, tool "confirm"). Over streamable HTTP
+# (tests/servers/era_error_server.py), a request sent again under a new
+# id -- after its response stream broke, or as an MRTR round -- is
+# cancelled by closing its current stream.
 . "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || skip_test "no python3 for the test server"
+unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 
 V2="$SRCDIR/tests/servers/ts_v2_server.mjs"
 LOG="$TMP/v2.log"
@@ -72,4 +77,85 @@ else
   bad "call: the hook is stopped" "hook pid ${hook:-none}"
   [ -n "$hook" ] && kill "$hook" 2>/dev/null
 fi
+
+# ---- over streamable HTTP: the current stream is the one closed ----
+SRV="$SRCDIR/tests/servers/era_error_server.py"
+ELOG="$TMP/era.log"
+# start_http MODE: era_error_server.py over HTTP, logging to ELOG; sets
+# PORT.
+start_http() {
+  local out="$TMP/http-$1.out"
+  : >"$out"
+  ERA_LOG="$ELOG" python3 -u "$SRV" http "$1" >"$out" 2>&1 &
+  on_exit "kill $! 2>/dev/null"
+  PORT=
+  for _ in $(seq 150); do
+    PORT=$(sed -n 's/^listening on //p' "$out")
+    [ -n "$PORT" ] && return 0
+    sleep 0.1
+  done
+  echo "could not start the HTTP server: $(cat "$out")"
+  exit 1
+}
+start_http cut
+CPORT=$PORT
+start_http ask
+APORT=$PORT
+H="$TMP/h.json"
+config_file "$H" "{
+  \"cut\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:$CPORT/mcp\"},
+  \"ask\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:$APORT/mcp\"}}"
+ACCEPT="$TMP/accept.sh"
+printf '#!/bin/sh\ncat >/dev/null\necho %s\n' \
+  "'{\"action\":\"accept\",\"content\":{\"go\":true}}'" >"$ACCEPT"
+chmod +x "$ACCEPT"
+
+ecalls() { jq -c 'select(.method == "tools/call")' "$ELOG"; }
+
+# interrupt_second SERVER: `call SERVER/slow`, Ctrl-C once the server got
+# the call the second time; sets RC, OUT and ERR, and SECOND (its id).
+interrupt_second() {
+  : >"$ELOG"
+  "$MCPHOST" --config "$H" --elicitation="hook:$ACCEPT" call "$1/slow" \
+    >"$TMP/out" 2>"$TMP/err" </dev/null &
+  local pid=$!
+  for _ in $(seq 300); do
+    [ "$(ecalls | wc -l)" -ge 2 ] && break
+    sleep 0.1
+  done
+  kill -INT "$pid"
+  wait_gone "$pid"
+  OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+  SECOND=$(ecalls | jq -s '.[1].id')
+  for _ in $(seq 50); do grep -q '"closed"' "$ELOG" && break; sleep 0.1; done
+}
+
+# closed_is_second NAME: the stream the server saw closed is the second
+# call's, and nothing was POSTed to cancel it.
+closed_is_second() {
+  if [ "$(jq -c 'select(.method == "closed") | .id' "$ELOG")" = "$SECOND" ] &&
+    [ "$(ecalls | jq -s '.[0].id != .[1].id')" = true ] &&
+    ! grep -q notifications/cancelled "$ELOG"; then
+    ok "$1"
+  else
+    bad "$1" "$(cat "$ELOG")"
+  fi
+}
+
+interrupt_second cut
+expect "HTTP: Ctrl-C interrupts a call sent again after its stream broke" 130 \
+  --err "tools/call: interrupted"
+closed_is_second "HTTP: the re-issued call's stream is the one closed"
+
+interrupt_second ask
+expect "HTTP: Ctrl-C interrupts an MRTR round in flight" 130 \
+  --err "tools/call: interrupted"
+if ecalls | jq -se '.[1].params.requestState == "st-1"
+    and .[1].params.inputResponses.confirm.content == {"go": true}' \
+    >/dev/null; then
+  ok "HTTP: the round in flight is the retry with the inputs"
+else
+  bad "HTTP: the round in flight is the retry with the inputs" "$(cat "$ELOG")"
+fi
+closed_is_second "HTTP: the MRTR retry's stream is the one closed"
 finish
