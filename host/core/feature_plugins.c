@@ -237,6 +237,17 @@ void features_connection_lost(session *s) {
   s->feature_requests = NULL;
 }
 
+/* The feature stops working on `req`; its answer is not sent. */
+static void withdraw(session *s, feature_request *req) {
+  req->cancelled = true;
+  if (req->pausing) /* the server no longer waits for it */
+    rpc_resume_deadlines(s->rpc);
+  req->pausing = false;
+  const mcph_feature *f = req->rec->f;
+  if (MCPH_HAS(f, mcph_feature, on_cancelled) && f->on_cancelled)
+    f->on_cancelled(req->rec->p->ctx, SRV(s), &req->base);
+}
+
 void features_cancelled(session *s, const cJSON *params) {
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(params, "requestId");
   if (!id)
@@ -244,14 +255,17 @@ void features_cancelled(session *s, const cJSON *params) {
   for (feature_request *req = s->feature_requests; req; req = req->next) {
     if (req->local_done || req->cancelled || !cJSON_Compare(req->id, id, 1))
       continue;
-    req->cancelled = true;
-    if (req->pausing) /* the server no longer waits for it */
-      rpc_resume_deadlines(s->rpc);
-    req->pausing = false;
-    const mcph_feature *f = req->rec->f;
-    if (MCPH_HAS(f, mcph_feature, on_cancelled) && f->on_cancelled)
-      f->on_cancelled(req->rec->p->ctx, SRV(s), &req->base);
+    withdraw(s, req);
     return;
+  }
+}
+
+void features_local_cancel(session *s, features_answer_fn done, void *ud) {
+  for (feature_request *req = s->feature_requests; req; req = req->next) {
+    if (req->local_done == done && req->local_ud == ud && !req->cancelled) {
+      withdraw(s, req);
+      return;
+    }
   }
 }
 

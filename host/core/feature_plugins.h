@@ -36,6 +36,11 @@ typedef void (*features_answer_fn)(void *ud, const cJSON *result, int code,
 bool features_local_request(struct session *s, const char *method,
                             const cJSON *params, features_answer_fn done,
                             void *ud);
+/* The host withdraws the request it asked with `done` and `ud`
+ * (features_local_request): its feature is told (on_cancelled) as if a
+ * server had cancelled it, and still answers it once, to `done`. */
+void features_local_cancel(struct session *s, features_answer_fn done,
+                           void *ud);
 /* Hands a notification to the feature that wants it. */
 void features_notify(struct session *s, const char *method,
                      const cJSON *params);

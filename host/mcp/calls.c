@@ -1057,7 +1057,7 @@ void mcp_op_cancel(mcp_op *op) {
     return;
   }
   if (op->request_id > 0 && op->s) {
-    rpc_cancel(op->s->rpc, op->request_id, "interrupted by the user");
+    session_cancel(op->s, op->request_id, "interrupted by the user");
     return; /* on_answer finishes it */
   }
   mcp_error e = {0};

@@ -405,6 +405,34 @@ static bool cap_flag(const session *s, const char *cap, const char *flag) {
   return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, flag));
 }
 
+/* The experimental capabilities both sides declared, as {"name": {}}, or
+ * NULL: their notifications (claude/channel's, say) can only come on a
+ * listen stream, so the filter asks for them under the capability's own
+ * path (notifications.experimental). A server that does not know the key
+ * ignores it (the TS SDK v2 drops unknown filter keys). */
+static cJSON *shared_experimental(session *s) {
+  const cJSON *theirs = cJSON_GetObjectItemCaseSensitive(
+      s->server_caps, "experimental");
+  if (!cJSON_IsObject(theirs) || !theirs->child) {
+    return NULL;
+  }
+  cJSON *caps = session_client_capabilities(s);
+  const cJSON *ours = cJSON_GetObjectItemCaseSensitive(caps, "experimental");
+  cJSON *both = NULL;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, ours) {
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(theirs, c->string);
+    if (cJSON_IsObject(t) || cJSON_IsTrue(t)) {
+      if (!both) {
+        both = cJSON_CreateObject();
+      }
+      cJSON_AddItemToObject(both, c->string, cJSON_CreateObject());
+    }
+  }
+  cJSON_Delete(caps);
+  return both;
+}
+
 void era_listen(session *s) {
   if (s->era != ERA_MODERN || s->state != SESS_READY) {
     return;
@@ -428,6 +456,10 @@ void era_listen(session *s) {
   if (s->listen_uris && cJSON_GetArraySize(s->listen_uris) > 0) {
     cJSON_AddItemToObject(n, "resourceSubscriptions",
                           cJSON_Duplicate(s->listen_uris, 1));
+  }
+  cJSON *exp = shared_experimental(s);
+  if (exp) {
+    cJSON_AddItemToObject(n, "experimental", exp);
   }
   if (!n->child) {
     cJSON_Delete(params);

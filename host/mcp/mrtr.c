@@ -1,6 +1,7 @@
 /* The inputs of an input_required result (mrtr.h). */
 #include "mcp/mrtr.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,19 +10,26 @@
 #include "core/util.h"
 #include "mcp/session.h"
 
-/* Outlives nothing: freed when the last answer came. */
-typedef struct gather {
+typedef struct one one;
+
+/* Freed when the last answer came, withdrawn or not. */
+typedef struct mrtr_gathering {
+  struct session *s;
   cJSON *responses;
   size_t pending;
   char *error; /* the first reason no answer could be given */
   mrtr_done_fn done;
   void *ud;
+  mrtr_gathering **handle; /* the owner's pointer to this, or NULL */
+  one *asked;              /* the inputs a plugin is working on */
+  bool withdrawn;          /* `done` is not called */
 } gather;
 
-typedef struct one {
+struct one {
   gather *g;
   char *key;
-} one;
+  one *next;
+};
 
 /* An input offered to the front end, until session_answer answers it. */
 typedef struct mrtr_offer {
@@ -36,7 +44,12 @@ static void settle(gather *g) {
   if (--g->pending > 0) {
     return;
   }
-  if (g->error) {
+  if (g->handle) {
+    *g->handle = NULL;
+  }
+  if (g->withdrawn) {
+    cJSON_Delete(g->responses);
+  } else if (g->error) {
     cJSON_Delete(g->responses);
     g->done(g->ud, NULL, g->error);
   } else {
@@ -44,6 +57,15 @@ static void settle(gather *g) {
   }
   free(g->error);
   free(g);
+}
+
+static void unlink_one(one *o) {
+  for (one **pp = &o->g->asked; *pp; pp = &(*pp)->next) {
+    if (*pp == o) {
+      *pp = o->next;
+      return;
+    }
+  }
 }
 
 static void failed(gather *g, const char *fmt, const char *a, const char *b) {
@@ -56,7 +78,10 @@ static void on_answer(void *ud, const cJSON *result, int code,
                       const char *message) {
   one *o = ud;
   gather *g = o->g;
-  if (result) {
+  unlink_one(o);
+  if (g->withdrawn) {
+    /* The answer to a dismissed input: nobody wants it. */
+  } else if (result) {
     cJSON *copy = cJSON_Duplicate(result, 1);
     cJSON_DeleteItemFromObjectCaseSensitive(copy, "resultType");
     cJSON_AddItemToObject(g->responses, o->key, copy);
@@ -126,18 +151,28 @@ void mrtr_session_gone(session *s) {
     mrtr_offer *f = s->mrtr_offers;
     s->mrtr_offers = f->next;
     cJSON_Delete(f->id);
-    free(f->o->key);
-    free(f->o);
+    /* Its gathering was withdrawn with its request (session_free fails
+     * those first); the answer that will never come ends it now. */
+    gather *g = f->o->g;
+    g->withdrawn = true;
+    if (g->handle) {
+      *g->handle = NULL;
+      g->handle = NULL;
+    }
+    on_answer(f->o, NULL, 0, "the session is closed");
     free(f);
   }
 }
 
 void mrtr_gather(session *s, const cJSON *requests, mrtr_done_fn done,
-                 void *ud) {
+                 void *ud, mrtr_gathering **handle) {
   gather *g = xcalloc(1, sizeof *g);
+  g->s = s;
   g->responses = cJSON_CreateObject();
   g->done = done;
   g->ud = ud;
+  g->handle = handle;
+  *handle = g;
   g->pending = 1; /* held until every request is out */
   const cJSON *list = cJSON_IsObject(requests) ? requests : NULL, *r;
   cJSON_ArrayForEach(r, list) {
@@ -167,17 +202,39 @@ void mrtr_gather(session *s, const cJSON *requests, mrtr_done_fn done,
     one *o = xcalloc(1, sizeof *o);
     o->g = g;
     o->key = xstrdup(r->string);
+    o->next = g->asked;
+    g->asked = o;
     g->pending++;
     cJSON *p = params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject();
     bool taken = features_local_request(s, method, p, on_answer, o);
     cJSON_Delete(p);
     if (!taken) {
       g->pending--;
+      unlink_one(o);
       free(o->key);
       free(o);
       failed(g, "it asked for %s (input \"%s\"), and no plugin answers that",
              method, r->string);
     }
+  }
+  settle(g);
+}
+
+void mrtr_withdraw(mrtr_gathering *g) {
+  g->withdrawn = true;
+  if (g->handle) {
+    *g->handle = NULL;
+    g->handle = NULL;
+  }
+  /* Each plugin still answers once (on_answer, maybe from inside
+   * features_local_cancel), and that answer frees its input and may end
+   * the gathering: held until the walk is over. */
+  g->pending++;
+  one *o = g->asked;
+  while (o) {
+    one *next = o->next;
+    features_local_cancel(g->s, on_answer, o);
+    o = next;
   }
   settle(g);
 }

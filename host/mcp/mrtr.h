@@ -24,17 +24,29 @@ struct session;
  * (why no answer could be given). */
 typedef void (*mrtr_done_fn)(void *ud, cJSON *responses, const char *error);
 
+/* The inputs of one round being gathered. */
+typedef struct mrtr_gathering mrtr_gathering;
+
 /* Answers every entry of `requests` (an inputRequests object, borrowed
- * for the call) and calls `done` once, maybe before this returns. */
+ * for the call) and calls `done` once, maybe before this returns, unless
+ * withdrawn first. `*handle` is the gathering until `done` is called or
+ * it is withdrawn, NULL after (it is set before `done` runs). */
 void mrtr_gather(struct session *s, const cJSON *requests, mrtr_done_fn done,
-                 void *ud);
+                 void *ud, mrtr_gathering **handle);
 /* session_answer's first step: true when `id` is an input offered to
  * the front end, now answered with `result` (borrowed) or the error
  * `code` and `message` (an unknown one of those ids is dropped). */
 bool mrtr_answer(struct session *s, const cJSON *id, const cJSON *result,
                  int code, const char *message);
 /* The session is being freed: inputs still offered are forgotten (their
- * answers would be dropped). */
+ * answers would be dropped) and their gatherings end without `done`. */
 void mrtr_session_gone(struct session *s);
+
+/* The round's request was cancelled between two rounds: every input
+ * still being worked on is dismissed (its plugin is told, as for a
+ * legacy server's notifications/cancelled: the prompt closes, the hook
+ * is stopped) and `done` is never called. The gathering frees itself
+ * when the last plugin has answered. */
+void mrtr_withdraw(mrtr_gathering *g);
 
 #endif

@@ -47,6 +47,8 @@ static void set_state(session *s, session_state st) {
 }
 
 static void transport_ended(session *s);
+static void between_fail_all(session *s, rpc_status status,
+                             const char *message);
 
 /* Records the first failure; later ones are consequences of it. */
 static void vfail(session *s, fail_kind kind, const char *fmt, va_list ap)
@@ -243,6 +245,7 @@ static void on_fallback_timer(void *ud) {
 static void transport_ended(session *s) {
   bool asked = s->state == SESS_CLOSING;
   rpc_fail_all(s->rpc, RPC_ERR_CLOSED, s->close_reason);
+  between_fail_all(s, RPC_ERR_CLOSED, s->close_reason);
   if (asked) {
     set_state(s, s->error ? SESS_FAILED : SESS_CLOSED);
   } else {
@@ -950,6 +953,7 @@ void session_restart(session *s) {
     s->reconnect_timer = NULL;
   }
   rpc_fail_all(s->rpc, RPC_ERR_CLOSED, "connection restarted");
+  between_fail_all(s, RPC_ERR_CLOSED, "connection restarted");
   host_auth_detach(s);
   if (s->t)
     s->tf->destroy(s->t);
@@ -983,6 +987,7 @@ void session_free(session *s) {
   era_reset(s);
   free(s->protocol_override);
   free(s->http_failure);
+  between_fail_all(s, RPC_ERR_CLOSED, "the session is closed");
   rpc_free(s->rpc);
   host_auth_detach(s);
   if (s->t)
@@ -1043,6 +1048,8 @@ typedef struct req_wrap {
   char *state;         /* the last requestState, byte for byte, or NULL */
   loop_timer *pace;    /* a round with requestState only waits a little */
   cJSON *responses;    /* the inputs for the next round (paced) */
+  mrtr_gathering *gathering; /* the inputs of this round, being gathered */
+  struct req_wrap *next;     /* in s->between_rounds */
   bool empty_result;   /* a subscribe made part of the listen stream */
   bool mrtr;           /* the method may answer input_required */
   bool corrected;      /* sent again once after -32022 or -32020 */
@@ -1065,6 +1072,62 @@ static void wrapped_progress(void *ud, const cJSON *params) {
 
 static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
                          bool *take);
+
+/* Between two rounds (gathering or paced), nothing is in flight for the
+ * request: the session keeps it in between_rounds for session_cancel. */
+static void between_enter(req_wrap *w) {
+  w->next = w->s->between_rounds;
+  w->s->between_rounds = w;
+}
+
+static void between_leave(req_wrap *w) {
+  for (req_wrap **pp = &w->s->between_rounds; *pp; pp = &(*pp)->next) {
+    if (*pp == w) {
+      *pp = w->next;
+      break;
+    }
+  }
+  w->next = NULL;
+}
+
+/* Ends a request between rounds with `err`: the pause or the gathering
+ * stops (its inputs dismissed), nothing more is sent. */
+static void between_end(req_wrap *w, const rpc_error *err) {
+  between_leave(w);
+  if (w->pace) {
+    loop_timer_cancel(w->s->h->loop, w->pace);
+    w->pace = NULL;
+  }
+  if (w->gathering) {
+    mrtr_withdraw(w->gathering);
+  }
+  bool take = false;
+  w->done(w->ud, NULL, err, &take);
+  wrap_free(w);
+}
+
+/* The connection is gone: so are the rounds still to be sent. */
+static void between_fail_all(session *s, rpc_status status,
+                             const char *message) {
+  while (s->between_rounds) {
+    rpc_error e = {.status = status, .message = message};
+    between_end(s->between_rounds, &e);
+  }
+}
+
+void session_cancel(session *s, int64_t id, const char *reason) {
+  for (req_wrap *w = s->between_rounds; w; w = w->next) {
+    if (w->opts.origin == id) {
+      char msg[256];
+      snprintf(msg, sizeof msg, "%s cancelled: %s", w->method,
+               reason ? reason : "by the user");
+      rpc_error e = {.status = RPC_ERR_CANCELLED, .message = msg};
+      between_end(w, &e);
+      return;
+    }
+  }
+  rpc_cancel(s->rpc, id, reason);
+}
 
 /* The request again, as a new request with a new id: the same method and
  * params with the inputs and the requestState of the last round. */
@@ -1094,6 +1157,7 @@ static void mrtr_resend(req_wrap *w, cJSON *responses) {
 static void on_pace(void *ud) {
   req_wrap *w = ud;
   w->pace = NULL;
+  between_leave(w);
   cJSON *r = w->responses;
   w->responses = NULL;
   mrtr_resend(w, r);
@@ -1111,6 +1175,7 @@ static void mrtr_fail(req_wrap *w, const char *why) {
 
 static void on_inputs(void *ud, cJSON *responses, const char *error) {
   req_wrap *w = ud;
+  between_leave(w);
   if (!responses) {
     mrtr_fail(w, error);
     return;
@@ -1152,10 +1217,13 @@ static bool modern_result(req_wrap *w, const cJSON *result) {
     w->pace = loop_timer_start(w->s->h->loop, 250, on_pace, w);
     if (!w->pace) {
       mrtr_resend(w, NULL);
+    } else {
+      between_enter(w);
     }
     return true;
   }
-  mrtr_gather(w->s, reqs, on_inputs, w);
+  between_enter(w);
+  mrtr_gather(w->s, reqs, on_inputs, w, &w->gathering);
   return true;
 }
 

@@ -133,6 +133,10 @@ struct session {
   /* Modern: the last tools/list's cache hint (ttlMs, the smallest of its
    * pages; 0 when a page had none), or -1 (legacy: none). */
   int64_t tools_ttl_ms;
+  /* Modern: the requests between two MRTR rounds (their inputs being
+   * gathered, or a paced round), which nothing in flight stands for:
+   * session_cancel ends them here. */
+  struct req_wrap *between_rounds;
 };
 
 session *session_new(host *h, const server_config *cfg);
@@ -179,6 +183,14 @@ bool session_has_capability(const session *s, const char *cap);
 int64_t session_request(session *s, const char *method, cJSON *params,
                         const rpc_request_opts *opts, rpc_done_fn done,
                         char *why, size_t why_len);
+
+/* Cancels the request session_request returned `id` for, whatever it is
+ * doing: in flight (rpc_cancel: the server is told, under its current
+ * id) or, in 2026-07-28, between two input_required rounds (nothing is
+ * at the server then: the inputs still being gathered are dismissed and
+ * no round is sent again). Its `done` gets RPC_ERR_CANCELLED. Unknown
+ * ids are ignored. */
+void session_cancel(session *s, int64_t id, const char *reason);
 
 /* Lists every item of `method` (e.g. "tools/list", key "tools"),
  * following nextCursor to the end. `done` gets a new array the callee owns

@@ -602,6 +602,19 @@ static const mcph_permission_decider decider = {
 
 static const char *const notifications[] = {M_MESSAGE, M_PERM_ANSWER, NULL};
 
+/* The client side of the capability, declared only when a server could be
+ * admitted (an allow list, or a listen running): a 2026-07-28 server
+ * learns from it, in each request's clientCapabilities, that channel
+ * messages are wanted, and the host asks for them on the
+ * subscriptions/listen stream (docs/channels.md). */
+static const char *f_capabilities(void *ctx) {
+  chan_plugin *pl = ctx;
+  if (policy_off(pl) || (!allow_list(pl) && !pl->run)) {
+    return NULL;
+  }
+  return "{\"experimental\":{\"claude/channel\":{}}}";
+}
+
 static void f_notification(void *ctx, mcph_server *srv, const char *method,
                            const char *params_json) {
   chan_plugin *pl = ctx;
@@ -670,6 +683,7 @@ static const char *f_describe(void *ctx, const mcph_server *srv) {
 
 static const mcph_feature feature = {
     .struct_size = sizeof(mcph_feature),
+    .capabilities = f_capabilities,
     .notifications = notifications,
     .on_notification = f_notification,
     .on_server = f_server,

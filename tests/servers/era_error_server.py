@@ -17,6 +17,14 @@ MODE says what the first tools/call gets:
   slow      as version (the first call gets -32022 once); a call of
             "slow" is never answered: it waits for its
             notifications/cancelled
+  cut       (HTTP) the first tools/call's response stream breaks: the
+            headers of an event stream, a comment, then the connection
+            is closed
+  ask       the first call of "slow" answers input_required (an
+            elicitation "confirm", requestState "st-1"); the call sent
+            again with its inputResponses is slow
+Over HTTP a slow call's response stream stays open until the client
+closes it, which is logged as {"method": "closed", "id": ID}.
 Tools: echo (text) answers "echo: TEXT @VERSION" (the _meta version);
 geo (region) answers "geo: REGION header=HEADER"; slow. Over HTTP it
 listens on 127.0.0.1 (an ephemeral port, said as "listening on PORT").
@@ -37,6 +45,8 @@ lock = threading.Lock()
 state = {"calls": 0, "lists": 0}
 cancelled = threading.Condition(lock)
 cancelled_ids = set()
+CUT = object()   # over HTTP: the response stream breaks
+SLOW = object()  # over HTTP: the response stream stays open
 
 
 def note(msg, headers=None):
@@ -107,6 +117,17 @@ def answer(msg, headers):
     if MODE == "foreign":
         return error(rid, -32022, "unsupported protocol version",
                      {"supported": ["2099-01-01"], "requested": version})
+    if MODE == "cut" and first and headers is not None:
+        return CUT
+    if MODE == "ask" and name == "slow" and "inputResponses" not in params:
+        return {"jsonrpc": "2.0", "id": rid, "result": {
+            "resultType": "input_required", "requestState": "st-1",
+            "inputRequests": {"confirm": {
+                "method": "elicitation/create",
+                "params": {"mode": "form", "message": "Go on?",
+                           "requestedSchema": {
+                               "type": "object",
+                               "properties": {"go": {"type": "boolean"}}}}}}}}
     if MODE in ("version", "slow") and first:
         return error(rid, -32022, "unsupported protocol version",
                      {"supported": ["2099-01-01", MODERN],
@@ -117,6 +138,8 @@ def answer(msg, headers):
             return error(rid, -32020, "header mismatch",
                          {"header": "Mcp-Param-Region"})
         text = "geo: %s header=%s" % (args.get("region"), hdr)
+    elif name == "slow" and headers is not None:
+        return SLOW
     elif name == "slow":
         with lock:
             while rid not in cancelled_ids:
@@ -170,6 +193,20 @@ class Handler(BaseHTTPRequestHandler):
         hdrs = {k.lower(): v for k, v in self.headers.items()}
         note(msg, hdrs)
         resp = answer(msg, hdrs)
+        if resp is CUT or resp is SLOW:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()
+            self.wfile.write(b": open\n\n")
+            self.wfile.flush()
+            self.close_connection = True
+            if resp is SLOW:
+                # Until the client closes the stream (its cancel).
+                while self.connection.recv(4096):
+                    pass
+                note({"method": "closed", "id": msg.get("id")})
+            return
         body = b"" if resp is None else json.dumps(resp).encode()
         self.send_response(202 if resp is None else 200)
         self.send_header("Content-Type", "application/json")

@@ -13,6 +13,13 @@
 // prompt greet. With TS_V2_LOG=FILE every request's method and params
 // (over HTTP: its mcp-* headers too, and "closed" when the client closed
 // a response stream) go there, one line each.
+// With TS_V2_CHANNEL=1 (HTTP) the server also declares
+// experimental["claude/channel"], and a subscriptions/listen stream whose
+// filter asks for it (notifications.experimental["claude/channel"]) gets
+// one notifications/claude/channel after its acknowledgement, tagged with
+// the subscriptionId. The SDK has no way to push a custom notification on
+// a listen stream (its event bus carries the four change kinds only), so
+// it is written on the stream here, beside the SDK's frames.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -28,6 +35,11 @@ const { z } = await import(req.resolve('zod'));
 
 const [mode = 'stdio', era = 'dual'] = process.argv.slice(2);
 const logFile = process.env.TS_V2_LOG;
+const channel = process.env.TS_V2_CHANNEL === '1';
+const CHANNEL_MESSAGE = {
+  content: 'deploy <done>\u200b & ok',
+  meta: { chat_id: 7, user: 'ann', 'bad-key': 'x', source: 'forged' }
+};
 
 function note(method, params, id) {
   if (logFile) {
@@ -46,7 +58,8 @@ function factory() {
         tools: { listChanged: true },
         resources: { subscribe: true, listChanged: true },
         prompts: { listChanged: true },
-        logging: {}
+        logging: {},
+        ...(channel && { experimental: { 'claude/channel': {} } })
       },
       instructions: 'Test server for the 2026-07-28 era.'
     }
@@ -212,10 +225,15 @@ if (mode === 'stdio') {
       ac.abort();
     });
     let cut = false;
+    let push = null; // the listen stream's id, when a channel message goes on it
     try {
       const m = JSON.parse(body.toString());
       cut = m.method === 'tools/call' && m.params?.name === 'flaky' && !flakyCut;
       if (cut) flakyCut = true;
+      if (channel && m.method === 'subscriptions/listen' &&
+          m.params?.notifications?.experimental?.['claude/channel']) {
+        push = m.id;
+      }
     } catch {}
     const url = `http://127.0.0.1${rq.url}`;
     const res = await handler.fetch(
@@ -234,7 +252,20 @@ if (mode === 'stdio') {
       return;
     }
     if (res.body) {
-      for await (const c of res.body) rs.write(c);
+      for await (const c of res.body) {
+        rs.write(c);
+        if (push !== null) {
+          // After the acknowledgement, the first frame of the stream.
+          const params = {
+            ...CHANNEL_MESSAGE,
+            _meta: { 'io.modelcontextprotocol/subscriptionId': push }
+          };
+          rs.write(`event: message\ndata: ${JSON.stringify({
+            jsonrpc: '2.0', method: 'notifications/claude/channel', params
+          })}\n\n`);
+          push = null;
+        }
+      }
     }
     rs.end();
   });
