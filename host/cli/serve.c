@@ -316,6 +316,26 @@ static void start_list(gw *g, rq *r, const char *kind) {
 
 /* ---- the permission asker: --allow, else the client ---- */
 
+/* The elicitation/create params that put permission question `q` to a
+ * client: a form with one boolean, "allow". */
+static cJSON *ask_params(const mcp_ask *q) {
+  cJSON *p = cJSON_CreateObject();
+  char *msg = xasprintf("Allow the tool %s of server \"%s\" (%s)? "
+                        "Arguments: %s",
+                        q->tool, q->server, q->reason, q->arguments_json);
+  cJSON_AddStringToObject(p, "message", msg);
+  free(msg);
+  cJSON *schema = cJSON_AddObjectToObject(p, "requestedSchema");
+  cJSON_AddStringToObject(schema, "type", "object");
+  cJSON *allow = cJSON_AddObjectToObject(
+      cJSON_AddObjectToObject(schema, "properties"), "allow");
+  cJSON_AddStringToObject(allow, "type", "boolean");
+  cJSON_AddStringToObject(allow, "title", "Allow this call");
+  cJSON_AddItemToArray(cJSON_AddArrayToObject(schema, "required"),
+                       cJSON_CreateString("allow"));
+  return p;
+}
+
 static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
                        void *token) {
   rq *r = ud;
@@ -323,6 +343,18 @@ static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
   if (cli_allowed_by_option(g->c, q->tool)) {
     answer(token, true, "given by --allow");
     return NULL;
+  }
+  if (r->modern) { /* an input_required round (serve_mrtr.c) */
+    cJSON *p = ask_params(q);
+    void *handle = gw_mrtr_ask_permission(r, p, answer, token);
+    cJSON_Delete(p);
+    if (!handle) {
+      answer(token, false,
+             "the gateway's client cannot be asked (its request declared "
+             "no elicitation form); allow the tool with a permission rule "
+             "or --allow");
+    }
+    return handle;
   }
   if (!g->elicitation) {
     answer(token, false,
@@ -341,20 +373,7 @@ static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
   cJSON *m = gw_msg_new();
   cJSON_AddNumberToObject(m, "id", a->id);
   cJSON_AddStringToObject(m, "method", "elicitation/create");
-  cJSON *p = cJSON_AddObjectToObject(m, "params");
-  char *msg = xasprintf("Allow the tool %s of server \"%s\" (%s)? "
-                        "Arguments: %s",
-                        q->tool, q->server, q->reason, q->arguments_json);
-  cJSON_AddStringToObject(p, "message", msg);
-  free(msg);
-  cJSON *schema = cJSON_AddObjectToObject(p, "requestedSchema");
-  cJSON_AddStringToObject(schema, "type", "object");
-  cJSON *allow = cJSON_AddObjectToObject(
-      cJSON_AddObjectToObject(schema, "properties"), "allow");
-  cJSON_AddStringToObject(allow, "type", "boolean");
-  cJSON_AddStringToObject(allow, "title", "Allow this call");
-  cJSON_AddItemToArray(cJSON_AddArrayToObject(schema, "required"),
-                       cJSON_CreateString("allow"));
+  cJSON_AddItemToObject(m, "params", ask_params(q));
   gw_send(g, m, r->id);
   return a;
 }
@@ -373,6 +392,9 @@ static void ask_unlink(gw *g, gw_ask *a) {
 
 static void ask_cancel(void *ud, void *handle) {
   rq *r = ud;
+  if (r->modern && gw_mrtr_ask_gone(r->g->hub, handle)) {
+    return;
+  }
   ask_unlink(r->g, handle);
 }
 
@@ -839,8 +861,7 @@ static void listen_subscribe(gw *g, const cJSON *id, cJSON *filter) {
  * has answered. False when `r` is answered and freed. The era has no
  * requests to a client: what a backend asks during a call is put to it
  * as input_required rounds when the call's clientCapabilities allow
- * (serve_mrtr.c); a permission's "ask" is refused, as for a client
- * without elicitation. */
+ * (serve_mrtr.c), and so is a permission rule's "ask". */
 static bool modern_request(gw *g, rq *r, const char *method,
                            const cJSON *params) {
   const char *why = NULL;

@@ -151,6 +151,16 @@ void gw_mrtr_request(rq *r, const char *method, const cJSON *params);
  * for a client without it. */
 bool gw_mrtr_ask(rq *r, size_t idx, const char *method, const cJSON *params,
                  const cJSON *id);
+/* A permission rule's "ask" for modern request `r`: its form
+ * (elicitation/create `params`, borrowed) put to the client the same way,
+ * `answer(token, …)` called with the client's choice, or as refused when
+ * the park ends unanswered. The handle for gw_mrtr_ask_gone, or NULL
+ * when `r` cannot be asked. */
+void *gw_mrtr_ask_permission(rq *r, const cJSON *params,
+                             mcp_ask_answer_fn answer, void *token);
+/* The pipeline withdrew the ask `handle`: true when it was one of
+ * gw_mrtr_ask_permission's, now dropped unanswered. */
+bool gw_mrtr_ask_gone(gw_hub *hub, void *handle);
 /* A modern request `r` of `g` (`method`, `params`) with requestState or
  * inputResponses: the retry of a parked operation, which resumes under
  * `r`'s id (`r` freed), or refused with -32602. False when it carries

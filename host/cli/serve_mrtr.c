@@ -46,6 +46,10 @@ typedef struct gw_input {
   cJSON *request; /* {method, params}, as inputRequests has it (owned) */
   bool elicit;    /* elicitation/create: refused as "cancel" */
   bool asked;     /* in the round the client holds */
+  /* A permission rule's "ask" of the gateway's own (no backend request):
+   * the client's form answer allows the call or not. */
+  mcp_ask_answer_fn permission;
+  void *permission_token;
   struct gw_input *next;
 } gw_input;
 
@@ -110,6 +114,19 @@ void gw_mrtr_request(rq *r, const char *method, const cJSON *params) {
  * as declined: an elicitation "cancel", the others the error `why`. */
 static void input_answer(gw_hub *hub, gw_input *in, const cJSON *response,
                          const char *why) {
+  if (in->permission) {
+    const char *action = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(response, "action"));
+    bool yes = action && strcmp(action, "accept") == 0 &&
+               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+                   cJSON_GetObjectItemCaseSensitive(response, "content"),
+                   "allow"));
+    in->permission(in->permission_token, yes,
+                   yes        ? "allowed by the gateway's client"
+                   : response ? "refused by the gateway's client"
+                              : why);
+    return;
+  }
   cJSON *res = response ? cJSON_Duplicate(response, 1) : NULL;
   if (!res && in->elicit) {
     res = cJSON_CreateObject();
@@ -134,8 +151,8 @@ static size_t input_count(const gw_park *p) {
   return n;
 }
 
-static void input_add(gw_park *p, size_t idx, const char *method,
-                      const cJSON *params, const cJSON *id) {
+static gw_input *input_add(gw_park *p, size_t idx, const char *method,
+                           const cJSON *params, const cJSON *id) {
   gw_input *in = xcalloc(1, sizeof *in);
   bool elicit = strcmp(method, "elicitation/create") == 0;
   in->key = xasprintf("%s-%lu",
@@ -159,6 +176,7 @@ static void input_add(gw_park *p, size_t idx, const char *method,
     tail = &(*tail)->next;
   }
   *tail = in;
+  return in;
 }
 
 /* ---- parks ---- */
@@ -258,8 +276,10 @@ static bool park_round(gw_park *p, gw *to) {
   return true;
 }
 
-bool gw_mrtr_ask(rq *r, size_t idx, const char *method, const cJSON *params,
-                 const cJSON *id) {
+/* Parks `r` (or adds to its park) with one more input; NULL when it
+ * cannot be asked. */
+static gw_input *park_input(rq *r, size_t idx, const char *method,
+                            const cJSON *params, const cJSON *id) {
   const char *mode =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "mode"));
   bool can = strcmp(method, "elicitation/create") == 0
@@ -267,32 +287,31 @@ bool gw_mrtr_ask(rq *r, size_t idx, const char *method, const cJSON *params,
              : strcmp(method, "roots/list") == 0 ? r->ask_roots
                                                  : r->ask_sampling;
   if (!can || !r->mrtr_method) {
-    return false;
+    return NULL;
   }
   gw_park *p = r->park;
   if (p) { /* asked while parked: in the next round */
     if (input_count(p) >= INPUTS_MAX) {
-      return false;
+      return NULL;
     }
-    input_add(p, idx, method, params, id);
-    return true;
+    return input_add(p, idx, method, params, id);
   }
   gw *g = r->g;
   gw_hub *hub = g->hub;
   if (g->ending || hub->nparks >= PARKS_MAX || g->parked >= PARKS_PER_CLIENT) {
-    return false;
+    return NULL;
   }
   p = xcalloc(1, sizeof *p);
   p->hub = hub;
   p->r = r;
-  input_add(p, idx, method, params, id);
+  gw_input *in = input_add(p, idx, method, params, id);
   owner_set(p, g, r->id);
   if (!park_round(p, g)) {
     g->parked--;
     input_free(p->inputs);
     cJSON_Delete(p->last_id);
     free(p);
-    return false;
+    return NULL;
   }
   p->hold = gw_client_new(hub, hold_send, p);
   p->next = hub->parks;
@@ -300,7 +319,38 @@ bool gw_mrtr_ask(rq *r, size_t idx, const char *method, const cJSON *params,
   hub->nparks++;
   r->park = p;
   gw_rq_move(r, p->hold); /* last: it may tell `g` it has drained */
-  return true;
+  return in;
+}
+
+bool gw_mrtr_ask(rq *r, size_t idx, const char *method, const cJSON *params,
+                 const cJSON *id) {
+  return park_input(r, idx, method, params, id) != NULL;
+}
+
+void *gw_mrtr_ask_permission(rq *r, const cJSON *params,
+                             mcp_ask_answer_fn answer, void *token) {
+  /* The input is made before it is marked as a permission's: a round
+   * answered at once cannot reach it unmarked (park_round only sends). */
+  gw_input *in = park_input(r, 0, "elicitation/create", params, NULL);
+  if (in) {
+    in->permission = answer;
+    in->permission_token = token;
+  }
+  return in;
+}
+
+bool gw_mrtr_ask_gone(gw_hub *hub, void *handle) {
+  for (gw_park *p = hub->parks; p; p = p->next) {
+    for (gw_input **pp = &p->inputs; *pp; pp = &(*pp)->next) {
+      if (*pp == handle) {
+        gw_input *in = *pp;
+        *pp = in->next;
+        input_free(in);
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 void gw_mrtr_rq_gone(rq *r) {

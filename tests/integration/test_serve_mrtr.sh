@@ -100,6 +100,30 @@ expect "serve --stdio (legacy): a modern backend's input_required is asked of a 
   --jq '.asked == ["Really ship?"] and .result == "confirmed: ship"' \
   --no-err "Sanitizer" --no-err "runtime error"
 
+# A permission rule's "ask" of the gateway's own, for a modern client.
+mkdir -p "$XDG_CONFIG_HOME/mcphost"
+chmod 700 "$XDG_CONFIG_HOME" "$XDG_CONFIG_HOME/mcphost"
+printf '%s\n' '{"permissions": {"ask": ["mcp__demo__echo"]}}' \
+  >"$XDG_CONFIG_HOME/mcphost/settings.json"
+chmod 600 "$XDG_CONFIG_HOME/mcphost/settings.json"
+CD="$TMP/demo.json"
+config_file "$CD" "{\"demo\": {\"command\": \"$DEMO\"}}"
+"$PY" "$INTEROP/gateway_mrtr_raw.py" permission "$MCPHOST" --mcp-config "$CD" \
+  serve --stdio >"$TMP/out" 2>"$TMP/err" </dev/null
+RC=$?
+OUT=$(cat "$TMP/out")
+ERR=$(cat "$TMP/err")
+expect "serve --stdio (2026): a permission rule's ask is an input_required form for a modern client" 0 \
+  --jq '.first.result.resultType == "input_required" and (.first.result.inputRequests | to_entries[0].value | .method == "elicitation/create" and (.params.message | startswith("Allow the tool mcp__demo__echo")) and .params.requestedSchema.properties.allow.type == "boolean")'
+expect "serve --stdio (2026): the client's allow runs the call, its refusal is a denied error" 0 \
+  --jq '.allowed.result.content[0].text == "Echo: hi" and .refused.error.data.kind == "denied" and (.refused.error.message | contains("refused by the gateway"))'
+expect "serve --stdio (2026): a request without the elicitation form capability is refused, saying so" 0 \
+  --jq '.no_form.error.data.kind == "denied" and (.no_form.error.message | contains("its request declared no elicitation form"))'
+expect "serve --stdio (2026): a cancel ends the permission round (its retry is -32602), the next call runs" 0 \
+  --jq '.third.result.resultType == "input_required" and .after_cancel.error.code == -32602 and .still_works.result.content[0].text != null' \
+  --no-err "Sanitizer" --no-err "runtime error"
+rm -f "$XDG_CONFIG_HOME/mcphost/settings.json"
+
 # --http: each POST its own client; the retry comes on a new connection.
 start_gateway "$C"
 client "$GW_URL"

@@ -207,11 +207,35 @@ def legacy(gw):
             return {"asked": asked, "result": text(msg)}
 
 
+def permission(gw):
+    """A permission rule's "ask" (mcp__demo__echo) put to a modern client
+    as an input_required round of its own: allowed, refused, not
+    askable, cancelled."""
+    out = {}
+    tool, args = "mcp__demo__echo", {"message": "hi"}
+    first = gw.call(tool, args, FORM)
+    out["first"] = first
+    out["allowed"] = retry(gw, tool, args, first,
+                           {"action": "accept", "content": {"allow": True}})
+    second = gw.call(tool, args, FORM)
+    out["refused"] = retry(gw, tool, args, second,
+                           {"action": "accept", "content": {"allow": False}})
+    out["no_form"] = gw.call(tool, args, {})
+    third = gw.call(tool, args, FORM)
+    out["third"] = third
+    gw.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+             "params": {"requestId": gw.next_id, "reason": "changed my mind"}})
+    out["after_cancel"] = retry(gw, tool, args, third,
+                                {"action": "accept", "content": {"allow": True}})
+    out["still_works"] = gw.call("mcp__demo__add", {"a": 2, "b": 3}, FORM)
+    return out
+
+
 def main():
     scenario, argv = sys.argv[1], sys.argv[2:]
     gw = Gateway(argv)
     out = {"rounds": rounds, "expire": expire, "bounds": bounds,
-           "legacy": legacy}[scenario](gw)
+           "legacy": legacy, "permission": permission}[scenario](gw)
     gw.close()
     print(json.dumps(out))
 
