@@ -236,5 +236,31 @@ void mrtr_withdraw(mrtr_gathering *g) {
     features_local_cancel(g->s, on_answer, o);
     o = next;
   }
+  /* The inputs offered to the front end: it is told, as by a legacy
+   * server's notifications/cancelled for its own request, and its answer
+   * is no longer awaited. One at a time from the head: the front end may
+   * answer others while it is told. */
+  session *s = g->s;
+  for (bool again = true; again;) {
+    again = false;
+    for (mrtr_offer **pp = &s->mrtr_offers; *pp; pp = &(*pp)->next) {
+      mrtr_offer *f = *pp;
+      if (f->o->g != g) {
+        continue;
+      }
+      *pp = f->next;
+      cJSON *params = cJSON_CreateObject();
+      cJSON_AddItemToObject(params, "requestId", f->id);
+      cJSON_AddStringToObject(params, "reason", "the request was cancelled");
+      on_answer(f->o, NULL, 0, NULL);
+      free(f);
+      if (s->on_notify) {
+        s->on_notify(s->on_notify_ud, s, "notifications/cancelled", params);
+      }
+      cJSON_Delete(params);
+      again = true;
+      break;
+    }
+  }
   settle(g);
 }

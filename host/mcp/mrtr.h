@@ -45,7 +45,8 @@ void mrtr_session_gone(struct session *s);
 /* The round's request was cancelled between two rounds: every input
  * still being worked on is dismissed (its plugin is told, as for a
  * legacy server's notifications/cancelled: the prompt closes, the hook
- * is stopped) and `done` is never called. The gathering frees itself
+ * is stopped; a front end offered one gets notifications/cancelled with
+ * its id) and `done` is never called. The gathering frees itself
  * when the last plugin has answered. */
 void mrtr_withdraw(mrtr_gathering *g);
 
