@@ -67,7 +67,7 @@ typedef struct elicitation {
   char *message;
   char *url;            /* URL mode */
   char *url_host;       /* URL mode: the host, for people (url.c) */
-  char *elicitation_id; /* URL mode */
+  char *elicitation_id; /* URL mode; NULL in 2026-07-28 */
   cJSON *schema;        /* form mode: requestedSchema as sent */
   form form;            /* form mode: parsed */
 

@@ -41,7 +41,9 @@ static cJSON *request_object(const elicitation *e) {
   cJSON_AddStringToObject(r, "message", e->message);
   if (e->url_mode) {
     cJSON_AddStringToObject(r, "url", e->url);
-    cJSON_AddStringToObject(r, "elicitationId", e->elicitation_id);
+    if (e->elicitation_id) {
+      cJSON_AddStringToObject(r, "elicitationId", e->elicitation_id);
+    }
   } else {
     cJSON *schema =
         e->schema ? cJSON_Duplicate(e->schema, true) : cJSON_CreateObject();
@@ -121,8 +123,11 @@ void flow_finish(elicitation *e, cJSON *answer) {
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(answer, "action"));
   elicit_log(pl, MCPH_LOG_INFO, e->server_name, "elicitation answered: %s",
              action ? action : "?");
-  if (e->url_mode && e->server && action && strcmp(action, "accept") == 0)
+  /* Without an id (2026-07-28) no completion will come to wait for. */
+  if (e->url_mode && e->elicitation_id && e->server && action &&
+      strcmp(action, "accept") == 0) {
     remember_url(e);
+  }
   char *text = print(answer);
   mcph_error err;
   mcph_error_init(&err);

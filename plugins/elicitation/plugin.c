@@ -99,6 +99,17 @@ static const char *f_capabilities(void *ctx) {
   return pl->caps;
 }
 
+/* Whether the server speaks a revision without elicitationId (2026-07-28
+ * and later: the version strings are dates, so they compare as text). */
+static bool url_id_optional(const elicitation *e) {
+  const mcph_host_features *svc = e->pl->svc;
+  if (!MCPH_HAS(svc, mcph_host_features, protocol_version) || !e->server) {
+    return false;
+  }
+  const char *v = svc->protocol_version(e->pl->host, e->server);
+  return v && strlen(v) == 10 && strcmp(v, "2026-07-28") >= 0;
+}
+
 /* Checks the request and fills `e`; -1 with the -32602 message. */
 static int read_request(elicitation *e, const cJSON *params, char *why,
                         size_t n) {
@@ -143,14 +154,22 @@ static int read_request(elicitation *e, const cJSON *params, char *why,
   e->url_mode = true;
   const char *url =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "url"));
-  const char *id = cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(params, "elicitationId"));
-  if (!url || !id) {
-    snprintf(why, n, "url mode needs \"url\" and \"elicitationId\" strings");
+  const cJSON *id_item =
+      cJSON_GetObjectItemCaseSensitive(params, "elicitationId");
+  const char *id = cJSON_GetStringValue(id_item);
+  if (!url) {
+    snprintf(why, n, "url mode needs a \"url\" string");
+    return -1;
+  }
+  /* 2026-07-28 has no elicitationId (the URL comes in an input_required
+   * round, whose retry tells the outcome); the earlier revisions need it
+   * for notifications/elicitation/complete. */
+  if (id_item ? !id : !url_id_optional(e)) {
+    snprintf(why, n, "url mode needs an \"elicitationId\" string");
     return -1;
   }
   e->url = xstrdup(url);
-  e->elicitation_id = xstrdup(id);
+  e->elicitation_id = id ? xstrdup(id) : NULL;
   return 0;
 }
 

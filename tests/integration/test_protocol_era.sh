@@ -34,7 +34,7 @@ expect "a modern-only TS v2 server is connected in the 2026-07-28 era" 0 \
   --jq '.[0].protocolVersion == "2026-07-28"' \
   --jq '.[0].serverInfo.name == "ts-v2-test" and .[0].serverInfo.version == "2.4.0-test"' \
   --jq '.[0].instructions == "Test server for the 2026-07-28 era."' \
-  --jq '.[0].tools == 7 and .[0].resources == 1 and .[0].prompts == 1'
+  --jq '.[0].tools == 8 and .[0].resources == 1 and .[0].prompts == 1'
 if [ "$(first)" = server/discover ] && ! grep -q '"initialize"' "$LOG"; then
   ok "the probe is the first message, and no initialize is sent"
 else

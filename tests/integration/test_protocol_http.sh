@@ -27,7 +27,7 @@ posts() { jq -c "select(.method == \"POST $1\") | .params" "$LOG"; }
 run --config "$C" --json servers m
 expect "a modern-only TS v2 server over HTTP is modern" 0 \
   --jq '.[0].state == "connected" and .[0].era == "modern"' \
-  --jq '.[0].protocolVersion == "2026-07-28" and .[0].tools == 6'
+  --jq '.[0].protocolVersion == "2026-07-28" and .[0].tools == 7'
 if [ "$(head -1 "$LOG" | jq -r .method)" = "POST server/discover" ] &&
   ! grep -q '"GET \|"DELETE \|initialize' "$LOG" &&
   jq -e 'select(.method | startswith("POST ")) | .params.headers

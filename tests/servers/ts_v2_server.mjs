@@ -5,7 +5,8 @@
 // HTTP on 127.0.0.1 at /mcp (an ephemeral port, said as "listening on
 // PORT").
 // Tools: echo, confirm (elicitation through input_required, with a
-// requestState), geo (x-mcp-header Region on a string, Count on an
+// requestState), login (a URL-mode elicitation through input_required:
+// the URL's outcome is the result), geo (x-mcp-header Region on a string, Count on an
 // integer, Flag on a boolean), bad_header (x-mcp-header on a number: a
 // client must leave it out), slow (30 s), flaky (over
 // HTTP its first call's stream is cut after the first event), bump
@@ -30,7 +31,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 const mods = join(here, '..', 'interop', 'node_modules');
 const req = createRequire(join(mods, 'x.js'));
 const sdk = await import(req.resolve('@modelcontextprotocol/server'));
-const { McpServer, inputRequired, acceptedContent, createMcpHandler, fromJsonSchema } = sdk;
+const {
+  McpServer,
+  inputRequired,
+  inputResponse,
+  acceptedContent,
+  createMcpHandler,
+  fromJsonSchema
+} = sdk;
 const { z } = await import(req.resolve('zod'));
 
 const [mode = 'stdio', era = 'dual'] = process.argv.slice(2);
@@ -96,6 +104,28 @@ function factory() {
         });
       }
       return { content: [{ type: 'text', text: `confirmed: ${action}` }] };
+    }
+  );
+  server.registerTool(
+    'login',
+    {
+      description: 'Asks for a visit to a URL',
+      inputSchema: z.object({ url: z.string() })
+    },
+    async ({ url }, ctx) => {
+      const got = inputResponse(ctx.mcpReq.inputResponses, 'visit');
+      if (got.kind !== 'elicit') {
+        return inputRequired({
+          inputRequests: {
+            visit: inputRequired.elicitUrl({
+              message: 'Sign in to go on',
+              url
+            })
+          },
+          requestState: Buffer.from(`{"url":"${url}"}`).toString('base64url')
+        });
+      }
+      return { content: [{ type: 'text', text: `login: ${got.action}` }] };
     }
   );
   server.registerTool(
