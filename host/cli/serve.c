@@ -608,7 +608,16 @@ static bool on_backend_request(void *ud, size_t idx, const char *method,
   cJSON_AddNumberToObject(m, "id", a->id);
   cJSON_AddStringToObject(m, "method", method);
   if (params) {
-    cJSON_AddItemToObject(m, "params", cJSON_Duplicate(params, 1));
+    cJSON *copy = cJSON_Duplicate(params, 1);
+    /* A 2026-07-28 backend's URL elicitation has no elicitationId, which
+     * an initialize-era client needs: one of the gateway's own. */
+    if (url && !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
+                   copy, "elicitationId"))) {
+      char eid[48];
+      snprintf(eid, sizeof eid, "mcphost-gateway-%lld", (long long)a->id);
+      cJSON_AddStringToObject(copy, "elicitationId", eid);
+    }
+    cJSON_AddItemToObject(m, "params", copy);
   }
   gw_send(g, m, r->id);
   return true;
@@ -1075,10 +1084,13 @@ gw_hub *gw_hub_new(cli *c, gw_backends *b) {
   *b = (gw_backends){0};
   hub->ready = xcalloc(hub->b.n, sizeof *hub->ready);
   hub->listing = xcalloc(hub->b.n, sizeof *hub->listing);
-  /* The backends may ask the gateway's clients (on_backend_request). */
+  /* The backends may ask the gateway's clients (on_backend_request):
+   * form and URL elicitation (a client that declared less is answered
+   * for by the gateway), sampling, roots. */
   hub->caps = cJSON_CreateObject();
-  cJSON_AddObjectToObject(cJSON_AddObjectToObject(hub->caps, "elicitation"),
-                          "form");
+  cJSON *el = cJSON_AddObjectToObject(hub->caps, "elicitation");
+  cJSON_AddObjectToObject(el, "form");
+  cJSON_AddObjectToObject(el, "url");
   cJSON_AddObjectToObject(hub->caps, "sampling");
   if (!mcp_client_get_options(c->mc)->no_roots) {
     cJSON_AddObjectToObject(hub->caps, "roots"); /* --no-roots: none */

@@ -100,6 +100,11 @@ expect "serve --stdio (legacy): a modern backend's input_required is asked of a 
   --jq '.asked == ["Really ship?"] and .result == "confirmed: ship"' \
   --no-err "Sanitizer" --no-err "runtime error"
 
+raw legacy_url
+expect "serve --stdio (legacy): a modern backend's URL elicitation reaches a legacy client with an elicitationId of the gateway's" 0 \
+  --jq '(.asked | length) == 1 and .asked[0].mode == "url" and (.asked[0].elicitationId | type) == "string" and .asked[0].url == "https://example.com/sign-in" and .result == "login: accept"' \
+  --no-err "Sanitizer" --no-err "runtime error"
+
 # A permission rule's "ask" of the gateway's own, for a modern client.
 mkdir -p "$XDG_CONFIG_HOME/mcphost"
 chmod 700 "$XDG_CONFIG_HOME" "$XDG_CONFIG_HOME/mcphost"

@@ -207,6 +207,37 @@ def legacy(gw):
             return {"asked": asked, "result": text(msg)}
 
 
+def legacy_url(gw):
+    """A legacy client that declared URL elicitation: a modern backend's
+    URL-mode input (which has no elicitationId) comes to it with an id of
+    the gateway's, as its revision requires."""
+    gw.next_id += 1
+    gw.send({"jsonrpc": "2.0", "id": gw.next_id, "method": "initialize",
+             "params": {"protocolVersion": "2025-11-25",
+                        "capabilities": {"elicitation": {"form": {},
+                                                         "url": {}}},
+                        "clientInfo": {"name": "legacy", "version": "1"}}})
+    gw.answer(gw.next_id)
+    gw.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    gw.next_id += 1
+    rid = gw.next_id
+    gw.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
+             "params": {"name": "mcp__v2__login",
+                        "arguments": {"url": "https://example.com/sign-in"}}})
+    asked = []
+    while True:
+        line = gw.p.stdout.readline()
+        if not line:
+            return {"eof": True, "asked": asked}
+        msg = json.loads(line)
+        if msg.get("method") == "elicitation/create":
+            asked.append(msg["params"])
+            gw.send({"jsonrpc": "2.0", "id": msg["id"],
+                     "result": {"action": "accept"}})
+        elif msg.get("id") == rid and "method" not in msg:
+            return {"asked": asked, "result": text(msg)}
+
+
 def permission(gw):
     """A permission rule's "ask" (mcp__demo__echo) put to a modern client
     as an input_required round of its own: allowed, refused, not
@@ -235,7 +266,8 @@ def main():
     scenario, argv = sys.argv[1], sys.argv[2:]
     gw = Gateway(argv)
     out = {"rounds": rounds, "expire": expire, "bounds": bounds,
-           "legacy": legacy, "permission": permission}[scenario](gw)
+           "legacy": legacy, "legacy_url": legacy_url,
+           "permission": permission}[scenario](gw)
     gw.close()
     print(json.dumps(out))
 
