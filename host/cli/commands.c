@@ -767,12 +767,12 @@ int cmd_plugins(cli *c, int argc, char **argv) {
   cJSON *arr = c->json ? cJSON_CreateArray() : NULL;
   if (!arr) {
     char *dirs = registry_dirs_text(r);
-    printf("search path: %s\n", dirs);
+    printf("search path: %s\n", cli_esc(c, dirs));
     free(dirs);
     for (size_t i = 0; i < r->ndirs; i++) {
       char why[300];
       if (!cli_plugin_dir_usable(r->dirs[i], why, sizeof why))
-        printf("missing  %s: %s\n", r->dirs[i], why);
+        printf("missing  %s: %s\n", cli_esc(c, r->dirs[i]), why);
     }
   }
   for (size_t i = 0; i < r->nplugins; i++) {
@@ -782,21 +782,26 @@ int cmd_plugins(cli *c, int argc, char **argv) {
     if (arr) {
       cJSON_AddItemToArray(arr, cli_plugin_json(r, p));
     } else if (p->loaded) {
-      printf("loaded   %s %s (ABI %u.%u)  %s\n", p->id,
-             p->version ? p->version : "?", p->abi_major, p->abi_minor,
-             p->path);
+      /* A plugin's id, version, description and messages are its own
+       * text, and a file name can hold anything: escaped like a
+       * server's. */
+      printf("loaded   %s %s (ABI %u.%u)  %s\n", cli_esc(c, p->id),
+             p->version ? cli_esc(c, p->version) : "?", p->abi_major,
+             p->abi_minor, cli_esc(c, p->path));
       if (*types)
-        printf("         transports: %s\n", types);
+        printf("         transports: %s\n", cli_esc(c, types));
       const mcph_server_source *src = server_source_of(p);
       if (src)
         printf("         server source: %s\n",
-               src->description ? src->description : "(no description)");
+               src->description ? cli_esc(c, src->description)
+                                : "(no description)");
       if (plugin_offers(p, MCPH_EXT_PERMISSION))
         printf("         answers permission questions\n");
       if (p->error)
-        printf("         warning: %s\n", p->error);
+        printf("         warning: %s\n", cli_esc(c, p->error));
     } else {
-      printf("refused  %s\n         %s\n", p->path, p->error);
+      printf("refused  %s\n         %s\n", cli_esc(c, p->path),
+             cli_esc(c, p->error));
     }
     free(types);
   }

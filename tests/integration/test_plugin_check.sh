@@ -146,6 +146,18 @@ RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
 expect "a relative FILE is taken from the working directory" 0 \
   --jq ".file == \"$TMP/mine.so\" and .verdict == \"loadable\""
 
+# A plugin's own text (here a version holding an OSC sequence) is
+# escaped where mcphost prints it, as a server's is.
+run plugin check "$CHK/fx-check-escape.so"
+expect "plugin check escapes the plugin's version" 0 \
+  --out '1.0<U+001B>]0;owned<U+0007>' --no-out $'\x1b'
+mkdir -p "$TMP/esc" && chmod 700 "$TMP/esc"
+cp "$CHK/fx-check-escape.so" "$TMP/esc/" && chmod 644 "$TMP/esc/fx-check-escape.so"
+run --plugin-dir "$TMP/esc" plugins
+expect "mcphost plugins escapes the plugin's version" 0 \
+  --out 'loaded   test.check.escape 1.0<U+001B>]0;owned<U+0007> (ABI' \
+  --no-out $'\x1b'
+
 # The command line.
 run plugin
 expect "plugin without a subcommand is a usage error" 2 --err "usage: mcphost plugin check FILE.so"
