@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/elf_file.h"
+#include "elf_file.h"
 #include "core/util.h"
 
 /* The one process-wide state of the child, kept reachable for the leak

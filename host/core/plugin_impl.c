@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/elf_file.h"
+#include "elf_file.h"
 #include "trusted_fs.h"
 
 /* "impl" beside the directory holding the stub's real file. */

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/elf_file.h"
+#include "elf_file.h"
 #include "core/plugin_impl.h"
 #include "core/util.h"
 #include "trusted_fs.h"

@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elf_file.h"
 #include "manifest.h"
 #include "mcpb.h"
 #include "store.h"
@@ -93,6 +94,10 @@ const mcpb_tools *mcpb_tools_get(mcpb_plugin *pl, char *err, size_t n) {
                                                    st.st_uid, why, sizeof why);
   if (dfd >= 0) {
     close(dfd);
+  }
+  if (fd >= 0 && elf_check_loadable(fd, why, sizeof why) != 0) {
+    close(fd); /* dlopen() would die of SIGBUS on a file cut short */
+    fd = -1;
   }
   if (fd < 0) {
     snprintf(err, n, "cannot load %s/mcpb-tools.so: %s", dir, why);

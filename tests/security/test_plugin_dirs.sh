@@ -155,4 +155,16 @@ chown root "$I/impl/transport-http.so"
 run --plugin-dir "$I/plugins" --url "h=http://127.0.0.1:9/mcp" servers
 expect "a trusted implementation loads (the server is simply unreachable)" 3 \
   --no-out "cannot load"
+# An implementation cut short is refused before dlopen() (which would die
+# of SIGBUS mapping what is not there): the host's implementations and
+# the bundle plugin's own tools library alike.
+head -c 3000 "$PLUGINDIR/../impl/transport-http.so" >"$I/impl/transport-http.so"
+run --plugin-dir "$I/plugins" --url "h=http://127.0.0.1:9/mcp" servers
+expect "an implementation cut short is refused, naming it" 3 \
+  --out "cannot load $I/impl/transport-http.so" --out "cut short"
+cp "$PLUGINDIR/feature-mcpb.so" "$I/plugins/"
+head -c 3000 "$PLUGINDIR/../impl/mcpb-tools.so" >"$I/impl/mcpb-tools.so"
+run --plugin-dir "$I/plugins" bundle info "$SRCDIR/tests/fixtures/mcpb/hello-bin-0.3.0.mcpb"
+expect "the bundle tools cut short are refused, naming them" 3 \
+  --err "cannot load $I/impl/mcpb-tools.so" --err "cut short"
 finish

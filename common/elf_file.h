@@ -8,8 +8,8 @@
  * does not add up is refused with the reason. Only the machine's own ELF
  * class and byte order are read (the loader refuses the others anyway).
  * Pure: no global state; any thread. */
-#ifndef MCPHOST_CORE_ELF_FILE_H
-#define MCPHOST_CORE_ELF_FILE_H
+#ifndef MCPHOST_ELF_FILE_H
+#define MCPHOST_ELF_FILE_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-#include "core/elf_file.h"
+#include "elf_file.h"
 
 #include <elf.h>
 #include <link.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "alloc.h"
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define OWN_DATA ELFDATA2LSB
