@@ -55,10 +55,12 @@ static void check_output(const char *out, size_t n, unsigned flags) {
 
 /* What cJSON takes but is not JSON text, where the promise does not
  * hold: bytes up to 0x20 between tokens other than JSON's whitespace
- * (cJSON skips them all), and escapes other than JSON's (cJSON reads a
- * backslash and u without four hex digits as U+0000). A CR between
- * tokens is escaped on purpose, as a terminal would obey it; the JSON
- * that callers escape is cJSON's, which has none. */
+ * (cJSON skips them all), any other byte of non-ASCII between tokens
+ * (cJSON skips a leading BOM and ignores what follows the value: escaped
+ * as "\ufeff" there it is no longer JSON), and escapes other than JSON's
+ * (cJSON reads a backslash and u without four hex digits as U+0000). A
+ * CR between tokens is escaped on purpose, as a terminal would obey it;
+ * the JSON that callers escape is cJSON's, which has none. */
 static bool json_lexically(const char *s, size_t n) {
   bool in = false;
   for (size_t i = 0; i < n; i++) {
@@ -77,7 +79,7 @@ static bool json_lexically(const char *s, size_t n) {
       }
     } else if (c == '"') {
       in = !in;
-    } else if (!in && c < 0x20 && c != '\t' && c != '\n') {
+    } else if (!in && ((c < 0x20 && c != '\t' && c != '\n') || c >= 0x80)) {
       return false;
     }
   }
