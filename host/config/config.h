@@ -135,6 +135,10 @@ cJSON *config_read_json(config *c, const char *path, bool required);
 /* As config_read_json from the file open on `fd` (closed here), which
  * `path` names in messages. */
 cJSON *config_read_json_fd(config *c, int fd, const char *path);
+/* As config_read_json for a file about to be rewritten (never
+ * required): also refuses a string holding the escape \u0000, which
+ * cJSON's strings cannot keep. */
+cJSON *config_read_json_edit(config *c, const char *path);
 /* The same for text in memory; `src` names it in messages. */
 cJSON *config_parse_json(config *c, const char *text, size_t len,
                          const char *src);

@@ -161,7 +161,7 @@ static int edit_file(const char *path, mode_t new_mode, bool narrow,
 
   struct stat st;
   bool exists = stat(target, &st) == 0;
-  doc = config_read_json(&errs, target, false);
+  doc = config_read_json_edit(&errs, target);
   if (errs.nerrors) {
     snprintf(why, why_len, "%s; not changing it", errs.errors[0]);
     goto out;

@@ -36,6 +36,19 @@ expect "mcp add refuses to rewrite a settings file that is not valid JSON" 3 \
 prun mcp approve whatever
 check "nothing rewrote or lost the broken settings file" unchanged "$SETTINGS" "$TMP/settings.orig"
 
+# A string holding \u0000: cJSON's strings end there, so a rewrite would
+# cut the rest of that string.
+printf '{"mcpServers": {},\n  "note": "before\\u0000after"}\n' >"$SETTINGS"
+cp "$SETTINGS" "$TMP/settings.orig"
+prun mcp add x -s user -- "$DEMO"
+expect "mcp add refuses to rewrite a settings file whose string holds \\u0000" 3 \
+  --err "$SETTINGS: a string on line 2 holds \\u0000, which a rewrite would cut there; not changing it"
+check "the settings file with \\u0000 is kept whole" unchanged "$SETTINGS" "$TMP/settings.orig"
+printf '{"mcpServers": {},\n  "note": "a \\\\u0000 is text here"}\n' >"$SETTINGS"
+prun mcp add x -s user -- "$DEMO"
+expect "an escaped backslash before u0000 is only text: the file is rewritten" 0
+check "and keeps that text" grep -qF 'a \\u0000 is text here' "$SETTINGS"
+
 echo '{"mcpServers": [], "projects": 5, "disabledMcpServers": "good", "permissions": []}' >"$SETTINGS"
 prun --mcp-config "$GOOD" call mcp__good__echo message=types
 expect "wrong types in the user settings are errors with their JSON path; the rest works" 0 \
