@@ -372,6 +372,12 @@ typedef struct listen_op {
   int64_t id;
 } listen_op;
 
+/* The wait before listening again, and how long a stream must have
+ * lasted for the wait to start over. */
+#define LISTEN_DELAY_MS 1000u
+#define LISTEN_DELAY_MAX_MS 30000u
+#define LISTEN_LASTED_MS 30000u
+
 static void on_listen_timer(void *ud) {
   session *s = ud;
   s->listen_timer = NULL;
@@ -393,11 +399,22 @@ static void on_listen_end(void *ud, cJSON *result, const rpc_error *err,
   if (s->state != SESS_READY || s->era != ERA_MODERN || s->listen_timer) {
     return;
   }
-  /* Ended by the server, or the stream was lost: listen again. */
+  /* Ended by the server, or the stream was lost: listen again, later
+   * each time while the streams keep ending at once. */
+  bool lasted = loop_now_ms() - s->listen_since >= LISTEN_LASTED_MS;
+  if (lasted || s->listen_delay_ms == 0) {
+    s->listen_delay_ms = LISTEN_DELAY_MS;
+  } else if (s->listen_delay_ms < LISTEN_DELAY_MAX_MS) {
+    s->listen_delay_ms = s->listen_delay_ms * 2 > LISTEN_DELAY_MAX_MS
+                             ? LISTEN_DELAY_MAX_MS
+                             : s->listen_delay_ms * 2;
+  }
   host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
-           "the subscriptions/listen stream ended (%s); listening again",
-           err ? err->message : "by the server");
-  s->listen_timer = loop_timer_start(s->h->loop, 1000, on_listen_timer, s);
+           "the subscriptions/listen stream ended (%s); listening again in "
+           "%u s",
+           err ? err->message : "by the server", s->listen_delay_ms / 1000);
+  s->listen_timer =
+      loop_timer_start(s->h->loop, s->listen_delay_ms, on_listen_timer, s);
 }
 
 static bool cap_flag(const session *s, const char *cap, const char *flag) {
@@ -476,6 +493,7 @@ void era_listen(session *s) {
   }
   op->id = id;
   s->listen_id = id;
+  s->listen_since = loop_now_ms();
 }
 
 void era_subscribe(session *s, const char *uri, bool on) {

@@ -130,6 +130,12 @@ struct session {
   int64_t listen_id;
   cJSON *listen_uris;
   loop_timer *listen_timer; /* listening again after the stream was lost */
+  /* When the current stream began (loop_now_ms) and the wait before the
+   * next: 1 s, doubled up to 30 s while streams end soon after they
+   * begin (a server that closes each at once is not asked every second),
+   * back to 1 s after one that lasted. */
+  uint64_t listen_since;
+  unsigned listen_delay_ms;
   /* Modern: the last tools/list's cache hint (ttlMs, the smallest of its
    * pages; 0 when a page had none), or -1 (legacy: none). */
   int64_t tools_ttl_ms;

@@ -79,6 +79,35 @@ else
   bad "without channels on, the capability is not declared" "$(cat "$LOG")"
 fi
 
+# A server that ends each listen stream at once (TS_V2_CHANNEL=only: it
+# honours nothing of the filter but the channel message it writes) is
+# asked again after 1 s, then 2 s, then 4 s: not every second for ever.
+OLOG="$TMP/only.log"
+TS_V2_CHANNEL=only TS_V2_LOG="$OLOG" start_node "$V2" http modern || exit 1
+O="$TMP/o.json"
+config_file "$O" "{\"ch\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:$NODE_PORT/mcp\"}}"
+"$MCPHOST" --config "$O" -vv channels listen --server ch >"$TMP/out" 2>"$TMP/err" </dev/null &
+pid=$!
+for _ in $(seq 600); do
+  grep -q "listening again in 4 s" "$TMP/err" && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.1
+done
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+waits=$(sed -n 's/.*subscriptions\/listen stream ended.*listening again in \([0-9]*\) s.*/\1/p' "$TMP/err" | head -3 | tr '\n' ' ')
+if [ "$waits" = "1 2 4 " ]; then
+  ok "listen streams that end at once are asked for again after 1, 2, 4 s"
+else
+  bad "listen streams that end at once are asked for again after 1, 2, 4 s" \
+    "waits: $waits; $(grep -i listen "$TMP/err" | head -5)"
+fi
+if [ "$(listens "$OLOG" | wc -l)" -ge 3 ] && grep -c '<channel source="ch"' "$TMP/out" | grep -qv '^0$'; then
+  ok "each listen again gets the server's channel message"
+else
+  bad "each listen again gets the server's channel message" "$(head -3 "$TMP/out")"
+fi
+
 mkdir -p "$MCPHOST_SYSTEM_CONFIG_DIR"
 echo '{"channelsEnabled": false}' >"$MCPHOST_SYSTEM_CONFIG_DIR/managed-settings.json"
 run --config "$C" --channels ch channels listen --server ch

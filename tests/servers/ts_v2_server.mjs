@@ -21,6 +21,9 @@
 // the subscriptionId. The SDK has no way to push a custom notification on
 // a listen stream (its event bus carries the four change kinds only), so
 // it is written on the stream here, beside the SDK's frames.
+// TS_V2_CHANNEL=only declares no listChanged and no subscribe: the SDK
+// honours nothing of such a filter and ends each listen stream right
+// after the acknowledgement (and the channel message).
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -43,7 +46,8 @@ const { z } = await import(req.resolve('zod'));
 
 const [mode = 'stdio', era = 'dual'] = process.argv.slice(2);
 const logFile = process.env.TS_V2_LOG;
-const channel = process.env.TS_V2_CHANNEL === '1';
+const channelOnly = process.env.TS_V2_CHANNEL === 'only';
+const channel = process.env.TS_V2_CHANNEL === '1' || channelOnly;
 const CHANNEL_MESSAGE = {
   content: 'deploy <done>\u200b & ok',
   meta: { chat_id: 7, user: 'ann', 'bad-key': 'x', source: 'forged' }
@@ -63,9 +67,9 @@ function factory() {
     { name: 'ts-v2-test', version: '2.4.0-test' },
     {
       capabilities: {
-        tools: { listChanged: true },
-        resources: { subscribe: true, listChanged: true },
-        prompts: { listChanged: true },
+        tools: { listChanged: !channelOnly },
+        resources: { subscribe: !channelOnly, listChanged: !channelOnly },
+        prompts: { listChanged: !channelOnly },
         logging: {},
         ...(channel && { experimental: { 'claude/channel': {} } })
       },
