@@ -59,7 +59,10 @@ static const char *string_at(const image *im, const elf_shdr *strtab,
 }
 
 static void add_name(elf_names *l, const char *s) {
-  l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 16;
+    l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+  }
   l->v[l->n++] = xstrdup(s);
 }
 
@@ -256,7 +259,7 @@ static void free_names(elf_names *l) {
   }
   free(l->v);
   l->v = NULL;
-  l->n = 0;
+  l->n = l->cap = 0;
 }
 
 void elf_info_free(elf_info *e) {

@@ -16,6 +16,7 @@
 typedef struct elf_names {
   char **v; /* each a new string */
   size_t n;
+  size_t cap; /* room in v */
 } elf_names;
 
 typedef struct elf_info {

@@ -45,12 +45,21 @@ static const struct {
 };
 
 static int class_code(const char *cls) {
-  for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++) {
+  for (size_t i = 0; cls && i < sizeof classes / sizeof classes[0]; i++) {
     if (strcmp(classes[i].cls, cls) == 0) {
       return classes[i].code;
     }
   }
   return 21;
+}
+
+static bool known_class(const char *cls) {
+  for (size_t i = 0; cls && i < sizeof classes / sizeof classes[0]; i++) {
+    if (strcmp(classes[i].cls, cls) == 0) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /* ---- reading the child's three pipes on the loop ---- */
@@ -135,7 +144,11 @@ static void hear(heard *hd, const char *text) {
         cJSON_Delete(hd->entry);
         hd->entry = cJSON_Duplicate(e, 1);
       }
-    } else if (cJSON_IsObject(rep) && !hd->report) {
+    } else if (cJSON_IsObject(rep)) {
+      /* The last one: the child writes its own after every call into
+       * the plugin, so one the plugin wrote from its constructor or init
+       * does not stand in for it. */
+      cJSON_Delete(hd->report);
       hd->report = cJSON_DetachItemFromObject(o, "report");
     }
     cJSON_Delete(o);
@@ -161,6 +174,13 @@ static const char *step_words(const char *step) {
     }
   }
   return "before it was loaded";
+}
+
+/* A string member of `o`, or NULL (also when `o` is no object). */
+static const char *str_of(const cJSON *o, const char *key) {
+  return cJSON_IsObject(o)
+             ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key))
+             : NULL;
 }
 
 static cJSON *error_item(const char *cls, const char *msg) {
@@ -193,6 +213,58 @@ static cJSON *bare_report(const char *path, const heard *hd) {
   cJSON_AddArrayToObject(r, "errors");
   cJSON_AddArrayToObject(r, "warnings");
   return r;
+}
+
+/* The child's report in the shape the rest of this file reads. The
+ * plugin runs in that child and can write on its report pipe too: the
+ * report is checked, never trusted to be well formed. The errors and
+ * warnings become arrays of well-formed items (an error of no known
+ * class is a "load" error; a message that is no string is said so),
+ * each size item has a string "struct", and the keys the verdict puts
+ * first are dropped (they are the parent's own). */
+static void report_check(cJSON *r) {
+  static const char *const own[] = {"file",     "verdict", "class",  "reason",
+                                    "exitCode", "step",    "stdout", "stderr"};
+  for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+    cJSON_DeleteItemFromObjectCaseSensitive(r, own[i]);
+  }
+  cJSON *errs = cJSON_GetObjectItem(r, "errors");
+  if (!cJSON_IsArray(errs)) {
+    cJSON_DeleteItemFromObjectCaseSensitive(r, "errors");
+    errs = cJSON_AddArrayToObject(r, "errors");
+  }
+  cJSON *checked = cJSON_CreateArray();
+  for (const cJSON *e = errs->child; e; e = e->next) {
+    const char *cls = str_of(e, "class");
+    const char *msg = str_of(e, "message");
+    cJSON_AddItemToArray(
+        checked, error_item(known_class(cls) ? cls : "load",
+                            msg ? msg : "(the check's child gave no message)"));
+  }
+  cJSON_ReplaceItemInObjectCaseSensitive(r, "errors", checked);
+  cJSON *ws = cJSON_GetObjectItem(r, "warnings");
+  cJSON *wchecked = cJSON_CreateArray();
+  for (const cJSON *w = cJSON_IsArray(ws) ? ws->child : NULL; w; w = w->next) {
+    if (cJSON_IsString(w)) {
+      cJSON_AddItemToArray(wchecked, cJSON_CreateString(w->valuestring));
+    }
+  }
+  if (ws) {
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "warnings", wchecked);
+  } else {
+    cJSON_AddItemToObject(r, "warnings", wchecked);
+  }
+  cJSON *sz = cJSON_GetObjectItem(r, "sizes");
+  if (sz && !cJSON_IsArray(sz)) {
+    cJSON_DeleteItemFromObjectCaseSensitive(r, "sizes");
+  } else if (sz) {
+    for (cJSON *i = sz->child, *next; i; i = next) {
+      next = i->next;
+      if (!str_of(i, "struct")) {
+        cJSON_Delete(cJSON_DetachItemViaPointer(sz, i));
+      }
+    }
+  }
 }
 
 /* Adds what the process did to the report's errors: first, as it is what
@@ -261,12 +333,8 @@ static void print_list(cli *c, const char *label, const cJSON *a,
   putchar('\n');
 }
 
-static const char *str(const cJSON *o, const char *key) {
-  return cJSON_GetStringValue(cJSON_GetObjectItem(o, key));
-}
-
 static void print_output(cli *c, const char *label, const cJSON *r) {
-  const char *s = str(r, label);
+  const char *s = str_of(r, label);
   if (!s || !*s) {
     return;
   }
@@ -281,26 +349,26 @@ static void print_output(cli *c, const char *label, const cJSON *r) {
 
 static void print_report(cli *c, const cJSON *r) {
   const cJSON *pl = cJSON_GetObjectItem(r, "plugin");
-  const char *reason = str(r, "reason");
-  printf("%s: %s%s%s\n", cli_esc(c, str(r, "file")), str(r, "verdict"),
+  const char *reason = str_of(r, "reason");
+  printf("%s: %s%s%s\n", cli_esc(c, str_of(r, "file")), str_of(r, "verdict"),
          reason ? ": " : "", reason ? cli_esc(c, reason) : "");
-  if (str(pl, "id")) {
-    printf("  %-12s%s %s%s%s%s\n", "plugin", cli_esc(c, str(pl, "id")),
-           str(pl, "version") ? cli_esc(c, str(pl, "version")) : "?",
-           str(pl, "name") ? " (" : "",
-           str(pl, "name") ? cli_esc(c, str(pl, "name")) : "",
-           str(pl, "name") ? ")" : "");
+  if (str_of(pl, "id")) {
+    printf("  %-12s%s %s%s%s%s\n", "plugin", cli_esc(c, str_of(pl, "id")),
+           str_of(pl, "version") ? cli_esc(c, str_of(pl, "version")) : "?",
+           str_of(pl, "name") ? " (" : "",
+           str_of(pl, "name") ? cli_esc(c, str_of(pl, "name")) : "",
+           str_of(pl, "name") ? ")" : "");
   }
-  if (str(pl, "description")) {
-    printf("  %-12s%s\n", "description", cli_esc(c, str(pl, "description")));
+  if (str_of(pl, "description")) {
+    printf("  %-12s%s\n", "description", cli_esc(c, str_of(pl, "description")));
   }
-  if (str(pl, "abi")) {
+  if (str_of(pl, "abi")) {
     printf("  %-12s%s (this mcphost: %d.%d)\n", "ABI",
-           cli_esc(c, str(pl, "abi")), MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
+           cli_esc(c, str_of(pl, "abi")), MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
   }
   const cJSON *pr = cJSON_GetObjectItem(r, "provides");
   if (cJSON_IsTrue(cJSON_GetObjectItem(r, "deferred"))) {
-    const char *impl = str(pr, "implementation");
+    const char *impl = str_of(pr, "implementation");
     printf("  %-12syes (a provides list)%s%s\n", "deferred",
            impl ? "; implementation " : "", impl ? cli_esc(c, impl) : "");
   }
@@ -308,9 +376,10 @@ static void print_report(cli *c, const cJSON *r) {
   if (cJSON_GetArraySize(ts) > 0) {
     printf("  %-12s", "transports");
     for (const cJSON *t = ts->child; t; t = t->next) {
-      printf(
-          "%s%s (%s)", t == ts->child ? "" : ", ", cli_esc(c, str(t, "type")),
-          cJSON_IsTrue(cJSON_GetObjectItem(t, "local")) ? "local" : "remote");
+      printf("%s%s (%s)", t == ts->child ? "" : ", ",
+             cli_esc(c, str_of(t, "type")),
+             cJSON_IsTrue(cJSON_GetObjectItem(t, "local")) ? "local"
+                                                           : "remote");
     }
     putchar('\n');
   }
@@ -319,18 +388,19 @@ static void print_report(cli *c, const cJSON *r) {
   print_list(c, "notices", cJSON_GetObjectItem(f, "notifications"), NULL);
   print_list(c, "commands", cJSON_GetObjectItem(r, "commands"), "name");
   print_list(c, "options", cJSON_GetObjectItem(r, "options"), "name");
-  if (str(pl, "serverSource")) {
-    printf("  %-12s%s\n", "servers", cli_esc(c, str(pl, "serverSource")));
+  if (str_of(pl, "serverSource")) {
+    printf("  %-12s%s\n", "servers", cli_esc(c, str_of(pl, "serverSource")));
   }
   print_list(c, "extensions", cJSON_GetObjectItem(r, "extensions"), NULL);
   const cJSON *sv = cJSON_GetObjectItem(r, "services");
   if (cJSON_GetArraySize(sv) > 0) {
     printf("  %-12s", "services");
     for (const cJSON *s = sv->child; s; s = s->next) {
-      printf(
-          "%s%s%s", s == sv->child ? "" : ", ", cli_esc(c, str(s, "service")),
-          cJSON_IsTrue(cJSON_GetObjectItem(s, "offered")) ? ""
-                                                          : " (not offered)");
+      printf("%s%s%s", s == sv->child ? "" : ", ",
+             cli_esc(c, str_of(s, "service")),
+             cJSON_IsTrue(cJSON_GetObjectItem(s, "offered"))
+                 ? ""
+                 : " (not offered)");
     }
     putchar('\n');
   }
@@ -340,7 +410,8 @@ static void print_report(cli *c, const cJSON *r) {
   if (cJSON_GetArraySize(sz) > 0) {
     printf("  %-12s", "sizes");
     for (const cJSON *s = sz->child; s; s = s->next) {
-      printf("%s%s %d (host %d)", s == sz->child ? "" : ", ", str(s, "struct"),
+      printf("%s%s %d (host %d)", s == sz->child ? "" : ", ",
+             cli_esc(c, str_of(s, "struct")),
              (int)cJSON_GetNumberValue(cJSON_GetObjectItem(s, "declared")),
              (int)cJSON_GetNumberValue(cJSON_GetObjectItem(s, "host")));
     }
@@ -352,8 +423,8 @@ static void print_report(cli *c, const cJSON *r) {
   }
   const cJSON *es = cJSON_GetObjectItem(r, "errors");
   for (const cJSON *e = es ? es->child : NULL; e; e = e->next) {
-    printf("  error (%s): %s\n", str(e, "class"),
-           cli_esc(c, str(e, "message")));
+    printf("  error (%s): %s\n", cli_esc(c, str_of(e, "class")),
+           cli_esc(c, str_of(e, "message")));
   }
   print_output(c, "stdout", r);
   print_output(c, "stderr", r);
@@ -461,6 +532,7 @@ static int check(cli *c, const char *file) {
   hear(&hd, sb_str(&run.s[0].buf));
   cJSON *r = hd.report ? hd.report : bare_report(path, &hd);
   cJSON_Delete(hd.entry);
+  report_check(r);
   judge_process(r, &hd, timed_out, wstatus, limit, &run.s[1]);
   if (run.s[1].total) {
     char *t = shown(&run.s[1]);
@@ -473,16 +545,16 @@ static int check(cli *c, const char *file) {
     free(t);
   }
   const cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "errors"), 0);
-  rc = first ? class_code(str(first, "class")) : EXIT_OK;
+  rc = first ? class_code(str_of(first, "class")) : EXIT_OK;
   /* The verdict first, then the facts. */
   cJSON *v = cJSON_CreateObject();
   cJSON_AddStringToObject(v, "file", path);
   cJSON_AddStringToObject(v, "verdict", first ? "not loadable" : "loadable");
   cJSON_AddItemToObject(v, "class",
-                        first ? cJSON_CreateString(str(first, "class"))
+                        first ? cJSON_CreateString(str_of(first, "class"))
                               : cJSON_CreateNull());
   cJSON_AddItemToObject(v, "reason",
-                        first ? cJSON_CreateString(str(first, "message"))
+                        first ? cJSON_CreateString(str_of(first, "message"))
                               : cJSON_CreateNull());
   cJSON_AddNumberToObject(v, "exitCode", rc);
   cJSON_AddStringToObject(v, "step", hd.end ? "done" : hd.step);

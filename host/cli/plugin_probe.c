@@ -213,6 +213,9 @@ static void unresolved(const char *path, cJSON *report) {
   elf_info_free(&ei);
 }
 
+/* The exports the warning names (all are in the report's list). */
+#define EXPORTS_NAMED 20
+
 /* What FILE exports beyond the entry: nothing, when built as the ABI
  * asks (hidden visibility, the version script). */
 static void exports(const char *path, cJSON *report) {
@@ -231,9 +234,13 @@ static void exports(const char *path, cJSON *report) {
   size_t nmore = 0;
   for (size_t i = 0; i < ei.exports.n; i++) {
     cJSON_AddItemToArray(list, cJSON_CreateString(ei.exports.v[i]));
-    if (strcmp(ei.exports.v[i], MCPH_ENTRY_SYMBOL) != 0) {
-      sb_printf(&more, "%s%s", nmore++ ? ", " : "", ei.exports.v[i]);
+    if (strcmp(ei.exports.v[i], MCPH_ENTRY_SYMBOL) != 0 &&
+        nmore++ < EXPORTS_NAMED) {
+      sb_printf(&more, "%s%s", nmore > 1 ? ", " : "", ei.exports.v[i]);
     }
+  }
+  if (nmore > EXPORTS_NAMED) {
+    sb_printf(&more, " and %zu more", nmore - EXPORTS_NAMED);
   }
   if (nmore) {
     problem(NULL,

@@ -146,6 +146,21 @@ RC=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
 expect "a relative FILE is taken from the working directory" 0 \
   --jq ".file == \"$TMP/mine.so\" and .verdict == \"loadable\""
 
+# The plugin runs in the child and can write on its report pipe: the
+# child's own report, written last, is the one read, and a malformed one
+# is taken apart field by field (never a crash of mcphost).
+run plugin check "$CHK/fx-check-forge.so" --json
+expect "a report the plugin wrote from init is not the one read" 0 \
+  --jq '.verdict == "loadable" and (.errors | length) == 0' \
+  --jq '[.. | strings | select(. == "forged")] == []'
+run plugin check "$CHK/fx-check-forgeexit.so" --json
+expect "a malformed report alone: its classless error is a load error" 21 \
+  --jq '.class == "load" and .reason == "forged" and .verdict == "not loadable"' \
+  --jq '.errors[1].message == "(the check'"'"'s child gave no message)"' \
+  --jq '.warnings == [] and .sizes == [] and .exitCode == 21'
+run plugin check "$CHK/fx-check-forgeexit.so"
+expect "and in text" 21 --out "error (load): forged"
+
 # A plugin's own text (here a version holding an OSC sequence) is
 # escaped where mcphost prints it, as a server's is.
 run plugin check "$CHK/fx-check-escape.so"
