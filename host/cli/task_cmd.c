@@ -60,12 +60,25 @@ bool cli_print_detached(cli *c, size_t idx, const cJSON *result) {
   if (!id) {
     return false;
   }
-  const char *server = host_cfg(c->h)->servers[idx].name;
+  const server_config *sc = &host_cfg(c->h)->servers[idx];
+  const char *server = sc->name;
   if (c->json) {
     out_json(result);
     c->result_printed = true;
   } else {
     printf("%s\n", cli_esc(c, id));
+  }
+  /* A local server started for this run alone ends with it, and so do
+   * the tasks it keeps in its process: said, not hidden. */
+  bool ends = !c->shared && registry_type_is_local(host_registry(c->h),
+                                                    sc->type);
+  if (ends) {
+    fprintf(stderr,
+            "mcphost: warning: server \"%s\" is a local process that ends "
+            "with this run, and a task it keeps in that process with it; "
+            "run it in a session (mcphost session start) to detach from "
+            "its tasks\n",
+            cli_esc(c, server));
   }
   if (!c->quiet_progress) {
     char *w_server = shell_word(server), *w_id = shell_word(id);

@@ -86,6 +86,23 @@ expect "--detach prints the task id and says how to finish it" 0 \
   --err "mcphost task result every $OUT" --no-out "Research Report"
 check "the detached id is the server's (32 hex digits)" \
   grep -Eqx '[0-9a-f]{32}' "$TMP/out"
+expect "--detach from a stdio server without a session says its task ends with the run" 0 \
+  --err 'warning: server "every" is a local process that ends with this run'
+# In a session the server lives on: the task is there for a later run.
+export XDG_RUNTIME_DIR="$TMP/run"
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+on_exit "'$MCPHOST' --config '$C' session stop >/dev/null 2>&1"
+run --config "$C" session start
+expect "session start for tasks" 0 --out "session started"
+run --config "$C" call --detach $R topic=owls
+SID=$OUT
+expect "--detach in a session: no warning" 0 --no-err "warning" \
+  --err "mcphost task result every $SID"
+run --config "$C" task result every "$SID"
+expect "a later run in the session gets the detached task's result" 0 \
+  --out "Research Report"
+run --config "$C" session stop
+unset XDG_RUNTIME_DIR
 run --config "$C" --json call --detach $R topic=owls
 expect "--json --detach prints the CreateTaskResult" 0 \
   --jq '.task.status == "working" and (.task.taskId | length) == 32'
