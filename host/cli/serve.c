@@ -1002,10 +1002,16 @@ static void handle_request(gw *g, const char *method, const cJSON *id,
                             .arguments = params});
   } else {
     char *m = xasprintf("the gateway has no method \"%s\"", method);
+    g->no_method = true;
     gw_send_error(g, id, MCPH_RPC_METHOD_NOT_FOUND, m, NULL);
+    g->no_method = false;
     free(m);
     gw_rq_free(r);
   }
+}
+
+bool gw_client_no_method(const gw *g) {
+  return g->no_method;
 }
 
 static void on_cancelled(gw *g, const cJSON *params) {

@@ -116,6 +116,7 @@ struct gw {
   void (*drained)(void *ud);
   bool ending;
   size_t parked; /* operations parked for its retry */
+  bool no_method; /* sending its own "no such method" (gw_client_no_method) */
   gw *next;
 };
 
