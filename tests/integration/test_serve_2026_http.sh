@@ -6,7 +6,8 @@
 # closed the connection (then its call is the closed connection's, not
 # the next client's); "Connection: close" and HTTP/1.0 wait for their
 # answer; only the gateway's own unknown method is 404 (a backend's
-# -32601 passed through is its answer, 200).
+# -32601 passed through is its answer, 200); with --passthrough the
+# methods 2026-07-28 removed are still unknown to a modern client.
 # Raw requests: tests/interop/gateway_http_pipeline.py and curl; the
 # probe server's wait tool ends when the test says.
 . "$(dirname "$0")/lib.sh"
@@ -102,6 +103,11 @@ start_gateway "$C" 127.0.0.1:0 --server probe --passthrough
 post probe/nothing "" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"probe/nothing\",\"params\":{$META}}"
 expect "serve --http --passthrough (2026): a backend's -32601 passed through is 200" 0 \
   --jq '.status == 200 and .body.id == 1 and .body.error.code == -32601'
+for m in ping logging/setLevel resources/subscribe; do
+  post "$m" "" "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"$m\",\"params\":{$META,\"level\":\"debug\",\"uri\":\"x://y\"}}"
+  expect "serve --http --passthrough (2026): $m is an unknown method (404, -32601), not the backend's" 0 \
+    --jq '.status == 404 and .body.error.code == -32601'
+done
 stop_gateway
 expect "serve --http --passthrough (2026): the gateway ends cleanly" 0 \
   --no-err "Sanitizer" --no-err "runtime error"
