@@ -956,11 +956,10 @@ static void listen_end(gw *g, gw_listen *l, bool cancelled) {
  * logging/setLevel would set the shared backend's level for every
  * client; its ping and subscribe are gone from the era). */
 static bool modern_gone(const rq *r, const char *method) {
-  return r->modern &&
-         (strcmp(method, "ping") == 0 ||
-          strcmp(method, "logging/setLevel") == 0 ||
-          strcmp(method, "resources/subscribe") == 0 ||
-          strcmp(method, "resources/unsubscribe") == 0);
+  return r->modern && (strcmp(method, "ping") == 0 ||
+                       strcmp(method, "logging/setLevel") == 0 ||
+                       strcmp(method, "resources/subscribe") == 0 ||
+                       strcmp(method, "resources/unsubscribe") == 0);
 }
 
 static void handle_request(gw *g, const char *method, const cJSON *id,

@@ -274,8 +274,7 @@ bool gw_conn_on_gone(gw_conn *cn, void (*gone)(void *ud), void *ud) {
       loop_timer_cancel(host_loop(cn->s->c->h), cn->deadline);
       cn->deadline = NULL;
     }
-  } else if (owed &&
-             loop_post(host_loop(cn->s->c->h), conn_resume, cn) != 0) {
+  } else if (owed && loop_post(host_loop(cn->s->c->h), conn_resume, cn) != 0) {
     conn_resume(cn);
   }
   return true;

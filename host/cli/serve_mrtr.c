@@ -58,16 +58,16 @@ typedef struct gw_park {
   gw *hold;       /* the operation's client while parked */
   rq *r;          /* the operation; NULL once it ended */
   gw *owner;      /* the client last answered input_required, while it lives */
-  /* What every retry must repeat (owned): the operation's method and
-   * params, kept should the operation end while parked. */
-  char *method;
-  cJSON *params;
   cJSON *last_id; /* that answer's id (owned) */
   unsigned char nonce[GW_STATE_NONCE];
   char *state;    /* the requestState handed out */
   cJSON *outcome; /* the answer of an operation that ended parked */
   gw_input *inputs;
   loop_timer *timer;
+  /* What every retry must repeat (owned): the operation's method and
+   * params, kept should the operation end while parked. */
+  char *method;
+  cJSON *params;
   struct gw_park *next;
 } gw_park;
 
@@ -388,8 +388,8 @@ static gw_park *park_of(gw_hub *hub, const cJSON *token) {
 static const char *retry_fault(const gw_park *p, const char *method,
                                const cJSON *params, const char **key) {
   cJSON *plain = plain_params(params);
-  bool same = strcmp(method, p->method) == 0 &&
-              cJSON_Compare(plain, p->params, true);
+  bool same =
+      strcmp(method, p->method) == 0 && cJSON_Compare(plain, p->params, true);
   cJSON_Delete(plain);
   if (!same) {
     return "the retry's method and params must be those of the request "
