@@ -951,6 +951,17 @@ static void listen_end(gw *g, gw_listen *l, bool cancelled) {
   free(l);
 }
 
+/* Whether `method` is one 2026-07-28 removed and `r` a modern request:
+ * unknown to it even with --passthrough (a modern client's
+ * logging/setLevel would set the shared backend's level for every
+ * client; its ping and subscribe are gone from the era). */
+static bool modern_gone(const rq *r, const char *method) {
+  return r->modern && (strcmp(method, "ping") == 0 ||
+                       strcmp(method, "logging/setLevel") == 0 ||
+                       strcmp(method, "resources/subscribe") == 0 ||
+                       strcmp(method, "resources/unsubscribe") == 0);
+}
+
 static void handle_request(gw *g, const char *method, const cJSON *id,
                            const cJSON *params) {
   rq *r = rq_new(g, id, params);
@@ -994,7 +1005,7 @@ static void handle_request(gw *g, const char *method, const cJSON *id,
     /* The backends' level is --log-level's. */
     send_result(g, id, NULL);
     gw_rq_free(r);
-  } else if (g->hub->b.passthrough) {
+  } else if (g->hub->b.passthrough && !modern_gone(r, method)) {
     /* Anything else is the one backend's (completion/complete, ...). */
     start_op(r, &(mcp_call){.kind = MCP_OP_REQUEST,
                             .server = g->hub->b.idx[0],
@@ -1002,10 +1013,16 @@ static void handle_request(gw *g, const char *method, const cJSON *id,
                             .arguments = params});
   } else {
     char *m = xasprintf("the gateway has no method \"%s\"", method);
+    g->no_method = true;
     gw_send_error(g, id, MCPH_RPC_METHOD_NOT_FOUND, m, NULL);
+    g->no_method = false;
     free(m);
     gw_rq_free(r);
   }
+}
+
+bool gw_client_no_method(const gw *g) {
+  return g->no_method;
 }
 
 static void on_cancelled(gw *g, const cJSON *params) {

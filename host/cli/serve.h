@@ -81,6 +81,9 @@ void gw_client_message(gw *g, const char *json, size_t len);
  * the questions waiting for it are refused with `why`; drained(ud) is
  * called once nothing is in flight (maybe before this returns). */
 void gw_client_end_input(gw *g, const char *why, void (*drained)(void *ud));
+/* Inside its send: whether the message is the gateway's own answer to a
+ * method it does not have (-32601 of its own, not a backend's). */
+bool gw_client_no_method(const gw *g);
 /* The client is gone: its requests are cancelled (the backends' too)
  * without an answer, its questions refused, and `g` freed. */
 void gw_client_free(gw *g);

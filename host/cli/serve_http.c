@@ -11,8 +11,13 @@
  * (Connection: close) carries one stream of a session until the stream
  * ends; what a client does not take waits in the connection's buffer up
  * to OUT_CAP, beyond which the connection is dropped and the stream kept
- * for resumption. At most CONNS_MAX connections are taken at once, each
- * given REQUEST_MS for its next request (an SSE one is not). */
+ * for resumption. A request whose answer comes later without a stream
+ * (a 2026-07-28 POST's, gw_conn_on_gone) holds its connection: nothing
+ * more is read from it (what arrives waits in `in`, up to one largest
+ * request) and no deadline runs until that answer is written, so the
+ * answers of pipelined requests go out in their order. At most
+ * CONNS_MAX connections are taken at once, each given REQUEST_MS for
+ * its next request (an SSE one is not, nor one owing an answer). */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -78,7 +83,9 @@ struct gw_conn {
   bool head_checked; /* the waiting request's head passed check_access */
   loop_timer *deadline; /* for the next request; NULL on an SSE one */
   gw_stream *stream;
-  void (*gone)(void *ud); /* gw_conn_on_gone */
+  /* gw_conn_on_gone: set, the connection owes the request being
+   * answered its answer (or carries its SSE response). */
+  void (*gone)(void *ud);
   void *gone_ud;
   gw_conn *next;
 };
@@ -94,6 +101,12 @@ typedef struct http_req {
 } http_req;
 
 static void conn_flush(gw_conn *cn);
+
+/* Whether the connection waits for the answer of the request it read
+ * last: it reads no other meanwhile. */
+static bool conn_owes(const gw_conn *cn) {
+  return cn->gone && !cn->sse;
+}
 
 /* Accepting stops at the cap or when accept(2) runs out of descriptors
  * (the listening socket stays readable: the level-triggered loop would
@@ -228,9 +241,43 @@ static void conn_deadline(gw_conn *cn) {
   cn->deadline = loop_timer_start(l, cn->s->request_ms, on_deadline, cn);
 }
 
-void gw_conn_on_gone(gw_conn *cn, void (*gone)(void *ud), void *ud) {
+static void conn_process(gw_conn *cn);
+
+/* The answer the connection owed went out: the next request may be read
+ * (posted: the answer's writer is still on the stack). */
+static void conn_resume(void *ud) {
+  gw_conn *cn = ud;
+  if (cn->closed || cn->sse || cn->finishing || conn_owes(cn)) {
+    return; /* closed, or another request already holds it */
+  }
+  if (cn->last) {
+    gw_conn_finish(cn);
+    return;
+  }
+  conn_deadline(cn);
+  conn_process(cn);
+}
+
+bool gw_conn_on_gone(gw_conn *cn, void (*gone)(void *ud), void *ud) {
+  if (cn->closed) {
+    return !gone;
+  }
+  if (gone && cn->gone) {
+    return false; /* another request's: never overwritten */
+  }
+  bool owed = conn_owes(cn);
   cn->gone = gone;
   cn->gone_ud = ud;
+  if (gone) {
+    /* Its answer may take long: no deadline until it is out. */
+    if (cn->deadline) {
+      loop_timer_cancel(host_loop(cn->s->c->h), cn->deadline);
+      cn->deadline = NULL;
+    }
+  } else if (owed && loop_post(host_loop(cn->s->c->h), conn_resume, cn) != 0) {
+    conn_resume(cn);
+  }
+  return true;
 }
 
 void gw_conn_start_sse(gw_conn *cn, gw_stream *st, const char *session_id) {
@@ -256,8 +303,6 @@ void gw_conn_finish(gw_conn *cn) {
   cn->finishing = true;
   conn_flush(cn);
 }
-
-static void conn_process(gw_conn *cn);
 
 static void conn_flush(gw_conn *cn) {
   while (!cn->closed && cn->out_off < cn->out.len) {
@@ -543,7 +588,7 @@ static void handle_request(gw_conn *cn, const http_req *r, const char *body,
 
 /* Handles the requests waiting in `in`, one at a time. */
 static void conn_process(gw_conn *cn) {
-  while (!cn->closed && !cn->sse && !cn->finishing &&
+  while (!cn->closed && !cn->sse && !cn->finishing && !conn_owes(cn) &&
          cn->out_off == cn->out.len) {
     size_t hl = head_length(&cn->in);
     if (hl == 0) {
@@ -584,10 +629,14 @@ static void conn_process(gw_conn *cn) {
         size_t used = hl + r.content_length;
         memmove(cn->in.data, cn->in.data + used, cn->in.len - used);
         cn->in.len -= used;
-        if (cn->last && !cn->sse) {
-          gw_conn_finish(cn);
-        } else if (!cn->sse) {
-          conn_deadline(cn);
+        /* Else its answer resumes it (conn_resume), or its stream's end
+         * closes it. */
+        if (!conn_owes(cn) && !cn->sse) {
+          if (cn->last) {
+            gw_conn_finish(cn);
+          } else {
+            conn_deadline(cn);
+          }
         }
       }
     }
@@ -615,6 +664,15 @@ static void on_conn(void *ud, int fd, unsigned events) {
   }
   if (cn->sse || cn->finishing) {
     return; /* nothing more is read on this connection */
+  }
+  if (conn_owes(cn)) {
+    /* Pipelined behind a request not answered yet: kept for after its
+     * answer; beyond one largest request, not read until then. */
+    sb_add(&cn->in, buf, (size_t)n);
+    if (cn->in.len > HEAD_MAX + BODY_MAX) {
+      conn_watch(cn, 0);
+    }
+    return;
   }
   if (cn->in.len + (size_t)n > HEAD_MAX + BODY_MAX) {
     cn->finishing = true;

@@ -100,9 +100,13 @@ struct gw_http {
   cli *c;
 };
 
-/* `gone(ud)` is called when `cn` closes (NULL: nothing); a connection
- * carrying a session's stream tells the session instead. */
-void gw_conn_on_gone(gw_conn *cn, void (*gone)(void *ud), void *ud);
+/* `gone(ud)` is called when `cn` closes; a connection carrying a
+ * session's stream tells the session instead. Set, it also says that
+ * `cn` owes the request it read last an answer: it reads no other and
+ * has no deadline until gw_conn_on_gone(cn, NULL, NULL) after that
+ * answer (or until gw_conn_start_sse). False, and nothing changed, when
+ * another callback is set. */
+bool gw_conn_on_gone(gw_conn *cn, void (*gone)(void *ud), void *ud);
 
 /* ---- serve_http_modern.c: a 2026-07-28 client, without a session ---- */
 

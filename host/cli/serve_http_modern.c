@@ -61,28 +61,26 @@ static void mpost_send(void *ud, cJSON *msg, const cJSON *req) {
   bool response =
       !cJSON_GetObjectItemCaseSensitive(msg, "method") &&
       cJSON_Compare(cJSON_GetObjectItemCaseSensitive(msg, "id"), m->id, true);
-  /* An unknown method is 404 (the era's HTTP binding); the rest 200. */
-  const cJSON *code = cJSON_GetObjectItemCaseSensitive(
-      cJSON_GetObjectItemCaseSensitive(msg, "error"), "code");
-  int status =
-      cJSON_IsNumber(code) && code->valueint == MCPH_RPC_METHOD_NOT_FOUND ? 404
-                                                                          : 200;
+  /* The gateway's own unknown method is 404 (the era's HTTP binding); a
+   * backend's -32601 passed through is its answer, 200 like the rest. */
+  int status = response && gw_client_no_method(m->g) ? 404 : 200;
   char *json = cJSON_PrintUnformatted(msg);
   cJSON_Delete(msg);
   if (!m->cn || m->answered || !json) {
     goto out;
   }
   if (response) {
-    /* The connection may carry its next request: no longer ours. */
     gw_conn *cn = m->cn;
-    gw_conn_on_gone(cn, NULL, NULL);
     m->cn = NULL;
     m->answered = true;
     if (m->sse) {
+      gw_conn_on_gone(cn, NULL, NULL);
       sse_event(cn, json);
       gw_conn_finish(cn);
     } else {
+      /* Written first: the connection then takes its next request. */
       gw_conn_respond(cn, status, "application/json", NULL, json);
+      gw_conn_on_gone(cn, NULL, NULL);
     }
     mpost_done(m);
     goto out;
@@ -162,10 +160,16 @@ void gw_modern_post(gw_http *h, gw_conn *cn, const cJSON *msg,
     return;
   }
   mpost *m = xcalloc(1, sizeof *m);
+  if (!gw_conn_on_gone(cn, mpost_gone, m)) {
+    /* serve_http.c reads no request while one is owed an answer. */
+    free(m);
+    gw_conn_respond(cn, 500, "text/plain; charset=utf-8", NULL,
+                    "the connection already waits for an answer\n");
+    return;
+  }
   m->h = h;
   m->cn = cn;
   m->id = cJSON_Duplicate(id, 1);
   m->g = gw_client_new(h->hub, mpost_send, m);
-  gw_conn_on_gone(cn, mpost_gone, m);
   gw_client_message(m->g, body, len);
 }

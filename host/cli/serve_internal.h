@@ -115,7 +115,8 @@ struct gw {
   /* gw_client_end_input: told once nothing is in flight. */
   void (*drained)(void *ud);
   bool ending;
-  size_t parked; /* operations parked for its retry */
+  size_t parked;  /* operations parked for its retry */
+  bool no_method; /* sending its own "no such method" (gw_client_no_method) */
   gw *next;
 };
 

@@ -64,6 +64,10 @@ typedef struct gw_park {
   cJSON *outcome; /* the answer of an operation that ended parked */
   gw_input *inputs;
   loop_timer *timer;
+  /* What every retry must repeat (owned): the operation's method and
+   * params, kept should the operation end while parked. */
+  char *method;
+  cJSON *params;
   struct gw_park *next;
 } gw_park;
 
@@ -232,6 +236,8 @@ static void park_end(gw_park *p, const char *why) {
   gw_client_free(p->hold);
   cJSON_Delete(p->last_id);
   cJSON_Delete(p->outcome);
+  free(p->method);
+  cJSON_Delete(p->params);
   free(p->state);
   free(p);
 }
@@ -313,6 +319,8 @@ static gw_input *park_input(rq *r, size_t idx, const char *method,
     free(p);
     return NULL;
   }
+  p->method = xstrdup(r->mrtr_method);
+  p->params = cJSON_Duplicate(r->mrtr_params, 1);
   p->hold = gw_client_new(hub, hold_send, p);
   p->next = hub->parks;
   hub->parks = p;
@@ -379,11 +387,9 @@ static gw_park *park_of(gw_hub *hub, const cJSON *token) {
  * missing input's key. */
 static const char *retry_fault(const gw_park *p, const char *method,
                                const cJSON *params, const char **key) {
-  const rq *r = p->r;
-  const char *want = r ? r->mrtr_method : NULL;
   cJSON *plain = plain_params(params);
-  bool same = !r || (strcmp(method, want) == 0 &&
-                     cJSON_Compare(plain, r->mrtr_params, true));
+  bool same =
+      strcmp(method, p->method) == 0 && cJSON_Compare(plain, p->params, true);
   cJSON_Delete(plain);
   if (!same) {
     return "the retry's method and params must be those of the request "

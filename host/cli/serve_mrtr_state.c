@@ -78,6 +78,9 @@ char *gw_state_make(const unsigned char key[GW_STATE_KEY],
   }
   memcpy(raw, nonce, GW_STATE_NONCE);
   char *s = base64_encode(raw, sizeof raw); /* 48 bytes: no padding */
+  if (!s) {
+    return NULL; /* out of memory: no round (the caller declines) */
+  }
   for (char *p = s; *p; p++) {
     *p = *p == '+' ? '-' : *p == '/' ? '_' : *p;
   }

@@ -85,6 +85,11 @@ expect "serve --stdio (2026): the raw client's gateway ends cleanly" 0 \
 expect "serve --stdio (2026): a question the backend withdrew need not be answered by the retry" 0 \
   --jq '.withdrawn_first.result.resultType == "input_required" and .withdrawn.result.content[0].text == "cancelled"'
 
+raw ended
+expect "serve --stdio (2026): once the parked operation ended, a retry with other params or another method is still -32602; the right one gets its answer" 0 \
+  --jq '.first.result.resultType == "input_required" and (.refused | length) == 20 and (.refused | all(. == -32602)) and .right.result.content[0].text == "cancelled"' \
+  --no-err "Sanitizer" --no-err "runtime error"
+
 MCPHOST_SERVE_INPUT_MS=200 raw expire
 expect "serve --stdio (2026): a retry that does not come in time: the backend is answered cancel, the late retry -32602" 0 \
   --jq '.first.result.resultType == "input_required" and .backend.got == {action: "cancel"} and .late.error.code == -32602' \

@@ -159,6 +159,28 @@ def rounds(gw):
     return out
 
 
+def ended(gw):
+    """A retry is checked once its operation ended while parked: the
+    backend withdraws its question and answers at once; retries with
+    other params or another method keep being refused (a count of them,
+    while the answer reaches the gateway), then the right one takes it."""
+    out = {"refused": []}
+    first = gw.call("mcp__grow__askcancel", {}, FORM)
+    out["first"] = first
+    plain = {"inputResponses": {}, "requestState": state_of(first)}
+    for i in range(20):
+        if i % 2:
+            got = gw.call("mcp__grow__askcancel", {"x": i}, FORM, plain)
+        else:
+            got = gw.answer(gw.request("prompts/get",
+                                       dict(plain, name="mcp__grow__askcancel"),
+                                       FORM))
+        out["refused"].append(error_code(got))
+        time.sleep(0.05)
+    out["right"] = gw.call("mcp__grow__askcancel", {}, FORM, plain)
+    return out
+
+
 def expire(gw):
     out = {}
     first = gw.call("mcp__grow__ask", {}, FORM)
@@ -267,7 +289,7 @@ def main():
     gw = Gateway(argv)
     out = {"rounds": rounds, "expire": expire, "bounds": bounds,
            "legacy": legacy, "legacy_url": legacy_url,
-           "permission": permission}[scenario](gw)
+           "permission": permission, "ended": ended}[scenario](gw)
     gw.close()
     print(json.dumps(out))
 

@@ -11,6 +11,9 @@ Tools (arguments in parentheses):
   image ()               answers with a small PNG image
   echo (text)            answers with the text; with PROBE_ARGS set, first
                          writes it, as UTF-8, to the file that names
+  wait (file)            answers "waited" once the file exists (the test
+                         says when a call ends; nothing else is read
+                         meanwhile)
   environ (pid | comm)   reads /proc/PID/environ (default: the parent's;
                          with comm, the first live process of that name
                          owned by this user) and answers with its variables, or
@@ -21,6 +24,7 @@ import base64
 import json
 import os
 import sys
+import time
 
 PNG = base64.b64encode(
     bytes.fromhex(
@@ -30,7 +34,7 @@ PNG = base64.b64encode(
     )
 ).decode()
 
-TOOLS = ["log", "stderr", "die", "image", "echo", "environ"]
+TOOLS = ["log", "stderr", "die", "image", "echo", "wait", "environ"]
 
 
 def send(msg):
@@ -102,6 +106,10 @@ def call(name, args):
             with open(kept, "wb") as f:
                 f.write(args.get("text", "").encode("utf-8", "surrogatepass"))
         return text(args.get("text", ""))
+    if name == "wait":
+        while not os.path.exists(args.get("file", "")):
+            time.sleep(0.02)
+        return text("waited")
     if name == "environ":
         return environ(args)
     return None
