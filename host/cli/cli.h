@@ -187,9 +187,6 @@ int cmd_prompt(cli *c, int argc, char **argv);
 /* The built-in global options (getopt_long's table). */
 struct option;
 const struct option *cli_options(void);
-/* Whether `word` ("--NAME" or "--NAME=VALUE") is a built-in global
- * option, for hints when one comes where arguments are read. */
-bool cli_global_option(const char *word);
 /* For completion: -1 when `word` is no global option, 1 when it is one
  * whose value is the next word, else 0. */
 int cli_global_option_arity(const char *word);
@@ -341,6 +338,8 @@ void cli_asker_free(cli *c);
 int cmd_mcp(cli *c, int argc, char **argv);
 /* import.c: mcphost mcp import claude-desktop|claude-code */
 int cmd_mcp_import(cli *c, int argc, char **argv);
+/* Whether `name` is one of `mcphost mcp`'s own commands (add, list, ...). */
+bool cli_mcp_command(const char *name);
 
 /* ---- issue 19, part A: grep, complete, subscribe, resource links ---- */
 

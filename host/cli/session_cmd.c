@@ -14,6 +14,7 @@
 
 #include "cli/session.h"
 #include "core/util.h"
+#include "mcp/suggest.h"
 #include "trusted_fs.h"
 
 #define DEFAULT_IDLE_MINUTES 30
@@ -327,9 +328,16 @@ int cmd_session(cli *c, int argc, char **argv) {
   if (strcmp(sub, "status") == 0) {
     return session_status(c, argc - 1, argv + 1);
   }
+  static const char *const subs[] = {"start", "stop", "status"};
+  strbuf hint;
+  sb_init(&hint);
+  if (strcmp(sub, "stop") != 0) {
+    mcp_suggest(&hint, sub, subs, sizeof subs / sizeof *subs);
+  }
   cli_error(c, NULL,
-            "session: unknown command \"%s\"; try 'mcphost session "
+            "session: unknown command \"%s\"%s; try 'mcphost session "
             "--help'",
-            sub);
+            sub, sb_str(&hint));
+  sb_free(&hint);
   return EXIT_USAGE;
 }

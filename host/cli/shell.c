@@ -362,14 +362,17 @@ static int run_words(shell *sh, char **words, size_t n) {
     print_help();
     return EXIT_OK;
   }
-  /* --json anywhere before the arguments, and tools --all, for this
+  /* --json anywhere before the arguments (for call, which takes its
+   * options after them too, before "--"), and tools --all, for this
    * command only. */
   bool json = c->json, all_tools = c->all_tools;
+  bool is_call = sc->run == cmd_call;
   size_t kept = 1;
   for (size_t i = 1; i < n; i++) {
     bool before_args = true;
     for (size_t k = 1; k < i; k++) {
-      before_args = before_args && !argument_word(words[k]);
+      before_args = before_args && (is_call ? strcmp(words[k], "--") != 0
+                                            : !argument_word(words[k]));
     }
     if (before_args && strcmp(words[i], "--json") == 0) {
       c->json = true;
