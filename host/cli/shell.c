@@ -6,6 +6,7 @@
  * line_edit (libedit: editing, history, completion); the history is kept
  * in the state directory. Ctrl-C during a command cancels that command
  * (cli_run withdraws the request); at the prompt it drops the line. */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -419,17 +420,28 @@ static int run_line(shell *sh, const char *line, bool *leave) {
   return rc;
 }
 
-/* After each command: what it left for the exit of one command only. */
-static void after_command(shell *sh) {
+/* Flushes stdout, keeping the first errno a failed write gave. */
+static void flush_output(cli *c) {
+  errno = 0;
+  if (fflush(stdout) != 0) {
+    cli_output_failed(c, errno);
+  }
+}
+
+/* After each command: what it left for the exit of one command only.
+ * Returns true when the reader of stdout is gone (EPIPE): the shell ends
+ * there, quietly, with 141 (cli_check_output), as call and batch do. */
+static bool after_command(shell *sh) {
   cli *c = sh->c;
-  fflush(stdout);
+  flush_output(c);
   if (c->open_line) {
     fputc('\n', stdout); /* the prompt starts on a line of its own */
     c->open_line = false;
   }
   c->save_failed = c->bad_content = c->output_cut = false;
   c->result_printed = false;
-  fflush(stdout);
+  flush_output(c);
+  return c->output_errno == EPIPE;
 }
 
 int cmd_shell(cli *c, int argc, char **argv) {
@@ -486,7 +498,10 @@ int cmd_shell(cli *c, int argc, char **argv) {
     last = run_line(&sh, line, &leave);
     free(line);
     int sig = host_signal_number(c->h);
-    after_command(&sh);
+    if (after_command(&sh)) {
+      rc = last;
+      break;
+    }
     if (leave) {
       rc = last;
       break;

@@ -175,6 +175,20 @@ expect "a string parameter keeps 007, integer and boolean typed, as call does" 0
 piped 'tools --json --all t'
 expect "--json and tools --all in a line, as after the command" 0 \
   --jq '.[0].name == "mcp__t__typed"'
+# stdout a pipe its reader closed (at once, so the first write fails):
+# the shell ends quietly with 141, as call and batch do, and runs no more.
+python3 - "$MCPHOST" --config "$C" shell <<'PY' >"$TMP/out" 2>"$TMP/err"
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], input=b"tools\n" * 6, stdout=w)
+print(p.returncode)
+PY
+RC=$(cat "$TMP/out")
+OUT=""
+ERR=$(cat "$TMP/err")
+expect "a pipe closed by its reader ends the shell quietly, 141" 141 \
+  --no-err "cannot write"
 piped 'call t/strict n=abc'
 expect "a wrong type is refused before the call, as call does (exit 2)" 2 \
   --err 'usage: mcp__t__strict(n: integer)'
