@@ -237,12 +237,19 @@ cli_completes cli_completes_after(const char *name, int npos,
 
 /* names_cache.c: the names completion offers without connecting */
 /* Keeps the assigned names (`kind`: "tools" or "prompts") a listing of
- * `server` saw, in place of those kept before. */
+ * `server` saw, and the server's own names of the `items` listed, in
+ * place of those kept before. */
 void cli_names_record(cli *c, const char *server, const char *kind,
-                      char *const *names, size_t n);
-/* Prints the kept names of `kind` of every server of `cfg`, one a
- * line. */
-void cli_names_print(cli *c, const config *cfg, const char *kind, FILE *f);
+                      char *const *names, const cJSON *items, size_t n);
+/* Prints the kept names of `kind` of every server of `cfg`, one a line:
+ * the assigned ones, or with `own` SERVER/NAME. */
+void cli_names_print(cli *c, const config *cfg, const char *kind, bool own,
+                     FILE *f);
+/* Whether a name may be offered to a shell's completion: an assigned one
+ * (mcp/names.h: [A-Za-z0-9_-]), or with `own` a server's own, which may
+ * also hold '.', as MCP's tool names may; anything else is not put on a
+ * command line. */
+bool cli_plain_name(const char *s, bool own);
 
 /* serve.c: the gateway (serve.h) */
 int cmd_serve(cli *c, int argc, char **argv);

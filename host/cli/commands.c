@@ -543,7 +543,7 @@ static void print_tools(cli *c, size_t idx, const listing *l, cJSON *out) {
   const char *server = server_name(c, idx);
   char **names = name_assign_items(server, l->items[L_TOOLS],
                                    c->lim.name_chars, &n);
-  cli_names_record(c, server, "tools", names, n);
+  cli_names_record(c, server, "tools", names, l->items[L_TOOLS], n);
   const cJSON *t;
   cJSON_ArrayForEach(t, l->items[L_TOOLS]) {
     const char *q = names[i++];
@@ -642,7 +642,7 @@ static void print_prompts(cli *c, size_t idx, const listing *l, cJSON *out) {
   const char *server = server_name(c, idx);
   char **names = name_assign_items(server, l->items[L_PROMPTS],
                                    c->lim.name_chars, &n);
-  cli_names_record(c, server, "prompts", names, n);
+  cli_names_record(c, server, "prompts", names, l->items[L_PROMPTS], n);
   const cJSON *p;
   cJSON_ArrayForEach(p, l->items[L_PROMPTS]) {
     const char *q = names[i++];

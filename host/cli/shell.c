@@ -163,10 +163,11 @@ static bool ready(const cli *c, size_t idx) {
   return mcp_client_status(c->mc, idx, &st) && st.ready;
 }
 
-/* The assigned names of server `idx`'s tools or prompts (`kind`),
- * through the client's list (cached by it); each also kept for the
- * completion scripts (names_cache.c). */
-static void add_names(shell *sh, size_t idx, const char *kind) {
+/* The assigned names of server `idx`'s tools or prompts (`kind`), or
+ * with `own` SERVER/NAME of the server's own names, through the client's
+ * list (cached by it); each also kept for the completion scripts
+ * (names_cache.c). */
+static void add_names(shell *sh, size_t idx, const char *kind, bool own) {
   cli *c = sh->c;
   cJSON *result = NULL;
   mcp_error err = {0};
@@ -184,20 +185,30 @@ static void add_names(shell *sh, size_t idx, const char *kind) {
   char **names =
       name_assign_items(server, cJSON_GetObjectItemCaseSensitive(result, kind),
                         c->lim.name_chars, &n);
+  const cJSON *items = cJSON_GetObjectItemCaseSensitive(result, kind);
   for (size_t i = 0; i < n; i++) {
-    if (names[i]) {
+    const char *own_name =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetArrayItem(items, (int)i), "name"));
+    if (own && cli_plain_name(own_name, true) &&
+        cli_plain_name(server, false)) {
+      char *ref = xasprintf("%s/%s", server, own_name);
+      line_edit_candidate(sh->le, ref, ' ');
+      free(ref);
+    } else if (!own && names[i]) {
       line_edit_candidate(sh->le, names[i], ' ');
     }
   }
-  cli_names_record(c, server, kind, names, n);
+  cli_names_record(c, server, kind, names, items, n);
   name_list_free(names, n);
   cJSON_Delete(result);
 }
 
-static void add_all_names(shell *sh, const char *kind) {
+/* `word`: the word completed; SERVER/NAME once it has a '/'. */
+static void add_all_names(shell *sh, const char *kind, const char *word) {
   for (size_t i = 0; i < host_cfg(sh->c->h)->nservers; i++) {
     if (ready(sh->c, i)) {
-      add_names(sh, i, kind);
+      add_names(sh, i, kind, strchr(word, '/') != NULL);
     }
   }
 }
@@ -292,8 +303,8 @@ static void complete(void *ud, line_edit *le, const char *line, size_t start) {
     for (size_t i = 0; i < NCOMMANDS; i++) {
       line_edit_candidate(sh->le, commands[i].name, ' ');
     }
-    if (str_starts(word, "mcp__")) {
-      add_all_names(sh, "tools");
+    if (str_starts(word, "mcp__") || tool_word(word)) {
+      add_all_names(sh, "tools", word);
     }
   } else {
     /* A line may begin with a tool's name: then it is "call TOOL ...". */
@@ -310,8 +321,8 @@ static void complete(void *ud, line_edit *le, const char *line, size_t start) {
     switch (find_command(cmd) || implicit
                 ? cli_completes_after(cmd, npos, npos ? args[0] : NULL)
                 : COMPLETES_NOTHING) {
-    case COMPLETES_TOOL: add_all_names(sh, "tools"); break;
-    case COMPLETES_PROMPT: add_all_names(sh, "prompts"); break;
+    case COMPLETES_TOOL: add_all_names(sh, "tools", word); break;
+    case COMPLETES_PROMPT: add_all_names(sh, "prompts", word); break;
     case COMPLETES_ARGUMENT:
       add_arguments(sh, args[0], args + 1, (size_t)npos - 1);
       break;
