@@ -1,4 +1,5 @@
 #include "config/config.h"
+#include "config/config_keys.h"
 #include "config/roots.h"
 #include "split_words.h"
 
@@ -203,6 +204,7 @@ const char *config_check_entry(config *c, const char *src, const char *where,
                  src, name, where);
     return NULL;
   }
+  config_warn_entry_keys(c, src, where, name, t, e);
   return t;
 }
 
