@@ -280,6 +280,10 @@ int cli_check_output(cli *c, int rc);
 void out_role(cli *c, const char *role);
 /* Prints `v` as indented JSON by out_json_append and a newline. */
 void out_json(const cJSON *v);
+/* The columns `s` takes on a terminal (display_width), and `s` printed
+ * padded with spaces to `width` columns: the one way tables align. */
+size_t out_width(const char *s);
+void out_pad(const char *s, size_t width);
 /* Prints `v` as one line of JSON (out_json_append) and a newline. */
 void out_json_line(const cJSON *v);
 /* For --json: cuts the text of a tools/call, resources/read or

@@ -276,7 +276,11 @@ static int mcp_list(cli *c, int argc, char **argv) {
            "COMMAND [ARGS...]\n");
     return EXIT_OK;
   }
-  int wname = 4, wscope = 5, wtype = 4, wtarget = 11, wsource = 6;
+  /* Widths in terminal columns (out_width) of what is shown. */
+  size_t wname = 4, wscope = 5, wtype = 4, wtarget = 11, wsource = 6;
+  /* A COMMAND/URL wider than this is cut with "…" (mcp get shows it
+   * whole), so the columns after it stay aligned. */
+  enum { MAX_TARGET = 60 };
   /* Every column but SCOPE comes from a file or a server: escaped, and
    * measured as shown. */
   char **targets = xcalloc(cfg->nservers, sizeof *targets);
@@ -286,30 +290,38 @@ static int mcp_list(cli *c, int argc, char **argv) {
   for (size_t i = 0; i < cfg->nservers; i++) {
     const server_config *s = &cfg->servers[i];
     char *t = target_text(s);
-    targets[i] = xstrdup(cli_esc(c, t));
+    char *cut = limits_cut_to_width(cli_esc(c, t), MAX_TARGET);
+    targets[i] = cut ? cut : xstrdup(cli_esc(c, t));
     free(t);
     names[i] = xstrdup(cli_esc(c, s->name));
     sources[i] = xstrdup(cli_esc(c, list_source(s)));
     types[i] = xstrdup(cli_esc(c, s->type));
-    int wf = (int)strlen(sources[i]);
-    wsource = wf > wsource ? wf : wsource;
-    int wn = (int)strlen(names[i]), wy = (int)strlen(types[i]);
-    wname = wn > wname ? wn : wname;
-    wtype = wy > wtype ? wy : wtype;
-    int ws = (int)strlen(config_server_scope(s));
-    wscope = ws > wscope ? ws : wscope;
-    int wt = (int)strlen(targets[i]);
-    wtarget = wt > wtarget ? (wt > 60 ? 60 : wt) : wtarget;
+    size_t ws[] = {out_width(names[i]), strlen(config_server_scope(s)),
+                   out_width(types[i]), out_width(targets[i]),
+                   out_width(sources[i])};
+    size_t *w[] = {&wname, &wscope, &wtype, &wtarget, &wsource};
+    for (size_t k = 0; k < sizeof w / sizeof *w; k++) {
+      *w[k] = ws[k] > *w[k] ? ws[k] : *w[k];
+    }
   }
-  printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, "NAME", wscope, "SCOPE",
-         wtype, "TYPE", wtarget, "COMMAND/URL", wsource, "SOURCE", "STATUS");
+  const char *head[] = {"NAME", "SCOPE", "TYPE", "COMMAND/URL", "SOURCE"};
+  size_t hw[] = {wname, wscope, wtype, wtarget, wsource};
+  for (size_t k = 0; k < 5; k++) {
+    out_pad(head[k], hw[k]);
+    fputs("  ", stdout);
+  }
+  printf("STATUS\n");
   for (size_t i = 0; i < cfg->nservers; i++) {
     const server_config *s = &cfg->servers[i];
     char *st = status_text(c, i);
     st[strcspn(st, "\n")] = '\0'; /* one line each; mcp get has the rest */
-    printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, names[i], wscope,
-           config_server_scope(s), wtype, types[i], wtarget, targets[i],
-           wsource, sources[i], cli_esc(c, st));
+    const char *cells[] = {names[i], config_server_scope(s), types[i],
+                           targets[i], sources[i]};
+    for (size_t k = 0; k < 5; k++) {
+      out_pad(cells[k], hw[k]);
+      fputs("  ", stdout);
+    }
+    printf("%s\n", cli_esc(c, st));
     free(st);
     free(targets[i]);
     free(names[i]);

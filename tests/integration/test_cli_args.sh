@@ -137,4 +137,24 @@ run mcp remove every
 run session strat
 expect "session strat: did you mean start" 2 \
   --err 'unknown command "strat" (did you mean "start"?)'
+# Tables: a failure's reason has its first line in the row and the
+# server's stderr lines below it; a long command is cut so the columns
+# after it stay aligned.
+F="$TMP/fail.json"
+LONG="$TMP/demo-server-with-a-long-name-$(printf 'x%.0s' $(seq 60))"
+ln -s "$DEMO" "$LONG"
+config_file "$F" "{\"bad\": {\"command\": \"sh\", \"args\": [\"-c\",
+  \"echo 'fatal: boom' >&2; exit 3\"]}, \"long\": {\"command\": \"$LONG\"},
+  \"demo\": {\"command\": \"$DEMO\"}}"
+run --strict-mcp-config --config "$F" servers
+expect "servers: the reason's first line in the row, stderr below it" 3 \
+  --out "failed: server process exited with status 3
+    stderr (last lines):
+    fatal: boom" --no-out "<U+000A>"
+run --strict-mcp-config --config "$F" mcp list
+# Where each row's SOURCE column begins: one place for every row.
+cols=$(printf '%s\n' "$OUT" | python3 -c '
+import sys
+print(len({l.find(" -  ") for l in sys.stdin.read().splitlines()[1:]}))')
+check "mcp list: the columns after a long command stay aligned" [ "$cols" = 1 ]
 finish
