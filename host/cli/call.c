@@ -9,7 +9,6 @@
 #include "config/config.h"
 #include "core/util.h"
 #include "mcp/arguments.h"
-#include "mcp/suggest.h"
 
 /* What `call` takes after the command: TOOL, its options (--no-validate,
  * --follow-links[=N], --task, --detach, --args JSON|@FILE) anywhere, before
@@ -33,15 +32,8 @@ static const char *const call_options[] = {"--no-validate", "--follow-links",
  * option without '=' is refused (a word "-k=v" is an argument whose key
  * begins with '-'). */
 static int unknown_option(cli *c, const char *a) {
-  strbuf hint;
-  sb_init(&hint);
-  mcp_suggest(&hint, a, call_options, NCALL_OPTIONS);
-  cli_error(c, NULL,
-            "call: unknown option \"%s\"%s; an argument that begins with "
-            "'-' goes after \"--\"",
-            a, sb_str(&hint));
-  sb_free(&hint);
-  return EXIT_USAGE;
+  return cli_unknown(c, "call: unknown option", a, call_options, NCALL_OPTIONS,
+                     "; an argument that begins with '-' goes after \"--\"");
 }
 
 /* Takes one option at argv[*i] (moving *i past its value); returns

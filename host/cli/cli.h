@@ -95,6 +95,11 @@ int cli_exit_for_signal(int rc, int signal_number);
  * one for the --json error object; `server` may be NULL. */
 void cli_error(cli *c, const char *server, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The one message for a name that is not known: "PREFIX "WORD" (did you
+ * mean ...?)TAIL" by cli_error, the suggestions from `names`. Returns
+ * EXIT_USAGE. */
+int cli_unknown(cli *c, const char *prefix, const char *word,
+                const char *const *names, size_t n, const char *tail);
 /* At exit: under --json, a failed command that printed no result writes
  * {"error": {"code": EXIT, "message": ..., "server": NAME|null}} on
  * stdout. Frees what cli_error kept. */

@@ -881,13 +881,6 @@ int cmd_mcp(cli *c, int argc, char **argv) {
     }
     names[i] = mcp_commands[i].name;
   }
-  strbuf hint;
-  sb_init(&hint);
-  mcp_suggest(&hint, sub, names, NMCP_COMMANDS);
-  fprintf(stderr,
-          "mcphost: unknown mcp command \"%s\"%s; try 'mcphost mcp "
-          "--help'\n",
-          cli_esc(c, sub), sb_str(&hint));
-  sb_free(&hint);
-  return EXIT_USAGE;
+  return cli_unknown(c, "unknown mcp command", sub, names, NMCP_COMMANDS,
+                     "; try 'mcphost mcp --help'");
 }

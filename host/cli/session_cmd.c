@@ -14,7 +14,6 @@
 
 #include "cli/session.h"
 #include "core/util.h"
-#include "mcp/suggest.h"
 #include "trusted_fs.h"
 
 #define DEFAULT_IDLE_MINUTES 30
@@ -329,15 +328,9 @@ int cmd_session(cli *c, int argc, char **argv) {
     return session_status(c, argc - 1, argv + 1);
   }
   static const char *const subs[] = {"start", "stop", "status"};
-  strbuf hint;
-  sb_init(&hint);
-  if (strcmp(sub, "stop") != 0) {
-    mcp_suggest(&hint, sub, subs, sizeof subs / sizeof *subs);
-  }
-  cli_error(c, NULL,
-            "session: unknown command \"%s\"%s; try 'mcphost session "
-            "--help'",
-            sub, sb_str(&hint));
-  sb_free(&hint);
-  return EXIT_USAGE;
+  /* "stop" with more words is not a misspelling. */
+  bool stop = strcmp(sub, "stop") == 0;
+  return cli_unknown(c, "session: unknown command", sub, subs,
+                     stop ? 0 : sizeof subs / sizeof *subs,
+                     "; try 'mcphost session --help'");
 }
