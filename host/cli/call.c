@@ -28,9 +28,9 @@ static const char *const call_options[] = {"--no-validate", "--follow-links",
                                            "--task", "--detach", "--args"};
 #define NCALL_OPTIONS (sizeof call_options / sizeof *call_options)
 
-/* A word of `call` that is not one of its options: "--" or an unknown
- * option without '=' is refused (a word "-k=v" is an argument whose key
- * begins with '-'). */
+/* A word that begins with '-' and is no option of call's: refused before
+ * TOOL, or when it has no '=' (after TOOL, "-k=v" is an argument whose
+ * key begins with '-'). */
 static int unknown_option(cli *c, const char *a) {
   return cli_unknown(c, "call: unknown option", a, call_options, NCALL_OPTIONS,
                      "; an argument that begins with '-' goes after \"--\"");
