@@ -32,6 +32,14 @@ static const char *const call_options[] = {"--no-validate", "--follow-links",
  * TOOL, or when it has no '=' (after TOOL, "-k=v" is an argument whose
  * key begins with '-'). */
 static int unknown_option(cli *c, const char *a) {
+  if (cli_global_option_arity(a) >= 0) {
+    /* Of the global options only --json, -v, -q and --timeout may follow
+     * the command (main.c). */
+    cli_error(c, NULL,
+              "call: \"%s\" is a global option: it goes before the command",
+              a);
+    return EXIT_USAGE;
+  }
   return cli_unknown(c, "call: unknown option", a, call_options, NCALL_OPTIONS,
                      "; an argument that begins with '-' goes after \"--\"");
 }
