@@ -36,8 +36,7 @@ static int unknown_option(cli *c, const char *a) {
     /* Of the global options only --json, -v, -q and --timeout may follow
      * the command (main.c). */
     cli_error(c, NULL,
-              "call: \"%s\" is a global option: it goes before the command",
-              a);
+              "call: \"%s\" is a global option: it goes before the command", a);
     return EXIT_USAGE;
   }
   return cli_unknown(c, "call: unknown option", a, call_options, NCALL_OPTIONS,
