@@ -278,9 +278,8 @@ static int mcp_list(cli *c, int argc, char **argv) {
   }
   /* Widths in terminal columns (out_width) of what is shown. */
   size_t wname = 4, wscope = 5, wtype = 4, wtarget = 11, wsource = 6;
-  /* A COMMAND/URL wider than this is cut with "…" (mcp get shows it
-   * whole), so the columns after it stay aligned. */
-  enum { MAX_TARGET = 60 };
+  /* Each column is as wide as its widest cell, COMMAND/URL too (shown
+   * whole: it may be what a person checks before approving). */
   /* Every column but SCOPE comes from a file or a server: escaped, and
    * measured as shown. */
   char **targets = xcalloc(cfg->nservers, sizeof *targets);
@@ -290,8 +289,7 @@ static int mcp_list(cli *c, int argc, char **argv) {
   for (size_t i = 0; i < cfg->nservers; i++) {
     const server_config *s = &cfg->servers[i];
     char *t = target_text(s);
-    char *cut = limits_cut_to_width(cli_esc(c, t), MAX_TARGET);
-    targets[i] = cut ? cut : xstrdup(cli_esc(c, t));
+    targets[i] = xstrdup(cli_esc(c, t));
     free(t);
     names[i] = xstrdup(cli_esc(c, s->name));
     sources[i] = xstrdup(cli_esc(c, list_source(s)));

@@ -138,8 +138,8 @@ run session strat
 expect "session strat: did you mean start" 2 \
   --err 'unknown command "strat" (did you mean "start"?)'
 # Tables: a failure's reason has its first line in the row and the
-# server's stderr lines below it; a long command is cut so the columns
-# after it stay aligned.
+# server's stderr lines below it; the columns after a long command stay
+# aligned (it is shown whole).
 F="$TMP/fail.json"
 LONG="$TMP/demo-server-with-a-long-name-$(printf 'x%.0s' $(seq 60))"
 ln -s "$DEMO" "$LONG"
