@@ -6,11 +6,14 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "config/config.h"
 #include "core/util.h"
 #include "mcp/arguments.h"
 
-/* What `call` takes after the command: options (--no-validate, --args
- * JSON|@FILE) before and after TOOL, up to the first argument word. */
+/* What `call` takes after the command: TOOL, its options (--no-validate,
+ * --follow-links[=N], --task, --detach, --args JSON|@FILE) anywhere, before
+ * or after TOOL and the arguments, and the argument words. "--" ends the
+ * options: a word after it is an argument even if it begins with '-'. */
 typedef struct call_words {
   const char *tool;
   const char *args_option; /* --args: JSON or @FILE */
@@ -18,72 +21,123 @@ typedef struct call_words {
   unsigned follow_links; /* --follow-links[=N]: the most read, or 0 */
   bool task, detach; /* --task, --detach (mcp/tasks.h) */
   int nwords;
-  char **words;
+  char **words; /* the argument words, gathered in argv */
 } call_words;
 
-static int split_call_words(cli *c, int argc, char **argv, call_words *w) {
-  int i = 1;
-  for (; i < argc; i++) {
-    const char *a = argv[i];
-    unsigned links = 0;
-    if (cli_follow_links_option(c, a, &links) != EXIT_OK) {
+static const char *const call_options[] = {"--no-validate", "--follow-links",
+                                           "--task", "--detach", "--args"};
+#define NCALL_OPTIONS (sizeof call_options / sizeof *call_options)
+
+/* A word that begins with '-' and is no option of call's: refused before
+ * TOOL, or when it has no '=' (after TOOL, "-k=v" is an argument whose
+ * key begins with '-'). */
+static int unknown_option(cli *c, const char *a) {
+  if (cli_global_option_arity(a) >= 0) {
+    /* Of the global options only --json, -v, -q and --timeout may follow
+     * the command (main.c). */
+    cli_error(c, NULL,
+              "call: \"%s\" is a global option: it goes before the command", a);
+    return EXIT_USAGE;
+  }
+  return cli_unknown(c, "call: unknown option", a, call_options, NCALL_OPTIONS,
+                     "; an argument that begins with '-' goes after \"--\"");
+}
+
+/* Takes one option at argv[*i] (moving *i past its value); returns
+ * EXIT_OK, EXIT_USAGE with the reason printed, or -1 when the word is no
+ * option of call's. */
+static int call_option(cli *c, int argc, char **argv, int *i, call_words *w) {
+  const char *a = argv[*i];
+  unsigned links = 0;
+  if (cli_follow_links_option(c, a, &links) != EXIT_OK) {
+    return EXIT_USAGE;
+  }
+  if (links) {
+    w->follow_links = links;
+  } else if (strcmp(a, "--no-validate") == 0) {
+    w->no_validate = true;
+  } else if (strcmp(a, "--task") == 0) {
+    w->task = true;
+  } else if (strcmp(a, "--detach") == 0) {
+    w->detach = true;
+  } else if (strcmp(a, "--args") == 0 || strncmp(a, "--args=", 7) == 0) {
+    const char *v = a[6] == '=' ? a + 7 : *i + 1 < argc ? argv[++*i] : NULL;
+    if (!v) {
+      cli_error(c, NULL, "--args needs a JSON object or @FILE");
       return EXIT_USAGE;
     }
-    if (links) {
-      w->follow_links = links;
-    } else if (strcmp(a, "--no-validate") == 0) {
-      w->no_validate = true;
-    } else if (strcmp(a, "--task") == 0) {
-      w->task = true;
-    } else if (strcmp(a, "--detach") == 0) {
-      w->detach = true;
-    } else if (strcmp(a, "--args") == 0 || strncmp(a, "--args=", 7) == 0) {
-      const char *v = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : NULL;
-      if (!v) {
-        cli_error(c, NULL, "--args needs a JSON object or @FILE");
-        return EXIT_USAGE;
-      }
-      w->args_option = v;
-    } else if (!w->tool && a[0] != '-') {
-      w->tool = a;
-    } else {
-      break;
-    }
+    w->args_option = v;
+  } else {
+    return -1;
   }
-  w->nwords = argc - i;
-  w->words = argv + i;
   return EXIT_OK;
 }
 
-/* The JSON object of --args or of a single '{' word: text, "@FILE" or
+static int split_call_words(cli *c, int argc, char **argv, call_words *w) {
+  int kept = 1; /* argument words are moved down to argv[1...] */
+  bool options = true;
+  for (int i = 1; i < argc; i++) {
+    char *a = argv[i];
+    if (options && strcmp(a, "--") == 0) {
+      options = false;
+      continue;
+    }
+    if (options && a[0] == '-') {
+      int rc = call_option(c, argc, argv, &i, w);
+      if (rc != -1 && rc != EXIT_OK) {
+        return rc;
+      }
+      if (rc == EXIT_OK) {
+        continue;
+      }
+      if (!strchr(a, '=') || !w->tool) {
+        return unknown_option(c, a);
+      }
+    }
+    if (!w->tool) {
+      w->tool = a;
+    } else {
+      argv[kept++] = a;
+    }
+  }
+  w->nwords = kept - 1;
+  w->words = argv + 1;
+  return EXIT_OK;
+}
+
+/* The JSON object of --args or of a single JSON word: text, "@FILE" or
  * "@-" (stdin). A new object, or NULL with the error printed. */
 static cJSON *base_object(cli *c, const char *what, const char *text) {
-  char *owned = NULL;
-  if (text[0] == '@') {
-    cJSON *words = NULL;
-    mcp_error err = {0};
-    char *word = xasprintf("args=%s", text);
-    if (mcp_args_parse_words(1, &word, MCP_ARGS_STDIN, &words, &err) != 0) {
-      cli_error(c, NULL, "%s: %s", what, err.message);
-      mcp_error_clear(&err);
-      free(word);
-      return NULL;
-    }
-    free(word);
-    owned = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetArrayItem(words, 0), "text")));
-    cJSON_Delete(words);
-    text = owned;
+  mcp_error err = {0};
+  char *owned = mcp_args_value_text(what, text, MCP_ARGS_STDIN, &err);
+  if (!owned) {
+    cli_error(c, NULL, "%s", err.message);
+    mcp_error_clear(&err);
+    return NULL;
   }
-  cJSON *o = cJSON_Parse(text);
+  char *why = NULL;
+  cJSON *o = config_json_parse(owned, strlen(owned), &why);
+  if (why) {
+    cli_error(c, NULL, "%s: %s", what, why);
+  } else if (!cJSON_IsObject(o)) {
+    cli_error(c, NULL,
+              "%s: the arguments must be a JSON object ({\"KEY\": VALUE, "
+              "...}), not %s",
+              what, config_json_kind(o));
+  }
   if (!cJSON_IsObject(o)) {
     cJSON_Delete(o);
     o = NULL;
-    cli_error(c, NULL, "%s: the arguments are not a valid JSON object: %s",
-              what, text);
   }
+  free(why);
   free(owned);
   return o;
+}
+
+/* A word that is JSON rather than KEY=VALUE: it begins with '{' or '['
+ * (a KEY cannot). */
+static bool json_word(const char *a) {
+  return a[0] == '{' || a[0] == '[';
 }
 
 /* The arguments of a call: the base object (--args, or one JSON word)
@@ -93,18 +147,20 @@ static int parse_arguments(cli *c, const call_words *w, cJSON **args,
                            cJSON **words) {
   int argc = w->nwords;
   char **argv = w->words;
-  if (argc > 1 && argv[0][0] == '{') {
+  bool json = argc > 0 && json_word(argv[0]);
+  if (json && argc > 1) {
     cli_error(c, NULL,
-              "a JSON object must be the only argument, but \"%s\" follows "
-              "it (options go before the arguments)",
+              "a JSON object takes no KEY=VALUE words after it, but \"%s\" "
+              "follows it; give the object with --args JSON and the words "
+              "after it",
               argv[1]);
     return EXIT_USAGE;
   }
-  if (w->args_option && argc == 1 && argv[0][0] == '{') {
+  if (w->args_option && json) {
     cli_error(c, NULL, "--args and a JSON argument both give the arguments");
     return EXIT_USAGE;
   }
-  if (w->args_option || (argc == 1 && argv[0][0] == '{')) {
+  if (w->args_option || json) {
     *args = w->args_option ? base_object(c, "--args", w->args_option)
                            : base_object(c, "call", argv[0]);
     if (!*args) {
@@ -117,16 +173,7 @@ static int parse_arguments(cli *c, const call_words *w, cJSON **args,
   mcp_error err = {0};
   if (argc > 0 &&
       mcp_args_parse_words(argc, argv, MCP_ARGS_STDIN, words, &err) != 0) {
-    const char *hint = "";
-    for (int i = 0; i < argc; i++) {
-      if (!strchr(argv[i], '=')) {
-        hint = cli_global_option(argv[i])
-                   ? " (options go before the tool's arguments)"
-                   : "";
-        break;
-      }
-    }
-    cli_error(c, NULL, "%s%s", err.message, hint);
+    cli_error(c, NULL, "%s", err.message);
     mcp_error_clear(&err);
     return EXIT_USAGE;
   }
@@ -167,7 +214,7 @@ int cmd_call(cli *c, int argc, char **argv) {
     fprintf(stderr, "mcphost: usage: mcphost call TOOL [--no-validate] "
                     "[--follow-links[=N]] [--task] [--detach]\n"
                     "                    [--args JSON|@FILE] "
-                    "[JSON | KEY=VALUE ...]\n");
+                    "[JSON | KEY=VALUE ...] [-- ARG ...]\n");
     return EXIT_USAGE;
   }
   size_t idx;
@@ -303,8 +350,9 @@ static char *declared_names(const cJSON *decl) {
 /* Maps prompt arguments: NAME=VALUE for a declared NAME (an undeclared
  * NAME is a usage error: it would silently become a positional value),
  * else the next declared argument in order. */
-static int prompt_arguments(cli *c, const char *prompt, const cJSON *decl,
-                            int argc, char **argv, cJSON **out) {
+static int prompt_arguments(cli *c, const char *server, const char *prompt,
+                            const cJSON *decl, int argc, char **argv,
+                            cJSON **out) {
   cJSON *o = cJSON_CreateObject();
   int next = 0, ndecl = cJSON_GetArraySize(decl);
   for (int i = 0; i < argc; i++) {
@@ -312,7 +360,7 @@ static int prompt_arguments(cli *c, const char *prompt, const cJSON *decl,
     if (named_argument(argv[i], &klen)) {
       if (!declares(decl, argv[i], klen)) {
         char *names = declared_names(decl);
-        cli_error(c, NULL,
+        cli_error(c, server,
                   "prompt \"%s\" has no argument \"%.*s\" (its arguments: "
                   "%s); a value containing '=' goes as NAME=VALUE",
                   cli_esc(c, prompt), (int)klen, argv[i], cli_esc(c, names));
@@ -336,7 +384,7 @@ static int prompt_arguments(cli *c, const char *prompt, const cJSON *decl,
     }
     if (!name) {
       char *names = declared_names(decl);
-      cli_error(c, NULL, "too many arguments: prompt \"%s\" declares %d (%s)",
+      cli_error(c, server, "too many arguments: prompt \"%s\" declares %d (%s)",
                 cli_esc(c, prompt), ndecl, cli_esc(c, names));
       free(names);
       cJSON_Delete(o);
@@ -349,7 +397,7 @@ static int prompt_arguments(cli *c, const char *prompt, const cJSON *decl,
     const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "name"));
     if (n && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "required")) &&
         !cJSON_GetObjectItemCaseSensitive(o, n)) {
-      cli_error(c, NULL, "missing required prompt argument \"%s\"",
+      cli_error(c, server, "missing required prompt argument \"%s\"",
                 cli_esc(c, n));
       cJSON_Delete(o);
       return EXIT_USAGE;
@@ -404,7 +452,7 @@ int cmd_prompt(cli *c, int argc, char **argv) {
   }
   name = xstrdup(cJSON_GetStringValue(
       cJSON_GetObjectItemCaseSensitive(item, "name")));
-  rc = prompt_arguments(c, name,
+  rc = prompt_arguments(c, host_cfg(c->h)->servers[idx].name, name,
                         cJSON_GetObjectItemCaseSensitive(item, "arguments"),
                         argc - 2, argv + 2, &args);
   if (rc != EXIT_OK) {

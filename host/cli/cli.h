@@ -95,6 +95,11 @@ int cli_exit_for_signal(int rc, int signal_number);
  * one for the --json error object; `server` may be NULL. */
 void cli_error(cli *c, const char *server, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The one message for a name that is not known: "PREFIX "WORD" (did you
+ * mean ...?)TAIL" by cli_error, the suggestions from `names`. Returns
+ * EXIT_USAGE. */
+int cli_unknown(cli *c, const char *prefix, const char *word,
+                const char *const *names, size_t n, const char *tail);
 /* At exit: under --json, a failed command that printed no result writes
  * {"error": {"code": EXIT, "message": ..., "server": NAME|null}} on
  * stdout. Frees what cli_error kept. */
@@ -187,9 +192,6 @@ int cmd_prompt(cli *c, int argc, char **argv);
 /* The built-in global options (getopt_long's table). */
 struct option;
 const struct option *cli_options(void);
-/* Whether `word` ("--NAME" or "--NAME=VALUE") is a built-in global
- * option, for hints when one comes where arguments are read. */
-bool cli_global_option(const char *word);
 /* For completion: -1 when `word` is no global option, 1 when it is one
  * whose value is the next word, else 0. */
 int cli_global_option_arity(const char *word);
@@ -240,12 +242,19 @@ cli_completes cli_completes_after(const char *name, int npos,
 
 /* names_cache.c: the names completion offers without connecting */
 /* Keeps the assigned names (`kind`: "tools" or "prompts") a listing of
- * `server` saw, in place of those kept before. */
+ * `server` saw, and the server's own names of the `items` listed, in
+ * place of those kept before. */
 void cli_names_record(cli *c, const char *server, const char *kind,
-                      char *const *names, size_t n);
-/* Prints the kept names of `kind` of every server of `cfg`, one a
- * line. */
-void cli_names_print(cli *c, const config *cfg, const char *kind, FILE *f);
+                      char *const *names, const cJSON *items, size_t n);
+/* Prints the kept names of `kind` of every server of `cfg`, one a line:
+ * the assigned ones, or with `own` SERVER/NAME. */
+void cli_names_print(cli *c, const config *cfg, const char *kind, bool own,
+                     FILE *f);
+/* Whether a name may be offered to a shell's completion: an assigned one
+ * (mcp/names.h: [A-Za-z0-9_-]), or with `own` a server's own, which may
+ * also hold '.', as MCP's tool names may; anything else is not put on a
+ * command line. */
+bool cli_plain_name(const char *s, bool own);
 
 /* serve.c: the gateway (serve.h) */
 int cmd_serve(cli *c, int argc, char **argv);
@@ -276,6 +285,10 @@ int cli_check_output(cli *c, int rc);
 void out_role(cli *c, const char *role);
 /* Prints `v` as indented JSON by out_json_append and a newline. */
 void out_json(const cJSON *v);
+/* The columns `s` takes on a terminal (display_width), and `s` printed
+ * padded with spaces to `width` columns: the one way tables align. */
+size_t out_width(const char *s);
+void out_pad(const char *s, size_t width);
 /* Prints `v` as one line of JSON (out_json_append) and a newline. */
 void out_json_line(const cJSON *v);
 /* For --json: cuts the text of a tools/call, resources/read or
@@ -341,6 +354,8 @@ void cli_asker_free(cli *c);
 int cmd_mcp(cli *c, int argc, char **argv);
 /* import.c: mcphost mcp import claude-desktop|claude-code */
 int cmd_mcp_import(cli *c, int argc, char **argv);
+/* Whether `name` is one of `mcphost mcp`'s own commands (add, list, ...). */
+bool cli_mcp_command(const char *name);
 
 /* ---- issue 19, part A: grep, complete, subscribe, resource links ---- */
 

@@ -266,26 +266,14 @@ static void inactive_json(const cli *c, cJSON *arr) {
   }
 }
 
-/* Prints `s` and pads it with spaces to `width` columns. */
-static void pad(const char *s, size_t width) {
-  size_t n = display_width(s, strlen(s));
-  fputs(s, stdout);
-  for (; n < width; n++)
-    fputc(' ', stdout);
-}
-
-static size_t width_of(const char *s) {
-  return display_width(s, strlen(s));
-}
-
 static void inactive_text(cli *c, size_t wname, size_t wtype) {
   for (size_t i = 0; i < host_cfg(c->h)->nservers; i++) {
     const server_config *sc = &host_cfg(c->h)->servers[i];
     if (sc->state == SERVER_ACTIVE)
       continue;
-    pad(cli_esc(c, sc->name), wname);
+    out_pad(cli_esc(c, sc->name), wname);
     fputs("  ", stdout);
-    pad(cli_esc(c, sc->type), wtype);
+    out_pad(cli_esc(c, sc->type), wtype);
     printf("  %s: %s\n", server_state_name(sc),
            cli_esc(c, sc->reason ? sc->reason : ""));
   }
@@ -309,6 +297,20 @@ static void note_json(void *ud, const char *plugin_id, const char *line) {
 static void note_text(void *ud, const char *plugin_id, const char *line) {
   (void)plugin_id;
   printf("    %s\n", cli_esc(ud, line));
+}
+
+/* The lines of a failure's reason after its first (`nl` at the end of
+ * it, or NULL), under the table's row: indented, each escaped. */
+static void print_more_lines(cli *c, const char *nl) {
+  while (nl && nl[1]) {
+    const char *line = nl + 1;
+    nl = strchr(line, '\n');
+    char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
+    if (*one) {
+      printf("    %s\n", cli_esc(c, one));
+    }
+    free(one);
+  }
 }
 
 int cmd_servers(cli *c, int argc, char **argv) {
@@ -382,8 +384,8 @@ int cmd_servers(cli *c, int argc, char **argv) {
     char **who = xcalloc(n ? n : 1, sizeof *who);
     for (size_t k = 0; k < host_cfg(c->h)->nservers; k++) {
       const server_config *sc = &host_cfg(c->h)->servers[k];
-      size_t a = width_of(cli_esc(c, sc->name)),
-             b = width_of(cli_esc(c, sc->type));
+      size_t a = out_width(cli_esc(c, sc->name)),
+             b = out_width(cli_esc(c, sc->type));
       wname = a > wname ? a : wname;
       wtype = b > wtype ? b : wtype;
     }
@@ -397,7 +399,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
           xasprintf("%s%s%s", nm ? nm : "?", ver ? " " : "", ver ? ver : "");
       who[k] = xstrdup(cli_esc(c, raw));
       free(raw);
-      size_t w = width_of(who[k]);
+      size_t w = out_width(who[k]);
       wwho = w > wwho ? w : wwho;
     }
     /* On a terminal the table fits its width: the SERVER column and an
@@ -420,28 +422,35 @@ int cmd_servers(cli *c, int argc, char **argv) {
         }
       }
     }
-    pad("NAME", wname);
+    out_pad("NAME", wname);
     fputs("  ", stdout);
-    pad("TYPE", wtype);
+    out_pad("TYPE", wtype);
     fputs("  ", stdout);
-    pad("STATE", 10);
+    out_pad("STATE", 10);
     fputs("  ", stdout);
-    pad("SERVER", wwho);
+    out_pad("SERVER", wwho);
     fputs("  ", stdout);
     if (show_proto) {
-      pad("PROTOCOL", 17);
+      out_pad("PROTOCOL", 17);
       fputs("  ", stdout);
     }
     printf("%5s  %9s  %7s\n", "TOOLS", "RESOURCES", "PROMPTS");
     for (size_t k = 0; k < n; k++) {
       mcp_server_status st;
       mcp_client_status(c->mc, idx[k], &st);
-      pad(cli_esc(c, server_name(c, idx[k])), wname);
+      out_pad(cli_esc(c, server_name(c, idx[k])), wname);
       fputs("  ", stdout);
-      pad(cli_esc(c, st.type), wtype);
+      out_pad(cli_esc(c, st.type), wtype);
       char *up = upstream_url(&host_cfg(c->h)->servers[idx[k]]);
       if (!st.ready) {
-        const char *why = cli_esc(c, st.error ? st.error : "not connected");
+        /* The first line in the table; the others (a stdio server's
+         * "stderr (last lines):") below it, indented, each escaped. */
+        const char *error = st.error ? st.error : "not connected";
+        const char *nl = strchr(error, '\n');
+        char *first =
+            xstrndup(error, nl ? (size_t)(nl - error) : strlen(error));
+        const char *why = cli_esc(c, first);
+        free(first);
         size_t left = wname + 2 + wtype + 2 + strlen(st.state) + 2;
         char *cut = cols > left + 8 ? limits_cut_to_width(why, cols - left)
                                     : NULL;
@@ -451,6 +460,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
         printf("  %s: %s\n", sb_str(&state), cut ? cut : why);
         sb_free(&state);
         free(cut);
+        print_more_lines(c, nl);
         if (up)
           printf("    upstream: %s\n", cli_esc(c, up));
         free(up);
@@ -463,14 +473,14 @@ int cmd_servers(cli *c, int argc, char **argv) {
       cli_paint(&state, colour, CLI_STYLE_GOOD, "connected", 9);
       printf("  %s   ", sb_str(&state)); /* padded to 10 */
       sb_free(&state);
-      pad(who[k], wwho);
+      out_pad(who[k], wwho);
       fputs("  ", stdout);
       if (show_proto) {
         /* "2026-07-28 modern", "2025-11-25 legacy": the era and version */
         char proto[64];
         snprintf(proto, sizeof proto, "%.20s %s",
                  st.protocol_version ? st.protocol_version : "?", st.era);
-        pad(cli_esc(c, proto), 17);
+        out_pad(cli_esc(c, proto), 17);
         fputs("  ", stdout);
       }
       printf("%5d  %9d  %7d\n",
@@ -543,7 +553,7 @@ static void print_tools(cli *c, size_t idx, const listing *l, cJSON *out) {
   const char *server = server_name(c, idx);
   char **names = name_assign_items(server, l->items[L_TOOLS],
                                    c->lim.name_chars, &n);
-  cli_names_record(c, server, "tools", names, n);
+  cli_names_record(c, server, "tools", names, l->items[L_TOOLS], n);
   const cJSON *t;
   cJSON_ArrayForEach(t, l->items[L_TOOLS]) {
     const char *q = names[i++];
@@ -642,7 +652,7 @@ static void print_prompts(cli *c, size_t idx, const listing *l, cJSON *out) {
   const char *server = server_name(c, idx);
   char **names = name_assign_items(server, l->items[L_PROMPTS],
                                    c->lim.name_chars, &n);
-  cli_names_record(c, server, "prompts", names, n);
+  cli_names_record(c, server, "prompts", names, l->items[L_PROMPTS], n);
   const cJSON *p;
   cJSON_ArrayForEach(p, l->items[L_PROMPTS]) {
     const char *q = names[i++];

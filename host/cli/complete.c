@@ -61,17 +61,6 @@ static bool has_name(const cJSON *names, const char *name, size_t len) {
   return false;
 }
 
-/* " (did you mean ...)" over `names`. */
-static void suggest_from(strbuf *out, const char *want, const cJSON *names) {
-  int n = cJSON_GetArraySize(names);
-  const char **v = xcalloc(n > 0 ? (size_t)n : 1, sizeof *v);
-  for (int i = 0; i < n; i++) {
-    v[i] = cJSON_GetArrayItem(names, i)->valuestring;
-  }
-  mcp_suggest(out, want, v, (size_t)n);
-  free(v);
-}
-
 /* A prompt: its declaration gives the real name and the arguments. */
 static int find_prompt(cli *c, const char *ref, completing *w) {
   cJSON *item = NULL;
@@ -127,7 +116,7 @@ static int find_template(cli *c, size_t idx, const char *uri_template,
   if (!has_name(known, uri_template, strlen(uri_template))) {
     strbuf hint;
     sb_init(&hint);
-    suggest_from(&hint, uri_template, known);
+    mcp_suggest_array(&hint, uri_template, known);
     cli_error(c, server, "server \"%s\" has no resource template \"%s\"%s",
               cli_esc(c, server), cli_esc(c, uri_template),
               cli_esc(c, sb_str(&hint)));
@@ -152,7 +141,7 @@ static int check_name(cli *c, const completing *w, const char *name,
   char *want = xstrndup(name, len);
   strbuf hint;
   sb_init(&hint);
-  suggest_from(&hint, want, w->names);
+  mcp_suggest_array(&hint, want, w->names);
   cli_error(c, NULL, "%s \"%s\" has no %s \"%s\"%s",
             w->is_template ? "resource template" : "prompt",
             cli_esc(c, w->item), w->what, cli_esc(c, want),

@@ -170,7 +170,9 @@ static void add_printed(cli *c, const config *cfg, cands *k, names_kind what,
     free(names);
     break;
   }
-  case N_KEPT: cli_names_print(c, cfg, kind, f); break;
+  case N_KEPT: /* SERVER/NAME once the word has a '/' */
+    cli_names_print(c, cfg, kind, strchr(k->prefix, '/') != NULL, f);
+    break;
   }
   fclose(f);
   add_lines(k, buf ? buf : "", under);
@@ -256,8 +258,9 @@ static int complete_words(cli *c, int n, char **w) {
                                          "--verbose", "--timeout"};
     add_list(&k, common, NAMES(common));
     if (strcmp(name, "call") == 0) {
-      add(&k, "--no-validate");
-      add(&k, "--args");
+      static const char *const call_opts[] = {
+          "--no-validate", "--args", "--follow-links", "--task", "--detach"};
+      add_list(&k, call_opts, NAMES(call_opts));
     } else if (strcmp(name, "tools") == 0) {
       add(&k, "--all");
     } else if (strcmp(name, "mcp") == 0 && args[0] &&

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "core/util.h"
+#include "mcp/suggest.h"
 #include "safety/redact.h"
 
 int cli_exit_code(const mcp_error *e) {
@@ -50,6 +51,16 @@ void cli_error(cli *c, const char *server, const char *fmt, ...) {
   } else {
     sb_free(&b);
   }
+}
+
+int cli_unknown(cli *c, const char *prefix, const char *word,
+                const char *const *names, size_t n, const char *tail) {
+  strbuf hint;
+  sb_init(&hint);
+  mcp_suggest(&hint, word, names, n);
+  cli_error(c, NULL, "%s \"%s\"%s%s", prefix, word, sb_str(&hint), tail);
+  sb_free(&hint);
+  return EXIT_USAGE;
 }
 
 static const char *generic_message(int rc) {

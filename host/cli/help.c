@@ -41,9 +41,9 @@ static const struct {
                 "Lists the prompts of every server (or SERVER) and their "
                 "arguments.\n" AFTER},
     {"call",
-     "usage: mcphost [OPTIONS] call TOOL [--no-validate] [--task] [--detach]\n"
-     "                               [--args JSON|@FILE]\n"
-     "                               [JSON | KEY=VALUE ...]\n"
+     "usage: mcphost [OPTIONS] call TOOL [--no-validate] [--follow-links[=N]]\n"
+     "                               [--task] [--detach] [--args JSON|@FILE]\n"
+     "                               [JSON | KEY=VALUE ...] [-- ARG ...]\n"
      "\n"
      "Calls a tool. TOOL is mcp__SERVER__TOOL (as `tools` lists it) or\n"
      "SERVER/TOOL (the server's own name for it). The arguments are one\n"
@@ -67,9 +67,10 @@ static const struct {
      "progress go to stderr, Ctrl-C sends tasks/cancel. --detach prints the\n"
      "task id once the server created it; `mcphost task` finishes it.\n"
      "\n"
-     "Global options (--json, -v, -q, --timeout MS) may follow the command\n"
-     "up to the first KEY=VALUE or JSON argument; after it every word is an\n"
-     "argument of the tool. Every option and exit code: mcphost --help.\n"},
+     "call's options and the global --json, -v, -q and --timeout MS may\n"
+     "come before or after TOOL and the arguments; \"--\" ends them (a word\n"
+     "after it is an argument even if it begins with '-'). Every option and\n"
+     "exit code: mcphost --help.\n"},
     {"read",
      "usage: mcphost [OPTIONS] read SERVER URI\n"
      "\n"

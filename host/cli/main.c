@@ -26,11 +26,13 @@ static const char usage_text[] =
     "  prompts [SERVER]           list prompts and their arguments\n"
     "  tool TOOL                  what a tool takes: its signature, description,\n"
     "                             parameters, output schema and annotations\n"
-    "  call TOOL [--no-validate] [--args JSON|@FILE] [JSON | KEY=VALUE ...]\n"
+    "  call TOOL [--no-validate] [--follow-links[=N]] [--task] [--detach]\n"
+    "       [--args JSON|@FILE] [JSON | KEY=VALUE ...]\n"
     "                             call a tool (TOOL: mcp__SERVER__TOOL or SERVER/TOOL);\n"
     "                             KEY=VALUE by the tool's schema (a string keeps\n"
     "                             the text), KEY:=JSON, KEY=@FILE (@- stdin),\n"
-    "                             a.b=1 nested; checked locally (exit 2)\n"
+    "                             a.b=1 nested; checked locally (exit 2); the\n"
+    "                             options also after the arguments, up to --\n"
     "  ping SERVER...             each server's round trip for an MCP ping\n"
     "  grep [-i] PATTERN [SERVER] tools, prompts and resources whose name or\n"
     "                             description matches a regular expression\n"
@@ -214,7 +216,7 @@ static const command commands[] = {
     {"tool", cmd_tool, true, TAIL_ANY},
     {"ping", cmd_ping, true, TAIL_ANY},
     {"task", cmd_task, true, TAIL_ANY},
-    {"call", cmd_call, true, TAIL_ARGUMENTS},
+    {"call", cmd_call, true, TAIL_OWN},
     {"read", cmd_read, true, TAIL_ANY},
     {"prompt", cmd_prompt, true, TAIL_ARGUMENTS},
     {"plugins", cmd_plugins, false, TAIL_ANY},
@@ -445,19 +447,6 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0}};
 
 const struct option *cli_options(void) { return longopts; }
-
-bool cli_global_option(const char *word) {
-  if (strncmp(word, "--", 2) != 0) {
-    return false;
-  }
-  size_t n = strcspn(word + 2, "=");
-  for (const struct option *o = longopts; o->name; o++) {
-    if (strlen(o->name) == n && strncmp(o->name, word + 2, n) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
 
 int cli_global_option_arity(const char *word) {
   if (word[0] != '-' || !word[1]) {
@@ -749,7 +738,12 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
     }
     strbuf hint;
     sb_init(&hint);
-    mcp_suggest(&hint, argv[optind], names, nb + np);
+    if (cli_mcp_command(argv[optind])) {
+      /* `mcphost add` for `mcphost mcp add`, as `claude mcp add`. */
+      sb_printf(&hint, " (did you mean \"mcp %s\"?)", argv[optind]);
+    } else {
+      mcp_suggest(&hint, argv[optind], names, nb + np);
+    }
     free(names);
     free(pn);
     cli_error(&c, NULL, "unknown command \"%s\"%s; try 'mcphost --help'",

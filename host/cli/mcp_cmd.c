@@ -14,6 +14,7 @@
 #include "config/config_policy.h"
 #include "core/plugins.h"
 #include "core/util.h"
+#include "mcp/suggest.h"
 #include "url_redact.h"
 
 static const char mcp_usage[] =
@@ -275,7 +276,10 @@ static int mcp_list(cli *c, int argc, char **argv) {
            "COMMAND [ARGS...]\n");
     return EXIT_OK;
   }
-  int wname = 4, wscope = 5, wtype = 4, wtarget = 11, wsource = 6;
+  /* Widths in terminal columns (out_width) of what is shown. */
+  size_t wname = 4, wscope = 5, wtype = 4, wtarget = 11, wsource = 6;
+  /* Each column is as wide as its widest cell, COMMAND/URL too (shown
+   * whole: it may be what a person checks before approving). */
   /* Every column but SCOPE comes from a file or a server: escaped, and
    * measured as shown. */
   char **targets = xcalloc(cfg->nservers, sizeof *targets);
@@ -290,25 +294,32 @@ static int mcp_list(cli *c, int argc, char **argv) {
     names[i] = xstrdup(cli_esc(c, s->name));
     sources[i] = xstrdup(cli_esc(c, list_source(s)));
     types[i] = xstrdup(cli_esc(c, s->type));
-    int wf = (int)strlen(sources[i]);
-    wsource = wf > wsource ? wf : wsource;
-    int wn = (int)strlen(names[i]), wy = (int)strlen(types[i]);
-    wname = wn > wname ? wn : wname;
-    wtype = wy > wtype ? wy : wtype;
-    int ws = (int)strlen(config_server_scope(s));
-    wscope = ws > wscope ? ws : wscope;
-    int wt = (int)strlen(targets[i]);
-    wtarget = wt > wtarget ? (wt > 60 ? 60 : wt) : wtarget;
+    size_t ws[] = {out_width(names[i]), strlen(config_server_scope(s)),
+                   out_width(types[i]), out_width(targets[i]),
+                   out_width(sources[i])};
+    size_t *w[] = {&wname, &wscope, &wtype, &wtarget, &wsource};
+    for (size_t k = 0; k < sizeof w / sizeof *w; k++) {
+      *w[k] = ws[k] > *w[k] ? ws[k] : *w[k];
+    }
   }
-  printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, "NAME", wscope, "SCOPE",
-         wtype, "TYPE", wtarget, "COMMAND/URL", wsource, "SOURCE", "STATUS");
+  const char *head[] = {"NAME", "SCOPE", "TYPE", "COMMAND/URL", "SOURCE"};
+  size_t hw[] = {wname, wscope, wtype, wtarget, wsource};
+  for (size_t k = 0; k < 5; k++) {
+    out_pad(head[k], hw[k]);
+    fputs("  ", stdout);
+  }
+  printf("STATUS\n");
   for (size_t i = 0; i < cfg->nservers; i++) {
     const server_config *s = &cfg->servers[i];
     char *st = status_text(c, i);
     st[strcspn(st, "\n")] = '\0'; /* one line each; mcp get has the rest */
-    printf("%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, names[i], wscope,
-           config_server_scope(s), wtype, types[i], wtarget, targets[i],
-           wsource, sources[i], cli_esc(c, st));
+    const char *cells[] = {names[i], config_server_scope(s), types[i],
+                           targets[i], sources[i]};
+    for (size_t k = 0; k < 5; k++) {
+      out_pad(cells[k], hw[k]);
+      fputs("  ", stdout);
+    }
+    printf("%s\n", cli_esc(c, st));
     free(st);
     free(targets[i]);
     free(names[i]);
@@ -343,8 +354,12 @@ static int mcp_get(cli *c, int argc, char **argv) {
   cli_load_config(c);
   long i = cli_find_server(c, argv[1]);
   if (i < 0) {
-    fprintf(stderr, "mcphost: no MCP server named \"%s\" is configured\n",
-            cli_esc(c, argv[1]));
+    strbuf hint;
+    sb_init(&hint);
+    mcp_client_suggest_servers(c->mc, argv[1], &hint);
+    fprintf(stderr, "mcphost: no MCP server named \"%s\" is configured%s\n",
+            cli_esc(c, argv[1]), cli_esc(c, sb_str(&hint)));
+    sb_free(&hint);
     return EXIT_NOT_FOUND;
   }
   size_t idx = (size_t)i;
@@ -698,10 +713,15 @@ static int mcp_add_json(cli *c, int argc, char **argv) {
   }
   if (rc != EXIT_OK)
     goto out;
-  cJSON *e = cJSON_Parse(argv[first + 1]);
+  char *why = NULL;
+  cJSON *e = config_json_parse(argv[first + 1], strlen(argv[first + 1]), &why);
   if (!cJSON_IsObject(e)) {
-    fprintf(stderr, "mcphost: the server entry is not a JSON object: %s\n",
-            cli_esc(c, argv[first + 1]));
+    if (!why) {
+      why = xasprintf("a JSON object is needed, not %s", config_json_kind(e));
+    }
+    fprintf(stderr, "mcphost: mcp add-json %s: the server entry: %s: %s\n",
+            cli_esc(c, argv[first]), why, cli_esc(c, argv[first + 1]));
+    free(why);
     cJSON_Delete(e);
     rc = EXIT_USAGE;
     goto out;
@@ -740,10 +760,21 @@ static int mcp_remove(cli *c, int argc, char **argv) {
   }
   char why[1024];
   if (found == 0) {
-    fprintf(stderr, "mcphost: no MCP server named \"%s\" in the %s config\n",
+    cJSON *known = cJSON_CreateArray();
+    for (size_t i = 0; i < 3; i++) {
+      if (!o.scope_set || o.scope == order[i]) {
+        edit_server_names(&t[i], known);
+      }
+    }
+    strbuf hint;
+    sb_init(&hint);
+    mcp_suggest_array(&hint, name, known);
+    fprintf(stderr, "mcphost: no MCP server named \"%s\" in the %s config%s\n",
             cli_esc(c, name),
-            o.scope_set ? config_scope_name(o.scope)
-                        : "local, project or user");
+            o.scope_set ? config_scope_name(o.scope) : "local, project or user",
+            cli_esc(c, sb_str(&hint)));
+    sb_free(&hint);
+    cJSON_Delete(known);
     rc = EXIT_NOT_FOUND;
   } else if (found > 1) {
     fprintf(stderr,
@@ -801,6 +832,39 @@ static int mcp_choice(cli *c, int argc, char **argv, choice_kind kind) {
   return rc;
 }
 
+static int mcp_approve(cli *c, int argc, char **argv) {
+  return mcp_choice(c, argc, argv, CHOICE_APPROVE);
+}
+
+static int mcp_reject(cli *c, int argc, char **argv) {
+  return mcp_choice(c, argc, argv, CHOICE_REJECT);
+}
+
+static int mcp_reset(cli *c, int argc, char **argv) {
+  return mcp_choice(c, argc, argv, CHOICE_RESET);
+}
+
+static const struct {
+  const char *name;
+  int (*run)(cli *c, int argc, char **argv);
+} mcp_commands[] = {
+    {"list", mcp_list},         {"get", mcp_get},
+    {"add", mcp_add},           {"add-json", mcp_add_json},
+    {"remove", mcp_remove},     {"approve", mcp_approve},
+    {"reject", mcp_reject},     {"reset-project-choices", mcp_reset},
+    {"import", cmd_mcp_import},
+};
+#define NMCP_COMMANDS (sizeof mcp_commands / sizeof *mcp_commands)
+
+bool cli_mcp_command(const char *name) {
+  for (size_t i = 0; i < NMCP_COMMANDS; i++) {
+    if (strcmp(name, mcp_commands[i].name) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 int cmd_mcp(cli *c, int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
       strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
@@ -808,29 +872,13 @@ int cmd_mcp(cli *c, int argc, char **argv) {
     return argc < 2 ? EXIT_USAGE : EXIT_OK;
   }
   const char *sub = argv[1];
-  argc--;
-  argv++;
-  if (strcmp(sub, "list") == 0)
-    return mcp_list(c, argc, argv);
-  if (strcmp(sub, "get") == 0)
-    return mcp_get(c, argc, argv);
-  if (strcmp(sub, "add") == 0)
-    return mcp_add(c, argc, argv);
-  if (strcmp(sub, "add-json") == 0)
-    return mcp_add_json(c, argc, argv);
-  if (strcmp(sub, "remove") == 0)
-    return mcp_remove(c, argc, argv);
-  if (strcmp(sub, "approve") == 0)
-    return mcp_choice(c, argc, argv, CHOICE_APPROVE);
-  if (strcmp(sub, "reject") == 0)
-    return mcp_choice(c, argc, argv, CHOICE_REJECT);
-  if (strcmp(sub, "reset-project-choices") == 0)
-    return mcp_choice(c, argc, argv, CHOICE_RESET);
-  if (strcmp(sub, "import") == 0)
-    return cmd_mcp_import(c, argc, argv);
-  fprintf(stderr,
-          "mcphost: unknown mcp command \"%s\"; try 'mcphost mcp "
-          "--help'\n",
-          sub);
-  return EXIT_USAGE;
+  const char *names[NMCP_COMMANDS];
+  for (size_t i = 0; i < NMCP_COMMANDS; i++) {
+    if (strcmp(sub, mcp_commands[i].name) == 0) {
+      return mcp_commands[i].run(c, argc - 1, argv + 1);
+    }
+    names[i] = mcp_commands[i].name;
+  }
+  return cli_unknown(c, "unknown mcp command", sub, names, NMCP_COMMANDS,
+                     "; try 'mcphost mcp --help'");
 }

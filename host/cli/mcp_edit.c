@@ -219,6 +219,22 @@ bool edit_has_server(const edit_target *t, const char *name) {
   return has;
 }
 
+void edit_server_names(const edit_target *t, cJSON *names) {
+  char why[8];
+  if (t->tree && trust_project_link(t->file, t->tree, why, sizeof why) < 0)
+    return;
+  config tmp;
+  config_init(&tmp);
+  cJSON *doc = config_read_json(&tmp, t->file, false);
+  cJSON *obj = doc ? servers_of(t, doc, false, why, sizeof why) : NULL;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, obj) {
+    cJSON_AddItemToArray(names, cJSON_CreateString(it->string));
+  }
+  cJSON_Delete(doc);
+  config_free(&tmp);
+}
+
 /* ---- project choices ---- */
 
 typedef struct choice_ctx {

@@ -53,6 +53,9 @@ int edit_remove_server(const edit_target *t, const char *name, char *why,
 /* Whether the target's file defines `name` (read without a lock, for
  * messages and choices). */
 bool edit_has_server(const edit_target *t, const char *name);
+/* Appends to the array `names` the names of the target's servers (read
+ * likewise), for "did you mean". */
+void edit_server_names(const edit_target *t, cJSON *names);
 
 /* One project server as the walk found it: what an approval binds. */
 typedef struct edit_choice {

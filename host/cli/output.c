@@ -24,6 +24,7 @@
 #include "cli/cli.h"
 #include "core/base64.h"
 #include "core/util.h"
+#include "safety/display_width.h"
 #include "safety/json_write.h"
 #include "safety/redact.h"
 #include "safety/sanitize.h"
@@ -67,6 +68,18 @@ static void write_json(const cJSON *v, bool pretty) {
     fwrite(b.data, 1, b.len, stdout);
   }
   sb_free(&b);
+}
+
+size_t out_width(const char *s) {
+  return display_width(s, strlen(s));
+}
+
+void out_pad(const char *s, size_t width) {
+  size_t n = out_width(s);
+  fputs(s, stdout);
+  for (; n < width; n++) {
+    fputc(' ', stdout);
+  }
 }
 
 void out_json(const cJSON *v) {

@@ -327,9 +327,10 @@ int cmd_session(cli *c, int argc, char **argv) {
   if (strcmp(sub, "status") == 0) {
     return session_status(c, argc - 1, argv + 1);
   }
-  cli_error(c, NULL,
-            "session: unknown command \"%s\"; try 'mcphost session "
-            "--help'",
-            sub);
-  return EXIT_USAGE;
+  static const char *const subs[] = {"start", "stop", "status"};
+  /* "stop" with more words is not a misspelling. */
+  bool stop = strcmp(sub, "stop") == 0;
+  return cli_unknown(c, "session: unknown command", sub, subs,
+                     stop ? 0 : sizeof subs / sizeof *subs,
+                     "; try 'mcphost session --help'");
 }

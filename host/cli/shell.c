@@ -6,6 +6,7 @@
  * line_edit (libedit: editing, history, completion); the history is kept
  * in the state directory. Ctrl-C during a command cancels that command
  * (cli_run withdraws the request); at the prompt it drops the line. */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -162,10 +163,11 @@ static bool ready(const cli *c, size_t idx) {
   return mcp_client_status(c->mc, idx, &st) && st.ready;
 }
 
-/* The assigned names of server `idx`'s tools or prompts (`kind`),
- * through the client's list (cached by it); each also kept for the
- * completion scripts (names_cache.c). */
-static void add_names(shell *sh, size_t idx, const char *kind) {
+/* The assigned names of server `idx`'s tools or prompts (`kind`), or
+ * with `own` SERVER/NAME of the server's own names, through the client's
+ * list (cached by it); each also kept for the completion scripts
+ * (names_cache.c). */
+static void add_names(shell *sh, size_t idx, const char *kind, bool own) {
   cli *c = sh->c;
   cJSON *result = NULL;
   mcp_error err = {0};
@@ -183,20 +185,30 @@ static void add_names(shell *sh, size_t idx, const char *kind) {
   char **names =
       name_assign_items(server, cJSON_GetObjectItemCaseSensitive(result, kind),
                         c->lim.name_chars, &n);
+  const cJSON *items = cJSON_GetObjectItemCaseSensitive(result, kind);
   for (size_t i = 0; i < n; i++) {
-    if (names[i]) {
+    const char *own_name =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetArrayItem(items, (int)i), "name"));
+    if (own && cli_plain_name(own_name, true) &&
+        cli_plain_name(server, false)) {
+      char *ref = xasprintf("%s/%s", server, own_name);
+      line_edit_candidate(sh->le, ref, ' ');
+      free(ref);
+    } else if (!own && names[i]) {
       line_edit_candidate(sh->le, names[i], ' ');
     }
   }
-  cli_names_record(c, server, kind, names, n);
+  cli_names_record(c, server, kind, names, items, n);
   name_list_free(names, n);
   cJSON_Delete(result);
 }
 
-static void add_all_names(shell *sh, const char *kind) {
+/* `word`: the word completed; SERVER/NAME once it has a '/'. */
+static void add_all_names(shell *sh, const char *kind, const char *word) {
   for (size_t i = 0; i < host_cfg(sh->c->h)->nservers; i++) {
     if (ready(sh->c, i)) {
-      add_names(sh, i, kind);
+      add_names(sh, i, kind, strchr(word, '/') != NULL);
     }
   }
 }
@@ -291,8 +303,8 @@ static void complete(void *ud, line_edit *le, const char *line, size_t start) {
     for (size_t i = 0; i < NCOMMANDS; i++) {
       line_edit_candidate(sh->le, commands[i].name, ' ');
     }
-    if (str_starts(word, "mcp__")) {
-      add_all_names(sh, "tools");
+    if (str_starts(word, "mcp__") || tool_word(word)) {
+      add_all_names(sh, "tools", word);
     }
   } else {
     /* A line may begin with a tool's name: then it is "call TOOL ...". */
@@ -309,8 +321,8 @@ static void complete(void *ud, line_edit *le, const char *line, size_t start) {
     switch (find_command(cmd) || implicit
                 ? cli_completes_after(cmd, npos, npos ? args[0] : NULL)
                 : COMPLETES_NOTHING) {
-    case COMPLETES_TOOL: add_all_names(sh, "tools"); break;
-    case COMPLETES_PROMPT: add_all_names(sh, "prompts"); break;
+    case COMPLETES_TOOL: add_all_names(sh, "tools", word); break;
+    case COMPLETES_PROMPT: add_all_names(sh, "prompts", word); break;
     case COMPLETES_ARGUMENT:
       add_arguments(sh, args[0], args + 1, (size_t)npos - 1);
       break;
@@ -362,14 +374,17 @@ static int run_words(shell *sh, char **words, size_t n) {
     print_help();
     return EXIT_OK;
   }
-  /* --json anywhere before the arguments, and tools --all, for this
+  /* --json anywhere before the arguments (for call, which takes its
+   * options after them too, before "--"), and tools --all, for this
    * command only. */
   bool json = c->json, all_tools = c->all_tools;
+  bool is_call = sc->run == cmd_call;
   size_t kept = 1;
   for (size_t i = 1; i < n; i++) {
     bool before_args = true;
     for (size_t k = 1; k < i; k++) {
-      before_args = before_args && !argument_word(words[k]);
+      before_args = before_args && (is_call ? strcmp(words[k], "--") != 0
+                                            : !argument_word(words[k]));
     }
     if (before_args && strcmp(words[i], "--json") == 0) {
       c->json = true;
@@ -416,17 +431,28 @@ static int run_line(shell *sh, const char *line, bool *leave) {
   return rc;
 }
 
-/* After each command: what it left for the exit of one command only. */
-static void after_command(shell *sh) {
+/* Flushes stdout, keeping the first errno a failed write gave. */
+static void flush_output(cli *c) {
+  errno = 0;
+  if (fflush(stdout) != 0) {
+    cli_output_failed(c, errno);
+  }
+}
+
+/* After each command: what it left for the exit of one command only.
+ * Returns true when the reader of stdout is gone (EPIPE): the shell ends
+ * there, quietly, with 141 (cli_check_output), as call and batch do. */
+static bool after_command(shell *sh) {
   cli *c = sh->c;
-  fflush(stdout);
+  flush_output(c);
   if (c->open_line) {
     fputc('\n', stdout); /* the prompt starts on a line of its own */
     c->open_line = false;
   }
   c->save_failed = c->bad_content = c->output_cut = false;
   c->result_printed = false;
-  fflush(stdout);
+  flush_output(c);
+  return c->output_errno == EPIPE;
 }
 
 int cmd_shell(cli *c, int argc, char **argv) {
@@ -483,7 +509,10 @@ int cmd_shell(cli *c, int argc, char **argv) {
     last = run_line(&sh, line, &leave);
     free(line);
     int sig = host_signal_number(c->h);
-    after_command(&sh);
+    if (after_command(&sh)) {
+      rc = last;
+      break;
+    }
     if (leave) {
       rc = last;
       break;

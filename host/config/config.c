@@ -1,4 +1,5 @@
 #include "config/config.h"
+#include "config/config_keys.h"
 #include "config/roots.h"
 #include "split_words.h"
 
@@ -203,6 +204,7 @@ const char *config_check_entry(config *c, const char *src, const char *where,
                  src, name, where);
     return NULL;
   }
+  config_warn_entry_keys(c, src, where, name, t, e);
   return t;
 }
 
@@ -234,8 +236,7 @@ static bool add_server(config *c, const char *src, const char *name,
   return true;
 }
 
-cJSON *config_parse_json(config *c, const char *text, size_t len,
-                         const char *src) {
+cJSON *config_json_parse(const char *text, size_t len, char **why) {
   const char *end = NULL;
   cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
   /* Text after the value is refused, as JSON.parse does: taken as the
@@ -270,12 +271,34 @@ cJSON *config_parse_json(config *c, const char *text, size_t len,
         col++;
       }
     }
-    config_error(c, "%s: invalid JSON near line %zu, column %zu%s", src, line,
-                 col, trailing ? " (text after the end of the document)" : "");
+    *why = xasprintf("invalid JSON near line %zu, column %zu%s", line, col,
+                     trailing ? " (text after the end of the document)" : "");
+    return NULL;
+  }
+  return doc;
+}
+
+const char *config_json_kind(const cJSON *v) {
+  return cJSON_IsObject(v)   ? "an object"
+         : cJSON_IsArray(v)  ? "an array"
+         : cJSON_IsString(v) ? "a string"
+         : cJSON_IsNumber(v) ? "a number"
+         : cJSON_IsBool(v)   ? "a boolean"
+                             : "null";
+}
+
+cJSON *config_parse_json(config *c, const char *text, size_t len,
+                         const char *src) {
+  char *why = NULL;
+  cJSON *doc = config_json_parse(text, len, &why);
+  if (!doc) {
+    config_error(c, "%s: %s", src, why);
+    free(why);
     return NULL;
   }
   if (!cJSON_IsObject(doc)) {
-    config_error(c, "%s: the top level must be a JSON object", src);
+    config_error(c, "%s: the top level must be a JSON object, not %s", src,
+                 config_json_kind(doc));
     cJSON_Delete(doc);
     return NULL;
   }

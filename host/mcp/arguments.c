@@ -17,38 +17,44 @@
 
 /* ---- words ---- */
 
-/* The value part of a word: the text, or a file's content for "@FILE". */
-static char *word_value(const char *word, const char *v, unsigned flags,
-                        mcp_error *err) {
+char *mcp_args_value_text(const char *what, const char *v, unsigned flags,
+                          mcp_error *err) {
   if (v[0] != '@') {
     return xstrdup(v);
   }
   const char *path = v + 1;
   if (!*path) {
     mcp_error_set(err, MCP_ERR_USAGE, NULL,
-                  "argument \"%s\": \"@\" needs a file name (or - for stdin)",
-                  word);
+                  "%s: \"@\" needs a file name (or - for stdin)", what);
     return NULL;
   }
   if (strcmp(path, "-") == 0 && !(flags & MCP_ARGS_STDIN)) {
-    mcp_error_set(err, MCP_ERR_USAGE, NULL,
-                  "argument \"%s\": stdin cannot be read here", word);
+    mcp_error_set(err, MCP_ERR_USAGE, NULL, "%s: stdin cannot be read here",
+                  what);
     return NULL;
   }
   size_t len = 0;
   char *text = read_whole_file(path, &len);
   if (!text) {
-    mcp_error_set(err, MCP_ERR_USAGE, NULL,
-                  "argument \"%s\": cannot read %s: %s", word,
+    mcp_error_set(err, MCP_ERR_USAGE, NULL, "%s: cannot read %s: %s", what,
                   strcmp(path, "-") == 0 ? "stdin" : path, strerror(errno));
     return NULL;
   }
   if (strlen(text) != len) {
-    mcp_error_set(err, MCP_ERR_USAGE, NULL,
-                  "argument \"%s\": %s holds a NUL byte: not text", word, path);
+    mcp_error_set(err, MCP_ERR_USAGE, NULL, "%s: %s holds a NUL byte: not text",
+                  what, path);
     free(text);
     return NULL;
   }
+  return text;
+}
+
+/* The value part of a word: the text, or a file's content for "@FILE". */
+static char *word_value(const char *word, const char *v, unsigned flags,
+                        mcp_error *err) {
+  char *what = xasprintf("argument \"%s\"", word);
+  char *text = mcp_args_value_text(what, v, flags, err);
+  free(what);
   return text;
 }
 

@@ -39,6 +39,13 @@
 int mcp_args_parse_words(int n, char *const *words, unsigned flags,
                          cJSON **out, mcp_error *err);
 
+/* The text of a value: `v` itself, or for "@FILE" the file's content
+ * ("@-" stdin, with MCP_ARGS_STDIN). A new string, or NULL with `err` set
+ * (MCP_ERR_USAGE, beginning with `what`, e.g. "--args", and naming the
+ * file and the reason). */
+char *mcp_args_value_text(const char *what, const char *v, unsigned flags,
+                          mcp_error *err);
+
 /* Builds the arguments: a copy of `base` (an object, or NULL for {})
  * with each parsed word set, coerced by `schema` (the tool's inputSchema,
  * or NULL for the rule without one; `flags`: MCP_ARGS_LENIENT). Returns 0 with *out (caller frees),

@@ -128,13 +128,20 @@ static void finish(mcp_op *op, cJSON *result, mcp_error *err) {
   }
 }
 
+static const char *server_name(const mcp_op *op);
 static void fail(mcp_op *op, mcp_error_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void fail(mcp_op *op, mcp_error_kind kind, const char *fmt, ...) {
   mcp_error e = {0};
   va_list ap;
   va_start(ap, fmt);
-  mcp_error_vset(&e, kind, op->s ? op->s->cfg->name : NULL, fmt, ap);
+  /* The server named even before a session is at hand (a listing that
+   * has not the item): a --json error says which server it was. */
+  const config *cfg = &op->mc->h->cfg;
+  const char *server = op->s                             ? op->s->cfg->name
+                       : op->call.server < cfg->nservers ? server_name(op)
+                                                         : NULL;
+  mcp_error_vset(&e, kind, server, fmt, ap);
   va_end(ap);
   finish(op, NULL, &e);
 }
@@ -160,6 +167,7 @@ static const char *op_method(const mcp_op *op) {
 static void send_call(mcp_op *op);
 static void run_elicitations(mcp_op *op, const cJSON *data);
 static const cJSON *find_named(const mcp_op *op, const cJSON *items);
+static char *item_suggestions(const mcp_op *op, const cJSON *tools);
 
 /* Whether the answer to a SERVER/TOOL call may say the tool does not
  * exist: a JSON-RPC "not found", or an isError result (the SDKs answer an
@@ -189,9 +197,11 @@ static void on_confirm(mcp_waiter *w, session *s) {
     op->held_result = NULL;
     mcp_error_clear(&op->held_err);
     mcp_error e = {0};
+    char *hint = item_suggestions(op, tools);
     mcp_error_set(&e, MCP_ERR_NOT_FOUND, s->cfg->name,
-                  "server \"%s\" has no tool named \"%s\"", s->cfg->name,
-                  op->name);
+                  "server \"%s\" has no tool named \"%s\"%s", s->cfg->name,
+                  op->name, hint);
+    free(hint);
     finish(op, NULL, &e);
     return;
   }

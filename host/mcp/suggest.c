@@ -17,30 +17,40 @@ static char *fold(const char *s) {
   return f;
 }
 
+/* Edits to turn a into b: insertions, deletions, substitutions and
+ * swaps of two neighbours ("strat" is one swap from "start"), the
+ * optimal string alignment distance. Three rows: the one before the
+ * previous is what a swap reaches back to. */
 static size_t distance(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b);
-  size_t *row = xcalloc(lb + 1, sizeof *row);
+  size_t *rows = xcalloc(3 * (lb + 1), sizeof *rows);
+  size_t *back = rows, *prev = rows + lb + 1, *cur = rows + 2 * (lb + 1);
   for (size_t j = 0; j <= lb; j++) {
-    row[j] = j;
+    prev[j] = j;
   }
   for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
+    cur[0] = i;
     for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j];
-      size_t best = diag + (a[i - 1] == b[j - 1] ? 0 : 1);
-      if (up + 1 < best) {
-        best = up + 1;
+      size_t best = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      if (prev[j] + 1 < best) {
+        best = prev[j] + 1;
       }
-      if (row[j - 1] + 1 < best) {
-        best = row[j - 1] + 1;
+      if (cur[j - 1] + 1 < best) {
+        best = cur[j - 1] + 1;
       }
-      row[j] = best;
-      diag = up;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+          back[j - 2] + 1 < best) {
+        best = back[j - 2] + 1;
+      }
+      cur[j] = best;
     }
+    size_t *t = back;
+    back = prev;
+    prev = cur;
+    cur = t;
   }
-  size_t d = row[lb];
-  free(row);
+  size_t d = prev[lb];
+  free(rows);
   return d;
 }
 
@@ -113,4 +123,19 @@ size_t mcp_suggest(strbuf *out, const char *want, const char *const *names,
   }
   sb_adds(out, "?)");
   return npick;
+}
+
+size_t mcp_suggest_array(strbuf *out, const char *want, const cJSON *names) {
+  int n = cJSON_GetArraySize(names);
+  const char **v = xcalloc(n > 0 ? (size_t)n : 1, sizeof *v);
+  size_t k = 0;
+  for (int i = 0; i < n; i++) {
+    const char *name = cJSON_GetStringValue(cJSON_GetArrayItem(names, i));
+    if (name) {
+      v[k++] = name;
+    }
+  }
+  size_t found = mcp_suggest(out, want, v, k);
+  free(v);
+  return found;
 }

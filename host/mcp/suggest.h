@@ -5,6 +5,7 @@
 #ifndef MCPHOST_MCP_SUGGEST_H
 #define MCPHOST_MCP_SUGGEST_H
 
+#include <cjson/cJSON.h>
 #include <stddef.h>
 
 #include "core/util.h"
@@ -17,8 +18,11 @@
 size_t mcp_suggest(strbuf *out, const char *want, const char *const *names,
                    size_t n);
 
-/* The edit distance (Levenshtein, on bytes) between the normalized forms
- * of `a` and `b`. */
+/* The same over a JSON array of names (its strings; others skipped). */
+size_t mcp_suggest_array(strbuf *out, const char *want, const cJSON *names);
+
+/* The edit distance (Levenshtein, with a swap of two neighbours as one
+ * edit; on bytes) between the normalized forms of `a` and `b`. */
 size_t mcp_name_distance(const char *a, const char *b);
 
 #endif

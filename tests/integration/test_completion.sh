@@ -65,6 +65,14 @@ expect "after a listing, tool names are offered" 0 \
 complete call mcp__demo__ec
 [ "$OUT" = "mcp__demo__echo" ]
 check "only the names that start with the word are offered" [ $? -eq 0 ]
+complete call demo/
+expect "SERVER/ is completed to the server's own tool names" 0 \
+  --out "demo/echo" --out "demo/add" --no-out "mcp__"
+complete call demo/ad
+[ "$OUT" = "demo/add" ]
+check "SERVER/PREFIX offers the tools that start with it" [ $? -eq 0 ]
+complete call demo/echo --follow
+expect "call's options after the tool" 0 --out "--follow-links"
 check "completing a tool name started no server" test "$(starts)" -eq "$n"
 run completion complete -- mcphost --config "$TMP/none.json" call mcp__d
 expect "names of servers not configured are not offered" 0 --no-out "mcp__demo"

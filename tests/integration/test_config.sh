@@ -342,4 +342,23 @@ expect "approved as it is, it holds" 0 \
   --jq 'map(select(.name == "rootsrv"))[0].state == "approved"'
 rm -f "$P/.mcp.json"
 
+# ---- keys that are slips: warned, never refused ----
+T="$TMP/typo.json"
+config_file "$T" "{\"a\": {\"command\": \"$DEMO\", \"arg\": [\"-x\"]},
+  \"d\": {\"command\": \"$DEMO\", \"disabled\": true},
+  \"h\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:9/mcp\", \"header\": {}},
+  \"k\": {\"command\": \"$DEMO\", \"args\": [], \"someToolsKey\": 1}}"
+run --strict-mcp-config --config "$T" mcp list --json
+# (exit 3: h's port has no server)
+expect "a key close to a known one: warned with the file, server, key and the one meant" 3 \
+  --err "$T: server \"a\": unknown key \"arg\" (did you mean \"args\"?): not read (at mcpServers.a.arg)" \
+  --err "server \"h\": unknown key \"header\" (did you mean \"headers\"" \
+  --jq 'map(.name) | index("a") != null'
+expect "\"disabled\": true is said not to be read, naming disabledMcpServers" 3 \
+  --err "$T: server \"d\": \"disabled\" is not read" \
+  --err "disabledMcpServers" \
+  --jq 'map(select(.name == "d"))[0].state == "active"'
+expect "a key far from every known one stays silent, as before" 3 \
+  --no-err "someToolsKey"
+
 finish

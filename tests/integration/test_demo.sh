@@ -93,7 +93,7 @@ expect "unknown server: not found" 6 --err "no server named \"other\""
 run --config "$C" call mcp__demo__echo notkeyvalue
 expect "bad tool argument syntax is a usage error" 2 --err "is not KEY=VALUE"
 run --config "$C" call mcp__demo__echo '{"message": '
-expect "invalid JSON arguments are a usage error" 2 --err "not a valid JSON object"
+expect "invalid JSON arguments are a usage error" 2 --err "call: invalid JSON near line 1, column"
 
 # A server given on the command line, no file at all.
 run --server "d2=$DEMO" call mcp__d2__echo message=cli

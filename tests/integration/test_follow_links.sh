@@ -58,6 +58,13 @@ expect "--json: {result, links}" 0 \
   --jq '.result.content[0].text == "links:\n"' \
   --jq '[.links[].uri] == ["test://doc/1", "test://doc/3"]' \
   --jq '.links[0].contents[0].text == "test://doc/1, version 0\n"'
+
+: >"$LOG"
+run --config "$C" call r/links n=1 --follow-links=2
+expect "--follow-links after the arguments, as docs/cli.md shows it" 0 \
+  --out "[linked resource test://doc/3]" --no-err "is not KEY=VALUE"
+[ "$(reads)" = "r:test://doc/1 r:test://doc/3" ] &&
+  ok "two read after KEY=VALUE" || bad "two read after KEY=VALUE" "$(reads)"
 run --config "$C" --json call r/links --follow-links=20
 expect "--json: a link not read has its error" 0 \
   --jq '(.links | map(select(.uri == "test://missing"))[0].error.exit) == 6'

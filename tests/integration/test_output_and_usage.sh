@@ -107,11 +107,11 @@ for cmd in servers tools resources prompts; do
     --err "mcphost: $cmd takes at most one SERVER argument"
 done
 run --server "$H" call h/echo message=hi --max-output-chars 5
-expect "a global option after a tool's arguments gets a hint" 2 \
-  --err "(options go before the tool's arguments)"
+expect "a global option after the command gets a hint" 2 \
+  --err 'call: "--max-output-chars" is a global option: it goes before the command'
 run --server "$H" call h/echo message=hi --nope
-expect "an unknown word gets no such hint" 2 --err "is not KEY=VALUE" \
-  --no-err "options go before"
+expect "an unknown option gets no such hint" 2 --err 'call: unknown option "--nope"' \
+  --no-err "global option"
 
 # ---- bad servers on the command line are usage errors ----
 run --url s=127.0.0.1:38412/mcp tools

@@ -71,6 +71,14 @@ tm_type s1 "demo/echo message=short-form"
 on_screen s1 "a line that begins with a tool's name calls it" "Echo: short-form"
 prompts s1 3
 
+# SERVER/ completes to the server's own tool names.
+keys s1 "call demo/ec"
+tm send-keys -t s1 Tab
+on_screen s1 "Tab completes SERVER/TOOL" "mcphost> call demo/echo "
+tm_type s1 "message=own-name"
+on_screen s1 "the completed SERVER/TOOL is called" "Echo: own-name"
+prompts s1 4
+
 # Ctrl-C during a slow call cancels that call; the shell and its sessions
 # go on (the demo server finishes its sleep before it reads more, so the
 # next call goes to another server).
@@ -78,20 +86,20 @@ tm_type s1 "call mcp__demo__slow steps=1 delay_ms=4000"
 sleep 0.5
 tm send-keys -t s1 C-c
 on_screen s1 "Ctrl-C cancels the running call" "tools/call: interrupted"
-prompts s1 4
+prompts s1 5
 tm_type s1 "call t/typed s=after-ctrl-c"
 on_screen s1 "after Ctrl-C the shell runs the next call" '"s":"after-ctrl-c"'
-prompts s1 5
+prompts s1 6
 
 # Ctrl-C at the prompt drops the line typed so far.
 keys s1 "call mcp__demo__echo message=dropped"
 tm send-keys -t s1 C-c
-prompts s1 6
+prompts s1 7
 tm_type s1 "call mcp__demo__echo message=next"
 on_screen s1 "the next line runs after a Ctrl-C at the prompt" "Echo: next"
 check "Ctrl-C at the prompt ran nothing" \
   bash -c "! tmux -S '$SOCK' capture-pane -p -J -S - -t s1 | grep -q 'Echo: dropped'"
-prompts s1 7
+prompts s1 8
 
 # An elicitation is asked inline; the answer reaches the server.
 FORM='{"params": {"message": "Who are you?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}}'
@@ -102,20 +110,20 @@ tm_type s1 "Ada"
 tm_wait s1 "Send them?"
 tm_type s1 "a"
 on_screen s1 "the elicitation's answer reaches the server" '"name":"Ada"'
-prompts s1 8
+prompts s1 9
 
 # A permission question is asked inline; yes runs the call, no refuses it.
 tm_type s1 "call mcp__demo__add a=2 b=3"
 on_screen s1 "a permission question is asked inline" "Allow it? [y/N]"
 tm_type s1 "y"
-prompts s1 9
+prompts s1 10
 check "yes runs the call" \
   bash -c "tmux -S '$SOCK' capture-pane -p -J -S - -t s1 | grep -qx 5"
 tm_type s1 "call mcp__demo__add a=4 b=4"
 tm_wait s1 "Allow it? [y/N]"
 sleep 0.2
 tm_type s1 "n"
-prompts s1 10
+prompts s1 11
 check "no refuses the call, and the shell goes on" \
   bash -c "! tmux -S '$SOCK' capture-pane -p -J -S - -t s1 | grep -qx 8"
 
@@ -126,7 +134,7 @@ tm_type s1 " call mcp__demo__echo message=not-kept"
 on_screen s1 "a line that begins with a space runs" "Echo: not-kept"
 tm_type s1 "call mcp__demo__echo message=from-history"
 on_screen s1 "the last call runs" "Echo: from-history"
-prompts s1 13
+prompts s1 14
 tm_type s1 "exit"
 done_shell s1
 expect "exit leaves the shell with 0" 0
@@ -175,6 +183,20 @@ expect "a string parameter keeps 007, integer and boolean typed, as call does" 0
 piped 'tools --json --all t'
 expect "--json and tools --all in a line, as after the command" 0 \
   --jq '.[0].name == "mcp__t__typed"'
+# stdout a pipe its reader closed (at once, so the first write fails):
+# the shell ends quietly with 141, as call and batch do, and runs no more.
+python3 - "$MCPHOST" --config "$C" shell <<'PY' >"$TMP/out" 2>"$TMP/err"
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], input=b"tools\n" * 6, stdout=w)
+print(p.returncode)
+PY
+RC=$(cat "$TMP/out")
+OUT=""
+ERR=$(cat "$TMP/err")
+expect "a pipe closed by its reader ends the shell quietly, 141" 141 \
+  --no-err "cannot write"
 piped 'call t/strict n=abc'
 expect "a wrong type is refused before the call, as call does (exit 2)" 2 \
   --err 'usage: mcp__t__strict(n: integer)'
