@@ -15,6 +15,7 @@
 #include "mcp/era_headers.h"
 #include "mcp/mrtr.h"
 #include "mcp/protocol.h"
+#include "mcp/roots_settle.h"
 #include "safety/redact.h"
 #include "safety/sanitize.h"
 #include "text_escape.h"
@@ -200,7 +201,7 @@ void session_auth_settled(session *s, bool new_value) {
     transport_ended(s); /* held back by on_close */
     return;
   }
-  if (!s->reinitializing)
+  if (!s->reinitializing && !s->roots_hold)
     rpc_hold(s->rpc, false);
 }
 
@@ -245,6 +246,7 @@ static void on_fallback_timer(void *ud) {
 static void transport_ended(session *s) {
   bool asked = s->state == SESS_CLOSING;
   rpc_fail_all(s->rpc, RPC_ERR_CLOSED, s->close_reason);
+  roots_settle_end(s);
   between_fail_all(s, RPC_ERR_CLOSED, s->close_reason);
   if (asked) {
     set_state(s, s->error ? SESS_FAILED : SESS_CLOSED);
@@ -401,6 +403,7 @@ static void on_request(void *ud, const char *method, const cJSON *params,
     /* the front end answers it (session_answer) */
   } else if (strcmp(method, "roots/list") == 0 && s->roots_declared) {
     rpc_respond(s->rpc, id, roots_result(s));
+    roots_settle_asked(s);
   } else if (features_request(s, method, params, id)) {
     /* a feature plugin answers it */
   } else {
@@ -642,6 +645,7 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
     rpc_request(s->rpc, "logging/setLevel", p, &lo, on_set_level);
   }
   era_legacy_ready(s);
+  roots_settle_start(s);
   set_state(s, SESS_READY);
 }
 
@@ -953,6 +957,7 @@ void session_restart(session *s) {
     s->reconnect_timer = NULL;
   }
   rpc_fail_all(s->rpc, RPC_ERR_CLOSED, "connection restarted");
+  roots_settle_end(s);
   between_fail_all(s, RPC_ERR_CLOSED, "connection restarted");
   host_auth_detach(s);
   if (s->t)
@@ -984,6 +989,8 @@ void session_free(session *s) {
     loop_timer_cancel(s->h->loop, s->fallback_timer);
   if (s->auth_timer)
     loop_timer_cancel(s->h->loop, s->auth_timer);
+  if (s->roots_timer)
+    loop_timer_cancel(s->h->loop, s->roots_timer);
   era_reset(s);
   free(s->protocol_override);
   free(s->http_failure);
@@ -1487,7 +1494,7 @@ static void prelist_done(session *s) {
   if (!s->tool_headers) {
     s->tool_headers = cJSON_CreateObject();
   }
-  if (!s->reinitializing && !s->auth_pending) {
+  if (!s->reinitializing && !s->auth_pending && !s->roots_hold) {
     rpc_hold(s->rpc, false);
   }
 }

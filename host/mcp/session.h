@@ -97,6 +97,10 @@ struct session {
    * session_set_roots. */
   cJSON *roots;
   bool roots_declared; /* the initialize in use declared roots */
+  /* roots_settle.h: requests held until the server had its roots. */
+  bool roots_hold;
+  bool roots_asked;        /* it asked roots/list during the hold */
+  loop_timer *roots_timer; /* the settle after the answer */
   /* The MCP spec's backwards compatibility: a server whose type was not
    * given (a "url" without "type", --url without --transport) that
    * answers the initialize POST with a 4xx is tried with the legacy

@@ -1,0 +1,81 @@
+/* Holding the first requests for a server's roots (roots_settle.h). */
+#include "mcp/roots_settle.h"
+
+#include <stdlib.h>
+
+#include "core/host.h"
+#include "mcp/era.h"
+#include "mcp/session.h"
+
+static uint64_t settle_ms(void) {
+  const char *v = getenv("MCPHOST_ROOTS_SETTLE_MS");
+  char *end;
+  unsigned long n = v && *v ? strtoul(v, &end, 10) : 0;
+  return v && *v && !*end ? (uint64_t)n : ROOTS_SETTLE_MS;
+}
+
+static void release(session *s) {
+  s->roots_hold = false;
+  s->roots_asked = false;
+  if (!s->reinitializing && !s->auth_pending && !s->prelisting) {
+    rpc_hold(s->rpc, false);
+  }
+}
+
+static void on_settled(void *ud) {
+  session *s = ud;
+  s->roots_timer = NULL; /* a fired timer frees itself */
+  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
+           "roots given; sending the requests held for them");
+  release(s);
+}
+
+static void on_pong(void *ud, cJSON *result, const rpc_error *err, bool *take) {
+  (void)result;
+  (void)take;
+  session *s = ud;
+  if (!s->roots_hold || (err && err->status == RPC_ERR_CLOSED)) {
+    return; /* the connection ended: roots_settle_end follows */
+  }
+  uint64_t ms = settle_ms();
+  if (!s->roots_asked || ms == 0) {
+    release(s);
+    return;
+  }
+  s->roots_timer = loop_timer_start(s->h->loop, ms, on_settled, s);
+  if (!s->roots_timer) {
+    release(s);
+  }
+}
+
+void roots_settle_start(session *s) {
+  if (s->era == ERA_MODERN || !s->roots || s->roots_hold) {
+    return; /* modern servers get roots in each request's input_required */
+  }
+  s->roots_hold = true;
+  s->roots_asked = false;
+  rpc_hold(s->rpc, true);
+  uint64_t ms = s->connect_timeout_ms && s->connect_timeout_ms < ROOTS_PROBE_MS
+                    ? s->connect_timeout_ms
+                    : ROOTS_PROBE_MS;
+  rpc_request_opts o = {.timeout_ms = ms, .ud = s, .urgent = true};
+  if (rpc_request(s->rpc, "ping", NULL, &o, on_pong) < 0) {
+    release(s);
+  }
+}
+
+void roots_settle_asked(session *s) {
+  if (s->roots_hold) {
+    s->roots_asked = true;
+  }
+}
+
+void roots_settle_end(session *s) {
+  if (s->roots_timer) {
+    loop_timer_cancel(s->h->loop, s->roots_timer);
+    s->roots_timer = NULL;
+  }
+  if (s->roots_hold) {
+    release(s); /* nothing is pending any more: nothing is sent */
+  }
+}
