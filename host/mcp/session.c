@@ -586,6 +586,11 @@ static void on_rpc_warning(void *ud, const char *message) {
   host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
 }
 
+static void on_rpc_debug(void *ud, const char *message) {
+  session *s = ud;
+  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "%s", message);
+}
+
 /* ---- handshake ---- */
 
 
@@ -786,6 +791,7 @@ session *session_new(host *h, const server_config *cfg) {
                      .on_request = on_request,
                      .on_notification = on_notification,
                      .on_warning = on_rpc_warning,
+                     .on_debug = on_rpc_debug,
                      .inbound = on_inbound};
   s->rpc = rpc_new(h->loop, &rh);
   s->tools_ttl_ms = -1;
