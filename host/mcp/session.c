@@ -875,8 +875,26 @@ void session_connect(session *s, uint64_t timeout_ms) {
   era_start(s);
 }
 
+uint64_t session_connect_left_ms(const session *s) {
+  if (!s->connect_timeout_ms) {
+    return 0;
+  }
+  uint64_t spent = loop_now_ms() - s->connect_started_ms;
+  return spent < s->connect_timeout_ms ? s->connect_timeout_ms - spent : 1;
+}
+
 void session_send_initialize(session *s) {
-  rpc_request_opts o = {.timeout_ms = s->connect_timeout_ms, .ud = s};
+  /* The connect deadline covers the whole connect: what a probe before
+   * it took is not given again. */
+  uint64_t left = session_connect_left_ms(s);
+  if (left && left < s->connect_timeout_ms) {
+    host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
+             "initialize gets the %llu ms left of the %llu ms connect "
+             "deadline",
+             (unsigned long long)left,
+             (unsigned long long)s->connect_timeout_ms);
+  }
+  rpc_request_opts o = {.timeout_ms = left, .ud = s};
   int64_t id = rpc_request(s->rpc, "initialize", initialize_params(s), &o,
                            on_initialized);
   if (id > 0)
@@ -907,7 +925,10 @@ void session_respawn(session *s) {
   free(s->close_reason);
   s->close_reason = NULL;
   s->state = SESS_IDLE;
+  /* The same connect, started again: its deadline stays. */
+  uint64_t started = s->connect_started_ms;
   session_connect(s, s->connect_timeout_ms);
+  s->connect_started_ms = started;
 }
 
 void session_close(session *s) {

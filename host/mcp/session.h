@@ -236,6 +236,9 @@ void session_fail(session *s, fail_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Sends initialize (the legacy handshake) on the started transport. */
 void session_send_initialize(session *s);
+/* What is left of the connect deadline (session_connect's timeout, from
+ * its start), at least 1; 0 when there is no deadline. */
+uint64_t session_connect_left_ms(const session *s);
 /* The modern connect succeeded: the session is ready. */
 void session_ready(session *s);
 /* The capabilities this client declares to the server: a new object. */
