@@ -254,6 +254,7 @@ static void list_part_done(rq_part *part) {
     cJSON *res = cJSON_CreateObject();
     cJSON_AddItemToObject(res, r->kind, r->items);
     r->items = NULL;
+    r->g->listed |= gw_list_bit(r->kind);
     send_rq_result(r, res);
   }
   gw *g = r->g;
@@ -470,7 +471,7 @@ static void tell_lists_changed(gw *g) {
   for (size_t i = 0; i < 3; i++) {
     if (g->modern) {
       tell_listens(g, kinds[i], NULL);
-    } else {
+    } else if (g->listed & gw_list_bit(kinds[i])) {
       send_notification(g, kinds[i], NULL, NULL);
     }
   }
@@ -519,7 +520,8 @@ static void on_notify(void *ud, size_t idx, const char *method,
     if (g->modern) {
       tell_listens(g, method, params);
       tell_request_logs(g, idx, method, params);
-    } else if (g->initialized) {
+    } else if (g->initialized &&
+               (pass || (g->listed & gw_list_bit(method)))) {
       send_notification(
           g, method, pass && params ? cJSON_Duplicate(params, 1) : NULL, NULL);
     }

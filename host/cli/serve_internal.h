@@ -101,6 +101,10 @@ struct gw {
   cli *c;
   gw_hub *hub;
   bool initialized;
+  /* The kinds of list it was answered (gw_list_bit): a change is told
+   * only to a client that listed that kind; its first list is no
+   * change (backends connecting are not one). */
+  unsigned listed;
   bool modern; /* speaks 2026-07-28 (no initialize): asked nothing */
   gw_listen *listens;
   bool elicitation; /* the client declared form elicitation */
