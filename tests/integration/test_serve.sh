@@ -181,4 +181,12 @@ RC=$?
 OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
 expect "serve: no list_changed before the client's first list (backends connecting)" 0 \
   --out "response 3" --no-out "list_changed"
+# A read of a URI the gateway has not seen lists the backends' resources
+# (once), then goes to the one that has it; an unknown one is not found.
+run -s "gw=$MCPHOST --mcp-config $C serve --stdio" read gw demo://readme
+expect "serve: a one-shot read through the gateway finds its backend" 0 \
+  --out "mcphost demo readme"
+run -s "gw=$MCPHOST --mcp-config $C serve --stdio" read gw zzz://nothing
+expect "serve: a URI no backend lists is not found (exit 6)" 6 \
+  --err 'resource "zzz://nothing" not found'
 finish
