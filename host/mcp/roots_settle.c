@@ -17,6 +17,7 @@ static uint64_t settle_ms(void) {
 static void release(session *s) {
   s->roots_hold = false;
   s->roots_asked = false;
+  s->roots_read = false;
   if (!s->reinitializing && !s->auth_pending && !s->prelisting) {
     rpc_hold(s->rpc, false);
   }
@@ -28,6 +29,19 @@ static void on_settled(void *ud) {
   host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
            "roots given; sending the requests held for them");
   release(s);
+}
+
+static void on_pong(void *ud, cJSON *result, const rpc_error *err, bool *take);
+
+static void ping(session *s) {
+  uint64_t ms = s->connect_timeout_ms && s->connect_timeout_ms < ROOTS_PROBE_MS
+                    ? s->connect_timeout_ms
+                    : ROOTS_PROBE_MS;
+  rpc_request_opts o = {.timeout_ms = ms, .ud = s, .urgent = true};
+  s->roots_ping_ms = loop_now_ms();
+  if (rpc_request(s->rpc, "ping", NULL, &o, on_pong) < 0) {
+    release(s);
+  }
 }
 
 static void on_pong(void *ud, cJSON *result, const rpc_error *err, bool *take) {
@@ -42,6 +56,14 @@ static void on_pong(void *ud, cJSON *result, const rpc_error *err, bool *take) {
     release(s);
     return;
   }
+  if (!s->roots_read) {
+    /* Its answer is read once this one is: the settle starts from there,
+     * longer when the server is slow to answer (a loaded machine). */
+    s->roots_read = true;
+    ping(s);
+    return;
+  }
+  ms += 2 * (loop_now_ms() - s->roots_ping_ms);
   s->roots_timer = loop_timer_start(s->h->loop, ms, on_settled, s);
   if (!s->roots_timer) {
     release(s);
@@ -54,14 +76,9 @@ void roots_settle_start(session *s) {
   }
   s->roots_hold = true;
   s->roots_asked = false;
+  s->roots_read = false;
   rpc_hold(s->rpc, true);
-  uint64_t ms = s->connect_timeout_ms && s->connect_timeout_ms < ROOTS_PROBE_MS
-                    ? s->connect_timeout_ms
-                    : ROOTS_PROBE_MS;
-  rpc_request_opts o = {.timeout_ms = ms, .ud = s, .urgent = true};
-  if (rpc_request(s->rpc, "ping", NULL, &o, on_pong) < 0) {
-    release(s);
-  }
+  ping(s);
 }
 
 void roots_settle_asked(session *s) {

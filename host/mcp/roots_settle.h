@@ -8,9 +8,11 @@
  * itself, the requests made after initialize are held behind one ping:
  * the server reads initialized before the ping, so its roots/list (if
  * any) arrives before the pong. No roots/list by then: the requests go
- * at once. One: they go ROOTS_SETTLE_MS after the answer (the server's
- * own work on it; MCPHOST_ROOTS_SETTLE_MS overrides it). A server that
- * does not answer the ping holds them ROOTS_PROBE_MS at most.
+ * at once. One: a second ping follows the answer, and they go
+ * ROOTS_SETTLE_MS (MCPHOST_ROOTS_SETTLE_MS overrides it) plus twice its
+ * round trip after its pong: the server's own work on the answer, longer
+ * when it is slow (a loaded machine). A server that does not answer a
+ * ping holds them ROOTS_PROBE_MS at most each time.
  * Loop thread only. */
 #ifndef MCPHOST_MCP_ROOTS_SETTLE_H
 #define MCPHOST_MCP_ROOTS_SETTLE_H

@@ -100,6 +100,8 @@ struct session {
   /* roots_settle.h: requests held until the server had its roots. */
   bool roots_hold;
   bool roots_asked;        /* it asked roots/list during the hold */
+  bool roots_read;         /* the ping after our answer is out */
+  uint64_t roots_ping_ms;  /* when it was sent */
   loop_timer *roots_timer; /* the settle after the answer */
   /* The MCP spec's backwards compatibility: a server whose type was not
    * given (a "url" without "type", --url without --transport) that
