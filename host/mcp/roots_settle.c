@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "core/host.h"
+#include "core/plugins.h"
 #include "mcp/era.h"
 #include "mcp/session.h"
 
@@ -71,8 +72,13 @@ static void on_pong(void *ud, cJSON *result, const rpc_error *err, bool *take) {
 }
 
 void roots_settle_start(session *s) {
-  if (s->era == ERA_MODERN || !s->roots || s->roots_hold) {
-    return; /* modern servers get roots in each request's input_required */
+  /* Modern servers get roots in each request's input_required. Only a
+   * local server's messages come in one stream, in the order it sent
+   * them (over HTTP its roots/list comes on another stream than the
+   * pong): only there does the ping tell. */
+  if (s->era == ERA_MODERN || !s->roots || s->roots_hold ||
+      !registry_type_is_local(&s->h->reg, session_type(s))) {
+    return;
   }
   s->roots_hold = true;
   s->roots_asked = false;

@@ -4,8 +4,9 @@
  * A server such as server-filesystem asks roots/list when it is told
  * "initialized" and applies the answer asynchronously; a tools/call sent
  * at once would reach it before (and be refused outside its old
- * sandbox). So when a legacy session declares roots and answers them
- * itself, the requests made after initialize are held behind one ping:
+ * sandbox). So when a legacy session to a local (stdio) server declares
+ * roots and answers them itself, the requests made after initialize are
+ * held behind one ping:
  * the server reads initialized before the ping, so its roots/list (if
  * any) arrives before the pong. No roots/list by then: the requests go
  * at once. One: a second ping follows the answer, and they go
