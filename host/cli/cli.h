@@ -43,6 +43,9 @@ typedef struct cli {
   uint64_t request_timeout_ms;
   uint64_t tool_timeout_ms;
   bool timeout_given;     /* --timeout was given */
+  /* --timeout, MCP_TOOL_TIMEOUT / MCPHOST_REQUEST_TIMEOUT was given:
+   * that deadline is a hard total (mcp_client_options). */
+  bool tool_timeout_given, request_timeout_given;
   const char *output_dir; /* for images and blobs; NULL: private temp dir */
   const char *protocol;   /* --protocol: auto, modern or legacy */
   const char *log_level;  /* --log-level: sent with logging/setLevel */

@@ -16,6 +16,8 @@ void cli_client_options(cli *c) {
       &(mcp_client_options){.connect_timeout_ms = c->connect_timeout_ms,
                             .request_timeout_ms = c->request_timeout_ms,
                             .tool_timeout_ms = c->tool_timeout_ms,
+                            .tool_timeout_total = c->tool_timeout_given,
+                            .request_timeout_total = c->request_timeout_given,
                             .log_level = c->log_level,
                             .root_dirs = (const char *const *)c->root_dirs,
                             .nroot_dirs = c->nroot_dirs,

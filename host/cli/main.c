@@ -94,7 +94,8 @@ static const char usage_text[] =
     "      --no-roots             offer no roots (the capability is not\n"
     "                             declared); see docs/config.md, Roots\n"
     "      --json                 machine-readable JSON on stdout\n"
-    "      --timeout MS           deadline for connecting and for each request\n"
+    "      --timeout MS           hard deadline for the whole connect and for\n"
+    "                             each request (progress does not extend it)\n"
     "      --output-dir DIR       where images and binary results are saved\n"
     "                             (made 0700 if missing; default: a private\n"
     "                             $TMPDIR/mcphost-UID)\n"
@@ -133,7 +134,8 @@ static const char usage_text[] =
     "  XDG_CONFIG_HOME            user settings in $XDG_CONFIG_HOME/mcphost/\n"
     "  MCPHOST_APPROVE_PROJECT_SERVERS=1   as --approve-project (for CI)\n"
     "  MCPHOST_NO_SESSION=1       as --no-session\n"
-    "  MCP_TIMEOUT                connect deadline in ms (default 30000)\n"
+    "  MCP_TIMEOUT                deadline of the whole connect in ms (default\n"
+    "                             30000)\n"
     "  MCP_TOOL_TIMEOUT           tool call deadline in ms (default 600000)\n"
     "  MCPHOST_REQUEST_TIMEOUT    other requests' deadline in ms (default 60000)\n"
     "  MCP_SERVER_CONNECTION_BATCH_SIZE  local (stdio) servers connected at\n"
@@ -176,8 +178,11 @@ static const char usage_text[] =
     "  130  interrupted (Ctrl-C); pending requests were cancelled\n"
     "  143  terminated (SIGTERM); any signal N gives 128 + N\n";
 
-static uint64_t env_ms(const char *name, uint64_t fallback) {
+/* `given` (may be NULL) tells whether the variable set the value. */
+static uint64_t env_ms(const char *name, uint64_t fallback, bool *given) {
   const char *v = getenv(name);
+  if (given)
+    *given = false;
   if (!v || !*v)
     return fallback;
   char *end;
@@ -189,6 +194,8 @@ static uint64_t env_ms(const char *name, uint64_t fallback) {
             name, v);
     return fallback;
   }
+  if (given)
+    *given = true;
   return n;
 }
 
@@ -246,7 +253,7 @@ static bool parse_timeout(cli *c, const char *arg) {
     return false;
   }
   c->connect_timeout_ms = c->request_timeout_ms = c->tool_timeout_ms = ms;
-  c->timeout_given = true;
+  c->timeout_given = c->tool_timeout_given = c->request_timeout_given = true;
   return true;
 }
 
@@ -540,9 +547,11 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
   size_t nplugin_dirs = 0, nconfigs = 0, nspecs = 0, nurls = 0;
   cli c = {.ask_tty = -2, .argc = argc, .argv = argv, .shared = shared};
   plugin_opts popts = {0};
-  c.connect_timeout_ms = env_ms("MCP_TIMEOUT", 30000);
-  c.tool_timeout_ms = env_ms("MCP_TOOL_TIMEOUT", 600000);
-  c.request_timeout_ms = env_ms("MCPHOST_REQUEST_TIMEOUT", 60000);
+  c.connect_timeout_ms = env_ms("MCP_TIMEOUT", 30000, NULL);
+  c.tool_timeout_ms =
+      env_ms("MCP_TOOL_TIMEOUT", 600000, &c.tool_timeout_given);
+  c.request_timeout_ms =
+      env_ms("MCPHOST_REQUEST_TIMEOUT", 60000, &c.request_timeout_given);
   char *bad_limits = limits_from_env(&c.lim);
   if (bad_limits) {
     fprintf(stderr, "mcphost: warning: %s\n", bad_limits);

@@ -142,6 +142,8 @@ void gw_rq_free(rq *r) {
   cJSON_Delete(r->init);
   free(r->mrtr_method);
   cJSON_Delete(r->mrtr_params);
+  free(r->then_method);
+  cJSON_Delete(r->then_params);
   free(r);
 }
 
@@ -235,6 +237,9 @@ static void start_op(rq *r, const mcp_call *call) {
 
 /* ---- lists: every backend's, gathered ---- */
 
+static void do_resource(gw *g, rq *r, const char *method, const cJSON *params);
+static void list_looked(rq *r);
+
 static void list_part_done(rq_part *part) {
   rq *r = part->r;
   for (rq_part **p = &r->parts; *p; p = &(*p)->next) {
@@ -250,10 +255,15 @@ static void list_part_done(rq_part *part) {
   if (--r->pending > 0) {
     return;
   }
+  if (r->then) {
+    list_looked(r);
+    return;
+  }
   if (!r->cancelled) {
     cJSON *res = cJSON_CreateObject();
     cJSON_AddItemToObject(res, r->kind, r->items);
     r->items = NULL;
+    r->g->listed |= gw_list_bit(r->kind);
     send_rq_result(r, res);
   }
   gw *g = r->g;
@@ -470,7 +480,7 @@ static void tell_lists_changed(gw *g) {
   for (size_t i = 0; i < 3; i++) {
     if (g->modern) {
       tell_listens(g, kinds[i], NULL);
-    } else {
+    } else if (g->listed & gw_list_bit(kinds[i])) {
       send_notification(g, kinds[i], NULL, NULL);
     }
   }
@@ -519,7 +529,8 @@ static void on_notify(void *ud, size_t idx, const char *method,
     if (g->modern) {
       tell_listens(g, method, params);
       tell_request_logs(g, idx, method, params);
-    } else if (g->initialized) {
+    } else if (g->initialized &&
+               (pass || (g->listed & gw_list_bit(method)))) {
       send_notification(
           g, method, pass && params ? cJSON_Duplicate(params, 1) : NULL, NULL);
     }
@@ -801,6 +812,36 @@ static void do_prompt(gw *g, rq *r, const cJSON *params) {
   free(prompt);
 }
 
+/* A read of a URI no list had shown: the backends' resources, then their
+ * templates, are listed (not sent on), and the read routed again. */
+static void look_for_resource(gw *g, rq *r, const char *method,
+                              const cJSON *params, const char *kind) {
+  rq *lr = rq_new(g, NULL, NULL);
+  lr->then = r;
+  lr->then_method = xstrdup(method);
+  lr->then_params = cJSON_Duplicate(params, 1);
+  start_list(g, lr, kind);
+}
+
+static void list_looked(rq *lr) {
+  gw *g = lr->g;
+  rq *w = lr->then;
+  const char *uri = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(lr->then_params, "uri"));
+  bool templates = strcmp(lr->kind, "resourceTemplates") == 0;
+  if (!w->cancelled && !templates && uri &&
+      gw_resource_server(&g->hub->b, uri) < 0) {
+    look_for_resource(g, w, lr->then_method, lr->then_params,
+                      "resourceTemplates");
+  } else if (w->cancelled) {
+    gw_rq_free(w);
+  } else {
+    do_resource(g, w, lr->then_method, lr->then_params);
+  }
+  gw_rq_free(lr);
+  check_done(g);
+}
+
 /* resources/read, subscribe, unsubscribe: to the backend of the URI. */
 static void do_resource(gw *g, rq *r, const char *method, const cJSON *params) {
   const char *uri =
@@ -814,11 +855,16 @@ static void do_resource(gw *g, rq *r, const char *method, const cJSON *params) {
     return;
   }
   long k = gw_resource_server(&g->hub->b, uri);
+  if (k < 0 && !g->resources_looked) {
+    g->resources_looked = true;
+    look_for_resource(g, r, method, params, "resources");
+    return;
+  }
   if (k < 0) {
     cJSON *data = cJSON_CreateObject();
     cJSON_AddStringToObject(data, "uri", uri);
-    char *m = xasprintf("no backend server lists resource \"%s\" (list the "
-                        "resources first)",
+    char *m = xasprintf("resource \"%s\" not found: no backend server lists "
+                        "it",
                         uri);
     /* 2026-07-28 says "not found" as invalid params. */
     gw_send_error(g, r->id,

@@ -42,6 +42,10 @@ typedef struct gw_backends {
  * gw_resource_server. */
 void gw_items_add(gw_backends *b, size_t k, const char *kind,
                   const cJSON *listed, cJSON *out);
+/* The bit of a list kind ("tools", "resourceTemplates", ...) or of its
+ * notifications/.../list_changed; resources and their templates share
+ * one (one notification covers both); 0 for anything else. */
+unsigned gw_list_bit(const char *kind_or_method);
 /* The backend position of config index `idx`, or -1 when it is not one
  * of the gateway's. */
 long gw_backend_of(const gw_backends *b, size_t idx);

@@ -39,6 +39,11 @@ typedef struct rq {
   size_t pending;
   cJSON *items;          /* owned */
   struct rq_part *parts; /* the backends' lists in flight */
+  /* A list the gateway makes for itself (a URI it has not seen): the
+   * request waiting for it, with its method and params (owned). */
+  struct rq *then;
+  char *then_method;
+  cJSON *then_params;
   /* initialize --passthrough: waiting for the backend. */
   mcp_waiter waiter;
   cJSON *init; /* the answer being made (owned) */
@@ -101,6 +106,13 @@ struct gw {
   cli *c;
   gw_hub *hub;
   bool initialized;
+  /* The kinds of list it was answered (gw_list_bit): a change is told
+   * only to a client that listed that kind; its first list is no
+   * change (backends connecting are not one). */
+  unsigned listed;
+  /* It read a URI no list had shown: the backends' resources were
+   * listed for it, once. */
+  bool resources_looked;
   bool modern; /* speaks 2026-07-28 (no initialize): asked nothing */
   gw_listen *listens;
   bool elicitation; /* the client declared form elicitation */

@@ -66,6 +66,22 @@ static void add_named(const gw_backends *b, size_t k, bool tools,
   name_list_free(names, n);
 }
 
+unsigned gw_list_bit(const char *s) {
+  if (strncmp(s, "notifications/", 14) == 0) {
+    s += 14;
+  }
+  if (strncmp(s, "tools", 5) == 0) {
+    return 1u;
+  }
+  if (strncmp(s, "prompts", 7) == 0) {
+    return 2u;
+  }
+  if (strncmp(s, "resource", 8) == 0) {
+    return 4u;
+  }
+  return 0;
+}
+
 void gw_items_add(gw_backends *b, size_t k, const char *kind,
                   const cJSON *listed, cJSON *out) {
   const cJSON *items = cJSON_GetObjectItemCaseSensitive(listed, kind);

@@ -46,21 +46,25 @@ static const char *without_name(const char *e, const char *name) {
   return e;
 }
 
-int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
+/* Opens p's implementation file, checked (owner, mode, a whole ELF file):
+ * returns the fd, with its path in `path`; or -1 with the reason in
+ * `err`. */
+static int open_checked(const plugin *p, char *path, size_t path_len,
+                        mcph_error *err) {
   const char *file = p->provides->implementation;
   const char *what = p->name ? p->name : p->id;
-  char dir[PATH_MAX], path[PATH_MAX + 64], why[PATH_MAX + 128];
+  char dir[PATH_MAX], why[PATH_MAX + 128];
   if (strchr(file, '/') || strcmp(file, "..") == 0 || file[0] == '.') {
-    return mcph_error_set(err, MCPH_EINVAL,
-                          "%s names the implementation \"%s\": a file name "
-                          "in the implementation directory is needed",
-                          p->path, file);
+    mcph_error_set(err, MCPH_EINVAL,
+                   "%s names the implementation \"%s\": a file name in "
+                   "the implementation directory is needed",
+                   p->path, file);
+    return -1;
   }
-  int rc = impl_dir(p, dir, sizeof dir, err);
-  if (rc != MCPH_OK) {
-    return rc;
+  if (impl_dir(p, dir, sizeof dir, err) != MCPH_OK) {
+    return -1;
   }
-  snprintf(path, sizeof path, "%s/%s", dir, file);
+  snprintf(path, path_len, "%s/%s", dir, file);
   struct stat st;
   uid_t owner = fstat(p->fd, &st) == 0 ? st.st_uid : 0;
   int dfd = trusted_fs_open_dir_owned_by(dir, 0, owner, why, sizeof why);
@@ -70,16 +74,35 @@ int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
   if (dfd >= 0) {
     close(dfd);
   }
-  if (fd < 0) {
-    return mcph_error_set(err, MCPH_ENOTFOUND,
-                          "cannot load %s, the implementation of the %s: %s",
-                          path, what, why);
-  }
-  if (elf_check_loadable(fd, why, sizeof why) != 0) {
+  if (fd >= 0 && elf_check_loadable(fd, why, sizeof why) != 0) {
     close(fd); /* dlopen() would die of SIGBUS on a file cut short */
-    return mcph_error_set(err, MCPH_ENOTFOUND,
-                          "cannot load %s, the implementation of the %s: %s",
-                          path, what, why);
+    fd = -1;
+  }
+  if (fd < 0) {
+    mcph_error_set(err, MCPH_ENOTFOUND,
+                   "cannot load %s, the implementation of the %s: %s", path,
+                   what, why);
+  }
+  return fd;
+}
+
+int plugin_impl_check(const plugin *p, mcph_error *err) {
+  char path[PATH_MAX + 64];
+  int fd = open_checked(p, path, sizeof path, err);
+  if (fd < 0) {
+    return err->code ? err->code : MCPH_ENOTFOUND;
+  }
+  close(fd);
+  return MCPH_OK;
+}
+
+int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
+  const char *what = p->name ? p->name : p->id;
+  char path[PATH_MAX + 64];
+  int rc;
+  int fd = open_checked(p, path, sizeof path, err);
+  if (fd < 0) {
+    return err->code ? err->code : MCPH_ENOTFOUND;
   }
   /* Through the checked open file, kept open as the plugin's own: the
    * library is never closed, and /proc/self/fd/N must keep naming it. */

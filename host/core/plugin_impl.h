@@ -13,5 +13,9 @@
  * init and get_extension present). Returns 0 and sets *out, or an MCPH_E*
  * code with a message naming the file in `err`. */
 int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err);
+/* The same checks without loading it (at load time, so that a stub whose
+ * implementation is missing is refused before it takes an id or a type):
+ * 0, or an MCPH_E* code with the message in `err`. */
+int plugin_impl_check(const plugin *p, mcph_error *err);
 
 #endif

@@ -231,6 +231,19 @@ static plugin *defer(registry *r, plugin *p, const mcph_provides *pr) {
     return refuse(p, xstrdup("entry lacks id, init or get_extension"));
   }
   p->provides = pr;
+  if (PROVIDED(pr, implementation)) {
+    /* Checked now, not loaded: a stub copied without its implementation
+     * would take its id and types from a working plugin found later (the
+     * built-in one) and fail only on use. */
+    mcph_error err;
+    mcph_error_init(&err);
+    if (plugin_impl_check(p, &err) != MCPH_OK) {
+      p->provides = NULL;
+      return refuse(p, xasprintf("%s; its id and types are left to another "
+                                 "plugin",
+                                 err.message));
+    }
+  }
   const char *const *types = PROVIDED(pr, transport_types);
   if (types && *types) {
     if (!listed(pr->extensions, MCPH_EXT_TRANSPORT)) {
@@ -352,12 +365,15 @@ static plugin *load(registry *r, plugin *p, int fd) {
     return refuse(p, xasprintf("cannot load: %s", dl_reason(e, byfd)));
   }
   const mcph_entry *entry = dlsym(h, MCPH_ENTRY_SYMBOL);
-  const char *sym_error = entry ? NULL : dlerror();
+  char sym_error[512] = "";
+  if (!entry) {
+    /* process-wide: copy at once; it names the fd, not the file */
+    snprintf(sym_error, sizeof sym_error, "%s", dl_reason(dlerror(), byfd));
+  }
   step(p, PLUGIN_STEP_ENTRY, entry);
   if (!entry) {
-    const char *e = sym_error;
     return refuse(p, xasprintf("not an mcphost plugin: no \"%s\" symbol (%s)",
-                               MCPH_ENTRY_SYMBOL, e ? e : "not found"));
+                               MCPH_ENTRY_SYMBOL, sym_error));
   }
   /* Read the version before anything else in the plugin. */
   p->abi_major = entry->abi_major;

@@ -397,7 +397,9 @@ static void send_request(mcp_op *op, const char *method, cJSON *params) {
                                            : op->mc->opt.request_timeout_ms,
                         .on_progress = op->cb.progress ? on_progress : NULL,
                         .ud = op,
-                        .progress_resets_deadline = true,
+                        .progress_resets_deadline =
+                            tool ? !op->mc->opt.tool_timeout_total
+                                 : !op->mc->opt.request_timeout_total,
                         .raw_result = op->call.raw_result,
                         .kind = strcmp(method, "tools/call") == 0 ||
                                         strcmp(method, "resources/read") == 0 ||

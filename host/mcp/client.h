@@ -28,7 +28,13 @@ typedef struct session session;
 typedef struct mcp_client_options {
   uint64_t connect_timeout_ms; /* each connect's initialize deadline */
   uint64_t request_timeout_ms; /* lists, reads, prompts */
-  uint64_t tool_timeout_ms;    /* tools/call (progress resets it) */
+  uint64_t tool_timeout_ms;    /* tools/call */
+  /* Each deadline given by the user (--timeout, MCP_TOOL_TIMEOUT,
+   * MCPHOST_REQUEST_TIMEOUT) is a hard total, as Claude Code's; a
+   * default one restarts at each progress notification instead (a long
+   * call that reports progress lives). */
+  bool tool_timeout_total;
+  bool request_timeout_total;
   const char *log_level;       /* sent with logging/setLevel, or NULL */
   /* roots.h: --root directories (resolved), or none at all. */
   const char *const *root_dirs;

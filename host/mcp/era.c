@@ -268,7 +268,7 @@ static void send_probe(session *s, const char *version) {
    * ignores what comes before initialize); elsewhere it is a failure. */
   bool stdio = strcmp(session_type(s), "stdio") == 0;
   rpc_request_opts o = {
-      .ud = s, .timeout_ms = pinned || !stdio ? s->connect_timeout_ms : 0};
+      .ud = s, .timeout_ms = pinned || !stdio ? session_connect_left_ms(s) : 0};
   int64_t id = rpc_request(s->rpc, "server/discover", era_add_meta(s, NULL), &o,
                            on_probe);
   if (id < 0) {
@@ -279,9 +279,10 @@ static void send_probe(session *s, const char *version) {
   }
   s->probe_id = id;
   if (!pinned && stdio) {
+    /* At most half the connect deadline: initialize gets the rest. */
     uint64_t t = ERA_PROBE_TIMEOUT_MS;
-    if (s->connect_timeout_ms && s->connect_timeout_ms < t) {
-      t = s->connect_timeout_ms;
+    if (s->connect_timeout_ms && s->connect_timeout_ms / 2 < t) {
+      t = s->connect_timeout_ms / 2 ? s->connect_timeout_ms / 2 : 1;
     }
     s->probe_timer = loop_timer_start(s->h->loop, t, on_probe_timer, s);
   }

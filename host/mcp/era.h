@@ -33,8 +33,9 @@ struct session;
 typedef enum { ERA_UNKNOWN = 0, ERA_LEGACY, ERA_MODERN } mcp_era;
 
 /* How long a stdio probe waits for an answer before initialize (as
- * rmcp; at most the connect timeout). A silent legacy server pays it once:
- * the verdict is cached. */
+ * rmcp; at most half the connect deadline, which covers the probe and
+ * initialize together). A silent legacy server pays it once: the verdict
+ * is cached. */
 #define ERA_PROBE_TIMEOUT_MS 10000
 
 /* "modern", "legacy" or "unknown". Static. */

@@ -35,6 +35,11 @@ typedef struct pending {
 
 #define NBUCKETS 256u
 
+/* Ids of the last requests we cancelled (or that timed out): the peer
+ * may still answer them, which is no error (the spec allows a response
+ * that crossed the cancellation). Bounded: the oldest is forgotten. */
+#define NCANCELLED 64u
+
 struct rpc {
   loop *loop;
   rpc_handlers h;
@@ -45,6 +50,8 @@ struct rpc {
   size_t npending;
   pending *buckets[NBUCKETS];
   struct progress_watch *watches; /* rpc_watch_progress */
+  int64_t cancelled[NCANCELLED];   /* a ring; 0 is no id */
+  unsigned ncancelled;             /* ids put in so far (mod NCANCELLED) */
 };
 
 /* Progress for a request already answered (a task's tools/call). */
@@ -168,6 +175,16 @@ static void send_cancelled(rpc *r, const pending *p, const char *reason) {
   if (reason)
     cJSON_AddStringToObject(params, "reason", reason);
   rpc_notify(r, "notifications/cancelled", params);
+  r->cancelled[r->ncancelled++ % NCANCELLED] = id;
+}
+
+static bool was_cancelled(const rpc *r, int64_t id) {
+  for (unsigned i = 0; i < NCANCELLED; i++) {
+    if (r->cancelled[i] == id) {
+      return true;
+    }
+  }
+  return false;
 }
 
 static void on_deadline(void *ud) {
@@ -586,11 +603,23 @@ static void handle_response(rpc *r, cJSON *msg) {
   const cJSON *idj = cJSON_GetObjectItemCaseSensitive(msg, "id");
   int64_t id;
   pending *p = NULL;
-  if (parse_id(idj, &id))
+  bool has_id = parse_id(idj, &id);
+  if (has_id)
     p = pending_find(r, id);
   if (!p) {
     char *s = cJSON_PrintUnformatted(idj);
-    warn(r, "dropped a response with unknown id %s", s ? s : "?");
+    if (has_id && was_cancelled(r, id)) {
+      if (r->h.on_debug) {
+        strbuf b;
+        sb_init(&b);
+        sb_printf(&b, "dropped the late response to cancelled request %s",
+                  s ? s : "?");
+        r->h.on_debug(r->h.ud, sb_str(&b));
+        sb_free(&b);
+      }
+    } else {
+      warn(r, "dropped a response with unknown id %s", s ? s : "?");
+    }
     cJSON_free(s);
     return;
   }

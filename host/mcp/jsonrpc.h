@@ -58,6 +58,9 @@ typedef struct rpc_handlers {
                           const cJSON *params);
   /* Something worth a log line: an unknown response id, a batch, junk. */
   void (*on_warning)(void *ud, const char *message);
+  /* Something worth a debug line only: the late response to a request
+   * we cancelled, which the peer may still send. May be NULL. */
+  void (*on_debug)(void *ud, const char *message);
   /* Every message from the peer, parsed, before anything else sees it;
    * the owner may change it in place (the session sanitizes it there:
    * the engine itself never changes what the peer said). `kind`: the

@@ -15,6 +15,7 @@
 #include "mcp/era_headers.h"
 #include "mcp/mrtr.h"
 #include "mcp/protocol.h"
+#include "mcp/roots_settle.h"
 #include "safety/redact.h"
 #include "safety/sanitize.h"
 #include "text_escape.h"
@@ -200,7 +201,7 @@ void session_auth_settled(session *s, bool new_value) {
     transport_ended(s); /* held back by on_close */
     return;
   }
-  if (!s->reinitializing)
+  if (!s->reinitializing && !s->roots_hold)
     rpc_hold(s->rpc, false);
 }
 
@@ -245,6 +246,7 @@ static void on_fallback_timer(void *ud) {
 static void transport_ended(session *s) {
   bool asked = s->state == SESS_CLOSING;
   rpc_fail_all(s->rpc, RPC_ERR_CLOSED, s->close_reason);
+  roots_settle_end(s);
   between_fail_all(s, RPC_ERR_CLOSED, s->close_reason);
   if (asked) {
     set_state(s, s->error ? SESS_FAILED : SESS_CLOSED);
@@ -401,6 +403,7 @@ static void on_request(void *ud, const char *method, const cJSON *params,
     /* the front end answers it (session_answer) */
   } else if (strcmp(method, "roots/list") == 0 && s->roots_declared) {
     rpc_respond(s->rpc, id, roots_result(s));
+    roots_settle_asked(s);
   } else if (features_request(s, method, params, id)) {
     /* a feature plugin answers it */
   } else {
@@ -583,6 +586,11 @@ static void on_rpc_warning(void *ud, const char *message) {
   host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
 }
 
+static void on_rpc_debug(void *ud, const char *message) {
+  session *s = ud;
+  host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name, "%s", message);
+}
+
 /* ---- handshake ---- */
 
 
@@ -642,6 +650,7 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
     rpc_request(s->rpc, "logging/setLevel", p, &lo, on_set_level);
   }
   era_legacy_ready(s);
+  roots_settle_start(s);
   set_state(s, SESS_READY);
 }
 
@@ -782,6 +791,7 @@ session *session_new(host *h, const server_config *cfg) {
                      .on_request = on_request,
                      .on_notification = on_notification,
                      .on_warning = on_rpc_warning,
+                     .on_debug = on_rpc_debug,
                      .inbound = on_inbound};
   s->rpc = rpc_new(h->loop, &rh);
   s->tools_ttl_ms = -1;
@@ -865,8 +875,26 @@ void session_connect(session *s, uint64_t timeout_ms) {
   era_start(s);
 }
 
+uint64_t session_connect_left_ms(const session *s) {
+  if (!s->connect_timeout_ms) {
+    return 0;
+  }
+  uint64_t spent = loop_now_ms() - s->connect_started_ms;
+  return spent < s->connect_timeout_ms ? s->connect_timeout_ms - spent : 1;
+}
+
 void session_send_initialize(session *s) {
-  rpc_request_opts o = {.timeout_ms = s->connect_timeout_ms, .ud = s};
+  /* The connect deadline covers the whole connect: what a probe before
+   * it took is not given again. */
+  uint64_t left = session_connect_left_ms(s);
+  if (left && left < s->connect_timeout_ms) {
+    host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
+             "initialize gets the %llu ms left of the %llu ms connect "
+             "deadline",
+             (unsigned long long)left,
+             (unsigned long long)s->connect_timeout_ms);
+  }
+  rpc_request_opts o = {.timeout_ms = left, .ud = s};
   int64_t id = rpc_request(s->rpc, "initialize", initialize_params(s), &o,
                            on_initialized);
   if (id > 0)
@@ -897,7 +925,10 @@ void session_respawn(session *s) {
   free(s->close_reason);
   s->close_reason = NULL;
   s->state = SESS_IDLE;
+  /* The same connect, started again: its deadline stays. */
+  uint64_t started = s->connect_started_ms;
   session_connect(s, s->connect_timeout_ms);
+  s->connect_started_ms = started;
 }
 
 void session_close(session *s) {
@@ -953,6 +984,7 @@ void session_restart(session *s) {
     s->reconnect_timer = NULL;
   }
   rpc_fail_all(s->rpc, RPC_ERR_CLOSED, "connection restarted");
+  roots_settle_end(s);
   between_fail_all(s, RPC_ERR_CLOSED, "connection restarted");
   host_auth_detach(s);
   if (s->t)
@@ -984,6 +1016,8 @@ void session_free(session *s) {
     loop_timer_cancel(s->h->loop, s->fallback_timer);
   if (s->auth_timer)
     loop_timer_cancel(s->h->loop, s->auth_timer);
+  if (s->roots_timer)
+    loop_timer_cancel(s->h->loop, s->roots_timer);
   era_reset(s);
   free(s->protocol_override);
   free(s->http_failure);
@@ -1487,7 +1521,7 @@ static void prelist_done(session *s) {
   if (!s->tool_headers) {
     s->tool_headers = cJSON_CreateObject();
   }
-  if (!s->reinitializing && !s->auth_pending) {
+  if (!s->reinitializing && !s->auth_pending && !s->roots_hold) {
     rpc_hold(s->rpc, false);
   }
 }

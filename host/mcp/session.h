@@ -97,6 +97,12 @@ struct session {
    * session_set_roots. */
   cJSON *roots;
   bool roots_declared; /* the initialize in use declared roots */
+  /* roots_settle.h: requests held until the server had its roots. */
+  bool roots_hold;
+  bool roots_asked;        /* it asked roots/list during the hold */
+  bool roots_read;         /* the ping after our answer is out */
+  uint64_t roots_ping_ms;  /* when it was sent */
+  loop_timer *roots_timer; /* the settle after the answer */
   /* The MCP spec's backwards compatibility: a server whose type was not
    * given (a "url" without "type", --url without --transport) that
    * answers the initialize POST with a 4xx is tried with the legacy
@@ -232,6 +238,9 @@ void session_fail(session *s, fail_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Sends initialize (the legacy handshake) on the started transport. */
 void session_send_initialize(session *s);
+/* What is left of the connect deadline (session_connect's timeout, from
+ * its start), at least 1; 0 when there is no deadline. */
+uint64_t session_connect_left_ms(const session *s);
 /* The modern connect succeeded: the session is ready. */
 void session_ready(session *s);
 /* The capabilities this client declares to the server: a new object. */

@@ -42,4 +42,14 @@ run --config "$TMP/mixed.json" --timeout 3000 --json servers
 expect "a mute server fails alone; the others connect" 5 \
   --jq '[.[] | select(.state == "connected")] | length == 7' \
   --jq '(.[] | select(.name == "mute") | .error) == "server did not answer initialize in time"'
+# The connect deadline covers the whole connect: a stdio server silent to
+# the 2026-07-28 probe gets half of it for that, initialize the rest (a
+# fresh state directory: no verdict cached).
+mkdir -m 700 "$TMP/probe-state"
+XDG_STATE_HOME="$TMP/probe-state" run -vv --config "$TMP/mixed.json" \
+  --timeout 2000 servers mute
+expect "probe and initialize share one connect deadline" 5 \
+  --err "no answer to server/discover in time" \
+  --err "left of the 2000 ms connect deadline" \
+  --out "failed: server did not answer initialize in time"
 finish

@@ -56,9 +56,12 @@ expect "progress notifications reach the caller" 0 \
 run --config "$C" --quiet call mcp__demo__slow steps=2 delay_ms=1
 expect "--quiet hides progress" 0 --out "done after 2 steps" --no-err "progress:"
 
-run --config "$C" --timeout 1000 call mcp__demo__slow steps=6 delay_ms=300
-expect "progress restarts the call's deadline: a long call that reports progress lives" 0 \
-  --out "done after 6 steps"
+run --config "$C" --timeout 1000 call mcp__demo__slow steps=10 delay_ms=300
+expect "--timeout is a hard total, as Claude Code's: progress does not extend it" 5 \
+  --err "timed out after 1000 ms" --err "progress: 1/10" --no-out "done after"
+MCP_TOOL_TIMEOUT=1000 run --config "$C" call mcp__demo__slow steps=10 delay_ms=300
+expect "MCP_TOOL_TIMEOUT is a hard total too" 5 \
+  --err "timed out after 1000 ms" --no-out "done after"
 run --config "$C" --timeout 1000 call mcp__demo__slow steps=1 delay_ms=3000
 expect "a call silent past its deadline times out" 5 --err "timed out after 1000 ms"
 

@@ -99,13 +99,19 @@ fi
 mkdir -p "$TMP/lone/plugins"
 cp "$PLUGINDIR/transport-http.so" "$TMP/lone/plugins/"
 LONE=$(cd "$TMP/lone" && pwd -P)
-run --plugin-dir "$TMP/lone/plugins" --config "$H" tools
-expect "a missing implementation fails the server, naming the file and why" 3 \
-  --err "cannot load $LONE/impl/transport-http.so" \
-  --err "No such file or directory" --no-err "AddressSanitizer"
 run --plugin-dir "$TMP/lone/plugins" plugins
-expect "the plugin still loads and lists its type without its implementation" 0 \
-  --out "$TMP/lone/plugins/transport-http.so" --out "transports: http"
+expect "a stub without its implementation is refused at load time, naming the file and why" 0 \
+  --out "refused  $TMP/lone/plugins/transport-http.so" \
+  --out "cannot load $LONE/impl/transport-http.so" \
+  --out "No such file or directory" --out "its id and types are left to another plugin" \
+  --out "loaded   mcphost.transport.http"
+run --plugin-dir "$TMP/lone/plugins" --json plugins
+expect "  and so in --json, where the built-in one serves http" 0 \
+  --jq '.[] | select(.file == "'"$TMP/lone/plugins/transport-http.so"'") | .status == "refused" and (.error | contains("impl/transport-http.so"))' \
+  --jq '[.[] | select(.id == "mcphost.transport.http" and .status == "loaded")][0].file | endswith("/plugins/transport-http.so")'
+run --plugin-dir "$TMP/lone/plugins" --config "$H" tools
+expect "  it does not shadow the working built-in: the server is served" 0 \
+  --out "mcp__t__echo_headers" --no-err "cannot load"
 
 # The bundle plugin: libarchive, OpenSSL and libcurl are in mcpb-tools.so,
 # opened by the bundle commands that need them; an installed bundle

@@ -15,6 +15,8 @@ expect "a plugin built for another ABI major is refused, naming file and version
   --jq ".[] | select(.file | endswith(\"fx-abi2.so\")) | .status == \"refused\" and (.error | contains(\"built for plugin ABI 2.$MINOR\")) and (.error | contains(\"this mcphost speaks ABI 1.$MINOR\"))"
 expect "a shared object without the entry symbol is refused" 0 \
   --jq '.[] | select(.file | endswith("fx-noentry.so")) | .status == "refused" and (.error | contains("no \"mcph_plugin_entry\" symbol"))'
+expect "  the symbol's error names no /proc/self/fd path" 0 \
+  --jq '.[] | select(.file | endswith("fx-noentry.so")) | .error | contains("/proc/self/fd") | not'
 expect "a plugin whose init fails is refused with its message" 0 \
   --jq '.[] | select(.file | endswith("fx-initfail.so")) | .status == "refused" and (.error | contains("fixture refuses to start"))'
 expect "the built-in stdio plugin still loads after refused ones" 0 \

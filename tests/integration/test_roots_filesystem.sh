@@ -20,6 +20,7 @@ entry() {
   config_file "$C" "{\"fs\": {\"command\": \"node\", \"args\": [\"$FS\", \"$A\"]$1}}"
 }
 LOG="$XDG_STATE_HOME/mcphost/logs/fs.stderr.log"
+on_exit "'$MCPHOST' --config '$C' session stop >/dev/null 2>&1"
 
 # session MARKER FILE ARGS...: a batch session with ARGS before "batch";
 # waits (bounded) until the server's stderr shows MARKER, then lists the
@@ -78,4 +79,36 @@ check "the server saw no roots capability" [ "$MARKED" = yes ]
 entry ''
 session "Updated allowed directories from MCP roots" "$A/a.txt" --root "$A" --config "$C"
 expect "--root DIR is what the server gets" 0 --out "$A" --out "in allowed"
+# The server asks roots/list when told "initialized" and applies the
+# answer asynchronously: the first request waits until it had them
+# (docs/config.md), whichever front end sends it, every time.
+entry ''
+cd "$W" || exit 1
+for i in 1 2 3; do
+  run --config "$C" call fs/read_text_file path="$W/w.txt"
+  expect "call, run $i: the first request reaches the server after its roots" 0 \
+    --out "in work" --no-out "Access denied"
+  printf 'call fs/read_text_file path=%s\n' "$W/w.txt" >"$TMP/line"
+  "$MCPHOST" --config "$C" shell <"$TMP/line" >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+  expect "shell, run $i: the same line reads the file" 0 \
+    --out "in work" --no-out "Access denied"
+  run --config "$C" session start --idle 1
+  expect "session start, run $i" 0 --out "session started"
+  run --config "$C" call fs/read_text_file path="$W/w.txt"
+  expect "session, run $i: the first call through it reads the file" 0 \
+    --out "in work" --no-out "Access denied"
+  run --config "$C" session stop
+done
+run -vv --config "$C" call fs/read_text_file path="$W/w.txt"
+expect "-vv says the requests were held for the roots it asked" 0 \
+  --out "in work" --err "roots given; sending the requests held for them"
+config_file "$TMP/demo.json" "{\"demo\": {\"command\": \"$DEMO\"}}"
+run -vvv --config "$TMP/demo.json" call demo/echo message=hi
+expect "a server that does not ask for roots is not waited for" 0 \
+  --out "hi" --no-err "roots given"
+run -vvv --no-roots --config "$C" call fs/read_text_file path="$A/a.txt"
+expect "without roots nothing is held (no ping before the call)" 0 \
+  --out "in allowed" --no-err '"method":"ping"'
 finish

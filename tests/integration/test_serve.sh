@@ -146,4 +146,47 @@ all_lines() { [ "$(printf '%s' "$OUT" | jq -s "$1")" = true ]; }
 check "serve: requests before initialize, bad JSON and bad ids are errors" \
   all_lines '[.[].error.code] == [-32600, -32700, -32600] and .[0].id == 1 and .[1].id == null'
 
+# A backend connecting (its first listing) is no change: a client is told
+# of list_changed only for a kind it listed, and only after that list.
+cat >"$TMP/first_list.py" <<'PY'
+import json, subprocess, sys
+# Initialize, ping, then tools/list; prints what the gateway sends up to
+# that answer, one method (or "response N") a line.
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, text=True)
+def send(m):
+    p.stdin.write(json.dumps(dict(m, jsonrpc="2.0")) + "\n")
+    p.stdin.flush()
+def until(i):
+    for line in p.stdout:
+        m = json.loads(line)
+        print(m.get("method") or "response %s" % m.get("id"), flush=True)
+        if m.get("id") == i and "method" not in m:
+            return
+send({"id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "t", "version": "1"}}})
+until(1)
+send({"method": "notifications/initialized"})
+send({"id": 2, "method": "ping"})
+until(2)
+send({"id": 3, "method": "tools/list"})
+until(3)
+p.stdin.close()
+p.wait()
+PY
+python3 "$TMP/first_list.py" "$MCPHOST" --mcp-config "$C" serve --stdio \
+  >"$TMP/out" 2>"$TMP/err"
+RC=$?
+OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
+expect "serve: no list_changed before the client's first list (backends connecting)" 0 \
+  --out "response 3" --no-out "list_changed"
+# A read of a URI the gateway has not seen lists the backends' resources
+# (once), then goes to the one that has it; an unknown one is not found.
+run -s "gw=$MCPHOST --mcp-config $C serve --stdio" read gw demo://readme
+expect "serve: a one-shot read through the gateway finds its backend" 0 \
+  --out "mcphost demo readme"
+run -s "gw=$MCPHOST --mcp-config $C serve --stdio" read gw zzz://nothing
+expect "serve: a URI no backend lists is not found (exit 6)" 6 \
+  --err 'resource "zzz://nothing" not found'
 finish

@@ -143,13 +143,17 @@ mkdir -p "$I/plugins" "$I/impl"
 cp "$PLUGINDIR/transport-http.so" "$I/plugins/"
 cp "$PLUGINDIR/../impl/transport-http.so" "$I/impl/"
 chmod 777 "$I/impl"
-run --plugin-dir "$I/plugins" --url "h=http://127.0.0.1:9/mcp" servers
-expect "an implementation in a world-writable directory is not loaded" 3 \
+# Checked when the stub is loaded: refused then, its types left to the
+# built-in plugin.
+run --plugin-dir "$I/plugins" plugins
+expect "an implementation in a world-writable directory is not loaded" 0 \
+  --out "refused  $I/plugins/transport-http.so" \
   --out "cannot load $I/impl/transport-http.so" --out "$I/impl is writable by everyone"
 chmod 755 "$I/impl"
 chown nobody "$I/impl/transport-http.so"
-run --plugin-dir "$I/plugins" --url "h=http://127.0.0.1:9/mcp" servers
-expect "an implementation file of another user's is not loaded" 3 \
+run --plugin-dir "$I/plugins" plugins
+expect "an implementation file of another user's is not loaded" 0 \
+  --out "refused  $I/plugins/transport-http.so" \
   --out "$I/impl/transport-http.so is owned by uid 65534"
 chown root "$I/impl/transport-http.so"
 run --plugin-dir "$I/plugins" --url "h=http://127.0.0.1:9/mcp" servers
@@ -159,8 +163,9 @@ expect "a trusted implementation loads (the server is simply unreachable)" 3 \
 # of SIGBUS mapping what is not there): the host's implementations and
 # the bundle plugin's own tools library alike.
 head -c 3000 "$PLUGINDIR/../impl/transport-http.so" >"$I/impl/transport-http.so"
-run --plugin-dir "$I/plugins" --url "h=http://127.0.0.1:9/mcp" servers
-expect "an implementation cut short is refused, naming it" 3 \
+run --plugin-dir "$I/plugins" plugins
+expect "an implementation cut short is refused, naming it" 0 \
+  --out "refused  $I/plugins/transport-http.so" \
   --out "cannot load $I/impl/transport-http.so" --out "cut short"
 cp "$PLUGINDIR/feature-mcpb.so" "$I/plugins/"
 head -c 3000 "$PLUGINDIR/../impl/mcpb-tools.so" >"$I/impl/mcpb-tools.so"

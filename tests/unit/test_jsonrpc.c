@@ -10,6 +10,7 @@ typedef struct peer {
   int nsent;
   int fail_send;
   char warnings[1024];
+  char debugs[1024];
   char last_request[64];
   cJSON *last_request_id;
   char last_notification[64];
@@ -44,6 +45,12 @@ static void p_warning(void *ud, const char *message) {
   peer *p = ud;
   strncat(p->warnings, message, sizeof p->warnings - strlen(p->warnings) - 2);
   strcat(p->warnings, "\n");
+}
+
+static void p_debug(void *ud, const char *message) {
+  peer *p = ud;
+  strncat(p->debugs, message, sizeof p->debugs - strlen(p->debugs) - 2);
+  strcat(p->debugs, "\n");
 }
 
 static void p_inbound(void *ud, cJSON *msg, int kind) {
@@ -97,6 +104,7 @@ static rpc *make(loop *l, peer *p) {
                     .on_request = p_request,
                     .on_notification = p_notification,
                     .on_warning = p_warning,
+                    .on_debug = p_debug,
                     .inbound = p_inbound};
   return rpc_new(l, &h);
 }
@@ -186,6 +194,37 @@ TEST(test_unknown_response_id_is_dropped_with_a_warning) {
   CHECK(o.calls == 1);
   CHECK_CONTAINS(p.warnings, "unknown id 1");
   free(o.result);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+TEST(test_late_response_to_a_cancelled_request_is_no_warning) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o = {0};
+  rpc_request_opts opts = {.ud = &o};
+  int64_t id = rpc_request(r, "tools/call", NULL, &opts, on_done);
+  rpc_cancel(r, id, "interrupted by the user");
+  CHECK(o.calls == 1 && o.status == RPC_ERR_CANCELLED);
+  /* The answer crossed the cancellation: allowed, said at debug level. */
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+  CHECK(o.calls == 1);
+  CHECK(p.warnings[0] == '\0');
+  CHECK_CONTAINS(p.debugs, "late response to cancelled request 1");
+  /* An id never sent is still a warning. */
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}");
+  CHECK_CONTAINS(p.warnings, "unknown id 7");
+  /* Bounded: after many more cancellations the first id is forgotten. */
+  for (int i = 0; i < 100; i++) {
+    outcome oi = {0};
+    rpc_request_opts oo = {.ud = &oi};
+    rpc_cancel(r, rpc_request(r, "x", NULL, &oo, on_done), NULL);
+  }
+  p.warnings[0] = '\0';
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+  CHECK_CONTAINS(p.warnings, "unknown id 1");
   rpc_free(r);
   peer_free(&p);
   loop_free(l);
@@ -561,6 +600,7 @@ RUN(T(test_large_plain_results_skip_the_tree_when_asked),
     T(test_responses_match_their_requests_in_any_order),
     T(test_error_response_reports_code_and_message),
     T(test_unknown_response_id_is_dropped_with_a_warning),
+    T(test_late_response_to_a_cancelled_request_is_no_warning),
     T(test_string_ids_that_echo_ours_are_accepted),
     T(test_deadline_cancels_with_notification),
     T(test_cancel_sends_notification_and_completes),
