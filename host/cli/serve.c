@@ -549,23 +549,34 @@ static void on_state(void *ud, size_t idx) {
 
 /* ---- a backend's own requests, to the client that caused them ---- */
 
-/* The newest request of any client that runs an operation on backend
- * `idx`: the call the backend's request belongs to, or NULL. */
-static rq *caller_of(gw_hub *hub, size_t idx) {
-  rq *best = NULL;
+/* The client request a backend's request on backend `idx` belongs to:
+ * the one running `op` when the backend tied it to one; else the only
+ * request running an operation on that backend, and NULL when there are
+ * several (asking one of them would put another client's question to it
+ * and its answer to the backend as the other's) or none. */
+static rq *caller_of(gw_hub *hub, size_t idx, const mcp_op *op) {
+  rq *only = NULL;
+  size_t n = 0;
   for (gw *g = hub->clients; g; g = g->next) {
     for (rq *r = g->reqs; r; r = r->next) {
-      if (r->op && !r->cancelled && mcp_op_server(r->op) == idx &&
-          (!best || r->seq > best->seq)) {
-        best = r;
+      if (!r->op || r->cancelled) {
+        continue;
+      }
+      if (op && r->op == op) {
+        return r;
+      }
+      if (mcp_op_server(r->op) == idx) {
+        only = r;
+        n++;
       }
     }
   }
-  return best;
+  return !op && n == 1 ? only : NULL;
 }
 
 static bool on_backend_request(void *ud, size_t idx, const char *method,
-                               const cJSON *params, const cJSON *id) {
+                               const cJSON *params, const cJSON *id,
+                               const mcp_op *op) {
   gw_hub *hub = ud;
   bool elicit = strcmp(method, "elicitation/create") == 0;
   bool roots = strcmp(method, "roots/list") == 0;
@@ -573,7 +584,7 @@ static bool on_backend_request(void *ud, size_t idx, const char *method,
   if (gw_backend_of(&hub->b, idx) < 0 || (!elicit && !roots && !sampling)) {
     return false;
   }
-  rq *r = caller_of(hub, idx);
+  rq *r = caller_of(hub, idx, op);
   /* A modern client is asked through an input_required round. */
   if (r && r->modern && gw_mrtr_ask(r, idx, method, params, id)) {
     return true;

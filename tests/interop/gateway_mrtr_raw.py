@@ -8,10 +8,14 @@ runs mcphost ARGS (ending in "serve --stdio") and plays SCENARIO
 ("rounds": forged, replayed and mismatched retries, URL mode, a cancel;
 "expire": a retry after the gateway's timeout; "bounds": the operations
 parked for one client; "legacy": a legacy client asked for a modern
-backend's input), then prints what it saw
+backend's input; "routing": two calls at once, each asked its own
+question; "own_id": a backend's request id that looks like the
+gateway's), then prints what it saw
 as one JSON object. Waits are bounded by counts of lines, never timed,
 except where the scenario is the gateway's own timeout."""
 import json
+import os
+import select
 import subprocess
 import sys
 import time
@@ -172,9 +176,63 @@ def expire(gw):
 def bounds(gw):
     """16 operations parked for one client; the 17th backend question is
     answered as for a client that cannot be asked (declined)."""
-    answers = [gw.call("mcp__grow__ask", {}, FORM) for _ in range(17)]
+    answers = [gw.call("mcp__grow__asktied", {}, FORM) for _ in range(17)]
     return {"kinds": [result(a).get("resultType") for a in answers],
             "last": text(answers[-1])}
+
+
+def first_answer(gw, rids):
+    """The id among `rids` answered first, and that answer."""
+    while True:
+        for rid in rids:
+            if rid in gw.seen:
+                return rid, gw.seen.pop(rid)
+        line = gw.p.stdout.readline()
+        if not line:
+            return None, {"eof": True}
+        msg = json.loads(line)
+        if "id" in msg and "method" not in msg:
+            gw.seen[msg["id"]] = msg
+
+
+def cancel(gw, rid):
+    gw.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+             "params": {"requestId": rid, "reason": "done with it"}})
+
+
+def routing(gw):
+    """Two calls at once on one backend: each question goes to the call
+    that asked it. A modern backend's (A: confirm) while B (slow) runs;
+    a legacy backend's tied by its progressToken (asktied) while a wait
+    runs; one nothing ties, while two calls run, is declined."""
+    out = {}
+    a = gw.request("tools/call", {"name": "mcp__v2__confirm",
+                                  "arguments": {"action": "delete A's files"}},
+                   FORM)
+    b = gw.request("tools/call", {"name": "mcp__v2__slow", "arguments": {}},
+                   FORM)
+    rid, first = first_answer(gw, [a, b])
+    out["modern_first"] = "A" if rid == a else "B" if rid == b else None
+    out["modern_asked"] = [r.get("params", {}).get("message") for r in
+                           (result(first).get("inputRequests") or {}).values()]
+    if rid == a:
+        out["modern_a"] = text(retry(
+            gw, "mcp__v2__confirm", {"action": "delete A's files"}, first,
+            {"action": "accept", "content": {"confirm": True}}))
+    cancel(gw, b)
+    w = gw.request("tools/call", {"name": "mcp__grow__wait", "arguments": {}},
+                   FORM)
+    tied = gw.call("mcp__grow__asktied", {}, FORM)
+    out["tied"] = result(tied).get("resultType")
+    if out["tied"] == "input_required":
+        out["tied_done"] = json.loads(text(retry(
+            gw, "mcp__grow__asktied", {}, tied,
+            {"action": "accept", "content": {"name": "Ada"}})))
+    untied = gw.call("mcp__grow__ask", {}, FORM)
+    out["untied"] = result(untied).get("resultType")
+    out["untied_got"] = text(untied)
+    cancel(gw, w)
+    return out
 
 
 def legacy(gw):
@@ -204,6 +262,47 @@ def legacy(gw):
                      "result": {"action": "accept",
                                 "content": {"confirm": True}}})
         elif msg.get("id") == rid and "method" not in msg:
+            return {"asked": asked, "result": text(msg)}
+
+
+def own_id(gw):
+    """A legacy client asked a legacy backend's elicitation whose id is
+    the string "mcphost-mrtr-1" (ELICIT_SERVER_ID_PREFIX): its answer
+    reaches the backend. A dropped answer leaves the call without an end:
+    the wait for it is bounded (60 s without a line), then "stuck"."""
+    fd, buf = gw.p.stdout.fileno(), [b""]
+
+    def line():
+        while b"\n" not in buf[0]:
+            ready, _, _ = select.select([fd], [], [], 60)
+            chunk = os.read(fd, 65536) if ready else b""
+            if not chunk:
+                return None
+            buf[0] += chunk
+        one, buf[0] = buf[0].split(b"\n", 1)
+        return json.loads(one)
+
+    gw.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-11-25",
+                        "capabilities": {"elicitation": {}},
+                        "clientInfo": {"name": "legacy", "version": "1"}}})
+    gw.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}}
+    gw.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+             "params": {"name": "mcp__el__ask", "arguments": {
+                 "params": {"message": "Name?", "requestedSchema": schema}}}})
+    asked = []
+    while True:
+        msg = line()
+        if msg is None:
+            gw.p.kill()  # it would wait for the call at the end of input
+            return {"stuck": True, "asked": asked}
+        if msg.get("method") == "elicitation/create":
+            asked.append(msg["params"].get("message"))
+            gw.send({"jsonrpc": "2.0", "id": msg["id"],
+                     "result": {"action": "accept",
+                                "content": {"name": "Ada"}}})
+        elif msg.get("id") == 2 and "method" not in msg:
             return {"asked": asked, "result": text(msg)}
 
 
@@ -266,7 +365,8 @@ def main():
     scenario, argv = sys.argv[1], sys.argv[2:]
     gw = Gateway(argv)
     out = {"rounds": rounds, "expire": expire, "bounds": bounds,
-           "legacy": legacy, "legacy_url": legacy_url,
+           "legacy": legacy, "legacy_url": legacy_url, "routing": routing,
+           "own_id": own_id,
            "permission": permission}[scenario](gw)
     gw.close()
     print(json.dumps(out))
