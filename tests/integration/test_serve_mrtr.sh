@@ -130,6 +130,27 @@ expect "serve --stdio (legacy): the answer to a backend's request with id \"mcph
   --jq '.asked == ["Name?"] and (.result | startswith("result ")) and (.result[7:] | fromjson) == {action: "accept", content: {name: "Ada"}}' \
   --no-err "Sanitizer" --no-err "runtime error"
 
+# subscriptions/listen: bounded, one backend subscription per URI.
+CL="$TMP/listen.json"
+config_file "$CL" "{\"v2\": {\"command\": \"node\",
+  \"args\": [\"$SRCDIR/tests/servers/ts_v2_server.mjs\", \"stdio\", \"modern\"],
+  \"env\": {\"TS_V2_LOG\": \"$TMP/v2.log\"}}}"
+LISTEN_LOG="$TMP/v2.log" "$PY" "$INTEROP/gateway_mrtr_raw.py" listen \
+  "$MCPHOST" --mcp-config "$CL" serve --stdio >"$TMP/out" 2>"$TMP/err" \
+  </dev/null
+RC=$?
+OUT=$(cat "$TMP/out")
+ERR=$(cat "$TMP/err")
+expect "serve --stdio (2026): a listen naming one URI 2000 times is acknowledged with it once" 0 \
+  --jq '.copies.ack.resourceSubscriptions == ["config://app"]'
+expect "serve --stdio (2026): a listen naming more than 256 URIs is -32602 naming the limit" 0 \
+  --jq '.wide.error.code == -32602 and (.wide.error.message | contains("more than 256"))'
+expect "serve --stdio (2026): a 17th listen of one client is -32602 naming the limit" 0 \
+  --jq '(.more | all) and (.more | length) == 15 and .seventeenth.error.code == -32602 and (.seventeenth.error.message | contains("at most 16 listens"))'
+expect "serve --stdio (2026): the backend keeps a URI while a listen names it, drops it when the last one ends" 0 \
+  --jq '.kept[-1] == ["config://app"] and .last_listen == []' \
+  --no-err "Sanitizer" --no-err "runtime error"
+
 # A permission rule's "ask" of the gateway's own, for a modern client.
 mkdir -p "$XDG_CONFIG_HOME/mcphost"
 chmod 700 "$XDG_CONFIG_HOME" "$XDG_CONFIG_HOME/mcphost"

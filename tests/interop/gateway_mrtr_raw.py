@@ -10,7 +10,7 @@ runs mcphost ARGS (ending in "serve --stdio") and plays SCENARIO
 parked for one client; "legacy": a legacy client asked for a modern
 backend's input; "routing": two calls at once, each asked its own
 question; "own_id": a backend's request id that looks like the
-gateway's), then prints what it saw
+gateway's; "listen": subscriptions/listen's bounds and subscriptions), then prints what it saw
 as one JSON object. Waits are bounded by counts of lines, never timed,
 except where the scenario is the gateway's own timeout."""
 import json
@@ -235,6 +235,80 @@ def routing(gw):
     return out
 
 
+def listen_reply(gw, rid):
+    """A listen's acknowledgement (its notifications) or its error."""
+    while True:
+        line = gw.p.stdout.readline()
+        if not line:
+            return {"eof": True}
+        msg = json.loads(line)
+        sub = (msg.get("params") or {}).get("_meta", {}).get(
+            "io.modelcontextprotocol/subscriptionId")
+        if (msg.get("method") == "notifications/subscriptions/acknowledged"
+                and sub == rid):
+            return {"ack": msg["params"].get("notifications")}
+        if msg.get("id") == rid and "method" not in msg:
+            return msg
+
+
+def backend_listens(log):
+    """The resourceSubscriptions of each subscriptions/listen the backend
+    got, and how many server/discover it got (TS_V2_LOG)."""
+    listens, discovers = [], 0
+    with open(log) as f:
+        for line in f:
+            m = json.loads(line)
+            if m.get("method") == "subscriptions/listen":
+                n = (m.get("params") or {}).get("notifications") or {}
+                listens.append(n.get("resourceSubscriptions") or [])
+            elif m.get("method") == "server/discover":
+                discovers += 1
+    return listens, discovers
+
+
+def listen(gw):
+    """subscriptions/listen bounds: copies of a URI are one, more than 256
+    URIs or 16 listens of one client are -32602, the backend's own listen
+    drops a URI when the last listen naming it ends. LISTEN_LOG names the
+    backend's TS_V2_LOG file."""
+    log = os.environ["LISTEN_LOG"]
+    out = {}
+    gw.answer(gw.request("resources/list", {}))
+    many = gw.request("subscriptions/listen", {"notifications": {
+        "resourceSubscriptions": ["config://app"] * 2000}})
+    out["copies"] = listen_reply(gw, many)
+    wide = gw.request("subscriptions/listen", {"notifications": {
+        "resourceSubscriptions": ["config://app"] +
+        ["x://%d" % i for i in range(256)]}})
+    out["wide"] = listen_reply(gw, wide)
+    more = [many]
+    for _ in range(15):
+        rid = gw.request("subscriptions/listen", {"notifications": {
+            "resourceSubscriptions": ["config://app"]}})
+        out.setdefault("more", []).append("ack" in listen_reply(gw, rid))
+        more.append(rid)
+    extra = gw.request("subscriptions/listen", {"notifications": {
+        "toolsListChanged": True}})
+    out["seventeenth"] = listen_reply(gw, extra)
+    # All but one end: the backend keeps the URI.
+    for rid in more[:-1]:
+        cancel(gw, rid)
+    gw.answer(gw.request("tools/list", {}))  # the cancels were read
+    out["kept"], _ = backend_listens(log)
+    cancel(gw, more[-1])
+    listens = []
+    for _ in range(400):
+        gw.answer(gw.request("tools/list", {}))
+        listens, discovers = backend_listens(log)
+        if listens and "config://app" not in listens[-1]:
+            break
+        time.sleep(0.05)
+    out["last_listen"] = listens[-1] if listens else None
+    out["backend_listens"] = len(listens)
+    out["discovers"] = discovers
+    return out
+
+
 def legacy(gw):
     """A legacy (initialize) client: a modern backend's inputRequests come
     to it as elicitation/create requests, its answer goes back."""
@@ -366,7 +440,7 @@ def main():
     gw = Gateway(argv)
     out = {"rounds": rounds, "expire": expire, "bounds": bounds,
            "legacy": legacy, "legacy_url": legacy_url, "routing": routing,
-           "own_id": own_id,
+           "own_id": own_id, "listen": listen,
            "permission": permission}[scenario](gw)
     gw.close()
     print(json.dumps(out))
