@@ -560,8 +560,7 @@ static void on_notification(void *ud, const char *method,
     features_cancelled(s, params);
   if (strcmp(method, "notifications/tools/list_changed") == 0 &&
       !s->prelisting) {
-    cJSON_Delete(s->tool_headers);
-  cJSON_Delete(s->listen_uris); /* the schemas are listed again */
+    cJSON_Delete(s->tool_headers); /* the schemas are listed again */
     s->tool_headers = NULL;
   }
   features_notify(s, method, params);
@@ -1008,6 +1007,7 @@ void session_free(session *s) {
   cJSON_Delete(s->roots);
   cJSON_Delete(s->extra_caps);
   cJSON_Delete(s->tool_headers);
+  cJSON_Delete(s->listen_uris);
   if (s->server_log)
     fclose(s->server_log);
   features_session_gone(s);

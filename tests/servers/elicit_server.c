@@ -118,8 +118,9 @@ static cJSON *request(const char *method, cJSON *params, int *is_error) {
     const cJSON *rid = cJSON_GetObjectItemCaseSensitive(in, "id");
     if (cJSON_GetObjectItemCaseSensitive(in, "method")) {
       handle(in);
-    } else if (prefix ? cJSON_IsString(rid) && strcmp(rid->valuestring, sid) == 0
-                      : cJSON_IsNumber(rid) && rid->valueint == id) {
+    } else if (prefix
+                   ? cJSON_IsString(rid) && strcmp(rid->valuestring, sid) == 0
+                   : cJSON_IsNumber(rid) && rid->valueint == id) {
       *is_error = cJSON_HasObjectItem(in, "error");
       answer = cJSON_DetachItemFromObjectCaseSensitive(
           in, *is_error ? "error" : "result");
