@@ -560,23 +560,34 @@ static void on_state(void *ud, size_t idx) {
 
 /* ---- a backend's own requests, to the client that caused them ---- */
 
-/* The newest request of any client that runs an operation on backend
- * `idx`: the call the backend's request belongs to, or NULL. */
-static rq *caller_of(gw_hub *hub, size_t idx) {
-  rq *best = NULL;
+/* The client request a backend's request on backend `idx` belongs to:
+ * the one running `op` when the backend tied it to one; else the only
+ * request running an operation on that backend, and NULL when there are
+ * several (asking one of them would put another client's question to it
+ * and its answer to the backend as the other's) or none. */
+static rq *caller_of(gw_hub *hub, size_t idx, const mcp_op *op) {
+  rq *only = NULL;
+  size_t n = 0;
   for (gw *g = hub->clients; g; g = g->next) {
     for (rq *r = g->reqs; r; r = r->next) {
-      if (r->op && !r->cancelled && mcp_op_server(r->op) == idx &&
-          (!best || r->seq > best->seq)) {
-        best = r;
+      if (!r->op || r->cancelled) {
+        continue;
+      }
+      if (op && r->op == op) {
+        return r;
+      }
+      if (mcp_op_server(r->op) == idx) {
+        only = r;
+        n++;
       }
     }
   }
-  return best;
+  return !op && n == 1 ? only : NULL;
 }
 
 static bool on_backend_request(void *ud, size_t idx, const char *method,
-                               const cJSON *params, const cJSON *id) {
+                               const cJSON *params, const cJSON *id,
+                               const mcp_op *op) {
   gw_hub *hub = ud;
   bool elicit = strcmp(method, "elicitation/create") == 0;
   bool roots = strcmp(method, "roots/list") == 0;
@@ -584,7 +595,7 @@ static bool on_backend_request(void *ud, size_t idx, const char *method,
   if (gw_backend_of(&hub->b, idx) < 0 || (!elicit && !roots && !sampling)) {
     return false;
   }
-  rq *r = caller_of(hub, idx);
+  rq *r = caller_of(hub, idx, op);
   /* A modern client is asked through an input_required round. */
   if (r && r->modern && gw_mrtr_ask(r, idx, method, params, id)) {
     return true;
@@ -884,34 +895,6 @@ static void do_resource(gw *g, rq *r, const char *method, const cJSON *params) {
                           .arguments = params});
 }
 
-/* A listen's resourceSubscriptions: each URI is subscribed to on the
- * backend that serves it (its answer not sent on); one no backend
- * serves is left out of `filter`. */
-static void listen_subscribe(gw *g, const cJSON *id, cJSON *filter) {
-  cJSON *uris =
-      cJSON_GetObjectItemCaseSensitive(filter, "resourceSubscriptions");
-  cJSON *u = uris ? uris->child : NULL;
-  while (u) {
-    cJSON *next = u->next;
-    long k = gw_resource_server(&g->hub->b, u->valuestring);
-    if (k < 0) {
-      cJSON_Delete(cJSON_DetachItemViaPointer(uris, u));
-    } else {
-      cJSON *p = cJSON_CreateObject();
-      cJSON_AddStringToObject(p, "uri", u->valuestring);
-      rq *sub = rq_new(g, id, p);
-      sub->cancelled = true; /* nothing to answer */
-      start_op(sub, &(mcp_call){.kind = MCP_OP_REQUEST,
-                                .server = g->hub->b.idx[k],
-                                .name = u->valuestring,
-                                .method = "resources/subscribe",
-                                .arguments = p});
-      cJSON_Delete(p);
-    }
-    u = next;
-  }
-}
-
 /* A 2026-07-28 request: its envelope checked, the methods only that era
  * has answered. False when `r` is answered and freed. The era has no
  * requests to a client: what a backend asks during a call is put to it
@@ -957,20 +940,15 @@ static bool modern_request(gw *g, rq *r, const char *method,
     return false;
   }
   if (strcmp(method, "subscriptions/listen") == 0) {
-    cJSON *filter = gw_modern_listen_filter(params);
-    if (!filter) {
-      gw_send_error(g, r->id, MCPH_RPC_INVALID_PARAMS,
-                    "subscriptions/listen needs a \"notifications\" object",
-                    NULL);
+    char why_listen[200];
+    gw_listen *l =
+        gw_listen_open(g, r->id, params, why_listen, sizeof why_listen);
+    if (!l) {
+      gw_send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, why_listen, NULL);
     } else {
-      listen_subscribe(g, r->id, filter);
-      gw_listen *l = xcalloc(1, sizeof *l);
-      l->id = cJSON_Duplicate(r->id, 1);
-      l->filter = filter;
-      l->next = g->listens;
-      g->listens = l;
       cJSON *p = cJSON_CreateObject();
-      cJSON_AddItemToObject(p, "notifications", cJSON_Duplicate(filter, 1));
+      cJSON_AddItemToObject(p, "notifications",
+                            cJSON_Duplicate(l->filter, 1));
       send_notification(g, "notifications/subscriptions/acknowledged",
                         gw_modern_tagged(p, l->id), l->id);
       cJSON_Delete(p);
@@ -992,9 +970,7 @@ static void listen_end(gw *g, gw_listen *l, bool cancelled) {
                           cJSON_Duplicate(l->id, 1));
     send_result(g, l->id, res);
   }
-  cJSON_Delete(l->id);
-  cJSON_Delete(l->filter);
-  free(l);
+  gw_listen_free(g->hub, l);
 }
 
 /* Whether `method` is one 2026-07-28 removed and `r` a modern request:

@@ -80,6 +80,9 @@ typedef struct gw_ask {
 typedef struct gw_listen {
   cJSON *id;     /* the listen request's (owned) */
   cJSON *filter; /* what it honours (owned) */
+  /* The backend subscriptions of its URIs, held (serve_listen.c). */
+  struct gw_sub **subs;
+  size_t nsubs;
   struct gw_listen *next;
 } gw_listen;
 
@@ -93,6 +96,9 @@ struct gw_hub {
    * requests go to the client whose call caused them. */
   cJSON *caps;
   unsigned long next_seq; /* orders the requests of every client */
+  /* The URIs subscribed to at the backends for the listens
+   * (serve_listen.c). */
+  struct gw_sub *subs;
   /* Operations waiting for a modern client's retry (serve_mrtr.c). */
   struct gw_park *parks;
   size_t nparks;
@@ -144,6 +150,18 @@ void gw_rq_free(rq *r);
 /* Moves `r` from its client's requests to `to`'s; the one it left is
  * told when that emptied it (gw_client_end_input). */
 void gw_rq_move(rq *r, gw *to);
+
+/* ---- serve_listen.c: a modern client's subscriptions/listen ---- */
+
+/* Opens a listen of `g` for request `id` (`params` borrowed): its filter,
+ * the URIs subscribed to at their backends, linked into g->listens.
+ * NULL with `why` (invalid params) when the filter is missing, names too
+ * many URIs, or `g` holds too many listens. */
+gw_listen *gw_listen_open(gw *g, const cJSON *id, const cJSON *params,
+                          char *why, size_t why_len);
+/* Frees listen `l` (unlinked by the caller): a URI no other listen names
+ * is unsubscribed from at its backend. */
+void gw_listen_free(gw_hub *hub, gw_listen *l);
 
 /* ---- serve_mrtr.c: a backend's questions, to a modern client ---- */
 

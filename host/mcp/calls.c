@@ -89,6 +89,15 @@ void mcp_ops_cancel_all(mcp_client *mc) {
   }
 }
 
+mcp_op *mcp_op_of_request(mcp_client *mc, const session *s, int64_t id) {
+  for (mcp_op *op = mc->ops; op; op = op->next) {
+    if (op->s == s && op->request_id == id && !op->finished) {
+      return op;
+    }
+  }
+  return NULL;
+}
+
 size_t mcp_op_server(const mcp_op *op) {
   return op->call.server;
 }

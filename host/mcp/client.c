@@ -148,10 +148,12 @@ void mcp_client_on_state(mcp_client *mc, mcp_state_fn fn, void *ud) {
 }
 
 static bool on_request(void *ud, session *s, const char *method,
-                       const cJSON *params, const cJSON *id) {
+                       const cJSON *params, const cJSON *id, int64_t origin) {
   mcp_client *mc = ud;
   size_t idx = (size_t)(s->cfg - mc->h->cfg.servers);
-  return mc->request && mc->request(mc->request_ud, idx, method, params, id);
+  return mc->request &&
+         mc->request(mc->request_ud, idx, method, params, id,
+                     origin > 0 ? mcp_op_of_request(mc, s, origin) : NULL);
 }
 
 void mcp_client_on_request(mcp_client *mc, mcp_request_fn fn, void *ud) {

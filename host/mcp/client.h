@@ -137,10 +137,15 @@ void mcp_client_on_state(mcp_client *mc, mcp_state_fn fn, void *ud);
  * sampling/createMessage...; not ping), with its config index, offered
  * to the front end before the library and the feature plugins: return
  * true to take it and answer with mcp_client_answer (now or later);
- * false: it is answered as without the hook. `params` and `id` are
- * borrowed for the call. NULL: none. */
+ * false: it is answered as without the hook. `op`: the operation it
+ * belongs to (the one whose input_required round asked it, or whose
+ * progressToken a legacy server's request names), NULL when nothing
+ * ties it to one. `params`, `id` and `op` are borrowed for the call.
+ * NULL: none. */
+struct mcp_op;
 typedef bool (*mcp_request_fn)(void *ud, size_t idx, const char *method,
-                               const cJSON *params, const cJSON *id);
+                               const cJSON *params, const cJSON *id,
+                               const struct mcp_op *op);
 void mcp_client_on_request(mcp_client *mc, mcp_request_fn fn, void *ud);
 /* Answers server `idx`'s request `id` that the hook took: `result`
  * (taken), or when NULL the JSON-RPC error `code`, `message`, `data`

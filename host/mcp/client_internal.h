@@ -65,5 +65,9 @@ void mcp_op_link(struct mcp_op **list, struct mcp_op *op);
 void mcp_op_unlink(struct mcp_op **list, struct mcp_op *op);
 /* Ends every live operation as interrupted (its done callback runs). */
 void mcp_ops_cancel_all(mcp_client *mc);
+/* The live operation whose request in flight on `s` is the one
+ * session_request returned `id` for, or NULL. */
+struct mcp_op *mcp_op_of_request(mcp_client *mc, const struct session *s,
+                                 int64_t id);
 
 #endif

@@ -576,6 +576,16 @@ static bool parse_id(const cJSON *id, int64_t *out) {
   return false;
 }
 
+int64_t rpc_origin_of_token(rpc *r, const cJSON *token) {
+  int64_t id;
+  pending *p;
+  if (!parse_id(token, &id) || !(p = pending_find(r, id)) ||
+      !p->on_progress) {
+    return 0; /* not a token of a request in flight */
+  }
+  return p->origin;
+}
+
 static void route_progress(rpc *r, const cJSON *params) {
   const cJSON *tok = cJSON_GetObjectItemCaseSensitive(params, "progressToken");
   int64_t id;

@@ -105,6 +105,10 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
  * rpc_unwatch_progress or rpc_free. */
 void rpc_watch_progress(rpc *r, int64_t id, rpc_progress_fn fn, void *ud);
 void rpc_unwatch_progress(rpc *r, int64_t id);
+/* The request in flight whose progressToken is `token` (borrowed): the
+ * id its caller knows it by (rpc_request_opts.origin), or 0 when no
+ * request in flight sent that token. */
+int64_t rpc_origin_of_token(rpc *r, const cJSON *token);
 /* Sends a notification; `params` (may be NULL) is taken. */
 int rpc_notify(rpc *r, const char *method, cJSON *params);
 /* Cancels a pending request: sends notifications/cancelled with `reason`

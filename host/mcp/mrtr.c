@@ -15,6 +15,7 @@ typedef struct one one;
 /* Freed when the last answer came, withdrawn or not. */
 typedef struct mrtr_gathering {
   struct session *s;
+  int64_t origin; /* the request whose inputs these are */
   cJSON *responses;
   size_t pending;
   char *error; /* the first reason no answer could be given */
@@ -113,7 +114,8 @@ static bool offer(session *s, gather *g, const char *key, const char *method,
   s->mrtr_offers = f;
   g->pending++;
   cJSON *id = cJSON_Duplicate(f->id, 1); /* `f` may be answered, freed */
-  bool taken = s->on_request(s->on_request_ud, s, method, params, id);
+  bool taken =
+      s->on_request(s->on_request_ud, s, method, params, id, g->origin);
   cJSON_Delete(id);
   if (!taken) {
     s->mrtr_offers = f->next; /* still the first: nothing answered it */
@@ -128,8 +130,9 @@ static bool offer(session *s, gather *g, const char *key, const char *method,
 
 bool mrtr_answer(session *s, const cJSON *id, const cJSON *result, int code,
                  const char *message) {
-  const char *name = cJSON_GetStringValue(id);
-  if (!name || strncmp(name, OFFER_PREFIX, strlen(OFFER_PREFIX)) != 0) {
+  /* Only an id offered and not yet answered is ours: a legacy server's
+   * own request may have any id, "mcphost-mrtr-1" too. */
+  if (!cJSON_IsString(id)) {
     return false;
   }
   for (mrtr_offer **p = &s->mrtr_offers; *p; p = &(*p)->next) {
@@ -140,10 +143,10 @@ bool mrtr_answer(session *s, const cJSON *id, const cJSON *result, int code,
       cJSON_Delete(f->id);
       free(f);
       on_answer(o, result, code, message);
-      break;
+      return true;
     }
   }
-  return true;
+  return false;
 }
 
 void mrtr_session_gone(session *s) {
@@ -164,10 +167,11 @@ void mrtr_session_gone(session *s) {
   }
 }
 
-void mrtr_gather(session *s, const cJSON *requests, mrtr_done_fn done,
-                 void *ud, mrtr_gathering **handle) {
+void mrtr_gather(session *s, const cJSON *requests, int64_t origin,
+                 mrtr_done_fn done, void *ud, mrtr_gathering **handle) {
   gather *g = xcalloc(1, sizeof *g);
   g->s = s;
+  g->origin = origin;
   g->responses = cJSON_CreateObject();
   g->done = done;
   g->ud = ud;

@@ -14,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 struct session;
 
@@ -28,14 +29,17 @@ typedef void (*mrtr_done_fn)(void *ud, cJSON *responses, const char *error);
 typedef struct mrtr_gathering mrtr_gathering;
 
 /* Answers every entry of `requests` (an inputRequests object, borrowed
- * for the call) and calls `done` once, maybe before this returns, unless
- * withdrawn first. `*handle` is the gathering until `done` is called or
- * it is withdrawn, NULL after (it is set before `done` runs). */
-void mrtr_gather(struct session *s, const cJSON *requests, mrtr_done_fn done,
-                 void *ud, mrtr_gathering **handle);
+ * for the call) of the request session_request returned `origin` for,
+ * and calls `done` once, maybe before this returns, unless withdrawn
+ * first. The front end is offered each input with `origin`, so it knows
+ * whose question it is. `*handle` is the gathering until `done` is
+ * called or it is withdrawn, NULL after (it is set before `done` runs). */
+void mrtr_gather(struct session *s, const cJSON *requests, int64_t origin,
+                 mrtr_done_fn done, void *ud, mrtr_gathering **handle);
 /* session_answer's first step: true when `id` is an input offered to
- * the front end, now answered with `result` (borrowed) or the error
- * `code` and `message` (an unknown one of those ids is dropped). */
+ * the front end and not yet answered, now answered with `result`
+ * (borrowed) or the error `code` and `message`; false for any other id
+ * (the server's own request's). */
 bool mrtr_answer(struct session *s, const cJSON *id, const cJSON *result,
                  int code, const char *message);
 /* The session is being freed: inputs still offered are forgotten (their

@@ -392,14 +392,23 @@ static cJSON *roots_result(session *s) {
   return res;
 }
 
+/* The request a legacy server's own request belongs to: MCP ties them
+ * only by the transport (an HTTP response stream) or by the request's
+ * progressToken sent back in _meta; 0 when nothing ties it. */
+static int64_t request_origin(session *s, const cJSON *params) {
+  const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+  const cJSON *tok = cJSON_GetObjectItemCaseSensitive(meta, "progressToken");
+  return tok ? rpc_origin_of_token(s->rpc, tok) : 0;
+}
+
 static void on_request(void *ud, const char *method, const cJSON *params,
                        const cJSON *id) {
   session *s = ud;
-  (void)params;
   if (strcmp(method, "ping") == 0) {
     rpc_respond(s->rpc, id, cJSON_CreateObject());
   } else if (s->on_request &&
-             s->on_request(s->on_request_ud, s, method, params, id)) {
+             s->on_request(s->on_request_ud, s, method, params, id,
+                           request_origin(s, params))) {
     /* the front end answers it (session_answer) */
   } else if (strcmp(method, "roots/list") == 0 && s->roots_declared) {
     rpc_respond(s->rpc, id, roots_result(s));
@@ -420,7 +429,9 @@ void session_answer(session *s, const cJSON *id, cJSON *result, int code,
     cJSON_Delete(result); /* an input offered to the front end */
     return;
   }
-  if (!s->rpc || s->transport_closed) {
+  /* A modern server sends no requests of its own: an answer that is no
+   * offer's (one withdrawn, answered late) is nobody's. */
+  if (!s->rpc || s->transport_closed || s->era == ERA_MODERN) {
     cJSON_Delete(result);
     return;
   }
@@ -552,8 +563,7 @@ static void on_notification(void *ud, const char *method,
     features_cancelled(s, params);
   if (strcmp(method, "notifications/tools/list_changed") == 0 &&
       !s->prelisting) {
-    cJSON_Delete(s->tool_headers);
-  cJSON_Delete(s->listen_uris); /* the schemas are listed again */
+    cJSON_Delete(s->tool_headers); /* the schemas are listed again */
     s->tool_headers = NULL;
   }
   features_notify(s, method, params);
@@ -1031,6 +1041,7 @@ void session_free(session *s) {
   cJSON_Delete(s->roots);
   cJSON_Delete(s->extra_caps);
   cJSON_Delete(s->tool_headers);
+  cJSON_Delete(s->listen_uris);
   if (s->server_log)
     fclose(s->server_log);
   features_session_gone(s);
@@ -1257,7 +1268,7 @@ static bool modern_result(req_wrap *w, const cJSON *result) {
     return true;
   }
   between_enter(w);
-  mrtr_gather(w->s, reqs, on_inputs, w, &w->gathering);
+  mrtr_gather(w->s, reqs, w->opts.origin, on_inputs, w, &w->gathering);
   return true;
 }
 

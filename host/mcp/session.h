@@ -75,10 +75,13 @@ struct session {
   void *on_notify_ud;
   /* A request from the server (not ping) a front end may take before
    * the session and the feature plugins answer it: returns true when it
-   * took it (it answers with session_answer, now or later). May be
-   * NULL. */
+   * took it (it answers with session_answer, now or later). `origin`:
+   * the id session_request returned for the request it belongs to (an
+   * input_required round's, or the one whose progressToken the server's
+   * request carries in its _meta), 0 when nothing ties it to one. May
+   * be NULL. */
   bool (*on_request)(void *ud, session *s, const char *method,
-                     const cJSON *params, const cJSON *id);
+                     const cJSON *params, const cJSON *id, int64_t origin);
   void *on_request_ud;
   /* Capabilities added to initialize's (owned, or NULL); the core's
    * roots win, then these, then the feature plugins'. */

@@ -9,7 +9,9 @@
 # Raw lines (tests/interop/gateway_mrtr_raw.py): a forged, garbage,
 # replayed or mismatched retry is -32602, a cancel and the timeout
 # answer the backend "cancel", 16 operations at most are parked for one
-# client, and a legacy client is asked a modern backend's question.
+# client, a legacy client is asked a modern backend's question, and two
+# calls at once are each asked their own question (or, when nothing ties
+# a legacy backend's question to one, it is declined).
 . "$(dirname "$0")/lib.sh"
 
 command -v node >/dev/null || skip_test "no node for the TS SDK client"
@@ -108,6 +110,50 @@ expect "serve --stdio (legacy): a modern backend's input_required is asked of a 
 raw legacy_url
 expect "serve --stdio (legacy): a modern backend's URL elicitation reaches a legacy client with an elicitationId of the gateway's" 0 \
   --jq '(.asked | length) == 1 and .asked[0].mode == "url" and (.asked[0].elicitationId | type) == "string" and .asked[0].url == "https://example.com/sign-in" and .result == "login: accept"' \
+  --no-err "Sanitizer" --no-err "runtime error"
+
+raw routing
+expect "serve --stdio (2026): two calls at once: a modern backend's question goes to the call that asked it" 0 \
+  --jq '.modern_first == "A" and .modern_asked == ["Really delete A'"'"'s files?"] and .modern_a == "confirmed: delete A'"'"'s files"'
+expect "serve --stdio (2026): a legacy backend's question tied by its progressToken goes to its call while another runs" 0 \
+  --jq '.tied == "input_required" and .tied_done == {action: "accept", content: {name: "Ada"}}'
+expect "serve --stdio (2026): a legacy backend's question nothing ties, while two calls run on it, is declined" 0 \
+  --jq '.untied == "complete" and (.untied_got | fromjson) == {action: "decline"}' \
+  --no-err "Sanitizer" --no-err "runtime error"
+
+# A backend's own request id that looks like the gateway's input ids.
+CE="$TMP/el.json"
+config_file "$CE" "{\"el\": {\"command\": \"$BUILDDIR/tests/mcphost-elicit-server\",
+  \"env\": {\"ELICIT_SERVER_ID_PREFIX\": \"mcphost-mrtr-\"}}}"
+"$PY" "$INTEROP/gateway_mrtr_raw.py" \
+  own_id "$MCPHOST" --mcp-config "$CE" serve --stdio >"$TMP/out" \
+  2>"$TMP/err" </dev/null
+RC=$?
+OUT=$(cat "$TMP/out")
+ERR=$(cat "$TMP/err")
+expect "serve --stdio (legacy): the answer to a backend's request with id \"mcphost-mrtr-1\" reaches the backend" 0 \
+  --jq '.asked == ["Name?"] and (.result | startswith("result ")) and (.result[7:] | fromjson) == {action: "accept", content: {name: "Ada"}}' \
+  --no-err "Sanitizer" --no-err "runtime error"
+
+# subscriptions/listen: bounded, one backend subscription per URI.
+CL="$TMP/listen.json"
+config_file "$CL" "{\"v2\": {\"command\": \"node\",
+  \"args\": [\"$SRCDIR/tests/servers/ts_v2_server.mjs\", \"stdio\", \"modern\"],
+  \"env\": {\"TS_V2_LOG\": \"$TMP/v2.log\"}}}"
+LISTEN_LOG="$TMP/v2.log" "$PY" "$INTEROP/gateway_mrtr_raw.py" listen \
+  "$MCPHOST" --mcp-config "$CL" serve --stdio >"$TMP/out" 2>"$TMP/err" \
+  </dev/null
+RC=$?
+OUT=$(cat "$TMP/out")
+ERR=$(cat "$TMP/err")
+expect "serve --stdio (2026): a listen naming one URI 2000 times is acknowledged with it once" 0 \
+  --jq '.copies.ack.resourceSubscriptions == ["config://app"]'
+expect "serve --stdio (2026): a listen naming more than 256 URIs is -32602 naming the limit" 0 \
+  --jq '.wide.error.code == -32602 and (.wide.error.message | contains("more than 256"))'
+expect "serve --stdio (2026): a 17th listen of one client is -32602 naming the limit" 0 \
+  --jq '(.more | all) and (.more | length) == 15 and .seventeenth.error.code == -32602 and (.seventeenth.error.message | contains("at most 16 listens"))'
+expect "serve --stdio (2026): the backend keeps a URI while a listen names it, drops it when the last one ends" 0 \
+  --jq '.kept[-1] == ["config://app"] and .last_listen == []' \
   --no-err "Sanitizer" --no-err "runtime error"
 
 # A permission rule's "ask" of the gateway's own, for a modern client.

@@ -9,6 +9,8 @@
 //                    sampling/createMessage to the client; answer what came
 //   askcancel ()     an elicitation/create it cancels (notifications/cancelled)
 //                    right after sending it; answers "cancelled"
+//   asktied ()       as ask, its request's _meta naming the call's
+//                    progressToken (which call it belongs to)
 //   askurl ()        a URL-mode elicitation/create; answers what came
 //   lastask ()       the answer the last ask or askurl got, and whether
 //                    its call was cancelled ("none" before any)
@@ -48,6 +50,14 @@ server.registerTool("ask", { description: "Elicits a name." }, async (extra) =>
   remember(server.server.elicitInput({
     message: "Your name?",
     requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+  }), extra));
+// The same question tied to its call: the call's progressToken in the
+// request's _meta, the one tie a stdio server can give.
+server.registerTool("asktied", { description: "Elicits a name, tied." },
+  async (extra) => remember(server.server.elicitInput({
+    message: "Your name?",
+    requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+    _meta: { progressToken: extra._meta?.progressToken },
   }), extra));
 server.registerTool("askurl", { description: "Elicits through a URL." },
   async (extra) => remember(server.server.request({

@@ -8,10 +8,14 @@ runs mcphost ARGS (ending in "serve --stdio") and plays SCENARIO
 ("rounds": forged, replayed and mismatched retries, URL mode, a cancel;
 "expire": a retry after the gateway's timeout; "bounds": the operations
 parked for one client; "legacy": a legacy client asked for a modern
-backend's input), then prints what it saw
+backend's input; "routing": two calls at once, each asked its own
+question; "own_id": a backend's request id that looks like the
+gateway's; "listen": subscriptions/listen's bounds and subscriptions), then prints what it saw
 as one JSON object. Waits are bounded by counts of lines, never timed,
 except where the scenario is the gateway's own timeout."""
 import json
+import os
+import select
 import subprocess
 import sys
 import time
@@ -194,9 +198,137 @@ def expire(gw):
 def bounds(gw):
     """16 operations parked for one client; the 17th backend question is
     answered as for a client that cannot be asked (declined)."""
-    answers = [gw.call("mcp__grow__ask", {}, FORM) for _ in range(17)]
+    answers = [gw.call("mcp__grow__asktied", {}, FORM) for _ in range(17)]
     return {"kinds": [result(a).get("resultType") for a in answers],
             "last": text(answers[-1])}
+
+
+def first_answer(gw, rids):
+    """The id among `rids` answered first, and that answer."""
+    while True:
+        for rid in rids:
+            if rid in gw.seen:
+                return rid, gw.seen.pop(rid)
+        line = gw.p.stdout.readline()
+        if not line:
+            return None, {"eof": True}
+        msg = json.loads(line)
+        if "id" in msg and "method" not in msg:
+            gw.seen[msg["id"]] = msg
+
+
+def cancel(gw, rid):
+    gw.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+             "params": {"requestId": rid, "reason": "done with it"}})
+
+
+def routing(gw):
+    """Two calls at once on one backend: each question goes to the call
+    that asked it. A modern backend's (A: confirm) while B (slow) runs;
+    a legacy backend's tied by its progressToken (asktied) while a wait
+    runs; one nothing ties, while two calls run, is declined."""
+    out = {}
+    a = gw.request("tools/call", {"name": "mcp__v2__confirm",
+                                  "arguments": {"action": "delete A's files"}},
+                   FORM)
+    b = gw.request("tools/call", {"name": "mcp__v2__slow", "arguments": {}},
+                   FORM)
+    rid, first = first_answer(gw, [a, b])
+    out["modern_first"] = "A" if rid == a else "B" if rid == b else None
+    out["modern_asked"] = [r.get("params", {}).get("message") for r in
+                           (result(first).get("inputRequests") or {}).values()]
+    if rid == a:
+        out["modern_a"] = text(retry(
+            gw, "mcp__v2__confirm", {"action": "delete A's files"}, first,
+            {"action": "accept", "content": {"confirm": True}}))
+    cancel(gw, b)
+    w = gw.request("tools/call", {"name": "mcp__grow__wait", "arguments": {}},
+                   FORM)
+    tied = gw.call("mcp__grow__asktied", {}, FORM)
+    out["tied"] = result(tied).get("resultType")
+    if out["tied"] == "input_required":
+        out["tied_done"] = json.loads(text(retry(
+            gw, "mcp__grow__asktied", {}, tied,
+            {"action": "accept", "content": {"name": "Ada"}})))
+    untied = gw.call("mcp__grow__ask", {}, FORM)
+    out["untied"] = result(untied).get("resultType")
+    out["untied_got"] = text(untied)
+    cancel(gw, w)
+    return out
+
+
+def listen_reply(gw, rid):
+    """A listen's acknowledgement (its notifications) or its error."""
+    while True:
+        line = gw.p.stdout.readline()
+        if not line:
+            return {"eof": True}
+        msg = json.loads(line)
+        sub = (msg.get("params") or {}).get("_meta", {}).get(
+            "io.modelcontextprotocol/subscriptionId")
+        if (msg.get("method") == "notifications/subscriptions/acknowledged"
+                and sub == rid):
+            return {"ack": msg["params"].get("notifications")}
+        if msg.get("id") == rid and "method" not in msg:
+            return msg
+
+
+def backend_listens(log):
+    """The resourceSubscriptions of each subscriptions/listen the backend
+    got, and how many server/discover it got (TS_V2_LOG)."""
+    listens, discovers = [], 0
+    with open(log) as f:
+        for line in f:
+            m = json.loads(line)
+            if m.get("method") == "subscriptions/listen":
+                n = (m.get("params") or {}).get("notifications") or {}
+                listens.append(n.get("resourceSubscriptions") or [])
+            elif m.get("method") == "server/discover":
+                discovers += 1
+    return listens, discovers
+
+
+def listen(gw):
+    """subscriptions/listen bounds: copies of a URI are one, more than 256
+    URIs or 16 listens of one client are -32602, the backend's own listen
+    drops a URI when the last listen naming it ends. LISTEN_LOG names the
+    backend's TS_V2_LOG file."""
+    log = os.environ["LISTEN_LOG"]
+    out = {}
+    gw.answer(gw.request("resources/list", {}))
+    many = gw.request("subscriptions/listen", {"notifications": {
+        "resourceSubscriptions": ["config://app"] * 2000}})
+    out["copies"] = listen_reply(gw, many)
+    wide = gw.request("subscriptions/listen", {"notifications": {
+        "resourceSubscriptions": ["config://app"] +
+        ["x://%d" % i for i in range(256)]}})
+    out["wide"] = listen_reply(gw, wide)
+    more = [many]
+    for _ in range(15):
+        rid = gw.request("subscriptions/listen", {"notifications": {
+            "resourceSubscriptions": ["config://app"]}})
+        out.setdefault("more", []).append("ack" in listen_reply(gw, rid))
+        more.append(rid)
+    extra = gw.request("subscriptions/listen", {"notifications": {
+        "toolsListChanged": True}})
+    out["seventeenth"] = listen_reply(gw, extra)
+    # All but one end: the backend keeps the URI.
+    for rid in more[:-1]:
+        cancel(gw, rid)
+    gw.answer(gw.request("tools/list", {}))  # the cancels were read
+    out["kept"], _ = backend_listens(log)
+    cancel(gw, more[-1])
+    listens = []
+    for _ in range(400):
+        gw.answer(gw.request("tools/list", {}))
+        listens, discovers = backend_listens(log)
+        if listens and "config://app" not in listens[-1]:
+            break
+        time.sleep(0.05)
+    out["last_listen"] = listens[-1] if listens else None
+    out["backend_listens"] = len(listens)
+    out["discovers"] = discovers
+    return out
 
 
 def legacy(gw):
@@ -226,6 +358,47 @@ def legacy(gw):
                      "result": {"action": "accept",
                                 "content": {"confirm": True}}})
         elif msg.get("id") == rid and "method" not in msg:
+            return {"asked": asked, "result": text(msg)}
+
+
+def own_id(gw):
+    """A legacy client asked a legacy backend's elicitation whose id is
+    the string "mcphost-mrtr-1" (ELICIT_SERVER_ID_PREFIX): its answer
+    reaches the backend. A dropped answer leaves the call without an end:
+    the wait for it is bounded (60 s without a line), then "stuck"."""
+    fd, buf = gw.p.stdout.fileno(), [b""]
+
+    def line():
+        while b"\n" not in buf[0]:
+            ready, _, _ = select.select([fd], [], [], 60)
+            chunk = os.read(fd, 65536) if ready else b""
+            if not chunk:
+                return None
+            buf[0] += chunk
+        one, buf[0] = buf[0].split(b"\n", 1)
+        return json.loads(one)
+
+    gw.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-11-25",
+                        "capabilities": {"elicitation": {}},
+                        "clientInfo": {"name": "legacy", "version": "1"}}})
+    gw.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}}
+    gw.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+             "params": {"name": "mcp__el__ask", "arguments": {
+                 "params": {"message": "Name?", "requestedSchema": schema}}}})
+    asked = []
+    while True:
+        msg = line()
+        if msg is None:
+            gw.p.kill()  # it would wait for the call at the end of input
+            return {"stuck": True, "asked": asked}
+        if msg.get("method") == "elicitation/create":
+            asked.append(msg["params"].get("message"))
+            gw.send({"jsonrpc": "2.0", "id": msg["id"],
+                     "result": {"action": "accept",
+                                "content": {"name": "Ada"}}})
+        elif msg.get("id") == 2 and "method" not in msg:
             return {"asked": asked, "result": text(msg)}
 
 
@@ -288,7 +461,8 @@ def main():
     scenario, argv = sys.argv[1], sys.argv[2:]
     gw = Gateway(argv)
     out = {"rounds": rounds, "expire": expire, "bounds": bounds,
-           "legacy": legacy, "legacy_url": legacy_url,
+           "legacy": legacy, "legacy_url": legacy_url, "routing": routing,
+           "own_id": own_id, "listen": listen,
            "permission": permission, "ended": ended}[scenario](gw)
     gw.close()
     print(json.dumps(out))

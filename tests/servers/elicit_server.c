@@ -12,7 +12,9 @@
  *                       came back: "result <json>" or "error <code>
  *                       <message>", stall_ms after it came; with
  *                       exit_after_ms it exits that long after asking
- *                       instead (a server that goes away)
+ *                       instead (a server that goes away); with
+ *                       ELICIT_SERVER_ID_PREFIX set, its request's id is
+ *                       the string "<prefix><n>"
  *   two {params}        sends two elicitation/create at once, then
  *                       answers with both results, one per line
  *   url {url, id}       a URL-mode elicitation; after an "accept" it sends
@@ -95,7 +97,16 @@ static void handle(cJSON *msg);
 static cJSON *request(const char *method, cJSON *params, int *is_error) {
   int id = next_id++;
   cJSON *m = message();
-  cJSON_AddNumberToObject(m, "id", id);
+  /* ELICIT_SERVER_ID_PREFIX: ask's ids are strings, "<prefix><n>" (ids
+   * that look like a client's own). */
+  const char *prefix = getenv("ELICIT_SERVER_ID_PREFIX");
+  char sid[128];
+  snprintf(sid, sizeof sid, "%s%d", prefix ? prefix : "", id);
+  if (prefix) {
+    cJSON_AddStringToObject(m, "id", sid);
+  } else {
+    cJSON_AddNumberToObject(m, "id", id);
+  }
   cJSON_AddStringToObject(m, "method", method);
   cJSON_AddItemToObject(m, "params", params);
   send_msg(m);
@@ -107,7 +118,9 @@ static cJSON *request(const char *method, cJSON *params, int *is_error) {
     const cJSON *rid = cJSON_GetObjectItemCaseSensitive(in, "id");
     if (cJSON_GetObjectItemCaseSensitive(in, "method")) {
       handle(in);
-    } else if (cJSON_IsNumber(rid) && rid->valueint == id) {
+    } else if (prefix
+                   ? cJSON_IsString(rid) && strcmp(rid->valuestring, sid) == 0
+                   : cJSON_IsNumber(rid) && rid->valueint == id) {
       *is_error = cJSON_HasObjectItem(in, "error");
       answer = cJSON_DetachItemFromObjectCaseSensitive(
           in, *is_error ? "error" : "result");
