@@ -63,6 +63,26 @@ class Gateway:
         params.update(extra or {})
         return self.answer(self.request("tools/call", params, caps))
 
+    def legacy_call(self, elicitation, tool, args, wait=True):
+        """Starts as an initialize-era client declaring `elicitation`, then
+        sends a tools/call of `tool`; its id. With `wait`, the initialize
+        answer is read first."""
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id,
+                   "method": "initialize",
+                   "params": {"protocolVersion": "2025-11-25",
+                              "capabilities": {"elicitation": elicitation},
+                              "clientInfo": {"name": "legacy",
+                                             "version": "1"}}})
+        if wait:
+            self.answer(self.next_id)
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id,
+                   "method": "tools/call",
+                   "params": {"name": tool, "arguments": args}})
+        return self.next_id
+
     def close(self):
         self.p.stdin.close()
         rest = self.p.stdout.read()
@@ -334,18 +354,7 @@ def listen(gw):
 def legacy(gw):
     """A legacy (initialize) client: a modern backend's inputRequests come
     to it as elicitation/create requests, its answer goes back."""
-    gw.next_id += 1
-    gw.send({"jsonrpc": "2.0", "id": gw.next_id, "method": "initialize",
-             "params": {"protocolVersion": "2025-11-25",
-                        "capabilities": {"elicitation": {}},
-                        "clientInfo": {"name": "legacy", "version": "1"}}})
-    gw.answer(gw.next_id)
-    gw.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    gw.next_id += 1
-    rid = gw.next_id
-    gw.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
-             "params": {"name": "mcp__v2__confirm",
-                        "arguments": {"action": "ship"}}})
+    rid = gw.legacy_call({}, "mcp__v2__confirm", {"action": "ship"})
     asked = []
     while True:
         line = gw.p.stdout.readline()
@@ -378,15 +387,10 @@ def own_id(gw):
         one, buf[0] = buf[0].split(b"\n", 1)
         return json.loads(one)
 
-    gw.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-             "params": {"protocolVersion": "2025-11-25",
-                        "capabilities": {"elicitation": {}},
-                        "clientInfo": {"name": "legacy", "version": "1"}}})
-    gw.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     schema = {"type": "object", "properties": {"name": {"type": "string"}}}
-    gw.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-             "params": {"name": "mcp__el__ask", "arguments": {
-                 "params": {"message": "Name?", "requestedSchema": schema}}}})
+    rid = gw.legacy_call({}, "mcp__el__ask", {
+        "params": {"message": "Name?", "requestedSchema": schema}},
+        wait=False)
     asked = []
     while True:
         msg = line()
@@ -398,7 +402,7 @@ def own_id(gw):
             gw.send({"jsonrpc": "2.0", "id": msg["id"],
                      "result": {"action": "accept",
                                 "content": {"name": "Ada"}}})
-        elif msg.get("id") == 2 and "method" not in msg:
+        elif msg.get("id") == rid and "method" not in msg:
             return {"asked": asked, "result": text(msg)}
 
 
@@ -406,19 +410,8 @@ def legacy_url(gw):
     """A legacy client that declared URL elicitation: a modern backend's
     URL-mode input (which has no elicitationId) comes to it with an id of
     the gateway's, as its revision requires."""
-    gw.next_id += 1
-    gw.send({"jsonrpc": "2.0", "id": gw.next_id, "method": "initialize",
-             "params": {"protocolVersion": "2025-11-25",
-                        "capabilities": {"elicitation": {"form": {},
-                                                         "url": {}}},
-                        "clientInfo": {"name": "legacy", "version": "1"}}})
-    gw.answer(gw.next_id)
-    gw.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    gw.next_id += 1
-    rid = gw.next_id
-    gw.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
-             "params": {"name": "mcp__v2__login",
-                        "arguments": {"url": "https://example.com/sign-in"}}})
+    rid = gw.legacy_call({"form": {}, "url": {}}, "mcp__v2__login",
+                         {"url": "https://example.com/sign-in"})
     asked = []
     while True:
         line = gw.p.stdout.readline()
