@@ -111,8 +111,9 @@ int authorize(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
  * fd, or -1 with f->message; *port is the port bound. */
 int callback_listen(oauth_flow *f, int port, int *bound);
 /* Waits for the callback (and, with `paste`, a pasted URL on stdin) up
- * to `wait_ms`: the callback's URL (path and query, or the full pasted
- * URL) as a new string, or NULL with f->message. */
+ * to `wait_ms`: the first whose state is `expect_state` (others are
+ * refused, and the wait goes on), as a new string (path and query, or
+ * the full pasted URL), or NULL with f->message. */
 char *callback_wait(oauth_flow *f, int fd, bool paste, int64_t wait_ms,
                     const char *expect_state);
 

@@ -166,6 +166,10 @@ if command -v tmux >/dev/null; then
   for _ in $(seq 100); do grep -q "/authorize?" "$TMP/paste.err" 2>/dev/null && break; sleep 0.1; done
   auth_url=$(grep -o 'http://[^ ]*/authorize?[^ ]*' "$TMP/paste.err" | head -n 1)
   back=$(curl -s -o /dev/null -w '%{redirect_url}' "$auth_url")
+  # A URL of another login first (a stale tab): refused, still waiting.
+  tmux -S "$sock" send-keys -t 0 -l "${back%%\?*}?code=stale&state=stale"
+  tmux -S "$sock" send-keys -t 0 Enter
+  for _ in $(seq 100); do grep -q "not this login's response" "$TMP/paste.err" && break; sleep 0.1; done
   tmux -S "$sock" send-keys -t 0 -l "$back"
   tmux -S "$sock" send-keys -t 0 Enter
   for _ in $(seq 100); do [ -s "$TMP/paste.rc" ] && break; sleep 0.1; done
@@ -175,6 +179,8 @@ if command -v tmux >/dev/null; then
   [ "$(stat_of codes)" = 1 ] && ok "... the pasted code was redeemed" || bad "codes: $(stat_of codes)"
   expect "print mode: the redirect URL pasted on the terminal completes the login" 0 \
     --out 'Authorized server "srv"' --err "paste here the URL"
+  expect "... after a pasted URL with another state was refused, and the terminal waited on" 0 \
+    --err "that URL is not this login's response (another state)"
 else
   echo "(tmux is not installed: the paste flow is not checked)"
 fi
