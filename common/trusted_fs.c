@@ -60,6 +60,31 @@ trusted_fs_verdict trusted_fs_check_owner(const struct stat *st,
   return TRUSTED_FS_OWN;
 }
 
+int trusted_fs_check_secret(const struct stat *st, const char *path, char *why,
+                            size_t why_len) {
+  char detail[64];
+  if (!S_ISREG(st->st_mode)) {
+    return fail(EPERM, why, why_len,
+                "%s is refused: it is not a regular file%s", path, "");
+  }
+  if (trusted_fs_check_owner(st, NULL, 0) == TRUSTED_FS_FOREIGN) {
+    snprintf(detail, sizeof detail, "%lu", (unsigned long)st->st_uid);
+    return fail(EPERM, why, why_len,
+                "%s is refused: it is owned by uid %s, not by you; another "
+                "user may have written it",
+                path, detail);
+  }
+  if (st->st_mode & 077) {
+    /* Writable by others lets them plant a token; readable lets them
+     * take one. */
+    snprintf(detail, sizeof detail, "%s (mode %04o); it must be 0600",
+             st->st_mode & 022 ? "others may write it" : "others may read it",
+             (unsigned)(st->st_mode & 07777));
+    return fail(EPERM, why, why_len, "%s is refused: %s", path, detail);
+  }
+  return 0;
+}
+
 /* `also`: one more owner trusted, or NULL (trusted_fs_open_dir_owned_by). */
 static bool owner_ok(const struct stat *st, const uid_t *also) {
   return trusted_fs_check_owner(st, also, 0) != TRUSTED_FS_FOREIGN;
