@@ -724,6 +724,7 @@ static void initialize_waited(rq *r) {
   }
   gw *g = r->g;
   mcp_server_status st;
+  g->initializing = false;
   if (g->hub->b.passthrough &&
       !(mcp_client_status(g->c->mc, g->hub->b.idx[0], &st) && st.ready)) {
     char *why = xasprintf("server \"%s\" failed: %s",
