@@ -47,14 +47,14 @@ stop_gateway
 start_gateway "$C2" 127.0.0.1:0 || exit 1
 edges sanitize
 expect "serve: a result's zero-width space, right-to-left override and tag characters do not reach the client" 0 \
-  --jq '.tool == "Echo: abcd" and (.prompt | contains("abcd"))'
+  --jq '.tool == "Echo: abcd" and (.prompt | contains("abcd")) and .read == "item abcd"'
 stop_gateway
 GW_OPTS=(--sanitize=off)
 start_gateway "$C2" 127.0.0.1:0 || exit 1
 GW_OPTS=()
 edges sanitize
 expect "serve --sanitize=off: results leave as the backend sent them" 0 \
-  --jq '.tool == "Echo: a\u200bb\u202ec\udb40\udc41\udb40\udc42d" and (.prompt | contains("a\u200bb\u202ec\udb40\udc41\udb40\udc42d"))'
+  --jq '.tool == "Echo: a\u200bb\u202ec\udb40\udc41\udb40\udc42d" and (.prompt | contains("a\u200bb\u202ec\udb40\udc41\udb40\udc42d")) and .read == "item a\u200bb\u202ec\udb40\udc41\udb40\udc42d"'
 stop_gateway
 
 # A roots/list that no call caused: the gateway's roots, not the client's.

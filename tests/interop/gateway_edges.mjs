@@ -10,7 +10,7 @@
 //             for it; server-everything asks roots/list 350 ms after it
 //             started, tied to no call), then asks the backend which
 //             roots it holds
-//   sanitize  a tool result and a prompt result carrying a zero-width
+//   sanitize  a tool, a prompt and a read result carrying a zero-width
 //             space, a right-to-left override and tag characters
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -56,6 +56,9 @@ if (roots) {
   await step("prompt", async () => (await client.getPrompt({
     name: "mcp__demo__greet", arguments: { name: HIDDEN },
   })).messages[0].content.text);
+  await step("read", async () => (await client.readResource({
+    uri: `demo://item/${HIDDEN}`,
+  })).contents[0].text);
 }
 await client.close();
 process.stdout.write(JSON.stringify(out) + "\n");
