@@ -179,6 +179,9 @@ static int run_stdio(cli *c, gw_hub *hub) {
       (gw_chan){.c = c, .on_line = stdio_line, .on_eof = stdio_gone, .ud = &s};
   gw_chan_open(&s.ch);
   int run = host_run_until(c->h, &s.done, 0);
+  if (run == -2) { /* a signal: what is in flight is answered so */
+    gw_hub_stop(hub, GW_STOPPING);
+  }
   /* What is in flight ends now (answered as interrupted). */
   mcp_client_cancel_all(c->mc);
   gw_client_free(s.g);

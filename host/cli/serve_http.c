@@ -2,7 +2,7 @@
  * a small HTTP/1.1 server on the host loop (serve_http.h).
  *
  * Life of a connection: accepted non-blocking and watched on the loop;
- * requests are read (headers up to 16 KiB, a body up to 4 MiB, by
+ * requests are read (a head up to 16 KiB, a body up to 4 MiB, by
  * Content-Length) and answered one at a time: the next request of a
  * keep-alive connection is read only once the previous answer is out,
  * so a client that stops reading holds only its own connection. Every
@@ -52,6 +52,9 @@
  * for at most. */
 #define SESSION_IDLE_MS (1800u * 1000u)
 #define SWEEP_MAX_MS 60000u
+/* How long the answers to the requests open at a signal may take to go
+ * out before the gateway ends. */
+#define STOP_MS 2000u
 
 typedef struct srv {
   gw_http http; /* first: the sessions' view */
@@ -515,7 +518,7 @@ static bool check_access(gw_conn *cn, const http_req *r) {
   if (!gw_http_host_ok(r->host, sv->loopback, sv->port)) {
     respond_text(cn, 421,
                  "the Host header does not name this gateway (it answers "
-                 "localhost, 127.0.0.1 and [::1] only)\n");
+                 "localhost and loopback addresses only)\n");
     return false;
   }
   if (!gw_http_origin_ok(r->origin, sv->o)) {
@@ -591,11 +594,15 @@ static void conn_process(gw_conn *cn) {
   while (!cn->closed && !cn->sse && !cn->finishing && !conn_owes(cn) &&
          cn->out_off == cn->out.len) {
     size_t hl = head_length(&cn->in);
+    /* The head, its empty line included, is HEAD_MAX bytes at most,
+     * however the reads cut it: a whole one that arrived in one read is
+     * measured as one still arriving. */
+    if (hl > HEAD_MAX || (hl == 0 && cn->in.len > HEAD_MAX)) {
+      cn->finishing = true;
+      respond_text(cn, 431, "the request's headers are larger than 16 KiB\n");
+      return;
+    }
     if (hl == 0) {
-      if (cn->in.len > HEAD_MAX) {
-        cn->finishing = true;
-        respond_text(cn, 431, "the request's headers are too large\n");
-      }
       return;
     }
     http_req r = {0};
@@ -721,6 +728,21 @@ static void on_accept(void *ud, int fd, unsigned events) {
   }
 }
 
+/* The system's largest listen backlog (net.core.somaxconn): many
+ * clients connecting at once wait in it rather than for the retries of
+ * a full queue (64 gave about 1 s latency spikes at 200 clients). */
+static int listen_backlog(void) {
+  int n = 0;
+  FILE *f = fopen("/proc/sys/net/core/somaxconn", "re");
+  if (f) {
+    if (fscanf(f, "%d", &n) != 1) {
+      n = 0;
+    }
+    fclose(f);
+  }
+  return n > 0 ? n : SOMAXCONN;
+}
+
 static int start_listening(srv *sv, char *why, size_t why_len) {
   struct sockaddr_storage ss;
   socklen_t len;
@@ -737,10 +759,25 @@ static int start_listening(srv *sv, char *why, size_t why_len) {
   }
   sv->fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   int one = 1;
-  if (sv->fd < 0 ||
-      setsockopt(sv->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
-      bind(sv->fd, (struct sockaddr *)&ss, len) != 0 ||
-      listen(sv->fd, 64) != 0 ||
+  bool bound =
+      sv->fd >= 0 &&
+      setsockopt(sv->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+      bind(sv->fd, (struct sockaddr *)&ss, len) == 0;
+  if (!bound && sv->fd >= 0 &&
+      (errno == EADDRINUSE || errno == EADDRNOTAVAIL || errno == EACCES)) {
+    /* The address given is the person's to change: a usage error, not
+     * a server that failed. */
+    snprintf(why, why_len, "serve --http %s: %s", sv->o->listen,
+             errno == EADDRINUSE
+                 ? "the address is already in use (another process "
+                   "listens there): give another port, or 0 for a free one"
+             : errno == EADDRNOTAVAIL
+                 ? "the address is not one of this machine's"
+                 : "not permitted to listen there (a port below 1024 "
+                   "needs privileges)");
+    return EXIT_USAGE;
+  }
+  if (!bound || listen(sv->fd, listen_backlog()) != 0 ||
       getsockname(sv->fd, (struct sockaddr *)&ss, &len) != 0) {
     snprintf(why, why_len, "serve --http %s: %s", sv->o->listen,
              strerror(errno));
@@ -768,6 +805,16 @@ static void on_sweep(void *ud) {
       loop_timer_start(host_loop(sv->c->h), sweep_period(sv), on_sweep, sv);
 }
 
+/* Whether a connection still has an answer to write. */
+static bool conns_unsent(const srv *sv) {
+  for (const gw_conn *cn = sv->conns; cn; cn = cn->next) {
+    if (!cn->closed && cn->out_off < cn->out.len) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /* A positive number of milliseconds from the environment, or `dflt`. */
 static uint64_t env_ms(const char *name, uint64_t dflt) {
   const char *ms = getenv(name);
@@ -793,6 +840,10 @@ int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   if (rc != EXIT_OK) {
     goto out;
   }
+  /* The backends first: every initialize is then answered at once, with
+   * the capabilities they give together (one that fails is left out; a
+   * signal meanwhile ends the run below). */
+  gw_hub_connect(hub);
   /* The address (and a new token) for whoever started it. */
   char name[64];
   const char *spec = o->listen;
@@ -816,7 +867,14 @@ int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
     loop_timer_cancel(host_loop(c->h), sv.sweep);
     sv.sweep = NULL;
   }
-  /* What is in flight ends now; nobody is told. */
+  /* Each open request is answered and cancelled at its backend; the
+   * answers get STOP_MS to reach the clients that read them. */
+  gw_hub_stop(hub, GW_STOPPING);
+  uint64_t until = loop_now_ms() + STOP_MS;
+  for (uint64_t now = loop_now_ms(); now < until && conns_unsent(&sv);
+       now = loop_now_ms()) {
+    loop_run_once(host_loop(c->h), (int)(until - now));
+  }
   while (sv.http.sessions) {
     gw_session_free(sv.http.sessions);
   }

@@ -121,14 +121,15 @@ start_node() {
 # start_gateway CONFIG [ARGS...]: `mcphost --mcp-config CONFIG serve
 # --http ARGS...` (127.0.0.1:0 without ARGS) in the background, gone with
 # the test; sets GW_PID, GW_ERR (its stderr file) and GW_URL (from the
-# line it says on stderr).
+# line it says on stderr). The array GW_OPTS, when set, holds global
+# options to give before serve.
 start_gateway() {
   local config=$1
   shift
   [ $# -gt 0 ] || set -- 127.0.0.1:0
   GW_ERR="$TMP/gw-$RANDOM.err"
   : >"$GW_ERR"
-  "$MCPHOST" --mcp-config "$config" serve --http "$@" 2>"$GW_ERR" </dev/null &
+  "$MCPHOST" ${GW_OPTS[@]+"${GW_OPTS[@]}"} --mcp-config "$config" serve --http "$@" 2>"$GW_ERR" </dev/null &
   GW_PID=$!
   on_exit "kill $GW_PID 2>/dev/null"
   GW_URL=
