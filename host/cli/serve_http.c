@@ -34,6 +34,7 @@
 #include "cli/serve_http.h"
 #include "http_status.h"
 #include "mcp/protocol.h"
+#include "sock_owner.h"
 
 #define HEAD_MAX (16u << 10)
 #define BODY_MAX (4u << 20)
@@ -702,7 +703,7 @@ static bool peer_foreign(srv *sv, int cfd) {
   }
   uid_t uid = (uid_t)-1;
   char why[160] = "";
-  if (gw_http_peer_uid(cfd, &uid, why, sizeof why) != 0) {
+  if (sock_owner_peer(cfd, &uid, why, sizeof why) != 0) {
     host_log(sv->c->h, MCPH_LOG_WARN, "serve",
              "refusing a connection: cannot tell its user (%s)", why);
     return true;

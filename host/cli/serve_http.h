@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
-#include <sys/types.h>
 
 #include "cli/serve.h"
 #include "core/util.h"
@@ -40,13 +39,6 @@ bool gw_http_origin_ok(const char *origin, const gw_http_opts *o);
  * listening port, or none) when it listens on loopback; anything when
  * it listens beyond (the token guards it). */
 bool gw_http_host_ok(const char *host, bool loopback, unsigned port);
-/* ---- serve_http_peer.c ---- */
-
-/* The uid that owns the peer's socket of the loopback TCP connection
- * `fd` (the kernel's socket diagnostics). Returns 0, or -1 with `why`
- * filled: the caller refuses the connection then. */
-int gw_http_peer_uid(int fd, uid_t *uid, char *why, size_t why_len);
-
 /* `n` random bytes as 2n hex digits into `out` (2n + 1 bytes). Returns
  * 0 or -1. */
 int gw_http_random_hex(char *out, size_t n);
