@@ -186,18 +186,16 @@ static void finish_install(install *in) {
     fail(in, EXIT_FAILED, "Failed to extract MCPB %s: %s", in->src, why);
     return;
   }
-  char tmp[200];
-  snprintf(tmp, sizeof tmp, ".tmp-%s-XXXXXX", in->name);
-  /* mkdtemp needs a path: the bundles directory's through /proc. */
-  char path[4400];
-  snprintf(path, sizeof path, "%s/%s", s.root, tmp);
-  if (!mkdtemp(path)) {
-    fail(in, EXIT_FAILED, "Failed to extract MCPB %s: %s: %s", in->src, path,
-         strerror(errno));
+  store_sweep(&s); /* what a killed install left */
+  char tmpname[256];
+  if (store_tmp_make(&s, in->name, tmpname, sizeof tmpname, why, sizeof why) <
+      0) {
+    fail(in, EXIT_FAILED, "Failed to extract MCPB %s: %s", in->src, why);
     store_close(&s);
     return;
   }
-  const char *tmpname = strrchr(path, '/') + 1;
+  char path[4400];
+  snprintf(path, sizeof path, "%s/%s", s.root, tmpname);
   int dfd =
       openat(s.fd, tmpname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   size_t files = 0;

@@ -93,6 +93,7 @@ static int cmd_list(mcpb_plugin *pl, mcph_run *run, const args *a) {
   if (open_store(&s, false) < 0) {
     return end(pl, run, EXIT_FAILED);
   }
+  store_sweep(&s); /* what a killed install left */
   size_t count = 0;
   char **names = store_list(&s, &count);
   cJSON *arr = cJSON_CreateArray();
