@@ -156,6 +156,8 @@ typedef struct gw_http_opts {
   const char **origins;   /* --allow-origin ORIGIN... (borrowed) */
   size_t norigins;
   uint64_t session_idle_ms; /* --session-idle SECONDS, or 0: the default */
+  bool no_auth; /* --no-auth: a loopback gateway without a token serves
+                   every local user, not only its own */
 } gw_http_opts;
 /* Serves `hub` over streamable HTTP on o->listen until a signal: one
  * session (gw_client) per client. Says the address it listens on (and a

@@ -34,6 +34,7 @@
 #include "cli/serve_http.h"
 #include "http_status.h"
 #include "mcp/protocol.h"
+#include "sock_owner.h"
 
 #define HEAD_MAX (16u << 10)
 #define BODY_MAX (4u << 20)
@@ -81,6 +82,7 @@ struct gw_conn {
   size_t out_off;
   bool sse;          /* an SSE response runs: the connection is its */
   bool finishing;    /* close once out is written */
+  bool foreign;      /* another user's, on loopback without a token */
   bool last;         /* the request being answered is the connection's last */
   bool closed;       /* freed on the next loop turn */
   bool head_checked; /* the waiting request's head passed check_access */
@@ -510,6 +512,12 @@ out:
  * its head alone; false when answered. */
 static bool check_access(gw_conn *cn, const http_req *r) {
   srv *sv = cn->s;
+  if (cn->foreign) {
+    respond_text(cn, 403,
+                 "this gateway serves only the user who started it; "
+                 "another user needs a token (serve --token-file)\n");
+    return false;
+  }
   size_t plen = strcspn(r->target, "?");
   if (plen != 4 || strncmp(r->target, "/mcp", 4) != 0) {
     respond_text(cn, 404, "the gateway's endpoint is /mcp\n");
@@ -690,6 +698,32 @@ static void on_conn(void *ud, int fd, unsigned events) {
   conn_process(cn);
 }
 
+/* A loopback gateway without a token serves only the user who started
+ * it: the peer's socket must be that user's (a TCP connection has no
+ * SO_PEERCRED; the kernel's socket table says who owns the other end).
+ * Anyone else is answered 403 on the head of each request (check_access),
+ * through the usual path, so the answer is read before the connection
+ * closes. A token is its own authentication; --no-auth turns this off. */
+static bool peer_foreign(srv *sv, int cfd) {
+  if (!sv->loopback || sv->token || sv->o->no_auth) {
+    return false;
+  }
+  uid_t uid = (uid_t)-1;
+  char why[160] = "";
+  if (sock_owner_peer(cfd, &uid, why, sizeof why) != 0) {
+    host_log(sv->c->h, MCPH_LOG_WARN, "serve",
+             "refusing a connection: cannot tell its user (%s)", why);
+    return true;
+  }
+  if (uid != geteuid()) {
+    host_log(sv->c->h, MCPH_LOG_INFO, "serve",
+             "refusing a connection of uid %u: only uid %u is served",
+             (unsigned)uid, (unsigned)geteuid());
+    return true;
+  }
+  return false;
+}
+
 static void on_accept(void *ud, int fd, unsigned events) {
   srv *sv = ud;
   (void)events;
@@ -712,6 +746,7 @@ static void on_accept(void *ud, int fd, unsigned events) {
     gw_conn *cn = xcalloc(1, sizeof *cn);
     cn->s = sv;
     cn->fd = cfd;
+    cn->foreign = peer_foreign(sv, cfd);
     sb_init(&cn->in);
     sb_init(&cn->out);
     cn->events = LOOP_READ;
@@ -854,6 +889,11 @@ int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
             o->token_file);
   } else if (made) {
     fprintf(stderr, "mcphost serve: token %s\n", sv.token);
+  }
+  if (o->no_auth) {
+    fprintf(stderr,
+            "mcphost serve: warning: --no-auth: every user of this machine "
+            "can call these servers' tools as you\n");
   }
   fprintf(stderr, "mcphost serve: listening on http://%s:%u/mcp\n", name,
           sv.port);

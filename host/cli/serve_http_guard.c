@@ -131,7 +131,9 @@ char *gw_http_token(const gw_http_opts *o, bool *made, char *why,
     return NULL;
   }
   const char *path = o->token_file;
-  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  /* O_NONBLOCK: a FIFO (or a device) would block the open until a writer
+   * came, with the signals not yet watched; fstat below refuses it. */
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0 && errno == ENOENT) {
     char *tok = make_token_file(path, why, why_len);
     *made = tok != NULL;

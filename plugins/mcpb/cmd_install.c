@@ -66,9 +66,11 @@ typedef struct install {
   bool interrupted;
   int open_rc;
   char open_err[2048];
+  mcpb_policy policy; /* read before the thread starts */
 } install;
 
 static void install_free(install *in) {
+  mcpb_policy_free(&in->policy);
   if (in->file) {
     in->pl->tools->close(in->file);
   }
@@ -186,18 +188,16 @@ static void finish_install(install *in) {
     fail(in, EXIT_FAILED, "Failed to extract MCPB %s: %s", in->src, why);
     return;
   }
-  char tmp[200];
-  snprintf(tmp, sizeof tmp, ".tmp-%s-XXXXXX", in->name);
-  /* mkdtemp needs a path: the bundles directory's through /proc. */
-  char path[4400];
-  snprintf(path, sizeof path, "%s/%s", s.root, tmp);
-  if (!mkdtemp(path)) {
-    fail(in, EXIT_FAILED, "Failed to extract MCPB %s: %s: %s", in->src, path,
-         strerror(errno));
+  store_sweep(&s); /* what a killed install left */
+  char tmpname[256];
+  if (store_tmp_make(&s, in->name, tmpname, sizeof tmpname, why, sizeof why) <
+      0) {
+    fail(in, EXIT_FAILED, "Failed to extract MCPB %s: %s", in->src, why);
     store_close(&s);
     return;
   }
-  const char *tmpname = strrchr(path, '/') + 1;
+  char path[4400];
+  snprintf(path, sizeof path, "%s/%s", s.root, tmpname);
   int dfd =
       openat(s.fd, tmpname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   size_t files = 0;
@@ -522,16 +522,6 @@ static void ask_next(install *in) {
 
 /* ---- start ---- */
 
-static bool policy_requires_signature(mcpb_plugin *pl) {
-  const char *v = pl->servers->policy(pl->host, "bundles");
-  cJSON *doc = v ? cJSON_Parse(v) : NULL;
-  bool yes =
-      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "requireSignature"));
-  cJSON_Delete(doc);
-  const char *flat = pl->servers->policy(pl->host, "bundles.requireSignature");
-  return yes || (flat && strcmp(flat, "true") == 0);
-}
-
 /* [open thread] Keeps the download's progress for the loop to show. */
 static int on_progress(void *ud, double fraction) {
   install *in = ud;
@@ -542,6 +532,8 @@ static int on_progress(void *ud, double fraction) {
 static void *open_thread(void *ud) {
   install *in = ud;
   mcpb_open_opts o = {.trust = in->trust,
+                      .managed_cas = (const char *const *)in->policy.cas,
+                      .nmanaged_cas = in->policy.ncas,
                       .insecure = in->insecure,
                       .max_bytes = BUNDLE_MAX_BYTES,
                       .progress = on_progress,
@@ -642,6 +634,7 @@ int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
     fail(in, EXIT_FAILED, "%s", err);
     return MCPH_OK;
   }
+  mcpb_policy_read(pl, &in->policy);
   atomic_init(&in->opened, 0);
   atomic_init(&in->stop, 0);
   atomic_init(&in->permille, -2);
@@ -688,11 +681,20 @@ static void opened(install *in) {
          sig->why);
     return;
   }
-  if (strcmp(sig->status, "signed") != 0 && policy_requires_signature(pl)) {
+  if (strcmp(sig->status, "signed") != 0 && in->policy.require_signature) {
     fail(in, EXIT_REFUSED,
          "%s: refused: the policy bundles.requireSignature needs a signed "
          "bundle, and this one is %s%s%s",
          in->src, sig->status, *sig->why ? ": " : "", sig->why);
+    return;
+  }
+  if (strcmp(sig->trust, "user") == 0 && in->policy.require_signature) {
+    fail(in, EXIT_REFUSED,
+         "%s: refused: the policy bundles.requireSignature needs a bundle "
+         "signed by a publisher the system trust store or the "
+         "administrator's bundles.trustedCAs trust, and this one is "
+         "signed only for the anchor given with --trust",
+         in->src);
     return;
   }
   char rt[400];
