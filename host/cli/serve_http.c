@@ -18,6 +18,7 @@
  * answers of pipelined requests go out in their order. At most
  * CONNS_MAX connections are taken at once, each given REQUEST_MS for
  * its next request (an SSE one is not, nor one owing an answer). */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -48,6 +49,19 @@
  * the previous answer (MCPHOST_SERVE_REQUEST_MS): a client that trickles
  * a head, or keeps an idle connection, does not hold one of CONNS_MAX. */
 #define REQUEST_MS 30000
+/* How long a request's head may take from its first byte
+ * (MCPHOST_SERVE_HEAD_MS): a head is one small write for a real client;
+ * one trickled or cut short does not hold a connection for REQUEST_MS. */
+#define HEAD_MS 10000
+/* Open connections of one peer at most (another user on loopback, one
+ * address beyond): one client's half-sent heads cannot take all of
+ * CONNS_MAX. The gateway's own user on loopback is bounded by CONNS_MAX
+ * alone: its many clients are the user's own. */
+#define CONNS_PER_PEER 128
+/* A full session table makes room only by ending a session idle this
+ * long (MCPHOST_SERVE_EVICT_MS): a client's flood of initialize requests
+ * cannot end the sessions other clients are using. */
+#define EVICT_IDLE_MS 60000
 /* How long a session may stay idle (serve --session-idle SECONDS,
  * MCPHOST_SERVE_SESSION_IDLE_MS), and how often idle ones are looked
  * for at most. */
@@ -68,7 +82,7 @@ typedef struct srv {
   loop_watch *w;
   gw_conn *conns;
   size_t nconns;
-  uint64_t request_ms;
+  uint64_t request_ms, head_ms, evict_ms;
   loop_timer *sweep; /* ends idle sessions */
   bool paused; /* not accepting: at CONNS_MAX, or out of descriptors */
 } srv;
@@ -83,10 +97,12 @@ struct gw_conn {
   bool sse;          /* an SSE response runs: the connection is its */
   bool finishing;    /* close once out is written */
   bool foreign;      /* another user's, on loopback without a token */
+  char peer[64];     /* who: "uid N" on loopback, else the address */
   bool last;         /* the request being answered is the connection's last */
   bool closed;       /* freed on the next loop turn */
   bool head_checked; /* the waiting request's head passed check_access */
   loop_timer *deadline; /* for the next request; NULL on an SSE one */
+  loop_timer *head_deadline; /* from a head's first byte to its end */
   gw_stream *stream;
   /* gw_conn_on_gone: set, the connection owes the request being
    * answered its answer (or carries its SSE response). */
@@ -130,6 +146,8 @@ static void conn_free_later(void *ud) {
   free(cn);
 }
 
+static void head_deadline(gw_conn *cn, bool on);
+
 /* `delivered`: everything the connection was given went out. */
 static void conn_close(gw_conn *cn, bool delivered) {
   if (cn->closed) {
@@ -145,6 +163,7 @@ static void conn_close(gw_conn *cn, bool delivered) {
     loop_timer_cancel(l, cn->deadline);
     cn->deadline = NULL;
   }
+  head_deadline(cn, false);
   close(cn->fd);
   for (gw_conn **p = &cn->s->conns; *p; p = &(*p)->next) {
     if (*p == cn) {
@@ -234,6 +253,29 @@ static void on_deadline(void *ud) {
   respond_text(cn, 408, "the request did not arrive in time\n");
   if (!cn->closed) {
     conn_deadline(cn); /* then it goes, read or not */
+  }
+}
+
+static void on_head_deadline(void *ud) {
+  gw_conn *cn = ud;
+  cn->head_deadline = NULL;
+  if (cn->finishing) {
+    conn_close(cn, false);
+    return;
+  }
+  cn->finishing = true;
+  respond_text(cn, 408, "the request's head did not arrive in time\n");
+}
+
+/* A head has begun (`on`) or is whole: its own deadline runs between. */
+static void head_deadline(gw_conn *cn, bool on) {
+  loop *l = host_loop(cn->s->c->h);
+  if (!on && cn->head_deadline) {
+    loop_timer_cancel(l, cn->head_deadline);
+    cn->head_deadline = NULL;
+  } else if (on && !cn->head_deadline) {
+    cn->head_deadline =
+        loop_timer_start(l, cn->s->head_ms, on_head_deadline, cn);
   }
 }
 
@@ -485,10 +527,10 @@ static void handle_post(gw_conn *cn, const http_req *r, const char *body,
   if (!s && method && id && strcmp(method, "initialize") == 0) {
     gw_sessions_expire(&sv->http);
     if (gw_session_count(&sv->http) >= SESSIONS_MAX &&
-        !gw_sessions_evict(&sv->http)) {
+        !gw_sessions_evict(&sv->http, sv->evict_ms)) {
       respond_text(cn, 503,
-                   "too many sessions, every one active; end one "
-                   "(DELETE)\n");
+                   "too many sessions, none idle long enough to end; "
+                   "end one (DELETE) or try later\n");
       goto out;
     }
     s = gw_session_new(&sv->http, sv->http.hub);
@@ -610,6 +652,7 @@ static void conn_process(gw_conn *cn) {
       respond_text(cn, 431, "the request's headers are larger than 16 KiB\n");
       return;
     }
+    head_deadline(cn, hl == 0 && cn->in.len > 0);
     if (hl == 0) {
       return;
     }
@@ -724,6 +767,53 @@ static bool peer_foreign(srv *sv, int cfd) {
   return false;
 }
 
+/* Who the connection is, for CONNS_PER_PEER: the user that owns the
+ * peer's socket on loopback (its one budget, whatever the port; "" for
+ * the gateway's own user, who has no budget of its own), else its
+ * address. */
+static void peer_name(srv *sv, int cfd, char *out, size_t n) {
+  struct sockaddr_storage ss;
+  socklen_t len = sizeof ss;
+  uid_t uid;
+  char why[160];
+  snprintf(out, n, "?");
+  if (sv->loopback && sock_owner_peer(cfd, &uid, why, sizeof why) == 0) {
+    if (uid == geteuid()) {
+      out[0] = '\0';
+    } else {
+      snprintf(out, n, "uid %u", (unsigned)uid);
+    }
+  } else if (getpeername(cfd, (struct sockaddr *)&ss, &len) == 0) {
+    const void *a = ss.ss_family == AF_INET6
+                        ? (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr
+                        : (const void *)&((struct sockaddr_in *)&ss)->sin_addr;
+    inet_ntop(ss.ss_family, a, out, (socklen_t)n);
+  }
+}
+
+static size_t peer_conns(const srv *sv, const char *peer) {
+  size_t k = 0;
+  for (const gw_conn *c = sv->conns; c; c = c->next) {
+    k += strcmp(c->peer, peer) == 0;
+  }
+  return k;
+}
+
+/* A peer over CONNS_PER_PEER: told so at once, and closed. */
+static void refuse_busy(int cfd) {
+  static const char body[] = "too many connections from this client at once\n";
+  char msg[256];
+  int k = snprintf(msg, sizeof msg,
+                   "HTTP/1.1 503 Service Unavailable\r\nContent-Type: "
+                   "text/plain\r\nContent-Length: %zu\r\nConnection: "
+                   "close\r\n\r\n%s",
+                   sizeof body - 1, body);
+  /* A new connection's send buffer is empty: it fits at once. */
+  (void)!write(cfd, msg, (size_t)k);
+  shutdown(cfd, SHUT_WR);
+  close(cfd);
+}
+
 static void on_accept(void *ud, int fd, unsigned events) {
   srv *sv = ud;
   (void)events;
@@ -747,6 +837,12 @@ static void on_accept(void *ud, int fd, unsigned events) {
     cn->s = sv;
     cn->fd = cfd;
     cn->foreign = peer_foreign(sv, cfd);
+    peer_name(sv, cfd, cn->peer, sizeof cn->peer);
+    if (cn->peer[0] && peer_conns(sv, cn->peer) >= CONNS_PER_PEER) {
+      refuse_busy(cfd);
+      conn_free_later(cn);
+      continue;
+    }
     sb_init(&cn->in);
     sb_init(&cn->out);
     cn->events = LOOP_READ;
@@ -860,6 +956,8 @@ static uint64_t env_ms(const char *name, uint64_t dflt) {
 int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   srv sv = {.http = {.hub = hub, .c = c}, .c = c, .o = o, .fd = -1};
   sv.request_ms = env_ms("MCPHOST_SERVE_REQUEST_MS", REQUEST_MS);
+  sv.head_ms = env_ms("MCPHOST_SERVE_HEAD_MS", HEAD_MS);
+  sv.evict_ms = env_ms("MCPHOST_SERVE_EVICT_MS", EVICT_IDLE_MS);
   sv.http.idle_ms =
       env_ms("MCPHOST_SERVE_SESSION_IDLE_MS",
              o->session_idle_ms ? o->session_idle_ms : SESSION_IDLE_MS);
