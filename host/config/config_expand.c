@@ -72,8 +72,10 @@ static void expand_range(expander *x, strbuf *out, size_t from, size_t to,
   const char *s = x->s;
   size_t i = from;
   while (i < to) {
+    /* "${:-TEXT}" names no variable: it is always its default, as in
+     * Claude Code (whose "${:-$}" is how a "$" before "{" stays text). */
     if (!(s[i] == '$' && i + 2 < to && s[i + 1] == '{' &&
-          name_start(s[i + 2]))) {
+          (name_start(s[i + 2]) || s[i + 2] == ':'))) {
       sb_addc(out, s[i++]);
       continue;
     }
@@ -87,7 +89,7 @@ static void expand_range(expander *x, strbuf *out, size_t from, size_t to,
       continue;
     }
     char *var = xstrndup(s + n, q - n);
-    const char *val = x->lookup(x->lookup_ud, var);
+    const char *val = q > n ? x->lookup(x->lookup_ud, var) : NULL;
     if (val) {
       sb_adds(out, val);
     } else if (is_default) {
@@ -126,6 +128,19 @@ char *expand_vars(const char *in, expand_lookup_fn lookup, void *lookup_ud,
   expand_range(&x, &b, 0, len, 0);
   free(x.br.open);
   free(x.br.close);
+  return sb_take(&b);
+}
+
+char *expand_quote(const char *text) {
+  strbuf b;
+  sb_init(&b);
+  sb_add(&b, "", 0);
+  for (const char *p = text; *p; p++) {
+    if (p[0] == '$' && p[1] == '{')
+      sb_adds(&b, "${:-$}");
+    else
+      sb_addc(&b, *p);
+  }
   return sb_take(&b);
 }
 
