@@ -338,6 +338,11 @@ int cmd_servers(cli *c, int argc, char **argv) {
   int rc = cli_targets(c, argc, argv, &idx, &n, false);
   if (rc != EXIT_OK)
     return rc;
+  if (argc == 1) {
+    /* The table lists every server: each one's warnings, those it
+     * skips too (a connected one's come as it connects). */
+    host_config_report_servers(c->h);
+  }
   cli_connect(c, idx, n);
   listing *ls = cli_list_many(
       c, idx, n, 1u << L_TOOLS | 1u << L_RESOURCES | 1u << L_PROMPTS);

@@ -158,12 +158,12 @@ static bool withheld(const field_ctx *f, const char *var) {
 static const char *rules_lookup(void *ud, const char *var) {
   field_ctx *f = ud;
   if (withheld(f, var)) {
-    config_warn(f->c,
-                "%s: server \"%s\": ${%s} not expanded: not in "
-                "allowedEnvVars (%s) (at %s)",
-                f->src, f->name, var,
-                f->rules->allowed_origin ? f->rules->allowed_origin : "?",
-                f->path);
+    config_warn_server(
+        f->c, f->name,
+        "%s: server \"%s\": ${%s} not expanded: not in "
+        "allowedEnvVars (%s) (at %s)",
+        f->src, f->name, var,
+        f->rules->allowed_origin ? f->rules->allowed_origin : "?", f->path);
     return NULL;
   }
   return getenv(var);
@@ -173,10 +173,10 @@ static void on_missing(void *ud, const char *var) {
   field_ctx *f = ud;
   if (withheld(f, var))
     return; /* said already */
-  config_warn(f->c,
-              "%s: server \"%s\": ${%s} is not set and has no default; "
-              "left as written (at %s)",
-              f->src, f->name, var, f->path);
+  config_warn_server(f->c, f->name,
+                     "%s: server \"%s\": ${%s} is not set and has no default; "
+                     "left as written (at %s)",
+                     f->src, f->name, var, f->path);
 }
 
 static const char *unset_lookup(void *ud, const char *var) {
