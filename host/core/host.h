@@ -33,6 +33,9 @@ typedef struct host {
   registry reg;
   config cfg;
   int verbosity;
+  /* -q: what a server sends outside the protocol (a banner line on
+   * stdout) is logged at info, not as a warning. */
+  bool quiet;
   sanitize_mode sanitize; /* --sanitize: what sessions do to server text */
   char *paths[4]; /* enum mcph_path */
   int sigfd;      /* SIGINT/SIGTERM/SIGHUP as a readable fd */
@@ -117,6 +120,8 @@ loop *host_loop(const host *h);
 const registry *host_registry(const host *h);
 int host_verbosity(const host *h); /* 0 quiet .. 3 trace */
 void host_set_verbosity(host *h, int verbosity);
+/* -q (host.quiet). */
+void host_set_quiet(host *h, bool quiet);
 /* --sanitize: what sessions do to server text (sanitize.h). */
 sanitize_mode host_sanitize(const host *h);
 void host_set_sanitize(host *h, sanitize_mode mode);
