@@ -257,6 +257,9 @@ static char *translate(vars *v, const char *text) {
     const char *close = open ? strchr(open, '}') : NULL;
     if (!open || !close) {
       char *rest = v->field && open ? expand_quote(p) : xstrdup(p);
+      if (v->field && open) {
+        note_kept(v->s->notes, v->client, v->server, v->field, open);
+      }
       sb_adds(&b, rest);
       free(rest);
       break;

@@ -168,10 +168,14 @@ expect "cursor: a plain \${NAME} is kept as text, and said" 0 \
   --out 'note: server "plain": args[0]: ${NAME} is passed on as text, as Cursor does'
 check "cursor: kept as text, its own variables translated, cwd as written" is plain \
   '{"command":"srv","args":["${:-$}{NAME}/x","${HOME}"],"cwd":"${NAME}"}'
-printf '{"servers": {"plain": {"command": "srv", "env": {"K": "a${NAME}"}}}}' >"$TMP/vscode.json"
+fresh
+printf '{"servers": {"plain": {"command": "srv", "env": {"K": "a${NAME}", "U": "b${open"}}}}' >"$TMP/vscode.json"
 run mcp import vscode --from "$TMP/vscode.json" --scope user
 expect "vscode: the same, naming the env key" 0 \
-  --out 'note: server "plain": env.K: ${NAME} is passed on as text, as VS Code does'
+  --out 'note: server "plain": env.K: ${NAME} is passed on as text, as VS Code does' \
+  --out 'note: server "plain": env.U: ${open is passed on as text'
+check "vscode: an unclosed \${ kept as text too" \
+  test "$(jq -r '.mcpServers.plain.env.U' "$U")" = 'b${:-$}{open'
 
 # Codex expands nothing in its values; its own settings that name a
 # variable (bearer_token_env_var, env_vars) stay references.
