@@ -399,6 +399,12 @@ unsigned cli_term_cols(int fd);
 /* Server text for several lines: escaped as cli_esc, newlines kept. A
  * new string. */
 char *cli_esc_lines(const cli *c, const char *s);
+/* The line a description is shown by in one line (listings, grep): its
+ * first line with text, without the blanks before it (many servers start
+ * a description with a newline and an indent). Sets *len to its length
+ * and *more to whether text follows on a later line. NULL (*len 0, *more
+ * false) when `desc` is NULL or blank. Points into `desc`. */
+const char *cli_first_line(const char *desc, size_t *len, bool *more);
 /* Prints `text` (escaped already) wrapped at spaces to `cols` (0: 80),
  * each line after `indent` spaces; a longer word stays whole. */
 void cli_print_wrapped(const char *text, size_t indent, size_t cols);

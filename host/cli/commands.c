@@ -134,32 +134,41 @@ int cli_targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
 }
 
 /* How a description is shown under its name, indented: with -v every
- * line whole; else its first line, on a terminal cut at a word to the
- * width with "…", and " …" after it when lines were left out; escaped
- * either way. */
+ * line whole from its first with text; else that line alone
+ * (cli_first_line), on a terminal cut at a word to the width with "…",
+ * and " …" after it when lines with text were left out; escaped either
+ * way. */
 static void print_description(cli *c, const char *desc) {
-  if (!desc || !*desc)
+  size_t len = 0;
+  bool more = false;
+  const char *first = cli_first_line(desc, &len, &more);
+  if (!first) {
     return;
+  }
   static const char indent[] = "    ";
+  if (host_verbosity(c->h) > 0) {
+    for (const char *line = first; line && *line;) {
+      const char *nl = strchr(line, '\n');
+      char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
+      printf("%s%s\n", indent, cli_esc(c, one));
+      free(one);
+      line = nl ? nl + 1 : NULL;
+    }
+    return;
+  }
   unsigned cols = 0, rows = 0;
   bool tty = term_size(STDOUT_FILENO, &cols, &rows);
-  for (const char *line = desc; line && *line;) {
-    const char *nl = strchr(line, '\n');
-    char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
-    const char *shown = cli_esc(c, one);
-    char *cut = NULL;
-    if (host_verbosity(c->h) == 0 && tty && cols > sizeof indent + 8)
-      cut = limits_cut_to_width(shown, cols - (sizeof indent - 1));
-    /* Lines left out are said, as a cut is: " …" (-v shows them). */
-    bool dropped = host_verbosity(c->h) == 0 && nl && nl[1] && !cut;
-    printf("%s%s%s\n", indent, cut ? cut : shown,
-           dropped ? " \xe2\x80\xa6" : "");
-    free(cut);
-    free(one);
-    if (host_verbosity(c->h) == 0)
-      break;
-    line = nl ? nl + 1 : NULL;
+  char *one = xstrndup(first, len);
+  const char *shown = cli_esc(c, one);
+  char *cut = NULL;
+  if (tty && cols > sizeof indent + 8) {
+    cut = limits_cut_to_width(shown, cols - (sizeof indent - 1));
   }
+  /* Lines left out are said, as a cut is: " …" (-v shows them). */
+  printf("%s%s%s\n", indent, cut ? cut : shown,
+         more && !cut ? " \xe2\x80\xa6" : "");
+  free(cut);
+  free(one);
 }
 
 /* An item's description as listed: cut to the limit (size_limits.h). A
@@ -329,6 +338,11 @@ int cmd_servers(cli *c, int argc, char **argv) {
   int rc = cli_targets(c, argc, argv, &idx, &n, false);
   if (rc != EXIT_OK)
     return rc;
+  if (argc == 1) {
+    /* The table lists every server: each one's warnings, those it
+     * skips too (a connected one's come as it connects). */
+    host_config_report_servers(c->h);
+  }
   cli_connect(c, idx, n);
   listing *ls = cli_list_many(
       c, idx, n, 1u << L_TOOLS | 1u << L_RESOURCES | 1u << L_PROMPTS);

@@ -77,6 +77,7 @@ static uint64_t still_running_interval(void) {
 static void on_still_running(void *ud) {
   still_running *sr = ud;
   size_t idx = mcp_op_server(sr->op);
+  host_status_end(sr->c->h);
   fprintf(stderr,
           "mcphost: tools/call on server \"%s\" still running "
           "(%llu s)\n",
@@ -162,6 +163,7 @@ int cli_run(cli *c, const mcp_call *call, cJSON **result, mcp_error *err,
   if (host_run_until(c->h, &r.done, 0) == -2 && !r.done) {
     mcp_op_cancel(op);
   }
+  host_status_end(c->h); /* the result starts below the last progress */
   if (sr.timer) {
     loop_timer_cancel(host_loop(c->h), sr.timer);
   }

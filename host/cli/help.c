@@ -205,8 +205,8 @@ static const struct {
      "--read the resource read again below it; --json: one JSON line each,\n"
      "{\"server\": S, \"params\": {...}[, \"contents\": [...]]}. Runs until\n"
      "Ctrl-C (it unsubscribes, exit 130) or until the server goes away\n"
-     "(exit 3). A server that does not declare resources.subscribe: exit 4.\n"
-     AFTER},
+     "(exit 3). A server that does not declare resources.subscribe: exit "
+     "4.\n" AFTER},
     {"plugins",
      "usage: mcphost [OPTIONS] plugins\n"
      "\n"
@@ -245,8 +245,9 @@ static const struct {
      "stdin not a terminal, lines are read without editing or prompt and\n"
      "the exit is the last command's.\n" AFTER},
     {"session",
-     "usage: mcphost [OPTIONS] session start [--idle MINUTES] | stop |\n"
-     "                         status [--json]\n"
+     "usage: mcphost [OPTIONS] session start [--idle MINUTES] |\n"
+     "                         stop [ID | --all] | status [--json] |\n"
+     "                         list [--json]\n"
      "\n"
      "A background process keeping this configuration's servers\n"
      "connected: servers, tools, tool, resources, prompts, call, read,\n"
@@ -254,7 +255,10 @@ static const struct {
      "(--no-session or MCPHOST_NO_SESSION=1: not). It stops after --idle\n"
      "minutes without a command (default 30; 0: never), on stop, or\n"
      "when a configuration file changes. status says what it holds\n"
-     "(exit 6 when none runs). See docs/sessions.md.\n" AFTER},
+     "(exit 6 when none runs); list shows every session of the user (id,\n"
+     "pid, directory, options); stop ends this configuration's, the one\n"
+     "ID names (from list, or its pid), or --all (exit 6 when the one\n"
+     "asked for does not run). See docs/sessions.md.\n" AFTER},
     {"completion",
      "usage: mcphost completion bash|zsh|fish\n"
      "\n"

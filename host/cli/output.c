@@ -540,13 +540,18 @@ void out_progress(cli *c, const cJSON *params) {
     return;
   }
   const char *msg = m ? cli_esc(c, m) : NULL;
+  strbuf line;
+  sb_init(&line);
   if (cJSON_IsNumber(t)) {
-    fprintf(stderr, "progress: %g/%g%s%s\n", p->valuedouble, t->valuedouble,
-            msg ? " " : "", msg ? msg : "");
+    sb_printf(&line, "progress: %g/%g%s%s", p->valuedouble, t->valuedouble,
+              msg ? " " : "", msg ? msg : "");
   } else {
-    fprintf(stderr, "progress: %g%s%s\n", p->valuedouble, msg ? " " : "",
-            msg ? msg : "");
+    sb_printf(&line, "progress: %g%s%s", p->valuedouble, msg ? " " : "",
+              msg ? msg : "");
   }
+  /* On a terminal one line, updated in place; in a pipe one per update. */
+  host_status_line(c->h, sb_str(&line));
+  sb_free(&line);
 }
 
 void out_error(const char *fmt, ...) {

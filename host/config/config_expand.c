@@ -73,8 +73,10 @@ static void expand_range(expander *x, strbuf *out, size_t from, size_t to,
   const char *s = x->s;
   size_t i = from;
   while (i < to) {
+    /* "${:-TEXT}" names no variable: it is always its default, as in
+     * Claude Code (whose "${:-$}" is how a "$" before "{" stays text). */
     if (!(s[i] == '$' && i + 2 < to && s[i + 1] == '{' &&
-          name_start(s[i + 2]))) {
+          (name_start(s[i + 2]) || s[i + 2] == ':'))) {
       sb_addc(out, s[i++]);
       continue;
     }
@@ -88,7 +90,7 @@ static void expand_range(expander *x, strbuf *out, size_t from, size_t to,
       continue;
     }
     char *var = xstrndup(s + n, q - n);
-    const char *val = x->lookup(x->lookup_ud, var);
+    const char *val = q > n ? x->lookup(x->lookup_ud, var) : NULL;
     if (val) {
       sb_adds(out, val);
     } else if (is_default) {
@@ -130,6 +132,19 @@ char *expand_vars(const char *in, expand_lookup_fn lookup, void *lookup_ud,
   return sb_take(&b);
 }
 
+char *expand_quote(const char *text) {
+  strbuf b;
+  sb_init(&b);
+  sb_add(&b, "", 0);
+  for (const char *p = text; *p; p++) {
+    if (p[0] == '$' && p[1] == '{')
+      sb_adds(&b, "${:-$}");
+    else
+      sb_addc(&b, *p);
+  }
+  return sb_take(&b);
+}
+
 typedef struct field_ctx {
   config *c;
   const char *src, *name, *path;
@@ -144,12 +159,12 @@ static bool withheld(const field_ctx *f, const char *var) {
 static const char *rules_lookup(void *ud, const char *var) {
   field_ctx *f = ud;
   if (withheld(f, var)) {
-    config_warn(f->c,
-                "%s: server \"%s\": ${%s} not expanded: not in "
-                "allowedEnvVars (%s) (at %s)",
-                f->src, f->name, var,
-                f->rules->allowed_origin ? f->rules->allowed_origin : "?",
-                f->path);
+    config_warn_server(
+        f->c, f->name,
+        "%s: server \"%s\": ${%s} not expanded: not in "
+        "allowedEnvVars (%s) (at %s)",
+        f->src, f->name, var,
+        f->rules->allowed_origin ? f->rules->allowed_origin : "?", f->path);
     return NULL;
   }
   return getenv(var);
@@ -159,10 +174,10 @@ static void on_missing(void *ud, const char *var) {
   field_ctx *f = ud;
   if (withheld(f, var))
     return; /* said already */
-  config_warn(f->c,
-              "%s: server \"%s\": ${%s} is not set and has no default; "
-              "left as written (at %s)",
-              f->src, f->name, var, f->path);
+  config_warn_server(f->c, f->name,
+                     "%s: server \"%s\": ${%s} is not set and has no default; "
+                     "left as written (at %s)",
+                     f->src, f->name, var, f->path);
 }
 
 static const char *unset_lookup(void *ud, const char *var) {

@@ -427,10 +427,11 @@ static void apply_project(const config_policy *p, config *c, server_config *s) {
     const char *unchecked = approval_unavailable();
     if (cli || (cJSON_GetArraySize(p->bound) > 0 && !unchecked)) {
       s->bind_approval = !unchecked;
-      config_warn(c,
-                  "%s: project server \"%s\" approved by %s (%s), whatever "
-                  "it runs; approving it now as: %s",
-                  s->source, s->name, switch_name, blanket, what);
+      config_warn_server(
+          c, s->name,
+          "%s: project server \"%s\" approved by %s (%s), whatever "
+          "it runs; approving it now as: %s",
+          s->source, s->name, switch_name, blanket, what);
       goto out;
     }
     char *because =

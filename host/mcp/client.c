@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config/roots.h"
+#include "core/host_config.h"
 #include "core/util.h"
 #include "mcp/client_internal.h"
 #include "mcp/names.h"
@@ -178,6 +179,9 @@ session *mcp_client_session(mcp_client *mc, size_t idx) {
   if (slot->s) {
     return slot->s;
   }
+  /* First use of the server in this process: its configuration's
+   * warnings now, not with every command. */
+  host_config_report_server(mc->h, mc->h->cfg.servers[idx].name);
   session *s = session_new(mc->h, &mc->h->cfg.servers[idx]);
   if (mc->opt.log_level) {
     s->log_level = xstrdup(mc->opt.log_level);

@@ -211,8 +211,13 @@ static void on_error(void *ud, int code, const char *message) {
     on_session_reset(ud, message);
     return;
   }
-  (void)code; /* an internal MCPH_E* number says nothing to a reader */
-  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
+  /* An internal MCPH_E* number says nothing to a reader; MCPH_EPROTO is
+   * what the server sent outside the protocol and was ignored (a banner
+   * line on stdout, an empty WebSocket message), which -q keeps off a
+   * person's screen. */
+  host_log(s->h,
+           code == MCPH_EPROTO && s->h->quiet ? MCPH_LOG_INFO : MCPH_LOG_WARN,
+           s->cfg->name, "%s", message);
 }
 
 /* Only a type nobody gave is tried another way: one that was configured

@@ -207,19 +207,32 @@ static void finish_install(install *in) {
   if (dfd < 0) {
     snprintf(why, sizeof why, "%s: %s", path, strerror(errno));
   }
-  /* The entry point must be what was extracted. */
+  /* The entry point must be what was extracted. What was extracted is
+   * whole: a bundle that does not hold what its manifest names is said
+   * as that, not as a failed extraction. */
+  const char *prefix = "Failed to extract MCPB";
   const cJSON *server =
       cJSON_GetObjectItemCaseSensitive(in->manifest, "server");
   const cJSON *ep = cJSON_GetObjectItemCaseSensitive(server, "entry_point");
   struct stat st;
   if (rc == 0 && cJSON_IsString(ep) &&
-      (ep->valuestring[0] == '/' || strstr(ep->valuestring, "..") ||
-       fstatat(dfd, ep->valuestring, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-       !S_ISREG(st.st_mode))) {
+      (ep->valuestring[0] == '/' || strstr(ep->valuestring, ".."))) {
     snprintf(why, sizeof why,
-             "server.entry_point \"%s\" is not a file in the bundle",
+             "server.entry_point \"%s\" is not a path inside the bundle",
              ep->valuestring);
     rc = -1;
+  } else if (rc == 0 && cJSON_IsString(ep)) {
+    bool absent = fstatat(dfd, ep->valuestring, &st, AT_SYMLINK_NOFOLLOW) < 0;
+    if (absent || !S_ISREG(st.st_mode)) {
+      prefix = "Cannot install MCPB";
+      snprintf(why, sizeof why,
+               "the entry point \"%s\" that its manifest names "
+               "(server.entry_point) is %s",
+               ep->valuestring,
+               absent ? "missing from the bundle"
+                      : "not a regular file of the bundle");
+      rc = -1;
+    }
   }
   if (rc == 0 && mcpb_check_icon(in->manifest, dfd, why, sizeof why) < 0) {
     close(dfd);
@@ -233,12 +246,13 @@ static void finish_install(install *in) {
     close(dfd);
   }
   if (rc == 0 && binary_missing(in, path, why, sizeof why)) {
+    prefix = "Cannot install MCPB";
     rc = -1;
   }
   if (rc < 0) {
     fs_remove_tree(s.fd, tmpname);
     store_close(&s);
-    fail(in, EXIT_FAILED, "Failed to extract MCPB %s: %s", in->src, why);
+    fail(in, EXIT_FAILED, "%s %s: %s", prefix, in->src, why);
     return;
   }
   bool had = fstatat(s.fd, in->name, &st, AT_SYMLINK_NOFOLLOW) == 0;
