@@ -42,6 +42,7 @@ typedef struct cli {
   uint64_t connect_timeout_ms;
   uint64_t request_timeout_ms;
   uint64_t tool_timeout_ms;
+  uint64_t server_exit_ms; /* MCPHOST_STDIO_EXIT_MS */
   bool timeout_given;     /* --timeout was given */
   /* --timeout, MCP_TOOL_TIMEOUT / MCPHOST_REQUEST_TIMEOUT was given:
    * that deadline is a hard total (mcp_client_options). */

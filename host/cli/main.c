@@ -142,6 +142,9 @@ static const char usage_text[] =
     "                             once (default 3)\n"
     "  MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE  remote servers connected at\n"
     "                             once (default 20)\n"
+    "  MCPHOST_STDIO_EXIT_MS      how long a stdio server may take to exit once\n"
+    "                             its stdin is closed, before SIGTERM (default\n"
+    "                             2000; SIGKILL 1000 ms after; Ctrl-C hurries)\n"
     "  MCPHOST_STILL_RUNNING_MS   on a terminal, a line this often while a tool\n"
     "                             call runs (default 30000)\n"
     "  MCPHOST_LIST_CACHE_TTL     batch: how long a tool list is kept, ms (20000)\n"
@@ -552,6 +555,8 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
       env_ms("MCP_TOOL_TIMEOUT", 600000, &c.tool_timeout_given);
   c.request_timeout_ms =
       env_ms("MCPHOST_REQUEST_TIMEOUT", 60000, &c.request_timeout_given);
+  /* The stdio transport reads it too, by the same rule; warned of here. */
+  c.server_exit_ms = env_ms("MCPHOST_STDIO_EXIT_MS", 2000, NULL);
   char *bad_limits = limits_from_env(&c.lim);
   if (bad_limits) {
     fprintf(stderr, "mcphost: warning: %s\n", bad_limits);

@@ -44,6 +44,10 @@ typedef struct mcp_client_options {
   /* A long-lived front end: sessions reconnect by themselves after a
    * crash (session.h's policy). */
   bool keep;
+  /* How long a stdio server may take to exit once its stdin is closed
+   * (MCPHOST_STDIO_EXIT_MS, read by the stdio transport too): the close
+   * at the end waits that long and for the SIGTERM and SIGKILL after. */
+  uint64_t server_exit_ms;
   /* How long a tool list resolves names (ms); it is also dropped on
    * notifications/tools/list_changed and when the connection ends. */
   uint64_t list_cache_ttl_ms;
@@ -79,8 +83,10 @@ host *mcp_client_host(const mcp_client *mc);
  * `done` runs). */
 void mcp_client_cancel_all(mcp_client *mc);
 /* Ends what still runs (mcp_client_cancel_all), closes every session
- * gracefully (up to 5 s, a Ctrl-C does not skip it) and frees them; the
- * servers service then connects nothing. Before host_free. */
+ * gracefully (a stdio server's time to exit, server_exit_ms, then
+ * SIGTERM and SIGKILL; a Ctrl-C before or during the wait hurries it
+ * but does not skip it) and frees them; the servers service then
+ * connects nothing. Before host_free. */
 void mcp_client_shutdown(mcp_client *mc);
 /* Frees the client, after host_free (plugins may ask the servers service
  * until they are gone). NULL is fine. */

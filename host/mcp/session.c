@@ -953,6 +953,13 @@ void session_close(session *s) {
     set_state(s, s->error ? SESS_FAILED : SESS_CLOSED);
 }
 
+void session_hurry(session *s) {
+  if (s->transport_started && !s->transport_closed &&
+      s->state == SESS_CLOSING) {
+    s->tf->close(s->t);
+  }
+}
+
 /* ---- reconnecting ---- */
 
 static void on_reconnect_timer(void *ud) {
