@@ -165,6 +165,9 @@ void cli_plugin_cmds_free(cli *c);
 
 /* commands.c */
 int cmd_servers(cli *c, int argc, char **argv);
+/* reconnect [SERVER]: the shell's and the session's (session_cmd.c):
+ * each server (or SERVER) connected again now (mcp_client_reconnect). */
+int cmd_reconnect(cli *c, int argc, char **argv);
 int cmd_tools(cli *c, int argc, char **argv);
 int cmd_resources(cli *c, int argc, char **argv);
 int cmd_prompts(cli *c, int argc, char **argv);

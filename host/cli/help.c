@@ -232,9 +232,11 @@ static const struct {
      "An interactive session: connects every server once and keeps it,\n"
      "then runs a command per line on them (call, tool, tools, servers,\n"
      "resources, prompts, prompt, read, ping, grep, complete, subscribe,\n"
-     "task; help, exit [CODE]), as `mcphost COMMAND` does: the same\n"
-     "KEY=VALUE rule, permission questions and elicitation, asked inline.\n"
-     "A line may begin with a tool's name.\n"
+     "task, reconnect [SERVER]; help, exit [CODE]), as `mcphost COMMAND`\n"
+     "does: the same KEY=VALUE rule, permission questions and\n"
+     "elicitation, asked inline. A line may begin with a tool's name.\n"
+     "A server that went away is connected again (servers shows it\n"
+     "reconnecting; reconnect does it at once).\n"
      "Tab completes commands, server, tool and prompt names and a tool's\n"
      "argument names; the history is kept in\n"
      "$XDG_STATE_HOME/mcphost/shell_history (0600; a line that begins with\n"
@@ -244,7 +246,7 @@ static const struct {
      "the exit is the last command's.\n" AFTER},
     {"session",
      "usage: mcphost [OPTIONS] session start [--idle MINUTES] | stop |\n"
-     "                         status [--json]\n"
+     "                         status [--json] | reconnect [SERVER]\n"
      "\n"
      "A background process keeping this configuration's servers\n"
      "connected: servers, tools, tool, resources, prompts, call, read,\n"
@@ -252,7 +254,9 @@ static const struct {
      "(--no-session or MCPHOST_NO_SESSION=1: not). It stops after --idle\n"
      "minutes without a command (default 30; 0: never), on stop, or\n"
      "when a configuration file changes. status says what it holds\n"
-     "(exit 6 when none runs). See docs/sessions.md.\n" AFTER},
+     "(exit 6 when none runs). A server that went away is connected\n"
+     "again by itself; reconnect does it now, for SERVER or every one.\n"
+     "See docs/sessions.md.\n" AFTER},
     {"completion",
      "usage: mcphost completion bash|zsh|fish\n"
      "\n"

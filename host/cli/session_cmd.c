@@ -1,5 +1,5 @@
-/* mcphost session start [--idle MINUTES] | stop | status [--json]
- * (session.h, docs/sessions.md). */
+/* mcphost session start [--idle MINUTES] | stop | status [--json] |
+ * reconnect [SERVER] (session.h, docs/sessions.md). */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -20,7 +20,8 @@
 
 static const char session_usage[] =
     "usage: mcphost [OPTIONS] session start [--idle MINUTES] | stop | "
-    "status [--json]\n";
+    "status [--json] |\n"
+    "                         reconnect [SERVER]\n";
 
 /* The place of this command line's session, or EXIT_USAGE said. */
 static int find_place(cli *c, session_place *p) {
@@ -327,7 +328,15 @@ int cmd_session(cli *c, int argc, char **argv) {
   if (strcmp(sub, "status") == 0) {
     return session_status(c, argc - 1, argv + 1);
   }
-  static const char *const subs[] = {"start", "stop", "status"};
+  if (strcmp(sub, "reconnect") == 0) {
+    /* Run by the session itself (session_forward.c hands it over). */
+    if (c->shared) {
+      return cmd_reconnect(c, argc - 1, argv + 1);
+    }
+    cli_error(c, NULL, "session reconnect: no session runs here");
+    return EXIT_NOT_FOUND;
+  }
+  static const char *const subs[] = {"start", "stop", "status", "reconnect"};
   /* "stop" with more words is not a misspelling. */
   bool stop = strcmp(sub, "stop") == 0;
   return cli_unknown(c, "session: unknown command", sub, subs,

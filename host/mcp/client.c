@@ -418,6 +418,28 @@ void mcp_client_use(mcp_client *mc, size_t idx, mcp_waiter *w) {
   w->ready(w, s);
 }
 
+void mcp_client_reconnect(mcp_client *mc, size_t idx) {
+  session *s = mcp_client_session(mc, idx);
+  client_slot *slot = &mc->slots[idx];
+  s->reconnect_attempts = 0;
+  switch (s->state) {
+  case SESS_IDLE:
+    enqueue(mc, idx);
+    start_more(mc);
+    break;
+  case SESS_READY:
+  case SESS_CLOSING:
+    /* Once closed, on_state starts it again; its waiters wait for that. */
+    slot->connecting = true;
+    slot->restart_when_closed = true;
+    session_close(s);
+    break;
+  case SESS_FAILED:
+  case SESS_CLOSED: session_restart(s); break;
+  case SESS_CONNECTING: break; /* under way already */
+  }
+}
+
 static bool unlink_from(mcp_waiter **list, mcp_waiter *w) {
   for (mcp_waiter **p = list; *p; p = &(*p)->next) {
     if (*p == w) {

@@ -122,6 +122,12 @@ typedef struct mcp_waiter {
   bool waiting;
 } mcp_waiter;
 void mcp_client_use(mcp_client *mc, size_t idx, mcp_waiter *w);
+/* A person asked to connect server `idx` again now: a live connection is
+ * closed first, one waiting for its next attempt makes it at once, one
+ * that gave up tries again (and has its attempts again: session.h's
+ * policy), one never used connects. The outcome, as for any connect,
+ * comes to mcp_client_connect's and mcp_client_use's waiters. */
+void mcp_client_reconnect(mcp_client *mc, size_t idx);
 void mcp_client_unwait(mcp_client *mc, mcp_waiter *w);
 
 /* Notifications every session passes on after its own handling (the
