@@ -9,6 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 LIFE="$SRCDIR/tests/servers/lifecycle_server.py"
 LOGS="$XDG_STATE_HOME/mcphost/logs"
+unset MCPHOST_STDIO_EXIT_MS # the default (lib.sh shortens it)
 export XDG_RUNTIME_DIR="$TMP/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 
