@@ -43,6 +43,8 @@ check "no signal reached it" test ! -e "$D/SIGINT" -a ! -e "$D/SIGTERM"
 check "it exited by itself, status 0" ended_by "exited with status 0"
 check "what it wrote to stderr after its last answer is kept" \
   grep -qx "saved after the last answer" "$LOGS/life.stderr.log"
+check "a log message it sent after its last answer is kept" \
+  grep -q "logged after the last answer" "$LOGS/life.log"
 
 # ---- a server that ignores the end of its stdin ----
 

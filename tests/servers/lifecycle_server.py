@@ -7,9 +7,10 @@ At start it writes its pid to "pid" (whole, by a rename).
 
 At the end of its stdin, as $LIFE_ON_EOF says:
   save    (default) it takes $LIFE_SAVE_MS (300) to "save", then writes
-          "saved after the last answer" to stderr, writes the file
-          "saved" and exits 0: a server killed before the end of its
-          save leaves no file;
+          "saved after the last answer" to stderr, sends a log message
+          "logged after the last answer" (notifications/message), writes
+          the file "saved" and exits 0: a server killed before the end of
+          its save leaves no file;
   ignore  it goes on running (a server that does not follow the MCP
           lifecycle).
 A SIGINT or SIGTERM writes the file of its name ("SIGINT", "SIGTERM"),
@@ -101,4 +102,6 @@ if os.environ.get("LIFE_ON_EOF") == "ignore":
 time.sleep(int(os.environ.get("LIFE_SAVE_MS", "300")) / 1000)
 sys.stderr.write("saved after the last answer\n")
 sys.stderr.flush()
+send({"jsonrpc": "2.0", "method": "notifications/message",
+      "params": {"level": "info", "data": "logged after the last answer"}})
 put("saved", "")
