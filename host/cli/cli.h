@@ -42,6 +42,7 @@ typedef struct cli {
   uint64_t connect_timeout_ms;
   uint64_t request_timeout_ms;
   uint64_t tool_timeout_ms;
+  uint64_t server_exit_ms; /* MCPHOST_STDIO_EXIT_MS */
   bool timeout_given;     /* --timeout was given */
   /* --timeout, MCP_TOOL_TIMEOUT / MCPHOST_REQUEST_TIMEOUT was given:
    * that deadline is a hard total (mcp_client_options). */
@@ -164,6 +165,9 @@ void cli_plugin_cmds_free(cli *c);
 
 /* commands.c */
 int cmd_servers(cli *c, int argc, char **argv);
+/* reconnect [SERVER]: the shell's and the session's (session_cmd.c):
+ * each server (or SERVER) connected again now (mcp_client_reconnect). */
+int cmd_reconnect(cli *c, int argc, char **argv);
 int cmd_tools(cli *c, int argc, char **argv);
 int cmd_resources(cli *c, int argc, char **argv);
 int cmd_prompts(cli *c, int argc, char **argv);

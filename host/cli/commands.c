@@ -322,6 +322,31 @@ static void print_more_lines(cli *c, const char *nl) {
   }
 }
 
+int cmd_reconnect(cli *c, int argc, char **argv) {
+  size_t *idx = NULL, n = 0;
+  int rc = cli_targets(c, argc, argv, &idx, &n, false);
+  if (rc != EXIT_OK)
+    return rc;
+  for (size_t k = 0; k < n; k++)
+    mcp_client_reconnect(c->mc, idx[k]);
+  cli_connect(c, idx, n);
+  for (size_t k = 0; k < n; k++) {
+    const char *name = host_cfg(c->h)->servers[idx[k]].name;
+    mcp_server_status st;
+    mcp_client_status(c->mc, idx[k], &st);
+    if (st.ready) {
+      printf("%s: connected\n", cli_esc(c, name));
+      continue;
+    }
+    cli_error(c, name, "server \"%s\" cannot reconnect: %s", cli_esc(c, name),
+              cli_esc(c, st.error ? st.error : st.state));
+    if (rc == EXIT_OK)
+      rc = cli_exit_for_status(&st);
+  }
+  free(idx);
+  return rc;
+}
+
 int cmd_servers(cli *c, int argc, char **argv) {
   /* -v after the command too: `mcphost servers -v` adds what plugins say
    * about each server (e.g. why channels skipped it). */
@@ -343,7 +368,15 @@ int cmd_servers(cli *c, int argc, char **argv) {
      * skips too (a connected one's come as it connects). */
     host_config_report_servers(c->h);
   }
-  cli_connect(c, idx, n);
+  /* Servers never used are connected now; a connection the shell or a
+   * session holds is shown as it is (reconnecting after a loss, say),
+   * not waited for. */
+  size_t *fresh = xcalloc(n ? n : 1, sizeof *fresh), nfresh = 0;
+  for (size_t k = 0; k < n; k++)
+    if (!mcp_client_peek(c->mc, idx[k]))
+      fresh[nfresh++] = idx[k];
+  cli_connect(c, fresh, nfresh);
+  free(fresh);
   listing *ls = cli_list_many(
       c, idx, n, 1u << L_TOOLS | 1u << L_RESOURCES | 1u << L_PROMPTS);
   if (c->json) {

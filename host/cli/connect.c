@@ -17,6 +17,7 @@ void cli_client_options(cli *c) {
                             .request_timeout_ms = c->request_timeout_ms,
                             .tool_timeout_ms = c->tool_timeout_ms,
                             .tool_timeout_total = c->tool_timeout_given,
+                            .server_exit_ms = c->server_exit_ms,
                             .request_timeout_total = c->request_timeout_given,
                             .log_level = c->log_level,
                             .root_dirs = (const char *const *)c->root_dirs,

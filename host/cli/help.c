@@ -234,9 +234,11 @@ static const struct {
      "An interactive session: connects every server once and keeps it,\n"
      "then runs a command per line on them (call, tool, tools, servers,\n"
      "resources, prompts, prompt, read, ping, grep, complete, subscribe,\n"
-     "task; help, exit [CODE]), as `mcphost COMMAND` does: the same\n"
-     "KEY=VALUE rule, permission questions and elicitation, asked inline.\n"
-     "A line may begin with a tool's name.\n"
+     "task, reconnect [SERVER]; help, exit [CODE]), as `mcphost COMMAND`\n"
+     "does: the same KEY=VALUE rule, permission questions and\n"
+     "elicitation, asked inline. A line may begin with a tool's name.\n"
+     "A server that went away is connected again (servers shows it\n"
+     "reconnecting; reconnect does it at once).\n"
      "Tab completes commands, server, tool and prompt names and a tool's\n"
      "argument names; the history is kept in\n"
      "$XDG_STATE_HOME/mcphost/shell_history (0600; a line that begins with\n"
@@ -247,7 +249,7 @@ static const struct {
     {"session",
      "usage: mcphost [OPTIONS] session start [--idle MINUTES] |\n"
      "                         stop [ID | --all] | status [--json] |\n"
-     "                         list [--json]\n"
+     "                         list [--json] | reconnect [SERVER]\n"
      "\n"
      "A background process keeping this configuration's servers\n"
      "connected: servers, tools, tool, resources, prompts, call, read,\n"
@@ -258,7 +260,9 @@ static const struct {
      "(exit 6 when none runs); list shows every session of the user (id,\n"
      "pid, directory, options); stop ends this configuration's, the one\n"
      "ID names (from list, or its pid), or --all (exit 6 when the one\n"
-     "asked for does not run). See docs/sessions.md.\n" AFTER},
+     "asked for does not run). A server that went away is connected\n"
+     "again by itself; reconnect does it now, for SERVER or every one.\n"
+     "See docs/sessions.md.\n" AFTER},
     {"completion",
      "usage: mcphost completion bash|zsh|fish\n"
      "\n"

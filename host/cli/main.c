@@ -2,6 +2,8 @@
  * configuration), runs one command, and closes every server cleanly. */
 #include <errno.h>
 #include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +172,12 @@ static const char usage_text[] =
     "                             once (default 3)\n"
     "  MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE  remote servers connected at\n"
     "                             once (default 20)\n"
+    "  MCPHOST_STDIO_EXIT_MS      how long a stdio server may take to exit "
+    "once\n"
+    "                             its stdin is closed, before SIGTERM "
+    "(default\n"
+    "                             2000; SIGKILL 1000 ms after; Ctrl-C "
+    "hurries)\n"
     "  MCPHOST_STILL_RUNNING_MS   on a terminal, a line this often while a "
     "tool\n"
     "                             call runs (default 30000)\n"
@@ -587,6 +595,8 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
       env_ms("MCP_TOOL_TIMEOUT", 600000, &c.tool_timeout_given);
   c.request_timeout_ms =
       env_ms("MCPHOST_REQUEST_TIMEOUT", 60000, &c.request_timeout_given);
+  /* The stdio transport reads it too, by the same rule; warned of here. */
+  c.server_exit_ms = env_ms("MCPHOST_STDIO_EXIT_MS", 2000, NULL);
   char *bad_limits = limits_from_env(&c.lim);
   if (bad_limits) {
     fprintf(stderr, "mcphost: warning: %s\n", bad_limits);
@@ -913,8 +923,29 @@ out:
   return rc;
 }
 
+/* The character type only, and always a UTF-8 one: the person's when it
+ * is UTF-8, else C.UTF-8. The shell's line editor (libedit) hands a line
+ * back in LC_CTYPE's encoding, and in the "C" locale it dropped every
+ * character beyond ASCII; mcphost's text is UTF-8 throughout (its input
+ * decoder is line_edit's own), so UTF-8 is the one encoding that fits,
+ * whatever LANG says. A UTF-8 LC_CTYPE classifies no byte above 0x7f
+ * (isalpha, tolower leave UTF-8 alone) and makes regex patterns (grep)
+ * match characters, not bytes. Set here, before any thread starts
+ * (setlocale is not thread-safe), for every command alike; LC_NUMERIC
+ * and the rest stay "C", so no number is ever written or read with a
+ * locale's decimal comma. */
+static void utf8_ctype(void) {
+  if (setlocale(LC_CTYPE, "") && strcmp(nl_langinfo(CODESET), "UTF-8") == 0) {
+    return;
+  }
+  if (!setlocale(LC_CTYPE, "C.UTF-8")) {
+    setlocale(LC_CTYPE, "C");
+  }
+}
+
 int main(int argc, char **argv) {
   prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* as cli_main: before the env is sent */
+  utf8_ctype();
   if (argc > 1 && strcmp(argv[1], PLUGIN_PROBE_WORD) == 0) {
     return plugin_probe_main(argc, argv); /* plugin check's child */
   }

@@ -1,5 +1,6 @@
 /* mcphost session start [--idle MINUTES] | stop [ID | --all] |
- * status [--json] | list [--json] (session.h, docs/sessions.md). */
+ * status [--json] | list [--json] | reconnect [SERVER] (session.h,
+ * docs/sessions.md). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +22,8 @@
 
 static const char session_usage[] =
     "usage: mcphost [OPTIONS] session start [--idle MINUTES] | "
-    "stop [ID | --all] | status [--json] | list [--json]\n";
+    "stop [ID | --all] | status [--json] | list [--json] |\n"
+    "                         reconnect [SERVER]\n";
 
 /* The place of this command line's session, or EXIT_USAGE said (and
  * nothing filled). */
@@ -547,7 +549,16 @@ int cmd_session(cli *c, int argc, char **argv) {
   if (strcmp(sub, "list") == 0) {
     return session_list(c, argc - 1, argv + 1);
   }
-  static const char *const subs[] = {"start", "stop", "status", "list"};
+  if (strcmp(sub, "reconnect") == 0) {
+    /* Run by the session itself (session_forward.c hands it over). */
+    if (c->shared) {
+      return cmd_reconnect(c, argc - 1, argv + 1);
+    }
+    cli_error(c, NULL, "session reconnect: no session runs here");
+    return EXIT_NOT_FOUND;
+  }
+  static const char *const subs[] = {"start", "stop", "status", "list",
+                                     "reconnect"};
   return cli_unknown(c, "session: unknown command", sub, subs,
                      sizeof subs / sizeof *subs,
                      "; try 'mcphost session --help'");

@@ -381,6 +381,12 @@ void host_free(host *h) {
   free(h);
 }
 
+void host_run_ready(host *h) {
+  /* Bounded: a callback that keeps making work does not hold it here. */
+  for (int i = 0; i < 64 && loop_run_once(h->loop, 0) > 0; i++) {
+  }
+}
+
 int host_run_until(host *h, const bool *done, uint64_t deadline_ms) {
   while (!*done) {
     if (h->interrupted)

@@ -115,6 +115,10 @@ void host_log_labeled(host *h, int level, const char *label, const char *source,
  * 0 = none) passes, or a signal arrives. Returns 0 when done, -1 on
  * deadline, -2 on signal. */
 int host_run_until(host *h, const bool *done, uint64_t deadline_ms);
+/* Runs what is ready now (fd events, timers due), without waiting: a
+ * front end that left the loop idle (the shell at its prompt) catches up
+ * with what happened meanwhile, a server's exit above all. */
+void host_run_ready(host *h);
 
 /* The value of a global option a plugin declared (--NAME=VALUE,
  * feature.h's options): plugins read it through their host handle. Both

@@ -90,7 +90,10 @@ const char *session_state_name(const session *s) {
   case SESS_IDLE: return "pending";
   case SESS_CONNECTING: return "connecting";
   case SESS_READY: return "connected";
-  case SESS_FAILED: return s->fail == FAIL_AUTH ? "needs-auth" : "failed";
+  case SESS_FAILED:
+    if (s->reconnect_timer)
+      return "reconnecting"; /* lost; the next attempt is due (error: why) */
+    return s->fail == FAIL_AUTH ? "needs-auth" : "failed";
   case SESS_CLOSING:
   case SESS_CLOSED:
     if (s->error)
@@ -956,6 +959,13 @@ void session_close(session *s) {
   }
   if (s->state != SESS_FAILED)
     set_state(s, s->error ? SESS_FAILED : SESS_CLOSED);
+}
+
+void session_hurry(session *s) {
+  if (s->transport_started && !s->transport_closed &&
+      s->state == SESS_CLOSING) {
+    s->tf->close(s->t);
+  }
 }
 
 /* ---- reconnecting ---- */

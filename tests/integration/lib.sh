@@ -18,6 +18,11 @@ unset MCPHOST_APPROVE_PROJECT_SERVERS CLAUDE_CONFIG_DIR ENABLE_CLAUDEAI_MCP_SERV
 # for bash (printf %q writes $'...' for a control character, which sh reads
 # as text): whatever the machine's login shell, they get bash.
 export SHELL=/bin/bash
+# A server that never exits by itself once its stdin is closed
+# (server-everything keeps timers running) would cost every command the
+# default 2 s before its SIGTERM: the tests give it 500 ms.
+# test_server_exit checks the default.
+export MCPHOST_STDIO_EXIT_MS=500
 mkdir -p "$HOME"
 trap 'cleanup_all' EXIT
 CLEANUP=""
