@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fnv.h"
+
 static int fail(int err, char *why, size_t why_len, const char *fmt,
                 const char *path, const char *detail) {
   if (why && why_len) {
@@ -446,10 +448,7 @@ void trusted_fs_file_name(const char *text, char *out, size_t size) {
   /* Changed or cut: what can be kept, then the mark, a hash of the whole
    * name (FNV-1a), so that two names never share a file. A name of our
    * own that looks marked is marked too, for the same reason. */
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) {
-    h = (h ^ (unsigned char)text[i]) * 16777619u;
-  }
+  uint32_t h = fnv1a32(text, n);
   size_t room = keep - FILE_NAME_MARK, o = 0;
   if (n == 0) {
     memcpy(out, "server", 6);

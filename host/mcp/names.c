@@ -7,6 +7,7 @@
 
 #include "config/config.h"
 #include "core/util.h"
+#include "fnv.h"
 #include "safety/size_limits.h"
 
 /* "_" and eight hex digits of a hash: 32 bits make an accidental clash
@@ -36,14 +37,10 @@ char *name_normalize(const char *s) {
   return sb_take(&b);
 }
 
-/* FNV-1a: small, stable across runs and platforms, good enough to tell
- * names apart (this is not a defence against a chosen clash: clashes are
- * resolved below). */
+/* FNV-1a (fnv.h): good enough to tell names apart (this is not a
+ * defence against a chosen clash: clashes are resolved below). */
 static uint32_t fnv1a(const char *s) {
-  uint32_t h = 2166136261u;
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-    h = (h ^ *p) * 16777619u;
-  return h;
+  return fnv1a32(s, strlen(s));
 }
 
 static size_t clamp_len(size_t max_len) {
