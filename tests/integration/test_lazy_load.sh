@@ -52,6 +52,11 @@ maps_no_heavy() {
   done
 }
 
+run_traced --version
+expect "--version says the version" 0 --out "mcphost " --out "(plugin ABI "
+check "  and opens no plugin for it" \
+  test "$(grep -c "dynamically loaded by" <<<"$LOADS")" = 0
+
 run_traced plugins
 expect "plugins lists the http and sse transports with their versions and types" 0 \
   --out "mcphost.transport.http 0.1.0" --out "transports: http" \
