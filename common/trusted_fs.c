@@ -198,6 +198,40 @@ static int walk_root(walk *w, char *why, size_t why_len) {
   return 0;
 }
 
+/* A step's failure, `fmt` saying w->at/name and strerror(err). Not
+ * inlined, nor follow_link: their path buffers (16 KiB) would be on the
+ * stack of every step, and with stack-clash probes resident in every
+ * process. */
+static __attribute__((noinline)) int step_fail(const walk *w, const char *name,
+                                               int err, const char *fmt,
+                                               char *why, size_t why_len) {
+  char shown[PATH_MAX + NAME_MAX + 2];
+  at_shown(w, name, shown, sizeof shown);
+  return fail(err, why, why_len, fmt, shown, strerror(err));
+}
+
+/* The link `name` in w->fd, checked: its target put before the rest. */
+static __attribute__((noinline)) int follow_link(walk *w, const char *name,
+                                                 char *why, size_t why_len) {
+  char shown[PATH_MAX + NAME_MAX + 2], target[PATH_MAX];
+  at_shown(w, name, shown, sizeof shown);
+  if (check_link(w->fd, name, shown, target, sizeof target, w->also, why,
+                 why_len) != 0) {
+    return -1;
+  }
+  if (++w->links > MAX_LINKS) {
+    return fail(ELOOP, why, why_len, "%s: too many links%s", shown, "");
+  }
+  size_t tlen = strlen(target), rlen = strlen(w->todo);
+  if (tlen + 1 + rlen >= sizeof w->todo) {
+    return fail(ENAMETOOLONG, why, why_len, "%s: path too long%s", shown, "");
+  }
+  memmove(w->todo + tlen + 1, w->todo, rlen + 1);
+  memcpy(w->todo, target, tlen);
+  w->todo[tlen] = '/';
+  return target[0] == '/' ? walk_root(w, why, why_len) : 0;
+}
+
 /* One step into `name` from w->fd: a directory (made when missing and
  * TRUSTED_FS_CREATE), or a link whose target is put before the rest. */
 static int walk_step(walk *w, const char *name, unsigned flags, char *why,
@@ -218,14 +252,10 @@ static int walk_step(walk *w, const char *name, unsigned flags, char *why,
     at_pop(w);
     return 0;
   }
-  char shown[PATH_MAX + NAME_MAX + 2];
   int next = openat(w->fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (next < 0 && errno == ENOENT && (flags & TRUSTED_FS_CREATE)) {
     if (mkdirat(w->fd, name, 0700) != 0 && errno != EEXIST) {
-      int err = errno;
-      at_shown(w, name, shown, sizeof shown);
-      return fail(err, why, why_len, "cannot create %s: %s", shown,
-                  strerror(err));
+      return step_fail(w, name, errno, "cannot create %s: %s", why, why_len);
     }
     next = openat(w->fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   }
@@ -235,26 +265,10 @@ static int walk_step(walk *w, const char *name, unsigned flags, char *why,
     at_push(w, name);
     return 0;
   }
-  int err = errno;
-  at_shown(w, name, shown, sizeof shown);
-  if (err != ELOOP && err != ENOTDIR) {
-    return fail(err, why, why_len, "cannot open %s: %s", shown, strerror(err));
+  if (errno != ELOOP && errno != ENOTDIR) {
+    return step_fail(w, name, errno, "cannot open %s: %s", why, why_len);
   }
-  char target[PATH_MAX];
-  if (check_link(w->fd, name, shown, target, sizeof target, w->also, why,
-                 why_len) != 0) {
-    return -1;
-  }
-  if (++w->links > MAX_LINKS) {
-    return fail(ELOOP, why, why_len, "%s: too many links%s", shown, "");
-  }
-  char rest[sizeof w->todo];
-  snprintf(rest, sizeof rest, "%s", w->todo);
-  if ((size_t)snprintf(w->todo, sizeof w->todo, "%s/%s", target, rest) >=
-      sizeof w->todo) {
-    return fail(ENAMETOOLONG, why, why_len, "%s: path too long%s", shown, "");
-  }
-  return target[0] == '/' ? walk_root(w, why, why_len) : 0;
+  return follow_link(w, name, why, why_len);
 }
 
 static int open_dir(const char *path, unsigned flags, const uid_t *also,
@@ -388,15 +402,13 @@ int trusted_fs_open_file(int dir_fd, const char *dir_path, const char *name,
   return open_file(dir_fd, dir_path, name, oflags, mode, NULL, why, why_len);
 }
 
-static int open_code(int dir_fd, const char *dir_path, const char *name,
-                     const uid_t *also, char *why, size_t why_len) {
+/* open_code of a link (not inlined: its buffers, 17 KiB, stay off the
+ * stack of the plain file's open). */
+static __attribute__((noinline)) int
+open_code_link(int dir_fd, const char *dir_path, const char *name,
+               const uid_t *also, char *why, size_t why_len) {
   char shown[PATH_MAX + NAME_MAX + 2], target[PATH_MAX];
   snprintf(shown, sizeof shown, "%s/%s", dir_path, name);
-  struct stat st;
-  if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-      !S_ISLNK(st.st_mode)) {
-    return open_file(dir_fd, dir_path, name, O_RDONLY, 0, also, why, why_len);
-  }
   if (check_link(dir_fd, name, shown, target, sizeof target, also, why,
                  why_len) != 0) {
     return -1;
@@ -418,6 +430,16 @@ static int open_code(int dir_fd, const char *dir_path, const char *name,
   close(dfd);
   errno = err;
   return fd;
+}
+
+static int open_code(int dir_fd, const char *dir_path, const char *name,
+                     const uid_t *also, char *why, size_t why_len) {
+  struct stat st;
+  if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      !S_ISLNK(st.st_mode)) {
+    return open_file(dir_fd, dir_path, name, O_RDONLY, 0, also, why, why_len);
+  }
+  return open_code_link(dir_fd, dir_path, name, also, why, why_len);
 }
 
 int trusted_fs_open_code(int dir_fd, const char *dir_path, const char *name,
