@@ -16,9 +16,9 @@ margin, 1 when one does (with the top functions by instructions of each
 workload that did), 77 when it cannot run here (no valgrind, a sanitizer
 or non-RelWithDebInfo build, or a baseline made with another toolchain:
 counts differ between them).
-update: measures and rewrites the baseline; the lines whose figures moved
-beyond the margin take them and --why as the reason, the others keep
-their figures and reason (small increases add up against them).
+update: measures and rewrites the baseline with the figures measured;
+the lines whose figures moved beyond the margin take --why as their
+reason, the others keep theirs.
 
 The environment is fixed: LC_ALL=C, TZ=UTC, HOME, XDG and TMPDIR in a new
 temporary directory for every run (so every command is cold: no cache of
