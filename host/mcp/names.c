@@ -191,14 +191,39 @@ char **name_assign_items(const char *server, const cJSON *items, size_t max_len,
   return names;
 }
 
+/* Whether `want` is a name that name_assign keeps as it is for an item
+ * of that very name: already normalized, and within `budget` bytes. */
+static bool kept_as_is(const char *want, size_t budget) {
+  size_t n = 0;
+  for (; want[n]; n++) {
+    if (!name_char((unsigned char)want[n])) {
+      return false;
+    }
+  }
+  return n > 0 && n <= budget;
+}
+
 const cJSON *name_find_item(const char *server, const cJSON *items,
                             size_t max_len, const char *want) {
   size_t n, i = 0;
-  char **names = name_assign_items(server, items, max_len, &n);
   char *srv = name_server_part(server, clamp_len(max_len));
   size_t skip = strlen("mcp__") + strlen(srv) + strlen("__");
   free(srv);
   const cJSON *found = NULL, *it;
+  /* Every call names its tool: without naming the whole list each time
+   * when, as nearly always, `want` is an item's own name kept as it is.
+   * The first item of that name holds it (names.h: natural names before
+   * hashed ones, already normalized ones first, then by position). */
+  if (kept_as_is(want, clamp_len(max_len) - skip)) {
+    cJSON_ArrayForEach(it, items) {
+      const char *orig =
+          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
+      if (orig && strcmp(orig, want) == 0) {
+        return it;
+      }
+    }
+  }
+  char **names = name_assign_items(server, items, max_len, &n);
   cJSON_ArrayForEach(it, items) {
     if (!found && names[i] && strcmp(names[i] + skip, want) == 0)
       found = it;
