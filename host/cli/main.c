@@ -605,6 +605,13 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
   int verbosity = 0, rc = EXIT_OK, opt;
   bool show_version = false;
 
+  /* `mcphost --version` alone needs no plugin (with -v it lists their
+   * directories): it is said before any is loaded, a fifth of the cost. */
+  if (!shared && argc == 2 && strcmp(argv[1], "--version") == 0) {
+    cli_print_version(stdout, NULL, 0, NULL, 0);
+    goto out;
+  }
+
   /* Plugins first: they may declare options. */
   nplugin_dirs = prescan_plugin_dirs(argc, argv, plugin_dirs);
   size_t ngiven_dirs = nplugin_dirs; /* for --version -v */
