@@ -409,6 +409,9 @@ char *cli_esc_lines(const cli *c, const char *s);
  * and *more to whether text follows on a later line. NULL (*len 0, *more
  * false) when `desc` is NULL or blank. Points into `desc`. */
 const char *cli_first_line(const char *desc, size_t *len, bool *more);
+/* A UTF-8 LC_CTYPE (the person's, else C.UTF-8), for the commands that
+ * read typed text or match patterns; once (term.c). */
+void cli_utf8_ctype(void);
 /* Prints `text` (escaped already) wrapped at spaces to `cols` (0: 80),
  * each line after `indent` spaces; a longer word stays whole. */
 void cli_print_wrapped(const char *text, size_t indent, size_t cols);

@@ -204,6 +204,7 @@ static void grep_server(grep_run *g, size_t idx, const listing *l) {
 }
 
 int cmd_grep(cli *c, int argc, char **argv) {
+  cli_utf8_ctype();
   bool icase = false, words_only = false;
   const char *pattern = NULL;
   int kept = 1;

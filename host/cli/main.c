@@ -2,8 +2,6 @@
  * configuration), runs one command, and closes every server cleanly. */
 #include <errno.h>
 #include <getopt.h>
-#include <langinfo.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -930,29 +928,8 @@ out:
   return rc;
 }
 
-/* The character type only, and always a UTF-8 one: the person's when it
- * is UTF-8, else C.UTF-8. The shell's line editor (libedit) hands a line
- * back in LC_CTYPE's encoding, and in the "C" locale it dropped every
- * character beyond ASCII; mcphost's text is UTF-8 throughout (its input
- * decoder is line_edit's own), so UTF-8 is the one encoding that fits,
- * whatever LANG says. A UTF-8 LC_CTYPE classifies no byte above 0x7f
- * (isalpha, tolower leave UTF-8 alone) and makes regex patterns (grep)
- * match characters, not bytes. Set here, before any thread starts
- * (setlocale is not thread-safe), for every command alike; LC_NUMERIC
- * and the rest stay "C", so no number is ever written or read with a
- * locale's decimal comma. */
-static void utf8_ctype(void) {
-  if (setlocale(LC_CTYPE, "") && strcmp(nl_langinfo(CODESET), "UTF-8") == 0) {
-    return;
-  }
-  if (!setlocale(LC_CTYPE, "C.UTF-8")) {
-    setlocale(LC_CTYPE, "C");
-  }
-}
-
 int main(int argc, char **argv) {
   prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* as cli_main: before the env is sent */
-  utf8_ctype();
   if (argc > 1 && strcmp(argv[1], PLUGIN_PROBE_WORD) == 0) {
     return plugin_probe_main(argc, argv); /* plugin check's child */
   }

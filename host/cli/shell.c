@@ -466,6 +466,7 @@ int cmd_shell(cli *c, int argc, char **argv) {
     fprintf(stderr, "mcphost: usage: mcphost shell\n");
     return EXIT_USAGE;
   }
+  cli_utf8_ctype();
   shell sh = {.c = c};
   sh.le = line_edit_open(complete, &sh);
   /* A long-lived process: a server that crashed is connected again. */

@@ -1,6 +1,8 @@
 /* What the terminal allows (cli.h): colour, its width, text wrapped to
  * it. The one place that decides whether output is coloured: every
  * command that colours asks cli_colour and paints with cli_paint. */
+#include <langinfo.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,5 +128,32 @@ void cli_print_wrapped(const char *text, size_t indent, size_t cols) {
     }
     putchar('\n');
     line = nl ? nl + 1 : NULL;
+  }
+}
+
+/* The character type only, and always a UTF-8 one: the person's when it
+ * is UTF-8, else C.UTF-8. The shell's line editor (libedit) hands a line
+ * back in LC_CTYPE's encoding, and in the "C" locale it dropped every
+ * character beyond ASCII; mcphost's text is UTF-8 throughout, so UTF-8
+ * is the one encoding that fits, whatever LANG says. A UTF-8 LC_CTYPE
+ * classifies no byte above 0x7f (isalpha, tolower leave UTF-8 alone) and
+ * makes regex patterns (grep) match characters, not bytes. Only the
+ * commands that read typed text or match patterns set it (the shell,
+ * grep): loading a locale costs every other command 60 K instructions
+ * and 260 KiB resident for nothing. It is set before the command's own
+ * work starts; no thread of mcphost or its plugins reads the locale.
+ * LC_NUMERIC and the rest stay "C", so no number is ever written or read
+ * with a locale's decimal comma. */
+void cli_utf8_ctype(void) {
+  static bool done;
+  if (done) {
+    return;
+  }
+  done = true;
+  if (setlocale(LC_CTYPE, "") && strcmp(nl_langinfo(CODESET), "UTF-8") == 0) {
+    return;
+  }
+  if (!setlocale(LC_CTYPE, "C.UTF-8")) {
+    setlocale(LC_CTYPE, "C");
   }
 }
