@@ -21,7 +21,7 @@
 #define REFRESH_TRIES 3
 #define REFRESH_RETRY_MS 2000
 
-static void put_str(cJSON *o, const char *k, const char *v) {
+void put_str(cJSON *o, const char *k, const char *v) {
   cJSON_DeleteItemFromObjectCaseSensitive(o, k);
   if (v) {
     cJSON_AddStringToObject(o, k, v);
@@ -30,7 +30,7 @@ static void put_str(cJSON *o, const char *k, const char *v) {
 
 /* Stores what a token response gave in the entry: the refresh token is
  * kept when none came (RFC 6749 §6), expiresAt left out when unknown. */
-static void put_tokens(cJSON *e, const oauth_tokens *t, const char *scope) {
+void put_tokens(cJSON *e, const oauth_tokens *t, const char *scope) {
   put_str(e, "accessToken", t->access);
   if (t->refresh) {
     put_str(e, "refreshToken", t->refresh);
@@ -43,6 +43,9 @@ static void put_tokens(cJSON *e, const oauth_tokens *t, const char *scope) {
     cJSON_AddNumberToObject(e, "issuedAt", (double)t->issued_at);
   }
   put_str(e, "scope", t->scope ? t->scope : scope);
+  if (t->id_token) {
+    put_str(e, "idToken", t->id_token);
+  }
 }
 
 static void drop_tokens(cJSON *e) {
@@ -50,6 +53,7 @@ static void drop_tokens(cJSON *e) {
   cJSON_DeleteItemFromObjectCaseSensitive(e, "refreshToken");
   cJSON_DeleteItemFromObjectCaseSensitive(e, "expiresAt");
   cJSON_DeleteItemFromObjectCaseSensitive(e, "issuedAt");
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "idToken");
 }
 
 /* Whether the last token request failed for a reason that may pass: a
@@ -71,10 +75,7 @@ static bool pause_for_retry(oauth_flow *f) {
   return !atomic_load(&f->cancel);
 }
 
-/* Refresh with the entry's refresh token. 1: done (f->token set), 0: not
- * possible or failed (try the full flow), with `dropped` set when the
- * refresh token was dead. Called with the lock held. */
-static int refresh(oauth_flow *f, cJSON *e, bool *dropped) {
+int flow_refresh(oauth_flow *f, cJSON *e, bool *dropped) {
   char *rt = oauth_json_str(e, "refreshToken");
   oauth_meta m = {.token_endpoint = oauth_json_str(e, "tokenEndpoint"),
                   .issuer = oauth_json_str(e, "issuer"),
@@ -158,7 +159,7 @@ static int stored_fn(cJSON *doc, void *ud) {
     return 1;
   }
   if (e && !step_up) {
-    c->ret = refresh(f, e, &c->dropped);
+    c->ret = flow_refresh(f, e, &c->dropped);
     return c->ret == 1 || c->dropped ? 1 : 0;
   }
   return 0;
@@ -208,20 +209,11 @@ static int stored_or_refreshed(oauth_flow *f) {
 static int xaa(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
                const char *scope, oauth_tokens *t) {
   cJSON *idp = f->xaa_idp ? cJSON_Parse(f->xaa_idp) : NULL;
-  char *tep = oauth_json_str(idp, "tokenEndpoint"),
-       *cid = oauth_json_str(idp, "clientId");
-  char *csec = oauth_json_str(idp, "clientSecret"),
-       *file = oauth_json_str(idp, "idTokenFile");
-  char *iss = oauth_json_str(idp, "issuer");
-  char *idt = file ? oauth_read_file(file, 16384) : NULL;
-  for (size_t n = idt ? strlen(idt) : 0; n && strchr("\r\n ", idt[n - 1]);) {
-    idt[--n] = '\0'; /* a file written by echo ends in a newline */
-  }
+  char *cid = oauth_json_str(idp, "clientId");
+  char *csec = oauth_json_str(idp, "clientSecret");
+  char *tep = NULL, *iss = NULL, *idt = NULL;
   int ret = -1;
-  if (!tep || !cid || !idt) {
-    snprintf(f->message, sizeof f->message,
-             "cross-app access (oauth.xaa) needs the settings key xaaIdp "
-             "with tokenEndpoint, clientId and a readable idTokenFile");
+  if (idp_id_token(f, &idt, &tep, &iss) != 0) {
     goto out;
   }
   oauth_meta im = {.token_endpoint = tep, .issuer = iss};
@@ -261,7 +253,6 @@ out:
   free(tep);
   free(cid);
   free(csec);
-  free(file);
   free(iss);
   free(idt);
   return ret;
@@ -460,6 +451,10 @@ out:
 
 void flow_run(oauth_flow *f) {
   f->rc = MCPH_EAUTH;
+  if (f->idp_only) {
+    f->rc = idp_login(f) == 0 ? MCPH_OK : MCPH_EAUTH;
+    return;
+  }
   int got = f->kind == FLOW_LOGIN ? 0 : stored_or_refreshed(f);
   if (got == 1) {
     f->rc = MCPH_OK;
