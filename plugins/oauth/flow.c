@@ -204,18 +204,13 @@ static int stored_or_refreshed(oauth_flow *f) {
   return c.ret;
 }
 
-/* SEP-990: the IdP's ID token exchanged for an ID-JAG at the IdP, then
- * the ID-JAG for an access token at the MCP server's AS (jwt-bearer). */
-static int xaa(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
-               const char *scope, oauth_tokens *t) {
-  cJSON *idp = f->xaa_idp ? cJSON_Parse(f->xaa_idp) : NULL;
+/* RFC 8693 at the IdP: the ID token `idt` for an ID-JAG (a new string
+ * in *jag), for the server of discovery `m`. 0 or -1 with f->message. */
+static int exchange(oauth_flow *f, const oauth_meta *m, const cJSON *idp,
+                    char *tep, char *iss, const char *idt, const char *scope,
+                    char **jag) {
   char *cid = oauth_json_str(idp, "clientId");
   char *csec = oauth_json_str(idp, "clientSecret");
-  char *tep = NULL, *iss = NULL, *idt = NULL;
-  int ret = -1;
-  if (idp_id_token(f, &idt, &tep, &iss) != 0) {
-    goto out;
-  }
   oauth_meta im = {.token_endpoint = tep, .issuer = iss};
   oauth_client ic = {.id = cid,
                      .secret = csec,
@@ -232,29 +227,65 @@ static int xaa(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
   ob_form(&p, "subject_token", idt);
   ob_form(&p, "subject_token_type",
           "urn:ietf:params:oauth:token-type:id_token");
-  oauth_tokens jag;
+  oauth_tokens t;
   char error[64];
-  int rc = token_request(f, &im, &ic, &p, &jag, error, sizeof error);
+  int rc = token_request(f, &im, &ic, &p, &t, error, sizeof error);
   ob_free(&p);
+  free(cid);
+  free(csec);
   if (rc != 0) {
     char msg[sizeof f->message];
     memcpy(msg, f->message, sizeof msg);
     snprintf(f->message, sizeof f->message, "the identity provider: %.900s",
              msg);
-    goto out;
+    return -1;
   }
+  *jag = t.access;
+  t.access = NULL;
+  tokens_free(&t);
+  return 0;
+}
+
+/* SEP-990: the IdP's ID token exchanged for an ID-JAG at the IdP, then
+ * the ID-JAG for an access token at the MCP server's AS (jwt-bearer). */
+static int xaa(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
+               const char *scope, oauth_tokens *t) {
+  cJSON *idp = f->xaa_idp ? cJSON_Parse(f->xaa_idp) : NULL;
+  char *tep = NULL, *iss = NULL, *idt = NULL, *jag = NULL;
+  bool stored;
+  int ret = -1;
+  for (int round = 0;; round++) {
+    if (idp_id_token(f, &idt, &tep, &iss, &stored) != 0) {
+      goto out;
+    }
+    if (exchange(f, m, idp, tep, iss, idt, scope, &jag) == 0) {
+      break;
+    }
+    if (!stored || round > 0 || f->token_status < 400 ||
+        f->token_status >= 500) {
+      goto out;
+    }
+    /* The IdP refused the ID token of its own login (revoked, or ended
+     * early): forgotten, and renewed (or logged in anew) once, as Claude
+     * Code drops it on a 4xx. */
+    idp_forget_id_token(f, idt);
+    free(idt);
+    free(tep);
+    free(iss);
+    idt = tep = iss = NULL;
+  }
+  obuf p = {0};
   ob_form(&p, "grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer");
-  ob_form(&p, "assertion", jag.access);
-  tokens_free(&jag);
+  ob_form(&p, "assertion", jag);
+  char error[64];
   ret = token_request(f, m, c, &p, t, error, sizeof error);
   ob_free(&p);
 out:
   cJSON_Delete(idp);
   free(tep);
-  free(cid);
-  free(csec);
   free(iss);
   free(idt);
+  free(jag);
   return ret;
 }
 

@@ -144,10 +144,14 @@ void put_tokens(cJSON *e, const oauth_tokens *t, const char *scope);
  * token exchange (idTokenFile's; else the stored login's, renewed by its
  * refresh token when it expires within the refresh margin; else a login
  * when a person can answer or in follow mode) and the IdP's token
- * endpoint, new strings. idp_login: a new login, stored. 0 or -1 with
+ * endpoint, new strings; *stored: it came from the stored login.
+ * idp_login: a new login, stored. 0 or -1 with
  * f->message. */
 int idp_id_token(oauth_flow *f, char **id_token, char **token_endpoint,
-                 char **issuer);
+                 char **issuer, bool *stored);
+/* Forgets the stored login's ID token when it is still `id_token` (the
+ * refresh token stays, to renew it). */
+void idp_forget_id_token(oauth_flow *f, const char *id_token);
 int idp_login(oauth_flow *f);
 
 /* flow.c: the whole flow. */

@@ -197,15 +197,17 @@ static int stored_fn(cJSON *doc, void *ud) {
   cJSON *e = store_idp_entry(doc, x->c->key, false);
   char *idt = e ? oauth_json_str(e, "idToken") : NULL;
   x->token_endpoint = e ? oauth_json_str(e, "tokenEndpoint") : NULL;
-  if (idt && !oauth_expiring(e)) {
-    x->id_token = idt;
-    return 0;
-  }
   const cJSON *xp = cJSON_GetObjectItemCaseSensitive(e, "expiresAt");
   bool valid =
       idt && cJSON_IsNumber(xp) && (int64_t)xp->valuedouble > oauth_now_ms();
-  if (!e || !cJSON_GetObjectItemCaseSensitive(e, "refreshToken")) {
-    x->id_token = valid ? idt : (free(idt), NULL);
+  /* Kept while it has not expired, for when no refresh can be made or
+   * one fails for a passing reason (flow_refresh said so). */
+  x->id_token = valid ? idt : NULL;
+  if (!valid) {
+    free(idt);
+  }
+  if ((valid && !oauth_expiring(e)) || !e ||
+      !cJSON_GetObjectItemCaseSensitive(e, "refreshToken")) {
     return 0;
   }
   /* A refresh that brings no ID token leaves none. */
@@ -213,8 +215,11 @@ static int stored_fn(cJSON *doc, void *ud) {
   int r = flow_refresh(x->f, e, &x->dropped);
   free(x->f->token); /* the IdP's access token: not the server's */
   x->f->token = NULL;
+  if (r == 1 || x->dropped) {
+    free(x->id_token);
+    x->id_token = NULL;
+  }
   if (r == 1) {
-    free(idt);
     x->id_token = oauth_json_str(e, "idToken");
     if (!x->id_token || set_times(e, x->id_token) != 0) {
       free(x->id_token);
@@ -222,26 +227,19 @@ static int stored_fn(cJSON *doc, void *ud) {
       x->no_id_token = true;
       cJSON_DeleteItemFromObjectCaseSensitive(e, "idToken");
     }
-    return 1;
   }
-  if (x->dropped) {
-    free(idt);
-    return 1;
-  }
-  /* A passing failure (flow_refresh said so): an ID token that has not
-   * expired yet still serves. */
-  x->id_token = valid ? idt : (free(idt), NULL);
-  return 0;
+  return r == 1 || x->dropped ? 1 : 0;
 }
 
 int idp_id_token(oauth_flow *f, char **id_token, char **token_endpoint,
-                 char **issuer) {
+                 char **issuer, bool *stored) {
   idp_cfg c;
   oauth_meta m = {0};
   stored_ctx x = {.f = f, .c = &c};
   char why[512];
   int ret = -1;
   *id_token = *token_endpoint = *issuer = NULL;
+  *stored = false;
   if (cfg_read(f, false, &c) != 0) {
     goto out;
   }
@@ -274,6 +272,7 @@ int idp_id_token(oauth_flow *f, char **id_token, char **token_endpoint,
     *id_token = x.id_token;
     *token_endpoint = x.token_endpoint;
     x.id_token = x.token_endpoint = NULL;
+    *stored = true;
     ret = 0;
     goto out;
   }
@@ -294,6 +293,33 @@ out:
   meta_free(&m);
   cfg_free(&c);
   return ret;
+}
+
+typedef struct forget_ctx {
+  const char *key, *id_token;
+} forget_ctx;
+
+static int forget_fn(cJSON *doc, void *ud) {
+  forget_ctx *x = ud;
+  cJSON *e = store_idp_entry(doc, x->key, false);
+  const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "idToken");
+  if (!cJSON_IsString(t) || strcmp(t->valuestring, x->id_token) != 0) {
+    return 0; /* another run renewed it meanwhile */
+  }
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "idToken");
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "expiresAt");
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "issuedAt");
+  return 1;
+}
+
+void idp_forget_id_token(oauth_flow *f, const char *id_token) {
+  idp_cfg c;
+  char why[512];
+  if (cfg_read(f, false, &c) == 0 && c.key) {
+    forget_ctx x = {c.key, id_token};
+    store_update(&f->st, forget_fn, &x, why, sizeof why);
+  }
+  cfg_free(&c);
 }
 
 int idp_login(oauth_flow *f) {

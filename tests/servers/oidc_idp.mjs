@@ -6,8 +6,9 @@
 // PKCE check, refresh_token with rotation, each giving an id_token (a
 // JWT, HS256 with a key of its own) and a refresh_token; the RFC 8693
 // token exchange of an unexpired id_token of its own for an ID-JAG),
-// /revoke, and /stats (counts: authorizations, codes, refreshes,
-// exchanges, refused, revocations).
+// /revoke, /forget (every id_token issued so far is refused from now on,
+// as after a revocation at the IdP), and /stats (counts: authorizations,
+// codes, refreshes, exchanges, refused, revocations).
 // Usage: node oidc_idp.mjs [--client-id ID] [--id-token-expires-in S]
 //   [--no-offline-access]
 // Prints "listening on PORT".
@@ -27,6 +28,7 @@ const stats = { authorizations: 0, codes: 0, refreshes: 0, exchanges: 0,
 const codes = new Map();   // code -> {challenge, redirect, scope}
 const refresh = new Set(); // live refresh tokens
 let origin = '';
+let seq = 0, minSeq = 0; // id_token numbers; those below minSeq are refused
 
 const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const sign = (s) => crypto.createHmac('sha256', key).update(s).digest('base64url');
@@ -51,7 +53,7 @@ const tokens = (res, scope) => {
   json(res, 200, {
     access_token: 'idp-at-' + crypto.randomBytes(12).toString('hex'),
     token_type: 'Bearer', expires_in: 3600, scope,
-    id_token: jwt({ iss: origin, sub: 'alice', aud: clientId,
+    id_token: jwt({ iss: origin, sub: 'alice', aud: clientId, seq: seq++,
                     iat: now(), exp: now() + idLife }),
     ...(refresh.has(rt) && { refresh_token: rt }),
   });
@@ -81,6 +83,10 @@ const server = http.createServer((req, res) => {
       });
     }
     if (u.pathname === '/stats') return json(res, 200, stats);
+    if (u.pathname === '/forget' && req.method === 'POST') {
+      minSeq = seq;
+      return json(res, 200, {});
+    }
     if (u.pathname === '/authorize') {
       stats.authorizations++;
       const q = u.searchParams, scope = q.get('scope') || '';
@@ -132,7 +138,7 @@ const server = http.createServer((req, res) => {
       }
       if (g === 'urn:ietf:params:oauth:grant-type:token-exchange') {
         const c = verify(p.get('subject_token'));
-        if (!c || c.exp <= now() ||
+        if (!c || c.exp <= now() || c.seq < minSeq ||
             p.get('subject_token_type') !== 'urn:ietf:params:oauth:token-type:id_token' ||
             p.get('requested_token_type') !== 'urn:ietf:params:oauth:token-type:id-jag' ||
             !p.get('audience') || !p.get('resource')) {
