@@ -101,6 +101,18 @@ char *oplugin_xaa_settings(void) {
   return out;
 }
 
+/* A flow's browser mode, a bad one warned of. */
+static int flow_browser_mode(oplugin *pl) {
+  bool bad;
+  int mode = browser_mode(pl, &bad);
+  if (bad) {
+    oplugin_log(pl, MCPH_LOG_WARN, NULL,
+                "--oauth-browser (or MCPHOST_OAUTH_BROWSER) is not auto, "
+                "print or follow; auto is used");
+  }
+  return mode;
+}
+
 oauth_flow *oplugin_flow(oplugin *pl, oserver *s, flow_kind kind) {
   oauth_flow *f = oauth_calloc(1, sizeof *f);
   char why[512];
@@ -117,13 +129,7 @@ oauth_flow *oplugin_flow(oplugin *pl, oserver *s, flow_kind kind) {
     flow_free(f);
     return NULL;
   }
-  bool bad;
-  f->browser = browser_mode(pl, &bad);
-  if (bad) {
-    oplugin_log(pl, MCPH_LOG_WARN, NULL,
-                "--oauth-browser (or MCPHOST_OAUTH_BROWSER) is not auto, "
-                "print or follow; auto is used");
-  }
+  f->browser = flow_browser_mode(pl);
   f->kind = kind;
   f->interactive = pl->feat && pl->feat->interactive(pl->host);
   f->sent_token = oauth_strdup(s->token);
@@ -285,14 +291,13 @@ int oplugin_idp_login(oplugin *pl, mcph_run *run, const char *issuer,
                         issuer, iss);
   }
   oauth_flow *f = rc == MCPH_OK ? oauth_calloc(1, sizeof *f) : NULL;
-  bool bad;
   if (f && oplugin_store(pl, &f->st) != 0) {
     rc = mcph_error_set(err, MCPH_EIO, "no state directory");
   } else if (f) {
     f->idp_only = true;
     f->kind = FLOW_LOGIN;
     f->interactive = true; /* asked for by a person */
-    f->browser = browser_mode(pl, &bad);
+    f->browser = flow_browser_mode(pl);
     f->xaa_idp = x;
     x = NULL;
     f->sv.name = iss; /* for messages */
