@@ -1,6 +1,8 @@
 /* The plugin's commands: `mcphost mcp login NAME`, `mcp logout NAME`
  * (revoking at the authorization server when it offers RFC 7009) and
- * `mcp auth-status [NAME] [--json]` (never a token). */
+ * `mcp auth-status [NAME] [--json]` (never a token); `mcp login --idp`
+ * and `mcp logout --idp` for the login at cross-app access's identity
+ * provider (idp.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,16 +26,22 @@ static int login_start(void *ctx, mcph_run *run, int argc,
   oplugin *pl = ctx;
   (void)global_json;
   const char *name = NULL;
+  bool idp = false;
   for (int i = 1; i < argc; i++) {
     if (strncmp(argv[i], "--oauth-browser=", 16) == 0) {
       pl->browser_flag = argv[i] + 16;
+    } else if (strcmp(argv[i], "--idp") == 0) {
+      idp = true;
     } else if (argv[i][0] == '-' || name) {
       return mcph_error_set(err, MCPH_EINVAL,
-                            "usage: mcphost mcp login NAME "
+                            "usage: mcphost mcp login NAME|--idp [ISSUER] "
                             "[--oauth-browser=auto|print|follow]");
     } else {
       name = argv[i];
     }
+  }
+  if (idp) {
+    return oplugin_idp_login(pl, run, name, err);
   }
   if (!name) {
     return mcph_error_set(err, MCPH_EINVAL, "usage: mcphost mcp login NAME");
@@ -79,8 +87,8 @@ typedef struct logout_job {
   job j;
   oplugin *pl;
   mcph_run *run;
-  char *name;
-  bool all;
+  char *name; /* the server, or with `idp` the issuer (NULL: every one) */
+  bool all, idp;
   oauth_store st;
   int found, revoked;
   char message[512];
@@ -145,10 +153,29 @@ static int logout_fn(cJSON *doc, void *ud) {
   return lj->found ? 1 : 0;
 }
 
+/* Inside the lock: revokes and forgets the identity provider logins. */
+static int logout_idp_fn(cJSON *doc, void *ud) {
+  logout_job *lj = ud;
+  cJSON *all = cJSON_GetObjectItemCaseSensitive(doc, "mcpXaaIdp");
+  for (cJSON *e = all ? all->child : NULL, *next; e; e = next) {
+    next = e->next;
+    const char *iss = str(e, "issuer");
+    if (lj->name && (!iss || !same_issuer(iss, lj->name))) {
+      continue;
+    }
+    lj->found++;
+    revoke(e, str(e, "refreshToken"), "refresh_token", &lj->revoked);
+    cJSON_DetachItemViaPointer(all, e);
+    cJSON_Delete(e);
+  }
+  return lj->found ? 1 : 0;
+}
+
 static void logout_work(job *j) {
   logout_job *lj = (logout_job *)j;
   char why[512];
-  if (store_update(&lj->st, logout_fn, lj, why, sizeof why) != 0) {
+  if (store_update(&lj->st, lj->idp ? logout_idp_fn : logout_fn, lj, why,
+                   sizeof why) != 0) {
     snprintf(lj->message, sizeof lj->message, "%s", why);
   }
 }
@@ -159,6 +186,11 @@ static void logout_done(job *j) {
   if (lj->message[0]) {
     oplugin_log(lj->pl, MCPH_LOG_ERROR, NULL, "mcp logout: %s", lj->message);
     rc = 3;
+  } else if (lj->idp) {
+    printf("%s\n", !lj->found    ? "No identity provider login stored"
+                   : lj->revoked ? "Logged out of the identity provider "
+                                   "(refresh token revoked)"
+                                 : "Logged out of the identity provider");
   } else if (!lj->found) {
     fputs("No credentials stored for server \"", stdout);
     out_text(stdout, lj->name);
@@ -184,18 +216,21 @@ static int logout_start(void *ctx, mcph_run *run, int argc,
   oplugin *pl = ctx;
   (void)global_json;
   const char *name = NULL;
-  bool all = false;
+  bool all = false, idp = false;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--all") == 0) {
       all = true;
+    } else if (strcmp(argv[i], "--idp") == 0) {
+      idp = true;
     } else if (argv[i][0] == '-' || name) {
       return mcph_error_set(err, MCPH_EINVAL,
-                            "usage: mcphost mcp logout NAME [--all]");
+                            "usage: mcphost mcp logout NAME [--all] | "
+                            "--idp [ISSUER]");
     } else {
       name = argv[i];
     }
   }
-  if (!name) {
+  if (!name && !idp) {
     return mcph_error_set(err, MCPH_EINVAL,
                           "usage: mcphost mcp logout NAME [--all]");
   }
@@ -212,6 +247,7 @@ static int logout_start(void *ctx, mcph_run *run, int argc,
   lj->run = run;
   lj->name = oauth_strdup(name);
   lj->all = all;
+  lj->idp = idp;
   if (job_start(&pl->jobs, &lj->j) != 0) {
     logout_release(&lj->j);
     return mcph_error_set(err, MCPH_EIO, "cannot start the logout");
@@ -226,6 +262,21 @@ static void when(int64_t ms, char *out, size_t len) {
   struct tm tm;
   gmtime_r(&t, &tm);
   strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The state of stored entry `e` whose token is `tok_key`: whether there
+ * is one, refreshable, its expiry. */
+static void add_state(cJSON *o, const cJSON *e, const char *tok_key,
+                      int64_t now) {
+  cJSON_AddBoolToObject(o, "token", str(e, tok_key) != NULL);
+  cJSON_AddBoolToObject(o, "refreshable", str(e, "refreshToken") != NULL);
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(e, "expiresAt");
+  if (cJSON_IsNumber(x)) {
+    char w[32];
+    when((int64_t)x->valuedouble, w, sizeof w);
+    cJSON_AddStringToObject(o, "expiresAt", w);
+    cJSON_AddBoolToObject(o, "expired", (int64_t)x->valuedouble <= now);
+  }
 }
 
 static int status_start(void *ctx, mcph_run *run, int argc,
@@ -268,15 +319,7 @@ static int status_start(void *ctx, mcph_run *run, int argc,
     if (str(e, "serverUrl")) {
       cJSON_AddStringToObject(o, "url", str(e, "serverUrl"));
     }
-    cJSON_AddBoolToObject(o, "token", str(e, "accessToken") != NULL);
-    cJSON_AddBoolToObject(o, "refreshable", str(e, "refreshToken") != NULL);
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(e, "expiresAt");
-    if (cJSON_IsNumber(x)) {
-      char w[32];
-      when((int64_t)x->valuedouble, w, sizeof w);
-      cJSON_AddStringToObject(o, "expiresAt", w);
-      cJSON_AddBoolToObject(o, "expired", (int64_t)x->valuedouble <= now);
-    }
+    add_state(o, e, "accessToken", now);
     static const char *const keys[][2] = {{"scope", "scope"},
                                           {"clientId", "clientId"},
                                           {"issuer", "authorizationServer"}};
@@ -284,6 +327,21 @@ static int status_start(void *ctx, mcph_run *run, int argc,
       if (str(e, keys[k][0])) {
         cJSON_AddStringToObject(o, keys[k][1], str(e, keys[k][0]));
       }
+    }
+    cJSON_AddItemToArray(out, o);
+  }
+  /* The cross-app access logins (idp.c), with every server's. */
+  cJSON *idps =
+      name ? NULL : cJSON_GetObjectItemCaseSensitive(doc, "mcpXaaIdp");
+  cJSON_ArrayForEach(e, idps) {
+    if (!str(e, "issuer")) {
+      continue;
+    }
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "identityProvider", str(e, "issuer"));
+    add_state(o, e, "idToken", now);
+    if (str(e, "clientId")) {
+      cJSON_AddStringToObject(o, "clientId", str(e, "clientId"));
     }
     cJSON_AddItemToArray(out, o);
   }
@@ -303,7 +361,12 @@ static int status_start(void *ctx, mcph_run *run, int argc,
       bool expd = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "expired"));
       bool rf =
           cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "refreshable"));
-      out_text(stdout, str(o, "server"));
+      if (str(o, "identityProvider")) {
+        fputs("identity provider ", stdout);
+        out_text(stdout, str(o, "identityProvider"));
+      } else {
+        out_text(stdout, str(o, "server"));
+      }
       printf(": %s", !tok   ? "needs-auth"
                      : expd ? (rf ? "expired (refreshable)" : "expired")
                             : "authenticated");
@@ -330,10 +393,15 @@ static int status_start(void *ctx, mcph_run *run, int argc,
 
 static const mcph_command list[] = {
     {sizeof(mcph_command), "mcp login",
-     "mcp login NAME [--oauth-browser=auto|print|follow]",
-     "authorize mcphost at a remote server (OAuth)", login_start, NULL},
-    {sizeof(mcph_command), "mcp logout", "mcp logout NAME [--all]",
-     "revoke and remove a server's OAuth tokens", logout_start, NULL},
+     "mcp login NAME|--idp [ISSUER] [--oauth-browser=auto|print|follow]",
+     "authorize mcphost at a remote server (OAuth), or log in at the "
+     "cross-app access identity provider",
+     login_start, NULL},
+    {sizeof(mcph_command), "mcp logout",
+     "mcp logout NAME [--all] | --idp [ISSUER]",
+     "revoke and remove a server's OAuth tokens, or the identity provider "
+     "login",
+     logout_start, NULL},
     {sizeof(mcph_command), "mcp auth-status", "mcp auth-status [NAME] [--json]",
      "OAuth state per server (never the token)", status_start, NULL},
 };

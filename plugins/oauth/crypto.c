@@ -157,3 +157,42 @@ char *oauth_client_assertion(const char *key_pem, const char *alg,
   EVP_PKEY_free(key);
   return jwt;
 }
+
+int oauth_jwt_times(const char *jwt, int64_t *exp_ms, int64_t *iat_ms) {
+  *exp_ms = *iat_ms = 0;
+  const char *a = jwt ? strchr(jwt, '.') : NULL;
+  const char *b = a ? strchr(a + 1, '.') : NULL;
+  if (!a || !b || a == jwt || strchr(b + 1, '.')) {
+    return -1;
+  }
+  /* base64url to base64 with its padding, for EVP_DecodeBlock. */
+  size_t n = (size_t)(b - a - 1);
+  char *s = oauth_calloc(1, n + 4);
+  for (size_t i = 0; i < n; i++) {
+    char c = a[1 + i];
+    s[i] = c == '-' ? '+' : c == '_' ? '/' : c;
+  }
+  while (n % 4) {
+    s[n++] = '=';
+  }
+  unsigned char *raw = oauth_calloc(1, n / 4 * 3 + 1);
+  int len = EVP_DecodeBlock(raw, (const unsigned char *)s, (int)n);
+  free(s);
+  cJSON *c =
+      len > 0 ? cJSON_ParseWithLength((const char *)raw, (size_t)len) : NULL;
+  free(raw);
+  if (!cJSON_IsObject(c)) {
+    cJSON_Delete(c);
+    return -1;
+  }
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(c, "exp");
+  const cJSON *i = cJSON_GetObjectItemCaseSensitive(c, "iat");
+  if (cJSON_IsNumber(x) && x->valuedouble > 0 && x->valuedouble < 1e11) {
+    *exp_ms = (int64_t)x->valuedouble * 1000;
+  }
+  if (cJSON_IsNumber(i) && i->valuedouble > 0 && i->valuedouble < 1e11) {
+    *iat_ms = (int64_t)i->valuedouble * 1000;
+  }
+  cJSON_Delete(c);
+  return 0;
+}

@@ -199,3 +199,39 @@ out:
   free(q);
   return moved;
 }
+
+int discover_oidc(oauth_flow *f, const char *issuer, bool login,
+                  oauth_meta *m) {
+  *m = (oauth_meta){0};
+  if (!oauth_url_secure(issuer)) {
+    snprintf(f->message, sizeof f->message,
+             "xaaIdp.issuer %.200s is not https (nor loopback http): "
+             "refused",
+             issuer);
+    return -1;
+  }
+  /* OpenID Connect Discovery 1.0 §4: the well-known path appended to
+   * the issuer, path and all. */
+  size_t n = strlen(issuer);
+  while (n && issuer[n - 1] == '/') {
+    n--;
+  }
+  obuf u = {0};
+  ob_printf(&u, "%.*s/.well-known/openid-configuration", (int)n, issuer);
+  int got = fetch_doc(f, ob_str(&u), false, &m->as);
+  if (got == 0) {
+    snprintf(f->message, sizeof f->message,
+             "the identity provider has no %.300s (OpenID Connect "
+             "Discovery)",
+             ob_str(&u));
+  }
+  ob_free(&u);
+  if (got != 1) {
+    return -1;
+  }
+  meta_checks k = {.grant = "authorization_code", .xaa = !login};
+  if (meta_read_as(m, issuer, &k, f->message, sizeof f->message) != 0) {
+    return -1;
+  }
+  return 0;
+}

@@ -21,7 +21,7 @@
 #define REFRESH_TRIES 3
 #define REFRESH_RETRY_MS 2000
 
-static void put_str(cJSON *o, const char *k, const char *v) {
+void put_str(cJSON *o, const char *k, const char *v) {
   cJSON_DeleteItemFromObjectCaseSensitive(o, k);
   if (v) {
     cJSON_AddStringToObject(o, k, v);
@@ -30,7 +30,7 @@ static void put_str(cJSON *o, const char *k, const char *v) {
 
 /* Stores what a token response gave in the entry: the refresh token is
  * kept when none came (RFC 6749 §6), expiresAt left out when unknown. */
-static void put_tokens(cJSON *e, const oauth_tokens *t, const char *scope) {
+void put_tokens(cJSON *e, const oauth_tokens *t, const char *scope) {
   put_str(e, "accessToken", t->access);
   if (t->refresh) {
     put_str(e, "refreshToken", t->refresh);
@@ -43,6 +43,9 @@ static void put_tokens(cJSON *e, const oauth_tokens *t, const char *scope) {
     cJSON_AddNumberToObject(e, "issuedAt", (double)t->issued_at);
   }
   put_str(e, "scope", t->scope ? t->scope : scope);
+  if (t->id_token) {
+    put_str(e, "idToken", t->id_token);
+  }
 }
 
 static void drop_tokens(cJSON *e) {
@@ -50,6 +53,7 @@ static void drop_tokens(cJSON *e) {
   cJSON_DeleteItemFromObjectCaseSensitive(e, "refreshToken");
   cJSON_DeleteItemFromObjectCaseSensitive(e, "expiresAt");
   cJSON_DeleteItemFromObjectCaseSensitive(e, "issuedAt");
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "idToken");
 }
 
 /* Whether the last token request failed for a reason that may pass: a
@@ -71,10 +75,7 @@ static bool pause_for_retry(oauth_flow *f) {
   return !atomic_load(&f->cancel);
 }
 
-/* Refresh with the entry's refresh token. 1: done (f->token set), 0: not
- * possible or failed (try the full flow), with `dropped` set when the
- * refresh token was dead. Called with the lock held. */
-static int refresh(oauth_flow *f, cJSON *e, bool *dropped) {
+int flow_refresh(oauth_flow *f, cJSON *e, bool *dropped) {
   char *rt = oauth_json_str(e, "refreshToken");
   oauth_meta m = {.token_endpoint = oauth_json_str(e, "tokenEndpoint"),
                   .issuer = oauth_json_str(e, "issuer"),
@@ -158,7 +159,7 @@ static int stored_fn(cJSON *doc, void *ud) {
     return 1;
   }
   if (e && !step_up) {
-    c->ret = refresh(f, e, &c->dropped);
+    c->ret = flow_refresh(f, e, &c->dropped);
     return c->ret == 1 || c->dropped ? 1 : 0;
   }
   return 0;
@@ -203,27 +204,13 @@ static int stored_or_refreshed(oauth_flow *f) {
   return c.ret;
 }
 
-/* SEP-990: the IdP's ID token exchanged for an ID-JAG at the IdP, then
- * the ID-JAG for an access token at the MCP server's AS (jwt-bearer). */
-static int xaa(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
-               const char *scope, oauth_tokens *t) {
-  cJSON *idp = f->xaa_idp ? cJSON_Parse(f->xaa_idp) : NULL;
-  char *tep = oauth_json_str(idp, "tokenEndpoint"),
-       *cid = oauth_json_str(idp, "clientId");
-  char *csec = oauth_json_str(idp, "clientSecret"),
-       *file = oauth_json_str(idp, "idTokenFile");
-  char *iss = oauth_json_str(idp, "issuer");
-  char *idt = file ? oauth_read_file(file, 16384) : NULL;
-  for (size_t n = idt ? strlen(idt) : 0; n && strchr("\r\n ", idt[n - 1]);) {
-    idt[--n] = '\0'; /* a file written by echo ends in a newline */
-  }
-  int ret = -1;
-  if (!tep || !cid || !idt) {
-    snprintf(f->message, sizeof f->message,
-             "cross-app access (oauth.xaa) needs the settings key xaaIdp "
-             "with tokenEndpoint, clientId and a readable idTokenFile");
-    goto out;
-  }
+/* RFC 8693 at the IdP: the ID token `idt` for an ID-JAG (a new string
+ * in *jag), for the server of discovery `m`. 0 or -1 with f->message. */
+static int exchange(oauth_flow *f, const oauth_meta *m, const cJSON *idp,
+                    char *tep, char *iss, const char *idt, const char *scope,
+                    char **jag) {
+  char *cid = oauth_json_str(idp, "clientId");
+  char *csec = oauth_json_str(idp, "clientSecret");
   oauth_meta im = {.token_endpoint = tep, .issuer = iss};
   oauth_client ic = {.id = cid,
                      .secret = csec,
@@ -240,30 +227,65 @@ static int xaa(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
   ob_form(&p, "subject_token", idt);
   ob_form(&p, "subject_token_type",
           "urn:ietf:params:oauth:token-type:id_token");
-  oauth_tokens jag;
+  oauth_tokens t;
   char error[64];
-  int rc = token_request(f, &im, &ic, &p, &jag, error, sizeof error);
+  int rc = token_request(f, &im, &ic, &p, &t, error, sizeof error);
   ob_free(&p);
+  free(cid);
+  free(csec);
   if (rc != 0) {
     char msg[sizeof f->message];
     memcpy(msg, f->message, sizeof msg);
     snprintf(f->message, sizeof f->message, "the identity provider: %.900s",
              msg);
-    goto out;
+    return -1;
   }
+  *jag = t.access;
+  t.access = NULL;
+  tokens_free(&t);
+  return 0;
+}
+
+/* SEP-990: the IdP's ID token exchanged for an ID-JAG at the IdP, then
+ * the ID-JAG for an access token at the MCP server's AS (jwt-bearer). */
+static int xaa(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
+               const char *scope, oauth_tokens *t) {
+  cJSON *idp = f->xaa_idp ? cJSON_Parse(f->xaa_idp) : NULL;
+  char *tep = NULL, *iss = NULL, *idt = NULL, *jag = NULL;
+  bool stored;
+  int ret = -1;
+  for (int round = 0;; round++) {
+    if (idp_id_token(f, &idt, &tep, &iss, &stored) != 0) {
+      goto out;
+    }
+    if (exchange(f, m, idp, tep, iss, idt, scope, &jag) == 0) {
+      break;
+    }
+    if (!stored || round > 0 || f->token_status < 400 ||
+        f->token_status >= 500) {
+      goto out;
+    }
+    /* The IdP refused the ID token of its own login (revoked, or ended
+     * early): forgotten, and renewed (or logged in anew) once, as Claude
+     * Code drops it on a 4xx. */
+    idp_forget_id_token(f, idt);
+    free(idt);
+    free(tep);
+    free(iss);
+    idt = tep = iss = NULL;
+  }
+  obuf p = {0};
   ob_form(&p, "grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer");
-  ob_form(&p, "assertion", jag.access);
-  tokens_free(&jag);
+  ob_form(&p, "assertion", jag);
+  char error[64];
   ret = token_request(f, m, c, &p, t, error, sizeof error);
   ob_free(&p);
 out:
   cJSON_Delete(idp);
   free(tep);
-  free(cid);
-  free(csec);
-  free(file);
   free(iss);
   free(idt);
+  free(jag);
   return ret;
 }
 
@@ -460,6 +482,10 @@ out:
 
 void flow_run(oauth_flow *f) {
   f->rc = MCPH_EAUTH;
+  if (f->idp_only) {
+    f->rc = idp_login(f) == 0 ? MCPH_OK : MCPH_EAUTH;
+    return;
+  }
   int got = f->kind == FLOW_LOGIN ? 0 : stored_or_refreshed(f);
   if (got == 1) {
     f->rc = MCPH_OK;

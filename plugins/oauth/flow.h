@@ -25,13 +25,14 @@ typedef struct oauth_flow {
   bool interactive; /* a person at the terminal may approve */
   int status;       /* the challenge's HTTP status, or 0 */
   char *ch_scope, *ch_error, *ch_resource_metadata;
-  char *sent_token;    /* the access token the server refused, or NULL */
-  char *step_scope;    /* the scopes asked for before, for a step-up */
-  char *xaa_idp;       /* the xaaIdp settings as JSON text, or NULL */
+  char *sent_token; /* the access token the server refused, or NULL */
+  char *step_scope; /* the scopes asked for before, for a step-up */
+  char *xaa_idp;    /* the xaaIdp settings as JSON text, or NULL */
+  bool idp_only;    /* `mcp login --idp`: the IdP login, no server */
   /* The session's MCP protocol version (the challenge's), sent on
    * discovery requests; NULL: the newest (discovery.c). */
   char *protocol_version;
-  bool at_connect; /* the 401 came while the connection was being made */
+  bool at_connect;     /* the 401 came while the connection was being made */
   _Atomic int cancel;  /* set by the loop at exit: stop waiting */
   int64_t phase_ms;    /* how long each network phase may take */
   int64_t deadline_ms; /* the current phase's end (wall clock) */
@@ -89,6 +90,7 @@ void client_free(oauth_client *c);
  * Returns 0, or -1 with f->message and the OAuth error in `error`. */
 typedef struct oauth_tokens {
   char *access, *refresh, *scope;
+  char *id_token;     /* OpenID Connect's, or NULL */
   int64_t expires_at; /* ms; 0 = unknown */
   int64_t issued_at;  /* ms, when they came (set with expires_at) */
 } oauth_tokens;
@@ -99,6 +101,8 @@ void tokens_free(oauth_tokens *t);
 /* Picks the client's token endpoint auth method (reference §2.1). */
 const char *pick_auth_method(const oauth_meta *m, const oauth_client *c);
 
+/* The loopback redirect URI of `port`: a new string. */
+char *redirect_uri(int port);
 /* identity.c: pre-registered, CIMD or DCR; 0 or -1 with f->message. */
 int client_identity(oauth_flow *f, const oauth_meta *m, cJSON *entry,
                     const char *scope, int port, oauth_client *c);
@@ -116,6 +120,39 @@ int callback_listen(oauth_flow *f, int port, int *bound);
  * the full pasted URL), or NULL with f->message. */
 char *callback_wait(oauth_flow *f, int fd, bool paste, int64_t wait_ms,
                     const char *expect_state);
+
+/* discovery.c: OpenID Connect Discovery of `issuer` (its
+ * /.well-known/openid-configuration), whose issuer must be `issuer`;
+ * with `login`, S256 must be offered. 0 or -1 with f->message. */
+int discover_oidc(oauth_flow *f, const char *issuer, bool login, oauth_meta *m);
+
+/* flow.c: a refresh with the refresh token of a stored entry (its
+ * tokenEndpoint, clientId, clientSecret, clientMethod, resource), the
+ * tokens stored in it. 1: done (f->token set), 0: not possible or
+ * failed, with `dropped` set when the refresh token was dead. Called
+ * with the lock held. */
+int flow_refresh(oauth_flow *f, cJSON *e, bool *dropped);
+/* Sets (or, with NULL, removes) the string `k` of `o`. */
+void put_str(cJSON *o, const char *k, const char *v);
+/* Stores a token response in a stored entry: accessToken, refreshToken
+ * (kept when none came), expiresAt and issuedAt (left out when unknown),
+ * scope (`scope` when the response had none), idToken when one came. */
+void put_tokens(cJSON *e, const oauth_tokens *t, const char *scope);
+
+/* idp.c: cross-app access's login at the identity provider of the user
+ * settings' xaaIdp (f->xaa_idp). idp_id_token: the ID token for the
+ * token exchange (idTokenFile's; else the stored login's, renewed by its
+ * refresh token when it expires within the refresh margin; else a login
+ * when a person can answer or in follow mode) and the IdP's token
+ * endpoint, new strings; *stored: it came from the stored login.
+ * idp_login: a new login, stored. 0 or -1 with
+ * f->message. */
+int idp_id_token(oauth_flow *f, char **id_token, char **token_endpoint,
+                 char **issuer, bool *stored);
+/* Forgets the stored login's ID token when it is still `id_token` (the
+ * refresh token stays, to renew it). */
+void idp_forget_id_token(oauth_flow *f, const char *id_token);
+int idp_login(oauth_flow *f);
 
 /* flow.c: the whole flow. */
 void flow_run(oauth_flow *f);

@@ -236,6 +236,7 @@ void tokens_free(oauth_tokens *t) {
   free(t->access);
   free(t->refresh);
   free(t->scope);
+  free(t->id_token);
   *t = (oauth_tokens){0};
 }
 
@@ -288,6 +289,7 @@ int token_response_read(long status, const cJSON *j, oauth_tokens *tok,
   }
   tok->refresh = oauth_json_str(j, "refresh_token");
   tok->scope = oauth_json_str(j, "scope");
+  tok->id_token = oauth_json_str(j, "id_token");
   const cJSON *ei = cJSON_GetObjectItemCaseSensitive(j, "expires_in");
   double secs = cJSON_IsNumber(ei)   ? ei->valuedouble
                 : cJSON_IsString(ei) ? strtod(ei->valuestring, NULL)

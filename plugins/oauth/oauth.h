@@ -68,6 +68,12 @@ char *oauth_client_assertion(const char *key_pem, const char *alg,
                              const char *client_id, const char *aud, char *why,
                              size_t why_len);
 
+/* The times of a JWT (its payload's "exp" and "iat", in ms; 0 when
+ * absent): 0, or -1 when `jwt` is not three base64url parts with a JSON
+ * object in the middle. The signature is not checked: an ID token is
+ * the business of the servers it is presented to. */
+int oauth_jwt_times(const char *jwt, int64_t *exp_ms, int64_t *iat_ms);
+
 /* ---- net.c (libcurl easy, blocking, on a flow's thread) ---- */
 typedef struct oauth_resp {
   long status;
@@ -132,6 +138,9 @@ int store_update(oauth_store *st, store_fn fn, void *ud, char *why,
 cJSON *store_read(oauth_store *st, char *why, size_t why_len);
 /* The entry of `key` in doc.mcpOAuth (created when `create`). */
 cJSON *store_entry(cJSON *doc, const char *key, bool create);
+/* The login at an identity provider for cross-app access: the entry of
+ * "<issuer>|<clientId>" in doc.mcpXaaIdp (created when `create`). */
+cJSON *store_idp_entry(cJSON *doc, const char *key, bool create);
 /* Whether the access token of a stored entry is due for a refresh: it
  * expires within min(5 minutes, a quarter of its lifetime) (expiresAt,
  * and issuedAt for the lifetime; 5 minutes when that is unknown), so

@@ -79,8 +79,7 @@ static int browser_mode(oplugin *pl, bool *bad) {
   return BROWSER_AUTO;
 }
 
-/* The user settings' "xaaIdp" object as JSON text, or NULL. */
-static char *xaa_settings(void) {
+char *oplugin_xaa_settings(void) {
   const char *x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
   obuf p = {0};
   if (x && *x) {
@@ -102,6 +101,18 @@ static char *xaa_settings(void) {
   return out;
 }
 
+/* A flow's browser mode, a bad one warned of. */
+static int flow_browser_mode(oplugin *pl) {
+  bool bad;
+  int mode = browser_mode(pl, &bad);
+  if (bad) {
+    oplugin_log(pl, MCPH_LOG_WARN, NULL,
+                "--oauth-browser (or MCPHOST_OAUTH_BROWSER) is not auto, "
+                "print or follow; auto is used");
+  }
+  return mode;
+}
+
 oauth_flow *oplugin_flow(oplugin *pl, oserver *s, flow_kind kind) {
   oauth_flow *f = oauth_calloc(1, sizeof *f);
   char why[512];
@@ -118,18 +129,12 @@ oauth_flow *oplugin_flow(oplugin *pl, oserver *s, flow_kind kind) {
     flow_free(f);
     return NULL;
   }
-  bool bad;
-  f->browser = browser_mode(pl, &bad);
-  if (bad) {
-    oplugin_log(pl, MCPH_LOG_WARN, NULL,
-                "--oauth-browser (or MCPHOST_OAUTH_BROWSER) is not auto, "
-                "print or follow; auto is used");
-  }
+  f->browser = flow_browser_mode(pl);
   f->kind = kind;
   f->interactive = pl->feat && pl->feat->interactive(pl->host);
   f->sent_token = oauth_strdup(s->token);
   f->step_scope = oauth_strdup(s->scope);
-  f->xaa_idp = f->sv.xaa ? xaa_settings() : NULL;
+  f->xaa_idp = f->sv.xaa ? oplugin_xaa_settings() : NULL;
   return f;
 }
 
@@ -139,6 +144,7 @@ typedef struct flow_job {
   job j;
   oplugin *pl;
   oauth_flow *f;
+  mcph_run *idp_run; /* `mcp login --idp` */
 } flow_job;
 
 /* How long each network phase of a flow may take: 30 s, as Claude
@@ -182,6 +188,16 @@ static void flow_done(job *j) {
   flow_job *fj = (flow_job *)j;
   oplugin *pl = fj->pl;
   oauth_flow *f = fj->f;
+  if (f->idp_only) {
+    if (f->rc == MCPH_OK) {
+      fprintf(stdout, "Logged in at the identity provider %s\n", f->sv.name);
+    } else {
+      oplugin_log(pl, MCPH_LOG_ERROR, NULL, "mcp login --idp: %s",
+                  f->message[0] ? f->message : "the login failed");
+    }
+    pl->servers->finish(pl->host, fj->idp_run, f->rc == MCPH_OK ? 0 : 7);
+    return;
+  }
   oserver *s = oplugin_server(pl, f->sv.name, true);
   s->running = false;
   s->authorizations += f->authorizations;
@@ -254,6 +270,59 @@ int oplugin_start_flow(oplugin *pl, oserver *s, oauth_flow *f) {
   }
   s->running = true;
   return 0;
+}
+
+int oplugin_idp_login(oplugin *pl, mcph_run *run, const char *issuer,
+                      mcph_error *err) {
+  char *x = oplugin_xaa_settings();
+  cJSON *j = x ? cJSON_Parse(x) : NULL;
+  char *iss = oauth_json_str(j, "issuer");
+  cJSON_Delete(j);
+  int rc = MCPH_OK;
+  if (!iss) {
+    rc = mcph_error_set(err, MCPH_EINVAL,
+                        "mcp login --idp: no identity provider configured: "
+                        "set xaaIdp {issuer, clientId} in the user settings "
+                        "(settings.json)");
+  } else if (issuer && !same_issuer(issuer, iss)) {
+    rc = mcph_error_set(err, MCPH_EINVAL,
+                        "mcp login --idp: %s is not the configured identity "
+                        "provider (xaaIdp.issuer is %s)",
+                        issuer, iss);
+  }
+  oauth_flow *f = rc == MCPH_OK ? oauth_calloc(1, sizeof *f) : NULL;
+  if (f && oplugin_store(pl, &f->st) != 0) {
+    rc = mcph_error_set(err, MCPH_EIO, "no state directory");
+  } else if (f) {
+    f->idp_only = true;
+    f->kind = FLOW_LOGIN;
+    f->interactive = true; /* asked for by a person */
+    f->browser = flow_browser_mode(pl);
+    f->xaa_idp = x;
+    x = NULL;
+    f->sv.name = iss; /* for messages */
+    iss = NULL;
+    flow_job *fj = oauth_calloc(1, sizeof *fj);
+    fj->j = (job){.host = pl->host,
+                  .work = flow_work,
+                  .done = flow_done,
+                  .release = flow_release,
+                  .cancel = flow_cancel};
+    fj->pl = pl;
+    fj->f = f;
+    fj->idp_run = run;
+    f = NULL;
+    if (job_start(&pl->jobs, &fj->j) != 0) {
+      flow_release(&fj->j);
+      rc = mcph_error_set(err, MCPH_EIO, "cannot start the login");
+    }
+  }
+  if (f) {
+    flow_free(f);
+  }
+  free(x);
+  free(iss);
+  return rc;
 }
 
 /* ---- the provider ---- */

@@ -46,6 +46,13 @@ oauth_flow *oplugin_flow(oplugin *pl, oserver *s, flow_kind kind);
 /* Starts `f` for `s` on a thread; the result is set on the connection
  * (and ends s->login). 0 or -1. */
 int oplugin_start_flow(oplugin *pl, oserver *s, oauth_flow *f);
+/* `mcp login --idp [ISSUER]`: a login at the identity provider of the
+ * xaaIdp setting (ISSUER, when given, must be its issuer), ending `run`.
+ * MCPH_OK or an error in `err`. */
+int oplugin_idp_login(oplugin *pl, mcph_run *run, const char *issuer,
+                      mcph_error *err);
+/* The user settings' "xaaIdp" object as JSON text, or NULL. */
+char *oplugin_xaa_settings(void);
 /* The credential store (its path a new string in *st): -1 without a
  * state directory. */
 int oplugin_store(oplugin *pl, oauth_store *st);

@@ -109,13 +109,26 @@ cJSON *store_read(oauth_store *st, char *why, size_t why_len) {
   return doc;
 }
 
-cJSON *store_entry(cJSON *doc, const char *key, bool create) {
-  cJSON *all = cJSON_GetObjectItemCaseSensitive(doc, "mcpOAuth");
+static cJSON *section_entry(cJSON *doc, const char *section, const char *key,
+                            bool create) {
+  cJSON *all = cJSON_GetObjectItemCaseSensitive(doc, section);
+  if (!cJSON_IsObject(all) && create) {
+    cJSON_DeleteItemFromObjectCaseSensitive(doc, section);
+    all = cJSON_AddObjectToObject(doc, section);
+  }
   cJSON *e = cJSON_GetObjectItemCaseSensitive(all, key);
   if (!e && create && all) {
     e = cJSON_AddObjectToObject(all, key);
   }
   return cJSON_IsObject(e) ? e : NULL;
+}
+
+cJSON *store_entry(cJSON *doc, const char *key, bool create) {
+  return section_entry(doc, "mcpOAuth", key, create);
+}
+
+cJSON *store_idp_entry(cJSON *doc, const char *key, bool create) {
+  return section_entry(doc, "mcpXaaIdp", key, create);
 }
 
 /* Claude Code's proactive refresh window, for tokens of 20 minutes and

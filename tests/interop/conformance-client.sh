@@ -96,12 +96,17 @@ if [ -n "$(get private_key_pem)" ]; then
   add signingAlgorithm "$(str "$(get signing_algorithm)")"
 fi
 if [ -n "$(get idp_id_token)" ]; then
+  # The suite's IdP signs the ID token with a key only the scenario holds
+  # and has no authorization endpoint, so a login there (`mcp login --idp`)
+  # cannot be made: its ID token comes as a file. The IdP's token endpoint
+  # is found by OpenID Connect discovery from the issuer, as after a login
+  # (idp_token_endpoint is not passed on).
   (umask 077 && get idp_id_token >"$dir/id_token")
   add xaa true
   mkdir -p "$dir/config/mcphost"
   jq -n --arg i "$(get idp_issuer)" --arg c "$(get idp_client_id)" \
-    --arg t "$(get idp_token_endpoint)" --arg f "$dir/id_token" \
-    '{xaaIdp: {issuer: $i, clientId: $c, tokenEndpoint: $t, idTokenFile: $f}}' \
+    --arg f "$dir/id_token" \
+    '{xaaIdp: {issuer: $i, clientId: $c, idTokenFile: $f}}' \
     >"$dir/config/mcphost/settings.json"
 fi
 # The Client ID Metadata Document the suite expects; used only where the

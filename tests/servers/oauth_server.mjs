@@ -42,6 +42,8 @@
 // request, stats.registered_redirects the redirect_uris of the last
 // registration, stats.last_redirect the redirect_uri of the last
 // authorization request.
+// grant_type jwt-bearer (cross-app access): an ID-JAG whose aud is the AS
+// and resource the server gets a token (stats.jwt_bearer).
 // --log: every request line and body appended to FILE (for the redaction
 // check: it holds the secrets, the client's output must not).
 // Prints "listening on PORT".
@@ -174,6 +176,20 @@ function asHandler(req, res, body, asName, asOrigin) {
                                 error_description: 'refresh token ' + rt +
                                                    ' is dead' }), true;
       return issue(res, scope, asName), true;
+    }
+    if (p.get('grant_type') === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
+      // Cross-app access: an ID-JAG (oidc_idp.mjs's) for this AS and this
+      // server's resource. Its signature is the IdP's business here.
+      let c = null;
+      try {
+        c = JSON.parse(Buffer.from((p.get('assertion') || '').split('.')[1],
+                                   'base64url').toString());
+      } catch { c = null; }
+      if (!c || c.aud !== asOrigin || c.resource !== mcpOrigin + '/mcp' ||
+          c.client_id !== p.get('client_id'))
+        return json(res, 400, { error: 'invalid_grant' }), true;
+      stats.jwt_bearer = (stats.jwt_bearer || 0) + 1;
+      return issue(res, 'mcp:read', asName), true;
     }
     return json(res, 400, { error: 'unsupported_grant_type' }), true;
   }

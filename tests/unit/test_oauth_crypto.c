@@ -1,6 +1,7 @@
 /* The OAuth plugin's pieces that need no network: PKCE S256 (RFC 7636
  * appendix B), base64url, the private_key_jwt client assertion (ES256
- * as raw R||S, RS256) checked with OpenSSL's verifier, and scope union. */
+ * as raw R||S, RS256) checked with OpenSSL's verifier, scope union, and
+ * the times of an ID token (a JWT's exp and iat). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,9 +163,48 @@ TEST(test_oauth_query_param_is_decoded) {
   CHECK(oauth_query_param("http://l/cb?codes=1", "code") == NULL);
 }
 
+/* A JWT of header {"alg":"none"} and payload `claims`. */
+static char *jwt_of(const char *claims) {
+  char *h = oauth_b64url((const unsigned char *)"{\"alg\":\"none\"}", 15);
+  char *c = oauth_b64url((const unsigned char *)claims, strlen(claims));
+  obuf b = {0};
+  ob_printf(&b, "%s.%s.sig", h, c);
+  free(h);
+  free(c);
+  return b.data;
+}
+
+TEST(test_oauth_jwt_times_read_exp_and_iat) {
+  int64_t exp, iat;
+  /* Payload lengths 1, 2 and 0 mod 3: every padding case of base64url. */
+  const char *claims[] = {"{\"exp\":2000000000,\"iat\":1999999000}",
+                          "{\"exp\":2000000000, \"iat\":1999999000}",
+                          "{\"exp\":2000000000,  \"iat\":1999999000}"};
+  for (size_t i = 0; i < 3; i++) {
+    char *j = jwt_of(claims[i]);
+    CHECK(oauth_jwt_times(j, &exp, &iat) == 0);
+    CHECK(exp == 2000000000000LL);
+    CHECK(iat == 1999999000000LL);
+    free(j);
+  }
+  char *j = jwt_of("{\"sub\":\"a\"}");
+  CHECK(oauth_jwt_times(j, &exp, &iat) == 0);
+  CHECK(exp == 0 && iat == 0); /* no exp: unknown, not 0 ms */
+  free(j);
+  j = jwt_of("[1]");
+  CHECK(oauth_jwt_times(j, &exp, &iat) == -1); /* not an object */
+  free(j);
+  CHECK(oauth_jwt_times("abc", &exp, &iat) == -1);
+  CHECK(oauth_jwt_times("a.b", &exp, &iat) == -1);
+  CHECK(oauth_jwt_times("a.b.c.d", &exp, &iat) == -1);
+  CHECK(oauth_jwt_times(".e30.x", &exp, &iat) == -1);
+  CHECK(oauth_jwt_times("x.!!!.y", &exp, &iat) == -1);
+}
+
 RUN(T(test_oauth_pkce_matches_rfc7636_appendix_b),
     T(test_oauth_base64url_has_no_padding_and_url_alphabet),
     T(test_oauth_es256_assertion_is_raw_r_s_and_verifies),
     T(test_oauth_rs256_assertion_verifies),
     T(test_oauth_scope_union_keeps_order_without_duplicates),
-    T(test_oauth_query_param_is_decoded))
+    T(test_oauth_query_param_is_decoded),
+    T(test_oauth_jwt_times_read_exp_and_iat))
