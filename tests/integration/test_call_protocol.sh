@@ -1,7 +1,9 @@
 #!/bin/bash
-# How a tool call meets the schema's rules: null for a parameter the
-# schema does not require is sent as given (a required one is still
-# refused locally, exit 2).
+# How a tool call meets the server's answer and the schema's rules:
+# null for a parameter the schema does not require is sent as given (a
+# required one is still refused locally, exit 2); a -32601 "Unknown
+# tool" answer (fastmcp's) is "no such tool", exit 6 with the closest
+# names, as a -32602 one is.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3 for the typed server"
 
@@ -25,4 +27,15 @@ printf '%s\n' '{"id":1,"call":"t/typed","args":["s=x","b:=null"]}' |
 RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
 expect "batch sends it the same" 0 --out '{\"b\":null,\"s\":\"x\"}'
 
+run --config "$C" call t/typd s=x
+expect "-32601 Unknown tool: no such tool, with the closest name" 6 \
+  --err 'server "t" has no tool named "typd" (did you mean "typed"?)'
+run --config "$C" --json call t/typd s=x
+expect "--json: the same error, exit 6" 6 --jq '.error.code == 6'
+printf '%s\n' '{"id":1,"call":"t/typd","args":["s=x"]}' |
+  "$MCPHOST" -q --config "$C" batch >"$TMP/out" 2>"$TMP/err"
+RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
+v=$(jq -r '.error.exit == 6 and (.error.message | test("did you mean \"typed\""))' <<<"$OUT")
+[ "$v" = true ] && ok "batch: exit 6 and the suggestion" ||
+  bad "batch: exit 6 and the suggestion"
 finish
