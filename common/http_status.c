@@ -1,6 +1,8 @@
 /* HTTP reason phrases (http_status.h), RFC 9110's. */
 #include "http_status.h"
 
+#include <mcphost/abi.h>
+
 const char *http_status_reason(long status) {
   switch (status) {
   case 200: return "OK";
@@ -34,4 +36,18 @@ const char *http_status_reason(long status) {
   case 504: return "Gateway Timeout";
   default: return "";
   }
+}
+
+int http_status_error(long status) {
+  if (status == 401 || status == 403) {
+    return MCPH_EAUTH;
+  }
+  if (status >= 500) {
+    return MCPH_EIO;
+  }
+  return MCPH_EPROTO;
+}
+
+bool http_status_is_auth(long status) {
+  return http_status_error(status) == MCPH_EAUTH;
 }

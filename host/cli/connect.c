@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "core/util.h"
+#include "env_ms.h"
 
 void cli_client_options(cli *c) {
   const char *ttl = getenv("MCPHOST_LIST_CACHE_TTL");
@@ -70,9 +71,7 @@ typedef struct still_running {
 } still_running;
 
 static uint64_t still_running_interval(void) {
-  const char *v = getenv("MCPHOST_STILL_RUNNING_MS");
-  unsigned long long ms = v && *v ? strtoull(v, NULL, 10) : 0;
-  return ms ? ms : 30000;
+  return env_ms("MCPHOST_STILL_RUNNING_MS", 30000, false, NULL);
 }
 
 static void on_still_running(void *ud) {

@@ -13,6 +13,7 @@
 #include "cli/version.h"
 #include "config/roots.h"
 #include "core/util.h"
+#include "env_ms.h"
 #include "mcp/protocol.h"
 #include "mcp/suggest.h"
 
@@ -219,27 +220,6 @@ static const char usage_text[] =
     "  130  interrupted (Ctrl-C); pending requests were cancelled\n"
     "  143  terminated (SIGTERM); any signal N gives 128 + N\n";
 
-/* `given` (may be NULL) tells whether the variable set the value. */
-static uint64_t env_ms(const char *name, uint64_t fallback, bool *given) {
-  const char *v = getenv(name);
-  if (given)
-    *given = false;
-  if (!v || !*v)
-    return fallback;
-  char *end;
-  errno = 0;
-  unsigned long long n = strtoull(v, &end, 10);
-  if (errno || *end || n == 0) {
-    fprintf(stderr, "mcphost: warning: ignoring %s=\"%s\": not a positive "
-                    "number of milliseconds\n",
-            name, v);
-    return fallback;
-  }
-  if (given)
-    *given = true;
-  return n;
-}
-
 /* Where a command's own words begin: no word from there on is taken for
  * a global option. */
 typedef enum {
@@ -284,10 +264,8 @@ static const command prompt_help = {"prompt", cmd_prompt_help, true,
                                     TAIL_ARGUMENTS};
 
 static bool parse_timeout(cli *c, const char *arg) {
-  char *end;
-  errno = 0;
-  unsigned long long ms = strtoull(arg, &end, 10);
-  if (errno || *end || ms == 0 || arg[0] == '-') {
+  uint64_t ms;
+  if (!ms_parse(arg, false, &ms)) {
     cli_error(c, NULL,
               "--timeout needs a positive number of milliseconds, not \"%s\"",
               arg);
@@ -588,13 +566,13 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
   size_t nplugin_dirs = 0, nconfigs = 0, nspecs = 0, nurls = 0;
   cli c = {.ask_tty = -2, .argc = argc, .argv = argv, .shared = shared};
   plugin_opts popts = {0};
-  c.connect_timeout_ms = env_ms("MCP_TIMEOUT", 30000, NULL);
+  c.connect_timeout_ms = env_ms("MCP_TIMEOUT", 30000, false, NULL);
   c.tool_timeout_ms =
-      env_ms("MCP_TOOL_TIMEOUT", 600000, &c.tool_timeout_given);
-  c.request_timeout_ms =
-      env_ms("MCPHOST_REQUEST_TIMEOUT", 60000, &c.request_timeout_given);
+      env_ms("MCP_TOOL_TIMEOUT", 600000, false, &c.tool_timeout_given);
+  c.request_timeout_ms = env_ms("MCPHOST_REQUEST_TIMEOUT", 60000, false,
+                                &c.request_timeout_given);
   /* The stdio transport reads it too, by the same rule; warned of here. */
-  c.server_exit_ms = env_ms("MCPHOST_STDIO_EXIT_MS", 2000, NULL);
+  c.server_exit_ms = env_ms("MCPHOST_STDIO_EXIT_MS", 2000, false, NULL);
   char *bad_limits = limits_from_env(&c.lim);
   if (bad_limits) {
     fprintf(stderr, "mcphost: warning: %s\n", bad_limits);

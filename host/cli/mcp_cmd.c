@@ -24,10 +24,11 @@ static const char mcp_usage[] =
     "                             and its status after a health check\n"
     "  get NAME                   one server: scope, status, type, command or\n"
     "                             URL, the names of its env and headers\n"
-    "  add NAME [-s SCOPE] [-t stdio|http|sse|ws] [-e KEY=VALUE]...\n"
+    "  add NAME [-s SCOPE] [-t TYPE] [-e KEY=VALUE]...\n"
     "      [-H 'Name: value']... -- COMMAND [ARGS...] | URL\n"
     "                             add a server (SCOPE: local (default), user,\n"
-    "                             project)\n"
+    "                             project; TYPE: stdio (default), http, sse,\n"
+    "                             ws, or any type a loaded plugin serves)\n"
     "  add-json NAME JSON [-s SCOPE]\n"
     "                             add a server from its JSON entry\n"
     "  remove NAME [-s SCOPE]     remove a server (SCOPE needed when several\n"
@@ -634,16 +635,21 @@ static int mcp_add(cli *c, int argc, char **argv) {
   }
   const char *name = argv[first];
   const char *type = o.transport ? o.transport : "stdio";
+  /* stdio takes a command; every other type one URL. */
   bool remote = strcmp(type, "stdio") != 0;
-  static const char *const types[] = {"stdio", "http", "sse", "ws"};
-  bool known = false;
-  for (size_t i = 0; i < 4; i++)
-    known |= strcmp(type, types[i]) == 0;
-  if (!known) {
+  /* The types the loaded plugins serve (ws-ide, a --plugin-dir's own). */
+  const registry *reg = host_registry(c->h);
+  if (!registry_find_type(reg, type)) {
+    strbuf known;
+    sb_init(&known);
+    for (size_t i = 0; i < reg->ntypes; i++)
+      sb_printf(&known, "%s%s", i ? ", " : "", reg->types[i].type);
     fprintf(stderr,
-            "mcphost: --transport must be stdio, http, sse or ws, "
-            "not \"%s\"\n",
-            type);
+            "mcphost: no loaded plugin serves transport type \"%s\" "
+            "(--transport takes %s; a plugin outside the built-in "
+            "directory needs --plugin-dir)\n",
+            cli_esc(c, type), sb_str(&known));
+    sb_free(&known);
     rc = EXIT_USAGE;
     goto out;
   }

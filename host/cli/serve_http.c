@@ -33,6 +33,7 @@
 #include <mcphost/rpc.h>
 
 #include "cli/serve_http.h"
+#include "env_ms.h"
 #include "http_status.h"
 #include "mcp/protocol.h"
 #include "sock_owner.h"
@@ -946,21 +947,14 @@ static bool conns_unsent(const srv *sv) {
   return false;
 }
 
-/* A positive number of milliseconds from the environment, or `dflt`. */
-static uint64_t env_ms(const char *name, uint64_t dflt) {
-  const char *ms = getenv(name);
-  uint64_t v = ms && *ms ? strtoull(ms, NULL, 10) : 0;
-  return v ? v : dflt;
-}
-
 int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   srv sv = {.http = {.hub = hub, .c = c}, .c = c, .o = o, .fd = -1};
-  sv.request_ms = env_ms("MCPHOST_SERVE_REQUEST_MS", REQUEST_MS);
-  sv.head_ms = env_ms("MCPHOST_SERVE_HEAD_MS", HEAD_MS);
-  sv.evict_ms = env_ms("MCPHOST_SERVE_EVICT_MS", EVICT_IDLE_MS);
-  sv.http.idle_ms =
-      env_ms("MCPHOST_SERVE_SESSION_IDLE_MS",
-             o->session_idle_ms ? o->session_idle_ms : SESSION_IDLE_MS);
+  sv.request_ms = env_ms("MCPHOST_SERVE_REQUEST_MS", REQUEST_MS, false, NULL);
+  sv.head_ms = env_ms("MCPHOST_SERVE_HEAD_MS", HEAD_MS, false, NULL);
+  sv.evict_ms = env_ms("MCPHOST_SERVE_EVICT_MS", EVICT_IDLE_MS, false, NULL);
+  sv.http.idle_ms = env_ms(
+      "MCPHOST_SERVE_SESSION_IDLE_MS",
+      o->session_idle_ms ? o->session_idle_ms : SESSION_IDLE_MS, false, NULL);
   char why[512] = "";
   bool made = false;
   int rc = EXIT_OK;

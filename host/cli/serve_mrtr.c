@@ -27,6 +27,7 @@
 
 #include "cli/serve_internal.h"
 #include "core/util.h"
+#include "env_ms.h"
 
 /* Bounds: operations parked for one client (a stdio client; an HTTP
  * POST's client holds one at most), and in all; a backend's requests
@@ -74,10 +75,7 @@ typedef struct gw_park {
 static const char *const META = "_meta";
 
 void gw_mrtr_init(gw_hub *hub) {
-  const char *ms = getenv("MCPHOST_SERVE_INPUT_MS");
-  char *end = NULL;
-  unsigned long long v = ms ? strtoull(ms, &end, 10) : 0;
-  hub->park_ms = ms && *ms && end && !*end && v > 0 ? (uint64_t)v : PARK_MS;
+  hub->park_ms = env_ms("MCPHOST_SERVE_INPUT_MS", PARK_MS, false, NULL);
   hub->state_keyed = gw_state_key(hub->state_key) == 0;
 }
 

@@ -73,6 +73,11 @@ bool cli_print_detached(cli *c, size_t idx, const cJSON *result) {
    * the tasks it keeps in its process: said, not hidden. */
   bool ends = !c->shared && registry_type_is_local(host_registry(c->h),
                                                     sc->type);
+  /* A remote server that gave this run an MCP session: the session ends
+   * with the run, and an SDK that keeps tasks per session (the
+   * TypeScript SDK's) answers a later run "Task not found". */
+  bool per_session =
+      !c->shared && !ends && mcp_client_session_id(c->mc, idx) != NULL;
   if (ends) {
     fprintf(stderr,
             "mcphost: warning: server \"%s\" is a local process that ends "
@@ -80,13 +85,22 @@ bool cli_print_detached(cli *c, size_t idx, const cJSON *result) {
             "run it in a session (mcphost session start) to detach from "
             "its tasks\n",
             cli_esc(c, server));
+  } else if (per_session) {
+    fprintf(stderr,
+            "mcphost: warning: task %s of server \"%s\" belongs to this "
+            "run's MCP session, which ends with the run: a server that "
+            "keeps its tasks per session (the TypeScript SDK does) will "
+            "not know it in a later run; run it in a session (mcphost "
+            "session start) to detach from its tasks\n",
+            cli_esc(c, id), cli_esc(c, server));
   }
   if (!c->quiet_progress) {
     char *w_server = shell_word(server), *w_id = shell_word(id);
-    fprintf(stderr,
-            "mcphost: task %s runs on; its result: mcphost task result %s "
-            "%s\n",
-            cli_esc(c, id), cli_esc(c, w_server), cli_esc(c, w_id));
+    fprintf(stderr, "mcphost: task %s%s: mcphost task result %s %s\n",
+            cli_esc(c, id),
+            per_session ? ": if the server keeps it beyond the session"
+                        : " runs on; its result",
+            cli_esc(c, w_server), cli_esc(c, w_id));
     free(w_server);
     free(w_id);
   }

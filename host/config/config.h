@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mcp_name.h"
+
 /* Where a server came from, highest priority first: on a name clash the
  * scope listed first wins (see config_scopes.h). */
 typedef enum config_scope {
@@ -27,7 +29,7 @@ typedef enum config_scope {
 
 /* The names of the claude.ai connectors (config_scopes.c), and no
  * other server's. */
-#define CONFIG_CLAUDEAI_PREFIX "claude.ai "
+#define CONFIG_CLAUDEAI_PREFIX MCP_NAME_CLAUDEAI_PREFIX
 
 /* Whether a server may be started. Only SERVER_ACTIVE ones ever are;
  * the others are listed with `reason`. */

@@ -9,6 +9,8 @@
 
 #include "config/permissions.h"
 #include "core/feature_plugins.h"
+#include "core/host.h"
+#include "core/host_ui.h"
 #include "core/util.h"
 #include "mcp/arguments.h"
 #include "mcp/calls.h"
@@ -44,6 +46,17 @@ struct mcp_op {
   int64_t request_id;    /* > 0 while a request is in flight */
   elicit_wait *elicit;
   int attempt;
+  uint64_t call_started_ms; /* the first tools/call: its deadline's start */
+  /* -32042: the URL elicitations of the last error (their
+   * elicitationIds), each done once notifications/elicitation/complete
+   * came for it; while `url_waiting` the call waits for them, or for the
+   * person's line on the terminal (`url_ask`), until `url_timer`. */
+  char **url_ids;
+  bool *url_done;
+  size_t nurl;
+  bool url_waiting;
+  loop_timer *url_timer;
+  struct mcph_ui_ask *url_ask;
   /* SERVER/TOOL is called as named; an answer that may mean "no such
    * tool" is held while the list confirms it. */
   bool confirming;
@@ -104,7 +117,12 @@ size_t mcp_op_server(const mcp_op *op) {
 
 /* ---- the end ---- */
 
+static void url_wait_stop(mcp_op *op);
+static void url_ids_clear(mcp_op *op);
+
 static void op_free(mcp_op *op) {
+  url_wait_stop(op);
+  url_ids_clear(op);
   cJSON_Delete(op->held_result);
   mcp_error_clear(&op->held_err);
   free(op->name);
@@ -126,6 +144,7 @@ static void finish(mcp_op *op, cJSON *result, mcp_error *err) {
   if (op->live) {
     *op->live = false;
   }
+  url_wait_stop(op);
   mcp_client_unwait(op->mc, &op->w);
   mcp_client_untrack(op->mc, op);
   op->cb.done(op->cb.ud, result, err);
@@ -175,6 +194,7 @@ static const char *op_method(const mcp_op *op) {
 
 static void send_call(mcp_op *op);
 static void run_elicitations(mcp_op *op, const cJSON *data);
+static void url_ids_set(mcp_op *op, const cJSON *data);
 static const cJSON *find_named(const mcp_op *op, const cJSON *items);
 static char *item_suggestions(const mcp_op *op, const cJSON *tools);
 
@@ -322,6 +342,7 @@ static void on_answer(void *ud, cJSON *result, const rpc_error *err,
              op->attempt, CALL_ATTEMPTS);
     /* The error is the caller's only for this callback. */
     cJSON *data = err->data ? cJSON_Duplicate(err->data, 1) : NULL;
+    url_ids_set(op, data);
     run_elicitations(op, data);
     cJSON_Delete(data);
     return;
@@ -446,7 +467,9 @@ static void add_arguments(const mcp_op *op, cJSON *params) {
 }
 
 static void send_call(mcp_op *op) {
-  op->attempt++;
+  if (op->attempt++ == 0) {
+    op->call_started_ms = loop_now_ms();
+  }
   cJSON *params = cJSON_CreateObject();
   cJSON_AddStringToObject(params, "name", op->real);
   add_arguments(op, params);
@@ -487,6 +510,192 @@ static void follow_task(mcp_op *op, const cJSON *task, int64_t call_id) {
 
 /* ---- -32042: the URL elicitations, then the call again ---- */
 
+/* Accepting a URL elicitation means the person was sent to the URL, not
+ * that they are done there: the call is sent again once the server says
+ * each one is complete (notifications/elicitation/complete for its
+ * elicitationId), or once the person says so on the terminal (a line on
+ * stdin), within the call's deadline. */
+
+static void url_ids_clear(mcp_op *op) {
+  for (size_t i = 0; i < op->nurl; i++) {
+    free(op->url_ids[i]);
+  }
+  free(op->url_ids);
+  free(op->url_done);
+  op->url_ids = NULL;
+  op->url_done = NULL;
+  op->nurl = 0;
+}
+
+/* The ids of the error's URL elicitations: the completions to wait for. */
+static void url_ids_set(mcp_op *op, const cJSON *data) {
+  url_ids_clear(op);
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(data, "elicitations");
+  size_t n = (size_t)cJSON_GetArraySize(list);
+  op->url_ids = xcalloc(n ? n : 1, sizeof *op->url_ids);
+  op->url_done = xcalloc(n ? n : 1, sizeof *op->url_done);
+  const cJSON *e;
+  cJSON_ArrayForEach(e, list) {
+    const char *mode =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "mode"));
+    const char *id = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(e, "elicitationId"));
+    if (mode && strcmp(mode, "url") == 0 && id && op->nurl < n) {
+      op->url_ids[op->nurl++] = xstrdup(id);
+    }
+  }
+}
+
+static bool url_all_done(const mcp_op *op) {
+  for (size_t i = 0; i < op->nurl; i++) {
+    if (!op->url_done[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static void url_wait_stop(mcp_op *op) {
+  if (op->url_timer) {
+    loop_timer_cancel(op->mc->h->loop, op->url_timer);
+    op->url_timer = NULL;
+  }
+  if (op->url_ask) {
+    host_ui_service()->cancel(&op->mc->h->self.api, op->url_ask);
+    op->url_ask = NULL;
+  }
+  op->url_waiting = false;
+}
+
+static void url_retry(mcp_op *op, const char *why) {
+  url_wait_stop(op);
+  host_log(op->mc->h, MCPH_LOG_INFO, op->s->cfg->name,
+           "%s; sending the call again", why);
+  send_call(op);
+}
+
+/* The ids still awaited, for messages: "a", "b" (at most three). */
+static char *url_pending_text(const mcp_op *op) {
+  strbuf b;
+  sb_init(&b);
+  sb_add(&b, "", 0);
+  size_t shown = 0, left = 0;
+  for (size_t i = 0; i < op->nurl; i++) {
+    if (op->url_done[i]) {
+      continue;
+    }
+    if (shown == 3) {
+      left++;
+      continue;
+    }
+    sb_printf(&b, "%s%.100s", shown ? ", " : "", op->url_ids[i]);
+    shown++;
+  }
+  if (left) {
+    sb_printf(&b, " and %zu more", left);
+  }
+  return sb_take(&b);
+}
+
+static void on_url_deadline(void *ud) {
+  mcp_op *op = ud;
+  op->url_timer = NULL; /* a fired timer frees itself */
+  char *ids = url_pending_text(op);
+  bool asked = op->url_ask != NULL;
+  url_wait_stop(op);
+  fail(op, MCP_ERR_TIMEOUT,
+       "server \"%s\": tools/call timed out after %llu ms waiting for the "
+       "URL elicitation %s to be completed (%s%s)",
+       op->s->cfg->name, (unsigned long long)op->mc->opt.tool_timeout_ms, ids,
+       op->nurl ? "no notifications/elicitation/complete came for it"
+                : "nobody said it was done",
+       op->nurl && asked ? ", and nobody said it was done" : "");
+  free(ids);
+}
+
+static void on_url_line(void *ud, const char *answer, const mcph_error *err) {
+  mcp_op *op = ud;
+  op->url_ask = NULL; /* dead once its answer runs */
+  if (!answer) {
+    /* The input ended: only the server's word is left to wait for. */
+    (void)err;
+    if (op->nurl == 0) {
+      url_retry(op, "the terminal's input ended");
+    }
+    return;
+  }
+  url_retry(op, "the URL elicitation was said to be done on the terminal");
+}
+
+static void url_wait_start(mcp_op *op) {
+  host *h = op->mc->h;
+  const mcph_host *self = &h->self.api;
+  bool person = host_ui_service()->interactive(self) != 0;
+  if (op->nurl > 0 && url_all_done(op)) {
+    url_retry(op, "the URL elicitation is complete");
+    return;
+  }
+  if (op->nurl == 0 && !person) {
+    /* No id to hear of and nobody to ask: as before, at once. */
+    send_call(op);
+    return;
+  }
+  uint64_t now = loop_now_ms(), limit = op->mc->opt.tool_timeout_ms;
+  uint64_t end = op->call_started_ms + limit;
+  if (end <= now) {
+    op->url_waiting = true;
+    on_url_deadline(op);
+    return;
+  }
+  op->url_waiting = true;
+  op->url_timer = loop_timer_start(h->loop, end - now, on_url_deadline, op);
+  char *ids = url_pending_text(op);
+  host_log_labeled(
+      h, MCPH_LOG_WARN, "waiting", op->s->cfg->name,
+      "tools/call %s waits for the URL elicitation to be completed: %s%s%s%s "
+      "(at most %llu s more)",
+      op->real ? op->real : op->name,
+      op->nurl ? "notifications/elicitation/complete for " : "", ids,
+      op->nurl && person ? ", or " : "",
+      person ? "Enter here once you are done in the browser" : "",
+      (unsigned long long)((end - now + 999) / 1000));
+  free(ids);
+  if (person) {
+    mcph_error err;
+    mcph_error_init(&err);
+    const char *q = "press Enter once you are done:";
+    if (host_ui_service()->ask(self, q, on_url_line, op, &op->url_ask, &err) !=
+        MCPH_OK) {
+      op->url_ask = NULL;
+      host_log(h, MCPH_LOG_DEBUG, op->s->cfg->name,
+               "cannot ask on the terminal: %s", err.message);
+      if (op->nurl == 0) {
+        url_retry(op, "nobody can be asked");
+      }
+    }
+  }
+}
+
+void mcp_ops_elicitation_complete(mcp_client *mc, const session *s,
+                                  const char *id) {
+  mcp_op *next;
+  for (mcp_op *op = mc->ops; op && id; op = next) {
+    next = op->next;
+    if (op->s != s || op->finished) {
+      continue;
+    }
+    bool mine = false;
+    for (size_t i = 0; i < op->nurl; i++) {
+      if (!op->url_done[i] && strcmp(op->url_ids[i], id) == 0) {
+        op->url_done[i] = mine = true;
+      }
+    }
+    if (mine && op->url_waiting && url_all_done(op)) {
+      url_retry(op, "the server says the URL elicitation is complete");
+    }
+  }
+}
+
 /* Outlives a cancelled op: the elicitations answer when they answer. */
 struct elicit_wait {
   mcp_op *op; /* NULL once the op is gone */
@@ -516,7 +725,7 @@ static void elicitations_done(elicit_wait *w) {
          op->s->cfg->name, reason);
     return;
   }
-  send_call(op);
+  url_wait_start(op);
 }
 
 static void on_elicited(void *ud, const cJSON *result, int code,
@@ -1099,9 +1308,12 @@ void mcp_op_cancel(mcp_op *op) {
                   "tool call of %s: interrupted while asking for permission",
                   q);
     free(q);
-  } else if (op->elicit) {
-    op->elicit->op = NULL; /* its answers end without the op */
-    op->elicit = NULL;
+  } else if (op->elicit || op->url_waiting) {
+    if (op->elicit) {
+      op->elicit->op = NULL; /* its answers end without the op */
+      op->elicit = NULL;
+    }
+    url_wait_stop(op);
     mcp_error_set(&e, MCP_ERR_INTERRUPTED, name,
                   "%s: interrupted during a URL elicitation", op_method(op));
   } else {

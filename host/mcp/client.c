@@ -135,6 +135,12 @@ static void on_notify(void *ud, session *s, const char *method,
   if (strcmp(method, "notifications/tools/list_changed") == 0) {
     drop_tools(&mc->slots[idx]);
   }
+  if (strcmp(method, "notifications/elicitation/complete") == 0) {
+    mcp_ops_elicitation_complete(
+        mc, s,
+        cJSON_GetStringValue(
+            cJSON_GetObjectItemCaseSensitive(params, "elicitationId")));
+  }
   if (mc->notify) {
     mc->notify(mc->notify_ud, idx, method, params);
   }

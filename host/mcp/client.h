@@ -197,6 +197,9 @@ bool mcp_client_status(const mcp_client *mc, size_t idx,
  * "resources", "prompts", ...); false when not connected. */
 bool mcp_client_has_capability(const mcp_client *mc, size_t idx,
                                const char *cap);
+/* The MCP session id (Mcp-Session-Id) server `idx` gave this client, or
+ * NULL: not connected, or no session (stdio, ws, 2026-07-28). */
+const char *mcp_client_session_id(const mcp_client *mc, size_t idx);
 /* Each feature plugin's line about server `idx` (`mcphost servers -v`):
  * note(ud, plugin_id, line), both borrowed for the call. Nothing when
  * the server was never used. */

@@ -69,5 +69,10 @@ void mcp_ops_cancel_all(mcp_client *mc);
  * session_request returned `id` for, or NULL. */
 struct mcp_op *mcp_op_of_request(mcp_client *mc, const struct session *s,
                                  int64_t id);
+/* notifications/elicitation/complete from `s` for `id`: a call that
+ * waits for that URL elicitation (-32042) is sent again once all of its
+ * elicitations are complete. */
+void mcp_ops_elicitation_complete(mcp_client *mc, const struct session *s,
+                                  const char *id);
 
 #endif

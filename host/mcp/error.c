@@ -57,13 +57,17 @@ static bool contains_nocase(const char *s, const char *word) {
 }
 
 /* -32602 "Tool x not found" (TypeScript SDK), "Unknown tool: x" (Python
- * SDK), or MCP's -32002. Another -32602 (bad arguments) is not. */
+ * SDK; -32601 from fastmcp and others), or MCP's -32002. Another -32602
+ * (bad arguments) is not, nor a -32601 that names no item (no such
+ * method). */
 static bool names_missing_item(int code, const char *message,
                                const char *item) {
   if (code == MCPH_RPC_RESOURCE_NOT_FOUND) {
     return true;
   }
-  return code == MCPH_RPC_INVALID_PARAMS && message &&
+  bool may = code == MCPH_RPC_INVALID_PARAMS ||
+             (code == MCPH_RPC_METHOD_NOT_FOUND && item);
+  return may && message &&
          (contains_nocase(message, "not found") ||
           contains_nocase(message, "unknown tool") ||
           contains_nocase(message, "unknown prompt")) &&

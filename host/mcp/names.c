@@ -8,33 +8,15 @@
 #include "config/config.h"
 #include "core/util.h"
 #include "fnv.h"
+#include "mcp_name.h"
 #include "safety/size_limits.h"
 
 /* "_" and eight hex digits of a hash: 32 bits make an accidental clash
  * within one server's list unlikely, and a clash is resolved anyway. */
 #define HASH_LEN 9
 
-static bool name_char(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '_' || c == '-';
-}
-
 char *name_normalize(const char *s) {
-  strbuf b;
-  sb_init(&b);
-  sb_add(&b, "", 0);
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (name_char(*p)) {
-      sb_addc(&b, (char)*p);
-      continue;
-    }
-    sb_addc(&b, '_');
-    /* Skip the continuation bytes of a UTF-8 sequence so that one
-     * character gives one '_'. */
-    while ((p[1] & 0xC0) == 0x80)
-      p++;
-  }
-  return sb_take(&b);
+  return mcp_name_normalize(s);
 }
 
 /* FNV-1a (fnv.h): good enough to tell names apart (this is not a
@@ -196,7 +178,7 @@ char **name_assign_items(const char *server, const cJSON *items, size_t max_len,
 static bool kept_as_is(const char *want, size_t budget) {
   size_t n = 0;
   for (; want[n]; n++) {
-    if (!name_char((unsigned char)want[n])) {
+    if (!mcp_name_char((unsigned char)want[n])) {
       return false;
     }
   }

@@ -23,7 +23,9 @@
 #include <stddef.h>
 
 /* Returns a new string: `s` with every byte outside [A-Za-z0-9_-]
- * replaced by '_' (a multi-byte UTF-8 character becomes one '_'). */
+ * replaced by '_' (a multi-byte UTF-8 character becomes one '_'); a
+ * claude.ai connector's name with repeated '_' collapsed and none at
+ * either end, as Claude Code names it (mcp_name.h). */
 char *name_normalize(const char *s);
 
 /* Returns a new string: the server part of names for `server`, within

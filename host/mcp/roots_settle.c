@@ -5,14 +5,12 @@
 
 #include "core/host.h"
 #include "core/plugins.h"
+#include "env_ms.h"
 #include "mcp/era.h"
 #include "mcp/session.h"
 
 static uint64_t settle_ms(void) {
-  const char *v = getenv("MCPHOST_ROOTS_SETTLE_MS");
-  char *end;
-  unsigned long n = v && *v ? strtoul(v, &end, 10) : 0;
-  return v && *v && !*end ? (uint64_t)n : ROOTS_SETTLE_MS;
+  return env_ms("MCPHOST_ROOTS_SETTLE_MS", ROOTS_SETTLE_MS, true, NULL);
 }
 
 static void release(session *s) {

@@ -38,6 +38,11 @@ bool mcp_client_has_capability(const mcp_client *mc, size_t idx,
   return s && s->state == SESS_READY && session_has_capability(s, cap);
 }
 
+const char *mcp_client_session_id(const mcp_client *mc, size_t idx) {
+  const session *s = mcp_client_peek(mc, idx);
+  return s ? session_mcp_session_id(s) : NULL;
+}
+
 void mcp_client_describe(mcp_client *mc, size_t idx, mcp_note_fn note,
                          void *ud) {
   session *s = mcp_client_peek(mc, idx);

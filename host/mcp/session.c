@@ -838,6 +838,14 @@ const char *session_type(const session *s) {
   return s->legacy_sse ? "sse" : s->cfg->type;
 }
 
+const char *session_mcp_session_id(const session *s) {
+  if (!s->t || !s->tf->session_id) {
+    return NULL;
+  }
+  const char *id = s->tf->session_id(s->t);
+  return id && *id ? id : NULL;
+}
+
 void session_connect(session *s, uint64_t timeout_ms) {
   if (s->state != SESS_IDLE)
     return;

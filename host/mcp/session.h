@@ -161,6 +161,9 @@ void session_free(session *s);
 /* The transport type the session runs on: the configured one, or "sse"
  * after the fallback. */
 const char *session_type(const session *s);
+/* The MCP session id the server gave the transport (Mcp-Session-Id), or
+ * NULL: none, or a transport without sessions. */
+const char *session_mcp_session_id(const session *s);
 
 /* Starts connecting; the outcome arrives through on_state. */
 void session_connect(session *s, uint64_t timeout_ms);

@@ -8,9 +8,10 @@
 #include <time.h>
 
 #include "curl_dl.h"
+#include "mcp_name.h"
 
 #define LISTING_MAX_BYTES (8u * 1024 * 1024)
-#define NAME_PREFIX "claude.ai "
+#define NAME_PREFIX MCP_NAME_CLAUDEAI_PREFIX
 
 typedef struct body {
   char *data;
@@ -34,26 +35,6 @@ static size_t on_data(char *p, size_t size, size_t n, void *ud) {
   d[b->len] = '\0';
   b->data = d;
   return add;
-}
-
-/* Claude Code's normalization: each character (here each code point of
- * the UTF-8 text) outside [A-Za-z0-9_-] as "_". */
-static char *normalized(const char *s) {
-  size_t n = strlen(s), k = 0;
-  char *out = malloc(n + 1);
-  if (!out) {
-    return NULL;
-  }
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if ((*p & 0xC0) == 0x80) {
-      continue; /* a continuation byte: its code point is already "_" */
-    }
-    bool keep = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-                (*p >= '0' && *p <= '9') || *p == '_' || *p == '-';
-    out[k++] = keep ? (char)*p : '_';
-  }
-  out[k] = '\0';
-  return out;
 }
 
 static bool taken(const cJSON *seen, const char *norm) {
@@ -80,11 +61,7 @@ static char *unique_name(cJSON *seen, const char *display) {
     } else {
       snprintf(name, n, "%s%s (%u)", NAME_PREFIX, display, k);
     }
-    char *norm = normalized(name);
-    if (!norm) {
-      free(name);
-      return NULL;
-    }
+    char *norm = mcp_name_normalize(name);
     if (!taken(seen, norm)) {
       cJSON_AddItemToArray(seen, cJSON_CreateString(norm));
       free(norm);

@@ -13,6 +13,7 @@
 
 #include <curl/curl.h>
 
+#include "env_ms.h"
 #include "oauth.h"
 #include "plugin_info.h"
 #include "provider.h"
@@ -150,9 +151,7 @@ typedef struct flow_job {
 /* How long each network phase of a flow may take: 30 s, as Claude
  * Code's auth requests, or MCPHOST_OAUTH_TIMEOUT_MS. */
 static int64_t phase_ms(void) {
-  const char *v = getenv("MCPHOST_OAUTH_TIMEOUT_MS");
-  long ms = v ? strtol(v, NULL, 10) : 0;
-  return ms > 0 ? ms : 30000;
+  return (int64_t)env_ms("MCPHOST_OAUTH_TIMEOUT_MS", 30000, false, NULL);
 }
 
 static void flow_work(job *j) {

@@ -105,8 +105,12 @@ row "--allow answers an ask"                 0  "$C" mcp__guard__echo         '{
 row "--allow does not answer a deny"         8  "$C" mcp__guard__add          '{"a":1,"b":2}' --allow 'mcp__guard__*'
 if [ -f "$EVERYTHING" ]; then
   NORM='.content[0].text | sub("Elicitation ID: [-0-9a-f]+"; "ID")'
-  row "-32042: the elicitation, then the call again" 0 "$C" mcp__every__trigger-url-elicitation \
-    '{"url":"https://example.com/start","errorPath":true}' --elicitation="hook:$TMP/accept.sh"
+  # A server that never says its elicitation is complete: the call waits
+  # for that until its deadline (test_url_elicitation.sh).
+  U="$TMP/url.json"
+  config_file "$U" "{\"u\": {\"command\": \"python3\", \"args\": [\"$SRCDIR/tests/servers/url_elicit_server.py\"]}}"
+  MCP_TOOL_TIMEOUT=2000 row "-32042: the elicitation, then the wait for its completion" 5 \
+    "$U" u/needs_url '{}' --elicitation="hook:$TMP/accept.sh"
   row "-32042: a declined elicitation ends the call" 4 "$C" mcp__every__trigger-url-elicitation \
     '{"url":"https://example.com/start","errorPath":true}' --elicitation=decline
   NORM='.content[0].text | sub("s-[^ ]+"; "SID")'

@@ -35,7 +35,9 @@ cat >"$CONN" <<'JSON'
  {"type": "mcp_server", "id": "srv/odd id", "display_name": "Foo Bar",
   "url": "https://foo.example/a", "created_at": "2026-11-01T00:00:00Z"},
  {"type": "mcp_server", "id": "srv_foo2", "display_name": "Foo.Bar",
-  "url": "https://foo.example/b", "created_at": "2026-11-01T00:00:00Z"}]
+  "url": "https://foo.example/b", "created_at": "2026-11-01T00:00:00Z"},
+ {"type": "mcp_server", "id": "srv_beta", "display_name": "Foo (beta)",
+  "url": "https://foo.example/c", "created_at": "2026-11-01T00:00:00Z"}]
 JSON
 # fake MODE [CREDS]: a fake of both endpoints; sets FAKE (its URL) and
 # FAKELOG (a line per request it got), and points mcphost at it.
@@ -70,7 +72,7 @@ export ENABLE_CLAUDEAI_MCP_SERVERS=1
 run --json servers
 keep
 expect "ENABLE_CLAUDEAI_MCP_SERVERS=1: one server per connector, scope claudeai, with its upstream URL" 0 \
-  --jq '[.[] | select(.scope == "claudeai") | [.name, .url, .state]] == [["claude.ai Slack", "https://mcp.slack.example/mcp", "connected"], ["claude.ai Foo Bar", "https://foo.example/a", "connected"], ["claude.ai Foo.Bar (2)", "https://foo.example/b", "connected"]]'
+  --jq '[.[] | select(.scope == "claudeai") | [.name, .url, .state]] == [["claude.ai Slack", "https://mcp.slack.example/mcp", "connected"], ["claude.ai Foo Bar", "https://foo.example/a", "connected"], ["claude.ai Foo.Bar (2)", "https://foo.example/b", "connected"], ["claude.ai Foo (beta)", "https://foo.example/c", "connected"]]'
 check "the listing carried the token and the headers Claude Code sends (the fake checks them)" \
   grep -q '"kind":"list","status":200,"token":"initial"' "$FAKELOG"
 check "the listing was made once" test "$(listings)" = 1
@@ -87,7 +89,13 @@ run tools
 keep
 expect "tools are mcp__claude_ai_<Name>__<tool>; a normalized-name collision got \" (2)\"" 0 \
   --out "mcp__claude_ai_Slack__whoami" --out "mcp__claude_ai_Foo_Bar__whoami" \
-  --out "mcp__claude_ai_Foo_Bar__2___whoami"
+  --out "mcp__claude_ai_Foo_Bar_2__whoami"
+expect "as Claude Code names connectors: repeated _ collapsed, none at either end" 0 \
+  --out "mcp__claude_ai_Foo_beta__whoami" --no-out "mcp__claude_ai_Foo__beta___"
+run --json call mcp__claude_ai_Foo_beta__whoami
+keep
+expect "the connector is called by that name" 0 \
+  --jq '.content[0].text | fromjson | .connector == "srv_beta"'
 
 run --json call mcp__claude_ai_Foo_Bar__whoami
 keep

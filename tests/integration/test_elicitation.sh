@@ -346,13 +346,18 @@ expect "notifications/elicitation/complete for the accepted id is shown" 0 \
   --err "the URL elicitation e-42 is complete" --no-err "never-issued"
 
 # -32042: the host hands the error's elicitations to the plugin, then
-# calls again.
+# calls again once the server says the elicitation is complete (or the
+# person does, on a terminal: test_url_elicitation.sh). server-everything
+# never says so: without a terminal the call ends at its deadline.
 HOOK=$(answer pre '{"action": "accept"}')
 rm -f "$TMP/pre-in.json"
-MCPHOST_OPTION_ELICITATION="hook:$HOOK $TMP/pre-in.json" \
+MCP_TOOL_TIMEOUT=2000 MCPHOST_OPTION_ELICITATION="hook:$HOOK $TMP/pre-in.json" \
   run --config "$C" call mcp__every__trigger-url-elicitation url=https://example.com/a errorPath=true
-expect "a -32042 URL elicitation is answered like any other, then the call goes through" 0 \
-  --out "User completed the URL elicitation flow" --out "URL: https://example.com/a"
+expect "a -32042 URL elicitation is answered like any other, then waits for its completion" 5 \
+  --err "waits for the URL elicitation to be completed: notifications/elicitation/complete for" \
+  --err "timed out after 2000 ms waiting for the URL elicitation"
+check "the hook was asked the error's elicitation" \
+  jqf '.mode == "url" and .server == "every"' "$TMP/pre-in.json"
 MCPHOST_OPTION_ELICITATION=decline \
   run --config "$C" call mcp__every__trigger-url-elicitation url=https://example.com/a errorPath=true
 expect "a declined -32042 URL elicitation fails the call, saying so" 4 \
@@ -526,6 +531,11 @@ term pre BROWSER="$H/browser.sh" RECORD="$RECORD" -- \
   call mcp__every__trigger-url-elicitation "url=$U" errorPath=true
 wait_for pre "URL:  https://modelcontextprotocol.io"
 type_line pre "y"
+# Opened: the call waits until the person says they are done there.
+wait_for pre "press Enter once you are done:"
+check "on a terminal: the call is not sent again before the person's Enter" \
+  test "$(screen pre | grep -c 'Open it in your browser?')" -eq 1
+type_line pre ""
 for _ in $(seq 100); do [ "$(screen pre | grep -c 'Open it in your browser?')" -ge 2 ] && break; sleep 0.1; done
 type_line pre "y"
 done_term pre

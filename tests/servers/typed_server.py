@@ -11,6 +11,8 @@ Tools:
              parameter named "a.b"; "s" required
   strict     one integer "n" (required), additionalProperties false
   open       "k" a string, additionalProperties true: anything goes
+  unlisted   not listed, but called it echoes its arguments as typed does
+Any other name is answered -32601 "Unknown tool: NAME", as fastmcp does.
 """
 import json
 import sys
@@ -56,6 +58,9 @@ TOOLS = [
                      "properties": {"k": {"type": "string"}}}},
 ]
 
+# "unlisted" is called, not listed: it echoes as typed does.
+NAMES = [t["name"] for t in TOOLS] + ["unlisted"]
+
 
 def send(msg):
     sys.stdout.write(json.dumps(msg) + "\n")
@@ -81,6 +86,11 @@ for line in sys.stdin:
         send({"jsonrpc": "2.0", "id": mid, "result": {}})
     elif method == "tools/list":
         send({"jsonrpc": "2.0", "id": mid, "result": {"tools": TOOLS}})
+    elif method == "tools/call" and msg["params"].get("name") not in NAMES:
+        # As fastmcp answers a tool it does not have.
+        send({"jsonrpc": "2.0", "id": mid, "error": {
+            "code": -32601,
+            "message": "Unknown tool: " + str(msg["params"].get("name"))}})
     elif method == "tools/call":
         args = msg["params"].get("arguments", {})
         text = json.dumps(args, sort_keys=True, separators=(",", ":"))

@@ -22,6 +22,19 @@ TEST(test_normalize_one_underscore_per_utf8_character) {
   free(s);
 }
 
+TEST(test_normalize_claudeai_connector_as_claude_code) {
+  /* Repeated "_" collapsed, none at either end: only for "claude.ai ". */
+  char *s = name_normalize("claude.ai Foo (beta)");
+  CHECK_STR(s, "claude_ai_Foo_beta");
+  free(s);
+  s = name_normalize("claude.ai __x--y!!");
+  CHECK_STR(s, "claude_ai_x--y");
+  free(s);
+  s = name_normalize("Foo (beta)");
+  CHECK_STR(s, "Foo__beta_");
+  free(s);
+}
+
 TEST(test_qualify_joins_normalized_parts) {
   char *q = name_qualify("every thing", "get.sum");
   CHECK_STR(q, "mcp__every_thing__get_sum");
@@ -267,6 +280,7 @@ TEST(test_find_item_own_name_is_the_named_one) {
 }
 
 RUN(T(test_normalize_keeps_allowed_characters),
+    T(test_normalize_claudeai_connector_as_claude_code),
     T(test_normalize_replaces_each_other_character),
     T(test_normalize_one_underscore_per_utf8_character),
     T(test_qualify_joins_normalized_parts), T(test_parse_qualified_name),

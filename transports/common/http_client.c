@@ -80,16 +80,6 @@ int http_client_code_for_curl(CURLcode rc) {
   }
 }
 
-int http_client_code_for_status(long status) {
-  if (status == 401 || status == 403) {
-    return MCPH_EAUTH;
-  }
-  if (status >= 500) {
-    return MCPH_EIO;
-  }
-  return MCPH_EPROTO;
-}
-
 const char *http_client_reason(long status) {
   return http_status_reason(status);
 }

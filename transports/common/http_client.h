@@ -42,10 +42,6 @@ int http_client_code_for_curl(CURLcode rc);
  * use connects again. */
 bool http_client_unreachable(CURLcode rc);
 
-/* The MCPH_E* code for an HTTP error status: MCPH_EAUTH for 401 and 403,
- * MCPH_EIO for 5xx, else MCPH_EPROTO. */
-int http_client_code_for_status(long status);
-
 /* The standard reason phrase of a status, for servers (HTTP/2) that send
  * none; "" when unknown. */
 const char *http_client_reason(long status);

@@ -16,6 +16,7 @@
 
 #include "../common/authorization.h"
 #include "../common/url.h"
+#include "http_status.h"
 #include "http_transport.h"
 #include "rpc_peek.h"
 
@@ -532,7 +533,7 @@ int exchange_describe_status(const exchange *x, char *buf, size_t size) {
   }
   snprintf(buf, size, "HTTP %ld%s%s from %s%s%s", st, *reason ? " " : "",
            reason, url, *body ? ": " : "", body);
-  return http_client_code_for_status(st);
+  return http_status_error(st);
 }
 
 int exchange_describe_curl(const exchange *x, CURLcode rc, char *buf,

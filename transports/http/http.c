@@ -28,6 +28,7 @@
 
 #include "../common/authorization.h"
 #include "../common/url.h"
+#include "http_status.h"
 #include "http_transport.h"
 #include "rpc_peek.h"
 
@@ -208,7 +209,7 @@ static void post_done(exchange *x, CURLcode rc) {
     exchange_free(x);
     return;
   }
-  if (x->stateless && st >= 400 && st < 500 && st != 401 && st != 403) {
+  if (x->stateless && st >= 400 && st < 500 && !http_status_is_auth(st)) {
     /* 2026-07-28: a 4xx carries the JSON-RPC error that answers the
      * request (-32022, -32020, -32601, ...); one without it is no modern
      * server's answer (the host falls back to initialize). */
@@ -230,7 +231,7 @@ static void post_done(exchange *x, CURLcode rc) {
     return;
   }
   int code = exchange_describe_status(x, why, sizeof why);
-  if (st == 401 || st == 403) {
+  if (http_status_is_auth(st)) {
     hq_auth_required(x);
   } else if (x->initialize && st >= 400 && st < 500 && st != 408 && st != 429) {
     /* The URL does not take MCP POSTs (404, 405, 400, ...): perhaps a

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "../common/url.h"
+#include "http_status.h"
 #include "http_transport.h"
 #include "rpc_peek.h"
 
@@ -272,7 +273,7 @@ void stream_done(exchange *x, CURLcode rc) {
              url_is_redirect(st)) {
     char status[900];
     int code = exchange_describe_status(x, status, sizeof status);
-    if (st == 401 || st == 403) {
+    if (http_status_is_auth(st)) {
       hq_auth_required(x); /* the same event as for a refused POST */
     }
     if (x->kind == X_STREAM) {

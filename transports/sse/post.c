@@ -13,6 +13,7 @@
 
 #include "../common/authorization.h"
 #include "../common/url.h"
+#include "http_status.h"
 #include "sse_transport.h"
 
 static void outmsg_free(outmsg *m) {
@@ -120,7 +121,7 @@ static bool post_failure(const post_req *p, CURLcode result, int *code,
              http_client_curl_error(result, p->errbuf), url);
   } else {
     char status[512];
-    *code = http_client_code_for_status(r->status);
+    *code = http_status_error(r->status);
     http_resp_describe(r, r->status != 401, status, sizeof status);
     snprintf(msg, size, "POST %s failed: %s%s%s", url, status,
              r->www_authenticate ? "; WWW-Authenticate: " : "",
@@ -166,7 +167,7 @@ static void on_post_done(void *ud, CURL *easy, CURLcode result) {
   int code = 0;
   char msg[1024];
   if (post_failure(p, result, &code, msg, sizeof msg)) {
-    if (result == CURLE_OK && (status == 401 || status == 403)) {
+    if (result == CURLE_OK && http_status_is_auth(status)) {
       char *shown = url_display(p->url);
       sse_auth_required(t, status, shown ? shown : "the endpoint",
                         p->resp.www_authenticate);

@@ -25,6 +25,7 @@
 
 #include "../common/authorization.h"
 #include "../common/url.h"
+#include "http_status.h"
 #include "sse_transport.h"
 
 #define DEFAULT_RETRY_MS 1000UL
@@ -272,8 +273,8 @@ static void get_ended(mcph_transport *t, CURL *easy, CURLcode result) {
              t->cfg.display_url, r->status,
              r->content_type[0] ? r->content_type : "(none)");
   } else {
-    code = http_client_code_for_status(r->status);
-    if (r->status == 401 || r->status == 403) {
+    code = http_status_error(r->status);
+    if (http_status_is_auth(r->status)) {
       sse_auth_required(t, r->status, t->cfg.display_url, r->www_authenticate);
     }
     http_resp_describe(r, r->status != 401, status, sizeof status);

@@ -31,6 +31,7 @@
 
 #include <mcphost/plugin.h>
 
+#include "env_ms.h"
 #include "proc_watch.h"
 #include "spawn.h"
 #include "stdio_transport.h"
@@ -171,17 +172,12 @@ static void t_destroy(mcph_transport *t) {
 /* ---- the plugin ---- */
 
 /* MCPHOST_STDIO_EXIT_MS: a positive whole number of milliseconds, else
- * the default. The host reads the same variable for how long it waits at
- * exit, and warns about a value that is not one. */
+ * the default (env_ms.h's rule). The host reads the same variable for how
+ * long it waits at exit, and warns about a value that is not one. */
 static uint64_t exit_wait_ms(void) {
+  uint64_t ms;
   const char *v = getenv("MCPHOST_STDIO_EXIT_MS");
-  if (!v || *v < '0' || *v > '9') {
-    return EXIT_WAIT_MS;
-  }
-  char *end;
-  errno = 0;
-  unsigned long long ms = strtoull(v, &end, 10);
-  return errno || *end || ms == 0 ? EXIT_WAIT_MS : (uint64_t)ms;
+  return v && ms_parse(v, false, &ms) ? ms : EXIT_WAIT_MS;
 }
 
 static const char *const stdio_types[] = {"stdio", NULL};

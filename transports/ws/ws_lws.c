@@ -15,6 +15,7 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
+#include "http_status.h"
 #include "text_escape.h"
 #include "ws_transport.h"
 
@@ -229,10 +230,20 @@ static int writeable(mcph_transport *t, struct lws *wsi) {
 
 /* ---- the end ---- */
 
+/* The status the server answered the upgrade with; 0 when none came. */
+static long upgrade_status(struct lws *wsi) {
+  unsigned st = wsi ? lws_http_client_http_response(wsi) : 0;
+  return st >= 100 && st <= 999 ? (long)st : 0;
+}
+
 static void connection_error(mcph_transport *t, struct lws *wsi_of_error,
                              const char *in) {
   const char *url = t->cfg.display_url;
   const char *lws_why = in && *in ? in : "unknown error";
+  /* What the answer means is read from its HTTP status, as http and sse
+   * read it (http_status.h), never from lws's wording. */
+  long st = upgrade_status(wsi_of_error);
+  const char *reason = http_status_reason(st);
   if (t->filter_reason[0]) {
     ws_end(t, MCPH_EPROTO, "the WebSocket upgrade at %s failed: %s", url,
            t->filter_reason);
@@ -243,20 +254,26 @@ static void connection_error(mcph_transport *t, struct lws *wsi_of_error,
            url);
   } else if (t->tls_reason[0]) {
     ws_end(t, MCPH_EIO, "TLS with %s failed: %s", url, t->tls_reason);
-  } else if (strstr(lws_why, "unauthorized")) {
+  } else if (http_status_is_auth(st)) {
     /* The answer's headers are still there: the challenge for the auth
      * provider (transport.h, on_auth_required). */
     char www[1024] = "";
-    if (wsi_of_error && lws_hdr_copy(wsi_of_error, www, sizeof www,
-                                     WSI_TOKEN_HTTP_WWW_AUTHENTICATE) <= 0) {
+    if (lws_hdr_copy(wsi_of_error, www, sizeof www,
+                     WSI_TOKEN_HTTP_WWW_AUTHENTICATE) <= 0) {
       www[0] = '\0';
     }
-    evq_push(&t->q, t->name, EV_AUTH, 401, www[0] ? strdup(www) : NULL,
+    evq_push(&t->q, t->name, EV_AUTH, (int)st, www[0] ? strdup(www) : NULL,
              strlen(www), NULL, 0, 0);
     ws_end(t, MCPH_EAUTH,
-           "the WebSocket upgrade at %s was refused: HTTP 401 "
-           "(authorization needed)",
-           url);
+           "the WebSocket upgrade at %s was refused: HTTP %ld%s%s "
+           "(authorization needed)%s%s",
+           url, st, *reason ? " " : "", reason,
+           www[0] ? "; WWW-Authenticate: " : "", www);
+  } else if (st) {
+    ws_end(t, http_status_error(st),
+           "the WebSocket upgrade at %s was refused: the server answered "
+           "HTTP %ld%s%s without switching protocols",
+           url, st, *reason ? " " : "", reason);
   } else if (strstr(lws_why, "not 101")) {
     ws_end(t, MCPH_EPROTO,
            "the WebSocket upgrade at %s was refused: the server answered "
