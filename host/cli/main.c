@@ -569,8 +569,8 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
   c.connect_timeout_ms = env_ms("MCP_TIMEOUT", 30000, false, NULL);
   c.tool_timeout_ms =
       env_ms("MCP_TOOL_TIMEOUT", 600000, false, &c.tool_timeout_given);
-  c.request_timeout_ms = env_ms("MCPHOST_REQUEST_TIMEOUT", 60000, false,
-                                &c.request_timeout_given);
+  c.request_timeout_ms =
+      env_ms("MCPHOST_REQUEST_TIMEOUT", 60000, false, &c.request_timeout_given);
   /* The stdio transport reads it too, by the same rule; warned of here. */
   c.server_exit_ms = env_ms("MCPHOST_STDIO_EXIT_MS", 2000, false, NULL);
   char *bad_limits = limits_from_env(&c.lim);
