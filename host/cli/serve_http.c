@@ -34,6 +34,7 @@
 #include "cli/serve_http.h"
 #include "http_status.h"
 #include "mcp/protocol.h"
+#include "safety/json_parse.h"
 
 #define HEAD_MAX (16u << 10)
 #define BODY_MAX (4u << 20)
@@ -452,7 +453,7 @@ static void handle_post(gw_conn *cn, const http_req *r, const char *body,
                  "text/event-stream\n");
     return;
   }
-  cJSON *msg = cJSON_ParseWithLength(body, len);
+  cJSON *msg = json_parse(body, len, NULL);
   if (!cJSON_IsObject(msg)) {
     respond_rpc_error(cn, 400,
                       msg ? MCPH_RPC_INVALID_REQUEST : MCPH_RPC_PARSE_ERROR,

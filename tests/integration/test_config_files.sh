@@ -32,7 +32,7 @@ expect "invalid JSON in the user settings: an error naming file and line, other 
   --out "Echo: still" --err "config error: $SETTINGS: invalid JSON near line 2, column 17"
 prun mcp add x -s user -- "$DEMO"
 expect "mcp add refuses to rewrite a settings file that is not valid JSON" 3 \
-  --err "$SETTINGS: invalid JSON near line 2, column 17; not changing it"
+  --err "$SETTINGS: invalid JSON near line 2, column 17: a value was expected; not changing it"
 prun mcp approve whatever
 check "nothing rewrote or lost the broken settings file" unchanged "$SETTINGS" "$TMP/settings.orig"
 
