@@ -545,13 +545,13 @@ void out_progress(cli *c, const cJSON *params) {
     return;
   }
   const char *msg = m ? cli_esc(c, m) : NULL;
-  if (cJSON_IsNumber(t)) {
-    fprintf(stderr, "progress: %g/%g%s%s\n", p->valuedouble, t->valuedouble,
-            msg ? " " : "", msg ? msg : "");
-  } else {
-    fprintf(stderr, "progress: %g%s%s\n", p->valuedouble, msg ? " " : "",
-            msg ? msg : "");
-  }
+  /* The numbers as the server wrote them (json_parse.h), not as %g
+   * rounds them (1234567 is not 1.23457e+06). */
+  char *ps = json_print(p), *ts = cJSON_IsNumber(t) ? json_print(t) : NULL;
+  fprintf(stderr, "progress: %s%s%s%s%s\n", ps, ts ? "/" : "", ts ? ts : "",
+          msg ? " " : "", msg ? msg : "");
+  free(ps);
+  free(ts);
 }
 
 void out_error(const char *fmt, ...) {

@@ -449,7 +449,10 @@ int64_t rpc_id_of(const char *json, size_t len) {
   cJSON *msg = json_parse(json, len, NULL);
   int64_t id = -1;
   const cJSON *idj = cJSON_GetObjectItemCaseSensitive(msg, "id");
+  /* Ours are integers from 1 up; the range test first, so that the
+   * cast is defined (1e400 is an infinity). */
   if (cJSON_IsNumber(idj) && idj->valuedouble >= 1 &&
+      idj->valuedouble <= 9007199254740992.0 &&
       idj->valuedouble == floor(idj->valuedouble))
     id = (int64_t)idj->valuedouble;
   cJSON_Delete(msg);

@@ -1644,9 +1644,10 @@ static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
   if (op->s->era == ERA_MODERN && strcmp(op->method, "tools/list") == 0) {
     /* The cache hint: fresh for ttlMs (absent or negative: 0). */
     const cJSON *ttl = cJSON_GetObjectItemCaseSensitive(result, "ttlMs");
-    int64_t t = cJSON_IsNumber(ttl) && ttl->valuedouble > 0
-                    ? (int64_t)ttl->valuedouble
-                    : 0;
+    /* The range test first, so that the cast is defined (1e400 is an
+     * infinity: for ever). */
+    double ms = cJSON_IsNumber(ttl) ? ttl->valuedouble : 0;
+    int64_t t = ms >= 9.2e18 ? INT64_MAX : ms > 0 ? (int64_t)ms : 0;
     if (!op->cursor || t < op->s->tools_ttl_ms) {
       op->s->tools_ttl_ms = t;
     }
