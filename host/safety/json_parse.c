@@ -441,7 +441,7 @@ cJSON *json_parse(const char *text, size_t len, json_error *err) {
   if (v) {
     skip_space(&p);
     if (p.pos < p.len) {
-      fail(&p, "text after the end of the value");
+      fail(&p, "text after the end of the document");
       cJSON_Delete(v);
       v = NULL;
     }

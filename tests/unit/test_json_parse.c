@@ -126,7 +126,7 @@ TEST(test_invalid_text_is_refused_where_it_goes_wrong) {
   REFUSED("{\"a\" 1}", 5, "':'");
   REFUSED("{\"a\":1,}", 7, "a key");
   REFUSED("{1:2}", 1, "a key");
-  REFUSED("[1] x", 4, "text after the end");
+  REFUSED("[1] x", 4, "text after the end of the document");
   REFUSED("01", 0, "not a JSON number");
   REFUSED("[-]", 1, "not a JSON number");
   REFUSED("1.", 0, "not a JSON number");
@@ -144,7 +144,7 @@ TEST(test_invalid_text_is_refused_where_it_goes_wrong) {
   REFUSED("\"\\udc00\"", 1, "low surrogate without a high one");
   REFUSED("\xEF\xBB\xBF{}", 0, "a value was expected"); /* a BOM */
   REFUSED("[1,\v2]", 3, "a value was expected");
-  check_refused("[1]\0", 4, 3, "text after the end");
+  check_refused("[1]\0", 4, 3, "text after the end of the document");
   check_refused("\"a\0b\"", 5, 2, "control character");
 }
 
