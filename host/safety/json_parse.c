@@ -95,9 +95,34 @@ bool json_is_number_token(const char *s, size_t n) {
   return n > 0 && number_token((const unsigned char *)s, n, &plain) == n;
 }
 
+/* Whether json_write gives the double of the number token `s` back as
+ * `s` itself, told from the text alone (no printf on the way in): it
+ * writes "%1.15g", which gives back any decimal of at most 15
+ * significant digits (DBL_DIG) without trailing zeros, in fixed
+ * notation from 1e-4 up to 1e15. An exponent, 16 digits or more, a
+ * trailing zero ("1.0") or a smaller fraction keep the token (some of
+ * those would print back too: a kept token costs only its bytes). The
+ * integers of 15 digits or fewer are handled apart (plain). */
+static bool prints_back(const unsigned char *s, size_t n) {
+  size_t i = s[0] == '-';
+  const unsigned char *dot = memchr(s, '.', n);
+  if (!dot || memchr(s, 'e', n) || memchr(s, 'E', n) || s[n - 1] == '0') {
+    return false;
+  }
+  size_t whole = (size_t)(dot - (s + i)), frac = n - (size_t)(dot - s) - 1;
+  if (whole == 1 && s[i] == '0') {
+    size_t zeros = 0;
+    while (zeros < frac && dot[1 + zeros] == '0') {
+      zeros++;
+    }
+    return zeros < 4 && frac - zeros <= 15;
+  }
+  return whole + frac <= 15;
+}
+
 /* The number item of a valid token. The double is strtod's, as cJSON's
  * (with the locale's decimal point, as cJSON does); the token is kept
- * when the double would not print back as the same text. */
+ * when the double might not print back as the same text. */
 static cJSON *number_item(const unsigned char *s, size_t n, bool plain) {
   double d;
   bool keep = false;
@@ -126,9 +151,7 @@ static cJSON *number_item(const unsigned char *s, size_t n, bool plain) {
     if (buf != small) {
       free(buf);
     }
-    char text[JSON_NUMBER_TEXT_MAX];
-    size_t tn = json_number_text(d, text);
-    keep = tn != n || memcmp(text, s, n) != 0;
+    keep = !prints_back(s, n);
   }
   cJSON *item = must(cJSON_CreateNumber(d));
   if (keep) {

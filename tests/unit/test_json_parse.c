@@ -218,7 +218,53 @@ TEST(test_a_number_a_person_typed_is_kept_as_typed) {
   CHECK(!json_is_number_token("-", 1));
 }
 
+/* Any number token, written back as it came: random integers,
+ * fractions and exponents of every length around the 15 and 17 digit
+ * edges, signs, leading fraction zeros and trailing zeros. */
+TEST(test_every_number_token_is_written_back_as_it_came) {
+  unsigned seed = 2026;
+  char tok[80];
+  for (int iter = 0; iter < 200000; iter++) {
+    size_t n = 0;
+    seed = seed * 1103515245u + 12345u;
+    unsigned r = seed >> 8;
+    if (r & 1) {
+      tok[n++] = '-';
+    }
+    size_t whole = 1 + (r >> 1) % 20;
+    for (size_t i = 0; i < whole; i++) {
+      seed = seed * 1103515245u + 12345u;
+      tok[n++] = (char)('0' + (i == 0 && whole > 1 ? 1 + (seed >> 8) % 9
+                                                   : (seed >> 8) % 10));
+    }
+    if ((r >> 6) % 3) {
+      tok[n++] = '.';
+      size_t frac = 1 + (r >> 8) % 20;
+      for (size_t i = 0; i < frac; i++) {
+        seed = seed * 1103515245u + 12345u;
+        tok[n++] = (char)('0' + ((r >> 13) % 4 == 0 ? 0 : (seed >> 8) % 10));
+      }
+    }
+    if ((r >> 16) % 4 == 0) {
+      n += (size_t)snprintf(tok + n, sizeof tok - n, "%s%u",
+                            (r >> 18) % 3 == 0   ? "e"
+                            : (r >> 18) % 3 == 1 ? "E+"
+                                                 : "e-",
+                            (r >> 20) % 400);
+    }
+    tok[n] = '\0';
+    char *t = again(tok);
+    if (!t || strcmp(t, tok) != 0) {
+      CHECK_STR(t, tok);
+      free(t);
+      break;
+    }
+    free(t);
+  }
+}
+
 RUN(T(test_a_number_keeps_its_token_only_where_the_double_loses_it),
+    T(test_every_number_token_is_written_back_as_it_came),
     T(test_a_number_has_the_double_and_int_cjson_gives_it),
     T(test_u0000_is_held_as_c0_80_in_values_and_keys),
     T(test_escapes_and_surrogate_pairs_decode_to_utf8),
