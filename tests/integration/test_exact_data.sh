@@ -29,6 +29,14 @@ check "call: U+0000 reaches server-everything and comes back, a NUL byte in a pi
   cmp -s <(printf 'Echo: a\0b') "$TMP/out"
 run --config "$C" call mcp__every__echo --args '{"message": "a\u0000b"}'
 check "call --args: the same" cmp -s <(printf 'Echo: a\0b') "$TMP/out"
+if command -v script >/dev/null; then
+  script -qec "'$MCPHOST' --config '$C' call mcp__every__echo 'message:=\"a\\u0000b\"'" \
+    /dev/null </dev/null >"$TMP/out" 2>&1
+  RC=$?
+  OUT=$(cat "$TMP/out")
+  ERR=
+  expect "call on a terminal: U+0000 shown as <U+0000>" 0 --out "Echo: a<U+0000>b"
+fi
 run --config "$C" --json call mcp__every__echo 'message:="a\u0000b"'
 expect "call --json: U+0000 as \\u0000" 0 \
   --jq '.content[0].text == "Echo: a\u0000b"' --out '"Echo: a\u0000b"'
