@@ -417,49 +417,6 @@ cJSON *config_read_json(config *c, const char *path, bool required) {
   return doc;
 }
 
-/* The offset of the first "\u0000" escape in a string of the JSON text,
- * or `len`. cJSON ends a string there: whatever follows in that string
- * would be lost by a rewrite. */
-static size_t nul_escape_at(const char *text, size_t len) {
-  bool in = false;
-  for (size_t i = 0; i < len; i++) {
-    if (!in) {
-      in = text[i] == '"';
-    } else if (text[i] == '"') {
-      in = false;
-    } else if (text[i] == '\\' && i + 1 < len) {
-      if (text[i + 1] == 'u' && i + 5 < len &&
-          memcmp(text + i + 2, "0000", 4) == 0)
-        return i;
-      i++; /* the escaped character */
-    }
-  }
-  return len;
-}
-
-cJSON *config_read_json_edit(config *c, const char *path) {
-  size_t len = 0;
-  bool missing;
-  char *text = read_file(c, path, &len, &missing);
-  if (!text)
-    return NULL;
-  cJSON *doc = config_parse_json(c, text, len, path);
-  size_t at = doc ? nul_escape_at(text, len) : len;
-  if (at < len) {
-    size_t line = 1;
-    for (size_t i = 0; i < at; i++)
-      line += text[i] == '\n';
-    config_error(c,
-                 "%s: a string on line %zu holds \\u0000, which a rewrite "
-                 "would cut there",
-                 path, line);
-    cJSON_Delete(doc);
-    doc = NULL;
-  }
-  free(text);
-  return doc;
-}
-
 int config_load_file(config *c, const char *path, bool required) {
   size_t len = 0;
   bool missing;
