@@ -445,16 +445,14 @@ bool rpc_fail_unusable(rpc *r, const char *head, size_t len, const char *why) {
   return true;
 }
 
+static bool parse_id(const cJSON *id, int64_t *out);
+
 int64_t rpc_id_of(const char *json, size_t len) {
   cJSON *msg = json_parse(json, len, NULL);
   int64_t id = -1;
   const cJSON *idj = cJSON_GetObjectItemCaseSensitive(msg, "id");
-  /* Ours are integers from 1 up; the range test first, so that the
-   * cast is defined (1e400 is an infinity). */
-  if (cJSON_IsNumber(idj) && idj->valuedouble >= 1 &&
-      idj->valuedouble <= 9007199254740992.0 &&
-      idj->valuedouble == floor(idj->valuedouble))
-    id = (int64_t)idj->valuedouble;
+  if (!parse_id(idj, &id))
+    id = -1;
   cJSON_Delete(msg);
   return id;
 }
@@ -559,11 +557,14 @@ int rpc_respond_error_data(rpc *r, const cJSON *id, int code,
 }
 
 /* Our ids are integers; accept them back as numbers or, leniently, as
- * decimal strings (some servers stringify ids). */
+ * decimal strings (some servers stringify ids). A number is one of ours
+ * only as the plain integer we wrote: one whose token was kept
+ * (json_parse.h: 16 digits or more, 1e400, 1.0) is not, though its
+ * double may equal one (9007199254740993 reads as 9007199254740992). */
 static bool parse_id(const cJSON *id, int64_t *out) {
   if (cJSON_IsNumber(id)) {
     double d = id->valuedouble;
-    if (d != floor(d) || d < 1 || d > 9007199254740992.0)
+    if (id->valuestring || d != floor(d) || d < 1 || d >= 1e15)
       return false;
     *out = (int64_t)d;
     return true;
