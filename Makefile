@@ -5,6 +5,10 @@
 #   make fuzz   every libFuzzer target for FUZZ_TIME s (tests/fuzz/README.md)
 #   make bench  benchmarks against peer MCP clients (bench/README.md);
 #               never part of make test
+#   make baseline WHY='...'
+#               count the footprint guard's workloads again and rewrite
+#               bench/footprint.baseline (bench/README.md); the lines
+#               that moved say WHY
 #   make install PREFIX=DIR [DESTDIR=STAGE]
 #               install the build into DIR (default /usr/local; no root
 #               needed for a prefix of yours), building it first as
@@ -19,7 +23,7 @@ DEMO        = $(MCPHOST) --config examples/demo.mcp.json
 PREFIX     ?= /usr/local
 
 .PHONY: all build demo test deps test-deps interop-deps bench bench-deps \
-        install clean fuzz fuzz-deps
+        install clean fuzz fuzz-deps baseline
 
 all: build
 
@@ -56,6 +60,13 @@ install:
 
 test: interop-deps
 	scripts/test.sh $(BUILD) $(ASAN_BUILD) $(JOBS)
+
+# The footprint guard's baseline, from the plain build (make test's).
+baseline: test-deps
+	@[ -n "$(WHY)" ] || { echo "make baseline WHY='why the figures moved'"; exit 2; }
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(BUILD) -j$(JOBS)
+	python3 bench/footprint.py update --build $(BUILD) --why "$$WHY"
 
 # Fuzzing: clang and libFuzzer, a build of its own (build-fuzz).
 fuzz-deps:

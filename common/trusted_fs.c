@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fnv.h"
+
 static int fail(int err, char *why, size_t why_len, const char *fmt,
                 const char *path, const char *detail) {
   if (why && why_len) {
@@ -58,6 +60,31 @@ trusted_fs_verdict trusted_fs_check_owner(const struct stat *st,
     return TRUSTED_FS_SHARED_WRITE;
   }
   return TRUSTED_FS_OWN;
+}
+
+int trusted_fs_check_secret(const struct stat *st, const char *path, char *why,
+                            size_t why_len) {
+  char detail[64];
+  if (!S_ISREG(st->st_mode)) {
+    return fail(EPERM, why, why_len,
+                "%s is refused: it is not a regular file%s", path, "");
+  }
+  if (trusted_fs_check_owner(st, NULL, 0) == TRUSTED_FS_FOREIGN) {
+    snprintf(detail, sizeof detail, "%lu", (unsigned long)st->st_uid);
+    return fail(EPERM, why, why_len,
+                "%s is refused: it is owned by uid %s, not by you; another "
+                "user may have written it",
+                path, detail);
+  }
+  if (st->st_mode & 077) {
+    /* Writable by others lets them plant a token; readable lets them
+     * take one. */
+    snprintf(detail, sizeof detail, "%s (mode %04o); it must be 0600",
+             st->st_mode & 022 ? "others may write it" : "others may read it",
+             (unsigned)(st->st_mode & 07777));
+    return fail(EPERM, why, why_len, "%s is refused: %s", path, detail);
+  }
+  return 0;
 }
 
 /* `also`: one more owner trusted, or NULL (trusted_fs_open_dir_owned_by). */
@@ -144,7 +171,11 @@ static bool next_name(walk *w, char *name, size_t size) {
   if (n == 0) {
     return false;
   }
-  snprintf(name, size, "%.*s", (int)n, p);
+  if (n >= size) {
+    n = size - 1;
+  }
+  memcpy(name, p, n);
+  name[n] = '\0';
   memmove(w->todo, p + n, strlen(p + n) + 1);
   return true;
 }
@@ -154,9 +185,20 @@ static bool at_end(const walk *w) {
 }
 
 static void at_push(walk *w, const char *name) {
-  size_t n = strlen(w->at);
-  snprintf(w->at + n, sizeof w->at - n, "%s%s",
-           n > 0 && w->at[n - 1] == '/' ? "" : "/", name);
+  size_t n = strlen(w->at), len = strlen(name);
+  if (!(n > 0 && w->at[n - 1] == '/') && n + 1 < sizeof w->at) {
+    w->at[n++] = '/';
+  }
+  if (len >= sizeof w->at - n) {
+    len = sizeof w->at - n - 1;
+  }
+  memcpy(w->at + n, name, len);
+  w->at[n + len] = '\0';
+}
+
+/* w->at and `name` joined, for a message: made only when one is said. */
+static void at_shown(const walk *w, const char *name, char *out, size_t n) {
+  snprintf(out, n, "%s%s%s", w->at, strcmp(w->at, "/") == 0 ? "" : "/", name);
 }
 
 static void at_pop(walk *w) {
@@ -181,6 +223,40 @@ static int walk_root(walk *w, char *why, size_t why_len) {
   return 0;
 }
 
+/* A step's failure, `fmt` saying w->at/name and strerror(err). Not
+ * inlined, nor follow_link: their path buffers (16 KiB) would be on the
+ * stack of every step, and with stack-clash probes resident in every
+ * process. */
+static __attribute__((noinline)) int step_fail(const walk *w, const char *name,
+                                               int err, const char *fmt,
+                                               char *why, size_t why_len) {
+  char shown[PATH_MAX + NAME_MAX + 2];
+  at_shown(w, name, shown, sizeof shown);
+  return fail(err, why, why_len, fmt, shown, strerror(err));
+}
+
+/* The link `name` in w->fd, checked: its target put before the rest. */
+static __attribute__((noinline)) int follow_link(walk *w, const char *name,
+                                                 char *why, size_t why_len) {
+  char shown[PATH_MAX + NAME_MAX + 2], target[PATH_MAX];
+  at_shown(w, name, shown, sizeof shown);
+  if (check_link(w->fd, name, shown, target, sizeof target, w->also, why,
+                 why_len) != 0) {
+    return -1;
+  }
+  if (++w->links > MAX_LINKS) {
+    return fail(ELOOP, why, why_len, "%s: too many links%s", shown, "");
+  }
+  size_t tlen = strlen(target), rlen = strlen(w->todo);
+  if (tlen + 1 + rlen >= sizeof w->todo) {
+    return fail(ENAMETOOLONG, why, why_len, "%s: path too long%s", shown, "");
+  }
+  memmove(w->todo + tlen + 1, w->todo, rlen + 1);
+  memcpy(w->todo, target, tlen);
+  w->todo[tlen] = '/';
+  return target[0] == '/' ? walk_root(w, why, why_len) : 0;
+}
+
 /* One step into `name` from w->fd: a directory (made when missing and
  * TRUSTED_FS_CREATE), or a link whose target is put before the rest. */
 static int walk_step(walk *w, const char *name, unsigned flags, char *why,
@@ -201,15 +277,10 @@ static int walk_step(walk *w, const char *name, unsigned flags, char *why,
     at_pop(w);
     return 0;
   }
-  char shown[PATH_MAX + NAME_MAX + 2];
-  snprintf(shown, sizeof shown, "%s%s%s", w->at,
-           strcmp(w->at, "/") == 0 ? "" : "/", name);
   int next = openat(w->fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (next < 0 && errno == ENOENT && (flags & TRUSTED_FS_CREATE)) {
     if (mkdirat(w->fd, name, 0700) != 0 && errno != EEXIST) {
-      int err = errno;
-      return fail(err, why, why_len, "cannot create %s: %s", shown,
-                  strerror(err));
+      return step_fail(w, name, errno, "cannot create %s: %s", why, why_len);
     }
     next = openat(w->fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   }
@@ -220,24 +291,9 @@ static int walk_step(walk *w, const char *name, unsigned flags, char *why,
     return 0;
   }
   if (errno != ELOOP && errno != ENOTDIR) {
-    int err = errno;
-    return fail(err, why, why_len, "cannot open %s: %s", shown, strerror(err));
+    return step_fail(w, name, errno, "cannot open %s: %s", why, why_len);
   }
-  char target[PATH_MAX];
-  if (check_link(w->fd, name, shown, target, sizeof target, w->also, why,
-                 why_len) != 0) {
-    return -1;
-  }
-  if (++w->links > MAX_LINKS) {
-    return fail(ELOOP, why, why_len, "%s: too many links%s", shown, "");
-  }
-  char rest[sizeof w->todo];
-  snprintf(rest, sizeof rest, "%s", w->todo);
-  if ((size_t)snprintf(w->todo, sizeof w->todo, "%s/%s", target, rest) >=
-      sizeof w->todo) {
-    return fail(ENAMETOOLONG, why, why_len, "%s: path too long%s", shown, "");
-  }
-  return target[0] == '/' ? walk_root(w, why, why_len) : 0;
+  return follow_link(w, name, why, why_len);
 }
 
 static int open_dir(const char *path, unsigned flags, const uid_t *also,
@@ -246,18 +302,23 @@ static int open_dir(const char *path, unsigned flags, const uid_t *also,
     return fail(EINVAL, why, why_len, "%s is not an absolute path%s",
                 path ? path : "(none)", "");
   }
-  walk *w = calloc(1, sizeof *w);
+  /* Not zeroed (12 KiB, on every open): each field is set below, the
+   * two paths as strings. */
+  walk *w = malloc(sizeof *w);
   if (!w) {
     return fail(ENOMEM, why, why_len, "%s: out of memory%s", path, "");
   }
   w->fd = -1;
+  w->links = 0;
   w->also = also;
+  w->at[0] = '\0';
   int rc = -1;
-  if (strlen(path) >= sizeof w->todo) {
+  size_t len = strlen(path);
+  if (len >= sizeof w->todo) {
     fail(ENAMETOOLONG, why, why_len, "%s: path too long%s", path, "");
     goto out;
   }
-  snprintf(w->todo, sizeof w->todo, "%s", path);
+  memcpy(w->todo, path, len + 1);
   if (walk_root(w, why, why_len) != 0) {
     goto out;
   }
@@ -366,15 +427,13 @@ int trusted_fs_open_file(int dir_fd, const char *dir_path, const char *name,
   return open_file(dir_fd, dir_path, name, oflags, mode, NULL, why, why_len);
 }
 
-static int open_code(int dir_fd, const char *dir_path, const char *name,
-                     const uid_t *also, char *why, size_t why_len) {
+/* open_code of a link (not inlined: its buffers, 17 KiB, stay off the
+ * stack of the plain file's open). */
+static __attribute__((noinline)) int
+open_code_link(int dir_fd, const char *dir_path, const char *name,
+               const uid_t *also, char *why, size_t why_len) {
   char shown[PATH_MAX + NAME_MAX + 2], target[PATH_MAX];
   snprintf(shown, sizeof shown, "%s/%s", dir_path, name);
-  struct stat st;
-  if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-      !S_ISLNK(st.st_mode)) {
-    return open_file(dir_fd, dir_path, name, O_RDONLY, 0, also, why, why_len);
-  }
   if (check_link(dir_fd, name, shown, target, sizeof target, also, why,
                  why_len) != 0) {
     return -1;
@@ -396,6 +455,16 @@ static int open_code(int dir_fd, const char *dir_path, const char *name,
   close(dfd);
   errno = err;
   return fd;
+}
+
+static int open_code(int dir_fd, const char *dir_path, const char *name,
+                     const uid_t *also, char *why, size_t why_len) {
+  struct stat st;
+  if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      !S_ISLNK(st.st_mode)) {
+    return open_file(dir_fd, dir_path, name, O_RDONLY, 0, also, why, why_len);
+  }
+  return open_code_link(dir_fd, dir_path, name, also, why, why_len);
 }
 
 int trusted_fs_open_code(int dir_fd, const char *dir_path, const char *name,
@@ -446,10 +515,7 @@ void trusted_fs_file_name(const char *text, char *out, size_t size) {
   /* Changed or cut: what can be kept, then the mark, a hash of the whole
    * name (FNV-1a), so that two names never share a file. A name of our
    * own that looks marked is marked too, for the same reason. */
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < n; i++) {
-    h = (h ^ (unsigned char)text[i]) * 16777619u;
-  }
+  uint32_t h = fnv1a32(text, n);
   size_t room = keep - FILE_NAME_MARK, o = 0;
   if (n == 0) {
     memcpy(out, "server", 6);

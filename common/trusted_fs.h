@@ -52,6 +52,14 @@ enum {
 trusted_fs_verdict trusted_fs_check_owner(const struct stat *st,
                                           const uid_t *also, unsigned flags);
 
+/* A secret kept in a file (a token, a login): the file `st` describes,
+ * opened as `path`, is a regular file owned by the user or root and open
+ * to nobody else: no read or write bit for its group or others (0600).
+ * 0, or -1 with errno EPERM and a sentence naming `path` and the problem
+ * in `why`. */
+int trusted_fs_check_secret(const struct stat *st, const char *path, char *why,
+                            size_t why_len);
+
 /* Opens the directory `path` (absolute) after the checks above. Returns a
  * directory fd (O_RDONLY, O_CLOEXEC; the caller closes it) or -1 with
  * errno set (ENOENT: it does not exist and TRUSTED_FS_CREATE was not

@@ -152,6 +152,7 @@ static void flush_out(batch *b) {
 /* Writes `line` into the queue itself: a large answer printed to a
  * string first would be held twice more while it is copied in. */
 static void emit(batch *b, cJSON *line) {
+  host_status_end(b->c->h); /* a progress line shown in place ends here */
   bool written = out_json_append(&b->out, line, false) == 0;
   cJSON_Delete(line);
   if (written) {

@@ -42,6 +42,7 @@ typedef struct cli {
   uint64_t connect_timeout_ms;
   uint64_t request_timeout_ms;
   uint64_t tool_timeout_ms;
+  uint64_t server_exit_ms; /* MCPHOST_STDIO_EXIT_MS */
   bool timeout_given;     /* --timeout was given */
   /* --timeout, MCP_TOOL_TIMEOUT / MCPHOST_REQUEST_TIMEOUT was given:
    * that deadline is a hard total (mcp_client_options). */
@@ -164,6 +165,9 @@ void cli_plugin_cmds_free(cli *c);
 
 /* commands.c */
 int cmd_servers(cli *c, int argc, char **argv);
+/* reconnect [SERVER]: the shell's and the session's (session_cmd.c):
+ * each server (or SERVER) connected again now (mcp_client_reconnect). */
+int cmd_reconnect(cli *c, int argc, char **argv);
 int cmd_tools(cli *c, int argc, char **argv);
 int cmd_resources(cli *c, int argc, char **argv);
 int cmd_prompts(cli *c, int argc, char **argv);
@@ -399,6 +403,12 @@ unsigned cli_term_cols(int fd);
 /* Server text for several lines: escaped as cli_esc, newlines kept. A
  * new string. */
 char *cli_esc_lines(const cli *c, const char *s);
+/* The line a description is shown by in one line (listings, grep): its
+ * first line with text, without the blanks before it (many servers start
+ * a description with a newline and an indent). Sets *len to its length
+ * and *more to whether text follows on a later line. NULL (*len 0, *more
+ * false) when `desc` is NULL or blank. Points into `desc`. */
+const char *cli_first_line(const char *desc, size_t *len, bool *more);
 /* Prints `text` (escaped already) wrapped at spaces to `cols` (0: 80),
  * each line after `indent` spaces; a longer word stays whole. */
 void cli_print_wrapped(const char *text, size_t indent, size_t cols);

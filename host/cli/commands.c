@@ -134,32 +134,41 @@ int cli_targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
 }
 
 /* How a description is shown under its name, indented: with -v every
- * line whole; else its first line, on a terminal cut at a word to the
- * width with "…", and " …" after it when lines were left out; escaped
- * either way. */
+ * line whole from its first with text; else that line alone
+ * (cli_first_line), on a terminal cut at a word to the width with "…",
+ * and " …" after it when lines with text were left out; escaped either
+ * way. */
 static void print_description(cli *c, const char *desc) {
-  if (!desc || !*desc)
+  size_t len = 0;
+  bool more = false;
+  const char *first = cli_first_line(desc, &len, &more);
+  if (!first) {
     return;
+  }
   static const char indent[] = "    ";
+  if (host_verbosity(c->h) > 0) {
+    for (const char *line = first; line && *line;) {
+      const char *nl = strchr(line, '\n');
+      char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
+      printf("%s%s\n", indent, cli_esc(c, one));
+      free(one);
+      line = nl ? nl + 1 : NULL;
+    }
+    return;
+  }
   unsigned cols = 0, rows = 0;
   bool tty = term_size(STDOUT_FILENO, &cols, &rows);
-  for (const char *line = desc; line && *line;) {
-    const char *nl = strchr(line, '\n');
-    char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
-    const char *shown = cli_esc(c, one);
-    char *cut = NULL;
-    if (host_verbosity(c->h) == 0 && tty && cols > sizeof indent + 8)
-      cut = limits_cut_to_width(shown, cols - (sizeof indent - 1));
-    /* Lines left out are said, as a cut is: " …" (-v shows them). */
-    bool dropped = host_verbosity(c->h) == 0 && nl && nl[1] && !cut;
-    printf("%s%s%s\n", indent, cut ? cut : shown,
-           dropped ? " \xe2\x80\xa6" : "");
-    free(cut);
-    free(one);
-    if (host_verbosity(c->h) == 0)
-      break;
-    line = nl ? nl + 1 : NULL;
+  char *one = xstrndup(first, len);
+  const char *shown = cli_esc(c, one);
+  char *cut = NULL;
+  if (tty && cols > sizeof indent + 8) {
+    cut = limits_cut_to_width(shown, cols - (sizeof indent - 1));
   }
+  /* Lines left out are said, as a cut is: " …" (-v shows them). */
+  printf("%s%s%s\n", indent, cut ? cut : shown,
+         more && !cut ? " \xe2\x80\xa6" : "");
+  free(cut);
+  free(one);
 }
 
 /* An item's description as listed: cut to the limit (size_limits.h). A
@@ -313,6 +322,31 @@ static void print_more_lines(cli *c, const char *nl) {
   }
 }
 
+int cmd_reconnect(cli *c, int argc, char **argv) {
+  size_t *idx = NULL, n = 0;
+  int rc = cli_targets(c, argc, argv, &idx, &n, false);
+  if (rc != EXIT_OK)
+    return rc;
+  for (size_t k = 0; k < n; k++)
+    mcp_client_reconnect(c->mc, idx[k]);
+  cli_connect(c, idx, n);
+  for (size_t k = 0; k < n; k++) {
+    const char *name = host_cfg(c->h)->servers[idx[k]].name;
+    mcp_server_status st;
+    mcp_client_status(c->mc, idx[k], &st);
+    if (st.ready) {
+      printf("%s: connected\n", cli_esc(c, name));
+      continue;
+    }
+    cli_error(c, name, "server \"%s\" cannot reconnect: %s", cli_esc(c, name),
+              cli_esc(c, st.error ? st.error : st.state));
+    if (rc == EXIT_OK)
+      rc = cli_exit_for_status(&st);
+  }
+  free(idx);
+  return rc;
+}
+
 int cmd_servers(cli *c, int argc, char **argv) {
   /* -v after the command too: `mcphost servers -v` adds what plugins say
    * about each server (e.g. why channels skipped it). */
@@ -329,7 +363,20 @@ int cmd_servers(cli *c, int argc, char **argv) {
   int rc = cli_targets(c, argc, argv, &idx, &n, false);
   if (rc != EXIT_OK)
     return rc;
-  cli_connect(c, idx, n);
+  if (argc == 1) {
+    /* The table lists every server: each one's warnings, those it
+     * skips too (a connected one's come as it connects). */
+    host_config_report_servers(c->h);
+  }
+  /* Servers never used are connected now; a connection the shell or a
+   * session holds is shown as it is (reconnecting after a loss, say),
+   * not waited for. */
+  size_t *fresh = xcalloc(n ? n : 1, sizeof *fresh), nfresh = 0;
+  for (size_t k = 0; k < n; k++)
+    if (!mcp_client_peek(c->mc, idx[k]))
+      fresh[nfresh++] = idx[k];
+  cli_connect(c, fresh, nfresh);
+  free(fresh);
   listing *ls = cli_list_many(
       c, idx, n, 1u << L_TOOLS | 1u << L_RESOURCES | 1u << L_PROMPTS);
   if (c->json) {

@@ -88,8 +88,9 @@ cli_completes cli_completes_after(const char *name, int npos,
   if (strcmp(name, "grep") == 0 || strcmp(name, "task") == 0) {
     return npos == 1 ? COMPLETES_SERVER : COMPLETES_NOTHING;
   }
-  static const char *const on_server[] = {"servers", "tools", "resources",
-                                          "prompts", "read",  "subscribe"};
+  static const char *const on_server[] = {"servers",  "tools", "resources",
+                                          "prompts",  "read",  "subscribe",
+                                          "reconnect"};
   if (strcmp(name, "ping") == 0 ||
       (npos == 0 && in_list(name, on_server, NAMES(on_server)))) {
     return COMPLETES_SERVER;

@@ -17,6 +17,7 @@ void cli_client_options(cli *c) {
                             .request_timeout_ms = c->request_timeout_ms,
                             .tool_timeout_ms = c->tool_timeout_ms,
                             .tool_timeout_total = c->tool_timeout_given,
+                            .server_exit_ms = c->server_exit_ms,
                             .request_timeout_total = c->request_timeout_given,
                             .log_level = c->log_level,
                             .root_dirs = (const char *const *)c->root_dirs,
@@ -77,6 +78,7 @@ static uint64_t still_running_interval(void) {
 static void on_still_running(void *ud) {
   still_running *sr = ud;
   size_t idx = mcp_op_server(sr->op);
+  host_status_end(sr->c->h);
   fprintf(stderr,
           "mcphost: tools/call on server \"%s\" still running "
           "(%llu s)\n",
@@ -162,6 +164,7 @@ int cli_run(cli *c, const mcp_call *call, cJSON **result, mcp_error *err,
   if (host_run_until(c->h, &r.done, 0) == -2 && !r.done) {
     mcp_op_cancel(op);
   }
+  host_status_end(c->h); /* the result starts below the last progress */
   if (sr.timer) {
     loop_timer_cancel(host_loop(c->h), sr.timer);
   }

@@ -82,7 +82,7 @@ static void print_line(grep_run *g, const char *lead, const char *text,
 }
 
 /* The lines of a description that match, indented; or its first line
- * when only the name matched. */
+ * with text (cli_first_line) when only the name matched. */
 static void print_description(grep_run *g, const char *desc) {
   if (!desc || !*desc) {
     return;
@@ -97,8 +97,11 @@ static void print_description(grep_run *g, const char *desc) {
     }
     line = nl ? nl + 1 : NULL;
   }
-  if (!any) {
-    print_line(g, "    ", desc, strcspn(desc, "\n"));
+  size_t len = 0;
+  bool more = false;
+  const char *first = cli_first_line(desc, &len, &more);
+  if (!any && first) {
+    print_line(g, "    ", first, len);
   }
 }
 

@@ -119,7 +119,7 @@ static const struct {
      "usage: mcphost [OPTIONS] serve --stdio [--server NAME]... "
      "[--passthrough]\n"
      "       mcphost [OPTIONS] serve --http HOST:PORT [--token-file F | "
-     "--token]\n"
+     "--token | --no-auth]\n"
      "                 [--allow-origin ORIGIN]... [--session-idle SECONDS]\n"
      "                 [--server NAME]... [--passthrough]\n"
      "\n"
@@ -138,7 +138,9 @@ static const struct {
      "a foreign Origin (not loopback, not --allow-origin) or Host is\n"
      "refused. --token-file F (made, mode 0600, when missing) or --token\n"
      "(printed) requires \"Authorization: Bearer TOKEN\"; an address\n"
-     "beyond loopback needs one. A session idle for --session-idle\n"
+     "beyond loopback needs one. Without a token a loopback gateway\n"
+     "serves only your own user's connections (--no-auth: every local\n"
+     "user's, with a warning). A session idle for --session-idle\n"
      "seconds (1800) ends; a full table (256) ends the idlest.\n"
      "For Claude Code or Claude Desktop: {\"command\": \"mcphost\",\n"
      "\"args\": [\"serve\", \"--stdio\"]} (docs/gateway.md).\n" AFTER},
@@ -203,8 +205,8 @@ static const struct {
      "--read the resource read again below it; --json: one JSON line each,\n"
      "{\"server\": S, \"params\": {...}[, \"contents\": [...]]}. Runs until\n"
      "Ctrl-C (it unsubscribes, exit 130) or until the server goes away\n"
-     "(exit 3). A server that does not declare resources.subscribe: exit 4.\n"
-     AFTER},
+     "(exit 3). A server that does not declare resources.subscribe: exit "
+     "4.\n" AFTER},
     {"plugins",
      "usage: mcphost [OPTIONS] plugins\n"
      "\n"
@@ -232,9 +234,11 @@ static const struct {
      "An interactive session: connects every server once and keeps it,\n"
      "then runs a command per line on them (call, tool, tools, servers,\n"
      "resources, prompts, prompt, read, ping, grep, complete, subscribe,\n"
-     "task; help, exit [CODE]), as `mcphost COMMAND` does: the same\n"
-     "KEY=VALUE rule, permission questions and elicitation, asked inline.\n"
-     "A line may begin with a tool's name.\n"
+     "task, reconnect [SERVER]; help, exit [CODE]), as `mcphost COMMAND`\n"
+     "does: the same KEY=VALUE rule, permission questions and\n"
+     "elicitation, asked inline. A line may begin with a tool's name.\n"
+     "A server that went away is connected again (servers shows it\n"
+     "reconnecting; reconnect does it at once).\n"
      "Tab completes commands, server, tool and prompt names and a tool's\n"
      "argument names; the history is kept in\n"
      "$XDG_STATE_HOME/mcphost/shell_history (0600; a line that begins with\n"
@@ -243,8 +247,9 @@ static const struct {
      "stdin not a terminal, lines are read without editing or prompt and\n"
      "the exit is the last command's.\n" AFTER},
     {"session",
-     "usage: mcphost [OPTIONS] session start [--idle MINUTES] | stop |\n"
-     "                         status [--json]\n"
+     "usage: mcphost [OPTIONS] session start [--idle MINUTES] |\n"
+     "                         stop [ID | --all] | status [--json] |\n"
+     "                         list [--json] | reconnect [SERVER]\n"
      "\n"
      "A background process keeping this configuration's servers\n"
      "connected: servers, tools, tool, resources, prompts, call, read,\n"
@@ -252,7 +257,12 @@ static const struct {
      "(--no-session or MCPHOST_NO_SESSION=1: not). It stops after --idle\n"
      "minutes without a command (default 30; 0: never), on stop, or\n"
      "when a configuration file changes. status says what it holds\n"
-     "(exit 6 when none runs). See docs/sessions.md.\n" AFTER},
+     "(exit 6 when none runs); list shows every session of the user (id,\n"
+     "pid, directory, options); stop ends this configuration's, the one\n"
+     "ID names (from list, or its pid), or --all (exit 6 when the one\n"
+     "asked for does not run). A server that went away is connected\n"
+     "again by itself; reconnect does it now, for SERVER or every one.\n"
+     "See docs/sessions.md.\n" AFTER},
     {"completion",
      "usage: mcphost completion bash|zsh|fish\n"
      "\n"

@@ -16,7 +16,9 @@
  * there with the same content, under its name or as an earlier renamed
  * copy (NAME_1, NAME_2, ...), is skipped as "already there"; a different
  * one with the same name is imported as NAME_1 (as Claude Code does). .mcp.json
- * files need no import: mcphost reads them where they are. */
+ * files need no import: mcphost reads them where they are. Claude Code
+ * expands ${VAR} as mcphost does; Claude Desktop expands none, so its
+ * "${" are quoted (import_keep_text). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +229,13 @@ static int import_choices(cli *c, const config_paths *P, const cJSON *record,
   return rc;
 }
 
+static void print_notes(cli *c, const cJSON *notes) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, notes) {
+    printf("  note: %s\n", cli_esc(c, it->valuestring));
+  }
+}
+
 static const char import_usage[] =
     "mcphost: usage: mcphost mcp import cursor|vscode|windsurf|codex|"
     "claude-desktop|claude-code [-s local|user|project] [--from FILE]\n";
@@ -261,9 +270,7 @@ static int import_other(cli *c, const char *client, const char *from,
            cli_esc(c, cJSON_GetStringValue(
                           cJSON_GetObjectItemCaseSensitive(it, "why"))));
   }
-  cJSON_ArrayForEach(it, src.notes) {
-    printf("  note: %s\n", cli_esc(c, it->valuestring));
-  }
+  print_notes(c, src.notes);
   config_paths_free(&P);
   cJSON_Delete(ok);
   import_source_free(&src);
@@ -320,11 +327,23 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
   config_paths P;
   config_paths_init(&P, &c->sources);
   int rc = EXIT_OK;
-  cJSON *user =
-      valid_servers(c, cJSON_GetObjectItemCaseSensitive(doc, "mcpServers"),
-                    path, "mcpServers");
+  cJSON *notes = cJSON_CreateArray();
+  cJSON *servers = cJSON_GetObjectItemCaseSensitive(doc, "mcpServers");
+  if (desktop && cJSON_IsObject(servers)) {
+    /* Claude Desktop expands no ${VAR}: mcp-remote's documented
+     * "--header Authorization:${AUTH_HEADER}" reaches mcp-remote as
+     * written, which reads AUTH_HEADER from the entry's env. */
+    cJSON *e;
+    cJSON_ArrayForEach(e, servers) {
+      if (cJSON_IsObject(e)) {
+        import_keep_text(notes, "Claude Desktop", e->string, e);
+      }
+    }
+  }
+  cJSON *user = valid_servers(c, servers, path, "mcpServers");
   if (desktop) {
     rc = import_into(c, &P, scope, user, path);
+    print_notes(c, notes);
   } else {
     /* Claude Code keeps per-project records under the project's path,
      * like mcphost's own settings file. */
@@ -353,6 +372,7 @@ int cmd_mcp_import(cli *c, int argc, char **argv) {
   if (desktop && cJSON_GetArraySize(user) == 0)
     printf("No servers to import from %s\n", cli_esc(c, path));
   cJSON_Delete(user);
+  cJSON_Delete(notes);
   cJSON_Delete(doc);
   config_paths_free(&P);
   free(path);

@@ -18,7 +18,9 @@
  * environment variable name (api-key: ${API_KEY}), said in a note. A
  * server that needs what mcphost has not (an envFile, another variable)
  * is skipped with the reason; a setting mcphost has not is left out with
- * a note. */
+ * a note. What the client passes on as text (a plain ${NAME} here, any
+ * "${" in Codex's values) is quoted (expand_quote) so that mcphost passes
+ * it on too, with a note. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -28,12 +30,16 @@
 
 #include "cli/import_clients.h"
 #include "config/config.h"
+#include "config/config_expand.h"
 #include "config/toml.h"
 #include "core/util.h"
 
 typedef enum { CURSOR, WINDSURF, VSCODE, CODEX, NCLIENTS } client_kind;
 static const char *const client_names[NCLIENTS] = {"cursor", "windsurf",
                                                    "vscode", "codex"};
+/* As a person knows them, in notes. */
+static const char *const client_labels[NCLIENTS] = {"Cursor", "Windsurf",
+                                                    "VS Code", "Codex"};
 
 static long client_of(const char *name) {
   for (size_t i = 0; i < NCLIENTS; i++) {
@@ -102,6 +108,78 @@ static void note(import_source *s, const char *fmt, const char *a,
   free(n);
 }
 
+/* ---- text a client passes on as it is ---- */
+
+/* The fields whose ${VAR} mcphost expands (config_expand.h). */
+static const char *const expanded_fields[] = {"command", "url", "args", "env",
+                                              "headers"};
+
+static bool is_expanded_field(const char *key) {
+  for (size_t i = 0; i < sizeof expanded_fields / sizeof expanded_fields[0];
+       i++) {
+    if (strcmp(key, expanded_fields[i]) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The note for text kept: the server, the field and the first "${...}"
+ * of `text` (cut at 40 bytes), as the person wrote it. */
+static void note_kept(cJSON *notes, const char *client, const char *server,
+                      const char *field, const char *text) {
+  const char *ref = strstr(text, "${");
+  if (!ref) {
+    return;
+  }
+  size_t n = strcspn(ref, "}");
+  n = ref[n] == '}' ? n + 1 : n;
+  char *shown = xstrndup(ref, n > 40 ? 40 : n);
+  char *quoted = expand_quote(shown);
+  char *line = xasprintf("server \"%s\": %s: %s is passed on as text, as "
+                         "%s does (written %s, which mcphost does not "
+                         "expand)",
+                         server, field, shown, client, quoted);
+  cJSON_AddItemToArray(notes, cJSON_CreateString(line));
+  free(line);
+  free(quoted);
+  free(shown);
+}
+
+/* The string `it`, or each string in the array or object `it`, quoted
+ * (expand_quote) where it holds "${"; a note for each one. */
+static void keep_text(cJSON *notes, const char *client, const char *server,
+                      const char *field, cJSON *it) {
+  if (cJSON_IsString(it)) {
+    if (strstr(it->valuestring, "${")) {
+      note_kept(notes, client, server, field, it->valuestring);
+      char *q = expand_quote(it->valuestring);
+      cJSON_SetValuestring(it, q);
+      free(q);
+    }
+    return;
+  }
+  cJSON *m;
+  int i = 0;
+  cJSON_ArrayForEach(m, it) {
+    char *sub = cJSON_IsArray(it) ? xasprintf("%s[%d]", field, i)
+                                  : xasprintf("%s.%s", field, m->string);
+    keep_text(notes, client, server, sub, m);
+    free(sub);
+    i++;
+  }
+}
+
+void import_keep_text(cJSON *notes, const char *client, const char *server,
+                      cJSON *entry) {
+  cJSON *f;
+  cJSON_ArrayForEach(f, entry) {
+    if (is_expanded_field(f->string)) {
+      keep_text(notes, client, server, f->string, f);
+    }
+  }
+}
+
 /* ---- JSON with comments (VS Code): comments and trailing commas out */
 
 static char *strip_jsonc(const char *in, size_t len) {
@@ -164,7 +242,9 @@ typedef struct vars {
   const char *workspace; /* the folder of .vscode/.cursor, or NULL */
   const cJSON *inputs;   /* VS Code's inputs, or NULL */
   import_source *s;
+  const char *client; /* as a person knows it; NULL: Codex (no variables) */
   const char *server;
+  const char *field; /* an expanded field's path (args[1]), or NULL */
   char *bad; /* the first variable that cannot be translated (owned) */
 } vars;
 
@@ -176,7 +256,12 @@ static char *translate(vars *v, const char *text) {
     const char *open = strstr(p, "${");
     const char *close = open ? strchr(open, '}') : NULL;
     if (!open || !close) {
-      sb_adds(&b, p);
+      char *rest = v->field && open ? expand_quote(p) : xstrdup(p);
+      if (v->field && open) {
+        note_kept(v->s->notes, v->client, v->server, v->field, open);
+      }
+      sb_adds(&b, rest);
+      free(rest);
       break;
     }
     sb_add(&b, p, (size_t)(open - p));
@@ -185,7 +270,7 @@ static char *translate(vars *v, const char *text) {
       sb_printf(&b, "${%s}", name + 4);
     } else if (strcmp(name, "userHome") == 0) {
       sb_adds(&b, "${HOME}");
-    } else if (strcmp(name, "pathSeparator") == 0) {
+    } else if (strcmp(name, "pathSeparator") == 0 || strcmp(name, "/") == 0) {
       sb_adds(&b, "/");
     } else if (strcmp(name, "workspaceFolder") == 0 && v->workspace) {
       sb_adds(&b, v->workspace);
@@ -216,8 +301,16 @@ static char *translate(vars *v, const char *text) {
         v->bad = xasprintf("${%s}", name);
       }
       sb_add(&b, open, (size_t)(close - open + 1));
+    } else if (v->field) {
+      /* ${NAME}: the client passes it on as text; so does mcphost. */
+      char *ref = xstrndup(open, (size_t)(close - open + 1));
+      char *q = expand_quote(ref);
+      sb_adds(&b, q);
+      note_kept(v->s->notes, v->client, v->server, v->field, ref);
+      free(q);
+      free(ref);
     } else {
-      sb_add(&b, open, (size_t)(close - open + 1)); /* ${NAME}: as is */
+      sb_add(&b, open, (size_t)(close - open + 1)); /* not expanded here */
     }
     free(name);
     p = close + 1;
@@ -225,17 +318,28 @@ static char *translate(vars *v, const char *text) {
   return sb_take(&b);
 }
 
-/* Every string of `j` translated in place. */
-static void translate_all(vars *v, cJSON *j) {
+/* Every string of `j` translated in place; `field` its path when it is
+ * (in) a field mcphost expands, else NULL. */
+static void translate_all(vars *v, cJSON *j, const char *field) {
   if (cJSON_IsString(j)) {
+    v->field = field;
     char *t = translate(v, j->valuestring);
     cJSON_SetValuestring(j, t);
     free(t);
+    v->field = NULL;
     return;
   }
   cJSON *it;
+  int i = 0;
   cJSON_ArrayForEach(it, j) {
-    translate_all(v, it);
+    char *sub = NULL;
+    if (field) {
+      sub = cJSON_IsArray(j) ? xasprintf("%s[%d]", field, i)
+                             : xasprintf("%s.%s", field, it->string);
+    }
+    translate_all(v, it, sub);
+    free(sub);
+    i++;
   }
 }
 
@@ -266,7 +370,13 @@ static void add_entry(import_source *s, vars *v, const char *name,
     }
   }
   v->server = name;
-  translate_all(v, out);
+  cJSON *field;
+  cJSON_ArrayForEach(field, out) {
+    if (v->client) { /* Codex has no variables: its copies are kept */
+      translate_all(v, field,
+                    is_expanded_field(field->string) ? field->string : NULL);
+    }
+  }
   if (v->bad) {
     char *why = xasprintf("it uses %s, which mcphost cannot expand", v->bad);
     skip(s, name, why);
@@ -328,6 +438,18 @@ static cJSON *headers_of(cJSON *d) {
   return h ? h : cJSON_AddObjectToObject(d, "headers");
 }
 
+/* A copy of Codex's value `f`, at `field` of server `server`: Codex
+ * passes its values on as written, so a "${" in one stays text
+ * (keep_text; never for cwd, which mcphost does not expand). */
+static cJSON *codex_copy(import_source *s, const char *server,
+                         const char *field, const cJSON *f) {
+  cJSON *c = cJSON_Duplicate(f, 1);
+  if (strcmp(field, "cwd") != 0) {
+    keep_text(s->notes, client_labels[CODEX], server, field, c);
+  }
+  return c;
+}
+
 /* Codex: [mcp_servers.NAME] tables. */
 static void read_codex(import_source *s, const cJSON *doc, vars *v) {
   const cJSON *e;
@@ -349,20 +471,26 @@ static void read_codex(import_source *s, const cJSON *doc, vars *v) {
       if (strcmp(k, "env") == 0 && cJSON_IsObject(f) && env) {
         const cJSON *m; /* beside env_vars' entries, which it overrides */
         cJSON_ArrayForEach(m, f) {
+          char *field = xasprintf("env.%s", m->string);
           cJSON_DeleteItemFromObjectCaseSensitive(env, m->string);
-          cJSON_AddItemToObject(env, m->string, cJSON_Duplicate(m, 1));
+          cJSON_AddItemToObject(env, m->string,
+                                codex_copy(s, e->string, field, m));
+          free(field);
         }
       } else if (strcmp(k, "command") == 0 || strcmp(k, "args") == 0 ||
                  strcmp(k, "env") == 0 || strcmp(k, "cwd") == 0 ||
                  strcmp(k, "url") == 0) {
-        cJSON_AddItemToObject(d, k, cJSON_Duplicate(f, 1));
+        cJSON_AddItemToObject(d, k, codex_copy(s, e->string, k, f));
       } else if (strcmp(k, "enabled") == 0) {
         continue;
       } else if (strcmp(k, "http_headers") == 0 && cJSON_IsObject(f)) {
         cJSON *headers = headers_of(d);
         const cJSON *h;
         cJSON_ArrayForEach(h, f) {
-          cJSON_AddItemToObject(headers, h->string, cJSON_Duplicate(h, 1));
+          char *field = xasprintf("http_headers.%s", h->string);
+          cJSON_AddItemToObject(headers, h->string,
+                                codex_copy(s, e->string, field, h));
+          free(field);
         }
       } else if (strcmp(k, "env_http_headers") == 0 && cJSON_IsObject(f)) {
         cJSON *headers = headers_of(d);
@@ -447,7 +575,7 @@ int import_client_read(const char *client, const char *path, import_source *out,
   out->servers = cJSON_CreateObject();
   out->skipped = cJSON_CreateArray();
   out->notes = cJSON_CreateArray();
-  vars v = {.s = out};
+  vars v = {.s = out, .client = kind == CODEX ? NULL : client_labels[kind]};
   char *workspace = workspace_of(path, kind == VSCODE ? ".vscode" : ".cursor");
   v.workspace = workspace;
   if (kind == CODEX) {

@@ -23,5 +23,12 @@ char *import_client_path(const char *client);
 int import_client_read(const char *client, const char *path, import_source *out,
                        char **why);
 void import_source_free(import_source *s);
+/* For a client that passes "${" on as text (Claude Desktop): the fields
+ * of `entry` mcphost expands (command, url, args, env, headers) written
+ * so that they reach the server as they are (expand_quote), with a note
+ * in `notes` for each naming server `server`, the field and `client` (as
+ * a person knows it). */
+void import_keep_text(cJSON *notes, const char *client, const char *server,
+                      cJSON *entry);
 
 #endif

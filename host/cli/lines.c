@@ -32,13 +32,19 @@ static void take_lines(strbuf *in, cli_line_fn fn, void *ud) {
 }
 
 int cli_read_lines(int fd, strbuf *in, cli_line_fn fn, void *ud) {
-  char buf[65536];
-  ssize_t n = read(fd, buf, sizeof buf);
+  /* Straight into `in`: a 64 KiB buffer on the stack would be resident
+   * for good (the stack-clash probes touch every page of the frame);
+   * here only the pages the bytes read land in are. */
+  enum { CHUNK = 65536 };
+  size_t had = in->len;
+  char *at = sb_extend(in, CHUNK);
+  ssize_t n = read(fd, at, CHUNK);
+  in->len = had + (n > 0 ? (size_t)n : 0);
+  in->data[in->len] = '\0';
   if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
     return 1;
   }
   if (n > 0) {
-    sb_add(in, buf, (size_t)n);
     take_lines(in, fn, ud);
     return 1;
   }

@@ -2,6 +2,8 @@
  * configuration), runs one command, and closes every server cleanly. */
 #include <errno.h>
 #include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,16 +22,20 @@ static const char usage_text[] =
     "usage: mcphost [OPTIONS] COMMAND [ARGS...]\n"
     "\n"
     "Commands:\n"
-    "  servers [SERVER]           connect and show each server's state and counts\n"
+    "  servers [SERVER]           connect and show each server's state and "
+    "counts\n"
     "  tools [--all] [SERVER]     list tools as mcp__SERVER__TOOL\n"
     "  resources [SERVER]         list resources and resource templates\n"
     "  prompts [SERVER]           list prompts and their arguments\n"
-    "  tool TOOL                  what a tool takes: its signature, description,\n"
+    "  tool TOOL                  what a tool takes: its signature, "
+    "description,\n"
     "                             parameters, output schema and annotations\n"
     "  call TOOL [--no-validate] [--follow-links[=N]] [--task] [--detach]\n"
     "       [--args JSON|@FILE] [JSON | KEY=VALUE ...]\n"
-    "                             call a tool (TOOL: mcp__SERVER__TOOL or SERVER/TOOL);\n"
-    "                             KEY=VALUE by the tool's schema (a string keeps\n"
+    "                             call a tool (TOOL: mcp__SERVER__TOOL or "
+    "SERVER/TOOL);\n"
+    "                             KEY=VALUE by the tool's schema (a string "
+    "keeps\n"
     "                             the text), KEY:=JSON, KEY=@FILE (@- stdin),\n"
     "                             a.b=1 nested; checked locally (exit 2); the\n"
     "                             options also after the arguments, up to --\n"
@@ -45,13 +51,19 @@ static const char usage_text[] =
     "                             a task that call --task/--detach started\n"
     "  read SERVER URI            read a resource\n"
     "  prompt PROMPT [ARG | NAME=VALUE ...]\n"
-    "                             get a prompt; positional ARGs fill the declared\n"
+    "                             get a prompt; positional ARGs fill the "
+    "declared\n"
     "                             arguments in order\n"
-    "  batch                      read JSON requests from stdin, one per line:\n"
-    "                             {\"id\":1,\"call\":TOOL,\"arguments\":{...}},\n"
-    "                             {\"read\":SERVER,\"uri\":URI}, {\"prompt\":PROMPT,\n"
-    "                             \"arguments\":{...}}, {\"list\":\"tools\"[,\"server\":S]},\n"
-    "                             {\"subscribe\":SERVER,\"uri\":URI}, \"unsubscribe\",\n"
+    "  batch                      read JSON requests from stdin, one per "
+    "line:\n"
+    "                             "
+    "{\"id\":1,\"call\":TOOL,\"arguments\":{...}},\n"
+    "                             {\"read\":SERVER,\"uri\":URI}, "
+    "{\"prompt\":PROMPT,\n"
+    "                             \"arguments\":{...}}, "
+    "{\"list\":\"tools\"[,\"server\":S]},\n"
+    "                             {\"subscribe\":SERVER,\"uri\":URI}, "
+    "\"unsubscribe\",\n"
     "                             {\"roots\":[DIR...]}; answers one JSON line\n"
     "                             each, as they complete (batch --help)\n"
     "  serve --stdio | --http HOST:PORT [--server NAME]... [--passthrough]\n"
@@ -62,11 +74,14 @@ static const char usage_text[] =
     "                             a background process keeping the servers\n"
     "                             connected; the commands above then run\n"
     "                             through it (docs/sessions.md)\n"
-    "  shell                      an interactive session: the commands above on\n"
-    "                             servers kept connected, with editing, history\n"
+    "  shell                      an interactive session: the commands above "
+    "on\n"
+    "                             servers kept connected, with editing, "
+    "history\n"
     "                             and completion (shell --help)\n"
     "  completion bash|zsh|fish   a completion script for the shell named\n"
-    "  plugins                    list plugins found, loaded or refused, and why\n"
+    "  plugins                    list plugins found, loaded or refused, and "
+    "why\n"
     "  plugin check FILE.so       whether a plugin loads, and what it offers\n"
     "  mcp list|get|add|add-json|remove|approve|reject|reset-project-choices|\n"
     "      import ...             manage configured servers like `claude mcp`\n"
@@ -76,16 +91,22 @@ static const char usage_text[] =
     "Options:\n"
     "  -c, --mcp-config FILE|JSON read servers from FILE or JSON text\n"
     "                             ({\"mcpServers\": {...}}); repeatable; also\n"
-    "                             --config. The other scopes (enterprise, local,\n"
+    "                             --config. The other scopes (enterprise, "
+    "local,\n"
     "                             .mcp.json, user, plugins) are read too\n"
     "      --strict-mcp-config    use only servers given on the command line\n"
-    "      --approve-project      use this project's .mcp.json servers that are\n"
+    "      --approve-project      use this project's .mcp.json servers that "
+    "are\n"
     "                             pending approval (not rejected ones)\n"
-    "      --allow TOOL           answer yes when a permission rule asks about\n"
-    "                             TOOL (mcp__SERVER__TOOL; * wildcards); repeatable\n"
+    "      --allow TOOL           answer yes when a permission rule asks "
+    "about\n"
+    "                             TOOL (mcp__SERVER__TOOL; * wildcards); "
+    "repeatable\n"
     "  -s, --server SPEC          add a stdio server: [NAME=]COMMAND [ARG...]\n"
-    "  -u, --url [NAME=]URL       add a remote server (NAME defaults to the host)\n"
-    "      --transport TYPE       the type of --url servers: http, sse (default:\n"
+    "  -u, --url [NAME=]URL       add a remote server (NAME defaults to the "
+    "host)\n"
+    "      --transport TYPE       the type of --url servers: http, sse "
+    "(default:\n"
     "                             http, then sse if the server answers 4xx)\n"
     "      --plugin-dir DIR       look for plugins in DIR first; repeatable\n"
     "      --root DIR             offer DIR as a root (roots/list) to every\n"
@@ -118,9 +139,14 @@ static const char usage_text[] =
     "                             the MCP era for every server, over their\n"
     "                             protocol keys: detect (auto), 2026-07-28\n"
     "                             only, or initialize only (docs/protocol.md)\n"
-    "  -q, --quiet                no progress lines on stderr\n"
-    "  -v, --verbose              more logging on stderr (-vv debug, -vvv wire)\n"
-    "                             (--json, -q, -v and --timeout may also follow\n"
+    "  -q, --quiet                no progress lines on stderr, and no warning\n"
+    "                             for what a server writes outside the "
+    "protocol\n"
+    "                             (a banner line on stdout; -v shows it)\n"
+    "  -v, --verbose              more logging on stderr (-vv debug, -vvv "
+    "wire)\n"
+    "                             (--json, -q, -v and --timeout may also "
+    "follow\n"
     "                             the command, before a tool's arguments)\n"
     "      --no-session           run here, not through a running session\n"
     "      --version              print the version (with -v also the plugin\n"
@@ -128,32 +154,48 @@ static const char usage_text[] =
     "  -h, --help                 this text\n"
     "\n"
     "Environment:\n"
-    "  MCPHOST_PLUGIN_PATH        more plugin directories, ':'-separated, searched\n"
-    "                             after --plugin-dir and before the built-in one\n"
+    "  MCPHOST_PLUGIN_PATH        more plugin directories, ':'-separated, "
+    "searched\n"
+    "                             after --plugin-dir and before the built-in "
+    "one\n"
     "  MCPHOST_SYSTEM_CONFIG_DIR  enterprise directory (default /etc/mcphost)\n"
     "  XDG_CONFIG_HOME            user settings in $XDG_CONFIG_HOME/mcphost/\n"
     "  MCPHOST_APPROVE_PROJECT_SERVERS=1   as --approve-project (for CI)\n"
     "  MCPHOST_NO_SESSION=1       as --no-session\n"
-    "  MCP_TIMEOUT                deadline of the whole connect in ms (default\n"
+    "  MCP_TIMEOUT                deadline of the whole connect in ms "
+    "(default\n"
     "                             30000)\n"
     "  MCP_TOOL_TIMEOUT           tool call deadline in ms (default 600000)\n"
-    "  MCPHOST_REQUEST_TIMEOUT    other requests' deadline in ms (default 60000)\n"
+    "  MCPHOST_REQUEST_TIMEOUT    other requests' deadline in ms (default "
+    "60000)\n"
     "  MCP_SERVER_CONNECTION_BATCH_SIZE  local (stdio) servers connected at\n"
     "                             once (default 3)\n"
     "  MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE  remote servers connected at\n"
     "                             once (default 20)\n"
-    "  MCPHOST_STILL_RUNNING_MS   on a terminal, a line this often while a tool\n"
+    "  MCPHOST_STDIO_EXIT_MS      how long a stdio server may take to exit "
+    "once\n"
+    "                             its stdin is closed, before SIGTERM "
+    "(default\n"
+    "                             2000; SIGKILL 1000 ms after; Ctrl-C "
+    "hurries)\n"
+    "  MCPHOST_STILL_RUNNING_MS   on a terminal, a line this often while a "
+    "tool\n"
     "                             call runs (default 30000)\n"
-    "  MCPHOST_LIST_CACHE_TTL     batch: how long a tool list is kept, ms (20000)\n"
+    "  MCPHOST_LIST_CACHE_TTL     batch: how long a tool list is kept, ms "
+    "(20000)\n"
     "  MCPHOST_SERVE_REQUEST_MS   serve --http: time for a connection's next\n"
     "                             request, ms (default 30000)\n"
-    "  MCPHOST_MAX_NAME_CHARS     longest mcp__SERVER__TOOL name (default 64, at\n"
+    "  MCPHOST_MAX_NAME_CHARS     longest mcp__SERVER__TOOL name (default 64, "
+    "at\n"
     "                             least 32); longer ones are cut and hashed\n"
     "  MCPHOST_MAX_DESCRIPTION_CHARS\n"
-    "                             tool and prompt descriptions are cut after this\n"
+    "                             tool and prompt descriptions are cut after "
+    "this\n"
     "                             many characters (default 2048)\n"
-    "  MCPHOST_MAX_OUTPUT_CHARS   as --max-output-chars: its limit replaces the\n"
-    "                             terminal's 100000; the full text is saved to\n"
+    "  MCPHOST_MAX_OUTPUT_CHARS   as --max-output-chars: its limit replaces "
+    "the\n"
+    "                             terminal's 100000; the full text is saved "
+    "to\n"
     "                             a file named in the note\n"
     "\n"
     "Exit codes:\n"
@@ -161,7 +203,8 @@ static const char usage_text[] =
     "  1    the tool ran and returned isError\n"
     "  2    usage error (bad option, argument or JSON; a --url, --server,\n"
     "       --transport or --mcp-config that cannot be read)\n"
-    "  3    a server failed: not startable, unreachable, misconfigured, no plugin\n"
+    "  3    a server failed: not startable, unreachable, misconfigured, no "
+    "plugin\n"
     "       for its type, or it went away\n"
     "  4    protocol error: the server answered with an error or broke MCP\n"
     "  5    a deadline passed\n"
@@ -552,6 +595,8 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
       env_ms("MCP_TOOL_TIMEOUT", 600000, &c.tool_timeout_given);
   c.request_timeout_ms =
       env_ms("MCPHOST_REQUEST_TIMEOUT", 60000, &c.request_timeout_given);
+  /* The stdio transport reads it too, by the same rule; warned of here. */
+  c.server_exit_ms = env_ms("MCPHOST_STDIO_EXIT_MS", 2000, NULL);
   char *bad_limits = limits_from_env(&c.lim);
   if (bad_limits) {
     fprintf(stderr, "mcphost: warning: %s\n", bad_limits);
@@ -559,6 +604,13 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
   }
   int verbosity = 0, rc = EXIT_OK, opt;
   bool show_version = false;
+
+  /* `mcphost --version` alone needs no plugin (with -v it lists their
+   * directories): it is said before any is loaded, a fifth of the cost. */
+  if (!shared && argc == 2 && strcmp(argv[1], "--version") == 0) {
+    cli_print_version(stdout, NULL, 0, NULL, 0);
+    goto out;
+  }
 
   /* Plugins first: they may declare options. */
   nplugin_dirs = prescan_plugin_dirs(argc, argv, plugin_dirs);
@@ -786,6 +838,7 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
   }
 
   host_set_verbosity(c.h, verbosity);
+  host_set_quiet(c.h, c.quiet_progress);
   cli_client_options(&c);
   char out_why[1024];
   if (c.output_dir && out_check_dir(&c, out_why, sizeof out_why) != 0) {
@@ -877,8 +930,29 @@ out:
   return rc;
 }
 
+/* The character type only, and always a UTF-8 one: the person's when it
+ * is UTF-8, else C.UTF-8. The shell's line editor (libedit) hands a line
+ * back in LC_CTYPE's encoding, and in the "C" locale it dropped every
+ * character beyond ASCII; mcphost's text is UTF-8 throughout (its input
+ * decoder is line_edit's own), so UTF-8 is the one encoding that fits,
+ * whatever LANG says. A UTF-8 LC_CTYPE classifies no byte above 0x7f
+ * (isalpha, tolower leave UTF-8 alone) and makes regex patterns (grep)
+ * match characters, not bytes. Set here, before any thread starts
+ * (setlocale is not thread-safe), for every command alike; LC_NUMERIC
+ * and the rest stay "C", so no number is ever written or read with a
+ * locale's decimal comma. */
+static void utf8_ctype(void) {
+  if (setlocale(LC_CTYPE, "") && strcmp(nl_langinfo(CODESET), "UTF-8") == 0) {
+    return;
+  }
+  if (!setlocale(LC_CTYPE, "C.UTF-8")) {
+    setlocale(LC_CTYPE, "C");
+  }
+}
+
 int main(int argc, char **argv) {
   prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* as cli_main: before the env is sent */
+  utf8_ctype();
   if (argc > 1 && strcmp(argv[1], PLUGIN_PROBE_WORD) == 0) {
     return plugin_probe_main(argc, argv); /* plugin check's child */
   }

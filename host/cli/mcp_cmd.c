@@ -253,6 +253,7 @@ static int mcp_list(cli *c, int argc, char **argv) {
     return EXIT_USAGE;
   }
   cli_load_config(c);
+  host_config_report_servers(c->h); /* every server is listed */
   const config *cfg = host_cfg(c->h);
   health_check(c, NULL, 0);
   /* As `servers`: the code of the first server that failed its check. */
@@ -353,6 +354,9 @@ static int mcp_get(cli *c, int argc, char **argv) {
   }
   cli_load_config(c);
   long i = cli_find_server(c, argv[1]);
+  if (i >= 0) {
+    host_config_report_server(c->h, argv[1]);
+  }
   if (i < 0) {
     strbuf hint;
     sb_init(&hint);

@@ -548,10 +548,15 @@ void out_progress(cli *c, const cJSON *params) {
   /* The numbers as the server wrote them (json_parse.h), not as %g
    * rounds them (1234567 is not 1.23457e+06). */
   char *ps = json_print(p), *ts = cJSON_IsNumber(t) ? json_print(t) : NULL;
-  fprintf(stderr, "progress: %s%s%s%s%s\n", ps, ts ? "/" : "", ts ? ts : "",
-          msg ? " " : "", msg ? msg : "");
+  strbuf line;
+  sb_init(&line);
+  sb_printf(&line, "progress: %s%s%s%s%s", ps, ts ? "/" : "", ts ? ts : "",
+            msg ? " " : "", msg ? msg : "");
   free(ps);
   free(ts);
+  /* On a terminal one line, updated in place; in a pipe one per update. */
+  host_status_line(c->h, sb_str(&line));
+  sb_free(&line);
 }
 
 void out_error(const char *fmt, ...) {

@@ -141,6 +141,7 @@ void gw_rq_free(rq *r) {
   cJSON_Delete(r->token);
   cJSON_Delete(r->items);
   cJSON_Delete(r->init);
+  free(r->waits);
   free(r->mrtr_method);
   cJSON_Delete(r->mrtr_params);
   free(r->then_method);
@@ -220,8 +221,13 @@ static void on_progress(void *ud, const cJSON *params) {
 }
 
 static void start_op(rq *r, const mcp_call *call) {
+  /* What leaves the gateway goes to a model: its results are sanitized
+   * as such, unless --sanitize display or off asked for them as sent. */
+  sanitize_mode mode = host_sanitize(r->g->c->h);
+  mcp_call c = *call;
+  c.for_model = mode == SANITIZE_MODE_DEFAULT || mode == SANITIZE_MODE_FULL;
   r->starting = true;
-  mcp_op *op = mcp_client_start(r->g->c->mc, call,
+  mcp_op *op = mcp_client_start(r->g->c->mc, &c,
                                 &(mcp_call_callbacks){.progress = on_progress,
                                                       .done = on_done,
                                                       .asker = &r->asker,
@@ -596,7 +602,12 @@ static bool on_backend_request(void *ud, size_t idx, const char *method,
   if (gw_backend_of(&hub->b, idx) < 0 || (!elicit && !roots && !sampling)) {
     return false;
   }
-  rq *r = caller_of(hub, idx, op);
+  /* A backend's roots are its connection's, shared by every client, and
+   * a server asks for them on its own (server-everything 350 ms after
+   * it started, others on list_changed) and keeps them: only a request
+   * tied to a call gets that call's client's; one nothing ties, the
+   * gateway's own, whatever call happens to run. */
+  rq *r = roots && !op ? NULL : caller_of(hub, idx, op);
   /* A modern client is asked through an input_required round. */
   if (r && r->modern && gw_mrtr_ask(r, idx, method, params, id)) {
     return true;
@@ -648,6 +659,31 @@ static bool on_backend_request(void *ud, size_t idx, const char *method,
 
 /* ---- the methods ---- */
 
+/* The gateway's own capabilities, with what its ready backends add. */
+static cJSON *gw_capabilities(const gw_hub *hub) {
+  cJSON *caps = cJSON_CreateObject();
+  const char *kinds[] = {"tools", "resources", "prompts"};
+  for (size_t i = 0; i < 3; i++) {
+    cJSON_AddTrueToObject(cJSON_AddObjectToObject(caps, kinds[i]),
+                          "listChanged");
+  }
+  cJSON_AddObjectToObject(caps, "logging");
+  /* The gateway routes resources/subscribe to a URI's backend: it can
+   * when one of them can. */
+  for (size_t k = 0; k < hub->b.n; k++) {
+    mcp_server_status st;
+    if (mcp_client_status(hub->c->mc, hub->b.idx[k], &st) && st.ready &&
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(st.capabilities, "resources"),
+            "subscribe"))) {
+      cJSON_AddTrueToObject(cJSON_GetObjectItemCaseSensitive(caps, "resources"),
+                            "subscribe");
+      break;
+    }
+  }
+  return caps;
+}
+
 static void answer_initialize(rq *r, const cJSON *params) {
   gw *g = r->g;
   const char *want = cJSON_GetStringValue(
@@ -671,13 +707,7 @@ static void answer_initialize(rq *r, const cJSON *params) {
     }
     g->hub->ready[0] = st.ready;
   } else {
-    cJSON *caps = cJSON_AddObjectToObject(res, "capabilities");
-    const char *kinds[] = {"tools", "resources", "prompts"};
-    for (size_t i = 0; i < 3; i++) {
-      cJSON_AddTrueToObject(cJSON_AddObjectToObject(caps, kinds[i]),
-                            "listChanged");
-    }
-    cJSON_AddObjectToObject(caps, "logging");
+    cJSON_AddItemToObject(res, "capabilities", gw_capabilities(g->hub));
   }
   if (!cJSON_GetObjectItemCaseSensitive(res, "serverInfo")) {
     cJSON *info = cJSON_AddObjectToObject(res, "serverInfo");
@@ -687,13 +717,17 @@ static void answer_initialize(rq *r, const cJSON *params) {
   send_result(g, r->id, res);
 }
 
-static void on_passthrough_ready(mcp_waiter *w, session *s) {
-  (void)s; /* read through mcp_client_status */
-  rq *r = (rq *)((char *)w - offsetof(rq, waiter));
+/* One backend of an initialize is ready or failed: once all are, the
+ * answer. */
+static void initialize_waited(rq *r) {
+  if (--r->pending > 0) {
+    return;
+  }
   gw *g = r->g;
   mcp_server_status st;
-  mcp_client_status(g->c->mc, g->hub->b.idx[0], &st);
-  if (!st.ready) {
+  g->initializing = false;
+  if (g->hub->b.passthrough &&
+      !(mcp_client_status(g->c->mc, g->hub->b.idx[0], &st) && st.ready)) {
     char *why = xasprintf("server \"%s\" failed: %s",
                           host_cfg(g->c->h)->servers[g->hub->b.idx[0]].name,
                           st.error ? st.error : st.state);
@@ -705,6 +739,11 @@ static void on_passthrough_ready(mcp_waiter *w, session *s) {
   }
   gw_rq_free(r);
   check_done(g);
+}
+
+static void on_backend_ready(mcp_waiter *w, session *s) {
+  (void)s; /* read through mcp_client_status */
+  initialize_waited(((rq_wait *)w)->r);
 }
 
 static void do_initialize(gw *g, rq *r, const cJSON *params) {
@@ -719,16 +758,21 @@ static void do_initialize(gw *g, rq *r, const cJSON *params) {
   g->roots = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "roots"));
   g->sampling =
       cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "sampling"));
-  if (!g->hub->b.passthrough) {
-    answer_initialize(r, params);
-    g->initialized = true;
-    gw_rq_free(r);
-    return;
-  }
-  /* The backend's capabilities are the gateway's: it connects first. */
+  /* The gateway's capabilities are the backends' together (with
+   * --passthrough, the one's): they connect first, as a first list
+   * would make them; one that fails is left out. */
   r->init = cJSON_Duplicate(params, 1);
-  r->waiter.ready = on_passthrough_ready;
-  mcp_client_use(g->c->mc, g->hub->b.idx[0], &r->waiter);
+  /* What the client sends before the answer waits for the backends as
+   * the answer does. */
+  g->initializing = true;
+  r->nwaits = g->hub->b.passthrough ? 1 : g->hub->b.n;
+  r->waits = xcalloc(r->nwaits, sizeof *r->waits);
+  r->pending = r->nwaits + 1; /* held until every wait is out */
+  for (size_t k = 0; k < r->nwaits; k++) {
+    r->waits[k] = (rq_wait){.w = {.ready = on_backend_ready}, .r = r};
+    mcp_client_use(g->c->mc, g->hub->b.idx[k], &r->waits[k].w);
+  }
+  initialize_waited(r);
 }
 
 /* tools/call and prompts/get: a name of the gateway's to a backend's. */
@@ -926,13 +970,7 @@ static bool modern_request(gw *g, rq *r, const char *method,
     }
     cJSON *own = NULL;
     if (!caps) {
-      own = cJSON_CreateObject();
-      const char *kinds[] = {"tools", "resources", "prompts"};
-      for (size_t i = 0; i < 3; i++) {
-        cJSON_AddTrueToObject(cJSON_AddObjectToObject(own, kinds[i]),
-                              "listChanged");
-      }
-      cJSON_AddObjectToObject(own, "logging");
+      own = gw_capabilities(g->hub);
       caps = own;
     }
     send_result(g, r->id, gw_modern_discover(caps, st.instructions));
@@ -988,7 +1026,8 @@ static bool modern_gone(const rq *r, const char *method) {
 static void handle_request(gw *g, const char *method, const cJSON *id,
                            const cJSON *params) {
   rq *r = rq_new(g, id, params);
-  if (!g->initialized && strcmp(method, "initialize") != 0 &&
+  if (!g->initialized && !g->initializing &&
+      strcmp(method, "initialize") != 0 &&
       (gw_modern_asks(params) || strcmp(method, "server/discover") == 0) &&
       !modern_request(g, r, method, params)) {
     return; /* answered */
@@ -1001,7 +1040,7 @@ static void handle_request(gw *g, const char *method, const cJSON *id,
   } else if (strcmp(method, "ping") == 0 && !r->modern) {
     send_result(g, id, NULL);
     gw_rq_free(r);
-  } else if (!g->initialized && !r->modern) {
+  } else if (!g->initialized && !g->initializing && !r->modern) {
     gw_send_error(g, id, MCPH_RPC_INVALID_REQUEST,
                   "the gateway is not initialized yet (initialize first)",
                   NULL);
@@ -1217,6 +1256,34 @@ void gw_client_end_input(gw *g, const char *why, void (*drained)(void *ud)) {
   check_done(g);
 }
 
+void gw_hub_connect(gw_hub *hub) {
+  mcp_client_connect(hub->c->mc, hub->b.idx, hub->b.n);
+}
+
+void gw_hub_stop(gw_hub *hub, const char *why) {
+  mcp_error e = {0};
+  mcp_error_set(&e, MCP_ERR_INTERRUPTED, NULL, "%s", why);
+  for (gw *g = hub->clients; g; g = g->next) {
+    for (rq *r = g->reqs; r; r = r->next) {
+      if (!r->cancelled) {
+        send_mcp_error(g, r, &e);
+        r->cancelled = true; /* answered: nothing more is sent */
+      }
+    }
+    /* Each cancel ends its request (freed) before it returns, and tells
+     * the backend (notifications/cancelled). */
+    for (rq *r = g->reqs; r;) {
+      if (r->op) {
+        mcp_op_cancel(r->op);
+        r = g->reqs;
+      } else {
+        r = r->next;
+      }
+    }
+  }
+  mcp_error_clear(&e);
+}
+
 void gw_client_free(gw *g) {
   g->drained = NULL;
   gw_mrtr_client_gone(g);
@@ -1237,8 +1304,10 @@ void gw_client_free(gw *g) {
     } else if (r->parts && r->parts->op) {
       mcp_op_cancel(r->parts->op);
     } else {
-      if (r->waiter.waiting) {
-        mcp_client_unwait(g->c->mc, &r->waiter);
+      for (size_t k = 0; k < r->nwaits; k++) {
+        if (r->waits[k].w.waiting) {
+          mcp_client_unwait(g->c->mc, &r->waits[k].w);
+        }
       }
       while (r->parts) { /* parts that never started an operation */
         rq_part *part = r->parts;

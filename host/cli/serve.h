@@ -73,6 +73,16 @@ typedef void (*gw_send_fn)(void *ud, cJSON *msg, const cJSON *req);
  * backends kept connected and restarted after a crash, their
  * notifications and state changes passed to every client. */
 gw_hub *gw_hub_new(cli *c, gw_backends *b);
+/* Connects every backend (mcp_client_connect: each within its connect
+ * deadline, one that fails left out). */
+void gw_hub_connect(gw_hub *hub);
+/* The gateway stops: every client's open request is answered with an
+ * error saying `why` (data.kind "interrupted") and its operation
+ * cancelled at its backend. What they send is written by the loop. */
+void gw_hub_stop(gw_hub *hub, const char *why);
+/* Its `why` on a signal. */
+#define GW_STOPPING                                                            \
+  "the gateway is stopping (a signal): the request was cancelled"
 /* Frees every client (gw_client_free), then the gateway. */
 void gw_hub_free(gw_hub *hub);
 
@@ -146,6 +156,8 @@ typedef struct gw_http_opts {
   const char **origins;   /* --allow-origin ORIGIN... (borrowed) */
   size_t norigins;
   uint64_t session_idle_ms; /* --session-idle SECONDS, or 0: the default */
+  bool no_auth; /* --no-auth: a loopback gateway without a token serves
+                   every local user, not only its own */
 } gw_http_opts;
 /* Serves `hub` over streamable HTTP on o->listen until a signal: one
  * session (gw_client) per client. Says the address it listens on (and a

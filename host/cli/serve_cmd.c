@@ -88,6 +88,8 @@ static int parse_args(cli *c, gw_backends *b, int argc, char **argv,
       b->passthrough = true;
     } else if (strcmp(a, "--token") == 0) {
       sa->http.new_token = true;
+    } else if (strcmp(a, "--no-auth") == 0) {
+      sa->http.no_auth = true;
     } else if ((v = opt_value(argc, argv, &i, "--server", &missing))) {
       sa->names[sa->nnames++] = (char *)v;
     } else if ((v = opt_value(argc, argv, &i, "--http", &missing))) {
@@ -124,15 +126,22 @@ static int parse_args(cli *c, gw_backends *b, int argc, char **argv,
               "stdin and stdout) or --http HOST:PORT");
     return EXIT_USAGE;
   }
-  if (sa->stdio && (sa->http.token_file || sa->http.new_token ||
-                    sa->http.norigins || sa->http.session_idle_ms)) {
+  if (sa->stdio &&
+      (sa->http.token_file || sa->http.new_token || sa->http.norigins ||
+       sa->http.session_idle_ms || sa->http.no_auth)) {
     cli_error(c, NULL,
-              "serve: --token, --token-file, --allow-origin and "
+              "serve: --token, --token-file, --no-auth, --allow-origin and "
               "--session-idle are for --http");
     return EXIT_USAGE;
   }
   if (sa->http.token_file && sa->http.new_token) {
     cli_error(c, NULL, "serve: --token and --token-file exclude each other");
+    return EXIT_USAGE;
+  }
+  if (sa->http.no_auth && (sa->http.token_file || sa->http.new_token)) {
+    cli_error(c, NULL,
+              "serve: --no-auth and a token (--token, --token-file) "
+              "exclude each other");
     return EXIT_USAGE;
   }
   return EXIT_OK;
@@ -179,6 +188,9 @@ static int run_stdio(cli *c, gw_hub *hub) {
       (gw_chan){.c = c, .on_line = stdio_line, .on_eof = stdio_gone, .ud = &s};
   gw_chan_open(&s.ch);
   int run = host_run_until(c->h, &s.done, 0);
+  if (run == -2) { /* a signal: what is in flight is answered so */
+    gw_hub_stop(hub, GW_STOPPING);
+  }
   /* What is in flight ends now (answered as interrupted). */
   mcp_client_cancel_all(c->mc);
   gw_client_free(s.g);

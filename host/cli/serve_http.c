@@ -2,7 +2,7 @@
  * a small HTTP/1.1 server on the host loop (serve_http.h).
  *
  * Life of a connection: accepted non-blocking and watched on the loop;
- * requests are read (headers up to 16 KiB, a body up to 4 MiB, by
+ * requests are read (a head up to 16 KiB, a body up to 4 MiB, by
  * Content-Length) and answered one at a time: the next request of a
  * keep-alive connection is read only once the previous answer is out,
  * so a client that stops reading holds only its own connection. Every
@@ -18,6 +18,7 @@
  * answers of pipelined requests go out in their order. At most
  * CONNS_MAX connections are taken at once, each given REQUEST_MS for
  * its next request (an SSE one is not, nor one owing an answer). */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -35,6 +36,7 @@
 #include "http_status.h"
 #include "mcp/protocol.h"
 #include "safety/json_parse.h"
+#include "sock_owner.h"
 
 #define HEAD_MAX (16u << 10)
 #define BODY_MAX (4u << 20)
@@ -48,11 +50,27 @@
  * the previous answer (MCPHOST_SERVE_REQUEST_MS): a client that trickles
  * a head, or keeps an idle connection, does not hold one of CONNS_MAX. */
 #define REQUEST_MS 30000
+/* How long a request's head may take from its first byte
+ * (MCPHOST_SERVE_HEAD_MS): a head is one small write for a real client;
+ * one trickled or cut short does not hold a connection for REQUEST_MS. */
+#define HEAD_MS 10000
+/* Open connections of one peer at most (another user on loopback, one
+ * address beyond): one client's half-sent heads cannot take all of
+ * CONNS_MAX. The gateway's own user on loopback is bounded by CONNS_MAX
+ * alone: its many clients are the user's own. */
+#define CONNS_PER_PEER 128
+/* A full session table makes room only by ending a session idle this
+ * long (MCPHOST_SERVE_EVICT_MS): a client's flood of initialize requests
+ * cannot end the sessions other clients are using. */
+#define EVICT_IDLE_MS 60000
 /* How long a session may stay idle (serve --session-idle SECONDS,
  * MCPHOST_SERVE_SESSION_IDLE_MS), and how often idle ones are looked
  * for at most. */
 #define SESSION_IDLE_MS (1800u * 1000u)
 #define SWEEP_MAX_MS 60000u
+/* How long the answers to the requests open at a signal may take to go
+ * out before the gateway ends. */
+#define STOP_MS 2000u
 
 typedef struct srv {
   gw_http http; /* first: the sessions' view */
@@ -65,7 +83,7 @@ typedef struct srv {
   loop_watch *w;
   gw_conn *conns;
   size_t nconns;
-  uint64_t request_ms;
+  uint64_t request_ms, head_ms, evict_ms;
   loop_timer *sweep; /* ends idle sessions */
   bool paused; /* not accepting: at CONNS_MAX, or out of descriptors */
 } srv;
@@ -79,10 +97,13 @@ struct gw_conn {
   size_t out_off;
   bool sse;          /* an SSE response runs: the connection is its */
   bool finishing;    /* close once out is written */
+  bool foreign;      /* another user's, on loopback without a token */
+  char peer[64];     /* who: "uid N" on loopback, else the address */
   bool last;         /* the request being answered is the connection's last */
   bool closed;       /* freed on the next loop turn */
   bool head_checked; /* the waiting request's head passed check_access */
   loop_timer *deadline; /* for the next request; NULL on an SSE one */
+  loop_timer *head_deadline; /* from a head's first byte to its end */
   gw_stream *stream;
   /* gw_conn_on_gone: set, the connection owes the request being
    * answered its answer (or carries its SSE response). */
@@ -126,6 +147,8 @@ static void conn_free_later(void *ud) {
   free(cn);
 }
 
+static void head_deadline(gw_conn *cn, bool on);
+
 /* `delivered`: everything the connection was given went out. */
 static void conn_close(gw_conn *cn, bool delivered) {
   if (cn->closed) {
@@ -141,6 +164,7 @@ static void conn_close(gw_conn *cn, bool delivered) {
     loop_timer_cancel(l, cn->deadline);
     cn->deadline = NULL;
   }
+  head_deadline(cn, false);
   close(cn->fd);
   for (gw_conn **p = &cn->s->conns; *p; p = &(*p)->next) {
     if (*p == cn) {
@@ -230,6 +254,29 @@ static void on_deadline(void *ud) {
   respond_text(cn, 408, "the request did not arrive in time\n");
   if (!cn->closed) {
     conn_deadline(cn); /* then it goes, read or not */
+  }
+}
+
+static void on_head_deadline(void *ud) {
+  gw_conn *cn = ud;
+  cn->head_deadline = NULL;
+  if (cn->finishing) {
+    conn_close(cn, false);
+    return;
+  }
+  cn->finishing = true;
+  respond_text(cn, 408, "the request's head did not arrive in time\n");
+}
+
+/* A head has begun (`on`) or is whole: its own deadline runs between. */
+static void head_deadline(gw_conn *cn, bool on) {
+  loop *l = host_loop(cn->s->c->h);
+  if (!on && cn->head_deadline) {
+    loop_timer_cancel(l, cn->head_deadline);
+    cn->head_deadline = NULL;
+  } else if (on && !cn->head_deadline) {
+    cn->head_deadline =
+        loop_timer_start(l, cn->s->head_ms, on_head_deadline, cn);
   }
 }
 
@@ -481,10 +528,10 @@ static void handle_post(gw_conn *cn, const http_req *r, const char *body,
   if (!s && method && id && strcmp(method, "initialize") == 0) {
     gw_sessions_expire(&sv->http);
     if (gw_session_count(&sv->http) >= SESSIONS_MAX &&
-        !gw_sessions_evict(&sv->http)) {
+        !gw_sessions_evict(&sv->http, sv->evict_ms)) {
       respond_text(cn, 503,
-                   "too many sessions, every one active; end one "
-                   "(DELETE)\n");
+                   "too many sessions, none idle long enough to end; "
+                   "end one (DELETE) or try later\n");
       goto out;
     }
     s = gw_session_new(&sv->http, sv->http.hub);
@@ -508,6 +555,12 @@ out:
  * its head alone; false when answered. */
 static bool check_access(gw_conn *cn, const http_req *r) {
   srv *sv = cn->s;
+  if (cn->foreign) {
+    respond_text(cn, 403,
+                 "this gateway serves only the user who started it; "
+                 "another user needs a token (serve --token-file)\n");
+    return false;
+  }
   size_t plen = strcspn(r->target, "?");
   if (plen != 4 || strncmp(r->target, "/mcp", 4) != 0) {
     respond_text(cn, 404, "the gateway's endpoint is /mcp\n");
@@ -516,7 +569,7 @@ static bool check_access(gw_conn *cn, const http_req *r) {
   if (!gw_http_host_ok(r->host, sv->loopback, sv->port)) {
     respond_text(cn, 421,
                  "the Host header does not name this gateway (it answers "
-                 "localhost, 127.0.0.1 and [::1] only)\n");
+                 "localhost and loopback addresses only)\n");
     return false;
   }
   if (!gw_http_origin_ok(r->origin, sv->o)) {
@@ -592,11 +645,16 @@ static void conn_process(gw_conn *cn) {
   while (!cn->closed && !cn->sse && !cn->finishing && !conn_owes(cn) &&
          cn->out_off == cn->out.len) {
     size_t hl = head_length(&cn->in);
+    /* The head, its empty line included, is HEAD_MAX bytes at most,
+     * however the reads cut it: a whole one that arrived in one read is
+     * measured as one still arriving. */
+    if (hl > HEAD_MAX || (hl == 0 && cn->in.len > HEAD_MAX)) {
+      cn->finishing = true;
+      respond_text(cn, 431, "the request's headers are larger than 16 KiB\n");
+      return;
+    }
+    head_deadline(cn, hl == 0 && cn->in.len > 0);
     if (hl == 0) {
-      if (cn->in.len > HEAD_MAX) {
-        cn->finishing = true;
-        respond_text(cn, 431, "the request's headers are too large\n");
-      }
       return;
     }
     http_req r = {0};
@@ -684,6 +742,79 @@ static void on_conn(void *ud, int fd, unsigned events) {
   conn_process(cn);
 }
 
+/* A loopback gateway without a token serves only the user who started
+ * it: the peer's socket must be that user's (a TCP connection has no
+ * SO_PEERCRED; the kernel's socket table says who owns the other end).
+ * Anyone else is answered 403 on the head of each request (check_access),
+ * through the usual path, so the answer is read before the connection
+ * closes. A token is its own authentication; --no-auth turns this off. */
+static bool peer_foreign(srv *sv, int cfd) {
+  if (!sv->loopback || sv->token || sv->o->no_auth) {
+    return false;
+  }
+  uid_t uid = (uid_t)-1;
+  char why[160] = "";
+  if (sock_owner_peer(cfd, &uid, why, sizeof why) != 0) {
+    host_log(sv->c->h, MCPH_LOG_WARN, "serve",
+             "refusing a connection: cannot tell its user (%s)", why);
+    return true;
+  }
+  if (uid != geteuid()) {
+    host_log(sv->c->h, MCPH_LOG_INFO, "serve",
+             "refusing a connection of uid %u: only uid %u is served",
+             (unsigned)uid, (unsigned)geteuid());
+    return true;
+  }
+  return false;
+}
+
+/* Who the connection is, for CONNS_PER_PEER: the user that owns the
+ * peer's socket on loopback (its one budget, whatever the port; "" for
+ * the gateway's own user, who has no budget of its own), else its
+ * address. */
+static void peer_name(srv *sv, int cfd, char *out, size_t n) {
+  struct sockaddr_storage ss;
+  socklen_t len = sizeof ss;
+  uid_t uid;
+  char why[160];
+  snprintf(out, n, "?");
+  if (sv->loopback && sock_owner_peer(cfd, &uid, why, sizeof why) == 0) {
+    if (uid == geteuid()) {
+      out[0] = '\0';
+    } else {
+      snprintf(out, n, "uid %u", (unsigned)uid);
+    }
+  } else if (getpeername(cfd, (struct sockaddr *)&ss, &len) == 0) {
+    const void *a = ss.ss_family == AF_INET6
+                        ? (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr
+                        : (const void *)&((struct sockaddr_in *)&ss)->sin_addr;
+    inet_ntop(ss.ss_family, a, out, (socklen_t)n);
+  }
+}
+
+static size_t peer_conns(const srv *sv, const char *peer) {
+  size_t k = 0;
+  for (const gw_conn *c = sv->conns; c; c = c->next) {
+    k += strcmp(c->peer, peer) == 0;
+  }
+  return k;
+}
+
+/* A peer over CONNS_PER_PEER: told so at once, and closed. */
+static void refuse_busy(int cfd) {
+  static const char body[] = "too many connections from this client at once\n";
+  char msg[256];
+  int k = snprintf(msg, sizeof msg,
+                   "HTTP/1.1 503 Service Unavailable\r\nContent-Type: "
+                   "text/plain\r\nContent-Length: %zu\r\nConnection: "
+                   "close\r\n\r\n%s",
+                   sizeof body - 1, body);
+  /* A new connection's send buffer is empty: it fits at once. */
+  (void)!write(cfd, msg, (size_t)k);
+  shutdown(cfd, SHUT_WR);
+  close(cfd);
+}
+
 static void on_accept(void *ud, int fd, unsigned events) {
   srv *sv = ud;
   (void)events;
@@ -706,6 +837,13 @@ static void on_accept(void *ud, int fd, unsigned events) {
     gw_conn *cn = xcalloc(1, sizeof *cn);
     cn->s = sv;
     cn->fd = cfd;
+    cn->foreign = peer_foreign(sv, cfd);
+    peer_name(sv, cfd, cn->peer, sizeof cn->peer);
+    if (cn->peer[0] && peer_conns(sv, cn->peer) >= CONNS_PER_PEER) {
+      refuse_busy(cfd);
+      conn_free_later(cn);
+      continue;
+    }
     sb_init(&cn->in);
     sb_init(&cn->out);
     cn->events = LOOP_READ;
@@ -720,6 +858,21 @@ static void on_accept(void *ud, int fd, unsigned events) {
     sv->nconns++;
     conn_deadline(cn);
   }
+}
+
+/* The system's largest listen backlog (net.core.somaxconn): many
+ * clients connecting at once wait in it rather than for the retries of
+ * a full queue (64 gave about 1 s latency spikes at 200 clients). */
+static int listen_backlog(void) {
+  int n = 0;
+  FILE *f = fopen("/proc/sys/net/core/somaxconn", "re");
+  if (f) {
+    if (fscanf(f, "%d", &n) != 1) {
+      n = 0;
+    }
+    fclose(f);
+  }
+  return n > 0 ? n : SOMAXCONN;
 }
 
 static int start_listening(srv *sv, char *why, size_t why_len) {
@@ -738,10 +891,25 @@ static int start_listening(srv *sv, char *why, size_t why_len) {
   }
   sv->fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   int one = 1;
-  if (sv->fd < 0 ||
-      setsockopt(sv->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
-      bind(sv->fd, (struct sockaddr *)&ss, len) != 0 ||
-      listen(sv->fd, 64) != 0 ||
+  bool bound =
+      sv->fd >= 0 &&
+      setsockopt(sv->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) == 0 &&
+      bind(sv->fd, (struct sockaddr *)&ss, len) == 0;
+  if (!bound && sv->fd >= 0 &&
+      (errno == EADDRINUSE || errno == EADDRNOTAVAIL || errno == EACCES)) {
+    /* The address given is the person's to change: a usage error, not
+     * a server that failed. */
+    snprintf(why, why_len, "serve --http %s: %s", sv->o->listen,
+             errno == EADDRINUSE
+                 ? "the address is already in use (another process "
+                   "listens there): give another port, or 0 for a free one"
+             : errno == EADDRNOTAVAIL
+                 ? "the address is not one of this machine's"
+                 : "not permitted to listen there (a port below 1024 "
+                   "needs privileges)");
+    return EXIT_USAGE;
+  }
+  if (!bound || listen(sv->fd, listen_backlog()) != 0 ||
       getsockname(sv->fd, (struct sockaddr *)&ss, &len) != 0) {
     snprintf(why, why_len, "serve --http %s: %s", sv->o->listen,
              strerror(errno));
@@ -769,6 +937,16 @@ static void on_sweep(void *ud) {
       loop_timer_start(host_loop(sv->c->h), sweep_period(sv), on_sweep, sv);
 }
 
+/* Whether a connection still has an answer to write. */
+static bool conns_unsent(const srv *sv) {
+  for (const gw_conn *cn = sv->conns; cn; cn = cn->next) {
+    if (!cn->closed && cn->out_off < cn->out.len) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /* A positive number of milliseconds from the environment, or `dflt`. */
 static uint64_t env_ms(const char *name, uint64_t dflt) {
   const char *ms = getenv(name);
@@ -779,6 +957,8 @@ static uint64_t env_ms(const char *name, uint64_t dflt) {
 int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   srv sv = {.http = {.hub = hub, .c = c}, .c = c, .o = o, .fd = -1};
   sv.request_ms = env_ms("MCPHOST_SERVE_REQUEST_MS", REQUEST_MS);
+  sv.head_ms = env_ms("MCPHOST_SERVE_HEAD_MS", HEAD_MS);
+  sv.evict_ms = env_ms("MCPHOST_SERVE_EVICT_MS", EVICT_IDLE_MS);
   sv.http.idle_ms =
       env_ms("MCPHOST_SERVE_SESSION_IDLE_MS",
              o->session_idle_ms ? o->session_idle_ms : SESSION_IDLE_MS);
@@ -794,6 +974,10 @@ int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   if (rc != EXIT_OK) {
     goto out;
   }
+  /* The backends first: every initialize is then answered at once, with
+   * the capabilities they give together (one that fails is left out; a
+   * signal meanwhile ends the run below). */
+  gw_hub_connect(hub);
   /* The address (and a new token) for whoever started it. */
   char name[64];
   const char *spec = o->listen;
@@ -804,6 +988,11 @@ int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
             o->token_file);
   } else if (made) {
     fprintf(stderr, "mcphost serve: token %s\n", sv.token);
+  }
+  if (o->no_auth) {
+    fprintf(stderr,
+            "mcphost serve: warning: --no-auth: every user of this machine "
+            "can call these servers' tools as you\n");
   }
   fprintf(stderr, "mcphost serve: listening on http://%s:%u/mcp\n", name,
           sv.port);
@@ -817,7 +1006,14 @@ int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
     loop_timer_cancel(host_loop(c->h), sv.sweep);
     sv.sweep = NULL;
   }
-  /* What is in flight ends now; nobody is told. */
+  /* Each open request is answered and cancelled at its backend; the
+   * answers get STOP_MS to reach the clients that read them. */
+  gw_hub_stop(hub, GW_STOPPING);
+  uint64_t until = loop_now_ms() + STOP_MS;
+  for (uint64_t now = loop_now_ms(); now < until && conns_unsent(&sv);
+       now = loop_now_ms()) {
+    loop_run_once(host_loop(c->h), (int)(until - now));
+  }
   while (sv.http.sessions) {
     gw_session_free(sv.http.sessions);
   }

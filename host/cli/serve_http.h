@@ -76,9 +76,9 @@ size_t gw_session_count(const gw_http *h);
 /* Ends every session idle for h->idle_ms: no request for that long, none
  * in flight and no stream open (its id answers 404 afterwards). */
 void gw_sessions_expire(gw_http *h);
-/* Ends the session idle the longest to make room for a new one; false
- * when every session is active. */
-bool gw_sessions_evict(gw_http *h);
+/* Ends the session idle the longest to make room for a new one, if it
+ * has been idle `floor_ms` at least; false when none has. */
+bool gw_sessions_evict(gw_http *h, uint64_t floor_ms);
 /* A POST's JSON-RPC message (`msg` parsed from `body`). A request is
  * answered on `cn` (JSON when its answer is ready at once, else an SSE
  * stream); a notification or a response gets 202. */

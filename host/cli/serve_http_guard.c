@@ -15,6 +15,33 @@
 
 #include "cli/serve_http.h"
 
+/* `text`, an address of `family` without brackets, into `ss` with
+ * `port` (`*len` its size when `len` is not NULL); `*loopback` whether
+ * it is this machine's loopback. -1 when it is not one. */
+static int parse_address(const char *text, int family, uint16_t port,
+                         struct sockaddr_storage *ss, socklen_t *len,
+                         bool *loopback) {
+  memset(ss, 0, sizeof *ss);
+  struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
+  struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
+  if (family == AF_INET && inet_pton(AF_INET, text, &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons(port);
+    *loopback = (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
+  } else if (family == AF_INET6 &&
+             inet_pton(AF_INET6, text, &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons(port);
+    *loopback = IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr);
+  } else {
+    return -1;
+  }
+  if (len) {
+    *len = family == AF_INET ? sizeof *v4 : sizeof *v6;
+  }
+  return 0;
+}
+
 int gw_http_parse_listen(const char *spec, struct sockaddr_storage *ss,
                          socklen_t *len, bool *loopback, char *why,
                          size_t why_len) {
@@ -38,23 +65,11 @@ int gw_http_parse_listen(const char *spec, struct sockaddr_storage *ss,
   }
   memcpy(name, h, hlen);
   name[hlen] = '\0';
-  memset(ss, 0, sizeof *ss);
-  struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
-  struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
   if (strcmp(name, "localhost") == 0) {
     snprintf(name, sizeof name, "127.0.0.1");
   }
-  if (inet_pton(AF_INET, name, &v4->sin_addr) == 1) {
-    v4->sin_family = AF_INET;
-    v4->sin_port = htons((uint16_t)port);
-    *len = sizeof *v4;
-    *loopback = (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
-  } else if (inet_pton(AF_INET6, name, &v6->sin6_addr) == 1) {
-    v6->sin6_family = AF_INET6;
-    v6->sin6_port = htons((uint16_t)port);
-    *len = sizeof *v6;
-    *loopback = IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr);
-  } else {
+  if (parse_address(name, AF_INET, (uint16_t)port, ss, len, loopback) != 0 &&
+      parse_address(name, AF_INET6, (uint16_t)port, ss, len, loopback) != 0) {
     snprintf(why, why_len,
              "serve --http \"%s\": \"%s\" is not an IP address (or "
              "localhost)",
@@ -116,7 +131,9 @@ char *gw_http_token(const gw_http_opts *o, bool *made, char *why,
     return NULL;
   }
   const char *path = o->token_file;
-  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  /* O_NONBLOCK: a FIFO (or a device) would block the open until a writer
+   * came, with the signals not yet watched; fstat below refuses it. */
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0 && errno == ENOENT) {
     char *tok = make_token_file(path, why, why_len);
     *made = tok != NULL;
@@ -180,15 +197,25 @@ bool gw_http_token_ok(const char *value, const char *token) {
   return diff == 0;
 }
 
-/* Whether `name` (a host without its port) is this machine's. */
+/* Whether `name` (a host without its port) is this machine's:
+ * localhost, or a loopback address written out (127.0.0.0/8, [::1]),
+ * so a gateway listening on 127.0.0.2 takes its own URL. An address
+ * literal is never a name a rebinding DNS answers for. */
 static bool loopback_name(const char *name, size_t n) {
-  static const char *const names[] = {"localhost", "127.0.0.1", "[::1]"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-    if (n == strlen(names[i]) && strncasecmp(name, names[i], n) == 0) {
-      return true;
-    }
+  if (n == 9 && strncasecmp(name, "localhost", 9) == 0) {
+    return true;
   }
-  return false;
+  bool v6 = n >= 2 && name[0] == '[' && name[n - 1] == ']';
+  char lit[64];
+  if (n >= sizeof lit + (v6 ? 2 : 0)) {
+    return false;
+  }
+  snprintf(lit, sizeof lit, "%.*s", (int)(v6 ? n - 2 : n),
+           v6 ? name + 1 : name);
+  struct sockaddr_storage ss;
+  bool loopback = false;
+  int rc = parse_address(lit, v6 ? AF_INET6 : AF_INET, 0, &ss, NULL, &loopback);
+  return rc == 0 && loopback;
 }
 
 /* Splits "name[:port]" ("[v6][:port]"); `*port` is NULL without one. */

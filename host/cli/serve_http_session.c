@@ -243,11 +243,13 @@ void gw_sessions_expire(gw_http *h) {
   }
 }
 
-bool gw_sessions_evict(gw_http *h) {
+bool gw_sessions_evict(gw_http *h, uint64_t floor_ms) {
   gw_session *idlest = NULL;
+  uint64_t now = loop_now_ms();
   /* Newest first: of equally idle ones, the oldest. */
   for (gw_session *s = h->sessions; s; s = s->next) {
-    if (!session_active(s) && (!idlest || s->last_ms <= idlest->last_ms)) {
+    if (!session_active(s) && now - s->last_ms >= floor_ms &&
+        (!idlest || s->last_ms <= idlest->last_ms)) {
       idlest = s;
     }
   }

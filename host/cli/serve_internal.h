@@ -44,11 +44,19 @@ typedef struct rq {
   struct rq *then;
   char *then_method;
   cJSON *then_params;
-  /* initialize --passthrough: waiting for the backend. */
-  mcp_waiter waiter;
-  cJSON *init; /* the answer being made (owned) */
+  /* initialize: waiting for the backends (with --passthrough, the one)
+   * whose capabilities make the gateway's, `pending` of them. */
+  struct rq_wait *waits;
+  size_t nwaits;
+  cJSON *init; /* its params (owned) */
   struct rq *next;
 } rq;
+
+/* initialize: one backend connecting. */
+typedef struct rq_wait {
+  mcp_waiter w; /* first: the waiter is the wait */
+  rq *r;
+} rq_wait;
 
 /* A list's part: one backend's. */
 typedef struct rq_part {
@@ -112,6 +120,7 @@ struct gw {
   cli *c;
   gw_hub *hub;
   bool initialized;
+  bool initializing; /* its initialize waits for the backends */
   /* The kinds of list it was answered (gw_list_bit): a change is told
    * only to a client that listed that kind; its first list is no
    * change (backends connecting are not one). */

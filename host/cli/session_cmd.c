@@ -1,8 +1,9 @@
-/* mcphost session start [--idle MINUTES] | stop | status [--json]
- * (session.h, docs/sessions.md). */
+/* mcphost session start [--idle MINUTES] | stop [ID | --all] |
+ * status [--json] | list [--json] | reconnect [SERVER] (session.h,
+ * docs/sessions.md). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +20,12 @@
 #define DEFAULT_IDLE_MINUTES 30
 
 static const char session_usage[] =
-    "usage: mcphost [OPTIONS] session start [--idle MINUTES] | stop | "
-    "status [--json]\n";
+    "usage: mcphost [OPTIONS] session start [--idle MINUTES] | "
+    "stop [ID | --all] | status [--json] | list [--json] |\n"
+    "                         reconnect [SERVER]\n";
 
-/* The place of this command line's session, or EXIT_USAGE said. */
+/* The place of this command line's session, or EXIT_USAGE said (and
+ * nothing filled). */
 static int find_place(cli *c, session_place *p) {
   if (session_key_scan(c->argc, c->argv, p) < 0) {
     cli_error(c, NULL,
@@ -41,7 +44,9 @@ static bool parse_minutes(const char *s, uint64_t *ms) {
   if (errno || end == s || *end || !(m >= 0) || m > 525600.0) {
     return false;
   }
-  *ms = (uint64_t)llround(m * 60000.0);
+  /* Rounded to the nearest (m >= 0) without llround(): libm would be
+   * mapped (300 KiB resident) by every command for this one call. */
+  *ms = (uint64_t)(m * 60000.0 + 0.5);
   return true;
 }
 
@@ -213,28 +218,247 @@ static int ask_session(const session_place *p, int type, char **reply) {
   return rc;
 }
 
-static int session_stop(cli *c) {
-  session_place p = {0};
-  int rc = find_place(c, &p);
+/* Stops the session at `p` and returns once its process let the lock
+ * go; EXIT_NOT_FOUND when none runs there. */
+static int stop_place(const session_place *p) {
   char *reply = NULL;
-  if (rc != EXIT_OK) {
-    goto out;
+  if (ask_session(p, SESSION_STOP, &reply) != EXIT_OK) {
+    return EXIT_NOT_FOUND;
   }
-  if (ask_session(&p, SESSION_STOP, &reply) != EXIT_OK) {
-    fprintf(stderr, "mcphost: no session runs here\n");
-    goto out;
-  }
+  free(reply);
   /* Its servers close before the process ends and lets the lock go. */
-  int lock = open(p.lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  int lock = open(p->lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (lock >= 0) {
     while (flock(lock, LOCK_SH) != 0 && errno == EINTR) {
     }
     close(lock);
   }
-  printf("session stopped\n");
-out:
-  free(reply);
-  session_place_free(&p);
+  return EXIT_OK;
+}
+
+/* The session of id `digest` in the directory of `here`. */
+static void place_of(const session_place *here, const char *digest,
+                     session_place *p) {
+  p->dir = xstrdup(here->dir);
+  p->socket = xasprintf("%s/session-%s.sock", here->dir, digest);
+  p->lock = xasprintf("%s/session-%s.lock", here->dir, digest);
+  snprintf(p->digest, sizeof p->digest, "%s", digest);
+}
+
+/* Every session of the user that runs (each one's status object, with
+ * "id"), in the order of their ids; an empty array when none does. */
+static cJSON *running_sessions(const session_place *here) {
+  cJSON *all = cJSON_CreateArray();
+  char why[600];
+  int dfd = session_place_open_dir(here, false, why, sizeof why);
+  DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
+  if (!dir) {
+    if (dfd >= 0) {
+      close(dfd);
+    }
+    return all;
+  }
+  struct dirent *e;
+  while ((e = readdir(dir))) {
+    char digest[17];
+    char tail[8] = "";
+    if (strlen(e->d_name) != strlen("session-.sock") + 16 ||
+        sscanf(e->d_name, "session-%16[0-9a-f]%7s", digest, tail) != 2 ||
+        strcmp(tail, ".sock") != 0) {
+      continue;
+    }
+    session_place p = {0};
+    place_of(here, digest, &p);
+    char *reply = NULL;
+    cJSON *st = ask_session(&p, SESSION_STATUS, &reply) == EXIT_OK
+                    ? cJSON_Parse(reply)
+                    : NULL;
+    if (st) {
+      cJSON_DeleteItemFromObjectCaseSensitive(st, "id");
+      cJSON_AddStringToObject(st, "id", digest);
+      cJSON_AddBoolToObject(st, "here", strcmp(digest, here->digest) == 0);
+      /* In id order, whatever order the directory gives. */
+      cJSON *at = all->child;
+      int k = 0;
+      while (at && strcmp(cJSON_GetStringValue(
+                              cJSON_GetObjectItemCaseSensitive(at, "id")),
+                          digest) < 0) {
+        at = at->next;
+        k++;
+      }
+      cJSON_InsertItemInArray(all, k, st);
+    }
+    free(reply);
+    session_place_free(&p);
+  }
+  closedir(dir);
+  return all;
+}
+
+/* One line per running session: its id, pid, directory and options. */
+static void print_sessions(cli *c, FILE *f, const cJSON *all) {
+  const cJSON *st;
+  cJSON_ArrayForEach(st, all) {
+    strbuf opts;
+    sb_init(&opts);
+    sb_add(&opts, "", 0);
+    const cJSON *o;
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(st, "options")) {
+      sb_printf(&opts, "%s%s", opts.len > 1 ? " " : "  ",
+                cJSON_GetStringValue(o));
+    }
+    const char *cwd =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "cwd"));
+    fprintf(f, "  %s  pid %.0f  %s%s%s\n",
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "id")),
+            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "pid")),
+            cli_esc(c, cwd ? cwd : "?"), cli_esc(c, sb_str(&opts)),
+            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "here"))
+                ? "  (this configuration)"
+                : "");
+    sb_free(&opts);
+  }
+}
+
+/* The running session that `which` names: its id (or the start of it)
+ * or its pid. NULL when none or several do. */
+static const cJSON *named_session(const cJSON *all, const char *which) {
+  const cJSON *found = NULL, *st;
+  size_t n = strlen(which);
+  cJSON_ArrayForEach(st, all) {
+    const char *id =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "id"));
+    char pid[32];
+    snprintf(pid, sizeof pid, "%.0f",
+             cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "pid")));
+    if (strcmp(pid, which) == 0 || (n > 0 && strncmp(id, which, n) == 0)) {
+      if (found) {
+        return NULL;
+      }
+      found = st;
+    }
+  }
+  return found;
+}
+
+/* What runs, after "no session ... runs": the list and how to stop one. */
+static void say_running(cli *c, const cJSON *all) {
+  if (cJSON_GetArraySize(all) == 0) {
+    return;
+  }
+  fprintf(stderr, "mcphost: %s:\n",
+          cJSON_GetArraySize(all) == 1 ? "this session runs"
+                                       : "these sessions run");
+  print_sessions(c, stderr, all);
+  fprintf(stderr, "mcphost: stop one with 'mcphost session stop ID', or "
+                  "every one with 'mcphost session stop --all'\n");
+}
+
+static int session_stop(cli *c, int argc, char **argv) {
+  const char *which = NULL;
+  bool every = false;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--all") == 0) {
+      every = true;
+    } else if (!which && argv[i][0] != '-') {
+      which = argv[i];
+    } else {
+      cli_error(c, NULL, "session stop: unknown argument \"%s\"; %s", argv[i],
+                "usage: mcphost session stop [ID | --all]");
+      return EXIT_USAGE;
+    }
+  }
+  if (every && which) {
+    cli_error(c, NULL, "session stop: an ID or --all, not both");
+    return EXIT_USAGE;
+  }
+  session_place here = {0};
+  int rc = find_place(c, &here);
+  if (rc != EXIT_OK) {
+    return rc; /* nothing filled */
+  }
+  if (!which && !every) { /* this configuration's */
+    if (stop_place(&here) == EXIT_OK) {
+      printf("session stopped\n");
+    } else {
+      fprintf(stderr, "mcphost: no session runs for this configuration "
+                      "here\n");
+      cJSON *all = running_sessions(&here);
+      say_running(c, all);
+      cJSON_Delete(all);
+      rc = EXIT_NOT_FOUND;
+    }
+    session_place_free(&here);
+    return rc;
+  }
+  cJSON *all = running_sessions(&here);
+  const cJSON *one = which ? named_session(all, which) : NULL;
+  if (which && !one) {
+    fprintf(stderr,
+            "mcphost: no session \"%s\" runs (an ID from "
+            "'mcphost session list', or its start, or a pid)\n",
+            cli_esc(c, which));
+    say_running(c, all);
+    rc = EXIT_NOT_FOUND;
+  } else if (every && cJSON_GetArraySize(all) == 0) {
+    fprintf(stderr, "mcphost: no session runs\n");
+  } else {
+    const cJSON *st;
+    cJSON_ArrayForEach(st, all) {
+      if (one && st != one) {
+        continue;
+      }
+      const char *id =
+          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "id"));
+      session_place p = {0};
+      place_of(&here, id, &p);
+      if (stop_place(&p) == EXIT_OK) {
+        printf("session %s stopped\n", id);
+      } /* else it ended meanwhile: what was asked is done */
+      session_place_free(&p);
+    }
+  }
+  cJSON_Delete(all);
+  session_place_free(&here);
+  return rc;
+}
+
+/* The arguments of `session WHAT [--json]`: EXIT_OK with *json, or
+ * EXIT_USAGE said. */
+static int json_only(cli *c, const char *what, int argc, char **argv,
+                     bool *json) {
+  *json = c->json;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--json") != 0) {
+      cli_error(c, NULL, "session %s: unknown argument \"%s\"", what, argv[i]);
+      return EXIT_USAGE;
+    }
+    *json = true;
+  }
+  return EXIT_OK;
+}
+
+static int session_list(cli *c, int argc, char **argv) {
+  bool json;
+  if (json_only(c, "list", argc, argv, &json) != EXIT_OK) {
+    return EXIT_USAGE;
+  }
+  session_place here = {0};
+  int rc = find_place(c, &here);
+  if (rc != EXIT_OK) {
+    return rc; /* nothing filled */
+  }
+  cJSON *all = running_sessions(&here);
+  if (json) {
+    out_json(all);
+    c->result_printed = true;
+  } else if (cJSON_GetArraySize(all) == 0) {
+    printf("no session runs\n");
+  } else {
+    print_sessions(c, stdout, all);
+  }
+  cJSON_Delete(all);
+  session_place_free(&here);
   return rc;
 }
 
@@ -266,13 +490,9 @@ static void print_status(cli *c, const cJSON *st) {
 }
 
 static int session_status(cli *c, int argc, char **argv) {
-  bool json = c->json;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--json") != 0) {
-      cli_error(c, NULL, "session status: unknown argument \"%s\"", argv[i]);
-      return EXIT_USAGE;
-    }
-    json = true;
+  bool json;
+  if (json_only(c, "status", argc, argv, &json) != EXIT_OK) {
+    return EXIT_USAGE;
   }
   session_place p = {0};
   int rc = find_place(c, &p);
@@ -321,16 +541,26 @@ int cmd_session(cli *c, int argc, char **argv) {
   if (strcmp(sub, "start") == 0) {
     return session_start(c, argc - 1, argv + 1);
   }
-  if (strcmp(sub, "stop") == 0 && argc == 2) {
-    return session_stop(c);
+  if (strcmp(sub, "stop") == 0) {
+    return session_stop(c, argc - 1, argv + 1);
   }
   if (strcmp(sub, "status") == 0) {
     return session_status(c, argc - 1, argv + 1);
   }
-  static const char *const subs[] = {"start", "stop", "status"};
-  /* "stop" with more words is not a misspelling. */
-  bool stop = strcmp(sub, "stop") == 0;
+  if (strcmp(sub, "list") == 0) {
+    return session_list(c, argc - 1, argv + 1);
+  }
+  if (strcmp(sub, "reconnect") == 0) {
+    /* Run by the session itself (session_forward.c hands it over). */
+    if (c->shared) {
+      return cmd_reconnect(c, argc - 1, argv + 1);
+    }
+    cli_error(c, NULL, "session reconnect: no session runs here");
+    return EXIT_NOT_FOUND;
+  }
+  static const char *const subs[] = {"start", "stop", "status", "list",
+                                     "reconnect"};
   return cli_unknown(c, "session: unknown command", sub, subs,
-                     stop ? 0 : sizeof subs / sizeof *subs,
+                     sizeof subs / sizeof *subs,
                      "; try 'mcphost session --help'");
 }

@@ -228,6 +228,16 @@ static char *status_json(session_daemon *d) {
   cJSON_AddBoolToObject(o, "running", true);
   cJSON_AddNumberToObject(o, "pid", (double)getpid());
   cJSON_AddStringToObject(o, "socket", d->p->socket);
+  /* What tells sessions apart in `session list`: the id (its key's
+   * digest), the directory and the global options it was started with. */
+  cJSON_AddStringToObject(o, "id", d->p->digest);
+  char cwd[4096];
+  cJSON_AddStringToObject(o, "cwd", getcwd(cwd, sizeof cwd) ? cwd : "?");
+  cJSON *opts = cJSON_AddArrayToObject(o, "options");
+  int cmd = session_key_scan(d->c->argc, d->c->argv, NULL);
+  for (int i = 1; i < cmd; i++) {
+    cJSON_AddItemToArray(opts, cJSON_CreateString(d->c->argv[i]));
+  }
   cJSON_AddNumberToObject(o, "started", (double)d->started);
   cJSON_AddNumberToObject(o, "idle_minutes", (double)d->idle_ms / 60000.0);
   uint64_t idle = loop_now_ms() - d->last_active;

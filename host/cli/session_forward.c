@@ -111,7 +111,11 @@ int session_forward(int argc, char **argv) {
   session_place p = {0};
   int cmd = session_key_scan(argc, argv, &p);
   int rc = -1, fd = -1;
-  if (cmd < 0 || !session_command(argv[cmd])) {
+  /* `session reconnect` is run by the session, on its connections. */
+  bool reconnect = cmd >= 0 && cmd + 1 < argc &&
+                   strcmp(argv[cmd], "session") == 0 &&
+                   strcmp(argv[cmd + 1], "reconnect") == 0;
+  if (cmd < 0 || (!session_command(argv[cmd]) && !reconnect)) {
     goto out;
   }
   for (int i = 0; i < 3; i++) {

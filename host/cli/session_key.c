@@ -12,6 +12,7 @@
 
 #include "cli/session.h"
 #include "core/util.h"
+#include "fnv.h"
 #include "trusted_fs.h"
 
 /* Global options that select servers or shape the connections: part of
@@ -94,18 +95,9 @@ static bool take_shorts(strbuf *key, int argc, char **argv, int *i) {
   return true;
 }
 
-static uint64_t fnv1a(const char *s, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
 static void place_fill(session_place *p, const strbuf *key) {
   snprintf(p->digest, sizeof p->digest, "%016llx",
-           (unsigned long long)fnv1a(key->data ? key->data : "", key->len));
+           (unsigned long long)fnv1a64(key->data ? key->data : "", key->len));
   const char *run = getenv("XDG_RUNTIME_DIR");
   const char *tmp = getenv("TMPDIR");
   if (run && run[0] == '/') {

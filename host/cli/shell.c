@@ -5,7 +5,10 @@
  * rule (mcp/arguments.h), asker and elicitation. Lines are read by
  * line_edit (libedit: editing, history, completion); the history is kept
  * in the state directory. Ctrl-C during a command cancels that command
- * (cli_run withdraws the request); at the prompt it drops the line. */
+ * (cli_run withdraws the request); at the prompt it drops the line.
+ * A server that went away is connected again as batch, the session and
+ * the gateway do (mcp/session.h's policy: backoff and limits), noticed
+ * when the next line runs; `reconnect` does it at once. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -39,6 +42,8 @@ static const shell_command commands[] = {
     {"tool", cmd_tool, "TOOL", "what a tool takes"},
     {"tools", cmd_tools, "[SERVER]", "list tools"},
     {"servers", cmd_servers, "[SERVER]", "each server's state and counts"},
+    {"reconnect", cmd_reconnect, "[SERVER]",
+     "connect each server (or SERVER) again now"},
     {"resources", cmd_resources, "[SERVER]", "list resources and templates"},
     {"prompts", cmd_prompts, "[SERVER]", "list prompts"},
     {"prompt", cmd_prompt, "PROMPT [ARG | NAME=VALUE ...]", "get a prompt"},
@@ -463,6 +468,10 @@ int cmd_shell(cli *c, int argc, char **argv) {
   }
   shell sh = {.c = c};
   sh.le = line_edit_open(complete, &sh);
+  /* A long-lived process: a server that crashed is connected again. */
+  mcp_client_options o = *mcp_client_get_options(c->mc);
+  o.keep = true;
+  mcp_client_set_options(c->mc, &o);
   size_t connected = cli_connect_all(c), active = 0;
   const config *cfg = host_cfg(c->h);
   for (size_t i = 0; i < cfg->nservers; i++) {
@@ -505,6 +514,10 @@ int cmd_shell(cli *c, int argc, char **argv) {
     if (interactive && line[strspn(line, " \t")]) {
       history_keep(&sh, line);
     }
+    /* The loop stood still at the prompt: what happened meanwhile (a
+     * server's exit, a reconnect due) is taken in before the line runs,
+     * so it meets the servers as they are. */
+    host_run_ready(c->h);
     bool leave = false;
     last = run_line(&sh, line, &leave);
     free(line);

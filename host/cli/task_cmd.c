@@ -28,6 +28,7 @@ static task_text task_text_of(cli *c, const cJSON *t) {
 
 void out_task_status(cli *c, const cJSON *task) {
   task_text t = task_text_of(c, task);
+  host_status_end(c->h);
   fprintf(stderr, "task %s: %s%s%s%s\n", t.id, t.status, t.message ? " (" : "",
           t.message ? t.message : "", t.message ? ")" : "");
 }

@@ -69,6 +69,28 @@ char *cli_esc_lines(const cli *c, const char *s) {
   return e;
 }
 
+static const char blanks[] = " \t\r\n\v\f";
+
+const char *cli_first_line(const char *desc, size_t *len, bool *more) {
+  *len = 0;
+  *more = false;
+  if (!desc) {
+    return NULL;
+  }
+  const char *first = desc + strspn(desc, blanks);
+  if (!*first) {
+    return NULL;
+  }
+  size_t n = strcspn(first, "\n");
+  const char *rest = first + n;
+  while (n > 0 && strchr(blanks, first[n - 1])) {
+    n--;
+  }
+  *len = n;
+  *more = rest[strspn(rest, blanks)] != '\0';
+  return first;
+}
+
 void cli_print_wrapped(const char *text, size_t indent, size_t cols) {
   if (cols == 0) {
     cols = DEFAULT_COLS;

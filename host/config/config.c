@@ -46,6 +46,10 @@ void config_free(config *c) {
     config_server_free(&c->servers[i]);
   free(c->servers);
   free_list(c->errors, c->nerrors);
+  for (size_t i = 0; i < c->nwarnings; i++)
+    free(c->warning_servers[i]);
+  free(c->warning_servers);
+  free(c->warning_said);
   free_list(c->warnings, c->nwarnings);
   free_list(c->notes, c->nnotes);
   perm_rules_free(c->perms);
@@ -68,10 +72,28 @@ void config_error(config *c, const char *fmt, ...) {
   va_end(ap);
 }
 
+static void add_warning(config *c, const char *server, const char *fmt,
+                        va_list ap) {
+  c->warning_servers =
+      xrealloc(c->warning_servers, (c->nwarnings + 1) * sizeof(char *));
+  c->warning_said =
+      xrealloc(c->warning_said, (c->nwarnings + 1) * sizeof(bool));
+  c->warning_servers[c->nwarnings] = server ? xstrdup(server) : NULL;
+  c->warning_said[c->nwarnings] = false;
+  add_msg(&c->warnings, &c->nwarnings, fmt, ap);
+}
+
 void config_warn(config *c, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  add_msg(&c->warnings, &c->nwarnings, fmt, ap);
+  add_warning(c, NULL, fmt, ap);
+  va_end(ap);
+}
+
+void config_warn_server(config *c, const char *server, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  add_warning(c, server, fmt, ap);
   va_end(ap);
 }
 
@@ -228,8 +250,9 @@ static bool add_server(config *c, const char *src, const char *name,
                        const char *type, cJSON *json) {
   const server_config *prev = config_find(c, name);
   if (prev) {
-    config_warn(c, "%s: server \"%s\" ignored: already defined in %s", src,
-                name, prev->source);
+    config_warn_server(c, name,
+                       "%s: server \"%s\" ignored: already defined in %s", src,
+                       name, prev->source);
     cJSON_Delete(json);
     return false;
   }

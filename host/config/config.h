@@ -75,6 +75,11 @@ typedef struct config {
   size_t nerrors;
   char **warnings;
   size_t nwarnings;
+  /* For each warning, the server it is about (config_warn_server), or
+   * NULL: the configuration as a whole. Shown with what uses that server
+   * (host_config.h). Owned. */
+  char **warning_servers;
+  bool *warning_said; /* shown already, by host_config.h */
   char **notes; /* details worth a line with -v (shadowed names, ...) */
   size_t nnotes;
   struct perm_rules *perms; /* tool permission rules; NULL: none loaded */
@@ -122,6 +127,9 @@ void config_warn(config *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void config_note(config *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A warning about server `server` alone. */
+void config_warn_server(config *c, const char *server, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Frees the members of one server. */
 void config_server_free(server_config *s);

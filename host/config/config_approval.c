@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config_expand.h"
 #include "text_escape.h"
 
 /* libcrypto is opened on first use, not linked: only a command that
@@ -195,27 +196,22 @@ void approval_add_word(strbuf *b, const char *w) {
   sb_addc(b, '\'');
 }
 
-/* The references ${NAME (and nested ones in defaults) of one string. */
-static void vars_of(const char *s, cJSON *out) {
-  for (const char *p = s ? strstr(s, "${") : NULL; p; p = strstr(p, "${")) {
-    p += 2;
-    size_t n = 0;
-    while ((p[n] >= 'A' && p[n] <= 'Z') || (p[n] >= 'a' && p[n] <= 'z') ||
-           p[n] == '_' || (n > 0 && p[n] >= '0' && p[n] <= '9'))
-      n++;
-    if (n == 0 || (p[n] != '}' && !(p[n] == ':' && p[n + 1] == '-')))
-      continue;
-    bool seen = false;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, out) seen =
-        seen ||
-        (strlen(it->valuestring) == n && strncmp(it->valuestring, p, n) == 0);
-    if (!seen) {
-      char *name = xstrndup(p, n);
-      cJSON_AddItemToArray(out, cJSON_CreateString(name));
-      free(name);
-    }
+/* Each variable a string references, once, in the order met: what
+ * expand_vars looks up with none set (so nested defaults too). */
+static const char *note_var(void *ud, const char *name) {
+  cJSON *out = ud;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, out) {
+    if (strcmp(it->valuestring, name) == 0)
+      return NULL;
   }
+  cJSON_AddItemToArray(out, cJSON_CreateString(name));
+  return NULL;
+}
+
+static void vars_of(const char *s, cJSON *out) {
+  if (s && strstr(s, "${"))
+    free(expand_vars(s, note_var, out, NULL, NULL));
 }
 
 cJSON *approval_vars(const cJSON *raw) {

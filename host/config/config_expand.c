@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "url_canon.h"
 
 static bool name_start(char ch) {
   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
@@ -72,8 +73,10 @@ static void expand_range(expander *x, strbuf *out, size_t from, size_t to,
   const char *s = x->s;
   size_t i = from;
   while (i < to) {
+    /* "${:-TEXT}" names no variable: it is always its default, as in
+     * Claude Code (whose "${:-$}" is how a "$" before "{" stays text). */
     if (!(s[i] == '$' && i + 2 < to && s[i + 1] == '{' &&
-          name_start(s[i + 2]))) {
+          (name_start(s[i + 2]) || s[i + 2] == ':'))) {
       sb_addc(out, s[i++]);
       continue;
     }
@@ -87,7 +90,7 @@ static void expand_range(expander *x, strbuf *out, size_t from, size_t to,
       continue;
     }
     char *var = xstrndup(s + n, q - n);
-    const char *val = x->lookup(x->lookup_ud, var);
+    const char *val = q > n ? x->lookup(x->lookup_ud, var) : NULL;
     if (val) {
       sb_adds(out, val);
     } else if (is_default) {
@@ -129,6 +132,19 @@ char *expand_vars(const char *in, expand_lookup_fn lookup, void *lookup_ud,
   return sb_take(&b);
 }
 
+char *expand_quote(const char *text) {
+  strbuf b;
+  sb_init(&b);
+  sb_add(&b, "", 0);
+  for (const char *p = text; *p; p++) {
+    if (p[0] == '$' && p[1] == '{')
+      sb_adds(&b, "${:-$}");
+    else
+      sb_addc(&b, *p);
+  }
+  return sb_take(&b);
+}
+
 typedef struct field_ctx {
   config *c;
   const char *src, *name, *path;
@@ -143,12 +159,12 @@ static bool withheld(const field_ctx *f, const char *var) {
 static const char *rules_lookup(void *ud, const char *var) {
   field_ctx *f = ud;
   if (withheld(f, var)) {
-    config_warn(f->c,
-                "%s: server \"%s\": ${%s} not expanded: not in "
-                "allowedEnvVars (%s) (at %s)",
-                f->src, f->name, var,
-                f->rules->allowed_origin ? f->rules->allowed_origin : "?",
-                f->path);
+    config_warn_server(
+        f->c, f->name,
+        "%s: server \"%s\": ${%s} not expanded: not in "
+        "allowedEnvVars (%s) (at %s)",
+        f->src, f->name, var,
+        f->rules->allowed_origin ? f->rules->allowed_origin : "?", f->path);
     return NULL;
   }
   return getenv(var);
@@ -158,16 +174,35 @@ static void on_missing(void *ud, const char *var) {
   field_ctx *f = ud;
   if (withheld(f, var))
     return; /* said already */
-  config_warn(f->c,
-              "%s: server \"%s\": ${%s} is not set and has no default; "
-              "left as written (at %s)",
-              f->src, f->name, var, f->path);
+  config_warn_server(f->c, f->name,
+                     "%s: server \"%s\": ${%s} is not set and has no default; "
+                     "left as written (at %s)",
+                     f->src, f->name, var, f->path);
 }
 
 static const char *unset_lookup(void *ud, const char *var) {
   (void)ud;
   (void)var;
   return NULL;
+}
+
+/* What the file alone says of a URL: every variable unset (defaults
+ * apply), then the references left without one removed, so that a
+ * literal host reads as a URL ("http://h:${PORT}/" is "http://h:/") and
+ * one from the environment reads as none. New string. */
+static char *literal_url(const char *text) {
+  char *fixed = expand_vars(text, unset_lookup, NULL, NULL, NULL);
+  char *o = fixed;
+  for (const char *p = fixed; *p;) {
+    const char *close = strncmp(p, "${", 2) == 0 ? strchr(p, '}') : NULL;
+    if (close) {
+      p = close + 1;
+    } else {
+      *o++ = *p++;
+    }
+  }
+  *o = '\0';
+  return fixed;
 }
 
 static char *expand_item_text(field_ctx *f, const char *text) {
@@ -183,57 +218,42 @@ static void expand_item(field_ctx *f, cJSON *item, const char *path) {
   free(v);
 }
 
-/* The scheme and host of a URL as text ("https://example.com"), read the
- * strictest way: the authority ends at '/', '?', '#' or '\\' (WHATWG reads
- * '\\' as '/'); the host starts after the first '@' (`first_at`) or the
- * last one, as parsers differ, and ends at the port. New string; the whole
- * text when there is no "://". */
-static char *scheme_host(const char *url, bool first_at) {
-  const char *sep = strstr(url, "://");
-  if (!sep)
-    return xstrdup(url);
-  const char *auth = sep + 3;
-  size_t alen = strcspn(auth, "/?#\\");
-  const char *host = auth;
-  for (size_t i = 0; i < alen; i++) {
-    if (auth[i] == '@') {
-      host = auth + i + 1;
-      if (first_at)
-        break;
+/* "scheme://host" of `url` as libcurl reads it (the transports connect
+ * by it; url_canon.h), new string, or NULL when it cannot be read. The
+ * port may come from the environment. */
+static char *origin_of(const char *url) {
+  char why[200];
+  char *c = url_canon(url, why, sizeof why);
+  if (c) {
+    char *auth = strstr(c, "://") + 3;
+    auth[strcspn(auth, "/")] = '\0';
+    char *colon = strrchr(auth, ':');
+    char *bracket = strrchr(auth, ']');
+    if (colon && (!bracket || colon > bracket)) {
+      *colon = '\0';
     }
   }
-  size_t hlen = (size_t)(auth + alen - host);
-  if (hlen && host[0] == '[') {
-    const char *close = memchr(host, ']', hlen);
-    hlen = close ? (size_t)(close - host) + 1 : hlen;
-  } else {
-    const char *colon = memchr(host, ':', hlen);
-    hlen = colon ? (size_t)(colon - host) : hlen;
-  }
-  return xasprintf("%.*s%.*s", (int)(auth - url), url, (int)hlen, host);
+  return c;
 }
 
-/* Whether `url` has the scheme and host of `fixed` however it is read. */
+/* Whether `url` has the scheme and host of `fixed`; not when either
+ * cannot be read as a URL. */
 static bool same_scheme_host(const char *fixed, const char *url) {
-  bool same = !strchr(url, '\\');
-  for (int first = 0; first < 2 && same; first++) {
-    char *want = scheme_host(fixed, first), *got = scheme_host(url, first);
-    same = !strstr(want, "${") && strcmp(want, got) == 0;
-    free(want);
-    free(got);
-  }
+  char *want = origin_of(fixed), *got = origin_of(url);
+  bool same = want && got && strcmp(want, got) == 0;
+  free(want);
+  free(got);
   return same;
 }
 
 /* Expands "url" where the environment cannot move its scheme or host:
- * the URL with every variable unset (defaults and literal text only, all
- * from the file) must have the same scheme and host as the expanded one,
- * and must hold no reference there. */
+ * the URL as the file alone says it (literal_url) must have the same
+ * scheme and host as the expanded one, both read by libcurl. */
 static int expand_url_guarded(field_ctx *f, cJSON *item, const char *path) {
   if (!cJSON_IsString(item) || !strstr(item->valuestring, "${"))
     return 0;
   f->path = path;
-  char *fixed = expand_vars(item->valuestring, unset_lookup, NULL, NULL, NULL);
+  char *fixed = literal_url(item->valuestring);
   char *v = expand_item_text(f, item->valuestring);
   int rc = 0;
   if (!same_scheme_host(fixed, v)) {

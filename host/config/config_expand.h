@@ -3,7 +3,10 @@
  * written back. As in Claude Code, a variable that is set (even empty) is
  * used, the default applies only when it is unset, and an unset variable
  * without a default stays as written, with a warning naming the server
- * and the field. A default may itself hold ${...}. */
+ * and the field. A default may itself hold ${...}. "${:-TEXT}" names no
+ * variable and is always TEXT, as in Claude Code: "${:-$}{VAR}" is the
+ * text "${VAR}" in both, which is how mcp import keeps text that another
+ * client passes on as it is. */
 #ifndef MCPHOST_CONFIG_EXPAND_H
 #define MCPHOST_CONFIG_EXPAND_H
 
@@ -21,6 +24,10 @@ typedef void (*expand_missing_fn)(void *ud, const char *name);
 /* Returns a new string: `in` with every ${...} expanded. */
 char *expand_vars(const char *in, expand_lookup_fn lookup, void *lookup_ud,
                   expand_missing_fn missing, void *missing_ud);
+
+/* `text` written so that expand_vars gives it back as it is: each "$"
+ * before "{" as "${:-$}". A new string. */
+char *expand_quote(const char *text);
 
 /* What a scope the user did not write (project, plugin) may expand. */
 typedef struct expand_rules {

@@ -38,13 +38,14 @@ void config_warn_entry_keys(config *c, const char *src, const char *where,
   const cJSON *k;
   cJSON_ArrayForEach(k, e) {
     if (strcmp(k->string, "disabled") == 0) {
-      config_warn(c,
-                  "%s: server \"%s\": \"disabled\" is not read (Cline's and "
-                  "Windsurf's key; neither mcphost nor Claude Code reads "
-                  "it): the server is used; list it in \"disabledMcpServers\" "
-                  "of a settings file to disable it, or remove it (at "
-                  "%s.disabled)",
-                  src, name, where);
+      config_warn_server(
+          c, name,
+          "%s: server \"%s\": \"disabled\" is not read (Cline's and "
+          "Windsurf's key; neither mcphost nor Claude Code reads "
+          "it): the server is used; list it in \"disabledMcpServers\" "
+          "of a settings file to disable it, or remove it (at "
+          "%s.disabled)",
+          src, name, where);
       continue;
     }
     if (!known_type || listed(k->string, keys, nkeys)) {
@@ -53,10 +54,11 @@ void config_warn_entry_keys(config *c, const char *src, const char *where,
     strbuf hint;
     sb_init(&hint);
     if (mcp_suggest(&hint, k->string, keys, nkeys) > 0) {
-      config_warn(c,
-                  "%s: server \"%s\": unknown key \"%s\"%s: not read (at "
-                  "%s.%s)",
-                  src, name, k->string, sb_str(&hint), where, k->string);
+      config_warn_server(
+          c, name,
+          "%s: server \"%s\": unknown key \"%s\"%s: not read (at "
+          "%s.%s)",
+          src, name, k->string, sb_str(&hint), where, k->string);
     }
     sb_free(&hint);
   }

@@ -1,10 +1,13 @@
 #include "config/config_policy.h"
 
+#include <ctype.h>
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "config/config_approval.h"
 #include "core/util.h"
+#include "url_canon.h"
 
 void policy_init(config_policy *p) {
   memset(p, 0, sizeof *p);
@@ -207,8 +210,36 @@ static char *unwrap_proxy_url(const char *url) {
   return NULL;
 }
 
+/* The pattern with its scheme and host in lower case, as url_canon
+ * gives URLs (new string). */
+static char *pattern_canon(const char *pattern) {
+  char *p = xstrdup(pattern);
+  char *sep = strstr(p, "://");
+  char *end = sep ? sep + 3 + strcspn(sep + 3, "/?#") : p;
+  for (char *c = p; c < end; c++) {
+    *c = (char)tolower((unsigned char)*c);
+  }
+  return p;
+}
+
 bool policy_url_match(const char *pattern, const char *url) {
-  return glob_match(pattern, url);
+  char why[200];
+  char *canon = url_canon(url, why, sizeof why);
+  if (!canon) {
+    return false;
+  }
+  char *pat = pattern_canon(pattern);
+  bool m = glob_match(pat, canon);
+  /* "https://host" names the same server as "https://host/". */
+  size_t n = strlen(canon);
+  if (!m && n > 0 && canon[n - 1] == '/' &&
+      strchr(strstr(canon, "://") + 3, '/') == canon + n - 1) {
+    canon[n - 1] = '\0';
+    m = glob_match(pat, canon);
+  }
+  free(pat);
+  free(canon);
+  return m;
 }
 
 static const char *entry_url(const server_config *s) {
@@ -243,7 +274,10 @@ static bool entry_matches(const policy_entry *pe, const server_config *s,
     const char *url = entry_url(s);
     if (!url)
       return false;
-    if (policy_url_match(pe->pattern, url))
+    /* As libcurl reads it (the transports connect by it); a deny entry
+     * also catches the text as written. */
+    if (policy_url_match(pe->pattern, url) ||
+        (deny && glob_match(pe->pattern, url)))
       return true;
     /* A proxy wrapper must not hide a denied URL; it does not earn an
      * allowed one either (the connection goes to the proxy). */
@@ -256,10 +290,30 @@ static bool entry_matches(const policy_entry *pe, const server_config *s,
   return false;
 }
 
+/* Whether a list holds a serverUrl entry. */
+static bool has_url_rule(const policy_entry *e, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (e[i].kind == PE_URL)
+      return true;
+  return false;
+}
+
 /* Why the allow/deny lists refuse `s` (new string), or NULL. */
 static char *policy_refusal(const config_policy *p, const server_config *s) {
   if (p->fail_closed)
     return xstrdup(p->fail_closed);
+  const char *url = entry_url(s);
+  if (url &&
+      (has_url_rule(p->deny, p->ndeny) || has_url_rule(p->allow, p->nallow))) {
+    /* No rule can be applied to what cannot be read: fail closed. */
+    char why[200];
+    char *canon = url_canon(url, why, sizeof why);
+    if (!canon)
+      return xasprintf("its url cannot be checked against the serverUrl "
+                       "policy: %s",
+                       why);
+    free(canon);
+  }
   for (size_t i = 0; i < p->ndeny; i++)
     if (entry_matches(&p->deny[i], s, true))
       return xasprintf("denied by deniedMcpServers entry %s (%s)",
@@ -373,10 +427,11 @@ static void apply_project(const config_policy *p, config *c, server_config *s) {
     const char *unchecked = approval_unavailable();
     if (cli || (cJSON_GetArraySize(p->bound) > 0 && !unchecked)) {
       s->bind_approval = !unchecked;
-      config_warn(c,
-                  "%s: project server \"%s\" approved by %s (%s), whatever "
-                  "it runs; approving it now as: %s",
-                  s->source, s->name, switch_name, blanket, what);
+      config_warn_server(
+          c, s->name,
+          "%s: project server \"%s\" approved by %s (%s), whatever "
+          "it runs; approving it now as: %s",
+          s->source, s->name, switch_name, blanket, what);
       goto out;
     }
     char *because =

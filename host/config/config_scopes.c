@@ -434,7 +434,7 @@ static void stage_command_line(loader *L) {
   for (size_t i = 0; i < tmp.nerrors; i++)
     config_error(L->c, "%s", tmp.errors[i]);
   for (size_t i = 0; i < tmp.nwarnings; i++)
-    config_warn(L->c, "%s", tmp.warnings[i]);
+    config_warn_server(L->c, tmp.warning_servers[i], "%s", tmp.warnings[i]);
   for (size_t i = 0; i < tmp.nservers; i++) {
     server_config *t = &tmp.servers[i];
     server_config *s =
@@ -525,10 +525,11 @@ static void skip_duplicates(config *c, server_config *all, const bool *keep,
     if (w < 0)
       continue;
     char *who = dup_winner(&all[w]);
-    config_warn(c,
-                "MCP server \"%s\" skipped \xe2\x80\x94 same command/URL "
-                "as %s",
-                all[i].name, who);
+    config_warn_server(
+        c, all[i].name,
+        "MCP server \"%s\" skipped \xe2\x80\x94 same command/URL "
+        "as %s",
+        all[i].name, who);
     all[i].state = SERVER_SKIPPED;
     free(all[i].reason);
     all[i].reason = xasprintf(
@@ -570,14 +571,16 @@ static void merge(loader *L) {
       keep[prev] = false;
       keep[i] = true;
     } else if (s->scope == p->scope && s->scope != SCOPE_PROJECT) {
-      config_warn(c, "%s: server \"%s\" ignored: already defined in %s",
-                  s->source, s->name, p->source);
+      config_warn_server(c, s->name,
+                         "%s: server \"%s\" ignored: already defined in %s",
+                         s->source, s->name, p->source);
     } else if (s->scope == SCOPE_DYNAMIC) {
-      config_warn(c,
-                  "%s: server \"%s\" ignored: the %s-scope server of that "
-                  "name (%s) takes precedence; --strict-mcp-config uses "
-                  "only the servers given on the command line",
-                  s->source, s->name, config_scope_name(p->scope), p->source);
+      config_warn_server(
+          c, s->name,
+          "%s: server \"%s\" ignored: the %s-scope server of that "
+          "name (%s) takes precedence; --strict-mcp-config uses "
+          "only the servers given on the command line",
+          s->source, s->name, config_scope_name(p->scope), p->source);
     } else {
       config_note(c,
                   "%s: %s server \"%s\" is shadowed by the %s-scope one in "

@@ -18,6 +18,7 @@
 #include "core/host_ui.h"
 #include "core/util.h"
 #include "safety/redact.h"
+#include "safety/size_limits.h"
 #include "text_escape.h"
 
 #ifndef MCPHOST_INSTALL_PLUGIN_DIR
@@ -42,11 +43,39 @@ static const char *level_name(int level) {
   return level >= 0 && level <= 4 ? names[level] : "log";
 }
 
+void host_status_end(host *h) {
+  if (h->status_open) {
+    h->status_open = false;
+    fputc('\n', stderr);
+  }
+}
+
+void host_status_line(host *h, const char *text) {
+  const char *term = getenv("TERM");
+  if (!isatty(STDERR_FILENO) || (term && strcmp(term, "dumb") == 0)) {
+    host_status_end(h);
+    fprintf(stderr, "%s\n", text);
+    return;
+  }
+  /* A line that wrapped would leave its first rows behind: one row,
+   * with the last column free for the cursor (a terminal of unknown
+   * width: as it is). */
+  unsigned cols = 0, rows = 0;
+  char *cut = term_size(STDERR_FILENO, &cols, &rows) && cols > 1
+                  ? limits_cut_to_width(text, cols - 1)
+                  : NULL;
+  fprintf(stderr, "\r%s\x1b[K", cut ? cut : text);
+  fflush(stderr);
+  free(cut);
+  h->status_open = true;
+}
+
 static void vlog(host *h, int level, const char *label, const char *source,
                  const char *fmt, va_list ap) {
   /* Errors and warnings always show; -v adds info, -vv debug, -vvv trace. */
   if (level > MCPH_LOG_WARN + h->verbosity)
     return;
+  host_status_end(h);
   strbuf b;
   sb_init(&b);
   sb_printf(&b, "mcphost: %s: ", label ? label : level_name(level));
@@ -335,6 +364,7 @@ plugin *host_load_plugin_file(host *h, const char *path,
 void host_free(host *h) {
   if (!h)
     return;
+  host_status_end(h); /* the shell's prompt starts below it */
   host_ui_free(h);
   features_free(h);
   host_auth_free(h);
@@ -349,6 +379,12 @@ void host_free(host *h) {
   for (int i = 0; i < 4; i++)
     free(h->paths[i]);
   free(h);
+}
+
+void host_run_ready(host *h) {
+  /* Bounded: a callback that keeps making work does not hold it here. */
+  for (int i = 0; i < 64 && loop_run_once(h->loop, 0) > 0; i++) {
+  }
 }
 
 int host_run_until(host *h, const bool *done, uint64_t deadline_ms) {

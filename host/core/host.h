@@ -33,6 +33,10 @@ typedef struct host {
   registry reg;
   config cfg;
   int verbosity;
+  /* -q: what a server sends outside the protocol (a banner line on
+   * stdout) is logged at info, not as a warning. */
+  bool quiet;
+  bool status_open; /* a status line is shown in place (host_status_line) */
   sanitize_mode sanitize; /* --sanitize: what sessions do to server text */
   char *paths[4]; /* enum mcph_path */
   int sigfd;      /* SIGINT/SIGTERM/SIGHUP as a readable fd */
@@ -89,6 +93,17 @@ plugin *host_load_plugin_file(host *h, const char *path,
 /* Logging to stderr, filtered by verbosity. `source` may be NULL. */
 void host_log(host *h, int level, const char *source, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* A line of stderr saying how something is going (a tool's progress):
+ * on a terminal each one replaces the last in place ("\r", cut to the
+ * width, cleared to the end of the line), so updates do not scroll what
+ * came before away; anywhere else (a pipe, a file) one line each. `text`
+ * is shown as it is (escaped by the caller). */
+void host_status_line(host *h, const char *text);
+/* Ends the status line shown in place, if one is, so that what follows
+ * (a log line, a result on stdout, a question) starts below it; its last
+ * text stays. Every host log line does this first. */
+void host_status_end(host *h);
+
 /* As host_log, shown at `level` but labelled `label` instead of the
  * level's name: a server's own log line, shown with -v, keeps its level
  * ("error", "critical") in the text. */
@@ -100,6 +115,10 @@ void host_log_labeled(host *h, int level, const char *label, const char *source,
  * 0 = none) passes, or a signal arrives. Returns 0 when done, -1 on
  * deadline, -2 on signal. */
 int host_run_until(host *h, const bool *done, uint64_t deadline_ms);
+/* Runs what is ready now (fd events, timers due), without waiting: a
+ * front end that left the loop idle (the shell at its prompt) catches up
+ * with what happened meanwhile, a server's exit above all. */
+void host_run_ready(host *h);
 
 /* The value of a global option a plugin declared (--NAME=VALUE,
  * feature.h's options): plugins read it through their host handle. Both
@@ -117,6 +136,8 @@ loop *host_loop(const host *h);
 const registry *host_registry(const host *h);
 int host_verbosity(const host *h); /* 0 quiet .. 3 trace */
 void host_set_verbosity(host *h, int verbosity);
+/* -q (host.quiet). */
+void host_set_quiet(host *h, bool quiet);
 /* --sanitize: what sessions do to server text (sanitize.h). */
 sanitize_mode host_sanitize(const host *h);
 void host_set_sanitize(host *h, sanitize_mode mode);

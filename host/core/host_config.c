@@ -35,14 +35,37 @@ static void report(const host *h, const char *what, const char *text) {
   free(safe);
 }
 
+/* The warnings about no one server, or with `servers` those about
+ * server `name` (NULL: any server), shown; with `once`, only those not
+ * shown yet. */
+static void report_warnings(host *h, bool servers, const char *name,
+                            bool once) {
+  config *cfg = &h->cfg;
+  for (size_t i = 0; i < cfg->nwarnings; i++) {
+    const char *about = cfg->warning_servers[i];
+    bool wanted =
+        servers ? about && (!name || strcmp(about, name) == 0) : about == NULL;
+    if (wanted && !(once && cfg->warning_said[i])) {
+      cfg->warning_said[i] = true;
+      report(h, "config warning", cfg->warnings[i]);
+    }
+  }
+}
+
+void host_config_report_server(host *h, const char *name) {
+  report_warnings(h, true, name, true);
+}
+
+void host_config_report_servers(host *h) {
+  report_warnings(h, true, NULL, false);
+}
+
 void host_config_report(host *h) {
   const config *cfg = &h->cfg;
   for (size_t i = 0; i < cfg->nerrors; i++) {
     report(h, "config error", cfg->errors[i]);
   }
-  for (size_t i = 0; i < cfg->nwarnings; i++) {
-    report(h, "config warning", cfg->warnings[i]);
-  }
+  report_warnings(h, false, NULL, false);
   if (h->verbosity >= 1) {
     for (size_t i = 0; i < cfg->nnotes; i++) {
       report(h, "config", cfg->notes[i]);

@@ -20,10 +20,18 @@ typedef void (*host_config_loaded_fn)(void *ud, const config *cfg);
 void host_set_config_sources(struct host *h, const config_sources *o,
                              host_config_loaded_fn loaded, void *ud);
 
-/* Prints the configuration's errors, warnings and (with -v) notes, one
- * line each: they quote names, paths and commands from config files, so
- * escaped (text_escape.h, as the CLI escapes). */
+/* Prints the configuration's errors, its warnings about no one server
+ * and (with -v) notes, one line each: they quote names, paths and
+ * commands from config files, so escaped (text_escape.h, as the CLI
+ * escapes). A warning about one server waits for what uses it. */
 void host_config_report(struct host *h);
+/* The warnings about server `name` not shown yet, shown: when it is
+ * first used (mcp/client.h makes its connection), so once in a process
+ * (a session: with the first command that uses it). */
+void host_config_report_server(struct host *h, const char *name);
+/* Every warning about a server, shown: for what lists the servers
+ * (servers, mcp list). */
+void host_config_report_servers(struct host *h);
 
 /* `o` with the loaded plugins' server sources (mcph.server-source/1)
  * added: what a front end gives config_load_scopes and

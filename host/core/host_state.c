@@ -22,6 +22,10 @@ int host_verbosity(const host *h) {
   return h->verbosity;
 }
 
+void host_set_quiet(host *h, bool quiet) {
+  h->quiet = quiet;
+}
+
 void host_set_verbosity(host *h, int verbosity) {
   h->verbosity = verbosity;
 }

@@ -109,6 +109,7 @@ static int ui_ask(const mcph_host *api, const char *question,
   }
   h->ui_ask = a;
   char *q = shown(question);
+  host_status_end(h);
   fprintf(stderr, "mcphost: [%s] %s ", who(api), q);
   fflush(stderr);
   free(q);
@@ -165,6 +166,7 @@ static int ui_open_url(const mcph_host *api, const char *url, mcph_error *err) {
                           who(api));
   }
   char *u = shown(url);
+  host_status_end(host_from_api(api));
   fprintf(stderr, "mcphost: [%s] opening %s\n", who(api), u);
   free(u);
   /* The one rule for $BROWSER (browser.h); the browser may run long, so
@@ -194,6 +196,7 @@ static void ui_progress(const mcph_host *api, const char *label,
     return;
   }
   char *l = shown(label);
+  host_status_end(host_from_api(api));
   if (fraction >= 0 && fraction <= 1) {
     fprintf(stderr, "mcphost: [%s] %s: %d%%\n", who(api), l,
             (int)(fraction * 100 + 0.5));

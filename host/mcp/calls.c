@@ -400,6 +400,17 @@ static void on_progress(void *ud, const cJSON *params) {
   }
 }
 
+/* What the answer to `method` is, for the rule sanitizing it. */
+static sanitize_kind answer_kind(const mcp_op *op, const char *method) {
+  if (strcmp(method, "tools/call") != 0 &&
+      strcmp(method, "resources/read") != 0 &&
+      strcmp(method, "tasks/result") != 0 &&
+      strcmp(method, "prompts/get") != 0) {
+    return SANITIZE_NAMES;
+  }
+  return op->call.for_model ? SANITIZE_MODEL : SANITIZE_RESULT;
+}
+
 static void send_request(mcp_op *op, const char *method, cJSON *params) {
   char why[600];
   bool tool = op->call.kind == MCP_OP_CALL_TOOL;
@@ -411,12 +422,7 @@ static void send_request(mcp_op *op, const char *method, cJSON *params) {
                             tool ? !op->mc->opt.tool_timeout_total
                                  : !op->mc->opt.request_timeout_total,
                         .raw_result = op->call.raw_result,
-                        .kind = strcmp(method, "tools/call") == 0 ||
-                                        strcmp(method, "resources/read") == 0 ||
-                                        strcmp(method, "tasks/result") == 0 ||
-                                        strcmp(method, "prompts/get") == 0
-                                    ? SANITIZE_RESULT
-                                    : SANITIZE_NAMES};
+                        .kind = answer_kind(op, method)};
   int64_t id =
       session_request(op->s, method, params, &o, on_answer, why, sizeof why);
   if (id < 0) {

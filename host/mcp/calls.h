@@ -91,6 +91,10 @@ typedef struct mcp_call {
   /* The result is only passed on: a large one may stay JSON text
    * (json_raw.h). */
   bool raw_result;
+  /* The result (tools/call, resources/read, prompts/get) is bound for a
+   * model, not shown to a person (the gateway's): sanitized as
+   * SANITIZE_MODEL text, not kept as sent (docs/safety.md). */
+  bool for_model;
   /* LIST: a server that did not declare the kind's capability answers
    * {NAME: null} without being asked (else it is asked all the same). */
   bool if_declared;

@@ -2,10 +2,12 @@
  * connect queue, connecting on use, the tool-list cache and the close at
  * the end (client.h). The servers service is in servers_service.c, the
  * calls in calls.c. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config/roots.h"
+#include "core/host_config.h"
 #include "core/util.h"
 #include "mcp/client_internal.h"
 #include "mcp/names.h"
@@ -29,7 +31,8 @@ mcp_client *mcp_client_new(host *h) {
   mc->opt = (mcp_client_options){.connect_timeout_ms = 30000,
                                  .request_timeout_ms = 60000,
                                  .tool_timeout_ms = 600000,
-                                 .list_cache_ttl_ms = 20000};
+                                 .list_cache_ttl_ms = 20000,
+                                 .server_exit_ms = 2000};
   mc->local_limit = env_count("MCP_SERVER_CONNECTION_BATCH_SIZE", 3);
   mc->remote_limit = env_count("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", 20);
   mcp_client_offer_servers_service(mc);
@@ -178,6 +181,9 @@ session *mcp_client_session(mcp_client *mc, size_t idx) {
   if (slot->s) {
     return slot->s;
   }
+  /* First use of the server in this process: its configuration's
+   * warnings now, not with every command. */
+  host_config_report_server(mc->h, mc->h->cfg.servers[idx].name);
   session *s = session_new(mc->h, &mc->h->cfg.servers[idx]);
   if (mc->opt.log_level) {
     s->log_level = xstrdup(mc->opt.log_level);
@@ -416,6 +422,28 @@ void mcp_client_use(mcp_client *mc, size_t idx, mcp_waiter *w) {
   w->ready(w, s);
 }
 
+void mcp_client_reconnect(mcp_client *mc, size_t idx) {
+  session *s = mcp_client_session(mc, idx);
+  client_slot *slot = &mc->slots[idx];
+  s->reconnect_attempts = 0;
+  switch (s->state) {
+  case SESS_IDLE:
+    enqueue(mc, idx);
+    start_more(mc);
+    break;
+  case SESS_READY:
+  case SESS_CLOSING:
+    /* Once closed, on_state starts it again; its waiters wait for that. */
+    slot->connecting = true;
+    slot->restart_when_closed = true;
+    session_close(s);
+    break;
+  case SESS_FAILED:
+  case SESS_CLOSED: session_restart(s); break;
+  case SESS_CONNECTING: break; /* under way already */
+  }
+}
+
 static bool unlink_from(mcp_waiter **list, mcp_waiter *w) {
   for (mcp_waiter **p = list; *p; p = &(*p)->next) {
     if (*p == w) {
@@ -631,6 +659,14 @@ void mcp_client_cancel_all(mcp_client *mc) {
   mcp_ops_cancel_all(mc);
 }
 
+/* How long the close at the end may take: a stdio server's time to exit
+ * (the stdio transport's MCPHOST_STDIO_EXIT_MS), its second between
+ * SIGTERM and SIGKILL, and room; at least the 5 s a remote close gets. */
+static uint64_t shutdown_wait_ms(const mcp_client *mc) {
+  uint64_t wait = mc->opt.server_exit_ms + 3000;
+  return wait > 5000 ? wait : 5000;
+}
+
 static void on_closed(void *ud, session *s) {
   size_t *open = ud;
   if ((s->state == SESS_CLOSED || s->state == SESS_FAILED) && *open > 0) {
@@ -667,11 +703,23 @@ void mcp_client_shutdown(mcp_client *mc) {
       }
     }
   }
-  /* The stdio close sequence takes at most about a second; allow for a
-   * slow remote close too, then give up (destroy still kills). */
-  uint64_t deadline = loop_now_ms() + 5000;
-  mc->h->interrupted = false; /* a Ctrl-C must not skip the clean close */
+  /* A stdio server has its time to exit after the end of its stdin, then
+   * SIGTERM and, a second later, SIGKILL; allow that and a slow remote
+   * close, then give up (destroy still kills). A Ctrl-C, before or
+   * during the wait, cuts each server's time short (session_hurry), but
+   * the close still runs to its end. */
+  uint64_t deadline = loop_now_ms() + shutdown_wait_ms(mc);
+  bool hurry = false;
   while (open > 0 && loop_now_ms() < deadline) {
+    if (!hurry && mc->h->interrupted && mc->h->signal_number == SIGINT) {
+      hurry = true;
+      for (size_t i = 0; i < mc->nslots; i++) {
+        if (mc->slots[i].s) {
+          session_hurry(mc->slots[i].s);
+        }
+      }
+    }
+    mc->h->interrupted = false; /* a Ctrl-C must not skip the clean close */
     loop_run_once(mc->h->loop, (int)(deadline - loop_now_ms()));
   }
   for (size_t i = 0; i < mc->nslots; i++) {

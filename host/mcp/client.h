@@ -44,6 +44,10 @@ typedef struct mcp_client_options {
   /* A long-lived front end: sessions reconnect by themselves after a
    * crash (session.h's policy). */
   bool keep;
+  /* How long a stdio server may take to exit once its stdin is closed
+   * (MCPHOST_STDIO_EXIT_MS, read by the stdio transport too): the close
+   * at the end waits that long and for the SIGTERM and SIGKILL after. */
+  uint64_t server_exit_ms;
   /* How long a tool list resolves names (ms); it is also dropped on
    * notifications/tools/list_changed and when the connection ends. */
   uint64_t list_cache_ttl_ms;
@@ -79,8 +83,10 @@ host *mcp_client_host(const mcp_client *mc);
  * `done` runs). */
 void mcp_client_cancel_all(mcp_client *mc);
 /* Ends what still runs (mcp_client_cancel_all), closes every session
- * gracefully (up to 5 s, a Ctrl-C does not skip it) and frees them; the
- * servers service then connects nothing. Before host_free. */
+ * gracefully (a stdio server's time to exit, server_exit_ms, then
+ * SIGTERM and SIGKILL; a Ctrl-C before or during the wait hurries it
+ * but does not skip it) and frees them; the servers service then
+ * connects nothing. Before host_free. */
 void mcp_client_shutdown(mcp_client *mc);
 /* Frees the client, after host_free (plugins may ask the servers service
  * until they are gone). NULL is fine. */
@@ -116,6 +122,12 @@ typedef struct mcp_waiter {
   bool waiting;
 } mcp_waiter;
 void mcp_client_use(mcp_client *mc, size_t idx, mcp_waiter *w);
+/* A person asked to connect server `idx` again now: a live connection is
+ * closed first, one waiting for its next attempt makes it at once, one
+ * that gave up tries again (and has its attempts again: session.h's
+ * policy), one never used connects. The outcome, as for any connect,
+ * comes to mcp_client_connect's and mcp_client_use's waiters. */
+void mcp_client_reconnect(mcp_client *mc, size_t idx);
 void mcp_client_unwait(mcp_client *mc, mcp_waiter *w);
 
 /* Notifications every session passes on after its own handling (the

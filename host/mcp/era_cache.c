@@ -9,15 +9,27 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config/config_approval.h"
 #include "core/util.h"
+#include "fnv.h"
 #include "trusted_fs.h"
 
 #define CACHE_MAX_BYTES 4096
 
-/* The digest that binds a verdict to the entry as run. */
+/* The key that binds a verdict to the entry as run: a 64-bit FNV-1a of
+ * the entry's JSON, after a version text. Only an accidental clash
+ * matters (the file is the user's own, and a stale legacy verdict is
+ * caught: era.c), so no cryptographic digest, and no libcrypto to load
+ * for it. A file written with another key form (a SHA-256 before) does
+ * not match: the era is probed again and the file rewritten. New
+ * string. */
 static char *entry_digest(const server_config *cfg) {
-  return approval_digest("mcphost-protocol-era-1", cfg->json, NULL);
+  static const char version[] = "mcphost-protocol-era-2";
+  char *json = cJSON_PrintUnformatted(cfg->json);
+  const char *text = json ? json : "null";
+  uint64_t h = fnv1a64(version, sizeof version); /* with its NUL */
+  h = fnv1a64_add(h, text, strlen(text));
+  cJSON_free(json);
+  return xasprintf("fnv1a64:%016llx", (unsigned long long)h);
 }
 
 /* The directory, opened (created when `create`); -1 when none. */

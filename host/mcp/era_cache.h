@@ -1,8 +1,10 @@
 /* The era verdicts kept across runs (era.h): one file per server,
  * <state>/protocol/<name>.json (mode 0600 in a private directory, opened
  * through trusted_fs.h, never through a link), holding
- *   {"config": "<sha256 of the entry as run>", "era": "legacy"|"modern",
+ *   {"config": "fnv1a64:<hex>", "era": "legacy"|"modern",
  *    "version": "2025-11-25"}
+ * where config is a hash of the entry as run (fnv.h: no cryptography,
+ * so no libcrypto to load).
  * A verdict holds only while the server's entry (after ${VAR}
  * expansion) is the one it was found for: any change to the entry
  * invalidates it. What cannot be read or written is said at debug level

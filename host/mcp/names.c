@@ -7,6 +7,7 @@
 
 #include "config/config.h"
 #include "core/util.h"
+#include "fnv.h"
 #include "safety/size_limits.h"
 
 /* "_" and eight hex digits of a hash: 32 bits make an accidental clash
@@ -36,14 +37,10 @@ char *name_normalize(const char *s) {
   return sb_take(&b);
 }
 
-/* FNV-1a: small, stable across runs and platforms, good enough to tell
- * names apart (this is not a defence against a chosen clash: clashes are
- * resolved below). */
+/* FNV-1a (fnv.h): good enough to tell names apart (this is not a
+ * defence against a chosen clash: clashes are resolved below). */
 static uint32_t fnv1a(const char *s) {
-  uint32_t h = 2166136261u;
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-    h = (h ^ *p) * 16777619u;
-  return h;
+  return fnv1a32(s, strlen(s));
 }
 
 static size_t clamp_len(size_t max_len) {
@@ -194,14 +191,39 @@ char **name_assign_items(const char *server, const cJSON *items, size_t max_len,
   return names;
 }
 
+/* Whether `want` is a name that name_assign keeps as it is for an item
+ * of that very name: already normalized, and within `budget` bytes. */
+static bool kept_as_is(const char *want, size_t budget) {
+  size_t n = 0;
+  for (; want[n]; n++) {
+    if (!name_char((unsigned char)want[n])) {
+      return false;
+    }
+  }
+  return n > 0 && n <= budget;
+}
+
 const cJSON *name_find_item(const char *server, const cJSON *items,
                             size_t max_len, const char *want) {
   size_t n, i = 0;
-  char **names = name_assign_items(server, items, max_len, &n);
   char *srv = name_server_part(server, clamp_len(max_len));
   size_t skip = strlen("mcp__") + strlen(srv) + strlen("__");
   free(srv);
   const cJSON *found = NULL, *it;
+  /* Every call names its tool: without naming the whole list each time
+   * when, as nearly always, `want` is an item's own name kept as it is.
+   * The first item of that name holds it (names.h: natural names before
+   * hashed ones, already normalized ones first, then by position). */
+  if (kept_as_is(want, clamp_len(max_len) - skip)) {
+    cJSON_ArrayForEach(it, items) {
+      const char *orig =
+          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
+      if (orig && strcmp(orig, want) == 0) {
+        return it;
+      }
+    }
+  }
+  char **names = name_assign_items(server, items, max_len, &n);
   cJSON_ArrayForEach(it, items) {
     if (!found && names[i] && strcmp(names[i] + skip, want) == 0)
       found = it;

@@ -92,7 +92,10 @@ const char *session_state_name(const session *s) {
   case SESS_IDLE: return "pending";
   case SESS_CONNECTING: return "connecting";
   case SESS_READY: return "connected";
-  case SESS_FAILED: return s->fail == FAIL_AUTH ? "needs-auth" : "failed";
+  case SESS_FAILED:
+    if (s->reconnect_timer)
+      return "reconnecting"; /* lost; the next attempt is due (error: why) */
+    return s->fail == FAIL_AUTH ? "needs-auth" : "failed";
   case SESS_CLOSING:
   case SESS_CLOSED:
     if (s->error)
@@ -213,8 +216,13 @@ static void on_error(void *ud, int code, const char *message) {
     on_session_reset(ud, message);
     return;
   }
-  (void)code; /* an internal MCPH_E* number says nothing to a reader */
-  host_log(s->h, MCPH_LOG_WARN, s->cfg->name, "%s", message);
+  /* An internal MCPH_E* number says nothing to a reader; MCPH_EPROTO is
+   * what the server sent outside the protocol and was ignored (a banner
+   * line on stdout, an empty WebSocket message), which -q keeps off a
+   * person's screen. */
+  host_log(s->h,
+           code == MCPH_EPROTO && s->h->quiet ? MCPH_LOG_INFO : MCPH_LOG_WARN,
+           s->cfg->name, "%s", message);
 }
 
 /* Only a type nobody gave is tried another way: one that was configured
@@ -953,6 +961,13 @@ void session_close(session *s) {
   }
   if (s->state != SESS_FAILED)
     set_state(s, s->error ? SESS_FAILED : SESS_CLOSED);
+}
+
+void session_hurry(session *s) {
+  if (s->transport_started && !s->transport_closed &&
+      s->state == SESS_CLOSING) {
+    s->tf->close(s->t);
+  }
 }
 
 /* ---- reconnecting ---- */

@@ -166,6 +166,10 @@ const char *session_type(const session *s);
 void session_connect(session *s, uint64_t timeout_ms);
 /* Starts a graceful close; state becomes SESS_CLOSED when done. */
 void session_close(session *s);
+/* A close under way should end sooner (a person pressed Ctrl-C): the
+ * transport's close() asked again (a stdio server gets SIGINT then, not
+ * the rest of its time to exit). Nothing when it is not closing. */
+void session_hurry(session *s);
 /* The auth provider set a new Authorization value (`new_value`) or gave
  * up: what was held for it since its challenge goes out again, once; a
  * connection whose transport ended on that challenge connects again with

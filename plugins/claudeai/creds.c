@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "trusted_fs.h"
+
 /* A credentials file is a few hundred bytes; a bigger one is not it. */
 #define CREDS_MAX_BYTES (1024 * 1024)
 
@@ -57,8 +59,15 @@ void creds_free(creds *c) {
 static char *slurp(creds *c, int fd, size_t *len) {
   char *buf = NULL;
   struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    snprintf(c->error, sizeof c->error, "%s is not a regular file", c->path);
+  if (fstat(fd, &st) != 0) {
+    snprintf(c->error, sizeof c->error, "cannot read %s: %s", c->path,
+             strerror(errno));
+    goto out;
+  }
+  /* The login of the user's claude.ai account: the rule of every secret
+   * file (Claude Code writes it 0600), so that another user can neither
+   * read it nor plant a token of theirs. */
+  if (trusted_fs_check_secret(&st, c->path, c->error, sizeof c->error) != 0) {
     goto out;
   }
   if (st.st_size > CREDS_MAX_BYTES) {

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv.h"
+
 /* How many sent messages are remembered with their token: far more than
  * are ever in flight on one connection. An older one that gets a 401 is
  * taken to have carried the current token (so it is never retried twice). */
@@ -54,14 +56,6 @@ struct mcph_transport {
   bool closed;
 };
 
-static uint64_t fnv1a(const char *p, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++) {
-    h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
-  }
-  return h;
-}
-
 static bool same(const char *a, const char *b) {
   return (a == NULL && b == NULL) || (a && b && strcmp(a, b) == 0);
 }
@@ -86,7 +80,7 @@ static void remember(mcph_transport *t, const char *json, size_t len,
   sent *s = &t->sent[t->next_sent];
   t->next_sent = (t->next_sent + 1) % SENT_MAX;
   creds_wipe_free(s->auth);
-  s->hash = fnv1a(json, len);
+  s->hash = fnv1a64(json, len);
   s->len = len;
   s->auth = t->auth ? strdup(t->auth) : NULL;
   s->retry = retry;
@@ -94,7 +88,7 @@ static void remember(mcph_transport *t, const char *json, size_t len,
 
 /* The latest record of this message, or NULL. */
 static sent *find_sent(mcph_transport *t, const char *json, size_t len) {
-  uint64_t h = fnv1a(json, len);
+  uint64_t h = fnv1a64(json, len);
   for (size_t k = 1; k <= SENT_MAX; k++) {
     sent *s = &t->sent[(t->next_sent + SENT_MAX - k) % SENT_MAX];
     if (s->len == len && s->hash == h && s->len) {

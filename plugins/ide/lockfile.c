@@ -95,6 +95,20 @@ static bool token_ok(const char *t) {
   return true;
 }
 
+/* Whether `pid` is a live process of this user's. A process of another
+ * user's is not the user's IDE (the pid was reused after a crash or a
+ * reboot), so its lockfile is stale: kill() says EPERM then, and for
+ * root, whom kill() never refuses, /proc/PID's owner says it. */
+static bool pid_is_ours(pid_t pid) {
+  if (pid <= 0 || kill(pid, 0) != 0) {
+    return false;
+  }
+  char path[32];
+  snprintf(path, sizeof path, "/proc/%d", (int)pid);
+  struct stat st;
+  return stat(path, &st) != 0 || st.st_uid == geteuid();
+}
+
 /* Fills lk from the parsed document; lk->error on the first bad field. */
 static void take_fields(const cJSON *doc, const char *cwd, ide_lock *lk) {
   if (!cJSON_IsObject(doc)) {
@@ -161,7 +175,7 @@ static void take_fields(const cJSON *doc, const char *cwd, ide_lock *lk) {
   lk->auth_token =
       tok && cJSON_IsString(tok) ? xstrdup(tok->valuestring) : NULL;
   lk->windows = cJSON_IsTrue(win);
-  lk->alive = kill((pid_t)lk->pid, 0) == 0 || errno == EPERM;
+  lk->alive = pid_is_ours((pid_t)lk->pid);
   for (size_t i = 0; i < k && !lk->contains_cwd; i++) {
     lk->contains_cwd = ide_folder_contains(fv[i], cwd);
   }

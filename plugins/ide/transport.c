@@ -18,8 +18,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
+
+#include "sock_owner.h"
 
 #include "ide.h"
 #include "ide_util.h"
@@ -105,8 +108,8 @@ static void ev_auth_required(void *ud, const mcph_auth_challenge *ch) {
 /* ---- the entry ---- */
 
 /* `url` is SCHEME://127.0.0.1:PORT with an optional path of printable
- * characters. */
-static bool local_url(const char *url, const char *scheme) {
+ * characters; *port_out is PORT. */
+static bool local_url(const char *url, const char *scheme, unsigned *port_out) {
   size_t n = strlen(scheme);
   if (strncmp(url, scheme, n) != 0 || strncmp(url + n, "://127.0.0.1:", 13)) {
     return false;
@@ -126,6 +129,32 @@ static bool local_url(const char *url, const char *scheme) {
       return false;
     }
   }
+  *port_out = (unsigned)port;
+  return true;
+}
+
+/* The token goes only to a port the user's own process listens on: after
+ * a crash and a reboot the lockfile's port may be another user's, who
+ * would receive the token and play the IDE. Returns true, or false with
+ * err set. */
+static bool listener_is_ours(unsigned port, mcph_error *err) {
+  uid_t uid = (uid_t)-1;
+  char why[160] = "";
+  int n = sock_owner_listener(port, geteuid(), &uid, why, sizeof why);
+  if (n < 0) {
+    mcph_error_set(err, MCPH_EDENIED,
+                   "not sending the IDE's token to 127.0.0.1:%u: cannot "
+                   "tell who listens there (%s)",
+                   port, why);
+    return false;
+  }
+  if (n > 0 && uid != geteuid()) {
+    mcph_error_set(err, MCPH_EDENIED,
+                   "not sending the IDE's token to 127.0.0.1:%u: that port "
+                   "is another user's (uid %u), not your IDE's",
+                   port, (unsigned)uid);
+    return false;
+  }
   return true;
 }
 
@@ -141,7 +170,8 @@ static char *inner_entry(const char *config_json, bool ws, mcph_error *err) {
   }
   const char *url =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cfg, "url"));
-  if (!url || !local_url(url, scheme)) {
+  unsigned port = 0;
+  if (!url || !local_url(url, scheme, &port)) {
     mcph_error_set(err, MCPH_EINVAL,
                    "field \"url\" must be %s://127.0.0.1:PORT[/PATH]: an "
                    "IDE connection is to this machine only",
@@ -162,6 +192,9 @@ static char *inner_entry(const char *config_json, bool ws, mcph_error *err) {
                    "field \"headers\" is not taken by %s: the IDE gets only "
                    "its authToken",
                    type);
+    goto out;
+  }
+  if (cJSON_IsString(tok) && !listener_is_ours(port, err)) {
     goto out;
   }
   cJSON *inner = cJSON_CreateObject();
@@ -194,7 +227,7 @@ static int t_create(void *ctx, const mcph_transport_params *params,
   }
   char *entry = inner_entry(params->config_json, ws, err);
   if (!entry) {
-    return MCPH_EINVAL;
+    return err->code ? err->code : MCPH_EINVAL;
   }
   mcph_transport *t = xcalloc(1, sizeof *t);
   t->pl = pl;

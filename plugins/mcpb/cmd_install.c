@@ -66,9 +66,11 @@ typedef struct install {
   bool interrupted;
   int open_rc;
   char open_err[2048];
+  mcpb_policy policy; /* read before the thread starts */
 } install;
 
 static void install_free(install *in) {
+  mcpb_policy_free(&in->policy);
   if (in->file) {
     in->pl->tools->close(in->file);
   }
@@ -186,18 +188,16 @@ static void finish_install(install *in) {
     fail(in, EXIT_FAILED, "Failed to extract MCPB %s: %s", in->src, why);
     return;
   }
-  char tmp[200];
-  snprintf(tmp, sizeof tmp, ".tmp-%s-XXXXXX", in->name);
-  /* mkdtemp needs a path: the bundles directory's through /proc. */
-  char path[4400];
-  snprintf(path, sizeof path, "%s/%s", s.root, tmp);
-  if (!mkdtemp(path)) {
-    fail(in, EXIT_FAILED, "Failed to extract MCPB %s: %s: %s", in->src, path,
-         strerror(errno));
+  store_sweep(&s); /* what a killed install left */
+  char tmpname[256];
+  if (store_tmp_make(&s, in->name, tmpname, sizeof tmpname, why, sizeof why) <
+      0) {
+    fail(in, EXIT_FAILED, "Failed to extract MCPB %s: %s", in->src, why);
     store_close(&s);
     return;
   }
-  const char *tmpname = strrchr(path, '/') + 1;
+  char path[4400];
+  snprintf(path, sizeof path, "%s/%s", s.root, tmpname);
   int dfd =
       openat(s.fd, tmpname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   size_t files = 0;
@@ -207,19 +207,32 @@ static void finish_install(install *in) {
   if (dfd < 0) {
     snprintf(why, sizeof why, "%s: %s", path, strerror(errno));
   }
-  /* The entry point must be what was extracted. */
+  /* The entry point must be what was extracted. What was extracted is
+   * whole: a bundle that does not hold what its manifest names is said
+   * as that, not as a failed extraction. */
+  const char *prefix = "Failed to extract MCPB";
   const cJSON *server =
       cJSON_GetObjectItemCaseSensitive(in->manifest, "server");
   const cJSON *ep = cJSON_GetObjectItemCaseSensitive(server, "entry_point");
   struct stat st;
   if (rc == 0 && cJSON_IsString(ep) &&
-      (ep->valuestring[0] == '/' || strstr(ep->valuestring, "..") ||
-       fstatat(dfd, ep->valuestring, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-       !S_ISREG(st.st_mode))) {
+      (ep->valuestring[0] == '/' || strstr(ep->valuestring, ".."))) {
     snprintf(why, sizeof why,
-             "server.entry_point \"%s\" is not a file in the bundle",
+             "server.entry_point \"%s\" is not a path inside the bundle",
              ep->valuestring);
     rc = -1;
+  } else if (rc == 0 && cJSON_IsString(ep)) {
+    bool absent = fstatat(dfd, ep->valuestring, &st, AT_SYMLINK_NOFOLLOW) < 0;
+    if (absent || !S_ISREG(st.st_mode)) {
+      prefix = "Cannot install MCPB";
+      snprintf(why, sizeof why,
+               "the entry point \"%s\" that its manifest names "
+               "(server.entry_point) is %s",
+               ep->valuestring,
+               absent ? "missing from the bundle"
+                      : "not a regular file of the bundle");
+      rc = -1;
+    }
   }
   if (rc == 0 && mcpb_check_icon(in->manifest, dfd, why, sizeof why) < 0) {
     close(dfd);
@@ -233,12 +246,13 @@ static void finish_install(install *in) {
     close(dfd);
   }
   if (rc == 0 && binary_missing(in, path, why, sizeof why)) {
+    prefix = "Cannot install MCPB";
     rc = -1;
   }
   if (rc < 0) {
     fs_remove_tree(s.fd, tmpname);
     store_close(&s);
-    fail(in, EXIT_FAILED, "Failed to extract MCPB %s: %s", in->src, why);
+    fail(in, EXIT_FAILED, "%s %s: %s", prefix, in->src, why);
     return;
   }
   bool had = fstatat(s.fd, in->name, &st, AT_SYMLINK_NOFOLLOW) == 0;
@@ -522,16 +536,6 @@ static void ask_next(install *in) {
 
 /* ---- start ---- */
 
-static bool policy_requires_signature(mcpb_plugin *pl) {
-  const char *v = pl->servers->policy(pl->host, "bundles");
-  cJSON *doc = v ? cJSON_Parse(v) : NULL;
-  bool yes =
-      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "requireSignature"));
-  cJSON_Delete(doc);
-  const char *flat = pl->servers->policy(pl->host, "bundles.requireSignature");
-  return yes || (flat && strcmp(flat, "true") == 0);
-}
-
 /* [open thread] Keeps the download's progress for the loop to show. */
 static int on_progress(void *ud, double fraction) {
   install *in = ud;
@@ -542,6 +546,8 @@ static int on_progress(void *ud, double fraction) {
 static void *open_thread(void *ud) {
   install *in = ud;
   mcpb_open_opts o = {.trust = in->trust,
+                      .managed_cas = (const char *const *)in->policy.cas,
+                      .nmanaged_cas = in->policy.ncas,
                       .insecure = in->insecure,
                       .max_bytes = BUNDLE_MAX_BYTES,
                       .progress = on_progress,
@@ -642,6 +648,7 @@ int mcpb_cmd_install(mcpb_plugin *pl, mcph_run *run, int argc,
     fail(in, EXIT_FAILED, "%s", err);
     return MCPH_OK;
   }
+  mcpb_policy_read(pl, &in->policy);
   atomic_init(&in->opened, 0);
   atomic_init(&in->stop, 0);
   atomic_init(&in->permille, -2);
@@ -688,11 +695,20 @@ static void opened(install *in) {
          sig->why);
     return;
   }
-  if (strcmp(sig->status, "signed") != 0 && policy_requires_signature(pl)) {
+  if (strcmp(sig->status, "signed") != 0 && in->policy.require_signature) {
     fail(in, EXIT_REFUSED,
          "%s: refused: the policy bundles.requireSignature needs a signed "
          "bundle, and this one is %s%s%s",
          in->src, sig->status, *sig->why ? ": " : "", sig->why);
+    return;
+  }
+  if (strcmp(sig->trust, "user") == 0 && in->policy.require_signature) {
+    fail(in, EXIT_REFUSED,
+         "%s: refused: the policy bundles.requireSignature needs a bundle "
+         "signed by a publisher the system trust store or the "
+         "administrator's bundles.trustedCAs trust, and this one is "
+         "signed only for the anchor given with --trust",
+         in->src);
     return;
   }
   char rt[400];

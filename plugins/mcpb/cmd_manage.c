@@ -93,6 +93,7 @@ static int cmd_list(mcpb_plugin *pl, mcph_run *run, const args *a) {
   if (open_store(&s, false) < 0) {
     return end(pl, run, EXIT_FAILED);
   }
+  store_sweep(&s); /* what a killed install left */
   size_t count = 0;
   char **names = store_list(&s, &count);
   cJSON *arr = cJSON_CreateArray();
@@ -107,10 +108,16 @@ static int cmd_list(mcpb_plugin *pl, mcph_run *run, const args *a) {
     cJSON_AddBoolToObject(
         o, "enabled",
         !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(st, "enabled")));
-    const cJSON *sig = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(st, "signature"), "status");
+    const cJSON *sd = cJSON_GetObjectItemCaseSensitive(st, "signature");
+    const cJSON *sig = cJSON_GetObjectItemCaseSensitive(sd, "status");
     cJSON_AddStringToObject(o, "signature",
                             cJSON_IsString(sig) ? sig->valuestring : "?");
+    /* A status that needed the user's own --trust anchor is shown as
+     * such: no policy counted it. */
+    const cJSON *trust = cJSON_GetObjectItemCaseSensitive(sd, "trust");
+    if (cJSON_IsString(trust)) {
+      cJSON_AddStringToObject(o, "trust", trust->valuestring);
+    }
     char dir[4400];
     snprintf(dir, sizeof dir, "%s/%s", s.root, names[i]);
     cJSON_AddStringToObject(o, "path", dir);
@@ -128,10 +135,14 @@ static int cmd_list(mcpb_plugin *pl, mcph_run *run, const args *a) {
     cJSON_ArrayForEach(o, arr) {
       char *n = mcpb_esc(cJSON_GetObjectItem(o, "name")->valuestring);
       char *v = mcpb_esc(cJSON_GetObjectItem(o, "version")->valuestring);
-      printf("%-24s %-10s %-9s %s\n", n, v,
+      const cJSON *trust = cJSON_GetObjectItem(o, "trust");
+      printf("%-24s %-10s %-9s %s%s\n", n, v,
              cJSON_IsTrue(cJSON_GetObjectItem(o, "enabled")) ? "enabled"
                                                              : "disabled",
-             cJSON_GetObjectItem(o, "signature")->valuestring);
+             cJSON_GetObjectItem(o, "signature")->valuestring,
+             cJSON_IsString(trust) && strcmp(trust->valuestring, "user") == 0
+                 ? " (user trust)"
+                 : "");
       free(n);
       free(v);
     }
@@ -159,9 +170,16 @@ static mcpb_file *open_file(mcpb_plugin *pl, const char *src,
     mcpb_say("%s", err);
     return NULL;
   }
-  mcpb_open_opts o = {.trust = trust, .max_bytes = 512u << 20};
+  mcpb_policy pol;
+  mcpb_policy_read(pl, &pol);
+  mcpb_open_opts o = {.trust = trust,
+                      .managed_cas = (const char *const *)pol.cas,
+                      .nmanaged_cas = pol.ncas,
+                      .max_bytes = 512u << 20};
   mcpb_file *f = NULL;
-  if (pl->tools->open(src, &o, &f, err, sizeof err) < 0) {
+  int rc = pl->tools->open(src, &o, &f, err, sizeof err);
+  mcpb_policy_free(&pol);
+  if (rc < 0) {
     mcpb_say("%s", err);
     return NULL;
   }

@@ -34,6 +34,15 @@ typedef struct mcpb_plugin {
 /* Opens mcpb-tools.so on first use. NULL with the reason in `err`. */
 const mcpb_tools *mcpb_tools_get(mcpb_plugin *pl, char *err, size_t n);
 
+/* policy.c: what the administrator's managed settings say of bundles. */
+typedef struct mcpb_policy {
+  bool require_signature; /* bundles.requireSignature */
+  char **cas;             /* bundles.trustedCAs: PEM files */
+  size_t ncas;
+} mcpb_policy;
+void mcpb_policy_read(mcpb_plugin *pl, mcpb_policy *p);
+void mcpb_policy_free(mcpb_policy *p);
+
 /* Untrusted text for the terminal (text_escape), a new string. */
 char *mcpb_esc(const char *s);
 

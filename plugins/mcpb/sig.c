@@ -1,5 +1,6 @@
 #include "sig.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <errno.h>
@@ -77,8 +78,36 @@ static int verify(CMS_ContentInfo *cms, const unsigned char *content,
   return ok == 1;
 }
 
+/* A trust store: the system's, the administrator's anchors and, when not
+ * NULL, the user's. NULL with `why` filled when one cannot be loaded. */
+static X509_STORE *anchors(const char *const *managed, size_t nmanaged,
+                           const char *user, char *why, size_t n) {
+  X509_STORE *store = X509_STORE_new();
+  if (!store || X509_STORE_set_default_paths(store) != 1) {
+    ssl_reason(why, n, "the trust store cannot be loaded");
+    X509_STORE_free(store);
+    return NULL;
+  }
+  for (size_t i = 0; i <= nmanaged; i++) {
+    const char *f = i < nmanaged ? managed[i] : user;
+    if (f && X509_STORE_load_file(store, f) != 1) {
+      char what[300];
+      snprintf(what, sizeof what, "the trust anchors of %s%s cannot be loaded",
+               i < nmanaged ? "bundles.trustedCAs " : "--trust ", f);
+      ssl_reason(why, n, what);
+      X509_STORE_free(store);
+      return NULL;
+    }
+  }
+  /* OpenSSL has no code-signing purpose: any purpose for the chain, and
+   * the EKU checked below. */
+  X509_VERIFY_PARAM_set_purpose(X509_STORE_get0_param(store), X509_PURPOSE_ANY);
+  return store;
+}
+
 void sig_check(const unsigned char *data, size_t len, int trailer_kind,
-               const trailer *t, const char *trust, sig_info *o) {
+               const trailer *t, const char *const *managed, size_t nmanaged,
+               const char *trust, sig_info *o) {
   memset(o, 0, sizeof *o);
   if (trailer_kind == TRAILER_NONE) {
     set_status(o, "unsigned", "the bundle has no signature");
@@ -122,20 +151,31 @@ void sig_check(const unsigned char *data, size_t len, int trailer_kind,
     set_status(o, "self-signed", "the publisher signed its own certificate");
     goto out;
   }
-  store = X509_STORE_new();
-  if (!store || X509_STORE_set_default_paths(store) != 1 ||
-      (trust && X509_STORE_load_file(store, trust) != 1)) {
-    char why[300];
-    ssl_reason(why, sizeof why, "the trust store cannot be loaded");
-    set_status(o, "unsigned", why);
-    goto out;
-  }
-  /* OpenSSL has no code-signing purpose: any purpose for the chain, and
-   * the EKU checked below. */
-  X509_VERIFY_PARAM_set_purpose(X509_STORE_get0_param(store), X509_PURPOSE_ANY);
-  if (!verify(cms, data, t->zip_len, store)) {
-    char why[300];
+  /* The system store and the administrator's anchors first; the user's
+   * --trust only when they do not reach the signer, so that a status
+   * that needed it says so (a policy does not count it). */
+  bool user = false;
+  char why[300] = "";
+  store = anchors(managed, nmanaged, NULL, why, sizeof why);
+  if (store && !verify(cms, data, t->zip_len, store)) {
     ssl_reason(why, sizeof why, "the publisher's certificate is not trusted");
+    X509_STORE_free(store);
+    store = NULL;
+    if (trust) {
+      char uwhy[300] = "";
+      store = anchors(managed, nmanaged, trust, uwhy, sizeof uwhy);
+      if (store && verify(cms, data, t->zip_len, store)) {
+        user = true;
+      } else {
+        if (uwhy[0]) {
+          snprintf(why, sizeof why, "%s", uwhy);
+        }
+        X509_STORE_free(store);
+        store = NULL;
+      }
+    }
+  }
+  if (!store) {
     set_status(o, "unsigned", why);
     goto out;
   }
@@ -147,6 +187,7 @@ void sig_check(const unsigned char *data, size_t len, int trailer_kind,
     goto out;
   }
   set_status(o, "signed", NULL);
+  snprintf(o->trust, sizeof o->trust, "%s", user ? "user" : "system");
 out:
   sk_X509_free(signers);
   X509_STORE_free(store);

@@ -3,8 +3,11 @@
  *
  * Statuses:
  *   signed      the signature is good, the signer's chain reaches the
- *               system trust store or a --trust certificate, and the
- *               signer's certificate is for code signing (EKU);
+ *               system trust store, an anchor of the administrator's
+ *               (bundles.trustedCAs) or a --trust certificate, and the
+ *               signer's certificate is for code signing (EKU); `trust`
+ *               says which: "system" for the first two, "user" when only
+ *               a --trust anchor made it signed;
  *   self-signed the signature is good and the signer issued its own
  *               certificate;
  *   unsigned    no trailer, or a good signature whose signer is not
@@ -28,12 +31,16 @@ typedef struct sig_info {
   char valid_to[32];
   char fingerprint[100]; /* SHA-256 of the signer's certificate, hex */
   char why[320];         /* for unsigned and invalid */
+  char trust[8];         /* for signed: "system" or "user" (above) */
 } sig_info;
 
 /* Checks the signature of `data` (`len` bytes) whose trailer `t` was
- * parsed. `trust` is a PEM file of extra trust anchors or NULL. */
+ * parsed. `managed` are the administrator's PEM files of trust anchors
+ * (`nmanaged` of them), trusted as the system store is; `trust` is the
+ * user's PEM file of extra anchors, or NULL. */
 void sig_check(const unsigned char *data, size_t len, int trailer_kind,
-               const trailer *t, const char *trust, sig_info *out);
+               const trailer *t, const char *const *managed, size_t nmanaged,
+               const char *trust, sig_info *out);
 
 /* Signs the file `path` in place: any trailer it has is replaced by one
  * holding a signature by `cert` and `key` (PEM files), with the

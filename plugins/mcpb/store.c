@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,7 +17,7 @@
 #include "trusted_fs.h"
 
 int store_open(store *s, bool create, char *why, size_t n) {
-  s->fd = s->settings_fd = -1;
+  s->fd = s->settings_fd = s->tmp_lock = -1;
   const char *data = getenv("XDG_DATA_HOME");
   const char *home = getenv("HOME");
   if (data && data[0] == '/') {
@@ -56,13 +57,70 @@ int store_open(store *s, bool create, char *why, size_t n) {
 }
 
 void store_close(store *s) {
+  if (s->tmp_lock >= 0) {
+    close(s->tmp_lock);
+  }
   if (s->settings_fd >= 0) {
     close(s->settings_fd);
   }
   if (s->fd >= 0) {
     close(s->fd);
   }
-  s->fd = s->settings_fd = -1;
+  s->fd = s->settings_fd = s->tmp_lock = -1;
+}
+
+int store_tmp_make(store *s, const char *name, char *tmp, size_t tmp_len,
+                   char *why, size_t n) {
+  /* mkdtemp needs a path: the bundles directory's through its root. */
+  char path[4400];
+  snprintf(path, sizeof path, "%s/.tmp-%s-XXXXXX", s->root, name);
+  if (!mkdtemp(path)) {
+    snprintf(why, n, "%s: %s", path, strerror(errno));
+    return -1;
+  }
+  snprintf(tmp, tmp_len, "%s", strrchr(path, '/') + 1);
+  s->tmp_lock =
+      openat(s->fd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (s->tmp_lock < 0 || flock(s->tmp_lock, LOCK_EX | LOCK_NB) < 0) {
+    snprintf(why, n, "%s: %s", path, strerror(errno));
+    fs_remove_tree(s->fd, tmp);
+    return -1;
+  }
+  return 0;
+}
+
+size_t store_sweep(const store *s) {
+  if (s->fd < 0) {
+    return 0;
+  }
+  int fd = dup(s->fd);
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!d) {
+    if (fd >= 0) {
+      close(fd);
+    }
+    return 0;
+  }
+  rewinddir(d);
+  size_t removed = 0;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (strncmp(de->d_name, ".tmp-", 5) != 0) {
+      continue;
+    }
+    int t = openat(s->fd, de->d_name,
+                   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    /* Locked: an install of another mcphost is extracting into it. */
+    if (t >= 0 && flock(t, LOCK_EX | LOCK_NB) == 0 &&
+        fs_remove_tree(s->fd, de->d_name) == 0) {
+      removed++;
+    }
+    if (t >= 0) {
+      close(t);
+    }
+  }
+  closedir(d);
+  return removed;
 }
 
 bool store_name_ok(const char *name) {

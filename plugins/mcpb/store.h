@@ -23,12 +23,23 @@ typedef struct store {
   char root[4096];
   int fd;          /* the bundles directory */
   int settings_fd; /* .settings */
+  int tmp_lock;    /* the install in progress's .tmp- directory, locked */
 } store;
 
 /* Opens (creating when `create`) the bundles directory. 0, or -1 with
  * the reason in `why`. */
 int store_open(store *s, bool create, char *why, size_t n);
 void store_close(store *s);
+
+/* Makes `.tmp-<name>-XXXXXX` for an install and holds an exclusive
+ * flock on it until store_close (a killed install's lock goes with its
+ * process). Its name into `tmp` (`tmp_len` bytes); 0, or -1 with the
+ * reason in `why`. */
+int store_tmp_make(store *s, const char *name, char *tmp, size_t tmp_len,
+                   char *why, size_t n);
+/* Removes the `.tmp-` directories whose install no longer runs (nobody
+ * holds their lock): what a killed install left. Returns how many. */
+size_t store_sweep(const store *s);
 
 /* Whether `name` can name an installed bundle's directory: 1 to 100
  * bytes of [A-Za-z0-9._-], not starting with '.'. */

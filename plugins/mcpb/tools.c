@@ -47,7 +47,8 @@ static int t_open(const char *src, const mcpb_open_opts *o, mcpb_file **out,
   trailer t;
   int kind = trailer_parse(f->data, f->len, &t);
   f->zip_len = t.zip_len;
-  sig_check(f->data, f->len, kind, &t, o->trust, &f->sig);
+  sig_check(f->data, f->len, kind, &t, o->managed_cas, o->nmanaged_cas,
+            o->trust, &f->sig);
   f->manifest = zip_read_manifest(f->data, f->zip_len, MANIFEST_MAX,
                                   &f->manifest_len, why, sizeof why);
   if (!f->manifest) {

@@ -28,6 +28,10 @@ typedef struct mcpb_open_opts {
    * May be NULL. */
   int (*progress)(void *ud, double fraction);
   void *progress_ud;
+  /* The administrator's trust anchors (bundles.trustedCAs: PEM files),
+   * trusted as the system store is; may be NULL. */
+  const char *const *managed_cas;
+  size_t nmanaged_cas;
 } mcpb_open_opts;
 
 /* An opened bundle: its bytes, the ZIP slice, signature and manifest. */

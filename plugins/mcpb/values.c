@@ -257,6 +257,9 @@ cJSON *mcpb_sig_json(const sig_info *sig) {
   if (*sig->why) {
     cJSON_AddStringToObject(o, "reason", sig->why);
   }
+  if (*sig->trust) {
+    cJSON_AddStringToObject(o, "trust", sig->trust);
+  }
   return o;
 }
 

@@ -179,8 +179,8 @@ int authorize(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
         ob_str(&u));
     if (!opened) {
       fprintf(stderr, "mcphost: then paste here the URL the browser ends on "
-                      "(http://localhost:...); over SSH, `ssh -L PORT:"
-                      "localhost:PORT` forwards the callback\n");
+                      "(http://127.0.0.1:...); over SSH, `ssh -L PORT:"
+                      "127.0.0.1:PORT` forwards the callback\n");
     }
     got = callback_wait(f, listen_fd, !opened && isatty(0), CALLBACK_WAIT_MS,
                         state);

@@ -139,6 +139,7 @@ static int logout_fn(cJSON *doc, void *ud) {
       cJSON_DeleteItemFromObjectCaseSensitive(e, "accessToken");
       cJSON_DeleteItemFromObjectCaseSensitive(e, "refreshToken");
       cJSON_DeleteItemFromObjectCaseSensitive(e, "expiresAt");
+      cJSON_DeleteItemFromObjectCaseSensitive(e, "issuedAt");
     }
   }
   return lj->found ? 1 : 0;

@@ -5,6 +5,7 @@
  * discovery, scope, client identity, then the grant (authorization code
  * with PKCE, client_credentials, or cross-app access), and the tokens
  * stored before they are handed out. */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,20 +15,17 @@
 
 #include "flow.h"
 
-/* Proactive refresh window, as Claude Code's. */
-#define EXPIRY_MARGIN_MS (300 * 1000)
+/* A refresh that failed for a passing reason (a 5xx, no answer) is
+ * tried twice more, 2 s apart, as Claude Code does, within the phase's
+ * deadline (the lock is held meanwhile). */
+#define REFRESH_TRIES 3
+#define REFRESH_RETRY_MS 2000
 
 static void put_str(cJSON *o, const char *k, const char *v) {
   cJSON_DeleteItemFromObjectCaseSensitive(o, k);
   if (v) {
     cJSON_AddStringToObject(o, k, v);
   }
-}
-
-static bool expiring(const cJSON *e) {
-  const cJSON *x = cJSON_GetObjectItemCaseSensitive(e, "expiresAt");
-  return cJSON_IsNumber(x) &&
-         (int64_t)x->valuedouble - oauth_now_ms() <= EXPIRY_MARGIN_MS;
 }
 
 /* Stores what a token response gave in the entry: the refresh token is
@@ -38,8 +36,11 @@ static void put_tokens(cJSON *e, const oauth_tokens *t, const char *scope) {
     put_str(e, "refreshToken", t->refresh);
   }
   cJSON_DeleteItemFromObjectCaseSensitive(e, "expiresAt");
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "issuedAt");
   if (t->expires_at) {
     cJSON_AddNumberToObject(e, "expiresAt", (double)t->expires_at);
+    /* The lifetime, for the refresh margin (oauth_expiring). */
+    cJSON_AddNumberToObject(e, "issuedAt", (double)t->issued_at);
   }
   put_str(e, "scope", t->scope ? t->scope : scope);
 }
@@ -48,6 +49,26 @@ static void drop_tokens(cJSON *e) {
   cJSON_DeleteItemFromObjectCaseSensitive(e, "accessToken");
   cJSON_DeleteItemFromObjectCaseSensitive(e, "refreshToken");
   cJSON_DeleteItemFromObjectCaseSensitive(e, "expiresAt");
+  cJSON_DeleteItemFromObjectCaseSensitive(e, "issuedAt");
+}
+
+/* Whether the last token request failed for a reason that may pass: a
+ * 5xx or no answer at all. An OAuth error (4xx) is final. */
+static bool transient(const oauth_flow *f) {
+  return f->token_status == 0 || f->token_status >= 500;
+}
+
+/* Waits REFRESH_RETRY_MS before another try: false when the phase's
+ * deadline would pass first, or mcphost is leaving. */
+static bool pause_for_retry(oauth_flow *f) {
+  int64_t end = oauth_now_ms() + REFRESH_RETRY_MS;
+  if (end >= f->deadline_ms) {
+    return false;
+  }
+  while (!atomic_load(&f->cancel) && oauth_now_ms() < end) {
+    poll(NULL, 0, 100);
+  }
+  return !atomic_load(&f->cancel);
 }
 
 /* Refresh with the entry's refresh token. 1: done (f->token set), 0: not
@@ -65,13 +86,21 @@ static int refresh(oauth_flow *f, cJSON *e, bool *dropped) {
   if (!rt || !m.token_endpoint || !c.id) {
     goto out;
   }
-  obuf p = {0};
-  ob_form(&p, "grant_type", "refresh_token");
-  ob_form(&p, "refresh_token", rt);
-  ob_form(&p, "resource", m.resource);
   oauth_tokens t;
   char error[64];
-  if (token_request(f, &m, &c, &p, &t, error, sizeof error) == 0) {
+  int tries = 0, rc;
+  do {
+    /* Client authentication adds to the form: a new one each time. */
+    obuf p = {0};
+    ob_form(&p, "grant_type", "refresh_token");
+    ob_form(&p, "refresh_token", rt);
+    ob_form(&p, "resource", m.resource);
+    rc = token_request(f, &m, &c, &p, &t, error, sizeof error);
+    ob_free(&p);
+    tries++;
+  } while (rc != 0 && tries < REFRESH_TRIES && transient(f) &&
+           pause_for_retry(f));
+  if (rc == 0) {
     put_tokens(e, &t, NULL);
     f->token = oauth_strdup(t.access);
     tokens_free(&t);
@@ -79,8 +108,16 @@ static int refresh(oauth_flow *f, cJSON *e, bool *dropped) {
   } else if (strcmp(error, "invalid_grant") == 0) {
     drop_tokens(e);
     *dropped = true;
+  } else if (transient(f)) {
+    char why[32] = "no answer";
+    if (f->token_status) {
+      snprintf(why, sizeof why, "HTTP %ld", f->token_status);
+    }
+    fprintf(stderr,
+            "mcphost: server \"%s\": the token refresh failed %d time%s "
+            "(%s); the stored tokens are kept\n",
+            f->sv.name, tries, tries == 1 ? "" : "s", why);
   }
-  ob_free(&p);
 out:
   free(rt);
   meta_free(&m);
@@ -109,7 +146,7 @@ static int stored_fn(cJSON *doc, void *ud) {
   cJSON *e = store_entry(doc, f->sv.key, false);
   char *tok = e ? oauth_json_str(e, "accessToken") : NULL;
   bool step_up = f->status == 403;
-  if (tok && !step_up && !expiring(e) &&
+  if (tok && !step_up && !oauth_expiring(e) &&
       (!f->sent_token || strcmp(tok, f->sent_token) != 0)) {
     f->token = tok; /* another process (or an earlier flow) got one */
     c->ret = 1;

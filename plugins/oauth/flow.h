@@ -13,7 +13,7 @@ enum oauth_browser { BROWSER_AUTO, BROWSER_PRINT, BROWSER_FOLLOW };
 typedef enum flow_kind {
   FLOW_CHALLENGE, /* a 401/403 during a run */
   FLOW_LOGIN,     /* mcphost mcp login NAME */
-  FLOW_REFRESH    /* proactive: the token expires within 5 minutes */
+  FLOW_REFRESH    /* proactive: the token expires soon (oauth_expiring) */
 } flow_kind;
 
 typedef struct oauth_flow {
@@ -40,6 +40,9 @@ typedef struct oauth_flow {
   char *token;        /* the access token */
   char *scope;        /* what was asked for */
   int authorizations; /* authorization requests made */
+  /* The last token request's HTTP status; 0: no answer (a network
+   * error, the deadline); -1: not sent (the client's own failure). */
+  long token_status;
   char message[1024]; /* why it failed; never a secret */
 } oauth_flow;
 
@@ -87,6 +90,7 @@ void client_free(oauth_client *c);
 typedef struct oauth_tokens {
   char *access, *refresh, *scope;
   int64_t expires_at; /* ms; 0 = unknown */
+  int64_t issued_at;  /* ms, when they came (set with expires_at) */
 } oauth_tokens;
 int token_request(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
                   obuf *params, oauth_tokens *tok, char *error,
@@ -107,8 +111,9 @@ int authorize(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
  * fd, or -1 with f->message; *port is the port bound. */
 int callback_listen(oauth_flow *f, int port, int *bound);
 /* Waits for the callback (and, with `paste`, a pasted URL on stdin) up
- * to `wait_ms`: the callback's URL (path and query, or the full pasted
- * URL) as a new string, or NULL with f->message. */
+ * to `wait_ms`: the first whose state is `expect_state` (others are
+ * refused, and the wait goes on), as a new string (path and query, or
+ * the full pasted URL), or NULL with f->message. */
 char *callback_wait(oauth_flow *f, int fd, bool paste, int64_t wait_ms,
                     const char *expect_state);
 

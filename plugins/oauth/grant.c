@@ -118,6 +118,7 @@ int token_request(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
   char *authorization = NULL;
   cJSON *j = NULL;
   int ret = -1;
+  f->token_status = -1;
   if (add_client_auth(f, m, c, params, &authorization) != 0) {
     return -1;
   }
@@ -129,10 +130,12 @@ int token_request(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
                   .deadline_ms = f->deadline_ms};
   oauth_resp r;
   char why[512];
+  f->token_status = 0;
   if (oauth_http(&rq, &r, why, sizeof why) != 0) {
     snprintf(f->message, sizeof f->message, "token request: %s", why);
     goto out;
   }
+  f->token_status = r.status;
   j = oauth_resp_json(&r);
   if (token_response_read(r.status, j, tok, error, error_len, f->message,
                           sizeof f->message) != 0) {

@@ -82,7 +82,10 @@ int client_identity(oauth_flow *f, const oauth_meta *m, cJSON *entry,
                     const char *scope, int port, oauth_client *c) {
   *c = (oauth_client){0};
   obuf ru = {0};
-  ob_printf(&ru, "http://localhost:%d/callback", port);
+  /* The loopback IP literal, not "localhost" (RFC 8252 §7.3): the
+   * listener holds 127.0.0.1 only, and a browser that resolves localhost
+   * to ::1 would hand the code to whoever listens there. */
+  ob_printf(&ru, "http://127.0.0.1:%d/callback", port);
   c->redirect_uri = ru.data;
   if (f->sv.client_id) {
     c->id = oauth_strdup(f->sv.client_id);

@@ -297,7 +297,8 @@ int token_response_read(long status, const cJSON *j, oauth_tokens *tok,
     if (secs > MAX_EXPIRES_IN) {
       secs = MAX_EXPIRES_IN;
     }
-    tok->expires_at = oauth_now_ms() + (int64_t)(secs * 1000);
+    tok->issued_at = oauth_now_ms();
+    tok->expires_at = tok->issued_at + (int64_t)(secs * 1000);
   }
   return 0;
 bad:

@@ -132,6 +132,12 @@ int store_update(oauth_store *st, store_fn fn, void *ud, char *why,
 cJSON *store_read(oauth_store *st, char *why, size_t why_len);
 /* The entry of `key` in doc.mcpOAuth (created when `create`). */
 cJSON *store_entry(cJSON *doc, const char *key, bool create);
+/* Whether the access token of a stored entry is due for a refresh: it
+ * expires within min(5 minutes, a quarter of its lifetime) (expiresAt,
+ * and issuedAt for the lifetime; 5 minutes when that is unknown), so
+ * that a token of 2 minutes is used for 90 s, not refreshed at every
+ * run. False when its expiry is unknown (a 401 says it then). */
+bool oauth_expiring(const cJSON *entry);
 
 /* ---- needs_auth.c: the needs-auth cache (15 minutes) ---- */
 #define NEEDS_AUTH_TTL_MS (15 * 60 * 1000)

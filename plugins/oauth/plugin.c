@@ -1,7 +1,7 @@
 /* The OAuth plugin's entry and its auth provider ("mcph.auth/1").
  *
  * authorization(): the stored token of the server, if any, and a
- * refresh in the background when it expires within 5 minutes.
+ * refresh in the background when it expires soon (oauth_expiring).
  * challenge(): a 401 (or a 403 insufficient_scope) starts a flow on a
  * thread (or joins the one under way); the host holds the failed request
  * until the flow's result is set through "mcph.host.auth/1" (NULL when it
@@ -291,7 +291,6 @@ static const char *authorization(void *ctx, const char *server,
   cJSON *e = doc ? store_entry(doc, sv.key, false) : NULL;
   const cJSON *at = cJSON_GetObjectItemCaseSensitive(e, "accessToken");
   const cJSON *rt = cJSON_GetObjectItemCaseSensitive(e, "refreshToken");
-  const cJSON *exp = cJSON_GetObjectItemCaseSensitive(e, "expiresAt");
   free(s->value);
   free(s->token);
   s->value = s->token = NULL;
@@ -304,9 +303,7 @@ static const char *authorization(void *ctx, const char *server,
     if (cJSON_IsString(sc) && !s->scope) {
       s->scope = oauth_strdup(sc->valuestring);
     }
-    bool soon = cJSON_IsNumber(exp) &&
-                (int64_t)exp->valuedouble - oauth_now_ms() <= 300 * 1000;
-    if (soon && cJSON_IsString(rt) && !s->running) {
+    if (oauth_expiring(e) && cJSON_IsString(rt) && !s->running) {
       oauth_flow *f = oplugin_flow(pl, s, FLOW_REFRESH);
       if (f && oplugin_start_flow(pl, s, f) != 0) {
         oplugin_log(pl, MCPH_LOG_WARN, server, "cannot start a refresh");

@@ -117,3 +117,22 @@ cJSON *store_entry(cJSON *doc, const char *key, bool create) {
   }
   return cJSON_IsObject(e) ? e : NULL;
 }
+
+/* Claude Code's proactive refresh window, for tokens of 20 minutes and
+ * more; a shorter one is refreshed in its last quarter. */
+#define EXPIRY_MARGIN_MS (300 * 1000)
+#define EXPIRY_MARGIN_PART 4
+
+bool oauth_expiring(const cJSON *entry) {
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(entry, "expiresAt");
+  const cJSON *i = cJSON_GetObjectItemCaseSensitive(entry, "issuedAt");
+  if (!cJSON_IsNumber(x)) {
+    return false;
+  }
+  int64_t expires = (int64_t)x->valuedouble, margin = EXPIRY_MARGIN_MS;
+  int64_t life = cJSON_IsNumber(i) ? expires - (int64_t)i->valuedouble : 0;
+  if (life > 0 && life / EXPIRY_MARGIN_PART < margin) {
+    margin = life / EXPIRY_MARGIN_PART;
+  }
+  return expires - oauth_now_ms() <= margin;
+}

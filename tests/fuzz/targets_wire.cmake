@@ -44,3 +44,8 @@ mcph_fuzz_target(channel_format SOURCES fuzz_channel_format.c
                  INCLUDES ${SRC}/plugins/channels
                  LIBS PkgConfig::CJSON mcphost_alloc
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
+# The JSON-RPC engine's receive path: messages, ids, responses to pending
+# requests, the peer's requests and their answers, batches.
+mcph_fuzz_target(rpc_receive SOURCES fuzz_rpc_receive.c
+                 INCLUDES ${SRC}/host LIBS mcphost PkgConfig::CJSON
+                 DICT ${MCPH_FUZZ_DIR}/json.dict)

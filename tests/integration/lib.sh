@@ -18,6 +18,11 @@ unset MCPHOST_APPROVE_PROJECT_SERVERS CLAUDE_CONFIG_DIR ENABLE_CLAUDEAI_MCP_SERV
 # for bash (printf %q writes $'...' for a control character, which sh reads
 # as text): whatever the machine's login shell, they get bash.
 export SHELL=/bin/bash
+# A server that never exits by itself once its stdin is closed
+# (server-everything keeps timers running) would cost every command the
+# default 2 s before its SIGTERM: the tests give it 500 ms.
+# test_server_exit checks the default.
+export MCPHOST_STDIO_EXIT_MS=500
 mkdir -p "$HOME"
 trap 'cleanup_all' EXIT
 CLEANUP=""
@@ -121,14 +126,15 @@ start_node() {
 # start_gateway CONFIG [ARGS...]: `mcphost --mcp-config CONFIG serve
 # --http ARGS...` (127.0.0.1:0 without ARGS) in the background, gone with
 # the test; sets GW_PID, GW_ERR (its stderr file) and GW_URL (from the
-# line it says on stderr).
+# line it says on stderr). The array GW_OPTS, when set, holds global
+# options to give before serve.
 start_gateway() {
   local config=$1
   shift
   [ $# -gt 0 ] || set -- 127.0.0.1:0
   GW_ERR="$TMP/gw-$RANDOM.err"
   : >"$GW_ERR"
-  "$MCPHOST" --mcp-config "$config" serve --http "$@" 2>"$GW_ERR" </dev/null &
+  "$MCPHOST" ${GW_OPTS[@]+"${GW_OPTS[@]}"} --mcp-config "$config" serve --http "$@" 2>"$GW_ERR" </dev/null &
   GW_PID=$!
   on_exit "kill $GW_PID 2>/dev/null"
   GW_URL=

@@ -27,6 +27,13 @@ config_file "$TMP/c3.json" "{\"noisy\": {\"command\": \"$DEMO\", \"args\": [\"--
 run --config "$TMP/c3.json" call mcp__noisy__echo message=through
 expect "a server that prints noise before JSON still works; the noise is reported" 0 \
   --out "Echo: through" --err "non-JSON line"
+run --config "$TMP/c3.json" -q call mcp__noisy__echo message=through
+expect "-q keeps the noise off stderr, and the answer whole" 0 \
+  --out "Echo: through" --no-err "non-JSON line"
+run --config "$TMP/c3.json" call -q mcp__noisy__echo message=quiet
+expect "-q after the command too" 0 --out "Echo: quiet" --no-err "non-JSON"
+run --config "$TMP/c3.json" -q -v call mcp__noisy__echo message=through
+expect "-q -v: the noise as info" 0 --err "mcphost: info: [noisy] server wrote a non-JSON line"
 
 config_file "$TMP/c4.json" "{$G, \"mute\": {\"command\": \"$DEMO\", \"args\": [\"--no-initialize\"]}}"
 run --config "$TMP/c4.json" --timeout 1500 servers

@@ -182,6 +182,22 @@ PY
 run bundle install "$TMP/noexec.mcpb" --yes
 expect "a binary bundle whose command is not executable is refused" 3 \
   --err 'the server command "server/hello-bin" is not an executable file of the bundle'
+# A bundle packed without the file its manifest names as entry point:
+# that is what is said, not a failed extraction.
+python3 - "$FX/hello-node-1.0.0.mcpb" "$TMP/noentry.mcpb" <<'PY'
+import sys, zipfile
+src, out = zipfile.ZipFile(sys.argv[1]), zipfile.ZipFile(sys.argv[2], "w")
+for i in src.infolist():
+    if i.filename != "server/index.js":
+        out.writestr(i, src.read(i))
+out.close()
+PY
+run bundle install "$TMP/noentry.mcpb" --yes --config "allowed_dirs=$TMP"
+expect "a bundle without its entry point says so, naming it" 3 \
+  --err "Cannot install MCPB $TMP/noentry.mcpb: the entry point \"server/index.js\" that its manifest names (server.entry_point) is missing from the bundle" \
+  --no-err "Failed to extract"
+check "  and left no temporary directory" \
+  bash -c "! ls -a '$BUNDLES' | grep -q '^.tmp-'"
 run bundle install "$FX/hello-uv-0.4.0.mcpb" --yes
 if command -v uv >/dev/null; then
   expect "the uv sample (0.4) installs" 0

@@ -6,7 +6,8 @@
 # <display_name>" with " (2)" on a normalized-name collision; a manual
 # server with the same upstream URL wins; no connectors (one line with
 # -v, the other servers unaffected) without the scope, with an expired
-# token, a broken credentials file, the API down or slow; the 401 rule
+# token, a broken credentials file, one open to others or another
+# user's, the API down or slow; the 401 rule
 # (retry once, only when the token on disk changed); the token in no
 # output or log.
 . "$(dirname "$0")/lib.sh"
@@ -23,6 +24,7 @@ FUTURE=4102444800000 # 2100-01-01
 creds() {
   printf '{"claudeAiOauth": {"accessToken": "%s", "refreshToken": "%s-refresh", "expiresAt": %s, "scopes": %s}}\n' \
     "$TOKEN" "$TOKEN" "$3" "$2" >"$1"
+  chmod 600 "$1" # as Claude Code writes it
 }
 GOOD_SCOPES='["user:inference", "user:profile", "user:mcp_servers"]'
 creds "$CREDS" "$GOOD_SCOPES" "$FUTURE"
@@ -175,6 +177,24 @@ no_connectors "a credentials file without a token" \
   "$CREDS: \"claudeAiOauth.accessToken\" is missing or not a token"
 rm -f "$CREDS"
 no_connectors "no credentials file" "cannot read $CREDS: No such file or directory"
+# The file is a secret of the user's: open to others, or another's, it
+# is refused, named with what is wrong.
+creds "$CREDS" "$GOOD_SCOPES" "$FUTURE"
+chmod 644 "$CREDS"
+no_connectors "a credentials file others may read" \
+  "$CREDS is refused: others may read it (mode 0644); it must be 0600"
+chmod 620 "$CREDS"
+no_connectors "a credentials file others may write" \
+  "$CREDS is refused: others may write it (mode 0620); it must be 0600"
+chmod 600 "$CREDS"
+if [ "$(id -u)" = 0 ]; then
+  chown 65534 "$CREDS"
+  no_connectors "a credentials file of another user" \
+    "$CREDS is refused: it is owned by uid 65534, not by you"
+else
+  echo "skipped: a credentials file of another user (needs root to chown)"
+fi
+rm -f "$CREDS" # made anew: the user's again
 creds "$CREDS" "$GOOD_SCOPES" "$FUTURE"
 N=$(listings)
 MCPHOST_CLAUDE_CREDENTIALS="$TMP/elsewhere.json" CLAUDE_CONFIG_DIR="$TMP/cc" \

@@ -361,4 +361,23 @@ expect "\"disabled\": true is said not to be read, naming disabledMcpServers" 3 
 expect "a key far from every known one stays silent, as before" 3 \
   --no-err "someToolsKey"
 
+# A warning about one server comes with what uses that server and with
+# the lists of servers, not with every command.
+run --strict-mcp-config --config "$T" call a/echo message=hi
+expect "a call to one server says nothing of the others' slips" 0 \
+  --err 'server "a": unknown key "arg"' --no-err 'server "d"' \
+  --no-err 'server "h"'
+run --strict-mcp-config --config "$T" tools d
+expect "a command that uses the server says its warnings" 0 \
+  --err "$T: server \"d\": \"disabled\" is not read" --no-err 'server "a"'
+run --strict-mcp-config --config "$T" servers
+expect "servers says every server's warnings, once each" 3 \
+  --err 'server "a": unknown key "arg"' --err 'server "d": "disabled"' \
+  --err 'server "h": unknown key "header"'
+check "servers says each warning once" \
+  test "$(grep -c 'server "d": "disabled"' "$TMP/err")" = 1
+run --strict-mcp-config --config "$T" mcp get d
+expect "mcp get NAME says that server's warnings" 0 \
+  --err 'server "d": "disabled"' --no-err 'server "a"'
+
 finish

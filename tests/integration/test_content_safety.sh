@@ -26,7 +26,8 @@ expect "listed names are sanitized, shortened and kept apart, in server order" 0
         \"mcp__naming__get_data_109d0d15\", \"mcp__naming__describe\",
         \"mcp__naming__big\", \"mcp__naming__token\", \"mcp__naming__leak\",
         \"mcp__naming__structured\", \"mcp__naming__hostile\",
-        \"mcp__naming__exact\", \"mcp__naming__badesc\", \"mcp__naming__wordy\"]"
+        \"mcp__naming__exact\", \"mcp__naming__badesc\", \"mcp__naming__wordy\",
+        \"mcp__naming__indented\"]"
 expect "every name fits in 64 characters" 0 --jq 'all(.[]; .name | length <= 64)'
 expect "--json keeps the server's own (sanitized) name as tool" 0 \
   --jq '.[0].tool == "zwspace" and .[5].tool == "bad\ufffd\ufffdname"' \

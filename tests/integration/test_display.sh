@@ -82,6 +82,17 @@ expect "in a pipe the first line is whole" 0 \
   --out "which the caller can show as it likes." --no-out "Second line."
 run --config "$C" -v tools naming
 expect "-v shows every line" 0 --out "    Second line."
+run --config "$C" tools naming
+expect "a description that starts with blank lines is shown by its first text" \
+  0 --out "mcp__naming__indented
+    Reads a file in pages. …"
+run --config "$C" grep indented naming
+expect "grep shows that line too when only the name matched" 0 \
+  --out "tool      mcp__naming__indented
+    Reads a file in pages."
+on_term indented -- --config "$C" tools naming
+check "on a terminal as in a pipe" \
+  grep -qx '    Reads a file in pages\. …' "$TMP/out"
 
 # ---- servers ----
 
@@ -93,7 +104,7 @@ row=$(printf '%s\n' "$OUT" | grep '^long ')
 # The numbers are right-aligned under their headings.
 check "the servers table is aligned: TOOLS ends where its number does" \
   test "$(($(printf '%s' "$hdr" | grep -bo 'TOOLS' | cut -d: -f1) + 5))" = \
-       "$(($(printf '%s' "$row" | grep -bo ' 21 ' | cut -d: -f1) + 3))"
+       "$(($(printf '%s' "$row" | grep -bo ' 22 ' | cut -d: -f1) + 3))"
 
 # ---- messages ----
 

@@ -129,6 +129,65 @@ expect "claude-desktop: its mcpServers" 0 --out "imported: filesystem brave-sear
 check "claude-desktop: the entry as written" is brave-search \
   '{"command":"npx","args":["-y","@modelcontextprotocol/server-brave-search"],"env":{"BRAVE_API_KEY":"BSA-example"}}'
 
+# Claude Desktop expands no ${VAR}: mcp-remote's documented header
+# pattern reaches the server as written, and the server reads the value
+# from the entry's env, never from the shell that runs mcphost.
+fresh
+jq -n --arg demo "$DEMO" --arg out "$TMP/seen" '{mcpServers: {hdr: {
+  command: "sh",
+  args: ["-c", "printf \"%s\\n\" \"$1\" \"$AUTH_HEADER\" >\"$0\"; exec \"$DEMO\"",
+         $out, "Authorization:${AUTH_HEADER}"],
+  env: {AUTH_HEADER: "Bearer configured", DEMO: $demo}}}}' >"$TMP/desktop.json"
+run mcp import claude-desktop --from "$TMP/desktop.json" --scope user
+expect "claude-desktop: a \${VAR} it passes on is kept as text, and said" 0 \
+  --out "imported: hdr" \
+  --out 'note: server "hdr": args[3]: ${AUTH_HEADER} is passed on as text, as Claude Desktop does (written ${:-$}{AUTH_HEADER}'
+check "claude-desktop: written with \${:-\$}, which expands to the text" \
+  test "$(jq -r '.mcpServers.hdr.args[3]' "$U")" = 'Authorization:${:-$}{AUTH_HEADER}'
+AUTH_HEADER="Bearer from-the-shell" run tools hdr
+check "claude-desktop: the server gets the argument and env it configured" \
+  test "$(cat "$TMP/seen" 2>/dev/null)" = 'Authorization:${AUTH_HEADER}
+Bearer configured'
+
+# Claude Code expands ${VAR} itself (command, args, env, url, headers),
+# as mcphost does: its references are copied as they are.
+fresh
+printf '{"mcpServers": {"cc": {"command": "srv", "args": ["--token=${TOKEN}"]}}}' >"$TMP/claude.json"
+run mcp import claude-code --from "$TMP/claude.json" --scope user
+expect "claude-code: its \${VAR} stays a reference, without a note" 0 \
+  --out "imported: cc" --no-out "passed on as text"
+check "claude-code: the entry as written" is cc \
+  '{"command":"srv","args":["--token=${TOKEN}"]}'
+
+# Cursor, Windsurf and VS Code expand only their own forms (${env:X},
+# ${userHome}, ...); a plain ${NAME} reaches their server as text.
+fresh
+printf '{"mcpServers": {"plain": {"command": "srv", "args": ["${NAME}/x", "${env:HOME}"], "cwd": "${NAME}"}}}' >"$TMP/cursor.json"
+run mcp import cursor --from "$TMP/cursor.json" --scope user
+expect "cursor: a plain \${NAME} is kept as text, and said" 0 \
+  --out 'note: server "plain": args[0]: ${NAME} is passed on as text, as Cursor does'
+check "cursor: kept as text, its own variables translated, cwd as written" is plain \
+  '{"command":"srv","args":["${:-$}{NAME}/x","${HOME}"],"cwd":"${NAME}"}'
+fresh
+printf '{"servers": {"plain": {"command": "srv", "env": {"K": "a${NAME}", "U": "b${open"}}}}' >"$TMP/vscode.json"
+run mcp import vscode --from "$TMP/vscode.json" --scope user
+expect "vscode: the same, naming the env key" 0 \
+  --out 'note: server "plain": env.K: ${NAME} is passed on as text, as VS Code does' \
+  --out 'note: server "plain": env.U: ${open is passed on as text'
+check "vscode: an unclosed \${ kept as text too" \
+  test "$(jq -r '.mcpServers.plain.env.U' "$U")" = 'b${:-$}{open'
+
+# Codex expands nothing in its values; its own settings that name a
+# variable (bearer_token_env_var, env_vars) stay references.
+fresh
+printf '[mcp_servers.cx]\nurl = "https://h.example/${P}"\nbearer_token_env_var = "TOK"\nhttp_headers = { "X-A" = "${A}" }\n' >"$TMP/codex.toml"
+run mcp import codex --from "$TMP/codex.toml" --scope user
+expect "codex: a \${VAR} in its values is kept as text, named by field" 0 \
+  --out 'note: server "cx": url: ${P} is passed on as text, as Codex does' \
+  --out 'note: server "cx": http_headers.X-A: ${A} is passed on as text'
+check "codex: bearer_token_env_var is still a reference" is cx \
+  '{"url":"https://h.example/${:-$}{P}","headers":{"Authorization":"Bearer ${TOK}","X-A":"${:-$}{A}"},"type":"http"}'
+
 run mcp import zed
 expect "an unknown client is a usage error naming the known ones" 2 \
   --err "cursor|vscode|windsurf|codex|claude-desktop|claude-code"

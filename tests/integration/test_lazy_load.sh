@@ -22,6 +22,40 @@ run_traced() {
 loads() {
   grep -c "file=\([^ ]*/\)\?$1[^ ]* \[[0-9]*\];  \(needed\|dynamically loaded\) by" <<<"$LOADS"
 }
+# run_traced_input TEXT ARGS...: run_traced with the lines of TEXT on
+# stdin.
+run_traced_input() {
+  local input=$1
+  shift
+  rm -f "$TMP"/ld.*
+  printf '%s\n' "$input" >"$TMP/in"
+  LD_DEBUG=files LD_DEBUG_OUTPUT="$TMP/ld" "$MCPHOST" "$@" <"$TMP/in" \
+    >"$TMP/out" 2>"$TMP/err"
+  RC=$?
+  OUT=$(cat "$TMP/out")
+  ERR=$(cat "$TMP/err")
+  LOADS=$(cat "$TMP"/ld.* 2>/dev/null)
+}
+# maps_no_heavy WHAT: the last trace (mcphost, the processes it forked,
+# and the C demo server, which links none of them) loaded none of the
+# libraries only some work needs: OpenSSL's libcrypto, libcurl,
+# libarchive, libwebsockets; nor libm, which an optimized host does not
+# need (300 KiB resident for one llround(); unoptimized, floor() is a
+# call into it, and the sanitizers' runtime needs it anyway).
+HEAVY="libcrypto libcurl libarchive libwebsockets"
+grep -q '^CMAKE_BUILD_TYPE:STRING=Debug$' "$BUILDDIR/CMakeCache.txt" ||
+  HEAVY="$HEAVY libm\.so"
+maps_no_heavy() {
+  local lib
+  for lib in $HEAVY; do
+    check "  $1 maps no ${lib//\\/}" test "$(loads "$lib")" = 0
+  done
+}
+
+run_traced --version
+expect "--version says the version" 0 --out "mcphost " --out "(plugin ABI "
+check "  and opens no plugin for it" \
+  test "$(grep -c "dynamically loaded by" <<<"$LOADS")" = 0
 
 run_traced plugins
 expect "plugins lists the http and sse transports with their versions and types" 0 \
@@ -37,6 +71,48 @@ expect "tools against the stdio demo server works" 0 --out "mcp__demo__echo"
 check "the trace is there to read" test "$(loads libcjson)" -ge 1
 check "an ASCII-only stdio server loads no libcurl" test "$(loads libcurl)" = 0
 check "an ASCII-only stdio server loads no ICU" test "$(loads libicu)" = 0
+
+# ---- every command that talks to a stdio server, with nothing else ----
+# (The protocol era's cache key once loaded libcrypto on every connect.)
+
+run_traced --config "$D" tools
+maps_no_heavy "tools"
+run_traced --config "$D" call mcp__demo__echo message=plain
+expect "call against the stdio demo server works" 0 --out "Echo: plain"
+maps_no_heavy "call"
+run_traced_input '{"id":1,"call":"mcp__demo__echo","arguments":{"message":"b"}}' \
+  --config "$D" batch
+expect "batch against the stdio demo server works" 0 --out '"text":"Echo: b"'
+maps_no_heavy "batch"
+run_traced_input 'call mcp__demo__echo message=sh' --config "$D" shell
+expect "shell (lines on stdin) against the stdio demo server works" 0 \
+  --out "Echo: sh"
+maps_no_heavy "shell"
+run_traced_input '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mcp__demo__echo","arguments":{"message":"gw"}}}' \
+  --mcp-config "$D" serve --stdio
+expect "serve --stdio in front of the stdio demo server works" 0 \
+  --out '"text":"Echo: gw"'
+maps_no_heavy "serve --stdio"
+# A session: the session process is forked by session start, so its
+# loads are in that command's trace; the call runs through it.
+export XDG_RUNTIME_DIR="$TMP/run"
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+on_exit "'$MCPHOST' --config '$D' session stop >/dev/null 2>&1"
+rm -f "$TMP"/ld.*
+LD_DEBUG=files LD_DEBUG_OUTPUT="$TMP/ld" run --config "$D" session start
+expect "session start" 0 --out "session started"
+LD_DEBUG=files LD_DEBUG_OUTPUT="$TMP/ld" run --config "$D" call \
+  mcp__demo__echo message=se
+expect "a call through the session works" 0 --out "Echo: se"
+run --config "$D" session status --json
+expect "  it ran in the session" 0 --jq '.commands >= 1'
+LD_DEBUG=files LD_DEBUG_OUTPUT="$TMP/ld" run --config "$D" session stop
+expect "session stop" 0
+LOADS=$(cat "$TMP"/ld.* 2>/dev/null)
+maps_no_heavy "session (its process and the command through it)"
+unset XDG_RUNTIME_DIR
 
 # A plugin's global option comes from its provides list: giving the
 # OAuth plugin's to a stdio run maps neither libcurl nor OpenSSL (its

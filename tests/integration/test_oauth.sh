@@ -9,16 +9,11 @@
 . "$(dirname "$0")/lib.sh"
 unset MCPHOST_PLUGIN_PATH MCPHOST_OAUTH_BROWSER
 . "$(dirname "$0")/oauth_lib.sh"
-CREDS="$XDG_STATE_HOME/mcphost/credentials.json"
 ALL_OUT="$TMP/all-output"
 : >"$ALL_OUT"
 
 keep() { cat "$TMP/out" "$TMP/err" >>"$ALL_OUT"; }
 orun() { run "$@"; keep; }
-# Rewrites the stored entry with jq EXPR, keeping the file 0600.
-edit_creds() {
-  jq "$1" "$CREDS" >"$CREDS.new" && chmod 600 "$CREDS.new" && mv "$CREDS.new" "$CREDS"
-}
 
 server
 orun --config "$C" call mcp__srv__whoami
@@ -88,24 +83,14 @@ expect "the rotated refresh token works the next time (the old one is dead at th
 # Ten parallel runs with an expired token refresh once (flock).
 edit_creds '.mcpOAuth[].expiresAt = 1000'
 before=$(stat_of refreshes)
-pids=""
-for i in $(seq 10); do
-  "$MCPHOST" --config "$C" call mcp__srv__whoami >"$TMP/par.$i.out" 2>"$TMP/par.$i.err" </dev/null &
-  pids="$pids $!"
-done
-for p in $pids; do wait "$p"; done
+parallel_calls 10
 cat "$TMP"/par.*.out "$TMP"/par.*.err >>"$ALL_OUT"
-okruns=$(grep -l "scope mcp:read" "$TMP"/par.*.out | wc -l)
+okruns=$PAR_OK
 [ "$okruns" = 10 ] && [ "$(($(stat_of refreshes) - before))" = 1 ] &&
   ok "10 parallel calls all succeed and refresh once" ||
   bad "parallel: $okruns of 10 succeeded, $(($(stat_of refreshes) - before)) refreshes"
 
 # A refused refresh token: the tokens are dropped, a login is needed.
-kill_server_tokens() {
-  local at
-  at=$(jq -r '.mcpOAuth[].accessToken' "$CREDS")
-  curl -s -d "token=$at" "http://127.0.0.1:$NODE_PORT/revoke" >/dev/null
-}
 server --kill-refresh
 MCPHOST_OAUTH_BROWSER=follow orun --config "$C" mcp login srv
 kill_server_tokens
@@ -115,6 +100,9 @@ expect "a refresh token refused with invalid_grant drops the tokens and asks for
 [ "$(jq -r '.mcpOAuth[] | has("accessToken") or has("refreshToken")' "$CREDS")" = false ] &&
   ok "... the dead tokens are gone from credentials.json (the registration kept)" ||
   bad "tokens left: $(jq -c '.mcpOAuth[] | keys' "$CREDS")"
+[ "$(stat_of refreshes)" = 1 ] &&
+  ok "... after one refresh request: an invalid_grant (4xx) is not tried again" ||
+  bad "refresh requests: $(stat_of refreshes)"
 
 # A registration the server forgot (invalid_client): registered anew once.
 server --invalid-client-once
@@ -178,6 +166,10 @@ if command -v tmux >/dev/null; then
   for _ in $(seq 100); do grep -q "/authorize?" "$TMP/paste.err" 2>/dev/null && break; sleep 0.1; done
   auth_url=$(grep -o 'http://[^ ]*/authorize?[^ ]*' "$TMP/paste.err" | head -n 1)
   back=$(curl -s -o /dev/null -w '%{redirect_url}' "$auth_url")
+  # A URL of another login first (a stale tab): refused, still waiting.
+  tmux -S "$sock" send-keys -t 0 -l "${back%%\?*}?code=stale&state=stale"
+  tmux -S "$sock" send-keys -t 0 Enter
+  for _ in $(seq 100); do grep -q "not this login's response" "$TMP/paste.err" && break; sleep 0.1; done
   tmux -S "$sock" send-keys -t 0 -l "$back"
   tmux -S "$sock" send-keys -t 0 Enter
   for _ in $(seq 100); do [ -s "$TMP/paste.rc" ] && break; sleep 0.1; done
@@ -187,6 +179,8 @@ if command -v tmux >/dev/null; then
   [ "$(stat_of codes)" = 1 ] && ok "... the pasted code was redeemed" || bad "codes: $(stat_of codes)"
   expect "print mode: the redirect URL pasted on the terminal completes the login" 0 \
     --out 'Authorized server "srv"' --err "paste here the URL"
+  expect "... after a pasted URL with another state was refused, and the terminal waited on" 0 \
+    --err "that URL is not this login's response (another state)"
 else
   echo "(tmux is not installed: the paste flow is not checked)"
 fi

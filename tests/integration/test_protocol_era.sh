@@ -207,7 +207,8 @@ else
 fi
 if [ "$(stat -c %a "$XDG_STATE_HOME/mcphost/protocol")" = 700 ] &&
   [ "$(stat -c %a "$XDG_STATE_HOME/mcphost/protocol/strict.json")" = 600 ] &&
-  jq -e '.era == "legacy" and .version == "2025-11-25" and (.config | length) == 64' \
+  jq -e '.era == "legacy" and .version == "2025-11-25"
+    and (.config | test("^fnv1a64:[0-9a-f]{16}$"))' \
     "$XDG_STATE_HOME/mcphost/protocol/strict.json" >/dev/null; then
   ok "the verdict is kept in the state directory (0700, 0600)"
 else
@@ -230,6 +231,21 @@ if [ "$(tr '\n' ' ' <"$SP")" = "start first server/discover start first initiali
   ok "a changed entry invalidates the verdict: probed again"
 else
   bad "a changed entry invalidates the verdict: probed again" "$(cat "$SP")"
+fi
+# A verdict written by an older mcphost, keyed by a SHA-256 of the entry:
+# not this entry's key, so probed again once and rewritten.
+V="$XDG_STATE_HOME/mcphost/protocol/strict.json"
+printf '{"config":"%s","era":"legacy","version":"2025-11-25"}' \
+  "$(printf %064d 0 | tr 0 a)" >"$V"
+: >"$SP"
+run --config "$S" call mcp__strict__echo text=d
+expect "a verdict of the older key form: a call" 0 --out "strict: d"
+if [ "$(tr '\n' ' ' <"$SP")" = "start first server/discover start first initialize " ] &&
+  jq -e '.era == "legacy" and (.config | startswith("fnv1a64:"))' "$V" >/dev/null; then
+  ok "a verdict of the older key form is a miss: probed again, rewritten"
+else
+  bad "a verdict of the older key form is a miss: probed again, rewritten" \
+    "$(cat "$SP")" "$(cat "$V")"
 fi
 
 finish

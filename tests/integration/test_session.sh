@@ -238,7 +238,43 @@ else
   bad "stop leaves no process and no socket" "$(ls -l "$XDG_RUNTIME_DIR/mcphost")"
 fi
 run --config "$C" session stop
-expect "stop without a session" 0 --err "no session runs here"
+expect "stop without a session: said, exit 6" 6 \
+  --err "no session runs for this configuration here"
+
+# ---- several sessions: list, stop one by its id, stop them all ----
+C2="$TMP/other.json"
+config_file "$C2" "{\"c2\": {\"command\": \"python3\", \"args\": [\"$COUNTER\"]}}"
+run --config "$C" session start --idle 10
+D1=$(daemon_pid)
+run --config "$C2" session start --idle 10
+D2=$("$MCPHOST" --config "$C2" session status --json | jq -r .pid)
+ID2=$("$MCPHOST" --config "$C2" session status --json | jq -r .id)
+run session stop
+expect "stop without the configuration that started them: exit 6, what runs said" 6 \
+  --err "no session runs for this configuration here" \
+  --err "  $ID2  pid $D2  $PWD  --config $C2" \
+  --err "pid $D1  $PWD  --config $C" \
+  --err "mcphost session stop ID', or every one with 'mcphost session stop --all'"
+! gone "$D1" && ! gone "$D2" && ok "  and both still run" ||
+  bad "  and both still run"
+run --config "$C" session list --json
+expect "session list --json: each one, this configuration's marked" 0 \
+  --jq 'length == 2' \
+  --jq "map(select(.pid == $D1))[0].here == true" \
+  --jq "map(select(.id == \"$ID2\"))[0].options == [\"--config\", \"$C2\"]"
+run session list
+expect "session list" 0 --out "  $ID2  pid $D2  $PWD  --config $C2"
+run session stop "${ID2:0:6}"
+expect "stop ID (its start) stops that one" 0 --out "session $ID2 stopped"
+until_gone "$D2" && ok "  its process is gone" || bad "  its process is gone"
+! gone "$D1" && ok "  the other still runs" || bad "  the other still runs"
+run session stop "$ID2"
+expect "stop an ID that does not run: exit 6" 6 --err "no session \"$ID2\" runs"
+run session stop --all
+expect "stop --all" 0 --out "stopped"
+until_gone "$D1" && ok "  every session is gone" || bad "  every session is gone"
+run session list
+expect "list with none" 0 --out "no session runs"
 
 # ---- a configuration change ----
 run --config "$C" session start --idle 10

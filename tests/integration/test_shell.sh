@@ -200,4 +200,61 @@ expect "a pipe closed by its reader ends the shell quietly, 141" 141 \
 piped 'call t/strict n=abc'
 expect "a wrong type is refused before the call, as call does (exit 2)" 2 \
   --err 'usage: mcp__t__strict(n: integer)'
+# Typed UTF-8 on a terminal (python3's pty), in the "C" locale of a
+# machine without LANG: the line reaches the server whole, and the
+# history keeps it whole (the up arrow runs it again, the file has it).
+LIFE_DIR="$TMP/utf8"
+mkdir -p "$LIFE_DIR"
+CU="$TMP/utf8.json"
+config_file "$CU" "{\"life\": {\"command\": \"python3\",
+  \"args\": [\"$SRCDIR/tests/servers/lifecycle_server.py\"],
+  \"env\": {\"LIFE_DIR\": \"$LIFE_DIR\"}}}"
+TYPED_LINE='call life/echo s=Zoë-日本-🙂'
+env -u LANG -u LANGUAGE LC_ALL=C python3 - "$LIFE_DIR" "$MCPHOST" --config "$CU" shell \
+  <<'PY' >"$TMP/out" 2>"$TMP/err"
+import os, pty, select, sys
+life, argv = sys.argv[1], sys.argv[2:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(argv[0], argv)
+seen = b""
+def until(text):
+    """Reads the terminal until it shows `text` (after what was seen)."""
+    global seen
+    while text not in seen:
+        r, _, _ = select.select([fd], [], [], 60)
+        data = os.read(fd, 4096) if r else b""
+        if not data:
+            sys.exit("the terminal never showed %r: %r" % (text, seen[-300:]))
+        seen += data
+    seen = seen[seen.index(text) + len(text):]
+def typed(keys):
+    os.write(fd, keys.encode())
+def echoed():
+    with open(os.path.join(life, "echo"), encoding="utf-8") as f:
+        return f.read()
+def runs(keys, result):
+    """Types `keys`, waits for the line `result` and the next prompt."""
+    typed(keys)
+    until(b"\n" + result.encode() + b"\r\n")
+    until(b"mcphost> ")
+until(b"mcphost> ")
+runs("call life/echo s=Zoë-日本-🙂\r", "Zoë-日本-🙂")
+print("sent:", echoed())
+runs("call life/echo s=other\r", "other")
+runs("\x1b[A\x1b[A\r", "Zoë-日本-🙂")
+print("recalled:", echoed())
+typed("exit\r")
+_, status = os.waitpid(pid, 0)
+print("exit:", os.waitstatus_to_exitcode(status))
+PY
+RC=$?
+OUT=$(cat "$TMP/out")
+ERR=$(cat "$TMP/err")
+expect "typed UTF-8 reaches the server whole, in the C locale too" 0 \
+  --out "sent: Zoë-日本-🙂" --out "exit: 0"
+expect "the up arrow recalls the UTF-8 line whole" 0 \
+  --out "recalled: Zoë-日本-🙂"
+check "the history file keeps the UTF-8 line whole" \
+  grep -qxF "$TYPED_LINE" "$HIST"
 finish

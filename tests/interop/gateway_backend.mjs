@@ -5,8 +5,9 @@
 //   grow ()          registers the tool "grown", answers "grown"
 //   wait ()          answers only when cancelled (then nothing goes back)
 //   cancelled ()     "yes" once a wait saw its request cancelled, else "no"
-//   ask, roots, sample ()  elicitation/create, roots/list,
-//                    sampling/createMessage to the client; answer what came
+//   ask, roots, sample ()  elicitation/create, roots/list (tied to its
+//                    call by its progressToken), sampling/createMessage to
+//                    the client; answer what came
 //   askcancel ()     an elicitation/create it cancels (notifications/cancelled)
 //                    right after sending it; answers "cancelled"
 //   asktied ()       as ask, its request's _meta naming the call's
@@ -16,6 +17,7 @@
 //                    its call was cancelled ("none" before any)
 // A prompt askprompt and a resource asked://name elicit a name too, and
 // say what came.
+import { appendFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -29,12 +31,24 @@ server.registerTool("grow", { description: "Adds the tool grown." }, async () =>
     text("I was added"));
   return text("grown");
 });
+// With GATEWAY_BACKEND_LOG set, a wait says in that file when it starts
+// and when it is cancelled, and SIGINT and SIGTERM wait for the end of
+// stdin, so that what the gateway wrote before stopping it is read.
+const log = process.env.GATEWAY_BACKEND_LOG;
+const note = (line) => log && appendFileSync(log, line + "\n");
+if (log) {
+  process.on("SIGINT", () => {});
+  process.on("SIGTERM", () => {});
+  process.stdin.on("end", () => process.exit(0));
+}
 server.registerTool("wait", { description: "Waits to be cancelled." },
   async (extra) => new Promise((resolve) => {
     extra.signal.addEventListener("abort", () => {
       sawCancel = true;
+      note("wait cancelled");
       resolve(text("cancelled"));
     });
+    note("wait started");
   }));
 server.registerTool("cancelled", { description: "Whether a wait was cancelled." },
   async () => text(sawCancel ? "yes" : "no"));
@@ -92,8 +106,12 @@ server.registerTool("askcancel", { description: "Elicits, then cancels." },
       return text("cancelled");
     }
   });
-server.registerTool("roots", { description: "Lists the client's roots." }, async () =>
-  text(JSON.stringify((await server.server.listRoots()).roots.map((r) => r.uri))));
+// Tied to its call as asktied is: a roots/list nothing ties gets the
+// gateway's own roots, whatever call runs.
+server.registerTool("roots", { description: "Lists the client's roots." }, async (extra) =>
+  text(JSON.stringify((await server.server.listRoots({
+    _meta: { progressToken: extra._meta?.progressToken },
+  })).roots.map((r) => r.uri))));
 server.registerTool("sample", { description: "Asks for a completion." }, async () => {
   const r = await server.server.createMessage({
     messages: [{ role: "user", content: { type: "text", text: "Say hi" } }],

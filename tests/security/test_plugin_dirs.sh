@@ -53,7 +53,8 @@ check "a relative --plugin-dir runs nothing, even for --version" not_ran
 RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
 expect "mcphost plugins names the refused relative directory and why" 0 \
   --out "refused  plugins" --out "a relative path; give an absolute one"
-(cd "$TMP/repo" && MCPHOST_PLUGIN_PATH=plugins "$MCPHOST" --version >/dev/null 2>&1)
+# (--version -v: a lone --version loads no plugin at all.)
+(cd "$TMP/repo" && MCPHOST_PLUGIN_PATH=plugins "$MCPHOST" --version -v >/dev/null 2>&1)
 check "a relative MCPHOST_PLUGIN_PATH entry runs nothing" not_ran
 
 # A world-writable directory (root's, not sticky).
@@ -65,7 +66,7 @@ check "a world-writable --plugin-dir runs nothing" not_ran
 run --plugin-dir "$TMP/open" plugins
 expect "mcphost plugins says the directory is writable by everyone" 0 \
   --out "refused  $TMP/open" --out "$TMP/open is writable by everyone"
-MCPHOST_PLUGIN_PATH="$TMP/open" run --version
+MCPHOST_PLUGIN_PATH="$TMP/open" run --version -v
 check "a world-writable MCPHOST_PLUGIN_PATH entry runs nothing" not_ran
 
 # A sticky world-writable directory is no better for plugins.

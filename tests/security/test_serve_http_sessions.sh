@@ -91,7 +91,9 @@ PYEOF
 # line_is N WANT: line N of OUT is WANT.
 line_is() { test "$(echo "$OUT" | sed -n "$1p")" = "$2"; }
 
-MCPHOST_SERVE_REQUEST_MS=600000 gateway_start
+# An idle floor of 1 ms for eviction here (a minute by default; the floor has
+# its test in test_serve_http_limits.sh).
+MCPHOST_SERVE_EVICT_MS=1 MCPHOST_SERVE_REQUEST_MS=600000 gateway_start
 OUT=$(sessions "$PORT" full)
 check "a 257th initialize takes the place of the idlest session" line_is 1 200
 check "the oldest session, its stream open, is kept" line_is 2 202

@@ -70,7 +70,7 @@ function rotate() {
   const doc = JSON.parse(fs.readFileSync(credsFile, 'utf8'));
   doc.claudeAiOauth.accessToken = tok;
   const tmp = `${credsFile}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(doc));
+  fs.writeFileSync(tmp, JSON.stringify(doc), { mode: 0o600 });
   fs.renameSync(tmp, credsFile);
   return tok;
 }

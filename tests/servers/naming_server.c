@@ -8,7 +8,8 @@
  * mcp__server__tool; three names that normalize to the same string; a
  * 3000-character description; a 150,000-character result; results and
  * errors that carry tokens; results, an error and progress with terminal
- * escapes; text that NFKC would change; a long wordy description.
+ * escapes; text that NFKC would change; a long wordy description; one
+ * that starts with blank lines.
  *
  * The host calls a tool by its sanitized name, so each tool also accepts
  * that form; every call answers "called <that name>", which tells the test
@@ -64,6 +65,10 @@ static const tool tools[] = {
      "can show it; large files are returned in pages of a thousand lines, "
      "and binary files are refused with an error naming their type and "
      "size, which the caller can show as it likes.\nSecond line."},
+    /* As desktop-commander's: a newline and an indent before the text. */
+    {"indented", "indented",
+     "\n \t\n                        Reads a file in pages.\n\n"
+     "                        Second line.\n"},
 };
 #define NTOOLS (sizeof tools / sizeof tools[0])
 

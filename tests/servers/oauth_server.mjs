@@ -14,7 +14,8 @@
 //   [--issuer-mismatch] [--slow-metadata MS] [--wrong-state] [--wrong-iss]
 //   [--kill-refresh] [--invalid-client-once] [--protocol-version V]
 //   [--refuse-after-initialize] [--iss MODE] [--iss-advertised]
-//   [--resource-mismatch] [--offline-access] [--migrate-as] [--log FILE]
+//   [--resource-mismatch] [--offline-access] [--migrate-as]
+//   [--refresh-fail N] [--log FILE]
 // --as-elsewhere: the AS on a second port (another origin) that the PRM
 // names; --issuer-mismatch: its metadata's issuer is another one;
 // --slow-metadata: the AS metadata answers after MS; --wrong-state and
@@ -36,6 +37,11 @@
 // tokens of the first are refused; the second's client ids start with
 // "as2-" (stats.as2_registrations, and stats.as2_foreign_client: the
 // requests at the second AS that carried another client id).
+// --refresh-fail N: the first N refresh requests are answered 503 (a
+// passing failure; -1: every one). stats.refreshes counts every refresh
+// request, stats.registered_redirects the redirect_uris of the last
+// registration, stats.last_redirect the redirect_uri of the last
+// authorization request.
 // --log: every request line and body appended to FILE (for the redaction
 // check: it holds the secrets, the client's output must not).
 // Prints "listening on PORT".
@@ -58,6 +64,7 @@ const val = (n, d) => {
 };
 const expiresIn = Number(val('--expires-in', '3600'));
 const slow = Number(val('--slow-metadata', '0'));
+const refreshFail = Number(val('--refresh-fail', '0'));
 const logFile = val('--log', null);
 const stats = { authorizations: 0, refreshes: 0, codes: 0, registrations: 0,
                 revocations: 0, unauthorized: 0, discovery_versions: [] };
@@ -117,6 +124,7 @@ function asHandler(req, res, body, asName, asOrigin) {
   }
   if (u.pathname === '/register' && req.method === 'POST') {
     stats.registrations++;
+    stats.registered_redirects = JSON.parse(body || '{}').redirect_uris;
     if (p2) stats.as2_registrations = (stats.as2_registrations || 0) + 1;
     return json(res, 201, { client_id: (p2 ? 'as2-client-' : 'client-') + rand(),
                             ...JSON.parse(body || '{}') }), true;
@@ -125,6 +133,7 @@ function asHandler(req, res, body, asName, asOrigin) {
     stats.authorizations++;
     const q = u.searchParams, code = 'code-' + rand();
     stats.last_scope = q.get('scope') || '';
+    stats.last_redirect = q.get('redirect_uri');
     codes.set(code, { challenge: q.get('code_challenge'),
                       redirect: q.get('redirect_uri'),
                       scope: q.get('scope') || 'mcp:read' });
@@ -156,6 +165,8 @@ function asHandler(req, res, body, asName, asOrigin) {
     }
     if (p.get('grant_type') === 'refresh_token') {
       stats.refreshes++;
+      if (refreshFail < 0 || stats.refreshes <= refreshFail)
+        return json(res, 503, { error: 'temporarily_unavailable' }), true;
       const rt = p.get('refresh_token'), scope = refresh.get(rt);
       refresh.delete(rt); // rotation: a refresh token works once
       if (!scope || arg('--kill-refresh'))

@@ -58,6 +58,14 @@ static const expand_case cases[] = {
     {"${NOPE:-unterminated", "${NOPE:-unterminated", ""},
     {"", "", ""},
     {"$${HOME_DIR}", "$/home/ada", ""},
+    /* no variable: always the default, so "${:-$}" is a "$" that opens
+     * nothing (Claude Code reads both the same) */
+    {"${:-$}{HOME_DIR}", "${HOME_DIR}", ""},
+    {"$${:-$}{HOME_DIR}", "$${HOME_DIR}", ""},
+    {"${:-$}{:-$}", "${:-$}", ""},
+    {"${:-a}${:-}b", "ab", ""},
+    {"${NOPE:-${:-$}{HOME_DIR}}", "${HOME_DIR}", ""},
+    {"${:}", "${:}", ""},
 };
 
 TEST(test_expansion_table) {
@@ -70,6 +78,21 @@ TEST(test_expansion_table) {
     if (check_failures != before)
       fprintf(stderr, "  for input \"%s\"\n", cases[i].in);
     free(out);
+  }
+}
+
+TEST(test_quoted_text_expands_to_itself) {
+  static const char *const texts[] = {
+      "Authorization:${AUTH_HEADER}", "$${HOME_DIR}", "${:-$}", "a$", "$",
+      "${HOME_DIR:-${PORT}}x${",      "{${}}",        "plain",  ""};
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+    char *q = expand_quote(texts[i]);
+    missing m = {{0}};
+    char *out = expand_vars(q, lookup, NULL, on_missing, &m);
+    CHECK_STR(out, texts[i]);
+    CHECK_STR(m.names, "");
+    free(out);
+    free(q);
   }
 }
 
@@ -210,7 +233,7 @@ TEST(test_allowed_env_vars_withholds_the_others_as_if_unset) {
   config_free(&c);
 }
 
-RUN(T(test_expansion_table),
+RUN(T(test_expansion_table), T(test_quoted_text_expands_to_itself),
     T(test_a_guarded_url_never_takes_its_scheme_or_host_from_the_environment),
     T(test_allowed_env_vars_withholds_the_others_as_if_unset),
     T(test_expansion_covers_command_args_env_url_and_headers),

@@ -243,6 +243,29 @@ TEST(test_find_item_by_assigned_name_or_by_original_name) {
   cJSON_Delete(items);
 }
 
+/* An item's own name found without naming the list is the item the
+ * naming gives that name: the first of equal names, the already
+ * normalized one over one that normalizes to it; a hashed form and a
+ * name too long to keep are still found through the naming. */
+TEST(test_find_item_own_name_is_the_named_one) {
+  cJSON *items =
+      cJSON_Parse("[{\"name\":\"x y\"},{\"name\":\"x_y\"},{\"name\":\"x_y\"},"
+                  "{\"name\":\"" LONG_PREFIX "more\"}]");
+  size_t n = 0;
+  char **names = name_assign_items("s", items, 64, &n);
+  CHECK_STR(names[1], "mcp__s__x_y");
+  CHECK(name_find_item("s", items, 64, "x_y") == cJSON_GetArrayItem(items, 1));
+  CHECK(strncmp(names[0], "mcp__s__x_y_", 12) == 0);
+  CHECK(name_find_item("s", items, 64, names[0] + 8) ==
+        cJSON_GetArrayItem(items, 0));
+  CHECK(name_find_item("s", items, 64, LONG_PREFIX "more") ==
+        cJSON_GetArrayItem(items, 3));
+  CHECK(name_find_item("s", items, 64, names[3] + 8) ==
+        cJSON_GetArrayItem(items, 3));
+  name_list_free(names, n);
+  cJSON_Delete(items);
+}
+
 RUN(T(test_normalize_keeps_allowed_characters),
     T(test_normalize_replaces_each_other_character),
     T(test_normalize_one_underscore_per_utf8_character),
@@ -262,4 +285,5 @@ RUN(T(test_normalize_keeps_allowed_characters),
     T(test_a_long_server_name_is_cut_and_hashed),
     T(test_names_fit_any_limit_and_use_only_allowed_characters),
     T(test_a_limit_below_the_minimum_counts_as_the_minimum),
-    T(test_find_item_by_assigned_name_or_by_original_name))
+    T(test_find_item_by_assigned_name_or_by_original_name),
+    T(test_find_item_own_name_is_the_named_one))

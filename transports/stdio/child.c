@@ -1,8 +1,9 @@
 /*
  * The child process after spawn: noticing that it exited (a pidfd, or
  * polling where pidfd_open is missing -- never SIGCHLD, which is the
- * host's), stopping it (Claude Code's sequence), reaping it, and telling
- * the host why the transport ended.
+ * host's), stopping it (the MCP lifecycle's sequence for a close(),
+ * Claude Code's quicker one for a lost pipe or a close() asked again),
+ * reaping it, and telling the host why the transport ended.
  */
 #include <errno.h>
 #include <signal.h>
@@ -15,8 +16,9 @@
 #include "stdio_transport.h"
 
 #define GRACE_MS 100         /* a pipe closed: time to exit by itself */
-#define SIGTERM_AFTER_MS 500 /* after SIGINT */
-#define SIGKILL_AFTER_MS 500 /* after SIGTERM, 1000 ms in all */
+#define SIGTERM_AFTER_MS 500 /* the quick sequence: after SIGINT */
+#define SIGKILL_AFTER_MS 500 /* after its SIGTERM, 1000 ms in all */
+#define CLOSE_SIGKILL_AFTER_MS 1000 /* close(): after its SIGTERM */
 #define REASON_MAX 4096
 
 static bool check_exit(mcph_transport *t);
@@ -29,12 +31,18 @@ static void signal_group(mcph_transport *t, int sig) {
 
 /* ---- stopping ---- */
 
+/* The next signal of a stop sequence: SIGTERM first, then SIGKILL. */
 static void on_kill_timer(void *ud) {
   mcph_transport *t = ud;
   t->kill_timer = NULL;
+  /* close()'s wait ran out: the server had its time after the end of its
+   * stdin, and gets longer after SIGTERM than the quick sequence gives. */
+  uint64_t kill_after =
+      t->waiting_exit ? CLOSE_SIGKILL_AFTER_MS : SIGKILL_AFTER_MS;
+  t->waiting_exit = false;
   if (t->kill_step++ == 0) {
     signal_group(t, SIGTERM);
-    if (t->host->timer_start(t->host, SIGKILL_AFTER_MS, on_kill_timer, t,
+    if (t->host->timer_start(t->host, kill_after, on_kill_timer, t,
                              &t->kill_timer) == 0) {
       return;
     }
@@ -43,17 +51,38 @@ static void on_kill_timer(void *ud) {
 }
 
 void child_stop(mcph_transport *t) {
-  if (t->state != T_RUNNING || t->stopping) {
+  /* During close()'s wait this takes over: a person is in a hurry. */
+  if (t->state != T_RUNNING || (t->stopping && !t->waiting_exit)) {
     return;
   }
   t->stopping = true;
+  t->waiting_exit = false;
   stdio_cancel(t, &t->grace_timer);
+  stdio_cancel(t, &t->kill_timer);
   pipes_close_stdin(t);
   signal_group(t, SIGINT);
   t->kill_step = 0;
   if (t->host->timer_start(t->host, SIGTERM_AFTER_MS, on_kill_timer, t,
                            &t->kill_timer) != 0) {
     signal_group(t, SIGKILL); /* no timer, no escalation: end it now */
+  }
+}
+
+void child_close(mcph_transport *t) {
+  if (t->state != T_RUNNING || t->stopping) {
+    return;
+  }
+  /* The end of its stdin is the server's cue to finish (save, flush,
+   * exit); no signal meanwhile, which would cut that short. Its stdout
+   * and stderr are read on until it exits. */
+  t->stopping = true;
+  t->waiting_exit = true;
+  stdio_cancel(t, &t->grace_timer);
+  pipes_close_stdin(t);
+  t->kill_step = 0;
+  if (t->host->timer_start(t->host, t->pl->exit_wait_ms, on_kill_timer, t,
+                           &t->kill_timer) != 0) {
+    child_stop(t); /* no timer to bound the wait: the quick sequence */
   }
 }
 

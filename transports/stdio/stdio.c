@@ -10,9 +10,12 @@
  *   running  send() writes or queues to stdin; stdout is split into lines
  *            (framing.c) and delivered; stderr is logged (stderr_log.c);
  *            all three in pipes.c.
- *   stopping close() -- or a pipe closing under a live child, after a short
- *            grace -- closes stdin and signals the group: SIGINT, SIGTERM
- *            at 500 ms, SIGKILL at 1000 ms (child.c).
+ *   stopping close() closes stdin and waits for the child to exit (up to
+ *            MCPHOST_STDIO_EXIT_MS, 2000 ms), reading its stdout and
+ *            stderr on, then SIGTERM to the group, SIGKILL 1000 ms later.
+ *            A pipe closing under a live child (after a short grace), or
+ *            close() called again while it waits, takes the quick way:
+ *            SIGINT, SIGTERM at 500 ms, SIGKILL at 1000 ms (child.c).
  *   exited   the child's pidfd fires: kill what is left of its group,
  *            unregister it, reap the child, deliver what stdout still held,
  *            then on_close once, with the exit status and the tail of
@@ -21,6 +24,7 @@
  * Nothing blocks the loop except destroy() of a transport whose child was
  * never reaped: it kills the child with SIGKILL and waits for it.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +34,10 @@
 #include "proc_watch.h"
 #include "spawn.h"
 #include "stdio_transport.h"
+
+/* How long close() waits for a server's exit by default (the MCP
+ * lifecycle: close stdin, wait, then SIGTERM). */
+#define EXIT_WAIT_MS 2000
 
 /* ---- the transport functions ---- */
 
@@ -125,11 +133,15 @@ static int t_send(mcph_transport *t, const char *json, size_t len,
 }
 
 static void t_close(mcph_transport *t) {
-  if (t->state != T_RUNNING || t->close_requested) {
+  if (t->state != T_RUNNING) {
+    return;
+  }
+  if (t->close_requested) {
+    child_stop(t); /* asked again: a person interrupted the host */
     return;
   }
   t->close_requested = true;
-  child_stop(t);
+  child_close(t);
 }
 
 static void t_destroy(mcph_transport *t) {
@@ -157,6 +169,20 @@ static void t_destroy(mcph_transport *t) {
 }
 
 /* ---- the plugin ---- */
+
+/* MCPHOST_STDIO_EXIT_MS: a positive whole number of milliseconds, else
+ * the default. The host reads the same variable for how long it waits at
+ * exit, and warns about a value that is not one. */
+static uint64_t exit_wait_ms(void) {
+  const char *v = getenv("MCPHOST_STDIO_EXIT_MS");
+  if (!v || *v < '0' || *v > '9') {
+    return EXIT_WAIT_MS;
+  }
+  char *end;
+  errno = 0;
+  unsigned long long ms = strtoull(v, &end, 10);
+  return errno || *end || ms == 0 ? EXIT_WAIT_MS : (uint64_t)ms;
+}
 
 static const char *const stdio_types[] = {"stdio", NULL};
 static const mcph_transport_type_info stdio_info[] = {
@@ -192,6 +218,7 @@ static int plugin_init(const mcph_host *host, void **plugin_ctx,
     return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   }
   pl->host = host;
+  pl->exit_wait_ms = exit_wait_ms();
   guardian_init(&pl->guard, host);
   *plugin_ctx = pl;
   return 0;

@@ -10,6 +10,7 @@
 #define MCPH_STDIO_TRANSPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -26,6 +27,9 @@
 typedef struct stdio_plugin {
   const mcph_host *host;
   guardian guard;
+  /* How long close() waits for a server to exit by itself once its stdin
+   * is closed, before SIGTERM (MCPHOST_STDIO_EXIT_MS, default 2000). */
+  uint64_t exit_wait_ms;
 } stdio_plugin;
 
 enum stdio_state {
@@ -55,7 +59,8 @@ struct mcph_transport {
   enum stdio_end_cause cause;       /* set when we stop it for a reason */
   enum stdio_end_cause grace_cause; /* what the grace timer waits out */
   bool close_requested;             /* the host called close() */
-  bool stopping;                    /* the signal sequence has begun */
+  bool stopping;                    /* stdin closed: the child is ending */
+  bool waiting_exit; /* close(): stdin closed, no signal sent yet */
 
   pid_t pid; /* child and process group id; -1 once reaped */
   int status_fd; /* the child's start-failure report, see spawn.h */
@@ -63,8 +68,8 @@ struct mcph_transport {
   bool status_known;
   struct proc_watch *exit_watch; /* common/proc_watch.h, no reaping */
   mcph_timer *grace_timer; /* a pipe closed: time to exit by itself */
-  mcph_timer *kill_timer;  /* SIGTERM, then SIGKILL */
-  int kill_step;
+  mcph_timer *kill_timer;  /* the next signal of the stop sequence */
+  int kill_step;           /* signals of the sequence sent so far */
 
   int stdin_fd;
   mcph_watch *stdin_watch; /* only while tx holds data */
@@ -110,10 +115,17 @@ int child_watch(mcph_transport *t);
  * to exit by itself, then stops it with `cause` in the reason. */
 void child_pipe_lost(mcph_transport *t, enum stdio_end_cause cause);
 
-/* Begins the stop sequence (close stdin, SIGINT, SIGTERM at 500 ms,
- * SIGKILL at 1000 ms, to the process group). Idempotent. Calls no host
- * callback, so start/send/close may use it. */
+/* Begins the quick stop sequence (close stdin, SIGINT, SIGTERM at
+ * 500 ms, SIGKILL at 1000 ms, to the process group): a pipe lost, or a
+ * close() asked again (a person interrupted the host). During
+ * child_close()'s wait it takes over from there. Idempotent otherwise.
+ * Calls no host callback, so start/send/close may use it. */
 void child_stop(mcph_transport *t);
+
+/* The MCP lifecycle's shutdown, for close(): close stdin, wait up to
+ * exit_wait_ms for the exit, then SIGTERM to the process group and
+ * SIGKILL 1000 ms later. Idempotent. Calls no host callback. */
+void child_close(mcph_transport *t);
 
 /* Kills what is left of the group, unregisters it from the guardian and
  * reaps the child. `block` only for destroy()'s last resort. */

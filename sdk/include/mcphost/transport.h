@@ -189,7 +189,8 @@ typedef struct mcph_transport_factory {
               mcph_error *err);
 
   /* [loop] Starts a graceful close; on_close(code 0) follows when done. Calling
-   * it again, or after on_close, does nothing. */
+   * it again while it is under way asks it to end sooner (a person pressed
+   * Ctrl-C; a transport may ignore it); after on_close it does nothing. */
   void (*close)(mcph_transport *t);
 
   /* [loop] Frees the transport, in any state: normally after on_close, but also

@@ -1,0 +1,442 @@
+#!/usr/bin/env python3
+"""The instruction-count guard (bench/README.md, "The footprint guard").
+
+Runs a few workloads of the mcphost of a build under valgrind's callgrind
+and counts the instructions of the mcphost process and, apart, of the
+processes it forks without exec (its process guardian); then runs each
+once more natively for its peak RSS (GNU time's %M).
+Instruction counts do not move with machine load: on one toolchain they
+are the same run after run, so a small margin is enough.
+
+  footprint.py check  [--build DIR] [--baseline FILE] [--only W,W]
+  footprint.py update [--build DIR] [--baseline FILE] [--only W,W] --why TEXT
+
+check: exit 0 when no figure exceeds its baseline line by more than the
+margin, 1 when one does (with the top functions by instructions of each
+workload that did), 77 when it cannot run here (no valgrind, a sanitizer
+or non-RelWithDebInfo build, or a baseline made with another toolchain:
+counts differ between them).
+update: measures and rewrites the baseline with the figures measured;
+the lines whose figures moved beyond the margin take --why as their
+reason, the others keep theirs.
+
+The environment is fixed: LC_ALL=C, TZ=UTC, HOME, XDG and TMPDIR in a new
+temporary directory for every run (so every command is cold: no cache of
+an earlier run), nothing else of the caller's. The peer is the C demo
+server with its big tool (bench-demo-server, bench/servers/).
+FOOTPRINT_PRELOAD (tests only) is given to mcphost as LD_PRELOAD: the
+guard's own test makes a workload cost more with it.
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+MARGIN = 0.03  # a figure may exceed its baseline by this much
+# ... and by at least this much, for figures so small that a few
+# instructions or one page are more than 3% (the guardian's count).
+SLACK_INSTR = 2000
+SLACK_RSS_KIB = 256  # malloc grows its heap by 128 KiB steps
+CALLS = 1000
+BIG = 10 * 1024 * 1024
+TOP = 25  # functions shown when a workload exceeds its baseline
+TIME = "/usr/bin/time"  # GNU time, for the peak RSS
+# No address-space randomization (util-linux's setarch): the peak RSS moves
+# by a few pages from run to run with it.
+NO_ASLR = ["setarch", "-R"]
+
+WORKLOADS = ["version", "tools", "batch", "big", "plugins", "serve"]
+WHAT = {
+    "version": "cold `mcphost --version`",
+    "tools": "cold `mcphost tools`, the demo server",
+    "batch": "%d sequential echo calls in `mcphost batch`" % CALLS,
+    "big": "a 10 MiB text result, `mcphost call ... big`",
+    "plugins": "`mcphost plugins`, every built plugin loaded",
+    "serve": "`mcphost serve --stdio` answering %d sequential calls" % CALLS,
+}
+FIELDS = ["instructions", "children", "rss_kib"]
+
+
+def die(msg, code):
+    print("footprint: " + msg, file=sys.stderr if code != 77 else sys.stdout)
+    sys.exit(code)
+
+
+def cmake_cache(build):
+    cache = {}
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            for line in f:
+                m = re.match(r"^([A-Za-z_0-9]+):[A-Z]+=(.*)$", line.rstrip("\n"))
+                if m:
+                    cache[m.group(1)] = m.group(2)
+    except OSError as e:
+        die("%s is not a configured build: %s" % (build, e), 2)
+    return cache
+
+
+def first_line(cmd):
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True).stdout
+    except OSError:
+        return "none"
+    return out.splitlines()[0].strip() if out else "none"
+
+
+def environment(build, cache):
+    """What the counts depend on besides mcphost's code."""
+    cc = cache.get("CMAKE_C_COMPILER", "cc")
+    cjson = "none"
+    ldd = subprocess.run(["ldd", os.path.join(build, "bin", "mcphost")],
+                         capture_output=True, text=True).stdout
+    m = re.search(r"=> (\S*libcjson\.so\S*)", ldd)
+    if m:
+        cjson = os.path.basename(os.path.realpath(m.group(1)))
+    return "; ".join([
+        first_line([cc, "--version"]),
+        os.confstr("CS_GNU_LIBC_VERSION"),
+        cjson,
+        first_line(["valgrind", "--version"]),
+        platform.machine(),
+        cache.get("CMAKE_BUILD_TYPE", "?"),
+    ])
+
+
+class Run:
+    """One workload's run, in a temporary tree of its own."""
+
+    def __init__(self, build, name):
+        self.build = build
+        self.name = name
+        self.dir = tempfile.mkdtemp(prefix="mcphost-footprint.")
+        self.env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "LC_ALL": "C",
+            "TZ": "UTC",
+            "HOME": self.path("home"),
+            "XDG_CONFIG_HOME": self.path("config"),
+            "XDG_STATE_HOME": self.path("state"),
+            "XDG_CACHE_HOME": self.path("cache"),
+            "XDG_DATA_HOME": self.path("data"),
+            "XDG_RUNTIME_DIR": self.path("run"),
+            "TMPDIR": self.path("tmp"),
+            "MCPHOST_SYSTEM_CONFIG_DIR": self.path("system"),
+        }
+        for d in ("home", "config", "state", "cache", "data", "run", "tmp"):
+            os.mkdir(self.path(d), 0o700)
+        server = os.path.join(build, "bin", "bench-demo-server")
+        if not os.access(server, os.X_OK):
+            die("%s is missing: build it (bench/servers)" % server, 2)
+        self.config = self.path("demo.json")
+        with open(self.config, "w") as f:
+            json.dump({"mcpServers": {"demo": {"command": server}}}, f)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def argv(self):
+        mcphost = os.path.join(self.build, "bin", "mcphost")
+        cfg = ["--config", self.config]
+        return {
+            "version": [mcphost, "--version"],
+            "tools": [mcphost] + cfg + ["tools"],
+            "batch": [mcphost] + cfg + ["batch"],
+            "big": [mcphost] + cfg + ["call", "mcp__demo__big",
+                                      "bytes=%d" % BIG],
+            "plugins": [mcphost, "plugins"],
+            "serve": [mcphost, "--mcp-config", self.config, "serve",
+                      "--stdio"],
+        }[self.name]
+
+    def drive(self, p):
+        """Feeds the workload's requests, one after the answer of the
+        last; returns the error, or None."""
+        if self.name == "batch":
+            for i in range(1, CALLS + 1):
+                req = {"id": i, "call": "mcp__demo__echo",
+                       "arguments": {"message": "m%d" % i}}
+                if not exchange(p, req, i):
+                    return "batch: no answer to call %d" % i
+        elif self.name == "serve":
+            init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                    "params": {"protocolVersion": "2025-06-18",
+                               "capabilities": {},
+                               "clientInfo": {"name": "footprint",
+                                              "version": "1"}}}
+            if not exchange(p, init, 0):
+                return "serve: no answer to initialize"
+            send(p, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+            for i in range(1, CALLS + 1):
+                req = {"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                       "params": {"name": "mcp__demo__echo",
+                                  "arguments": {"message": "m%d" % i}}}
+                if not exchange(p, req, i):
+                    return "serve: no answer to call %d" % i
+        p.stdin.close()
+        p.stdout.read()  # what is left (the one-shot commands' output)
+        return None
+
+    def run(self, prefix, env_extra=None):
+        """Runs the workload under `prefix` (a list); returns (pid,
+        stderr, error or None)."""
+        env = dict(self.env)
+        if env_extra:
+            env.update(env_extra)
+        err_path = self.path("stderr")
+        with open(err_path, "w") as err:
+            p = subprocess.Popen(prefix + self.argv(), stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=err, env=env,
+                                 cwd=self.dir)
+            why = self.drive(p)
+            p.wait()
+        with open(err_path) as f:
+            stderr = f.read()
+        if not why and p.returncode != 0:
+            why = "exit %d" % p.returncode
+        return p.pid, stderr, why
+
+    def cleanup(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def send(p, msg):
+    p.stdin.write((json.dumps(msg) + "\n").encode())
+    p.stdin.flush()
+
+
+def exchange(p, msg, want_id):
+    """Sends one request and reads lines until its answer."""
+    send(p, msg)
+    for line in p.stdout:
+        try:
+            got = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(got, dict) and got.get("id") == want_id:
+            return "error" not in got
+    return False
+
+
+def callgrind_total(path):
+    with open(path) as f:
+        for line in f:
+            if line.startswith("summary:") or line.startswith("totals:"):
+                return int(line.split()[1])
+    return 0
+
+
+def preload_env():
+    lib = os.environ.get("FOOTPRINT_PRELOAD")
+    return {"LD_PRELOAD": lib} if lib else {}
+
+
+def measure(build, name):
+    """The figures of one workload: a callgrind run, a native run."""
+    r = Run(build, name)
+    try:
+        out = r.path("cg")
+        os.mkdir(out)
+        # --dump-before=fork: the counters are written and zeroed just
+        # before each fork, so a forked child starts from zero (it would
+        # inherit the parent's count) and the parent's parts add up.
+        vg = NO_ASLR + ["valgrind", "--tool=callgrind", "--dump-before=fork",
+              "--callgrind-out-file=" + os.path.join(out, "cg.%p"),
+              "--log-file=" + os.path.join(out, "vg.%p")]
+        pid, stderr, why = r.run(vg, preload_env())
+        if why:
+            die("%s under valgrind: %s\n%s" % (name, why, stderr[-2000:]), 2)
+        main = children = 0
+        for f in os.listdir(out):
+            m = re.match(r"^cg\.(\d+)(\.\d+)?$", f)
+            if not m:
+                continue
+            n = callgrind_total(os.path.join(out, f))
+            if int(m.group(1)) == pid:
+                main += n
+            else:
+                children += n
+        # GNU time's %M: a child forked from this Python process would
+        # count its pages in the child's ru_maxrss until exec.
+        rss_file = r.path("rss")
+        _, stderr, why = r.run(NO_ASLR + [TIME, "-f", "%M", "-o", rss_file],
+                                  preload_env())
+        if why:
+            die("%s: %s\n%s" % (name, why, stderr[-2000:]), 2)
+        with open(rss_file) as f:
+            rss = int(f.read().split()[-1])
+        return {"instructions": main, "children": children, "rss_kib": rss}
+    finally:
+        r.cleanup()
+
+
+def top_functions(build, name):
+    """The workload once more under callgrind, in one file: its top
+    functions by instructions (their own, then with what they call)."""
+    r = Run(build, name)
+    try:
+        f = r.path("cg.out")
+        vg = NO_ASLR + ["valgrind", "--tool=callgrind",
+                        "--callgrind-out-file=" + f,
+              "--trace-children=no", "--log-file=" + r.path("vg.log")]
+        r.run(vg, preload_env())
+        text = []
+        for inclusive in ("no", "yes"):
+            res = subprocess.run(["callgrind_annotate", "--inclusive=" +
+                                  inclusive, "--threshold=100", f],
+                                 capture_output=True, text=True)
+            lines = [l for l in res.stdout.splitlines()
+                     if re.match(r"^\s*[\d,]+ \(", l) and
+                     "PROGRAM TOTALS" not in l]
+            text.append("  top %d by %s instructions:" %
+                        (TOP, "inclusive" if inclusive == "yes" else "self"))
+            text.extend("    " + l.strip() for l in lines[:TOP])
+        return "\n".join(text)
+    finally:
+        r.cleanup()
+
+
+def read_baseline(path):
+    env, lines = None, {}
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("# environment: "):
+                    env = line[len("# environment: "):].strip()
+                if not line.strip() or line.startswith("#"):
+                    continue
+                head, _, why = line.partition("#")
+                parts = head.split()
+                if len(parts) != 1 + len(FIELDS) or parts[0] not in WHAT:
+                    die("%s: a line is not WORKLOAD %s # WHY: %s" %
+                        (path, " ".join(f.upper() for f in FIELDS),
+                         line.strip()), 2)
+                lines[parts[0]] = (dict(zip(FIELDS, map(int, parts[1:]))),
+                                   why.strip())
+    except FileNotFoundError:
+        pass
+    return env, lines
+
+
+def limit(field, base):
+    slack = SLACK_RSS_KIB if field == "rss_kib" else SLACK_INSTR
+    return max(int(base * (1 + MARGIN)), base + slack)
+
+
+def write_baseline(path, env, lines):
+    out = [
+        "# The footprint guard's baseline (bench/README.md): `make test` fails",
+        "# when a figure exceeds its line by more than %d%%." %
+        int(MARGIN * 100),
+        "# Regenerate it (and say why it moved) with",
+        "#   make baseline WHY='what changed'",
+        "# instructions: of the mcphost process (callgrind); children: of the",
+        "# processes it forks without exec; rss_kib: its peak RSS (GNU time %M).",
+        "# Counts hold for one toolchain, the one below; elsewhere the guard",
+        "# skips.",
+        "# environment: " + env,
+        "#",
+        "# workload %s  # why it last moved" % " ".join(FIELDS),
+    ]
+    for name in WORKLOADS:
+        if name in lines:
+            figs, why = lines[name]
+            out.append("%-8s %12d %8d %7d  # %s" %
+                       ((name,) + tuple(figs[f] for f in FIELDS) + (why,)))
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("mode", choices=["check", "update"])
+    ap.add_argument("--build", default=os.path.join(here, "..", "build"))
+    ap.add_argument("--baseline",
+                    default=os.path.join(here, "footprint.baseline"))
+    ap.add_argument("--only", default="")
+    ap.add_argument("--why", default="")
+    a = ap.parse_args()
+    a.build = os.path.realpath(a.build)
+    names = [n for n in a.only.split(",") if n] or WORKLOADS
+    for n in names:
+        if n not in WHAT:
+            die("no workload %s (%s)" % (n, ", ".join(WORKLOADS)), 2)
+    cache = cmake_cache(a.build)
+    if cache.get("MCPHOST_SANITIZE", "OFF").upper() in ("ON", "1", "TRUE"):
+        die("skipped: a sanitizer build (its counts are not the plain "
+            "build's)", 77)
+    if cache.get("CMAKE_BUILD_TYPE") != "RelWithDebInfo":
+        die("skipped: a %s build; the baseline is of RelWithDebInfo" %
+            cache.get("CMAKE_BUILD_TYPE"), 77)
+    if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
+        die("skipped: no valgrind (scripts/deps.sh test installs it)", 77)
+    if subprocess.run(NO_ASLR + ["true"]).returncode != 0:
+        die("skipped: setarch -R cannot turn address randomization off "
+            "here", 77)
+    if not os.access(TIME, os.X_OK):
+        die("skipped: no GNU time at %s (scripts/deps.sh test installs it)"
+            % TIME, 77)
+    env = environment(a.build, cache)
+    base_env, base = read_baseline(a.baseline)
+
+    if a.mode == "update":
+        if not a.why:
+            die("update needs --why (make baseline WHY='...')", 2)
+        lines = dict(base) if base_env == env else {}
+        for n in names:
+            figs = measure(a.build, n)
+            old = lines.get(n)
+            moved = not old or any(figs[f] > limit(f, old[0][f]) or
+                                   old[0][f] > limit(f, figs[f])
+                                   for f in FIELDS)
+            lines[n] = (figs, a.why if moved else old[1])
+            print("%-8s %s%s" % (n, " ".join("%s %d" % (f, figs[f])
+                                             for f in FIELDS),
+                                 "  (moved)" if moved else ""))
+        write_baseline(a.baseline, env, lines)
+        print("footprint: wrote %s" % a.baseline)
+        return 0
+
+    if base_env is None:
+        die("skipped: no baseline %s; make baseline WHY=... writes one" %
+            a.baseline, 77)
+    if base_env != env:
+        die("skipped: the baseline was counted with\n  %s\nthis is\n  %s\n"
+            "(counts differ between toolchains; make baseline regenerates "
+            "it)" % (base_env, env), 77)
+    failed = False
+    for n in names:
+        if n not in base:
+            die("%s has no line for %s: make baseline WHY=..." %
+                (a.baseline, n), 2)
+        figs = measure(a.build, n)
+        want = base[n][0]
+        over = [f for f in FIELDS if figs[f] > limit(f, want[f])]
+        print("%-8s %s  %s" % (n, " ".join(
+            "%s %d (%+.1f%%)" % (f, figs[f], 100.0 * (figs[f] - want[f]) /
+                                 max(want[f], 1)) for f in FIELDS),
+            "OVER: " + ", ".join(over) if over else "ok"))
+        if over:
+            failed = True
+            print("  %s exceeds the baseline by more than %d%%:" %
+                  (WHAT[n], int(MARGIN * 100)))
+            for f in over:
+                print("  %s %d, baseline %d (%s)" %
+                      (f, figs[f], want[f], base[n][1]))
+            if any(f != "rss_kib" for f in over):
+                print(top_functions(a.build, n))
+    if failed:
+        print("footprint: over the baseline. A change that costs more on "
+              "purpose updates it in the same commit:\n"
+              "  make baseline WHY='why it costs more'")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,45 @@
+#!/bin/bash
+# The footprint guard (bench/footprint.py) catches a regression: a library
+# preloaded into mcphost that spins before main makes the workload cost
+# more instructions, and the check fails naming the workload, the figure
+# and the function that spun. Against a baseline of its own, made here,
+# so that it holds on any toolchain.
+. "$(dirname "$0")/lib.sh"
+G="$SRCDIR/bench/footprint.py"
+SPIN="$BUILDDIR/tests/libfootprint-spin.so"
+B="$TMP/baseline"
+command -v python3 >/dev/null || skip_test "no python3"
+
+run_cmd python3 "$G" update --build "$BUILDDIR" --baseline "$B" \
+  --only version --why "the test's own baseline"
+[ "$RC" -eq 77 ] && skip_test "$OUT"
+expect "a baseline is written" 0 --out "wrote $B"
+check "  it names the environment the counts hold for" \
+  grep -q "^# environment: .*valgrind" "$B"
+check "  and says why each line last moved" \
+  grep -q "^version .*# the test's own baseline$" "$B"
+
+run_cmd python3 "$G" check --build "$BUILDDIR" --baseline "$B" --only version
+expect "the same build is within its baseline" 0 --out "version" --out "ok"
+
+FOOTPRINT_PRELOAD="$SPIN" run_cmd python3 "$G" check --build "$BUILDDIR" \
+  --baseline "$B" --only version
+expect "a spinning mcphost exceeds it: the check fails" 1 \
+  --out "OVER: instructions" --out "cold \`mcphost --version\` exceeds" \
+  --out "make baseline WHY="
+expect "  with the top functions, the spinning one among them" 1 \
+  --out "top 25 by self instructions" --out "footprint_spin"
+
+# A baseline lowered by hand: a peak RSS over it fails too.
+sed -E 's/^(version +[0-9]+ +[0-9]+ +)[0-9]+/\1100/' "$B" >"$TMP/low"
+run_cmd python3 "$G" check --build "$BUILDDIR" --baseline "$TMP/low" \
+  --only version
+expect "a peak RSS over the baseline fails" 1 --out "OVER: rss_kib"
+
+# Another toolchain's counts are not comparable: skipped, said why.
+sed 's/^# environment: .*/# environment: another compiler/' "$B" >"$TMP/other"
+run_cmd python3 "$G" check --build "$BUILDDIR" --baseline "$TMP/other" \
+  --only version
+expect "a baseline of another toolchain is skipped (77), saying so" 77 \
+  --out "another compiler" --out "make baseline regenerates"
+finish
