@@ -40,7 +40,7 @@ static int json_escape(char *esc, size_t size, uint32_t cp) {
  * (host/safety/json_parse.h), shown as the control it is. */
 static size_t sequence(const unsigned char *p, size_t n, bool *ok,
                        uint32_t *cp) {
-  if (n >= 2 && p[0] == 0xC0 && p[1] == 0x80) {
+  if (p[0] == 0xC0 && n >= 2 && p[1] == 0x80) {
     *ok = true;
     *cp = 0;
     return 2;

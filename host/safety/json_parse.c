@@ -217,6 +217,43 @@ static size_t put_utf8(unsigned char *o, unsigned cp) {
   return 4;
 }
 
+static bool short_escape(unsigned char e) {
+  switch (e) {
+  case '"':
+  case '\\':
+  case '/':
+  case 'b':
+  case 'f':
+  case 'n':
+  case 'r':
+  case 't': return true;
+  default: return false;
+  }
+}
+
+/* The first byte from `i` that a string's scan must look at: '"', '\\'
+ * or a control character. Eight bytes at a time while none of them is
+ * one (a byte b is found by the "has a zero byte" test on b ^ '"', on
+ * b ^ '\\' and on b < 0x20): a result of megabytes is text. */
+static size_t plain_run(const unsigned char *s, size_t i, size_t len) {
+  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  while (i + 8 <= len) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    uint64_t hit =
+        ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w);
+    if (hit & highs) {
+      break;
+    }
+    i += 8;
+  }
+  while (i < len && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20) {
+    i++;
+  }
+  return i;
+}
+
 /* The string at p->pos (its opening quote), decoded into a new buffer
  * of cJSON's allocator; NULL on an error. The first pass finds the end
  * and checks every byte, so the second only copies and decodes, into a
@@ -227,6 +264,7 @@ static char *parse_string(parser *p) {
   size_t i = p->pos + 1, end;
   bool escapes = false;
   for (;; i++) {
+    i = plain_run(s, i, p->len);
     if (i >= p->len) {
       p->pos = i;
       fail(p, "a string is not closed");
@@ -257,7 +295,7 @@ static char *parse_string(parser *p) {
           return NULL;
         }
         i += 5;
-      } else if (strchr("\"\\/bfnrt", e) && e) {
+      } else if (short_escape(e)) {
         i++;
       } else {
         p->pos = i;
@@ -277,10 +315,8 @@ static char *parse_string(parser *p) {
   unsigned char *o = out;
   for (i = start; i < end;) {
     const unsigned char *run = s + i;
-    size_t k = 0;
-    while (i + k < end && run[k] != '\\') {
-      k++;
-    }
+    const unsigned char *bs = memchr(run, '\\', end - i);
+    size_t k = bs ? (size_t)(bs - run) : end - i;
     memcpy(o, run, k);
     o += k;
     i += k;
