@@ -36,6 +36,18 @@ static int json_escape(char *esc, size_t size, uint32_t cp) {
                   (unsigned)(0xDC00 + (v & 0x3FF)));
 }
 
+/* utf8_sequence, but C0 80 is U+0000: the form a JSON string holds it in
+ * (host/safety/json_parse.h), shown as the control it is. */
+static size_t sequence(const unsigned char *p, size_t n, bool *ok,
+                       uint32_t *cp) {
+  if (p[0] == 0xC0 && n >= 2 && p[1] == 0x80) {
+    *ok = true;
+    *cp = 0;
+    return 2;
+  }
+  return utf8_sequence(p, n, ok, cp);
+}
+
 /* Walks `s`; for each run kept as is and each escape calls out (when not
  * NULL). Returns the output length. */
 static size_t walk(const char *s, size_t n, unsigned flags, char *out) {
@@ -44,7 +56,7 @@ static size_t walk(const char *s, size_t n, unsigned flags, char *out) {
   while (i < n) {
     uint32_t cp = 0;
     bool ok;
-    size_t k = utf8_sequence(p + i, n - i, &ok, &cp);
+    size_t k = sequence(p + i, n - i, &ok, &cp);
     char esc[16]; /* the longest: a surrogate pair, 12 bytes */
     int elen;
     /* An ill-formed subpart is shown a byte at a time: each byte of it
@@ -86,7 +98,7 @@ bool text_needs_escape(const char *s, size_t n, unsigned flags) {
       continue;
     }
     bool ok;
-    size_t k = utf8_sequence(p + i, n - i, &ok, &cp);
+    size_t k = sequence(p + i, n - i, &ok, &cp);
     if (!ok || escaped(cp, flags)) {
       return true;
     }

@@ -44,6 +44,7 @@
 #include "core/util.h"
 #include "mcp/arguments.h"
 #include "mcp/names.h"
+#include "safety/json_parse.h"
 #include "safety/redact.h"
 
 typedef enum {
@@ -516,7 +517,7 @@ static void handle_line(batch *b, const char *line, size_t len) {
   op *o = xcalloc(1, sizeof *o);
   o->b = b;
   b->inflight++;
-  cJSON *req = cJSON_ParseWithLength(line, len);
+  cJSON *req = json_parse(line, len, NULL);
   char why[600];
   if (!cJSON_IsObject(req)) {
     cJSON_Delete(req);

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "core/util.h"
 #include "mcp/suggest.h"
+#include "safety/json_write.h"
 #include "safety/redact.h"
 
 int cli_exit_code(const mcp_error *e) {
@@ -93,7 +94,7 @@ void cli_finish(cli *c, int rc) {
       cJSON_AddStringToObject(e, "server", c->error_server);
     else
       cJSON_AddNullToObject(e, "server");
-    char *text = cJSON_PrintUnformatted(o);
+    char *text = json_print(o);
     if (text) {
       fputs(text, stdout);
       fputc('\n', stdout);

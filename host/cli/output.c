@@ -25,6 +25,7 @@
 #include "core/base64.h"
 #include "core/util.h"
 #include "safety/display_width.h"
+#include "safety/json_parse.h"
 #include "safety/json_write.h"
 #include "safety/redact.h"
 #include "safety/sanitize.h"
@@ -33,14 +34,7 @@
 
 int out_json_append(strbuf *out, const cJSON *v, bool pretty) {
   size_t start = out->len;
-  if (pretty) {
-    char *s = cJSON_Print(v);
-    if (!s) {
-      return MCPH_EINVAL;
-    }
-    sb_adds(out, s);
-    cJSON_free(s);
-  } else if (json_write(out, v) != 0) {
+  if ((pretty ? json_write_pretty(out, v) : json_write(out, v)) != 0) {
     return MCPH_EINVAL;
   }
   /* cJSON escapes C0 controls; on a terminal DEL, C1 and the invisible
@@ -110,14 +104,21 @@ void cli_esc_free(cli *c) {
 }
 
 /* Writes text a server sent to stdout: as sent into a pipe or a file, so
- * a read -> edit -> write round trip keeps every byte; escaped on a
- * terminal. */
+ * a read -> edit -> write round trip keeps every byte (U+0000 too: the
+ * string holds it as C0 80, json_parse.h); escaped on a terminal. */
 static void write_text(cli *c, const char *text, size_t n) {
   if (!isatty(STDOUT_FILENO)) {
+    char *bytes = NULL;
+    if (memchr(text, 0xC0, n)) {
+      bytes = xmalloc(n);
+      n = json_nul_restore(bytes, text, n);
+      text = bytes;
+    }
     errno = 0;
     if (fwrite(text, 1, n, stdout) < n) {
       cli_output_failed(c, errno); /* said at exit */
     }
+    free(bytes);
     return;
   }
   size_t len;
@@ -306,8 +307,12 @@ static size_t take_budget(cli *c, budget *b, const char *text, size_t n) {
   }
   size_t cut = utf8_offset(text, n, b->left);
   char why[512];
-  char *path = out_save_blob(c, (const unsigned char *)text, n, "text/plain",
+  /* The file holds the bytes, U+0000 included (json_parse.h). */
+  char *bytes = xmalloc(n ? n : 1);
+  size_t nb = json_nul_restore(bytes, text, n);
+  char *path = out_save_blob(c, (const unsigned char *)bytes, nb, "text/plain",
                              why, sizeof why);
+  free(bytes);
   fflush(stdout); /* the note follows the text it is about */
   if (path) {
     fprintf(stderr,
@@ -540,15 +545,15 @@ void out_progress(cli *c, const cJSON *params) {
     return;
   }
   const char *msg = m ? cli_esc(c, m) : NULL;
+  /* The numbers as the server wrote them (json_parse.h), not as %g
+   * rounds them (1234567 is not 1.23457e+06). */
+  char *ps = json_print(p), *ts = cJSON_IsNumber(t) ? json_print(t) : NULL;
   strbuf line;
   sb_init(&line);
-  if (cJSON_IsNumber(t)) {
-    sb_printf(&line, "progress: %g/%g%s%s", p->valuedouble, t->valuedouble,
-              msg ? " " : "", msg ? msg : "");
-  } else {
-    sb_printf(&line, "progress: %g%s%s", p->valuedouble, msg ? " " : "",
-              msg ? msg : "");
-  }
+  sb_printf(&line, "progress: %s%s%s%s%s", ps, ts ? "/" : "", ts ? ts : "",
+            msg ? " " : "", msg ? msg : "");
+  free(ps);
+  free(ts);
   /* On a terminal one line, updated in place; in a pipe one per update. */
   host_status_line(c->h, sb_str(&line));
   sb_free(&line);

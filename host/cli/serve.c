@@ -22,6 +22,7 @@
 #include "core/util.h"
 #include "mcp/names.h"
 #include "mcp/protocol.h"
+#include "safety/json_parse.h"
 #include "safety/redact.h"
 
 /* ---- messages to the client (its framing's send) ---- */
@@ -1113,7 +1114,7 @@ static void on_cancelled(gw *g, const cJSON *params) {
 }
 
 void gw_client_message(gw *g, const char *line, size_t len) {
-  cJSON *msg = cJSON_ParseWithLength(line, len);
+  cJSON *msg = json_parse(line, len, NULL);
   if (!cJSON_IsObject(msg)) {
     gw_send_error(
         g, NULL, msg ? MCPH_RPC_INVALID_REQUEST : MCPH_RPC_PARSE_ERROR,

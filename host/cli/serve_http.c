@@ -36,6 +36,7 @@
 #include "env_ms.h"
 #include "http_status.h"
 #include "mcp/protocol.h"
+#include "safety/json_parse.h"
 #include "sock_owner.h"
 
 #define HEAD_MAX (16u << 10)
@@ -500,7 +501,7 @@ static void handle_post(gw_conn *cn, const http_req *r, const char *body,
                  "text/event-stream\n");
     return;
   }
-  cJSON *msg = cJSON_ParseWithLength(body, len);
+  cJSON *msg = json_parse(body, len, NULL);
   if (!cJSON_IsObject(msg)) {
     respond_rpc_error(cn, 400,
                       msg ? MCPH_RPC_INVALID_REQUEST : MCPH_RPC_PARSE_ERROR,

@@ -11,6 +11,7 @@
 #include <mcphost/rpc.h>
 
 #include "cli/serve_http.h"
+#include "safety/json_write.h"
 
 /* One modern request and the client serving it. */
 typedef struct mpost {
@@ -64,7 +65,7 @@ static void mpost_send(void *ud, cJSON *msg, const cJSON *req) {
   /* The gateway's own unknown method is 404 (the era's HTTP binding); a
    * backend's -32601 passed through is its answer, 200 like the rest. */
   int status = response && gw_client_no_method(m->g) ? 404 : 200;
-  char *json = cJSON_PrintUnformatted(msg);
+  char *json = json_print(msg);
   cJSON_Delete(msg);
   if (!m->cn || m->answered || !json) {
     goto out;
@@ -100,7 +101,7 @@ out:
 static void refuse(gw_conn *cn, const cJSON *id, int code, const char *why,
                    cJSON *data) {
   cJSON *m = gw_msg_error(id, code, why, data);
-  char *body = cJSON_PrintUnformatted(m);
+  char *body = json_print(m);
   cJSON_Delete(m);
   gw_conn_respond(cn, 400, "application/json", NULL, body);
   free(body);

@@ -19,6 +19,7 @@
 
 #include "cli/serve_http.h"
 #include "core/loop.h"
+#include "safety/json_write.h"
 
 /* What a stream keeps for resumption, and how many finished streams a
  * session keeps whose connection broke before they were delivered. */
@@ -169,7 +170,7 @@ static void session_send(void *ud, cJSON *msg, const cJSON *req) {
     }
     st = s->standalone;
   }
-  char *json = cJSON_PrintUnformatted(msg);
+  char *json = json_print(msg);
   cJSON_Delete(msg);
   if (!json) {
     return;

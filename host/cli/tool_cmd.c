@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "mcp/names.h"
 #include "mcp/signature.h"
+#include "safety/json_write.h"
 
 /* Nested parameters are listed to this depth. */
 #define MAX_NESTING 4
@@ -30,7 +31,7 @@ static void print_param(cli *c, const cJSON *schema, const cJSON *p,
   }
   const cJSON *def = cJSON_GetObjectItemCaseSensitive(p, "default");
   if (def) {
-    char *d = cJSON_PrintUnformatted(def);
+    char *d = json_print(def);
     sb_printf(&line, ", default %s", d ? d : "?");
     free(d);
   }

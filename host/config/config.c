@@ -15,6 +15,7 @@
 #include "config/permissions.h"
 #include "core/util.h"
 #include "mcp/protocol.h"
+#include "safety/json_parse.h"
 #include "url_redact.h"
 
 /* A config file larger than this is refused rather than read. */
@@ -260,43 +261,12 @@ static bool add_server(config *c, const char *src, const char *name,
 }
 
 cJSON *config_json_parse(const char *text, size_t len, char **why) {
-  const char *end = NULL;
-  cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-  /* Text after the value is refused, as JSON.parse does: taken as the
-   * value alone, a rewrite of the file would drop it. */
-  size_t after = doc ? (size_t)(end - text) : 0;
-  while (doc && after < len && text[after] && strchr(" \t\r\n", text[after]))
-    after++;
-  bool trailing = doc && after < len;
-  if (trailing) {
-    cJSON_Delete(doc);
-    doc = NULL;
-  }
+  /* Strict, as JSON.parse is (text after the value too: taken as the
+   * value alone, a rewrite of the file would drop it), and exact. */
+  json_error err;
+  cJSON *doc = json_parse(text, len, &err);
   if (!doc) {
-    /* The line and column (in characters) of the first byte the parser
-     * could not take. */
-    size_t line = 1, col = 1, off = end ? (size_t)(end - text) : 0;
-    /* Where a key should begin (after '{' or ','), cJSON points one past
-     * the byte that is not a '"'. */
-    size_t k = off >= 2 ? off - 2 : 0;
-    while (k > 0 && strchr(" \t\r\n", text[k]))
-      k--;
-    if (trailing)
-      off = after;
-    else if (off >= 2 && off <= len && !strchr(" \t\r\n\"", text[off - 1]) &&
-             (text[k] == '{' || text[k] == ','))
-      off--;
-    for (size_t i = 0; i < off && i < len; i++) {
-      if (text[i] == '\n') {
-        line++;
-        col = 1;
-      } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-        col++;
-      }
-    }
-    *why = xasprintf("invalid JSON near line %zu, column %zu%s", line, col,
-                     trailing ? " (text after the end of the document)" : "");
-    return NULL;
+    *why = json_error_text(text, len, &err);
   }
   return doc;
 }
@@ -466,49 +436,6 @@ cJSON *config_read_json(config *c, const char *path, bool required) {
     return NULL;
   }
   cJSON *doc = config_parse_json(c, text, len, path);
-  free(text);
-  return doc;
-}
-
-/* The offset of the first "\u0000" escape in a string of the JSON text,
- * or `len`. cJSON ends a string there: whatever follows in that string
- * would be lost by a rewrite. */
-static size_t nul_escape_at(const char *text, size_t len) {
-  bool in = false;
-  for (size_t i = 0; i < len; i++) {
-    if (!in) {
-      in = text[i] == '"';
-    } else if (text[i] == '"') {
-      in = false;
-    } else if (text[i] == '\\' && i + 1 < len) {
-      if (text[i + 1] == 'u' && i + 5 < len &&
-          memcmp(text + i + 2, "0000", 4) == 0)
-        return i;
-      i++; /* the escaped character */
-    }
-  }
-  return len;
-}
-
-cJSON *config_read_json_edit(config *c, const char *path) {
-  size_t len = 0;
-  bool missing;
-  char *text = read_file(c, path, &len, &missing);
-  if (!text)
-    return NULL;
-  cJSON *doc = config_parse_json(c, text, len, path);
-  size_t at = doc ? nul_escape_at(text, len) : len;
-  if (at < len) {
-    size_t line = 1;
-    for (size_t i = 0; i < at; i++)
-      line += text[i] == '\n';
-    config_error(c,
-                 "%s: a string on line %zu holds \\u0000, which a rewrite "
-                 "would cut there",
-                 path, line);
-    cJSON_Delete(doc);
-    doc = NULL;
-  }
   free(text);
   return doc;
 }

@@ -145,10 +145,6 @@ cJSON *config_read_json(config *c, const char *path, bool required);
 /* As config_read_json from the file open on `fd` (closed here), which
  * `path` names in messages. */
 cJSON *config_read_json_fd(config *c, int fd, const char *path);
-/* As config_read_json for a file about to be rewritten (never
- * required): also refuses a string holding the escape \u0000, which
- * cJSON's strings cannot keep. */
-cJSON *config_read_json_edit(config *c, const char *path);
 /* A JSON value from text (the whole text: nothing may follow it), or
  * NULL with *why, a new sentence saying where the JSON is invalid
  * ("invalid JSON near line L, column C"). The one parser for config

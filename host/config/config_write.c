@@ -5,6 +5,7 @@
 #include <libgen.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +15,13 @@
 
 #include "config/config.h"
 #include "core/util.h"
+#include "safety/json_write.h"
 
+/* As json_write writes it: U+0000 (held as C0 80, json_parse.h) as
+ * \u0000. */
 static void put_string(strbuf *b, const char *s) {
-  cJSON *tmp = cJSON_CreateString(s);
-  char *text = cJSON_PrintUnformatted(tmp);
-  sb_adds(b, text ? text : "\"\"");
-  cJSON_free(text);
-  cJSON_Delete(tmp);
+  cJSON tmp = {.type = cJSON_String, .valuestring = (char *)(uintptr_t)s};
+  json_write(b, &tmp);
 }
 
 static void indent(strbuf *b, int n) {
@@ -62,13 +63,15 @@ static void put_value(strbuf *b, const cJSON *v, int depth) {
     sb_addc(b, obj ? '}' : ']');
     return;
   }
-  if (cJSON_IsNumber(v)) {
+  if (cJSON_IsNumber(v) && !v->valuestring) {
     put_number(b, v->valuedouble);
     return;
   }
-  char *text = cJSON_PrintUnformatted(v);
-  sb_adds(b, text ? text : "null");
-  cJSON_free(text);
+  /* A number's token as it was read (json_parse.h), a string, a
+   * literal. */
+  if (json_write(b, v) != 0) {
+    sb_adds(b, "null");
+  }
 }
 
 char *config_json_text(const cJSON *doc) {
@@ -161,7 +164,7 @@ static int edit_file(const char *path, mode_t new_mode, bool narrow,
 
   struct stat st;
   bool exists = stat(target, &st) == 0;
-  doc = config_read_json_edit(&errs, target);
+  doc = config_read_json(&errs, target, false);
   if (errs.nerrors) {
     snprintf(why, why_len, "%s; not changing it", errs.errors[0]);
     goto out;

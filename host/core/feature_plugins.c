@@ -8,6 +8,8 @@
 #include "core/request.h"
 #include "core/util.h"
 #include "mcp/session.h"
+#include "safety/json_parse.h"
+#include "safety/json_write.h"
 
 /* One slot per plugin, in search order, so a record's address is stable
  * (a request keeps its owner) while deferred plugins join later. */
@@ -107,7 +109,7 @@ void features_add_capabilities(host *h, cJSON *caps) {
     const char *text = r->f->capabilities(r->p->ctx);
     if (!text)
       continue;
-    cJSON *add = cJSON_Parse(text);
+    cJSON *add = json_parse_str(text);
     if (!cJSON_IsObject(add)) {
       host_log(h, MCPH_LOG_WARN, r->p->id,
                "its capabilities are not a JSON object; ignored");
@@ -160,7 +162,7 @@ static bool dispatch(session *s, const char *method, const cJSON *params,
     }
     req->next = s->feature_requests;
     s->feature_requests = req;
-    char *text = params ? cJSON_PrintUnformatted(params) : NULL;
+    char *text = params ? json_print(params) : NULL;
     mcph_error err;
     mcph_error_init(&err);
     int rc = r->f->on_request(r->p->ctx, SRV(s), method, text ? text : "{}",
@@ -193,7 +195,7 @@ void features_notify(session *s, const char *method, const cJSON *params) {
     if (!r->f || !r->f->on_notification ||
         !names(r->f->notifications, method))
       continue;
-    char *text = params ? cJSON_PrintUnformatted(params) : NULL;
+    char *text = params ? json_print(params) : NULL;
     r->f->on_notification(r->p->ctx, SRV(s), method, text ? text : "{}");
     cJSON_free(text);
     return;
@@ -350,8 +352,7 @@ static const char *svc_server_name(const mcph_host *api,
 /* JSON text of `j` ("{}" when NULL), under the rule for returned
  * strings: valid until control returns to the loop. */
 static const char *returned_json(const mcph_host *api, const cJSON *j) {
-  return host_returned(host_from_api(api),
-                       j ? cJSON_PrintUnformatted(j) : xstrdup("{}"));
+  return host_returned(host_from_api(api), j ? json_print(j) : xstrdup("{}"));
 }
 
 static const char *svc_server_capabilities(const mcph_host *api,
@@ -378,7 +379,7 @@ static int svc_notify(const mcph_host *api, mcph_server *server,
   if (s->state != SESS_READY)
     return mcph_error_set(err, MCPH_ECLOSED, "server \"%s\" is not connected",
                           s->cfg->name);
-  cJSON *params = params_json ? cJSON_Parse(params_json) : NULL;
+  cJSON *params = params_json ? json_parse_str(params_json) : NULL;
   if (params_json && !params)
     return mcph_error_set(err, MCPH_EINVAL, "params are not valid JSON");
   return rpc_notify(s->rpc, method, params) < 0
@@ -419,13 +420,13 @@ static void on_plugin_result(void *ud, cJSON *result, const rpc_error *err,
     char *data = NULL;
     if (err->status == RPC_ERR_REMOTE && MCPH_HAS(&e, mcph_error, rpc_data)) {
       e.rpc_code = err->code;
-      data = err->data ? cJSON_PrintUnformatted(err->data) : NULL;
+      data = err->data ? json_print(err->data) : NULL;
       e.rpc_data = data;
     }
     pc->cb(pc->ud, NULL, &e);
     cJSON_free(data);
   } else {
-    char *text = cJSON_PrintUnformatted(result);
+    char *text = json_print(result);
     pc->cb(pc->ud, text ? text : "{}", NULL);
     cJSON_free(text);
   }
@@ -437,7 +438,7 @@ static int svc_request(const mcph_host *api, mcph_server *server,
                        uint64_t timeout_ms, mcph_result_cb cb, void *ud,
                        mcph_error *err) {
   session *s = S(server);
-  cJSON *params = params_json ? cJSON_Parse(params_json) : NULL;
+  cJSON *params = params_json ? json_parse_str(params_json) : NULL;
   if (params_json && !params)
     return mcph_error_set(err, MCPH_EINVAL, "params are not valid JSON");
   const plugin *caller = host_caller(api);

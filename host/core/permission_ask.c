@@ -7,6 +7,8 @@
 
 #include "core/request.h"
 #include "core/util.h"
+#include "safety/json_parse.h"
+#include "safety/json_write.h"
 #include "safety/size_limits.h"
 #include "text_escape.h"
 
@@ -218,14 +220,18 @@ static void on_tty(void *ud, int fd, unsigned events) {
  * cut to the screen: lines to its width, and as many lines as leave the
  * question in view. */
 static void print_arguments(const perm_ask *a) {
-  cJSON *args = cJSON_Parse(a->args);
-  char *text = args ? cJSON_Print(args) : NULL;
+  cJSON *args = json_parse_str(a->args);
+  strbuf text;
+  sb_init(&text);
+  int rc = args ? json_write_pretty(&text, args) : MCPH_EINVAL;
   cJSON_Delete(args);
-  if (!text)
+  if (rc != 0) {
+    sb_free(&text);
     return;
-  char *safe = text_escape(text, strlen(text),
+  }
+  char *safe = text_escape(text.data, text.len,
                            TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE, NULL);
-  cJSON_free(text);
+  sb_free(&text);
   if (!safe)
     return;
   unsigned cols = 80, rows = 24;

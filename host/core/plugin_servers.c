@@ -6,6 +6,7 @@
 #include "core/host.h"
 #include "core/request.h"
 #include "core/util.h"
+#include "safety/json_write.h"
 
 /* One listing: a pending request (request.h) answered before
  * list/list_servers returns, by respond or, the 1.3 way, emit. */
@@ -43,7 +44,7 @@ static int answer_result(mcph_request *req, cJSON *result, mcph_error *err) {
     return mcph_error_set(err, MCPH_EINVAL,
                           "the listing was answered already, or is over");
   }
-  char *text = cJSON_PrintUnformatted(result);
+  char *text = json_print(result);
   l->answered = true;
   if (text) {
     listing_add(l, text, strlen(text));

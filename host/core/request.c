@@ -1,6 +1,7 @@
 #include "request.h"
 
 #include "core/host.h"
+#include "safety/json_parse.h"
 
 /* Only the plugin a request was handed to answers it (its own table,
  * ABI 1.6); the host's own table may answer any. */
@@ -27,7 +28,7 @@ int request_respond(const mcph_host *api, mcph_request *req,
   if (rc != MCPH_OK) {
     return rc;
   }
-  cJSON *result = result_json ? cJSON_Parse(result_json) : NULL;
+  cJSON *result = result_json ? json_parse_str(result_json) : NULL;
   if (!cJSON_IsObject(result)) {
     cJSON_Delete(result);
     return mcph_error_set(err, MCPH_EINVAL, "the result is not a JSON object");
@@ -46,7 +47,7 @@ int request_respond_error(const mcph_host *api, mcph_request *req, int code,
   if (rc != MCPH_OK) {
     return rc;
   }
-  cJSON *data = data_json ? cJSON_Parse(data_json) : NULL;
+  cJSON *data = data_json ? json_parse_str(data_json) : NULL;
   if (data_json && !data) {
     return mcph_error_set(err, MCPH_EINVAL, "the error data is not JSON");
   }

@@ -10,6 +10,8 @@
 #include "core/util.h"
 #include "mcp/signature.h"
 #include "mcp/suggest.h"
+#include "safety/json_parse.h"
+#include "safety/json_write.h"
 
 /* Nested schemas deeper than this are not followed (a hostile schema
  * could nest without end): their values are taken as they are. */
@@ -81,10 +83,15 @@ int mcp_args_parse_words(int n, char *const *words, unsigned flags, cJSON **out,
     cJSON *entry = cJSON_CreateObject();
     cJSON_AddStringToObject(entry, "key", key);
     if (json) {
-      cJSON *v = cJSON_Parse(value);
+      json_error jerr;
+      cJSON *v = json_parse(value, strlen(value), &jerr);
       if (!v) {
+        char *where = json_error_text(value, strlen(value), &jerr);
         mcp_error_set(err, MCP_ERR_USAGE, NULL,
-                      "argument \"%s\": the value after \":=\" is not JSON", w);
+                      "argument \"%s\": the value after \":=\" is not JSON "
+                      "(%s)",
+                      w, where);
+        free(where);
         cJSON_Delete(entry);
         free(key);
         free(value);
@@ -111,45 +118,30 @@ static const cJSON *member(const cJSON *o, const char *name) {
   return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, name) : NULL;
 }
 
-static bool parse_integer(const char *s, double *out) {
+/* An integer as typed, sent as its token at any size. Only a JSON
+ * integer is one: "007" or "2.0" would not be sent back as typed, so a
+ * parameter that also takes a string gets them as text (and one that
+ * takes only integers refuses them). */
+static cJSON *integer_item(const char *s) {
   const char *p = s + (*s == '-');
   if (!*p || strspn(p, "0123456789") != strlen(p)) {
-    return false;
+    return NULL;
   }
-  errno = 0;
-  long long v = strtoll(s, NULL, 10);
-  if (errno) {
-    return false;
-  }
-  *out = (double)v;
-  return true;
-}
-
-/* A JSON number, nothing else ("0x10", "inf", " 1" are not). */
-static bool parse_number(const char *s, double *out) {
-  if (!*s || strspn(s, "-+.0123456789eE") != strlen(s)) {
-    return false;
-  }
-  cJSON *v = cJSON_Parse(s);
-  bool ok = cJSON_IsNumber(v) && isfinite(v->valuedouble);
-  if (ok) {
-    *out = v->valuedouble;
-  }
-  cJSON_Delete(v);
-  return ok;
+  return json_number_from_token(s);
 }
 
 /* The text as one JSON type; NULL when it is not one. */
 static cJSON *as_type(const char *type, const char *text) {
-  double d;
   if (strcmp(type, "string") == 0) {
     return cJSON_CreateString(text);
   }
   if (strcmp(type, "integer") == 0) {
-    return parse_integer(text, &d) ? cJSON_CreateNumber(d) : NULL;
+    return integer_item(text);
   }
   if (strcmp(type, "number") == 0) {
-    return parse_number(text, &d) ? cJSON_CreateNumber(d) : NULL;
+    /* A JSON number, nothing else ("0x10", "inf", " 1", "02134" are
+     * not), kept as typed: a number is sent as its token. */
+    return json_number_from_token(text);
   }
   if (strcmp(type, "boolean") == 0) {
     return strcmp(text, "true") == 0    ? cJSON_CreateTrue()
@@ -160,7 +152,7 @@ static cJSON *as_type(const char *type, const char *text) {
     return strcmp(text, "null") == 0 ? cJSON_CreateNull() : NULL;
   }
   if (strcmp(type, "array") == 0 || strcmp(type, "object") == 0) {
-    cJSON *v = cJSON_Parse(text);
+    cJSON *v = json_parse_str(text);
     if ((type[0] == 'a' && cJSON_IsArray(v)) ||
         (type[0] == 'o' && cJSON_IsObject(v))) {
       return v;
@@ -172,7 +164,7 @@ static cJSON *as_type(const char *type, const char *text) {
 
 /* The rule without a schema: JSON when it parses, else the text. */
 static cJSON *untyped(const char *text) {
-  cJSON *v = cJSON_Parse(text);
+  cJSON *v = json_parse_str(text);
   return v ? v : cJSON_CreateString(text);
 }
 
@@ -187,7 +179,7 @@ static cJSON *from_enum(const cJSON *en, const char *text) {
       return cJSON_CreateString(text);
     }
   }
-  cJSON *j = cJSON_Parse(text);
+  cJSON *j = json_parse_str(text);
   cJSON_ArrayForEach(v, en) {
     if (j && cJSON_Compare(v, j, 1)) {
       return j;
@@ -274,7 +266,7 @@ static cJSON *coerce(const cJSON *schema, const char *text, int depth) {
       return strcmp(cst->valuestring, text) == 0 ? cJSON_CreateString(text)
                                                  : NULL;
     }
-    cJSON *j = cJSON_Parse(text);
+    cJSON *j = json_parse_str(text);
     if (j && cJSON_Compare(j, cst, 1)) {
       return j;
     }
@@ -483,7 +475,7 @@ static bool fits(const cJSON *schema, const cJSON *v, int depth) {
 static int wrong_type(const cJSON *schema, const cJSON *v, const char *path,
                       char **why) {
   char *type = mcp_schema_type(schema);
-  char *got = cJSON_PrintUnformatted(v);
+  char *got = json_print(v);
   *why = xasprintf("parameter \"%s\" takes %s, not %s", path, type,
                    got ? got : "?");
   free(got);

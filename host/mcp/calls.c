@@ -19,6 +19,7 @@
 #include "mcp/signature.h"
 #include "mcp/suggest.h"
 #include "mcp/tasks.h"
+#include "safety/json_write.h"
 #include "safety/sanitize.h"
 
 #define CALL_ATTEMPTS 3
@@ -872,7 +873,7 @@ static void check_permission(mcp_op *op) {
           cJSON_GetObjectItemCaseSensitive(t, "description"));
       op->description = d ? xstrdup(d) : NULL;
     }
-    char *args_text = op->args ? cJSON_PrintUnformatted(op->args) : NULL;
+    char *args_text = op->args ? json_print(op->args) : NULL;
     mcp_ask a = {.tool = q,
                  .server = server_name(op),
                  .tool_name = op->real,

@@ -1,6 +1,7 @@
 /* The HTTP request headers of the 2026-07-28 era (era_headers.h). */
 #include "mcp/era_headers.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,8 +175,17 @@ static char *arg_value(const cJSON *v) {
     return xstrdup(cJSON_IsTrue(v) ? "true" : "false");
   }
   if (cJSON_IsNumber(v)) {
+    /* An integer as decimal: the token as sent in the body when it is
+     * one (json_parse.h), at any size. */
+    const char *tok = v->valuestring;
+    if (tok && strspn(tok + (*tok == '-'), "0123456789") ==
+                   strlen(tok + (*tok == '-'))) {
+      return xstrdup(tok);
+    }
     char buf[64];
-    if (v->valuedouble == (double)(long long)v->valuedouble) {
+    /* The range test first, so that the cast is defined. */
+    if (fabs(v->valuedouble) < 9.2e18 &&
+        v->valuedouble == (double)(long long)v->valuedouble) {
       snprintf(buf, sizeof buf, "%lld", (long long)v->valuedouble);
     } else {
       snprintf(buf, sizeof buf, "%.17g", v->valuedouble);

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "safety/json_parse.h"
 #include "safety/json_raw.h"
+#include "safety/json_write.h"
 
 typedef struct pending {
   int64_t id;
@@ -154,13 +156,14 @@ void rpc_unwatch_progress(rpc *r, int64_t id) {
 size_t rpc_pending_count(const rpc *r) { return r->npending; }
 
 static int send_json(rpc *r, cJSON *msg, char *why, size_t why_len) {
-  char *text = cJSON_PrintUnformatted(msg);
-  if (!text) {
-    snprintf(why, why_len, "out of memory serializing a message");
-    return -ENOMEM;
+  strbuf text;
+  sb_init(&text);
+  if (json_write(&text, msg) != 0) {
+    snprintf(why, why_len, "a message that cannot be written as JSON");
+    return -EINVAL;
   }
-  int rc = r->h.send(r->h.ud, text, strlen(text), why, why_len);
-  cJSON_free(text);
+  int rc = r->h.send(r->h.ud, text.data, text.len, why, why_len);
+  sb_free(&text);
   return rc;
 }
 
@@ -234,16 +237,16 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   if (params)
     cJSON_AddItemToObject(msg, "params", params);
 
-  char *text = cJSON_PrintUnformatted(msg);
+  char *text = json_print(msg);
   cJSON_Delete(msg);
   if (!text)
-    return -ENOMEM;
+    return -EINVAL;
   bool held = r->hold && !(opts && opts->urgent);
   if (!held) {
     char why[256] = "";
     int rc = r->h.send(r->h.ud, text, strlen(text), why, sizeof why);
     if (rc < 0) { /* the caller reports it; the transport says why */
-      cJSON_free(text);
+      free(text);
       return rc;
     }
   }
@@ -251,8 +254,7 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   p->id = id;
   p->origin = opts && opts->origin > 0 ? opts->origin : id;
   p->method = xstrdup(method);
-  p->text = xstrdup(text);
-  cJSON_free(text);
+  p->text = text;
   p->held = held;
   p->done = done;
   p->on_progress = opts ? opts->on_progress : NULL;
@@ -351,7 +353,7 @@ int64_t rpc_reissue(rpc *r, int64_t id) {
   pending *p = pending_find(r, id);
   if (!p || p->retried)
     return 0;
-  cJSON *msg = cJSON_Parse(p->text);
+  cJSON *msg = json_parse(p->text, strlen(p->text), NULL);
   if (!msg)
     return 0;
   int64_t nid = r->next_id++;
@@ -363,7 +365,7 @@ int64_t rpc_reissue(rpc *r, int64_t id) {
   if (cJSON_HasObjectItem(meta, "progressToken"))
     cJSON_ReplaceItemInObjectCaseSensitive(meta, "progressToken",
                                            cJSON_CreateRaw(idtext));
-  char *text = cJSON_PrintUnformatted(msg);
+  char *text = json_print(msg);
   cJSON_Delete(msg);
   if (!text)
     return 0;
@@ -371,8 +373,7 @@ int64_t rpc_reissue(rpc *r, int64_t id) {
   p->id = nid;
   p->retried = true;
   free(p->text);
-  p->text = xstrdup(text);
-  cJSON_free(text);
+  p->text = text;
   pending **b = bucket(r, nid);
   p->next = *b;
   *b = p;
@@ -444,13 +445,14 @@ bool rpc_fail_unusable(rpc *r, const char *head, size_t len, const char *why) {
   return true;
 }
 
+static bool parse_id(const cJSON *id, int64_t *out);
+
 int64_t rpc_id_of(const char *json, size_t len) {
-  cJSON *msg = cJSON_ParseWithLength(json, len);
+  cJSON *msg = json_parse(json, len, NULL);
   int64_t id = -1;
   const cJSON *idj = cJSON_GetObjectItemCaseSensitive(msg, "id");
-  if (cJSON_IsNumber(idj) && idj->valuedouble >= 1 &&
-      idj->valuedouble == floor(idj->valuedouble))
-    id = (int64_t)idj->valuedouble;
+  if (!parse_id(idj, &id))
+    id = -1;
   cJSON_Delete(msg);
   return id;
 }
@@ -555,11 +557,14 @@ int rpc_respond_error_data(rpc *r, const cJSON *id, int code,
 }
 
 /* Our ids are integers; accept them back as numbers or, leniently, as
- * decimal strings (some servers stringify ids). */
+ * decimal strings (some servers stringify ids). A number is one of ours
+ * only as the plain integer we wrote: one whose token was kept
+ * (json_parse.h: 16 digits or more, 1e400, 1.0) is not, though its
+ * double may equal one (9007199254740993 reads as 9007199254740992). */
 static bool parse_id(const cJSON *id, int64_t *out) {
   if (cJSON_IsNumber(id)) {
     double d = id->valuedouble;
-    if (d != floor(d) || d < 1 || d > 9007199254740992.0)
+    if (id->valuestring || d != floor(d) || d < 1 || d >= 1e15)
       return false;
     *out = (int64_t)d;
     return true;
@@ -617,7 +622,7 @@ static void handle_response(rpc *r, cJSON *msg) {
   if (has_id)
     p = pending_find(r, id);
   if (!p) {
-    char *s = cJSON_PrintUnformatted(idj);
+    char *s = json_print(idj);
     if (has_id && was_cancelled(r, id)) {
       if (r->h.on_debug) {
         strbuf b;
@@ -630,7 +635,7 @@ static void handle_response(rpc *r, cJSON *msg) {
     } else {
       warn(r, "dropped a response with unknown id %s", s ? s : "?");
     }
-    cJSON_free(s);
+    free(s);
     return;
   }
   cJSON *error = cJSON_GetObjectItemCaseSensitive(msg, "error");
@@ -695,14 +700,15 @@ static int inbound_kind(rpc *r, const cJSON *msg) {
 void rpc_receive(rpc *r, const char *json, size_t len) {
   if (len >= RAW_MIN_BYTES && r->nraw && receive_raw(r, json, len))
     return;
-  cJSON *msg = cJSON_ParseWithLength(json, len);
+  json_error jerr;
+  cJSON *msg = json_parse(json, len, &jerr);
   if (!msg) {
     /* Say so once, and fail the request it answered, if we can tell. */
-    char why[160];
+    char why[240];
     snprintf(why, sizeof why,
              "the server's answer (%zu bytes) is not valid JSON or is nested "
-             "too deeply",
-             len);
+             "too deeply (%s, at byte %zu)",
+             len, jerr.what, jerr.offset);
     warn(r, "dropped a message that is not valid JSON (%zu bytes)", len);
     rpc_fail_unusable(r, json, len, why); /* the id may come last */
     return;

@@ -16,6 +16,8 @@
 #include "mcp/mrtr.h"
 #include "mcp/protocol.h"
 #include "mcp/roots_settle.h"
+#include "safety/json_parse.h"
+#include "safety/json_write.h"
 #include "safety/redact.h"
 #include "safety/sanitize.h"
 #include "text_escape.h"
@@ -376,7 +378,7 @@ static int rpc_send(void *ud, const char *json, size_t len, char *why,
       MCPH_HAS(s->tf, mcph_transport_factory, send_headers) &&
       s->tf->send_headers) {
     /* 2026-07-28 over HTTP: the headers each message carries. */
-    cJSON *msg = cJSON_ParseWithLength(json, len);
+    cJSON *msg = json_parse(json, len, NULL);
     size_t n = 0;
     char **hdrs = era_message_headers(msg, s->tool_headers, &n);
     cJSON_Delete(msg);
@@ -544,7 +546,7 @@ static void on_notification(void *ud, const char *method,
     const cJSON *lvl = cJSON_GetObjectItemCaseSensitive(params, "level");
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(params, "data");
     const cJSON *logger = cJSON_GetObjectItemCaseSensitive(params, "logger");
-    char *json = cJSON_IsString(data) ? NULL : cJSON_PrintUnformatted(data);
+    char *json = cJSON_IsString(data) ? NULL : json_print(data);
     const char *raw = json ? json : cJSON_GetStringValue(data);
     char *msg = log_text(raw ? raw : "");
     char *lname = log_text(cJSON_IsString(logger) ? logger->valuestring : "");
@@ -871,7 +873,7 @@ void session_connect(session *s, uint64_t timeout_ms) {
          err.message);
     return;
   }
-  char *json = cJSON_PrintUnformatted(s->cfg->json);
+  char *json = json_print(s->cfg->json);
   mcph_transport_params params = {.struct_size = sizeof params,
                                   .type = session_type(s),
                                   .server_name = s->cfg->name,
@@ -1352,7 +1354,7 @@ static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
     cJSON *tree = NULL;
     if (cJSON_IsRaw(result) && result->valuestring &&
         strstr(result->valuestring, "\"input_required\"")) {
-      tree = cJSON_Parse(result->valuestring);
+      tree = json_parse_str(result->valuestring);
     }
     bool taken = modern_result(w, tree ? tree : result);
     cJSON_Delete(tree);
@@ -1665,9 +1667,10 @@ static void on_page(void *ud, cJSON *result, const rpc_error *err, bool *take) {
   if (op->s->era == ERA_MODERN && strcmp(op->method, "tools/list") == 0) {
     /* The cache hint: fresh for ttlMs (absent or negative: 0). */
     const cJSON *ttl = cJSON_GetObjectItemCaseSensitive(result, "ttlMs");
-    int64_t t = cJSON_IsNumber(ttl) && ttl->valuedouble > 0
-                    ? (int64_t)ttl->valuedouble
-                    : 0;
+    /* The range test first, so that the cast is defined (1e400 is an
+     * infinity: for ever). */
+    double ms = cJSON_IsNumber(ttl) ? ttl->valuedouble : 0;
+    int64_t t = ms >= 9.2e18 ? INT64_MAX : ms > 0 ? (int64_t)ms : 0;
     if (!op->cursor || t < op->s->tools_ttl_ms) {
       op->s->tools_ttl_ms = t;
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "safety/json_write.h"
 
 /* Nested objects are shown to this depth, then as "object". */
 #define MAX_DEPTH 3
@@ -23,7 +24,7 @@ bool mcp_schema_requires(const cJSON *schema, const char *name) {
 }
 
 static void add_json(strbuf *b, const cJSON *v) {
-  char *t = cJSON_PrintUnformatted(v);
+  char *t = json_print(v);
   sb_adds(b, t ? t : "?");
   free(t);
 }

@@ -1,8 +1,12 @@
-/* Compact JSON text of a cJSON tree, appended to a buffer: the same bytes
- * as cJSON_PrintUnformatted() of cJSON 1.7.15, without the whole-message
- * string that function returns (a large answer is then held once more
- * only to be copied). Integers below 1e15 are printed without the
- * sprintf/sscanf round trip cJSON makes for every number. Pure function;
+/* JSON text of a cJSON tree, appended to a buffer: the same bytes as
+ * cJSON_PrintUnformatted() (json_write) or cJSON_Print() (json_write_pretty)
+ * of cJSON 1.7.15, without the whole-message string those return (a large
+ * answer is then held once more only to be copied), and exact where
+ * json_parse made the tree: a number's token kept in its valuestring is
+ * written as it came, a string's C0 80 as \u0000 (json_parse.h). Every
+ * tree that leaves mcphost as JSON text (the wire, --json, batch) is
+ * written here. Integers below 1e15 are printed without the
+ * sprintf/sscanf round trip cJSON makes for every number. Pure functions;
  * any thread, as long as the locale is not changed meanwhile. */
 #ifndef MCPHOST_JSON_WRITE_H
 #define MCPHOST_JSON_WRITE_H
@@ -15,5 +19,20 @@
  * cJSON_PrintUnformatted() returns NULL (a raw item without text, an item
  * of no known type); `out` is then left as it was. */
 int json_write(strbuf *out, const cJSON *item);
+
+/* The same in cJSON_Print()'s layout (tabs and newlines), for people. */
+int json_write_pretty(strbuf *out, const cJSON *item);
+
+/* The compact text as a new string (free with free()), or NULL where
+ * json_write fails: what cJSON_PrintUnformatted() is used for. */
+char *json_print(const cJSON *item);
+
+/* Room for the text of any double json_number_text writes. */
+#define JSON_NUMBER_TEXT_MAX 32
+
+/* The text cJSON prints for the double `d` ("%1.15g", or "%1.17g" where
+ * that does not read back; null for NaN and infinities), NUL-terminated
+ * in `buf` (JSON_NUMBER_TEXT_MAX bytes); returns its length. */
+size_t json_number_text(double d, char *buf);
 
 #endif

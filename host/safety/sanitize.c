@@ -280,20 +280,14 @@ static void utf8_repair(san *z, const char *s, size_t start, size_t end) {
   }
 }
 
-/* Sanitizes s[0..len). Returns true when the text changed; the result is
- * then in z->out. */
-static bool san_bytes(san *z, const char *s, size_t len) {
-  z->changed = false;
-  z->copied = 0;
-  z->out.len = 0;
+/* Sanitizes s[from..to), a part without U+0000, into z->out. */
+static void san_range(san *z, const char *s, size_t from, size_t to) {
   if (z->utf8_only) {
-    utf8_repair(z, s, skip_ascii(s, 0, len), len);
-    if (z->changed) {
-      sb_add(&z->out, s + z->copied, len - z->copied);
-    }
-    return z->changed;
+    utf8_repair(z, s, skip_ascii(s, from, to), to);
+    return;
   }
-  size_t i = skip_ascii(s, 0, len), done = 0;
+  size_t len = to;
+  size_t i = skip_ascii(s, from, len), done = from;
   while (i < len) {
     size_t start = i > done ? i - 1 : i, end = i;
     for (;;) {
@@ -314,6 +308,25 @@ static bool san_bytes(san *z, const char *s, size_t len) {
     segment(z, s, start, end);
     done = end;
     i = skip_ascii(s, end, len);
+  }
+}
+
+/* Sanitizes s[0..len). Returns true when the text changed; the result is
+ * then in z->out. U+0000, held as C0 80 (json_parse.h), is a control
+ * character kept by either rule: the parts between are sanitized alone
+ * and it stays between them. */
+static bool san_bytes(san *z, const char *s, size_t len) {
+  z->changed = false;
+  z->copied = 0;
+  z->out.len = 0;
+  size_t from = 0;
+  for (;;) {
+    const char *nul = memmem(s + from, len - from, "\xC0\x80", 2);
+    size_t to = nul ? (size_t)(nul - s) : len;
+    san_range(z, s, from, to);
+    if (!nul)
+      break;
+    from = to + 2;
   }
   if (z->changed)
     sb_add(&z->out, s + z->copied, len - z->copied);

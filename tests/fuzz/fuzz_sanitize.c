@@ -1,10 +1,10 @@
 /* Fuzz target: the Unicode sanitizer (host/safety/sanitize.h), on text
  * and on JSON trees. Promises checked:
  *   - sanitize_text's output is valid UTF-8 (checked here apart from the
- *     sanitizer's own decoder), holds no format, private-use, unassigned
- *     or surrogate code point (ICU's categories, asked directly), is
- *     NUL-terminated at its length, and a second pass leaves it as it is;
- *     ASCII text comes out unchanged;
+ *     sanitizer's own decoder; C0 80 is U+0000, json_parse.h), holds no format,
+ * private-use, unassigned or surrogate code point (ICU's categories, asked
+ * directly), is NUL-terminated at its length, and a second pass leaves it as it
+ * is; ASCII text comes out unchanged;
  *   - sanitize_json leaves every key and string so, and a second walk
  *     changes nothing;
  *   - sanitize_json_utf8 makes every string valid UTF-8, changes only
@@ -19,12 +19,35 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
 
+/* fuzz_utf8_next, but C0 80 is U+0000, as a JSON string holds it
+ * (json_parse.h): the sanitizer keeps it. */
+static bool next_cp(const char *s, size_t n, size_t *i, uint32_t *cp) {
+  if (*i + 1 < n && (unsigned char)s[*i] == 0xC0 &&
+      (unsigned char)s[*i + 1] == 0x80) {
+    *i += 2;
+    *cp = 0;
+    return true;
+  }
+  return fuzz_utf8_next((const unsigned char *)s, n, i, cp);
+}
+
+static bool valid(const char *s, size_t n) {
+  size_t i = 0;
+  uint32_t cp;
+  while (i < n) {
+    if (!next_cp(s, n, &i, &cp)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /* Valid UTF-8, and nothing the full sanitizer removes. */
 static bool clean(const char *s, size_t n) {
   size_t i = 0;
   uint32_t cp;
   while (i < n) {
-    if (!fuzz_utf8_next((const unsigned char *)s, n, &i, &cp)) {
+    if (!next_cp(s, n, &i, &cp)) {
       return false;
     }
     int8_t t = u_charType((UChar32)cp);
@@ -63,14 +86,13 @@ static void walk_clean(const cJSON *it, bool full) {
   for (; it; it = it->next) {
     if (it->string) {
       size_t n = strlen(it->string);
-      if (full ? !clean(it->string, n) : !fuzz_utf8_valid(it->string, n)) {
+      if (full ? !clean(it->string, n) : !valid(it->string, n)) {
         abort();
       }
     }
     if (cJSON_IsString(it)) {
       size_t n = strlen(it->valuestring);
-      if (full ? !clean(it->valuestring, n)
-               : !fuzz_utf8_valid(it->valuestring, n)) {
+      if (full ? !clean(it->valuestring, n) : !valid(it->valuestring, n)) {
         abort();
       }
     }
@@ -79,7 +101,7 @@ static void walk_clean(const cJSON *it, bool full) {
 }
 
 static void same_if_valid(const char *before, const char *after) {
-  if (fuzz_utf8_valid(before, strlen(before)) && strcmp(before, after) != 0) {
+  if (valid(before, strlen(before)) && strcmp(before, after) != 0) {
     abort(); /* valid text kept as sent must stay as sent */
   }
 }

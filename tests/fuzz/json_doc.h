@@ -1,6 +1,7 @@
 /* The document a config file's bytes hold, as the loader takes it
- * (config_parse_json): one JSON value and nothing after it but
- * whitespace; and the comparison the targets' round trips use. */
+ * (config_parse_json, with json_parse: one JSON value, strict, and
+ * nothing after it but whitespace); and the comparison the targets'
+ * round trips use. */
 #ifndef MCPH_FUZZ_JSON_DOC_H
 #define MCPH_FUZZ_JSON_DOC_H
 
@@ -8,18 +9,10 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "safety/json_parse.h"
+
 static inline cJSON *json_doc(const unsigned char *data, size_t len) {
-  const char *end = NULL;
-  cJSON *doc = cJSON_ParseWithLengthOpts((const char *)data, len, &end, 0);
-  size_t at = doc ? (size_t)(end - (const char *)data) : 0;
-  while (doc && at < len && data[at] && strchr(" \t\r\n", data[at])) {
-    at++;
-  }
-  if (doc && at < len) {
-    cJSON_Delete(doc);
-    doc = NULL;
-  }
-  return doc;
+  return json_parse((const char *)data, len, NULL);
 }
 
 /* Equal in type, keys, order and value (numbers by ==, so that two

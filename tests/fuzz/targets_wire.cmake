@@ -13,7 +13,13 @@ mcph_fuzz_target(rpc_peek SOURCES fuzz_rpc_peek.c
                  LIBS PkgConfig::CJSON DICT ${MCPH_FUZZ_DIR}/json.dict)
 mcph_fuzz_target(json_raw SOURCES fuzz_json_raw.c
                  ${SRC}/host/safety/json_raw.c ${SRC}/host/safety/json_write.c
+                 ${SRC}/host/safety/json_parse.c
                  INCLUDES ${SRC}/host LIBS mcphost PkgConfig::CJSON
+                 DICT ${MCPH_FUZZ_DIR}/json.dict)
+mcph_fuzz_target(json_parse SOURCES fuzz_json_parse.c
+                 ${SRC}/host/safety/json_parse.c ${SRC}/host/safety/json_write.c
+                 INCLUDES ${SRC}/host LIBS mcphost PkgConfig::CJSON
+                 CORPUS ${MCPH_FUZZ_DIR}/corpus/json_raw
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
 mcph_fuzz_target(sse SOURCES fuzz_sse.c ${SRC}/transports/common/sse.c
                  INCLUDES ${SRC}/transports/common

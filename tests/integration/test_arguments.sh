@@ -24,7 +24,7 @@ TABLE=(
   's=x|i=42'                               '{"i":42,"s":"x"}'
   's=x|i=-7'                               '{"i":-7,"s":"x"}'
   's=x|n=1.5'                              '{"n":1.5,"s":"x"}'
-  's=x|n=2e3'                              '{"n":2000,"s":"x"}'
+  's=x|n=2e3'                              '{"n":2e3,"s":"x"}'
   's=x|b=false'                            '{"b":false,"s":"x"}'
   's=x|e=b'                                '{"e":"b","s":"x"}'
   's=x|arr=[1,2,3]'                        '{"arr":[1,2,3],"s":"x"}'
@@ -38,6 +38,13 @@ TABLE=(
   's=x|any=five'                           '{"any":"five","s":"x"}'
   's=x|ti=5'                               '{"s":"x","ti":5}'
   's=x|ti=05x'                             '{"s":"x","ti":"05x"}'
+  's=x|ti=02134'                           '{"s":"x","ti":"02134"}'
+  's=x|ti=12345678901234567890'            '{"s":"x","ti":12345678901234567890}'
+  's=x|n=9007199254740993'                 '{"n":9007199254740993,"s":"x"}'
+  's=x|n=0.30000000000000004'              '{"n":0.30000000000000004,"s":"x"}'
+  's=x|n=1.50'                             '{"n":1.50,"s":"x"}'
+  's=x|i=1152921504606846977'              '{"i":1152921504606846977,"s":"x"}'
+  's=x|any=0123'                           '{"any":"0123","s":"x"}'
   's=x|nest.depth=4|nest.name=007'         '{"nest":{"depth":4,"name":"007"},"s":"x"}'
   's=x|nest.deep.x=true'                   '{"nest":{"deep":{"x":true}},"s":"x"}'
   's=x|a.b=1'                              '{"a.b":"1","s":"x"}'
@@ -145,12 +152,12 @@ batch_run "$C" '{"id":1,"call":"t/strict","arguments":{"n":"1"}}'
 expect "batch checks \"arguments\" too" 0 --jq '.error.exit == 2'
 
 # ---- without a schema: the rule before ----
-run --config "$C" call t/open a=007 b=true c=x
-expect "no schema for a key: JSON when it parses, else text" 0 \
-  --out '{"a":7,"b":true,"c":"x"}'
-run --config "$C" call t/unlisted a=007
+run --config "$C" call t/open a=7 b=true c=x d=007
+expect "no schema for a key: JSON when it parses, else text (007 is not JSON)" 0 \
+  --out '{"a":7,"b":true,"c":"x","d":"007"}'
+run --config "$C" call t/unlisted a=007 b=7
 expect "a SERVER/TOOL the server does not list: the rule without a schema" 0 \
-  --out '{"a":7}'
+  --out '{"a":"007","b":7}'
 
 # ---- syntax ----
 run --config "$C" call t/typed 's:=nope'

@@ -32,18 +32,18 @@ expect "invalid JSON in the user settings: an error naming file and line, other 
   --out "Echo: still" --err "config error: $SETTINGS: invalid JSON near line 2, column 17"
 prun mcp add x -s user -- "$DEMO"
 expect "mcp add refuses to rewrite a settings file that is not valid JSON" 3 \
-  --err "$SETTINGS: invalid JSON near line 2, column 17; not changing it"
+  --err "$SETTINGS: invalid JSON near line 2, column 17: a value was expected; not changing it"
 prun mcp approve whatever
 check "nothing rewrote or lost the broken settings file" unchanged "$SETTINGS" "$TMP/settings.orig"
 
-# A string holding \u0000: cJSON's strings end there, so a rewrite would
-# cut the rest of that string.
-printf '{"mcpServers": {},\n  "note": "before\\u0000after"}\n' >"$SETTINGS"
-cp "$SETTINGS" "$TMP/settings.orig"
+# A string holding \u0000 and numbers a double does not hold: a rewrite
+# keeps them as written.
+printf '{"mcpServers": {},\n  "note": "before\\u0000after", "n": [12345678901234567890, 1.0]}\n' >"$SETTINGS"
 prun mcp add x -s user -- "$DEMO"
-expect "mcp add refuses to rewrite a settings file whose string holds \\u0000" 3 \
-  --err "$SETTINGS: a string on line 2 holds \\u0000, which a rewrite would cut there; not changing it"
-check "the settings file with \\u0000 is kept whole" unchanged "$SETTINGS" "$TMP/settings.orig"
+expect "mcp add rewrites a settings file whose string holds \\u0000" 0
+check "and keeps that string whole" \
+  grep -qF '"note": "before\u0000after"' "$SETTINGS"
+check "and the numbers as written" grep -qF '12345678901234567890,' "$SETTINGS"
 printf '{"mcpServers": {},\n  "note": "a \\\\u0000 is text here"}\n' >"$SETTINGS"
 prun mcp add x -s user -- "$DEMO"
 expect "an escaped backslash before u0000 is only text: the file is rewritten" 0

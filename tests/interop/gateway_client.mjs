@@ -187,6 +187,31 @@ if (scenario === "main") {
   await step("echo", async () =>
     text(await client.callTool({ name: "echo", arguments: { message: "hi" } })));
   await step("prompts", async () => (await client.listPrompts()).prompts.map((p) => p.name));
+} else if (scenario.startsWith("exact")) {
+  // Data through the gateway both ways: U+0000 in a string, and numbers a
+  // double holds exactly that a 15-digit printer shortens (2^53 - 1 came
+  // back as 9007199254740990, 0.30000000000000004 as 0.3). "exact":
+  // server-everything as every and typed_server.py as t behind the
+  // gateway; "exact-every" and "exact-t": the one with --passthrough.
+  const name = (server, tool) =>
+    scenario === "exact" ? `mcp__${server}__${tool}` : tool;
+  if (scenario !== "exact-t") {
+    await step("nul", async () =>
+      text(await client.callTool({ name: name("every", "echo"), arguments: { message: "a\u0000b" } })));
+  }
+  if (scenario !== "exact-every") {
+    await step("numbers", async () => {
+      const r = await client.callTool({
+        name: name("t", "exact"),
+        arguments: { n: 9007199254740991, f: 0.30000000000000004, s: "x\u0000y" },
+      });
+      const sc = r.structuredContent;
+      return {
+        text: text(r),
+        back: sc.n === 9007199254740991 && sc.f === 0.30000000000000004 && sc.s === "x\u0000y",
+      };
+    });
+  }
 }
 await client.close();
 process.stdout.write(JSON.stringify(out) + "\n");

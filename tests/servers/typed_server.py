@@ -12,7 +12,14 @@ Tools:
   strict     one integer "n" (required), additionalProperties false
   open       "k" a string, additionalProperties true: anything goes
   unlisted   not listed, but called it echoes its arguments as typed does
+  exact      "n" a number, "i" an integer, "ns" a number or a string, "d"
+             a number with a default of 9007199254740991; anything else
+             too. Its answer also carries the arguments as its
+             structuredContent.
 Any other name is answered -32601 "Unknown tool: NAME", as fastmcp does.
+
+Numbers are kept as their tokens and strings whole (U+0000 included):
+the answer is the very JSON a client sent, keys sorted.
 """
 import json
 import sys
@@ -56,15 +63,43 @@ TOOLS = [
     {"name": "open", "description": "Takes anything.",
      "inputSchema": {"type": "object", "additionalProperties": True,
                      "properties": {"k": {"type": "string"}}}},
+    {"name": "exact", "description": "Echoes numbers as sent.",
+     "inputSchema": {"type": "object", "additionalProperties": True,
+                     "properties": {
+                         "n": {"type": "number"},
+                         "i": {"type": "integer"},
+                         "ns": {"type": ["number", "string"]},
+                         "d": {"type": "number",
+                               "default": "DEFAULT_TOKEN"}}}},
 ]
 
 # "unlisted" is called, not listed: it echoes as typed does.
 NAMES = [t["name"] for t in TOOLS] + ["unlisted"]
 
 
-def send(msg):
-    sys.stdout.write(json.dumps(msg) + "\n")
+class Tok(str):
+    """A number's token, kept as the client wrote it."""
+
+
+def dump(v):
+    """JSON text with sorted keys and no spaces, numbers as their tokens."""
+    if isinstance(v, Tok):
+        return str(v)
+    if isinstance(v, dict):
+        return "{" + ",".join(json.dumps(k) + ":" + dump(v[k])
+                              for k in sorted(v)) + "}"
+    if isinstance(v, list):
+        return "[" + ",".join(dump(x) for x in v) + "]"
+    return json.dumps(v)
+
+
+def send_text(text):
+    sys.stdout.write(text + "\n")
     sys.stdout.flush()
+
+
+def send(msg):
+    send_text(json.dumps(msg))
 
 
 for line in sys.stdin:
@@ -85,17 +120,24 @@ for line in sys.stdin:
     elif method == "ping":
         send({"jsonrpc": "2.0", "id": mid, "result": {}})
     elif method == "tools/list":
-        send({"jsonrpc": "2.0", "id": mid, "result": {"tools": TOOLS}})
+        # The default's token as written, not as a Python float prints.
+        send_text(json.dumps({"jsonrpc": "2.0", "id": mid,
+                              "result": {"tools": TOOLS}}).replace(
+            '"DEFAULT_TOKEN"', "9007199254740991"))
     elif method == "tools/call" and msg["params"].get("name") not in NAMES:
         # As fastmcp answers a tool it does not have.
         send({"jsonrpc": "2.0", "id": mid, "error": {
             "code": -32601,
             "message": "Unknown tool: " + str(msg["params"].get("name"))}})
     elif method == "tools/call":
-        args = msg["params"].get("arguments", {})
-        text = json.dumps(args, sort_keys=True, separators=(",", ":"))
-        send({"jsonrpc": "2.0", "id": mid, "result": {
-            "content": [{"type": "text", "text": text}]}})
+        exact = json.loads(line, parse_int=Tok, parse_float=Tok)
+        text = dump(exact["params"].get("arguments", {}))
+        structured = ""
+        if msg["params"].get("name") == "exact":
+            structured = ',"structuredContent":' + text
+        send_text('{"jsonrpc":"2.0","id":%s,"result":{"content":'
+                  '[{"type":"text","text":%s}]%s}}'
+                  % (json.dumps(mid), json.dumps(text), structured))
     else:
         send({"jsonrpc": "2.0", "id": mid,
               "error": {"code": -32601, "message": "no method " + method}})

@@ -43,8 +43,8 @@ TEST(test_text_after_the_document_is_refused) {
   load(&c, "{\"mcpServers\": {\"a\": {\"command\": \"x\"}}},\n"
            "  \"theme\": \"dark\"}");
   CHECK(c.nservers == 0 && c.nerrors == 1);
-  CHECK_CONTAINS(c.errors[0], "test.json: invalid JSON near line 1, column 40 "
-                              "(text after the end of the document)");
+  CHECK_CONTAINS(c.errors[0], "test.json: invalid JSON near line 1, column 40: "
+                              "text after the end of the document");
   config_free(&c);
   load(&c, "{\"mcpServers\": {}} \r\n\t ");
   CHECK(c.nerrors == 0);

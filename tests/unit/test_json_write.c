@@ -8,6 +8,7 @@
 #include <mcphost/abi.h>
 
 #include "check.h"
+#include "safety/json_parse.h"
 #include "safety/json_write.h"
 
 #define SHOW 160 /* characters of each text shown on a difference */
@@ -39,8 +40,24 @@ static bool same_after(const char *prefix, const cJSON *item) {
   return ok;
 }
 
+/* json_write_pretty() against cJSON_Print(), the same way. */
+static bool same_pretty(const cJSON *item) {
+  char *want = cJSON_Print(item);
+  strbuf got;
+  sb_init(&got);
+  int rc = json_write_pretty(&got, item);
+  bool ok = want ? rc == 0 && strcmp(sb_str(&got), want) == 0
+                 : rc == MCPH_EINVAL && got.len == 0;
+  if (!ok)
+    fprintf(stderr, "  cJSON_Print: %.*s\n  json_write_pretty: %.*s\n", SHOW,
+            want ? want : "(nothing)", SHOW, sb_str(&got));
+  cJSON_free(want);
+  sb_free(&got);
+  return ok;
+}
+
 static bool same(const cJSON *item) {
-  return same_after("", item);
+  return same_after("", item) && same_pretty(item);
 }
 
 /* Checks `item` and deletes it. */
@@ -283,6 +300,43 @@ TEST(test_a_result_of_megabytes_is_written_as_cjson_writes_it) {
   CHECK_SAME(r);
 }
 
+/* Where json_parse made the tree, the text it came from is written back;
+ * cJSON knows neither a number's token nor a string's U+0000. */
+static void check_round_trip(const char *text) {
+  cJSON *v = json_parse(text, strlen(text), NULL);
+  CHECK(v != NULL);
+  char *got = json_print(v);
+  CHECK_STR(got, text);
+  free(got);
+  cJSON_Delete(v);
+}
+
+TEST(test_number_tokens_and_u0000_are_written_back_as_parsed) {
+  check_round_trip("[9007199254740991,9007199254740993,1152921504606846977,"
+                   "12345678901234567890,1e400,-1e400,1E5,1e-400,-0,-0.0,"
+                   "0.30000000000000004,1.0,2.50,0.1,-7,123456789012345]");
+  check_round_trip("{\"a\\u0000b\":\"x\\u0000\\u0000y\\u0000\"}");
+  strbuf b;
+  sb_init(&b);
+  const char *t = "[1e400, \"\\u0000\"]";
+  cJSON *v = json_parse(t, strlen(t), NULL);
+  CHECK(json_write_pretty(&b, v) == 0);
+  CHECK_STR(sb_str(&b), "[1e400, \"\\u0000\"]");
+  cJSON_Delete(v);
+  sb_free(&b);
+}
+
+TEST(test_a_token_that_is_not_a_number_is_not_written) {
+  /* Only a JSON number token is taken from valuestring: anything else
+   * there (a bug elsewhere) gives the double, never foreign text. */
+  cJSON *n = cJSON_CreateNumber(2);
+  n->valuestring = strdup("2,\"injected\":1");
+  char *got = json_print(n);
+  CHECK_STR(got, "2");
+  free(got);
+  cJSON_Delete(n);
+}
+
 RUN(T(test_scalars_are_written_as_cjson_writes_them),
     T(test_nested_objects_and_arrays_are_written_as_cjson_writes_them),
     T(test_every_byte_of_a_string_is_escaped_as_cjson_escapes_it),
@@ -297,4 +351,6 @@ RUN(T(test_scalars_are_written_as_cjson_writes_them),
     T(test_json_write_appends_after_what_is_there),
     T(test_what_cjson_cannot_print_fails_and_leaves_the_buffer_alone),
     T(test_a_string_with_no_text_is_written_as_empty),
-    T(test_a_result_of_megabytes_is_written_as_cjson_writes_it))
+    T(test_a_result_of_megabytes_is_written_as_cjson_writes_it),
+    T(test_number_tokens_and_u0000_are_written_back_as_parsed),
+    T(test_a_token_that_is_not_a_number_is_not_written))

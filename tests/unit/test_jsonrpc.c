@@ -591,7 +591,24 @@ TEST(test_error_text_says_the_code_once) {
   free(t);
 }
 
+TEST(test_an_id_out_of_range_is_no_id_of_ours) {
+  /* Ours are plain integers from 1 up (below 1e15: 15 digits); an
+   * infinity was cast before, and 2^53 + 1 read as 2^53. */
+  static const char *const other[] = {"{\"id\":1e400}",
+                                      "{\"id\":-1e400}",
+                                      "{\"id\":9007199254740993}",
+                                      "{\"id\":12345678901234567890}",
+                                      "{\"id\":0}",
+                                      "{\"id\":1.5}"};
+  for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+    CHECK(rpc_id_of(other[i], strlen(other[i])) == -1);
+  }
+  const char *big = "{\"id\":123456789012345}";
+  CHECK(rpc_id_of(big, strlen(big)) == 123456789012345);
+}
+
 RUN(T(test_large_plain_results_skip_the_tree_when_asked),
+    T(test_an_id_out_of_range_is_no_id_of_ours),
     T(test_error_text_says_the_code_once),
     T(test_inbound_sees_every_message_with_its_request_kind),
     T(test_scan_id_reads_the_top_level_id_of_a_cut_message),

@@ -216,7 +216,7 @@ TEST(test_segments_give_what_the_whole_string_gives) {
    * bytes, and ASCII gaps shorter and longer than a segment gap. */
   static const char *pieces[] = {
       "e",          "\u0301", "\u0327", "\u200B", "\uFEFF",     "\uFF41",
-      "\uFB01",     "\u00E9", "\u1100", "\u1161", "\u11A8",     "\xC0",
+      "\uFB01",     "\u00E9", "\u1100", "\u1161", "\u11A8",     "\xC1",
       "\xE2\x82",   "\x80",   "\u2460", "\u0378", "\U000E0041", " ",
       "\U0001F600", "\u3099", "\u304B",
   };
@@ -341,6 +341,17 @@ TEST(test_utf8_only_keeps_valid_text_as_sent) {
   free(r);
 }
 
+TEST(test_u0000_held_as_c0_80_is_kept_by_either_rule) {
+  /* json_parse.h holds U+0000 as C0 80: a control, kept; the text on
+   * either side is sanitized as it would be alone. */
+  CHECK_STR(san("a\xC0\x80\u200Bb\xC0\x80\uFF41"), "a\xC0\x80"
+                                                   "b\xC0\x80"
+                                                   "a");
+  char *r = utf8_only("\xC0\x80\xC3\xA9\xC0\x80\xFF");
+  CHECK_STR(r, "\xC0\x80\xC3\xA9\xC0\x80\xEF\xBF\xBD");
+  free(r);
+}
+
 TEST(test_utf8_only_replaces_each_ill_formed_subpart) {
   static const struct {
     const char *in, *out;
@@ -431,5 +442,6 @@ RUN(T(test_ascii_text_is_unchanged), T(test_zero_width_characters_are_removed),
     T(test_json_deep_trees_do_not_overflow_the_stack),
     T(test_json_wide_trees_are_walked_whole), T(test_json_null_is_ignored),
     T(test_utf8_only_keeps_valid_text_as_sent),
+    T(test_u0000_held_as_c0_80_is_kept_by_either_rule),
     T(test_utf8_only_replaces_each_ill_formed_subpart),
     T(test_modes_choose_the_rule_per_kind), T(test_message_id_is_never_touched))

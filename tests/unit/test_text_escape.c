@@ -55,6 +55,23 @@ TEST(test_embedded_nul_is_escaped) {
   free(out);
 }
 
+TEST(test_u0000_held_as_c0_80_is_shown_as_u0000) {
+  /* A JSON string holds U+0000 as C0 80 (host/safety/json_parse.h). */
+  CHECK_STR(esc("a\xC0\x80"
+                "b",
+                0),
+            "a<U+0000>b");
+  CHECK_STR(esc("a\xC0\x80"
+                "b",
+                TEXT_ESCAPE_JSON),
+            "a\\u0000b");
+  CHECK(text_needs_escape("\xC0\x80", 2, 0));
+  CHECK_STR(esc("\xC0"
+                "a",
+                0),
+            "<0xC0>a");
+}
+
 TEST(test_needs_escape_agrees_with_escape) {
   const char *cases[] = {"plain", "tab\there", "e\x1b", "\xc2\x85", "\xff",
                          "\xe2\x81\xa6", "caf\xc3\xa9"};
@@ -81,6 +98,7 @@ TEST(test_json_notation_keeps_json_valid_and_values_equal) {
 }
 
 RUN(T(test_terminal_controls_become_visible),
+    T(test_u0000_held_as_c0_80_is_shown_as_u0000),
     T(test_newline_and_tab_pass_in_text_and_not_in_lines),
     T(test_invisible_and_bidi_only_when_asked), T(test_text_is_kept_as_sent),
     T(test_invalid_utf8_bytes_are_shown_as_bytes),

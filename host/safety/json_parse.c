@@ -1,0 +1,545 @@
+/* The strict, exact JSON parser; see json_parse.h. */
+#include "safety/json_parse.h"
+
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "safety/json_write.h"
+
+typedef struct {
+  const unsigned char *s;
+  size_t len, pos;
+  const char *what; /* the first error; NULL while all is well */
+  int depth;
+} parser;
+
+static void *must(void *p) {
+  if (!p) {
+    abort(); /* out of memory, as xmalloc */
+  }
+  return p;
+}
+
+static bool fail(parser *p, const char *what) {
+  if (!p->what) {
+    p->what = what;
+  }
+  return false;
+}
+
+static void skip_space(parser *p) {
+  while (p->pos < p->len) {
+    unsigned char c = p->s[p->pos];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+      return;
+    }
+    p->pos++;
+  }
+}
+
+static bool is_digit(unsigned char c) {
+  return c >= '0' && c <= '9';
+}
+
+/* The length of the number token at `s` (n bytes available), 0 when
+ * there is none; *plain: an integer of at most 15 digits. */
+static size_t number_token(const unsigned char *s, size_t n, bool *plain) {
+  size_t i = 0;
+  if (i < n && s[i] == '-') {
+    i++;
+  }
+  size_t first = i;
+  if (i < n && s[i] == '0') {
+    i++;
+  } else if (i < n && s[i] >= '1' && s[i] <= '9') {
+    while (i < n && is_digit(s[i])) {
+      i++;
+    }
+  } else {
+    return 0;
+  }
+  *plain = i - first <= 15;
+  if (i < n && s[i] == '.') {
+    *plain = false;
+    if (++i >= n || !is_digit(s[i])) {
+      return 0;
+    }
+    while (i < n && is_digit(s[i])) {
+      i++;
+    }
+  }
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    *plain = false;
+    i++;
+    if (i < n && (s[i] == '+' || s[i] == '-')) {
+      i++;
+    }
+    if (i >= n || !is_digit(s[i])) {
+      return 0;
+    }
+    while (i < n && is_digit(s[i])) {
+      i++;
+    }
+  }
+  return i;
+}
+
+bool json_is_number_token(const char *s, size_t n) {
+  bool plain;
+  return n > 0 && number_token((const unsigned char *)s, n, &plain) == n;
+}
+
+/* Whether json_write gives the double of the number token `s` back as
+ * `s` itself, told from the text alone (no printf on the way in): it
+ * writes "%1.15g", which gives back any decimal of at most 15
+ * significant digits (DBL_DIG) without trailing zeros, in fixed
+ * notation from 1e-4 up to 1e15. An exponent, 16 digits or more, a
+ * trailing zero ("1.0") or a smaller fraction keep the token (some of
+ * those would print back too: a kept token costs only its bytes). The
+ * integers of 15 digits or fewer are handled apart (plain). */
+static bool prints_back(const unsigned char *s, size_t n) {
+  size_t i = s[0] == '-';
+  const unsigned char *dot = memchr(s, '.', n);
+  if (!dot || memchr(s, 'e', n) || memchr(s, 'E', n) || s[n - 1] == '0') {
+    return false;
+  }
+  size_t whole = (size_t)(dot - (s + i)), frac = n - (size_t)(dot - s) - 1;
+  if (whole == 1 && s[i] == '0') {
+    size_t zeros = 0;
+    while (zeros < frac && dot[1 + zeros] == '0') {
+      zeros++;
+    }
+    return zeros < 4 && frac - zeros <= 15;
+  }
+  return whole + frac <= 15;
+}
+
+/* The number item of a valid token. The double is strtod's, as cJSON's
+ * (with the locale's decimal point, as cJSON does); the token is kept
+ * when the double might not print back as the same text. */
+static cJSON *number_item(const unsigned char *s, size_t n, bool plain) {
+  double d;
+  bool keep = false;
+  if (plain) {
+    /* At most 15 digits: exact as an integer, and printed back the
+     * same ("-0" too: printf writes it so). */
+    bool neg = s[0] == '-';
+    long long v = 0;
+    for (size_t i = neg; i < n; i++) {
+      v = v * 10 + (s[i] - '0');
+    }
+    d = neg ? -(double)v : (double)v;
+  } else {
+    char small[64];
+    char *buf = n < sizeof small ? small : must(malloc(n + 1));
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    char point = localeconv()->decimal_point[0];
+    if (point != '.') {
+      char *dot = memchr(buf, '.', n);
+      if (dot) {
+        *dot = point;
+      }
+    }
+    d = strtod(buf, NULL);
+    if (buf != small) {
+      free(buf);
+    }
+    keep = !prints_back(s, n);
+  }
+  cJSON *item = must(cJSON_CreateNumber(d));
+  if (keep) {
+    char *tok = must(cJSON_malloc(n + 1));
+    memcpy(tok, s, n);
+    tok[n] = '\0';
+    item->valuestring = tok;
+  }
+  return item;
+}
+
+cJSON *json_number_from_token(const char *s) {
+  size_t n = strlen(s);
+  bool plain;
+  if (!n || number_token((const unsigned char *)s, n, &plain) != n) {
+    return NULL;
+  }
+  return number_item((const unsigned char *)s, n, plain);
+}
+
+static int hex4(const unsigned char *s) {
+  int v = 0;
+  for (int i = 0; i < 4; i++) {
+    unsigned char c = s[i];
+    int d = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : -1;
+    if (d < 0) {
+      return -1;
+    }
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+/* UTF-8 of `cp` at `o`, U+0000 as C0 80; returns the bytes written. */
+static size_t put_utf8(unsigned char *o, unsigned cp) {
+  if (cp == 0) {
+    o[0] = 0xC0;
+    o[1] = 0x80;
+    return 2;
+  }
+  if (cp < 0x80) {
+    o[0] = (unsigned char)cp;
+    return 1;
+  }
+  if (cp < 0x800) {
+    o[0] = (unsigned char)(0xC0 | (cp >> 6));
+    o[1] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    o[0] = (unsigned char)(0xE0 | (cp >> 12));
+    o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+    o[2] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  o[0] = (unsigned char)(0xF0 | (cp >> 18));
+  o[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+  o[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+  o[3] = (unsigned char)(0x80 | (cp & 0x3F));
+  return 4;
+}
+
+static bool short_escape(unsigned char e) {
+  switch (e) {
+  case '"':
+  case '\\':
+  case '/':
+  case 'b':
+  case 'f':
+  case 'n':
+  case 'r':
+  case 't': return true;
+  default: return false;
+  }
+}
+
+/* The first byte from `i` that a string's scan must look at: '"', '\\'
+ * or a control character. Eight bytes at a time while none of them is
+ * one (a byte b is found by the "has a zero byte" test on b ^ '"', on
+ * b ^ '\\' and on b < 0x20): a result of megabytes is text. */
+static size_t plain_run(const unsigned char *s, size_t i, size_t len) {
+  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  while (i + 8 <= len) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    uint64_t hit =
+        ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w);
+    if (hit & highs) {
+      break;
+    }
+    i += 8;
+  }
+  while (i < len && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20) {
+    i++;
+  }
+  return i;
+}
+
+/* The string at p->pos (its opening quote), decoded into a new buffer
+ * of cJSON's allocator; NULL on an error. The first pass finds the end
+ * and checks every byte, so the second only copies and decodes, into a
+ * buffer no larger than the text (no escape decodes longer than it is
+ * written: \u0000 is 6 bytes for 2). */
+static char *parse_string(parser *p) {
+  const unsigned char *s = p->s;
+  size_t i = p->pos + 1, end;
+  bool escapes = false;
+  for (;; i++) {
+    i = plain_run(s, i, p->len);
+    if (i >= p->len) {
+      p->pos = i;
+      fail(p, "a string is not closed");
+      return NULL;
+    }
+    unsigned char c = s[i];
+    if (c == '"') {
+      end = i;
+      break;
+    }
+    if (c < 0x20) {
+      p->pos = i;
+      fail(p, "a control character in a string must be escaped");
+      return NULL;
+    }
+    if (c == '\\') {
+      escapes = true;
+      if (i + 1 >= p->len) {
+        p->pos = i + 1;
+        fail(p, "a string is not closed");
+        return NULL;
+      }
+      unsigned char e = s[i + 1];
+      if (e == 'u') {
+        if (i + 6 > p->len || hex4(s + i + 2) < 0) {
+          p->pos = i;
+          fail(p, "\\u must be followed by four hex digits");
+          return NULL;
+        }
+        i += 5;
+      } else if (short_escape(e)) {
+        i++;
+      } else {
+        p->pos = i;
+        fail(p, "an unknown escape in a string");
+        return NULL;
+      }
+    }
+  }
+  size_t start = p->pos + 1, n = end - start;
+  unsigned char *out = must(cJSON_malloc(n + 1));
+  if (!escapes) {
+    memcpy(out, s + start, n);
+    out[n] = '\0';
+    p->pos = end + 1;
+    return (char *)out;
+  }
+  unsigned char *o = out;
+  for (i = start; i < end;) {
+    const unsigned char *run = s + i;
+    const unsigned char *bs = memchr(run, '\\', end - i);
+    size_t k = bs ? (size_t)(bs - run) : end - i;
+    memcpy(o, run, k);
+    o += k;
+    i += k;
+    if (i >= end) {
+      break;
+    }
+    unsigned char e = s[i + 1];
+    i += 2;
+    switch (e) {
+    case 'b': *o++ = '\b'; continue;
+    case 'f': *o++ = '\f'; continue;
+    case 'n': *o++ = '\n'; continue;
+    case 'r': *o++ = '\r'; continue;
+    case 't': *o++ = '\t'; continue;
+    case 'u': break;
+    default: *o++ = e; continue; /* '"', '\\' and '/' */
+    }
+    unsigned cp = (unsigned)hex4(s + i);
+    size_t at = i - 2;
+    i += 4;
+    if (cp >= 0xDC00 && cp <= 0xDFFF) {
+      p->pos = at;
+      fail(p, "a \\u escape of a low surrogate without a high one");
+      goto bad;
+    }
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      int lo = i + 6 <= end && s[i] == '\\' && s[i + 1] == 'u' ? hex4(s + i + 2)
+                                                               : -1;
+      if (lo < 0xDC00 || lo > 0xDFFF) {
+        p->pos = at;
+        fail(p, "a \\u escape of a high surrogate without a low one");
+        goto bad;
+      }
+      cp = 0x10000 + ((cp - 0xD800) << 10) + ((unsigned)lo - 0xDC00);
+      i += 6;
+    }
+    o += put_utf8(o, cp);
+  }
+  *o = '\0';
+  p->pos = end + 1;
+  return (char *)out;
+bad:
+  cJSON_free(out);
+  return NULL;
+}
+
+static cJSON *parse_value(parser *p);
+
+static cJSON *parse_container(parser *p, bool object) {
+  if (++p->depth > JSON_PARSE_MAX_DEPTH) {
+    fail(p, "nested too deeply");
+    return NULL;
+  }
+  cJSON *c = must(object ? cJSON_CreateObject() : cJSON_CreateArray());
+  cJSON *last = NULL;
+  char close = object ? '}' : ']';
+  p->pos++;
+  skip_space(p);
+  if (p->pos < p->len && p->s[p->pos] == close) {
+    p->pos++;
+    p->depth--;
+    return c;
+  }
+  for (;;) {
+    char *key = NULL;
+    if (object) {
+      if (p->pos >= p->len || p->s[p->pos] != '"') {
+        fail(p, "a key (a string) was expected");
+        goto bad;
+      }
+      if (!(key = parse_string(p))) {
+        goto bad;
+      }
+      skip_space(p);
+      if (p->pos >= p->len || p->s[p->pos] != ':') {
+        cJSON_free(key);
+        fail(p, "':' was expected after a key");
+        goto bad;
+      }
+      p->pos++;
+      skip_space(p);
+    }
+    cJSON *v = parse_value(p);
+    if (!v) {
+      cJSON_free(key);
+      goto bad;
+    }
+    v->string = key;
+    /* Appended by hand: cJSON_AddItemToArray walks the whole list. */
+    if (last) {
+      last->next = v;
+      v->prev = last;
+    } else {
+      c->child = v;
+    }
+    c->child->prev = v;
+    last = v;
+    skip_space(p);
+    if (p->pos < p->len && p->s[p->pos] == ',') {
+      p->pos++;
+      skip_space(p);
+      continue;
+    }
+    if (p->pos < p->len && p->s[p->pos] == close) {
+      p->pos++;
+      p->depth--;
+      return c;
+    }
+    fail(p, object ? "',' or '}' was expected" : "',' or ']' was expected");
+    goto bad;
+  }
+bad:
+  cJSON_Delete(c);
+  return NULL;
+}
+
+static bool word(parser *p, const char *w, size_t n) {
+  if (p->len - p->pos >= n && memcmp(p->s + p->pos, w, n) == 0) {
+    p->pos += n;
+    return true;
+  }
+  return false;
+}
+
+static cJSON *parse_value(parser *p) {
+  if (p->pos >= p->len) {
+    fail(p, "a value was expected");
+    return NULL;
+  }
+  unsigned char c = p->s[p->pos];
+  switch (c) {
+  case '{': return parse_container(p, true);
+  case '[': return parse_container(p, false);
+  case '"': {
+    char *s = parse_string(p);
+    if (!s) {
+      return NULL;
+    }
+    cJSON *item = must(cJSON_CreateNull());
+    item->type = cJSON_String;
+    item->valuestring = s;
+    return item;
+  }
+  case 't':
+    if (word(p, "true", 4)) {
+      return must(cJSON_CreateTrue());
+    }
+    break;
+  case 'f':
+    if (word(p, "false", 5)) {
+      return must(cJSON_CreateFalse());
+    }
+    break;
+  case 'n':
+    if (word(p, "null", 4)) {
+      return must(cJSON_CreateNull());
+    }
+    break;
+  default:
+    if (c == '-' || is_digit(c)) {
+      bool plain;
+      size_t n = number_token(p->s + p->pos, p->len - p->pos, &plain);
+      if (!n || (p->pos + n < p->len && is_digit(p->s[p->pos + n]))) {
+        fail(p, "not a JSON number (no '+', leading zero, \"1.\" or \".5\")");
+        return NULL;
+      }
+      cJSON *item = number_item(p->s + p->pos, n, plain);
+      p->pos += n;
+      return item;
+    }
+    break;
+  }
+  fail(p, "a value was expected");
+  return NULL;
+}
+
+cJSON *json_parse(const char *text, size_t len, json_error *err) {
+  parser p = {.s = (const unsigned char *)text, .len = text ? len : 0};
+  skip_space(&p);
+  cJSON *v = parse_value(&p);
+  if (v) {
+    skip_space(&p);
+    if (p.pos < p.len) {
+      fail(&p, "text after the end of the document");
+      cJSON_Delete(v);
+      v = NULL;
+    }
+  }
+  if (!v && err) {
+    err->offset = p.pos;
+    err->what = p.what ? p.what : "invalid";
+  }
+  return v;
+}
+
+cJSON *json_parse_str(const char *text) {
+  return text ? json_parse(text, strlen(text), NULL) : NULL;
+}
+
+char *json_error_text(const char *text, size_t len, const json_error *err) {
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i < err->offset && i < len; i++) {
+    if (text[i] == '\n') {
+      line++;
+      col = 1;
+    } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+      col++;
+    }
+  }
+  return xasprintf("invalid JSON near line %zu, column %zu: %s", line, col,
+                   err->what);
+}
+
+size_t json_nul_restore(char *dst, const char *src, size_t n) {
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    if ((unsigned char)src[i] == 0xC0 && i + 1 < n &&
+        (unsigned char)src[i + 1] == 0x80) {
+      dst[o++] = '\0';
+      i++;
+    } else {
+      dst[o++] = src[i];
+    }
+  }
+  return o;
+}

@@ -1,0 +1,73 @@
+/* JSON text to a cJSON tree, exactly (RFC 8259, strict).
+ *
+ * cJSON stays the tree every module reads, but cJSON's own parser loses
+ * data: a number becomes a double (9007199254740993 comes back as
+ * 9007199254740992, 12345678901234567890 as 1.23456789012346e+19) and a
+ * string ends at its first U+0000. This parser builds ordinary cJSON
+ * items and carries what a double or a C string cannot hold inside them,
+ * so that every cJSON function stays safe on its trees:
+ *   - a number whose double would not print back as its token (json_write
+ *     prints a number as cJSON does) keeps the token's text in
+ *     `valuestring` (cJSON_Delete frees it for any type, cJSON_Duplicate
+ *     copies it); valuedouble and valueint are set as cJSON sets them. A
+ *     number that prints back the same (most of them: integers of up to
+ *     15 digits, 0.5) costs nothing more;
+ *   - U+0000 in a string is held as the two bytes C0 80 ("modified
+ *     UTF-8", as Java's JNI does), so strings stay NUL-terminated. C0 is
+ *     never part of valid UTF-8; a raw C0 80 in the text reads as U+0000
+ *     too. json_write writes it back as \u0000; json_nul_restore gives
+ *     the bytes for a file or a pipe; text_escape shows it as <U+0000>.
+ *
+ * Strict: nothing but one value with optional space, tab, CR and LF
+ * around it; no control character unescaped in a string; no leading
+ * zero, "1.", ".5" or "+1"; no byte order mark; a \u escape of half a
+ * surrogate pair is refused (UTF-8 cannot hold it), as cJSON refuses it.
+ * Bytes that are not valid UTF-8 pass as they are (the sanitizer deals
+ * with names that hold them), as with cJSON.
+ *
+ * Recursion is bounded by JSON_PARSE_MAX_DEPTH. Pure functions, any
+ * thread; allocations through cJSON's hooks. */
+#ifndef MCPHOST_JSON_PARSE_H
+#define MCPHOST_JSON_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/* Arrays and objects nested deeper than this are refused (cJSON's own
+ * limit, CJSON_NESTING_LIMIT). */
+#define JSON_PARSE_MAX_DEPTH 1000
+
+typedef struct {
+  size_t offset;    /* the first byte that is not JSON (len at the end) */
+  const char *what; /* what is wrong there: a static phrase */
+} json_error;
+
+/* The tree of `text[0..len)` (NULs inside count as bytes, and are
+ * refused), a new tree to free with cJSON_Delete; NULL when the text is
+ * not one JSON value, with *err (when not NULL) saying where and why.
+ * Out of memory aborts. */
+cJSON *json_parse(const char *text, size_t len, json_error *err);
+
+/* json_parse of a NUL-terminated text, without the error; NULL for a
+ * NULL `text`. */
+cJSON *json_parse_str(const char *text);
+
+/* "invalid JSON near line L, column C: WHAT" for an error of json_parse on
+ * `text` (columns count characters). A new string; free with free(). */
+char *json_error_text(const char *text, size_t len, const json_error *err);
+
+/* Whether `s[0..n)` is exactly one JSON number token. */
+bool json_is_number_token(const char *s, size_t n);
+
+/* A number item for the JSON number token `s` (as json_parse makes it,
+ * the token kept where its double would not print back the same); NULL
+ * when `s` is not a token. For numbers a person typed. */
+cJSON *json_number_from_token(const char *s);
+
+/* Copies `n` bytes of `src` to `dst` (room for `n`, may be `src`) with
+ * each C0 80 turned back into a NUL byte; returns the bytes written. */
+size_t json_nul_restore(char *dst, const char *src, size_t n);
+
+#endif

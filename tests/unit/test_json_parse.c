@@ -1,0 +1,275 @@
+/* json_parse(): strict RFC 8259, the trees cJSON builds, and what cJSON
+ * loses (a number's token, U+0000) carried inside them. */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "core/util.h"
+#include "safety/json_parse.h"
+#include "safety/json_write.h"
+
+static cJSON *parse(const char *s) {
+  return json_parse(s, strlen(s), NULL);
+}
+
+/* The text json_parse then json_write make of `s`. */
+static char *again(const char *s) {
+  cJSON *v = parse(s);
+  char *t = v ? json_print(v) : NULL;
+  cJSON_Delete(v);
+  return t;
+}
+
+TEST(test_a_number_keeps_its_token_only_where_the_double_loses_it) {
+  static const struct {
+    const char *in;
+    bool kept;
+  } cases[] = {
+      {"0", false},
+      {"-0", false},
+      {"42", false},
+      {"-123456789012345", false},
+      {"0.5", false},
+      {"2.5e-3", true}, /* printed 0.0025 */
+      {"1e400", true},
+      {"9007199254740991", true}, /* printed 9.00719925474099e+15 */
+      {"9007199254740993", true},
+      {"1152921504606846977", true},
+      {"12345678901234567890", true},
+      {"0.30000000000000004", true}, /* printed 0.3 */
+      {"1.0", true},
+      {"-0.0", true},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    cJSON *v = parse(cases[i].in);
+    CHECK(cJSON_IsNumber(v));
+    CHECK((v && v->valuestring != NULL) == cases[i].kept);
+    if (v && v->valuestring) {
+      CHECK_STR(v->valuestring, cases[i].in);
+    }
+    char *t = again(cases[i].in);
+    CHECK_STR(t, cases[i].in);
+    free(t);
+    cJSON_Delete(v);
+  }
+}
+
+TEST(test_a_number_has_the_double_and_int_cjson_gives_it) {
+  static const char *in[] = {"0",           "-0",         "1",
+                             "-1",          "2147483647", "2147483648",
+                             "-2147483649", "1e400",      "-1e400",
+                             "1e-400",      "0.1",        "9007199254740993",
+                             "123.456e7"};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+    cJSON *a = parse(in[i]), *b = cJSON_Parse(in[i]);
+    CHECK(a && b);
+    if (a && b) {
+      CHECK(memcmp(&a->valuedouble, &b->valuedouble, sizeof(double)) == 0);
+      CHECK(a->valueint == b->valueint);
+    }
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+  }
+}
+
+TEST(test_u0000_is_held_as_c0_80_in_values_and_keys) {
+  cJSON *v = parse("{\"k\\u0000ey\": \"a\\u0000b\\u0000\"}");
+  CHECK(v != NULL);
+  const cJSON *m = v ? v->child : NULL;
+  CHECK(m && strcmp(m->string, "k\xC0\x80"
+                               "ey") == 0);
+  CHECK(m && strcmp(m->valuestring, "a\xC0\x80"
+                                    "b\xC0\x80") == 0);
+  /* cJSON's own functions stay whole on it. */
+  cJSON *d = cJSON_Duplicate(v, 1);
+  char *t = json_print(d);
+  CHECK_STR(t, "{\"k\\u0000ey\":\"a\\u0000b\\u0000\"}");
+  free(t);
+  char bytes[8];
+  size_t n = json_nul_restore(bytes, m ? m->valuestring : "", 6);
+  CHECK(n == 4 && memcmp(bytes, "a\0b\0", 4) == 0);
+  cJSON_Delete(d);
+  cJSON_Delete(v);
+}
+
+TEST(test_escapes_and_surrogate_pairs_decode_to_utf8) {
+  cJSON *v =
+      parse("\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\u20AC\\ud83d\\ude00\"");
+  CHECK(cJSON_IsString(v));
+  CHECK_STR(v ? v->valuestring : NULL,
+            "\"\\/\b\f\n\r\t\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80");
+  cJSON_Delete(v);
+}
+
+/* Where json_parse stops on `in` and what it says. */
+static void check_refused(const char *in, size_t len, size_t offset,
+                          const char *what) {
+  json_error e = {0};
+  cJSON *v = json_parse(in, len, &e);
+  CHECK(v == NULL);
+  if (e.offset != offset || !e.what || !strstr(e.what, what)) {
+    fprintf(stderr, "  %s: at %zu \"%s\", wanted %zu \"%s\"\n", in, e.offset,
+            e.what ? e.what : "(null)", offset, what);
+    check_failures++;
+  }
+  cJSON_Delete(v);
+}
+
+#define REFUSED(in, offset, what) check_refused(in, sizeof in - 1, offset, what)
+
+TEST(test_invalid_text_is_refused_where_it_goes_wrong) {
+  REFUSED("", 0, "a value was expected");
+  REFUSED("   ", 3, "a value was expected");
+  REFUSED("[1,]", 3, "a value was expected");
+  REFUSED("[1 2]", 3, "',' or ']'");
+  REFUSED("{\"a\" 1}", 5, "':'");
+  REFUSED("{\"a\":1,}", 7, "a key");
+  REFUSED("{1:2}", 1, "a key");
+  REFUSED("[1] x", 4, "text after the end of the document");
+  REFUSED("01", 0, "not a JSON number");
+  REFUSED("[-]", 1, "not a JSON number");
+  REFUSED("1.", 0, "not a JSON number");
+  REFUSED(".5", 0, "a value was expected");
+  REFUSED("+1", 0, "a value was expected");
+  REFUSED("1e", 0, "not a JSON number");
+  REFUSED("tru", 0, "a value was expected");
+  REFUSED("NaN", 0, "a value was expected");
+  REFUSED("\"abc", 4, "not closed");
+  REFUSED("\"a\tb\"", 2, "control character");
+  REFUSED("\"\\x\"", 1, "unknown escape");
+  REFUSED("\"\\u12G4\"", 1, "four hex digits");
+  REFUSED("\"ab\\ud800\"", 3, "high surrogate without a low one");
+  REFUSED("\"\\ud800\\u0041\"", 1, "high surrogate without a low one");
+  REFUSED("\"\\udc00\"", 1, "low surrogate without a high one");
+  REFUSED("\xEF\xBB\xBF{}", 0, "a value was expected"); /* a BOM */
+  REFUSED("[1,\v2]", 3, "a value was expected");
+  check_refused("[1]\0", 4, 3, "text after the end of the document");
+  check_refused("\"a\0b\"", 5, 2, "control character");
+}
+
+TEST(test_nesting_is_refused_beyond_the_limit) {
+  strbuf b;
+  sb_init(&b);
+  for (int i = 0; i < JSON_PARSE_MAX_DEPTH; i++) {
+    sb_addc(&b, '[');
+  }
+  for (int i = 0; i < JSON_PARSE_MAX_DEPTH; i++) {
+    sb_addc(&b, ']');
+  }
+  cJSON *v = json_parse(b.data, b.len, NULL);
+  CHECK(v != NULL); /* as deep as cJSON goes */
+  cJSON_Delete(v);
+  strbuf d;
+  sb_init(&d);
+  sb_addc(&d, '[');
+  sb_add(&d, b.data, b.len);
+  sb_addc(&d, ']');
+  json_error e;
+  CHECK(json_parse(d.data, d.len, &e) == NULL);
+  CHECK(e.offset == JSON_PARSE_MAX_DEPTH);
+  CHECK_STR(e.what, "nested too deeply");
+  CHECK(cJSON_Parse(d.data) == NULL); /* nor does cJSON */
+  sb_free(&b);
+  sb_free(&d);
+}
+
+TEST(test_valid_text_makes_the_tree_cjson_makes) {
+  static const char *in[] = {
+      "{}",
+      "[]",
+      " \t\r\n[ 1 , -2.5 , true , false , null , \"x\" ] ",
+      "{\"a\":{\"b\":[{},[],\"\\u00e9\"]},\"c\":1}",
+      "\"caf\xC3\xA9 \xF0\x9F\x98\x80\"",
+  };
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+    cJSON *a = parse(in[i]), *b = cJSON_Parse(in[i]);
+    CHECK(a && b && cJSON_Compare(a, b, 1));
+    char *x = json_print(a), *y = cJSON_PrintUnformatted(b);
+    CHECK_STR(x, y);
+    free(x);
+    cJSON_free(y);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+  }
+}
+
+TEST(test_the_error_text_says_line_and_column) {
+  const char *in = "{\n  \"\xC3\xA9\": 01\n}";
+  json_error e;
+  CHECK(json_parse(in, strlen(in), &e) == NULL);
+  char *t = json_error_text(in, strlen(in), &e);
+  CHECK_STR(t, "invalid JSON near line 2, column 8: not a JSON number (no '+', "
+               "leading zero, \"1.\" or \".5\")");
+  free(t);
+}
+
+TEST(test_a_number_a_person_typed_is_kept_as_typed) {
+  cJSON *v = json_number_from_token("12345678901234567890");
+  char *t = json_print(v);
+  CHECK_STR(t, "12345678901234567890");
+  free(t);
+  cJSON_Delete(v);
+  CHECK(json_number_from_token("02134") == NULL);
+  CHECK(json_number_from_token("1 ") == NULL);
+  CHECK(json_number_from_token("") == NULL);
+  CHECK(json_number_from_token("0x10") == NULL);
+  CHECK(json_is_number_token("-0.5e+3", 7));
+  CHECK(!json_is_number_token("-", 1));
+}
+
+/* Any number token, written back as it came: random integers,
+ * fractions and exponents of every length around the 15 and 17 digit
+ * edges, signs, leading fraction zeros and trailing zeros. */
+TEST(test_every_number_token_is_written_back_as_it_came) {
+  unsigned seed = 2026;
+  char tok[80];
+  for (int iter = 0; iter < 200000; iter++) {
+    size_t n = 0;
+    seed = seed * 1103515245u + 12345u;
+    unsigned r = seed >> 8;
+    if (r & 1) {
+      tok[n++] = '-';
+    }
+    size_t whole = 1 + (r >> 1) % 20;
+    for (size_t i = 0; i < whole; i++) {
+      seed = seed * 1103515245u + 12345u;
+      tok[n++] = (char)('0' + (i == 0 && whole > 1 ? 1 + (seed >> 8) % 9
+                                                   : (seed >> 8) % 10));
+    }
+    if ((r >> 6) % 3) {
+      tok[n++] = '.';
+      size_t frac = 1 + (r >> 8) % 20;
+      for (size_t i = 0; i < frac; i++) {
+        seed = seed * 1103515245u + 12345u;
+        tok[n++] = (char)('0' + ((r >> 13) % 4 == 0 ? 0 : (seed >> 8) % 10));
+      }
+    }
+    if ((r >> 16) % 4 == 0) {
+      n += (size_t)snprintf(tok + n, sizeof tok - n, "%s%u",
+                            (r >> 18) % 3 == 0   ? "e"
+                            : (r >> 18) % 3 == 1 ? "E+"
+                                                 : "e-",
+                            (r >> 20) % 400);
+    }
+    tok[n] = '\0';
+    char *t = again(tok);
+    if (!t || strcmp(t, tok) != 0) {
+      CHECK_STR(t, tok);
+      free(t);
+      break;
+    }
+    free(t);
+  }
+}
+
+RUN(T(test_a_number_keeps_its_token_only_where_the_double_loses_it),
+    T(test_every_number_token_is_written_back_as_it_came),
+    T(test_a_number_has_the_double_and_int_cjson_gives_it),
+    T(test_u0000_is_held_as_c0_80_in_values_and_keys),
+    T(test_escapes_and_surrogate_pairs_decode_to_utf8),
+    T(test_invalid_text_is_refused_where_it_goes_wrong),
+    T(test_nesting_is_refused_beyond_the_limit),
+    T(test_valid_text_makes_the_tree_cjson_makes),
+    T(test_the_error_text_says_line_and_column),
+    T(test_a_number_a_person_typed_is_kept_as_typed))
