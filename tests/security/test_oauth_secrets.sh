@@ -89,6 +89,20 @@ expect "... and allowed by its full name in the user's settings (it needs a logi
   --out "Reads: variable AWS_SECRET_ACCESS_KEY (oauth.clientSecretEnv)"
 unset FIXTURE_SOURCE_EXTRA
 
+# A TLS client key: refused alike; its CA and certificate files only
+# listed.
+printf '{"mcpServers": {"mtls": {"type": "http", "url": "%s", "tls": {"caFile": "/etc/ca.pem", "certFile": "/etc/me.pem", "keyFile": "%s/id_key.pem"}}}}\n' \
+  "$URL" "$HOME" >"$F"
+prun "$R" mcp get mtls
+expect "tls.keyFile in a project entry is refused too" 6 \
+  --err "server \"mtls\": refused: tls.keyFile reads the file $HOME/id_key.pem" \
+  --no-err "tls.caFile" --no-err "tls.certFile"
+printf '{"allowedServerSecrets": {"mtls": {"files": ["%s/id_key.pem"]}}}\n' "$HOME" >"$SETTINGS"
+prun "$R" mcp approve mtls
+expect "... and allowed, approval lists all three files" 0 \
+  --out "reads file /etc/ca.pem (tls.caFile)" --out "reads file /etc/me.pem (tls.certFile)" \
+  --out "reads file $HOME/id_key.pem (tls.keyFile)"
+
 # A client secret written in the file itself is the project's, not the
 # user's: shown and recorded only as a digest.
 printf '{"mcpServers": {"lit": {"type": "http", "url": "%s", "oauth": {"clientId": "c", "clientSecret": "literal-secret-5309"}}}}\n' \
