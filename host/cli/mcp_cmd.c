@@ -359,21 +359,21 @@ static void print_reads(cli *c, const cJSON *raw) {
   cJSON *vars = approval_vars(raw);
   const cJSON *it;
   cJSON_ArrayForEach(it, vars) {
-    printf("  Reads: variable %s (${%s})\n", cli_esc(c, it->valuestring),
+    printf("  Uses: reads variable %s (${%s})\n", cli_esc(c, it->valuestring),
            cli_esc(c, it->valuestring));
   }
   cJSON_Delete(vars);
   cJSON *reads = approval_reads(raw);
   cJSON_ArrayForEach(it, reads) {
     char *t = approval_read_text(it);
-    printf("  Reads: %s\n", cli_esc(c, t));
+    printf("  Uses: %s\n", cli_esc(c, t));
     free(t);
   }
   cJSON_Delete(reads);
   const char *helper = cJSON_GetStringValue(
       cJSON_GetObjectItemCaseSensitive(raw, "headersHelper"));
   if (helper)
-    printf("  Runs: %s (headersHelper)\n", cli_esc(c, helper));
+    printf("  Uses: runs %s (headersHelper)\n", cli_esc(c, helper));
 }
 
 static int mcp_get(cli *c, int argc, char **argv) {

@@ -283,8 +283,7 @@ cJSON *approval_reads(const cJSON *raw) {
              false);
   if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "xaa")))
     add_read(out, "identity provider", "oauth.xaa",
-             "yours (settings xaaIdp), asked for a grant to this server's "
-             "authorization server",
+             "xaaIdp of your settings, which issues a grant for this server",
              true);
   return out;
 }
@@ -296,10 +295,12 @@ char *approval_read_text(const cJSON *r) {
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "key"));
   const char *value =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "value"));
+  bool reads =
+      kind && (strcmp(kind, "variable") == 0 || strcmp(kind, "file") == 0);
   strbuf b;
   sb_init(&b);
   sb_add(&b, "", 0);
-  sb_printf(&b, "%s ", kind ? kind : "?");
+  sb_printf(&b, "%s %s ", reads ? "reads" : "talks to", kind ? kind : "?");
   add_escaped(&b, value ? value : "");
   sb_printf(&b, " (%s)", key ? key : "?");
   return sb_take(&b);
@@ -437,7 +438,7 @@ char *approval_summary(const cJSON *raw, const cJSON *perms, const char *sep) {
   const cJSON *r;
   cJSON_ArrayForEach(r, reads) {
     char *t = approval_read_text(r);
-    sb_printf(&b, "%sreads %s", sep, t);
+    sb_printf(&b, "%s%s", sep, t);
     free(t);
   }
   cJSON_Delete(reads);

@@ -78,8 +78,9 @@ cJSON *approval_vars(const cJSON *raw);
  * approval_vars(). */
 cJSON *approval_reads(const cJSON *raw);
 
-/* One item of approval_reads() for a person: "variable NAME (key)",
- * escaped. New string. */
+/* One item of approval_reads() for a person: "reads variable NAME
+ * (key)", "talks to authorization server URL (key)", escaped. New
+ * string. */
 char *approval_read_text(const cJSON *r);
 
 /* Appends `w` to `b` as one shell word (quoted when it needs it), after a

@@ -41,15 +41,15 @@ echo '{"allowedServerSecrets": {"cloud": {"envVars": ["AWS_SECRET_*"]}}}' >"$SET
 prun "$R" mcp approve cloud
 expect "approval lists the variable and the authorization server, not the key names alone" 0 \
   --out "reads variable AWS_SECRET_ACCESS_KEY (oauth.clientSecretEnv)" \
-  --out "reads authorization server $AS (oauth.authServerMetadataUrl)" \
+  --out "talks to authorization server $AS (oauth.authServerMetadataUrl)" \
   --out '"clientSecretEnv":"AWS_SECRET_ACCESS_KEY"' --no-out "other keys: oauth"
 MCPHOST_OAUTH_BROWSER=follow prun "$R" mcp login cloud
 expect "allowed by the user's settings, the login uses the secret" 0 --out 'Authorized server "cloud"'
 check "... which the token endpoint received" grep -q "client_secret=$AWS_SECRET_ACCESS_KEY" "$LOG"
 prun "$R" mcp get cloud
 expect "mcp get lists the variable and the authorization server" 0 \
-  --out "Reads: variable AWS_SECRET_ACCESS_KEY (oauth.clientSecretEnv)" \
-  --out "Reads: authorization server $AS (oauth.authServerMetadataUrl)"
+  --out "Uses: reads variable AWS_SECRET_ACCESS_KEY (oauth.clientSecretEnv)" \
+  --out "Uses: talks to authorization server $AS (oauth.authServerMetadataUrl)"
 prun "$R" mcp get cloud --json
 expect "mcp get --json lists them" 0 \
   --jq '.reads | map(.kind + " " + .value + " " + .key) | index("variable AWS_SECRET_ACCESS_KEY oauth.clientSecretEnv") != null' \
@@ -67,8 +67,8 @@ expect "oauth.privateKeyFile and oauth.xaa are refused in project scope" 0 \
 printf '{"allowedServerSecrets": {"signer": {"files": ["~/id_key.pem"], "xaa": true}}}\n' >"$SETTINGS"
 prun "$R" mcp get signer
 expect "allowed (the same file by another path), mcp get lists the file and the identity provider" 0 \
-  --out "Reads: file $R/../id_key.pem (oauth.privateKeyFile)" \
-  --out "Reads: identity provider yours (settings xaaIdp)" \
+  --out "Uses: reads file $R/../id_key.pem (oauth.privateKeyFile)" \
+  --out "Uses: talks to identity provider xaaIdp of your settings, which issues a grant for this server (oauth.xaa)" \
   --out "Status: pending approval"
 expect "... and the pending state lists them too" 0 \
   --out "reads file $R/../id_key.pem (oauth.privateKeyFile)"
@@ -86,7 +86,7 @@ expect "a plugin's server naming a variable in oauth.clientSecretEnv is refused"
 printf '{"allowedServerSecrets": {"plugin:test.source:extra": {"envVars": ["AWS_SECRET_ACCESS_KEY"]}}}\n' >"$SETTINGS"
 prun "$R" --plugin-dir "$FIXTURES/source" mcp get plugin:test.source:extra
 expect "... and allowed by its full name in the user's settings (it needs a login then)" 7 \
-  --out "Reads: variable AWS_SECRET_ACCESS_KEY (oauth.clientSecretEnv)"
+  --out "Uses: reads variable AWS_SECRET_ACCESS_KEY (oauth.clientSecretEnv)"
 unset FIXTURE_SOURCE_EXTRA
 
 # A TLS client key: refused alike; its CA and certificate files only
