@@ -215,6 +215,11 @@ static cJSON *server_json(const cli *c, size_t i) {
                         names_of(cJSON_GetObjectItemCaseSensitive(raw, "env")));
   cJSON_AddItemToObject(
       o, "headers", names_of(cJSON_GetObjectItemCaseSensitive(raw, "headers")));
+  cJSON_AddItemToObject(o, "variables", approval_vars(raw));
+  cJSON_AddItemToObject(o, "reads", approval_reads(raw));
+  const cJSON *helper = cJSON_GetObjectItemCaseSensitive(raw, "headersHelper");
+  if (cJSON_IsString(helper))
+    cJSON_AddStringToObject(o, "headersHelper", helper->valuestring);
   cJSON_AddStringToObject(o, "state", server_state_name(s));
   char *st = status_text(c, i);
   cJSON_AddStringToObject(o, "status", st);
@@ -348,6 +353,30 @@ static void print_names(cli *c, const char *label, const cJSON *obj) {
   printf("\n");
 }
 
+/* What the entry reads and talks to besides its own text: the ${VAR}
+ * references, the variables and files its keys name, the authorization
+ * server and identity provider (approval_reads()), the headersHelper. */
+static void print_reads(cli *c, const cJSON *raw) {
+  cJSON *vars = approval_vars(raw);
+  const cJSON *it;
+  cJSON_ArrayForEach(it, vars) {
+    printf("  Uses: reads variable %s (${%s})\n", cli_esc(c, it->valuestring),
+           cli_esc(c, it->valuestring));
+  }
+  cJSON_Delete(vars);
+  cJSON *reads = approval_reads(raw);
+  cJSON_ArrayForEach(it, reads) {
+    char *t = approval_read_text(it);
+    printf("  Uses: %s\n", cli_esc(c, t));
+    free(t);
+  }
+  cJSON_Delete(reads);
+  const char *helper = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(raw, "headersHelper"));
+  if (helper)
+    printf("  Uses: runs %s (headersHelper)\n", cli_esc(c, helper));
+}
+
 static int mcp_get(cli *c, int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "mcphost: usage: mcphost mcp get NAME\n");
@@ -422,6 +451,7 @@ static int mcp_get(cli *c, int argc, char **argv) {
   /* Names only: the values are often tokens. */
   print_names(c, "Environment", cJSON_GetObjectItemCaseSensitive(raw, "env"));
   print_names(c, "Headers", cJSON_GetObjectItemCaseSensitive(raw, "headers"));
+  print_reads(c, raw);
   if (s->scope == SCOPE_LOCAL || s->scope == SCOPE_USER ||
       s->scope == SCOPE_PROJECT)
     printf("\nTo remove it: mcphost mcp remove %s -s %s\n", cli_esc(c, s->name),
@@ -530,6 +560,9 @@ static int approve_servers(cli *c, const char *const *names, size_t n,
     const server_config *s =
         config_load_project_server(&found[i], &c->sources, names[i]);
     if (!s) {
+      for (size_t k = 0; k < found[i].nerrors; k++)
+        fprintf(stderr, "mcphost: config error: %s\n",
+                cli_esc(c, found[i].errors[k]));
       for (size_t k = 0; k < found[i].nwarnings; k++)
         fprintf(stderr, "mcphost: config warning: %s\n",
                 cli_esc(c, found[i].warnings[k]));

@@ -49,9 +49,9 @@ const char *approval_unavailable(void) {
 
 /* The fields shown to a person, in this order; any other key is named
  * ("other keys: ..."): none is known to be harmless. */
-static const char *const shown[] = {
-    "type", "command", "args",  "url", "env",
-    "headers", "cwd", "roots", "tls", "headersHelper"};
+static const char *const shown[] = {"type", "command",       "args", "url",
+                                    "env",  "headers",       "cwd",  "roots",
+                                    "tls",  "headersHelper", "oauth"};
 
 static bool is_shown(const char *key) {
   for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
@@ -120,10 +120,34 @@ static bool is_value_digest(const char *v) {
   return strspn(v + 7, "0123456789abcdef") == 64;
 }
 
+/* Replaces member `it` of `obj` by "sha256:" and the digest of its name
+ * and value, unless it is one already. */
+static void redact_member(cJSON *obj, cJSON *it) {
+  if (cJSON_IsString(it) && is_value_digest(it->valuestring))
+    return;
+  char *text = cJSON_IsString(it) ? NULL : cJSON_PrintUnformatted(it);
+  const char *v = text ? text : it->valuestring;
+  strbuf in;
+  sb_init(&in);
+  sb_add(&in, "mcphost-value-1", sizeof "mcphost-value-1");
+  sb_add(&in, it->string, strlen(it->string) + 1);
+  sb_adds(&in, v ? v : "");
+  cJSON_free(text);
+  char *hex = sha256_hex(in.data, in.len);
+  sb_free(&in);
+  char *d = xasprintf("sha256:%s", hex ? hex : "");
+  free(hex);
+  char *key = xstrdup(it->string);
+  cJSON_ReplaceItemInObjectCaseSensitive(obj, key, cJSON_CreateString(d));
+  free(key);
+  free(d);
+}
+
 /* The entry as a record keeps it: env and header values (often tokens)
- * replaced by a digest of the name and value, enough to tell a changed
- * value and never the value. Idempotent: a record written so, or an
- * older record holding the values, gives the same form. New object. */
+ * and a client secret written in the file replaced by a digest of the
+ * name and value, enough to tell a changed value and never the value.
+ * Idempotent: a record written so, or an older record holding the
+ * values, gives the same form. New object. */
 static cJSON *redacted(const cJSON *raw) {
   cJSON *e = cJSON_Duplicate(raw, 1);
   static const char *const maps[] = {"env", "headers"};
@@ -131,27 +155,14 @@ static cJSON *redacted(const cJSON *raw) {
     cJSON *m = cJSON_GetObjectItemCaseSensitive(e, maps[i]);
     cJSON *next = NULL;
     for (cJSON *it = cJSON_IsObject(m) ? m->child : NULL; it; it = next) {
-      next = it->next; /* `it` is replaced below */
-      if (cJSON_IsString(it) && is_value_digest(it->valuestring))
-        continue;
-      char *text = cJSON_IsString(it) ? NULL : cJSON_PrintUnformatted(it);
-      const char *v = text ? text : it->valuestring;
-      strbuf in;
-      sb_init(&in);
-      sb_add(&in, "mcphost-value-1", sizeof "mcphost-value-1");
-      sb_add(&in, it->string, strlen(it->string) + 1);
-      sb_adds(&in, v ? v : "");
-      cJSON_free(text);
-      char *hex = sha256_hex(in.data, in.len);
-      sb_free(&in);
-      char *d = xasprintf("sha256:%s", hex ? hex : "");
-      free(hex);
-      char *key = xstrdup(it->string);
-      cJSON_ReplaceItemInObjectCaseSensitive(m, key, cJSON_CreateString(d));
-      free(key);
-      free(d);
+      next = it->next; /* `it` is replaced */
+      redact_member(m, it);
     }
   }
+  cJSON *o = cJSON_GetObjectItemCaseSensitive(e, "oauth");
+  cJSON *sec = cJSON_GetObjectItemCaseSensitive(o, "clientSecret");
+  if (sec)
+    redact_member(o, sec);
   return e;
 }
 
@@ -231,6 +242,68 @@ cJSON *approval_vars(const cJSON *raw) {
     }
   }
   return out;
+}
+
+/* One thing an entry reads or talks to, beyond its own text. */
+static void add_read(cJSON *out, const char *kind, const char *key,
+                     const char *value, bool secret) {
+  cJSON *r = cJSON_CreateObject();
+  cJSON_AddStringToObject(r, "kind", kind);
+  cJSON_AddStringToObject(r, "key", key);
+  cJSON_AddStringToObject(r, "value", value);
+  cJSON_AddBoolToObject(r, "secret", secret);
+  cJSON_AddItemToArray(out, r);
+}
+
+cJSON *approval_reads(const cJSON *raw) {
+  cJSON *out = cJSON_CreateArray();
+  const cJSON *o = cJSON_GetObjectItemCaseSensitive(raw, "oauth");
+  const char *env = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(o, "clientSecretEnv"));
+  if (env)
+    add_read(out, "variable", "oauth.clientSecretEnv", env, true);
+  const char *key = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(o, "privateKeyFile"));
+  if (key)
+    add_read(out, "file", "oauth.privateKeyFile", key, true);
+  static const char *const tls_files[] = {"caFile", "certFile", "keyFile"};
+  const cJSON *tls = cJSON_GetObjectItemCaseSensitive(raw, "tls");
+  for (size_t i = 0; i < 3; i++) {
+    const char *f = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(tls, tls_files[i]));
+    char *k = xasprintf("tls.%s", tls_files[i]);
+    if (f)
+      add_read(out, "file", k, f, i == 2); /* the client's private key */
+    free(k);
+  }
+  const char *as = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(o, "authServerMetadataUrl"));
+  if (as)
+    add_read(out, "authorization server", "oauth.authServerMetadataUrl", as,
+             false);
+  if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "xaa")))
+    add_read(out, "identity provider", "oauth.xaa",
+             "xaaIdp of your settings, which issues a grant for this server",
+             true);
+  return out;
+}
+
+char *approval_read_text(const cJSON *r) {
+  const char *kind =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "kind"));
+  const char *key =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "key"));
+  const char *value =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "value"));
+  bool reads =
+      kind && (strcmp(kind, "variable") == 0 || strcmp(kind, "file") == 0);
+  strbuf b;
+  sb_init(&b);
+  sb_add(&b, "", 0);
+  sb_printf(&b, "%s %s ", reads ? "reads" : "talks to", kind ? kind : "?");
+  add_escaped(&b, value ? value : "");
+  sb_printf(&b, " (%s)", key ? key : "?");
+  return sb_take(&b);
 }
 
 /* "command line" of an entry: command and args as shell words. */
@@ -354,6 +427,21 @@ char *approval_summary(const cJSON *raw, const cJSON *perms, const char *sep) {
       add_json(&b, v);
     }
   }
+  /* oauth: its client secret as a digest; what it reads named below. */
+  if (cJSON_GetObjectItemCaseSensitive(raw, "oauth")) {
+    cJSON *r = redacted(raw);
+    sb_printf(&b, "%soauth: ", sep);
+    add_json(&b, cJSON_GetObjectItemCaseSensitive(r, "oauth"));
+    cJSON_Delete(r);
+  }
+  cJSON *reads = approval_reads(raw);
+  const cJSON *r;
+  cJSON_ArrayForEach(r, reads) {
+    char *t = approval_read_text(r);
+    sb_printf(&b, "%s%s", sep, t);
+    free(t);
+  }
+  cJSON_Delete(reads);
   (void)other_keys(&b, raw, NULL, sep, "other keys: ");
   if (perms) {
     sb_printf(&b, "%spermissions of its file: ", sep);

@@ -48,9 +48,11 @@ cJSON *approval_record(const char *file, const cJSON *raw, const cJSON *perms);
 
 /* What the entry runs, for a person deciding: the command line or URL,
  * the env and header names (never their values), the ${VAR} references,
- * the cwd, roots and tls, the names of any other keys, and the file's
- * permission rules; parts joined by `sep` ("; " on one line, "\n  " as a
- * list). Text from the file is escaped (text_escape.h). New string. */
+ * the cwd, roots, tls, headersHelper and oauth (its clientSecret as a
+ * digest), what it reads (approval_reads()), the names of any other keys,
+ * and the file's permission rules; parts joined by `sep` ("; " on one
+ * line, "\n  " as a list). Text from the file is escaped
+ * (text_escape.h). New string. */
 char *approval_summary(const cJSON *raw, const cJSON *perms, const char *sep);
 
 /* What changed between the approved record and the entry now, in the
@@ -62,6 +64,24 @@ char *approval_diff(const cJSON *record, const char *file, const cJSON *raw,
 /* The names of the variables an entry references, in order, each once:
  * a new array of strings. */
 cJSON *approval_vars(const cJSON *raw);
+
+/* What an entry reads beyond its own text, and the servers it talks to
+ * besides its URL, when its configuration names them: a new array of
+ * {"kind", "key", "value", "secret"}: kind "variable" (an environment
+ * variable's name: oauth.clientSecretEnv), "file" (a path: the
+ * oauth.privateKeyFile, tls.caFile, tls.certFile, tls.keyFile),
+ * "authorization server" (oauth.authServerMetadataUrl) or "identity
+ * provider" (oauth.xaa); key the entry's key; secret whether it hands
+ * the user's secret or identity to the server, which project and plugin
+ * servers may only where the user's settings allow it
+ * (allowedServerSecrets, docs/config.md). The ${VAR} references are
+ * approval_vars(). */
+cJSON *approval_reads(const cJSON *raw);
+
+/* One item of approval_reads() for a person: "reads variable NAME
+ * (key)", "talks to authorization server URL (key)", escaped. New
+ * string. */
+char *approval_read_text(const cJSON *r);
 
 /* Appends `w` to `b` as one shell word (quoted when it needs it), after a
  * space when `b` is not empty. */

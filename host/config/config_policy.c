@@ -46,6 +46,11 @@ void policy_free(config_policy *p) {
   names_free(&p->env_allowed[0]);
   names_free(&p->env_allowed[1]);
   free(p->env_allowed_origin);
+  for (size_t k = 0; k < 2; k++) {
+    cJSON_Delete(p->secrets_allowed[k]);
+    free(p->secrets_origin[k]);
+  }
+  free(p->home);
   cJSON_Delete(p->bound);
   free(p->approve_all_origin);
   policy_init(p);
@@ -361,6 +366,124 @@ bool policy_env_allowed(const config_policy *p, const char *var) {
       return false;
   }
   return true;
+}
+
+/* Whether `v` is an array of non-empty strings; else an error at
+ * `where`.`key`. */
+static bool strings_ok(config *c, const cJSON *v, const char *key,
+                       const char *src, const char *where) {
+  bool ok = cJSON_IsArray(v);
+  const cJSON *it;
+  cJSON_ArrayForEach(it, (ok ? v : NULL)) ok =
+      ok && cJSON_IsString(it) && it->valuestring[0];
+  if (!ok)
+    config_error(c,
+                 "%s: \"%s\" must be an array of non-empty strings (at "
+                 "%s.%s)",
+                 src, key, where, key);
+  return ok;
+}
+
+void policy_load_secrets(config_policy *p, config *c, const cJSON *v, size_t k,
+                         const char *src, const char *where) {
+  if (!cJSON_IsObject(v)) {
+    config_error(c,
+                 "%s: \"allowedServerSecrets\" must be an object of "
+                 "server names (at %s)",
+                 src, where);
+    return;
+  }
+  cJSON *kept = cJSON_CreateObject();
+  const cJSON *srv;
+  cJSON_ArrayForEach(srv, v) {
+    char *path = config_path_join(where, srv->string);
+    bool ok = cJSON_IsObject(srv);
+    if (!ok)
+      config_error(c,
+                   "%s: must be an object with \"envVars\", \"files\" "
+                   "or \"xaa\" (at %s)",
+                   src, path);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, (ok ? srv : NULL)) {
+      if (strcmp(it->string, "envVars") == 0) {
+        ok = strings_ok(c, it, it->string, src, path) && ok;
+      } else if (strcmp(it->string, "files") == 0) {
+        ok = strings_ok(c, it, it->string, src, path) && ok;
+        const cJSON *f;
+        cJSON_ArrayForEach(f, (ok ? it : NULL)) {
+          if (f->valuestring[0] != '/' && !str_starts(f->valuestring, "~/")) {
+            config_error(c,
+                         "%s: \"%s\": a file must be an absolute or "
+                         "\"~/\" path (at %s.files)",
+                         src, f->valuestring, path);
+            ok = false;
+          }
+        }
+      } else if (strcmp(it->string, "xaa") == 0) {
+        if (!cJSON_IsBool(it)) {
+          config_error(c, "%s: \"xaa\" must be true or false (at %s.xaa)", src,
+                       path);
+          ok = false;
+        }
+      } else {
+        config_error(c,
+                     "%s: unknown key \"%s\": use \"envVars\", "
+                     "\"files\" or \"xaa\" (at %s)",
+                     src, it->string, path);
+        ok = false;
+      }
+    }
+    if (ok)
+      cJSON_AddItemToObject(kept, srv->string, cJSON_Duplicate(srv, 1));
+    free(path);
+  }
+  cJSON_Delete(p->secrets_allowed[k]);
+  p->secrets_allowed[k] = kept;
+  free(p->secrets_origin[k]);
+  p->secrets_origin[k] = xasprintf("%s: %s", src, where);
+}
+
+/* Whether the allowed path `pattern` ("~/" for the home directory) is
+ * the file `path`: the same file once links are resolved, or the same
+ * text when either cannot be resolved. */
+static bool same_file(const char *home, const char *pattern, const char *path) {
+  char *want = str_starts(pattern, "~/") && home
+                   ? xasprintf("%s/%s", home, pattern + 2)
+                   : xstrdup(pattern);
+  char *a = realpath(want, NULL), *b = realpath(path, NULL);
+  bool same = a && b ? strcmp(a, b) == 0 : strcmp(want, path) == 0;
+  free(a);
+  free(b);
+  free(want);
+  return same;
+}
+
+const char *policy_secret_allowed(const config_policy *p, const char *name,
+                                  const cJSON *r) {
+  const char *kind =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "kind"));
+  const char *value =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "value"));
+  if (!kind || !value)
+    return NULL;
+  for (size_t k = 0; k < 2; k++) {
+    const cJSON *srv =
+        cJSON_GetObjectItemCaseSensitive(p->secrets_allowed[k], name);
+    bool ok = false;
+    const cJSON *it;
+    if (strcmp(kind, "variable") == 0) {
+      cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(srv, "envVars"))
+          ok = ok || glob_match(it->valuestring, value);
+    } else if (strcmp(kind, "file") == 0) {
+      cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(srv, "files"))
+          ok = ok || same_file(p->home, it->valuestring, value);
+    } else if (strcmp(kind, "identity provider") == 0) {
+      ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(srv, "xaa"));
+    }
+    if (ok)
+      return p->secrets_origin[k];
+  }
+  return NULL;
 }
 
 /* A project server's approval state, bound to its entry. */

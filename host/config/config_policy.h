@@ -59,6 +59,13 @@ typedef struct config_policy {
   name_list env_allowed[2];
   bool env_allowed_set[2];
   char *env_allowed_origin;
+  /* allowedServerSecrets of the user settings [0] and of the enterprise
+   * settings [1], as checked by policy_load_secrets (owned), and where
+   * each was given: what project and plugin servers may read of the
+   * user's secrets (approval_reads() "secret" items). */
+  cJSON *secrets_allowed[2];
+  char *secrets_origin[2];
+  char *home; /* for "~/" in allowedServerSecrets files */
 } config_policy;
 
 void policy_init(config_policy *p);
@@ -86,6 +93,19 @@ void policy_apply(const config_policy *p, config *c, server_config *s);
 
 /* Whether allowedEnvVars lets project and plugin servers expand `var`. */
 bool policy_env_allowed(const config_policy *p, const char *var);
+
+/* Reads an allowedServerSecrets object found in `src` at `where` (`k`: 0
+ * the user settings, 1 the enterprise settings): {"SERVER": {"envVars":
+ * [names, `*` wildcards], "files": [absolute or "~/" paths], "xaa":
+ * true}}. A bad part is an error and allows nothing. */
+void policy_load_secrets(config_policy *p, config *c, const cJSON *v, size_t k,
+                         const char *src, const char *where);
+
+/* Where the settings let server `name` read `r` (an approval_reads()
+ * item): "FILE: allowedServerSecrets.NAME.files", or NULL when they do
+ * not. */
+const char *policy_secret_allowed(const config_policy *p, const char *name,
+                                  const cJSON *r);
 
 /* Why a name cannot be used in `scope`, or NULL when it can. Names that
  * start with "plugin:" belong to plugin-provided servers. */

@@ -166,6 +166,53 @@ static bool env_allowed(void *ud, const char *var) {
   return policy_env_allowed(ud, var);
 }
 
+/* Whether a project or plugin entry may read each of the user's secrets
+ * it names (approval_reads() "secret" items: oauth.clientSecretEnv,
+ * oauth.privateKeyFile, tls.keyFile, oauth.xaa): only where the user's
+ * settings allow that name, path or grant for that server. The file
+ * chose the server, and so where the secret goes. */
+static bool secrets_allowed(loader *L, const char *src, const char *path,
+                            const char *name, const cJSON *e) {
+  cJSON *reads = approval_reads(e);
+  bool ok = true;
+  const cJSON *r;
+  cJSON_ArrayForEach(r, reads) {
+    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "secret")) ||
+        policy_secret_allowed(&L->pol, name, r))
+      continue;
+    const char *key =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "key"));
+    const char *kind =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "kind"));
+    const char *value =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "value"));
+    const char *list = strcmp(kind, "variable") == 0 ? "envVars"
+                       : strcmp(kind, "file") == 0   ? "files"
+                                                     : "xaa";
+    char *what =
+        strcmp(list, "xaa") == 0
+            ? xstrdup("your identity provider's grant")
+            : xasprintf("the %s %s",
+                        strcmp(list, "envVars") == 0 ? "environment variable"
+                                                     : "file",
+                        value);
+    char *allow = strcmp(list, "xaa") == 0 ? xstrdup("true")
+                                           : xasprintf("[\"%s\"]", value);
+    config_error(L->c,
+                 "%s: server \"%s\": refused: %s reads %s, which a project "
+                 "or plugin server gets only where your settings allow it "
+                 "(%s: \"allowedServerSecrets\": {\"%s\": {\"%s\": %s}}) "
+                 "(at %s.%s)",
+                 src, name, key, what, L->paths.user_settings, name, list,
+                 allow, path, key);
+    free(what);
+    free(allow);
+    ok = false;
+  }
+  cJSON_Delete(reads);
+  return ok;
+}
+
 /* Adds the servers of one {NAME: {...}} object, validated and expanded,
  * without any name check: merge() settles clashes afterwards. */
 static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
@@ -205,7 +252,7 @@ static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
     else if (reserved)
       config_error(c, "%s: server \"%s\": refused: %s (at %s)", src, name,
                    reserved, path);
-    else
+    else if (!untrusted || secrets_allowed(L, src, path, name, e))
       type = config_check_entry(c, src, path, name, e);
     cJSON *json = type ? cJSON_Duplicate(e, 1) : NULL;
     if (json && config_expand_entry(c, src, path, name, json,
@@ -313,6 +360,14 @@ static void read_settings(loader *L, const cJSON *doc, config_scope scope,
                              p->env_allowed_origin ? "; " : "", src, path);
     free(p->env_allowed_origin);
     p->env_allowed_origin = origin;
+    free(path);
+  }
+  const cJSON *secrets =
+      cJSON_GetObjectItemCaseSensitive(doc, "allowedServerSecrets");
+  if (secrets && policy) {
+    char *path = config_path_join(where, "allowedServerSecrets");
+    policy_load_secrets(p, c, secrets, scope == SCOPE_ENTERPRISE ? 1 : 0, src,
+                        path);
     free(path);
   }
   const cJSON *perms = cJSON_GetObjectItemCaseSensitive(doc, "permissions");
@@ -656,6 +711,7 @@ static void load(config *c, const config_sources *o, bool project_only) {
   L.pol.approve_cli = o->approve_project;
   config_paths_init(&L.paths, o);
   const config_paths *P = &L.paths;
+  L.pol.home = xstrdup(P->home);
   if (!c->perms)
     c->perms = perm_rules_new();
 

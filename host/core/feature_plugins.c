@@ -499,6 +499,23 @@ static const char *svc_option(const mcph_host *api, const char *name) {
   return getenv(var);
 }
 
+static int svc_in_call(const mcph_host *api, const mcph_request *base) {
+  (void)api;
+  if (!base || base->ops != &feature_request_ops)
+    return 0; /* not a server request */
+  const feature_request *req = (const feature_request *)base;
+  if (req->local_done)
+    return 1; /* an input_required round: the call's own */
+  static const char *const calls[] = {"tools/call",
+                                      "prompts/get",
+                                      "resources/read",
+                                      "completion/complete",
+                                      "tasks/get",
+                                      "tasks/result",
+                                      NULL};
+  return req->s && rpc_pending_of(req->s->rpc, calls) > 0;
+}
+
 static int svc_interactive(const mcph_host *api) {
   (void)api;
   return isatty(0) && isatty(2);
@@ -518,6 +535,7 @@ const mcph_host_features *features_service(void) {
       .server_info = svc_server_info,
       .protocol_version = svc_protocol_version,
       .respond_error_data = svc_respond_error_data,
+      .in_call = svc_in_call,
   };
   return &svc;
 }

@@ -155,6 +155,21 @@ void rpc_unwatch_progress(rpc *r, int64_t id) {
 
 size_t rpc_pending_count(const rpc *r) { return r->npending; }
 
+size_t rpc_pending_of(const rpc *r, const char *const *methods) {
+  size_t n = 0;
+  for (size_t b = 0; b < NBUCKETS && n < r->npending; b++) {
+    for (const pending *p = r->buckets[b]; p; p = p->next) {
+      for (const char *const *m = methods; *m; m++) {
+        if (p->method && strcmp(p->method, *m) == 0) {
+          n++;
+          break;
+        }
+      }
+    }
+  }
+  return n;
+}
+
 static int send_json(rpc *r, cJSON *msg, char *why, size_t why_len) {
   strbuf text;
   sb_init(&text);

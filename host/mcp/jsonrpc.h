@@ -129,6 +129,8 @@ void rpc_fail_all(rpc *r, rpc_status status, const char *message);
 void rpc_pause_deadlines(rpc *r);
 void rpc_resume_deadlines(rpc *r);
 size_t rpc_pending_count(const rpc *r);
+/* How many pending requests have one of `methods` (NULL-terminated). */
+size_t rpc_pending_of(const rpc *r, const char *const *methods);
 /* Completes one pending request with `status` and `message` (the
  * transport could not deliver it, say). Returns false for unknown ids. */
 bool rpc_fail(rpc *r, int64_t id, rpc_status status, const char *message);

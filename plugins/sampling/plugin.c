@@ -9,6 +9,13 @@
  * as one JSON object on stdin and prints the CreateMessageResult; what it
  * prints is checked (answer.c) before the server gets it. Running it is
  * common/hook.h's, as for elicitation hooks.
+ *
+ * A server cannot make the hook run without bound: at most MAX_RUNNING
+ * hooks run for one server at a time, MAX_WAITING more wait their turn
+ * (oldest first), and any further request is declined. A request that
+ * comes while no call of this client to that server is in flight (the
+ * server asks for itself: during a list, or unprompted) is declined
+ * unless --sampling-outside-calls names the server.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,15 +34,19 @@
 #define DEFAULT_HOOK_TIMEOUT_MS 120000
 /* The spec's code for a request the user rejected. */
 #define SAMPLING_DECLINED (-1)
+/* Per server: hooks running at once, and requests waiting for a turn. */
+#define MAX_RUNNING 4
+#define MAX_WAITING 16
 
 typedef struct sampling_plugin sampling_plugin;
 
-/* One request being answered by the hook. */
+/* One request being answered by the hook, or waiting for its turn. */
 typedef struct sample {
   sampling_plugin *pl;
   mcph_server *server;
   mcph_request *req;
   char *server_name;
+  char *input; /* the hook's input, while it waits */
   hook_run *run;
   struct sample *next;
 } sample;
@@ -43,7 +54,7 @@ typedef struct sample {
 struct sampling_plugin {
   const mcph_host *host;
   const mcph_host_features *svc;
-  sample *list;
+  sample *list; /* oldest first */
   char *warned; /* the unknown policy value already warned about */
 };
 
@@ -64,6 +75,9 @@ static void slog(sampling_plugin *pl, int level, const char *server,
 static const mcph_option option_list[] = {
     {"sampling", "POLICY", "decline|hook:CMD (default decline)"},
     {"sampling-hook-timeout", "SECONDS", "how long the hook may run (120)"},
+    {"sampling-outside-calls", "SERVERS",
+     "servers (comma-separated, * for all) whose sampling requests outside "
+     "a call are answered (default none)"},
 };
 
 static const mcph_options options = {
@@ -93,6 +107,20 @@ static const char *policy_hook(sampling_plugin *pl) {
   return NULL;
 }
 
+/* Whether --sampling-outside-calls names `server` ("*": every server). */
+static bool outside_allowed(sampling_plugin *pl, const char *server) {
+  const char *v = pl->svc->option(pl->host, "sampling-outside-calls");
+  for (const char *p = v; p && *p;) {
+    size_t n = strcspn(p, ",");
+    if ((n == 1 && *p == '*') ||
+        (n == strlen(server) && strncmp(p, server, n) == 0)) {
+      return true;
+    }
+    p += n + (p[n] == ',');
+  }
+  return false;
+}
+
 /* ---- answering ---- */
 
 static void unlink_sample(sample *sm) {
@@ -106,6 +134,7 @@ static void unlink_sample(sample *sm) {
 
 static void sample_free(sample *sm) {
   free(sm->server_name);
+  free(sm->input);
   free(sm);
 }
 
@@ -116,31 +145,27 @@ static void refuse(sampling_plugin *pl, mcph_request *req, const char *server,
   pl->svc->respond_error(pl->host, req, code, msg);
 }
 
-static void on_hook_done(void *ud, hook_status st, const char *output,
-                         const char *why) {
-  sample *sm = ud;
+/* Answers the request of `sm` with what its hook did. */
+static void answer(sample *sm, hook_status st, const char *output,
+                   const char *why) {
   sampling_plugin *pl = sm->pl;
-  sm->run = NULL; /* freed after this call */
-  unlink_sample(sm);
   char msg[800];
   if (st != HOOK_OK) {
     snprintf(msg, sizeof msg, "the sampling hook failed: %s%s", why,
              st == HOOK_TIMEOUT ? " (option sampling-hook-timeout)" : "");
     refuse(pl, sm->req, sm->server_name, MCPH_RPC_INTERNAL_ERROR, msg);
-    sample_free(sm);
     return;
   }
   char reason[400];
-  cJSON *answer = sampling_check_answer(output, reason, sizeof reason);
-  if (!answer) {
+  cJSON *result = sampling_check_answer(output, reason, sizeof reason);
+  if (!result) {
     snprintf(msg, sizeof msg, "the sampling hook's answer is invalid: %s",
              reason);
     refuse(pl, sm->req, sm->server_name, MCPH_RPC_INTERNAL_ERROR, msg);
-    sample_free(sm);
     return;
   }
-  char *text = cJSON_PrintUnformatted(answer);
-  cJSON_Delete(answer);
+  char *text = cJSON_PrintUnformatted(result);
+  cJSON_Delete(result);
   mcph_error err;
   mcph_error_init(&err);
   if (pl->svc->respond(pl->host, sm->req, text, &err) != MCPH_OK) {
@@ -152,7 +177,73 @@ static void on_hook_done(void *ud, hook_status st, const char *output,
          "sampling/createMessage answered by the hook");
   }
   cJSON_free(text);
+}
+
+static void pump(sampling_plugin *pl, const mcph_server *server);
+
+static void on_hook_done(void *ud, hook_status st, const char *output,
+                         const char *why) {
+  sample *sm = ud;
+  sampling_plugin *pl = sm->pl;
+  sm->run = NULL; /* freed after this call */
+  unlink_sample(sm);
+  answer(sm, st, output, why);
+  pump(pl, sm->server); /* its turn is over: the next one's */
   sample_free(sm);
+}
+
+/* Starts the hook of `sm` (waiting, in the list); on failure answers and
+ * frees it. Returns whether it runs. */
+static bool start(sample *sm) {
+  sampling_plugin *pl = sm->pl;
+  const char *hook = policy_hook(pl);
+  char why[400], msg[600];
+  if (!hook) {
+    snprintf(why, sizeof why, "the sampling policy changed to decline");
+  } else {
+    sm->run = hook_start(
+        pl->host, hook, sm->input,
+        hook_timeout_option(pl->host, pl->svc, "sampling-hook-timeout",
+                            DEFAULT_HOOK_TIMEOUT_MS, "sampling"),
+        on_hook_done, sm, why, sizeof why);
+  }
+  free(sm->input);
+  sm->input = NULL;
+  if (sm->run) {
+    return true;
+  }
+  unlink_sample(sm);
+  snprintf(msg, sizeof msg, "the sampling hook failed: %s", why);
+  refuse(pl, sm->req, sm->server_name, MCPH_RPC_INTERNAL_ERROR, msg);
+  sample_free(sm);
+  return false;
+}
+
+/* Hooks running and requests waiting for `server`. */
+static void count(const sampling_plugin *pl, const mcph_server *server,
+                  size_t *running, size_t *waiting) {
+  *running = *waiting = 0;
+  for (const sample *sm = pl->list; sm; sm = sm->next) {
+    if (sm->server == server) {
+      *(sm->run ? running : waiting) += 1;
+    }
+  }
+}
+
+/* Starts the oldest waiting requests of `server` while it has turns. */
+static void pump(sampling_plugin *pl, const mcph_server *server) {
+  size_t running, waiting;
+  count(pl, server, &running, &waiting);
+  while (running < MAX_RUNNING && waiting > 0) {
+    sample *next = NULL;
+    for (sample *sm = pl->list; sm && !next; sm = sm->next) {
+      if (sm->server == server && !sm->run) {
+        next = sm;
+      }
+    }
+    waiting--;
+    running += start(next);
+  }
 }
 
 /* The hook's input: the params with "server" first. A new string. */
@@ -168,6 +259,13 @@ static char *hook_input(const char *server, const cJSON *params) {
   char *text = cJSON_PrintUnformatted(in);
   cJSON_Delete(in);
   return text;
+}
+
+/* Declines `req` with `msg`: to the server, and on stderr. */
+static void decline(sampling_plugin *pl, mcph_request *req, const char *name,
+                    const char *msg) {
+  slog(pl, MCPH_LOG_WARN, name, "sampling/createMessage declined: %s", msg);
+  pl->svc->respond_error(pl->host, req, SAMPLING_DECLINED, msg);
 }
 
 static int f_on_request(void *ctx, mcph_server *server, const char *method,
@@ -191,6 +289,28 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
                            "(--sampling=hook:COMMAND)");
     return 0;
   }
+  /* A host that cannot tell counts as outside a call: fail closed. */
+  bool in_call = MCPH_HAS(pl->svc, mcph_host_features, in_call) &&
+                 pl->svc->in_call && pl->svc->in_call(pl->host, req);
+  if (!in_call && !outside_allowed(pl, name)) {
+    decline(pl, req, name,
+            "sampling declined: no call of this client to the server is in "
+            "flight, and a server's request outside a call is answered only "
+            "when the user allows it (--sampling-outside-calls=SERVER)");
+    return 0;
+  }
+  size_t running, waiting;
+  count(pl, server, &running, &waiting);
+  if (running >= MAX_RUNNING && waiting >= MAX_WAITING) {
+    char msg[300];
+    snprintf(msg, sizeof msg,
+             "sampling declined: %d requests of this server are being "
+             "answered and %d wait, the most this client takes; ask again "
+             "when they are answered",
+             MAX_RUNNING, MAX_WAITING);
+    decline(pl, req, name, msg);
+    return 0;
+  }
   cJSON *params = cJSON_Parse(params_json);
   if (!cJSON_IsObject(params) ||
       !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(params, "messages"))) {
@@ -199,33 +319,31 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
            "sampling/createMessage needs params with a \"messages\" array");
     return 0;
   }
-  char *input = hook_input(name, params);
-  cJSON_Delete(params);
   sample *sm = xcalloc(1, sizeof *sm);
   *sm = (sample){.pl = pl, .server = server, .req = req};
   sm->server_name = xstrdup(name);
-  char why[400], msg[600];
-  sm->run =
-      hook_start(pl->host, hook, input,
-                 hook_timeout_option(pl->host, pl->svc, "sampling-hook-timeout",
-                                     DEFAULT_HOOK_TIMEOUT_MS, "sampling"),
-                 on_hook_done, sm, why, sizeof why);
-  cJSON_free(input);
-  if (!sm->run) {
-    snprintf(msg, sizeof msg, "the sampling hook failed: %s", why);
-    refuse(pl, req, name, MCPH_RPC_INTERNAL_ERROR, msg);
-    sample_free(sm);
-    return 0;
+  sm->input = hook_input(name, params);
+  cJSON_Delete(params);
+  sample **tail = &pl->list;
+  while (*tail) {
+    tail = &(*tail)->next;
   }
-  sm->next = pl->list;
-  pl->list = sm;
+  *tail = sm; /* oldest first: turns in the order asked */
+  if (running < MAX_RUNNING) {
+    start(sm);
+  } else {
+    slog(pl, MCPH_LOG_INFO, name,
+         "sampling/createMessage waits for the hook (%d running)", MAX_RUNNING);
+  }
   return 0;
 }
 
-/* Stops the hook of `sm` and answers (the answer is dropped by the host:
- * the server withdrew the request or is gone). */
+/* Stops the hook of `sm`, if it runs, and answers (the answer is dropped
+ * by the host: the server withdrew the request or is gone). */
 static void abandon(sample *sm, const char *why) {
-  hook_abort(sm->run);
+  if (sm->run) {
+    hook_abort(sm->run);
+  }
   sm->run = NULL;
   unlink_sample(sm);
   sm->pl->svc->respond_error(sm->pl->host, sm->req, MCPH_RPC_INTERNAL_ERROR,
@@ -250,12 +368,12 @@ static void f_on_server(void *ctx, mcph_server *server, int event) {
 // cppcheck-suppress constParameter
 static void f_on_cancelled(void *ctx, mcph_server *server, mcph_request *req) {
   sampling_plugin *pl = ctx;
-  (void)server;
   for (sample *sm = pl->list; sm; sm = sm->next) {
     if (sm->req == req) {
       slog(pl, MCPH_LOG_INFO, sm->server_name,
            "sampling/createMessage withdrawn by the server");
       abandon(sm, "withdrawn");
+      pump(pl, server);
       return;
     }
   }

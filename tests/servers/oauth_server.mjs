@@ -15,7 +15,7 @@
 //   [--kill-refresh] [--invalid-client-once] [--protocol-version V]
 //   [--refuse-after-initialize] [--iss MODE] [--iss-advertised]
 //   [--resource-mismatch] [--offline-access] [--migrate-as]
-//   [--refresh-fail N] [--log FILE]
+//   [--refresh-fail N] [--log FILE] [--auth-methods A,B]
 // --as-elsewhere: the AS on a second port (another origin) that the PRM
 // names; --issuer-mismatch: its metadata's issuer is another one;
 // --slow-metadata: the AS metadata answers after MS; --wrong-state and
@@ -46,6 +46,8 @@
 // and resource the server gets a token (stats.jwt_bearer).
 // --log: every request line and body appended to FILE (for the redaction
 // check: it holds the secrets, the client's output must not).
+// --auth-methods A,B: the metadata's token_endpoint_auth_methods_supported
+// (default none).
 // Prints "listening on PORT".
 import http from 'node:http';
 import fs from 'node:fs';
@@ -115,7 +117,8 @@ function asHandler(req, res, body, asName, asOrigin) {
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['none'],
+      token_endpoint_auth_methods_supported:
+        val('--auth-methods', 'none').split(','),
       scopes_supported: arg('--offline-access') ? ['mcp:read', 'offline_access']
                                                 : ['mcp:read'],
       ...(arg('--iss-advertised') &&

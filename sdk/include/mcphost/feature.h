@@ -164,6 +164,15 @@ typedef struct mcph_host_features {
   int (*respond_error_data)(const mcph_host *host, mcph_request *req,
                             int code, const char *message,
                             const char *data_json, mcph_error *err);
+  /* [loop] Whether `req`, a server request handed to this plugin and not
+   * answered yet, came while a call of this client to that server waits
+   * for its answer (tools/call, prompts/get, resources/read,
+   * completion/complete, tasks/get, tasks/result), or belongs to one (a
+   * 2026-07-28 input_required round): 1, else 0. A server that asks
+   * outside any call (during a list, or unprompted) asks for itself.
+   * Check MCPH_HAS(svc, mcph_host_features, in_call) before calling: a
+   * host without it does not tell. */
+  int (*in_call)(const mcph_host *host, const mcph_request *req);
 } mcph_host_features;
 
 /* Global command-line options a plugin declares (MCPH_EXT_OPTIONS). The
