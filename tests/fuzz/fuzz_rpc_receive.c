@@ -12,7 +12,7 @@
  *     result is a JSON value, an error has a message;
  *   - every request of the peer is delivered with a method and an id
  *     that is a string or a number, and the answer sent for it carries
- *     that very id (what the peer sent, compared as JSON);
+ *     that very id (what the peer sent, its number token included);
  *   - everything the engine sends is valid JSON-RPC 2.0 text. */
 #include <cjson/cJSON.h>
 #include <stdint.h>
@@ -21,6 +21,8 @@
 
 #include "core/loop.h"
 #include "mcp/jsonrpc.h"
+#include "safety/json_parse.h"
+#include "safety/json_write.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
 
@@ -39,7 +41,7 @@ static int on_send(void *ud, const char *json, size_t len, char *why,
   state *s = ud;
   (void)why;
   (void)why_len;
-  cJSON *m = cJSON_ParseWithLength(json, len);
+  cJSON *m = json_parse(json, len, NULL);
   if (!cJSON_IsObject(m) ||
       !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(m, "jsonrpc")) ||
       strcmp(cJSON_GetObjectItemCaseSensitive(m, "jsonrpc")->valuestring,
@@ -47,11 +49,16 @@ static int on_send(void *ud, const char *json, size_t len, char *why,
     abort();
   }
   if (s->last_request_id) {
-    /* The answer to the peer's request: its id, as the peer sent it. */
+    /* The answer to the peer's request: its id, as the peer sent it
+     * (as text: a number token such as 91e50072 is no double). */
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
-    if (!id || !cJSON_Compare(id, s->last_request_id, 1)) {
+    char *got = id ? json_print(id) : NULL;
+    char *want = json_print(s->last_request_id);
+    if (!got || !want || strcmp(got, want) != 0) {
       abort();
     }
+    free(got);
+    free(want);
     s->answered = true;
   }
   cJSON_Delete(m);

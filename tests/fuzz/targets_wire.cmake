@@ -46,6 +46,10 @@ mcph_fuzz_target(channel_format SOURCES fuzz_channel_format.c
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
 # The JSON-RPC engine's receive path: messages, ids, responses to pending
 # requests, the peer's requests and their answers, batches.
+# The units are compiled in (instrumented); libmcphost gives the rest.
 mcph_fuzz_target(rpc_receive SOURCES fuzz_rpc_receive.c
+                 ${SRC}/host/mcp/jsonrpc.c ${SRC}/host/mcp/rpc_scan.c
+                 ${SRC}/host/safety/json_parse.c
+                 ${SRC}/host/safety/json_raw.c
                  INCLUDES ${SRC}/host LIBS mcphost PkgConfig::CJSON
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
