@@ -196,6 +196,8 @@ batch_run() {
 run_until_kill() {
   local text=$1 victim=$2 pid
   shift 2
+  : >"$TMP/out" # not the last run's: the loop below may look first
+  : >"$TMP/err"
   "$MCPHOST" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null &
   pid=$!
   for _ in $(seq 150); do

@@ -80,6 +80,10 @@ check "... and the server saved" test -e "$D/saved"
 # would end with SIGTERM: a SIGINT file and no SIGTERM one show that the
 # Ctrl-C cut the wait short.
 life ctrlc LIFE_ON_EOF=ignore
+# Emptied here, not by the background job's redirection, which may come
+# after the loop below looked: the last run's output would send the
+# Ctrl-C before the call.
+: >"$TMP/out"
 MCPHOST_STDIO_EXIT_MS=60000 "$MCPHOST" --no-session --config "$C" \
   call life/pid >"$TMP/out" 2>"$TMP/err" </dev/null &
 pid=$!

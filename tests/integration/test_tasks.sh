@@ -34,6 +34,10 @@ last_call_has() {
 # stderr shows a task's status line, then sends it SIGINT; sets RC, OUT,
 # ERR and TASK (the id in that line).
 run_until_status() {
+  # Emptied first: the background job's own redirection may come after
+  # the loop below looked at the last run's stderr.
+  : >"$TMP/out"
+  : >"$TMP/err"
   "$MCPHOST" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null &
   local pid=$!
   for _ in $(seq 600); do
