@@ -154,19 +154,19 @@ static int check_link(int dir_fd, const char *name, const char *shown,
   return 0;
 }
 
-/* The walk: `todo` holds what is left of the path; `at` the checked
+/* The walk: `pending` holds what is left of the path; `at` the checked
  * path so far (no links, no dots), `fd` its O_PATH descriptor. */
 typedef struct walk {
-  char todo[PATH_MAX * 2];
+  char pending[PATH_MAX * 2];
   char at[PATH_MAX];
   int fd;
   int links;
   const uid_t *also;
 } walk;
 
-/* Takes the next component of w->todo into `name`; false at the end. */
+/* Takes the next component of w->pending into `name`; false at the end. */
 static bool next_name(walk *w, char *name, size_t size) {
-  char *p = w->todo + strspn(w->todo, "/");
+  char *p = w->pending + strspn(w->pending, "/");
   size_t n = strcspn(p, "/");
   if (n == 0) {
     return false;
@@ -176,12 +176,12 @@ static bool next_name(walk *w, char *name, size_t size) {
   }
   memcpy(name, p, n);
   name[n] = '\0';
-  memmove(w->todo, p + n, strlen(p + n) + 1);
+  memmove(w->pending, p + n, strlen(p + n) + 1);
   return true;
 }
 
 static bool at_end(const walk *w) {
-  return w->todo[strspn(w->todo, "/")] == '\0';
+  return w->pending[strspn(w->pending, "/")] == '\0';
 }
 
 static void at_push(walk *w, const char *name) {
@@ -247,13 +247,13 @@ static __attribute__((noinline)) int follow_link(walk *w, const char *name,
   if (++w->links > MAX_LINKS) {
     return fail(ELOOP, why, why_len, "%s: too many links%s", shown, "");
   }
-  size_t tlen = strlen(target), rlen = strlen(w->todo);
-  if (tlen + 1 + rlen >= sizeof w->todo) {
+  size_t tlen = strlen(target), rlen = strlen(w->pending);
+  if (tlen + 1 + rlen >= sizeof w->pending) {
     return fail(ENAMETOOLONG, why, why_len, "%s: path too long%s", shown, "");
   }
-  memmove(w->todo + tlen + 1, w->todo, rlen + 1);
-  memcpy(w->todo, target, tlen);
-  w->todo[tlen] = '/';
+  memmove(w->pending + tlen + 1, w->pending, rlen + 1);
+  memcpy(w->pending, target, tlen);
+  w->pending[tlen] = '/';
   return target[0] == '/' ? walk_root(w, why, why_len) : 0;
 }
 
@@ -314,11 +314,11 @@ static int open_dir(const char *path, unsigned flags, const uid_t *also,
   w->at[0] = '\0';
   int rc = -1;
   size_t len = strlen(path);
-  if (len >= sizeof w->todo) {
+  if (len >= sizeof w->pending) {
     fail(ENAMETOOLONG, why, why_len, "%s: path too long%s", path, "");
     goto out;
   }
-  memcpy(w->todo, path, len + 1);
+  memcpy(w->pending, path, len + 1);
   if (walk_root(w, why, why_len) != 0) {
     goto out;
   }

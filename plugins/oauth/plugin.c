@@ -254,7 +254,9 @@ static void flow_release(job *j) {
   free(fj);
 }
 
-int oplugin_start_flow(oplugin *pl, oserver *s, oauth_flow *f) {
+/* Runs `f` (taken, freed on failure too) on a job of its own; `idp_run`
+ * is the `mcp login --idp` run it answers, or NULL. 0 or -1. */
+static int start_flow_job(oplugin *pl, oauth_flow *f, mcph_run *idp_run) {
   flow_job *fj = oauth_calloc(1, sizeof *fj);
   fj->j = (job){.host = pl->host,
                 .work = flow_work,
@@ -263,8 +265,16 @@ int oplugin_start_flow(oplugin *pl, oserver *s, oauth_flow *f) {
                 .cancel = flow_cancel};
   fj->pl = pl;
   fj->f = f;
+  fj->idp_run = idp_run;
   if (job_start(&pl->jobs, &fj->j) != 0) {
     flow_release(&fj->j);
+    return -1;
+  }
+  return 0;
+}
+
+int oplugin_start_flow(oplugin *pl, oserver *s, oauth_flow *f) {
+  if (start_flow_job(pl, f, NULL) != 0) {
     return -1;
   }
   s->running = true;
@@ -301,18 +311,9 @@ int oplugin_idp_login(oplugin *pl, mcph_run *run, const char *issuer,
     x = NULL;
     f->sv.name = iss; /* for messages */
     iss = NULL;
-    flow_job *fj = oauth_calloc(1, sizeof *fj);
-    fj->j = (job){.host = pl->host,
-                  .work = flow_work,
-                  .done = flow_done,
-                  .release = flow_release,
-                  .cancel = flow_cancel};
-    fj->pl = pl;
-    fj->f = f;
-    fj->idp_run = run;
+    oauth_flow *started = f;
     f = NULL;
-    if (job_start(&pl->jobs, &fj->j) != 0) {
-      flow_release(&fj->j);
+    if (start_flow_job(pl, started, run) != 0) {
       rc = mcph_error_set(err, MCPH_EIO, "cannot start the login");
     }
   }
