@@ -2,9 +2,6 @@
 
 size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok, uint32_t *cp) {
   unsigned char b = s[0];
-  size_t len;
-  unsigned char lo = 0x80, hi = 0xBF;
-  uint32_t v;
   *ok = false;
   if (b < 0x80) {
     *ok = true;
@@ -13,30 +10,43 @@ size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok, uint32_t *cp) {
     }
     return 1;
   }
+  /* The second byte's range excludes overlong forms, surrogates and what
+   * is above U+10FFFF (Unicode's Table 3-7); the others are 80..BF. */
+  size_t len;
+  unsigned char lo = 0x80, hi = 0xBF;
+  uint32_t v;
   if (b >= 0xC2 && b <= 0xDF) {
     len = 2, v = b & 0x1Fu;
   } else if (b >= 0xE0 && b <= 0xEF) {
     len = 3, v = b & 0x0Fu;
-    lo = b == 0xE0 ? 0xA0 : 0x80; /* no overlong form */
-    hi = b == 0xED ? 0x9F : 0xBF; /* no surrogate */
+    lo = b == 0xE0 ? 0xA0 : 0x80;
+    hi = b == 0xED ? 0x9F : 0xBF;
   } else if (b >= 0xF0 && b <= 0xF4) {
     len = 4, v = b & 0x07u;
-    lo = b == 0xF0 ? 0x90 : 0x80; /* no overlong form */
-    hi = b == 0xF4 ? 0x8F : 0xBF; /* nothing above U+10FFFF */
+    lo = b == 0xF0 ? 0x90 : 0x80;
+    hi = b == 0xF4 ? 0x8F : 0xBF;
   } else {
     return 1;
   }
-  size_t i = 1;
-  for (; i < len && i < n; i++) {
-    unsigned char lim_lo = i == 1 ? lo : 0x80, lim_hi = i == 1 ? hi : 0xBF;
-    if (s[i] < lim_lo || s[i] > lim_hi) {
-      return i;
-    }
-    v = (v << 6) | (s[i] & 0x3Fu);
+  if (n < 2 || s[1] < lo || s[1] > hi) {
+    return 1;
   }
-  *ok = i == len;
-  if (*ok && cp) {
+  v = (v << 6) | (s[1] & 0x3Fu);
+  if (len > 2) {
+    if (n < 3 || (s[2] & 0xC0) != 0x80) {
+      return 2;
+    }
+    v = (v << 6) | (s[2] & 0x3Fu);
+  }
+  if (len > 3) {
+    if (n < 4 || (s[3] & 0xC0) != 0x80) {
+      return 3;
+    }
+    v = (v << 6) | (s[3] & 0x3Fu);
+  }
+  *ok = true;
+  if (cp) {
     *cp = v;
   }
-  return i;
+  return len;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/plugins.h"
+#include "safety/unicode_quick.h"
 #include "text_escape.h"
 
 /* Where a directory of the search path came from. The registry keeps each
@@ -32,6 +33,10 @@ void cli_print_version(FILE *out, const host *h, int verbosity,
   }
   fprintf(out, "mcphost %s\n", MCPHOST_VERSION);
   fprintf(out, "plugin ABI %d.%d\n", MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
+  /* The sanitizer's tables are of the ICU the build compiled with; the
+   * one opened at run time must be of the same Unicode version. */
+  fprintf(out, "Unicode %s (tables from ICU %s)\n",
+          unicode_quick_unicode_version(), unicode_quick_icu_version());
   const registry *r = host_registry(h);
   for (size_t i = 0; i < r->ndirs; i++) {
     /* A directory comes from the command line or the environment: shown,

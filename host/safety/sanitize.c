@@ -11,6 +11,7 @@
 #include "core/util.h"
 #include "icu_dl.h"
 #include "safety/size_limits.h"
+#include "safety/unicode_quick.h"
 #include "text_escape.h"
 #include "utf8.h"
 
@@ -215,8 +216,21 @@ static void ascii_only(san *z, const char *s, size_t start, size_t end) {
   emit(z, s, start, end, z->u8, n);
 }
 
+/* Off only in tests (sanitize_use_quick_tables): every non-ASCII segment
+ * then goes through ICU, to compare. */
+static bool quick_tables = true;
+
+void sanitize_use_quick_tables(bool on) {
+  quick_tables = on;
+}
+
 static void segment(san *z, const char *s, size_t start, size_t end) {
   static const char fffd[] = "\xEF\xBF\xBD";
+  /* What the tables prove clean ICU would give back as it is: most
+   * non-ASCII text never opens ICU (unicode_quick.h). */
+  if (quick_tables && unicode_quick_clean(s + start, end - start)) {
+    return;
+  }
   if (!z->icu && !(z->icu = san_icu())) {
     ascii_only(z, s, start, end);
     return;

@@ -8,11 +8,14 @@
  *   - free of format (Cf), private-use (Co) and unassigned (Cn) code
  *     points: zero-width characters, the BOM, bidi controls, tag
  *     characters, noncharacters.
- * Pure-ASCII text is never handed to ICU: it cannot change. ICU is
- * opened on the first non-ASCII text (common/icu_dl.h); when it cannot
- * be, that text fails closed: each of its non-ASCII segments becomes one
- * U+FFFD, and one warning says why. Loop thread (or any single thread):
- * no shared state beyond ICU's own singletons. */
+ * Pure-ASCII text is never handed to ICU: it cannot change. Nor is text
+ * that tables generated from ICU at build time prove unchanged
+ * (unicode_quick.h): accented letters, CJK, emoji and most other text
+ * already in NFKC. ICU is opened on the first text they cannot clear
+ * (common/icu_dl.h); when it cannot be, that text fails closed: each of
+ * its non-ASCII segments the tables do not clear becomes one U+FFFD,
+ * and one warning says why. Loop thread (or any single thread): no
+ * shared state beyond ICU's own singletons. */
 #ifndef MCPHOST_SANITIZE_H
 #define MCPHOST_SANITIZE_H
 
@@ -67,6 +70,11 @@ bool sanitize_is_full(sanitize_mode mode, sanitize_kind kind);
 /* Sanitizes a parsed message of `kind` in place, under `mode`: every
  * member but the top-level "id" (an opaque token, echoed as sent). */
 void sanitize_message(cJSON *msg, sanitize_mode mode, sanitize_kind kind);
+
+/* Tests only: with false, text the Unicode tables would prove clean goes
+ * through ICU as all other non-ASCII text does (the result is the same:
+ * the tables' tests compare the two). Not thread-safe; true by default. */
+void sanitize_use_quick_tables(bool on);
 
 /* The text_escape() flags (text_escape.h) for showing text kept as sent
  * on a terminal under `mode`: invisible and bidi characters too, except

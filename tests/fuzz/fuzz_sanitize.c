@@ -8,7 +8,10 @@
  *   - sanitize_json leaves every key and string so, and a second walk
  *     changes nothing;
  *   - sanitize_json_utf8 makes every string valid UTF-8, changes only
- *     those that were not, and a second walk changes nothing. */
+ *     those that were not, and a second walk changes nothing;
+ *   - the Unicode tables (unicode_quick.h) change nothing: text and trees
+ *     come out byte for byte the same when every non-ASCII segment goes
+ *     through ICU, and text the tables call clean ICU leaves as it is. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,26 @@
 
 #include "fuzz_utf8.h"
 #include "safety/sanitize.h"
+#include "safety/unicode_quick.h"
+
+static bool same_string(const char *a, const char *b) {
+  return (a == NULL) == (b == NULL) && (!a || strcmp(a, b) == 0);
+}
+
+/* `a` and `b` hold the same keys and strings, node by node (not
+ * cJSON_Compare: it finds members by key, so duplicate keys mislead it). */
+static void walk_same(const cJSON *a, const cJSON *b) {
+  for (; a && b; a = a->next, b = b->next) {
+    if (!same_string(a->string, b->string) ||
+        !same_string(cJSON_GetStringValue(a), cJSON_GetStringValue(b))) {
+      abort(); /* the tables changed a key or string */
+    }
+    walk_same(a->child, b->child);
+  }
+  if (a || b) {
+    abort();
+  }
+}
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
 
@@ -65,6 +88,17 @@ static void check_text(const char *s, size_t len) {
   if (!out || out[n] != '\0' || !clean(out, n)) {
     abort();
   }
+  sanitize_use_quick_tables(false);
+  size_t n_icu = 0;
+  char *icu = sanitize_text(s, len, &n_icu);
+  sanitize_use_quick_tables(true);
+  if (n_icu != n || memcmp(icu, out, n) != 0) {
+    abort(); /* the tables changed the result */
+  }
+  if (unicode_quick_clean(s, len) && (n_icu != len || memcmp(icu, s, len))) {
+    abort(); /* the tables cleared text that ICU changes */
+  }
+  free(icu);
   bool ascii = true;
   for (size_t i = 0; i < len; i++) {
     ascii = ascii && (unsigned char)s[i] < 0x80;
@@ -134,11 +168,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
   }
   cJSON *kept = cJSON_Duplicate(full, true);
   cJSON *orig = cJSON_Duplicate(full, true);
-  if (!kept || !orig) {
+  cJSON *icu = cJSON_Duplicate(full, true);
+  if (!kept || !orig || !icu) {
     abort();
   }
   sanitize_json(full);
   walk_clean(full, true);
+  sanitize_use_quick_tables(false);
+  sanitize_json(icu);
+  sanitize_use_quick_tables(true);
+  walk_same(full, icu);
+  cJSON_Delete(icu);
   if (sanitize_json(full) != 0) {
     abort();
   }

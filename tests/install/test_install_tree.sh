@@ -291,12 +291,15 @@ verdict "--version prints one line: mcphost VERSION (plugin ABI $ABI)" \
   "$([[ $OUT =~ ^mcphost\ [0-9]+\.[0-9]+\.[0-9]+\ \(plugin\ ABI\ ${ABI//./\\.}\)$ ]] || echo "printed: $OUT")"
 VERSION=${OUT#mcphost }; VERSION=${VERSION%% *}
 MCPHOST_PLUGIN_PATH="$AUDIT" run --version -v --plugin-dir "$LOOP"
+# The sanitizer's Unicode tables and the ICU they came from.
+UNI=$(grep -x 'Unicode [0-9.]* (tables from ICU [0-9.]*)' <<<"$OUT")
 want="mcphost $VERSION
 plugin ABI $ABI
+$UNI
 plugin dir (--plugin-dir): $LOOP
 plugin dir (MCPHOST_PLUGIN_PATH): $AUDIT
 plugin dir (built-in): $RM/$LIBDIR/mcphost/plugins"
-verdict "--version -v: the version, the ABI and the plugin dirs in search order, one per line" \
+verdict "--version -v: the version, the ABI, the Unicode version and the plugin dirs in search order, one per line" \
   "$([ "$OUT" = "$want" ] || printf 'printed:\n%s\nwanted:\n%s' "$OUT" "$want")"
 run -v --version
 expect "-v before --version too" 0 --out "plugin dir (built-in): $RM/$LIBDIR/mcphost/plugins"

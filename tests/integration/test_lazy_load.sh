@@ -2,7 +2,7 @@
 # Libraries a command does not need are not loaded: libcurl only when an
 # http or sse server is used (the transports' implementations are opened
 # on first use: their stubs name them, transports/common/plugin_stub.c), ICU only when a
-# server sends non-ASCII text (common/icu_dl.h). The dynamic linker's own
+# server sends non-ASCII text that needs normalizing (common/icu_dl.h). The dynamic linker's own
 # trace (LD_DEBUG=files, which reports dlopen too) says what was loaded.
 . "$(dirname "$0")/lib.sh"
 unset MCPHOST_PLUGIN_PATH
@@ -133,6 +133,28 @@ run_traced --config "$D" --sanitize=full call mcp__demo__echo message="$FULL"
 expect "non-ASCII text from the server is sanitized" 0 --out "Echo: full width"
 check "non-ASCII text loads ICU, once" test "$(loads libicuuc)" = 1
 check "non-ASCII text loads no libcurl" test "$(loads libcurl)" = 0
+
+# Non-ASCII text already in NFKC with nothing to remove (accented
+# letters, Japanese, Russian, Hindi, Hebrew points, emoji) is cleared by
+# the tables generated from ICU at build time (host/safety/unicode_quick.h):
+# ICU is opened only for text that needs normalizing.
+INTL="h=$HOSTILE --mode intl-names"
+run_traced --server "$INTL" tools
+expect "tools lists a server's non-ASCII names and descriptions" 0 \
+  --out 'original name: "café"' --out "日本語のツールです。" \
+  --out 'original name: "नमस्ते"' --out "हिन्दी שָׁלוֹם" --out "😀 ❤️ 👍🏽"
+check "  names already in NFKC load no ICU" test "$(loads libicuuc)" = 0
+CLEAN="日本語 café Привет नमस्ते"
+run_traced --server "$INTL" --sanitize=full call h/echo message="$CLEAN"
+expect "a call of that server sanitizes its result" 0 --out "Echo: $CLEAN"
+check "  text already in NFKC loads no ICU" test "$(loads libicuuc)" = 0
+run_traced --server "$INTL" --sanitize=full call h/echo message="ﬁle café"
+expect "a ligature is normalized" 0 --out "Echo: file café"
+check "  by ICU, loaded once" test "$(loads libicuuc)" = 1
+run_traced --server "$INTL" --sanitize=full call h/echo \
+  message="$(printf 'e\xcc\x81t\xc3\xa9')"
+expect "a combining mark is composed" 0 --out "Echo: été"
+check "  by ICU, loaded once" test "$(loads libicuuc)" = 1
 
 # ---- an http server: libcurl, once, when its transport is created ----
 

@@ -57,6 +57,7 @@ enum mode {
   M_WEIRD_NAMES = 1u << 7,        /* hostile tool names and descriptions */
   M_NO_TEMPLATES = 1u << 8,       /* resources, but no templates/list */
   M_PRINTING = 1u << 9,           /* the tools "blocks" and "cjk" listed */
+  M_INTL_NAMES = 1u << 10,        /* non-ASCII names already in NFKC */
 };
 
 static const struct {
@@ -85,6 +86,10 @@ static const struct {
      "also list \"blocks\" (answers the content blocks given in "
      "`content`, after writing `stderr` to stderr; a description of "
      "three lines) and \"cjk\" (a long description in Chinese)"},
+    {"intl-names", M_INTL_NAMES,
+     "also list tools whose names and descriptions are accented Latin, "
+     "Japanese, Russian, Hindi, Hebrew with points and emoji, all already "
+     "in NFKC with nothing a sanitizer removes"},
     {"weird-names", M_WEIRD_NAMES,
      "tools whose names and descriptions hold zero-width, bidi, "
      "private-use characters and invalid UTF-8"},
@@ -357,6 +362,26 @@ static void add_weird_tools(cJSON *tools) {
            NULL, NULL);
 }
 
+/* Tools whose non-ASCII text sanitizing leaves as it is (M_INTL_NAMES). */
+static void add_intl_tools(cJSON *tools) {
+  add_tool(tools, "caf\u00E9",
+           "Cr\u00E8me br\u00FBl\u00E9e, na\u00EFve r\u00E9sum\u00E9.", NULL,
+           NULL);
+  add_tool(tools, "\u65E5\u672C\u8A9E",
+           "\u65E5\u672C\u8A9E\u306E\u30C4\u30FC\u30EB\u3067\u3059\u3002", NULL,
+           NULL);
+  add_tool(tools, "\u043F\u0440\u0438\u0432\u0435\u0442",
+           "\u0420\u0443\u0441\u0441\u043A\u0438\u0439 "
+           "\u0442\u0435\u043A\u0441\u0442.",
+           NULL, NULL);
+  add_tool(tools, "\u0928\u092E\u0938\u094D\u0924\u0947",
+           "\u0939\u093F\u0928\u094D\u0926\u0940 "
+           "\u05E9\u05B8\u05C1\u05DC\u05D5\u05B9\u05DD",
+           NULL, NULL);
+  add_tool(tools, "emoji", "\U0001F600 \u2764\uFE0F \U0001F44D\U0001F3FD", NULL,
+           NULL);
+}
+
 /* Tools for the tests of how mcphost prints (M_PRINTING). */
 static void add_printing_tools(cJSON *tools) {
   add_tool(tools, "blocks",
@@ -420,6 +445,8 @@ static void on_tools_list(struct server *s, const cJSON *id,
     add_weird_tools(tools);
   if (s->modes & M_PRINTING && start + n == total)
     add_printing_tools(tools);
+  if (s->modes & M_INTL_NAMES && start + n == total)
+    add_intl_tools(tools);
   if (start + n < total) {
     char next[32];
     snprintf(next, sizeof next, "%zu", start + n);

@@ -1,5 +1,6 @@
 /* host/safety/sanitize.c when ICU cannot be loaded: built with an ICU library
- * name that does not exist. Text that would need ICU fails closed. */
+ * name that does not exist. Text the Unicode tables clear is kept (they
+ * need no ICU); text that would need ICU fails closed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -24,7 +25,8 @@ typedef struct outcome {
   size_t text_len, json_changed;
 } outcome;
 
-static outcome sanitize_non_ascii(void) {
+/* Sanitizes `text` and `json` with stderr caught. */
+static outcome sanitize_non_ascii(const char *text, const char *json) {
   outcome o = {0};
   fflush(stderr);
   int saved = dup(2);
@@ -32,8 +34,8 @@ static outcome sanitize_non_ascii(void) {
   if (saved < 0 || !f)
     abort();
   dup2(fileno(f), 2);
-  o.text = sanitize_text("caf\xc3\xa9 ok", 8, &o.text_len);
-  cJSON *j = cJSON_Parse("{\"k\xc3\xa9y\":\"\xe2\x80\x8bx\",\"a\":\"b\"}");
+  o.text = sanitize_text(text, strlen(text), &o.text_len);
+  cJSON *j = cJSON_Parse(json);
   o.json_changed = sanitize_json(j);
   o.json = cJSON_PrintUnformatted(j);
   cJSON_Delete(j);
@@ -48,16 +50,41 @@ static outcome sanitize_non_ascii(void) {
   return o;
 }
 
+static void outcome_free(outcome *o) {
+  free(o->text);
+  free(o->json);
+  free(o->err);
+}
+
+TEST(test_text_the_tables_clear_is_kept_without_icu) {
+  /* Accented letters, CJK, typographic quotes: already NFKC, nothing to
+   * remove; the tables say so and ICU is not asked. */
+  outcome o = sanitize_non_ascii(
+      "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xe2\x80\x9cok\xe2\x80\x9d",
+      "{\"k\xc3\xa9y\":\"\xe6\x97\xa5x\",\"a\":\"b\"}");
+  CHECK_STR(o.text,
+            "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xe2\x80\x9cok\xe2\x80\x9d");
+  CHECK(o.text_len == 21);
+  CHECK(o.json_changed == 0);
+  CHECK_STR(o.json, "{\"k\xc3\xa9y\":\"\xe6\x97\xa5x\",\"a\":\"b\"}");
+  CHECK_STR(o.err, "");
+  outcome_free(&o);
+}
+
 TEST(test_non_ascii_text_becomes_fffd_with_one_warning) {
-  outcome o = sanitize_non_ascii();
-  /* Each non-ASCII run becomes one U+FFFD; the ASCII stays. */
-  CHECK_STR(o.text, "caf" FFFD " ok");
-  CHECK(o.text_len == 9);
+  /* A ligature, a combining mark that composes, a zero-width space: each
+   * needs ICU. Each non-ASCII run becomes one U+FFFD; the ASCII stays. */
+  outcome o = sanitize_non_ascii(
+      "\xef\xac\x81le ok", "{\"ke\xcc\x81y\":\"\xe2\x80\x8bx\",\"a\":\"b\"}");
+  CHECK_STR(o.text, FFFD "le ok");
+  CHECK(o.text_len == 8);
   CHECK(o.json_changed == 2);
-  CHECK_STR(o.json, "{\"k" FFFD "y\":\"" FFFD "x\",\"a\":\"b\"}");
-  /* Two runs close together (one segment for ICU) and the ASCII between. */
-  char *two =
-      sanitize_text("a\xc3\xa9 between \xe2\x80\x9c" "b\xe2\x80\x9d.", 20, NULL);
+  CHECK_STR(o.json, "{\"ke" FFFD "y\":\"" FFFD "x\",\"a\":\"b\"}");
+  /* Two runs close together are one segment for ICU: the clean quotes
+   * share the fate of the fullwidth letter before them. */
+  const char *in = "a\xef\xbd\x86 between \xe2\x80\x9c"
+                   "b\xe2\x80\x9d.";
+  char *two = sanitize_text(in, strlen(in), NULL);
   CHECK_STR(two, "a" FFFD " between " FFFD "b" FFFD ".");
   free(two);
   CHECK_CONTAINS(o.err, "mcphost: warning: cannot load ICU");
@@ -67,14 +94,13 @@ TEST(test_non_ascii_text_becomes_fffd_with_one_warning) {
   CHECK(nl && nl[1] == '\0');
   if (!(nl && nl[1] == '\0'))
     fprintf(stderr, "  stderr was: %s\n", o.err);
-  free(o.text);
-  free(o.json);
-  free(o.err);
+  outcome_free(&o);
 }
 
 int main(void) {
   static const test_case tests[] = {
       T(test_ascii_text_needs_no_icu),
+      T(test_text_the_tables_clear_is_kept_without_icu),
       T(test_non_ascii_text_becomes_fffd_with_one_warning),
   };
   return run_tests(tests, sizeof tests / sizeof *tests);
