@@ -9,6 +9,8 @@
 
 #include <curl/curl.h>
 
+#include "curl_dl.h"
+
 typedef struct sink {
   int fd;
   size_t len, max;
@@ -78,33 +80,41 @@ int download(const char *url, int insecure, size_t max_bytes,
                         "http)");
     return -1;
   }
+  /* libcurl (and the TLS, Kerberos, LDAP and SSH libraries it brings,
+   * 3.7 MiB resident) is opened for a download only: installing a file
+   * maps none of it. curl_dl_get is not thread-safe, and needs not be:
+   * this library's copy of it is called by one open at a time. */
+  const curl_dl *cu = curl_dl_get(err, n);
+  if (!cu) {
+    return -1;
+  }
   sink s = {.fd = fd, .max = max_bytes, .progress = progress, .ud = ud};
   char ebuf[CURL_ERROR_SIZE] = "";
-  CURL *c = curl_easy_init();
+  CURL *c = cu->easy_init();
   if (!c) {
     snprintf(err, n, "libcurl cannot be initialized");
     return -1;
   }
-  curl_easy_setopt(c, CURLOPT_URL, url);
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, protocols);
-  curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, protocols);
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
-  curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
-  curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
-  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl_easy_setopt(c, CURLOPT_XFERINFODATA, &s);
-  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, ebuf);
-  curl_easy_setopt(c, CURLOPT_USERAGENT, "mcphost-bundle/1");
-  CURLcode rc = curl_easy_perform(c);
-  curl_easy_cleanup(c);
+  cu->easy_setopt(c, CURLOPT_URL, url);
+  cu->easy_setopt(c, CURLOPT_PROTOCOLS_STR, protocols);
+  cu->easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, protocols);
+  cu->easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+  cu->easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
+  cu->easy_setopt(c, CURLOPT_FAILONERROR, 1L);
+  cu->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  cu->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
+  cu->easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  cu->easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
+  cu->easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
+  cu->easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+  cu->easy_setopt(c, CURLOPT_WRITEDATA, &s);
+  cu->easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+  cu->easy_setopt(c, CURLOPT_XFERINFODATA, &s);
+  cu->easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  cu->easy_setopt(c, CURLOPT_ERRORBUFFER, ebuf);
+  cu->easy_setopt(c, CURLOPT_USERAGENT, "mcphost-bundle/1");
+  CURLcode rc = cu->easy_perform(c);
+  cu->easy_cleanup(c);
   if (s.stopped) {
     snprintf(err, n, "interrupted");
   } else if (s.too_big || rc == CURLE_FILESIZE_EXCEEDED) {
@@ -113,7 +123,7 @@ int download(const char *url, int insecure, size_t max_bytes,
     snprintf(err, n, "cannot keep it in a temporary file: %s",
              strerror(s.write_errno));
   } else if (rc != CURLE_OK) {
-    snprintf(err, n, "%s", *ebuf ? ebuf : curl_easy_strerror(rc));
+    snprintf(err, n, "%s", *ebuf ? ebuf : cu->easy_strerror(rc));
   } else {
     return 0;
   }
