@@ -9,7 +9,10 @@
  * block is read and checked on every later read: what the signature
  * vouched for and the manifest showed is what is extracted, and a file
  * changed in between (in place, by whoever can write it) fails the
- * install with "the bundle file changed while it was read".
+ * install with "the bundle file changed while it was read". Once the
+ * checks are done (bsrc_freeze), a block nothing checked is read without
+ * a digest: an unsigned bundle's entries are hashed by nobody, and the
+ * extraction, the last reader, needs no record of them.
  *
  * A source over memory (bsrc_open_mem) reads the caller's buffer, with
  * no digests: for the fuzz targets and bytes that are already private.
@@ -33,6 +36,7 @@ typedef struct bsrc {
   uint64_t *digest;         /* one per block */
   unsigned char *seen;      /* one per block: its digest is kept */
   size_t nblocks;
+  int frozen;         /* no more digests kept (bsrc_freeze) */
   unsigned char *buf; /* BSRC_BLOCK bytes */
   size_t cur;         /* the block in buf, or SIZE_MAX */
   size_t cur_len;
@@ -59,6 +63,10 @@ void bsrc_limit(bsrc *s, uint64_t len);
  * follow in *avail (0 at the end). NULL with the reason in s->err when
  * the file cannot be read or changed since the block was first read. */
 const unsigned char *bsrc_at(bsrc *s, uint64_t off, size_t *avail);
+
+/* The checks are done: blocks not read yet are read from now on without
+ * keeping their digest; those read before are still checked. */
+void bsrc_freeze(bsrc *s);
 
 void bsrc_close(bsrc *s);
 

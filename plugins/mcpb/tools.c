@@ -128,6 +128,9 @@ static int t_open(const char *src, const mcpb_open_opts *o, mcpb_file **out,
     t_close(f);
     return -1;
   }
+  /* What the signature and the manifest read is what the extraction will
+   * be checked against. */
+  bsrc_freeze(&f->src);
   *out = f;
   return 0;
 }

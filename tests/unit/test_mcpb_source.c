@@ -1,7 +1,7 @@
 /* The bundle plugin's block reader (plugins/mcpb/source.h): SipHash-2-4
  * against the reference vectors, blocks served whole and in order, the
- * limit of the ZIP bytes, and a file changed between two reads of a
- * block refused. */
+ * limit of the ZIP bytes, a file changed between two reads of a block
+ * refused, and once frozen, blocks nobody checked read as they are. */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -96,6 +96,24 @@ TEST(test_a_block_changed_since_its_first_read_is_refused) {
   bsrc_close(&s);
 }
 
+TEST(test_once_frozen_only_checked_blocks_are_checked) {
+  int fd = file_of(3 * BSRC_BLOCK);
+  bsrc s;
+  char err[200] = "";
+  CHECK(bsrc_open_fd(&s, fd, err, sizeof err) == 0);
+  size_t avail;
+  CHECK(bsrc_at(&s, 2 * BSRC_BLOCK, &avail) != NULL); /* checked */
+  bsrc_freeze(&s);
+  CHECK(bsrc_at(&s, 0, &avail) != NULL); /* read without a digest */
+  CHECK(pwrite(fd, "X", 1, 10) == 1);
+  CHECK(pwrite(fd, "X", 1, 2 * BSRC_BLOCK + 10) == 1);
+  CHECK(bsrc_at(&s, BSRC_BLOCK, &avail) != NULL);
+  CHECK(bsrc_at(&s, 0, &avail) != NULL && avail == BSRC_BLOCK);
+  CHECK(bsrc_at(&s, 2 * BSRC_BLOCK, &avail) == NULL);
+  CHECK_CONTAINS(s.err, "changed while it was read");
+  bsrc_close(&s);
+}
+
 TEST(test_a_source_over_memory) {
   static const char text[] = "PK and more";
   bsrc s;
@@ -120,6 +138,7 @@ int main(void) {
       T(test_siphash_reference_vectors),
       T(test_blocks_are_served_whole_up_to_the_limit),
       T(test_a_block_changed_since_its_first_read_is_refused),
+      T(test_once_frozen_only_checked_blocks_are_checked),
       T(test_a_source_over_memory),
       T(test_not_a_regular_file),
   };
