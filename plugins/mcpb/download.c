@@ -1,16 +1,21 @@
 #include "download.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
+#include "curl_dl.h"
+
 typedef struct sink {
-  unsigned char *buf;
-  size_t len, cap, max;
+  int fd;
+  size_t len, max;
   int too_big;
+  int write_errno;
   int stopped;
   download_progress_fn progress;
   void *ud;
@@ -31,19 +36,17 @@ static size_t on_data(char *p, size_t size, size_t nmemb, void *ud) {
     s->too_big = 1;
     return 0;
   }
-  if (s->len + n > s->cap) {
-    size_t cap = s->cap ? s->cap : 65536;
-    while (cap < s->len + n) {
-      cap *= 2;
+  for (size_t done = 0; done < n;) {
+    ssize_t w = write(s->fd, p + done, n - done);
+    if (w < 0 && errno == EINTR) {
+      continue;
     }
-    unsigned char *grown = realloc(s->buf, cap);
-    if (!grown) {
+    if (w < 0) {
+      s->write_errno = errno;
       return 0;
     }
-    s->buf = grown;
-    s->cap = cap;
+    done += (size_t)w;
   }
-  memcpy(s->buf + s->len, p, n);
   s->len += n;
   return n;
 }
@@ -65,9 +68,9 @@ static int on_progress(void *ud, curl_off_t total, curl_off_t now,
   return 0;
 }
 
-unsigned char *download(const char *url, int insecure, size_t max_bytes,
-                        download_progress_fn progress, void *ud, size_t *len,
-                        char *err, size_t n) {
+int download(const char *url, int insecure, size_t max_bytes,
+             download_progress_fn progress, void *ud, int fd, char *err,
+             size_t n) {
   const char *protocols = insecure ? "https,http" : "https";
   if (strncasecmp(url, "https://", 8) != 0 &&
       !(insecure && strncasecmp(url, "http://", 7) == 0)) {
@@ -75,48 +78,54 @@ unsigned char *download(const char *url, int insecure, size_t max_bytes,
              insecure ? "only http and https URLs can be downloaded"
                       : "only https URLs are downloaded (--insecure allows "
                         "http)");
-    return NULL;
+    return -1;
   }
-  sink s = {.max = max_bytes, .progress = progress, .ud = ud};
+  /* libcurl (and the TLS, Kerberos, LDAP and SSH libraries it brings,
+   * 3.7 MiB resident) is opened for a download only: installing a file
+   * maps none of it. curl_dl_get is not thread-safe, and needs not be:
+   * this library's copy of it is called by one open at a time. */
+  const curl_dl *cu = curl_dl_get(err, n);
+  if (!cu) {
+    return -1;
+  }
+  sink s = {.fd = fd, .max = max_bytes, .progress = progress, .ud = ud};
   char ebuf[CURL_ERROR_SIZE] = "";
-  CURL *c = curl_easy_init();
+  CURL *c = cu->easy_init();
   if (!c) {
     snprintf(err, n, "libcurl cannot be initialized");
-    return NULL;
+    return -1;
   }
-  curl_easy_setopt(c, CURLOPT_URL, url);
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, protocols);
-  curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, protocols);
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
-  curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
-  curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
-  curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
-  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-  curl_easy_setopt(c, CURLOPT_XFERINFODATA, &s);
-  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, ebuf);
-  curl_easy_setopt(c, CURLOPT_USERAGENT, "mcphost-bundle/1");
-  CURLcode rc = curl_easy_perform(c);
-  curl_easy_cleanup(c);
+  cu->easy_setopt(c, CURLOPT_URL, url);
+  cu->easy_setopt(c, CURLOPT_PROTOCOLS_STR, protocols);
+  cu->easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, protocols);
+  cu->easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+  cu->easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
+  cu->easy_setopt(c, CURLOPT_FAILONERROR, 1L);
+  cu->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  cu->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
+  cu->easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+  cu->easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
+  cu->easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
+  cu->easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+  cu->easy_setopt(c, CURLOPT_WRITEDATA, &s);
+  cu->easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+  cu->easy_setopt(c, CURLOPT_XFERINFODATA, &s);
+  cu->easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  cu->easy_setopt(c, CURLOPT_ERRORBUFFER, ebuf);
+  cu->easy_setopt(c, CURLOPT_USERAGENT, "mcphost-bundle/1");
+  CURLcode rc = cu->easy_perform(c);
+  cu->easy_cleanup(c);
   if (s.stopped) {
     snprintf(err, n, "interrupted");
   } else if (s.too_big || rc == CURLE_FILESIZE_EXCEEDED) {
     snprintf(err, n, "larger than the limit of %zu bytes", max_bytes);
+  } else if (s.write_errno) {
+    snprintf(err, n, "cannot keep it in a temporary file: %s",
+             strerror(s.write_errno));
   } else if (rc != CURLE_OK) {
-    snprintf(err, n, "%s", *ebuf ? ebuf : curl_easy_strerror(rc));
+    snprintf(err, n, "%s", *ebuf ? ebuf : cu->easy_strerror(rc));
   } else {
-    *len = s.len;
-    if (!s.buf) {
-      s.buf = malloc(1);
-    }
-    return s.buf;
+    return 0;
   }
-  free(s.buf);
-  return NULL;
+  return -1;
 }

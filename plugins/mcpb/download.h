@@ -13,10 +13,10 @@ typedef int (*download_progress_fn)(void *ud, double fraction);
 /* Whether `s` looks like a URL (scheme "://"), not a file name. */
 int download_is_url(const char *s);
 
-/* Returns the body (free with free()) and its length, or NULL with the
- * reason in `err`. */
-unsigned char *download(const char *url, int insecure, size_t max_bytes,
-                        download_progress_fn progress, void *ud, size_t *len,
-                        char *err, size_t n);
+/* Writes the body to `fd` as it arrives (never held in memory). 0, or -1
+ * with the reason in `err`. */
+int download(const char *url, int insecure, size_t max_bytes,
+             download_progress_fn progress, void *ud, int fd, char *err,
+             size_t n);
 
 #endif

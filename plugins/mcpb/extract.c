@@ -17,6 +17,7 @@
 #include <archive_entry.h>
 
 #include "entry_names.h"
+#include "source.h"
 
 void extract_limits_default(extract_limits *l) {
   l->max_entries = 50000;
@@ -48,8 +49,50 @@ static void utf8_end(utf8_locale *l) {
   }
 }
 
-static struct archive *open_zip(const void *zip, size_t len, char *err,
-                                size_t n) {
+/* libarchive's callbacks over a bundle source: a block at a time. */
+static la_ssize_t src_read(struct archive *a, void *ud, const void **buf) {
+  bsrc *s = ud;
+  size_t avail;
+  const unsigned char *p = bsrc_at(s, s->pos, &avail);
+  if (!p) {
+    archive_set_error(a, EIO, "%s", s->err);
+    return ARCHIVE_FATAL;
+  }
+  *buf = p;
+  s->pos += avail;
+  return (la_ssize_t)avail;
+}
+
+static la_int64_t src_seek(struct archive *a, void *ud, la_int64_t off,
+                           int whence) {
+  bsrc *s = ud;
+  int64_t base = whence == SEEK_SET   ? 0
+                 : whence == SEEK_CUR ? (int64_t)s->pos
+                                      : (int64_t)s->len;
+  if ((off < 0 && -off > base) || (off > 0 && off > INT64_MAX - base)) {
+    archive_set_error(a, EINVAL, "a seek outside the archive");
+    return ARCHIVE_FATAL;
+  }
+  s->pos = (uint64_t)(base + off);
+  return (la_int64_t)s->pos;
+}
+
+static la_int64_t src_skip(struct archive *a, void *ud, la_int64_t n) {
+  (void)a;
+  bsrc *s = ud;
+  uint64_t left = s->pos < s->len ? s->len - s->pos : 0;
+  uint64_t k = n < 0 ? 0 : (uint64_t)n < left ? (uint64_t)n : left;
+  s->pos += k;
+  return (la_int64_t)k;
+}
+
+/* Why libarchive could not go on: the source's own reason when reading
+ * it failed (libarchive says "Truncated ZIP file body" instead). */
+static const char *why_unread(struct archive *a, const bsrc *s) {
+  return s->err[0] ? s->err : archive_error_string(a);
+}
+
+static struct archive *open_zip(bsrc *src, char *err, size_t n) {
   struct archive *a = archive_read_new();
   if (!a) {
     snprintf(err, n, "out of memory");
@@ -58,8 +101,14 @@ static struct archive *open_zip(const void *zip, size_t len, char *err,
   /* The seekable reader only: it reads the central directory (modes,
    * sizes), and no other format can be smuggled in. */
   archive_read_support_format_zip_seekable(a);
-  if (archive_read_open_memory(a, zip, len) != ARCHIVE_OK) {
-    snprintf(err, n, "not a ZIP archive (%s)", archive_error_string(a));
+  src->pos = 0;
+  src->err[0] = '\0';
+  archive_read_set_read_callback(a, src_read);
+  archive_read_set_seek_callback(a, src_seek);
+  archive_read_set_skip_callback(a, src_skip);
+  archive_read_set_callback_data(a, src);
+  if (archive_read_open1(a) != ARCHIVE_OK) {
+    snprintf(err, n, "not a ZIP archive (%s)", why_unread(a, src));
     archive_read_free(a);
     return NULL;
   }
@@ -72,11 +121,11 @@ static const char *entry_name(struct archive_entry *e) {
   return s ? s : archive_entry_pathname(e);
 }
 
-char *zip_read_manifest(const void *zip, size_t len, size_t max,
-                        size_t *out_len, char *err, size_t n) {
+char *zip_read_manifest(bsrc *zip, size_t max, size_t *out_len, char *err,
+                        size_t n) {
   utf8_locale loc;
   utf8_begin(&loc);
-  struct archive *a = open_zip(zip, len, err, n);
+  struct archive *a = open_zip(zip, err, n);
   if (!a) {
     utf8_end(&loc);
     return NULL;
@@ -117,7 +166,7 @@ char *zip_read_manifest(const void *zip, size_t len, size_t max,
       la_ssize_t got_now = archive_read_data(a, text + got, cap - got);
       if (got_now < 0) {
         snprintf(err, n, "manifest.json cannot be read: %s",
-                 archive_error_string(a));
+                 why_unread(a, zip));
         free(text);
         text = NULL;
         goto out;
@@ -134,7 +183,7 @@ char *zip_read_manifest(const void *zip, size_t len, size_t max,
   if (r == ARCHIVE_EOF) {
     snprintf(err, n, "no manifest.json at the root of the archive");
   } else {
-    snprintf(err, n, "%s", archive_error_string(a));
+    snprintf(err, n, "%s", why_unread(a, zip));
   }
 out:
   archive_read_free(a);
@@ -208,7 +257,7 @@ static int fail(char *err, size_t n, const char *name, const char *rule) {
 }
 
 static int write_file(struct archive *a, struct archive_entry *e, int root,
-                      const char *name, size_t zip_len,
+                      const char *name, const bsrc *zip,
                       const extract_limits *lim, totals *t, char *err,
                       size_t n) {
   const char *leaf;
@@ -241,7 +290,7 @@ static int write_file(struct archive *a, struct archive_entry *e, int root,
     if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
       char why[300];
       snprintf(why, sizeof why, "its data cannot be read (%s)",
-               archive_error_string(a));
+               why_unread(a, zip));
       fail(err, n, name, why);
       goto out;
     }
@@ -264,7 +313,7 @@ static int write_file(struct archive *a, struct archive_entry *e, int root,
       goto out;
     }
     if (t->written > lim->ratio_floor &&
-        t->written / lim->max_ratio > zip_len) {
+        t->written / lim->max_ratio > zip->len) {
       char why[160];
       snprintf(why, sizeof why,
                "the bundle expands to more than %llu times its size (a "
@@ -309,11 +358,11 @@ out:
   return rc;
 }
 
-int zip_extract(const void *zip, size_t len, int dirfd,
-                const extract_limits *lim, size_t *files, char *err, size_t n) {
+int zip_extract(bsrc *zip, int dirfd, const extract_limits *lim, size_t *files,
+                char *err, size_t n) {
   utf8_locale loc;
   utf8_begin(&loc);
-  struct archive *a = open_zip(zip, len, err, n);
+  struct archive *a = open_zip(zip, err, n);
   if (!a) {
     utf8_end(&loc);
     return -1;
@@ -372,12 +421,12 @@ int zip_extract(const void *zip, size_t len, int dirfd,
       close(d);
       continue;
     }
-    if (write_file(a, e, dirfd, name, len, lim, &t, err, n) < 0) {
+    if (write_file(a, e, dirfd, name, zip, lim, &t, err, n) < 0) {
       goto out;
     }
   }
   if (r != ARCHIVE_EOF) {
-    snprintf(err, n, "the archive is damaged (%s)", archive_error_string(a));
+    snprintf(err, n, "the archive is damaged (%s)", why_unread(a, zip));
     goto out;
   }
   if (archive_read_has_encrypted_entries(a) > 0) {

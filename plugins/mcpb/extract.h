@@ -1,5 +1,7 @@
 /* Reading a bundle's ZIP bytes with libarchive's seekable ZIP reader, and
- * extracting them safely (reference/mcpb.md §7.2).
+ * extracting them safely (reference/mcpb.md §7.2). The bytes come from a
+ * bundle source (source.h), a block at a time: entries are written as
+ * they are inflated, through libarchive's own bounded buffers.
  *
  * Only regular files and directories are written, each opened relative to
  * the destination directory without following links, never over an
@@ -24,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "source.h"
+
 typedef struct extract_limits {
   size_t max_entries;
   uint64_t max_file_bytes;
@@ -41,13 +45,13 @@ void extract_limits_default(extract_limits *l);
 
 /* The text of the root entry manifest.json, at most `max` bytes: a new
  * string (free with free()), or NULL with the reason in `err`. */
-char *zip_read_manifest(const void *zip, size_t len, size_t max,
-                        size_t *out_len, char *err, size_t n);
+char *zip_read_manifest(bsrc *zip, size_t max, size_t *out_len, char *err,
+                        size_t n);
 
 /* Extracts every entry into the directory `dirfd`. Returns 0, or -1 with
  * the reason in `err` ("entry \"../x\": a path component is \"..\""). The
  * number of files written in *files when not NULL. */
-int zip_extract(const void *zip, size_t len, int dirfd,
-                const extract_limits *lim, size_t *files, char *err, size_t n);
+int zip_extract(bsrc *zip, int dirfd, const extract_limits *lim, size_t *files,
+                char *err, size_t n);
 
 #endif

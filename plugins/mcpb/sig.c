@@ -65,16 +65,60 @@ static void set_status(sig_info *o, const char *status, const char *why) {
   }
 }
 
-/* CMS_verify of `cms` over `content`; `store` NULL: signature only. */
-static int verify(CMS_ContentInfo *cms, const unsigned char *content,
-                  size_t len, X509_STORE *store) {
-  BIO *in = BIO_new_mem_buf(content, (int)len);
-  if (!in) {
+/* The ZIP bytes of a bundle source as a BIO, read a block at a time:
+ * the content CMS_verify digests. */
+static int src_bio_read(BIO *b, char *out, size_t n, size_t *got) {
+  bsrc *s = BIO_get_data(b);
+  size_t avail;
+  const unsigned char *p = bsrc_at(s, s->pos, &avail);
+  *got = 0;
+  if (!p || avail == 0) {
     return 0;
   }
+  *got = avail < n ? avail : n;
+  memcpy(out, p, *got);
+  s->pos += *got;
+  return 1;
+}
+
+static long src_bio_ctrl(BIO *b, int cmd, long num, void *ptr) {
+  (void)num;
+  (void)ptr;
+  bsrc *s = BIO_get_data(b);
+  switch (cmd) {
+  case BIO_CTRL_FLUSH: return 1;
+  case BIO_CTRL_EOF: return s->pos >= s->len;
+  default: return 0;
+  }
+}
+
+/* CMS_verify of `cms`: over `content` when not NULL, else of the signer
+ * only (the content was checked by an earlier call); `store` NULL: the
+ * signature only. */
+static int verify(CMS_ContentInfo *cms, bsrc *content, X509_STORE *store) {
+  BIO_METHOD *m = NULL;
+  BIO *in = NULL;
   unsigned flags = CMS_BINARY | (store ? 0u : CMS_NO_SIGNER_CERT_VERIFY);
-  int ok = CMS_verify(cms, NULL, store, in, NULL, flags);
+  if (content) {
+    m = BIO_meth_new(BIO_TYPE_SOURCE_SINK, "mcpb bundle");
+    if (m) {
+      BIO_meth_set_read_ex(m, src_bio_read);
+      BIO_meth_set_ctrl(m, src_bio_ctrl);
+      in = BIO_new(m);
+    }
+    if (in) {
+      content->pos = 0;
+      content->err[0] = '\0';
+      BIO_set_data(in, content);
+      BIO_set_init(in, 1);
+    }
+  } else {
+    in = BIO_new_mem_buf("", 0);
+    flags |= CMS_NO_CONTENT_VERIFY;
+  }
+  int ok = in ? CMS_verify(cms, NULL, store, in, NULL, flags) : 0;
   BIO_free(in);
+  BIO_meth_free(m);
   return ok == 1;
 }
 
@@ -105,7 +149,7 @@ static X509_STORE *anchors(const char *const *managed, size_t nmanaged,
   return store;
 }
 
-void sig_check(const unsigned char *data, size_t len, int trailer_kind,
+void sig_check(bsrc *content, const unsigned char *der, int trailer_kind,
                const trailer *t, const char *const *managed, size_t nmanaged,
                const char *trust, sig_info *o) {
   memset(o, 0, sizeof *o);
@@ -117,8 +161,7 @@ void sig_check(const unsigned char *data, size_t len, int trailer_kind,
     set_status(o, "invalid", t->why);
     return;
   }
-  (void)len;
-  const unsigned char *p = data + t->der_off;
+  const unsigned char *p = der;
   CMS_ContentInfo *cms = NULL;
   X509_STORE *store = NULL;
   STACK_OF(X509) *signers = NULL;
@@ -132,10 +175,14 @@ void sig_check(const unsigned char *data, size_t len, int trailer_kind,
     set_status(o, "invalid", "the signature is not detached");
     goto out;
   }
-  if (!verify(cms, data, t->zip_len, NULL)) {
+  if (!verify(cms, content, NULL)) {
     char why[300];
-    ssl_reason(why, sizeof why,
-               "the content does not match its signature (tampered?)");
+    if (content->err[0]) {
+      snprintf(why, sizeof why, "the bundle cannot be read: %s", content->err);
+    } else {
+      ssl_reason(why, sizeof why,
+                 "the content does not match its signature (tampered?)");
+    }
     set_status(o, "invalid", why);
     goto out;
   }
@@ -157,14 +204,14 @@ void sig_check(const unsigned char *data, size_t len, int trailer_kind,
   bool user = false;
   char why[300] = "";
   store = anchors(managed, nmanaged, NULL, why, sizeof why);
-  if (store && !verify(cms, data, t->zip_len, store)) {
+  if (store && !verify(cms, NULL, store)) {
     ssl_reason(why, sizeof why, "the publisher's certificate is not trusted");
     X509_STORE_free(store);
     store = NULL;
     if (trust) {
       char uwhy[300] = "";
       store = anchors(managed, nmanaged, trust, uwhy, sizeof uwhy);
-      if (store && verify(cms, data, t->zip_len, store)) {
+      if (store && verify(cms, NULL, store)) {
         user = true;
       } else {
         if (uwhy[0]) {
@@ -230,8 +277,8 @@ int sig_sign(const char *path, const char *cert, const char *key,
     goto out;
   }
   trailer t;
-  trailer_parse(data, len, &t);
-  size_t zip_len = t.zip_len;
+  trailer_parse(data, len, len, &t);
+  size_t zip_len = (size_t)t.zip_len;
   if (!(signer = read_cert(cert, err, n))) {
     goto out;
   }

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 
+#include "source.h"
 #include "trailer.h"
 
 typedef struct sig_info {
@@ -34,11 +35,13 @@ typedef struct sig_info {
   char trust[8];         /* for signed: "system" or "user" (above) */
 } sig_info;
 
-/* Checks the signature of `data` (`len` bytes) whose trailer `t` was
- * parsed. `managed` are the administrator's PEM files of trust anchors
- * (`nmanaged` of them), trusted as the system store is; `trust` is the
- * user's PEM file of extra anchors, or NULL. */
-void sig_check(const unsigned char *data, size_t len, int trailer_kind,
+/* Checks the signature of the bundle whose trailer `t` was parsed: the
+ * DER blob `der` (t->der_len bytes; NULL when there is none) over the
+ * ZIP bytes of `content`, read once, a block at a time. `managed` are
+ * the administrator's PEM files of trust anchors (`nmanaged` of them),
+ * trusted as the system store is; `trust` is the user's PEM file of
+ * extra anchors, or NULL. */
+void sig_check(bsrc *content, const unsigned char *der, int trailer_kind,
                const trailer *t, const char *const *managed, size_t nmanaged,
                const char *trust, sig_info *out);
 

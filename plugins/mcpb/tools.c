@@ -1,14 +1,20 @@
 /* The entry of mcpb-tools.so (tools.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "tools.h"
 
 #include <mcphost/plugin.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "download.h"
-#include "fsutil.h"
 #include "pack.h"
 #include "trailer.h"
 
@@ -16,10 +22,60 @@
 
 static void t_close(mcpb_file *f) {
   if (f) {
-    free(f->data);
+    bsrc_close(&f->src);
     free(f->manifest);
     free(f);
   }
+}
+
+/* A file nobody else can open: a download's bytes go there, not to
+ * memory. */
+static int private_tmpfile(char *why, size_t n) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir) {
+    dir = "/tmp";
+  }
+  int fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+  if (fd >= 0) {
+    return fd;
+  }
+  /* A file system without O_TMPFILE: a named file, removed at once. */
+  char path[4200];
+  snprintf(path, sizeof path, "%s/mcphost-bundle-XXXXXX", dir);
+  fd = mkostemp(path, O_CLOEXEC);
+  if (fd < 0) {
+    snprintf(why, n, "cannot create a temporary file in %s: %s", dir,
+             strerror(errno));
+    return -1;
+  }
+  unlink(path);
+  return fd;
+}
+
+/* The trailer from the file's end, then the signature over its ZIP
+ * bytes. -1 with the reason in `why` when the file cannot be read. */
+static int check_trailer(mcpb_file *f, const mcpb_open_opts *o, char *why,
+                         size_t n) {
+  bsrc *s = &f->src;
+  size_t tail_len = s->size < TRAILER_TAIL ? (size_t)s->size : TRAILER_TAIL;
+  unsigned char *tail = malloc(tail_len + 1);
+  if (!tail) {
+    abort();
+  }
+  if (bsrc_pread(s, s->size - tail_len, tail, tail_len) < 0) {
+    snprintf(why, n, "%s", s->err);
+    free(tail);
+    return -1;
+  }
+  trailer t;
+  int kind = trailer_parse(tail, tail_len, s->size, &t);
+  bsrc_limit(s, t.zip_len);
+  const unsigned char *der =
+      kind == TRAILER_OK ? tail + (t.der_off - (s->size - tail_len)) : NULL;
+  sig_check(s, der, kind, &t, o->managed_cas, o->nmanaged_cas, o->trust,
+            &f->sig);
+  free(tail);
+  return 0;
 }
 
 static int t_open(const char *src, const mcpb_open_opts *o, mcpb_file **out,
@@ -30,44 +86,63 @@ static int t_open(const char *src, const mcpb_open_opts *o, mcpb_file **out,
   if (!f) {
     abort();
   }
+  f->src.fd = -1;
+  int fd;
   if (download_is_url(src)) {
-    f->data = download(src, o->insecure, o->max_bytes, o->progress,
-                       o->progress_ud, &f->len, why, sizeof why);
-    if (!f->data) {
+    fd = private_tmpfile(why, sizeof why);
+    if (fd < 0 || download(src, o->insecure, o->max_bytes, o->progress,
+                           o->progress_ud, fd, why, sizeof why) < 0) {
+      if (fd >= 0) {
+        close(fd);
+      }
       snprintf(err, n, "Failed to download MCPB from %s: %s", src, why);
       t_close(f);
       return -1;
     }
-  } else if (!(f->data =
-                   fs_read_path(src, o->max_bytes, &f->len, why, sizeof why))) {
+  } else if ((fd = open(src, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
+    snprintf(err, n, "Failed to extract MCPB %s: %s", src, strerror(errno));
+    t_close(f);
+    return -1;
+  }
+  if (bsrc_open_fd(&f->src, fd, why, sizeof why) < 0) {
     snprintf(err, n, "Failed to extract MCPB %s: %s", src, why);
     t_close(f);
     return -1;
   }
-  trailer t;
-  int kind = trailer_parse(f->data, f->len, &t);
-  f->zip_len = t.zip_len;
-  sig_check(f->data, f->len, kind, &t, o->managed_cas, o->nmanaged_cas,
-            o->trust, &f->sig);
-  f->manifest = zip_read_manifest(f->data, f->zip_len, MANIFEST_MAX,
-                                  &f->manifest_len, why, sizeof why);
-  if (!f->manifest) {
-    snprintf(err, n, "Failed to extract MCPB %s: %s", src, why);
+  if (f->src.size > o->max_bytes) {
+    snprintf(err, n,
+             "Failed to extract MCPB %s: larger than the limit of %zu "
+             "bytes",
+             src, o->max_bytes);
     t_close(f);
     return -1;
   }
+  if (check_trailer(f, o, why, sizeof why) < 0 ||
+      !(f->manifest = zip_read_manifest(&f->src, MANIFEST_MAX, &f->manifest_len,
+                                        why, sizeof why))) {
+    /* A broken trailer leaves its bytes on the ZIP's: say so too. */
+    bool bad = strcmp(f->sig.status, "invalid") == 0;
+    snprintf(err, n, "Failed to extract MCPB %s: %s%s%s%s", src, why,
+             bad ? " (and its signature is invalid: " : "",
+             bad ? f->sig.why : "", bad ? ")" : "");
+    t_close(f);
+    return -1;
+  }
+  /* What the signature and the manifest read is what the extraction will
+   * be checked against. */
+  bsrc_freeze(&f->src);
   *out = f;
   return 0;
 }
 
-static int t_extract(const mcpb_file *f, int dirfd, const extract_limits *lim,
+static int t_extract(mcpb_file *f, int dirfd, const extract_limits *lim,
                      size_t *files, char *err, size_t n) {
   extract_limits defaults;
   if (!lim) {
     extract_limits_default(&defaults);
     lim = &defaults;
   }
-  return zip_extract(f->data, f->zip_len, dirfd, lim, files, err, n);
+  return zip_extract(&f->src, dirfd, lim, files, err, n);
 }
 
 static const mcpb_tools tools = {

@@ -34,11 +34,10 @@ typedef struct mcpb_open_opts {
   size_t nmanaged_cas;
 } mcpb_open_opts;
 
-/* An opened bundle: its bytes, the ZIP slice, signature and manifest. */
+/* An opened bundle: its file, read a block at a time (source.h: the ZIP
+ * bytes before the trailer), signature and manifest. */
 typedef struct mcpb_file {
-  unsigned char *data;
-  size_t len;
-  size_t zip_len; /* the ZIP bytes are data[0, zip_len) */
+  bsrc src;
   sig_info sig;
   char *manifest; /* manifest.json's text */
   size_t manifest_len;
@@ -46,8 +45,9 @@ typedef struct mcpb_file {
 
 typedef struct mcpb_tools {
   uint32_t struct_size;
-  /* Reads the file (or downloads the URL) `src`, parses its trailer,
-   * checks its signature and reads manifest.json. 0, or -1 with the
+  /* Opens the file (or downloads the URL `src` into a private unlinked
+   * file), parses its trailer, checks its signature and reads
+   * manifest.json, never holding the bundle whole. 0, or -1 with the
    * message in `err`: "Failed to download MCPB from <url>: <reason>" or
    * "Failed to extract MCPB <path>: <reason>". */
   int (*open)(const char *src, const mcpb_open_opts *o, mcpb_file **out,
@@ -55,7 +55,7 @@ typedef struct mcpb_tools {
   void (*close)(mcpb_file *f);
   /* Extracts f's ZIP bytes into `dirfd` (extract.h); `lim` NULL: the
    * defaults. */
-  int (*extract)(const mcpb_file *f, int dirfd, const extract_limits *lim,
+  int (*extract)(mcpb_file *f, int dirfd, const extract_limits *lim,
                  size_t *files, char *err, size_t n);
   int (*sign)(const char *path, const char *cert, const char *key,
               const char *const *chain, size_t nchain, char *err, size_t n);

@@ -177,7 +177,9 @@ static void archive(const unsigned char *data, size_t len) {
   lim.ratio_floor = 1u << 20;
   size_t files = 0;
   char err[512] = "";
-  int rc = zip_extract(data, len, fd, &lim, &files, err, sizeof err);
+  bsrc src;
+  bsrc_open_mem(&src, data, len);
+  int rc = zip_extract(&src, fd, &lim, &files, err, sizeof err);
   close(fd);
   if (rc != 0 && !err[0]) {
     abort();

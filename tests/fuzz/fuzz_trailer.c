@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
   trailer t;
-  int kind = trailer_parse(data, len, &t);
+  int kind = trailer_parse(data, len, len, &t);
   if (kind == TRAILER_NONE && t.zip_len != len) {
     abort();
   }

@@ -18,7 +18,7 @@ mcph_fuzz_target(manifest SOURCES fuzz_manifest.c ${MCPB_DIR}/manifest.c
 pkg_check_modules(FUZZ_LIBARCHIVE REQUIRED IMPORTED_TARGET libarchive)
 mcph_fuzz_target(extract
                  SOURCES fuzz_extract.c scratch.c ${MCPB_DIR}/extract.c
-                         ${MCPB_DIR}/entry_names.c
+                         ${MCPB_DIR}/entry_names.c ${MCPB_DIR}/source.c
                  INCLUDES ${MCPB_DIR}
                  LIBS PkgConfig::FUZZ_LIBARCHIVE PkgConfig::ICU
                  RUNS 3000)

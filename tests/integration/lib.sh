@@ -237,6 +237,23 @@ term_run() {
   TITLE=$(tmux -S "$TMP/tmux.sock" display-message -p -t "$name" '#{pane_title}')
 }
 
+# code_signing_ca: a CA ($TMP/ca.pem, ca.key) and a certificate for code
+# signing it issued to "Test Publisher" ($TMP/leaf.pem, leaf.key), to sign
+# bundles with (mcphost bundle sign) and trust them (--trust ca.pem).
+code_signing_ca() {
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$TMP/ca.key" \
+    -out "$TMP/ca.pem" -days 30 -subj "/CN=Test Root" \
+    -addext "basicConstraints=critical,CA:TRUE" \
+    -addext "keyUsage=critical,keyCertSign" >/dev/null 2>&1
+  openssl req -newkey rsa:2048 -nodes -keyout "$TMP/leaf.key" \
+    -out "$TMP/leaf.csr" -subj "/CN=Test Publisher" >/dev/null 2>&1
+  printf '%s\n' basicConstraints=CA:FALSE keyUsage=critical,digitalSignature \
+    extendedKeyUsage=codeSigning >"$TMP/leaf.ext"
+  openssl x509 -req -in "$TMP/leaf.csr" -CA "$TMP/ca.pem" \
+    -CAkey "$TMP/ca.key" -CAcreateserial -out "$TMP/leaf.pem" -days 30 \
+    -extfile "$TMP/leaf.ext" >/dev/null 2>&1
+}
+
 # tmux_server: a private tmux server whose socket lives (and goes) with
 # $TMP, driven with tm; fails the test when tmux is missing.
 tmux_server() {

@@ -45,6 +45,8 @@ big = b"MCPB_SIG_V1" + struct.pack("<I", n) + der + b"\0" * 20000 + b"MCPB_SIG_E
 open(tmp + "/bigtrailer.mcpb", "wb").write(zipb + big)
 junk = b"MCPB_SIG_V1" + struct.pack("<I", n) + der + b"\1" + b"MCPB_SIG_END"
 open(tmp + "/junkpad.mcpb", "wb").write(zipb + junk)
+far = b"MCPB_SIG_V1" + struct.pack("<I", n) + der + b"\0" * 300000 + b"MCPB_SIG_END"
+open(tmp + "/farheader.mcpb", "wb").write(zipb + far)
 PY
 run bundle verify "$TMP/padded.mcpb" --json --trust "$FX/certs/lab-root-ca.pem"
 expect "zero padding before the footer is tolerated" 0 \
@@ -59,6 +61,11 @@ check "  and 0644 for the others" \
 run bundle verify "$TMP/junkpad.mcpb" --json
 expect "bytes other than zeros before the footer: invalid" 8 \
   --jq '.signature == "invalid"'
+# Only the file's last 256 KiB are read for the trailer.
+run bundle verify "$TMP/farheader.mcpb" --json
+expect "a signature header further than 256 KiB from the end is refused" 3 \
+  --err "its signature is invalid: the signature footer has no header" \
+  --err "in the file's last 256 KiB"
 run bundle remove hello-bin
 expect "bundle remove" 0 --out "Removed hello-bin"
 check "  removes its directory" test ! -e "$BUNDLES/hello-bin"
@@ -285,16 +292,7 @@ if [ -x "$MCPB" ]; then
     "$TMP/unpacked/server/index.js"
   check "  whole" cmp "$TMP/hn/manifest.json" "$TMP/unpacked/manifest.json"
 
-  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$TMP/ca.key" \
-    -out "$TMP/ca.pem" -days 30 -subj "/CN=Test Root" \
-    -addext "basicConstraints=critical,CA:TRUE" \
-    -addext "keyUsage=critical,keyCertSign" >/dev/null 2>&1
-  openssl req -newkey rsa:2048 -nodes -keyout "$TMP/leaf.key" \
-    -out "$TMP/leaf.csr" -subj "/CN=Test Publisher" >/dev/null 2>&1
-  printf 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=codeSigning\n' >"$TMP/leaf.ext"
-  openssl x509 -req -in "$TMP/leaf.csr" -CA "$TMP/ca.pem" -CAkey "$TMP/ca.key" \
-    -CAcreateserial -out "$TMP/leaf.pem" -days 30 -extfile "$TMP/leaf.ext" \
-    >/dev/null 2>&1
+  code_signing_ca
   run bundle sign "$TMP/ours.mcpb" --cert "$TMP/leaf.pem" --key "$TMP/leaf.key" \
     --chain "$TMP/ca.pem"
   expect "bundle sign" 0 --out "Signed"

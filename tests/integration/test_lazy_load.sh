@@ -212,14 +212,15 @@ expect "  it does not shadow the working built-in: the server is served" 0 \
   --out "mcp__t__echo_headers" --no-err "cannot load"
 
 # The bundle plugin: libarchive, OpenSSL and libcurl are in mcpb-tools.so,
-# opened by the bundle commands that need them; an installed bundle
-# listed as a server maps none of them.
+# opened by the bundle commands that need them (libcurl by a download
+# only); an installed bundle listed as a server maps none of them.
 unset MCPHOST_PLUGIN_PATH
 FXB="$SRCDIR/tests/fixtures/mcpb"
 run_traced bundle install "$FXB/hello-bin-0.3.0.mcpb" --yes
 expect "bundle install works" 0 --out "Installed hello-bin"
 check "  and loads libarchive" test "$(loads libarchive)" -ge 1
 check "  and OpenSSL's libcrypto" test "$(loads libcrypto)" -ge 1
+check "  but no libcurl: a file is not downloaded" test "$(loads libcurl)" = 0
 run_traced servers
 expect "the installed bundle is a server" 0 --out "hello-bin"
 check "  listed without libarchive" test "$(loads libarchive)" = 0
