@@ -17,6 +17,10 @@ typedef struct feature_rec {
   plugin *p;
   const mcph_feature *f; /* NULL: no feature (yet) */
   bool pending;          /* deferred (ABI 1.6): initialized when needed */
+  /* Deferred, its provides list naming no feature: asked for one once
+   * it is initialized for something else (its transport, source or
+   * command), and then not again. */
+  bool asked;
 } feature_rec;
 
 /* A server request handed to a plugin, answered the one way (request.h).
@@ -44,6 +48,7 @@ static mcph_server *SRV(session *s) { return (mcph_server *)s; }
 
 static void take_feature(host *h, feature_rec *r) {
   r->pending = false;
+  r->asked = true;
   const mcph_feature *f = plugin_extension(r->p, MCPH_EXT_FEATURE);
   if (!f) {
     return;
@@ -67,7 +72,8 @@ void features_collect(host *h) {
     if (!p->loaded)
       continue;
     if (!p->initialized) {
-      /* Deferred: initialized before the first handshake needs it. */
+      /* Deferred: initialized before the first handshake needs it, when
+       * its list names a feature. */
       recs[i].pending = plugin_offers(p, MCPH_EXT_FEATURE);
       continue;
     }
@@ -75,11 +81,15 @@ void features_collect(host *h) {
   }
 }
 
-/* Deferred feature plugins join before the first connection needs them. */
+/* Deferred feature plugins join before the first connection needs them;
+ * one whose list names no feature (the IDE's, which serves only its own
+ * servers) joins once something else initialized it. */
 static void features_ready(host *h) {
   feature_rec *recs = h->features;
   for (size_t i = 0; i < h->nfeatures; i++) {
-    if (recs[i].pending) {
+    plugin *p = recs[i].p;
+    if (recs[i].pending ||
+        (!recs[i].asked && p->loaded && p->initialized && p->provides)) {
       take_feature(h, &recs[i]);
     }
   }

@@ -45,8 +45,7 @@ config_file "$D" "{\"demo\": {\"command\": \"$DEMO\"}}"
 
 run --plugin-dir "$FIXTURES/lazy" -v plugins
 expect "a plugin with a provides list is listed with its types before init" 0 \
-  --out "loaded   test.lazy 1.0 (ABI 1.$(
-    "$MCPHOST" --version | sed -n 's/.*plugin ABI 1\.\([0-9]*\)).*/\1/p'))" \
+  --out "loaded   test.lazy 1.0 (ABI 1.6)" \
   --out "transports: fixture-lazy" --no-err "[test.lazy] initialized"
 run --plugin-dir "$FIXTURES/lazy" -v --config "$D" call mcp__demo__echo \
   message=x
@@ -62,4 +61,20 @@ run --plugin-dir "$FIXTURES/lazy" -v --config "$L" call mcp__z__whoami
 expect "the first transport of its type initializes it, once" 0 \
   --out "served by test.lazy" --err "mcphost: warning: [test.lazy] initialized"
 check "init ran once" test "$(grep -c 'initialized' <<<"$ERR")" = 1
+
+# ---- ABI 1.7: a deferred server source says when it has servers ----
+# (fx-v1_7, built against the frozen 1.7 headers)
+
+run --plugin-dir "$FIXTURES/v1.7" -v --config "$D" servers
+expect "a source whose has_servers says none is not initialized to list" 0 \
+  --out "demo" --no-out "seventeen" --no-err "[test.v1_7] initialized"
+FIXTURE_V1_7_SERVERS=$DEMO run --plugin-dir "$FIXTURES/v1.7" -v \
+  --config "$D" servers
+expect "  one that says it may have some is initialized and lists them" 0 \
+  --out "demo" --out "seventeen" --err "[test.v1_7] initialized"
+run --plugin-dir "$FIXTURES/v1.7" -v plugins
+expect "  mcphost plugins lists it with its source, from the list alone" 0 \
+  --out "loaded   test.v1_7 1.0 (ABI 1.7)" \
+  --out "server source: the ABI 1.7 fixture's server" \
+  --no-err "[test.v1_7] initialized"
 finish
