@@ -153,7 +153,7 @@ FIELD(struct mcph_host_transports, create, 8, 8,
               mcph_error *));
 
 /* struct mcph_provides (plugin.h) */
-GROWS(struct mcph_provides, 88, 8);
+GROWS(struct mcph_provides, 96, 8);
 FIELD(struct mcph_provides, struct_size, 0, 4, uint32_t);
 FIELD(struct mcph_provides, transport_types, 8, 8, const char *const *);
 FIELD(struct mcph_provides, requests, 16, 8, const char *const *);
@@ -166,6 +166,8 @@ FIELD(struct mcph_provides, transport_info, 56, 8,
 FIELD(struct mcph_provides, options, 64, 8, const struct mcph_options *);
 FIELD(struct mcph_provides, has_servers, 72, 8, int (*)(const mcph_host *));
 FIELD(struct mcph_provides, source_description, 80, 8, const char *);
+FIELD(struct mcph_provides, capabilities, 88, 8,
+      const char *(*)(const mcph_host *, int *));
 
 /* struct mcph_entry (plugin.h) */
 GROWS(struct mcph_entry, 80, 8);

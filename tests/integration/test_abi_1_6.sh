@@ -72,6 +72,25 @@ FIXTURE_V1_7_SERVERS=$DEMO run --plugin-dir "$FIXTURES/v1.7" -v \
   --config "$D" servers
 expect "  one that says it may have some is initialized and lists them" 0 \
   --out "demo" --out "seventeen" --err "[test.v1_7] initialized"
+# A feature asleep: its capabilities come from the list, without init.
+cat >"$TMP/first-line.sh" <<EOF
+#!/bin/bash
+IFS= read -r line
+printf '%s\n' "\$line" >"$TMP/first-line"
+EOF
+chmod +x "$TMP/first-line.sh"
+config_file "$TMP/first.json" "{\"f\": {\"command\": \"$TMP/first-line.sh\"}}"
+run --plugin-dir "$FIXTURES/v1.7" -v --config "$TMP/first.json" tools
+expect "a feature's capabilities come from its list, the plugin asleep" 3 \
+  --no-err "[test.v1_7] initialized"
+check "  the handshake declares them" \
+  grep -q '"fixture17":{}' "$TMP/first-line"
+FIXTURE_V1_7_INIT=1 run --plugin-dir "$FIXTURES/v1.7" -v \
+  --config "$TMP/first.json" tools
+expect "  one that asks for init gets it, and its feature's capabilities" 3 \
+  --err "[test.v1_7] initialized"
+check "  which the handshake declares" \
+  grep -q '"fixture17-initialized":{}' "$TMP/first-line"
 run --plugin-dir "$FIXTURES/v1.7" -v plugins
 expect "  mcphost plugins lists it with its source, from the list alone" 0 \
   --out "loaded   test.v1_7 1.0 (ABI 1.7)" \

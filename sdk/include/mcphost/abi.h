@@ -99,7 +99,8 @@
  *        _UNSUPPORTED_PROTOCOL_VERSION (rpc.h)
  *   1.7  mcph_provides.has_servers and source_description: a deferred
  *        server source says, before init, whether it has servers to list,
- *        and what it is (plugin.h) */
+ *        and what it is; mcph_provides.capabilities: a deferred feature
+ *        gives its capabilities without init (plugin.h) */
 #define MCPH_ABI_MAJOR 1
 #define MCPH_ABI_MINOR 7
 

@@ -61,8 +61,9 @@ struct mcph_options; /* feature.h */
  *     plugin; once initialized its command extension is searched;
  *   - transport_info: the list's until init, the factory's type_info
  *     after (when the factory has one);
- *   - requests, notifications: for people (mcphost plugins); routing
- *     always uses the feature's own lists, read after init;
+ *   - requests, notifications: for people (mcphost plugins), and since
+ *     1.7, for a plugin asleep through `capabilities`, what wakes it;
+ *     routing always uses the feature's own lists, read after init;
  *   - options: when the list has them (`options`, below), they alone
  *     are the plugin's global options, before and after init, and the
  *     extension MCPH_EXT_OPTIONS is never asked for. */
@@ -115,6 +116,22 @@ typedef struct mcph_provides {
    * without initializing the plugin; NULL: the plugin is initialized to
    * ask its source. */
   const char *source_description;
+
+  /* Optional (1.7), for a plugin whose extensions list MCPH_EXT_FEATURE:
+   * [loop] asked at each connection's handshake while the plugin is not
+   * initialized, instead of initializing it. Return the capabilities the
+   * feature adds to this handshake (as mcph_feature.capabilities: JSON
+   * object text, static or valid until the next call), or NULL for none,
+   * and leave *init_now 0: the plugin stays asleep, gets no on_server
+   * event, and is initialized when a server sends a request or a
+   * notification its `requests` or `notifications` list names (then
+   * routed to it as usual). Set *init_now to 1 when the plugin must run
+   * from this handshake on (it needs its on_server events, or has
+   * something to say about its options): the host initializes it and
+   * asks its feature instead. `host` is the plugin's own table (its
+   * declared options can be read). NULL: the plugin is initialized
+   * before the first handshake. */
+  const char *(*capabilities)(const mcph_host *host, int *init_now);
 } mcph_provides;
 
 typedef struct mcph_entry {
