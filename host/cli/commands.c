@@ -758,8 +758,19 @@ static char *types_of(const registry *r, const plugin *p, bool *shadowed) {
   return sb_take(&b);
 }
 
-static const mcph_server_source *server_source_of(plugin *p) {
-  return plugin_extension(p, MCPH_EXT_SERVER_SOURCE);
+/* Whether p is a server source, and its description (NULL: none given):
+ * a deferred plugin's provides list may say it without waking it. */
+static bool server_source_of(plugin *p, const char **description) {
+  const mcph_provides *pr = p->provides;
+  if (p->loaded && !p->initialized && pr &&
+      MCPH_HAS(pr, mcph_provides, source_description) &&
+      pr->source_description && plugin_offers(p, MCPH_EXT_SERVER_SOURCE)) {
+    *description = pr->source_description;
+    return true;
+  }
+  const mcph_server_source *src = plugin_extension(p, MCPH_EXT_SERVER_SOURCE);
+  *description = src ? src->description : NULL;
+  return src != NULL;
 }
 
 bool cli_plugin_dir_usable(const char *dir, char *why, size_t why_len) {
@@ -803,10 +814,9 @@ cJSON *cli_plugin_json(const registry *r, plugin *p) {
         cJSON_AddStringToObject(to, "shadowedBy", tb->winner->path);
       cJSON_AddItemToArray(ta, to);
     }
-  const mcph_server_source *src = server_source_of(p);
-  if (src)
-    cJSON_AddStringToObject(o, "serverSource",
-                            src->description ? src->description : "");
+  const char *source;
+  if (server_source_of(p, &source))
+    cJSON_AddStringToObject(o, "serverSource", source ? source : "");
   if (plugin_offers(p, MCPH_EXT_PERMISSION))
     cJSON_AddBoolToObject(o, "permissionDecider", true);
   if (p->error)
@@ -847,11 +857,10 @@ int cmd_plugins(cli *c, int argc, char **argv) {
              p->abi_minor, cli_esc(c, p->path));
       if (*types)
         printf("         transports: %s\n", cli_esc(c, types));
-      const mcph_server_source *src = server_source_of(p);
-      if (src)
+      const char *source;
+      if (server_source_of(p, &source))
         printf("         server source: %s\n",
-               src->description ? cli_esc(c, src->description)
-                                : "(no description)");
+               source ? cli_esc(c, source) : "(no description)");
       if (plugin_offers(p, MCPH_EXT_PERMISSION))
         printf("         answers permission questions\n");
       if (p->error)

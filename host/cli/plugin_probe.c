@@ -432,7 +432,11 @@ static void inspect(plugin *p, cJSON *report) {
               known_extensions[i]);
     } else if (pr && !listed && ext[i] &&
                !(strcmp(known_extensions[i], MCPH_EXT_OPTIONS) == 0 &&
-                 MCPH_HAS(pr, mcph_provides, options) && pr->options)) {
+                 MCPH_HAS(pr, mcph_provides, options) && pr->options) &&
+               /* Since 1.7 a feature left out joins once the plugin is
+                * initialized for something else (plugin.h). */
+               !(strcmp(known_extensions[i], MCPH_EXT_FEATURE) == 0 &&
+                 p->abi_minor >= 7)) {
       problem("mismatch",
               "its get_extension gives %s, which its provides list does "
               "not name: the host never asks for it before the plugin is "

@@ -17,6 +17,10 @@ typedef struct feature_rec {
   plugin *p;
   const mcph_feature *f; /* NULL: no feature (yet) */
   bool pending;          /* deferred (ABI 1.6): initialized when needed */
+  /* Deferred, its provides list naming no feature: asked for one once
+   * it is initialized for something else (its transport, source or
+   * command), and then not again. */
+  bool asked;
 } feature_rec;
 
 /* A server request handed to a plugin, answered the one way (request.h).
@@ -44,6 +48,7 @@ static mcph_server *SRV(session *s) { return (mcph_server *)s; }
 
 static void take_feature(host *h, feature_rec *r) {
   r->pending = false;
+  r->asked = true;
   const mcph_feature *f = plugin_extension(r->p, MCPH_EXT_FEATURE);
   if (!f) {
     return;
@@ -67,7 +72,8 @@ void features_collect(host *h) {
     if (!p->loaded)
       continue;
     if (!p->initialized) {
-      /* Deferred: initialized before the first handshake needs it. */
+      /* Deferred: initialized before the first handshake needs it, when
+       * its list names a feature. */
       recs[i].pending = plugin_offers(p, MCPH_EXT_FEATURE);
       continue;
     }
@@ -75,11 +81,48 @@ void features_collect(host *h) {
   }
 }
 
-/* Deferred feature plugins join before the first connection needs them. */
+/* A deferred feature that gives its capabilities without init (ABI
+ * 1.7): its provides list while it sleeps, else NULL. */
+static const mcph_provides *asleep(const feature_rec *r) {
+  const mcph_provides *pr = r->p->provides;
+  return r->pending && !r->p->initialized &&
+                 MCPH_HAS(pr, mcph_provides, capabilities) && pr->capabilities
+             ? pr
+             : NULL;
+}
+
+/* Deferred feature plugins join before the first connection needs them,
+ * unless they sleep until a server asks them something; one whose list
+ * names no feature (the IDE's, which serves only its own servers) joins
+ * once something else initialized it. */
 static void features_ready(host *h) {
   feature_rec *recs = h->features;
   for (size_t i = 0; i < h->nfeatures; i++) {
-    if (recs[i].pending) {
+    plugin *p = recs[i].p;
+    if ((recs[i].pending && !asleep(&recs[i])) ||
+        (!recs[i].asked && p->loaded && p->initialized && p->provides)) {
+      take_feature(h, &recs[i]);
+    }
+  }
+}
+
+static bool names(const char *const *list, const char *method) {
+  for (; list && *list; list++) {
+    size_t n = strlen(*list);
+    if (n && (*list)[n - 1] == '*' ? strncmp(*list, method, n - 1) == 0
+                                   : strcmp(*list, method) == 0)
+      return true;
+  }
+  return false;
+}
+
+/* A sleeping feature whose provides list names `method` (a request when
+ * `request`, else a notification) is initialized before it is routed. */
+static void wake_for(host *h, const char *method, bool request) {
+  feature_rec *recs = h->features;
+  for (size_t i = 0; i < h->nfeatures; i++) {
+    const mcph_provides *pr = asleep(&recs[i]);
+    if (pr && names(request ? pr->requests : pr->notifications, method)) {
       take_feature(h, &recs[i]);
     }
   }
@@ -103,10 +146,22 @@ static const feature_rec *recs(const host *h) { return h->features; }
 void features_add_capabilities(host *h, cJSON *caps) {
   features_ready(h);
   for (size_t i = 0; i < h->nfeatures; i++) {
-    const feature_rec *r = &recs(h)[i];
-    if (!r->f || !r->f->capabilities)
-      continue;
-    const char *text = r->f->capabilities(r->p->ctx);
+    feature_rec *r = &((feature_rec *)h->features)[i];
+    const mcph_provides *pr = asleep(r);
+    const char *text = NULL;
+    if (pr) {
+      int init_now = 0;
+      text = pr->capabilities(&r->p->handle.api, &init_now);
+      if (init_now) {
+        take_feature(h, r);
+        pr = NULL;
+      }
+    }
+    if (!pr) {
+      if (!r->f || !r->f->capabilities)
+        continue;
+      text = r->f->capabilities(r->p->ctx);
+    }
     if (!text)
       continue;
     cJSON *add = json_parse_str(text);
@@ -127,22 +182,13 @@ void features_add_capabilities(host *h, cJSON *caps) {
   }
 }
 
-static bool names(const char *const *list, const char *method) {
-  for (; list && *list; list++) {
-    size_t n = strlen(*list);
-    if (n && (*list)[n - 1] == '*' ? strncmp(*list, method, n - 1) == 0
-                                   : strcmp(*list, method) == 0)
-      return true;
-  }
-  return false;
-}
-
 /* Hands `method` to the first feature that answers it, with a new request
  * record (answered through the service; `done` set for the host's own
  * requests). Returns false when no feature answers it. */
 static bool dispatch(session *s, const char *method, const cJSON *params,
                      const cJSON *id, features_answer_fn done, void *ud) {
   host *h = s->h;
+  wake_for(h, method, true);
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
     if (!r->f || !r->f->on_request || !names(r->f->requests, method))
@@ -190,6 +236,7 @@ bool features_local_request(session *s, const char *method,
 
 void features_notify(session *s, const char *method, const cJSON *params) {
   host *h = s->h;
+  wake_for(h, method, false);
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
     if (!r->f || !r->f->on_notification ||

@@ -71,7 +71,7 @@ void plugin_servers_list(void *ud, config_plugin_add_fn add, void *add_ud) {
   host *h = ud;
   for (size_t i = 0; i < h->reg.nplugins; i++) {
     plugin *p = h->reg.plugins[i];
-    if (!p->loaded)
+    if (!p->loaded || !plugin_may_have_servers(p))
       continue;
     const mcph_server_source *src =
         plugin_extension(p, MCPH_EXT_SERVER_SOURCE);

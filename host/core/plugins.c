@@ -300,6 +300,15 @@ bool plugin_may_offer_command(const plugin *p, const char *name) {
   return !cmds || listed(cmds, name);
 }
 
+bool plugin_may_have_servers(plugin *p) {
+  if (!p->loaded || p->initialized || !p->provides ||
+      !MCPH_HAS(p->provides, mcph_provides, has_servers) ||
+      !p->provides->has_servers) {
+    return p->loaded;
+  }
+  return p->provides->has_servers(&p->handle.api) != 0;
+}
+
 const void *plugin_extension(plugin *p, const char *id) {
   if (!plugin_offers(p, id)) {
     return NULL;

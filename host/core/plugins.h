@@ -141,6 +141,11 @@ bool plugin_offers(plugin *p, const char *id);
  * command does not initialize every plugin that has some. */
 bool plugin_may_offer_command(const plugin *p, const char *name);
 
+/* Whether a loaded plugin may have servers to list: false only for a
+ * deferred plugin whose provides list's has_servers (ABI 1.7) says it
+ * has none now, so listing the configuration does not initialize it. */
+bool plugin_may_have_servers(plugin *p);
+
 /* The extension `id` of a loaded plugin, or NULL. A deferred plugin whose
  * provides list names `id` is initialized first (and its implementation
  * loaded); if that fails it is refused (p->loaded false, p->error says

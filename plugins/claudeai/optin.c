@@ -5,28 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "settings_paths.h"
-
-/* 1 truthy, 0 falsy, -1 neither (then the setting decides). */
-static int env_word(const char *v) {
-  static const char *const yes[] = {"1", "true", "yes", "on"};
-  static const char *const no[] = {"0", "false", "no", "off", ""};
-  for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
-    if (strcasecmp(v, yes[i]) == 0) {
-      return 1;
-    }
-  }
-  for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
-    if (strcasecmp(v, no[i]) == 0) {
-      return 0;
-    }
-  }
-  return -1;
-}
 
 /* "claudeAiConnectors": true in the user's settings. A file that cannot
  * be read is the host's to report; here it only means "not set". */
@@ -61,7 +43,7 @@ out:
 bool optin_enabled(const char *home, char *why, size_t size) {
   why[0] = '\0';
   const char *env = getenv("ENABLE_CLAUDEAI_MCP_SERVERS");
-  int word = env ? env_word(env) : -1;
+  int word = env ? optin_env_word(env) : -1;
   if (word == 0 || (word < 0 && !setting_on(home))) {
     return false;
   }

@@ -26,6 +26,7 @@
 #include "creds.h"
 #include "listing.h"
 #include "optin.h"
+#include "plugin_info.h"
 #include "proxy.h"
 
 typedef struct plugin_ctx {
@@ -102,7 +103,7 @@ static int list_servers(void *ctx, mcph_server_source_emit_fn emit,
 
 static const mcph_server_source source = {
     .struct_size = sizeof source,
-    .description = "claude.ai connectors (opt-in)",
+    .description = CLAUDEAI_SOURCE,
     .list_servers = list_servers,
 };
 
@@ -183,13 +184,10 @@ MCPH_PLUGIN_ENTRY = {
     .struct_size = sizeof(mcph_entry),
     .abi_major = MCPH_ABI_MAJOR,
     .abi_minor = MCPH_ABI_MINOR,
-    .id = "mcphost.claudeai",
-    .name = "claude.ai connectors",
-    .version = "0.1.0",
-    .description =
-        "The MCP connectors configured on claude.ai, through Anthropic's MCP "
-        "proxy with Claude Code's claude.ai login (opt-in: "
-        "ENABLE_CLAUDEAI_MCP_SERVERS=1 or \"claudeAiConnectors\": true).",
+    .id = CLAUDEAI_ID,
+    .name = CLAUDEAI_NAME,
+    .version = CLAUDEAI_VERSION,
+    .description = CLAUDEAI_DESCRIPTION,
     .init = init,
     .get_extension = get_extension,
     .deinit = deinit,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fnv.h"
+#include "plugin_info.h"
 
 /* How many sent messages are remembered with their token: far more than
  * are ever in flight on one connection. An older one that gets a 401 is
@@ -496,8 +497,7 @@ static int p_set_authorization(mcph_transport *t, const char *value) {
 
 static const char *const types[] = {"claudeai-proxy", NULL};
 static const mcph_transport_type_info type_info[] = {
-    {sizeof(mcph_transport_type_info), "claudeai-proxy", MCPH_TRANSPORT_REMOTE},
-    {sizeof(mcph_transport_type_info), NULL, 0}};
+    CLAUDEAI_TYPE_INFO, {sizeof(mcph_transport_type_info), NULL, 0}};
 
 const mcph_transport_factory proxy_factory = {
     .struct_size = sizeof proxy_factory,

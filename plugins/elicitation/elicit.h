@@ -32,17 +32,7 @@
 #include "alloc.h" /* memory: running out is fatal, as in the host */
 #include "schema.h"
 
-#define ELICIT_ID "mcphost.feature.elicitation"
-
-/* How a request is answered when nobody (or nothing) else answers. */
-enum policy_kind {
-  POLICY_ASK = 0,         /* the terminal; "decline" when there is none */
-  POLICY_DECLINE,         /* {action: decline} */
-  POLICY_CANCEL,          /* {action: cancel} */
-  POLICY_ACCEPT_DEFAULTS, /* accept with every default filled in */
-  POLICY_HOOK,            /* a command answers */
-  POLICY_OFF              /* no capability; requests get -32601 */
-};
+#include "plugin_info.h" /* the id, the policies (enum policy_kind) */
 
 typedef struct hook_run hook_run;
 typedef struct browser browser; /* url.c */

@@ -33,14 +33,7 @@ void elicit_log(elicit_plugin *pl, int level, const char *server,
 
 /* ---- options ---- */
 
-/* One line each in --help, after "--name=ARG": kept short. */
-static const mcph_option option_list[] = {
-    {"elicitation", "POLICY",
-     "ask|decline|cancel|accept-defaults|hook:CMD|off"},
-    {"elicitation-hook-before", "CMD", "may answer before anyone is asked"},
-    {"elicitation-hook-after", "CMD", "sees, and may change, every answer"},
-    {"elicitation-hook-timeout", "SECONDS", "how long a hook may run (60)"},
-};
+static const mcph_option option_list[] = {ELICIT_OPTIONS};
 
 static const mcph_options options = {
     .struct_size = sizeof(mcph_options),
@@ -53,21 +46,9 @@ int elicit_policy(elicit_plugin *pl, const char **hook) {
   *hook = NULL;
   if (!v || !*v) /* not given: a person at a terminal is asked */
     return pl->svc->interactive(pl->host) ? POLICY_ASK : POLICY_DECLINE;
-  static const struct {
-    const char *name;
-    int kind;
-  } names[] = {{"ask", POLICY_ASK},
-               {"decline", POLICY_DECLINE},
-               {"cancel", POLICY_CANCEL},
-               {"accept-defaults", POLICY_ACCEPT_DEFAULTS},
-               {"off", POLICY_OFF}};
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    if (strcmp(v, names[i].name) == 0)
-      return names[i].kind;
-  if (strncmp(v, "hook:", 5) == 0 && v[5]) {
-    *hook = v + 5;
-    return POLICY_HOOK;
-  }
+  int kind = elicit_policy_word(v, hook);
+  if (kind >= 0)
+    return kind;
   /* A typo must not turn into a silent accept or a silent ask: decline,
    * and say so once per value. */
   if (!pl->warned_policy || strcmp(pl->warned_policy, v) != 0) {
@@ -95,7 +76,7 @@ static const char *f_capabilities(void *ctx) {
   pl->caps = NULL;
   if (elicit_policy(pl, &hook) == POLICY_OFF)
     return NULL;
-  pl->caps = xstrdup("{\"elicitation\":{\"form\":{},\"url\":{}}}");
+  pl->caps = xstrdup(ELICIT_CAPS);
   return pl->caps;
 }
 
@@ -323,9 +304,8 @@ static void f_on_cancelled(void *ctx, mcph_server *server, mcph_request *req) {
     }
 }
 
-static const char *const requests[] = {"elicitation/create", NULL};
-static const char *const notifications[] = {
-    "notifications/elicitation/complete", NULL};
+static const char *const requests[] = {ELICIT_REQUEST, NULL};
+static const char *const notifications[] = {ELICIT_NOTIFICATION, NULL};
 
 static const mcph_feature feature = {
     .struct_size = sizeof(mcph_feature),
@@ -398,10 +378,9 @@ MCPH_PLUGIN_ENTRY = {
     .abi_major = MCPH_ABI_MAJOR,
     .abi_minor = MCPH_ABI_MINOR,
     .id = ELICIT_ID,
-    .name = "elicitation",
-    .version = "1.0.0",
-    .description = "Answers servers' elicitation/create (form and URL mode) "
-                   "on the terminal, by policy or through hooks.",
+    .name = ELICIT_NAME,
+    .version = ELICIT_VERSION,
+    .description = ELICIT_DESCRIPTION,
     .init = plugin_init,
     .get_extension = plugin_get_extension,
     .deinit = plugin_deinit,

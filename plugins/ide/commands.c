@@ -247,7 +247,7 @@ static void cmd_interrupt(void *ctx, mcph_run *run) {
 
 static const mcph_command command_list[] = {
     {.struct_size = sizeof(mcph_command),
-     .name = "ide",
+     .name = IDE_COMMAND,
      .usage = "ide list [--json] | ide watch [--json] [--count N]",
      .help = "the IDEs found by their lockfiles; the IDE's notifications as "
              "they arrive (with --ide)",

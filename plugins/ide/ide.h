@@ -18,6 +18,23 @@
 #include <mcphost/mcphost.h>
 
 #define IDE_PLUGIN_ID "mcphost.ide"
+#define IDE_PLUGIN_NAME "ide"
+#define IDE_PLUGIN_VERSION "0.1.0"
+#define IDE_PLUGIN_DESCRIPTION                                                 \
+  "the IDE integration: lockfile discovery, --ide, transports ws-ide and "     \
+  "sse-ide, `mcphost ide`"
+#define IDE_COMMAND "ide"
+#define IDE_SOURCE "the IDE mcphost runs in, from its lockfile"
+/* Its transport types, and what they are (both halves list them). */
+#define IDE_TYPES "ws-ide", "sse-ide"
+#define IDE_TYPE_INFO                                                          \
+  {sizeof(mcph_transport_type_info), "ws-ide", MCPH_TRANSPORT_LOCAL}, {        \
+    sizeof(mcph_transport_type_info), "sse-ide", MCPH_TRANSPORT_LOCAL          \
+  }
+#define IDE_OPTION "ide"
+#define IDE_OPTION_HELP                                                        \
+  "connect to the IDE whose workspace holds the working directory, as "        \
+  "server \"ide\""
 /* The name of the server the IDE joins as (mcp__ide__*). */
 #define IDE_SERVER_NAME "ide"
 
@@ -34,6 +51,12 @@ typedef struct ide_plugin {
   unsigned long printed;
   char *note; /* the last describe() line */
 } ide_plugin;
+
+/* wanted.c, shared with the stub (stub.c): whether the session asks for
+ * the IDE (--ide, CLAUDE_CODE_SSE_PORT, CLAUDE_CODE_AUTO_CONNECT_IDE),
+ * and whether explicitly; `svc` may be NULL. */
+bool ide_wanted(const mcph_host *host, const mcph_host_features *svc,
+                bool *explicit_ask);
 
 /* transport.c */
 extern const mcph_transport_factory ide_transport_factory;

@@ -27,23 +27,6 @@
 #include "lockfile.h"
 #include "select.h"
 
-/* ---- --ide and the environment ---- */
-
-static bool env_true(const char *name) {
-  const char *v = getenv(name);
-  return v && (strcmp(v, "true") == 0 || strcmp(v, "1") == 0);
-}
-
-/* Whether the session asks for the IDE, and whether explicitly. */
-static bool wanted(const ide_plugin *pl, bool *explicit_ask) {
-  const char *opt = pl->svc ? pl->svc->option(pl->host, "ide") : NULL;
-  const char *port = getenv("CLAUDE_CODE_SSE_PORT");
-  /* "" for --ide; MCPHOST_OPTION_IDE=0 or false turns it off. */
-  bool asked = opt && strcmp(opt, "0") != 0 && strcmp(opt, "false") != 0;
-  *explicit_ask = asked || (port && *port);
-  return *explicit_ask || env_true("CLAUDE_CODE_AUTO_CONNECT_IDE");
-}
-
 /* ---- the server source ---- */
 
 static void report_skipped(const ide_plugin *pl, const ide_locks *l,
@@ -62,7 +45,7 @@ static int list_servers(void *ctx, mcph_server_source_emit_fn emit,
                         void *emit_ud, mcph_error *err) {
   ide_plugin *pl = ctx;
   bool explicit_ask = false;
-  if (!wanted(pl, &explicit_ask)) {
+  if (!ide_wanted(pl->host, pl->svc, &explicit_ask)) {
     return MCPH_OK;
   }
   const char *port = getenv("CLAUDE_CODE_SSE_PORT");
@@ -95,7 +78,7 @@ static int list_servers(void *ctx, mcph_server_source_emit_fn emit,
 
 static const mcph_server_source source = {
     .struct_size = sizeof(mcph_server_source),
-    .description = "the IDE mcphost runs in, from its lockfile",
+    .description = IDE_SOURCE,
     .list_servers = list_servers,
 };
 
@@ -152,9 +135,7 @@ static const mcph_feature feature = {
 };
 
 static const mcph_option option_list[] = {
-    {"ide", NULL,
-     "connect to the IDE whose workspace holds the working directory, as "
-     "server \"ide\""},
+    {IDE_OPTION, NULL, IDE_OPTION_HELP},
 };
 
 static const mcph_options options = {
@@ -220,10 +201,9 @@ MCPH_PLUGIN_ENTRY = {
     .abi_major = MCPH_ABI_MAJOR,
     .abi_minor = MCPH_ABI_MINOR,
     .id = IDE_PLUGIN_ID,
-    .name = "ide",
-    .version = "0.1.0",
-    .description = "the IDE integration: lockfile discovery, --ide, "
-                   "transports ws-ide and sse-ide, `mcphost ide`",
+    .name = IDE_PLUGIN_NAME,
+    .version = IDE_PLUGIN_VERSION,
+    .description = IDE_PLUGIN_DESCRIPTION,
     .init = p_init,
     .get_extension = p_get_extension,
     .deinit = p_deinit,

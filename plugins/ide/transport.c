@@ -309,11 +309,10 @@ static void t_set_protocol_version(mcph_transport *t, const char *version) {
   }
 }
 
-static const char *const types[] = {"ws-ide", "sse-ide", NULL};
+static const char *const types[] = {IDE_TYPES, NULL};
 
 static const mcph_transport_type_info type_info[] = {
-    {sizeof(mcph_transport_type_info), "ws-ide", MCPH_TRANSPORT_LOCAL},
-    {sizeof(mcph_transport_type_info), "sse-ide", MCPH_TRANSPORT_LOCAL},
+    IDE_TYPE_INFO,
     {sizeof(mcph_transport_type_info), NULL, 0},
 };
 

@@ -9,9 +9,8 @@
 #include <cjson/cJSON.h>
 #include <mcphost/mcphost.h>
 
+#include "plugin_info.h"
 #include "tools.h"
-
-#define MCPB_ID "mcphost.feature.mcpb"
 
 /* Exit codes of the bundle commands (docs/bundles.md). */
 enum {

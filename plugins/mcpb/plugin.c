@@ -262,7 +262,7 @@ static int src_list(void *ctx, mcph_server_source_emit_fn emit, void *ud,
 
 static const mcph_server_source source = {
     .struct_size = sizeof(mcph_server_source),
-    .description = "installed MCPB bundles",
+    .description = MCPB_SOURCE,
     .list_servers = src_list,
 };
 
@@ -291,7 +291,7 @@ static void c_interrupt(void *ctx, mcph_run *run) {
 
 static const mcph_command command_list[] = {{
     .struct_size = sizeof(mcph_command),
-    .name = "bundle",
+    .name = MCPB_COMMAND,
     .usage = "bundle install FILE|URL [--yes] [--config KEY=VALUE]... "
              "[--trust CA.pem] [--strict] [--insecure] | list [--json] | "
              "info NAME|FILE [--json] | verify FILE [--trust CA.pem] "
@@ -357,10 +357,9 @@ MCPH_PLUGIN_ENTRY = {
     .abi_major = MCPH_ABI_MAJOR,
     .abi_minor = MCPH_ABI_MINOR,
     .id = MCPB_ID,
-    .name = "mcpb",
-    .version = "0.1.0",
-    .description = "MCPB bundles: `mcphost bundle install|list|info|verify|"
-                   "...`, and installed bundles as servers",
+    .name = MCPB_NAME,
+    .version = MCPB_VERSION,
+    .description = MCPB_DESCRIPTION,
     .init = p_init,
     .get_extension = p_get_extension,
     .deinit = p_deinit,

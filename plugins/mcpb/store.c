@@ -14,17 +14,12 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "store_root.h"
 #include "trusted_fs.h"
 
 int store_open(store *s, bool create, char *why, size_t n) {
   s->fd = s->settings_fd = s->tmp_lock = -1;
-  const char *data = getenv("XDG_DATA_HOME");
-  const char *home = getenv("HOME");
-  if (data && data[0] == '/') {
-    snprintf(s->root, sizeof s->root, "%s/mcphost/bundles", data);
-  } else if (home && home[0] == '/') {
-    snprintf(s->root, sizeof s->root, "%s/.local/share/mcphost/bundles", home);
-  } else {
+  if (store_root(s->root, sizeof s->root) < 0) {
     snprintf(why, n, "no home directory (HOME and XDG_DATA_HOME unset)");
     return -1;
   }

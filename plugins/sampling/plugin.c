@@ -28,9 +28,9 @@
 
 #include "alloc.h"
 #include "hook.h"
+#include "plugin_info.h"
 #include "sampling.h"
 
-#define SAMPLING_ID "mcphost.feature.sampling"
 #define DEFAULT_HOOK_TIMEOUT_MS 120000
 /* The spec's code for a request the user rejected. */
 #define SAMPLING_DECLINED (-1)
@@ -72,13 +72,7 @@ static void slog(sampling_plugin *pl, int level, const char *server,
 
 /* ---- options ---- */
 
-static const mcph_option option_list[] = {
-    {"sampling", "POLICY", "decline|hook:CMD (default decline)"},
-    {"sampling-hook-timeout", "SECONDS", "how long the hook may run (120)"},
-    {"sampling-outside-calls", "SERVERS",
-     "servers (comma-separated, * for all) whose sampling requests outside "
-     "a call are answered (default none)"},
-};
+static const mcph_option option_list[] = {SAMPLING_OPTIONS};
 
 static const mcph_options options = {
     .struct_size = sizeof(mcph_options),
@@ -90,11 +84,10 @@ static const mcph_options options = {
  * declines too, with one warning per value). */
 static const char *policy_hook(sampling_plugin *pl) {
   const char *v = pl->svc->option(pl->host, "sampling");
-  if (!v || !*v || strcmp(v, "decline") == 0) {
-    return NULL;
-  }
-  if (strncmp(v, "hook:", 5) == 0 && v[5]) {
-    return v + 5;
+  int unknown;
+  const char *hook = sampling_policy_word(v, &unknown);
+  if (!unknown) {
+    return hook;
   }
   if (!pl->warned || strcmp(pl->warned, v) != 0) {
     slog(pl, MCPH_LOG_WARN, NULL,
@@ -382,10 +375,10 @@ static void f_on_cancelled(void *ctx, mcph_server *server, mcph_request *req) {
 /* Declared only when a hook will answer. */
 static const char *f_capabilities(void *ctx) {
   sampling_plugin *pl = ctx;
-  return policy_hook(pl) ? "{\"sampling\":{}}" : NULL;
+  return policy_hook(pl) ? SAMPLING_CAPS : NULL;
 }
 
-static const char *const requests[] = {"sampling/createMessage", NULL};
+static const char *const requests[] = {SAMPLING_REQUEST, NULL};
 
 static const mcph_feature feature = {
     .struct_size = sizeof(mcph_feature),
@@ -446,10 +439,9 @@ MCPH_PLUGIN_ENTRY = {
     .abi_major = MCPH_ABI_MAJOR,
     .abi_minor = MCPH_ABI_MINOR,
     .id = SAMPLING_ID,
-    .name = "sampling",
-    .version = "1.0.0",
-    .description = "Answers servers' sampling/createMessage through a hook "
-                   "command (--sampling=hook:COMMAND; off by default).",
+    .name = SAMPLING_NAME,
+    .version = SAMPLING_VERSION,
+    .description = SAMPLING_DESCRIPTION,
     .init = plugin_init,
     .get_extension = plugin_get_extension,
     .deinit = plugin_deinit,

@@ -1,4 +1,4 @@
-/* The frozen record of the plugin ABI's layout (ABI 1.6): every
+/* The frozen record of the plugin ABI's layout (ABI 1.7): every
  * public struct's size and alignment, each field's offset, size and type,
  * the public enums' values, the integer constants and the ids. Written by
  * tests/abi/gen_layout.py when the minor was frozen, never by hand, and
@@ -153,7 +153,7 @@ FIELD(struct mcph_host_transports, create, 8, 8,
               mcph_error *));
 
 /* struct mcph_provides (plugin.h) */
-GROWS(struct mcph_provides, 72, 8);
+GROWS(struct mcph_provides, 96, 8);
 FIELD(struct mcph_provides, struct_size, 0, 4, uint32_t);
 FIELD(struct mcph_provides, transport_types, 8, 8, const char *const *);
 FIELD(struct mcph_provides, requests, 16, 8, const char *const *);
@@ -164,6 +164,10 @@ FIELD(struct mcph_provides, implementation, 48, 8, const char *);
 FIELD(struct mcph_provides, transport_info, 56, 8,
       const mcph_transport_type_info *);
 FIELD(struct mcph_provides, options, 64, 8, const struct mcph_options *);
+FIELD(struct mcph_provides, has_servers, 72, 8, int (*)(const mcph_host *));
+FIELD(struct mcph_provides, source_description, 80, 8, const char *);
+FIELD(struct mcph_provides, capabilities, 88, 8,
+      const char *(*)(const mcph_host *, int *));
 
 /* struct mcph_entry (plugin.h) */
 GROWS(struct mcph_entry, 80, 8);
@@ -231,7 +235,7 @@ FIELD(struct mcph_feature, on_cancelled, 64, 8,
       void (*)(void *, mcph_server *, mcph_request *));
 
 /* struct mcph_host_features (feature.h) */
-GROWS(struct mcph_host_features, 96, 8);
+GROWS(struct mcph_host_features, 104, 8);
 FIELD(struct mcph_host_features, struct_size, 0, 4, uint32_t);
 FIELD(struct mcph_host_features, respond, 8, 8,
       int (*)(const mcph_host *, mcph_request *, const char *, mcph_error *));
@@ -258,6 +262,8 @@ FIELD(struct mcph_host_features, protocol_version, 80, 8,
 FIELD(struct mcph_host_features, respond_error_data, 88, 8,
       int (*)(const mcph_host *, mcph_request *, int, const char *,
               const char *, mcph_error *));
+FIELD(struct mcph_host_features, in_call, 96, 8,
+      int (*)(const mcph_host *, const mcph_request *));
 
 /* struct mcph_option (feature.h) */
 EXACT(struct mcph_option, 24, 8);
@@ -448,7 +454,7 @@ VALUE(MCPH_SECRET_PEEK, 2);
 
 /* Constants */
 VALUE(MCPH_ABI_MAJOR, 1);
-AT_LEAST(MCPH_ABI_MINOR, 6);
+AT_LEAST(MCPH_ABI_MINOR, 7);
 VALUE(MCPH_ERROR_MESSAGE_MAX, 512);
 VALUE(MCPH_SECRET_MAX, 65536);
 VALUE(MCPH_SECRET_UPDATE_MAX, 4194304);

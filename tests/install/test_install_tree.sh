@@ -48,7 +48,8 @@ expected_tree() {
              McpHostSDKTargets; do
       echo "$LIBDIR/cmake/McpHostSDK/$f.cmake"
     done
-    for f in feature-oauth mcpb-tools transport-http transport-sse \
+    for f in claudeai feature-elicitation feature-mcpb feature-oauth \
+             feature-sampling ide mcpb-tools transport-http transport-sse \
              transport-ws; do
       echo "$LIBDIR/mcphost/impl/$f.so"
     done

@@ -45,8 +45,7 @@ config_file "$D" "{\"demo\": {\"command\": \"$DEMO\"}}"
 
 run --plugin-dir "$FIXTURES/lazy" -v plugins
 expect "a plugin with a provides list is listed with its types before init" 0 \
-  --out "loaded   test.lazy 1.0 (ABI 1.$(
-    "$MCPHOST" --version | sed -n 's/.*plugin ABI 1\.\([0-9]*\)).*/\1/p'))" \
+  --out "loaded   test.lazy 1.0 (ABI 1.6)" \
   --out "transports: fixture-lazy" --no-err "[test.lazy] initialized"
 run --plugin-dir "$FIXTURES/lazy" -v --config "$D" call mcp__demo__echo \
   message=x
@@ -62,4 +61,39 @@ run --plugin-dir "$FIXTURES/lazy" -v --config "$L" call mcp__z__whoami
 expect "the first transport of its type initializes it, once" 0 \
   --out "served by test.lazy" --err "mcphost: warning: [test.lazy] initialized"
 check "init ran once" test "$(grep -c 'initialized' <<<"$ERR")" = 1
+
+# ---- ABI 1.7: a deferred server source says when it has servers ----
+# (fx-v1_7, built against the frozen 1.7 headers)
+
+run --plugin-dir "$FIXTURES/v1.7" -v --config "$D" servers
+expect "a source whose has_servers says none is not initialized to list" 0 \
+  --out "demo" --no-out "seventeen" --no-err "[test.v1_7] initialized"
+FIXTURE_V1_7_SERVERS=$DEMO run --plugin-dir "$FIXTURES/v1.7" -v \
+  --config "$D" servers
+expect "  one that says it may have some is initialized and lists them" 0 \
+  --out "demo" --out "seventeen" --err "[test.v1_7] initialized"
+# A feature asleep: its capabilities come from the list, without init.
+cat >"$TMP/first-line.sh" <<EOF
+#!/bin/bash
+IFS= read -r line
+printf '%s\n' "\$line" >"$TMP/first-line"
+EOF
+chmod +x "$TMP/first-line.sh"
+config_file "$TMP/first.json" "{\"f\": {\"command\": \"$TMP/first-line.sh\"}}"
+run --plugin-dir "$FIXTURES/v1.7" -v --config "$TMP/first.json" tools
+expect "a feature's capabilities come from its list, the plugin asleep" 3 \
+  --no-err "[test.v1_7] initialized"
+check "  the handshake declares them" \
+  grep -q '"fixture17":{}' "$TMP/first-line"
+FIXTURE_V1_7_INIT=1 run --plugin-dir "$FIXTURES/v1.7" -v \
+  --config "$TMP/first.json" tools
+expect "  one that asks for init gets it, and its feature's capabilities" 3 \
+  --err "[test.v1_7] initialized"
+check "  which the handshake declares" \
+  grep -q '"fixture17-initialized":{}' "$TMP/first-line"
+run --plugin-dir "$FIXTURES/v1.7" -v plugins
+expect "  mcphost plugins lists it with its source, from the list alone" 0 \
+  --out "loaded   test.v1_7 1.0 (ABI 1.7)" \
+  --out "server source: the ABI 1.7 fixture's server" \
+  --no-err "[test.v1_7] initialized"
 finish

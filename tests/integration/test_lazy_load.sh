@@ -114,6 +114,94 @@ LOADS=$(cat "$TMP"/ld.* 2>/dev/null)
 maps_no_heavy "session (its process and the command through it)"
 unset XDG_RUNTIME_DIR
 
+# ---- which plugins' code a cold stdio tools maps ----
+# A plugin file with an implementation in lib/mcphost/impl is a stub
+# (plugin.h, mcph_provides.implementation): what counts is the code
+# mapped, the plugin files that are no stub and the implementations:
+# elicitation and sampling give their capabilities from their stubs and
+# are opened when a server asks them something. The server holds the
+# run at its handshake (the configuration listed, the features asked for
+# their capabilities) until the test has read
+# /proc/PID/maps; then it answers, and the run's whole trace shows no
+# implementation opened either.
+PLUGREAL=$(cd "$PLUGINDIR" && pwd -P)
+IMPLREAL=$(cd "$PLUGINDIR/../impl" && pwd -P)
+# code_mapped PID: the plugin files whose code PID maps, sorted.
+code_mapped() {
+  local f
+  awk '{print $6}' "/proc/$1/maps" | sort -u | while read -r f; do
+    case $f in
+    "$PLUGREAL"/*.so) [ -e "$IMPLREAL/${f##*/}" ] || echo "${f##*/}" ;;
+    "$IMPLREAL"/*.so) echo "impl/${f##*/}" ;;
+    esac
+  done | sort | tr '\n' ' '
+}
+mkfifo "$TMP/hold"
+HELD="$TMP/held.json"
+cat >"$TMP/held.sh" <<EOF
+#!/bin/bash
+# The demo server, once the test says go; the initialize request it was
+# sent meanwhile is kept for it, and written to a file that says it came.
+IFS= read -r init
+printf '%s\n' "\$init" >"$TMP/init"
+read -r go <"$TMP/hold"
+{ printf '%s\n' "\$init"; exec cat; } | exec "$DEMO"
+EOF
+chmod +x "$TMP/held.sh"
+config_file "$HELD" "{\"demo\": {\"command\": \"$TMP/held.sh\"}}"
+rm -f "$TMP"/ld.* "$TMP/init"
+: >"$TMP/out"
+: >"$TMP/err"
+LD_DEBUG=files LD_DEBUG_OUTPUT="$TMP/ld" "$MCPHOST" --config "$HELD" tools \
+  >"$TMP/out" 2>"$TMP/err" &
+HPID=$!
+for _ in $(seq 300); do [ -s "$TMP/init" ] && break; sleep 0.1; done
+CODE=$(code_mapped "$HPID")
+echo go >"$TMP/hold"
+wait "$HPID"
+RC=$?
+OUT=$(cat "$TMP/out")
+ERR=$(cat "$TMP/err")
+LOADS=$(cat "$TMP"/ld.* 2>/dev/null)
+expect "a cold tools held at the handshake then answered works" 0 \
+  --out "mcp__demo__echo"
+check "  it maps the code of the stdio transport and of channels (which \
+follows every connection), and no other plugin's (mapped: $CODE)" \
+  test "$CODE" = "feature-channels.so transport-stdio.so "
+check "  the handshake declares elicitation all the same (from the stub)" \
+  grep -q '"elicitation":{"form":{},"url":{}}' "$TMP/init"
+NPLUGINS=$(cd "$PLUGINDIR" && ls -- *.so | wc -l)
+check "  it dlopens each plugin file once and no implementation \
+($NPLUGINS files)" \
+  test "$(grep -c "dynamically loaded by" <<<"$LOADS")" = "$NPLUGINS"
+
+# The server sources' implementations open when they may have servers.
+run -vv --config "$D" tools
+expect "with no IDE asked for, no bundle, no claude.ai opt-in: none of \
+their implementations" 0 --out "mcp__demo__echo" \
+  --no-err "[mcphost.ide] loaded" --no-err "[mcphost.claudeai] loaded" \
+  --no-err "[mcphost.feature.mcpb] loaded"
+CLAUDE_CODE_AUTO_CONNECT_IDE=true run -vv --config "$D" tools
+expect "CLAUDE_CODE_AUTO_CONNECT_IDE opens the IDE plugin's" 0 \
+  --out "mcp__demo__echo" --err "[mcphost.ide] loaded $IMPLREAL/ide.so"
+run -vv --ide --config "$D" tools
+expect "--ide opens it, and the IDE it asks for is looked for" 0 \
+  --err "[mcphost.ide] loaded $IMPLREAL/ide.so" \
+  --err "no running IDE has the working directory in its workspace"
+ENABLE_CLAUDEAI_MCP_SERVERS=1 run -vv --config "$D" tools
+expect "ENABLE_CLAUDEAI_MCP_SERVERS=1 opens the claude.ai plugin's" 0 \
+  --out "mcp__demo__echo" \
+  --err "[mcphost.claudeai] loaded $IMPLREAL/claudeai.so"
+ENABLE_CLAUDEAI_MCP_SERVERS=0 run -vv --config "$D" tools
+expect "  ENABLE_CLAUDEAI_MCP_SERVERS=0 does not" 0 --out "mcp__demo__echo" \
+  --no-err "[mcphost.claudeai] loaded"
+mkdir -p "$XDG_CONFIG_HOME/mcphost"
+echo '{"claudeAiConnectors": true}' >"$XDG_CONFIG_HOME/mcphost/settings.json"
+run -vv --config "$D" tools
+expect "  the setting claudeAiConnectors does" 0 --out "mcp__demo__echo" \
+  --err "[mcphost.claudeai] loaded $IMPLREAL/claudeai.so"
+rm "$XDG_CONFIG_HOME/mcphost/settings.json"
+
 # A plugin's global option comes from its provides list: giving the
 # OAuth plugin's to a stdio run maps neither libcurl nor OpenSSL (its
 # implementation is not opened to parse it).
@@ -221,8 +309,9 @@ expect "bundle install works" 0 --out "Installed hello-bin"
 check "  and loads libarchive" test "$(loads libarchive)" -ge 1
 check "  and OpenSSL's libcrypto" test "$(loads libcrypto)" -ge 1
 check "  but no libcurl: a file is not downloaded" test "$(loads libcurl)" = 0
-run_traced servers
-expect "the installed bundle is a server" 0 --out "hello-bin"
+run_traced -vv servers
+expect "the installed bundle is a server" 0 --out "hello-bin" \
+  --err "[mcphost.feature.mcpb] loaded $IMPLREAL/feature-mcpb.so"
 check "  listed without libarchive" test "$(loads libarchive)" = 0
 check "  nor libcurl" test "$(loads libcurl)" = 0
 run_traced bundle list

@@ -169,6 +169,7 @@ expect "an implementation cut short is refused, naming it" 0 \
   --out "refused  $I/plugins/transport-http.so" \
   --out "cannot load $I/impl/transport-http.so" --out "cut short"
 cp "$PLUGINDIR/feature-mcpb.so" "$I/plugins/"
+cp "$PLUGINDIR/../impl/feature-mcpb.so" "$I/impl/"
 head -c 3000 "$PLUGINDIR/../impl/mcpb-tools.so" >"$I/impl/mcpb-tools.so"
 run --plugin-dir "$I/plugins" bundle info "$SRCDIR/tests/fixtures/mcpb/hello-bin-0.3.0.mcpb"
 expect "the bundle tools cut short are refused, naming them" 3 \

@@ -96,9 +96,13 @@
  *        protocol_version, respond_error_data (docs/plugin-abi.md §16);
  *        for MCP 2026-07-28: the factory's send_headers, MCPH_ELOST,
  *        MCPH_RPC_HEADER_MISMATCH, _MISSING_CLIENT_CAPABILITY and
- *        _UNSUPPORTED_PROTOCOL_VERSION (rpc.h) */
+ *        _UNSUPPORTED_PROTOCOL_VERSION (rpc.h)
+ *   1.7  mcph_provides.has_servers and source_description: a deferred
+ *        server source says, before init, whether it has servers to list,
+ *        and what it is; mcph_provides.capabilities: a deferred feature
+ *        gives its capabilities without init (plugin.h) */
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 6
+#define MCPH_ABI_MINOR 7
 
 /* A request awaiting a plugin's answer (the host's; opaque): see
  * "Answering a pending request" above. */

@@ -51,13 +51,19 @@ struct mcph_options; /* feature.h */
  *     (a type missing from the list is never routed to it);
  *   - extensions: before init the list alone decides (an id not listed
  *     is never asked for, and never wakes the plugin); once initialized,
- *     get_extension's answer decides, for any id;
+ *     get_extension's answer decides, for any id (a feature left out of
+ *     the list, because it only serves the plugin's own servers, joins
+ *     the connections made after the plugin is initialized for its
+ *     transport, server source or command; 1.7 hosts);
+ *   - server source: listed, the plugin is initialized for each listing
+ *     unless `has_servers` (1.7) says it has none;
  *   - commands: before init a command word not listed does not wake the
  *     plugin; once initialized its command extension is searched;
  *   - transport_info: the list's until init, the factory's type_info
  *     after (when the factory has one);
- *   - requests, notifications: for people (mcphost plugins); routing
- *     always uses the feature's own lists, read after init;
+ *   - requests, notifications: for people (mcphost plugins), and since
+ *     1.7, for a plugin asleep through `capabilities`, what wakes it;
+ *     routing always uses the feature's own lists, read after init;
  *   - options: when the list has them (`options`, below), they alone
  *     are the plugin's global options, before and after init, and the
  *     extension MCPH_EXT_OPTIONS is never asked for. */
@@ -89,6 +95,43 @@ typedef struct mcph_provides {
    * and read by the plugin, once initialized, with the option call of
    * "mcph.host.features/1". The table is static. */
   const struct mcph_options *options;
+
+  /* ---- ABI 1.7 ---- */
+  /* Optional, for a plugin whose extensions list MCPH_EXT_SERVER_SOURCE:
+   * [loop] asked, while the plugin is not initialized yet, each time the
+   * host would list its servers (whenever it reads its configuration).
+   * Return 0 when the plugin surely has no server to list now: the host
+   * then lists none for it and leaves it uninitialized (a stub's
+   * implementation stays unopened). Nonzero: the host initializes it and
+   * asks its server source as usual, which has the last word. So a wrong
+   * nonzero costs only the load; a wrong 0 loses servers: answer from
+   * what is cheap and certain (an environment variable, an option, a
+   * file's existence), and nonzero when unsure. `host` is the plugin's
+   * own table (the host's services, and the options its provides list
+   * declares, work before init). NULL: the plugin is initialized for
+   * every listing. Never called once the plugin is initialized. */
+  int (*has_servers)(const mcph_host *host);
+  /* Optional (1.7): the server source's description (as
+   * mcph_server_source.description), so that `mcphost plugins` shows it
+   * without initializing the plugin; NULL: the plugin is initialized to
+   * ask its source. */
+  const char *source_description;
+
+  /* Optional (1.7), for a plugin whose extensions list MCPH_EXT_FEATURE:
+   * [loop] asked at each connection's handshake while the plugin is not
+   * initialized, instead of initializing it. Return the capabilities the
+   * feature adds to this handshake (as mcph_feature.capabilities: JSON
+   * object text, static or valid until the next call), or NULL for none,
+   * and leave *init_now 0: the plugin stays asleep, gets no on_server
+   * event, and is initialized when a server sends a request or a
+   * notification its `requests` or `notifications` list names (then
+   * routed to it as usual). Set *init_now to 1 when the plugin must run
+   * from this handshake on (it needs its on_server events, or has
+   * something to say about its options): the host initializes it and
+   * asks its feature instead. `host` is the plugin's own table (its
+   * declared options can be read). NULL: the plugin is initialized
+   * before the first handshake. */
+  const char *(*capabilities)(const mcph_host *host, int *init_now);
 } mcph_provides;
 
 typedef struct mcph_entry {
