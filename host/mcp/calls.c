@@ -442,7 +442,8 @@ static void send_request(mcp_op *op, const char *method, cJSON *params) {
                         .progress_resets_deadline =
                             tool ? !op->mc->opt.tool_timeout_total
                                  : !op->mc->opt.request_timeout_total,
-                        .raw_result = op->call.raw_result,
+                        /* A task's first answer is read here. */
+                        .raw_result = op->call.raw_result && !op->tasked,
                         .kind = answer_kind(op, method)};
   int64_t id =
       session_request(op->s, method, params, &o, on_answer, why, sizeof why);
