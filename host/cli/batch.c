@@ -95,6 +95,7 @@ struct batch {
   loop_watch *in_watch, *out_watch;
   bool in_paused;
   int out_flags; /* stdout's flags before we made it non-blocking, or -1 */
+  bool out_tty;  /* stdout is a terminal (asked once) */
 };
 
 /* Output waiting beyond this stops the reading of requests, until it is
@@ -153,7 +154,7 @@ static void flush_out(batch *b) {
  * string first would be held twice more while it is copied in. */
 static void emit(batch *b, cJSON *line) {
   host_status_end(b->c->h); /* a progress line shown in place ends here */
-  bool written = out_json_append(&b->out, line, false) == 0;
+  bool written = out_json_append_tty(&b->out, line, false, b->out_tty) == 0;
   cJSON_Delete(line);
   if (written) {
     sb_addc(&b->out, '\n');
@@ -664,6 +665,7 @@ int cmd_batch(cli *c, int argc, char **argv) {
    * flags are restored on the way out. */
   struct stat st;
   b.out_flags = -1;
+  b.out_tty = isatty(1);
   if (fstat(1, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
     b.out_flags = fcntl(1, F_GETFL);
     if (b.out_flags >= 0)
