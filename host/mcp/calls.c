@@ -799,9 +799,17 @@ static void run_elicitations(mcp_op *op, const cJSON *data) {
  * must not depend on how long the other names are. */
 static char *qualified_name(const mcp_op *op, const char *tool,
                             bool normalized) {
+  /* Written in place: on every call, where a printf cost more than the
+   * rest of deciding. */
   char *srv = name_normalize(server_name(op));
-  char *t = normalized ? xstrdup(tool) : name_normalize(tool);
-  char *q = xasprintf("mcp__%s__%s", srv, t);
+  char *t = normalized ? NULL : name_normalize(tool);
+  const char *tp = t ? t : tool;
+  size_t ns = strlen(srv), nt = strlen(tp);
+  char *q = xmalloc(sizeof "mcp__" - 1 + ns + 2 + nt + 1);
+  memcpy(q, "mcp__", 5);
+  memcpy(q + 5, srv, ns);
+  memcpy(q + 5 + ns, "__", 2);
+  memcpy(q + 7 + ns, tp, nt + 1);
   free(srv);
   free(t);
   return q;
