@@ -124,10 +124,19 @@ static void deliver(void *ud) {
 }
 
 void ws_want_write(mcph_transport *t) {
-  if (t->wsi) {
-    lws_callback_on_writable(t->wsi);
-    ws_loop_kick(&t->loop);
+  if (!t->wsi) {
+    return;
   }
+  lws_callback_on_writable(t->wsi);
+  if (t->in_lws) {
+    ws_loop_kick(&t->loop);
+    return;
+  }
+  /* A host call (a send, a ping): written now. The kick's wake-up of
+   * lws (lws_cancel_service) is for timers lws starts, which a wanted
+   * write does not: an eventfd write and read less, and no turn of the
+   * host loop, on every message. */
+  ws_loop_pump(&t->loop);
 }
 
 /* ---- timers ---- */
@@ -193,7 +202,8 @@ static void dial(mcph_transport *t, const char *address) {
   snprintf(t->address, sizeof t->address, "%s", address);
   mcph_error err;
   mcph_error_init(&err);
-  ws_loop_tls tls = {.ca_file = t->cfg.ca_file,
+  ws_loop_tls tls = {.use_tls = t->url.tls,
+                     .ca_file = t->cfg.ca_file,
                      .cert_file = t->cfg.cert_file,
                      .key_file = t->cfg.key_file,
                      .proxy = t->proxy};
