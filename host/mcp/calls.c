@@ -19,6 +19,7 @@
 #include "mcp/signature.h"
 #include "mcp/suggest.h"
 #include "mcp/tasks.h"
+#include "mcp_name.h"
 #include "safety/json_write.h"
 #include "safety/sanitize.h"
 
@@ -849,11 +850,23 @@ static void on_ask_answer(void *token, bool allowed, const char *why) {
 
 /* The rules on the real name (the name given may be a shortened or
  * hashed alias that no rule names); "ask" goes to the asker. */
+/* Whether normalizing `s` (names.h) leaves it as it is. */
+static bool normal_name(const char *s) {
+  for (; *s; s++) {
+    if (!mcp_name_char((unsigned char)*s)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 static void check_permission(mcp_op *op) {
   char *q, *desc;
   perm_verdict v;
-  if (!op->call.qualified) {
-    /* The name given is the real one: the verdict is known. */
+  if (!op->call.qualified || (op->given_q && strcmp(op->real, op->name) == 0 &&
+                              normal_name(op->real))) {
+    /* The name given is the real one, or the mcp__ form of it that the
+     * rules saw already: the verdict is known. */
     v = op->given;
     q = op->given_q;
     op->given_q = NULL;
