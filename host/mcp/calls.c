@@ -887,7 +887,7 @@ static void check_permission(mcp_op *op) {
          "to ask",
          q, desc);
   } else {
-    if (!op->call.qualified && !op->description) {
+    if (!op->description) {
       /* A list at hand gives the question the tool's description. */
       const cJSON *tools = mcp_client_cached_tools(op->mc, op->call.server);
       const cJSON *t = tools ? find_named(op, tools) : NULL;
@@ -947,14 +947,12 @@ static const cJSON *find_named(const mcp_op *op, const cJSON *items) {
   return NULL;
 }
 
+/* The description is not copied: only a question asking for permission
+ * shows it, and takes it from the list then (check_permission). */
 static void take_item(mcp_op *op, const cJSON *it) {
   free(op->real);
-  free(op->description);
   op->real = xstrdup(
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name")));
-  const char *d =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "description"));
-  op->description = d ? xstrdup(d) : NULL;
   if (op->cb.resolved) {
     op->cb.resolved(op->cb.ud, it);
   }
