@@ -167,8 +167,8 @@ static void on_ping(void *ud) {
   if (t->state != WS_OPEN) {
     return;
   }
-  t->want_ping = true;
-  ws_want_write(t);
+  /* The deadline first: the ping goes out inside ws_want_write, and its
+   * pong may come back in the same pump (which cancels the deadline). */
   if (!t->pong_timer &&
       t->host->timer_start(t->host, t->ping_ms, on_pong_deadline, t,
                            &t->pong_timer) != 0) {
@@ -177,6 +177,8 @@ static void on_ping(void *ud) {
   if (t->host->timer_start(t->host, t->ping_ms, on_ping, t, &t->ping_timer)) {
     t->ping_timer = NULL;
   }
+  t->want_ping = true;
+  ws_want_write(t);
 }
 
 void ws_opened(mcph_transport *t) {
