@@ -460,7 +460,10 @@ static void t_close(mcph_transport *t) {
   ws_tx_free_all(t);
   t->want_close = true;
   t->want_ping = false;
-  ws_want_write(t);
+  /* Not written at once (ws_want_write): the close goes out from the
+   * next pump, after this returns, as it always did. */
+  lws_callback_on_writable(t->wsi);
+  ws_loop_kick(&t->loop);
   if (t->host->timer_start(t->host, WS_CLOSE_WAIT_MS, on_close_deadline, t,
                            &t->close_timer) != 0) {
     t->close_timer = NULL;
