@@ -135,11 +135,18 @@ const pairedRange = (w, s, me, k, { added = false, abs = false } = {}) => {
 const targetsFor = (me) => {
   const r = (w, s, k) => ratio(med(w, s, 'sdk1', k), med(w, s, me, k));
   const rr = (w, s, k) => pairedRange(w, s, me, k);
+  // The relay that does nothing (floor_pipe.c, 2 hops): its CPU per call.
+  const relayCpu = median(rows.filter((x) => x.workload === 'floor_pipe' && x.hops === 2).map((x) => x.cpu_per_call_us));
+  const stdioCpu = med('seq', 'c', me, 'cpu_per_call_us');
   const added = ratio(med('big', 'c', 'sdk1', 'wall_ms') - med('big', 'c', 'none', 'wall_ms'),
     med('big', 'c', me, 'wall_ms') - med('big', 'c', 'none', 'wall_ms'));
   return [
     ['Client CPU per call, stdio (C server)', '≤ 1/10', r('seq', 'c', 'cpu_per_call_us'), (x) => x >= 10, 'ratio', rr('seq', 'c', 'cpu_per_call_us')],
     ['Client CPU per call, stdio (TS server)', '≤ 1/10', r('seq', 'ts', 'cpu_per_call_us'), (x) => x >= 10, 'ratio', rr('seq', 'ts', 'cpu_per_call_us')],
+    ['Client CPU per call, stdio (C server), against the relay that does nothing', '≤ 1.3×', ratio(stdioCpu, relayCpu),
+      (x) => x <= 1.3, 'ratio', null],
+    ['Client CPU per call, WebSocket against stdio (C server)', '≤ 1.5×',
+      ratio(med('seq', 'ws', me, 'cpu_per_call_us'), stdioCpu), (x) => x <= 1.5, 'ratio', null],
     ['Client CPU per call, streamable HTTP', '≤ 1/5', r('seq', 'http', 'cpu_per_call_us'), (x) => x >= 5, 'ratio', rr('seq', 'http', 'cpu_per_call_us')],
     ['Client CPU per call, legacy SSE', '≤ 1/5', r('seq', 'sse', 'cpu_per_call_us'), (x) => x >= 5, 'ratio', rr('seq', 'sse', 'cpu_per_call_us')],
     ['Client peak RSS, one server (C server, stdio, 2,000 calls)', '≤ 1/20', r('seq', 'c', 'rss_kb'), (x) => x >= 20, 'ratio', rr('seq', 'c', 'rss_kb')],
@@ -349,6 +356,20 @@ md.push(
   '',
 );
 seqTable('ws', ['ws-peer']);
+{
+  // mcphost's own WebSocket against its stdio: the same calls, the
+  // transport alone differs (the stdio row is workload 2's C server).
+  const both = ['mcphost', ...(hasCand ? ['candidate'] : [])].filter((c) => pick('seq', 'ws', c).length);
+  if (both.length) {
+    md.push('mcphost over a WebSocket beside mcphost over stdio (C server, workload 2):', '');
+    table(['client', 'transport', 'CPU/call µs', 'peak RSS MiB', 'CPU ratio', 'RSS ratio'],
+      both.flatMap((c) => ['c', 'ws'].map((s) => [c === 'mcphost' ? '**mcphost**' : c, s === 'c' ? 'stdio' : 'ws',
+        fmt(med('seq', s, c, 'cpu_per_call_us')), fmt(mib(med('seq', s, c, 'rss_kb')), 1),
+        s === 'c' ? '1×' : fx(ratio(med('seq', 'ws', c, 'cpu_per_call_us'), med('seq', 'c', c, 'cpu_per_call_us'))),
+        s === 'c' ? '1×' : fx(ratio(med('seq', 'ws', c, 'rss_kb'), med('seq', 'c', c, 'rss_kb')))])));
+    md.push('');
+  }
+}
 
 h(`## 8. Sequential \`tools/call\` echo at MCP 2026-07-28 over HTTP, ${machine.seq_calls} calls`);
 md.push(
@@ -442,6 +463,8 @@ if (!label && existsSync(readme)) {
         [`calls/s with ${machine.conc_inflight} in flight, C server`, (c) => fmt(med('conc', 'c', c, 'calls_per_s'), 0)],
         [`calls/s with ${machine.conc_inflight} in flight, TS server HTTP`, (c) => fmt(med('conc', 'http', c, 'calls_per_s'), 0)],
         ['peak RSS, one C server (MiB)', (c) => fmt(mib(med('seq', 'c', c, 'rss_kb')), 1)],
+        ['client CPU per call, WebSocket (µs)', (c) => fmt(med('seq', 'ws', c, 'cpu_per_call_us'))],
+        ['peak RSS, one WebSocket server (MiB)', (c) => fmt(mib(med('seq', 'ws', c, 'rss_kb')), 1)],
         ['10 MiB result wall, C server (ms)', (c) => fmt(med('big', 'c', c, 'wall_ms'))],
         ['10 MiB result, wall added to the server alone (ms)', (c) => fmt(med('big', 'c', c, 'wall_ms') - med('big', 'c', 'none', 'wall_ms'))],
         ['10 MiB result peak RSS (MiB)', (c) => fmt(mib(med('big', 'c', c, 'rss_kb')), 1)],

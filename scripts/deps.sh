@@ -10,7 +10,7 @@ build_pkgs="gcc g++ make cmake pkg-config libcjson-dev libcurl4-openssl-dev
 libssl-dev libicu-dev libarchive-dev libwebsockets-dev libwebsockets-evlib-uv
 libuv1-dev libedit-dev"
 test_pkgs="nodejs npm jq procps binutils tmux python3 passwd util-linux bsdutils
-openssl curl zsh fish abigail-tools man-db groff-base valgrind time"
+openssl curl zsh fish abigail-tools man-db groff-base valgrind time strace"
 # clang 14 and its runtime (libFuzzer, ASan, UBSan) for make fuzz.
 fuzz_pkgs="clang libclang-rt-14-dev"
 

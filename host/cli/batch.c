@@ -95,6 +95,7 @@ struct batch {
   loop_watch *in_watch, *out_watch;
   bool in_paused;
   int out_flags; /* stdout's flags before we made it non-blocking, or -1 */
+  bool out_tty;  /* stdout is a terminal (asked once) */
 };
 
 /* Output waiting beyond this stops the reading of requests, until it is
@@ -153,7 +154,7 @@ static void flush_out(batch *b) {
  * string first would be held twice more while it is copied in. */
 static void emit(batch *b, cJSON *line) {
   host_status_end(b->c->h); /* a progress line shown in place ends here */
-  bool written = out_json_append(&b->out, line, false) == 0;
+  bool written = out_json_append_tty(&b->out, line, false, b->out_tty) == 0;
   cJSON_Delete(line);
   if (written) {
     sb_addc(&b->out, '\n');
@@ -440,14 +441,76 @@ static void no_server(const batch *b, const char *srv, char *why,
   sb_free(&hint);
 }
 
+/* The members of a request line, each the first of its name (as
+ * cJSON_GetObjectItemCaseSensitive finds it), gathered in one pass over
+ * the line rather than one search per name. */
+typedef struct req_fields {
+  cJSON *id, *arguments, *call, *read, *prompt, *list, *subscribe, *unsubscribe,
+      *roots, *task, *server, *uri, *args, *validate, *detach, *task_id;
+} req_fields;
+
+static void keep_first(cJSON **slot, cJSON *m) {
+  if (!*slot) {
+    *slot = m;
+  }
+}
+
+static void req_gather(cJSON *req, req_fields *f) {
+  memset(f, 0, sizeof *f);
+  for (cJSON *m = req->child; m; m = m->next) {
+    const char *k = m->string;
+    cJSON **slot = NULL;
+    if (!k) {
+      continue;
+    }
+    switch (k[0]) {
+    case 'a':
+      slot = !strcmp(k, "arguments") ? &f->arguments
+             : !strcmp(k, "args")    ? &f->args
+                                     : NULL;
+      break;
+    case 'c': slot = !strcmp(k, "call") ? &f->call : NULL; break;
+    case 'd': slot = !strcmp(k, "detach") ? &f->detach : NULL; break;
+    case 'i': slot = !strcmp(k, "id") ? &f->id : NULL; break;
+    case 'l': slot = !strcmp(k, "list") ? &f->list : NULL; break;
+    case 'p': slot = !strcmp(k, "prompt") ? &f->prompt : NULL; break;
+    case 'r':
+      slot = !strcmp(k, "read")    ? &f->read
+             : !strcmp(k, "roots") ? &f->roots
+                                   : NULL;
+      break;
+    case 's':
+      slot = !strcmp(k, "server")      ? &f->server
+             : !strcmp(k, "subscribe") ? &f->subscribe
+                                       : NULL;
+      break;
+    case 't':
+      slot = !strcmp(k, "task")     ? &f->task
+             : !strcmp(k, "taskId") ? &f->task_id
+                                    : NULL;
+      break;
+    case 'u':
+      slot = !strcmp(k, "uri")           ? &f->uri
+             : !strcmp(k, "unsubscribe") ? &f->unsubscribe
+                                         : NULL;
+      break;
+    case 'v': slot = !strcmp(k, "validate") ? &f->validate : NULL; break;
+    default: break;
+    }
+    if (slot) {
+      keep_first(slot, m);
+    }
+  }
+}
+
 /* A call's "args": KEY=VALUE words as `call` takes them (mcp/arguments.h;
  * "@-" is refused: stdin carries the requests), and "validate": false
  * as --no-validate. */
-static int call_words(op *o, const cJSON *req, char *why, size_t why_len) {
-  const cJSON *words = cJSON_GetObjectItemCaseSensitive(req, "args");
-  const cJSON *validate = cJSON_GetObjectItemCaseSensitive(req, "validate");
-  const cJSON *task = cJSON_GetObjectItemCaseSensitive(req, "task");
-  const cJSON *detach = cJSON_GetObjectItemCaseSensitive(req, "detach");
+static int call_words(op *o, const req_fields *f, char *why, size_t why_len) {
+  const cJSON *words = f->args;
+  const cJSON *validate = f->validate;
+  const cJSON *task = f->task;
+  const cJSON *detach = f->detach;
   o->no_validate = cJSON_IsFalse(validate);
   o->task = cJSON_IsTrue(task);
   o->detach = cJSON_IsTrue(detach);
@@ -486,12 +549,10 @@ static int call_words(op *o, const cJSON *req, char *why, size_t why_len) {
 }
 
 /* {"task": VERB, "server": S, "taskId": ID}: fills `o` (OP_TASK). */
-static int task_request(batch *b, op *o, const cJSON *req, const char *verb,
+static int task_request(batch *b, op *o, const req_fields *f, const char *verb,
                         char *why, size_t why_len) {
-  const char *srv =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "server"));
-  const char *id =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "taskId"));
+  const char *srv = cJSON_GetStringValue(f->server);
+  const char *id = cJSON_GetStringValue(f->task_id);
   bool list = strcmp(verb, "list") == 0;
   long i = srv ? cli_find_server(b->c, srv) : -1;
   if (!list && strcmp(verb, "status") && strcmp(verb, "result") &&
@@ -524,31 +585,29 @@ static void handle_line(batch *b, const char *line, size_t len) {
     finish_error(o, EXIT_USAGE, "not a JSON object");
     return;
   }
+  req_fields f;
+  req_gather(req, &f);
   /* Taken out of the request, which is deleted below, not copied. */
-  o->id = cJSON_DetachItemFromObjectCaseSensitive(req, "id");
-  o->args = cJSON_DetachItemFromObjectCaseSensitive(req, "arguments");
+  o->id = f.id ? cJSON_DetachItemViaPointer(req, f.id) : NULL;
+  o->args = f.arguments ? cJSON_DetachItemViaPointer(req, f.arguments) : NULL;
   if (o->args && !cJSON_IsObject(o->args)) {
     cJSON_Delete(req);
     finish_error(o, EXIT_USAGE, "\"arguments\" must be an object");
     return;
   }
-  const char *call = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "call"));
-  const char *read = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "read"));
-  const char *prompt = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "prompt"));
-  const char *list = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "list"));
-  const char *sub = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "subscribe"));
-  const char *unsub = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "unsubscribe"));
-  const cJSON *roots = cJSON_GetObjectItemCaseSensitive(req, "roots");
-  const char *task =
-      call
-          ? NULL
-          : cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "task"));
+  const char *call = cJSON_GetStringValue(f.call);
+  const char *read = cJSON_GetStringValue(f.read);
+  const char *prompt = cJSON_GetStringValue(f.prompt);
+  const char *list = cJSON_GetStringValue(f.list);
+  const char *sub = cJSON_GetStringValue(f.subscribe);
+  const char *unsub = cJSON_GetStringValue(f.unsubscribe);
+  const cJSON *roots = f.roots;
+  const char *task = call ? NULL : cJSON_GetStringValue(f.task);
   if (sub || unsub)
     read = sub ? sub : unsub; /* same shape as read: server + uri */
   int rc = EXIT_OK;
   if (roots) {
-    const char *srv =
-        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "server"));
+    const char *srv = cJSON_GetStringValue(f.server);
     long i = srv ? cli_find_server(b->c, srv) : -1;
     o->kind = OP_ROOTS;
     if (!cJSON_IsArray(roots)) {
@@ -562,7 +621,7 @@ static void handle_line(batch *b, const char *line, size_t len) {
       cJSON_Delete(req);
       return;
     }
-  } else if (list && !cJSON_GetObjectItemCaseSensitive(req, "server")) {
+  } else if (list && !f.server) {
     o->kind = OP_LIST_ALL;
     if (strcmp(list, "tools") && strcmp(list, "resources") &&
         strcmp(list, "prompts")) {
@@ -576,7 +635,7 @@ static void handle_line(batch *b, const char *line, size_t len) {
     }
   } else if (task) {
     o->kind = OP_TASK;
-    rc = task_request(b, o, req, task, why, sizeof why);
+    rc = task_request(b, o, &f, task, why, sizeof why);
   } else if (call || prompt) {
     o->kind = call ? OP_CALL : OP_PROMPT;
     mcp_error err = {0};
@@ -586,13 +645,12 @@ static void handle_line(batch *b, const char *line, size_t len) {
       rc = cli_exit_code(&err);
       snprintf(why, sizeof why, "%s", err.message);
     } else if (call) {
-      rc = call_words(o, req, why, sizeof why);
+      rc = call_words(o, &f, why, sizeof why);
     }
     mcp_error_clear(&err);
   } else if (read || list) {
-    const char *srv = read ? read : cJSON_GetStringValue(
-                                        cJSON_GetObjectItemCaseSensitive(req, "server"));
-    const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(req, "uri"));
+    const char *srv = read ? read : cJSON_GetStringValue(f.server);
+    const char *uri = cJSON_GetStringValue(f.uri);
     long i = srv ? cli_find_server(b->c, srv) : -1;
     o->kind = sub ? OP_SUBSCRIBE : unsub ? OP_UNSUBSCRIBE : read ? OP_READ : OP_LIST;
     if (!srv) {
@@ -664,6 +722,7 @@ int cmd_batch(cli *c, int argc, char **argv) {
    * flags are restored on the way out. */
   struct stat st;
   b.out_flags = -1;
+  b.out_tty = isatty(1);
   if (fstat(1, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
     b.out_flags = fcntl(1, F_GETFL);
     if (b.out_flags >= 0)

@@ -279,6 +279,9 @@ void out_resource_contents(cli *c, const cJSON *contents);
  * The one writer of JSON for stdout: out_json and batch. Returns 0, or
  * MCPH_EINVAL as json_write (`out` then as it was). */
 int out_json_append(strbuf *out, const cJSON *v, bool pretty);
+/* The same for a caller that knows whether stdout is a terminal (`tty`):
+ * batch asks once, not for every answer. */
+int out_json_append_tty(strbuf *out, const cJSON *v, bool pretty, bool tty);
 /* A write to stdout made without stdio failed with `err`: said at exit
  * (cli_check_output). */
 void cli_output_failed(cli *c, int err);

@@ -10,10 +10,12 @@
  * stays in `in`. */
 static void take_lines(strbuf *in, cli_line_fn fn, void *ud) {
   size_t start = 0;
-  for (size_t i = 0; i < in->len; i++) {
-    if (in->data[i] != '\n') {
-      continue;
+  for (;;) {
+    const char *nl = memchr(in->data + start, '\n', in->len - start);
+    if (!nl) {
+      break;
     }
+    size_t i = (size_t)(nl - in->data);
     size_t n = i - start;
     const char *l = in->data + start;
     while (n && (l[n - 1] == '\r' || l[n - 1] == ' ')) {

@@ -33,6 +33,10 @@
 #include "trusted_fs.h"
 
 int out_json_append(strbuf *out, const cJSON *v, bool pretty) {
+  return out_json_append_tty(out, v, pretty, isatty(STDOUT_FILENO));
+}
+
+int out_json_append_tty(strbuf *out, const cJSON *v, bool pretty, bool tty) {
   size_t start = out->len;
   if ((pretty ? json_write_pretty(out, v) : json_write(out, v)) != 0) {
     return MCPH_EINVAL;
@@ -42,7 +46,7 @@ int out_json_append(strbuf *out, const cJSON *v, bool pretty) {
    * nothing a terminal obeys. In a pipe the bytes stay as they are. */
   const unsigned flags = TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE;
   size_t n = out->len - start;
-  if (isatty(STDOUT_FILENO) && text_needs_escape(out->data + start, n, flags)) {
+  if (tty && text_needs_escape(out->data + start, n, flags)) {
     char *safe = text_escape(out->data + start, n, flags, &n);
     if (!safe) {
       abort(); /* out of memory, as xmalloc */

@@ -40,6 +40,13 @@ static void sb_grow(strbuf *b, size_t extra) {
   b->cap = cap;
 }
 
+void sb_reserve(strbuf *b, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    b->data = xrealloc(b->data, b->len + n + 1);
+    b->cap = b->len + n + 1;
+  }
+}
+
 void sb_add(strbuf *b, const char *s, size_t n) {
   sb_grow(b, n);
   if (n)

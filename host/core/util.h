@@ -22,6 +22,9 @@ void sb_addc(strbuf *b, char c);
 /* Adds `n` bytes for the caller to fill and returns where they start; the
  * NUL after them is written already. */
 char *sb_extend(strbuf *b, size_t n);
+/* Makes room for `n` more bytes at once (a message of about known size
+ * grows once, not by doubling from 64). */
+void sb_reserve(strbuf *b, size_t n);
 void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
 void sb_printf(strbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

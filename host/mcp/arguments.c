@@ -398,7 +398,10 @@ static bool type_is(const char *type, const cJSON *v) {
   return true; /* a type this check does not know is not refused */
 }
 
-static int check_value(const cJSON *schema, const cJSON *v, const char *path,
+/* `path` names the value checked ("" at the top, "a.b[2]" within): a
+ * buffer each level adds its part to and takes it off again, so that a
+ * check that passes writes no path. */
+static int check_value(const cJSON *schema, const cJSON *v, strbuf *path,
                        int depth, char **why);
 
 static bool is_required(const cJSON *schema, const char *name) {
@@ -411,15 +414,22 @@ static bool is_required(const cJSON *schema, const char *name) {
   return false;
 }
 
-static int check_object(const cJSON *schema, const cJSON *o, const char *path,
+static void path_cut(strbuf *path, size_t len) {
+  path->len = len;
+  if (path->data) {
+    path->data[len] = '\0';
+  }
+}
+
+static int check_object(const cJSON *schema, const cJSON *o, strbuf *path,
                         int depth, char **why) {
   const cJSON *props = member(schema, "properties");
   const cJSON *r;
   cJSON_ArrayForEach(r, member(schema, "required")) {
     if (cJSON_IsString(r) &&
         !cJSON_GetObjectItemCaseSensitive(o, r->valuestring)) {
-      *why = xasprintf("missing required parameter \"%s%s%s\"", path,
-                       *path ? "." : "", r->valuestring);
+      *why = xasprintf("missing required parameter \"%s%s%s\"", sb_str(path),
+                       path->len ? "." : "", r->valuestring);
       return -1;
     }
   }
@@ -432,7 +442,11 @@ static int check_object(const cJSON *schema, const cJSON *o, const char *path,
   const cJSON *m;
   cJSON_ArrayForEach(m, o) {
     const cJSON *ps = member(props, m->string);
-    char *sub = xasprintf("%s%s%s", path, *path ? "." : "", m->string);
+    size_t mark = path->len;
+    if (mark) {
+      sb_addc(path, '.');
+    }
+    sb_adds(path, m->string);
     int rc = 0;
     if (!ps && closed) {
       size_t n = (size_t)cJSON_GetArraySize(props), k = 0;
@@ -443,7 +457,7 @@ static int check_object(const cJSON *schema, const cJSON *o, const char *path,
       }
       strbuf b;
       sb_init(&b);
-      sb_printf(&b, "unknown parameter \"%s\"", sub);
+      sb_printf(&b, "unknown parameter \"%s\"", sb_str(path));
       mcp_suggest(&b, m->string, names, k);
       free(names);
       *why = sb_take(&b);
@@ -452,11 +466,11 @@ static int check_object(const cJSON *schema, const cJSON *o, const char *path,
       /* null for a parameter that may be left out is sent: it says "not
        * given" (SEP-2243 omits the header for it); the server decides. */
     } else if (ps) {
-      rc = check_value(ps, m, sub, depth + 1, why);
+      rc = check_value(ps, m, path, depth + 1, why);
     } else if (cJSON_IsObject(extra)) {
-      rc = check_value(extra, m, sub, depth + 1, why);
+      rc = check_value(extra, m, path, depth + 1, why);
     }
-    free(sub);
+    path_cut(path, mark);
     if (rc != 0) {
       return rc;
     }
@@ -467,23 +481,26 @@ static int check_object(const cJSON *schema, const cJSON *o, const char *path,
 /* Whether `v` fits `schema` (nothing said); the first fit of anyOf. */
 static bool fits(const cJSON *schema, const cJSON *v, int depth) {
   char *why = NULL;
-  int rc = check_value(schema, v, "", depth, &why);
+  strbuf path;
+  sb_init(&path);
+  int rc = check_value(schema, v, &path, depth, &why);
+  sb_free(&path);
   free(why);
   return rc == 0;
 }
 
-static int wrong_type(const cJSON *schema, const cJSON *v, const char *path,
+static int wrong_type(const cJSON *schema, const cJSON *v, const strbuf *path,
                       char **why) {
   char *type = mcp_schema_type(schema);
   char *got = json_print(v);
-  *why = xasprintf("parameter \"%s\" takes %s, not %s", path, type,
+  *why = xasprintf("parameter \"%s\" takes %s, not %s", sb_str(path), type,
                    got ? got : "?");
   free(got);
   free(type);
   return -1;
 }
 
-static int check_value(const cJSON *schema, const cJSON *v, const char *path,
+static int check_value(const cJSON *schema, const cJSON *v, strbuf *path,
                        int depth, char **why) {
   if (!cJSON_IsObject(schema) || depth > MAX_DEPTH) {
     return 0;
@@ -538,9 +555,10 @@ static int check_value(const cJSON *schema, const cJSON *v, const char *path,
     int i = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, v) {
-      char *sub = xasprintf("%s[%d]", path, i++);
-      int rc = check_value(items, it, sub, depth + 1, why);
-      free(sub);
+      size_t mark = path->len;
+      sb_printf(path, "[%d]", i++);
+      int rc = check_value(items, it, path, depth + 1, why);
+      path_cut(path, mark);
       if (rc != 0) {
         return rc;
       }
@@ -553,5 +571,9 @@ int mcp_args_check(const cJSON *schema, const cJSON *args, char **why) {
   if (!cJSON_IsObject(schema)) {
     return 0;
   }
-  return check_object(schema, args, "", 0, why);
+  strbuf path;
+  sb_init(&path);
+  int rc = check_object(schema, args, &path, 0, why);
+  sb_free(&path);
+  return rc;
 }

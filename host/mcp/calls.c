@@ -19,6 +19,7 @@
 #include "mcp/signature.h"
 #include "mcp/suggest.h"
 #include "mcp/tasks.h"
+#include "mcp_name.h"
 #include "safety/json_write.h"
 #include "safety/sanitize.h"
 
@@ -442,7 +443,8 @@ static void send_request(mcp_op *op, const char *method, cJSON *params) {
                         .progress_resets_deadline =
                             tool ? !op->mc->opt.tool_timeout_total
                                  : !op->mc->opt.request_timeout_total,
-                        .raw_result = op->call.raw_result,
+                        /* A task's first answer is read here. */
+                        .raw_result = op->call.raw_result && !op->tasked,
                         .kind = answer_kind(op, method)};
   int64_t id =
       session_request(op->s, method, params, &o, on_answer, why, sizeof why);
@@ -798,9 +800,17 @@ static void run_elicitations(mcp_op *op, const cJSON *data) {
  * must not depend on how long the other names are. */
 static char *qualified_name(const mcp_op *op, const char *tool,
                             bool normalized) {
+  /* Written in place: on every call, where a printf cost more than the
+   * rest of deciding. */
   char *srv = name_normalize(server_name(op));
-  char *t = normalized ? xstrdup(tool) : name_normalize(tool);
-  char *q = xasprintf("mcp__%s__%s", srv, t);
+  char *t = normalized ? NULL : name_normalize(tool);
+  const char *tp = t ? t : tool;
+  size_t ns = strlen(srv), nt = strlen(tp);
+  char *q = xmalloc(sizeof "mcp__" - 1 + ns + 2 + nt + 1);
+  memcpy(q, "mcp__", 5);
+  memcpy(q + 5, srv, ns);
+  memcpy(q + 5 + ns, "__", 2);
+  memcpy(q + 7 + ns, tp, nt + 1);
   free(srv);
   free(t);
   return q;
@@ -840,11 +850,23 @@ static void on_ask_answer(void *token, bool allowed, const char *why) {
 
 /* The rules on the real name (the name given may be a shortened or
  * hashed alias that no rule names); "ask" goes to the asker. */
+/* Whether normalizing `s` (names.h) leaves it as it is. */
+static bool normal_name(const char *s) {
+  for (; *s; s++) {
+    if (!mcp_name_char((unsigned char)*s)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 static void check_permission(mcp_op *op) {
   char *q, *desc;
   perm_verdict v;
-  if (!op->call.qualified) {
-    /* The name given is the real one: the verdict is known. */
+  if (!op->call.qualified || (op->given_q && strcmp(op->real, op->name) == 0 &&
+                              normal_name(op->real))) {
+    /* The name given is the real one, or the mcp__ form of it that the
+     * rules saw already: the verdict is known. */
     v = op->given;
     q = op->given_q;
     op->given_q = NULL;
@@ -865,7 +887,7 @@ static void check_permission(mcp_op *op) {
          "to ask",
          q, desc);
   } else {
-    if (!op->call.qualified && !op->description) {
+    if (!op->description) {
       /* A list at hand gives the question the tool's description. */
       const cJSON *tools = mcp_client_cached_tools(op->mc, op->call.server);
       const cJSON *t = tools ? find_named(op, tools) : NULL;
@@ -925,14 +947,12 @@ static const cJSON *find_named(const mcp_op *op, const cJSON *items) {
   return NULL;
 }
 
+/* The description is not copied: only a question asking for permission
+ * shows it, and takes it from the list then (check_permission). */
 static void take_item(mcp_op *op, const cJSON *it) {
   free(op->real);
-  free(op->description);
   op->real = xstrdup(
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name")));
-  const char *d =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "description"));
-  op->description = d ? xstrdup(d) : NULL;
   if (op->cb.resolved) {
     op->cb.resolved(op->cb.ud, it);
   }

@@ -88,8 +88,9 @@ typedef struct mcp_call {
    * MCP_ERR_USAGE, naming the parameter, then "\nusage: " and the
    * signature (mcp/signature.h). */
   bool check_arguments;
-  /* The result is only passed on: a large one may stay JSON text
-   * (json_raw.h). */
+  /* The result is only passed on: it may stay JSON text (json_raw.h),
+   * a cJSON_Raw item (never for a call run as a task: its first answer
+   * is read). */
   bool raw_result;
   /* The result (tools/call, resources/read, prompts/get) is bound for a
    * model, not shown to a person (the gateway's): sanitized as

@@ -615,6 +615,19 @@ int mcp_client_resolve_ref(const mcp_client *mc, const char *ref,
                            const char *what, size_t *server_idx, char **item,
                            bool *qualified, mcp_error *err) {
   char *srv = NULL, *it = NULL;
+  if (str_starts(ref, "mcp__")) {
+    /* The usual case, a configured server's mcp__ name: found without
+     * taking the reference apart (a match implies what name_parse
+     * checks: a server part, "__", an item part). */
+    const char *rest = NULL;
+    long i = resolve_qualified(mc, ref, &rest);
+    if (i >= 0) {
+      *qualified = true;
+      *server_idx = (size_t)i;
+      *item = xstrdup(rest);
+      return 0;
+    }
+  }
   if (!name_parse(ref, &srv, &it, qualified)) {
     mcp_error_set(err, MCP_ERR_USAGE, NULL,
                   "\"%s\" is not a %s reference: use mcp__SERVER__%s or "

@@ -216,50 +216,82 @@ static void on_deadline(void *ud) {
   pending_finish(r, p, NULL, &err);
 }
 
+/* The decimal text of an id (>= 1), NUL-terminated: printf's parsing of
+ * its format cost more than the rest of writing a small request. */
+static void id_text(int64_t id, char buf[24]) {
+  char digits[24], *p = digits + sizeof digits;
+  uint64_t u = (uint64_t)id;
+  do {
+    *--p = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  size_t n = (size_t)(digits + sizeof digits - p);
+  memcpy(buf, p, n);
+  buf[n] = '\0';
+}
+
+/* Appends `params` to `b` with a "_meta": {"progressToken": ID} member,
+ * as if it were its last: the text is written, not a tree changed (on
+ * every call, the usual case). A "_meta" the caller gave keeps its other
+ * members, the token replaced. */
+static int write_params_with_token(strbuf *b, cJSON *params,
+                                   const char *idtext) {
+  cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+  if (meta || !cJSON_IsObject(params)) {
+    if (!cJSON_IsObject(meta)) {
+      cJSON_DeleteItemFromObjectCaseSensitive(params, "_meta");
+      meta = cJSON_AddObjectToObject(params, "_meta");
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(meta, "progressToken");
+    cJSON_AddRawToObject(meta, "progressToken", idtext);
+    return json_write(b, params);
+  }
+  if (json_write(b, params) != 0)
+    return -1;
+  b->len--; /* its closing brace */
+  if (params->child)
+    sb_addc(b, ',');
+  sb_adds(b, "\"_meta\":{\"progressToken\":");
+  sb_adds(b, idtext);
+  sb_add(b, "}}", 2);
+  return 0;
+}
+
 int64_t rpc_request(rpc *r, const char *method, cJSON *params,
                     const rpc_request_opts *opts, rpc_done_fn done) {
   int64_t id = r->next_id++;
-  /* The id as text: cJSON prints every number through sprintf("%1.15g")
-   * and reads it back with sscanf, a cost paid on each request. */
   char idtext[24];
-  snprintf(idtext, sizeof idtext, "%" PRId64, id);
-  cJSON *msg = cJSON_CreateObject();
-  cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
-  cJSON_AddRawToObject(msg, "id", idtext);
-  cJSON_AddStringToObject(msg, "method", method);
-  if (opts && opts->on_progress) {
-    if (!params)
-      params = cJSON_CreateObject();
-    cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
-    if (!meta) {
-      /* The usual case, on every call: one item of text. */
-      static const char head[] = "{\"progressToken\":";
-      char text[sizeof head + sizeof idtext + 1];
-      size_t n = strlen(idtext);
-      memcpy(text, head, sizeof head - 1);
-      memcpy(text + sizeof head - 1, idtext, n);
-      memcpy(text + sizeof head - 1 + n, "}", 2);
-      cJSON_AddRawToObject(params, "_meta", text);
-    } else {
-      if (!cJSON_IsObject(meta)) {
-        cJSON_DeleteItemFromObjectCaseSensitive(params, "_meta");
-        meta = cJSON_AddObjectToObject(params, "_meta");
-      }
-      cJSON_DeleteItemFromObjectCaseSensitive(meta, "progressToken");
-      cJSON_AddRawToObject(meta, "progressToken", idtext);
-    }
+  id_text(id, idtext);
+  /* The message is written as text, members in the order a tree of them
+   * would print: no tree of it is built only to be printed. */
+  strbuf t;
+  sb_init(&t);
+  sb_reserve(&t, 256); /* a tools/call of small arguments */
+  sb_adds(&t, "{\"jsonrpc\":\"2.0\",\"id\":");
+  sb_adds(&t, idtext);
+  sb_adds(&t, ",\"method\":");
+  json_write_string(&t, method);
+  if (opts && opts->on_progress && !params)
+    params = cJSON_CreateObject();
+  int bad = 0;
+  if (params) {
+    sb_adds(&t, ",\"params\":");
+    bad = opts && opts->on_progress
+              ? write_params_with_token(&t, params, idtext)
+              : json_write(&t, params);
+    cJSON_Delete(params);
   }
-  if (params)
-    cJSON_AddItemToObject(msg, "params", params);
-
-  char *text = json_print(msg);
-  cJSON_Delete(msg);
-  if (!text)
+  sb_addc(&t, '}');
+  if (bad) {
+    sb_free(&t);
     return -EINVAL;
+  }
+  size_t text_len = t.len;
+  char *text = sb_take(&t);
   bool held = r->hold && !(opts && opts->urgent);
   if (!held) {
     char why[256] = "";
-    int rc = r->h.send(r->h.ud, text, strlen(text), why, sizeof why);
+    int rc = r->h.send(r->h.ud, text, text_len, why, sizeof why);
     if (rc < 0) { /* the caller reports it; the transport says why */
       free(text);
       return rc;
@@ -677,10 +709,6 @@ static void handle_response(rpc *r, cJSON *msg) {
   pending_finish(r, p, result, NULL);
 }
 
-/* Below this size a tree costs little; above it, a result whose caller
- * only passes it on skips the tree when it can (json_raw.h). */
-#define RAW_MIN_BYTES (64 * 1024)
-
 static bool receive_raw(rpc *r, const char *json, size_t len) {
   int64_t id;
   size_t off, n;
@@ -713,7 +741,10 @@ static int inbound_kind(rpc *r, const cJSON *msg) {
 }
 
 void rpc_receive(rpc *r, const char *json, size_t len) {
-  if (len >= RAW_MIN_BYTES && r->nraw && receive_raw(r, json, len))
+  /* A result whose caller only passes it on skips the tree when it can
+   * (json_raw.h), whatever its size: the scan costs less than parsing
+   * even a 100-byte answer, and far less than parsing and printing it. */
+  if (r->nraw && receive_raw(r, json, len))
     return;
   json_error jerr;
   cJSON *msg = json_parse(json, len, &jerr);

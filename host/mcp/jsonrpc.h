@@ -75,8 +75,8 @@ typedef struct rpc_request_opts {
   void *ud;                    /* for on_progress and done */
   bool urgent;                 /* sent even while requests are held */
   bool progress_resets_deadline; /* each progress restarts timeout_ms */
-  /* The caller only passes the result on: a large one may arrive as a
-   * cJSON_Raw item holding its JSON text (json_raw.h) instead of a tree,
+  /* The caller only passes the result on: it may arrive as a cJSON_Raw
+   * item holding its JSON text (json_raw.h) instead of a tree,
    * when it is ASCII (which no sanitizing changes) or, with raw_utf8,
    * any valid UTF-8 (the owner keeps this result's text as sent).
    * inbound() is not called for it. */

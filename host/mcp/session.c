@@ -1253,6 +1253,20 @@ static void on_inputs(void *ud, cJSON *responses, const char *error) {
   mrtr_resend(w, responses);
 }
 
+/* Whether the minified JSON text of a result (json_raw.h) has a
+ * "resultType" member, at any depth, whose value is not "complete": only
+ * then may modern_result need its tree. Inside a string a quote is
+ * escaped, so `"resultType":` is always a key. */
+static bool raw_result_type_other(const char *text) {
+  static const char key[] = "\"resultType\":";
+  for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+    if (strncmp(p + sizeof key - 1, "\"complete\"", 10) != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /* A modern result: complete (or none said: legacy-shaped), or the
  * inputs the server needs first. Returns true when it is taken here. */
 static bool modern_result(req_wrap *w, const cJSON *result) {
@@ -1349,11 +1363,11 @@ static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
     return;
   }
   if (!err && s->era == ERA_MODERN) {
-    /* A large result passed on as text (json_raw.h) is parsed only when
-     * it may be an input_required one. */
+    /* A result passed on as text (json_raw.h) is parsed only when its
+     * resultType may be other than "complete". */
     cJSON *tree = NULL;
     if (cJSON_IsRaw(result) && result->valuestring &&
-        strstr(result->valuestring, "\"input_required\"")) {
+        raw_result_type_other(result->valuestring)) {
       tree = json_parse_str(result->valuestring);
     }
     bool taken = modern_result(w, tree ? tree : result);

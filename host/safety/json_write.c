@@ -206,6 +206,10 @@ static int write_at(strbuf *out, const cJSON *item, int depth) {
   return MCPH_EINVAL;
 }
 
+void json_write_string(strbuf *out, const char *s) {
+  put_string(out, s);
+}
+
 int json_write(strbuf *out, const cJSON *item) {
   return write_at(out, item, -1);
 }

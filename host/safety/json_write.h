@@ -20,6 +20,10 @@
  * of no known type); `out` is then left as it was. */
 int json_write(strbuf *out, const cJSON *item);
 
+/* Appends the string `s` (NULL: "") as a JSON string, as json_write
+ * writes a string item. */
+void json_write_string(strbuf *out, const char *s);
+
 /* The same in cJSON_Print()'s layout (tabs and newlines), for people. */
 int json_write_pretty(strbuf *out, const cJSON *item);
 

@@ -248,4 +248,18 @@ else
     "$(cat "$SP")" "$(cat "$V")"
 fi
 
+# batch passes a result on as its text (json_raw.h) without a tree, but
+# one whose resultType is not "complete" is read: a type no version
+# knows fails the call, as in `call`.
+O="$TMP/odd.json"
+config_file "$O" "{\"odd\": {\"command\": \"python3\",
+  \"args\": [\"$SRCDIR/tests/servers/era_error_server.py\", \"stdio\", \"odd\"]}}"
+printf '%s\n' '{"id": 1, "call": "odd/echo", "arguments": {"text": "x"}}' >"$TMP/in"
+"$MCPHOST" --config "$O" batch <"$TMP/in" >"$TMP/out" 2>"$TMP/err"
+RC=$?
+OUT=$(cat "$TMP/out")
+ERR=$(cat "$TMP/err")
+expect "batch: a modern result of an unknown resultType is an error, not passed on" 0 \
+  --out '{"id":1,"error":{' --out 'resultType \"later\"' --no-out '"not yet"'
+
 finish

@@ -141,6 +141,20 @@ expect "batch: a detached call's task, then its status, the list and its result"
   --out '{"id":5,"error":{"exit":2,"message":"\"taskId\" is missing"' \
   --err "task $ID: completed"
 
+# batch passes results on without a tree (json_raw.h), but a call run as
+# a task has its first answer read: the task is followed to its result.
+printf '%s\n' "{\"id\": 1, \"call\": \"$R\", \"args\": [\"topic=otters\"]}" \
+  '{"id": 2, "call": "t/countdown", "arguments": {"steps": 1}, "task": true}' \
+  >"$TMP/in"
+"$MCPHOST" --config "$C" batch <"$TMP/in" >"$TMP/out" 2>"$TMP/err"
+RC=$?
+OUT=$(cat "$TMP/out")
+ERR=$(cat "$TMP/err")
+expect "batch: a call run as a task (required, or asked with \"task\": true) answers with its result" 0 \
+  --jq "[., inputs] | length == 2" \
+  --out '{"id":1,"result":{"content":[{"type":"text","text":"# Research Report: otters' \
+  --out '"text":"done after 1 steps"'
+
 # The gateway: its pipeline follows the task, so to its client the tool
 # is a plain one (no execution member) and the call answers the result.
 rm -f "$TMP/gw.fifo"

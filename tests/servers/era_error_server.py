@@ -23,6 +23,8 @@ MODE says what the first tools/call gets:
   ask       the first call of "slow" answers input_required (an
             elicitation "confirm", requestState "st-1"); the call sent
             again with its inputResponses is slow
+  odd       every call of "echo" answers a resultType no version knows
+            ("later")
 Over HTTP a slow call's response stream stays open until the client
 closes it, which is logged as {"method": "closed", "id": ID}.
 Tools: echo (text) answers "echo: TEXT @VERSION" (the _meta version);
@@ -128,6 +130,10 @@ def answer(msg, headers):
                            "requestedSchema": {
                                "type": "object",
                                "properties": {"go": {"type": "boolean"}}}}}}}}
+    if MODE == "odd" and name == "echo":
+        return {"jsonrpc": "2.0", "id": rid, "result": {
+            "resultType": "later",
+            "content": [{"type": "text", "text": "not yet"}]}}
     if MODE in ("version", "slow") and first:
         return error(rid, -32022, "unsupported protocol version",
                      {"supported": ["2099-01-01", MODERN],

@@ -8,6 +8,7 @@
 typedef struct peer {
   cJSON *sent[32];
   int nsent;
+  char last_text[512]; /* the last message sent, as sent */
   int fail_send;
   char warnings[1024];
   char debugs[1024];
@@ -26,6 +27,7 @@ static int p_send(void *ud, const char *json, size_t len, char *why,
   }
   if (p->nsent < 32)
     p->sent[p->nsent++] = cJSON_ParseWithLength(json, len);
+  snprintf(p->last_text, sizeof p->last_text, "%.*s", (int)len, json);
   return 0;
 }
 static void p_request(void *ud, const char *method, const cJSON *params,
@@ -557,6 +559,68 @@ TEST(test_large_plain_results_skip_the_tree_when_asked) {
   loop_free(l);
 }
 
+TEST(test_small_plain_results_skip_the_tree_too) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome a = {0}, b = {0};
+  rpc_request_opts raw = {.ud = &a, .raw_result = true};
+  rpc_request_opts tree = {.ud = &b};
+  rpc_request(r, "tools/call", NULL, &raw, on_done);
+  rpc_request(r, "tools/call", NULL, &tree, on_done);
+  feed(r, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": "
+          "{\"content\": [{\"type\": \"text\", \"text\": \"hi\"}]}}");
+  CHECK(p.inbound_calls == 0); /* no tree, nothing to look at */
+  feed(r, "{\"jsonrpc\": \"2.0\", \"id\": 2, \"result\": "
+          "{\"content\": [{\"type\": \"text\", \"text\": \"hi\"}]}}");
+  CHECK(p.inbound_calls == 1);
+  CHECK(a.calls == 1 && a.raw);
+  CHECK(b.calls == 1 && !b.raw);
+  CHECK(a.result && b.result && strcmp(a.result, b.result) == 0);
+  free(a.result);
+  free(b.result);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+/* A request is written as text, not printed from a tree: the bytes a
+ * tree of it would print, the progress token last in params. */
+TEST(test_request_text_is_what_its_tree_would_print) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o = {0};
+  rpc_request_opts prog = {.on_progress = on_progress, .ud = &o};
+  cJSON *params = cJSON_CreateObject();
+  cJSON_AddStringToObject(params, "name", "e\"cho");
+  cJSON *args = cJSON_AddObjectToObject(params, "arguments");
+  cJSON_AddNumberToObject(args, "n", 2);
+  rpc_request(r, "tools/call", params, &prog, on_done);
+  CHECK_STR(p.last_text,
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+            "\"params\":{\"name\":\"e\\\"cho\",\"arguments\":{\"n\":2},"
+            "\"_meta\":{\"progressToken\":1}}}");
+  rpc_request(r, "ping", NULL, &prog, on_done);
+  CHECK_STR(p.last_text, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\","
+                         "\"params\":{\"_meta\":{\"progressToken\":2}}}");
+  params = cJSON_CreateObject();
+  cJSON *meta = cJSON_AddObjectToObject(params, "_meta");
+  cJSON_AddStringToObject(meta, "progressToken", "theirs");
+  cJSON_AddTrueToObject(meta, "kept");
+  rpc_request(r, "tools/call", params, &prog, on_done);
+  CHECK_STR(p.last_text,
+            "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\","
+            "\"params\":{\"_meta\":{\"kept\":true,\"progressToken\":3}}}");
+  rpc_request_opts plain = {.ud = &o};
+  rpc_request(r, "tools/list", cJSON_CreateObject(), &plain, on_done);
+  CHECK_STR(p.last_text, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":"
+                         "\"tools/list\",\"params\":{}}");
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
 TEST(test_inbound_sees_every_message_with_its_request_kind) {
   loop *l = loop_new();
   peer p = {0};
@@ -608,6 +672,8 @@ TEST(test_an_id_out_of_range_is_no_id_of_ours) {
 }
 
 RUN(T(test_large_plain_results_skip_the_tree_when_asked),
+    T(test_small_plain_results_skip_the_tree_too),
+    T(test_request_text_is_what_its_tree_would_print),
     T(test_an_id_out_of_range_is_no_id_of_ours),
     T(test_error_text_says_the_code_once),
     T(test_inbound_sees_every_message_with_its_request_kind),

@@ -124,10 +124,19 @@ static void deliver(void *ud) {
 }
 
 void ws_want_write(mcph_transport *t) {
-  if (t->wsi) {
-    lws_callback_on_writable(t->wsi);
-    ws_loop_kick(&t->loop);
+  if (!t->wsi) {
+    return;
   }
+  lws_callback_on_writable(t->wsi);
+  if (t->in_lws) {
+    ws_loop_kick(&t->loop);
+    return;
+  }
+  /* A host call (a send, a ping): written now. The kick's wake-up of
+   * lws (lws_cancel_service) is for timers lws starts, which a wanted
+   * write does not: an eventfd write and read less, and no turn of the
+   * host loop, on every message. */
+  ws_loop_pump(&t->loop);
 }
 
 /* ---- timers ---- */
@@ -158,8 +167,8 @@ static void on_ping(void *ud) {
   if (t->state != WS_OPEN) {
     return;
   }
-  t->want_ping = true;
-  ws_want_write(t);
+  /* The deadline first: the ping goes out inside ws_want_write, and its
+   * pong may come back in the same pump (which cancels the deadline). */
   if (!t->pong_timer &&
       t->host->timer_start(t->host, t->ping_ms, on_pong_deadline, t,
                            &t->pong_timer) != 0) {
@@ -168,6 +177,8 @@ static void on_ping(void *ud) {
   if (t->host->timer_start(t->host, t->ping_ms, on_ping, t, &t->ping_timer)) {
     t->ping_timer = NULL;
   }
+  t->want_ping = true;
+  ws_want_write(t);
 }
 
 void ws_opened(mcph_transport *t) {
@@ -193,7 +204,8 @@ static void dial(mcph_transport *t, const char *address) {
   snprintf(t->address, sizeof t->address, "%s", address);
   mcph_error err;
   mcph_error_init(&err);
-  ws_loop_tls tls = {.ca_file = t->cfg.ca_file,
+  ws_loop_tls tls = {.use_tls = t->url.tls,
+                     .ca_file = t->cfg.ca_file,
                      .cert_file = t->cfg.cert_file,
                      .key_file = t->cfg.key_file,
                      .proxy = t->proxy};
@@ -448,7 +460,10 @@ static void t_close(mcph_transport *t) {
   ws_tx_free_all(t);
   t->want_close = true;
   t->want_ping = false;
-  ws_want_write(t);
+  /* Not written at once (ws_want_write): the close goes out from the
+   * next pump, after this returns, as it always did. */
+  lws_callback_on_writable(t->wsi);
+  ws_loop_kick(&t->loop);
   if (t->host->timer_start(t->host, WS_CLOSE_WAIT_MS, on_close_deadline, t,
                            &t->close_timer) != 0) {
     t->close_timer = NULL;

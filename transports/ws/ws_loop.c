@@ -22,6 +22,12 @@ static void pump(ws_loop *l) {
   arm(l);
 }
 
+void ws_loop_pump(ws_loop *l) {
+  if (l->ctx) {
+    pump(l);
+  }
+}
+
 static void on_timer(void *ud) {
   ws_loop *l = ud;
   l->timer = NULL;
@@ -80,8 +86,9 @@ int ws_loop_init(ws_loop *l, const mcph_host *host,
   struct lws_context_creation_info ci;
   memset(&ci, 0, sizeof ci);
   ci.port = CONTEXT_PORT_NO_LISTEN;
-  ci.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT |
-               LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_LIBUV;
+  uint64_t ssl_init = tls->use_tls ? LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT : 0;
+  ci.options =
+      ssl_init | LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_LIBUV;
   ci.foreign_loops = loops;
   ci.pcontext = &l->ctx;
   ci.user = user;
@@ -107,7 +114,7 @@ int ws_loop_init(ws_loop *l, const mcph_host *host,
   vi.port = CONTEXT_PORT_NO_LISTEN;
   vi.protocols = protocols;
   vi.vhost_name = "mcp-client";
-  vi.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+  vi.options = ssl_init;
   vi.client_ssl_ca_filepath = tls->ca_file;
   vi.client_ssl_cert_filepath = tls->cert_file;
   vi.client_ssl_private_key_filepath =
