@@ -7,10 +7,6 @@
 SERVERS="$SRCDIR/tests/servers"
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-
 wait_port() {
   for _ in $(seq 150); do
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
