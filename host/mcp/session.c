@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backoff.h"
 #include "core/feature_plugins.h"
 #include "core/host_auth.h"
 #include "core/util.h"
@@ -991,19 +992,15 @@ static void on_reconnect_timer(void *ud) {
  * server that never started would only make a command wait. */
 static void schedule_reconnect(session *s) {
   if (!s->auto_reconnect || !s->ever_ready || s->fail != FAIL_UNREACHABLE ||
-      s->tripped ||
-      s->reconnect_timer || s->reconnect_attempts >= RECONNECT_MAX_ATTEMPTS)
+      s->tripped || s->reconnect_timer ||
+      s->reconnect_attempts >= BACKOFF_MAX_ATTEMPTS)
     return;
-  uint64_t delay = RECONNECT_FIRST_DELAY_MS;
-  for (unsigned i = 0; i < s->reconnect_attempts && delay < RECONNECT_MAX_DELAY_MS; i++)
-    delay *= 2;
-  if (delay > RECONNECT_MAX_DELAY_MS)
-    delay = RECONNECT_MAX_DELAY_MS;
+  uint64_t delay = backoff_delay(BACKOFF_FIRST_MS, s->reconnect_attempts);
   s->reconnect_attempts++;
   host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
-           "connection lost (%s); reconnecting in %llu ms (attempt %u of %d)",
+           "connection lost (%s); reconnecting in %llu ms (attempt %u of %u)",
            s->error ? s->error : "?", (unsigned long long)delay,
-           s->reconnect_attempts, RECONNECT_MAX_ATTEMPTS);
+           s->reconnect_attempts, BACKOFF_MAX_ATTEMPTS);
   s->reconnect_timer = loop_timer_start(s->h->loop, delay, on_reconnect_timer, s);
 }
 

@@ -143,6 +143,14 @@ waited=$(printf '%s' "$OUT" | sed -n 's/.* after \([0-9]*\) ms.*/\1/p')
 check "the resumption waited the server's retry (200 ms), not less" \
   test "${waited:-0}" -ge 199
 
+# A server's retry beyond the cap waits the cap (30 s, common/backoff.h),
+# as every other wait of the backoff: the call ends at its own deadline
+# first, and the debug log says the wait it scheduled.
+run --config "$T" -vv --timeout 2000 call t/drop_long_retry
+expect "a server's retry: beyond 30 s waits 30 s" 5 \
+  --err "request's event stream: reconnecting in 30000 ms" \
+  --no-out "resumed with Last-Event-ID"
+
 run --config "$T" call t/get_roundtrip
 expect "a server request on the standalone GET stream is answered" 0 \
   --out "roots via the GET stream: file://"
