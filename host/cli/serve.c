@@ -20,6 +20,7 @@
 #include "cli/serve.h"
 #include "cli/serve_internal.h"
 #include "core/util.h"
+#include "mcp/log_level.h"
 #include "mcp/names.h"
 #include "mcp/protocol.h"
 #include "safety/json_parse.h"
@@ -470,7 +471,7 @@ static void tell_request_logs(gw *g, size_t idx, const char *method,
   if (strcmp(method, "notifications/message") != 0) {
     return;
   }
-  int level = gw_modern_log_level(
+  int level = mcp_log_level_rank(
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "level")));
   for (rq *r = g->reqs; r; r = r->next) {
     if (r->log_level >= 0 && level >= r->log_level && r->op && !r->cancelled &&
