@@ -79,7 +79,7 @@ typedef struct chan_plugin {
   bool json;
   long left; /* messages still to print; -1: no limit */
   unsigned long printed;
-  chan_buf out;
+  strbuf out;
 } chan_plugin;
 
 
@@ -739,7 +739,7 @@ static void p_deinit(void *ctx) {
     perm_free(q);
   }
   free(pl->note);
-  chan_buf_free(&pl->out);
+  sb_free(&pl->out);
   free(pl);
 }
 
