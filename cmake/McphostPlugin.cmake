@@ -5,17 +5,31 @@ set(MCPHOST_PLUGIN_DEFAULT_OUTPUT_DIR "${MCPHOST_PLUGIN_BUILD_DIR}")
 set(MCPHOST_PLUGIN_DEFAULT_INSTALL_DIR "${MCPHOST_PLUGIN_SUBDIR}")
 include("${CMAKE_CURRENT_LIST_DIR}/McpHostAddPlugin.cmake")
 
+# mcphost_add_plugin_stub(NAME)
+#
+# NAME.so in the plugin directory as the stub of a plugin loaded on first
+# use (transports/common/plugin_stub.c): its entry's provides list (ABI
+# 1.6) says what the plugin provides and names NAME.so in the
+# implementation directory, target NAME-impl, which the host does not
+# scan and opens when one of those is first needed
+# (host/core/plugin_impl.c). The calling directory holds plugin_info.h,
+# the id, name, version, description and what is provided, which both
+# halves show.
+function(mcphost_add_plugin_stub name)
+  mcphost_add_plugin(${name}
+    ${PROJECT_SOURCE_DIR}/transports/common/plugin_stub.c)
+  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  target_compile_definitions(${name} PRIVATE LAZY_IMPL_FILE="${name}.so")
+  # Built with it, so that a build of the plugin is never without it.
+  add_dependencies(${name} ${name}-impl)
+endfunction()
+
 # mcphost_add_lazy_transport(NAME SOURCES... [LIBS libs...])
 #
 # A transport plugin whose libraries are loaded only when a transport of
-# its types is created. NAME.so in the plugin directory is a stub
-# (transports/common/plugin_stub.c): its entry's provides list (ABI 1.6)
-# declares the types and names NAME.so in the implementation directory,
-# which the host does not scan, and the host opens that at the first
-# create() (host/core/plugin_impl.c). SOURCES and LIBS build that
-# implementation (target NAME-impl). The calling directory holds
-# plugin_info.h, the id, name, version, description and types that both
-# halves show.
+# its types is created: SOURCES and LIBS build the implementation (target
+# NAME-impl, in the implementation directory), and NAME.so is its stub
+# (mcphost_add_plugin_stub), whose plugin_info.h declares the types.
 function(mcphost_add_lazy_transport name)
   cmake_parse_arguments(P "" "" "LIBS" ${ARGN})
   mcphost_add_plugin(${name}-impl ${P_UNPARSED_ARGUMENTS}
@@ -23,11 +37,5 @@ function(mcphost_add_lazy_transport name)
     OUTPUT_DIR "${MCPHOST_IMPL_BUILD_DIR}"
     INSTALL_DIR "${MCPHOST_IMPL_SUBDIR}")
   set_target_properties(${name}-impl PROPERTIES OUTPUT_NAME ${name})
-
-  mcphost_add_plugin(${name}
-    ${PROJECT_SOURCE_DIR}/transports/common/plugin_stub.c)
-  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
-  target_compile_definitions(${name} PRIVATE LAZY_IMPL_FILE="${name}.so")
-  # Built with it, so that a build of the plugin is never without it.
-  add_dependencies(${name} ${name}-impl)
+  mcphost_add_plugin_stub(${name})
 endfunction()

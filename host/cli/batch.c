@@ -46,6 +46,7 @@
 #include "mcp/names.h"
 #include "safety/json_parse.h"
 #include "safety/redact.h"
+#include "write_all.h"
 
 typedef enum {
   OP_CALL,
@@ -748,15 +749,9 @@ int cmd_batch(cli *c, int argc, char **argv) {
   if (b.out_watch)
     loop_unwatch(host_loop(c->h), b.out_watch);
   b.out_watch = NULL;
-  while (b.out_off < b.out.len) {
-    ssize_t n = write(1, b.out.data + b.out_off, b.out.len - b.out_off);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      cli_output_failed(c, n < 0 ? errno : EIO);
-      break;
-    }
-    b.out_off += (size_t)n;
+  if (b.out_off < b.out.len &&
+      write_all(1, b.out.data + b.out_off, b.out.len - b.out_off) < 0) {
+    cli_output_failed(c, errno);
   }
   sb_free(&b.out);
   /* Notifications keep coming while the sessions close: nothing of this

@@ -11,7 +11,6 @@
 #include "env_ms.h"
 
 void cli_client_options(cli *c) {
-  const char *ttl = getenv("MCPHOST_LIST_CACHE_TTL");
   mcp_client_set_options(
       c->mc,
       &(mcp_client_options){.connect_timeout_ms = c->connect_timeout_ms,
@@ -28,8 +27,8 @@ void cli_client_options(cli *c) {
                             /* a session's servers outlive the command */
                             .keep = c->shared != NULL,
                             .protocol = c->protocol,
-                            .list_cache_ttl_ms =
-                                ttl && *ttl ? strtoull(ttl, NULL, 10) : 20000});
+                            .list_cache_ttl_ms = env_ms(
+                                "MCPHOST_LIST_CACHE_TTL", 20000, true, NULL)});
 }
 
 size_t cli_connect(cli *c, const size_t *idx, size_t n) {

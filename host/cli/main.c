@@ -14,6 +14,7 @@
 #include "config/roots.h"
 #include "core/util.h"
 #include "env_ms.h"
+#include "mcp/log_level.h"
 #include "mcp/protocol.h"
 #include "mcp/suggest.h"
 
@@ -642,17 +643,15 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
       break;
     }
     case OPT_LOG_LEVEL: {
-      static const char *const levels[] = {"debug", "info", "notice",
-                                           "warning", "error", "critical",
-                                           "alert", "emergency"};
-      bool known = false;
-      for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
-        known |= strcmp(optarg, levels[i]) == 0;
-      if (!known) {
-        cli_error(&c, NULL,
-                  "--log-level must be one of debug, info, notice, warning, "
-                  "error, critical, alert, emergency; not \"%s\"",
-                  optarg);
+      if (mcp_log_level_rank(optarg) < 0) {
+        strbuf names;
+        sb_init(&names);
+        for (int i = 0; i < MCP_LOG_LEVELS; i++) {
+          sb_printf(&names, "%s%s", i ? ", " : "", mcp_log_level_name(i));
+        }
+        cli_error(&c, NULL, "--log-level must be one of %s; not \"%s\"",
+                  sb_str(&names), optarg);
+        sb_free(&names);
         rc = EXIT_USAGE;
         goto out;
       }

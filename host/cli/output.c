@@ -31,6 +31,7 @@
 #include "safety/sanitize.h"
 #include "text_escape.h"
 #include "trusted_fs.h"
+#include "write_all.h"
 
 int out_json_append(strbuf *out, const cJSON *v, bool pretty) {
   return out_json_append_tty(out, v, pretty, isatty(STDOUT_FILENO));
@@ -256,21 +257,14 @@ char *out_save_blob(cli *c, const unsigned char *data, size_t len,
     c->save_failed = true;
     return NULL;
   }
-  size_t off = 0;
-  while (off < len) {
-    ssize_t n = write(fd, data + off, len - off);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0) {
-      snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));
-      close(fd);
-      unlinkat(dfd, strrchr(path, '/') + 1, 0);
-      close(dfd);
-      free(path);
-      c->save_failed = true;
-      return NULL;
-    }
-    off += (size_t)n;
+  if (write_all(fd, data, len) < 0) {
+    snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));
+    close(fd);
+    unlinkat(dfd, strrchr(path, '/') + 1, 0);
+    close(dfd);
+    free(path);
+    c->save_failed = true;
+    return NULL;
   }
   if (close(fd) != 0) {
     snprintf(why, why_len, "cannot write %s: %s", path, strerror(errno));

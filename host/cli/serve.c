@@ -20,6 +20,7 @@
 #include "cli/serve.h"
 #include "cli/serve_internal.h"
 #include "core/util.h"
+#include "mcp/log_level.h"
 #include "mcp/names.h"
 #include "mcp/protocol.h"
 #include "safety/json_parse.h"
@@ -80,15 +81,6 @@ static void send_mcp_error(gw *g, const rq *r, const mcp_error *e) {
                   e->message, e->data ? cJSON_Duplicate(e->data, 1) : NULL);
     return;
   }
-  static const char *const kinds[] = {[MCP_ERR_NONE] = "none",
-                                      [MCP_ERR_USAGE] = "usage",
-                                      [MCP_ERR_SERVER] = "server",
-                                      [MCP_ERR_PROTOCOL] = "protocol",
-                                      [MCP_ERR_TIMEOUT] = "timeout",
-                                      [MCP_ERR_NOT_FOUND] = "not_found",
-                                      [MCP_ERR_AUTH] = "auth",
-                                      [MCP_ERR_DENIED] = "denied",
-                                      [MCP_ERR_INTERRUPTED] = "interrupted"};
   int code = MCPH_RPC_INTERNAL_ERROR;
   if (e->kind == MCP_ERR_USAGE) {
     code = MCPH_RPC_INVALID_PARAMS;
@@ -97,7 +89,7 @@ static void send_mcp_error(gw *g, const rq *r, const mcp_error *e) {
                                      : MCPH_RPC_INVALID_PARAMS;
   }
   cJSON *data = cJSON_CreateObject();
-  cJSON_AddStringToObject(data, "kind", kinds[e->kind]);
+  cJSON_AddStringToObject(data, "kind", mcp_error_kind_name(e->kind));
   if (e->server) {
     cJSON_AddStringToObject(data, "server", e->server);
   }
@@ -470,7 +462,7 @@ static void tell_request_logs(gw *g, size_t idx, const char *method,
   if (strcmp(method, "notifications/message") != 0) {
     return;
   }
-  int level = gw_modern_log_level(
+  int level = mcp_log_level_rank(
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "level")));
   for (rq *r = g->reqs; r; r = r->next) {
     if (r->log_level >= 0 && level >= r->log_level && r->op && !r->cancelled &&

@@ -110,9 +110,6 @@ bool gw_modern_asks(const cJSON *params);
 /* Checks a modern request's envelope: 0, or a JSON-RPC error code with
  * `why` (static) and `data` (new, or NULL) for its answer. */
 int gw_modern_check(const cJSON *params, const char **why, cJSON **data);
-/* A logging level's rank, "debug" 0 to "emergency" 7; -1 for anything
- * else (NULL too). */
-int gw_modern_log_level(const char *name);
 /* The rank of a request's _meta logLevel, or -1 when it has none: its
  * backend's notifications/message at that level or above go to it. */
 int gw_modern_request_log_level(const cJSON *params);

@@ -12,6 +12,7 @@
 
 #include "cli/serve.h"
 #include "core/util.h"
+#include "write_all.h"
 
 static void flush_out(gw_chan *ch);
 
@@ -117,16 +118,9 @@ void gw_chan_close(gw_chan *ch) {
     loop_unwatch(host_loop(ch->c->h), ch->out_watch);
     ch->out_watch = NULL;
   }
-  while (ch->out_off < ch->out.len) {
-    ssize_t n = write(1, ch->out.data + ch->out_off, ch->out.len - ch->out_off);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n <= 0) {
-      cli_output_failed(ch->c, n < 0 ? errno : EIO);
-      break;
-    }
-    ch->out_off += (size_t)n;
+  if (ch->out_off < ch->out.len &&
+      write_all(1, ch->out.data + ch->out_off, ch->out.len - ch->out_off) < 0) {
+    cli_output_failed(ch->c, errno);
   }
   sb_free(&ch->in);
   sb_free(&ch->out);

@@ -8,6 +8,7 @@
 #include <mcphost/rpc.h>
 
 #include "cli/serve.h"
+#include "mcp/log_level.h"
 #include "mcp/protocol.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
@@ -25,20 +26,8 @@ bool gw_modern_asks(const cJSON *params) {
          NULL;
 }
 
-int gw_modern_log_level(const char *name) {
-  static const char *const levels[] = {"debug",   "info",     "notice",
-                                       "warning", "error",    "critical",
-                                       "alert",   "emergency"};
-  for (int i = 0; name && i < 8; i++) {
-    if (strcmp(name, levels[i]) == 0) {
-      return i;
-    }
-  }
-  return -1;
-}
-
 int gw_modern_request_log_level(const cJSON *params) {
-  return gw_modern_log_level(cJSON_GetStringValue(
+  return mcp_log_level_rank(cJSON_GetStringValue(
       cJSON_GetObjectItemCaseSensitive(meta_of(params), META_LOG)));
 }
 
@@ -65,7 +54,7 @@ int gw_modern_check(const cJSON *params, const char **why, cJSON **data) {
     return MCPH_RPC_INVALID_PARAMS;
   }
   const cJSON *level = cJSON_GetObjectItemCaseSensitive(meta, META_LOG);
-  if (level && gw_modern_log_level(cJSON_GetStringValue(level)) < 0) {
+  if (level && mcp_log_level_rank(cJSON_GetStringValue(level)) < 0) {
     *why = "_meta[\"" META_LOG "\"] is not a logging level";
     return MCPH_RPC_INVALID_PARAMS;
   }

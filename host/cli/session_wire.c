@@ -19,6 +19,7 @@
 #include "cli/session.h"
 #include "core/util.h"
 #include "terminal_open.h"
+#include "write_all.h"
 
 extern char **environ;
 
@@ -26,21 +27,6 @@ extern char **environ;
 #define MAGIC_LEN 6
 #define HEADER_LEN (MAGIC_LEN + 1 + 4)
 #define MAX_BODY (16u << 20)
-
-static int write_all(int fd, const char *p, size_t n) {
-  while (n > 0) {
-    ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-    if (w < 0 && errno == EINTR) {
-      continue;
-    }
-    if (w <= 0) {
-      return -1;
-    }
-    p += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
 
 /* 0 when all `n` bytes came, 1 at the end before any, -1 otherwise. */
 static int read_all(int fd, char *p, size_t n) {
@@ -174,10 +160,10 @@ int session_send_request(int fd, int type, int argc, char **argv) {
     goto out;
   }
   if ((size_t)w < sizeof header &&
-      write_all(fd, header + w, sizeof header - (size_t)w) != 0) {
+      send_all(fd, header + w, sizeof header - (size_t)w) != 0) {
     goto out;
   }
-  rc = body.len ? write_all(fd, body.data, body.len) : 0;
+  rc = body.len ? send_all(fd, body.data, body.len) : 0;
 out:
   sb_free(&body);
   return rc;
@@ -303,8 +289,8 @@ void session_request_free(session_request *r) {
 int session_send_reply(int fd, const char *text, size_t len) {
   char header[4];
   put_u32(header, (uint32_t)len);
-  return write_all(fd, header, sizeof header) == 0 &&
-                 (len == 0 || write_all(fd, text, len) == 0)
+  return send_all(fd, header, sizeof header) == 0 &&
+                 (len == 0 || send_all(fd, text, len) == 0)
              ? 0
              : -1;
 }

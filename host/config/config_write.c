@@ -16,6 +16,7 @@
 #include "config/config.h"
 #include "core/util.h"
 #include "safety/json_write.h"
+#include "write_all.h"
 
 /* As json_write writes it: U+0000 (held as C0 80, json_parse.h) as
  * \u0000. */
@@ -102,19 +103,6 @@ static int make_dirs(const char *dir, char *why, size_t why_len) {
     rc = -1;
   }
   return rc;
-}
-
-static int write_all(int fd, const char *s, size_t n) {
-  while (n > 0) {
-    ssize_t w = write(fd, s, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w < 0)
-      return -1;
-    s += w;
-    n -= (size_t)w;
-  }
-  return 0;
 }
 
 /* The file to write: `path`, or where its symbolic link points. */

@@ -11,6 +11,7 @@
 #include "core/host.h"
 #include "core/util.h"
 #include "trusted_fs.h"
+#include "write_all.h"
 
 bool host_secrets_key_ok(const char *key) {
   size_t n = key ? strlen(key) : 0;
@@ -64,21 +65,6 @@ int host_secrets_open_dir(const mcph_host *api, const char *key, unsigned flags,
                           "%s", why);
   }
   return dfd;
-}
-
-static int write_all(int fd, const char *b, size_t n) {
-  while (n > 0) {
-    ssize_t w = write(fd, b, n);
-    if (w < 0 && errno == EINTR) {
-      continue;
-    }
-    if (w <= 0) {
-      return -1;
-    }
-    b += w;
-    n -= (size_t)w;
-  }
-  return 0;
 }
 
 static int svc_set(const mcph_host *api, const char *key, const char *value,

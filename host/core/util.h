@@ -1,5 +1,5 @@
-/* Small helpers shared by the host: a growable byte buffer, and checked
- * allocation for the few places where failure cannot be reported. */
+/* Small helpers shared by the host; the growable byte buffer (strbuf.h)
+ * and checked allocation (alloc.h) are the plugins' too. */
 #ifndef MCPHOST_UTIL_H
 #define MCPHOST_UTIL_H
 
@@ -7,36 +7,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "alloc.h" /* xmalloc, xcalloc, xrealloc, xstrdup, xstrndup */
-
-typedef struct strbuf {
-  char *data; /* always NUL-terminated once anything was added */
-  size_t len, cap;
-} strbuf;
-
-void sb_init(strbuf *b);
-void sb_free(strbuf *b);
-void sb_add(strbuf *b, const char *s, size_t n);
-void sb_adds(strbuf *b, const char *s);
-void sb_addc(strbuf *b, char c);
-/* Adds `n` bytes for the caller to fill and returns where they start; the
- * NUL after them is written already. */
-char *sb_extend(strbuf *b, size_t n);
-/* Makes room for `n` more bytes at once (a message of about known size
- * grows once, not by doubling from 64). */
-void sb_reserve(strbuf *b, size_t n);
-void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
-void sb_printf(strbuf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* Returns the contents ("" when empty), which the caller then owns. */
-char *sb_take(strbuf *b);
-const char *sb_str(const strbuf *b);
+#include "alloc.h"  /* xmalloc, xcalloc, xrealloc, xstrdup, xstrndup */
+#include "strbuf.h" /* strbuf, sb_*, xasprintf */
 
 /* Reads `path` ("-": stdin) whole into a new string (its length in
  * *len); NULL with errno set. */
 char *read_whole_file(const char *path, size_t *len);
-
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 bool str_starts(const char *s, const char *prefix);
 

@@ -9,6 +9,21 @@
 #include "mcp/client_internal.h"
 #include "mcp/error.h"
 
+const char *mcp_error_kind_name(mcp_error_kind kind) {
+  switch (kind) {
+  case MCP_ERR_NONE: return "none";
+  case MCP_ERR_USAGE: return "usage";
+  case MCP_ERR_SERVER: return "server";
+  case MCP_ERR_PROTOCOL: return "protocol";
+  case MCP_ERR_TIMEOUT: return "timeout";
+  case MCP_ERR_NOT_FOUND: return "not_found";
+  case MCP_ERR_AUTH: return "auth";
+  case MCP_ERR_DENIED: return "denied";
+  case MCP_ERR_INTERRUPTED: return "interrupted";
+  }
+  return "server";
+}
+
 void mcp_error_clear(mcp_error *e) {
   free(e->message);
   free(e->server);

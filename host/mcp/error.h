@@ -42,6 +42,10 @@ void mcp_error_clear(mcp_error *e);
 /* Moves `from` into `to` (clearing `to` first); `from` is left zeroed. */
 void mcp_error_move(mcp_error *to, mcp_error *from);
 
+/* The kind's name, as the gateway's error data says it ("timeout",
+ * "not_found", ...; docs/gateway.md); static. */
+const char *mcp_error_kind_name(mcp_error_kind kind);
+
 /* The kind of a plugin's MCPH_E* status. */
 mcp_error_kind mcp_error_kind_of_status(int mcph_status);
 

@@ -8,11 +8,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backoff.h"
 #include "core/feature_plugins.h"
 #include "core/host_auth.h"
 #include "core/util.h"
 #include "mcp/era.h"
 #include "mcp/era_headers.h"
+#include "mcp/log_level.h"
 #include "mcp/mrtr.h"
 #include "mcp/protocol.h"
 #include "mcp/roots_settle.h"
@@ -453,26 +455,6 @@ void session_answer(session *s, const cJSON *id, cJSON *result, int code,
   }
 }
 
-/* An MCP log level (RFC 5424 names), or NULL when `name` is none of
- * them; `*level` is how loud mcphost shows it. */
-static const char *log_level_of(const char *name, int *level) {
-  static const struct {
-    const char *name;
-    int level;
-  } map[] = {{"debug", MCPH_LOG_DEBUG}, {"info", MCPH_LOG_INFO},
-             {"notice", MCPH_LOG_INFO}, {"warning", MCPH_LOG_WARN},
-             {"error", MCPH_LOG_ERROR}, {"critical", MCPH_LOG_ERROR},
-             {"alert", MCPH_LOG_ERROR}, {"emergency", MCPH_LOG_ERROR}};
-  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-    if (name && strcmp(name, map[i].name) == 0) {
-      *level = map[i].level;
-      return map[i].name;
-    }
-  }
-  *level = MCPH_LOG_INFO;
-  return NULL;
-}
-
 /* The server's log file, <logs>/<name>.log (mode 0600), opened on first
  * use in the checked log directory (trusted_fs.h), never through a link;
  * <name> is the server name made a file name as for NAME.stderr.log. A directory or file
@@ -550,8 +532,9 @@ static void on_notification(void *ud, const char *method,
     const char *raw = json ? json : cJSON_GetStringValue(data);
     char *msg = log_text(raw ? raw : "");
     char *lname = log_text(cJSON_IsString(logger) ? logger->valuestring : "");
-    int level;
-    const char *known = log_level_of(cJSON_GetStringValue(lvl), &level);
+    int rank = mcp_log_level_rank(cJSON_GetStringValue(lvl));
+    const char *known = mcp_log_level_name(rank);
+    int level = mcp_log_level_shown(rank);
     server_log_line(s, known ? known : "info", msg);
     /* A server's own log lines show with -v, however loud, labelled with
      * the server's own level: they are its news, not mcphost's. */
@@ -991,19 +974,15 @@ static void on_reconnect_timer(void *ud) {
  * server that never started would only make a command wait. */
 static void schedule_reconnect(session *s) {
   if (!s->auto_reconnect || !s->ever_ready || s->fail != FAIL_UNREACHABLE ||
-      s->tripped ||
-      s->reconnect_timer || s->reconnect_attempts >= RECONNECT_MAX_ATTEMPTS)
+      s->tripped || s->reconnect_timer ||
+      s->reconnect_attempts >= BACKOFF_MAX_ATTEMPTS)
     return;
-  uint64_t delay = RECONNECT_FIRST_DELAY_MS;
-  for (unsigned i = 0; i < s->reconnect_attempts && delay < RECONNECT_MAX_DELAY_MS; i++)
-    delay *= 2;
-  if (delay > RECONNECT_MAX_DELAY_MS)
-    delay = RECONNECT_MAX_DELAY_MS;
+  uint64_t delay = backoff_delay(BACKOFF_FIRST_MS, s->reconnect_attempts);
   s->reconnect_attempts++;
   host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
-           "connection lost (%s); reconnecting in %llu ms (attempt %u of %d)",
+           "connection lost (%s); reconnecting in %llu ms (attempt %u of %u)",
            s->error ? s->error : "?", (unsigned long long)delay,
-           s->reconnect_attempts, RECONNECT_MAX_ATTEMPTS);
+           s->reconnect_attempts, BACKOFF_MAX_ATTEMPTS);
   s->reconnect_timer = loop_timer_start(s->h->loop, delay, on_reconnect_timer, s);
 }
 

@@ -187,13 +187,10 @@ void session_restart(session *s);
 bool session_will_reconnect(const session *s);
 
 /* Reconnection policy: after a terminal transport error a session that
- * had connected retries up to RECONNECT_MAX_ATTEMPTS times, waiting 1 s,
- * doubling up to 30 s. After BREAKER_ERRORS requests fail in a row
+ * had connected retries up to BACKOFF_MAX_ATTEMPTS times, waiting 1 s,
+ * doubling up to 30 s (backoff.h). After BREAKER_ERRORS requests fail in a row
  * (timeouts or transport errors, not JSON-RPC errors), the connection is
  * closed and the server marked unavailable until its next use. */
-#define RECONNECT_MAX_ATTEMPTS 5
-#define RECONNECT_FIRST_DELAY_MS 1000
-#define RECONNECT_MAX_DELAY_MS 30000
 #define BREAKER_ERRORS 3
 
 /* Whether the server declared a capability ("tools", "resources", ...). */

@@ -6,27 +6,6 @@
 
 #include "alloc.h"
 
-void chan_buf_add(chan_buf *b, const char *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + n + 1)
-      cap *= 2;
-    char *p = xrealloc(b->data, cap);
-    b->data = p;
-    b->cap = cap;
-  }
-  memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = '\0';
-}
-
-static void add_str(chan_buf *b, const char *s) { chan_buf_add(b, s, strlen(s)); }
-
-void chan_buf_free(chan_buf *b) {
-  free(b->data);
-  *b = (chan_buf){0};
-}
-
 bool chan_meta_key_ok(const char *key) {
   if (!key || !*key)
     return false;
@@ -40,7 +19,7 @@ bool chan_meta_key_ok(const char *key) {
 /* `attr`: every control becomes a character reference, and so does '"'.
  * C1 controls (U+0080..U+009F, two bytes C2 80..C2 9F in UTF-8) always
  * do: U+009B and U+009D are terminal escape sequences on their own. */
-static void escape(chan_buf *b, const char *s, bool attr) {
+static void escape(strbuf *b, const char *s, bool attr) {
   const char *run = s;
   for (const char *p = s;; p++) {
     unsigned char ch = (unsigned char)*p;
@@ -48,9 +27,9 @@ static void escape(chan_buf *b, const char *s, bool attr) {
     char num[8];
     if (ch == 0xC2 && (unsigned char)p[1] >= 0x80 &&
         (unsigned char)p[1] <= 0x9F) {
-      chan_buf_add(b, run, (size_t)(p - run));
+      sb_add(b, run, (size_t)(p - run));
       snprintf(num, sizeof num, "&#x%02X;", (unsigned char)p[1]);
-      add_str(b, num);
+      sb_adds(b, num);
       run = p + 2;
       p++;
       continue;
@@ -70,16 +49,20 @@ static void escape(chan_buf *b, const char *s, bool attr) {
     }
     if (!rep && ch != 0)
       continue;
-    chan_buf_add(b, run, (size_t)(p - run));
+    sb_add(b, run, (size_t)(p - run));
     if (ch == 0)
       return;
-    add_str(b, rep);
+    sb_adds(b, rep);
     run = p + 1;
   }
 }
 
-void chan_escape_attr(chan_buf *b, const char *s) { escape(b, s, true); }
-void chan_escape_content(chan_buf *b, const char *s) { escape(b, s, false); }
+void chan_escape_attr(strbuf *b, const char *s) {
+  escape(b, s, true);
+}
+void chan_escape_content(strbuf *b, const char *s) {
+  escape(b, s, false);
+}
 
 cJSON *chan_meta_filter(const cJSON *meta) {
   cJSON *out = cJSON_CreateObject();
@@ -102,8 +85,8 @@ cJSON *chan_meta_filter(const cJSON *meta) {
   return out;
 }
 
-bool chan_format(chan_buf *b, const char *source, const cJSON *params,
-                 bool json, const char **why) {
+bool chan_format(strbuf *b, const char *source, const cJSON *params, bool json,
+                 const char **why) {
   const cJSON *content = cJSON_GetObjectItemCaseSensitive(params, "content");
   if (!cJSON_IsObject(params)) {
     *why = "the notification has no params object";
@@ -124,25 +107,25 @@ bool chan_format(chan_buf *b, const char *source, const cJSON *params,
     cJSON_Delete(o);
     if (!text)
       abort();
-    add_str(b, text);
+    sb_adds(b, text);
     cJSON_free(text);
   } else {
-    add_str(b, "<channel source=\"");
+    sb_adds(b, "<channel source=\"");
     chan_escape_attr(b, source);
-    add_str(b, "\"");
+    sb_adds(b, "\"");
     const cJSON *it;
     cJSON_ArrayForEach(it, meta) {
-      add_str(b, " ");
-      add_str(b, it->string); /* checked: [A-Za-z0-9_]+ */
-      add_str(b, "=\"");
+      sb_adds(b, " ");
+      sb_adds(b, it->string); /* checked: [A-Za-z0-9_]+ */
+      sb_adds(b, "=\"");
       chan_escape_attr(b, it->valuestring);
-      add_str(b, "\"");
+      sb_adds(b, "\"");
     }
-    add_str(b, ">");
+    sb_adds(b, ">");
     chan_escape_content(b, content->valuestring);
-    add_str(b, "</channel>");
+    sb_adds(b, "</channel>");
     cJSON_Delete(meta);
   }
-  add_str(b, "\n");
+  sb_adds(b, "\n");
   return true;
 }

@@ -17,21 +17,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* A growable byte buffer; data is NUL-terminated. */
-typedef struct chan_buf {
-  char *data;
-  size_t len, cap;
-} chan_buf;
-
-void chan_buf_add(chan_buf *b, const char *s, size_t n);
-void chan_buf_free(chan_buf *b);
+#include "strbuf.h" /* the buffer a message is printed into */
 
 /* Whether `key` may become an attribute. */
 bool chan_meta_key_ok(const char *key);
 
 /* Appends `s` escaped for an attribute value, or for content. */
-void chan_escape_attr(chan_buf *b, const char *s);
-void chan_escape_content(chan_buf *b, const char *s);
+void chan_escape_attr(strbuf *b, const char *s);
+void chan_escape_content(strbuf *b, const char *s);
 
 /* The meta that is kept, as a new object of string values (numbers and
  * booleans as their JSON text), in the server's order. */
@@ -40,7 +33,7 @@ cJSON *chan_meta_filter(const cJSON *meta);
 /* Appends one message and a newline. `params` is the notification's
  * params; returns false (nothing appended, `why` set) when it is not a
  * message: no params object, or content missing or not a string. */
-bool chan_format(chan_buf *b, const char *source, const cJSON *params,
-                 bool json, const char **why);
+bool chan_format(strbuf *b, const char *source, const cJSON *params, bool json,
+                 const char **why);
 
 #endif

@@ -33,6 +33,7 @@
 
 #include "alloc.h"
 #include "format.h"
+#include "write_all.h"
 
 #define CHAN_ID "mcphost.feature.channels"
 #define M_MESSAGE "notifications/claude/channel"
@@ -78,7 +79,7 @@ typedef struct chan_plugin {
   bool json;
   long left; /* messages still to print; -1: no limit */
   unsigned long printed;
-  chan_buf out;
+  strbuf out;
 } chan_plugin;
 
 
@@ -201,19 +202,11 @@ static void check_listen(chan_plugin *pl) {
 /* Writes the pending output; blocking: a reader that stops reading holds
  * the listener back rather than losing messages. */
 static void flush_out(chan_plugin *pl) {
-  size_t off = 0;
-  while (off < pl->out.len) {
-    ssize_t n = write(STDOUT_FILENO, pl->out.data + off, pl->out.len - off);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) { /* the reader went away: nothing more to do */
-      pl->out.len = 0;
-      finish(pl, 0);
-      return;
-    }
-    off += (size_t)n;
-  }
+  bool gone = write_all(STDOUT_FILENO, pl->out.data, pl->out.len) < 0;
   pl->out.len = 0;
+  if (gone) { /* the reader went away: nothing more to do */
+    finish(pl, 0);
+  }
 }
 
 static void announce(chan_plugin *pl, chan_server *cs) {
@@ -746,7 +739,7 @@ static void p_deinit(void *ctx) {
     perm_free(q);
   }
   free(pl->note);
-  chan_buf_free(&pl->out);
+  sb_free(&pl->out);
   free(pl);
 }
 

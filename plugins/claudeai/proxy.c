@@ -9,6 +9,7 @@
 
 #include "fnv.h"
 #include "plugin_info.h"
+#include "transport_pass.h"
 
 /* How many sent messages are remembered with their token: far more than
  * are ever in flight on one connection. An older one that gets a 401 is
@@ -41,11 +42,8 @@ typedef struct held {
 } held;
 
 struct mcph_transport {
-  const proxy_shared *sh;          /* the plugin's */
-  const mcph_transport_events *up; /* the host's */
-  mcph_transport_events down;      /* ours, given to the http transport */
-  const mcph_transport_factory *f; /* the http transport's */
-  mcph_transport *inner;
+  const proxy_shared *sh; /* the plugin's */
+  transport_pass pass;    /* the http transport and the host's events */
   char *server;
   char *auth; /* the Authorization set on the inner transport, or NULL */
   sent sent[SENT_MAX];
@@ -67,8 +65,9 @@ static int use_auth(mcph_transport *t, const char *value) {
   if (same(value, t->auth)) {
     return MCPH_OK;
   }
-  int rc = t->f->set_authorization ? t->f->set_authorization(t->inner, value)
-                                   : MCPH_ENOTSUP;
+  const mcph_transport_factory *f = t->pass.f;
+  int rc = f->set_authorization ? f->set_authorization(t->pass.inner, value)
+                                : MCPH_ENOTSUP;
   if (rc == MCPH_OK) {
     creds_wipe_free(t->auth);
     t->auth = value ? strdup(value) : NULL;
@@ -122,10 +121,7 @@ static void held_forward(mcph_transport *t) {
                             .error = h->f[5],
                             .error_description = h->f[6],
                             .resource_metadata = h->f[7]};
-  if (MCPH_HAS(t->up, mcph_transport_events, on_auth_required) &&
-      t->up->on_auth_required) {
-    t->up->on_auth_required(t->up->ud, &ch);
-  }
+  pass_up_auth_required(&t->pass, &ch);
   held_clear(h);
 }
 
@@ -138,7 +134,7 @@ static void on_held_timer(void *ud) {
 }
 
 static void on_auth_required(void *ud, const mcph_auth_challenge *ch) {
-  mcph_transport *t = ud;
+  mcph_transport *t = ((transport_pass *)ud)->owner;
   if (t->closed) {
     return;
   }
@@ -172,13 +168,10 @@ static void on_auth_required(void *ud, const mcph_auth_challenge *ch) {
 static void fail_up(mcph_transport *t, const char *message, const char *json,
                     size_t len) {
   held_forward(t);
-  if (MCPH_HAS(t->up, mcph_transport_events, on_send_failed) &&
-      t->up->on_send_failed) {
-    char line[1024];
-    snprintf(line, sizeof line,
-             "%s; run `claude` to refresh your claude.ai login", message);
-    t->up->on_send_failed(t->up->ud, MCPH_EAUTH, line, json, len);
-  }
+  char line[1024];
+  snprintf(line, sizeof line,
+           "%s; run `claude` to refresh your claude.ai login", message);
+  pass_up_send_failed(&t->pass, MCPH_EAUTH, line, json, len);
 }
 
 static void on_resend_timer(void *ud) {
@@ -190,7 +183,7 @@ static void on_resend_timer(void *ud) {
     remember(t, r->json, r->len, true);
     mcph_error err;
     mcph_error_init(&err);
-    if (t->f->send(t->inner, r->json, r->len, &err) != MCPH_OK) {
+    if (pass_send(&t->pass, r->json, r->len, &err) != MCPH_OK) {
       fail_up(t, r->message, r->json, r->len); /* the 401 it answers */
     }
     free(r->json);
@@ -248,7 +241,7 @@ static bool retry_401(mcph_transport *t, const char *message, const char *json,
 
 static void on_send_failed(void *ud, int code, const char *message,
                            const char *json, size_t len) {
-  mcph_transport *t = ud;
+  mcph_transport *t = ((transport_pass *)ud)->owner;
   if (t->closed) {
     return;
   }
@@ -261,47 +254,15 @@ static void on_send_failed(void *ud, int code, const char *message,
     return;
   }
   held_forward(t);
-  if (MCPH_HAS(t->up, mcph_transport_events, on_send_failed) &&
-      t->up->on_send_failed) {
-    t->up->on_send_failed(t->up->ud, code, message, json, len);
-  }
+  pass_up_send_failed(ud, code, message, json, len);
 }
 
-static void on_message(void *ud, const char *json, size_t len) {
-  mcph_transport *t = ud;
-  t->up->on_message(t->up->ud, json, len);
-}
-
-static void on_error(void *ud, int code, const char *message) {
-  mcph_transport *t = ud;
-  t->up->on_error(t->up->ud, code, message);
-}
-
+/* The other events pass up as they came (transport_pass.h). */
 static void on_close(void *ud, int code, const char *reason) {
-  mcph_transport *t = ud;
+  mcph_transport *t = ((transport_pass *)ud)->owner;
   held_forward(t);
   t->closed = true;
-  t->up->on_close(t->up->ud, code, reason);
-}
-
-static void on_message_dropped(void *ud, int code, const char *message,
-                               const char *head, size_t head_len,
-                               size_t total) {
-  mcph_transport *t = ud;
-  if (MCPH_HAS(t->up, mcph_transport_events, on_message_dropped) &&
-      t->up->on_message_dropped) {
-    t->up->on_message_dropped(t->up->ud, code, message, head, head_len, total);
-  }
-}
-
-static void on_session_reset(void *ud, const char *message) {
-  mcph_transport *t = ud;
-  if (MCPH_HAS(t->up, mcph_transport_events, on_session_reset) &&
-      t->up->on_session_reset) {
-    t->up->on_session_reset(t->up->ud, message);
-  } else {
-    t->up->on_error(t->up->ud, MCPH_ESESSION, message);
-  }
+  pass_up_close(ud, code, reason);
 }
 
 /* The id as one path segment: RFC 3986 unreserved characters kept, every
@@ -402,27 +363,17 @@ static int p_create(void *ctx, const mcph_transport_params *p,
     return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   }
   t->sh = g;
-  t->up = p->events;
-  t->down = (mcph_transport_events){.struct_size = sizeof t->down,
-                                    .ud = t,
-                                    .on_message = on_message,
-                                    .on_error = on_error,
-                                    .on_close = on_close,
-                                    .on_send_failed = on_send_failed,
-                                    .on_message_dropped = on_message_dropped,
-                                    .on_session_reset = on_session_reset,
-                                    .on_auth_required = on_auth_required};
-  mcph_transport_params ip = {.struct_size = sizeof ip,
-                              .type = "http",
-                              .server_name = p->server_name,
-                              .config_json = text,
-                              .events = &t->down};
-  int rc = svc->create(g->host, &ip, &t->f, &t->inner, err);
+  pass_init(&t->pass, p->events, t);
+  t->pass.down.on_close = on_close;
+  t->pass.down.on_send_failed = on_send_failed;
+  t->pass.down.on_auth_required = on_auth_required;
+  int rc =
+      pass_create(&t->pass, svc, g->host, "http", p->server_name, text, err);
   cJSON_free(text);
   if (rc == MCPH_OK &&
-      (!MCPH_HAS(t->f, mcph_transport_factory, set_authorization) ||
-       !t->f->set_authorization)) {
-    t->f->destroy(t->inner);
+      (!MCPH_HAS(t->pass.f, mcph_transport_factory, set_authorization) ||
+       !t->pass.f->set_authorization)) {
+    pass_destroy(&t->pass);
     rc = mcph_error_set(err, MCPH_ENOTSUP,
                         "server \"%s\": the http transport takes no "
                         "Authorization value",
@@ -438,7 +389,7 @@ static int p_create(void *ctx, const mcph_transport_params *p,
 }
 
 static int p_start(mcph_transport *t, mcph_error *err) {
-  return t->f->start(t->inner, err);
+  return pass_start(&t->pass, err);
 }
 
 static int p_send(mcph_transport *t, const char *json, size_t len,
@@ -450,11 +401,11 @@ static int p_send(mcph_transport *t, const char *json, size_t len,
     use_auth(t, t->sh->creds->bearer);
   }
   remember(t, json, len, false);
-  return t->f->send(t->inner, json, len, err);
+  return pass_send(&t->pass, json, len, err);
 }
 
 static void p_close(mcph_transport *t) {
-  t->f->close(t->inner);
+  pass_close(&t->pass);
 }
 
 static void p_destroy(mcph_transport *t) {
@@ -464,7 +415,7 @@ static void p_destroy(mcph_transport *t) {
   if (t->resend_timer) {
     t->sh->host->timer_cancel(t->sh->host, t->resend_timer);
   }
-  t->f->destroy(t->inner);
+  pass_destroy(&t->pass);
   while (t->resends) {
     resend *r = t->resends;
     t->resends = r->next;
@@ -482,13 +433,11 @@ static void p_destroy(mcph_transport *t) {
 }
 
 static const char *p_session_id(mcph_transport *t) {
-  return t->f->session_id ? t->f->session_id(t->inner) : NULL;
+  return pass_session_id(&t->pass);
 }
 
 static void p_set_protocol_version(mcph_transport *t, const char *version) {
-  if (t->f->set_protocol_version) {
-    t->f->set_protocol_version(t->inner, version);
-  }
+  pass_set_protocol_version(&t->pass, version);
 }
 
 static int p_set_authorization(mcph_transport *t, const char *value) {

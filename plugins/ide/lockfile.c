@@ -22,7 +22,7 @@ static void set_error(ide_lock *lk, const char *fmt, ...)
 static void set_error(ide_lock *lk, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *msg = ide_vasprintf(fmt, ap);
+  char *msg = xvasprintf(fmt, ap);
   va_end(ap);
   free(lk->error);
   lk->error = msg;
@@ -183,7 +183,7 @@ static void take_fields(const cJSON *doc, const char *cwd, ide_lock *lk) {
 
 void ide_lock_read(int dir_fd, const char *dir, const char *name,
                    const char *cwd, ide_lock *lk) {
-  lk->path = ide_asprintf("%s/%s", dir, name);
+  lk->path = xasprintf("%s/%s", dir, name);
   lk->port = port_of(name);
   if (!lk->port) {
     set_error(lk, "the file name is not <port>.lock with a port of 1 to "
@@ -302,15 +302,15 @@ void ide_locks_scan(ide_locks *out, const char *cwd) {
   const char *home = getenv("HOME");
   const char *xdg = getenv("XDG_CONFIG_HOME");
   if (ccd && ccd[0] == '/') {
-    add_dir(out, ide_asprintf("%s/ide", ccd));
+    add_dir(out, xasprintf("%s/ide", ccd));
   }
   if (home && home[0] == '/') {
-    add_dir(out, ide_asprintf("%s/.claude/ide", home));
+    add_dir(out, xasprintf("%s/.claude/ide", home));
   }
   if (xdg && xdg[0] == '/') {
-    add_dir(out, ide_asprintf("%s/claude/ide", xdg));
+    add_dir(out, xasprintf("%s/claude/ide", xdg));
   } else if (home && home[0] == '/') {
-    add_dir(out, ide_asprintf("%s/.config/claude/ide", home));
+    add_dir(out, xasprintf("%s/.config/claude/ide", home));
   }
   for (size_t i = 0; i < out->ndirs; i++) {
     scan_dir(out, out->dirs[i], cwd);

@@ -14,12 +14,12 @@ static char *num(const cJSON *o, const char *key) {
   if (!cJSON_IsNumber(v)) {
     return xstrdup("?");
   }
-  return ide_asprintf("%.0f", v->valuedouble);
+  return xasprintf("%.0f", v->valuedouble);
 }
 
 static char *pos(const cJSON *o) {
   char *l = num(o, "line"), *c = num(o, "character");
-  char *s = ide_asprintf("%s:%s", l, c);
+  char *s = xasprintf("%s:%s", l, c);
   free(l);
   free(c);
   return s;
@@ -37,14 +37,14 @@ static char *selection_line(const cJSON *p) {
   char *from = pos(cJSON_GetObjectItemCaseSensitive(sel, "start"));
   char *line;
   if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sel, "isEmpty"))) {
-    line = ide_asprintf("selection_changed %s %s (empty)\n", file, from);
+    line = xasprintf("selection_changed %s %s (empty)\n", file, from);
   } else {
     char *to = pos(cJSON_GetObjectItemCaseSensitive(sel, "end"));
     const char *t =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "text"));
     char *text = ide_esc(t ? t : "");
-    line = ide_asprintf("selection_changed %s %s-%s \"%s\"\n", file, from, to,
-                        text);
+    line =
+        xasprintf("selection_changed %s %s-%s \"%s\"\n", file, from, to, text);
     free(to);
     free(text);
   }
@@ -56,7 +56,7 @@ static char *selection_line(const cJSON *p) {
 static char *mention_line(const cJSON *p) {
   char *file = ide_esc(str(p, "filePath"));
   char *a = num(p, "lineStart"), *b = num(p, "lineEnd");
-  char *line = ide_asprintf("at_mentioned %s %s-%s\n", file, a, b);
+  char *line = xasprintf("at_mentioned %s %s-%s\n", file, a, b);
   free(file);
   free(a);
   free(b);
@@ -90,7 +90,7 @@ char *ide_notify_line(const char *server, const char *method,
       free(text);
       text = e;
     }
-    line = ide_asprintf("%s\n", text);
+    line = xasprintf("%s\n", text);
     free(text);
   } else if (strcmp(method, "selection_changed") == 0 && cJSON_IsObject(p)) {
     line = selection_line(p);
@@ -100,7 +100,7 @@ char *ide_notify_line(const char *server, const char *method,
     char *text = cJSON_PrintUnformatted(p);
     char *e = ide_esc(text ? text : "{}");
     char *m = ide_esc(method);
-    line = ide_asprintf("%s %s\n", m, e);
+    line = xasprintf("%s %s\n", m, e);
     free(m);
     free(e);
     free(text);

@@ -59,7 +59,7 @@ static int list_servers(void *ctx, mcph_server_source_emit_fn emit,
     report_skipped(pl, &l, pick); /* else the message below names them */
     char *entry = ide_server_entry(&l.v[pick]);
     char *doc =
-        ide_asprintf("{\"mcpServers\":{\"" IDE_SERVER_NAME "\":%s}}", entry);
+        xasprintf("{\"mcpServers\":{\"" IDE_SERVER_NAME "\":%s}}", entry);
     emit(emit_ud, doc, strlen(doc));
     mcph_logf(pl->host, MCPH_LOG_INFO, IDE_PLUGIN_ID,
               "IDE %s (port %d, pid %ld) from %s", l.v[pick].ide_name,

@@ -28,12 +28,12 @@ static void list_line(char **msg, const ide_lock *lk, const char *reason) {
   const char *sep = n && (*msg)[n - 1] != ' ' ? "; " : "";
   char *line;
   if (lk->ide_name) {
-    line = ide_asprintf("%s%s%s (port %d, %s, pid %ld)%s%s", *msg, sep,
-                        lk->path, lk->port, lk->ide_name, lk->pid,
-                        reason ? ": " : "", reason ? reason : "");
+    line = xasprintf("%s%s%s (port %d, %s, pid %ld)%s%s", *msg, sep, lk->path,
+                     lk->port, lk->ide_name, lk->pid, reason ? ": " : "",
+                     reason ? reason : "");
   } else {
-    line = ide_asprintf("%s%s%s%s%s", *msg, sep, lk->path, reason ? ": " : "",
-                        reason ? reason : "");
+    line = xasprintf("%s%s%s%s%s", *msg, sep, lk->path, reason ? ": " : "",
+                     reason ? reason : "");
   }
   free(*msg);
   *msg = line;
@@ -42,7 +42,7 @@ static void list_line(char **msg, const ide_lock *lk, const char *reason) {
 static char *where_looked(const ide_locks *l) {
   char *s = xstrdup("");
   for (size_t i = 0; i < l->ndirs; i++) {
-    char *t = ide_asprintf("%s%s%s", s, i ? ", " : "", l->dirs[i]);
+    char *t = xasprintf("%s%s%s", s, i ? ", " : "", l->dirs[i]);
     free(s);
     s = t;
   }
@@ -66,9 +66,9 @@ long ide_select(const ide_locks *l, const char *sse_port, char **why,
   if (sse_port) {
     int port = parse_port(sse_port);
     if (!port) {
-      *why = ide_asprintf("CLAUDE_CODE_SSE_PORT=\"%.40s\" is not a port "
-                          "(1 to 65535)",
-                          sse_port);
+      *why = xasprintf("CLAUDE_CODE_SSE_PORT=\"%.40s\" is not a port "
+                       "(1 to 65535)",
+                       sse_port);
       return -1;
     }
     long found = -1;
@@ -85,15 +85,15 @@ long ide_select(const ide_locks *l, const char *sse_port, char **why,
       }
     }
     if (found >= 0) {
-      *why = ide_asprintf("the IDE lockfile of CLAUDE_CODE_SSE_PORT=%d "
-                          "cannot be used: ",
-                          port);
+      *why = xasprintf("the IDE lockfile of CLAUDE_CODE_SSE_PORT=%d "
+                       "cannot be used: ",
+                       port);
       list_line(why, &l->v[found], ide_lock_skip_reason(&l->v[found]));
     } else {
       char *dirs = where_looked(l);
-      *why = ide_asprintf("no IDE lockfile %d.lock (CLAUDE_CODE_SSE_PORT) in "
-                          "%s",
-                          port, dirs);
+      *why = xasprintf("no IDE lockfile %d.lock (CLAUDE_CODE_SSE_PORT) in "
+                       "%s",
+                       port, dirs);
       free(dirs);
     }
     return -1;
@@ -112,9 +112,9 @@ long ide_select(const ide_locks *l, const char *sse_port, char **why,
   if (ncand == 0) {
     *none = 1;
     char *dirs = where_looked(l);
-    *why = ide_asprintf("no running IDE has the working directory in its "
-                        "workspace (looked in %s)%s",
-                        dirs, l->n ? "; found: " : "");
+    *why = xasprintf("no running IDE has the working directory in its "
+                     "workspace (looked in %s)%s",
+                     dirs, l->n ? "; found: " : "");
     free(dirs);
     for (size_t i = 0; i < l->n; i++) {
       list_line(why, &l->v[i], ide_lock_skip_reason(&l->v[i]));
@@ -136,8 +136,8 @@ char *ide_server_entry(const ide_lock *lk) {
   bool ws = strcmp(lk->transport, "ws") == 0;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "type", ws ? "ws-ide" : "sse-ide");
-  char *url = ws ? ide_asprintf("ws://127.0.0.1:%d", lk->port)
-                 : ide_asprintf("http://127.0.0.1:%d/sse", lk->port);
+  char *url = ws ? xasprintf("ws://127.0.0.1:%d", lk->port)
+                 : xasprintf("http://127.0.0.1:%d/sse", lk->port);
   cJSON_AddStringToObject(o, "url", url);
   free(url);
   cJSON_AddStringToObject(o, "ideName", lk->ide_name);

@@ -8,10 +8,10 @@
  * "ideName", "ideRunningInWindows"}), builds the inner entry {"url",
  * "headers": {"X-Claude-Code-Ide-Authorization": token}, "noProxy":
  * true} (no header without a token; no proxy of the environment) and creates
- * the inner transport with events of its own; every other call is passed to the
- * inner transport, and every event it reports is passed to the host, except
- * on_auth_required: an IDE has no OAuth, so a refused token ends as the failure
- * the inner transport reports next, never as an authorization flow.
+ * the inner transport; every other call is passed to the inner transport, and
+ * every event it reports is passed to the host (common/transport_pass.h),
+ * except on_auth_required: an IDE has no OAuth, so a refused token ends as the
+ * failure the inner transport reports next, never as an authorization flow.
  *
  * Only 127.0.0.1 is accepted: a lockfile (or an entry) naming another
  * address would send the token elsewhere.
@@ -23,6 +23,7 @@
 #include <cjson/cJSON.h>
 
 #include "sock_owner.h"
+#include "transport_pass.h"
 
 #include "ide.h"
 #include "ide_util.h"
@@ -33,10 +34,7 @@ struct mcph_transport {
   ide_plugin *pl;
   mcph_transport *next; /* in pl->live */
   char *server;
-  const mcph_transport_factory *inner_f;
-  mcph_transport *inner;
-  const mcph_transport_events *up; /* the host's, valid until destroy */
-  mcph_transport_events ev;        /* given to the inner transport */
+  transport_pass pass; /* the inner transport and the host's events */
 };
 
 bool ide_transport_serves(const ide_plugin *pl, const char *server) {
@@ -48,57 +46,11 @@ bool ide_transport_serves(const ide_plugin *pl, const char *server) {
   return false;
 }
 
-/* ---- events from the inner transport, passed up ---- */
+/* ---- events from the inner transport ---- */
 
-static void ev_message(void *ud, const char *json, size_t len) {
-  mcph_transport *t = ud;
-  t->up->on_message(t->up->ud, json, len);
-}
-
-static void ev_error(void *ud, int code, const char *message) {
-  mcph_transport *t = ud;
-  t->up->on_error(t->up->ud, code, message);
-}
-
-static void ev_close(void *ud, int code, const char *reason) {
-  mcph_transport *t = ud;
-  t->up->on_close(t->up->ud, code, reason);
-}
-
-static void ev_send_failed(void *ud, int code, const char *message,
-                           const char *json, size_t len) {
-  mcph_transport *t = ud;
-  if (MCPH_HAS(t->up, mcph_transport_events, on_send_failed) &&
-      t->up->on_send_failed) {
-    t->up->on_send_failed(t->up->ud, code, message, json, len);
-  } else {
-    t->up->on_error(t->up->ud, code, message);
-  }
-}
-
-static void ev_dropped(void *ud, int code, const char *message,
-                       const char *head, size_t head_len, size_t total) {
-  mcph_transport *t = ud;
-  if (MCPH_HAS(t->up, mcph_transport_events, on_message_dropped) &&
-      t->up->on_message_dropped) {
-    t->up->on_message_dropped(t->up->ud, code, message, head, head_len, total);
-  } else {
-    t->up->on_error(t->up->ud, code, message);
-  }
-}
-
-static void ev_session_reset(void *ud, const char *message) {
-  mcph_transport *t = ud;
-  if (MCPH_HAS(t->up, mcph_transport_events, on_session_reset) &&
-      t->up->on_session_reset) {
-    t->up->on_session_reset(t->up->ud, message);
-  } else {
-    t->up->on_error(t->up->ud, MCPH_ESESSION, message);
-  }
-}
-
+/* Every event is passed up as it came (transport_pass.h) but this one. */
 static void ev_auth_required(void *ud, const mcph_auth_challenge *ch) {
-  mcph_transport *t = ud;
+  mcph_transport *t = ((transport_pass *)ud)->owner;
   mcph_logf(t->pl->host, MCPH_LOG_WARN, t->server,
             "the IDE refused the connection (HTTP %d): its lockfile's "
             "authToken does not match, or the IDE wants one",
@@ -232,28 +184,12 @@ static int t_create(void *ctx, const mcph_transport_params *params,
   mcph_transport *t = xcalloc(1, sizeof *t);
   t->pl = pl;
   t->server = xstrdup(params->server_name);
-  t->up = params->events;
-  t->ev = (mcph_transport_events){
-      .struct_size = sizeof(mcph_transport_events),
-      .ud = t,
-      .on_message = ev_message,
-      .on_error = ev_error,
-      .on_close = ev_close,
-      .on_send_failed = ev_send_failed,
-      .on_message_dropped = ev_dropped,
-      .on_session_reset = ev_session_reset,
-      .on_auth_required = ev_auth_required,
-  };
-  mcph_transport_params ip = {
-      .struct_size = sizeof ip,
-      .type = under,
-      .server_name = params->server_name,
-      .config_json = entry,
-      .events = &t->ev,
-  };
+  pass_init(&t->pass, params->events, t);
+  t->pass.down.on_auth_required = ev_auth_required;
   mcph_error ie;
   mcph_error_init(&ie);
-  int rc = pl->transports->create(pl->host, &ip, &t->inner_f, &t->inner, &ie);
+  int rc = pass_create(&t->pass, pl->transports, pl->host, under,
+                       params->server_name, entry, &ie);
   free(entry);
   if (rc != MCPH_OK) {
     if (rc == MCPH_ENOTFOUND) {
@@ -275,20 +211,20 @@ static int t_create(void *ctx, const mcph_transport_params *params,
 }
 
 static int t_start(mcph_transport *t, mcph_error *err) {
-  return t->inner_f->start(t->inner, err);
+  return pass_start(&t->pass, err);
 }
 
 static int t_send(mcph_transport *t, const char *json, size_t len,
                   mcph_error *err) {
-  return t->inner_f->send(t->inner, json, len, err);
+  return pass_send(&t->pass, json, len, err);
 }
 
 static void t_close(mcph_transport *t) {
-  t->inner_f->close(t->inner);
+  pass_close(&t->pass);
 }
 
 static void t_destroy(mcph_transport *t) {
-  t->inner_f->destroy(t->inner);
+  pass_destroy(&t->pass);
   for (mcph_transport **pp = &t->pl->live; *pp; pp = &(*pp)->next) {
     if (*pp == t) {
       *pp = t->next;
@@ -300,13 +236,11 @@ static void t_destroy(mcph_transport *t) {
 }
 
 static const char *t_session_id(mcph_transport *t) {
-  return t->inner_f->session_id ? t->inner_f->session_id(t->inner) : NULL;
+  return pass_session_id(&t->pass);
 }
 
 static void t_set_protocol_version(mcph_transport *t, const char *version) {
-  if (t->inner_f->set_protocol_version) {
-    t->inner_f->set_protocol_version(t->inner, version);
-  }
+  pass_set_protocol_version(&t->pass, version);
 }
 
 static const char *const types[] = {IDE_TYPES, NULL};

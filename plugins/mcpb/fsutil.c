@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #endif
 #include "fsutil.h"
+#include "write_all.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -151,22 +152,12 @@ int fs_write_at(int dirfd, const char *name, const void *data, size_t len,
   if (fd < 0) {
     return -1;
   }
-  const char *p = data;
-  size_t left = len;
-  while (left > 0) {
-    ssize_t w = write(fd, p, left);
-    if (w < 0 && errno == EINTR) {
-      continue;
-    }
-    if (w < 0) {
-      int saved = errno;
-      close(fd);
-      unlinkat(dirfd, tmp, 0);
-      errno = saved;
-      return -1;
-    }
-    p += w;
-    left -= (size_t)w;
+  if (write_all(fd, data, len) < 0) {
+    int saved = errno;
+    close(fd);
+    unlinkat(dirfd, tmp, 0);
+    errno = saved;
+    return -1;
   }
   int bad = fchmod(fd, (mode_t)mode) < 0 || fsync(fd) < 0;
   int e = errno;

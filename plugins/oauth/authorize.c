@@ -149,7 +149,7 @@ int authorize(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
              "authorization_endpoint");
     goto out;
   }
-  obuf q = {0};
+  strbuf q = {0};
   ob_form(&q, "response_type", "code");
   ob_form(&q, "client_id", c->id);
   ob_form(&q, "redirect_uri", c->redirect_uri);
@@ -163,20 +163,20 @@ int authorize(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
   if (scope && strstr(scope, "offline_access")) {
     ob_form(&q, "prompt", "consent");
   }
-  obuf u = {0};
-  ob_printf(&u, "%s%c%s", m->authorization_endpoint,
-            strchr(m->authorization_endpoint, '?') ? '&' : '?', ob_str(&q));
-  ob_free(&q);
+  strbuf u = {0};
+  sb_printf(&u, "%s%c%s", m->authorization_endpoint,
+            strchr(m->authorization_endpoint, '?') ? '&' : '?', sb_str(&q));
+  sb_free(&q);
   f->authorizations++;
   if (f->browser == BROWSER_FOLLOW) {
-    got = follow(f, ob_str(&u), c->redirect_uri);
+    got = follow(f, sb_str(&u), c->redirect_uri);
   } else {
     bool opened =
-        f->browser == BROWSER_AUTO && has_display() && open_browser(ob_str(&u));
+        f->browser == BROWSER_AUTO && has_display() && open_browser(sb_str(&u));
     say(opened ? "mcphost: opened the browser to authorize server; if it "
                  "did not open, visit:\n  %s\n"
                : "mcphost: to authorize, open this URL in a browser:\n  %s\n",
-        ob_str(&u));
+        sb_str(&u));
     if (!opened) {
       fprintf(stderr, "mcphost: then paste here the URL the browser ends on "
                       "(http://127.0.0.1:...); over SSH, `ssh -L PORT:"
@@ -187,7 +187,7 @@ int authorize(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
     /* The token request gets its own time after a person's minutes. */
     f->deadline_ms = oauth_now_ms() + f->phase_ms;
   }
-  ob_free(&u);
+  sb_free(&u);
   if (!got) {
     goto out;
   }

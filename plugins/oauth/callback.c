@@ -171,14 +171,14 @@ static void conn_accept(int fd, conn *cs) {
 
 /* A line pasted on the terminal: the URL on it as a new string once a
  * whole line came, else NULL. *eof is set at the end of input. */
-static char *paste_read(obuf *line, bool *eof) {
+static char *paste_read(strbuf *line, bool *eof) {
   char buf[4096];
   ssize_t r = read(0, buf, sizeof buf);
   if (r <= 0) {
     *eof = true;
     return NULL;
   }
-  ob_add(line, buf, (size_t)r);
+  sb_add(line, buf, (size_t)r);
   char *nl = strchr(line->data, '\n');
   if (!nl) {
     return NULL;
@@ -198,7 +198,7 @@ static char *paste_read(obuf *line, bool *eof) {
 char *callback_wait(oauth_flow *f, int fd, bool paste, int64_t wait_ms,
                     const char *expect_state) {
   int64_t deadline = oauth_now_ms() + wait_ms;
-  obuf line = {0};
+  strbuf line = {0};
   conn *cs = oauth_calloc(CONNS_MAX, sizeof *cs);
   for (int i = 0; i < CONNS_MAX; i++) {
     cs[i].fd = -1;
@@ -262,6 +262,6 @@ char *callback_wait(oauth_flow *f, int fd, bool paste, int64_t wait_ms,
     }
   }
   free(cs);
-  ob_free(&line);
+  sb_free(&line);
   return got;
 }

@@ -101,7 +101,7 @@ static void revoke(const cJSON *e, const char *token, const char *hint,
   if (!token || !cJSON_IsString(ep) || !oauth_url_secure(ep->valuestring)) {
     return;
   }
-  obuf b = {0};
+  strbuf b = {0};
   ob_form(&b, "token", token);
   ob_form(&b, "token_type_hint", hint);
   if (cJSON_IsString(id)) {
@@ -109,7 +109,7 @@ static void revoke(const cJSON *e, const char *token, const char *hint,
   }
   oauth_req rq = {.method = "POST",
                   .url = ep->valuestring,
-                  .body = ob_str(&b),
+                  .body = sb_str(&b),
                   .content_type = "application/x-www-form-urlencoded",
                   .deadline_ms = oauth_now_ms() + 10000};
   oauth_resp r;
@@ -118,7 +118,7 @@ static void revoke(const cJSON *e, const char *token, const char *hint,
     (*revoked)++;
   }
   oauth_resp_free(&r);
-  ob_free(&b);
+  sb_free(&b);
 }
 
 static const char *str(const cJSON *o, const char *k) {

@@ -134,19 +134,19 @@ char *oauth_client_assertion(const char *key_pem, const char *alg,
   char *ht = cJSON_PrintUnformatted(h), *ct = cJSON_PrintUnformatted(c);
   char *h64 = oauth_b64url((const unsigned char *)ht, strlen(ht));
   char *c64 = oauth_b64url((const unsigned char *)ct, strlen(ct));
-  obuf in = {0};
-  ob_printf(&in, "%s.%s", h64, c64);
-  char *sig = sign(key, es256, ob_str(&in));
+  strbuf in = {0};
+  sb_printf(&in, "%s.%s", h64, c64);
+  char *sig = sign(key, es256, sb_str(&in));
   char *jwt = NULL;
   if (sig) {
-    obuf j = {0};
-    ob_printf(&j, "%s.%s", ob_str(&in), sig);
+    strbuf j = {0};
+    sb_printf(&j, "%s.%s", sb_str(&in), sig);
     jwt = j.data;
   } else {
     snprintf(why, why_len, "signing the client assertion failed");
   }
   free(sig);
-  ob_free(&in);
+  sb_free(&in);
   free(h64);
   free(c64);
   cJSON_free(ht);

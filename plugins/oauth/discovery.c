@@ -69,13 +69,13 @@ static int find_prm(oauth_flow *f, const char *o, const char *p, const char *q,
   if (f->ch_resource_metadata) {
     cand[n++] = oauth_strdup(f->ch_resource_metadata);
   } else {
-    obuf b = {0};
+    strbuf b = {0};
     if (*p) {
-      ob_printf(&b, "%s/.well-known/oauth-protected-resource%s%s", o, p, q);
+      sb_printf(&b, "%s/.well-known/oauth-protected-resource%s%s", o, p, q);
       cand[n++] = b.data;
-      b = (obuf){0};
+      b = (strbuf){0};
     }
-    ob_printf(&b, "%s/.well-known/oauth-protected-resource", o);
+    sb_printf(&b, "%s/.well-known/oauth-protected-resource", o);
     cand[n++] = b.data;
   }
   int got = 0;
@@ -100,19 +100,19 @@ static int find_as(oauth_flow *f, const char *as_url, cJSON **doc) {
   }
   char *cand[3] = {0};
   int n = 0;
-  obuf b = {0};
+  strbuf b = {0};
   if (*ap) {
-    ob_printf(&b, "%s/.well-known/oauth-authorization-server%s", ao, ap);
-    cand[n++] = b.data, b = (obuf){0};
-    ob_printf(&b, "%s/.well-known/openid-configuration%s", ao, ap);
-    cand[n++] = b.data, b = (obuf){0};
-    ob_printf(&b, "%s%s/.well-known/openid-configuration", ao, ap);
-    cand[n++] = b.data, b = (obuf){0};
+    sb_printf(&b, "%s/.well-known/oauth-authorization-server%s", ao, ap);
+    cand[n++] = b.data, b = (strbuf){0};
+    sb_printf(&b, "%s/.well-known/openid-configuration%s", ao, ap);
+    cand[n++] = b.data, b = (strbuf){0};
+    sb_printf(&b, "%s%s/.well-known/openid-configuration", ao, ap);
+    cand[n++] = b.data, b = (strbuf){0};
   } else {
-    ob_printf(&b, "%s/.well-known/oauth-authorization-server", ao);
-    cand[n++] = b.data, b = (obuf){0};
-    ob_printf(&b, "%s/.well-known/openid-configuration", ao);
-    cand[n++] = b.data, b = (obuf){0};
+    sb_printf(&b, "%s/.well-known/oauth-authorization-server", ao);
+    cand[n++] = b.data, b = (strbuf){0};
+    sb_printf(&b, "%s/.well-known/openid-configuration", ao);
+    cand[n++] = b.data, b = (strbuf){0};
   }
   int got = 0;
   for (int i = 0; i < n && got == 0; i++) {
@@ -216,16 +216,16 @@ int discover_oidc(oauth_flow *f, const char *issuer, bool login,
   while (n && issuer[n - 1] == '/') {
     n--;
   }
-  obuf u = {0};
-  ob_printf(&u, "%.*s/.well-known/openid-configuration", (int)n, issuer);
-  int got = fetch_doc(f, ob_str(&u), false, &m->as);
+  strbuf u = {0};
+  sb_printf(&u, "%.*s/.well-known/openid-configuration", (int)n, issuer);
+  int got = fetch_doc(f, sb_str(&u), false, &m->as);
   if (got == 0) {
     snprintf(f->message, sizeof f->message,
              "the identity provider has no %.300s (OpenID Connect "
              "Discovery)",
-             ob_str(&u));
+             sb_str(&u));
   }
-  ob_free(&u);
+  sb_free(&u);
   if (got != 1) {
     return -1;
   }

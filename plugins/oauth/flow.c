@@ -92,12 +92,12 @@ int flow_refresh(oauth_flow *f, cJSON *e, bool *dropped) {
   int tries = 0, rc;
   do {
     /* Client authentication adds to the form: a new one each time. */
-    obuf p = {0};
+    strbuf p = {0};
     ob_form(&p, "grant_type", "refresh_token");
     ob_form(&p, "refresh_token", rt);
     ob_form(&p, "resource", m.resource);
     rc = token_request(f, &m, &c, &p, &t, error, sizeof error);
-    ob_free(&p);
+    sb_free(&p);
     tries++;
   } while (rc != 0 && tries < REFRESH_TRIES && transient(f) &&
            pause_for_retry(f));
@@ -215,7 +215,7 @@ static int exchange(oauth_flow *f, const oauth_meta *m, const cJSON *idp,
   oauth_client ic = {.id = cid,
                      .secret = csec,
                      .method = csec ? "client_secret_post" : "none"};
-  obuf p = {0};
+  strbuf p = {0};
   ob_form(&p, "grant_type", "urn:ietf:params:oauth:grant-type:token-exchange");
   ob_form(&p, "requested_token_type",
           "urn:ietf:params:oauth:token-type:id-jag");
@@ -230,7 +230,7 @@ static int exchange(oauth_flow *f, const oauth_meta *m, const cJSON *idp,
   oauth_tokens t;
   char error[64];
   int rc = token_request(f, &im, &ic, &p, &t, error, sizeof error);
-  ob_free(&p);
+  sb_free(&p);
   free(cid);
   free(csec);
   if (rc != 0) {
@@ -274,12 +274,12 @@ static int xaa(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
     free(iss);
     idt = tep = iss = NULL;
   }
-  obuf p = {0};
+  strbuf p = {0};
   ob_form(&p, "grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer");
   ob_form(&p, "assertion", jag);
   char error[64];
   ret = token_request(f, m, c, &p, t, error, sizeof error);
-  ob_free(&p);
+  sb_free(&p);
 out:
   cJSON_Delete(idp);
   free(tep);
@@ -427,7 +427,7 @@ static int full_flow(oauth_flow *f) {
   if (client_identity(f, &m, regs, scope, port, &c) != 0) {
     goto out;
   }
-  obuf p = {0};
+  strbuf p = {0};
   if (cc) {
     ob_form(&p, "grant_type", "client_credentials");
     ob_form(&p, "resource", m.resource);
@@ -445,7 +445,7 @@ static int full_flow(oauth_flow *f) {
     ob_form(&p, "resource", m.resource);
     ret = token_request(f, &m, &c, &p, &t, error, sizeof error);
   }
-  ob_free(&p);
+  sb_free(&p);
   bool dcr = c.kind && strcmp(c.kind, "dcr") == 0;
   if (ret != 0 && dcr &&
       (strcmp(error, "invalid_client") == 0 ||

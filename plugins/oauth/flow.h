@@ -95,7 +95,7 @@ typedef struct oauth_tokens {
   int64_t issued_at;  /* ms, when they came (set with expires_at) */
 } oauth_tokens;
 int token_request(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
-                  obuf *params, oauth_tokens *tok, char *error,
+                  strbuf *params, oauth_tokens *tok, char *error,
                   size_t error_len);
 void tokens_free(oauth_tokens *t);
 /* Picks the client's token endpoint auth method (reference §2.1). */

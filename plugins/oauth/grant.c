@@ -53,24 +53,24 @@ const char *pick_auth_method(const oauth_meta *m, const oauth_client *c) {
 
 /* RFC 6749 §2.3.1: each part form-encoded, then base64. */
 static char *basic_header(const char *id, const char *secret) {
-  obuf a = {0}, b = {0};
+  strbuf a = {0}, b = {0};
   ob_form(&a, "x", id);
   ob_form(&b, "x", secret ? secret : "");
-  obuf raw = {0};
-  ob_printf(&raw, "%s:%s", ob_str(&a) + 2, ob_str(&b) + 2);
+  strbuf raw = {0};
+  sb_printf(&raw, "%s:%s", sb_str(&a) + 2, sb_str(&b) + 2);
   char *enc = oauth_b64((const unsigned char *)raw.data, raw.len);
-  obuf h = {0};
-  ob_printf(&h, "Basic %s", enc);
+  strbuf h = {0};
+  sb_printf(&h, "Basic %s", enc);
   free(enc);
-  ob_free(&a);
-  ob_free(&b);
-  ob_free(&raw);
+  sb_free(&a);
+  sb_free(&b);
+  sb_free(&raw);
   return h.data;
 }
 
 /* Adds the client's authentication to the request. 0 or -1. */
 static int add_client_auth(oauth_flow *f, const oauth_meta *m,
-                           const oauth_client *c, obuf *params,
+                           const oauth_client *c, strbuf *params,
                            char **authorization) {
   const char *method = pick_auth_method(m, c);
   if (strcmp(method, "client_secret_basic") == 0) {
@@ -111,7 +111,7 @@ static int add_client_auth(oauth_flow *f, const oauth_meta *m,
 }
 
 int token_request(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
-                  obuf *params, oauth_tokens *tok, char *error,
+                  strbuf *params, oauth_tokens *tok, char *error,
                   size_t error_len) {
   *tok = (oauth_tokens){0};
   error[0] = '\0';
@@ -124,7 +124,7 @@ int token_request(oauth_flow *f, const oauth_meta *m, const oauth_client *c,
   }
   oauth_req rq = {.method = "POST",
                   .url = m->token_endpoint,
-                  .body = ob_str(params),
+                  .body = sb_str(params),
                   .content_type = "application/x-www-form-urlencoded",
                   .authorization = authorization,
                   .deadline_ms = f->deadline_ms};

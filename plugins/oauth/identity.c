@@ -25,10 +25,10 @@ static int dcr(oauth_flow *f, const oauth_meta *m, const char *scope,
     return -1;
   }
   cJSON *b = cJSON_CreateObject();
-  obuf name = {0};
-  ob_printf(&name, "mcphost (%s)", f->sv.name);
-  cJSON_AddStringToObject(b, "client_name", ob_str(&name));
-  ob_free(&name);
+  strbuf name = {0};
+  sb_printf(&name, "mcphost (%s)", f->sv.name);
+  cJSON_AddStringToObject(b, "client_name", sb_str(&name));
+  sb_free(&name);
   cJSON *ru = cJSON_AddArrayToObject(b, "redirect_uris");
   cJSON_AddItemToArray(ru, cJSON_CreateString(c->redirect_uri));
   cJSON *gt = cJSON_AddArrayToObject(b, "grant_types");
@@ -82,8 +82,8 @@ char *redirect_uri(int port) {
   /* The loopback IP literal, not "localhost" (RFC 8252 §7.3): the
    * listener holds 127.0.0.1 only, and a browser that resolves localhost
    * to ::1 would hand the code to whoever listens there. */
-  obuf ru = {0};
-  ob_printf(&ru, "http://127.0.0.1:%d/callback", port);
+  strbuf ru = {0};
+  sb_printf(&ru, "http://127.0.0.1:%d/callback", port);
   return ru.data;
 }
 

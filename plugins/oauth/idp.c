@@ -59,8 +59,8 @@ static int cfg_read(oauth_flow *f, bool login, idp_cfg *c) {
       while (n > 1 && c->issuer[n - 1] == '/') {
         n--;
       }
-      obuf k = {0};
-      ob_printf(&k, "%.*s|%s", (int)n, c->issuer, c->client_id);
+      strbuf k = {0};
+      sb_printf(&k, "%.*s|%s", (int)n, c->issuer, c->client_id);
       c->key = k.data;
     }
     ret = 0;
@@ -144,13 +144,13 @@ static int login(oauth_flow *f, const idp_cfg *c, char **id_token,
   if (authorize(f, &m, &cl, scope, fd, &code, &verifier) != 0) {
     goto out;
   }
-  obuf p = {0};
+  strbuf p = {0};
   ob_form(&p, "grant_type", "authorization_code");
   ob_form(&p, "code", code);
   ob_form(&p, "redirect_uri", cl.redirect_uri);
   ob_form(&p, "code_verifier", verifier);
   int rc = token_request(f, &m, &cl, &p, &t, error, sizeof error);
-  ob_free(&p);
+  sb_free(&p);
   if (rc != 0) {
     goto out;
   }

@@ -47,9 +47,9 @@ int meta_split_url(const char *url, char **origin, char **path, char **query) {
     n--;
   }
   *path = oauth_strndup(p, n);
-  obuf qb = {0};
+  strbuf qb = {0};
   if (q && *q) {
-    ob_printf(&qb, "?%s", q);
+    sb_printf(&qb, "?%s", q);
   }
   *query = qb.data ? qb.data : oauth_strdup("");
   ret = 0;
@@ -63,14 +63,14 @@ out:
 }
 
 static char *join_array(const cJSON *a) {
-  obuf b = {0};
+  strbuf b = {0};
   const cJSON *it;
   cJSON_ArrayForEach(it, a) {
     if (cJSON_IsString(it) && it->valuestring[0]) {
       if (b.len) {
-        ob_puts(&b, " ");
+        sb_adds(&b, " ");
       }
-      ob_puts(&b, it->valuestring);
+      sb_adds(&b, it->valuestring);
     }
   }
   return b.data;
@@ -128,8 +128,8 @@ static char *endpoint(const cJSON *as, const char *k, const char *base,
   if (v || !def) {
     return v;
   }
-  obuf b = {0};
-  ob_printf(&b, "%s%s", base, def);
+  strbuf b = {0};
+  sb_printf(&b, "%s%s", base, def);
   return b.data;
 }
 

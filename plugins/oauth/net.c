@@ -16,7 +16,7 @@
 #define BODY_MAX (1024 * 1024)
 
 typedef struct sink {
-  obuf body;
+  strbuf body;
   char *www;
   bool too_big;
 } sink;
@@ -27,7 +27,7 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud) {
     s->too_big = true;
     return 0;
   }
-  ob_add(&s->body, p, size * n);
+  sb_add(&s->body, p, size * n);
   return size * n;
 }
 
@@ -70,19 +70,19 @@ int oauth_http(const oauth_req *rq, oauth_resp *out, char *why,
   }
   sink s = {0};
   struct curl_slist *hs = NULL;
-  obuf ah = {0}, ct = {0}, pv = {0};
+  strbuf ah = {0}, ct = {0}, pv = {0};
   hs = curl_slist_append(hs, "Accept: application/json");
   if (rq->authorization) {
-    ob_printf(&ah, "Authorization: %s", rq->authorization);
-    hs = curl_slist_append(hs, ob_str(&ah));
+    sb_printf(&ah, "Authorization: %s", rq->authorization);
+    hs = curl_slist_append(hs, sb_str(&ah));
   }
   if (rq->content_type) {
-    ob_printf(&ct, "Content-Type: %s", rq->content_type);
-    hs = curl_slist_append(hs, ob_str(&ct));
+    sb_printf(&ct, "Content-Type: %s", rq->content_type);
+    hs = curl_slist_append(hs, sb_str(&ct));
   }
   if (rq->protocol_version) {
-    ob_printf(&pv, "MCP-Protocol-Version: %s", rq->protocol_version);
-    hs = curl_slist_append(hs, ob_str(&pv));
+    sb_printf(&pv, "MCP-Protocol-Version: %s", rq->protocol_version);
+    hs = curl_slist_append(hs, sb_str(&pv));
   }
   curl_easy_setopt(c, CURLOPT_URL, rq->url);
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, hs);
@@ -120,15 +120,15 @@ int oauth_http(const oauth_req *rq, oauth_resp *out, char *why,
   }
   out->body = s.body.data ? s.body.data : oauth_strdup("");
   out->body_len = s.body.len;
-  s.body = (obuf){0};
+  s.body = (strbuf){0};
   out->www_authenticate = s.www;
   s.www = NULL;
 out:
-  ob_free(&s.body);
+  sb_free(&s.body);
   free(s.www);
-  ob_free(&ah);
-  ob_free(&ct);
-  ob_free(&pv);
+  sb_free(&ah);
+  sb_free(&ct);
+  sb_free(&pv);
   curl_slist_free_all(hs);
   curl_easy_cleanup(c);
   return ret;

@@ -28,21 +28,13 @@
 #include <cjson/cJSON.h>
 #include <mcphost/mcphost.h>
 
+#include "strbuf.h"
+
 #define OAUTH_ID "mcphost.oauth"
 
-/* A growing string. */
-typedef struct obuf {
-  char *data;
-  size_t len, cap;
-} obuf;
-void ob_add(obuf *b, const char *s, size_t n);
-void ob_puts(obuf *b, const char *s);
-void ob_printf(obuf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* Appends "&name=value" (no '&' when empty), both form-encoded. */
-void ob_form(obuf *b, const char *name, const char *value);
-const char *ob_str(obuf *b);
-void ob_free(obuf *b);
+/* Appends "&name=value" (no '&' when empty), both form-encoded, to a
+ * growing string (strbuf.h). */
+void ob_form(strbuf *b, const char *name, const char *value);
 
 char *oauth_strdup(const char *s); /* NULL stays NULL; aborts on OOM */
 char *oauth_strndup(const char *s, size_t n);

@@ -49,8 +49,8 @@ int oplugin_store(oplugin *pl, oauth_store *st) {
   if (!dir) {
     return -1;
   }
-  obuf p = {0};
-  ob_printf(&p, "%s/credentials.json", dir);
+  strbuf p = {0};
+  sb_printf(&p, "%s/credentials.json", dir);
   *st = (oauth_store){.host = pl->host, .sec = pl->secrets, .path = p.data};
   return 0;
 }
@@ -82,16 +82,16 @@ static int browser_mode(oplugin *pl, bool *bad) {
 
 char *oplugin_xaa_settings(void) {
   const char *x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-  obuf p = {0};
+  strbuf p = {0};
   if (x && *x) {
-    ob_printf(&p, "%s/mcphost/settings.json", x);
+    sb_printf(&p, "%s/mcphost/settings.json", x);
   } else if (home) {
-    ob_printf(&p, "%s/.config/mcphost/settings.json", home);
+    sb_printf(&p, "%s/.config/mcphost/settings.json", home);
   } else {
     return NULL;
   }
-  char *text_in = oauth_read_file(ob_str(&p), 1u << 20);
-  ob_free(&p);
+  char *text_in = oauth_read_file(sb_str(&p), 1u << 20);
+  sb_free(&p);
   cJSON *doc = text_in ? cJSON_Parse(text_in) : NULL;
   free(text_in);
   cJSON *idp = cJSON_GetObjectItemCaseSensitive(doc, "xaaIdp");
@@ -169,8 +169,8 @@ static void set_value(oplugin *pl, oserver *s, const char *token) {
   s->token = copy;
   s->value = NULL;
   if (copy) {
-    obuf v = {0};
-    ob_printf(&v, "Bearer %s", copy); /* not `token`: it may be freed */
+    strbuf v = {0};
+    sb_printf(&v, "Bearer %s", copy); /* not `token`: it may be freed */
     s->value = v.data;
   }
   mcph_error err;
@@ -365,8 +365,8 @@ static const char *authorization(void *ctx, const char *server,
   s->value = s->token = NULL;
   if (cJSON_IsString(at) && at->valuestring[0]) {
     s->token = oauth_strdup(at->valuestring);
-    obuf v = {0};
-    ob_printf(&v, "Bearer %s", at->valuestring);
+    strbuf v = {0};
+    sb_printf(&v, "Bearer %s", at->valuestring);
     s->value = v.data;
     const cJSON *sc = cJSON_GetObjectItemCaseSensitive(e, "scope");
     if (cJSON_IsString(sc) && !s->scope) {

@@ -161,8 +161,8 @@ int oauth_server_parse(oauth_server *sv, const char *name,
   char hex[65];
   oauth_sha256_hex(text, strlen(text), hex);
   cJSON_free(text);
-  obuf key = {0};
-  ob_printf(&key, "%s|%.16s", name, hex);
+  strbuf key = {0};
+  sb_printf(&key, "%s|%.16s", name, hex);
   sv->key = key.data;
   ret = 0;
 out:

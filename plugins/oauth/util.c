@@ -34,83 +34,31 @@ int64_t oauth_now_ms(void) {
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void ob_add(obuf *b, const char *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + n + 1) {
-      cap *= 2;
-    }
-    char *d = realloc(b->data, cap);
-    if (!d) {
-      abort();
-    }
-    b->data = d;
-    b->cap = cap;
-  }
-  memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = '\0';
-}
-
-void ob_puts(obuf *b, const char *s) {
-  ob_add(b, s, strlen(s));
-}
-
-void ob_printf(obuf *b, const char *fmt, ...) {
-  char tmp[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  if (n < 0) {
-    return;
-  }
-  if ((size_t)n < sizeof tmp) {
-    ob_add(b, tmp, (size_t)n);
-    return;
-  }
-  char *big = oauth_calloc(1, (size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(big, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  ob_add(b, big, (size_t)n);
-  free(big);
-}
-
 /* RFC 3986 unreserved characters pass; everything else is %XX. */
-static void form_escape(obuf *b, const char *s) {
+static void form_escape(strbuf *b, const char *s) {
   static const char hex[] = "0123456789ABCDEF";
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
     if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
         (*p >= '0' && *p <= '9') || *p == '-' || *p == '.' || *p == '_' ||
         *p == '~') {
-      ob_add(b, (const char *)p, 1);
+      sb_add(b, (const char *)p, 1);
     } else {
       char e[3] = {'%', hex[*p >> 4], hex[*p & 15]};
-      ob_add(b, e, 3);
+      sb_add(b, e, 3);
     }
   }
 }
 
-void ob_form(obuf *b, const char *name, const char *value) {
+void ob_form(strbuf *b, const char *name, const char *value) {
   if (!value) {
     return;
   }
   if (b->len) {
-    ob_add(b, "&", 1);
+    sb_add(b, "&", 1);
   }
   form_escape(b, name);
-  ob_add(b, "=", 1);
+  sb_add(b, "=", 1);
   form_escape(b, value);
-}
-
-const char *ob_str(obuf *b) {
-  return b->data ? b->data : "";
-}
-
-void ob_free(obuf *b) {
-  free(b->data);
-  *b = (obuf){0};
 }
 
 void oauth_form_decode(char *s) {
@@ -137,15 +85,15 @@ char *oauth_read_file(const char *path, size_t max) {
   if (!fp) {
     return NULL;
   }
-  obuf b = {0};
+  strbuf b = {0};
   char buf[4096];
   size_t n;
   while (b.len <= max && (n = fread(buf, 1, sizeof buf, fp)) > 0) {
-    ob_add(&b, buf, n);
+    sb_add(&b, buf, n);
   }
   fclose(fp);
   if (b.len > max) {
-    ob_free(&b);
+    sb_free(&b);
     return NULL;
   }
   return b.data ? b.data : oauth_strdup("");
@@ -186,7 +134,7 @@ bool oauth_has_scope(const char *list, const char *w, size_t n) {
 }
 
 char *scope_union(const char *a, const char *b) {
-  obuf o = {0};
+  strbuf o = {0};
   const char *lists[2] = {a, b};
   for (int i = 0; i < 2; i++) {
     for (const char *p = lists[i]; p && *p;) {
@@ -194,9 +142,9 @@ char *scope_union(const char *a, const char *b) {
       size_t l = strcspn(p, " ");
       if (l && !oauth_has_scope(o.data, p, l)) {
         if (o.len) {
-          ob_puts(&o, " ");
+          sb_adds(&o, " ");
         }
-        ob_add(&o, p, l);
+        sb_add(&o, p, l);
       }
       p += l;
     }

@@ -130,8 +130,7 @@ static void expect(const char **p, const char *end, const char *lit) {
   *p += l;
 }
 
-static void check_tag(const chan_buf *b, const cJSON *meta,
-                      const char *content) {
+static void check_tag(const strbuf *b, const cJSON *meta, const char *content) {
   static const char tail[] = "</channel>\n";
   if (b->len < sizeof tail - 1 ||
       memcmp(b->data + b->len - (sizeof tail - 1), tail, sizeof tail - 1)) {
@@ -164,7 +163,7 @@ static void check_tag(const chan_buf *b, const cJSON *meta,
   free(c);
 }
 
-static void check_json(const chan_buf *b, const cJSON *meta,
+static void check_json(const strbuf *b, const cJSON *meta,
                        const char *content) {
   if (b->len == 0 || b->data[b->len - 1] != '\n' ||
       memchr(b->data, '\n', b->len - 1)) {
@@ -202,7 +201,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
   cJSON_Delete(kept);
 
   for (int json = 0; json < 2; json++) {
-    chan_buf b = {0};
+    strbuf b = {0};
     const char *why = NULL;
     bool ok = chan_format(&b, source, params, json, &why);
     if (ok != message || (!ok && (!why || b.len != 0))) {
@@ -213,7 +212,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
     } else if (ok) {
       check_tag(&b, meta, content->valuestring);
     }
-    chan_buf_free(&b);
+    sb_free(&b);
   }
   cJSON_Delete(meta);
   cJSON_Delete(params);

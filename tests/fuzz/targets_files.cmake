@@ -64,5 +64,5 @@ foreach(t oauth_meta oauth_token)
                    SOURCES fuzz_${t}.c ${OAUTH_DIR}/meta.c ${OAUTH_DIR}/util.c
                            ${OAUTH_DIR}/net.c
                    INCLUDES ${OAUTH_DIR}
-                   LIBS PkgConfig::CJSON CURL::libcurl mcphost_sdk)
+                   LIBS PkgConfig::CJSON CURL::libcurl mcphost_sdk mcphost_strbuf)
 endforeach()

@@ -33,7 +33,8 @@ mcph_fuzz_target(ws_rx SOURCES fuzz_ws_rx.c ${SRC}/transports/ws/ws_rx.c
 set(MCPH_FUZZ_SANITIZE_SRC ${SRC}/host/safety/sanitize.c
     ${SRC}/host/safety/unicode_quick.c
     ${SRC}/host/safety/size_limits.c ${SRC}/host/safety/display_width.c
-    ${SRC}/host/core/util.c ${SRC}/common/alloc.c ${SRC}/common/icu_dl.c
+    ${SRC}/host/core/util.c ${SRC}/common/strbuf.c ${SRC}/common/alloc.c
+    ${SRC}/common/icu_dl.c
     ${SRC}/common/text_escape.c ${SRC}/common/utf8.c)
 mcph_fuzz_target(sanitize SOURCES fuzz_sanitize.c ${MCPH_FUZZ_SANITIZE_SRC}
                  INCLUDES ${SRC}/host ${SRC}/common
@@ -46,7 +47,7 @@ mcph_fuzz_target(text_escape SOURCES fuzz_text_escape.c
 mcph_fuzz_target(channel_format SOURCES fuzz_channel_format.c
                  ${SRC}/plugins/channels/format.c
                  INCLUDES ${SRC}/plugins/channels
-                 LIBS PkgConfig::CJSON mcphost_alloc
+                 LIBS PkgConfig::CJSON mcphost_strbuf
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
 # The JSON-RPC engine's receive path: messages, ids, responses to pending
 # requests, the peer's requests and their answers, batches.

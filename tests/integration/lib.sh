@@ -101,6 +101,25 @@ check() {
   if "$@"; then ok "$name"; else RC=$?; bad "$name" "command failed: $*"; fi
 }
 
+# in_dir DIR ARGS...: runs mcphost in directory DIR (a project, whose
+# .mcp.json it reads), for at most 60 s; sets RC, OUT and ERR as run does.
+in_dir() {
+  local dir=$1
+  shift
+  (cd "$dir" && timeout 60 "$MCPHOST" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null)
+  RC=$?
+  OUT=$(cat "$TMP/out")
+  ERR=$(cat "$TMP/err")
+}
+
+# prun ARGS...: in_dir in the test's project directory, $P.
+prun() { in_dir "$P" "$@"; }
+
+# free_port: a TCP port on 127.0.0.1 that nobody listens on right now.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
 # A config file with the given servers JSON object: config_file FILE JSON
 config_file() { printf '{"mcpServers": %s}\n' "$2" >"$1"; }
 

@@ -24,16 +24,7 @@ done
 spawned() { [ -e "$TMP/spawned/$1" ]; }
 not_spawned() { ! spawned "$1"; }
 
-# prun ARGS...: mcphost with the project's subdirectory as working dir.
-prun() { in_dir "$P" "$@"; }
-in_dir() {
-  local dir=$1
-  shift
-  (cd "$dir" && "$MCPHOST" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null)
-  RC=$?
-  OUT=$(cat "$TMP/out")
-  ERR=$(cat "$TMP/err")
-}
+# prun (lib.sh) runs mcphost in $P, the project's subdirectory.
 # out_has REGEX: a line of the last stdout matches (extended regex).
 out_has() { printf '%s\n' "$OUT" | grep -Eq "$1"; }
 settings_jq() { [ "$(jq -r "$1" "$SETTINGS")" = true ]; }

@@ -8,12 +8,6 @@
 SETTINGS="$XDG_CONFIG_HOME/mcphost/settings.json"
 P="$HOME/proj"
 mkdir -p "$P" "$(dirname "$SETTINGS")"
-prun() {
-  (cd "$P" && timeout 60 "$MCPHOST" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null)
-  RC=$?
-  OUT=$(cat "$TMP/out")
-  ERR=$(cat "$TMP/err")
-}
 printf '{"mcpServers": {"u": {"command": "%s"}}}\n' "$DEMO" >"$SETTINGS"
 
 # ---- servers configured by hand are never dropped ----

@@ -14,13 +14,6 @@ mkdir -p "$P" "$(dirname "$SETTINGS")" "$MCPHOST_SYSTEM_CONFIG_DIR"
 GOOD="$TMP/good.json"
 config_file "$GOOD" "{\"good\": {\"command\": \"$DEMO\"}}"
 
-# prun ARGS...: mcphost in the project directory, never left hanging.
-prun() {
-  (cd "$P" && timeout 60 "$MCPHOST" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null)
-  RC=$?
-  OUT=$(cat "$TMP/out")
-  ERR=$(cat "$TMP/err")
-}
 unchanged() { cmp -s "$1" "$2"; }
 
 # ---- the user settings file ----

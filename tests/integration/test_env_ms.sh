@@ -18,7 +18,10 @@ expect "MCP_TOOL_TIMEOUT=1e3: warned, the call runs" 0 --out "hi" \
 MCPHOST_ROOTS_SETTLE_MS=soon run --config "$C" servers
 expect "MCPHOST_ROOTS_SETTLE_MS=soon: warned (0 is its own value)" 0 \
   --err 'ignoring MCPHOST_ROOTS_SETTLE_MS="soon": not a whole number'
-MCPHOST_ROOTS_SETTLE_MS=0 MCP_TIMEOUT=20000 run --config "$C" servers
+MCPHOST_LIST_CACHE_TTL=20s run --config "$C" call mcp__demo__echo message=hi
+expect "MCPHOST_LIST_CACHE_TTL=20s: warned, not 20 ms" 0 --out "hi" \
+  --err 'ignoring MCPHOST_LIST_CACHE_TTL="20s": not a whole number'
+MCPHOST_ROOTS_SETTLE_MS=0 MCP_TIMEOUT=20000 MCPHOST_LIST_CACHE_TTL=0 run --config "$C" servers
 expect "good values: nothing said" 0 --no-err "warning"
 run --config "$C" --timeout 30s servers
 expect "--timeout 30s: the same parser refuses it" 2 \

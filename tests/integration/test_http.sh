@@ -7,10 +7,6 @@
 SERVERS="$SRCDIR/tests/servers"
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-
 wait_port() {
   for _ in $(seq 150); do
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
@@ -146,6 +142,14 @@ expect "a POST stream closed before the response is resumed by GET with Last-Eve
 waited=$(printf '%s' "$OUT" | sed -n 's/.* after \([0-9]*\) ms.*/\1/p')
 check "the resumption waited the server's retry (200 ms), not less" \
   test "${waited:-0}" -ge 199
+
+# A server's retry beyond the cap waits the cap (30 s, common/backoff.h),
+# as every other wait of the backoff: the call ends at its own deadline
+# first, and the debug log says the wait it scheduled.
+run --config "$T" -vv --timeout 2000 call t/drop_long_retry
+expect "a server's retry: beyond 30 s waits 30 s" 5 \
+  --err "request's event stream: reconnecting in 30000 ms" \
+  --no-out "resumed with Last-Event-ID"
 
 run --config "$T" call t/get_roundtrip
 expect "a server request on the standalone GET stream is answered" 0 \

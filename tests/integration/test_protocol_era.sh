@@ -165,6 +165,9 @@ expect "a modern-only server refuses initialize, naming its versions" 4 \
 run --config "$C" --protocol sometimes servers
 expect "--protocol with another value is a usage error" 2 \
   --err '--protocol must be auto, modern or legacy; not "sometimes"'
+run --config "$C" --log-level loud servers
+expect "--log-level names the eight MCP levels" 2 \
+  --err '--log-level must be one of debug, info, notice, warning, error, critical, alert, emergency; not "loud"'
 
 # Legacy-only servers: the same as ever.
 run --config "$C" --json servers every

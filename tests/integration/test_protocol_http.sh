@@ -110,7 +110,7 @@ run --config "$C" --protocol legacy call mcp__d__echo text=hi
 expect "and legacy with --protocol legacy" 0 --out "echo(legacy): hi"
 
 # server-everything's streamable HTTP: the probe's 400 is no modern answer.
-EPORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+EPORT=$(free_port)
 PORT=$EPORT node "$EVERYTHING" streamableHttp >"$TMP/every.log" 2>&1 &
 on_exit "kill $! 2>/dev/null"
 for _ in $(seq 150); do

@@ -9,12 +9,6 @@ SERVER="$SRCDIR/tests/servers/legacy_sse_server.mjs"
 # test sets its own).
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 
-# A port nobody listens on right now.
-free_port() {
-  node -e 'const s = require("net").createServer().listen(0, "127.0.0.1",
-    () => { console.log(s.address().port); s.close(); });'
-}
-
 # Waits (bounded) until http://127.0.0.1:$1/ answers anything.
 wait_http() {
   for _ in $(seq 1 100); do

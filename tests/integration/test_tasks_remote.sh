@@ -10,7 +10,7 @@
 R=every/simulate-research-query
 
 command -v python3 >/dev/null || skip_test "no python3 to find a free port"
-EPORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+EPORT=$(free_port)
 LOG="$TMP/everything.log"
 : >"$LOG"
 PORT=$EPORT node "$EVERYTHING" streamableHttp >"$LOG" 2>&1 &

@@ -70,12 +70,3 @@ marker_server() {
   chmod 0755 "$1"
 }
 
-# prun DIR ARGS...: mcphost in DIR, never left hanging; sets RC, OUT, ERR.
-prun() {
-  local dir=$1
-  shift
-  (cd "$dir" && timeout 60 "$MCPHOST" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null)
-  RC=$?
-  OUT=$(cat "$TMP/out")
-  ERR=$(cat "$TMP/err")
-}

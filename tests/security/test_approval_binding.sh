@@ -14,12 +14,12 @@ entry() { printf '{"mcpServers": {"tools": %s}}\n' "$1" >"$R/.mcp.json"; }
 
 BASE="\"command\": \"$DEMO\", \"env\": {\"MODE\": \"ro\", \"TOKEN\": \"\${GITHUB_TOKEN:-none}\"}"
 entry "{$BASE}"
-prun "$R" call mcp__tools__echo message=x
+in_dir "$R" call mcp__tools__echo message=x
 expect "a pending server's message shows what it would run" 8 \
   --err "awaiting approval (it runs command: $DEMO; env: MODE, TOKEN; variables: \${GITHUB_TOKEN})"
 echo '{}' >"$SETTINGS"
 chmod 0644 "$SETTINGS"
-prun "$R" mcp approve tools
+in_dir "$R" mcp approve tools
 expect "approve shows the command, env names and \${VAR} references it approves" 0 \
   --out "Approved project server tools" --out "from $R/.mcp.json" \
   --out "command: $DEMO" --out "env: MODE, TOKEN" \
@@ -32,18 +32,18 @@ check "the record keeps digests of env values, never the values" \
 check "the settings holding approval records are private" test "$(stat -c %a "$SETTINGS")" = 600
 check "the names stay in Claude Code's enabledMcpjsonServers" \
   jq -e --arg k "$R" '.projects[$k].enabledMcpjsonServers == ["tools"]' "$SETTINGS"
-prun "$R" call mcp__tools__echo message=ok
+in_dir "$R" call mcp__tools__echo message=ok
 expect "the approved server runs" 0 --out "Echo: ok"
 
 # The pull: the same name, another command.
 entry "{${BASE/$DEMO/$EVIL}}"
-prun "$R" call mcp__tools__echo message=x
+in_dir "$R" call mcp__tools__echo message=x
 expect "a rewritten command is pending again, with the difference" 8 \
   --err "changed since approval" --err "command: $DEMO -> $EVIL"
 check "the new command never ran" test ! -e "$TMP/pwned"
-prun "$R" mcp list
+in_dir "$R" mcp list
 check "mcp list says it changed" sh -c "grep -q '^tools .*pending approval: changed since approval' '$TMP/out'"
-prun "$R" mcp get tools
+in_dir "$R" mcp get tools
 expect "mcp get shows the change" 0 --out "Approval: project server from $R/.mcp.json changed since approval (command: $DEMO -> $EVIL)"
 
 for change in \
@@ -53,35 +53,35 @@ for change in \
   "variables|{\"command\": \"$DEMO\", \"env\": {\"MODE\": \"ro\", \"TOKEN\": \"\${AWS_SECRET_ACCESS_KEY:-none}\"}}|variables: \${GITHUB_TOKEN} -> \${AWS_SECRET_ACCESS_KEY}"; do
   IFS='|' read -r what json diff <<<"$change"
   entry "$json"
-  prun "$R" call mcp__tools__echo message=x
+  in_dir "$R" call mcp__tools__echo message=x
   expect "a changed $what is pending again, naming the change" 8 \
     --err "changed since approval" --err "$diff"
 done
 
 # A remote entry: url and headers are bound too.
 entry '{"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"X-A": "1"}}'
-prun "$R" mcp approve tools
+in_dir "$R" mcp approve tools
 expect "approve shows a URL and header names" 0 --out "url: http://127.0.0.1:9/mcp (http)" --out "headers: X-A"
 entry '{"type": "http", "url": "http://127.0.0.1:8/mcp", "headers": {"X-A": "1"}}'
-prun "$R" call mcp__tools__echo message=x
+in_dir "$R" call mcp__tools__echo message=x
 expect "a changed url is pending again" 8 --err "url: http://127.0.0.1:9/mcp -> http://127.0.0.1:8/mcp"
 entry '{"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"X-A": "2"}}'
-prun "$R" call mcp__tools__echo message=x
+in_dir "$R" call mcp__tools__echo message=x
 expect "a changed header is pending again (its value is not shown)" 8 \
   --err "headers: X-A changed" --no-err '"2"'
 entry '{"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"X-A": "hdr-s3cret"}}'
-prun "$R" mcp approve tools
+in_dir "$R" mcp approve tools
 check "an approved header's value is not copied into the settings" bash -c "! grep -q hdr-s3cret '$SETTINGS'"
 
 # Keys that widen what a server may do are shown, and so are removals.
 entry "{\"command\": \"$DEMO\", \"roots\": [\"/\"], \"tls\": {\"insecure\": true}, \"timeout\": 5}"
-prun "$R" call mcp__tools__echo message=x
+in_dir "$R" call mcp__tools__echo message=x
 expect "the pending message shows roots, tls and other keys by name" 8 \
   --err 'roots: ["/"]' --err 'tls: {"insecure":true}' --err "other keys: timeout"
-prun "$R" mcp approve tools
+in_dir "$R" mcp approve tools
 expect "approve shows them too" 0 --out 'roots: ["/"]' --out 'tls: {"insecure":true}'
 entry "{\"command\": \"$DEMO\"}"
-prun "$R" call mcp__tools__echo message=x
+in_dir "$R" call mcp__tools__echo message=x
 expect "removed keys are named in the difference" 8 \
   --err 'roots: ["/"] -> (none)' --err 'tls: {"insecure":true} -> (none)' \
   --err "keys removed: timeout" --no-err "the entry was rewritten"
@@ -89,9 +89,9 @@ expect "removed keys are named in the difference" 8 \
 # The same entry moved to another file of the walk is another approval.
 mkdir -p "$R/sub"
 entry "{\"command\": \"$DEMO\"}"
-prun "$R/sub" mcp approve tools
+in_dir "$R/sub" mcp approve tools
 mv "$R/.mcp.json" "$R/sub/.mcp.json"
-prun "$R/sub" call mcp__tools__echo message=x
+in_dir "$R/sub" call mcp__tools__echo message=x
 expect "an entry from another file is pending again" 8 \
   --err "file: $R/.mcp.json -> $R/sub/.mcp.json"
 mv "$R/sub/.mcp.json" "$R/.mcp.json"
@@ -99,10 +99,10 @@ rm -rf "$R/sub"
 
 # Approving again approves what it runs now.
 entry "{\"command\": \"$EVIL\"}"
-prun "$R" mcp approve tools
+in_dir "$R" mcp approve tools
 expect "approving again shows the new command and the change" 0 \
   --out "command: $EVIL" --out "changed since its last approval: command: $DEMO -> $EVIL"
-prun "$R" call mcp__tools__echo message=now
+in_dir "$R" call mcp__tools__echo message=now
 expect "and then it runs" 0 --out "Echo: now"
 rm -f "$TMP/pwned"
 
@@ -110,10 +110,10 @@ rm -f "$TMP/pwned"
 
 # A blanket switch, in a repository where nothing was approved one by one,
 # approves nothing: pending, saying why and what it would run.
-prun "$R" mcp reset-project-choices
+in_dir "$R" mcp reset-project-choices
 echo '{"enableAllProjectMcpServers": true}' >"$SETTINGS"
 entry "{\"command\": \"$DEMO\"}"
-prun "$R" call mcp__tools__echo message=all
+in_dir "$R" call mcp__tools__echo message=all
 expect "enableAllProjectMcpServers alone leaves a server pending, saying why" 8 \
   --err "enableAllProjectMcpServers" --err "approves it whatever it runs" \
   --err "honoured only in a repository where \"mcphost mcp approve\" was used" \
@@ -122,23 +122,23 @@ check "and binds nothing" \
   jq -e --arg k "$R" '.projects[$k].approvedMcpjsonEntries == null' "$SETTINGS"
 # Where a server of the repository was approved, it binds at first use.
 printf '{"mcpServers": {"tools": {"command": "%s"}, "other": {"command": "%s"}}}\n' "$DEMO" "$DEMO" >"$R/.mcp.json"
-prun "$R" mcp approve other
-prun "$R" call mcp__tools__echo message=all
+in_dir "$R" mcp approve other
+in_dir "$R" call mcp__tools__echo message=all
 expect "in a repository approved in, enableAllProjectMcpServers warns and approves" 0 \
   --out "Echo: all" --err "approved by enableAllProjectMcpServers" --err "whatever it runs" \
   --err "command: $DEMO"
 check "and binds what it approved" \
   jq -e --arg k "$R" '.projects[$k].approvedMcpjsonEntries.tools.sha256 | length == 64' "$SETTINGS"
-prun "$R" call mcp__tools__echo message=again
+in_dir "$R" call mcp__tools__echo message=again
 expect "a second use is silent" 0 --no-err "whatever it runs"
 entry "{\"command\": \"$EVIL\"}"
-prun "$R" call mcp__tools__echo message=x
+in_dir "$R" call mcp__tools__echo message=x
 expect "under enableAllProjectMcpServers a changed entry is pending again" 8 --err "changed since approval"
 check "the changed command never ran" test ! -e "$TMP/pwned"
 
 echo '{"enabledMcpjsonServers": ["tools"]}' >"$SETTINGS"
 entry "{\"command\": \"$DEMO\"}"
-prun "$R" call mcp__tools__echo message=x
+in_dir "$R" call mcp__tools__echo message=x
 expect "a top-level enabledMcpjsonServers alone leaves a server pending" 8 \
   --err "a name approved in every repository" --err "honoured only in a repository where" \
   --err "command: $DEMO"
@@ -147,7 +147,7 @@ expect "a top-level enabledMcpjsonServers alone leaves a server pending" 8 \
 # showing what it runs, until approved as it is.
 printf '{"projects": {"%s": {"enabledMcpjsonServers": ["tools"]}}}\n' "$R" >"$SETTINGS"
 entry "{\"command\": \"$EVIL\"}"
-prun "$R" call mcp__tools__echo message=legacy
+in_dir "$R" call mcp__tools__echo message=legacy
 expect "a name-only approval is pending, showing what it runs" 8 \
   --err "approved by name only" --err "command: $EVIL" --err "mcphost mcp approve tools"
 check "nothing planted ever ran unapproved" test ! -e "$TMP/pwned"
@@ -156,25 +156,25 @@ check "nothing planted ever ran unapproved" test ! -e "$TMP/pwned"
 # earlier approval, so a later rewrite is still noticed.
 rm -f "$SETTINGS"
 entry "{\"command\": \"$DEMO\"}"
-prun "$R" mcp approve tools
+in_dir "$R" mcp approve tools
 printf '{"projects": {"%s": {"enabledMcpjsonServers": ["tools"]}}}\n' "$R" >"$HOME/.claude.json"
-prun "$R" mcp import claude-code
+in_dir "$R" mcp import claude-code
 expect "import claude-code carries the approval over" 0 --out "1 approved"
 check "and keeps the record of what was approved" \
   jq -e --arg k "$R" '.projects[$k].approvedMcpjsonEntries.tools.sha256 | length == 64' "$SETTINGS"
 entry "{\"command\": \"$EVIL\"}"
-prun "$R" call mcp__tools__echo message=x
+in_dir "$R" call mcp__tools__echo message=x
 expect "after an import a rewritten command is pending, not run" 8 --err "changed since approval"
 check "the rewritten command never ran" test ! -e "$TMP/pwned"
 rm -f "$HOME/.claude.json"
 
 # Control characters in a planted entry are shown, never obeyed.
 printf '{"mcpServers": {"esc": {"command": "%s", "args": ["\\u001b]0;pwned\\u0007"]}}}\n' "$DEMO" >"$R/.mcp.json"
-prun "$R" mcp approve esc
+in_dir "$R" mcp approve esc
 expect "approve escapes controls in what it shows" 0 --out "<U+001B>]0;pwned<U+0007>"
 check "no raw escape reaches the terminal" bash -c "! grep -q $'\x1b' '$TMP/out'"
 printf '{"mcpServers": {"n\\u001b]0;t\\u0007": {"command": "%s"}}}\n' "$DEMO" >"$R/.mcp.json"
-prun "$R" mcp list
+in_dir "$R" mcp list
 expect "a server name with a control character is refused, naming file and server" 0 \
   --err "$R/.mcp.json: server \"n<U+001B>]0;t<U+0007>\": refused: its name has a control character"
 check "config messages quoting a file escape its controls" \
@@ -185,19 +185,19 @@ check "config messages quoting a file escape its controls" \
 # env and header names, and a server's initialize error.
 noesc() { ! grep -q $'\x1b' "$TMP/out" && ! grep -q $'\x1b' "$TMP/err"; }
 printf '{"mcpServers": {"ev": {"command": "%s", "args": ["\\u001b[2J", "\\u001b[8mhidden"], "env": {"E\\u001b[8m": "1"}}, "hv": {"type": "http", "url": "http://127.0.0.1:9/mcp\\u001b[2J", "headers": {"H\\u001b]0;x\\u0007": "1"}}}}\n' "$DEMO" >"$R/.mcp.json"
-prun "$R" mcp approve ev hv
+in_dir "$R" mcp approve ev hv
 expect "approve shows the planted args escaped" 0 --out "<U+001B>[8mhidden"
 check "approve prints no raw escape" noesc
-prun "$R" mcp list
+in_dir "$R" mcp list
 expect "mcp list shows args escaped" 3 --out "'<U+001B>[2J' '<U+001B>[8mhidden'"
 check "mcp list prints no raw escape (stdout and stderr)" noesc
-prun "$R" mcp get ev
+in_dir "$R" mcp get ev
 expect "mcp get shows args and env names escaped; a failed check exits as mcp list" 3 \
   --out "Args: '<U+001B>[2J' '<U+001B>[8mhidden'" --out "Environment: E<U+001B>[8m"
 check "mcp get ev prints no raw escape" noesc
-prun "$R" --json mcp get ev
+in_dir "$R" --json mcp get ev
 expect "mcp get --json exits as mcp list too" 3
-prun "$R" mcp get hv
+in_dir "$R" mcp get hv
 expect "mcp get shows the URL and header names escaped" 3 \
   --out "<U+001B>[2J" --out "Headers: H<U+001B>]0;x<U+0007>"
 check "mcp get hv prints no raw escape" noesc
@@ -216,11 +216,11 @@ sleep 1
 SH
 chmod 0755 "$BADINIT"
 printf '{"mcpServers": {"bad": {"command": "%s"}}}\n' "$BADINIT" >"$R/.mcp.json"
-prun "$R" mcp approve bad
-prun "$R" mcp list
+in_dir "$R" mcp approve bad
+in_dir "$R" mcp list
 expect "a server's initialize error is shown escaped by mcp list" 4 --out "<U+001B>]0;TITLE<U+0007>"
 check "mcp list prints no raw escape from the server" noesc
-prun "$R" mcp get bad
+in_dir "$R" mcp get bad
 expect "and by mcp get" 4 --out "<U+001B>]0;TITLE<U+0007>"
 check "mcp get prints no raw escape from the server" noesc
 finish

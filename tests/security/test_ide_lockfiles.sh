@@ -32,10 +32,10 @@ never_heard() {
 }
 
 # A CLAUDE_CONFIG_DIR of the other user's.
-CLAUDE_CONFIG_DIR="$TMP/shared" prun "$WS" ide list
+CLAUDE_CONFIG_DIR="$TMP/shared" in_dir "$WS" ide list
 expect "a lockfile directory another user owns is refused, with the reason" 0 \
   --out "lockfile directory not trusted" --out "$TMP/shared"
-CLAUDE_CONFIG_DIR="$TMP/shared" prun "$WS" --ide call ide/openFile filePath=/x
+CLAUDE_CONFIG_DIR="$TMP/shared" in_dir "$WS" --ide call ide/openFile filePath=/x
 expect "--ide never connects through it" 3 --err "lockfile directory not trusted"
 never_heard "their directory"
 
@@ -46,20 +46,20 @@ chmod 700 "$CLAUDE_CONFIG_DIR" "$CLAUDE_CONFIG_DIR/ide"
 cp "$TMP/staging/$PORT.lock" "$CLAUDE_CONFIG_DIR/ide/$PORT.lock"
 chown "$OTHER_UID:$OTHER_GID" "$CLAUDE_CONFIG_DIR/ide/$PORT.lock"
 chmod 600 "$CLAUDE_CONFIG_DIR/ide/$PORT.lock"
-prun "$WS" ide list --json
+in_dir "$WS" ide list --json
 expect "a lockfile another user owns is refused, with the reason" 0 \
   --jq ".[0].port == $PORT and (.[0].error | startswith(\"not trusted, refused\"))"
-prun "$WS" --ide call ide/openFile filePath=/x
+in_dir "$WS" --ide call ide/openFile filePath=/x
 expect "--ide never connects to it" 3 --err "not trusted, refused"
 never_heard "their lockfile"
 rm -f "$CLAUDE_CONFIG_DIR/ide/$PORT.lock"
 
 # A link in the user's directory to their lockfile.
 ln -s "$TMP/shared/ide/$PORT.lock" "$CLAUDE_CONFIG_DIR/ide/$PORT.lock"
-prun "$WS" ide list --json
+in_dir "$WS" ide list --json
 expect "a lockfile that is a link is refused, with the reason" 0 \
   --jq ".[0].port == $PORT and (.[0].error | startswith(\"not trusted, refused\"))"
-prun "$WS" --ide call ide/openFile filePath=/x
+in_dir "$WS" --ide call ide/openFile filePath=/x
 expect "--ide never follows it" 3 --err "not trusted, refused"
 never_heard "a link to their lockfile"
 

@@ -72,7 +72,7 @@ lockfile() {
 # The other user's listener on the lockfile's port: no token sent.
 listen other "$TMP/other.log"
 lockfile "$LPORT" $$
-prun "$WS" --ide call ide/openFile filePath=/x
+in_dir "$WS" --ide call ide/openFile filePath=/x
 expect "a port another user listens on gets no connection" 3 \
   --err "that port is another user's (uid $OTHER_UID)"
 check "the other user's listener never saw the token" \
@@ -83,7 +83,7 @@ kill "$LPID" 2>/dev/null
 # above could fail). It is no MCP server, so the call itself fails.
 listen self "$TMP/self.log"
 lockfile "$LPORT" $$
-prun "$WS" --ide call ide/openFile filePath=/x
+in_dir "$WS" --ide call ide/openFile filePath=/x
 check "the user's own listener gets the token" \
   grep -q "X-Claude-Code-Ide-Authorization: $TOKEN" "$TMP/self.log"
 kill "$LPID" 2>/dev/null
@@ -99,11 +99,11 @@ for _ in $(seq 150); do
 done
 on_exit "kill $OTHER_PID 2>/dev/null"
 lockfile 4099 "$OTHER_PID"
-prun "$WS" ide list --json
+in_dir "$WS" ide list --json
 expect "a lockfile whose pid is another user's process is stale" 0 \
   --jq '.[0].alive == false'
 lockfile 4099 $$
-prun "$WS" ide list --json
+in_dir "$WS" ide list --json
 expect "a lockfile whose pid is the user's own process is live" 0 \
   --jq '.[0].alive == true'
 finish

@@ -11,18 +11,18 @@ printf '{"mcpServers": {"p": {"command": "%s"}}, "permissions": {"allow": ["mcp_
 printf '{"mcpServers": {"t": {"command": "%s"}}, "permissions": {"default": "ask"}}\n' \
   "$DEMO" >"$W/repo/.mcp.json"
 
-prun "$W/repo" mcp approve t
-prun "$W/repo" call mcp__t__echo message=x
+in_dir "$W/repo" mcp approve t
+in_dir "$W/repo" call mcp__t__echo message=x
 expect "the repository's default ask holds while the parent's server is pending" 8 \
   --err "needs permission" --no-out "Echo: x"
-prun "$W/repo" mcp approve p
-prun "$W/repo" call mcp__t__echo message=x
+in_dir "$W/repo" mcp approve p
+in_dir "$W/repo" call mcp__t__echo message=x
 expect "an approved parent file's allow does not reach the repository's server" 8 \
   --err "default \"ask\" (project settings $W/repo/.mcp.json: permissions.default)" \
   --no-out "Echo: x"
-prun "$W/repo" call mcp__p__echo message=own
+in_dir "$W/repo" call mcp__p__echo message=own
 expect "the parent file's rules govern its own server" 0 --out "Echo: own"
-prun "$W/repo" --allow mcp__t__echo call mcp__t__echo message=allowed
+in_dir "$W/repo" --allow mcp__t__echo call mcp__t__echo message=allowed
 expect "the ask is answered as usual" 0 --out "Echo: allowed"
 
 # A pending file's rules govern nothing, not even for a server of its
@@ -34,7 +34,7 @@ printf '{"mcpServers": {"q": {"command": "%s"}}, "permissions": {"default": "ask
   "$DEMO" >"$SETTINGS"
 printf '{"mcpServers": {"q": {"command": "%s"}}, "permissions": {"allow": ["mcp__q__*"]}}\n' \
   "$DEMO" >"$W/other/.mcp.json"
-prun "$W/other" call mcp__q__echo message=x
+in_dir "$W/other" call mcp__q__echo message=x
 expect "a pending file's allow does not reach the user's server of the same name" 8 \
   --err "needs permission" --no-out "Echo: x"
 
@@ -43,18 +43,18 @@ expect "a pending file's allow does not reach the user's server of the same name
 printf '{"permissions": {"default": "ask"}}\n' >"$SETTINGS"
 mkdir -p "$W/bound/.git"
 printf '{"mcpServers": {"t": {"command": "%s"}}}\n' "$DEMO" >"$W/bound/.mcp.json"
-prun "$W/bound" mcp approve t
-prun "$W/bound" call mcp__t__echo message=x
+in_dir "$W/bound" mcp approve t
+in_dir "$W/bound" call mcp__t__echo message=x
 expect "an approved server asks under the user's default" 8 --err "needs permission"
 printf '{"mcpServers": {"t": {"command": "%s"}}, "permissions": {"allow": ["mcp__t__*"]}}\n' \
   "$DEMO" >"$W/bound/.mcp.json"
-prun "$W/bound" call mcp__t__echo message=x
+in_dir "$W/bound" call mcp__t__echo message=x
 expect "rules added to its file after the approval make it pending" 8 \
   --err "changed since approval" \
   --err 'permissions of its file: (none) -> {"allow":["mcp__t__*"]}' --no-out "Echo: x"
-prun "$W/bound" mcp approve t
+in_dir "$W/bound" mcp approve t
 expect "approve shows the file's rules it approves" 0 \
   --out 'permissions of its file: {"allow":["mcp__t__*"]}'
-prun "$W/bound" call mcp__t__echo message=ok
+in_dir "$W/bound" call mcp__t__echo message=ok
 expect "approved with its rules, they apply" 0 --out "Echo: ok"
 finish

@@ -6,9 +6,6 @@
 # host's --url parsing alike.
 . "$(dirname "$0")/../integration/lib.sh"
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
 DEAD=$(free_port)
 
 no_secret() { # NAME: neither stdout nor stderr of the last run holds one

@@ -7,6 +7,7 @@
 //                      stream closes unanswered; the result comes on the GET
 //                      that sends Last-Event-ID: e1 (the text says what the
 //                      server saw and how long the client waited)
+//   drop_long_retry    drop_and_resume with "retry: 120000" (2 minutes)
 //   get_roundtrip      sends roots/list on the standalone GET stream, waits
 //                      for the answer (POSTed), then answers the call
 //   sse_reply          SSE reply: priming event, an event of another type, a
@@ -54,7 +55,7 @@ let failedResumes = 0; // GETs refused for drop_forever
 const tools = [
   'echo_headers', 'drop_and_resume', 'get_roundtrip', 'sse_reply', 'batch_reply',
   'expire_session', 'http_error', 'odd_error', 'unauthorized', 'big_result', 'hang',
-  'close_get', 'drop_forever',
+  'close_get', 'drop_forever', 'drop_long_retry',
 ].map((name) => ({ name, description: `test tool ${name}`, inputSchema: { type: 'object', properties: {} } }));
 
 const text = (id, t) => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: t }] } });
@@ -174,6 +175,11 @@ function callTool(req, res, msg, sid, session) {
       old.end();
       return;
     }
+    case 'drop_long_retry':
+      startSse(res);
+      res.write('id: e2\nretry: 120000\ndata: \n\n');
+      setTimeout(() => res.end(), 20);
+      return;
     case 'drop_forever':
       startSse(res);
       res.write('id: f1\nretry: 50\ndata: \n\n');

@@ -6,8 +6,8 @@
 
 /* Formats the params text; the result is freed by the next call. */
 static const char *fmt(const char *source, const char *params, bool json) {
-  static chan_buf b;
-  chan_buf_free(&b);
+  static strbuf b;
+  sb_free(&b);
   cJSON *p = cJSON_Parse(params);
   const char *why = NULL;
   bool ok = chan_format(&b, source, p, json, &why);

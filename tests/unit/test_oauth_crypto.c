@@ -167,8 +167,8 @@ TEST(test_oauth_query_param_is_decoded) {
 static char *jwt_of(const char *claims) {
   char *h = oauth_b64url((const unsigned char *)"{\"alg\":\"none\"}", 15);
   char *c = oauth_b64url((const unsigned char *)claims, strlen(claims));
-  obuf b = {0};
-  ob_printf(&b, "%s.%s.sig", h, c);
+  strbuf b = {0};
+  sb_printf(&b, "%s.%s.sig", h, c);
   free(h);
   free(c);
   return b.data;

@@ -274,7 +274,7 @@ static void on_sse_drop(void *ud, const char *head, size_t head_len) {
 
 static void on_sse_retry(void *ud, unsigned long ms) {
   exchange *x = ud;
-  x->retry_ms = ms > MAX_RETRY_MS ? MAX_RETRY_MS : ms;
+  x->retry_ms = (unsigned long)backoff_first(ms);
   x->has_retry = true;
 }
 

@@ -34,15 +34,9 @@
 #include "../common/http_client.h"
 #include "../common/remote_config.h"
 #include "../common/sse.h"
+#include "backoff.h"
 #include "plugin_info.h"
 
-#define DEFAULT_RETRY_MS                                                       \
-  1000UL                       /* reconnect delay when the server gave none    \
-                                */
-#define MAX_RETRY_MS 300000UL  /* a server's retry is honoured up to this */
-#define BACKOFF_CAP_MS 30000UL /* doubling stops here (or at retry) */
-#define MIN_RETRY_MS 100UL     /* smaller retry values are raised to it */
-#define RESUME_MAX_ATTEMPTS 5U /* failed reconnects in a row, then give up */
 #define HOLD_MAX_MS 2000U      /* POSTs wait this long for the GET */
 #define DELETE_TIMEOUT_MS 2000L
 #define GET_CONNECT_TIMEOUT_MS 30000L

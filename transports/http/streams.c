@@ -13,7 +13,7 @@
  * - Resumption: a POST whose event stream ended before the response to the
  *   request it carried is continued by GET with Last-Event-ID after the
  *   server's retry delay (exactly: the conformance suite times it), with
- *   the same doubling on failures, and at most RESUME_MAX_ATTEMPTS failed
+ *   the same doubling on failures, and at most BACKOFF_MAX_ATTEMPTS failed
  *   attempts in a row before the request is failed. An attempt that
  *   established a stream resets the count, even if the server closed it
  *   again unanswered: servers may close streams on purpose and let clients
@@ -75,16 +75,10 @@ void stream_deliver_take(exchange *x, char *json, size_t len) {
 static void on_reconnect(void *ud);
 
 /* The server's retry exactly after a stream that was established, doubled
- * for each failed attempt since. */
+ * for each failed attempt since, never past the cap (backoff.h). */
 static unsigned long reconnect_delay(const exchange *x) {
-  unsigned long base = x->has_retry ? x->retry_ms : DEFAULT_RETRY_MS;
-  if (base < MIN_RETRY_MS)
-    base = MIN_RETRY_MS; /* "retry: 0" must not spin */
-  unsigned long cap = base > BACKOFF_CAP_MS ? base : BACKOFF_CAP_MS;
-  unsigned long d = base;
-  for (unsigned i = 0; i < x->fails && d < cap; i++)
-    d *= 2;
-  return d > cap ? cap : d;
+  return (unsigned long)backoff_delay(
+      x->has_retry ? x->retry_ms : BACKOFF_FIRST_MS, x->fails);
 }
 
 /* Gives x up: a resumption fails its request; the standalone stream just
@@ -289,13 +283,13 @@ void stream_done(exchange *x, CURLcode rc) {
     x->fails++;
   }
   snprintf(x->last_error, sizeof x->last_error, "%s", why);
-  if (x->kind == X_RESUME && x->fails >= RESUME_MAX_ATTEMPTS) {
+  if (x->kind == X_RESUME && x->fails >= BACKOFF_MAX_ATTEMPTS) {
     char msg[1400];
     /* The last error names the URL. */
     snprintf(msg, sizeof msg,
              "the event stream broke before the response arrived and could "
              "not be resumed (%u attempts; last: %.900s)",
-             RESUME_MAX_ATTEMPTS, x->last_error);
+             BACKOFF_MAX_ATTEMPTS, x->last_error);
     give_up(x, MCPH_EIO, msg);
     return;
   }

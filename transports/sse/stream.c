@@ -25,13 +25,10 @@
 
 #include "../common/authorization.h"
 #include "../common/url.h"
+#include "backoff.h"
 #include "http_status.h"
 #include "sse_transport.h"
 
-#define DEFAULT_RETRY_MS 1000UL
-#define MIN_RETRY_MS 50UL /* a server's retry: 0 must not spin */
-#define MAX_BACKOFF_MS 30000UL
-#define MAX_RECONNECTS 5u
 #define CONNECT_TIMEOUT_MS 30000L
 /* A reconnected stream that sends no endpoint event and no message: after
  * this long, POSTs go to the endpoint we had. */
@@ -89,9 +86,7 @@ static void on_sse_event(void *ud, const sse_event *ev) {
 
 static void on_sse_retry(void *ud, unsigned long ms) {
   mcph_transport *t = ud;
-  t->retry_ms = ms < MIN_RETRY_MS     ? MIN_RETRY_MS
-                : ms > MAX_BACKOFF_MS ? MAX_BACKOFF_MS
-                                      : ms;
+  t->retry_ms = (unsigned long)backoff_first(ms);
 }
 
 static void on_error_body_timer(void *ud);
@@ -154,28 +149,25 @@ static void stream_lost(mcph_transport *t, int code, const char *what,
                         long retry_after_s) {
   t->post_ok = false; /* POSTs wait for the next stream */
   cancel(t, &t->grace_timer);
-  if (t->attempts >= MAX_RECONNECTS) {
+  if (t->attempts >= BACKOFF_MAX_ATTEMPTS) {
     sse_finish(t, code == MCPH_ECONNREFUSED ? MCPH_ECONNREFUSED : MCPH_ECLOSED,
                "lost the SSE stream and %u reconnect attempts failed; the "
                "last: %s",
-               MAX_RECONNECTS, what);
+               BACKOFF_MAX_ATTEMPTS, what);
     return;
   }
-  unsigned long delay = t->retry_ms << t->attempts;
-  if (delay > MAX_BACKOFF_MS) {
-    delay = MAX_BACKOFF_MS;
-  }
+  unsigned long delay = (unsigned long)backoff_delay(t->retry_ms, t->attempts);
   if (retry_after_s > 0) {
     /* 429 and 503 may say how long to wait (Retry-After). */
-    unsigned long ra = retry_after_s > (long)(MAX_BACKOFF_MS / 1000)
-                           ? MAX_BACKOFF_MS
+    unsigned long ra = retry_after_s > (long)(BACKOFF_MAX_MS / 1000)
+                           ? BACKOFF_MAX_MS
                            : (unsigned long)retry_after_s * 1000UL;
     delay = ra > delay ? ra : delay;
   }
   t->attempts++;
   mcph_logf(t->host, MCPH_LOG_INFO, t->name,
             "%s; reconnecting in %lu ms (attempt %u of %u)", what, delay,
-            t->attempts, MAX_RECONNECTS);
+            t->attempts, BACKOFF_MAX_ATTEMPTS);
   if (t->host->timer_start(t->host, delay, on_reconnect_timer, t,
                            &t->reconnect_timer) != 0) {
     sse_finish(t, MCPH_ENOMEM, "cannot reconnect to %s: out of memory",
@@ -373,7 +365,7 @@ static int start_get(mcph_transport *t) {
 }
 
 int stream_start(mcph_transport *t, mcph_error *err) {
-  t->retry_ms = DEFAULT_RETRY_MS;
+  t->retry_ms = BACKOFF_FIRST_MS;
   /* The parser's bound covers a whole line ("data: " and all) and the
    * joined data with its line ends; with some room on top, the exact
    * limit on a message is checked in on_sse_event. */

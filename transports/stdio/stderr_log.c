@@ -13,6 +13,7 @@
 
 #include "text_escape.h"
 #include "trusted_fs.h"
+#include "write_all.h"
 
 /* A log file above this size is moved to "<name>.stderr.log.1" (replacing
  * the previous one) when the server next starts, so a chatty server cannot
@@ -74,21 +75,12 @@ void stderr_log_open(stderr_log *l) {
 }
 
 static void file_write(stderr_log *l, const char *data, size_t n) {
-  while (l->file_fd >= 0 && n > 0) {
-    ssize_t w = write(l->file_fd, data, n);
-    if (w < 0 && errno == EINTR) {
-      continue;
-    }
-    if (w <= 0) {
-      mcph_logf(l->host, MCPH_LOG_WARN, l->source,
-                "cannot write the stderr log: %s; stopped writing it",
-                w < 0 ? strerror(errno) : "short write");
-      close(l->file_fd);
-      l->file_fd = -1;
-      return;
-    }
-    data += w;
-    n -= (size_t)w;
+  if (l->file_fd >= 0 && write_all(l->file_fd, data, n) < 0) {
+    mcph_logf(l->host, MCPH_LOG_WARN, l->source,
+              "cannot write the stderr log: %s; stopped writing it",
+              strerror(errno));
+    close(l->file_fd);
+    l->file_fd = -1;
   }
 }
 

@@ -236,6 +236,13 @@ static long upgrade_status(struct lws *wsi) {
   return st >= 100 && st <= 999 ? (long)st : 0;
 }
 
+/* Whether the answer to the upgrade named a subprotocol, not "mcp". */
+static bool chose_other_subprotocol(struct lws *wsi) {
+  char got[128] = "";
+  return lws_hdr_copy(wsi, got, sizeof got, WSI_TOKEN_PROTOCOL) > 0 &&
+         strcmp(got, WS_SUBPROTOCOL) != 0;
+}
+
 static void connection_error(mcph_transport *t, struct lws *wsi_of_error,
                              const char *in) {
   const char *url = t->cfg.display_url;
@@ -247,7 +254,9 @@ static void connection_error(mcph_transport *t, struct lws *wsi_of_error,
   if (t->filter_reason[0]) {
     ws_end(t, MCPH_EPROTO, "the WebSocket upgrade at %s failed: %s", url,
            t->filter_reason);
-  } else if (strstr(lws_why, "PROTOCOL malformed")) {
+  } else if (st == 101 && chose_other_subprotocol(wsi_of_error)) {
+    /* lws refuses a subprotocol it did not offer before the check of
+     * the answer (check_subprotocol) runs. */
     ws_end(t, MCPH_EPROTO,
            "the WebSocket upgrade at %s failed: the server chose a "
            "subprotocol other than \"mcp\"",

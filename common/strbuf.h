@@ -1,0 +1,40 @@
+/* A growable string: the one buffer that text is built in, for the host
+ * (core/util.h) and the plugins (OAuth, channels). Out of memory aborts,
+ * as every x* allocation does (alloc.h). Any thread; a buffer is its
+ * owner's. */
+#ifndef MCPHOST_COMMON_STRBUF_H
+#define MCPHOST_COMMON_STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Zeroed ({0}) is empty, as sb_init() makes it. */
+typedef struct strbuf {
+  char *data; /* always NUL-terminated once anything was added */
+  size_t len, cap;
+} strbuf;
+
+void sb_init(strbuf *b);
+void sb_free(strbuf *b);
+void sb_add(strbuf *b, const char *s, size_t n);
+void sb_adds(strbuf *b, const char *s);
+void sb_addc(strbuf *b, char c);
+/* Adds `n` bytes for the caller to fill and returns where they start; the
+ * NUL after them is written already. */
+char *sb_extend(strbuf *b, size_t n);
+/* Makes room for `n` more bytes at once (a message of about known size
+ * grows once, not by doubling from 64). */
+void sb_reserve(strbuf *b, size_t n);
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
+void sb_printf(strbuf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Returns the contents ("" when empty), which the caller then owns. */
+char *sb_take(strbuf *b);
+const char *sb_str(const strbuf *b);
+
+/* A new string, printf's; free it. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
+
+#endif
