@@ -96,9 +96,10 @@
  *        protocol_version, respond_error_data (docs/plugin-abi.md §16);
  *        for MCP 2026-07-28: the factory's send_headers, MCPH_ELOST,
  *        MCPH_RPC_HEADER_MISMATCH, _MISSING_CLIENT_CAPABILITY and
- *        _UNSUPPORTED_PROTOCOL_VERSION (rpc.h) */
+ *        _UNSUPPORTED_PROTOCOL_VERSION (rpc.h)
+ *   1.7  transport event on_message_owned (transport.h) */
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 6
+#define MCPH_ABI_MINOR 7
 
 /* A request awaiting a plugin's answer (the host's; opaque): see
  * "Answering a pending request" above. */
