@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -45,6 +46,7 @@
 #include "mcp/arguments.h"
 #include "mcp/names.h"
 #include "safety/json_parse.h"
+#include "safety/json_write.h"
 #include "safety/redact.h"
 #include "write_all.h"
 
@@ -61,6 +63,15 @@ typedef enum {
 } op_kind;
 
 typedef struct batch batch;
+
+/* A large result waiting to be written, in the buffer it was received in
+ * (json_parse.h, rpc_receive_owned): written from there and freed once
+ * written, never copied into the queue. */
+typedef struct out_piece {
+  struct out_piece *next;
+  char *data; /* owned */
+  size_t len, off;
+} out_piece;
 
 typedef struct op {
   batch *b;
@@ -93,6 +104,10 @@ struct batch {
    * server's deadlines); reading requests pauses while too much waits. */
   strbuf out;
   size_t out_off;
+  /* Written before `out`: large results, and what was queued before
+   * each (the queue's buffer, handed on). */
+  out_piece *pieces, **pieces_end;
+  size_t piece_bytes; /* not yet written */
   loop_watch *in_watch, *out_watch;
   bool in_paused;
   int out_flags; /* stdout's flags before we made it non-blocking, or -1 */
@@ -114,9 +129,62 @@ static void on_stdout(void *ud, int fd, unsigned events) {
   flush_out(ud);
 }
 
+/* Bytes of answers not yet written. */
+static size_t out_waiting(const batch *b) {
+  return b->piece_bytes + b->out.len - b->out_off;
+}
+
+/* `n` bytes written: the pieces first, then the queue. */
+static void out_consume(batch *b, size_t n) {
+  while (n > 0 && b->pieces) {
+    out_piece *p = b->pieces;
+    size_t k = p->len - p->off < n ? p->len - p->off : n;
+    p->off += k;
+    b->piece_bytes -= k;
+    n -= k;
+    if (p->off == p->len) { /* the result is out: its buffer goes */
+      b->pieces = p->next;
+      if (!b->pieces)
+        b->pieces_end = &b->pieces;
+      free(p->data);
+      free(p);
+    }
+  }
+  b->out_off += n;
+}
+
+/* One writev of what waits, in order; write's result. */
+static ssize_t out_write(batch *b) {
+  struct iovec iov[8];
+  int n = 0;
+  const out_piece *p = b->pieces;
+  for (; p && n < 8; p = p->next)
+    iov[n++] = (struct iovec){p->data + p->off, p->len - p->off};
+  if (!p && n < 8 && b->out_off < b->out.len)
+    iov[n++] =
+        (struct iovec){b->out.data + b->out_off, b->out.len - b->out_off};
+  ssize_t w = writev(1, iov, n);
+  if (w > 0)
+    out_consume(b, (size_t)w);
+  return w;
+}
+
+/* Drops what waits (the reader is gone). */
+static void out_drop(batch *b) {
+  while (b->pieces) {
+    out_piece *p = b->pieces;
+    b->pieces = p->next;
+    free(p->data);
+    free(p);
+  }
+  b->pieces_end = &b->pieces;
+  b->piece_bytes = 0;
+  b->out_off = b->out.len;
+}
+
 static void flush_out(batch *b) {
-  while (b->out_off < b->out.len) {
-    ssize_t n = write(1, b->out.data + b->out_off, b->out.len - b->out_off);
+  while (out_waiting(b) > 0) {
+    ssize_t n = out_write(b);
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0 && errno == EAGAIN) {
@@ -127,12 +195,11 @@ static void flush_out(batch *b) {
     }
     if (n <= 0) { /* the reader is gone: drop what is left */
       cli_output_failed(b->c, n < 0 ? errno : EIO);
-      b->out_off = b->out.len;
+      out_drop(b);
       break;
     }
-    b->out_off += (size_t)n;
   }
-  size_t waiting = b->out.len - b->out_off;
+  size_t waiting = out_waiting(b);
   if (waiting == 0) {
     b->out.len = b->out_off = 0;
     if (b->out.cap > OUT_KEEP_MAX) /* a large answer's room, given back */
@@ -161,6 +228,50 @@ static void emit(batch *b, cJSON *line) {
     sb_addc(&b->out, '\n');
     flush_out(b);
   }
+}
+
+static void push_piece(batch *b, char *data, size_t len, size_t off) {
+  out_piece *p = xmalloc(sizeof *p);
+  *p = (out_piece){.data = data, .len = len, .off = off};
+  *b->pieces_end = p;
+  b->pieces_end = &p->next;
+  b->piece_bytes += len - off;
+}
+
+/* Queues `data` (taken) after what waits, to be written from where it
+ * is. */
+static void queue_piece(batch *b, char *data, size_t len) {
+  if (b->out_off < b->out.len) { /* what came before, handed on as it is */
+    push_piece(b, b->out.data, b->out.len, b->out_off);
+    sb_init(&b->out);
+  }
+  b->out.len = b->out_off = 0;
+  push_piece(b, data, len, 0);
+}
+
+/* Below this a result is written into the queue as any answer is. */
+#define PIECE_MIN ((size_t)64 << 10)
+
+/* {"id": ID, "result": RESULT} as emit() writes it, but a large result
+ * passed on as text (json_raw.h) is written from its own buffer: the
+ * answer is held once. A terminal takes the ordinary way, which escapes
+ * what a terminal would obey. */
+static bool emit_raw(batch *b, const cJSON *id, cJSON *result) {
+  if (!cJSON_IsRaw(result) || !result->valuestring || b->out_tty)
+    return false;
+  size_t n = strlen(result->valuestring);
+  if (n < PIECE_MIN)
+    return false;
+  host_status_end(b->c->h);
+  sb_adds(&b->out, "{\"id\":");
+  if (json_write(&b->out, id) != 0)
+    sb_adds(&b->out, "null");
+  sb_adds(&b->out, ",\"result\":");
+  queue_piece(b, result->valuestring, n);
+  result->valuestring = NULL;
+  sb_adds(&b->out, "}\n");
+  flush_out(b);
+  return true;
 }
 
 static void check_done(batch *b) {
@@ -245,12 +356,18 @@ static void finish_result(op *o, cJSON *result) {
     child_done(o);
     return;
   }
-  cJSON *line = cJSON_CreateObject();
-  cJSON_AddItemToObject(line, "id", o->id ? o->id : cJSON_CreateNull());
-  o->id = NULL;
-  cJSON_AddItemToObject(line, "result", result);
   batch *b = o->b;
-  emit(b, line);
+  cJSON *id = o->id ? o->id : cJSON_CreateNull();
+  o->id = NULL;
+  if (emit_raw(b, id, result)) {
+    cJSON_Delete(id);
+    cJSON_Delete(result);
+  } else {
+    cJSON *line = cJSON_CreateObject();
+    cJSON_AddItemToObject(line, "id", id);
+    cJSON_AddItemToObject(line, "result", result);
+    emit(b, line);
+  }
   op_free(o);
   b->inflight--;
   check_done(b);
@@ -719,6 +836,7 @@ int cmd_batch(cli *c, int argc, char **argv) {
   mcp_client_on_notify(c->mc, on_notify, &b);
   cli_ask_on_dev_tty(c);
   sb_init(&b.out);
+  b.pieces_end = &b.pieces;
   /* Non-blocking writes where a write could block (a pipe or socket); the
    * flags are restored on the way out. */
   struct stat st;
@@ -749,10 +867,16 @@ int cmd_batch(cli *c, int argc, char **argv) {
   if (b.out_watch)
     loop_unwatch(host_loop(c->h), b.out_watch);
   b.out_watch = NULL;
-  if (b.out_off < b.out.len &&
-      write_all(1, b.out.data + b.out_off, b.out.len - b.out_off) < 0) {
-    cli_output_failed(c, errno);
+  while (out_waiting(&b) > 0) {
+    ssize_t n = out_write(&b);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      cli_output_failed(c, n < 0 ? errno : EIO);
+      break;
+    }
   }
+  out_drop(&b);
   sb_free(&b.out);
   /* Notifications keep coming while the sessions close: nothing of this
    * batch may be reached from them any more. */

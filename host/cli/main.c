@@ -2,6 +2,7 @@
  * configuration), runs one command, and closes every server cleanly. */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -907,6 +908,14 @@ out:
 
 int main(int argc, char **argv) {
   prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* as cli_main: before the env is sent */
+#ifdef M_MMAP_THRESHOLD
+  /* A large message's buffer always in a mapping of its own: it grows
+   * with mremap, not by copying, and goes back to the system when freed.
+   * glibc would raise the threshold after the first one was freed, and
+   * the next, in the heap, would be copied as it grows (twice the
+   * message) and stay resident after. */
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
   if (argc > 1 && strcmp(argv[1], PLUGIN_PROBE_WORD) == 0) {
     return plugin_probe_main(argc, argv); /* plugin check's child */
   }

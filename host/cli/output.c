@@ -59,9 +59,25 @@ int out_json_append_tty(strbuf *out, const cJSON *v, bool pretty, bool tty) {
   return 0;
 }
 
+static bool stdout_write(void *ud, const char *data, size_t len) {
+  (void)ud;
+  return fwrite(data, 1, len, stdout) == len;
+}
+
 static void write_json(const cJSON *v, bool pretty) {
   strbuf b;
   sb_init(&b);
+  if (!isatty(STDOUT_FILENO)) {
+    /* Out as it is written: a result of megabytes is not held twice. A
+     * failed write shows in stdout's error flag (cli_check_output). */
+    const json_sink sink = {.write = stdout_write};
+    if (json_write_to(&b, v, pretty, &sink) != MCPH_EINVAL) {
+      sb_addc(&b, '\n');
+      fwrite(b.data, 1, b.len, stdout);
+    }
+    sb_free(&b);
+    return;
+  }
   if (out_json_append(&b, v, pretty) == 0) {
     sb_addc(&b, '\n');
     fwrite(b.data, 1, b.len, stdout);
@@ -113,17 +129,10 @@ void cli_esc_free(cli *c) {
  * string holds it as C0 80, json_parse.h); escaped on a terminal. */
 static void write_text(cli *c, const char *text, size_t n) {
   if (!isatty(STDOUT_FILENO)) {
-    char *bytes = NULL;
-    if (memchr(text, 0xC0, n)) {
-      bytes = xmalloc(n);
-      n = json_nul_restore(bytes, text, n);
-      text = bytes;
-    }
     errno = 0;
-    if (fwrite(text, 1, n, stdout) < n) {
+    if (!json_nul_fwrite(stdout, text, n)) {
       cli_output_failed(c, errno); /* said at exit */
     }
-    free(bytes);
     return;
   }
   size_t len;

@@ -709,7 +709,9 @@ static void handle_response(rpc *r, cJSON *msg) {
   pending_finish(r, p, result, NULL);
 }
 
-static bool receive_raw(rpc *r, const char *json, size_t len) {
+/* `own`: `json` itself, when the caller gives it up (rpc_receive_owned):
+ * the result is then minified where it is and the buffer becomes it. */
+static bool receive_raw(rpc *r, const char *json, size_t len, char *own) {
   int64_t id;
   size_t off, n;
   bool ascii;
@@ -718,8 +720,17 @@ static bool receive_raw(rpc *r, const char *json, size_t len) {
   pending *p = pending_find(r, id);
   if (!p || !p->raw_ok || (!ascii && !p->raw_utf8))
     return false; /* the ordinary path says what is wrong, if anything */
-  char *text = xmalloc(n + 1);
-  text[json_raw_minify(json + off, n, text)] = '\0';
+  char *text;
+  if (own) {
+    size_t m = json_raw_minify(own + off, n, own);
+    text = realloc(own, m + 1); /* shrinks: the rest given back */
+    if (!text)
+      abort();
+    text[m] = '\0';
+  } else {
+    text = xmalloc(n + 1);
+    text[json_raw_minify(json + off, n, text)] = '\0';
+  }
   cJSON *result = cJSON_CreateRaw("");
   if (!result)
     abort();
@@ -740,25 +751,51 @@ static int inbound_kind(rpc *r, const cJSON *msg) {
   return p ? p->kind : -1;
 }
 
+/* A message that is not JSON (json_parse's *jerr): said once, and the
+ * request it answered failed, if its id can be read. */
+static void receive_invalid(rpc *r, const char *json, size_t len,
+                            const json_error *jerr) {
+  char why[240];
+  snprintf(why, sizeof why,
+           "the server's answer (%zu bytes) is not valid JSON or is nested "
+           "too deeply (%s, at byte %zu)",
+           len, jerr->what, jerr->offset);
+  warn(r, "dropped a message that is not valid JSON (%zu bytes)", len);
+  rpc_fail_unusable(r, json, len, why); /* the id may come last */
+}
+
+static void receive_message(rpc *r, cJSON *msg);
+
 void rpc_receive(rpc *r, const char *json, size_t len) {
   /* A result whose caller only passes it on skips the tree when it can
    * (json_raw.h), whatever its size: the scan costs less than parsing
    * even a 100-byte answer, and far less than parsing and printing it. */
-  if (r->nraw && receive_raw(r, json, len))
+  if (r->nraw && receive_raw(r, json, len, NULL))
     return;
   json_error jerr;
   cJSON *msg = json_parse(json, len, &jerr);
   if (!msg) {
-    /* Say so once, and fail the request it answered, if we can tell. */
-    char why[240];
-    snprintf(why, sizeof why,
-             "the server's answer (%zu bytes) is not valid JSON or is nested "
-             "too deeply (%s, at byte %zu)",
-             len, jerr.what, jerr.offset);
-    warn(r, "dropped a message that is not valid JSON (%zu bytes)", len);
-    rpc_fail_unusable(r, json, len, why); /* the id may come last */
+    receive_invalid(r, json, len, &jerr);
     return;
   }
+  receive_message(r, msg);
+}
+
+void rpc_receive_owned(rpc *r, char *json, size_t len) {
+  if (len >= RAW_MIN_BYTES && r->nraw && receive_raw(r, json, len, json))
+    return;
+  json_error jerr;
+  cJSON *msg = json_parse_owned(json, len, &jerr);
+  if (!msg) {
+    receive_invalid(r, json, len, &jerr);
+    free(json);
+    return;
+  }
+  receive_message(r, msg);
+}
+
+/* A parsed message, taken (deleted here). */
+static void receive_message(rpc *r, cJSON *msg) {
   /* The one entry point of the peer's text: the owner sees it before
    * anything else does. */
   if (r->h.inbound)

@@ -175,6 +175,13 @@ int rpc_respond_error_data(rpc *r, const cJSON *id, int code,
 /* Feeds one received message (the transport's on_message). */
 void rpc_receive(rpc *r, const char *json, size_t len);
 
+/* rpc_receive of a message in a buffer the caller gives up (from
+ * malloc(); the transport's on_message_owned): a large result is parsed
+ * or minified in place and the buffer, shrunk, holds it until the caller
+ * of the request is done with it (json_parse_owned), so it is held once.
+ * Freed here in every case. */
+void rpc_receive_owned(rpc *r, char *json, size_t len);
+
 /* A peer's error for a person: `message`, followed by " (error CODE)"
  * unless the message already names the code (SDKs write "MCP error
  * -32602: ..."): a new string (free()). */

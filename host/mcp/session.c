@@ -114,12 +114,24 @@ bool session_is_settled(const session *s) {
 
 /* ---- transport callbacks ---- */
 
-static void on_message(void *ud, const char *json, size_t len) {
-  session *s = ud;
+static void trace_message(session *s, const char *json, size_t len) {
   if (s->h->verbosity >= 3)
     host_log(s->h, MCPH_LOG_TRACE, s->cfg->name, "<- %.*s",
              len > 2000 ? 2000 : (int)len, json);
+}
+
+static void on_message(void *ud, const char *json, size_t len) {
+  session *s = ud;
+  trace_message(s, json, len);
   rpc_receive(s->rpc, json, len);
+}
+
+/* The same, in a buffer the transport hands over (ABI 1.7): a large
+ * result stays in it and is held once. */
+static void on_message_owned(void *ud, char *json, size_t len) {
+  session *s = ud;
+  trace_message(s, json, len);
+  rpc_receive_owned(s->rpc, json, len);
 }
 
 static void reinitialize(session *s);
@@ -788,7 +800,8 @@ session *session_new(host *h, const server_config *cfg) {
                                   .on_send_failed = on_send_failed,
                                   .on_message_dropped = on_message_dropped,
                                   .on_session_reset = on_session_reset,
-                                  .on_auth_required = on_auth_required};
+                                  .on_auth_required = on_auth_required,
+                                  .on_message_owned = on_message_owned};
   rpc_handlers rh = {.ud = s,
                      .send = rpc_send,
                      .on_request = on_request,

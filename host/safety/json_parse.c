@@ -17,6 +17,12 @@ typedef struct {
   size_t len, pos;
   const char *what; /* the first error; NULL while all is well */
   int depth;
+  /* json_parse_owned: the text, writable, and the string decoded in it,
+   * [adopt_start, adopt_end) before (adopt_end 0: none yet), adopt_len
+   * bytes after, for the item `adopted`. */
+  unsigned char *own;
+  size_t adopt_start, adopt_end, adopt_len;
+  cJSON *adopted;
 } parser;
 
 static void *must(void *p) {
@@ -244,7 +250,13 @@ static size_t plain_run(const unsigned char *s, size_t i, size_t len) {
     uint64_t hit =
         ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w);
     if (hit & highs) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      /* The lowest byte flagged is a true one (a borrow only flags bytes
+       * above a true one): it is the first to look at. */
+      return i + (size_t)__builtin_ctzll(hit & highs) / 8;
+#else
       break;
+#endif
     }
     i += 8;
   }
@@ -254,70 +266,65 @@ static size_t plain_run(const unsigned char *s, size_t i, size_t len) {
   return i;
 }
 
-/* The string at p->pos (its opening quote), decoded into a new buffer
- * of cJSON's allocator; NULL on an error. The first pass finds the end
- * and checks every byte, so the second only copies and decodes, into a
- * buffer no larger than the text (no escape decodes longer than it is
- * written: \u0000 is 6 bytes for 2). */
-static char *parse_string(parser *p) {
+/* Finds the end of the string at p->pos (its opening quote) and checks
+ * every byte of it: sets *end to its closing quote and *escapes when it
+ * has any. False on an error. */
+static bool scan_string(parser *p, size_t *end, bool *escapes) {
   const unsigned char *s = p->s;
-  size_t i = p->pos + 1, end;
-  bool escapes = false;
-  for (;; i++) {
+  *escapes = false;
+  for (size_t i = p->pos + 1;; i++) {
     i = plain_run(s, i, p->len);
     if (i >= p->len) {
       p->pos = i;
-      fail(p, "a string is not closed");
-      return NULL;
+      return fail(p, "a string is not closed");
     }
     unsigned char c = s[i];
     if (c == '"') {
-      end = i;
-      break;
+      *end = i;
+      return true;
     }
     if (c < 0x20) {
       p->pos = i;
-      fail(p, "a control character in a string must be escaped");
-      return NULL;
+      return fail(p, "a control character in a string must be escaped");
     }
     if (c == '\\') {
-      escapes = true;
+      *escapes = true;
       if (i + 1 >= p->len) {
         p->pos = i + 1;
-        fail(p, "a string is not closed");
-        return NULL;
+        return fail(p, "a string is not closed");
       }
       unsigned char e = s[i + 1];
       if (e == 'u') {
         if (i + 6 > p->len || hex4(s + i + 2) < 0) {
           p->pos = i;
-          fail(p, "\\u must be followed by four hex digits");
-          return NULL;
+          return fail(p, "\\u must be followed by four hex digits");
         }
         i += 5;
       } else if (short_escape(e)) {
         i++;
       } else {
         p->pos = i;
-        fail(p, "an unknown escape in a string");
-        return NULL;
+        return fail(p, "an unknown escape in a string");
       }
     }
   }
-  size_t start = p->pos + 1, n = end - start;
-  unsigned char *out = must(cJSON_malloc(n + 1));
-  if (!escapes) {
-    memcpy(out, s + start, n);
-    out[n] = '\0';
-    p->pos = end + 1;
-    return (char *)out;
-  }
+}
+
+/* Decodes the escapes of s[start..end) (checked by scan_string) into
+ * `out`, which may be s + start itself: no escape decodes longer than it
+ * is written (\u0000 is 6 bytes for 2), so the bytes written never pass
+ * the bytes read. Returns the bytes written, or (size_t)-1 on an error. */
+static size_t decode_string(parser *p, size_t start, size_t end,
+                            unsigned char *out) {
+  const unsigned char *s = p->s;
   unsigned char *o = out;
-  for (i = start; i < end;) {
+  for (size_t i = start; i < end;) {
     const unsigned char *run = s + i;
     const unsigned char *bs = memchr(run, '\\', end - i);
     size_t k = bs ? (size_t)(bs - run) : end - i;
-    memcpy(o, run, k);
+    if (o != run) {
+      memmove(o, run, k);
+    }
     o += k;
     i += k;
     if (i >= end) {
@@ -340,7 +347,7 @@ static char *parse_string(parser *p) {
     if (cp >= 0xDC00 && cp <= 0xDFFF) {
       p->pos = at;
       fail(p, "a \\u escape of a low surrogate without a high one");
-      goto bad;
+      return (size_t)-1;
     }
     if (cp >= 0xD800 && cp <= 0xDBFF) {
       int lo = i + 6 <= end && s[i] == '\\' && s[i + 1] == 'u' ? hex4(s + i + 2)
@@ -348,19 +355,61 @@ static char *parse_string(parser *p) {
       if (lo < 0xDC00 || lo > 0xDFFF) {
         p->pos = at;
         fail(p, "a \\u escape of a high surrogate without a low one");
-        goto bad;
+        return (size_t)-1;
       }
       cp = 0x10000 + ((cp - 0xD800) << 10) + ((unsigned)lo - 0xDC00);
       i += 6;
     }
     o += put_utf8(o, cp);
   }
-  *o = '\0';
+  return (size_t)(o - out);
+}
+
+/* The string at p->pos (its opening quote), scanned up to its closing
+ * quote at `end`, decoded into a new buffer of cJSON's allocator; NULL
+ * on an error. */
+static char *decode_new(parser *p, size_t end, bool escapes) {
+  size_t start = p->pos + 1, n = end - start;
+  unsigned char *out = must(cJSON_malloc(n + 1));
+  if (!escapes) {
+    memcpy(out, p->s + start, n);
+  } else if ((n = decode_string(p, start, end, out)) == (size_t)-1) {
+    cJSON_free(out);
+    return NULL;
+  }
+  out[n] = '\0';
   p->pos = end + 1;
   return (char *)out;
-bad:
-  cJSON_free(out);
-  return NULL;
+}
+
+/* The string at p->pos (its opening quote), decoded into a new buffer;
+ * NULL on an error. The first pass finds the end and checks every byte,
+ * so the second only copies and decodes, into a buffer no larger than
+ * the text. */
+static char *parse_string(parser *p) {
+  size_t end;
+  bool escapes;
+  return scan_string(p, &end, &escapes) ? decode_new(p, end, escapes) : NULL;
+}
+
+/* A string value of JSON_PARSE_ADOPT_MIN bytes or more in a buffer the
+ * parser owns (json_parse_owned), scanned up to `end`: decoded where it
+ * is, its item left without a valuestring until the parse has succeeded
+ * (then the buffer becomes it). */
+static cJSON *adopt_string(parser *p, size_t end, bool escapes) {
+  size_t start = p->pos + 1, n = end - start;
+  p->adopt_start = start;
+  p->adopt_end = end;
+  if (escapes &&
+      (n = decode_string(p, start, end, p->own + start)) == (size_t)-1) {
+    return NULL;
+  }
+  cJSON *item = must(cJSON_CreateNull());
+  item->type = cJSON_String;
+  p->adopted = item;
+  p->adopt_len = n;
+  p->pos = end + 1;
+  return item;
 }
 
 static cJSON *parse_value(parser *p);
@@ -451,7 +500,15 @@ static cJSON *parse_value(parser *p) {
   case '{': return parse_container(p, true);
   case '[': return parse_container(p, false);
   case '"': {
-    char *s = parse_string(p);
+    size_t end;
+    bool escapes;
+    if (!scan_string(p, &end, &escapes)) {
+      return NULL;
+    }
+    if (p->own && !p->adopt_end && end - p->pos > JSON_PARSE_ADOPT_MIN) {
+      return adopt_string(p, end, escapes);
+    }
+    char *s = decode_new(p, end, escapes);
     if (!s) {
       return NULL;
     }
@@ -493,22 +550,51 @@ static cJSON *parse_value(parser *p) {
   return NULL;
 }
 
-cJSON *json_parse(const char *text, size_t len, json_error *err) {
-  parser p = {.s = (const unsigned char *)text, .len = text ? len : 0};
-  skip_space(&p);
-  cJSON *v = parse_value(&p);
+static cJSON *parse_document(parser *p, json_error *err) {
+  skip_space(p);
+  cJSON *v = parse_value(p);
   if (v) {
-    skip_space(&p);
-    if (p.pos < p.len) {
-      fail(&p, "text after the end of the document");
+    skip_space(p);
+    if (p->pos < p->len) {
+      fail(p, "text after the end of the document");
       cJSON_Delete(v);
       v = NULL;
     }
   }
   if (!v && err) {
-    err->offset = p.pos;
-    err->what = p.what ? p.what : "invalid";
+    err->offset = p->pos;
+    err->what = p->what ? p->what : "invalid";
   }
+  return v;
+}
+
+cJSON *json_parse(const char *text, size_t len, json_error *err) {
+  parser p = {.s = (const unsigned char *)text, .len = text ? len : 0};
+  return parse_document(&p, err);
+}
+
+cJSON *json_parse_owned(char *buf, size_t len, json_error *err) {
+  parser p = {
+      .s = (const unsigned char *)buf, .len = len, .own = (unsigned char *)buf};
+  cJSON *v = parse_document(&p, err);
+  if (!v) {
+    if (p.adopt_end) {
+      /* The string decoded in place (or partly): its characters, not the
+       * structure around it, are lost; a reader of the id still finds
+       * the same tokens. */
+      memset(buf + p.adopt_start, '.', p.adopt_end - p.adopt_start);
+    }
+    return NULL;
+  }
+  if (!p.adopted) {
+    free(buf);
+    return v;
+  }
+  /* The string to the front, the rest of the text given back. */
+  memmove(buf, buf + p.adopt_start, p.adopt_len);
+  char *str = must(realloc(buf, p.adopt_len + 1));
+  str[p.adopt_len] = '\0';
+  p.adopted->valuestring = str;
   return v;
 }
 
@@ -542,4 +628,22 @@ size_t json_nul_restore(char *dst, const char *src, size_t n) {
     }
   }
   return o;
+}
+
+bool json_nul_fwrite(FILE *f, const char *src, size_t n) {
+  size_t done = 0; /* src[0, done) is written */
+  for (size_t i = 0;;) {
+    const char *c0 = i < n ? memchr(src + i, 0xC0, n - i) : NULL;
+    if (!c0) {
+      return fwrite(src + done, 1, n - done, f) == n - done;
+    }
+    i = (size_t)(c0 - src) + 1;
+    if (i < n && (unsigned char)src[i] == 0x80) {
+      size_t k = i - 1 - done;
+      if (fwrite(src + done, 1, k, f) < k || fputc('\0', f) == EOF) {
+        return false;
+      }
+      done = ++i;
+    }
+  }
 }

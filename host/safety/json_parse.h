@@ -32,6 +32,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -49,6 +50,19 @@ typedef struct {
  * not one JSON value, with *err (when not NULL) saying where and why.
  * Out of memory aborts. */
 cJSON *json_parse(const char *text, size_t len, json_error *err);
+
+/* Strings from this size are decoded in place by json_parse_owned. */
+#define JSON_PARSE_ADOPT_MIN ((size_t)64 << 10)
+
+/* json_parse of a text in a buffer the caller gives up (from malloc(),
+ * as cJSON's default hooks allocate), for a message of megabytes: the
+ * first string value of JSON_PARSE_ADOPT_MIN bytes or more is decoded in
+ * place and the buffer, shrunk, becomes its valuestring, so the text is
+ * held once, never twice; without such a string the buffer is freed. On
+ * an error NULL, and the buffer stays the caller's, the same but for the
+ * characters of that one string (each replaced by '.'): the tokens
+ * around it, an id among them, read as before. */
+cJSON *json_parse_owned(char *buf, size_t len, json_error *err);
 
 /* json_parse of a NUL-terminated text, without the error; NULL for a
  * NULL `text`. */
@@ -69,5 +83,9 @@ cJSON *json_number_from_token(const char *s);
 /* Copies `n` bytes of `src` to `dst` (room for `n`, may be `src`) with
  * each C0 80 turned back into a NUL byte; returns the bytes written. */
 size_t json_nul_restore(char *dst, const char *src, size_t n);
+
+/* Writes those bytes to `f` without a copy (a text of megabytes); false
+ * when a write failed (errno says why). */
+bool json_nul_fwrite(FILE *f, const char *src, size_t n);
 
 #endif

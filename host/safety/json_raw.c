@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "safety/json_parse.h"
 #include "safety/size_limits.h"
 #include "utf8.h"
 
@@ -37,9 +38,11 @@ static const bool simple_escape[256] = {['"'] = true, ['\\'] = true,
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
 
-/* Whether none of the 8 bytes at `p` ends a run of plain string text:
- * no byte below 0x20, none from 0x80, no '"' and no '\\'. */
-static bool plain8(const unsigned char *p) {
+/* The bytes of the 8 at `p` that end a run of plain string text (a
+ * byte below 0x20, from 0x80, '"' or '\\'), each as its high bit; 0
+ * when there is none. The lowest one set is a true one (a borrow only
+ * marks bytes above a true one). */
+static uint64_t ends8(const unsigned char *p) {
   uint64_t v;
   memcpy(&v, p, sizeof v);
   uint64_t quote = v ^ (ONES * '"'), slash = v ^ (ONES * '\\');
@@ -47,7 +50,7 @@ static bool plain8(const unsigned char *p) {
                   v |                              /* 0x80 and up */
                   ((quote - ONES) & ~quote) |      /* '"' */
                   ((slash - ONES) & ~slash);       /* '\\' */
-  return (hits & HIGHS) == 0;
+  return hits & HIGHS;
 }
 
 /* A string, the cursor on its opening quote. */
@@ -58,8 +61,16 @@ static bool string(cursor *c) {
   for (;;) {
     /* The common case, plain ASCII text: eight bytes at a time, then one
      * at a time up to whatever ends the run. */
-    while (c->end - c->p >= 8 && plain8(c->p))
+    while (c->end - c->p >= 8) {
+      uint64_t ends = ends8(c->p);
+      if (ends) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        c->p += __builtin_ctzll(ends) / 8; /* the first byte that ends it */
+#endif
+        break;
+      }
       c->p += 8;
+    }
     while (c->p < c->end && !ends_run[*c->p])
       c->p++;
     if (c->p >= c->end)
@@ -85,7 +96,8 @@ static bool string(cursor *c) {
     ch = *c->p++;
     if (ch == 'u') {
       /* Only as cJSON writes them: a control character without a short
-       * form, in lower-case hex. */
+       * form, in lower-case hex; U+0000 too, which the tree holds as
+       * C0 80 and json_write writes back as \u0000. */
       if (c->end - c->p < 4)
         return false;
       int v = 0;
@@ -95,8 +107,8 @@ static bool string(cursor *c) {
           return false;
         v = v * 16 + h;
       }
-      if (v < 0x01 || v > 0x1F || v == '\b' || v == '\t' || v == '\n' ||
-          v == '\f' || v == '\r')
+      if (v > 0x1F || v == '\b' || v == '\t' || v == '\n' || v == '\f' ||
+          v == '\r')
         return false;
       c->p += 4;
     } else if (!simple_escape[ch]) {
@@ -105,28 +117,16 @@ static bool string(cursor *c) {
   }
 }
 
-static bool digits(cursor *c) {
-  const unsigned char *start = c->p;
-  while (c->p < c->end && *c->p >= '0' && *c->p <= '9')
-    c->p++;
-  return c->p > start;
-}
-
-/* Only integers cJSON writes back the same: at most 15 digits, no -0.
- * A fraction or an exponent takes the ordinary path. */
+/* Any number token: the tree keeps a token whose double would print
+ * otherwise, so json_write gives every one back as it came
+ * (json_parse.h). */
 static bool number(cursor *c) {
-  bool neg = c->p < c->end && *c->p == '-';
-  c->p += neg;
   const unsigned char *start = c->p;
-  if (c->p < c->end && *c->p == '0') {
+  while (c->p < c->end &&
+         ((*c->p >= '0' && *c->p <= '9') || *c->p == '-' || *c->p == '+' ||
+          *c->p == '.' || *c->p == 'e' || *c->p == 'E'))
     c->p++;
-    if (neg)
-      return false;
-  } else if (!digits(c) || c->p - start > 15) {
-    return false;
-  }
-  return c->p == c->end || (*c->p != '.' && *c->p != 'e' && *c->p != 'E' &&
-                            !(*c->p >= '0' && *c->p <= '9'));
+  return json_is_number_token((const char *)start, (size_t)(c->p - start));
 }
 
 static bool word(cursor *c, const char *w) {
@@ -224,6 +224,8 @@ static bool integer_id(const unsigned char *s, size_t n, int64_t *id) {
       return false;
     v = v * 10 + (s[i] - '0');
   }
+  if (neg && v == 0)
+    return false; /* -0: no id we wrote (the number scan took any token) */
   *id = neg ? -v : v;
   return true;
 }
@@ -314,7 +316,7 @@ size_t json_raw_minify(const char *s, size_t len, char *dst) {
       if (bs % 2 == 0)
         break;
     }
-    memcpy(dst + o, s + start, i - start);
+    memmove(dst + o, s + start, i - start); /* dst may be s itself */
     o += i - start;
   }
   return o;

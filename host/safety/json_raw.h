@@ -22,10 +22,11 @@
 
 /* True when `s[0..len)` is a JSON-RPC response this module can pass on:
  *   - valid JSON, nothing but whitespace after it;
- *   - valid UTF-8, with numbers and escapes only in the forms cJSON
- *     itself writes (integers of at most 15 digits; \u only for control
- *     characters without a short escape, in lower-case hex; no "\/"), so
- *     the text passed on is the very text the ordinary path would print;
+ *   - valid UTF-8, with escapes only in the forms json_write itself
+ *     writes (\u only for U+0000 and the control characters without a
+ *     short escape, in lower-case hex; no "\/"), so the text passed on
+ *     is the very text the ordinary path would print (which writes any
+ *     number back as its token, json_parse.h);
  *   - nested at most JSON_RAW_MAX_DEPTH deep;
  *   - an object with exactly one "id", an integer, and exactly one
  *     "result"; no "error" and no "method"; no escapes in its own keys.
@@ -36,8 +37,9 @@ bool json_raw_response(const char *s, size_t len, int64_t *id,
                        size_t *result_off, size_t *result_len, bool *ascii);
 
 /* Copies the JSON text `s[0..len)` to `dst` (room for `len` bytes)
- * without whitespace outside strings; returns the bytes written. The text
- * must be valid JSON (json_raw_response checked it). */
+ * without whitespace outside strings; returns the bytes written. `dst`
+ * may be `s`, or before it in the same buffer (a text minified where it
+ * is). The text must be valid JSON (json_raw_response checked it). */
 size_t json_raw_minify(const char *s, size_t len, char *dst);
 
 #endif

@@ -32,26 +32,51 @@ static bool masked_nul(const unsigned char *in) {
   return in[0] == 0xC0 && in[1] == 0x80;
 }
 
-/* A NULL string is written as "", as cJSON does. The length is counted
- * first so that the buffer grows once, then runs that need no escaping
- * are copied whole. */
-static void put_string(strbuf *out, const char *s) {
-  static const char hex[] = "0123456789abcdef";
-  const unsigned char *in = (const unsigned char *)(s ? s : "");
-  size_t len = 0, extra = 0;
-  for (; in[len]; len++) {
-    extra += escape_extra[in[len]];
-    if (in[len] == 0xC0 && masked_nul(in + len)) {
+/* Where the text goes: `out`, and with a sink, out to it as `out` fills
+ * (json_write_to). */
+typedef struct jw {
+  strbuf *out;
+  const json_sink *sink;
+  bool failed; /* the sink refused a write */
+} jw;
+
+/* With a sink, a string is escaped this much at a time, and `out` is
+ * handed to the sink once it holds this much. */
+#define JW_CHUNK ((size_t)64 << 10)
+
+static void jw_flush(jw *w) {
+  if (!w->sink || w->out->len < JW_CHUNK) {
+    return;
+  }
+  if (!w->failed && !w->sink->write(w->sink->ud, w->out->data, w->out->len)) {
+    w->failed = true;
+  }
+  w->out->len = 0;
+}
+
+/* The bytes escaping adds to in[0..len). */
+static size_t escaped_extra(const unsigned char *in, size_t len) {
+  size_t extra = 0;
+  for (size_t k = 0; k < len; k++) {
+    extra += escape_extra[in[k]];
+    if (in[k] == 0xC0 && k + 1 < len && masked_nul(in + k)) {
       extra += 4; /* 2 bytes become 6 */
     }
   }
-  char *o = sb_extend(out, len + extra + 2);
-  *o++ = '"';
+  return extra;
+}
+
+/* The escaped text of in[0..len) (a whole C0 80 in it) at `o`, which has
+ * room for it; returns its end. Runs that need no escaping are copied
+ * whole. */
+static inline __attribute__((always_inline)) char *
+put_escaped(char *o, const unsigned char *in, size_t len) {
+  static const char hex[] = "0123456789abcdef";
   size_t i = 0;
   while (i < len) {
     size_t run = i;
     while (run < len && !escape_extra[in[run]] &&
-           !(in[run] == 0xC0 && masked_nul(in + run)))
+           !(in[run] == 0xC0 && run + 1 < len && masked_nul(in + run)))
       run++;
     memcpy(o, in + i, run - i);
     o += run - i;
@@ -80,7 +105,39 @@ static void put_string(strbuf *out, const char *s) {
       break;
     }
   }
-  *o = '"';
+  return o;
+}
+
+/* A NULL string is written as "", as cJSON does. The length is counted
+ * first so that the buffer grows once; with a sink, a long string goes
+ * out a chunk at a time (never cutting a C0 80 in two). */
+static void put_string(jw *w, const char *s) {
+  const unsigned char *in = (const unsigned char *)(s ? s : "");
+  size_t len = 0, extra = 0;
+  for (; in[len]; len++) {
+    extra += escape_extra[in[len]];
+    if (in[len] == 0xC0 && masked_nul(in + len)) {
+      extra += 4; /* 2 bytes become 6 */
+    }
+  }
+  if (!w->sink || len <= JW_CHUNK) {
+    char *o = sb_extend(w->out, len + extra + 2);
+    *o++ = '"';
+    *put_escaped(o, in, len) = '"';
+    return;
+  }
+  sb_addc(w->out, '"');
+  for (size_t i = 0; i < len;) {
+    size_t n = len - i;
+    if (n > JW_CHUNK) {
+      n = JW_CHUNK;
+      n += in[i + n - 1] == 0xC0 && in[i + n] == 0x80;
+    }
+    put_escaped(sb_extend(w->out, n + escaped_extra(in + i, n)), in + i, n);
+    i += n;
+    jw_flush(w);
+  }
+  sb_addc(w->out, '"');
 }
 
 /* cJSON's test that a number printed with 15 digits reads back: equal
@@ -149,13 +206,14 @@ static void put_tabs(strbuf *out, int n) {
 /* `depth` < 0: compact; else cJSON_Print's layout at that depth (a tab
  * per level and one after each key, members on lines of their own,
  * array elements after ", "). */
-static bool put_value(strbuf *out, const cJSON *item, int depth) {
+static bool put_value(jw *w, const cJSON *item, int depth) {
+  strbuf *out = w->out;
   switch (item->type & 0xff) {
   case cJSON_NULL: sb_add(out, "null", 4); return true;
   case cJSON_False: sb_add(out, "false", 5); return true;
   case cJSON_True: sb_add(out, "true", 4); return true;
   case cJSON_Number: put_number(out, item); return true;
-  case cJSON_String: put_string(out, item->valuestring); return true;
+  case cJSON_String: put_string(w, item->valuestring); return true;
   case cJSON_Raw:
     if (!item->valuestring)
       return false;
@@ -172,12 +230,12 @@ static bool put_value(strbuf *out, const cJSON *item, int depth) {
     for (const cJSON *c = item->child; c; c = c->next) {
       if (object) {
         put_tabs(out, inner);
-        put_string(out, c->string);
+        put_string(w, c->string);
         sb_addc(out, ':');
         if (pretty)
           sb_addc(out, '\t');
       }
-      if (!put_value(out, c, inner))
+      if (!put_value(w, c, inner))
         return false;
       if (c->next) {
         sb_addc(out, ',');
@@ -186,6 +244,7 @@ static bool put_value(strbuf *out, const cJSON *item, int depth) {
       }
       if (object && pretty)
         sb_addc(out, '\n');
+      jw_flush(w);
     }
     if (object)
       put_tabs(out, depth);
@@ -196,10 +255,32 @@ static bool put_value(strbuf *out, const cJSON *item, int depth) {
   }
 }
 
-static int write_at(strbuf *out, const cJSON *item, int depth) {
+/* Whether put_value writes the whole of `item`: what it refuses is found
+ * before anything goes to a sink. */
+static bool writable(const cJSON *item) {
+  switch (item->type & 0xff) {
+  case cJSON_NULL:
+  case cJSON_False:
+  case cJSON_True:
+  case cJSON_Number:
+  case cJSON_String: return true;
+  case cJSON_Raw: return item->valuestring != NULL;
+  case cJSON_Array:
+  case cJSON_Object:
+    for (const cJSON *c = item->child; c; c = c->next)
+      if (!writable(c))
+        return false;
+    return true;
+  default: return false;
+  }
+}
+
+static int write_at(strbuf *out, const cJSON *item, int depth,
+                    const json_sink *sink) {
   size_t start = out->len;
-  if (item && put_value(out, item, depth))
-    return 0;
+  jw w = {.out = out, .sink = sink};
+  if (item && (!sink || writable(item)) && put_value(&w, item, depth))
+    return w.failed ? MCPH_EIO : 0;
   out->len = start;
   if (out->data)
     out->data[start] = '\0';
@@ -211,11 +292,16 @@ void json_write_string(strbuf *out, const char *s) {
 }
 
 int json_write(strbuf *out, const cJSON *item) {
-  return write_at(out, item, -1);
+  return write_at(out, item, -1, NULL);
 }
 
 int json_write_pretty(strbuf *out, const cJSON *item) {
-  return write_at(out, item, 0);
+  return write_at(out, item, 0, NULL);
+}
+
+int json_write_to(strbuf *out, const cJSON *item, bool pretty,
+                  const json_sink *sink) {
+  return write_at(out, item, pretty ? 0 : -1, sink);
 }
 
 char *json_print(const cJSON *item) {

@@ -11,6 +11,8 @@
 #ifndef MCPHOST_JSON_WRITE_H
 #define MCPHOST_JSON_WRITE_H
 
+#include <stdbool.h>
+
 #include <cjson/cJSON.h>
 
 #include "core/util.h"
@@ -26,6 +28,22 @@ void json_write_string(strbuf *out, const char *s);
 
 /* The same in cJSON_Print()'s layout (tabs and newlines), for people. */
 int json_write_pretty(strbuf *out, const cJSON *item);
+
+/* Where json_write_to sends the text as it is written: `write` takes
+ * `len` bytes and returns false when they could not be written. */
+typedef struct json_sink {
+  bool (*write)(void *ud, const char *data, size_t len);
+  void *ud;
+} json_sink;
+
+/* json_write (or json_write_pretty), handing the text to `sink` (when
+ * not NULL) in pieces of 64 KiB as it is written, so that a result of
+ * megabytes is never held twice: what `out` held before goes first, and
+ * what it holds at the end is the caller's to write. Returns 0,
+ * MCPH_EINVAL as json_write does (found before anything is written), or
+ * MCPH_EIO when the sink refused a piece. */
+int json_write_to(strbuf *out, const cJSON *item, bool pretty,
+                  const json_sink *sink);
 
 /* The compact text as a new string (free with free()), or NULL where
  * json_write fails: what cJSON_PrintUnformatted() is used for. */

@@ -91,7 +91,7 @@ FIELD(struct mcph_transport_type_info, type, 8, 8, const char *);
 FIELD(struct mcph_transport_type_info, flags, 16, 4, unsigned int);
 
 /* struct mcph_transport_events (transport.h) */
-GROWS(struct mcph_transport_events, 72, 8);
+GROWS(struct mcph_transport_events, 80, 8);
 FIELD(struct mcph_transport_events, struct_size, 0, 4, uint32_t);
 FIELD(struct mcph_transport_events, ud, 8, 8, void *);
 FIELD(struct mcph_transport_events, on_message, 16, 8,
@@ -108,6 +108,8 @@ FIELD(struct mcph_transport_events, on_session_reset, 56, 8,
       void (*)(void *, const char *));
 FIELD(struct mcph_transport_events, on_auth_required, 64, 8,
       void (*)(void *, const mcph_auth_challenge *));
+FIELD(struct mcph_transport_events, on_message_owned, 72, 8,
+      void (*)(void *, char *, size_t));
 
 /* struct mcph_transport_params (transport.h) */
 GROWS(struct mcph_transport_params, 40, 8);

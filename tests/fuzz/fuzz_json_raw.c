@@ -1,12 +1,14 @@
 /* Fuzz target: the raw JSON path for large results
  * (host/safety/json_raw.h) and the JSON writer (host/safety/json_write.h).
  * Promises checked:
- *   - what json_raw_response accepts is valid JSON to cJSON too, an
- *     object with one integer "id" of that value and one "result", no
- *     "error" and no "method"; the result's span lies inside the input;
+ *   - what json_raw_response accepts is valid JSON to the ordinary
+ *     path's parser (json_parse) too, an object with one integer "id" of
+ *     that value and one "result", no "error" and no "method"; the
+ *     result's span lies inside the input;
  *   - the minified result is the very text the ordinary path prints
- *     (json_write of cJSON's tree), and no longer than its source; an
- *     ASCII verdict means no byte above 0x7F in it;
+ *     (json_write of json_parse's tree: number tokens and U+0000 as they
+ *     came), and no longer than its source; minified in place, the
+ *     same; an ASCII verdict means no byte above 0x7F in it;
  *   - json_write of anything cJSON parses is what cJSON_PrintUnformatted
  *     prints, but for C0 80 in a string, which json_write writes as
  *     \u0000 (the tree's U+0000, json_parse.h); and a fixed point: read
@@ -50,6 +52,16 @@ static void check_raw(const char *s, size_t len, const cJSON *root) {
   if (m > n) {
     abort();
   }
+  /* In place, as rpc_receive_owned does it: to the front of the text. */
+  char *own = malloc(len + 1);
+  if (!own) {
+    abort();
+  }
+  memcpy(own, s, len);
+  if (json_raw_minify(own + off, n, own) != m || memcmp(own, mini, m) != 0) {
+    abort();
+  }
+  free(own);
   strbuf want;
   sb_init(&want);
   if (json_write(&want, cJSON_GetObjectItemCaseSensitive(root, "result")) !=
@@ -128,12 +140,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
   int64_t id;
   size_t off, n;
   bool ascii;
-  if (json_raw_response(s, len, &id, &off, &n, &ascii) && !root) {
-    abort(); /* accepted what cJSON refuses */
+  cJSON *exact = json_parse(s, len, NULL);
+  if (json_raw_response(s, len, &id, &off, &n, &ascii) && !exact) {
+    abort(); /* accepted what the ordinary path refuses */
   }
-  if (root) {
-    check_raw(s, len, root);
+  if (exact) {
+    check_raw(s, len, exact);
   }
+  cJSON_Delete(exact);
   cJSON_Delete(root);
   free(s);
   return 0;

@@ -321,6 +321,10 @@ static const struct {
     {"pid", "Answers the server's process id.", NULL, NULL},
     {"big", "A text result of `mib` MiB (a 64-character pattern repeated).",
      "mib", "integer"},
+    {"big_exact",
+     "As big, the text led by a\\u0000b, and a structuredContent of "
+     "numbers a double does not hold.",
+     "mib", "integer"},
     {"crash",
      "Writes to stderr and dies by SIGSEGV; with partial=true, "
      "after half an answer.",
@@ -337,7 +341,8 @@ static const struct {
      NULL},
     {"deep",
      "Answers with an array nested `levels` deep (default 10000); "
-     "id_last=true puts the id after it.",
+     "id_last=true puts the id after it, text_kib=N a text of N KiB "
+     "before it.",
      "levels", "integer"},
     {"close_stdout", "Closes stdout and keeps running.", NULL, NULL},
     {"exit", "Answers, then exits with `status`.", "status", "integer"},
@@ -462,8 +467,11 @@ static double num_arg(const cJSON *args, const char *key, double fallback) {
   return cJSON_IsNumber(v) ? v->valuedouble : fallback;
 }
 
-/* Streams a `mib` MiB text result without holding it in memory. */
-static void tool_big(struct server *s, const cJSON *id, const cJSON *args) {
+/* Streams a `mib` MiB text result without holding it in memory; `exact`:
+ * its text led by "a\u0000b" and followed by a structuredContent of
+ * numbers a double does not hold (big_exact). */
+static void tool_big(struct server *s, const cJSON *id, const cJSON *args,
+                     bool exact) {
   double mib = num_arg(args, "mib", 1);
   if (mib < 0 || mib > 4096) {
     send_error(s, id, -32602, "Invalid params: mib must be 0..4096");
@@ -471,8 +479,8 @@ static void tool_big(struct server *s, const cJSON *id, const cJSON *args) {
   }
   char *idtext = print_json(id);
   char *head = xprintf("{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":"
-                       "[{\"type\":\"text\",\"text\":\"",
-                       idtext);
+                       "[{\"type\":\"text\",\"text\":\"%s",
+                       idtext, exact ? "a\\u0000b" : "");
   free(idtext);
   put(s, head, strlen(head));
   free(head);
@@ -483,8 +491,11 @@ static void tool_big(struct server *s, const cJSON *id, const cJSON *args) {
   for (size_t done = 0; done < total && !s->write_failed; done += chunk)
     put(s, buf, total - done < chunk ? total - done : chunk);
   free(buf);
-  static const char tail[] = "\"}]}}\n";
-  put(s, tail, sizeof tail - 1);
+  const char *tail =
+      exact ? "\"}],\"structuredContent\":{\"n\":[12345678901234567890,"
+              "9007199254740993,1e400,-0,0.30000000000000004,1.0]}}}\n"
+            : "\"}]}}\n";
+  put(s, tail, strlen(tail));
 }
 
 /* An answer whose structuredContent is an array nested `levels` deep,
@@ -498,12 +509,19 @@ static void tool_deep(struct server *s, const cJSON *id, const cJSON *args) {
     return;
   }
   size_t levels = (size_t)lv;
+  double kib = num_arg(args, "text_kib", 0);
+  size_t ntext = kib > 0 && kib <= 65536 ? (size_t)kib << 10 : 0;
+  char *text = xmalloc(ntext + 5);
+  for (size_t i = 0; i < ntext; i++)
+    text[i] = big_pattern[i % (sizeof big_pattern - 1)];
+  memcpy(text + ntext, ntext ? "" : "deep", ntext ? 1 : 5);
   char *idtext = print_json(id);
   char *pre = xprintf("{\"jsonrpc\":\"2.0\",%s%s%s\"result\":{\"content\":"
-                      "[{\"type\":\"text\",\"text\":\"deep\"}],"
+                      "[{\"type\":\"text\",\"text\":\"%s\"}],"
                       "\"structuredContent\":{\"deep\":",
                       id_last ? "" : "\"id\":", id_last ? "" : idtext,
-                      id_last ? "" : ",");
+                      id_last ? "" : ",", text);
+  free(text);
   char *post =
       xprintf("}}%s%s}", id_last ? ",\"id\":" : "", id_last ? idtext : "");
   size_t npre = strlen(pre), npost = strlen(post);
@@ -546,8 +564,8 @@ static void on_tools_call(struct server *s, const cJSON *id,
     char text[32];
     snprintf(text, sizeof text, "%ld", (long)getpid());
     send_result(s, id, text_result(text));
-  } else if (strcmp(name, "big") == 0) {
-    tool_big(s, id, args);
+  } else if (strcmp(name, "big") == 0 || strcmp(name, "big_exact") == 0) {
+    tool_big(s, id, args, strcmp(name, "big_exact") == 0);
   } else if (strcmp(name, "crash") == 0) {
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(args, "partial"))) {
       char *text = result_text(id, text_result("never complete"));

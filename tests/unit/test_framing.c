@@ -284,14 +284,62 @@ static void test_eof_before_any_input_is_no_line(void) {
   framing_free(&f);
 }
 
+/* A large line is handed over in the buffer it was read into: the bytes
+ * after it stay, and the framing goes on with them. */
+static void test_a_line_is_taken_with_its_buffer(void) {
+  framing f;
+  framing_init(&f, 1 << 20);
+  char big[100000];
+  memset(big, 'x', sizeof big);
+  big[0] = '{';
+  big[sizeof big - 1] = '}';
+  CHECK(framing_push(&f, big, sizeof big));
+  const char *after = "\n{\"b\":2}\n{\"c\"";
+  CHECK(framing_push(&f, after, strlen(after)));
+  const char *l;
+  size_t n;
+  CHECK(framing_next(&f, &l, &n) == FRAMING_MESSAGE && n == sizeof big);
+  char *taken = framing_take(&f, l, n);
+  CHECK(taken == l);
+  CHECK(taken && memcmp(taken, big, sizeof big) == 0);
+  free(taken);
+  CHECK(framing_next(&f, &l, &n) == FRAMING_MESSAGE);
+  CHECK(n == 7 && memcmp(l, "{\"b\":2}", 7) == 0);
+  /* Not at the start of the buffer: not taken, nothing changed. */
+  CHECK(framing_push(&f, ":3}\n", 4));
+  CHECK(framing_next(&f, &l, &n) == FRAMING_MESSAGE);
+  CHECK(n == 7 && memcmp(l, "{\"c\":3}", 7) == 0);
+  framing_free(&f);
+
+  /* The last line, without '\n', that fills the buffer: room for a NUL. */
+  framing_init(&f, 1 << 20);
+  size_t avail;
+  char *dst = framing_reserve(&f, 4096, &avail);
+  CHECK(dst && avail >= 4096);
+  memset(dst, 'y', avail);
+  dst[0] = '[';
+  framing_commit(&f, avail);
+  framing_set_eof(&f);
+  CHECK(framing_next(&f, &l, &n) == FRAMING_MESSAGE && n == avail);
+  taken = framing_take(&f, l, n);
+  CHECK(taken != NULL);
+  if (taken) {
+    taken[n] = '\0'; /* len + 1 bytes */
+    CHECK(taken[0] == '[' && taken[n - 1] == 'y');
+  }
+  free(taken);
+  CHECK(framing_next(&f, &l, &n) == FRAMING_NONE);
+  framing_free(&f);
+}
+
 RUN(T(test_splits_lines_whatever_the_chunking),
-    T(test_eof_before_any_input_is_no_line),
-    T(test_strips_trailing_cr_only), T(test_skips_empty_and_blank_lines),
+    T(test_a_line_is_taken_with_its_buffer),
+    T(test_eof_before_any_input_is_no_line), T(test_strips_trailing_cr_only),
+    T(test_skips_empty_and_blank_lines),
     T(test_line_not_starting_with_brace_or_bracket_is_not_json),
     T(test_line_of_exactly_the_limit_passes),
     T(test_line_over_the_limit_dropped_once_and_stream_goes_on),
-    T(test_dropped_line_keeps_its_first_bytes),
-    T(test_over_limit_by_one_byte),
+    T(test_dropped_line_keeps_its_first_bytes), T(test_over_limit_by_one_byte),
     T(test_last_line_without_newline_needs_eof),
     T(test_unfinished_last_line_can_be_dropped),
     T(test_nothing_pending_while_dropping_an_over_long_line),

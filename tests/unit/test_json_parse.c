@@ -89,6 +89,19 @@ TEST(test_u0000_is_held_as_c0_80_in_values_and_keys) {
   char bytes[8];
   size_t n = json_nul_restore(bytes, m ? m->valuestring : "", 6);
   CHECK(n == 4 && memcmp(bytes, "a\0b\0", 4) == 0);
+  /* The same bytes written out without a copy. */
+  FILE *f = tmpfile();
+  CHECK(f && json_nul_fwrite(f,
+                             "\xC0\x80"
+                             "a\xC0\x80\xC0\x80"
+                             "b\xC0",
+                             9));
+  if (f) {
+    rewind(f);
+    n = fread(bytes, 1, sizeof bytes, f);
+    CHECK(n == 6 && memcmp(bytes, "\0a\0\0b\xC0", 6) == 0);
+    fclose(f);
+  }
   cJSON_Delete(d);
   cJSON_Delete(v);
 }
@@ -263,7 +276,76 @@ TEST(test_every_number_token_is_written_back_as_it_came) {
   }
 }
 
+/* A message of `fill` bytes of text in one string, with escapes, U+0000,
+ * a surrogate pair and big numbers around it; in a new buffer. */
+static char *big_message(size_t fill, const char *after) {
+  strbuf b;
+  sb_init(&b);
+  sb_adds(&b,
+          "{\"id\": 7, \"result\": {\"n\": 12345678901234567890, "
+          "\"content\": [{\"type\": \"text\", \"text\": \"a\\u0000b\\n\\\"");
+  for (size_t i = 0; i < fill; i++) {
+    sb_addc(&b, (char)('a' + i % 26));
+  }
+  sb_adds(&b, "\\ud83d\\ude00\\t\"}], \"f\": [1.0, -0, 1e400]}");
+  sb_adds(&b, after);
+  return b.data;
+}
+
+TEST(test_an_owned_buffer_becomes_its_large_string) {
+  for (size_t fill = JSON_PARSE_ADOPT_MIN - 20;
+       fill < JSON_PARSE_ADOPT_MIN + 20; fill += 3) {
+    char *text = big_message(fill, "}");
+    size_t len = strlen(text);
+    cJSON *want = json_parse(text, len, NULL);
+    cJSON *got = json_parse_owned(text, len, NULL); /* takes text */
+    CHECK(want && got);
+    char *w = json_print(want), *g = json_print(got);
+    CHECK(w && g && strcmp(w, g) == 0);
+    free(w);
+    free(g);
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(
+            cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(got, "result"), "content"),
+            0),
+        "text");
+    CHECK(cJSON_IsString(t) && strlen(t->valuestring) == fill + 11);
+    CHECK(memcmp(t->valuestring,
+                 "a\xC0\x80"
+                 "b\n\"",
+                 6) == 0);
+    cJSON_Delete(want);
+    cJSON_Delete(got);
+  }
+}
+
+TEST(test_an_owned_buffer_that_fails_keeps_its_tokens) {
+  /* The large string decoded in place, then an error after it: the
+   * buffer is the caller's again, every byte outside that string as it
+   * was, the string's own replaced by '.'. */
+  char *text = big_message(JSON_PARSE_ADOPT_MIN + 100, "} x");
+  char *copy = strdup(text);
+  size_t len = strlen(text);
+  json_error err;
+  CHECK(json_parse_owned(text, len, &err) == NULL);
+  CHECK(err.offset == len - 1);
+  const char *open = strstr(copy, "\"a\\u0000") + 1;
+  size_t from = (size_t)(open - copy), to = from;
+  while (text[to] == '.') {
+    to++;
+  }
+  CHECK(copy[to] == '"' && strncmp(copy + to, "\", \"f\"", 2) != 0);
+  CHECK(memcmp(text, copy, from) == 0);
+  CHECK(memcmp(text + to, copy + to, len - to) == 0);
+  CHECK(strncmp(copy + to, "\"}]", 3) == 0);
+  free(text);
+  free(copy);
+}
+
 RUN(T(test_a_number_keeps_its_token_only_where_the_double_loses_it),
+    T(test_an_owned_buffer_becomes_its_large_string),
+    T(test_an_owned_buffer_that_fails_keeps_its_tokens),
     T(test_every_number_token_is_written_back_as_it_came),
     T(test_a_number_has_the_double_and_int_cjson_gives_it),
     T(test_u0000_is_held_as_c0_80_in_values_and_keys),

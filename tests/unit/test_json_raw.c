@@ -3,7 +3,10 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "core/util.h"
+#include "safety/json_parse.h"
 #include "safety/json_raw.h"
+#include "safety/json_write.h"
 
 /* Accepted, and ASCII: what any caller may take raw. */
 static bool accepts(const char *s) {
@@ -75,27 +78,84 @@ TEST(test_what_sanitizing_could_change_is_left_to_the_tree) {
   CHECK(!accepts("{\"id\":1,\"result\":\"caf\xC3\xA9\"}"));
   CHECK(!accepts("{\"id\":1,\"result\":\"zero\\u200bwidth\"}"));
   CHECK(!accepts("{\"id\":1,\"result\":\"\\u00e9\"}"));
-  CHECK(!accepts("{\"id\":1,\"result\":\"nul\\u0000\"}"));
   CHECK(!accepts("{\"id\":1,\"result\":\"\\uD83D\\uDE00\"}"));
   CHECK(!accepts("{\"id\":1,\"result\":{\"k\xC3\xA9\":1}}"));
 }
 
-TEST(test_what_cjson_writes_differently_is_left_to_the_tree) {
+TEST(test_what_json_write_writes_differently_is_left_to_the_tree) {
   /* The text passed on must be what the ordinary path prints. */
   static const char *const other[] = {
-      "\"\\/\"", "\"\\u0041\"", "\"\\u001B\"", "\"\\u000a\"", "\"\\u0009\"",
-      "\"\\u007f\"", "1.5", "1e3", "1E3", "0.0", "-0", "1234567890123456",
-      "-1234567890123456",
+      "\"\\/\"",     "\"\\u0041\"", "\"\\u001B\"",
+      "\"\\u000a\"", "\"\\u0009\"", "\"\\u007f\"",
   };
   for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
     char doc[128];
     snprintf(doc, sizeof doc, "{\"id\":1,\"result\":[%s]}", other[i]);
     if (accepts(doc)) {
       fprintf(stderr, "  accepted: %s\n", doc);
-      CHECK(!"a form cJSON prints differently was accepted");
+      CHECK(!"a form json_write prints differently was accepted");
     }
   }
+}
+
+TEST(test_numbers_and_nul_pass_as_the_tree_writes_them) {
+  /* json_write gives every number token back as it came, and U+0000
+   * (C0 80 in the tree) as \u0000: a large result with them is passed
+   * on as it is, the same text. */
+  int64_t id;
+  static const char *const same[] = {
+      "1.5",
+      "1e3",
+      "1E3",
+      "1e+3",
+      "0.0",
+      "-0",
+      "1.0",
+      "2.50",
+      "1e400",
+      "0.30000000000000004",
+      "1234567890123456",
+      "-1234567890123456",
+      "9007199254740993",
+      "12345678901234567890",
+      "\"a\\u0000b\"",
+  };
+  for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+    char doc[128], want[128];
+    snprintf(doc, sizeof doc, "{\"id\":1,\"result\":[ %s ]}", same[i]);
+    snprintf(want, sizeof want, "[%s]", same[i]);
+    CHECK_STR(result_of(doc, &id), want);
+    cJSON *tree = json_parse(want, strlen(want), NULL);
+    strbuf b;
+    sb_init(&b);
+    CHECK(tree && json_write(&b, tree) == 0);
+    CHECK_STR(b.data, want);
+    sb_free(&b);
+    cJSON_Delete(tree);
+  }
   CHECK(accepts("{\"id\":1,\"result\":[123456789012345,-123456789012345]}"));
+  /* Not number tokens. */
+  static const char *const bad[] = {"01", "1.",  ".5",  "+1",
+                                    "1e", "--1", "1-2", "0x1"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char doc[128];
+    snprintf(doc, sizeof doc, "{\"id\":1,\"result\":[%s]}", bad[i]);
+    CHECK(!accepts(doc));
+  }
+  CHECK(!accepts("{\"id\":-0,\"result\":{}}"));
+}
+
+TEST(test_minify_in_place) {
+  /* The result minified to the front of the buffer it is in. */
+  char doc[] = "{ \"id\" : 3 , \"result\" : { \"t\" : \"a b \\\" c\" ,\n"
+               " \"n\" : [ 1 , 2.50 ] } }";
+  int64_t id;
+  size_t off, len;
+  bool ascii;
+  CHECK(json_raw_response(doc, strlen(doc), &id, &off, &len, &ascii));
+  size_t n = json_raw_minify(doc + off, len, doc);
+  doc[n] = '\0';
+  CHECK_STR(doc, "{\"t\":\"a b \\\" c\",\"n\":[1,2.50]}");
 }
 
 TEST(test_escaped_top_level_keys_are_left_to_the_tree) {
@@ -218,7 +278,9 @@ int main(void) {
       T(test_nesting_is_counted),
       T(test_every_position_of_a_long_string_is_checked),
       T(test_passed_on_text_is_what_cjson_prints),
-      T(test_what_cjson_writes_differently_is_left_to_the_tree),
+      T(test_what_json_write_writes_differently_is_left_to_the_tree),
+      T(test_numbers_and_nul_pass_as_the_tree_writes_them),
+      T(test_minify_in_place),
       T(test_escaped_top_level_keys_are_left_to_the_tree),
   };
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);

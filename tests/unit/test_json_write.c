@@ -337,7 +337,79 @@ TEST(test_a_token_that_is_not_a_number_is_not_written) {
   cJSON_Delete(n);
 }
 
+static bool collect(void *ud, const char *data, size_t len) {
+  strbuf *b = ud;
+  CHECK(len >= (size_t)64 << 10); /* handed on only in large pieces */
+  sb_add(b, data, len);
+  return true;
+}
+
+static bool refuse(void *ud, const char *data, size_t len) {
+  (void)ud;
+  (void)data;
+  (void)len;
+  return false;
+}
+
+TEST(test_a_sink_gets_the_same_text_in_pieces) {
+  /* Strings of 200 KiB with escapes, and U+0000 (C0 80) across each
+   * place a 64 KiB piece could end. */
+  size_t n = 200 << 10;
+  char *s = malloc(n + 1);
+  for (size_t i = 0; i < n; i++)
+    s[i] = "ab\"c\n\\d\x01"[i % 8];
+  for (size_t at = (64 << 10) - 3; at < (64 << 10) + 3; at += 2) {
+    s[at] = (char)0xC0;
+    s[at + 1] = (char)0x80;
+  }
+  s[n] = '\0';
+  cJSON *v = cJSON_CreateObject();
+  cJSON_AddStringToObject(v, "a", s);
+  cJSON *arr = cJSON_AddArrayToObject(v, "many");
+  for (int i = 0; i < 20000; i++)
+    cJSON_AddItemToArray(arr, cJSON_CreateString("x\ty"));
+  for (int pretty = 0; pretty < 2; pretty++) {
+    strbuf want, got, out;
+    sb_init(&want);
+    sb_init(&got);
+    sb_init(&out);
+    CHECK((pretty ? json_write_pretty(&want, v) : json_write(&want, v)) == 0);
+    json_sink sink = {.write = collect, .ud = &got};
+    sb_adds(&out, "head:");
+    CHECK(json_write_to(&out, v, pretty, &sink) == 0);
+    sb_add(&got, out.data, out.len); /* what is left is the caller's */
+    CHECK(got.len == want.len + 5);
+    CHECK(got.len > 5 && memcmp(got.data, "head:", 5) == 0 &&
+          memcmp(got.data + 5, want.data, want.len) == 0);
+    sb_free(&want);
+    sb_free(&got);
+    sb_free(&out);
+  }
+  /* A refused piece is said; an item that cannot be written is found
+   * before anything goes out. */
+  strbuf out;
+  sb_init(&out);
+  json_sink no = {.write = refuse};
+  CHECK(json_write_to(&out, v, false, &no) == MCPH_EIO);
+  cJSON *bad = cJSON_CreateRaw("x");
+  cJSON_free(bad->valuestring);
+  bad->valuestring = NULL;
+  cJSON_AddItemToObject(v, "bad", bad);
+  sb_free(&out);
+  sb_init(&out);
+  strbuf never;
+  sb_init(&never);
+  json_sink none = {.write = collect, .ud = &never};
+  CHECK(json_write_to(&out, v, false, &none) == MCPH_EINVAL);
+  CHECK(never.len == 0 && out.len == 0);
+  sb_free(&out);
+  sb_free(&never);
+  cJSON_Delete(v);
+  free(s);
+}
+
 RUN(T(test_scalars_are_written_as_cjson_writes_them),
+    T(test_a_sink_gets_the_same_text_in_pieces),
     T(test_nested_objects_and_arrays_are_written_as_cjson_writes_them),
     T(test_every_byte_of_a_string_is_escaped_as_cjson_escapes_it),
     T(test_utf8_is_copied_as_cjson_copies_it),

@@ -180,3 +180,37 @@ enum framing_kind framing_next(framing *f, const char **line, size_t *len) {
     }
   }
 }
+
+char *framing_take(framing *f, const char *line, size_t len) {
+  if (!f->buf || line != f->buf) {
+    return NULL;
+  }
+  /* The line's '\n' (or '\r') follows it, unless it was the last line
+   * at the end of input and filled the buffer: then room for the NUL. */
+  char *taken = f->buf;
+  if (len >= f->cap) {
+    taken = realloc(f->buf, len + 1);
+    if (!taken) {
+      return NULL;
+    }
+    f->buf = taken;
+    f->cap = len + 1;
+  }
+  size_t rest = f->len - f->start;
+  char *buf = NULL;
+  size_t cap = 0;
+  if (rest > 0) {
+    cap = rest > FRAMING_MIN_CAP ? rest : FRAMING_MIN_CAP;
+    buf = malloc(cap);
+    if (!buf) {
+      return NULL;
+    }
+    memcpy(buf, taken + f->start, rest);
+  }
+  f->scan -= f->start;
+  f->buf = buf;
+  f->cap = cap;
+  f->len = rest;
+  f->start = 0;
+  return taken;
+}

@@ -86,4 +86,12 @@ void framing_drop_pending(framing *f);
  * and blank lines are skipped. */
 enum framing_kind framing_next(framing *f, const char **line, size_t *len);
 
+/* Hands over the buffer that holds `line` (as framing_next() just
+ * returned it, `len` bytes), so that a large message is not copied out:
+ * when the line starts the buffer, returns the buffer (from malloc(),
+ * at least len + 1 bytes; the caller frees it) and keeps the bytes after
+ * the line in a new one. NULL when the line does not start the buffer or
+ * memory runs out; then nothing changed. */
+char *framing_take(framing *f, const char *line, size_t len);
+
 #endif /* MCPH_STDIO_FRAMING_H */

@@ -24,6 +24,7 @@
 #define DRAIN_BUDGET ((size_t)16 << 20)
 #define TX_KEEP_MAX ((size_t)1 << 20) /* free a drained send queue above */
 #define EXCERPT_CHARS 200
+#define OWNED_MIN ((size_t)64 << 10) /* a line handed over, from this size */
 
 /* ---- stdout ---- */
 
@@ -71,13 +72,28 @@ static void report_dropped(mcph_transport *t, size_t seen) {
   }
 }
 
+/* A large line goes to the host in the read buffer itself, when the
+ * host takes it (ABI 1.7): a result of megabytes is then held once. */
+static void deliver_message(mcph_transport *t, const char *line, size_t len) {
+  if (len >= OWNED_MIN &&
+      MCPH_HAS(t->ev, mcph_transport_events, on_message_owned) &&
+      t->ev->on_message_owned) {
+    char *buf = framing_take(&t->rx, line, len);
+    if (buf) {
+      t->ev->on_message_owned(t->ev->ud, buf, len);
+      return;
+    }
+  }
+  t->ev->on_message(t->ev->ud, line, len);
+}
+
 static void deliver_lines(mcph_transport *t) {
   const char *line;
   size_t len;
   enum framing_kind kind;
   while ((kind = framing_next(&t->rx, &line, &len)) != FRAMING_NONE) {
     if (kind == FRAMING_MESSAGE) {
-      t->ev->on_message(t->ev->ud, line, len);
+      deliver_message(t, line, len);
     } else if (kind == FRAMING_NOT_JSON) {
       /* 200 characters of 4 bytes, each shown in up to 10 */
       char msg[EXCERPT_CHARS * 40 + 64];

@@ -136,6 +136,18 @@ typedef struct mcph_transport_events {
    * alone. The host hands it to the auth provider, if there is one
    * (auth.h), which may give a new value to set_authorization. */
   void (*on_auth_required)(void *ud, const mcph_auth_challenge *challenge);
+
+  /* ---- ABI 1.7 ---- (check MCPH_HAS before calling) */
+
+  /* [loop] One complete message, as on_message, in a buffer the host now
+   * owns: from malloc(), at least len + 1 bytes (the host may write a NUL
+   * at json[len] and change the bytes in place), freed by the host with
+   * free(). A large message (a result of megabytes) is then held once:
+   * the host parses it in place and writes the answer out of it, instead
+   * of copying it out of a buffer the transport reuses. Optional for a
+   * transport, for any message; the stdio transport uses it for a line
+   * of 64 KiB or more. */
+  void (*on_message_owned)(void *ud, char *json, size_t len);
 } mcph_transport_events;
 
 /* What create() gets. Borrowed for the duration of create(); copy what

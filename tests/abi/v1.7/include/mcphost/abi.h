@@ -100,7 +100,8 @@
  *   1.7  mcph_provides.has_servers and source_description: a deferred
  *        server source says, before init, whether it has servers to list,
  *        and what it is; mcph_provides.capabilities: a deferred feature
- *        gives its capabilities without init (plugin.h) */
+ *        gives its capabilities without init (plugin.h); the transport
+ *        event on_message_owned (transport.h) */
 #define MCPH_ABI_MAJOR 1
 #define MCPH_ABI_MINOR 7
 
