@@ -782,7 +782,7 @@ void rpc_receive(rpc *r, const char *json, size_t len) {
 }
 
 void rpc_receive_owned(rpc *r, char *json, size_t len) {
-  if (len >= RAW_MIN_BYTES && r->nraw && receive_raw(r, json, len, json))
+  if (r->nraw && receive_raw(r, json, len, json))
     return;
   json_error jerr;
   cJSON *msg = json_parse_owned(json, len, &jerr);

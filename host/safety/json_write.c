@@ -288,7 +288,8 @@ static int write_at(strbuf *out, const cJSON *item, int depth,
 }
 
 void json_write_string(strbuf *out, const char *s) {
-  put_string(out, s);
+  jw w = {.out = out, .sink = NULL};
+  put_string(&w, s);
 }
 
 int json_write(strbuf *out, const cJSON *item) {
