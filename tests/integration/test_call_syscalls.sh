@@ -45,9 +45,11 @@ count() { grep -c "$1" "$TMP/ten"; }
 D="$TMP/demo.json"
 config_file "$D" "{\"demo\": {\"command\": \"$DEMO\"}}"
 trace_calls "$D" demo
-check "  one write of each answer to stdout" test "$(count '^write(1, ')" = 10
+# batch writes an answer with writev (a large result goes out of its own
+# buffer, json_raw.h): one call either way.
+check "  one write of each answer to stdout" test "$(count '^writev\?(1, ')" = 10
 check "  one write of each request to the server" \
-  test "$(grep -v '^write(1, ' "$TMP/ten" | grep -c '^writev\?(.*jsonrpc')" = 10
+  test "$(grep -v '^writev\?(1, ' "$TMP/ten" | grep -c '^writev\?(.*jsonrpc')" = 10
 check "  no terminal question per answer (ioctl)" test "$(count '^ioctl(')" = 0
 check "  no poll or clock calls of its own" \
   test "$(count '^\(poll\|ppoll\|select\|pselect6\|clock_gettime\|gettimeofday\)(')" = 0
@@ -62,7 +64,7 @@ config_file "$W" "{\"w\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$NODE_POR
 trace_calls "$W" w
 check "  one frame sent a call" test "$(count '^sendto(')" = 10
 check "  nothing written but the answers (no eventfd wake-up)" \
-  test "$(count '^write(')" = 10
+  test "$(count '^writev\?(')" = 10
 check "  a ws:// server reads no CA bundle" \
   test "$(grep -c '^openat(.*\(cert\|\.pem\)' "$TMP/trace")" = 0
 finish
