@@ -5,7 +5,7 @@ set(MCPHOST_PLUGIN_DEFAULT_OUTPUT_DIR "${MCPHOST_PLUGIN_BUILD_DIR}")
 set(MCPHOST_PLUGIN_DEFAULT_INSTALL_DIR "${MCPHOST_PLUGIN_SUBDIR}")
 include("${CMAKE_CURRENT_LIST_DIR}/McpHostAddPlugin.cmake")
 
-# mcphost_add_plugin_stub(NAME)
+# mcphost_add_plugin_stub(NAME [SOURCES...] [LIBS libs...])
 #
 # NAME.so in the plugin directory as the stub of a plugin loaded on first
 # use (transports/common/plugin_stub.c): its entry's provides list (ABI
@@ -15,10 +15,15 @@ include("${CMAKE_CURRENT_LIST_DIR}/McpHostAddPlugin.cmake")
 # (host/core/plugin_impl.c). The calling directory holds plugin_info.h,
 # the id, name, version, description and what is provided, which both
 # halves show.
+# SOURCES: the stub's own code, when plugin_info.h asks for it (a server
+# source's stub_has_servers, a feature's stub_capabilities).
 function(mcphost_add_plugin_stub name)
+  cmake_parse_arguments(P "" "" "LIBS" ${ARGN})
   mcphost_add_plugin(${name}
-    ${PROJECT_SOURCE_DIR}/transports/common/plugin_stub.c)
-  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+    ${PROJECT_SOURCE_DIR}/transports/common/plugin_stub.c
+    ${P_UNPARSED_ARGUMENTS} LIBS ${P_LIBS})
+  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+                             ${PROJECT_SOURCE_DIR}/transports/common)
   target_compile_definitions(${name} PRIVATE LAZY_IMPL_FILE="${name}.so")
   # Built with it, so that a build of the plugin is never without it.
   add_dependencies(${name} ${name}-impl)

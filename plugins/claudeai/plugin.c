@@ -103,7 +103,7 @@ static int list_servers(void *ctx, mcph_server_source_emit_fn emit,
 
 static const mcph_server_source source = {
     .struct_size = sizeof source,
-    .description = CLAUDEAI_SOURCE,
+    .description = PLUGIN_SOURCE,
     .list_servers = list_servers,
 };
 
@@ -184,10 +184,10 @@ MCPH_PLUGIN_ENTRY = {
     .struct_size = sizeof(mcph_entry),
     .abi_major = MCPH_ABI_MAJOR,
     .abi_minor = MCPH_ABI_MINOR,
-    .id = CLAUDEAI_ID,
-    .name = CLAUDEAI_NAME,
-    .version = CLAUDEAI_VERSION,
-    .description = CLAUDEAI_DESCRIPTION,
+    .id = PLUGIN_ID,
+    .name = PLUGIN_NAME,
+    .version = PLUGIN_VERSION,
+    .description = PLUGIN_DESCRIPTION,
     .init = init,
     .get_extension = get_extension,
     .deinit = deinit,

@@ -446,7 +446,7 @@ static int p_set_authorization(mcph_transport *t, const char *value) {
 
 static const char *const types[] = {"claudeai-proxy", NULL};
 static const mcph_transport_type_info type_info[] = {
-    CLAUDEAI_TYPE_INFO, {sizeof(mcph_transport_type_info), NULL, 0}};
+    PLUGIN_TYPE_INFO, {sizeof(mcph_transport_type_info), NULL, 0}};
 
 const mcph_transport_factory proxy_factory = {
     .struct_size = sizeof proxy_factory,

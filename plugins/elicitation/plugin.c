@@ -28,12 +28,12 @@ void elicit_log(elicit_plugin *pl, int level, const char *server,
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
-  pl->host->log(pl->host, level, server ? server : ELICIT_ID, line);
+  pl->host->log(pl->host, level, server ? server : PLUGIN_ID, line);
 }
 
 /* ---- options ---- */
 
-static const mcph_option option_list[] = {ELICIT_OPTIONS};
+static const mcph_option option_list[] = {PLUGIN_OPTIONS};
 
 static const mcph_options options = {
     .struct_size = sizeof(mcph_options),
@@ -192,7 +192,7 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
   e->hook_after = option_copy(pl, "elicitation-hook-after");
   e->hook_timeout_ms =
       hook_timeout_option(pl->host, pl->svc, "elicitation-hook-timeout",
-                          DEFAULT_HOOK_TIMEOUT_MS, ELICIT_ID);
+                          DEFAULT_HOOK_TIMEOUT_MS, PLUGIN_ID);
 
   char why[600];
   cJSON *params = cJSON_Parse(params_json);
@@ -304,8 +304,8 @@ static void f_on_cancelled(void *ctx, mcph_server *server, mcph_request *req) {
     }
 }
 
-static const char *const requests[] = {ELICIT_REQUEST, NULL};
-static const char *const notifications[] = {ELICIT_NOTIFICATION, NULL};
+static const char *const requests[] = {PLUGIN_REQUESTS, NULL};
+static const char *const notifications[] = {PLUGIN_NOTIFICATIONS, NULL};
 
 static const mcph_feature feature = {
     .struct_size = sizeof(mcph_feature),
@@ -377,10 +377,10 @@ MCPH_PLUGIN_ENTRY = {
     .struct_size = sizeof(mcph_entry),
     .abi_major = MCPH_ABI_MAJOR,
     .abi_minor = MCPH_ABI_MINOR,
-    .id = ELICIT_ID,
-    .name = ELICIT_NAME,
-    .version = ELICIT_VERSION,
-    .description = ELICIT_DESCRIPTION,
+    .id = PLUGIN_ID,
+    .name = PLUGIN_NAME,
+    .version = PLUGIN_VERSION,
+    .description = PLUGIN_DESCRIPTION,
     .init = plugin_init,
     .get_extension = plugin_get_extension,
     .deinit = plugin_deinit,

@@ -6,19 +6,19 @@
 #ifndef MCPH_ELICIT_PLUGIN_INFO_H
 #define MCPH_ELICIT_PLUGIN_INFO_H
 
-#define ELICIT_ID "mcphost.feature.elicitation"
-#define ELICIT_NAME "elicitation"
-#define ELICIT_VERSION "1.0.0"
-#define ELICIT_DESCRIPTION                                                     \
+#define PLUGIN_ID "mcphost.feature.elicitation"
+#define PLUGIN_NAME "elicitation"
+#define PLUGIN_VERSION "1.0.0"
+#define PLUGIN_DESCRIPTION                                                     \
   "Answers servers' elicitation/create (form and URL mode) on the "            \
   "terminal, by policy or through hooks."
-#define ELICIT_REQUEST "elicitation/create"
-#define ELICIT_NOTIFICATION "notifications/elicitation/complete"
+#define PLUGIN_REQUESTS "elicitation/create"
+#define PLUGIN_NOTIFICATIONS "notifications/elicitation/complete"
 /* The client capability, declared unless the policy is off. */
 #define ELICIT_CAPS "{\"elicitation\":{\"form\":{},\"url\":{}}}"
 /* Its global options (mcph_option initializers), one line each in
  * --help after "--name=ARG": kept short. */
-#define ELICIT_OPTIONS                                                         \
+#define PLUGIN_OPTIONS                                                         \
   {"elicitation", "POLICY",                                                    \
    "ask|decline|cancel|accept-defaults|hook:CMD|off"},                         \
       {"elicitation-hook-before", "CMD", "may answer before anyone is asked"}, \
@@ -41,5 +41,10 @@ enum policy_kind {
  * its policy_kind, with *hook pointing into `v` for POLICY_HOOK, or -1
  * for a value that is none of them. */
 int elicit_policy_word(const char *v, const char **hook);
+
+/* What the stub (transports/common/plugin_stub.c, with stub.c)
+ * declares: the capability comes from stub_capabilities(). */
+#define PLUGIN_EXTENSIONS MCPH_EXT_FEATURE
+#define PLUGIN_STUB_CAPABILITIES
 
 #endif

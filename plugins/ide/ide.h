@@ -17,24 +17,8 @@
 
 #include <mcphost/mcphost.h>
 
-#define IDE_PLUGIN_ID "mcphost.ide"
-#define IDE_PLUGIN_NAME "ide"
-#define IDE_PLUGIN_VERSION "0.1.0"
-#define IDE_PLUGIN_DESCRIPTION                                                 \
-  "the IDE integration: lockfile discovery, --ide, transports ws-ide and "     \
-  "sse-ide, `mcphost ide`"
-#define IDE_COMMAND "ide"
-#define IDE_SOURCE "the IDE mcphost runs in, from its lockfile"
-/* Its transport types, and what they are (both halves list them). */
-#define IDE_TYPES "ws-ide", "sse-ide"
-#define IDE_TYPE_INFO                                                          \
-  {sizeof(mcph_transport_type_info), "ws-ide", MCPH_TRANSPORT_LOCAL}, {        \
-    sizeof(mcph_transport_type_info), "sse-ide", MCPH_TRANSPORT_LOCAL          \
-  }
-#define IDE_OPTION "ide"
-#define IDE_OPTION_HELP                                                        \
-  "connect to the IDE whose workspace holds the working directory, as "        \
-  "server \"ide\""
+#include "plugin_info.h"
+
 /* The name of the server the IDE joins as (mcp__ide__*). */
 #define IDE_SERVER_NAME "ide"
 

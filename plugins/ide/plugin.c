@@ -37,7 +37,7 @@ static void report_skipped(const ide_plugin *pl, const ide_locks *l,
       continue;
     }
     mcph_logf(pl->host, l->v[i].error ? MCPH_LOG_WARN : MCPH_LOG_INFO,
-              IDE_PLUGIN_ID, "IDE lockfile %s skipped: %s", l->v[i].path, why);
+              PLUGIN_ID, "IDE lockfile %s skipped: %s", l->v[i].path, why);
   }
 }
 
@@ -61,13 +61,13 @@ static int list_servers(void *ctx, mcph_server_source_emit_fn emit,
     char *doc =
         xasprintf("{\"mcpServers\":{\"" IDE_SERVER_NAME "\":%s}}", entry);
     emit(emit_ud, doc, strlen(doc));
-    mcph_logf(pl->host, MCPH_LOG_INFO, IDE_PLUGIN_ID,
+    mcph_logf(pl->host, MCPH_LOG_INFO, PLUGIN_ID,
               "IDE %s (port %d, pid %ld) from %s", l.v[pick].ide_name,
               l.v[pick].port, l.v[pick].pid, l.v[pick].path);
     free(doc);
     free(entry);
   } else if (none && !explicit_ask) {
-    mcph_logf(pl->host, MCPH_LOG_INFO, IDE_PLUGIN_ID, "%s", why);
+    mcph_logf(pl->host, MCPH_LOG_INFO, PLUGIN_ID, "%s", why);
   } else {
     rc = mcph_error_set(err, MCPH_ENOTFOUND, "%s", why);
   }
@@ -78,7 +78,7 @@ static int list_servers(void *ctx, mcph_server_source_emit_fn emit,
 
 static const mcph_server_source source = {
     .struct_size = sizeof(mcph_server_source),
-    .description = IDE_SOURCE,
+    .description = PLUGIN_SOURCE,
     .list_servers = list_servers,
 };
 
@@ -200,10 +200,10 @@ MCPH_PLUGIN_ENTRY = {
     .struct_size = sizeof(mcph_entry),
     .abi_major = MCPH_ABI_MAJOR,
     .abi_minor = MCPH_ABI_MINOR,
-    .id = IDE_PLUGIN_ID,
-    .name = IDE_PLUGIN_NAME,
-    .version = IDE_PLUGIN_VERSION,
-    .description = IDE_PLUGIN_DESCRIPTION,
+    .id = PLUGIN_ID,
+    .name = PLUGIN_NAME,
+    .version = PLUGIN_VERSION,
+    .description = PLUGIN_DESCRIPTION,
     .init = p_init,
     .get_extension = p_get_extension,
     .deinit = p_deinit,

@@ -243,10 +243,10 @@ static void t_set_protocol_version(mcph_transport *t, const char *version) {
   pass_set_protocol_version(&t->pass, version);
 }
 
-static const char *const types[] = {IDE_TYPES, NULL};
+static const char *const types[] = {PLUGIN_TYPES, NULL};
 
 static const mcph_transport_type_info type_info[] = {
-    IDE_TYPE_INFO,
+    PLUGIN_TYPE_INFO,
     {sizeof(mcph_transport_type_info), NULL, 0},
 };
 

@@ -232,7 +232,7 @@ static int src_list(void *ctx, mcph_server_source_emit_fn emit, void *ud,
     cJSON *st = store_settings(&s, names[i]);
     const cJSON *en = cJSON_GetObjectItemCaseSensitive(st, "enabled");
     if (!m) {
-      mcph_logf(pl->host, MCPH_LOG_WARN, MCPB_ID,
+      mcph_logf(pl->host, MCPH_LOG_WARN, PLUGIN_ID,
                 "bundle %s: %s/%s/manifest.json cannot be read; skipped",
                 names[i], s.root, names[i]);
     } else if (!cJSON_IsFalse(en)) {
@@ -243,7 +243,7 @@ static int src_list(void *ctx, mcph_server_source_emit_fn emit, void *ud,
       if (entry) {
         cJSON_AddItemToObject(servers, names[i], entry);
       } else {
-        mcph_logf(pl->host, MCPH_LOG_WARN, MCPB_ID,
+        mcph_logf(pl->host, MCPH_LOG_WARN, PLUGIN_ID,
                   "bundle %s is not started: %s", names[i], why);
       }
       cJSON_Delete(values);
@@ -262,7 +262,7 @@ static int src_list(void *ctx, mcph_server_source_emit_fn emit, void *ud,
 
 static const mcph_server_source source = {
     .struct_size = sizeof(mcph_server_source),
-    .description = MCPB_SOURCE,
+    .description = PLUGIN_SOURCE,
     .list_servers = src_list,
 };
 
@@ -356,10 +356,10 @@ MCPH_PLUGIN_ENTRY = {
     .struct_size = sizeof(mcph_entry),
     .abi_major = MCPH_ABI_MAJOR,
     .abi_minor = MCPH_ABI_MINOR,
-    .id = MCPB_ID,
-    .name = MCPB_NAME,
-    .version = MCPB_VERSION,
-    .description = MCPB_DESCRIPTION,
+    .id = PLUGIN_ID,
+    .name = PLUGIN_NAME,
+    .version = PLUGIN_VERSION,
+    .description = PLUGIN_DESCRIPTION,
     .init = p_init,
     .get_extension = p_get_extension,
     .deinit = p_deinit,

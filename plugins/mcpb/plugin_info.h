@@ -5,13 +5,17 @@
 #ifndef MCPB_PLUGIN_INFO_H
 #define MCPB_PLUGIN_INFO_H
 
-#define MCPB_ID "mcphost.feature.mcpb"
-#define MCPB_NAME "mcpb"
-#define MCPB_VERSION "0.1.0"
-#define MCPB_DESCRIPTION                                                       \
+#define PLUGIN_ID "mcphost.feature.mcpb"
+#define PLUGIN_NAME "mcpb"
+#define PLUGIN_VERSION "0.1.0"
+#define PLUGIN_DESCRIPTION                                                     \
   "MCPB bundles: `mcphost bundle install|list|info|verify|...`, and "          \
   "installed bundles as servers"
 #define MCPB_COMMAND "bundle"
-#define MCPB_SOURCE "installed MCPB bundles"
+#define PLUGIN_COMMANDS MCPB_COMMAND
+#define PLUGIN_SOURCE "installed MCPB bundles"
+
+/* What the stub (transports/common/plugin_stub.c) declares. */
+#define PLUGIN_EXTENSIONS MCPH_EXT_COMMAND, MCPH_EXT_SERVER_SOURCE
 
 #endif

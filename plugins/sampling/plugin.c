@@ -72,7 +72,7 @@ static void slog(sampling_plugin *pl, int level, const char *server,
 
 /* ---- options ---- */
 
-static const mcph_option option_list[] = {SAMPLING_OPTIONS};
+static const mcph_option option_list[] = {PLUGIN_OPTIONS};
 
 static const mcph_options options = {
     .struct_size = sizeof(mcph_options),
@@ -378,7 +378,7 @@ static const char *f_capabilities(void *ctx) {
   return policy_hook(pl) ? SAMPLING_CAPS : NULL;
 }
 
-static const char *const requests[] = {SAMPLING_REQUEST, NULL};
+static const char *const requests[] = {PLUGIN_REQUESTS, NULL};
 
 static const mcph_feature feature = {
     .struct_size = sizeof(mcph_feature),
@@ -438,10 +438,10 @@ MCPH_PLUGIN_ENTRY = {
     .struct_size = sizeof(mcph_entry),
     .abi_major = MCPH_ABI_MAJOR,
     .abi_minor = MCPH_ABI_MINOR,
-    .id = SAMPLING_ID,
-    .name = SAMPLING_NAME,
-    .version = SAMPLING_VERSION,
-    .description = SAMPLING_DESCRIPTION,
+    .id = PLUGIN_ID,
+    .name = PLUGIN_NAME,
+    .version = PLUGIN_VERSION,
+    .description = PLUGIN_DESCRIPTION,
     .init = plugin_init,
     .get_extension = plugin_get_extension,
     .deinit = plugin_deinit,

@@ -1,14 +1,11 @@
-/* The sampling plugin's file in the plugin directory: its entry says what
- * it provides (the feature answering sampling/createMessage, its options)
- * and names the implementation, which the host opens from its
- * implementation directory only when a server sends that request
- * (mcph_provides.capabilities, ABI 1.7): the capability each handshake
- * declares comes from here, read off --sampling. */
-#include <mcphost/mcphost.h>
-
+/* The sampling plugin's stub (transports/common/plugin_stub.c, from
+ * plugin_info.h): the implementation is opened only when a server sends
+ * sampling/createMessage; the capability each handshake declares comes from
+ * here, read off --sampling. */
 #include "plugin_info.h"
+#include "plugin_stub.h"
 
-static const char *stub_capabilities(const mcph_host *host, int *init_now) {
+const char *stub_capabilities(const mcph_host *host, int *init_now) {
   const mcph_host_features *svc =
       host->get_service(host, MCPH_SERVICE_FEATURES);
   if (!MCPH_HAS(svc, mcph_host_features, option)) {
@@ -22,35 +19,3 @@ static const char *stub_capabilities(const mcph_host *host, int *init_now) {
   *init_now = unknown;
   return hook ? SAMPLING_CAPS : NULL;
 }
-
-static const char *const stub_requests[] = {SAMPLING_REQUEST, NULL};
-static const char *const stub_extensions[] = {MCPH_EXT_FEATURE, NULL};
-static const mcph_option stub_option_list[] = {SAMPLING_OPTIONS};
-static const mcph_options stub_options = {
-    .struct_size = sizeof(mcph_options),
-    .options = stub_option_list,
-    .count = sizeof stub_option_list / sizeof stub_option_list[0],
-};
-
-static const mcph_provides stub_provides = {
-    .struct_size = sizeof(mcph_provides),
-    .requests = stub_requests,
-    .extensions = stub_extensions,
-    .implementation = "feature-sampling.so",
-    .options = &stub_options,
-    .capabilities = stub_capabilities,
-};
-
-MCPH_PLUGIN_ENTRY = {
-    .struct_size = sizeof(mcph_entry),
-    .abi_major = MCPH_ABI_MAJOR,
-    .abi_minor = MCPH_ABI_MINOR,
-    .id = SAMPLING_ID,
-    .name = SAMPLING_NAME,
-    .version = SAMPLING_VERSION,
-    .description = SAMPLING_DESCRIPTION,
-    .init = NULL,
-    .get_extension = NULL,
-    .deinit = NULL,
-    .provides = &stub_provides,
-};

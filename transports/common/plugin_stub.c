@@ -1,7 +1,8 @@
 /*
  * The file in the plugin directory for a plugin whose code is loaded on
  * first use (ABI 1.6 host-driven deferred init): the http, sse and ws
- * transports and the OAuth plugin.
+ * transports, the OAuth plugin, the claude.ai, IDE and bundle plugins
+ * (server sources, ABI 1.7) and the elicitation and sampling features.
  *
  * The http and sse transports link libcurl, which maps some thirty
  * libraries and initializes OpenSSL: about 8 MB and 6-12 ms that every
@@ -25,11 +26,21 @@
  *                   MCPH_EXT_TRANSPORT when it names none);
  *     PLUGIN_OPTIONS    the global options it declares (mcph_option
  *                   elements), parsed without loading it;
+ *     PLUGIN_REQUESTS, PLUGIN_NOTIFICATIONS  the server requests and
+ *                   notifications a feature handles;
+ *     PLUGIN_SOURCE     a server source's description (ABI 1.7): the
+ *                   stub's sources then define stub_has_servers(), asked
+ *                   before the plugin is opened whether it has servers;
+ *     PLUGIN_STUB_CAPABILITIES  a feature whose stub's sources define
+ *                   stub_capabilities() (ABI 1.7): the client
+ *                   capabilities each handshake declares, without the
+ *                   implementation;
  *   LAZY_IMPL_FILE  the implementation's file name.
  */
 #include <mcphost/mcphost.h>
 
 #include "plugin_info.h"
+#include "plugin_stub.h"
 
 #ifndef LAZY_IMPL_FILE
 #error "LAZY_IMPL_FILE must name the implementation's file"
@@ -56,6 +67,12 @@ static const mcph_options stub_options = {
 };
 #endif
 
+#ifdef PLUGIN_REQUESTS
+static const char *const stub_requests[] = {PLUGIN_REQUESTS, NULL};
+#endif
+#ifdef PLUGIN_NOTIFICATIONS
+static const char *const stub_notifications[] = {PLUGIN_NOTIFICATIONS, NULL};
+#endif
 static const mcph_provides stub_provides = {
     .struct_size = sizeof(mcph_provides),
 #ifdef PLUGIN_TYPES
@@ -69,6 +86,19 @@ static const mcph_provides stub_provides = {
     .implementation = LAZY_IMPL_FILE,
 #ifdef PLUGIN_OPTIONS
     .options = &stub_options,
+#endif
+#ifdef PLUGIN_REQUESTS
+    .requests = stub_requests,
+#endif
+#ifdef PLUGIN_NOTIFICATIONS
+    .notifications = stub_notifications,
+#endif
+#ifdef PLUGIN_SOURCE
+    .has_servers = stub_has_servers,
+    .source_description = PLUGIN_SOURCE,
+#endif
+#ifdef PLUGIN_STUB_CAPABILITIES
+    .capabilities = stub_capabilities,
 #endif
 };
 
