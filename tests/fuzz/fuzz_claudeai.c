@@ -103,9 +103,13 @@ static void listing(const char *text, size_t len) {
     const char *base = display && *display ? display : id;
     unsigned k = named_after(s->string, base);
     fuzz_must(k >= 1);
-    /* The first name free: every one before it was taken. */
+    /* The first name free: every one before it was taken (past 16,
+     * the first and the last before it only: a listing of 1000 of one
+     * name would cost the check 1000^3 steps). */
     for (unsigned j = 1; j < k && strlen(base) < 4000; j++) {
-      fuzz_must(was_taken(norms, base, j));
+      if (j <= 16 || j == k - 1) {
+        fuzz_must(was_taken(norms, base, j));
+      }
     }
     char *norm = mcp_name_normalize(s->string);
     const cJSON *o;
