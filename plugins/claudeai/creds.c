@@ -98,7 +98,7 @@ out:
   return buf;
 }
 
-static void parse(creds *c, const char *text, size_t len) {
+void creds_parse(creds *c, const char *text, size_t len) {
   cJSON *doc = cJSON_ParseWithLength(text, len);
   const cJSON *oauth = cJSON_GetObjectItemCaseSensitive(doc, "claudeAiOauth");
   const cJSON *tok = cJSON_GetObjectItemCaseSensitive(oauth, "accessToken");
@@ -129,8 +129,13 @@ static void parse(creds *c, const char *text, size_t len) {
   }
   const cJSON *exp = cJSON_GetObjectItemCaseSensitive(oauth, "expiresAt");
   c->expires_at = cJSON_IsNumber(exp) ? exp->valuedouble : 0;
+  /* An array of names; an object's values are no scopes. */
+  const cJSON *scopes = cJSON_GetObjectItemCaseSensitive(oauth, "scopes");
   const cJSON *s;
-  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(oauth, "scopes")) {
+  if (!cJSON_IsArray(scopes)) {
+    scopes = NULL;
+  }
+  cJSON_ArrayForEach(s, scopes) {
     if (cJSON_IsString(s) && strcmp(s->valuestring, CREDS_SCOPE) == 0) {
       c->has_scope = true;
     }
@@ -168,7 +173,7 @@ bool creds_refresh(creds *c) {
     size_t len = 0;
     char *text = slurp(c, fd, &len);
     if (text) {
-      parse(c, text, len);
+      creds_parse(c, text, len);
       explicit_bzero(text, len); /* the refresh token is in it too */
     }
     free(text);

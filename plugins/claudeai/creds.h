@@ -43,4 +43,8 @@ void creds_wipe_free(char *secret);
  * first time). Returns true when the token differs from before. */
 bool creds_refresh(creds *c);
 
+/* Reads the token of the file's text (`len` bytes), its token cleared
+ * before: the token, its scope and expiry, or c->error naming c->path. */
+void creds_parse(creds *c, const char *text, size_t len);
+
 #endif

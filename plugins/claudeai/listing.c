@@ -48,14 +48,25 @@ static bool taken(const cJSON *seen, const char *norm) {
 }
 
 /* "claude.ai <display>", or with " (k)" until its normalized form is not
- * in `seen` (which it joins). A new string, or NULL. */
-static char *unique_name(cJSON *seen, const char *display) {
+ * in `seen` (which it joins). The normalized form with " (k)" is that of
+ * "claude.ai <display>" and "_k", so `next` holds, for each of those, the
+ * k to try first: those below were taken, and stay taken, and n
+ * connectors of one name cost n tries, not n * n. A new string, or
+ * NULL. */
+static char *unique_name(cJSON *seen, cJSON *next, const char *display) {
   size_t n = strlen(NAME_PREFIX) + strlen(display) + 32;
   char *name = malloc(n);
   if (!name) {
     return NULL;
   }
-  for (unsigned k = 1;; k++) {
+  snprintf(name, n, "%s%s", NAME_PREFIX, display);
+  char *base = mcp_name_normalize(name);
+  cJSON *from = cJSON_GetObjectItemCaseSensitive(next, base);
+  if (!from) {
+    from = cJSON_AddNumberToObject(next, base, 1);
+  }
+  free(base);
+  for (unsigned k = from ? (unsigned)from->valuedouble : 1;; k++) {
     if (k == 1) {
       snprintf(name, n, "%s%s", NAME_PREFIX, display);
     } else {
@@ -63,6 +74,7 @@ static char *unique_name(cJSON *seen, const char *display) {
     }
     char *norm = mcp_name_normalize(name);
     if (!taken(seen, norm)) {
+      cJSON_SetNumberValue(from, k + 1);
       cJSON_AddItemToArray(seen, cJSON_CreateString(norm));
       free(norm);
       return name;
@@ -71,17 +83,22 @@ static char *unique_name(cJSON *seen, const char *display) {
   }
 }
 
-/* The document for the body of a listing answer; NULL with `why` when the
- * body is not a listing. */
-static char *listing_document(const char *text, size_t len, char *why,
-                              size_t size) {
+char *listing_document(const char *text, size_t len, char *why, size_t size) {
   char *out = NULL;
   cJSON *doc = cJSON_ParseWithLength(text, len);
   const cJSON *data = cJSON_GetObjectItemCaseSensitive(doc, "data");
   cJSON *res = cJSON_CreateObject();
-  cJSON *seen = cJSON_CreateArray();
+  cJSON *seen = cJSON_CreateArray(), *next = cJSON_CreateObject();
   if (!cJSON_IsArray(data)) {
     snprintf(why, size, "the answer has no \"data\" array");
+    goto out;
+  }
+  /* Each name is compared with every one before it: bounded. */
+  if (cJSON_GetArraySize(data) > LISTING_LIMIT) {
+    snprintf(why, size,
+             "the answer's \"data\" lists %d connectors, more than the %d "
+             "asked for",
+             cJSON_GetArraySize(data), LISTING_LIMIT);
     goto out;
   }
   cJSON_AddStringToObject(res, "scope", "claudeai");
@@ -97,7 +114,7 @@ static char *listing_document(const char *text, size_t len, char *why,
     if (!id || !*id || !url || !*url) {
       continue; /* nothing to connect to, or nothing to show */
     }
-    char *name = unique_name(seen, display && *display ? display : id);
+    char *name = unique_name(seen, next, display && *display ? display : id);
     cJSON *entry = cJSON_CreateObject();
     cJSON_AddStringToObject(entry, "type", "claudeai-proxy");
     cJSON_AddStringToObject(entry, "url", url);
@@ -114,6 +131,7 @@ static char *listing_document(const char *text, size_t len, char *why,
     snprintf(why, size, "out of memory");
   }
 out:
+  cJSON_Delete(next);
   cJSON_Delete(seen);
   cJSON_Delete(res);
   cJSON_Delete(doc);
@@ -175,7 +193,8 @@ char *listing_fetch(creds *c, char *why, size_t size) {
     blen--;
   }
   char url[2048];
-  snprintf(url, sizeof url, "%.*s/v1/mcp_servers?limit=1000", (int)blen, base);
+  snprintf(url, sizeof url, "%.*s/v1/mcp_servers?limit=%d", (int)blen, base,
+           LISTING_LIMIT);
   struct curl_slist *h = NULL;
   static const char *const fixed[] = {"Content-Type: application/json",
                                       "anthropic-beta: mcp-servers-2025-12-04",

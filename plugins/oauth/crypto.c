@@ -196,3 +196,18 @@ int oauth_jwt_times(const char *jwt, int64_t *exp_ms, int64_t *iat_ms) {
   cJSON_Delete(c);
   return 0;
 }
+
+int oauth_jwt_entry_times(cJSON *e, const char *jwt) {
+  int64_t exp, iat;
+  if (oauth_jwt_times(jwt, &exp, &iat) != 0) {
+    return -1;
+  }
+  if (exp) {
+    cJSON_DeleteItemFromObjectCaseSensitive(e, "expiresAt");
+    cJSON_DeleteItemFromObjectCaseSensitive(e, "issuedAt");
+    cJSON_AddNumberToObject(e, "expiresAt", (double)exp);
+    cJSON_AddNumberToObject(e, "issuedAt",
+                            (double)(iat && iat < exp ? iat : oauth_now_ms()));
+  }
+  return 0;
+}

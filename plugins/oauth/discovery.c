@@ -229,9 +229,5 @@ int discover_oidc(oauth_flow *f, const char *issuer, bool login,
   if (got != 1) {
     return -1;
   }
-  meta_checks k = {.grant = "authorization_code", .xaa = !login};
-  if (meta_read_as(m, issuer, &k, f->message, sizeof f->message) != 0) {
-    return -1;
-  }
-  return 0;
+  return meta_read_oidc(m, issuer, login, f->message, sizeof f->message);
 }

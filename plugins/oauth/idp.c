@@ -69,24 +69,6 @@ static int cfg_read(oauth_flow *f, bool login, idp_cfg *c) {
   return ret;
 }
 
-/* expiresAt and issuedAt of the entry from the ID token's exp and iat
- * (the token response's expires_in is the IdP access token's). 0, or -1
- * when it is not a JWT. */
-static int set_times(cJSON *e, const char *id_token) {
-  int64_t exp, iat;
-  if (oauth_jwt_times(id_token, &exp, &iat) != 0) {
-    return -1;
-  }
-  if (exp) {
-    cJSON_DeleteItemFromObjectCaseSensitive(e, "expiresAt");
-    cJSON_DeleteItemFromObjectCaseSensitive(e, "issuedAt");
-    cJSON_AddNumberToObject(e, "expiresAt", (double)exp);
-    cJSON_AddNumberToObject(e, "issuedAt",
-                            (double)(iat && iat < exp ? iat : oauth_now_ms()));
-  }
-  return 0;
-}
-
 typedef struct save_ctx {
   const idp_cfg *c;
   const oauth_meta *m;
@@ -109,7 +91,7 @@ static int save_fn(cJSON *doc, void *ud) {
   put_str(e, "tokenEndpoint", x->m->token_endpoint);
   put_str(e, "revocationEndpoint", x->m->revocation_endpoint);
   put_tokens(e, x->t, NULL);
-  set_times(e, x->t->id_token);
+  oauth_jwt_entry_times(e, x->t->id_token);
   return 1;
 }
 
@@ -221,7 +203,7 @@ static int stored_fn(cJSON *doc, void *ud) {
   }
   if (r == 1) {
     x->id_token = oauth_json_str(e, "idToken");
-    if (!x->id_token || set_times(e, x->id_token) != 0) {
+    if (!x->id_token || oauth_jwt_entry_times(e, x->id_token) != 0) {
       free(x->id_token);
       x->id_token = NULL;
       x->no_id_token = true;

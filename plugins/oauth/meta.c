@@ -232,6 +232,12 @@ int meta_read_as(oauth_meta *m, const char *as_url, const meta_checks *k,
   return 0;
 }
 
+int meta_read_oidc(oauth_meta *m, const char *issuer, bool login, char *msg,
+                   size_t n) {
+  meta_checks k = {.grant = "authorization_code", .xaa = !login};
+  return meta_read_as(m, issuer, &k, msg, n);
+}
+
 void tokens_free(oauth_tokens *t) {
   free(t->access);
   free(t->refresh);

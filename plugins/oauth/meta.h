@@ -37,6 +37,13 @@ typedef struct meta_checks {
 int meta_read_as(oauth_meta *m, const char *as_url, const meta_checks *k,
                  char *msg, size_t n);
 
+/* The identity provider's OpenID Connect discovery document in m->as
+ * (discover_oidc): meta_read_as for `issuer` and the code flow, PKCE
+ * S256 needed for a `login` (cross-app access's token exchange needs
+ * none). 0, or -1 with `msg`. */
+int meta_read_oidc(oauth_meta *m, const char *issuer, bool login, char *msg,
+                   size_t n);
+
 /* The token endpoint's answer: HTTP `status` and its body `j` (NULL: not
  * a JSON object). On success the tokens in *tok and 0; else -1 with the
  * OAuth error (a dead refresh token's other names as "invalid_grant") in

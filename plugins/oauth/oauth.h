@@ -65,6 +65,11 @@ char *oauth_client_assertion(const char *key_pem, const char *alg,
  * object in the middle. The signature is not checked: an ID token is
  * the business of the servers it is presented to. */
 int oauth_jwt_times(const char *jwt, int64_t *exp_ms, int64_t *iat_ms);
+/* A stored entry's expiresAt and issuedAt from the ID token `jwt` (its
+ * exp and iat; the token response's expires_in is the IdP access
+ * token's): replaced when it has an exp, kept otherwise. 0, or -1 when
+ * it is not a JWT. */
+int oauth_jwt_entry_times(cJSON *e, const char *jwt);
 
 /* ---- net.c (libcurl easy, blocking, on a flow's thread) ---- */
 typedef struct oauth_resp {

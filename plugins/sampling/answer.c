@@ -1,4 +1,4 @@
-/* Checking the hook's answer; see sampling.h. */
+/* The hook's input and checking its answer; see sampling.h. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,4 +52,25 @@ cJSON *sampling_check_answer(const char *output, char *why, size_t n) {
   }
   cJSON_Delete(r);
   return NULL;
+}
+
+char *sampling_hook_input(const char *server, const char *params_json) {
+  cJSON *params = cJSON_Parse(params_json);
+  if (!cJSON_IsObject(params) ||
+      !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(params, "messages"))) {
+    cJSON_Delete(params);
+    return NULL;
+  }
+  cJSON *in = cJSON_CreateObject();
+  cJSON_AddStringToObject(in, "server", server);
+  const cJSON *it;
+  cJSON_ArrayForEach(it, params) {
+    if (strcmp(it->string, "server") != 0) {
+      cJSON_AddItemToObject(in, it->string, cJSON_Duplicate(it, 1));
+    }
+  }
+  char *text = cJSON_PrintUnformatted(in);
+  cJSON_Delete(in);
+  cJSON_Delete(params);
+  return text;
 }

@@ -239,21 +239,6 @@ static void pump(sampling_plugin *pl, const mcph_server *server) {
   }
 }
 
-/* The hook's input: the params with "server" first. A new string. */
-static char *hook_input(const char *server, const cJSON *params) {
-  cJSON *in = cJSON_CreateObject();
-  cJSON_AddStringToObject(in, "server", server);
-  const cJSON *it;
-  cJSON_ArrayForEach(it, params) {
-    if (strcmp(it->string, "server") != 0) {
-      cJSON_AddItemToObject(in, it->string, cJSON_Duplicate(it, 1));
-    }
-  }
-  char *text = cJSON_PrintUnformatted(in);
-  cJSON_Delete(in);
-  return text;
-}
-
 /* Declines `req` with `msg`: to the server, and on stderr. */
 static void decline(sampling_plugin *pl, mcph_request *req, const char *name,
                     const char *msg) {
@@ -304,10 +289,8 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
     decline(pl, req, name, msg);
     return 0;
   }
-  cJSON *params = cJSON_Parse(params_json);
-  if (!cJSON_IsObject(params) ||
-      !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(params, "messages"))) {
-    cJSON_Delete(params);
+  char *input = sampling_hook_input(name, params_json);
+  if (!input) {
     refuse(pl, req, name, MCPH_RPC_INVALID_PARAMS,
            "sampling/createMessage needs params with a \"messages\" array");
     return 0;
@@ -315,8 +298,7 @@ static int f_on_request(void *ctx, mcph_server *server, const char *method,
   sample *sm = xcalloc(1, sizeof *sm);
   *sm = (sample){.pl = pl, .server = server, .req = req};
   sm->server_name = xstrdup(name);
-  sm->input = hook_input(name, params);
-  cJSON_Delete(params);
+  sm->input = input;
   sample **tail = &pl->list;
   while (*tail) {
     tail = &(*tail)->next;

@@ -3,7 +3,8 @@
  *
  *   plugin.c   the ABI glue: entry, options, the capability (declared only
  *              when a hook is set), a request in, the hook run, the answer
- *   answer.c   checking what the hook printed before the server gets it
+ *   answer.c   the hook's input from the server's request, and checking
+ *              what the hook printed before the server gets it
  */
 #ifndef MCPH_SAMPLING_H
 #define MCPH_SAMPLING_H
@@ -18,5 +19,10 @@
  * present, a string. Returns the result as a new tree, or NULL with the
  * reason in `why`. */
 cJSON *sampling_check_answer(const char *output, char *why, size_t n);
+
+/* The hook's input for the server's sampling/createMessage params (JSON
+ * text): the params with "server" first, the server's name. NULL when
+ * they are not an object with a "messages" array. A new string. */
+char *sampling_hook_input(const char *server, const char *params_json);
 
 #endif /* MCPH_SAMPLING_H */

@@ -1,5 +1,5 @@
-/* JSON helpers for the targets' properties, on cJSON (which the host
- * parses every message with). Header only, pure. */
+/* Helpers for the targets' properties, on cJSON (which the host parses
+ * every message with). Header only, pure. */
 #ifndef MCPH_FUZZ_JSON_H
 #define MCPH_FUZZ_JSON_H
 
@@ -19,6 +19,25 @@ static inline char *fuzz_text(const unsigned char *data, size_t len) {
   }
   s[len] = '\0';
   return s;
+}
+
+/* A promise of the unit: the run aborts when it does not hold. */
+static inline void fuzz_must(bool ok) {
+  if (!ok) {
+    abort();
+  }
+}
+
+/* Whether the array `field` of `obj` holds the string `value`. */
+static inline bool fuzz_json_lists(const cJSON *obj, const char *field,
+                                   const char *value) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(obj, field)) {
+    if (cJSON_IsString(it) && strcmp(it->valuestring, value) == 0) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /* How many members of `obj` are named `name` (JSON allows repeats). */

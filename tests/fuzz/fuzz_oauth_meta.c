@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_json.h"
 #include "meta.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
@@ -23,17 +24,6 @@ static const char *const servers[] = {
     "wss://h.example/ws/?x=1",
     "https://a.example/tenant/one/mcp#frag",
 };
-
-static bool lists(const cJSON *doc, const char *field, const char *value) {
-  const cJSON *a = cJSON_GetObjectItemCaseSensitive(doc, field);
-  const cJSON *it;
-  cJSON_ArrayForEach(it, a) {
-    if (cJSON_IsString(it) && strcmp(it->valuestring, value) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
 
 static void prm(const cJSON *doc, const char *server, size_t len) {
   oauth_meta m = {0};
@@ -100,11 +90,12 @@ static void as(cJSON *doc, const char *as_url, unsigned flags) {
   const cJSON *g =
       m.as ? cJSON_GetObjectItemCaseSensitive(m.as, "grant_types_supported")
            : NULL;
-  bool code = !cJSON_IsArray(g) ||
-              lists(m.as, "grant_types_supported", "authorization_code");
+  bool code =
+      !cJSON_IsArray(g) ||
+      fuzz_json_lists(m.as, "grant_types_supported", "authorization_code");
   if (m.as && !m.legacy && !k.xaa &&
       strcmp(k.grant, "authorization_code") == 0 && code &&
-      !lists(m.as, "code_challenge_methods_supported", "S256")) {
+      !fuzz_json_lists(m.as, "code_challenge_methods_supported", "S256")) {
     abort();
   }
   meta_free(&m);

@@ -66,3 +66,24 @@ foreach(t oauth_meta oauth_token)
                    INCLUDES ${OAUTH_DIR}
                    LIBS PkgConfig::CJSON CURL::libcurl mcphost_sdk mcphost_strbuf)
 endforeach()
+
+# Cross-app access's login at the identity provider (plugins/oauth/idp.c):
+# the OpenID Connect discovery document and the ID token's times.
+mcph_fuzz_target(oauth_idp
+                 SOURCES fuzz_oauth_idp.c ${OAUTH_DIR}/meta.c ${OAUTH_DIR}/util.c
+                         ${OAUTH_DIR}/net.c ${OAUTH_DIR}/crypto.c
+                 INCLUDES ${OAUTH_DIR}
+                 LIBS PkgConfig::CJSON CURL::libcurl PkgConfig::CRYPTO
+                      mcphost_sdk
+                 DICT ${MCPH_FUZZ_DIR}/json.dict)
+
+# The claude.ai connectors: the listing's answer and Claude Code's
+# credentials file (plugins/claudeai/listing.c, creds.c).
+set(CLAUDEAI_DIR ${CMAKE_SOURCE_DIR}/plugins/claudeai)
+mcph_fuzz_target(claudeai
+                 SOURCES fuzz_claudeai.c ${CLAUDEAI_DIR}/listing.c
+                         ${CLAUDEAI_DIR}/creds.c ${CLAUDEAI_DIR}/curl_dl.c
+                 INCLUDES ${CLAUDEAI_DIR} ${CURL_INCLUDE_DIRS}
+                 LIBS PkgConfig::CJSON mcphost_mcp_name mcphost_trusted_fs
+                      ${CMAKE_DL_LIBS}
+                 DICT ${MCPH_FUZZ_DIR}/json.dict)

@@ -58,3 +58,19 @@ mcph_fuzz_target(rpc_receive SOURCES fuzz_rpc_receive.c
                  ${SRC}/host/safety/json_raw.c
                  INCLUDES ${SRC}/host LIBS mcphost PkgConfig::CJSON
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
+# A server's requests to the client: elicitation/create's schema and the
+# answers checked against it (plugins/elicitation/schema.c, value.c), and
+# sampling/createMessage made into the hook's input, the hook's answer
+# checked (plugins/sampling/answer.c).
+set(ELICIT_DIR ${SRC}/plugins/elicitation)
+mcph_fuzz_target(elicitation SOURCES fuzz_elicitation.c
+                 ${ELICIT_DIR}/schema.c ${ELICIT_DIR}/value.c
+                 ${SRC}/tests/unit/elicit_fakes.c
+                 INCLUDES ${ELICIT_DIR}
+                 LIBS mcphost_sdk PkgConfig::CJSON mcphost_alloc m
+                 DICT ${MCPH_FUZZ_DIR}/json.dict)
+mcph_fuzz_target(sampling SOURCES fuzz_sampling.c
+                 ${SRC}/plugins/sampling/answer.c
+                 INCLUDES ${SRC}/plugins/sampling
+                 LIBS PkgConfig::CJSON
+                 DICT ${MCPH_FUZZ_DIR}/json.dict)
