@@ -87,12 +87,13 @@ static void discovery(cJSON *doc, const char *issuer, bool login) {
 /* The claims as the payload of a JWT with any header and signature. */
 static void claims(const char *text, size_t len) {
   char *p = oauth_b64url((const unsigned char *)text, len);
-  obuf jwt = {0};
-  ob_printf(&jwt, "eyJhbGciOiJIUzI1NiJ9.%s.c2ln", p);
+  strbuf jwt;
+  sb_init(&jwt);
+  sb_printf(&jwt, "eyJhbGciOiJIUzI1NiJ9.%s.c2ln", p);
   free(p);
   cJSON *c = cJSON_ParseWithLength(text, len);
   int64_t exp, iat, want_exp = 0, want_iat = 0;
-  int rc = oauth_jwt_times(ob_str(&jwt), &exp, &iat);
+  int rc = oauth_jwt_times(sb_str(&jwt), &exp, &iat);
   fuzz_must((rc == 0) == cJSON_IsObject(c));
   const cJSON *x = cJSON_GetObjectItemCaseSensitive(c, "exp");
   const cJSON *i = cJSON_GetObjectItemCaseSensitive(c, "iat");
@@ -108,7 +109,7 @@ static void claims(const char *text, size_t len) {
   cJSON_AddNumberToObject(e, "expiresAt", 7000);
   cJSON_AddNumberToObject(e, "issuedAt", 5000);
   int64_t t0 = oauth_now_ms();
-  fuzz_must(oauth_jwt_entry_times(e, ob_str(&jwt)) == rc);
+  fuzz_must(oauth_jwt_entry_times(e, sb_str(&jwt)) == rc);
   int64_t t1 = oauth_now_ms();
   const cJSON *ex = cJSON_GetObjectItemCaseSensitive(e, "expiresAt");
   const cJSON *is = cJSON_GetObjectItemCaseSensitive(e, "issuedAt");
@@ -126,7 +127,7 @@ static void claims(const char *text, size_t len) {
   }
   cJSON_Delete(e);
   cJSON_Delete(c);
-  ob_free(&jwt);
+  sb_free(&jwt);
 }
 
 /* Any text as an ID token. */

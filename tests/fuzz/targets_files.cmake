@@ -74,7 +74,7 @@ mcph_fuzz_target(oauth_idp
                          ${OAUTH_DIR}/net.c ${OAUTH_DIR}/crypto.c
                  INCLUDES ${OAUTH_DIR}
                  LIBS PkgConfig::CJSON CURL::libcurl PkgConfig::CRYPTO
-                      mcphost_sdk
+                      mcphost_sdk mcphost_strbuf
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
 
 # The claude.ai connectors: the listing's answer and Claude Code's
