@@ -66,3 +66,14 @@ foreach(t oauth_meta oauth_token)
                    INCLUDES ${OAUTH_DIR}
                    LIBS PkgConfig::CJSON CURL::libcurl mcphost_sdk)
 endforeach()
+
+# An IDE's lockfile (plugins/ide/lockfile.c), read from a scratch
+# directory.
+set(IDE_DIR ${CMAKE_SOURCE_DIR}/plugins/ide)
+mcph_fuzz_target(ide_lockfile
+                 SOURCES fuzz_ide_lockfile.c scratch.c ${IDE_DIR}/lockfile.c
+                         ${IDE_DIR}/ide_util.c
+                 INCLUDES ${IDE_DIR}
+                 LIBS PkgConfig::CJSON mcphost_text mcphost_trusted_fs
+                      mcphost_alloc m
+                 DICT ${MCPH_FUZZ_DIR}/ide_lockfile.dict)
