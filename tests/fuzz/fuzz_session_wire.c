@@ -49,15 +49,17 @@ static bool inside(const session_request *r, size_t len, const char *p) {
 
 /* The words of `s` (`n` bytes) cut at each NUL; the last one ends at
  * the end. A new array of `*count` pointers into a new copy (words[0]'s
- * block, freed with it). */
+ * block, freed with it), with one more NUL after the last: glibc's
+ * getenv reads an entry's first two bytes even when the first ends it,
+ * which a real environment block has (the long run's one finding was
+ * this harness's: an empty last entry at the end of its allocation). */
 static char **words_of(const unsigned char *s, size_t n, size_t *count) {
-  char *copy = malloc(n + 1);
+  char *copy = calloc(1, n + 2);
   char **w = malloc((n + 2) * sizeof *w);
   if (!copy || !w) {
     abort();
   }
   memcpy(copy, s, n);
-  copy[n] = '\0';
   size_t k = 0;
   for (char *p = copy;; p += strlen(p) + 1) {
     w[k++] = p;
