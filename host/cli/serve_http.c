@@ -33,14 +33,15 @@
 #include <mcphost/rpc.h>
 
 #include "cli/serve_http.h"
+#include "cli/serve_http_head.h"
 #include "env_ms.h"
 #include "http_status.h"
 #include "mcp/protocol.h"
 #include "safety/json_parse.h"
 #include "sock_owner.h"
 
-#define HEAD_MAX (16u << 10)
-#define BODY_MAX (4u << 20)
+#define HEAD_MAX GW_HTTP_HEAD_MAX
+#define BODY_MAX GW_HTTP_BODY_MAX
 #define OUT_CAP (8u << 20)
 #define SESSIONS_MAX 256
 /* Open connections at most: beyond, new ones wait in the listen backlog
@@ -112,16 +113,6 @@ struct gw_conn {
   void *gone_ud;
   gw_conn *next;
 };
-
-/* One parsed request; the strings point into `head` (owned). */
-typedef struct http_req {
-  char *head;
-  const char *method, *target;
-  const char *host, *origin, *auth, *ctype, *accept, *session, *version,
-      *last_event_id, *mcp_method, *mcp_name;
-  size_t content_length;
-  bool has_length, chunked, close;
-} http_req;
 
 static void conn_flush(gw_conn *cn);
 
@@ -384,83 +375,6 @@ static void conn_flush(gw_conn *cn) {
 
 /* ---- requests ---- */
 
-/* Finds the end of the headers: the length of the head, or 0. */
-static size_t head_length(const strbuf *in) {
-  for (size_t i = 3; i < in->len; i++) {
-    if (in->data[i] == '\n' && in->data[i - 1] == '\r' &&
-        in->data[i - 2] == '\n' && in->data[i - 3] == '\r') {
-      return i + 1;
-    }
-  }
-  return 0;
-}
-
-/* Parses the head; false when it is not HTTP/1.x. */
-static bool parse_head(const char *data, size_t len, http_req *r) {
-  r->head = xcalloc(1, len + 1);
-  memcpy(r->head, data, len);
-  char *save = NULL;
-  char *line = strtok_r(r->head, "\r\n", &save);
-  char *sp1 = line ? strchr(line, ' ') : NULL;
-  char *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
-  if (!sp2 || strncmp(sp2 + 1, "HTTP/1.", 7) != 0) {
-    return false;
-  }
-  *sp1 = *sp2 = '\0';
-  r->method = line;
-  r->target = sp1 + 1;
-  r->close = strcmp(sp2 + 1, "HTTP/1.0") == 0;
-  while ((line = strtok_r(NULL, "\r\n", &save))) {
-    char *colon = strchr(line, ':');
-    if (!colon) {
-      return false;
-    }
-    *colon = '\0';
-    char *v = colon + 1;
-    v += strspn(v, " \t");
-    for (char *e = v + strlen(v); e > v && (e[-1] == ' ' || e[-1] == '\t');) {
-      *--e = '\0';
-    }
-    static const struct {
-      const char *name;
-      size_t off;
-    } known[] = {
-        {"host", offsetof(http_req, host)},
-        {"origin", offsetof(http_req, origin)},
-        {"authorization", offsetof(http_req, auth)},
-        {"content-type", offsetof(http_req, ctype)},
-        {"accept", offsetof(http_req, accept)},
-        {"mcp-session-id", offsetof(http_req, session)},
-        {"mcp-protocol-version", offsetof(http_req, version)},
-        {"last-event-id", offsetof(http_req, last_event_id)},
-        {"mcp-method", offsetof(http_req, mcp_method)},
-        {"mcp-name", offsetof(http_req, mcp_name)},
-    };
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
-      if (strcasecmp(line, known[i].name) == 0) {
-        *(const char **)((char *)r + known[i].off) = v;
-      }
-    }
-    if (strcasecmp(line, "content-length") == 0) {
-      /* Digits only (strtoull would take "+5" or "-1"), and one value: a
-       * proxy in front that read another length would frame the
-       * connection's next request differently (request smuggling). */
-      unsigned long long n = strtoull(v, NULL, 10);
-      if (!*v || strspn(v, "0123456789") != strlen(v) || n > SIZE_MAX ||
-          (r->has_length && r->content_length != n)) {
-        return false;
-      }
-      r->content_length = (size_t)n;
-      r->has_length = true;
-    } else if (strcasecmp(line, "transfer-encoding") == 0) {
-      r->chunked = true;
-    } else if (strcasecmp(line, "connection") == 0) {
-      r->close = strcasecmp(v, "close") == 0;
-    }
-  }
-  return true;
-}
-
 static void respond_text(gw_conn *cn, int status, const char *text) {
   gw_conn_respond(cn, status, "text/plain; charset=utf-8", NULL, text);
 }
@@ -645,31 +559,29 @@ static void handle_request(gw_conn *cn, const http_req *r, const char *body,
 static void conn_process(gw_conn *cn) {
   while (!cn->closed && !cn->sse && !cn->finishing && !conn_owes(cn) &&
          cn->out_off == cn->out.len) {
-    size_t hl = head_length(&cn->in);
-    /* The head, its empty line included, is HEAD_MAX bytes at most,
-     * however the reads cut it: a whole one that arrived in one read is
-     * measured as one still arriving. */
-    if (hl > HEAD_MAX || (hl == 0 && cn->in.len > HEAD_MAX)) {
+    http_req r = {0};
+    size_t hl;
+    enum gw_http_frame f = gw_http_frame(cn->in.data, cn->in.len, &r, &hl);
+    if (f == GW_FRAME_HEAD_BIG) {
       cn->finishing = true;
       respond_text(cn, 431, "the request's headers are larger than 16 KiB\n");
       return;
     }
-    head_deadline(cn, hl == 0 && cn->in.len > 0);
-    if (hl == 0) {
+    head_deadline(cn, f == GW_FRAME_HEAD_WAIT && cn->in.len > 0);
+    if (f == GW_FRAME_HEAD_WAIT) {
       return;
     }
-    http_req r = {0};
-    bool ok = parse_head(cn->in.data, hl, &r);
-    if (!ok || r.chunked || (!r.has_length && strcmp(r.method, "POST") == 0)) {
+    if (f == GW_FRAME_BAD || f == GW_FRAME_NO_LENGTH) {
       cn->finishing = true;
-      respond_text(cn, ok ? 411 : 400,
-                   ok ? "a body needs a Content-Length\n"
-                      : "not an HTTP/1.1 request (its request line, a "
-                        "header or its Content-Length)\n");
-    } else if (r.content_length > BODY_MAX) {
+      respond_text(cn, f == GW_FRAME_NO_LENGTH ? 411 : 400,
+                   f == GW_FRAME_NO_LENGTH
+                       ? "a body needs a Content-Length\n"
+                       : "not an HTTP/1.1 request (its request line, a "
+                         "header or its Content-Length)\n");
+    } else if (f == GW_FRAME_BODY_BIG) {
       cn->finishing = true;
       respond_text(cn, 413, "the body is larger than 4 MiB\n");
-    } else if (cn->in.len - hl < r.content_length) {
+    } else if (f == GW_FRAME_BODY_WAIT) {
       /* The rest of the body is on its way; a client that may not send
        * it is answered now, not after up to 4 MiB held for it. */
       if (!cn->head_checked) {

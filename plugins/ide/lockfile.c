@@ -122,7 +122,6 @@ static void take_fields(const cJSON *doc, const char *cwd, ide_lock *lk) {
     set_error(lk, "field \"pid\" must be a positive integer");
     return;
   }
-  lk->pid = (long)pid->valuedouble;
   const cJSON *name = cJSON_GetObjectItemCaseSensitive(doc, "ideName");
   if (name && !cJSON_IsString(name)) {
     set_error(lk, "field \"ideName\" must be a string");
@@ -168,6 +167,8 @@ static void take_fields(const cJSON *doc, const char *cwd, ide_lock *lk) {
     }
     fv[k++] = xstrdup(f->valuestring);
   }
+  /* Set only now: a refused file has no fields (lockfile.h). */
+  lk->pid = (long)pid->valuedouble;
   lk->folders = fv;
   lk->nfolders = k;
   lk->ide_name = xstrdup(name ? name->valuestring : "IDE");

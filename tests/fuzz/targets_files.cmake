@@ -87,3 +87,13 @@ mcph_fuzz_target(claudeai
                  LIBS PkgConfig::CJSON mcphost_mcp_name mcphost_trusted_fs
                       ${CMAKE_DL_LIBS}
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
+# An IDE's lockfile (plugins/ide/lockfile.c), read from a scratch
+# directory.
+set(IDE_DIR ${CMAKE_SOURCE_DIR}/plugins/ide)
+mcph_fuzz_target(ide_lockfile
+                 SOURCES fuzz_ide_lockfile.c scratch.c ${IDE_DIR}/lockfile.c
+                         ${IDE_DIR}/ide_util.c
+                 INCLUDES ${IDE_DIR}
+                 LIBS PkgConfig::CJSON mcphost_text mcphost_trusted_fs
+                      mcphost_alloc m
+                 DICT ${MCPH_FUZZ_DIR}/ide_lockfile.dict)

@@ -4,7 +4,10 @@
 # ("+4", "-1"), get 400 and the connection's end: before, the last one
 # won and strtoull's sign was taken, so a proxy in front that framed by
 # the first would see a different next request than the gateway
-# (request smuggling).
+# (request smuggling). Likewise a head read two ways: a NUL (it ended
+# the head, so a Content-Length after it was not read), a bare CR (it
+# ended a line), a header name that is no token ("Content-Length :" was
+# an unknown header), two Hosts.
 . "$(dirname "$0")/../integration/lib.sh"
 . "$(dirname "$0")/serve_http_lib.sh"
 gateway_start
@@ -17,7 +20,8 @@ send() {
   "$PY" - "$PORT" "$1" "$2" <<'PYEOF'
 import socket, sys
 port = int(sys.argv[1])
-extra = sys.argv[2].replace("\\r\\n", "\r\n")
+extra = sys.argv[2].replace("\\r\\n", "\r\n").replace("\\r", "\r")
+extra = extra.replace("\\x00", "\x00")
 body = sys.argv[3].replace("\\r\\n", "\r\n")
 s = socket.create_connection(("127.0.0.1", port))
 s.settimeout(20)
@@ -55,4 +59,14 @@ check "Content-Length +4: 400 for the length" \
 OUT=$(send "Content-Length: 0\r\nContent-Length: 0\r\nConnection: close\r\n" "")
 check "the same length twice is one length (the request is taken: 400 for its missing session)" \
   test "$(echo "$OUT" | sed -n 3p)" = session
+# A head read two ways: each gets 400 for its head and ends the
+# connection, the hidden request unread.
+for h in "X-A: a\\x00\\r\\nContent-Length: $HLEN\\r\\n" \
+    "Content-Length: 0\\r\\nContent-Length : $HLEN\\r\\n" \
+    "X-A: a\\rContent-Length: $HLEN\\r\\n" \
+    "Host: 127.0.0.1:$PORT\\r\\nContent-Length: $HLEN\\r\\n"; do
+  OUT=$(send "$h" "$HIDDEN")
+  check "$h: 400 for the head, nothing more is read" \
+    test "$(echo "$OUT" | tr '\n' ,)" = "HTTP/1.1 400 Bad Request,1,framing,"
+done
 finish
