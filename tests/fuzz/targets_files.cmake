@@ -95,5 +95,5 @@ mcph_fuzz_target(ide_lockfile
                          ${IDE_DIR}/ide_util.c
                  INCLUDES ${IDE_DIR}
                  LIBS PkgConfig::CJSON mcphost_text mcphost_trusted_fs
-                      mcphost_alloc m
+                      mcphost_alloc mcphost_strbuf m
                  DICT ${MCPH_FUZZ_DIR}/ide_lockfile.dict)
