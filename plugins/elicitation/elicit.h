@@ -3,6 +3,7 @@
  *
  *   plugin.c   the ABI glue: entry, capabilities, options, requests and
  *              notifications in, answers out, servers going away
+ *   request.c  an elicitation/create's members read and checked
  *   flow.c     one elicitation from request to answer: the policy, the
  *              before/after hooks, the terminal, validation of answers
  *   schema.c   requestedSchema parsed into fields; defaults
@@ -106,6 +107,14 @@ void elicit_log(elicit_plugin *pl, int level, const char *server,
  * hooks the command (borrowed until control returns to the loop). Not
  * given: ask on a terminal, else decline. */
 int elicit_policy(elicit_plugin *pl, const char **hook);
+
+/* ---- request.c ---- */
+/* Checks an elicitation/create's params (a form's schema, a URL's url
+ * and elicitationId, which 2026-07-28 leaves out) and fills `e`'s
+ * message, mode, url, elicitation_id, schema and form; -1 with the
+ * -32602 message in `why`. `e->pl` and `e->server` say the era. */
+int elicit_read_request(elicitation *e, const cJSON *params, char *why,
+                        size_t n);
 
 /* ---- flow.c ---- */
 /* Starts answering `e` (already in pl->list); answers at once or later. */

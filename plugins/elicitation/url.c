@@ -12,7 +12,8 @@
  * goes to evil.example ('\' is '/' there). So a URL the two could read
  * differently is refused -- a backslash before the query, user
  * information ("user@") in the authority, anything but "scheme://" after
- * the scheme, a host the browser's rule finds written otherwise -- and
+ * the scheme, a percent sign in the host (a browser decodes it), a host
+ * the browser's rule finds written otherwise -- and
  * the URL shown, given to a hook and opened is the one rebuilt from
  * curl's parts, never the server's text. */
 #include <curl/curl.h>
@@ -160,6 +161,14 @@ static bool browser_host(const char *url, char *out, size_t size, char *why,
   }
   if (hlen >= size) {
     refuse(why, n, "%s", "its host is too long");
+    return false;
+  }
+  /* A browser decodes %XX in a host (https://ex%61mple.com/ goes to
+   * example.com); curl keeps it, and writes the % again as %25. */
+  if (memchr(p, '%', hlen)) {
+    refuse(why, n, "%s",
+           "its host holds a percent sign, which browsers decode: the "
+           "host they go to may not be the one shown");
     return false;
   }
   for (size_t i = 0; i < hlen; i++) {

@@ -69,6 +69,17 @@ mcph_fuzz_target(elicitation SOURCES fuzz_elicitation.c
                  INCLUDES ${ELICIT_DIR}
                  LIBS mcphost_sdk PkgConfig::CJSON mcphost_alloc m
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
+# The rest of elicitation/create: its members (request.c) and, in URL
+# mode, the URL check (url.c, libcurl's URL parser opened as it is there).
+mcph_fuzz_target(elicitation_request SOURCES fuzz_elicitation_request.c
+                 ${ELICIT_DIR}/request.c ${ELICIT_DIR}/schema.c
+                 ${ELICIT_DIR}/value.c ${ELICIT_DIR}/text.c
+                 ${ELICIT_DIR}/url.c ${SRC}/tests/unit/elicit_fakes.c
+                 INCLUDES ${ELICIT_DIR} ${CURL_INCLUDE_DIRS}
+                 LIBS mcphost_sdk PkgConfig::CJSON mcphost_icu_dl mcphost_text
+                      mcphost_alloc mcphost_proc mcphost_hook
+                      ${CMAKE_DL_LIBS} m
+                 DICT ${MCPH_FUZZ_DIR}/json.dict)
 mcph_fuzz_target(sampling SOURCES fuzz_sampling.c
                  ${SRC}/plugins/sampling/answer.c
                  INCLUDES ${SRC}/plugins/sampling
