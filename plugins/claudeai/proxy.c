@@ -9,7 +9,7 @@
 
 #include "fnv.h"
 #include "plugin_info.h"
-#include "transport_pass.h"
+#include <mcphost/helpers/pass.h>
 
 /* How many sent messages are remembered with their token: far more than
  * are ever in flight on one connection. An older one that gets a 401 is
@@ -43,7 +43,7 @@ typedef struct held {
 
 struct mcph_transport {
   const proxy_shared *sh; /* the plugin's */
-  transport_pass pass;    /* the http transport and the host's events */
+  mcph_pass pass;    /* the http transport and the host's events */
   char *server;
   char *auth; /* the Authorization set on the inner transport, or NULL */
   sent sent[SENT_MAX];
@@ -121,7 +121,7 @@ static void held_forward(mcph_transport *t) {
                             .error = h->f[5],
                             .error_description = h->f[6],
                             .resource_metadata = h->f[7]};
-  pass_up_auth_required(&t->pass, &ch);
+  mcph_pass_up_auth_required(&t->pass, &ch);
   held_clear(h);
 }
 
@@ -134,7 +134,7 @@ static void on_held_timer(void *ud) {
 }
 
 static void on_auth_required(void *ud, const mcph_auth_challenge *ch) {
-  mcph_transport *t = ((transport_pass *)ud)->owner;
+  mcph_transport *t = ((mcph_pass *)ud)->owner;
   if (t->closed) {
     return;
   }
@@ -171,7 +171,7 @@ static void fail_up(mcph_transport *t, const char *message, const char *json,
   char line[1024];
   snprintf(line, sizeof line,
            "%s; run `claude` to refresh your claude.ai login", message);
-  pass_up_send_failed(&t->pass, MCPH_EAUTH, line, json, len);
+  mcph_pass_up_send_failed(&t->pass, MCPH_EAUTH, line, json, len);
 }
 
 static void on_resend_timer(void *ud) {
@@ -183,7 +183,7 @@ static void on_resend_timer(void *ud) {
     remember(t, r->json, r->len, true);
     mcph_error err;
     mcph_error_init(&err);
-    if (pass_send(&t->pass, r->json, r->len, &err) != MCPH_OK) {
+    if (mcph_pass_send(&t->pass, r->json, r->len, &err) != MCPH_OK) {
       fail_up(t, r->message, r->json, r->len); /* the 401 it answers */
     }
     free(r->json);
@@ -241,7 +241,7 @@ static bool retry_401(mcph_transport *t, const char *message, const char *json,
 
 static void on_send_failed(void *ud, int code, const char *message,
                            const char *json, size_t len) {
-  mcph_transport *t = ((transport_pass *)ud)->owner;
+  mcph_transport *t = ((mcph_pass *)ud)->owner;
   if (t->closed) {
     return;
   }
@@ -254,15 +254,15 @@ static void on_send_failed(void *ud, int code, const char *message,
     return;
   }
   held_forward(t);
-  pass_up_send_failed(ud, code, message, json, len);
+  mcph_pass_up_send_failed(ud, code, message, json, len);
 }
 
-/* The other events pass up as they came (transport_pass.h). */
+/* The other events pass up as they came (mcph_pass.h). */
 static void on_close(void *ud, int code, const char *reason) {
-  mcph_transport *t = ((transport_pass *)ud)->owner;
+  mcph_transport *t = ((mcph_pass *)ud)->owner;
   held_forward(t);
   t->closed = true;
-  pass_up_close(ud, code, reason);
+  mcph_pass_up_close(ud, code, reason);
 }
 
 /* The id as one path segment: RFC 3986 unreserved characters kept, every
@@ -363,17 +363,17 @@ static int p_create(void *ctx, const mcph_transport_params *p,
     return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   }
   t->sh = g;
-  pass_init(&t->pass, p->events, t);
+  mcph_pass_init(&t->pass, p->events, t);
   t->pass.down.on_close = on_close;
   t->pass.down.on_send_failed = on_send_failed;
   t->pass.down.on_auth_required = on_auth_required;
   int rc =
-      pass_create(&t->pass, svc, g->host, "http", p->server_name, text, err);
+      mcph_pass_create(&t->pass, svc, g->host, "http", p->server_name, text, err);
   cJSON_free(text);
   if (rc == MCPH_OK &&
       (!MCPH_HAS(t->pass.f, mcph_transport_factory, set_authorization) ||
        !t->pass.f->set_authorization)) {
-    pass_destroy(&t->pass);
+    mcph_pass_destroy(&t->pass);
     rc = mcph_error_set(err, MCPH_ENOTSUP,
                         "server \"%s\": the http transport takes no "
                         "Authorization value",
@@ -389,7 +389,7 @@ static int p_create(void *ctx, const mcph_transport_params *p,
 }
 
 static int p_start(mcph_transport *t, mcph_error *err) {
-  return pass_start(&t->pass, err);
+  return mcph_pass_start(&t->pass, err);
 }
 
 static int p_send(mcph_transport *t, const char *json, size_t len,
@@ -401,11 +401,11 @@ static int p_send(mcph_transport *t, const char *json, size_t len,
     use_auth(t, t->sh->creds->bearer);
   }
   remember(t, json, len, false);
-  return pass_send(&t->pass, json, len, err);
+  return mcph_pass_send(&t->pass, json, len, err);
 }
 
 static void p_close(mcph_transport *t) {
-  pass_close(&t->pass);
+  mcph_pass_close(&t->pass);
 }
 
 static void p_destroy(mcph_transport *t) {
@@ -415,7 +415,7 @@ static void p_destroy(mcph_transport *t) {
   if (t->resend_timer) {
     t->sh->host->timer_cancel(t->sh->host, t->resend_timer);
   }
-  pass_destroy(&t->pass);
+  mcph_pass_destroy(&t->pass);
   while (t->resends) {
     resend *r = t->resends;
     t->resends = r->next;
@@ -433,11 +433,11 @@ static void p_destroy(mcph_transport *t) {
 }
 
 static const char *p_session_id(mcph_transport *t) {
-  return pass_session_id(&t->pass);
+  return mcph_pass_session_id(&t->pass);
 }
 
 static void p_set_protocol_version(mcph_transport *t, const char *version) {
-  pass_set_protocol_version(&t->pass, version);
+  mcph_pass_set_protocol_version(&t->pass, version);
 }
 
 static int p_set_authorization(mcph_transport *t, const char *value) {

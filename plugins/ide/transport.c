@@ -9,7 +9,7 @@
  * "headers": {"X-Claude-Code-Ide-Authorization": token}, "noProxy":
  * true} (no header without a token; no proxy of the environment) and creates
  * the inner transport; every other call is passed to the inner transport, and
- * every event it reports is passed to the host (common/transport_pass.h),
+ * every event it reports is passed to the host (common/mcph_pass.h),
  * except on_auth_required: an IDE has no OAuth, so a refused token ends as the
  * failure the inner transport reports next, never as an authorization flow.
  *
@@ -23,7 +23,7 @@
 #include <cjson/cJSON.h>
 
 #include "sock_owner.h"
-#include "transport_pass.h"
+#include <mcphost/helpers/pass.h>
 
 #include "ide.h"
 #include "ide_util.h"
@@ -34,7 +34,7 @@ struct mcph_transport {
   ide_plugin *pl;
   mcph_transport *next; /* in pl->live */
   char *server;
-  transport_pass pass; /* the inner transport and the host's events */
+  mcph_pass pass; /* the inner transport and the host's events */
 };
 
 bool ide_transport_serves(const ide_plugin *pl, const char *server) {
@@ -48,9 +48,9 @@ bool ide_transport_serves(const ide_plugin *pl, const char *server) {
 
 /* ---- events from the inner transport ---- */
 
-/* Every event is passed up as it came (transport_pass.h) but this one. */
+/* Every event is passed up as it came (mcph_pass.h) but this one. */
 static void ev_auth_required(void *ud, const mcph_auth_challenge *ch) {
-  mcph_transport *t = ((transport_pass *)ud)->owner;
+  mcph_transport *t = ((mcph_pass *)ud)->owner;
   mcph_logf(t->pl->host, MCPH_LOG_WARN, t->server,
             "the IDE refused the connection (HTTP %d): its lockfile's "
             "authToken does not match, or the IDE wants one",
@@ -184,11 +184,11 @@ static int t_create(void *ctx, const mcph_transport_params *params,
   mcph_transport *t = xcalloc(1, sizeof *t);
   t->pl = pl;
   t->server = xstrdup(params->server_name);
-  pass_init(&t->pass, params->events, t);
+  mcph_pass_init(&t->pass, params->events, t);
   t->pass.down.on_auth_required = ev_auth_required;
   mcph_error ie;
   mcph_error_init(&ie);
-  int rc = pass_create(&t->pass, pl->transports, pl->host, under,
+  int rc = mcph_pass_create(&t->pass, pl->transports, pl->host, under,
                        params->server_name, entry, &ie);
   free(entry);
   if (rc != MCPH_OK) {
@@ -211,20 +211,20 @@ static int t_create(void *ctx, const mcph_transport_params *params,
 }
 
 static int t_start(mcph_transport *t, mcph_error *err) {
-  return pass_start(&t->pass, err);
+  return mcph_pass_start(&t->pass, err);
 }
 
 static int t_send(mcph_transport *t, const char *json, size_t len,
                   mcph_error *err) {
-  return pass_send(&t->pass, json, len, err);
+  return mcph_pass_send(&t->pass, json, len, err);
 }
 
 static void t_close(mcph_transport *t) {
-  pass_close(&t->pass);
+  mcph_pass_close(&t->pass);
 }
 
 static void t_destroy(mcph_transport *t) {
-  pass_destroy(&t->pass);
+  mcph_pass_destroy(&t->pass);
   for (mcph_transport **pp = &t->pl->live; *pp; pp = &(*pp)->next) {
     if (*pp == t) {
       *pp = t->next;
@@ -236,11 +236,11 @@ static void t_destroy(mcph_transport *t) {
 }
 
 static const char *t_session_id(mcph_transport *t) {
-  return pass_session_id(&t->pass);
+  return mcph_pass_session_id(&t->pass);
 }
 
 static void t_set_protocol_version(mcph_transport *t, const char *version) {
-  pass_set_protocol_version(&t->pass, version);
+  mcph_pass_set_protocol_version(&t->pass, version);
 }
 
 static const char *const types[] = {PLUGIN_TYPES, NULL};

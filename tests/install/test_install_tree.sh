@@ -44,6 +44,9 @@ expected_tree() {
              plugin rpc secrets server_source transport ui; do
       echo "include/mcphost/$f.h"
     done
+    for f in event_queue pass version; do
+      echo "include/mcphost/helpers/$f.h"
+    done
     for f in McpHostAddPlugin McpHostSDKConfig McpHostSDKConfigVersion \
              McpHostSDKTargets; do
       echo "$LIBDIR/cmake/McpHostSDK/$f.cmake"

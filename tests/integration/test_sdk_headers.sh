@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# The public headers compile alone as C11 and as C++ with -pedantic, and a
-# plugin can be built from them with nothing but the SDK.
+# The public headers, the optional helpers among them, compile alone as
+# C11 and as C++ with -pedantic and the tree's warnings, and a plugin can
+# be built from them with nothing but the SDK.
 . "$(dirname "$0")/lib.sh"
 INC="$SRCDIR/sdk/include"
-for h in mcphost.h abi.h host.h plugin.h transport.h server_source.h permission.h; do
+WARN="-Wall -Wextra -Wshadow -Wconversion -pedantic -Werror"
+headers=$(cd "$INC/mcphost" && find . -name '*.h' | sed 's|^\./||' | sort)
+[ "$(echo "$headers" | grep -c '^helpers/')" -ge 3 ] ||
+  { echo "the helpers are not among the headers: $headers"; exit 1; }
+for h in $headers; do
   printf '#include <mcphost/%s>\nint main(void) { return 0; }\n' "$h" >"$TMP/t.c"
-  if "$CC" -std=c11 -Wall -Wextra -pedantic -Werror -I"$INC" -c "$TMP/t.c" -o "$TMP/t.o" 2>"$TMP/err"; then
+  if "$CC" -std=c11 $WARN -I"$INC" -c "$TMP/t.c" -o "$TMP/t.o" 2>"$TMP/err"; then
     ok "$h compiles as C11 -pedantic"
   else
     RC=1; : >"$TMP/out"; bad "$h compiles as C11 -pedantic"
   fi
   cp "$TMP/t.c" "$TMP/t.cpp"
-  if "$CXX" -std=c++11 -Wall -Wextra -pedantic -Werror -I"$INC" -c "$TMP/t.cpp" -o "$TMP/t.o" 2>"$TMP/err"; then
+  if "$CXX" -std=c++11 $WARN -I"$INC" -c "$TMP/t.cpp" -o "$TMP/t.o" 2>"$TMP/err"; then
     ok "$h compiles as C++11 -pedantic"
   else
     RC=1; : >"$TMP/out"; bad "$h compiles as C++11 -pedantic"

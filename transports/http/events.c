@@ -1,5 +1,5 @@
 /*
- * Callbacks to the host, queued (../common/event_queue.h) and delivered in
+ * Callbacks to the host, queued (mcphost/helpers/event_queue.h) and delivered in
  * order by a "pump" that runs from a zero-delay timer: the ABI forbids
  * calling the host from inside start(), send() or close(), and libcurl
  * forbids starting or stopping transfers from inside its callbacks. A
@@ -17,7 +17,7 @@ void hq_schedule(mcph_transport *t) {
   if (t->state == T_CLOSED || t->pumping) {
     return;
   }
-  if (!evq_schedule(&t->q)) {
+  if (!mcph_evq_schedule(&t->q)) {
     t->host->log(t->host, MCPH_LOG_ERROR, t->name,
                  "cannot start a timer: messages from the server are stuck");
   }
@@ -35,7 +35,7 @@ static char *copy_n(const char *s, size_t n) {
 }
 
 void hq_message_take(mcph_transport *t, char *json, size_t len) {
-  evq_push(&t->q, t->name, EV_MESSAGE, 0, json, len, NULL, 0, 0);
+  mcph_evq_push(&t->q, t->name, EV_MESSAGE, 0, json, len, NULL, 0, 0);
 }
 
 void hq_message(mcph_transport *t, const char *json, size_t len) {
@@ -51,7 +51,7 @@ void hq_message(mcph_transport *t, const char *json, size_t len) {
 void hq_error(mcph_transport *t, int code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  evq_vpushf(&t->q, t->name, EV_ERROR, code, fmt, ap);
+  mcph_evq_vpushf(&t->q, t->name, EV_ERROR, code, fmt, ap);
   va_end(ap);
 }
 
@@ -63,7 +63,7 @@ void hq_send_failed(exchange *x, int code, const char *message) {
               "out of memory: a send failure report was lost");
     return;
   }
-  evq_push(&t->q, t->name, EV_SEND_FAILED, code, text, strlen(text), x->msg,
+  mcph_evq_push(&t->q, t->name, EV_SEND_FAILED, code, text, strlen(text), x->msg,
            x->msg_len, 0);
   x->msg = NULL;
   x->msg_len = 0;
@@ -81,7 +81,7 @@ void hq_auth_required(exchange *x) {
               "out of memory: an authorization challenge was lost");
     return;
   }
-  evq_push(&t->q, t->name, EV_AUTH, (int)exchange_status(x), text,
+  mcph_evq_push(&t->q, t->name, EV_AUTH, (int)exchange_status(x), text,
            text ? strlen(text) : 0, url, strlen(url), 0);
 }
 
@@ -98,7 +98,7 @@ void hq_dropped(mcph_transport *t, int code, const char *message,
               "out of memory: a dropped-message report was lost");
     return;
   }
-  evq_push(&t->q, t->name, EV_DROPPED, code, text, strlen(text), json, head_len,
+  mcph_evq_push(&t->q, t->name, EV_DROPPED, code, text, strlen(text), json, head_len,
            total);
 }
 
@@ -113,7 +113,7 @@ void hq_close(mcph_transport *t, int code, const char *reason) {
 }
 
 void hq_free(mcph_transport *t) {
-  evq_clear(&t->q);
+  mcph_evq_clear(&t->q);
 }
 
 static bool has_message_dropped(const mcph_transport *t) {
@@ -126,7 +126,7 @@ static bool has_send_failed(const mcph_transport *t) {
          t->ev->on_send_failed;
 }
 
-static void deliver_auth(mcph_transport *t, const evq_item *e) {
+static void deliver_auth(mcph_transport *t, const mcph_evq_item *e) {
   const mcph_transport_events *ev = t->ev;
   if (!MCPH_HAS(ev, mcph_transport_events, on_auth_required) ||
       !ev->on_auth_required) {
@@ -139,7 +139,7 @@ static void deliver_auth(mcph_transport *t, const evq_item *e) {
   ev->on_auth_required(ev->ud, &ch);
 }
 
-static void deliver(mcph_transport *t, const evq_item *e) {
+static void deliver(mcph_transport *t, const mcph_evq_item *e) {
   const mcph_transport_events *ev = t->ev;
   const char *text = e->data ? e->data : "";
   switch ((hevent_kind)e->kind) {
@@ -193,12 +193,12 @@ static void pump(void *ud) {
     if (t->state == T_CLOSED) {
       break;
     }
-    evq_item *e = evq_pop(&t->q);
+    mcph_evq_item *e = mcph_evq_pop(&t->q);
     if (!e) {
       break;
     }
     deliver(t, e);
-    evq_item_free(e);
+    mcph_evq_item_free(e);
   }
   if (t->close_queued && t->state != T_CLOSED) {
     /* Last, once: after on_close the host calls nothing but destroy. */
@@ -212,5 +212,5 @@ static void pump(void *ud) {
 }
 
 void hq_init(mcph_transport *t) {
-  evq_init(&t->q, t->host, pump, t);
+  mcph_evq_init(&t->q, t->host, pump, t);
 }

@@ -8,7 +8,7 @@
  *   streams.c   the standalone GET stream and the resumption of broken
  *               POST streams: reconnect delays, Last-Event-ID, backoff
  *   events.c    what goes into the queue of callbacks to the host
- *               (../common/event_queue.h) and how it is delivered, never
+ *               (mcphost/helpers/event_queue.h) and how it is delivered, never
  *               from inside a curl callback or a call the host made
  *   rpc_peek.c  the few JSON-RPC facts a transport needs (a message's
  *               id, a batch's elements)
@@ -29,7 +29,7 @@
 #include <mcphost/transport.h>
 
 #include "../common/curl_loop.h"
-#include "../common/event_queue.h"
+#include <mcphost/helpers/event_queue.h>
 #include "../common/headers_helper.h"
 #include "../common/http_client.h"
 #include "../common/remote_config.h"
@@ -157,9 +157,9 @@ struct mcph_transport {
   bool release_pending;  /* the GET answered: release at the next pump */
   mcph_timer *hold_timer;
 
-  /* Callbacks to the host, in order (an evq_item's kind is a
+  /* Callbacks to the host, in order (an mcph_evq_item's kind is a
    * hevent_kind). */
-  event_queue q;
+  mcph_evq q;
   bool pumping;
   bool close_queued; /* on_close follows what is queued */
   int close_code;

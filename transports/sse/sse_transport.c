@@ -45,7 +45,7 @@ static void on_notes(void *ud) {
 
 bool sse_note(mcph_transport *t, enum note_kind kind, int code, char *data,
               size_t len, char *json, size_t json_len) {
-  return evq_push(&t->notes, t->name, (int)kind, code, data, len, json,
+  return mcph_evq_push(&t->notes, t->name, (int)kind, code, data, len, json,
                   json_len, 0);
 }
 
@@ -53,7 +53,7 @@ bool sse_notef(mcph_transport *t, enum note_kind kind, int code,
                const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  bool ok = evq_vpushf(&t->notes, t->name, (int)kind, code, fmt, ap);
+  bool ok = mcph_evq_vpushf(&t->notes, t->name, (int)kind, code, fmt, ap);
   va_end(ap);
   return ok;
 }
@@ -79,7 +79,7 @@ void sse_auth_required(mcph_transport *t, long status, const char *url,
   }
 }
 
-static void deliver_auth(mcph_transport *t, const evq_item *n) {
+static void deliver_auth(mcph_transport *t, const mcph_evq_item *n) {
   www_auth w;
   mcph_auth_challenge ch;
   www_auth_parse(n->data, &w);
@@ -98,9 +98,9 @@ void sse_send_failed(mcph_transport *t, int code, const char *msg,
 }
 
 void sse_deliver_notes(mcph_transport *t) {
-  evq_cancel(&t->notes); /* delivering now */
-  evq_item *n;
-  while (t->state == T_RUNNING && (n = evq_pop(&t->notes)) != NULL) {
+  mcph_evq_cancel(&t->notes); /* delivering now */
+  mcph_evq_item *n;
+  while (t->state == T_RUNNING && (n = mcph_evq_pop(&t->notes)) != NULL) {
     const char *text = n->data ? n->data : "out of memory";
     switch ((enum note_kind)n->kind) {
     case NOTE_MESSAGE:
@@ -122,7 +122,7 @@ void sse_deliver_notes(mcph_transport *t) {
       break;
     case NOTE_AUTH: deliver_auth(t, n); break;
     }
-    evq_item_free(n);
+    mcph_evq_item_free(n);
   }
 }
 
@@ -152,7 +152,7 @@ void sse_finish(mcph_transport *t, int code, const char *fmt, ...) {
   t->helper = NULL;
   stream_stop(t);
   post_stop(t);
-  evq_clear(&t->notes);
+  mcph_evq_clear(&t->notes);
   mcph_logf(t->host, MCPH_LOG_DEBUG, t->name, "transport ended: %s", reason);
   if (t->host->timer_start(t->host, 0, on_close_timer, t, &t->close_timer) !=
       0) {
@@ -190,7 +190,7 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
   if (t->user_agent) {
     snprintf(t->user_agent, ua_len, "mcphost/%s", version);
   }
-  evq_init(&t->notes, t->host, on_notes, t);
+  mcph_evq_init(&t->notes, t->host, on_notes, t);
   int rc = t->name && t->user_agent
                ? remote_config_parse(params->config_json, &url_http_rule, t->host, t->name,
                                      "sse", &t->cfg, err)
@@ -292,7 +292,7 @@ static void t_destroy(mcph_transport *t) {
   headers_helper_cancel(t->helper);
   stream_free(t);
   post_stop(t);
-  evq_clear(&t->notes);
+  mcph_evq_clear(&t->notes);
   cancel(t, &t->close_timer);
   curl_loop_free(t->loop);
   remote_config_free(&t->cfg);

@@ -19,7 +19,7 @@
 #include <mcphost/transport.h>
 
 #include "../common/curl_loop.h"
-#include "../common/event_queue.h"
+#include <mcphost/helpers/event_queue.h>
 #include "../common/headers_helper.h"
 #include "../common/http_client.h"
 #include "../common/remote_config.h"
@@ -33,7 +33,7 @@ enum state {
   T_CLOSED   /* on_close is scheduled or was called */
 };
 
-/* What the host is told, queued (../common/event_queue.h, an item's kind
+/* What the host is told, queued (mcphost/helpers/event_queue.h, an item's kind
  * is a note_kind) so that it is told from the loop and never from inside
  * start/send/close or a curl callback. */
 enum note_kind {
@@ -108,7 +108,7 @@ struct mcph_transport {
   char *authorization;
 
   /* ---- notes for the host (sse_transport.c) ---- */
-  event_queue notes;
+  mcph_evq notes;
   mcph_timer *close_timer;
   int close_code;
   char *close_reason;

@@ -23,7 +23,7 @@
  *            loop gone, no thread, no fd left
  *
  * Every call to the host goes through the event queue
- * (../common/event_queue.h), delivered from a zero-delay timer: never
+ * (mcphost/helpers/event_queue.h), delivered from a zero-delay timer: never
  * from inside start(), send() or close(), nor from inside lws.
  */
 #include <stdarg.h>
@@ -69,7 +69,7 @@ void ws_end(mcph_transport *t, int code, const char *fmt, ...) {
   t->dns = NULL;
   va_list ap;
   va_start(ap, fmt);
-  evq_vpushf(&t->q, t->name, EV_CLOSE, code, fmt, ap);
+  mcph_evq_vpushf(&t->q, t->name, EV_CLOSE, code, fmt, ap);
   va_end(ap);
   if (t->wsi && !t->in_lws) {
     /* Gone from lws's side as soon as the loop runs. */
@@ -78,12 +78,12 @@ void ws_end(mcph_transport *t, int code, const char *fmt, ...) {
   }
 }
 
-/* Delivers the queue, in order (event_queue.h). */
+/* Delivers the queue, in order (mcphost/helpers/event_queue.h). */
 static void deliver(void *ud) {
   mcph_transport *t = ud;
   const mcph_transport_events *ev = t->ev;
-  evq_item *it;
-  while ((it = evq_pop(&t->q))) {
+  mcph_evq_item *it;
+  while ((it = mcph_evq_pop(&t->q))) {
     switch (it->kind) {
     case EV_MESSAGE: ev->on_message(ev->ud, it->data, it->len); break;
     case EV_ERROR: ev->on_error(ev->ud, it->code, it->data); break;
@@ -111,15 +111,15 @@ static void deliver(void *ud) {
       int code = it->code;
       char *reason = it->data;
       it->data = NULL;
-      evq_item_free(it);
-      evq_clear(&t->q);
+      mcph_evq_item_free(it);
+      mcph_evq_clear(&t->q);
       /* The last call: the host may destroy the transport in it. */
       ev->on_close(ev->ud, code, reason ? reason : "closed");
       free(reason);
       return;
     }
     }
-    evq_item_free(it);
+    mcph_evq_item_free(it);
   }
 }
 
@@ -335,7 +335,7 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
   }
   t->host = host;
   t->ev = params->events;
-  evq_init(&t->q, host, deliver, t);
+  mcph_evq_init(&t->q, host, deliver, t);
   int rc = 0;
   char why[256];
   t->name = strdup(params->server_name ? params->server_name : "");
@@ -478,7 +478,7 @@ static void t_destroy(mcph_transport *t) {
   stop_timers(t);
   headers_helper_cancel(t->helper);
   ws_dns_cancel(t->dns);
-  evq_clear(&t->q);
+  mcph_evq_clear(&t->q);
   if (t->loop_ok) {
     ws_loop_destroy(&t->loop);
   }

@@ -4,7 +4,7 @@
  * TLS handshake failed, frames in (reassembled, capped, text only) and
  * out (fragmented), pings, the clean close and every way a connection
  * ends. Runs inside uv_run() on the loop thread: it never calls the host
- * directly, it queues (ws_end(), event_queue.h).
+ * directly, it queues (ws_end(), mcphost/helpers/event_queue.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,7 +131,7 @@ static void rx_done(mcph_transport *t) {
   ws_rx_end(&t->rx, &m);
   switch (m.kind) {
   case WS_RX_BINARY:
-    evq_pushf(&t->q, t->name, EV_ERROR, MCPH_EPROTO,
+    mcph_evq_pushf(&t->q, t->name, EV_ERROR, MCPH_EPROTO,
               "a binary message (%zu bytes) from %s was refused: MCP over "
               "WebSocket carries JSON text messages only",
               m.total, url);
@@ -142,15 +142,15 @@ static void rx_done(mcph_transport *t) {
              "a message of %zu bytes from %s exceeds the %zu-byte message "
              "limit (maxMessageBytes); dropped",
              m.total, url, t->cfg.max_message_bytes);
-    evq_push(&t->q, t->name, EV_DROPPED, MCPH_ETOOBIG, strdup(why), strlen(why),
+    mcph_evq_push(&t->q, t->name, EV_DROPPED, MCPH_ETOOBIG, strdup(why), strlen(why),
              m.data, m.len, m.total);
     break;
   }
   case WS_RX_TEXT:
-    evq_push(&t->q, t->name, EV_MESSAGE, 0, m.data, m.len, NULL, 0, 0);
+    mcph_evq_push(&t->q, t->name, EV_MESSAGE, 0, m.data, m.len, NULL, 0, 0);
     break;
   case WS_RX_EMPTY:
-    evq_pushf(&t->q, t->name, EV_ERROR, MCPH_EPROTO,
+    mcph_evq_pushf(&t->q, t->name, EV_ERROR, MCPH_EPROTO,
               "an empty text message from %s was ignored", url);
     break;
   }
@@ -271,7 +271,7 @@ static void connection_error(mcph_transport *t, struct lws *wsi_of_error,
                      WSI_TOKEN_HTTP_WWW_AUTHENTICATE) <= 0) {
       www[0] = '\0';
     }
-    evq_push(&t->q, t->name, EV_AUTH, (int)st, www[0] ? strdup(www) : NULL,
+    mcph_evq_push(&t->q, t->name, EV_AUTH, (int)st, www[0] ? strdup(www) : NULL,
              strlen(www), NULL, 0, 0);
     ws_end(t, MCPH_EAUTH,
            "the WebSocket upgrade at %s was refused: HTTP %ld%s%s "

@@ -25,7 +25,7 @@
 
 #include <mcphost/transport.h>
 
-#include "../common/event_queue.h"
+#include <mcphost/helpers/event_queue.h>
 #include "../common/headers_helper.h"
 #include "../common/remote_config.h"
 #include "plugin_info.h"
@@ -51,7 +51,7 @@ typedef enum ws_state {
   WS_ENDED       /* on_close queued or delivered */
 } ws_state;
 
-/* Kinds of queued callbacks (event_queue.h). */
+/* Kinds of queued callbacks (mcphost/helpers/event_queue.h). */
 enum { EV_MESSAGE, EV_ERROR, EV_DROPPED, EV_AUTH, EV_CLOSE };
 
 typedef struct ws_msg {
@@ -80,7 +80,7 @@ struct mcph_transport {
   bool loop_ok;
   struct lws *wsi; /* cleared in LWS_CALLBACK_WSI_DESTROY */
 
-  event_queue q;
+  mcph_evq q;
   bool dying;  /* in destroy(): lws callbacks do nothing */
   bool in_lws; /* inside the lws callback */
 

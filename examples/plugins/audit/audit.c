@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+#include <mcphost/helpers/version.h>
 #include <mcphost/mcphost.h>
 
 #define PLUGIN_ID "com.example.audit"
@@ -148,12 +149,10 @@ static int audit_init(const mcph_host *host, void **plugin_ctx,
   /* Permission questions are ABI 1.3; option() is in the features
    * service. Refuse a host without them rather than crash later. */
   const mcph_host_features *features = NULL;
-  if (MCPH_HAS(host, mcph_host, get_service) &&
-      host->abi_major == MCPH_ABI_MAJOR && host->abi_minor >= 3) {
+  if (mcph_host_at_least(host, 3)) {
     features = host->get_service(host, MCPH_SERVICE_FEATURES);
   }
-  if (!features || !MCPH_HAS(features, mcph_host_features, option) ||
-      !features->option) {
+  if (!MCPH_PROVIDES(features, mcph_host_features, option)) {
     return mcph_error_set(err, MCPH_EABI,
                           "audit: the host lacks the services it needs "
                           "(built for ABI %d.%d)",

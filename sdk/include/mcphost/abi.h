@@ -18,9 +18,23 @@
  *     revision ("mcph.transport/2" beside "mcph.transport/1"); a
  *     published id never changes meaning.
  *
- * Threads: every function of the SDK carries a tag.
+ * Threads: every function of the SDK carries a tag, defined here once.
  *   [loop]        call it, or it is called, on the host's loop thread only;
- *   [any thread]  any thread may call it.
+ *   [any thread]  any thread may call it, concurrently with the loop and
+ *                 with other threads (it takes what locks it needs).
+ * Never block the loop: a [loop] callback returns promptly. It does no
+ * network round trip, no wait on a child, no sleep and no read that can
+ * wait for a person or a peer; it starts the work (a watch, a timer, a
+ * thread of the plugin's own that posts its result back with
+ * host->post) and answers later. Every server of the process shares
+ * this one thread.
+ *
+ * NULL functions: in a table a plugin fills, a function is required
+ * unless its comment says it may be NULL and what the host does then;
+ * the host does not use a table that lacks a required function, as if
+ * the plugin did not offer it. In a table the host fills, every function
+ * the reader's MCPH_HAS admits is set. helpers/version.h has the one
+ * check for both: MCPH_PROVIDES(ptr, type, field).
  * Strings: a string passed into a function or a callback is borrowed for
  * the call; a string the host returns is the host's and valid until
  * control returns to the loop (copy what you keep), unless its comment

@@ -52,7 +52,8 @@ typedef struct mcph_auth_provider {
    * transports that take a value (set_authorization); `config_json` is
    * the server's configuration (borrowed). The string is the plugin's,
    * valid until the next call. Must not block (no network, no prompt):
-   * answer NULL and start a sign-in from `challenge` instead. */
+   * answer NULL and start a sign-in from `challenge` instead. Required:
+   * a provider without it is not used. */
   const char *(*authorization)(void *plugin_ctx, const char *server,
                                const char *config_json);
 

@@ -143,8 +143,9 @@ typedef struct mcph_host_features {
    * NULL when unset; "" for a flag given without a value. */
   const char *(*option)(const mcph_host *host, const char *name);
 
-  /* [loop] Whether a person is at a terminal (stdin and stderr are terminals),
-   * so a plugin may ask questions. */
+  /* [loop] The same answer as the UI service's interactive() (ui.h), the
+   * one way to ask whether a person is at a terminal; kept here for the
+   * 1.x plugins that ask it through this table. */
   int (*interactive)(const mcph_host *host);
 
   /* ---- ABI 1.6 ---- */

@@ -6,7 +6,9 @@
  *
  * Threads: the host runs one event loop thread ("the loop"). Every plugin
  * callback runs on it, and every function in this table must be called on
- * it, except `post`, which any thread may call.
+ * it, except `post`, which is [any thread] (the tags: abi.h). Never block
+ * the loop (abi.h): a slow step runs on a watch, a timer, or a thread of
+ * the plugin's that posts its result back.
  */
 #ifndef MCPHOST_HOST_H
 #define MCPHOST_HOST_H

@@ -94,7 +94,8 @@ typedef struct mcph_permission_decider {
   /* [loop] The host no longer needs an answer to `req` (another
    * one won, the user interrupted, the command ended). Called only for a
    * question the plugin accepted and has not answered yet. After cancel
-   * returns, `req` is gone. */
+   * returns, `req` is gone. Required, as `ask` is: a decider without
+   * both is never asked. */
   void (*cancel)(void *plugin_ctx, mcph_permission_request *req);
 } mcph_permission_decider;
 

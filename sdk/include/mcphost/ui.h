@@ -37,7 +37,9 @@ typedef void (*mcph_ui_answer_cb)(void *ud, const char *answer,
 typedef struct mcph_host_ui {
   uint32_t struct_size; /* sizeof(mcph_host_ui) as the host built it */
 
-  /* [loop] Whether a person is at a terminal to ask. */
+  /* [loop] Whether a person is at a terminal to ask (stdin and stderr
+   * are both terminals): the one way to ask it. (mcph_host_features has
+   * the same function for 1.x plugins; both give the same answer.) */
   int (*interactive)(const mcph_host *host);
 
   /* [loop] Shows `question` (borrowed; escaped, named after the calling
