@@ -392,7 +392,7 @@ static void collect_plugin_options(host *h, const struct option *builtin,
     if (!o)
       continue;
     for (size_t k = 0; k < o->count; k++) {
-      const mcph_option *d = &o->options[k];
+      const mcph_option *d = mcph_options_at(o, k);
       bool taken = !d->name || !*d->name;
       for (size_t j = 0; j < po->nbuiltin + po->nplugin && !taken; j++)
         taken = strcmp(po->longopts[j].name, d->name) == 0;

@@ -350,8 +350,15 @@ static const char **command_names(const mcph_commands *cs, cJSON *out) {
 static const char **option_names(const mcph_options *o, cJSON *out) {
   const char **names = xcalloc(o->count + 1, sizeof *names);
   size_t k = 0;
+  if (mcph_options_stride(o) == 0) {
+    problem("abi",
+            "its options table's option_size (%zu) is below the size of "
+            "an option (%zu): the host takes none of its options",
+            o->option_size, (size_t)MCPH_OPTION_SIZE_1_7);
+    return names;
+  }
   for (size_t i = 0; o->options && i < o->count; i++) {
-    const mcph_option *d = &o->options[i];
+    const mcph_option *d = mcph_options_at(o, i);
     if (d->name) {
       names[k++] = d->name;
       add_named(out, d->name, "arg", d->arg, "help", d->help);

@@ -509,7 +509,8 @@ static bool declares(plugin *p, const char *name) {
     return false;
   }
   for (size_t i = 0; i < o->count; i++) {
-    if (o->options[i].name && strcmp(o->options[i].name, name) == 0) {
+    const mcph_option *d = mcph_options_at(o, i);
+    if (d->name && strcmp(d->name, name) == 0) {
       return true;
     }
   }

@@ -327,11 +327,24 @@ const mcph_options *plugin_options(plugin *p) {
   }
   const mcph_options *o =
       p->provides ? PROVIDED(p->provides, options) : NULL;
-  if (o) {
-    return MCPH_HAS(o, mcph_options, count) ? o : NULL;
+  if (!o) {
+    o = plugin_extension(p, MCPH_EXT_OPTIONS);
   }
-  o = plugin_extension(p, MCPH_EXT_OPTIONS);
-  return o && MCPH_HAS(o, mcph_options, count) ? o : NULL;
+  if (!o || !MCPH_HAS(o, mcph_options, count)) {
+    return NULL;
+  }
+  if (o->count && (!o->options || mcph_options_stride(o) == 0)) {
+    if (!p->options_refused) {
+      p->options_refused = true;
+      mcph_logf(&p->handle.api, MCPH_LOG_ERROR, p->id,
+                "its options table is broken (%s): none of its options is "
+                "taken",
+                o->options ? "option_size is below the size of an option"
+                           : "no options array");
+    }
+    return NULL;
+  }
+  return o;
 }
 
 const mcph_transport_factory *plugin_transport(plugin *p, mcph_error *err) {

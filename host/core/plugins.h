@@ -47,6 +47,7 @@ typedef struct plugin {
    * tried again: init must not run twice). */
   int fd;    /* the checked open file it was loaded through (kept open) */
   bool init_ran;
+  bool options_refused; /* its broken options table was reported */
   const struct plugin_watch *watch; /* the registry's when it was loaded */
 } plugin;
 

@@ -1,4 +1,4 @@
-/* The frozen record of the plugin ABI's layout (ABI 1.7): every
+/* The frozen record of the plugin ABI's layout (ABI 1.8): every
  * public struct's size and alignment, each field's offset, size and type,
  * the public enums' values, the integer constants and the ids. Written by
  * tests/abi/gen_layout.py when the minor was frozen, never by hand, and
@@ -274,10 +274,11 @@ FIELD(struct mcph_option, arg, 8, 8, const char *);
 FIELD(struct mcph_option, help, 16, 8, const char *);
 
 /* struct mcph_options (feature.h) */
-GROWS(struct mcph_options, 24, 8);
+GROWS(struct mcph_options, 32, 8);
 FIELD(struct mcph_options, struct_size, 0, 4, uint32_t);
 FIELD(struct mcph_options, options, 8, 8, const mcph_option *);
 FIELD(struct mcph_options, count, 16, 8, size_t);
+FIELD(struct mcph_options, option_size, 24, 8, size_t);
 
 /* struct mcph_command (command.h) */
 GROWS(struct mcph_command, 48, 8);
@@ -456,7 +457,7 @@ VALUE(MCPH_SECRET_PEEK, 2);
 
 /* Constants */
 VALUE(MCPH_ABI_MAJOR, 1);
-AT_LEAST(MCPH_ABI_MINOR, 7);
+AT_LEAST(MCPH_ABI_MINOR, 8);
 VALUE(MCPH_ERROR_MESSAGE_MAX, 512);
 VALUE(MCPH_SECRET_MAX, 65536);
 VALUE(MCPH_SECRET_UPDATE_MAX, 4194304);

@@ -60,7 +60,7 @@ def macros():
 
 def header_of(name, kind):
     pat = re.compile(r"\b%s %s\s*\{" % (kind, re.escape(name)))
-    for h in sorted(os.listdir(HDRDIR)):
+    for h in sorted(f for f in os.listdir(HDRDIR) if f.endswith(".h")):
         with open(os.path.join(HDRDIR, h)) as f:
             if pat.search(f.read()):
                 return h

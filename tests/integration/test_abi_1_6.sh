@@ -96,4 +96,22 @@ expect "  mcphost plugins lists it with its source, from the list alone" 0 \
   --out "loaded   test.v1_7 1.0 (ABI 1.7)" \
   --out "server source: the ABI 1.7 fixture's server" \
   --no-err "[test.v1_7] initialized"
+
+# ---- ABI 1.8: an options table gives the size of its elements ----
+# (fx-v1_8, built against the frozen 1.8 headers: elements one field
+# larger than 1.7's, as a later minor's)
+
+run --plugin-dir "$FIXTURES/v1.8" --help
+expect "the host steps through the options by their option_size" 0 \
+  --out "--eighteen-a=VALUE" --out "--eighteen-b " \
+  --out "a flag of the ABI 1.8 fixture"
+run --plugin-dir "$FIXTURES/v1.8" --eighteen-a=x --eighteen-b fx18
+expect "  and both reach the plugin through option()" 0 \
+  --out "fx18: eighteen-a=x eighteen-b=(flag)"
+FIXTURE_V1_8_BROKEN=1 run --plugin-dir "$FIXTURES/v1.8" --eighteen-a=x fx18
+expect "a table whose option_size is below an option's is refused whole" 2 \
+  --err "its options table is broken (option_size is below the size of an option)" \
+  --no-out "fx18:"
+FIXTURE_V1_8_BROKEN=1 run plugin check "$FIXTURES/v1.8/fx-v1_8.so"
+expect "  and plugin check names it" 23 --out "option_size (8) is below"
 finish

@@ -64,6 +64,7 @@ static const mcph_options stub_options = {
     .struct_size = sizeof(mcph_options),
     .options = stub_option_list,
     .count = sizeof stub_option_list / sizeof stub_option_list[0],
+    .option_size = sizeof(mcph_option),
 };
 #endif
 

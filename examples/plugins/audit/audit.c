@@ -140,6 +140,7 @@ static const mcph_options audit_options = {
     .struct_size = sizeof(mcph_options),
     .options = audit_option_list,
     .count = sizeof audit_option_list / sizeof audit_option_list[0],
+    .option_size = sizeof(mcph_option),
 };
 
 /* ---- the plugin ---- */

@@ -115,9 +115,12 @@
  *        server source says, before init, whether it has servers to list,
  *        and what it is; mcph_provides.capabilities: a deferred feature
  *        gives its capabilities without init (plugin.h); the transport
- *        event on_message_owned (transport.h) */
+ *        event on_message_owned (transport.h)
+ *   1.8  mcph_options.option_size: the size of an mcph_option element,
+ *        the one struct of the ABI that had none, so it can grow
+ *        (feature.h, mcph_options_at) */
 #define MCPH_ABI_MAJOR 1
-#define MCPH_ABI_MINOR 7
+#define MCPH_ABI_MINOR 8
 
 /* A request awaiting a plugin's answer (the host's; opaque): see
  * "Answering a pending request" above. */

@@ -188,7 +188,40 @@ typedef struct mcph_options {
   uint32_t struct_size; /* sizeof(mcph_options) */
   const mcph_option *options;
   size_t count;
+
+  /* ---- ABI 1.8 ---- */
+  /* sizeof(mcph_option) as the plugin built it: the distance between two
+   * elements of `options`, so that mcph_option can grow at its end like
+   * every struct led by struct_size. 0 (or a plugin built before 1.8):
+   * the 1.7 element, MCPH_OPTION_SIZE_1_7. A reader steps through the
+   * array with mcph_options_at() and checks a field appended to
+   * mcph_option later against option_size, as MCPH_HAS does against
+   * struct_size. A value below MCPH_OPTION_SIZE_1_7 is refused: the host
+   * then takes none of the plugin's options and says so. */
+  size_t option_size;
 } mcph_options;
+
+/* The size of an mcph_option as ABI 1.7 and earlier had it. */
+#define MCPH_OPTION_SIZE_1_7 (3 * sizeof(const char *))
+
+/* [any thread] The stride of `o`'s array: its option_size, or the 1.7
+ * size for a table without one; 0 when option_size is too small to hold
+ * an element (a broken table: use none of it). */
+static inline size_t mcph_options_stride(const mcph_options *o) {
+  if (!MCPH_HAS(o, mcph_options, option_size) || o->option_size == 0) {
+    return MCPH_OPTION_SIZE_1_7;
+  }
+  return o->option_size >= MCPH_OPTION_SIZE_1_7 ? o->option_size : 0;
+}
+
+/* [any thread] Element `i` (< o->count) of `o`'s array, stepping by
+ * mcph_options_stride() (which must not be 0). */
+static inline const mcph_option *mcph_options_at(const mcph_options *o,
+                                                 size_t i) {
+  return (const mcph_option *)(const void *)((const char *)(const void *)
+                                                 o->options +
+                                             i * mcph_options_stride(o));
+}
 
 #ifdef __cplusplus
 }
