@@ -9,6 +9,9 @@
 #               count the footprint guard's workloads again and rewrite
 #               bench/footprint.baseline (bench/README.md); the lines
 #               that moved say WHY
+#   make deb    the Debian packages (debian/), built from a copy of the
+#               tree in build-deb/ and checked by lintian: the .deb
+#               files are in build-deb/
 #   make install PREFIX=DIR [DESTDIR=STAGE]
 #               install the build into DIR (default /usr/local; no root
 #               needed for a prefix of yours), building it first as
@@ -23,7 +26,7 @@ DEMO        = $(MCPHOST) --config examples/demo.mcp.json
 PREFIX     ?= /usr/local
 
 .PHONY: all build demo test deps test-deps interop-deps bench bench-deps \
-        install clean fuzz fuzz-deps baseline
+        install clean fuzz fuzz-deps baseline deb deb-deps
 
 all: build
 
@@ -93,4 +96,21 @@ bench: bench-deps
 	BENCH_BUILD=$(BENCH_BUILD) bench/run.sh
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz $(DEB_BUILD)
+
+# Debian packages: dpkg-buildpackage writes its results beside the source
+# directory, so it runs on a copy of the tree in $(DEB_BUILD)/mcphost
+# (without build directories, npm packages or .git), and the packages land
+# in $(DEB_BUILD). lintian must report no error and no warning that
+# debian/*.lintian-overrides does not explain.
+DEB_BUILD ?= build-deb
+deb-deps:
+	@scripts/deps.sh deb
+
+deb: deb-deps
+	rm -rf $(DEB_BUILD)
+	mkdir -p $(DEB_BUILD)/mcphost
+	tar -C . --exclude='./build*' --exclude='./obj-*' --exclude=node_modules \
+	  --exclude=./.git -cf - . | tar -C $(DEB_BUILD)/mcphost -xf -
+	cd $(DEB_BUILD)/mcphost && dpkg-buildpackage -us -uc -b -j$(JOBS)
+	lintian --fail-on error,warning --info $(DEB_BUILD)/*.changes

@@ -32,3 +32,33 @@ foreach(dir ${MCPHOST_EXAMPLES})
   install(FILES ${files}
           DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples/plugins/${name}")
 endforeach()
+
+# The shell completion scripts, where each shell finds a package's own:
+# what `mcphost completion SHELL` prints, written by the built binary at
+# build time, so the installed scripts are those of the installed
+# options. (A cross build would need CMAKE_CROSSCOMPILING_EMULATOR.)
+# STRINGs relative to the prefix, as the install directories are: a PATH
+# given on the command line without a type would be made absolute.
+set(MCPHOST_BASH_COMPLETION_DIR
+    "${CMAKE_INSTALL_DATADIR}/bash-completion/completions" CACHE STRING
+    "Where bash-completion finds the mcphost script")
+set(MCPHOST_ZSH_COMPLETION_DIR "${CMAKE_INSTALL_DATADIR}/zsh/site-functions"
+    CACHE STRING "Where zsh finds _mcphost (Debian: share/zsh/vendor-completions)")
+set(MCPHOST_FISH_COMPLETION_DIR
+    "${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d" CACHE STRING
+    "Where fish finds mcphost.fish")
+set(_comp "${CMAKE_BINARY_DIR}/completions")
+add_custom_command(
+  OUTPUT "${_comp}/mcphost" "${_comp}/_mcphost" "${_comp}/mcphost.fish"
+  COMMAND ${CMAKE_COMMAND} -E make_directory "${_comp}"
+  COMMAND mcphost-cli completion bash > "${_comp}/mcphost"
+  COMMAND mcphost-cli completion zsh > "${_comp}/_mcphost"
+  COMMAND mcphost-cli completion fish > "${_comp}/mcphost.fish"
+  DEPENDS mcphost-cli
+  COMMENT "Writing the bash, zsh and fish completion scripts")
+add_custom_target(mcphost-completions ALL
+  DEPENDS "${_comp}/mcphost" "${_comp}/_mcphost" "${_comp}/mcphost.fish")
+install(FILES "${_comp}/mcphost" DESTINATION "${MCPHOST_BASH_COMPLETION_DIR}")
+install(FILES "${_comp}/_mcphost" DESTINATION "${MCPHOST_ZSH_COMPLETION_DIR}")
+install(FILES "${_comp}/mcphost.fish"
+        DESTINATION "${MCPHOST_FISH_COMPLETION_DIR}")

@@ -4,13 +4,18 @@
 #   scripts/deps.sh build   compilers, CMake and the libraries
 #   scripts/deps.sh test    the above plus what the tests run
 #   scripts/deps.sh fuzz    the above plus clang and libFuzzer (make fuzz)
+#   scripts/deps.sh deb     the above plus Debian's packaging tools (make deb)
 set -eu
 
 build_pkgs="gcc g++ make cmake pkg-config libcjson-dev libcurl4-openssl-dev
 libssl-dev libicu-dev libarchive-dev libwebsockets-dev libwebsockets-evlib-uv
 libuv1-dev libedit-dev"
+# Debian's packaging tools, for make deb and the test that builds the
+# packages (tests/install/test_deb.sh).
+deb_pkgs="dpkg-dev debhelper fakeroot lintian"
 test_pkgs="nodejs npm jq procps binutils tmux python3 passwd util-linux bsdutils
-openssl curl zsh fish abigail-tools man-db groff-base valgrind time strace"
+openssl curl zsh fish abigail-tools man-db groff-base valgrind time strace
+$deb_pkgs"
 # clang 14 and its runtime (libFuzzer, ASan, UBSan) for make fuzz.
 fuzz_pkgs="clang libclang-rt-14-dev"
 
@@ -18,7 +23,8 @@ case "${1:-build}" in
   build) want=$build_pkgs ;;
   test) want="$build_pkgs $test_pkgs" ;;
   fuzz) want="$build_pkgs $fuzz_pkgs" ;;
-  *) echo "usage: $0 build|test|fuzz" >&2; exit 2 ;;
+  deb) want="$build_pkgs $deb_pkgs" ;;
+  *) echo "usage: $0 build|test|fuzz|deb" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -1,6 +1,7 @@
 #include "core/plugin_impl.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,30 @@ static int impl_dir(const plugin *p, char *dir, size_t n, mcph_error *err) {
     return mcph_error_set(err, MCPH_EIO, "the path %s/impl is too long", self);
   }
   return MCPH_OK;
+}
+
+/* For an implementation that is not there at all: the package that
+ * installs it, when the build was told (MCPHOST_IMPL_PACKAGES,
+ * "FILE=PACKAGE,..."; a distribution that splits the plugins out sets
+ * it), as " (installed by the package P)"; else "". */
+static const char *package_hint(const char *path, const char *file) {
+  static char hint[128];
+  const char *list = MCPHOST_IMPL_PACKAGES;
+  struct stat st;
+  size_t n = strlen(file);
+  if (!*list || lstat(path, &st) == 0 || errno != ENOENT) {
+    return "";
+  }
+  for (const char *s = list; s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1
+                                                        : NULL) {
+    if (strncmp(s, file, n) == 0 && s[n] == '=') {
+      size_t len = strcspn(s + n + 1, ",");
+      snprintf(hint, sizeof hint, " (installed by the package %.*s)",
+               (int)len, s + n + 1);
+      return hint;
+    }
+  }
+  return "";
 }
 
 /* dlerror()'s text without the name it starts with ("NAME: ..."). */
@@ -80,8 +105,8 @@ static int open_checked(const plugin *p, char *path, size_t path_len,
   }
   if (fd < 0) {
     mcph_error_set(err, MCPH_ENOTFOUND,
-                   "cannot load %s, the implementation of the %s: %s", path,
-                   what, why);
+                   "cannot load %s, the implementation of the %s: %s%s", path,
+                   what, why, package_hint(path, file));
   }
   return fd;
 }

@@ -63,6 +63,9 @@ expected_tree() {
     done
     echo "$LIBDIR/pkgconfig/mcphost-sdk.pc"
     echo share/mcphost/plugin.map
+    echo share/bash-completion/completions/mcphost
+    echo share/zsh/site-functions/_mcphost
+    echo share/fish/vendor_completions.d/mcphost.fish
     echo share/doc/mcphost/README.md
     echo share/doc/mcphost/sdk/README.md
     for f in audit/CMakeLists.txt audit/README.md audit/audit.c \
@@ -109,6 +112,16 @@ step "the installed headers are the SDK's" \
 verdict "the installed host and plugins are executable, the rest is not" \
   "$(cd "$P" && find . -type f -perm -u+x | sed 's#^\./##' |
      grep -v -e '^bin/mcphost$' -e "^$LIBDIR/mcphost/.*\.so$")"
+
+for sh in bash zsh fish; do
+  case $sh in
+    bash) f=bash-completion/completions/mcphost ;;
+    zsh) f=zsh/site-functions/_mcphost ;;
+    fish) f=fish/vendor_completions.d/mcphost.fish ;;
+  esac
+  step "the installed $sh completion is what mcphost completion $sh prints" \
+    cmp -s <("$P/bin/mcphost" completion $sh) "$P/share/$f"
+done
 
 # The SDK's files must not lead back to the trees they were made in.
 verdict "the installed SDK files name no path in the source or build tree" \
