@@ -273,9 +273,9 @@ static void add_state(cJSON *o, const cJSON *e, const char *tok_key,
   const cJSON *x = cJSON_GetObjectItemCaseSensitive(e, "expiresAt");
   if (cJSON_IsNumber(x)) {
     char w[32];
-    when((int64_t)x->valuedouble, w, sizeof w);
+    when(oauth_json_ms(x), w, sizeof w);
     cJSON_AddStringToObject(o, "expiresAt", w);
-    cJSON_AddBoolToObject(o, "expired", (int64_t)x->valuedouble <= now);
+    cJSON_AddBoolToObject(o, "expired", oauth_json_ms(x) <= now);
   }
 }
 

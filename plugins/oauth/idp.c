@@ -181,7 +181,7 @@ static int stored_fn(cJSON *doc, void *ud) {
   x->token_endpoint = e ? oauth_json_str(e, "tokenEndpoint") : NULL;
   const cJSON *xp = cJSON_GetObjectItemCaseSensitive(e, "expiresAt");
   bool valid =
-      idt && cJSON_IsNumber(xp) && (int64_t)xp->valuedouble > oauth_now_ms();
+      idt && cJSON_IsNumber(xp) && oauth_json_ms(xp) > oauth_now_ms();
   /* Kept while it has not expired, for when no refresh can be made or
    * one fails for a passing reason (flow_refresh said so). */
   x->id_token = valid ? idt : NULL;

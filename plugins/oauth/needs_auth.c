@@ -45,7 +45,7 @@ static int mark_fn(void *ud, mcph_secret_update *u) {
     next = e->next;
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "timestamp");
     if (!cJSON_IsNumber(t) ||
-        now - (int64_t)t->valuedouble > NEEDS_AUTH_TTL_MS) {
+        now - oauth_json_ms(t) > NEEDS_AUTH_TTL_MS) {
       cJSON_DetachItemViaPointer(doc, e);
       cJSON_Delete(e);
     }
@@ -81,7 +81,7 @@ static int peek_fn(void *ud, mcph_secret_update *u) {
   cJSON *doc = u->value ? cJSON_ParseWithLength(u->value, u->len) : NULL;
   const cJSON *e = cJSON_GetObjectItemCaseSensitive(doc, c->server_key);
   const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "timestamp");
-  int64_t age = cJSON_IsNumber(t) ? oauth_now_ms() - (int64_t)t->valuedouble
+  int64_t age = cJSON_IsNumber(t) ? oauth_now_ms() - oauth_json_ms(t)
                                   : NEEDS_AUTH_TTL_MS + 1;
   c->fresh = age >= 0 && age <= NEEDS_AUTH_TTL_MS;
   cJSON_Delete(doc);

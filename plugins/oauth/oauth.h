@@ -102,6 +102,11 @@ char *oauth_query_param(const char *url, const char *name);
 void oauth_form_decode(char *s);
 /* The non-empty string `k` of object `o`: a new string, or NULL. */
 char *oauth_json_str(const cJSON *o, const char *k);
+/* A stored time in milliseconds (expiresAt, issuedAt; `x` a number),
+ * held to +-2^62 ms (some 146 million years): a file's 1e300 is far in
+ * the future, not a conversion out of range, and a difference of two
+ * cannot overflow. */
+int64_t oauth_json_ms(const cJSON *x);
 /* Joins scopes a and b (space separated): a new string of a's then b's
  * that a lacks; NULL when both are empty. */
 char *scope_union(const char *a, const char *b);

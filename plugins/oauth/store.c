@@ -136,14 +136,23 @@ cJSON *store_idp_entry(cJSON *doc, const char *key, bool create) {
 #define EXPIRY_MARGIN_MS (300 * 1000)
 #define EXPIRY_MARGIN_PART 4
 
+int64_t oauth_json_ms(const cJSON *x) {
+  const double lim = 4611686018427387904.0; /* 2^62 */
+  double v = x->valuedouble;
+  if (!(v > -lim)) { /* NaN too */
+    return -(INT64_C(1) << 62);
+  }
+  return v < lim ? (int64_t)v : INT64_C(1) << 62;
+}
+
 bool oauth_expiring(const cJSON *entry) {
   const cJSON *x = cJSON_GetObjectItemCaseSensitive(entry, "expiresAt");
   const cJSON *i = cJSON_GetObjectItemCaseSensitive(entry, "issuedAt");
   if (!cJSON_IsNumber(x)) {
     return false;
   }
-  int64_t expires = (int64_t)x->valuedouble, margin = EXPIRY_MARGIN_MS;
-  int64_t life = cJSON_IsNumber(i) ? expires - (int64_t)i->valuedouble : 0;
+  int64_t expires = oauth_json_ms(x), margin = EXPIRY_MARGIN_MS;
+  int64_t life = cJSON_IsNumber(i) ? expires - oauth_json_ms(i) : 0;
   if (life > 0 && life / EXPIRY_MARGIN_PART < margin) {
     margin = life / EXPIRY_MARGIN_PART;
   }

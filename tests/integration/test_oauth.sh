@@ -80,6 +80,21 @@ edit_creds '.mcpOAuth[].expiresAt = 1000'
 orun --config "$C" call mcp__srv__whoami
 expect "the rotated refresh token works the next time (the old one is dead at the AS)" 0 --out "scope mcp:read"
 
+# A stored expiry beyond any date (1e300, edited by hand or by another
+# client) is far in the future: the token is used as it is, not taken
+# for long expired (a conversion out of range read it so, and every call
+# refreshed).
+edit_creds '.mcpOAuth[].expiresAt = 1e300 | .mcpOAuth[].issuedAt = -1e300'
+before=$(stat_of refreshes)
+orun --config "$C" call mcp__srv__whoami
+expect "a token that expires in 1e300 ms is used without a refresh" 0 \
+  --out "scope mcp:read"
+[ "$(stat_of refreshes)" = "$before" ] && ok "... no refresh was made" ||
+  bad "refreshes: $before -> $(stat_of refreshes)"
+orun --config "$C" mcp auth-status --json
+expect "... and auth-status says it has not expired" 0 \
+  --jq '.[0].expired == false'
+
 # Ten parallel runs with an expired token refresh once (flock).
 edit_creds '.mcpOAuth[].expiresAt = 1000'
 before=$(stat_of refreshes)
