@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cli/options.h"
 #include "config/config_scopes.h"
 #include "core/host.h"
 #include "core/util.h"
@@ -196,17 +197,12 @@ int cmd_read(cli *c, int argc, char **argv);
 int cmd_prompt(cli *c, int argc, char **argv);
 
 /* main.c */
-/* The built-in global options (getopt_long's table). */
-struct option;
-const struct option *cli_options(void);
-/* For completion: -1 when `word` is no global option, 1 when it is one
- * whose value is the next word, else 0. */
-int cli_global_option_arity(const char *word);
-/* The built-in command names (or, with `options`, the global long
- * options as --NAME), one a line. */
-void cli_print_names(FILE *f, bool options);
+/* The built-in command names, one a line. */
+void cli_print_commands(FILE *f);
 
 /* help.c */
+/* `mcphost --help` without what plugins add. */
+void cli_print_usage(FILE *f);
 /* `mcphost COMMAND --help` for a built-in command other than mcp (which
  * has its own), or NULL. */
 const char *cli_command_help(const char *name);

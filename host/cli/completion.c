@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "core/util.h"
+#include "mcp/log_level.h"
 
 static const char bash_script[] =
     "# mcphost completion for bash: source <(mcphost completion bash)\n"
@@ -160,8 +161,18 @@ static void add_printed(cli *c, const config *cfg, cands *k, names_kind what,
     return;
   }
   switch (what) {
-  case N_COMMANDS: cli_print_names(f, false); break;
-  case N_OPTIONS: cli_print_names(f, true); break;
+  case N_COMMANDS: cli_print_commands(f); break;
+  case N_OPTIONS: { /* the table's (options.h) */
+    size_t n;
+    const cli_option *opts = cli_options(&n);
+    for (size_t i = 0; i < n; i++) {
+      if (opts[i].alias) {
+        fprintf(f, "--%s\n", opts[i].alias);
+      }
+      fprintf(f, "--%s\n", opts[i].name);
+    }
+    break;
+  }
   case N_PLUGIN_COMMANDS: {
     size_t n = 0;
     const char **names = cli_plugin_command_names(c, &n);
@@ -178,6 +189,58 @@ static void add_printed(cli *c, const config *cfg, cands *k, names_kind what,
   fclose(f);
   add_lines(k, buf ? buf : "", under);
   free(buf);
+}
+
+/* The global option `w` names ("-c", "--protocol"), or NULL. */
+static const cli_option *option_of_word(const char *w) {
+  if (w[0] != '-' || !w[1]) {
+    return NULL;
+  }
+  if (w[1] != '-') {
+    return w[2] ? NULL : cli_option_short(w[1]);
+  }
+  return cli_option_named(w + 2, strcspn(w + 2, "="));
+}
+
+/* The global option whose value the last word is: "--log-level WORD",
+ * bash's "--log-level = WORD" (it splits at '='), or NULL. */
+static const cli_option *value_of(int n, char **w) {
+  int at = n - 2;
+  if (at >= 2 && strcmp(w[at], "=") == 0 && strncmp(w[at - 1], "--", 2) == 0) {
+    at--;
+  }
+  const cli_option *o = at >= 1 ? option_of_word(w[at]) : NULL;
+  return o && o->arg && !strchr(w[at], '=') ? o : NULL;
+}
+
+/* The values option `o` takes, as candidates each after `before`
+ * ("--protocol=" when the word is one, zsh's and fish's way). */
+static void add_values(cli *c, cands *k, const cli_option *o,
+                       const char *before) {
+  strbuf v;
+  sb_init(&v);
+  switch (o->completes) {
+  case CLI_COMPLETES_VALUES:
+    for (const char *s = o->values; *s;) {
+      size_t len = strcspn(s, "|");
+      sb_printf(&v, "%s%.*s\n", before, (int)len, s);
+      s += len + (s[len] == '|');
+    }
+    break;
+  case CLI_COMPLETES_LOG_LEVEL:
+    for (int i = 0; i < MCP_LOG_LEVELS; i++) {
+      sb_printf(&v, "%s%s\n", before, mcp_log_level_name(i));
+    }
+    break;
+  case CLI_COMPLETES_TRANSPORT:
+    for (size_t i = 0; i < host_registry(c->h)->ntypes; i++) {
+      sb_printf(&v, "%s%s\n", before, host_registry(c->h)->types[i].type);
+    }
+    break;
+  case CLI_COMPLETES_TEXT: break; /* the shell's own */
+  }
+  add_lines(k, sb_str(&v), NULL);
+  sb_free(&v);
 }
 
 static void add_servers(const config *cfg, cands *k) {
@@ -236,7 +299,15 @@ static int complete_words(cli *c, int n, char **w) {
   cli_load_scopes(c, &cfg);
   const char *cur = k.prefix;
   if (cmd < 0) {
-    if (cur[0] == '-') {
+    const cli_option *o = value_of(n, w);
+    const char *eq = strncmp(cur, "--", 2) == 0 ? strchr(cur, '=') : NULL;
+    if (o) {
+      add_values(c, &k, o, "");
+    } else if (eq && (o = option_of_word(cur)) && o->arg) {
+      char *before = xasprintf("%.*s", (int)(eq + 1 - cur), cur);
+      add_values(c, &k, o, before);
+      free(before);
+    } else if (cur[0] == '-') {
       add_printed(c, &cfg, &k, N_OPTIONS, NULL, NULL);
     } else {
       add_printed(c, &cfg, &k, N_COMMANDS, NULL, NULL);
@@ -255,9 +326,15 @@ static int complete_words(cli *c, int n, char **w) {
     pos += w[j][0] != '-';
   }
   if (cur[0] == '-') {
-    static const char *const common[] = {"--json", "--help", "--quiet",
-                                         "--verbose", "--timeout"};
-    add_list(&k, common, NAMES(common));
+    size_t nopts;
+    const cli_option *opts = cli_options(&nopts);
+    for (size_t j = 0; j < nopts; j++) {
+      if (opts[j].after_command) { /* the global options it may take */
+        char *o = xasprintf("--%s", opts[j].name);
+        add(&k, o);
+        free(o);
+      }
+    }
     if (strcmp(name, "call") == 0) {
       static const char *const call_opts[] = {
           "--no-validate", "--args", "--follow-links", "--task", "--detach"};

@@ -1,9 +1,192 @@
-/* Each command's own --help (`mcphost COMMAND --help`): what it does, its
- * arguments, and the options it takes after its name. */
+/* `mcphost --help`, its Options: section written from the option table
+ * (options.h), and each command's own --help (`mcphost COMMAND --help`):
+ * what it does, its arguments, and the options it takes after its name. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
+
+static const char usage_head[] =
+    "usage: mcphost [OPTIONS] COMMAND [ARGS...]\n"
+    "\n"
+    "Commands:\n"
+    "  servers [SERVER]           connect and show each server's state and "
+    "counts\n"
+    "  tools [--all] [SERVER]     list tools as mcp__SERVER__TOOL\n"
+    "  resources [SERVER]         list resources and resource templates\n"
+    "  prompts [SERVER]           list prompts and their arguments\n"
+    "  tool TOOL                  what a tool takes: its signature, "
+    "description,\n"
+    "                             parameters, output schema and annotations\n"
+    "  call TOOL [--no-validate] [--follow-links[=N]] [--task] [--detach]\n"
+    "       [--args JSON|@FILE] [JSON | KEY=VALUE ...]\n"
+    "                             call a tool (TOOL: mcp__SERVER__TOOL or "
+    "SERVER/TOOL);\n"
+    "                             KEY=VALUE by the tool's schema (a string "
+    "keeps\n"
+    "                             the text), KEY:=JSON, KEY=@FILE (@- stdin),\n"
+    "                             a.b=1 nested; checked locally (exit 2); the\n"
+    "                             options also after the arguments, up to --\n"
+    "  ping SERVER...             each server's round trip for an MCP ping\n"
+    "  grep [-i] PATTERN [SERVER] tools, prompts and resources whose name or\n"
+    "                             description matches a regular expression\n"
+    "  complete PROMPT|SERVER/URI-TEMPLATE ARG PREFIX [NAME=VALUE ...]\n"
+    "                             the values a server proposes for ARG\n"
+    "  subscribe SERVER URI [--read]\n"
+    "                             print each update of a resource until\n"
+    "                             Ctrl-C\n"
+    "  task status|result|cancel SERVER ID, task list SERVER\n"
+    "                             a task that call --task/--detach started\n"
+    "  read SERVER URI            read a resource\n"
+    "  prompt PROMPT [ARG | NAME=VALUE ...]\n"
+    "                             get a prompt; positional ARGs fill the "
+    "declared\n"
+    "                             arguments in order\n"
+    "  batch                      read JSON requests from stdin, one per "
+    "line:\n"
+    "                             "
+    "{\"id\":1,\"call\":TOOL,\"arguments\":{...}},\n"
+    "                             {\"read\":SERVER,\"uri\":URI}, "
+    "{\"prompt\":PROMPT,\n"
+    "                             \"arguments\":{...}}, "
+    "{\"list\":\"tools\"[,\"server\":S]},\n"
+    "                             {\"subscribe\":SERVER,\"uri\":URI}, "
+    "\"unsubscribe\",\n"
+    "                             {\"roots\":[DIR...]}; answers one JSON line\n"
+    "                             each, as they complete (batch --help)\n"
+    "  serve --stdio | --http HOST:PORT [--server NAME]... [--passthrough]\n"
+    "                             one MCP server (stdin/stdout, or streamable\n"
+    "                             HTTP) in front of the configured ones\n"
+    "                             (serve --help; docs/gateway.md)\n"
+    "  session start [--idle MINUTES] | stop | status [--json]\n"
+    "                             a background process keeping the servers\n"
+    "                             connected; the commands above then run\n"
+    "                             through it (docs/sessions.md)\n"
+    "  shell                      an interactive session: the commands above "
+    "on\n"
+    "                             servers kept connected, with editing, "
+    "history\n"
+    "                             and completion (shell --help)\n"
+    "  completion bash|zsh|fish   a completion script for the shell named\n"
+    "  plugins                    list plugins found, loaded or refused, and "
+    "why\n"
+    "  plugin check FILE.so       whether a plugin loads, and what it offers\n"
+    "  mcp list|get|add|add-json|remove|approve|reject|reset-project-choices|\n"
+    "      import ...             manage configured servers like `claude mcp`\n"
+    "                             (mcphost mcp --help; docs/config.md)\n"
+    "  COMMAND --help             what COMMAND does and takes\n"
+    "\n"
+    "Options:\n";
+
+static const char usage_tail[] =
+    "\n"
+    "Environment:\n"
+    "  MCPHOST_PLUGIN_PATH        more plugin directories, ':'-separated, "
+    "searched\n"
+    "                             after --plugin-dir and before the built-in "
+    "one\n"
+    "  MCPHOST_SYSTEM_CONFIG_DIR  enterprise directory (default /etc/mcphost)\n"
+    "  XDG_CONFIG_HOME            user settings in $XDG_CONFIG_HOME/mcphost/\n"
+    "  MCPHOST_APPROVE_PROJECT_SERVERS=1   as --approve-project (for CI)\n"
+    "  MCPHOST_NO_SESSION=1       as --no-session\n"
+    "  MCP_TIMEOUT                deadline of the whole connect in ms "
+    "(default\n"
+    "                             30000)\n"
+    "  MCP_TOOL_TIMEOUT           tool call deadline in ms (default 600000)\n"
+    "  MCPHOST_REQUEST_TIMEOUT    other requests' deadline in ms (default "
+    "60000)\n"
+    "  MCP_SERVER_CONNECTION_BATCH_SIZE  local (stdio) servers connected at\n"
+    "                             once (default 3)\n"
+    "  MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE  remote servers connected at\n"
+    "                             once (default 20)\n"
+    "  MCPHOST_STDIO_EXIT_MS      how long a stdio server may take to exit "
+    "once\n"
+    "                             its stdin is closed, before SIGTERM "
+    "(default\n"
+    "                             2000; SIGKILL 1000 ms after; Ctrl-C "
+    "hurries)\n"
+    "  MCPHOST_STILL_RUNNING_MS   on a terminal, a line this often while a "
+    "tool\n"
+    "                             call runs (default 30000)\n"
+    "  MCPHOST_LIST_CACHE_TTL     batch: how long a tool list is kept, ms "
+    "(20000)\n"
+    "  MCPHOST_SERVE_REQUEST_MS   serve --http: time for a connection's next\n"
+    "                             request, ms (default 30000)\n"
+    "  MCPHOST_MAX_NAME_CHARS     longest mcp__SERVER__TOOL name (default 64, "
+    "at\n"
+    "                             least 32); longer ones are cut and hashed\n"
+    "  MCPHOST_MAX_DESCRIPTION_CHARS\n"
+    "                             tool and prompt descriptions are cut after "
+    "this\n"
+    "                             many characters (default 2048)\n"
+    "  MCPHOST_MAX_OUTPUT_CHARS   as --max-output-chars: its limit replaces "
+    "the\n"
+    "                             terminal's 100000; the full text is saved "
+    "to\n"
+    "                             a file named in the note\n"
+    "\n"
+    "Exit codes:\n"
+    "  0    success\n"
+    "  1    the tool ran and returned isError\n"
+    "  2    usage error (bad option, argument or JSON; a --url, --server,\n"
+    "       --transport or --mcp-config that cannot be read)\n"
+    "  3    a server failed: not startable, unreachable, misconfigured, no "
+    "plugin\n"
+    "       for its type, or it went away\n"
+    "  4    protocol error: the server answered with an error or broke MCP\n"
+    "  5    a deadline passed\n"
+    "  6    no such server, tool, prompt or resource\n"
+    "  7    the server needs authorization (needs-auth)\n"
+    "  8    refused: the server is pending approval, rejected, denied or\n"
+    "       disabled, or a permission rule denied the tool call\n"
+    "  9    done, but a text result was cut as --max-output-chars or\n"
+    "       MCPHOST_MAX_OUTPUT_CHARS asked\n"
+    "  10   the output could not be written (stdout full or failing; a pipe\n"
+    "       closed by its reader ends quietly with 141)\n"
+    "  20-29  plugin check: the plugin is not loadable, one code per reason\n"
+    "       (mcphost plugin --help)\n"
+    "  130  interrupted (Ctrl-C); pending requests were cancelled\n"
+    "  143  terminated (SIGTERM); any signal N gives 128 + N\n";
+
+/* The column where an option's help begins; a longer left side stands on
+ * a line of its own. */
+#define HELP_COLUMN 29
+
+static void print_option(FILE *f, const cli_option *o) {
+  char left[80];
+  char sn[5] = "    ";
+  if (o->short_name) {
+    snprintf(sn, sizeof sn, "-%c, ", o->short_name);
+  }
+  /* --NAME=VALUES when the values are few, else --NAME ARG */
+  const char *sep = o->values ? "=" : " ";
+  const char *arg = o->values ? o->values : o->arg;
+  snprintf(left, sizeof left, "  %s--%s%s%s", sn, o->name, arg ? sep : "",
+           arg ? arg : "");
+  const char *h = o->help;
+  size_t n = strcspn(h, "\n");
+  if (strlen(left) < HELP_COLUMN) {
+    fprintf(f, "%-*s%.*s\n", HELP_COLUMN, left, (int)n, h);
+  } else {
+    fprintf(f, "%s\n%*s%.*s\n", left, HELP_COLUMN, "", (int)n, h);
+  }
+  while (h[n]) {
+    h += n + 1;
+    n = strcspn(h, "\n");
+    fprintf(f, "%*s%.*s\n", HELP_COLUMN, "", (int)n, h);
+  }
+}
+
+void cli_print_usage(FILE *f) {
+  fputs(usage_head, f);
+  size_t n;
+  const cli_option *opts = cli_options(&n);
+  for (size_t i = 0; i < n; i++) {
+    print_option(f, &opts[i]);
+  }
+  fputs(usage_tail, f);
+}
 
 #define AFTER                                                                  \
   "\n"                                                                         \

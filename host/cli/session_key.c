@@ -3,7 +3,6 @@
  * private directory. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +14,6 @@
 #include "fnv.h"
 #include "trusted_fs.h"
 
-/* Global options that select servers or shape the connections: part of
- * the key. The others known here are the command's own business. */
-static const char *const key_options[] = {
-    "mcp-config",        "server",          "url",        "transport",
-    "strict-mcp-config", "approve-project", "plugin-dir", "root",
-    "no-roots",          "sanitize",        "log-level"};
-static const char *const command_options[] = {
-    "json",    "timeout", "output-dir",      "quiet",
-    "verbose", "allow",   "max-output-chars"};
 /* The environment that finds configuration files and plugins. */
 static const char *const key_env[] = {"HOME",
                                       "XDG_CONFIG_HOME",
@@ -33,48 +23,18 @@ static const char *const key_env[] = {"HOME",
                                       "CLAUDE_CONFIG_DIR",
                                       "ENABLE_CLAUDEAI_MCP_SERVERS"};
 
-static bool in_list(const char *name, const char *const *list, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    if (strcmp(name, list[i]) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* One option met: 1 taken, 0 not one a session may run with. */
-static int take_option(strbuf *key, const char *name, const char *value) {
-  if (strcmp(name, "config") == 0) {
-    name = "mcp-config"; /* one option, two names */
-  }
-  if (in_list(name, key_options, COUNT(key_options))) {
-    sb_printf(key, "%s=", name);
+/* One option met: 1 taken, 0 not one a session may run with. Those
+ * that select servers or shape the connections are part of the key
+ * (options.c says which); the others are the command's business. */
+static int take_option(strbuf *key, const cli_option *o, const char *value) {
+  if (o->session == CLI_SESSION_KEY) {
+    sb_printf(key, "%s=", o->name); /* an alias as its option */
     sb_add(key, value ? value : "", value ? strlen(value) + 1 : 1);
     return 1;
   }
-  return in_list(name, command_options, COUNT(command_options)) ? 1 : 0;
-}
-
-static const struct option *find_long(const char *name, size_t n) {
-  for (const struct option *o = cli_options(); o->name; o++) {
-    if (strlen(o->name) == n && strncmp(o->name, name, n) == 0) {
-      return o;
-    }
-  }
-  return NULL;
-}
-
-static const char *short_name(char ch) {
-  switch (ch) {
-  case 'c': return "mcp-config";
-  case 's': return "server";
-  case 'u': return "url";
-  case 'q': return "quiet";
-  case 'v': return "verbose";
-  default: return NULL; /* -h, or unknown */
-  }
+  return o->session == CLI_SESSION_COMMAND ? 1 : 0;
 }
 
 /* A cluster of short options ("-qv", "-cFILE", "-c FILE"); returns false
@@ -82,15 +42,17 @@ static const char *short_name(char ch) {
 static bool take_shorts(strbuf *key, int argc, char **argv, int *i) {
   const char *w = argv[*i];
   for (size_t k = 1; w[k]; k++) {
-    const char *name = short_name(w[k]);
-    if (!name) {
+    const cli_option *o = cli_option_short(w[k]);
+    if (!o) {
       return false;
     }
-    if (w[k] == 'c' || w[k] == 's' || w[k] == 'u') {
+    if (o->arg) {
       const char *v = w[k + 1] ? w + k + 1 : *i + 1 < argc ? argv[++*i] : NULL;
-      return v && take_option(key, name, v);
+      return v && take_option(key, o, v);
     }
-    take_option(key, name, NULL);
+    if (!take_option(key, o, NULL)) {
+      return false;
+    }
   }
   return true;
 }
@@ -131,12 +93,12 @@ int session_key_scan(int argc, char **argv, session_place *place) {
       continue;
     }
     size_t n = strcspn(w + 2, "=");
-    const struct option *o = find_long(w + 2, n);
+    const cli_option *o = cli_option_named(w + 2, n);
     if (!o) {
       goto out; /* a plugin's option, or an abbreviation */
     }
     const char *v = NULL;
-    if (o->has_arg == required_argument) {
+    if (o->arg) {
       v = w[2 + n] == '=' ? w + 3 + n : i + 1 < argc ? argv[++i] : NULL;
       if (!v) {
         goto out;
@@ -144,7 +106,7 @@ int session_key_scan(int argc, char **argv, session_place *place) {
     } else if (w[2 + n] == '=') {
       goto out;
     }
-    if (!take_option(&key, o->name, v)) {
+    if (!take_option(&key, o, v)) {
       goto out;
     }
   }
