@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The public headers compile alone as C11 and as C++ with -pedantic, and a
 # plugin can be built from them with nothing but the SDK.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 INC="$SRCDIR/sdk/include"
 for h in mcphost.h abi.h host.h plugin.h transport.h server_source.h permission.h; do
   printf '#include <mcphost/%s>\nint main(void) { return 0; }\n' "$h" >"$TMP/t.c"
