@@ -5,7 +5,7 @@
 # from there, finds every plugin in the multiarch directory, names the
 # package of a plugin implementation left out, and the example plugin
 # builds against the extracted mcphost-plugin-dev with pkg-config alone.
-. "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH DESTDIR
 [ "${MCPHOST_TEST_SANITIZED:-0}" = 1 ] &&
   skip_test "the packages are built and checked once, by the plain run"

@@ -6,7 +6,7 @@
 # CMake, loopback with one cc line) build from the installed tree alone,
 # load with --plugin-dir and work end to end; and the installed host, moved
 # elsewhere, still finds its plugins and says where it looks.
-. "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH DESTDIR
 for tool in cmake pkg-config python3 nm make; do
   command -v "$tool" >/dev/null || skip_test "$tool is not installed"
@@ -222,17 +222,9 @@ MCPHOST="$P/bin/mcphost"
 TCP="$E/tcp/build" AUDIT="$E/audit/build" LOOP="$E/loopback"
 
 # A stdio server (the demo server) behind a loopback TCP socket.
-out="$TMP/tcp_server.out"
-: >"$out"
-python3 -u "$(dirname "$0")/tcp_server.py" "$DEMO" >"$out" 2>"$TMP/tcp_server.err" &
-on_exit "kill $! 2>/dev/null"
-PORT=
-for _ in $(seq 100); do
-  PORT=$(sed -n 's/^listening on //p' "$out")
-  [ -n "$PORT" ] && break
-  sleep 0.1
-done
-[ -n "$PORT" ] || skip_test "the TCP server did not start: $(cat "$TMP/tcp_server.err")"
+start_listener python3 -u "$(dirname "$0")/tcp_server.py" "$DEMO" ||
+  skip_test "the TCP server did not start"
+PORT=$LISTEN_PORT TCP_LOG=$LISTEN_LOG
 config_file "$TMP/tcp.json" \
   "{\"calc\": {\"type\": \"tcp\", \"host\": \"127.0.0.1\", \"port\": $PORT}}"
 
@@ -244,7 +236,7 @@ expect "call through the tcp transport" 0 --out 5
 run --plugin-dir "$TCP" --config "$TMP/tcp.json" call mcp__calc__echo message=hi
 expect "a second connection through the tcp transport" 0 --out "Echo: hi"
 verdict "each command was one TCP connection" \
-  "$(n=$(grep -c '^connection' "$TMP/tcp_server.err"); [ "$n" = 3 ] || echo "$n connections")"
+  "$(n=$(grep -c '^connection' "$TCP_LOG"); [ "$n" = 3 ] || echo "$n connections")"
 run --plugin-dir "$TCP" --json plugins
 expect "plugins --json shows the tcp example loaded and serving tcp" 0 \
   --jq '[.[] | select(.id == "com.example.tcp")] | length == 1 and .[0].status == "loaded" and .[0].transports == [{"type": "tcp", "active": true}]'

@@ -4,7 +4,7 @@
 # when something it provides is needed. fx-v1_6 and fx-lazy are built
 # against the frozen 1.6 headers; the frozen 1.0 to 1.5 fixtures are in
 # test_plugins.sh.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH MCPHOST_OPTION_FX16_GREETING
 
 V="$TMP/v16.json"

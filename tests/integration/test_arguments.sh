@@ -4,7 +4,7 @@
 # check (missing, unknown, wrong type: exit 2 with the signature), the
 # same through `call` and `batch`. The typed server answers with the
 # arguments it received as sorted compact JSON, compared exactly.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3 for the typed server"
 
 TYPED="$SRCDIR/tests/servers/typed_server.py"

@@ -3,7 +3,7 @@
 # from an auth provider ("mcph.auth/1", fixture fx-auth) and hands the
 # provider the parsed challenge of a 401, and the provider sets a new
 # value through "mcph.host.auth/1". The server requires a bearer token.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH
 
 start_node "$SRCDIR/tests/servers/streamable_http_server.mjs" --bearer fixture-good

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Servers that cannot start, die, babble or hang: each gets a clear error,
 # and the other servers keep working.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 G="\"good\": {\"command\": \"$DEMO\"}"
 
 config_file "$TMP/c1.json" "{$G, \"missing\": {\"command\": \"/nonexistent/mcp-server\"}}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mcphost batch: JSON requests on stdin, one JSON answer line each.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 C="$TMP/demo.json"
 config_file "$C" "{\"demo\": {\"command\": \"$DEMO\"}}"
 

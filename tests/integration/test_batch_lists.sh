@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # batch lists: what a server does not offer is an empty list, as the
 # `prompts` command shows it; a list without "server" covers every server.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 C="$TMP/two.json"
 config_file "$C" "{\"demo\": {\"command\": \"$DEMO\"}, \"h\": {\"command\": \"$HOSTILE\"}}"
 batch_with() { local cfg=$1; shift; printf '%s\n' "$@" >"$TMP/req"

@@ -8,7 +8,7 @@
 # answer and stays small, so the figure is mcphost's). The data passes
 # exactly: U+0000 and numbers a double does not hold, inside a large
 # result, through call, --json and batch.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 TIME=/usr/bin/time
 PATTERN='abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/'

@@ -6,7 +6,7 @@
 # whole. And since the file is read more than once (signature, manifest,
 # extraction), a file changed in place between the check and the
 # extraction is refused, not installed with bytes nobody checked.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 FX="$SRCDIR/tests/fixtures/mcpb"
 BUNDLES="$HOME/.local/share/mcphost/bundles"
 

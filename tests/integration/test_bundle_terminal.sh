@@ -4,23 +4,15 @@
 # an empty answer, a number out of range asked again, a required setting
 # not satisfied by its default, a `multiple` setting collected until an
 # empty answer, a sensitive answer never shown, and the confirmation.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 FX="$SRCDIR/tests/fixtures/mcpb"
 tmux_server
-screen() { tm capture-pane -p -J -S - -t "$1"; }
-wait_for() { # wait_for NAME TEXT: until the terminal shows TEXT (20 s)
-  for _ in $(seq 200); do
-    screen "$1" | grep -qF -- "$2" && return 0
-    sleep 0.1
-  done
-  return 1
-}
 answer() { # answer NAME QUESTION TEXT
-  if wait_for "$1" "$2"; then
+  if tm_wait "$1" "$2"; then
     [ -z "$3" ] || tm send-keys -t "$1" -l -- "$3"
     tm send-keys -t "$1" Enter
   else
-    RC=1 bad "the question \"$2\" came" "$(screen "$1")"
+    RC=1 bad "the question \"$2\" came" "$(tm_screen "$1")"
   fi
 }
 start() { # start NAME ARGS...
@@ -34,18 +26,18 @@ ended() { # ended NAME: waits for the exit; RC, OUT and ERR (the screen)
   for _ in $(seq 300); do [ -s "$TMP/$1.rc" ] && break; sleep 0.1; done
   RC=$(cat "$TMP/$1.rc" 2>/dev/null || echo 99)
   OUT=$(cat "$TMP/$1.out" 2>/dev/null)
-  ERR=$(screen "$1")
+  ERR=$(tm_screen "$1")
 }
 
 start i bundle install "$FX/hello-node-1.0.0.mcpb"
 answer i "Greeting (string)" ""
 answer i "API key (string, sensitive, not shown)" "s3cret-value"
 answer i "Max results (number, 1..100)" "500"
-wait_for i "above the maximum 100"
+tm_wait i "above the maximum 100"
 answer i "Max results (number, 1..100)" "7"
 answer i "Verbose (boolean)" "yes"
 answer i "Allowed directories (directory, required, one per answer" ""
-wait_for i "allowed_dirs is required"
+tm_wait i "allowed_dirs is required"
 answer i "Allowed directories (directory, required, one per answer" "/tmp"
 answer i "another one, empty to end" ""
 answer i "Install hello-node 1.0.0? [y/N]" "y"

@@ -5,7 +5,7 @@
 # for one bundle); the next install or `bundle list` now removes every
 # .tmp- directory nobody holds the lock of, and leaves the one of an
 # install still running (its lock held) alone.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 FX="$SRCDIR/tests/fixtures/mcpb"
 BUNDLES="$HOME/.local/share/mcphost/bundles"
 

@@ -4,7 +4,7 @@
 # refused as documented; bundles packed here by the official CLI install
 # and their tools are called; `bundle pack` and `bundle sign` output is
 # accepted by the official CLI.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 FX="$SRCDIR/tests/fixtures/mcpb"
 MCPB="$INTEROP/node_modules/.bin/mcpb"
 BUNDLES="$HOME/.local/share/mcphost/bundles"
@@ -343,15 +343,12 @@ try:
 except OSError:
     print("closed by the client", flush=True)
 PY
-python3 "$TMP/slow.py" >"$TMP/slow.log" 2>&1 &
-slow=$!
-on_exit "kill $slow 2>/dev/null"
-for _ in $(seq 100); do grep -q "listening on" "$TMP/slow.log" && break; sleep 0.1; done
-SLOW_PORT=$(sed -n 's/^listening on //p' "$TMP/slow.log")
+start_listener python3 -u "$TMP/slow.py" || exit 1
+SLOW_PORT=$LISTEN_PORT SLOW_LOG=$LISTEN_LOG
 "$MCPHOST" bundle install "http://127.0.0.1:$SLOW_PORT/slow.mcpb" --insecure \
   --yes >"$TMP/out" 2>"$TMP/err" </dev/null &
 pid=$!
-for _ in $(seq 100); do grep -q "^request" "$TMP/slow.log" && break; sleep 0.1; done
+for _ in $(seq 100); do grep -q "^request" "$SLOW_LOG" && break; sleep 0.1; done
 kill -INT "$pid"
 # Bounded: a download that blocked the loop would run for days.
 for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
@@ -362,7 +359,7 @@ OUT=$(cat "$TMP/out")
 ERR=$(cat "$TMP/err")
 expect "Ctrl-C stops a download" 130 \
   --err "install interrupted; nothing was installed"
-for _ in $(seq 50); do grep -q "closed by the client" "$TMP/slow.log" && break; sleep 0.1; done
-check "  and its connection is closed" grep -q "closed by the client" "$TMP/slow.log"
+for _ in $(seq 50); do grep -q "closed by the client" "$SLOW_LOG" && break; sleep 0.1; done
+check "  and its connection is closed" grep -q "closed by the client" "$SLOW_LOG"
 
 finish

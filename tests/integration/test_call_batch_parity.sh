@@ -6,7 +6,7 @@
 # error message, and the same progress lines on stderr. Both run without a
 # controlling terminal (setsid), so that an ask is answered only by
 # --allow; the terminal rows at the end give each its own.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 SERVERS="$SRCDIR/tests/servers"
 
 C="$TMP/servers.json"

@@ -4,7 +4,7 @@
 # required one is still refused locally, exit 2); a -32601 "Unknown
 # tool" answer (fastmcp's) is "no such tool", exit 6 with the closest
 # names, as a -32602 one is.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3 for the typed server"
 
 TYPED="$SRCDIR/tests/servers/typed_server.py"

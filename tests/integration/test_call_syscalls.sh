@@ -10,7 +10,7 @@
 #   - ws: one frame sent, nothing written but the answer (no wake-up of
 #     libwebsockets through its eventfd for a write), and a ws:// server
 #     reads no CA bundle (OpenSSL is set up for wss only).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v strace >/dev/null || skip_test "no strace (scripts/deps.sh test installs it)"
 strace -o /dev/null true 2>/dev/null || skip_test "strace cannot trace here"
 : >"$TMP/out" # what a failed check shows

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The channels plugin: admission, `mcphost channels listen` (output byte
 # for byte), reconnects, policy, `servers -v`, and the permission relay.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 CS="$BUILDDIR/tests/mcphost-channel-server"
 C="$TMP/ch.json"
 config_file "$C" "{\"chat\": {\"command\": \"$CS\", \"args\": [\"--push\"]},

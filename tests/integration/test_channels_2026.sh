@@ -8,7 +8,7 @@
 # stream are admitted, sanitized and printed as a legacy server's are.
 # Against the TS SDK v2 server (tests/servers/ts_v2_server.mjs,
 # TS_V2_CHANNEL=1) over streamable HTTP.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 V2="$SRCDIR/tests/servers/ts_v2_server.mjs"
 

@@ -10,7 +10,7 @@
 # user's, the API down or slow; the 401 rule
 # (retry once, only when the token on disk changed); the token in no
 # output or log.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v node >/dev/null || skip_test "node is not installed"
 unset ENABLE_CLAUDEAI_MCP_SERVERS MCPHOST_CLAUDEAI_API_BASE \
   MCPHOST_CLAUDEAI_PROXY_URL

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The command line: global options after the command, each command's own
 # --help, prompt arguments by name.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 C="$TMP/demo.json"
 config_file "$C" "{\"demo\": {\"command\": \"$DEMO\"}}"
 

@@ -4,7 +4,7 @@
 # their own cli/ headers, common/ and the SDK (<mcphost/...>), and libc
 # or other system headers (<...>). A public header includes only public
 # headers, so nothing private reaches the CLI indirectly either.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 : >"$TMP/out"
 : >"$TMP/err"

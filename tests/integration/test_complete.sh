@@ -2,7 +2,7 @@
 # mcphost complete PROMPT|SERVER/URI-TEMPLATE ARG PREFIX [NAME=VALUE...]:
 # completion/complete with the prompt's or template's reference, the
 # other arguments as context from MCP 2025-06-18 on; values one a line.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 [ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
 command -v python3 >/dev/null || skip_test "no python3 for the test server"
 

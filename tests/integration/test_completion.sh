@@ -3,7 +3,7 @@
 # offer comes from the configuration and the names the last listing saw,
 # never from a server started to complete; a bash session under tmux
 # completes `mcphost call mcp__d<TAB>`.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 # A server that says each time it starts (a line in $TMP/starts).
 cat >"$TMP/demo.sh" <<EOF
 #!/bin/sh

@@ -5,7 +5,7 @@
 # a plugin, ${VAR} expansion, and importing from Claude Desktop and Claude
 # Code. Every server is a wrapper script that leaves a mark when started,
 # so "never started" is checked, not assumed.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 SETTINGS="$XDG_CONFIG_HOME/mcphost/settings.json"
 SYS="$MCPHOST_SYSTEM_CONFIG_DIR"
 P="$HOME/proj/sub"

@@ -4,7 +4,7 @@
 # plugin provides are deduplicated against the ones configured by hand;
 # a skipped server stays visible in mcp list and mcp get with its state,
 # mcp add and import warn; mcp add-json refuses what would not load.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 SETTINGS="$XDG_CONFIG_HOME/mcphost/settings.json"
 P="$HOME/proj"
 mkdir -p "$P" "$(dirname "$SETTINGS")"

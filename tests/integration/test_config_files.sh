@@ -7,7 +7,7 @@
 # "unreadable" is covered by files that cannot be read for other reasons:
 # a FIFO (a read would block forever), a dangling symbolic link, a
 # directory (EISDIR), a file over the 16 MiB limit.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 SETTINGS="$XDG_CONFIG_HOME/mcphost/settings.json"
 P="$HOME/proj"
 mkdir -p "$P" "$(dirname "$SETTINGS")" "$MCPHOST_SYSTEM_CONFIG_DIR"

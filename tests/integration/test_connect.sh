@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The connection manager: servers connect concurrently, local (stdio) ones
 # at most MCP_SERVER_CONNECTION_BATCH_SIZE at a time (default 3).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 LOG="$TMP/starts.log"
 # Each server logs "start" when spawned and "up" just before it can answer.
 cat >"$TMP/slow-start.sh" <<SH

@@ -3,7 +3,7 @@
 # descriptions and results (tests/servers/naming_server.c): sanitizing,
 # name shortening and collisions, description and output limits, secrets
 # kept out of logs and error messages. docs/safety.md is the spec.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 C="$TMP/naming.json"
 LONGSRV=a-very-long-server-name-for-testing-limits
 config_file "$C" "{\"naming\": {\"command\": \"$NAMING_SERVER\"},

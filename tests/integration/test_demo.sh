@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End to end over stdio against the C demo server.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 C="$TMP/demo.json"
 config_file "$C" "{\"demo\": {\"command\": \"$DEMO\"}}"
 

@@ -3,7 +3,7 @@
 # closest names (edit distance over normalized names) in its error, exit
 # 6 (2 for a command), the same through call, batch and the listings.
 # (Tools: test_tool.sh.)
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 [ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
 
 E="every=node $EVERYTHING stdio"

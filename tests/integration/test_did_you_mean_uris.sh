@@ -1,7 +1,7 @@
 #!/bin/bash
 # Did you mean for resource URIs (read and batch: one rule, in the client
 # library) and for the commands plugins add.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 [ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
 
 C="$TMP/c.json"

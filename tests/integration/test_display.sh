@@ -4,7 +4,7 @@
 # to the width at a word; the arguments in the permission question.
 # tests/servers/naming_server.c is the hostile server; docs/safety.md is
 # the spec.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 C="$TMP/naming.json"
 config_file "$C" "{\"naming\": {\"command\": \"$NAMING_SERVER\"}}"
 # on_term NAME ENV... -- ARGS: mcphost with stdout on a terminal and

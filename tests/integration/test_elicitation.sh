@@ -6,7 +6,7 @@
 # Checks named "[flag]" use --elicitation=... on the command line (the
 # CLI parses the options plugins declare, mcph.options/1); the others set
 # the option through MCPHOST_OPTION_ELICITATION*.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_OPTION_ELICITATION MCPHOST_OPTION_ELICITATION_HOOK_BEFORE \
   MCPHOST_OPTION_ELICITATION_HOOK_AFTER MCPHOST_OPTION_ELICITATION_HOOK_TIMEOUT
 
@@ -66,8 +66,6 @@ ask() {
   OUT=$(cat "$TMP/out")
   ERR=$(cat "$TMP/err")
 }
-# jqf EXPR FILE: passes when jq prints true for FILE.
-jqf() { jq -e "$1" "$2" >/dev/null; }
 # Then: the JSON after "result " (for --jq).
 result_json() { OUT=${OUT#result }; }
 

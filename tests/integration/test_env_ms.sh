@@ -4,7 +4,7 @@
 # "1e3") is warned about, naming the variable and the value, and the
 # default is used; it is never read as the number it starts with
 # (MCPHOST_SERVE_REQUEST_MS=30s was 30 ms).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3"
 C="$TMP/demo.json"
 config_file "$C" "{\"demo\": {\"command\": \"$DEMO\"}}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end over stdio against the official reference server
 # @modelcontextprotocol/server-everything (pinned in tests/interop).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 C="$TMP/every.json"
 config_file "$C" "{\"every\": {\"command\": \"node\", \"args\": [\"$EVERYTHING\", \"stdio\"]}}"
 

@@ -8,7 +8,7 @@
 # tests/servers/typed_server.py, whose tools answer with the arguments as
 # they arrived (numbers as their tokens); tests/interop/gateway_exact.py
 # reads the gateway's answers as bytes.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 [ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
 command -v node >/dev/null || skip_test "no node for the TS SDK client"

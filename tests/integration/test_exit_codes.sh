@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Exit codes (README, `mcphost --help`): one map from what went wrong to
 # the code, the same for every command and for both forms of a name.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 H="h=$HOSTILE --log $TMP/hostile.log"
 
 # An unknown tool is 6 however it is named and however the server says so.

@@ -2,7 +2,7 @@
 # Every plugin exports exactly one symbol, the entry; nothing else leaks.
 # The transports' implementations, which their plugins open on first use,
 # are plugins too.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 n=0
 for so in "$PLUGINDIR"/*.so "$PLUGINDIR"/../impl/*.so "$FIXTURES"/a/*.so \
   "$FIXTURES"/v1.0/*.so "$FIXTURES"/v1.5/*.so; do

@@ -3,7 +3,7 @@
 # are read from the same server and printed after it; at most N (10 by
 # default), each URI once, none the result embeds; a link that cannot be
 # read is said and the exit stays.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3 for the test server"
 
 RS="$SRCDIR/tests/servers/resource_server.py"

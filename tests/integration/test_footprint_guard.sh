@@ -4,7 +4,7 @@
 # more instructions, and the check fails naming the workload, the figure
 # and the function that spun. Against a baseline of its own, made here,
 # so that it holds on any toolchain.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 G="$SRCDIR/bench/footprint.py"
 SPIN="$BUILDDIR/tests/libfootprint-spin.so"
 B="$TMP/baseline"

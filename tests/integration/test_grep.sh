@@ -3,7 +3,7 @@
 # templates across servers whose name or description matches a POSIX
 # ERE; --json the items with what matched; the match highlighted on a
 # terminal only, never with NO_COLOR.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 [ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
 command -v python3 >/dev/null || skip_test "no python3 for the typed server"
 

@@ -4,7 +4,7 @@
 # the wording of a failure, checked here for all three): the
 # command's JSON object of headers is merged over "headers" and sent with
 # every request; a failure names the server and the command.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 SERVERS="$SRCDIR/tests/servers"
 
@@ -39,8 +39,7 @@ run --config "$TMP/hs.json" tools
 expect "a headersHelper still running after 10 s fails the connection" 3 \
   --err "server \"h\": headersHelper \"$TMP/slow.sh\" did not finish within 10000 ms; killed"
 # (Gone, or a zombie waiting for a reaper that is not ours.)
-gone() { local st; st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null); [ -z "$st" ] || [ "$st" = Z ]; }
-check "... and what it started is gone too" gone "$(cat "$TMP/slow.child")"
+check "... and what it started is gone too" pid_gone "$(cat "$TMP/slow.child")"
 
 LOG="$TMP/sse.log"
 node "$SERVERS/legacy_sse_server.mjs" --port-file "$TMP/sse.port" --log "$LOG" >"$TMP/sse.out" 2>&1 &

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The ABI 1.6 host services, each used by the fixture plugins
 # fx-services-a and -b (tests/fixtures/fixture_services.c).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH
 export XDG_STATE_HOME="$TMP/state"
 mkdir -p "$XDG_STATE_HOME"

@@ -5,7 +5,7 @@
 # other servers unaffected, no server process left behind. In the ASan
 # build every check also fails on a sanitizer report (a leak makes the exit
 # code wrong as well).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 GOOD="\"good\": {\"command\": \"$DEMO\"}"
 

@@ -3,7 +3,7 @@
 # official server-everything, against a test server of our own that
 # misbehaves on purpose (tests/servers/streamable_http_server.mjs), over
 # TLS, and through a proxy taken from the environment.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 SERVERS="$SRCDIR/tests/servers"
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 

@@ -5,7 +5,7 @@
 # two model-visible tools, ide_connected, `ide watch`; stale pids, a wrong
 # token, two IDEs, an IDE without a token, lockfiles with bad permissions
 # or bad fields, a working directory outside every workspace.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 FAKE="$SRCDIR/tests/servers/fake_ide.mjs"
 command -v node >/dev/null || skip_test "node is not installed"
 export INTEROP

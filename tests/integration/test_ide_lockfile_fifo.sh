@@ -2,7 +2,7 @@
 # A lockfile that is not a regular file (a FIFO named <port>.lock in the
 # IDE lockfile directory) is refused with the reason, like any other bad
 # lockfile: opening it must not wait for a writer that never comes.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 export CLAUDE_CONFIG_DIR="$TMP/claude"
 LOCKS="$CLAUDE_CONFIG_DIR/ide"
 mkdir -p "$LOCKS" "$TMP/ws"

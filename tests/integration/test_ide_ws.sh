@@ -5,7 +5,7 @@
 # model-visible tools, ide_connected and `ide watch`, a wrong token, an IDE
 # without a token. ws-ide is composed over the "ws" transport; where no
 # plugin serves "ws" the test says so clearly and is skipped.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 FAKE="$SRCDIR/tests/servers/fake_ide.mjs"
 command -v node >/dev/null || skip_test "node is not installed"
 [ -d "$INTEROP/node_modules/ws" ] || skip_test "the ws package is not installed in tests/interop"

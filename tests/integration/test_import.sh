@@ -4,7 +4,7 @@
 # imported as mcphost entry, skipped with its reason or noted; the
 # client's own place found without --from; Codex's TOML read by our
 # reader, whose errors name the file and the line.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 F="$SRCDIR/tests/fixtures/import"
 U="$XDG_CONFIG_HOME/mcphost/settings.json"
 # entry NAME: the user scope's entry NAME, compact.

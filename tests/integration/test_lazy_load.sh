@@ -4,7 +4,7 @@
 # on first use: their stubs name them, transports/common/plugin_stub.c), ICU only when a
 # server sends non-ASCII text that needs normalizing (common/icu_dl.h). The dynamic linker's own
 # trace (LD_DEBUG=files, which reports dlopen too) says what was loaded.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 D="$TMP/demo.json"

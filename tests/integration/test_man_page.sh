@@ -8,7 +8,7 @@
 # entry fails here. The checker is also run on a copy of the page with one
 # command taken out, which it must refuse (a check that cannot fail is no
 # check).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 PAGE="$SRCDIR/docs/man/mcphost.1"
 command -v python3 >/dev/null || skip_test "no python3 to read the page"
 command -v man >/dev/null || skip_test "no man (Debian: man-db)"

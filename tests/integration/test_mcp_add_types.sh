@@ -2,7 +2,7 @@
 # mcp add -t takes the transport types of the plugin registry, not a
 # fixed list: ws-ide (the ide plugin's), a --plugin-dir plugin's own
 # type; a type no loaded plugin serves is refused, naming those it has.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 P="$TMP/proj"
 mkdir -p "$P"
 cd "$P" || exit 1

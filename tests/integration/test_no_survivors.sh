@@ -2,7 +2,7 @@
 # No server process outlives mcphost: on a normal exit, an error exit, a
 # Ctrl-C, or a SIGKILL of mcphost itself, including a server that ignores
 # SIGINT and SIGTERM and one that runs as a grandchild behind a shell.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 UNIQ="$TMP/demo-$$-srv"
 cp "$DEMO" "$UNIQ"
 

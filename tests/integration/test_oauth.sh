@@ -6,9 +6,9 @@
 # may read, a forged state or iss, the paste flow on a terminal, an AS of
 # another origin, an issuer mismatch, a slow AS, logout, and no secret in
 # any line mcphost wrote.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH MCPHOST_OAUTH_BROWSER
-. "$(dirname "$0")/oauth_lib.sh"
+. "$(dirname "$0")/../lib/oauth.sh"
 ALL_OUT="$TMP/all-output"
 : >"$ALL_OUT"
 

@@ -7,9 +7,9 @@
 # response (another state, none, another path) is answered 400 and the
 # login goes on waiting, and a connection that says nothing (half a
 # request) holds up no other.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH MCPHOST_OAUTH_BROWSER
-. "$(dirname "$0")/oauth_lib.sh"
+. "$(dirname "$0")/../lib/oauth.sh"
 
 server
 MCPHOST_OAUTH_BROWSER=follow run --config "$C" mcp login srv

@@ -8,9 +8,9 @@
 # authorization server (SEP-2352), a PRM for another resource, and
 # offline_access only where the AS lists it (SEP-2207). Each is a login
 # in follow mode; a refusal never redeems the code.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH MCPHOST_OAUTH_BROWSER
-. "$(dirname "$0")/oauth_lib.sh"
+. "$(dirname "$0")/../lib/oauth.sh"
 login() { MCPHOST_OAUTH_BROWSER=follow run --config "$C" mcp login srv; }
 # refused NAME MESSAGE: the login failed with MESSAGE and no code was
 # redeemed.

@@ -7,9 +7,9 @@
 # the token another process stored); a passing failure of the token
 # endpoint (503) is tried twice more before giving up (an invalid_grant,
 # tried once, is test_oauth.sh's).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH MCPHOST_OAUTH_BROWSER
-. "$(dirname "$0")/oauth_lib.sh"
+. "$(dirname "$0")/../lib/oauth.sh"
 
 # ---- short-lived tokens ----
 server --expires-in 120

@@ -7,13 +7,11 @@
 # itself (follow) connects again after the 401 and succeeds. The resource answers only a
 # valid Bearer, so each check fails if the transport does not consult the
 # auth provider (the challenge handed over, the value taken).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH MCPHOST_OAUTH_BROWSER
-CREDS="$XDG_STATE_HOME/mcphost/credentials.json"
-stat_of() { curl -s "http://127.0.0.1:$NODE_PORT/stats" | jq -r ".$1 // 0"; }
-edit_creds() {
-  jq "$1" "$CREDS" >"$CREDS.new" && chmod 600 "$CREDS.new" && mv "$CREDS.new" "$CREDS"
-}
+# stat_of and edit_creds; its server() is not used: each transport's
+# resource starts below.
+. "$(dirname "$0")/../lib/oauth.sh"
 
 # check_transport TYPE URL-PATH SCHEME
 check_transport() {

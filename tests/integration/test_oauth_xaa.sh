@@ -8,7 +8,7 @@
 # login serves both servers; an expiring ID token is renewed with the
 # refresh token without a browser; logout removes the login; a run with no
 # person and no login exits 7 naming the command.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH MCPHOST_OAUTH_BROWSER
 ALL_OUT="$TMP/all-output"
 : >"$ALL_OUT"

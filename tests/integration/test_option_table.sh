@@ -8,7 +8,7 @@
 # another session, one of the command's the same session, one that runs
 # here none. So an option cannot be added to one place only. --protocol is
 # of the key: it used to be in no list and bypassed the session unsaid.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3 to read the table"
 command -v jq >/dev/null || skip_test "no jq"
 

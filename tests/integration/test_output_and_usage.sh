@@ -3,7 +3,7 @@
 # files, write errors said, broken content never exit 0, command-line
 # mistakes named (also in --json), tables measured in screen columns.
 # tests/servers/hostile.c --mode printing is the server.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 H="h=$HOSTILE --mode printing"
 FS="$INTEROP/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
 

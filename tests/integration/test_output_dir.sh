@@ -2,7 +2,7 @@
 # Where images and binary results are saved: --output-dir is created
 # (0700) when missing and refused with exit 2, before any server starts,
 # when it cannot be used; a result that cannot be saved never exits 0.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 MARK="$TMP/started"
 C="$TMP/probe.json"
 probe_config "$C" "{\"PROBE_MARK\": \"$MARK\"}"

@@ -5,7 +5,7 @@
 # tests/fixtures/fixture_source.c built with FIXTURE_RESPOND), as a
 # feature's server request is; the 1.3 ways (reply, emit) are thin
 # wrappers over the same path (fixture fx-source, in test_config.sh).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH
 mkdir -p "$XDG_CONFIG_HOME/mcphost"
 printf '%s\n' '{"permissions": {"ask": ["mcp__plugin_test_respond_hello__*"]}}' \

@@ -1,7 +1,7 @@
 #!/bin/bash
 # mcphost ping SERVER...: one line per server with its round trip, --json
 # as a list; an unknown server is exit 6, a server that cannot start 3.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3 for the typed server"
 
 TYPED="$SRCDIR/tests/servers/typed_server.py"

@@ -6,7 +6,7 @@
 # its table of contents leading to a heading. The checker is also run on a
 # copy of the document with a code, an id and a section taken out, which
 # it must refuse.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 DOC="$SRCDIR/docs/plugin-abi.md"
 command -v python3 >/dev/null || skip_test "no python3 to read the document"
 

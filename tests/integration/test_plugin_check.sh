@@ -3,7 +3,7 @@
 # implementation gets its verdict, and each way a plugin can be wrong
 # (tests/fixtures/fixture_check.c and the loader's fixtures) gets its own
 # class, exit code and reason naming the file, while mcphost itself goes on.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH
 CHK="$FIXTURES/check"
 IMPLDIR="$(dirname "$PLUGINDIR")/impl"

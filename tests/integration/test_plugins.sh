@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The plugin loader: search order, ABI checks, refusals with reasons, and
 # a host that keeps working whatever a plugin does.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH
 # The ABI minor grows with every extension: take it from the host.
 MINOR=$("$MCPHOST" --version | sed -n 's/.*plugin ABI 1\.\([0-9]*\)).*/\1/p')

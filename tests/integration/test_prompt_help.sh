@@ -1,7 +1,7 @@
 #!/bin/bash
 # prompt PROMPT --help shows the prompt's arguments as `tool` shows a
 # tool's parameters; `tool` shows a prompt when the name is a prompt's.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 [ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
 
 C="$TMP/c.json"

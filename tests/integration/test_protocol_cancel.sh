@@ -8,7 +8,7 @@
 # (tests/servers/era_error_server.py), a request sent again under a new
 # id -- after its response stream broke, or as an MRTR round -- is
 # cancelled by closing its current stream.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3 for the test server"
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 
@@ -149,18 +149,8 @@ ELOG="$TMP/era.log"
 # start_http MODE: era_error_server.py over HTTP, logging to ELOG; sets
 # PORT.
 start_http() {
-  local out="$TMP/http-$1.out"
-  : >"$out"
-  ERA_LOG="$ELOG" python3 -u "$SRV" http "$1" >"$out" 2>&1 &
-  on_exit "kill $! 2>/dev/null"
-  PORT=
-  for _ in $(seq 150); do
-    PORT=$(sed -n 's/^listening on //p' "$out")
-    [ -n "$PORT" ] && return 0
-    sleep 0.1
-  done
-  echo "could not start the HTTP server: $(cat "$out")"
-  exit 1
+  start_listener env ERA_LOG="$ELOG" python3 -u "$SRV" http "$1" || exit 1
+  PORT=$LISTEN_PORT
 }
 start_http cut
 CPORT=$PORT

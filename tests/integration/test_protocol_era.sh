@@ -5,7 +5,7 @@
 # envelope on every request, no initialize); legacy-only servers are
 # unchanged; a server that exits on the probe is started once more and
 # its verdict cached; the cache holds only for the entry it was found for.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3 for the strict server"
 
 V2="$SRCDIR/tests/servers/ts_v2_server.mjs"

@@ -7,7 +7,7 @@
 # more with its Mcp-Param-* header. A call sent again (the -32022
 # correction) is still cancelled by Ctrl-C: over stdio the cancel names
 # the id the call has now, over HTTP its response stream is closed.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3 for the test server"
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 SRV="$SRCDIR/tests/servers/era_error_server.py"
@@ -16,18 +16,8 @@ LOG="$TMP/era.log"
 # start_http MODE: the server over HTTP (logging to LOG), gone with the
 # test; sets PORT.
 start_http() {
-  local out="$TMP/http-$1.out"
-  : >"$out"
-  ERA_LOG="$LOG" python3 -u "$SRV" http "$1" >"$out" 2>&1 &
-  on_exit "kill $! 2>/dev/null"
-  PORT=
-  for _ in $(seq 150); do
-    PORT=$(sed -n 's/^listening on //p' "$out")
-    [ -n "$PORT" ] && return 0
-    sleep 0.1
-  done
-  echo "could not start the HTTP server: $(cat "$out")"
-  exit 1
+  start_listener env ERA_LOG="$LOG" python3 -u "$SRV" http "$1" || exit 1
+  PORT=$LISTEN_PORT
 }
 start_http version
 VPORT=$PORT

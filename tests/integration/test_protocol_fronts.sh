@@ -5,7 +5,7 @@
 # prompt and an input_required elicitation through it; and a URL-mode
 # elicitation asked in an input_required result is answered by the
 # elicitation plugin and sent back in the retry.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v jq >/dev/null || skip_test "no jq"
 
 V2="$SRCDIR/tests/servers/ts_v2_server.mjs"

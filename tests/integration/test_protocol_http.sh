@@ -6,7 +6,7 @@
 # tool whose x-mcp-header breaks the rules is left out, named; a
 # cancelled call's response stream is closed; a broken response stream is
 # sent again with a new id; legacy servers (server-everything) unchanged.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 V2="$SRCDIR/tests/servers/ts_v2_server.mjs"
 

@@ -5,7 +5,7 @@
 # call waits for the new connection and succeeds, and `reconnect [SERVER]`
 # connects again at once; `mcphost session reconnect [SERVER]` does the
 # same in a session. The server writes its pid to a file at start.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 LIFE="$SRCDIR/tests/servers/lifecycle_server.py"
 export XDG_RUNTIME_DIR="$TMP/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"

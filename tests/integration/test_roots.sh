@@ -6,7 +6,7 @@
 # a per-server "roots" list, --no-roots; a server's "cwd" is not a root.
 # Checked with server-everything's get-roots-list, which shows the roots
 # the server received.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 if [ ! -f "$EVERYTHING" ]; then
   skip_test "server-everything is not installed in tests/interop"
 fi

@@ -5,7 +5,7 @@
 # empty list keeps its own). Each session is a batch that first waits
 # until the server's stderr says what it did with the roots, so the checks
 # never race the server's roots/list request.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 FS="$INTEROP/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
 if [ ! -f "$FS" ]; then
   skip_test "server-filesystem is not installed in tests/interop"

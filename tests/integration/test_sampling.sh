@@ -5,7 +5,7 @@
 # sampling/createMessage, its answer checked first. Against
 # server-everything's trigger-sampling-request and tests/servers/
 # task_server.py's ask_model, which asks whatever the client declared.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_OPTION_SAMPLING MCPHOST_OPTION_SAMPLING_HOOK_TIMEOUT
 if [ ! -f "$EVERYTHING" ]; then
   skip_test "server-everything is not installed in tests/interop"

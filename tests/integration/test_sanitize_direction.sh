@@ -4,7 +4,7 @@
 # while what the server sends back is sanitized as --sanitize says. A
 # JSON-RPC engine that sanitized every message it parsed would normalize
 # the arguments a gateway relays from its own clients.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 C="$TMP/probe.json"
 probe_config "$C" "{\"PROBE_ARGS\": \"$TMP/args\"}"

@@ -2,7 +2,7 @@
 # The public headers, the optional helpers among them, compile alone as
 # C11 and as C++ with -pedantic and the tree's warnings, and a plugin can
 # be built from them with nothing but the SDK.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 INC="$SRCDIR/sdk/include"
 WARN="-Wall -Wextra -Wshadow -Wconversion -pedantic -Werror"
 headers=$(cd "$INC/mcphost" && find . -name '*.h' | sed 's|^\./||' | sort)

@@ -6,7 +6,7 @@
 # that stops servers does it so: call, batch, shell, the session and the
 # gateway. Outcomes only: which files the server wrote, which signal its
 # stderr log says ended it, whether its pid is gone.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 LIFE="$SRCDIR/tests/servers/lifecycle_server.py"
 LOGS="$XDG_STATE_HOME/mcphost/logs"
 unset MCPHOST_STDIO_EXIT_MS # the default (lib.sh shortens it)

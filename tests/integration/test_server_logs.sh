@@ -4,7 +4,7 @@
 # stderr in logs/NAME.stderr.log and quoted when it dies. Every control
 # character shows as a visible escape, the quoted tail keeps the newest
 # lines, and both files are private.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 C="$TMP/probe.json"
 probe_config "$C"
 LOGS="$XDG_STATE_HOME/mcphost/logs"

@@ -2,7 +2,7 @@
 # servers -v: each server's protocol version, capabilities and
 # instructions; on a terminal the table fits its width and the state is
 # coloured, never with NO_COLOR nor in a pipe.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 [ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
 
 C="$TMP/c.json"

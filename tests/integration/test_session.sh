@@ -2,8 +2,8 @@
 # mcphost session: a background process keeping the servers of one
 # configuration connected; the commands that talk to servers run through
 # it with the same output and exit codes (docs/sessions.md).
-. "$(dirname "$0")/lib.sh"
-. "$SRCDIR/tests/security/second_user.sh"
+. "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/second_user.sh"
 command -v python3 >/dev/null || skip_test "no python3 for the counter server"
 command -v jq >/dev/null || skip_test "no jq"
 
@@ -20,14 +20,10 @@ write_config
 on_exit "'$MCPHOST' --config '$C' session stop >/dev/null 2>&1"
 
 daemon_pid() { "$MCPHOST" --config "$C" session status --json | jq -r .pid; }
-# gone PID: the process ended (a zombie nobody reaped counts as ended).
-gone() {
-  [ ! -e "/proc/$1" ] || [ "$(sed 's/.*) //' "/proc/$1/stat" | cut -c1)" = Z ]
-}
 # until_gone PID: waits (at most 30 s) for it to end.
 until_gone() {
   local i
-  for i in $(seq 300); do gone "$1" && return 0; sleep 0.1; done
+  for i in $(seq 300); do pid_gone "$1" && return 0; sleep 0.1; done
   return 1
 }
 until_file() {
@@ -255,7 +251,7 @@ expect "stop without the configuration that started them: exit 6, what runs said
   --err "  $ID2  pid $D2  $PWD  --config $C2" \
   --err "pid $D1  $PWD  --config $C" \
   --err "mcphost session stop ID', or every one with 'mcphost session stop --all'"
-! gone "$D1" && ! gone "$D2" && ok "  and both still run" ||
+! pid_gone "$D1" && ! pid_gone "$D2" && ok "  and both still run" ||
   bad "  and both still run"
 run --config "$C" session list --json
 expect "session list --json: each one, this configuration's marked" 0 \
@@ -267,7 +263,7 @@ expect "session list" 0 --out "  $ID2  pid $D2  $PWD  --config $C2"
 run session stop "${ID2:0:6}"
 expect "stop ID (its start) stops that one" 0 --out "session $ID2 stopped"
 until_gone "$D2" && ok "  its process is gone" || bad "  its process is gone"
-! gone "$D1" && ok "  the other still runs" || bad "  the other still runs"
+! pid_gone "$D1" && ok "  the other still runs" || bad "  the other still runs"
 run session stop "$ID2"
 expect "stop an ID that does not run: exit 6" 6 --err "no session \"$ID2\" runs"
 run session stop --all

@@ -4,7 +4,7 @@
 # terminal behind a piped stdin (batch, through the terminal handed over);
 # the "still running" line of a terminal, timed by the caller's
 # environment. The same as without the session (docs/sessions.md).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v script >/dev/null || skip_test "no script(1) for a terminal"
 command -v jq >/dev/null || skip_test "no jq"
 

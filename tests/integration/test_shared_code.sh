@@ -6,7 +6,7 @@
 # common/proc_watch.c (no exec, posix_spawn or pidfd_open elsewhere), and
 # "owned by the user or root, writable by nobody else" is decided by
 # trusted_fs_check_owner alone (no S_IWGRP or S_IWOTH test elsewhere).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 : >"$TMP/out"
 : >"$TMP/err"
 command -v python3 >/dev/null || skip_test "no python3 to read the sources"

@@ -2,7 +2,7 @@
 # mcphost shell: one session on the client, driven through tmux as a
 # person would (completion, a call, an elicitation, Ctrl-C, history,
 # exit), and through a pipe (the argument rule of `call`).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 EL="$BUILDDIR/tests/mcphost-elicit-server"
 TYPED="$SRCDIR/tests/servers/typed_server.py"
 C="$TMP/servers.json"

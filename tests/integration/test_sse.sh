@@ -3,7 +3,7 @@
 # server's `sse` transport, and against tests/servers/legacy_sse_server.mjs
 # for what a well-behaved server never does (foreign endpoints, lost
 # streams, refusals, redirects, TLS, proxies).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 SERVER="$SRCDIR/tests/servers/legacy_sse_server.mjs"
 # Loopback servers only: no proxy from the caller's environment (the proxy
 # test sets its own).

@@ -3,7 +3,7 @@
 # line until Ctrl-C (exit 130, after resources/unsubscribe), --read the
 # resource again under each, --json lines; a server that goes away ends
 # it with 3; the exit codes of the other commands otherwise.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3 for the test server"
 
 RS="$SRCDIR/tests/servers/resource_server.py"

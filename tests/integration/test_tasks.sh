@@ -8,7 +8,7 @@
 # (required; input_required through an elicitation) and
 # tests/servers/task_server.py (optional; its tasks outlive its process,
 # so a later run resumes them).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_OPTION_ELICITATION
 if [ ! -f "$EVERYTHING" ]; then
   skip_test "server-everything is not installed in tests/interop"
@@ -75,7 +75,6 @@ run --config "$C" --elicitation="hook:$TMP/clarify.sh" call $R topic=cats ambigu
 expect "input_required: the elicitation sent through tasks/result is answered" 0 \
   --err ": input_required (Found multiple interpretations" \
   --out "# Research Report: cats (historical)"
-jqf() { jq -e "$1" "$2" >/dev/null; }
 check "the elicitation reached the hook" \
   jqf '.server == "every" and (.message | contains("multiple interpretations"))' \
   "$TMP/clarify.in"

@@ -5,7 +5,7 @@
 # not found". The detach says so and suggests a session, without
 # promising the result; in a session (mcphost session start) the MCP
 # session lives on and a later run gets the result.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 [ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
 R=every/simulate-research-query
 

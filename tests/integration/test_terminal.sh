@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What a person at a terminal sees while a tool call runs long.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 C="$TMP/demo.json"
 config_file "$C" "{\"demo\": {\"command\": \"$DEMO\"}}"
 SOCK="$TMP/tmux.sock"

@@ -4,7 +4,7 @@
 # for server-everything's and server-filesystem's tools
 # (tests/integration/expected); tools -v
 # shows signatures; an unknown tool gets the closest names.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 [ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
 command -v python3 >/dev/null || skip_test "no python3 for the typed server"
 

@@ -6,7 +6,7 @@
 # (notifications/elicitation/complete for its elicitationId) or the person
 # says so on the terminal (Enter), within the call's deadline (at most 3
 # attempts in all); stderr says what it waits for.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3 for the test server"
 cat >"$TMP/accept.sh" <<SH
 #!/bin/sh

@@ -5,7 +5,7 @@
 # binary messages, the message cap, a dropped connection and the
 # reconnect, an upgrade never answered, a refused subprotocol, proxies,
 # lazy loading, and no thread or fd left after a close.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 WS_SERVER="$SRCDIR/tests/servers/ws_server.mjs"
 [ -d "$INTEROP/node_modules/ws" ] || skip_test "the npm ws package is not installed"
@@ -16,19 +16,9 @@ command -v openssl >/dev/null || skip_test "no openssl to make certificates"
 start_ws() {
   local var=$1
   shift
-  local log="$TMP/$var.log"
-  : >"$log"
-  node "$WS_SERVER" "$@" >"$log" 2>&1 &
-  on_exit "kill $! 2>/dev/null"
-  local port=
-  for _ in $(seq 150); do
-    port=$(sed -n 's/^listening on //p' "$log")
-    [ -n "$port" ] && break
-    sleep 0.1
-  done
-  [ -n "$port" ] || { echo "could not start $WS_SERVER: $(cat "$log")"; exit 1; }
-  printf -v "${var}_PORT" '%s' "$port"
-  printf -v "${var}_LOG" '%s' "$log"
+  start_listener node "$WS_SERVER" "$@" || exit 1
+  printf -v "${var}_PORT" '%s' "$LISTEN_PORT"
+  printf -v "${var}_LOG" '%s' "$LISTEN_LOG"
 }
 # wait_log FILE TEXT: until FILE holds TEXT (bounded).
 wait_log() {

@@ -5,7 +5,7 @@
 # writes to a FIFO) and the connect deadline passes: the run must end
 # with the deadline's message while the resolver is still blocked, not
 # wait in a join for the resolver to give up.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 [ -n "${CC:-}" ] || skip_test "no C compiler given"
 

@@ -5,7 +5,7 @@
 # challenge for an auth provider); another status fails the connect
 # (exit 3) naming the status. A plain HTTP server on
 # 127.0.0.1 answers each upgrade with the status its path names.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3 for the HTTP server"
 
 PORTFILE="$TMP/port"

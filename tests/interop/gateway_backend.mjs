@@ -1,4 +1,4 @@
-// A stdio MCP server for the gateway's tests (test_serve.sh), on the TS
+// A stdio MCP server for the gateway's tests (test_gateway.sh), on the TS
 // SDK: a tool list that grows on request (the SDK then sends
 // notifications/tools/list_changed), and a call that waits until it is
 // cancelled, so that a cancellation forwarded by the gateway can be seen.

@@ -1,5 +1,5 @@
-// The TS SDK's client against `mcphost serve` (test_serve.sh,
-// test_serve_http.sh):
+// The TS SDK's client against `mcphost serve` (test_gateway.sh,
+// test_gateway_http.sh):
 //   node gateway_client.mjs SCENARIO MCPHOST ARGS...
 // runs mcphost ARGS (ending in "serve --stdio ...") as its server;
 //   node gateway_client.mjs SCENARIO http://127.0.0.1:PORT/mcp

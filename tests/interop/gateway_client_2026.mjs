@@ -1,5 +1,5 @@
 // The TS SDK v2 client (@modelcontextprotocol/client), pinned to MCP
-// 2026-07-28, against `mcphost serve` (test_serve_2026.sh):
+// 2026-07-28, against `mcphost serve` (test_gateway_2026.sh):
 //   node gateway_client_2026.mjs MCPHOST ARGS...
 // runs mcphost ARGS (ending in "serve --stdio ...") as its server;
 //   node gateway_client_2026.mjs http://127.0.0.1:PORT/mcp

@@ -1,6 +1,6 @@
 // The TS SDK v2 client (@modelcontextprotocol/client), pinned to MCP
 // 2026-07-28, against `mcphost serve` fronting backends that ask
-// (test_serve_mrtr.sh):
+// (test_gateway_mrtr.sh):
 //   node gateway_client_mrtr.mjs MCPHOST ARGS...   (serve --stdio)
 //   node gateway_client_mrtr.mjs http://127.0.0.1:PORT/mcp
 // It declares elicitation (form and URL), roots and sampling, answers

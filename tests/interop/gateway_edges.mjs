@@ -1,4 +1,4 @@
-// The TS SDK's client against `mcphost serve` (test_serve_edges.sh):
+// The TS SDK's client against `mcphost serve` (test_gateway_edges.sh):
 //   node gateway_edges.mjs SCENARIO http://127.0.0.1:PORT/mcp
 // talks to a running `serve --http`;
 //   node gateway_edges.mjs SCENARIO MCPHOST ARGS...

@@ -1,5 +1,5 @@
 // Raw streamable HTTP against a running `mcphost serve --http`
-// (test_serve_http.sh), for what the SDK's client does not show:
+// (test_gateway_http.sh), for what the SDK's client does not show:
 //   node gateway_http_raw.mjs resume URL
 //     a call's SSE stream is dropped after its first progress event; a
 //     GET with Last-Event-ID gets what followed, the answer included.

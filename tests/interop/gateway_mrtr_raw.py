@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Raw 2026-07-28 lines to `mcphost serve --stdio` for the gateway's
-input_required rounds (test_serve_mrtr.sh):
+input_required rounds (test_gateway_mrtr.sh):
 
     gateway_mrtr_raw.py SCENARIO MCPHOST ARGS...
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Two clients of a running `mcphost serve --http` (test_serve_http.sh):
+"""Two clients of a running `mcphost serve --http` (test_gateway_http.sh):
     gateway_slow_client.py URL
 one sends 60000 pipelined requests (pings, answered at once) on one
 keep-alive connection and reads none of the answers, until the kernel

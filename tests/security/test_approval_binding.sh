@@ -4,7 +4,7 @@
 # After `mcp approve tools`, a pull that rewrites the entry's command,
 # args, env, cwd, url or headers must not run the new command without a
 # question; blanket approvals warn and are bound the same way.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/other_user.sh"
 SETTINGS="$XDG_CONFIG_HOME/mcphost/settings.json"
 R="$HOME/repo"
 mkdir -p "$R/.git" "$(dirname "$SETTINGS")"

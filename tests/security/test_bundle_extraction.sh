@@ -5,7 +5,7 @@
 # message naming the entry and the rule, and a snapshot of the test's
 # HOME (names, sizes, modes) is the same before and after: nothing was
 # written outside the temporary directory, and that was removed.
-. "$SRCDIR/tests/integration/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 FX="$SRCDIR/tests/fixtures/mcpb"
 BUNDLES="$HOME/.local/share/mcphost/bundles"
 Z="$TMP/zips"

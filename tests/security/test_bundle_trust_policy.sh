@@ -7,7 +7,7 @@
 # only the system trust store and the administrator's bundles.trustedCAs
 # count; without the policy a status that needed --trust is recorded and
 # shown as "signed (user trust)".
-. "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 FX="$SRCDIR/tests/fixtures/mcpb"
 CA="$FX/certs/lab-root-ca.pem"
 BUNDLE="$FX/hello-bin-0.3.0.ca-signed.mcpb"

@@ -6,7 +6,7 @@
 # and hand their tools' results to the user's model. The file is refused,
 # named with its owner, and their token is never sent; and the user's own
 # file open to others is refused too (it gives others the login).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/other_user.sh"
 command -v node >/dev/null || skip_test "node is not installed"
 other_user_setup
 unset MCPHOST_CLAUDE_CREDENTIALS MCPHOST_CLAUDEAI_API_BASE \

@@ -5,7 +5,7 @@
 # never expanded into the scheme or host of a URL; allowedEnvVars in the
 # user settings restricts what those scopes may expand (default: all, as
 # Claude Code).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/other_user.sh"
 SETTINGS="$XDG_CONFIG_HOME/mcphost/settings.json"
 R="$HOME/repo"
 mkdir -p "$R/.git" "$(dirname "$SETTINGS")"

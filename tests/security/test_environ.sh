@@ -6,8 +6,8 @@
 # other processes of the user; what mcphost itself reads in /proc/self
 # (its executable, the plugins loaded through /proc/self/fd) still works.
 # Root may read any process's environ, so this needs a second user.
-. "$(dirname "$0")/../integration/lib.sh"
-. "$(dirname "$0")/second_user.sh"
+. "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/second_user.sh"
 C="$TMP/probe.json"
 probe_config "$C"
 make_victim || skip_test "the environ checks need a second user"

@@ -5,7 +5,7 @@
 # shared CLAUDE_CONFIG_DIR), a lockfile of theirs in the user's directory,
 # and a link to their lockfile. Each is refused with the reason, and their
 # server never hears from mcphost.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/other_user.sh"
 command -v node >/dev/null || skip_test "node is not installed"
 other_user_setup
 export INTEROP

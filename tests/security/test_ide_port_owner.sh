@@ -7,7 +7,7 @@
 # process, kept the lockfile "live" (kill(pid, 0) failing with EPERM was
 # taken as alive). Now the token goes only to a port the user's own
 # process listens on, and a pid of another user's is stale.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/other_user.sh"
 other_user_setup
 [ "$OTHER_HOW" = useradd ] || skip_test "needs a second user to listen as"
 SYSPY=/usr/bin/python3

@@ -4,7 +4,7 @@
 # another level, time or origin) and put terminal escapes in the file.
 # Every log line now shows CR, LF and every other control as a visible
 # escape: one message is one line, and mcphost's stderr gets the same.
-. "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 C="$TMP/probe.json"
 probe_config "$C"
 LOG="$XDG_STATE_HOME/mcphost/logs/p.log"

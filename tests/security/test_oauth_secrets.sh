@@ -8,7 +8,7 @@
 # grant for that server (allowedServerSecrets); every variable, file and
 # authorization server an entry names is listed at approval and in
 # `mcp get`.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/other_user.sh"
 unset MCPHOST_PLUGIN_PATH MCPHOST_OAUTH_BROWSER
 SETTINGS="$XDG_CONFIG_HOME/mcphost/settings.json"
 R="$HOME/repo"

@@ -7,7 +7,7 @@
 # a link it did not check and loaded through that open file; the same
 # check applies to a transport's implementation in lib/mcphost/impl/.
 # Another user is played by file ownership (nobody), set up as root.
-. "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH
 if [ "$(id -u)" != 0 ]; then
   skip_test "the ownership checks need root to give files to nobody"

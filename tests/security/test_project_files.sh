@@ -4,7 +4,7 @@
 # file-system boundary, --approve-project covers only the working
 # directory's repository, and a project file that is a symbolic link out
 # of the project tree is neither read nor written.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/other_user.sh"
 other_user_setup
 SETTINGS="$XDG_CONFIG_HOME/mcphost/settings.json"
 mkdir -p "$(dirname "$SETTINGS")"

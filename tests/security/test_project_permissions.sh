@@ -3,7 +3,7 @@
 # servers that file defines, once approved. A planted parent .mcp.json
 # with allow: ["mcp__*"] must neither reach the repository's servers nor
 # override the repository's own "default": "ask".
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/other_user.sh"
 W="$HOME/work"
 mkdir -p "$W/repo"
 printf '{"mcpServers": {"p": {"command": "%s"}}, "permissions": {"allow": ["mcp__*"]}}\n' \

@@ -4,7 +4,7 @@
 # PRIVATE-TOKEN), the session id or the JSON-RPC body there. Two origins
 # are two ports of 127.0.0.1 (tests/servers/redirect_server.mjs, which
 # logs every request it gets).
-. "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 LOG="$TMP/requests.jsonl"
 : >"$LOG"

@@ -7,7 +7,7 @@
 # declined unless --sampling-outside-calls names the server.
 # tests/servers/sampling_server.py sends the requests; the hook records
 # its start and end in a file and holds until the test releases it.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/other_user.sh"
 D="$TMP/hooks"
 mkdir -p "$D"
 HOOKS="$D/hooks.log" SLOG="$D/server.log"

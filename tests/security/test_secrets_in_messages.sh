@@ -4,7 +4,7 @@
 # quote the redacted form (scheme://host:port/path?…), from the remote
 # transports' configuration checks, their connection errors and the
 # host's --url parsing alike.
-. "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
 DEAD=$(free_port)
 

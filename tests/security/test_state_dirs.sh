@@ -4,8 +4,8 @@
 # user owns or may write is refused; log files are opened without
 # following links, so another user cannot point NAME.log at the victim's
 # ~/.bashrc.
-. "$(dirname "$0")/../integration/lib.sh"
-. "$(dirname "$0")/second_user.sh"
+. "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/second_user.sh"
 C="$TMP/probe.json"
 probe_config "$C"
 LINE='echo pwned-by-the-server'

@@ -4,7 +4,7 @@
 # ("x;touch PWNED;...", "it's a ...") must stay one word of that line.
 # Before, it was pasted as it was, and the line ran the server's
 # command.
-. "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 command -v python3 >/dev/null || skip_test "no python3 for the task server"
 mkdir -p "$TMP/paste"
 # t's ids run a command when pasted as they are; q's have a quote and a

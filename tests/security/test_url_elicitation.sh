@@ -12,7 +12,7 @@
 #   gets the URL with its shell characters percent-encoded.
 # Against tests/servers/elicit_server.c's el/url tool, with a recording
 # hook, and on a terminal through tmux.
-. "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 C="$TMP/servers.json"
 config_file "$C" "{\"el\": {\"command\": \"$BUILDDIR/tests/mcphost-elicit-server\"}}"
 ASKED="$TMP/asked.jsonl"

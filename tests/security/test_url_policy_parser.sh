@@ -8,7 +8,7 @@
 # slipped past deniedMcpServers' serverUrl entry; now every one is denied
 # by it, an allow entry is met only by what really is its host, and a
 # url that cannot be read at all is refused (fail closed).
-. "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 SYS="$TMP/system"
 mkdir -p "$SYS"
 # Every host here is this machine's (localhost is resolved by libcurl

@@ -7,7 +7,7 @@
 # subscriptions/listen; and the envelope's errors (-32022 for a version
 # the gateway does not speak, -32602 for a missing clientCapabilities),
 # resultType on every result, raw on stdio and with curl on HTTP.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 command -v node >/dev/null || skip_test "no node for the TS SDK client"
 [ -d "$INTEROP/node_modules/@modelcontextprotocol/client" ] ||

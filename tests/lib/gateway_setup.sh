@@ -1,9 +1,9 @@
-# The gateway's tests (test_serve.sh, test_serve_http.sh), sourced after
-# lib.sh: what they need installed, the permission rules (a deny and an
-# ask on the demo server's tools), and the backends in $C: the demo
-# server, server-everything, the growing backend of
-# tests/interop/gateway_backend.mjs and the probe server; EXTRA (JSON
-# members, starting with a comma) adds more. Sets PY and C.
+# The gateway's tests (test_gateway.sh, test_gateway_http.sh,
+# test_gateway_edges.sh), sourced after lib.sh: what they need installed,
+# the permission rules (a deny and an ask on the demo server's tools), and
+# the backends in $C: the demo server, server-everything, the growing
+# backend of tests/interop/gateway_backend.mjs and the probe server; EXTRA
+# (JSON members, starting with a comma) adds more. Sets PY and C.
 [ -f "$EVERYTHING" ] || skip_test "server-everything is not installed"
 command -v node >/dev/null || skip_test "no node for the TS SDK client"
 PY=$(command -v python3) || skip_test "no python3 for the probe server"

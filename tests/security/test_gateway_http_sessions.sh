@@ -5,8 +5,8 @@
 # --session-idle (MCPHOST_SERVE_SESSION_IDLE_MS here) ends and its id
 # answers 404, and a full table ends the session idle the longest (with
 # no stream open); 503 only when every session is active.
-. "$(dirname "$0")/../integration/lib.sh"
-. "$(dirname "$0")/serve_http_lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/gateway_http.sh"
 ulimit -n 2048 2>/dev/null || skip_test "cannot allow 2048 descriptors"
 
 # sessions PORT MODE: "full" fills the table, keeping the oldest session
@@ -92,7 +92,7 @@ PYEOF
 line_is() { test "$(echo "$OUT" | sed -n "$1p")" = "$2"; }
 
 # An idle floor of 1 ms for eviction here (a minute by default; the floor has
-# its test in test_serve_http_limits.sh).
+# its test in test_gateway_http_limits.sh).
 MCPHOST_SERVE_EVICT_MS=1 MCPHOST_SERVE_REQUEST_MS=600000 gateway_start
 OUT=$(sessions "$PORT" full)
 check "a 257th initialize takes the place of the idlest session" line_is 1 200

@@ -5,8 +5,8 @@
 # until accept(2) failed with EMFILE, and then the loop spun on the
 # listening socket and the host could open no file or backend. The held
 # connection is taken, and answered, when another closes.
-. "$(dirname "$0")/../integration/lib.sh"
-. "$(dirname "$0")/serve_http_lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/gateway_http.sh"
 # Room for the bound and the gateway's own descriptors.
 ulimit -n 2048 2>/dev/null || skip_test "cannot allow 2048 descriptors"
 # Idle connections are kept for the test's length.

@@ -8,8 +8,8 @@
 # the head, so a Content-Length after it was not read), a bare CR (it
 # ended a line), a header name that is no token ("Content-Length :" was
 # an unknown header), two Hosts.
-. "$(dirname "$0")/../integration/lib.sh"
-. "$(dirname "$0")/serve_http_lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/gateway_http.sh"
 gateway_start
 
 # send HEADERS BODY: a GET /mcp with HEADERS (\r\n-separated) and BODY;

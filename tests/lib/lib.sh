@@ -1,5 +1,6 @@
-# Shared helpers for the integration tests (bash). Each test script
-# sources this, runs checks, and ends with `finish`, which prints
+# Shared helpers for the test scripts (bash): integration, security and
+# install. Each test script sources this (or a helper of tests/lib that
+# sources it), runs checks, and ends with `finish`, which prints
 # "N passed, N failed" and exits non-zero when a check failed.
 # ctest passes: MCPHOST (the CLI), DEMO (the demo server), FIXTURES (the
 # test plugin tree), INTEROP (tests/interop with node_modules),
@@ -120,26 +121,47 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
+# pid_gone PID: the process ended (a zombie nobody reaped counts as
+# ended). The state is the field after the command's name, which may hold
+# spaces and parentheses.
+pid_gone() {
+  local st
+  st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)
+  [ -z "$st" ] || [ "$st" = Z ]
+}
+
+# jqf EXPR FILE: jq's EXPR over FILE is neither false nor null.
+jqf() { jq -e "$1" "$2" >/dev/null; }
+
 # A config file with the given servers JSON object: config_file FILE JSON
 config_file() { printf '{"mcpServers": %s}\n' "$2" >"$1"; }
 
 EVERYTHING="$INTEROP/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 
+# start_listener CMD...: runs CMD in the background, gone with the test,
+# its stdout and stderr in LISTEN_LOG, until it prints "listening on
+# PORT" (15 s at most); sets LISTEN_PORT, or says why and returns 1.
+start_listener() {
+  LISTEN_LOG="$TMP/listen-$RANDOM$RANDOM.log"
+  : >"$LISTEN_LOG" # exists before the background job gets to open it
+  "$@" >"$LISTEN_LOG" 2>&1 &
+  on_exit "kill $! 2>/dev/null"
+  LISTEN_PORT=
+  for _ in $(seq 150); do
+    LISTEN_PORT=$(sed -n 's/^listening on //p' "$LISTEN_LOG")
+    [ -n "$LISTEN_PORT" ] && return 0
+    sleep 0.1
+  done
+  echo "could not start $*: $(cat "$LISTEN_LOG")"
+  return 1
+}
+
 # start_node SCRIPT [ARGS...]: a server of ours that prints "listening on
 # PORT"; sets NODE_PORT.
 start_node() {
-  local out="$TMP/node-$RANDOM.out"
-  : >"$out" # exists before the background job gets to open it
-  node "$@" >"$out" 2>&1 &
-  on_exit "kill $! 2>/dev/null"
   NODE_PORT=
-  for _ in $(seq 150); do
-    NODE_PORT=$(sed -n 's/^listening on //p' "$out")
-    [ -n "$NODE_PORT" ] && return 0
-    sleep 0.1
-  done
-  echo "could not start $1: $(cat "$out")"
-  return 1
+  start_listener node "$@" || return 1
+  NODE_PORT=$LISTEN_PORT
 }
 
 # start_gateway CONFIG [ARGS...]: `mcphost --mcp-config CONFIG serve

@@ -5,8 +5,8 @@
 # idle connection is closed: before, either held a connection (one of
 # the 512) for as long as the client liked (slowloris). An SSE stream is
 # not bound by it.
-. "$(dirname "$0")/../integration/lib.sh"
-. "$(dirname "$0")/serve_http_lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/gateway_http.sh"
 MCPHOST_SERVE_REQUEST_MS=500 gateway_start
 
 # client MODE: "partial" sends half a head, "idle" nothing, "sse" opens

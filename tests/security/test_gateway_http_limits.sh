@@ -13,8 +13,8 @@
 #     whole request deadline (30 s); now the head has its own
 #     (MCPHOST_SERVE_HEAD_MS), answered 408, while a body may still take
 #     the request's time.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/serve_http_lib.sh"
+. "$(dirname "$0")/../lib/other_user.sh"
+. "$(dirname "$0")/../lib/gateway_http.sh"
 
 INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
 

@@ -1,10 +1,10 @@
 # A second local user for the security tests (bash, sourced after
-# ../integration/lib.sh). second_user_add makes one for the test and
-# removes it at its end. make_victim makes one to run mcphost as (the
-# victim), with a home of its own under $TMP; it fails with a
-# "skipped: ..." line where the machine does not allow it (not root, no
-# useradd or setpriv, mcphost not reachable by another user). lib.sh's
-# other_user_setup makes one to plant files as (the other user).
+# lib.sh). second_user_add makes one for the test and removes it at its
+# end. make_victim makes one to run mcphost as (the victim), with a home
+# of its own under $TMP; it fails with a "skipped: ..." line where the
+# machine does not allow it (not root, no useradd or setpriv, mcphost not
+# reachable by another user). other_user.sh's other_user_setup makes one
+# to plant files as (the other user).
 #   VUSER, VHOME   the user and its home
 #   as_victim CMD  runs CMD as that user, in a clean environment
 #   vrun ARGS      runs mcphost as that user; sets RC, OUT, ERR like run

@@ -12,7 +12,7 @@
 # client, a legacy client is asked a modern backend's question, and two
 # calls at once are each asked their own question (or, when nothing ties
 # a legacy backend's question to one, it is declined).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 command -v node >/dev/null || skip_test "no node for the TS SDK client"
 [ -d "$INTEROP/node_modules/@modelcontextprotocol/client" ] ||

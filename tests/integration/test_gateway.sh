@@ -9,11 +9,11 @@
 # the backend, list_changed on a changed list and on a crash, a backend's
 # own elicitation, roots/list and sampling forwarded to the client, JSON-RPC
 # error codes, protocol versions, --passthrough.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 EXTRA=",
   \"bad\": {\"command\": \"$TMP/no-such-server\"}"
-. "$(dirname "$0")/gateway_setup.sh"
+. "$(dirname "$0")/../lib/gateway_setup.sh"
 
 # client SCENARIO ARGS...: the SDK client plays SCENARIO against
 # mcphost ARGS; sets RC, OUT (its JSON) and ERR (the gateway's stderr).

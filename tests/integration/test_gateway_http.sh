@@ -10,10 +10,10 @@
 # resumption with Last-Event-ID, a client that does not read beside one
 # that works (tests/interop/gateway_slow_client.py), the Origin, Host
 # and token checks, 0.0.0.0 without a token.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 command -v curl >/dev/null || skip_test "no curl"
-. "$(dirname "$0")/gateway_setup.sh"
+. "$(dirname "$0")/../lib/gateway_setup.sh"
 
 # gateway ARGS...: `mcphost --mcp-config C serve --http ARGS...`
 # (lib.sh's start_gateway).

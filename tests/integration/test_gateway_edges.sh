@@ -7,10 +7,10 @@
 # with --sanitize=off), and a signal with calls in flight (answered, and
 # cancelled at the backend). The TS SDK's client
 # (tests/interop/gateway_edges.mjs), curl and raw sockets.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 command -v curl >/dev/null || skip_test "no curl"
-. "$(dirname "$0")/gateway_setup.sh"
+. "$(dirname "$0")/../lib/gateway_setup.sh"
 
 BLOG="$TMP/backend.log"
 : >"$BLOG"

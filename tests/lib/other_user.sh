@@ -1,5 +1,5 @@
 # Shared helpers for the security reproductions that plant files as
-# another user (bash): everything of tests/integration/lib.sh (run,
+# another user (bash): everything of lib.sh (run,
 # expect, check, finish, a private $TMP and $HOME) and second_user.sh,
 # plus the other user's side of an attack.
 #
@@ -13,7 +13,7 @@
 #   - else the test is skipped (exit 77) with the reason.
 # After other_user_setup: OTHER_UID, OTHER_GID, OTHER_NAME, OTHER_HOW
 # ("useradd" or "chown").
-. "$(dirname "${BASH_SOURCE[0]}")/../integration/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/second_user.sh"
 
 other_user_setup() {

@@ -10,7 +10,7 @@
 # methods 2026-07-28 removed are still unknown to a modern client.
 # Raw requests: tests/interop/gateway_http_pipeline.py and curl; the
 # probe server's wait tool ends when the test says.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 command -v curl >/dev/null || skip_test "no curl"
 PY=$(command -v python3) || skip_test "no python3 for the probe server"

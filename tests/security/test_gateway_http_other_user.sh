@@ -6,8 +6,8 @@
 # connection is answered 403 before a byte of its request is read; the
 # gateway's own user is served; a token lets a token holder of any uid
 # in; --no-auth opens it to everyone, with a warning at start.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/serve_http_lib.sh"
+. "$(dirname "$0")/../lib/other_user.sh"
+. "$(dirname "$0")/../lib/gateway_http.sh"
 other_user_setup
 command -v setpriv >/dev/null || skip_test "no setpriv to connect as another user"
 # The system's python: another user may not reach one under $HOME.
@@ -84,7 +84,7 @@ kill "$GW_PID"; wait "$GW_PID" 2>/dev/null
 # --no-auth: the old behaviour, asked for, and said at start.
 gateway_start --no-auth
 check "--no-auth warns on stderr at start" \
-  grep -q "warning: --no-auth: every user of this machine" "$TMP/gw.err"
+  grep -q "warning: --no-auth: every user of this machine" "$GW_ERR"
 OUT=$(post other)
 check "--no-auth serves another user" grep -qx echo <<<"$OUT"
 kill "$GW_PID"; wait "$GW_PID" 2>/dev/null

@@ -4,8 +4,8 @@
 # held up to 4 MiB of body for it. The attack: a head announcing a large
 # body, none of it sent; before the fix the gateway waited for the body
 # (and kept what came) before it looked at the token.
-. "$(dirname "$0")/../integration/lib.sh"
-. "$(dirname "$0")/serve_http_lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/gateway_http.sh"
 TOK="$TMP/token"
 gateway_start --token-file "$TOK"
 

@@ -5,8 +5,8 @@
 # writer came, and SIGINT/SIGTERM were ignored until SIGKILL. Now the
 # file is opened without blocking and refused, naming it (exit 2). The
 # `timeout` only ends a run that would hang; no time is asserted.
-. "$(dirname "$0")/../integration/lib.sh"
-. "$(dirname "$0")/serve_http_lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/gateway_http.sh"
 mkfifo "$TMP/fifo.token"
 run_bounded() {
   timeout -s KILL 30 "$MCPHOST" --mcp-config "$C" serve --http 127.0.0.1:0 \
