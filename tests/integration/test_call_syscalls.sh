@@ -7,9 +7,14 @@
 #     request line and its newline in one writev), nothing per answer to
 #     ask about the terminal (stdout is asked once), no clock or poll
 #     calls of its own.
-#   - ws: one frame sent, nothing written but the answer (no wake-up of
-#     libwebsockets through its eventfd for a write), and a ws:// server
-#     reads no CA bundle (OpenSSL is set up for wss only).
+#   - ws: one frame sent, written from the send itself: nothing written
+#     but the answer (no wake-up of libwebsockets through its eventfd),
+#     no epoll_ctl (asking lws for WRITEABLE cost four: libuv deletes and
+#     re-adds the socket at each change of its poll events), no read of
+#     the random device for the frame's mask (lws read four bytes of
+#     /dev/urandom a frame; the masks come from a pool now), at most 8
+#     system calls a call; and a ws:// server reads no CA bundle (OpenSSL
+#     is set up for wss only).
 . "$(dirname "$0")/../lib/lib.sh"
 command -v strace >/dev/null || skip_test "no strace (scripts/deps.sh test installs it)"
 strace -o /dev/null true 2>/dev/null || skip_test "strace cannot trace here"
@@ -65,6 +70,12 @@ trace_calls "$W" w
 check "  one frame sent a call" test "$(count '^sendto(')" = 10
 check "  nothing written but the answers (no eventfd wake-up)" \
   test "$(count '^writev\?(')" = 10
+check "  no epoll_ctl (the send writes; lws's poll events never change)" \
+  test "$(count '^epoll_ctl(')" = 0
+check "  nothing read but the requests (no mask from /dev/urandom)" \
+  test "$(grep -c '^read(' "$TMP/ten")" = "$(count '^read(0, ')"
+total=$(wc -l <"$TMP/ten")
+check "  at most 8 system calls a call ($total for ten)" test "$total" -le 80
 check "  a ws:// server reads no CA bundle" \
   test "$(grep -c '^openat(.*\(cert\|\.pem\)' "$TMP/trace")" = 0
 finish

@@ -127,15 +127,32 @@ void ws_want_write(mcph_transport *t) {
   if (!t->wsi) {
     return;
   }
-  lws_callback_on_writable(t->wsi);
   if (t->in_lws) {
+    lws_callback_on_writable(t->wsi);
     ws_loop_kick(&t->loop);
     return;
   }
-  /* A host call (a send, a ping): written now. The kick's wake-up of
-   * lws (lws_cancel_service) is for timers lws starts, which a wanted
-   * write does not: an eventfd write and read less, and no turn of the
-   * host loop, on every message. */
+  /* A host call (a send, a ping) with the connection open and nothing
+   * unsent inside lws: written now, from here. Asking lws for WRITEABLE
+   * instead costs a message four epoll_ctl() calls inside libuv (each
+   * change of lws's poll events is a uv_poll_start(), which deletes the
+   * socket from libuv's epoll and adds it again) and a wait. */
+  if (t->state == WS_OPEN && !t->want_close && !t->peer_close_code &&
+      !lws_partial_buffered(t->wsi)) {
+    if (ws_write_next(t, t->wsi) != 0) {
+      /* As a -1 from WRITEABLE: lws closes it, CLIENT_CLOSED says so. */
+      lws_set_timeout(t->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+      ws_loop_kick(&t->loop);
+      return;
+    }
+    if (!t->tx_head && !t->want_ping && !lws_partial_buffered(t->wsi)) {
+      return;
+    }
+  }
+  lws_callback_on_writable(t->wsi);
+  /* Pumped at once: libuv applies the new poll events only inside
+   * uv_run(). The kick's wake-up of lws (lws_cancel_service) is for
+   * timers lws starts, which a wanted write does not. */
   ws_loop_pump(&t->loop);
 }
 

@@ -46,20 +46,24 @@ static void on_ready(void *ud, int fd, unsigned events) {
   pump(ud);
 }
 
-/* The host timer follows libuv's next timeout. */
+/* The host timer follows libuv's next timeout. A pump that leaves the
+ * deadline where it was (the usual case: lws's next timer is seconds
+ * away) keeps the timer rather than cancelling and starting it again. */
 static void arm(ws_loop *l) {
+  int ms = l->ctx ? uv_backend_timeout(&l->uv) : -1;
+  uint64_t due = ms < 0 ? UINT64_MAX : uv_now(&l->uv) + (uint64_t)ms;
+  if (l->timer && due == l->timer_due) {
+    return;
+  }
   if (l->timer) {
     l->host->timer_cancel(l->host, l->timer);
     l->timer = NULL;
   }
-  if (!l->ctx) {
-    return;
-  }
-  int ms = uv_backend_timeout(&l->uv);
   if (ms >= 0 &&
       l->host->timer_start(l->host, (uint64_t)ms, on_timer, l, &l->timer)) {
     l->timer = NULL;
   }
+  l->timer_due = due;
 }
 
 void ws_loop_kick(ws_loop *l) {

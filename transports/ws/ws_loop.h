@@ -21,6 +21,7 @@
 #define MCPH_WS_LOOP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <libwebsockets.h>
 #include <uv.h>
@@ -34,8 +35,9 @@ typedef struct ws_loop {
   struct lws_context *ctx; /* NULL once lws destroyed it (pcontext) */
   struct lws_vhost *vh;
   mcph_watch *watch;
-  mcph_timer *timer; /* uv's next timeout */
-  mcph_timer *kick;  /* a pump soon */
+  mcph_timer *timer;  /* uv's next timeout */
+  uint64_t timer_due; /* its deadline on uv's clock (uv_now), ms */
+  mcph_timer *kick;   /* a pump soon */
 } ws_loop;
 
 typedef struct ws_loop_tls {

@@ -176,7 +176,43 @@ void ws_tx_free_all(mcph_transport *t) {
   t->tx_tail = NULL;
 }
 
-static int writeable(mcph_transport *t, struct lws *wsi) {
+/* The head message's next fragment (WS_FRAGMENT bytes at most) as one
+ * frame the transport made (ws_frame.h), handed to lws as raw bytes. */
+static int send_fragment(mcph_transport *t, struct lws *wsi) {
+  ws_msg *m = t->tx_head;
+  size_t n = m->len - m->off;
+  if (n > WS_FRAGMENT) {
+    n = WS_FRAGMENT;
+  }
+  bool first = m->off == 0, last = m->off + n == m->len;
+  unsigned char mask[4];
+  if (!ws_mask_next(&t->masks, mask)) {
+    return -1;
+  }
+  /* The LWS_PRE bytes before this fragment were sent already (or are the
+   * room left for the first): the frame's head goes there, and the
+   * payload is masked in place. (lws keeps a copy of what the socket did
+   * not take.) */
+  unsigned char *payload = m->buf + LWS_PRE + m->off;
+  size_t head = ws_frame_client(
+      payload, n, first ? WS_OP_TEXT : WS_OP_CONTINUATION, last, mask);
+  if (lws_write(wsi, payload - head, head + n, LWS_WRITE_RAW) <
+      (int)(head + n)) {
+    return -1;
+  }
+  m->off += n;
+  if (last) {
+    t->tx_head = m->next;
+    if (!t->tx_head) {
+      t->tx_tail = NULL;
+    }
+    free(m->buf);
+    free(m);
+  }
+  return 0;
+}
+
+int ws_write_next(mcph_transport *t, struct lws *wsi) {
   if (t->want_close) {
     /* Not "return -1" (lost under libuv in a _DEBUG lws build: the peer
      * saw 1006): close the wsi here, which sends the close frame. */
@@ -191,36 +227,8 @@ static int writeable(mcph_transport *t, struct lws *wsi) {
     if (lws_write(wsi, buf + LWS_PRE, 0, LWS_WRITE_PING) < 0) {
       return -1;
     }
-    if (t->tx_head) {
-      lws_callback_on_writable(wsi);
-    }
-    return 0;
-  }
-  ws_msg *m = t->tx_head;
-  if (!m) {
-    return 0;
-  }
-  size_t n = m->len - m->off;
-  if (n > WS_FRAGMENT) {
-    n = WS_FRAGMENT;
-  }
-  bool first = m->off == 0, last = m->off + n == m->len;
-  /* The LWS_PRE bytes before this fragment were sent already (or are the
-   * room left for the first): lws writes the frame header there, and
-   * masks the payload in place. */
-  int flags = lws_write_ws_flags(LWS_WRITE_TEXT, first, last);
-  if (lws_write(wsi, m->buf + LWS_PRE + m->off, n,
-                (enum lws_write_protocol)flags) < (int)n) {
+  } else if (t->tx_head && send_fragment(t, wsi) != 0) {
     return -1;
-  }
-  m->off += n;
-  if (last) {
-    t->tx_head = m->next;
-    if (!t->tx_head) {
-      t->tx_tail = NULL;
-    }
-    free(m->buf);
-    free(m);
   }
   if (t->tx_head || t->want_close || t->want_ping) {
     lws_callback_on_writable(wsi);
@@ -385,7 +393,7 @@ static int dispatch(mcph_transport *t, struct lws *wsi,
     return check_subprotocol(t, wsi);
   case LWS_CALLBACK_CLIENT_ESTABLISHED: ws_opened(t); return 0;
   case LWS_CALLBACK_CLIENT_RECEIVE: rx(t, wsi, in, len); return 0;
-  case LWS_CALLBACK_CLIENT_WRITEABLE: return writeable(t, wsi);
+  case LWS_CALLBACK_CLIENT_WRITEABLE: return ws_write_next(t, wsi);
   case LWS_CALLBACK_CLIENT_RECEIVE_PONG:
     if (t->pong_timer) {
       t->host->timer_cancel(t->host, t->pong_timer);

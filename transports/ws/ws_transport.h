@@ -4,6 +4,7 @@
  *   ws.c        the transport functions and the plugin entry
  *   ws_lws.c    the libwebsockets callback: handshake headers, the
  *               subprotocol check, TLS reasons, frames in and out
+ *   ws_frame.c  the frames sent, made and masked here
  *   ws_loop.c   a libwebsockets context on a libuv loop nested in the
  *               host's epoll (no thread), with the 4.1.6 workarounds
  *   ws_dns.c    name resolution off the loop
@@ -30,6 +31,7 @@
 #include "../common/remote_config.h"
 #include "plugin_info.h"
 #include "ws_dns.h"
+#include "ws_frame.h"
 #include "ws_loop.h"
 #include "ws_rx.h"
 #include "ws_url.h"
@@ -40,6 +42,8 @@
 #define WS_DEFAULT_PING_MS 30000u
 /* How long a clean close may wait for the server's answer. */
 #define WS_CLOSE_WAIT_MS 2000u
+/* A frame's head goes in the room lws asks for before a message. */
+_Static_assert(LWS_PRE >= WS_FRAME_HEAD_MAX, "LWS_PRE holds a frame head");
 
 typedef enum ws_state {
   WS_NEW,        /* created */
@@ -85,6 +89,7 @@ struct mcph_transport {
   bool in_lws; /* inside the lws callback */
 
   ws_msg *tx_head, *tx_tail;
+  ws_masks masks; /* the masks of the frames sent */
   bool want_ping;
   bool want_close;
 
@@ -106,7 +111,8 @@ struct mcph_transport {
 /* Queues on_close (once); later events are dropped. */
 void ws_end(mcph_transport *t, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Asks lws for a WRITEABLE callback and runs the loop soon. */
+/* Writes what is queued: from a host call (a send, a ping) at once when
+ * lws holds nothing unsent, else from lws's WRITEABLE callback. */
 void ws_want_write(mcph_transport *t);
 
 /* ---- ws_lws.c ---- */
@@ -114,5 +120,9 @@ extern const struct lws_protocols ws_protocols[];
 /* The connection is up: keepalive, queued messages. */
 void ws_opened(mcph_transport *t);
 void ws_tx_free_all(mcph_transport *t);
+/* Writes one thing: the close, a ping, or the next fragment of the head
+ * message; asks for WRITEABLE again while more is queued. -1: the
+ * connection cannot be written to. */
+int ws_write_next(mcph_transport *t, struct lws *wsi);
 
 #endif

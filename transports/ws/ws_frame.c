@@ -1,0 +1,62 @@
+/* Client frames, masked with pooled random masks; see ws_frame.h. */
+#include "ws_frame.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <sys/random.h>
+
+bool ws_mask_next(ws_masks *m, unsigned char mask[4]) {
+  if (m->left < 4) {
+    /* getrandom() gives up to 256 bytes whole once the pool is ready. */
+    if (getrandom(m->pool, sizeof m->pool, 0) != (ssize_t)sizeof m->pool) {
+      return false;
+    }
+    m->left = sizeof m->pool;
+  }
+  memcpy(mask, m->pool + sizeof m->pool - m->left, 4);
+  m->left -= 4;
+  return true;
+}
+
+static void mask_payload(unsigned char *p, size_t len,
+                         const unsigned char mask[4]) {
+  uint32_t m32;
+  memcpy(&m32, mask, 4);
+  uint64_t m64 = (uint64_t)m32 << 32 | m32;
+  /* Loaded and stored through memcpy, so byte k of each word meets
+   * mask[k % 4] in either byte order. */
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    memcpy(&w, p + i, 8);
+    w ^= m64;
+    memcpy(p + i, &w, 8);
+  }
+  for (; i < len; i++) {
+    p[i] ^= mask[i & 3];
+  }
+}
+
+size_t ws_frame_client(unsigned char *payload, size_t len, unsigned opcode,
+                       bool fin, const unsigned char mask[4]) {
+  unsigned char head[WS_FRAME_HEAD_MAX];
+  size_t n = 0;
+  head[n++] = (unsigned char)((fin ? 0x80u : 0u) | (opcode & 0x0fu));
+  if (len < 126) {
+    head[n++] = (unsigned char)(0x80u | len);
+  } else if (len <= 0xffff) {
+    head[n++] = 0x80u | 126u;
+    head[n++] = (unsigned char)(len >> 8);
+    head[n++] = (unsigned char)len;
+  } else {
+    head[n++] = 0x80u | 127u;
+    for (int shift = 56; shift >= 0; shift -= 8) {
+      head[n++] = (unsigned char)((uint64_t)len >> shift);
+    }
+  }
+  memcpy(head + n, mask, 4);
+  n += 4;
+  memcpy(payload - n, head, n);
+  mask_payload(payload, len, mask);
+  return n;
+}
