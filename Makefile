@@ -20,6 +20,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 BENCH_BUILD ?= build-bench
+BENCH_TYPE  ?= Release
 JOBS       ?= $(shell nproc)
 MCPHOST     = $(BUILD)/bin/mcphost
 DEMO        = $(MCPHOST) --config examples/demo.mcp.json
@@ -37,8 +38,12 @@ test-deps:
 	@scripts/deps.sh test
 
 # npm packages the tests talk to, exactly as the lock file pins them.
+# A node_modules that is a link (a worktree sharing another's) is left
+# alone: npm ci would empty the linked directory through it.
 interop-deps: test-deps
-	@if [ ! -d tests/interop/node_modules ] || \
+	@if [ -L tests/interop/node_modules ]; then \
+	  echo "tests/interop/node_modules is a link to another tree's: left as it is"; \
+	elif [ ! -d tests/interop/node_modules ] || \
 	    [ tests/interop/package-lock.json -nt tests/interop/node_modules ]; then \
 	  cd tests/interop && npm ci --no-audit --no-fund && touch node_modules; \
 	fi
@@ -84,13 +89,15 @@ fuzz: fuzz-deps
 # WebSocket workload's server and peer use the ws package of tests/interop.
 bench-deps: deps interop-deps
 	@bench/deps.sh
-	@if [ ! -d bench/node_modules ] || \
+	@if [ -L bench/node_modules ]; then \
+	  echo "bench/node_modules is a link to another tree's: left as it is"; \
+	elif [ ! -d bench/node_modules ] || \
 	    [ bench/package-lock.json -nt bench/node_modules ]; then \
 	  cd bench && npm ci --no-audit --no-fund && touch node_modules; \
 	fi
 
 bench: bench-deps
-	cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release \
+	cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=$(BENCH_TYPE) \
 	  -DMCPHOST_BENCH=ON -DMCPHOST_TESTS=OFF
 	cmake --build $(BENCH_BUILD) -j$(JOBS)
 	BENCH_BUILD=$(BENCH_BUILD) bench/run.sh

@@ -10,6 +10,7 @@ are the same run after run, so a small margin is enough.
 
   footprint.py check  [--build DIR] [--baseline FILE] [--only W,W]
   footprint.py update [--build DIR] [--baseline FILE] [--only W,W] --why TEXT
+  footprint.py measure [--build DIR] [--only W,W]
 
 check: exit 0 when no figure exceeds its baseline line by more than the
 margin, 1 when one does (with the top functions by instructions of each
@@ -19,6 +20,8 @@ counts differ between them).
 update: measures and rewrites the baseline with the figures measured;
 the lines whose figures moved beyond the margin take --why as their
 reason, the others keep theirs.
+measure: prints each workload's figures as a JSON line, for any build
+and no baseline (bench/run.sh sets two builds side by side with it).
 
 The environment is fixed: LC_ALL=C, TZ=UTC, HOME, XDG and TMPDIR in a new
 temporary directory for every run (so every command is cold: no cache of
@@ -354,7 +357,7 @@ def write_baseline(path, env, lines):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("mode", choices=["check", "update"])
+    ap.add_argument("mode", choices=["check", "update", "measure"])
     ap.add_argument("--build", default=os.path.join(here, "..", "build"))
     ap.add_argument("--baseline",
                     default=os.path.join(here, "footprint.baseline"))
@@ -367,6 +370,11 @@ def main():
         if n not in WHAT:
             die("no workload %s (%s)" % (n, ", ".join(WORKLOADS)), 2)
     cache = cmake_cache(a.build)
+    if a.mode == "measure":
+        for n in names:
+            print(json.dumps(dict(workload=n, **measure(a.build, n))),
+                  flush=True)
+        return 0
     if cache.get("MCPHOST_SANITIZE", "OFF").upper() in ("ON", "1", "TRUE"):
         die("skipped: a sanitizer build (its counts are not the plain "
             "build's)", 77)

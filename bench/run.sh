@@ -71,7 +71,7 @@ for f in "$H" "$B/mcphost" "$B/bench-demo-server"; do
   [ -x "$f" ] || { echo "bench: $f is missing; run 'make bench'" >&2; exit 1; }
 done
 [ -d "$ROOT/bench/node_modules/@modelcontextprotocol/sdk" ] ||
-  { echo "bench: bench/node_modules is missing; run 'make bench'" >&2; exit 1; }
+  { echo "bench: bench/node_modules is missing; run 'make bench-deps' (npm ci from bench/package-lock.json)" >&2; exit 1; }
 
 # ---- the machine, for the report ----
 {
@@ -85,6 +85,14 @@ done
   printf '"gcc":"%s",' "$(gcc -dumpfullversion)"
   printf '"libcurl":"%s",' "$(curl-config --version 2>/dev/null | cut -d' ' -f2 || echo '?')"
   printf '"load_start":"%s",' "$(cut -d' ' -f1-3 /proc/loadavg)"
+  printf '"nice":%s,' "$(nice)"
+  printf '"build_type":"%s",' "$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$BUILD/CMakeCache.txt" 2>/dev/null)"
+  if [ -n "$CAND" ]; then
+    src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$CAND/CMakeCache.txt" 2>/dev/null)
+    printf '"candidate":"%s","candidate_commit":"%s","candidate_build_type":"%s",' "$CAND" \
+      "$(git -C "${src:-$CAND}" rev-parse --short HEAD 2>/dev/null || echo '?')" \
+      "$(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$CAND/CMakeCache.txt" 2>/dev/null)"
+  fi
   printf '"commit":"%s",' "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
   printf '"dirty":%s,' "$([ -n "$(git -C "$ROOT" status --porcelain -- host transports sdk 2>/dev/null)" ] && echo true || echo false)"
   printf '"sdk1":"%s","sdk2":"%s",' \
@@ -104,7 +112,13 @@ many() {
     for i in $(seq 1 "$MANY"); do printf '%s"s%d":%s' "$sep" "$i" "$def"; sep=,; done
     printf '}}\n'; } >"$out"
 }
+# The C server with non-ASCII tool names (bench/servers/bench_features.c):
+# "intl", all already in NFKC; "icu", one more that only NFKC makes ASCII.
+C_INTL="{\"command\":\"$B/bench-demo-server\",\"env\":{\"BENCH_NAMES\":\"intl\"}}"
+C_ICU="{\"command\":\"$B/bench-demo-server\",\"env\":{\"BENCH_NAMES\":\"icu\"}}"
 one "$C_SERVER" c.json
+one "$C_INTL" intl.json
+one "$C_ICU" icu.json
 one "$TS_SERVER" ts.json
 many "$C_SERVER" c50.json
 many "$TS_SERVER" ts50.json
@@ -190,7 +204,7 @@ server_cmd() { # SERVER -> CMD array: the stdio server itself
 
 # ---- 1. cold command ----
 log "1. cold command: start, connect, list tools, exit ($COLD_RUNS runs)"
-for s in c ts; do
+for s in c ts intl icu; do
   for r in $(seq 1 "$COLD_RUNS"); do
     for c in $(order "$r"); do
       client_cmd "$c" "$s.json" tools
@@ -207,8 +221,8 @@ done
 
 # ---- 2. sequential calls ----
 start_http
-log "2. sequential echo calls: $SEQ_CALLS per run, $RUNS runs, 4 servers"
-for s in c ts http sse; do
+log "2. sequential echo calls: $SEQ_CALLS per run, $RUNS runs, 6 servers"
+for s in c ts http sse intl icu; do
   for r in $(seq 1 "$RUNS"); do
     for c in $(order "$r"); do
       client_cmd "$c" "$s.json" batch
@@ -220,6 +234,14 @@ for s in c ts http sse; do
       record seq "$s" none "$r" -- seq --calls "$SEQ_CALLS" --warmup "$SEQ_WARMUP" \
         --init "$INIT" --request "$RAW_ECHO" \
         --lat-out "$RAW/lat/seq-$s-none-$r.txt" -- "${CMD[@]}"
+    fi
+    # The pipe floors right after the clients' run, in the same machine
+    # state: the relay's CPU per call pairs with this run's clients.
+    if [ "$s" = c ]; then
+      for hops in 1 2; do
+        line=$("$B/bench-floor-pipe" --hops "$hops")
+        printf '{"workload":"floor_pipe","server":"-","client":"floor","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
+      done
     fi
   done
 done
@@ -308,7 +330,8 @@ seq_node() {
   kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
 }
 SEQ_CLIENTS=(mcphost ws-peer)
-[ -n "$CAND" ] && SEQ_CLIENTS+=(candidate)
+# A candidate older than the ws transport (before 2026-12) has none.
+[ -n "$CAND" ] && ls "$CAND/lib/mcphost/plugins/" | grep -q ws && SEQ_CLIENTS+=(candidate)
 if [ -d "$ROOT/tests/interop/node_modules/ws" ]; then
   log "7. sequential echo calls over a WebSocket: $SEQ_CALLS per run, $RUNS runs"
   seq_node seq ws ws "" "$ECHO" "$ROOT/tests/servers/ws_server.mjs"
@@ -331,19 +354,59 @@ else
 fi
 
 # ---- floors ----
-log "floors: raw pipe round trips, a plain JSON parse of the 10 MiB message"
-for r in $(seq 1 "$RUNS"); do
-  for hops in 1 2; do
-    line=$("$B/bench-floor-pipe" --hops "$hops")
-    printf '{"workload":"floor_pipe","server":"-","client":"floor","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
-  done
-done
+log "floors: a plain JSON parse of the 10 MiB message (the pipe floors ran with workload 2)"
 for r in $(seq 1 3); do
   line=$("$B/bench-floor-json" "$BIG_BYTES")
   printf '{"workload":"floor_json","server":"-","client":"floor","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
   line=$(node "$ROOT/bench/floor_json.mjs" "$BIG_BYTES")
   printf '{"workload":"floor_json","server":"-","client":"floor-node","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
 done
+
+# ---- 9. whole commands, counted (mcphost and the candidate) ----
+# The footprint guard's workloads (footprint.py measure: callgrind's
+# instructions of the process and of its forked children, GNU time's
+# peak RSS), and GNU time's peak RSS of `batch` given 2,000 echo calls at
+# once and of one `call` of the servers with non-ASCII names.
+BUILDS=(mcphost)
+[ -n "$CAND" ] && BUILDS+=(candidate)
+build_dir() { [ "$1" = candidate ] && echo "$CAND" || echo "$BUILD"; }
+if command -v valgrind >/dev/null && [ -x /usr/bin/time ]; then
+  log "9. whole commands: instructions (callgrind) and peak RSS (GNU time)"
+  for c in "${BUILDS[@]}"; do
+    # serve --stdio is newer than some candidates: counted where it runs.
+    ws=version,tools,batch,big,plugins
+    "$(build_dir "$c")/bin/mcphost" serve --help >/dev/null 2>&1 && ws=$ws,serve
+    python3 "$ROOT/bench/footprint.py" measure --build "$(build_dir "$c")" --only "$ws" \
+      2>>"$RAW/footprint-$c.log" | while read -r line; do
+      line=${line/\"workload\"/\"step\"}
+      printf '{"workload":"footprint","server":"-","client":"%s","run":1,%s\n' "$c" "${line#\{}" >>"$OUT"
+    done || log "footprint.py measure failed for $c (see $RAW/footprint-$c.log)"
+  done
+else
+  log "9. skipped: valgrind or GNU time (/usr/bin/time) is missing"
+fi
+if [ -x /usr/bin/time ]; then
+  for i in $(seq 1 "$SEQ_CALLS"); do
+    printf '{"id":%d,"call":"s/echo","arguments":{"message":"hello from the benchmark"}}\n' "$i"
+  done >batch-at-once.txt
+  for r in $(seq 1 "$RUNS"); do
+    for c in "${BUILDS[@]}"; do
+      for w in batch:c call:intl call:icu; do
+        s=${w#*:}
+        if [ "${w%%:*}" = batch ]; then
+          args=(batch) in=batch-at-once.txt
+        else
+          args=(call s/echo message=hi) in=/dev/null
+        fi
+        /usr/bin/time -f %M -o "$RAW/time.out" "$(build_dir "$c")/bin/mcphost" --config "$s.json" \
+          "${args[@]}" <"$in" >/dev/null 2>>"$RAW/stderr-whole-$c.log" ||
+          log "errors: ${w%%:*} $s $c run $r"
+        printf '{"workload":"whole_%s","server":"%s","client":"%s","run":%s,"rss_kb":%s}\n' \
+          "${w%%:*}" "$s" "$c" "$r" "$(tail -1 "$RAW/time.out")" >>"$OUT"
+      done
+    done
+  done
+fi
 
 # The load average at the end, beside the one at the start.
 sed -i "s/}\$/,\"load_end\":\"$(cut -d' ' -f1-3 /proc/loadavg)\"}/" "$RAW/machine.json"

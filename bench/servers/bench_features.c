@@ -9,6 +9,12 @@
  * demo_features_lookup (bench/CMakeLists.txt); this file's features_lookup
  * answers tools/call big itself, adds big to tools/list, and hands every
  * other method to the demo's handlers.
+ *
+ * BENCH_NAMES=intl also lists tools whose names and descriptions are
+ * accented Latin, Japanese, Russian, Hindi and emoji, all already in NFKC
+ * (a client's sanitizer clears them without normalizing); BENCH_NAMES=icu
+ * lists those and one whose name is fullwidth letters, which only NFKC
+ * turns into ASCII: mcphost opens ICU for it. They answer as echo does.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +61,42 @@ static cJSON *tools_call(struct server *srv, const cJSON *params,
   return result;
 }
 
+static void add_named(cJSON *tools, const char *name, const char *desc) {
+  cJSON *tool = cJSON_CreateObject();
+  cJSON_AddStringToObject(tool, "name", name);
+  cJSON_AddStringToObject(tool, "description", desc);
+  cJSON_AddItemToObject(tool, "inputSchema",
+                        cJSON_Parse("{\"type\":\"object\"}"));
+  cJSON_AddItemToArray(tools, tool);
+}
+
+/* The names of BENCH_NAMES (above), in UTF-8. */
+static void add_names(cJSON *tools) {
+  const char *names = getenv("BENCH_NAMES");
+  if (names == NULL ||
+      (strcmp(names, "intl") != 0 && strcmp(names, "icu") != 0))
+    return;
+  add_named(tools, "caf\xc3\xa9",
+            "Cr\xc3\xa8me br\xc3\xbbl\xc3\xa9\x65, na\xc3\xafve.");
+  add_named(tools, "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e",
+            "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x81\xae"
+            "\xe3\x83\x84\xe3\x83\xbc\xe3\x83\xab\xe3\x81\xa7"
+            "\xe3\x81\x99\xe3\x80\x82");
+  add_named(tools, "\xd0\xbf\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82",
+            "\xd0\xa0\xd1\x83\xd1\x81\xd1\x81\xd0\xba\xd0\xb8\xd0\xb9.");
+  add_named(tools,
+            "\xe0\xa4\xa8\xe0\xa4\xae\xe0\xa4\xb8\xe0\xa5\x8d"
+            "\xe0\xa4\xa4\xe0\xa5\x87",
+            "\xe0\xa4\xb9\xe0\xa4\xbf\xe0\xa4\xa8\xe0\xa5\x8d"
+            "\xe0\xa4\xa6\xe0\xa5\x80");
+  add_named(tools, "emoji", "\xf0\x9f\x98\x80 \xf0\x9f\x91\x8d");
+  if (strcmp(names, "icu") == 0) {
+    /* "full" in fullwidth letters (U+FF46 U+FF55 U+FF4C U+FF4C). */
+    add_named(tools, "\xef\xbd\x86\xef\xbd\x95\xef\xbd\x8c\xef\xbd\x8c",
+              "Fullwidth letters, which NFKC makes ASCII.");
+  }
+}
+
 static cJSON *tools_list(struct server *srv, const cJSON *params,
                          struct rpc_error *err) {
   cJSON *result = demo_features_lookup("tools/list")(srv, params, err);
@@ -67,6 +109,7 @@ static cJSON *tools_list(struct server *srv, const cJSON *params,
                             "Return one text block of `bytes` bytes.");
     cJSON_AddItemToObject(big, "inputSchema", cJSON_Parse(big_schema));
     cJSON_AddItemToArray(tools, big);
+    add_names(tools);
   }
   return result;
 }
