@@ -11,13 +11,17 @@
 #include "elf_file.h"
 #include "trusted_fs.h"
 
-/* "impl" beside the directory holding the stub's real file. */
+/* "impl" beside the directory holding the stub's real file: the kernel's
+ * name of the open file (readlink, one call, where realpath() would walk
+ * and stat every component again). */
 static int impl_dir(const plugin *p, char *dir, size_t n, mcph_error *err) {
   char byfd[64], self[PATH_MAX];
   snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", p->fd);
-  if (p->fd < 0 || !realpath(byfd, self)) {
+  ssize_t len = p->fd < 0 ? -1 : readlink(byfd, self, sizeof self - 1);
+  if (len <= 0 || self[0] != '/') {
     return mcph_error_set(err, MCPH_EIO, "cannot tell where %s is", p->path);
   }
+  self[len] = '\0';
   char *file = strrchr(self, '/');
   char *parent = NULL;
   if (file) {
@@ -37,6 +41,38 @@ static int impl_dir(const plugin *p, char *dir, size_t n, mcph_error *err) {
   return MCPH_OK;
 }
 
+void impl_dir_cache_free(impl_dir_cache *c) {
+  if (c->open) {
+    close(c->fd);
+  }
+  free(c->dir);
+  *c = (impl_dir_cache){0};
+}
+
+/* The checked implementation directory `dir` for files of `owner`: the
+ * cache's fd when it holds that directory for that owner (every stub of
+ * a plugin directory shares it: the walk from "/" is done once), else a
+ * new one, kept in the cache when there is one (then not the caller's
+ * to close: *own false). -1 with the reason in `why`. */
+static int impl_dir_open(impl_dir_cache *c, const char *dir, uid_t owner,
+                         bool *own, char *why, size_t n) {
+  *own = !c;
+  if (c && c->open && c->owner == owner && strcmp(c->dir, dir) == 0) {
+    return c->fd;
+  }
+  int dfd = trusted_fs_open_dir_owned_by(dir, 0, owner, why, n);
+  if (c && dfd >= 0) {
+    impl_dir_cache_free(c);
+    *c = (impl_dir_cache){
+        .dir = strdup(dir), .owner = owner, .fd = dfd, .open = true};
+    if (!c->dir) {
+      *c = (impl_dir_cache){0};
+      *own = true; /* not kept: closed by the caller */
+    }
+  }
+  return dfd;
+}
+
 /* dlerror()'s text without the name it starts with ("NAME: ..."). */
 static const char *without_name(const char *e, const char *name) {
   size_t n = strlen(name);
@@ -49,8 +85,8 @@ static const char *without_name(const char *e, const char *name) {
 /* Opens p's implementation file, checked (owner, mode, a whole ELF file):
  * returns the fd, with its path in `path`; or -1 with the reason in
  * `err`. */
-static int open_checked(const plugin *p, char *path, size_t path_len,
-                        mcph_error *err) {
+static int open_checked(const plugin *p, impl_dir_cache *cache, char *path,
+                        size_t path_len, mcph_error *err) {
   const char *file = p->provides->implementation;
   const char *what = p->name ? p->name : p->id;
   char dir[PATH_MAX], why[PATH_MAX + 128];
@@ -67,11 +103,12 @@ static int open_checked(const plugin *p, char *path, size_t path_len,
   snprintf(path, path_len, "%s/%s", dir, file);
   struct stat st;
   uid_t owner = fstat(p->fd, &st) == 0 ? st.st_uid : 0;
-  int dfd = trusted_fs_open_dir_owned_by(dir, 0, owner, why, sizeof why);
+  bool own;
+  int dfd = impl_dir_open(cache, dir, owner, &own, why, sizeof why);
   int fd = dfd < 0 ? -1
                    : trusted_fs_open_code_owned_by(dfd, dir, file, owner, why,
                                                    sizeof why);
-  if (dfd >= 0) {
+  if (dfd >= 0 && own) {
     close(dfd);
   }
   if (fd >= 0 && elf_check_loadable(fd, why, sizeof why) != 0) {
@@ -86,9 +123,9 @@ static int open_checked(const plugin *p, char *path, size_t path_len,
   return fd;
 }
 
-int plugin_impl_check(const plugin *p, mcph_error *err) {
+int plugin_impl_check(const plugin *p, impl_dir_cache *cache, mcph_error *err) {
   char path[PATH_MAX + 64];
-  int fd = open_checked(p, path, sizeof path, err);
+  int fd = open_checked(p, cache, path, sizeof path, err);
   if (fd < 0) {
     return err->code ? err->code : MCPH_ENOTFOUND;
   }
@@ -100,7 +137,7 @@ int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
   const char *what = p->name ? p->name : p->id;
   char path[PATH_MAX + 64];
   int rc;
-  int fd = open_checked(p, path, sizeof path, err);
+  int fd = open_checked(p, NULL, path, sizeof path, err);
   if (fd < 0) {
     return err->code ? err->code : MCPH_ENOTFOUND;
   }
