@@ -35,9 +35,12 @@ static int impl_dir(const plugin *p, char *dir, size_t n, mcph_error *err) {
                           p->path, self);
   }
   *parent = '\0';
-  if ((size_t)snprintf(dir, n, "%s/impl", self) >= n) {
+  size_t len_self = (size_t)(parent - self);
+  if (len_self + sizeof "/impl" > n) {
     return mcph_error_set(err, MCPH_EIO, "the path %s/impl is too long", self);
   }
+  memcpy(dir, self, len_self);
+  memcpy(dir + len_self, "/impl", sizeof "/impl");
   return MCPH_OK;
 }
 
@@ -82,14 +85,21 @@ static const char *without_name(const char *e, const char *name) {
   return e;
 }
 
+/* The implementation's path, for messages (made only for one). */
+static const char *impl_path(char *path, size_t n, const char *dir,
+                             const plugin *p) {
+  snprintf(path, n, "%s/%s", dir, p->provides->implementation);
+  return path;
+}
+
 /* Opens p's implementation file, checked (owner, mode, a whole ELF file):
- * returns the fd, with its path in `path`; or -1 with the reason in
- * `err`. */
-static int open_checked(const plugin *p, impl_dir_cache *cache, char *path,
-                        size_t path_len, mcph_error *err) {
+ * returns the fd, with its directory in `dir` (PATH_MAX bytes); or -1
+ * with the reason in `err`. */
+static int open_checked(const plugin *p, impl_dir_cache *cache, char *dir,
+                        mcph_error *err) {
   const char *file = p->provides->implementation;
   const char *what = p->name ? p->name : p->id;
-  char dir[PATH_MAX], why[PATH_MAX + 128];
+  char why[PATH_MAX + 128], path[PATH_MAX + NAME_MAX + 2];
   if (strchr(file, '/') || strcmp(file, "..") == 0 || file[0] == '.') {
     mcph_error_set(err, MCPH_EINVAL,
                    "%s names the implementation \"%s\": a file name in "
@@ -97,10 +107,9 @@ static int open_checked(const plugin *p, impl_dir_cache *cache, char *path,
                    p->path, file);
     return -1;
   }
-  if (impl_dir(p, dir, sizeof dir, err) != MCPH_OK) {
+  if (impl_dir(p, dir, PATH_MAX, err) != MCPH_OK) {
     return -1;
   }
-  snprintf(path, path_len, "%s/%s", dir, file);
   struct stat st;
   uid_t owner = fstat(p->fd, &st) == 0 ? st.st_uid : 0;
   bool own;
@@ -117,15 +126,15 @@ static int open_checked(const plugin *p, impl_dir_cache *cache, char *path,
   }
   if (fd < 0) {
     mcph_error_set(err, MCPH_ENOTFOUND,
-                   "cannot load %s, the implementation of the %s: %s", path,
-                   what, why);
+                   "cannot load %s, the implementation of the %s: %s",
+                   impl_path(path, sizeof path, dir, p), what, why);
   }
   return fd;
 }
 
 int plugin_impl_check(const plugin *p, impl_dir_cache *cache, mcph_error *err) {
-  char path[PATH_MAX + 64];
-  int fd = open_checked(p, cache, path, sizeof path, err);
+  char dir[PATH_MAX];
+  int fd = open_checked(p, cache, dir, err);
   if (fd < 0) {
     return err->code ? err->code : MCPH_ENOTFOUND;
   }
@@ -135,12 +144,13 @@ int plugin_impl_check(const plugin *p, impl_dir_cache *cache, mcph_error *err) {
 
 int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
   const char *what = p->name ? p->name : p->id;
-  char path[PATH_MAX + 64];
+  char dir[PATH_MAX], path[PATH_MAX + NAME_MAX + 2];
   int rc;
-  int fd = open_checked(p, NULL, path, sizeof path, err);
+  int fd = open_checked(p, NULL, dir, err);
   if (fd < 0) {
     return err->code ? err->code : MCPH_ENOTFOUND;
   }
+  impl_path(path, sizeof path, dir, p);
   /* Through the checked open file, kept open as the plugin's own: the
    * library is never closed, and /proc/self/fd/N must keep naming it. */
   char byfd[64];
@@ -165,7 +175,7 @@ int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
                           "%d.%d): reinstall mcphost",
                           path, p->id, MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
   }
-  char line[PATH_MAX + 80];
+  char line[sizeof path + 8];
   snprintf(line, sizeof line, "loaded %s", path);
   p->handle.api.log(&p->handle.api, MCPH_LOG_DEBUG, p->id, line);
   *out = impl;
