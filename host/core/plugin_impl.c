@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/util.h"
 #include "elf_file.h"
 #include "trusted_fs.h"
 
@@ -15,8 +16,8 @@
  * name of the open file (readlink, one call, where realpath() would walk
  * and stat every component again). */
 static int impl_dir(const plugin *p, char *dir, size_t n, mcph_error *err) {
-  char byfd[64], self[PATH_MAX];
-  snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", p->fd);
+  char byfd[32], self[PATH_MAX];
+  proc_fd_path(byfd, p->fd);
   ssize_t len = p->fd < 0 ? -1 : readlink(byfd, self, sizeof self - 1);
   if (len <= 0 || self[0] != '/') {
     return mcph_error_set(err, MCPH_EIO, "cannot tell where %s is", p->path);
@@ -153,8 +154,8 @@ int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
   impl_path(path, sizeof path, dir, p);
   /* Through the checked open file, kept open as the plugin's own: the
    * library is never closed, and /proc/self/fd/N must keep naming it. */
-  char byfd[64];
-  snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
+  char byfd[32];
+  proc_fd_path(byfd, fd);
   void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char *e = dlerror(); /* process-wide: used at once */

@@ -309,8 +309,8 @@ static int open_stub(plugin *p) {
   if (!p->described) {
     return MCPH_OK;
   }
-  char byfd[64], line[512];
-  snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", p->fd);
+  char byfd[32], line[512];
+  proc_fd_path(byfd, p->fd);
   void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
   const mcph_entry *e = h ? dlsym(h, MCPH_ENTRY_SYMBOL) : NULL;
   if (!e) {
@@ -497,8 +497,8 @@ const mcph_transport_factory *plugin_transport(plugin *p, mcph_error *err) {
  * the host never unloads a plugin. */
 static plugin *load(registry *r, plugin *p, int fd) {
   p->fd = fd;
-  char byfd[64];
-  snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
+  char byfd[32];
+  proc_fd_path(byfd, fd);
   step(p, PLUGIN_STEP_OPEN, NULL);
   char bad[256];
   if (elf_check_loadable(fd, bad, sizeof bad) != 0) {
@@ -593,7 +593,7 @@ static plugin *add_record(registry *r, char *path) {
 plugin *registry_load_file(registry *r, int dir_fd,
                            const char *dir, const char *name,
                            const uid_t *also) {
-  plugin *p = add_record(r, xasprintf("%s/%s", dir, name));
+  plugin *p = add_record(r, path_join(dir, name));
   char why[PATH_MAX + 128];
   int fd = also ? trusted_fs_open_code_owned_by(dir_fd, dir, name, *also, why,
                                                 sizeof why)
