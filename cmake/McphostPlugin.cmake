@@ -27,18 +27,24 @@ function(mcphost_add_plugin_stub name)
   # The stub's note (common/plugin_note.h), from its own entry: a program
   # of the stub's sources writes it, and the stub carries it, so the host
   # knows the plugin without opening the stub.
-  set(note_c ${CMAKE_CURRENT_BINARY_DIR}/${name}-note.c)
-  add_executable(${name}-note ${stub_dir}/plugin_note_gen.c
-    ${stub_dir}/plugin_stub.c ${P_UNPARSED_ARGUMENTS})
-  target_include_directories(${name}-note PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
-                             ${stub_dir})
-  target_compile_definitions(${name}-note PRIVATE LAZY_IMPL_FILE="${name}.so")
-  target_link_libraries(${name}-note PRIVATE mcphost_plugin_note mcphost_sdk
-                        ${P_LIBS})
-  add_custom_command(OUTPUT ${note_c}
-    COMMAND ${name}-note ${note_c}
-    DEPENDS ${name}-note
-    COMMENT "Writing the note of the ${name} stub" VERBATIM)
+  # A build for another machine cannot run the program: its stubs have
+  # no note and are opened as any plugin.
+  set(note_c "")
+  if(NOT CMAKE_CROSSCOMPILING OR CMAKE_CROSSCOMPILING_EMULATOR)
+    set(note_c ${CMAKE_CURRENT_BINARY_DIR}/${name}-note.c)
+    add_executable(${name}-note ${stub_dir}/plugin_note_gen.c
+      ${stub_dir}/plugin_stub.c ${P_UNPARSED_ARGUMENTS})
+    target_include_directories(${name}-note PRIVATE
+                               ${CMAKE_CURRENT_SOURCE_DIR} ${stub_dir})
+    target_compile_definitions(${name}-note PRIVATE
+                               LAZY_IMPL_FILE="${name}.so")
+    target_link_libraries(${name}-note PRIVATE mcphost_plugin_note
+                          mcphost_sdk ${P_LIBS})
+    add_custom_command(OUTPUT ${note_c}
+      COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} ${name}-note ${note_c}
+      DEPENDS ${name}-note
+      COMMENT "Writing the note of the ${name} stub" VERBATIM)
+  endif()
   mcphost_add_plugin(${name} ${stub_dir}/plugin_stub.c ${note_c}
     ${P_UNPARSED_ARGUMENTS} LIBS ${P_LIBS})
   target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
