@@ -4,7 +4,8 @@
 Runs a few workloads of the mcphost of a build under valgrind's callgrind
 and counts the instructions of the mcphost process and, apart, of the
 processes it forks without exec (its process guardian); then runs each
-once more natively for its peak RSS (GNU time's %M).
+once more natively for its peak RSS (GNU time's %M), the server started
+through bench-detach so that its pages are not counted as mcphost's.
 Instruction counts do not move with machine load: on one toolchain they
 are the same run after run, so a small margin is enough.
 
@@ -113,7 +114,7 @@ def environment(build, cache):
 class Run:
     """One workload's run, in a temporary tree of its own."""
 
-    def __init__(self, build, name):
+    def __init__(self, build, name, detach=False):
         self.build = build
         self.name = name
         self.dir = tempfile.mkdtemp(prefix="mcphost-footprint.")
@@ -135,9 +136,19 @@ class Run:
         server = os.path.join(build, "bin", "bench-demo-server")
         if not os.access(server, os.X_OK):
             die("%s is missing: build it (bench/servers)" % server, 2)
+        entry = {"command": server}
+        if detach:
+            # GNU time's %M of mcphost is the largest peak of mcphost and
+            # the children it waited for: the server, started through
+            # bench-detach, is never one (servers/detach.c).
+            entry = {"command": os.path.join(build, "bin", "bench-detach"),
+                     "args": [server]}
+            if not os.access(entry["command"], os.X_OK):
+                die("%s is missing: build it (bench/servers)" %
+                    entry["command"], 2)
         self.config = self.path("demo.json")
         with open(self.config, "w") as f:
-            json.dump({"mcpServers": {"demo": {"command": server}}}, f)
+            json.dump({"mcpServers": {"demo": entry}}, f)
 
     def path(self, name):
         return os.path.join(self.dir, name)
@@ -263,11 +274,17 @@ def measure(build, name):
                 main += n
             else:
                 children += n
-        # GNU time's %M: a child forked from this Python process would
-        # count its pages in the child's ru_maxrss until exec.
+    finally:
+        r.cleanup()
+    # GNU time's %M: a child forked from this Python process would count
+    # its pages in the child's ru_maxrss until exec. The server detached
+    # (Run): the figure is mcphost's own peak (and its guardian's, which
+    # is smaller).
+    r = Run(build, name, detach=True)
+    try:
         rss_file = r.path("rss")
         _, stderr, why = r.run(NO_ASLR + [TIME, "-f", "%M", "-o", rss_file],
-                                  preload_env())
+                               preload_env())
         if why:
             die("%s: %s\n%s" % (name, why, stderr[-2000:]), 2)
         with open(rss_file) as f:
@@ -338,7 +355,8 @@ def write_baseline(path, env, lines):
         "# Regenerate it (and say why it moved) with",
         "#   make baseline WHY='what changed'",
         "# instructions: of the mcphost process (callgrind); children: of the",
-        "# processes it forks without exec; rss_kib: its peak RSS (GNU time %M).",
+        "# processes it forks without exec; rss_kib: its own peak RSS (GNU",
+        "# time %M, the server detached: not counted).",
         "# Counts hold for one toolchain, the one below; elsewhere the guard",
         "# skips.",
         "# environment: " + env,

@@ -16,14 +16,39 @@ include("${CMAKE_CURRENT_LIST_DIR}/McpHostAddPlugin.cmake")
 # the id, name, version, description and what is provided, which both
 # halves show.
 # SOURCES: the stub's own code, when plugin_info.h asks for it (a server
-# source's stub_has_servers, a feature's stub_capabilities).
+# source's stub_has_servers, a feature's stub_capabilities, and the
+# stub_reads they need, plugin_stub.h).
+# The stub carries its note (common/plugin_note.h), written by NAME-note,
+# a program of the same sources: the host reads it instead of opening the
+# stub.
 function(mcphost_add_plugin_stub name)
   cmake_parse_arguments(P "" "" "LIBS" ${ARGN})
-  mcphost_add_plugin(${name}
-    ${PROJECT_SOURCE_DIR}/transports/common/plugin_stub.c
+  set(stub_dir ${PROJECT_SOURCE_DIR}/transports/common)
+  # The stub's note (common/plugin_note.h), from its own entry: a program
+  # of the stub's sources writes it, and the stub carries it, so the host
+  # knows the plugin without opening the stub.
+  # A build for another machine cannot run the program: its stubs have
+  # no note and are opened as any plugin.
+  set(note_c "")
+  if(NOT CMAKE_CROSSCOMPILING OR CMAKE_CROSSCOMPILING_EMULATOR)
+    set(note_c ${CMAKE_CURRENT_BINARY_DIR}/${name}-note.c)
+    add_executable(${name}-note ${stub_dir}/plugin_note_gen.c
+      ${stub_dir}/plugin_stub.c ${P_UNPARSED_ARGUMENTS})
+    target_include_directories(${name}-note PRIVATE
+                               ${CMAKE_CURRENT_SOURCE_DIR} ${stub_dir})
+    target_compile_definitions(${name}-note PRIVATE
+                               LAZY_IMPL_FILE="${name}.so")
+    target_link_libraries(${name}-note PRIVATE mcphost_plugin_note
+                          mcphost_sdk ${P_LIBS})
+    add_custom_command(OUTPUT ${note_c}
+      COMMAND ${CMAKE_CROSSCOMPILING_EMULATOR} ${name}-note ${note_c}
+      DEPENDS ${name}-note
+      COMMENT "Writing the note of the ${name} stub" VERBATIM)
+  endif()
+  mcphost_add_plugin(${name} ${stub_dir}/plugin_stub.c ${note_c}
     ${P_UNPARSED_ARGUMENTS} LIBS ${P_LIBS})
   target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
-                             ${PROJECT_SOURCE_DIR}/transports/common)
+                             ${stub_dir})
   target_compile_definitions(${name} PRIVATE LAZY_IMPL_FILE="${name}.so")
   # Built with it, so that a build of the plugin is never without it.
   add_dependencies(${name} ${name}-impl)

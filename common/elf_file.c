@@ -267,3 +267,94 @@ void elf_info_free(elf_info *e) {
   free_names(&e->needs);
   free_names(&e->libraries);
 }
+
+/* A note's fields are 4-byte aligned in a 32- and a 64-bit file alike
+ * (the notes a linker makes of .note.* sections). */
+static size_t note_align(size_t v) {
+  return (v + 3) & ~(size_t)3;
+}
+
+/* The note of `owner` and `type` in the segment `seg` of `len` bytes. */
+static int find_note(const unsigned char *seg, size_t len, const char *owner,
+                     uint32_t type, char **out, size_t *out_len) {
+  size_t olen = strlen(owner) + 1;
+  size_t at = 0;
+  while (len - at >= sizeof(ElfW(Nhdr))) {
+    ElfW(Nhdr) nh;
+    memcpy(&nh, seg + at, sizeof nh);
+    at += sizeof nh;
+    size_t name_room = note_align(nh.n_namesz);
+    if (nh.n_namesz > len - at || name_room > len - at) {
+      return -1;
+    }
+    const unsigned char *name = seg + at;
+    at += name_room;
+    size_t desc_room = note_align(nh.n_descsz);
+    if (nh.n_descsz > len - at || desc_room > len - at) {
+      return -1;
+    }
+    if (nh.n_type == type && nh.n_namesz == olen &&
+        memcmp(name, owner, olen) == 0) {
+      *out = xmalloc(nh.n_descsz + 1);
+      memcpy(*out, seg + at, nh.n_descsz);
+      (*out)[nh.n_descsz] = '\0';
+      *out_len = nh.n_descsz;
+      return 1;
+    }
+    at += desc_room;
+  }
+  return 0;
+}
+
+int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
+                  size_t *len, char *why, size_t n) {
+  enum { MAX_PHDRS = 64, MAX_NOTES = 64 * 1024 };
+  struct stat st;
+  elf_ehdr eh;
+  unsigned char head[sizeof eh];
+  elf_phdr ph[MAX_PHDRS];
+  *out = NULL;
+  *len = 0;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    snprintf(why, n, "not a regular file");
+    return -1;
+  }
+  image im = {head, sizeof head};
+  if (pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head) {
+    im.size = 0;
+  }
+  if (read_header(&im, &eh, why, n) != 0) {
+    return -1;
+  }
+  im = (image){NULL, (size_t)st.st_size};
+  size_t phsize = (size_t)eh.e_phnum * sizeof(elf_phdr);
+  if (eh.e_phentsize != sizeof(elf_phdr) || eh.e_phnum > MAX_PHDRS ||
+      !inside(&im, eh.e_phoff, phsize) ||
+      pread(fd, ph, phsize, (off_t)eh.e_phoff) != (ssize_t)phsize) {
+    snprintf(why, n, "its program headers are missing or cut short");
+    return -1;
+  }
+  for (size_t i = 0; i < eh.e_phnum; i++) {
+    if (ph[i].p_type != PT_NOTE) {
+      continue;
+    }
+    if (ph[i].p_filesz > MAX_NOTES ||
+        !inside(&im, ph[i].p_offset, ph[i].p_filesz)) {
+      snprintf(why, n, "a note segment is cut short or too large");
+      return -1;
+    }
+    size_t seglen = (size_t)ph[i].p_filesz;
+    unsigned char *seg = xmalloc(seglen ? seglen : 1);
+    int rc = pread(fd, seg, seglen, (off_t)ph[i].p_offset) == (ssize_t)seglen
+                 ? find_note(seg, seglen, owner, type, out, len)
+                 : -1;
+    free(seg);
+    if (rc != 0) {
+      if (rc < 0) {
+        snprintf(why, n, "a note segment is malformed");
+      }
+      return rc;
+    }
+  }
+  return 0;
+}

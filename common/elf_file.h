@@ -12,6 +12,7 @@
 #define MCPHOST_ELF_FILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct elf_names {
   char **v; /* each a new string */
@@ -40,5 +41,13 @@ int elf_check_loadable(int fd, char *why, size_t n);
  * (elf_info_free it), or -1 with the reason in `why`. */
 int elf_info_read(int fd, elf_info *out, char *why, size_t n);
 void elf_info_free(elf_info *e);
+
+/* The descriptor of the note named `owner` of type `type` in the file's
+ * note segments (PT_NOTE, read from the program headers: a stripped file
+ * keeps them). 1 with *out a new NUL-terminated copy (its length in
+ * *len), 0 when the file has no such note, -1 with the reason in `why`
+ * when its headers or notes do not add up. */
+int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
+                  size_t *len, char *why, size_t n);
 
 #endif

@@ -54,6 +54,12 @@ static size_t walk(const char *s, size_t n, unsigned flags, char *out) {
   const unsigned char *p = (const unsigned char *)s;
   size_t i = 0, run = 0, len = 0;
   while (i < n) {
+    /* Printable ASCII is never escaped: stepped over without decoding
+     * (most text is all of it). */
+    if (p[i] >= 0x20 && p[i] < 0x7F) {
+      i++;
+      continue;
+    }
     uint32_t cp = 0;
     bool ok;
     size_t k = sequence(p + i, n - i, &ok, &cp);

@@ -369,14 +369,22 @@ int trusted_fs_open_dir_owned_by(const char *path, unsigned flags, uid_t also,
   return open_dir(path, flags, &also, why, why_len);
 }
 
+static const char *shown_path(char *buf, size_t n, const char *dir_path,
+                              const char *name) {
+  snprintf(buf, n, "%s/%s", dir_path ? dir_path : ".", name);
+  return buf;
+}
+
 static int open_file(int dir_fd, const char *dir_path, const char *name,
                      int oflags, unsigned mode, const uid_t *also, char *why,
                      size_t why_len) {
-  char shown[PATH_MAX];
-  snprintf(shown, sizeof shown, "%s/%s", dir_path ? dir_path : ".", name);
+  /* The path as messages name it, made only for one: every plugin and
+   * state file is opened here, at every start. */
+  char path[PATH_MAX];
+#define SHOWN shown_path(path, sizeof path, dir_path, name)
   if (!*name || strchr(name, '/') || strcmp(name, ".") == 0 ||
       strcmp(name, "..") == 0) {
-    return fail(EINVAL, why, why_len, "%s: not a file name%s", shown, "");
+    return fail(EINVAL, why, why_len, "%s: not a file name%s", SHOWN, "");
   }
   int fd = openat(dir_fd, name, oflags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
                   (mode_t)mode);
@@ -384,36 +392,37 @@ static int open_file(int dir_fd, const char *dir_path, const char *name,
     int err = errno;
     if (err == ELOOP) {
       return fail(err, why, why_len,
-                  "%s is a symbolic link; refusing to follow it%s", shown, "");
+                  "%s is a symbolic link; refusing to follow it%s", SHOWN, "");
     }
-    return fail(err, why, why_len, "cannot open %s: %s", shown, strerror(err));
+    return fail(err, why, why_len, "cannot open %s: %s", SHOWN, strerror(err));
   }
   struct stat st;
   int err = 0;
   if (fstat(fd, &st) != 0) {
     err = errno;
-    fail(err, why, why_len, "cannot check %s: %s", shown, strerror(err));
+    fail(err, why, why_len, "cannot check %s: %s", SHOWN, strerror(err));
   } else if (!S_ISREG(st.st_mode)) {
     err = EPERM;
-    fail(err, why, why_len, "%s is not a regular file%s", shown, "");
+    fail(err, why, why_len, "%s is not a regular file%s", SHOWN, "");
   } else if (!owner_ok(&st, also)) {
     char who[48];
     snprintf(who, sizeof who, "%lu", (unsigned long)st.st_uid);
     err = EPERM;
     fail(err, why, why_len,
-         "%s is owned by uid %s, not by you or root; refusing it", shown, who);
+         "%s is owned by uid %s, not by you or root; refusing it", SHOWN, who);
   } else if ((oflags & O_ACCMODE) != O_RDONLY) {
     if ((st.st_mode & 07777) != (mode & 07777) &&
         fchmod(fd, (mode_t)mode) != 0) {
       err = errno;
-      fail(err, why, why_len, "cannot set the mode of %s: %s", shown,
+      fail(err, why, why_len, "cannot set the mode of %s: %s", SHOWN,
            strerror(err));
     }
   } else if (trusted_fs_check_owner(&st, also, 0) != TRUSTED_FS_OWN) {
     err = EPERM;
-    fail(err, why, why_len, "%s is writable by %s; refusing it", shown,
+    fail(err, why, why_len, "%s is writable by %s; refusing it", SHOWN,
          st.st_mode & S_IWOTH ? "everyone" : "its group");
   }
+#undef SHOWN
   if (err) {
     close(fd);
     errno = err;

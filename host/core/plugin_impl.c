@@ -9,16 +9,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/util.h"
 #include "elf_file.h"
 #include "trusted_fs.h"
 
-/* "impl" beside the directory holding the stub's real file. */
+/* "impl" beside the directory holding the stub's real file: the kernel's
+ * name of the open file (readlink, one call, where realpath() would walk
+ * and stat every component again). */
 static int impl_dir(const plugin *p, char *dir, size_t n, mcph_error *err) {
-  char byfd[64], self[PATH_MAX];
-  snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", p->fd);
-  if (p->fd < 0 || !realpath(byfd, self)) {
+  char byfd[32], self[PATH_MAX];
+  proc_fd_path(byfd, p->fd);
+  ssize_t len = p->fd < 0 ? -1 : readlink(byfd, self, sizeof self - 1);
+  if (len <= 0 || self[0] != '/') {
     return mcph_error_set(err, MCPH_EIO, "cannot tell where %s is", p->path);
   }
+  self[len] = '\0';
   char *file = strrchr(self, '/');
   char *parent = NULL;
   if (file) {
@@ -32,9 +37,12 @@ static int impl_dir(const plugin *p, char *dir, size_t n, mcph_error *err) {
                           p->path, self);
   }
   *parent = '\0';
-  if ((size_t)snprintf(dir, n, "%s/impl", self) >= n) {
+  size_t len_self = (size_t)(parent - self);
+  if (len_self + sizeof "/impl" > n) {
     return mcph_error_set(err, MCPH_EIO, "the path %s/impl is too long", self);
   }
+  memcpy(dir, self, len_self);
+  memcpy(dir + len_self, "/impl", sizeof "/impl");
   return MCPH_OK;
 }
 
@@ -62,6 +70,38 @@ static const char *package_hint(const char *path, const char *file) {
   return "";
 }
 
+void impl_dir_cache_free(impl_dir_cache *c) {
+  if (c->open) {
+    close(c->fd);
+  }
+  free(c->dir);
+  *c = (impl_dir_cache){0};
+}
+
+/* The checked implementation directory `dir` for files of `owner`: the
+ * cache's fd when it holds that directory for that owner (every stub of
+ * a plugin directory shares it: the walk from "/" is done once), else a
+ * new one, kept in the cache when there is one (then not the caller's
+ * to close: *own false). -1 with the reason in `why`. */
+static int impl_dir_open(impl_dir_cache *c, const char *dir, uid_t owner,
+                         bool *own, char *why, size_t n) {
+  *own = !c;
+  if (c && c->open && c->owner == owner && strcmp(c->dir, dir) == 0) {
+    return c->fd;
+  }
+  int dfd = trusted_fs_open_dir_owned_by(dir, 0, owner, why, n);
+  if (c && dfd >= 0) {
+    impl_dir_cache_free(c);
+    *c = (impl_dir_cache){
+        .dir = strdup(dir), .owner = owner, .fd = dfd, .open = true};
+    if (!c->dir) {
+      *c = (impl_dir_cache){0};
+      *own = true; /* not kept: closed by the caller */
+    }
+  }
+  return dfd;
+}
+
 /* dlerror()'s text without the name it starts with ("NAME: ..."). */
 static const char *without_name(const char *e, const char *name) {
   size_t n = strlen(name);
@@ -71,14 +111,21 @@ static const char *without_name(const char *e, const char *name) {
   return e;
 }
 
+/* The implementation's path, for messages (made only for one). */
+static const char *impl_path(char *path, size_t n, const char *dir,
+                             const plugin *p) {
+  snprintf(path, n, "%s/%s", dir, p->provides->implementation);
+  return path;
+}
+
 /* Opens p's implementation file, checked (owner, mode, a whole ELF file):
- * returns the fd, with its path in `path`; or -1 with the reason in
- * `err`. */
-static int open_checked(const plugin *p, char *path, size_t path_len,
+ * returns the fd, with its directory in `dir` (PATH_MAX bytes); or -1
+ * with the reason in `err`. */
+static int open_checked(const plugin *p, impl_dir_cache *cache, char *dir,
                         mcph_error *err) {
   const char *file = p->provides->implementation;
   const char *what = p->name ? p->name : p->id;
-  char dir[PATH_MAX], why[PATH_MAX + 128];
+  char why[PATH_MAX + 128], path[PATH_MAX + NAME_MAX + 2];
   if (strchr(file, '/') || strcmp(file, "..") == 0 || file[0] == '.') {
     mcph_error_set(err, MCPH_EINVAL,
                    "%s names the implementation \"%s\": a file name in "
@@ -86,17 +133,17 @@ static int open_checked(const plugin *p, char *path, size_t path_len,
                    p->path, file);
     return -1;
   }
-  if (impl_dir(p, dir, sizeof dir, err) != MCPH_OK) {
+  if (impl_dir(p, dir, PATH_MAX, err) != MCPH_OK) {
     return -1;
   }
-  snprintf(path, path_len, "%s/%s", dir, file);
   struct stat st;
   uid_t owner = fstat(p->fd, &st) == 0 ? st.st_uid : 0;
-  int dfd = trusted_fs_open_dir_owned_by(dir, 0, owner, why, sizeof why);
+  bool own;
+  int dfd = impl_dir_open(cache, dir, owner, &own, why, sizeof why);
   int fd = dfd < 0 ? -1
                    : trusted_fs_open_code_owned_by(dfd, dir, file, owner, why,
                                                    sizeof why);
-  if (dfd >= 0) {
+  if (dfd >= 0 && own) {
     close(dfd);
   }
   if (fd >= 0 && elf_check_loadable(fd, why, sizeof why) != 0) {
@@ -104,6 +151,7 @@ static int open_checked(const plugin *p, char *path, size_t path_len,
     fd = -1;
   }
   if (fd < 0) {
+    impl_path(path, sizeof path, dir, p);
     mcph_error_set(err, MCPH_ENOTFOUND,
                    "cannot load %s, the implementation of the %s: %s%s", path,
                    what, why, package_hint(path, file));
@@ -111,9 +159,9 @@ static int open_checked(const plugin *p, char *path, size_t path_len,
   return fd;
 }
 
-int plugin_impl_check(const plugin *p, mcph_error *err) {
-  char path[PATH_MAX + 64];
-  int fd = open_checked(p, path, sizeof path, err);
+int plugin_impl_check(const plugin *p, impl_dir_cache *cache, mcph_error *err) {
+  char dir[PATH_MAX];
+  int fd = open_checked(p, cache, dir, err);
   if (fd < 0) {
     return err->code ? err->code : MCPH_ENOTFOUND;
   }
@@ -123,16 +171,17 @@ int plugin_impl_check(const plugin *p, mcph_error *err) {
 
 int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
   const char *what = p->name ? p->name : p->id;
-  char path[PATH_MAX + 64];
+  char dir[PATH_MAX], path[PATH_MAX + NAME_MAX + 2];
   int rc;
-  int fd = open_checked(p, path, sizeof path, err);
+  int fd = open_checked(p, NULL, dir, err);
   if (fd < 0) {
     return err->code ? err->code : MCPH_ENOTFOUND;
   }
+  impl_path(path, sizeof path, dir, p);
   /* Through the checked open file, kept open as the plugin's own: the
    * library is never closed, and /proc/self/fd/N must keep naming it. */
-  char byfd[64];
-  snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
+  char byfd[32];
+  proc_fd_path(byfd, fd);
   void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char *e = dlerror(); /* process-wide: used at once */
@@ -153,7 +202,7 @@ int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
                           "%d.%d): reinstall mcphost",
                           path, p->id, MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
   }
-  char line[PATH_MAX + 80];
+  char line[sizeof path + 8];
   snprintf(line, sizeof line, "loaded %s", path);
   p->handle.api.log(&p->handle.api, MCPH_LOG_DEBUG, p->id, line);
   *out = impl;

@@ -15,7 +15,10 @@
 int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err);
 /* The same checks without loading it (at load time, so that a stub whose
  * implementation is missing is refused before it takes an id or a type):
- * 0, or an MCPH_E* code with the message in `err`. */
-int plugin_impl_check(const plugin *p, mcph_error *err);
+ * 0, or an MCPH_E* code with the message in `err`. `cache` (or NULL)
+ * keeps the implementation directory checked for the next stub. */
+int plugin_impl_check(const plugin *p, impl_dir_cache *cache, mcph_error *err);
+/* Closes what the cache holds (registry_free). */
+void impl_dir_cache_free(impl_dir_cache *c);
 
 #endif

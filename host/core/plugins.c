@@ -11,14 +11,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf_file.h"
 #include "core/plugin_impl.h"
 #include "core/util.h"
+#include "elf_file.h"
+#include "plugin_note.h"
 #include "trusted_fs.h"
 
 void registry_init(registry *r) { memset(r, 0, sizeof *r); }
 
 static void plugin_free(plugin *p) {
+  plugin_note_free(p->note);
   free(p->path);
   free(p->error);
   free(p->id);
@@ -47,6 +49,7 @@ void registry_free(registry *r) {
   for (size_t i = 0; i < r->ndirs; i++)
     free(r->dirs[i]);
   free(r->dirs);
+  impl_dir_cache_free(&r->impl_dir);
   registry_init(r);
 }
 
@@ -237,7 +240,7 @@ static plugin *defer(registry *r, plugin *p, const mcph_provides *pr) {
      * built-in one) and fail only on use. */
     mcph_error err;
     mcph_error_init(&err);
-    if (plugin_impl_check(p, &err) != MCPH_OK) {
+    if (plugin_impl_check(p, &r->impl_dir, &err) != MCPH_OK) {
       p->provides = NULL;
       return refuse(p, xasprintf("%s; its id and types are left to another "
                                  "plugin",
@@ -298,6 +301,141 @@ bool plugin_may_offer_command(const plugin *p, const char *name) {
   }
   const char *const *cmds = PROVIDED(p->provides, commands);
   return !cmds || listed(cmds, name);
+}
+
+/* Opens a stub read from its note, for its own code: its entry and
+ * provides list replace the note's. 0, or an MCPH_E* code (logged). */
+static int open_stub(plugin *p) {
+  if (!p->described) {
+    return MCPH_OK;
+  }
+  char byfd[32], line[512];
+  proc_fd_path(byfd, p->fd);
+  void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
+  const mcph_entry *e = h ? dlsym(h, MCPH_ENTRY_SYMBOL) : NULL;
+  if (!e) {
+    snprintf(line, sizeof line, "cannot open %s for its code: %s", p->path,
+             dl_reason(dlerror(), byfd));
+  } else if (e->abi_major != MCPH_ABI_MAJOR || e->struct_size < sizeof *e ||
+             !e->id || strcmp(e->id, p->id) != 0 || !e->provides ||
+             !MCPH_HAS(e->provides, mcph_provides, implementation) ||
+             !e->provides->implementation) {
+    snprintf(line, sizeof line, "%s: its entry is not what its note says",
+             p->path);
+    e = NULL;
+  }
+  if (!e) {
+    p->handle.api.log(&p->handle.api, MCPH_LOG_WARN, p->id, line);
+    return MCPH_EABI;
+  }
+  p->entry = e;
+  p->provides = e->provides;
+  p->described = false;
+  return MCPH_OK;
+}
+
+/* Whether something the stub's code reads is there (plugin_note.h): an
+ * option of it with a value, a variable it reads set, a file it reads
+ * present or not to be formed. */
+static bool path_there(const char *alts) {
+  char path[PATH_MAX];
+  for (const char *a = alts; *a;) {
+    const char *bar = strchr(a, '|');
+    size_t n = bar ? (size_t)(bar - a) : strlen(a);
+    const char *base = NULL, *rest = a;
+    if (a[0] == '$') {
+      size_t v = strcspn(a + 1, "/|");
+      char var[128];
+      snprintf(var, sizeof var, "%.*s", (int)v, a + 1);
+      base = v < sizeof var ? getenv(var) : NULL;
+      rest = a + 1 + v;
+    } else if (a[0] == '~' && a[1] == '/') {
+      base = getenv("HOME");
+      rest = a + 1;
+    }
+    if (base && base[0] == '/' &&
+        (size_t)snprintf(path, sizeof path, "%s%.*s", base,
+                         (int)(n - (size_t)(rest - a)), rest) < sizeof path) {
+      struct stat st;
+      return stat(path, &st) == 0 || errno != ENOENT;
+    }
+    a += n + (bar ? 1 : 0);
+  }
+  return true; /* none can be formed: the code is unsure too */
+}
+
+static bool inputs_there(plugin *p) {
+  const plugin_note *n = p->note;
+  const mcph_host *api = &p->handle.api;
+  const mcph_host_features *svc = api->get_service(api, MCPH_SERVICE_FEATURES);
+  const mcph_options *o = n->provides.options;
+  for (size_t i = 0; o && i < o->count; i++) {
+    if (!svc || !MCPH_HAS(svc, mcph_host_features, option) ||
+        svc->option(api, o->options[i].name)) {
+      return true;
+    }
+  }
+  for (const char **v = n->env; v && *v; v++) {
+    if (getenv(*v)) {
+      return true;
+    }
+  }
+  for (const char **f = n->paths; f && *f; f++) {
+    if (path_there(*f)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The note's has_servers and capabilities: its answers while nothing
+ * the stub's code reads is there, else the stub's code's. */
+static int note_has_servers(const mcph_host *api) {
+  plugin *p = ((const plugin_handle *)api)->p;
+  if (p->described && !inputs_there(p)) {
+    return p->note->servers;
+  }
+  if (open_stub(p) != MCPH_OK ||
+      !MCPH_HAS(p->provides, mcph_provides, has_servers) ||
+      !p->provides->has_servers) {
+    return 1; /* unsure: the implementation is asked */
+  }
+  return p->provides->has_servers(api);
+}
+
+static const char *note_capabilities(const mcph_host *api, int *init_now) {
+  plugin *p = ((const plugin_handle *)api)->p;
+  if (p->described && !inputs_there(p)) {
+    *init_now = p->note->caps_init_now;
+    return p->note->caps;
+  }
+  if (open_stub(p) != MCPH_OK ||
+      !MCPH_HAS(p->provides, mcph_provides, capabilities) ||
+      !p->provides->capabilities) {
+    *init_now = 1; /* the implementation says */
+    return NULL;
+  }
+  return p->provides->capabilities(api, init_now);
+}
+
+/* The stub's note, when the file carries one the parser takes (else it
+ * is opened as any plugin: the entry has the last word). */
+static plugin_note *read_note(const registry *r, const plugin *p) {
+  char *text, why[256];
+  size_t len;
+  if (r->watch || elf_note_read(p->fd, PLUGIN_NOTE_OWNER, PLUGIN_NOTE_TYPE,
+                                &text, &len, why, sizeof why) != 1) {
+    return NULL;
+  }
+  plugin_note *n = plugin_note_parse(text, len, why, sizeof why);
+  free(text);
+  if (!n || n->entry.abi_major != MCPH_ABI_MAJOR) {
+    plugin_note_free(n);
+    return NULL;
+  }
+  n->provides.has_servers = n->servers_code ? note_has_servers : NULL;
+  n->provides.capabilities = n->caps_code ? note_capabilities : NULL;
+  return n;
 }
 
 bool plugin_may_have_servers(plugin *p) {
@@ -372,25 +510,30 @@ const mcph_transport_factory *plugin_transport(plugin *p, mcph_error *err) {
  * the host never unloads a plugin. */
 static plugin *load(registry *r, plugin *p, int fd) {
   p->fd = fd;
-  char byfd[64];
-  snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
+  char byfd[32];
+  proc_fd_path(byfd, fd);
   step(p, PLUGIN_STEP_OPEN, NULL);
   char bad[256];
   if (elf_check_loadable(fd, bad, sizeof bad) != 0) {
     close(fd); /* dlopen() would die of SIGBUS on a file cut short */
     return refuse(p, xasprintf("cannot load: %s", bad));
   }
-  void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    const char *e = dlerror(); /* process-wide: copy at once */
-    close(fd);
-    return refuse(p, xasprintf("cannot load: %s", dl_reason(e, byfd)));
-  }
-  const mcph_entry *entry = dlsym(h, MCPH_ENTRY_SYMBOL);
+  p->note = read_note(r, p);
+  p->described = p->note != NULL;
+  const mcph_entry *entry = p->note ? &p->note->entry : NULL;
   char sym_error[512] = "";
   if (!entry) {
-    /* process-wide: copy at once; it names the fd, not the file */
-    snprintf(sym_error, sizeof sym_error, "%s", dl_reason(dlerror(), byfd));
+    void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      const char *e = dlerror(); /* process-wide: copy at once */
+      close(fd);
+      return refuse(p, xasprintf("cannot load: %s", dl_reason(e, byfd)));
+    }
+    entry = dlsym(h, MCPH_ENTRY_SYMBOL);
+    if (!entry) {
+      /* process-wide: copy at once; it names the fd, not the file */
+      snprintf(sym_error, sizeof sym_error, "%s", dl_reason(dlerror(), byfd));
+    }
   }
   step(p, PLUGIN_STEP_ENTRY, entry);
   if (!entry) {
@@ -463,7 +606,7 @@ static plugin *add_record(registry *r, char *path) {
 plugin *registry_load_file(registry *r, int dir_fd,
                            const char *dir, const char *name,
                            const uid_t *also) {
-  plugin *p = add_record(r, xasprintf("%s/%s", dir, name));
+  plugin *p = add_record(r, path_join(dir, name));
   char why[PATH_MAX + 128];
   int fd = also ? trusted_fs_open_code_owned_by(dir_fd, dir, name, *also, why,
                                                 sizeof why)

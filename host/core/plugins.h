@@ -48,6 +48,11 @@ typedef struct plugin {
   int fd;    /* the checked open file it was loaded through (kept open) */
   bool init_ran;
   bool options_refused; /* its broken options table was reported */
+  /* A stub read from its note (common/plugin_note.h), not opened: entry
+   * and provides are the note's until its own code is needed (then
+   * `described` turns false, and the stub's own replace them). */
+  struct plugin_note *note;
+  bool described;
   const struct plugin_watch *watch; /* the registry's when it was loaded */
 } plugin;
 
@@ -81,6 +86,16 @@ typedef struct plugin_watch {
   void *ud;
 } plugin_watch;
 
+/* The implementation directory last checked for a stub
+ * (plugin_impl_check), open, for the next stub of the same directory and
+ * owner. */
+typedef struct impl_dir_cache {
+  char *dir;
+  uid_t owner;
+  int fd;
+  bool open; /* fd is the directory's */
+} impl_dir_cache;
+
 typedef struct registry {
   mcph_host tmpl; /* the table each plugin's handle is a copy of */
   void *owner;    /* the host, for plugin_handle.owner */
@@ -94,6 +109,7 @@ typedef struct registry {
    * also be owned by the owner of the mcphost executable. */
   size_t builtin;
   const plugin_watch *watch; /* NULL: none (the caller's, borrowed) */
+  impl_dir_cache impl_dir;
 } registry;
 
 void registry_init(registry *r);
@@ -107,11 +123,13 @@ void registry_add_dir(registry *r, const char *dir);
 void registry_add_builtin_dir(registry *r, const char *dir);
 
 /* Loads every "*.so" of every directory in order (files in a directory in
- * name order). Each plugin's init gets its own copy of r->tmpl. Only
- * trusted places are used (trusted_fs.h): a relative directory, or a
- * directory or file that is another user's or writable by others, is
- * refused with the reason as a record of its own; each file is opened
- * without following a link and loaded through that open file. */
+ * name order); a stub that carries its note is read, not opened
+ * (plugin_note.h), unless the registry has a watcher (plugin check's).
+ * Each plugin's init gets its own copy of r->tmpl. Only trusted places
+ * are used (trusted_fs.h): a relative directory, or a directory or file
+ * that is another user's or writable by others, is refused with the
+ * reason as a record of its own; each file is opened without following a
+ * link and loaded through that open file. */
 void registry_load_all(registry *r);
 
 /* Loads the file `name` of the checked directory `dir_fd` (`dir` names

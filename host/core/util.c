@@ -85,3 +85,28 @@ char *read_whole_file(const char *path, size_t *len) {
   *len = b.len;
   return sb_take(&b);
 }
+
+char *path_join(const char *dir, const char *name) {
+  size_t d = strlen(dir), n = strlen(name);
+  char *p = xmalloc(d + n + 2);
+  memcpy(p, dir, d);
+  p[d] = '/';
+  memcpy(p + d + 1, name, n + 1);
+  return p;
+}
+
+void proc_fd_path(char out[32], int fd) {
+  static const char head[] = "/proc/self/fd/";
+  char digits[16];
+  size_t n = 0;
+  unsigned v = fd < 0 ? 0 : (unsigned)fd;
+  do {
+    digits[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  memcpy(out, head, sizeof head - 1);
+  for (size_t i = 0; i < n; i++) {
+    out[sizeof head - 1 + i] = digits[n - 1 - i];
+  }
+  out[sizeof head - 1 + n] = '\0';
+}

@@ -28,4 +28,12 @@ char *user_home(void);
  * false when `fd` is no terminal (or says no size). */
 bool term_size(int fd, unsigned *cols, unsigned *rows);
 
+/* "DIR/NAME", a new string; without a format, as plugin files are named
+ * at every start. */
+char *path_join(const char *dir, const char *name);
+
+/* "/proc/self/fd/FD" into `out`, the name a file opened and checked is
+ * loaded by. */
+void proc_fd_path(char out[32], int fd);
+
 #endif

@@ -8,6 +8,13 @@
 #include "optin.h"
 #include "plugin_stub.h"
 
+/* What optin_maybe reads: the variable, and the user settings file
+ * (settings_user_file). */
+const char *const stub_reads[] = {"env:ENABLE_CLAUDEAI_MCP_SERVERS",
+                                  "path:$XDG_CONFIG_HOME/mcphost/settings.json"
+                                  "|~/.config/mcphost/settings.json",
+                                  NULL};
+
 int stub_has_servers(const mcph_host *host) {
   (void)host;
   const char *h = getenv("HOME");

@@ -5,6 +5,10 @@
 #include "ide.h"
 #include "plugin_stub.h"
 
+/* What ide_wanted reads besides the --ide option. */
+const char *const stub_reads[] = {"env:CLAUDE_CODE_SSE_PORT",
+                                  "env:CLAUDE_CODE_AUTO_CONNECT_IDE", NULL};
+
 int stub_has_servers(const mcph_host *host) {
   const mcph_host_features *svc =
       host->get_service(host, MCPH_SERVICE_FEATURES);

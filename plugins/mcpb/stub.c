@@ -7,6 +7,10 @@
 #include "plugin_stub.h"
 #include "store_root.h"
 
+/* The store's directory (store_root). */
+const char *const stub_reads[] = {
+    "path:$XDG_DATA_HOME/mcphost/bundles|~/.local/share/mcphost/bundles", NULL};
+
 int stub_has_servers(const mcph_host *host) {
   (void)host;
   char root[4096];
