@@ -92,8 +92,12 @@ char *plugin_note_write(const mcph_entry *e, const char *const *reads,
   ok = list(&b, "request", pr->requests) && ok;
   ok = list(&b, "notification", pr->notifications) && ok;
   const mcph_options *o = HAS(pr, options) ? pr->options : NULL;
+  if (o && mcph_options_stride(o) == 0) {
+    ok = false; /* a broken table (feature.h): none of it is described */
+    o = NULL;
+  }
   for (size_t i = 0; o && i < o->count; i++) {
-    const mcph_option *op = &o->options[i];
+    const mcph_option *op = mcph_options_at(o, i);
     sb_adds(&b, "option");
     ok = field(&b, op->name) && field(&b, op->arg) && field(&b, op->help) &&
          ok && op->name && *op->name && (!op->arg || *op->arg);
@@ -387,7 +391,8 @@ plugin_note *plugin_note_parse(const char *text, size_t len, char *why,
   pr->notifications = note->lists[L_NOTIFS];
   if (st.noptions) {
     note->options =
-        (mcph_options){sizeof(mcph_options), note->option_list, st.noptions};
+        (mcph_options){sizeof(mcph_options), note->option_list, st.noptions,
+                       sizeof(mcph_option)};
     pr->options = &note->options;
   }
   note->env = note->lists[L_ENV];

@@ -23,7 +23,8 @@ static const char *const exts[] = {MCPH_EXT_TRANSPORT, MCPH_EXT_FEATURE, NULL};
 static const char *const reqs[] = {"x/ask", NULL};
 static const mcph_option opts[] = {{"flag", NULL, "a flag"},
                                    {"value", "V", "takes one"}};
-static const mcph_options options = {sizeof(mcph_options), opts, 2};
+static const mcph_options options = {sizeof(mcph_options), opts, 2,
+                                     sizeof(mcph_option)};
 static int servers(const mcph_host *h) {
   (void)h;
   return 1;
