@@ -1,4 +1,4 @@
-/* Fuzz target: the session socket's messages (host/cli/session.h,
+/* Fuzz target: the session socket's messages (cli/daemon/session.h,
  * session_wire.c), over a real socketpair. The first byte picks:
  *  - even: a round trip. The rest, cut at its NULs, is argv (its first
  *    byte says how many words) and the environment; session_send_request
@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/session.h"
+#include "cli/daemon/session.h"
 #include "fuzz_chunks.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);

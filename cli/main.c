@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/session.h"
+#include "cli/daemon/session.h"
 #include "cli/version.h"
 #include "config/roots.h"
 #include "core/util.h"

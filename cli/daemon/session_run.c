@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/session.h"
+#include "cli/daemon/session.h"
 #include "core/util.h"
 
 extern char **environ;

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/serve_http.h"
 #include "core/loop.h"
+#include "gateway/serve_http.h"
 #include "safety/json_write.h"
 
 /* What a stream keeps for resumption, and how many finished streams a

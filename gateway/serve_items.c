@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/serve.h"
 #include "core/util.h"
+#include "gateway/serve.h"
 #include "mcp/names.h"
 #include "safety/size_limits.h"
 

@@ -1,5 +1,5 @@
 /* The gateway's HTTP/1.1 request heads (serve_http_head.h). */
-#include "cli/serve_http_head.h"
+#include "gateway/serve_http_head.h"
 
 #include <stdint.h>
 #include <stdlib.h>

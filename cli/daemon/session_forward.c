@@ -12,7 +12,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "cli/session.h"
+#include "cli/daemon/session.h"
 
 /* The commands that talk to servers and run the same in a session
  * (`subscribe` runs until Ctrl-C and would hold the session: it runs

@@ -10,7 +10,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "cli/session.h"
+#include "cli/daemon/session.h"
 #include "core/util.h"
 #include "fnv.h"
 #include "trusted_fs.h"

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/serve_http.h"
+#include "gateway/serve_http.h"
 
 /* `text`, an address of `family` without brackets, into `ss` with
  * `port` (`*len` its size when `len` is not NULL); `*loopback` whether

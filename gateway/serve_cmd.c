@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/serve.h"
 #include "core/util.h"
+#include "gateway/serve.h"
 
 /* --server NAME... (each must be configured and may start), else every
  * server that may start. */

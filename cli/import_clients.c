@@ -10,7 +10,7 @@
  *             $XDG_CONFIG_HOME/Code/User/mcp.json: "servers" and "inputs"
  *             (JSON with comments), or a settings.json's "mcp" object
  *   codex     $CODEX_HOME/config.toml (~/.codex/config.toml):
- *             [mcp_servers.NAME] tables (config/toml.h)
+ *             [mcp_servers.NAME] tables (cli/toml.h)
  *
  * Their variables become mcphost's: ${env:NAME} is ${NAME}, ${userHome}
  * ${HOME}, ${workspaceFolder} the folder that holds .vscode or .cursor;
@@ -29,9 +29,9 @@
 #include <unistd.h>
 
 #include "cli/import_clients.h"
+#include "cli/toml.h"
 #include "config/config.h"
 #include "config/config_expand.h"
-#include "config/toml.h"
 #include "core/util.h"
 
 typedef enum { CURSOR, WINDSURF, VSCODE, CODEX, NCLIENTS } client_kind;

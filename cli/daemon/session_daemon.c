@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/session.h"
+#include "cli/daemon/session.h"
 #include "core/host_config.h"
 #include "core/util.h"
 

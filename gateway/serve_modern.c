@@ -7,7 +7,7 @@
 
 #include <mcphost/rpc.h>
 
-#include "cli/serve.h"
+#include "gateway/serve.h"
 #include "mcp/log_level.h"
 #include "mcp/protocol.h"
 

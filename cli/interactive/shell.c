@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/line_edit.h"
-#include "cli/state_files.h"
+#include "cli/interactive/line_edit.h"
+#include "cli/interactive/state_files.h"
 #include "core/util.h"
 #include "mcp/names.h"
 #include "mcp/suggest.h"

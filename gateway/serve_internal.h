@@ -4,7 +4,7 @@
 #ifndef MCPHOST_CLI_SERVE_INTERNAL_H
 #define MCPHOST_CLI_SERVE_INTERNAL_H
 
-#include "cli/serve.h"
+#include "gateway/serve.h"
 #include "mcp/calls.h"
 
 struct gw_park;

@@ -16,7 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "cli/session.h"
+#include "cli/daemon/session.h"
 #include "core/util.h"
 #include "terminal_open.h"
 #include "write_all.h"

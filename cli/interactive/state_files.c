@@ -1,5 +1,5 @@
 /* The CLI's files in the state directory (state_files.h). */
-#include "cli/state_files.h"
+#include "cli/interactive/state_files.h"
 
 #include <errno.h>
 #include <fcntl.h>

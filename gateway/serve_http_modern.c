@@ -10,7 +10,7 @@
 
 #include <mcphost/rpc.h>
 
-#include "cli/serve_http.h"
+#include "gateway/serve_http.h"
 #include "safety/json_write.h"
 
 /* One modern request and the client serving it. */

@@ -32,9 +32,9 @@
 
 #include <mcphost/rpc.h>
 
-#include "cli/serve_http.h"
-#include "cli/serve_http_head.h"
 #include "env_ms.h"
+#include "gateway/serve_http.h"
+#include "gateway/serve_http_head.h"
 #include "http_status.h"
 #include "mcp/protocol.h"
 #include "safety/json_parse.h"

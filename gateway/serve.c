@@ -17,9 +17,9 @@
 #include <mcphost/rpc.h>
 
 #include "cli/cli.h"
-#include "cli/serve.h"
-#include "cli/serve_internal.h"
 #include "core/util.h"
+#include "gateway/serve.h"
+#include "gateway/serve_internal.h"
 #include "mcp/log_level.h"
 #include "mcp/names.h"
 #include "mcp/protocol.h"

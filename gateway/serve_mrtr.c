@@ -25,9 +25,9 @@
 
 #include <mcphost/rpc.h>
 
-#include "cli/serve_internal.h"
 #include "core/util.h"
 #include "env_ms.h"
+#include "gateway/serve_internal.h"
 
 /* Bounds: operations parked for one client (a stdio client; an HTTP
  * POST's client holds one at most), and in all; a backend's requests

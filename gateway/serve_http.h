@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "cli/serve.h"
 #include "core/util.h"
+#include "gateway/serve.h"
 
 /* ---- serve_http_guard.c ---- */
 

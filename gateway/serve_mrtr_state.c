@@ -16,9 +16,9 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "cli/serve.h"
 #include "core/base64.h"
 #include "core/util.h"
+#include "gateway/serve.h"
 
 /* libcrypto is opened when the first token is made, not linked: a
  * gateway whose clients are never asked anything does not pay for

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/state_files.h"
+#include "cli/interactive/state_files.h"
 #include "core/util.h"
 
 static const char cache_name[] = "completion-names.json";

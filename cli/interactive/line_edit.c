@@ -2,7 +2,7 @@
  * with dlopen(), or plain lines. Why dlopen: libedit brings libtinfo and
  * libbsd, which every other command would otherwise load at start-up;
  * and a machine without libedit2 keeps a shell, without editing. */
-#include "cli/line_edit.h"
+#include "cli/interactive/line_edit.h"
 
 #include <dlfcn.h>
 #include <editline/readline.h>
