@@ -82,7 +82,7 @@ typedef struct cli {
   char *error_message; /* the first cli_error, for --json (owned) */
   char *error_server;  /* the server it names, or NULL (owned) */
   bool result_printed; /* a JSON result went to stdout */
-  /* ---- sessions (session.h) ---- */
+  /* ---- sessions (daemon.h) ---- */
   int argc; /* the whole command line, for the session's key */
   char **argv;
   const struct cli_shared *shared; /* run in a session, or NULL */
@@ -165,7 +165,7 @@ void cli_plugin_cmds_free(cli *c);
 
 /* commands.c */
 int cmd_servers(cli *c, int argc, char **argv);
-/* reconnect [SERVER]: the shell's and the session's (session_cmd.c):
+/* reconnect [SERVER]: the shell's and the session's (daemon_cmd.c):
  * each server (or SERVER) connected again now (mcp_client_reconnect). */
 int cmd_reconnect(cli *c, int argc, char **argv);
 int cmd_tools(cli *c, int argc, char **argv);

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/daemon/session.h"
+#include "cli/daemon/daemon.h"
 #include "cli/version.h"
 #include "config/roots.h"
 #include "core/util.h"
@@ -697,7 +697,7 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
       break;
     }
     case OPT_NO_ROOTS: c.no_roots = true; break;
-    case OPT_NO_SESSION: break; /* taken by session_forward */
+    case OPT_NO_SESSION: break; /* taken by daemon_forward */
     case OPT_JSON: c.json = true; break;
     case OPT_OUTDIR:
       if (!*optarg) {
@@ -919,6 +919,6 @@ int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], PLUGIN_PROBE_WORD) == 0) {
     return plugin_probe_main(argc, argv); /* plugin check's child */
   }
-  int rc = session_forward(argc, argv);
+  int rc = daemon_forward(argc, argv);
   return rc >= 0 ? rc : cli_main(argc, argv, NULL);
 }

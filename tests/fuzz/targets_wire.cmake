@@ -85,10 +85,10 @@ mcph_fuzz_target(sampling SOURCES fuzz_sampling.c
                  INCLUDES ${SRC}/plugins/sampling
                  LIBS PkgConfig::CJSON
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
-# The session socket's messages (cli/daemon/session_wire.c) over a real
+# The session socket's messages (cli/daemon/daemon_wire.c) over a real
 # socketpair: the unit compiled in, libmcphost gives the rest.
 mcph_fuzz_target(session_wire SOURCES fuzz_session_wire.c
-                 ${SRC}/cli/daemon/session_wire.c
+                 ${SRC}/cli/daemon/daemon_wire.c
                  INCLUDES ${SRC} ${SRC}/host ${SRC}/common LIBS mcphost)
 # The gateway's request heads and their framing (gateway/serve_http.c,
 # gw_http_frame).

@@ -1,5 +1,5 @@
 /* mcphost session start [--idle MINUTES] | stop [ID | --all] |
- * status [--json] | list [--json] | reconnect [SERVER] (session.h,
+ * status [--json] | list [--json] | reconnect [SERVER] (daemon.h,
  * docs/sessions.md). */
 #include <dirent.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "cli/daemon/session.h"
+#include "cli/daemon/daemon.h"
 #include "core/util.h"
 #include "trusted_fs.h"
 
@@ -26,8 +26,8 @@ static const char session_usage[] =
 
 /* The place of this command line's session, or EXIT_USAGE said (and
  * nothing filled). */
-static int find_place(cli *c, session_place *p) {
-  if (session_key_scan(c->argc, c->argv, p) < 0) {
+static int find_place(cli *c, daemon_place *p) {
+  if (daemon_key_scan(c->argc, c->argv, p) < 0) {
     cli_error(c, NULL,
               "session: an option before the command is not one a session "
               "runs with (a plugin's option, or an abbreviated one); give "
@@ -51,7 +51,7 @@ static bool parse_minutes(const char *s, uint64_t *ms) {
 }
 
 /* Binds the socket (0600) and listens; -1 with `why`. */
-static int listen_at(const session_place *p, char *why, size_t why_len) {
+static int listen_at(const daemon_place *p, char *why, size_t why_len) {
   struct sockaddr_un sa = {.sun_family = AF_UNIX};
   if (strlen(p->socket) >= sizeof sa.sun_path) {
     snprintf(why, why_len,
@@ -91,8 +91,8 @@ static void detach(void) {
   }
 }
 
-static int session_start(cli *c, int argc, char **argv) {
-  session_options o = {.idle_ms = DEFAULT_IDLE_MINUTES * 60000ull};
+static int daemon_start(cli *c, int argc, char **argv) {
+  daemon_options o = {.idle_ms = DEFAULT_IDLE_MINUTES * 60000ull};
   for (int i = 1; i < argc; i++) {
     const char *v = strncmp(argv[i], "--idle=", 7) == 0 ? argv[i] + 7
                     : strcmp(argv[i], "--idle") == 0 && i + 1 < argc ? argv[++i]
@@ -110,7 +110,7 @@ static int session_start(cli *c, int argc, char **argv) {
       return EXIT_USAGE;
     }
   }
-  session_place p = {0};
+  daemon_place p = {0};
   int rc = find_place(c, &p), dir = -1, lock = -1, lfd = -1;
   int ready[2] = {-1, -1};
   char why[1024];
@@ -123,7 +123,7 @@ static int session_start(cli *c, int argc, char **argv) {
     rc = host_cfg(c->h)->nerrors ? EXIT_SERVER : EXIT_NOT_FOUND;
     goto out;
   }
-  dir = session_place_open_dir(&p, true, why, sizeof why);
+  dir = daemon_place_open_dir(&p, true, why, sizeof why);
   const char *lock_name = strrchr(p.lock, '/') + 1;
   if (dir < 0 ||
       (lock = trusted_fs_open_file(dir, p.dir, lock_name, O_RDWR | O_CREAT,
@@ -154,7 +154,7 @@ static int session_start(cli *c, int argc, char **argv) {
   if (pid == 0) {
     close(ready[0]);
     detach();
-    rc = session_daemon_run(c, &p, lfd, &o, ready[1]);
+    rc = daemon_run(c, &p, lfd, &o, ready[1]);
     goto out; /* the lock goes with the process */
   }
   close(ready[1]);
@@ -190,28 +190,28 @@ out:
   if (dir >= 0) {
     close(dir);
   }
-  session_place_free(&p);
+  daemon_place_free(&p);
   return rc;
 }
 
 /* Connects to the running session and sends `type`; the reply in *reply
  * (new string). Returns EXIT_OK, or EXIT_NOT_FOUND when none runs. */
-static int ask_session(const session_place *p, int type, char **reply) {
+static int ask_session(const daemon_place *p, int type, char **reply) {
   char why[600];
-  int dir = session_place_open_dir(p, false, why, sizeof why);
+  int dir = daemon_place_open_dir(p, false, why, sizeof why);
   if (dir < 0) {
     return EXIT_NOT_FOUND;
   }
   close(dir);
-  int fd = session_dial(p, why, sizeof why);
+  int fd = daemon_dial(p, why, sizeof why);
   if (fd < 0) {
-    if (errno == ECONNREFUSED && !session_place_locked(p)) {
+    if (errno == ECONNREFUSED && !daemon_place_locked(p)) {
       unlink(p->socket);
     }
     return EXIT_NOT_FOUND;
   }
-  int rc = session_send_request(fd, type, 0, NULL) == 0 &&
-                   session_recv_reply(fd, reply) == 0
+  int rc = daemon_send_request(fd, type, 0, NULL) == 0 &&
+                   daemon_recv_reply(fd, reply) == 0
                ? EXIT_OK
                : EXIT_NOT_FOUND;
   close(fd);
@@ -220,9 +220,9 @@ static int ask_session(const session_place *p, int type, char **reply) {
 
 /* Stops the session at `p` and returns once its process let the lock
  * go; EXIT_NOT_FOUND when none runs there. */
-static int stop_place(const session_place *p) {
+static int stop_place(const daemon_place *p) {
   char *reply = NULL;
-  if (ask_session(p, SESSION_STOP, &reply) != EXIT_OK) {
+  if (ask_session(p, DAEMON_STOP, &reply) != EXIT_OK) {
     return EXIT_NOT_FOUND;
   }
   free(reply);
@@ -237,8 +237,8 @@ static int stop_place(const session_place *p) {
 }
 
 /* The session of id `digest` in the directory of `here`. */
-static void place_of(const session_place *here, const char *digest,
-                     session_place *p) {
+static void place_of(const daemon_place *here, const char *digest,
+                     daemon_place *p) {
   p->dir = xstrdup(here->dir);
   p->socket = xasprintf("%s/session-%s.sock", here->dir, digest);
   p->lock = xasprintf("%s/session-%s.lock", here->dir, digest);
@@ -247,10 +247,10 @@ static void place_of(const session_place *here, const char *digest,
 
 /* Every session of the user that runs (each one's status object, with
  * "id"), in the order of their ids; an empty array when none does. */
-static cJSON *running_sessions(const session_place *here) {
+static cJSON *running_sessions(const daemon_place *here) {
   cJSON *all = cJSON_CreateArray();
   char why[600];
-  int dfd = session_place_open_dir(here, false, why, sizeof why);
+  int dfd = daemon_place_open_dir(here, false, why, sizeof why);
   DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
   if (!dir) {
     if (dfd >= 0) {
@@ -267,10 +267,10 @@ static cJSON *running_sessions(const session_place *here) {
         strcmp(tail, ".sock") != 0) {
       continue;
     }
-    session_place p = {0};
+    daemon_place p = {0};
     place_of(here, digest, &p);
     char *reply = NULL;
-    cJSON *st = ask_session(&p, SESSION_STATUS, &reply) == EXIT_OK
+    cJSON *st = ask_session(&p, DAEMON_STATUS, &reply) == EXIT_OK
                     ? cJSON_Parse(reply)
                     : NULL;
     if (st) {
@@ -289,7 +289,7 @@ static cJSON *running_sessions(const session_place *here) {
       cJSON_InsertItemInArray(all, k, st);
     }
     free(reply);
-    session_place_free(&p);
+    daemon_place_free(&p);
   }
   closedir(dir);
   return all;
@@ -354,7 +354,7 @@ static void say_running(cli *c, const cJSON *all) {
                   "every one with 'mcphost session stop --all'\n");
 }
 
-static int session_stop(cli *c, int argc, char **argv) {
+static int daemon_stop(cli *c, int argc, char **argv) {
   const char *which = NULL;
   bool every = false;
   for (int i = 1; i < argc; i++) {
@@ -372,7 +372,7 @@ static int session_stop(cli *c, int argc, char **argv) {
     cli_error(c, NULL, "session stop: an ID or --all, not both");
     return EXIT_USAGE;
   }
-  session_place here = {0};
+  daemon_place here = {0};
   int rc = find_place(c, &here);
   if (rc != EXIT_OK) {
     return rc; /* nothing filled */
@@ -388,7 +388,7 @@ static int session_stop(cli *c, int argc, char **argv) {
       cJSON_Delete(all);
       rc = EXIT_NOT_FOUND;
     }
-    session_place_free(&here);
+    daemon_place_free(&here);
     return rc;
   }
   cJSON *all = running_sessions(&here);
@@ -410,16 +410,16 @@ static int session_stop(cli *c, int argc, char **argv) {
       }
       const char *id =
           cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "id"));
-      session_place p = {0};
+      daemon_place p = {0};
       place_of(&here, id, &p);
       if (stop_place(&p) == EXIT_OK) {
         printf("session %s stopped\n", id);
       } /* else it ended meanwhile: what was asked is done */
-      session_place_free(&p);
+      daemon_place_free(&p);
     }
   }
   cJSON_Delete(all);
-  session_place_free(&here);
+  daemon_place_free(&here);
   return rc;
 }
 
@@ -438,12 +438,12 @@ static int json_only(cli *c, const char *what, int argc, char **argv,
   return EXIT_OK;
 }
 
-static int session_list(cli *c, int argc, char **argv) {
+static int daemon_list(cli *c, int argc, char **argv) {
   bool json;
   if (json_only(c, "list", argc, argv, &json) != EXIT_OK) {
     return EXIT_USAGE;
   }
-  session_place here = {0};
+  daemon_place here = {0};
   int rc = find_place(c, &here);
   if (rc != EXIT_OK) {
     return rc; /* nothing filled */
@@ -458,7 +458,7 @@ static int session_list(cli *c, int argc, char **argv) {
     print_sessions(c, stdout, all);
   }
   cJSON_Delete(all);
-  session_place_free(&here);
+  daemon_place_free(&here);
   return rc;
 }
 
@@ -489,19 +489,19 @@ static void print_status(cli *c, const cJSON *st) {
   }
 }
 
-static int session_status(cli *c, int argc, char **argv) {
+static int daemon_status(cli *c, int argc, char **argv) {
   bool json;
   if (json_only(c, "status", argc, argv, &json) != EXIT_OK) {
     return EXIT_USAGE;
   }
-  session_place p = {0};
+  daemon_place p = {0};
   int rc = find_place(c, &p);
   char *reply = NULL;
   cJSON *st = NULL;
   if (rc != EXIT_OK) {
     goto out;
   }
-  if (ask_session(&p, SESSION_STATUS, &reply) != EXIT_OK ||
+  if (ask_session(&p, DAEMON_STATUS, &reply) != EXIT_OK ||
       !(st = cJSON_Parse(reply))) {
     rc = EXIT_NOT_FOUND;
     if (json) {
@@ -525,7 +525,7 @@ static int session_status(cli *c, int argc, char **argv) {
 out:
   cJSON_Delete(st);
   free(reply);
-  session_place_free(&p);
+  daemon_place_free(&p);
   return rc;
 }
 
@@ -539,19 +539,19 @@ int cmd_session(cli *c, int argc, char **argv) {
     return sub ? EXIT_OK : EXIT_USAGE;
   }
   if (strcmp(sub, "start") == 0) {
-    return session_start(c, argc - 1, argv + 1);
+    return daemon_start(c, argc - 1, argv + 1);
   }
   if (strcmp(sub, "stop") == 0) {
-    return session_stop(c, argc - 1, argv + 1);
+    return daemon_stop(c, argc - 1, argv + 1);
   }
   if (strcmp(sub, "status") == 0) {
-    return session_status(c, argc - 1, argv + 1);
+    return daemon_status(c, argc - 1, argv + 1);
   }
   if (strcmp(sub, "list") == 0) {
-    return session_list(c, argc - 1, argv + 1);
+    return daemon_list(c, argc - 1, argv + 1);
   }
   if (strcmp(sub, "reconnect") == 0) {
-    /* Run by the session itself (session_forward.c hands it over). */
+    /* Run by the session itself (daemon_forward.c hands it over). */
     if (c->shared) {
       return cmd_reconnect(c, argc - 1, argv + 1);
     }

@@ -1,5 +1,5 @@
-/* The messages between a caller and its session (session.h). A request:
- * "MCPHS1", the type, a 32-bit length and a body; a SESSION_RUN body is
+/* The messages between a caller and its session (daemon.h). A request:
+ * "MCPHS1", the type, a 32-bit length and a body; a DAEMON_RUN body is
  * the cwd, argc in decimal, the argv words and the environ entries, each
  * ending with a NUL, and fds 0, 1 and 2 (and the caller's terminal when
  * it has one) ride with the header's first byte (SCM_RIGHTS). While a command
@@ -16,7 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "cli/daemon/session.h"
+#include "cli/daemon/daemon.h"
 #include "core/util.h"
 #include "terminal_open.h"
 #include "write_all.h"
@@ -102,11 +102,11 @@ static int caller_terminal(void) {
   return -1;
 }
 
-int session_send_request(int fd, int type, int argc, char **argv) {
+int daemon_send_request(int fd, int type, int argc, char **argv) {
   strbuf body;
   sb_init(&body);
   int rc = -1;
-  if (type == SESSION_RUN) {
+  if (type == DAEMON_RUN) {
     char cwd[4096];
     if (!getcwd(cwd, sizeof cwd)) {
       goto out;
@@ -131,15 +131,15 @@ int session_send_request(int fd, int type, int argc, char **argv) {
   put_u32(header + MAGIC_LEN + 1, (uint32_t)body.len);
   struct iovec iov = {.iov_base = header, .iov_len = sizeof header};
   union {
-    char buf[CMSG_SPACE(SESSION_NFDS * sizeof(int))];
+    char buf[CMSG_SPACE(DAEMON_NFDS * sizeof(int))];
     struct cmsghdr align;
   } ctl;
   struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
   int tty = -1;
-  if (type == SESSION_RUN) {
+  if (type == DAEMON_RUN) {
     /* The terminal too, when there is one: prompts go to it. */
     tty = caller_terminal();
-    int fds[SESSION_NFDS] = {0, 1, 2, tty};
+    int fds[DAEMON_NFDS] = {0, 1, 2, tty};
     size_t nfds = tty >= 0 ? 4 : 3;
     msg.msg_control = ctl.buf;
     msg.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
@@ -170,7 +170,7 @@ out:
 }
 
 /* Splits the body into cwd, argv and env (pointers into r->blob). */
-static int parse_run_body(session_request *r, size_t len, char *why,
+static int parse_run_body(daemon_request *r, size_t len, char *why,
                           size_t why_len) {
   char *p = r->blob, *end = r->blob + len;
   size_t nstr = 0;
@@ -205,16 +205,15 @@ static int parse_run_body(session_request *r, size_t len, char *why,
   return 0;
 }
 
-int session_recv_request(int fd, session_request *r, char *why,
-                         size_t why_len) {
+int daemon_recv_request(int fd, daemon_request *r, char *why, size_t why_len) {
   memset(r, 0, sizeof *r);
-  for (int i = 0; i < SESSION_NFDS; i++) {
+  for (int i = 0; i < DAEMON_NFDS; i++) {
     r->fds[i] = -1;
   }
   char header[HEADER_LEN];
   struct iovec iov = {.iov_base = header, .iov_len = sizeof header};
   union {
-    char buf[CMSG_SPACE(SESSION_NFDS * sizeof(int))];
+    char buf[CMSG_SPACE(DAEMON_NFDS * sizeof(int))];
     struct cmsghdr align;
   } ctl;
   struct msghdr msg = {.msg_iov = &iov,
@@ -229,10 +228,10 @@ int session_recv_request(int fd, session_request *r, char *why,
        cm = CMSG_NXTHDR(&msg, cm)) {
     if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
       size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-      int got[SESSION_NFDS];
+      int got[DAEMON_NFDS];
       memcpy(got, CMSG_DATA(cm),
-             (k < SESSION_NFDS ? k : SESSION_NFDS) * sizeof(int));
-      for (size_t i = 0; i < k && i < SESSION_NFDS; i++) {
+             (k < DAEMON_NFDS ? k : DAEMON_NFDS) * sizeof(int));
+      for (size_t i = 0; i < k && i < DAEMON_NFDS; i++) {
         r->fds[i] = got[i];
       }
     }
@@ -256,22 +255,22 @@ int session_recv_request(int fd, session_request *r, char *why,
     snprintf(why, why_len, "a request cut short");
     return -1;
   }
-  if (r->type == SESSION_RUN) {
+  if (r->type == DAEMON_RUN) {
     if (r->fds[0] < 0 || r->fds[1] < 0 || r->fds[2] < 0) {
       snprintf(why, why_len, "a command without its stdin, stdout, stderr");
       return -1;
     }
     return parse_run_body(r, len, why, why_len);
   }
-  if (r->type != SESSION_STATUS && r->type != SESSION_STOP) {
+  if (r->type != DAEMON_STATUS && r->type != DAEMON_STOP) {
     snprintf(why, why_len, "a request of unknown type");
     return -1;
   }
   return 0;
 }
 
-void session_request_free(session_request *r) {
-  for (int i = 0; i < SESSION_NFDS; i++) {
+void daemon_request_free(daemon_request *r) {
+  for (int i = 0; i < DAEMON_NFDS; i++) {
     if (r->fds[i] >= 0) {
       close(r->fds[i]);
     }
@@ -281,12 +280,12 @@ void session_request_free(session_request *r) {
   free(r->blob);
   free(r->tty_env);
   memset(r, 0, sizeof *r);
-  for (int i = 0; i < SESSION_NFDS; i++) {
+  for (int i = 0; i < DAEMON_NFDS; i++) {
     r->fds[i] = -1;
   }
 }
 
-int session_send_reply(int fd, const char *text, size_t len) {
+int daemon_send_reply(int fd, const char *text, size_t len) {
   char header[4];
   put_u32(header, (uint32_t)len);
   return send_all(fd, header, sizeof header) == 0 &&
@@ -295,7 +294,7 @@ int session_send_reply(int fd, const char *text, size_t len) {
              : -1;
 }
 
-int session_recv_reply(int fd, char **out) {
+int daemon_recv_reply(int fd, char **out) {
   char header[4];
   int rc = read_all(fd, header, sizeof header);
   if (rc != 0) {
@@ -315,7 +314,7 @@ int session_recv_reply(int fd, char **out) {
   return 0;
 }
 
-int session_peer(int fd, uid_t *uid, pid_t *pid) {
+int daemon_peer(int fd, uid_t *uid, pid_t *pid) {
   struct ucred cr;
   socklen_t len = sizeof cr;
   if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0) {
@@ -326,7 +325,7 @@ int session_peer(int fd, uid_t *uid, pid_t *pid) {
   return 0;
 }
 
-int session_dial(const session_place *p, char *why, size_t why_len) {
+int daemon_dial(const daemon_place *p, char *why, size_t why_len) {
   struct sockaddr_un sa = {.sun_family = AF_UNIX};
   if (strlen(p->socket) >= sizeof sa.sun_path) {
     snprintf(why, why_len, "%s: the path is too long for a socket", p->socket);
@@ -361,7 +360,7 @@ int session_dial(const session_place *p, char *why, size_t why_len) {
   }
   uid_t uid;
   pid_t pid;
-  if (session_peer(fd, &uid, &pid) != 0 || uid != geteuid()) {
+  if (daemon_peer(fd, &uid, &pid) != 0 || uid != geteuid()) {
     snprintf(why, why_len, "%s is served by another user's process", p->socket);
     close(fd);
     errno = EPERM;

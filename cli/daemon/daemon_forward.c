@@ -1,4 +1,4 @@
-/* The caller's side of a command run in a session (session.h): find the
+/* The caller's side of a command run in a session (daemon.h): find the
  * session, hand it the command line and fds 0-2, pass signals on as
  * bytes, and exit with the status it sends. Nothing of the host is made
  * here: a command through a session costs a connect and a round trip. */
@@ -12,19 +12,19 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "cli/daemon/session.h"
+#include "cli/daemon/daemon.h"
 
 /* The commands that talk to servers and run the same in a session
  * (`subscribe` runs until Ctrl-C and would hold the session: it runs
  * directly). */
-static const char *const session_commands[] = {
+static const char *const daemon_commands[] = {
     "servers", "tools",  "resources", "prompts", "tool",     "ping", "call",
     "read",    "prompt", "batch",     "grep",    "complete", "task"};
 
-static bool session_command(const char *word) {
-  for (size_t i = 0; i < sizeof session_commands / sizeof *session_commands;
+static bool daemon_command(const char *word) {
+  for (size_t i = 0; i < sizeof daemon_commands / sizeof *daemon_commands;
        i++) {
-    if (strcmp(word, session_commands[i]) == 0) {
+    if (strcmp(word, daemon_commands[i]) == 0) {
       return true;
     }
   }
@@ -45,7 +45,7 @@ static bool bypassed(int argc, char **argv) {
 }
 
 /* Waits for the status, passing SIGINT, SIGTERM and SIGHUP on. */
-static int wait_status(int fd, const session_place *p) {
+static int wait_status(int fd, const daemon_place *p) {
   sigset_t set, old;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
@@ -72,7 +72,7 @@ static int wait_status(int fd, const session_place *p) {
     }
     if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
       char *reply = NULL;
-      if (session_recv_reply(fd, &reply) == 0) {
+      if (daemon_recv_reply(fd, &reply) == 0) {
         char *end;
         long v = strtol(reply, &end, 10);
         rc = *end == '\0' && v >= 0 && v < 256 ? (int)v : -1;
@@ -104,18 +104,18 @@ static int wait_status(int fd, const session_place *p) {
   return rc;
 }
 
-int session_forward(int argc, char **argv) {
+int daemon_forward(int argc, char **argv) {
   if (bypassed(argc, argv)) {
     return -1;
   }
-  session_place p = {0};
-  int cmd = session_key_scan(argc, argv, &p);
+  daemon_place p = {0};
+  int cmd = daemon_key_scan(argc, argv, &p);
   int rc = -1, fd = -1;
   /* `session reconnect` is run by the session, on its connections. */
   bool reconnect = cmd >= 0 && cmd + 1 < argc &&
                    strcmp(argv[cmd], "session") == 0 &&
                    strcmp(argv[cmd + 1], "reconnect") == 0;
-  if (cmd < 0 || (!session_command(argv[cmd]) && !reconnect)) {
+  if (cmd < 0 || (!daemon_command(argv[cmd]) && !reconnect)) {
     goto out;
   }
   for (int i = 0; i < 3; i++) {
@@ -124,19 +124,19 @@ int session_forward(int argc, char **argv) {
     }
   }
   char why[600];
-  int dir = session_place_open_dir(&p, false, why, sizeof why);
+  int dir = daemon_place_open_dir(&p, false, why, sizeof why);
   if (dir < 0) {
     goto out; /* no session was ever started here */
   }
   close(dir);
-  fd = session_dial(&p, why, sizeof why);
+  fd = daemon_dial(&p, why, sizeof why);
   if (fd < 0) {
-    if (errno == ECONNREFUSED && !session_place_locked(&p)) {
+    if (errno == ECONNREFUSED && !daemon_place_locked(&p)) {
       unlink(p.socket); /* stale: its process is gone */
     }
     goto out;
   }
-  if (session_send_request(fd, SESSION_RUN, argc, argv) != 0) {
+  if (daemon_send_request(fd, DAEMON_RUN, argc, argv) != 0) {
     goto out; /* nothing ran: run it here */
   }
   rc = wait_status(fd, &p);
@@ -147,6 +147,6 @@ out:
   if (fd >= 0) {
     close(fd);
   }
-  session_place_free(&p);
+  daemon_place_free(&p);
   return rc;
 }

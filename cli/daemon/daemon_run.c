@@ -1,9 +1,9 @@
-/* One forwarded command in the session process (session.h): for its
+/* One forwarded command in the session process (daemon.h): for its
  * length, fds 0, 1 and 2 are the caller's, and so are environ and the
  * working directory, so that isatty(), prompts, getenv() and relative
  * paths are what the command would have had run directly; cli_main runs
  * it against the kept host and client; then everything is put back.
- * Only one runs at a time (session_daemon.c queues the others). */
+ * Only one runs at a time (daemon.c queues the others). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/daemon/session.h"
+#include "cli/daemon/daemon.h"
 #include "core/util.h"
 
 extern char **environ;
@@ -55,7 +55,7 @@ static void reset_stdio(void) {
 
 /* The caller's terminal is the command's (terminal_open.h): this process
  * has none of its own. Without one, the caller's MCPHOST_TTY stays. */
-static void use_terminal(session_request *r) {
+static void use_terminal(daemon_request *r) {
   if (r->fds[3] < 0) {
     return;
   }
@@ -74,8 +74,8 @@ static void use_terminal(session_request *r) {
   r->env[kept + 1] = NULL;
 }
 
-int session_run_command(const cli_shared *shared, int conn, session_request *r,
-                        bool *stop) {
+int daemon_run_command(const cli_shared *shared, int conn, daemon_request *r,
+                       bool *stop) {
   host *h = shared->h;
   int home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   fflush(stdout);

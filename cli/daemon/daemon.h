@@ -4,10 +4,10 @@
  * keep their state between commands (docs/sessions.md).
  *
  * Life of a command through a session:
- *   caller (session_forward.c)        session process (session_daemon.c)
+ *   caller (daemon_forward.c)         session process (daemon.c)
  *   main: is this a command line a     accepts (the peer's uid checked),
  *   session serves? its key, its       queues the connection; one command
- *   socket; connect; check the peer;   at a time, in order (session_run.c):
+ *   socket; connect; check the peer;   at a time, in order (daemon_run.c):
  *   send argv, cwd, environ and fds    stdin/stdout/stderr become the
  *   0, 1, 2 (SCM_RIGHTS); wait,        caller's, environ and cwd too;
  *   passing SIGINT/SIGTERM/SIGHUP on   cli_main runs the command against
@@ -21,8 +21,8 @@
  * --plugin-dir, --root, --no-roots, --sanitize, --log-level), as given.
  * Its digest names the socket: one session per user and configuration.
  * Single-threaded, loop thread, like the rest of the CLI. */
-#ifndef MCPHOST_CLI_SESSION_H
-#define MCPHOST_CLI_SESSION_H
+#ifndef MCPHOST_CLI_DAEMON_H
+#define MCPHOST_CLI_DAEMON_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,98 +41,98 @@ typedef struct cli_shared {
  * host and client, which outlive it. Returns the exit code. */
 int cli_main(int argc, char **argv, const cli_shared *shared);
 
-/* session_forward.c: when the command line is one a session runs (a
+/* daemon_forward.c: when the command line is one a session runs (a
  * command that talks to servers, options all known), --no-session and
  * MCPHOST_NO_SESSION are not given, and a session of this user and key
  * runs, runs it there and returns its exit code; else -1: run it here.
  * A stale socket found on the way is removed. */
-int session_forward(int argc, char **argv);
+int daemon_forward(int argc, char **argv);
 
-/* session_cmd.c: mcphost session start|stop|status */
+/* daemon_cmd.c: mcphost session start|stop|status */
 int cmd_session(cli *c, int argc, char **argv);
 
-/* ---- session_key.c: where the session of a command line lives ---- */
-typedef struct session_place {
+/* ---- daemon_key.c: where the session of a command line lives ---- */
+typedef struct daemon_place {
   char *dir;    /* the private directory of the user's sessions */
   char *socket; /* dir/session-DIGEST.sock */
   char *lock;   /* dir/session-DIGEST.lock: held while the process runs */
   char digest[17];
-} session_place;
+} daemon_place;
 
 /* Scans the global options of `argv` (before the command) by getopt's
  * rules. Returns the index of the command word, or -1 when the line
  * cannot run in a session: an option it does not know (a plugin's, an
  * abbreviation), --no-session, --help, --version, no command. Fills
- * *place (session_place_free) from the key, when `place` is not NULL. */
-int session_key_scan(int argc, char **argv, session_place *place);
+ * *place (daemon_place_free) from the key, when `place` is not NULL. */
+int daemon_key_scan(int argc, char **argv, daemon_place *place);
 /* Opens the directory (created 0700 when `create`; checked by
  * trusted_fs either way) and returns its fd, or -1 with `why` filled
  * (errno ENOENT: it does not exist). */
-int session_place_open_dir(const session_place *p, bool create, char *why,
-                           size_t why_len);
-void session_place_free(session_place *p);
+int daemon_place_open_dir(const daemon_place *p, bool create, char *why,
+                          size_t why_len);
+void daemon_place_free(daemon_place *p);
 /* Whether a process holds the place's lock (a session runs). */
-bool session_place_locked(const session_place *p);
+bool daemon_place_locked(const daemon_place *p);
 
-/* ---- session_wire.c: the messages on the socket ---- */
+/* ---- daemon_wire.c: the messages on the socket ---- */
 /* A caller's first bytes: "MCPHS1" and a type. */
 enum {
-  SESSION_RUN = 'R',    /* run a command line; fds 0, 1, 2 attached */
-  SESSION_STATUS = 'Q', /* answered with status JSON text */
-  SESSION_STOP = 'S'    /* answered with "ok" once stopping */
+  DAEMON_RUN = 'R',    /* run a command line; fds 0, 1, 2 attached */
+  DAEMON_STATUS = 'Q', /* answered with status JSON text */
+  DAEMON_STOP = 'S'    /* answered with "ok" once stopping */
 };
-#define SESSION_NFDS 4
-/* A command line to run: what the caller sends with SESSION_RUN. */
-typedef struct session_request {
+#define DAEMON_NFDS 4
+/* A command line to run: what the caller sends with DAEMON_RUN. */
+typedef struct daemon_request {
   int type;
   char *cwd;
   int argc;
   char **argv; /* NULL-terminated */
   char **env;  /* NULL-terminated, as environ */
   /* The caller's stdin, stdout, stderr and terminal (/dev/tty), or -1. */
-  int fds[SESSION_NFDS];
+  int fds[DAEMON_NFDS];
   char *blob;    /* owns the strings above */
-  char *tty_env; /* MCPHOST_TTY=... added to env (session_run.c) */
-} session_request;
-/* Sends a request of `type` on `fd`; for SESSION_RUN with the cwd,
+  char *tty_env; /* MCPHOST_TTY=... added to env (daemon_run.c) */
+} daemon_request;
+/* Sends a request of `type` on `fd`; for DAEMON_RUN with the cwd,
  * argv, environ and fds 0-2 of this process, and its terminal
  * (terminal_open.h) when it has one. Returns 0 or -1 with errno
  * set. Blocking. */
-int session_send_request(int fd, int type, int argc, char **argv);
+int daemon_send_request(int fd, int type, int argc, char **argv);
 /* Reads one request (blocking; the socket has a receive timeout).
- * Returns 0, or -1 with `why` filled. Free with session_request_free. */
-int session_recv_request(int fd, session_request *r, char *why, size_t why_len);
-void session_request_free(session_request *r);
+ * Returns 0, or -1 with `why` filled. Free with daemon_request_free. */
+int daemon_recv_request(int fd, daemon_request *r, char *why, size_t why_len);
+void daemon_request_free(daemon_request *r);
 /* A reply: a 32-bit length and that many bytes (exit code as text for
- * SESSION_RUN). Blocking; returns 0 or -1. */
-int session_send_reply(int fd, const char *text, size_t len);
+ * DAEMON_RUN). Blocking; returns 0 or -1. */
+int daemon_send_reply(int fd, const char *text, size_t len);
 /* Reads a reply into a new string (*out). Returns 0, 1 at the end of the
  * stream before a reply, -1 on error. */
-int session_recv_reply(int fd, char **out);
+int daemon_recv_reply(int fd, char **out);
 /* The peer's uid and pid (SO_PEERCRED). Returns 0 or -1. */
-int session_peer(int fd, uid_t *uid, pid_t *pid);
+int daemon_peer(int fd, uid_t *uid, pid_t *pid);
 /* Connects to the place's socket after checking it (a socket of the
  * user, mode 0600) and its peer (the user's). Returns the fd, or -1 with
  * errno (ENOENT: none there; ECONNREFUSED: stale) and `why` filled. */
-int session_dial(const session_place *p, char *why, size_t why_len);
+int daemon_dial(const daemon_place *p, char *why, size_t why_len);
 
-/* ---- session_run.c: one forwarded command in the session process ---- */
-typedef struct session_daemon session_daemon;
-/* Runs `r` (SESSION_RUN) with cli_main against `shared`, the caller's
+/* ---- daemon_run.c: one forwarded command in the session process ---- */
+typedef struct daemon_server daemon_server;
+/* Runs `r` (DAEMON_RUN) with cli_main against `shared`, the caller's
  * fds, environ and cwd in place of the process's own, the bytes that
  * come on `conn` meanwhile as signals. Returns the exit code; sets
  * *stop when a signal of the session process's own arrived. */
-int session_run_command(const cli_shared *shared, int conn, session_request *r,
-                        bool *stop);
+int daemon_run_command(const cli_shared *shared, int conn, daemon_request *r,
+                       bool *stop);
 
-/* ---- session_daemon.c ---- */
-typedef struct session_options {
+/* ---- daemon.c ---- */
+typedef struct daemon_options {
   uint64_t idle_ms; /* 0: never stops for idleness */
-} session_options;
+} daemon_options;
 /* Serves on `listen_fd` until stopped; `ready_fd` (>= 0) gets one byte
  * once it listens and is closed. Returns the exit code of the session
  * process. */
-int session_daemon_run(cli *c, const session_place *p, int listen_fd,
-                       const session_options *o, int ready_fd);
+int daemon_run(cli *c, const daemon_place *p, int listen_fd,
+               const daemon_options *o, int ready_fd);
 
 #endif

@@ -1,4 +1,4 @@
-/* The session process's loop (session.h): accept callers of the user
+/* The session process's loop (daemon.h): accept callers of the user
  * (SO_PEERCRED), queue them, run their commands one at a time in the
  * order they came, answer status and stop, end after the idle time or
  * when a configuration file changes (read again in place while no
@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/daemon/session.h"
+#include "cli/daemon/daemon.h"
 #include "core/host_config.h"
 #include "core/util.h"
 
@@ -39,10 +39,10 @@ typedef struct watched_file {
   struct timespec mtime;
 } watched_file;
 
-struct session_daemon {
+struct daemon_server {
   cli *c;
   cli_shared shared;
-  const session_place *p;
+  const daemon_place *p;
   loop_watch *lw;
   int listen_fd;
   int *queue; /* accepted connections, oldest first */
@@ -80,7 +80,7 @@ static bool file_changed(watched_file *f) {
   return changed;
 }
 
-static void add_file(session_daemon *d, const char *path) {
+static void add_file(daemon_server *d, const char *path) {
   if (!path) {
     return;
   }
@@ -91,7 +91,7 @@ static void add_file(session_daemon *d, const char *path) {
 }
 
 /* Every file a scope reads, there or not (one made later counts). */
-static void watch_config_files(session_daemon *d) {
+static void watch_config_files(daemon_server *d) {
   config_paths P;
   config_paths_init(&P, &d->c->sources);
   add_file(d, P.user_settings);
@@ -113,7 +113,7 @@ static void watch_config_files(session_daemon *d) {
 }
 
 static void on_watch(void *ud) {
-  session_daemon *d = ud;
+  daemon_server *d = ud;
   d->watch_timer = NULL;
   bool changed = false;
   for (size_t i = 0; i < d->nfiles; i++) {
@@ -139,16 +139,16 @@ static void on_watch(void *ud) {
 
 /* A connection accepted, its first bytes not read yet. */
 typedef struct pending_conn {
-  session_daemon *d;
+  daemon_server *d;
   int fd;
   loop_watch *w;
   bool refused; /* another user's: told so, nothing else */
   struct pending_conn *next;
 } pending_conn;
 
-static void serve(session_daemon *d, int conn);
+static void serve(daemon_server *d, int conn);
 
-static void queue_conn(session_daemon *d, int conn) {
+static void queue_conn(daemon_server *d, int conn) {
   if (d->nqueue == d->capqueue) {
     d->capqueue = d->capqueue ? 2 * d->capqueue : 8;
     d->queue = xrealloc(d->queue, d->capqueue * sizeof *d->queue);
@@ -167,7 +167,7 @@ static void refuse(int fd) {
                   (n = recv(fd, buf, sizeof buf, MSG_DONTWAIT)) > 0;) {
     total += (size_t)n;
   }
-  session_send_reply(fd, why, sizeof why - 1);
+  daemon_send_reply(fd, why, sizeof why - 1);
   shutdown(fd, SHUT_WR);
   close(fd);
 }
@@ -177,7 +177,7 @@ static void refuse(int fd) {
 static void on_first_bytes(void *ud, int fd, unsigned events) {
   (void)events;
   pending_conn *pc = ud;
-  session_daemon *d = pc->d;
+  daemon_server *d = pc->d;
   char head[7];
   ssize_t n = recv(fd, head, sizeof head, MSG_PEEK | MSG_DONTWAIT);
   if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
@@ -194,7 +194,7 @@ static void on_first_bytes(void *ud, int fd, unsigned events) {
   free(pc);
   if (refused) {
     refuse(fd);
-  } else if (n == (ssize_t)sizeof head && head[6] != SESSION_RUN) {
+  } else if (n == (ssize_t)sizeof head && head[6] != DAEMON_RUN) {
     serve(d, fd);
   } else if (n > 0) {
     queue_conn(d, fd); /* serve() says what is wrong with it */
@@ -205,7 +205,7 @@ static void on_first_bytes(void *ud, int fd, unsigned events) {
 
 static void on_accept(void *ud, int fd, unsigned events) {
   (void)events;
-  session_daemon *d = ud;
+  daemon_server *d = ud;
   int conn = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
   if (conn < 0) {
     return;
@@ -214,7 +214,7 @@ static void on_accept(void *ud, int fd, unsigned events) {
   pid_t pid;
   /* The socket is 0600 in a 0700 directory; this is the second lock: a
    * process of another user never gets a command run, only told so. */
-  bool refused = session_peer(conn, &uid, &pid) != 0 || uid != geteuid();
+  bool refused = daemon_peer(conn, &uid, &pid) != 0 || uid != geteuid();
   pending_conn *pc = xcalloc(1, sizeof *pc);
   *pc = (pending_conn){
       .d = d, .fd = conn, .refused = refused, .next = d->pending};
@@ -223,7 +223,7 @@ static void on_accept(void *ud, int fd, unsigned events) {
                 &pc->w);
 }
 
-static char *status_json(session_daemon *d) {
+static char *status_json(daemon_server *d) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddBoolToObject(o, "running", true);
   cJSON_AddNumberToObject(o, "pid", (double)getpid());
@@ -234,7 +234,7 @@ static char *status_json(session_daemon *d) {
   char cwd[4096];
   cJSON_AddStringToObject(o, "cwd", getcwd(cwd, sizeof cwd) ? cwd : "?");
   cJSON *opts = cJSON_AddArrayToObject(o, "options");
-  int cmd = session_key_scan(d->c->argc, d->c->argv, NULL);
+  int cmd = daemon_key_scan(d->c->argc, d->c->argv, NULL);
   for (int i = 1; i < cmd; i++) {
     cJSON_AddItemToArray(opts, cJSON_CreateString(d->c->argv[i]));
   }
@@ -266,15 +266,15 @@ static char *status_json(session_daemon *d) {
 }
 
 static void reply_text(int conn, const char *text) {
-  session_send_reply(conn, text, strlen(text));
+  daemon_send_reply(conn, text, strlen(text));
 }
 
-static void serve(session_daemon *d, int conn) {
+static void serve(daemon_server *d, int conn) {
   struct timeval tv = {.tv_sec = REQUEST_TIMEOUT_S};
   setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  session_request r;
+  daemon_request r;
   char why[200];
-  if (session_recv_request(conn, &r, why, sizeof why) != 0) {
+  if (daemon_recv_request(conn, &r, why, sizeof why) != 0) {
     char *msg = xasprintf("refused: %s", why);
     reply_text(conn, msg);
     free(msg);
@@ -282,11 +282,11 @@ static void serve(session_daemon *d, int conn) {
   }
   tv.tv_sec = 0; /* a command may run as long as it runs */
   setsockopt(conn, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  if (r.type == SESSION_STATUS) {
+  if (r.type == DAEMON_STATUS) {
     char *text = status_json(d);
     reply_text(conn, text);
     free(text);
-  } else if (r.type == SESSION_STOP) {
+  } else if (r.type == DAEMON_STOP) {
     d->stop = true;
     d->stop_reason = "stopped";
     d->wake = true;
@@ -300,7 +300,7 @@ static void serve(session_daemon *d, int conn) {
   } else {
     bool stop = false;
     d->running = true;
-    int rc = session_run_command(&d->shared, conn, &r, &stop);
+    int rc = daemon_run_command(&d->shared, conn, &r, &stop);
     d->running = false;
     mcp_client_set_options(d->shared.mc, &d->opts);
     d->commands++;
@@ -313,19 +313,19 @@ static void serve(session_daemon *d, int conn) {
     }
   }
 out:
-  session_request_free(&r);
+  daemon_request_free(&r);
   close(conn);
 }
 
-int session_daemon_run(cli *c, const session_place *p, int listen_fd,
-                       const session_options *o, int ready_fd) {
-  session_daemon d = {.c = c,
-                      .shared = {.h = c->h, .mc = c->mc},
-                      .p = p,
-                      .listen_fd = listen_fd,
-                      .idle_ms = o->idle_ms,
-                      .last_active = loop_now_ms(),
-                      .started = time(NULL)};
+int daemon_run(cli *c, const daemon_place *p, int listen_fd,
+               const daemon_options *o, int ready_fd) {
+  daemon_server d = {.c = c,
+                     .shared = {.h = c->h, .mc = c->mc},
+                     .p = p,
+                     .listen_fd = listen_fd,
+                     .idle_ms = o->idle_ms,
+                     .last_active = loop_now_ms(),
+                     .started = time(NULL)};
   d.opts = *mcp_client_get_options(c->mc);
   d.opts.keep = true; /* a crashed server is connected again */
   mcp_client_set_options(c->mc, &d.opts);

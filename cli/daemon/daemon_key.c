@@ -1,5 +1,5 @@
 /* The key of a command line's session and where that session listens
- * (session.h): the options scanned as getopt would, the digest, the
+ * (daemon.h): the options scanned as getopt would, the digest, the
  * private directory. */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "cli/daemon/session.h"
+#include "cli/daemon/daemon.h"
 #include "core/util.h"
 #include "fnv.h"
 #include "trusted_fs.h"
@@ -95,7 +95,7 @@ static bool take_shorts(strbuf *key, int argc, char **argv, int *i) {
   return true;
 }
 
-static void place_fill(session_place *p, const strbuf *key) {
+static void place_fill(daemon_place *p, const strbuf *key) {
   snprintf(p->digest, sizeof p->digest, "%016llx",
            (unsigned long long)fnv1a64(key->data ? key->data : "", key->len));
   const char *run = getenv("XDG_RUNTIME_DIR");
@@ -110,7 +110,7 @@ static void place_fill(session_place *p, const strbuf *key) {
   p->lock = xasprintf("%s/session-%s.lock", p->dir, p->digest);
 }
 
-int session_key_scan(int argc, char **argv, session_place *place) {
+int daemon_key_scan(int argc, char **argv, daemon_place *place) {
   strbuf key;
   sb_init(&key);
   int cmd = -1;
@@ -169,14 +169,14 @@ out:
   return cmd;
 }
 
-int session_place_open_dir(const session_place *p, bool create, char *why,
-                           size_t why_len) {
+int daemon_place_open_dir(const daemon_place *p, bool create, char *why,
+                          size_t why_len) {
   return trusted_fs_open_dir(
       p->dir, TRUSTED_FS_PRIVATE | (create ? TRUSTED_FS_CREATE : 0u), why,
       why_len);
 }
 
-bool session_place_locked(const session_place *p) {
+bool daemon_place_locked(const daemon_place *p) {
   int fd = open(p->lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) {
     return false;
@@ -186,7 +186,7 @@ bool session_place_locked(const session_place *p) {
   return held;
 }
 
-void session_place_free(session_place *p) {
+void daemon_place_free(daemon_place *p) {
   free(p->dir);
   free(p->socket);
   free(p->lock);
