@@ -2,37 +2,22 @@
  * is the client library's (mcp/client.h owns the sessions, mcp/calls.h
  * runs the calls); the CLI gives it settings and an asker, and maps its
  * error to an exit code. It includes only the library's public headers
- * (host/public-headers.txt; tests/integration/test_cli_headers.sh). */
+ * (host/public-headers.txt; tests/integration/test_cli_headers.sh).
+ * What the gateway may use of the CLI (the exit codes, the helpers it
+ * shares) is declared in frontend.h. */
 #ifndef MCPHOST_CLI_H
 #define MCPHOST_CLI_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cli/frontend.h"
 #include "config/config_scopes.h"
 #include "core/host.h"
 #include "core/util.h"
 #include "mcp/calls.h"
 #include "mcp/client.h"
 #include "safety/size_limits.h"
-
-/* Exit codes (documented in --help and the README). */
-enum {
-  EXIT_OK = 0,
-  EXIT_TOOL_ERROR = 1,   /* the tool ran and reported isError */
-  EXIT_USAGE = 2,        /* bad command line */
-  EXIT_SERVER = 3,       /* a server failed, is unreachable or misconfigured */
-  EXIT_PROTOCOL = 4,     /* the server answered with an error or broke MCP */
-  EXIT_TIMEOUT = 5,      /* a deadline passed */
-  EXIT_NOT_FOUND = 6,    /* no such server, tool, prompt or resource */
-  EXIT_AUTH = 7,         /* the server needs authorization (needs-auth) */
-  EXIT_DENIED = 8,       /* refused by policy, approval or a permission rule */
-  EXIT_TRUNCATED = 9,    /* done, but a text result was cut as
-                            --max-output-chars / MCPHOST_MAX_OUTPUT_CHARS
-                            asked */
-  EXIT_OUTPUT = 10,      /* the output could not be written */
-  EXIT_INTERRUPTED = 130 /* Ctrl-C; a signal N ends as 128 + N */
-};
 
 typedef struct cli {
   host *h;
@@ -95,10 +80,6 @@ int cli_exit_code(const mcp_error *e);
 int cli_exit_for_status(const mcp_server_status *st);
 /* A run a signal ended exits 128 + its number (SIGTERM 143, SIGINT 130). */
 int cli_exit_for_signal(int rc, int signal_number);
-/* Prints "mcphost: <message>" on stderr (out_error) and keeps the first
- * one for the --json error object; `server` may be NULL. */
-void cli_error(cli *c, const char *server, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 /* The one message for a name that is not known: "PREFIX "WORD" (did you
  * mean ...?)TAIL" by cli_error, the suggestions from `names`. Returns
  * EXIT_USAGE. */
@@ -117,8 +98,6 @@ void cli_client_options(cli *c);
  * each is connected or failed. Returns the number connected. */
 size_t cli_connect(cli *c, const size_t *idx, size_t n);
 size_t cli_connect_all(cli *c);
-/* Index of a configured server by name (exact, then normalized); -1. */
-long cli_find_server(const cli *c, const char *name);
 /* Prints "no server named ..." with the closest configured names and
  * returns EXIT_NOT_FOUND. */
 int cli_no_server(cli *c, const char *name);
@@ -214,15 +193,6 @@ const char *cli_command_help(const char *name);
 /* batch.c */
 int cmd_batch(cli *c, int argc, char **argv);
 
-/* lines.c */
-typedef void (*cli_line_fn)(void *ud, const char *line, size_t len);
-/* Reads what `fd` has into `in` and passes each complete line to `fn`
- * (borrowed for the call; without its newline and trailing '\r' or
- * spaces; empty lines skipped). Returns 1 while more may come (also on
- * EAGAIN), 0 at the end of the input (a last line without a newline
- * passed too). */
-int cli_read_lines(int fd, strbuf *in, cli_line_fn fn, void *ud);
-
 /* shell.c: mcphost shell, one interactive session on the client */
 int cmd_shell(cli *c, int argc, char **argv);
 
@@ -263,9 +233,6 @@ void cli_names_print(cli *c, const config *cfg, const char *kind, bool own,
  * command line. */
 bool cli_plain_name(const char *s, bool own);
 
-/* serve.c: the gateway (serve.h) */
-int cmd_serve(cli *c, int argc, char **argv);
-
 /* output.c */
 /* Prints MCP content blocks for people: text as is (in a pipe or a file
  * byte for byte: a newline between two text blocks only when the first
@@ -273,18 +240,9 @@ int cmd_serve(cli *c, int argc, char **argv);
  * files with a line naming the file. */
 void out_content(cli *c, const cJSON *content);
 void out_resource_contents(cli *c, const cJSON *contents);
-/* Appends `v` as JSON text to `out` (indented when `pretty`, else as
- * json_write); when stdout is a terminal, DEL, C1 and invisible
- * characters as \u escapes (the same values), else the bytes as they are.
- * The one writer of JSON for stdout: out_json and batch. Returns 0, or
- * MCPH_EINVAL as json_write (`out` then as it was). */
-int out_json_append(strbuf *out, const cJSON *v, bool pretty);
 /* The same for a caller that knows whether stdout is a terminal (`tty`):
  * batch asks once, not for every answer. */
 int out_json_append_tty(strbuf *out, const cJSON *v, bool pretty, bool tty);
-/* A write to stdout made without stdio failed with `err`: said at exit
- * (cli_check_output). */
-void cli_output_failed(cli *c, int err);
 /* At exit, after the last output: flushes and checks stdout. A failed
  * write prints "mcphost: cannot write the output: REASON" and gives
  * EXIT_OUTPUT in place of 0, 1 or 9; a pipe whose reader went away
@@ -301,10 +259,6 @@ size_t out_width(const char *s);
 void out_pad(const char *s, size_t width);
 /* Prints `v` as one line of JSON (out_json_append) and a newline. */
 void out_json_line(const cJSON *v);
-/* For --json: cuts the text of a tools/call, resources/read or
- * prompts/get result in place to a limit asked for (cli_output_limit),
- * each cut said on stderr. */
-void out_cut_result(cli *c, cJSON *result);
 /* The characters of one result's text that may be printed, 0 for all:
  * the limit on a terminal, or the one asked for everywhere. */
 size_t cli_output_limit(const cli *c);
@@ -343,10 +297,6 @@ void cli_load_scopes(cli *c, config *cfg);
 /* After an add or import: a warning for each server the duplicate rule
  * skips that is one of `names` or has one of them as its winner. */
 void cli_warn_skipped(cli *c, const char *const *names, size_t n);
-/* EXIT_OK when config entry `idx` may start; else prints why (how to
- * approve a pending server, which rule denies it) and returns
- * EXIT_DENIED. */
-int cli_check_startable(cli *c, size_t idx);
 
 /* permission.c */
 /* The asker the CLI gives the client: --allow patterns first, then the
@@ -356,8 +306,6 @@ int cli_check_startable(cli *c, size_t idx);
  * process has one (cli_ask_on_dev_tty). */
 const mcp_asker *cli_asker(cli *c);
 void cli_ask_on_dev_tty(cli *c);
-/* Whether an --allow pattern answers the ask for `tool` (mcp__ name). */
-bool cli_allowed_by_option(const cli *c, const char *tool);
 void cli_asker_free(cli *c);
 
 /* mcp_cmd.c: mcphost mcp ... (add, list, get, approve, ...) */

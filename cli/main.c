@@ -15,6 +15,7 @@
 #include "config/roots.h"
 #include "core/util.h"
 #include "env_ms.h"
+#include "gateway/gateway.h"
 #include "mcp/log_level.h"
 #include "mcp/protocol.h"
 #include "mcp/suggest.h"

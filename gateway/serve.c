@@ -16,7 +16,7 @@
 
 #include <mcphost/rpc.h>
 
-#include "cli/cli.h"
+#include "cli/frontend.h"
 #include "core/util.h"
 #include "gateway/serve.h"
 #include "gateway/serve_internal.h"
@@ -215,11 +215,11 @@ static void on_progress(void *ud, const cJSON *params) {
 static void start_op(rq *r, const mcp_call *call) {
   /* What leaves the gateway goes to a model: its results are sanitized
    * as such, unless --sanitize display or off asked for them as sent. */
-  sanitize_mode mode = host_sanitize(r->g->c->h);
+  sanitize_mode mode = host_sanitize(cli_host(r->g->c));
   mcp_call c = *call;
   c.for_model = mode == SANITIZE_MODE_DEFAULT || mode == SANITIZE_MODE_FULL;
   r->starting = true;
-  mcp_op *op = mcp_client_start(r->g->c->mc, &c,
+  mcp_op *op = mcp_client_start(cli_client(r->g->c), &c,
                                 &(mcp_call_callbacks){.progress = on_progress,
                                                       .done = on_done,
                                                       .asker = &r->asker,
@@ -277,12 +277,13 @@ static void on_list_part(void *ud, cJSON *result, const mcp_error *err) {
   mcp_server_status st;
   hub->listing[part->k]--;
   /* What the client is told now includes this backend or not. */
-  hub->ready[part->k] = mcp_client_status(hub->c->mc, idx, &st) && st.ready;
+  hub->ready[part->k] =
+      mcp_client_status(cli_client(hub->c), idx, &st) && st.ready;
   if (result && !part->r->cancelled) {
     gw_items_add(&hub->b, part->k, part->r->kind, result, part->r->items);
   } else if (err && err->message && !part->r->cancelled) {
     /* A backend that fails is left out of the list, and said on stderr. */
-    cli_error(hub->c, host_cfg(hub->c->h)->servers[idx].name, "%s",
+    cli_error(hub->c, host_cfg(cli_host(hub->c))->servers[idx].name, "%s",
               err->message);
   }
   cJSON_Delete(result);
@@ -304,7 +305,7 @@ static void start_list(gw *g, rq *r, const char *kind) {
     g->hub->listing[k]++;
     part->starting = true;
     mcp_op *op = mcp_client_start(
-        g->c->mc,
+        cli_client(g->c),
         &(mcp_call){.kind = MCP_OP_LIST,
                     .server = g->hub->b.idx[k],
                     .name = kind,
@@ -423,11 +424,12 @@ static void on_client_answer(gw *g, const cJSON *msg) {
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
     const char *why =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "message"));
-    mcp_client_answer(
-        g->c->mc, a->fwd_idx, a->fwd_id, res ? cJSON_Duplicate(res, 1) : NULL,
-        cJSON_IsNumber(code) ? code->valueint : MCPH_RPC_INTERNAL_ERROR,
-        why ? why : "the gateway's client answered with an error",
-        cJSON_GetObjectItemCaseSensitive(e, "data"));
+    mcp_client_answer(cli_client(g->c), a->fwd_idx, a->fwd_id,
+                      res ? cJSON_Duplicate(res, 1) : NULL,
+                      cJSON_IsNumber(code) ? code->valueint
+                                           : MCPH_RPC_INTERNAL_ERROR,
+                      why ? why : "the gateway's client answered with an error",
+                      cJSON_GetObjectItemCaseSensitive(e, "data"));
     ask_unlink(g, a);
     return;
   }
@@ -544,7 +546,7 @@ static void on_state(void *ud, size_t idx) {
   if (k < 0) {
     return;
   }
-  bool ready = mcp_client_status(hub->c->mc, idx, &st) && st.ready;
+  bool ready = mcp_client_status(cli_client(hub->c), idx, &st) && st.ready;
   /* A list in flight answers with what is there now. */
   if (ready == hub->ready[k] || hub->listing[k]) {
     return;
@@ -616,7 +618,7 @@ static bool on_backend_request(void *ud, size_t idx, const char *method,
     if (elicit) { /* nobody to ask: the gateway declines */
       cJSON *no = cJSON_CreateObject();
       cJSON_AddStringToObject(no, "action", "decline");
-      mcp_client_answer(hub->c->mc, idx, id, no, 0, NULL, NULL);
+      mcp_client_answer(cli_client(hub->c), idx, id, no, 0, NULL, NULL);
       return true;
     }
     return false; /* the gateway's roots; its own sampling, if any */
@@ -664,7 +666,7 @@ static cJSON *gw_capabilities(const gw_hub *hub) {
    * when one of them can. */
   for (size_t k = 0; k < hub->b.n; k++) {
     mcp_server_status st;
-    if (mcp_client_status(hub->c->mc, hub->b.idx[k], &st) && st.ready &&
+    if (mcp_client_status(cli_client(hub->c), hub->b.idx[k], &st) && st.ready &&
         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
             cJSON_GetObjectItemCaseSensitive(st.capabilities, "resources"),
             "subscribe"))) {
@@ -686,7 +688,7 @@ static void answer_initialize(rq *r, const cJSON *params) {
                                                        : mcp_protocol_latest());
   if (g->hub->b.passthrough) {
     mcp_server_status st;
-    mcp_client_status(g->c->mc, g->hub->b.idx[0], &st);
+    mcp_client_status(cli_client(g->c), g->hub->b.idx[0], &st);
     cJSON_AddItemToObject(res, "capabilities",
                           st.capabilities ? cJSON_Duplicate(st.capabilities, 1)
                                           : cJSON_CreateObject());
@@ -719,10 +721,12 @@ static void initialize_waited(rq *r) {
   mcp_server_status st;
   g->initializing = false;
   if (g->hub->b.passthrough &&
-      !(mcp_client_status(g->c->mc, g->hub->b.idx[0], &st) && st.ready)) {
-    char *why = xasprintf("server \"%s\" failed: %s",
-                          host_cfg(g->c->h)->servers[g->hub->b.idx[0]].name,
-                          st.error ? st.error : st.state);
+      !(mcp_client_status(cli_client(g->c), g->hub->b.idx[0], &st) &&
+        st.ready)) {
+    char *why =
+        xasprintf("server \"%s\" failed: %s",
+                  host_cfg(cli_host(g->c))->servers[g->hub->b.idx[0]].name,
+                  st.error ? st.error : st.state);
     gw_send_error(g, r->id, MCPH_RPC_INTERNAL_ERROR, why, NULL);
     free(why);
   } else {
@@ -762,7 +766,7 @@ static void do_initialize(gw *g, rq *r, const cJSON *params) {
   r->pending = r->nwaits + 1; /* held until every wait is out */
   for (size_t k = 0; k < r->nwaits; k++) {
     r->waits[k] = (rq_wait){.w = {.ready = on_backend_ready}, .r = r};
-    mcp_client_use(g->c->mc, g->hub->b.idx[k], &r->waits[k].w);
+    mcp_client_use(cli_client(g->c), g->hub->b.idx[k], &r->waits[k].w);
   }
   initialize_waited(r);
 }
@@ -784,7 +788,7 @@ static bool find_named(gw *g, rq *r, const char *what, const char *name,
     *qualified = false;
     return true;
   }
-  if (mcp_client_resolve_ref(g->c->mc, name, what, idx, item, qualified,
+  if (mcp_client_resolve_ref(cli_client(g->c), name, what, idx, item, qualified,
                              &err) != 0 ||
       gw_backend_of(&g->hub->b, *idx) < 0 || !*qualified) {
     if (err.kind == MCP_ERR_NONE) {
@@ -819,7 +823,8 @@ static void do_call(gw *g, rq *r, const cJSON *params) {
   }
   /* The IDE rule holds for calls too: an IDE tool a model may not see is
    * not the gateway's (names.h). */
-  if (!name_tool_model_visible(host_cfg(g->c->h)->servers[idx].type, tool)) {
+  if (!name_tool_model_visible(host_cfg(cli_host(g->c))->servers[idx].type,
+                               tool)) {
     char *m = xasprintf("no tool \"%s\" (an IDE's tool that is not the "
                         "model's)",
                         name);
@@ -957,7 +962,7 @@ static bool modern_request(gw *g, rq *r, const char *method,
     mcp_server_status st = {0};
     const cJSON *caps = NULL;
     if (g->hub->b.passthrough &&
-        mcp_client_status(g->c->mc, g->hub->b.idx[0], &st)) {
+        mcp_client_status(cli_client(g->c), g->hub->b.idx[0], &st)) {
       caps = st.capabilities;
     }
     cJSON *own = NULL;
@@ -1163,17 +1168,17 @@ gw_hub *gw_hub_new(cli *c, gw_backends *b) {
   cJSON_AddObjectToObject(el, "form");
   cJSON_AddObjectToObject(el, "url");
   cJSON_AddObjectToObject(hub->caps, "sampling");
-  if (!mcp_client_get_options(c->mc)->no_roots) {
+  if (!mcp_client_get_options(cli_client(c))->no_roots) {
     cJSON_AddObjectToObject(hub->caps, "roots"); /* --no-roots: none */
   }
   /* A long-lived process: crashed backends are started again. */
-  mcp_client_options o = *mcp_client_get_options(c->mc);
+  mcp_client_options o = *mcp_client_get_options(cli_client(c));
   o.keep = true;
   o.capabilities = hub->caps;
-  mcp_client_set_options(c->mc, &o);
-  mcp_client_on_notify(c->mc, on_notify, hub);
-  mcp_client_on_state(c->mc, on_state, hub);
-  mcp_client_on_request(c->mc, on_backend_request, hub);
+  mcp_client_set_options(cli_client(c), &o);
+  mcp_client_on_notify(cli_client(c), on_notify, hub);
+  mcp_client_on_state(cli_client(c), on_state, hub);
+  mcp_client_on_request(cli_client(c), on_backend_request, hub);
   gw_mrtr_init(hub);
   return hub;
 }
@@ -1186,12 +1191,12 @@ void gw_hub_free(gw_hub *hub) {
   while (hub->clients) {
     gw_client_free(hub->clients);
   }
-  mcp_client_on_notify(hub->c->mc, NULL, NULL);
-  mcp_client_on_state(hub->c->mc, NULL, NULL);
-  mcp_client_on_request(hub->c->mc, NULL, NULL);
-  mcp_client_options o = *mcp_client_get_options(hub->c->mc);
+  mcp_client_on_notify(cli_client(hub->c), NULL, NULL);
+  mcp_client_on_state(cli_client(hub->c), NULL, NULL);
+  mcp_client_on_request(cli_client(hub->c), NULL, NULL);
+  mcp_client_options o = *mcp_client_get_options(cli_client(hub->c));
   o.capabilities = NULL;
-  mcp_client_set_options(hub->c->mc, &o);
+  mcp_client_set_options(cli_client(hub->c), &o);
   cJSON_Delete(hub->caps);
   free(hub->ready);
   free(hub->listing);
@@ -1222,7 +1227,7 @@ static void refuse_asks(gw *g, const char *why) {
         cancel = cJSON_CreateObject();
         cJSON_AddStringToObject(cancel, "action", "cancel");
       }
-      mcp_client_answer(g->c->mc, a->fwd_idx, a->fwd_id, cancel,
+      mcp_client_answer(cli_client(g->c), a->fwd_idx, a->fwd_id, cancel,
                         MCPH_RPC_INTERNAL_ERROR, why, NULL);
       ask_unlink(g, a);
       continue;
@@ -1249,7 +1254,7 @@ void gw_client_end_input(gw *g, const char *why, void (*drained)(void *ud)) {
 }
 
 void gw_hub_connect(gw_hub *hub) {
-  mcp_client_connect(hub->c->mc, hub->b.idx, hub->b.n);
+  mcp_client_connect(cli_client(hub->c), hub->b.idx, hub->b.n);
 }
 
 void gw_hub_stop(gw_hub *hub, const char *why) {
@@ -1298,7 +1303,7 @@ void gw_client_free(gw *g) {
     } else {
       for (size_t k = 0; k < r->nwaits; k++) {
         if (r->waits[k].w.waiting) {
-          mcp_client_unwait(g->c->mc, &r->waits[k].w);
+          mcp_client_unwait(cli_client(g->c), &r->waits[k].w);
         }
       }
       while (r->parts) { /* parts that never started an operation */

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli/cli.h"
+#include "cli/frontend.h"
 #include "core/loop.h"
 #include "core/util.h"
 

@@ -24,7 +24,7 @@ static void on_stdout(void *ud, int fd, unsigned events) {
 
 static void stop_reading(gw_chan *ch) {
   if (ch->in_watch) {
-    loop_unwatch(host_loop(ch->c->h), ch->in_watch);
+    loop_unwatch(host_loop(cli_host(ch->c)), ch->in_watch);
     ch->in_watch = NULL;
   }
 }
@@ -36,8 +36,9 @@ static void flush_out(gw_chan *ch) {
       continue;
     }
     if (n < 0 && errno == EAGAIN) {
-      if (!ch->out_watch && loop_watch_fd(host_loop(ch->c->h), 1, LOOP_WRITE,
-                                          on_stdout, ch, &ch->out_watch) < 0) {
+      if (!ch->out_watch &&
+          loop_watch_fd(host_loop(cli_host(ch->c)), 1, LOOP_WRITE, on_stdout,
+                        ch, &ch->out_watch) < 0) {
         ch->out_watch = NULL;
       }
       return;
@@ -56,7 +57,7 @@ static void flush_out(gw_chan *ch) {
   }
   ch->out.len = ch->out_off = 0;
   if (ch->out_watch) {
-    loop_unwatch(host_loop(ch->c->h), ch->out_watch);
+    loop_unwatch(host_loop(cli_host(ch->c)), ch->out_watch);
     ch->out_watch = NULL;
   }
 }
@@ -100,7 +101,7 @@ void gw_chan_open(gw_chan *ch) {
       fcntl(1, F_SETFL, ch->out_flags | O_NONBLOCK);
     }
   }
-  if (loop_watch_fd(host_loop(ch->c->h), 0, LOOP_READ, on_stdin, ch,
+  if (loop_watch_fd(host_loop(cli_host(ch->c)), 0, LOOP_READ, on_stdin, ch,
                     &ch->in_watch) < 0) {
     ch->in_watch = NULL;
     while (!ch->eof && !ch->broken) { /* a regular file: always readable */
@@ -115,7 +116,7 @@ void gw_chan_close(gw_chan *ch) {
     fcntl(1, F_SETFL, ch->out_flags);
   }
   if (ch->out_watch) {
-    loop_unwatch(host_loop(ch->c->h), ch->out_watch);
+    loop_unwatch(host_loop(cli_host(ch->c)), ch->out_watch);
     ch->out_watch = NULL;
   }
   if (ch->out_off < ch->out.len &&

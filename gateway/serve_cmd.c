@@ -9,15 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli/frontend.h"
 #include "core/util.h"
+#include "gateway/gateway.h"
 #include "gateway/serve.h"
 
 /* --server NAME... (each must be configured and may start), else every
  * server that may start. */
 static int choose_backends(cli *c, gw_backends *b, char **names,
                            size_t nnames) {
-  const config *cfg = host_cfg(c->h);
+  const config *cfg = host_cfg(cli_host(c));
   b->idx = xcalloc(cfg->nservers + 1, sizeof *b->idx);
   for (size_t i = 0; i < nnames; i++) {
     long k = cli_find_server(c, names[i]);
@@ -187,12 +188,12 @@ static int run_stdio(cli *c, gw_hub *hub) {
   s.ch =
       (gw_chan){.c = c, .on_line = stdio_line, .on_eof = stdio_gone, .ud = &s};
   gw_chan_open(&s.ch);
-  int run = host_run_until(c->h, &s.done, 0);
+  int run = host_run_until(cli_host(c), &s.done, 0);
   if (run == -2) { /* a signal: what is in flight is answered so */
     gw_hub_stop(hub, GW_STOPPING);
   }
   /* What is in flight ends now (answered as interrupted). */
-  mcp_client_cancel_all(c->mc);
+  mcp_client_cancel_all(cli_client(c));
   gw_client_free(s.g);
   gw_chan_close(&s.ch);
   return run == -2 ? EXIT_INTERRUPTED : EXIT_OK;

@@ -127,7 +127,8 @@ static bool conn_owes(const gw_conn *cn) {
  * spin on it) and starts again when a connection closes. */
 static void accepting(srv *sv, bool on) {
   if (sv->w && sv->paused == on &&
-      loop_watch_update(host_loop(sv->c->h), sv->w, on ? LOOP_READ : 0) == 0) {
+      loop_watch_update(host_loop(cli_host(sv->c)), sv->w,
+                        on ? LOOP_READ : 0) == 0) {
     sv->paused = !on;
   }
 }
@@ -147,7 +148,7 @@ static void conn_close(gw_conn *cn, bool delivered) {
     return;
   }
   cn->closed = true;
-  loop *l = host_loop(cn->s->c->h);
+  loop *l = host_loop(cli_host(cn->s->c));
   if (cn->w) {
     loop_unwatch(l, cn->w);
     cn->w = NULL;
@@ -186,7 +187,7 @@ void gw_conn_abort(gw_conn *cn) {
 
 static void conn_watch(gw_conn *cn, unsigned events) {
   if (!cn->closed && events != cn->events &&
-      loop_watch_update(host_loop(cn->s->c->h), cn->w, events) == 0) {
+      loop_watch_update(host_loop(cli_host(cn->s->c)), cn->w, events) == 0) {
     cn->events = events;
   }
 }
@@ -262,7 +263,7 @@ static void on_head_deadline(void *ud) {
 
 /* A head has begun (`on`) or is whole: its own deadline runs between. */
 static void head_deadline(gw_conn *cn, bool on) {
-  loop *l = host_loop(cn->s->c->h);
+  loop *l = host_loop(cli_host(cn->s->c));
   if (!on && cn->head_deadline) {
     loop_timer_cancel(l, cn->head_deadline);
     cn->head_deadline = NULL;
@@ -274,7 +275,7 @@ static void head_deadline(gw_conn *cn, bool on) {
 
 /* (Re)starts the time the connection has for its next request. */
 static void conn_deadline(gw_conn *cn) {
-  loop *l = host_loop(cn->s->c->h);
+  loop *l = host_loop(cli_host(cn->s->c));
   if (cn->deadline) {
     loop_timer_cancel(l, cn->deadline);
   }
@@ -311,10 +312,11 @@ bool gw_conn_on_gone(gw_conn *cn, void (*gone)(void *ud), void *ud) {
   if (gone) {
     /* Its answer may take long: no deadline until it is out. */
     if (cn->deadline) {
-      loop_timer_cancel(host_loop(cn->s->c->h), cn->deadline);
+      loop_timer_cancel(host_loop(cli_host(cn->s->c)), cn->deadline);
       cn->deadline = NULL;
     }
-  } else if (owed && loop_post(host_loop(cn->s->c->h), conn_resume, cn) != 0) {
+  } else if (owed &&
+             loop_post(host_loop(cli_host(cn->s->c)), conn_resume, cn) != 0) {
     conn_resume(cn);
   }
   return true;
@@ -323,7 +325,7 @@ bool gw_conn_on_gone(gw_conn *cn, void (*gone)(void *ud), void *ud) {
 void gw_conn_start_sse(gw_conn *cn, gw_stream *st, const char *session_id) {
   if (cn->deadline) {
     /* A stream may be quiet for long: it ends with its stream. */
-    loop_timer_cancel(host_loop(cn->s->c->h), cn->deadline);
+    loop_timer_cancel(host_loop(cli_host(cn->s->c)), cn->deadline);
     cn->deadline = NULL;
   }
   cn->sse = true;
@@ -668,12 +670,12 @@ static bool peer_foreign(srv *sv, int cfd) {
   uid_t uid = (uid_t)-1;
   char why[160] = "";
   if (sock_owner_peer(cfd, &uid, why, sizeof why) != 0) {
-    host_log(sv->c->h, MCPH_LOG_WARN, "serve",
+    host_log(cli_host(sv->c), MCPH_LOG_WARN, "serve",
              "refusing a connection: cannot tell its user (%s)", why);
     return true;
   }
   if (uid != geteuid()) {
-    host_log(sv->c->h, MCPH_LOG_INFO, "serve",
+    host_log(cli_host(sv->c), MCPH_LOG_INFO, "serve",
              "refusing a connection of uid %u: only uid %u is served",
              (unsigned)uid, (unsigned)geteuid());
     return true;
@@ -760,7 +762,7 @@ static void on_accept(void *ud, int fd, unsigned events) {
     sb_init(&cn->in);
     sb_init(&cn->out);
     cn->events = LOOP_READ;
-    if (loop_watch_fd(host_loop(sv->c->h), cfd, LOOP_READ, on_conn, cn,
+    if (loop_watch_fd(host_loop(cli_host(sv->c)), cfd, LOOP_READ, on_conn, cn,
                       &cn->w) < 0) {
       close(cfd);
       conn_free_later(cn);
@@ -831,8 +833,8 @@ static int start_listening(srv *sv, char *why, size_t why_len) {
   sv->port =
       ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
                                     : ((struct sockaddr_in6 *)&ss)->sin6_port);
-  if (loop_watch_fd(host_loop(sv->c->h), sv->fd, LOOP_READ, on_accept, sv,
-                    &sv->w) < 0) {
+  if (loop_watch_fd(host_loop(cli_host(sv->c)), sv->fd, LOOP_READ, on_accept,
+                    sv, &sv->w) < 0) {
     snprintf(why, why_len, "serve --http: cannot watch the socket");
     return EXIT_SERVER;
   }
@@ -846,8 +848,8 @@ static uint64_t sweep_period(const srv *sv) {
 static void on_sweep(void *ud) {
   srv *sv = ud;
   gw_sessions_expire(&sv->http);
-  sv->sweep =
-      loop_timer_start(host_loop(sv->c->h), sweep_period(sv), on_sweep, sv);
+  sv->sweep = loop_timer_start(host_loop(cli_host(sv->c)), sweep_period(sv),
+                               on_sweep, sv);
 }
 
 /* Whether a connection still has an answer to write. */
@@ -903,13 +905,13 @@ int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   fprintf(stderr, "mcphost serve: listening on http://%s:%u/mcp\n", name,
           sv.port);
   fflush(stderr);
-  sv.sweep =
-      loop_timer_start(host_loop(c->h), sweep_period(&sv), on_sweep, &sv);
+  sv.sweep = loop_timer_start(host_loop(cli_host(c)), sweep_period(&sv),
+                              on_sweep, &sv);
   bool never = false;
-  int run = host_run_until(c->h, &never, 0);
+  int run = host_run_until(cli_host(c), &never, 0);
   rc = run == -2 ? EXIT_INTERRUPTED : EXIT_OK;
   if (sv.sweep) {
-    loop_timer_cancel(host_loop(c->h), sv.sweep);
+    loop_timer_cancel(host_loop(cli_host(c)), sv.sweep);
     sv.sweep = NULL;
   }
   /* Each open request is answered and cancelled at its backend; the
@@ -918,12 +920,12 @@ int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   uint64_t until = loop_now_ms() + STOP_MS;
   for (uint64_t now = loop_now_ms(); now < until && conns_unsent(&sv);
        now = loop_now_ms()) {
-    loop_run_once(host_loop(c->h), (int)(until - now));
+    loop_run_once(host_loop(cli_host(c)), (int)(until - now));
   }
   while (sv.http.sessions) {
     gw_session_free(sv.http.sessions);
   }
-  mcp_client_cancel_all(c->mc);
+  mcp_client_cancel_all(cli_client(c));
 out:
   if (rc != EXIT_OK && rc != EXIT_INTERRUPTED) {
     cli_error(c, NULL, "%s", why);
@@ -932,13 +934,13 @@ out:
     gw_conn_abort(sv.conns);
   }
   if (sv.w) {
-    loop_unwatch(host_loop(c->h), sv.w);
+    loop_unwatch(host_loop(cli_host(c)), sv.w);
   }
   if (sv.fd >= 0) {
     close(sv.fd);
   }
   /* Connections closed above are freed by posted callbacks. */
-  loop_run_once(host_loop(c->h), 0);
+  loop_run_once(host_loop(cli_host(c)), 0);
   free(sv.token);
   return rc;
 }

@@ -28,7 +28,8 @@ static cJSON *item_copy(const gw_backends *b, const cJSON *item,
   }
   const char *d =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "description"));
-  char *cut = d ? limits_cut_description(d, b->c->lim.description_chars) : NULL;
+  char *cut =
+      d ? limits_cut_description(d, cli_limits(b->c)->description_chars) : NULL;
   if (cut) {
     cJSON_ReplaceItemInObjectCaseSensitive(o, "description",
                                            cJSON_CreateString(cut));
@@ -40,11 +41,12 @@ static cJSON *item_copy(const gw_backends *b, const cJSON *item,
 /* Tools and prompts: named as `tools` and `prompts` print them. */
 static void add_named(const gw_backends *b, size_t k, bool tools,
                       const cJSON *items, cJSON *out) {
-  const server_config *sc = &host_cfg(b->c->h)->servers[b->idx[k]];
+  const server_config *sc = &host_cfg(cli_host(b->c))->servers[b->idx[k]];
   size_t n = 0, i = 0;
-  char **names = b->passthrough ? NULL
-                                : name_assign_items(sc->name, items,
-                                                    b->c->lim.name_chars, &n);
+  char **names = b->passthrough
+                     ? NULL
+                     : name_assign_items(sc->name, items,
+                                         cli_limits(b->c)->name_chars, &n);
   const cJSON *it;
   cJSON_ArrayForEach(it, items) {
     const char *q = names ? names[i++] : NULL;
@@ -152,7 +154,7 @@ long gw_resource_server(const gw_backends *b, const char *uri) {
   long only = -1;
   for (size_t k = 0; k < b->n; k++) {
     if (b->n == 1 ||
-        mcp_client_has_capability(b->c->mc, b->idx[k], "resources")) {
+        mcp_client_has_capability(cli_client(b->c), b->idx[k], "resources")) {
       if (only >= 0) {
         return -1;
       }

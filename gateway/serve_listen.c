@@ -37,7 +37,7 @@ static void sub_done(void *ud, cJSON *result, const mcp_error *err) {
 static void sub_send(gw_hub *hub, const gw_sub *s, const char *method) {
   cJSON *p = cJSON_CreateObject();
   cJSON_AddStringToObject(p, "uri", s->uri);
-  mcp_client_start(hub->c->mc,
+  mcp_client_start(cli_client(hub->c),
                    &(mcp_call){.kind = MCP_OP_REQUEST,
                                .server = s->idx,
                                .name = s->uri,

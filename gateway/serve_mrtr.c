@@ -134,8 +134,8 @@ static void input_answer(gw_hub *hub, gw_input *in, const cJSON *response,
     res = cJSON_CreateObject();
     cJSON_AddStringToObject(res, "action", "cancel");
   }
-  mcp_client_answer(hub->c->mc, in->idx, in->id, res, MCPH_RPC_INTERNAL_ERROR,
-                    why, NULL);
+  mcp_client_answer(cli_client(hub->c), in->idx, in->id, res,
+                    MCPH_RPC_INTERNAL_ERROR, why, NULL);
 }
 
 static void input_free(gw_input *in) {
@@ -219,7 +219,7 @@ static void park_end(gw_park *p, const char *why) {
   }
   hub->nparks--;
   if (p->timer) {
-    loop_timer_cancel(host_loop(hub->c->h), p->timer);
+    loop_timer_cancel(host_loop(cli_host(hub->c)), p->timer);
   }
   if (p->owner) {
     p->owner->parked--;
@@ -257,7 +257,7 @@ static bool park_round(gw_park *p, gw *to) {
   }
   free(p->state);
   p->state = state;
-  loop *l = host_loop(p->hub->c->h);
+  loop *l = host_loop(cli_host(p->hub->c));
   if (p->timer) {
     loop_timer_cancel(l, p->timer);
   }

@@ -22,11 +22,16 @@ includes() {
   sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"
 }
 
-# own FILE HEADER: whether HEADER is one of the front end of FILE's own.
+# own FILE HEADER: whether HEADER is one of the front end of FILE's own,
+# or the one header of the other front end it may include: the CLI runs
+# the gateway through gateway/gateway.h, the gateway sees of the CLI only
+# cli/frontend.h (its context's accessors, the exit codes, the helpers
+# it shares).
 own() {
   case $1:$2 in
     "$SRCDIR"/cli/*:cli/* | "$SRCDIR"/gateway/*:gateway/*) ;;
-    "$SRCDIR"/gateway/*:cli/cli.h) ;;
+    "$SRCDIR"/cli/*:gateway/gateway.h) ;;
+    "$SRCDIR"/gateway/*:cli/frontend.h) ;;
     *) return 1 ;;
   esac
   [ -f "$SRCDIR/$2" ]
@@ -77,6 +82,17 @@ if [ -n "$fields" ] && [ -z "$hits" ]; then
 else
   RC=1 bad "cli/ and gateway/ read no field of the host object" \
     "fields: ${fields:-(none found in host.h)}" $hits
+fi
+
+# The rule between the two: the gateway may not reach into the CLI, nor
+# the CLI into the gateway.
+if own "$SRCDIR/gateway/serve.c" cli/frontend.h &&
+  ! own "$SRCDIR/gateway/serve.c" cli/cli.h &&
+  own "$SRCDIR/cli/main.c" gateway/gateway.h &&
+  ! own "$SRCDIR/cli/main.c" gateway/serve.h; then
+  ok "the gateway sees only cli/frontend.h of the CLI, the CLI only gateway/gateway.h of it"
+else
+  RC=1 bad "the gateway sees only cli/frontend.h of the CLI, the CLI only gateway/gateway.h of it"
 fi
 
 # The check itself: a private include is caught.
