@@ -1,16 +1,23 @@
 /* The CLI's permission asker (cli.h): what "ask" means on the command
- * line. The rules themselves are the client's (mcp/calls.c). */
+ * line, and its y/N question on the terminal, asked alongside the
+ * permission plugins (core/permission_ask.h). The rules themselves are
+ * the client's (mcp/calls.c). */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "terminal_open.h"
 #include "cli/cli.h"
 #include "config/permissions.h"
 #include "core/permission_ask.h"
 #include "core/util.h"
+#include "safety/json_parse.h"
+#include "safety/json_write.h"
+#include "safety/size_limits.h"
+#include "terminal_open.h"
+#include "text_escape.h"
 
 /* One question: waiting for the terminal, or being asked. */
 typedef struct cli_ask {
@@ -20,8 +27,125 @@ typedef struct cli_ask {
   mcp_ask_answer_fn answer;
   void *token;
   perm_ask *ask;
+  /* The question on the terminal: read from `tty`, put on stderr. */
+  int tty;
+  perm_ask_local local;
+  loop_watch *tty_watch;
+  char line[256];
+  size_t line_len;
   struct cli_ask *next;
 } cli_ask;
+
+static void on_tty(void *ud, int fd, unsigned events) {
+  cli_ask *a = ud;
+  char buf[128];
+  ssize_t n = read(fd, buf, sizeof buf);
+  if (n < 0 && (errno == EAGAIN || errno == EINTR))
+    return;
+  (void)events;
+  bool eof = n <= 0; /* end of input or an error: no answer, so no */
+  for (ssize_t i = 0; i < n && a->line_len + 1 < sizeof a->line; i++)
+    a->line[a->line_len++] = buf[i];
+  a->line[a->line_len] = '\0';
+  if (!eof && !memchr(a->line, '\n', a->line_len) &&
+      a->line_len + 1 < sizeof a->line)
+    return;
+  const char *p = a->line + strspn(a->line, " \t");
+  bool yes = (p[0] == 'y' || p[0] == 'Y') &&
+             (p[1] == '\0' || p[1] == '\n' || strncmp(p + 1, "es", 2) == 0 ||
+              strncmp(p + 1, "ES", 2) == 0);
+  loop_unwatch(host_loop(a->c->h), a->tty_watch);
+  a->tty_watch = NULL;
+  perm_ask_local_answer(
+      a->ask, yes, yes ? "allowed at the terminal" : "denied at the terminal");
+}
+
+/* The arguments as the person answering sees them: indented JSON, with
+ * whatever a terminal would obey or hide as \u escapes (the same values),
+ * cut to the screen: lines to its width, and as many lines as leave the
+ * question in view. */
+static void print_arguments(const char *args_json, FILE *out) {
+  cJSON *args = json_parse_str(args_json);
+  strbuf text;
+  sb_init(&text);
+  int rc = args ? json_write_pretty(&text, args) : MCPH_EINVAL;
+  cJSON_Delete(args);
+  if (rc != 0) {
+    sb_free(&text);
+    return;
+  }
+  char *safe = text_escape(text.data, text.len,
+                           TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE, NULL);
+  sb_free(&text);
+  if (!safe)
+    return;
+  unsigned cols = 80, rows = 24;
+  term_size(fileno(out), &cols, &rows);
+  size_t max_lines = rows > 12 ? rows - 6 : 6, width = cols > 12 ? cols - 4 : 8;
+  size_t nlines = 1;
+  for (const char *p = safe; *p; p++)
+    nlines += *p == '\n';
+  size_t shown = nlines > max_lines ? max_lines - 1 : nlines;
+  fputs("  arguments:\n", out);
+  const char *line = safe;
+  for (size_t i = 0; i < shown && line; i++) {
+    const char *nl = strchr(line, '\n');
+    strbuf b; /* cJSON's indenting tabs as two spaces, the others one */
+    sb_init(&b);
+    sb_add(&b, "", 0);
+    const char *end = nl ? nl : line + strlen(line);
+    bool lead = true;
+    for (const char *p = line; p < end; p++) {
+      lead = lead && *p == '\t';
+      if (*p == '\t')
+        sb_adds(&b, lead ? "  " : " ");
+      else
+        sb_addc(&b, *p);
+    }
+    char *cut = limits_cut_to_width(sb_str(&b), width);
+    fprintf(out, "    %s\n", cut ? cut : sb_str(&b));
+    free(cut);
+    sb_free(&b);
+    line = nl ? nl + 1 : NULL;
+  }
+  if (shown < nlines)
+    fprintf(out, "    \xe2\x80\xa6 %zu more lines\n", nlines - shown);
+  free(safe);
+}
+
+/* perm_ask_local: the question on the terminal, when there is one. */
+static bool tty_start(void *ud, perm_ask *ask, const perm_ask_params *p) {
+  cli_ask *a = ud;
+  if (a->tty < 0 || loop_watch_fd(host_loop(a->c->h), a->tty, LOOP_READ, on_tty,
+                                  a, &a->tty_watch) != 0) {
+    return false;
+  }
+  a->ask = ask;
+  char *reason =
+      text_escape(p->reason, strlen(p->reason),
+                  TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
+  fprintf(stderr, "mcphost: run %s? It needs permission: %s\n", p->tool,
+          reason ? reason : "");
+  free(reason);
+  print_arguments(p->arguments_json, stderr);
+  fputs("Allow it? [y/N] ", stderr);
+  fflush(stderr);
+  return true;
+}
+
+/* Settled otherwise: the terminal is no longer read and, when the person
+ * typed nothing yet, the answer is said under the prompt. */
+static void tty_stop(void *ud, const char *why) {
+  cli_ask *a = ud;
+  loop_unwatch(host_loop(a->c->h), a->tty_watch);
+  a->tty_watch = NULL;
+  if (why && a->line_len == 0) {
+    char *shown = text_escape(
+        why, strlen(why), TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
+    fprintf(stderr, "\n%s\n", shown ? shown : "");
+    free(shown);
+  }
+}
 
 static void ask_free(cli_ask *a) {
   free(a->tool);
@@ -109,15 +233,16 @@ static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
   a->description = q->description ? xstrdup(q->description) : NULL;
   a->answer = answer;
   a->token = token;
+  a->tty = tty;
+  a->local = (perm_ask_local){.start = tty_start, .stop = tty_stop, .ud = a};
   a->p = (perm_ask_params){.tool = a->tool,
                            .server = a->server,
                            .tool_name = a->tool_name,
                            .arguments_json = a->args,
                            .reason = a->reason,
                            .description = a->description,
-                           .tty_in = tty,
-                           .tty_out = stderr,
-                           .timeout_ms = tty >= 0 ? 0 : c->request_timeout_ms};
+                           .timeout_ms = tty >= 0 ? 0 : c->request_timeout_ms,
+                           .local = &a->local};
   cli_ask **tail = &c->asks;
   while (*tail) {
     tail = &(*tail)->next;
