@@ -2,7 +2,7 @@
  * bench-harness: drives one MCP client process through one workload and
  * prints one JSON line of figures. The same harness drives every client
  * (mcphost batch and the Node drivers speak the same JSON-lines protocol,
- * see host/cli/batch.c), so every client is measured the same way.
+ * see cli/batch.c), so every client is measured the same way.
  *
  *   bench-harness cold  [opts] -- CLIENT ARGV...   run to exit
  *   bench-harness seq   [opts] -- CLIENT ARGV...   one request at a time

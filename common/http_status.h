@@ -1,5 +1,5 @@
 /* The reason phrase of an HTTP status code, for the gateway's responses
- * (host/cli/serve_http.c) and the remote transports' messages
+ * (gateway/serve_http.c) and the remote transports' messages
  * (http_client_reason); and the one classification of an HTTP error
  * status for every remote transport (http, sse, ws). Any thread. */
 #ifndef MCPHOST_COMMON_HTTP_STATUS_H

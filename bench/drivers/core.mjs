@@ -4,7 +4,7 @@
 //
 //   DRIVER --config FILE tools   connect every server, list tools, print
 //                                mcp__SERVER__TOOL lines, exit
-//   DRIVER --config FILE batch   mcphost's batch protocol (host/cli/batch.c):
+//   DRIVER --config FILE batch   mcphost's batch protocol (cli/batch.c):
 //                                JSON request lines in, one JSON answer line
 //                                out per request, as each completes
 //

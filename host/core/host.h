@@ -147,7 +147,7 @@ const char *host_path(const host *h, int which);
 bool host_interrupted(const host *h);
 void host_clear_interrupt(host *h);
 /* As if signal `signal_number` had arrived: a session process passes on
- * the Ctrl-C of the command's caller (host/cli/session_run.c). */
+ * the Ctrl-C of the command's caller (cli/daemon/daemon_run.c). */
 void host_interrupt(host *h, int signal_number);
 
 /* Clears the flag and the signal's number too: the signal was dealt with

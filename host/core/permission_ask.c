@@ -1,16 +1,10 @@
 #include "core/permission_ask.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/request.h"
 #include "core/util.h"
-#include "safety/json_parse.h"
-#include "safety/json_write.h"
-#include "safety/size_limits.h"
-#include "text_escape.h"
 
 typedef enum {
   SLOT_ASKING,    /* inside ask() */
@@ -33,13 +27,10 @@ struct perm_ask {
   char *tool, *server, *tool_name, *args, *reason, *description;
   slot *slots;
   size_t nslots;
-  int tty_in;
-  FILE *tty_out;
-  loop_watch *tty_watch;
-  char line[256];
-  size_t line_len;
+  const perm_ask_local *local;
+  bool local_asking; /* the local question is open */
   loop_timer *timeout, *deliver;
-  size_t waiting; /* pending plugins, plus the terminal */
+  size_t waiting; /* pending plugins, plus the local question */
   bool started;   /* perm_ask_start has returned */
   bool decided, allowed;
   char *why;
@@ -47,7 +38,8 @@ struct perm_ask {
   void *ud;
 };
 
-static void withdraw_all(perm_ask *a) {
+/* `why`: the answer that settled the question, or NULL (withdrawn). */
+static void withdraw_all(perm_ask *a, const char *why) {
   for (size_t i = 0; i < a->nslots; i++) {
     slot *s = &a->slots[i];
     if (s->state != SLOT_PENDING)
@@ -55,9 +47,9 @@ static void withdraw_all(perm_ask *a) {
     s->state = SLOT_DONE;
     s->d->cancel(s->p->ctx, &s->req);
   }
-  if (a->tty_watch) {
-    loop_unwatch(a->h->loop, a->tty_watch);
-    a->tty_watch = NULL;
+  if (a->local_asking) {
+    a->local_asking = false;
+    a->local->stop(a->local->ud, why);
   }
   if (a->timeout) {
     loop_timer_cancel(a->h->loop, a->timeout);
@@ -93,14 +85,7 @@ static void decide(perm_ask *a, bool allowed, char *why) {
   a->decided = true;
   a->allowed = allowed;
   a->why = why;
-  bool prompted = a->tty_watch != NULL;
-  withdraw_all(a);
-  if (prompted && a->line_len == 0) { /* someone else answered the prompt */
-    char *shown = text_escape(
-        why, strlen(why), TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
-    fprintf(a->tty_out, "\n%s\n", shown ? shown : "");
-    free(shown);
-  }
+  withdraw_all(a, why);
   /* Deliver from a fresh loop turn: never inside start() or a plugin's
    * reply, so the caller may free what it likes. */
   a->deliver = loop_timer_start(a->h->loop, 0, deliver, a);
@@ -191,81 +176,12 @@ static void on_timeout(void *ud) {
   decide(a, false, xstrdup("no answer in time; refused"));
 }
 
-static void on_tty(void *ud, int fd, unsigned events) {
-  perm_ask *a = ud;
-  char buf[128];
-  ssize_t n = read(fd, buf, sizeof buf);
-  if (n < 0 && (errno == EAGAIN || errno == EINTR))
-    return;
-  (void)events;
-  bool eof = n <= 0; /* end of input or an error: no answer, so no */
-  for (ssize_t i = 0; i < n && a->line_len + 1 < sizeof a->line; i++)
-    a->line[a->line_len++] = buf[i];
-  a->line[a->line_len] = '\0';
-  if (!eof && !memchr(a->line, '\n', a->line_len) &&
-      a->line_len + 1 < sizeof a->line)
-    return;
-  const char *p = a->line + strspn(a->line, " \t");
-  bool yes = (p[0] == 'y' || p[0] == 'Y') &&
-             (p[1] == '\0' || p[1] == '\n' || strncmp(p + 1, "es", 2) == 0 ||
-              strncmp(p + 1, "ES", 2) == 0);
-  if (a->line_len == 0)
-    a->line_len = 1; /* answered (by EOF): no note after the prompt */
-  decide(a, yes,
-         xstrdup(yes ? "allowed at the terminal" : "denied at the terminal"));
-}
-
-/* The arguments as the person answering sees them: indented JSON, with
- * whatever a terminal would obey or hide as \u escapes (the same values),
- * cut to the screen: lines to its width, and as many lines as leave the
- * question in view. */
-static void print_arguments(const perm_ask *a) {
-  cJSON *args = json_parse_str(a->args);
-  strbuf text;
-  sb_init(&text);
-  int rc = args ? json_write_pretty(&text, args) : MCPH_EINVAL;
-  cJSON_Delete(args);
-  if (rc != 0) {
-    sb_free(&text);
-    return;
+void perm_ask_local_answer(perm_ask *a, bool allowed, const char *why) {
+  if (!a->local_asking) {
+    return; /* settled already */
   }
-  char *safe = text_escape(text.data, text.len,
-                           TEXT_ESCAPE_JSON | TEXT_ESCAPE_INVISIBLE, NULL);
-  sb_free(&text);
-  if (!safe)
-    return;
-  unsigned cols = 80, rows = 24;
-  term_size(fileno(a->tty_out), &cols, &rows);
-  size_t max_lines = rows > 12 ? rows - 6 : 6, width = cols > 12 ? cols - 4 : 8;
-  size_t nlines = 1;
-  for (const char *p = safe; *p; p++)
-    nlines += *p == '\n';
-  size_t shown = nlines > max_lines ? max_lines - 1 : nlines;
-  fputs("  arguments:\n", a->tty_out);
-  const char *line = safe;
-  for (size_t i = 0; i < shown && line; i++) {
-    const char *nl = strchr(line, '\n');
-    strbuf b; /* cJSON's indenting tabs as two spaces, the others one */
-    sb_init(&b);
-    sb_add(&b, "", 0);
-    const char *end = nl ? nl : line + strlen(line);
-    bool lead = true;
-    for (const char *p = line; p < end; p++) {
-      lead = lead && *p == '\t';
-      if (*p == '\t')
-        sb_adds(&b, lead ? "  " : " ");
-      else
-        sb_addc(&b, *p);
-    }
-    char *cut = limits_cut_to_width(sb_str(&b), width);
-    fprintf(a->tty_out, "    %s\n", cut ? cut : sb_str(&b));
-    free(cut);
-    sb_free(&b);
-    line = nl ? nl + 1 : NULL;
-  }
-  if (shown < nlines)
-    fprintf(a->tty_out, "    \xe2\x80\xa6 %zu more lines\n", nlines - shown);
-  free(safe);
+  a->local_asking = false;
+  decide(a, allowed, xstrdup(why));
 }
 
 perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
@@ -278,8 +194,7 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
   a->args = xstrdup(p->arguments_json ? p->arguments_json : "{}");
   a->reason = xstrdup(p->reason ? p->reason : "");
   a->description = p->description ? xstrdup(p->description) : NULL;
-  a->tty_in = p->tty_in;
-  a->tty_out = p->tty_out ? p->tty_out : stderr;
+  a->local = p->local;
   a->done = done;
   a->ud = ud;
 
@@ -330,18 +245,19 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
   a->started = true;
   if (a->decided)
     return a;
-  if (a->tty_in >= 0 && loop_watch_fd(h->loop, a->tty_in, LOOP_READ, on_tty, a,
-                                      &a->tty_watch) == 0) {
-    char *reason =
-        text_escape(a->reason, strlen(a->reason),
-                    TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
-    fprintf(a->tty_out, "mcphost: run %s? It needs permission: %s\n", a->tool,
-            reason ? reason : "");
-    free(reason);
-    print_arguments(a);
-    fputs("Allow it? [y/N] ", a->tty_out);
-    fflush(a->tty_out);
-    a->waiting++;
+  if (a->local) {
+    /* The question as the plugins have it: the ask's own copies. */
+    perm_ask_params q = {.tool = a->tool,
+                         .server = a->server,
+                         .tool_name = a->tool_name,
+                         .arguments_json = a->args,
+                         .reason = a->reason,
+                         .description = a->description,
+                         .timeout_ms = p->timeout_ms};
+    if (a->local->start(a->local->ud, a, &q)) {
+      a->local_asking = true;
+      a->waiting++;
+    }
   }
   if (a->waiting == 0) {
     decide(a, false, nobody_left(a));
@@ -355,7 +271,7 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
 void perm_ask_cancel(perm_ask *a) {
   if (!a)
     return;
-  withdraw_all(a);
+  withdraw_all(a, NULL);
   if (a->deliver)
     loop_timer_cancel(a->h->loop, a->deliver);
   ask_free(a);

@@ -1,5 +1,5 @@
 /* Fuzz target: the gateway's request heads and their framing
- * (host/cli/serve_http.h, gw_http_frame, as conn_process uses it). The
+ * (gateway/serve_http.h, gw_http_frame, as conn_process uses it). The
  * first byte picks a padding, the next eight a chunking; the rest is
  * what a client sends on one connection. With the padding, a header
  * "X-Pad: aaa..." goes in after the first CRLF, so long that the head
@@ -25,8 +25,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli/serve_http_head.h"
 #include "fuzz_chunks.h"
+#include "gateway/serve_http_head.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
 

@@ -1,15 +1,15 @@
-/* Fuzz target: the session socket's messages (host/cli/session.h,
- * session_wire.c), over a real socketpair. The first byte picks:
+/* Fuzz target: the session socket's messages (cli/daemon/daemon.h,
+ * daemon_wire.c), over a real socketpair. The first byte picks:
  *  - even: a round trip. The rest, cut at its NULs, is argv (its first
- *    byte says how many words) and the environment; session_send_request
- *    sends them with this process's cwd and fds 0-2, session_recv_request
+ *    byte says how many words) and the environment; daemon_send_request
+ *    sends them with this process's cwd and fds 0-2, daemon_recv_request
  *    must give back the very cwd, argv and environment, fds that are
  *    this process's 0-2, NULL-terminated lists pointing into the blob; a
  *    status and a stop request come back as their type with nothing
  *    else; a reply of the same bytes comes back whole.
  *  - odd: raw bytes from a caller, written in chunks (the first with 0, 3,
  *    4 or 5 fds attached), then the end. A plain model of the format
- *    says what session_recv_request must do: refuse what is not a
+ *    says what daemon_recv_request must do: refuse what is not a
  *    request (short header, wrong magic, more fds than it takes), a
  *    length over 16 MiB, a body cut short, a command without its three
  *    fds, a malformed command line or count, an unknown type, each with
@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/session.h"
+#include "cli/daemon/daemon.h"
 #include "fuzz_chunks.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
@@ -43,7 +43,7 @@ static bool same_file(int a, int b) {
          x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
-static bool inside(const session_request *r, size_t len, const char *p) {
+static bool inside(const daemon_request *r, size_t len, const char *p) {
   return p >= r->blob && p + strlen(p) < r->blob + len + 1;
 }
 
@@ -100,20 +100,20 @@ static void round_trip(const unsigned char *data, size_t len) {
     }
   }
   environ = env;
-  int rc = session_send_request(sv[0], SESSION_RUN, argc, w);
+  int rc = daemon_send_request(sv[0], DAEMON_RUN, argc, w);
   environ = saved;
   if (rc != 0) {
     abort();
   }
-  session_request r;
+  daemon_request r;
   char why[256] = "";
-  if (session_recv_request(sv[1], &r, why, sizeof why) != 0) {
+  if (daemon_recv_request(sv[1], &r, why, sizeof why) != 0) {
     abort();
   }
   char count[16];
   size_t blen =
       strlen(cwd) + 1 + (size_t)snprintf(count, sizeof count, "%d", argc) + 1;
-  if (r.type != SESSION_RUN || strcmp(r.cwd, cwd) != 0 || r.argc != argc ||
+  if (r.type != DAEMON_RUN || strcmp(r.cwd, cwd) != 0 || r.argc != argc ||
       r.argv[argc] != NULL || r.cwd != r.blob) {
     abort();
   }
@@ -143,21 +143,21 @@ static void round_trip(const unsigned char *data, size_t len) {
       abort();
     }
   }
-  session_request_free(&r);
+  daemon_request_free(&r);
 
   for (int t = 0; t < 2; t++) {
-    int type = t ? SESSION_STOP : SESSION_STATUS;
-    if (session_send_request(sv[0], type, 0, NULL) != 0 ||
-        session_recv_request(sv[1], &r, why, sizeof why) != 0 ||
+    int type = t ? DAEMON_STOP : DAEMON_STATUS;
+    if (daemon_send_request(sv[0], type, 0, NULL) != 0 ||
+        daemon_recv_request(sv[1], &r, why, sizeof why) != 0 ||
         r.type != type || r.argv || r.env || r.cwd || r.fds[0] != -1) {
       abort();
     }
-    session_request_free(&r);
+    daemon_request_free(&r);
   }
 
   char *out = NULL;
-  if (session_send_reply(sv[0], (const char *)data, len) != 0 ||
-      session_recv_reply(sv[1], &out) != 0 || memcmp(out, data, len) != 0 ||
+  if (daemon_send_reply(sv[0], (const char *)data, len) != 0 ||
+      daemon_recv_reply(sv[1], &out) != 0 || memcmp(out, data, len) != 0 ||
       out[len] != '\0') {
     abort();
   }
@@ -230,7 +230,7 @@ static long count_of(const char *s) {
 /* What the model expects of a raw request: NULL when accepted, else a
  * part of the reason. */
 static const char *model_request(const unsigned char *s, size_t n, int nfds) {
-  if (n == 0 || nfds > SESSION_NFDS || n < HEADER_LEN ||
+  if (n == 0 || nfds > DAEMON_NFDS || n < HEADER_LEN ||
       memcmp(s, "MCPHS1", 6) != 0) {
     return "not a request";
   }
@@ -241,10 +241,10 @@ static const char *model_request(const unsigned char *s, size_t n, int nfds) {
   if (n - HEADER_LEN < blen) {
     return "cut short";
   }
-  if (s[6] == SESSION_STATUS || s[6] == SESSION_STOP) {
+  if (s[6] == DAEMON_STATUS || s[6] == DAEMON_STOP) {
     return NULL;
   }
-  if (s[6] != SESSION_RUN) {
+  if (s[6] != DAEMON_RUN) {
     return "unknown type";
   }
   if (nfds < 3) {
@@ -266,12 +266,12 @@ static const char *model_request(const unsigned char *s, size_t n, int nfds) {
 }
 
 static void check_raw(const unsigned char *s, size_t n, int nfds,
-                      const session_request *r, int rc, const char *why) {
+                      const daemon_request *r, int rc, const char *why) {
   const char *want = model_request(s, n, nfds);
   if ((rc == 0) != (want == NULL) || (want && !strstr(why, want))) {
     abort();
   }
-  for (int i = 0; i < SESSION_NFDS; i++) {
+  for (int i = 0; i < DAEMON_NFDS; i++) {
     if (!want &&
         (i < nfds ? !same_file(r->fds[i], i < 3 ? i : 2) : r->fds[i] != -1)) {
       abort();
@@ -283,7 +283,7 @@ static void check_raw(const unsigned char *s, size_t n, int nfds,
   if (r->type != s[6]) {
     abort();
   }
-  if (r->type != SESSION_RUN) {
+  if (r->type != DAEMON_RUN) {
     if (r->argv || r->env || r->cwd) {
       abort();
     }
@@ -328,11 +328,11 @@ static void raw(const unsigned char *data, size_t len) {
     abort();
   }
   send_raw(sv[0], data, len, nfds, &ch);
-  session_request r;
+  daemon_request r;
   char why[256] = "";
-  int rc = session_recv_request(sv[1], &r, why, sizeof why);
+  int rc = daemon_recv_request(sv[1], &r, why, sizeof why);
   check_raw(data, len, nfds, &r, rc, why);
-  session_request_free(&r);
+  daemon_request_free(&r);
   close(sv[0]);
   close(sv[1]);
 
@@ -341,7 +341,7 @@ static void raw(const unsigned char *data, size_t len) {
   }
   send_raw(sv[0], data, len, 0, &ch);
   char *out = NULL;
-  rc = session_recv_reply(sv[1], &out);
+  rc = daemon_recv_reply(sv[1], &out);
   uint32_t rlen = len >= 4 ? u32_at(data) : 0;
   int want = len == 0                                       ? 1
              : len < 4 || rlen > MAX_BODY || len - 4 < rlen ? -1

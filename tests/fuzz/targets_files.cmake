@@ -44,8 +44,8 @@ mcph_fuzz_target(config_write
                          ${CONFIG_DIR}/config_write.c
                  LIBS mcphost
                  RUNS 3000)
-mcph_fuzz_target(toml SOURCES fuzz_toml.c ${CONFIG_DIR}/toml.c
-                 LIBS mcphost
+mcph_fuzz_target(toml SOURCES fuzz_toml.c ${CMAKE_SOURCE_DIR}/cli/toml.c
+                 INCLUDES ${CMAKE_SOURCE_DIR} LIBS mcphost
                  CORPUS ${IMPORT_FIX}/codex-config.toml)
 
 # The WWW-Authenticate parser of the HTTP transports.

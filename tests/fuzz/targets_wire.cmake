@@ -85,14 +85,14 @@ mcph_fuzz_target(sampling SOURCES fuzz_sampling.c
                  INCLUDES ${SRC}/plugins/sampling
                  LIBS PkgConfig::CJSON
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
-# The session socket's messages (host/cli/session_wire.c) over a real
+# The session socket's messages (cli/daemon/daemon_wire.c) over a real
 # socketpair: the unit compiled in, libmcphost gives the rest.
 mcph_fuzz_target(session_wire SOURCES fuzz_session_wire.c
-                 ${SRC}/host/cli/session_wire.c
-                 INCLUDES ${SRC}/host ${SRC}/common LIBS mcphost)
-# The gateway's request heads and their framing (host/cli/serve_http.c,
+                 ${SRC}/cli/daemon/daemon_wire.c
+                 INCLUDES ${SRC} ${SRC}/host ${SRC}/common LIBS mcphost)
+# The gateway's request heads and their framing (gateway/serve_http.c,
 # gw_http_frame).
 mcph_fuzz_target(serve_http_head SOURCES fuzz_serve_http_head.c
-                 ${SRC}/host/cli/serve_http_head.c
-                 INCLUDES ${SRC}/host ${SRC}/common LIBS mcphost
+                 ${SRC}/gateway/serve_http_head.c
+                 INCLUDES ${SRC} ${SRC}/host ${SRC}/common LIBS mcphost
                  DICT ${MCPH_FUZZ_DIR}/http_head.dict)

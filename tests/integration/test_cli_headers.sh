@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The CLI is a front end of the client library: host/cli/*.c and *.h
-# include only the library's public headers (host/public-headers.txt),
-# their own cli/ headers, common/ and the SDK (<mcphost/...>), and libc
-# or other system headers (<...>). A public header includes only public
-# headers, so nothing private reaches the CLI indirectly either.
+# The front ends of the client library, the CLI (cli/, with its shell in
+# cli/interactive/ and its session daemon in cli/daemon/) and the gateway
+# (gateway/): their *.c and *.h include only the library's public headers
+# (host/public-headers.txt), their own headers, common/ and the SDK
+# (<mcphost/...>), and libc or other system headers (<...>). A public
+# header includes only public headers, so nothing private reaches a front
+# end indirectly either.
 . "$(dirname "$0")/../lib/lib.sh"
 
 : >"$TMP/out"
@@ -20,26 +22,42 @@ includes() {
   sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"
 }
 
+# own FILE HEADER: whether HEADER is one of the front end of FILE's own,
+# or the one header of the other front end it may include: the CLI runs
+# the gateway through gateway/gateway.h, the gateway sees of the CLI only
+# cli/frontend.h (its context's accessors, the exit codes, the helpers
+# it shares).
+own() {
+  case $1:$2 in
+    "$SRCDIR"/cli/*:cli/* | "$SRCDIR"/gateway/*:gateway/*) ;;
+    "$SRCDIR"/cli/*:gateway/gateway.h) ;;
+    "$SRCDIR"/gateway/*:cli/frontend.h) ;;
+    *) return 1 ;;
+  esac
+  [ -f "$SRCDIR/$2" ]
+}
+
 # private_includes FILE...: "FILE:HEADER" for each include of a FILE that
-# is neither allowed nor (for host/cli) one of the CLI's own headers.
+# is neither allowed nor one of its front end's own headers.
 private_includes() {
   local f inc
   for f in "$@"; do
     [ -f "$f" ] || { printf ' %s:(missing)' "${f#"$SRCDIR"/host/}"; continue; }
     while IFS= read -r inc; do
-      case $f:$inc in "$SRCDIR"/host/cli/*:cli/*)
-        [ -f "$SRCDIR/host/$inc" ] && continue ;;
-      esac
+      own "$f" "$inc" && continue
       allowed "$inc" || printf ' %s:%s' "${f#"$SRCDIR"/}" "$inc"
     done < <(includes "$f")
   done
 }
 
-bad=$(private_includes "$SRCDIR"/host/cli/*.[ch])
+# The front ends' sources, one a line.
+front_ends() { find "$SRCDIR/cli" "$SRCDIR/gateway" -name "$1" | sort; }
+
+bad=$(private_includes $(front_ends '*.[ch]'))
 if [ -z "$bad" ]; then
-  ok "host/cli includes only the library's public headers"
+  ok "cli/ and gateway/ include only the library's public headers"
 else
-  RC=1 bad "host/cli includes only the library's public headers" \
+  RC=1 bad "cli/ and gateway/ include only the library's public headers" \
     "private includes:$bad"
 fi
 
@@ -51,19 +69,30 @@ else
     "private includes:$bad"
 fi
 
-# Nor does the CLI read or set a field of the host object: host.h's
+# Nor does a front end read or set a field of the host object: host.h's
 # accessors (host_cfg, host_loop, host_registry, ...) stand between.
 fields=$(sed -n '/^typedef struct host {/,/^} host;/p' "$SRCDIR/host/core/host.h" |
   sed -n 's/^[[:space:]]*[A-Za-z_][A-Za-z_0-9 ]*[ *]\**\([a-z_][a-z_0-9]*\)\(\[[^]]*\]\)\{0,1\};.*/\1/p' |
   sort -u | tr '\n' '|')
 fields=${fields%|}
-hits=$(grep -nE "(\\bh|\\bc(->|\\.)h)->(${fields})\\b" "$SRCDIR"/host/cli/*.c |
+hits=$(grep -nE "(\\bh|\\bc(->|\\.)h)->(${fields})\\b" $(front_ends '*.c') |
   sed "s|^$SRCDIR/||")
 if [ -n "$fields" ] && [ -z "$hits" ]; then
-  ok "host/cli reads no field of the host object"
+  ok "cli/ and gateway/ read no field of the host object"
 else
-  RC=1 bad "host/cli reads no field of the host object" \
+  RC=1 bad "cli/ and gateway/ read no field of the host object" \
     "fields: ${fields:-(none found in host.h)}" $hits
+fi
+
+# The rule between the two: the gateway may not reach into the CLI, nor
+# the CLI into the gateway.
+if own "$SRCDIR/gateway/serve.c" cli/frontend.h &&
+  ! own "$SRCDIR/gateway/serve.c" cli/cli.h &&
+  own "$SRCDIR/cli/main.c" gateway/gateway.h &&
+  ! own "$SRCDIR/cli/main.c" gateway/serve.h; then
+  ok "the gateway sees only cli/frontend.h of the CLI, the CLI only gateway/gateway.h of it"
+else
+  RC=1 bad "the gateway sees only cli/frontend.h of the CLI, the CLI only gateway/gateway.h of it"
 fi
 
 # The check itself: a private include is caught.

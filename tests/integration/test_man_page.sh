@@ -129,7 +129,7 @@ def source_env():
     names = set()
     pat = re.compile(r'\b[A-Za-z_]*(?:env|xdg_dir)[A-Za-z_]*\('
                      r'"([A-Za-z_][A-Za-z0-9_]*)"')
-    for top in ('host', 'common', 'transports', 'plugins'):
+    for top in ('host', 'cli', 'gateway', 'common', 'transports', 'plugins'):
         for d, _, files in os.walk(os.path.join(src, top)):
             for f in files:
                 if f.endswith(('.c', '.h')):
@@ -143,7 +143,7 @@ def source_env():
 
 def source_exits():
     codes = set()
-    cli = os.path.join(src, 'host', 'cli')
+    cli = os.path.join(src, 'cli')
     for f in os.listdir(cli):
         if not f.endswith(('.c', '.h')):
             continue

@@ -11,8 +11,8 @@
 : >"$TMP/err"
 command -v python3 >/dev/null || skip_test "no python3 to read the sources"
 
-# scan REGEX ALLOWED...: the places in host/, transports/, plugins/,
-# common/ and examples/plugins/ C code (comments and strings left out)
+# scan REGEX ALLOWED...: the places in host/, cli/, gateway/, transports/,
+# plugins/, common/ and examples/plugins/ C code (comments and strings left out)
 # that match REGEX, outside the ALLOWED files.
 scan() {
   python3 - "$SRCDIR" "$@" <<'PY'
@@ -39,7 +39,8 @@ def code_only(text):
         else:
             out.append(c); i += 1
     return ''.join(out)
-for top in ('host', 'transports', 'plugins', 'common', 'examples/plugins'):
+for top in ('host', 'cli', 'gateway', 'transports', 'plugins', 'common',
+            'examples/plugins'):
     for d, _, files in os.walk(os.path.join(root, top)):
         for f in sorted(files):
             if not f.endswith(('.c', '.h')):

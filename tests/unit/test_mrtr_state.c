@@ -1,4 +1,4 @@
-/* The gateway's requestState tokens (host/cli/serve_mrtr_state.c,
+/* The gateway's requestState tokens (gateway/serve_mrtr_state.c,
  * compiled in): made and checked, and no token, rather than a crash,
  * when base64_encode runs out of memory (linked with
  * --wrap=base64_encode). */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cli/serve.h"
+#include "gateway/serve.h"
 
 char *__real_base64_encode(const void *in, size_t len);
 char *__wrap_base64_encode(const void *in, size_t len);

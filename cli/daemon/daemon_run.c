@@ -1,0 +1,132 @@
+/* One forwarded command in the session process (daemon.h): for its
+ * length, fds 0, 1 and 2 are the caller's, and so are environ and the
+ * working directory, so that isatty(), prompts, getenv() and relative
+ * paths are what the command would have had run directly; cli_main runs
+ * it against the kept host and client; then everything is put back.
+ * Only one runs at a time (daemon.c queues the others). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/daemon/daemon.h"
+#include "core/util.h"
+
+extern char **environ;
+
+typedef struct run_watch {
+  host *h;
+  loop_watch *w;
+  bool signalled; /* a signal came from the caller */
+} run_watch;
+
+/* A byte from the caller is a signal it got; the end of its connection
+ * (it was killed) is a hang-up. */
+static void on_caller(void *ud, int fd, unsigned events) {
+  run_watch *rw = ud;
+  unsigned char b[16];
+  ssize_t n = read(fd, b, sizeof b);
+  if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+    return;
+  }
+  if (n <= 0 || (events & (LOOP_HUP | LOOP_ERROR))) {
+    loop_unwatch(host_loop(rw->h), rw->w);
+    rw->w = NULL;
+    host_interrupt(rw->h, SIGHUP);
+    rw->signalled = true;
+    return;
+  }
+  int sig = b[n - 1];
+  host_interrupt(rw->h, sig == SIGINT || sig == SIGTERM ? sig : SIGHUP);
+  rw->signalled = true;
+}
+
+/* stdio's state must not carry from one caller to the next. */
+static void reset_stdio(void) {
+  __fpurge(stdin);
+  clearerr(stdin);
+  clearerr(stdout);
+  clearerr(stderr);
+}
+
+/* The caller's terminal is the command's (terminal_open.h): this process
+ * has none of its own. Without one, the caller's MCPHOST_TTY stays. */
+static void use_terminal(daemon_request *r) {
+  if (r->fds[3] < 0) {
+    return;
+  }
+  size_t n = 0, kept = 0;
+  while (r->env[n]) {
+    n++;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (strncmp(r->env[i], "MCPHOST_TTY=", 12) != 0) {
+      r->env[kept++] = r->env[i];
+    }
+  }
+  r->tty_env = xasprintf("MCPHOST_TTY=/proc/self/fd/%d", r->fds[3]);
+  r->env = xrealloc(r->env, (kept + 2) * sizeof *r->env);
+  r->env[kept] = r->tty_env;
+  r->env[kept + 1] = NULL;
+}
+
+int daemon_run_command(const cli_shared *shared, int conn, daemon_request *r,
+                       bool *stop) {
+  host *h = shared->h;
+  int home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  fflush(stdout);
+  fflush(stderr);
+  reset_stdio();
+  for (int i = 0; i < 3; i++) {
+    dup2(r->fds[i], i);
+  }
+  /* Line-buffered on a terminal, as a process starting there would be. */
+  setvbuf(stdout, NULL, isatty(1) ? _IOLBF : _IOFBF, BUFSIZ);
+  char **own_env = environ;
+  use_terminal(r);
+  environ = r->env;
+  int rc;
+  if (chdir(r->cwd) != 0) {
+    fprintf(stderr, "mcphost: the session cannot enter %s: %s\n", r->cwd,
+            strerror(errno));
+    rc = EXIT_USAGE;
+  } else {
+    int fl = fcntl(conn, F_GETFL);
+    fcntl(conn, F_SETFL, fl | O_NONBLOCK);
+    run_watch rw = {.h = h};
+    loop_watch_fd(host_loop(h), conn, LOOP_READ, on_caller, &rw, &rw.w);
+    /* getopt's and the command's own words are the request's (owned by
+     * it until the request is freed, after the command). */
+    rc = cli_main(r->argc, r->argv, shared);
+    if (rw.w) {
+      loop_unwatch(host_loop(h), rw.w);
+    }
+    fcntl(conn, F_SETFL, fl);
+    if (host_interrupted(h) && !rw.signalled) {
+      *stop = true; /* SIGTERM, SIGINT or SIGHUP to the session itself */
+    }
+  }
+  /* The next command starts with no signal (signal number 0 too). */
+  host_interrupt(h, 0);
+  host_clear_interrupt(h);
+  fflush(stdout);
+  fflush(stderr);
+  reset_stdio();
+  environ = own_env;
+  int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+  for (int i = 0; i < 3 && null >= 0; i++) {
+    dup2(null, i);
+  }
+  if (null > 2) {
+    close(null);
+  }
+  if (home >= 0) {
+    (void)!fchdir(home);
+    close(home);
+  }
+  return rc;
+}

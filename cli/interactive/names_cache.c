@@ -1,0 +1,105 @@
+/* The names completion offers (mcphost completion, the shell) without
+ * starting a server: the tool and prompt names the last listing of each
+ * server saw, kept in $XDG_STATE_HOME/mcphost/completion-names.json as
+ * {"servers": {NAME: {"tools": [...], "prompts": [...], "own_tools":
+ * [...], "own_prompts": [...]}}}: the assigned names (mcp__S__T) and the
+ * server's own (for SERVER/NAME). A listing replaces its server's entry;
+ * printing keeps to configured servers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/interactive/state_files.h"
+#include "core/util.h"
+
+static const char cache_name[] = "completion-names.json";
+
+static cJSON *load(cli *c) {
+  char *text = state_file_read(c->h, cache_name, NULL);
+  cJSON *o = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  if (!cJSON_IsObject(o)) {
+    cJSON_Delete(o);
+    o = cJSON_CreateObject();
+  }
+  if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(o, "servers"))) {
+    cJSON_DeleteItemFromObjectCaseSensitive(o, "servers");
+    cJSON_AddObjectToObject(o, "servers");
+  }
+  return o;
+}
+
+void cli_names_record(cli *c, const char *server, const char *kind,
+                      char *const *names, const cJSON *items, size_t n) {
+  cJSON *o = load(c);
+  cJSON *servers = cJSON_GetObjectItemCaseSensitive(o, "servers");
+  cJSON *entry = cJSON_GetObjectItemCaseSensitive(servers, server);
+  if (!cJSON_IsObject(entry)) {
+    cJSON_DeleteItemFromObjectCaseSensitive(servers, server);
+    entry = cJSON_AddObjectToObject(servers, server);
+  }
+  cJSON *list = cJSON_CreateArray();
+  for (size_t i = 0; i < n; i++) {
+    if (names[i]) {
+      cJSON_AddItemToArray(list, cJSON_CreateString(names[i]));
+    }
+  }
+  cJSON_DeleteItemFromObjectCaseSensitive(entry, kind);
+  cJSON_AddItemToObject(entry, kind, list);
+  cJSON *own = cJSON_CreateArray();
+  const cJSON *it;
+  cJSON_ArrayForEach(it, items) {
+    const char *name =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
+    if (name) {
+      cJSON_AddItemToArray(own, cJSON_CreateString(name));
+    }
+  }
+  char *own_kind = xasprintf("own_%s", kind);
+  cJSON_DeleteItemFromObjectCaseSensitive(entry, own_kind);
+  cJSON_AddItemToObject(entry, own_kind, own);
+  free(own_kind);
+  char *text = cJSON_PrintUnformatted(o);
+  char why[600];
+  /* A cache: a state directory that cannot be written costs completion
+   * only, said with -v. */
+  if (text && state_file_write(c->h, cache_name, text, strlen(text), why,
+                               sizeof why) != 0) {
+    host_log(c->h, MCPH_LOG_INFO, NULL, "completion names not kept: %s", why);
+  }
+  cJSON_free(text);
+  cJSON_Delete(o);
+}
+
+bool cli_plain_name(const char *s, bool own) {
+  return s && *s &&
+         strspn(s, own ? "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                         "0123456789_-."
+                       : "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                         "0123456789_-") == strlen(s);
+}
+
+void cli_names_print(cli *c, const config *cfg, const char *kind, bool own,
+                     FILE *f) {
+  cJSON *o = load(c);
+  const cJSON *servers = cJSON_GetObjectItemCaseSensitive(o, "servers");
+  char *key = own ? xasprintf("own_%s", kind) : xstrdup(kind);
+  for (size_t i = 0; i < cfg->nservers; i++) {
+    const char *server = cfg->servers[i].name;
+    const cJSON *entry = cJSON_GetObjectItemCaseSensitive(servers, server);
+    const cJSON *name;
+    cJSON_ArrayForEach(name, cJSON_GetObjectItemCaseSensitive(entry, key)) {
+      if (!cli_plain_name(cJSON_GetStringValue(name), own)) {
+        continue;
+      }
+      if (own && cli_plain_name(server, false)) {
+        fprintf(f, "%s/%s\n", server, name->valuestring);
+      } else if (!own) {
+        fprintf(f, "%s\n", name->valuestring);
+      }
+    }
+  }
+  free(key);
+  cJSON_Delete(o);
+}

@@ -1,0 +1,104 @@
+/* The CLI's files in the state directory (state_files.h). */
+#include "cli/interactive/state_files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "trusted_fs.h"
+
+static int open_dir(host *h, bool create, const char **dir, char *why,
+                    size_t why_len) {
+  *dir = host_path(h, MCPH_PATH_STATE);
+  if (!*dir) {
+    snprintf(why, why_len, "no per-user state directory (no home)");
+    errno = ENOENT;
+    return -1;
+  }
+  return trusted_fs_open_dir(
+      *dir, TRUSTED_FS_PRIVATE | (create ? TRUSTED_FS_CREATE : 0), why,
+      why_len);
+}
+
+int state_file_open(host *h, const char *name, int oflags, char *why,
+                    size_t why_len) {
+  const char *dir;
+  int dfd = open_dir(h, (oflags & O_CREAT) != 0, &dir, why, why_len);
+  if (dfd < 0) {
+    return -1;
+  }
+  int fd = trusted_fs_open_file(dfd, dir, name, oflags, 0600, why, why_len);
+  int e = errno;
+  close(dfd);
+  errno = e;
+  return fd;
+}
+
+char *state_file_read(host *h, const char *name, size_t *len) {
+  char why[PATH_MAX + 128];
+  int fd = state_file_open(h, name, O_RDONLY, why, sizeof why);
+  if (fd < 0) {
+    return NULL;
+  }
+  strbuf b;
+  sb_init(&b);
+  char buf[8192];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)) {
+    if (n > 0) {
+      sb_add(&b, buf, (size_t)n);
+    }
+  }
+  close(fd);
+  if (n < 0) {
+    sb_free(&b);
+    return NULL;
+  }
+  if (len) {
+    *len = b.len;
+  }
+  return sb_take(&b);
+}
+
+int state_file_write(host *h, const char *name, const char *data, size_t len,
+                     char *why, size_t why_len) {
+  const char *dir;
+  int dfd = open_dir(h, true, &dir, why, why_len);
+  if (dfd < 0) {
+    return -1;
+  }
+  char tmp[PATH_MAX];
+  snprintf(tmp, sizeof tmp, ".%s.%ld.new", name, (long)getpid());
+  unlinkat(dfd, tmp, 0);
+  int rc = -1;
+  int fd = trusted_fs_open_file(dfd, dir, tmp, O_WRONLY | O_CREAT | O_EXCL,
+                                0600, why, why_len);
+  if (fd < 0) {
+    goto out;
+  }
+  bool ok = true;
+  for (size_t off = 0; ok && off < len;) {
+    ssize_t w = write(fd, data + off, len - off);
+    if (w < 0 && errno == EINTR) {
+      continue;
+    }
+    ok = w > 0;
+    off += ok ? (size_t)w : 0;
+  }
+  ok = close(fd) == 0 && ok;
+  if (!ok || renameat(dfd, tmp, dfd, name) != 0) {
+    snprintf(why, why_len, "cannot write %s/%s: %s", dir, name,
+             strerror(errno));
+    unlinkat(dfd, tmp, 0);
+    goto out;
+  }
+  rc = 0;
+out:
+  close(dfd);
+  return rc;
+}

@@ -1,0 +1,1324 @@
+/* mcphost serve --stdio: the gateway (serve.h, docs/gateway.md).
+ *
+ * Life of a gateway: the backends are chosen (--server NAME..., else
+ * every server that may start); JSON-RPC lines are read on stdin and
+ * answered on stdout as they complete. Each request the client makes
+ * becomes one operation of the client library's pipeline (mcp/calls.h),
+ * as `call`, `read`, `prompt` and the lists make them: backends connect
+ * on first use, policy and permission rules apply (an "ask" goes to
+ * --allow, then to the client as an elicitation when it declared it, or
+ * is refused), results are sanitized by the sessions and cut as `call`
+ * cuts them. Progress, cancellation, logging, resource updates and
+ * list_changed are forwarded. The end of stdin ends the gateway. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mcphost/rpc.h>
+
+#include "cli/frontend.h"
+#include "core/util.h"
+#include "gateway/serve.h"
+#include "gateway/serve_internal.h"
+#include "mcp/log_level.h"
+#include "mcp/names.h"
+#include "mcp/protocol.h"
+#include "safety/json_parse.h"
+#include "safety/redact.h"
+
+/* ---- messages to the client (its framing's send) ---- */
+
+void gw_send(gw *g, cJSON *msg, const cJSON *req) {
+  g->send(g->send_ud, msg, req);
+}
+
+static void send_result(gw *g, const cJSON *id, cJSON *result) {
+  cJSON *m = gw_msg_new();
+  cJSON_AddItemToObject(m, "id", cJSON_Duplicate(id, 1));
+  cJSON_AddItemToObject(m, "result", result ? result : cJSON_CreateObject());
+  gw_send(g, m, id);
+}
+
+cJSON *gw_msg_error(const cJSON *id, int code, const char *message,
+                    cJSON *data) {
+  cJSON *m = gw_msg_new();
+  cJSON_AddItemToObject(m, "id",
+                        id ? cJSON_Duplicate(id, 1) : cJSON_CreateNull());
+  cJSON *e = cJSON_AddObjectToObject(m, "error");
+  cJSON_AddNumberToObject(e, "code", code);
+  char *safe = redact(message ? message : "");
+  cJSON_AddStringToObject(e, "message", safe);
+  free(safe);
+  if (data) {
+    cJSON_AddItemToObject(e, "data", data);
+  }
+  return m;
+}
+
+void gw_send_error(gw *g, const cJSON *id, int code, const char *message,
+                   cJSON *data) {
+  gw_send(g, gw_msg_error(id, code, message, data), id);
+}
+
+/* A notification; `req` as for gw_send_fn. */
+static void send_notification(gw *g, const char *method, cJSON *params,
+                              const cJSON *req) {
+  cJSON *m = gw_msg_new();
+  cJSON_AddStringToObject(m, "method", method);
+  if (params) {
+    cJSON_AddItemToObject(m, "params", params);
+  }
+  gw_send(g, m, req);
+}
+
+/* The library's error as a JSON-RPC error: a backend's own error passes
+ * with its code and data; the rest say their kind and server in data. */
+static void send_mcp_error(gw *g, const rq *r, const mcp_error *e) {
+  if (e->kind == MCP_ERR_PROTOCOL && e->rpc_code) {
+    /* A legacy backend's "not found" is 2026-07-28's invalid params. */
+    bool gone = r->modern && e->rpc_code == MCPH_RPC_RESOURCE_NOT_FOUND;
+    gw_send_error(g, r->id, gone ? MCPH_RPC_INVALID_PARAMS : e->rpc_code,
+                  e->message, e->data ? cJSON_Duplicate(e->data, 1) : NULL);
+    return;
+  }
+  int code = MCPH_RPC_INTERNAL_ERROR;
+  if (e->kind == MCP_ERR_USAGE) {
+    code = MCPH_RPC_INVALID_PARAMS;
+  } else if (e->kind == MCP_ERR_NOT_FOUND) {
+    code = r->resource && !r->modern ? MCPH_RPC_RESOURCE_NOT_FOUND
+                                     : MCPH_RPC_INVALID_PARAMS;
+  }
+  cJSON *data = cJSON_CreateObject();
+  cJSON_AddStringToObject(data, "kind", mcp_error_kind_name(e->kind));
+  if (e->server) {
+    cJSON_AddStringToObject(data, "server", e->server);
+  }
+  gw_send_error(g, r->id, code, e->message, data);
+}
+
+/* ---- requests in flight ---- */
+
+static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
+                       void *token);
+static void ask_cancel(void *ud, void *handle);
+
+static rq *rq_new(gw *g, const cJSON *id, const cJSON *params) {
+  rq *r = xcalloc(1, sizeof *r);
+  r->g = g;
+  r->log_level = -1;
+  r->id = cJSON_Duplicate(id, 1);
+  const cJSON *tok = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(params, "_meta"), "progressToken");
+  if (cJSON_IsString(tok) || cJSON_IsNumber(tok)) {
+    r->token = cJSON_Duplicate(tok, 1);
+  }
+  r->asker = (mcp_asker){.start = ask_start, .cancel = ask_cancel, .ud = r};
+  r->seq = ++g->hub->next_seq;
+  r->next = g->reqs;
+  g->reqs = r;
+  return r;
+}
+
+void gw_rq_free(rq *r) {
+  for (rq **p = &r->g->reqs; *p; p = &(*p)->next) {
+    if (*p == r) {
+      *p = r->next;
+      break;
+    }
+  }
+  if (r->park) { /* it ended parked: the park keeps its answer */
+    gw_mrtr_rq_gone(r);
+  }
+  cJSON_Delete(r->id);
+  cJSON_Delete(r->token);
+  cJSON_Delete(r->items);
+  cJSON_Delete(r->init);
+  free(r->waits);
+  free(r->mrtr_method);
+  cJSON_Delete(r->mrtr_params);
+  free(r->then_method);
+  cJSON_Delete(r->then_params);
+  free(r);
+}
+
+static void check_done(gw *g) {
+  if (g->ending && !g->reqs && g->drained) {
+    void (*drained)(void *) = g->drained;
+    g->drained = NULL;
+    drained(g->send_ud);
+  }
+}
+
+void gw_rq_move(rq *r, gw *to) {
+  gw *from = r->g;
+  for (rq **p = &from->reqs; *p; p = &(*p)->next) {
+    if (*p == r) {
+      *p = r->next;
+      break;
+    }
+  }
+  r->g = to;
+  r->next = to->reqs;
+  to->reqs = r;
+  check_done(from);
+}
+
+/* The end of a single operation's request. */
+static void rq_end(rq *r) {
+  gw *g = r->g;
+  r->op = NULL;
+  if (r->starting) {
+    r->finished = true;
+    return;
+  }
+  gw_rq_free(r);
+  check_done(g);
+}
+
+/* A request's result (taken), as its era has it. */
+static void send_rq_result(rq *r, cJSON *result) {
+  if (r->modern) {
+    gw_modern_result(result, r->cacheable);
+  }
+  send_result(r->g, r->id, result);
+}
+
+static void on_done(void *ud, cJSON *result, const mcp_error *err) {
+  rq *r = ud;
+  if (!r->cancelled) {
+    if (err) {
+      send_mcp_error(r->g, r, err);
+    } else {
+      if (r->cut) {
+        out_cut_result(r->g->c, result);
+      }
+      send_rq_result(r, result);
+      result = NULL;
+    }
+  }
+  cJSON_Delete(result);
+  rq_end(r);
+}
+
+/* A backend's progress goes to the client under the client's token. */
+static void on_progress(void *ud, const cJSON *params) {
+  rq *r = ud;
+  if (!r->token || r->cancelled) {
+    return;
+  }
+  cJSON *p = cJSON_Duplicate(params, 1);
+  cJSON_ReplaceItemInObjectCaseSensitive(p, "progressToken",
+                                         cJSON_Duplicate(r->token, 1));
+  send_notification(r->g, "notifications/progress", p, r->id);
+}
+
+static void start_op(rq *r, const mcp_call *call) {
+  /* What leaves the gateway goes to a model: its results are sanitized
+   * as such, unless --sanitize display or off asked for them as sent. */
+  sanitize_mode mode = host_sanitize(cli_host(r->g->c));
+  mcp_call c = *call;
+  c.for_model = mode == SANITIZE_MODE_DEFAULT || mode == SANITIZE_MODE_FULL;
+  r->starting = true;
+  mcp_op *op = mcp_client_start(cli_client(r->g->c), &c,
+                                &(mcp_call_callbacks){.progress = on_progress,
+                                                      .done = on_done,
+                                                      .asker = &r->asker,
+                                                      .ud = r});
+  r->starting = false;
+  if (r->finished) {
+    gw *g = r->g;
+    gw_rq_free(r);
+    check_done(g);
+    return;
+  }
+  r->op = op;
+}
+
+/* ---- lists: every backend's, gathered ---- */
+
+static void do_resource(gw *g, rq *r, const char *method, const cJSON *params);
+static void list_looked(rq *r);
+
+static void list_part_done(rq_part *part) {
+  rq *r = part->r;
+  for (rq_part **p = &r->parts; *p; p = &(*p)->next) {
+    if (*p == part) {
+      *p = part->next;
+      break;
+    }
+  }
+  part->r = NULL; /* its starter sees it ended */
+  if (!part->starting) {
+    free(part);
+  }
+  if (--r->pending > 0) {
+    return;
+  }
+  if (r->then) {
+    list_looked(r);
+    return;
+  }
+  if (!r->cancelled) {
+    cJSON *res = cJSON_CreateObject();
+    cJSON_AddItemToObject(res, r->kind, r->items);
+    r->items = NULL;
+    r->g->listed |= gw_list_bit(r->kind);
+    send_rq_result(r, res);
+  }
+  gw *g = r->g;
+  gw_rq_free(r);
+  check_done(g);
+}
+
+static void on_list_part(void *ud, cJSON *result, const mcp_error *err) {
+  rq_part *part = ud;
+  gw_hub *hub = part->r->g->hub;
+  size_t idx = hub->b.idx[part->k];
+  mcp_server_status st;
+  hub->listing[part->k]--;
+  /* What the client is told now includes this backend or not. */
+  hub->ready[part->k] =
+      mcp_client_status(cli_client(hub->c), idx, &st) && st.ready;
+  if (result && !part->r->cancelled) {
+    gw_items_add(&hub->b, part->k, part->r->kind, result, part->r->items);
+  } else if (err && err->message && !part->r->cancelled) {
+    /* A backend that fails is left out of the list, and said on stderr. */
+    cli_error(hub->c, host_cfg(cli_host(hub->c))->servers[idx].name, "%s",
+              err->message);
+  }
+  cJSON_Delete(result);
+  part->op = NULL;
+  list_part_done(part);
+}
+
+static void start_list(gw *g, rq *r, const char *kind) {
+  r->kind = kind;
+  r->items = cJSON_CreateArray();
+  r->pending = 1; /* held until every part is out: some end at once */
+  for (size_t k = 0; k < g->hub->b.n; k++) {
+    rq_part *part = xcalloc(1, sizeof *part);
+    part->r = r;
+    part->k = k;
+    part->next = r->parts;
+    r->parts = part;
+    r->pending++;
+    g->hub->listing[k]++;
+    part->starting = true;
+    mcp_op *op = mcp_client_start(
+        cli_client(g->c),
+        &(mcp_call){.kind = MCP_OP_LIST,
+                    .server = g->hub->b.idx[k],
+                    .name = kind,
+                    .if_declared = true},
+        &(mcp_call_callbacks){.done = on_list_part, .ud = part});
+    part->starting = false;
+    if (!part->r) { /* done already */
+      free(part);
+    } else {
+      part->op = op;
+    }
+  }
+  rq_part hold = {.r = r, .starting = true};
+  hold.next = r->parts;
+  r->parts = &hold;
+  list_part_done(&hold);
+}
+
+/* ---- the permission asker: --allow, else the client ---- */
+
+/* The elicitation/create params that put permission question `q` to a
+ * client: a form with one boolean, "allow". */
+static cJSON *ask_params(const mcp_ask *q) {
+  cJSON *p = cJSON_CreateObject();
+  char *msg = xasprintf("Allow the tool %s of server \"%s\" (%s)? "
+                        "Arguments: %s",
+                        q->tool, q->server, q->reason, q->arguments_json);
+  cJSON_AddStringToObject(p, "message", msg);
+  free(msg);
+  cJSON *schema = cJSON_AddObjectToObject(p, "requestedSchema");
+  cJSON_AddStringToObject(schema, "type", "object");
+  cJSON *allow = cJSON_AddObjectToObject(
+      cJSON_AddObjectToObject(schema, "properties"), "allow");
+  cJSON_AddStringToObject(allow, "type", "boolean");
+  cJSON_AddStringToObject(allow, "title", "Allow this call");
+  cJSON_AddItemToArray(cJSON_AddArrayToObject(schema, "required"),
+                       cJSON_CreateString("allow"));
+  return p;
+}
+
+static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
+                       void *token) {
+  rq *r = ud;
+  gw *g = r->g;
+  if (cli_allowed_by_option(g->c, q->tool)) {
+    answer(token, true, "given by --allow");
+    return NULL;
+  }
+  if (r->modern) { /* an input_required round (serve_mrtr.c) */
+    cJSON *p = ask_params(q);
+    void *handle = gw_mrtr_ask_permission(r, p, answer, token);
+    cJSON_Delete(p);
+    if (!handle) {
+      answer(token, false,
+             "the gateway's client cannot be asked (its request declared "
+             "no elicitation form); allow the tool with a permission rule "
+             "or --allow");
+    }
+    return handle;
+  }
+  if (!g->elicitation) {
+    answer(token, false,
+           "the gateway's client cannot be asked (it declared no "
+           "elicitation); allow the tool with a permission rule or --allow");
+    return NULL;
+  }
+  gw_ask *a = xcalloc(1, sizeof *a);
+  a->g = g;
+  a->id = ++g->next_id;
+  a->req = cJSON_Duplicate(r->id, 1);
+  a->answer = answer;
+  a->token = token;
+  a->next = g->asks;
+  g->asks = a;
+  cJSON *m = gw_msg_new();
+  cJSON_AddNumberToObject(m, "id", a->id);
+  cJSON_AddStringToObject(m, "method", "elicitation/create");
+  cJSON_AddItemToObject(m, "params", ask_params(q));
+  gw_send(g, m, r->id);
+  return a;
+}
+
+static void ask_unlink(gw *g, gw_ask *a) {
+  for (gw_ask **p = &g->asks; *p; p = &(*p)->next) {
+    if (*p == a) {
+      *p = a->next;
+      break;
+    }
+  }
+  cJSON_Delete(a->req);
+  cJSON_Delete(a->fwd_id);
+  free(a);
+}
+
+static void ask_cancel(void *ud, void *handle) {
+  rq *r = ud;
+  if (r->modern && gw_mrtr_ask_gone(r->g->hub, handle)) {
+    return;
+  }
+  ask_unlink(r->g, handle);
+}
+
+/* The client's answer to an elicitation/create of ours. */
+static void on_client_answer(gw *g, const cJSON *msg) {
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+  gw_ask *a = g->asks;
+  while (a && !(cJSON_IsNumber(id) && id->valuedouble == a->id)) {
+    a = a->next;
+  }
+  if (!a) {
+    return; /* not ours, or cancelled since */
+  }
+  const cJSON *res = cJSON_GetObjectItemCaseSensitive(msg, "result");
+  if (a->fwd_id) { /* a backend's request: its answer goes back */
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(msg, "error");
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
+    const char *why =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "message"));
+    mcp_client_answer(cli_client(g->c), a->fwd_idx, a->fwd_id,
+                      res ? cJSON_Duplicate(res, 1) : NULL,
+                      cJSON_IsNumber(code) ? code->valueint
+                                           : MCPH_RPC_INTERNAL_ERROR,
+                      why ? why : "the gateway's client answered with an error",
+                      cJSON_GetObjectItemCaseSensitive(e, "data"));
+    ask_unlink(g, a);
+    return;
+  }
+  const char *action =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "action"));
+  bool yes = action && strcmp(action, "accept") == 0 &&
+             cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+                 cJSON_GetObjectItemCaseSensitive(res, "content"), "allow"));
+  mcp_ask_answer_fn answer = a->answer;
+  void *token = a->token;
+  ask_unlink(g, a);
+  answer(token, yes,
+         yes ? "allowed by the gateway's client"
+             : "refused by the gateway's client");
+}
+
+/* ---- what the backends push, to every client ---- */
+
+/* To a modern client: on each listen that asked for it, tagged. */
+static void tell_listens(gw *g, const char *method, const cJSON *params) {
+  for (gw_listen *l = g->listens; l; l = l->next) {
+    if (gw_modern_listen_wants(l->filter, method, params)) {
+      send_notification(g, method, gw_modern_tagged(params, l->id), l->id);
+    }
+  }
+}
+
+/* A backend's log message, to a modern client: on each of its requests
+ * running on that backend whose logLevel it reaches. */
+static void tell_request_logs(gw *g, size_t idx, const char *method,
+                              const cJSON *params) {
+  if (strcmp(method, "notifications/message") != 0) {
+    return;
+  }
+  int level = mcp_log_level_rank(
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "level")));
+  for (rq *r = g->reqs; r; r = r->next) {
+    if (r->log_level >= 0 && level >= r->log_level && r->op && !r->cancelled &&
+        mcp_op_server(r->op) == idx) {
+      send_notification(g, method, cJSON_Duplicate(params, 1), r->id);
+    }
+  }
+}
+
+static void tell_lists_changed(gw *g) {
+  static const char *const kinds[] = {"notifications/tools/list_changed",
+                                      "notifications/resources/list_changed",
+                                      "notifications/prompts/list_changed"};
+  for (size_t i = 0; i < 3; i++) {
+    if (g->modern) {
+      tell_listens(g, kinds[i], NULL);
+    } else if (g->listed & gw_list_bit(kinds[i])) {
+      send_notification(g, kinds[i], NULL, NULL);
+    }
+  }
+}
+
+/* A backend cancelled a request of its own it had forwarded: the client
+ * asked is told, with its id (its answer, if it comes, is dropped). */
+static void on_backend_cancelled(gw_hub *hub, size_t idx, const cJSON *params) {
+  const cJSON *rid = cJSON_GetObjectItemCaseSensitive(params, "requestId");
+  if (rid && gw_mrtr_withdrawn(hub, idx, rid)) {
+    return; /* it waited in a parked operation */
+  }
+  for (gw *g = hub->clients; g && rid; g = g->next) {
+    for (gw_ask *a = g->asks; a; a = a->next) {
+      if (a->fwd_id && a->fwd_idx == idx &&
+          cJSON_Compare(a->fwd_id, rid, true)) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "requestId", a->id);
+        const cJSON *why = cJSON_GetObjectItemCaseSensitive(params, "reason");
+        if (cJSON_IsString(why)) {
+          cJSON_AddStringToObject(p, "reason", why->valuestring);
+        }
+        send_notification(g, "notifications/cancelled", p, a->req);
+        ask_unlink(g, a);
+        return;
+      }
+    }
+  }
+}
+
+static void on_notify(void *ud, size_t idx, const char *method,
+                      const cJSON *params) {
+  gw_hub *hub = ud;
+  if (gw_backend_of(&hub->b, idx) < 0) {
+    return;
+  }
+  if (strcmp(method, "notifications/cancelled") == 0) {
+    on_backend_cancelled(hub, idx, params);
+    return;
+  }
+  bool changed = strstr(method, "/list_changed") &&
+                 strncmp(method, "notifications/roots/", 20) != 0;
+  bool pass = strcmp(method, "notifications/message") == 0 ||
+              strcmp(method, "notifications/resources/updated") == 0;
+  for (gw *g = hub->clients; g && (changed || pass); g = g->next) {
+    if (g->modern) {
+      tell_listens(g, method, params);
+      tell_request_logs(g, idx, method, params);
+    } else if (g->initialized &&
+               (pass || (g->listed & gw_list_bit(method)))) {
+      send_notification(
+          g, method, pass && params ? cJSON_Duplicate(params, 1) : NULL, NULL);
+    }
+  }
+}
+
+/* A backend that came or went: its items did too. */
+static void on_state(void *ud, size_t idx) {
+  gw_hub *hub = ud;
+  long k = gw_backend_of(&hub->b, idx);
+  mcp_server_status st;
+  if (k < 0) {
+    return;
+  }
+  bool ready = mcp_client_status(cli_client(hub->c), idx, &st) && st.ready;
+  /* A list in flight answers with what is there now. */
+  if (ready == hub->ready[k] || hub->listing[k]) {
+    return;
+  }
+  hub->ready[k] = ready;
+  for (gw *g = hub->clients; g; g = g->next) {
+    if (g->initialized || g->modern) {
+      tell_lists_changed(g);
+    }
+  }
+}
+
+/* ---- a backend's own requests, to the client that caused them ---- */
+
+/* The client request a backend's request on backend `idx` belongs to:
+ * the one running `op` when the backend tied it to one; else the only
+ * request running an operation on that backend, and NULL when there are
+ * several (asking one of them would put another client's question to it
+ * and its answer to the backend as the other's) or none. */
+static rq *caller_of(gw_hub *hub, size_t idx, const mcp_op *op) {
+  rq *only = NULL;
+  size_t n = 0;
+  for (gw *g = hub->clients; g; g = g->next) {
+    for (rq *r = g->reqs; r; r = r->next) {
+      if (!r->op || r->cancelled) {
+        continue;
+      }
+      if (op && r->op == op) {
+        return r;
+      }
+      if (mcp_op_server(r->op) == idx) {
+        only = r;
+        n++;
+      }
+    }
+  }
+  return !op && n == 1 ? only : NULL;
+}
+
+static bool on_backend_request(void *ud, size_t idx, const char *method,
+                               const cJSON *params, const cJSON *id,
+                               const mcp_op *op) {
+  gw_hub *hub = ud;
+  bool elicit = strcmp(method, "elicitation/create") == 0;
+  bool roots = strcmp(method, "roots/list") == 0;
+  bool sampling = strcmp(method, "sampling/createMessage") == 0;
+  if (gw_backend_of(&hub->b, idx) < 0 || (!elicit && !roots && !sampling)) {
+    return false;
+  }
+  /* A backend's roots are its connection's, shared by every client, and
+   * a server asks for them on its own (server-everything 350 ms after
+   * it started, others on list_changed) and keeps them: only a request
+   * tied to a call gets that call's client's; one nothing ties, the
+   * gateway's own, whatever call happens to run. */
+  rq *r = roots && !op ? NULL : caller_of(hub, idx, op);
+  /* A modern client is asked through an input_required round. */
+  if (r && r->modern && gw_mrtr_ask(r, idx, method, params, id)) {
+    return true;
+  }
+  gw *g = r && !r->park ? r->g : NULL;
+  const char *mode =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "mode"));
+  bool url = mode && strcmp(mode, "url") == 0;
+  bool can = g && g->initialized &&
+             (elicit  ? (url ? g->elicit_url : g->elicitation)
+              : roots ? g->roots
+                      : g->sampling);
+  if (!can) {
+    if (elicit) { /* nobody to ask: the gateway declines */
+      cJSON *no = cJSON_CreateObject();
+      cJSON_AddStringToObject(no, "action", "decline");
+      mcp_client_answer(cli_client(hub->c), idx, id, no, 0, NULL, NULL);
+      return true;
+    }
+    return false; /* the gateway's roots; its own sampling, if any */
+  }
+  gw_ask *a = xcalloc(1, sizeof *a);
+  a->g = g;
+  a->id = ++g->next_id;
+  a->req = cJSON_Duplicate(r->id, 1);
+  a->fwd_idx = idx;
+  a->fwd_id = cJSON_Duplicate(id, 1);
+  a->fwd_elicit = elicit;
+  a->next = g->asks;
+  g->asks = a;
+  cJSON *m = gw_msg_new();
+  cJSON_AddNumberToObject(m, "id", a->id);
+  cJSON_AddStringToObject(m, "method", method);
+  if (params) {
+    cJSON *copy = cJSON_Duplicate(params, 1);
+    /* A 2026-07-28 backend's URL elicitation has no elicitationId, which
+     * an initialize-era client needs: one of the gateway's own. */
+    if (url && !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
+                   copy, "elicitationId"))) {
+      char eid[48];
+      snprintf(eid, sizeof eid, "mcphost-gateway-%lld", (long long)a->id);
+      cJSON_AddStringToObject(copy, "elicitationId", eid);
+    }
+    cJSON_AddItemToObject(m, "params", copy);
+  }
+  gw_send(g, m, r->id);
+  return true;
+}
+
+/* ---- the methods ---- */
+
+/* The gateway's own capabilities, with what its ready backends add. */
+static cJSON *gw_capabilities(const gw_hub *hub) {
+  cJSON *caps = cJSON_CreateObject();
+  const char *kinds[] = {"tools", "resources", "prompts"};
+  for (size_t i = 0; i < 3; i++) {
+    cJSON_AddTrueToObject(cJSON_AddObjectToObject(caps, kinds[i]),
+                          "listChanged");
+  }
+  cJSON_AddObjectToObject(caps, "logging");
+  /* The gateway routes resources/subscribe to a URI's backend: it can
+   * when one of them can. */
+  for (size_t k = 0; k < hub->b.n; k++) {
+    mcp_server_status st;
+    if (mcp_client_status(cli_client(hub->c), hub->b.idx[k], &st) && st.ready &&
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(st.capabilities, "resources"),
+            "subscribe"))) {
+      cJSON_AddTrueToObject(cJSON_GetObjectItemCaseSensitive(caps, "resources"),
+                            "subscribe");
+      break;
+    }
+  }
+  return caps;
+}
+
+static void answer_initialize(rq *r, const cJSON *params) {
+  gw *g = r->g;
+  const char *want = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(params, "protocolVersion"));
+  cJSON *res = cJSON_CreateObject();
+  cJSON_AddStringToObject(res, "protocolVersion",
+                          mcp_protocol_supported(want) ? want
+                                                       : mcp_protocol_latest());
+  if (g->hub->b.passthrough) {
+    mcp_server_status st;
+    mcp_client_status(cli_client(g->c), g->hub->b.idx[0], &st);
+    cJSON_AddItemToObject(res, "capabilities",
+                          st.capabilities ? cJSON_Duplicate(st.capabilities, 1)
+                                          : cJSON_CreateObject());
+    if (st.server_info) {
+      cJSON_AddItemToObject(res, "serverInfo",
+                            cJSON_Duplicate(st.server_info, 1));
+    }
+    if (st.instructions) {
+      cJSON_AddStringToObject(res, "instructions", st.instructions);
+    }
+    g->hub->ready[0] = st.ready;
+  } else {
+    cJSON_AddItemToObject(res, "capabilities", gw_capabilities(g->hub));
+  }
+  if (!cJSON_GetObjectItemCaseSensitive(res, "serverInfo")) {
+    cJSON *info = cJSON_AddObjectToObject(res, "serverInfo");
+    cJSON_AddStringToObject(info, "name", "mcphost");
+    cJSON_AddStringToObject(info, "version", MCPHOST_VERSION);
+  }
+  send_result(g, r->id, res);
+}
+
+/* One backend of an initialize is ready or failed: once all are, the
+ * answer. */
+static void initialize_waited(rq *r) {
+  if (--r->pending > 0) {
+    return;
+  }
+  gw *g = r->g;
+  mcp_server_status st;
+  g->initializing = false;
+  if (g->hub->b.passthrough &&
+      !(mcp_client_status(cli_client(g->c), g->hub->b.idx[0], &st) &&
+        st.ready)) {
+    char *why =
+        xasprintf("server \"%s\" failed: %s",
+                  host_cfg(cli_host(g->c))->servers[g->hub->b.idx[0]].name,
+                  st.error ? st.error : st.state);
+    gw_send_error(g, r->id, MCPH_RPC_INTERNAL_ERROR, why, NULL);
+    free(why);
+  } else {
+    answer_initialize(r, r->init);
+    g->initialized = true;
+  }
+  gw_rq_free(r);
+  check_done(g);
+}
+
+static void on_backend_ready(mcp_waiter *w, session *s) {
+  (void)s; /* read through mcp_client_status */
+  initialize_waited(((rq_wait *)w)->r);
+}
+
+static void do_initialize(gw *g, rq *r, const cJSON *params) {
+  const cJSON *el = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(params, "capabilities"), "elicitation");
+  /* Form mode: an empty object (before 2025-11-25) or one with "form". */
+  g->elicitation =
+      cJSON_IsObject(el) &&
+      (!el->child || cJSON_GetObjectItemCaseSensitive(el, "form") != NULL);
+  g->elicit_url = cJSON_GetObjectItemCaseSensitive(el, "url") != NULL;
+  const cJSON *caps = cJSON_GetObjectItemCaseSensitive(params, "capabilities");
+  g->roots = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "roots"));
+  g->sampling =
+      cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "sampling"));
+  /* The gateway's capabilities are the backends' together (with
+   * --passthrough, the one's): they connect first, as a first list
+   * would make them; one that fails is left out. */
+  r->init = cJSON_Duplicate(params, 1);
+  /* What the client sends before the answer waits for the backends as
+   * the answer does. */
+  g->initializing = true;
+  r->nwaits = g->hub->b.passthrough ? 1 : g->hub->b.n;
+  r->waits = xcalloc(r->nwaits, sizeof *r->waits);
+  r->pending = r->nwaits + 1; /* held until every wait is out */
+  for (size_t k = 0; k < r->nwaits; k++) {
+    r->waits[k] = (rq_wait){.w = {.ready = on_backend_ready}, .r = r};
+    mcp_client_use(cli_client(g->c), g->hub->b.idx[k], &r->waits[k].w);
+  }
+  initialize_waited(r);
+}
+
+/* tools/call and prompts/get: a name of the gateway's to a backend's. */
+static bool find_named(gw *g, rq *r, const char *what, const char *name,
+                       size_t *idx, char **item, bool *qualified) {
+  mcp_error err = {0};
+  if (!name) {
+    char *m = xasprintf("%s/%s needs a \"name\"", what,
+                        strcmp(what, "tool") == 0 ? "call" : "get");
+    gw_send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, m, NULL);
+    free(m);
+    return false;
+  }
+  if (g->hub->b.passthrough) {
+    *idx = g->hub->b.idx[0];
+    *item = xstrdup(name);
+    *qualified = false;
+    return true;
+  }
+  if (mcp_client_resolve_ref(cli_client(g->c), name, what, idx, item, qualified,
+                             &err) != 0 ||
+      gw_backend_of(&g->hub->b, *idx) < 0 || !*qualified) {
+    if (err.kind == MCP_ERR_NONE) {
+      mcp_error_set(&err, MCP_ERR_NOT_FOUND, NULL,
+                    "no %s \"%s\" (the gateway's names are "
+                    "mcp__<server>__<%s>)",
+                    what, name, what);
+    }
+    send_mcp_error(g, r, &err);
+    mcp_error_clear(&err);
+    free(*item);
+    *item = NULL;
+    return false;
+  }
+  return true;
+}
+
+static void do_call(gw *g, rq *r, const cJSON *params) {
+  const char *name =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+  const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+  size_t idx;
+  char *tool = NULL;
+  bool qualified;
+  if (args && !cJSON_IsObject(args)) {
+    gw_send_error(g, r->id, MCPH_RPC_INVALID_PARAMS,
+                  "tools/call \"arguments\" must be an object", NULL);
+    goto fail;
+  }
+  if (!find_named(g, r, "tool", name, &idx, &tool, &qualified)) {
+    goto fail;
+  }
+  /* The IDE rule holds for calls too: an IDE tool a model may not see is
+   * not the gateway's (names.h). */
+  if (!name_tool_model_visible(host_cfg(cli_host(g->c))->servers[idx].type,
+                               tool)) {
+    char *m = xasprintf("no tool \"%s\" (an IDE's tool that is not the "
+                        "model's)",
+                        name);
+    gw_send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, m, NULL);
+    free(m);
+    goto fail;
+  }
+  r->cut = true;
+  start_op(r, &(mcp_call){.kind = MCP_OP_CALL_TOOL,
+                          .server = idx,
+                          .name = tool,
+                          .qualified = qualified,
+                          .arguments = args});
+  free(tool);
+  return;
+fail:
+  free(tool);
+  gw_rq_free(r);
+}
+
+static void do_prompt(gw *g, rq *r, const cJSON *params) {
+  const char *name =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "name"));
+  size_t idx;
+  char *prompt = NULL;
+  bool qualified;
+  if (!find_named(g, r, "prompt", name, &idx, &prompt, &qualified)) {
+    gw_rq_free(r);
+    return;
+  }
+  r->cut = true;
+  start_op(r, &(mcp_call){.kind = MCP_OP_GET_PROMPT,
+                          .server = idx,
+                          .name = prompt,
+                          .qualified = qualified,
+                          .arguments = cJSON_GetObjectItemCaseSensitive(
+                              params, "arguments")});
+  free(prompt);
+}
+
+/* A read of a URI no list had shown: the backends' resources, then their
+ * templates, are listed (not sent on), and the read routed again. */
+static void look_for_resource(gw *g, rq *r, const char *method,
+                              const cJSON *params, const char *kind) {
+  rq *lr = rq_new(g, NULL, NULL);
+  lr->then = r;
+  lr->then_method = xstrdup(method);
+  lr->then_params = cJSON_Duplicate(params, 1);
+  start_list(g, lr, kind);
+}
+
+static void list_looked(rq *lr) {
+  gw *g = lr->g;
+  rq *w = lr->then;
+  const char *uri = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(lr->then_params, "uri"));
+  bool templates = strcmp(lr->kind, "resourceTemplates") == 0;
+  if (!w->cancelled && !templates && uri &&
+      gw_resource_server(&g->hub->b, uri) < 0) {
+    look_for_resource(g, w, lr->then_method, lr->then_params,
+                      "resourceTemplates");
+  } else if (w->cancelled) {
+    gw_rq_free(w);
+  } else {
+    do_resource(g, w, lr->then_method, lr->then_params);
+  }
+  gw_rq_free(lr);
+  check_done(g);
+}
+
+/* resources/read, subscribe, unsubscribe: to the backend of the URI. */
+static void do_resource(gw *g, rq *r, const char *method, const cJSON *params) {
+  const char *uri =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
+  r->resource = true;
+  if (!uri) {
+    char *m = xasprintf("%s needs a \"uri\"", method);
+    gw_send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, m, NULL);
+    free(m);
+    gw_rq_free(r);
+    return;
+  }
+  long k = gw_resource_server(&g->hub->b, uri);
+  if (k < 0 && !g->resources_looked) {
+    g->resources_looked = true;
+    look_for_resource(g, r, method, params, "resources");
+    return;
+  }
+  if (k < 0) {
+    cJSON *data = cJSON_CreateObject();
+    cJSON_AddStringToObject(data, "uri", uri);
+    char *m = xasprintf("resource \"%s\" not found: no backend server lists "
+                        "it",
+                        uri);
+    /* 2026-07-28 says "not found" as invalid params. */
+    gw_send_error(g, r->id,
+                  r->modern ? MCPH_RPC_INVALID_PARAMS
+                            : MCPH_RPC_RESOURCE_NOT_FOUND,
+                  m, data);
+    free(m);
+    gw_rq_free(r);
+    return;
+  }
+  bool read = strcmp(method, "resources/read") == 0;
+  r->cut = read;
+  start_op(r, &(mcp_call){.kind = read ? MCP_OP_READ : MCP_OP_REQUEST,
+                          .server = g->hub->b.idx[k],
+                          .name = uri,
+                          .method = method,
+                          .arguments = params});
+}
+
+/* A 2026-07-28 request: its envelope checked, the methods only that era
+ * has answered. False when `r` is answered and freed. The era has no
+ * requests to a client: what a backend asks during a call is put to it
+ * as input_required rounds when the call's clientCapabilities allow
+ * (serve_mrtr.c), and so is a permission rule's "ask". */
+static bool modern_request(gw *g, rq *r, const char *method,
+                           const cJSON *params) {
+  const char *why = NULL;
+  cJSON *data = NULL;
+  int code = gw_modern_check(params, &why, &data);
+  if (code) {
+    gw_send_error(g, r->id, code, why, data);
+    gw_rq_free(r);
+    return false;
+  }
+  g->modern = true;
+  r->modern = true;
+  r->log_level = gw_modern_request_log_level(params);
+  r->cacheable = strcmp(method, "resources/read") == 0 ||
+                 (strstr(method, "/list") && strncmp(method, "subscr", 6) != 0);
+  gw_mrtr_request(r, method, params);
+  if (strcmp(method, "server/discover") == 0) {
+    mcp_server_status st = {0};
+    const cJSON *caps = NULL;
+    if (g->hub->b.passthrough &&
+        mcp_client_status(cli_client(g->c), g->hub->b.idx[0], &st)) {
+      caps = st.capabilities;
+    }
+    cJSON *own = NULL;
+    if (!caps) {
+      own = gw_capabilities(g->hub);
+      caps = own;
+    }
+    send_result(g, r->id, gw_modern_discover(caps, st.instructions));
+    cJSON_Delete(own);
+    gw_rq_free(r);
+    return false;
+  }
+  if (strcmp(method, "subscriptions/listen") == 0) {
+    char why_listen[200];
+    gw_listen *l =
+        gw_listen_open(g, r->id, params, why_listen, sizeof why_listen);
+    if (!l) {
+      gw_send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, why_listen, NULL);
+    } else {
+      cJSON *p = cJSON_CreateObject();
+      cJSON_AddItemToObject(p, "notifications",
+                            cJSON_Duplicate(l->filter, 1));
+      send_notification(g, "notifications/subscriptions/acknowledged",
+                        gw_modern_tagged(p, l->id), l->id);
+      cJSON_Delete(p);
+    }
+    gw_rq_free(r);
+    return false;
+  }
+  return true;
+}
+
+/* Ends listen `l` (unlinked by the caller): with its result unless
+ * `cancelled`. */
+static void listen_end(gw *g, gw_listen *l, bool cancelled) {
+  if (!cancelled) {
+    cJSON *res = cJSON_CreateObject();
+    cJSON_AddStringToObject(res, "resultType", "complete");
+    cJSON *meta = cJSON_AddObjectToObject(res, "_meta");
+    cJSON_AddItemToObject(meta, "io.modelcontextprotocol/subscriptionId",
+                          cJSON_Duplicate(l->id, 1));
+    send_result(g, l->id, res);
+  }
+  gw_listen_free(g->hub, l);
+}
+
+/* Whether `method` is one 2026-07-28 removed and `r` a modern request:
+ * unknown to it even with --passthrough (a modern client's
+ * logging/setLevel would set the shared backend's level for every
+ * client; its ping and subscribe are gone from the era). */
+static bool modern_gone(const rq *r, const char *method) {
+  return r->modern && (strcmp(method, "ping") == 0 ||
+                       strcmp(method, "logging/setLevel") == 0 ||
+                       strcmp(method, "resources/subscribe") == 0 ||
+                       strcmp(method, "resources/unsubscribe") == 0);
+}
+
+static void handle_request(gw *g, const char *method, const cJSON *id,
+                           const cJSON *params) {
+  rq *r = rq_new(g, id, params);
+  if (!g->initialized && !g->initializing &&
+      strcmp(method, "initialize") != 0 &&
+      (gw_modern_asks(params) || strcmp(method, "server/discover") == 0) &&
+      !modern_request(g, r, method, params)) {
+    return; /* answered */
+  }
+  if (r->modern && gw_mrtr_resume(g, r, method, params)) {
+    return; /* a parked operation's retry */
+  }
+  if (strcmp(method, "initialize") == 0) {
+    do_initialize(g, r, params);
+  } else if (strcmp(method, "ping") == 0 && !r->modern) {
+    send_result(g, id, NULL);
+    gw_rq_free(r);
+  } else if (!g->initialized && !g->initializing && !r->modern) {
+    gw_send_error(g, id, MCPH_RPC_INVALID_REQUEST,
+                  "the gateway is not initialized yet (initialize first)",
+                  NULL);
+    gw_rq_free(r);
+  } else if (strcmp(method, "tools/list") == 0) {
+    start_list(g, r, "tools");
+  } else if (strcmp(method, "prompts/list") == 0) {
+    start_list(g, r, "prompts");
+  } else if (strcmp(method, "resources/list") == 0) {
+    start_list(g, r, "resources");
+  } else if (strcmp(method, "resources/templates/list") == 0) {
+    start_list(g, r, "resourceTemplates");
+  } else if (strcmp(method, "tools/call") == 0) {
+    do_call(g, r, params);
+  } else if (strcmp(method, "prompts/get") == 0) {
+    do_prompt(g, r, params);
+  } else if (strncmp(method, "resources/", 10) == 0 &&
+             (strcmp(method + 10, "read") == 0 ||
+              (!r->modern && (strcmp(method + 10, "subscribe") == 0 ||
+                              strcmp(method + 10, "unsubscribe") == 0)))) {
+    do_resource(g, r, method, params);
+  } else if (strcmp(method, "logging/setLevel") == 0 && !r->modern &&
+             !g->hub->b.passthrough) {
+    /* The backends' level is --log-level's. */
+    send_result(g, id, NULL);
+    gw_rq_free(r);
+  } else if (g->hub->b.passthrough && !modern_gone(r, method)) {
+    /* Anything else is the one backend's (completion/complete, ...). */
+    start_op(r, &(mcp_call){.kind = MCP_OP_REQUEST,
+                            .server = g->hub->b.idx[0],
+                            .method = method,
+                            .arguments = params});
+  } else {
+    char *m = xasprintf("the gateway has no method \"%s\"", method);
+    g->no_method = true;
+    gw_send_error(g, id, MCPH_RPC_METHOD_NOT_FOUND, m, NULL);
+    g->no_method = false;
+    free(m);
+    gw_rq_free(r);
+  }
+}
+
+bool gw_client_no_method(const gw *g) {
+  return g->no_method;
+}
+
+static void on_cancelled(gw *g, const cJSON *params) {
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(params, "requestId");
+  for (gw_listen **p = &g->listens; *p && id; p = &(*p)->next) {
+    if (cJSON_Compare((*p)->id, id, true)) {
+      gw_listen *l = *p;
+      *p = l->next;
+      listen_end(g, l, true);
+      return;
+    }
+  }
+  if (id && gw_mrtr_cancelled(g, id)) {
+    return;
+  }
+  for (rq *r = g->reqs; r && id; r = r->next) {
+    if (cJSON_Compare(r->id, id, true)) {
+      /* The request is not answered (the spec); the backend's call is
+       * cancelled on the wire. */
+      r->cancelled = true;
+      if (r->op) {
+        mcp_op_cancel(r->op);
+      }
+      return;
+    }
+  }
+}
+
+void gw_client_message(gw *g, const char *line, size_t len) {
+  cJSON *msg = json_parse(line, len, NULL);
+  if (!cJSON_IsObject(msg)) {
+    gw_send_error(
+        g, NULL, msg ? MCPH_RPC_INVALID_REQUEST : MCPH_RPC_PARSE_ERROR,
+        msg ? "a JSON-RPC message is an object" : "the line is not JSON", NULL);
+    goto out;
+  }
+  const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+  const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+  const char *method =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
+  if (!method) {
+    if (id) {
+      on_client_answer(g, msg);
+    }
+    goto out;
+  }
+  if (id && !cJSON_IsString(id) && !cJSON_IsNumber(id)) {
+    gw_send_error(g, NULL, MCPH_RPC_INVALID_REQUEST,
+                  "a request's id is a string or a number", NULL);
+    goto out;
+  }
+  if (params && !cJSON_IsObject(params)) {
+    if (id) {
+      gw_send_error(g, id, MCPH_RPC_INVALID_PARAMS, "params must be an object",
+                    NULL);
+    }
+    goto out;
+  }
+  if (!id) {
+    if (strcmp(method, "notifications/cancelled") == 0) {
+      on_cancelled(g, params);
+    }
+    goto out; /* notifications/initialized and the others */
+  }
+  handle_request(g, method, id, params);
+out:
+  cJSON_Delete(msg);
+}
+
+/* ---- the gateway and its clients ---- */
+
+gw_hub *gw_hub_new(cli *c, gw_backends *b) {
+  gw_hub *hub = xcalloc(1, sizeof *hub);
+  hub->c = c;
+  hub->b = *b;
+  *b = (gw_backends){0};
+  hub->ready = xcalloc(hub->b.n, sizeof *hub->ready);
+  hub->listing = xcalloc(hub->b.n, sizeof *hub->listing);
+  /* The backends may ask the gateway's clients (on_backend_request):
+   * form and URL elicitation (a client that declared less is answered
+   * for by the gateway), sampling, roots. */
+  hub->caps = cJSON_CreateObject();
+  cJSON *el = cJSON_AddObjectToObject(hub->caps, "elicitation");
+  cJSON_AddObjectToObject(el, "form");
+  cJSON_AddObjectToObject(el, "url");
+  cJSON_AddObjectToObject(hub->caps, "sampling");
+  if (!mcp_client_get_options(cli_client(c))->no_roots) {
+    cJSON_AddObjectToObject(hub->caps, "roots"); /* --no-roots: none */
+  }
+  /* A long-lived process: crashed backends are started again. */
+  mcp_client_options o = *mcp_client_get_options(cli_client(c));
+  o.keep = true;
+  o.capabilities = hub->caps;
+  mcp_client_set_options(cli_client(c), &o);
+  mcp_client_on_notify(cli_client(c), on_notify, hub);
+  mcp_client_on_state(cli_client(c), on_state, hub);
+  mcp_client_on_request(cli_client(c), on_backend_request, hub);
+  gw_mrtr_init(hub);
+  return hub;
+}
+
+void gw_hub_free(gw_hub *hub) {
+  if (!hub) {
+    return;
+  }
+  gw_mrtr_free(hub);
+  while (hub->clients) {
+    gw_client_free(hub->clients);
+  }
+  mcp_client_on_notify(cli_client(hub->c), NULL, NULL);
+  mcp_client_on_state(cli_client(hub->c), NULL, NULL);
+  mcp_client_on_request(cli_client(hub->c), NULL, NULL);
+  mcp_client_options o = *mcp_client_get_options(cli_client(hub->c));
+  o.capabilities = NULL;
+  mcp_client_set_options(cli_client(hub->c), &o);
+  cJSON_Delete(hub->caps);
+  free(hub->ready);
+  free(hub->listing);
+  gw_backends_free(&hub->b);
+  free(hub);
+}
+
+gw *gw_client_new(gw_hub *hub, gw_send_fn send, void *ud) {
+  gw *g = xcalloc(1, sizeof *g);
+  g->c = hub->c;
+  g->hub = hub;
+  g->send = send;
+  g->send_ud = ud;
+  g->next = hub->clients;
+  hub->clients = g;
+  return g;
+}
+
+/* Refuses every question waiting for the client's answer. */
+static void refuse_asks(gw *g, const char *why) {
+  while (g->asks) {
+    gw_ask *a = g->asks;
+    if (a->fwd_id) {
+      /* A backend still waits: an elicitation is cancelled, the rest
+       * fail. */
+      cJSON *cancel = NULL;
+      if (a->fwd_elicit) {
+        cancel = cJSON_CreateObject();
+        cJSON_AddStringToObject(cancel, "action", "cancel");
+      }
+      mcp_client_answer(cli_client(g->c), a->fwd_idx, a->fwd_id, cancel,
+                        MCPH_RPC_INTERNAL_ERROR, why, NULL);
+      ask_unlink(g, a);
+      continue;
+    }
+    mcp_ask_answer_fn answer = a->answer;
+    void *token = a->token;
+    ask_unlink(g, a);
+    answer(token, false, why);
+  }
+}
+
+void gw_client_end_input(gw *g, const char *why, void (*drained)(void *ud)) {
+  g->ending = true;
+  g->drained = drained;
+  /* Nobody is left to answer a question, or to listen. */
+  refuse_asks(g, why);
+  while (g->listens) {
+    gw_listen *l = g->listens;
+    g->listens = l->next;
+    listen_end(g, l, false);
+  }
+  gw_mrtr_client_ended(g);
+  check_done(g);
+}
+
+void gw_hub_connect(gw_hub *hub) {
+  mcp_client_connect(cli_client(hub->c), hub->b.idx, hub->b.n);
+}
+
+void gw_hub_stop(gw_hub *hub, const char *why) {
+  mcp_error e = {0};
+  mcp_error_set(&e, MCP_ERR_INTERRUPTED, NULL, "%s", why);
+  for (gw *g = hub->clients; g; g = g->next) {
+    for (rq *r = g->reqs; r; r = r->next) {
+      if (!r->cancelled) {
+        send_mcp_error(g, r, &e);
+        r->cancelled = true; /* answered: nothing more is sent */
+      }
+    }
+    /* Each cancel ends its request (freed) before it returns, and tells
+     * the backend (notifications/cancelled). */
+    for (rq *r = g->reqs; r;) {
+      if (r->op) {
+        mcp_op_cancel(r->op);
+        r = g->reqs;
+      } else {
+        r = r->next;
+      }
+    }
+  }
+  mcp_error_clear(&e);
+}
+
+void gw_client_free(gw *g) {
+  g->drained = NULL;
+  gw_mrtr_client_gone(g);
+  for (rq *r = g->reqs; r; r = r->next) {
+    r->cancelled = true; /* nothing more is sent */
+  }
+  refuse_asks(g, "the gateway's client went away");
+  while (g->listens) {
+    gw_listen *l = g->listens;
+    g->listens = l->next;
+    listen_end(g, l, true);
+  }
+  /* Each cancel ends its request (and frees it) before it returns. */
+  while (g->reqs) {
+    rq *r = g->reqs;
+    if (r->op) {
+      mcp_op_cancel(r->op);
+    } else if (r->parts && r->parts->op) {
+      mcp_op_cancel(r->parts->op);
+    } else {
+      for (size_t k = 0; k < r->nwaits; k++) {
+        if (r->waits[k].w.waiting) {
+          mcp_client_unwait(cli_client(g->c), &r->waits[k].w);
+        }
+      }
+      while (r->parts) { /* parts that never started an operation */
+        rq_part *part = r->parts;
+        r->parts = part->next;
+        free(part);
+      }
+      gw_rq_free(r);
+    }
+  }
+  for (gw **p = &g->hub->clients; *p; p = &(*p)->next) {
+    if (*p == g) {
+      *p = g->next;
+      break;
+    }
+  }
+  free(g);
+}
