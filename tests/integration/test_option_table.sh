@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The global options are one table (host/cli/options.c) from which getopt,
+# The global options are one table (cli/options.c) from which getopt,
 # --help, the session key and completion are derived. Read from the source,
 # every option of it must be in `mcphost --help` as the table spells it,
 # be offered by completion (its values too), stand under OPTIONS in the man
@@ -12,11 +12,8 @@
 command -v python3 >/dev/null || skip_test "no python3 to read the table"
 command -v jq >/dev/null || skip_test "no jq"
 
-TABLE=""
-for f in "$SRCDIR/host/cli/options.c" "$SRCDIR/cli/options.c"; do
-  [ -f "$f" ] && TABLE=$f && break
-done
-[ -n "$TABLE" ] || skip_test "no options.c in host/cli or cli"
+TABLE="$SRCDIR/cli/options.c"
+[ -f "$TABLE" ] || { echo "the option table $TABLE is missing"; exit 1; }
 export XDG_RUNTIME_DIR="$TMP/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 
