@@ -5,7 +5,7 @@
 # not satisfied by its default, a `multiple` setting collected until an
 # empty answer, a sensitive answer never shown, and the confirmation.
 . "$(dirname "$0")/lib.sh"
-FX="$SRCDIR/tests/fixtures/mcpb"
+FX="$SRCDIR/bundles/testdata"
 tmux_server
 screen() { tm capture-pane -p -J -S - -t "$1"; }
 wait_for() { # wait_for NAME TEXT: until the terminal shows TEXT (20 s)
