@@ -1,5 +1,5 @@
 /* The CLI's permission asker (cli.h): what "ask" means on the command
- * line. The rules themselves are the client's (mcp/calls.c). */
+ * line. The rules themselves are the client's (mcp/calls_permission.c). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
