@@ -41,12 +41,12 @@ export HOME="$W/home" XDG_STATE_HOME="$W/state" XDG_CONFIG_HOME="$W/config"
 export XDG_DATA_HOME="$W/data" MCPHOST_SYSTEM_CONFIG_DIR="$W/system"
 mkdir -p "$HOME"
 
-cp "$SRC/tests/fixtures/mcpb/hello-node-1.0.0.mcpb" "$W/hello-node.mcpb"
+cp "$SRC/bundles/testdata/hello-node-1.0.0.mcpb" "$W/hello-node.mcpb"
 # big: 10 blobs of 5 MiB; big150: 30 of them.
 for b in big:10 big150:30; do
   name=${b%:*}
   mkdir -p "$W/$name/server"
-  cp -r "$SRC/tests/fixtures/mcpb/src/hello-bin/"* "$W/$name/"
+  cp -r "$SRC/bundles/testdata/src/hello-bin/"* "$W/$name/"
   for i in $(seq "${b#*:}"); do
     head -c $((5 << 20)) /dev/urandom >"$W/$name/server/blob$i.bin"
   done

@@ -9,7 +9,9 @@
  * --allow, then to the client as an elicitation when it declared it, or
  * is refused), results are sanitized by the sessions and cut as `call`
  * cuts them. Progress, cancellation, logging, resource updates and
- * list_changed are forwarded. The end of stdin ends the gateway. */
+ * list_changed are forwarded (serve_backends.c, with the permission
+ * asker and the backends' own requests). The end of stdin ends the
+ * gateway. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,8 +63,8 @@ void gw_send_error(gw *g, const cJSON *id, int code, const char *message,
 }
 
 /* A notification; `req` as for gw_send_fn. */
-static void send_notification(gw *g, const char *method, cJSON *params,
-                              const cJSON *req) {
+void gw_send_notification(gw *g, const char *method, cJSON *params,
+                          const cJSON *req) {
   cJSON *m = gw_msg_new();
   cJSON_AddStringToObject(m, "method", method);
   if (params) {
@@ -98,10 +100,6 @@ static void send_mcp_error(gw *g, const rq *r, const mcp_error *e) {
 
 /* ---- requests in flight ---- */
 
-static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
-                       void *token);
-static void ask_cancel(void *ud, void *handle);
-
 static rq *rq_new(gw *g, const cJSON *id, const cJSON *params) {
   rq *r = xcalloc(1, sizeof *r);
   r->g = g;
@@ -112,7 +110,8 @@ static rq *rq_new(gw *g, const cJSON *id, const cJSON *params) {
   if (cJSON_IsString(tok) || cJSON_IsNumber(tok)) {
     r->token = cJSON_Duplicate(tok, 1);
   }
-  r->asker = (mcp_asker){.start = ask_start, .cancel = ask_cancel, .ud = r};
+  r->asker =
+      (mcp_asker){.start = gw_ask_start, .cancel = gw_ask_cancel, .ud = r};
   r->seq = ++g->hub->next_seq;
   r->next = g->reqs;
   g->reqs = r;
@@ -209,7 +208,7 @@ static void on_progress(void *ud, const cJSON *params) {
   cJSON *p = cJSON_Duplicate(params, 1);
   cJSON_ReplaceItemInObjectCaseSensitive(p, "progressToken",
                                          cJSON_Duplicate(r->token, 1));
-  send_notification(r->g, "notifications/progress", p, r->id);
+  gw_send_notification(r->g, "notifications/progress", p, r->id);
 }
 
 static void start_op(rq *r, const mcp_call *call) {
@@ -324,332 +323,6 @@ static void start_list(gw *g, rq *r, const char *kind) {
   list_part_done(&hold);
 }
 
-/* ---- the permission asker: --allow, else the client ---- */
-
-/* The elicitation/create params that put permission question `q` to a
- * client: a form with one boolean, "allow". */
-static cJSON *ask_params(const mcp_ask *q) {
-  cJSON *p = cJSON_CreateObject();
-  char *msg = xasprintf("Allow the tool %s of server \"%s\" (%s)? "
-                        "Arguments: %s",
-                        q->tool, q->server, q->reason, q->arguments_json);
-  cJSON_AddStringToObject(p, "message", msg);
-  free(msg);
-  cJSON *schema = cJSON_AddObjectToObject(p, "requestedSchema");
-  cJSON_AddStringToObject(schema, "type", "object");
-  cJSON *allow = cJSON_AddObjectToObject(
-      cJSON_AddObjectToObject(schema, "properties"), "allow");
-  cJSON_AddStringToObject(allow, "type", "boolean");
-  cJSON_AddStringToObject(allow, "title", "Allow this call");
-  cJSON_AddItemToArray(cJSON_AddArrayToObject(schema, "required"),
-                       cJSON_CreateString("allow"));
-  return p;
-}
-
-static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
-                       void *token) {
-  rq *r = ud;
-  gw *g = r->g;
-  if (cli_allowed_by_option(g->c, q->tool)) {
-    answer(token, true, "given by --allow");
-    return NULL;
-  }
-  if (r->modern) { /* an input_required round (serve_mrtr.c) */
-    cJSON *p = ask_params(q);
-    void *handle = gw_mrtr_ask_permission(r, p, answer, token);
-    cJSON_Delete(p);
-    if (!handle) {
-      answer(token, false,
-             "the gateway's client cannot be asked (its request declared "
-             "no elicitation form); allow the tool with a permission rule "
-             "or --allow");
-    }
-    return handle;
-  }
-  if (!g->elicitation) {
-    answer(token, false,
-           "the gateway's client cannot be asked (it declared no "
-           "elicitation); allow the tool with a permission rule or --allow");
-    return NULL;
-  }
-  gw_ask *a = xcalloc(1, sizeof *a);
-  a->g = g;
-  a->id = ++g->next_id;
-  a->req = cJSON_Duplicate(r->id, 1);
-  a->answer = answer;
-  a->token = token;
-  a->next = g->asks;
-  g->asks = a;
-  cJSON *m = gw_msg_new();
-  cJSON_AddNumberToObject(m, "id", a->id);
-  cJSON_AddStringToObject(m, "method", "elicitation/create");
-  cJSON_AddItemToObject(m, "params", ask_params(q));
-  gw_send(g, m, r->id);
-  return a;
-}
-
-static void ask_unlink(gw *g, gw_ask *a) {
-  for (gw_ask **p = &g->asks; *p; p = &(*p)->next) {
-    if (*p == a) {
-      *p = a->next;
-      break;
-    }
-  }
-  cJSON_Delete(a->req);
-  cJSON_Delete(a->fwd_id);
-  free(a);
-}
-
-static void ask_cancel(void *ud, void *handle) {
-  rq *r = ud;
-  if (r->modern && gw_mrtr_ask_gone(r->g->hub, handle)) {
-    return;
-  }
-  ask_unlink(r->g, handle);
-}
-
-/* The client's answer to an elicitation/create of ours. */
-static void on_client_answer(gw *g, const cJSON *msg) {
-  const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
-  gw_ask *a = g->asks;
-  while (a && !(cJSON_IsNumber(id) && id->valuedouble == a->id)) {
-    a = a->next;
-  }
-  if (!a) {
-    return; /* not ours, or cancelled since */
-  }
-  const cJSON *res = cJSON_GetObjectItemCaseSensitive(msg, "result");
-  if (a->fwd_id) { /* a backend's request: its answer goes back */
-    const cJSON *e = cJSON_GetObjectItemCaseSensitive(msg, "error");
-    const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
-    const char *why =
-        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "message"));
-    mcp_client_answer(cli_client(g->c), a->fwd_idx, a->fwd_id,
-                      res ? cJSON_Duplicate(res, 1) : NULL,
-                      cJSON_IsNumber(code) ? code->valueint
-                                           : MCPH_RPC_INTERNAL_ERROR,
-                      why ? why : "the gateway's client answered with an error",
-                      cJSON_GetObjectItemCaseSensitive(e, "data"));
-    ask_unlink(g, a);
-    return;
-  }
-  const char *action =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res, "action"));
-  bool yes = action && strcmp(action, "accept") == 0 &&
-             cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-                 cJSON_GetObjectItemCaseSensitive(res, "content"), "allow"));
-  mcp_ask_answer_fn answer = a->answer;
-  void *token = a->token;
-  ask_unlink(g, a);
-  answer(token, yes,
-         yes ? "allowed by the gateway's client"
-             : "refused by the gateway's client");
-}
-
-/* ---- what the backends push, to every client ---- */
-
-/* To a modern client: on each listen that asked for it, tagged. */
-static void tell_listens(gw *g, const char *method, const cJSON *params) {
-  for (gw_listen *l = g->listens; l; l = l->next) {
-    if (gw_modern_listen_wants(l->filter, method, params)) {
-      send_notification(g, method, gw_modern_tagged(params, l->id), l->id);
-    }
-  }
-}
-
-/* A backend's log message, to a modern client: on each of its requests
- * running on that backend whose logLevel it reaches. */
-static void tell_request_logs(gw *g, size_t idx, const char *method,
-                              const cJSON *params) {
-  if (strcmp(method, "notifications/message") != 0) {
-    return;
-  }
-  int level = mcp_log_level_rank(
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "level")));
-  for (rq *r = g->reqs; r; r = r->next) {
-    if (r->log_level >= 0 && level >= r->log_level && r->op && !r->cancelled &&
-        mcp_op_server(r->op) == idx) {
-      send_notification(g, method, cJSON_Duplicate(params, 1), r->id);
-    }
-  }
-}
-
-static void tell_lists_changed(gw *g) {
-  static const char *const kinds[] = {"notifications/tools/list_changed",
-                                      "notifications/resources/list_changed",
-                                      "notifications/prompts/list_changed"};
-  for (size_t i = 0; i < 3; i++) {
-    if (g->modern) {
-      tell_listens(g, kinds[i], NULL);
-    } else if (g->listed & gw_list_bit(kinds[i])) {
-      send_notification(g, kinds[i], NULL, NULL);
-    }
-  }
-}
-
-/* A backend cancelled a request of its own it had forwarded: the client
- * asked is told, with its id (its answer, if it comes, is dropped). */
-static void on_backend_cancelled(gw_hub *hub, size_t idx, const cJSON *params) {
-  const cJSON *rid = cJSON_GetObjectItemCaseSensitive(params, "requestId");
-  if (rid && gw_mrtr_withdrawn(hub, idx, rid)) {
-    return; /* it waited in a parked operation */
-  }
-  for (gw *g = hub->clients; g && rid; g = g->next) {
-    for (gw_ask *a = g->asks; a; a = a->next) {
-      if (a->fwd_id && a->fwd_idx == idx &&
-          cJSON_Compare(a->fwd_id, rid, true)) {
-        cJSON *p = cJSON_CreateObject();
-        cJSON_AddNumberToObject(p, "requestId", a->id);
-        const cJSON *why = cJSON_GetObjectItemCaseSensitive(params, "reason");
-        if (cJSON_IsString(why)) {
-          cJSON_AddStringToObject(p, "reason", why->valuestring);
-        }
-        send_notification(g, "notifications/cancelled", p, a->req);
-        ask_unlink(g, a);
-        return;
-      }
-    }
-  }
-}
-
-static void on_notify(void *ud, size_t idx, const char *method,
-                      const cJSON *params) {
-  gw_hub *hub = ud;
-  if (gw_backend_of(&hub->b, idx) < 0) {
-    return;
-  }
-  if (strcmp(method, "notifications/cancelled") == 0) {
-    on_backend_cancelled(hub, idx, params);
-    return;
-  }
-  bool changed = strstr(method, "/list_changed") &&
-                 strncmp(method, "notifications/roots/", 20) != 0;
-  bool pass = strcmp(method, "notifications/message") == 0 ||
-              strcmp(method, "notifications/resources/updated") == 0;
-  for (gw *g = hub->clients; g && (changed || pass); g = g->next) {
-    if (g->modern) {
-      tell_listens(g, method, params);
-      tell_request_logs(g, idx, method, params);
-    } else if (g->initialized &&
-               (pass || (g->listed & gw_list_bit(method)))) {
-      send_notification(
-          g, method, pass && params ? cJSON_Duplicate(params, 1) : NULL, NULL);
-    }
-  }
-}
-
-/* A backend that came or went: its items did too. */
-static void on_state(void *ud, size_t idx) {
-  gw_hub *hub = ud;
-  long k = gw_backend_of(&hub->b, idx);
-  mcp_server_status st;
-  if (k < 0) {
-    return;
-  }
-  bool ready = mcp_client_status(cli_client(hub->c), idx, &st) && st.ready;
-  /* A list in flight answers with what is there now. */
-  if (ready == hub->ready[k] || hub->listing[k]) {
-    return;
-  }
-  hub->ready[k] = ready;
-  for (gw *g = hub->clients; g; g = g->next) {
-    if (g->initialized || g->modern) {
-      tell_lists_changed(g);
-    }
-  }
-}
-
-/* ---- a backend's own requests, to the client that caused them ---- */
-
-/* The client request a backend's request on backend `idx` belongs to:
- * the one running `op` when the backend tied it to one; else the only
- * request running an operation on that backend, and NULL when there are
- * several (asking one of them would put another client's question to it
- * and its answer to the backend as the other's) or none. */
-static rq *caller_of(gw_hub *hub, size_t idx, const mcp_op *op) {
-  rq *only = NULL;
-  size_t n = 0;
-  for (gw *g = hub->clients; g; g = g->next) {
-    for (rq *r = g->reqs; r; r = r->next) {
-      if (!r->op || r->cancelled) {
-        continue;
-      }
-      if (op && r->op == op) {
-        return r;
-      }
-      if (mcp_op_server(r->op) == idx) {
-        only = r;
-        n++;
-      }
-    }
-  }
-  return !op && n == 1 ? only : NULL;
-}
-
-static bool on_backend_request(void *ud, size_t idx, const char *method,
-                               const cJSON *params, const cJSON *id,
-                               const mcp_op *op) {
-  gw_hub *hub = ud;
-  bool elicit = strcmp(method, "elicitation/create") == 0;
-  bool roots = strcmp(method, "roots/list") == 0;
-  bool sampling = strcmp(method, "sampling/createMessage") == 0;
-  if (gw_backend_of(&hub->b, idx) < 0 || (!elicit && !roots && !sampling)) {
-    return false;
-  }
-  /* A backend's roots are its connection's, shared by every client, and
-   * a server asks for them on its own (server-everything 350 ms after
-   * it started, others on list_changed) and keeps them: only a request
-   * tied to a call gets that call's client's; one nothing ties, the
-   * gateway's own, whatever call happens to run. */
-  rq *r = roots && !op ? NULL : caller_of(hub, idx, op);
-  /* A modern client is asked through an input_required round. */
-  if (r && r->modern && gw_mrtr_ask(r, idx, method, params, id)) {
-    return true;
-  }
-  gw *g = r && !r->park ? r->g : NULL;
-  const char *mode =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "mode"));
-  bool url = mode && strcmp(mode, "url") == 0;
-  bool can = g && g->initialized &&
-             (elicit  ? (url ? g->elicit_url : g->elicitation)
-              : roots ? g->roots
-                      : g->sampling);
-  if (!can) {
-    if (elicit) { /* nobody to ask: the gateway declines */
-      cJSON *no = cJSON_CreateObject();
-      cJSON_AddStringToObject(no, "action", "decline");
-      mcp_client_answer(cli_client(hub->c), idx, id, no, 0, NULL, NULL);
-      return true;
-    }
-    return false; /* the gateway's roots; its own sampling, if any */
-  }
-  gw_ask *a = xcalloc(1, sizeof *a);
-  a->g = g;
-  a->id = ++g->next_id;
-  a->req = cJSON_Duplicate(r->id, 1);
-  a->fwd_idx = idx;
-  a->fwd_id = cJSON_Duplicate(id, 1);
-  a->fwd_elicit = elicit;
-  a->next = g->asks;
-  g->asks = a;
-  cJSON *m = gw_msg_new();
-  cJSON_AddNumberToObject(m, "id", a->id);
-  cJSON_AddStringToObject(m, "method", method);
-  if (params) {
-    cJSON *copy = cJSON_Duplicate(params, 1);
-    /* A 2026-07-28 backend's URL elicitation has no elicitationId, which
-     * an initialize-era client needs: one of the gateway's own. */
-    if (url && !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
-                   copy, "elicitationId"))) {
-      char eid[48];
-      snprintf(eid, sizeof eid, "mcphost-gateway-%lld", (long long)a->id);
-      cJSON_AddStringToObject(copy, "elicitationId", eid);
-    }
-    cJSON_AddItemToObject(m, "params", copy);
-  }
-  gw_send(g, m, r->id);
-  return true;
-}
 
 /* ---- the methods ---- */
 
@@ -985,8 +658,8 @@ static bool modern_request(gw *g, rq *r, const char *method,
       cJSON *p = cJSON_CreateObject();
       cJSON_AddItemToObject(p, "notifications",
                             cJSON_Duplicate(l->filter, 1));
-      send_notification(g, "notifications/subscriptions/acknowledged",
-                        gw_modern_tagged(p, l->id), l->id);
+      gw_send_notification(g, "notifications/subscriptions/acknowledged",
+                           gw_modern_tagged(p, l->id), l->id);
       cJSON_Delete(p);
     }
     gw_rq_free(r);
@@ -1124,7 +797,7 @@ void gw_client_message(gw *g, const char *line, size_t len) {
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "method"));
   if (!method) {
     if (id) {
-      on_client_answer(g, msg);
+      gw_on_client_answer(g, msg);
     }
     goto out;
   }
@@ -1160,7 +833,7 @@ gw_hub *gw_hub_new(cli *c, gw_backends *b) {
   *b = (gw_backends){0};
   hub->ready = xcalloc(hub->b.n, sizeof *hub->ready);
   hub->listing = xcalloc(hub->b.n, sizeof *hub->listing);
-  /* The backends may ask the gateway's clients (on_backend_request):
+  /* The backends may ask the gateway's clients (gw_on_backend_request):
    * form and URL elicitation (a client that declared less is answered
    * for by the gateway), sampling, roots. */
   hub->caps = cJSON_CreateObject();
@@ -1176,9 +849,9 @@ gw_hub *gw_hub_new(cli *c, gw_backends *b) {
   o.keep = true;
   o.capabilities = hub->caps;
   mcp_client_set_options(cli_client(c), &o);
-  mcp_client_on_notify(cli_client(c), on_notify, hub);
-  mcp_client_on_state(cli_client(c), on_state, hub);
-  mcp_client_on_request(cli_client(c), on_backend_request, hub);
+  mcp_client_on_notify(cli_client(c), gw_on_notify, hub);
+  mcp_client_on_state(cli_client(c), gw_on_state, hub);
+  mcp_client_on_request(cli_client(c), gw_on_backend_request, hub);
   gw_mrtr_init(hub);
   return hub;
 }
@@ -1229,12 +902,12 @@ static void refuse_asks(gw *g, const char *why) {
       }
       mcp_client_answer(cli_client(g->c), a->fwd_idx, a->fwd_id, cancel,
                         MCPH_RPC_INTERNAL_ERROR, why, NULL);
-      ask_unlink(g, a);
+      gw_ask_unlink(g, a);
       continue;
     }
     mcp_ask_answer_fn answer = a->answer;
     void *token = a->token;
-    ask_unlink(g, a);
+    gw_ask_unlink(g, a);
     answer(token, false, why);
   }
 }

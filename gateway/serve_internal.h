@@ -1,6 +1,6 @@
-/* What serve.c and serve_mrtr.c share of the gateway (serve.h): a
- * client's requests in flight, the questions put to it, the hub. Loop
- * thread only. */
+/* What serve.c, serve_backends.c and serve_mrtr.c share of the gateway
+ * (serve.h): a client's requests in flight, the questions put to it, the
+ * hub. Loop thread only. */
 #ifndef MCPHOST_CLI_SERVE_INTERNAL_H
 #define MCPHOST_CLI_SERVE_INTERNAL_H
 
@@ -147,10 +147,13 @@ struct gw {
   gw *next;
 };
 
-/* ---- serve.c, for serve_mrtr.c ---- */
+/* ---- serve.c, for serve_mrtr.c and serve_backends.c ---- */
 
 /* Sends `msg` (taken) to `g`; `req` as for gw_send_fn. */
 void gw_send(gw *g, cJSON *msg, const cJSON *req);
+/* Notification `method` with `params` (taken, may be NULL) to `g`. */
+void gw_send_notification(gw *g, const char *method, cJSON *params,
+                          const cJSON *req);
 /* A JSON-RPC error answering `id` to `g` (gw_msg_error). */
 void gw_send_error(gw *g, const cJSON *id, int code, const char *message,
                    cJSON *data);
@@ -220,5 +223,25 @@ void gw_mrtr_client_ended(gw *g);
 /* `g` is being freed: the operations parked for it stay (an HTTP
  * client's retry comes on another connection) but are no longer its. */
 void gw_mrtr_client_gone(gw *g);
+
+/* ---- serve_backends.c, for serve.c ---- */
+
+/* The permission asker of request `ud` (an rq): --allow, else its client
+ * (an elicitation form, or an input_required round), else refused. */
+void *gw_ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
+                   void *token);
+void gw_ask_cancel(void *ud, void *handle);
+/* Drops question `a` of `g` (unlinked and freed). */
+void gw_ask_unlink(gw *g, gw_ask *a);
+/* The client's answer `msg` to an elicitation/create of the gateway's. */
+void gw_on_client_answer(gw *g, const cJSON *msg);
+/* The client library's hooks (`ud` the hub): a backend's notification,
+ * a backend that came or went, a backend's own request. */
+void gw_on_notify(void *ud, size_t idx, const char *method,
+                  const cJSON *params);
+void gw_on_state(void *ud, size_t idx);
+bool gw_on_backend_request(void *ud, size_t idx, const char *method,
+                           const cJSON *params, const cJSON *id,
+                           const mcp_op *op);
 
 #endif

@@ -20,7 +20,7 @@ typedef enum config_scope {
   SCOPE_USER,       /* the user's settings file */
   SCOPE_DYNAMIC,    /* --mcp-config, --server, --url */
   SCOPE_PLUGIN,     /* contributed by a plugin's server source */
-  SCOPE_BUNDLE      /* an installed MCPB bundle (plugins/mcpb's source) */
+  SCOPE_BUNDLE      /* an installed MCPB bundle (bundles/ is its source) */
 } config_scope;
 #define SCOPE_LAST SCOPE_BUNDLE
 

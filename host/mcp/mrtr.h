@@ -3,7 +3,7 @@
  * be, by the feature plugin that answers its method (elicitation/create:
  * the elicitation plugin, form and URL; sampling/createMessage: the
  * sampling hook) or by the session (roots/list: the server's roots).
- * The session then sends the request again (session.c). A front end
+ * The session then sends the request again (session_request.c). A front end
  * that takes a server's own requests (session on_request,
  * mcp_client_on_request) is offered each input first, as if the server
  * had sent it as a request, under an id of the session's own, and

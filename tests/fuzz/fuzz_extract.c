@@ -1,5 +1,5 @@
 /* Fuzz target: the checks on a bundle's archive entries
- * (plugins/mcpb/entry_names.h, extract.h). The first byte picks a mode:
+ * (bundles/entry_names.h, extract.h). The first byte picks a mode:
  *  even  names, NUL-separated: a name the path rule accepts is relative,
  *        within the limits, without a control character, a backslash,
  *        an empty, "." or ".." component; the name set refuses a name

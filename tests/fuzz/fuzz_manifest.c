@@ -1,4 +1,4 @@
-/* Fuzz target: the manifest loader (plugins/mcpb/manifest.h): parse,
+/* Fuzz target: the manifest loader (bundles/manifest.h): parse,
  * validate, join the issues. The issue count must match its kinds. */
 #include <stdlib.h>
 

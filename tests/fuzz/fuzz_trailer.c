@@ -1,4 +1,4 @@
-/* Fuzz target: the signature trailer parser (plugins/mcpb/trailer.h).
+/* Fuzz target: the signature trailer parser (bundles/trailer.h).
  * Checks its promises: offsets inside the input, the DER before the
  * footer, padding only zeros. */
 #include <stdlib.h>

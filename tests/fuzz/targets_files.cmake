@@ -1,7 +1,7 @@
 # Fuzz targets for the bundle plugin's parsers: the signature trailer and
 # the manifest loader; their seeds are the bundle fixtures.
-set(MCPB_DIR ${CMAKE_SOURCE_DIR}/plugins/mcpb)
-set(MCPB_FIX ${CMAKE_SOURCE_DIR}/tests/fixtures/mcpb)
+set(MCPB_DIR ${CMAKE_SOURCE_DIR}/bundles)
+set(MCPB_FIX ${CMAKE_SOURCE_DIR}/bundles/testdata)
 
 mcph_fuzz_target(trailer SOURCES fuzz_trailer.c ${MCPB_DIR}/trailer.c
                  INCLUDES ${MCPB_DIR}

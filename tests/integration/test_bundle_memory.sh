@@ -7,7 +7,7 @@
 # extraction), a file changed in place between the check and the
 # extraction is refused, not installed with bytes nobody checked.
 . "$(dirname "$0")/../lib/lib.sh"
-FX="$SRCDIR/tests/fixtures/mcpb"
+FX="$SRCDIR/bundles/testdata"
 BUNDLES="$HOME/.local/share/mcphost/bundles"
 
 # peak_rss CMD...: runs CMD; sets RC, OUT and ERR as run does, and PEAK,

@@ -5,7 +5,7 @@
 # not satisfied by its default, a `multiple` setting collected until an
 # empty answer, a sensitive answer never shown, and the confirmation.
 . "$(dirname "$0")/../lib/lib.sh"
-FX="$SRCDIR/tests/fixtures/mcpb"
+FX="$SRCDIR/bundles/testdata"
 tmux_server
 answer() { # answer NAME QUESTION TEXT
   if tm_wait "$1" "$2"; then

@@ -6,7 +6,7 @@
 # .tmp- directory nobody holds the lock of, and leaves the one of an
 # install still running (its lock held) alone.
 . "$(dirname "$0")/../lib/lib.sh"
-FX="$SRCDIR/tests/fixtures/mcpb"
+FX="$SRCDIR/bundles/testdata"
 BUNDLES="$HOME/.local/share/mcphost/bundles"
 
 # What a killed install leaves: a directory with part of a bundle.

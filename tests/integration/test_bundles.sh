@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # MCPB bundles (docs/bundles.md): the samples made with the official CLI
-# (tests/fixtures/mcpb, reference/mcpb.md §8) install, verify or are
+# (bundles/testdata, reference/mcpb.md §8) install, verify or are
 # refused as documented; bundles packed here by the official CLI install
 # and their tools are called; `bundle pack` and `bundle sign` output is
 # accepted by the official CLI.
 . "$(dirname "$0")/../lib/lib.sh"
-FX="$SRCDIR/tests/fixtures/mcpb"
+FX="$SRCDIR/bundles/testdata"
 MCPB="$INTEROP/node_modules/.bin/mcpb"
 BUNDLES="$HOME/.local/share/mcphost/bundles"
 

@@ -315,7 +315,7 @@ expect "  it does not shadow the working built-in: the server is served" 0 \
 # opened by the bundle commands that need them (libcurl by a download
 # only); an installed bundle listed as a server maps none of them.
 unset MCPHOST_PLUGIN_PATH
-FXB="$SRCDIR/tests/fixtures/mcpb"
+FXB="$SRCDIR/bundles/testdata"
 run_traced bundle install "$FXB/hello-bin-0.3.0.mcpb" --yes
 expect "bundle install works" 0 --out "Installed hello-bin"
 check "  and loads libarchive" test "$(loads libarchive)" -ge 1

@@ -6,7 +6,7 @@
 # HOME (names, sizes, modes) is the same before and after: nothing was
 # written outside the temporary directory, and that was removed.
 . "$(dirname "$0")/../lib/lib.sh"
-FX="$SRCDIR/tests/fixtures/mcpb"
+FX="$SRCDIR/bundles/testdata"
 BUNDLES="$HOME/.local/share/mcphost/bundles"
 Z="$TMP/zips"
 mkdir -p "$Z" "$TMP/work"

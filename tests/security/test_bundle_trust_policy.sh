@@ -8,7 +8,7 @@
 # count; without the policy a status that needed --trust is recorded and
 # shown as "signed (user trust)".
 . "$(dirname "$0")/../lib/lib.sh"
-FX="$SRCDIR/tests/fixtures/mcpb"
+FX="$SRCDIR/bundles/testdata"
 CA="$FX/certs/lab-root-ca.pem"
 BUNDLE="$FX/hello-bin-0.3.0.ca-signed.mcpb"
 mkdir -p "$TMP/system"

@@ -171,7 +171,7 @@ expect "an implementation cut short is refused, naming it" 0 \
 cp "$PLUGINDIR/feature-mcpb.so" "$I/plugins/"
 cp "$PLUGINDIR/../impl/feature-mcpb.so" "$I/impl/"
 head -c 3000 "$PLUGINDIR/../impl/mcpb-tools.so" >"$I/impl/mcpb-tools.so"
-run --plugin-dir "$I/plugins" bundle info "$SRCDIR/tests/fixtures/mcpb/hello-bin-0.3.0.mcpb"
+run --plugin-dir "$I/plugins" bundle info "$SRCDIR/bundles/testdata/hello-bin-0.3.0.mcpb"
 expect "the bundle tools cut short are refused, naming them" 3 \
   --err "cannot load $I/impl/mcpb-tools.so" --err "cut short"
 finish

@@ -1,6 +1,6 @@
-/* The bundle plugin's manifest validator (plugins/mcpb/manifest.h): the
+/* The bundle plugin's manifest validator (bundles/manifest.h): the
  * official validator's messages for the cases of
- * tests/fixtures/mcpb/invalid-manifests/VALIDATE-OUTPUT.txt that have no
+ * bundles/testdata/invalid-manifests/VALIDATE-OUTPUT.txt that have no
  * manifest file of their own (the others: test_bundles.sh). */
 #include <stdlib.h>
 

@@ -1,4 +1,4 @@
-/* The bundle plugin's block reader (plugins/mcpb/source.h): SipHash-2-4
+/* The bundle plugin's block reader (bundles/source.h): SipHash-2-4
  * against the reference vectors, blocks served whole and in order, the
  * limit of the ZIP bytes, a file changed between two reads of a block
  * refused, and once frozen, blocks nobody checked read as they are. */

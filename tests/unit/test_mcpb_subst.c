@@ -1,4 +1,4 @@
-/* The bundle plugin's substitution (plugins/mcpb/subst.h), as
+/* The bundle plugin's substitution (bundles/subst.h), as
  * reference/mcpb.md §3 says, without the official library's quirks. */
 #include <stdlib.h>
 
