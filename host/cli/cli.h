@@ -11,7 +11,7 @@
 
 #include "config/config_scopes.h"
 #include "core/host.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/calls.h"
 #include "mcp/client.h"
 #include "safety/size_limits.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/util.h"
+#include "util.h"
 
 static const char bash_script[] =
     "# mcphost completion for bash: source <(mcphost completion bash)\n"

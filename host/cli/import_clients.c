@@ -32,7 +32,7 @@
 #include "config/config.h"
 #include "config/config_expand.h"
 #include "config/toml.h"
-#include "core/util.h"
+#include "util.h"
 
 typedef enum { CURSOR, WINDSURF, VSCODE, CODEX, NCLIENTS } client_kind;
 static const char *const client_names[NCLIENTS] = {"cursor", "windsurf",

@@ -13,11 +13,11 @@
 #include "cli/session.h"
 #include "cli/version.h"
 #include "config/roots.h"
-#include "core/util.h"
+#include "util.h"
 #include "env_ms.h"
 #include "mcp/log_level.h"
 #include "mcp/protocol.h"
-#include "mcp/suggest.h"
+#include "suggest.h"
 
 static const char usage_text[] =
     "usage: mcphost [OPTIONS] COMMAND [ARGS...]\n"

@@ -11,7 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/state_files.h"
-#include "core/util.h"
+#include "util.h"
 
 static const char cache_name[] = "completion-names.json";
 

@@ -10,7 +10,7 @@
 #include "cli/cli.h"
 #include "config/permissions.h"
 #include "core/permission_ask.h"
-#include "core/util.h"
+#include "util.h"
 
 /* One question: waiting for the terminal, or being asked. */
 typedef struct cli_ask {

@@ -19,7 +19,7 @@
 #include "cli/cli.h"
 #include "cli/serve.h"
 #include "cli/serve_internal.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/log_level.h"
 #include "mcp/names.h"
 #include "mcp/protocol.h"

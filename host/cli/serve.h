@@ -18,7 +18,7 @@
 
 #include "cli/cli.h"
 #include "core/loop.h"
-#include "core/util.h"
+#include "util.h"
 
 /* The backends the gateway fronts and how it names their items. */
 typedef struct gw_backends {

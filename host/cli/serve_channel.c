@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli/serve.h"
-#include "core/util.h"
+#include "util.h"
 #include "write_all.h"
 
 static void flush_out(gw_chan *ch);

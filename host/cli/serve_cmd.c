@@ -11,7 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/serve.h"
-#include "core/util.h"
+#include "util.h"
 
 /* --server NAME... (each must be configured and may start), else every
  * server that may start. */

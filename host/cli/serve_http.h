@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 
 #include "cli/serve.h"
-#include "core/util.h"
+#include "util.h"
 
 /* ---- serve_http_guard.c ---- */
 

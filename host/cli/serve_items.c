@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/serve.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/names.h"
 #include "safety/size_limits.h"
 

@@ -13,7 +13,7 @@
 #include <mcphost/rpc.h>
 
 #include "cli/serve_internal.h"
-#include "core/util.h"
+#include "util.h"
 
 #define LISTEN_URIS 256
 #define LISTENS_PER_CLIENT 16

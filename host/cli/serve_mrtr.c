@@ -26,7 +26,7 @@
 #include <mcphost/rpc.h>
 
 #include "cli/serve_internal.h"
-#include "core/util.h"
+#include "util.h"
 #include "env_ms.h"
 
 /* Bounds: operations parked for one client (a stdio client; an HTTP

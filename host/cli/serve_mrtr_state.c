@@ -18,7 +18,7 @@
 
 #include "cli/serve.h"
 #include "core/base64.h"
-#include "core/util.h"
+#include "util.h"
 
 /* libcrypto is opened when the first token is made, not linked: a
  * gateway whose clients are never asked anything does not pay for

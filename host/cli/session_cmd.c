@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli/session.h"
-#include "core/util.h"
+#include "util.h"
 #include "trusted_fs.h"
 
 #define DEFAULT_IDLE_MINUTES 30

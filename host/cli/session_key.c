@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli/session.h"
-#include "core/util.h"
+#include "util.h"
 #include "fnv.h"
 #include "trusted_fs.h"
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli/session.h"
-#include "core/util.h"
+#include "util.h"
 
 extern char **environ;
 

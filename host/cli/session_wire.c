@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cli/session.h"
-#include "core/util.h"
+#include "util.h"
 #include "terminal_open.h"
 #include "write_all.h"
 

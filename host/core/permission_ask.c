@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "core/request.h"
-#include "core/util.h"
+#include "util.h"
 #include "safety/json_parse.h"
 #include "safety/json_write.h"
 #include "safety/size_limits.h"

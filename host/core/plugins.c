@@ -13,7 +13,7 @@
 
 #include "elf_file.h"
 #include "core/plugin_impl.h"
-#include "core/util.h"
+#include "util.h"
 #include "trusted_fs.h"
 
 void registry_init(registry *r) { memset(r, 0, sizeof *r); }

@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "backoff.h"
-#include "core/feature_plugins.h"
-#include "core/host_auth.h"
-#include "core/util.h"
+#include "mcp/feature_plugins.h"
+#include "mcp/host_auth.h"
+#include "util.h"
 #include "mcp/era.h"
 #include "mcp/era_headers.h"
 #include "mcp/log_level.h"
