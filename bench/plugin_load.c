@@ -1,9 +1,10 @@
 /*
  * bench-plugin-load: workload 6. Times what the host does with its plugins
  * at start-up, through the host library itself: host_new (event loop,
- * signals, paths), then host_load_plugins (dlopen every built plugin,
- * check its ABI, call its init, map its transport types), then host_free
- * (every deinit). One fresh process per measurement, as in real use: the
+ * signals, paths) and the MCP client (whose layer offers the feature and
+ * auth services plugins ask for at init), then host_load_plugins (dlopen
+ * every built plugin, check its ABI, call its init, map its transport
+ * types), then host_free (every deinit). One fresh process per measurement, as in real use: the
  * dynamic linker's work is part of the cost. Prints one JSON line.
  *
  *   bench-plugin-load PLUGIN_DIR
@@ -16,6 +17,7 @@
 #include <time.h>
 
 #include "core/host.h"
+#include "mcp/client.h"
 
 static uint64_t now_ns(void) {
   struct timespec ts;
@@ -33,6 +35,7 @@ int main(int argc, char **argv) {
   host *h = host_new(&ho);
   if (!h)
     return 1;
+  mcp_client *mc = mcp_client_new(h);
   uint64_t t1 = now_ns();
   host_load_plugins(h);
   uint64_t t2 = now_ns();
@@ -40,7 +43,8 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < h->reg.nplugins; i++)
     loaded += h->reg.plugins[i]->loaded;
   size_t found = h->reg.nplugins;
-  host_free(h);
+  host_free(h); /* then the client, as the CLI does */
+  mcp_client_free(mc);
   uint64_t t3 = now_ns();
   printf("{\"mode\":\"plugins\",\"found\":%zu,\"loaded\":%zu,"
          "\"host_new_ms\":%.3f,\"load_ms\":%.3f,\"free_ms\":%.3f,"

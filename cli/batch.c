@@ -42,7 +42,7 @@
 
 #include "cli/cli.h"
 #include "config/roots.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/arguments.h"
 #include "mcp/names.h"
 #include "safety/json_parse.h"

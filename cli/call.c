@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/arguments.h"
 
 /* What `call` takes after the command: TOOL, its options (--no-validate,

@@ -15,7 +15,7 @@
 #include "cli/options.h"
 #include "config/config_scopes.h"
 #include "core/host.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/calls.h"
 #include "mcp/client.h"
 #include "safety/size_limits.h"

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/names.h"
 #include "mcp/signature.h"
 #include "safety/display_width.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "mcp/suggest.h"
+#include "suggest.h"
 
 /* Where `completion/complete` entered MCP, and its context. */
 #define COMPLETIONS_SINCE "2025-03-26"

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/util.h"
+#include "util.h"
 #include "env_ms.h"
 
 void cli_client_options(cli *c) {

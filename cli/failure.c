@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/util.h"
-#include "mcp/suggest.h"
+#include "util.h"
+#include "suggest.h"
 #include "safety/json_write.h"
 #include "safety/redact.h"
 

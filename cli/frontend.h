@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "core/host.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/client.h"
 #include "safety/size_limits.h"
 

@@ -28,7 +28,7 @@
 #include "cli/cli.h"
 #include "cli/import_clients.h"
 #include "cli/mcp_edit.h"
-#include "core/util.h"
+#include "util.h"
 
 static char *desktop_config_path(void) {
   const char *xdg = getenv("XDG_CONFIG_HOME");

@@ -32,7 +32,8 @@
 #include "cli/toml.h"
 #include "config/config.h"
 #include "config/config_expand.h"
-#include "core/util.h"
+#include "util.h"
+#include "config/toml.h"
 
 typedef enum { CURSOR, WINDSURF, VSCODE, CODEX, NCLIENTS } client_kind;
 static const char *const client_names[NCLIENTS] = {"cursor", "windsurf",

@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "cli/mcp_edit.h"
 #include "core/host_config.h"
-#include "core/util.h"
+#include "util.h"
 
 static config_sources scope_sources(cli *c) {
   return host_config_with_plugin_sources(c->h, &c->sources);

@@ -13,12 +13,12 @@
 #include "cli/daemon/daemon.h"
 #include "cli/version.h"
 #include "config/roots.h"
-#include "core/util.h"
+#include "util.h"
 #include "env_ms.h"
 #include "gateway/gateway.h"
 #include "mcp/log_level.h"
 #include "mcp/protocol.h"
-#include "mcp/suggest.h"
+#include "suggest.h"
 
 /* Where a command's own words begin: no word from there on is taken for
  * a global option. */

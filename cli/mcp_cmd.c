@@ -13,8 +13,8 @@
 #include "config/config_expand.h"
 #include "config/config_policy.h"
 #include "core/plugins.h"
-#include "core/util.h"
-#include "mcp/suggest.h"
+#include "util.h"
+#include "suggest.h"
 #include "url_redact.h"
 
 static const char mcp_usage[] =

@@ -8,7 +8,7 @@
 #include "config/config_approval.h"
 #include "config/config_trust.h"
 #include "config/config_write.h"
-#include "core/util.h"
+#include "util.h"
 
 bool edit_parse_scope(const char *s, config_scope *out) {
   static const config_scope writable[] = {SCOPE_LOCAL, SCOPE_USER,

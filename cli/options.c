@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/options.h"
-#include "core/util.h"
+#include "util.h"
 
 static const cli_option table[] = {
     {.id = CLI_OPT_MCP_CONFIG,

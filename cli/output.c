@@ -23,7 +23,7 @@
 
 #include "cli/cli.h"
 #include "core/base64.h"
-#include "core/util.h"
+#include "util.h"
 #include "safety/display_width.h"
 #include "safety/json_parse.h"
 #include "safety/json_write.h"

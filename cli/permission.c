@@ -12,7 +12,7 @@
 #include "cli/cli.h"
 #include "config/permissions.h"
 #include "core/permission_ask.h"
-#include "core/util.h"
+#include "util.h"
 #include "safety/json_parse.h"
 #include "safety/json_write.h"
 #include "safety/size_limits.h"

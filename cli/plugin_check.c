@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/util.h"
+#include "util.h"
 #include "proc_spawn.h"
 #include "proc_watch.h"
 #include "text_escape.h"

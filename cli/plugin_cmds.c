@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/util.h"
+#include "util.h"
 
 /* ---- plugin commands ---- */
 

@@ -27,7 +27,7 @@
 
 #include "cli/cli.h"
 #include "elf_file.h"
-#include "core/util.h"
+#include "util.h"
 
 /* The one process-wide state of the child, kept reachable for the leak
  * checker when the plugin ends the process in the middle of a step. */

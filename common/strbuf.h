@@ -1,5 +1,5 @@
 /* A growable string: the one buffer that text is built in, for the host
- * (core/util.h) and the plugins (OAuth, channels). Out of memory aborts,
+ * (util.h) and the plugins (OAuth, channels). Out of memory aborts,
  * as every x* allocation does (alloc.h). Any thread; a buffer is its
  * owner's. */
 #ifndef MCPHOST_COMMON_STRBUF_H

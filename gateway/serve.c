@@ -19,9 +19,12 @@
 #include <mcphost/rpc.h>
 
 #include "cli/frontend.h"
-#include "core/util.h"
+#include "util.h"
 #include "gateway/serve.h"
 #include "gateway/serve_internal.h"
+#include "cli/cli.h"
+#include "cli/serve.h"
+#include "cli/serve_internal.h"
 #include "mcp/log_level.h"
 #include "mcp/names.h"
 #include "mcp/protocol.h"

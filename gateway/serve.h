@@ -18,7 +18,7 @@
 
 #include "cli/frontend.h"
 #include "core/loop.h"
-#include "core/util.h"
+#include "util.h"
 
 /* The backends the gateway fronts and how it names their items. */
 typedef struct gw_backends {

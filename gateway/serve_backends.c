@@ -12,7 +12,7 @@
 #include "cli/frontend.h"
 #include "gateway/serve.h"
 #include "gateway/serve_internal.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/log_level.h"
 
 /* ---- the permission asker: --allow, else the client ---- */

@@ -10,8 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "gateway/serve.h"
+#include "cli/serve.h"
 #include "write_all.h"
 
 static void flush_out(gw_chan *ch);

@@ -11,8 +11,9 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "gateway/serve.h"
+#include "cli/serve.h"
 
 /* ---- serve_http_guard.c ---- */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/util.h"
+#include "util.h"
 
 #define HEAD_MAX GW_HTTP_HEAD_MAX
 #define BODY_MAX GW_HTTP_BODY_MAX

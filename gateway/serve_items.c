@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "gateway/serve.h"
+#include "cli/serve.h"
 #include "mcp/names.h"
 #include "safety/size_limits.h"
 

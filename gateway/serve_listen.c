@@ -12,8 +12,9 @@
 
 #include <mcphost/rpc.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "gateway/serve_internal.h"
+#include "cli/serve_internal.h"
 
 #define LISTEN_URIS 256
 #define LISTENS_PER_CLIENT 16

@@ -25,7 +25,8 @@
 
 #include <mcphost/rpc.h>
 
-#include "core/util.h"
+#include "util.h"
+#include "cli/serve_internal.h"
 #include "env_ms.h"
 #include "gateway/serve_internal.h"
 

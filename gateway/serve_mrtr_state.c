@@ -17,7 +17,7 @@
 #include <sys/random.h>
 
 #include "core/base64.h"
-#include "core/util.h"
+#include "util.h"
 #include "gateway/serve.h"
 
 /* libcrypto is opened when the first token is made, not linked: a

@@ -23,7 +23,7 @@
 
 #include "cli/daemon/daemon.h"
 #include "core/host_config.h"
-#include "core/util.h"
+#include "util.h"
 
 /* How often the configuration files are looked at. */
 #define WATCH_MS 1000

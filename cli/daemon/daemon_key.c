@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "cli/daemon/daemon.h"
-#include "core/util.h"
+#include "util.h"
+#include "cli/session.h"
 #include "fnv.h"
 #include "trusted_fs.h"
 

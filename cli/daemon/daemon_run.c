@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "cli/daemon/daemon.h"
-#include "core/util.h"
+#include "util.h"
+#include "cli/session.h"
 
 extern char **environ;
 

@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "cli/daemon/daemon.h"
-#include "core/util.h"
+#include "util.h"
+#include "cli/session.h"
 #include "terminal_open.h"
 #include "write_all.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/log_level.h"
 
 static const char bash_script[] =

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "util.h"
 
 /* What is used of libedit, looked up by name: functions and the
  * readline interface's global variables. */

@@ -21,9 +21,11 @@
 #include "cli/cli.h"
 #include "cli/interactive/line_edit.h"
 #include "cli/interactive/state_files.h"
-#include "core/util.h"
+#include "util.h"
+#include "cli/line_edit.h"
+#include "cli/state_files.h"
 #include "mcp/names.h"
-#include "mcp/suggest.h"
+#include "suggest.h"
 #include "split_words.h"
 
 static const char history_name[] = "shell_history";

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "trusted_fs.h"
 
 static int open_dir(host *h, bool create, const char **dir, char *why,

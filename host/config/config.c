@@ -1,5 +1,6 @@
 #include "config/config.h"
 #include "config/config_keys.h"
+#include "config/era_policy.h"
 #include "config/roots.h"
 #include "split_words.h"
 
@@ -13,8 +14,7 @@
 #include <unistd.h>
 
 #include "config/permissions.h"
-#include "core/util.h"
-#include "mcp/protocol.h"
+#include "util.h"
 #include "safety/json_parse.h"
 #include "url_redact.h"
 

@@ -23,7 +23,7 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 
-#include "core/util.h"
+#include "util.h"
 
 #define APPROVAL_KEY "approvedMcpjsonEntries"
 

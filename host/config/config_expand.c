@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "url_canon.h"
 
 static bool name_start(char ch) {

@@ -3,8 +3,8 @@
 
 #include <string.h>
 
-#include "core/util.h"
-#include "mcp/suggest.h"
+#include "util.h"
+#include "suggest.h"
 
 /* The keys read of an entry, by type (docs/config.md, "Server entries"). */
 static const char *const stdio_keys[] = {"type", "command", "args",    "env",

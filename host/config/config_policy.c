@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "config/config_approval.h"
-#include "core/util.h"
+#include "util.h"
 #include "url_canon.h"
 
 void policy_init(config_policy *p) {

@@ -12,7 +12,7 @@
 #include "config/config_policy.h"
 #include "config/config_trust.h"
 #include "config/permissions.h"
-#include "core/util.h"
+#include "util.h"
 #include "settings_paths.h"
 
 /* ---- paths ---- */

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "trusted_fs.h"
 
 bool trust_path_within(const char *path, const char *dir) {

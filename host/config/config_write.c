@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
-#include "core/util.h"
+#include "util.h"
 #include "safety/json_write.h"
 #include "write_all.h"
 

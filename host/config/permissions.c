@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 
 perm_rules *perm_rules_new(void) {
   return xcalloc(1, sizeof(perm_rules));

@@ -3,11 +3,14 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/util.h"
+#include <mcphost/mcphost.h>
+
+#include "util.h"
 
 bool roots_check_entry(config *c, const char *src, const char *where,
                        const char *name, const cJSON *e) {
@@ -97,8 +100,23 @@ static char *entry_base(const server_config *sc, const char *cwd) {
   return abs;
 }
 
-cJSON *roots_for_server(host *h, const server_config *sc,
-                        const roots_options *o) {
+/* Formats a note and hands it to `note`, when there is one. */
+__attribute__((format(printf, 5, 6))) static void
+say(roots_note_fn note, void *ud, int level, const char *server,
+    const char *fmt, ...) {
+  if (!note) {
+    return;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  char *m = xvasprintf(fmt, ap);
+  va_end(ap);
+  note(ud, level, server, m);
+  free(m);
+}
+
+cJSON *roots_offer(const server_config *sc, const roots_options *o,
+                   roots_note_fn note, void *ud) {
   if (o->none)
     return NULL;
   cJSON *out = cJSON_CreateArray();
@@ -122,9 +140,9 @@ cJSON *roots_for_server(host *h, const server_config *sc,
         cJSON_AddItemToArray(out, roots_entry(dir));
         free(dir);
       } else if (cJSON_IsString(r)) {
-        host_log(h, MCPH_LOG_WARN, sc->name,
-                 "%s: root left out (at mcpServers.%s.roots[%d]): %s",
-                 sc->source, sc->name, i, why);
+        say(note, ud, MCPH_LOG_WARN, sc->name,
+            "%s: root left out (at mcpServers.%s.roots[%d]): %s", sc->source,
+            sc->name, i, why);
       }
       i++;
     }
@@ -134,9 +152,9 @@ cJSON *roots_for_server(host *h, const server_config *sc,
   if (strcmp(o->cwd, "/") != 0) {
     cJSON_AddItemToArray(out, roots_entry(o->cwd));
   } else {
-    host_log(h, MCPH_LOG_INFO, sc->name,
-             "no roots offered: the working directory is / (use --root DIR "
-             "or a \"roots\" list to offer one)");
+    say(note, ud, MCPH_LOG_INFO, sc->name,
+        "no roots offered: the working directory is / (use --root DIR "
+        "or a \"roots\" list to offer one)");
   }
   return out;
 }

@@ -18,7 +18,6 @@
 #include <stddef.h>
 
 #include "config/config.h"
-#include "core/host.h"
 
 typedef struct roots_options {
   const char *const *dirs; /* --root, resolved by roots_resolve_dir */
@@ -40,12 +39,17 @@ bool roots_check_entry(config *c, const char *src, const char *where,
 char *roots_resolve_dir(const char *base, const char *path, char *why,
                         size_t why_len);
 
+/* What roots_offer says of a server's roots: a line at `level`
+ * (MCPH_LOG_*) about server `server`. */
+typedef void (*roots_note_fn)(void *ud, int level, const char *server,
+                              const char *message);
 /* The roots/list "roots" array server `sc` gets (a new array the caller
  * owns), or NULL when roots are off (--no-roots: declare no capability).
- * A listed root that is not a directory is left out with a warning on
- * `h`'s log naming the file, the server and the element. */
-cJSON *roots_for_server(host *h, const server_config *sc,
-                        const roots_options *o);
+ * A listed root that is not a directory is left out with a warning to
+ * `note` (may be NULL) naming the file, the server and the element.
+ * roots_for_server (core/host.h) says them on the host's log. */
+cJSON *roots_offer(const server_config *sc, const roots_options *o,
+                   roots_note_fn note, void *ud);
 
 /* One root object {"uri": "file://...", "name": "<last component>"} for an
  * absolute path, the path percent-encoded as RFC 3986 and RFC 8089 want. */

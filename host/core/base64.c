@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 
 static int b64val(unsigned char c) {
   if (c >= 'A' && c <= 'Z') return c - 'A';

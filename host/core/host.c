@@ -10,13 +10,11 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "core/feature_plugins.h"
-#include "core/host_auth.h"
 #include "core/host_config.h"
 #include "core/host_secrets.h"
 #include "core/host_transports.h"
 #include "core/host_ui.h"
-#include "core/util.h"
+#include "util.h"
 #include "safety/redact.h"
 #include "safety/size_limits.h"
 #include "text_escape.h"
@@ -108,6 +106,16 @@ void host_log_labeled(host *h, int level, const char *label, const char *source,
   va_start(ap, fmt);
   vlog(h, level, label, source, fmt, ap);
   va_end(ap);
+}
+
+static void roots_note(void *ud, int level, const char *server,
+                       const char *message) {
+  host_log(ud, level, server, "%s", message);
+}
+
+cJSON *roots_for_server(host *h, const server_config *sc,
+                        const roots_options *o) {
+  return roots_offer(sc, o, roots_note, h);
 }
 
 /* ---- strings returned to plugins ---- */
@@ -202,12 +210,12 @@ static const char *api_get_path(const mcph_host *api, int which) {
 }
 
 static const void *service_of(const mcph_host *api, const char *id) {
-  if (id && strcmp(id, MCPH_SERVICE_FEATURES) == 0)
-    return features_service();
+  host *h = host_from_api(api);
+  const void *upper = id && h->hooks ? h->hooks->service(h, id) : NULL;
+  if (upper)
+    return upper;
   if (id && strcmp(id, MCPH_SERVICE_SERVERS) == 0)
-    return host_from_api(api)->servers_service;
-  if (id && strcmp(id, MCPH_SERVICE_AUTH) == 0)
-    return host_auth_service();
+    return h->servers_service;
   if (id && strcmp(id, MCPH_SERVICE_SECRETS) == 0)
     return host_secrets_service();
   if (id && strcmp(id, MCPH_SERVICE_TRANSPORTS) == 0)
@@ -350,14 +358,16 @@ host *host_new(const host_options *opt) {
 
 void host_load_plugins(host *h) {
   registry_load_all(&h->reg);
-  features_collect(h);
+  if (h->hooks)
+    h->hooks->plugins_loaded(h);
 }
 
 plugin *host_load_plugin_file(host *h, const char *path,
                               const plugin_watch *watch) {
   h->reg.watch = watch;
   plugin *p = registry_load_path(&h->reg, path);
-  features_collect(h);
+  if (h->hooks)
+    h->hooks->plugins_loaded(h);
   return p;
 }
 
@@ -366,8 +376,13 @@ void host_free(host *h) {
     return;
   host_status_end(h); /* the shell's prompt starts below it */
   host_ui_free(h);
-  features_free(h);
-  host_auth_free(h);
+  if (h->hooks)
+    h->hooks->free(h);
+  for (size_t i = 0; i < h->noptions; i++) {
+    free(h->options[i].name);
+    free(h->options[i].value);
+  }
+  free(h->options);
   free_returned(h);
   registry_free(&h->reg);
   config_free(&h->cfg);

@@ -11,6 +11,7 @@
 
 #include "config/config.h"
 #include "config/config_scopes.h"
+#include "config/roots.h"
 #include "core/host_config.h"
 #include "core/loop.h"
 #include "core/plugins.h"
@@ -24,6 +25,25 @@ typedef struct host_options {
   const char *builtin_plugin_dir; /* NULL: next to the executable */
   int verbosity;                  /* 0 quiet .. 3 trace */
 } host_options;
+
+struct host;
+
+/* What the layer above the core (mcp/: the client, its sessions, the
+ * feature plugins' and auth providers' host side) adds to the host. The
+ * core calls up only through these (host/layers.txt). mcp_client_new
+ * sets them, before the plugins are loaded; a host without them offers
+ * no feature or auth service and has no client to refuse a reload. */
+typedef struct host_hooks {
+  /* The plugins were loaded (host_load_plugins, host_load_plugin_file). */
+  void (*plugins_loaded)(struct host *h);
+  /* The service table of `id` this layer offers, or NULL. */
+  const void *(*service)(struct host *h, const char *id);
+  /* Whether something holds state for the configured servers, so that
+   * reloading the configuration is refused (host_config.h). */
+  bool (*holds_config)(const struct host *h);
+  /* host_free: releases what the layer keeps in the host. */
+  void (*free)(struct host *h);
+} host_hooks;
 
 typedef struct host {
   loop *loop;
@@ -43,7 +63,7 @@ typedef struct host {
   loop_watch *sigwatch;
   volatile bool interrupted; /* set when a signal arrived */
   int signal_number;
-  void *features;  /* feature_rec[], see features.c */
+  void *features;  /* feature_rec[], see mcp/feature_plugins.c */
   size_t nfeatures;
   struct host_option {
     char *name, *value;
@@ -53,7 +73,8 @@ typedef struct host {
    * owns the connections (mcp/client.h); NULL: not offered. */
   const mcph_host_servers *servers_service;
   struct mcp_client *client; /* that client, for its service functions */
-  void *auth;                /* connections known to host_auth.c */
+  void *auth;                /* connections known to mcp/host_auth.c */
+  const struct host_hooks *hooks; /* the client's layer's, or NULL */
   size_t nsessions;          /* live sessions (they point into cfg) */
   config_sources cfg_sources; /* what cfg was loaded from (host_config.h) */
   bool have_cfg_sources;
@@ -111,6 +132,11 @@ void host_log_labeled(host *h, int level, const char *label, const char *source,
                       const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* The roots server `sc` is offered (roots_offer, config/roots.h), what
+ * is left out said on `h`'s log. */
+cJSON *roots_for_server(host *h, const server_config *sc,
+                        const roots_options *o);
+
 /* Runs the loop until *done is true, the deadline (absolute loop_now_ms;
  * 0 = none) passes, or a signal arrives. Returns 0 when done, -1 on
  * deadline, -2 on signal. */
@@ -122,7 +148,7 @@ void host_run_ready(host *h);
 
 /* The value of a global option a plugin declared (--NAME=VALUE,
  * feature.h's options): plugins read it through their host handle. Both
- * strings are copied. Defined in feature_plugins.c. */
+ * strings are copied. */
 void host_set_plugin_option(host *h, const char *name, const char *value);
 
 /* ---- for front ends: the host's state without its fields ----

@@ -6,7 +6,6 @@
 
 #include "core/host.h"
 #include "core/plugin_servers.h"
-#include "mcp/client.h"
 #include "text_escape.h"
 
 config_sources host_config_with_plugin_sources(host *h,
@@ -96,7 +95,7 @@ static int svc_reload(const mcph_host *api, mcph_error *err) {
                           h->nsessions, h->nsessions == 1 ? "" : "s",
                           h->nsessions == 1 ? "is" : "are");
   }
-  if (h->client && mcp_client_holds_config(h->client)) {
+  if (h->hooks && h->hooks->holds_config(h)) {
     /* Its per-server slots are indexed by the current configuration. */
     return mcph_error_set(err, MCPH_ENOTSUP,
                           "the MCP client holds state for the servers of "

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "core/host.h"
-#include "core/util.h"
+#include "util.h"
 #include "trusted_fs.h"
 #include "write_all.h"
 

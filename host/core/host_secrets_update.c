@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "trusted_fs.h"
 
 /* How long a holder may keep the lock before update gives up: a process

@@ -2,6 +2,11 @@
  * the CLI and later front ends never touch the struct's fields. */
 #include "core/host.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+
 const config *host_cfg(const host *h) {
   return &h->cfg;
 }
@@ -64,4 +69,17 @@ void host_forget_signal(host *h) {
 
 int host_signal_number(const host *h) {
   return h->signal_number;
+}
+
+void host_set_plugin_option(host *h, const char *name, const char *value) {
+  for (size_t i = 0; i < h->noptions; i++)
+    if (strcmp(h->options[i].name, name) == 0) {
+      free(h->options[i].value);
+      h->options[i].value = xstrdup(value ? value : "");
+      return;
+    }
+  h->options = xrealloc(h->options, (h->noptions + 1) * sizeof *h->options);
+  h->options[h->noptions].name = xstrdup(name);
+  h->options[h->noptions].value = xstrdup(value ? value : "");
+  h->noptions++;
 }

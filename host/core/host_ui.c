@@ -9,7 +9,7 @@
 
 #include "browser.h"
 #include "core/host.h"
-#include "core/util.h"
+#include "util.h"
 #include "proc_watch.h"
 #include "text_escape.h"
 

@@ -4,7 +4,11 @@
 #include <string.h>
 
 #include "core/request.h"
-#include "core/util.h"
+#include "util.h"
+#include "safety/json_parse.h"
+#include "safety/json_write.h"
+#include "safety/size_limits.h"
+#include "text_escape.h"
 
 typedef enum {
   SLOT_ASKING,    /* inside ask() */

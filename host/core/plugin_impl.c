@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "elf_file.h"
 #include "trusted_fs.h"
 

@@ -5,7 +5,7 @@
 
 #include "core/host.h"
 #include "core/request.h"
-#include "core/util.h"
+#include "util.h"
 #include "safety/json_write.h"
 
 /* One listing: a pending request (request.h) answered before

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/plugin_impl.h"
-#include "core/util.h"
+#include "util.h"
 #include "elf_file.h"
 #include "plugin_note.h"
 #include "trusted_fs.h"

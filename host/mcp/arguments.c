@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "mcp/signature.h"
-#include "mcp/suggest.h"
+#include "suggest.h"
 #include "safety/json_parse.h"
 #include "safety/json_write.h"
 

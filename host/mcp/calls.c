@@ -8,15 +8,15 @@
 #include <string.h>
 
 #include "config/permissions.h"
-#include "core/feature_plugins.h"
+#include "mcp/feature_plugins.h"
 #include "core/host.h"
 #include "core/host_ui.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/arguments.h"
 #include "mcp/calls_internal.h"
 #include "mcp/names.h"
 #include "mcp/signature.h"
-#include "mcp/suggest.h"
+#include "suggest.h"
 #include "mcp/tasks.h"
 #include "mcp_name.h"
 #include "safety/json_write.h"

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/feature_plugins.h"
+#include "mcp/feature_plugins.h"
 #include "core/host.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/calls_internal.h"
 
 /* ---- -32042: the URL elicitations, then the call again ---- */

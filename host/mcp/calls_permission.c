@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "mcp/calls_internal.h"
 #include "mcp/names.h"
 #include "mcp_name.h"

@@ -8,10 +8,10 @@
 
 #include "config/roots.h"
 #include "core/host_config.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/client_internal.h"
 #include "mcp/names.h"
-#include "mcp/suggest.h"
+#include "suggest.h"
 
 /* The serving plugin says (mcph_transport_type_info, ABI 1.6). */
 static bool is_local(const session *s) {
@@ -36,6 +36,7 @@ mcp_client *mcp_client_new(host *h) {
   mc->local_limit = env_count("MCP_SERVER_CONNECTION_BATCH_SIZE", 3);
   mc->remote_limit = env_count("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", 20);
   mcp_client_offer_servers_service(mc);
+  mcp_client_set_host_hooks(h);
   return mc;
 }
 

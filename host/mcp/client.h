@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "core/host.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/error.h"
 
 typedef struct mcp_client mcp_client;
@@ -212,7 +212,7 @@ void mcp_client_describe(mcp_client *mc, size_t idx, mcp_note_fn note,
  * mcp__ name: normalized, shortened); -1. */
 long mcp_client_find_server(const mcp_client *mc, const char *name);
 /* Appends " (did you mean ...)" to `out` with the configured servers'
- * names closest to `name` (mcp/suggest.h); nothing when none is close. */
+ * names closest to `name` (suggest.h); nothing when none is close. */
 void mcp_client_suggest_servers(const mcp_client *mc, const char *name,
                                 strbuf *out);
 /* Parses a tool or prompt reference ("mcp__SERVER__NAME" or

@@ -55,6 +55,10 @@ mcp_error_kind mcp_error_kind_of_session(const struct session *s);
 mcp_error_kind mcp_error_kind_of_rpc(const struct session *s, rpc_status status,
                                      int code, const char *message,
                                      const char *item);
+/* host_hooks.c: what the client's layer adds to `h` (core/host.h's
+ * host_hooks: the feature and auth services, their collection and
+ * release, the reload guard). */
+void mcp_client_set_host_hooks(host *h);
 /* servers_service.c */
 void mcp_client_offer_servers_service(mcp_client *mc);
 /* Queues a connect of config entry `idx` (idle sessions only). */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "mcp/era_cache.h"
 #include "mcp/protocol.h"
 #include "mcp/session.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "fnv.h"
 #include "trusted_fs.h"
 

@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "core/base64.h"
-#include "core/util.h"
+#include "util.h"
 
 char *era_header_value(const char *text, size_t len) {
   bool plain = len == 0 || (text[0] != ' ' && text[0] != '\t' &&

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/feature_plugins.h"
-#include "core/util.h"
+#include "mcp/feature_plugins.h"
+#include "util.h"
 #include "mcp/session.h"
 
 typedef struct one one;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "config/config.h"
-#include "core/util.h"
+#include "util.h"
 #include "fnv.h"
 #include "mcp_name.h"
 #include "safety/size_limits.h"

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "config/era_policy.h"
+
 /* The versions, newest first, NULL-terminated. */
 extern const char *const mcp_protocol_versions[];
 
@@ -22,14 +24,7 @@ bool mcp_protocol_supported(const char *v);
  * always NUL-terminated; cut when too small). */
 void mcp_protocol_list(char *buf, size_t n);
 
-/* What a server's entry ("protocol") or --protocol asks for (era.h). */
-typedef enum {
-  ERA_POLICY_AUTO = 0, /* detect (the default) */
-  ERA_POLICY_MODERN,   /* 2026-07-28 only: no initialize fallback */
-  ERA_POLICY_LEGACY    /* initialize only: no probe */
-} era_policy;
-/* Parses "auto", "modern" or "legacy"; false for anything else. */
-bool era_policy_parse(const char *text, era_policy *out);
+/* era_policy, era_policy_parse: config/era_policy.h. */
 
 /* The modern versions, newest first, NULL-terminated. */
 extern const char *const mcp_protocol_modern_versions[];

@@ -2,7 +2,7 @@
  * session's state, handshake and failure, without its struct. */
 #include <string.h>
 
-#include "core/feature_plugins.h"
+#include "mcp/feature_plugins.h"
 #include "mcp/client_internal.h"
 #include "mcp/era.h"
 

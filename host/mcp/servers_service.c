@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "mcp/client_internal.h"
 
 static mcp_client *C(const mcph_host *api) {

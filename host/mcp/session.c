@@ -7,9 +7,9 @@
 #include <stdlib.h>
 
 #include "backoff.h"
-#include "core/feature_plugins.h"
-#include "core/host_auth.h"
-#include "core/util.h"
+#include "mcp/feature_plugins.h"
+#include "mcp/host_auth.h"
+#include "util.h"
 #include "mcp/era.h"
 #include "mcp/mrtr.h"
 #include "mcp/roots_settle.h"

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/feature_plugins.h"
-#include "core/util.h"
+#include "mcp/feature_plugins.h"
+#include "util.h"
 #include "mcp/era.h"
 #include "mcp/protocol.h"
 #include "mcp/roots_settle.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "mcp/era.h"
 #include "mcp/era_headers.h"
 #include "mcp/session_internal.h"

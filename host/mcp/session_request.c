@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "mcp/era.h"
 #include "mcp/mrtr.h"
 #include "mcp/protocol.h"

@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/feature_plugins.h"
-#include "core/util.h"
+#include "mcp/feature_plugins.h"
+#include "util.h"
 #include "mcp/era.h"
 #include "mcp/era_headers.h"
 #include "mcp/log_level.h"

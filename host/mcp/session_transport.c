@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/host_auth.h"
-#include "core/util.h"
+#include "mcp/host_auth.h"
+#include "util.h"
 #include "mcp/era.h"
 #include "mcp/roots_settle.h"
 #include "mcp/session_internal.h"

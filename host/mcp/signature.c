@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "safety/json_write.h"
 
 /* Nested objects are shown to this depth, then as "object". */

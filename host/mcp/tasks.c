@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "safety/sanitize.h"
 
 /* pollInterval is the server's suggestion; it is kept within these. */

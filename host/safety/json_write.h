@@ -15,7 +15,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "core/util.h"
+#include "util.h"
 
 /* Appends `item` to `out`. Returns 0, or MCPH_EINVAL where
  * cJSON_PrintUnformatted() returns NULL (a raw item without text, an item

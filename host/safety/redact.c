@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/util.h"
+#include "util.h"
 
 static const char *const secret_keys[] = {
     "access_token",  "refresh_token", "id_token",      "assertion",

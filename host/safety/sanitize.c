@@ -8,7 +8,7 @@
 
 #include <unicode/utf16.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "icu_dl.h"
 #include "safety/size_limits.h"
 #include "safety/unicode_quick.h"

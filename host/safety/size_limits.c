@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "safety/display_width.h"
 
 void limits_default(limits *l) {

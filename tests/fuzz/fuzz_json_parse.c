@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "safety/json_parse.h"
 #include "safety/json_write.h"
 

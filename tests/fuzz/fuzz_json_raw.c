@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util.h"
+#include "util.h"
 #include "fuzz_json.h"
 #include "safety/json_parse.h"
 #include "safety/json_raw.h"

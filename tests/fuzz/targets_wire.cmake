@@ -33,7 +33,7 @@ mcph_fuzz_target(ws_rx SOURCES fuzz_ws_rx.c ${SRC}/transports/ws/ws_rx.c
 set(MCPH_FUZZ_SANITIZE_SRC ${SRC}/host/safety/sanitize.c
     ${SRC}/host/safety/unicode_quick.c
     ${SRC}/host/safety/size_limits.c ${SRC}/host/safety/display_width.c
-    ${SRC}/host/core/util.c ${SRC}/common/strbuf.c ${SRC}/common/alloc.c
+    ${SRC}/common/util.c ${SRC}/common/strbuf.c ${SRC}/common/alloc.c
     ${SRC}/common/icu_dl.c
     ${SRC}/common/text_escape.c ${SRC}/common/utf8.c)
 mcph_fuzz_target(sanitize SOURCES fuzz_sanitize.c ${MCPH_FUZZ_SANITIZE_SRC}

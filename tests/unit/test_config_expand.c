@@ -5,7 +5,7 @@
 #include "check.h"
 #include "config/config.h"
 #include "config/config_expand.h"
-#include "core/util.h"
+#include "util.h"
 
 static const char *lookup(void *ud, const char *name) {
   (void)ud;

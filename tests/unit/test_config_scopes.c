@@ -14,7 +14,7 @@
 #include "config/config_approval.h"
 #include "config/config_scopes.h"
 #include "config/permissions.h"
-#include "core/util.h"
+#include "util.h"
 
 typedef struct tree {
   const char *managed_mcp;      /* SYS/managed-mcp.json */

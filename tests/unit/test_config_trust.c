@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "config/config_trust.h"
-#include "core/util.h"
+#include "util.h"
 
 static char root[PATH_MAX];
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "core/util.h"
+#include "util.h"
 #include "safety/json_parse.h"
 #include "safety/json_write.h"
 

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/jsonrpc.h"
 
 /* A peer that records what the engine sends and what it hands up. */

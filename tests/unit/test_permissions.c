@@ -5,7 +5,7 @@
 #include "check.h"
 #include "config/config.h"
 #include "config/permissions.h"
-#include "core/util.h"
+#include "util.h"
 
 /* Builds rules from "SCOPE:JSON" strings, e.g.
  * "user:{\"allow\": [\"mcp__a__*\"]}". */

@@ -8,7 +8,7 @@
 #include "config/config.h"
 #include "config/roots.h"
 #include "core/host.h"
-#include "core/util.h"
+#include "util.h"
 
 static char tmp[PATH_MAX];
 

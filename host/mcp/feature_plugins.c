@@ -1,4 +1,4 @@
-#include "core/feature_plugins.h"
+#include "mcp/feature_plugins.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -6,8 +6,9 @@
 
 #include "core/host.h"
 #include "core/request.h"
-#include "core/util.h"
-#include "mcp/session.h"
+#include "util.h"
+#include "mcp/session.h" /* session_request */
+#include "mcp/session_access.h"
 #include "safety/json_parse.h"
 #include "safety/json_write.h"
 
@@ -132,13 +133,6 @@ void features_free(host *h) {
   free(h->features);
   h->features = NULL;
   h->nfeatures = 0;
-  for (size_t i = 0; i < h->noptions; i++) {
-    free(h->options[i].name);
-    free(h->options[i].value);
-  }
-  free(h->options);
-  h->options = NULL;
-  h->noptions = 0;
 }
 
 static const feature_rec *recs(const host *h) { return h->features; }
@@ -187,7 +181,7 @@ void features_add_capabilities(host *h, cJSON *caps) {
  * requests). Returns false when no feature answers it. */
 static bool dispatch(session *s, const char *method, const cJSON *params,
                      const cJSON *id, features_answer_fn done, void *ud) {
-  host *h = s->h;
+  host *h = session_host(s);
   wake_for(h, method, true);
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
@@ -204,10 +198,10 @@ static bool dispatch(session *s, const char *method, const cJSON *params,
      * requests in flight are not late meanwhile. */
     if (!done) {
       req->pausing = true;
-      rpc_pause_deadlines(s->rpc);
+      rpc_pause_deadlines(session_rpc(s));
     }
-    req->next = s->feature_requests;
-    s->feature_requests = req;
+    req->next = *session_feature_requests(s);
+    *session_feature_requests(s) = req;
     char *text = params ? json_print(params) : NULL;
     mcph_error err;
     mcph_error_init(&err);
@@ -235,7 +229,7 @@ bool features_local_request(session *s, const char *method,
 }
 
 void features_notify(session *s, const char *method, const cJSON *params) {
-  host *h = s->h;
+  host *h = session_host(s);
   wake_for(h, method, false);
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
@@ -250,7 +244,7 @@ void features_notify(session *s, const char *method, const cJSON *params) {
 }
 
 void features_server_event(session *s, int event) {
-  host *h = s->h;
+  host *h = session_host(s);
   features_ready(h);
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
@@ -265,7 +259,7 @@ void features_server_event(session *s, int event) {
 }
 
 void features_describe(session *s, features_note_fn note, void *ud) {
-  host *h = s->h;
+  host *h = session_host(s);
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
     if (!r->f || !MCPH_HAS(r->f, mcph_feature, describe) || !r->f->describe)
@@ -277,20 +271,21 @@ void features_describe(session *s, features_note_fn note, void *ud) {
 }
 
 void features_connection_lost(session *s) {
-  for (feature_request *req = s->feature_requests; req; req = req->next) {
+  for (feature_request *req = *session_feature_requests(s); req;
+       req = req->next) {
     if (req->pausing)
-      rpc_resume_deadlines(s->rpc);
+      rpc_resume_deadlines(session_rpc(s));
     req->pausing = false;
     req->s = NULL; /* its answer has nobody to go to */
   }
-  s->feature_requests = NULL;
+  *session_feature_requests(s) = NULL;
 }
 
 /* The feature stops working on `req`; its answer is not sent. */
 static void withdraw(session *s, feature_request *req) {
   req->cancelled = true;
   if (req->pausing) /* the server no longer waits for it */
-    rpc_resume_deadlines(s->rpc);
+    rpc_resume_deadlines(session_rpc(s));
   req->pausing = false;
   const mcph_feature *f = req->rec->f;
   if (MCPH_HAS(f, mcph_feature, on_cancelled) && f->on_cancelled)
@@ -301,7 +296,8 @@ void features_cancelled(session *s, const cJSON *params) {
   const cJSON *id = cJSON_GetObjectItemCaseSensitive(params, "requestId");
   if (!id)
     return;
-  for (feature_request *req = s->feature_requests; req; req = req->next) {
+  for (feature_request *req = *session_feature_requests(s); req;
+       req = req->next) {
     if (req->local_done || req->cancelled || !cJSON_Compare(req->id, id, 1))
       continue;
     withdraw(s, req);
@@ -310,7 +306,8 @@ void features_cancelled(session *s, const cJSON *params) {
 }
 
 void features_local_cancel(session *s, features_answer_fn done, void *ud) {
-  for (feature_request *req = s->feature_requests; req; req = req->next) {
+  for (feature_request *req = *session_feature_requests(s); req;
+       req = req->next) {
     if (req->local_done == done && req->local_ud == ud && !req->cancelled) {
       withdraw(s, req);
       return;
@@ -319,9 +316,9 @@ void features_local_cancel(session *s, features_answer_fn done, void *ud) {
 }
 
 void features_session_gone(session *s) {
-  for (feature_request *r = s->feature_requests; r; r = r->next)
+  for (feature_request *r = *session_feature_requests(s); r; r = r->next)
     r->s = NULL;
-  s->feature_requests = NULL;
+  *session_feature_requests(s) = NULL;
 }
 
 /* ---- the service ---- */
@@ -329,9 +326,9 @@ void features_session_gone(session *s) {
 /* Unlinks and frees a request once answered. */
 static void request_done(feature_request *req) {
   if (req->s && req->pausing)
-    rpc_resume_deadlines(req->s->rpc);
+    rpc_resume_deadlines(session_rpc(req->s));
   if (req->s) {
-    for (feature_request **pp = &req->s->feature_requests; *pp;
+    for (feature_request **pp = session_feature_requests(req->s); *pp;
          pp = &(*pp)->next)
       if (*pp == req) {
         *pp = req->next;
@@ -350,8 +347,8 @@ static int answer_result(mcph_request *base, cJSON *result, mcph_error *err) {
   if (req->local_done) {
     req->local_done(req->local_ud, result, 0, NULL);
     cJSON_Delete(result);
-  } else if (req->s && req->s->state == SESS_READY && !req->cancelled)
-    rpc_respond(req->s->rpc, req->id, result);
+  } else if (req->s && session_is_ready(req->s) && !req->cancelled)
+    rpc_respond(session_rpc(req->s), req->id, result);
   else
     cJSON_Delete(result); /* the server is gone: nobody to answer */
   request_done(req);
@@ -363,8 +360,8 @@ static void answer_error(mcph_request *base, int code, const char *message,
   feature_request *req = (feature_request *)base;
   if (req->local_done)
     req->local_done(req->local_ud, NULL, code, message);
-  else if (req->s && req->s->state == SESS_READY && !req->cancelled) {
-    rpc_respond_error_data(req->s->rpc, req->id, code, message, data);
+  else if (req->s && session_is_ready(req->s) && !req->cancelled) {
+    rpc_respond_error_data(session_rpc(req->s), req->id, code, message, data);
     data = NULL;
   }
   cJSON_Delete(data);
@@ -393,7 +390,7 @@ static int svc_respond_error(const mcph_host *api, mcph_request *req, int code,
  * names may go with a reload within the same turn. */
 static const char *svc_server_name(const mcph_host *api,
                                    const mcph_server *server) {
-  return host_returned(host_from_api(api), xstrdup(S(server)->cfg->name));
+  return host_returned(host_from_api(api), xstrdup(session_name(S(server))));
 }
 
 /* JSON text of `j` ("{}" when NULL), under the rule for returned
@@ -404,17 +401,17 @@ static const char *returned_json(const mcph_host *api, const cJSON *j) {
 
 static const char *svc_server_capabilities(const mcph_host *api,
                                            const mcph_server *server) {
-  return returned_json(api, S(server)->server_caps);
+  return returned_json(api, session_server_caps(S(server)));
 }
 
 static const char *svc_server_info(const mcph_host *api,
                                    const mcph_server *server) {
-  return returned_json(api, S(server)->server_info);
+  return returned_json(api, session_server_info(S(server)));
 }
 
 static const char *svc_protocol_version(const mcph_host *api,
                                         const mcph_server *server) {
-  const char *v = S(server)->protocol_version;
+  const char *v = session_protocol_version(S(server));
   return v ? host_returned(host_from_api(api), xstrdup(v)) : NULL;
 }
 
@@ -423,13 +420,13 @@ static int svc_notify(const mcph_host *api, mcph_server *server,
                       mcph_error *err) {
   (void)api;
   session *s = S(server);
-  if (s->state != SESS_READY)
+  if (!session_is_ready(s))
     return mcph_error_set(err, MCPH_ECLOSED, "server \"%s\" is not connected",
-                          s->cfg->name);
+                          session_name(s));
   cJSON *params = params_json ? json_parse_str(params_json) : NULL;
   if (params_json && !params)
     return mcph_error_set(err, MCPH_EINVAL, "params are not valid JSON");
-  return rpc_notify(s->rpc, method, params) < 0
+  return rpc_notify(session_rpc(s), method, params) < 0
              ? mcph_error_set(err, MCPH_EIO, "cannot send %s", method)
              : MCPH_OK;
 }
@@ -561,7 +558,7 @@ static int svc_in_call(const mcph_host *api, const mcph_request *base) {
                                       "tasks/get",
                                       "tasks/result",
                                       NULL};
-  return req->s && rpc_pending_of(req->s->rpc, calls) > 0;
+  return req->s && rpc_pending_of(session_rpc(req->s), calls) > 0;
 }
 
 static int svc_interactive(const mcph_host *api) {
@@ -586,18 +583,4 @@ const mcph_host_features *features_service(void) {
       .in_call = svc_in_call,
   };
   return &svc;
-}
-
-void host_set_plugin_option(host *h, const char *name,
-                            const char *value) {
-  for (size_t i = 0; i < h->noptions; i++)
-    if (strcmp(h->options[i].name, name) == 0) {
-      free(h->options[i].value);
-      h->options[i].value = xstrdup(value ? value : "");
-      return;
-    }
-  h->options = xrealloc(h->options, (h->noptions + 1) * sizeof *h->options);
-  h->options[h->noptions].name = xstrdup(name);
-  h->options[h->noptions].value = xstrdup(value ? value : "");
-  h->noptions++;
 }

@@ -3,8 +3,8 @@
  * them 401/403 challenges, and offers "mcph.host.auth/1". Keeps the list
  * of connections whose transports were created, so the service can find
  * one by server name. Loop thread. */
-#ifndef MCPHOST_HOST_AUTH_H
-#define MCPHOST_HOST_AUTH_H
+#ifndef MCPHOST_MCP_HOST_AUTH_H
+#define MCPHOST_MCP_HOST_AUTH_H
 
 #include <stdbool.h>
 

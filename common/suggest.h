@@ -2,13 +2,13 @@
  * distance over normalized names (case folded, '-', '.', '/' and ' ' as
  * '_'), so "mcp__every__Echo" finds "mcp__every__echo" and "get-sum"
  * finds "get_sum". Any thread. */
-#ifndef MCPHOST_MCP_SUGGEST_H
-#define MCPHOST_MCP_SUGGEST_H
+#ifndef MCPHOST_COMMON_SUGGEST_H
+#define MCPHOST_COMMON_SUGGEST_H
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-#include "core/util.h"
+#include "util.h"
 
 /* Appends to `out` the candidates close to `want` (at most 3, closest
  * first, ties in the candidates' order) as ` (did you mean "a" or "b"?)`;

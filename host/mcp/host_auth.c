@@ -1,13 +1,14 @@
-#include "core/host_auth.h"
+#include "mcp/host_auth.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/host.h"
-#include "core/util.h"
+#include "util.h"
 #include "mcp/protocol.h"
-#include "mcp/session.h"
+#include "mcp/session.h" /* session_auth_settled */
+#include "mcp/session_access.h"
 
 /* A connection with a created transport, and the provider that gave its
  * Authorization value (NULL: none did). */
@@ -28,32 +29,38 @@ static const mcph_auth_provider *provider_of(plugin *p) {
              : NULL;
 }
 
+/* Whether the session's transport takes an Authorization value. */
+static bool takes_authorization(const session *s) {
+  const mcph_transport_factory *tf = session_transport_factory(s);
+  return MCPH_HAS(tf, mcph_transport_factory, set_authorization) &&
+         tf->set_authorization;
+}
+
 static int set_on(session *s, const char *value, mcph_error *err) {
-  if (!MCPH_HAS(s->tf, mcph_transport_factory, set_authorization) ||
-      !s->tf->set_authorization) {
+  if (!takes_authorization(s)) {
     return mcph_error_set(err, MCPH_ENOTSUP,
                           "the %s transport of server \"%s\" takes no "
                           "Authorization value",
-                          s->cfg->type, s->cfg->name);
+                          session_config(s)->type, session_name(s));
   }
-  int rc = s->tf->set_authorization(s->t, value);
+  int rc = session_transport_factory(s)->set_authorization(
+      session_transport(s), value);
   if (rc != MCPH_OK) {
     return mcph_error_set(err, rc,
                           "server \"%s\": the Authorization value was "
                           "refused (%s)",
-                          s->cfg->name, mcph_status_name(rc));
+                          session_name(s), mcph_status_name(rc));
   }
   return MCPH_OK;
 }
 
 bool host_auth_attach(session *s, char *why, size_t why_len) {
-  host *h = s->h;
+  host *h = session_host(s);
   auth_conn *c = xcalloc(1, sizeof *c);
   c->s = s;
   c->next = *head(h);
   *head(h) = c;
-  if (!MCPH_HAS(s->tf, mcph_transport_factory, set_authorization) ||
-      !s->tf->set_authorization) {
+  if (!takes_authorization(s)) {
     return true; /* stdio and older transports: nothing to ask for */
   }
   char *cfg_text = NULL;
@@ -64,10 +71,10 @@ bool host_auth_attach(session *s, char *why, size_t why_len) {
       continue;
     }
     if (!cfg_text) {
-      cfg_text = cJSON_PrintUnformatted(s->cfg->json);
+      cfg_text = cJSON_PrintUnformatted(session_config(s)->json);
     }
     const char *value =
-        a->authorization(p->ctx, s->cfg->name, cfg_text ? cfg_text : "{}");
+        a->authorization(p->ctx, session_name(s), cfg_text ? cfg_text : "{}");
     if (!value) {
       continue;
     }
@@ -78,7 +85,7 @@ bool host_auth_attach(session *s, char *why, size_t why_len) {
       continue;
     }
     c->provider = p;
-    host_log(h, MCPH_LOG_DEBUG, s->cfg->name,
+    host_log(h, MCPH_LOG_DEBUG, session_name(s),
              "Authorization from the auth provider %s", p->id);
     break;
   }
@@ -90,7 +97,7 @@ bool host_auth_attach(session *s, char *why, size_t why_len) {
       continue;
     }
     const char *reason =
-        a->needs_auth(p->ctx, s->cfg->name, cfg_text ? cfg_text : "{}");
+        a->needs_auth(p->ctx, session_name(s), cfg_text ? cfg_text : "{}");
     if (reason) {
       snprintf(why, why_len, "%s", reason);
       go = false;
@@ -101,7 +108,7 @@ bool host_auth_attach(session *s, char *why, size_t why_len) {
 }
 
 void host_auth_detach(session *s) {
-  for (auth_conn **pp = head(s->h); *pp; pp = &(*pp)->next) {
+  for (auth_conn **pp = head(session_host(s)); *pp; pp = &(*pp)->next) {
     if ((*pp)->s == s) {
       auth_conn *c = *pp;
       *pp = c->next;
@@ -121,7 +128,7 @@ static auth_conn *find(host *h, const session *s) {
 }
 
 bool host_auth_challenge(session *s, const mcph_auth_challenge *in) {
-  host *h = s->h;
+  host *h = session_host(s);
   auth_conn *c = find(h, s);
   /* The transport's challenge, whatever size it was built with, and the
    * session's protocol version (auth providers send it on discovery). */
@@ -129,8 +136,8 @@ bool host_auth_challenge(session *s, const mcph_auth_challenge *in) {
   memcpy(&full, in,
          in->struct_size < sizeof full ? in->struct_size : sizeof full);
   full.struct_size = sizeof full;
-  full.protocol_version =
-      s->protocol_version ? s->protocol_version : mcp_protocol_latest();
+  const char *version = session_protocol_version(s);
+  full.protocol_version = version ? version : mcp_protocol_latest();
   const mcph_auth_challenge *ch = &full;
   /* The provider that gave the value hears it; when none did, each
    * provider in search order until one takes it up (a claude.ai
@@ -139,10 +146,10 @@ bool host_auth_challenge(session *s, const mcph_auth_challenge *in) {
     plugin *p = c && c->provider ? c->provider : h->reg.plugins[i];
     const mcph_auth_provider *a = provider_of(p);
     if (a && a->challenge &&
-        a->challenge(p->ctx, s->cfg->name, ch) == MCPH_OK) {
+        a->challenge(p->ctx, session_name(s), ch) == MCPH_OK) {
       if (c)
         c->provider = p;
-      host_log(h, MCPH_LOG_DEBUG, s->cfg->name,
+      host_log(h, MCPH_LOG_DEBUG, session_name(s),
                "the auth provider %s takes up the HTTP %d", p->id, ch->status);
       return true;
     }
@@ -164,7 +171,7 @@ static int svc_set_authorization(const mcph_host *api, const char *server,
                           caller ? caller->id : "the host");
   }
   for (auth_conn *c = *head(h); server && c; c = c->next) {
-    if (strcmp(c->s->cfg->name, server) == 0 && c->s->t) {
+    if (strcmp(session_name(c->s), server) == 0 && session_transport(c->s)) {
       if (c->provider && c->provider != caller) {
         return mcph_error_set(err, MCPH_EDENIED,
                               "server \"%s\" has its Authorization from %s",

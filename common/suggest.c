@@ -1,5 +1,5 @@
 /* Did you mean: the closest names (suggest.h). */
-#include "mcp/suggest.h"
+#include "suggest.h"
 
 #include <ctype.h>
 #include <stdlib.h>

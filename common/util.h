@@ -1,7 +1,7 @@
 /* Small helpers shared by the host; the growable byte buffer (strbuf.h)
  * and checked allocation (alloc.h) are the plugins' too. */
-#ifndef MCPHOST_UTIL_H
-#define MCPHOST_UTIL_H
+#ifndef MCPHOST_COMMON_UTIL_H
+#define MCPHOST_COMMON_UTIL_H
 
 #include <stdarg.h>
 #include <stdbool.h>

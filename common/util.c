@@ -1,4 +1,4 @@
-#include "core/util.h"
+#include "util.h"
 
 #include <sys/ioctl.h>
 #include <unistd.h>

@@ -1,8 +1,8 @@
 /* Feature plugins, host side: which plugin answers which server request
  * or notification, the capabilities they add to initialize, and the
  * mcph.host.features/1 service they call back into. Loop thread only. */
-#ifndef MCPHOST_FEATURE_PLUGINS_H
-#define MCPHOST_FEATURE_PLUGINS_H
+#ifndef MCPHOST_MCP_FEATURE_PLUGINS_H
+#define MCPHOST_MCP_FEATURE_PLUGINS_H
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
