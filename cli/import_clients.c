@@ -33,7 +33,6 @@
 #include "config/config.h"
 #include "config/config_expand.h"
 #include "util.h"
-#include "config/toml.h"
 
 typedef enum { CURSOR, WINDSURF, VSCODE, CODEX, NCLIENTS } client_kind;
 static const char *const client_names[NCLIENTS] = {"cursor", "windsurf",
@@ -246,7 +245,7 @@ typedef struct vars {
   const char *client; /* as a person knows it; NULL: Codex (no variables) */
   const char *server;
   const char *field; /* an expanded field's path (args[1]), or NULL */
-  char *bad; /* the first variable that cannot be translated (owned) */
+  char *bad;         /* the first variable that cannot be translated (owned) */
 } vars;
 
 /* `text` with the client's variables as mcphost's. A new string. */

@@ -19,17 +19,14 @@
 #include <mcphost/rpc.h>
 
 #include "cli/frontend.h"
-#include "util.h"
 #include "gateway/serve.h"
 #include "gateway/serve_internal.h"
-#include "cli/cli.h"
-#include "cli/serve.h"
-#include "cli/serve_internal.h"
 #include "mcp/log_level.h"
 #include "mcp/names.h"
 #include "mcp/protocol.h"
 #include "safety/json_parse.h"
 #include "safety/redact.h"
+#include "util.h"
 
 /* ---- messages to the client (its framing's send) ---- */
 
@@ -325,7 +322,6 @@ static void start_list(gw *g, rq *r, const char *kind) {
   r->parts = &hold;
   list_part_done(&hold);
 }
-
 
 /* ---- the methods ---- */
 
@@ -659,8 +655,7 @@ static bool modern_request(gw *g, rq *r, const char *method,
       gw_send_error(g, r->id, MCPH_RPC_INVALID_PARAMS, why_listen, NULL);
     } else {
       cJSON *p = cJSON_CreateObject();
-      cJSON_AddItemToObject(p, "notifications",
-                            cJSON_Duplicate(l->filter, 1));
+      cJSON_AddItemToObject(p, "notifications", cJSON_Duplicate(l->filter, 1));
       gw_send_notification(g, "notifications/subscriptions/acknowledged",
                            gw_modern_tagged(p, l->id), l->id);
       cJSON_Delete(p);

@@ -12,8 +12,8 @@
 #include "cli/frontend.h"
 #include "gateway/serve.h"
 #include "gateway/serve_internal.h"
-#include "util.h"
 #include "mcp/log_level.h"
+#include "util.h"
 
 /* ---- the permission asker: --allow, else the client ---- */
 
@@ -115,11 +115,12 @@ void gw_on_client_answer(gw *g, const cJSON *msg) {
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
     const char *why =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "message"));
-    mcp_client_answer(
-        cli_client(g->c), a->fwd_idx, a->fwd_id, res ? cJSON_Duplicate(res, 1) : NULL,
-        cJSON_IsNumber(code) ? code->valueint : MCPH_RPC_INTERNAL_ERROR,
-        why ? why : "the gateway's client answered with an error",
-        cJSON_GetObjectItemCaseSensitive(e, "data"));
+    mcp_client_answer(cli_client(g->c), a->fwd_idx, a->fwd_id,
+                      res ? cJSON_Duplicate(res, 1) : NULL,
+                      cJSON_IsNumber(code) ? code->valueint
+                                           : MCPH_RPC_INTERNAL_ERROR,
+                      why ? why : "the gateway's client answered with an error",
+                      cJSON_GetObjectItemCaseSensitive(e, "data"));
     gw_ask_unlink(g, a);
     return;
   }
@@ -220,8 +221,7 @@ void gw_on_notify(void *ud, size_t idx, const char *method,
     if (g->modern) {
       tell_listens(g, method, params);
       tell_request_logs(g, idx, method, params);
-    } else if (g->initialized &&
-               (pass || (g->listed & gw_list_bit(method)))) {
+    } else if (g->initialized && (pass || (g->listed & gw_list_bit(method)))) {
       gw_send_notification(
           g, method, pass && params ? cJSON_Duplicate(params, 1) : NULL, NULL);
     }
@@ -329,8 +329,8 @@ bool gw_on_backend_request(void *ud, size_t idx, const char *method,
     cJSON *copy = cJSON_Duplicate(params, 1);
     /* A 2026-07-28 backend's URL elicitation has no elicitationId, which
      * an initialize-era client needs: one of the gateway's own. */
-    if (url && !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
-                   copy, "elicitationId"))) {
+    if (url && !cJSON_IsString(
+                   cJSON_GetObjectItemCaseSensitive(copy, "elicitationId"))) {
       char eid[48];
       snprintf(eid, sizeof eid, "mcphost-gateway-%lld", (long long)a->id);
       cJSON_AddStringToObject(copy, "elicitationId", eid);

@@ -10,9 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
 #include "gateway/serve.h"
-#include "cli/serve.h"
+#include "util.h"
 #include "write_all.h"
 
 static void flush_out(gw_chan *ch);

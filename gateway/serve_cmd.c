@@ -10,11 +10,9 @@
 #include <string.h>
 
 #include "cli/frontend.h"
-#include "util.h"
 #include "gateway/gateway.h"
 #include "gateway/serve.h"
-#include "cli/cli.h"
-#include "cli/serve.h"
+#include "util.h"
 
 /* --server NAME... (each must be configured and may start), else every
  * server that may start. */

@@ -87,7 +87,7 @@ typedef struct srv {
   size_t nconns;
   uint64_t request_ms, head_ms, evict_ms;
   loop_timer *sweep; /* ends idle sessions */
-  bool paused; /* not accepting: at CONNS_MAX, or out of descriptors */
+  bool paused;       /* not accepting: at CONNS_MAX, or out of descriptors */
 } srv;
 
 struct gw_conn {
@@ -104,7 +104,7 @@ struct gw_conn {
   bool last;         /* the request being answered is the connection's last */
   bool closed;       /* freed on the next loop turn */
   bool head_checked; /* the waiting request's head passed check_access */
-  loop_timer *deadline; /* for the next request; NULL on an SSE one */
+  loop_timer *deadline;      /* for the next request; NULL on an SSE one */
   loop_timer *head_deadline; /* from a head's first byte to its end */
   gw_stream *stream;
   /* gw_conn_on_gone: set, the connection owes the request being

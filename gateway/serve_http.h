@@ -11,9 +11,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "util.h"
 #include "gateway/serve.h"
-#include "cli/serve.h"
+#include "util.h"
 
 /* ---- serve_http_guard.c ---- */
 

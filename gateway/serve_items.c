@@ -4,11 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
 #include "gateway/serve.h"
-#include "cli/serve.h"
 #include "mcp/names.h"
 #include "safety/size_limits.h"
+#include "util.h"
 
 long gw_backend_of(const gw_backends *b, size_t idx) {
   for (size_t k = 0; k < b->n; k++) {

@@ -12,9 +12,8 @@
 
 #include <mcphost/rpc.h>
 
-#include "util.h"
 #include "gateway/serve_internal.h"
-#include "cli/serve_internal.h"
+#include "util.h"
 
 #define LISTEN_URIS 256
 #define LISTENS_PER_CLIENT 16

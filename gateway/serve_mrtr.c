@@ -25,10 +25,9 @@
 
 #include <mcphost/rpc.h>
 
-#include "util.h"
-#include "cli/serve_internal.h"
 #include "env_ms.h"
 #include "gateway/serve_internal.h"
+#include "util.h"
 
 /* Bounds: operations parked for one client (a stdio client; an HTTP
  * POST's client holds one at most), and in all; a backend's requests
@@ -120,10 +119,10 @@ static void input_answer(gw_hub *hub, gw_input *in, const cJSON *response,
   if (in->permission) {
     const char *action = cJSON_GetStringValue(
         cJSON_GetObjectItemCaseSensitive(response, "action"));
-    bool yes = action && strcmp(action, "accept") == 0 &&
-               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-                   cJSON_GetObjectItemCaseSensitive(response, "content"),
-                   "allow"));
+    bool yes =
+        action && strcmp(action, "accept") == 0 &&
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(response, "content"), "allow"));
     in->permission(in->permission_token, yes,
                    yes        ? "allowed by the gateway's client"
                    : response ? "refused by the gateway's client"

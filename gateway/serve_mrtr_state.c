@@ -17,8 +17,8 @@
 #include <sys/random.h>
 
 #include "core/base64.h"
-#include "util.h"
 #include "gateway/serve.h"
+#include "util.h"
 
 /* libcrypto is opened when the first token is made, not linked: a
  * gateway whose clients are never asked anything does not pay for

@@ -14,9 +14,8 @@
 #include <unistd.h>
 
 #include "cli/daemon/daemon.h"
-#include "util.h"
-#include "cli/session.h"
 #include "trusted_fs.h"
+#include "util.h"
 
 #define DEFAULT_IDLE_MINUTES 30
 

@@ -10,10 +10,9 @@
 #include <unistd.h>
 
 #include "cli/daemon/daemon.h"
-#include "util.h"
-#include "cli/session.h"
 #include "fnv.h"
 #include "trusted_fs.h"
+#include "util.h"
 
 /* The environment that finds configuration files and plugins. */
 static const char *const key_env[] = {"HOME",

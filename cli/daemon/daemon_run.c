@@ -15,7 +15,6 @@
 
 #include "cli/daemon/daemon.h"
 #include "util.h"
-#include "cli/session.h"
 
 extern char **environ;
 

@@ -17,9 +17,8 @@
 #include <unistd.h>
 
 #include "cli/daemon/daemon.h"
-#include "util.h"
-#include "cli/session.h"
 #include "terminal_open.h"
+#include "util.h"
 #include "write_all.h"
 
 extern char **environ;

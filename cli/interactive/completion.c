@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "util.h"
 #include "mcp/log_level.h"
+#include "util.h"
 
 static const char bash_script[] =
     "# mcphost completion for bash: source <(mcphost completion bash)\n"

@@ -12,7 +12,6 @@
 #include "cli/cli.h"
 #include "cli/interactive/state_files.h"
 #include "util.h"
-#include "cli/state_files.h"
 
 static const char cache_name[] = "completion-names.json";
 

@@ -21,12 +21,10 @@
 #include "cli/cli.h"
 #include "cli/interactive/line_edit.h"
 #include "cli/interactive/state_files.h"
-#include "util.h"
-#include "cli/line_edit.h"
-#include "cli/state_files.h"
 #include "mcp/names.h"
-#include "suggest.h"
 #include "split_words.h"
+#include "suggest.h"
+#include "util.h"
 
 static const char history_name[] = "shell_history";
 enum { HISTORY_KEEP = 1000 };

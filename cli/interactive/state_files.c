@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
 #include "trusted_fs.h"
+#include "util.h"
 
 static int open_dir(host *h, bool create, const char **dir, char *why,
                     size_t why_len) {

@@ -5,10 +5,6 @@
 
 #include "core/request.h"
 #include "util.h"
-#include "safety/json_parse.h"
-#include "safety/json_write.h"
-#include "safety/size_limits.h"
-#include "text_escape.h"
 
 typedef enum {
   SLOT_ASKING,    /* inside ask() */

@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "core/plugin_impl.h"
-#include "util.h"
 #include "elf_file.h"
 #include "plugin_note.h"
 #include "trusted_fs.h"
+#include "util.h"
 
 void registry_init(registry *r) { memset(r, 0, sizeof *r); }
 
