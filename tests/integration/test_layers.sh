@@ -3,7 +3,7 @@
 # uses one above it or beside it, by #include or by a linked symbol. And
 # the check itself: an upward include, an upward symbol use and a folder
 # without a line are each caught, named with the file and the edge.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 : >"$TMP/out"
 : >"$TMP/err"
