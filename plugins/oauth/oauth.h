@@ -103,9 +103,9 @@ void oauth_form_decode(char *s);
 /* The non-empty string `k` of object `o`: a new string, or NULL. */
 char *oauth_json_str(const cJSON *o, const char *k);
 /* A stored time in milliseconds (expiresAt, issuedAt; `x` a number),
- * held to +-2^62 ms (some 146 million years): a file's 1e300 is far in
- * the future, not a conversion out of range, and a difference of two
- * cannot overflow. */
+ * held to +-2^61 ms (some 73 million years): a file's 1e300 is far in
+ * the future, not a conversion out of range, and the difference of two
+ * (at most 2^62) cannot overflow. */
 int64_t oauth_json_ms(const cJSON *x);
 /* Joins scopes a and b (space separated): a new string of a's then b's
  * that a lacks; NULL when both are empty. */

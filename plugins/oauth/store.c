@@ -137,12 +137,12 @@ cJSON *store_idp_entry(cJSON *doc, const char *key, bool create) {
 #define EXPIRY_MARGIN_PART 4
 
 int64_t oauth_json_ms(const cJSON *x) {
-  const double lim = 4611686018427387904.0; /* 2^62 */
+  const double lim = 2305843009213693952.0; /* 2^61 */
   double v = x->valuedouble;
   if (!(v > -lim)) { /* NaN too */
-    return -(INT64_C(1) << 62);
+    return -(INT64_C(1) << 61);
   }
-  return v < lim ? (int64_t)v : INT64_C(1) << 62;
+  return v < lim ? (int64_t)v : INT64_C(1) << 61;
 }
 
 bool oauth_expiring(const cJSON *entry) {
