@@ -619,6 +619,8 @@ static int load(cli *c, cmdline *l) {
   c->sources.url_type = l->url_type;
   c->sources.mcp_configs = l->configs;
   c->sources.nmcp_configs = l->nconfigs;
+  /* "type": "sdk" entries are the embedding program's: never ours. */
+  c->sources.no_inproc = true;
   c->allow_tools = l->allows;
   const char *approve = getenv("MCPHOST_APPROVE_PROJECT_SERVERS");
   if (approve && strcmp(approve, "1") == 0)

@@ -654,12 +654,34 @@ static int add_entry(cli *c, const char *name, cJSON *entry, config_scope scope,
   return rc;
 }
 
+/* mcp add -t sdk NAME: {"type": "sdk"}, served by the program that
+ * embeds mcphost under that name (docs/config.md); nothing else. */
+static int add_inproc(cli *c, const char *name, int nmore,
+                      const mcp_opts *o) {
+  if (nmore > 0 || o->env || o->headers) {
+    fprintf(stderr, "mcphost: an sdk server takes no command, URL, -e or "
+                    "-H: the program that embeds mcphost serves it under "
+                    "its name\n");
+    return EXIT_USAGE;
+  }
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(e, "type", "sdk");
+  int rc = add_entry(c, name, e, o->scope_set ? o->scope : SCOPE_LOCAL,
+                     " (in-process, served by the program that embeds "
+                     "mcphost)");
+  cJSON_Delete(e);
+  return rc;
+}
+
 static int mcp_add(cli *c, int argc, char **argv) {
   mcp_opts o;
   int first, rc = parse_opts(argc, argv, "steH", &o, &first);
   if (rc != EXIT_OK)
     goto out;
-  if (argc - first < 2) {
+  const char *type = o.transport ? o.transport : "stdio";
+  /* An in-process server is the embedding program's: a name alone. */
+  bool sdk = strcmp(type, "sdk") == 0;
+  if (argc - first < 2 - sdk) {
     fprintf(stderr, "mcphost: usage: mcphost mcp add NAME [-s SCOPE] [-t "
                     "TYPE] [-e KEY=VALUE]... [-H 'Name: value']... -- "
                     "COMMAND [ARGS...] | URL\n");
@@ -667,7 +689,10 @@ static int mcp_add(cli *c, int argc, char **argv) {
     goto out;
   }
   const char *name = argv[first];
-  const char *type = o.transport ? o.transport : "stdio";
+  if (sdk) {
+    rc = add_inproc(c, name, argc - first - 1, &o);
+    goto out;
+  }
   /* stdio takes a command; every other type one URL. */
   bool remote = strcmp(type, "stdio") != 0;
   /* The types the loaded plugins serve (ws-ide, a --plugin-dir's own). */

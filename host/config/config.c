@@ -136,6 +136,7 @@ const char *server_state_name(const server_config *s) {
   case SERVER_DENIED: return "denied";
   case SERVER_DISABLED: return "disabled";
   case SERVER_SKIPPED: return "skipped";
+  case SERVER_INPROC: return "in-process";
   }
   return "?";
 }
@@ -214,6 +215,19 @@ const char *config_check_entry(config *c, const char *src, const char *where,
                     "string (at %s.command)",
                  src, name, where);
     return NULL;
+  }
+  if (strcmp(t, "sdk") == 0) {
+    /* The in-process server it names (mcp/inproc.h); Claude Code's SDK
+     * entries carry it. */
+    const cJSON *sdk_name = cJSON_GetObjectItemCaseSensitive(e, "name");
+    if (sdk_name &&
+        !(cJSON_IsString(sdk_name) && sdk_name->valuestring[0] != '\0')) {
+      config_error(c,
+                   "%s: server \"%s\": \"name\" must be a non-empty "
+                   "string: the in-process server's name (at %s.name)",
+                   src, name, where);
+      return NULL;
+    }
   }
   if (!roots_check_entry(c, src, where, name, e))
     return NULL;

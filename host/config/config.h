@@ -39,7 +39,11 @@ typedef enum server_state {
   SERVER_REJECTED, /* a project server the user rejected */
   SERVER_DENIED,   /* refused by the allow/deny policy */
   SERVER_DISABLED, /* listed in disabledMcpServers */
-  SERVER_SKIPPED   /* a plugin's server with the command or URL of another */
+  SERVER_SKIPPED,  /* a plugin's server with the command or URL of another */
+  SERVER_INPROC    /* "type": "sdk" in a program that serves no in-process
+                      servers (config_sources.no_inproc: the mcphost
+                      executable): the program that embeds mcphost
+                      serves it */
 } server_state;
 
 typedef struct server_config {

@@ -15,6 +15,8 @@ static const char *const remote_keys[] = {
     "tls",           "noProxy", "pingInterval",
     "oauth",         "roots",   "protocol",
     "authToken",     "ideName", "ideRunningInWindows"};
+/* "sdk" (mcp/inproc.h): Claude Code's SDK entries carry "name". */
+static const char *const sdk_keys[] = {"type", "name", "roots", "protocol"};
 #define NKEYS(a) (sizeof(a) / sizeof *(a))
 
 static bool listed(const char *key, const char *const *keys, size_t n) {
@@ -30,10 +32,13 @@ void config_warn_entry_keys(config *c, const char *src, const char *where,
                             const char *name, const char *type,
                             const cJSON *e) {
   bool stdio = strcmp(type, "stdio") == 0;
-  const char *const *keys = stdio ? stdio_keys : remote_keys;
-  size_t nkeys = stdio ? NKEYS(stdio_keys) : NKEYS(remote_keys);
+  bool sdk = strcmp(type, "sdk") == 0;
+  const char *const *keys = stdio ? stdio_keys : sdk ? sdk_keys : remote_keys;
+  size_t nkeys = stdio ? NKEYS(stdio_keys)
+                 : sdk ? NKEYS(sdk_keys)
+                       : NKEYS(remote_keys);
   /* A plugin's type reads keys of its own: only "disabled" is said. */
-  bool known_type = stdio || strcmp(type, "http") == 0 ||
+  bool known_type = stdio || sdk || strcmp(type, "http") == 0 ||
                     strcmp(type, "sse") == 0 || strcmp(type, "ws") == 0;
   const cJSON *k;
   cJSON_ArrayForEach(k, e) {

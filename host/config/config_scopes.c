@@ -598,13 +598,27 @@ static void skip_duplicates(config *c, server_config *all, const bool *keep,
   free(sigs);
 }
 
+/* An in-process server in a program that has none: listed, never
+ * started (a program that embeds mcphost serves it). */
+static void mark_inproc(const loader *L, server_config *s) {
+  if (L->o->no_inproc && s->state == SERVER_ACTIVE &&
+      strcmp(s->type, "sdk") == 0) {
+    s->state = SERVER_INPROC;
+    s->reason = xstrdup("served by the program that embeds mcphost "
+                        "(\"type\": \"sdk\"); the mcphost executable "
+                        "has no in-process servers");
+  }
+}
+
 static void merge(loader *L) {
   config *c = L->c;
   size_t n = c->nservers;
   server_config *all = c->servers;
   bool *keep = xcalloc(n ? n : 1, sizeof *keep);
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < n; i++) {
     policy_apply(&L->pol, c, &all[i]);
+    mark_inproc(L, &all[i]);
+  }
   /* Names: the first (highest) definition wins. */
   for (size_t i = 0; i < n; i++) {
     server_config *s = &all[i];

@@ -63,6 +63,10 @@ typedef struct config_sources {
   bool approve_project;
   config_plugin_sources_fn plugin_sources; /* NULL: none */
   void *plugin_ud;
+  /* The program serves no in-process servers (the mcphost executable):
+   * an entry of type "sdk" that the policy lets start is SERVER_INPROC,
+   * listed with its reason and never started. */
+  bool no_inproc;
 } config_sources;
 
 /* Every file the scopes use, resolved from config_sources. */

@@ -135,6 +135,12 @@ static void bind_type(registry *r, plugin *p, const char *type) {
       .type = xstrdup(type), .winner = p, .flags = type_flags(p, type)};
 }
 
+void registry_bind_builtin(registry *r, plugin *p) {
+  for (const char *const *t = p->types; t && *t; t++) {
+    bind_type(r, p, *t);
+  }
+}
+
 static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
 
 /* The fields a 1.0 entry must cover; deinit is optional. */

@@ -146,6 +146,15 @@ plugin *registry_load_path(registry *r, const char *path);
 
 const type_binding *registry_find_type(const registry *r, const char *type);
 
+/* Binds each of p->types to `p`, a transport the library has built in (no
+ * file, no init: `p` is loaded and initialized, with `transport` and
+ * `ctx` set and `path` saying where it comes from, e.g. "(built in)").
+ * `p` is the caller's and is not in r->plugins (never listed, never
+ * deinitialized); it must outlive every use of the binding. Bound before
+ * the plugins load, a built-in type wins: a plugin's of that name is
+ * listed as shadowed by it. */
+void registry_bind_builtin(registry *r, plugin *p);
+
 /* Whether servers of `type` are local (a process on this machine), from
  * the serving plugin's type info; without it, "stdio" is local and every
  * other type remote. */

@@ -10,6 +10,7 @@
 #include "core/host_config.h"
 #include "util.h"
 #include "mcp/client_internal.h"
+#include "mcp/inproc.h"
 #include "mcp/names.h"
 #include "suggest.h"
 
@@ -37,6 +38,7 @@ mcp_client *mcp_client_new(host *h) {
   mc->remote_limit = env_count("MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE", 20);
   mcp_client_offer_servers_service(mc);
   mcp_client_set_host_hooks(h);
+  mcp_inproc_bind(mc);
   return mc;
 }
 
@@ -759,5 +761,6 @@ void mcp_client_free(mcp_client *mc) {
   if (!mc) {
     return;
   }
+  mcp_inproc_release(mc);
   free(mc);
 }

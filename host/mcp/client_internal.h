@@ -4,6 +4,7 @@
 #define MCPHOST_MCP_CLIENT_INTERNAL_H
 
 #include "core/loop.h"
+#include "core/plugins.h"
 #include "mcp/client.h"
 #include "mcp/session.h"
 
@@ -43,6 +44,10 @@ struct mcp_client {
   void *request_ud;
   struct mcp_op *ops; /* live operations (calls.c) */
   bool shut;          /* mcp_client_shutdown ran: no new sessions */
+  /* In-process servers (inproc.h): those registered, and the record
+   * the registry binds the type "sdk" to. */
+  struct mcp_inproc_server *inproc;
+  plugin inproc_builtin;
 };
 
 /* error.c: the error kinds of what the library sees (error.h). */
