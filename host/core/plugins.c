@@ -131,13 +131,19 @@ static void bind_type(registry *r, plugin *p, const char *type) {
     }
   }
   r->types = xrealloc(r->types, (r->ntypes + 1) * sizeof *r->types);
-  r->types[r->ntypes++] = (type_binding){
+  type_binding t = {
       .type = xstrdup(type), .winner = p, .flags = type_flags(p, type)};
+  /* Before the built-in ones, which stay last. */
+  size_t at = r->ntypes++ - r->nbuiltin;
+  memmove(&r->types[at + 1], &r->types[at], r->nbuiltin * sizeof t);
+  r->types[at] = t;
 }
 
 void registry_bind_builtin(registry *r, plugin *p) {
   for (const char *const *t = p->types; t && *t; t++) {
+    size_t before = r->ntypes;
     bind_type(r, p, *t);
+    r->nbuiltin += r->ntypes - before;
   }
 }
 

@@ -110,6 +110,9 @@ typedef struct registry {
   size_t builtin;
   const plugin_watch *watch; /* NULL: none (the caller's, borrowed) */
   impl_dir_cache impl_dir;
+  /* The last nbuiltin of types are built in (registry_bind_builtin):
+   * kept last, so a plugin's type is found without passing them. */
+  size_t nbuiltin;
 } registry;
 
 void registry_init(registry *r);
@@ -152,7 +155,8 @@ const type_binding *registry_find_type(const registry *r, const char *type);
  * `p` is the caller's and is not in r->plugins (never listed, never
  * deinitialized); it must outlive every use of the binding. Bound before
  * the plugins load, a built-in type wins: a plugin's of that name is
- * listed as shadowed by it. */
+ * listed as shadowed by it. Built-in types stay at the end of `types`,
+ * so looking up a plugin's type costs nothing more. */
 void registry_bind_builtin(registry *r, plugin *p);
 
 /* Whether servers of `type` are local (a process on this machine), from
