@@ -173,7 +173,8 @@ typedef struct fixture {
   mcp_client *mc;
   calc st;
   config_sources o;
-  int notified; /* tools/list_changed passed on, from calc */
+  int notified;       /* tools/list_changed passed on, from calc */
+  int alias_notified; /* the same from the entry "alias" */
   char *asked_tool, *asked_server;
   int asks;
 } fixture;
@@ -182,9 +183,10 @@ static void on_notify(void *ud, size_t idx, const char *method,
                       const cJSON *params) {
   fixture *f = ud;
   (void)params;
-  if (strcmp(method, "notifications/tools/list_changed") == 0 &&
-      strcmp(host_cfg(f->h)->servers[idx].name, "calc") == 0) {
-    f->notified++;
+  if (strcmp(method, "notifications/tools/list_changed") == 0) {
+    const char *name = host_cfg(f->h)->servers[idx].name;
+    f->notified += strcmp(name, "calc") == 0;
+    f->alias_notified += strcmp(name, "alias") == 0;
   }
 }
 
@@ -476,6 +478,9 @@ TEST(test_unregister_while_connected) {
   CHECK(o.err.kind == MCP_ERR_NONE);
   outcome_free(&o);
   CHECK(mcp_inproc_connected(f.st.srv));
+  /* Sent before the unregister: delivered before the end. */
+  send_text(&f.st, "{\"jsonrpc\":\"2.0\",\"method\":"
+                   "\"notifications/tools/list_changed\"}");
   mcp_inproc_unregister(f.st.srv);
   f.st.srv = NULL;
   /* No callback of the server ran, and the session hears of the end
@@ -493,6 +498,8 @@ TEST(test_unregister_while_connected) {
   mcp_client_status(f.mc, idx, &st);
   CHECK(!st.ready);
   CHECK_CONTAINS(st.error, "in-process server \"calc\" was unregistered");
+  CHECK(f.notified == 0); /* "alias" sent it, not "calc" */
+  CHECK(f.alias_notified == 1);
   /* The name is free again. */
   mcp_inproc_server *again = NULL;
   CHECK(mcp_inproc_register(
