@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -156,7 +155,7 @@ static void on_close(void *ud, mcp_inproc_server *srv, mcp_inproc_end end) {
 /* ---- the client, as the CLI builds it ---- */
 
 static char dir[] = "/tmp/mcphost-inproc-XXXXXX";
-static char *cfg_file, *settings_file, *plugins_dir;
+static char *cfg_file, *settings_file;
 static const char *configs[1];
 
 static void write_file(const char *path, const char *text) {
@@ -212,8 +211,8 @@ static void fixture_start(fixture *f, const char *servers_json) {
              "{\"deniedMcpServers\": [{\"serverName\": \"blocked\"}],"
              " \"permissions\": {\"deny\": [\"mcp__calc__sub\"],"
              " \"ask\": [\"mcp__calc__add\"]}}");
-  /* cli_main: the host, the client, then the plugins. */
-  f->h = host_new(&(host_options){.builtin_plugin_dir = plugins_dir});
+  /* cli_main: the host, the client, then the build's plugins. */
+  f->h = host_new(&(host_options){.builtin_plugin_dir = PLUGIN_DIR});
   CHECK(f->h != NULL);
   f->mc = mcp_client_new(f->h);
   host_load_plugins(f->h);
@@ -535,8 +534,6 @@ int main(void) {
   }
   cfg_file = xasprintf("%s/servers.json", dir);
   settings_file = xasprintf("%s/settings.json", dir);
-  plugins_dir = xasprintf("%s/plugins", dir);
-  CHECK(mkdir(plugins_dir, 0700) == 0);
   char *state = xasprintf("%s/state", dir);
   setenv("XDG_STATE_HOME", state, 1);
   setenv("HOME", dir, 1);
@@ -558,6 +555,5 @@ int main(void) {
   free(state);
   free(cfg_file);
   free(settings_file);
-  free(plugins_dir);
   return rc;
 }
