@@ -33,8 +33,8 @@ void cli_print_version(FILE *out, const host *h, int verbosity,
   }
   fprintf(out, "mcphost %s\n", MCPHOST_VERSION);
   fprintf(out, "plugin ABI %d.%d\n", MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
-  /* The sanitizer's tables are of the ICU the build compiled with; the
-   * one opened at run time must be of the same Unicode version. */
+  /* The sanitizer's Unicode data are tables generated from the ICU the
+   * build compiled with: its Unicode version is theirs. */
   fprintf(out, "Unicode %s (tables from ICU %s)\n",
           unicode_quick_unicode_version(), unicode_quick_icu_version());
   const registry *r = host_registry(h);

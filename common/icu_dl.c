@@ -14,7 +14,7 @@ static bool loaded;
 static char failure[320];
 static atomic_bool failure_told;
 
-/* dlsym of one ICU function by its renamed name (unorm2_normalize_72);
+/* dlsym of one ICU function by its renamed name (uidna_close_72);
  * NULL, and `failure` filled, when it is missing. */
 static void *sym(void *h, const char *name) {
   void *p = dlsym(h, name);
@@ -36,12 +36,6 @@ static void open_icu(void) {
     return;
   }
   /* Never closed: its caches and the callers' pointers live on. */
-  ICU_DL_SYM(char_type, u_charType);
-  ICU_DL_SYM(from_utf8, u_strFromUTF8WithSub);
-  ICU_DL_SYM(to_utf8, u_strToUTF8);
-  ICU_DL_SYM(nfkc_instance, unorm2_getNFKCInstance);
-  ICU_DL_SYM(quick_check, unorm2_quickCheck);
-  ICU_DL_SYM(normalize, unorm2_normalize);
   ICU_DL_SYM(idna_open_uts46, uidna_openUTS46);
   ICU_DL_SYM(idna_name_to_ascii, uidna_nameToASCII_UTF8);
   ICU_DL_SYM(idna_close, uidna_close);

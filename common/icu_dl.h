@@ -2,14 +2,15 @@
  * ICU, opened with dlopen on first use instead of linked.
  *
  * Linking ICU maps libicuuc, libicudata and libstdc++ into every process
- * at start-up and relocates them, though most commands never see a
- * non-ASCII string (bench/results/2026-11-30-findings.md, B). The host's
- * sanitizer and the elicitation plugin call ICU through this table
- * instead; each compiles its own copy of this file.
+ * at start-up and relocates them, though most commands never need it
+ * (bench/results/2026-11-30-findings.md, B). The elicitation plugin's URL
+ * check calls ICU's IDNA (UTS #46) through this table instead. (The
+ * host's sanitizer needs no ICU at run time: its Unicode data are tables
+ * generated from ICU at build time, host/safety/unicode_quick.h.)
  *
  * The library and symbol names come from the ICU headers this was built
  * with: the soname from U_ICU_VERSION_MAJOR_NUM (libicuuc.so.72), the
- * symbols through ICU's own renaming (u_charType is u_charType_72), so
+ * symbols through ICU's own renaming (uidna_close is uidna_close_72), so
  * that they match whatever ICU version the build found.
  */
 #ifndef MCPHOST_ICU_DL_H
@@ -17,10 +18,7 @@
 
 #include <stdbool.h>
 
-#include <unicode/uchar.h>
 #include <unicode/uidna.h>
-#include <unicode/unorm2.h>
-#include <unicode/ustring.h>
 #include <unicode/uvernum.h>
 
 #define ICU_DL_STR_(x) #x
@@ -34,12 +32,6 @@
 
 /* The functions used, with the headers' prototypes. */
 typedef struct icu_fns {
-  __typeof__(u_charType) *char_type;
-  __typeof__(u_strFromUTF8WithSub) *from_utf8;
-  __typeof__(u_strToUTF8) *to_utf8;
-  __typeof__(unorm2_getNFKCInstance) *nfkc_instance;
-  __typeof__(unorm2_quickCheck) *quick_check;
-  __typeof__(unorm2_normalize) *normalize;
   __typeof__(uidna_openUTS46) *idna_open_uts46;
   __typeof__(uidna_nameToASCII_UTF8) *idna_name_to_ascii;
   __typeof__(uidna_close) *idna_close;

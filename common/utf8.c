@@ -50,3 +50,26 @@ size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok, uint32_t *cp) {
   }
   return len;
 }
+
+size_t utf8_put(unsigned char *o, uint32_t cp) {
+  if (cp < 0x80) {
+    o[0] = (unsigned char)cp;
+    return 1;
+  }
+  if (cp < 0x800) {
+    o[0] = (unsigned char)(0xC0 | (cp >> 6));
+    o[1] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    o[0] = (unsigned char)(0xE0 | (cp >> 12));
+    o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+    o[2] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  o[0] = (unsigned char)(0xF0 | (cp >> 18));
+  o[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+  o[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+  o[3] = (unsigned char)(0x80 | (cp & 0x3F));
+  return 4;
+}

@@ -1,5 +1,5 @@
-/* The one UTF-8 decoder of mcphost (host and plugins): what the text
- * escaper (text_escape.h), the sanitizer and the raw JSON reader take a
+/* The one UTF-8 decoder and encoder of mcphost (host and plugins): what the
+ * text escaper (text_escape.h), the sanitizer and the raw JSON reader take a
  * sequence to be. Pure function, any thread. */
 #ifndef MCPHOST_UTF8_H
 #define MCPHOST_UTF8_H
@@ -14,5 +14,9 @@
  * subpart (at least 1), which Unicode recommends replacing by one
  * U+FFFD; *cp is then left as it was. */
 size_t utf8_sequence(const unsigned char *s, size_t n, bool *ok, uint32_t *cp);
+
+/* Writes the UTF-8 of `cp` (a scalar value, U+0000 as 00) at `o`, which
+ * has room for 4 bytes; returns the bytes written. */
+size_t utf8_put(unsigned char *o, uint32_t cp);
 
 #endif

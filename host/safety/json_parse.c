@@ -11,6 +11,7 @@
 
 #include "util.h"
 #include "safety/json_write.h"
+#include "utf8.h"
 
 typedef struct {
   const unsigned char *s;
@@ -201,26 +202,7 @@ static size_t put_utf8(unsigned char *o, unsigned cp) {
     o[1] = 0x80;
     return 2;
   }
-  if (cp < 0x80) {
-    o[0] = (unsigned char)cp;
-    return 1;
-  }
-  if (cp < 0x800) {
-    o[0] = (unsigned char)(0xC0 | (cp >> 6));
-    o[1] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 2;
-  }
-  if (cp < 0x10000) {
-    o[0] = (unsigned char)(0xE0 | (cp >> 12));
-    o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-    o[2] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 3;
-  }
-  o[0] = (unsigned char)(0xF0 | (cp >> 18));
-  o[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-  o[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-  o[3] = (unsigned char)(0x80 | (cp & 0x3F));
-  return 4;
+  return utf8_put(o, cp);
 }
 
 static bool short_escape(unsigned char e) {

@@ -2,47 +2,43 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <unicode/utf16.h>
-
 #include "util.h"
-#include "icu_dl.h"
 #include "safety/size_limits.h"
 #include "safety/unicode_quick.h"
 #include "text_escape.h"
 #include "utf8.h"
 
-/* Text is cut into segments around its non-ASCII runs: only those go
- * through ICU, the ASCII between them is copied (or, when nothing
- * changes, not even that). A segment starts one byte before its run,
- * because that ASCII letter may compose with combining marks that follow
- * it (e + U+0301 is é); it ends before an ASCII byte, and there is a
- * normalization boundary before every ASCII character (none is ever the
- * second half of a composition, all have combining class 0). So
+/* Text is cut into segments around its non-ASCII runs: only those are
+ * decoded and normalized, the ASCII between them is copied (or, when
+ * nothing changes, not even that). A segment starts one byte before its
+ * run, because that ASCII letter may compose with combining marks that
+ * follow it (e + U+0301 is é); it ends before an ASCII byte, and there
+ * is a normalization boundary before every ASCII character (none is ever
+ * the second half of a composition, all have combining class 0). So
  * segments normalize independently and their concatenation is the
- * normalization of the whole. */
+ * normalization of the whole.
+ *
+ * NFKC and the categories come from tables generated from ICU at build
+ * time (unicode_quick.h), which are exactly ICU's data: ICU is not
+ * opened at run time, so there is no fallback to it and no failure to
+ * load it. */
 
-/* Two runs closer than this share one segment: one ICU call for
+/* Two runs closer than this share one segment: one pass for
  * "café crème", not two. */
 #define SEG_GAP 256
-/* ICU counts in int32_t. A segment with no ASCII byte to split at is cut
- * at a code point boundary when it reaches this size; only a composition
- * straddling that cut could be missed, validity and filtering hold. */
+/* A segment with no ASCII byte to split at is cut at a code point
+ * boundary when it reaches this size, which bounds the code point
+ * buffers; only a composition straddling that cut could be missed,
+ * validity and filtering hold. */
 #define SEG_MAX ((size_t)1 << 28)
 
 typedef struct san {
-  bool utf8_only; /* sanitize_json_utf8: validity only, no ICU */
-  /* Both looked up at the first non-ASCII segment, not per message: the
-   * first opens ICU, the second loads its normalization data. */
-  const icu_fns *icu;       /* NULL until then, or if ICU cannot load */
-  const UNormalizer2 *nfkc; /* NULL if ICU's data is missing: no NFKC */
-  bool nfkc_looked_up;
-  UChar *u, *v;      /* the segment in UTF-16; normalizer output */
-  size_t ucap, vcap; /* in UChars */
-  char *u8;          /* the changed segment back in UTF-8 */
+  bool utf8_only;   /* sanitize_json_utf8: validity only */
+  unicode_text txt; /* the segment as code points, normalized */
+  char *u8;         /* the changed segment back in UTF-8 */
   size_t u8cap;
   strbuf out;    /* the sanitized string, once something changed */
   size_t copied; /* input bytes accounted for in `out` */
@@ -55,20 +51,9 @@ static void san_init(san *z) {
 }
 
 static void san_free(san *z) {
-  free(z->u);
-  free(z->v);
+  unicode_text_free(&z->txt);
   free(z->u8);
   sb_free(&z->out);
-}
-
-static void grow16(UChar **p, size_t *cap, size_t need) {
-  if (*cap >= need)
-    return;
-  size_t n = *cap ? *cap : 256;
-  while (n < need)
-    n *= 2;
-  *p = xrealloc(*p, n * sizeof **p);
-  *cap = n;
 }
 
 /* The first byte at or after `i` with its high bit set, or `len`. Eight
@@ -99,74 +84,28 @@ static size_t skip_non_ascii(const char *s, size_t i, size_t len) {
   return i;
 }
 
-static bool removable(const icu_fns *icu, UChar32 c) {
-  int8_t t = icu->char_type(c);
-  /* Surrogates cannot survive the UTF-8 conversion; listed so that no
-   * path ever emits one. */
-  return t == U_FORMAT_CHAR || t == U_PRIVATE_USE_CHAR || t == U_UNASSIGNED ||
-         t == U_SURROGATE;
-}
-
-/* Drops removable code points in place; returns the new length. Text
- * with nothing to drop, the common case, is only read. */
-static int32_t filter(const icu_fns *icu, UChar *u, int32_t len) {
-  int32_t r = 0, w = -1;
-  while (r < len) {
-    if (u[r] < 0x80) {
-      if (w >= 0)
-        u[w++] = u[r];
-      r++;
+/* Drops removable code points from t in place, setting *dropped when it
+ * drops any. Text with nothing to drop, the common case, is only read.
+ * Returns whether normalizing could change the result: only when a
+ * dropped code point stood before a non-ASCII one, since there is a
+ * normalization boundary before every ASCII character and at the end,
+ * and the text on either side is already normalized. */
+static bool filter(unicode_text *t, bool *dropped) {
+  size_t w = 0;
+  bool after_drop = false, again = false;
+  for (size_t r = 0; r < t->len; r++) {
+    uint32_t c = t->cp[r];
+    if (c >= 0x80 && unicode_removable(c)) {
+      after_drop = true;
       continue;
     }
-    int32_t start = r;
-    UChar32 c;
-    U16_NEXT(u, r, len, c);
-    if (removable(icu, c)) {
-      if (w < 0)
-        w = start;
-      continue;
-    }
-    if (w >= 0)
-      while (start < r)
-        u[w++] = u[start++];
+    again = again || (after_drop && c >= 0x80);
+    after_drop = false;
+    t->cp[w++] = c;
   }
-  return w < 0 ? len : w;
-}
-
-/* NFKC of z->u[0..len) when it is not already normalized. Returns the
- * new length; *changed is set when the text changed. On an ICU failure
- * the text is left as it was (still valid and, after filter(), clean). */
-static int32_t normalize(san *z, int32_t len, bool *changed) {
-  UErrorCode e = U_ZERO_ERROR;
-  if (!z->nfkc_looked_up) {
-    z->nfkc_looked_up = true;
-    z->nfkc = z->icu->nfkc_instance(&e);
-    if (U_FAILURE(e))
-      z->nfkc = NULL;
-    e = U_ZERO_ERROR;
-  }
-  if (!z->nfkc || z->icu->quick_check(z->nfkc, z->u, len, &e) == UNORM_YES ||
-      U_FAILURE(e))
-    return len;
-  grow16(&z->v, &z->vcap, (size_t)len + (size_t)len / 2 + 16);
-  int32_t n = z->icu->normalize(z->nfkc, z->u, len, z->v, (int32_t)z->vcap, &e);
-  if (e == U_BUFFER_OVERFLOW_ERROR) {
-    e = U_ZERO_ERROR;
-    grow16(&z->v, &z->vcap, (size_t)n + 1);
-    n = z->icu->normalize(z->nfkc, z->u, len, z->v, (int32_t)z->vcap, &e);
-  }
-  if (U_FAILURE(e))
-    return len;
-  if (n == len && memcmp(z->u, z->v, (size_t)len * sizeof(UChar)) == 0)
-    return len;
-  UChar *t = z->u;
-  size_t tcap = z->ucap;
-  z->u = z->v;
-  z->ucap = z->vcap;
-  z->v = t;
-  z->vcap = tcap;
-  *changed = true;
-  return n;
+  *dropped = w < t->len;
+  t->len = w;
+  return again;
 }
 
 /* Appends to z->out what precedes the segment [start, end) and `rep`,
@@ -179,45 +118,8 @@ static void emit(san *z, const char *s, size_t start, size_t end,
   z->copied = end;
 }
 
-/* ICU's functions, opened at the first non-ASCII text of the process.
- * NULL when ICU cannot be loaded; that is said once, on stderr as the
- * host's warnings are, since every later non-ASCII segment becomes
- * U+FFFD. */
-static const icu_fns *san_icu(void) {
-  const char *why = NULL;
-  bool first = false;
-  const icu_fns *icu = icu_dl_load(&why, &first);
-  if (!icu && first)
-    fprintf(stderr,
-            "mcphost: warning: %s; non-ASCII text from servers is shown "
-            "as U+FFFD\n",
-            why);
-  return icu;
-}
-
-/* Without ICU: the ASCII of the segment kept, each run of other bytes
- * replaced by one U+FFFD (fail closed: nothing unchecked passes). */
-static void ascii_only(san *z, const char *s, size_t start, size_t end) {
-  size_t need = (end - start) * 3 + 1, n = 0;
-  if (z->u8cap < need) {
-    z->u8 = xrealloc(z->u8, need);
-    z->u8cap = need;
-  }
-  for (size_t i = start; i < end;) {
-    if (!((unsigned char)s[i] & 0x80)) {
-      z->u8[n++] = s[i++];
-      continue;
-    }
-    memcpy(z->u8 + n, "\xEF\xBF\xBD", 3);
-    n += 3;
-    while (i < end && ((unsigned char)s[i] & 0x80))
-      i++;
-  }
-  emit(z, s, start, end, z->u8, n);
-}
-
 /* Off only in tests (sanitize_use_quick_tables): every non-ASCII segment
- * then goes through ICU, to compare. */
+ * is then decoded and normalized, to compare. */
 static bool quick_tables = true;
 
 void sanitize_use_quick_tables(bool on) {
@@ -225,55 +127,57 @@ void sanitize_use_quick_tables(bool on) {
 }
 
 static void segment(san *z, const char *s, size_t start, size_t end) {
-  static const char fffd[] = "\xEF\xBF\xBD";
-  /* What the tables prove clean ICU would give back as it is: most
-   * non-ASCII text never opens ICU (unicode_quick.h). */
+  /* What the tables prove clean normalizing would give back as it is:
+   * most non-ASCII text is only read (unicode_quick.h). */
   if (quick_tables && unicode_quick_clean(s + start, end - start)) {
     return;
   }
-  if (!z->icu && !(z->icu = san_icu())) {
-    ascii_only(z, s, start, end);
-    return;
+  const unsigned char *p = (const unsigned char *)s;
+  unicode_text *t = &z->txt;
+  unicode_text_reserve(t, end - start);
+  t->len = 0;
+  bool changed = false;
+  for (size_t i = start; i < end;) {
+    if (p[i] < 0x80) {
+      t->cp[t->len++] = p[i++];
+      continue;
+    }
+    /* A maximal ill-formed subpart leaves cp as it was: one U+FFFD. */
+    bool ok;
+    uint32_t cp = 0xFFFD;
+    i += utf8_sequence(p + i, end - i, &ok, &cp);
+    changed = changed || !ok;
+    t->cp[t->len++] = cp;
   }
-  size_t n = end - start;
-  grow16(&z->u, &z->ucap,
-         n + 1); /* UTF-16 never has more units than UTF-8 has bytes */
-  UErrorCode e = U_ZERO_ERROR;
-  int32_t len = 0, subs = 0;
-  z->icu->from_utf8(z->u, (int32_t)z->ucap, &len, s + start, (int32_t)n, 0xFFFD,
-                    &subs, &e);
-  if (U_FAILURE(e)) { /* fail closed: never pass on what was not checked */
-    emit(z, s, start, end, fffd, 3);
-    return;
-  }
-  bool changed = subs > 0;
   /* Removing a code point can bring together two that compose, so
-   * normalize and filter again until nothing changes. */
+   * normalize again after a removal that may have (filter()), until
+   * nothing changes. */
   for (int round = 0; round < SANITIZE_MAX_ROUNDS; round++) {
-    len = normalize(z, len, &changed);
-    int32_t kept = filter(z->icu, z->u, len);
-    if (kept == len)
+    changed |= unicode_nfkc(t);
+    bool dropped;
+    bool again = filter(t, &dropped);
+    changed |= dropped;
+    if (!again) {
       break;
-    len = kept;
-    changed = true;
+    }
   }
-  if (!changed)
-    return;
-  size_t need = (size_t)len * 3 + 1;
-  if (need > INT32_MAX) {
-    emit(z, s, start, end, fffd, 3);
+  if (!changed) {
     return;
   }
+  size_t need = t->len * 4 + 1;
   if (z->u8cap < need) {
     z->u8 = xrealloc(z->u8, need);
     z->u8cap = need;
   }
-  int32_t n8 = 0;
-  z->icu->to_utf8(z->u8, (int32_t)z->u8cap, &n8, z->u, len, &e);
-  if (U_FAILURE(e))
-    emit(z, s, start, end, fffd, 3);
-  else
-    emit(z, s, start, end, z->u8, (size_t)n8);
+  size_t n8 = 0;
+  for (size_t i = 0; i < t->len; i++) {
+    if (t->cp[i] < 0x80) {
+      z->u8[n8++] = (char)t->cp[i];
+    } else {
+      n8 += utf8_put((unsigned char *)z->u8 + n8, t->cp[i]);
+    }
+  }
+  emit(z, s, start, end, z->u8, n8);
 }
 
 /* Validity only: each maximal ill-formed subpart of s[start..end)

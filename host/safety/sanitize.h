@@ -8,14 +8,13 @@
  *   - free of format (Cf), private-use (Co) and unassigned (Cn) code
  *     points: zero-width characters, the BOM, bidi controls, tag
  *     characters, noncharacters.
- * Pure-ASCII text is never handed to ICU: it cannot change. Nor is text
- * that tables generated from ICU at build time prove unchanged
- * (unicode_quick.h): accented letters, CJK, emoji and most other text
- * already in NFKC. ICU is opened on the first text they cannot clear
- * (common/icu_dl.h); when it cannot be, that text fails closed: each of
- * its non-ASCII segments the tables do not clear becomes one U+FFFD,
- * and one warning says why. Loop thread (or any single thread): no
- * shared state beyond ICU's own singletons. */
+ * Pure-ASCII text is only scanned: it cannot change. Text that the
+ * Unicode tables prove unchanged (unicode_quick.h: accented letters,
+ * CJK, emoji and most other text already in NFKC) is only read; the rest
+ * is decoded and normalized by the same tables, which are generated from
+ * ICU at build time and give exactly ICU's NFKC: ICU is never opened at
+ * run time, so sanitizing cannot fail for want of it. Loop thread (or
+ * any single thread): no shared state. */
 #ifndef MCPHOST_SANITIZE_H
 #define MCPHOST_SANITIZE_H
 
@@ -39,7 +38,7 @@ char *sanitize_text(const char *s, size_t len, size_t *out_len);
 
 /* Only the first step, for text kept as sent: every ill-formed UTF-8
  * sequence of every key and string value becomes U+FFFD (JSON is UTF-8;
- * nothing else can carry such bytes on), nothing else changes. No ICU.
+ * nothing else can carry such bytes on), nothing else changes.
  * Returns how many strings changed. */
 size_t sanitize_json_utf8(cJSON *root);
 
@@ -71,9 +70,10 @@ bool sanitize_is_full(sanitize_mode mode, sanitize_kind kind);
  * member but the top-level "id" (an opaque token, echoed as sent). */
 void sanitize_message(cJSON *msg, sanitize_mode mode, sanitize_kind kind);
 
-/* Tests only: with false, text the Unicode tables would prove clean goes
- * through ICU as all other non-ASCII text does (the result is the same:
- * the tables' tests compare the two). Not thread-safe; true by default. */
+/* Tests only: with false, text the Unicode tables would prove clean is
+ * decoded and normalized as all other non-ASCII text is (the result is
+ * the same: the tables' tests compare the two). Not thread-safe; true by
+ * default. */
 void sanitize_use_quick_tables(bool on);
 
 /* The text_escape() flags (text_escape.h) for showing text kept as sent

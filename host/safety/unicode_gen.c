@@ -1,16 +1,39 @@
 /*
  * mcphost-unicode-gen OUT: writes OUT, the tables of safety/unicode_quick.c,
  * from the ICU this program runs against. A build tool: the build runs
- * it against the ICU it compiles with (host/CMakeLists.txt), so that the
- * tables and the ICU the host opens (libicuuc.so.MAJOR, common/icu_dl.h)
- * are of one Unicode version.
+ * it against the ICU it compiles with (host/CMakeLists.txt). ICU is the
+ * tables' source and nothing more: the host normalizes and classifies
+ * with the tables alone, so the data it applies is exactly ICU's, of
+ * ICU's Unicode version, and ICU is never opened for it at run time.
  *
- * For each code point, one byte: its canonical combining class when
- * NFKC_Quick_Check is Yes and its general category is none the sanitizer
- * removes (Cf, Co, Cn, Cs); else UNICODE_QUICK_NEEDS_ICU. Stored as a
- * two-stage table: an index of blocks of 2^shift code points, and the
- * distinct blocks, with the shift that makes the two smallest. Code
- * points from the block after the last one with a class on all need ICU.
+ * For each code point, a record (deduplicated, most code points share
+ * one):
+ *   - its canonical combining class;
+ *   - UNICODE_F_REMOVABLE when its general category is one the sanitizer
+ *     removes (Cf, Co, Cn, Cs);
+ *   - UNICODE_F_QC_YES when NFKC_Quick_Check is Yes (both the property
+ *     and the normalizer's quick check of it alone say so);
+ *   - UNICODE_F_COMBINES_BACK when it is the second of a pair that
+ *     canonical composition joins;
+ *   - its full compatibility decomposition, NFKD of it alone, when that
+ *     is not itself: an offset into a pool of UTF-16 units, each entry
+ *     its length in units, then the units;
+ *   - the pairs it starts: an offset into a list of (second, composite),
+ *     each list its length, then the pairs sorted by second. A pair is
+ *     one ICU composes (unorm2_composePair) from a canonical
+ *     decomposition of two code points: composition exclusions and
+ *     singletons are ICU's business.
+ * Hangul syllables decompose and compose arithmetically (Unicode 3.12):
+ * they have no decomposition and no pairs here.
+ *
+ * The records are reached through a three-stage table: an index of
+ * blocks of 2^(SHIFT2+SHIFT3) code points, whose entries pick a block of
+ * the second stage, whose entries pick a block of 2^SHIFT3 record
+ * numbers; identical blocks are stored once, and the shifts are those
+ * that make it smallest. The BMP, where most text is, skips the first
+ * two stages: an index of its blocks of 2^SHIFT3 picks the third-stage
+ * block directly. All of it is constant data (.rodata): a process maps
+ * in only the pages its text touches.
  *
  * Writes OUT.tmp, then renames it: a failed run leaves no table behind.
  * Exits 1, saying why on stderr, when ICU cannot give what is asked.
@@ -26,70 +49,119 @@
 #include <unicode/utf16.h>
 #include <unicode/uversion.h>
 
+#include "alloc.h"
 #include "safety/unicode_quick.h"
 
 #define CODE_POINTS 0x110000
-#define MAX_BLOCK 512 /* 2^9, the largest shift tried */
+#define HANGUL_FIRST 0xAC00
+#define HANGUL_LAST 0xD7A3
 
-/* With a block's worth past the last code point, all needing ICU, for a
- * last block that straddles it. */
-static uint8_t cls[CODE_POINTS + MAX_BLOCK];
+static void fail(const char *what) {
+  fprintf(stderr, "mcphost-unicode-gen: %s\n", what);
+  exit(1);
+}
 
-/* The byte for `c` (see above), from the normalizer the sanitizer uses:
- * its quick check of `c` alone, the property, and the class. */
-static uint8_t class_of(const UNormalizer2 *nfkc, UChar32 c) {
-  int8_t t = u_charType(c);
-  if (t == U_FORMAT_CHAR || t == U_PRIVATE_USE_CHAR || t == U_UNASSIGNED ||
-      t == U_SURROGATE) {
-    return UNICODE_QUICK_NEEDS_ICU;
+/* A growable array of uint32_t. */
+typedef struct vec {
+  uint32_t *v;
+  size_t n, cap;
+} vec;
+
+static void vec_push(vec *a, uint32_t x) {
+  if (a->n == a->cap) {
+    a->cap = a->cap ? a->cap * 2 : 1024;
+    a->v = xrealloc(a->v, a->cap * sizeof *a->v);
   }
-  UChar u[2];
-  int32_t n = 0;
-  U16_APPEND_UNSAFE(u, n, c);
-  UErrorCode e = U_ZERO_ERROR;
-  /* Both must say Yes: the normalizer is what the sanitizer calls, the
-   * property is what Unicode publishes; they agree in every ICU seen, and
-   * if one day they do not, ICU decides. */
-  if (unorm2_quickCheck(nfkc, u, n, &e) != UNORM_YES || U_FAILURE(e) ||
-      u_getIntPropertyValue(c, UCHAR_NFKC_QUICK_CHECK) != UNORM_YES) {
-    return UNICODE_QUICK_NEEDS_ICU;
+  a->v[a->n++] = x;
+}
+
+/* Finds the `len` values at `key` among the blocks of `len` already in
+ * `store` (a multiple of `len` long), adding them when new; returns the
+ * block's number. `hash` is an open-addressing table of block numbers + 1
+ * with `hcap` slots (a power of two, more than the blocks ever stored). */
+static uint32_t intern(vec *store, const uint32_t *key, size_t len,
+                       uint32_t *hash, size_t hcap) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < len; i++) {
+    h = (h ^ key[i]) * 1099511628211ull;
   }
-  uint8_t cc = unorm2_getCombiningClass(nfkc, c);
-  return cc == UNICODE_QUICK_NEEDS_ICU ? UNICODE_QUICK_NEEDS_ICU : cc;
+  for (size_t j = (size_t)h & (hcap - 1);; j = (j + 1) & (hcap - 1)) {
+    if (hash[j] == 0) {
+      uint32_t b = (uint32_t)(store->n / len);
+      for (size_t i = 0; i < len; i++) {
+        vec_push(store, key[i]);
+      }
+      hash[j] = b + 1;
+      return b;
+    }
+    uint32_t b = hash[j] - 1;
+    if (memcmp(store->v + (size_t)b * len, key, len * sizeof *key) == 0) {
+      return b;
+    }
+  }
+}
+
+/* A code point's record, before numbering. */
+typedef struct rec {
+  uint8_t ccc, flags;
+  uint32_t decomp; /* offset in the pool, 0 for none */
+  uint32_t comp;   /* offset in the pair lists, 0 for none */
+} rec;
+
+static rec recs_of[CODE_POINTS];
+static uint32_t rec_no[CODE_POINTS];
+
+/* The pairs canonical composition joins, as (first, second, composite). */
+typedef struct pair {
+  uint32_t first, second, composite;
+} pair;
+
+static int pair_order(const void *a, const void *b) {
+  const pair *x = a, *y = b;
+  if (x->first != y->first) {
+    return x->first < y->first ? -1 : 1;
+  }
+  return x->second < y->second ? -1 : x->second > y->second;
 }
 
 typedef struct layout {
-  unsigned shift;
-  size_t nindex;  /* index entries: the blocks up to the limit */
-  size_t nblocks; /* distinct blocks */
-  size_t size;    /* bytes of both stages */
-  uint32_t *index;
+  unsigned s2, s3;
+  vec t1, t2, t3; /* the three stages */
+  vec bmp;        /* the BMP's third-stage blocks, indexed directly */
+  size_t size;    /* bytes of all four */
 } layout;
 
-/* The two stages for blocks of 2^shift code points below `limit`. */
-static layout plan(unsigned shift, uint32_t limit) {
-  layout l = {.shift = shift};
-  size_t bs = (size_t)1 << shift;
-  l.nindex = (limit + bs - 1) >> shift;
-  l.index = malloc(l.nindex * sizeof *l.index);
-  uint32_t *first = malloc(l.nindex * sizeof *first); /* a block's start */
-  if (!l.index || !first) {
-    fputs("mcphost-unicode-gen: out of memory\n", stderr);
-    exit(1);
+static size_t width(size_t max) {
+  return max < 256 ? 1 : max < 65536 ? 2 : 4;
+}
+
+/* The three stages for shifts s2 and s3, over the record numbers. */
+static layout plan(unsigned s2, unsigned s3, size_t nrec) {
+  layout l = {.s2 = s2, .s3 = s3};
+  size_t b3 = (size_t)1 << s3, b2 = (size_t)1 << s2;
+  size_t hcap = 1u << 20;
+  uint32_t *hash3 = xcalloc(hcap, sizeof *hash3);
+  uint32_t *hash2 = xcalloc(hcap, sizeof *hash2);
+  uint32_t *mid = xmalloc(((size_t)CODE_POINTS >> s3) * sizeof *mid);
+  for (size_t b = 0; b < ((size_t)CODE_POINTS >> s3); b++) {
+    mid[b] = intern(&l.t3, rec_no + (b << s3), b3, hash3, hcap);
   }
-  for (size_t b = 0; b < l.nindex; b++) {
-    size_t k = 0;
-    while (k < l.nblocks && memcmp(cls + first[k], cls + (b << shift), bs)) {
-      k++;
-    }
-    if (k == l.nblocks) {
-      first[l.nblocks++] = (uint32_t)(b << shift);
-    }
-    l.index[b] = (uint32_t)k;
+  for (size_t b = 0; b < ((size_t)CODE_POINTS >> (s2 + s3)); b++) {
+    vec_push(&l.t1, intern(&l.t2, mid + (b << s2), b2, hash2, hcap));
   }
-  free(first);
-  l.size = l.nindex * (l.nblocks > 256 ? 2 : 1) + l.nblocks * bs;
+  for (size_t b = 0; b < ((size_t)0x10000 >> s3); b++) {
+    vec_push(&l.bmp, mid[b]);
+  }
+  free(mid);
+  free(hash3);
+  free(hash2);
+  l.size = l.t1.n * width(l.t2.n / b2) +
+           (l.t2.n + l.bmp.n) * width(l.t3.n / b3) + l.t3.n * width(nrec);
   return l;
+}
+
+static const char *type_of(size_t max) {
+  return max < 256 ? "uint8_t" : max < 65536 ? "uint16_t" : "uint32_t";
 }
 
 /* Writes the array NAME of `n` values. */
@@ -97,7 +169,7 @@ static void put_array(FILE *f, const char *type, const char *name,
                       const uint32_t *v, size_t n) {
   fprintf(f, "static const %s %s[%zu] = {", type, name, n);
   for (size_t i = 0; i < n; i++) {
-    fprintf(f, "%s%u,", i % 16 ? " " : "\n    ", v[i]);
+    fprintf(f, "%s%u,", i % 12 ? " " : "\n    ", v[i]);
   }
   fputs("\n};\n", f);
 }
@@ -109,32 +181,179 @@ int main(int argc, char **argv) {
   }
   UErrorCode e = U_ZERO_ERROR;
   const UNormalizer2 *nfkc = unorm2_getNFKCInstance(&e);
+  const UNormalizer2 *nfkd = unorm2_getNFKDInstance(&e);
+  const UNormalizer2 *nfc = unorm2_getNFCInstance(&e);
   if (U_FAILURE(e)) {
-    fprintf(stderr, "mcphost-unicode-gen: ICU has no NFKC data: %s\n",
+    fprintf(stderr, "mcphost-unicode-gen: ICU has no normalization data: %s\n",
             u_errorName(e));
     return 1;
   }
-  uint32_t limit = 0;
-  memset(cls, UNICODE_QUICK_NEEDS_ICU, sizeof cls);
+
+  /* The pairs, from every two-code-point canonical decomposition ICU
+   * composes back. */
+  pair *pairs = NULL;
+  size_t npairs = 0, pcap = 0;
   for (UChar32 c = 0; c < CODE_POINTS; c++) {
-    cls[c] = class_of(nfkc, c);
-    if (cls[c] != UNICODE_QUICK_NEEDS_ICU) {
-      limit = (uint32_t)c + 1;
+    if (c >= HANGUL_FIRST && c <= HANGUL_LAST) {
+      continue;
+    }
+    UChar raw[8];
+    e = U_ZERO_ERROR;
+    int32_t n = unorm2_getRawDecomposition(nfc, c, raw, 8, &e);
+    if (n <= 0 || U_FAILURE(e)) {
+      continue;
+    }
+    int32_t i = 0;
+    UChar32 a, b;
+    U16_NEXT(raw, i, n, a);
+    if (i >= n) {
+      continue;
+    }
+    U16_NEXT(raw, i, n, b);
+    if (i != n || unorm2_composePair(nfc, a, b) != c) {
+      continue;
+    }
+    if (npairs == pcap) {
+      pcap = pcap ? pcap * 2 : 1024;
+      pairs = xrealloc(pairs, pcap * sizeof *pairs);
+    }
+    pairs[npairs++] = (pair){(uint32_t)a, (uint32_t)b, (uint32_t)c};
+  }
+  qsort(pairs, npairs, sizeof *pairs, pair_order);
+
+  /* The pair lists: [count, second, composite, ...] per first code point;
+   * offset 0 is a dummy, so that 0 means none. */
+  vec comp = {0};
+  vec_push(&comp, 0);
+  for (size_t i = 0; i < npairs;) {
+    size_t j = i;
+    while (j < npairs && pairs[j].first == pairs[i].first) {
+      j++;
+    }
+    recs_of[pairs[i].first].comp = (uint32_t)comp.n;
+    vec_push(&comp, (uint32_t)(j - i));
+    for (size_t k = i; k < j; k++) {
+      vec_push(&comp, pairs[k].second);
+      vec_push(&comp, pairs[k].composite);
+      recs_of[pairs[k].second].flags |= UNICODE_F_COMBINES_BACK;
+    }
+    i = j;
+  }
+
+  /* Each code point's record; the pool of decompositions, offset 0 a
+   * dummy. */
+  vec pool = {0};
+  vec_push(&pool, 0);
+  size_t longest = 0, ndecomp = 0;
+  for (UChar32 c = 0; c < CODE_POINTS; c++) {
+    rec *r = &recs_of[c];
+    int8_t t = u_charType(c);
+    if (t == U_FORMAT_CHAR || t == U_PRIVATE_USE_CHAR || t == U_UNASSIGNED ||
+        t == U_SURROGATE) {
+      r->flags |= UNICODE_F_REMOVABLE;
+    }
+    UChar u[2], d[64];
+    int32_t n = 0;
+    U16_APPEND_UNSAFE(u, n, c);
+    e = U_ZERO_ERROR;
+    if (t != U_SURROGATE && unorm2_quickCheck(nfkc, u, n, &e) == UNORM_YES &&
+        U_SUCCESS(e) &&
+        u_getIntPropertyValue(c, UCHAR_NFKC_QUICK_CHECK) == UNORM_YES) {
+      r->flags |= UNICODE_F_QC_YES;
+    }
+    r->ccc = unorm2_getCombiningClass(nfkc, c);
+    if (t == U_SURROGATE || (c >= HANGUL_FIRST && c <= HANGUL_LAST)) {
+      continue;
+    }
+    e = U_ZERO_ERROR;
+    int32_t m = unorm2_normalize(nfkd, u, n, d, 64, &e);
+    if (U_FAILURE(e)) {
+      fail("a decomposition longer than 64 units");
+    }
+    if (m == n && memcmp(u, d, (size_t)n * sizeof *u) == 0) {
+      continue;
+    }
+    if ((size_t)m > longest) {
+      longest = (size_t)m;
+    }
+    r->decomp = (uint32_t)pool.n;
+    ndecomp++;
+    vec_push(&pool, (uint32_t)m);
+    for (int32_t i = 0; i < m; i++) {
+      vec_push(&pool, d[i]);
     }
   }
+  if (pool.n > 65535 || comp.n > 65535) {
+    fail("a pool too large for 16-bit offsets");
+  }
+
+  /* Records numbered in order of first use: code points that share
+   * everything share one. */
+  vec recs = {0}; /* ccc | flags << 8, decomp, comp */
+  {
+    size_t hcap = 1u << 16;
+    uint32_t *hash = xcalloc(hcap, sizeof *hash);
+    for (UChar32 c = 0; c < CODE_POINTS; c++) {
+      const rec *r = &recs_of[c];
+      uint32_t key[3] = {r->ccc | (uint32_t)r->flags << 8, r->decomp, r->comp};
+      rec_no[c] = intern(&recs, key, 3, hash, hcap);
+      if (recs.n / 3 >= hcap / 2) {
+        fail("too many distinct records");
+      }
+    }
+    free(hash);
+  }
+  size_t nrec = recs.n / 3;
+  if (nrec > 65535) {
+    fail("too many distinct records");
+  }
+  /* Renumbered so that the records of code points the quick check clears
+   * with class 0 (most letters of most scripts) come first: below
+   * UNICODE_QUICK_ZERO, the record number alone says so. */
+  size_t nzero = 0;
+  {
+    uint32_t *renum = xmalloc(nrec * sizeof *renum);
+    uint32_t *sorted = xmalloc(recs.n * sizeof *sorted);
+    size_t next = 0;
+    for (int pass = 0; pass < 2; pass++) {
+      for (size_t i = 0; i < nrec; i++) {
+        bool zero = recs.v[3 * i] == UNICODE_F_QC_YES << 8; /* class 0 */
+        if (zero != (pass == 0)) {
+          continue;
+        }
+        renum[i] = (uint32_t)next;
+        memcpy(sorted + 3 * next, recs.v + 3 * i, 3 * sizeof *sorted);
+        next++;
+      }
+      if (pass == 0) {
+        nzero = next;
+      }
+    }
+    for (UChar32 c = 0; c < CODE_POINTS; c++) {
+      rec_no[c] = renum[rec_no[c]];
+    }
+    free(recs.v);
+    recs.v = sorted;
+    free(renum);
+  }
+
   layout best = {0};
-  for (unsigned shift = 4; shift <= 9; shift++) {
-    layout l = plan(shift, limit);
-    if (!best.index || l.size < best.size) {
-      free(best.index);
-      best = l;
-    } else {
-      free(l.index);
+  for (unsigned s3 = 3; s3 <= 7; s3++) {
+    for (unsigned s2 = 2; s2 <= 7; s2++) {
+      layout l = plan(s2, s3, nrec);
+      if (!best.t1.v || l.size < best.size) {
+        free(best.t1.v);
+        free(best.t2.v);
+        free(best.t3.v);
+        free(best.bmp.v);
+        best = l;
+      } else {
+        free(l.t1.v);
+        free(l.t2.v);
+        free(l.t3.v);
+        free(l.bmp.v);
+      }
     }
-  }
-  if (best.nblocks > 65536) {
-    fputs("mcphost-unicode-gen: too many distinct blocks\n", stderr);
-    return 1;
   }
 
   UVersionInfo v;
@@ -146,10 +365,7 @@ int main(int argc, char **argv) {
   u_versionToString(v, uni);
 
   size_t plen = strlen(argv[1]);
-  char *tmp = malloc(plen + 5);
-  if (!tmp) {
-    return 1;
-  }
+  char *tmp = xmalloc(plen + 5);
   memcpy(tmp, argv[1], plen);
   memcpy(tmp + plen, ".tmp", 5);
   FILE *f = fopen(tmp, "w");
@@ -157,14 +373,18 @@ int main(int argc, char **argv) {
     perror(tmp);
     return 1;
   }
+  size_t rec_bytes = nrec * 6, pool_bytes = pool.n * 2, comp_bytes = comp.n * 4;
   fprintf(f,
           "/* Generated by host/safety/unicode_gen.c from ICU %s (Unicode "
           "%s) at build\n"
-          " * time: do not edit. %zu-code-point blocks: %zu index entries, "
-          "%zu distinct\n"
-          " * blocks, %zu bytes. */\n",
-          icu, uni, (size_t)1 << best.shift, best.nindex, best.nblocks,
-          best.size);
+          " * time: do not edit. Stages of %zu, %zu and %zu entries and the "
+          "BMP's index\n"
+          " * of %zu (%zu bytes); %zu records (%zu bytes); %zu "
+          "decompositions in %zu\n"
+          " * units (%zu bytes); %zu pairs (%zu bytes): %zu bytes in all. */\n",
+          icu, uni, best.t1.n, best.t2.n, best.t3.n, best.bmp.n, best.size,
+          nrec, rec_bytes, ndecomp, pool.n, pool_bytes, npairs, comp_bytes,
+          best.size + rec_bytes + pool_bytes + comp_bytes);
   fprintf(f,
           "#include <unicode/uvernum.h>\n"
           "#if U_ICU_VERSION_MAJOR_NUM != %u\n"
@@ -173,24 +393,35 @@ int main(int argc, char **argv) {
           "#endif\n"
           "#define UNICODE_QUICK_ICU \"%s\"\n"
           "#define UNICODE_QUICK_UNICODE \"%s\"\n"
-          "#define UNICODE_QUICK_SHIFT %uu\n"
-          "#define UNICODE_QUICK_LIMIT 0x%Xu\n",
-          major, icu, uni, best.shift, (unsigned)limit);
-  put_array(f, best.nblocks > 256 ? "uint16_t" : "uint8_t",
-            "unicode_quick_index", best.index, best.nindex);
-  size_t bs = (size_t)1 << best.shift;
-  uint32_t *blocks = malloc(best.nblocks * bs * sizeof *blocks);
-  if (!blocks) {
-    return 1;
+          "#define UNICODE_SHIFT2 %uu\n"
+          "#define UNICODE_SHIFT3 %uu\n"
+          "#define UNICODE_DECOMP_LONGEST %zuu\n"
+          "#define UNICODE_QUICK_ZERO %zuu\n",
+          major, icu, uni, best.s2, best.s3, longest, nzero);
+  put_array(f, type_of(best.t2.n >> best.s2), "unicode_stage1", best.t1.v,
+            best.t1.n);
+  put_array(f, type_of(best.t3.n >> best.s3), "unicode_stage2", best.t2.v,
+            best.t2.n);
+  put_array(f, type_of(nrec), "unicode_stage3", best.t3.v, best.t3.n);
+  put_array(f, type_of(best.t3.n >> best.s3), "unicode_bmp", best.bmp.v,
+            best.bmp.n);
+  fprintf(f, "static const unicode_rec unicode_recs[%zu] = {", nrec);
+  for (size_t i = 0; i < nrec; i++) {
+    fprintf(f, "%s{%u, %u, %u, %u},", i % 4 ? " " : "\n    ",
+            recs.v[3 * i] & 0xFFu, recs.v[3 * i] >> 8, recs.v[3 * i + 1],
+            recs.v[3 * i + 2]);
   }
-  for (size_t b = 0; b < best.nindex; b++) {
-    for (size_t i = 0; i < bs; i++) {
-      blocks[best.index[b] * bs + i] = cls[(b << best.shift) + i];
-    }
-  }
-  put_array(f, "uint8_t", "unicode_quick_blocks", blocks, best.nblocks * bs);
-  free(blocks);
-  free(best.index);
+  fputs("\n};\n", f);
+  put_array(f, "uint16_t", "unicode_decomp", pool.v, pool.n);
+  put_array(f, "uint32_t", "unicode_pairs", comp.v, comp.n);
+  free(best.t1.v);
+  free(best.t2.v);
+  free(best.t3.v);
+  free(best.bmp.v);
+  free(recs.v);
+  free(pool.v);
+  free(comp.v);
+  free(pairs);
   if (ferror(f) || fclose(f) != 0 || rename(tmp, argv[1]) != 0) {
     perror(argv[1]);
     remove(tmp);

@@ -9,17 +9,22 @@
  *     changes nothing;
  *   - sanitize_json_utf8 makes every string valid UTF-8, changes only
  *     those that were not, and a second walk changes nothing;
- *   - the Unicode tables (unicode_quick.h) change nothing: text and trees
- *     come out byte for byte the same when every non-ASCII segment goes
- *     through ICU, and text the tables call clean ICU leaves as it is. */
+ *   - the quick check (unicode_quick_clean) changes nothing: text and
+ *     trees come out byte for byte the same when every non-ASCII segment
+ *     is normalized, and text it calls clean normalizing leaves as it is;
+ *   - the sanitizer's NFKC (unicode_nfkc) is ICU's, on the input's code
+ *     points (each ill-formed sequence as U+FFFD). */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unicode/uchar.h>
+#include <unicode/unorm2.h>
+#include <unicode/utf16.h>
 
 #include "fuzz_utf8.h"
 #include "safety/sanitize.h"
 #include "safety/unicode_quick.h"
+#include "utf8.h"
 
 static bool same_string(const char *a, const char *b) {
   return (a == NULL) == (b == NULL) && (!a || strcmp(a, b) == 0);
@@ -82,23 +87,59 @@ static bool clean(const char *s, size_t n) {
   return true;
 }
 
+/* unicode_nfkc() of the code points of s[0..len) against ICU's NFKC. */
+static void check_nfkc(const char *s, size_t len) {
+  enum { MAX = 4096 };
+  static UChar a[2 * MAX], b[2 * MAX * 18];
+  static uint32_t want[MAX * 18];
+  unicode_text t = {0};
+  unicode_text_reserve(&t, len + 1); /* never NULL, for memcmp */
+  int32_t na = 0;
+  for (size_t i = 0; i < len && t.len < MAX;) {
+    bool ok;
+    uint32_t cp = 0xFFFD;
+    i += utf8_sequence((const unsigned char *)s + i, len - i, &ok, &cp);
+    cp = ok ? cp : 0xFFFD;
+    t.cp[t.len++] = cp;
+    U16_APPEND_UNSAFE(a, na, (UChar32)cp);
+  }
+  UErrorCode e = U_ZERO_ERROR;
+  const UNormalizer2 *nfkc = unorm2_getNFKCInstance(&e);
+  int32_t nb = unorm2_normalize(nfkc, a, na, b, (int32_t)(sizeof b / 2), &e);
+  if (U_FAILURE(e)) {
+    abort();
+  }
+  size_t m = 0;
+  for (int32_t i = 0; i < nb;) {
+    UChar32 c;
+    U16_NEXT(b, i, nb, c);
+    want[m++] = (uint32_t)c;
+  }
+  unicode_nfkc(&t);
+  if (t.len != m || memcmp(t.cp, want, m * sizeof *want) != 0) {
+    abort(); /* the sanitizer's NFKC is not ICU's */
+  }
+  unicode_text_free(&t);
+}
+
 static void check_text(const char *s, size_t len) {
+  check_nfkc(s, len);
   size_t n = 0;
   char *out = sanitize_text(s, len, &n);
   if (!out || out[n] != '\0' || !clean(out, n)) {
     abort();
   }
   sanitize_use_quick_tables(false);
-  size_t n_icu = 0;
-  char *icu = sanitize_text(s, len, &n_icu);
+  size_t n_all = 0;
+  char *all = sanitize_text(s, len, &n_all);
   sanitize_use_quick_tables(true);
-  if (n_icu != n || memcmp(icu, out, n) != 0) {
-    abort(); /* the tables changed the result */
+  if (n_all != n || memcmp(all, out, n) != 0) {
+    abort(); /* the quick check changed the result */
   }
-  if (unicode_quick_clean(s, len) && (n_icu != len || memcmp(icu, s, len))) {
-    abort(); /* the tables cleared text that ICU changes */
+  if (unicode_quick_clean(s, len) && (n_all != len || memcmp(all, s, len))) {
+    abort(); /* the quick check cleared text that normalizing changes */
   }
-  free(icu);
+  free(all);
   bool ascii = true;
   for (size_t i = 0; i < len; i++) {
     ascii = ascii && (unsigned char)s[i] < 0x80;
@@ -168,17 +209,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
   }
   cJSON *kept = cJSON_Duplicate(full, true);
   cJSON *orig = cJSON_Duplicate(full, true);
-  cJSON *icu = cJSON_Duplicate(full, true);
-  if (!kept || !orig || !icu) {
+  cJSON *all = cJSON_Duplicate(full, true);
+  if (!kept || !orig || !all) {
     abort();
   }
   sanitize_json(full);
   walk_clean(full, true);
   sanitize_use_quick_tables(false);
-  sanitize_json(icu);
+  sanitize_json(all);
   sanitize_use_quick_tables(true);
-  walk_same(full, icu);
-  cJSON_Delete(icu);
+  walk_same(full, all);
+  cJSON_Delete(all);
   if (sanitize_json(full) != 0) {
     abort();
   }

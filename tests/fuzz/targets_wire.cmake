@@ -26,15 +26,14 @@ mcph_fuzz_target(sse SOURCES fuzz_sse.c ${SRC}/transports/common/sse.c
                  DICT ${MCPH_FUZZ_DIR}/sse.dict)
 mcph_fuzz_target(ws_rx SOURCES fuzz_ws_rx.c ${SRC}/transports/ws/ws_rx.c
                  INCLUDES ${SRC}/transports/ws)
-# The sanitizer with what it needs from the host; ICU is opened by
-# icu_dl.c as in the host, and linked for the target's own checks. The
-# Unicode tables' lookup is compiled in too (instrumented);
+# The sanitizer with what it needs from the host, which is no ICU; ICU is
+# linked for the target's own checks (its NFKC and categories, the
+# reference). The Unicode tables' code is compiled in too (instrumented);
 # mcphost_unicode_quick gives its generated header, made first.
 set(MCPH_FUZZ_SANITIZE_SRC ${SRC}/host/safety/sanitize.c
     ${SRC}/host/safety/unicode_quick.c
     ${SRC}/host/safety/size_limits.c ${SRC}/host/safety/display_width.c
     ${SRC}/common/util.c ${SRC}/common/strbuf.c ${SRC}/common/alloc.c
-    ${SRC}/common/icu_dl.c
     ${SRC}/common/text_escape.c ${SRC}/common/utf8.c)
 mcph_fuzz_target(sanitize SOURCES fuzz_sanitize.c ${MCPH_FUZZ_SANITIZE_SRC}
                  INCLUDES ${SRC}/host ${SRC}/common

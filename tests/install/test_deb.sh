@@ -34,7 +34,7 @@ done
 
 # ---- what each package depends on ----
 DEPS=$(dpkg-deb -f "$(deb mcphost)" Depends)
-check "mcphost depends on the libraries it opens (libcurl, libcrypto, ICU)" \
+check "mcphost depends on the libraries it opens (libcurl, libcrypto, ICU for elicitation)" \
   grep -q 'libcurl4.*' <<<"$DEPS"
 check "  libcrypto's package" grep -q 'libssl' <<<"$DEPS"
 check "  ICU's package" grep -q 'libicu[0-9]' <<<"$DEPS"

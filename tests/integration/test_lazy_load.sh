@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Libraries a command does not need are not loaded: libcurl only when an
 # http or sse server is used (the transports' implementations are opened
-# on first use: their stubs name them, transports/common/plugin_stub.c), ICU only when a
-# server sends non-ASCII text that needs normalizing (common/icu_dl.h). The dynamic linker's own
-# trace (LD_DEBUG=files, which reports dlopen too) says what was loaded.
+# on first use: their stubs name them, transports/common/plugin_stub.c), and
+# ICU never by the host, not even for text that needs normalizing (its NFKC
+# is tables generated from ICU at build time, host/safety/unicode_quick.h).
+# The dynamic linker's own trace (LD_DEBUG=files, which reports dlopen
+# too) says what was loaded.
 . "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH
 unset http_proxy https_proxy HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY no_proxy
@@ -231,30 +233,48 @@ expect "a non-ASCII result is kept as sent" 0 --out "Echo: $FULL"
 check "a result kept as sent loads no ICU" test "$(loads libicuuc)" = 0
 run_traced --config "$D" --sanitize=full call mcp__demo__echo message="$FULL"
 expect "non-ASCII text from the server is sanitized" 0 --out "Echo: full width"
-check "non-ASCII text loads ICU, once" test "$(loads libicuuc)" = 1
+check "  with no ICU" test "$(loads libicu)" = 0
 check "non-ASCII text loads no libcurl" test "$(loads libcurl)" = 0
 
 # Non-ASCII text already in NFKC with nothing to remove (accented
 # letters, Japanese, Russian, Hindi, Hebrew points, emoji) is cleared by
-# the tables generated from ICU at build time (host/safety/unicode_quick.h):
-# ICU is opened only for text that needs normalizing.
+# the Unicode tables (host/safety/unicode_quick.h) without normalizing;
+# text that needs normalizing is normalized by the same tables. Neither
+# maps ICU.
 INTL="h=$HOSTILE --mode intl-names"
 run_traced --server "$INTL" tools
 expect "tools lists a server's non-ASCII names and descriptions" 0 \
   --out 'original name: "café"' --out "日本語のツールです。" \
   --out 'original name: "नमस्ते"' --out "हिन्दी שָׁלוֹם" --out "😀 ❤️ 👍🏽"
-check "  names already in NFKC load no ICU" test "$(loads libicuuc)" = 0
+check "  names already in NFKC load no ICU" test "$(loads libicu)" = 0
 CLEAN="日本語 café Привет नमस्ते"
 run_traced --server "$INTL" --sanitize=full call h/echo message="$CLEAN"
 expect "a call of that server sanitizes its result" 0 --out "Echo: $CLEAN"
-check "  text already in NFKC loads no ICU" test "$(loads libicuuc)" = 0
+check "  text already in NFKC loads no ICU" test "$(loads libicu)" = 0
 run_traced --server "$INTL" --sanitize=full call h/echo message="ﬁle café"
 expect "a ligature is normalized" 0 --out "Echo: file café"
-check "  by ICU, loaded once" test "$(loads libicuuc)" = 1
+check "  with no ICU" test "$(loads libicu)" = 0
 run_traced --server "$INTL" --sanitize=full call h/echo \
   message="$(printf 'e\xcc\x81t\xc3\xa9')"
 expect "a combining mark is composed" 0 --out "Echo: été"
-check "  by ICU, loaded once" test "$(loads libicuuc)" = 1
+check "  with no ICU" test "$(loads libicu)" = 0
+
+# A server whose tool names need NFKC (fullwidth letters, a ligature, a
+# combining accent) and hostile ones (zero-width, bidi, private use):
+# listed, and a batch of that server with its result normalized, with no
+# ICU mapped.
+NFKC="h=$HOSTILE --mode nfkc-names --mode weird-names"
+run_traced --server "$NFKC" tools
+expect "tools normalizes names that need NFKC" 0 \
+  --out "mcp__h__full" --out "mcp__h__file" --out 'original name: "café"' \
+  --out "mcp__h__zerowidth"
+check "  with no ICU" test "$(loads libicu)" = 0
+maps_no_heavy "tools of names that need NFKC"
+run_traced_input '{"id":1,"call":"mcp__h__echo","arguments":{"message":"ｆｕｌｌ"}}' \
+  --server "$NFKC" --sanitize=full batch
+expect "batch against that server sanitizes its result" 0 \
+  --out '"text":"Echo: full"'
+check "  with no ICU" test "$(loads libicu)" = 0
 
 # ---- an http server: libcurl, once, when its transport is created ----
 

@@ -58,6 +58,7 @@ enum mode {
   M_NO_TEMPLATES = 1u << 8,       /* resources, but no templates/list */
   M_PRINTING = 1u << 9,           /* the tools "blocks" and "cjk" listed */
   M_INTL_NAMES = 1u << 10,        /* non-ASCII names already in NFKC */
+  M_NFKC_NAMES = 1u << 11,        /* names only NFKC makes ASCII */
 };
 
 static const struct {
@@ -90,6 +91,9 @@ static const struct {
      "also list tools whose names and descriptions are accented Latin, "
      "Japanese, Russian, Hindi, Hebrew with points and emoji, all already "
      "in NFKC with nothing a sanitizer removes"},
+    {"nfkc-names", M_NFKC_NAMES,
+     "also list tools named in fullwidth letters and with a ligature, and "
+     "one whose name's accent is a combining mark: names NFKC changes"},
     {"weird-names", M_WEIRD_NAMES,
      "tools whose names and descriptions hold zero-width, bidi, "
      "private-use characters and invalid UTF-8"},
@@ -387,6 +391,14 @@ static void add_intl_tools(cJSON *tools) {
            NULL);
 }
 
+/* Tools whose names NFKC changes (M_NFKC_NAMES): "full", "file" and
+ * "cafe" + U+0301, which become "full", "file" and "café". */
+static void add_nfkc_tools(cJSON *tools) {
+  add_tool(tools, "\uFF46\uFF55\uFF4C\uFF4C", "Fullwidth letters.", NULL, NULL);
+  add_tool(tools, "\uFB01le", "A ligature.", NULL, NULL);
+  add_tool(tools, "cafe\u0301", "A combining acute accent.", NULL, NULL);
+}
+
 /* Tools for the tests of how mcphost prints (M_PRINTING). */
 static void add_printing_tools(cJSON *tools) {
   add_tool(tools, "blocks",
@@ -452,6 +464,8 @@ static void on_tools_list(struct server *s, const cJSON *id,
     add_printing_tools(tools);
   if (s->modes & M_INTL_NAMES && start + n == total)
     add_intl_tools(tools);
+  if (s->modes & M_NFKC_NAMES && start + n == total)
+    add_nfkc_tools(tools);
   if (start + n < total) {
     char next[32];
     snprintf(next, sizeof next, "%zu", start + n);

@@ -1,7 +1,8 @@
 /* The sanitizer's Unicode tables (host/safety/unicode_quick.h) against the
- * ICU linked here, which is the ICU the host opens: every code point has
+ * ICU linked here, the ICU they were generated from: every code point has
  * the class ICU gives it, and text goes through the sanitizer to the same
- * bytes whether the tables may clear it or ICU looks at all of it. */
+ * bytes whether the quick check may clear it or all of it is normalized
+ * (test_unicode_nfkc.c compares that normalization with ICU's). */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -34,7 +35,7 @@ static unsigned icu_class(UChar32 c) {
   if (t == U_FORMAT_CHAR || t == U_PRIVATE_USE_CHAR || t == U_UNASSIGNED ||
       t == U_SURROGATE ||
       u_getIntPropertyValue(c, UCHAR_NFKC_QUICK_CHECK) != UNORM_YES) {
-    return UNICODE_QUICK_NEEDS_ICU;
+    return UNICODE_QUICK_NOT_CLEAR;
   }
   return u_getCombiningClass(c);
 }
@@ -49,11 +50,11 @@ TEST(test_every_code_point_has_the_class_icu_gives_it) {
     }
   }
   CHECK(shown == 0);
-  CHECK(unicode_quick_class(LAST_CP + 1) == UNICODE_QUICK_NEEDS_ICU);
-  CHECK(unicode_quick_class(UINT32_MAX) == UNICODE_QUICK_NEEDS_ICU);
+  CHECK(unicode_quick_class(LAST_CP + 1) == UNICODE_QUICK_NOT_CLEAR);
+  CHECK(unicode_quick_class(UINT32_MAX) == UNICODE_QUICK_NOT_CLEAR);
 }
 
-/* Sanitizes s[0..n) with the tables and with ICU alone; true when both
+/* Sanitizes s[0..n) with the quick check and without; true when both
  * give the same bytes. The first few differences are shown. */
 static int differences;
 static bool same_both_ways(const char *s, size_t n) {
@@ -90,7 +91,7 @@ static size_t quick_marks(UChar32 *out, size_t cap, UChar32 *lo, UChar32 *hi) {
   unsigned lo_cc = 256, hi_cc = 0;
   for (UChar32 c = 0x80; c <= LAST_CP; c++) {
     unsigned cc = unicode_quick_class((uint32_t)c);
-    if (cc == 0 || cc == UNICODE_QUICK_NEEDS_ICU) {
+    if (cc == 0 || cc == UNICODE_QUICK_NOT_CLEAR) {
       continue;
     }
     if (n < cap) {
@@ -112,8 +113,8 @@ TEST(test_every_code_point_sanitizes_the_same_either_way) {
   /* Each code point after an ASCII letter (the start of a segment); those
    * the tables may clear also followed by a mark of the lowest class and
    * preceded by one of the highest: a mark among those is out of
-   * canonical order, which ICU fixes and the tables must not clear. (The
-   * others make any text the tables are asked about go to ICU.) */
+   * canonical order, which NFKC fixes and the tables must not clear. (The
+   * others make any text the tables are asked about be normalized.) */
   static UChar32 marks[4096];
   UChar32 lo = 0, hi = 0;
   size_t nmarks = quick_marks(marks, 4096, &lo, &hi);
@@ -128,7 +129,7 @@ TEST(test_every_code_point_sanitizes_the_same_either_way) {
     buf[n++] = 'a';
     put(buf, &n, c);
     same_both_ways(buf, n);
-    if (unicode_quick_class((uint32_t)c) == UNICODE_QUICK_NEEDS_ICU) {
+    if (unicode_quick_class((uint32_t)c) == UNICODE_QUICK_NOT_CLEAR) {
       continue;
     }
     put(buf, &n, lo);
@@ -225,7 +226,7 @@ TEST(test_text_that_needs_icu_is_not_cleared) {
   for (size_t i = 0; i < sizeof dirty / sizeof *dirty; i++) {
     CHECK(!unicode_quick_clean(dirty[i], strlen(dirty[i])));
   }
-  /* The last one: ICU puts the marks in order. */
+  /* The last one: NFKC puts the marks in order. */
   char *r = sanitize_text(dirty[9], strlen(dirty[9]), NULL);
   CHECK_STR(r, "\u05E9\u05B8\u05C1");
   free(r);
