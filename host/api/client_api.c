@@ -571,20 +571,22 @@ int mcphost_result_text(const char *json, size_t len, char **text,
   const cJSON *structured =
       cJSON_GetObjectItemCaseSensitive(r, "structuredContent");
   const cJSON *it;
+  bool open_line = false; /* the last text did not end its line */
   cJSON_ArrayForEach(it, items) {
     const char *t =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "text"));
     if (!t)
       continue;
+    if (open_line)
+      sb_addc(&b, '\n');
     size_t n = strlen(t);
     char *at = sb_extend(&b, n);
     b.len -= n - json_nul_restore(at, t, n); /* U+0000 as a byte again */
     b.data[b.len] = '\0';
-    if (n == 0 || t[n - 1] != '\n')
-      sb_addc(&b, '\n');
+    open_line = n > 0 && t[n - 1] != '\n';
   }
   if (cJSON_GetArraySize(items) == 0 && structured) {
-    json_write(&b, structured);
+    json_write_pretty(&b, structured);
     sb_addc(&b, '\n');
   }
   cJSON_Delete(r);

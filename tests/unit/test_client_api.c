@@ -141,7 +141,7 @@ TEST(own_thread_lists_calls_reads_and_prompts) {
   int is_error = -1;
   CHECK(mcphost_result_text(out, strlen(out), &text, &tlen, &is_error, &err) ==
         MCPHOST_OK);
-  CHECK(tlen == 9 && memcmp(text, "Echo: hi\n", 9) == 0);
+  CHECK(tlen == 8 && memcmp(text, "Echo: hi", 8) == 0);
   CHECK(is_error == 0);
   mcphost_free(text);
   mcphost_free(out);

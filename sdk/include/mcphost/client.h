@@ -292,11 +292,12 @@ int mcphost_connect(mcphost_client *c, const char *server, mcphost_error *err);
 
 /* [any thread] The text of a CallToolResult or a resources/read result
  * (`json`, `len` bytes) as `mcphost call` and `mcphost read` print it to
- * a pipe: the text of each text item ("content", or "contents"), each
- * ending with a newline; structuredContent as JSON text when there is no
+ * a pipe: the text of each text item ("content", or "contents") as it
+ * is, a newline between two when the first does not end with one;
+ * structuredContent as indented JSON and a newline when there is no
  * content. *text (the caller's, mcphost_free) may hold U+0000: *text_len
- * is its length. *is_error (may be NULL): the result's isError.
- * MCPHOST_EUSAGE when `json` is not a JSON object. */
+ * (may be NULL) is its length. *is_error (may be NULL): the result's
+ * isError. MCPHOST_EUSAGE when `json` is not a JSON object. */
 int mcphost_result_text(const char *json, size_t len, char **text,
                         size_t *text_len, int *is_error, mcphost_error *err);
 
