@@ -927,13 +927,14 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
   mcp_client_on_notify(c->mc, on_notify, c);
   mcp_client_on_request(c->mc, on_request, c);
   if (c->mode == MCPHOST_LOOP_THREAD) {
+    c->started = true; /* before the thread: it reads it */
     if (pthread_create(&c->thread, NULL, loop_thread, c) != 0) {
+      c->started = false;
       c->mode = MCPHOST_LOOP_CALLER; /* freed as such */
       mcphost_client_free(c);
       return fail_with(err, MCPHOST_ENOMEM, 0, NULL,
                        "cannot start the client's thread");
     }
-    c->started = true;
   }
   *out = c;
   return MCPHOST_OK;

@@ -5,7 +5,8 @@
  * server, tests/servers/elicit_server.c, resource_server.py and
  * typed_server.py.
  *
- * usage: test_client_api DEMO_SERVER ELICIT_SERVER TESTS_SERVERS_DIR */
+ * usage: test_client_api DEMO_SERVER ELICIT_SERVER TESTS_SERVERS_DIR
+ *                        FIXTURE_PLUGINS_DIR */
 #include <mcphost/client.h>
 
 #include <poll.h>
@@ -17,7 +18,7 @@
 
 #include "check.h"
 
-static const char *demo, *elicit, *servers;
+static const char *demo, *elicit, *servers, *plugins;
 
 /* A configuration holding the one server `name` running `command`. */
 static char *config_of(const char *name, const char *command, const char *arg) {
@@ -202,6 +203,41 @@ TEST(json_passes_exactly) {
   mcphost_free(text);
   mcphost_free(out);
   mcphost_client_free(c);
+}
+
+/* A plugin directory of the program's, as --plugin-dir: the fixture
+ * transport in tests/plugins/a serves the type "fixture"; without the
+ * directory no plugin serves it. */
+TEST(plugin_directories_are_searched) {
+  const char *cfg = "{\"mcpServers\": {\"f\": {\"type\": \"fixture\"}}}";
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/a", plugins);
+  const char *dirs[] = {dir};
+  const char *configs[] = {cfg};
+  for (int with = 0; with < 2; with++) {
+    mcphost_options o = MCPHOST_OPTIONS_INIT;
+    o.configs = configs;
+    o.nconfigs = 1;
+    o.strict = 1;
+    o.plugin_dirs = with ? dirs : NULL;
+    o.nplugin_dirs = with ? 1 : 0;
+    mcphost_client *c = NULL;
+    CHECK(mcphost_client_new(&o, &c, NULL) == MCPHOST_OK);
+    if (!c)
+      return;
+    char *out = NULL;
+    mcphost_error err = MCPHOST_ERROR_INIT;
+    int rc = run(c, MCPHOST_OP_LIST, "f", "tools", NULL, &out, &err);
+    if (with) {
+      CHECK(rc == MCPHOST_OK);
+      CHECK_CONTAINS(out, "\"tools\":[");
+    } else {
+      CHECK(rc == MCPHOST_ESERVER);
+      CHECK_CONTAINS(err.message, "fixture");
+    }
+    mcphost_free(out);
+    mcphost_client_free(c);
+  }
 }
 
 TEST(errors_name_what_is_wrong) {
@@ -391,6 +427,7 @@ typedef struct seen {
   char updated[512];
   char asked[512];
   mcphost_client *c;
+  bool refuse; /* answer with a JSON-RPC error */
 } seen;
 
 static void on_notify(void *ud, const char *server, const char *method,
@@ -407,6 +444,11 @@ static int on_request(void *ud, const char *server, const char *method,
   seen *s = ud;
   if (strcmp(method, "elicitation/create") != 0)
     return 0;
+  if (s->refuse) {
+    CHECK(mcphost_respond(s->c, req, NULL, -32600, "not here", NULL) ==
+          MCPHOST_OK);
+    return 1;
+  }
   snprintf(s->asked, sizeof s->asked, "%s %s %s", server, method, params);
   mcphost_error err = MCPHOST_ERROR_INIT;
   /* A bad answer is refused and the request stays open. */
@@ -434,6 +476,12 @@ TEST(server_requests_go_to_the_program_that_takes_them) {
   CHECK_CONTAINS(s.asked, "e elicitation/create {\"message\":\"Name?\"");
   CHECK_CONTAINS(out, "accept");
   CHECK_CONTAINS(out, "\\\"n\\\":");
+  mcphost_free(out);
+  s.refuse = true;
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "e", "ask",
+            "{\"params\": {\"message\": \"Again?\"}}", &out,
+            NULL) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "error -32600 not here");
   mcphost_free(out);
   mcphost_client_free(c);
 }
@@ -468,18 +516,21 @@ TEST(subscribe_and_complete) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: test_client_api DEMO ELICIT SERVERS_DIR\n");
+  if (argc != 5) {
+    fprintf(stderr,
+            "usage: test_client_api DEMO ELICIT SERVERS_DIR PLUGINS_DIR\n");
     return 2;
   }
   demo = argv[1];
   elicit = argv[2];
   servers = argv[3];
+  plugins = argv[4];
   static const test_case tests[] = {
       T(handshake_refuses_another_major_and_a_newer_minor),
       T(a_bad_configuration_is_the_callers_error),
       T(own_thread_lists_calls_reads_and_prompts),
       T(json_passes_exactly),
+      T(plugin_directories_are_searched),
       T(errors_name_what_is_wrong),
       T(progress_deadline_and_cancel),
       T(free_ends_what_runs),
