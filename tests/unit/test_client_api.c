@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "check.h"
 
@@ -238,6 +239,73 @@ TEST(plugin_directories_are_searched) {
     mcphost_free(out);
     mcphost_client_free(c);
   }
+}
+
+/* ---- permission rules that ask ---- */
+
+typedef struct asked {
+  mcphost_client *c;
+  int n;
+  char last[512];
+} asked;
+
+static int on_ask(void *ud, const mcphost_ask_info *q) {
+  asked *a = ud;
+  a->n++;
+  snprintf(a->last, sizeof a->last, "%s %s %s %s", q->tool, q->server,
+           q->tool_name, q->arguments_json);
+  /* Answered from inside the question: the answer comes on the loop. */
+  CHECK(mcphost_ask_answer(a->c, q->id, strcmp(q->tool_name, "echo") == 0, NULL,
+                           NULL) == MCPHOST_OK);
+  return 1;
+}
+
+/* The user settings (main's $XDG_CONFIG_HOME) ask for mcp__guard__echo
+ * and mcp__guard__add: the program's question decides, beside the
+ * plugins. */
+TEST(a_rule_that_asks_asks_the_program) {
+  asked a = {0};
+  mcphost_options o = MCPHOST_OPTIONS_INIT;
+  const char *configs[] = {config_of("guard", demo, NULL)};
+  o.configs = configs;
+  o.nconfigs = 1;
+  o.strict = 1;
+  o.on_ask = on_ask;
+  o.ud = &a;
+  mcphost_client *c = NULL;
+  CHECK(mcphost_client_new(&o, &c, NULL) == MCPHOST_OK);
+  if (!c)
+    return;
+  a.c = c;
+  char *out = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "guard", "echo", "{\"message\": \"y\"}",
+            &out, &err) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "Echo: y");
+  CHECK_STR(a.last, "mcp__guard__echo guard echo {\"message\":\"y\"}");
+  mcphost_free(out);
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "guard", "add", "{\"a\": 1, \"b\": 2}",
+            &out, &err) == MCPHOST_EDENIED);
+  CHECK_CONTAINS(err.message, "denied by the program");
+  CHECK(a.n == 2);
+  /* Not asked: no rule asks for it. */
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "guard", "fail", NULL, &out, &err) ==
+        MCPHOST_OK);
+  CHECK(a.n == 2);
+  mcphost_free(out);
+  CHECK(mcphost_ask_answer(c, 12345, 1, NULL, NULL) == MCPHOST_OK); /* none */
+  mcphost_client_free(c);
+
+  /* Without the program's question no one answers: refused once the
+   * request deadline passed, as the CLI off a terminal. */
+  o.on_ask = NULL;
+  o.request_timeout_ms = 200;
+  CHECK(mcphost_client_new(&o, &c, NULL) == MCPHOST_OK);
+  if (!c)
+    return;
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "guard", "echo", "{\"message\": \"n\"}",
+            &out, &err) == MCPHOST_EDENIED);
+  mcphost_client_free(c);
 }
 
 TEST(errors_name_what_is_wrong) {
@@ -525,12 +593,38 @@ int main(int argc, char **argv) {
   elicit = argv[2];
   servers = argv[3];
   plugins = argv[4];
+  /* A home of its own, with user settings whose rules ask (the file and
+   * its directory private, as the loader requires). */
+  char home[] = "/tmp/test_client_api.XXXXXX";
+  if (!mkdtemp(home))
+    return 2;
+  char path[4096];
+  setenv("HOME", home, 1);
+  snprintf(path, sizeof path, "%s/config", home);
+  setenv("XDG_CONFIG_HOME", path, 1);
+  mkdir(path, 0700);
+  snprintf(path, sizeof path, "%s/state", home);
+  setenv("XDG_STATE_HOME", path, 1);
+  snprintf(path, sizeof path, "%s/cache", home);
+  setenv("XDG_CACHE_HOME", path, 1);
+  snprintf(path, sizeof path, "%s/config/mcphost", home);
+  mkdir(path, 0700);
+  snprintf(path, sizeof path, "%s/config/mcphost/settings.json", home);
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return 2;
+  fputs("{\"permissions\": {\"ask\": [\"mcp__guard__echo\", "
+        "\"mcp__guard__add\"]}}\n",
+        f);
+  fclose(f);
+  chmod(path, 0600);
   static const test_case tests[] = {
       T(handshake_refuses_another_major_and_a_newer_minor),
       T(a_bad_configuration_is_the_callers_error),
       T(own_thread_lists_calls_reads_and_prompts),
       T(json_passes_exactly),
       T(plugin_directories_are_searched),
+      T(a_rule_that_asks_asks_the_program),
       T(errors_name_what_is_wrong),
       T(progress_deadline_and_cancel),
       T(free_ends_what_runs),
@@ -538,5 +632,10 @@ int main(int argc, char **argv) {
       T(server_requests_go_to_the_program_that_takes_them),
       T(subscribe_and_complete),
   };
-  return run_tests(tests, sizeof tests / sizeof tests[0]);
+  int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
+  char rm[4200];
+  snprintf(rm, sizeof rm, "rm -rf '%s'", home);
+  if (system(rm) != 0)
+    fprintf(stderr, "could not remove %s\n", home);
+  return rc;
 }

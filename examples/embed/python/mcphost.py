@@ -36,6 +36,7 @@ _notify_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p,
 _request_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p,
                                ctypes.c_char_p, ctypes.c_char_p,
                                ctypes.c_void_p)
+_ask_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 
 
 class _Options(ctypes.Structure):
@@ -55,6 +56,7 @@ class _Options(ctypes.Structure):
                 ("verbosity", ctypes.c_int32),
                 ("on_notify", _notify_fn),
                 ("on_request", _request_fn),
+                ("on_ask", _ask_fn),
                 ("ud", ctypes.c_void_p)]
 
 

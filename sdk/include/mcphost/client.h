@@ -144,6 +144,26 @@ typedef int (*mcphost_request_fn)(void *ud, const char *server,
                                   const char *method, const char *params_json,
                                   mcphost_server_request *req);
 
+/* A permission rule says "ask" for a tool call (docs/config.md): the
+ * question, its strings borrowed for the callback. */
+typedef struct mcphost_ask_info {
+  uint32_t struct_size;
+  uint64_t id;                /* for mcphost_ask_answer */
+  const char *tool;           /* mcp__server__tool */
+  const char *server;         /* the configured name */
+  const char *tool_name;      /* the server's own name for it */
+  const char *arguments_json; /* the call's arguments, a JSON object */
+  const char *reason;         /* the rule that asks */
+  const char *description;    /* the tool's description, or NULL */
+} mcphost_ask_info;
+
+/* The program's question, asked beside the permission plugins (the first
+ * definite answer wins, as the CLI's y/N on a terminal does). Return 1 to
+ * ask: answer with mcphost_ask_answer(q->id), now or later; 0: the
+ * plugins alone decide, and without one that answers the call is
+ * refused. [loop] */
+typedef int (*mcphost_ask_fn)(void *ud, const mcphost_ask_info *q);
+
 typedef struct mcphost_options {
   uint32_t struct_size;
   uint32_t api_major; /* MCPHOST_API_MAJOR, as compiled */
@@ -177,14 +197,17 @@ typedef struct mcphost_options {
   int32_t verbosity;
   mcphost_notify_fn on_notify;   /* NULL: none */
   mcphost_request_fn on_request; /* NULL: the library and plugins answer */
-  void *ud;                      /* both callbacks' */
+  /* NULL: a rule that asks is put to the permission plugins alone, for
+   * at most request_timeout_ms (the CLI's way off a terminal). */
+  mcphost_ask_fn on_ask;
+  void *ud; /* the callbacks' */
 } mcphost_options;
 
 #define MCPHOST_OPTIONS_INIT                                                   \
   {                                                                            \
     (uint32_t)sizeof(mcphost_options), MCPHOST_API_MAJOR, MCPHOST_API_MINOR,   \
         MCPHOST_LOOP_THREAD, NULL, 0, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL,   \
-        NULL                                                                   \
+        NULL, NULL                                                             \
   }
 
 /* [any thread] A new client: loads the plugins and the configuration
@@ -310,6 +333,13 @@ int mcphost_result_text(const char *json, size_t len, char **text,
 int mcphost_respond(mcphost_client *c, mcphost_server_request *req,
                     const char *result_json, int rpc_code, const char *message,
                     mcphost_error *err);
+
+/* [any thread] Answers the question `id` the program asked
+ * (mcphost_ask_fn returned 1): `allowed` or not, `why` (may be NULL)
+ * saying why. An answer to a question already settled (a plugin
+ * answered first, the call ended) is ignored. */
+int mcphost_ask_answer(mcphost_client *c, uint64_t id, int allowed,
+                       const char *why, mcphost_error *err);
 
 /* ---- MCPHOST_LOOP_CALLER mode: the caller's loop ---- */
 
