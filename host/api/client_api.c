@@ -54,12 +54,14 @@ struct mcphost_client {
   mcphost_ask_fn on_ask;
   void *ud;
   _Atomic int64_t next_id;
+  /* Operations started and not ended (begun on the loop or not yet):
+   * what mcphost_perform says is still running. */
+  _Atomic int nops;
   uint64_t next_ask;
   uint64_t ask_timeout_ms; /* without the program's question */
   mcp_asker asker;
   /* Loop thread only: */
-  api_op *ops; /* live operations */
-  size_t nops;
+  api_op *ops;                   /* live operations */
   mcphost_server_request *taken; /* requests the program took */
   api_ask *asks;                 /* permission questions open */
   bool closing;                  /* mcphost_client_free began */
@@ -318,12 +320,12 @@ static void op_finish(api_op *op, cJSON *result, const mcphost_error *err) {
   for (api_op **p = &c->ops; *p; p = &(*p)->next) {
     if (*p == op) {
       *p = op->next;
-      c->nops--;
       break;
     }
   }
   if (op->timer)
     loop_timer_cancel(host_loop(c->h), op->timer);
+  atomic_fetch_sub(&c->nops, 1);
   size_t len = 0;
   char *text = result ? json_text(result, &len) : NULL;
   if (op->cb.done)
@@ -447,7 +449,6 @@ static void op_begin(void *ud) {
   mcphost_client *c = op->c;
   op->next = c->ops;
   c->ops = op;
-  c->nops++;
   if (c->closing) {
     op_fail(op, MCPHOST_ECANCELED, NULL, "the client is closing");
     return;
@@ -569,7 +570,9 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
   op->timeout_ms = rq->timeout_ms;
   op->cb = *cb;
   int64_t id = op->id;
+  atomic_fetch_add(&c->nops, 1);
   if (loop_post(host_loop(c->h), op_begin, op) != 0) {
+    atomic_fetch_sub(&c->nops, 1);
     cJSON_Delete(args);
     free(op->server);
     free(op->name);
@@ -1107,5 +1110,5 @@ int mcphost_perform(mcphost_client *c) {
   if (!c)
     return 0;
   loop_run_once(host_loop(c->h), 0);
-  return (int)c->nops;
+  return atomic_load(&c->nops);
 }

@@ -465,7 +465,8 @@ TEST(callers_loop_drives_a_call_with_poll) {
     return;
   waiter w = WAITER_INIT;
   CHECK(start_slow(c, "{\"steps\": 2, \"delay_ms\": 10}", 0, &w) > 0);
-  CHECK(!w.done); /* never before mcphost_perform */
+  CHECK(!w.done);                 /* never before mcphost_perform */
+  CHECK(mcphost_perform(c) == 1); /* running, begun or not */
   int running = 1, turns = 0;
   while (!w.done) {
     struct pollfd p = {.fd = mcphost_fd(c), .events = POLLIN};

@@ -350,7 +350,8 @@ int mcphost_fd(const mcphost_client *c);
  * mcphost_perform (ms; 0: now; -1: until mcphost_fd is readable). */
 int mcphost_timeout_ms(const mcphost_client *c);
 /* [loop] Runs what is ready, without waiting: reads and writes, timers
- * due, callbacks. Returns the number of operations still running. */
+ * due, callbacks. Returns the number of operations started and not ended
+ * yet (0: none runs; an operation started since the last call counts). */
 int mcphost_perform(mcphost_client *c);
 
 /* ---- in-process servers ("type": "sdk") ----
