@@ -119,9 +119,10 @@ enum mcphost_loop_mode {
   MCPHOST_LOOP_THREAD = 0,
   /* The caller runs the loop from its own event loop (poll, epoll, a
    * GUI's): it waits for mcphost_fd to be readable or mcphost_timeout_ms
-   * to pass, then calls mcphost_perform. Every function of the client is
-   * then called on that one thread, and the waiting ones
-   * (mcphost_run, mcphost_connect) run the loop themselves. */
+   * to pass, then calls mcphost_perform. The [loop] and [not loop]
+   * functions are then called on that one thread (the waiting ones,
+   * mcphost_run and mcphost_connect, run the loop themselves); the [any
+   * thread] ones still from any thread. */
   MCPHOST_LOOP_CALLER = 1
 };
 
