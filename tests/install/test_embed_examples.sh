@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The embedding examples (examples/embed) as a newcomer builds them: the
 # tree installed with `cmake --install` into a prefix of its own, call.c
-# and loop.c compiled out of the source tree with `pkg-config --cflags
+# and loop.c copied from its share/doc/mcphost/examples/embed and
+# compiled out of the source tree with `pkg-config --cflags
 # --libs libmcphost` only, call.c again through CMake's
 # find_package(McpHost) and McpHost::client, and python/call.py through
 # ctypes, the library found on the loader's path. Each runs against the
@@ -37,7 +38,8 @@ else RC=1; bad "the library exports mcphost_* (MCPHOST_1.0) only" "$syms"; fi
 
 export PKG_CONFIG_PATH="$P/$LIBDIR/pkgconfig"
 E="$TMP/embed"
-cp -r "$SRCDIR/examples/embed" "$E"
+# The copies the prefix holds, as a newcomer finds them.
+cp -r "$P/share/doc/mcphost/examples/embed" "$E"
 for x in call loop; do
   # shellcheck disable=SC2046,SC2086
   run_cmd cc $STRICT "$E/$x.c" $(pkg-config --cflags --libs libmcphost) \

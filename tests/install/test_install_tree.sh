@@ -83,6 +83,9 @@ expected_tree() {
              tcp/CMakeLists.txt tcp/README.md tcp/tcp.c; do
       echo "share/doc/mcphost/examples/plugins/$f"
     done
+    for f in call.c loop.c python/call.py python/mcphost.py; do
+      echo "share/doc/mcphost/examples/embed/$f"
+    done
     for f in "$SRCDIR"/docs/*.md; do
       echo "share/doc/mcphost/docs/${f##*/}"
     done
