@@ -494,6 +494,7 @@ TEST(callers_loop_drives_a_call_with_poll) {
 typedef struct seen {
   pthread_mutex_t lock;
   char updated[512];
+  char changed[512];
   char asked[512];
   mcphost_client *c;
   bool refuse; /* answer with a JSON-RPC error */
@@ -505,6 +506,8 @@ static void on_notify(void *ud, const char *server, const char *method,
   pthread_mutex_lock(&s->lock);
   if (strcmp(method, "notifications/resources/updated") == 0)
     snprintf(s->updated, sizeof s->updated, "%s %s", server, params);
+  if (strcmp(method, "notifications/tools/list_changed") == 0)
+    snprintf(s->changed, sizeof s->changed, "%s %s", server, params);
   pthread_mutex_unlock(&s->lock);
 }
 
@@ -584,6 +587,35 @@ TEST(subscribe_and_complete) {
   mcphost_client_free(c);
 }
 
+/* list_changed reaches the program; a listing after it has the tool
+ * added. */
+TEST(list_changed_reaches_the_program) {
+  seen s = {.lock = PTHREAD_MUTEX_INITIALIZER};
+  char cfg[4096];
+  snprintf(cfg, sizeof cfg,
+           "{\"mcpServers\": {\"g\": {\"command\": \"python3\", \"args\": "
+           "[\"%s/list_changed_server.py\"]}}}",
+           servers);
+  mcphost_client *c = client_of(cfg, MCPHOST_LOOP_THREAD, on_notify, NULL, &s);
+  if (!c)
+    return;
+  char *out = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(run(c, MCPHOST_OP_LIST, "g", "tools", NULL, &out, &err) == MCPHOST_OK);
+  CHECK(out && !strstr(out, "\"late\""));
+  mcphost_free(out);
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "g", "grow", NULL, &out, &err) ==
+        MCPHOST_OK);
+  mcphost_free(out);
+  pthread_mutex_lock(&s.lock);
+  CHECK_STR(s.changed, "g {}");
+  pthread_mutex_unlock(&s.lock);
+  CHECK(run(c, MCPHOST_OP_LIST, "g", "tools", NULL, &out, &err) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "\"name\":\"late\"");
+  mcphost_free(out);
+  mcphost_client_free(c);
+}
+
 int main(int argc, char **argv) {
   if (argc != 5) {
     fprintf(stderr,
@@ -632,6 +664,7 @@ int main(int argc, char **argv) {
       T(callers_loop_drives_a_call_with_poll),
       T(server_requests_go_to_the_program_that_takes_them),
       T(subscribe_and_complete),
+      T(list_changed_reaches_the_program),
   };
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
   char rm[4200];
