@@ -412,9 +412,7 @@ static int check_command_line_servers(cli *c) {
   }
   config tmp;
   config_init(&tmp);
-  config_add_command_line(&tmp, o);
-  for (size_t i = 0; i < o->nmcp_configs; i++)
-    cJSON_Delete(config_read_mcp_config(&tmp, o->mcp_configs[i], i, NULL));
+  config_check_dynamic(&tmp, o);
   for (size_t i = 0; i < tmp.nerrors; i++)
     cli_error(c, NULL, "config error: %s", cli_esc(c, tmp.errors[i]));
   int rc = tmp.nerrors ? EXIT_USAGE : EXIT_OK;

@@ -32,6 +32,13 @@ foreach(dir ${MCPHOST_EXAMPLES})
   install(FILES ${files}
           DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples/plugins/${name}")
 endforeach()
+# The programs that embed the client library (docs/embedding.md).
+install(FILES "${PROJECT_SOURCE_DIR}/examples/embed/call.c"
+              "${PROJECT_SOURCE_DIR}/examples/embed/loop.c"
+        DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples/embed")
+install(FILES "${PROJECT_SOURCE_DIR}/examples/embed/python/call.py"
+              "${PROJECT_SOURCE_DIR}/examples/embed/python/mcphost.py"
+        DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples/embed/python")
 
 # The shell completion scripts, where each shell finds a package's own:
 # what `mcphost completion SHELL` prints, written by the built binary at

@@ -823,3 +823,9 @@ const server_config *config_load_project_server(config *c,
       return &c->servers[i];
   return NULL;
 }
+
+void config_check_dynamic(config *c, const config_sources *o) {
+  config_add_command_line(c, o);
+  for (size_t i = 0; i < o->nmcp_configs; i++)
+    cJSON_Delete(config_read_mcp_config(c, o->mcp_configs[i], i, NULL));
+}

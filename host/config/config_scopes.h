@@ -114,6 +114,11 @@ void config_add_command_line(config *c, const config_sources *o);
  * in messages. */
 cJSON *config_read_mcp_config(config *c, const char *arg, size_t i,
                               char **src);
+/* The servers a program gives itself (--server, --url, --transport's
+ * type aside, and every --mcp-config) read alone into `c` (which should
+ * be empty), by the parsers above: what is wrong with them is in
+ * c->errors, to be said before anything else is loaded. */
+void config_check_dynamic(config *c, const config_sources *o);
 
 /* The project server `name` as the walk finds it (the deepest trusted
  * file defining it), loaded into `c` (which should be empty) with the

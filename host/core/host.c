@@ -329,7 +329,7 @@ host *host_new(const host_options *opt) {
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGHUP);
-  if (sigprocmask(SIG_BLOCK, &set, NULL) == 0) {
+  if (!opt->no_signals && sigprocmask(SIG_BLOCK, &set, NULL) == 0) {
     h->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
     if (h->sigfd >= 0)
       loop_watch_fd(h->loop, h->sigfd, LOOP_READ, on_signal, h, &h->sigwatch);

@@ -24,6 +24,10 @@ typedef struct host_options {
   size_t nplugin_dirs;
   const char *builtin_plugin_dir; /* NULL: next to the executable */
   int verbosity;                  /* 0 quiet .. 3 trace */
+  /* Leave SIGINT, SIGTERM and SIGHUP to the program (an embedding one:
+   * sdk/include/mcphost/client.h): they are not blocked nor read, so
+   * nothing but the program interrupts the host. */
+  bool no_signals;
 } host_options;
 
 struct host;

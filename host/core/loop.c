@@ -289,15 +289,23 @@ static int run_timers(loop *l) {
   return ran;
 }
 
+int loop_fd(const loop *l) {
+  return l->epfd;
+}
+
+int loop_timeout_ms(const loop *l) {
+  if (l->nheap == 0)
+    return -1;
+  uint64_t now = loop_now_ms();
+  uint64_t due = l->heap[0]->due;
+  return due <= now ? 0 : (int)(due - now > 86400000u ? 86400000u : due - now);
+}
+
 int loop_run_once(loop *l, int max_wait_ms) {
   int timeout = max_wait_ms;
-  if (l->nheap > 0) {
-    uint64_t now = loop_now_ms();
-    uint64_t due = l->heap[0]->due;
-    int until = due <= now ? 0 : (int)(due - now > 86400000u ? 86400000u : due - now);
-    if (timeout < 0 || until < timeout)
-      timeout = until;
-  }
+  int until = loop_timeout_ms(l);
+  if (until >= 0 && (timeout < 0 || until < timeout))
+    timeout = until;
   struct epoll_event evs[64];
   int n = epoll_wait(l->epfd, evs, 64, timeout);
   if (n < 0 && errno != EINTR)

@@ -40,4 +40,11 @@ int loop_run_once(loop *l, int max_wait_ms);
 
 uint64_t loop_now_ms(void);
 
+/* For a program that runs the loop from its own (poll) loop: the one fd
+ * that is readable when a watch, or a post, has work (the epoll fd), and
+ * the milliseconds until the next timer is due (0: due now; -1: none).
+ * The loop's thread. */
+int loop_fd(const loop *l);
+int loop_timeout_ms(const loop *l);
+
 #endif

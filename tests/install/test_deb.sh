@@ -28,9 +28,16 @@ VERSION=$(dpkg-parsechangelog -l "$SRCDIR/debian/changelog" -S Version)
 ARCH=$(dpkg-architecture -qDEB_HOST_ARCH)
 TRIPLET=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 deb() { echo "$D/${1}_${VERSION}_$ARCH.deb"; }
-for p in mcphost mcphost-plugin-ws mcphost-plugin-mcpb mcphost-plugin-dev; do
+for p in mcphost mcphost-plugin-ws mcphost-plugin-mcpb mcphost-plugin-dev \
+         libmcphost1; do
   check "package $p was built" test -f "$(deb "$p")"
 done
+check "libmcphost1 holds the client library, named by its SONAME" \
+  grep -q "usr/lib/$TRIPLET/libmcphost.so.1" \
+  <<<"$(dpkg-deb -c "$(deb libmcphost1)")"
+check "mcphost-plugin-dev depends on it (its libmcphost.so points there)" \
+  grep -q 'libmcphost1 (= ' \
+  <<<"$(dpkg-deb -f "$(deb mcphost-plugin-dev)" Depends)"
 
 # ---- what each package depends on ----
 DEPS=$(dpkg-deb -f "$(deb mcphost)" Depends)
@@ -50,7 +57,8 @@ check "mcphost-plugin-mcpb depends on libarchive" \
 
 # ---- extracted into a fresh root ----
 R="$TMP/root"
-for p in mcphost mcphost-plugin-ws mcphost-plugin-mcpb mcphost-plugin-dev; do
+for p in mcphost mcphost-plugin-ws mcphost-plugin-mcpb mcphost-plugin-dev \
+         libmcphost1; do
   dpkg -x "$(deb "$p")" "$R"
 done
 MCPHOST="$R/usr/bin/mcphost"

@@ -32,6 +32,8 @@ verdict() {
 
 LIBDIR=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:PATH=//p' "$BUILDDIR/CMakeCache.txt")
 LIBDIR=${LIBDIR:-lib}
+CONFIG=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$BUILDDIR/CMakeCache.txt" |
+         tr '[:upper:]' '[:lower:]')
 STRICT="-Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Werror"
 
 # The tree an install must hold, file by file, sorted. What is installed
@@ -40,8 +42,8 @@ expected_tree() {
   local f
   {
     echo bin/mcphost
-    for f in abi auth command configuration feature host mcphost permission \
-             plugin rpc secrets server_source transport ui; do
+    for f in abi auth client command configuration feature host mcphost \
+             permission plugin rpc secrets server_source transport ui; do
       echo "include/mcphost/$f.h"
     done
     for f in event_queue pass version; do
@@ -62,6 +64,14 @@ expected_tree() {
       echo "$LIBDIR/mcphost/plugins/$f.so"
     done
     echo "$LIBDIR/pkgconfig/mcphost-sdk.pc"
+    echo "$LIBDIR/pkgconfig/libmcphost.pc"
+    for f in libmcphost.so libmcphost.so.1 libmcphost.so.1.0.0; do
+      echo "$LIBDIR/$f"
+    done
+    for f in McpHostConfig McpHostConfigVersion McpHostTargets \
+             "McpHostTargets-$CONFIG"; do
+      echo "$LIBDIR/cmake/McpHost/$f.cmake"
+    done
     echo share/mcphost/plugin.map
     echo share/bash-completion/completions/mcphost
     echo share/zsh/site-functions/_mcphost
@@ -72,6 +82,9 @@ expected_tree() {
              loopback/README.md loopback/loopback.c \
              tcp/CMakeLists.txt tcp/README.md tcp/tcp.c; do
       echo "share/doc/mcphost/examples/plugins/$f"
+    done
+    for f in call.c loop.c python/call.py python/mcphost.py; do
+      echo "share/doc/mcphost/examples/embed/$f"
     done
     for f in "$SRCDIR"/docs/*.md; do
       echo "share/doc/mcphost/docs/${f##*/}"
@@ -111,7 +124,8 @@ step "the installed headers are the SDK's" \
   diff -r "$SRCDIR/sdk/include/mcphost" "$P/include/mcphost"
 verdict "the installed host and plugins are executable, the rest is not" \
   "$(cd "$P" && find . -type f -perm -u+x | sed 's#^\./##' |
-     grep -v -e '^bin/mcphost$' -e "^$LIBDIR/mcphost/.*\.so$")"
+     grep -v -e '^bin/mcphost$' -e "^$LIBDIR/mcphost/.*\.so$" \
+       -e "^$LIBDIR/libmcphost\.so\.1\.0\.0$")"
 
 for sh in bash zsh fish; do
   case $sh in

@@ -1,0 +1,1114 @@
+/* The public client API (sdk/include/mcphost/client.h) over the library's
+ * MCP client (mcp/client.h, mcp/calls.h): every operation is one
+ * mcp_client_start or mcp_client_use, as the CLI's commands make them;
+ * this file adds the handles, the copies, JSON text at the edges and the
+ * two ways of running the loop. Every operation starts on the loop
+ * through loop_post, so a call from any thread and a call from the
+ * loop's own thread take the same path. */
+#include <mcphost/client.h>
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config_scopes.h"
+#include "core/host.h"
+#include "core/host_config.h"
+#include "core/permission_ask.h"
+#include "env_ms.h"
+#include "mcp/calls.h"
+#include "mcp/client.h"
+#include "safety/json_parse.h"
+#include "safety/json_write.h"
+#include "safety/size_limits.h"
+#include "util.h"
+
+/* A field of a caller's struct is read only when its struct_size covers
+ * it (abi.h's MCPH_HAS, for this header's structs). */
+#define API_HAS(ptr, type, field)                                              \
+  ((size_t)(ptr)->struct_size >=                                               \
+   offsetof(type, field) + sizeof(((type *)0)->field))
+
+typedef struct api_op api_op;
+typedef struct api_ask api_ask;
+
+struct mcphost_server_request {
+  mcphost_client *c;
+  size_t idx;
+  cJSON *id;
+  mcphost_server_request *next, *prev;
+};
+
+struct mcphost_client {
+  int mode;
+  host *h;
+  mcp_client *mc;
+  char **names; /* the configured servers' names, for any thread */
+  size_t nnames;
+  char **plugin_dirs, **configs; /* the options' strings, copied */
+  mcphost_notify_fn on_notify;
+  mcphost_request_fn on_request;
+  mcphost_ask_fn on_ask;
+  void *ud;
+  _Atomic int64_t next_id;
+  /* Operations started and not ended (begun on the loop or not yet):
+   * what mcphost_perform says is still running. */
+  _Atomic int nops;
+  uint64_t next_ask;
+  uint64_t ask_timeout_ms; /* without the program's question */
+  mcp_asker asker;
+  /* Loop thread only: */
+  api_op *ops;                   /* live operations */
+  mcphost_server_request *taken; /* requests the program took */
+  api_ask *asks;                 /* permission questions open */
+  bool closing;                  /* mcphost_client_free began */
+  /* MCPHOST_LOOP_THREAD */
+  pthread_t thread;
+  bool started;
+  volatile bool stop;
+};
+
+struct api_op {
+  mcphost_client *c;
+  int64_t id;
+  int kind; /* enum mcphost_op_kind */
+  char *server, *name, *method;
+  cJSON *arguments;
+  uint64_t timeout_ms;
+  mcphost_callbacks cb;
+  mcp_op *op;   /* the client's operation while it runs */
+  mcp_waiter w; /* OP_CONNECT's wait */
+  bool waiting; /* OP_CONNECT: w is with the client */
+  loop_timer *timer;
+  bool timed_out;
+  api_op *next;
+};
+
+/* ---- names, versions, errors ---- */
+
+const char *mcphost_status_name(int code) {
+  switch (code) {
+  case MCPHOST_OK: return "MCPHOST_OK";
+  case MCPHOST_EUSAGE: return "MCPHOST_EUSAGE";
+  case MCPHOST_ESERVER: return "MCPHOST_ESERVER";
+  case MCPHOST_EPROTOCOL: return "MCPHOST_EPROTOCOL";
+  case MCPHOST_ETIMEDOUT: return "MCPHOST_ETIMEDOUT";
+  case MCPHOST_ENOTFOUND: return "MCPHOST_ENOTFOUND";
+  case MCPHOST_EAUTH: return "MCPHOST_EAUTH";
+  case MCPHOST_EDENIED: return "MCPHOST_EDENIED";
+  case MCPHOST_ECANCELED: return "MCPHOST_ECANCELED";
+  case MCPHOST_ENOMEM: return "MCPHOST_ENOMEM";
+  case MCPHOST_EABI: return "MCPHOST_EABI";
+  case MCPHOST_ESTATE: return "MCPHOST_ESTATE";
+  default: return "MCPHOST_E?";
+  }
+}
+
+const char *mcphost_version(int *api_major, int *api_minor) {
+  if (api_major)
+    *api_major = MCPHOST_API_MAJOR;
+  if (api_minor)
+    *api_minor = MCPHOST_API_MINOR;
+  return MCPHOST_VERSION;
+}
+
+void mcphost_free(void *p) {
+  free(p);
+}
+
+/* Sets the caller's error, when it gave one with a size that covers the
+ * fields; returns `code`. */
+static int fail_with(mcphost_error *err, int code, int rpc_code,
+                     const char *server, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int fail_with(mcphost_error *err, int code, int rpc_code,
+                     const char *server, const char *fmt, ...) {
+  if (!err || !API_HAS(err, mcphost_error, server))
+    return code;
+  err->code = code;
+  err->rpc_code = rpc_code;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  va_end(ap);
+  snprintf(err->server, sizeof err->server, "%s", server ? server : "");
+  return code;
+}
+
+static void clear_error(mcphost_error *err) {
+  if (err && API_HAS(err, mcphost_error, server)) {
+    err->code = MCPHOST_OK;
+    err->rpc_code = 0;
+    err->message[0] = err->server[0] = '\0';
+  }
+}
+
+static int status_of_kind(mcp_error_kind kind) {
+  switch (kind) {
+  case MCP_ERR_NONE: return MCPHOST_OK;
+  case MCP_ERR_USAGE: return MCPHOST_EUSAGE;
+  case MCP_ERR_SERVER: return MCPHOST_ESERVER;
+  case MCP_ERR_PROTOCOL: return MCPHOST_EPROTOCOL;
+  case MCP_ERR_TIMEOUT: return MCPHOST_ETIMEDOUT;
+  case MCP_ERR_NOT_FOUND: return MCPHOST_ENOTFOUND;
+  case MCP_ERR_AUTH: return MCPHOST_EAUTH;
+  case MCP_ERR_DENIED: return MCPHOST_EDENIED;
+  case MCP_ERR_INTERRUPTED: return MCPHOST_ECANCELED;
+  }
+  return MCPHOST_ESERVER;
+}
+
+/* JSON text of a tree (a cJSON_Raw is the text the server sent, checked
+ * and minified: json_raw.h). */
+static char *json_text(const cJSON *v, size_t *len) {
+  if (cJSON_IsRaw(v) && v->valuestring) {
+    *len = strlen(v->valuestring);
+    return xstrdup(v->valuestring);
+  }
+  strbuf b;
+  sb_init(&b);
+  if (!v || json_write(&b, v) != 0) {
+    sb_free(&b);
+    *len = 2;
+    return xstrdup("{}");
+  }
+  *len = b.len;
+  return sb_take(&b);
+}
+
+/* ---- permission asks: the permission plugins and the program's own
+ * question, raced by core/permission_ask.h as the CLI races its y/N ---- */
+
+struct api_ask {
+  mcphost_client *c;
+  uint64_t id;
+  perm_ask_local local;
+  perm_ask *ask;
+  bool local_open; /* the program asked, and nothing settled it yet */
+  mcp_ask_answer_fn answer;
+  void *token;
+  api_ask *next;
+};
+
+static void ask_unlink(api_ask *a) {
+  for (api_ask **p = &a->c->asks; *p; p = &(*p)->next) {
+    if (*p == a) {
+      *p = a->next;
+      break;
+    }
+  }
+  free(a);
+}
+
+static bool local_start(void *ud, perm_ask *pa, const perm_ask_params *p) {
+  (void)pa;
+  api_ask *a = ud;
+  mcphost_client *c = a->c;
+  if (!c->on_ask)
+    return false;
+  mcphost_ask_info q = {.struct_size = sizeof q,
+                        .id = a->id,
+                        .tool = p->tool,
+                        .server = p->server,
+                        .tool_name = p->tool_name,
+                        .arguments_json = p->arguments_json,
+                        .reason = p->reason,
+                        .description = p->description};
+  a->local_open = c->on_ask(c->ud, &q) != 0;
+  return a->local_open;
+}
+
+static void local_stop(void *ud, const char *why) {
+  (void)why;
+  api_ask *a = ud;
+  a->local_open = false;
+}
+
+static void on_ask_done(void *ud, bool allowed, const char *why) {
+  api_ask *a = ud;
+  mcp_ask_answer_fn answer = a->answer;
+  void *token = a->token;
+  char *text = xstrdup(why ? why : "");
+  ask_unlink(a);
+  answer(token, allowed, text);
+  free(text);
+}
+
+static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
+                       void *token) {
+  mcphost_client *c = ud;
+  api_ask *a = xcalloc(1, sizeof *a);
+  a->c = c;
+  a->id = ++c->next_ask;
+  a->answer = answer;
+  a->token = token;
+  a->local =
+      (perm_ask_local){.start = local_start, .stop = local_stop, .ud = a};
+  a->next = c->asks;
+  c->asks = a;
+  /* perm_ask_start copies the strings, and hands local_start its own. */
+  a->ask = perm_ask_start(
+      c->h,
+      &(perm_ask_params){.tool = q->tool,
+                         .server = q->server,
+                         .tool_name = q->tool_name,
+                         .arguments_json = q->arguments_json,
+                         .reason = q->reason,
+                         .description = q->description,
+                         .timeout_ms = c->on_ask ? 0 : c->ask_timeout_ms,
+                         .local = &a->local},
+      on_ask_done, a);
+  return a;
+}
+
+static void ask_cancel(void *ud, void *handle) {
+  (void)ud;
+  api_ask *a = handle;
+  perm_ask_cancel(a->ask);
+  ask_unlink(a);
+}
+
+typedef struct ask_job {
+  mcphost_client *c;
+  uint64_t id;
+  bool allowed;
+  char *why;
+} ask_job;
+
+static void ask_answer_on_loop(void *ud) {
+  ask_job *j = ud;
+  for (api_ask *a = j->c->asks; a; a = a->next) {
+    if (a->id == j->id && a->local_open) {
+      a->local_open = false;
+      perm_ask_local_answer(a->ask, j->allowed,
+                            j->why       ? j->why
+                            : j->allowed ? "allowed by the program"
+                                         : "denied by the program");
+      break;
+    }
+  }
+  free(j->why);
+  free(j);
+}
+
+int mcphost_ask_answer(mcphost_client *c, uint64_t id, int allowed,
+                       const char *why, mcphost_error *err) {
+  clear_error(err);
+  if (!c || id == 0)
+    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+                     "mcphost_ask_answer needs the client and a question");
+  ask_job *j = xcalloc(1, sizeof *j);
+  j->c = c;
+  j->id = id;
+  j->allowed = allowed != 0;
+  j->why = why ? xstrdup(why) : NULL;
+  if (loop_post(host_loop(c->h), ask_answer_on_loop, j) != 0) {
+    free(j->why);
+    free(j);
+    return fail_with(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
+  }
+  return MCPHOST_OK;
+}
+
+/* ---- operations, on the loop ---- */
+
+static void op_finish(api_op *op, cJSON *result, const mcphost_error *err) {
+  mcphost_client *c = op->c;
+  for (api_op **p = &c->ops; *p; p = &(*p)->next) {
+    if (*p == op) {
+      *p = op->next;
+      break;
+    }
+  }
+  if (op->timer)
+    loop_timer_cancel(host_loop(c->h), op->timer);
+  atomic_fetch_sub(&c->nops, 1);
+  size_t len = 0;
+  char *text = result ? json_text(result, &len) : NULL;
+  if (op->cb.done)
+    op->cb.done(op->cb.ud, text, len, result ? NULL : err);
+  free(text);
+  free(op->server);
+  free(op->name);
+  free(op->method);
+  cJSON_Delete(op->arguments);
+  free(op);
+}
+
+static void op_fail(api_op *op, int code, const char *server, const char *fmt,
+                    ...) __attribute__((format(printf, 4, 5)));
+static void op_fail(api_op *op, int code, const char *server, const char *fmt,
+                    ...) {
+  mcphost_error e = MCPHOST_ERROR_INIT;
+  e.code = code;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e.message, sizeof e.message, fmt, ap);
+  va_end(ap);
+  snprintf(e.server, sizeof e.server, "%s", server ? server : "");
+  op_finish(op, NULL, &e);
+}
+
+static void on_op_done(void *ud, cJSON *result, const mcp_error *err) {
+  api_op *op = ud;
+  op->op = NULL;
+  mcphost_error e = MCPHOST_ERROR_INIT;
+  if (!result && err) {
+    e.code = status_of_kind(err->kind);
+    e.rpc_code = err->rpc_code;
+    if (op->timed_out && err->kind == MCP_ERR_INTERRUPTED) {
+      e.code = MCPHOST_ETIMEDOUT;
+      snprintf(e.message, sizeof e.message,
+               "no answer within the deadline of %llu ms",
+               (unsigned long long)op->timeout_ms);
+    } else {
+      snprintf(e.message, sizeof e.message, "%s",
+               err->message ? err->message : "the operation failed");
+    }
+    snprintf(e.server, sizeof e.server, "%s", err->server ? err->server : "");
+  }
+  op_finish(op, result, &e);
+  cJSON_Delete(result);
+}
+
+static void on_op_progress(void *ud, const cJSON *params) {
+  api_op *op = ud;
+  if (!op->cb.progress)
+    return;
+  size_t len;
+  char *text = json_text(params, &len);
+  op->cb.progress(op->cb.ud, text);
+  free(text);
+}
+
+/* OP_CONNECT: the server is ready or settled in failure. */
+static void on_connect_ready(mcp_waiter *w, session *s) {
+  (void)s;
+  api_op *op = (api_op *)((char *)w - offsetof(api_op, w));
+  op->waiting = false;
+  mcp_server_status st;
+  mcp_client_status(op->c->mc, w->idx, &st);
+  const char *name = host_cfg(op->c->h)->servers[w->idx].name;
+  if (!st.ready) {
+    op_fail(op, status_of_kind(st.failure ? st.failure : MCP_ERR_SERVER), name,
+            "server \"%s\" could not connect: %s", name,
+            st.error ? st.error : "it is not connected");
+    return;
+  }
+  cJSON *r = cJSON_CreateObject();
+  cJSON_AddItemToObject(r, "serverInfo",
+                        st.server_info ? cJSON_Duplicate(st.server_info, 1)
+                                       : cJSON_CreateNull());
+  cJSON_AddStringToObject(r, "protocolVersion",
+                          st.protocol_version ? st.protocol_version : "");
+  cJSON_AddItemToObject(r, "capabilities",
+                        st.capabilities ? cJSON_Duplicate(st.capabilities, 1)
+                                        : cJSON_CreateObject());
+  op_finish(op, r, NULL);
+  cJSON_Delete(r);
+}
+
+/* Withdraws what the operation waits for; its `done` runs (now, or for a
+ * connect, here). */
+static void op_abort(api_op *op) {
+  if (op->op) {
+    mcp_op_cancel(op->op); /* on_op_done runs before it returns */
+  } else if (op->waiting) {
+    mcp_client_unwait(op->c->mc, &op->w);
+    op->waiting = false;
+    const char *name = host_cfg(op->c->h)->servers[op->w.idx].name;
+    if (op->timed_out)
+      op_fail(op, MCPHOST_ETIMEDOUT, name,
+              "server \"%s\" did not connect within the deadline of %llu ms",
+              name, (unsigned long long)op->timeout_ms);
+    else
+      op_fail(op, MCPHOST_ECANCELED, name, "cancelled");
+  }
+}
+
+static void on_op_deadline(void *ud) {
+  api_op *op = ud;
+  op->timer = NULL;
+  op->timed_out = true;
+  op_abort(op);
+}
+
+static const mcp_op_kind op_kinds[] = {
+    [MCPHOST_OP_CALL_TOOL] = MCP_OP_CALL_TOOL,
+    [MCPHOST_OP_LIST] = MCP_OP_LIST,
+    [MCPHOST_OP_READ] = MCP_OP_READ,
+    [MCPHOST_OP_GET_PROMPT] = MCP_OP_GET_PROMPT,
+    [MCPHOST_OP_REQUEST] = MCP_OP_REQUEST,
+};
+
+static void op_begin(void *ud) {
+  api_op *op = ud;
+  mcphost_client *c = op->c;
+  op->next = c->ops;
+  c->ops = op;
+  if (c->closing) {
+    op_fail(op, MCPHOST_ECANCELED, NULL, "the client is closing");
+    return;
+  }
+  size_t idx;
+  char *item = NULL;
+  bool qualified = false;
+  if (op->server) {
+    long i = mcp_client_find_server(c->mc, op->server);
+    if (i < 0) {
+      strbuf hint;
+      sb_init(&hint);
+      mcp_client_suggest_servers(c->mc, op->server, &hint);
+      op_fail(op, MCPHOST_ENOTFOUND, NULL,
+              "no server named \"%s\" is configured%s", op->server,
+              sb_str(&hint));
+      sb_free(&hint);
+      return;
+    }
+    idx = (size_t)i;
+  } else {
+    mcp_error e = {0};
+    if (mcp_client_resolve_ref(c->mc, op->name,
+                               op->kind == MCPHOST_OP_CALL_TOOL ? "tool"
+                                                                : "prompt",
+                               &idx, &item, &qualified, &e) != 0) {
+      op_fail(op, status_of_kind(e.kind), e.server, "%s",
+              e.message ? e.message : "bad reference");
+      mcp_error_clear(&e);
+      return;
+    }
+  }
+  const server_config *sc = &host_cfg(c->h)->servers[idx];
+  if (sc->state != SERVER_ACTIVE) {
+    op_fail(op, MCPHOST_EDENIED, sc->name, "server \"%s\" (%s scope) is %s: %s",
+            sc->name, config_server_scope(sc), server_state_name(sc),
+            sc->reason ? sc->reason : "not allowed to start");
+    free(item);
+    return;
+  }
+  if (op->timeout_ms)
+    op->timer =
+        loop_timer_start(host_loop(c->h), op->timeout_ms, on_op_deadline, op);
+  if (op->kind == MCPHOST_OP_CONNECT) {
+    op->w = (mcp_waiter){.ready = on_connect_ready};
+    op->waiting = true;
+    mcp_client_use(c->mc, idx, &op->w); /* may run on_connect_ready now */
+    return;
+  }
+  cJSON *args = op->arguments;
+  op->arguments = NULL;
+  mcp_call call = {.kind = op_kinds[op->kind],
+                   .server = idx,
+                   .name = item ? item : op->name,
+                   .qualified = qualified,
+                   .method = op->method,
+                   .arguments_taken = args,
+                   .check_arguments = op->kind == MCPHOST_OP_CALL_TOOL,
+                   .raw_result = true};
+  mcp_op *o = mcp_client_start(c->mc, &call,
+                               &(mcp_call_callbacks){.progress = on_op_progress,
+                                                     .done = on_op_done,
+                                                     .asker = &c->asker,
+                                                     .ud = op});
+  free(item);
+  if (o)
+    op->op = o; /* else done ran, and op is gone */
+}
+
+int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
+                      const mcphost_callbacks *cb, mcphost_error *err) {
+  clear_error(err);
+  if (!c || !rq || !cb)
+    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+                     "mcphost_start needs a client, a request and callbacks");
+  if (!API_HAS(rq, mcphost_request, timeout_ms) ||
+      !API_HAS(cb, mcphost_callbacks, ud))
+    return fail_with(err, MCPHOST_EABI, 0, NULL,
+                     "a request or callbacks struct_size too small "
+                     "(%u, %u)",
+                     (unsigned)rq->struct_size, (unsigned)cb->struct_size);
+  int kind = rq->kind;
+  if (kind < MCPHOST_OP_CONNECT || kind > MCPHOST_OP_REQUEST)
+    return fail_with(err, MCPHOST_EUSAGE, 0, NULL, "unknown operation kind %d",
+                     kind);
+  bool by_ref = kind == MCPHOST_OP_CALL_TOOL || kind == MCPHOST_OP_GET_PROMPT;
+  if (!rq->server && !by_ref)
+    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+                     "this operation needs a server");
+  if (!rq->name && kind != MCPHOST_OP_CONNECT && kind != MCPHOST_OP_REQUEST)
+    return fail_with(err, MCPHOST_EUSAGE, 0, rq->server,
+                     "this operation needs a name");
+  if (!rq->method && kind == MCPHOST_OP_REQUEST)
+    return fail_with(err, MCPHOST_EUSAGE, 0, rq->server,
+                     "a request needs a method");
+  cJSON *args = NULL;
+  if (rq->arguments && kind != MCPHOST_OP_CONNECT) {
+    json_error je;
+    size_t n = strlen(rq->arguments);
+    args = json_parse(rq->arguments, n, &je);
+    if (!args || !cJSON_IsObject(args)) {
+      char *why = args ? NULL : json_error_text(rq->arguments, n, &je);
+      fail_with(err, MCPHOST_EUSAGE, 0, rq->server,
+                "the arguments are not a JSON object%s%s", why ? ": " : "",
+                why ? why : "");
+      free(why);
+      cJSON_Delete(args);
+      return MCPHOST_EUSAGE;
+    }
+  }
+  api_op *op = xcalloc(1, sizeof *op);
+  op->c = c;
+  op->id = atomic_fetch_add(&c->next_id, 1);
+  op->kind = kind;
+  op->server = rq->server ? xstrdup(rq->server) : NULL;
+  op->name = rq->name ? xstrdup(rq->name) : NULL;
+  op->method = rq->method ? xstrdup(rq->method) : NULL;
+  op->arguments = args;
+  op->timeout_ms = rq->timeout_ms;
+  op->cb = *cb;
+  int64_t id = op->id;
+  atomic_fetch_add(&c->nops, 1);
+  if (loop_post(host_loop(c->h), op_begin, op) != 0) {
+    atomic_fetch_sub(&c->nops, 1);
+    cJSON_Delete(args);
+    free(op->server);
+    free(op->name);
+    free(op->method);
+    free(op);
+    return fail_with(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
+  }
+  return id;
+}
+
+typedef struct cancel_job {
+  mcphost_client *c;
+  int64_t id;
+} cancel_job;
+
+static void cancel_on_loop(void *ud) {
+  cancel_job *j = ud;
+  for (api_op *op = j->c->ops; op; op = op->next) {
+    if (op->id == j->id) {
+      op_abort(op);
+      break;
+    }
+  }
+  free(j);
+}
+
+void mcphost_cancel(mcphost_client *c, int64_t id) {
+  if (!c || id <= 0)
+    return;
+  cancel_job *j = xcalloc(1, sizeof *j);
+  j->c = c;
+  j->id = id;
+  if (loop_post(host_loop(c->h), cancel_on_loop, j) != 0)
+    free(j);
+}
+
+/* ---- waiting for one operation ---- */
+
+typedef struct sync_wait {
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  bool done;
+  char *result;
+  size_t len;
+  mcphost_error *err;
+} sync_wait;
+
+static void on_sync_done(void *ud, const char *result, size_t len,
+                         const mcphost_error *e) {
+  sync_wait *s = ud;
+  pthread_mutex_lock(&s->lock);
+  if (result) {
+    s->result = xmalloc(len + 1);
+    memcpy(s->result, result, len + 1);
+    s->len = len;
+  } else if (e) {
+    fail_with(s->err, e->code, e->rpc_code, e->server, "%s", e->message);
+  }
+  s->done = true;
+  pthread_cond_signal(&s->cond);
+  pthread_mutex_unlock(&s->lock);
+}
+
+static bool on_loop_thread(const mcphost_client *c) {
+  return c->mode == MCPHOST_LOOP_THREAD && c->started &&
+         pthread_equal(pthread_self(), c->thread);
+}
+
+int mcphost_run(mcphost_client *c, const mcphost_request *rq,
+                char **result_json, size_t *len, mcphost_error *err) {
+  clear_error(err);
+  if (result_json)
+    *result_json = NULL;
+  if (c && on_loop_thread(c))
+    return fail_with(err, MCPHOST_ESTATE, 0, NULL,
+                     "mcphost_run waits for the loop: not from its thread "
+                     "(a callback); use mcphost_start there");
+  mcphost_error own = MCPHOST_ERROR_INIT;
+  sync_wait s = {.err = err ? err : &own};
+  pthread_mutex_init(&s.lock, NULL);
+  pthread_cond_init(&s.cond, NULL);
+  int64_t id = mcphost_start(
+      c, rq,
+      &(mcphost_callbacks){.struct_size = sizeof(mcphost_callbacks),
+                           .done = on_sync_done,
+                           .ud = &s},
+      err);
+  int rc;
+  if (id < 0) {
+    rc = (int)id;
+  } else {
+    if (c->mode == MCPHOST_LOOP_CALLER) {
+      while (!s.done)
+        loop_run_once(host_loop(c->h), -1);
+    } else {
+      pthread_mutex_lock(&s.lock);
+      while (!s.done)
+        pthread_cond_wait(&s.cond, &s.lock);
+      pthread_mutex_unlock(&s.lock);
+    }
+    rc = s.result ? MCPHOST_OK : s.err->code ? s.err->code : MCPHOST_ESERVER;
+  }
+  if (s.result && result_json) {
+    *result_json = s.result;
+    if (len)
+      *len = s.len;
+  } else {
+    free(s.result);
+  }
+  pthread_cond_destroy(&s.cond);
+  pthread_mutex_destroy(&s.lock);
+  return rc;
+}
+
+int mcphost_connect(mcphost_client *c, const char *server, mcphost_error *err) {
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  rq.kind = MCPHOST_OP_CONNECT;
+  rq.server = server;
+  return mcphost_run(c, &rq, NULL, NULL, err);
+}
+
+/* ---- results ---- */
+
+int mcphost_result_text(const char *json, size_t len, char **text,
+                        size_t *text_len, int *is_error, mcphost_error *err) {
+  clear_error(err);
+  if (text)
+    *text = NULL;
+  cJSON *r = json ? json_parse(json, len, NULL) : NULL;
+  if (!cJSON_IsObject(r) || !text) {
+    cJSON_Delete(r);
+    return fail_with(err, MCPHOST_EUSAGE, 0, NULL, "a result is a JSON object");
+  }
+  if (is_error)
+    *is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "isError"));
+  strbuf b;
+  sb_init(&b);
+  const cJSON *items = cJSON_GetObjectItemCaseSensitive(r, "content");
+  if (!items)
+    items = cJSON_GetObjectItemCaseSensitive(r, "contents");
+  const cJSON *structured =
+      cJSON_GetObjectItemCaseSensitive(r, "structuredContent");
+  const cJSON *it;
+  bool open_line = false; /* the last text did not end its line */
+  cJSON_ArrayForEach(it, items) {
+    const char *t =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "text"));
+    if (!t)
+      continue;
+    if (open_line)
+      sb_addc(&b, '\n');
+    size_t n = strlen(t);
+    char *at = sb_extend(&b, n);
+    b.len -= n - json_nul_restore(at, t, n); /* U+0000 as a byte again */
+    b.data[b.len] = '\0';
+    open_line = n > 0 && t[n - 1] != '\n';
+  }
+  if (cJSON_GetArraySize(items) == 0 && structured) {
+    json_write_pretty(&b, structured);
+    sb_addc(&b, '\n');
+  }
+  cJSON_Delete(r);
+  if (text_len)
+    *text_len = b.len;
+  *text = b.data ? sb_take(&b) : xstrdup("");
+  return MCPHOST_OK;
+}
+
+/* ---- the servers' notifications and requests ---- */
+
+static void on_notify(void *ud, size_t idx, const char *method,
+                      const cJSON *params) {
+  mcphost_client *c = ud;
+  if (!c->on_notify)
+    return;
+  size_t len;
+  char *text = json_text(params, &len);
+  c->on_notify(c->ud, host_cfg(c->h)->servers[idx].name, method, text);
+  free(text);
+}
+
+static bool on_request(void *ud, size_t idx, const char *method,
+                       const cJSON *params, const cJSON *id,
+                       const struct mcp_op *op) {
+  (void)op;
+  mcphost_client *c = ud;
+  if (!c->on_request || c->closing)
+    return false;
+  mcphost_server_request *r = xcalloc(1, sizeof *r);
+  r->c = c;
+  r->idx = idx;
+  r->id = cJSON_Duplicate(id, 1);
+  r->next = c->taken;
+  if (c->taken)
+    c->taken->prev = r;
+  c->taken = r;
+  size_t len;
+  char *text = json_text(params, &len);
+  int took =
+      c->on_request(c->ud, host_cfg(c->h)->servers[idx].name, method, text, r);
+  free(text);
+  if (took)
+    return true;
+  c->taken = r->next;
+  if (r->next)
+    r->next->prev = NULL;
+  cJSON_Delete(r->id);
+  free(r);
+  return false;
+}
+
+typedef struct respond_job {
+  mcphost_server_request *req;
+  cJSON *result;
+  int code;
+  char *message;
+} respond_job;
+
+static void request_forget(mcphost_server_request *r) {
+  mcphost_client *c = r->c;
+  if (r->prev)
+    r->prev->next = r->next;
+  else
+    c->taken = r->next;
+  if (r->next)
+    r->next->prev = r->prev;
+  cJSON_Delete(r->id);
+  free(r);
+}
+
+static void respond_on_loop(void *ud) {
+  respond_job *j = ud;
+  mcphost_server_request *r = j->req;
+  mcp_client_answer(r->c->mc, r->idx, r->id, j->result, j->code,
+                    j->message ? j->message : "", NULL);
+  request_forget(r);
+  free(j->message);
+  free(j);
+}
+
+int mcphost_respond(mcphost_client *c, mcphost_server_request *req,
+                    const char *result_json, int rpc_code, const char *message,
+                    mcphost_error *err) {
+  clear_error(err);
+  if (!c || !req || req->c != c)
+    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+                     "mcphost_respond needs the client and its request");
+  cJSON *result = NULL;
+  if (result_json) {
+    result = json_parse(result_json, strlen(result_json), NULL);
+    if (!cJSON_IsObject(result)) {
+      cJSON_Delete(result);
+      return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+                       "an answer's result is a JSON object");
+    }
+  } else if (rpc_code == 0) {
+    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+                     "an answer is a result or a JSON-RPC error code");
+  }
+  respond_job *j = xcalloc(1, sizeof *j);
+  j->req = req;
+  j->result = result;
+  j->code = rpc_code;
+  j->message = message ? xstrdup(message) : NULL;
+  if (loop_post(host_loop(c->h), respond_on_loop, j) != 0) {
+    cJSON_Delete(result);
+    free(j->message);
+    free(j);
+    return fail_with(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
+  }
+  return MCPHOST_OK;
+}
+
+/* ---- the client ---- */
+
+/* The built-in plugins beside the library: <libdir>/libmcphost.so.1 ->
+ * <libdir>/mcphost/plugins (the build tree has the same layout), wherever
+ * the prefix is now. NULL when this code is linked into an executable:
+ * the host's default then (next to the executable). */
+static char *builtin_plugin_dir(void) {
+  Dl_info info;
+  if (!dladdr((void *)builtin_plugin_dir, &info) || !info.dli_fname ||
+      !strstr(info.dli_fname, ".so"))
+    return NULL;
+  char *path = realpath(info.dli_fname, NULL);
+  if (!path)
+    return NULL;
+  char *slash = strrchr(path, '/');
+  if (slash)
+    *slash = '\0';
+  char *dir = xasprintf("%s/mcphost/plugins", path);
+  free(path);
+  return dir;
+}
+
+static char **copy_strings(const char *const *v, size_t n) {
+  char **out = xcalloc(n + 1, sizeof *out);
+  for (size_t i = 0; i < n; i++)
+    out[i] = xstrdup(v[i] ? v[i] : "");
+  return out;
+}
+
+/* Frees a NULL-terminated array of copy_strings. */
+static void free_strings(char **v) {
+  for (size_t i = 0; v && v[i]; i++)
+    free(v[i]);
+  free(v);
+}
+
+/* The client's deadlines and limits, from the options or the environment
+ * as the CLI takes them. */
+static void set_client_options(mcphost_client *c, const mcphost_options *o) {
+  bool tool_given = false, request_given = false;
+  uint64_t connect = env_ms("MCP_TIMEOUT", 30000, false, NULL);
+  uint64_t tool = env_ms("MCP_TOOL_TIMEOUT", 600000, false, &tool_given);
+  uint64_t request =
+      env_ms("MCPHOST_REQUEST_TIMEOUT", 60000, false, &request_given);
+  if (o->connect_timeout_ms)
+    connect = o->connect_timeout_ms;
+  if (o->tool_timeout_ms) {
+    tool = o->tool_timeout_ms;
+    tool_given = true;
+  }
+  if (o->request_timeout_ms) {
+    request = o->request_timeout_ms;
+    request_given = true;
+  }
+  limits lim;
+  limits_default(&lim);
+  free(limits_from_env(&lim));
+  c->ask_timeout_ms = request;
+  mcp_client_set_options(
+      c->mc,
+      &(mcp_client_options){
+          .connect_timeout_ms = connect,
+          .request_timeout_ms = request,
+          .tool_timeout_ms = tool,
+          .tool_timeout_total = tool_given,
+          .request_timeout_total = request_given,
+          .server_exit_ms = env_ms("MCPHOST_STDIO_EXIT_MS", 2000, false, NULL),
+          .name_chars = lim.name_chars,
+          .list_cache_ttl_ms =
+              env_ms("MCPHOST_LIST_CACHE_TTL", 20000, true, NULL)});
+}
+
+static void *loop_thread(void *ud) {
+  mcphost_client *c = ud;
+  while (!c->stop)
+    loop_run_once(host_loop(c->h), -1);
+  return NULL;
+}
+
+/* Ends every operation and answers every request taken, then closes the
+ * servers: on the loop. */
+static void close_on_loop(void *ud) {
+  mcphost_client *c = ud;
+  c->closing = true;
+  while (c->ops) {
+    api_op *op = c->ops;
+    if (op->op || op->waiting) {
+      op_abort(op);
+    } else {
+      op_fail(op, MCPHOST_ECANCELED, NULL, "the client is closing");
+    }
+  }
+  while (c->taken) {
+    mcp_client_answer(c->mc, c->taken->idx, c->taken->id, NULL,
+                      MCPH_RPC_INTERNAL_ERROR, "the client is closing", NULL);
+    request_forget(c->taken);
+  }
+  mcp_client_shutdown(c->mc);
+  c->stop = true;
+}
+
+void mcphost_client_free(mcphost_client *c) {
+  if (!c)
+    return;
+  if (c->mode == MCPHOST_LOOP_THREAD && c->started) {
+    if (loop_post(host_loop(c->h), close_on_loop, c) == 0)
+      pthread_join(c->thread, NULL);
+  } else {
+    /* What was started and not begun yet begins, and ends cancelled. */
+    c->closing = true;
+    loop_run_once(host_loop(c->h), 0);
+    close_on_loop(c);
+  }
+  host_free(c->h);
+  c->h = NULL;
+  mcp_client_free(c->mc);
+  free_strings(c->names);
+  free_strings(c->plugin_dirs);
+  free_strings(c->configs);
+  free(c);
+}
+
+int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
+                       mcphost_error *err) {
+  clear_error(err);
+  if (out)
+    *out = NULL;
+  if (!o || !out)
+    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+                     "mcphost_client_new needs options and a place for the "
+                     "client");
+  if (!API_HAS(o, mcphost_options, loop_mode))
+    return fail_with(err, MCPHOST_EABI, 0, NULL,
+                     "mcphost_options.struct_size %u is too small",
+                     (unsigned)o->struct_size);
+  if (o->api_major != MCPHOST_API_MAJOR || o->api_minor > MCPHOST_API_MINOR)
+    return fail_with(err, MCPHOST_EABI, 0, NULL,
+                     "built for the mcphost client API %u.%u; this "
+                     "library is %d.%d",
+                     (unsigned)o->api_major, (unsigned)o->api_minor,
+                     MCPHOST_API_MAJOR, MCPHOST_API_MINOR);
+  /* Every field of 1.0: a 1.0 caller's struct covers them all. */
+  if (!API_HAS(o, mcphost_options, ud))
+    return fail_with(err, MCPHOST_EABI, 0, NULL,
+                     "mcphost_options.struct_size %u is too small for API "
+                     "%u.%u",
+                     (unsigned)o->struct_size, (unsigned)o->api_major,
+                     (unsigned)o->api_minor);
+  if (o->loop_mode != MCPHOST_LOOP_THREAD &&
+      o->loop_mode != MCPHOST_LOOP_CALLER)
+    return fail_with(err, MCPHOST_EUSAGE, 0, NULL, "unknown loop mode %d",
+                     (int)o->loop_mode);
+  if ((o->nplugin_dirs && !o->plugin_dirs) || (o->nconfigs && !o->configs))
+    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+                     "a count of plugin directories or configurations "
+                     "without its array");
+
+  mcphost_client *c = xcalloc(1, sizeof *c);
+  c->mode = o->loop_mode;
+  c->next_id = 1;
+  c->on_notify = o->on_notify;
+  c->on_request = o->on_request;
+  c->on_ask = o->on_ask;
+  c->ud = o->ud;
+  c->asker = (mcp_asker){.start = ask_start, .cancel = ask_cancel, .ud = c};
+  c->plugin_dirs = copy_strings(o->plugin_dirs, o->nplugin_dirs);
+  c->configs = copy_strings(o->configs, o->nconfigs);
+
+  /* What the program gives is checked alone first, as the CLI checks its
+   * command line: a bad file or text is the caller's error. */
+  config_sources src = {.mcp_configs = (const char *const *)c->configs,
+                        .nmcp_configs = o->nconfigs,
+                        .strict = o->strict != 0,
+                        .approve_project = o->approve_project != 0};
+  const char *approve = getenv("MCPHOST_APPROVE_PROJECT_SERVERS");
+  if (approve && strcmp(approve, "1") == 0)
+    src.approve_project = true;
+  config tmp;
+  config_init(&tmp);
+  config_check_dynamic(&tmp, &src);
+  if (tmp.nerrors) {
+    fail_with(err, MCPHOST_EUSAGE, 0, NULL, "config error: %s", tmp.errors[0]);
+    config_free(&tmp);
+    free_strings(c->plugin_dirs);
+    free_strings(c->configs);
+    free(c);
+    return MCPHOST_EUSAGE;
+  }
+  config_free(&tmp);
+
+  char *builtin = builtin_plugin_dir();
+  host_options ho = {.plugin_dirs = (const char *const *)c->plugin_dirs,
+                     .nplugin_dirs = o->nplugin_dirs,
+                     .builtin_plugin_dir = builtin,
+                     .verbosity = o->verbosity,
+                     .no_signals = true};
+  c->h = host_new(&ho);
+  free(builtin);
+  if (!c->h) {
+    free_strings(c->plugin_dirs);
+    free_strings(c->configs);
+    free(c);
+    return fail_with(err, MCPHOST_ENOMEM, 0, NULL,
+                     "cannot create the event loop");
+  }
+  /* Before the plugins: their init may look the servers service up. */
+  c->mc = mcp_client_new(c->h);
+  host_load_plugins(c->h);
+  set_client_options(c, o);
+  config_sources with = host_config_with_plugin_sources(c->h, &src);
+  config_load_scopes(host_cfg_edit(c->h), &with);
+  host_set_config_sources(c->h, &with, NULL, NULL);
+  host_config_report(c->h);
+  const config *cfg = host_cfg(c->h);
+  /* As the CLI: a bad entry costs that entry only, unless the caller
+   * gave every server itself (strict) or none is left. */
+  if (cfg->nerrors && (o->strict || cfg->nservers == 0)) {
+    fail_with(err, MCPHOST_EUSAGE, 0, NULL, "config error: %s", cfg->errors[0]);
+    c->mode = MCPHOST_LOOP_CALLER; /* no thread yet */
+    mcphost_client_free(c);
+    return MCPHOST_EUSAGE;
+  }
+  c->nnames = cfg->nservers;
+  c->names = xcalloc(cfg->nservers + 1, sizeof *c->names);
+  for (size_t i = 0; i < cfg->nservers; i++)
+    c->names[i] = xstrdup(cfg->servers[i].name);
+  mcp_client_on_notify(c->mc, on_notify, c);
+  mcp_client_on_request(c->mc, on_request, c);
+  if (c->mode == MCPHOST_LOOP_THREAD) {
+    c->started = true; /* before the thread: it reads it */
+    if (pthread_create(&c->thread, NULL, loop_thread, c) != 0) {
+      c->started = false;
+      c->mode = MCPHOST_LOOP_CALLER; /* freed as such */
+      mcphost_client_free(c);
+      return fail_with(err, MCPHOST_ENOMEM, 0, NULL,
+                       "cannot start the client's thread");
+    }
+  }
+  *out = c;
+  return MCPHOST_OK;
+}
+
+size_t mcphost_server_count(const mcphost_client *c) {
+  return c ? c->nnames : 0;
+}
+
+const char *mcphost_server_name(const mcphost_client *c, size_t i) {
+  return c && i < c->nnames ? c->names[i] : NULL;
+}
+
+/* ---- the caller's loop ---- */
+
+int mcphost_fd(const mcphost_client *c) {
+  return c ? loop_fd(host_loop(c->h)) : -1;
+}
+
+int mcphost_timeout_ms(const mcphost_client *c) {
+  return c ? loop_timeout_ms(host_loop(c->h)) : -1;
+}
+
+int mcphost_perform(mcphost_client *c) {
+  if (!c)
+    return 0;
+  loop_run_once(host_loop(c->h), 0);
+  return atomic_load(&c->nops);
+}

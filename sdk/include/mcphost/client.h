@@ -1,0 +1,366 @@
+/*
+ * libmcphost — the MCP client as a C library, for programs that embed it
+ * (docs/embedding.md). The `mcphost` executable is one client of the same
+ * code: configuration scopes, policy, permissions, sanitizing, every
+ * transport and feature as a plugin, both protocol eras.
+ *
+ * Link with `pkg-config --cflags --libs libmcphost`, or CMake's
+ * `find_package(McpHost)` and the target `McpHost::client`.
+ *
+ * The rules are the plugin ABI's (abi.h), with the prefix `mcphost_`:
+ *   - Versions. MCPHOST_API_MAJOR changes never within libmcphost.so.1;
+ *     the minor only adds. mcphost_options carries the version the
+ *     caller was compiled against (MCPHOST_OPTIONS_INIT sets it), and
+ *     mcphost_client_new refuses a major it is not, or a minor newer than
+ *     the library's (MCPHOST_EABI): the handshake.
+ *   - struct_size. Every struct the caller fills starts with
+ *     `uint32_t struct_size` (sizeof as the caller built it; the _INIT
+ *     macros set it); structs grow only at their end, and the library
+ *     reads no field the caller's size does not cover.
+ *   - Threads: every function carries a tag.
+ *       [any thread]  any thread, concurrently with the library's loop;
+ *       [loop]        the thread that runs the library's loop: in
+ *                     MCPHOST_LOOP_THREAD mode the library's own thread
+ *                     (every callback runs there), in MCPHOST_LOOP_CALLER
+ *                     mode the thread that calls mcphost_perform;
+ *       [not loop]    any thread but the loop's (it waits for the loop).
+ *     A callback returns promptly: it runs on the loop, which every
+ *     server of the client shares.
+ *   - Ownership. A string passed in is borrowed for the call (the
+ *     library copies what it keeps). A string a callback receives is
+ *     borrowed for the callback. A string the library returns through a
+ *     `char **` is the caller's, freed with mcphost_free.
+ *   - Errors. Functions return MCPHOST_OK (0) or a negative
+ *     enum mcphost_status, and fill a caller-owned mcphost_error when one
+ *     is given (it may be NULL). mcphost_status_name names a code.
+ *   - JSON. Arguments and results are JSON text in and out; a result is
+ *     passed on as the server sent it (every token and string byte kept;
+ *     only the whitespace between tokens may differ), so any language
+ *     binds this header without a JSON library of this one's.
+ *   - Signals. The library does not take SIGINT, SIGTERM or SIGHUP; it
+ *     ignores SIGPIPE (a server's closed pipe is an error, not the end of
+ *     the program).
+ *
+ * This header compiles as C11 and as C++.
+ */
+#ifndef MCPHOST_CLIENT_H
+#define MCPHOST_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The API version this header describes.
+ *   1.0  the client, its configuration, connect, lists, calls, reads,
+ *        prompts, completions, subscriptions, notifications, the
+ *        servers' requests, the two loop modes */
+#define MCPHOST_API_MAJOR 1
+#define MCPHOST_API_MINOR 0
+
+/* Status codes: 0 is success, errors are negative. Codes are only ever
+ * added. The kinds of failure are those of `mcphost call`'s exit codes
+ * (docs/embedding.md maps them). */
+enum mcphost_status {
+  MCPHOST_OK = 0,
+  MCPHOST_EUSAGE = -1,    /* a bad argument, reference or configuration */
+  MCPHOST_ESERVER = -2,   /* a server failed, is unreachable or
+                             misconfigured */
+  MCPHOST_EPROTOCOL = -3, /* the server answered with an error or broke
+                             MCP (rpc_code: its JSON-RPC code) */
+  MCPHOST_ETIMEDOUT = -4, /* a deadline passed */
+  MCPHOST_ENOTFOUND = -5, /* no such server, tool, prompt or resource */
+  MCPHOST_EAUTH = -6,     /* the server needs authorization */
+  MCPHOST_EDENIED = -7,   /* refused by policy, approval or a permission
+                             rule */
+  MCPHOST_ECANCELED = -8, /* cancelled (mcphost_cancel, the client freed) */
+  MCPHOST_ENOMEM = -9,    /* out of memory */
+  MCPHOST_EABI = -10,     /* a version or struct_size the library refuses */
+  MCPHOST_ESTATE = -11    /* not now: the wrong loop mode or thread */
+};
+
+/* [any thread] The name of a status code ("MCPHOST_ETIMEDOUT"); static.
+ * A code this library does not know gives "MCPHOST_E?". */
+const char *mcphost_status_name(int code);
+
+/* [any thread] The library's version ("0.1.0"; static) and, when not
+ * NULL, the API version it implements. */
+const char *mcphost_version(int *api_major, int *api_minor);
+
+#define MCPHOST_ERROR_MAX 1024
+#define MCPHOST_NAME_MAX 256
+
+/* An error report: owned by the caller, who sets struct_size
+ * (MCPHOST_ERROR_INIT); filled by the library, never its struct_size. */
+typedef struct mcphost_error {
+  uint32_t struct_size;
+  int32_t code;     /* an enum mcphost_status */
+  int32_t rpc_code; /* the JSON-RPC error code a server answered, or 0 */
+  char message[MCPHOST_ERROR_MAX]; /* a sentence; "" with MCPHOST_OK */
+  char server[MCPHOST_NAME_MAX];   /* the configured server at fault, or "" */
+} mcphost_error;
+
+#define MCPHOST_ERROR_INIT                                                     \
+  { (uint32_t)sizeof(mcphost_error), 0, 0, "", "" }
+
+/* [any thread] Frees a string the library returned; NULL is fine. */
+void mcphost_free(void *p);
+
+/* ---- the client ---- */
+
+typedef struct mcphost_client mcphost_client;
+
+enum mcphost_loop_mode {
+  /* The library runs its loop on a thread of its own: functions tagged
+   * [any thread] and [not loop] may be called from any other thread;
+   * every callback runs on the library's thread. */
+  MCPHOST_LOOP_THREAD = 0,
+  /* The caller runs the loop from its own event loop (poll, epoll, a
+   * GUI's): it waits for mcphost_fd to be readable or mcphost_timeout_ms
+   * to pass, then calls mcphost_perform. The [loop] and [not loop]
+   * functions are then called on that one thread (the waiting ones,
+   * mcphost_run and mcphost_connect, run the loop themselves); the [any
+   * thread] ones still from any thread. */
+  MCPHOST_LOOP_CALLER = 1
+};
+
+/* A notification a server sent (after the library's own handling: a
+ * tool list is dropped on notifications/tools/list_changed): `server`
+ * is the configured name, `params_json` the params as JSON text ("{}"
+ * without any). list_changed and notifications/resources/updated (of a
+ * subscription) come this way. [loop] */
+typedef void (*mcphost_notify_fn)(void *ud, const char *server,
+                                  const char *method, const char *params_json);
+
+/* A server's own request (elicitation/create, sampling/createMessage,
+ * roots/list, ...; not ping), offered to the embedding program before
+ * the library and the feature plugins. Return 1 to take it: answer it
+ * exactly once with mcphost_respond, now or later (the handle is valid
+ * until then); 0 leaves it to the library (roots) and the feature
+ * plugins (elicitation, sampling), as the CLI does. [loop] */
+typedef struct mcphost_server_request mcphost_server_request;
+typedef int (*mcphost_request_fn)(void *ud, const char *server,
+                                  const char *method, const char *params_json,
+                                  mcphost_server_request *req);
+
+/* A permission rule says "ask" for a tool call (docs/config.md): the
+ * question, its strings borrowed for the callback. */
+typedef struct mcphost_ask_info {
+  uint32_t struct_size;
+  uint64_t id;                /* for mcphost_ask_answer */
+  const char *tool;           /* mcp__server__tool */
+  const char *server;         /* the configured name */
+  const char *tool_name;      /* the server's own name for it */
+  const char *arguments_json; /* the call's arguments, a JSON object */
+  const char *reason;         /* the rule that asks */
+  const char *description;    /* the tool's description, or NULL */
+} mcphost_ask_info;
+
+/* The program's question, asked beside the permission plugins (the first
+ * definite answer wins, as the CLI's y/N on a terminal does). Return 1 to
+ * ask: answer with mcphost_ask_answer(q->id), now or later; 0: the
+ * plugins alone decide, and without one that answers the call is
+ * refused. [loop] */
+typedef int (*mcphost_ask_fn)(void *ud, const mcphost_ask_info *q);
+
+typedef struct mcphost_options {
+  uint32_t struct_size;
+  uint32_t api_major; /* MCPHOST_API_MAJOR, as compiled */
+  uint32_t api_minor; /* MCPHOST_API_MINOR, as compiled */
+  int32_t loop_mode;  /* enum mcphost_loop_mode */
+  /* Plugin directories searched before MCPHOST_PLUGIN_PATH and the
+   * built-in one (lib/mcphost/plugins beside the library), first wins:
+   * the CLI's --plugin-dir. */
+  const char *const *plugin_dirs;
+  size_t nplugin_dirs;
+  /* The configuration, loaded as the CLI loads it: every scope
+   * (enterprise, local, project, user, the plugins' servers) and these,
+   * each a file name or JSON text ({"mcpServers": {...}}), as the CLI's
+   * --mcp-config. A bad one fails mcphost_client_new (MCPHOST_EUSAGE). */
+  const char *const *configs;
+  size_t nconfigs;
+  /* Only `configs`, no other scope (--strict-mcp-config): the servers
+   * come from the caller alone. The enterprise policy still applies. */
+  int32_t strict;
+  /* Pending project servers count as approved (--approve-project). */
+  int32_t approve_project;
+  /* Deadlines in milliseconds, 0: the CLI's defaults (MCP_TIMEOUT,
+   * MCP_TOOL_TIMEOUT, MCPHOST_REQUEST_TIMEOUT or 30 s, 10 min, 60 s). A
+   * tool call's default deadline restarts at each progress
+   * notification; one given here is a total. */
+  uint64_t connect_timeout_ms;
+  uint64_t tool_timeout_ms;
+  uint64_t request_timeout_ms;
+  /* The library's log on stderr: 0 errors and warnings (the default),
+   * 1 info, 2 debug, 3 trace (the CLI's -v). */
+  int32_t verbosity;
+  mcphost_notify_fn on_notify;   /* NULL: none */
+  mcphost_request_fn on_request; /* NULL: the library and plugins answer */
+  /* NULL: a rule that asks is put to the permission plugins alone, for
+   * at most request_timeout_ms (the CLI's way off a terminal). */
+  mcphost_ask_fn on_ask;
+  void *ud; /* the callbacks' */
+} mcphost_options;
+
+#define MCPHOST_OPTIONS_INIT                                                   \
+  {                                                                            \
+    (uint32_t)sizeof(mcphost_options), MCPHOST_API_MAJOR, MCPHOST_API_MINOR,   \
+        MCPHOST_LOOP_THREAD, NULL, 0, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL,   \
+        NULL, NULL                                                             \
+  }
+
+/* [any thread] A new client: loads the plugins and the configuration
+ * (nothing connects yet) and, in MCPHOST_LOOP_THREAD mode, starts its
+ * thread. The strings of `o` are copied. *out is the caller's, freed
+ * with mcphost_client_free. */
+int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
+                       mcphost_error *err);
+
+/* [not loop] Ends every operation still running (their `done` runs,
+ * MCPHOST_ECANCELED), closes every server gracefully (a stdio server's
+ * time to exit), stops the thread and frees the client. A request the
+ * program took and did not answer is answered with an error. NULL is
+ * fine. In MCPHOST_LOOP_CALLER mode: the loop's thread, outside a
+ * callback. */
+void mcphost_client_free(mcphost_client *c);
+
+/* [any thread] The configured servers, in priority order; the names are
+ * the client's, valid until it is freed. */
+size_t mcphost_server_count(const mcphost_client *c);
+const char *mcphost_server_name(const mcphost_client *c, size_t i);
+
+/* ---- operations ---- */
+
+enum mcphost_op_kind {
+  /* Connects `server` (nothing else), or finds it connected. The result
+   * is {"serverInfo": ..., "protocolVersion": "...", "capabilities":
+   * ...}. */
+  MCPHOST_OP_CONNECT = 1,
+  /* Calls the tool `name` with `arguments` (a JSON object; NULL: {}):
+   * the permission rules, the arguments checked against its
+   * inputSchema, URL elicitations and tasks as `mcphost call`. The
+   * result is the CallToolResult (isError is a result, not an error:
+   * mcphost_result_text). */
+  MCPHOST_OP_CALL_TOOL,
+  /* Every item of the kind `name`: "tools", "resources",
+   * "resourceTemplates" or "prompts", as {NAME: [...]} (each page, in
+   * order). */
+  MCPHOST_OP_LIST,
+  /* resources/read of the URI `name`. */
+  MCPHOST_OP_READ,
+  /* prompts/get of the prompt `name` with `arguments` (an object of
+   * strings). */
+  MCPHOST_OP_GET_PROMPT,
+  /* Any other request: `method` with `arguments` as its params
+   * (completion/complete, resources/subscribe, resources/unsubscribe,
+   * ping, ...). */
+  MCPHOST_OP_REQUEST
+};
+
+typedef struct mcphost_request {
+  uint32_t struct_size;
+  int32_t kind; /* enum mcphost_op_kind */
+  /* The configured server. NULL for CALL_TOOL and GET_PROMPT: `name` is
+   * then a reference, "SERVER/NAME" or "mcp__SERVER__NAME", as the CLI
+   * takes it. */
+  const char *server;
+  const char *name;      /* see the kinds; NULL for CONNECT, REQUEST */
+  const char *method;    /* REQUEST */
+  const char *arguments; /* JSON text, or NULL */
+  /* A deadline for this operation alone (ms from its start, a total), 0:
+   * the client's. When it passes the operation ends with
+   * MCPHOST_ETIMEDOUT and what it waited for is cancelled on the wire. */
+  uint64_t timeout_ms;
+} mcphost_request;
+
+#define MCPHOST_REQUEST_INIT                                                   \
+  { (uint32_t)sizeof(mcphost_request), 0, NULL, NULL, NULL, NULL, 0 }
+
+/* What an operation started with mcphost_start reports, on the loop.
+ * `progress` (may be NULL): a notifications/progress of the request, its
+ * params as JSON text. `done` runs exactly once: the result as JSON text
+ * (`result_json`, `len` bytes, NUL-terminated; NULL on an error) or the
+ * error (`err`, NULL on success). Both borrowed for the call. */
+typedef struct mcphost_callbacks {
+  uint32_t struct_size;
+  void (*progress)(void *ud, const char *params_json);
+  void (*done)(void *ud, const char *result_json, size_t len,
+               const mcphost_error *err);
+  void *ud;
+} mcphost_callbacks;
+
+/* [any thread] Starts an operation. Returns its id (> 0) for
+ * mcphost_cancel, or a negative status when it could not start (`done`
+ * does not run then). The strings of `rq` are copied. In
+ * MCPHOST_LOOP_THREAD mode `done` may run before this returns, on the
+ * library's thread; in MCPHOST_LOOP_CALLER mode, never before: from
+ * mcphost_perform. */
+int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
+                      const mcphost_callbacks *cb, mcphost_error *err);
+
+/* [any thread] Cancels operation `id`: what it waits for is withdrawn (a
+ * request is cancelled on the wire) and its `done` runs with
+ * MCPHOST_ECANCELED, unless it ended already (then nothing happens). */
+void mcphost_cancel(mcphost_client *c, int64_t id);
+
+/* [not loop] Runs an operation to its end: MCPHOST_OK with the result
+ * (*result_json: the caller's, mcphost_free; *len when `len` is not NULL)
+ * or the error. */
+int mcphost_run(mcphost_client *c, const mcphost_request *rq,
+                char **result_json, size_t *len, mcphost_error *err);
+
+/* [not loop] MCPHOST_OP_CONNECT of `server`, without its result. */
+int mcphost_connect(mcphost_client *c, const char *server, mcphost_error *err);
+
+/* [any thread] The text of a CallToolResult or a resources/read result
+ * (`json`, `len` bytes) as `mcphost call` and `mcphost read` print it to
+ * a pipe: the text of each text item ("content", or "contents") as it
+ * is, a newline between two when the first does not end with one;
+ * structuredContent as indented JSON and a newline when there is no
+ * content. *text (the caller's, mcphost_free) may hold U+0000: *text_len
+ * (may be NULL) is its length. *is_error (may be NULL): the result's
+ * isError. MCPHOST_EUSAGE when `json` is not a JSON object. */
+int mcphost_result_text(const char *json, size_t len, char **text,
+                        size_t *text_len, int *is_error, mcphost_error *err);
+
+/* ---- the servers' requests the program took (mcphost_request_fn) ---- */
+
+/* [any thread] Answers a request taken with mcphost_request_fn, exactly
+ * once: `result_json` (a JSON object), or when it is NULL the JSON-RPC
+ * error `rpc_code` with `message`. Frees `req`. MCPHOST_EUSAGE when
+ * `result_json` is not a JSON object (`req` stays valid then). */
+int mcphost_respond(mcphost_client *c, mcphost_server_request *req,
+                    const char *result_json, int rpc_code, const char *message,
+                    mcphost_error *err);
+
+/* [any thread] Answers the question `id` the program asked
+ * (mcphost_ask_fn returned 1): `allowed` or not, `why` (may be NULL)
+ * saying why. An answer to a question already settled (a plugin
+ * answered first, the call ended) is ignored. */
+int mcphost_ask_answer(mcphost_client *c, uint64_t id, int allowed,
+                       const char *why, mcphost_error *err);
+
+/* ---- MCPHOST_LOOP_CALLER mode: the caller's loop ---- */
+
+/* [loop] The file descriptor to wait on for reading (one for the whole
+ * client; it stays the same for the client's life). */
+int mcphost_fd(const mcphost_client *c);
+/* [loop] How long the caller may wait at most before calling
+ * mcphost_perform (ms; 0: now; -1: until mcphost_fd is readable). */
+int mcphost_timeout_ms(const mcphost_client *c);
+/* [loop] Runs what is ready, without waiting: reads and writes, timers
+ * due, callbacks. Returns the number of operations started and not ended
+ * yet (0: none runs; an operation started since the last call counts). */
+int mcphost_perform(mcphost_client *c);
+
+/* ---- in-process servers ("type": "sdk") ----
+ * A later minor adds the registration of a server that lives in the
+ * embedding program here. */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MCPHOST_CLIENT_H */

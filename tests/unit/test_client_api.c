@@ -1,0 +1,675 @@
+/* The public client API (sdk/include/mcphost/client.h) through
+ * libmcphost.so.1, as an embedding program uses it: this file includes
+ * nothing but the public header. Real servers over real pipes: the demo
+ *
+ * server, tests/servers/elicit_server.c, resource_server.py and
+ * typed_server.py.
+ *
+ * usage: test_client_api DEMO_SERVER ELICIT_SERVER TESTS_SERVERS_DIR
+ *                        FIXTURE_PLUGINS_DIR */
+#include <mcphost/client.h>
+
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+
+static const char *demo, *elicit, *servers, *plugins;
+
+/* A configuration holding the one server `name` running `command`. */
+static char *config_of(const char *name, const char *command, const char *arg) {
+  static char buf[4096];
+  snprintf(buf, sizeof buf,
+           "{\"mcpServers\": {\"%s\": {\"command\": \"%s\", \"args\": "
+           "[%s%s%s]}}}",
+           name, command, arg ? "\"" : "", arg ? arg : "", arg ? "\"" : "");
+  return buf;
+}
+
+static mcphost_client *client_of(const char *config, int mode,
+                                 mcphost_notify_fn notify,
+                                 mcphost_request_fn request, void *ud) {
+  mcphost_options o = MCPHOST_OPTIONS_INIT;
+  const char *configs[] = {config};
+  o.configs = configs;
+  o.nconfigs = 1;
+  o.strict = 1;
+  o.loop_mode = mode;
+  o.on_notify = notify;
+  o.on_request = request;
+  o.ud = ud;
+  mcphost_client *c = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  int rc = mcphost_client_new(&o, &c, &err);
+  if (rc != MCPHOST_OK)
+    fprintf(stderr, "  client: %s: %s\n", mcphost_status_name(rc), err.message);
+  return c;
+}
+
+/* Runs `kind` on `server`/`name` with `args`: the status, the result in
+ * *out (or NULL), the error in *err. */
+static int run(mcphost_client *c, int kind, const char *server,
+               const char *name, const char *args, char **out,
+               mcphost_error *err) {
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  rq.kind = kind;
+  rq.server = server;
+  rq.name = name;
+  rq.arguments = args;
+  if (kind == MCPHOST_OP_REQUEST) {
+    rq.method = name;
+    rq.name = NULL;
+  }
+  return mcphost_run(c, &rq, out, NULL, err);
+}
+
+TEST(handshake_refuses_another_major_and_a_newer_minor) {
+  mcphost_options o = MCPHOST_OPTIONS_INIT;
+  mcphost_client *c = (mcphost_client *)1;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  o.api_major = 2;
+  CHECK(mcphost_client_new(&o, &c, &err) == MCPHOST_EABI);
+  CHECK(c == NULL);
+  CHECK_CONTAINS(err.message, "API 2.0");
+  o.api_major = MCPHOST_API_MAJOR;
+  o.api_minor = MCPHOST_API_MINOR + 1;
+  CHECK(mcphost_client_new(&o, &c, &err) == MCPHOST_EABI);
+  o.api_minor = MCPHOST_API_MINOR;
+  o.struct_size = 8;
+  CHECK(mcphost_client_new(&o, &c, &err) == MCPHOST_EABI);
+  CHECK_STR(mcphost_status_name(MCPHOST_EABI), "MCPHOST_EABI");
+  CHECK_STR(mcphost_status_name(-1000), "MCPHOST_E?");
+  int major = 0, minor = -1;
+  CHECK(mcphost_version(&major, &minor) != NULL);
+  CHECK(major == MCPHOST_API_MAJOR && minor == MCPHOST_API_MINOR);
+}
+
+TEST(a_bad_configuration_is_the_callers_error) {
+  mcphost_options o = MCPHOST_OPTIONS_INIT;
+  const char *configs[] = {"{\"mcpServers\": {\"x\": {\"command\": 5}}}"};
+  o.configs = configs;
+  o.nconfigs = 1;
+  o.strict = 1;
+  mcphost_client *c = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(mcphost_client_new(&o, &c, &err) == MCPHOST_EUSAGE);
+  CHECK(c == NULL);
+  CHECK_CONTAINS(err.message, "config error");
+  CHECK_CONTAINS(err.message, "command");
+}
+
+/* The demo server, own thread: connect, lists, call, read, prompt. */
+TEST(own_thread_lists_calls_reads_and_prompts) {
+  mcphost_client *c = client_of(config_of("demo", demo, NULL),
+                                MCPHOST_LOOP_THREAD, NULL, NULL, NULL);
+  CHECK(c != NULL);
+  if (!c)
+    return;
+  CHECK(mcphost_server_count(c) == 1);
+  CHECK_STR(mcphost_server_name(c, 0), "demo");
+  CHECK(mcphost_server_name(c, 1) == NULL);
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(mcphost_connect(c, "demo", &err) == MCPHOST_OK);
+  char *out = NULL;
+  CHECK(run(c, MCPHOST_OP_CONNECT, "demo", NULL, NULL, &out, &err) ==
+        MCPHOST_OK);
+  CHECK_CONTAINS(out, "\"serverInfo\":{\"name\":\"mcphost-demo\"");
+  mcphost_free(out);
+
+  CHECK(run(c, MCPHOST_OP_LIST, "demo", "tools", NULL, &out, &err) ==
+        MCPHOST_OK);
+  CHECK(out && strncmp(out, "{\"tools\":[", 10) == 0);
+  CHECK_CONTAINS(out, "\"name\":\"echo\"");
+  mcphost_free(out);
+  CHECK(run(c, MCPHOST_OP_LIST, "demo", "prompts", NULL, &out, &err) ==
+        MCPHOST_OK);
+  CHECK_CONTAINS(out, "\"name\":\"greet\"");
+  mcphost_free(out);
+  CHECK(run(c, MCPHOST_OP_LIST, "demo", "resources", NULL, &out, &err) ==
+        MCPHOST_OK);
+  CHECK_CONTAINS(out, "\"resources\":[");
+  mcphost_free(out);
+
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, NULL, "demo/echo", "{\"message\": \"hi\"}",
+            &out, &err) == MCPHOST_OK);
+  CHECK_STR(out, "{\"content\":[{\"type\":\"text\",\"text\":\"Echo: hi\"}]}");
+  char *text = NULL;
+  size_t tlen = 0;
+  int is_error = -1;
+  CHECK(mcphost_result_text(out, strlen(out), &text, &tlen, &is_error, &err) ==
+        MCPHOST_OK);
+  CHECK(tlen == 8 && memcmp(text, "Echo: hi", 8) == 0);
+  CHECK(is_error == 0);
+  mcphost_free(text);
+  mcphost_free(out);
+
+  /* mcp__ names, as the CLI takes them; isError is a result. */
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, NULL, "mcp__demo__fail", NULL, &out,
+            &err) == MCPHOST_OK);
+  CHECK(mcphost_result_text(out, strlen(out), &text, NULL, &is_error, NULL) ==
+        MCPHOST_OK);
+  CHECK(is_error == 1);
+  mcphost_free(text);
+  mcphost_free(out);
+
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "demo", "add", "{\"a\": 2, \"b\": 3}",
+            &out, &err) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "\"text\":\"5\"");
+  mcphost_free(out);
+
+  CHECK(run(c, MCPHOST_OP_READ, "demo", "demo://readme", NULL, &out, &err) ==
+        MCPHOST_OK);
+  CHECK_CONTAINS(out, "\"contents\":[");
+  mcphost_free(out);
+  CHECK(run(c, MCPHOST_OP_GET_PROMPT, "demo", "greet", "{\"name\": \"Ada\"}",
+            &out, &err) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "Ada");
+  mcphost_free(out);
+  CHECK(run(c, MCPHOST_OP_REQUEST, "demo", "ping", NULL, &out, &err) ==
+        MCPHOST_OK);
+  CHECK_STR(out, "{}");
+  mcphost_free(out);
+  mcphost_client_free(c);
+}
+
+/* Arguments and results pass as JSON text, exactly: a number token of
+ * 20 digits is not rounded, U+0000 stays in its string both ways. */
+TEST(json_passes_exactly) {
+  char cfg[4096];
+  snprintf(cfg, sizeof cfg,
+           "{\"mcpServers\": {\"t\": {\"command\": \"python3\", \"args\": "
+           "[\"%s/typed_server.py\"]}}}",
+           servers);
+  mcphost_client *c = client_of(cfg, MCPHOST_LOOP_THREAD, NULL, NULL, NULL);
+  if (!c)
+    return;
+  char *out = NULL;
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "t", "exact",
+            "{\"n\": 12345678901234567890, \"k\": \"a\\u0000b\"}", &out,
+            NULL) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "\"structuredContent\":{\"k\":\"a\\u0000b\","
+                      "\"n\":12345678901234567890}");
+  char *text = NULL;
+  size_t tlen = 0;
+  CHECK(mcphost_result_text(out, strlen(out), &text, &tlen, NULL, NULL) ==
+        MCPHOST_OK);
+  /* The text item holds the same JSON as text. */
+  CHECK(text && tlen == strlen(text));
+  CHECK_CONTAINS(text, "\"n\":12345678901234567890");
+  mcphost_free(text);
+  mcphost_free(out);
+  mcphost_client_free(c);
+}
+
+/* A plugin directory of the program's, as --plugin-dir: the fixture
+ * transport in tests/plugins/a serves the type "fixture"; without the
+ * directory no plugin serves it. */
+TEST(plugin_directories_are_searched) {
+  const char *cfg = "{\"mcpServers\": {\"f\": {\"type\": \"fixture\"}}}";
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/a", plugins);
+  const char *dirs[] = {dir};
+  const char *configs[] = {cfg};
+  for (int with = 0; with < 2; with++) {
+    mcphost_options o = MCPHOST_OPTIONS_INIT;
+    o.configs = configs;
+    o.nconfigs = 1;
+    o.strict = 1;
+    o.plugin_dirs = with ? dirs : NULL;
+    o.nplugin_dirs = with ? 1 : 0;
+    mcphost_client *c = NULL;
+    CHECK(mcphost_client_new(&o, &c, NULL) == MCPHOST_OK);
+    if (!c)
+      return;
+    char *out = NULL;
+    mcphost_error err = MCPHOST_ERROR_INIT;
+    int rc = run(c, MCPHOST_OP_LIST, "f", "tools", NULL, &out, &err);
+    if (with) {
+      CHECK(rc == MCPHOST_OK);
+      CHECK_CONTAINS(out, "\"tools\":[");
+    } else {
+      CHECK(rc == MCPHOST_ESERVER);
+      CHECK_CONTAINS(err.message, "fixture");
+    }
+    mcphost_free(out);
+    mcphost_client_free(c);
+  }
+}
+
+/* ---- permission rules that ask ---- */
+
+typedef struct asked {
+  mcphost_client *c;
+  int n;
+  char last[512];
+} asked;
+
+static int on_ask(void *ud, const mcphost_ask_info *q) {
+  asked *a = ud;
+  a->n++;
+  snprintf(a->last, sizeof a->last, "%s %s %s %s", q->tool, q->server,
+           q->tool_name, q->arguments_json);
+  /* Answered from inside the question: the answer comes on the loop. */
+  CHECK(mcphost_ask_answer(a->c, q->id, strcmp(q->tool_name, "echo") == 0, NULL,
+                           NULL) == MCPHOST_OK);
+  return 1;
+}
+
+/* The user settings (main's $XDG_CONFIG_HOME) ask for mcp__guard__echo
+ * and mcp__guard__add: the program's question decides, beside the
+ * plugins. */
+TEST(a_rule_that_asks_asks_the_program) {
+  asked a = {0};
+  mcphost_options o = MCPHOST_OPTIONS_INIT;
+  const char *configs[] = {config_of("guard", demo, NULL)};
+  o.configs = configs;
+  o.nconfigs = 1;
+  o.strict = 1;
+  o.on_ask = on_ask;
+  o.ud = &a;
+  mcphost_client *c = NULL;
+  CHECK(mcphost_client_new(&o, &c, NULL) == MCPHOST_OK);
+  if (!c)
+    return;
+  a.c = c;
+  char *out = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "guard", "echo", "{\"message\": \"y\"}",
+            &out, &err) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "Echo: y");
+  CHECK_STR(a.last, "mcp__guard__echo guard echo {\"message\":\"y\"}");
+  mcphost_free(out);
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "guard", "add", "{\"a\": 1, \"b\": 2}",
+            &out, &err) == MCPHOST_EDENIED);
+  CHECK_CONTAINS(err.message, "denied by the program");
+  CHECK(a.n == 2);
+  /* Not asked: no rule asks for it. */
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "guard", "fail", NULL, &out, &err) ==
+        MCPHOST_OK);
+  CHECK(a.n == 2);
+  mcphost_free(out);
+  CHECK(mcphost_ask_answer(c, 12345, 1, NULL, NULL) == MCPHOST_OK); /* none */
+  mcphost_client_free(c);
+
+  /* Without the program's question no one answers: refused once the
+   * request deadline passed, as the CLI off a terminal. */
+  o.on_ask = NULL;
+  o.request_timeout_ms = 200;
+  CHECK(mcphost_client_new(&o, &c, NULL) == MCPHOST_OK);
+  if (!c)
+    return;
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "guard", "echo", "{\"message\": \"n\"}",
+            &out, &err) == MCPHOST_EDENIED);
+  mcphost_client_free(c);
+}
+
+TEST(errors_name_what_is_wrong) {
+  mcphost_client *c = client_of(config_of("demo", demo, NULL),
+                                MCPHOST_LOOP_THREAD, NULL, NULL, NULL);
+  if (!c)
+    return;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  char *out = (char *)1;
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, NULL, "demo/nope", NULL, &out, &err) ==
+        MCPHOST_ENOTFOUND);
+  CHECK(out == NULL);
+  CHECK(err.code == MCPHOST_ENOTFOUND);
+  CHECK_CONTAINS(err.message, "nope");
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "demx", "echo", NULL, &out, &err) ==
+        MCPHOST_ENOTFOUND);
+  CHECK_CONTAINS(err.message, "did you mean");
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "demo", "echo", "[1]", &out, &err) ==
+        MCPHOST_EUSAGE);
+  CHECK_CONTAINS(err.message, "not a JSON object");
+  /* The tool's inputSchema, checked as `mcphost call` checks it. */
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "demo", "add", "{\"a\": 1}", &out, &err) ==
+        MCPHOST_EUSAGE);
+  CHECK_CONTAINS(err.message, "b");
+  /* A JSON-RPC error keeps its code. */
+  CHECK(run(c, MCPHOST_OP_REQUEST, "demo", "no/such", NULL, &out, &err) ==
+        MCPHOST_EPROTOCOL);
+  CHECK(err.rpc_code == -32601);
+  CHECK_STR(err.server, "demo");
+  mcphost_client_free(c);
+}
+
+/* ---- asynchronous: progress, deadline, cancel ---- */
+
+typedef struct waiter {
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  int progress;
+  bool done;
+  int code;
+  char *result;
+  mcphost_client *c; /* for a call from inside the callback */
+  int nested;        /* what mcphost_run answered there */
+} waiter;
+
+#define WAITER_INIT                                                            \
+  {                                                                            \
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, false, 0, NULL,    \
+        NULL, 0                                                                \
+  }
+
+static void w_progress(void *ud, const char *params) {
+  waiter *w = ud;
+  pthread_mutex_lock(&w->lock);
+  if (strstr(params, "\"progress\":"))
+    w->progress++;
+  pthread_mutex_unlock(&w->lock);
+}
+
+static void w_done(void *ud, const char *result, size_t len,
+                   const mcphost_error *err) {
+  waiter *w = ud;
+  if (w->c) {
+    mcphost_request rq = MCPHOST_REQUEST_INIT;
+    rq.kind = MCPHOST_OP_CONNECT;
+    rq.server = "demo";
+    w->nested = mcphost_run(w->c, &rq, NULL, NULL, NULL);
+  }
+  pthread_mutex_lock(&w->lock);
+  w->done = true;
+  w->code = err ? err->code : MCPHOST_OK;
+  if (result) {
+    w->result = malloc(len + 1);
+    memcpy(w->result, result, len + 1);
+  }
+  pthread_cond_signal(&w->cond);
+  pthread_mutex_unlock(&w->lock);
+}
+
+static void w_wait(waiter *w) {
+  pthread_mutex_lock(&w->lock);
+  while (!w->done)
+    pthread_cond_wait(&w->cond, &w->lock);
+  pthread_mutex_unlock(&w->lock);
+}
+
+static int64_t start_slow(mcphost_client *c, const char *args,
+                          uint64_t timeout_ms, waiter *w) {
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  rq.kind = MCPHOST_OP_CALL_TOOL;
+  rq.server = "demo";
+  rq.name = "slow";
+  rq.arguments = args;
+  rq.timeout_ms = timeout_ms;
+  mcphost_callbacks cb = {sizeof cb, w_progress, w_done, w};
+  return mcphost_start(c, &rq, &cb, NULL);
+}
+
+TEST(progress_deadline_and_cancel) {
+  mcphost_client *c = client_of(config_of("demo", demo, NULL),
+                                MCPHOST_LOOP_THREAD, NULL, NULL, NULL);
+  if (!c)
+    return;
+  waiter w = WAITER_INIT;
+  CHECK(start_slow(c, "{\"steps\": 3, \"delay_ms\": 10}", 0, &w) > 0);
+  w_wait(&w);
+  CHECK(w.code == MCPHOST_OK);
+  CHECK(w.progress == 3);
+  CHECK_CONTAINS(w.result, "done after 3 steps");
+  free(w.result);
+
+  /* A deadline of its own: the call ends as timed out. */
+  waiter d = WAITER_INIT;
+  CHECK(start_slow(c, "{\"steps\": 1, \"delay_ms\": 3000}", 100, &d) > 0);
+  w_wait(&d);
+  CHECK(d.code == MCPHOST_ETIMEDOUT);
+  CHECK(d.result == NULL);
+
+  /* Cancelled from this thread while the loop runs on its own. */
+  waiter x = WAITER_INIT;
+  int64_t id = start_slow(c, "{\"steps\": 1, \"delay_ms\": 3000}", 0, &x);
+  CHECK(id > 0);
+  mcphost_cancel(c, id);
+  w_wait(&x);
+  CHECK(x.code == MCPHOST_ECANCELED);
+  mcphost_cancel(c, id); /* ended: nothing happens */
+
+  /* Waiting from the loop's own thread is refused, not a deadlock. */
+  waiter n = WAITER_INIT;
+  n.c = c;
+  CHECK(start_slow(c, "{\"steps\": 0}", 0, &n) > 0);
+  w_wait(&n);
+  CHECK(n.nested == MCPHOST_ESTATE);
+  free(n.result);
+  mcphost_client_free(c);
+}
+
+/* An operation still running when the client is freed ends cancelled. */
+TEST(free_ends_what_runs) {
+  mcphost_client *c = client_of(config_of("demo", demo, NULL),
+                                MCPHOST_LOOP_THREAD, NULL, NULL, NULL);
+  if (!c)
+    return;
+  waiter w = WAITER_INIT;
+  CHECK(start_slow(c, "{\"steps\": 1, \"delay_ms\": 3000}", 0, &w) > 0);
+  mcphost_client_free(c);
+  CHECK(w.done);
+  CHECK(w.code == MCPHOST_ECANCELED);
+}
+
+/* ---- the caller's loop ---- */
+
+TEST(callers_loop_drives_a_call_with_poll) {
+  mcphost_client *c = client_of(config_of("demo", demo, NULL),
+                                MCPHOST_LOOP_CALLER, NULL, NULL, NULL);
+  if (!c)
+    return;
+  waiter w = WAITER_INIT;
+  CHECK(start_slow(c, "{\"steps\": 2, \"delay_ms\": 10}", 0, &w) > 0);
+  CHECK(!w.done);                 /* never before mcphost_perform */
+  CHECK(mcphost_perform(c) == 1); /* running, begun or not */
+  int running = 1, turns = 0;
+  while (!w.done) {
+    struct pollfd p = {.fd = mcphost_fd(c), .events = POLLIN};
+    poll(&p, 1, mcphost_timeout_ms(c));
+    running = mcphost_perform(c);
+    turns++;
+  }
+  CHECK(running == 0);
+  CHECK(turns > 1);
+  CHECK(w.code == MCPHOST_OK);
+  CHECK(w.progress == 2);
+  CHECK_CONTAINS(w.result, "done after 2 steps");
+  free(w.result);
+  /* The waiting call runs the loop itself in this mode. */
+  char *out = NULL;
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "demo", "echo", "{\"message\": \"x\"}",
+            &out, NULL) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "Echo: x");
+  mcphost_free(out);
+  mcphost_client_free(c);
+}
+
+/* ---- what servers send and ask ---- */
+
+typedef struct seen {
+  pthread_mutex_t lock;
+  char updated[512];
+  char changed[512];
+  char asked[512];
+  mcphost_client *c;
+  bool refuse; /* answer with a JSON-RPC error */
+} seen;
+
+static void on_notify(void *ud, const char *server, const char *method,
+                      const char *params) {
+  seen *s = ud;
+  pthread_mutex_lock(&s->lock);
+  if (strcmp(method, "notifications/resources/updated") == 0)
+    snprintf(s->updated, sizeof s->updated, "%s %s", server, params);
+  if (strcmp(method, "notifications/tools/list_changed") == 0)
+    snprintf(s->changed, sizeof s->changed, "%s %s", server, params);
+  pthread_mutex_unlock(&s->lock);
+}
+
+static int on_request(void *ud, const char *server, const char *method,
+                      const char *params, mcphost_server_request *req) {
+  seen *s = ud;
+  if (strcmp(method, "elicitation/create") != 0)
+    return 0;
+  if (s->refuse) {
+    CHECK(mcphost_respond(s->c, req, NULL, -32600, "not here", NULL) ==
+          MCPHOST_OK);
+    return 1;
+  }
+  snprintf(s->asked, sizeof s->asked, "%s %s %s", server, method, params);
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  /* A bad answer is refused and the request stays open. */
+  CHECK(mcphost_respond(s->c, req, "[]", 0, NULL, &err) == MCPHOST_EUSAGE);
+  CHECK(mcphost_respond(s->c, req,
+                        "{\"action\": \"accept\", \"content\": {\"n\": "
+                        "12345678901234567890}}",
+                        0, NULL, &err) == MCPHOST_OK);
+  return 1;
+}
+
+TEST(server_requests_go_to_the_program_that_takes_them) {
+  seen s = {.lock = PTHREAD_MUTEX_INITIALIZER};
+  mcphost_client *c = client_of(config_of("e", elicit, NULL),
+                                MCPHOST_LOOP_THREAD, on_notify, on_request, &s);
+  if (!c)
+    return;
+  s.c = c;
+  char *out = NULL;
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "e", "ask",
+            "{\"params\": {\"message\": \"Name?\", \"requestedSchema\": "
+            "{\"type\": \"object\", \"properties\": {\"n\": {\"type\": "
+            "\"number\"}}}}}",
+            &out, NULL) == MCPHOST_OK);
+  CHECK_CONTAINS(s.asked, "e elicitation/create {\"message\":\"Name?\"");
+  CHECK_CONTAINS(out, "accept");
+  CHECK_CONTAINS(out, "\\\"n\\\":");
+  mcphost_free(out);
+  s.refuse = true;
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "e", "ask",
+            "{\"params\": {\"message\": \"Again?\"}}", &out,
+            NULL) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "error -32600 not here");
+  mcphost_free(out);
+  mcphost_client_free(c);
+}
+
+TEST(subscribe_and_complete) {
+  seen s = {.lock = PTHREAD_MUTEX_INITIALIZER};
+  char cfg[4096];
+  snprintf(cfg, sizeof cfg,
+           "{\"mcpServers\": {\"r\": {\"command\": \"python3\", \"args\": "
+           "[\"%s/resource_server.py\"]}}}",
+           servers);
+  mcphost_client *c = client_of(cfg, MCPHOST_LOOP_THREAD, on_notify, NULL, &s);
+  if (!c)
+    return;
+  char *out = NULL;
+  CHECK(run(c, MCPHOST_OP_REQUEST, "r", "resources/subscribe",
+            "{\"uri\": \"test://doc/1\"}", &out, NULL) == MCPHOST_OK);
+  mcphost_free(out);
+  /* The updates follow the answer: a request after them has its answer
+   * after them too (one pipe, in order). */
+  CHECK(run(c, MCPHOST_OP_REQUEST, "r", "completion/complete",
+            "{\"ref\": {\"type\": \"ref/prompt\", \"name\": \"pick\"}, "
+            "\"argument\": {\"name\": \"a\", \"value\": \"q\"}}",
+            &out, NULL) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "\"completion\":{\"values\":[");
+  CHECK_CONTAINS(out, "xq");
+  mcphost_free(out);
+  pthread_mutex_lock(&s.lock);
+  CHECK_CONTAINS(s.updated, "r {\"uri\":\"test://doc/1\"");
+  pthread_mutex_unlock(&s.lock);
+  mcphost_client_free(c);
+}
+
+/* list_changed reaches the program; a listing after it has the tool
+ * added. */
+TEST(list_changed_reaches_the_program) {
+  seen s = {.lock = PTHREAD_MUTEX_INITIALIZER};
+  char cfg[4096];
+  snprintf(cfg, sizeof cfg,
+           "{\"mcpServers\": {\"g\": {\"command\": \"python3\", \"args\": "
+           "[\"%s/list_changed_server.py\"]}}}",
+           servers);
+  mcphost_client *c = client_of(cfg, MCPHOST_LOOP_THREAD, on_notify, NULL, &s);
+  if (!c)
+    return;
+  char *out = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(run(c, MCPHOST_OP_LIST, "g", "tools", NULL, &out, &err) == MCPHOST_OK);
+  CHECK(out && !strstr(out, "\"late\""));
+  mcphost_free(out);
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "g", "grow", NULL, &out, &err) ==
+        MCPHOST_OK);
+  mcphost_free(out);
+  pthread_mutex_lock(&s.lock);
+  CHECK_STR(s.changed, "g {}");
+  pthread_mutex_unlock(&s.lock);
+  CHECK(run(c, MCPHOST_OP_LIST, "g", "tools", NULL, &out, &err) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "\"name\":\"late\"");
+  mcphost_free(out);
+  mcphost_client_free(c);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 5) {
+    fprintf(stderr,
+            "usage: test_client_api DEMO ELICIT SERVERS_DIR PLUGINS_DIR\n");
+    return 2;
+  }
+  demo = argv[1];
+  elicit = argv[2];
+  servers = argv[3];
+  plugins = argv[4];
+  /* A home of its own, with user settings whose rules ask (the file and
+   * its directory private, as the loader requires). */
+  char home[] = "/tmp/test_client_api.XXXXXX";
+  if (!mkdtemp(home))
+    return 2;
+  char path[4096];
+  setenv("HOME", home, 1);
+  snprintf(path, sizeof path, "%s/config", home);
+  setenv("XDG_CONFIG_HOME", path, 1);
+  mkdir(path, 0700);
+  snprintf(path, sizeof path, "%s/state", home);
+  setenv("XDG_STATE_HOME", path, 1);
+  snprintf(path, sizeof path, "%s/cache", home);
+  setenv("XDG_CACHE_HOME", path, 1);
+  snprintf(path, sizeof path, "%s/config/mcphost", home);
+  mkdir(path, 0700);
+  snprintf(path, sizeof path, "%s/config/mcphost/settings.json", home);
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return 2;
+  fputs("{\"permissions\": {\"ask\": [\"mcp__guard__echo\", "
+        "\"mcp__guard__add\"]}}\n",
+        f);
+  fclose(f);
+  chmod(path, 0600);
+  static const test_case tests[] = {
+      T(handshake_refuses_another_major_and_a_newer_minor),
+      T(a_bad_configuration_is_the_callers_error),
+      T(own_thread_lists_calls_reads_and_prompts),
+      T(json_passes_exactly),
+      T(plugin_directories_are_searched),
+      T(a_rule_that_asks_asks_the_program),
+      T(errors_name_what_is_wrong),
+      T(progress_deadline_and_cancel),
+      T(free_ends_what_runs),
+      T(callers_loop_drives_a_call_with_poll),
+      T(server_requests_go_to_the_program_that_takes_them),
+      T(subscribe_and_complete),
+      T(list_changed_reaches_the_program),
+  };
+  int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
+  char rm[4200];
+  snprintf(rm, sizeof rm, "rm -rf '%s'", home);
+  if (system(rm) != 0)
+    fprintf(stderr, "could not remove %s\n", home);
+  return rc;
+}
