@@ -76,14 +76,15 @@ typedef struct out_piece {
 typedef struct op {
   batch *b;
   op_kind kind;
+  /* The flags beside `kind`, in its padding: one op per request read. */
+  bool qualified;    /* see name */
+  bool no_validate;  /* OP_CALL: "validate": false */
+  bool task, detach; /* OP_CALL: "task", "detach" */
   cJSON *id;       /* echoed back; owned */
   size_t server;   /* config index */
   char *name;      /* tool/prompt (normalized when qualified), or uri */
-  bool qualified;
   cJSON *args;     /* owned */
   cJSON *words;    /* OP_CALL: "args" parsed (mcp/arguments.h); owned */
-  bool no_validate; /* OP_CALL: "validate": false */
-  bool task, detach; /* OP_CALL: "task", "detach" */
   char *task_verb;   /* OP_TASK: status, result, cancel, list */
   char *list_kind; /* for OP_LIST */
   /* OP_LIST_ALL: its children still running, what they gathered. */

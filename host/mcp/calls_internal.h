@@ -38,13 +38,11 @@ struct mcp_op {
   perm_verdict given;
   char *given_q; /* its mcp__server__tool */
   char *description;
-  /* what it waits for, for mcp_op_cancel */
-  bool asking;
+  /* what it waits for, for mcp_op_cancel (the flags are packed together
+   * below: an op lives as long as its call, 2,000 of them in a batch) */
   void *ask_handle;
-  bool answered_at_once; /* the asker answered inside start() */
   int64_t request_id;    /* > 0 while a request is in flight */
   elicit_wait *elicit;
-  int attempt;
   uint64_t call_started_ms; /* the first tools/call: its deadline's start */
   /* -32042: the URL elicitations of the last error (their
    * elicitationIds), each done once notifications/elicitation/complete
@@ -53,23 +51,26 @@ struct mcp_op {
   char **url_ids;
   bool *url_done;
   size_t nurl;
-  bool url_waiting;
   loop_timer *url_timer;
   struct mcph_ui_ask *url_ask;
   /* SERVER/TOOL is called as named; an answer that may mean "no such
    * tool" is held while the list confirms it. */
-  bool confirming;
   cJSON *held_result;
   mcp_error held_err;
   /* A call that runs as a task (tasks.h): its follower once created;
    * `phase` names the request a follower's answer came from. */
-  bool tasked;
   task_follow *follow;
   const char *phase;
-  bool cancelled;
-  bool finished;
   bool *live;                 /* mcp_client_start's: cleared when done runs */
   struct mcp_op *prev, *next; /* the client's live operations */
+  int attempt;
+  bool asking;
+  bool answered_at_once; /* the asker answered inside start() */
+  bool url_waiting;      /* see url_ids */
+  bool confirming;       /* see held_result */
+  bool tasked;           /* see follow */
+  bool cancelled;
+  bool finished;
 };
 
 /* calls.c: frees the op (its URL wait and ids too). */

@@ -35,12 +35,18 @@ typedef struct pending {
   struct pending *next; /* hash chain */
 } pending;
 
-#define NBUCKETS 256u
+/* The table of requests in flight starts at this many buckets and
+ * doubles when it holds twice as many requests: a session with a few
+ * requests at a time (most) keeps 64 bytes, not 2 KiB. */
+#define MIN_BUCKETS 8u
 
 /* Ids of the last requests we cancelled (or that timed out): the peer
  * may still answer them, which is no error (the spec allows a response
  * that crossed the cancellation). Bounded: the oldest is forgotten. */
 #define NCANCELLED 64u
+
+/* rpc_request's buffer keeps its room up to this between requests. */
+#define SCRATCH_KEEP_MAX ((size_t)16 << 10)
 
 struct rpc {
   loop *loop;
@@ -50,8 +56,10 @@ struct rpc {
   size_t nraw;     /* pending requests with raw_ok */
   int64_t next_id;
   size_t npending;
-  pending *buckets[NBUCKETS];
+  pending **buckets; /* nbuckets, a power of two; NULL before the first */
+  size_t nbuckets;
   struct progress_watch *watches; /* rpc_watch_progress */
+  strbuf scratch;                 /* rpc_request's text is written here first */
   int64_t cancelled[NCANCELLED];   /* a ring; 0 is no id */
   unsigned ncancelled;             /* ids put in so far (mod NCANCELLED) */
 };
@@ -65,10 +73,12 @@ typedef struct progress_watch {
 } progress_watch;
 
 static pending **bucket(rpc *r, int64_t id) {
-  return &r->buckets[(uint64_t)id & (NBUCKETS - 1)];
+  return &r->buckets[(uint64_t)id & (r->nbuckets - 1)];
 }
 
 static pending *pending_find(rpc *r, int64_t id) {
+  if (!r->nbuckets)
+    return NULL;
   for (pending *p = *bucket(r, id); p; p = p->next)
     if (p->id == id)
       return p;
@@ -84,6 +94,32 @@ static void pending_unlink(rpc *r, pending *p) {
       return;
     }
   }
+}
+
+/* Puts `p` in the table under p->id, which grows first when full. */
+static void pending_link(rpc *r, pending *p) {
+  if (r->npending >= 2 * r->nbuckets) {
+    size_t n = r->nbuckets ? 2 * r->nbuckets : MIN_BUCKETS;
+    pending **old = r->buckets;
+    size_t nold = r->nbuckets;
+    r->buckets = xcalloc(n, sizeof *r->buckets);
+    r->nbuckets = n;
+    for (size_t i = 0; i < nold; i++) {
+      while (old[i]) {
+        pending *q = old[i];
+        old[i] = q->next;
+        pending **b = bucket(r, q->id);
+        q->next = *b;
+        *b = q;
+      }
+    }
+    free(old);
+  }
+  pending **b = bucket(r, p->id);
+  p->next = *b;
+  *b = p;
+  r->npending++;
+  r->nraw += p->raw_ok;
 }
 
 /* Removes `p` from the table and calls its completion. */
@@ -133,6 +169,8 @@ void rpc_free(rpc *r) {
     r->watches = w->next;
     free(w);
   }
+  sb_free(&r->scratch);
+  free(r->buckets);
   free(r);
 }
 
@@ -157,7 +195,7 @@ size_t rpc_pending_count(const rpc *r) { return r->npending; }
 
 size_t rpc_pending_of(const rpc *r, const char *const *methods) {
   size_t n = 0;
-  for (size_t b = 0; b < NBUCKETS && n < r->npending; b++) {
+  for (size_t b = 0; b < r->nbuckets && n < r->npending; b++) {
     for (const pending *p = r->buckets[b]; p; p = p->next) {
       for (const char *const *m = methods; *m; m++) {
         if (p->method && strcmp(p->method, *m) == 0) {
@@ -264,8 +302,12 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   id_text(id, idtext);
   /* The message is written as text, members in the order a tree of them
    * would print: no tree of it is built only to be printed. */
-  strbuf t;
-  sb_init(&t);
+  /* Written in the rpc's own buffer, then kept at its size until the
+   * answer, for a resend: a buffer of room reserved per request would be
+   * held as long (2,000 requests in flight: 200 KiB). */
+  strbuf t = r->scratch;
+  sb_init(&r->scratch);
+  t.len = 0;
   sb_reserve(&t, 256); /* a tools/call of small arguments */
   sb_adds(&t, "{\"jsonrpc\":\"2.0\",\"id\":");
   sb_adds(&t, idtext);
@@ -282,12 +324,15 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
     cJSON_Delete(params);
   }
   sb_addc(&t, '}');
-  if (bad) {
+  size_t text_len = t.len;
+  char *text = bad ? NULL : xstrndup(t.data, text_len);
+  if (t.cap > SCRATCH_KEEP_MAX) {
     sb_free(&t);
+  }
+  r->scratch = t;
+  if (bad) {
     return -EINVAL;
   }
-  size_t text_len = t.len;
-  char *text = sb_take(&t);
   bool held = r->hold && !(opts && opts->urgent);
   if (!held) {
     char why[256] = "";
@@ -316,11 +361,7 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
     if (!r->paused)
       p->timer = loop_timer_start(r->loop, opts->timeout_ms, on_deadline, p);
   }
-  pending **b = bucket(r, id);
-  p->next = *b;
-  *b = p;
-  r->npending++;
-  r->nraw += p->raw_ok;
+  pending_link(r, p);
   return id;
 }
 
@@ -357,7 +398,7 @@ void rpc_hold(rpc *r, bool on) {
   /* Send what was held, oldest first. */
   pending **list = xcalloc(r->npending ? r->npending : 1, sizeof *list);
   size_t n = 0;
-  for (unsigned i = 0; i < NBUCKETS; i++)
+  for (size_t i = 0; i < r->nbuckets; i++)
     for (pending *p = r->buckets[i]; p; p = p->next)
       if (p->held)
         list[n++] = p;
@@ -421,11 +462,7 @@ int64_t rpc_reissue(rpc *r, int64_t id) {
   p->retried = true;
   free(p->text);
   p->text = text;
-  pending **b = bucket(r, nid);
-  p->next = *b;
-  *b = p;
-  r->npending++;
-  r->nraw += p->raw_ok;
+  pending_link(r, p);
   if (r->hold) {
     p->held = true;
     return nid;
@@ -453,7 +490,7 @@ void rpc_retry_all(rpc *r, const char *message) {
   bool again = true;
   while (again) {
     again = false;
-    for (unsigned i = 0; i < NBUCKETS && !again; i++)
+    for (size_t i = 0; i < r->nbuckets && !again; i++)
       for (pending *p = r->buckets[i]; p; p = p->next) {
         if (p->held)
           continue;
@@ -472,7 +509,7 @@ void rpc_fail_held(rpc *r, rpc_status status, const char *message) {
   bool again = true;
   while (again) {
     again = false;
-    for (unsigned i = 0; i < NBUCKETS && !again; i++)
+    for (size_t i = 0; i < r->nbuckets && !again; i++)
       for (pending *p = r->buckets[i]; p; p = p->next)
         if (p->held) {
           rpc_error err = {.status = status, .message = message};
@@ -507,7 +544,7 @@ int64_t rpc_id_of(const char *json, size_t len) {
 /* The request first sent as `id`, now under another id. Ids only grow,
  * so no live request has `id` as its own id then. */
 static pending *pending_find_origin(rpc *r, int64_t id) {
-  for (unsigned i = 0; i < NBUCKETS; i++)
+  for (size_t i = 0; i < r->nbuckets; i++)
     for (pending *p = r->buckets[i]; p; p = p->next)
       if (p->origin == id)
         return p;
@@ -531,7 +568,7 @@ void rpc_cancel(rpc *r, int64_t id, const char *reason) {
 /* Completion callbacks may start or finish other requests, so the table
  * is walked from the start after each completion. */
 static pending *any_pending(rpc *r) {
-  for (unsigned i = 0; i < NBUCKETS; i++)
+  for (size_t i = 0; i < r->nbuckets; i++)
     if (r->buckets[i])
       return r->buckets[i];
   return NULL;
@@ -546,7 +583,7 @@ void rpc_cancel_all(rpc *r, const char *reason) {
 void rpc_pause_deadlines(rpc *r) {
   if (r->paused++)
     return;
-  for (unsigned i = 0; i < NBUCKETS; i++)
+  for (size_t i = 0; i < r->nbuckets; i++)
     for (pending *p = r->buckets[i]; p; p = p->next)
       if (p->timer) {
         loop_timer_cancel(r->loop, p->timer);
@@ -557,7 +594,7 @@ void rpc_pause_deadlines(rpc *r) {
 void rpc_resume_deadlines(rpc *r) {
   if (!r->paused || --r->paused)
     return;
-  for (unsigned i = 0; i < NBUCKETS; i++)
+  for (size_t i = 0; i < r->nbuckets; i++)
     for (pending *p = r->buckets[i]; p; p = p->next)
       if (p->timeout_ms && !p->timer)
         p->timer = loop_timer_start(r->loop, p->timeout_ms, on_deadline, p);
