@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/daemon/daemon.h"
@@ -106,6 +107,16 @@ static int wait_status(int fd, const daemon_place *p) {
 
 int daemon_forward(int argc, char **argv) {
   if (bypassed(argc, argv)) {
+    return -1;
+  }
+  /* No session was ever started here (the directory of the sessions is
+   * missing, as daemon_place_open_dir below would find): the command
+   * line is not keyed, nor the directory checked, on every start. */
+  char *sessions = daemon_place_dir();
+  struct stat st;
+  bool none = lstat(sessions, &st) != 0 && errno == ENOENT;
+  free(sessions);
+  if (none) {
     return -1;
   }
   daemon_place p = {0};
