@@ -61,7 +61,7 @@ char *daemon_place_dir(void) {
   const char *run = getenv("XDG_RUNTIME_DIR");
   const char *tmp = getenv("TMPDIR");
   if (run && run[0] == '/') {
-    return xasprintf("%s/mcphost", run);
+    return path_join(run, "mcphost");
   }
   return xasprintf("%s/mcphost-%u", tmp && tmp[0] == '/' ? tmp : "/tmp",
                    (unsigned)geteuid());
