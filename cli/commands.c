@@ -138,6 +138,15 @@ int cli_targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
  * (cli_first_line), on a terminal cut at a word to the width with "…",
  * and " …" after it when lines with text were left out; escaped either
  * way. */
+/* The three pieces and a newline on stdout, with no format to parse: a
+ * listing prints two lines an item. */
+static void put_line(const char *a, const char *b, const char *c) {
+  fputs(a, stdout);
+  fputs(b, stdout);
+  fputs(c, stdout);
+  putchar('\n');
+}
+
 static void print_description(cli *c, const char *desc) {
   size_t len = 0;
   bool more = false;
@@ -165,8 +174,7 @@ static void print_description(cli *c, const char *desc) {
     cut = limits_cut_to_width(shown, cols - (sizeof indent - 1));
   }
   /* Lines left out are said, as a cut is: " …" (-v shows them). */
-  printf("%s%s%s\n", indent, cut ? cut : shown,
-         more && !cut ? " \xe2\x80\xa6" : "");
+  put_line(indent, cut ? cut : shown, more && !cut ? " \xe2\x80\xa6" : "");
   free(cut);
   free(one);
 }
@@ -624,7 +632,7 @@ static void print_tools(cli *c, size_t idx, const listing *l, cJSON *out) {
         printf("%s%s  (original name: \"%s\")\n", shown, task,
                cli_esc(c, name));
       else
-        printf("%s%s\n", shown, task);
+        put_line(shown, task, "");
       free(sig);
       print_description(c, desc);
     }

@@ -232,10 +232,22 @@ int elf_check_loadable(int fd, char *why, size_t n) {
     snprintf(why, n, "its program headers are missing or cut short");
     return -1;
   }
+  /* All at once when they fit here (a plugin has a dozen), else one by
+   * one. */
+  enum { MAX_PHDRS = 64 };
+  elf_phdr all[MAX_PHDRS];
+  bool at_once = eh.e_phnum <= MAX_PHDRS;
+  size_t phsize = (size_t)eh.e_phnum * sizeof(elf_phdr);
+  if (at_once && pread(fd, all, phsize, (off_t)eh.e_phoff) != (ssize_t)phsize) {
+    snprintf(why, n, "its program headers cannot be read");
+    return -1;
+  }
   for (size_t i = 0; i < eh.e_phnum; i++) {
     elf_phdr ph;
     off_t at = (off_t)(eh.e_phoff + i * sizeof ph);
-    if (pread(fd, &ph, sizeof ph, at) != (ssize_t)sizeof ph) {
+    if (at_once) {
+      ph = all[i];
+    } else if (pread(fd, &ph, sizeof ph, at) != (ssize_t)sizeof ph) {
       snprintf(why, n, "its program headers cannot be read");
       return -1;
     }

@@ -131,14 +131,10 @@ char *plugin_note_write(const mcph_entry *e, const char *const *reads,
 
 /* ---- parsing ---- */
 
-/* Appends s to the NULL-terminated list *l, made with room for `cap`
- * items (the note's line count: no list can have more) on first use. */
-static void push(const char ***l, size_t *count, size_t cap, const char *s) {
-  if (!*l) {
-    *l = xmalloc((cap + 1) * sizeof **l);
-  }
-  (*l)[(*count)++] = s;
-  (*l)[*count] = NULL;
+/* Appends s to the NULL-terminated list l, sized by the first pass. */
+static void push(const char **l, size_t *count, const char *s) {
+  l[(*count)++] = s;
+  l[*count] = NULL;
 }
 
 /* A decimal number up to `max`, digits only. */
@@ -158,16 +154,8 @@ static bool number(const char *s, unsigned long max, unsigned long *out) {
   return true;
 }
 
+/* Everything a note points into is in its own block (plugin_note_parse). */
 void plugin_note_free(plugin_note *note) {
-  if (!note) {
-    return;
-  }
-  for (size_t i = 0; i < L_COUNT; i++) {
-    free(note->lists[i]);
-  }
-  free(note->info);
-  free(note->option_list);
-  free(note->text);
   free(note);
 }
 
@@ -191,7 +179,6 @@ static size_t split(char *line, char **f) {
 
 /* Where the parser keeps the counts of what it builds. */
 typedef struct parse_state {
-  size_t lines; /* in the note: room enough for any list */
   size_t counts[L_COUNT];
   size_t ninfo, noptions;
   bool abi, id;
@@ -224,15 +211,31 @@ static const char *const keys[K_COUNT] = {
     "notification", "abi",  "option",  "servers",     "capabilities",
     "reads"};
 
-/* The item `key` names, or K_COUNT. The first letter is compared before
- * the rest: every start reads nine notes of some twenty lines. */
+/* Whether `key` is item k's name. */
+static bool named(const char *key, int k) {
+  return strcmp(keys[k], key) == 0;
+}
+
+/* The item `key` names, or K_COUNT: by the first letter, then the one or
+ * two names that start with it (every start reads ten notes of some
+ * twenty lines). */
 static int key_of(const char *key) {
-  for (int k = 0; k < K_COUNT; k++) {
-    if (keys[k][0] == key[0] && strcmp(keys[k], key) == 0) {
-      return k;
-    }
+  int a = K_COUNT, b = K_COUNT;
+  switch (key[0]) {
+  case 'a': a = K_ABI; break;
+  case 'c': a = K_COMMAND, b = K_CAPABILITIES; break;
+  case 'd': a = K_DESCRIPTION; break;
+  case 'e': a = K_EXTENSION; break;
+  case 'i': a = K_ID, b = K_IMPLEMENTATION; break;
+  case 'n': a = K_NAME, b = K_NOTIFICATION; break;
+  case 'o': a = K_OPTION; break;
+  case 'r': a = K_REQUEST, b = K_READS; break;
+  case 's': a = K_SOURCE, b = K_SERVERS; break;
+  case 't': a = K_TYPE; break;
+  case 'v': a = K_VERSION; break;
+  default: return K_COUNT;
   }
-  return K_COUNT;
+  return named(key, a) ? a : b < K_COUNT && named(key, b) ? b : K_COUNT;
 }
 
 static const char **value_slot(plugin_note *note, int k) {
@@ -272,15 +275,12 @@ static const char *take(plugin_note *note, parse_state *st, char **f,
       if (!number(f[2], UINT_MAX, &a)) {
         return "a type's flags are not a number";
       }
-      if (!note->info) {
-        note->info = xmalloc((st->lines + 1) * sizeof *note->info);
-      }
       note->info[st->ninfo++] = (mcph_transport_type_info){
           sizeof(mcph_transport_type_info), f[1], (unsigned)a};
       note->info[st->ninfo] =
           (mcph_transport_type_info){sizeof(mcph_transport_type_info), NULL, 0};
     }
-    push(&note->lists[i], &st->counts[i], st->lines, f[1]);
+    push(note->lists[i], &st->counts[i], f[1]);
     return NULL;
   }
   switch (k) {
@@ -296,9 +296,6 @@ static const char *take(plugin_note *note, parse_state *st, char **f,
   case K_OPTION:
     if (nf != 4 || !*f[1]) {
       return "a malformed option";
-    }
-    if (!note->option_list) {
-      note->option_list = xmalloc(st->lines * sizeof *note->option_list);
     }
     note->option_list[st->noptions++] =
         (mcph_option){f[1], *f[2] ? f[2] : NULL, f[3]};
@@ -325,11 +322,62 @@ static const char *take(plugin_note *note, parse_state *st, char **f,
       return "a read is neither env:NAME nor path:ALT";
     }
     int l = env ? L_ENV : L_PATHS;
-    push(&note->lists[l], &st->counts[l], st->lines, f[1] + (env ? 4 : 5));
+    push(note->lists[l], &st->counts[l], f[1] + (env ? 4 : 5));
     return NULL;
   }
   default: return "an unknown item";
   }
+}
+
+/* The note's one block, sized by a first pass that counts the lines by
+ * their first letter (each list's item names one: room enough, a slot
+ * or two to spare): the struct, each list that may have items (with its
+ * NULL), the type infos, the options, and the text's copy, which they
+ * point into. What stays empty is set back to NULL once parsed. */
+static plugin_note *note_block(const char *text, size_t len) {
+  size_t by[26] = {0};
+  const char *end = text + len;
+  for (const char *p = text; p < end;) {
+    if (*p >= 'a' && *p <= 'z') {
+      by[*p - 'a']++;
+    }
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    p = nl ? nl + 1 : end;
+  }
+  size_t items[L_COUNT] = {by['t' - 'a'], by['c' - 'a'], by['e' - 'a'],
+                           by['r' - 'a'], by['n' - 'a'],
+                           /* reads: env: or path: */
+                           by['r' - 'a'], by['r' - 'a']};
+  size_t nptr = 0;
+  for (size_t i = 0; i < L_COUNT; i++) {
+    nptr += items[i] ? items[i] + 1 : 0;
+  }
+  size_t ninfo = items[L_TYPES] ? items[L_TYPES] + 1 : 0;
+  size_t nopt = by['o' - 'a'];
+  plugin_note *note = xmalloc(sizeof *note + nptr * sizeof(const char *) +
+                              ninfo * sizeof(mcph_transport_type_info) +
+                              nopt * sizeof(mcph_option) + len + 1);
+  memset(note, 0, sizeof *note);
+  const char **ptr = (const char **)(note + 1);
+  for (size_t i = 0; i < L_COUNT; i++) {
+    if (items[i]) {
+      note->lists[i] = ptr;
+      ptr += items[i] + 1;
+    }
+  }
+  char *rest = (char *)ptr;
+  if (ninfo) {
+    note->info = (mcph_transport_type_info *)(void *)rest;
+    rest += ninfo * sizeof(mcph_transport_type_info);
+  }
+  if (nopt) {
+    note->option_list = (mcph_option *)(void *)rest;
+    rest += nopt * sizeof(mcph_option);
+  }
+  note->text = rest;
+  memcpy(note->text, text, len);
+  note->text[len] = '\0';
+  return note;
 }
 
 plugin_note *plugin_note_parse(const char *text, size_t len, char *why,
@@ -343,15 +391,8 @@ plugin_note *plugin_note_parse(const char *text, size_t len, char *why,
     snprintf(why, n, "the note holds a NUL byte");
     return NULL;
   }
-  plugin_note *note = xcalloc(1, sizeof *note);
-  note->text = xmalloc(len + 1);
-  memcpy(note->text, text, len);
-  note->text[len] = '\0';
+  plugin_note *note = note_block(text, len);
   parse_state st = {0};
-  for (const char *nl = text;
-       (nl = memchr(nl, '\n', len - (size_t)(nl - text))); nl++) {
-    st.lines++;
-  }
   char *line = note->text + mlen + 1;
   size_t lineno = 1;
   while (*line) {
@@ -380,6 +421,14 @@ plugin_note *plugin_note_parse(const char *text, size_t len, char *why,
              "extensions");
     plugin_note_free(note);
     return NULL;
+  }
+  for (size_t i = 0; i < L_COUNT; i++) {
+    if (!st.counts[i]) {
+      note->lists[i] = NULL;
+    }
+  }
+  if (!st.ninfo) {
+    note->info = NULL;
   }
   mcph_provides *pr = &note->provides;
   pr->struct_size = sizeof *pr;

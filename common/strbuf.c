@@ -8,10 +8,24 @@
 #include "alloc.h"
 
 char *xvasprintf(const char *fmt, va_list ap) {
-  strbuf b;
-  sb_init(&b);
-  sb_vprintf(&b, fmt, ap);
-  return sb_take(&b);
+  /* Most results (paths, names, messages) fit here: formatted once, and
+   * one allocation of their size. */
+  char small[256];
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  if (n < 0) {
+    n = 0;
+    small[0] = '\0';
+  }
+  char *s = xmalloc((size_t)n + 1);
+  if ((size_t)n < sizeof small) {
+    memcpy(s, small, (size_t)n + 1);
+  } else {
+    vsnprintf(s, (size_t)n + 1, fmt, ap2);
+  }
+  va_end(ap2);
+  return s;
 }
 
 char *xasprintf(const char *fmt, ...) {

@@ -119,7 +119,11 @@ char *text_escape(const char *s, size_t n, unsigned flags, size_t *out_len) {
   if (!out) {
     return NULL;
   }
-  walk(s, n, flags, out);
+  if (len == n) {
+    memcpy(out, s, n); /* nothing escaped: an escape only lengthens */
+  } else {
+    walk(s, n, flags, out);
+  }
   out[len] = '\0';
   if (out_len) {
     *out_len = len;

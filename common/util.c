@@ -1,6 +1,7 @@
 #include "util.h"
 
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <errno.h>
@@ -92,6 +93,19 @@ char *path_join(const char *dir, const char *name) {
   memcpy(p, dir, d);
   p[d] = '/';
   memcpy(p + d + 1, name, n + 1);
+  return p;
+}
+
+bool path_missing(const char *path) {
+  struct stat st;
+  return lstat(path, &st) != 0 && errno == ENOENT;
+}
+
+char *str_concat(const char *a, const char *b) {
+  size_t na = strlen(a), nb = strlen(b);
+  char *p = xmalloc(na + nb + 1);
+  memcpy(p, a, na);
+  memcpy(p + na, b, nb + 1);
   return p;
 }
 

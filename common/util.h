@@ -31,6 +31,14 @@ bool term_size(int fd, unsigned *cols, unsigned *rows);
 /* "DIR/NAME", a new string; without a format, as plugin files are named
  * at every start. */
 char *path_join(const char *dir, const char *name);
+/* "AB", a new string; without a format (names and paths made at every
+ * start: a printf is some thousand instructions). */
+char *str_concat(const char *a, const char *b);
+
+/* Whether nothing is at `path` (lstat says ENOENT, errno left so): a
+ * check before a trusted_fs walk that would only find that out, at
+ * every start. */
+bool path_missing(const char *path);
 
 /* "/proc/self/fd/FD" into `out`, the name a file opened and checked is
  * loaded by. */

@@ -65,6 +65,9 @@ typedef struct daemon_place {
  * abbreviation), --no-session, --help, --version, no command. Fills
  * *place (daemon_place_free) from the key, when `place` is not NULL. */
 int daemon_key_scan(int argc, char **argv, daemon_place *place);
+/* The private directory of the user's sessions (daemon_place.dir), from
+ * the environment alone: a new string. */
+char *daemon_place_dir(void);
 /* Opens the directory (created 0700 when `create`; checked by
  * trusted_fs either way) and returns its fd, or -1 with `why` filled
  * (errno ENOENT: it does not exist). */

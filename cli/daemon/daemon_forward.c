@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/daemon/daemon.h"
+#include "util.h"
 
 /* The commands that talk to servers and run the same in a session
  * (`subscribe` runs until Ctrl-C and would hold the session: it runs
@@ -38,6 +39,19 @@ static bool bypassed(int argc, char **argv) {
   }
   for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
     if (strcmp(argv[i], "--no-session") == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Whether a word of the line could be the command of one run in a
+ * session (the scan below says whether it is): a lone --version or
+ * --help is not looked at further. */
+static bool may_forward(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    if (argv[i][0] != '-' &&
+        (daemon_command(argv[i]) || strcmp(argv[i], "session") == 0)) {
       return true;
     }
   }
@@ -105,7 +119,16 @@ static int wait_status(int fd, const daemon_place *p) {
 }
 
 int daemon_forward(int argc, char **argv) {
-  if (bypassed(argc, argv)) {
+  if (bypassed(argc, argv) || !may_forward(argc, argv)) {
+    return -1;
+  }
+  /* No session was ever started here (the directory of the sessions is
+   * missing, as daemon_place_open_dir below would find): the command
+   * line is not keyed, nor the directory checked, on every start. */
+  char *sessions = daemon_place_dir();
+  bool none = path_missing(sessions);
+  free(sessions);
+  if (none) {
     return -1;
   }
   daemon_place p = {0};

@@ -57,17 +57,20 @@ static bool take_shorts(strbuf *key, int argc, char **argv, int *i) {
   return true;
 }
 
-static void place_fill(daemon_place *p, const strbuf *key) {
-  snprintf(p->digest, sizeof p->digest, "%016llx",
-           (unsigned long long)fnv1a64(key->data ? key->data : "", key->len));
+char *daemon_place_dir(void) {
   const char *run = getenv("XDG_RUNTIME_DIR");
   const char *tmp = getenv("TMPDIR");
   if (run && run[0] == '/') {
-    p->dir = xasprintf("%s/mcphost", run);
-  } else {
-    p->dir = xasprintf("%s/mcphost-%u", tmp && tmp[0] == '/' ? tmp : "/tmp",
-                       (unsigned)geteuid());
+    return path_join(run, "mcphost");
   }
+  return xasprintf("%s/mcphost-%u", tmp && tmp[0] == '/' ? tmp : "/tmp",
+                   (unsigned)geteuid());
+}
+
+static void place_fill(daemon_place *p, const strbuf *key) {
+  snprintf(p->digest, sizeof p->digest, "%016llx",
+           (unsigned long long)fnv1a64(key->data ? key->data : "", key->len));
+  p->dir = daemon_place_dir();
   p->socket = xasprintf("%s/session-%s.sock", p->dir, p->digest);
   p->lock = xasprintf("%s/session-%s.lock", p->dir, p->digest);
 }

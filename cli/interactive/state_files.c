@@ -40,6 +40,14 @@ int state_file_open(host *h, const char *name, int oflags, char *why,
 }
 
 char *state_file_read(host *h, const char *name, size_t *len) {
+  /* Not there yet (a first run): as the checked open would find. */
+  const char *dir = host_path(h, MCPH_PATH_STATE);
+  char *path = dir ? path_join(dir, name) : NULL;
+  bool none = path && path_missing(path);
+  free(path);
+  if (none) {
+    return NULL;
+  }
   char why[PATH_MAX + 128];
   int fd = state_file_open(h, name, O_RDONLY, why, sizeof why);
   if (fd < 0) {

@@ -30,7 +30,9 @@ static char *user_settings_default(void) {
 
 static char *dir_file(const char *dir, const char *file) {
   size_t n = strlen(dir);
-  return xasprintf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", file);
+  /* path_join adds the '/' (and costs no printf: a start makes some
+   * ten of these); "/" has its own. */
+  return n && dir[n - 1] == '/' ? str_concat(dir, file) : path_join(dir, file);
 }
 
 void config_paths_init(config_paths *p, const config_sources *o) {
@@ -241,7 +243,7 @@ static void stage_servers(loader *L, const cJSON *servers, config_scope scope,
       continue;
     }
     char *path = config_path_join(where, e->string);
-    char *name = xasprintf("%s%s", prefix ? prefix : "", e->string);
+    char *name = str_concat(prefix ? prefix : "", e->string);
     const char *reserved = policy_reserved(name, scope);
     const char *type = NULL;
     if (label && !str_starts(name, CONFIG_CLAUDEAI_PREFIX))

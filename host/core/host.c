@@ -244,7 +244,7 @@ static const void *api_get_service(const mcph_host *api, const char *id) {
 static char *xdg_dir(const char *var, const char *fallback) {
   const char *v = getenv(var);
   if (v && v[0] == '/') {
-    return xasprintf("%s/mcphost", v);
+    return path_join(v, "mcphost");
   }
   char *home = user_home();
   if (!home) {
@@ -267,7 +267,7 @@ char *host_default_plugin_dir(void) {
   /* <prefix>/bin/mcphost -> <prefix>/lib/mcphost/plugins, wherever the
    * prefix is now (it may have been moved since it was installed); the
    * build tree has the same layout. */
-  return xasprintf("%s/%s", exe, MCPHOST_PLUGIN_RELDIR);
+  return path_join(exe, MCPHOST_PLUGIN_RELDIR);
 }
 
 static void on_signal(void *ud, int fd, unsigned events) {
@@ -296,7 +296,7 @@ host *host_new(const host_options *opt) {
   h->paths[MCPH_PATH_CWD] = xstrdup(getcwd(cwd, sizeof cwd) ? cwd : "/");
   h->paths[MCPH_PATH_STATE] = xdg_dir("XDG_STATE_HOME", ".local/state");
   if (h->paths[MCPH_PATH_STATE]) {
-    h->paths[MCPH_PATH_LOGS] = xasprintf("%s/logs", h->paths[MCPH_PATH_STATE]);
+    h->paths[MCPH_PATH_LOGS] = path_join(h->paths[MCPH_PATH_STATE], "logs");
   }
   h->paths[MCPH_PATH_CACHE] = xdg_dir("XDG_CACHE_HOME", ".cache");
 

@@ -23,10 +23,6 @@ static void plugin_free(plugin *p) {
   plugin_note_free(p->note);
   free(p->path);
   free(p->error);
-  free(p->id);
-  free(p->name);
-  free(p->version);
-  free(p->description);
   free(p);
 }
 
@@ -146,8 +142,6 @@ void registry_bind_builtin(registry *r, plugin *p) {
     r->nbuiltin += r->ntypes - before;
   }
 }
-
-static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
 
 /* The fields a 1.0 entry must cover; deinit is optional. */
 #define ENTRY_MIN_SIZE                                                         \
@@ -566,10 +560,10 @@ static plugin *load(registry *r, plugin *p, int fd) {
                                entry->struct_size, (size_t)ENTRY_MIN_SIZE));
   if (!entry->id || !*entry->id)
     return refuse(p, xstrdup("entry lacks id, init or get_extension"));
-  p->id = xstrdup(entry->id);
-  p->name = dup_or_null(entry->name);
-  p->version = dup_or_null(entry->version);
-  p->description = dup_or_null(entry->description);
+  p->id = entry->id;
+  p->name = entry->name;
+  p->version = entry->version;
+  p->description = entry->description;
   const plugin *dup = find_id(r, entry->id);
   if (dup)
     return refuse(p, xasprintf("plugin id \"%s\" already loaded from %s",

@@ -28,7 +28,9 @@ typedef struct plugin {
   char *path;        /* the file */
   bool loaded;       /* usable: initialized, or deferred (see below) */
   char *error;       /* why it was refused (loaded == false) */
-  char *id, *name, *version, *description; /* copies; NULL if unknown */
+  /* The entry's (NULL if unknown): static in a plugin's code, which is
+   * never unloaded, or in its note, freed with the record. */
+  const char *id, *name, *version, *description;
   unsigned abi_major, abi_minor;
   void *ctx;         /* the plugin's own state from init */
   const mcph_entry *entry;

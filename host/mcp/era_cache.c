@@ -40,7 +40,10 @@ static int open_cache_dir(host *h, const server_config *cfg, bool create,
   if (!state) {
     return -1;
   }
-  *dir = xasprintf("%s/protocol", state);
+  *dir = path_join(state, "protocol");
+  if (!create && path_missing(*dir)) {
+    return -1; /* never written: as the walk below would find (ENOENT) */
+  }
   char why[PATH_MAX + 128];
   int dfd = trusted_fs_open_dir(
       *dir, TRUSTED_FS_PRIVATE | (create ? TRUSTED_FS_CREATE : 0), why,

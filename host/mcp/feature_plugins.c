@@ -25,6 +25,16 @@ typedef struct feature_rec {
   bool asked;
 } feature_rec;
 
+/* The layer's state in the host (h->features). */
+typedef struct features_state {
+  /* The sessions the features were told are connected (and not told
+   * since that they went), in that order: a feature that joins late is
+   * told of them first, as if it had been there all along. */
+  session **up;
+  size_t nup;
+  feature_rec recs[]; /* one per plugin */
+} features_state;
+
 /* A server request handed to a plugin, answered the one way (request.h).
  * It lives until answered; if its session goes first, `s` becomes NULL
  * and the answer is dropped. */
@@ -48,6 +58,13 @@ static const request_ops feature_request_ops;
 static session *S(const mcph_server *server) { return (session *)server; }
 static mcph_server *SRV(session *s) { return (mcph_server *)s; }
 
+static features_state *state(const host *h) {
+  return h->features;
+}
+static feature_rec *all(const host *h) {
+  return h->features ? state(h)->recs : NULL;
+}
+
 static void take_feature(host *h, feature_rec *r) {
   r->pending = false;
   r->asked = true;
@@ -62,12 +79,20 @@ static void take_feature(host *h, feature_rec *r) {
     return;
   }
   r->f = f;
+  /* Joining after servers connected (a sleeping feature woken, one
+   * initialized for something else): it is told of them now. The list
+   * is read afresh at each step, since the feature may act on it. */
+  features_state *st = state(h);
+  for (size_t i = 0; st && i < st->nup && f->on_server; i++) {
+    f->on_server(r->p->ctx, SRV(st->up[i]), MCPH_SERVER_CONNECTED);
+  }
 }
 
 void features_collect(host *h) {
-  h->features = xcalloc(h->reg.nplugins + 1, sizeof(feature_rec));
+  h->features = xcalloc(1, sizeof(features_state) +
+                               (h->reg.nplugins + 1) * sizeof(feature_rec));
   h->nfeatures = h->reg.nplugins;
-  feature_rec *recs = h->features;
+  feature_rec *recs = all(h);
   for (size_t i = 0; i < h->reg.nplugins; i++) {
     plugin *p = h->reg.plugins[i];
     recs[i].p = p;
@@ -98,7 +123,7 @@ static const mcph_provides *asleep(const feature_rec *r) {
  * names no feature (the IDE's, which serves only its own servers) joins
  * once something else initialized it. */
 static void features_ready(host *h) {
-  feature_rec *recs = h->features;
+  feature_rec *recs = all(h);
   for (size_t i = 0; i < h->nfeatures; i++) {
     plugin *p = recs[i].p;
     if ((recs[i].pending && !asleep(&recs[i])) ||
@@ -121,7 +146,7 @@ static bool names(const char *const *list, const char *method) {
 /* A sleeping feature whose provides list names `method` (a request when
  * `request`, else a notification) is initialized before it is routed. */
 static void wake_for(host *h, const char *method, bool request) {
-  feature_rec *recs = h->features;
+  feature_rec *recs = all(h);
   for (size_t i = 0; i < h->nfeatures; i++) {
     const mcph_provides *pr = asleep(&recs[i]);
     if (pr && names(request ? pr->requests : pr->notifications, method)) {
@@ -131,17 +156,34 @@ static void wake_for(host *h, const char *method, bool request) {
 }
 
 void features_free(host *h) {
+  if (h->features) {
+    free(state(h)->up);
+  }
   free(h->features);
   h->features = NULL;
   h->nfeatures = 0;
 }
 
-static const feature_rec *recs(const host *h) { return h->features; }
+static const feature_rec *recs(const host *h) {
+  return all(h);
+}
+
+/* `s` is no longer among the connected sessions. */
+static void forget_up(host *h, const session *s) {
+  features_state *st = state(h);
+  for (size_t i = 0; st && i < st->nup; i++) {
+    if (st->up[i] == s) {
+      memmove(&st->up[i], &st->up[i + 1], (st->nup - i - 1) * sizeof *st->up);
+      st->nup--;
+      return;
+    }
+  }
+}
 
 void features_add_capabilities(host *h, cJSON *caps) {
   features_ready(h);
   for (size_t i = 0; i < h->nfeatures; i++) {
-    feature_rec *r = &((feature_rec *)h->features)[i];
+    feature_rec *r = &all(h)[i];
     const mcph_provides *pr = asleep(r);
     const char *text = NULL;
     if (pr) {
@@ -246,6 +288,9 @@ void features_notify(session *s, const char *method, const cJSON *params) {
 
 void features_server_event(session *s, int event) {
   host *h = session_host(s);
+  if (event != MCPH_SERVER_CONNECTED) {
+    forget_up(h, s);
+  }
   features_ready(h);
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
@@ -257,10 +302,25 @@ void features_server_event(session *s, int event) {
     if (r->f->on_server)
       r->f->on_server(r->p->ctx, SRV(s), event);
   }
+  /* After the features were told: one that joins from here on is told
+   * of it when it joins. */
+  features_state *st = state(h);
+  if (event == MCPH_SERVER_CONNECTED && st) {
+    forget_up(h, s);
+    st->up = xrealloc(st->up, (st->nup + 1) * sizeof *st->up);
+    st->up[st->nup++] = s;
+  }
 }
 
 void features_describe(session *s, features_note_fn note, void *ud) {
   host *h = session_host(s);
+  /* A sleeping feature may have something to say about the server (why
+   * channels skip it): describing is a use that wakes it. */
+  for (size_t i = 0; i < h->nfeatures; i++) {
+    if (asleep(&all(h)[i])) {
+      take_feature(h, &all(h)[i]);
+    }
+  }
   for (size_t i = 0; i < h->nfeatures; i++) {
     const feature_rec *r = &recs(h)[i];
     if (!r->f || !MCPH_HAS(r->f, mcph_feature, describe) || !r->f->describe)
@@ -317,6 +377,7 @@ void features_local_cancel(session *s, features_answer_fn done, void *ud) {
 }
 
 void features_session_gone(session *s) {
+  forget_up(session_host(s), s);
   for (feature_request *r = *session_feature_requests(s); r; r = r->next)
     r->s = NULL;
   *session_feature_requests(s) = NULL;

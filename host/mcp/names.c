@@ -119,7 +119,7 @@ char **name_assign(const char *server, const char *const *originals, size_t n,
   for (size_t k = 0; k < m; k++) {
     if (c[k].cls == 2)
       continue;
-    char *name = xasprintf("%s%s", prefix, c[k].norm);
+    char *name = str_concat(prefix, c[k].norm);
     if (set_add(&taken, name))
       names[c[k].idx] = name;
     else
@@ -134,7 +134,7 @@ char **name_assign(const char *server, const char *const *originals, size_t n,
     for (uint32_t step = 0;; step++) {
       char *tail =
           hashed(c[k].norm, budget - HASH_LEN, h0 + step * 0x9E3779B9u);
-      char *name = xasprintf("%s%s", prefix, tail);
+      char *name = str_concat(prefix, tail);
       free(tail);
       if (set_add(&taken, name)) {
         names[c[k].idx] = name;

@@ -33,12 +33,9 @@
 
 #include "alloc.h"
 #include "format.h"
+#include "plugin_info.h"
 #include "write_all.h"
 
-#define CHAN_ID "mcphost.feature.channels"
-#define M_MESSAGE "notifications/claude/channel"
-#define M_PERM_REQUEST "notifications/claude/channel/permission_request"
-#define M_PERM_ANSWER "notifications/claude/channel/permission"
 #define PREVIEW_BYTES 200
 
 enum verdict { V_UNKNOWN, V_ADMITTED, V_SKIPPED };
@@ -683,10 +680,7 @@ static const mcph_feature feature = {
     .describe = f_describe,
 };
 
-static const mcph_option option_list[] = {
-    {"channels", "NAME,...",
-     "admit these servers as channels (messages, permission answers)"},
-};
+static const mcph_option option_list[] = {PLUGIN_OPTIONS};
 
 static const mcph_options options = {
     .struct_size = sizeof(mcph_options),
@@ -747,11 +741,10 @@ MCPH_PLUGIN_ENTRY = {
     .struct_size = sizeof(mcph_entry),
     .abi_major = MCPH_ABI_MAJOR,
     .abi_minor = MCPH_ABI_MINOR,
-    .id = CHAN_ID,
-    .name = "channels",
-    .version = "0.1.0",
-    .description = "channel messages from servers, `mcphost channels "
-                   "listen`, and permission answers relayed through them",
+    .id = PLUGIN_ID,
+    .name = PLUGIN_NAME,
+    .version = PLUGIN_VERSION,
+    .description = PLUGIN_DESCRIPTION,
     .init = p_init,
     .get_extension = p_get_extension,
     .deinit = p_deinit,

@@ -53,9 +53,9 @@ expected_tree() {
              McpHostSDKTargets; do
       echo "$LIBDIR/cmake/McpHostSDK/$f.cmake"
     done
-    for f in claudeai feature-elicitation feature-mcpb feature-oauth \
-             feature-sampling ide mcpb-tools transport-http transport-sse \
-             transport-ws; do
+    for f in claudeai feature-channels feature-elicitation feature-mcpb \
+             feature-oauth feature-sampling ide mcpb-tools transport-http \
+             transport-sse transport-ws; do
       echo "$LIBDIR/mcphost/impl/$f.so"
     done
     for f in claudeai feature-channels feature-elicitation feature-mcpb \

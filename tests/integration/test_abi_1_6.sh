@@ -65,9 +65,14 @@ check "init ran once" test "$(grep -c 'initialized' <<<"$ERR")" = 1
 # ---- ABI 1.7: a deferred server source says when it has servers ----
 # (fx-v1_7, built against the frozen 1.7 headers)
 
-run --plugin-dir "$FIXTURES/v1.7" -v --config "$D" servers
+run --plugin-dir "$FIXTURES/v1.7" -v --config "$D" tools
 expect "a source whose has_servers says none is not initialized to list" 0 \
-  --out "demo" --no-out "seventeen" --no-err "[test.v1_7] initialized"
+  --out "mcp__demo__echo" --no-out "seventeen" \
+  --no-err "[test.v1_7] initialized"
+# Its feature sleeps (below); describing the servers (-v) is a use of it.
+run --plugin-dir "$FIXTURES/v1.7" -v --config "$D" servers
+expect "  servers -v wakes its sleeping feature to describe them" 0 \
+  --out "demo" --no-out "seventeen" --err "[test.v1_7] initialized"
 FIXTURE_V1_7_SERVERS=$DEMO run --plugin-dir "$FIXTURES/v1.7" -v \
   --config "$D" servers
 expect "  one that says it may have some is initialized and lists them" 0 \

@@ -65,6 +65,26 @@ expect "servers -v says why each server is admitted or skipped" 0 \
 run --config "$C" servers -v
 expect "without --channels or listen, nothing is admitted" 0 \
   --out "channels: skipped: channels are not enabled for this session"
+# The plugin sleeps until it is needed (plugins/channels/plugin_info.h):
+# a command that uses no channel opens none of its code, and a channel
+# message is a first use. Woken by it, the plugin is first told of the
+# servers connected before, so the message is judged as if the plugin had
+# followed every connection: not "not admitted", but why.
+IMPL="$(cd "$PLUGINDIR/../impl" && pwd -P)/feature-channels.so"
+config_file "$TMP/push.json" "{\"chat\": {\"command\": \"$CS\", \"args\": [\"--push\"]}}"
+run -vv --config "$TMP/plain.json" tools
+expect "a command that uses no channel leaves its code unopened" 0 \
+  --out "deploy" --no-err "[mcphost.feature.channels] loaded"
+run -vv --config "$TMP/push.json" call mcp__chat__deploy target=early
+expect "a channel message that comes first opens it, and it knows the server" 0 \
+  --out "deployed early" --err "[mcphost.feature.channels] loaded $IMPL" \
+  --err "[chat] channel message dropped: channels are not enabled for this session" \
+  --no-err "dropped: not admitted"
+run -vv --config "$TMP/push.json" --channels chat call mcp__chat__deploy target=listed
+expect "with --channels it is opened at the handshake and admits the server" 0 \
+  --out "deployed listed" --err "[mcphost.feature.channels] loaded $IMPL" \
+  --err "[chat] channel message not shown: no \`mcphost channels listen\` runs"
+
 run --config "$C" --json --channels chat servers
 expect "servers --json carries the notes" 0 \
   --jq '.[] | select(.name == "chat") | .notes == [{"plugin": "mcphost.feature.channels", "note": "channels: admitted"}]'

@@ -2,7 +2,8 @@
  * The file in the plugin directory for a plugin whose code is loaded on
  * first use (ABI 1.6 host-driven deferred init): the http, sse and ws
  * transports, the OAuth plugin, the claude.ai, IDE and bundle plugins
- * (server sources, ABI 1.7) and the elicitation and sampling features.
+ * (server sources, ABI 1.7) and the elicitation, sampling and channels
+ * features.
  *
  * The http and sse transports link libcurl, which maps some thirty
  * libraries and initializes OpenSSL: about 8 MB and 6-12 ms that every

@@ -125,10 +125,13 @@ typedef struct mcph_provides {
    * and leave *init_now 0: the plugin stays asleep, gets no on_server
    * event, and is initialized when a server sends a request or a
    * notification its `requests` or `notifications` list names (then
-   * routed to it as usual). Set *init_now to 1 when the plugin must run
-   * from this handshake on (it needs its on_server events, or has
-   * something to say about its options): the host initializes it and
-   * asks its feature instead. `host` is the plugin's own table (its
+   * routed to it as usual), or a server is described (`describe`). Once
+   * initialized, it first gets MCPH_SERVER_CONNECTED for each server
+   * connected meanwhile (and not gone since), in the order they
+   * connected. Set *init_now to 1 when the plugin must run from this
+   * handshake on (it must act at each connection, or has something to
+   * say about its options): the host initializes it and asks its
+   * feature instead. `host` is the plugin's own table (its
    * declared options can be read). NULL: the plugin is initialized
    * before the first handshake. */
   const char *(*capabilities)(const mcph_host *host, int *init_now);
