@@ -92,10 +92,17 @@ static layout plan(unsigned shift, uint32_t limit) {
   return l;
 }
 
-/* Writes the array NAME of `n` values. */
+/* Writes the array NAME of `n` values. In .rodata1, which the linker
+ * places after all of .rodata: a run whose text is all ASCII never reads
+ * these 35 KiB, and among the strings and small tables it does read they
+ * would take pages of their own (docs/architecture.md, "The executable's
+ * layout"). */
 static void put_array(FILE *f, const char *type, const char *name,
                       const uint32_t *v, size_t n) {
-  fprintf(f, "static const %s %s[%zu] = {", type, name, n);
+  fprintf(f,
+          "static const %s %s[%zu]\n"
+          "    __attribute__((section(\".rodata1\"))) = {",
+          type, name, n);
   for (size_t i = 0; i < n; i++) {
     fprintf(f, "%s%u,", i % 16 ? " " : "\n    ", v[i]);
   }
