@@ -24,10 +24,10 @@ the lines whose figures moved beyond the margin take --why as their
 reason, the others keep theirs.
 measure: prints each workload's figures as a JSON line, for any build
 and no baseline (bench/run.sh sets two builds side by side with it).
-hot: writes the functions of mcphost that the workloads run (footprint.hot,
-those run by the most workloads first), which the link places together
-at the start of the executable's code (cli/CMakeLists.txt); make baseline
-writes it, links again, then updates.
+hot: writes footprint.hot, the functions of mcphost the workloads run
+(those more workloads run first) and their source files, which the link
+places first in the executable's code and read-only data
+(cli/CMakeLists.txt); make baseline writes it, links again, then updates.
 
 The environment is fixed: LC_ALL=C, TZ=UTC, HOME, XDG and TMPDIR in a new
 temporary directory for every run (so every command is cold: no cache of
@@ -374,7 +374,8 @@ def executed_functions(build, name):
         pid, stderr, why = r.run(vg)
         if why:
             die("%s under valgrind: %s\n%s" % (name, why, stderr[-2000:]), 2)
-        names = callgrind_functions(os.path.join(out, "cg.%d" % pid), exe)
+        names = callgrind_functions(os.path.join(out, "cg.%d" % pid),
+                                    exe)
     finally:
         r.cleanup()
     at, of = {}, {}
@@ -425,13 +426,14 @@ def write_hot(build, path):
                 rel not in files:
             files.append(rel)
     out = [
-        "# What the footprint guard's workloads run of mcphost (bench/README.md,",
-        "# docs/architecture.md): the functions, those that more workloads run",
-        "# first, then their source files. The link places these functions",
-        "# first in the code and these files' read-only data first in",
-        "# .rodata, so that a run maps few pages of the executable",
-        "# (cli/CMakeLists.txt). Written by `make baseline` (footprint.py hot);",
-        "# a function without GCC's suffixes (.constprop.0, .cold).",
+        "# What the footprint guard's workloads run of mcphost",
+        "# (bench/README.md, docs/architecture.md): the functions, those",
+        "# that more workloads run first, then their source files. The link",
+        "# places these functions first in the code and these files'",
+        "# read-only data first in .rodata, so that a run maps few pages of",
+        "# the executable (cli/CMakeLists.txt). Written by `make baseline`",
+        "# (footprint.py hot); a function without GCC's suffixes",
+        "# (.constprop.0, .cold).",
     ]
     with open(path, "w") as f:
         f.write("\n".join(out + funcs + files) + "\n")

@@ -50,9 +50,9 @@ check "  cli_main among them, the shell's cmd_shell after them" \
 grep -E '^[A-Za-z0-9_/.-]+[.]c$' "$LIST" | sed 's|.*/||' >"$TMP/files"
 nm -l --defined-only "$MCPHOST" | awk -v list="$TMP/files" '
   BEGIN { while ((getline f < list) > 0) hot[f] = 1 }
-  $2 ~ /^[rR]$/ && NF >= 4 { file = $4; sub(/:[0-9]+$/, "", file)
-                             sub(/.*\//, "", file)
-                             if (file ~ /\.c$/) print $1, (file in hot) ? 1 : 0, $3, file }' |
+  $2 ~ /^[rR]$/ && NF >= 4 {
+    file = $4; sub(/:[0-9]+$/, "", file); sub(/.*\//, "", file)
+    if (file ~ /\.c$/) print $1, (file in hot) ? 1 : 0, $3, file }' |
   sort >"$TMP/data"
 LAST_HOT=$(awk '$2 == 1 { a = $1 } END { print a }' "$TMP/data")
 FIRST_COLD=$(awk '$2 == 0 { print $1; exit }' "$TMP/data")
