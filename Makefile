@@ -8,7 +8,8 @@
 #   make baseline WHY='...'
 #               count the footprint guard's workloads again and rewrite
 #               bench/footprint.baseline (bench/README.md); the lines
-#               that moved say WHY
+#               that moved say WHY. Also rewrites bench/footprint.hot,
+#               the functions the executable's layout puts first
 #   make deb    the Debian packages (debian/), built from a copy of the
 #               tree in build-deb/ and checked by lintian: the .deb
 #               files are in build-deb/
@@ -69,10 +70,15 @@ install:
 test: interop-deps
 	scripts/test.sh $(BUILD) $(ASAN_BUILD) $(JOBS)
 
-# The footprint guard's baseline, from the plain build (make test's).
+# The footprint guard's baseline, from the plain build (make test's):
+# first the functions its workloads run (bench/footprint.hot, which the
+# link places first: cli/CMakeLists.txt), the build linked with them,
+# then the figures.
 baseline: test-deps
 	@[ -n "$(WHY)" ] || { echo "make baseline WHY='why the figures moved'"; exit 2; }
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(BUILD) -j$(JOBS)
+	python3 bench/footprint.py hot --build $(BUILD)
 	cmake --build $(BUILD) -j$(JOBS)
 	python3 bench/footprint.py update --build $(BUILD) --why "$$WHY"
 

@@ -12,6 +12,7 @@ are the same run after run, so a small margin is enough.
   footprint.py check  [--build DIR] [--baseline FILE] [--only W,W]
   footprint.py update [--build DIR] [--baseline FILE] [--only W,W] --why TEXT
   footprint.py measure [--build DIR] [--only W,W]
+  footprint.py hot [--build DIR] [--hot FILE]
 
 check: exit 0 when no figure exceeds its baseline line by more than the
 margin, 1 when one does (with the top functions by instructions of each
@@ -23,6 +24,10 @@ the lines whose figures moved beyond the margin take --why as their
 reason, the others keep theirs.
 measure: prints each workload's figures as a JSON line, for any build
 and no baseline (bench/run.sh sets two builds side by side with it).
+hot: writes footprint.hot, the functions of mcphost the workloads run
+(those more workloads run first) and their source files, which the link
+places first in the executable's code and read-only data
+(cli/CMakeLists.txt); make baseline writes it, links again, then updates.
 
 The environment is fixed: LC_ALL=C, TZ=UTC, HOME, XDG and TMPDIR in a new
 temporary directory for every run (so every command is cold: no cache of
@@ -320,6 +325,122 @@ def top_functions(build, name):
         r.cleanup()
 
 
+def callgrind_functions(path, obj):
+    """The functions of the object file obj that have costs in a
+    callgrind output file, each with its source file. Read from the file
+    itself: callgrind_annotate merges functions of the same file and name
+    in two objects (common/ is also compiled into the plugins)."""
+    names, table = {}, {"ob": {}, "fl": {}, "fn": {}}
+    ob = fl = None
+    with open(path) as f:
+        for line in f:
+            # "fn=(7) name" names 7; "fn=(7)" uses it. Files have one
+            # table (fl, fi, fe and a callee's cfi, cfl), so have objects
+            # (ob, cob) and functions (fn, cfn).
+            m = re.match(r"^(c?)(ob|fl|fi|fe|fn)=\((\d+)\)(?: (.*))?$",
+                         line.rstrip("\n"))
+            if not m:
+                continue
+            kind, ident, text = m.group(2), m.group(3), m.group(4)
+            if kind in ("fi", "fe"):
+                kind = "fl"
+            if text is not None:
+                table[kind][ident] = text
+            if m.group(1) or m.group(2) in ("fi", "fe"):
+                continue  # a callee's, or inlined code's
+            if kind == "ob":
+                ob = table["ob"].get(ident)
+            elif kind == "fl":
+                fl = table["fl"].get(ident)
+            elif ob == obj:
+                # callgrind marks a recursive call's function "name'2"
+                names[table["fn"].get(ident, "").split("'")[0]] = fl
+    return names
+
+
+def executed_functions(build, name):
+    """The functions of the build's mcphost that a workload's mcphost
+    process runs (callgrind; not its forked guardian, whose pages are its
+    own), each under every name its code has (GCC merges identical
+    functions)."""
+    exe = os.path.join(build, "bin", "mcphost")
+    r = Run(build, name)
+    try:
+        out = r.path("cg")
+        os.mkdir(out)
+        vg = NO_ASLR + ["valgrind", "--tool=callgrind",
+                        "--callgrind-out-file=" + os.path.join(out, "cg.%p"),
+                        "--log-file=" + os.path.join(out, "vg.%p")]
+        pid, stderr, why = r.run(vg)
+        if why:
+            die("%s under valgrind: %s\n%s" % (name, why, stderr[-2000:]), 2)
+        names = callgrind_functions(os.path.join(out, "cg.%d" % pid),
+                                    exe)
+    finally:
+        r.cleanup()
+    at, of = {}, {}
+    nm = subprocess.run(["nm", "--defined-only", exe], capture_output=True,
+                        text=True).stdout
+    for line in nm.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "tTwW":
+            at.setdefault(parts[0], set()).add(parts[2])
+            of.setdefault(parts[2], set()).add(parts[0])
+    for n, fl in list(names.items()):
+        for addr in of.get(n, ()):
+            for alias in at[addr]:
+                names.setdefault(alias, fl)
+    # A section is .text.NAME (or .text.NAME.constprop.0, ...): the list
+    # holds NAME, without GCC's clone suffixes.
+    return {n.split(".")[0]: fl for n, fl in names.items()
+            if re.match(r"^[A-Za-z_][A-Za-z0-9_]*(\.|$)", n)}
+
+
+# The workloads whose peak RSS the layout is for, in the order their own
+# functions are placed (version runs nothing of its own, big's RSS is its
+# result's).
+HOT_ORDER = ["tools", "plugins", "serve", "batch"]
+
+
+def write_hot(build, path):
+    """footprint.hot: the functions the workloads run. First those that
+    more of HOT_ORDER's workloads run, so that each of them finds most of
+    its code in the first pages; among equals, those of the earlier
+    workload in HOT_ORDER, then by name; the other workloads' last. Then
+    the source files of those functions, in the same order: their
+    read-only data (strings, tables) goes first too."""
+    runs = {n: executed_functions(build, n) for n in WORKLOADS}
+
+    def key(f):
+        which = [n for n in HOT_ORDER if f in runs[n]]
+        first = HOT_ORDER.index(which[0]) if which else len(HOT_ORDER)
+        return (-len(which), first, f)
+
+    funcs = sorted(set().union(*runs.values()), key=key)
+    top = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
+    files = []
+    for f in funcs:
+        src = next(r[f] for r in runs.values() if f in r) or ""
+        rel = os.path.relpath(src, top) if src.startswith("/") else src
+        if rel.endswith(".c") and not rel.startswith("..") and \
+                rel not in files:
+            files.append(rel)
+    out = [
+        "# What the footprint guard's workloads run of mcphost",
+        "# (bench/README.md, docs/architecture.md): the functions, those",
+        "# that more workloads run first, then their source files. The link",
+        "# places these functions first in the code and these files'",
+        "# read-only data first in .rodata, so that a run maps few pages of",
+        "# the executable (cli/CMakeLists.txt). Written by `make baseline`",
+        "# (footprint.py hot); a function without GCC's suffixes",
+        "# (.constprop.0, .cold).",
+    ]
+    with open(path, "w") as f:
+        f.write("\n".join(out + funcs + files) + "\n")
+    print("footprint: wrote %s (%d functions, %d files)" %
+          (path, len(funcs), len(files)))
+
+
 def read_baseline(path):
     env, lines = None, {}
     try:
@@ -375,10 +496,11 @@ def write_baseline(path, env, lines):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("mode", choices=["check", "update", "measure"])
+    ap.add_argument("mode", choices=["check", "update", "measure", "hot"])
     ap.add_argument("--build", default=os.path.join(here, "..", "build"))
     ap.add_argument("--baseline",
                     default=os.path.join(here, "footprint.baseline"))
+    ap.add_argument("--hot", default=os.path.join(here, "footprint.hot"))
     ap.add_argument("--only", default="")
     ap.add_argument("--why", default="")
     a = ap.parse_args()
@@ -407,6 +529,9 @@ def main():
     if not os.access(TIME, os.X_OK):
         die("skipped: no GNU time at %s (scripts/deps.sh test installs it)"
             % TIME, 77)
+    if a.mode == "hot":
+        write_hot(a.build, a.hot)
+        return 0
     env = environment(a.build, cache)
     base_env, base = read_baseline(a.baseline)
 
