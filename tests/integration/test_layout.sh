@@ -59,7 +59,7 @@ FIRST_COLD=$(awk '$2 == 0 { print $1; exit }' "$TMP/data")
 check "  the listed files' read-only data first in .rodata" \
   test -n "$LAST_HOT" -a -n "$FIRST_COLD" -a "$LAST_HOT" \< "$FIRST_COLD"
 check "  the Unicode tables after all of it, in .rodata1" \
-  bash -c "objdump -t '$MCPHOST' | grep -q '\.rodata1.*unicode_quick_blocks'"
+  bash -c "objdump -t '$MCPHOST' | grep -q '\.rodata1.*unicode_stage1'"
 
 # footprint.py hot lists what a run calls (only from a plain
 # RelWithDebInfo build with valgrind: it skips elsewhere).
