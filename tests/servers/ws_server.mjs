@@ -10,6 +10,10 @@
 //   drop           closes the TCP connection without an answer or a close
 //                  frame (the text of later calls counts connections)
 //   connections    how many connections the server has seen
+//   pinged         pings the client with {payload}, answers with the
+//                  pong's payload: "pong PAYLOAD"
+//   close          a close frame with {code} and {reason}, no answer
+//   bad_frame      a text frame with a reserved bit set, no answer
 //
 // Usage: node ws_server.mjs [--tls CERT KEY [--client-ca CA]]
 //          [--require-header NAME VALUE] [--subprotocol none|NAME]
@@ -85,7 +89,7 @@ if (args.includes('--connect-proxy')) {
       cb(true);
     },
   });
-  const tools = ['echo', 'echo_headers', 'big', 'fragmented', 'binary', 'empty', 'drop', 'connections']
+  const tools = ['echo', 'echo_headers', 'big', 'fragmented', 'binary', 'empty', 'drop', 'connections', 'pinged', 'close', 'bad_frame']
     .map((name) => ({ name, description: `test tool ${name}`, inputSchema: { type: 'object' } }));
   const text = (id, t) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: t }] } });
   wss.on('connection', (ws, req) => {
@@ -125,6 +129,12 @@ if (args.includes('--connect-proxy')) {
             break;
           case 'drop': ws._socket.destroy(); break;
           case 'connections': ws.send(text(m.id, `connections: ${connections}`)); break;
+          case 'pinged':
+            ws.once('pong', (d) => ws.send(text(m.id, `pong ${d.toString()}`)));
+            ws.ping(Buffer.from(String(a.payload)));
+            break;
+          case 'close': ws.close(Number(a.code), String(a.reason)); break;
+          case 'bad_frame': ws._socket.write(Buffer.from([0xc1, 0x01, 0x41])); break;
           default: ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'no such tool' } }));
         }
       } else {
