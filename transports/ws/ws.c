@@ -455,13 +455,16 @@ static int t_send(mcph_transport *t, const char *json, size_t len,
                           "message of %zu bytes exceeds the %zu-byte limit",
                           len, t->cfg.max_message_bytes);
   }
-  ws_msg *m = calloc(1, sizeof *m);
-  if (!m || !(m->buf = malloc(LWS_PRE + len))) {
+  /* malloc, not calloc (which never reuses glibc's thread cache): a
+   * message each send. */
+  ws_msg *m = malloc(sizeof *m);
+  unsigned char *buf = m ? malloc(LWS_PRE + len) : NULL;
+  if (!buf) {
     free(m);
     return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   }
+  *m = (ws_msg){.buf = buf, .len = len};
   memcpy(m->buf + LWS_PRE, json, len);
-  m->len = len;
   if (t->tx_tail) {
     t->tx_tail->next = m;
   } else {
