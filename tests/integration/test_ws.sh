@@ -121,6 +121,10 @@ expect "a close frame from the server ends the connection with its code and reas
   --out '"text":"first"' --out '"id":2,"error"' \
   --out "the server at ws://127.0.0.1:$W_PORT/mcp closed the WebSocket (code 4001: bye now)"
 check "... and is answered with a close frame of its code" wait_log "$W_LOG" "close 4001"
+run --config "$TMP/w.json" call w/trickle
+expect "frames cut anywhere by the reads (heads, a ping between fragments) arrive whole" 0 \
+  --out "trickled zzzz"
+check "... all of it" test "${#OUT}" -eq $((9 + 200))
 batch_run "$TMP/w.json" '{"id":1,"call":"w/bad_frame"}'
 expect "a frame that breaks the protocol ends the connection, named" 0 \
   --out '"id":1,"error"' \

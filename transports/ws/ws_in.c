@@ -186,6 +186,8 @@ void ws_in_take(mcph_transport *t) {
   t->in_len = 0;
   t->in_left = 0;
   t->in_msg = false;
+  mcph_logf(t->host, MCPH_LOG_DEBUG, t->name,
+            "frames from %s read by the transport", t->cfg.display_url);
   lws_rx_flow_control(t->wsi, 0);
   /* libuv applies lws's new poll events inside uv_run(). */
   ws_loop_pump(&t->loop);
