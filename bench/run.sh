@@ -236,10 +236,13 @@ for s in c ts http sse intl icu; do
         --lat-out "$RAW/lat/seq-$s-none-$r.txt" -- "${CMD[@]}"
     fi
     # The pipe floors right after the clients' run, in the same machine
-    # state: the relay's CPU per call pairs with this run's clients.
+    # state: the relay's CPU per call pairs with this run's clients. The
+    # target's floor is the relay that waits in epoll_wait() before each
+    # read (--epoll), as mcphost's loop does: the plain relay's blocking
+    # read() makes 4 system calls a round trip, any event loop 6.
     if [ "$s" = c ]; then
-      for hops in 1 2; do
-        line=$("$B/bench-floor-pipe" --hops "$hops")
+      for floor in "--hops 1" "--hops 2" "--hops 2 --epoll"; do
+        line=$("$B/bench-floor-pipe" $floor)
         printf '{"workload":"floor_pipe","server":"-","client":"floor","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
       done
     fi

@@ -250,26 +250,29 @@ static void queue_piece(batch *b, char *data, size_t len) {
   push_piece(b, data, len, 0);
 }
 
-/* Below this a result is written into the queue as any answer is. */
+/* Below this a result is copied into the queue as any answer is. */
 #define PIECE_MIN ((size_t)64 << 10)
 
-/* {"id": ID, "result": RESULT} as emit() writes it, but a large result
- * passed on as text (json_raw.h) is written from its own buffer: the
+/* {"id": ID, "result": RESULT} as emit() writes it, for a result passed
+ * on as text (json_raw.h): written as it is, with no tree of the line
+ * built only to be printed; a large one from its own buffer, so that the
  * answer is held once. A terminal takes the ordinary way, which escapes
  * what a terminal would obey. */
 static bool emit_raw(batch *b, const cJSON *id, cJSON *result) {
   if (!cJSON_IsRaw(result) || !result->valuestring || b->out_tty)
     return false;
   size_t n = strlen(result->valuestring);
-  if (n < PIECE_MIN)
-    return false;
   host_status_end(b->c->h);
   sb_adds(&b->out, "{\"id\":");
   if (json_write(&b->out, id) != 0)
     sb_adds(&b->out, "null");
   sb_adds(&b->out, ",\"result\":");
-  queue_piece(b, result->valuestring, n);
-  result->valuestring = NULL;
+  if (n < PIECE_MIN) {
+    sb_add(&b->out, result->valuestring, n);
+  } else {
+    queue_piece(b, result->valuestring, n);
+    result->valuestring = NULL;
+  }
   sb_adds(&b->out, "}\n");
   flush_out(b);
   return true;

@@ -209,14 +209,16 @@ loop_timer *loop_timer_start(loop *l, uint64_t delay_ms, loop_fn fn,
     l->heap = h;
     l->capheap = cap;
   }
-  loop_timer *t = calloc(1, sizeof *t);
+  /* malloc, not calloc: glibc's calloc never reuses what free() keeps in
+   * its thread cache, and a call starts and cancels a timer. */
+  loop_timer *t = malloc(sizeof *t);
   if (!t)
     return NULL;
-  t->due = loop_now_ms() + delay_ms;
-  t->seq = l->seq++;
-  t->fn = fn;
-  t->ud = ud;
-  t->index = l->nheap;
+  *t = (loop_timer){.due = loop_now_ms() + delay_ms,
+                    .seq = l->seq++,
+                    .fn = fn,
+                    .ud = ud,
+                    .index = l->nheap};
   l->heap[l->nheap++] = t;
   heap_up(l, t->index);
   return t;

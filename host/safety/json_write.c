@@ -123,7 +123,12 @@ static void put_string(jw *w, const char *s) {
   if (!w->sink || len <= JW_CHUNK) {
     char *o = sb_extend(w->out, len + extra + 2);
     *o++ = '"';
-    *put_escaped(o, in, len) = '"';
+    if (extra == 0) { /* every escape adds bytes: none here, one copy */
+      memcpy(o, in, len);
+      o[len] = '"';
+    } else {
+      *put_escaped(o, in, len) = '"';
+    }
     return;
   }
   sb_addc(w->out, '"');

@@ -110,6 +110,15 @@ check "batch: U+0000 and big numbers inside a 10 MiB result, byte for byte" \
   cmp -s "$TMP/out" "$TMP/want"
 $rss && under_limit "batch, U+0000 and big numbers: peak RSS within 10 MiB + 6 MiB"
 
+# A small result passed on as text is copied into the answer line as it
+# came (cli/batch.c, emit_raw), U+0000 and the numbers too.
+printf '%s\n' '{"id":5,"call":"ten/big_exact","arguments":{"mib":0}}' >"$TMP/in"
+"$MCPHOST" --config "$TMP/ten.json" batch <"$TMP/in" >"$TMP/out" 2>"$TMP/err"
+RC=$?
+printf '%s\n' "{\"id\":5,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"a\\u0000b\"}],\"structuredContent\":{\"n\":$NUMS}}}" >"$TMP/want"
+check "batch: a small result, U+0000 and big numbers, byte for byte" \
+  cmp -s "$TMP/out" "$TMP/want"
+
 # Several answers in flight into a pipe (written as the reader takes
 # them, the rest waiting in their own buffers): in the order the server
 # answered, each large one byte for byte.

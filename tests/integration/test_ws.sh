@@ -110,6 +110,26 @@ expect "a message over maxMessageBytes fails that call only" 0 \
   --out '"id":1,"error"' --out "exceeds the 100000-byte message limit" \
   --out '"text":"still here"'
 
+# ---- the control frames of a ws:// connection, read by the transport
+# itself once it is open (transports/ws/ws_in.c), not by libwebsockets ----
+run --config "$TMP/w.json" call w/pinged payload=ping-payload
+expect "a ping from the server is answered with a pong of its payload" 0 \
+  --out "pong ping-payload"
+batch_run "$TMP/w.json" '{"id":1,"call":"w/echo","arguments":{"message":"first"}}' \
+  '{"id":2,"call":"w/close","arguments":{"code":4001,"reason":"bye now"}}'
+expect "a close frame from the server ends the connection with its code and reason" 0 \
+  --out '"text":"first"' --out '"id":2,"error"' \
+  --out "the server at ws://127.0.0.1:$W_PORT/mcp closed the WebSocket (code 4001: bye now)"
+check "... and is answered with a close frame of its code" wait_log "$W_LOG" "close 4001"
+run --config "$TMP/w.json" call w/trickle
+expect "frames cut anywhere by the reads (heads, a ping between fragments) arrive whole" 0 \
+  --out "trickled zzzz"
+check "... all of it" test "${#OUT}" -eq $((9 + 200))
+batch_run "$TMP/w.json" '{"id":1,"call":"w/bad_frame"}'
+expect "a frame that breaks the protocol ends the connection, named" 0 \
+  --out '"id":1,"error"' \
+  --out "the WebSocket connection to ws://127.0.0.1:$W_PORT/mcp was ended: the server sent a reserved bit set (no extension was agreed)"
+
 # ---- a dropped connection: reported, reconnected; no fd or thread left ----
 start_ws D
 cfg d "{\"d\": {\"type\": \"ws\", \"url\": \"ws://localhost:$D_PORT/\"}}"

@@ -10,6 +10,12 @@
 //   drop           closes the TCP connection without an answer or a close
 //                  frame (the text of later calls counts connections)
 //   connections    how many connections the server has seen
+//   pinged         pings the client with {payload}, answers with the
+//                  pong's payload: "pong PAYLOAD"
+//   close          a close frame with {code} and {reason}, no answer
+//   bad_frame      a text frame with a reserved bit set, no answer
+//   trickle        the answer ("trickled" and 200 z) as two fragments
+//                  with a ping between them, written a byte at a time
 //
 // Usage: node ws_server.mjs [--tls CERT KEY [--client-ca CA]]
 //          [--require-header NAME VALUE] [--subprotocol none|NAME]
@@ -85,7 +91,7 @@ if (args.includes('--connect-proxy')) {
       cb(true);
     },
   });
-  const tools = ['echo', 'echo_headers', 'big', 'fragmented', 'binary', 'empty', 'drop', 'connections']
+  const tools = ['echo', 'echo_headers', 'big', 'fragmented', 'binary', 'empty', 'drop', 'connections', 'pinged', 'close', 'bad_frame', 'trickle']
     .map((name) => ({ name, description: `test tool ${name}`, inputSchema: { type: 'object' } }));
   const text = (id, t) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: t }] } });
   wss.on('connection', (ws, req) => {
@@ -125,6 +131,28 @@ if (args.includes('--connect-proxy')) {
             break;
           case 'drop': ws._socket.destroy(); break;
           case 'connections': ws.send(text(m.id, `connections: ${connections}`)); break;
+          case 'pinged':
+            ws.once('pong', (d) => ws.send(text(m.id, `pong ${d.toString()}`)));
+            ws.ping(Buffer.from(String(a.payload)));
+            break;
+          case 'close': ws.close(Number(a.code), String(a.reason)); break;
+          case 'bad_frame': ws._socket.write(Buffer.from([0xc1, 0x01, 0x41])); break;
+          case 'trickle': {
+            // Every frame head and the ping cut across reads: a text
+            // fragment (7-bit length), a ping, a continuation (16-bit).
+            const whole = Buffer.from(text(m.id, 'trickled ' + 'z'.repeat(200)));
+            const a = whole.subarray(0, 100), b = whole.subarray(100);
+            const bytes = Buffer.concat([
+              Buffer.from([0x01, a.length]), a,
+              Buffer.from([0x89, 1, 0x74]),
+              Buffer.from([0x80, 126, b.length >> 8, b.length & 255]), b]);
+            let i = 0;
+            const next = () => {
+              if (i < bytes.length) ws._socket.write(bytes.subarray(i, ++i), () => setTimeout(next, 1));
+            };
+            next();
+            break;
+          }
           default: ws.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'no such tool' } }));
         }
       } else {

@@ -130,7 +130,60 @@ TEST(test_ws_frame_masks_come_from_a_refilled_pool) {
   CHECK(memcmp(old, m.pool, sizeof old) != 0);
 }
 
+/* A server frame's head as ws_in.c reads it: each length form, read
+ * only when all of it is there. */
+TEST(test_ws_frame_server_heads_each_length_form_whole_or_cut) {
+  static const unsigned char small[] = {0x81, 0x05};
+  static const unsigned char mid[] = {0x01, 126, 0x01, 0x00};
+  static const unsigned char big[] = {0x82, 127, 0, 0, 0, 0, 0, 1, 0, 0};
+  static const unsigned char pong[] = {0x8a, 0x00};
+  const struct {
+    const unsigned char *p;
+    size_t n;
+    unsigned op;
+    bool fin;
+    uint64_t len;
+  } cases[] = {{small, sizeof small, WS_OP_TEXT, true, 5},
+               {mid, sizeof mid, WS_OP_TEXT, false, 256},
+               {big, sizeof big, WS_OP_BINARY, true, 65536},
+               {pong, sizeof pong, WS_OP_PONG, true, 0}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ws_head h;
+    const char *why;
+    CHECK(ws_frame_server_head(cases[i].p, cases[i].n, &h, &why) ==
+          (int)cases[i].n);
+    CHECK(h.opcode == cases[i].op && h.fin == cases[i].fin &&
+          h.len == cases[i].len);
+    for (size_t cut = 0; cut < cases[i].n; cut++) {
+      CHECK(ws_frame_server_head(cases[i].p, cut, &h, &why) == 0);
+    }
+  }
+}
+
+TEST(test_ws_frame_server_heads_that_break_the_protocol) {
+  static const unsigned char bad[][10] = {
+      {0xc1, 0x01},                            /* RSV1: no extension agreed */
+      {0x81, 0x81},                            /* masked */
+      {0x83, 0x01},                            /* reserved data opcode */
+      {0x8b, 0x01},                            /* reserved control opcode */
+      {0x09, 0x01},                            /* a fragmented ping */
+      {0x88, 126, 0, 126},                     /* a close over 125 bytes */
+      {0x81, 127, 0x80, 0, 0, 0, 0, 0, 0, 0}}; /* over 2^63 */
+  const char *names[] = {"a reserved bit",    "a masked frame",
+                         "a reserved opcode", "a reserved opcode",
+                         "a control frame",   "a control frame",
+                         "a length over 2^63"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ws_head h;
+    const char *why = NULL;
+    CHECK(ws_frame_server_head(bad[i], sizeof bad[i], &h, &why) == -1);
+    CHECK(why && strncmp(why, names[i], strlen(names[i])) == 0);
+  }
+}
+
 RUN(T(test_ws_frame_heads_for_each_length_form),
+    T(test_ws_frame_server_heads_each_length_form_whole_or_cut),
+    T(test_ws_frame_server_heads_that_break_the_protocol),
     T(test_ws_frame_continuation_and_fin),
     T(test_ws_frame_masks_every_byte_at_any_length_and_alignment),
     T(test_ws_frame_masks_come_from_a_refilled_pool))

@@ -63,6 +63,7 @@ void ws_end(mcph_transport *t, int code, const char *fmt, ...) {
   }
   t->state = WS_ENDED;
   stop_timers(t);
+  ws_in_stop(t);
   headers_helper_cancel(t->helper);
   t->helper = NULL;
   ws_dns_cancel(t->dns);
@@ -137,6 +138,9 @@ void ws_want_write(mcph_transport *t) {
    * instead costs a message four epoll_ctl() calls inside libuv (each
    * change of lws's poll events is a uv_poll_start(), which deletes the
    * socket from libuv's epoll and adds it again) and a wait. */
+  if (t->in_want) {
+    ws_in_take(t);
+  }
   if (t->state == WS_OPEN && !t->want_close && !t->peer_close_code &&
       !lws_partial_buffered(t->wsi)) {
     if (ws_write_next(t, t->wsi) != 0) {
@@ -198,6 +202,12 @@ static void on_ping(void *ud) {
   ws_want_write(t);
 }
 
+static void on_take(void *ud) {
+  mcph_transport *t = ud;
+  t->in_timer = NULL;
+  ws_in_take(t);
+}
+
 void ws_opened(mcph_transport *t) {
   if (t->state != WS_CONNECTING) {
     return;
@@ -212,6 +222,14 @@ void ws_opened(mcph_transport *t) {
   }
   if (t->tx_head || t->want_close) {
     lws_callback_on_writable(t->wsi);
+  }
+  /* A ws:// connection's frames are read here (ws_in.c), from when this
+   * pump of lws is over: lws has then parsed all it read. */
+  if (!t->url.tls) {
+    t->in_want = true;
+    if (t->host->timer_start(t->host, 0, on_take, t, &t->in_timer) != 0) {
+      t->in_timer = NULL;
+    }
   }
 }
 
@@ -370,8 +388,7 @@ static int t_create(void *plugin_ctx, const mcph_transport_params *params,
     goto fail;
   }
   /* "noProxy" (ws-ide): never through a proxy of the environment. */
-  if (!t->cfg.no_proxy &&
-      !ws_proxy_for(&t->url, &t->proxy, why, sizeof why)) {
+  if (!t->cfg.no_proxy && !ws_proxy_for(&t->url, &t->proxy, why, sizeof why)) {
     rc = mcph_error_set(err, MCPH_EINVAL, "%s", why);
     goto fail;
   }
@@ -438,13 +455,16 @@ static int t_send(mcph_transport *t, const char *json, size_t len,
                           "message of %zu bytes exceeds the %zu-byte limit",
                           len, t->cfg.max_message_bytes);
   }
-  ws_msg *m = calloc(1, sizeof *m);
-  if (!m || !(m->buf = malloc(LWS_PRE + len))) {
+  /* malloc, not calloc (which never reuses glibc's thread cache): a
+   * message each send. */
+  ws_msg *m = malloc(sizeof *m);
+  unsigned char *buf = m ? malloc(LWS_PRE + len) : NULL;
+  if (!buf) {
     free(m);
     return mcph_error_set(err, MCPH_ENOMEM, "out of memory");
   }
+  *m = (ws_msg){.buf = buf, .len = len};
   memcpy(m->buf + LWS_PRE, json, len);
-  m->len = len;
   if (t->tx_tail) {
     t->tx_tail->next = m;
   } else {
@@ -496,6 +516,7 @@ static void t_destroy(mcph_transport *t) {
   headers_helper_cancel(t->helper);
   ws_dns_cancel(t->dns);
   mcph_evq_clear(&t->q);
+  ws_in_stop(t); /* unwatched before lws closes the socket */
   if (t->loop_ok) {
     ws_loop_destroy(&t->loop);
   }

@@ -60,3 +60,51 @@ size_t ws_frame_client(unsigned char *payload, size_t len, unsigned opcode,
   mask_payload(payload, len, mask);
   return n;
 }
+
+int ws_frame_server_head(const unsigned char *p, size_t n, ws_head *h,
+                         const char **why) {
+  if (n < 2) {
+    return 0;
+  }
+  unsigned op = p[0] & 0x0fu;
+  size_t head = 2;
+  uint64_t len = p[1] & 0x7fu;
+  *why = NULL;
+  if (p[0] & 0x70u) {
+    *why = "a reserved bit set (no extension was agreed)";
+  } else if (p[1] & 0x80u) {
+    *why = "a masked frame (a server's frames are not masked)";
+  } else if (op >= 0x3u && op != WS_OP_CLOSE && op != WS_OP_PING &&
+             op != WS_OP_PONG) {
+    *why = "a reserved opcode";
+  } else if (op >= WS_OP_CLOSE && (!(p[0] & 0x80u) || len > WS_CONTROL_MAX)) {
+    *why = "a control frame fragmented or over 125 bytes";
+  }
+  if (*why) {
+    return -1;
+  }
+  if (len == 126) {
+    if (n < 4) {
+      return 0;
+    }
+    len = (uint64_t)p[2] << 8 | p[3];
+    head = 4;
+  } else if (len == 127) {
+    if (n < 10) {
+      return 0;
+    }
+    len = 0;
+    for (int i = 2; i < 10; i++) {
+      len = len << 8 | p[i];
+    }
+    head = 10;
+    if (len >> 63) {
+      *why = "a length over 2^63";
+      return -1;
+    }
+  }
+  h->opcode = op;
+  h->fin = (p[0] & 0x80u) != 0;
+  h->len = len;
+  return (int)head;
+}

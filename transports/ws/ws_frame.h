@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The longest head: 2 bytes, an 8-byte length, the 4-byte mask. */
 #define WS_FRAME_HEAD_MAX 14u
@@ -22,6 +23,12 @@
 
 #define WS_OP_CONTINUATION 0x0u
 #define WS_OP_TEXT 0x1u
+#define WS_OP_BINARY 0x2u
+#define WS_OP_CLOSE 0x8u
+#define WS_OP_PING 0x9u
+#define WS_OP_PONG 0xau
+/* The most payload a control frame (close, ping, pong) may carry. */
+#define WS_CONTROL_MAX 125u
 
 typedef struct ws_masks {
   unsigned char pool[WS_MASK_POOL];
@@ -39,5 +46,21 @@ bool ws_mask_next(ws_masks *m, unsigned char mask[4]);
  * the frame is the head's length plus `len` bytes from payload - it. */
 size_t ws_frame_client(unsigned char *payload, size_t len, unsigned opcode,
                        bool fin, const unsigned char mask[4]);
+
+/* The head of a frame from the server, as ws_frame_server_head reads it. */
+typedef struct ws_head {
+  unsigned opcode;
+  bool fin;
+  uint64_t len; /* of the payload */
+} ws_head;
+
+/* Reads the head of a server frame (unmasked, RFC 6455 5.1) from the `n`
+ * bytes at `p`: its length, 0 when more bytes are needed, or -1 when it
+ * breaks the protocol (a mask, a reserved bit or opcode, a control frame
+ * fragmented or over WS_CONTROL_MAX bytes, a length over 2^63), `*why`
+ * then naming what. A length longer than its shortest form is taken, as
+ * libwebsockets takes it. */
+int ws_frame_server_head(const unsigned char *p, size_t n, ws_head *h,
+                         const char **why);
 
 #endif

@@ -125,16 +125,16 @@ static void tls_verify(mcph_transport *t, void *store, size_t ok) {
 
 /* ---- frames in ---- */
 
-static void rx_done(mcph_transport *t) {
+void ws_rx_done(mcph_transport *t) {
   const char *url = t->cfg.display_url;
   ws_rx_msg m;
   ws_rx_end(&t->rx, &m);
   switch (m.kind) {
   case WS_RX_BINARY:
     mcph_evq_pushf(&t->q, t->name, EV_ERROR, MCPH_EPROTO,
-              "a binary message (%zu bytes) from %s was refused: MCP over "
-              "WebSocket carries JSON text messages only",
-              m.total, url);
+                   "a binary message (%zu bytes) from %s was refused: MCP over "
+                   "WebSocket carries JSON text messages only",
+                   m.total, url);
     break;
   case WS_RX_TOO_BIG: {
     char why[600];
@@ -142,8 +142,8 @@ static void rx_done(mcph_transport *t) {
              "a message of %zu bytes from %s exceeds the %zu-byte message "
              "limit (maxMessageBytes); dropped",
              m.total, url, t->cfg.max_message_bytes);
-    mcph_evq_push(&t->q, t->name, EV_DROPPED, MCPH_ETOOBIG, strdup(why), strlen(why),
-             m.data, m.len, m.total);
+    mcph_evq_push(&t->q, t->name, EV_DROPPED, MCPH_ETOOBIG, strdup(why),
+                  strlen(why), m.data, m.len, m.total);
     break;
   }
   case WS_RX_TEXT:
@@ -151,7 +151,7 @@ static void rx_done(mcph_transport *t) {
     break;
   case WS_RX_EMPTY:
     mcph_evq_pushf(&t->q, t->name, EV_ERROR, MCPH_EPROTO,
-              "an empty text message from %s was ignored", url);
+                   "an empty text message from %s was ignored", url);
     break;
   }
 }
@@ -160,7 +160,14 @@ static void rx(mcph_transport *t, struct lws *wsi, const void *in, size_t len) {
   ws_rx_add(&t->rx, lws_is_first_fragment(wsi) != 0,
             lws_frame_is_binary(wsi) != 0, in, len, t->cfg.max_message_bytes);
   if (lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi)) {
-    rx_done(t);
+    ws_rx_done(t);
+  }
+}
+
+void ws_ponged(mcph_transport *t) {
+  if (t->pong_timer) {
+    t->host->timer_cancel(t->host, t->pong_timer);
+    t->pong_timer = NULL;
   }
 }
 
@@ -212,6 +219,23 @@ static int send_fragment(mcph_transport *t, struct lws *wsi) {
   return 0;
 }
 
+int ws_write_control(mcph_transport *t, unsigned opcode,
+                     const unsigned char *payload, size_t len) {
+  unsigned char buf[LWS_PRE + WS_CONTROL_MAX];
+  unsigned char mask[4];
+  if (!t->wsi || len > WS_CONTROL_MAX || !ws_mask_next(&t->masks, mask)) {
+    return -1;
+  }
+  if (len) {
+    memcpy(buf + LWS_PRE, payload, len);
+  }
+  size_t head = ws_frame_client(buf + LWS_PRE, len, opcode, true, mask);
+  return lws_write(t->wsi, buf + LWS_PRE - head, head + len, LWS_WRITE_RAW) <
+                 (int)(head + len)
+             ? -1
+             : 0;
+}
+
 int ws_write_next(mcph_transport *t, struct lws *wsi) {
   if (t->want_close) {
     /* Not "return -1" (lost under libuv in a _DEBUG lws build: the peer
@@ -221,7 +245,12 @@ int ws_write_next(mcph_transport *t, struct lws *wsi) {
     lws_close_free_wsi(wsi, LWS_CLOSE_STATUS_NORMAL, "client close");
     return 0;
   }
-  if (t->want_ping) {
+  if (t->want_pong) {
+    t->want_pong = false;
+    if (ws_write_control(t, WS_OP_PONG, t->pong, t->pong_len) != 0) {
+      return -1;
+    }
+  } else if (t->want_ping) {
     unsigned char buf[LWS_PRE + 8];
     t->want_ping = false;
     if (lws_write(wsi, buf + LWS_PRE, 0, LWS_WRITE_PING) < 0) {
@@ -230,7 +259,7 @@ int ws_write_next(mcph_transport *t, struct lws *wsi) {
   } else if (t->tx_head && send_fragment(t, wsi) != 0) {
     return -1;
   }
-  if (t->tx_head || t->want_close || t->want_ping) {
+  if (t->tx_head || t->want_close || t->want_ping || t->want_pong) {
     lws_callback_on_writable(wsi);
   }
   return 0;
@@ -280,7 +309,7 @@ static void connection_error(mcph_transport *t, struct lws *wsi_of_error,
       www[0] = '\0';
     }
     mcph_evq_push(&t->q, t->name, EV_AUTH, (int)st, www[0] ? strdup(www) : NULL,
-             strlen(www), NULL, 0, 0);
+                  strlen(www), NULL, 0, 0);
     ws_end(t, MCPH_EAUTH,
            "the WebSocket upgrade at %s was refused: HTTP %ld%s%s "
            "(authorization needed)%s%s",
@@ -310,7 +339,7 @@ static void connection_error(mcph_transport *t, struct lws *wsi_of_error,
   }
 }
 
-static void closed(mcph_transport *t) {
+void ws_closed(mcph_transport *t) {
   const char *url = t->cfg.display_url;
   if (t->state == WS_CLOSING) {
     ws_end(t, 0, "closed");
@@ -327,7 +356,7 @@ static void closed(mcph_transport *t) {
   }
 }
 
-static void peer_close(mcph_transport *t, const unsigned char *in, size_t len) {
+void ws_peer_close(mcph_transport *t, const unsigned char *in, size_t len) {
   if (len >= 2) {
     t->peer_close_code = (in[0] << 8) | in[1];
     size_t n = len - 2 < sizeof t->peer_close_text - 1
@@ -353,6 +382,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason,
   if (reason == LWS_CALLBACK_WSI_DESTROY) {
     mcph_transport *t = wsi ? lws_get_opaque_user_data(wsi) : NULL;
     if (t && (t->wsi == wsi || !t->wsi)) {
+      ws_in_stop(t);
       t->wsi = NULL;
       if (!t->dying && t->state != WS_ENDED) {
         t->in_lws = true;
@@ -394,17 +424,17 @@ static int dispatch(mcph_transport *t, struct lws *wsi,
   case LWS_CALLBACK_CLIENT_ESTABLISHED: ws_opened(t); return 0;
   case LWS_CALLBACK_CLIENT_RECEIVE: rx(t, wsi, in, len); return 0;
   case LWS_CALLBACK_CLIENT_WRITEABLE: return ws_write_next(t, wsi);
-  case LWS_CALLBACK_CLIENT_RECEIVE_PONG:
-    if (t->pong_timer) {
-      t->host->timer_cancel(t->host, t->pong_timer);
-      t->pong_timer = NULL;
-    }
+  case LWS_CALLBACK_CLIENT_RECEIVE_PONG: ws_ponged(t); return 0;
+  case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+    ws_peer_close(t, in, len);
     return 0;
-  case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE: peer_close(t, in, len); return 0;
   case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
     connection_error(t, wsi, in);
     return 0;
-  case LWS_CALLBACK_CLIENT_CLOSED: closed(t); return 0;
+  case LWS_CALLBACK_CLIENT_CLOSED:
+    ws_in_stop(t);
+    ws_closed(t);
+    return 0;
   default: return 0;
   }
 }

@@ -4,7 +4,10 @@
  *   ws.c        the transport functions and the plugin entry
  *   ws_lws.c    the libwebsockets callback: handshake headers, the
  *               subprotocol check, TLS reasons, frames in and out
- *   ws_frame.c  the frames sent, made and masked here
+ *   ws_frame.c  the frames sent, made and masked here; the heads of
+ *               the frames received
+ *   ws_in.c     a ws:// connection's frames read here once it is open,
+ *               not by libwebsockets
  *   ws_loop.c   a libwebsockets context on a libuv loop nested in the
  *               host's epoll (no thread), with the 4.1.6 workarounds
  *   ws_dns.c    name resolution off the loop
@@ -26,7 +29,6 @@
 
 #include <mcphost/transport.h>
 
-#include <mcphost/helpers/event_queue.h>
 #include "../common/headers_helper.h"
 #include "../common/remote_config.h"
 #include "plugin_info.h"
@@ -35,6 +37,7 @@
 #include "ws_loop.h"
 #include "ws_rx.h"
 #include "ws_url.h"
+#include <mcphost/helpers/event_queue.h>
 
 #define WS_SUBPROTOCOL "mcp"
 /* Bytes of one frame sent and the most lws hands over per receive. */
@@ -92,6 +95,21 @@ struct mcph_transport {
   ws_masks masks; /* the masks of the frames sent */
   bool want_ping;
   bool want_close;
+  bool want_pong; /* the answer to a ping read by ws_in.c */
+  unsigned char pong[WS_CONTROL_MAX];
+  size_t pong_len;
+
+  /* A ws:// connection's frames read by the transport (ws_in.c): the
+   * socket's watch, what is read and not yet taken (a head or a control
+   * frame cut by the read), the data frame being read. */
+  bool in_want; /* take the reading over once lws is between frames */
+  mcph_timer *in_timer;
+  mcph_watch *in_watch;
+  unsigned char *in_buf;
+  size_t in_len;
+  uint64_t in_left; /* payload bytes of the frame still to come */
+  bool in_msg;      /* a message begun and not ended */
+  bool in_first, in_fin, in_binary;
 
   /* The message being received. */
   ws_rx rx;
@@ -120,9 +138,28 @@ extern const struct lws_protocols ws_protocols[];
 /* The connection is up: keepalive, queued messages. */
 void ws_opened(mcph_transport *t);
 void ws_tx_free_all(mcph_transport *t);
-/* Writes one thing: the close, a ping, or the next fragment of the head
- * message; asks for WRITEABLE again while more is queued. -1: the
- * connection cannot be written to. */
+/* Writes one thing: the close, a pong, a ping, or the next fragment of
+ * the head message; asks for WRITEABLE again while more is queued. -1:
+ * the connection cannot be written to. */
 int ws_write_next(mcph_transport *t, struct lws *wsi);
+/* Writes one control frame (a pong, a close) made here. -1: not
+ * written. */
+int ws_write_control(mcph_transport *t, unsigned opcode,
+                     const unsigned char *payload, size_t len);
+/* A whole message received: queued for the host, or refused. */
+void ws_rx_done(mcph_transport *t);
+/* The server's close frame: its code and reason, for ws_closed. */
+void ws_peer_close(mcph_transport *t, const unsigned char *in, size_t len);
+/* The connection ended: on_close with why (ws_end). */
+void ws_closed(mcph_transport *t);
+/* A pong came: the ping's deadline goes. */
+void ws_ponged(mcph_transport *t);
+
+/* ---- ws_in.c ---- */
+/* Takes the reading of a ws:// connection over from lws when it is open
+ * and lws is between frames; else leaves it to lws (and in_want set). */
+void ws_in_take(mcph_transport *t);
+/* Stops reading (before the socket may close). */
+void ws_in_stop(mcph_transport *t);
 
 #endif

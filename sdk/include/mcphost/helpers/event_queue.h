@@ -88,7 +88,9 @@ static inline int mcph_evq_schedule(mcph_evq *q) {
 static inline int mcph_evq_push(mcph_evq *q, const char *server, int kind,
                                 int code, char *data, size_t len, char *json,
                                 size_t json_len, size_t total) {
-  mcph_evq_item *it = (mcph_evq_item *)calloc(1, sizeof *it);
+  /* malloc, every field set below: glibc's calloc never reuses what
+   * free() keeps in its thread cache, and this runs for every message. */
+  mcph_evq_item *it = (mcph_evq_item *)malloc(sizeof *it);
   if (!it || !mcph_evq_schedule(q)) {
     free(it);
     free(data);
@@ -98,6 +100,7 @@ static inline int mcph_evq_push(mcph_evq *q, const char *server, int kind,
                  "lost");
     return 0;
   }
+  it->next = NULL;
   it->kind = kind;
   it->code = code;
   it->data = data;
