@@ -422,10 +422,11 @@ int mcphost_inproc_register(mcphost_client *c, const char *name,
  * notification (list_changed, progress, logging) or a request of the
  * server's own (elicitation/create, sampling/createMessage, roots/list;
  * its answer comes to on_message): `len` bytes of JSON text, copied,
- * passed on as sent. On the loop (a callback) it is queued at once:
- * MCPHOST_ESTATE when no connection is open. From another thread it is
- * handed to the loop and MCPHOST_OK returned; a connection that has
- * ended by then drops it, as a closed pipe would. MCPHOST_EUSAGE for an
+ * passed on as sent. Inside a callback of the client it is queued at
+ * once: MCPHOST_ESTATE when no connection is open. Elsewhere (another
+ * thread; the caller's between mcphost_perform calls) it is handed to
+ * the loop and MCPHOST_OK returned; a connection that has ended by then
+ * drops it, as a closed pipe would. MCPHOST_EUSAGE for an
  * empty message. Not after mcphost_inproc_unregister returned or
  * on_close(MCPHOST_INPROC_RELEASED) began (MCPHOST_ESTATE inside it). */
 int mcphost_inproc_send(mcphost_inproc *srv, const char *json, size_t len,
