@@ -37,71 +37,18 @@
 #include "mcp/client.h"
 #include "mcp/inproc.h"
 
+#include "inproc_common.h"
+
 /* ---- the in-process server ---- */
-
-static void send_result(mcp_inproc_server *srv, const cJSON *id,
-                        cJSON *result) {
-  cJSON *m = cJSON_CreateObject();
-  cJSON_AddStringToObject(m, "jsonrpc", "2.0");
-  cJSON_AddItemToObject(m, "id", cJSON_Duplicate(id, 1));
-  if (result) {
-    cJSON_AddItemToObject(m, "result", result);
-  } else {
-    cJSON *e = cJSON_AddObjectToObject(m, "error");
-    cJSON_AddNumberToObject(e, "code", -32601);
-    cJSON_AddStringToObject(e, "message", "Method not found");
-  }
-  char *text = cJSON_PrintUnformatted(m);
-  mcp_inproc_send(srv, text, strlen(text));
-  cJSON_free(text);
-  cJSON_Delete(m);
-}
-
-static cJSON *echo_result(const cJSON *params) {
-  const cJSON *msg = cJSON_GetObjectItemCaseSensitive(
-      cJSON_GetObjectItemCaseSensitive(params, "arguments"), "message");
-  const char *s = cJSON_IsString(msg) ? msg->valuestring : "";
-  size_t n = strlen(s) + 7;
-  char *text = malloc(n);
-  snprintf(text, n, "Echo: %s", s);
-  cJSON *r = cJSON_CreateObject();
-  cJSON *c = cJSON_AddArrayToObject(r, "content");
-  cJSON *b = cJSON_CreateObject();
-  cJSON_AddStringToObject(b, "type", "text");
-  cJSON_AddStringToObject(b, "text", text);
-  cJSON_AddItemToArray(c, b);
-  free(text);
-  return r;
-}
 
 static void on_message(void *ud, mcp_inproc_server *srv, const char *json,
                        size_t len) {
   (void)ud;
-  cJSON *m = cJSON_ParseWithLength(json, len);
-  const char *method =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "method"));
-  const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
-  const cJSON *params = cJSON_GetObjectItemCaseSensitive(m, "params");
-  if (!method || !id) {
-    cJSON_Delete(m);
-    return; /* a notification, or an answer */
+  char *text = inproc_echo_answer(json, len);
+  if (text) {
+    mcp_inproc_send(srv, text, strlen(text));
+    cJSON_free(text);
   }
-  cJSON *result = NULL;
-  if (strcmp(method, "initialize") == 0) {
-    result = cJSON_Parse("{\"protocolVersion\":\"2025-11-25\","
-                         "\"capabilities\":{\"tools\":{}},\"serverInfo\":"
-                         "{\"name\":\"bench-inproc\",\"version\":\"1\"}}");
-  } else if (strcmp(method, "tools/list") == 0) {
-    result = cJSON_Parse(
-        "{\"tools\":[{\"name\":\"echo\",\"description\":\"Echo a message "
-        "back, prefixed with \\\"Echo: \\\".\",\"inputSchema\":{\"type\":"
-        "\"object\",\"properties\":{\"message\":{\"type\":\"string\"}},"
-        "\"required\":[\"message\"]}}]}");
-  } else if (strcmp(method, "tools/call") == 0) {
-    result = echo_result(params);
-  }
-  send_result(srv, id, result);
-  cJSON_Delete(m);
 }
 
 /* ---- the client ---- */
@@ -141,7 +88,8 @@ static void start_one(bench *b) {
 }
 
 /* Runs `n` calls, at most `k` at once, to their end. */
-static void run_calls(bench *b, long n, long k) {
+static void run_calls(void *ud, long n, long k) {
+  bench *b = ud;
   b->started = b->done = 0;
   b->total = n;
   while (b->done < n && !b->failed) {
@@ -154,51 +102,19 @@ static void run_calls(bench *b, long n, long k) {
   }
 }
 
-static double now_s(clockid_t clock) {
-  struct timespec ts;
-  clock_gettime(clock, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static double children_cpu_s(void) {
-  struct rusage ru;
-  getrusage(RUSAGE_CHILDREN, &ru);
-  return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-         (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-}
-
-static int usage(void) {
-  fputs("usage: bench-inproc sdk|stdio [--calls N] [--warmup N] "
-        "[--inflight K] [--server PATH]\n",
-        stderr);
-  return 2;
+/* close_run: shutdown, host_free, then the client. */
+static void end_bench(void *ud) {
+  bench *b = ud;
+  mcp_client_shutdown(b->mc);
+  host_free(b->h);
+  mcp_client_free(b->mc);
+  cJSON_Delete(b->args);
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    return usage();
-  }
-  bool sdk = strcmp(argv[1], "sdk") == 0;
-  if (!sdk && strcmp(argv[1], "stdio") != 0) {
-    return usage();
-  }
-  long calls = 20000, warmup = 200, inflight = 1;
-  const char *server = NULL;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    if (strcmp(argv[i], "--calls") == 0) {
-      calls = atol(argv[i + 1]);
-    } else if (strcmp(argv[i], "--warmup") == 0) {
-      warmup = atol(argv[i + 1]);
-    } else if (strcmp(argv[i], "--inflight") == 0) {
-      inflight = atol(argv[i + 1]);
-    } else if (strcmp(argv[i], "--server") == 0) {
-      server = argv[i + 1];
-    } else {
-      return usage();
-    }
-  }
-  if (calls < 1 || warmup < 1 || inflight < 1 || (!sdk && !server)) {
-    return usage();
+  inproc_args a;
+  if (inproc_parse(argc, argv, false, &a) != 0) {
+    return 2;
   }
   char dir[] = "/tmp/bench-inproc-XXXXXX";
   if (!mkdtemp(dir)) {
@@ -213,18 +129,9 @@ int main(int argc, char **argv) {
     perror(cfg_path);
     return 1;
   }
-  if (sdk) {
-    fputs("{\"mcpServers\": {\"s\": {\"type\": \"sdk\"}}}\n", f);
-  } else {
-    cJSON *c = cJSON_CreateObject();
-    cJSON *s =
-        cJSON_AddObjectToObject(cJSON_AddObjectToObject(c, "mcpServers"), "s");
-    cJSON_AddStringToObject(s, "command", server);
-    char *text = cJSON_PrintUnformatted(c);
-    fputs(text, f);
-    cJSON_free(text);
-    cJSON_Delete(c);
-  }
+  char *servers = inproc_config(&a);
+  fputs(servers, f);
+  cJSON_free(servers);
   fclose(f);
   setenv("XDG_STATE_HOME", dir, 1);
 
@@ -252,41 +159,13 @@ int main(int argc, char **argv) {
   config_load_scopes(host_cfg_edit(b.h), &o);
   host_set_config_sources(b.h, &o, NULL, NULL);
   mcp_inproc_server *srv = NULL;
-  if (sdk && mcp_inproc_register(
-                 b.mc, "s", &(mcp_inproc_callbacks){.on_message = on_message},
-                 &srv, NULL, 0) != 0) {
+  if (a.sdk && mcp_inproc_register(
+                   b.mc, "s", &(mcp_inproc_callbacks){.on_message = on_message},
+                   &srv, NULL, 0) != 0) {
     return 1;
   }
   b.server = 0;
   b.args = cJSON_Parse("{\"message\":\"hi\"}");
 
-  run_calls(&b, warmup, inflight); /* connects, lists, warms up */
-  double w0 = now_s(CLOCK_MONOTONIC);
-  double c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
-  run_calls(&b, calls, inflight);
-  double c1 = now_s(CLOCK_PROCESS_CPUTIME_ID);
-  double w1 = now_s(CLOCK_MONOTONIC);
-  long failed = b.failed;
-
-  double child0 = children_cpu_s();
-  mcp_client_shutdown(b.mc);
-  host_free(b.h);
-  mcp_client_free(b.mc);
-  double server_cpu = children_cpu_s() - child0; /* stdio: reaped now */
-  cJSON_Delete(b.args);
-  char rm[96];
-  snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
-  if (system(rm) != 0) {
-    return 1;
-  }
-  /* The stdio server's CPU covers its whole life (warm-up included):
-   * per call over every call it served. */
-  double served = (double)(calls + warmup);
-  printf("{\"transport\":\"%s\",\"calls\":%ld,\"inflight\":%ld,"
-         "\"failed\":%ld,\"seconds\":%.4f,\"calls_per_s\":%.0f,"
-         "\"cpu_us_per_call\":%.3f,\"server_cpu_us_per_call\":%.3f}\n",
-         sdk ? "sdk" : "stdio", calls, inflight, failed, w1 - w0,
-         (double)calls / (w1 - w0), (c1 - c0) * 1e6 / (double)calls,
-         sdk ? 0.0 : server_cpu * 1e6 / served);
-  return failed ? 1 : 0;
+  return inproc_bench(&a, dir, run_calls, end_bench, &b, &b.failed);
 }

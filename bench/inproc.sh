@@ -7,14 +7,28 @@
 # 2,000: start-up and the warm-up cancel out). Writes
 # results/inproc-<date>.md; run alone, not by run.sh.
 #
-#   bench/inproc.sh [BUILD]     (default build-bench; -DMCPHOST_BENCH=ON)
+# With --api LOOP the same through the public library (bench-inproc-api,
+# inproc_api.c: libmcphost.so.1, <mcphost/client.h> alone) with the loop
+# on the library's thread (thread) or the caller's (caller); writes
+# results/inproc-api-LOOP-<date>.md.
+#
+#   bench/inproc.sh [--api thread|caller] [BUILD]
+#                               (default build-bench; -DMCPHOST_BENCH=ON)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+prog=bench-inproc src=inproc.c api=() name=inproc
+how="through mcp_client_start as batch calls it"
+if [ "${1:-}" = --api ]; then
+  case ${2:-} in thread | caller) ;; *) echo "bench/inproc.sh: --api thread|caller" >&2; exit 2 ;; esac
+  prog=bench-inproc-api src=inproc_api.c api=(--loop "$2") name=inproc-api-$2
+  how="through libmcphost.so.1 (mcphost_start, the loop on the $([ "$2" = thread ] && echo "library's thread" || echo "caller's thread"))"
+  shift 2
+fi
 build=$(cd "${1:-$here/../build-bench}" && pwd)
 bin="$build/bin"
 runs=${BENCH_RUNS:-5}
 calls=${BENCH_CALLS:-20000}
-for f in bench-inproc bench-demo-server; do
+for f in $prog bench-demo-server; do
   [ -x "$bin/$f" ] || { echo "bench/inproc.sh: no $bin/$f (configure with -DMCPHOST_BENCH=ON)" >&2; exit 2; }
 done
 command -v jq >/dev/null || { echo "bench/inproc.sh: needs jq" >&2; exit 2; }
@@ -23,7 +37,7 @@ trap 'rm -rf "$raw"' EXIT
 server=(--server "$bin/bench-demo-server")
 
 one() { # one MODE INFLIGHT: one run's JSON line
-  "$bin/bench-inproc" "$1" --calls "$calls" --inflight "$2" "${server[@]}"
+  "$bin/$prog" "$1" --calls "$calls" --inflight "$2" "${server[@]}" "${api[@]}"
 }
 for ((r = 0; r < runs; r++)); do
   for k in 1 64; do
@@ -38,7 +52,7 @@ instr() { # instr MODE [FN]: instructions per call, of the process or of FN
   local n t=()
   for n in 1000 3000; do
     valgrind --tool=callgrind --callgrind-out-file="$raw/cg.$1.$n" \
-      "$bin/bench-inproc" "$1" --calls "$n" "${server[@]}" >/dev/null 2>&1
+      "$bin/$prog" "$1" --calls "$n" "${server[@]}" "${api[@]}" >/dev/null 2>&1
     if [ -n "${2:-}" ]; then
       t+=("$(callgrind_annotate --inclusive=yes "$raw/cg.$1.$n" |
         grep -m1 -F "$2 [" | awk '{gsub(",", "", $1); print $1}')")
@@ -57,7 +71,7 @@ stdio_both() {
     mkdir -p "$raw/both.$n"
     valgrind --tool=callgrind --trace-children=yes \
       --callgrind-out-file="$raw/both.$n/cg.%p" \
-      "$bin/bench-inproc" stdio --calls "$n" "${server[@]}" >/dev/null 2>&1
+      "$bin/$prog" stdio --calls "$n" "${server[@]}" "${api[@]}" >/dev/null 2>&1
     t+=("$(for f in "$raw/both.$n"/cg.*; do
       callgrind_annotate "$f" | grep -m1 'PROGRAM TOTALS' |
         awk '{gsub(",", "", $1); print $1}'
@@ -66,20 +80,20 @@ stdio_both() {
   echo $(((t[1] - t[0]) / 2000))
 }
 sdk_all=$(instr sdk)
-sdk_srv=$(instr sdk "bench/inproc.c:on_message")
+sdk_srv=$(instr sdk "bench/$src:on_message")
 stdio_all=$(instr stdio)
 stdio_sum=$(stdio_both)
 
 date=$(date -u +%Y-%m-%d)
-out="$here/results/inproc-$date.md"
+out="$here/results/$name-$date.md"
 rev=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
 {
-  echo "# In-process servers against stdio, $date"
+  echo "# In-process servers against stdio${api:+ through the public library, the loop on ${api[1]}}, $date"
   echo
   echo "bench/inproc.sh against the build $(basename "$build") (mcphost $rev, $(sed -n "s/^CMAKE_BUILD_TYPE:[A-Z]*=//p" "$build/CMakeCache.txt")), $(nproc) cores,"
   echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg). $calls calls a run, the"
-  echo "median of $runs runs; the same echo tool, through mcp_client_start as"
-  echo "batch calls it. CPU is this process's (bench-inproc): for sdk the"
+  echo "median of $runs runs; the same echo tool, $how."
+  echo "CPU is this process's ($prog): for sdk the"
   echo "server's work is in it, for stdio the server is another process,"
   echo "whose CPU per call is given beside it."
   echo

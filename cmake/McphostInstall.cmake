@@ -34,6 +34,7 @@ foreach(dir ${MCPHOST_EXAMPLES})
 endforeach()
 # The programs that embed the client library (docs/embedding.md).
 install(FILES "${PROJECT_SOURCE_DIR}/examples/embed/call.c"
+              "${PROJECT_SOURCE_DIR}/examples/embed/inproc.c"
               "${PROJECT_SOURCE_DIR}/examples/embed/loop.c"
         DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples/embed")
 install(FILES "${PROJECT_SOURCE_DIR}/examples/embed/python/call.py"

@@ -21,6 +21,7 @@
 #include "env_ms.h"
 #include "mcp/calls.h"
 #include "mcp/client.h"
+#include "mcp/inproc.h"
 #include "safety/json_parse.h"
 #include "safety/json_write.h"
 #include "safety/size_limits.h"
@@ -34,6 +35,11 @@
 
 typedef struct api_op api_op;
 typedef struct api_ask api_ask;
+
+/* The client whose loop this thread is running now (its own thread, or
+ * the caller's inside mcphost_perform or a waiting call): what may call
+ * the loop-only code of host/mcp directly. */
+static _Thread_local const mcphost_client *loop_of;
 
 struct mcphost_server_request {
   mcphost_client *c;
@@ -64,6 +70,8 @@ struct mcphost_client {
   api_op *ops;                   /* live operations */
   mcphost_server_request *taken; /* requests the program took */
   api_ask *asks;                 /* permission questions open */
+  mcphost_inproc *inprocs;       /* in-process servers registered */
+  uint64_t next_inproc;
   bool closing;                  /* mcphost_client_free began */
   /* MCPHOST_LOOP_THREAD */
   pthread_t thread;
@@ -665,8 +673,11 @@ int mcphost_run(mcphost_client *c, const mcphost_request *rq,
     rc = (int)id;
   } else {
     if (c->mode == MCPHOST_LOOP_CALLER) {
+      const mcphost_client *was = loop_of;
+      loop_of = c;
       while (!s.done)
         loop_run_once(host_loop(c->h), -1);
+      loop_of = was;
     } else {
       pthread_mutex_lock(&s.lock);
       while (!s.done)
@@ -920,6 +931,7 @@ static void set_client_options(mcphost_client *c, const mcphost_options *o) {
 
 static void *loop_thread(void *ud) {
   mcphost_client *c = ud;
+  loop_of = c;
   while (!c->stop)
     loop_run_once(host_loop(c->h), -1);
   return NULL;
@@ -955,9 +967,12 @@ void mcphost_client_free(mcphost_client *c) {
       pthread_join(c->thread, NULL);
   } else {
     /* What was started and not begun yet begins, and ends cancelled. */
+    const mcphost_client *was = loop_of;
+    loop_of = c;
     c->closing = true;
     loop_run_once(host_loop(c->h), 0);
     close_on_loop(c);
+    loop_of = was;
   }
   host_free(c->h);
   c->h = NULL;
@@ -1109,6 +1124,215 @@ int mcphost_timeout_ms(const mcphost_client *c) {
 int mcphost_perform(mcphost_client *c) {
   if (!c)
     return 0;
+  const mcphost_client *was = loop_of;
+  loop_of = c;
   loop_run_once(host_loop(c->h), 0);
+  loop_of = was;
   return atomic_load(&c->nops);
+}
+
+/* ---- in-process servers (mcp/inproc.h) ---- */
+
+struct mcphost_inproc {
+  mcphost_client *c;
+  uint64_t id; /* what a send from another thread finds it by */
+  mcp_inproc_server *srv;
+  mcphost_inproc_callbacks cb;
+  bool released; /* on_close(MCPHOST_INPROC_RELEASED) began */
+  mcphost_inproc *next;
+};
+
+/* Runs fn(ud) on the loop and returns when it has run: here when this
+ * thread may (the loop's own, or the caller's in MCPHOST_LOOP_CALLER
+ * mode), else posted to the loop's thread and waited for. */
+typedef struct loop_call {
+  void (*fn)(void *);
+  void *ud;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  bool done;
+} loop_call;
+
+static void loop_call_run(void *ud) {
+  loop_call *lc = ud;
+  lc->fn(lc->ud);
+  pthread_mutex_lock(&lc->lock);
+  lc->done = true;
+  pthread_cond_signal(&lc->cond);
+  pthread_mutex_unlock(&lc->lock);
+}
+
+static int run_on_loop(mcphost_client *c, void (*fn)(void *), void *ud) {
+  if (c->mode == MCPHOST_LOOP_CALLER || loop_of == c || !c->started) {
+    fn(ud);
+    return 0;
+  }
+  loop_call lc = {.fn = fn, .ud = ud};
+  pthread_mutex_init(&lc.lock, NULL);
+  pthread_cond_init(&lc.cond, NULL);
+  int rc = loop_post(host_loop(c->h), loop_call_run, &lc);
+  if (rc == 0) {
+    pthread_mutex_lock(&lc.lock);
+    while (!lc.done)
+      pthread_cond_wait(&lc.cond, &lc.lock);
+    pthread_mutex_unlock(&lc.lock);
+  }
+  pthread_cond_destroy(&lc.cond);
+  pthread_mutex_destroy(&lc.lock);
+  return rc;
+}
+
+static void inproc_unlink(mcphost_inproc *p) {
+  for (mcphost_inproc **q = &p->c->inprocs; *q; q = &(*q)->next) {
+    if (*q == p) {
+      *q = p->next;
+      return;
+    }
+  }
+}
+
+static void inproc_message(void *ud, mcp_inproc_server *srv, const char *json,
+                           size_t len) {
+  (void)srv;
+  mcphost_inproc *p = ud;
+  p->cb.on_message(p->cb.ud, p, json, len); /* p may be gone after it */
+}
+
+static void inproc_close(void *ud, mcp_inproc_server *srv, mcp_inproc_end end) {
+  (void)srv;
+  mcphost_inproc *p = ud;
+  if (end != MCP_INPROC_RELEASED) {
+    if (p->cb.on_close)
+      p->cb.on_close(p->cb.ud, p, MCPHOST_INPROC_DISCONNECTED);
+    return;
+  }
+  p->released = true;
+  if (p->cb.on_close)
+    p->cb.on_close(p->cb.ud, p, MCPHOST_INPROC_RELEASED);
+  inproc_unlink(p);
+  free(p);
+}
+
+typedef struct register_job {
+  mcphost_client *c;
+  const char *name;
+  mcphost_inproc *p;
+  int rc;
+  char why[MCPHOST_ERROR_MAX];
+} register_job;
+
+static void register_on_loop(void *ud) {
+  register_job *j = ud;
+  mcphost_client *c = j->c;
+  if (c->closing) {
+    j->rc = MCPH_EINVAL;
+    snprintf(j->why, sizeof j->why, "the client is closing");
+    return;
+  }
+  j->rc = mcp_inproc_register(
+      c->mc, j->name,
+      &(mcp_inproc_callbacks){
+          .on_message = inproc_message, .on_close = inproc_close, .ud = j->p},
+      &j->p->srv, j->why, sizeof j->why);
+  if (j->rc != 0)
+    return;
+  j->p->id = ++c->next_inproc;
+  j->p->next = c->inprocs;
+  c->inprocs = j->p;
+}
+
+int mcphost_inproc_register(mcphost_client *c, const char *name,
+                            const mcphost_inproc_callbacks *cb,
+                            mcphost_inproc **out, mcphost_error *err) {
+  clear_error(err);
+  if (out)
+    *out = NULL;
+  if (!c || !name || !*name || !cb || !out)
+    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+                     "mcphost_inproc_register needs a client, a name, "
+                     "callbacks and a place for the handle");
+  if (!API_HAS(cb, mcphost_inproc_callbacks, ud))
+    return fail_with(err, MCPHOST_EABI, 0, name,
+                     "mcphost_inproc_callbacks.struct_size %u is too small",
+                     (unsigned)cb->struct_size);
+  if (!cb->on_message)
+    return fail_with(err, MCPHOST_EUSAGE, 0, name,
+                     "in-process server \"%s\" needs an on_message callback",
+                     name);
+  mcphost_inproc *p = xcalloc(1, sizeof *p);
+  p->c = c;
+  p->cb = *cb;
+  register_job j = {.c = c, .name = name, .p = p};
+  if (run_on_loop(c, register_on_loop, &j) != 0) {
+    free(p);
+    return fail_with(err, MCPHOST_ENOMEM, 0, name, "out of memory");
+  }
+  if (j.rc != 0) {
+    free(p);
+    return fail_with(err, MCPHOST_EUSAGE, 0, name, "%s", j.why);
+  }
+  *out = p;
+  return MCPHOST_OK;
+}
+
+typedef struct send_job {
+  mcphost_client *c;
+  uint64_t id;
+  size_t len;
+  char text[]; /* len bytes */
+} send_job;
+
+static void send_on_loop(void *ud) {
+  send_job *j = ud;
+  for (mcphost_inproc *p = j->c->inprocs; p; p = p->next) {
+    if (p->id == j->id) {
+      mcp_inproc_send(p->srv, j->text, j->len); /* closed: dropped */
+      break;
+    }
+  }
+  free(j);
+}
+
+int mcphost_inproc_send(mcphost_inproc *p, const char *json, size_t len,
+                        mcphost_error *err) {
+  clear_error(err);
+  if (!p || !json || len == 0)
+    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+                     "mcphost_inproc_send needs a server and a message");
+  mcphost_client *c = p->c;
+  if (p->released)
+    return fail_with(err, MCPHOST_ESTATE, 0, mcp_inproc_name(p->srv),
+                     "in-process server \"%s\" is being released",
+                     mcp_inproc_name(p->srv));
+  if (loop_of == c) {
+    if (mcp_inproc_send(p->srv, json, len) != MCPH_OK)
+      return fail_with(err, MCPHOST_ESTATE, 0, mcp_inproc_name(p->srv),
+                       "in-process server \"%s\" has no connection open",
+                       mcp_inproc_name(p->srv));
+    return MCPHOST_OK;
+  }
+  /* Another thread: the loop sends it, if the server is still there. */
+  send_job *j = xmalloc(sizeof *j + len);
+  j->c = c;
+  j->id = p->id;
+  j->len = len;
+  memcpy(j->text, json, len);
+  if (loop_post(host_loop(c->h), send_on_loop, j) != 0) {
+    free(j);
+    return fail_with(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
+  }
+  return MCPHOST_OK;
+}
+
+static void unregister_on_loop(void *ud) {
+  mcphost_inproc *p = ud;
+  inproc_unlink(p);
+  mcp_inproc_unregister(p->srv);
+  free(p);
+}
+
+void mcphost_inproc_unregister(mcphost_inproc *p) {
+  if (!p || p->released)
+    return; /* released: mcphost_client_free frees it */
+  run_on_loop(p->c, unregister_on_loop, p);
 }

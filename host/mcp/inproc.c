@@ -192,8 +192,10 @@ static int t_start(mcph_transport *t, mcph_error *err) {
   inproc_conn *c = (inproc_conn *)t;
   mcp_inproc_server *srv = find_server(c->mc, c->target);
   if (!srv) {
+    /* Not a configuration error: the program may register it later, and
+     * an unreachable server is connected again by its next use. */
     return mcph_error_set(
-        err, MCPH_EINVAL,
+        err, MCPH_ECONNREFUSED,
         "server \"%s\": no in-process server \"%s\" is registered "
         "in this program (\"type\": \"sdk\" is served by the "
         "program that embeds mcphost, which registers it by that "

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The embedding examples (examples/embed) as a newcomer builds them: the
-# tree installed with `cmake --install` into a prefix of its own, call.c
-# and loop.c copied from its share/doc/mcphost/examples/embed and
+# tree installed with `cmake --install` into a prefix of its own, call.c,
+# loop.c and inproc.c copied from its share/doc/mcphost/examples/embed and
 # compiled out of the source tree with `pkg-config --cflags
 # --libs libmcphost` only, call.c again through CMake's
 # find_package(McpHost) and McpHost::client, and python/call.py through
 # ctypes, the library found on the loader's path. Each runs against the
 # demo server and answers as `mcphost call` does: the same stdout and exit
-# status, case by case. libmcphost.so.1 exports the API and nothing else.
+# status, case by case; inproc.c lists its in-process server's tools and
+# the demo server's, and calls its own. libmcphost.so.1 exports the API
+# and nothing else.
 . "$(dirname "$0")/../lib/lib.sh"
 unset MCPHOST_PLUGIN_PATH PKG_CONFIG_PATH CMAKE_PREFIX_PATH DESTDIR
 for tool in cmake pkg-config python3 nm cc; do
@@ -40,7 +42,7 @@ export PKG_CONFIG_PATH="$P/$LIBDIR/pkgconfig"
 E="$TMP/embed"
 # The copies the prefix holds, as a newcomer finds them.
 cp -r "$P/share/doc/mcphost/examples/embed" "$E"
-for x in call loop; do
+for x in call loop inproc; do
   # shellcheck disable=SC2046,SC2086
   run_cmd cc $STRICT "$E/$x.c" $(pkg-config --cflags --libs libmcphost) \
     -o "$E/$x"
@@ -108,6 +110,27 @@ for prog in "$E/call" "$E/loop" ${PY:+"$PY"}; do
   expect "${prog##*/}: a bad configuration is a usage error naming the field" 2 \
     --err '"command" must be a non-empty string'
 done
+
+# inproc.c: its server "calc" alone, then beside the demo server of a
+# --config file, whose tools it lists as `mcphost tools` does (SERVER/TOOL
+# for mcp__SERVER__TOOL); the call of calc/add prints 5 either way.
+# inproc_prints NAME WANT [ARGS]: exit 0, stdout exactly WANT.
+inproc_prints() {
+  local name=$1 want=$2
+  shift 2
+  run_cmd "$E/inproc" "$@"
+  if [ "$RC" -eq 0 ] && [ "$OUT" = "$want" ]; then ok "$name"
+  else bad "$name" "wanted exit 0 and stdout: $want"; fi
+}
+inproc_prints "inproc.c: its in-process server's tool, and 2 + 3" \
+  "$(printf 'calc/add\n5')"
+demo_tools=$("$MCPHOST" --strict-mcp-config --mcp-config "$CFG" tools |
+  sed -n 's|^mcp__demo__|demo/|p')
+inproc_prints "inproc.c --config: calc's tool, the demo server's, then 5" \
+  "$(printf 'calc/add\n%s\n5' "$demo_tools")" --config "$CFG"
+run_cmd "$E/inproc" --config "$BAD"
+expect "inproc.c --config: a bad file is refused naming the field" 1 \
+  --err '"command" must be a non-empty string'
 
 # loop.c cancels the call when a line comes on its stdin, in its own
 # poll() loop beside the library's descriptor: mcphost call's Ctrl-C.

@@ -83,7 +83,7 @@ expected_tree() {
              tcp/CMakeLists.txt tcp/README.md tcp/tcp.c; do
       echo "share/doc/mcphost/examples/plugins/$f"
     done
-    for f in call.c loop.c python/call.py python/mcphost.py; do
+    for f in call.c inproc.c loop.c python/call.py python/mcphost.py; do
       echo "share/doc/mcphost/examples/embed/$f"
     done
     for f in "$SRCDIR"/docs/*.md; do

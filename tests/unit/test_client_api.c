@@ -616,6 +616,192 @@ TEST(list_changed_reaches_the_program) {
   mcphost_client_free(c);
 }
 
+/* ---- in-process servers ---- */
+
+typedef struct calc {
+  mcphost_inproc *srv;
+  int disconnected, released;
+  int send_when_released; /* what mcphost_inproc_send said then */
+  pthread_t later;        /* answers "later" from a thread of its own */
+  bool later_started;
+  char later_id[32];
+} calc;
+
+/* The id of a request, as its text (the client's ids are numbers). */
+static void id_of(const char *msg, char *id, size_t size) {
+  const char *p = strstr(msg, "\"id\":");
+  size_t n = p ? strcspn(p + 5, ",}") : 0;
+  snprintf(id, size, "%.*s", (int)n, p ? p + 5 : "");
+}
+
+static void calc_send(calc *k, const char *fmt, const char *id,
+                      const char *rest) {
+  char m[1024];
+  int n = snprintf(m, sizeof m, fmt, id, rest);
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(mcphost_inproc_send(k->srv, m, (size_t)n, &err) == MCPHOST_OK);
+}
+
+static void *answer_later(void *ud) {
+  calc *k = ud;
+  calc_send(k,
+            "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{"
+            "\"type\":\"text\",\"text\":\"%s\"}]}}",
+            k->later_id, "from another thread");
+  return NULL;
+}
+
+static void calc_message(void *ud, mcphost_inproc *srv, const char *json,
+                         size_t len) {
+  calc *k = ud;
+  CHECK(srv == k->srv);
+  char msg[2048], id[32];
+  snprintf(msg, sizeof msg, "%.*s", (int)len, json);
+  if (!strstr(msg, "\"method\":") || !strstr(msg, "\"id\":"))
+    return; /* notifications */
+  id_of(msg, id, sizeof id);
+  const char *ok = "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":%s}";
+  if (strstr(msg, "\"method\":\"initialize\"")) {
+    calc_send(k, ok, id,
+              "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{"
+              "\"tools\":{\"listChanged\":true}},\"serverInfo\":{\"name\":"
+              "\"calc\",\"version\":\"1\"}}");
+  } else if (strstr(msg, "\"method\":\"tools/list\"")) {
+    calc_send(k, ok, id,
+              "{\"tools\":[{\"name\":\"add\",\"inputSchema\":{\"type\":"
+              "\"object\"}},{\"name\":\"later\",\"inputSchema\":{\"type\":"
+              "\"object\"}}]}");
+  } else if (strstr(msg, "\"name\":\"add\"")) {
+    /* A notification of the server's own, before the answer. */
+    calc_send(k, "%s%s", "",
+              "{\"jsonrpc\":\"2.0\",\"method\":"
+              "\"notifications/tools/list_changed\"}");
+    const char *a = strstr(msg, "\"a\":"), *b = strstr(msg, "\"b\":");
+    char sum[128];
+    snprintf(sum, sizeof sum,
+             "{\"content\":[{\"type\":\"text\",\"text\":\"%g\"}]}",
+             a && b ? strtod(a + 4, NULL) + strtod(b + 4, NULL) : -1.0);
+    calc_send(k, ok, id, sum);
+  } else if (strstr(msg, "\"name\":\"later\"")) {
+    snprintf(k->later_id, sizeof k->later_id, "%s", id);
+    k->later_started = pthread_create(&k->later, NULL, answer_later, k) == 0;
+    CHECK(k->later_started);
+  } else {
+    calc_send(k,
+              "{\"jsonrpc\":\"2.0\",\"id\":%s,\"error\":{\"code\":-32601,"
+              "\"message\":\"%s\"}}",
+              id, "Method not found");
+  }
+}
+
+static void calc_close(void *ud, mcphost_inproc *srv, int end) {
+  calc *k = ud;
+  CHECK(srv == k->srv);
+  if (end == MCPHOST_INPROC_RELEASED) {
+    k->released++;
+    k->send_when_released = mcphost_inproc_send(srv, "{}", 2, NULL);
+  } else {
+    k->disconnected++;
+  }
+}
+
+/* A server of the program's own, registered under a name: an entry
+ * {"type": "sdk"} reaches it through the one pipeline; its notification
+ * reaches on_notify; it may answer from another thread; unregistered,
+ * the entry names what is missing; the client's end releases it. */
+TEST(an_in_process_server_is_reached_by_its_name) {
+  seen s = {.lock = PTHREAD_MUTEX_INITIALIZER};
+  mcphost_client *c =
+      client_of("{\"mcpServers\": {\"calc\": {\"type\": \"sdk\"}}}",
+                MCPHOST_LOOP_THREAD, on_notify, NULL, &s);
+  if (!c)
+    return;
+  calc k = {0};
+  mcphost_inproc_callbacks cb = MCPHOST_INPROC_CALLBACKS_INIT;
+  cb.on_message = calc_message;
+  cb.on_close = calc_close;
+  cb.ud = &k;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(mcphost_inproc_register(c, "calc", &cb, &k.srv, &err) == MCPHOST_OK);
+  mcphost_inproc *twice = NULL;
+  CHECK(mcphost_inproc_register(c, "calc", &cb, &twice, &err) ==
+        MCPHOST_EUSAGE);
+  CHECK_CONTAINS(err.message, "\"calc\" is registered already");
+  cb.on_message = NULL;
+  CHECK(mcphost_inproc_register(c, "other", &cb, &twice, &err) ==
+        MCPHOST_EUSAGE);
+  CHECK(twice == NULL);
+  cb.on_message = calc_message;
+  /* Not connected yet: nothing to send to. */
+  CHECK(mcphost_inproc_send(k.srv, "{}", 0, &err) == MCPHOST_EUSAGE);
+
+  char *out = NULL;
+  CHECK(run(c, MCPHOST_OP_LIST, "calc", "tools", NULL, &out, &err) ==
+        MCPHOST_OK);
+  CHECK_CONTAINS(out, "{\"tools\":[{\"name\":\"add\"");
+  CHECK_CONTAINS(out, "\"name\":\"later\"");
+  mcphost_free(out);
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, NULL, "mcp__calc__add",
+            "{\"a\": 2, \"b\": 3}", &out, &err) == MCPHOST_OK);
+  CHECK_STR(out, "{\"content\":[{\"type\":\"text\",\"text\":\"5\"}]}");
+  mcphost_free(out);
+  pthread_mutex_lock(&s.lock);
+  CHECK_STR(s.changed, "calc {}");
+  pthread_mutex_unlock(&s.lock);
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "calc", "later", NULL, &out, &err) ==
+        MCPHOST_OK);
+  CHECK_CONTAINS(out, "from another thread");
+  mcphost_free(out);
+  if (k.later_started)
+    pthread_join(k.later, NULL);
+  CHECK(run(c, MCPHOST_OP_REQUEST, "calc", "no/such", NULL, &out, &err) ==
+        MCPHOST_EPROTOCOL);
+  CHECK(err.rpc_code == -32601);
+
+  /* Unregistered: the connection ends, no callback runs, and the entry
+   * names the server no one registers. */
+  mcphost_inproc_unregister(k.srv);
+  CHECK(k.disconnected == 0 && k.released == 0);
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "calc", "add", "{\"a\": 1, \"b\": 1}",
+            &out, &err) == MCPHOST_ESERVER);
+  CHECK_CONTAINS(err.message, "no in-process server \"calc\" is registered");
+  CHECK_STR(err.server, "calc");
+
+  /* Registered again, it serves again; the client's end releases it
+   * once, its last callback. */
+  CHECK(mcphost_inproc_register(c, "calc", &cb, &k.srv, &err) == MCPHOST_OK);
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, "calc", "add", "{\"a\": 1, \"b\": 1.5}",
+            &out, &err) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "\"text\":\"2.5\"");
+  mcphost_free(out);
+  mcphost_client_free(c);
+  CHECK(k.disconnected == 1);
+  CHECK(k.released == 1);
+  CHECK(k.send_when_released == MCPHOST_ESTATE);
+}
+
+/* In the caller's loop, the server's callbacks run inside
+ * mcphost_perform (here: inside the waiting mcphost_run). */
+TEST(an_in_process_server_in_the_callers_loop) {
+  mcphost_client *c =
+      client_of("{\"mcpServers\": {\"k\": {\"type\": \"sdk\", \"name\": "
+                "\"calc\"}}}",
+                MCPHOST_LOOP_CALLER, NULL, NULL, NULL);
+  if (!c)
+    return;
+  calc k = {0};
+  mcphost_inproc_callbacks cb = MCPHOST_INPROC_CALLBACKS_INIT;
+  cb.on_message = calc_message;
+  cb.ud = &k;
+  CHECK(mcphost_inproc_register(c, "calc", &cb, &k.srv, NULL) == MCPHOST_OK);
+  char *out = NULL;
+  CHECK(run(c, MCPHOST_OP_CALL_TOOL, NULL, "k/add", "{\"a\": 20, \"b\": 22}",
+            &out, NULL) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "\"text\":\"42\"");
+  mcphost_free(out);
+  mcphost_client_free(c);
+}
+
 int main(int argc, char **argv) {
   if (argc != 5) {
     fprintf(stderr,
@@ -665,6 +851,8 @@ int main(int argc, char **argv) {
       T(server_requests_go_to_the_program_that_takes_them),
       T(subscribe_and_complete),
       T(list_changed_reaches_the_program),
+      T(an_in_process_server_is_reached_by_its_name),
+      T(an_in_process_server_in_the_callers_loop),
   };
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
   char rm[4200];

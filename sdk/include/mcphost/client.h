@@ -56,7 +56,7 @@ extern "C" {
 /* The API version this header describes.
  *   1.0  the client, its configuration, connect, lists, calls, reads,
  *        prompts, completions, subscriptions, notifications, the
- *        servers' requests, the two loop modes */
+ *        servers' requests, the two loop modes, in-process servers */
 #define MCPHOST_API_MAJOR 1
 #define MCPHOST_API_MINOR 0
 
@@ -78,7 +78,8 @@ enum mcphost_status {
   MCPHOST_ECANCELED = -8, /* cancelled (mcphost_cancel, the client freed) */
   MCPHOST_ENOMEM = -9,    /* out of memory */
   MCPHOST_EABI = -10,     /* a version or struct_size the library refuses */
-  MCPHOST_ESTATE = -11    /* not now: the wrong loop mode or thread */
+  MCPHOST_ESTATE = -11    /* not now: the wrong loop mode or thread, or
+                             no connection (mcphost_inproc_send) */
 };
 
 /* [any thread] The name of a status code ("MCPHOST_ETIMEDOUT"); static.
@@ -356,8 +357,88 @@ int mcphost_timeout_ms(const mcphost_client *c);
 int mcphost_perform(mcphost_client *c);
 
 /* ---- in-process servers ("type": "sdk") ----
- * A later minor adds the registration of a server that lives in the
- * embedding program here. */
+ * A server that lives in the embedding program, registered under a name
+ * as a JSON-RPC message handler: a configuration entry {"type": "sdk"}
+ * of that name (or {"type": "sdk", "name": NAME}) connects to it through
+ * the same pipeline as every server (names, policy, permissions,
+ * sanitizing, results), with no process and no pipe. Messages are JSON
+ * text both ways, delivered from the loop in the order sent, never from
+ * inside the send that queued them: a server may answer from inside
+ * on_message.
+ *
+ * The server answers every request it gets (-32601 for a method it does
+ * not know: a connection may begin with server/discover), and keeps no
+ * state of one connection for the next. At most one connection at a
+ * time per server.
+ *
+ * Threads: on_message and on_close(MCPHOST_INPROC_DISCONNECTED) run on
+ * the loop (MCPHOST_LOOP_THREAD: the library's thread; MCPHOST_LOOP_CALLER:
+ * inside mcphost_perform or a waiting call); on_close(
+ * MCPHOST_INPROC_RELEASED) runs inside mcphost_client_free, on its
+ * thread, after the loop has ended. mcphost_inproc_register and
+ * mcphost_inproc_unregister are [loop] or [not loop]: in
+ * MCPHOST_LOOP_THREAD mode from any thread (from another than the
+ * library's they wait for the loop), in MCPHOST_LOOP_CALLER mode from the
+ * loop's thread. mcphost_inproc_send is [any thread]. */
+
+typedef struct mcphost_inproc mcphost_inproc; /* a registered server */
+
+/* Why on_close runs. */
+enum mcphost_inproc_end {
+  /* The connection ended (the client closed it: shutdown, reconnect);
+   * the server stays registered and a new connection may come. */
+  MCPHOST_INPROC_DISCONNECTED = 0,
+  /* mcphost_client_free: the server's last callback; the handle is gone
+   * when it returns, and `ud` may be freed there. */
+  MCPHOST_INPROC_RELEASED = 1
+};
+
+typedef struct mcphost_inproc_callbacks {
+  uint32_t struct_size;
+  /* One message the client sent (a request, a notification, or the
+   * answer to a request of the server's): `len` bytes of JSON text, not
+   * NUL-terminated, borrowed for the call. Required. */
+  void (*on_message)(void *ud, mcphost_inproc *srv, const char *json,
+                     size_t len);
+  /* May be NULL. `end`: an enum mcphost_inproc_end. */
+  void (*on_close)(void *ud, mcphost_inproc *srv, int end);
+  void *ud; /* passed back as the first argument */
+} mcphost_inproc_callbacks;
+
+#define MCPHOST_INPROC_CALLBACKS_INIT                                          \
+  { (uint32_t)sizeof(mcphost_inproc_callbacks), NULL, NULL, NULL }
+
+/* [loop] or [not loop] (above) Registers the server `name` (non-empty,
+ * unique on this client) with a copy of `cb`. *out is the program's
+ * until mcphost_inproc_unregister or on_close(MCPHOST_INPROC_RELEASED).
+ * MCPHOST_EUSAGE without a name or on_message, or when the name is
+ * taken. Whenever: an entry that failed for want of the server connects
+ * once asked again. */
+int mcphost_inproc_register(mcphost_client *c, const char *name,
+                            const mcphost_inproc_callbacks *cb,
+                            mcphost_inproc **out, mcphost_error *err);
+
+/* [any thread] Sends one message to the client: a response, a
+ * notification (list_changed, progress, logging) or a request of the
+ * server's own (elicitation/create, sampling/createMessage, roots/list;
+ * its answer comes to on_message): `len` bytes of JSON text, copied,
+ * passed on as sent. Inside a callback of the client it is queued at
+ * once: MCPHOST_ESTATE when no connection is open. Elsewhere (another
+ * thread; the caller's between mcphost_perform calls) it is handed to
+ * the loop and MCPHOST_OK returned; a connection that has ended by then
+ * drops it, as a closed pipe would. MCPHOST_EUSAGE for an
+ * empty message. Not after mcphost_inproc_unregister returned or
+ * on_close(MCPHOST_INPROC_RELEASED) began (MCPHOST_ESTATE inside it). */
+int mcphost_inproc_send(mcphost_inproc *srv, const char *json, size_t len,
+                        mcphost_error *err);
+
+/* [loop] or [not loop] (above) Unregisters and frees the server. When
+ * connected, the connection ends for the client as if the server had
+ * gone away (after the messages the server sent before), and what the
+ * client sent and the server did not get yet is dropped. No callback of
+ * the server runs once it returns (on_close is not called). From a
+ * server's own callback only for that server. NULL is fine. */
+void mcphost_inproc_unregister(mcphost_inproc *srv);
 
 #ifdef __cplusplus
 }
