@@ -28,6 +28,18 @@ static int fail(int err, char *why, size_t why_len, const char *fmt,
   return -1;
 }
 
+/* fail() with `fmt` saying "dir/name" and `detail`. Not inlined: the
+ * path is joined only for a message, so its buffer (4 KiB) is on the
+ * stack only then, not under every open and step of a walk. */
+static __attribute__((noinline)) int
+name_fail(int err, char *why, size_t why_len, const char *fmt, const char *dir,
+          const char *name, const char *detail) {
+  char shown[PATH_MAX + NAME_MAX + 2];
+  snprintf(shown, sizeof shown, "%s%s%s", dir ? dir : ".",
+           dir && strcmp(dir, "/") == 0 ? "" : "/", name);
+  return fail(err, why, why_len, fmt, shown, detail);
+}
+
 /* Whether group `gid` is the user's private group (TRUSTED_FS_PRIVATE_
  * GROUP). The name is copied before getgrgid(), which may reuse the
  * buffer getpwuid() returned. */
@@ -126,38 +138,43 @@ static int check_dir(const struct stat *st, const char *path, bool last,
 /* A symbolic link may be followed when it is the user's or root's: only
  * they can have made it in a directory that passed the checks, and in a
  * sticky one only its owner can replace it. */
-static int check_link(int dir_fd, const char *name, const char *shown,
+static int check_link(int dir_fd, const char *dir, const char *name,
                       char *target, size_t size, const uid_t *also, char *why,
                       size_t why_len) {
   struct stat st;
   if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
     int err = errno;
-    return fail(err, why, why_len, "cannot check %s: %s", shown, strerror(err));
+    return name_fail(err, why, why_len, "cannot check %s: %s", dir, name,
+                     strerror(err));
   }
   if (!S_ISLNK(st.st_mode)) {
-    return fail(ENOTDIR, why, why_len, "%s is not a directory%s", shown, "");
+    return name_fail(ENOTDIR, why, why_len, "%s is not a directory%s", dir,
+                     name, "");
   }
   if (!owner_ok(&st, also)) {
     char who[48];
     snprintf(who, sizeof who, "%lu", (unsigned long)st.st_uid);
-    return fail(EPERM, why, why_len,
-                "%s is a link made by uid %s, not by you or root; refusing "
-                "it",
-                shown, who);
+    return name_fail(EPERM, why, why_len,
+                     "%s is a link made by uid %s, not by you or root; "
+                     "refusing it",
+                     dir, name, who);
   }
   ssize_t n = readlinkat(dir_fd, name, target, size - 1);
   if (n <= 0 || (size_t)n >= size - 1) {
-    return fail(ENAMETOOLONG, why, why_len, "cannot read the link %s%s", shown,
-                "");
+    return name_fail(ENAMETOOLONG, why, why_len, "cannot read the link %s%s",
+                     dir, name, "");
   }
   target[n] = '\0';
   return 0;
 }
 
-/* The walk: `pending` holds what is left of the path; `at` the checked
- * path so far (no links, no dots), `fd` its O_PATH descriptor. */
+#define PENDING_MAX (PATH_MAX * 2) /* a path with the links' targets */
+
+/* The walk: `pending` holds what is left of the path (malloc'ed at its
+ * length, grown by a link's target, below PENDING_MAX bytes); `at` the
+ * checked path so far (no links, no dots), `fd` its O_PATH descriptor. */
 typedef struct walk {
-  char pending[PATH_MAX * 2];
+  char *pending;
   char at[PATH_MAX];
   int fd;
   int links;
@@ -196,11 +213,6 @@ static void at_push(walk *w, const char *name) {
   w->at[n + len] = '\0';
 }
 
-/* w->at and `name` joined, for a message: made only when one is said. */
-static void at_shown(const walk *w, const char *name, char *out, size_t n) {
-  snprintf(out, n, "%s%s%s", w->at, strcmp(w->at, "/") == 0 ? "" : "/", name);
-}
-
 static void at_pop(walk *w) {
   char *slash = strrchr(w->at, '/');
   if (slash) {
@@ -223,34 +235,37 @@ static int walk_root(walk *w, char *why, size_t why_len) {
   return 0;
 }
 
-/* A step's failure, `fmt` saying w->at/name and strerror(err). Not
- * inlined, nor follow_link: their path buffers (16 KiB) would be on the
- * stack of every step, and with stack-clash probes resident in every
- * process. */
-static __attribute__((noinline)) int step_fail(const walk *w, const char *name,
-                                               int err, const char *fmt,
-                                               char *why, size_t why_len) {
-  char shown[PATH_MAX + NAME_MAX + 2];
-  at_shown(w, name, shown, sizeof shown);
-  return fail(err, why, why_len, fmt, shown, strerror(err));
+/* A step's failure, `fmt` saying w->at/name and strerror(err). */
+static int step_fail(const walk *w, const char *name, int err, const char *fmt,
+                     char *why, size_t why_len) {
+  return name_fail(err, why, why_len, fmt, w->at, name, strerror(err));
 }
 
-/* The link `name` in w->fd, checked: its target put before the rest. */
+/* The link `name` in w->fd, checked: its target put before the rest. Not
+ * inlined: its target's buffer (4 KiB) would be on the stack of every
+ * step. */
 static __attribute__((noinline)) int follow_link(walk *w, const char *name,
                                                  char *why, size_t why_len) {
-  char shown[PATH_MAX + NAME_MAX + 2], target[PATH_MAX];
-  at_shown(w, name, shown, sizeof shown);
-  if (check_link(w->fd, name, shown, target, sizeof target, w->also, why,
+  char target[PATH_MAX];
+  if (check_link(w->fd, w->at, name, target, sizeof target, w->also, why,
                  why_len) != 0) {
     return -1;
   }
   if (++w->links > MAX_LINKS) {
-    return fail(ELOOP, why, why_len, "%s: too many links%s", shown, "");
+    return name_fail(ELOOP, why, why_len, "%s: too many links%s", w->at, name,
+                     "");
   }
   size_t tlen = strlen(target), rlen = strlen(w->pending);
-  if (tlen + 1 + rlen >= sizeof w->pending) {
-    return fail(ENAMETOOLONG, why, why_len, "%s: path too long%s", shown, "");
+  if (tlen + 1 + rlen >= PENDING_MAX) {
+    return name_fail(ENAMETOOLONG, why, why_len, "%s: path too long%s", w->at,
+                     name, "");
   }
+  char *grown = realloc(w->pending, tlen + 1 + rlen + 1);
+  if (!grown) {
+    return name_fail(ENOMEM, why, why_len, "%s: %s", w->at, name,
+                     strerror(ENOMEM));
+  }
+  w->pending = grown;
   memmove(w->pending + tlen + 1, w->pending, rlen + 1);
   memcpy(w->pending, target, tlen);
   w->pending[tlen] = '/';
@@ -302,21 +317,29 @@ static int open_dir(const char *path, unsigned flags, const uid_t *also,
     return fail(EINVAL, why, why_len, "%s is not an absolute path%s",
                 path ? path : "(none)", "");
   }
-  /* On the stack, not zeroed (12 KiB, on every open): each field is set
-   * below, the two paths as strings. Not on the heap: its top would be
-   * written on every open, and a later large buffer that lands there
-   * (each stdio server's read buffer) would keep those pages resident
-   * without using them (50 servers: 400 KiB). */
+  /* On the stack, not zeroed (4 KiB, on every open): each field is set
+   * below, `at` as a string. Not on the heap: its top would be written
+   * on every open, and a later large buffer that lands there (each stdio
+   * server's read buffer) would keep those pages resident without using
+   * them (50 servers: 400 KiB). `pending` is the path's length, a small
+   * block of the heap's bins; at PENDING_MAX on the stack it was 8 KiB
+   * more under every call of the walk, resident in every process. */
   walk ws;
   walk *w = &ws;
+  w->pending = NULL;
   w->fd = -1;
   w->links = 0;
   w->also = also;
   w->at[0] = '\0';
   int rc = -1;
   size_t len = strlen(path);
-  if (len >= sizeof w->pending) {
+  if (len >= PENDING_MAX) {
     fail(ENAMETOOLONG, why, why_len, "%s: path too long%s", path, "");
+    goto out;
+  }
+  w->pending = malloc(len + 1);
+  if (!w->pending) {
+    fail(ENOMEM, why, why_len, "%s: %s", path, strerror(ENOMEM));
     goto out;
   }
   memcpy(w->pending, path, len + 1);
@@ -350,12 +373,13 @@ static int open_dir(const char *path, unsigned flags, const uid_t *also,
     int err = errno;
     fail(err, why, why_len, "cannot open %s: %s", w->at, strerror(err));
   }
-out:
+out:;
+  int err = errno;
   if (w->fd >= 0) {
-    int err = errno;
     close(w->fd);
-    errno = err;
   }
+  free(w->pending);
+  errno = err;
   return rc;
 }
 
@@ -369,60 +393,51 @@ int trusted_fs_open_dir_owned_by(const char *path, unsigned flags, uid_t also,
   return open_dir(path, flags, &also, why, why_len);
 }
 
-static const char *shown_path(char *buf, size_t n, const char *dir_path,
-                              const char *name) {
-  snprintf(buf, n, "%s/%s", dir_path ? dir_path : ".", name);
-  return buf;
-}
-
 static int open_file(int dir_fd, const char *dir_path, const char *name,
                      int oflags, unsigned mode, const uid_t *also, char *why,
                      size_t why_len) {
-  /* The path as messages name it, made only for one: every plugin and
-   * state file is opened here, at every start. */
-  char path[PATH_MAX];
-#define SHOWN shown_path(path, sizeof path, dir_path, name)
+  /* The path as messages name it is made only for one (name_fail):
+   * every plugin and state file is opened here, at every start. */
+#define FAIL(err, fmt, detail)                                                 \
+  name_fail(err, why, why_len, fmt, dir_path, name, detail)
   if (!*name || strchr(name, '/') || strcmp(name, ".") == 0 ||
       strcmp(name, "..") == 0) {
-    return fail(EINVAL, why, why_len, "%s: not a file name%s", SHOWN, "");
+    return FAIL(EINVAL, "%s: not a file name%s", "");
   }
   int fd = openat(dir_fd, name, oflags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
                   (mode_t)mode);
   if (fd < 0) {
     int err = errno;
     if (err == ELOOP) {
-      return fail(err, why, why_len,
-                  "%s is a symbolic link; refusing to follow it%s", SHOWN, "");
+      return FAIL(err, "%s is a symbolic link; refusing to follow it%s", "");
     }
-    return fail(err, why, why_len, "cannot open %s: %s", SHOWN, strerror(err));
+    return FAIL(err, "cannot open %s: %s", strerror(err));
   }
   struct stat st;
   int err = 0;
   if (fstat(fd, &st) != 0) {
     err = errno;
-    fail(err, why, why_len, "cannot check %s: %s", SHOWN, strerror(err));
+    FAIL(err, "cannot check %s: %s", strerror(err));
   } else if (!S_ISREG(st.st_mode)) {
     err = EPERM;
-    fail(err, why, why_len, "%s is not a regular file%s", SHOWN, "");
+    FAIL(err, "%s is not a regular file%s", "");
   } else if (!owner_ok(&st, also)) {
     char who[48];
     snprintf(who, sizeof who, "%lu", (unsigned long)st.st_uid);
     err = EPERM;
-    fail(err, why, why_len,
-         "%s is owned by uid %s, not by you or root; refusing it", SHOWN, who);
+    FAIL(err, "%s is owned by uid %s, not by you or root; refusing it", who);
   } else if ((oflags & O_ACCMODE) != O_RDONLY) {
     if ((st.st_mode & 07777) != (mode & 07777) &&
         fchmod(fd, (mode_t)mode) != 0) {
       err = errno;
-      fail(err, why, why_len, "cannot set the mode of %s: %s", SHOWN,
-           strerror(err));
+      FAIL(err, "cannot set the mode of %s: %s", strerror(err));
     }
   } else if (trusted_fs_check_owner(&st, also, 0) != TRUSTED_FS_OWN) {
     err = EPERM;
-    fail(err, why, why_len, "%s is writable by %s; refusing it", SHOWN,
+    FAIL(err, "%s is writable by %s; refusing it",
          st.st_mode & S_IWOTH ? "everyone" : "its group");
   }
-#undef SHOWN
+#undef FAIL
   if (err) {
     close(fd);
     errno = err;
@@ -436,20 +451,19 @@ int trusted_fs_open_file(int dir_fd, const char *dir_path, const char *name,
   return open_file(dir_fd, dir_path, name, oflags, mode, NULL, why, why_len);
 }
 
-/* open_code of a link (not inlined: its buffers, 17 KiB, stay off the
+/* open_code of a link (not inlined: its buffers, 16 KiB, stay off the
  * stack of the plain file's open). */
 static __attribute__((noinline)) int
 open_code_link(int dir_fd, const char *dir_path, const char *name,
                const uid_t *also, char *why, size_t why_len) {
-  char shown[PATH_MAX + NAME_MAX + 2], target[PATH_MAX];
-  snprintf(shown, sizeof shown, "%s/%s", dir_path, name);
-  if (check_link(dir_fd, name, shown, target, sizeof target, also, why,
+  char target[PATH_MAX];
+  if (check_link(dir_fd, dir_path, name, target, sizeof target, also, why,
                  why_len) != 0) {
     return -1;
   }
   /* The target's directory is walked and checked as any other; a link
    * there again is refused (the file is opened without following). */
-  char full[sizeof shown + PATH_MAX];
+  char full[PATH_MAX + NAME_MAX + 2 + PATH_MAX];
   snprintf(full, sizeof full, "%s%s%s", target[0] == '/' ? "" : dir_path,
            target[0] == '/' ? "" : "/", target);
   char *slash = strrchr(full, '/');

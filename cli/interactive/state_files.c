@@ -48,18 +48,25 @@ char *state_file_read(host *h, const char *name, size_t *len) {
   if (none) {
     return NULL;
   }
-  char why[PATH_MAX + 128];
-  int fd = state_file_open(h, name, O_RDONLY, why, sizeof why);
+  /* Why it cannot be opened is not said (it reads as none), so no
+   * buffer for it on the stack under the walk. */
+  int fd = state_file_open(h, name, O_RDONLY, NULL, 0);
   if (fd < 0) {
     return NULL;
   }
+  /* Read into the buffer it is returned in (1 KiB, then doubling): no
+   * second buffer on the stack under the read. */
   strbuf b;
   sb_init(&b);
-  char buf[8192];
   ssize_t n;
-  while ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)) {
-    if (n > 0) {
-      sb_add(&b, buf, (size_t)n);
+  for (;;) {
+    size_t want = b.len < 1024 ? 1024 : b.len;
+    char *at = sb_extend(&b, want);
+    n = read(fd, at, want);
+    b.len -= want - (n > 0 ? (size_t)n : 0);
+    b.data[b.len] = '\0';
+    if (n == 0 || (n < 0 && errno != EINTR)) {
+      break;
     }
   }
   close(fd);

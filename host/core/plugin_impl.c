@@ -46,6 +46,15 @@ static int impl_dir(const plugin *p, char *dir, size_t n, mcph_error *err) {
   return MCPH_OK;
 }
 
+/* impl_dir(), as a new string (NULL with `err` set). Not inlined: its
+ * buffers (8 KiB) are on the stack only here, not under the walk and
+ * dlopen() that follow, nor is a PATH_MAX buffer kept for the result. */
+static __attribute__((noinline)) char *impl_dir_new(const plugin *p,
+                                                    mcph_error *err) {
+  char dir[PATH_MAX];
+  return impl_dir(p, dir, sizeof dir, err) == MCPH_OK ? xstrdup(dir) : NULL;
+}
+
 /* For an implementation that is not there at all: the package that
  * installs it, when the build was told (MCPHOST_IMPL_PACKAGES,
  * "FILE=PACKAGE,..."; a distribution that splits the plugins out sets
@@ -111,21 +120,37 @@ static const char *without_name(const char *e, const char *name) {
   return e;
 }
 
-/* The implementation's path, for messages (made only for one). */
-static const char *impl_path(char *path, size_t n, const char *dir,
-                             const plugin *p) {
-  snprintf(path, n, "%s/%s", dir, p->provides->implementation);
-  return path;
+/* The error `fmt`, whose four %s are the implementation's path, `a`,
+ * `b`, then the package that installed it when `hint`, else `c`. Not
+ * inlined: the path is joined only for a message, so its buffer (4 KiB)
+ * is not on the stack under dlopen() and the checked open. */
+static __attribute__((noinline)) int
+impl_error(mcph_error *err, int code, const char *dir, const plugin *p,
+           const char *fmt, const char *a, const char *b, const char *c,
+           bool hint) {
+  char path[PATH_MAX + NAME_MAX + 2];
+  const char *file = p->provides->implementation;
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  return mcph_error_set(err, code, fmt, path, a, b,
+                        hint ? package_hint(path, file) : c);
+}
+
+/* "loaded PATH" at debug (not inlined, for impl_error's reason). */
+static __attribute__((noinline)) void log_loaded(const plugin *p,
+                                                 const char *dir) {
+  char line[PATH_MAX + NAME_MAX + 16];
+  snprintf(line, sizeof line, "loaded %s/%s", dir, p->provides->implementation);
+  p->handle.api.log(&p->handle.api, MCPH_LOG_DEBUG, p->id, line);
 }
 
 /* Opens p's implementation file, checked (owner, mode, a whole ELF file):
- * returns the fd, with its directory in `dir` (PATH_MAX bytes); or -1
+ * returns the fd, with its directory in *dir (the caller's to free); or -1
  * with the reason in `err`. */
-static int open_checked(const plugin *p, impl_dir_cache *cache, char *dir,
+static int open_checked(const plugin *p, impl_dir_cache *cache, char **dirp,
                         mcph_error *err) {
   const char *file = p->provides->implementation;
   const char *what = p->name ? p->name : p->id;
-  char why[PATH_MAX + 128], path[PATH_MAX + NAME_MAX + 2];
+  char why[PATH_MAX + 128];
   if (strchr(file, '/') || strcmp(file, "..") == 0 || file[0] == '.') {
     mcph_error_set(err, MCPH_EINVAL,
                    "%s names the implementation \"%s\": a file name in "
@@ -133,7 +158,8 @@ static int open_checked(const plugin *p, impl_dir_cache *cache, char *dir,
                    p->path, file);
     return -1;
   }
-  if (impl_dir(p, dir, PATH_MAX, err) != MCPH_OK) {
+  char *dir = *dirp = impl_dir_new(p, err);
+  if (!dir) {
     return -1;
   }
   struct stat st;
@@ -151,17 +177,17 @@ static int open_checked(const plugin *p, impl_dir_cache *cache, char *dir,
     fd = -1;
   }
   if (fd < 0) {
-    impl_path(path, sizeof path, dir, p);
-    mcph_error_set(err, MCPH_ENOTFOUND,
-                   "cannot load %s, the implementation of the %s: %s%s", path,
-                   what, why, package_hint(path, file));
+    impl_error(err, MCPH_ENOTFOUND, dir, p,
+               "cannot load %s, the implementation of the %s: %s%s", what, why,
+               "", true);
   }
   return fd;
 }
 
 int plugin_impl_check(const plugin *p, impl_dir_cache *cache, mcph_error *err) {
-  char dir[PATH_MAX];
-  int fd = open_checked(p, cache, dir, err);
+  char *dir = NULL;
+  int fd = open_checked(p, cache, &dir, err);
+  free(dir);
   if (fd < 0) {
     return err->code ? err->code : MCPH_ENOTFOUND;
   }
@@ -171,13 +197,13 @@ int plugin_impl_check(const plugin *p, impl_dir_cache *cache, mcph_error *err) {
 
 int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
   const char *what = p->name ? p->name : p->id;
-  char dir[PATH_MAX], path[PATH_MAX + NAME_MAX + 2];
+  char *dir = NULL;
   int rc;
-  int fd = open_checked(p, NULL, dir, err);
+  int fd = open_checked(p, NULL, &dir, err);
   if (fd < 0) {
+    free(dir);
     return err->code ? err->code : MCPH_ENOTFOUND;
   }
-  impl_path(path, sizeof path, dir, p);
   /* Through the checked open file, kept open as the plugin's own: the
    * library is never closed, and /proc/self/fd/N must keep naming it. */
   char byfd[32];
@@ -185,10 +211,11 @@ int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
   void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char *e = dlerror(); /* process-wide: used at once */
-    rc = mcph_error_set(
-        err, MCPH_ENOTFOUND, "cannot load %s, the implementation of the %s: %s",
-        path, what, e ? without_name(e, byfd) : "unknown error");
+    rc = impl_error(err, MCPH_ENOTFOUND, dir, p,
+                    "cannot load %s, the implementation of the %s: %s%s", what,
+                    e ? without_name(e, byfd) : "unknown error", "", false);
     close(fd);
+    free(dir);
     return rc;
   }
   const mcph_entry *impl = dlsym(h, MCPH_ENTRY_SYMBOL);
@@ -197,14 +224,17 @@ int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err) {
       strcmp(impl->id, p->id) != 0 || !impl->init || !impl->get_extension) {
     dlclose(h); /* nothing of it ran */
     close(fd);
-    return mcph_error_set(err, MCPH_EABI,
-                          "%s is not the implementation of %s (plugin ABI "
-                          "%d.%d): reinstall mcphost",
-                          path, p->id, MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
+    char abi[32];
+    snprintf(abi, sizeof abi, "%d.%d", MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
+    rc = impl_error(err, MCPH_EABI, dir, p,
+                    "%s is not the implementation of %s (plugin ABI %s): "
+                    "reinstall mcphost%s",
+                    p->id, abi, "", false);
+    free(dir);
+    return rc;
   }
-  char line[sizeof path + 8];
-  snprintf(line, sizeof line, "loaded %s", path);
-  p->handle.api.log(&p->handle.api, MCPH_LOG_DEBUG, p->id, line);
+  log_loaded(p, dir);
+  free(dir);
   *out = impl;
   return MCPH_OK;
 }

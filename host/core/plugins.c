@@ -609,16 +609,30 @@ static plugin *add_record(registry *r, char *path) {
   return p;
 }
 
+/* The plugin file `name` in `dir_fd`, checked; -1 with the reason in
+ * *why (the caller's to free). Not inlined: the reason's buffer (4 KiB)
+ * is on the stack only for the open, not under the loading after it. */
+static __attribute__((noinline)) int
+open_plugin_file(int dir_fd, const char *dir, const char *name,
+                 const uid_t *also, char **why) {
+  char text[PATH_MAX + 128];
+  int fd = also ? trusted_fs_open_code_owned_by(dir_fd, dir, name, *also, text,
+                                                sizeof text)
+                : trusted_fs_open_code(dir_fd, dir, name, text, sizeof text);
+  if (fd < 0) {
+    *why = xstrdup(text);
+  }
+  return fd;
+}
+
 plugin *registry_load_file(registry *r, int dir_fd,
                            const char *dir, const char *name,
                            const uid_t *also) {
   plugin *p = add_record(r, path_join(dir, name));
-  char why[PATH_MAX + 128];
-  int fd = also ? trusted_fs_open_code_owned_by(dir_fd, dir, name, *also, why,
-                                                sizeof why)
-                : trusted_fs_open_code(dir_fd, dir, name, why, sizeof why);
+  char *why = NULL;
+  int fd = open_plugin_file(dir_fd, dir, name, also, &why);
   if (fd < 0) {
-    return refuse(p, xstrdup(why));
+    return refuse(p, why);
   }
   return load(r, p, fd);
 }
@@ -640,9 +654,13 @@ static void refuse_dir(registry *r, const char *dir, const char *why) {
  * owns the executable controls mcphost already, so trusting them for its
  * built-in directory adds nobody (a build tree of a user's, run by root).
  * Returns the fd, with *also pointing at `exe_owner` for the built-in
- * directory (else NULL), or -1 with errno and `why` set. */
-static int open_dir(const registry *r, const char *dir, uid_t *exe_owner,
-                    const uid_t **also, char *why, size_t n) {
+ * directory (else NULL), or -1 with errno and the reason in *why (the
+ * caller's to free). Not inlined, for open_plugin_file's reason: the
+ * plugins are loaded after it. */
+static __attribute__((noinline)) int open_dir(const registry *r,
+                                              const char *dir, uid_t *exe_owner,
+                                              const uid_t **also, char **why) {
+  char text[PATH_MAX + 128];
   struct stat exe;
   *also = NULL;
   if (r->builtin && strcmp(r->dirs[r->builtin - 1], dir) == 0 &&
@@ -650,14 +668,21 @@ static int open_dir(const registry *r, const char *dir, uid_t *exe_owner,
     *exe_owner = exe.st_uid;
     *also = exe_owner;
   }
-  return *also ? trusted_fs_open_dir_owned_by(dir, 0, **also, why, n)
-               : trusted_fs_open_dir(dir, 0, why, n);
+  int fd = *also
+               ? trusted_fs_open_dir_owned_by(dir, 0, **also, text, sizeof text)
+               : trusted_fs_open_dir(dir, 0, text, sizeof text);
+  if (fd < 0) {
+    int err = errno;
+    *why = xstrdup(text);
+    errno = err;
+  }
+  return fd;
 }
 
 void registry_load_all(registry *r) {
   for (size_t i = 0; i < r->ndirs; i++) {
     const char *dir = r->dirs[i];
-    char why[PATH_MAX + 128];
+    char *why = NULL;
     if (dir[0] != '/') {
       /* It would mean a different place in every working directory: a
        * repository's plugins/ would run as the user's code. */
@@ -666,11 +691,12 @@ void registry_load_all(registry *r) {
     }
     uid_t exe_owner;
     const uid_t *also;
-    int dfd = open_dir(r, dir, &exe_owner, &also, why, sizeof why);
+    int dfd = open_dir(r, dir, &exe_owner, &also, &why);
     if (dfd < 0) {
       if (errno != ENOENT) {
         refuse_dir(r, dir, why); /* a missing directory is no error */
       }
+      free(why);
       continue;
     }
     struct dirent **ents;
@@ -697,14 +723,15 @@ plugin *registry_load_path(registry *r, const char *path) {
   }
   char *dir = slash == path ? xstrdup("/")
                             : xasprintf("%.*s", (int)(slash - path), path);
-  char why[PATH_MAX + 128];
+  char *why = NULL;
   uid_t exe_owner;
   const uid_t *also;
   plugin *p;
-  int dfd = open_dir(r, dir, &exe_owner, &also, why, sizeof why);
+  int dfd = open_dir(r, dir, &exe_owner, &also, &why);
   if (dfd < 0) {
     p = refuse(add_record(r, xstrdup(path)),
                xasprintf("its directory is refused: %s", why));
+    free(why);
   } else {
     p = registry_load_file(r, dfd, dir, slash + 1, also);
     close(dfd);

@@ -32,9 +32,11 @@ static char *entry_digest(const server_config *cfg) {
   return xasprintf("fnv1a64:%016llx", (unsigned long long)h);
 }
 
-/* The directory, opened (created when `create`); -1 when none. */
+/* The directory, opened (created when `create`); -1 when none. `why`
+ * (PATH_MAX + 128 bytes) is the caller's, which it uses again after:
+ * one such buffer on the stack, not two, over the walk. */
 static int open_cache_dir(host *h, const server_config *cfg, bool create,
-                          char **dir) {
+                          char **dir, char *why, size_t why_len) {
   const char *state = h->paths[MCPH_PATH_STATE];
   *dir = NULL;
   if (!state) {
@@ -44,10 +46,9 @@ static int open_cache_dir(host *h, const server_config *cfg, bool create,
   if (!create && path_missing(*dir)) {
     return -1; /* never written: as the walk below would find (ENOENT) */
   }
-  char why[PATH_MAX + 128];
   int dfd = trusted_fs_open_dir(
       *dir, TRUSTED_FS_PRIVATE | (create ? TRUSTED_FS_CREATE : 0), why,
-      sizeof why);
+      why_len);
   if (dfd < 0 && (create || errno != ENOENT)) {
     host_log(h, MCPH_LOG_DEBUG, cfg->name, "the protocol era is not kept: %s",
              why);
@@ -60,6 +61,34 @@ static void file_name(const server_config *cfg, char *out, size_t n) {
   strcat(out, ".json");
 }
 
+/* The verdict file of `cfg` in `dfd` (closed here), parsed into *doc
+ * (NULL when it is not JSON); false when there is none. Not inlined: its
+ * buffer (4 KiB) is on the stack only after the walk to the directory,
+ * not under it. */
+static __attribute__((noinline)) bool
+read_entry(host *h, const server_config *cfg, int dfd, const char *dir,
+           char *why, size_t why_len, cJSON **doc) {
+  char name[128];
+  file_name(cfg, name, sizeof name);
+  int fd = trusted_fs_open_file(dfd, dir, name, O_RDONLY, 0600, why, why_len);
+  close(dfd);
+  if (fd < 0) {
+    if (errno != ENOENT) {
+      host_log(h, MCPH_LOG_DEBUG, cfg->name, "%s", why);
+    }
+    return false;
+  }
+  char buf[CACHE_MAX_BYTES + 1];
+  ssize_t n = read(fd, buf, CACHE_MAX_BYTES);
+  close(fd);
+  if (n <= 0) {
+    return false;
+  }
+  buf[n] = '\0';
+  *doc = cJSON_Parse(buf);
+  return true;
+}
+
 mcp_era era_cache_get(host *h, const server_config *cfg, char **version) {
   mcp_era era = ERA_UNKNOWN;
   char *dir = NULL, *digest = NULL;
@@ -67,29 +96,14 @@ mcp_era era_cache_get(host *h, const server_config *cfg, char **version) {
   if (version) {
     *version = NULL;
   }
-  int dfd = open_cache_dir(h, cfg, false, &dir);
+  char why[PATH_MAX + 128];
+  int dfd = open_cache_dir(h, cfg, false, &dir, why, sizeof why);
   if (dfd < 0) {
     goto out;
   }
-  char name[128], why[PATH_MAX + 128];
-  file_name(cfg, name, sizeof name);
-  int fd =
-      trusted_fs_open_file(dfd, dir, name, O_RDONLY, 0600, why, sizeof why);
-  close(dfd);
-  if (fd < 0) {
-    if (errno != ENOENT) {
-      host_log(h, MCPH_LOG_DEBUG, cfg->name, "%s", why);
-    }
+  if (!read_entry(h, cfg, dfd, dir, why, sizeof why, &doc)) {
     goto out;
   }
-  char buf[CACHE_MAX_BYTES + 1];
-  ssize_t n = read(fd, buf, CACHE_MAX_BYTES);
-  close(fd);
-  if (n <= 0) {
-    goto out;
-  }
-  buf[n] = '\0';
-  doc = cJSON_Parse(buf);
   digest = entry_digest(cfg);
   const char *have =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "config"));
@@ -121,11 +135,11 @@ void era_cache_put(host *h, const server_config *cfg, mcp_era era,
                    const char *version) {
   char *dir = NULL, *digest = NULL, *text = NULL;
   cJSON *doc = NULL;
-  int dfd = open_cache_dir(h, cfg, era != ERA_UNKNOWN, &dir);
+  char name[128], why[PATH_MAX + 128];
+  int dfd = open_cache_dir(h, cfg, era != ERA_UNKNOWN, &dir, why, sizeof why);
   if (dfd < 0) {
     goto out;
   }
-  char name[128], why[PATH_MAX + 128];
   file_name(cfg, name, sizeof name);
   if (era == ERA_UNKNOWN) {
     unlinkat(dfd, name, 0);
