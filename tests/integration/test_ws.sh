@@ -2,7 +2,8 @@
 # The ws transport (transports/ws) against a WebSocket MCP server of ours
 # (tests/servers/ws_server.mjs, on the npm ws package): ws and wss with a
 # CA made here, mTLS, headers and headersHelper, big, fragmented and
-# binary messages, the message cap, a dropped connection and the
+# binary messages, frame heads cut when the reading changes hands (or
+# may), the message cap, a dropped connection and the
 # reconnect, an upgrade never answered, a refused subprotocol, proxies,
 # lazy loading, and no thread or fd left after a close.
 . "$(dirname "$0")/../lib/lib.sh"
@@ -26,11 +27,12 @@ wait_log() {
   return 1
 }
 
-# A batch process kept open across requests: batch_open CONFIG; ask LINE
+# A batch process kept open across requests: batch_open CONFIG [FLAG...]
+# (more flags for mcphost); ask LINE
 # (writes one request, reads its answer into OUT, line by line);
 # wait_reconnect (until stderr says it reconnects); batch_close (RC, ERR).
 batch_open() {
-  coproc B { exec "$MCPHOST" -v --config "$1" batch 2>"$TMP/err"; }
+  coproc B { exec "$MCPHOST" -v "${@:2}" --config "$1" batch 2>"$TMP/err"; }
   BPID=$B_PID
   OUT=""
 }
@@ -129,6 +131,37 @@ batch_run "$TMP/w.json" '{"id":1,"call":"w/bad_frame"}'
 expect "a frame that breaks the protocol ends the connection, named" 0 \
   --out '"id":1,"error"' \
   --out "the WebSocket connection to ws://127.0.0.1:$W_PORT/mcp was ended: the server sent a reserved bit set (no extension was agreed)"
+
+# ---- frame heads cut at the moments the reading may change hands: the
+# 101 answer carries a head's first byte (lws has read it: lws reads the
+# connection), or comes alone (the transport reads it); each answer
+# carries the start of the next head, completed only when the client
+# sends again ----
+for mode in with alone; do
+  if [ $mode = alone ]; then
+    start_ws X --cut-heads --upgrade-alone
+    reader="read by the transport"
+    label="the 101 answer alone"
+  else
+    start_ws X --cut-heads
+    reader="read by lws (some came with the upgrade)"
+    label="a head's first byte with the 101 answer"
+  fi
+  cfg x "{\"x\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$X_PORT/\"}}"
+  batch_open "$TMP/x.json" -v -v
+  for i in 1 2 3 4 5 6; do
+    ask "{\"id\":$i,\"call\":\"x/echo\",\"arguments\":{\"message\":\"m$i\"}}"
+  done
+  batch_close
+  expect "heads cut by the writes arrive whole ($label)" 0 \
+    --out '"id":1,"result"' --out '"text":"m1"' --out '"text":"m6"' \
+    --err "server log: note 1 nnnnnnnnnn" --err "server log: note 2 nnnn" \
+    --err "server log: note 3 nnnn" --err "server log: note 4 nnnn" \
+    --err "server log: note 5 nnnnnnnnnn" --err "server log: note 7 nnnn" \
+    --err "frames from ws://127.0.0.1:$X_PORT/ $reader"
+  check "... with no error" test "$(printf '%s\n' "$OUT" | grep -c '"error"')" -eq 0
+  check "... and a clean close" wait_log "$X_LOG" "close 1000"
+done
 
 # ---- a dropped connection: reported, reconnected; no fd or thread left ----
 start_ws D

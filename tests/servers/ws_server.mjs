@@ -20,18 +20,26 @@
 // Usage: node ws_server.mjs [--tls CERT KEY [--client-ca CA]]
 //          [--require-header NAME VALUE] [--subprotocol none|NAME]
 //          [--never-upgrade] [--no-pong] [--close-code CODE]
+//          [--cut-heads [--upgrade-alone]]
 // --client-ca asks for and checks a client certificate (mTLS);
 // --require-header refuses the upgrade with 401 unless NAME is VALUE;
 // --subprotocol answers without one (none) or with another;
 // --never-upgrade accepts TCP and never answers; --no-pong ignores pings;
 // --connect-proxy is no WebSocket server but an HTTP CONNECT proxy that
 // prints "proxied HOST:PORT" for each tunnel.
+// --cut-heads is a server of its own frames (tool echo only) whose every
+// write ends inside the head of a notifications/message ("note N"): the
+// 101 answer carries the first byte of note 1, each answer to a request
+// the rest of the note begun and the start of the next one, cut after
+// 1 of 2 head bytes or after 1, 2 or 3 of 4, so a head is cut whenever
+// the client sends; with --upgrade-alone the 101 answer comes alone.
 // Listens on 127.0.0.1, a free port; prints "listening on PORT". Each
 // close it sees is printed as "close CODE", each ping as "ping".
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -62,6 +70,84 @@ if (args.includes('--connect-proxy')) {
     client.on('error', () => up.destroy());
   });
   p.listen(0, '127.0.0.1', () => console.log(`listening on ${p.address().port}`));
+} else if (args.includes('--cut-heads')) {
+  const frame = (op, payload) => {
+    const len = payload.length;
+    const head = len < 126 ? Buffer.from([0x80 | op, len])
+      : Buffer.from([0x80 | op, 126, len >> 8, len & 255]);
+    return Buffer.concat([head, payload]);
+  };
+  const server = http.createServer();
+  server.on('upgrade', (req, socket) => {
+    socket.setNoDelay(true);
+    const accept = crypto.createHash('sha1')
+      .update(req.headers['sec-websocket-key'] + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11')
+      .digest('base64');
+    let notes = 0;
+    let rest = Buffer.alloc(0); // the part of the note begun not yet written
+    const cuts = [[10, 1], [200, 1], [200, 2], [200, 3]]; // [size, head bytes]
+    const begin = () => {
+      const [size, k] = cuts[notes++ % cuts.length];
+      const note = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message',
+        params: { level: 'info', data: `note ${notes} ` + 'n'.repeat(size) } });
+      const f = frame(1, Buffer.from(note));
+      rest = f.subarray(k);
+      return f.subarray(0, k);
+    };
+    socket.write(Buffer.concat([Buffer.from('HTTP/1.1 101 Switching Protocols\r\n'
+      + 'Upgrade: websocket\r\nConnection: Upgrade\r\n'
+      + `Sec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Protocol: mcp\r\n\r\n`),
+    args.includes('--upgrade-alone') ? Buffer.alloc(0) : begin()]));
+    const answer = (m) => {
+      if (m.method === 'initialize') {
+        return { result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} },
+          serverInfo: { name: 'ws-cut-heads', version: '1.0.0' } } };
+      }
+      if (m.method === 'tools/list') {
+        return { result: { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] } };
+      }
+      if (m.method === 'tools/call' && m.params.name === 'echo') {
+        return { result: { content: [{ type: 'text', text: String(m.params.arguments.message) }] } };
+      }
+      return { error: { code: -32601, message: 'no such method' } };
+    };
+    let buf = Buffer.alloc(0);
+    socket.on('data', (d) => {
+      buf = Buffer.concat([buf, d]);
+      for (;;) { // the client's frames: masked, small, whole messages
+        if (buf.length < 2) return;
+        let len = buf[1] & 127, at = 2;
+        if (len === 126) {
+          if (buf.length < 4) return;
+          len = buf.readUInt16BE(2); at = 4;
+        } else if (len === 127) {
+          if (buf.length < 10) return;
+          len = Number(buf.readBigUInt64BE(2)); at = 10;
+        }
+        if (buf.length < at + 4 + len) return;
+        const mask = buf.subarray(at, at + 4);
+        const p = Buffer.from(buf.subarray(at + 4, at + 4 + len));
+        for (let i = 0; i < len; i++) p[i] ^= mask[i & 3];
+        const op = buf[0] & 15;
+        buf = buf.subarray(at + 4 + len);
+        if (op === 8) { // the note begun, then the close's answer
+          console.log(`close ${len >= 2 ? p.readUInt16BE(0) : 1005}`);
+          socket.end(Buffer.concat([rest, frame(8, p.subarray(0, 2))]));
+          return;
+        }
+        if (op === 9) {
+          socket.write(Buffer.concat([rest, frame(10, p), begin()]));
+          continue;
+        }
+        const m = JSON.parse(p.toString());
+        if (m.id === undefined) continue;
+        const reply = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: m.id, ...answer(m) }));
+        socket.write(Buffer.concat([rest, frame(1, reply), begin()]));
+      }
+    });
+    socket.on('error', () => {});
+  });
+  server.listen(0, '127.0.0.1', () => console.log(`listening on ${server.address().port}`));
 } else if (args.includes('--never-upgrade')) {
   const held = [];
   const s = net.createServer((c) => held.push(c));

@@ -138,9 +138,6 @@ void ws_want_write(mcph_transport *t) {
    * instead costs a message four epoll_ctl() calls inside libuv (each
    * change of lws's poll events is a uv_poll_start(), which deletes the
    * socket from libuv's epoll and adds it again) and a wait. */
-  if (t->in_want) {
-    ws_in_take(t);
-  }
   if (t->state == WS_OPEN && !t->want_close && !t->peer_close_code &&
       !lws_partial_buffered(t->wsi)) {
     if (ws_write_next(t, t->wsi) != 0) {
@@ -202,12 +199,6 @@ static void on_ping(void *ud) {
   ws_want_write(t);
 }
 
-static void on_take(void *ud) {
-  mcph_transport *t = ud;
-  t->in_timer = NULL;
-  ws_in_take(t);
-}
-
 void ws_opened(mcph_transport *t) {
   if (t->state != WS_CONNECTING) {
     return;
@@ -223,14 +214,9 @@ void ws_opened(mcph_transport *t) {
   if (t->tx_head || t->want_close) {
     lws_callback_on_writable(t->wsi);
   }
-  /* A ws:// connection's frames are read here (ws_in.c), from when this
-   * pump of lws is over: lws has then parsed all it read. */
-  if (!t->url.tls) {
-    t->in_want = true;
-    if (t->host->timer_start(t->host, 0, on_take, t, &t->in_timer) != 0) {
-      t->in_timer = NULL;
-    }
-  }
+  /* A ws:// connection's frames are read here (ws_in.c), from now on:
+   * this is lws's CLIENT_ESTABLISHED. */
+  ws_in_take(t);
 }
 
 /* ---- connecting ---- */

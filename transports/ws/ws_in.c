@@ -11,15 +11,24 @@
  * lws_rx_flow_control().
  *
  * Only ws://: a wss:// socket carries TLS records, which only lws (its
- * OpenSSL) reads. The reading changes hands between two pumps of lws
- * (lws then holds nothing it read and has not parsed) and between two
- * frames (no message half assembled, no payload pending): lws reads
- * nothing once its flow control is off, and the leftover of a read
- * stays in its own cache. What lws did for these frames is done here:
- * a ping answered with a pong of its payload, a pong ending the ping's
- * deadline, a close frame answered with one of its code and the
- * connection ended with it, a frame that breaks the protocol ending the
- * connection.
+ * OpenSSL) reads. The reading changes hands in CLIENT_ESTABLISHED, the
+ * one point where lws provably holds no byte of a frame: there it has
+ * parsed the upgrade's answer up to its blank line and no further, and
+ * kept whatever its read brought past it on the connection's buffer list
+ * (client-http.c, lws_buflist_aware_finished_consuming before
+ * lws_client_interpret_server_handshake), unparsed. That list is private,
+ * but lws_service_adjust_timeout() tells whether any connection of the
+ * context that is not flow-controlled has one: 0 when ours does. Empty,
+ * the stream from here on is all the socket's, and lws reads none of it
+ * once its flow control is off; not empty (a server that wrote frames
+ * with its 101 answer), lws reads the whole connection, as it would
+ * without this file: a later hand-over would need lws's parser state (a
+ * head it read part of fires no callback), which no call shows.
+ *
+ * What lws did for these frames is done here: a ping answered with a
+ * pong of its payload, a pong ending the ping's deadline, a close frame
+ * answered with one of its code and the connection ended with it, a
+ * frame that breaks the protocol ending the connection.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,10 +42,6 @@
 #define WS_IN_READ 65536u
 
 void ws_in_stop(mcph_transport *t) {
-  if (t->in_timer) {
-    t->host->timer_cancel(t->host, t->in_timer);
-    t->in_timer = NULL;
-  }
   if (t->in_watch) {
     t->host->fd_unwatch(t->host, t->in_watch);
     t->in_watch = NULL;
@@ -44,7 +49,6 @@ void ws_in_stop(mcph_transport *t) {
   free(t->in_buf);
   t->in_buf = NULL;
   t->in_len = 0;
-  t->in_want = false;
 }
 
 static void broke(mcph_transport *t, const char *why) {
@@ -162,19 +166,21 @@ static void on_socket(void *ud, int fd, unsigned events) {
 }
 
 void ws_in_take(mcph_transport *t) {
-  if (t->in_watch || !t->in_want || t->url.tls || t->state != WS_OPEN ||
-      !t->wsi || t->in_lws) {
+  if (t->in_watch || t->url.tls || t->state != WS_OPEN || !t->wsi) {
     return;
   }
-  /* Between frames: no message half assembled, no payload pending. */
-  if (t->rx.total || t->rx.len || lws_remaining_packet_payload(t->wsi)) {
+  /* Bytes past the upgrade's answer wait on lws's buffer list: lws
+   * parses them and all that follows (see the top of this file). */
+  if (lws_service_adjust_timeout(lws_get_context(t->wsi), 1, 0) == 0) {
+    mcph_logf(t->host, MCPH_LOG_DEBUG, t->name,
+              "frames from %s read by lws (some came with the upgrade)",
+              t->cfg.display_url);
     return;
   }
   int fd = lws_get_socket_fd(t->wsi);
   if (fd < 0 ||
       !(t->in_buf = malloc(WS_IN_READ + WS_FRAME_HEAD_MAX + WS_CONTROL_MAX))) {
-    t->in_want = false; /* lws keeps reading */
-    return;
+    return; /* lws keeps reading */
   }
   if (t->host->fd_watch(t->host, fd, MCPH_FD_READ, on_socket, t,
                         &t->in_watch) != 0) {
@@ -182,13 +188,13 @@ void ws_in_take(mcph_transport *t) {
     ws_in_stop(t);
     return;
   }
-  t->in_want = false;
   t->in_len = 0;
   t->in_left = 0;
   t->in_msg = false;
   mcph_logf(t->host, MCPH_LOG_DEBUG, t->name,
             "frames from %s read by the transport", t->cfg.display_url);
   lws_rx_flow_control(t->wsi, 0);
-  /* libuv applies lws's new poll events inside uv_run(). */
-  ws_loop_pump(&t->loop);
+  /* libuv applies lws's new poll events inside uv_run(): a pump soon
+   * (none from inside lws's callback). */
+  ws_loop_kick(&t->loop);
 }

@@ -102,8 +102,6 @@ struct mcph_transport {
   /* A ws:// connection's frames read by the transport (ws_in.c): the
    * socket's watch, what is read and not yet taken (a head or a control
    * frame cut by the read), the data frame being read. */
-  bool in_want; /* take the reading over once lws is between frames */
-  mcph_timer *in_timer;
   mcph_watch *in_watch;
   unsigned char *in_buf;
   size_t in_len;
@@ -156,8 +154,9 @@ void ws_closed(mcph_transport *t);
 void ws_ponged(mcph_transport *t);
 
 /* ---- ws_in.c ---- */
-/* Takes the reading of a ws:// connection over from lws when it is open
- * and lws is between frames; else leaves it to lws (and in_want set). */
+/* In LWS_CALLBACK_CLIENT_ESTABLISHED: takes the reading of a ws://
+ * connection over from lws when lws has read no byte past the upgrade's
+ * answer; else leaves it to lws for the connection's life. */
 void ws_in_take(mcph_transport *t);
 /* Stops reading (before the socket may close). */
 void ws_in_stop(mcph_transport *t);
