@@ -131,7 +131,7 @@ static void finish(mcp_op *op, cJSON *result, mcp_error *err) {
   if (err) {
     mcp_error_clear(err);
   }
-  if (!op->elicit) { /* else freed when the elicitations end */
+  if (!mcp_op_elicit(op)) { /* else freed when the elicitations end */
     mcp_op_free(op);
   }
 }
@@ -240,7 +240,7 @@ static bool listing_cancelled(mcp_op *op, cJSON *items) {
     return false;
   }
   cJSON_Delete(items);
-  if (!op->elicit) {
+  if (!mcp_op_elicit(op)) {
     mcp_op_free(op);
   }
   return true;
@@ -889,10 +889,10 @@ void mcp_op_cancel(mcp_op *op) {
                   "tool call of %s: interrupted while asking for permission",
                   q);
     free(q);
-  } else if (op->elicit || op->url_waiting) {
-    if (op->elicit) {
-      op->elicit->op = NULL; /* its answers end without the op */
-      op->elicit = NULL;
+  } else if (mcp_op_elicit(op) || op->url_waiting) {
+    if (mcp_op_elicit(op)) {
+      op->url->elicit->op = NULL; /* its answers end without the op */
+      op->url->elicit = NULL;
     }
     mcp_op_url_wait_stop(op);
     mcp_error_set(&e, MCP_ERR_INTERRUPTED, name,

@@ -228,7 +228,7 @@ static void elicitations_done(elicit_wait *w) {
   if (!op) {
     return;
   }
-  op->elicit = NULL;
+  op->url->elicit = NULL;
   if (op->finished) { /* cancelled meanwhile */
     mcp_op_free(op);
     return;
@@ -276,7 +276,7 @@ void mcp_op_run_elicitations(mcp_op *op, const cJSON *data) {
   w->op = op;
   w->pending = 1; /* held until every request is out */
   w->all_accepted = true;
-  op->elicit = w;
+  url_of(op)->elicit = w;
   const cJSON *e;
   bool unhandled = false;
   cJSON_ArrayForEach(e, list) {
@@ -291,7 +291,7 @@ void mcp_op_run_elicitations(mcp_op *op, const cJSON *data) {
   if (unhandled) {
     /* Nothing will complete: say so plainly (answers still due free w). */
     w->op = NULL;
-    op->elicit = NULL;
+    op->url->elicit = NULL;
     if (--w->pending == 0) {
       free(w);
     }

@@ -29,6 +29,7 @@ typedef struct elicit_wait {
  * came for it; while the op's `url_waiting` the call waits for them, or
  * for the person's line on the terminal (`ask`), until `timer`. */
 typedef struct op_url_wait {
+  elicit_wait *elicit; /* the elicitations being answered, or NULL */
   char **ids;
   bool *done;
   size_t n;
@@ -62,8 +63,7 @@ struct mcp_op {
   /* what it waits for, for mcp_op_cancel (the flags are packed together
    * below: an op lives as long as its call, 2,000 of them in a batch) */
   void *ask_handle;
-  int64_t request_id;    /* > 0 while a request is in flight */
-  elicit_wait *elicit;
+  int64_t request_id;       /* > 0 while a request is in flight */
   uint64_t call_started_ms; /* the first tools/call: its deadline's start */
   /* The parts few calls use, each allocated when first used (a batch
    * holds 2,000 ops at once): the URL elicitations' wait, an answer
@@ -85,6 +85,11 @@ struct mcp_op {
   bool cancelled;
   bool finished;
 };
+
+/* The elicitations the op waits for the answers of, or NULL. */
+static inline elicit_wait *mcp_op_elicit(const mcp_op *op) {
+  return op->url ? op->url->elicit : NULL;
+}
 
 /* calls.c: frees the op (its URL wait and ids too). */
 void mcp_op_free(mcp_op *op);

@@ -402,7 +402,7 @@ TEST(test_call_by_qualified_name_with_ask_and_notification) {
 /* What a tools/call in flight holds, from its start to its answer: a
  * batch of 2,000 calls at once holds all of them (the number in flight
  * is not capped). The call's record and arguments, the session's
- * wrapper, the request's record, text and deadline: about 1,020 bytes a
+ * wrapper, the request's record, text and deadline: about 1,000 bytes a
  * call in chunks; 1,244 while the call's record held the URL
  * elicitations' wait and a held answer, the wrapper what only a
  * 2026-07-28 server uses, the request a copy of its method, and the
