@@ -696,6 +696,17 @@ static int task_request(batch *b, op *o, const req_fields *f, const char *verb,
   return EXIT_OK;
 }
 
+/* `item` (taken out of its object) without its key. */
+static cJSON *keyless(cJSON *item) {
+  if (item && !(item->type & cJSON_StringIsConst)) {
+    cJSON_free(item->string);
+  }
+  if (item) {
+    item->string = NULL;
+  }
+  return item;
+}
+
 static void handle_line(batch *b, const char *line, size_t len) {
   op *o = xcalloc(1, sizeof *o);
   o->b = b;
@@ -709,9 +720,12 @@ static void handle_line(batch *b, const char *line, size_t len) {
   }
   req_fields f;
   req_gather(req, &f);
-  /* Taken out of the request, which is deleted below, not copied. */
-  o->id = f.id ? cJSON_DetachItemViaPointer(req, f.id) : NULL;
-  o->args = f.arguments ? cJSON_DetachItemViaPointer(req, f.arguments) : NULL;
+  /* Taken out of the request, which is deleted below, not copied; and
+   * without their keys, which nothing reads: every request read is held
+   * until it is answered. */
+  o->id = keyless(f.id ? cJSON_DetachItemViaPointer(req, f.id) : NULL);
+  o->args = keyless(f.arguments ? cJSON_DetachItemViaPointer(req, f.arguments)
+                                : NULL);
   if (o->args && !cJSON_IsObject(o->args)) {
     cJSON_Delete(req);
     finish_error(o, EXIT_USAGE, "\"arguments\" must be an object");

@@ -68,15 +68,46 @@ size_t mcp_op_server(const mcp_op *op) {
 
 /* ---- the end ---- */
 
+/* The real name is most often the name given: then it is that string,
+ * not a copy. */
+static void real_free(mcp_op *op) {
+  if (op->real != op->name) {
+    free(op->real);
+  }
+  op->real = NULL;
+}
+
+/* The op's held answer, allocated when first used. */
+static op_held *held_of(mcp_op *op) {
+  if (!op->held) {
+    op->held = xcalloc(1, sizeof *op->held);
+  }
+  return op->held;
+}
+
+/* The held answer's error, moved to `e` ({0} when none), and the rest
+ * of it freed. */
+static void held_drop(mcp_op *op, mcp_error *e) {
+  if (!op->held) {
+    return;
+  }
+  if (e) {
+    mcp_error_move(e, &op->held->err);
+  }
+  cJSON_Delete(op->held->result);
+  mcp_error_clear(&op->held->err);
+  free(op->held);
+  op->held = NULL;
+}
 
 void mcp_op_free(mcp_op *op) {
   mcp_op_url_wait_stop(op);
   mcp_op_url_ids_clear(op);
-  cJSON_Delete(op->held_result);
-  mcp_error_clear(&op->held_err);
+  free(op->url);
+  held_drop(op, NULL);
+  real_free(op);
   free(op->name);
   free(op->method);
-  free(op->real);
   free(op->description);
   free(op->given_q);
   cJSON_Delete(op->args);
@@ -100,7 +131,7 @@ static void finish(mcp_op *op, cJSON *result, mcp_error *err) {
   if (err) {
     mcp_error_clear(err);
   }
-  if (!op->elicit) { /* else freed when the elicitations end */
+  if (!mcp_op_elicit(op)) { /* else freed when the elicitations end */
     mcp_op_free(op);
   }
 }
@@ -165,9 +196,7 @@ static void on_confirm(mcp_waiter *w, session *s) {
   mcp_op *op = (mcp_op *)((char *)w - offsetof(mcp_op, w));
   const cJSON *tools = mcp_client_cached_tools(op->mc, op->call.server);
   if (tools && !mcp_op_find_named(op, tools)) {
-    cJSON_Delete(op->held_result);
-    op->held_result = NULL;
-    mcp_error_clear(&op->held_err);
+    held_drop(op, NULL);
     mcp_error e = {0};
     char *hint = item_suggestions(op, tools);
     mcp_error_set(&e, MCP_ERR_NOT_FOUND, s->cfg->name,
@@ -178,14 +207,15 @@ static void on_confirm(mcp_waiter *w, session *s) {
     return;
   }
   /* Listed (or the list failed): the answer stands. */
-  cJSON *result = op->held_result;
-  op->held_result = NULL;
+  cJSON *result = op->held ? op->held->result : NULL;
   if (result) {
+    op->held->result = NULL;
+    held_drop(op, NULL);
     finish(op, result, NULL);
     return;
   }
   mcp_error e = {0};
-  mcp_error_move(&e, &op->held_err);
+  held_drop(op, &e);
   finish(op, NULL, &e);
 }
 
@@ -210,7 +240,7 @@ static bool listing_cancelled(mcp_op *op, cJSON *items) {
     return false;
   }
   cJSON_Delete(items);
-  if (!op->elicit) {
+  if (!mcp_op_elicit(op)) {
     mcp_op_free(op);
   }
   return true;
@@ -234,7 +264,7 @@ static void on_uris(void *ud, session *s, cJSON *items, const char *error) {
   sb_init(&hint);
   mcp_suggest(&hint, op->name, uris, (size_t)n);
   mcp_error e = {0};
-  mcp_error_move(&e, &op->held_err);
+  held_drop(op, &e);
   if (hint.len) {
     char *m = xasprintf("%s%s", e.message ? e.message : "", sb_str(&hint));
     free(e.message);
@@ -269,7 +299,7 @@ static void on_answer(void *ud, cJSON *result, const rpc_error *err,
   if (!err) {
     *take = true;
     if (needs_confirming(op, result, NULL)) {
-      op->held_result = result;
+      held_of(op)->result = result;
       confirm(op);
       return;
     }
@@ -343,13 +373,13 @@ static void on_answer(void *ud, cJSON *result, const rpc_error *err,
   case RPC_ERR_LOCAL: mcp_error_set(&e, kind, name, "%s", err->message); break;
   }
   if (needs_confirming(op, NULL, &e)) {
-    mcp_error_move(&op->held_err, &e);
+    mcp_error_move(&held_of(op)->err, &e);
     confirm(op);
     return;
   }
   if (op->call.kind == MCP_OP_READ && e.kind == MCP_ERR_NOT_FOUND &&
       session_has_capability(op->s, "resources")) {
-    mcp_error_move(&op->held_err, &e);
+    mcp_error_move(&held_of(op)->err, &e);
     suggest_uris(op);
     return;
   }
@@ -475,7 +505,7 @@ const cJSON *mcp_op_find_named(const mcp_op *op, const cJSON *items) {
 /* The description is not copied: only a question asking for permission
  * shows it, and takes it from the list then (check_permission). */
 static void take_item(mcp_op *op, const cJSON *it) {
-  free(op->real);
+  real_free(op);
   op->real = xstrdup(
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name")));
   if (op->cb.resolved) {
@@ -557,7 +587,7 @@ static void on_tools(mcp_waiter *w, session *s) {
   if (!tools && !op->call.qualified && s && s->state == SESS_READY &&
       op->call.kind == MCP_OP_CALL_TOOL) {
     /* SERVER/TOOL needs no list: without one, no schema. */
-    op->real = xstrdup(op->name);
+    op->real = op->name;
     if (apply_schema(op, NULL) == 0) {
       mcp_op_check_permission(op);
     }
@@ -580,7 +610,7 @@ static void on_tools(mcp_waiter *w, session *s) {
       !op->call.task && !op->call.detach) {
     /* SERVER/TOOL of a tool not listed: called as named, its words by the
      * rule without a schema. */
-    op->real = xstrdup(op->name);
+    op->real = op->name;
     if (apply_schema(op, NULL) == 0) {
       mcp_op_check_permission(op);
     }
@@ -708,7 +738,7 @@ static void on_connected(mcp_waiter *w, session *s) {
     }
     /* The server's own name: called as it is (a server may take a tool
      * it does not list). */
-    op->real = xstrdup(op->name);
+    op->real = op->name;
     mcp_op_check_permission(op);
     return;
   }
@@ -725,7 +755,7 @@ static void on_connected(mcp_waiter *w, session *s) {
   }
   case MCP_OP_GET_PROMPT:
     if (op->call.resolved) {
-      op->real = xstrdup(op->name);
+      op->real = op->name;
       send_prompt(op);
       return;
     }
@@ -859,10 +889,10 @@ void mcp_op_cancel(mcp_op *op) {
                   "tool call of %s: interrupted while asking for permission",
                   q);
     free(q);
-  } else if (op->elicit || op->url_waiting) {
-    if (op->elicit) {
-      op->elicit->op = NULL; /* its answers end without the op */
-      op->elicit = NULL;
+  } else if (mcp_op_elicit(op) || op->url_waiting) {
+    if (mcp_op_elicit(op)) {
+      op->url->elicit->op = NULL; /* its answers end without the op */
+      op->url->elicit = NULL;
     }
     mcp_op_url_wait_stop(op);
     mcp_error_set(&e, MCP_ERR_INTERRUPTED, name,

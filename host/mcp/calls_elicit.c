@@ -17,15 +17,32 @@
  * elicitationId), or once the person says so on the terminal (a line on
  * stdin), within the call's deadline. */
 
-void mcp_op_url_ids_clear(mcp_op *op) {
-  for (size_t i = 0; i < op->nurl; i++) {
-    free(op->url_ids[i]);
+/* The op's URL wait, allocated when first used (mcp_op_free frees it). */
+static op_url_wait *url_of(mcp_op *op) {
+  if (!op->url) {
+    op->url = xcalloc(1, sizeof *op->url);
   }
-  free(op->url_ids);
-  free(op->url_done);
-  op->url_ids = NULL;
-  op->url_done = NULL;
-  op->nurl = 0;
+  return op->url;
+}
+
+/* How many URL elicitations the op knows the ids of. */
+static size_t url_count(const mcp_op *op) {
+  return op->url ? op->url->n : 0;
+}
+
+void mcp_op_url_ids_clear(mcp_op *op) {
+  op_url_wait *u = op->url;
+  if (!u) {
+    return;
+  }
+  for (size_t i = 0; i < u->n; i++) {
+    free(u->ids[i]);
+  }
+  free(u->ids);
+  free(u->done);
+  u->ids = NULL;
+  u->done = NULL;
+  u->n = 0;
 }
 
 /* The ids of the error's URL elicitations: the completions to wait for. */
@@ -33,23 +50,24 @@ void mcp_op_url_ids_set(mcp_op *op, const cJSON *data) {
   mcp_op_url_ids_clear(op);
   const cJSON *list = cJSON_GetObjectItemCaseSensitive(data, "elicitations");
   size_t n = (size_t)cJSON_GetArraySize(list);
-  op->url_ids = xcalloc(n ? n : 1, sizeof *op->url_ids);
-  op->url_done = xcalloc(n ? n : 1, sizeof *op->url_done);
+  op_url_wait *u = url_of(op);
+  u->ids = xcalloc(n ? n : 1, sizeof *u->ids);
+  u->done = xcalloc(n ? n : 1, sizeof *u->done);
   const cJSON *e;
   cJSON_ArrayForEach(e, list) {
     const char *mode =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "mode"));
     const char *id = cJSON_GetStringValue(
         cJSON_GetObjectItemCaseSensitive(e, "elicitationId"));
-    if (mode && strcmp(mode, "url") == 0 && id && op->nurl < n) {
-      op->url_ids[op->nurl++] = xstrdup(id);
+    if (mode && strcmp(mode, "url") == 0 && id && u->n < n) {
+      u->ids[u->n++] = xstrdup(id);
     }
   }
 }
 
 static bool url_all_done(const mcp_op *op) {
-  for (size_t i = 0; i < op->nurl; i++) {
-    if (!op->url_done[i]) {
+  for (size_t i = 0; i < url_count(op); i++) {
+    if (!op->url->done[i]) {
       return false;
     }
   }
@@ -57,13 +75,14 @@ static bool url_all_done(const mcp_op *op) {
 }
 
 void mcp_op_url_wait_stop(mcp_op *op) {
-  if (op->url_timer) {
-    loop_timer_cancel(op->mc->h->loop, op->url_timer);
-    op->url_timer = NULL;
+  op_url_wait *u = op->url;
+  if (u && u->timer) {
+    loop_timer_cancel(op->mc->h->loop, u->timer);
+    u->timer = NULL;
   }
-  if (op->url_ask) {
-    host_ui_service()->cancel(&op->mc->h->self.api, op->url_ask);
-    op->url_ask = NULL;
+  if (u && u->ask) {
+    host_ui_service()->cancel(&op->mc->h->self.api, u->ask);
+    u->ask = NULL;
   }
   op->url_waiting = false;
 }
@@ -81,15 +100,15 @@ static char *url_pending_text(const mcp_op *op) {
   sb_init(&b);
   sb_add(&b, "", 0);
   size_t shown = 0, left = 0;
-  for (size_t i = 0; i < op->nurl; i++) {
-    if (op->url_done[i]) {
+  for (size_t i = 0; i < url_count(op); i++) {
+    if (op->url->done[i]) {
       continue;
     }
     if (shown == 3) {
       left++;
       continue;
     }
-    sb_printf(&b, "%s%.100s", shown ? ", " : "", op->url_ids[i]);
+    sb_printf(&b, "%s%.100s", shown ? ", " : "", op->url->ids[i]);
     shown++;
   }
   if (left) {
@@ -100,28 +119,29 @@ static char *url_pending_text(const mcp_op *op) {
 
 static void on_url_deadline(void *ud) {
   mcp_op *op = ud;
-  op->url_timer = NULL; /* a fired timer frees itself */
+  op->url->timer = NULL; /* a fired timer frees itself */
   char *ids = url_pending_text(op);
-  bool asked = op->url_ask != NULL;
+  bool asked = op->url->ask != NULL;
+  size_t n = url_count(op);
   mcp_op_url_wait_stop(op);
   mcp_op_fail(
       op, MCP_ERR_TIMEOUT,
       "server \"%s\": tools/call timed out after %llu ms waiting for the "
       "URL elicitation %s to be completed (%s%s)",
       op->s->cfg->name, (unsigned long long)op->mc->opt.tool_timeout_ms, ids,
-      op->nurl ? "no notifications/elicitation/complete came for it"
-               : "nobody said it was done",
-      op->nurl && asked ? ", and nobody said it was done" : "");
+      n ? "no notifications/elicitation/complete came for it"
+        : "nobody said it was done",
+      n && asked ? ", and nobody said it was done" : "");
   free(ids);
 }
 
 static void on_url_line(void *ud, const char *answer, const mcph_error *err) {
   mcp_op *op = ud;
-  op->url_ask = NULL; /* dead once its answer runs */
+  op->url->ask = NULL; /* dead once its answer runs */
   if (!answer) {
     /* The input ended: only the server's word is left to wait for. */
     (void)err;
-    if (op->nurl == 0) {
+    if (url_count(op) == 0) {
       url_retry(op, "the terminal's input ended");
     }
     return;
@@ -133,11 +153,12 @@ static void url_wait_start(mcp_op *op) {
   host *h = op->mc->h;
   const mcph_host *self = &h->self.api;
   bool person = host_ui_service()->interactive(self) != 0;
-  if (op->nurl > 0 && url_all_done(op)) {
+  op_url_wait *u = url_of(op);
+  if (u->n > 0 && url_all_done(op)) {
     url_retry(op, "the URL elicitation is complete");
     return;
   }
-  if (op->nurl == 0 && !person) {
+  if (u->n == 0 && !person) {
     /* No id to hear of and nobody to ask: as before, at once. */
     mcp_op_send_call(op);
     return;
@@ -150,15 +171,15 @@ static void url_wait_start(mcp_op *op) {
     return;
   }
   op->url_waiting = true;
-  op->url_timer = loop_timer_start(h->loop, end - now, on_url_deadline, op);
+  u->timer = loop_timer_start(h->loop, end - now, on_url_deadline, op);
   char *ids = url_pending_text(op);
   host_log_labeled(
       h, MCPH_LOG_WARN, "waiting", op->s->cfg->name,
       "tools/call %s waits for the URL elicitation to be completed: %s%s%s%s "
       "(at most %llu s more)",
       op->real ? op->real : op->name,
-      op->nurl ? "notifications/elicitation/complete for " : "", ids,
-      op->nurl && person ? ", or " : "",
+      u->n ? "notifications/elicitation/complete for " : "", ids,
+      u->n && person ? ", or " : "",
       person ? "Enter here once you are done in the browser" : "",
       (unsigned long long)((end - now + 999) / 1000));
   free(ids);
@@ -166,12 +187,12 @@ static void url_wait_start(mcp_op *op) {
     mcph_error err;
     mcph_error_init(&err);
     const char *q = "press Enter once you are done:";
-    if (host_ui_service()->ask(self, q, on_url_line, op, &op->url_ask, &err) !=
+    if (host_ui_service()->ask(self, q, on_url_line, op, &u->ask, &err) !=
         MCPH_OK) {
-      op->url_ask = NULL;
+      u->ask = NULL;
       host_log(h, MCPH_LOG_DEBUG, op->s->cfg->name,
                "cannot ask on the terminal: %s", err.message);
-      if (op->nurl == 0) {
+      if (u->n == 0) {
         url_retry(op, "nobody can be asked");
       }
     }
@@ -187,9 +208,9 @@ void mcp_ops_elicitation_complete(mcp_client *mc, const session *s,
       continue;
     }
     bool mine = false;
-    for (size_t i = 0; i < op->nurl; i++) {
-      if (!op->url_done[i] && strcmp(op->url_ids[i], id) == 0) {
-        op->url_done[i] = mine = true;
+    for (size_t i = 0; i < url_count(op); i++) {
+      if (!op->url->done[i] && strcmp(op->url->ids[i], id) == 0) {
+        op->url->done[i] = mine = true;
       }
     }
     if (mine && op->url_waiting && url_all_done(op)) {
@@ -207,7 +228,7 @@ static void elicitations_done(elicit_wait *w) {
   if (!op) {
     return;
   }
-  op->elicit = NULL;
+  op->url->elicit = NULL;
   if (op->finished) { /* cancelled meanwhile */
     mcp_op_free(op);
     return;
@@ -255,7 +276,7 @@ void mcp_op_run_elicitations(mcp_op *op, const cJSON *data) {
   w->op = op;
   w->pending = 1; /* held until every request is out */
   w->all_accepted = true;
-  op->elicit = w;
+  url_of(op)->elicit = w;
   const cJSON *e;
   bool unhandled = false;
   cJSON_ArrayForEach(e, list) {
@@ -270,7 +291,7 @@ void mcp_op_run_elicitations(mcp_op *op, const cJSON *data) {
   if (unhandled) {
     /* Nothing will complete: say so plainly (answers still due free w). */
     w->op = NULL;
-    op->elicit = NULL;
+    op->url->elicit = NULL;
     if (--w->pending == 0) {
       free(w);
     }

@@ -24,6 +24,27 @@ typedef struct elicit_wait {
   char reason[300];
 } elicit_wait;
 
+/* -32042: the URL elicitations of the last error (their
+ * elicitationIds), each done once notifications/elicitation/complete
+ * came for it; while the op's `url_waiting` the call waits for them, or
+ * for the person's line on the terminal (`ask`), until `timer`. */
+typedef struct op_url_wait {
+  elicit_wait *elicit; /* the elicitations being answered, or NULL */
+  char **ids;
+  bool *done;
+  size_t n;
+  loop_timer *timer;
+  struct mcph_ui_ask *ask;
+} op_url_wait;
+
+/* SERVER/TOOL is called as named; an answer that may mean "no such
+ * tool" is held while the list confirms it (a resource not found: its
+ * error, while the URIs are listed for a hint). */
+typedef struct op_held {
+  cJSON *result;
+  mcp_error err;
+} op_held;
+
 struct mcp_op {
   mcp_client *mc;
   mcp_call call; /* the strings below are the op's own copies */
@@ -33,7 +54,8 @@ struct mcp_op {
   mcp_call_callbacks cb;
   session *s;
   mcp_waiter w; /* a connect or a tool list */
-  char *real;   /* the tool's or prompt's real name, once resolved */
+  char *real;   /* the tool's or prompt's real name, once resolved: `name`
+                 * itself when the same (not a copy) */
   /* The rules' verdict on the name given (SERVER/TOOL: the real name). */
   perm_verdict given;
   char *given_q; /* its mcp__server__tool */
@@ -41,22 +63,13 @@ struct mcp_op {
   /* what it waits for, for mcp_op_cancel (the flags are packed together
    * below: an op lives as long as its call, 2,000 of them in a batch) */
   void *ask_handle;
-  int64_t request_id;    /* > 0 while a request is in flight */
-  elicit_wait *elicit;
+  int64_t request_id;       /* > 0 while a request is in flight */
   uint64_t call_started_ms; /* the first tools/call: its deadline's start */
-  /* -32042: the URL elicitations of the last error (their
-   * elicitationIds), each done once notifications/elicitation/complete
-   * came for it; while `url_waiting` the call waits for them, or for the
-   * person's line on the terminal (`url_ask`), until `url_timer`. */
-  char **url_ids;
-  bool *url_done;
-  size_t nurl;
-  loop_timer *url_timer;
-  struct mcph_ui_ask *url_ask;
-  /* SERVER/TOOL is called as named; an answer that may mean "no such
-   * tool" is held while the list confirms it. */
-  cJSON *held_result;
-  mcp_error held_err;
+  /* The parts few calls use, each allocated when first used (a batch
+   * holds 2,000 ops at once): the URL elicitations' wait, an answer
+   * held. NULL until then. */
+  op_url_wait *url;
+  op_held *held;
   /* A call that runs as a task (tasks.h): its follower once created;
    * `phase` names the request a follower's answer came from. */
   task_follow *follow;
@@ -66,12 +79,17 @@ struct mcp_op {
   int attempt;
   bool asking;
   bool answered_at_once; /* the asker answered inside start() */
-  bool url_waiting;      /* see url_ids */
-  bool confirming;       /* see held_result */
+  bool url_waiting;      /* see op_url_wait */
+  bool confirming;       /* see op_held */
   bool tasked;           /* see follow */
   bool cancelled;
   bool finished;
 };
+
+/* The elicitations the op waits for the answers of, or NULL. */
+static inline elicit_wait *mcp_op_elicit(const mcp_op *op) {
+  return op->url ? op->url->elicit : NULL;
+}
 
 /* calls.c: frees the op (its URL wait and ids too). */
 void mcp_op_free(mcp_op *op);

@@ -17,8 +17,8 @@ typedef struct pending {
   /* The id its caller knows it by: its first one, kept when it is sent
    * again under a new id (rpc_reissue, rpc_request_opts.origin). */
   int64_t origin;
-  char *method;
-  char *text;   /* the request as sent, for a retry */
+  const char *method; /* one of common_methods, or its own copy */
+  char *text;         /* the request as sent, for a retry */
   bool held;    /* registered but not sent yet (see rpc_hold) */
   bool retried; /* sent a second time already */
   unsigned char auth_resends; /* sent again after an authorization */
@@ -30,6 +30,7 @@ typedef struct pending {
   bool progress_resets_deadline;
   bool raw_ok;   /* the caller takes a cJSON_Raw result */
   bool raw_utf8; /* also when it is not ASCII */
+  bool method_own; /* `method` is a copy, freed with the request */
   int kind;      /* rpc_request_opts.kind */
   rpc *owner;
   struct pending *next; /* hash chain */
@@ -132,7 +133,9 @@ static void pending_finish(rpc *r, pending *p, cJSON *result,
   p->done(p->ud, result, err, &take);
   if (result && !take)
     cJSON_Delete(result);
-  free(p->method);
+  if (p->method_own) {
+    free((char *)p->method);
+  }
   free(p->text);
   free(p);
 }
@@ -295,6 +298,21 @@ static int write_params_with_token(strbuf *b, cJSON *params,
   return 0;
 }
 
+/* The methods most requests are: a request of one of them names it here,
+ * without a copy of its own (2,000 calls in flight: 64 KB fewer). */
+static const char *common_method(const char *method) {
+  static const char *const common[] = {
+      "tools/call",   "tools/list",     "prompts/get",
+      "prompts/list", "resources/read", "resources/list",
+      "ping",         "tasks/get",      "tasks/result"};
+  for (size_t i = 0; i < sizeof common / sizeof common[0]; i++) {
+    if (strcmp(method, common[i]) == 0) {
+      return common[i];
+    }
+  }
+  return NULL;
+}
+
 int64_t rpc_request(rpc *r, const char *method, cJSON *params,
                     const rpc_request_opts *opts, rpc_done_fn done) {
   int64_t id = r->next_id++;
@@ -345,7 +363,11 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   pending *p = xcalloc(1, sizeof *p);
   p->id = id;
   p->origin = opts && opts->origin > 0 ? opts->origin : id;
-  p->method = xstrdup(method);
+  p->method = common_method(method);
+  if (!p->method) {
+    p->method = xstrdup(method);
+    p->method_own = true;
+  }
   p->text = text;
   p->held = held;
   p->done = done;

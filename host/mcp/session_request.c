@@ -34,16 +34,11 @@ const char *session_needed_capability(const char *method) {
   return NULL;
 }
 
-/* Every request goes through this wrapper so the session can count
- * consecutive failures (the circuit breaker). */
-typedef struct req_wrap {
-  session *s;
-  rpc_done_fn done;
-  rpc_progress_fn on_progress;
-  void *ud;
-  /* 2026-07-28: a request that may answer input_required (tools/call,
-   * prompts/get, resources/read) keeps what it sent, to send it again
-   * with the inputs (mrtr.h). */
+/* 2026-07-28: a request that may answer input_required (tools/call,
+ * prompts/get, resources/read) keeps what it sent, to send it again
+ * with the inputs (mrtr.h); any request may be corrected and sent again
+ * (-32022, -32020). Allocated only for a server of that era. */
+typedef struct req_again {
   char *method;
   cJSON *params;
   rpc_request_opts opts;
@@ -53,16 +48,30 @@ typedef struct req_wrap {
   cJSON *responses;    /* the inputs for the next round (paced) */
   mrtr_gathering *gathering; /* the inputs of this round, being gathered */
   struct req_wrap *next;     /* in s->between_rounds */
-  bool empty_result;   /* a subscribe made part of the listen stream */
   bool mrtr;           /* the method may answer input_required */
   bool corrected;      /* sent again once after -32022 or -32020 */
+} req_again;
+
+/* Every request goes through this wrapper so the session can count
+ * consecutive failures (the circuit breaker). Small: a batch keeps
+ * 2,000 of them at once. */
+typedef struct req_wrap {
+  session *s;
+  rpc_done_fn done;
+  rpc_progress_fn on_progress;
+  void *ud;
+  req_again *again;  /* 2026-07-28 only, else NULL */
+  bool empty_result; /* a subscribe made part of the listen stream */
 } req_wrap;
 
 static void wrap_free(req_wrap *w) {
-  free(w->method);
-  cJSON_Delete(w->params);
-  free(w->state);
-  cJSON_Delete(w->responses);
+  if (w->again) {
+    free(w->again->method);
+    cJSON_Delete(w->again->params);
+    free(w->again->state);
+    cJSON_Delete(w->again->responses);
+    free(w->again);
+  }
   free(w);
 }
 
@@ -77,30 +86,30 @@ static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
 /* Between two rounds (gathering or paced), nothing is in flight for the
  * request: the session keeps it in between_rounds for session_cancel. */
 static void between_enter(req_wrap *w) {
-  w->next = w->s->between_rounds;
+  w->again->next = w->s->between_rounds;
   w->s->between_rounds = w;
 }
 
 static void between_leave(req_wrap *w) {
-  for (req_wrap **pp = &w->s->between_rounds; *pp; pp = &(*pp)->next) {
+  for (req_wrap **pp = &w->s->between_rounds; *pp; pp = &(*pp)->again->next) {
     if (*pp == w) {
-      *pp = w->next;
+      *pp = w->again->next;
       break;
     }
   }
-  w->next = NULL;
+  w->again->next = NULL;
 }
 
 /* Ends a request between rounds with `err`: the pause or the gathering
  * stops (its inputs dismissed), nothing more is sent. */
 static void between_end(req_wrap *w, const rpc_error *err) {
   between_leave(w);
-  if (w->pace) {
-    loop_timer_cancel(w->s->h->loop, w->pace);
-    w->pace = NULL;
+  if (w->again->pace) {
+    loop_timer_cancel(w->s->h->loop, w->again->pace);
+    w->again->pace = NULL;
   }
-  if (w->gathering) {
-    mrtr_withdraw(w->gathering);
+  if (w->again->gathering) {
+    mrtr_withdraw(w->again->gathering);
   }
   bool take = false;
   w->done(w->ud, NULL, err, &take);
@@ -117,10 +126,10 @@ void session_between_fail_all(session *s, rpc_status status,
 }
 
 void session_cancel(session *s, int64_t id, const char *reason) {
-  for (req_wrap *w = s->between_rounds; w; w = w->next) {
-    if (w->opts.origin == id) {
+  for (req_wrap *w = s->between_rounds; w; w = w->again->next) {
+    if (w->again->opts.origin == id) {
       char msg[256];
-      snprintf(msg, sizeof msg, "%s cancelled: %s", w->method,
+      snprintf(msg, sizeof msg, "%s cancelled: %s", w->again->method,
                reason ? reason : "by the user");
       rpc_error e = {.status = RPC_ERR_CANCELLED, .message = msg};
       between_end(w, &e);
@@ -134,17 +143,17 @@ void session_cancel(session *s, int64_t id, const char *reason) {
  * params with the inputs and the requestState of the last round. */
 static void mrtr_resend(req_wrap *w, cJSON *responses) {
   session *s = w->s;
-  cJSON *params = cJSON_Duplicate(w->params, 1);
+  cJSON *params = cJSON_Duplicate(w->again->params, 1);
   if (responses) {
     cJSON_AddItemToObject(params, "inputResponses", responses);
   }
-  if (w->state) {
-    cJSON_AddStringToObject(params, "requestState", w->state);
+  if (w->again->state) {
+    cJSON_AddStringToObject(params, "requestState", w->again->state);
   }
   params = era_add_meta(s, params);
-  rpc_request_opts o = w->opts;
+  rpc_request_opts o = w->again->opts;
   o.ud = w;
-  int64_t id = rpc_request(s->rpc, w->method, params, &o, wrapped_done);
+  int64_t id = rpc_request(s->rpc, w->again->method, params, &o, wrapped_done);
   if (id < 0) {
     rpc_error e = {.status = RPC_ERR_LOCAL,
                    .message = "the request could not be sent again with "
@@ -157,17 +166,17 @@ static void mrtr_resend(req_wrap *w, cJSON *responses) {
 
 static void on_pace(void *ud) {
   req_wrap *w = ud;
-  w->pace = NULL;
+  w->again->pace = NULL;
   between_leave(w);
-  cJSON *r = w->responses;
-  w->responses = NULL;
+  cJSON *r = w->again->responses;
+  w->again->responses = NULL;
   mrtr_resend(w, r);
 }
 
 static void mrtr_fail(req_wrap *w, const char *why) {
   char msg[700];
   snprintf(msg, sizeof msg, "server \"%s\" asked for input (%s): %s",
-           w->s->cfg->name, w->method, why);
+           w->s->cfg->name, w->again->method, why);
   rpc_error e = {.status = RPC_ERR_LOCAL, .message = msg};
   bool take = false;
   w->done(w->ud, NULL, &e, &take);
@@ -206,7 +215,7 @@ static bool modern_result(req_wrap *w, const cJSON *result) {
   if (!rt || (type && strcmp(type, "complete") == 0)) {
     return false;
   }
-  if (!type || strcmp(type, "input_required") != 0 || !w->mrtr) {
+  if (!type || strcmp(type, "input_required") != 0 || !w->again->mrtr) {
     char why[200];
     snprintf(why, sizeof why, "a result of resultType %.60s%s%s",
              type ? "\"" : "", type ? type : "that is not a string",
@@ -214,23 +223,23 @@ static bool modern_result(req_wrap *w, const cJSON *result) {
     mrtr_fail(w, why);
     return true;
   }
-  if (++w->rounds > MRTR_MAX_ROUNDS) {
+  if (++w->again->rounds > MRTR_MAX_ROUNDS) {
     mrtr_fail(w, "still input_required after 10 rounds");
     return true;
   }
   const cJSON *state = cJSON_GetObjectItemCaseSensitive(result, "requestState");
-  free(w->state);
-  w->state = cJSON_IsString(state) ? xstrdup(state->valuestring) : NULL;
+  free(w->again->state);
+  w->again->state = cJSON_IsString(state) ? xstrdup(state->valuestring) : NULL;
   const cJSON *reqs = cJSON_GetObjectItemCaseSensitive(result, "inputRequests");
   if (!cJSON_IsObject(reqs) || !reqs->child) {
-    if (!w->state) {
+    if (!w->again->state) {
       mrtr_fail(w, "input_required with neither inputRequests nor "
                    "requestState");
       return true;
     }
     /* Only requestState (load shedding, say): again, after a pause. */
-    w->pace = loop_timer_start(w->s->h->loop, 250, on_pace, w);
-    if (!w->pace) {
+    w->again->pace = loop_timer_start(w->s->h->loop, 250, on_pace, w);
+    if (!w->again->pace) {
       mrtr_resend(w, NULL);
     } else {
       between_enter(w);
@@ -238,7 +247,8 @@ static bool modern_result(req_wrap *w, const cJSON *result) {
     return true;
   }
   between_enter(w);
-  mrtr_gather(w->s, reqs, w->opts.origin, on_inputs, w, &w->gathering);
+  mrtr_gather(w->s, reqs, w->again->opts.origin, on_inputs, w,
+              &w->again->gathering);
   return true;
 }
 
@@ -255,11 +265,12 @@ static bool modern_error(req_wrap *w, const rpc_error *err) {
       return false;
     }
     host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
-             "%s: protocol version refused; sent again at %s", w->method, v);
+             "%s: protocol version refused; sent again at %s", w->again->method,
+             v);
     free(s->protocol_version);
     s->protocol_version = xstrdup(v);
   } else if (err->code == MCPH_RPC_HEADER_MISMATCH &&
-             strcmp(w->method, "tools/call") == 0 &&
+             strcmp(w->again->method, "tools/call") == 0 &&
              MCPH_HAS(s->tf, mcph_transport_factory, send_headers) &&
              s->tf->send_headers) {
     host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
@@ -275,10 +286,10 @@ static bool modern_error(req_wrap *w, const rpc_error *err) {
   } else {
     return false;
   }
-  w->corrected = true;
-  w->rounds = 0;
-  free(w->state);
-  w->state = NULL;
+  w->again->corrected = true;
+  w->again->rounds = 0;
+  free(w->again->state);
+  w->again->state = NULL;
   mrtr_resend(w, NULL);
   return true;
 }
@@ -290,10 +301,11 @@ static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
   bool counts = err && (err->status == RPC_ERR_TIMEOUT ||
                         err->status == RPC_ERR_TRANSPORT);
   if (err && err->status == RPC_ERR_REMOTE && s->era == ERA_MODERN &&
-      w->method && !w->corrected && modern_error(w, err)) {
+      w->again && w->again->method && !w->again->corrected &&
+      modern_error(w, err)) {
     return;
   }
-  if (!err && s->era == ERA_MODERN) {
+  if (!err && s->era == ERA_MODERN && w->again) {
     /* A result passed on as text (json_raw.h) is parsed only when its
      * resultType may be other than "complete". */
     cJSON *tree = NULL;
@@ -398,12 +410,16 @@ int64_t session_request(session *s, const char *method, cJSON *params,
                   .on_progress = opts ? opts->on_progress : NULL,
                   .ud = opts ? opts->ud : NULL,
                   .empty_result = subscribed};
-  if (s->era == ERA_MODERN && strcmp(method, "subscriptions/listen") != 0) {
+  req_again *a = NULL;
+  if (s->era == ERA_MODERN) {
+    a = w->again = xcalloc(1, sizeof *a);
+  }
+  if (a && strcmp(method, "subscriptions/listen") != 0) {
     /* Kept to send it again: input_required (tools/call, prompts/get,
      * resources/read only), or a -32022 or -32020 to correct. */
-    w->method = xstrdup(method);
-    w->params = params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject();
-    w->mrtr = strcmp(method, "tools/call") == 0 ||
+    a->method = xstrdup(method);
+    a->params = params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject();
+    a->mrtr = strcmp(method, "tools/call") == 0 ||
               strcmp(method, "prompts/get") == 0 ||
               strcmp(method, "resources/read") == 0;
   }
@@ -414,10 +430,14 @@ int64_t session_request(session *s, const char *method, cJSON *params,
   /* A result kept as sent may come raw in any valid UTF-8 (json_raw.h). */
   o.raw_utf8 =
       o.raw_result && !sanitize_is_full(s->h->sanitize, (sanitize_kind)o.kind);
-  w->opts = o;
+  if (a) {
+    a->opts = o;
+  }
   int64_t id = rpc_request(s->rpc, method, params, &o, wrapped_done);
-  /* Each round sent again is still cancelled by this first id. */
-  w->opts.origin = id;
+  if (a) {
+    /* Each round sent again is still cancelled by this first id. */
+    a->opts.origin = id;
+  }
   if (id < 0) {
     wrap_free(w);
     snprintf(why, why_len, "cannot send %s to server \"%s\"", method,

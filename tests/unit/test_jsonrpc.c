@@ -677,14 +677,6 @@ TEST(test_an_id_out_of_range_is_no_id_of_ours) {
  * has, not the room reserved to write it (256 bytes and more): counted
  * in the allocator's bytes in use, 1,000 requests in flight. glibc
  * only, and not under a sanitizer, whose allocator keeps no such count. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NO_MALLINFO 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || !defined(__GLIBC__)
-#define NO_MALLINFO 1
-#endif
 TEST(test_a_request_in_flight_holds_its_text_at_its_size) {
 #ifndef NO_MALLINFO
   loop *l = loop_new();
