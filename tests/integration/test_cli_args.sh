@@ -157,4 +157,11 @@ cols=$(printf '%s\n' "$OUT" | python3 -c '
 import sys
 print(len({l.find(" -  ") for l in sys.stdin.read().splitlines()[1:]}))')
 check "mcp list: the columns after a long command stay aligned" [ "$cols" = 1 ]
+# The version has one home, debian/changelog's first line (CMakeLists.txt
+# reads it): --version says the same.
+CHANGELOG_VERSION=$(sed -n '1s/^mcphost (\([0-9.]*\)) .*/\1/p' \
+  "$SRCDIR/debian/changelog")
+run --version
+expect "--version names debian/changelog's version ($CHANGELOG_VERSION)" 0 \
+  --out "mcphost $CHANGELOG_VERSION (plugin ABI"
 finish
