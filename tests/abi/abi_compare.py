@@ -216,6 +216,39 @@ def main():
         shutil.rmtree(work)
 
 
+def write_baseline(xml, name, minor_macro):
+    """Freezes the dump `xml` as BASELINES/name, unless that baseline
+    exists: a published baseline is never rewritten (the minor, named by
+    `minor_macro`, grows first). Returns the exit status."""
+    base = os.path.join(BASELINES, name)
+    if os.path.exists(base):
+        print("%s exists: a published baseline is never rewritten; "
+              "bump %s first" % (os.path.relpath(base, ROOT), minor_macro))
+        return 1
+    os.makedirs(BASELINES, exist_ok=True)
+    shutil.copyfile(xml, base)
+    print("wrote " + os.path.relpath(base, ROOT))
+    return 0
+
+
+class Checks:
+    """The lines "ok   NAME" / "FAIL NAME" and the count of failures."""
+
+    def __init__(self):
+        self.failed = 0
+
+    def expect(self, name, want, got, why):
+        if want == got:
+            print("ok   " + name)
+        else:
+            self.failed += 1
+            print("FAIL " + name + "\n     " + why.replace("\n", "\n     "))
+
+    def end(self):
+        print("%d failed" % self.failed)
+        return 1 if self.failed else 0
+
+
 def check(a, work):
     cur = os.path.join(work, "current")
     os.mkdir(cur)
@@ -224,25 +257,10 @@ def check(a, work):
         print("FAIL the probe does not build from sdk/include:\n" + err)
         return 1
     if a.write_baseline:
-        base = os.path.join(BASELINES, "mcphost-abi-1.%d.xml" %
-                            headers_minor())
-        if os.path.exists(base):
-            print("%s exists: a published baseline is never rewritten; "
-                  "bump MCPH_ABI_MINOR first" % os.path.relpath(base, ROOT))
-            return 1
-        os.makedirs(BASELINES, exist_ok=True)
-        shutil.copyfile(xml, base)
-        print("wrote " + os.path.relpath(base, ROOT))
-        return 0
-    failed = 0
-
-    def expect(name, want, got, why):
-        nonlocal failed
-        if want == got:
-            print("ok   " + name)
-        else:
-            failed += 1
-            print("FAIL " + name + "\n     " + why.replace("\n", "\n     "))
+        return write_baseline(xml, "mcphost-abi-1.%d.xml" % headers_minor(),
+                              "MCPH_ABI_MINOR")
+    checks = Checks()
+    expect = checks.expect
 
     bases = baselines()
     if not bases:
@@ -260,7 +278,7 @@ def check(a, work):
         xml, err = dump(a.cc, inc, d)
         if not xml:
             print("FAIL the probe does not build with %s:\n%s" % (name, err))
-            failed += 1
+            checks.failed += 1
             continue
         word = "accepts" if allowed else "rejects"
         ok, why = verdict(bases[-1], xml)
@@ -268,8 +286,7 @@ def check(a, work):
         ok, why = layout_builds(a.cc, inc)
         expect("abi_layout.c's asserts %s %s" % (word[:-1], name), allowed,
                ok, why)
-    print("%d failed" % failed)
-    return 1 if failed else 0
+    return checks.end()
 
 
 if __name__ == "__main__":

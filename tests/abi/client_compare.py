@@ -26,7 +26,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from abi_compare import BASELINES, ROOT, run, verdict  # noqa: E402
+from abi_compare import (BASELINES, ROOT, Checks, run, verdict,  # noqa: E402
+                         write_baseline)
 
 HEADERS = os.path.join(ROOT, "sdk", "include", "mcphost")
 
@@ -135,23 +136,10 @@ def main():
 def check(a, work):
     xml = dump(a.lib, work)
     if a.write_baseline:
-        base = os.path.join(BASELINES, "libmcphost-1.%d.xml" % api_minor())
-        if os.path.exists(base):
-            print("%s exists: a published baseline is never rewritten; "
-                  "bump MCPHOST_API_MINOR first" % os.path.relpath(base, ROOT))
-            return 1
-        shutil.copyfile(xml, base)
-        print("wrote " + os.path.relpath(base, ROOT))
-        return 0
-    failed = 0
-
-    def expect(name, want, got, why):
-        nonlocal failed
-        if want == got:
-            print("ok   " + name)
-        else:
-            failed += 1
-            print("FAIL " + name + "\n     " + why.replace("\n", "\n     "))
+        return write_baseline(xml, "libmcphost-1.%d.xml" % api_minor(),
+                              "MCPHOST_API_MINOR")
+    checks = Checks()
+    expect = checks.expect
 
     bases = baselines()
     if not bases:
@@ -168,8 +156,7 @@ def check(a, work):
         ok, why = verdict(bases[-1], v)
         expect("abidiff %s %s" % ("accepts" if allowed else "rejects", name),
                allowed, ok, why)
-    print("%d failed" % failed)
-    return 1 if failed else 0
+    return checks.end()
 
 
 if __name__ == "__main__":
