@@ -45,9 +45,9 @@
 #include "util.h"
 #include "mcp/arguments.h"
 #include "mcp/names.h"
-#include "safety/json_parse.h"
-#include "safety/json_write.h"
-#include "safety/redact.h"
+#include "json_parse.h"
+#include "json_write.h"
+#include "redact.h"
 #include "write_all.h"
 
 typedef enum {

@@ -18,7 +18,7 @@
 #include "util.h"
 #include "mcp/calls.h"
 #include "mcp/client.h"
-#include "safety/size_limits.h"
+#include "size_limits.h"
 
 typedef struct cli {
   host *h;

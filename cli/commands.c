@@ -11,7 +11,7 @@
 #include "util.h"
 #include "mcp/names.h"
 #include "mcp/signature.h"
-#include "safety/display_width.h"
+#include "display_width.h"
 #include "url_redact.h"
 
 /* ---- listing several servers at once ---- */

@@ -10,8 +10,8 @@
 #include "cli/cli.h"
 #include "util.h"
 #include "suggest.h"
-#include "safety/json_write.h"
-#include "safety/redact.h"
+#include "json_write.h"
+#include "redact.h"
 
 int cli_exit_code(const mcp_error *e) {
   switch (e->kind) {

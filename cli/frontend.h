@@ -17,7 +17,7 @@
 #include "core/host.h"
 #include "util.h"
 #include "mcp/client.h"
-#include "safety/size_limits.h"
+#include "size_limits.h"
 
 /* Exit codes (documented in --help and the README). */
 enum {

@@ -12,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "mcp/names.h"
-#include "safety/display_width.h"
+#include "display_width.h"
 
 typedef struct grep_run {
   cli *c;

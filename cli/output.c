@@ -22,12 +22,12 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/base64.h"
+#include "base64.h"
 #include "util.h"
-#include "safety/display_width.h"
-#include "safety/json_parse.h"
-#include "safety/json_write.h"
-#include "safety/redact.h"
+#include "display_width.h"
+#include "json_parse.h"
+#include "json_write.h"
+#include "redact.h"
 #include "safety/sanitize.h"
 #include "text_escape.h"
 #include "trusted_fs.h"

@@ -13,9 +13,9 @@
 #include "config/permissions.h"
 #include "core/permission_ask.h"
 #include "util.h"
-#include "safety/json_parse.h"
-#include "safety/json_write.h"
-#include "safety/size_limits.h"
+#include "json_parse.h"
+#include "json_write.h"
+#include "size_limits.h"
 #include "terminal_open.h"
 #include "text_escape.h"
 

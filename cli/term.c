@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "safety/display_width.h"
+#include "display_width.h"
 #include "safety/sanitize.h"
 #include "text_escape.h"
 

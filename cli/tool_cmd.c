@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "mcp/names.h"
 #include "mcp/signature.h"
-#include "safety/json_write.h"
+#include "json_write.h"
 
 /* Nested parameters are listed to this depth. */
 #define MAX_NESTING 4

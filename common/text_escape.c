@@ -37,7 +37,7 @@ static int json_escape(char *esc, size_t size, uint32_t cp) {
 }
 
 /* utf8_sequence, but C0 80 is U+0000: the form a JSON string holds it in
- * (host/safety/json_parse.h), shown as the control it is. */
+ * (common/json_parse.h), shown as the control it is. */
 static size_t sequence(const unsigned char *p, size_t n, bool *ok,
                        uint32_t *cp) {
   if (p[0] == 0xC0 && n >= 2 && p[1] == 0x80) {

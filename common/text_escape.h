@@ -14,7 +14,7 @@
  *     marks and the tag characters U+E0000..U+E007F. The zero-width joiner
  *     U+200D is kept: it only joins (emoji sequences) and hides nothing.
  * A byte that is not part of valid UTF-8 is written "<0xNN>", but for the
- * pair C0 80: U+0000 as a JSON string holds it (host/safety/json_parse.h),
+ * pair C0 80: U+0000 as a JSON string holds it (common/json_parse.h),
  * written "<U+0000>".
  *
  * Nothing is normalized and nothing is removed: the escaped text tells the

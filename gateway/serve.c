@@ -24,8 +24,8 @@
 #include "mcp/log_level.h"
 #include "mcp/names.h"
 #include "mcp/protocol.h"
-#include "safety/json_parse.h"
-#include "safety/redact.h"
+#include "json_parse.h"
+#include "redact.h"
 #include "util.h"
 
 /* ---- messages to the client (its framing's send) ---- */

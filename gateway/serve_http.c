@@ -37,7 +37,7 @@
 #include "gateway/serve_http_head.h"
 #include "http_status.h"
 #include "mcp/protocol.h"
-#include "safety/json_parse.h"
+#include "json_parse.h"
 #include "sock_owner.h"
 
 #define HEAD_MAX GW_HTTP_HEAD_MAX

@@ -11,7 +11,7 @@
 #include <mcphost/rpc.h>
 
 #include "gateway/serve_http.h"
-#include "safety/json_write.h"
+#include "json_write.h"
 
 /* One modern request and the client serving it. */
 typedef struct mpost {

@@ -19,7 +19,7 @@
 
 #include "core/loop.h"
 #include "gateway/serve_http.h"
-#include "safety/json_write.h"
+#include "json_write.h"
 
 /* What a stream keeps for resumption, and how many finished streams a
  * session keeps whose connection broke before they were delivered. */

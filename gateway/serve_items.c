@@ -6,7 +6,7 @@
 
 #include "gateway/serve.h"
 #include "mcp/names.h"
-#include "safety/size_limits.h"
+#include "size_limits.h"
 #include "util.h"
 
 long gw_backend_of(const gw_backends *b, size_t idx) {

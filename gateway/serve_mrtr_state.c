@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "core/base64.h"
+#include "base64.h"
 #include "gateway/serve.h"
 #include "util.h"
 

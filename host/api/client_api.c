@@ -22,9 +22,9 @@
 #include "mcp/calls.h"
 #include "mcp/client.h"
 #include "mcp/inproc.h"
-#include "safety/json_parse.h"
-#include "safety/json_write.h"
-#include "safety/size_limits.h"
+#include "json_parse.h"
+#include "json_write.h"
+#include "size_limits.h"
 #include "util.h"
 
 /* A field of a caller's struct is read only when its struct_size covers

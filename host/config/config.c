@@ -15,7 +15,7 @@
 
 #include "config/permissions.h"
 #include "util.h"
-#include "safety/json_parse.h"
+#include "json_parse.h"
 #include "url_redact.h"
 
 /* A config file larger than this is refused rather than read. */

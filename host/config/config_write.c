@@ -15,7 +15,7 @@
 
 #include "config/config.h"
 #include "util.h"
-#include "safety/json_write.h"
+#include "json_write.h"
 #include "write_all.h"
 
 /* As json_write writes it: U+0000 (held as C0 80, json_parse.h) as

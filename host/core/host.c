@@ -15,8 +15,8 @@
 #include "core/host_transports.h"
 #include "core/host_ui.h"
 #include "util.h"
-#include "safety/redact.h"
-#include "safety/size_limits.h"
+#include "redact.h"
+#include "size_limits.h"
 #include "text_escape.h"
 
 #ifndef MCPHOST_INSTALL_PLUGIN_DIR

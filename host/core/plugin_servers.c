@@ -6,7 +6,7 @@
 #include "core/host.h"
 #include "core/request.h"
 #include "util.h"
-#include "safety/json_write.h"
+#include "json_write.h"
 
 /* One listing: a pending request (request.h) answered before
  * list/list_servers returns, by respond or, the 1.3 way, emit. */

@@ -1,7 +1,7 @@
 #include "request.h"
 
 #include "core/host.h"
-#include "safety/json_parse.h"
+#include "json_parse.h"
 
 /* Only the plugin a request was handed to answers it (its own table,
  * ABI 1.6); the host's own table may answer any. */

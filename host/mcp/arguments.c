@@ -10,8 +10,8 @@
 #include "util.h"
 #include "mcp/signature.h"
 #include "suggest.h"
-#include "safety/json_parse.h"
-#include "safety/json_write.h"
+#include "json_parse.h"
+#include "json_write.h"
 
 /* Nested schemas deeper than this are not followed (a hostile schema
  * could nest without end): their values are taken as they are. */

@@ -19,7 +19,7 @@
 #include "suggest.h"
 #include "mcp/tasks.h"
 #include "mcp_name.h"
-#include "safety/json_write.h"
+#include "json_write.h"
 #include "safety/sanitize.h"
 
 #define CALL_ATTEMPTS 3

@@ -7,7 +7,7 @@
 #include "mcp/calls_internal.h"
 #include "mcp/names.h"
 #include "mcp_name.h"
-#include "safety/json_write.h"
+#include "json_write.h"
 
 /* ---- permission ---- */
 

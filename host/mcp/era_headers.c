@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/base64.h"
+#include "base64.h"
 #include "util.h"
 
 char *era_header_value(const char *text, size_t len) {

@@ -10,8 +10,8 @@
 #include "util.h"
 #include "mcp/session.h" /* session_request */
 #include "mcp/session_access.h"
-#include "safety/json_parse.h"
-#include "safety/json_write.h"
+#include "json_parse.h"
+#include "json_write.h"
 
 /* One slot per plugin, in search order, so a record's address is stable
  * (a request keeps its owner) while deferred plugins join later. */

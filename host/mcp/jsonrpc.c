@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "util.h"
-#include "safety/json_parse.h"
-#include "safety/json_raw.h"
-#include "safety/json_write.h"
+#include "json_parse.h"
+#include "json_raw.h"
+#include "json_write.h"
 
 typedef struct pending {
   int64_t id;

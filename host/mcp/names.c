@@ -9,7 +9,7 @@
 #include "util.h"
 #include "fnv.h"
 #include "mcp_name.h"
-#include "safety/size_limits.h"
+#include "size_limits.h"
 
 /* "_" and eight hex digits of a hash: 32 bits make an accidental clash
  * within one server's list unlikely, and a clash is resolved anyway. */

@@ -14,7 +14,7 @@
 #include "mcp/mrtr.h"
 #include "mcp/roots_settle.h"
 #include "mcp/session_internal.h"
-#include "safety/json_write.h"
+#include "json_write.h"
 
 static void schedule_reconnect(session *s);
 

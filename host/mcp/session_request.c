@@ -10,7 +10,7 @@
 #include "mcp/mrtr.h"
 #include "mcp/protocol.h"
 #include "mcp/session_internal.h"
-#include "safety/json_parse.h"
+#include "json_parse.h"
 #include "safety/sanitize.h"
 
 bool session_has_capability(const session *s, const char *cap) {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "util.h"
-#include "safety/json_write.h"
+#include "json_write.h"
 
 /* Nested objects are shown to this depth, then as "object". */
 #define MAX_DEPTH 3

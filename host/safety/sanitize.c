@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "util.h"
-#include "safety/size_limits.h"
+#include "size_limits.h"
 #include "safety/unicode_quick.h"
 #include "text_escape.h"
 #include "utf8.h"

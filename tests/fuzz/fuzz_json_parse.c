@@ -1,5 +1,5 @@
-/* Fuzz target: the exact JSON parser (host/safety/json_parse.h) and the
- * writer that gives its trees back (host/safety/json_write.h).
+/* Fuzz target: the exact JSON parser (common/json_parse.h) and the
+ * writer that gives its trees back (common/json_write.h).
  * Promises checked:
  *   - parse, write, parse, write: the two texts are the same, and the
  *     pretty text parses to the same compact text (a number's token and
@@ -24,8 +24,8 @@
 #include <string.h>
 
 #include "util.h"
-#include "safety/json_parse.h"
-#include "safety/json_write.h"
+#include "json_parse.h"
+#include "json_write.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
 

@@ -1,5 +1,5 @@
 /* Fuzz target: the raw JSON path for large results
- * (host/safety/json_raw.h) and the JSON writer (host/safety/json_write.h).
+ * (common/json_raw.h) and the JSON writer (common/json_write.h).
  * Promises checked:
  *   - what json_raw_response accepts is valid JSON to the ordinary
  *     path's parser (json_parse) too, an object with one integer "id" of
@@ -20,9 +20,9 @@
 
 #include "util.h"
 #include "fuzz_json.h"
-#include "safety/json_parse.h"
-#include "safety/json_raw.h"
-#include "safety/json_write.h"
+#include "json_parse.h"
+#include "json_raw.h"
+#include "json_write.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
 

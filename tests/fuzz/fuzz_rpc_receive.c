@@ -21,8 +21,8 @@
 
 #include "core/loop.h"
 #include "mcp/jsonrpc.h"
-#include "safety/json_parse.h"
-#include "safety/json_write.h"
+#include "json_parse.h"
+#include "json_write.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
 

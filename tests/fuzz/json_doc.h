@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "safety/json_parse.h"
+#include "json_parse.h"
 
 static inline cJSON *json_doc(const unsigned char *data, size_t len) {
   return json_parse((const char *)data, len, NULL);

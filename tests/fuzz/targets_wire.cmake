@@ -12,12 +12,12 @@ mcph_fuzz_target(rpc_peek SOURCES fuzz_rpc_peek.c
                  INCLUDES ${SRC}/transports/http ${SRC}/host
                  LIBS PkgConfig::CJSON DICT ${MCPH_FUZZ_DIR}/json.dict)
 mcph_fuzz_target(json_raw SOURCES fuzz_json_raw.c
-                 ${SRC}/host/safety/json_raw.c ${SRC}/host/safety/json_write.c
-                 ${SRC}/host/safety/json_parse.c
+                 ${SRC}/common/json_raw.c ${SRC}/common/json_write.c
+                 ${SRC}/common/json_parse.c
                  INCLUDES ${SRC}/host LIBS mcphost PkgConfig::CJSON
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
 mcph_fuzz_target(json_parse SOURCES fuzz_json_parse.c
-                 ${SRC}/host/safety/json_parse.c ${SRC}/host/safety/json_write.c
+                 ${SRC}/common/json_parse.c ${SRC}/common/json_write.c
                  INCLUDES ${SRC}/host LIBS mcphost PkgConfig::CJSON
                  CORPUS ${MCPH_FUZZ_DIR}/corpus/json_raw
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
@@ -32,7 +32,7 @@ mcph_fuzz_target(ws_rx SOURCES fuzz_ws_rx.c ${SRC}/transports/ws/ws_rx.c
 # mcphost_unicode_quick gives its generated header, made first.
 set(MCPH_FUZZ_SANITIZE_SRC ${SRC}/host/safety/sanitize.c
     ${SRC}/host/safety/unicode_quick.c
-    ${SRC}/host/safety/size_limits.c ${SRC}/host/safety/display_width.c
+    ${SRC}/common/size_limits.c ${SRC}/common/display_width.c
     ${SRC}/common/util.c ${SRC}/common/strbuf.c ${SRC}/common/alloc.c
     ${SRC}/common/text_escape.c ${SRC}/common/utf8.c)
 mcph_fuzz_target(sanitize SOURCES fuzz_sanitize.c ${MCPH_FUZZ_SANITIZE_SRC}
@@ -53,8 +53,8 @@ mcph_fuzz_target(channel_format SOURCES fuzz_channel_format.c
 # The units are compiled in (instrumented); libmcphost gives the rest.
 mcph_fuzz_target(rpc_receive SOURCES fuzz_rpc_receive.c
                  ${SRC}/host/mcp/jsonrpc.c ${SRC}/host/mcp/rpc_scan.c
-                 ${SRC}/host/safety/json_parse.c
-                 ${SRC}/host/safety/json_raw.c
+                 ${SRC}/common/json_parse.c
+                 ${SRC}/common/json_raw.c
                  INCLUDES ${SRC}/host LIBS mcphost PkgConfig::CJSON
                  DICT ${MCPH_FUZZ_DIR}/json.dict)
 # A server's requests to the client: elicitation/create's schema and the

@@ -44,10 +44,10 @@ caught() {
 copy_tree
 bash "$CHECK" "$TMP/src" >"$TMP/out" 2>"$TMP/err"
 [ $? = 0 ] || RC=1 bad "the copy passes before anything is injected"
-printf '#include "mcp/session.h"\n' >>"$TMP/src/host/safety/redact.c"
-line=$(wc -l <"$TMP/src/host/safety/redact.c")
+printf '#include "mcp/session.h"\n' >>"$TMP/src/host/safety/sanitize.c"
+line=$(wc -l <"$TMP/src/host/safety/sanitize.c")
 caught "an upward include fails, naming the file, the line and the edge" \
-  "host/safety/redact.c:$line: host/safety -> host/mcp:"\
+  "host/safety/sanitize.c:$line: host/safety -> host/mcp:"\
 " #include \"mcp/session.h\""
 
 # An upward symbol, with no include to show it: an object of the safety
@@ -70,7 +70,7 @@ struct mcp_client *probe_upward(struct host *h) {
   return mcp_client_new(h);
 }
 C
-lib=$(dirname "$(find "$TMP/build" -path '*/mcphost.dir/safety/redact.c.o' |
+lib=$(dirname "$(find "$TMP/build" -path '*/mcphost.dir/safety/sanitize.c.o' |
   head -1)")
 if [ -z "$lib" ] || [ "$lib" = . ]; then
   RC=1 bad "the build holds the safety folder's objects" "under $BUILDDIR"

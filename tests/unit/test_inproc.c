@@ -21,7 +21,7 @@
 #include "mcp/client.h"
 #include "mcp/inproc.h"
 #include "mcp/names.h"
-#include "safety/json_write.h"
+#include "json_write.h"
 #include "util.h"
 
 /* What the exact tool answers, as the server sends it. */

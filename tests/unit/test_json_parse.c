@@ -6,8 +6,8 @@
 
 #include "check.h"
 #include "util.h"
-#include "safety/json_parse.h"
-#include "safety/json_write.h"
+#include "json_parse.h"
+#include "json_write.h"
 
 static cJSON *parse(const char *s) {
   return json_parse(s, strlen(s), NULL);

@@ -4,9 +4,9 @@
 
 #include "check.h"
 #include "util.h"
-#include "safety/json_parse.h"
-#include "safety/json_raw.h"
-#include "safety/json_write.h"
+#include "json_parse.h"
+#include "json_raw.h"
+#include "json_write.h"
 
 /* Accepted, and ASCII: what any caller may take raw. */
 static bool accepts(const char *s) {

@@ -8,8 +8,8 @@
 #include <mcphost/abi.h>
 
 #include "check.h"
-#include "safety/json_parse.h"
-#include "safety/json_write.h"
+#include "json_parse.h"
+#include "json_write.h"
 
 #define SHOW 160 /* characters of each text shown on a difference */
 

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "safety/redact.h"
+#include "redact.h"
 
 /* Redacts a C string; the result is freed by the next call. */
 static const char *red(const char *s) {

@@ -1,8 +1,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "safety/display_width.h"
-#include "safety/size_limits.h"
+#include "display_width.h"
+#include "size_limits.h"
 
 TEST(test_defaults_are_claude_codes) {
   limits l;

@@ -56,7 +56,7 @@ TEST(test_embedded_nul_is_escaped) {
 }
 
 TEST(test_u0000_held_as_c0_80_is_shown_as_u0000) {
-  /* A JSON string holds U+0000 as C0 80 (host/safety/json_parse.h). */
+  /* A JSON string holds U+0000 as C0 80 (common/json_parse.h). */
   CHECK_STR(esc("a\xC0\x80"
                 "b",
                 0),

@@ -1,4 +1,4 @@
-#include "core/base64.h"
+#include "base64.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

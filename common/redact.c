@@ -1,4 +1,4 @@
-#include "safety/redact.h"
+#include "redact.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -1,10 +1,10 @@
-#include "safety/display_width.h"
+#include "display_width.h"
 
 #include <stdbool.h>
 
 #include <stdint.h>
 
-#include "safety/size_limits.h"
+#include "size_limits.h"
 #include "utf8.h"
 
 typedef struct range {

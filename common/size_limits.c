@@ -1,11 +1,11 @@
-#include "safety/size_limits.h"
+#include "size_limits.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
-#include "safety/display_width.h"
+#include "display_width.h"
 
 void limits_default(limits *l) {
   l->name_chars = LIMIT_NAME_CHARS;

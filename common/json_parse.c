@@ -1,5 +1,5 @@
 /* The strict, exact JSON parser; see json_parse.h. */
-#include "safety/json_parse.h"
+#include "json_parse.h"
 
 #include <limits.h>
 #include <locale.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "util.h"
-#include "safety/json_write.h"
+#include "json_write.h"
 #include "utf8.h"
 
 typedef struct {

@@ -1,9 +1,9 @@
-#include "safety/json_raw.h"
+#include "json_raw.h"
 
 #include <string.h>
 
-#include "safety/json_parse.h"
-#include "safety/size_limits.h"
+#include "json_parse.h"
+#include "size_limits.h"
 #include "utf8.h"
 
 typedef struct cursor {

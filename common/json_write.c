@@ -4,8 +4,8 @@
  * compares the two. Differences: cJSON gives up on text over 2 GiB
  * (INT_MAX), this writes it; a number's token and a string's U+0000
  * (json_parse.h) are written back, where cJSON knows neither. */
-#include "safety/json_write.h"
-#include "safety/json_parse.h"
+#include "json_write.h"
+#include "json_parse.h"
 
 #include <float.h>
 #include <locale.h>
