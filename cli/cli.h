@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <mcphost/client.h>
+
 #include "cli/frontend.h"
 #include "cli/options.h"
 #include "config/config_scopes.h"
@@ -37,6 +39,11 @@ typedef struct cli {
   const char *protocol;   /* --protocol: auto, modern or legacy */
   const char *log_level;  /* --log-level: sent with logging/setLevel */
   mcp_client *mc; /* owns the sessions (mcp/client.h) */
+  /* The same host as the public API's handle (sdk/include/mcphost/
+   * client.h): what a command written against the API uses. Until the
+   * CLI makes its client with mcphost_client_new, a view over h and mc
+   * (host/api/client_view.h). */
+  mcphost_client *api;
   unsigned files_written;
   bool save_failed; /* a result could not be saved: the exit is not 0 */
   bool bad_content; /* a server sent content that breaks MCP: exit 4 */

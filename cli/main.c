@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/daemon/daemon.h"
 #include "cli/version.h"
+#include "api/client_view.h"
 #include "config/roots.h"
 #include "util.h"
 #include "env_ms.h"
@@ -457,6 +458,7 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     c->mc = mcp_client_new(c->h);
     host_load_plugins(c->h);
   }
+  c->api = api_view_new(c->h, c->mc);
   for (size_t i = 0; i < l->nplugin_dirs; i++) {
     char why[300];
     if (!cli_plugin_dir_usable(l->plugin_dirs[i], why, sizeof why))
@@ -668,6 +670,8 @@ static int dispatch(cli *c, cmdline *l) {
 
 /* Closes every server and frees what the run held; the exit code. */
 static int close_run(cli *c, cmdline *l, int rc) {
+  api_view_free(c->api);
+  c->api = NULL;
   if (c->h) {
     if (!c->shared) {
       mcp_client_shutdown(c->mc);

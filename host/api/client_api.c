@@ -22,19 +22,11 @@
 #include "mcp/calls.h"
 #include "mcp/client.h"
 #include "mcp/inproc.h"
+#include "api/api_internal.h"
 #include "json_parse.h"
 #include "json_write.h"
 #include "size_limits.h"
 #include "util.h"
-
-/* A field of a caller's struct is read only when its struct_size covers
- * it (abi.h's MCPH_HAS, for this header's structs). */
-#define API_HAS(ptr, type, field)                                              \
-  ((size_t)(ptr)->struct_size >=                                               \
-   offsetof(type, field) + sizeof(((type *)0)->field))
-
-typedef struct api_op api_op;
-typedef struct api_ask api_ask;
 
 /* The client whose loop this thread is running now (its own thread, or
  * the caller's inside mcphost_perform or a waiting call): what may call
@@ -46,37 +38,6 @@ struct mcphost_server_request {
   size_t idx;
   cJSON *id;
   mcphost_server_request *next, *prev;
-};
-
-struct mcphost_client {
-  int mode;
-  host *h;
-  mcp_client *mc;
-  char **names; /* the configured servers' names, for any thread */
-  size_t nnames;
-  char **plugin_dirs, **configs; /* the options' strings, copied */
-  mcphost_notify_fn on_notify;
-  mcphost_request_fn on_request;
-  mcphost_ask_fn on_ask;
-  void *ud;
-  _Atomic int64_t next_id;
-  /* Operations started and not ended (begun on the loop or not yet):
-   * what mcphost_perform says is still running. */
-  _Atomic int nops;
-  uint64_t next_ask;
-  uint64_t ask_timeout_ms; /* without the program's question */
-  mcp_asker asker;
-  /* Loop thread only: */
-  api_op *ops;                   /* live operations */
-  mcphost_server_request *taken; /* requests the program took */
-  api_ask *asks;                 /* permission questions open */
-  mcphost_inproc *inprocs;       /* in-process servers registered */
-  uint64_t next_inproc;
-  bool closing;                  /* mcphost_client_free began */
-  /* MCPHOST_LOOP_THREAD */
-  pthread_t thread;
-  bool started;
-  volatile bool stop;
 };
 
 struct api_op {
@@ -127,13 +88,8 @@ void mcphost_free(void *p) {
   free(p);
 }
 
-/* Sets the caller's error, when it gave one with a size that covers the
- * fields; returns `code`. */
-static int fail_with(mcphost_error *err, int code, int rpc_code,
-                     const char *server, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static int fail_with(mcphost_error *err, int code, int rpc_code,
-                     const char *server, const char *fmt, ...) {
+int api_fail(mcphost_error *err, int code, int rpc_code, const char *server,
+             const char *fmt, ...) {
   if (!err || !API_HAS(err, mcphost_error, server))
     return code;
   err->code = code;
@@ -146,7 +102,7 @@ static int fail_with(mcphost_error *err, int code, int rpc_code,
   return code;
 }
 
-static void clear_error(mcphost_error *err) {
+void api_clear_error(mcphost_error *err) {
   if (err && API_HAS(err, mcphost_error, server)) {
     err->code = MCPHOST_OK;
     err->rpc_code = 0;
@@ -304,9 +260,9 @@ static void ask_answer_on_loop(void *ud) {
 
 int mcphost_ask_answer(mcphost_client *c, uint64_t id, int allowed,
                        const char *why, mcphost_error *err) {
-  clear_error(err);
+  api_clear_error(err);
   if (!c || id == 0)
-    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                      "mcphost_ask_answer needs the client and a question");
   ask_job *j = xcalloc(1, sizeof *j);
   j->c = c;
@@ -316,7 +272,7 @@ int mcphost_ask_answer(mcphost_client *c, uint64_t id, int allowed,
   if (loop_post(host_loop(c->h), ask_answer_on_loop, j) != 0) {
     free(j->why);
     free(j);
-    return fail_with(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
+    return api_fail(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
   }
   return MCPHOST_OK;
 }
@@ -528,29 +484,29 @@ static void op_begin(void *ud) {
 
 int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
                       const mcphost_callbacks *cb, mcphost_error *err) {
-  clear_error(err);
+  api_clear_error(err);
   if (!c || !rq || !cb)
-    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                      "mcphost_start needs a client, a request and callbacks");
   if (!API_HAS(rq, mcphost_request, timeout_ms) ||
       !API_HAS(cb, mcphost_callbacks, ud))
-    return fail_with(err, MCPHOST_EABI, 0, NULL,
+    return api_fail(err, MCPHOST_EABI, 0, NULL,
                      "a request or callbacks struct_size too small "
                      "(%u, %u)",
                      (unsigned)rq->struct_size, (unsigned)cb->struct_size);
   int kind = rq->kind;
   if (kind < MCPHOST_OP_CONNECT || kind > MCPHOST_OP_REQUEST)
-    return fail_with(err, MCPHOST_EUSAGE, 0, NULL, "unknown operation kind %d",
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL, "unknown operation kind %d",
                      kind);
   bool by_ref = kind == MCPHOST_OP_CALL_TOOL || kind == MCPHOST_OP_GET_PROMPT;
   if (!rq->server && !by_ref)
-    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                      "this operation needs a server");
   if (!rq->name && kind != MCPHOST_OP_CONNECT && kind != MCPHOST_OP_REQUEST)
-    return fail_with(err, MCPHOST_EUSAGE, 0, rq->server,
+    return api_fail(err, MCPHOST_EUSAGE, 0, rq->server,
                      "this operation needs a name");
   if (!rq->method && kind == MCPHOST_OP_REQUEST)
-    return fail_with(err, MCPHOST_EUSAGE, 0, rq->server,
+    return api_fail(err, MCPHOST_EUSAGE, 0, rq->server,
                      "a request needs a method");
   cJSON *args = NULL;
   if (rq->arguments && kind != MCPHOST_OP_CONNECT) {
@@ -559,7 +515,7 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
     args = json_parse(rq->arguments, n, &je);
     if (!args || !cJSON_IsObject(args)) {
       char *why = args ? NULL : json_error_text(rq->arguments, n, &je);
-      fail_with(err, MCPHOST_EUSAGE, 0, rq->server,
+      api_fail(err, MCPHOST_EUSAGE, 0, rq->server,
                 "the arguments are not a JSON object%s%s", why ? ": " : "",
                 why ? why : "");
       free(why);
@@ -586,7 +542,7 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
     free(op->name);
     free(op->method);
     free(op);
-    return fail_with(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
+    return api_fail(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
   }
   return id;
 }
@@ -637,7 +593,7 @@ static void on_sync_done(void *ud, const char *result, size_t len,
     memcpy(s->result, result, len + 1);
     s->len = len;
   } else if (e) {
-    fail_with(s->err, e->code, e->rpc_code, e->server, "%s", e->message);
+    api_fail(s->err, e->code, e->rpc_code, e->server, "%s", e->message);
   }
   s->done = true;
   pthread_cond_signal(&s->cond);
@@ -651,11 +607,11 @@ static bool on_loop_thread(const mcphost_client *c) {
 
 int mcphost_run(mcphost_client *c, const mcphost_request *rq,
                 char **result_json, size_t *len, mcphost_error *err) {
-  clear_error(err);
+  api_clear_error(err);
   if (result_json)
     *result_json = NULL;
   if (c && on_loop_thread(c))
-    return fail_with(err, MCPHOST_ESTATE, 0, NULL,
+    return api_fail(err, MCPHOST_ESTATE, 0, NULL,
                      "mcphost_run waits for the loop: not from its thread "
                      "(a callback); use mcphost_start there");
   mcphost_error own = MCPHOST_ERROR_INIT;
@@ -709,13 +665,13 @@ int mcphost_connect(mcphost_client *c, const char *server, mcphost_error *err) {
 
 int mcphost_result_text(const char *json, size_t len, char **text,
                         size_t *text_len, int *is_error, mcphost_error *err) {
-  clear_error(err);
+  api_clear_error(err);
   if (text)
     *text = NULL;
   cJSON *r = json ? json_parse(json, len, NULL) : NULL;
   if (!cJSON_IsObject(r) || !text) {
     cJSON_Delete(r);
-    return fail_with(err, MCPHOST_EUSAGE, 0, NULL, "a result is a JSON object");
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL, "a result is a JSON object");
   }
   if (is_error)
     *is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "isError"));
@@ -827,20 +783,20 @@ static void respond_on_loop(void *ud) {
 int mcphost_respond(mcphost_client *c, mcphost_server_request *req,
                     const char *result_json, int rpc_code, const char *message,
                     mcphost_error *err) {
-  clear_error(err);
+  api_clear_error(err);
   if (!c || !req || req->c != c)
-    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                      "mcphost_respond needs the client and its request");
   cJSON *result = NULL;
   if (result_json) {
     result = json_parse(result_json, strlen(result_json), NULL);
     if (!cJSON_IsObject(result)) {
       cJSON_Delete(result);
-      return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+      return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                        "an answer's result is a JSON object");
     }
   } else if (rpc_code == 0) {
-    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                      "an answer is a result or a JSON-RPC error code");
   }
   respond_job *j = xcalloc(1, sizeof *j);
@@ -852,7 +808,7 @@ int mcphost_respond(mcphost_client *c, mcphost_server_request *req,
     cJSON_Delete(result);
     free(j->message);
     free(j);
-    return fail_with(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
+    return api_fail(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
   }
   return MCPHOST_OK;
 }
@@ -985,36 +941,36 @@ void mcphost_client_free(mcphost_client *c) {
 
 int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
                        mcphost_error *err) {
-  clear_error(err);
+  api_clear_error(err);
   if (out)
     *out = NULL;
   if (!o || !out)
-    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                      "mcphost_client_new needs options and a place for the "
                      "client");
   if (!API_HAS(o, mcphost_options, loop_mode))
-    return fail_with(err, MCPHOST_EABI, 0, NULL,
+    return api_fail(err, MCPHOST_EABI, 0, NULL,
                      "mcphost_options.struct_size %u is too small",
                      (unsigned)o->struct_size);
   if (o->api_major != MCPHOST_API_MAJOR || o->api_minor > MCPHOST_API_MINOR)
-    return fail_with(err, MCPHOST_EABI, 0, NULL,
+    return api_fail(err, MCPHOST_EABI, 0, NULL,
                      "built for the mcphost client API %u.%u; this "
                      "library is %d.%d",
                      (unsigned)o->api_major, (unsigned)o->api_minor,
                      MCPHOST_API_MAJOR, MCPHOST_API_MINOR);
   /* Every field of 1.0: a 1.0 caller's struct covers them all. */
   if (!API_HAS(o, mcphost_options, ud))
-    return fail_with(err, MCPHOST_EABI, 0, NULL,
+    return api_fail(err, MCPHOST_EABI, 0, NULL,
                      "mcphost_options.struct_size %u is too small for API "
                      "%u.%u",
                      (unsigned)o->struct_size, (unsigned)o->api_major,
                      (unsigned)o->api_minor);
   if (o->loop_mode != MCPHOST_LOOP_THREAD &&
       o->loop_mode != MCPHOST_LOOP_CALLER)
-    return fail_with(err, MCPHOST_EUSAGE, 0, NULL, "unknown loop mode %d",
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL, "unknown loop mode %d",
                      (int)o->loop_mode);
   if ((o->nplugin_dirs && !o->plugin_dirs) || (o->nconfigs && !o->configs))
-    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                      "a count of plugin directories or configurations "
                      "without its array");
 
@@ -1042,7 +998,7 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
   config_init(&tmp);
   config_check_dynamic(&tmp, &src);
   if (tmp.nerrors) {
-    fail_with(err, MCPHOST_EUSAGE, 0, NULL, "config error: %s", tmp.errors[0]);
+    api_fail(err, MCPHOST_EUSAGE, 0, NULL, "config error: %s", tmp.errors[0]);
     config_free(&tmp);
     free_strings(c->plugin_dirs);
     free_strings(c->configs);
@@ -1063,7 +1019,7 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
     free_strings(c->plugin_dirs);
     free_strings(c->configs);
     free(c);
-    return fail_with(err, MCPHOST_ENOMEM, 0, NULL,
+    return api_fail(err, MCPHOST_ENOMEM, 0, NULL,
                      "cannot create the event loop");
   }
   /* Before the plugins: their init may look the servers service up. */
@@ -1078,7 +1034,7 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
   /* As the CLI: a bad entry costs that entry only, unless the caller
    * gave every server itself (strict) or none is left. */
   if (cfg->nerrors && (o->strict || cfg->nservers == 0)) {
-    fail_with(err, MCPHOST_EUSAGE, 0, NULL, "config error: %s", cfg->errors[0]);
+    api_fail(err, MCPHOST_EUSAGE, 0, NULL, "config error: %s", cfg->errors[0]);
     c->mode = MCPHOST_LOOP_CALLER; /* no thread yet */
     mcphost_client_free(c);
     return MCPHOST_EUSAGE;
@@ -1095,7 +1051,7 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
       c->started = false;
       c->mode = MCPHOST_LOOP_CALLER; /* freed as such */
       mcphost_client_free(c);
-      return fail_with(err, MCPHOST_ENOMEM, 0, NULL,
+      return api_fail(err, MCPHOST_ENOMEM, 0, NULL,
                        "cannot start the client's thread");
     }
   }
@@ -1244,19 +1200,19 @@ static void register_on_loop(void *ud) {
 int mcphost_inproc_register(mcphost_client *c, const char *name,
                             const mcphost_inproc_callbacks *cb,
                             mcphost_inproc **out, mcphost_error *err) {
-  clear_error(err);
+  api_clear_error(err);
   if (out)
     *out = NULL;
   if (!c || !name || !*name || !cb || !out)
-    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                      "mcphost_inproc_register needs a client, a name, "
                      "callbacks and a place for the handle");
   if (!API_HAS(cb, mcphost_inproc_callbacks, ud))
-    return fail_with(err, MCPHOST_EABI, 0, name,
+    return api_fail(err, MCPHOST_EABI, 0, name,
                      "mcphost_inproc_callbacks.struct_size %u is too small",
                      (unsigned)cb->struct_size);
   if (!cb->on_message)
-    return fail_with(err, MCPHOST_EUSAGE, 0, name,
+    return api_fail(err, MCPHOST_EUSAGE, 0, name,
                      "in-process server \"%s\" needs an on_message callback",
                      name);
   mcphost_inproc *p = xcalloc(1, sizeof *p);
@@ -1265,11 +1221,11 @@ int mcphost_inproc_register(mcphost_client *c, const char *name,
   register_job j = {.c = c, .name = name, .p = p};
   if (run_on_loop(c, register_on_loop, &j) != 0) {
     free(p);
-    return fail_with(err, MCPHOST_ENOMEM, 0, name, "out of memory");
+    return api_fail(err, MCPHOST_ENOMEM, 0, name, "out of memory");
   }
   if (j.rc != 0) {
     free(p);
-    return fail_with(err, MCPHOST_EUSAGE, 0, name, "%s", j.why);
+    return api_fail(err, MCPHOST_EUSAGE, 0, name, "%s", j.why);
   }
   *out = p;
   return MCPHOST_OK;
@@ -1295,18 +1251,18 @@ static void send_on_loop(void *ud) {
 
 int mcphost_inproc_send(mcphost_inproc *p, const char *json, size_t len,
                         mcphost_error *err) {
-  clear_error(err);
+  api_clear_error(err);
   if (!p || !json || len == 0)
-    return fail_with(err, MCPHOST_EUSAGE, 0, NULL,
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                      "mcphost_inproc_send needs a server and a message");
   mcphost_client *c = p->c;
   if (p->released)
-    return fail_with(err, MCPHOST_ESTATE, 0, mcp_inproc_name(p->srv),
+    return api_fail(err, MCPHOST_ESTATE, 0, mcp_inproc_name(p->srv),
                      "in-process server \"%s\" is being released",
                      mcp_inproc_name(p->srv));
   if (loop_of == c) {
     if (mcp_inproc_send(p->srv, json, len) != MCPH_OK)
-      return fail_with(err, MCPHOST_ESTATE, 0, mcp_inproc_name(p->srv),
+      return api_fail(err, MCPHOST_ESTATE, 0, mcp_inproc_name(p->srv),
                        "in-process server \"%s\" has no connection open",
                        mcp_inproc_name(p->srv));
     return MCPHOST_OK;
@@ -1319,7 +1275,7 @@ int mcphost_inproc_send(mcphost_inproc *p, const char *json, size_t len,
   memcpy(j->text, json, len);
   if (loop_post(host_loop(c->h), send_on_loop, j) != 0) {
     free(j);
-    return fail_with(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
+    return api_fail(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
   }
   return MCPHOST_OK;
 }

@@ -1,0 +1,66 @@
+/* What the files of the client API (host/api/) share: the client's
+ * record, the check of a caller's struct_size and the error setter. Not
+ * a public header: the API is sdk/include/mcphost/client.h. */
+#ifndef MCPHOST_API_INTERNAL_H
+#define MCPHOST_API_INTERNAL_H
+
+#include <mcphost/client.h>
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/host.h"
+#include "mcp/calls.h"
+#include "mcp/client.h"
+
+/* A field of a caller's struct is read only when its struct_size covers
+ * it (abi.h's MCPH_HAS, for this header's structs). */
+#define API_HAS(ptr, type, field)                                              \
+  ((size_t)(ptr)->struct_size >=                                               \
+   offsetof(type, field) + sizeof(((type *)0)->field))
+
+typedef struct api_op api_op;
+typedef struct api_ask api_ask;
+
+struct mcphost_client {
+  int mode;
+  host *h;
+  mcp_client *mc;
+  bool view; /* api_view_new's: owns neither h nor mc */
+  char **names; /* the configured servers' names, for any thread */
+  size_t nnames;
+  char **plugin_dirs, **configs; /* the options' strings, copied */
+  mcphost_notify_fn on_notify;
+  mcphost_request_fn on_request;
+  mcphost_ask_fn on_ask;
+  void *ud;
+  _Atomic int64_t next_id;
+  /* Operations started and not ended (begun on the loop or not yet):
+   * what mcphost_perform says is still running. */
+  _Atomic int nops;
+  uint64_t next_ask;
+  uint64_t ask_timeout_ms; /* without the program's question */
+  mcp_asker asker;
+  /* Loop thread only: */
+  api_op *ops;                   /* live operations */
+  mcphost_server_request *taken; /* requests the program took */
+  api_ask *asks;                 /* permission questions open */
+  mcphost_inproc *inprocs;       /* in-process servers registered */
+  uint64_t next_inproc;
+  bool closing;                  /* mcphost_client_free began */
+  /* MCPHOST_LOOP_THREAD */
+  pthread_t thread;
+  bool started;
+  volatile bool stop;
+};
+
+/* Sets the caller's error, when it gave one with a size that covers the
+ * fields; returns `code`. */
+int api_fail(mcphost_error *err, int code, int rpc_code, const char *server,
+             const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Clears the caller's error (MCPHOST_OK, empty message and server). */
+void api_clear_error(mcphost_error *err);
+
+#endif
