@@ -9,7 +9,6 @@
 LIFE="$SRCDIR/tests/servers/lifecycle_server.py"
 export XDG_RUNTIME_DIR="$TMP/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
-LOGS="$XDG_STATE_HOME/mcphost/logs"
 D="$TMP/life"
 mkdir -p "$D"
 C="$TMP/life.json"
@@ -84,11 +83,17 @@ expect "session start" 0 --out "session started"
 run --config "$C" call life/pid
 expect "session: a call" 0
 first=$OUT
-# The session noticed the exit once the server's stderr log has its mark
-# (a call at the very instant of the death would still meet it alive).
-kill -9 "$(cat "$D/pid")"
+# The session noticed the exit once its own view of the server says so:
+# reconnecting, or connected to a new process (which wrote its pid). The
+# stderr log's mark is not enough: the child is reaped, and the mark
+# written, before the session reads the end of the server's stdout (a
+# call at the very instant of the death would still meet it alive).
+old=$(cat "$D/pid")
+kill -9 "$old"
 for _ in $(seq 300); do
-  grep -q "killed by signal 9" "$LOGS/life.stderr.log" && break
+  [ "$(cat "$D/pid")" != "$old" ] && break
+  "$MCPHOST" --config "$C" servers life 2>/dev/null | grep -q reconnecting &&
+    break
   sleep 0.1
 done
 run --config "$C" call life/pid
