@@ -1,10 +1,13 @@
 /* Preloaded into a command (LD_PRELOAD), writes the process's resident
  * memory at exit, from /proc/self/smaps, by kind: the executable's own
  * pages, [heap], [stack], other files (libraries), other anonymous
- * memory, and the whole. One line, appended to $SMAPS_EXIT_OUT (stderr
- * without it), only by the process that loaded it (not a forked child).
- * Steadier than GNU time's %M, which moves with the kernel's per-CPU
- * counters; it sees the end of the run, not a peak in the middle.
+ * memory, and the whole, then the executable's path (a command's
+ * children load it too: the path tells their lines apart). One line,
+ * appended to $SMAPS_EXIT_OUT (stderr without it), only by the process
+ * that loaded it (not a forked child). Steadier than GNU time's %M,
+ * which moves with the kernel's per-CPU counters; it sees the end of the
+ * run, not a peak in the middle. The footprint guard's exit_kib
+ * (bench/footprint.py).
  *
  *   cc -shared -fPIC -O2 -o smaps_exit.so bench/smaps_exit.c
  *   LD_PRELOAD=$PWD/smaps_exit.so SMAPS_EXIT_OUT=/tmp/r mcphost tools
@@ -71,8 +74,8 @@ __attribute__((destructor)) static void smaps_exit_report(void) {
   if (!o) {
     return;
   }
-  fprintf(o, "exe %lu heap %lu stack %lu files %lu anon %lu total %lu\n",
-          kib[0], kib[1], kib[2], kib[3], kib[4], total);
+  fprintf(o, "exe %lu heap %lu stack %lu files %lu anon %lu total %lu %s\n",
+          kib[0], kib[1], kib[2], kib[3], kib[4], total, exe);
   if (o != stderr) {
     fclose(o);
   }

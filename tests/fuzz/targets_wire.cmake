@@ -1,7 +1,7 @@
 # Fuzz targets for what comes over a transport: framing, the id and batch
-# scanners, the raw JSON path, SSE, WebSocket message assembly, and the
-# text rules applied to what a server says (sanitizer, escaping, channel
-# formatting).
+# scanners, the raw JSON path, SSE, WebSocket frames and message assembly,
+# and the text rules applied to what a server says (sanitizer, escaping,
+# channel formatting).
 set(SRC ${CMAKE_SOURCE_DIR})
 
 mcph_fuzz_target(framing SOURCES fuzz_framing.c
@@ -25,6 +25,9 @@ mcph_fuzz_target(sse SOURCES fuzz_sse.c ${SRC}/transports/common/sse.c
                  INCLUDES ${SRC}/transports/common
                  DICT ${MCPH_FUZZ_DIR}/sse.dict)
 mcph_fuzz_target(ws_rx SOURCES fuzz_ws_rx.c ${SRC}/transports/ws/ws_rx.c
+                 INCLUDES ${SRC}/transports/ws)
+mcph_fuzz_target(ws_frames SOURCES fuzz_ws_frames.c
+                 ${SRC}/transports/ws/ws_frame.c
                  INCLUDES ${SRC}/transports/ws)
 # The sanitizer with what it needs from the host, which is no ICU; ICU is
 # linked for the target's own checks (its NFKC and categories, the

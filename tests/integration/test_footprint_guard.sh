@@ -30,6 +30,30 @@ expect "a spinning mcphost exceeds it: the check fails" 1 \
 expect "  with the top functions, the spinning one among them" 1 \
   --out "top 25 by self instructions" --out "footprint_spin"
 
+# 200 KiB more resident, held to the exit (tests/footprint/grow.c),
+# against a baseline counted with the same library preloaded making
+# nothing resident: a few hundred instructions more, within their margin,
+# and within the peak's slack (256 KiB: %M moves by ~130 KiB between
+# runs); the RSS at exit, read from the page tables, repeats to the KiB
+# and catches it.
+GROW="$BUILDDIR/tests/libfootprint-grow.so"
+GROW0="$BUILDDIR/tests/libfootprint-grow0.so"
+GB="$TMP/grow-baseline"
+FOOTPRINT_PRELOAD="$GROW0" run_cmd python3 "$G" update --build "$BUILDDIR" \
+  --baseline "$GB" --only version --why "the test's own baseline"
+expect "a baseline with the library that makes nothing resident" 0 \
+  --out "wrote $GB"
+FOOTPRINT_PRELOAD="$GROW0" run_cmd python3 "$G" check --build "$BUILDDIR" \
+  --baseline "$GB" --only version
+expect "  the same run again is within it" 0 --out "version" --out "ok"
+FOOTPRINT_PRELOAD="$GROW" run_cmd python3 "$G" check --build "$BUILDDIR" \
+  --baseline "$GB" --only version
+expect "200 KiB more resident at the exit fails the check" 1 \
+  --out "exit_kib by kind" --out "make baseline WHY=" \
+  --no-out "OVER: instructions"
+check "  naming the figure and its baseline" \
+  grep -q "^  exit_kib [0-9]*, baseline [0-9]*" <<<"$OUT"
+
 # A baseline lowered by hand: a peak RSS over it fails too.
 sed -E 's/^(version +[0-9]+ +[0-9]+ +)[0-9]+/\1100/' "$B" >"$TMP/low"
 run_cmd python3 "$G" check --build "$BUILDDIR" --baseline "$TMP/low" \

@@ -108,3 +108,69 @@ int ws_frame_server_head(const unsigned char *p, size_t n, ws_head *h,
   h->len = len;
   return (int)head;
 }
+
+/* A piece of the data frame being read. */
+static void reader_piece(ws_reader *r, const ws_reader_ops *ops, void *ud,
+                         const unsigned char *p, size_t n) {
+  bool first = r->first;
+  r->first = false;
+  r->left -= n;
+  bool end = r->left == 0 && r->fin;
+  if (end) {
+    r->msg = false;
+  }
+  ops->data(ud, first, r->binary, p, n, end);
+}
+
+long ws_read_frames(ws_reader *r, const unsigned char *p, size_t n,
+                    const ws_reader_ops *ops, void *ud, const char **why) {
+  size_t off = 0;
+  *why = NULL;
+  for (;;) {
+    if (r->left > 0) {
+      size_t k = n - off < r->left ? n - off : (size_t)r->left;
+      if (k == 0) {
+        break;
+      }
+      reader_piece(r, ops, ud, p + off, k);
+      off += k;
+      continue;
+    }
+    ws_head h;
+    int k = ws_frame_server_head(p + off, n - off, &h, why);
+    if (k < 0) {
+      return -1;
+    }
+    if (k == 0) {
+      break;
+    }
+    if (h.opcode >= WS_OP_CLOSE) {
+      if (n - off - (size_t)k < h.len) {
+        break; /* the rest of it comes with the next read */
+      }
+      off += (size_t)k + h.len;
+      if (!ops->control(ud, h.opcode, p + off - h.len, (size_t)h.len)) {
+        return -1;
+      }
+      continue;
+    }
+    bool cont = h.opcode == WS_OP_CONTINUATION;
+    if (cont != r->msg) {
+      *why = cont ? "a continuation frame with no message begun"
+                  : "a new message before the last one ended";
+      return -1;
+    }
+    off += (size_t)k;
+    r->msg = true;
+    r->first = !cont;
+    if (!cont) {
+      r->binary = h.opcode == WS_OP_BINARY;
+    }
+    r->fin = h.fin;
+    r->left = h.len;
+    if (h.len == 0) {
+      reader_piece(r, ops, ud, p + off, 0);
+    }
+  }
+  return (long)off;
+}

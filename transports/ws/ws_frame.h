@@ -8,7 +8,10 @@
  * getrandom() every WS_MASK_POOL / 4 frames, and the payload is masked a
  * word at a time. The frame goes to lws as raw bytes (LWS_WRITE_RAW),
  * which it sends, or buffers when the socket is full, in order with its
- * own frames. No libwebsockets here.
+ * own frames. The frames a ws:// server sends are read here too
+ * (ws_read_frames, which ws_in.c gives the socket's bytes), apart from
+ * the socket so that they are fuzzed as they are read
+ * (tests/fuzz/fuzz_ws_frames.c). No libwebsockets here.
  */
 #ifndef MCPH_WS_FRAME_H
 #define MCPH_WS_FRAME_H
@@ -62,5 +65,41 @@ typedef struct ws_head {
  * libwebsockets takes it. */
 int ws_frame_server_head(const unsigned char *p, size_t n, ws_head *h,
                          const char **why);
+
+/* The frames of a server read from a byte stream (ws_in.c's socket): a
+ * data frame's payload passed on as it comes, in pieces, a control frame
+ * whole. The state between two reads; zeroed: no frame begun. */
+typedef struct ws_reader {
+  uint64_t left; /* payload bytes of the data frame still to come */
+  bool msg;      /* a message begun and not ended */
+  bool first;    /* the next piece is its message's first */
+  bool fin;      /* the data frame being read ends its message */
+  bool binary;   /* the message being read is binary */
+} ws_reader;
+
+typedef struct ws_reader_ops {
+  /* A piece of a data frame's payload (perhaps empty): `first` for its
+   * message's first, `end` for its last. */
+  void (*data)(void *ud, bool first, bool binary, const unsigned char *p,
+               size_t n, bool end);
+  /* A whole control frame (close, ping, pong); false stops the
+   * reading: the stream's later bytes are not read. */
+  bool (*control)(void *ud, unsigned opcode, const unsigned char *p, size_t n);
+} ws_reader_ops;
+
+/* The most bytes ws_read_frames leaves untaken, cut by the end of what
+ * was read: a data frame's head (at most 9 of its 10 bytes) or a control
+ * frame, whose length is in its 2-byte head (at most 126 of its 127). */
+#define WS_READER_KEEP_MAX (2u + WS_CONTROL_MAX)
+
+/* Reads the frames in the `n` bytes at `p`, calling `ops` for each.
+ * Returns how many bytes were taken: the rest (at most
+ * WS_READER_KEEP_MAX) is to be given again in front of the next bytes.
+ * Returns -1 when a control callback stopped the reading (`*why` NULL),
+ * or when the stream breaks the protocol (`*why` says how: the head's
+ * reasons, a continuation frame with no message begun, a new message
+ * before the last one ended); then nothing more is to be read. */
+long ws_read_frames(ws_reader *r, const unsigned char *p, size_t n,
+                    const ws_reader_ops *ops, void *ud, const char **why);
 
 #endif

@@ -59,19 +59,19 @@ static void broke(mcph_transport *t, const char *why) {
 }
 
 /* A piece of a data frame's payload. */
-static void piece(mcph_transport *t, const unsigned char *p, size_t n) {
-  ws_rx_add(&t->rx, t->in_first, t->in_binary, p, n, t->cfg.max_message_bytes);
-  t->in_first = false;
-  t->in_left -= n;
-  if (t->in_left == 0 && t->in_fin) {
-    t->in_msg = false;
+static void piece(void *ud, bool first, bool binary, const unsigned char *p,
+                  size_t n, bool end) {
+  mcph_transport *t = ud;
+  ws_rx_add(&t->rx, first, binary, p, n, t->cfg.max_message_bytes);
+  if (end) {
     ws_rx_done(t);
   }
 }
 
 /* A whole control frame. False when the reading stopped. */
-static bool control(mcph_transport *t, unsigned opcode, const unsigned char *p,
+static bool control(void *ud, unsigned opcode, const unsigned char *p,
                     size_t n) {
+  mcph_transport *t = ud;
   switch (opcode) {
   case WS_OP_PING:
     if (t->state == WS_OPEN) {
@@ -109,60 +109,20 @@ static void on_socket(void *ud, int fd, unsigned events) {
     ws_closed(t);
     return;
   }
-  const unsigned char *p = t->in_buf;
-  size_t n = t->in_len + (size_t)got, off = 0;
-  for (;;) {
-    if (t->in_left > 0) {
-      size_t k = n - off < t->in_left ? n - off : (size_t)t->in_left;
-      if (k == 0) {
-        break;
-      }
-      piece(t, p + off, k);
-      off += k;
-      continue;
-    }
-    ws_head h;
-    const char *why;
-    int k = ws_frame_server_head(p + off, n - off, &h, &why);
-    if (k < 0) {
+  static const ws_reader_ops ops = {piece, control};
+  size_t n = t->in_len + (size_t)got;
+  const char *why;
+  long off = ws_read_frames(&t->in, t->in_buf, n, &ops, t, &why);
+  if (off < 0) {
+    if (why) {
       broke(t, why);
-      return;
     }
-    if (k == 0) {
-      break;
-    }
-    if (h.opcode >= WS_OP_CLOSE) {
-      if (n - off - (size_t)k < h.len) {
-        break; /* the rest of it comes with the next read */
-      }
-      off += (size_t)k + h.len;
-      if (!control(t, h.opcode, p + off - h.len, (size_t)h.len)) {
-        return;
-      }
-      continue;
-    }
-    bool cont = h.opcode == WS_OP_CONTINUATION;
-    if (cont != t->in_msg) {
-      broke(t, cont ? "a continuation frame with no message begun"
-                    : "a new message before the last one ended");
-      return;
-    }
-    off += (size_t)k;
-    t->in_msg = true;
-    t->in_first = !cont;
-    if (!cont) {
-      t->in_binary = h.opcode == WS_OP_BINARY;
-    }
-    t->in_fin = h.fin;
-    t->in_left = h.len;
-    if (h.len == 0) {
-      piece(t, p + off, 0);
-    }
+    return;
   }
-  /* A head or a control frame cut by the read: at most 14 + 125 bytes
-   * kept, in front of the next read's room. */
-  memmove(t->in_buf, p + off, n - off);
-  t->in_len = n - off;
+  /* A head or a control frame cut by the read: at most
+   * WS_READER_KEEP_MAX bytes kept, in front of the next read's room. */
+  memmove(t->in_buf, t->in_buf + off, n - (size_t)off);
+  t->in_len = n - (size_t)off;
 }
 
 void ws_in_take(mcph_transport *t) {
@@ -178,8 +138,7 @@ void ws_in_take(mcph_transport *t) {
     return;
   }
   int fd = lws_get_socket_fd(t->wsi);
-  if (fd < 0 ||
-      !(t->in_buf = malloc(WS_IN_READ + WS_FRAME_HEAD_MAX + WS_CONTROL_MAX))) {
+  if (fd < 0 || !(t->in_buf = malloc(WS_IN_READ + WS_READER_KEEP_MAX))) {
     return; /* lws keeps reading */
   }
   if (t->host->fd_watch(t->host, fd, MCPH_FD_READ, on_socket, t,
@@ -189,8 +148,7 @@ void ws_in_take(mcph_transport *t) {
     return;
   }
   t->in_len = 0;
-  t->in_left = 0;
-  t->in_msg = false;
+  memset(&t->in, 0, sizeof t->in);
   mcph_logf(t->host, MCPH_LOG_DEBUG, t->name,
             "frames from %s read by the transport", t->cfg.display_url);
   lws_rx_flow_control(t->wsi, 0);

@@ -4,8 +4,8 @@
  *   ws.c        the transport functions and the plugin entry
  *   ws_lws.c    the libwebsockets callback: handshake headers, the
  *               subprotocol check, TLS reasons, frames in and out
- *   ws_frame.c  the frames sent, made and masked here; the heads of
- *               the frames received
+ *   ws_frame.c  the frames sent, made and masked here; the frames
+ *               received, read from the stream
  *   ws_in.c     a ws:// connection's frames read here once it is open,
  *               not by libwebsockets
  *   ws_loop.c   a libwebsockets context on a libuv loop nested in the
@@ -101,13 +101,11 @@ struct mcph_transport {
 
   /* A ws:// connection's frames read by the transport (ws_in.c): the
    * socket's watch, what is read and not yet taken (a head or a control
-   * frame cut by the read), the data frame being read. */
+   * frame cut by the read), the frame being read (ws_frame.h). */
   mcph_watch *in_watch;
   unsigned char *in_buf;
   size_t in_len;
-  uint64_t in_left; /* payload bytes of the frame still to come */
-  bool in_msg;      /* a message begun and not ended */
-  bool in_first, in_fin, in_binary;
+  ws_reader in;
 
   /* The message being received. */
   ws_rx rx;
