@@ -90,6 +90,14 @@ const char *mcphost_status_name(int code);
  * NULL, the API version it implements. */
 const char *mcphost_version(int *api_major, int *api_minor);
 
+/* The struct_size an _INIT macro sets, without a C-style cast in C++ (a
+ * program built with -Wold-style-cast uses the macros too). */
+#ifdef __cplusplus
+#define MCPHOST_SIZEOF_(type) static_cast<uint32_t>(sizeof(type))
+#else
+#define MCPHOST_SIZEOF_(type) ((uint32_t)sizeof(type))
+#endif
+
 #define MCPHOST_ERROR_MAX 1024
 #define MCPHOST_NAME_MAX 256
 
@@ -104,7 +112,7 @@ typedef struct mcphost_error {
 } mcphost_error;
 
 #define MCPHOST_ERROR_INIT                                                     \
-  { (uint32_t)sizeof(mcphost_error), 0, 0, "", "" }
+  { MCPHOST_SIZEOF_(mcphost_error), 0, 0, "", "" }
 
 /* [any thread] Frees a string the library returned; NULL is fine. */
 void mcphost_free(void *p);
@@ -207,7 +215,7 @@ typedef struct mcphost_options {
 
 #define MCPHOST_OPTIONS_INIT                                                   \
   {                                                                            \
-    (uint32_t)sizeof(mcphost_options), MCPHOST_API_MAJOR, MCPHOST_API_MINOR,   \
+    MCPHOST_SIZEOF_(mcphost_options), MCPHOST_API_MAJOR, MCPHOST_API_MINOR,    \
         MCPHOST_LOOP_THREAD, NULL, 0, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL,   \
         NULL, NULL                                                             \
   }
@@ -277,7 +285,7 @@ typedef struct mcphost_request {
 } mcphost_request;
 
 #define MCPHOST_REQUEST_INIT                                                   \
-  { (uint32_t)sizeof(mcphost_request), 0, NULL, NULL, NULL, NULL, 0 }
+  { MCPHOST_SIZEOF_(mcphost_request), 0, NULL, NULL, NULL, NULL, 0 }
 
 /* What an operation started with mcphost_start reports, on the loop.
  * `progress` (may be NULL): a notifications/progress of the request, its
@@ -406,7 +414,7 @@ typedef struct mcphost_inproc_callbacks {
 } mcphost_inproc_callbacks;
 
 #define MCPHOST_INPROC_CALLBACKS_INIT                                          \
-  { (uint32_t)sizeof(mcphost_inproc_callbacks), NULL, NULL, NULL }
+  { MCPHOST_SIZEOF_(mcphost_inproc_callbacks), NULL, NULL, NULL }
 
 /* [loop] or [not loop] (above) Registers the server `name` (non-empty,
  * unique on this client) with a copy of `cb`. *out is the program's
