@@ -268,6 +268,19 @@ enum mcphost_op_kind {
   MCPHOST_OP_REQUEST
 };
 
+/* mcphost_request.flags */
+enum mcphost_request_flag {
+  /* When the operation ends with a JSON-RPC error the server answered
+   * (MCPHOST_EPROTOCOL or another code, with rpc_code set) and that error
+   * has `data`, the data comes back as JSON text where a result would:
+   * to `done` as `result_json` beside `err`, or in mcphost_run's
+   * *result_json while it returns the error. Passed on as the server
+   * sent it, as a result is (MCP servers put structured detail there:
+   * a -32042 answer's data.elicitations). Without the flag, or without
+   * data, there is no text with an error. */
+  MCPHOST_REQUEST_ERROR_DATA = 1
+};
+
 typedef struct mcphost_request {
   uint32_t struct_size;
   int32_t kind; /* enum mcphost_op_kind */
@@ -282,16 +295,19 @@ typedef struct mcphost_request {
    * the client's. When it passes the operation ends with
    * MCPHOST_ETIMEDOUT and what it waited for is cancelled on the wire. */
   uint64_t timeout_ms;
+  uint32_t flags; /* enum mcphost_request_flag, or'ed; 0: none */
 } mcphost_request;
 
 #define MCPHOST_REQUEST_INIT                                                   \
-  { MCPHOST_SIZEOF_(mcphost_request), 0, NULL, NULL, NULL, NULL, 0 }
+  { MCPHOST_SIZEOF_(mcphost_request), 0, NULL, NULL, NULL, NULL, 0, 0 }
 
 /* What an operation started with mcphost_start reports, on the loop.
  * `progress` (may be NULL): a notifications/progress of the request, its
  * params as JSON text. `done` runs exactly once: the result as JSON text
  * (`result_json`, `len` bytes, NUL-terminated; NULL on an error) or the
- * error (`err`, NULL on success). Both borrowed for the call. */
+ * error (`err`, NULL on success). Both borrowed for the call. With
+ * MCPHOST_REQUEST_ERROR_DATA an error may come with its JSON-RPC error's
+ * data as `result_json`: `err` says which it is. */
 typedef struct mcphost_callbacks {
   uint32_t struct_size;
   void (*progress)(void *ud, const char *params_json);
@@ -316,7 +332,8 @@ void mcphost_cancel(mcphost_client *c, int64_t id);
 
 /* [not loop] Runs an operation to its end: MCPHOST_OK with the result
  * (*result_json: the caller's, mcphost_free; *len when `len` is not NULL)
- * or the error. */
+ * or the error (*result_json NULL, or with MCPHOST_REQUEST_ERROR_DATA the
+ * error's data, the caller's as well). */
 int mcphost_run(mcphost_client *c, const mcphost_request *rq,
                 char **result_json, size_t *len, mcphost_error *err);
 
