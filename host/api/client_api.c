@@ -88,6 +88,14 @@ const char *mcphost_version(int *api_major, int *api_minor) {
   return MCPHOST_VERSION;
 }
 
+/* on_log gets the host's levels as they are. */
+_Static_assert((int)MCPHOST_LOG_ERROR == (int)MCPH_LOG_ERROR &&
+                   (int)MCPHOST_LOG_WARN == (int)MCPH_LOG_WARN &&
+                   (int)MCPHOST_LOG_INFO == (int)MCPH_LOG_INFO &&
+                   (int)MCPHOST_LOG_DEBUG == (int)MCPH_LOG_DEBUG &&
+                   (int)MCPHOST_LOG_TRACE == (int)MCPH_LOG_TRACE,
+               "mcphost_log_level is mcph_log_level");
+
 void mcphost_free(void *p) {
   free(p);
 }
@@ -1024,6 +1032,10 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
                      .builtin_plugin_dir = builtin,
                      .verbosity = o->verbosity,
                      .no_signals = true};
+  if (API_HAS(o, mcphost_options, on_log) && o->on_log) {
+    ho.log = o->on_log; /* the same signature: host_log_fn */
+    ho.log_ud = o->ud;
+  }
   c->h = host_new(&ho);
   free(builtin);
   if (!c->h) {

@@ -174,6 +174,28 @@ typedef struct mcphost_ask_info {
  * refused. [loop] */
 typedef int (*mcphost_ask_fn)(void *ud, const mcphost_ask_info *q);
 
+/* The levels of the library's log (the plugin ABI's MCPH_LOG_*). */
+enum mcphost_log_level {
+  MCPHOST_LOG_ERROR = 0,
+  MCPHOST_LOG_WARN = 1,
+  MCPHOST_LOG_INFO = 2,
+  MCPHOST_LOG_DEBUG = 3,
+  MCPHOST_LOG_TRACE = 4
+};
+
+/* An entry of the library's log, instead of stderr: the configuration's
+ * errors, warnings and notes (an entry skipped, a policy's verdict, a
+ * project server awaiting approval), a plugin's or a server's log line,
+ * a transport's trouble; those `verbosity` lets through. `level`: an
+ * enum mcphost_log_level. `source`: the configured server or the
+ * plugin the entry is about, or NULL. `message`: its text as stderr
+ * would show it (escaped, redacted), without "mcphost: LEVEL: " or the
+ * last newline. Borrowed for the call. On the loop, or on the thread of
+ * mcphost_client_new or mcphost_client_free while they load or unload
+ * the plugins and the configuration. */
+typedef void (*mcphost_log_fn)(void *ud, int level, const char *source,
+                               const char *message);
+
 typedef struct mcphost_options {
   uint32_t struct_size;
   uint32_t api_major; /* MCPHOST_API_MAJOR, as compiled */
@@ -202,8 +224,8 @@ typedef struct mcphost_options {
   uint64_t connect_timeout_ms;
   uint64_t tool_timeout_ms;
   uint64_t request_timeout_ms;
-  /* The library's log on stderr: 0 errors and warnings (the default),
-   * 1 info, 2 debug, 3 trace (the CLI's -v). */
+  /* The library's log (on stderr, or to on_log): 0 errors and warnings
+   * (the default), 1 info, 2 debug, 3 trace (the CLI's -v). */
   int32_t verbosity;
   mcphost_notify_fn on_notify;   /* NULL: none */
   mcphost_request_fn on_request; /* NULL: the library and plugins answer */
@@ -211,13 +233,15 @@ typedef struct mcphost_options {
    * at most request_timeout_ms (the CLI's way off a terminal). */
   mcphost_ask_fn on_ask;
   void *ud; /* the callbacks' */
+  /* NULL: the log goes to stderr, as the CLI's. */
+  mcphost_log_fn on_log;
 } mcphost_options;
 
 #define MCPHOST_OPTIONS_INIT                                                   \
   {                                                                            \
     MCPHOST_SIZEOF_(mcphost_options), MCPHOST_API_MAJOR, MCPHOST_API_MINOR,    \
         MCPHOST_LOOP_THREAD, NULL, 0, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL,   \
-        NULL, NULL                                                             \
+        NULL, NULL, NULL                                                       \
   }
 
 /* [any thread] A new client: loads the plugins and the configuration
