@@ -47,6 +47,10 @@ struct api_op {
   char *server, *name, *method;
   cJSON *arguments;
   uint64_t timeout_ms;
+  uint32_t flags; /* enum mcphost_request_flag */
+  /* The failed request's JSON-RPC error data, for `done` with
+   * MCPHOST_REQUEST_ERROR_DATA: borrowed until op_finish. */
+  const cJSON *error_data;
   mcphost_callbacks cb;
   mcp_op *op;   /* the client's operation while it runs */
   mcp_waiter w; /* OP_CONNECT's wait */
@@ -83,6 +87,14 @@ const char *mcphost_version(int *api_major, int *api_minor) {
     *api_minor = MCPHOST_API_MINOR;
   return MCPHOST_VERSION;
 }
+
+/* on_log gets the host's levels as they are. */
+_Static_assert((int)MCPHOST_LOG_ERROR == (int)MCPH_LOG_ERROR &&
+                   (int)MCPHOST_LOG_WARN == (int)MCPH_LOG_WARN &&
+                   (int)MCPHOST_LOG_INFO == (int)MCPH_LOG_INFO &&
+                   (int)MCPHOST_LOG_DEBUG == (int)MCPH_LOG_DEBUG &&
+                   (int)MCPHOST_LOG_TRACE == (int)MCPH_LOG_TRACE,
+               "mcphost_log_level is mcph_log_level");
 
 void mcphost_free(void *p) {
   free(p);
@@ -291,7 +303,8 @@ static void op_finish(api_op *op, cJSON *result, const mcphost_error *err) {
     loop_timer_cancel(host_loop(c->h), op->timer);
   atomic_fetch_sub(&c->nops, 1);
   size_t len = 0;
-  char *text = result ? json_text(result, &len) : NULL;
+  const cJSON *shown = result ? result : op->error_data;
+  char *text = shown ? json_text(shown, &len) : NULL;
   if (op->cb.done)
     op->cb.done(op->cb.ud, text, len, result ? NULL : err);
   free(text);
@@ -333,6 +346,8 @@ static void on_op_done(void *ud, cJSON *result, const mcp_error *err) {
                err->message ? err->message : "the operation failed");
     }
     snprintf(e.server, sizeof e.server, "%s", err->server ? err->server : "");
+    if (err->rpc_code && op->flags & MCPHOST_REQUEST_ERROR_DATA)
+      op->error_data = err->data;
   }
   op_finish(op, result, &e);
   cJSON_Delete(result);
@@ -532,6 +547,8 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
   op->method = rq->method ? xstrdup(rq->method) : NULL;
   op->arguments = args;
   op->timeout_ms = rq->timeout_ms;
+  if (API_HAS(rq, mcphost_request, flags))
+    op->flags = rq->flags;
   op->cb = *cb;
   int64_t id = op->id;
   atomic_fetch_add(&c->nops, 1);
@@ -578,7 +595,7 @@ void mcphost_cancel(mcphost_client *c, int64_t id) {
 typedef struct sync_wait {
   pthread_mutex_t lock;
   pthread_cond_t cond;
-  bool done;
+  bool done, failed;
   char *result;
   size_t len;
   mcphost_error *err;
@@ -588,11 +605,13 @@ static void on_sync_done(void *ud, const char *result, size_t len,
                          const mcphost_error *e) {
   sync_wait *s = ud;
   pthread_mutex_lock(&s->lock);
-  if (result) {
+  if (result) { /* the result, or with an error its data */
     s->result = xmalloc(len + 1);
     memcpy(s->result, result, len + 1);
     s->len = len;
-  } else if (e) {
+  }
+  if (e) {
+    s->failed = true;
     api_fail(s->err, e->code, e->rpc_code, e->server, "%s", e->message);
   }
   s->done = true;
@@ -640,7 +659,7 @@ int mcphost_run(mcphost_client *c, const mcphost_request *rq,
         pthread_cond_wait(&s.cond, &s.lock);
       pthread_mutex_unlock(&s.lock);
     }
-    rc = s.result ? MCPHOST_OK : s.err->code ? s.err->code : MCPHOST_ESERVER;
+    rc = !s.failed ? MCPHOST_OK : s.err->code ? s.err->code : MCPHOST_ESERVER;
   }
   if (s.result && result_json) {
     *result_json = s.result;
@@ -1013,6 +1032,10 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
                      .builtin_plugin_dir = builtin,
                      .verbosity = o->verbosity,
                      .no_signals = true};
+  if (API_HAS(o, mcphost_options, on_log) && o->on_log) {
+    ho.log = o->on_log; /* the same signature: host_log_fn */
+    ho.log_ud = o->ud;
+  }
   c->h = host_new(&ho);
   free(builtin);
   if (!c->h) {

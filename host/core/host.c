@@ -73,24 +73,35 @@ static void vlog(host *h, int level, const char *label, const char *source,
   /* Errors and warnings always show; -v adds info, -vv debug, -vvv trace. */
   if (level > MCPH_LOG_WARN + h->verbosity)
     return;
-  host_status_end(h);
   strbuf b;
   sb_init(&b);
-  sb_printf(&b, "mcphost: %s: ", label ? label : level_name(level));
-  if (source && *source)
-    sb_printf(&b, "[%s] ", source);
+  if (!h->log) { /* the program's log function gets the text alone */
+    host_status_end(h);
+    sb_printf(&b, "mcphost: %s: ", label ? label : level_name(level));
+    if (source && *source)
+      sb_printf(&b, "[%s] ", source);
+  }
   sb_vprintf(&b, fmt, ap);
-  sb_addc(&b, '\n');
+  if (!h->log)
+    sb_addc(&b, '\n');
   /* Every log line passes here: wire traces, transport errors, server
    * logs, plugins. None may carry a token (redact.h), and none reaches
    * the terminal with a control, invisible or bidi character a server
    * sent (text_escape.h; lines kept, as in out_error). */
   char *safe = redact(sb_str(&b));
   char *shown = text_escape(safe, strlen(safe), TEXT_ESCAPE_INVISIBLE, NULL);
-  fputs(shown ? shown : safe, stderr);
+  if (!host_log_sink(h, level, source, shown ? shown : safe))
+    fputs(shown ? shown : safe, stderr);
   free(shown);
   free(safe);
   sb_free(&b);
+}
+
+bool host_log_sink(host *h, int level, const char *source, const char *text) {
+  if (!h->log)
+    return false;
+  h->log(h->log_ud, level, source && *source ? source : NULL, text);
+  return true;
 }
 
 void host_log(host *h, int level, const char *source, const char *fmt, ...) {
@@ -288,6 +299,8 @@ host *host_new(const host_options *opt) {
     return NULL;
   }
   h->verbosity = opt->verbosity;
+  h->log = opt->log;
+  h->log_ud = opt->log_ud;
   h->sigfd = -1;
   registry_init(&h->reg);
   config_init(&h->cfg);

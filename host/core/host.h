@@ -19,6 +19,14 @@
 
 #define MCPHOST_VERSION "0.1.0"
 
+/* Where the host's log goes instead of stderr (an embedding program's
+ * on_log, sdk/include/mcphost/client.h): an entry's level (MCPH_LOG_*),
+ * its source (the server or plugin; NULL: none) and its text, escaped and
+ * redacted as on stderr, without "mcphost: LEVEL: " or the last newline.
+ * The signature is mcphost_log_fn's. */
+typedef void (*host_log_fn)(void *ud, int level, const char *source,
+                            const char *text);
+
 typedef struct host_options {
   const char *const *plugin_dirs; /* --plugin-dir, in order */
   size_t nplugin_dirs;
@@ -28,6 +36,8 @@ typedef struct host_options {
    * sdk/include/mcphost/client.h): they are not blocked nor read, so
    * nothing but the program interrupts the host. */
   bool no_signals;
+  host_log_fn log; /* NULL: stderr */
+  void *log_ud;
 } host_options;
 
 struct host;
@@ -57,6 +67,8 @@ typedef struct host {
   registry reg;
   config cfg;
   int verbosity;
+  host_log_fn log; /* host_options' */
+  void *log_ud;
   /* -q: what a server sends outside the protocol (a banner line on
    * stdout) is logged at info, not as a warning. */
   bool quiet;
@@ -115,9 +127,14 @@ void host_load_plugins(host *h);
 plugin *host_load_plugin_file(host *h, const char *path,
                               const plugin_watch *watch);
 
-/* Logging to stderr, filtered by verbosity. `source` may be NULL. */
+/* Logging to stderr (or the host's log function), filtered by verbosity.
+ * `source` may be NULL. */
 void host_log(host *h, int level, const char *source, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Hands an entry of the log (`text`, escaped) to the host's log function,
+ * when it has one: true; false: the caller writes it on stderr. Every
+ * entry passes here (host_log, the configuration's report). */
+bool host_log_sink(host *h, int level, const char *source, const char *text);
 /* A line of stderr saying how something is going (a tool's progress):
  * on a terminal each one replaces the last in place ("\r", cut to the
  * width, cleared to the end of the line), so updates do not scroll what

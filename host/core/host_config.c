@@ -24,13 +24,17 @@ void host_set_config_sources(host *h, const config_sources *o,
   h->cfg_loaded_ud = ud;
 }
 
-static void report(const host *h, const char *what, const char *text) {
+/* `source`: the server the entry is about, or NULL. */
+static void report(host *h, int level, const char *source, const char *what,
+                   const char *text) {
   unsigned flags = TEXT_ESCAPE_NEWLINES | sanitize_escape_flags(h->sanitize);
   char *safe = text_escape(text, strlen(text), flags, NULL);
   if (!safe) {
     abort(); /* out of memory, as xmalloc */
   }
-  fprintf(stderr, "mcphost: %s: %s\n", what, safe);
+  if (!host_log_sink(h, level, source, safe)) {
+    fprintf(stderr, "mcphost: %s: %s\n", what, safe);
+  }
   free(safe);
 }
 
@@ -46,7 +50,7 @@ static void report_warnings(host *h, bool servers, const char *name,
         servers ? about && (!name || strcmp(about, name) == 0) : about == NULL;
     if (wanted && !(once && cfg->warning_said[i])) {
       cfg->warning_said[i] = true;
-      report(h, "config warning", cfg->warnings[i]);
+      report(h, MCPH_LOG_WARN, about, "config warning", cfg->warnings[i]);
     }
   }
 }
@@ -62,12 +66,12 @@ void host_config_report_servers(host *h) {
 void host_config_report(host *h) {
   const config *cfg = &h->cfg;
   for (size_t i = 0; i < cfg->nerrors; i++) {
-    report(h, "config error", cfg->errors[i]);
+    report(h, MCPH_LOG_ERROR, NULL, "config error", cfg->errors[i]);
   }
   report_warnings(h, false, NULL, false);
   if (h->verbosity >= 1) {
     for (size_t i = 0; i < cfg->nnotes; i++) {
-      report(h, "config", cfg->notes[i]);
+      report(h, MCPH_LOG_INFO, NULL, "config", cfg->notes[i]);
     }
   }
 }

@@ -41,7 +41,10 @@ struct loop {
   size_t nheap, capheap;
   uint64_t seq;
   loop_watch *dead; /* watches to free once the current batch is done */
-  bool dispatching;
+  /* Batches being dispatched: a callback may run the loop again (a
+   * shutdown waiting for its servers), and the outer batch still holds
+   * its pointers when the inner one ends. */
+  unsigned dispatching;
   pthread_mutex_t post_lock;
   post_item *post_head, *post_tail;
 };
@@ -313,7 +316,7 @@ int loop_run_once(loop *l, int max_wait_ms) {
   if (n < 0 && errno != EINTR)
     return -1;
   int ran = 0;
-  l->dispatching = true;
+  l->dispatching++;
   for (int i = 0; i < n; i++) {
     loop_watch *w = evs[i].data.ptr;
     if (!w) {
@@ -334,8 +337,8 @@ int loop_run_once(loop *l, int max_wait_ms) {
     w->fn(w->ud, w->fd, e);
     ran++;
   }
-  l->dispatching = false;
-  free_dead(l);
+  if (--l->dispatching == 0)
+    free_dead(l);
   ran += run_timers(l);
   return ran;
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The public headers, the optional helpers among them, compile alone as
-# C11 and as C++ with -pedantic and the tree's warnings, and a plugin can
-# be built from them with nothing but the SDK.
+# C11 and as C++11 and C++17 with -pedantic and the tree's warnings, and a
+# plugin can be built from them with nothing but the SDK. The client
+# API's initializer macros and examples/embed/call.c compile as C++ too,
+# and a C++ program links libmcphost.so.1 and calls it.
 . "$(dirname "$0")/../lib/lib.sh"
 INC="$SRCDIR/sdk/include"
 WARN="-Wall -Wextra -Wshadow -Wconversion -pedantic -Werror"
@@ -16,12 +18,75 @@ for h in $headers; do
     RC=1; : >"$TMP/out"; bad "$h compiles as C11 -pedantic"
   fi
   cp "$TMP/t.c" "$TMP/t.cpp"
-  if "$CXX" -std=c++11 $WARN -I"$INC" -c "$TMP/t.cpp" -o "$TMP/t.o" 2>"$TMP/err"; then
-    ok "$h compiles as C++11 -pedantic"
+  for std in c++11 c++17; do
+    if "$CXX" -std=$std $WARN -I"$INC" -c "$TMP/t.cpp" -o "$TMP/t.o" 2>"$TMP/err"; then
+      ok "$h compiles as $std -pedantic"
+    else
+      RC=1; : >"$TMP/out"; bad "$h compiles as $std -pedantic"
+    fi
+  done
+done
+# What a C++ program expands of client.h: every _INIT macro, without a
+# C-style cast or a 0 for a null pointer (-Wold-style-cast and
+# -Wzero-as-null-pointer-constant, which C++ projects often turn on).
+cat >"$TMP/init.cpp" <<'CPP'
+#include <mcphost/client.h>
+int main() {
+  mcphost_options o = MCPHOST_OPTIONS_INIT;
+  mcphost_error e = MCPHOST_ERROR_INIT;
+  mcphost_request r = MCPHOST_REQUEST_INIT;
+  mcphost_inproc_callbacks cb = MCPHOST_INPROC_CALLBACKS_INIT;
+  return o.struct_size == sizeof o && e.struct_size == sizeof e &&
+                 r.struct_size == sizeof r && cb.struct_size == sizeof cb
+             ? 0
+             : 1;
+}
+CPP
+CXXSTRICT="$WARN -Wold-style-cast -Wzero-as-null-pointer-constant"
+for std in c++11 c++17; do
+  if "$CXX" -std=$std $CXXSTRICT -I"$INC" -c "$TMP/init.cpp" -o "$TMP/t.o" 2>"$TMP/err"; then
+    ok "client.h's _INIT macros compile as $std, -Wold-style-cast"
   else
-    RC=1; : >"$TMP/out"; bad "$h compiles as C++11 -pedantic"
+    RC=1; : >"$TMP/out"; bad "client.h's _INIT macros compile as $std, -Wold-style-cast"
+  fi
+  if "$CXX" -std=$std $WARN -I"$INC" -x c++ -c "$SRCDIR/examples/embed/call.c" \
+       -o "$TMP/t.o" 2>"$TMP/err"; then
+    ok "examples/embed/call.c compiles as $std -pedantic"
+  else
+    RC=1; : >"$TMP/out"; bad "examples/embed/call.c compiles as $std -pedantic"
   fi
 done
+# A C++ program linked to the built library: its version, its status
+# names, and an error it fills (a major it is not).
+cat >"$TMP/v.cpp" <<'CPP'
+#include <mcphost/client.h>
+#include <cstdio>
+int main() {
+  int major = -1, minor = -1;
+  const char *v = mcphost_version(&major, &minor);
+  std::printf("%s %d.%d %s %s\n", v, major, minor,
+              mcphost_status_name(MCPHOST_ETIMEDOUT),
+              mcphost_status_name(-1000));
+  mcphost_options o = MCPHOST_OPTIONS_INIT;
+  o.api_major = MCPHOST_API_MAJOR + 1;
+  mcphost_client *c = nullptr;
+  mcphost_error e = MCPHOST_ERROR_INIT;
+  int rc = mcphost_client_new(&o, &c, &e);
+  std::printf("%s %d %s\n", mcphost_status_name(rc), c == nullptr, e.message);
+  return 0;
+}
+CPP
+SAN=
+grep -q '^MCPHOST_SANITIZE:BOOL=ON' "$BUILDDIR/CMakeCache.txt" &&
+  SAN="-fsanitize=address,undefined" # the library's runtime, first
+VERSION=$(sed -n '1s/^mcphost (\([0-9.]*\)) .*/\1/p' "$SRCDIR/debian/changelog")
+run_cmd "$CXX" -std=c++17 $WARN $SAN -I"$INC" "$TMP/v.cpp" -o "$TMP/v" \
+  "$BUILDDIR/lib/libmcphost.so.1" -Wl,-rpath,"$BUILDDIR/lib"
+expect "a C++17 program links libmcphost.so.1" 0
+run_cmd "$TMP/v"
+expect "the C++ program gets the library's version and status names" 0 \
+  --out "$VERSION 1.0 MCPHOST_ETIMEDOUT MCPHOST_E?" \
+  --out "MCPHOST_EABI 1 built for the mcphost client API 2.0"
 # A minimal plugin in C++ using the entry macro.
 cat >"$TMP/p.cpp" <<'CPP'
 #include <mcphost/mcphost.h>

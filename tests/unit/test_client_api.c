@@ -18,38 +18,9 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "client_test.h"
 
 static const char *demo, *elicit, *servers, *plugins;
-
-/* A configuration holding the one server `name` running `command`. */
-static char *config_of(const char *name, const char *command, const char *arg) {
-  static char buf[4096];
-  snprintf(buf, sizeof buf,
-           "{\"mcpServers\": {\"%s\": {\"command\": \"%s\", \"args\": "
-           "[%s%s%s]}}}",
-           name, command, arg ? "\"" : "", arg ? arg : "", arg ? "\"" : "");
-  return buf;
-}
-
-static mcphost_client *client_of(const char *config, int mode,
-                                 mcphost_notify_fn notify,
-                                 mcphost_request_fn request, void *ud) {
-  mcphost_options o = MCPHOST_OPTIONS_INIT;
-  const char *configs[] = {config};
-  o.configs = configs;
-  o.nconfigs = 1;
-  o.strict = 1;
-  o.loop_mode = mode;
-  o.on_notify = notify;
-  o.on_request = request;
-  o.ud = ud;
-  mcphost_client *c = NULL;
-  mcphost_error err = MCPHOST_ERROR_INIT;
-  int rc = mcphost_client_new(&o, &c, &err);
-  if (rc != MCPHOST_OK)
-    fprintf(stderr, "  client: %s: %s\n", mcphost_status_name(rc), err.message);
-  return c;
-}
 
 /* Runs `kind` on `server`/`name` with `args`: the status, the result in
  * *out (or NULL), the error in *err. */
@@ -815,19 +786,9 @@ int main(int argc, char **argv) {
   /* A home of its own, with user settings whose rules ask (the file and
    * its directory private, as the loader requires). */
   char home[] = "/tmp/test_client_api.XXXXXX";
-  if (!mkdtemp(home))
+  if (client_home_make(home) != 0)
     return 2;
-  char path[4096];
-  setenv("HOME", home, 1);
-  snprintf(path, sizeof path, "%s/config", home);
-  setenv("XDG_CONFIG_HOME", path, 1);
-  mkdir(path, 0700);
-  snprintf(path, sizeof path, "%s/state", home);
-  setenv("XDG_STATE_HOME", path, 1);
-  snprintf(path, sizeof path, "%s/cache", home);
-  setenv("XDG_CACHE_HOME", path, 1);
-  snprintf(path, sizeof path, "%s/config/mcphost", home);
-  mkdir(path, 0700);
+  char path[4200];
   snprintf(path, sizeof path, "%s/config/mcphost/settings.json", home);
   FILE *f = fopen(path, "w");
   if (!f)
@@ -855,9 +816,6 @@ int main(int argc, char **argv) {
       T(an_in_process_server_in_the_callers_loop),
   };
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
-  char rm[4200];
-  snprintf(rm, sizeof rm, "rm -rf '%s'", home);
-  if (system(rm) != 0)
-    fprintf(stderr, "could not remove %s\n", home);
+  client_home_remove(home);
   return rc;
 }

@@ -91,6 +91,57 @@ TEST(test_post_from_another_thread_runs_on_the_loop) {
   loop_free(l);
 }
 
+/* Two watches ready in one batch; the first to run unwatches the other
+ * and runs the loop again inside its callback, as a shutdown that waits
+ * for its servers does. */
+typedef struct nested {
+  loop *l;
+  loop_watch *w[2];
+  int fired;
+} nested;
+typedef struct nested_end {
+  nested *n;
+  int me;
+} nested_end;
+
+static void unwatch_other_and_run(void *ud, int fd, unsigned events) {
+  (void)events;
+  char c;
+  CHECK(read(fd, &c, 1) == 1); /* level-triggered: not ready again */
+  nested_end *e = ud;
+  nested *n = e->n;
+  if (n->fired++ == 0) {
+    loop_unwatch(n->l, n->w[1 - e->me]);
+    n->w[1 - e->me] = NULL;
+    loop_run_once(n->l, 0);
+  }
+}
+
+TEST(test_a_nested_run_keeps_the_outer_batchs_watches) {
+  loop *l = loop_new();
+  int a[2], b[2];
+  CHECK(pipe(a) == 0 && pipe(b) == 0);
+  nested n = {.l = l};
+  nested_end ea = {&n, 0}, eb = {&n, 1};
+  CHECK(loop_watch_fd(l, a[0], LOOP_READ, unwatch_other_and_run, &ea,
+                      &n.w[0]) == 0);
+  CHECK(loop_watch_fd(l, b[0], LOOP_READ, unwatch_other_and_run, &eb,
+                      &n.w[1]) == 0);
+  CHECK(write(a[1], "x", 1) == 1 && write(b[1], "x", 1) == 1);
+  /* The outer batch holds both events: the second watch, unwatched and
+   * (before) freed by the inner run, must be skipped, not read. */
+  while (n.fired == 0)
+    loop_run_once(l, 100);
+  CHECK(n.fired == 1);
+  loop_unwatch(l, n.w[0] ? n.w[0] : n.w[1]);
+  close(a[0]);
+  close(a[1]);
+  close(b[0]);
+  close(b[1]);
+  loop_free(l);
+}
+
 RUN(T(test_timers_fire_in_deadline_order), T(test_cancelled_timer_never_fires),
     T(test_fd_watch_reports_readable_data),
-    T(test_post_from_another_thread_runs_on_the_loop))
+    T(test_post_from_another_thread_runs_on_the_loop),
+    T(test_a_nested_run_keeps_the_outer_batchs_watches))

@@ -90,6 +90,14 @@ const char *mcphost_status_name(int code);
  * NULL, the API version it implements. */
 const char *mcphost_version(int *api_major, int *api_minor);
 
+/* The struct_size an _INIT macro sets, without a C-style cast in C++ (a
+ * program built with -Wold-style-cast uses the macros too). */
+#ifdef __cplusplus
+#define MCPHOST_SIZEOF_(type) static_cast<uint32_t>(sizeof(type))
+#else
+#define MCPHOST_SIZEOF_(type) ((uint32_t)sizeof(type))
+#endif
+
 #define MCPHOST_ERROR_MAX 1024
 #define MCPHOST_NAME_MAX 256
 
@@ -104,7 +112,7 @@ typedef struct mcphost_error {
 } mcphost_error;
 
 #define MCPHOST_ERROR_INIT                                                     \
-  { (uint32_t)sizeof(mcphost_error), 0, 0, "", "" }
+  { MCPHOST_SIZEOF_(mcphost_error), 0, 0, "", "" }
 
 /* [any thread] Frees a string the library returned; NULL is fine. */
 void mcphost_free(void *p);
@@ -166,6 +174,28 @@ typedef struct mcphost_ask_info {
  * refused. [loop] */
 typedef int (*mcphost_ask_fn)(void *ud, const mcphost_ask_info *q);
 
+/* The levels of the library's log (the plugin ABI's MCPH_LOG_*). */
+enum mcphost_log_level {
+  MCPHOST_LOG_ERROR = 0,
+  MCPHOST_LOG_WARN = 1,
+  MCPHOST_LOG_INFO = 2,
+  MCPHOST_LOG_DEBUG = 3,
+  MCPHOST_LOG_TRACE = 4
+};
+
+/* An entry of the library's log, instead of stderr: the configuration's
+ * errors, warnings and notes (an entry skipped, a policy's verdict, a
+ * project server awaiting approval), a plugin's or a server's log line,
+ * a transport's trouble; those `verbosity` lets through. `level`: an
+ * enum mcphost_log_level. `source`: the configured server or the
+ * plugin the entry is about, or NULL. `message`: its text as stderr
+ * would show it (escaped, redacted), without "mcphost: LEVEL: " or the
+ * last newline. Borrowed for the call. On the loop, or on the thread of
+ * mcphost_client_new or mcphost_client_free while they load or unload
+ * the plugins and the configuration. */
+typedef void (*mcphost_log_fn)(void *ud, int level, const char *source,
+                               const char *message);
+
 typedef struct mcphost_options {
   uint32_t struct_size;
   uint32_t api_major; /* MCPHOST_API_MAJOR, as compiled */
@@ -194,8 +224,8 @@ typedef struct mcphost_options {
   uint64_t connect_timeout_ms;
   uint64_t tool_timeout_ms;
   uint64_t request_timeout_ms;
-  /* The library's log on stderr: 0 errors and warnings (the default),
-   * 1 info, 2 debug, 3 trace (the CLI's -v). */
+  /* The library's log (on stderr, or to on_log): 0 errors and warnings
+   * (the default), 1 info, 2 debug, 3 trace (the CLI's -v). */
   int32_t verbosity;
   mcphost_notify_fn on_notify;   /* NULL: none */
   mcphost_request_fn on_request; /* NULL: the library and plugins answer */
@@ -203,13 +233,15 @@ typedef struct mcphost_options {
    * at most request_timeout_ms (the CLI's way off a terminal). */
   mcphost_ask_fn on_ask;
   void *ud; /* the callbacks' */
+  /* NULL: the log goes to stderr, as the CLI's. */
+  mcphost_log_fn on_log;
 } mcphost_options;
 
 #define MCPHOST_OPTIONS_INIT                                                   \
   {                                                                            \
-    (uint32_t)sizeof(mcphost_options), MCPHOST_API_MAJOR, MCPHOST_API_MINOR,   \
+    MCPHOST_SIZEOF_(mcphost_options), MCPHOST_API_MAJOR, MCPHOST_API_MINOR,    \
         MCPHOST_LOOP_THREAD, NULL, 0, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL,   \
-        NULL, NULL                                                             \
+        NULL, NULL, NULL                                                       \
   }
 
 /* [any thread] A new client: loads the plugins and the configuration
@@ -260,6 +292,19 @@ enum mcphost_op_kind {
   MCPHOST_OP_REQUEST
 };
 
+/* mcphost_request.flags */
+enum mcphost_request_flag {
+  /* When the operation ends with a JSON-RPC error the server answered
+   * (MCPHOST_EPROTOCOL or another code, with rpc_code set) and that error
+   * has `data`, the data comes back as JSON text where a result would:
+   * to `done` as `result_json` beside `err`, or in mcphost_run's
+   * *result_json while it returns the error. Passed on as the server
+   * sent it, as a result is (MCP servers put structured detail there:
+   * a -32042 answer's data.elicitations). Without the flag, or without
+   * data, there is no text with an error. */
+  MCPHOST_REQUEST_ERROR_DATA = 1
+};
+
 typedef struct mcphost_request {
   uint32_t struct_size;
   int32_t kind; /* enum mcphost_op_kind */
@@ -274,16 +319,19 @@ typedef struct mcphost_request {
    * the client's. When it passes the operation ends with
    * MCPHOST_ETIMEDOUT and what it waited for is cancelled on the wire. */
   uint64_t timeout_ms;
+  uint32_t flags; /* enum mcphost_request_flag, or'ed; 0: none */
 } mcphost_request;
 
 #define MCPHOST_REQUEST_INIT                                                   \
-  { (uint32_t)sizeof(mcphost_request), 0, NULL, NULL, NULL, NULL, 0 }
+  { MCPHOST_SIZEOF_(mcphost_request), 0, NULL, NULL, NULL, NULL, 0, 0 }
 
 /* What an operation started with mcphost_start reports, on the loop.
  * `progress` (may be NULL): a notifications/progress of the request, its
  * params as JSON text. `done` runs exactly once: the result as JSON text
  * (`result_json`, `len` bytes, NUL-terminated; NULL on an error) or the
- * error (`err`, NULL on success). Both borrowed for the call. */
+ * error (`err`, NULL on success). Both borrowed for the call. With
+ * MCPHOST_REQUEST_ERROR_DATA an error may come with its JSON-RPC error's
+ * data as `result_json`: `err` says which it is. */
 typedef struct mcphost_callbacks {
   uint32_t struct_size;
   void (*progress)(void *ud, const char *params_json);
@@ -308,7 +356,8 @@ void mcphost_cancel(mcphost_client *c, int64_t id);
 
 /* [not loop] Runs an operation to its end: MCPHOST_OK with the result
  * (*result_json: the caller's, mcphost_free; *len when `len` is not NULL)
- * or the error. */
+ * or the error (*result_json NULL, or with MCPHOST_REQUEST_ERROR_DATA the
+ * error's data, the caller's as well). */
 int mcphost_run(mcphost_client *c, const mcphost_request *rq,
                 char **result_json, size_t *len, mcphost_error *err);
 
@@ -406,7 +455,7 @@ typedef struct mcphost_inproc_callbacks {
 } mcphost_inproc_callbacks;
 
 #define MCPHOST_INPROC_CALLBACKS_INIT                                          \
-  { (uint32_t)sizeof(mcphost_inproc_callbacks), NULL, NULL, NULL }
+  { MCPHOST_SIZEOF_(mcphost_inproc_callbacks), NULL, NULL, NULL }
 
 /* [loop] or [not loop] (above) Registers the server `name` (non-empty,
  * unique on this client) with a copy of `cb`. *out is the program's
