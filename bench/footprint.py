@@ -29,7 +29,9 @@ reason, the others keep theirs.
 measure: prints each workload's figures as a JSON line, for any build
 and no baseline (bench/run.sh sets two builds side by side with it).
 hot: writes footprint.hot, the functions of mcphost the workloads run
-(those more workloads run first) and their source files, which the link
+(the guard's and `many`, 50 servers listed at once, which only the
+layout and measure run; those more workloads run first) and their
+source files, which the link
 places first in the executable's code and read-only data
 (cli/CMakeLists.txt); make baseline writes it, links again, then updates.
 
@@ -68,6 +70,8 @@ SLACK = {
     "exit_kib": 64,
 }
 CALLS = 1000
+BURST = 2000  # echo calls written at once (burst)
+SERVERS = 50  # servers listed at once (many)
 BIG = 10 * 1024 * 1024
 TOP = 25  # functions shown when a workload exceeds its baseline
 TIME = "/usr/bin/time"  # GNU time, for the peak RSS
@@ -75,7 +79,11 @@ TIME = "/usr/bin/time"  # GNU time, for the peak RSS
 # by a few pages from run to run with it.
 NO_ASLR = ["setarch", "-R"]
 
-WORKLOADS = ["version", "tools", "batch", "big", "plugins", "serve"]
+WORKLOADS = ["version", "tools", "batch", "big", "plugins", "serve",
+             "burst"]
+# Run for the layout (hot) and by measure, not by the guard: 50 servers
+# started under valgrind take 10 s.
+LAYOUT_ONLY = ["many"]
 WHAT = {
     "version": "cold `mcphost --version`",
     "tools": "cold `mcphost tools`, the demo server",
@@ -83,7 +91,12 @@ WHAT = {
     "big": "a 10 MiB text result, `mcphost call ... big`",
     "plugins": "`mcphost plugins`, every built plugin loaded",
     "serve": "`mcphost serve --stdio` answering %d sequential calls" % CALLS,
+    "burst": "%d echo calls written at once to `mcphost batch`" % BURST,
+    "many": "%d servers' tools listed at once in `mcphost batch`" % SERVERS,
 }
+# Run where a session was once started: the code every command runs
+# then (looking for its session) is measured and laid out too.
+SESSIONS_SEEN = ("burst", "many")
 FIELDS = ["instructions", "children", "rss_kib", "exit_kib"]
 
 
@@ -154,6 +167,11 @@ class Run:
         }
         for d in ("home", "config", "state", "cache", "data", "run", "tmp"):
             os.mkdir(self.path(d), 0o700)
+        if name in SESSIONS_SEEN:
+            # The sessions' directory (docs/sessions.md), as a session
+            # once started leaves it: each command then looks for its
+            # configuration's session there before running by itself.
+            os.mkdir(self.path("run/mcphost"), 0o700)
         server = os.path.join(build, "bin", "bench-demo-server")
         if not os.access(server, os.X_OK):
             die("%s is missing: build it (bench/servers)" % server, 2)
@@ -168,8 +186,11 @@ class Run:
                 die("%s is missing: build it (bench/servers)" %
                     entry["command"], 2)
         self.config = self.path("demo.json")
+        servers = {"demo": entry}
+        if name == "many":
+            servers = {"s%d" % i: entry for i in range(1, SERVERS + 1)}
         with open(self.config, "w") as f:
-            json.dump({"mcpServers": {"demo": entry}}, f)
+            json.dump({"mcpServers": servers}, f)
 
     def path(self, name):
         return os.path.join(self.dir, name)
@@ -181,6 +202,8 @@ class Run:
             "version": [mcphost, "--version"],
             "tools": [mcphost] + cfg + ["tools"],
             "batch": [mcphost] + cfg + ["batch"],
+            "burst": [mcphost] + cfg + ["batch"],
+            "many": [mcphost] + cfg + ["batch"],
             "big": [mcphost] + cfg + ["call", "mcp__demo__big",
                                       "bytes=%d" % BIG],
             "plugins": [mcphost, "plugins"],
@@ -197,6 +220,25 @@ class Run:
                        "arguments": {"message": "m%d" % i}}
                 if not exchange(p, req, i):
                     return "batch: no answer to call %d" % i
+        elif self.name in ("burst", "many"):
+            # Every request written before any answer is read (stdin and
+            # stdout at once: neither side waits for the other).
+            if self.name == "burst":
+                reqs = [{"id": i, "call": "mcp__demo__echo",
+                         "arguments": {"message": "m%d" % i}}
+                        for i in range(1, BURST + 1)]
+            else:
+                reqs = [{"id": i, "list": "tools", "server": "s%d" % i}
+                        for i in range(1, SERVERS + 1)]
+            data = "".join(json.dumps(r) + "\n" for r in reqs).encode()
+            out, _ = p.communicate(data)
+            answers = [json.loads(l) for l in out.splitlines() if l.strip()]
+            ok = [a for a in answers if isinstance(a, dict) and
+                  "result" in a]
+            if len(ok) != len(reqs):
+                return "%s: %d of %d requests answered" % (
+                    self.name, len(ok), len(reqs))
+            return None
         elif self.name == "serve":
             init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
                     "params": {"protocolVersion": "2025-06-18",
@@ -454,7 +496,7 @@ def executed_functions(build, name):
 # The workloads whose peak RSS the layout is for, in the order their own
 # functions are placed (version runs nothing of its own, big's RSS is its
 # result's).
-HOT_ORDER = ["tools", "plugins", "serve", "batch"]
+HOT_ORDER = ["tools", "plugins", "serve", "batch", "burst", "many"]
 
 
 def write_hot(build, path):
@@ -464,7 +506,7 @@ def write_hot(build, path):
     workload in HOT_ORDER, then by name; the other workloads' last. Then
     the source files of those functions, in the same order: their
     read-only data (strings, tables) goes first too."""
-    runs = {n: executed_functions(build, n) for n in WORKLOADS}
+    runs = {n: executed_functions(build, n) for n in WORKLOADS + LAYOUT_ONLY}
 
     def key(f):
         which = [n for n in HOT_ORDER if f in runs[n]]
@@ -571,8 +613,11 @@ def main():
     a.build = os.path.realpath(a.build)
     names = [n for n in a.only.split(",") if n] or WORKLOADS
     for n in names:
-        if n not in WHAT:
-            die("no workload %s (%s)" % (n, ", ".join(WORKLOADS)), 2)
+        if n not in WORKLOADS and not (a.mode == "measure" and
+                                       n in LAYOUT_ONLY):
+            die("no workload %s (%s)" % (n, ", ".join(
+                WORKLOADS + (LAYOUT_ONLY if a.mode == "measure" else []))),
+                2)
     cache = cmake_cache(a.build)
     if a.mode == "measure":
         for n in names:

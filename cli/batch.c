@@ -1,6 +1,7 @@
 /* mcphost batch: many requests in one process, for scripts and drivers.
  * Reads one JSON request per line on stdin and writes one JSON line per
- * answer on stdout, as answers complete (so requests run concurrently).
+ * answer on stdout, as answers complete (so requests run concurrently:
+ * at most INFLIGHT_MAX at once, the next line read as one ends).
  *
  *   {"id": 1, "call": "mcp__demo__echo", "arguments": {"message": "hi"}}
  *   {"id": 7, "call": "demo/echo", "args": ["message=hi"]}  (as `call`
@@ -97,8 +98,15 @@ struct batch {
   cli *c;
   unsigned *subscriptions; /* per server: resources subscribed */
   size_t inflight;
-  bool eof;
+  bool in_eof; /* stdin is at its end */
+  bool eof;    /* ... and every request of it is started */
   bool done;
+  /* At most INFLIGHT_MAX requests run at once: the lines after them wait
+   * in `in`, and stdin is read again as requests end. */
+  bool window_full;
+  bool feeding; /* in feed(): an op that ends inside waits for it */
+  bool stopped; /* interrupted: no more requests start */
+  loop_timer *feed_timer;
   strbuf in; /* unparsed input */
   /* Answers not yet written: stdout is written only when it can take
    * more, so a slow reader never stalls the loop (and with it every
@@ -110,7 +118,8 @@ struct batch {
   out_piece *pieces, **pieces_end;
   size_t piece_bytes; /* not yet written */
   loop_watch *in_watch, *out_watch;
-  bool in_paused;
+  bool out_full; /* too much output waits (OUT_HIGH, OUT_LOW) */
+  bool reading;  /* in_watch asks for LOOP_READ */
   int out_flags; /* stdout's flags before we made it non-blocking, or -1 */
   bool out_tty;  /* stdout is a terminal (asked once) */
 };
@@ -121,8 +130,14 @@ struct batch {
 #define OUT_LOW (1u << 20)
 /* A drained queue keeps its room up to this. */
 #define OUT_KEEP_MAX ((size_t)1 << 20)
+/* Requests running at once: each holds about 1 KB until it is answered
+ * (its op, the client's, the JSON-RPC request and its text), so that
+ * 2,000 written at once would hold 2 MB; the next line is read as one
+ * ends. */
+#define INFLIGHT_MAX 256u
 
 static void flush_out(batch *b);
+static void set_reading(batch *b);
 
 static void on_stdout(void *ud, int fd, unsigned events) {
   (void)fd;
@@ -210,12 +225,12 @@ static void flush_out(batch *b) {
       b->out_watch = NULL;
     }
   }
-  if (b->in_watch && !b->in_paused && waiting > OUT_HIGH) {
-    b->in_paused = true;
-    loop_watch_update(host_loop(b->c->h), b->in_watch, 0);
-  } else if (b->in_watch && b->in_paused && waiting <= OUT_LOW) {
-    b->in_paused = false;
-    loop_watch_update(host_loop(b->c->h), b->in_watch, LOOP_READ);
+  if (!b->out_full && waiting > OUT_HIGH) {
+    b->out_full = true;
+    set_reading(b);
+  } else if (b->out_full && waiting <= OUT_LOW) {
+    b->out_full = false;
+    set_reading(b);
   }
 }
 
@@ -278,9 +293,17 @@ static bool emit_raw(batch *b, const cJSON *id, cJSON *result) {
   return true;
 }
 
+static void on_feed_timer(void *ud);
+
+/* A request ended: the batch is done, or the next lines may start (from
+ * the loop, not inside the ending request's callbacks). */
 static void check_done(batch *b) {
-  if (b->eof && b->inflight == 0)
+  if (b->eof && b->inflight == 0) {
     b->done = true;
+  } else if (b->window_full && !b->feed_timer && !b->feeding &&
+             b->inflight < INFLIGHT_MAX) {
+    b->feed_timer = loop_timer_start(host_loop(b->c->h), 0, on_feed_timer, b);
+  }
 }
 
 static void op_free(op *o) {
@@ -303,8 +326,10 @@ static void child_done(op *o) {
   batch *b = o->b;
   op_free(o);
   b->inflight--;
-  if (--p->children > 0)
+  if (--p->children > 0) {
+    check_done(b);
     return;
+  }
   cJSON *result = cJSON_CreateObject();
   cJSON_AddItemToObject(result, p->list_kind, p->items);
   p->items = NULL;
@@ -826,13 +851,61 @@ static void on_line(void *ud, const char *line, size_t len) {
   handle_line(ud, line, len);
 }
 
+static bool window_open(void *ud) {
+  const batch *b = ud;
+  return !b->stopped && b->inflight < INFLIGHT_MAX;
+}
+
+/* stdin is watched while more requests may start and the output keeps
+ * up. */
+static void set_reading(batch *b) {
+  bool want = !b->out_full && !b->window_full;
+  if (b->in_watch && want != b->reading) {
+    b->reading = want;
+    loop_watch_update(host_loop(b->c->h), b->in_watch, want ? LOOP_READ : 0);
+  }
+}
+
+/* Starts the lines read while the window has room; a regular file,
+ * which cannot be watched, is read on here until the window is full. */
+static void feed(batch *b) {
+  if (b->feeding) {
+    return;
+  }
+  b->feeding = true;
+  for (;;) {
+    cli_take_lines(&b->in, on_line, window_open, b);
+    if (b->in_eof || b->in_watch || !window_open(b)) {
+      break;
+    }
+    if (cli_read_more(0, &b->in) == 0) {
+      b->in_eof = true;
+    }
+  }
+  b->feeding = false;
+  b->window_full = !window_open(b) && !b->stopped;
+  b->eof =
+      b->in_eof && (b->in.len == 0 || !memchr(b->in.data, '\n', b->in.len));
+  set_reading(b);
+  check_done(b);
+}
+
+static void on_feed_timer(void *ud) {
+  batch *b = ud;
+  b->feed_timer = NULL;
+  feed(b);
+}
+
 static void on_stdin(void *ud, int fd, unsigned events) {
   batch *b = ud;
   (void)events;
-  if (cli_read_lines(fd, &b->in, on_line, b) != 0)
-    return;
-  b->eof = true;
-  check_done(b);
+  if (cli_read_more(fd, &b->in) == 0) {
+    /* Not watched any more: a pipe's writer gone stays readable. */
+    b->in_eof = true;
+    loop_unwatch(host_loop(b->c->h), b->in_watch);
+    b->in_watch = NULL;
+  }
+  feed(b);
 }
 
 int cmd_batch(cli *c, int argc, char **argv) {
@@ -865,18 +938,23 @@ int cmd_batch(cli *c, int argc, char **argv) {
     if (b.out_flags >= 0)
       fcntl(1, F_SETFL, b.out_flags | O_NONBLOCK);
   }
+  b.reading = true;
   if (loop_watch_fd(host_loop(c->h), 0, LOOP_READ, on_stdin, &b, &b.in_watch) <
       0) {
-    /* A regular file cannot be polled: it is always readable. */
+    /* A regular file cannot be polled: it is always readable, and read
+     * as the window has room (feed). */
     b.in_watch = NULL;
-    while (!b.eof)
-      on_stdin(&b, 0, LOOP_READ);
+    feed(&b);
   }
   int rc = host_run_until(c->h, &b.done, 0);
   if (rc == -2) {
-    /* Interrupted: what is in flight ends as interrupted, answered. */
+    /* Interrupted: what is in flight ends as interrupted, answered; the
+     * lines not started yet never start. */
+    b.stopped = true;
     mcp_client_cancel_all(c->mc);
   }
+  if (b.feed_timer)
+    loop_timer_cancel(host_loop(c->h), b.feed_timer);
   if (b.in_watch)
     loop_unwatch(host_loop(c->h), b.in_watch);
   /* Write what is left before the servers close. */

@@ -87,5 +87,14 @@ typedef void (*cli_line_fn)(void *ud, const char *line, size_t len);
  * EAGAIN), 0 at the end of the input (a last line without a newline
  * passed too). */
 int cli_read_lines(int fd, strbuf *in, cli_line_fn fn, void *ud);
+/* The two halves of cli_read_lines, for a reader that takes lines only
+ * as it has room for them. cli_read_more reads what `fd` has into `in`
+ * (at the end, a last line gets its newline): 1 while more may come, 0
+ * at the end. cli_take_lines passes the complete lines of `in` to `fn`,
+ * as cli_read_lines does, while `more` (NULL: always) says so before
+ * each; those not passed stay in `in`. */
+int cli_read_more(int fd, strbuf *in);
+void cli_take_lines(strbuf *in, cli_line_fn fn, bool (*more)(void *ud),
+                    void *ud);
 
 #endif

@@ -5,12 +5,10 @@
 
 #include "cli/cli.h"
 
-/* Each complete line of `in` to `fn`, without its newline and the
- * carriage returns and spaces before it; what follows the last newline
- * stays in `in`. */
-static void take_lines(strbuf *in, cli_line_fn fn, void *ud) {
+void cli_take_lines(strbuf *in, cli_line_fn fn, bool (*more)(void *ud),
+                    void *ud) {
   size_t start = 0;
-  for (;;) {
+  while (in->len > start && (!more || more(ud))) {
     const char *nl = memchr(in->data + start, '\n', in->len - start);
     if (!nl) {
       break;
@@ -21,10 +19,10 @@ static void take_lines(strbuf *in, cli_line_fn fn, void *ud) {
     while (n && (l[n - 1] == '\r' || l[n - 1] == ' ')) {
       n--;
     }
+    start = i + 1;
     if (n) {
       fn(ud, l, n);
     }
-    start = i + 1;
   }
   if (start) {
     memmove(in->data, in->data + start, in->len - start);
@@ -33,7 +31,7 @@ static void take_lines(strbuf *in, cli_line_fn fn, void *ud) {
   }
 }
 
-int cli_read_lines(int fd, strbuf *in, cli_line_fn fn, void *ud) {
+int cli_read_more(int fd, strbuf *in) {
   /* Straight into `in`: a 64 KiB buffer on the stack would be resident
    * for good (the stack-clash probes touch every page of the frame);
    * here only the pages the bytes read land in are. */
@@ -43,17 +41,18 @@ int cli_read_lines(int fd, strbuf *in, cli_line_fn fn, void *ud) {
   ssize_t n = read(fd, at, CHUNK);
   in->len = had + (n > 0 ? (size_t)n : 0);
   in->data[in->len] = '\0';
-  if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-    return 1;
-  }
-  if (n > 0) {
-    take_lines(in, fn, ud);
+  if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR))) {
     return 1;
   }
   /* EOF (or error): a last line without '\n' still counts. */
-  if (in->len) {
+  if (in->len && in->data[in->len - 1] != '\n') {
     sb_addc(in, '\n');
-    take_lines(in, fn, ud);
   }
   return 0;
+}
+
+int cli_read_lines(int fd, strbuf *in, cli_line_fn fn, void *ud) {
+  int more = cli_read_more(fd, in);
+  cli_take_lines(in, fn, NULL, ud);
+  return more;
 }

@@ -45,6 +45,50 @@ OUT=$(jq -s '.' "$TMP/out")
 expect "64 requests at once all complete" 0 \
   --jq 'length == 64 and all(.[]; .result.content[0].text == "Echo: m\(.id)")'
 
+# More requests than run at once (256, cli/batch.c): the lines after
+# them wait, read from a regular file or a pipe, and every one is
+# answered, in any order.
+lines=()
+for i in $(seq 1 700); do lines+=("{\"id\":$i,\"call\":\"demo/echo\",\"arguments\":{\"message\":\"m$i\"}}"); done
+printf '%s\n' "${lines[@]}" >"$TMP/many"
+for from in file pipe; do
+  if [ $from = file ]; then
+    "$MCPHOST" --config "$C" batch <"$TMP/many" >"$TMP/out" 2>"$TMP/err"
+  else
+    cat "$TMP/many" | "$MCPHOST" --config "$C" batch >"$TMP/out" 2>"$TMP/err"
+  fi
+  RC=$?
+  OUT=$(jq -s '.' "$TMP/out"); ERR=$(cat "$TMP/err")
+  expect "700 requests at once from a $from all complete" 0 \
+    --jq 'length == 700 and ([.[].id] | unique | length) == 700' \
+    --jq 'all(.[]; .result.content[0].text == "Echo: m\(.id)")'
+done
+
+# The line after the 256 running is read only once one of them ends: 256
+# calls that never answer, then an echo. The echo goes to the server
+# only after the first of them timed out, so its answer is not the
+# first (a batch that started every line at once answered it first).
+config_file "$TMP/hang.json" "{\"h\": {\"command\": \"$HOSTILE\"}}"
+{ for i in $(seq 1 256); do printf '{"id":%d,"call":"h/hang"}\n' "$i"; done
+  printf '{"id":257,"call":"h/echo","arguments":{"message":"after"}}\n'
+} >"$TMP/hangs"
+for from in file pipe; do
+  if [ $from = file ]; then
+    "$MCPHOST" --config "$TMP/hang.json" --timeout 500 batch <"$TMP/hangs" \
+      >"$TMP/out" 2>"$TMP/err"
+  else
+    cat "$TMP/hangs" |
+      "$MCPHOST" --config "$TMP/hang.json" --timeout 500 batch >"$TMP/out" \
+        2>"$TMP/err"
+  fi
+  RC=$?
+  OUT=$(jq -s '.' "$TMP/out"); ERR=$(cat "$TMP/err")
+  expect "at most 256 requests run at once ($from): the next starts as one ends" 0 \
+    --jq 'length == 257 and .[0].id != 257' \
+    --jq '[.[] | select(.id <= 256) | .error.exit] | unique == [5]' \
+    --jq '.[] | select(.id == 257) | .result.content[0].text == "Echo: after"'
+done
+
 # A result of a few MiB with every kind of character JSON escapes: batch
 # writes answers with its own writer, which must give cJSON's very bytes.
 chunk='\"quoted\" back\\slash \/ tab\t nl\n cr\r bs\b ff\f '

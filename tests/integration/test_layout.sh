@@ -6,6 +6,7 @@
 # `footprint.py hot` (make baseline) lists what a run calls and not what
 # it does not. Left in source order, a `tools` run had all 412 KiB of
 # the code resident (the kernel maps 64 KiB around each page touched).
+# The exit code (_fini) is among the first code too.
 . "$(dirname "$0")/../lib/lib.sh"
 LIST="$SRCDIR/bench/footprint.hot"
 for tool in nm readelf objdump awk; do
@@ -41,6 +42,12 @@ check "  the listed functions are one block, nothing else among them\
 FIRST=$(awk '$2 == 1 { print $1; exit }' "$TMP/syms")
 check "  at the start of .text, after the C runtime's start-up code" \
   test $((16#$FIRST - 16#$TEXT_START)) -lt 4096
+# The exit code (_fini, .fini) runs in every process: among the first
+# code, not alone in the last 64 KiB of it (where the default script
+# puts it).
+FINI=$(nm --defined-only "$MCPHOST" | awk '$3 == "_fini" { print $1 }')
+check "  the exit code _fini before them" \
+  test -n "$FINI" -a $((16#${FINI:-0} - 16#$TEXT_START)) -lt 4096
 check "  cli_main among them, the shell's cmd_shell after them" \
   awk '$3 == "cli_main" { m = "x" $1 } $3 == "cmd_shell" { s = "x" $1 }
        END { exit !(m != "" && s != "" && m < s) }' "$TMP/syms"
@@ -70,6 +77,10 @@ expect "footprint.py hot writes a list" 0 --out "wrote $TMP/new.hot"
 check "  with main, cli_main and the JSON parser's json_parse" \
   bash -c "grep -qx main '$TMP/new.hot' && grep -qx cli_main '$TMP/new.hot' &&
            grep -qx json_parse '$TMP/new.hot'"
+check "  and what a command runs where a session was once started\
+ (daemon_dial), and with 50 servers (mcp_client_find_server)" \
+  bash -c "grep -qx daemon_dial '$TMP/new.hot' &&
+           grep -qx mcp_client_find_server '$TMP/new.hot'"
 check "  not the shell, which no workload runs" \
   bash -c "! grep -qx cmd_shell '$TMP/new.hot'"
 check "  then the source files, cli/main.c among them" \
