@@ -1,21 +1,20 @@
 /* mcphost mcp ...: managing configured servers, like `claude mcp`. Reads
  * go through the scope loader (config_scopes.h), so `list` and `get` show
- * exactly what every other command would use; writes go through
- * mcp_edit.h (locked, atomic, keeping every key they do not touch). */
+ * exactly what every other command would use; writes go through the
+ * client API's configuration functions (mcphost_config_add, ...: locked,
+ * atomic, keeping every key they do not touch). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/mcp_edit.h"
 #include "config/config_approval.h"
-#include "config/config_expand.h"
-#include "config/config_policy.h"
-#include "core/plugins.h"
-#include "util.h"
+#include "json_parse.h"
+#include "json_write.h"
 #include "suggest.h"
 #include "url_redact.h"
+#include "util.h"
 
 static const char mcp_usage[] =
     "usage: mcphost [OPTIONS] mcp COMMAND [ARGS...]\n"
@@ -48,8 +47,7 @@ static const char mcp_usage[] =
     "not change is kept.\n";
 
 typedef struct mcp_opts {
-  config_scope scope;
-  bool scope_set;
+  const char *scope; /* local, user or project; NULL when not given */
   const char *transport;
   cJSON *env, *headers; /* objects, NULL when none given */
   const char *from;
@@ -86,14 +84,14 @@ static int parse_opts(int argc, char **argv, const char *which, mcp_opts *o,
     }
     switch (opt) {
     case 's':
-      if (!edit_parse_scope(optarg, &o->scope)) {
+      if (!cli_mcp_scope(optarg)) {
         fprintf(stderr,
                 "mcphost: --scope must be local, user or project, "
                 "not \"%s\"\n",
                 optarg);
         return EXIT_USAGE;
       }
-      o->scope_set = true;
+      o->scope = optarg;
       break;
     case 't': o->transport = optarg; break;
     case 'f': o->from = optarg; break;
@@ -462,215 +460,177 @@ static int mcp_get(cli *c, int argc, char **argv) {
 
 /* ---- changing servers ---- */
 
-static int write_failed(cli *c, const char *why) {
-  fprintf(stderr, "mcphost: %s\n", cli_esc(c, why));
-  return strstr(why, "already exists") ? EXIT_USAGE : EXIT_SERVER;
+bool cli_mcp_scope(const char *s) {
+  return strcmp(s, "local") == 0 || strcmp(s, "user") == 0 ||
+         strcmp(s, "project") == 0;
 }
 
-/* A transport created only to validate its configuration is destroyed
- * before it could call back; these are never run. */
-static void ignore_message(void *ud, const char *json, size_t len) {
-  (void)ud;
-  (void)json;
-  (void)len;
-}
-static void ignore_event(void *ud, int code, const char *message) {
-  (void)ud;
-  (void)code;
-  (void)message;
+cJSON *cli_api_json(char *text) {
+  cJSON *v = text ? json_parse(text, strlen(text), NULL) : NULL;
+  mcphost_free(text);
+  return v ? v : cJSON_CreateObject();
 }
 
-/* Whether the entry would load and its transport accept it: the
- * loader's checks, the expansion, then the transport's own create(),
- * which validates every field without any I/O. Fills `why`. */
-static bool entry_valid(cli *c, const char *name, const cJSON *entry,
-                        char **type_out, char *why, size_t why_len) {
-  config tmp;
-  config_init(&tmp);
-  bool ok = false;
-  cJSON *json = NULL;
-  const char *type =
-      config_check_entry(&tmp, "the new entry", name, name, entry);
-  if (!type) {
-    snprintf(why, why_len, "%s", tmp.errors[0]);
-    goto out;
-  }
-  *type_out = xstrdup(type);
-  json = cJSON_Duplicate(entry, 1);
-  if (config_expand_entry(&tmp, "the new entry", name, name, json, NULL) < 0) {
-    snprintf(why, why_len, "%s", tmp.errors[0]);
-    goto out;
-  }
-  const type_binding *tb = registry_find_type(host_registry(c->h), type);
-  if (!tb) {
-    snprintf(why, why_len,
-             "the new entry: server \"%s\": no loaded plugin serves "
-             "transport type \"%s\" (see mcphost plugins; a plugin "
-             "outside the built-in directory needs --plugin-dir here too)",
-             name, type);
-    goto out;
-  }
-  mcph_error err;
-  mcph_error_init(&err);
-  /* A deferred plugin (ABI 1.6 provides) is initialized here. */
-  const mcph_transport_factory *tf = plugin_transport(tb->winner, &err);
-  if (!tf) {
-    snprintf(why, why_len, "the new entry: server \"%s\": %s", name,
-             err.message);
-    goto out;
-  }
-  char *text = cJSON_PrintUnformatted(json);
-  mcph_transport_events ev = {.struct_size = sizeof ev,
-                              .on_message = ignore_message,
-                              .on_error = ignore_event,
-                              .on_close = ignore_event};
-  mcph_transport_params params = {.struct_size = sizeof params,
-                                  .type = type,
-                                  .server_name = name,
-                                  .config_json = text,
-                                  .events = &ev};
-  mcph_transport *t = NULL;
-  int rc = tf->create(tb->winner->ctx, &params, &t, &err);
-  cJSON_free(text);
-  if (rc != 0) {
-    snprintf(why, why_len, "the new entry: server \"%s\": %s", name,
-             err.message[0] ? err.message : "invalid configuration");
-    goto out;
-  }
-  tf->destroy(t);
-  ok = true;
-out:
-  cJSON_Delete(json);
-  config_free(&tmp);
-  return ok;
+static const char *str_of(const cJSON *o, const char *key) {
+  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
 }
 
-/* Approves the project servers `names` as the walk finds them now, after
- * showing what each runs. Returns an exit code; nothing is written
- * unless every name is found. */
+/* A failed change: its message, and the exit code of its kind (a
+ * refused entry or name is the caller's; a file that cannot be written
+ * is the server configuration's). */
+static int change_failed(cli *c, const mcphost_error *err) {
+  fprintf(stderr, "mcphost: %s\n", cli_esc(c, err->message));
+  return err->code == MCPHOST_EUSAGE ? EXIT_USAGE : EXIT_SERVER;
+}
+
+/* Approves (or rejects) the project servers `names` as the walk finds
+ * them now, and shows what each runs. Returns an exit code; nothing is
+ * written unless every name is found. */
 static int approve_servers(cli *c, const char *const *names, size_t n,
-                           choice_kind kind) {
-  config *found = xcalloc(n ? n : 1, sizeof *found);
-  edit_choice *items = xcalloc(n ? n : 1, sizeof *items);
-  int rc = EXIT_OK;
-  config_paths P;
-  config_paths_init(&P, &c->sources);
-  for (size_t i = 0; i < n; i++) {
-    config_init(&found[i]);
-    const server_config *s =
-        config_load_project_server(&found[i], &c->sources, names[i]);
-    if (!s) {
-      for (size_t k = 0; k < found[i].nerrors; k++)
-        fprintf(stderr, "mcphost: config error: %s\n",
-                cli_esc(c, found[i].errors[k]));
-      for (size_t k = 0; k < found[i].nwarnings; k++)
-        fprintf(stderr, "mcphost: config warning: %s\n",
-                cli_esc(c, found[i].warnings[k]));
-      fprintf(stderr,
-              "mcphost: no server named \"%s\" in this project's trusted "
-              ".mcp.json files (%s",
-              cli_esc(c, names[i]), cli_esc(c, P.project_files[0]));
-      for (size_t k = 1; k < P.nproject_files; k++)
-        fprintf(stderr, ", %s", cli_esc(c, P.project_files[k]));
-      fprintf(stderr, ")\n");
-      rc = EXIT_NOT_FOUND;
-      continue;
-    }
-    items[i] = (edit_choice){.name = s->name,
-                             .file = kind == CHOICE_APPROVE ? s->source : NULL,
-                             .raw = kind == CHOICE_APPROVE ? s->raw : NULL,
-                             .perms = s->file_perms};
-  }
-  char why[1024];
-  if (rc == EXIT_OK && edit_project_choice(P.user_settings, P.project_key, kind,
-                                           items, n, why, sizeof why) < 0)
-    rc = write_failed(c, why);
-  for (size_t i = 0; i < n && rc == EXIT_OK; i++) {
-    const server_config *s = config_find(&found[i], names[i]);
-    if (kind == CHOICE_REJECT) {
-      printf("Rejected project server %s for %s\n", cli_esc(c, names[i]),
-             cli_esc(c, P.project_key));
-      continue;
-    }
-    char *what = approval_summary(s->raw, s->file_perms, "\n  ");
-    printf("Approved project server %s for %s, from %s:\n  %s\n",
-           cli_esc(c, s->name), cli_esc(c, P.project_key),
-           cli_esc(c, s->source), what);
-    if (s->changes)
-      printf("  changed since its last approval: %s\n", cli_esc(c, s->changes));
-    free(what);
-  }
+                           const char *choice) {
+  cJSON *list = cJSON_CreateArray();
   for (size_t i = 0; i < n; i++)
-    config_free(&found[i]);
-  free(found);
-  free(items);
-  config_paths_free(&P);
+    cJSON_AddItemToArray(list, cJSON_CreateString(names[i]));
+  char *text = json_print(list);
+  cJSON_Delete(list);
+  char *res = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  int st = mcphost_project_choice(c->api, choice, text, 0, &res, &err);
+  free(text);
+  cJSON *r = cli_api_json(res);
+  const char *project = str_of(r, "project");
+  int rc = EXIT_OK;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(r, "servers")) {
+    if (!cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(s, "found")))
+      continue;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "errors")) {
+      fprintf(stderr, "mcphost: config error: %s\n",
+              cli_esc(c, it->valuestring));
+    }
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "warnings")) {
+      fprintf(stderr, "mcphost: config warning: %s\n",
+              cli_esc(c, it->valuestring));
+    }
+    fprintf(stderr,
+            "mcphost: no server named \"%s\" in this project's trusted "
+            ".mcp.json files (",
+            cli_esc(c, str_of(s, "name")));
+    bool first = true;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(r, "searched")) {
+      fprintf(stderr, "%s%s", first ? "" : ", ", cli_esc(c, it->valuestring));
+      first = false;
+    }
+    fprintf(stderr, ")\n");
+    rc = EXIT_NOT_FOUND;
+  }
+  if (rc == EXIT_OK && st != MCPHOST_OK)
+    rc = change_failed(c, &err);
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(r, "servers")) {
+    if (rc != EXIT_OK)
+      break;
+    if (strcmp(choice, "reject") == 0) {
+      printf("Rejected project server %s for %s\n",
+             cli_esc(c, str_of(s, "name")), cli_esc(c, project));
+      continue;
+    }
+    printf("Approved project server %s for %s, from %s:\n",
+           cli_esc(c, str_of(s, "name")), cli_esc(c, project),
+           cli_esc(c, str_of(s, "file")));
+    /* One part a line, indented; escaped by the library. */
+    const char *what = str_of(s, "summary");
+    for (const char *p = what; p && *p;) {
+      size_t len = strcspn(p, "\n");
+      printf("  %.*s\n", (int)len, p);
+      p += len + (p[len] == '\n');
+    }
+    if (str_of(s, "changes"))
+      printf("  changed since its last approval: %s\n",
+             cli_esc(c, str_of(s, "changes")));
+  }
+  cJSON_Delete(r);
   return rc;
 }
 
 /* Checks and writes {NAME: entry} to the scope; a project server added
- * here is approved for this project at once: its author chose it. */
-static int add_entry(cli *c, const char *name, cJSON *entry, config_scope scope,
-                     const char *what) {
-  if (!edit_valid_name(name)) {
-    fprintf(stderr,
-            "mcphost: invalid server name \"%s\": use letters, "
-            "digits, '-' and '_'\n",
-            name);
-    return EXIT_USAGE;
+ * here is approved for this project at once: its author chose it. A
+ * server entry that is not a JSON object is said as `mcp add-json`
+ * says it (`json`: the text given). */
+static int add_entry(cli *c, const char *name, const char *entry,
+                     const char *scope, const char *what, const char *json) {
+  char *res = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  if (mcphost_config_add(c->api, scope, name, entry, 0, &res, &err) !=
+      MCPHOST_OK) {
+    /* mcphost_config_add's message for an entry that is no object. */
+    if (json && strncmp(err.message, "the server entry: ", 18) == 0) {
+      fprintf(stderr, "mcphost: mcp add-json %s: %s: %s\n", cli_esc(c, name),
+              err.message, cli_esc(c, json));
+      return EXIT_USAGE;
+    }
+    return change_failed(c, &err);
   }
-  char why[1024];
-  char *type = NULL;
-  if (!entry_valid(c, name, entry, &type, why, sizeof why)) {
-    fprintf(stderr, "mcphost: %s; nothing written\n", cli_esc(c, why));
-    free(type);
-    return EXIT_USAGE;
-  }
-  config_paths P;
-  config_paths_init(&P, &c->sources);
-  edit_target t;
-  edit_target_init(&t, scope, &P);
-  cJSON *servers = cJSON_CreateObject();
-  cJSON_AddItemToObject(servers, name, cJSON_Duplicate(entry, 1));
-  int rc = EXIT_OK;
-  int w = edit_add_servers(&t, servers, false, NULL, NULL, why, sizeof why);
-  if (w < 0) {
-    rc = write_failed(c, why);
-  } else {
-    char *where = edit_target_text(&t);
-    printf("Added %s MCP server %s%s to %s\n", cli_esc(c, type),
-           cli_esc(c, name), cli_esc(c, what), cli_esc(c, where));
-    free(where);
-    const char *names[] = {name};
-    if (scope == SCOPE_PROJECT &&
-        approve_servers(c, names, 1, CHOICE_APPROVE) != EXIT_OK)
-      fprintf(stderr, "mcphost: warning: could not record the approval\n");
-    cli_warn_skipped(c, names, 1);
-  }
-  cJSON_Delete(servers);
-  edit_target_free(&t);
-  config_paths_free(&P);
-  free(type);
+  cJSON *r = cli_api_json(res);
+  printf("Added %s MCP server %s%s to %s\n", cli_esc(c, str_of(r, "type")),
+         cli_esc(c, name), cli_esc(c, what), cli_esc(c, str_of(r, "where")));
+  cJSON_Delete(r);
+  const char *names[] = {name};
+  if (strcmp(scope, "project") == 0 &&
+      approve_servers(c, names, 1, "approve") != EXIT_OK)
+    fprintf(stderr, "mcphost: warning: could not record the approval\n");
+  cli_warn_skipped(c, names, 1);
+  return EXIT_OK;
+}
+
+/* add_entry of a tree. */
+static int add_tree(cli *c, const char *name, const cJSON *e, const char *scope,
+                    const char *what) {
+  char *text = json_print(e);
+  int rc = add_entry(c, name, text, scope, what, NULL);
+  free(text);
   return rc;
 }
 
 /* mcp add -t sdk NAME: {"type": "sdk"}, served by the program that
  * embeds mcphost under that name (docs/config.md); nothing else. */
-static int add_inproc(cli *c, const char *name, int nmore,
-                      const mcp_opts *o) {
+static int add_inproc(cli *c, const char *name, int nmore, const mcp_opts *o) {
   if (nmore > 0 || o->env || o->headers) {
     fprintf(stderr, "mcphost: an sdk server takes no command, URL, -e or "
                     "-H: the program that embeds mcphost serves it under "
                     "its name\n");
     return EXIT_USAGE;
   }
-  cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "type", "sdk");
-  int rc = add_entry(c, name, e, o->scope_set ? o->scope : SCOPE_LOCAL,
-                     " (in-process, served by the program that embeds "
-                     "mcphost)");
-  cJSON_Delete(e);
-  return rc;
+  return add_entry(c, name, "{\"type\":\"sdk\"}", o->scope ? o->scope : "local",
+                   " (in-process, served by the program that embeds "
+                   "mcphost)",
+                   NULL);
+}
+
+/* Whether a loaded plugin serves `type`; when not, says so with the
+ * types they serve. */
+static bool type_served(cli *c, const char *type) {
+  char *res = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_config_types(c->api, &res, &err);
+  cJSON *types = cli_api_json(res);
+  bool found = false;
+  strbuf known;
+  sb_init(&known);
+  const cJSON *it;
+  cJSON_ArrayForEach(it, types) {
+    found = found || strcmp(it->valuestring, type) == 0;
+    sb_printf(&known, "%s%s", known.len ? ", " : "", it->valuestring);
+  }
+  if (!found)
+    fprintf(stderr,
+            "mcphost: no loaded plugin serves transport type \"%s\" "
+            "(--transport takes %s; a plugin outside the built-in "
+            "directory needs --plugin-dir)\n",
+            cli_esc(c, type), sb_str(&known));
+  sb_free(&known);
+  cJSON_Delete(types);
+  return found;
 }
 
 static int mcp_add(cli *c, int argc, char **argv) {
@@ -696,18 +656,7 @@ static int mcp_add(cli *c, int argc, char **argv) {
   /* stdio takes a command; every other type one URL. */
   bool remote = strcmp(type, "stdio") != 0;
   /* The types the loaded plugins serve (ws-ide, a --plugin-dir's own). */
-  const registry *reg = host_registry(c->h);
-  if (!registry_find_type(reg, type)) {
-    strbuf known;
-    sb_init(&known);
-    for (size_t i = 0; i < reg->ntypes; i++)
-      sb_printf(&known, "%s%s", i ? ", " : "", reg->types[i].type);
-    fprintf(stderr,
-            "mcphost: no loaded plugin serves transport type \"%s\" "
-            "(--transport takes %s; a plugin outside the built-in "
-            "directory needs --plugin-dir)\n",
-            cli_esc(c, type), sb_str(&known));
-    sb_free(&known);
+  if (!type_served(c, type)) {
     rc = EXIT_USAGE;
     goto out;
   }
@@ -762,8 +711,7 @@ static int mcp_add(cli *c, int argc, char **argv) {
       o.env = NULL;
     }
   }
-  rc =
-      add_entry(c, name, e, o.scope_set ? o.scope : SCOPE_LOCAL, sb_str(&what));
+  rc = add_tree(c, name, e, o.scope ? o.scope : "local", sb_str(&what));
   sb_free(&what);
   cJSON_Delete(e);
 out:
@@ -779,24 +727,9 @@ static int mcp_add_json(cli *c, int argc, char **argv) {
                     "SCOPE]\n");
     rc = EXIT_USAGE;
   }
-  if (rc != EXIT_OK)
-    goto out;
-  char *why = NULL;
-  cJSON *e = config_json_parse(argv[first + 1], strlen(argv[first + 1]), &why);
-  if (!cJSON_IsObject(e)) {
-    if (!why) {
-      why = xasprintf("a JSON object is needed, not %s", config_json_kind(e));
-    }
-    fprintf(stderr, "mcphost: mcp add-json %s: the server entry: %s: %s\n",
-            cli_esc(c, argv[first]), why, cli_esc(c, argv[first + 1]));
-    free(why);
-    cJSON_Delete(e);
-    rc = EXIT_USAGE;
-    goto out;
-  }
-  rc = add_entry(c, argv[first], e, o.scope_set ? o.scope : SCOPE_LOCAL, "");
-  cJSON_Delete(e);
-out:
+  if (rc == EXIT_OK)
+    rc = add_entry(c, argv[first], argv[first + 1], o.scope ? o.scope : "local",
+                   "", argv[first + 1]);
   opts_free(&o);
   return rc;
 }
@@ -813,103 +746,87 @@ static int mcp_remove(cli *c, int argc, char **argv) {
     return rc;
   }
   const char *name = argv[first];
-  config_paths P;
-  config_paths_init(&P, &c->sources);
-  static const config_scope order[] = {SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER};
-  edit_target t[3];
-  size_t found = 0, which = 0;
-  for (size_t i = 0; i < 3; i++) {
-    edit_target_init(&t[i], order[i], &P);
-    bool considered = !o.scope_set || o.scope == order[i];
-    if (considered && edit_has_server(&t[i], name)) {
-      found++;
-      which = i;
-    }
+  /* Local, project, user: the scopes considered, in that order. */
+  char *res = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_config_entries(c->api, o.scope, &res, &err);
+  cJSON *entries = cli_api_json(res);
+  cJSON *known = cJSON_CreateArray();
+  const cJSON *defined[3];
+  size_t found = 0;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, entries) {
+    cJSON_AddItemToArray(known, cJSON_CreateString(str_of(e, "name")));
+    if (strcmp(str_of(e, "name"), name) == 0 && found < 3)
+      defined[found++] = e;
   }
-  char why[1024];
   if (found == 0) {
-    cJSON *known = cJSON_CreateArray();
-    for (size_t i = 0; i < 3; i++) {
-      if (!o.scope_set || o.scope == order[i]) {
-        edit_server_names(&t[i], known);
-      }
-    }
     strbuf hint;
     sb_init(&hint);
     mcp_suggest_array(&hint, name, known);
     fprintf(stderr, "mcphost: no MCP server named \"%s\" in the %s config%s\n",
-            cli_esc(c, name),
-            o.scope_set ? config_scope_name(o.scope) : "local, project or user",
+            cli_esc(c, name), o.scope ? o.scope : "local, project or user",
             cli_esc(c, sb_str(&hint)));
     sb_free(&hint);
-    cJSON_Delete(known);
     rc = EXIT_NOT_FOUND;
   } else if (found > 1) {
     fprintf(stderr,
             "mcphost: \"%s\" is defined in several scopes:", cli_esc(c, name));
-    for (size_t i = 0; i < 3; i++)
-      if (edit_has_server(&t[i], name))
-        fprintf(stderr, " %s (%s)", config_scope_name(order[i]),
-                cli_esc(c, t[i].file));
+    for (size_t i = 0; i < found; i++)
+      fprintf(stderr, " %s (%s)", str_of(defined[i], "scope"),
+              cli_esc(c, str_of(defined[i], "file")));
     fprintf(stderr, "; say which with -s SCOPE\n");
     rc = EXIT_USAGE;
+  } else if (mcphost_config_remove(c->api, str_of(defined[0], "scope"), name,
+                                   &res, &err) != MCPHOST_OK) {
+    /* ENOTFOUND: gone between the look and the lock. */
+    fprintf(stderr, "mcphost: %s\n", cli_esc(c, err.message));
+    rc = err.code == MCPHOST_ENOTFOUND ? EXIT_NOT_FOUND : EXIT_SERVER;
   } else {
-    int w = edit_remove_server(&t[which], name, why, sizeof why);
-    if (w < 0) {
-      rc = write_failed(c, why);
-    } else if (w == 0) { /* gone between the look and the lock */
-      fprintf(stderr, "mcphost: no MCP server named \"%s\" in %s\n",
-              cli_esc(c, name), cli_esc(c, t[which].file));
-      rc = EXIT_NOT_FOUND;
-    } else {
-      char *where = edit_target_text(&t[which]);
-      printf("Removed MCP server %s from %s\n", cli_esc(c, name),
-             cli_esc(c, where));
-      free(where);
-    }
+    cJSON *r = cli_api_json(res);
+    printf("Removed MCP server %s from %s\n", cli_esc(c, name),
+           cli_esc(c, str_of(r, "where")));
+    cJSON_Delete(r);
   }
-  for (size_t i = 0; i < 3; i++)
-    edit_target_free(&t[i]);
-  config_paths_free(&P);
+  cJSON_Delete(known);
+  cJSON_Delete(entries);
   opts_free(&o);
   return rc;
 }
 
-static int mcp_choice(cli *c, int argc, char **argv, choice_kind kind) {
-  if (kind == CHOICE_RESET ? argc != 1 : argc < 2) {
+static int mcp_choice(cli *c, int argc, char **argv, const char *choice) {
+  bool reset = strcmp(choice, "reset") == 0;
+  if (reset ? argc != 1 : argc < 2) {
     fprintf(stderr, "mcphost: usage: mcphost mcp %s\n",
-            kind == CHOICE_RESET ? "reset-project-choices"
-                                 : "approve|reject NAME...");
+            reset ? "reset-project-choices" : "approve|reject NAME...");
     return EXIT_USAGE;
   }
-  if (kind != CHOICE_RESET)
+  if (!reset)
     return approve_servers(c, (const char *const *)argv + 1, (size_t)argc - 1,
-                           kind);
-  config_paths P;
-  config_paths_init(&P, &c->sources);
-  int rc = EXIT_OK;
-  char why[1024];
-  if (edit_project_choice(P.user_settings, P.project_key, kind, NULL, 0, why,
-                          sizeof why) < 0)
-    rc = write_failed(c, why);
-  else
-    printf("Project choices reset for %s: its .mcp.json servers are pending "
-           "approval again\n",
-           cli_esc(c, P.project_key));
-  config_paths_free(&P);
-  return rc;
+                           choice);
+  char *res = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  if (mcphost_project_choice(c->api, "reset", NULL, 0, &res, &err) !=
+      MCPHOST_OK)
+    return change_failed(c, &err);
+  cJSON *r = cli_api_json(res);
+  printf("Project choices reset for %s: its .mcp.json servers are pending "
+         "approval again\n",
+         cli_esc(c, str_of(r, "project")));
+  cJSON_Delete(r);
+  return EXIT_OK;
 }
 
 static int mcp_approve(cli *c, int argc, char **argv) {
-  return mcp_choice(c, argc, argv, CHOICE_APPROVE);
+  return mcp_choice(c, argc, argv, "approve");
 }
 
 static int mcp_reject(cli *c, int argc, char **argv) {
-  return mcp_choice(c, argc, argv, CHOICE_REJECT);
+  return mcp_choice(c, argc, argv, "reject");
 }
 
 static int mcp_reset(cli *c, int argc, char **argv) {
-  return mcp_choice(c, argc, argv, CHOICE_RESET);
+  return mcp_choice(c, argc, argv, "reset");
 }
 
 static const struct {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/toml.h"
+#include "config/toml.h"
 #include "json_doc.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
