@@ -9,11 +9,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "config/config_approval.h"
 #include "json_parse.h"
 #include "json_write.h"
 #include "suggest.h"
-#include "url_redact.h"
 #include "util.h"
 
 static const char mcp_usage[] =
@@ -133,110 +131,85 @@ static int parse_opts(int argc, char **argv, const char *which, mcp_opts *o,
 
 /* ---- showing servers ---- */
 
-/* The command line or URL as written (never expanded: an expanded value
- * may hold a secret from the environment); a URL without its password and
- * query, as every message shows it (url_redact.h). New string. */
-static char *target_text(const server_config *s) {
-  const cJSON *e = s->raw ? s->raw : s->json;
-  const char *url =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "url"));
-  const char *cmd =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "command"));
-  strbuf b;
-  sb_init(&b);
-  sb_add(&b, "", 0);
-  if (cmd) {
-    approval_add_word(&b, cmd);
-    const cJSON *a;
-    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(e, "args"))
-        approval_add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
-  } else if (url) {
-    char *shown = url_redacted(url);
-    sb_adds(&b, shown ? shown : "");
-    free(shown);
-  } else {
-    sb_adds(&b, "-");
+static const char *str_of(const cJSON *o, const char *key) {
+  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+/* The loaded servers with their scope and state (mcphost_config_servers),
+ * in the order of the client's, which mcp_client_status indexes. */
+static cJSON *loaded_servers(cli *c) {
+  char *res = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_config_servers(c->api, &res, &err);
+  cJSON *v = cli_api_json(res);
+  if (!cJSON_IsArray(v)) {
+    cJSON_Delete(v);
+    v = cJSON_CreateArray();
   }
-  return sb_take(&b);
+  return v;
+}
+
+/* Whether the server may start (active, or an approved project one). */
+static bool startable(const cJSON *s) {
+  const char *st = str_of(s, "state");
+  return strcmp(st, "active") == 0 || strcmp(st, "approved") == 0;
 }
 
 /* "connected", "failed: ...", "pending approval (...)"... New string. */
-static char *status_text(const cli *c, size_t i) {
-  const server_config *s = &host_cfg(c->h)->servers[i];
+static char *status_text(const cli *c, size_t i, const cJSON *s) {
+  const char *state = str_of(s, "state");
+  const char *name = str_of(s, "name");
+  const char *reason = str_of(s, "reason");
   mcp_server_status st;
   mcp_client_status(c->mc, i, &st);
-  switch (s->state) {
-  case SERVER_ACTIVE:
+  if (startable(s)) {
     if (st.ready)
       return xstrdup("connected");
     if (st.failure == MCP_ERR_AUTH)
       return xasprintf("needs-auth: %s", st.error ? st.error : "");
     return xasprintf("failed: %s", st.error ? st.error : "not connected");
-  case SERVER_PENDING:
+  }
+  if (strcmp(state, "pending") == 0)
     return xasprintf("pending approval%s (mcphost mcp approve %s)",
-                     s->reason && strstr(s->reason, "changed since approval")
+                     reason && strstr(reason, "changed since approval")
                          ? ": changed since approval"
                          : "",
-                     s->name);
-  case SERVER_REJECTED:
+                     name);
+  if (strcmp(state, "rejected") == 0)
     return xasprintf("rejected for this project (mcphost mcp approve %s)",
-                     s->name);
-  default:
-    return xasprintf("%s: %s", server_state_name(s),
-                     s->reason ? s->reason : "");
-  }
+                     name);
+  return xasprintf("%s: %s", state, reason ? reason : "");
 }
 
-static cJSON *names_of(const cJSON *obj) {
-  cJSON *a = cJSON_CreateArray();
-  const cJSON *it;
-  cJSON_ArrayForEach(it, obj)
-      cJSON_AddItemToArray(a, cJSON_CreateString(it->string));
-  return a;
-}
-
-static cJSON *server_json(const cli *c, size_t i) {
-  const server_config *s = &host_cfg(c->h)->servers[i];
-  const cJSON *raw = s->raw ? s->raw : s->json;
+/* A server as --json shows it: the library's record with its status
+ * after "state", without the lines for a person. New item. */
+static cJSON *server_json(const cli *c, size_t i, const cJSON *s) {
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "name", s->name);
-  cJSON_AddStringToObject(o, "scope", config_server_scope(s));
-  cJSON_AddStringToObject(o, "source", s->source);
-  cJSON_AddStringToObject(o, "type", s->type);
-  static const char *const keys[] = {"command", "args", "url"};
-  for (size_t k = 0; k < 3; k++) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(raw, keys[k]);
-    if (v)
-      cJSON_AddItemToObject(o, keys[k], cJSON_Duplicate(v, 1));
+  const cJSON *it;
+  cJSON_ArrayForEach(it, s) {
+    if (strcmp(it->string, "shown") == 0)
+      continue;
+    cJSON_AddItemToObject(o, it->string, cJSON_Duplicate(it, 1));
+    if (strcmp(it->string, "state") == 0) {
+      char *st = status_text(c, i, s);
+      cJSON_AddStringToObject(o, "status", st);
+      free(st);
+    }
   }
-  cJSON_AddItemToObject(o, "env",
-                        names_of(cJSON_GetObjectItemCaseSensitive(raw, "env")));
-  cJSON_AddItemToObject(
-      o, "headers", names_of(cJSON_GetObjectItemCaseSensitive(raw, "headers")));
-  cJSON_AddItemToObject(o, "variables", approval_vars(raw));
-  cJSON_AddItemToObject(o, "reads", approval_reads(raw));
-  const cJSON *helper = cJSON_GetObjectItemCaseSensitive(raw, "headersHelper");
-  if (cJSON_IsString(helper))
-    cJSON_AddStringToObject(o, "headersHelper", helper->valuestring);
-  cJSON_AddStringToObject(o, "state", server_state_name(s));
-  char *st = status_text(c, i);
-  cJSON_AddStringToObject(o, "status", st);
-  free(st);
-  if (s->reason)
-    cJSON_AddStringToObject(o, "reason", s->reason);
   return o;
 }
 
 /* Connects the servers that may start, concurrently: the health check. */
-static void health_check(cli *c, const size_t *only, size_t nonly) {
-  const config *cfg = host_cfg(c->h);
-  size_t *idx = xcalloc(cfg->nservers ? cfg->nservers : 1, sizeof *idx);
+static void health_check(cli *c, const cJSON *servers, const size_t *only,
+                         size_t nonly) {
+  size_t total = (size_t)cJSON_GetArraySize(servers);
+  size_t *idx = xcalloc(total ? total : 1, sizeof *idx);
   size_t n = 0;
-  for (size_t i = 0; i < cfg->nservers; i++) {
+  for (size_t i = 0; i < total; i++) {
     bool wanted = !only;
     for (size_t k = 0; k < nonly && !wanted; k++)
       wanted = only[k] == i;
-    if (wanted && cfg->servers[i].state == SERVER_ACTIVE)
+    if (wanted && startable(cJSON_GetArrayItem(servers, (int)i)))
       idx[n++] = i;
   }
   if (n)
@@ -246,8 +219,8 @@ static void health_check(cli *c, const size_t *only, size_t nonly) {
 
 /* The SOURCE column: a project server's file (which of the walk's files
  * it came from matters); the scope says enough for the others. */
-static const char *list_source(const server_config *s) {
-  return s->scope == SCOPE_PROJECT ? s->source : "-";
+static const char *list_source(const cJSON *s) {
+  return strcmp(str_of(s, "scope"), "project") == 0 ? str_of(s, "source") : "-";
 }
 
 static int mcp_list(cli *c, int argc, char **argv) {
@@ -258,8 +231,9 @@ static int mcp_list(cli *c, int argc, char **argv) {
   }
   cli_load_config(c);
   host_config_report_servers(c->h); /* every server is listed */
-  const config *cfg = host_cfg(c->h);
-  health_check(c, NULL, 0);
+  cJSON *servers = loaded_servers(c);
+  size_t nservers = (size_t)cJSON_GetArraySize(servers);
+  health_check(c, servers, NULL, 0);
   /* As `servers`: the code of the first server that failed its check. */
   int rc = EXIT_OK;
   for (size_t i = 0; i < mcp_client_nservers(c->mc) && rc == EXIT_OK; i++) {
@@ -269,16 +243,19 @@ static int mcp_list(cli *c, int argc, char **argv) {
   }
   if (c->json) {
     cJSON *arr = cJSON_CreateArray();
-    for (size_t i = 0; i < cfg->nservers; i++)
-      cJSON_AddItemToArray(arr, server_json(c, i));
+    for (size_t i = 0; i < nservers; i++)
+      cJSON_AddItemToArray(
+          arr, server_json(c, i, cJSON_GetArrayItem(servers, (int)i)));
     out_json(arr);
     c->result_printed = true;
     cJSON_Delete(arr);
+    cJSON_Delete(servers);
     return rc;
   }
-  if (cfg->nservers == 0) {
+  if (nservers == 0) {
     printf("No MCP servers configured. Add one with: mcphost mcp add NAME -- "
            "COMMAND [ARGS...]\n");
+    cJSON_Delete(servers);
     return EXIT_OK;
   }
   /* Widths in terminal columns (out_width) of what is shown. */
@@ -287,19 +264,18 @@ static int mcp_list(cli *c, int argc, char **argv) {
    * whole: it may be what a person checks before approving). */
   /* Every column but SCOPE comes from a file or a server: escaped, and
    * measured as shown. */
-  char **targets = xcalloc(cfg->nservers, sizeof *targets);
-  char **names = xcalloc(cfg->nservers, sizeof *names);
-  char **sources = xcalloc(cfg->nservers, sizeof *sources);
-  char **types = xcalloc(cfg->nservers, sizeof *types);
-  for (size_t i = 0; i < cfg->nservers; i++) {
-    const server_config *s = &cfg->servers[i];
-    char *t = target_text(s);
-    targets[i] = xstrdup(cli_esc(c, t));
-    free(t);
-    names[i] = xstrdup(cli_esc(c, s->name));
+  char **targets = xcalloc(nservers, sizeof *targets);
+  char **names = xcalloc(nservers, sizeof *names);
+  char **sources = xcalloc(nservers, sizeof *sources);
+  char **types = xcalloc(nservers, sizeof *types);
+  for (size_t i = 0; i < nservers; i++) {
+    const cJSON *s = cJSON_GetArrayItem(servers, (int)i);
+    targets[i] = xstrdup(cli_esc(
+        c, str_of(cJSON_GetObjectItemCaseSensitive(s, "shown"), "target")));
+    names[i] = xstrdup(cli_esc(c, str_of(s, "name")));
     sources[i] = xstrdup(cli_esc(c, list_source(s)));
-    types[i] = xstrdup(cli_esc(c, s->type));
-    size_t ws[] = {out_width(names[i]), strlen(config_server_scope(s)),
+    types[i] = xstrdup(cli_esc(c, str_of(s, "type")));
+    size_t ws[] = {out_width(names[i]), strlen(str_of(s, "scope")),
                    out_width(types[i]), out_width(targets[i]),
                    out_width(sources[i])};
     size_t *w[] = {&wname, &wscope, &wtype, &wtarget, &wsource};
@@ -314,12 +290,12 @@ static int mcp_list(cli *c, int argc, char **argv) {
     fputs("  ", stdout);
   }
   printf("STATUS\n");
-  for (size_t i = 0; i < cfg->nservers; i++) {
-    const server_config *s = &cfg->servers[i];
-    char *st = status_text(c, i);
+  for (size_t i = 0; i < nservers; i++) {
+    const cJSON *s = cJSON_GetArrayItem(servers, (int)i);
+    char *st = status_text(c, i, s);
     st[strcspn(st, "\n")] = '\0'; /* one line each; mcp get has the rest */
-    const char *cells[] = {names[i], config_server_scope(s), types[i],
-                           targets[i], sources[i]};
+    const char *cells[] = {names[i], str_of(s, "scope"), types[i], targets[i],
+                           sources[i]};
     for (size_t k = 0; k < 5; k++) {
       out_pad(cells[k], hw[k]);
       fputs("  ", stdout);
@@ -335,17 +311,18 @@ static int mcp_list(cli *c, int argc, char **argv) {
   free(names);
   free(sources);
   free(types);
+  cJSON_Delete(servers);
   return rc;
 }
 
-static void print_names(cli *c, const char *label, const cJSON *obj) {
-  if (cJSON_GetArraySize(obj) == 0)
+static void print_names(cli *c, const char *label, const cJSON *names) {
+  if (cJSON_GetArraySize(names) == 0)
     return;
   printf("  %s: ", label);
   const cJSON *it;
   bool first = true;
-  cJSON_ArrayForEach(it, obj) {
-    printf("%s%s", first ? "" : ", ", cli_esc(c, it->string));
+  cJSON_ArrayForEach(it, names) {
+    printf("%s%s", first ? "" : ", ", cli_esc(c, it->valuestring));
     first = false;
   }
   printf("\n");
@@ -353,24 +330,18 @@ static void print_names(cli *c, const char *label, const cJSON *obj) {
 
 /* What the entry reads and talks to besides its own text: the ${VAR}
  * references, the variables and files its keys name, the authorization
- * server and identity provider (approval_reads()), the headersHelper. */
-static void print_reads(cli *c, const cJSON *raw) {
-  cJSON *vars = approval_vars(raw);
+ * server and identity provider, the headersHelper. */
+static void print_reads(cli *c, const cJSON *s) {
   const cJSON *it;
-  cJSON_ArrayForEach(it, vars) {
+  cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "variables")) {
     printf("  Uses: reads variable %s (${%s})\n", cli_esc(c, it->valuestring),
            cli_esc(c, it->valuestring));
   }
-  cJSON_Delete(vars);
-  cJSON *reads = approval_reads(raw);
-  cJSON_ArrayForEach(it, reads) {
-    char *t = approval_read_text(it);
-    printf("  Uses: %s\n", cli_esc(c, t));
-    free(t);
+  const cJSON *shown = cJSON_GetObjectItemCaseSensitive(s, "shown");
+  cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(shown, "reads")) {
+    printf("  Uses: %s\n", cli_esc(c, it->valuestring));
   }
-  cJSON_Delete(reads);
-  const char *helper = cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(raw, "headersHelper"));
+  const char *helper = str_of(s, "headersHelper");
   if (helper)
     printf("  Uses: runs %s (headersHelper)\n", cli_esc(c, helper));
 }
@@ -395,25 +366,31 @@ static int mcp_get(cli *c, int argc, char **argv) {
     return EXIT_NOT_FOUND;
   }
   size_t idx = (size_t)i;
-  health_check(c, &idx, 1);
+  cJSON *servers = loaded_servers(c);
+  const cJSON *s = cJSON_GetArrayItem(servers, (int)idx);
+  if (!s) {
+    cJSON_Delete(servers);
+    return EXIT_NOT_FOUND;
+  }
+  health_check(c, servers, &idx, 1);
   /* As mcp list: the code of a failed health check. */
   int rc = EXIT_OK;
   mcp_server_status health;
   if (mcp_client_status(c->mc, idx, &health) && !health.ready)
     rc = cli_exit_for_status(&health);
   if (c->json) {
-    cJSON *o = server_json(c, idx);
+    cJSON *o = server_json(c, idx, s);
     out_json(o);
     c->result_printed = true;
     cJSON_Delete(o);
+    cJSON_Delete(servers);
     return rc;
   }
-  const server_config *s = &host_cfg(c->h)->servers[idx];
-  const cJSON *raw = s->raw ? s->raw : s->json;
-  char *st = status_text(c, idx);
-  printf("%s:\n", cli_esc(c, s->name));
-  printf("  Scope: %s\n", config_server_scope(s));
-  printf("  Source: %s\n", cli_esc(c, s->source));
+  const char *scope = str_of(s, "scope");
+  char *st = status_text(c, idx, s);
+  printf("%s:\n", cli_esc(c, str_of(s, "name")));
+  printf("  Scope: %s\n", scope);
+  printf("  Source: %s\n", cli_esc(c, str_of(s, "source")));
   printf("  Status: ");
   /* A server's stderr tail: one escaped line each, indented. */
   for (char *line = st, *next; line && *line; line = next) {
@@ -423,38 +400,29 @@ static int mcp_get(cli *c, int argc, char **argv) {
     printf("%s%s", line == st ? "" : "\n    ", cli_esc(c, line));
   }
   printf("\n");
-  if (s->state == SERVER_PENDING && s->reason)
-    printf("  Approval: %s\n", cli_esc(c, s->reason));
-  printf("  Type: %s\n", cli_esc(c, s->type));
-  const char *cmd =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(raw, "command"));
-  const char *url =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(raw, "url"));
+  if (strcmp(str_of(s, "state"), "pending") == 0 && str_of(s, "reason"))
+    printf("  Approval: %s\n", cli_esc(c, str_of(s, "reason")));
+  printf("  Type: %s\n", cli_esc(c, str_of(s, "type")));
+  const char *cmd = str_of(s, "command");
+  const char *url = str_of(s, "url");
+  const cJSON *shown = cJSON_GetObjectItemCaseSensitive(s, "shown");
   if (cmd) {
     printf("  Command: %s\n", cli_esc(c, cmd));
-    strbuf b;
-    sb_init(&b);
-    const cJSON *a;
-    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(raw, "args"))
-        approval_add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
-    if (b.len)
-      printf("  Args: %s\n", cli_esc(c, sb_str(&b)));
-    sb_free(&b);
+    const char *args = str_of(shown, "args");
+    if (args && *args)
+      printf("  Args: %s\n", cli_esc(c, args));
   }
-  if (url) {
-    char *shown = url_redacted(url);
-    printf("  URL: %s\n", cli_esc(c, shown ? shown : ""));
-    free(shown);
-  }
+  if (url)
+    printf("  URL: %s\n", cli_esc(c, str_of(shown, "url")));
   /* Names only: the values are often tokens. */
-  print_names(c, "Environment", cJSON_GetObjectItemCaseSensitive(raw, "env"));
-  print_names(c, "Headers", cJSON_GetObjectItemCaseSensitive(raw, "headers"));
-  print_reads(c, raw);
-  if (s->scope == SCOPE_LOCAL || s->scope == SCOPE_USER ||
-      s->scope == SCOPE_PROJECT)
-    printf("\nTo remove it: mcphost mcp remove %s -s %s\n", cli_esc(c, s->name),
-           config_scope_name(s->scope));
+  print_names(c, "Environment", cJSON_GetObjectItemCaseSensitive(s, "env"));
+  print_names(c, "Headers", cJSON_GetObjectItemCaseSensitive(s, "headers"));
+  print_reads(c, s);
+  if (cli_mcp_scope(scope))
+    printf("\nTo remove it: mcphost mcp remove %s -s %s\n",
+           cli_esc(c, str_of(s, "name")), scope);
   free(st);
+  cJSON_Delete(servers);
   return rc;
 }
 
@@ -469,10 +437,6 @@ cJSON *cli_api_json(char *text) {
   cJSON *v = text ? json_parse(text, strlen(text), NULL) : NULL;
   mcphost_free(text);
   return v ? v : cJSON_CreateObject();
-}
-
-static const char *str_of(const cJSON *o, const char *key) {
-  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
 }
 
 /* A failed change: its message, and the exit code of its kind (a
@@ -572,8 +536,16 @@ static int add_entry(cli *c, const char *name, const char *entry,
     return change_failed(c, &err);
   }
   cJSON *r = cli_api_json(res);
+  /* Without `what`: the command line, as the library quotes it. */
+  char *line =
+      what ? NULL
+           : xasprintf(" with command: %s",
+                       str_of(cJSON_GetObjectItemCaseSensitive(r, "shown"),
+                              "target"));
   printf("Added %s MCP server %s%s to %s\n", cli_esc(c, str_of(r, "type")),
-         cli_esc(c, name), cli_esc(c, what), cli_esc(c, str_of(r, "where")));
+         cli_esc(c, name), cli_esc(c, what ? what : line),
+         cli_esc(c, str_of(r, "where")));
+  free(line);
   cJSON_Delete(r);
   const char *names[] = {name};
   if (strcmp(scope, "project") == 0 &&
@@ -697,21 +669,15 @@ static int mcp_add(cli *c, int argc, char **argv) {
               argv[first + 1]);
     cJSON_AddStringToObject(e, "command", argv[first + 1]);
     cJSON *args = cJSON_AddArrayToObject(e, "args");
-    strbuf line;
-    sb_init(&line);
-    for (int i = first + 1; i < argc; i++) {
-      if (i > first + 1)
-        cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
-      approval_add_word(&line, argv[i]);
-    }
-    sb_printf(&what, " with command: %s", sb_str(&line));
-    sb_free(&line);
+    for (int i = first + 2; i < argc; i++)
+      cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
     if (o.env) {
       cJSON_AddItemToObject(e, "env", o.env);
       o.env = NULL;
     }
   }
-  rc = add_tree(c, name, e, o.scope ? o.scope : "local", sb_str(&what));
+  rc = add_tree(c, name, e, o.scope ? o.scope : "local",
+                remote ? sb_str(&what) : NULL);
   sb_free(&what);
   cJSON_Delete(e);
 out:

@@ -15,6 +15,7 @@
 #include "config/import_clients.h"
 #include "core/plugins.h"
 #include "json_write.h"
+#include "url_redact.h"
 #include "util.h"
 
 /* The sources the client's files come from: the view's (the CLI's
@@ -163,6 +164,33 @@ out:
   return type;
 }
 
+/* The command line or URL as written (never expanded: an expanded value
+ * may hold a secret from the environment); a URL without its password and
+ * query, as every message shows it (url_redact.h). New string. */
+static char *target_text(const cJSON *e) {
+  const char *url =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "url"));
+  const char *cmd =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "command"));
+  strbuf b;
+  sb_init(&b);
+  sb_add(&b, "", 0);
+  if (cmd) {
+    approval_add_word(&b, cmd);
+    const cJSON *a;
+    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(e, "args")) {
+      approval_add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
+    }
+  } else if (url) {
+    char *shown = url_redacted(url);
+    sb_adds(&b, shown ? shown : "");
+    free(shown);
+  } else {
+    sb_adds(&b, "-");
+  }
+  return sb_take(&b);
+}
+
 /* ---- adding, removing, reading ---- */
 
 int mcphost_config_add(mcphost_client *c, const char *scope, const char *name,
@@ -215,6 +243,10 @@ int mcphost_config_add(mcphost_client *c, const char *scope, const char *name,
   cJSON *result = target_json(&t);
   cJSON_AddStringToObject(result, "name", name);
   cJSON_AddStringToObject(result, "type", type);
+  char *line = target_text(entry);
+  cJSON_AddStringToObject(cJSON_AddObjectToObject(result, "shown"), "target",
+                          line);
+  free(line);
   if (!(flags & MCPHOST_CONFIG_CHECK_ONLY)) {
     cJSON *servers = cJSON_CreateObject();
     cJSON_AddItemToObject(servers, name, entry);
@@ -542,6 +574,107 @@ int mcphost_config_types(mcphost_client *c, char **result_json,
                     "serve the types");
   types_ctx k = {.c = c, .out = cJSON_CreateArray()};
   if (run_on_loop(c, list_types, &k) != 0) {
+    cJSON_Delete(k.out);
+    return api_fail(err, MCPHOST_ESTATE, 0, NULL,
+                    "the client's loop has ended");
+  }
+  return give_json(k.out, result_json, err);
+}
+
+/* ---- the loaded configuration ---- */
+
+static cJSON *names_of(const cJSON *obj) {
+  cJSON *a = cJSON_CreateArray();
+  const cJSON *it;
+  cJSON_ArrayForEach(it, obj) {
+    cJSON_AddItemToArray(a, cJSON_CreateString(it->string));
+  }
+  return a;
+}
+
+/* One loaded server: where it came from, what it runs (names only for
+ * env and headers: the values are often tokens), its state. */
+static cJSON *server_json(const server_config *s) {
+  const cJSON *raw = s->raw ? s->raw : s->json;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "name", s->name);
+  cJSON_AddStringToObject(o, "scope", config_server_scope(s));
+  cJSON_AddStringToObject(o, "source", s->source);
+  cJSON_AddStringToObject(o, "type", s->type);
+  static const char *const keys[] = {"command", "args", "url"};
+  for (size_t k = 0; k < 3; k++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(raw, keys[k]);
+    if (v)
+      cJSON_AddItemToObject(o, keys[k], cJSON_Duplicate(v, 1));
+  }
+  cJSON_AddItemToObject(o, "env",
+                        names_of(cJSON_GetObjectItemCaseSensitive(raw, "env")));
+  cJSON_AddItemToObject(
+      o, "headers", names_of(cJSON_GetObjectItemCaseSensitive(raw, "headers")));
+  cJSON_AddItemToObject(o, "variables", approval_vars(raw));
+  cJSON *reads = approval_reads(raw);
+  cJSON_AddItemToObject(o, "reads", reads);
+  const cJSON *helper = cJSON_GetObjectItemCaseSensitive(raw, "headersHelper");
+  if (cJSON_IsString(helper))
+    cJSON_AddStringToObject(o, "headersHelper", helper->valuestring);
+  cJSON_AddStringToObject(o, "state", server_state_name(s));
+  if (s->reason)
+    cJSON_AddStringToObject(o, "reason", s->reason);
+  /* For a person: the command line or URL, the args alone, what it
+   * reads, each as one line of text. */
+  cJSON *shown = cJSON_AddObjectToObject(o, "shown");
+  char *t = target_text(raw);
+  cJSON_AddStringToObject(shown, "target", t);
+  free(t);
+  strbuf b;
+  sb_init(&b);
+  sb_add(&b, "", 0);
+  const cJSON *a;
+  cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(raw, "args")) {
+    approval_add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
+  }
+  cJSON_AddStringToObject(shown, "args", sb_str(&b));
+  sb_free(&b);
+  const char *url =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(raw, "url"));
+  if (url) {
+    char *u = url_redacted(url);
+    cJSON_AddStringToObject(shown, "url", u ? u : "");
+    free(u);
+  }
+  cJSON *texts = cJSON_AddArrayToObject(shown, "reads");
+  const cJSON *r;
+  cJSON_ArrayForEach(r, reads) {
+    char *text = approval_read_text(r);
+    cJSON_AddItemToArray(texts, cJSON_CreateString(text));
+    free(text);
+  }
+  return o;
+}
+
+typedef struct servers_ctx {
+  mcphost_client *c;
+  cJSON *out;
+} servers_ctx;
+
+static void list_servers(void *ud) {
+  servers_ctx *k = ud;
+  const config *cfg = host_cfg(k->c->h);
+  for (size_t i = 0; i < cfg->nservers; i++)
+    cJSON_AddItemToArray(k->out, server_json(&cfg->servers[i]));
+}
+
+int mcphost_config_servers(mcphost_client *c, char **result_json,
+                           mcphost_error *err) {
+  api_clear_error(err);
+  if (result_json)
+    *result_json = NULL;
+  if (!c)
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
+                    "mcphost_config_servers needs a client: its loaded "
+                    "configuration");
+  servers_ctx k = {.c = c, .out = cJSON_CreateArray()};
+  if (run_on_loop(c, list_servers, &k) != 0) {
     cJSON_Delete(k.out);
     return api_fail(err, MCPHOST_ESTATE, 0, NULL,
                     "the client's loop has ended");

@@ -316,6 +316,39 @@ TEST(a_client_checks_the_type_with_its_plugins) {
   mcphost_client_free(c);
 }
 
+TEST(the_loaded_servers_with_scope_and_state) {
+  fresh();
+  mcphost_options o = MCPHOST_OPTIONS_INIT;
+  const char *configs[] = {
+      "{\"mcpServers\": {\"s\": {\"command\": \"run s\", \"args\": "
+      "[\"a b\"], \"env\": {\"TOKEN\": \"secret-value\"}}, \"r\": "
+      "{\"type\": \"http\", \"url\": "
+      "\"https://u:pw@x.test/mcp?key=k\"}}}"};
+  o.configs = configs;
+  o.nconfigs = 1;
+  o.strict = 1;
+  o.loop_mode = MCPHOST_LOOP_CALLER;
+  mcphost_client *c = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(mcphost_client_new(&o, &c, &err) == MCPHOST_OK);
+  if (!c)
+    return;
+  char *res = NULL;
+  CHECK(mcphost_config_servers(c, &res, &err) == MCPHOST_OK);
+  CHECK_CONTAINS(res, "{\"name\":\"s\",\"scope\":\"dynamic\"");
+  CHECK_CONTAINS(res, "\"env\":[\"TOKEN\"]");
+  CHECK(strstr(res, "secret-value") == NULL);
+  CHECK_CONTAINS(res, "\"state\":\"active\"");
+  CHECK_CONTAINS(res, "\"target\":\"'run s' 'a b'\"");
+  /* The URL for a person: no password, no query. */
+  CHECK_CONTAINS(res,
+                 "\"shown\":{\"target\":\"https://x.test/mcp?\xe2\x80\xa6\"");
+  mcphost_free(res);
+  CHECK(mcphost_config_servers(NULL, &res, &err) == MCPHOST_EUSAGE);
+  CHECK_CONTAINS(err.message, "needs a client");
+  mcphost_client_free(c);
+}
+
 static const test_case tests[] = {
     T(add_writes_the_entry_and_says_where),
     T(check_only_writes_nothing),
@@ -325,6 +358,7 @@ static const test_case tests[] = {
     T(project_choices),
     T(import_from_another_client),
     T(a_client_checks_the_type_with_its_plugins),
+    T(the_loaded_servers_with_scope_and_state),
 };
 
 int main(void) {

@@ -391,8 +391,10 @@ int mcphost_perform(mcphost_client *c);
  * is MCPHOST_EUSAGE with the field named, and nothing is written. A new
  * project file is mode 0644 unless an entry holds env or headers (0600).
  * A project server added is not approved by this: mcphost_project_choice.
- * Result: {"name", "type", "scope", "file", "where"} ("where" names the
- * file for a person: "local config (FILE, private to DIR)"). */
+ * Result: {"name", "type", "scope", "file", "where", "shown": {"target"}}
+ * ("where" names the file for a person: "local config (FILE, private to
+ * DIR)"; "target" the command line, quoted as a shell takes it, or the
+ * URL without password and query). */
 int mcphost_config_add(mcphost_client *c, const char *scope, const char *name,
                        const char *entry_json, unsigned flags,
                        char **result_json, mcphost_error *err);
@@ -414,6 +416,21 @@ int mcphost_config_entries(mcphost_client *c, const char *scope,
  * serve, a JSON array of strings. Needs a client. */
 int mcphost_config_types(mcphost_client *c, char **result_json,
                          mcphost_error *err);
+
+/* The servers of the client's loaded configuration, in priority order
+ * (mcphost_server_name's), each with its scope and the policy's verdict,
+ * as `mcphost mcp list --json` shows them: [{"name", "scope", "source",
+ * "type", "command", "args", "url" (as written, never expanded), "env",
+ * "headers" (their names only: the values are often tokens),
+ * "variables" (the ${VAR} it reads), "reads" (the files, variables and
+ * servers its keys name), "headersHelper", "state" ("active",
+ * "approved", "pending", "rejected", "denied", "disabled", "skipped",
+ * "in-process"), "reason" (why it does not start), "shown": {"target"
+ * (the command line, else the URL), "args", "url" (without password and
+ * query), "reads"}: lines for a person, "reads" escaped}]. Needs a
+ * client. */
+int mcphost_config_servers(mcphost_client *c, char **result_json,
+                           mcphost_error *err);
 
 /* mcphost_project_choice's flags. */
 #define MCPHOST_CHOICE_BY_NAME 1u /* names alone: see below */
