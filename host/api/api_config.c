@@ -42,14 +42,62 @@ static int give_json(cJSON *v, char **out, mcphost_error *err) {
   return MCPHOST_OK;
 }
 
+/* `out` may be NULL: the check alone. */
+/* The result of a function that ended with `rc`: given on success,
+ * freed otherwise. */
+static int finish(int rc, cJSON *v, char **out, mcphost_error *err) {
+  if (rc == MCPHOST_OK)
+    return give_json(v, out, err);
+  cJSON_Delete(v);
+  return rc;
+}
+
+/* `out` may be NULL: the check alone. */
 static int parse_scope(const char *scope, config_scope *out,
                        mcphost_error *err) {
-  if (scope && edit_parse_scope(scope, out))
+  config_scope sc;
+  if (scope && edit_parse_scope(scope, out ? out : &sc))
     return MCPHOST_OK;
   return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                   "unknown configuration scope \"%s\": it is local, user or "
                   "project",
                   scope ? scope : "(null)");
+}
+
+/* Every function's start: no error, no result. */
+static void begin(char **result_json, mcphost_error *err) {
+  api_clear_error(err);
+  if (result_json)
+    *result_json = NULL;
+}
+
+/* The client's paths (sources_of), in *P (config_paths_free). */
+static config_sources paths_of(const mcphost_client *c, config_paths *P) {
+  config_sources src = sources_of(c);
+  config_paths_init(P, &src);
+  return src;
+}
+
+/* A writable scope's file, from its name. */
+typedef struct scoped {
+  config_paths P;
+  edit_target t;
+} scoped;
+
+static int scoped_open(const mcphost_client *c, const char *scope, scoped *s,
+                       mcphost_error *err) {
+  config_scope sc;
+  int rc = parse_scope(scope, &sc, err);
+  if (rc != MCPHOST_OK)
+    return rc;
+  paths_of(c, &s->P);
+  edit_target_init(&s->t, sc, &s->P);
+  return MCPHOST_OK;
+}
+
+static void scoped_close(scoped *s) {
+  edit_target_free(&s->t);
+  config_paths_free(&s->P);
 }
 
 /* {"scope", "file", "where"} of a target. */
@@ -196,11 +244,8 @@ static char *target_text(const cJSON *e) {
 int mcphost_config_add(mcphost_client *c, const char *scope, const char *name,
                        const char *entry_json, unsigned flags,
                        char **result_json, mcphost_error *err) {
-  api_clear_error(err);
-  if (result_json)
-    *result_json = NULL;
-  config_scope sc;
-  int rc = parse_scope(scope, &sc, err);
+  begin(result_json, err);
+  int rc = parse_scope(scope, NULL, err);
   if (rc != MCPHOST_OK)
     return rc;
   if (flags & ~(unsigned)MCPHOST_CONFIG_CHECK_ONLY)
@@ -235,12 +280,9 @@ int mcphost_config_add(mcphost_client *c, const char *scope, const char *name,
     return api_fail(err, MCPHOST_EUSAGE, 0, name, "%s; nothing written",
                     reason);
   }
-  config_sources src = sources_of(c);
-  config_paths P;
-  config_paths_init(&P, &src);
-  edit_target t;
-  edit_target_init(&t, sc, &P);
-  cJSON *result = target_json(&t);
+  scoped sp;
+  scoped_open(c, scope, &sp, NULL);
+  cJSON *result = target_json(&sp.t);
   cJSON_AddStringToObject(result, "name", name);
   cJSON_AddStringToObject(result, "type", type);
   char *line = target_text(entry);
@@ -251,8 +293,8 @@ int mcphost_config_add(mcphost_client *c, const char *scope, const char *name,
     cJSON *servers = cJSON_CreateObject();
     cJSON_AddItemToObject(servers, name, entry);
     entry = NULL;
-    int w =
-        edit_add_servers(&t, servers, false, NULL, NULL, reason, sizeof reason);
+    int w = edit_add_servers(&sp.t, servers, false, NULL, NULL, reason,
+                             sizeof reason);
     cJSON_Delete(servers);
     if (w < 0)
       rc = api_fail(err,
@@ -262,65 +304,48 @@ int mcphost_config_add(mcphost_client *c, const char *scope, const char *name,
   }
   cJSON_Delete(entry);
   free(type);
-  edit_target_free(&t);
-  config_paths_free(&P);
-  if (rc != MCPHOST_OK) {
-    cJSON_Delete(result);
-    return rc;
-  }
-  return give_json(result, result_json, err);
+  scoped_close(&sp);
+  return finish(rc, result, result_json, err);
 }
 
 int mcphost_config_remove(mcphost_client *c, const char *scope,
                           const char *name, char **result_json,
                           mcphost_error *err) {
-  api_clear_error(err);
-  if (result_json)
-    *result_json = NULL;
-  config_scope sc;
-  int rc = parse_scope(scope, &sc, err);
+  begin(result_json, err);
+  int rc = parse_scope(scope, NULL, err);
   if (rc != MCPHOST_OK)
     return rc;
   if (!name || !*name)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL, "no server name given");
-  config_sources src = sources_of(c);
-  config_paths P;
-  config_paths_init(&P, &src);
-  edit_target t;
-  edit_target_init(&t, sc, &P);
+  scoped sp;
+  scoped_open(c, scope, &sp, NULL);
   char why[MCPHOST_ERROR_MAX];
-  int w = edit_remove_server(&t, name, why, sizeof why);
+  int w = edit_remove_server(&sp.t, name, why, sizeof why);
   cJSON *result = NULL;
   if (w < 0) {
     rc = api_fail(err, MCPHOST_ESERVER, 0, name, "%s", why);
   } else if (w == 0) {
     rc = api_fail(err, MCPHOST_ENOTFOUND, 0, name,
-                  "no MCP server named \"%s\" in %s", name, t.file);
+                  "no MCP server named \"%s\" in %s", name, sp.t.file);
   } else {
-    result = target_json(&t);
+    result = target_json(&sp.t);
     cJSON_AddStringToObject(result, "name", name);
   }
-  edit_target_free(&t);
-  config_paths_free(&P);
-  if (rc != MCPHOST_OK)
-    return rc;
-  return give_json(result, result_json, err);
+  scoped_close(&sp);
+  return finish(rc, result, result_json, err);
 }
 
 int mcphost_config_entries(mcphost_client *c, const char *scope,
                            char **result_json, mcphost_error *err) {
-  api_clear_error(err);
-  if (result_json)
-    *result_json = NULL;
+  begin(result_json, err);
   config_scope only = SCOPE_LOCAL;
   if (scope) {
     int rc = parse_scope(scope, &only, err);
     if (rc != MCPHOST_OK)
       return rc;
   }
-  config_sources src = sources_of(c);
   config_paths P;
-  config_paths_init(&P, &src);
+  paths_of(c, &P);
   static const config_scope order[] = {SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER};
   cJSON *out = cJSON_CreateArray();
   for (size_t i = 0; i < 3; i++) {
@@ -348,9 +373,7 @@ int mcphost_config_entries(mcphost_client *c, const char *scope,
 int mcphost_project_choice(mcphost_client *c, const char *choice,
                            const char *names_json, unsigned flags,
                            char **result_json, mcphost_error *err) {
-  api_clear_error(err);
-  if (result_json)
-    *result_json = NULL;
+  begin(result_json, err);
   choice_kind kind;
   if (choice && strcmp(choice, "approve") == 0)
     kind = CHOICE_APPROVE;
@@ -385,9 +408,8 @@ int mcphost_project_choice(mcphost_client *c, const char *choice,
       return rc;
     }
   }
-  config_sources src = sources_of(c);
   config_paths P;
-  config_paths_init(&P, &src);
+  config_sources src = paths_of(c, &P);
   size_t n = (size_t)cJSON_GetArraySize(names);
   config *found = xcalloc(n ? n : 1, sizeof *found);
   edit_choice *items = xcalloc(n ? n : 1, sizeof *items);
@@ -459,12 +481,9 @@ int mcphost_project_choice(mcphost_client *c, const char *choice,
 
 int mcphost_import_read(mcphost_client *c, const char *client, const char *file,
                         char **result_json, mcphost_error *err) {
-  api_clear_error(err);
-  if (result_json)
-    *result_json = NULL;
-  config_sources src = sources_of(c);
+  begin(result_json, err);
   config_paths P;
-  config_paths_init(&P, &src);
+  paths_of(c, &P);
   cJSON *r = NULL;
   char *why = NULL;
   int rc = import_read(client ? client : "", file, P.project_key, &r, &why);
@@ -481,11 +500,8 @@ int mcphost_import_read(mcphost_client *c, const char *client, const char *file,
 int mcphost_config_import(mcphost_client *c, const char *scope,
                           const char *servers_json, char **result_json,
                           mcphost_error *err) {
-  api_clear_error(err);
-  if (result_json)
-    *result_json = NULL;
-  config_scope sc;
-  int rc = parse_scope(scope, &sc, err);
+  begin(result_json, err);
+  int rc = parse_scope(scope, NULL, err);
   if (rc != MCPHOST_OK)
     return rc;
   char *why = NULL;
@@ -526,27 +542,19 @@ int mcphost_config_import(mcphost_client *c, const char *scope,
     cJSON_Delete(servers);
     return rc;
   }
-  config_sources src = sources_of(c);
-  config_paths P;
-  config_paths_init(&P, &src);
-  edit_target t;
-  edit_target_init(&t, sc, &P);
-  cJSON *result = target_json(&t);
+  scoped sp;
+  scoped_open(c, scope, &sp, NULL);
+  cJSON *result = target_json(&sp.t);
   cJSON *added = cJSON_AddArrayToObject(result, "added");
   cJSON *skipped = cJSON_AddArrayToObject(result, "skipped");
   char reason[MCPHOST_ERROR_MAX];
   if (cJSON_GetArraySize(servers) > 0 &&
-      edit_import_servers(&t, servers, added, skipped, reason, sizeof reason) <
-          0)
+      edit_import_servers(&sp.t, servers, added, skipped, reason,
+                          sizeof reason) < 0)
     rc = api_fail(err, MCPHOST_ESERVER, 0, NULL, "%s", reason);
-  edit_target_free(&t);
-  config_paths_free(&P);
+  scoped_close(&sp);
   cJSON_Delete(servers);
-  if (rc != MCPHOST_OK) {
-    cJSON_Delete(result);
-    return rc;
-  }
-  return give_json(result, result_json, err);
+  return finish(rc, result, result_json, err);
 }
 
 /* ---- the types an entry may name ---- */
@@ -565,9 +573,7 @@ static void list_types(void *ud) {
 
 int mcphost_config_types(mcphost_client *c, char **result_json,
                          mcphost_error *err) {
-  api_clear_error(err);
-  if (result_json)
-    *result_json = NULL;
+  begin(result_json, err);
   if (!c)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                     "mcphost_config_types needs a client: its plugins "
@@ -666,9 +672,7 @@ static void list_servers(void *ud) {
 
 int mcphost_config_servers(mcphost_client *c, char **result_json,
                            mcphost_error *err) {
-  api_clear_error(err);
-  if (result_json)
-    *result_json = NULL;
+  begin(result_json, err);
   if (!c)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                     "mcphost_config_servers needs a client: its loaded "

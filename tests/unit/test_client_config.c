@@ -285,14 +285,25 @@ TEST(import_from_another_client) {
   CHECK_CONTAINS(err.message, gone);
 }
 
-TEST(a_client_checks_the_type_with_its_plugins) {
-  fresh();
+/* A client in the caller's loop mode with the servers of `config`
+ * alone (NULL: none). */
+static mcphost_client *strict_client(const char *config) {
   mcphost_options o = MCPHOST_OPTIONS_INIT;
+  const char *configs[] = {config};
+  o.configs = configs;
+  o.nconfigs = config ? 1 : 0;
   o.strict = 1;
   o.loop_mode = MCPHOST_LOOP_CALLER;
   mcphost_client *c = NULL;
   mcphost_error err = MCPHOST_ERROR_INIT;
   CHECK(mcphost_client_new(&o, &c, &err) == MCPHOST_OK);
+  return c;
+}
+
+TEST(a_client_checks_the_type_with_its_plugins) {
+  fresh();
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_client *c = strict_client(NULL);
   if (!c)
     return;
   char *res = NULL;
@@ -318,19 +329,12 @@ TEST(a_client_checks_the_type_with_its_plugins) {
 
 TEST(the_loaded_servers_with_scope_and_state) {
   fresh();
-  mcphost_options o = MCPHOST_OPTIONS_INIT;
-  const char *configs[] = {
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_client *c = strict_client(
       "{\"mcpServers\": {\"s\": {\"command\": \"run s\", \"args\": "
       "[\"a b\"], \"env\": {\"TOKEN\": \"secret-value\"}}, \"r\": "
       "{\"type\": \"http\", \"url\": "
-      "\"https://u:pw@x.test/mcp?key=k\"}}}"};
-  o.configs = configs;
-  o.nconfigs = 1;
-  o.strict = 1;
-  o.loop_mode = MCPHOST_LOOP_CALLER;
-  mcphost_client *c = NULL;
-  mcphost_error err = MCPHOST_ERROR_INIT;
-  CHECK(mcphost_client_new(&o, &c, &err) == MCPHOST_OK);
+      "\"https://u:pw@x.test/mcp?key=k\"}}}");
   if (!c)
     return;
   char *res = NULL;
