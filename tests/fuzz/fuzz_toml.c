@@ -1,4 +1,4 @@
-/* Fuzz target: the TOML reader used for imports (cli/toml.h).
+/* Fuzz target: the TOML reader used for imports (config/toml.h).
  * Properties: a failure names a line of the input and says why; a
  * success is an object; a comment line put before the text changes
  * nothing but the line of a failure (one more), and a comment after a
