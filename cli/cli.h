@@ -317,6 +317,11 @@ int cmd_mcp(cli *c, int argc, char **argv);
 int cmd_mcp_import(cli *c, int argc, char **argv);
 /* Whether `name` is one of `mcphost mcp`'s own commands (add, list, ...). */
 bool cli_mcp_command(const char *name);
+/* Whether `s` names a scope `mcphost mcp` writes (local, user, project). */
+bool cli_mcp_scope(const char *s);
+/* The tree of a JSON result of the API (`text`, which it frees); {} for
+ * NULL. */
+cJSON *cli_api_json(char *text);
 
 /* ---- issue 19, part A: grep, complete, subscribe, resource links ---- */
 

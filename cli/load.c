@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/mcp_edit.h"
 #include "core/host_config.h"
 #include "util.h"
 
@@ -23,29 +22,12 @@ void cli_load_scopes(cli *c, config *cfg) {
  * a later change of the entry is noticed (config_approval.h). */
 static void bind_approvals(void *ud, const config *cfg) {
   cli *c = ud;
-  size_t n = 0;
-  edit_choice *items = xcalloc(cfg->nservers + 1, sizeof *items);
-  for (size_t i = 0; i < cfg->nservers; i++) {
-    const server_config *s = &cfg->servers[i];
-    if (s->bind_approval)
-      items[n++] = (edit_choice){.name = s->name,
-                                 .file = s->source,
-                                 .raw = s->raw,
-                                 .perms = s->file_perms};
-  }
-  if (n) {
-    config_paths P;
-    config_paths_init(&P, &c->sources);
-    char why[1024];
-    if (edit_project_choice(P.user_settings, P.project_key, CHOICE_APPROVE,
-                            items, n, why, sizeof why) < 0)
-      fprintf(stderr,
-              "mcphost: config warning: could not record what the "
-              "approval binds: %s\n",
-              why);
-    config_paths_free(&P);
-  }
-  free(items);
+  char why[1024];
+  if (config_bind_approvals(cfg, &c->sources, why, sizeof why) < 0)
+    fprintf(stderr,
+            "mcphost: config warning: could not record what the "
+            "approval binds: %s\n",
+            why);
 }
 
 void cli_load_config(cli *c) {

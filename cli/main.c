@@ -459,6 +459,7 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     host_load_plugins(c->h);
   }
   c->api = api_view_new(c->h, c->mc);
+  api_view_sources(c->api, &c->sources);
   for (size_t i = 0; i < l->nplugin_dirs; i++) {
     char why[300];
     if (!cli_plugin_dir_usable(l->plugin_dirs[i], why, sizeof why))

@@ -1,21 +1,18 @@
 /* mcphost mcp ...: managing configured servers, like `claude mcp`. Reads
  * go through the scope loader (config_scopes.h), so `list` and `get` show
- * exactly what every other command would use; writes go through
- * mcp_edit.h (locked, atomic, keeping every key they do not touch). */
+ * exactly what every other command would use; writes go through the
+ * client API's configuration functions (mcphost_config_add, ...: locked,
+ * atomic, keeping every key they do not touch). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/mcp_edit.h"
-#include "config/config_approval.h"
-#include "config/config_expand.h"
-#include "config/config_policy.h"
-#include "core/plugins.h"
-#include "util.h"
+#include "json_parse.h"
+#include "json_write.h"
 #include "suggest.h"
-#include "url_redact.h"
+#include "util.h"
 
 static const char mcp_usage[] =
     "usage: mcphost [OPTIONS] mcp COMMAND [ARGS...]\n"
@@ -48,8 +45,7 @@ static const char mcp_usage[] =
     "not change is kept.\n";
 
 typedef struct mcp_opts {
-  config_scope scope;
-  bool scope_set;
+  const char *scope; /* local, user or project; NULL when not given */
   const char *transport;
   cJSON *env, *headers; /* objects, NULL when none given */
   const char *from;
@@ -86,14 +82,14 @@ static int parse_opts(int argc, char **argv, const char *which, mcp_opts *o,
     }
     switch (opt) {
     case 's':
-      if (!edit_parse_scope(optarg, &o->scope)) {
+      if (!cli_mcp_scope(optarg)) {
         fprintf(stderr,
                 "mcphost: --scope must be local, user or project, "
                 "not \"%s\"\n",
                 optarg);
         return EXIT_USAGE;
       }
-      o->scope_set = true;
+      o->scope = optarg;
       break;
     case 't': o->transport = optarg; break;
     case 'f': o->from = optarg; break;
@@ -135,110 +131,85 @@ static int parse_opts(int argc, char **argv, const char *which, mcp_opts *o,
 
 /* ---- showing servers ---- */
 
-/* The command line or URL as written (never expanded: an expanded value
- * may hold a secret from the environment); a URL without its password and
- * query, as every message shows it (url_redact.h). New string. */
-static char *target_text(const server_config *s) {
-  const cJSON *e = s->raw ? s->raw : s->json;
-  const char *url =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "url"));
-  const char *cmd =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "command"));
-  strbuf b;
-  sb_init(&b);
-  sb_add(&b, "", 0);
-  if (cmd) {
-    approval_add_word(&b, cmd);
-    const cJSON *a;
-    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(e, "args"))
-        approval_add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
-  } else if (url) {
-    char *shown = url_redacted(url);
-    sb_adds(&b, shown ? shown : "");
-    free(shown);
-  } else {
-    sb_adds(&b, "-");
+static const char *str_of(const cJSON *o, const char *key) {
+  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+/* The loaded servers with their scope and state (mcphost_config_servers),
+ * in the order of the client's, which mcp_client_status indexes. */
+static cJSON *loaded_servers(cli *c) {
+  char *res = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_config_servers(c->api, &res, &err);
+  cJSON *v = cli_api_json(res);
+  if (!cJSON_IsArray(v)) {
+    cJSON_Delete(v);
+    v = cJSON_CreateArray();
   }
-  return sb_take(&b);
+  return v;
+}
+
+/* Whether the server may start (active, or an approved project one). */
+static bool startable(const cJSON *s) {
+  const char *st = str_of(s, "state");
+  return strcmp(st, "active") == 0 || strcmp(st, "approved") == 0;
 }
 
 /* "connected", "failed: ...", "pending approval (...)"... New string. */
-static char *status_text(const cli *c, size_t i) {
-  const server_config *s = &host_cfg(c->h)->servers[i];
+static char *status_text(const cli *c, size_t i, const cJSON *s) {
+  const char *state = str_of(s, "state");
+  const char *name = str_of(s, "name");
+  const char *reason = str_of(s, "reason");
   mcp_server_status st;
   mcp_client_status(c->mc, i, &st);
-  switch (s->state) {
-  case SERVER_ACTIVE:
+  if (startable(s)) {
     if (st.ready)
       return xstrdup("connected");
     if (st.failure == MCP_ERR_AUTH)
       return xasprintf("needs-auth: %s", st.error ? st.error : "");
     return xasprintf("failed: %s", st.error ? st.error : "not connected");
-  case SERVER_PENDING:
+  }
+  if (strcmp(state, "pending") == 0)
     return xasprintf("pending approval%s (mcphost mcp approve %s)",
-                     s->reason && strstr(s->reason, "changed since approval")
+                     reason && strstr(reason, "changed since approval")
                          ? ": changed since approval"
                          : "",
-                     s->name);
-  case SERVER_REJECTED:
+                     name);
+  if (strcmp(state, "rejected") == 0)
     return xasprintf("rejected for this project (mcphost mcp approve %s)",
-                     s->name);
-  default:
-    return xasprintf("%s: %s", server_state_name(s),
-                     s->reason ? s->reason : "");
-  }
+                     name);
+  return xasprintf("%s: %s", state, reason ? reason : "");
 }
 
-static cJSON *names_of(const cJSON *obj) {
-  cJSON *a = cJSON_CreateArray();
-  const cJSON *it;
-  cJSON_ArrayForEach(it, obj)
-      cJSON_AddItemToArray(a, cJSON_CreateString(it->string));
-  return a;
-}
-
-static cJSON *server_json(const cli *c, size_t i) {
-  const server_config *s = &host_cfg(c->h)->servers[i];
-  const cJSON *raw = s->raw ? s->raw : s->json;
+/* A server as --json shows it: the library's record with its status
+ * after "state", without the lines for a person. New item. */
+static cJSON *server_json(const cli *c, size_t i, const cJSON *s) {
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "name", s->name);
-  cJSON_AddStringToObject(o, "scope", config_server_scope(s));
-  cJSON_AddStringToObject(o, "source", s->source);
-  cJSON_AddStringToObject(o, "type", s->type);
-  static const char *const keys[] = {"command", "args", "url"};
-  for (size_t k = 0; k < 3; k++) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(raw, keys[k]);
-    if (v)
-      cJSON_AddItemToObject(o, keys[k], cJSON_Duplicate(v, 1));
+  const cJSON *it;
+  cJSON_ArrayForEach(it, s) {
+    if (strcmp(it->string, "shown") == 0)
+      continue;
+    cJSON_AddItemToObject(o, it->string, cJSON_Duplicate(it, 1));
+    if (strcmp(it->string, "state") == 0) {
+      char *st = status_text(c, i, s);
+      cJSON_AddStringToObject(o, "status", st);
+      free(st);
+    }
   }
-  cJSON_AddItemToObject(o, "env",
-                        names_of(cJSON_GetObjectItemCaseSensitive(raw, "env")));
-  cJSON_AddItemToObject(
-      o, "headers", names_of(cJSON_GetObjectItemCaseSensitive(raw, "headers")));
-  cJSON_AddItemToObject(o, "variables", approval_vars(raw));
-  cJSON_AddItemToObject(o, "reads", approval_reads(raw));
-  const cJSON *helper = cJSON_GetObjectItemCaseSensitive(raw, "headersHelper");
-  if (cJSON_IsString(helper))
-    cJSON_AddStringToObject(o, "headersHelper", helper->valuestring);
-  cJSON_AddStringToObject(o, "state", server_state_name(s));
-  char *st = status_text(c, i);
-  cJSON_AddStringToObject(o, "status", st);
-  free(st);
-  if (s->reason)
-    cJSON_AddStringToObject(o, "reason", s->reason);
   return o;
 }
 
 /* Connects the servers that may start, concurrently: the health check. */
-static void health_check(cli *c, const size_t *only, size_t nonly) {
-  const config *cfg = host_cfg(c->h);
-  size_t *idx = xcalloc(cfg->nservers ? cfg->nservers : 1, sizeof *idx);
+static void health_check(cli *c, const cJSON *servers, const size_t *only,
+                         size_t nonly) {
+  size_t total = (size_t)cJSON_GetArraySize(servers);
+  size_t *idx = xcalloc(total ? total : 1, sizeof *idx);
   size_t n = 0;
-  for (size_t i = 0; i < cfg->nservers; i++) {
+  for (size_t i = 0; i < total; i++) {
     bool wanted = !only;
     for (size_t k = 0; k < nonly && !wanted; k++)
       wanted = only[k] == i;
-    if (wanted && cfg->servers[i].state == SERVER_ACTIVE)
+    if (wanted && startable(cJSON_GetArrayItem(servers, (int)i)))
       idx[n++] = i;
   }
   if (n)
@@ -248,8 +219,8 @@ static void health_check(cli *c, const size_t *only, size_t nonly) {
 
 /* The SOURCE column: a project server's file (which of the walk's files
  * it came from matters); the scope says enough for the others. */
-static const char *list_source(const server_config *s) {
-  return s->scope == SCOPE_PROJECT ? s->source : "-";
+static const char *list_source(const cJSON *s) {
+  return strcmp(str_of(s, "scope"), "project") == 0 ? str_of(s, "source") : "-";
 }
 
 static int mcp_list(cli *c, int argc, char **argv) {
@@ -260,8 +231,9 @@ static int mcp_list(cli *c, int argc, char **argv) {
   }
   cli_load_config(c);
   host_config_report_servers(c->h); /* every server is listed */
-  const config *cfg = host_cfg(c->h);
-  health_check(c, NULL, 0);
+  cJSON *servers = loaded_servers(c);
+  size_t nservers = (size_t)cJSON_GetArraySize(servers);
+  health_check(c, servers, NULL, 0);
   /* As `servers`: the code of the first server that failed its check. */
   int rc = EXIT_OK;
   for (size_t i = 0; i < mcp_client_nservers(c->mc) && rc == EXIT_OK; i++) {
@@ -271,16 +243,19 @@ static int mcp_list(cli *c, int argc, char **argv) {
   }
   if (c->json) {
     cJSON *arr = cJSON_CreateArray();
-    for (size_t i = 0; i < cfg->nservers; i++)
-      cJSON_AddItemToArray(arr, server_json(c, i));
+    for (size_t i = 0; i < nservers; i++)
+      cJSON_AddItemToArray(
+          arr, server_json(c, i, cJSON_GetArrayItem(servers, (int)i)));
     out_json(arr);
     c->result_printed = true;
     cJSON_Delete(arr);
+    cJSON_Delete(servers);
     return rc;
   }
-  if (cfg->nservers == 0) {
+  if (nservers == 0) {
     printf("No MCP servers configured. Add one with: mcphost mcp add NAME -- "
            "COMMAND [ARGS...]\n");
+    cJSON_Delete(servers);
     return EXIT_OK;
   }
   /* Widths in terminal columns (out_width) of what is shown. */
@@ -289,19 +264,18 @@ static int mcp_list(cli *c, int argc, char **argv) {
    * whole: it may be what a person checks before approving). */
   /* Every column but SCOPE comes from a file or a server: escaped, and
    * measured as shown. */
-  char **targets = xcalloc(cfg->nservers, sizeof *targets);
-  char **names = xcalloc(cfg->nservers, sizeof *names);
-  char **sources = xcalloc(cfg->nservers, sizeof *sources);
-  char **types = xcalloc(cfg->nservers, sizeof *types);
-  for (size_t i = 0; i < cfg->nservers; i++) {
-    const server_config *s = &cfg->servers[i];
-    char *t = target_text(s);
-    targets[i] = xstrdup(cli_esc(c, t));
-    free(t);
-    names[i] = xstrdup(cli_esc(c, s->name));
+  char **targets = xcalloc(nservers, sizeof *targets);
+  char **names = xcalloc(nservers, sizeof *names);
+  char **sources = xcalloc(nservers, sizeof *sources);
+  char **types = xcalloc(nservers, sizeof *types);
+  for (size_t i = 0; i < nservers; i++) {
+    const cJSON *s = cJSON_GetArrayItem(servers, (int)i);
+    targets[i] = xstrdup(cli_esc(
+        c, str_of(cJSON_GetObjectItemCaseSensitive(s, "shown"), "target")));
+    names[i] = xstrdup(cli_esc(c, str_of(s, "name")));
     sources[i] = xstrdup(cli_esc(c, list_source(s)));
-    types[i] = xstrdup(cli_esc(c, s->type));
-    size_t ws[] = {out_width(names[i]), strlen(config_server_scope(s)),
+    types[i] = xstrdup(cli_esc(c, str_of(s, "type")));
+    size_t ws[] = {out_width(names[i]), strlen(str_of(s, "scope")),
                    out_width(types[i]), out_width(targets[i]),
                    out_width(sources[i])};
     size_t *w[] = {&wname, &wscope, &wtype, &wtarget, &wsource};
@@ -316,12 +290,12 @@ static int mcp_list(cli *c, int argc, char **argv) {
     fputs("  ", stdout);
   }
   printf("STATUS\n");
-  for (size_t i = 0; i < cfg->nservers; i++) {
-    const server_config *s = &cfg->servers[i];
-    char *st = status_text(c, i);
+  for (size_t i = 0; i < nservers; i++) {
+    const cJSON *s = cJSON_GetArrayItem(servers, (int)i);
+    char *st = status_text(c, i, s);
     st[strcspn(st, "\n")] = '\0'; /* one line each; mcp get has the rest */
-    const char *cells[] = {names[i], config_server_scope(s), types[i],
-                           targets[i], sources[i]};
+    const char *cells[] = {names[i], str_of(s, "scope"), types[i], targets[i],
+                           sources[i]};
     for (size_t k = 0; k < 5; k++) {
       out_pad(cells[k], hw[k]);
       fputs("  ", stdout);
@@ -337,17 +311,18 @@ static int mcp_list(cli *c, int argc, char **argv) {
   free(names);
   free(sources);
   free(types);
+  cJSON_Delete(servers);
   return rc;
 }
 
-static void print_names(cli *c, const char *label, const cJSON *obj) {
-  if (cJSON_GetArraySize(obj) == 0)
+static void print_names(cli *c, const char *label, const cJSON *names) {
+  if (cJSON_GetArraySize(names) == 0)
     return;
   printf("  %s: ", label);
   const cJSON *it;
   bool first = true;
-  cJSON_ArrayForEach(it, obj) {
-    printf("%s%s", first ? "" : ", ", cli_esc(c, it->string));
+  cJSON_ArrayForEach(it, names) {
+    printf("%s%s", first ? "" : ", ", cli_esc(c, it->valuestring));
     first = false;
   }
   printf("\n");
@@ -355,24 +330,18 @@ static void print_names(cli *c, const char *label, const cJSON *obj) {
 
 /* What the entry reads and talks to besides its own text: the ${VAR}
  * references, the variables and files its keys name, the authorization
- * server and identity provider (approval_reads()), the headersHelper. */
-static void print_reads(cli *c, const cJSON *raw) {
-  cJSON *vars = approval_vars(raw);
+ * server and identity provider, the headersHelper. */
+static void print_reads(cli *c, const cJSON *s) {
   const cJSON *it;
-  cJSON_ArrayForEach(it, vars) {
+  cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "variables")) {
     printf("  Uses: reads variable %s (${%s})\n", cli_esc(c, it->valuestring),
            cli_esc(c, it->valuestring));
   }
-  cJSON_Delete(vars);
-  cJSON *reads = approval_reads(raw);
-  cJSON_ArrayForEach(it, reads) {
-    char *t = approval_read_text(it);
-    printf("  Uses: %s\n", cli_esc(c, t));
-    free(t);
+  const cJSON *shown = cJSON_GetObjectItemCaseSensitive(s, "shown");
+  cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(shown, "reads")) {
+    printf("  Uses: %s\n", cli_esc(c, it->valuestring));
   }
-  cJSON_Delete(reads);
-  const char *helper = cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(raw, "headersHelper"));
+  const char *helper = str_of(s, "headersHelper");
   if (helper)
     printf("  Uses: runs %s (headersHelper)\n", cli_esc(c, helper));
 }
@@ -397,25 +366,31 @@ static int mcp_get(cli *c, int argc, char **argv) {
     return EXIT_NOT_FOUND;
   }
   size_t idx = (size_t)i;
-  health_check(c, &idx, 1);
+  cJSON *servers = loaded_servers(c);
+  const cJSON *s = cJSON_GetArrayItem(servers, (int)idx);
+  if (!s) {
+    cJSON_Delete(servers);
+    return EXIT_NOT_FOUND;
+  }
+  health_check(c, servers, &idx, 1);
   /* As mcp list: the code of a failed health check. */
   int rc = EXIT_OK;
   mcp_server_status health;
   if (mcp_client_status(c->mc, idx, &health) && !health.ready)
     rc = cli_exit_for_status(&health);
   if (c->json) {
-    cJSON *o = server_json(c, idx);
+    cJSON *o = server_json(c, idx, s);
     out_json(o);
     c->result_printed = true;
     cJSON_Delete(o);
+    cJSON_Delete(servers);
     return rc;
   }
-  const server_config *s = &host_cfg(c->h)->servers[idx];
-  const cJSON *raw = s->raw ? s->raw : s->json;
-  char *st = status_text(c, idx);
-  printf("%s:\n", cli_esc(c, s->name));
-  printf("  Scope: %s\n", config_server_scope(s));
-  printf("  Source: %s\n", cli_esc(c, s->source));
+  const char *scope = str_of(s, "scope");
+  char *st = status_text(c, idx, s);
+  printf("%s:\n", cli_esc(c, str_of(s, "name")));
+  printf("  Scope: %s\n", scope);
+  printf("  Source: %s\n", cli_esc(c, str_of(s, "source")));
   printf("  Status: ");
   /* A server's stderr tail: one escaped line each, indented. */
   for (char *line = st, *next; line && *line; line = next) {
@@ -425,252 +400,209 @@ static int mcp_get(cli *c, int argc, char **argv) {
     printf("%s%s", line == st ? "" : "\n    ", cli_esc(c, line));
   }
   printf("\n");
-  if (s->state == SERVER_PENDING && s->reason)
-    printf("  Approval: %s\n", cli_esc(c, s->reason));
-  printf("  Type: %s\n", cli_esc(c, s->type));
-  const char *cmd =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(raw, "command"));
-  const char *url =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(raw, "url"));
+  if (strcmp(str_of(s, "state"), "pending") == 0 && str_of(s, "reason"))
+    printf("  Approval: %s\n", cli_esc(c, str_of(s, "reason")));
+  printf("  Type: %s\n", cli_esc(c, str_of(s, "type")));
+  const char *cmd = str_of(s, "command");
+  const char *url = str_of(s, "url");
+  const cJSON *shown = cJSON_GetObjectItemCaseSensitive(s, "shown");
   if (cmd) {
     printf("  Command: %s\n", cli_esc(c, cmd));
-    strbuf b;
-    sb_init(&b);
-    const cJSON *a;
-    cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(raw, "args"))
-        approval_add_word(&b, cJSON_GetStringValue(a) ? a->valuestring : "");
-    if (b.len)
-      printf("  Args: %s\n", cli_esc(c, sb_str(&b)));
-    sb_free(&b);
+    const char *args = str_of(shown, "args");
+    if (args && *args)
+      printf("  Args: %s\n", cli_esc(c, args));
   }
-  if (url) {
-    char *shown = url_redacted(url);
-    printf("  URL: %s\n", cli_esc(c, shown ? shown : ""));
-    free(shown);
-  }
+  if (url)
+    printf("  URL: %s\n", cli_esc(c, str_of(shown, "url")));
   /* Names only: the values are often tokens. */
-  print_names(c, "Environment", cJSON_GetObjectItemCaseSensitive(raw, "env"));
-  print_names(c, "Headers", cJSON_GetObjectItemCaseSensitive(raw, "headers"));
-  print_reads(c, raw);
-  if (s->scope == SCOPE_LOCAL || s->scope == SCOPE_USER ||
-      s->scope == SCOPE_PROJECT)
-    printf("\nTo remove it: mcphost mcp remove %s -s %s\n", cli_esc(c, s->name),
-           config_scope_name(s->scope));
+  print_names(c, "Environment", cJSON_GetObjectItemCaseSensitive(s, "env"));
+  print_names(c, "Headers", cJSON_GetObjectItemCaseSensitive(s, "headers"));
+  print_reads(c, s);
+  if (cli_mcp_scope(scope))
+    printf("\nTo remove it: mcphost mcp remove %s -s %s\n",
+           cli_esc(c, str_of(s, "name")), scope);
   free(st);
+  cJSON_Delete(servers);
   return rc;
 }
 
 /* ---- changing servers ---- */
 
-static int write_failed(cli *c, const char *why) {
-  fprintf(stderr, "mcphost: %s\n", cli_esc(c, why));
-  return strstr(why, "already exists") ? EXIT_USAGE : EXIT_SERVER;
+bool cli_mcp_scope(const char *s) {
+  return strcmp(s, "local") == 0 || strcmp(s, "user") == 0 ||
+         strcmp(s, "project") == 0;
 }
 
-/* A transport created only to validate its configuration is destroyed
- * before it could call back; these are never run. */
-static void ignore_message(void *ud, const char *json, size_t len) {
-  (void)ud;
-  (void)json;
-  (void)len;
-}
-static void ignore_event(void *ud, int code, const char *message) {
-  (void)ud;
-  (void)code;
-  (void)message;
+cJSON *cli_api_json(char *text) {
+  cJSON *v = text ? json_parse(text, strlen(text), NULL) : NULL;
+  mcphost_free(text);
+  return v ? v : cJSON_CreateObject();
 }
 
-/* Whether the entry would load and its transport accept it: the
- * loader's checks, the expansion, then the transport's own create(),
- * which validates every field without any I/O. Fills `why`. */
-static bool entry_valid(cli *c, const char *name, const cJSON *entry,
-                        char **type_out, char *why, size_t why_len) {
-  config tmp;
-  config_init(&tmp);
-  bool ok = false;
-  cJSON *json = NULL;
-  const char *type =
-      config_check_entry(&tmp, "the new entry", name, name, entry);
-  if (!type) {
-    snprintf(why, why_len, "%s", tmp.errors[0]);
-    goto out;
-  }
-  *type_out = xstrdup(type);
-  json = cJSON_Duplicate(entry, 1);
-  if (config_expand_entry(&tmp, "the new entry", name, name, json, NULL) < 0) {
-    snprintf(why, why_len, "%s", tmp.errors[0]);
-    goto out;
-  }
-  const type_binding *tb = registry_find_type(host_registry(c->h), type);
-  if (!tb) {
-    snprintf(why, why_len,
-             "the new entry: server \"%s\": no loaded plugin serves "
-             "transport type \"%s\" (see mcphost plugins; a plugin "
-             "outside the built-in directory needs --plugin-dir here too)",
-             name, type);
-    goto out;
-  }
-  mcph_error err;
-  mcph_error_init(&err);
-  /* A deferred plugin (ABI 1.6 provides) is initialized here. */
-  const mcph_transport_factory *tf = plugin_transport(tb->winner, &err);
-  if (!tf) {
-    snprintf(why, why_len, "the new entry: server \"%s\": %s", name,
-             err.message);
-    goto out;
-  }
-  char *text = cJSON_PrintUnformatted(json);
-  mcph_transport_events ev = {.struct_size = sizeof ev,
-                              .on_message = ignore_message,
-                              .on_error = ignore_event,
-                              .on_close = ignore_event};
-  mcph_transport_params params = {.struct_size = sizeof params,
-                                  .type = type,
-                                  .server_name = name,
-                                  .config_json = text,
-                                  .events = &ev};
-  mcph_transport *t = NULL;
-  int rc = tf->create(tb->winner->ctx, &params, &t, &err);
-  cJSON_free(text);
-  if (rc != 0) {
-    snprintf(why, why_len, "the new entry: server \"%s\": %s", name,
-             err.message[0] ? err.message : "invalid configuration");
-    goto out;
-  }
-  tf->destroy(t);
-  ok = true;
-out:
-  cJSON_Delete(json);
-  config_free(&tmp);
-  return ok;
+/* A failed change: its message, and the exit code of its kind (a
+ * refused entry or name is the caller's; a file that cannot be written
+ * is the server configuration's). */
+static int change_failed(cli *c, const mcphost_error *err) {
+  fprintf(stderr, "mcphost: %s\n", cli_esc(c, err->message));
+  return err->code == MCPHOST_EUSAGE ? EXIT_USAGE : EXIT_SERVER;
 }
 
-/* Approves the project servers `names` as the walk finds them now, after
- * showing what each runs. Returns an exit code; nothing is written
- * unless every name is found. */
+/* Approves (or rejects) the project servers `names` as the walk finds
+ * them now, and shows what each runs. Returns an exit code; nothing is
+ * written unless every name is found. */
 static int approve_servers(cli *c, const char *const *names, size_t n,
-                           choice_kind kind) {
-  config *found = xcalloc(n ? n : 1, sizeof *found);
-  edit_choice *items = xcalloc(n ? n : 1, sizeof *items);
-  int rc = EXIT_OK;
-  config_paths P;
-  config_paths_init(&P, &c->sources);
-  for (size_t i = 0; i < n; i++) {
-    config_init(&found[i]);
-    const server_config *s =
-        config_load_project_server(&found[i], &c->sources, names[i]);
-    if (!s) {
-      for (size_t k = 0; k < found[i].nerrors; k++)
-        fprintf(stderr, "mcphost: config error: %s\n",
-                cli_esc(c, found[i].errors[k]));
-      for (size_t k = 0; k < found[i].nwarnings; k++)
-        fprintf(stderr, "mcphost: config warning: %s\n",
-                cli_esc(c, found[i].warnings[k]));
-      fprintf(stderr,
-              "mcphost: no server named \"%s\" in this project's trusted "
-              ".mcp.json files (%s",
-              cli_esc(c, names[i]), cli_esc(c, P.project_files[0]));
-      for (size_t k = 1; k < P.nproject_files; k++)
-        fprintf(stderr, ", %s", cli_esc(c, P.project_files[k]));
-      fprintf(stderr, ")\n");
-      rc = EXIT_NOT_FOUND;
-      continue;
-    }
-    items[i] = (edit_choice){.name = s->name,
-                             .file = kind == CHOICE_APPROVE ? s->source : NULL,
-                             .raw = kind == CHOICE_APPROVE ? s->raw : NULL,
-                             .perms = s->file_perms};
-  }
-  char why[1024];
-  if (rc == EXIT_OK && edit_project_choice(P.user_settings, P.project_key, kind,
-                                           items, n, why, sizeof why) < 0)
-    rc = write_failed(c, why);
-  for (size_t i = 0; i < n && rc == EXIT_OK; i++) {
-    const server_config *s = config_find(&found[i], names[i]);
-    if (kind == CHOICE_REJECT) {
-      printf("Rejected project server %s for %s\n", cli_esc(c, names[i]),
-             cli_esc(c, P.project_key));
-      continue;
-    }
-    char *what = approval_summary(s->raw, s->file_perms, "\n  ");
-    printf("Approved project server %s for %s, from %s:\n  %s\n",
-           cli_esc(c, s->name), cli_esc(c, P.project_key),
-           cli_esc(c, s->source), what);
-    if (s->changes)
-      printf("  changed since its last approval: %s\n", cli_esc(c, s->changes));
-    free(what);
-  }
+                           const char *choice) {
+  cJSON *list = cJSON_CreateArray();
   for (size_t i = 0; i < n; i++)
-    config_free(&found[i]);
-  free(found);
-  free(items);
-  config_paths_free(&P);
+    cJSON_AddItemToArray(list, cJSON_CreateString(names[i]));
+  char *text = json_print(list);
+  cJSON_Delete(list);
+  char *res = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  int st = mcphost_project_choice(c->api, choice, text, 0, &res, &err);
+  free(text);
+  cJSON *r = cli_api_json(res);
+  const char *project = str_of(r, "project");
+  int rc = EXIT_OK;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(r, "servers")) {
+    if (!cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(s, "found")))
+      continue;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "errors")) {
+      fprintf(stderr, "mcphost: config error: %s\n",
+              cli_esc(c, it->valuestring));
+    }
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(s, "warnings")) {
+      fprintf(stderr, "mcphost: config warning: %s\n",
+              cli_esc(c, it->valuestring));
+    }
+    fprintf(stderr,
+            "mcphost: no server named \"%s\" in this project's trusted "
+            ".mcp.json files (",
+            cli_esc(c, str_of(s, "name")));
+    bool first = true;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(r, "searched")) {
+      fprintf(stderr, "%s%s", first ? "" : ", ", cli_esc(c, it->valuestring));
+      first = false;
+    }
+    fprintf(stderr, ")\n");
+    rc = EXIT_NOT_FOUND;
+  }
+  if (rc == EXIT_OK && st != MCPHOST_OK)
+    rc = change_failed(c, &err);
+  cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(r, "servers")) {
+    if (rc != EXIT_OK)
+      break;
+    if (strcmp(choice, "reject") == 0) {
+      printf("Rejected project server %s for %s\n",
+             cli_esc(c, str_of(s, "name")), cli_esc(c, project));
+      continue;
+    }
+    printf("Approved project server %s for %s, from %s:\n",
+           cli_esc(c, str_of(s, "name")), cli_esc(c, project),
+           cli_esc(c, str_of(s, "file")));
+    /* One part a line, indented; escaped by the library. */
+    const char *what = str_of(s, "summary");
+    for (const char *p = what; p && *p;) {
+      size_t len = strcspn(p, "\n");
+      printf("  %.*s\n", (int)len, p);
+      p += len + (p[len] == '\n');
+    }
+    if (str_of(s, "changes"))
+      printf("  changed since its last approval: %s\n",
+             cli_esc(c, str_of(s, "changes")));
+  }
+  cJSON_Delete(r);
   return rc;
 }
 
 /* Checks and writes {NAME: entry} to the scope; a project server added
- * here is approved for this project at once: its author chose it. */
-static int add_entry(cli *c, const char *name, cJSON *entry, config_scope scope,
-                     const char *what) {
-  if (!edit_valid_name(name)) {
-    fprintf(stderr,
-            "mcphost: invalid server name \"%s\": use letters, "
-            "digits, '-' and '_'\n",
-            name);
-    return EXIT_USAGE;
+ * here is approved for this project at once: its author chose it. A
+ * server entry that is not a JSON object is said as `mcp add-json`
+ * says it (`json`: the text given). */
+static int add_entry(cli *c, const char *name, const char *entry,
+                     const char *scope, const char *what, const char *json) {
+  char *res = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  if (mcphost_config_add(c->api, scope, name, entry, 0, &res, &err) !=
+      MCPHOST_OK) {
+    /* mcphost_config_add's message for an entry that is no object. */
+    if (json && strncmp(err.message, "the server entry: ", 18) == 0) {
+      fprintf(stderr, "mcphost: mcp add-json %s: %s: %s\n", cli_esc(c, name),
+              err.message, cli_esc(c, json));
+      return EXIT_USAGE;
+    }
+    return change_failed(c, &err);
   }
-  char why[1024];
-  char *type = NULL;
-  if (!entry_valid(c, name, entry, &type, why, sizeof why)) {
-    fprintf(stderr, "mcphost: %s; nothing written\n", cli_esc(c, why));
-    free(type);
-    return EXIT_USAGE;
-  }
-  config_paths P;
-  config_paths_init(&P, &c->sources);
-  edit_target t;
-  edit_target_init(&t, scope, &P);
-  cJSON *servers = cJSON_CreateObject();
-  cJSON_AddItemToObject(servers, name, cJSON_Duplicate(entry, 1));
-  int rc = EXIT_OK;
-  int w = edit_add_servers(&t, servers, false, NULL, NULL, why, sizeof why);
-  if (w < 0) {
-    rc = write_failed(c, why);
-  } else {
-    char *where = edit_target_text(&t);
-    printf("Added %s MCP server %s%s to %s\n", cli_esc(c, type),
-           cli_esc(c, name), cli_esc(c, what), cli_esc(c, where));
-    free(where);
-    const char *names[] = {name};
-    if (scope == SCOPE_PROJECT &&
-        approve_servers(c, names, 1, CHOICE_APPROVE) != EXIT_OK)
-      fprintf(stderr, "mcphost: warning: could not record the approval\n");
-    cli_warn_skipped(c, names, 1);
-  }
-  cJSON_Delete(servers);
-  edit_target_free(&t);
-  config_paths_free(&P);
-  free(type);
+  cJSON *r = cli_api_json(res);
+  /* Without `what`: the command line, as the library quotes it. */
+  char *line =
+      what ? NULL
+           : xasprintf(" with command: %s",
+                       str_of(cJSON_GetObjectItemCaseSensitive(r, "shown"),
+                              "target"));
+  printf("Added %s MCP server %s%s to %s\n", cli_esc(c, str_of(r, "type")),
+         cli_esc(c, name), cli_esc(c, what ? what : line),
+         cli_esc(c, str_of(r, "where")));
+  free(line);
+  cJSON_Delete(r);
+  const char *names[] = {name};
+  if (strcmp(scope, "project") == 0 &&
+      approve_servers(c, names, 1, "approve") != EXIT_OK)
+    fprintf(stderr, "mcphost: warning: could not record the approval\n");
+  cli_warn_skipped(c, names, 1);
+  return EXIT_OK;
+}
+
+/* add_entry of a tree. */
+static int add_tree(cli *c, const char *name, const cJSON *e, const char *scope,
+                    const char *what) {
+  char *text = json_print(e);
+  int rc = add_entry(c, name, text, scope, what, NULL);
+  free(text);
   return rc;
 }
 
 /* mcp add -t sdk NAME: {"type": "sdk"}, served by the program that
  * embeds mcphost under that name (docs/config.md); nothing else. */
-static int add_inproc(cli *c, const char *name, int nmore,
-                      const mcp_opts *o) {
+static int add_inproc(cli *c, const char *name, int nmore, const mcp_opts *o) {
   if (nmore > 0 || o->env || o->headers) {
     fprintf(stderr, "mcphost: an sdk server takes no command, URL, -e or "
                     "-H: the program that embeds mcphost serves it under "
                     "its name\n");
     return EXIT_USAGE;
   }
-  cJSON *e = cJSON_CreateObject();
-  cJSON_AddStringToObject(e, "type", "sdk");
-  int rc = add_entry(c, name, e, o->scope_set ? o->scope : SCOPE_LOCAL,
-                     " (in-process, served by the program that embeds "
-                     "mcphost)");
-  cJSON_Delete(e);
-  return rc;
+  return add_entry(c, name, "{\"type\":\"sdk\"}", o->scope ? o->scope : "local",
+                   " (in-process, served by the program that embeds "
+                   "mcphost)",
+                   NULL);
+}
+
+/* Whether a loaded plugin serves `type`; when not, says so with the
+ * types they serve. */
+static bool type_served(cli *c, const char *type) {
+  char *res = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_config_types(c->api, &res, &err);
+  cJSON *types = cli_api_json(res);
+  bool found = false;
+  strbuf known;
+  sb_init(&known);
+  const cJSON *it;
+  cJSON_ArrayForEach(it, types) {
+    found = found || strcmp(it->valuestring, type) == 0;
+    sb_printf(&known, "%s%s", known.len ? ", " : "", it->valuestring);
+  }
+  if (!found)
+    fprintf(stderr,
+            "mcphost: no loaded plugin serves transport type \"%s\" "
+            "(--transport takes %s; a plugin outside the built-in "
+            "directory needs --plugin-dir)\n",
+            cli_esc(c, type), sb_str(&known));
+  sb_free(&known);
+  cJSON_Delete(types);
+  return found;
 }
 
 static int mcp_add(cli *c, int argc, char **argv) {
@@ -696,18 +628,7 @@ static int mcp_add(cli *c, int argc, char **argv) {
   /* stdio takes a command; every other type one URL. */
   bool remote = strcmp(type, "stdio") != 0;
   /* The types the loaded plugins serve (ws-ide, a --plugin-dir's own). */
-  const registry *reg = host_registry(c->h);
-  if (!registry_find_type(reg, type)) {
-    strbuf known;
-    sb_init(&known);
-    for (size_t i = 0; i < reg->ntypes; i++)
-      sb_printf(&known, "%s%s", i ? ", " : "", reg->types[i].type);
-    fprintf(stderr,
-            "mcphost: no loaded plugin serves transport type \"%s\" "
-            "(--transport takes %s; a plugin outside the built-in "
-            "directory needs --plugin-dir)\n",
-            cli_esc(c, type), sb_str(&known));
-    sb_free(&known);
+  if (!type_served(c, type)) {
     rc = EXIT_USAGE;
     goto out;
   }
@@ -748,22 +669,15 @@ static int mcp_add(cli *c, int argc, char **argv) {
               argv[first + 1]);
     cJSON_AddStringToObject(e, "command", argv[first + 1]);
     cJSON *args = cJSON_AddArrayToObject(e, "args");
-    strbuf line;
-    sb_init(&line);
-    for (int i = first + 1; i < argc; i++) {
-      if (i > first + 1)
-        cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
-      approval_add_word(&line, argv[i]);
-    }
-    sb_printf(&what, " with command: %s", sb_str(&line));
-    sb_free(&line);
+    for (int i = first + 2; i < argc; i++)
+      cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
     if (o.env) {
       cJSON_AddItemToObject(e, "env", o.env);
       o.env = NULL;
     }
   }
-  rc =
-      add_entry(c, name, e, o.scope_set ? o.scope : SCOPE_LOCAL, sb_str(&what));
+  rc = add_tree(c, name, e, o.scope ? o.scope : "local",
+                remote ? sb_str(&what) : NULL);
   sb_free(&what);
   cJSON_Delete(e);
 out:
@@ -779,24 +693,9 @@ static int mcp_add_json(cli *c, int argc, char **argv) {
                     "SCOPE]\n");
     rc = EXIT_USAGE;
   }
-  if (rc != EXIT_OK)
-    goto out;
-  char *why = NULL;
-  cJSON *e = config_json_parse(argv[first + 1], strlen(argv[first + 1]), &why);
-  if (!cJSON_IsObject(e)) {
-    if (!why) {
-      why = xasprintf("a JSON object is needed, not %s", config_json_kind(e));
-    }
-    fprintf(stderr, "mcphost: mcp add-json %s: the server entry: %s: %s\n",
-            cli_esc(c, argv[first]), why, cli_esc(c, argv[first + 1]));
-    free(why);
-    cJSON_Delete(e);
-    rc = EXIT_USAGE;
-    goto out;
-  }
-  rc = add_entry(c, argv[first], e, o.scope_set ? o.scope : SCOPE_LOCAL, "");
-  cJSON_Delete(e);
-out:
+  if (rc == EXIT_OK)
+    rc = add_entry(c, argv[first], argv[first + 1], o.scope ? o.scope : "local",
+                   "", argv[first + 1]);
   opts_free(&o);
   return rc;
 }
@@ -813,103 +712,87 @@ static int mcp_remove(cli *c, int argc, char **argv) {
     return rc;
   }
   const char *name = argv[first];
-  config_paths P;
-  config_paths_init(&P, &c->sources);
-  static const config_scope order[] = {SCOPE_LOCAL, SCOPE_PROJECT, SCOPE_USER};
-  edit_target t[3];
-  size_t found = 0, which = 0;
-  for (size_t i = 0; i < 3; i++) {
-    edit_target_init(&t[i], order[i], &P);
-    bool considered = !o.scope_set || o.scope == order[i];
-    if (considered && edit_has_server(&t[i], name)) {
-      found++;
-      which = i;
-    }
+  /* Local, project, user: the scopes considered, in that order. */
+  char *res = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_config_entries(c->api, o.scope, &res, &err);
+  cJSON *entries = cli_api_json(res);
+  cJSON *known = cJSON_CreateArray();
+  const cJSON *defined[3];
+  size_t found = 0;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, entries) {
+    cJSON_AddItemToArray(known, cJSON_CreateString(str_of(e, "name")));
+    if (strcmp(str_of(e, "name"), name) == 0 && found < 3)
+      defined[found++] = e;
   }
-  char why[1024];
   if (found == 0) {
-    cJSON *known = cJSON_CreateArray();
-    for (size_t i = 0; i < 3; i++) {
-      if (!o.scope_set || o.scope == order[i]) {
-        edit_server_names(&t[i], known);
-      }
-    }
     strbuf hint;
     sb_init(&hint);
     mcp_suggest_array(&hint, name, known);
     fprintf(stderr, "mcphost: no MCP server named \"%s\" in the %s config%s\n",
-            cli_esc(c, name),
-            o.scope_set ? config_scope_name(o.scope) : "local, project or user",
+            cli_esc(c, name), o.scope ? o.scope : "local, project or user",
             cli_esc(c, sb_str(&hint)));
     sb_free(&hint);
-    cJSON_Delete(known);
     rc = EXIT_NOT_FOUND;
   } else if (found > 1) {
     fprintf(stderr,
             "mcphost: \"%s\" is defined in several scopes:", cli_esc(c, name));
-    for (size_t i = 0; i < 3; i++)
-      if (edit_has_server(&t[i], name))
-        fprintf(stderr, " %s (%s)", config_scope_name(order[i]),
-                cli_esc(c, t[i].file));
+    for (size_t i = 0; i < found; i++)
+      fprintf(stderr, " %s (%s)", str_of(defined[i], "scope"),
+              cli_esc(c, str_of(defined[i], "file")));
     fprintf(stderr, "; say which with -s SCOPE\n");
     rc = EXIT_USAGE;
+  } else if (mcphost_config_remove(c->api, str_of(defined[0], "scope"), name,
+                                   &res, &err) != MCPHOST_OK) {
+    /* ENOTFOUND: gone between the look and the lock. */
+    fprintf(stderr, "mcphost: %s\n", cli_esc(c, err.message));
+    rc = err.code == MCPHOST_ENOTFOUND ? EXIT_NOT_FOUND : EXIT_SERVER;
   } else {
-    int w = edit_remove_server(&t[which], name, why, sizeof why);
-    if (w < 0) {
-      rc = write_failed(c, why);
-    } else if (w == 0) { /* gone between the look and the lock */
-      fprintf(stderr, "mcphost: no MCP server named \"%s\" in %s\n",
-              cli_esc(c, name), cli_esc(c, t[which].file));
-      rc = EXIT_NOT_FOUND;
-    } else {
-      char *where = edit_target_text(&t[which]);
-      printf("Removed MCP server %s from %s\n", cli_esc(c, name),
-             cli_esc(c, where));
-      free(where);
-    }
+    cJSON *r = cli_api_json(res);
+    printf("Removed MCP server %s from %s\n", cli_esc(c, name),
+           cli_esc(c, str_of(r, "where")));
+    cJSON_Delete(r);
   }
-  for (size_t i = 0; i < 3; i++)
-    edit_target_free(&t[i]);
-  config_paths_free(&P);
+  cJSON_Delete(known);
+  cJSON_Delete(entries);
   opts_free(&o);
   return rc;
 }
 
-static int mcp_choice(cli *c, int argc, char **argv, choice_kind kind) {
-  if (kind == CHOICE_RESET ? argc != 1 : argc < 2) {
+static int mcp_choice(cli *c, int argc, char **argv, const char *choice) {
+  bool reset = strcmp(choice, "reset") == 0;
+  if (reset ? argc != 1 : argc < 2) {
     fprintf(stderr, "mcphost: usage: mcphost mcp %s\n",
-            kind == CHOICE_RESET ? "reset-project-choices"
-                                 : "approve|reject NAME...");
+            reset ? "reset-project-choices" : "approve|reject NAME...");
     return EXIT_USAGE;
   }
-  if (kind != CHOICE_RESET)
+  if (!reset)
     return approve_servers(c, (const char *const *)argv + 1, (size_t)argc - 1,
-                           kind);
-  config_paths P;
-  config_paths_init(&P, &c->sources);
-  int rc = EXIT_OK;
-  char why[1024];
-  if (edit_project_choice(P.user_settings, P.project_key, kind, NULL, 0, why,
-                          sizeof why) < 0)
-    rc = write_failed(c, why);
-  else
-    printf("Project choices reset for %s: its .mcp.json servers are pending "
-           "approval again\n",
-           cli_esc(c, P.project_key));
-  config_paths_free(&P);
-  return rc;
+                           choice);
+  char *res = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  if (mcphost_project_choice(c->api, "reset", NULL, 0, &res, &err) !=
+      MCPHOST_OK)
+    return change_failed(c, &err);
+  cJSON *r = cli_api_json(res);
+  printf("Project choices reset for %s: its .mcp.json servers are pending "
+         "approval again\n",
+         cli_esc(c, str_of(r, "project")));
+  cJSON_Delete(r);
+  return EXIT_OK;
 }
 
 static int mcp_approve(cli *c, int argc, char **argv) {
-  return mcp_choice(c, argc, argv, CHOICE_APPROVE);
+  return mcp_choice(c, argc, argv, "approve");
 }
 
 static int mcp_reject(cli *c, int argc, char **argv) {
-  return mcp_choice(c, argc, argv, CHOICE_REJECT);
+  return mcp_choice(c, argc, argv, "reject");
 }
 
 static int mcp_reset(cli *c, int argc, char **argv) {
-  return mcp_choice(c, argc, argv, CHOICE_RESET);
+  return mcp_choice(c, argc, argv, "reset");
 }
 
 static const struct {

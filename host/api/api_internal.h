@@ -29,6 +29,9 @@ struct mcphost_client {
   host *h;
   mcp_client *mc;
   bool view; /* api_view_new's: owns neither h nor mc */
+  /* The view's configuration sources (api_view_sources), or NULL: the
+   * host's (api_config.c). */
+  const config_sources *sources;
   char **names; /* the configured servers' names, for any thread */
   size_t nnames;
   char **plugin_dirs, **configs; /* the options' strings, copied */
@@ -60,6 +63,10 @@ struct mcphost_client {
  * fields; returns `code`. */
 int api_fail(mcphost_error *err, int code, int rpc_code, const char *server,
              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Runs fn(ud) on the client's loop and waits for it: at once in
+ * MCPHOST_LOOP_CALLER mode, on the loop itself or before the thread
+ * started. 0, or -1 when the loop would not take it. */
+int run_on_loop(mcphost_client *c, void (*fn)(void *), void *ud);
 /* Clears the caller's error (MCPHOST_OK, empty message and server). */
 void api_clear_error(mcphost_error *err);
 

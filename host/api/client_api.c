@@ -1141,7 +1141,7 @@ static void loop_call_run(void *ud) {
   pthread_mutex_unlock(&lc->lock);
 }
 
-static int run_on_loop(mcphost_client *c, void (*fn)(void *), void *ud) {
+int run_on_loop(mcphost_client *c, void (*fn)(void *), void *ud) {
   if (c->mode == MCPHOST_LOOP_CALLER || loop_of == c || !c->started) {
     fn(ud);
     return 0;

@@ -19,3 +19,7 @@ mcphost_client *api_view_new(host *h, mcp_client *mc) {
 void api_view_free(mcphost_client *c) {
   free(c);
 }
+
+void api_view_sources(mcphost_client *c, const config_sources *o) {
+  c->sources = o;
+}

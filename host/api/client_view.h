@@ -16,5 +16,8 @@
  * (MCPHOST_LOOP_CALLER). Freed with api_view_free, before h and mc. */
 mcphost_client *api_view_new(host *h, mcp_client *mc);
 void api_view_free(mcphost_client *c);
+/* The sources (the command line's) the configuration functions of the
+ * view take their files from (mcphost_config_*); `o` must outlive it. */
+void api_view_sources(mcphost_client *c, const config_sources *o);
 
 #endif

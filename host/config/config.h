@@ -62,7 +62,7 @@ typedef struct server_config {
   char *changes;
   /* A project server approved by a blanket or a name-only approval that
    * is not yet bound to its entry: the caller records the binding
-   * (edit_project_choice) so that a later change is noticed. */
+   * (config_bind_approvals) so that a later change is noticed. */
   bool bind_approval;
   /* A project server: the "permissions" object of its file, which an
    * approval binds too (config_approval.h); NULL when none. Owned. */

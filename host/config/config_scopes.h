@@ -128,4 +128,11 @@ const server_config *config_load_project_server(config *c,
                                                 const config_sources *o,
                                                 const char *name);
 
+/* Records what each server of `cfg` approved without a record of its
+ * entry (a blanket setting, a name alone: bind_approval) was approved as
+ * (config_approval.h), in the user settings of `o`'s paths, so that a
+ * later change of the entry is noticed. 0, or -1 with `why` filled. */
+int config_bind_approvals(const config *cfg, const config_sources *o,
+                          char *why, size_t why_len);
+
 #endif

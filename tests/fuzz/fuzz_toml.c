@@ -1,4 +1,4 @@
-/* Fuzz target: the TOML reader used for imports (cli/toml.h).
+/* Fuzz target: the TOML reader used for imports (config/toml.h).
  * Properties: a failure names a line of the input and says why; a
  * success is an object; a comment line put before the text changes
  * nothing but the line of a failure (one more), and a comment after a
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/toml.h"
+#include "config/toml.h"
 #include "json_doc.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);

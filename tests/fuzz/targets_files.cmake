@@ -44,7 +44,7 @@ mcph_fuzz_target(config_write
                          ${CONFIG_DIR}/config_write.c
                  LIBS mcphost
                  RUNS 3000)
-mcph_fuzz_target(toml SOURCES fuzz_toml.c ${CMAKE_SOURCE_DIR}/cli/toml.c
+mcph_fuzz_target(toml SOURCES fuzz_toml.c ${CMAKE_SOURCE_DIR}/host/config/toml.c
                  INCLUDES ${CMAKE_SOURCE_DIR} LIBS mcphost
                  CORPUS ${IMPORT_FIX}/codex-config.toml)
 

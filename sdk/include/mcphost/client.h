@@ -405,6 +405,130 @@ int mcphost_timeout_ms(const mcphost_client *c);
  * yet (0: none runs; an operation started since the last call counts). */
 int mcphost_perform(mcphost_client *c);
 
+/* ---- configuration files: the scopes mcphost writes ----
+ * What `mcphost mcp add`, `remove`, `approve` and `import` do, for a
+ * program that manages the servers it (or mcphost) will use. `scope` is
+ * "local" (this project's record in the user settings), "user" (the user
+ * settings) or "project" (./.mcp.json); anything else is MCPHOST_EUSAGE.
+ * The files are docs/config.md's: a write is locked and atomic and keeps
+ * every key it does not change; a project file that links out of its
+ * tree, or is another scope's file, is refused (MCPHOST_ESERVER, as is a
+ * file that cannot be written or is not valid JSON: the message names
+ * the file and the key).
+ *
+ * `c` may be NULL: the files are then found from the process's working
+ * directory and environment ($HOME, $XDG_CONFIG_HOME), nothing is
+ * loaded, and an entry is checked by the loader's rules alone. With a
+ * client, they are its configuration's files (a project file may never
+ * be one of its `configs`), and an entry is also checked by the
+ * transport plugin that serves its type (created and destroyed, without
+ * any I/O), as the CLI checks it. A change reaches a client's loaded
+ * configuration only when it is loaded again.
+ *
+ * Threads: with `c` NULL, any thread; with a client, [loop] or [not
+ * loop] as mcphost_inproc_register. Every result is JSON text, the
+ * caller's (mcphost_free); *result_json is NULL on an error unless said
+ * otherwise. `result_json` may be NULL. */
+
+/* mcphost_config_add's flags. */
+#define MCPHOST_CONFIG_CHECK_ONLY 1u /* check the entry; write nothing */
+
+/* Adds the server `name` (letters, digits, '-' and '_') with the entry
+ * `entry_json` (a JSON object, as in "mcpServers") to `scope`. A name the
+ * scope holds with the same entry is left as it is; with another entry
+ * it is MCPHOST_EUSAGE ("already exists": remove it first). A bad entry
+ * is MCPHOST_EUSAGE with the field named, and nothing is written. A new
+ * project file is mode 0644 unless an entry holds env or headers (0600).
+ * A project server added is not approved by this: mcphost_project_choice.
+ * Result: {"name", "type", "scope", "file", "where", "shown": {"target"}}
+ * ("where" names the file for a person: "local config (FILE, private to
+ * DIR)"; "target" the command line, quoted as a shell takes it, or the
+ * URL without password and query). */
+int mcphost_config_add(mcphost_client *c, const char *scope, const char *name,
+                       const char *entry_json, unsigned flags,
+                       char **result_json, mcphost_error *err);
+
+/* Removes the server `name` from `scope`: MCPHOST_ENOTFOUND when the
+ * scope has none. Result: {"name", "scope", "file", "where"}. */
+int mcphost_config_remove(mcphost_client *c, const char *scope,
+                          const char *name, char **result_json,
+                          mcphost_error *err);
+
+/* The entries the scope's file holds as written (`scope` NULL: local,
+ * project and user, in that order), read without a lock and before any
+ * policy: [{"name", "scope", "file", "where", "entry"}]. A file that is
+ * missing, unreadable or refused gives none. */
+int mcphost_config_entries(mcphost_client *c, const char *scope,
+                           char **result_json, mcphost_error *err);
+
+/* The transport types an entry may name: those the client's plugins
+ * serve, a JSON array of strings. Needs a client. */
+int mcphost_config_types(mcphost_client *c, char **result_json,
+                         mcphost_error *err);
+
+/* The servers of the client's loaded configuration, in priority order
+ * (mcphost_server_name's), each with its scope and the policy's verdict,
+ * as `mcphost mcp list --json` shows them: [{"name", "scope", "source",
+ * "type", "command", "args", "url" (as written, never expanded), "env",
+ * "headers" (their names only: the values are often tokens),
+ * "variables" (the ${VAR} it reads), "reads" (the files, variables and
+ * servers its keys name), "headersHelper", "state" ("active",
+ * "approved", "pending", "rejected", "denied", "disabled", "skipped",
+ * "in-process"), "reason" (why it does not start), "shown": {"target"
+ * (the command line, else the URL), "args", "url" (without password and
+ * query), "reads"}: lines for a person, "reads" escaped}]. Needs a
+ * client. */
+int mcphost_config_servers(mcphost_client *c, char **result_json,
+                           mcphost_error *err);
+
+/* mcphost_project_choice's flags. */
+#define MCPHOST_CHOICE_BY_NAME 1u /* names alone: see below */
+
+/* A choice about this project's .mcp.json servers, kept in the user
+ * settings: `choice` "approve" (use them here as they are now: each is
+ * found as the loader finds it, and what it runs is recorded, so that a
+ * change needs approving again), "reject" (never use them here) or
+ * "reset" (forget every approval and rejection: pending again;
+ * `names_json` is then ignored). `names_json`: a JSON array of names.
+ * With MCPHOST_CHOICE_BY_NAME the names are recorded as given, found or
+ * not, and an approval records no entry (a name approved before keeps
+ * its record): a choice made elsewhere, as an import carries over.
+ * Nothing is written unless every name is found (MCPHOST_ENOTFOUND,
+ * naming the first). Result, given with MCPHOST_ENOTFOUND too:
+ * {"project": DIR, "searched": [the .mcp.json files looked in],
+ * "servers": [{"name", "found", "file", "errors": [...], "warnings":
+ * [...], and for an approval "summary" (what it runs, a line per part)
+ * and "changes" (what changed since its last approval)}]}. */
+int mcphost_project_choice(mcphost_client *c, const char *choice,
+                           const char *names_json, unsigned flags,
+                           char **result_json, mcphost_error *err);
+
+/* Reads the servers another client configured: `client` "cursor",
+ * "vscode", "windsurf", "codex", "claude-desktop" or "claude-code" (else
+ * MCPHOST_EUSAGE), from `file` or, when NULL, where that client keeps
+ * them (MCPHOST_ENOTFOUND when it cannot be read, naming the file and,
+ * for Codex's TOML, the line). Their variables become mcphost's
+ * (docs/config.md, "Importing"). Result: {"client", "file", "servers":
+ * {NAME: entry} (those that pass the loader's checks), "rejected":
+ * [sentence] (those that do not), "skipped": [{"name", "why"}] (what
+ * mcphost cannot run), "notes": [sentence]}; for claude-code also
+ * "project": {"key", "servers", "enabledMcpjsonServers",
+ * "disabledMcpjsonServers"}, this project's record there. */
+int mcphost_import_read(mcphost_client *c, const char *client,
+                        const char *file, char **result_json,
+                        mcphost_error *err);
+
+/* Copies the servers `servers_json` ({NAME: entry}, as
+ * mcphost_import_read gives them) into `scope`: an entry whose content
+ * is there already, under its name or a renamed copy (NAME_1, ...), is
+ * left out; a name taken by another entry is written as NAME_1, NAME_2,
+ * ... Every entry is checked first (MCPHOST_EUSAGE, nothing written).
+ * Result: {"scope", "file", "where", "added": [names as written],
+ * "skipped": [names already there]}. */
+int mcphost_config_import(mcphost_client *c, const char *scope,
+                          const char *servers_json, char **result_json,
+                          mcphost_error *err);
+
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
  * as a JSON-RPC message handler: a configuration entry {"type": "sdk"}

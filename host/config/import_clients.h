@@ -1,8 +1,9 @@
 /* Other MCP clients' server lists (Cursor, Windsurf, VS Code, Codex) in
- * the mcpServers shape of Claude Code, for mcphost mcp import (import.c
- * imports them as it imports Claude Desktop's). Main thread. */
-#ifndef MCPHOST_CLI_IMPORT_CLIENTS_H
-#define MCPHOST_CLI_IMPORT_CLIENTS_H
+ * the mcpServers shape of Claude Code, for an import (mcphost_import_read,
+ * which reads Claude Desktop's and Claude Code's in config_import.c).
+ * Main thread. */
+#ifndef MCPHOST_CONFIG_IMPORT_CLIENTS_H
+#define MCPHOST_CONFIG_IMPORT_CLIENTS_H
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -30,5 +31,21 @@ void import_source_free(import_source *s);
  * a person knows it). */
 void import_keep_text(cJSON *notes, const char *client, const char *server,
                       cJSON *entry);
+
+/* ---- config_import.c ---- */
+
+/* Whether `client` is one of those above, claude-desktop or
+ * claude-code. */
+bool import_known(const char *client);
+/* Reads the servers of `client` from `from` (NULL: where it keeps them)
+ * into a new report (*out): {"client", "file", "servers": {NAME: entry}
+ * (those that pass the loader's checks), "rejected": [sentence] (those
+ * that do not), "skipped": [{"name", "why"}] (what mcphost cannot run),
+ * "notes": [sentence]}; for claude-code also "project": {"key",
+ * "servers", "enabledMcpjsonServers", "disabledMcpjsonServers"}, the
+ * record of the project `project_key`. Returns 0; -1 for an unknown
+ * client, -2 for a file that cannot be read, with *why (new). */
+int import_read(const char *client, const char *from, const char *project_key,
+                cJSON **out, char **why);
 
 #endif

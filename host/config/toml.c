@@ -1,7 +1,7 @@
 /* The TOML subset reader (toml.h): one pass over the text, building JSON
  * as it goes. Tables and keys are JSON objects; a key or table defined
  * twice is an error, as TOML has it. */
-#include "cli/toml.h"
+#include "config/toml.h"
 
 #include <stdbool.h>
 #include <stdint.h>

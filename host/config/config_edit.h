@@ -1,12 +1,13 @@
-/* The write side of `mcphost mcp`: which file and JSON object a scope's
+/* Editing the configuration scopes (the client API's mcphost_config_*,
+ * which `mcphost mcp` uses): which file and JSON object a scope's
  * servers live in, and the locked, atomic edits on them (config_write.h).
  *
  *   local    USER_SETTINGS: projects["<project dir>"].mcpServers
  *   user     USER_SETTINGS: mcpServers
  *   project  ./.mcp.json: mcpServers
  * Approval choices live in USER_SETTINGS: projects["<project dir>"]. */
-#ifndef MCPHOST_CLI_MCP_EDIT_H
-#define MCPHOST_CLI_MCP_EDIT_H
+#ifndef MCPHOST_CONFIG_EDIT_H
+#define MCPHOST_CONFIG_EDIT_H
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -17,8 +18,8 @@
 typedef struct edit_target {
   config_scope scope; /* SCOPE_LOCAL, SCOPE_USER or SCOPE_PROJECT */
   char *file;
-  char *record; /* projects{} key for local scope, else NULL */
-  char *tree;   /* project scope: the tree the file must stay in */
+  char *record;  /* projects{} key for local scope, else NULL */
+  char *tree;    /* project scope: the tree the file must stay in */
   char *foreign; /* project scope: why the file is refused, or NULL */
 } edit_target;
 
@@ -43,6 +44,16 @@ bool edit_valid_name(const char *name);
 int edit_add_servers(const edit_target *t, const cJSON *servers, bool rename,
                      cJSON *added, cJSON *skipped, char *why, size_t why_len);
 
+/* Adds the servers of `servers` as an import does: an entry whose
+ * content (defaults aside: "type": "stdio" beside a command, empty args
+ * and env) is there already, under its name or a renamed copy (NAME_1,
+ * ...), is skipped; a name taken by another entry gets NAME_1, ... Fills
+ * `added` and `skipped` (arrays of names as written). Returns as
+ * edit_add_servers. */
+int edit_import_servers(const edit_target *t, const cJSON *servers,
+                        cJSON *added, cJSON *skipped, char *why,
+                        size_t why_len);
+
 /* Adding to or removing from a project file is refused when it is a
  * symbolic link that leaves the project tree (config_trust.h). */
 
@@ -50,18 +61,16 @@ int edit_add_servers(const edit_target *t, const cJSON *servers, bool rename,
 int edit_remove_server(const edit_target *t, const char *name, char *why,
                        size_t why_len);
 
-/* Whether the target's file defines `name` (read without a lock, for
- * messages and choices). */
-bool edit_has_server(const edit_target *t, const char *name);
-/* Appends to the array `names` the names of the target's servers (read
- * likewise), for "did you mean". */
-void edit_server_names(const edit_target *t, cJSON *names);
+/* The target's servers object as the file holds it now, read without a
+ * lock (a new object; {} without any, or when a project file links out
+ * of its tree). */
+cJSON *edit_servers(const edit_target *t);
 
 /* One project server as the walk found it: what an approval binds. */
 typedef struct edit_choice {
   const char *name;
-  const char *file; /* the .mcp.json it came from; NULL for reject */
-  const cJSON *raw; /* its entry as written; NULL for reject */
+  const char *file;   /* the .mcp.json it came from; NULL for reject */
+  const cJSON *raw;   /* its entry as written; NULL for reject */
   const cJSON *perms; /* its file's "permissions", or NULL */
 } edit_choice;
 

@@ -1,4 +1,4 @@
-#include "cli/mcp_edit.h"
+#include "config/config_edit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +6,7 @@
 
 #include "config/config.h"
 #include "config/config_approval.h"
+#include "config/config_scopes.h"
 #include "config/config_trust.h"
 #include "config/config_write.h"
 #include "util.h"
@@ -205,34 +206,81 @@ int edit_remove_server(const edit_target *t, const char *name, char *why,
   return config_edit_file(t->file, 0600, do_remove, &r, why, why_len);
 }
 
-bool edit_has_server(const edit_target *t, const char *name) {
+cJSON *edit_servers(const edit_target *t) {
   char why[8];
-  if (t->tree && trust_project_link(t->file, t->tree, why, sizeof why) < 0)
-    return false;
-  config tmp;
-  config_init(&tmp);
-  cJSON *doc = config_read_json(&tmp, t->file, false);
-  cJSON *obj = doc ? servers_of(t, doc, false, why, sizeof why) : NULL;
-  bool has = cJSON_GetObjectItemCaseSensitive(obj, name) != NULL;
-  cJSON_Delete(doc);
-  config_free(&tmp);
-  return has;
+  cJSON *out = NULL;
+  if (!t->tree || trust_project_link(t->file, t->tree, why, sizeof why) >= 0) {
+    config tmp;
+    config_init(&tmp);
+    cJSON *doc = config_read_json(&tmp, t->file, false);
+    cJSON *obj = doc ? servers_of(t, doc, false, why, sizeof why) : NULL;
+    out = cJSON_IsObject(obj) ? cJSON_Duplicate(obj, 1) : NULL;
+    cJSON_Delete(doc);
+    config_free(&tmp);
+  }
+  return out ? out : cJSON_CreateObject();
 }
 
-void edit_server_names(const edit_target *t, cJSON *names) {
-  char why[8];
-  if (t->tree && trust_project_link(t->file, t->tree, why, sizeof why) < 0)
-    return;
-  config tmp;
-  config_init(&tmp);
-  cJSON *doc = config_read_json(&tmp, t->file, false);
-  cJSON *obj = doc ? servers_of(t, doc, false, why, sizeof why) : NULL;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, obj) {
-    cJSON_AddItemToArray(names, cJSON_CreateString(it->string));
+/* An entry without what only restates a default: "type": "stdio" beside
+ * a command, empty "args" and "env". New item. */
+static cJSON *entry_content(const cJSON *e) {
+  cJSON *d = cJSON_Duplicate(e, 1);
+  const char *type =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "type"));
+  if (type && strcmp(type, "stdio") == 0 &&
+      cJSON_GetObjectItemCaseSensitive(d, "command"))
+    cJSON_DeleteItemFromObjectCaseSensitive(d, "type");
+  static const char *const empty[] = {"args", "env"};
+  for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(d, empty[i]);
+    if (v && (cJSON_IsArray(v) || cJSON_IsObject(v)) &&
+        cJSON_GetArraySize(v) == 0)
+      cJSON_DeleteItemFromObjectCaseSensitive(d, empty[i]);
   }
-  cJSON_Delete(doc);
-  config_free(&tmp);
+  return d;
+}
+
+/* The name under which `have` already holds an entry with the content of
+ * `e`: e->string, or a renamed copy of it (NAME_1, NAME_2, ...); NULL. */
+static const char *already_there(const cJSON *have, const cJSON *e) {
+  cJSON *want = entry_content(e);
+  const char *found = NULL;
+  char *name = xstrdup(e->string);
+  for (int n = 1; !found; n++) {
+    const cJSON *h = cJSON_GetObjectItemCaseSensitive(have, name);
+    if (!h)
+      break;
+    cJSON *hc = entry_content(h);
+    if (cJSON_Compare(hc, want, 1))
+      found = h->string;
+    cJSON_Delete(hc);
+    free(name);
+    name = xasprintf("%s_%d", e->string, n);
+  }
+  free(name);
+  cJSON_Delete(want);
+  return found;
+}
+
+int edit_import_servers(const edit_target *t, const cJSON *servers,
+                        cJSON *added, cJSON *skipped, char *why,
+                        size_t why_len) {
+  /* What is there already is left out before the locked edit, which only
+   * knows entries equal as written under the same name. */
+  cJSON *fresh = cJSON_CreateObject();
+  cJSON *have = edit_servers(t);
+  const cJSON *e;
+  cJSON_ArrayForEach(e, servers) {
+    const char *as = already_there(have, e);
+    if (as)
+      cJSON_AddItemToArray(skipped, cJSON_CreateString(as));
+    else
+      cJSON_AddItemToObject(fresh, e->string, cJSON_Duplicate(e, 1));
+  }
+  cJSON_Delete(have);
+  int rc = edit_add_servers(t, fresh, true, added, skipped, why, why_len);
+  cJSON_Delete(fresh);
+  return rc;
 }
 
 /* ---- project choices ---- */
@@ -338,4 +386,28 @@ int edit_project_choice(const char *settings, const char *key, choice_kind kind,
   /* Records of what was approved: the file stays private (0600), an
    * existing wider mode narrowed. */
   return config_edit_private_file(settings, do_choice, &k, why, why_len);
+}
+
+int config_bind_approvals(const config *cfg, const config_sources *o, char *why,
+                          size_t why_len) {
+  size_t n = 0;
+  edit_choice *items = xcalloc(cfg->nservers + 1, sizeof *items);
+  for (size_t i = 0; i < cfg->nservers; i++) {
+    const server_config *s = &cfg->servers[i];
+    if (s->bind_approval)
+      items[n++] = (edit_choice){.name = s->name,
+                                 .file = s->source,
+                                 .raw = s->raw,
+                                 .perms = s->file_perms};
+  }
+  int rc = 0;
+  if (n) {
+    config_paths P;
+    config_paths_init(&P, o);
+    rc = edit_project_choice(P.user_settings, P.project_key, CHOICE_APPROVE,
+                             items, n, why, why_len);
+    config_paths_free(&P);
+  }
+  free(items);
+  return rc < 0 ? -1 : 0;
 }

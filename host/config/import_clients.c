@@ -1,5 +1,5 @@
 /* What other MCP clients write, read into the {"mcpServers": {...}}
- * shape of Claude Code, for mcphost mcp import (import.c does the rest,
+ * shape of Claude Code, for an import (config_import.c does the rest,
  * the same for every client):
  *
  *   cursor    ~/.cursor/mcp.json (a project's .cursor/mcp.json with
@@ -10,7 +10,7 @@
  *             $XDG_CONFIG_HOME/Code/User/mcp.json: "servers" and "inputs"
  *             (JSON with comments), or a settings.json's "mcp" object
  *   codex     $CODEX_HOME/config.toml (~/.codex/config.toml):
- *             [mcp_servers.NAME] tables (cli/toml.h)
+ *             [mcp_servers.NAME] tables (config/toml.h)
  *
  * Their variables become mcphost's: ${env:NAME} is ${NAME}, ${userHome}
  * ${HOME}, ${workspaceFolder} the folder that holds .vscode or .cursor;
@@ -28,8 +28,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/import_clients.h"
-#include "cli/toml.h"
+#include "config/import_clients.h"
+#include "config/toml.h"
 #include "config/config.h"
 #include "config/config_expand.h"
 #include "util.h"
