@@ -506,8 +506,10 @@ const cJSON *mcp_op_find_named(const mcp_op *op, const cJSON *items) {
  * shows it, and takes it from the list then (check_permission). */
 static void take_item(mcp_op *op, const cJSON *it) {
   real_free(op);
-  op->real = xstrdup(
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name")));
+  const char *real =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
+  op->real = real && op->name && strcmp(real, op->name) == 0 ? op->name
+                                                             : xstrdup(real);
   if (op->cb.resolved) {
     op->cb.resolved(op->cb.ud, it);
   }

@@ -194,7 +194,9 @@ void rpc_unwatch_progress(rpc *r, int64_t id) {
   }
 }
 
-size_t rpc_pending_count(const rpc *r) { return r->npending; }
+size_t rpc_pending_count(const rpc *r) {
+  return r->npending;
+}
 
 size_t rpc_pending_of(const rpc *r, const char *const *methods) {
   size_t n = 0;
@@ -773,22 +775,31 @@ static void handle_response(rpc *r, cJSON *msg) {
 static bool receive_raw(rpc *r, const char *json, size_t len, char *own) {
   int64_t id;
   size_t off, n;
-  bool ascii;
-  if (!json_raw_response(json, len, &id, &off, &n, &ascii))
+  bool ascii, compact;
+  if (!json_raw_response(json, len, &id, &off, &n, &ascii, &compact))
     return false;
   pending *p = pending_find(r, id);
   if (!p || !p->raw_ok || (!ascii && !p->raw_utf8))
     return false; /* the ordinary path says what is wrong, if anything */
   char *text;
   if (own) {
-    size_t m = json_raw_minify(own + off, n, own);
+    size_t m = n;
+    if (compact)
+      memmove(own, own + off, n);
+    else
+      m = json_raw_minify(own + off, n, own);
     text = realloc(own, m + 1); /* shrinks: the rest given back */
     if (!text)
       abort();
     text[m] = '\0';
   } else {
     text = xmalloc(n + 1);
-    text[json_raw_minify(json + off, n, text)] = '\0';
+    if (compact) {
+      memcpy(text, json + off, n);
+      text[n] = '\0';
+    } else {
+      text[json_raw_minify(json + off, n, text)] = '\0';
+    }
   }
   cJSON *result = cJSON_CreateRaw("");
   if (!result)
