@@ -329,15 +329,15 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   sb_init(&r->scratch);
   t.len = 0;
   sb_reserve(&t, 256); /* a tools/call of small arguments */
-  sb_adds(&t, "{\"jsonrpc\":\"2.0\",\"id\":");
+  sb_addl(&t, "{\"jsonrpc\":\"2.0\",\"id\":");
   sb_adds(&t, idtext);
-  sb_adds(&t, ",\"method\":");
+  sb_addl(&t, ",\"method\":");
   json_write_string(&t, method);
   if (opts && opts->on_progress && !params)
     params = cJSON_CreateObject();
   int bad = 0;
   if (params) {
-    sb_adds(&t, ",\"params\":");
+    sb_addl(&t, ",\"params\":");
     bad = opts && opts->on_progress
               ? write_params_with_token(&t, params, idtext)
               : json_write(&t, params);
@@ -801,10 +801,12 @@ static bool receive_raw(rpc *r, const char *json, size_t len, char *own) {
       text[json_raw_minify(json + off, n, text)] = '\0';
     }
   }
-  cJSON *result = cJSON_CreateRaw("");
+  /* A node made a raw one by hand: cJSON_CreateRaw would copy a text
+   * only for it to be replaced. */
+  cJSON *result = cJSON_CreateNull();
   if (!result)
     abort();
-  cJSON_free(result->valuestring);
+  result->type = cJSON_Raw;
   result->valuestring = text; /* freed by cJSON_Delete (default hooks) */
   pending_finish(r, p, result, NULL);
   return true;
