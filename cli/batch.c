@@ -278,17 +278,17 @@ static bool emit_raw(batch *b, const cJSON *id, cJSON *result) {
     return false;
   size_t n = strlen(result->valuestring);
   host_status_end(b->c->h);
-  sb_adds(&b->out, "{\"id\":");
+  sb_addl(&b->out, "{\"id\":");
   if (json_write(&b->out, id) != 0)
-    sb_adds(&b->out, "null");
-  sb_adds(&b->out, ",\"result\":");
+    sb_addl(&b->out, "null");
+  sb_addl(&b->out, ",\"result\":");
   if (n < PIECE_MIN) {
     sb_add(&b->out, result->valuestring, n);
   } else {
     queue_piece(b, result->valuestring, n);
     result->valuestring = NULL;
   }
-  sb_adds(&b->out, "}\n");
+  sb_addl(&b->out, "}\n");
   flush_out(b);
   return true;
 }

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/daemon/daemon.h"
+#include "cli/json_alloc.h"
 #include "cli/version.h"
 #include "api/client_view.h"
 #include "config/roots.h"
@@ -743,6 +744,7 @@ int main(int argc, char **argv) {
    * message) and stay resident after. */
   mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
+  json_alloc_install(); /* before any tree is made */
   if (argc > 1 && strcmp(argv[1], PLUGIN_PROBE_WORD) == 0) {
     return plugin_probe_main(argc, argv); /* plugin check's child */
   }

@@ -9,12 +9,21 @@
 typedef struct cursor {
   const unsigned char *p, *end;
   bool non_ascii; /* a string held a (valid) non-ASCII character */
+  bool spaced;    /* whitespace was skipped */
 } cursor;
 
-static void skip_ws(cursor *c) {
-  while (c->p < c->end &&
-         (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
-    c->p++;
+static bool is_ws(unsigned char ch) {
+  return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+/* Inlined: most calls skip nothing, one test. */
+static inline __attribute__((always_inline)) void skip_ws(cursor *c) {
+  if (c->p < c->end && is_ws(*c->p)) {
+    c->spaced = true;
+    do
+      c->p++;
+    while (c->p < c->end && is_ws(*c->p));
+  }
 }
 
 static int hex(unsigned char ch) {
@@ -231,8 +240,10 @@ static bool integer_id(const unsigned char *s, size_t n, int64_t *id) {
 }
 
 bool json_raw_response(const char *s, size_t len, int64_t *id,
-                       size_t *result_off, size_t *result_len, bool *ascii) {
-  cursor c = {(const unsigned char *)s, (const unsigned char *)s + len, false};
+                       size_t *result_off, size_t *result_len, bool *ascii,
+                       bool *compact) {
+  cursor c = {(const unsigned char *)s, (const unsigned char *)s + len, false,
+              false};
   bool have_id = false, have_result = false;
   skip_ws(&c);
   if (c.p >= c.end || *c.p != '{')
@@ -255,6 +266,7 @@ bool json_raw_response(const char *s, size_t len, int64_t *id,
     c.p++;
     skip_ws(&c);
     const unsigned char *v = c.p;
+    c.spaced = false;
     if (!value(&c, JSON_RAW_MAX_DEPTH - 1))
       return false;
     size_t vlen = (size_t)(c.p - v);
@@ -268,6 +280,7 @@ bool json_raw_response(const char *s, size_t len, int64_t *id,
       have_result = true;
       *result_off = (size_t)(v - (const unsigned char *)s);
       *result_len = vlen;
+      *compact = !c.spaced;
     } else if (key_is(k, klen, "error") || key_is(k, klen, "method")) {
       return false;
     }

@@ -31,10 +31,13 @@
  *   - an object with exactly one "id", an integer, and exactly one
  *     "result"; no "error" and no "method"; no escapes in its own keys.
  * Then *id is the id, [*result_off, *result_off + *result_len) the
- * text of the result value, and *ascii whether every string is ASCII
- * (what a caller that sanitizes the result needs). */
+ * text of the result value, *ascii whether every string is ASCII
+ * (what a caller that sanitizes the result needs), and *compact whether
+ * the result has no whitespace outside its strings (json_raw_minify
+ * would copy it as it is: a plain copy does the same for less). */
 bool json_raw_response(const char *s, size_t len, int64_t *id,
-                       size_t *result_off, size_t *result_len, bool *ascii);
+                       size_t *result_off, size_t *result_len, bool *ascii,
+                       bool *compact);
 
 /* Copies the JSON text `s[0..len)` to `dst` (room for `len` bytes)
  * without whitespace outside strings; returns the bytes written. `dst`

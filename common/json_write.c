@@ -11,6 +11,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,32 @@ static size_t escaped_extra(const unsigned char *in, size_t len) {
   return extra;
 }
 
+/* Whether in[0..len) may need escaping: holds a byte below 0x20, '"',
+ * '\\' or 0xC0 (U+0000's first byte). Most strings need none: eight
+ * bytes are tested at a time, each test the "has a zero byte" one (on
+ * b ^ '"', b ^ '\\', b ^ 0xC0, and on b < 0x20), which a borrow cannot
+ * make true when no byte is one. */
+static bool may_escape(const unsigned char *in, size_t len) {
+  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t v;
+    memcpy(&v, in + i, sizeof v);
+    uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\'), c = v ^ (ones * 0xC0);
+    if ((((v - ones * 0x20) & ~v) | ((q - ones) & ~q) | ((b - ones) & ~b) |
+         ((c - ones) & ~c)) &
+        highs) {
+      return true;
+    }
+  }
+  for (; i < len; i++) {
+    if (escape_extra[in[i]] || in[i] == 0xC0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /* The escaped text of in[0..len) (a whole C0 80 in it) at `o`, which has
  * room for it; returns its end. Runs that need no escaping are copied
  * whole. */
@@ -113,13 +140,8 @@ put_escaped(char *o, const unsigned char *in, size_t len) {
  * out a chunk at a time (never cutting a C0 80 in two). */
 static void put_string(jw *w, const char *s) {
   const unsigned char *in = (const unsigned char *)(s ? s : "");
-  size_t len = 0, extra = 0;
-  for (; in[len]; len++) {
-    extra += escape_extra[in[len]];
-    if (in[len] == 0xC0 && masked_nul(in + len)) {
-      extra += 4; /* 2 bytes become 6 */
-    }
-  }
+  size_t len = strlen((const char *)in);
+  size_t extra = may_escape(in, len) ? escaped_extra(in, len) : 0;
   if (!w->sink || len <= JW_CHUNK) {
     char *o = sb_extend(w->out, len + extra + 2);
     *o++ = '"';

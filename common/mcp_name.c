@@ -12,8 +12,13 @@ bool mcp_name_char(unsigned char c) {
 }
 
 char *mcp_name_normalize(const char *s) {
-  size_t k = 0;
   char *out = xmalloc(strlen(s) + 1);
+  mcp_name_normalize_to(s, out);
+  return out;
+}
+
+size_t mcp_name_normalize_to(const char *s, char *out) {
+  size_t k = 0;
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
     if (mcp_name_char(*p)) {
       out[k++] = (char)*p;
@@ -28,7 +33,7 @@ char *mcp_name_normalize(const char *s) {
   out[k] = '\0';
   size_t plen = strlen(MCP_NAME_CLAUDEAI_PREFIX);
   if (strncmp(s, MCP_NAME_CLAUDEAI_PREFIX, plen) != 0) {
-    return out;
+    return k;
   }
   /* Claude Code's connector names: "_+" as "_", none at either end. */
   size_t j = 0;
@@ -42,5 +47,5 @@ char *mcp_name_normalize(const char *s) {
     j--;
   }
   out[j] = '\0';
-  return out;
+  return j;
 }

@@ -12,11 +12,16 @@
 #define MCP_NAME_CLAUDEAI_PREFIX "claude.ai "
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Whether `c` is kept as it is in a name: [A-Za-z0-9_-]. */
 bool mcp_name_char(unsigned char c);
 
 /* A new string (xmalloc; never NULL). */
 char *mcp_name_normalize(const char *s);
+
+/* The same written at `out`, which has room for strlen(s) + 1 bytes (a
+ * name never grows); returns its length. */
+size_t mcp_name_normalize_to(const char *s, char *out);
 
 #endif

@@ -18,6 +18,8 @@ void sb_init(strbuf *b);
 void sb_free(strbuf *b);
 void sb_add(strbuf *b, const char *s, size_t n);
 void sb_adds(strbuf *b, const char *s);
+/* A string literal, its length known when compiled (no strlen). */
+#define sb_addl(b, lit) sb_add((b), "" lit, sizeof(lit) - 1)
 void sb_addc(strbuf *b, char c);
 /* Adds `n` bytes for the caller to fill and returns where they start; the
  * NUL after them is written already. */

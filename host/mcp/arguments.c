@@ -398,15 +398,82 @@ static bool type_is(const char *type, const cJSON *v) {
   return true; /* a type this check does not know is not refused */
 }
 
-/* `path` names the value checked ("" at the top, "a.b[2]" within): a
- * buffer each level adds its part to and takes it off again, so that a
- * check that passes writes no path. */
-static int check_value(const cJSON *schema, const cJSON *v, strbuf *path,
-                       int depth, char **why);
+/* `path` names the value checked ("" at the top, "a.b[2]" within): each
+ * level is a link on the stack, made into text only for a message, so
+ * that a check that passes writes no path and allocates nothing. */
+typedef struct arg_path {
+  const struct arg_path *up;
+  const char *key; /* a member's name, or NULL for the element `index` */
+  int index;
+} arg_path;
 
-static bool is_required(const cJSON *schema, const char *name) {
+static void path_write(strbuf *b, const arg_path *p) {
+  if (!p) {
+    return;
+  }
+  path_write(b, p->up);
+  if (p->key) {
+    if (b->len) {
+      sb_addc(b, '.');
+    }
+    sb_adds(b, p->key);
+  } else {
+    sb_printf(b, "[%d]", p->index);
+  }
+}
+
+/* The keywords of a schema the check reads, each the first of its name
+ * (as cJSON_GetObjectItemCaseSensitive finds it), gathered in one pass
+ * over the schema rather than one search per keyword. */
+typedef struct schema_kw {
+  const cJSON *type, *any_of, *one_of, *en, *nullable, *properties, *required,
+      *items, *additional;
+} schema_kw;
+
+static void kw_first(const cJSON **slot, const cJSON *m) {
+  if (!*slot) {
+    *slot = m;
+  }
+}
+
+static void kw_gather(const cJSON *schema, schema_kw *k) {
+  memset(k, 0, sizeof *k);
+  if (!cJSON_IsObject(schema)) {
+    return;
+  }
+  for (const cJSON *m = schema->child; m; m = m->next) {
+    const char *s = m->string;
+    const cJSON **slot = NULL;
+    if (!s) {
+      continue;
+    }
+    switch (s[0]) {
+    case 'a':
+      slot = !strcmp(s, "anyOf")                  ? &k->any_of
+             : !strcmp(s, "additionalProperties") ? &k->additional
+                                                  : NULL;
+      break;
+    case 'e': slot = !strcmp(s, "enum") ? &k->en : NULL; break;
+    case 'i': slot = !strcmp(s, "items") ? &k->items : NULL; break;
+    case 'n': slot = !strcmp(s, "nullable") ? &k->nullable : NULL; break;
+    case 'o': slot = !strcmp(s, "oneOf") ? &k->one_of : NULL; break;
+    case 'p': slot = !strcmp(s, "properties") ? &k->properties : NULL; break;
+    case 'r': slot = !strcmp(s, "required") ? &k->required : NULL; break;
+    case 't': slot = !strcmp(s, "type") ? &k->type : NULL; break;
+    default: break;
+    }
+    if (slot) {
+      kw_first(slot, m);
+    }
+  }
+}
+
+static int check_value(const cJSON *schema, const cJSON *v,
+                       const arg_path *path, int depth, char **why);
+
+static bool is_required(const schema_kw *k, const char *name) {
   const cJSON *r;
-  cJSON_ArrayForEach(r, member(schema, "required")) {
+  cJSON_ArrayForEach(r, k->required) {
     if (cJSON_IsString(r) && strcmp(r->valuestring, name) == 0) {
       return true;
     }
@@ -414,26 +481,22 @@ static bool is_required(const cJSON *schema, const char *name) {
   return false;
 }
 
-static void path_cut(strbuf *path, size_t len) {
-  path->len = len;
-  if (path->data) {
-    path->data[len] = '\0';
-  }
-}
-
-static int check_object(const cJSON *schema, const cJSON *o, strbuf *path,
-                        int depth, char **why) {
-  const cJSON *props = member(schema, "properties");
+static int check_object(const schema_kw *k, const cJSON *o,
+                        const arg_path *path, int depth, char **why) {
+  const cJSON *props = k->properties;
   const cJSON *r;
-  cJSON_ArrayForEach(r, member(schema, "required")) {
+  cJSON_ArrayForEach(r, k->required) {
     if (cJSON_IsString(r) &&
         !cJSON_GetObjectItemCaseSensitive(o, r->valuestring)) {
-      *why = xasprintf("missing required parameter \"%s%s%s\"", sb_str(path),
-                       path->len ? "." : "", r->valuestring);
+      strbuf b;
+      sb_init(&b);
+      path_write(&b, &(arg_path){.up = path, .key = r->valuestring});
+      *why = xasprintf("missing required parameter \"%s\"", sb_str(&b));
+      sb_free(&b);
       return -1;
     }
   }
-  const cJSON *extra = member(schema, "additionalProperties");
+  const cJSON *extra = k->additional;
   /* Listed properties close the object unless it says otherwise: a
    * misspelt key is the likelier mistake than a parameter the schema
    * forgot (JSON Schema's own default is open). */
@@ -442,35 +505,33 @@ static int check_object(const cJSON *schema, const cJSON *o, strbuf *path,
   const cJSON *m;
   cJSON_ArrayForEach(m, o) {
     const cJSON *ps = member(props, m->string);
-    size_t mark = path->len;
-    if (mark) {
-      sb_addc(path, '.');
-    }
-    sb_adds(path, m->string);
+    arg_path here = {.up = path, .key = m->string};
     int rc = 0;
     if (!ps && closed) {
-      size_t n = (size_t)cJSON_GetArraySize(props), k = 0;
+      size_t n = (size_t)cJSON_GetArraySize(props), i = 0;
       const char **names = xcalloc(n ? n : 1, sizeof *names);
       const cJSON *p;
       cJSON_ArrayForEach(p, props) {
-        names[k++] = p->string;
+        names[i++] = p->string;
       }
-      strbuf b;
+      strbuf where, b;
+      sb_init(&where);
+      path_write(&where, &here);
       sb_init(&b);
-      sb_printf(&b, "unknown parameter \"%s\"", sb_str(path));
-      mcp_suggest(&b, m->string, names, k);
+      sb_printf(&b, "unknown parameter \"%s\"", sb_str(&where));
+      sb_free(&where);
+      mcp_suggest(&b, m->string, names, i);
       free(names);
       *why = sb_take(&b);
       rc = -1;
-    } else if (ps && cJSON_IsNull(m) && !is_required(schema, m->string)) {
+    } else if (ps && cJSON_IsNull(m) && !is_required(k, m->string)) {
       /* null for a parameter that may be left out is sent: it says "not
        * given" (SEP-2243 omits the header for it); the server decides. */
     } else if (ps) {
-      rc = check_value(ps, m, path, depth + 1, why);
+      rc = check_value(ps, m, &here, depth + 1, why);
     } else if (cJSON_IsObject(extra)) {
-      rc = check_value(extra, m, path, depth + 1, why);
+      rc = check_value(extra, m, &here, depth + 1, why);
     }
-    path_cut(path, mark);
     if (rc != 0) {
       return rc;
     }
@@ -481,37 +542,37 @@ static int check_object(const cJSON *schema, const cJSON *o, strbuf *path,
 /* Whether `v` fits `schema` (nothing said); the first fit of anyOf. */
 static bool fits(const cJSON *schema, const cJSON *v, int depth) {
   char *why = NULL;
-  strbuf path;
-  sb_init(&path);
-  int rc = check_value(schema, v, &path, depth, &why);
-  sb_free(&path);
+  int rc = check_value(schema, v, NULL, depth, &why);
   free(why);
   return rc == 0;
 }
 
-static int wrong_type(const cJSON *schema, const cJSON *v, const strbuf *path,
+static int wrong_type(const cJSON *schema, const cJSON *v, const arg_path *path,
                       char **why) {
   char *type = mcp_schema_type(schema);
   char *got = json_print(v);
-  *why = xasprintf("parameter \"%s\" takes %s, not %s", sb_str(path), type,
+  strbuf b;
+  sb_init(&b);
+  path_write(&b, path);
+  *why = xasprintf("parameter \"%s\" takes %s, not %s", sb_str(&b), type,
                    got ? got : "?");
+  sb_free(&b);
   free(got);
   free(type);
   return -1;
 }
 
-static int check_value(const cJSON *schema, const cJSON *v, strbuf *path,
-                       int depth, char **why) {
+static int check_value(const cJSON *schema, const cJSON *v,
+                       const arg_path *path, int depth, char **why) {
   if (!cJSON_IsObject(schema) || depth > MAX_DEPTH) {
     return 0;
   }
-  if (cJSON_IsNull(v) && cJSON_IsTrue(member(schema, "nullable"))) {
+  schema_kw k;
+  kw_gather(schema, &k);
+  if (cJSON_IsNull(v) && cJSON_IsTrue(k.nullable)) {
     return 0;
   }
-  const cJSON *alts = member(schema, "anyOf");
-  if (!alts) {
-    alts = member(schema, "oneOf");
-  }
+  const cJSON *alts = k.any_of ? k.any_of : k.one_of;
   if (cJSON_IsArray(alts) && cJSON_GetArraySize(alts) > 0) {
     const cJSON *alt;
     cJSON_ArrayForEach(alt, alts) {
@@ -521,7 +582,7 @@ static int check_value(const cJSON *schema, const cJSON *v, strbuf *path,
     }
     return wrong_type(schema, v, path, why);
   }
-  const cJSON *type = member(schema, "type");
+  const cJSON *type = k.type;
   if (cJSON_IsString(type) && !type_is(type->valuestring, v)) {
     return wrong_type(schema, v, path, why);
   }
@@ -535,7 +596,7 @@ static int check_value(const cJSON *schema, const cJSON *v, strbuf *path,
       return wrong_type(schema, v, path, why);
     }
   }
-  const cJSON *en = member(schema, "enum");
+  const cJSON *en = k.en;
   if (cJSON_IsArray(en)) {
     bool in = false;
     const cJSON *e;
@@ -546,19 +607,16 @@ static int check_value(const cJSON *schema, const cJSON *v, strbuf *path,
       return wrong_type(schema, v, path, why);
     }
   }
-  if (cJSON_IsObject(v) &&
-      (member(schema, "properties") || member(schema, "required"))) {
-    return check_object(schema, v, path, depth, why);
+  if (cJSON_IsObject(v) && (k.properties || k.required)) {
+    return check_object(&k, v, path, depth, why);
   }
-  const cJSON *items = member(schema, "items");
+  const cJSON *items = k.items;
   if (cJSON_IsArray(v) && cJSON_IsObject(items)) {
     int i = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, v) {
-      size_t mark = path->len;
-      sb_printf(path, "[%d]", i++);
-      int rc = check_value(items, it, path, depth + 1, why);
-      path_cut(path, mark);
+      int rc = check_value(items, it, &(arg_path){.up = path, .index = i++},
+                           depth + 1, why);
       if (rc != 0) {
         return rc;
       }
@@ -571,9 +629,7 @@ int mcp_args_check(const cJSON *schema, const cJSON *args, char **why) {
   if (!cJSON_IsObject(schema)) {
     return 0;
   }
-  strbuf path;
-  sb_init(&path);
-  int rc = check_object(schema, args, &path, 0, why);
-  sb_free(&path);
-  return rc;
+  schema_kw k;
+  kw_gather(schema, &k);
+  return check_object(&k, args, NULL, 0, why);
 }

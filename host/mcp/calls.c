@@ -431,9 +431,14 @@ static void send_request(mcp_op *op, const char *method, cJSON *params) {
   }
 }
 
-/* The arguments go by reference: the op keeps them for a call again. */
+/* The arguments go by reference: the op keeps them for a call again.
+ * An object's reference under a constant key copies nothing (the
+ * request's tree is written and deleted at once, the op outlives it). */
 static void add_arguments(const mcp_op *op, cJSON *params) {
-  if (op->args) {
+  if (cJSON_IsObject(op->args)) {
+    cJSON_AddItemToObjectCS(params, "arguments",
+                            cJSON_CreateObjectReference(op->args->child));
+  } else if (op->args) {
     cJSON_AddItemReferenceToObject(params, "arguments", op->args);
   } else {
     cJSON_AddItemToObject(params, "arguments", cJSON_CreateObject());
@@ -445,7 +450,8 @@ void mcp_op_send_call(mcp_op *op) {
     op->call_started_ms = loop_now_ms();
   }
   cJSON *params = cJSON_CreateObject();
-  cJSON_AddStringToObject(params, "name", op->real);
+  cJSON_AddItemToObjectCS(params, "name",
+                          cJSON_CreateStringReference(op->real));
   add_arguments(op, params);
   if (op->tasked) {
     cJSON_AddItemToObject(params, "task", task_request_member());
@@ -506,8 +512,10 @@ const cJSON *mcp_op_find_named(const mcp_op *op, const cJSON *items) {
  * shows it, and takes it from the list then (check_permission). */
 static void take_item(mcp_op *op, const cJSON *it) {
   real_free(op);
-  op->real = xstrdup(
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name")));
+  const char *real =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
+  op->real = real && op->name && strcmp(real, op->name) == 0 ? op->name
+                                                             : xstrdup(real);
   if (op->cb.resolved) {
     op->cb.resolved(op->cb.ud, it);
   }

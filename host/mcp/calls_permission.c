@@ -15,19 +15,22 @@
  * must not depend on how long the other names are. */
 char *mcp_op_qualified_name(const mcp_op *op, const char *tool,
                             bool normalized) {
-  /* Written in place: on every call, where a printf cost more than the
-   * rest of deciding. */
-  char *srv = name_normalize(mcp_op_server_name(op));
-  char *t = normalized ? NULL : name_normalize(tool);
-  const char *tp = t ? t : tool;
-  size_t ns = strlen(srv), nt = strlen(tp);
+  /* Written in place, each part normalized where it goes: on every call,
+   * where a printf, or a copy of each part, cost more than the rest of
+   * deciding. A part never grows when normalized. */
+  const char *srv = mcp_op_server_name(op);
+  size_t ns = strlen(srv), nt = strlen(tool);
   char *q = xmalloc(sizeof "mcp__" - 1 + ns + 2 + nt + 1);
   memcpy(q, "mcp__", 5);
-  memcpy(q + 5, srv, ns);
-  memcpy(q + 5 + ns, "__", 2);
-  memcpy(q + 7 + ns, tp, nt + 1);
-  free(srv);
-  free(t);
+  char *o = q + 5;
+  o += mcp_name_normalize_to(srv, o);
+  memcpy(o, "__", 2);
+  o += 2;
+  if (normalized) {
+    memcpy(o, tool, nt + 1);
+  } else {
+    mcp_name_normalize_to(tool, o);
+  }
   return q;
 }
 

@@ -556,12 +556,22 @@ void mcp_client_set_roots(mcp_client *mc, long only, const cJSON *roots) {
 
 /* ---- names ---- */
 
-long mcp_client_find_server(const mcp_client *mc, const char *name) {
-  const config *cfg = &mc->h->cfg;
+/* The configured server named exactly name[0..n), or -1. */
+static long server_named(const config *cfg, const char *name, size_t n) {
   for (size_t i = 0; i < cfg->nservers; i++) {
-    if (strcmp(cfg->servers[i].name, name) == 0) {
+    const char *s = cfg->servers[i].name;
+    if (strncmp(s, name, n) == 0 && s[n] == '\0') {
       return (long)i;
     }
+  }
+  return -1;
+}
+
+long mcp_client_find_server(const mcp_client *mc, const char *name) {
+  const config *cfg = &mc->h->cfg;
+  long exact = server_named(cfg, name, strlen(name));
+  if (exact >= 0) {
+    return exact;
   }
   /* A name as it appears in mcp__<server>__<tool> is normalized, and
    * shortened when long (names.h). */
@@ -628,6 +638,18 @@ int mcp_client_resolve_ref(const mcp_client *mc, const char *ref,
       *qualified = true;
       *server_idx = (size_t)i;
       *item = xstrdup(rest);
+      return 0;
+    }
+  }
+  const char *slash = strchr(ref, '/');
+  if (!str_starts(ref, "mcp__") && slash && slash != ref && slash[1]) {
+    /* SERVER/TOOL of a server's own name, the usual case: found without a
+     * copy of the server part (name_parse reads the same parts). */
+    long i = server_named(&mc->h->cfg, ref, (size_t)(slash - ref));
+    if (i >= 0) {
+      *qualified = false;
+      *server_idx = (size_t)i;
+      *item = xstrdup(slash + 1);
       return 0;
     }
   }

@@ -194,7 +194,9 @@ void rpc_unwatch_progress(rpc *r, int64_t id) {
   }
 }
 
-size_t rpc_pending_count(const rpc *r) { return r->npending; }
+size_t rpc_pending_count(const rpc *r) {
+  return r->npending;
+}
 
 size_t rpc_pending_of(const rpc *r, const char *const *methods) {
   size_t n = 0;
@@ -327,15 +329,15 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   sb_init(&r->scratch);
   t.len = 0;
   sb_reserve(&t, 256); /* a tools/call of small arguments */
-  sb_adds(&t, "{\"jsonrpc\":\"2.0\",\"id\":");
+  sb_addl(&t, "{\"jsonrpc\":\"2.0\",\"id\":");
   sb_adds(&t, idtext);
-  sb_adds(&t, ",\"method\":");
+  sb_addl(&t, ",\"method\":");
   json_write_string(&t, method);
   if (opts && opts->on_progress && !params)
     params = cJSON_CreateObject();
   int bad = 0;
   if (params) {
-    sb_adds(&t, ",\"params\":");
+    sb_addl(&t, ",\"params\":");
     bad = opts && opts->on_progress
               ? write_params_with_token(&t, params, idtext)
               : json_write(&t, params);
@@ -773,27 +775,38 @@ static void handle_response(rpc *r, cJSON *msg) {
 static bool receive_raw(rpc *r, const char *json, size_t len, char *own) {
   int64_t id;
   size_t off, n;
-  bool ascii;
-  if (!json_raw_response(json, len, &id, &off, &n, &ascii))
+  bool ascii, compact;
+  if (!json_raw_response(json, len, &id, &off, &n, &ascii, &compact))
     return false;
   pending *p = pending_find(r, id);
   if (!p || !p->raw_ok || (!ascii && !p->raw_utf8))
     return false; /* the ordinary path says what is wrong, if anything */
   char *text;
   if (own) {
-    size_t m = json_raw_minify(own + off, n, own);
+    size_t m = n;
+    if (compact)
+      memmove(own, own + off, n);
+    else
+      m = json_raw_minify(own + off, n, own);
     text = realloc(own, m + 1); /* shrinks: the rest given back */
     if (!text)
       abort();
     text[m] = '\0';
   } else {
     text = xmalloc(n + 1);
-    text[json_raw_minify(json + off, n, text)] = '\0';
+    if (compact) {
+      memcpy(text, json + off, n);
+      text[n] = '\0';
+    } else {
+      text[json_raw_minify(json + off, n, text)] = '\0';
+    }
   }
-  cJSON *result = cJSON_CreateRaw("");
+  /* A node made a raw one by hand: cJSON_CreateRaw would copy a text
+   * only for it to be replaced. */
+  cJSON *result = cJSON_CreateNull();
   if (!result)
     abort();
-  cJSON_free(result->valuestring);
+  result->type = cJSON_Raw;
   result->valuestring = text; /* freed by cJSON_Delete (default hooks) */
   pending_finish(r, p, result, NULL);
   return true;

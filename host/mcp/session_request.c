@@ -390,8 +390,11 @@ int64_t session_request(session *s, const char *method, cJSON *params,
      * modern server answers. */
     method = "server/discover";
   }
-  const char *uri = cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(params, "uri"));
+  /* Looked up only where it is read: not on every call. */
+  const char *uri = s->era == ERA_MODERN
+                        ? cJSON_GetStringValue(
+                              cJSON_GetObjectItemCaseSensitive(params, "uri"))
+                        : NULL;
   bool subscribed = false;
   if (s->era == ERA_MODERN && uri &&
       (strcmp(method, "resources/subscribe") == 0 ||

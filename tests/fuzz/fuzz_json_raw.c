@@ -29,8 +29,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
 static void check_raw(const char *s, size_t len, const cJSON *root) {
   int64_t id;
   size_t off, n;
-  bool ascii;
-  if (!json_raw_response(s, len, &id, &off, &n, &ascii)) {
+  bool ascii, compact;
+  if (!json_raw_response(s, len, &id, &off, &n, &ascii, &compact)) {
     return;
   }
   if (!cJSON_IsObject(root) || off > len || n > len - off || n == 0) {
@@ -49,8 +49,8 @@ static void check_raw(const char *s, size_t len, const cJSON *root) {
     abort();
   }
   size_t m = json_raw_minify(s + off, n, mini);
-  if (m > n) {
-    abort();
+  if (m > n || (compact ? m != n || memcmp(mini, s + off, n) != 0 : m == n)) {
+    abort(); /* told compact, and minifying changed it, or the reverse */
   }
   /* In place, as rpc_receive_owned does it: to the front of the text. */
   char *own = malloc(len + 1);
@@ -139,9 +139,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
   }
   int64_t id;
   size_t off, n;
-  bool ascii;
+  bool ascii, compact;
   cJSON *exact = json_parse(s, len, NULL);
-  if (json_raw_response(s, len, &id, &off, &n, &ascii) && !exact) {
+  if (json_raw_response(s, len, &id, &off, &n, &ascii, &compact) && !exact) {
     abort(); /* accepted what the ordinary path refuses */
   }
   if (exact) {

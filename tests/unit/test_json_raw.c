@@ -12,16 +12,18 @@
 static bool accepts(const char *s) {
   int64_t id;
   size_t off, len;
-  bool ascii = false;
-  return json_raw_response(s, strlen(s), &id, &off, &len, &ascii) && ascii;
+  bool ascii = false, compact;
+  return json_raw_response(s, strlen(s), &id, &off, &len, &ascii, &compact) &&
+         ascii;
 }
 
 /* Accepted, and not ASCII: for a caller that keeps text as sent. */
 static bool accepts_utf8(const char *s) {
   int64_t id;
   size_t off, len;
-  bool ascii = true;
-  return json_raw_response(s, strlen(s), &id, &off, &len, &ascii) && !ascii;
+  bool ascii = true, compact;
+  return json_raw_response(s, strlen(s), &id, &off, &len, &ascii, &compact) &&
+         !ascii;
 }
 
 /* The result's text as the scanner finds it, minified; freed by the next
@@ -31,8 +33,8 @@ static const char *result_of(const char *s, int64_t *id) {
   free(last);
   last = NULL;
   size_t off, len;
-  bool ascii;
-  if (!json_raw_response(s, strlen(s), id, &off, &len, &ascii))
+  bool ascii, compact;
+  if (!json_raw_response(s, strlen(s), id, &off, &len, &ascii, &compact))
     return NULL;
   last = malloc(len + 1);
   last[json_raw_minify(s + off, len, last)] = '\0';
@@ -151,11 +153,35 @@ TEST(test_minify_in_place) {
                " \"n\" : [ 1 , 2.50 ] } }";
   int64_t id;
   size_t off, len;
-  bool ascii;
-  CHECK(json_raw_response(doc, strlen(doc), &id, &off, &len, &ascii));
+  bool ascii, compact;
+  CHECK(json_raw_response(doc, strlen(doc), &id, &off, &len, &ascii, &compact));
   size_t n = json_raw_minify(doc + off, len, doc);
   doc[n] = '\0';
   CHECK_STR(doc, "{\"t\":\"a b \\\" c\",\"n\":[1,2.50]}");
+}
+
+/* Whether the result has whitespace outside its strings: none, and
+ * minifying it would copy it as it is (the caller copies it instead). */
+static int compact_of(const char *s) {
+  int64_t id;
+  size_t off, len;
+  bool ascii, compact;
+  if (!json_raw_response(s, strlen(s), &id, &off, &len, &ascii, &compact))
+    return -1;
+  return compact;
+}
+
+TEST(test_compact_results_are_told) {
+  CHECK(compact_of(
+            "{\"id\":1,\"result\":{\"t\":\"a b \\\" c\",\"n\":[1,2]}}") == 1);
+  /* Whitespace around the result, or in the other members, is not in it. */
+  CHECK(compact_of("{ \"jsonrpc\" : \"2.0\" , \"id\" : 1 , \"result\" : "
+                   "{\"a\":[]} }\n") == 1);
+  CHECK(compact_of("{\"result\": \"x y\"\r\n, \"id\":2}") == 1);
+  CHECK(compact_of("{\"id\":1,\"result\":{\"a\": 1}}") == 0);
+  CHECK(compact_of("{\"id\":1,\"result\":[1 ]}") == 0);
+  CHECK(compact_of("{\"id\":1,\"result\":{\"a\":{}\n}}") == 0);
+  CHECK(compact_of("{\"id\":1,\"result\":[\t]}") == 0);
 }
 
 TEST(test_escaped_top_level_keys_are_left_to_the_tree) {
@@ -281,6 +307,7 @@ int main(void) {
       T(test_what_json_write_writes_differently_is_left_to_the_tree),
       T(test_numbers_and_nul_pass_as_the_tree_writes_them),
       T(test_minify_in_place),
+      T(test_compact_results_are_told),
       T(test_escaped_top_level_keys_are_left_to_the_tree),
   };
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
