@@ -138,6 +138,30 @@ TEST(a_bad_entry_is_counted_not_fatal) {
   mcphost_client_free(c);
 }
 
+/* no_check: a source that cannot be read is a configuration error like
+ * a bad entry's, and the rest loads. */
+TEST(unchecked_sources_load_around_a_bad_one) {
+  mcphost_client *c = deferred(MCPHOST_LOOP_CALLER, NULL);
+  if (!c)
+    return;
+  char spec[4096];
+  snprintf(spec, sizeof spec, "demo=%s", demo);
+  const char *specs[] = {spec};
+  const char *configs[] = {"/nonexistent/mcp.json"};
+  mcphost_config_sources s = MCPHOST_CONFIG_SOURCES_INIT;
+  s.server_specs = specs;
+  s.nserver_specs = 1;
+  s.configs = configs;
+  s.nconfigs = 1;
+  s.strict = 1;
+  s.no_check = 1;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(mcphost_load_config(c, &s, &err) == MCPHOST_OK);
+  CHECK(mcphost_config_errors(c) == 1);
+  CHECK(mcphost_server_count(c) == 1);
+  mcphost_client_free(c);
+}
+
 /* In MCPHOST_LOOP_THREAD mode the thread starts with the configuration. */
 TEST(own_thread_starts_with_the_configuration) {
   mcphost_client *c = deferred(MCPHOST_LOOP_THREAD, NULL);
@@ -376,6 +400,7 @@ int main(int argc, char **argv) {
       T(defer_config_takes_no_configuration_of_the_options),
       T(configuration_loads_when_the_front_end_says),
       T(a_bad_entry_is_counted_not_fatal),
+      T(unchecked_sources_load_around_a_bad_one),
       T(own_thread_starts_with_the_configuration),
       T(options_refuse_bad_values_naming_them),
       T(the_protocol_option_reaches_the_connection),

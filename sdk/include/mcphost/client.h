@@ -432,18 +432,22 @@ typedef struct mcphost_config_sources {
   /* 1: the program serves no in-process server (the mcphost executable):
    * a "type": "sdk" entry is listed and never started. */
   int32_t no_inproc;
+  /* 1: these sources are not checked alone first: one that cannot be
+   * read is an error of the configuration like a bad entry's, said and
+   * counted, and the rest loads (what `mcphost mcp list` shows). */
+  int32_t no_check;
 } mcphost_config_sources;
 
 #define MCPHOST_CONFIG_SOURCES_INIT                                            \
   {                                                                            \
     (uint32_t)sizeof(mcphost_config_sources), NULL, 0, NULL, 0, NULL, NULL, 0, \
-        0, 0, 0                                                                \
+        0, 0, 0, 0                                                             \
   }
 
 /* [not loop] Loads the configuration of a client made with
  * `defer_config`, once, as the CLI does: MCPHOST_EUSAGE when a source
- * given here is bad (a file that cannot be read, text that is not a
- * configuration, a --transport no plugin serves: every such error, one
+ * given here is bad (unless `no_check`) (a file that cannot be read, text that
+ * is not a configuration, a --transport no plugin serves: every such error, one
  * line each, in err->message) and nothing is loaded. Otherwise
  * MCPHOST_OK: a bad entry of a scope costs that entry alone, said on
  * the library's log and counted by mcphost_config_errors, and
