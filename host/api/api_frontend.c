@@ -85,23 +85,23 @@ int mcphost_load_config(mcphost_client *c, const mcphost_config_sources *s,
       (s->nconfigs && !s->configs))
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                     "mcphost_config_sources: a count without its array");
-  if (c->config_loaded) {
-    /* Checked all the same: a front end that shares a loaded client (a
-     * session) still refuses a command line's bad sources. */
-    config_sources given = {.server_specs = s->server_specs,
-                            .nserver_specs = s->nserver_specs,
-                            .urls = s->urls,
-                            .nurls = s->nurls,
-                            .url_type = s->url_type,
-                            .mcp_configs = s->configs,
-                            .nmcp_configs = s->nconfigs};
-    int rc = s->no_check ? MCPHOST_OK : api_config_check(c->h, &given, err);
-    return rc != MCPHOST_OK
-               ? rc
-               : api_fail(err, MCPHOST_ESTATE, 0, NULL,
-                          "the client's configuration is loaded already");
-  }
-  /* Copied first: the host keeps the sources to read them again. */
+  /* Checked before anything is kept; when loaded already, all the same:
+   * a front end that shares a loaded client (a session) still refuses a
+   * command line's bad sources. */
+  config_sources given = {.server_specs = s->server_specs,
+                          .nserver_specs = s->nserver_specs,
+                          .urls = s->urls,
+                          .nurls = s->nurls,
+                          .url_type = s->url_type,
+                          .mcp_configs = s->configs,
+                          .nmcp_configs = s->nconfigs};
+  int rc = s->no_check ? MCPHOST_OK : api_config_check(c->h, &given, err);
+  if (rc != MCPHOST_OK)
+    return rc;
+  if (c->config_loaded)
+    return api_fail(err, MCPHOST_ESTATE, 0, NULL,
+                    "the client's configuration is loaded already");
+  /* Copied: the host keeps the sources to read them again. */
   api_free_strings(c->configs);
   c->configs = api_copy_strings(s->configs, s->nconfigs);
   c->specs = api_copy_strings(s->server_specs, s->nserver_specs);
@@ -117,9 +117,6 @@ int mcphost_load_config(mcphost_client *c, const mcphost_config_sources *s,
                         .strict = s->strict != 0,
                         .approve_project = s->approve_project != 0,
                         .no_inproc = s->no_inproc != 0};
-  int rc = s->no_check ? MCPHOST_OK : api_config_check(c->h, &src, err);
-  if (rc != MCPHOST_OK)
-    return rc;
   api_config_load(c, &src);
   return api_client_start(c, err);
 }
