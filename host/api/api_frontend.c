@@ -285,25 +285,37 @@ int mcphost_plugin_option(const mcphost_client *c, size_t i,
                           mcphost_option_info *out) {
   if (!c || !out || !API_HAS(out, mcphost_option_info, plugin))
     return MCPHOST_EUSAGE;
-  const registry *r = host_registry(c->h);
-  for (size_t p = 0; p < r->nplugins; p++) {
-    const mcph_options *o = plugin_options(r->plugins[p]);
-    if (!o)
-      continue;
-    if (i < o->count) {
-      const mcph_option *d = mcph_options_at(o, i);
-      out->name = d->name;
-      out->arg = d->arg;
-      out->help = d->help;
-      out->plugin = r->plugins[p]->id;
-      return MCPHOST_OK;
+  if (!c->popts_read) {
+    /* Read once: the plugins are loaded with the client, for its life. */
+    mcphost_client *w = (mcphost_client *)c;
+    const registry *r = host_registry(c->h);
+    for (size_t p = 0; p < r->nplugins; p++) {
+      const mcph_options *o = plugin_options(r->plugins[p]);
+      for (size_t k = 0; o && k < o->count; k++) {
+        const mcph_option *d = mcph_options_at(o, k);
+        w->popts = xrealloc(w->popts, (w->npopts + 1) * sizeof *w->popts);
+        w->popts[w->npopts++] =
+            (mcphost_option_info){.struct_size = sizeof(mcphost_option_info),
+                                  .name = d->name,
+                                  .arg = d->arg,
+                                  .help = d->help,
+                                  .plugin = r->plugins[p]->id};
+      }
     }
-    i -= o->count;
+    w->popts_read = true;
   }
-  return MCPHOST_ENOTFOUND;
+  if (i >= c->npopts)
+    return MCPHOST_ENOTFOUND;
+  const mcphost_option_info *d = &c->popts[i];
+  out->name = d->name;
+  out->arg = d->arg;
+  out->help = d->help;
+  out->plugin = d->plugin;
+  return MCPHOST_OK;
 }
 
 void api_frontend_free(mcphost_client *c) {
+  free(c->popts);
   api_free_strings(c->specs);
   api_free_strings(c->urls);
   free(c->url_type);

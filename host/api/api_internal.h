@@ -28,7 +28,6 @@ struct mcphost_client {
   int mode;
   host *h;
   mcp_client *mc;
-  bool view; /* api_view_new's: owns neither h nor mc */
   char **names; /* the configured servers' names, for any thread */
   size_t nnames;
   char **plugin_dirs, **configs; /* the options' strings, copied */
@@ -64,9 +63,16 @@ struct mcphost_client {
   char *protocol, *log_level;
   char **roots;
   size_t nroots;
+  mcphost_option_info *popts; /* the plugins' options, read once */
+  size_t npopts;
+  bool popts_read;
   host_config_loaded_fn config_hook; /* api_client_on_config_loaded */
   void *config_hook_ud;
 };
+
+/* Defined in libmcphost.so.1 alone (api_shared.c): its address is NULL
+ * where the API's objects are linked into an executable. */
+extern const char api_shared_library __attribute__((weak));
 
 /* Sets the caller's error, when it gave one with a size that covers the
  * fields; returns `code`. */

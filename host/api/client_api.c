@@ -31,7 +31,11 @@
 /* The client whose loop this thread is running now (its own thread, or
  * the caller's inside mcphost_perform or a waiting call): what may call
  * the loop-only code of host/mcp directly. */
-static _Thread_local const mcphost_client *loop_of;
+static _Thread_local const mcphost_client *loop_of
+    /* Static TLS (8 bytes, within what glibc keeps for a library loaded
+     * with dlopen): no __tls_get_addr, so the executable that links these
+     * objects needs no ld.so symbol, nor its lookup at start. */
+    __attribute__((tls_model("initial-exec")));
 
 struct mcphost_server_request {
   mcphost_client *c;
@@ -820,6 +824,8 @@ int mcphost_respond(mcphost_client *c, mcphost_server_request *req,
  * the prefix is now. NULL when this code is linked into an executable:
  * the host's default then (next to the executable). */
 static char *builtin_plugin_dir(void) {
+  if (&api_shared_library == NULL)
+    return NULL; /* linked into an executable: no dladdr to pay for */
   Dl_info info;
   if (!dladdr((void *)builtin_plugin_dir, &info) || !info.dli_fname ||
       !strstr(info.dli_fname, ".so"))
