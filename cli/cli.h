@@ -39,11 +39,15 @@ typedef struct cli {
   const char *protocol;   /* --protocol: auto, modern or legacy */
   const char *log_level;  /* --log-level: sent with logging/setLevel */
   mcp_client *mc; /* owns the sessions (mcp/client.h) */
-  /* The same host as the public API's handle (sdk/include/mcphost/
-   * client.h): what a command written against the API uses. Until the
-   * CLI makes its client with mcphost_client_new, a view over h and mc
-   * (host/api/client_view.h). */
+  /* The CLI's client of the public API (sdk/include/mcphost/client.h),
+   * made with mcphost_client_new: what a command written against the API
+   * uses. h and mc are its host and MCP client (host/api/client_view.h)
+   * for the commands not ported yet. */
   mcphost_client *api;
+  /* SIGINT, SIGTERM and SIGHUP as a descriptor on the client's loop
+   * (main.c): the library takes no signal. */
+  int sigfd;
+  mcphost_watch *sigwatch;
   unsigned files_written;
   bool save_failed; /* a result could not be saved: the exit is not 0 */
   bool bad_content; /* a server sent content that breaks MCP: exit 4 */
@@ -294,6 +298,10 @@ char *out_save_blob(cli *c, const unsigned char *data, size_t len,
  * plugins' server sources) and prints its errors, warnings and, with -v,
  * notes. */
 void cli_load_config(cli *c);
+/* As cli_load_config, the command line's sources checked alone first:
+ * EXIT_OK, or EXIT_USAGE with every error said (nothing loaded). In a
+ * session only the check: the session loaded the rest. */
+int cli_load_checked(cli *c);
 /* Loads every scope into `cfg` (which should be empty) as
  * cli_load_config does, printing nothing. */
 void cli_load_scopes(cli *c, config *cfg);

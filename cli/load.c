@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/client_view.h"
 #include "cli/cli.h"
 #include "core/host_config.h"
 #include "util.h"
@@ -30,15 +31,54 @@ static void bind_approvals(void *ud, const config *cfg) {
             why);
 }
 
+/* c->sources through the client API (mcphost_load_config), which binds
+ * approvals (here, on each load and reload) and reports as it loads. */
+static int load_sources(cli *c, bool check, mcphost_error *err) {
+  const config_sources *o = &c->sources;
+  mcphost_config_sources s = MCPHOST_CONFIG_SOURCES_INIT;
+  s.server_specs = o->server_specs;
+  s.nserver_specs = o->nserver_specs;
+  s.urls = o->urls;
+  s.nurls = o->nurls;
+  s.url_type = o->url_type;
+  s.configs = o->mcp_configs;
+  s.nconfigs = o->nmcp_configs;
+  s.strict = o->strict;
+  s.approve_project = o->approve_project;
+  s.no_inproc = o->no_inproc;
+  s.no_check = !check;
+  if (!c->shared)
+    api_client_on_config_loaded(c->api, bind_approvals, c);
+  return mcphost_load_config(c->api, &s, err);
+}
+
 void cli_load_config(cli *c) {
-  config *cfg = host_cfg_edit(c->h);
-  cli_load_scopes(c, cfg);
-  /* Kept, so mcph.host.config/1 can read them again; a reload binds
-   * approvals and reports as this first load does. */
-  config_sources o = scope_sources(c);
-  host_set_config_sources(c->h, &o, bind_approvals, c);
-  bind_approvals(c, cfg);
-  host_config_report(c->h);
+  load_sources(c, false, NULL);
+}
+
+int cli_load_checked(cli *c) {
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  int rc = load_sources(c, true, &err);
+  if (rc == MCPHOST_ESTATE) {
+    host_config_report(c->h); /* loaded when the session started */
+    return EXIT_OK;
+  }
+  if (rc != MCPHOST_EUSAGE)
+    return EXIT_OK;
+  /* One line each: a source's error, escaped, or the transport's. */
+  static const char tag[] = "config error: ";
+  const size_t ntag = sizeof tag - 1;
+  for (char *line = err.message; *line;) {
+    char *next = strstr(line + 1, "\nconfig error: ");
+    if (next)
+      *next = '\0';
+    if (strncmp(line, tag, ntag) == 0)
+      cli_error(c, NULL, "config error: %s", cli_esc(c, line + ntag));
+    else
+      cli_error(c, NULL, "%s", line);
+    line = next ? next + 1 : line + strlen(line);
+  }
+  return EXIT_USAGE;
 }
 
 int cli_check_startable(cli *c, size_t idx) {

@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -115,37 +117,31 @@ static size_t prescan_plugin_dirs(int argc, char **argv, const char **dirs) {
 /* The options every loaded plugin declares (mcph.options/1), in search
  * order; a name already taken is skipped with a warning. */
 typedef struct plugin_opts {
-  struct option *longopts; /* built-ins, then the plugins' */
-  const mcph_option **decl; /* decl[k] for longopts[nbuiltin + k] */
+  struct option *longopts;   /* built-ins, then the plugins' */
+  mcphost_option_info *decl; /* decl[k] for longopts[nbuiltin + k] */
   size_t nbuiltin, nplugin;
 } plugin_opts;
 
-static void collect_plugin_options(host *h, plugin_opts *po) {
+static void collect_plugin_options(cli *c, plugin_opts *po) {
   po->longopts = cli_options_getopt(0, &po->nbuiltin);
-  for (size_t i = 0; i < host_registry(h)->nplugins; i++) {
-    plugin *p = host_registry(h)->plugins[i];
-    const mcph_options *o = plugin_options(p);
-    if (!o)
+  mcphost_option_info d = MCPHOST_OPTION_INFO_INIT;
+  for (size_t i = 0; mcphost_plugin_option(c->api, i, &d) == MCPHOST_OK; i++) {
+    bool taken = !d.name || !*d.name;
+    for (size_t j = 0; j < po->nbuiltin + po->nplugin && !taken; j++)
+      taken = strcmp(po->longopts[j].name, d.name) == 0;
+    if (taken) {
+      host_log(c->h, MCPH_LOG_WARN, d.plugin,
+               "option --%s is already taken; ignored", d.name ? d.name : "");
       continue;
-    for (size_t k = 0; k < o->count; k++) {
-      const mcph_option *d = mcph_options_at(o, k);
-      bool taken = !d->name || !*d->name;
-      for (size_t j = 0; j < po->nbuiltin + po->nplugin && !taken; j++)
-        taken = strcmp(po->longopts[j].name, d->name) == 0;
-      if (taken) {
-        host_log(h, MCPH_LOG_WARN, p->id,
-                 "option --%s is already taken; ignored", d->name ? d->name : "");
-        continue;
-      }
-      size_t at = po->nbuiltin + po->nplugin;
-      po->longopts = xrealloc(po->longopts, (at + 2) * sizeof *po->longopts);
-      po->decl = xrealloc(po->decl, (po->nplugin + 1) * sizeof *po->decl);
-      po->longopts[at] =
-          (struct option){d->name, d->arg ? required_argument : no_argument,
-                          NULL, CLI_OPT_PLUGIN_BASE + (int)po->nplugin};
-      memset(&po->longopts[at + 1], 0, sizeof po->longopts[at + 1]);
-      po->decl[po->nplugin++] = d;
     }
+    size_t at = po->nbuiltin + po->nplugin;
+    po->longopts = xrealloc(po->longopts, (at + 2) * sizeof *po->longopts);
+    po->decl = xrealloc(po->decl, (po->nplugin + 1) * sizeof *po->decl);
+    po->longopts[at] =
+        (struct option){d.name, d.arg ? required_argument : no_argument, NULL,
+                        CLI_OPT_PLUGIN_BASE + (int)po->nplugin};
+    memset(&po->longopts[at + 1], 0, sizeof po->longopts[at + 1]);
+    po->decl[po->nplugin++] = d;
   }
 }
 
@@ -154,7 +150,7 @@ static void print_plugin_options(const plugin_opts *po, FILE *f) {
     return;
   fputs("\nPlugin options:\n", f);
   for (size_t k = 0; k < po->nplugin; k++) {
-    const mcph_option *d = po->decl[k];
+    const mcphost_option_info *d = &po->decl[k];
     char left[64];
     snprintf(left, sizeof left, "--%s%s%s", d->name, d->arg ? "=" : "",
              d->arg ? d->arg : "");
@@ -393,35 +389,6 @@ static void bad_option(cli *c, int opt, char **argv,
               matches > 1 ? "ambiguous" : "unknown", (int)n, word);
 }
 
-/* The servers given with --url, --server, --transport and --mcp-config
- * are read once alone, by the loader's own parsers: what is wrong with
- * them is a usage error, said before anything else is loaded. */
-static int check_command_line_servers(cli *c) {
-  const config_sources *o = &c->sources;
-  if (o->url_type && o->nurls &&
-      !registry_find_type(host_registry(c->h), o->url_type)) {
-    strbuf known;
-    sb_init(&known);
-    for (size_t i = 0; i < host_registry(c->h)->ntypes; i++)
-      sb_printf(&known, "%s%s", i ? ", " : "",
-                host_registry(c->h)->types[i].type);
-    cli_error(c, NULL,
-              "--transport \"%s\": no plugin serves this transport type "
-              "(known: %s)",
-              o->url_type, known.len ? sb_str(&known) : "none");
-    sb_free(&known);
-    return EXIT_USAGE;
-  }
-  config tmp;
-  config_init(&tmp);
-  config_check_dynamic(&tmp, o);
-  for (size_t i = 0; i < tmp.nerrors; i++)
-    cli_error(c, NULL, "config error: %s", cli_esc(c, tmp.errors[i]));
-  int rc = tmp.nerrors ? EXIT_USAGE : EXIT_OK;
-  config_free(&tmp);
-  return rc;
-}
-
 /* The defaults the environment sets, before any option. */
 static void set_defaults(cli *c) {
   c->connect_timeout_ms = env_ms("MCP_TIMEOUT", 30000, false, NULL);
@@ -438,36 +405,85 @@ static void set_defaults(cli *c) {
   }
 }
 
-/* The host and its plugins, first: they may declare options. A
- * session's host is loaded and configured once, and kept. */
+/* SIGINT, SIGTERM and SIGHUP, blocked, become reads of a descriptor on
+ * the client's loop, so a Ctrl-C cancels requests cleanly instead of
+ * killing us mid-write: the host's run ends at the next turn of the loop
+ * (host_interrupted). Blocked before the plugins load, so that a thread
+ * one starts inherits the mask; a server's process gets its own
+ * (proc_spawn.c). */
+static void block_signals(sigset_t *set) {
+  sigemptyset(set);
+  sigaddset(set, SIGINT);
+  sigaddset(set, SIGTERM);
+  sigaddset(set, SIGHUP);
+  if (sigprocmask(SIG_BLOCK, set, NULL) != 0)
+    sigemptyset(set);
+}
+
+static void on_signal(void *ud, int fd, unsigned events) {
+  (void)events;
+  cli *c = ud;
+  struct signalfd_siginfo si;
+  while (read(fd, &si, sizeof si) == (ssize_t)sizeof si)
+    host_interrupt(c->h, (int)si.ssi_signo);
+}
+
+static void watch_signals(cli *c, const sigset_t *set) {
+  if (sigismember(set, SIGINT) != 1)
+    return;
+  c->sigfd = signalfd(-1, set, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (c->sigfd >= 0 &&
+      mcphost_watch_fd(c->api, c->sigfd, MCPHOST_FD_READ, on_signal, c,
+                       &c->sigwatch, NULL) != MCPHOST_OK) {
+    close(c->sigfd);
+    c->sigfd = -1;
+  }
+}
+
+static void unwatch_signals(cli *c) {
+  mcphost_unwatch(c->api, c->sigwatch);
+  c->sigwatch = NULL;
+  if (c->sigfd >= 0)
+    close(c->sigfd);
+  c->sigfd = -1;
+}
+
+/* The client and its plugins, first: they may declare options; the
+ * configuration waits for the command line (load). A session's client is
+ * loaded and configured once, and kept. */
 static int open_host(cli *c, cmdline *l, int argc, char **argv) {
   l->nplugin_dirs = prescan_plugin_dirs(argc, argv, l->plugin_dirs);
   l->ngiven_dirs = l->nplugin_dirs;
-  host_options ho = {.plugin_dirs = l->plugin_dirs,
-                     .nplugin_dirs = l->nplugin_dirs};
   if (c->shared) {
+    c->api = c->shared->api;
     c->h = c->shared->h;
     c->mc = c->shared->mc;
     l->nplugin_dirs = 0; /* said when the session started */
   } else {
-    c->h = host_new(&ho);
-    if (!c->h) {
-      fprintf(stderr, "mcphost: cannot create the event loop\n");
+    sigset_t set;
+    block_signals(&set);
+    mcphost_options o = MCPHOST_OPTIONS_INIT;
+    o.loop_mode = MCPHOST_LOOP_CALLER;
+    o.defer_config = 1;
+    o.plugin_dirs = l->plugin_dirs;
+    o.nplugin_dirs = l->nplugin_dirs;
+    mcphost_error err = MCPHOST_ERROR_INIT;
+    if (mcphost_client_new(&o, &c->api, &err) != MCPHOST_OK) {
+      fprintf(stderr, "mcphost: %s\n", err.message);
       return EXIT_SERVER;
     }
-    /* Before plugins: their init may look the servers service up. */
-    c->mc = mcp_client_new(c->h);
-    host_load_plugins(c->h);
+    c->h = api_client_host(c->api);
+    c->mc = api_client_mcp(c->api);
+    api_client_sources(c->api, &c->sources);
+    watch_signals(c, &set);
   }
-  c->api = api_view_new(c->h, c->mc);
-  api_view_sources(c->api, &c->sources);
   for (size_t i = 0; i < l->nplugin_dirs; i++) {
     char why[300];
     if (!cli_plugin_dir_usable(l->plugin_dirs[i], why, sizeof why))
       fprintf(stderr, "mcphost: warning: --plugin-dir %s: %s\n",
               l->plugin_dirs[i], why);
   }
-  collect_plugin_options(c->h, &l->popts);
+  collect_plugin_options(c, &l->popts);
   return EXIT_OK;
 }
 
@@ -496,8 +512,8 @@ static int parse_options(cli *c, cmdline *l, int argc, char **argv) {
       }
     } else if (opt >= CLI_OPT_PLUGIN_BASE &&
                (size_t)(opt - CLI_OPT_PLUGIN_BASE) < l->popts.nplugin) {
-      host_set_plugin_option(
-          c->h, l->popts.decl[opt - CLI_OPT_PLUGIN_BASE]->name, optarg);
+      mcphost_set_option(c->api, l->popts.decl[opt - CLI_OPT_PLUGIN_BASE].name,
+                         optarg, NULL);
     } else {
       bad_option(c, opt, argv, l->popts.longopts);
       return EXIT_USAGE;
@@ -636,14 +652,9 @@ static int load(cli *c, cmdline *l) {
   if (!l->cmd->needs_servers) {
     return EXIT_OK;
   }
-  int rc = check_command_line_servers(c);
+  int rc = cli_load_checked(c);
   if (rc != EXIT_OK)
     return rc;
-  if (c->shared) {
-    host_config_report(c->h); /* loaded when the session started */
-  } else {
-    cli_load_config(c);
-  }
   if (host_cfg(c->h)->nservers == 0) {
     cli_error(c, NULL,
               "no servers configured (use --mcp-config FILE, --server "
@@ -672,22 +683,21 @@ static int dispatch(cli *c, cmdline *l) {
 
 /* Closes every server and frees what the run held; the exit code. */
 static int close_run(cli *c, cmdline *l, int rc) {
-  api_view_free(c->api);
-  c->api = NULL;
   if (c->h) {
     if (!c->shared) {
-      mcp_client_shutdown(c->mc);
+      mcp_client_shutdown(c->mc); /* before the asker goes */
     }
     cli_esc_free(c);
     cli_asker_free(c);
     rc = cli_exit_for_signal(rc, host_signal_number(c->h));
     if (!c->shared) {
-      host_free(c->h);
+      unwatch_signals(c);
+      mcphost_client_free(c->api);
     }
   }
-  if (!c->shared) {
-    mcp_client_free(c->mc);
-  }
+  c->api = NULL;
+  c->h = NULL;
+  c->mc = NULL;
   cli_finish(c, rc);
   rc = cli_check_output(c, rc);
   for (size_t i = 0; i < c->nroot_dirs; i++)
@@ -709,7 +719,8 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
    * them) cannot read our /proc/PID/environ or memory, which hold what
    * the env allowlist withholds from servers (docs/security.md). */
   prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-  cli c = {.ask_tty = -2, .argc = argc, .argv = argv, .shared = shared};
+  cli c = {
+      .ask_tty = -2, .sigfd = -1, .argc = argc, .argv = argv, .shared = shared};
   cmdline l = {.plugin_dirs = xcalloc((size_t)argc, sizeof *l.plugin_dirs),
                .configs = xcalloc((size_t)argc, sizeof *l.configs),
                .specs = xcalloc((size_t)argc, sizeof *l.specs),

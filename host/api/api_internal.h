@@ -28,8 +28,7 @@ struct mcphost_client {
   int mode;
   host *h;
   mcp_client *mc;
-  bool view; /* api_view_new's: owns neither h nor mc */
-  /* The view's configuration sources (api_view_sources), or NULL: the
+  /* The CLI's configuration sources (api_client_sources), or NULL: the
    * host's (api_config.c). */
   const config_sources *sources;
   char **names; /* the configured servers' names, for any thread */
@@ -57,7 +56,26 @@ struct mcphost_client {
   pthread_t thread;
   bool started;
   volatile bool stop;
+  /* A front end's (api_frontend.c): the configuration loaded or not
+   * (defer_config), the sources it came from and the options set, copied
+   * (the host and the MCP client borrow them). */
+  bool config_loaded;
+  size_t nconfig_errors;
+  config_sources src;
+  char **specs, **urls, *url_type;
+  char *protocol, *log_level;
+  char **roots;
+  size_t nroots;
+  mcphost_option_info *popts; /* the plugins' options, read once */
+  size_t npopts;
+  bool popts_read;
+  host_config_loaded_fn config_hook; /* api_client_on_config_loaded */
+  void *config_hook_ud;
 };
+
+/* Defined in libmcphost.so.1 alone (api_shared.c): its address is NULL
+ * where the API's objects are linked into an executable. */
+extern const char api_shared_library __attribute__((weak));
 
 /* Sets the caller's error, when it gave one with a size that covers the
  * fields; returns `code`. */
@@ -69,5 +87,30 @@ int api_fail(mcphost_error *err, int code, int rpc_code, const char *server,
 int run_on_loop(mcphost_client *c, void (*fn)(void *), void *ud);
 /* Clears the caller's error (MCPHOST_OK, empty message and server). */
 void api_clear_error(mcphost_error *err);
+
+/* Runs fn(ud) on the client's loop and returns when it has run: here
+ * when this thread may, else posted to the loop's thread and waited for.
+ * 0, or -1 when it could not be posted. */
+int api_run_on_loop(mcphost_client *c, void (*fn)(void *), void *ud);
+/* This thread runs `c`'s loop from now (mcphost_perform, a waiting
+ * call): returns the client it ran before, for api_leave_loop. */
+const mcphost_client *api_enter_loop(const mcphost_client *c);
+void api_leave_loop(const mcphost_client *was);
+
+/* A NULL-terminated copy of `n` strings (NULL ones as ""), freed with
+ * api_free_strings (NULL is fine). */
+char **api_copy_strings(const char *const *v, size_t n);
+void api_free_strings(char **v);
+
+/* api_frontend.c, for mcphost_client_new and mcphost_load_config: the
+ * sources given checked alone (with `h`, the transport type against its
+ * plugins too), every error in err->message, one line each; then the
+ * scopes loaded into the client's host (src borrowed for the client's
+ * life); then the client's thread started (MCPHOST_LOOP_THREAD). */
+int api_config_check(host *h, const config_sources *src, mcphost_error *err);
+void api_config_load(mcphost_client *c, const config_sources *src);
+int api_client_start(mcphost_client *c, mcphost_error *err);
+/* mcphost_client_free's share: what api_frontend.c copied. */
+void api_frontend_free(mcphost_client *c);
 
 #endif

@@ -31,7 +31,11 @@
 /* The client whose loop this thread is running now (its own thread, or
  * the caller's inside mcphost_perform or a waiting call): what may call
  * the loop-only code of host/mcp directly. */
-static _Thread_local const mcphost_client *loop_of;
+static _Thread_local const mcphost_client *loop_of
+    /* Static TLS (8 bytes, within what glibc keeps for a library loaded
+     * with dlopen): no __tls_get_addr, so the executable that links these
+     * objects needs no ld.so symbol, nor its lookup at start. */
+    __attribute__((tls_model("initial-exec")));
 
 struct mcphost_server_request {
   mcphost_client *c;
@@ -839,6 +843,8 @@ int mcphost_respond(mcphost_client *c, mcphost_server_request *req,
  * the prefix is now. NULL when this code is linked into an executable:
  * the host's default then (next to the executable). */
 static char *builtin_plugin_dir(void) {
+  if (&api_shared_library == NULL)
+    return NULL; /* linked into an executable: no dladdr to pay for */
   Dl_info info;
   if (!dladdr((void *)builtin_plugin_dir, &info) || !info.dli_fname ||
       !strstr(info.dli_fname, ".so"))
@@ -854,7 +860,7 @@ static char *builtin_plugin_dir(void) {
   return dir;
 }
 
-static char **copy_strings(const char *const *v, size_t n) {
+char **api_copy_strings(const char *const *v, size_t n) {
   char **out = xcalloc(n + 1, sizeof *out);
   for (size_t i = 0; i < n; i++)
     out[i] = xstrdup(v[i] ? v[i] : "");
@@ -862,7 +868,7 @@ static char **copy_strings(const char *const *v, size_t n) {
 }
 
 /* Frees a NULL-terminated array of copy_strings. */
-static void free_strings(char **v) {
+void api_free_strings(char **v) {
   for (size_t i = 0; v && v[i]; i++)
     free(v[i]);
   free(v);
@@ -952,9 +958,10 @@ void mcphost_client_free(mcphost_client *c) {
   host_free(c->h);
   c->h = NULL;
   mcp_client_free(c->mc);
-  free_strings(c->names);
-  free_strings(c->plugin_dirs);
-  free_strings(c->configs);
+  api_free_strings(c->names);
+  api_free_strings(c->plugin_dirs);
+  api_free_strings(c->configs);
+  api_frontend_free(c);
   free(c);
 }
 
@@ -992,6 +999,12 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                      "a count of plugin directories or configurations "
                      "without its array");
+  /* Read only when the caller's struct has it (added in 1.0). */
+  bool defer = API_HAS(o, mcphost_options, defer_config) && o->defer_config;
+  if (defer && (o->nconfigs || o->strict || o->approve_project))
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
+                    "mcphost_options: configs, strict and approve_project "
+                    "go to mcphost_load_config with defer_config");
 
   mcphost_client *c = xcalloc(1, sizeof *c);
   c->mode = o->loop_mode;
@@ -1001,8 +1014,8 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
   c->on_ask = o->on_ask;
   c->ud = o->ud;
   c->asker = (mcp_asker){.start = ask_start, .cancel = ask_cancel, .ud = c};
-  c->plugin_dirs = copy_strings(o->plugin_dirs, o->nplugin_dirs);
-  c->configs = copy_strings(o->configs, o->nconfigs);
+  c->plugin_dirs = api_copy_strings(o->plugin_dirs, o->nplugin_dirs);
+  c->configs = api_copy_strings(o->configs, o->nconfigs);
 
   /* What the program gives is checked alone first, as the CLI checks its
    * command line: a bad file or text is the caller's error. */
@@ -1010,21 +1023,12 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
                         .nmcp_configs = o->nconfigs,
                         .strict = o->strict != 0,
                         .approve_project = o->approve_project != 0};
-  const char *approve = getenv("MCPHOST_APPROVE_PROJECT_SERVERS");
-  if (approve && strcmp(approve, "1") == 0)
-    src.approve_project = true;
-  config tmp;
-  config_init(&tmp);
-  config_check_dynamic(&tmp, &src);
-  if (tmp.nerrors) {
-    api_fail(err, MCPHOST_EUSAGE, 0, NULL, "config error: %s", tmp.errors[0]);
-    config_free(&tmp);
-    free_strings(c->plugin_dirs);
-    free_strings(c->configs);
+  if (!defer && api_config_check(NULL, &src, err) != MCPHOST_OK) {
+    api_free_strings(c->plugin_dirs);
+    api_free_strings(c->configs);
     free(c);
     return MCPHOST_EUSAGE;
   }
-  config_free(&tmp);
 
   char *builtin = builtin_plugin_dir();
   host_options ho = {.plugin_dirs = (const char *const *)c->plugin_dirs,
@@ -1039,8 +1043,8 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
   c->h = host_new(&ho);
   free(builtin);
   if (!c->h) {
-    free_strings(c->plugin_dirs);
-    free_strings(c->configs);
+    api_free_strings(c->plugin_dirs);
+    api_free_strings(c->configs);
     free(c);
     return api_fail(err, MCPHOST_ENOMEM, 0, NULL,
                      "cannot create the event loop");
@@ -1049,36 +1053,43 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
   c->mc = mcp_client_new(c->h);
   host_load_plugins(c->h);
   set_client_options(c, o);
-  config_sources with = host_config_with_plugin_sources(c->h, &src);
-  config_load_scopes(host_cfg_edit(c->h), &with);
-  host_set_config_sources(c->h, &with, NULL, NULL);
-  host_config_report(c->h);
+  mcp_client_on_notify(c->mc, on_notify, c);
+  mcp_client_on_request(c->mc, on_request, c);
+  if (defer) {
+    *out = c; /* mcphost_load_config loads and starts it */
+    return MCPHOST_OK;
+  }
+  api_config_load(c, &src);
   const config *cfg = host_cfg(c->h);
   /* As the CLI: a bad entry costs that entry only, unless the caller
    * gave every server itself (strict) or none is left. */
   if (cfg->nerrors && (o->strict || cfg->nservers == 0)) {
     api_fail(err, MCPHOST_EUSAGE, 0, NULL, "config error: %s", cfg->errors[0]);
-    c->mode = MCPHOST_LOOP_CALLER; /* no thread yet */
-    mcphost_client_free(c);
+    mcphost_client_free(c); /* no thread yet */
     return MCPHOST_EUSAGE;
   }
+  if (api_client_start(c, err) != MCPHOST_OK) {
+    mcphost_client_free(c);
+    return MCPHOST_ENOMEM;
+  }
+  *out = c;
+  return MCPHOST_OK;
+}
+
+int api_client_start(mcphost_client *c, mcphost_error *err) {
+  const config *cfg = host_cfg(c->h);
   c->nnames = cfg->nservers;
   c->names = xcalloc(cfg->nservers + 1, sizeof *c->names);
   for (size_t i = 0; i < cfg->nservers; i++)
     c->names[i] = xstrdup(cfg->servers[i].name);
-  mcp_client_on_notify(c->mc, on_notify, c);
-  mcp_client_on_request(c->mc, on_request, c);
   if (c->mode == MCPHOST_LOOP_THREAD) {
     c->started = true; /* before the thread: it reads it */
     if (pthread_create(&c->thread, NULL, loop_thread, c) != 0) {
-      c->started = false;
-      c->mode = MCPHOST_LOOP_CALLER; /* freed as such */
-      mcphost_client_free(c);
+      c->started = false; /* freed as a client without a thread */
       return api_fail(err, MCPHOST_ENOMEM, 0, NULL,
                        "cannot start the client's thread");
     }
   }
-  *out = c;
   return MCPHOST_OK;
 }
 
@@ -1100,13 +1111,22 @@ int mcphost_timeout_ms(const mcphost_client *c) {
   return c ? loop_timeout_ms(host_loop(c->h)) : -1;
 }
 
+const mcphost_client *api_enter_loop(const mcphost_client *c) {
+  const mcphost_client *was = loop_of;
+  loop_of = c;
+  return was;
+}
+
+void api_leave_loop(const mcphost_client *was) {
+  loop_of = was;
+}
+
 int mcphost_perform(mcphost_client *c) {
   if (!c)
     return 0;
-  const mcphost_client *was = loop_of;
-  loop_of = c;
+  const mcphost_client *was = api_enter_loop(c);
   loop_run_once(host_loop(c->h), 0);
-  loop_of = was;
+  api_leave_loop(was);
   return atomic_load(&c->nops);
 }
 
@@ -1141,7 +1161,7 @@ static void loop_call_run(void *ud) {
   pthread_mutex_unlock(&lc->lock);
 }
 
-int run_on_loop(mcphost_client *c, void (*fn)(void *), void *ud) {
+int api_run_on_loop(mcphost_client *c, void (*fn)(void *), void *ud) {
   if (c->mode == MCPHOST_LOOP_CALLER || loop_of == c || !c->started) {
     fn(ud);
     return 0;
@@ -1242,7 +1262,7 @@ int mcphost_inproc_register(mcphost_client *c, const char *name,
   p->c = c;
   p->cb = *cb;
   register_job j = {.c = c, .name = name, .p = p};
-  if (run_on_loop(c, register_on_loop, &j) != 0) {
+  if (api_run_on_loop(c, register_on_loop, &j) != 0) {
     free(p);
     return api_fail(err, MCPHOST_ENOMEM, 0, name, "out of memory");
   }
@@ -1313,5 +1333,5 @@ static void unregister_on_loop(void *ud) {
 void mcphost_inproc_unregister(mcphost_inproc *p) {
   if (!p || p->released)
     return; /* released: mcphost_client_free frees it */
-  run_on_loop(p->c, unregister_on_loop, p);
+  api_run_on_loop(p->c, unregister_on_loop, p);
 }

@@ -1,25 +1,22 @@
-/* A client handle over a host the CLI made: see client_view.h. */
+/* The transitional accessors of client_view.h. */
 #include "api/client_view.h"
 
-#include <stdlib.h>
-
-#include "alloc.h"
 #include "api/api_internal.h"
 
-mcphost_client *api_view_new(host *h, mcp_client *mc) {
-  mcphost_client *c = xcalloc(1, sizeof *c);
-  c->mode = MCPHOST_LOOP_CALLER;
-  c->view = true;
-  c->h = h;
-  c->mc = mc;
-  c->next_id = 1;
-  return c;
+host *api_client_host(const mcphost_client *c) {
+  return c->h;
 }
 
-void api_view_free(mcphost_client *c) {
-  free(c);
+mcp_client *api_client_mcp(const mcphost_client *c) {
+  return c->mc;
 }
 
-void api_view_sources(mcphost_client *c, const config_sources *o) {
+void api_client_on_config_loaded(mcphost_client *c,
+                                 host_config_loaded_fn loaded, void *ud) {
+  c->config_hook = loaded;
+  c->config_hook_ud = ud;
+}
+
+void api_client_sources(mcphost_client *c, const config_sources *o) {
   c->sources = o;
 }

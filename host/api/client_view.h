@@ -1,23 +1,29 @@
-/* Transitional, for the mcphost executable only: a client handle of the
- * public API (sdk/include/mcphost/client.h) over a host and an MCP client
- * the CLI made itself, so that a command already written against the API
- * and one not yet ported share one host. It goes when the CLI makes its
- * client with mcphost_client_new (docs/architecture.md, "The public
- * headers of the client library"). Not exported by libmcphost.so.1. */
+/* Transitional, for the mcphost executable only: the library's host and
+ * MCP client behind a client of the public API (sdk/include/mcphost/
+ * client.h), for the commands not yet written against the API, and the
+ * CLI's own step after each configuration load. This header goes when
+ * the last command is ported (docs/architecture.md, "The public headers
+ * of the client library"). Not exported by libmcphost.so.1. */
 #ifndef MCPHOST_CLIENT_VIEW_H
 #define MCPHOST_CLIENT_VIEW_H
 
 #include <mcphost/client.h>
 
 #include "core/host.h"
+#include "core/host_config.h"
 #include "mcp/client.h"
 
-/* A handle over h and mc, owning neither; the caller's loop mode
- * (MCPHOST_LOOP_CALLER). Freed with api_view_free, before h and mc. */
-mcphost_client *api_view_new(host *h, mcp_client *mc);
-void api_view_free(mcphost_client *c);
-/* The sources (the command line's) the configuration functions of the
- * view take their files from (mcphost_config_*); `o` must outlive it. */
-void api_view_sources(mcphost_client *c, const config_sources *o);
+/* The client's host and MCP client, borrowed for its life. */
+host *api_client_host(const mcphost_client *c);
+mcp_client *api_client_mcp(const mcphost_client *c);
+/* Runs loaded(ud, cfg) after mcphost_load_config loads the scopes and
+ * after each reload, before the report (the CLI binds approvals there).
+ * Before mcphost_load_config. */
+void api_client_on_config_loaded(mcphost_client *c,
+                                 host_config_loaded_fn loaded, void *ud);
+/* The sources (the command line's) the configuration functions take
+ * their files from (mcphost_config_*) before or without a load; `o` must
+ * outlive the client. */
+void api_client_sources(mcphost_client *c, const config_sources *o);
 
 #endif

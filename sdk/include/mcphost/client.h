@@ -235,19 +235,25 @@ typedef struct mcphost_options {
   void *ud; /* the callbacks' */
   /* NULL: the log goes to stderr, as the CLI's. */
   mcphost_log_fn on_log;
+  /* 1: load no configuration now (`configs`, `strict` and
+   * `approve_project` stay empty): the program sets its options first
+   * (mcphost_set_option, the plugins' own among them) and then calls
+   * mcphost_load_config, as the CLI does with its command line. */
+  int32_t defer_config;
 } mcphost_options;
 
 #define MCPHOST_OPTIONS_INIT                                                   \
   {                                                                            \
     MCPHOST_SIZEOF_(mcphost_options), MCPHOST_API_MAJOR, MCPHOST_API_MINOR,    \
         MCPHOST_LOOP_THREAD, NULL, 0, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL,   \
-        NULL, NULL, NULL                                                       \
+        NULL, NULL, NULL, 0                                                    \
   }
 
 /* [any thread] A new client: loads the plugins and the configuration
- * (nothing connects yet) and, in MCPHOST_LOOP_THREAD mode, starts its
- * thread. The strings of `o` are copied. *out is the caller's, freed
- * with mcphost_client_free. */
+ * (nothing connects yet; with `defer_config`, the plugins alone) and, in
+ * MCPHOST_LOOP_THREAD mode, starts its thread (with `defer_config`:
+ * mcphost_load_config starts it). The strings of `o` are copied. *out is the
+ * caller's, freed with mcphost_client_free. */
 int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
                        mcphost_error *err);
 
@@ -528,6 +534,159 @@ int mcphost_import_read(mcphost_client *c, const char *client,
 int mcphost_config_import(mcphost_client *c, const char *scope,
                           const char *servers_json, char **result_json,
                           mcphost_error *err);
+
+/* ---- a front end: options, configuration loaded later, the loop ----
+ * What a front end such as the mcphost executable does in this order:
+ * the client with its plugins first (mcphost_options.defer_config), then
+ * its command line (mcphost_set_option: the library's options and those
+ * the plugins declare), then the configuration (mcphost_load_config);
+ * and its own file descriptors and timers (a terminal, a listening
+ * socket, a signal's pipe) on the client's loop, which it runs in
+ * MCPHOST_LOOP_CALLER mode (mcphost_run_until). */
+
+/* [not loop] before mcphost_load_config; [loop] after. Sets option
+ * `name` (the CLI's long option without its dashes) to `value` (NULL for
+ * an option that takes none):
+ *   "timeout"       MS, every deadline (connect, request, tool), a total
+ *   "protocol"      auto, modern or legacy, for every server
+ *   "log-level"     the level asked of servers (logging/setLevel)
+ *   "root"          DIR, a root offered to servers (relative to the
+ *                   working directory; once per root, in order)
+ *   "no-roots"      no root at all
+ *   "sanitize"      full, display or off: what is done to server text
+ *   "verbose"       0 .. 3, the library's log on stderr (-v, -vv, -vvv)
+ *   "quiet"         a server's stray output logged at info
+ *   any option a loaded plugin declares (mcph.options/1), which the
+ *   plugin reads (`value` NULL for one that takes none).
+ * Servers that are connected keep their settings. MCPHOST_EUSAGE for a
+ * name nobody knows or a bad value, the message naming both. */
+int mcphost_set_option(mcphost_client *c, const char *name, const char *value,
+                       mcphost_error *err);
+
+/* [loop] What the loaded plugins declare as options (mcph.options/1),
+ * in the plugins' search order, as declared: option `i` (0 ..) in *out,
+ * or MCPHOST_ENOTFOUND past the last. A front end takes the first of a
+ * name and leaves a name its own options take (mcphost_set_option's own
+ * names come before any plugin's). The strings are the client's, valid
+ * until it is freed. */
+typedef struct mcphost_option_info {
+  uint32_t struct_size;
+  const char *name;   /* without the dashes */
+  const char *arg;    /* the value's placeholder ("DIR"), or NULL: none */
+  const char *help;   /* one line, or NULL */
+  const char *plugin; /* the plugin's id */
+} mcphost_option_info;
+
+#define MCPHOST_OPTION_INFO_INIT                                               \
+  { (uint32_t)sizeof(mcphost_option_info), NULL, NULL, NULL, NULL }
+
+int mcphost_plugin_option(const mcphost_client *c, size_t i,
+                          mcphost_option_info *out);
+
+/* Where mcphost_load_config reads the servers from: the CLI's command
+ * line. Every scope (enterprise, local, project, user, the plugins'
+ * servers) and these, in this order. */
+typedef struct mcphost_config_sources {
+  uint32_t struct_size;
+  /* --server: a server's command line ("NAME=COMMAND ARGS" or "COMMAND
+   * ARGS"). */
+  const char *const *server_specs;
+  size_t nserver_specs;
+  /* --url: a remote server's URL ("NAME=URL" or "URL"), of type
+   * `url_type` (--transport; NULL: http, with the sse fallback). */
+  const char *const *urls;
+  size_t nurls;
+  const char *url_type;
+  /* --mcp-config: each a file name or JSON text ({"mcpServers": ...}). */
+  const char *const *configs;
+  size_t nconfigs;
+  int32_t strict;          /* only these, no other scope */
+  int32_t approve_project; /* pending project servers count as approved */
+  /* 1: the program serves no in-process server (the mcphost executable):
+   * a "type": "sdk" entry is listed and never started. */
+  int32_t no_inproc;
+  /* 1: these sources are not checked alone first: one that cannot be
+   * read is an error of the configuration like a bad entry's, said and
+   * counted, and the rest loads (what `mcphost mcp list` shows). */
+  int32_t no_check;
+} mcphost_config_sources;
+
+#define MCPHOST_CONFIG_SOURCES_INIT                                            \
+  {                                                                            \
+    (uint32_t)sizeof(mcphost_config_sources), NULL, 0, NULL, 0, NULL, NULL, 0, \
+        0, 0, 0, 0                                                             \
+  }
+
+/* [not loop] Loads the configuration of a client made with
+ * `defer_config`, once, as the CLI does: MCPHOST_EUSAGE when a source
+ * given here is bad (unless `no_check`) (a file that cannot be read, text that
+ * is not a configuration, a --transport no plugin serves: every such error, one
+ * line each, in err->message) and nothing is loaded. Otherwise
+ * MCPHOST_OK: a bad entry of a scope costs that entry alone, said on
+ * the library's log and counted by mcphost_config_errors, and
+ * mcphost_server_count may be 0; the caller decides what that means.
+ * MCPHOST_ESTATE when the configuration is loaded already (the sources
+ * given are checked all the same: MCPHOST_EUSAGE first). In
+ * MCPHOST_LOOP_THREAD mode the client's thread starts here. */
+int mcphost_load_config(mcphost_client *c, const mcphost_config_sources *src,
+                        mcphost_error *err);
+
+/* [any thread] How many entries of the loaded configuration were left
+ * out for an error. */
+size_t mcphost_config_errors(const mcphost_client *c);
+
+/* The events of a watched file descriptor. */
+enum mcphost_fd_events {
+  MCPHOST_FD_READ = 1,
+  MCPHOST_FD_WRITE = 2,
+  MCPHOST_FD_ERROR = 4, /* reported, never asked for */
+  MCPHOST_FD_HUP = 8    /* reported, never asked for */
+};
+
+typedef struct mcphost_watch mcphost_watch;
+typedef struct mcphost_timer mcphost_timer;
+/* `events`: the enum mcphost_fd_events that happened. [loop] */
+typedef void (*mcphost_fd_fn)(void *ud, int fd, unsigned events);
+/* [loop] */
+typedef void (*mcphost_fn)(void *ud);
+
+/* [loop] Watches `fd` (the program's; it stays open while watched) for
+ * `events` (MCPHOST_FD_READ, MCPHOST_FD_WRITE): `fn` runs on the loop
+ * whenever one is ready. *out is the watch, for mcphost_watch_update and
+ * mcphost_unwatch. MCPHOST_EUSAGE for a descriptor the loop cannot
+ * watch (a regular file, one watched already). */
+int mcphost_watch_fd(mcphost_client *c, int fd, unsigned events,
+                     mcphost_fd_fn fn, void *ud, mcphost_watch **out,
+                     mcphost_error *err);
+/* [loop] What a watch waits for from now on. */
+int mcphost_watch_update(mcphost_client *c, mcphost_watch *w, unsigned events,
+                         mcphost_error *err);
+/* [loop] Ends and frees the watch (also from inside its own callback);
+ * NULL is fine. */
+void mcphost_unwatch(mcphost_client *c, mcphost_watch *w);
+
+/* [loop] Runs `fn` once on the loop after `delay_ms`; the timer is gone
+ * once it ran. NULL when out of memory. */
+mcphost_timer *mcphost_timer_start(mcphost_client *c, uint64_t delay_ms,
+                                   mcphost_fn fn, void *ud);
+/* [loop] Cancels a timer that has not run; NULL is fine. */
+void mcphost_timer_cancel(mcphost_client *c, mcphost_timer *t);
+
+/* [any thread] Runs `fn` on the loop soon, in the order posted (it wakes
+ * the loop: mcphost_fd becomes readable). MCPHOST_ENOMEM when it cannot
+ * be queued. */
+int mcphost_post(mcphost_client *c, mcphost_fn fn, void *ud,
+                 mcphost_error *err);
+
+/* [any thread] The loop's clock: milliseconds of a monotonic clock, what
+ * mcphost_run_until's deadline counts in. */
+uint64_t mcphost_now_ms(void);
+
+/* [loop] MCPHOST_LOOP_CALLER mode: runs the loop, waiting, until *done
+ * is not 0 (a callback sets it), or the deadline (mcphost_now_ms; 0:
+ * none) passes. MCPHOST_OK when done, MCPHOST_ETIMEDOUT at the
+ * deadline, MCPHOST_ESTATE in MCPHOST_LOOP_THREAD mode. */
+int mcphost_run_until(mcphost_client *c, const int *done, uint64_t deadline_ms);
 
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
