@@ -197,7 +197,7 @@ static char *entry_check(mcphost_client *c, const char *name,
     transport_check k = {.c = c, .name = name, .type = t};
     char *text = cJSON_PrintUnformatted(json);
     k.text = text;
-    if (run_on_loop(c, check_transport, &k) != 0)
+    if (api_run_on_loop(c, check_transport, &k) != 0)
       snprintf(k.why, sizeof k.why, "the client's loop has ended");
     cJSON_free(text);
     if (!k.ok) {
@@ -579,7 +579,7 @@ int mcphost_config_types(mcphost_client *c, char **result_json,
                     "mcphost_config_types needs a client: its plugins "
                     "serve the types");
   types_ctx k = {.c = c, .out = cJSON_CreateArray()};
-  if (run_on_loop(c, list_types, &k) != 0) {
+  if (api_run_on_loop(c, list_types, &k) != 0) {
     cJSON_Delete(k.out);
     return api_fail(err, MCPHOST_ESTATE, 0, NULL,
                     "the client's loop has ended");
@@ -678,7 +678,7 @@ int mcphost_config_servers(mcphost_client *c, char **result_json,
                     "mcphost_config_servers needs a client: its loaded "
                     "configuration");
   servers_ctx k = {.c = c, .out = cJSON_CreateArray()};
-  if (run_on_loop(c, list_servers, &k) != 0) {
+  if (api_run_on_loop(c, list_servers, &k) != 0) {
     cJSON_Delete(k.out);
     return api_fail(err, MCPHOST_ESTATE, 0, NULL,
                     "the client's loop has ended");

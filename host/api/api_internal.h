@@ -81,10 +81,6 @@ extern const char api_shared_library __attribute__((weak));
  * fields; returns `code`. */
 int api_fail(mcphost_error *err, int code, int rpc_code, const char *server,
              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Runs fn(ud) on the client's loop and waits for it: at once in
- * MCPHOST_LOOP_CALLER mode, on the loop itself or before the thread
- * started. 0, or -1 when the loop would not take it. */
-int run_on_loop(mcphost_client *c, void (*fn)(void *), void *ud);
 /* Clears the caller's error (MCPHOST_OK, empty message and server). */
 void api_clear_error(mcphost_error *err);
 
