@@ -170,7 +170,6 @@ static void print_plugin_options(const plugin_opts *po, FILE *f) {
 typedef struct cmdline {
   const char **plugin_dirs, **configs, **specs, **urls, **allows;
   size_t nplugin_dirs, nconfigs, nspecs, nurls;
-  size_t ngiven_dirs;   /* --plugin-dir's, for --version -v */
   const char *url_type; /* NULL: http, inferred (sse fallback) */
   plugin_opts popts;
   int verbosity;
@@ -441,7 +440,6 @@ static void set_defaults(cli *c) {
  * session's host is loaded and configured once, and kept. */
 static int open_host(cli *c, cmdline *l, int argc, char **argv) {
   l->nplugin_dirs = prescan_plugin_dirs(argc, argv, l->plugin_dirs);
-  l->ngiven_dirs = l->nplugin_dirs;
   host_options ho = {.plugin_dirs = l->plugin_dirs,
                      .nplugin_dirs = l->nplugin_dirs};
   if (c->shared) {
@@ -459,12 +457,8 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     host_load_plugins(c->h);
   }
   c->api = api_view_new(c->h, c->mc);
-  for (size_t i = 0; i < l->nplugin_dirs; i++) {
-    char why[300];
-    if (!cli_plugin_dir_usable(l->plugin_dirs[i], why, sizeof why))
-      fprintf(stderr, "mcphost: warning: --plugin-dir %s: %s\n",
-              l->plugin_dirs[i], why);
-  }
+  if (l->nplugin_dirs)
+    cli_warn_plugin_dirs(c);
   collect_plugin_options(c->h, &l->popts);
   return EXIT_OK;
 }
@@ -502,8 +496,7 @@ static int parse_options(cli *c, cmdline *l, int argc, char **argv) {
     }
   }
   if (l->show_version) {
-    cli_print_version(stdout, c->h, l->verbosity, l->plugin_dirs,
-                      l->ngiven_dirs);
+    cli_print_version(stdout, c->api, l->verbosity);
     l->done = true;
     return EXIT_OK;
   }
@@ -717,7 +710,7 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
   /* `mcphost --version` alone needs no plugin (with -v it lists their
    * directories): it is said before any is loaded, a fifth of the cost. */
   if (!shared && argc == 2 && strcmp(argv[1], "--version") == 0) {
-    cli_print_version(stdout, NULL, 0, NULL, 0);
+    cli_print_version(stdout, NULL, 0);
     return close_run(&c, &l, EXIT_OK);
   }
   int rc = open_host(&c, &l, argc, argv);
@@ -742,9 +735,6 @@ int main(int argc, char **argv) {
    * message) and stay resident after. */
   mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
-  if (argc > 1 && strcmp(argv[1], PLUGIN_PROBE_WORD) == 0) {
-    return plugin_probe_main(argc, argv); /* plugin check's child */
-  }
   int rc = daemon_forward(argc, argv);
   return rc >= 0 ? rc : cli_main(argc, argv, NULL);
 }
