@@ -64,7 +64,7 @@ typedef struct cli {
   const char **allow_tools; /* --allow patterns: answers to "ask" */
   size_t nallow_tools;
   /* ---- plugin commands (plugin_cmds.c) ---- */
-  struct mcph_run *run;    /* the plugin command running, if any */
+  struct cli_command_info *commands_found; /* cli_find_plugin_command's */
   /* ---- the permission asker (permission.c) ---- */
   mcp_asker asker;
   int ask_tty;           /* where asks read y/N: -1 none; -2 not chosen */
@@ -88,6 +88,9 @@ typedef struct cli {
 /* failure.c */
 /* The one map from the library's error (mcp/error.h) to an exit code. */
 int cli_exit_code(const mcp_error *e);
+/* The exit code of a client API status (MCPHOST_E*: the kinds are the
+ * exit codes', docs/embedding.md). */
+int cli_exit_for_api(int code);
 /* The exit code for a server that failed to connect or went away. */
 int cli_exit_for_status(const mcp_server_status *st);
 /* A run a signal ended exits 128 + its number (SIGTERM 143, SIGINT 130). */
@@ -123,28 +126,22 @@ int cli_run(cli *c, const mcp_call *call, cJSON **result, mcp_error *err,
 /* Prints the error (cli_error) and returns its exit code. */
 int cli_fail(cli *c, const mcp_error *e);
 
-/* commands.c: a plugin's record as `mcphost plugins --json` shows it
- * (file, status, id, name, version, description, abi, transports,
- * serverSource, permissionDecider, warning or error); new object. */
-cJSON *cli_plugin_json(const registry *r, plugin *p);
-
-/* plugin_check.c: mcphost plugin check FILE, and the child it runs */
+/* plugin_check.c: mcphost plugin check FILE (mcphost_plugin_check) */
 int cmd_plugin(cli *c, int argc, char **argv);
-/* The hidden word that makes mcphost the check's child (main.c). */
-#define PLUGIN_PROBE_WORD "__plugin-probe"
-/* mcphost __plugin-probe FILE: loads FILE alone and reports on fd 0. */
-int plugin_probe_main(int argc, char **argv);
 
 /* plugin_cmds.c */
-/* A command a plugin adds (mcph.command/1). */
+/* A command a plugin adds (mcph.command/1), as mcphost_command_info
+ * gives it: usage and help NULL when the plugin gives none. */
+typedef struct cli_command_info {
+  const char *name, *usage, *help;
+  struct cli_command_info *next; /* c->commands_found */
+} cli_command_info;
 typedef struct plugin_command {
-  const plugin *p;
-  const mcph_command *cmd;
+  const cli_command_info *cmd; /* NULL: none (cli_plugin_cmds_free) */
 } plugin_command;
-bool cli_find_plugin_command(const cli *c, const char *name,
-                             plugin_command *out);
-/* The names of the plugins' commands (a new array of borrowed strings;
- * *n of them), for "did you mean". */
+bool cli_find_plugin_command(cli *c, const char *name, plugin_command *out);
+/* The names of the plugins' commands (*n of them), for "did you mean":
+ * one block, freed with free(). */
 const char **cli_plugin_command_names(const cli *c, size_t *n);
 /* The "Plugin commands:" part of --help. */
 void cli_print_plugin_commands(const cli *c, FILE *f);
@@ -163,8 +160,8 @@ int cmd_tools(cli *c, int argc, char **argv);
 int cmd_resources(cli *c, int argc, char **argv);
 int cmd_prompts(cli *c, int argc, char **argv);
 int cmd_plugins(cli *c, int argc, char **argv);
-/* Whether a plugin directory can be searched; else why not (`why`). */
-bool cli_plugin_dir_usable(const char *dir, char *why, size_t why_len);
+/* Says on stderr each --plugin-dir that is no usable directory, and why. */
+void cli_warn_plugin_dirs(cli *c);
 
 /* ping.c */
 /* task_cmd.c: mcphost task status|result|cancel|list. */

@@ -747,89 +747,50 @@ int cmd_prompts(cli *c, int argc, char **argv) {
 
 /* ---- plugins ---- */
 
-static char *types_of(const registry *r, const plugin *p, bool *shadowed) {
+/* Plugin i's transport types as one line: "a,b (shadowed by FILE)". */
+static char *types_text(cli *c, size_t i, size_t n) {
   strbuf b;
   sb_init(&b);
   sb_add(&b, "", 0);
-  *shadowed = false;
-  if (!p->types)
-    return sb_take(&b);
-  for (const char *const *t = p->types; *t; t++) {
-    const type_binding *tb = registry_find_type(r, *t);
-    bool wins = tb && tb->winner == p;
-    sb_printf(&b, "%s%s", b.len ? "," : "", *t);
-    if (!wins) {
-      sb_printf(&b, " (shadowed by %s)", tb ? tb->winner->path : "?");
-      *shadowed = true;
+  for (size_t k = 0; k < n; k++) {
+    const char *type, *by;
+    if (mcphost_plugin_type(c->api, i, k, &type, &by, NULL) == MCPHOST_OK) {
+      sb_printf(&b, "%s%s", b.len ? "," : "", type);
+      if (by) {
+        sb_printf(&b, " (shadowed by %s)", by);
+      }
     }
   }
   return sb_take(&b);
 }
 
-/* Whether p is a server source, and its description (NULL: none given):
- * a deferred plugin's provides list may say it without waking it. */
-static bool server_source_of(plugin *p, const char **description) {
-  const mcph_provides *pr = p->provides;
-  if (p->loaded && !p->initialized && pr &&
-      MCPH_HAS(pr, mcph_provides, source_description) &&
-      pr->source_description && plugin_offers(p, MCPH_EXT_SERVER_SOURCE)) {
-    *description = pr->source_description;
-    return true;
-  }
-  const mcph_server_source *src = plugin_extension(p, MCPH_EXT_SERVER_SOURCE);
-  *description = src ? src->description : NULL;
-  return src != NULL;
-}
-
-bool cli_plugin_dir_usable(const char *dir, char *why, size_t why_len) {
-  struct stat st;
-  if (stat(dir, &st) != 0) {
-    snprintf(why, why_len, "%s", strerror(errno));
-    return false;
-  }
-  if (!S_ISDIR(st.st_mode)) {
-    snprintf(why, why_len, "not a directory");
-    return false;
-  }
-  return true;
-}
-
-cJSON *cli_plugin_json(const registry *r, plugin *p) {
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "file", p->path);
-  cJSON_AddStringToObject(o, "status", p->loaded ? "loaded" : "refused");
-  if (p->id)
-    cJSON_AddStringToObject(o, "id", p->id);
-  if (p->name)
-    cJSON_AddStringToObject(o, "name", p->name);
-  if (p->version)
-    cJSON_AddStringToObject(o, "version", p->version);
-  if (p->description)
-    cJSON_AddStringToObject(o, "description", p->description);
-  if (p->abi_major || p->abi_minor) {
-    char abi[32];
-    snprintf(abi, sizeof abi, "%u.%u", p->abi_major, p->abi_minor);
-    cJSON_AddStringToObject(o, "abi", abi);
-  }
-  cJSON *ta = cJSON_AddArrayToObject(o, "transports");
-  if (p->types)
-    for (const char *const *t = p->types; *t; t++) {
-      const type_binding *tb = registry_find_type(r, *t);
-      cJSON *to = cJSON_CreateObject();
-      cJSON_AddStringToObject(to, "type", *t);
-      cJSON_AddBoolToObject(to, "active", tb && tb->winner == p);
-      if (tb && tb->winner != p)
-        cJSON_AddStringToObject(to, "shadowedBy", tb->winner->path);
-      cJSON_AddItemToArray(ta, to);
+void cli_warn_plugin_dirs(cli *c) {
+  const char *dir, *origin;
+  char why[300];
+  for (size_t i = 0; mcphost_plugin_dir(c->api, i, &dir, &origin, why,
+                                        sizeof why, NULL) == MCPHOST_OK;
+       i++) {
+    if (*why && strcmp(origin, "plugin_dirs") == 0) {
+      fprintf(stderr, "mcphost: warning: --plugin-dir %s: %s\n", dir, why);
     }
-  const char *source;
-  if (server_source_of(p, &source))
-    cJSON_AddStringToObject(o, "serverSource", source ? source : "");
-  if (plugin_offers(p, MCPH_EXT_PERMISSION))
-    cJSON_AddBoolToObject(o, "permissionDecider", true);
-  if (p->error)
-    cJSON_AddStringToObject(o, p->loaded ? "warning" : "error", p->error);
-  return o;
+  }
+}
+
+/* mcphost plugins --json: the plugins' records. */
+static int print_plugins_json(cli *c) {
+  char *json = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  int rc = mcphost_plugins_json(c->api, 0, &json, NULL, &err);
+  cJSON *all = rc == MCPHOST_OK ? cJSON_Parse(json) : NULL;
+  mcphost_free(json);
+  if (!all) {
+    cli_error(c, NULL, "plugins: %s",
+              rc != MCPHOST_OK ? err.message : "out of memory");
+    return rc != MCPHOST_OK ? cli_exit_for_api(rc) : EXIT_SERVER;
+  }
+  out_json(cJSON_GetObjectItemCaseSensitive(all, "plugins"));
+  cJSON_Delete(all);
+  return EXIT_OK;
 }
 
 int cmd_plugins(cli *c, int argc, char **argv) {
@@ -838,50 +799,73 @@ int cmd_plugins(cli *c, int argc, char **argv) {
     fprintf(stderr, "mcphost: plugins takes no arguments\n");
     return EXIT_USAGE;
   }
-  const registry *r = host_registry(c->h);
-  cJSON *arr = c->json ? cJSON_CreateArray() : NULL;
-  if (!arr) {
-    char *dirs = registry_dirs_text(r);
-    printf("search path: %s\n", cli_esc(c, dirs));
-    free(dirs);
-    for (size_t i = 0; i < r->ndirs; i++) {
-      char why[300];
-      if (!cli_plugin_dir_usable(r->dirs[i], why, sizeof why))
-        printf("missing  %s: %s\n", cli_esc(c, r->dirs[i]), why);
+  if (c->json) {
+    return print_plugins_json(c);
+  }
+  /* The search path, then what is missing of it. */
+  strbuf dirs;
+  sb_init(&dirs);
+  const char *dir, *origin;
+  char why[300];
+  for (size_t i = 0; mcphost_plugin_dir(c->api, i, &dir, &origin, NULL, 0,
+                                        NULL) == MCPHOST_OK;
+       i++) {
+    sb_printf(&dirs, "%s%s", dirs.len ? ", " : "", dir);
+  }
+  printf("search path: %s\n",
+         dirs.len ? cli_esc(c, sb_str(&dirs)) : "(no plugin directories)");
+  sb_free(&dirs);
+  for (size_t i = 0; mcphost_plugin_dir(c->api, i, &dir, &origin, why,
+                                        sizeof why, NULL) == MCPHOST_OK;
+       i++) {
+    if (*why) {
+      printf("missing  %s: %s\n", cli_esc(c, dir), why);
     }
   }
-  for (size_t i = 0; i < r->nplugins; i++) {
-    plugin *p = r->plugins[i];
-    bool shadowed;
-    char *types = types_of(r, p, &shadowed);
-    if (arr) {
-      cJSON_AddItemToArray(arr, cli_plugin_json(r, p));
-    } else if (p->loaded) {
-      /* A plugin's id, version, description and messages are its own
-       * text, and a file name can hold anything: escaped like a
-       * server's. */
-      printf("loaded   %s %s (ABI %u.%u)  %s\n", cli_esc(c, p->id),
-             p->version ? cli_esc(c, p->version) : "?", p->abi_major,
-             p->abi_minor, cli_esc(c, p->path));
-      if (*types)
-        printf("         transports: %s\n", cli_esc(c, types));
-      const char *source;
-      if (server_source_of(p, &source))
-        printf("         server source: %s\n",
-               source ? cli_esc(c, source) : "(no description)");
-      if (plugin_offers(p, MCPH_EXT_PERMISSION))
-        printf("         answers permission questions\n");
-      if (p->error)
-        printf("         warning: %s\n", cli_esc(c, p->error));
-    } else {
-      printf("refused  %s\n         %s\n", cli_esc(c, p->path),
-             cli_esc(c, p->error));
+  mcphost_plugin_info p = MCPHOST_PLUGIN_INFO_INIT;
+  for (size_t i = 0; mcphost_plugin_get(c->api, i, &p, NULL) == MCPHOST_OK;
+       i++) {
+    /* A plugin's id, version, description and messages are its own
+     * text, and a file name can hold anything: escaped like a
+     * server's. */
+    if (p.builtin) {
+      /* A type the library serves itself, which a configuration may
+       * name too. This executable embeds no server of its own. */
+      for (size_t k = 0; k < p.ntypes; k++) {
+        const char *type, *by;
+        if (mcphost_plugin_type(c->api, i, k, &type, &by, NULL) == MCPHOST_OK) {
+          printf("built-in %s: %s (none in mcphost: such an entry is "
+                 "skipped)\n",
+                 cli_esc(c, type),
+                 cli_esc(c, p.description ? p.description : ""));
+        }
+      }
+      continue;
+    }
+    if (!p.loaded) {
+      printf("refused  %s\n         %s\n", cli_esc(c, p.file),
+             cli_esc(c, p.error));
+      continue;
+    }
+    printf("loaded   %s %s (ABI %u.%u)  %s\n", cli_esc(c, p.id),
+           p.version ? cli_esc(c, p.version) : "?", p.abi_major, p.abi_minor,
+           cli_esc(c, p.file));
+    char *types = types_text(c, i, p.ntypes);
+    if (*types) {
+      printf("         transports: %s\n", cli_esc(c, types));
     }
     free(types);
-  }
-  if (arr) {
-    out_json(arr);
-    cJSON_Delete(arr);
+    if (p.server_source) {
+      printf("         server source: %s\n", *p.server_source
+                                                 ? cli_esc(c, p.server_source)
+                                                 : "(no description)");
+    }
+    if (p.permission_decider) {
+      printf("         answers permission questions\n");
+    }
+    if (p.error) {
+      printf("         warning: %s\n", cli_esc(c, p.error));
+    }
   }
   return EXIT_OK;
 }

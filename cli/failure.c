@@ -28,6 +28,20 @@ int cli_exit_code(const mcp_error *e) {
   return EXIT_SERVER;
 }
 
+int cli_exit_for_api(int code) {
+  switch (code) {
+  case MCPHOST_OK: return EXIT_OK;
+  case MCPHOST_EUSAGE: return EXIT_USAGE;
+  case MCPHOST_EPROTOCOL: return EXIT_PROTOCOL;
+  case MCPHOST_ETIMEDOUT: return EXIT_TIMEOUT;
+  case MCPHOST_ENOTFOUND: return EXIT_NOT_FOUND;
+  case MCPHOST_EAUTH: return EXIT_AUTH;
+  case MCPHOST_EDENIED: return EXIT_DENIED;
+  case MCPHOST_ECANCELED: return EXIT_INTERRUPTED;
+  }
+  return EXIT_SERVER;
+}
+
 int cli_exit_for_status(const mcp_server_status *st) {
   return cli_exit_code(&(mcp_error){.kind = st->failure});
 }

@@ -167,7 +167,6 @@ static void print_plugin_options(const plugin_opts *po, FILE *f) {
 typedef struct cmdline {
   const char **plugin_dirs, **configs, **specs, **urls, **allows;
   size_t nplugin_dirs, nconfigs, nspecs, nurls;
-  size_t ngiven_dirs;   /* --plugin-dir's, for --version -v */
   const char *url_type; /* NULL: http, inferred (sse fallback) */
   plugin_opts popts;
   int verbosity;
@@ -453,7 +452,6 @@ static void unwatch_signals(cli *c) {
  * loaded and configured once, and kept. */
 static int open_host(cli *c, cmdline *l, int argc, char **argv) {
   l->nplugin_dirs = prescan_plugin_dirs(argc, argv, l->plugin_dirs);
-  l->ngiven_dirs = l->nplugin_dirs;
   if (c->shared) {
     c->api = c->shared->api;
     c->h = c->shared->h;
@@ -477,12 +475,8 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     api_client_sources(c->api, &c->sources);
     watch_signals(c, &set);
   }
-  for (size_t i = 0; i < l->nplugin_dirs; i++) {
-    char why[300];
-    if (!cli_plugin_dir_usable(l->plugin_dirs[i], why, sizeof why))
-      fprintf(stderr, "mcphost: warning: --plugin-dir %s: %s\n",
-              l->plugin_dirs[i], why);
-  }
+  if (l->nplugin_dirs)
+    cli_warn_plugin_dirs(c);
   collect_plugin_options(c, &l->popts);
   return EXIT_OK;
 }
@@ -520,8 +514,7 @@ static int parse_options(cli *c, cmdline *l, int argc, char **argv) {
     }
   }
   if (l->show_version) {
-    cli_print_version(stdout, c->h, l->verbosity, l->plugin_dirs,
-                      l->ngiven_dirs);
+    cli_print_version(stdout, c->api, l->verbosity);
     l->done = true;
     return EXIT_OK;
   }
@@ -730,7 +723,7 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
   /* `mcphost --version` alone needs no plugin (with -v it lists their
    * directories): it is said before any is loaded, a fifth of the cost. */
   if (!shared && argc == 2 && strcmp(argv[1], "--version") == 0) {
-    cli_print_version(stdout, NULL, 0, NULL, 0);
+    cli_print_version(stdout, NULL, 0);
     return close_run(&c, &l, EXIT_OK);
   }
   int rc = open_host(&c, &l, argc, argv);
@@ -756,9 +749,6 @@ int main(int argc, char **argv) {
   mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
   json_alloc_install(); /* before any tree is made */
-  if (argc > 1 && strcmp(argv[1], PLUGIN_PROBE_WORD) == 0) {
-    return plugin_probe_main(argc, argv); /* plugin check's child */
-  }
   int rc = daemon_forward(argc, argv);
   return rc >= 0 ? rc : cli_main(argc, argv, NULL);
 }

@@ -1,5 +1,6 @@
-/* Commands that plugins add (mcph.command/1). The servers service they
- * use (mcph.host.servers/1) is the client's (mcp/servers_service.c). */
+/* Commands that plugins add (mcph.command/1), found, listed and run
+ * through the client API (mcphost_command_info, mcphost_commands_json,
+ * mcphost_command_run). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,124 +10,126 @@
 
 /* ---- plugin commands ---- */
 
-/* A loaded plugin's command extension, or NULL. */
-static const mcph_commands *commands_of(plugin *p) {
-  const mcph_commands *cs = plugin_extension(p, MCPH_EXT_COMMAND);
-  if (!cs || !MCPH_HAS(cs, mcph_commands, count) || !cs->commands ||
-      cs->count == 0 || !MCPH_HAS(&cs->commands[0], mcph_command, interrupt))
-    return NULL;
-  return cs;
+/* A string member of `o`, NULL when absent or "". */
+static const char *given(const cJSON *o, const char *key) {
+  const char *s =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+  return s && *s ? s : NULL;
 }
 
-/* Element k: the array's stride is the plugin's sizeof(mcph_command). */
-static const mcph_command *command_at(const mcph_commands *cs, size_t k) {
-  return (const mcph_command *)((const char *)cs->commands +
-                                k * cs->commands[0].struct_size);
+/* An API call's JSON, parsed; NULL on an error. */
+static cJSON *parsed(int rc, char *json) {
+  cJSON *v = rc == MCPHOST_OK ? cJSON_Parse(json) : NULL;
+  mcphost_free(json);
+  return v;
 }
 
-bool cli_find_plugin_command(const cli *c, const char *name,
-                             plugin_command *out) {
-  for (size_t i = 0; i < host_registry(c->h)->nplugins; i++) {
-    plugin *p = host_registry(c->h)->plugins[i];
-    /* A deferred plugin that does not list the name stays asleep. */
-    const mcph_commands *cs =
-        plugin_may_offer_command(p, name) ? commands_of(p) : NULL;
-    if (!cs)
-      continue;
-    for (size_t k = 0; k < cs->count; k++) {
-      const mcph_command *cmd = command_at(cs, k);
-      if (cmd->name && strcmp(cmd->name, name) == 0 && cmd->start) {
-        *out = (plugin_command){p, cmd};
-        return true;
-      }
-    }
+bool cli_find_plugin_command(cli *c, const char *name, plugin_command *out) {
+  char *json = NULL;
+  int rc = mcphost_command_info(c->api, name, &json, NULL, NULL);
+  cJSON *o = parsed(rc, json);
+  if (!o) {
+    return false;
   }
-  return false;
+  /* One block, kept until cli_plugin_cmds_free: the names main.c holds. */
+  const char *usage = given(o, "usage"), *help = given(o, "help");
+  size_t nn = strlen(name) + 1, nu = usage ? strlen(usage) + 1 : 0,
+         nh = help ? strlen(help) + 1 : 0;
+  cli_command_info *info = xcalloc(1, sizeof *info + nn + nu + nh);
+  char *at = (char *)(info + 1);
+  info->name = memcpy(at, name, nn);
+  info->usage = usage ? memcpy(at + nn, usage, nu) : NULL;
+  info->help = help ? memcpy(at + nn + nu, help, nh) : NULL;
+  info->next = c->commands_found;
+  c->commands_found = info;
+  out->cmd = info;
+  cJSON_Delete(o);
+  return true;
+}
+
+/* The commands the API lists with `flags`, or an empty array. */
+static cJSON *commands(const cli *c, unsigned flags) {
+  char *json = NULL;
+  int rc = mcphost_commands_json(c->api, flags, &json, NULL, NULL);
+  cJSON *a = parsed(rc, json);
+  return a ? a : cJSON_CreateArray();
 }
 
 const char **cli_plugin_command_names(const cli *c, size_t *n) {
-  const char **names = NULL;
-  *n = 0;
-  for (size_t i = 0; i < host_registry(c->h)->nplugins; i++) {
-    plugin *p = host_registry(c->h)->plugins[i];
-    if (!p->loaded) {
-      continue;
-    }
-    /* A deferred plugin's list says its names without waking it. */
-    const mcph_provides *pr = p->provides;
-    if (!p->initialized && pr && MCPH_HAS(pr, mcph_provides, commands) &&
-        pr->commands) {
-      for (const char *const *k = pr->commands; *k; k++) {
-        names = xrealloc(names, (*n + 1) * sizeof *names);
-        names[(*n)++] = *k;
-      }
-      continue;
-    }
-    const mcph_commands *cs = commands_of(p);
-    for (size_t k = 0; cs && k < cs->count; k++) {
-      const mcph_command *cmd = command_at(cs, k);
-      if (cmd->name) {
-        names = xrealloc(names, (*n + 1) * sizeof *names);
-        names[(*n)++] = cmd->name;
-      }
+  cJSON *a = commands(c, 0);
+  /* The array and its strings in one block, freed with the array. */
+  size_t count = 0, bytes = 0;
+  const cJSON *i;
+  cJSON_ArrayForEach(i, a) {
+    const char *s = given(i, "name");
+    if (s) {
+      count++;
+      bytes += strlen(s) + 1;
     }
   }
+  const char **names = xcalloc(1, (count + 1) * sizeof *names + bytes);
+  char *at = (char *)(names + count + 1);
+  *n = 0;
+  cJSON_ArrayForEach(i, a) {
+    const char *s = given(i, "name");
+    if (s) {
+      size_t len = strlen(s) + 1;
+      names[(*n)++] = memcpy(at, s, len);
+      at += len;
+    }
+  }
+  cJSON_Delete(a);
   return names;
 }
 
 void cli_print_plugin_commands(const cli *c, FILE *f) {
+  cJSON *a = commands(c, MCPHOST_COMMANDS_HELP);
+  const cJSON *i;
   bool any = false;
-  for (size_t i = 0; i < host_registry(c->h)->nplugins; i++) {
-    const mcph_commands *cs = commands_of(host_registry(c->h)->plugins[i]);
-    if (!cs)
+  cJSON_ArrayForEach(i, a) {
+    const char *name = given(i, "name");
+    if (!name) {
       continue;
-    for (size_t k = 0; k < cs->count; k++) {
-      const mcph_command *cmd = command_at(cs, k);
-      if (!cmd->name)
-        continue;
-      if (!any)
-        fputs("\nPlugin commands:\n", f);
-      any = true;
-      const char *usage = cmd->usage ? cmd->usage : cmd->name;
-      if (strlen(usage) > 24)
-        fprintf(f, "  %s\n  %-24s   %s\n", usage, "", cmd->help ? cmd->help : "");
-      else
-        fprintf(f, "  %-24s   %s\n", usage, cmd->help ? cmd->help : "");
+    }
+    if (!any) {
+      fputs("\nPlugin commands:\n", f);
+    }
+    any = true;
+    const char *usage = given(i, "usage") ? given(i, "usage") : name;
+    const char *help = given(i, "help") ? given(i, "help") : "";
+    if (strlen(usage) > 24) {
+      fprintf(f, "  %s\n  %-24s   %s\n", usage, "", help);
+    } else {
+      fprintf(f, "  %-24s   %s\n", usage, help);
     }
   }
+  cJSON_Delete(a);
 }
-
-/* How long a command may take to finish after Ctrl-C. */
-#define INTERRUPT_GRACE_MS 2000
 
 int cli_run_plugin_command(cli *c, const plugin_command *pc, int argc,
                            char **argv) {
-  /* The run outlives this function (until cli_plugin_cmds_free): a
-   * plugin that finishes late must not write into freed memory. */
-  mcph_run *run = c->run = xcalloc(1, sizeof *run);
-  run->owner = pc->p;
-  mcph_error err;
-  mcph_error_init(&err);
-  int st = pc->cmd->start(pc->p->ctx, run, argc, (const char *const *)argv,
-                          c->json, &err);
-  if (st != MCPH_OK) {
-    out_error("%s: %s", argv[0],
-              err.message[0] ? err.message : "the command failed to start");
-    return cli_exit_code(
-        &(mcp_error){.kind = mcp_error_kind_of_status(st)});
+  mcphost_command cmd = MCPHOST_COMMAND_INIT;
+  cmd.name = pc->cmd->name;
+  cmd.argc = argc;
+  cmd.argv = (const char *const *)argv;
+  cmd.json = c->json;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  int status = EXIT_OK;
+  int rc = mcphost_command_run(c->api, &cmd, &status, &err);
+  if (rc == MCPHOST_OK) {
+    return status;
   }
-  if (host_run_until(c->h, &run->done, 0) == -2 && !run->done) {
-    if (pc->cmd->interrupt) {
-      host_clear_interrupt(c->h);
-      pc->cmd->interrupt(pc->p->ctx, run);
-      host_run_until(c->h, &run->done, loop_now_ms() + INTERRUPT_GRACE_MS);
-    }
+  if (rc == MCPHOST_ECANCELED) {
     return EXIT_INTERRUPTED;
   }
-  return run->rc;
+  out_error("%s: %s", argv[0], err.message);
+  return cli_exit_for_api(rc);
 }
 
 void cli_plugin_cmds_free(cli *c) {
-  free(c->run);
-  c->run = NULL;
+  for (cli_command_info *i = c->commands_found, *next; i; i = next) {
+    next = i->next;
+    free(i);
+  }
+  c->commands_found = NULL;
 }

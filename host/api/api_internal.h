@@ -52,6 +52,7 @@ struct mcphost_client {
   mcphost_inproc *inprocs;       /* in-process servers registered */
   uint64_t next_inproc;
   bool closing;                  /* mcphost_client_free began */
+  struct api_command *command;   /* mcphost_command_run's, or NULL */
   /* MCPHOST_LOOP_THREAD */
   pthread_t thread;
   bool started;
@@ -83,6 +84,16 @@ int api_fail(mcphost_error *err, int code, int rpc_code, const char *server,
              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Clears the caller's error (MCPHOST_OK, empty message and server). */
 void api_clear_error(mcphost_error *err);
+/* The API's code of a library error kind. */
+int api_status_of_kind(mcp_error_kind kind);
+/* Runs fn(ud) on the loop and returns when it has run: at once when this
+ * thread may (the loop's own, the caller's in MCPHOST_LOOP_CALLER mode),
+ * else posted to the loop's thread and waited for. 0, or -1 when it
+ * could not be posted (fn did not run). */
+int api_run_on_loop(mcphost_client *c, void (*fn)(void *), void *ud);
+/* Whether this thread is the library's own loop thread
+ * (MCPHOST_LOOP_THREAD): a [not loop] function must not wait there. */
+bool api_on_loop_thread(const mcphost_client *c);
 
 /* Runs fn(ud) on the client's loop and returns when it has run: here
  * when this thread may, else posted to the loop's thread and waited for.

@@ -126,7 +126,7 @@ void api_clear_error(mcphost_error *err) {
   }
 }
 
-static int status_of_kind(mcp_error_kind kind) {
+int api_status_of_kind(mcp_error_kind kind) {
   switch (kind) {
   case MCP_ERR_NONE: return MCPHOST_OK;
   case MCP_ERR_USAGE: return MCPHOST_EUSAGE;
@@ -338,7 +338,7 @@ static void on_op_done(void *ud, cJSON *result, const mcp_error *err) {
   op->op = NULL;
   mcphost_error e = MCPHOST_ERROR_INIT;
   if (!result && err) {
-    e.code = status_of_kind(err->kind);
+    e.code = api_status_of_kind(err->kind);
     e.rpc_code = err->rpc_code;
     if (op->timed_out && err->kind == MCP_ERR_INTERRUPTED) {
       e.code = MCPHOST_ETIMEDOUT;
@@ -376,8 +376,8 @@ static void on_connect_ready(mcp_waiter *w, session *s) {
   mcp_client_status(op->c->mc, w->idx, &st);
   const char *name = host_cfg(op->c->h)->servers[w->idx].name;
   if (!st.ready) {
-    op_fail(op, status_of_kind(st.failure ? st.failure : MCP_ERR_SERVER), name,
-            "server \"%s\" could not connect: %s", name,
+    op_fail(op, api_status_of_kind(st.failure ? st.failure : MCP_ERR_SERVER),
+            name, "server \"%s\" could not connect: %s", name,
             st.error ? st.error : "it is not connected");
     return;
   }
@@ -458,7 +458,7 @@ static void op_begin(void *ud) {
                                op->kind == MCPHOST_OP_CALL_TOOL ? "tool"
                                                                 : "prompt",
                                &idx, &item, &qualified, &e) != 0) {
-      op_fail(op, status_of_kind(e.kind), e.server, "%s",
+      op_fail(op, api_status_of_kind(e.kind), e.server, "%s",
               e.message ? e.message : "bad reference");
       mcp_error_clear(&e);
       return;
@@ -623,7 +623,7 @@ static void on_sync_done(void *ud, const char *result, size_t len,
   pthread_mutex_unlock(&s->lock);
 }
 
-static bool on_loop_thread(const mcphost_client *c) {
+bool api_on_loop_thread(const mcphost_client *c) {
   return c->mode == MCPHOST_LOOP_THREAD && c->started &&
          pthread_equal(pthread_self(), c->thread);
 }
@@ -633,7 +633,7 @@ int mcphost_run(mcphost_client *c, const mcphost_request *rq,
   api_clear_error(err);
   if (result_json)
     *result_json = NULL;
-  if (c && on_loop_thread(c))
+  if (c && api_on_loop_thread(c))
     return api_fail(err, MCPHOST_ESTATE, 0, NULL,
                      "mcphost_run waits for the loop: not from its thread "
                      "(a callback); use mcphost_start there");

@@ -350,6 +350,7 @@ host *host_new(const host_options *opt) {
 
   for (size_t i = 0; i < opt->nplugin_dirs; i++)
     registry_add_dir(&h->reg, opt->plugin_dirs[i]);
+  h->reg.ngiven = h->reg.ndirs;
   const char *envpath = getenv("MCPHOST_PLUGIN_PATH");
   if (envpath) {
     char *copy = xstrdup(envpath), *save = NULL;

@@ -110,6 +110,10 @@ typedef struct registry {
   /* dirs[builtin - 1] is the built-in directory (0: none), which may
    * also be owned by the owner of the mcphost executable. */
   size_t builtin;
+  /* dirs[0 .. ngiven) are the host's options' (the CLI's --plugin-dir,
+   * mcphost_options.plugin_dirs); the rest MCPHOST_PLUGIN_PATH's, but
+   * the built-in one. */
+  size_t ngiven;
   const plugin_watch *watch; /* NULL: none (the caller's, borrowed) */
   impl_dir_cache impl_dir;
   /* The last nbuiltin of types are built in (registry_bind_builtin):

@@ -784,5 +784,21 @@ void mcp_client_free(mcp_client *mc) {
     return;
   }
   mcp_inproc_release(mc);
+  for (struct mcph_run *r = mc->runs, *next; r; r = next) {
+    next = r->next;
+    for (char **w = r->words; w && *w; w++) {
+      free(*w);
+    }
+    free(r->words);
+    free(r);
+  }
   free(mc);
+}
+
+struct mcph_run *mcp_client_new_run(mcp_client *mc, const plugin *owner) {
+  struct mcph_run *r = xcalloc(1, sizeof *r);
+  r->owner = owner;
+  r->next = mc->runs;
+  mc->runs = r;
+  return r;
 }

@@ -68,6 +68,13 @@ struct mcph_run {
   const struct plugin *owner; /* the plugin whose command this is */
   bool done;
   int rc;
+  /* Called on the loop once finish() set done and rc; may be NULL. */
+  void (*on_finish)(void *ud);
+  void *ud;
+  /* What the run keeps for the plugin (NULL-terminated, freed with it),
+   * or NULL. */
+  char **words;
+  struct mcph_run *next; /* the client's runs (mcp_client_new_run) */
 };
 
 /* A new client of `h`, offering "mcph.host.servers/1" (before the plugins
@@ -91,6 +98,10 @@ void mcp_client_shutdown(mcp_client *mc);
 /* Frees the client, after host_free (plugins may ask the servers service
  * until they are gone). NULL is fine. */
 void mcp_client_free(mcp_client *mc);
+/* A new run of a command of `owner` (mcph.command/1), zeroed: the
+ * client's, freed by mcp_client_free, after the host, so a plugin that
+ * finishes late never writes into freed memory. */
+struct mcph_run *mcp_client_new_run(mcp_client *mc, const struct plugin *owner);
 
 /* The session of config entry `idx`, created (idle) when there is none. */
 session *mcp_client_session(mcp_client *mc, size_t idx);

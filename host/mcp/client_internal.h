@@ -48,6 +48,7 @@ struct mcp_client {
    * the registry binds the type "sdk" to. */
   struct mcp_inproc_server *inproc;
   plugin inproc_builtin;
+  struct mcph_run *runs; /* the plugin commands' (mcp_client_new_run) */
 };
 
 /* error.c: the error kinds of what the library sees (error.h). */

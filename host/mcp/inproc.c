@@ -282,6 +282,7 @@ void mcp_inproc_bind(mcp_client *mc) {
   plugin *p = &mc->inproc_builtin;
   p->path = (char *)"(built in)";
   p->id = (char *)"mcphost.inproc";
+  p->description = "servers inside the program that embeds libmcphost";
   p->loaded = p->initialized = true;
   p->fd = -1;
   p->transport = &inproc_factory;

@@ -127,6 +127,9 @@ static void svc_finish(const mcph_host *api, mcph_run *run, int exit_code) {
   }
   run->done = true;
   run->rc = exit_code;
+  if (run->on_finish) {
+    run->on_finish(run->ud);
+  }
 }
 
 static const mcph_host_servers servers_service = {

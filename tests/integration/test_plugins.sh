@@ -26,6 +26,10 @@ run --plugin-dir "$FIXTURES/bad" plugins
 expect "plugins (human) lists refused plugins with the reason" 0 \
   --out "refused  $FIXTURES/bad/fx-abi2.so" --out "built for plugin ABI 2.$MINOR; this mcphost speaks ABI 1.$MINOR"
 
+run plugins
+expect "plugins lists the type the library serves itself, which a configuration may name" 0 \
+  --out "built-in sdk: servers inside the program that embeds libmcphost (none in mcphost: such an entry is skipped)"
+
 run --plugin-dir "$FIXTURES/bad" --config "$D" call mcp__demo__echo message=still-works
 expect "the host works with refused plugins in its path" 0 --out "Echo: still-works"
 

@@ -688,6 +688,156 @@ uint64_t mcphost_now_ms(void);
  * deadline, MCPHOST_ESTATE in MCPHOST_LOOP_THREAD mode. */
 int mcphost_run_until(mcphost_client *c, const int *done, uint64_t deadline_ms);
 
+/* ---- plugins: what is loaded, and the commands plugins add ----
+ * The plugins are those of the directories mcphost_options.plugin_dirs
+ * names, then MCPHOST_PLUGIN_PATH's, then the built-in directory, loaded
+ * by mcphost_client_new as the CLI loads them (`mcphost plugins`). */
+
+/* [not loop] The plugins as a JSON object (*json: the caller's,
+ * mcphost_free; *len when `len` is not NULL):
+ *   "searchPath": [{"dir": D, "origin": "plugin_dirs" | "MCPHOST_PLUGIN_PATH"
+ *                   | "built-in", "missing": WHY (only when D is not a
+ *                   usable directory)}], in search order;
+ *   "plugins": [...], each file found, as `mcphost plugins --json`
+ *                   prints them (docs/cli.md): "file", "status" ("loaded"
+ *                   or "refused"), "id", "name", "version", "description",
+ *                   "abi", "transports" ([{"type", "active", "shadowedBy"}]),
+ *                   "serverSource", "permissionDecider", "warning" or
+ *                   "error" (the loader's reason);
+ *   "builtin": [{"type": T, "id": ID, "description": TEXT, "local": B}],
+ *                   the transport types the library serves itself ("sdk":
+ *                   mcphost_inproc_register).
+ * A plugin loaded deferred (ABI 1.6) is described from its provides list
+ * and not woken. `flags`: 0 (MCPHOST_EUSAGE otherwise; for later use).
+ * mcphost_plugin_dir, mcphost_plugin_get and mcphost_plugin_type give the
+ * same without JSON. */
+int mcphost_plugins_json(mcphost_client *c, unsigned flags, char **json,
+                         size_t *len, mcphost_error *err);
+
+/* A plugin file found, as mcphost_plugin_get fills it: the strings are
+ * the client's, valid until it is freed. */
+typedef struct mcphost_plugin_info {
+  uint32_t struct_size;
+  const char *file;
+  int32_t loaded; /* 1: loaded (initialized, or deferred); 0: refused */
+  const char *id, *name, *version, *description; /* NULL: not given */
+  uint32_t abi_major, abi_minor;                 /* 0.0: not known */
+  const char *error; /* refused: why; loaded: the loader's warning, or NULL */
+  /* A server source's description ("" when it gives none); NULL: the
+   * plugin is no server source. */
+  const char *server_source;
+  int32_t permission_decider; /* 1: it answers permission questions */
+  size_t ntypes;              /* its transport types (mcphost_plugin_type) */
+  /* 1: no file, the library's own (file "(built in)"; the "sdk" type). */
+  int32_t builtin;
+} mcphost_plugin_info;
+
+#define MCPHOST_PLUGIN_INFO_INIT                                               \
+  {                                                                            \
+    (uint32_t)sizeof(mcphost_plugin_info), NULL, 0, NULL, NULL, NULL, NULL, 0, \
+        0, NULL, NULL, 0, 0, 0                                                 \
+  }
+
+/* [not loop] Plugin `i`: the files of the search path first (in search
+ * order, loaded or refused: mcphost_plugins_json's "plugins"), then the
+ * library's built-in transports ("builtin", with `builtin` 1), without
+ * JSON. MCPHOST_OK with *info filled (the fields its struct_size covers),
+ * MCPHOST_ENOTFOUND past the last one. A deferred plugin is not woken. */
+int mcphost_plugin_get(mcphost_client *c, size_t i, mcphost_plugin_info *info,
+                       mcphost_error *err);
+
+/* [not loop] Directory `i` of the plugin search path (in search order):
+ * *dir, *origin ("plugin_dirs", "MCPHOST_PLUGIN_PATH" or "built-in"),
+ * and in `missing` (`missing_len` bytes, may be NULL) "" or why `dir` is
+ * no usable directory. MCPHOST_ENOTFOUND past the last one. */
+int mcphost_plugin_dir(mcphost_client *c, size_t i, const char **dir,
+                       const char **origin, char *missing, size_t missing_len,
+                       mcphost_error *err);
+
+/* [not loop] Transport type `k` of plugin `i`: *type, and
+ * *shadowed_by the file of the plugin that serves it instead (the first
+ * in the search path), or NULL when plugin `i` serves it.
+ * MCPHOST_ENOTFOUND past the last one. */
+int mcphost_plugin_type(mcphost_client *c, size_t i, size_t k,
+                        const char **type, const char **shadowed_by,
+                        mcphost_error *err);
+
+/* [not loop] Whether the plugin `file` loads, and what it offers, as
+ * `mcphost plugin check FILE --json` reports it (docs/cli.md): a JSON
+ * object in *report_json (the caller's, mcphost_free) with "file" (made
+ * absolute), "verdict" ("loadable" or "not loadable"), "class" and
+ * "reason" (the first error's; null when loadable), "exitCode" (the
+ * CLI's: 0, or 20-29 by class), "step", "plugin", "errors", "warnings"
+ * and the facts found. The plugin is loaded in a child process, this
+ * program started again (/proc/self/exe) with MCPHOST_PLUGIN_PROBE=1 in
+ * its environment, which the library takes over before main() runs: a
+ * plugin that crashes, exits, hangs or writes to stdout costs the child
+ * only. After `timeout_ms` (0: 10 s) the child and its process group are
+ * killed. A missing file, or one that is no plugin, is a verdict ("file",
+ * "load"), not an error: MCPHOST_OK whenever the check ran.
+ * MCPHOST_EUSAGE without a file; MCPHOST_ESERVER when the child cannot be
+ * started; MCPHOST_ECANCELED when a signal the client takes
+ * (MCPHOST_LOOP_CALLER) interrupted it. */
+int mcphost_plugin_check(mcphost_client *c, const char *file,
+                         uint64_t timeout_ms, char **report_json, size_t *len,
+                         mcphost_error *err);
+
+/* mcphost_commands_json flags. */
+enum mcphost_commands_flags {
+  /* Each command's "usage" and "help" too. A deferred plugin that lists
+   * command names is initialized to give them; without this flag its
+   * names come from its provides list and it stays asleep. */
+  MCPHOST_COMMANDS_HELP = 1u << 0
+};
+
+/* [not loop] The commands the loaded plugins add (the OAuth plugin's
+ * "mcp login", the MCPB plugin's "bundle", ...), in search order, as a
+ * JSON array (*json: the caller's, mcphost_free): [{"name": N}], with
+ * MCPHOST_COMMANDS_HELP [{"name": N, "usage": U, "help": H}] (usage and
+ * help "" when the plugin gives none). Unknown `flags` bits:
+ * MCPHOST_EUSAGE. */
+int mcphost_commands_json(mcphost_client *c, unsigned flags, char **json,
+                          size_t *len, mcphost_error *err);
+
+/* [not loop] The command `name` as {"name": N, "usage": U, "help": H}
+ * (*json: the caller's, mcphost_free): only the plugin that offers it is
+ * initialized, when deferred. MCPHOST_ENOTFOUND when no plugin offers
+ * `name`, the message naming it and the closest names. */
+int mcphost_command_info(mcphost_client *c, const char *name, char **json,
+                         size_t *len, mcphost_error *err);
+
+/* A plugin command to run: what `mcphost NAME ARGS...` runs. */
+typedef struct mcphost_command {
+  uint32_t struct_size;
+  const char *name; /* as mcphost_commands_json names it ("mcp login") */
+  /* The command's words, argv[0] its last word ("login"), as the CLI
+   * passes them; the strings are borrowed for the call. */
+  int argc;
+  const char *const *argv;
+  int32_t json; /* 1: JSON output (the CLI's --json before the command) */
+} mcphost_command;
+
+#define MCPHOST_COMMAND_INIT                                                   \
+  { (uint32_t)sizeof(mcphost_command), NULL, 0, NULL, 0 }
+
+/* [not loop] Runs the plugin command `cmd` until it finishes, on the
+ * loop (the plugin writes its output on the process's stdout and stderr,
+ * as in the CLI; the configuration is the client's). MCPHOST_OK with
+ * *exit_status the command's exit status (0 success; the CLI's codes,
+ * docs/cli.md). An error when it did not run to its end: MCPHOST_ENOTFOUND
+ * when no plugin offers `name` (the message names it and the closest
+ * names), MCPHOST_EUSAGE for a bad `cmd`, MCPHOST_ESTATE while another
+ * command runs on this client, the code of the plugin's refusal with its
+ * message, MCPHOST_ECANCELED after mcphost_command_interrupt (or a
+ * SIGINT the client handles) once the command had a grace of 2 s to
+ * finish. */
+int mcphost_command_run(mcphost_client *c, const mcphost_command *cmd,
+                        int *exit_status, mcphost_error *err);
+
+/* [any thread] Asks the command mcphost_command_run runs to finish (the
+ * plugin's interrupt, as the CLI's Ctrl-C). Nothing when none runs. */
+void mcphost_command_interrupt(mcphost_client *c);
+
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
  * as a JSON-RPC message handler: a configuration entry {"type": "sdk"}

@@ -1,8 +1,9 @@
-/* The child of `mcphost plugin check`: `mcphost __plugin-probe FILE`,
- * started by plugin_check.c, loads FILE alone with the host's own loader
- * (host_load_plugin_file: the same checks, dlopen, entry and init as at
- * every start), then initializes it if it is deferred, asks it for every
- * extension the host knows and compares that with what its provides list
+/* The child of mcphost_plugin_check (`mcphost plugin check`): the program
+ * started again as `PROGRAM __plugin-probe FILE` with MCPHOST_PLUGIN_PROBE
+ * set (plugin_check.c takes it over before main), loads FILE alone with the
+ * host's own loader (host_load_plugin_file: the same checks, dlopen, entry and
+ * init as at every start), then initializes it if it is deferred, asks it for
+ * every extension the host knows and compares that with what its provides list
  * says. It reports on fd 0, which its parent made the write end of a pipe
  * (it is moved away at once and /dev/null put in its place), one JSON
  * object a line:
@@ -25,9 +26,16 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "api/plugin_probe.h"
+#include "core/host.h"
+#include "core/plugin_record.h"
 #include "elf_file.h"
+#include "mcp/client.h"
 #include "util.h"
+
+/* The child's exit codes (the CLI's): it reported, a bad command line,
+ * no host. */
+enum { PROBE_OK = 0, PROBE_USAGE = 2, PROBE_NO_HOST = 3 };
 
 /* The one process-wide state of the child, kept reachable for the leak
  * checker when the plugin ends the process in the middle of a step. */
@@ -553,12 +561,12 @@ int plugin_probe_main(int argc, char **argv) {
   if (argc != 3 || argv[2][0] != '/') {
     fprintf(stderr, "mcphost: %s is mcphost plugin check's own\n",
             PLUGIN_PROBE_WORD);
-    return EXIT_USAGE;
+    return PROBE_USAGE;
   }
   probe.fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
   int null = open("/dev/null", O_RDONLY);
   if (probe.fd < 0 || null < 0 || dup2(null, 0) < 0) {
-    return EXIT_SERVER;
+    return PROBE_NO_HOST;
   }
   close(null);
   struct rlimit no_core = {0, 0};
@@ -572,7 +580,7 @@ int plugin_probe_main(int argc, char **argv) {
 
   probe.h = host_new(&(host_options){0});
   if (!probe.h) {
-    return EXIT_SERVER;
+    return PROBE_NO_HOST;
   }
   /* Before the plugin: its init may look the servers service up. */
   probe.mc = mcp_client_new(probe.h);
@@ -609,7 +617,7 @@ int plugin_probe_main(int argc, char **argv) {
             "plugin of its own");
   }
   fflush(stdout); /* what the plugin printed, before the report */
-  cJSON *pj = cli_plugin_json(host_registry(probe.h), p);
+  cJSON *pj = plugin_record_json(host_registry(probe.h), p);
   cJSON *types = cJSON_GetObjectItem(pj, "transports");
   for (cJSON *t = types ? types->child : NULL; t; t = t->next) {
     const char *type = cJSON_GetStringValue(cJSON_GetObjectItem(t, "type"));
@@ -634,5 +642,5 @@ int plugin_probe_main(int argc, char **argv) {
   fflush(stdout);
   probe.end = true;
   emit_step("end");
-  return EXIT_OK;
+  return PROBE_OK;
 }
