@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mcphost/client.h>
+
 #include "core/plugins.h"
-#include "safety/unicode_quick.h"
 #include "text_escape.h"
 
 /* Where a directory of the search path came from. The registry keeps each
@@ -35,8 +36,9 @@ void cli_print_version(FILE *out, const host *h, int verbosity,
   fprintf(out, "plugin ABI %d.%d\n", MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
   /* The sanitizer's Unicode data are tables generated from the ICU the
    * build compiled with: its Unicode version is theirs. */
-  fprintf(out, "Unicode %s (tables from ICU %s)\n",
-          unicode_quick_unicode_version(), unicode_quick_icu_version());
+  const char *icu = NULL;
+  const char *unicode = mcphost_unicode_version(&icu);
+  fprintf(out, "Unicode %s (tables from ICU %s)\n", unicode, icu);
   const registry *r = host_registry(h);
   for (size_t i = 0; i < r->ndirs; i++) {
     /* A directory comes from the command line or the environment: shown,

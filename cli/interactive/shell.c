@@ -21,7 +21,6 @@
 #include "cli/cli.h"
 #include "cli/interactive/line_edit.h"
 #include "cli/interactive/state_files.h"
-#include "mcp/names.h"
 #include "split_words.h"
 #include "suggest.h"
 #include "util.h"
@@ -188,8 +187,8 @@ static void add_names(shell *sh, size_t idx, const char *kind, bool own) {
   const char *server = host_cfg(c->h)->servers[idx].name;
   size_t n = 0;
   char **names =
-      name_assign_items(server, cJSON_GetObjectItemCaseSensitive(result, kind),
-                        c->lim.name_chars, &n);
+      cli_names_assign(server, cJSON_GetObjectItemCaseSensitive(result, kind),
+                       c->lim.name_chars, &n, NULL);
   const cJSON *items = cJSON_GetObjectItemCaseSensitive(result, kind);
   for (size_t i = 0; i < n; i++) {
     const char *own_name =
@@ -205,7 +204,7 @@ static void add_names(shell *sh, size_t idx, const char *kind, bool own) {
     }
   }
   cli_names_record(c, server, kind, names, items, n);
-  name_list_free(names, n);
+  mcphost_free(names);
   cJSON_Delete(result);
 }
 
