@@ -153,7 +153,7 @@ static bool json_word(const char *a) {
 }
 
 /* The arguments of a call: the base object (--args, or one JSON word)
- * in *args, the KEY=VALUE words parsed (arguments.h) in *words, to be
+ * in *args, the KEY=VALUE words parsed (cli_args_words) in *words, to be
  * coerced by the tool's schema once it is found. */
 static int parse_arguments(cli *c, const call_words *w, cJSON **args,
                            cJSON **words) {

@@ -494,7 +494,7 @@ static void do_call(gw *g, rq *r, const cJSON *params) {
     goto fail;
   }
   /* The IDE rule holds for calls too: an IDE tool a model may not see is
-   * not the gateway's (names.h). */
+   * not the gateway's (mcphost_name_model_visible). */
   if (!mcphost_name_model_visible(host_cfg(cli_host(g->c))->servers[idx].type,
                                   tool)) {
     char *m = xasprintf("no tool \"%s\" (an IDE's tool that is not the "

@@ -54,7 +54,8 @@ static void add_named(const gw_backends *b, size_t k, bool tools,
     const char *name =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
     /* An IDE's tools other than the two a model may see are the host's
-     * to call (names.h): a gateway's client is a model's host. */
+     * to call (mcphost_name_model_visible): a gateway's client is a
+     * model's host. */
     if (!name || (tools && !mcphost_name_model_visible(sc->type, name))) {
       continue;
     }

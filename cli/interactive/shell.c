@@ -2,7 +2,7 @@
  * is connected once, at the start, and kept; each line runs one of the
  * CLI's own commands (call, tool, tools, ...) on that client, so a call
  * in the shell is the call of `mcphost call`, with the same argument
- * rule (mcp/arguments.h), asker and elicitation. Lines are read by
+ * rule (mcphost_args_parse), asker and elicitation. Lines are read by
  * line_edit (libedit: editing, history, completion); the history is kept
  * in the state directory. Ctrl-C during a command cancels that command
  * (cli_run withdraws the request); at the prompt it drops the line.
