@@ -212,9 +212,10 @@ static void on_progress(void *ud, const cJSON *params) {
 static void start_op(rq *r, const mcp_call *call) {
   /* What leaves the gateway goes to a model: its results are sanitized
    * as such, unless --sanitize display or off asked for them as sent. */
-  sanitize_mode mode = host_sanitize(cli_host(r->g->c));
+  int mode = (int)host_sanitize(cli_host(r->g->c));
   mcp_call c = *call;
-  c.for_model = mode == SANITIZE_MODE_DEFAULT || mode == SANITIZE_MODE_FULL;
+  c.for_model =
+      mode == MCPHOST_SANITIZE_DEFAULT || mode == MCPHOST_SANITIZE_FULL;
   r->starting = true;
   mcp_op *op = mcp_client_start(cli_client(r->g->c), &c,
                                 &(mcp_call_callbacks){.progress = on_progress,
