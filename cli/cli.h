@@ -242,9 +242,9 @@ char *cli_tool_signature(const char *name, const cJSON *tool);
 void cli_names_print(cli *c, const config *cfg, const char *kind, bool own,
                      FILE *f);
 /* Whether a name may be offered to a shell's completion: an assigned one
- * (mcphost_name_assign: [A-Za-z0-9_-]), or with `own` a server's own, which may
- * also hold '.', as MCP's tool names may; anything else is not put on a
- * command line. */
+ * (mcphost_name_assign: [A-Za-z0-9_-]), or with `own` a server's own,
+ * which may also hold '.', as MCP's tool names may; anything else is not
+ * put on a command line. */
 bool cli_plain_name(const char *s, bool own);
 
 /* output.c */
