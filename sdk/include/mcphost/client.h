@@ -371,9 +371,9 @@ int mcphost_perform(mcphost_client *c);
  * reduced to [A-Za-z0-9_-], the whole within `max_len` bytes (0:
  * MCPHOST_NAME_LEN_DEFAULT; less than 32 counts as 32), a long part cut
  * and given a hash, no two alike; the same list gives the same names
- * whatever its order. `originals[i]` is the i-th item's
- * name as the server listed it, NULL for an item without one. *names:
- * `n` names (NULL where the original is) in ONE allocation, freed with
+ * whatever its order. `originals[i]` is the i-th item's name as the
+ * server listed it, NULL for an item without one. *names: `n` names
+ * (NULL where the original is) in ONE allocation, freed with
  * mcphost_free(*names) alone. *prefix_len (may be NULL): the length of
  * the "mcp__SERVER__" that begins each name; an item whose name past it
  * is not its original was renamed. MCPHOST_EUSAGE without `server` or
@@ -415,12 +415,12 @@ int mcphost_schema_type(const char *schema_json, size_t len, const char *param,
 
 /* [any thread] A tool's argument words as `mcphost call` and `batch`
  * take them, parsed before the tool is known (docs/cli.md, "Tool
- * arguments"):
- * KEY=VALUE (coerced later by the parameter's schema), KEY:=JSON (JSON
- * as it is), KEY=@FILE and KEY:=@FILE (the file's content; "@-" stdin
- * with MCPHOST_ARGS_STDIN), a dotted key for a nested member. *words_json:
- * a JSON array of {"key": K, "text": T} and {"key": K, "json": V}, the
- * caller's (mcphost_free), for mcphost_args_build. MCPHOST_EUSAGE naming
+ * arguments"): KEY=VALUE (coerced later by the parameter's schema),
+ * KEY:=JSON (JSON as it is), KEY=@FILE and KEY:=@FILE (the file's
+ * content; "@-" stdin with MCPHOST_ARGS_STDIN), a dotted key for a
+ * nested member. *words_json: a JSON array of {"key": K, "text": T} and
+ * {"key": K, "json": V}, the caller's (mcphost_free), for
+ * mcphost_args_build. MCPHOST_EUSAGE naming
  * the word (a word without "=", a file that cannot be read, bad JSON). */
 int mcphost_args_parse(int n, const char *const *words, unsigned flags,
                        char **words_json, mcphost_error *err);
