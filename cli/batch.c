@@ -44,8 +44,6 @@
 #include "cli/cli.h"
 #include "config/roots.h"
 #include "util.h"
-#include "mcp/arguments.h"
-#include "mcp/names.h"
 #include "json_parse.h"
 #include "json_write.h"
 #include "redact.h"
@@ -85,7 +83,7 @@ typedef struct op {
   size_t server;   /* config index */
   char *name;      /* tool/prompt (normalized when qualified), or uri */
   cJSON *args;     /* owned */
-  cJSON *words;    /* OP_CALL: "args" parsed (mcp/arguments.h); owned */
+  cJSON *words;    /* OP_CALL: "args" parsed (cli_args_words); owned */
   char *task_verb;   /* OP_TASK: status, result, cancel, list */
   char *list_kind; /* for OP_LIST */
   /* OP_LIST_ALL: its children still running, what they gathered. */
@@ -650,7 +648,7 @@ static void req_gather(cJSON *req, req_fields *f) {
   }
 }
 
-/* A call's "args": KEY=VALUE words as `call` takes them (mcp/arguments.h;
+/* A call's "args": KEY=VALUE words as `call` takes them (cli_args_words;
  * "@-" is refused: stdin carries the requests), and "validate": false
  * as --no-validate. */
 static int call_words(op *o, const req_fields *f, char *why, size_t why_len) {
@@ -682,15 +680,17 @@ static int call_words(op *o, const req_fields *f, char *why, size_t why_len) {
     }
     list[k++] = w->valuestring;
   }
-  mcp_error err = {0};
+  mcphost_error err = MCPHOST_ERROR_INIT;
   if (!cJSON_IsArray(words) || k != n) {
     snprintf(why, why_len, "\"args\" must be a list of KEY=VALUE strings");
     rc = EXIT_USAGE;
-  } else if (mcp_args_parse_words(n, list, 0, &o->words, &err) != 0) {
-    snprintf(why, why_len, "%s", err.message);
+  } else if (!(o->words = cli_args_words(n, list, 0, &err))) {
+    /* Cut to `why` as a message of a line's error is. */
+    size_t len = strnlen(err.message, why_len - 1);
+    memcpy(why, err.message, len);
+    why[len] = '\0';
     rc = EXIT_USAGE;
   }
-  mcp_error_clear(&err);
   free(list);
   return rc;
 }

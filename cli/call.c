@@ -7,8 +7,8 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
+#include "json_parse.h"
 #include "util.h"
-#include "mcp/arguments.h"
 
 /* What `call` takes after the command: TOOL, its options (--no-validate,
  * --follow-links[=N], --task, --detach, --args JSON|@FILE) anywhere, before
@@ -108,11 +108,11 @@ static int split_call_words(cli *c, int argc, char **argv, call_words *w) {
 /* The JSON object of --args or of a single JSON word: text, "@FILE" or
  * "@-" (stdin). A new object, or NULL with the error printed. */
 static cJSON *base_object(cli *c, const char *what, const char *text) {
-  mcp_error err = {0};
-  char *owned = mcp_args_value_text(what, text, MCP_ARGS_STDIN, &err);
-  if (!owned) {
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  char *owned = NULL;
+  if (mcphost_args_text(what, text, MCPHOST_ARGS_STDIN, &owned, &err) !=
+      MCPHOST_OK) {
     cli_error(c, NULL, "%s", err.message);
-    mcp_error_clear(&err);
     return NULL;
   }
   char *why = NULL;
@@ -130,8 +130,20 @@ static cJSON *base_object(cli *c, const char *what, const char *text) {
     o = NULL;
   }
   free(why);
-  free(owned);
+  mcphost_free(owned);
   return o;
+}
+
+cJSON *cli_args_words(int n, char *const *words, unsigned flags,
+                      mcphost_error *err) {
+  char *text = NULL;
+  if (mcphost_args_parse(n, (const char *const *)words, flags, &text, err) !=
+      MCPHOST_OK) {
+    return NULL;
+  }
+  cJSON *list = json_parse(text, strlen(text), NULL);
+  mcphost_free(text);
+  return list;
 }
 
 /* A word that is JSON rather than KEY=VALUE: it begins with '{' or '['
@@ -141,7 +153,7 @@ static bool json_word(const char *a) {
 }
 
 /* The arguments of a call: the base object (--args, or one JSON word)
- * in *args, the KEY=VALUE words parsed (arguments.h) in *words, to be
+ * in *args, the KEY=VALUE words parsed (cli_args_words) in *words, to be
  * coerced by the tool's schema once it is found. */
 static int parse_arguments(cli *c, const call_words *w, cJSON **args,
                            cJSON **words) {
@@ -170,11 +182,10 @@ static int parse_arguments(cli *c, const call_words *w, cJSON **args,
       return EXIT_OK;
     }
   }
-  mcp_error err = {0};
+  mcphost_error err = MCPHOST_ERROR_INIT;
   if (argc > 0 &&
-      mcp_args_parse_words(argc, argv, MCP_ARGS_STDIN, words, &err) != 0) {
+      !(*words = cli_args_words(argc, argv, MCPHOST_ARGS_STDIN, &err))) {
     cli_error(c, NULL, "%s", err.message);
-    mcp_error_clear(&err);
     return EXIT_USAGE;
   }
   return EXIT_OK;

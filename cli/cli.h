@@ -227,14 +227,25 @@ cli_completes cli_completes_after(const char *name, int npos,
  * place of those kept before. */
 void cli_names_record(cli *c, const char *server, const char *kind,
                       char *const *names, const cJSON *items, size_t n);
+/* The name mcphost_name_assign gives `item` of `server` as the server's
+ * only one, under the default limit (a new string). */
+char *cli_qualify(const char *server, const char *item);
+/* call.c: `n` argument words parsed by mcphost_args_parse (`flags`:
+ * MCPHOST_ARGS_STDIN), as the tree a call takes (mcp_call.words); NULL
+ * with `err` set. */
+cJSON *cli_args_words(int n, char *const *words, unsigned flags,
+                      mcphost_error *err);
+/* tool_cmd.c: mcphost_tool_signature of `tool` (a tools/list item) under
+ * `name`; a new string (mcphost_free). */
+char *cli_tool_signature(const char *name, const cJSON *tool);
 /* Prints the kept names of `kind` of every server of `cfg`, one a line:
  * the assigned ones, or with `own` SERVER/NAME. */
 void cli_names_print(cli *c, const config *cfg, const char *kind, bool own,
                      FILE *f);
 /* Whether a name may be offered to a shell's completion: an assigned one
- * (mcp/names.h: [A-Za-z0-9_-]), or with `own` a server's own, which may
- * also hold '.', as MCP's tool names may; anything else is not put on a
- * command line. */
+ * (mcphost_name_assign: [A-Za-z0-9_-]), or with `own` a server's own,
+ * which may also hold '.', as MCP's tool names may; anything else is not
+ * put on a command line. */
 bool cli_plain_name(const char *s, bool own);
 
 /* output.c */

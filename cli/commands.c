@@ -9,8 +9,6 @@
 
 #include "cli/cli.h"
 #include "util.h"
-#include "mcp/names.h"
-#include "mcp/signature.h"
 #include "display_width.h"
 #include "url_redact.h"
 
@@ -193,14 +191,6 @@ static char *description_of(const cli *c, const cJSON *item) {
 /* The configured name of server `idx`. */
 static const char *server_name(const cli *c, size_t idx) {
   return host_cfg(c->h)->servers[idx].name;
-}
-
-/* The length of "mcp__<server part>__" in the names of server `idx`. */
-static size_t name_prefix_len(const cli *c, size_t idx) {
-  char *part = name_server_part(server_name(c, idx), c->lim.name_chars);
-  size_t n = strlen("mcp__") + strlen(part) + strlen("__");
-  free(part);
-  return n;
 }
 
 /* A listed item as JSON: `item`'s fields, with "name" the assigned name,
@@ -604,10 +594,10 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
 }
 
 static void print_tools(cli *c, size_t idx, const listing *l, cJSON *out) {
-  size_t n, i = 0, skip = name_prefix_len(c, idx);
+  size_t n, i = 0, skip;
   const char *server = server_name(c, idx);
-  char **names = name_assign_items(server, l->items[L_TOOLS],
-                                   c->lim.name_chars, &n);
+  char **names =
+      cli_names_assign(server, l->items[L_TOOLS], c->lim.name_chars, &n, &skip);
   cli_names_record(c, server, "tools", names, l->items[L_TOOLS], n);
   const cJSON *t;
   cJSON_ArrayForEach(t, l->items[L_TOOLS]) {
@@ -615,15 +605,15 @@ static void print_tools(cli *c, size_t idx, const listing *l, cJSON *out) {
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
     if (!name ||
         (!c->all_tools &&
-         !name_tool_model_visible(host_cfg(c->h)->servers[idx].type, name)))
+         !mcphost_name_model_visible(host_cfg(c->h)->servers[idx].type, name)))
       continue;
     char *desc = description_of(c, t);
     if (out) {
       cJSON_AddItemToArray(out, listed_json(server, t, q, "tool", desc));
     } else {
       /* A name that is not the server's own says what the server calls it. */
-      /* -v: the signature (mcp/signature.h) in place of the name. */
-      char *sig = host_verbosity(c->h) > 0 ? mcp_tool_signature(q, t) : NULL;
+      /* -v: the signature (mcphost_tool_signature) in place of the name. */
+      char *sig = host_verbosity(c->h) > 0 ? cli_tool_signature(q, t) : NULL;
       const char *shown = sig ? cli_esc(c, sig) : q;
       /* A tool that runs only as a task (mcp/tasks.h) says so. */
       const char *task =
@@ -633,12 +623,12 @@ static void print_tools(cli *c, size_t idx, const listing *l, cJSON *out) {
                cli_esc(c, name));
       else
         put_line(shown, task, "");
-      free(sig);
+      mcphost_free(sig);
       print_description(c, desc);
     }
     free(desc);
   }
-  name_list_free(names, n);
+  mcphost_free(names);
 }
 
 int cmd_tools(cli *c, int argc, char **argv) {
@@ -703,10 +693,10 @@ int cmd_resources(cli *c, int argc, char **argv) {
 }
 
 static void print_prompts(cli *c, size_t idx, const listing *l, cJSON *out) {
-  size_t n, i = 0, skip = name_prefix_len(c, idx);
+  size_t n, i = 0, skip;
   const char *server = server_name(c, idx);
-  char **names = name_assign_items(server, l->items[L_PROMPTS],
-                                   c->lim.name_chars, &n);
+  char **names = cli_names_assign(server, l->items[L_PROMPTS],
+                                  c->lim.name_chars, &n, &skip);
   cli_names_record(c, server, "prompts", names, l->items[L_PROMPTS], n);
   const cJSON *p;
   cJSON_ArrayForEach(p, l->items[L_PROMPTS]) {
@@ -738,7 +728,7 @@ static void print_prompts(cli *c, size_t idx, const listing *l, cJSON *out) {
     sb_free(&args);
     free(desc);
   }
-  name_list_free(names, n);
+  mcphost_free(names);
 }
 
 int cmd_prompts(cli *c, int argc, char **argv) {

@@ -79,6 +79,13 @@ void cli_output_failed(cli *c, int err);
  * each cut said on stderr. */
 void out_cut_result(cli *c, cJSON *result);
 
+/* names_cache.c: the names mcphost_name_assign gives the `items` of
+ * `server` (a list's array, each with its "name"), as `tools` lists
+ * them: one allocation, freed with mcphost_free; *n the array's size,
+ * *prefix_len (may be NULL) the length of "mcp__SERVER__". */
+char **cli_names_assign(const char *server, const cJSON *items, size_t max_len,
+                        size_t *n, size_t *prefix_len);
+
 /* lines.c */
 typedef void (*cli_line_fn)(void *ud, const char *line, size_t len);
 /* Reads what `fd` has into `in` and passes each complete line to `fn`

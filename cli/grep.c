@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "mcp/names.h"
 #include "display_width.h"
 
 typedef struct grep_run {
@@ -178,7 +177,8 @@ static void grep_named(grep_run *g, size_t idx, const cJSON *items,
                        const char *kind) {
   const char *server = host_cfg(g->c->h)->servers[idx].name;
   size_t n = 0, i = 0;
-  char **names = name_assign_items(server, items, g->c->lim.name_chars, &n);
+  char **names =
+      cli_names_assign(server, items, g->c->lim.name_chars, &n, NULL);
   const cJSON *it;
   cJSON_ArrayForEach(it, items) {
     const char *q = i < n ? names[i] : NULL;
@@ -187,7 +187,7 @@ static void grep_named(grep_run *g, size_t idx, const cJSON *items,
       grep_item(g, server, kind, it, q);
     }
   }
-  name_list_free(names, n);
+  mcphost_free(names);
 }
 
 static void grep_server(grep_run *g, size_t idx, const listing *l) {

@@ -16,12 +16,11 @@
 #include "cli/json_alloc.h"
 #include "cli/version.h"
 #include "api/client_view.h"
+#include "config/era_policy.h"
 #include "config/roots.h"
 #include "util.h"
 #include "env_ms.h"
 #include "gateway/gateway.h"
-#include "mcp/log_level.h"
-#include "mcp/protocol.h"
 #include "suggest.h"
 
 /* Where a command's own words begin: no word from there on is taken for
@@ -205,11 +204,11 @@ static int apply_option(cli *c, cmdline *l, const cli_option *o,
     break;
   }
   case CLI_OPT_LOG_LEVEL: {
-    if (mcp_log_level_rank(value) < 0) {
+    if (mcphost_log_level_rank(value) < 0) {
       strbuf names;
       sb_init(&names);
-      for (int i = 0; i < MCP_LOG_LEVELS; i++) {
-        sb_printf(&names, "%s%s", i ? ", " : "", mcp_log_level_name(i));
+      for (int i = 0; i < MCPHOST_LOG_LEVELS; i++) {
+        sb_printf(&names, "%s%s", i ? ", " : "", mcphost_log_level_name(i));
       }
       cli_error(c, NULL, "--log-level must be one of %s; not \"%s\"",
                 sb_str(&names), value);
@@ -220,13 +219,13 @@ static int apply_option(cli *c, cmdline *l, const cli_option *o,
     break;
   }
   case CLI_OPT_SANITIZE: { /* what sessions do to server text (sanitize.h) */
-    sanitize_mode mode;
-    if (!sanitize_mode_parse(value, &mode)) {
+    int mode = mcphost_sanitize_mode(value);
+    if (mode < 0) {
       cli_error(c, NULL, "--sanitize must be full, display or off; not \"%s\"",
                 value);
       return EXIT_USAGE;
     }
-    host_set_sanitize(c->h, mode);
+    host_set_sanitize(c->h, (sanitize_mode)mode);
     break;
   }
   case CLI_OPT_MAX_OUTPUT_CHARS:

@@ -55,7 +55,7 @@ typedef enum cli_opt_session {
 typedef enum cli_opt_completes {
   CLI_COMPLETES_TEXT,      /* nothing: the shell's own (files) */
   CLI_COMPLETES_VALUES,    /* the words of `values` */
-  CLI_COMPLETES_LOG_LEVEL, /* the MCP logging levels (mcp/log_level.h) */
+  CLI_COMPLETES_LOG_LEVEL, /* the MCP logging levels (mcphost_log_level_name) */
   CLI_COMPLETES_TRANSPORT  /* the transport types the plugins serve */
 } cli_opt_completes;
 

@@ -28,7 +28,6 @@
 #include "json_parse.h"
 #include "json_write.h"
 #include "redact.h"
-#include "safety/sanitize.h"
 #include "text_escape.h"
 #include "trusted_fs.h"
 #include "write_all.h"
@@ -106,12 +105,12 @@ void out_json_line(const cJSON *v) {
 }
 
 const char *cli_esc(cli *c, const char *s) {
-  unsigned flags =
-      TEXT_ESCAPE_NEWLINES | sanitize_escape_flags(host_sanitize(c->h));
   char **slot = &c->esc_ring[c->esc_next++ % CLI_ESC_KEEP];
-  free(*slot);
-  *slot = text_escape(s ? s : "", s ? strlen(s) : 0, flags, NULL);
-  if (!*slot) {
+  mcphost_free(*slot);
+  *slot = NULL;
+  if (mcphost_display_text(s, s ? strlen(s) : 0, (int)host_sanitize(c->h),
+                           MCPHOST_DISPLAY_NEWLINES, slot, NULL,
+                           NULL) != MCPHOST_OK) {
     abort(); /* out of memory, as xmalloc */
   }
   return *slot;
@@ -119,7 +118,7 @@ const char *cli_esc(cli *c, const char *s) {
 
 void cli_esc_free(cli *c) {
   for (size_t i = 0; i < CLI_ESC_KEEP; i++) {
-    free(c->esc_ring[i]);
+    mcphost_free(c->esc_ring[i]);
     c->esc_ring[i] = NULL;
   }
 }
@@ -136,13 +135,13 @@ static void write_text(cli *c, const char *text, size_t n) {
     return;
   }
   size_t len;
-  char *safe =
-      text_escape(text, n, sanitize_escape_flags(host_sanitize(c->h)), &len);
-  if (!safe) {
+  char *safe = NULL;
+  if (mcphost_display_text(text, n, (int)host_sanitize(c->h), 0, &safe, &len,
+                           NULL) != MCPHOST_OK) {
     abort();
   }
   fwrite(safe, 1, len, stdout);
-  free(safe);
+  mcphost_free(safe);
 }
 
 size_t cli_output_limit(const cli *c) {

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "mcp/names.h"
 
 static const char *str_of(const cJSON *o, const char *key) {
   return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
@@ -93,7 +92,7 @@ int cmd_prompt_help(cli *c, int argc, char **argv) {
     c->result_printed = true;
   } else {
     char *q =
-        name_qualify(host_cfg(c->h)->servers[idx].name, str_of(item, "name"));
+        cli_qualify(host_cfg(c->h)->servers[idx].name, str_of(item, "name"));
     cli_print_prompt(c, q, item);
     free(q);
   }

@@ -10,7 +10,6 @@
 
 #include "cli/cli.h"
 #include "display_width.h"
-#include "safety/sanitize.h"
 #include "text_escape.h"
 
 /* Without a terminal, text is wrapped to this width. */
@@ -63,9 +62,9 @@ unsigned cli_term_cols(int fd) {
 }
 
 char *cli_esc_lines(const cli *c, const char *s) {
-  unsigned flags = sanitize_escape_flags(host_sanitize(c->h));
-  char *e = text_escape(s ? s : "", s ? strlen(s) : 0, flags, NULL);
-  if (!e) {
+  char *e = NULL;
+  if (mcphost_display_text(s, s ? strlen(s) : 0, (int)host_sanitize(c->h), 0,
+                           &e, NULL, NULL) != MCPHOST_OK) {
     abort(); /* out of memory, as xmalloc */
   }
   return e;

@@ -1,14 +1,13 @@
 /* mcphost tool TOOL [--json]: what a tool takes, for people. The
  * signature and the schema's reading are the client library's
- * (mcp/signature.h); this file only lays them out on the terminal. */
+ * (mcphost_tool_signature, mcphost_schema_type); this file only lays
+ * them out on the terminal. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "mcp/names.h"
-#include "mcp/signature.h"
 #include "json_write.h"
 
 /* Nested parameters are listed to this depth. */
@@ -17,16 +16,45 @@
 static void print_params(cli *c, const cJSON *schema, const char *prefix,
                          size_t indent, size_t cols, int depth);
 
+char *cli_tool_signature(const char *name, const cJSON *tool) {
+  strbuf t;
+  sb_init(&t);
+  json_write(&t, tool);
+  char *sig = NULL;
+  if (mcphost_tool_signature(name, t.data, t.len, &sig, NULL) != MCPHOST_OK) {
+    sig = xstrdup(name); /* not an object: no parameters to show */
+  }
+  sb_free(&t);
+  return sig;
+}
+
+/* The type of `schema_json`'s (`len` bytes) parameter `name` (or of the
+ * schema itself when NULL), as the signature shows it; *required as the
+ * schema says. A new string (mcphost_free). */
+static char *type_of(const char *schema_json, size_t len, const char *name,
+                     int *required) {
+  char *type = NULL;
+  if (mcphost_schema_type(schema_json, len, name, &type, required, NULL) !=
+      MCPHOST_OK) {
+    /* Only a tree json_write cannot write (none a server's text makes):
+     * a type unknown, as for a schema without one. */
+    type = xstrdup("any");
+  }
+  return type;
+}
+
 /* One parameter: "  name  type, required, default 2, format uri", its
- * description below, then its members when it is an object. */
-static void print_param(cli *c, const cJSON *schema, const cJSON *p,
+ * description below, then its members when it is an object. `text`:
+ * the schema holding it as JSON text. */
+static void print_param(cli *c, const strbuf *text, const cJSON *p,
                         const char *prefix, size_t indent, size_t cols,
                         int depth) {
-  char *type = mcp_schema_type(p);
+  int required = 0;
+  char *type = type_of(text->data, text->len, p->string, &required);
   strbuf line;
   sb_init(&line);
   sb_printf(&line, "%s%s  %s", prefix, p->string, type);
-  if (mcp_schema_requires(schema, p->string)) {
+  if (required) {
     sb_adds(&line, ", required");
   }
   const cJSON *def = cJSON_GetObjectItemCaseSensitive(p, "default");
@@ -42,7 +70,7 @@ static void print_param(cli *c, const cJSON *schema, const cJSON *p,
   }
   printf("%*s%s\n", (int)indent, "", cli_esc(c, sb_str(&line)));
   sb_free(&line);
-  free(type);
+  mcphost_free(type);
   const char *desc =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "description"));
   if (desc && *desc) {
@@ -67,13 +95,17 @@ static void print_param(cli *c, const cJSON *schema, const cJSON *p,
 
 static void print_params(cli *c, const cJSON *schema, const char *prefix,
                          size_t indent, size_t cols, int depth) {
+  strbuf text;
+  sb_init(&text);
+  json_write(&text, schema);
   const cJSON *p;
   cJSON_ArrayForEach(p,
                      cJSON_GetObjectItemCaseSensitive(schema, "properties")) {
     if (p->string) {
-      print_param(c, schema, p, prefix, indent, cols, depth);
+      print_param(c, &text, p, prefix, indent, cols, depth);
     }
   }
+  sb_free(&text);
 }
 
 /* "read-only, idempotent" from the annotations' hints; "" for none. */
@@ -104,9 +136,9 @@ static void print_tool(cli *c, const char *qualified, const cJSON *t) {
   if (cols < 40) {
     cols = 0;
   }
-  char *sig = mcp_tool_signature(qualified, t);
+  char *sig = cli_tool_signature(qualified, t);
   printf("%s\n", cli_esc(c, sig));
-  free(sig);
+  mcphost_free(sig);
   const char *title =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "title"));
   const cJSON *ann = cJSON_GetObjectItemCaseSensitive(t, "annotations");
@@ -135,9 +167,13 @@ static void print_tool(cli *c, const char *qualified, const cJSON *t) {
   }
   const cJSON *out = cJSON_GetObjectItemCaseSensitive(t, "outputSchema");
   if (out) {
-    char *type = mcp_schema_type(out);
+    strbuf text;
+    sb_init(&text);
+    json_write(&text, out);
+    char *type = type_of(text.data, text.len, NULL, NULL);
     printf("\nOutput: %s\n", cli_esc(c, type));
-    free(type);
+    mcphost_free(type);
+    sb_free(&text);
   }
   char *h = hints(ann);
   if (*h) {
@@ -169,7 +205,7 @@ static int show_prompt(cli *c, const char *ref, size_t idx, mcp_error *err) {
   } else {
     const char *real =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(prompt, "name"));
-    char *q = name_qualify(host_cfg(c->h)->servers[idx].name, real);
+    char *q = cli_qualify(host_cfg(c->h)->servers[idx].name, real);
     cli_print_prompt(c, q, prompt);
     free(q);
   }
@@ -205,7 +241,7 @@ int cmd_tool(cli *c, int argc, char **argv) {
   } else {
     const char *real =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(tool, "name"));
-    char *q = name_qualify(host_cfg(c->h)->servers[idx].name, real);
+    char *q = cli_qualify(host_cfg(c->h)->servers[idx].name, real);
     print_tool(c, q, tool);
     free(q);
   }

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include <mcphost/abi.h>
+#include <mcphost/client.h>
 
-#include "safety/unicode_quick.h"
 #include "text_escape.h"
 
 /* The CLI's name for where a directory came from (mcphost_plugins_json's
@@ -24,8 +24,9 @@ void cli_print_version(FILE *out, mcphost_client *api, int verbosity) {
   fprintf(out, "plugin ABI %d.%d\n", MCPH_ABI_MAJOR, MCPH_ABI_MINOR);
   /* The sanitizer's Unicode data are tables generated from the ICU the
    * build compiled with: its Unicode version is theirs. */
-  fprintf(out, "Unicode %s (tables from ICU %s)\n",
-          unicode_quick_unicode_version(), unicode_quick_icu_version());
+  const char *icu = NULL;
+  const char *unicode = mcphost_unicode_version(&icu);
+  fprintf(out, "Unicode %s (tables from ICU %s)\n", unicode, icu);
   const char *dir, *origin;
   for (size_t i = 0;
        mcphost_plugin_dir(api, i, &dir, &origin, NULL, 0, NULL) == MCPHOST_OK;

@@ -16,14 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mcphost/client.h>
 #include <mcphost/rpc.h>
 
 #include "cli/frontend.h"
 #include "gateway/serve.h"
 #include "gateway/serve_internal.h"
-#include "mcp/log_level.h"
-#include "mcp/names.h"
-#include "mcp/protocol.h"
 #include "json_parse.h"
 #include "redact.h"
 #include "util.h"
@@ -214,9 +212,10 @@ static void on_progress(void *ud, const cJSON *params) {
 static void start_op(rq *r, const mcp_call *call) {
   /* What leaves the gateway goes to a model: its results are sanitized
    * as such, unless --sanitize display or off asked for them as sent. */
-  sanitize_mode mode = host_sanitize(cli_host(r->g->c));
+  int mode = (int)host_sanitize(cli_host(r->g->c));
   mcp_call c = *call;
-  c.for_model = mode == SANITIZE_MODE_DEFAULT || mode == SANITIZE_MODE_FULL;
+  c.for_model =
+      mode == MCPHOST_SANITIZE_DEFAULT || mode == MCPHOST_SANITIZE_FULL;
   r->starting = true;
   mcp_op *op = mcp_client_start(cli_client(r->g->c), &c,
                                 &(mcp_call_callbacks){.progress = on_progress,
@@ -355,9 +354,11 @@ static void answer_initialize(rq *r, const cJSON *params) {
   const char *want = cJSON_GetStringValue(
       cJSON_GetObjectItemCaseSensitive(params, "protocolVersion"));
   cJSON *res = cJSON_CreateObject();
-  cJSON_AddStringToObject(res, "protocolVersion",
-                          mcp_protocol_supported(want) ? want
-                                                       : mcp_protocol_latest());
+  cJSON_AddStringToObject(
+      res, "protocolVersion",
+      mcphost_protocol_supported(MCPHOST_ERA_LEGACY, want)
+          ? want
+          : mcphost_protocol_version(MCPHOST_ERA_LEGACY, 0));
   if (g->hub->b.passthrough) {
     mcp_server_status st;
     mcp_client_status(cli_client(g->c), g->hub->b.idx[0], &st);
@@ -494,9 +495,9 @@ static void do_call(gw *g, rq *r, const cJSON *params) {
     goto fail;
   }
   /* The IDE rule holds for calls too: an IDE tool a model may not see is
-   * not the gateway's (names.h). */
-  if (!name_tool_model_visible(host_cfg(cli_host(g->c))->servers[idx].type,
-                               tool)) {
+   * not the gateway's (mcphost_name_model_visible). */
+  if (!mcphost_name_model_visible(host_cfg(cli_host(g->c))->servers[idx].type,
+                                  tool)) {
     char *m = xasprintf("no tool \"%s\" (an IDE's tool that is not the "
                         "model's)",
                         name);

@@ -36,9 +36,9 @@ typedef struct gw_backends {
  * "resourceTemplates", "prompts". */
 /* Appends server `k`'s (a backend's position) items of `kind` from a
  * list result `listed` to `out`, as the gateway's client sees them:
- * tools and prompts named mcp__<server>__<item> (name_assign, as `tools`
- * prints) unless passthrough, descriptions cut to the limit, IDE tools a
- * model may not see left out. Resources are remembered for
+ * tools and prompts named mcp__<server>__<item> (mcphost_name_assign, as
+ * `tools` prints) unless passthrough, descriptions cut to the limit, IDE
+ * tools a model may not see left out. Resources are remembered for
  * gw_resource_server. */
 void gw_items_add(gw_backends *b, size_t k, const char *kind,
                   const cJSON *listed, cJSON *out);

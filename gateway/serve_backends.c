@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mcphost/client.h>
 #include <mcphost/rpc.h>
 
 #include "cli/frontend.h"
 #include "gateway/serve.h"
 #include "gateway/serve_internal.h"
-#include "mcp/log_level.h"
 #include "util.h"
 
 /* ---- the permission asker: --allow, else the client ---- */
@@ -155,7 +155,7 @@ static void tell_request_logs(gw *g, size_t idx, const char *method,
   if (strcmp(method, "notifications/message") != 0) {
     return;
   }
-  int level = mcp_log_level_rank(
+  int level = mcphost_log_level_rank(
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "level")));
   for (rq *r = g->reqs; r; r = r->next) {
     if (r->log_level >= 0 && level >= r->log_level && r->op && !r->cancelled &&

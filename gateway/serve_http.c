@@ -30,13 +30,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <mcphost/client.h>
 #include <mcphost/rpc.h>
 
 #include "env_ms.h"
 #include "gateway/serve_http.h"
 #include "gateway/serve_http_head.h"
 #include "http_status.h"
-#include "mcp/protocol.h"
 #include "json_parse.h"
 #include "sock_owner.h"
 
@@ -399,7 +399,8 @@ static bool accepts(const char *accept, const char *type) {
 /* Whether a POST without a session is a 2026-07-28 client's: its header
  * names a version of no initialize, or its body the modern envelope. */
 static bool gw_http_modern(const http_req *r, const cJSON *msg) {
-  return (r->version && !mcp_protocol_supported(r->version)) ||
+  return (r->version &&
+          !mcphost_protocol_supported(MCPHOST_ERA_LEGACY, r->version)) ||
          gw_modern_asks(cJSON_GetObjectItemCaseSensitive(msg, "params"));
 }
 
@@ -513,7 +514,8 @@ static bool check_request(gw_conn *cn, const http_req *r, gw_session **s) {
     return false;
   }
   /* Without a session the version is the modern path's to check. */
-  if (r->session && r->version && !mcp_protocol_supported(r->version)) {
+  if (r->session && r->version &&
+      !mcphost_protocol_supported(MCPHOST_ERA_LEGACY, r->version)) {
     respond_text(cn, 400,
                  "MCP-Protocol-Version is not one the gateway "
                  "speaks\n");

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mcphost/client.h>
+
 #include "gateway/serve.h"
-#include "mcp/names.h"
 #include "size_limits.h"
 #include "util.h"
 
@@ -45,16 +46,17 @@ static void add_named(const gw_backends *b, size_t k, bool tools,
   size_t n = 0, i = 0;
   char **names = b->passthrough
                      ? NULL
-                     : name_assign_items(sc->name, items,
-                                         cli_limits(b->c)->name_chars, &n);
+                     : cli_names_assign(sc->name, items,
+                                        cli_limits(b->c)->name_chars, &n, NULL);
   const cJSON *it;
   cJSON_ArrayForEach(it, items) {
     const char *q = names ? names[i++] : NULL;
     const char *name =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
     /* An IDE's tools other than the two a model may see are the host's
-     * to call (names.h): a gateway's client is a model's host. */
-    if (!name || (tools && !name_tool_model_visible(sc->type, name))) {
+     * to call (mcphost_name_model_visible): a gateway's client is a
+     * model's host. */
+    if (!name || (tools && !mcphost_name_model_visible(sc->type, name))) {
       continue;
     }
     cJSON *o = item_copy(b, it, q);
@@ -65,7 +67,7 @@ static void add_named(const gw_backends *b, size_t k, bool tools,
     }
     cJSON_AddItemToArray(out, o);
   }
-  name_list_free(names, n);
+  mcphost_free(names);
 }
 
 unsigned gw_list_bit(const char *s) {

@@ -5,11 +5,10 @@
  * the clients. Loop thread only. */
 #include <string.h>
 
+#include <mcphost/client.h>
 #include <mcphost/rpc.h>
 
 #include "gateway/serve.h"
-#include "mcp/log_level.h"
-#include "mcp/protocol.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 #define META_CAPS "io.modelcontextprotocol/clientCapabilities"
@@ -27,7 +26,7 @@ bool gw_modern_asks(const cJSON *params) {
 }
 
 int gw_modern_request_log_level(const cJSON *params) {
-  return mcp_log_level_rank(cJSON_GetStringValue(
+  return mcphost_log_level_rank(cJSON_GetStringValue(
       cJSON_GetObjectItemCaseSensitive(meta_of(params), META_LOG)));
 }
 
@@ -39,12 +38,14 @@ int gw_modern_check(const cJSON *params, const char **why, cJSON **data) {
     *why = "_meta[\"" META_VERSION "\"] must be a string";
     return MCPH_RPC_INVALID_PARAMS;
   }
-  if (!mcp_protocol_modern_supported(v->valuestring)) {
+  if (!mcphost_protocol_supported(MCPHOST_ERA_MODERN, v->valuestring)) {
     *why = "the gateway does not speak this protocol version";
     *data = cJSON_CreateObject();
     cJSON *sup = cJSON_AddArrayToObject(*data, "supported");
-    for (const char *const *p = mcp_protocol_modern_versions; *p; p++) {
-      cJSON_AddItemToArray(sup, cJSON_CreateString(*p));
+    const char *p;
+    for (size_t i = 0; (p = mcphost_protocol_version(MCPHOST_ERA_MODERN, i));
+         i++) {
+      cJSON_AddItemToArray(sup, cJSON_CreateString(p));
     }
     cJSON_AddStringToObject(*data, "requested", v->valuestring);
     return MCPH_RPC_UNSUPPORTED_PROTOCOL_VERSION;
@@ -54,7 +55,7 @@ int gw_modern_check(const cJSON *params, const char **why, cJSON **data) {
     return MCPH_RPC_INVALID_PARAMS;
   }
   const cJSON *level = cJSON_GetObjectItemCaseSensitive(meta, META_LOG);
-  if (level && mcp_log_level_rank(cJSON_GetStringValue(level)) < 0) {
+  if (level && mcphost_log_level_rank(cJSON_GetStringValue(level)) < 0) {
     *why = "_meta[\"" META_LOG "\"] is not a logging level";
     return MCPH_RPC_INVALID_PARAMS;
   }
@@ -90,11 +91,13 @@ void gw_modern_result(cJSON *result, bool cacheable) {
 cJSON *gw_modern_discover(const cJSON *caps, const char *instructions) {
   cJSON *res = cJSON_CreateObject();
   cJSON *v = cJSON_AddArrayToObject(res, "supportedVersions");
-  for (const char *const *p = mcp_protocol_modern_versions; *p; p++) {
-    cJSON_AddItemToArray(v, cJSON_CreateString(*p));
-  }
-  for (const char *const *p = mcp_protocol_versions; *p; p++) {
-    cJSON_AddItemToArray(v, cJSON_CreateString(*p));
+  /* Newest first: the modern versions, then initialize's. */
+  const int eras[] = {MCPHOST_ERA_MODERN, MCPHOST_ERA_LEGACY};
+  for (size_t e = 0; e < sizeof eras / sizeof eras[0]; e++) {
+    const char *p;
+    for (size_t i = 0; (p = mcphost_protocol_version(eras[e], i)); i++) {
+      cJSON_AddItemToArray(v, cJSON_CreateString(p));
+    }
   }
   cJSON *c = caps ? cJSON_Duplicate(caps, 1) : cJSON_CreateObject();
   /* Subscriptions live on subscriptions/listen: nothing to subscribe. */

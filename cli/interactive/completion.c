@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "mcp/log_level.h"
 #include "util.h"
 
 static const char bash_script[] =
@@ -228,8 +227,8 @@ static void add_values(cli *c, cands *k, const cli_option *o,
     }
     break;
   case CLI_COMPLETES_LOG_LEVEL:
-    for (int i = 0; i < MCP_LOG_LEVELS; i++) {
-      sb_printf(&v, "%s%s\n", before, mcp_log_level_name(i));
+    for (int i = 0; i < MCPHOST_LOG_LEVELS; i++) {
+      sb_printf(&v, "%s%s\n", before, mcphost_log_level_name(i));
     }
     break;
   case CLI_COMPLETES_TRANSPORT:

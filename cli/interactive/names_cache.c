@@ -72,6 +72,37 @@ void cli_names_record(cli *c, const char *server, const char *kind,
   cJSON_Delete(o);
 }
 
+char **cli_names_assign(const char *server, const cJSON *items, size_t max_len,
+                        size_t *n, size_t *prefix_len) {
+  size_t count = (size_t)cJSON_GetArraySize(items), i = 0;
+  const char **orig = xcalloc(count ? count : 1, sizeof *orig);
+  const cJSON *it;
+  cJSON_ArrayForEach(it, items) {
+    orig[i++] =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
+  }
+  char **names = NULL;
+  if (mcphost_name_assign(server, orig, count, max_len, &names, prefix_len,
+                          NULL) != MCPHOST_OK) {
+    abort(); /* only a NULL server or place fails */
+  }
+  free(orig);
+  *n = count;
+  return names;
+}
+
+char *cli_qualify(const char *server, const char *item) {
+  const char *one[] = {item};
+  char **names = NULL;
+  if (mcphost_name_assign(server, one, 1, 0, &names, NULL, NULL) !=
+      MCPHOST_OK) {
+    abort(); /* only a NULL server or place fails */
+  }
+  char *q = names[0] ? xstrdup(names[0]) : NULL;
+  mcphost_free(names);
+  return q;
+}
+
 bool cli_plain_name(const char *s, bool own) {
   return s && *s &&
          strspn(s, own ? "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

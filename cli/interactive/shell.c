@@ -2,7 +2,7 @@
  * is connected once, at the start, and kept; each line runs one of the
  * CLI's own commands (call, tool, tools, ...) on that client, so a call
  * in the shell is the call of `mcphost call`, with the same argument
- * rule (mcp/arguments.h), asker and elicitation. Lines are read by
+ * rule (mcphost_args_parse), asker and elicitation. Lines are read by
  * line_edit (libedit: editing, history, completion); the history is kept
  * in the state directory. Ctrl-C during a command cancels that command
  * (cli_run withdraws the request); at the prompt it drops the line.
@@ -21,7 +21,6 @@
 #include "cli/cli.h"
 #include "cli/interactive/line_edit.h"
 #include "cli/interactive/state_files.h"
-#include "mcp/names.h"
 #include "split_words.h"
 #include "suggest.h"
 #include "util.h"
@@ -188,8 +187,8 @@ static void add_names(shell *sh, size_t idx, const char *kind, bool own) {
   const char *server = host_cfg(c->h)->servers[idx].name;
   size_t n = 0;
   char **names =
-      name_assign_items(server, cJSON_GetObjectItemCaseSensitive(result, kind),
-                        c->lim.name_chars, &n);
+      cli_names_assign(server, cJSON_GetObjectItemCaseSensitive(result, kind),
+                       c->lim.name_chars, &n, NULL);
   const cJSON *items = cJSON_GetObjectItemCaseSensitive(result, kind);
   for (size_t i = 0; i < n; i++) {
     const char *own_name =
@@ -205,7 +204,7 @@ static void add_names(shell *sh, size_t idx, const char *kind, bool own) {
     }
   }
   cli_names_record(c, server, kind, names, items, n);
-  name_list_free(names, n);
+  mcphost_free(names);
   cJSON_Delete(result);
 }
 

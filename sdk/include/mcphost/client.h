@@ -838,6 +838,147 @@ int mcphost_command_run(mcphost_client *c, const mcphost_command *cmd,
  * plugin's interrupt, as the CLI's Ctrl-C). Nothing when none runs. */
 void mcphost_command_interrupt(mcphost_client *c);
 
+/* ---- names, signatures, arguments, text shown, protocol data ----
+ * The rules the CLI and the gateway apply to what they name, match,
+ * describe and show, so that a program embedding the library does as
+ * they do. Pure functions of their arguments (no client, no I/O but
+ * the files an argument word names): [any thread]. */
+
+/* The default limit of a whole mcp__ name: the model APIs' (the CLI's
+ * MCPHOST_MAX_NAME_CHARS). */
+#define MCPHOST_NAME_LEN_DEFAULT 64
+
+/* [any thread] Names one server's tools (or prompts) as a model sees
+ * them, as `mcphost tools` lists them: "mcp__SERVER__ITEM", each part
+ * reduced to [A-Za-z0-9_-], the whole within `max_len` bytes (0:
+ * MCPHOST_NAME_LEN_DEFAULT; less than 32 counts as 32), a long part cut
+ * and given a hash, no two alike; the same list gives the same names
+ * whatever its order. `originals[i]` is the i-th item's name as the
+ * server listed it, NULL for an item without one. *names: `n` names
+ * (NULL where the original is) in ONE allocation, freed with
+ * mcphost_free(*names) alone. *prefix_len (may be NULL): the length of
+ * the "mcp__SERVER__" that begins each name; an item whose name past it
+ * is not its original was renamed. MCPHOST_EUSAGE without `server` or
+ * `names`, or with n > 0 and no `originals`. */
+int mcphost_name_assign(const char *server, const char *const *originals,
+                        size_t n, size_t max_len, char ***names,
+                        size_t *prefix_len, mcphost_error *err);
+
+/* [any thread] 1 when a model may see the tool `tool` of a server of
+ * transport `type` ("stdio", "http", "ws-ide", ...), else 0: as Claude
+ * Code, of an IDE's tools only getDiagnostics and executeCode; every
+ * other server's tools are all visible. 0 for a NULL `tool`. */
+int mcphost_name_model_visible(const char *type, const char *tool);
+
+/* [any thread] A tool's signature in one line, for people, from its
+ * inputSchema: `name(path: string, depth?: integer = 2, mode?:
+ * "a"|"b")` ("?" not required, "= V" the default). `tool_json` is a
+ * tools/list item (`len` bytes of JSON text). The text is the server's,
+ * not escaped (mcphost_display_text). *sig: the caller's, mcphost_free.
+ * MCPHOST_EUSAGE when `tool_json` is not a JSON object. */
+int mcphost_tool_signature(const char *name, const char *tool_json, size_t len,
+                           char **sig, mcphost_error *err);
+
+/* [any thread] The type of a schema as a signature shows it ("string",
+ * "integer[]", "\"a\"|\"b\"", "{a: T, b?: T}", "any"): of `schema_json`
+ * itself when `param` is NULL, else of its property `param` ("any" when
+ * it has none of that name), and then *required (may be NULL) is 1 when
+ * the schema's "required" lists `param`. *type: the caller's,
+ * mcphost_free. MCPHOST_EUSAGE when `schema_json` is not JSON. */
+int mcphost_schema_type(const char *schema_json, size_t len, const char *param,
+                        char **type, int *required, mcphost_error *err);
+
+/* Flags of the argument functions. MCPHOST_ARGS_STDIN: "@-" reads
+ * stdin (else it is refused). MCPHOST_ARGS_LENIENT (mcphost_args_build):
+ * a value the schema cannot take goes by the rule without a schema, and
+ * nothing is checked (the CLI's --no-validate). */
+#define MCPHOST_ARGS_STDIN 1u
+#define MCPHOST_ARGS_LENIENT 2u
+
+/* [any thread] A tool's argument words as `mcphost call` and `batch`
+ * take them, parsed before the tool is known (docs/cli.md, "Tool
+ * arguments"): KEY=VALUE (coerced later by the parameter's schema),
+ * KEY:=JSON (JSON as it is), KEY=@FILE and KEY:=@FILE (the file's
+ * content; "@-" stdin with MCPHOST_ARGS_STDIN), a dotted key for a
+ * nested member. *words_json: a JSON array of {"key": K, "text": T} and
+ * {"key": K, "json": V}, the caller's (mcphost_free), for
+ * mcphost_args_build. MCPHOST_EUSAGE naming
+ * the word (a word without "=", a file that cannot be read, bad JSON). */
+int mcphost_args_parse(int n, const char *const *words, unsigned flags,
+                       char **words_json, mcphost_error *err);
+
+/* [any thread] The text of an argument value: `value` itself, or for
+ * "@FILE" the file's content ("@-": stdin, with MCPHOST_ARGS_STDIN), as
+ * the CLI reads --args. *text: the caller's, mcphost_free.
+ * MCPHOST_EUSAGE with a message beginning with `what` (e.g. "--args")
+ * and naming the file and the reason. */
+int mcphost_args_text(const char *what, const char *value, unsigned flags,
+                      char **text, mcphost_error *err);
+
+/* [any thread] A tool's arguments: a copy of `base_json` (an object, or
+ * NULL for {}) with each word of `words_json` (mcphost_args_parse's;
+ * NULL: none) set, coerced by `schema_json` (the tool's inputSchema, or
+ * NULL for the rule without one), then checked against it (required
+ * parameters, unknown keys, types, enums) unless MCPHOST_ARGS_LENIENT:
+ * what `mcphost call` sends. All three NUL-terminated JSON text.
+ * *args_json: the caller's, mcphost_free. MCPHOST_EUSAGE naming the
+ * parameter (or the argument that is not JSON). */
+int mcphost_args_build(const char *schema_json, const char *base_json,
+                       const char *words_json, unsigned flags, char **args_json,
+                       mcphost_error *err);
+
+/* The MCP logging levels (RFC 5424), ranked "debug" 0 to "emergency" 7:
+ * logging/setLevel's, notifications/message's and the CLI's
+ * --log-level. */
+#define MCPHOST_LOG_LEVELS 8
+/* [any thread] The rank of `name`, 0 to 7; -1 (MCPHOST_EUSAGE) for any
+ * other string and for NULL. */
+int mcphost_log_level_rank(const char *name);
+/* [any thread] The name of rank `rank` (static), NULL outside 0 to 7. */
+const char *mcphost_log_level_name(int rank);
+
+/* The two protocol eras: initialize's (legacy) and the stateless one
+ * (2026-07-28 on, modern: each request's _meta names the version). */
+enum mcphost_era { MCPHOST_ERA_LEGACY = 0, MCPHOST_ERA_MODERN = 1 };
+/* [any thread] The i-th protocol version the library speaks in `era`,
+ * newest first (static): i = 0 is the one it asks for; NULL past the
+ * last, and for an era it does not know. */
+const char *mcphost_protocol_version(int era, size_t i);
+/* [any thread] 1 when `version` is one of `era`'s, else 0. */
+int mcphost_protocol_supported(int era, const char *version);
+
+/* --sanitize: what happens to a server's text (docs/safety.md). */
+enum mcphost_sanitize_mode {
+  MCPHOST_SANITIZE_DEFAULT = 0, /* names and model text full; results
+                                   kept as sent */
+  MCPHOST_SANITIZE_FULL = 1,    /* everything full, results too */
+  MCPHOST_SANITIZE_DISPLAY = 2, /* names and results kept, shown escaped */
+  MCPHOST_SANITIZE_OFF = 3      /* kept, shown with only controls escaped */
+};
+/* [any thread] The mode named "full", "display" or "off" (the CLI's
+ * --sanitize), or MCPHOST_EUSAGE for any other string and for NULL. */
+int mcphost_sanitize_mode(const char *name);
+
+/* mcphost_display_text's flag: newline and tab escaped too, for one
+ * line (a name, a log line). */
+#define MCPHOST_DISPLAY_NEWLINES 1u
+/* [any thread] A server's text (`len` bytes, NULs included) made safe to
+ * show on a terminal, as the CLI shows it: every control character a
+ * terminal would obey (ESC, CR, C1, DEL; newline and tab with
+ * MCPHOST_DISPLAY_NEWLINES) and, but with MCPHOST_SANITIZE_OFF, the
+ * invisible and bidi characters written as "<U+XXXX>", an invalid byte
+ * as "<0xNN>"; nothing removed, nothing normalized. `mode`: an enum
+ * mcphost_sanitize_mode. *out: the caller's (mcphost_free), *out_len its
+ * length (may be NULL). MCPHOST_EUSAGE without `text` (with len > 0) or
+ * `out`, or for a mode it does not know. */
+int mcphost_display_text(const char *text, size_t len, int mode, unsigned flags,
+                         char **out, size_t *out_len, mcphost_error *err);
+
+/* [any thread] The Unicode version of the sanitizer's tables ("15.1";
+ * static) and, when `icu` is not NULL, the ICU version they were
+ * generated from at build time. */
+const char *mcphost_unicode_version(const char **icu);
+
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
  * as a JSON-RPC message handler: a configuration entry {"type": "sdk"}
