@@ -222,19 +222,31 @@ static void *run_hold(void *ud) {
   return NULL;
 }
 
+/* On the loop, where the fixture sets FIXTURE_HELD_RUN (the environment
+ * is read and written by one thread only: setenv beside a getenv of
+ * another thread is a race): the command is interrupted once it holds. */
+static void interrupt_when_held(void *ud) {
+  held *h = ud;
+  if (h->ended) {
+    return; /* it ended by itself: the checks below say so */
+  }
+  if (getenv("FIXTURE_HELD_RUN")) {
+    mcphost_command_interrupt(h->c);
+  } else if (!mcphost_timer_start(h->c, 2, interrupt_when_held, h)) {
+    mcphost_command_interrupt(h->c);
+  }
+}
+
 TEST(an_interrupt_ends_a_command_that_does_not_finish) {
+  unsetenv("FIXTURE_HELD_RUN");
   held h = {.c = client_in(MCPHOST_LOOP_THREAD, fixtures),
             .err = MCPHOST_ERROR_INIT};
-  unsetenv("FIXTURE_HELD_RUN");
   pthread_t t;
   pthread_create(&t, NULL, run_hold, &h);
   /* The command says it holds its run by setting FIXTURE_HELD_RUN; it
    * finishes only when another plugin tried to end it, which none does
    * here. */
-  while (!getenv("FIXTURE_HELD_RUN") && !h.ended) {
-    sched_yield();
-  }
-  mcphost_command_interrupt(h.c);
+  CHECK(mcphost_post(h.c, interrupt_when_held, &h, NULL) == MCPHOST_OK);
   pthread_join(t, NULL);
   if (h.rc != MCPHOST_ECANCELED) {
     fprintf(stderr, "  hold: %s: %s\n", mcphost_status_name(h.rc),
