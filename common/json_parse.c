@@ -182,11 +182,7 @@ cJSON *json_number_from_token(const char *s) {
 static int hex4(const unsigned char *s) {
   int v = 0;
   for (int i = 0; i < 4; i++) {
-    unsigned char c = s[i];
-    int d = c >= '0' && c <= '9'   ? c - '0'
-            : c >= 'a' && c <= 'f' ? c - 'a' + 10
-            : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                   : -1;
+    int d = hex_digit(s[i]);
     if (d < 0) {
       return -1;
     }

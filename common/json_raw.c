@@ -5,6 +5,7 @@
 #include "json_parse.h"
 #include "size_limits.h"
 #include "utf8.h"
+#include "util.h"
 
 typedef struct cursor {
   const unsigned char *p, *end;
@@ -24,16 +25,6 @@ static inline __attribute__((always_inline)) void skip_ws(cursor *c) {
       c->p++;
     while (c->p < c->end && is_ws(*c->p));
   }
-}
-
-static int hex(unsigned char ch) {
-  if (ch >= '0' && ch <= '9')
-    return ch - '0';
-  if (ch >= 'a' && ch <= 'f')
-    return ch - 'a' + 10;
-  if (ch >= 'A' && ch <= 'F')
-    return ch - 'A' + 10;
-  return -1;
 }
 
 /* Bytes that end a run of plain string text, and the letters of the
@@ -111,7 +102,7 @@ static bool string(cursor *c) {
         return false;
       int v = 0;
       for (int i = 0; i < 4; i++) {
-        int h = hex(c->p[i]);
+        int h = hex_digit(c->p[i]);
         if (h < 0 || (c->p[i] >= 'A' && c->p[i] <= 'F'))
           return false;
         v = v * 16 + h;

@@ -44,4 +44,16 @@ bool path_missing(const char *path);
  * loaded by. */
 void proc_fd_path(char out[32], int fd);
 
+/* The value of the hexadecimal digit `c` (either case), or -1: the one
+ * rule for JSON's \uXXXX and a URL's %XX. */
+static inline int hex_digit(unsigned char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
 #endif

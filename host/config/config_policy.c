@@ -174,16 +174,6 @@ static const char *names_find(const name_list *l, const char *name) {
   return NULL;
 }
 
-static int hexval(char ch) {
-  if (ch >= '0' && ch <= '9')
-    return ch - '0';
-  if (ch >= 'a' && ch <= 'f')
-    return ch - 'a' + 10;
-  if (ch >= 'A' && ch <= 'F')
-    return ch - 'A' + 10;
-  return -1;
-}
-
 /* The inner URL of a proxy URL (…?mcp_url=<percent-encoded>), new
  * string, or NULL. */
 static char *unwrap_proxy_url(const char *url) {
@@ -197,8 +187,9 @@ static char *unwrap_proxy_url(const char *url) {
       sb_init(&b);
       for (size_t i = 8; i < n; i++) {
         int hi, lo;
-        if (p[i] == '%' && i + 2 < n && (hi = hexval(p[i + 1])) >= 0 &&
-            (lo = hexval(p[i + 2])) >= 0) {
+        if (p[i] == '%' && i + 2 < n &&
+            (hi = hex_digit((unsigned char)p[i + 1])) >= 0 &&
+            (lo = hex_digit((unsigned char)p[i + 2])) >= 0) {
           sb_addc(&b, (char)(hi << 4 | lo));
           i += 2;
         } else {

@@ -21,6 +21,17 @@ static inline char *config_of(const char *name, const char *command,
   return buf;
 }
 
+/* A client of options `o`, or NULL with the library's error said on
+ * stderr. */
+static inline mcphost_client *client_made(const mcphost_options *o) {
+  mcphost_client *c = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  int rc = mcphost_client_new(o, &c, &err);
+  if (rc != MCPHOST_OK)
+    fprintf(stderr, "  client: %s: %s\n", mcphost_status_name(rc), err.message);
+  return c;
+}
+
 static inline mcphost_client *client_of(const char *config, int mode,
                                         mcphost_notify_fn notify,
                                         mcphost_request_fn request, void *ud) {
@@ -33,12 +44,7 @@ static inline mcphost_client *client_of(const char *config, int mode,
   o.on_notify = notify;
   o.on_request = request;
   o.ud = ud;
-  mcphost_client *c = NULL;
-  mcphost_error err = MCPHOST_ERROR_INIT;
-  int rc = mcphost_client_new(&o, &c, &err);
-  if (rc != MCPHOST_OK)
-    fprintf(stderr, "  client: %s: %s\n", mcphost_status_name(rc), err.message);
-  return c;
+  return client_made(&o);
 }
 
 /* A home of its own, as the configuration's scopes read it: HOME,

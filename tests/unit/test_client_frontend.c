@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "client_test.h"
 
 static const char *demo, *plugins;
 
@@ -28,12 +29,7 @@ static mcphost_client *deferred(int mode, const char *plugin_dir) {
     o.plugin_dirs = dirs;
     o.nplugin_dirs = 1;
   }
-  mcphost_client *c = NULL;
-  mcphost_error err = MCPHOST_ERROR_INIT;
-  int rc = mcphost_client_new(&o, &c, &err);
-  if (rc != MCPHOST_OK)
-    fprintf(stderr, "  client: %s: %s\n", mcphost_status_name(rc), err.message);
-  return c;
+  return client_made(&o);
 }
 
 /* The demo server given as the CLI's --server, alone. */

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "client_test.h"
 
 static const char *fixtures; /* the directory of fx-services-{a,b}.so */
 
@@ -28,13 +29,7 @@ static mcphost_client *client_in(int mode, const char *dir) {
   o.nplugin_dirs = 1;
   o.strict = 1;
   o.loop_mode = mode;
-  mcphost_client *c = NULL;
-  mcphost_error err = MCPHOST_ERROR_INIT;
-  int rc = mcphost_client_new(&o, &c, &err);
-  if (rc != MCPHOST_OK) {
-    fprintf(stderr, "  client: %s: %s\n", mcphost_status_name(rc), err.message);
-  }
-  return c;
+  return client_made(&o);
 }
 
 TEST(plugins_json_lists_the_search_path_the_plugins_and_sdk) {
