@@ -29,19 +29,22 @@ done
 # What a C++ program expands of client.h: every _INIT macro, without a
 # C-style cast or a 0 for a null pointer (-Wold-style-cast and
 # -Wzero-as-null-pointer-constant, which C++ projects often turn on).
-cat >"$TMP/init.cpp" <<'CPP'
-#include <mcphost/client.h>
-int main() {
-  mcphost_options o = MCPHOST_OPTIONS_INIT;
-  mcphost_error e = MCPHOST_ERROR_INIT;
-  mcphost_request r = MCPHOST_REQUEST_INIT;
-  mcphost_inproc_callbacks cb = MCPHOST_INPROC_CALLBACKS_INIT;
-  return o.struct_size == sizeof o && e.struct_size == sizeof e &&
-                 r.struct_size == sizeof r && cb.struct_size == sizeof cb
-             ? 0
-             : 1;
-}
-CPP
+# Every _INIT macro the header defines, each for its struct
+# (MCPHOST_X_INIT: mcphost_x), so that one added later is checked too.
+inits=$(sed -n 's/^#define \(MCPHOST_[A-Z_]*\)_INIT .*/\1/p' "$INC/mcphost/client.h")
+[ "$(printf '%s\n' $inits | wc -l)" -ge 8 ] ||
+  { RC=1; bad "client.h's _INIT macros are found" "$inits"; }
+{
+  echo '#include <mcphost/client.h>'
+  echo 'int main() {'
+  echo '  int bad = 0;'
+  for m in $inits; do
+    t=$(printf '%s' "$m" | tr 'A-Z' 'a-z')
+    echo "  { $t v = ${m}_INIT; bad |= v.struct_size != sizeof v; }"
+  done
+  echo '  return bad;'
+  echo '}'
+} >"$TMP/init.cpp"
 CXXSTRICT="$WARN -Wold-style-cast -Wzero-as-null-pointer-constant"
 for std in c++11 c++17; do
   if "$CXX" -std=$std $CXXSTRICT -I"$INC" -c "$TMP/init.cpp" -o "$TMP/t.o" 2>"$TMP/err"; then

@@ -578,7 +578,7 @@ typedef struct mcphost_option_info {
 } mcphost_option_info;
 
 #define MCPHOST_OPTION_INFO_INIT                                               \
-  { (uint32_t)sizeof(mcphost_option_info), NULL, NULL, NULL, NULL }
+  { MCPHOST_SIZEOF_(mcphost_option_info), NULL, NULL, NULL, NULL }
 
 int mcphost_plugin_option(const mcphost_client *c, size_t i,
                           mcphost_option_info *out);
@@ -613,7 +613,7 @@ typedef struct mcphost_config_sources {
 
 #define MCPHOST_CONFIG_SOURCES_INIT                                            \
   {                                                                            \
-    (uint32_t)sizeof(mcphost_config_sources), NULL, 0, NULL, 0, NULL, NULL, 0, \
+    MCPHOST_SIZEOF_(mcphost_config_sources), NULL, 0, NULL, 0, NULL, NULL, 0,  \
         0, 0, 0, 0                                                             \
   }
 
@@ -734,7 +734,7 @@ typedef struct mcphost_plugin_info {
 
 #define MCPHOST_PLUGIN_INFO_INIT                                               \
   {                                                                            \
-    (uint32_t)sizeof(mcphost_plugin_info), NULL, 0, NULL, NULL, NULL, NULL, 0, \
+    MCPHOST_SIZEOF_(mcphost_plugin_info), NULL, 0, NULL, NULL, NULL, NULL, 0,  \
         0, NULL, NULL, 0, 0, 0                                                 \
   }
 
@@ -818,7 +818,7 @@ typedef struct mcphost_command {
 } mcphost_command;
 
 #define MCPHOST_COMMAND_INIT                                                   \
-  { (uint32_t)sizeof(mcphost_command), NULL, 0, NULL, 0 }
+  { MCPHOST_SIZEOF_(mcphost_command), NULL, 0, NULL, 0 }
 
 /* [not loop] Runs the plugin command `cmd` until it finishes, on the
  * loop (the plugin writes its output on the process's stdout and stderr,
