@@ -67,7 +67,9 @@ static void run_calls(void *ud, long n, long k) {
   rq.server = "s";
   rq.name = "echo";
   rq.arguments = "{\"message\":\"hi\"}";
-  mcphost_callbacks cb = {sizeof cb, NULL, on_done, b};
+  mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+  cb.done = on_done;
+  cb.ud = b;
   pthread_mutex_lock(&b->lock);
   b->started = b->done = 0;
   while (b->done < n && !b->failed) {

@@ -80,7 +80,9 @@ int main(int argc, char **argv) {
   rq.name = argv[2];
   rq.arguments = argc == 4 ? argv[3] : NULL;
   outcome out = {0};
-  mcphost_callbacks cb = {sizeof cb, NULL, on_done, &out};
+  mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+  cb.done = on_done;
+  cb.ud = &out;
   int64_t id = mcphost_start(c, &rq, &cb, &err);
   if (id < 0) {
     out.done = 1;

@@ -50,6 +50,8 @@ struct api_op {
   int kind; /* enum mcphost_op_kind */
   char *server, *name, *method;
   cJSON *arguments;
+  cJSON *words; /* CALL_TOOL: mcphost_request.words, parsed */
+  size_t idx;   /* the server's config index, once op_begin found it */
   uint64_t timeout_ms;
   uint32_t flags; /* enum mcphost_request_flag */
   /* The failed request's JSON-RPC error data, for `done` with
@@ -308,14 +310,24 @@ static void op_finish(api_op *op, cJSON *result, const mcphost_error *err) {
   atomic_fetch_sub(&c->nops, 1);
   size_t len = 0;
   const cJSON *shown = result ? result : op->error_data;
-  char *text = shown ? json_text(shown, &len) : NULL;
-  if (op->cb.done)
-    op->cb.done(op->cb.ud, text, len, result ? NULL : err);
+  char *text = NULL;
+  if (op->cb.done) {
+    /* A result kept as the server's text (json_raw.h) is lent as it is:
+     * a 10 MiB result is not copied once more. */
+    if (cJSON_IsRaw(shown) && shown->valuestring) {
+      op->cb.done(op->cb.ud, shown->valuestring, strlen(shown->valuestring),
+                  result ? NULL : err);
+    } else {
+      text = shown ? json_text(shown, &len) : NULL;
+      op->cb.done(op->cb.ud, text, len, result ? NULL : err);
+    }
+  }
   free(text);
   free(op->server);
   free(op->name);
   free(op->method);
   cJSON_Delete(op->arguments);
+  cJSON_Delete(op->words);
   free(op);
 }
 
@@ -355,6 +367,28 @@ static void on_op_done(void *ud, cJSON *result, const mcp_error *err) {
   }
   op_finish(op, result, &e);
   cJSON_Delete(result);
+}
+
+/* The tool or prompt was found (mcp_call_callbacks.resolved). */
+static void on_op_resolved(void *ud, const cJSON *item) {
+  api_op *op = ud;
+  if (!op->cb.resolved)
+    return;
+  size_t len;
+  char *text = json_text(item, &len);
+  op->cb.resolved(op->cb.ud, host_cfg(op->c->h)->servers[op->idx].name, text);
+  free(text);
+}
+
+/* A task's status changed (mcp_call_callbacks.task). */
+static void on_op_task(void *ud, const cJSON *task) {
+  api_op *op = ud;
+  if (!op->cb.task)
+    return;
+  size_t len;
+  char *text = json_text(task, &len);
+  op->cb.task(op->cb.ud, text);
+  free(text);
 }
 
 static void on_op_progress(void *ud, const cJSON *params) {
@@ -425,7 +459,22 @@ static const mcp_op_kind op_kinds[] = {
     [MCPHOST_OP_READ] = MCP_OP_READ,
     [MCPHOST_OP_GET_PROMPT] = MCP_OP_GET_PROMPT,
     [MCPHOST_OP_REQUEST] = MCP_OP_REQUEST,
+    [MCPHOST_OP_FIND_TOOL] = MCP_OP_FIND_TOOL,
+    [MCPHOST_OP_FIND_PROMPT] = MCP_OP_FIND_PROMPT,
+    [MCPHOST_OP_TASK_RESULT] = MCP_OP_TASK_RESULT,
 };
+
+/* The kinds that take a reference ("SERVER/NAME", "mcp__SERVER__NAME")
+ * when no server is given, and what the reference names. */
+static const char *ref_what(int kind) {
+  switch (kind) {
+  case MCPHOST_OP_CALL_TOOL:
+  case MCPHOST_OP_FIND_TOOL: return "tool";
+  case MCPHOST_OP_GET_PROMPT:
+  case MCPHOST_OP_FIND_PROMPT: return "prompt";
+  default: return NULL;
+  }
+}
 
 static void op_begin(void *ud) {
   api_op *op = ud;
@@ -454,16 +503,15 @@ static void op_begin(void *ud) {
     idx = (size_t)i;
   } else {
     mcp_error e = {0};
-    if (mcp_client_resolve_ref(c->mc, op->name,
-                               op->kind == MCPHOST_OP_CALL_TOOL ? "tool"
-                                                                : "prompt",
-                               &idx, &item, &qualified, &e) != 0) {
+    if (mcp_client_resolve_ref(c->mc, op->name, ref_what(op->kind), &idx, &item,
+                               &qualified, &e) != 0) {
       op_fail(op, api_status_of_kind(e.kind), e.server, "%s",
               e.message ? e.message : "bad reference");
       mcp_error_clear(&e);
       return;
     }
   }
+  op->idx = idx;
   const server_config *sc = &host_cfg(c->h)->servers[idx];
   if (sc->state != SERVER_ACTIVE) {
     op_fail(op, MCPHOST_EDENIED, sc->name, "server \"%s\" (%s scope) is %s: %s",
@@ -483,19 +531,31 @@ static void op_begin(void *ud) {
   }
   cJSON *args = op->arguments;
   op->arguments = NULL;
-  mcp_call call = {.kind = op_kinds[op->kind],
-                   .server = idx,
-                   .name = item ? item : op->name,
-                   .qualified = qualified,
-                   .method = op->method,
-                   .arguments_taken = args,
-                   .check_arguments = op->kind == MCPHOST_OP_CALL_TOOL,
-                   .raw_result = true};
+  uint32_t f = op->flags;
+  bool tool = op->kind == MCPHOST_OP_CALL_TOOL;
+  mcp_call call = {
+      .kind = op_kinds[op->kind],
+      .server = idx,
+      .name = item ? item : op->name,
+      .qualified = qualified,
+      .resolved = op->kind == MCPHOST_OP_GET_PROMPT && op->server &&
+                  (f & MCPHOST_REQUEST_EXACT_NAME),
+      .method = op->method,
+      .arguments_taken = args,
+      .words = op->words,
+      .check_arguments = tool && !(f & MCPHOST_REQUEST_NO_CHECK),
+      .raw_result = true,
+      .for_model = (f & MCPHOST_REQUEST_FOR_MODEL) != 0,
+      .if_declared = (f & MCPHOST_REQUEST_IF_DECLARED) != 0,
+      .task = tool && (f & (MCPHOST_REQUEST_TASK | MCPHOST_REQUEST_DETACH)),
+      .detach = tool && (f & MCPHOST_REQUEST_DETACH)};
   mcp_op *o = mcp_client_start(c->mc, &call,
                                &(mcp_call_callbacks){.progress = on_op_progress,
                                                      .done = on_op_done,
                                                      .asker = &c->asker,
-                                                     .ud = op});
+                                                     .ud = op,
+                                                     .resolved = on_op_resolved,
+                                                     .task = on_op_task});
   free(item);
   if (o)
     op->op = o; /* else done ran, and op is gone */
@@ -514,10 +574,10 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
                      "(%u, %u)",
                      (unsigned)rq->struct_size, (unsigned)cb->struct_size);
   int kind = rq->kind;
-  if (kind < MCPHOST_OP_CONNECT || kind > MCPHOST_OP_REQUEST)
+  if (kind < MCPHOST_OP_CONNECT || kind > MCPHOST_OP_TASK_RESULT)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL, "unknown operation kind %d",
                      kind);
-  bool by_ref = kind == MCPHOST_OP_CALL_TOOL || kind == MCPHOST_OP_GET_PROMPT;
+  bool by_ref = ref_what(kind) != NULL;
   if (!rq->server && !by_ref)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                      "this operation needs a server");
@@ -542,6 +602,21 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
       return MCPHOST_EUSAGE;
     }
   }
+  cJSON *words = NULL;
+  const char *words_text =
+      API_HAS(rq, mcphost_request, words) && kind == MCPHOST_OP_CALL_TOOL
+          ? rq->words
+          : NULL;
+  if (words_text) {
+    words = json_parse(words_text, strlen(words_text), NULL);
+    if (!cJSON_IsArray(words)) {
+      cJSON_Delete(words);
+      cJSON_Delete(args);
+      return api_fail(err, MCPHOST_EUSAGE, 0, rq->server,
+                      "the argument words are not a JSON array "
+                      "(mcphost_args_parse gives them)");
+    }
+  }
   api_op *op = xcalloc(1, sizeof *op);
   op->c = c;
   op->id = atomic_fetch_add(&c->next_id, 1);
@@ -550,6 +625,7 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
   op->name = rq->name ? xstrdup(rq->name) : NULL;
   op->method = rq->method ? xstrdup(rq->method) : NULL;
   op->arguments = args;
+  op->words = words;
   op->timeout_ms = rq->timeout_ms;
   if (API_HAS(rq, mcphost_request, flags))
     op->flags = rq->flags;
@@ -559,6 +635,7 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
   if (loop_post(host_loop(c->h), op_begin, op) != 0) {
     atomic_fetch_sub(&c->nops, 1);
     cJSON_Delete(args);
+    cJSON_Delete(words);
     free(op->server);
     free(op->name);
     free(op->method);
@@ -675,6 +752,40 @@ int mcphost_run(mcphost_client *c, const mcphost_request *rq,
   pthread_cond_destroy(&s.cond);
   pthread_mutex_destroy(&s.lock);
   return rc;
+}
+
+int mcphost_resolve_ref(const mcphost_client *c, const char *ref,
+                        const char *what, const char **server, char **item,
+                        mcphost_error *err) {
+  api_clear_error(err);
+  if (server)
+    *server = NULL;
+  if (item)
+    *item = NULL;
+  if (!c || !ref || !server || !c->mc)
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
+                    "mcphost_resolve_ref needs a loaded client, a reference "
+                    "and *server");
+  if (!what || (strcmp(what, "tool") != 0 && strcmp(what, "prompt") != 0))
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
+                    "a reference names a \"tool\" or a \"prompt\"");
+  size_t idx;
+  char *part = NULL;
+  bool qualified;
+  mcp_error e = {0};
+  if (mcp_client_resolve_ref(c->mc, ref, what, &idx, &part, &qualified, &e) !=
+      0) {
+    int code = api_fail(err, api_status_of_kind(e.kind), 0, e.server, "%s",
+                        e.message ? e.message : "bad reference");
+    mcp_error_clear(&e);
+    return code;
+  }
+  *server = host_cfg(c->h)->servers[idx].name;
+  if (item)
+    *item = part;
+  else
+    free(part);
+  return MCPHOST_OK;
 }
 
 int mcphost_connect(mcphost_client *c, const char *server, mcphost_error *err) {

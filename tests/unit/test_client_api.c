@@ -177,6 +177,210 @@ TEST(json_passes_exactly) {
   mcphost_client_free(c);
 }
 
+/* What `mcphost call`, `tool`, `prompt` and `task` ask of an operation:
+ * references resolved without connecting, a declaration found, argument
+ * words typed by the schema, the checks turned off, a list of a kind not
+ * declared, a prompt under its exact name, and the callbacks that say
+ * what was found. */
+typedef struct found {
+  char server[64];
+  char *item;
+  int tasks;
+  bool done;
+  int rc;
+  char *out;
+} found;
+
+static void f_resolved(void *ud, const char *server, const char *item_json) {
+  found *f = ud;
+  snprintf(f->server, sizeof f->server, "%s", server);
+  free(f->item);
+  f->item = strdup(item_json);
+}
+
+static void f_task(void *ud, const char *task_json) {
+  found *f = ud;
+  if (strstr(task_json, "\"taskId\""))
+    f->tasks++;
+}
+
+static void f_done(void *ud, const char *result, size_t len,
+                   const mcphost_error *err) {
+  found *f = ud;
+  (void)len;
+  f->rc = err ? err->code : MCPHOST_OK;
+  if (err)
+    fprintf(stderr, "  (%s: %s)\n", mcphost_status_name(err->code),
+            err->message);
+  f->out = result ? strdup(result) : NULL;
+  f->done = true;
+}
+
+/* Runs `rq` with the found callbacks in the caller's loop. */
+static int run_found(mcphost_client *c, const mcphost_request *rq, found *f) {
+  mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+  cb.done = f_done;
+  cb.resolved = f_resolved;
+  cb.task = f_task;
+  cb.ud = f;
+  f->done = false;
+  free(f->out);
+  f->out = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  if (mcphost_start(c, rq, &cb, &err) < 0)
+    return err.code;
+  while (!f->done) {
+    struct pollfd p = {mcphost_fd(c), POLLIN, 0};
+    poll(&p, 1, mcphost_timeout_ms(c));
+    mcphost_perform(c);
+  }
+  return f->rc;
+}
+
+TEST(calls_as_the_cli_makes_them) {
+  char cfg[4096];
+  snprintf(cfg, sizeof cfg,
+           "{\"mcpServers\": {\"t\": {\"command\": \"python3\", \"args\": "
+           "[\"%s/typed_server.py\"]}, \"demo\": {\"command\": \"%s\"}}}",
+           servers, demo);
+  mcphost_client *c = client_of(cfg, MCPHOST_LOOP_CALLER, NULL, NULL, NULL);
+  if (!c)
+    return;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  const char *server = NULL;
+  char *item = NULL;
+  CHECK(mcphost_resolve_ref(c, "mcp__t__strict", "tool", &server, &item,
+                            &err) == MCPHOST_OK);
+  CHECK_STR(server, "t");
+  CHECK_STR(item, "strict");
+  mcphost_free(item);
+  CHECK(mcphost_resolve_ref(c, "nope/x", "tool", &server, NULL, &err) ==
+        MCPHOST_ENOTFOUND);
+  CHECK_CONTAINS(err.message, "nope");
+  CHECK(mcphost_resolve_ref(c, "strict", "tool", &server, NULL, &err) ==
+        MCPHOST_EUSAGE);
+  CHECK(mcphost_resolve_ref(c, "t/strict", "thing", &server, NULL, &err) ==
+        MCPHOST_EUSAGE);
+
+  found f = {0};
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  rq.kind = MCPHOST_OP_FIND_TOOL;
+  rq.name = "t/strict";
+  CHECK(run_found(c, &rq, &f) == MCPHOST_OK);
+  CHECK_CONTAINS(f.out, "\"name\":\"strict\"");
+  CHECK_CONTAINS(f.out, "\"required\":[\"n\"]");
+  CHECK_STR(f.server, "t");
+  CHECK_CONTAINS(f.item, "\"name\":\"strict\"");
+  rq.name = "t/stric";
+  CHECK(run_found(c, &rq, &f) == MCPHOST_ENOTFOUND);
+
+  /* n=42 is an integer by the schema; n=x is refused before the call,
+   * and sent as it is with the check off. */
+  const char *w42[] = {"n=42"}, *wx[] = {"n=x"};
+  char *words = NULL;
+  CHECK(mcphost_args_parse(1, w42, 0, &words, &err) == MCPHOST_OK);
+  rq.kind = MCPHOST_OP_CALL_TOOL;
+  rq.name = "t/strict";
+  rq.words = words;
+  CHECK(run_found(c, &rq, &f) == MCPHOST_OK);
+  CHECK_CONTAINS(f.out, "{\\\"n\\\":42}");
+  CHECK_CONTAINS(f.item, "\"inputSchema\"");
+  mcphost_free(words);
+  CHECK(mcphost_args_parse(1, wx, 0, &words, &err) == MCPHOST_OK);
+  rq.words = words;
+  CHECK(run_found(c, &rq, &f) == MCPHOST_EUSAGE);
+  CHECK(f.out == NULL);
+  rq.flags = MCPHOST_REQUEST_NO_CHECK;
+  CHECK(run_found(c, &rq, &f) == MCPHOST_OK);
+  CHECK_CONTAINS(f.out, "{\\\"n\\\":\\\"x\\\"}");
+  mcphost_free(words);
+  rq.words = "{\"n\": 1}";
+  CHECK(mcphost_start(c, &rq, &(mcphost_callbacks)MCPHOST_CALLBACKS_INIT,
+                      &err) == MCPHOST_EUSAGE);
+  CHECK_CONTAINS(err.message, "words");
+  rq.words = NULL;
+  rq.flags = 0;
+
+  /* A kind the server did not declare: null, not asked. */
+  rq.kind = MCPHOST_OP_LIST;
+  rq.server = "t";
+  rq.name = "prompts";
+  rq.flags = MCPHOST_REQUEST_IF_DECLARED;
+  CHECK(run_found(c, &rq, &f) == MCPHOST_OK);
+  CHECK_STR(f.out, "{\"prompts\":null}");
+  rq.flags = 0; /* asked: the server's "no method" */
+  CHECK(run_found(c, &rq, &f) != MCPHOST_OK ||
+        strcmp(f.out, "{\"prompts\":null}") != 0);
+
+  /* A prompt found, then got under its own name. */
+  rq.kind = MCPHOST_OP_FIND_PROMPT;
+  rq.server = NULL;
+  rq.name = "mcp__demo__greet";
+  CHECK(run_found(c, &rq, &f) == MCPHOST_OK);
+  CHECK_CONTAINS(f.out, "\"name\":\"greet\"");
+  CHECK_STR(f.server, "demo");
+  rq.kind = MCPHOST_OP_GET_PROMPT;
+  rq.server = "demo";
+  rq.name = "greet";
+  rq.arguments = "{\"name\": \"Ada\"}";
+  rq.flags = MCPHOST_REQUEST_EXACT_NAME;
+  CHECK(run_found(c, &rq, &f) == MCPHOST_OK);
+  CHECK_CONTAINS(f.out, "Ada");
+  free(f.out);
+  free(f.item);
+  mcphost_client_free(c);
+}
+
+/* A tool run as a task: its status reaches `task`; detached, the
+ * operation ends with the task's id, and TASK_RESULT finishes it. */
+TEST(tasks_run_detach_and_finish) {
+  char dir[] = "/tmp/mcphost-api-tasks.XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char cfg[4096];
+  snprintf(cfg, sizeof cfg,
+           "{\"mcpServers\": {\"k\": {\"command\": \"python3\", \"args\": "
+           "[\"%s/task_server.py\"], \"env\": {\"TASK_DIR\": \"%s\", "
+           "\"TASK_STEP_MS\": \"20\"}}}}",
+           servers, dir);
+  mcphost_client *c = client_of(cfg, MCPHOST_LOOP_CALLER, NULL, NULL, NULL);
+  if (!c)
+    return;
+  found f = {0};
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  rq.kind = MCPHOST_OP_CALL_TOOL;
+  rq.name = "k/countdown";
+  rq.arguments = "{\"steps\": 2}";
+  CHECK(run_found(c, &rq, &f) == MCPHOST_OK);
+  CHECK(f.tasks == 0); /* optional: no task unless asked */
+  rq.flags = MCPHOST_REQUEST_TASK;
+  CHECK(run_found(c, &rq, &f) == MCPHOST_OK);
+  CHECK(f.tasks > 0);
+  rq.flags = MCPHOST_REQUEST_DETACH;
+  CHECK(run_found(c, &rq, &f) == MCPHOST_OK);
+  const char *id = f.out ? strstr(f.out, "\"taskId\":\"") : NULL;
+  CHECK(id != NULL);
+  if (id) {
+    char task[128];
+    id += strlen("\"taskId\":\"");
+    snprintf(task, sizeof task, "%.*s", (int)strcspn(id, "\""), id);
+    mcphost_request tr = MCPHOST_REQUEST_INIT;
+    tr.kind = MCPHOST_OP_TASK_RESULT;
+    tr.server = "k";
+    tr.name = task;
+    CHECK(run_found(c, &tr, &f) == MCPHOST_OK);
+    CHECK_CONTAINS(f.out, "\"content\"");
+  }
+  rq.name = "k/plain"; /* takes no task */
+  rq.flags = MCPHOST_REQUEST_TASK;
+  CHECK(run_found(c, &rq, &f) == MCPHOST_EUSAGE);
+  free(f.out);
+  free(f.item);
+  mcphost_client_free(c);
+  char rm[200];
+  snprintf(rm, sizeof rm, "rm -rf %s", dir);
+  CHECK(system(rm) == 0);
+}
+
 /* A plugin directory of the program's, as --plugin-dir: the fixture
  * transport in tests/plugins/a serves the type "fixture"; without the
  * directory no plugin serves it. */
@@ -371,7 +575,10 @@ static int64_t start_slow(mcphost_client *c, const char *args,
   rq.name = "slow";
   rq.arguments = args;
   rq.timeout_ms = timeout_ms;
-  mcphost_callbacks cb = {sizeof cb, w_progress, w_done, w};
+  mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+  cb.progress = w_progress;
+  cb.done = w_done;
+  cb.ud = w;
   return mcphost_start(c, &rq, &cb, NULL);
 }
 
@@ -803,6 +1010,8 @@ int main(int argc, char **argv) {
       T(a_bad_configuration_is_the_callers_error),
       T(own_thread_lists_calls_reads_and_prompts),
       T(json_passes_exactly),
+      T(calls_as_the_cli_makes_them),
+      T(tasks_run_detach_and_finish),
       T(plugin_directories_are_searched),
       T(a_rule_that_asks_asks_the_program),
       T(errors_name_what_is_wrong),

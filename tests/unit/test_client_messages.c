@@ -118,7 +118,9 @@ TEST(done_gets_the_data_beside_the_error) {
   rq.server = "errs";
   rq.method = "elicit/needed";
   rq.flags = MCPHOST_REQUEST_ERROR_DATA;
-  mcphost_callbacks cb = {sizeof cb, NULL, on_done, &o};
+  mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+  cb.done = on_done;
+  cb.ud = &o;
   CHECK(mcphost_start(c, &rq, &cb, NULL) > 0);
   while (mcphost_perform(c) > 0) {
     /* mcphost_perform does not wait: wait as a program's loop would. */

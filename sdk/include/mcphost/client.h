@@ -295,7 +295,21 @@ enum mcphost_op_kind {
   /* Any other request: `method` with `arguments` as its params
    * (completion/complete, resources/subscribe, resources/unsubscribe,
    * ping, ...). */
-  MCPHOST_OP_REQUEST
+  MCPHOST_OP_REQUEST,
+  /* The declaration of the tool `name` (a reference, as CALL_TOOL's),
+   * from the server's tool list (kept as a call keeps it): the tools/list
+   * item as the server sent it. MCPHOST_ENOTFOUND when it lists none so
+   * named (the message says which names are close). */
+  MCPHOST_OP_FIND_TOOL,
+  /* The declaration of the prompt `name` (a reference), from
+   * prompts/list: its real name and argument order, as `mcphost prompt`
+   * reads them before prompts/get. */
+  MCPHOST_OP_FIND_PROMPT,
+  /* The task `name` (its taskId) on `server`, followed with tasks/get to
+   * its end and tasks/result, as a call run as a task is: the result the
+   * tool call gave (`mcphost task result`). The task is left running
+   * when the operation is cancelled. */
+  MCPHOST_OP_TASK_RESULT
 };
 
 /* mcphost_request.flags */
@@ -308,7 +322,33 @@ enum mcphost_request_flag {
    * sent it, as a result is (MCP servers put structured detail there:
    * a -32042 answer's data.elicitations). Without the flag, or without
    * data, there is no text with an error. */
-  MCPHOST_REQUEST_ERROR_DATA = 1
+  MCPHOST_REQUEST_ERROR_DATA = 1,
+  /* The result (CALL_TOOL, READ, GET_PROMPT) is bound for a model, not
+   * shown to a person: its text is sanitized as text for a model
+   * (docs/safety.md), as the gateway serves it. */
+  MCPHOST_REQUEST_FOR_MODEL = 2,
+  /* LIST: a server that did not declare the kind's capability answers
+   * {NAME: null} without being asked (without the flag it is asked all
+   * the same). */
+  MCPHOST_REQUEST_IF_DECLARED = 4,
+  /* CALL_TOOL: a tool whose execution.taskSupport is "optional" runs as
+   * a task too (`mcphost call --task`); one that takes no task is then
+   * MCPHOST_EUSAGE. A tool that requires a task always runs as one. */
+  MCPHOST_REQUEST_TASK = 8,
+  /* CALL_TOOL: the operation ends once the server created the task, with
+   * the CreateTaskResult ({"task": {"taskId": ...}}) as its result; the
+   * task is then the server's to run (MCPHOST_OP_TASK_RESULT, or
+   * tasks/get and tasks/cancel as MCPHOST_OP_REQUEST, finish it later).
+   * Implies MCPHOST_REQUEST_TASK (`mcphost call --detach`). */
+  MCPHOST_REQUEST_DETACH = 16,
+  /* CALL_TOOL: the arguments are not checked against the tool's
+   * inputSchema before the call, and a word the schema cannot take goes
+   * by the rule without a schema (`mcphost call --no-validate`). */
+  MCPHOST_REQUEST_NO_CHECK = 32,
+  /* GET_PROMPT with a server: `name` is the prompt's own name as the
+   * server lists it (found with MCPHOST_OP_FIND_PROMPT): prompts/get is
+   * sent without looking it up in prompts/list first. */
+  MCPHOST_REQUEST_EXACT_NAME = 64
 };
 
 typedef struct mcphost_request {
@@ -326,10 +366,17 @@ typedef struct mcphost_request {
    * MCPHOST_ETIMEDOUT and what it waited for is cancelled on the wire. */
   uint64_t timeout_ms;
   uint32_t flags; /* enum mcphost_request_flag, or'ed; 0: none */
+  /* CALL_TOOL: the command line's argument words, as mcphost_args_parse
+   * gives them (a JSON array; NULL: none), set over `arguments` by the
+   * tool's inputSchema once it is found (KEY=42 is a number where the
+   * schema says so, a string where it says string), as `mcphost call`
+   * does. A reference the server does not list takes them by the rule
+   * without a schema. */
+  const char *words;
 } mcphost_request;
 
 #define MCPHOST_REQUEST_INIT                                                   \
-  { MCPHOST_SIZEOF_(mcphost_request), 0, NULL, NULL, NULL, NULL, 0, 0 }
+  { MCPHOST_SIZEOF_(mcphost_request), 0, NULL, NULL, NULL, NULL, 0, 0, NULL }
 
 /* What an operation started with mcphost_start reports, on the loop.
  * `progress` (may be NULL): a notifications/progress of the request, its
@@ -344,7 +391,19 @@ typedef struct mcphost_callbacks {
   void (*done)(void *ud, const char *result_json, size_t len,
                const mcphost_error *err);
   void *ud;
+  /* (May be NULL.) The tool or prompt was found (CALL_TOOL, GET_PROMPT,
+   * FIND_TOOL, FIND_PROMPT): `server` the configured name, `item_json`
+   * its declaration as the server listed it (its real name, schema,
+   * description). Once, before `done`. */
+  void (*resolved)(void *ud, const char *server, const char *item_json);
+  /* (May be NULL.) A call that runs as a task, and TASK_RESULT: the Task
+   * object ({"taskId", "status", "statusMessage", ...}) each time its
+   * status or message changed. */
+  void (*task)(void *ud, const char *task_json);
 } mcphost_callbacks;
+
+#define MCPHOST_CALLBACKS_INIT                                                 \
+  { MCPHOST_SIZEOF_(mcphost_callbacks), NULL, NULL, NULL, NULL, NULL }
 
 /* [any thread] Starts an operation. Returns its id (> 0) for
  * mcphost_cancel, or a negative status when it could not start (`done`
@@ -366,6 +425,18 @@ void mcphost_cancel(mcphost_client *c, int64_t id);
  * error's data, the caller's as well). */
 int mcphost_run(mcphost_client *c, const mcphost_request *rq,
                 char **result_json, size_t *len, mcphost_error *err);
+
+/* [any thread] The configured server a tool or prompt reference names
+ * ("SERVER/NAME" or "mcp__SERVER__NAME"; `what`: "tool" or "prompt", for
+ * the messages), as an operation given that reference finds it: *server
+ * the client's name for it (valid until the client is freed); *item (may
+ * be NULL) the item part, the caller's (mcphost_free), normalized as
+ * the mcp__ form is. Nothing is connected. MCPHOST_EUSAGE for a
+ * malformed reference, MCPHOST_ENOTFOUND for a server not configured
+ * (the message names it, with the closest names). */
+int mcphost_resolve_ref(const mcphost_client *c, const char *ref,
+                        const char *what, const char **server, char **item,
+                        mcphost_error *err);
 
 /* [not loop] MCPHOST_OP_CONNECT of `server`, without its result. */
 int mcphost_connect(mcphost_client *c, const char *server, mcphost_error *err);
