@@ -59,18 +59,21 @@ typedef struct cli {
 #define CLI_ESC_KEEP 16
   char *esc_ring[CLI_ESC_KEEP]; /* cli_esc's strings */
   unsigned esc_next;
-  /* ---- configuration scopes (load.c) and permissions (permission.c) ---- */
-  config_sources sources;   /* what the command line asked for */
-  const char **allow_tools; /* --allow patterns: answers to "ask" */
-  size_t nallow_tools;
+  /* ---- configuration scopes (load.c) ---- */
+  config_sources sources; /* what the command line asked for */
   /* ---- plugin commands (plugin_cmds.c) ---- */
   struct cli_command_info *commands_found; /* cli_find_plugin_command's */
-  /* ---- the permission asker (permission.c) ---- */
-  mcp_asker asker;
+  /* ---- permission questions (permission.c) ---- */
+  /* The client's asker (api_client_asker), for the calls still started
+   * with mcp_client_start (cli_run, batch). */
+  const mcp_asker *asker;
   int ask_tty;           /* where asks read y/N: -1 none; -2 not chosen */
   bool ask_tty_owned;    /* opened (/dev/tty): closed at the end */
-  struct cli_ask *asks;  /* waiting for the terminal, in order */
+  /* Of the cli that made the client (its on_ask's ud): */
+  struct cli_ask *asks;   /* waiting for the terminal, in order */
   struct cli_ask *asking; /* on the terminal now */
+  struct cli *command;    /* in a session, the command running: its
+                             terminal takes the questions */
   /* ---- roots (roots.h): --root, resolved (owned), and --no-roots ---- */
   char **root_dirs;
   size_t nroot_dirs;
@@ -318,13 +321,18 @@ void cli_load_scopes(cli *c, config *cfg);
 void cli_warn_skipped(cli *c, const char *const *names, size_t n);
 
 /* permission.c */
-/* The asker the CLI gives the client: --allow patterns first, then the
- * terminal (one question at a time) and the permission plugins
- * (permission_ask.h). `call` asks on its terminal when stdin and stderr
- * are one; batch, whose stdin carries requests, on /dev/tty when the
- * process has one (cli_ask_on_dev_tty). */
-const mcp_asker *cli_asker(cli *c);
+/* The CLI's question where a permission rule asks, the client API's
+ * on_ask and on_ask_end (their ud the cli): y/N on the terminal, one
+ * question at a time, raced by the library against the permission
+ * plugins after the --allow patterns (the "allow" option). `call` asks
+ * on its terminal when stdin and stderr are one; batch, whose stdin
+ * carries requests, on /dev/tty when the process has one
+ * (cli_ask_on_dev_tty). */
+int cli_on_ask(void *ud, const mcphost_ask_info *q);
+void cli_on_ask_end(void *ud, uint64_t id, int allowed, const char *why);
 void cli_ask_on_dev_tty(cli *c);
+/* The client's asker, for a call started with mcp_client_start. */
+const mcp_asker *cli_asker(cli *c);
 void cli_asker_free(cli *c);
 
 /* mcp_cmd.c: mcphost mcp ... (add, list, get, approve, ...) */

@@ -2,6 +2,7 @@
  * configuration), runs one command, and closes every server cleanly. */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
@@ -165,7 +166,7 @@ static void print_plugin_options(const plugin_opts *po, FILE *f) {
  * (argc of them at most). */
 typedef struct cmdline {
   const char **plugin_dirs, **configs, **specs, **urls, **allows;
-  size_t nplugin_dirs, nconfigs, nspecs, nurls;
+  size_t nplugin_dirs, nconfigs, nspecs, nurls, nallows;
   const char *url_type; /* NULL: http, inferred (sse fallback) */
   plugin_opts popts;
   int verbosity;
@@ -192,7 +193,7 @@ static int apply_option(cli *c, cmdline *l, const cli_option *o,
   case CLI_OPT_TRANSPORT: l->url_type = value; break;
   case CLI_OPT_STRICT_MCP_CONFIG: c->sources.strict = true; break;
   case CLI_OPT_APPROVE_PROJECT: c->sources.approve_project = true; break;
-  case CLI_OPT_ALLOW: l->allows[c->nallow_tools++] = value; break;
+  case CLI_OPT_ALLOW: l->allows[l->nallows++] = value; break;
   case CLI_OPT_PROTOCOL: {
     era_policy pol;
     if (!era_policy_parse(value, &pol)) {
@@ -455,6 +456,8 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     c->api = c->shared->api;
     c->h = c->shared->h;
     c->mc = c->shared->mc;
+    if (c->shared->owner)
+      c->shared->owner->command = c; /* its terminal takes the questions */
     l->nplugin_dirs = 0; /* said when the session started */
   } else {
     sigset_t set;
@@ -464,6 +467,9 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     o.defer_config = 1;
     o.plugin_dirs = l->plugin_dirs;
     o.nplugin_dirs = l->nplugin_dirs;
+    o.on_ask = cli_on_ask;
+    o.on_ask_end = cli_on_ask_end;
+    o.ud = c;
     mcphost_error err = MCPHOST_ERROR_INIT;
     if (mcphost_client_new(&o, &c->api, &err) != MCPHOST_OK) {
       fprintf(stderr, "mcphost: %s\n", err.message);
@@ -474,6 +480,7 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     api_client_sources(c->api, &c->sources);
     watch_signals(c, &set);
   }
+  c->asker = api_client_asker(c->api);
   if (l->nplugin_dirs)
     cli_warn_plugin_dirs(c);
   collect_plugin_options(c, &l->popts);
@@ -631,7 +638,21 @@ static int load(cli *c, cmdline *l) {
   c->sources.nmcp_configs = l->nconfigs;
   /* "type": "sdk" entries are the embedding program's: never ours. */
   c->sources.no_inproc = true;
-  c->allow_tools = l->allows;
+  /* --allow: the client's "allow" patterns, this command's alone (a
+   * session's client keeps none of the last one's). A pattern that names
+   * no tool answers nothing, as it always has. Off a terminal, a question
+   * waits for the plugins as long as a request may: the client took
+   * MCPHOST_REQUEST_TIMEOUT as we did, so only --timeout and a session
+   * (another command's environment) set it. */
+  if (c->shared)
+    mcphost_set_option(c->api, "allow", NULL, NULL);
+  for (size_t i = 0; i < l->nallows; i++)
+    mcphost_set_option(c->api, "allow", l->allows[i], NULL);
+  if (c->timeout_given || c->shared) {
+    char ms[24];
+    snprintf(ms, sizeof ms, "%" PRIu64, c->request_timeout_ms);
+    mcphost_set_option(c->api, "ask-timeout", ms, NULL);
+  }
   const char *approve = getenv("MCPHOST_APPROVE_PROJECT_SERVERS");
   if (approve && strcmp(approve, "1") == 0)
     c->sources.approve_project = true;
@@ -685,6 +706,8 @@ static int close_run(cli *c, cmdline *l, int rc) {
     if (!c->shared) {
       unwatch_signals(c);
       mcphost_client_free(c->api);
+    } else if (c->shared->owner) {
+      c->shared->owner->command = NULL;
     }
   }
   c->api = NULL;

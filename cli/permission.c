@@ -1,7 +1,8 @@
-/* The CLI's permission asker (cli.h): what "ask" means on the command
- * line, and its y/N question on the terminal, asked alongside the
- * permission plugins (core/permission_ask.h). The rules themselves are
- * the client's (mcp/calls.c). */
+/* The CLI's permission question (cli.h): its y/N on the terminal, one
+ * question at a time, as the program's question of the client API
+ * (mcphost_options.on_ask), which the library races against the
+ * permission plugins. --allow is the API's "allow" option (main.c), and
+ * the rules are the client's. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,31 +11,45 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "config/permissions.h"
-#include "core/permission_ask.h"
-#include "util.h"
 #include "json_parse.h"
 #include "json_write.h"
 #include "size_limits.h"
 #include "terminal_open.h"
 #include "text_escape.h"
+#include "util.h"
 
-/* One question: waiting for the terminal, or being asked. */
+/* One question the CLI took: waiting for the terminal, or on it. */
 typedef struct cli_ask {
-  cli *c;
-  perm_ask_params p; /* the strings are the ask's own */
-  char *tool, *server, *tool_name, *args, *reason, *description;
-  mcp_ask_answer_fn answer;
-  void *token;
-  perm_ask *ask;
-  /* The question on the terminal: read from `tty`, put on stderr. */
-  int tty;
-  perm_ask_local local;
-  loop_watch *tty_watch;
+  cli *c; /* the client's maker: its queue */
+  uint64_t id;
+  char *tool, *args, *reason;
+  int tty; /* read from `tty`, put on stderr */
+  mcphost_watch *w;
   char line[256];
   size_t line_len;
   struct cli_ask *next;
 } cli_ask;
+
+static void ask_free(cli_ask *a) {
+  free(a->tool);
+  free(a->args);
+  free(a->reason);
+  free(a);
+}
+
+static void start_next(cli *c);
+
+/* The question on the terminal is answered (or settled otherwise): the
+ * terminal takes the next. */
+static void ask_done(cli_ask *a) {
+  cli *c = a->c;
+  if (c->asking == a)
+    c->asking = NULL;
+  if (a->w)
+    mcphost_unwatch(c->api, a->w);
+  ask_free(a);
+  start_next(c);
+}
 
 static void on_tty(void *ud, int fd, unsigned events) {
   cli_ask *a = ud;
@@ -54,10 +69,10 @@ static void on_tty(void *ud, int fd, unsigned events) {
   bool yes = (p[0] == 'y' || p[0] == 'Y') &&
              (p[1] == '\0' || p[1] == '\n' || strncmp(p + 1, "es", 2) == 0 ||
               strncmp(p + 1, "ES", 2) == 0);
-  loop_unwatch(host_loop(a->c->h), a->tty_watch);
-  a->tty_watch = NULL;
-  perm_ask_local_answer(
-      a->ask, yes, yes ? "allowed at the terminal" : "denied at the terminal");
+  mcphost_ask_answer(a->c->api, a->id, yes,
+                     yes ? "allowed at the terminal" : "denied at the terminal",
+                     NULL);
+  ask_done(a);
 }
 
 /* The arguments as the person answering sees them: indented JSON, with
@@ -113,87 +128,42 @@ static void print_arguments(const char *args_json, FILE *out) {
   free(safe);
 }
 
-/* perm_ask_local: the question on the terminal, when there is one. */
-static bool tty_start(void *ud, perm_ask *ask, const perm_ask_params *p) {
-  cli_ask *a = ud;
-  if (a->tty < 0 || loop_watch_fd(host_loop(a->c->h), a->tty, LOOP_READ, on_tty,
-                                  a, &a->tty_watch) != 0) {
+/* The question on the terminal: false when the terminal cannot be read. */
+static bool tty_start(cli_ask *a) {
+  if (mcphost_watch_fd(a->c->api, a->tty, MCPHOST_FD_READ, on_tty, a, &a->w,
+                       NULL) != MCPHOST_OK) {
+    a->w = NULL;
     return false;
   }
-  a->ask = ask;
   char *reason =
-      text_escape(p->reason, strlen(p->reason),
+      text_escape(a->reason, strlen(a->reason),
                   TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
-  fprintf(stderr, "mcphost: run %s? It needs permission: %s\n", p->tool,
+  fprintf(stderr, "mcphost: run %s? It needs permission: %s\n", a->tool,
           reason ? reason : "");
   free(reason);
-  print_arguments(p->arguments_json, stderr);
+  print_arguments(a->args, stderr);
   fputs("Allow it? [y/N] ", stderr);
   fflush(stderr);
   return true;
 }
 
-/* Settled otherwise: the terminal is no longer read and, when the person
- * typed nothing yet, the answer is said under the prompt. */
-static void tty_stop(void *ud, const char *why) {
-  cli_ask *a = ud;
-  loop_unwatch(host_loop(a->c->h), a->tty_watch);
-  a->tty_watch = NULL;
-  if (why && a->line_len == 0) {
-    char *shown = text_escape(
-        why, strlen(why), TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
-    fprintf(stderr, "\n%s\n", shown ? shown : "");
-    free(shown);
-  }
-}
-
-static void ask_free(cli_ask *a) {
-  free(a->tool);
-  free(a->server);
-  free(a->tool_name);
-  free(a->args);
-  free(a->reason);
-  free(a->description);
-  free(a);
-}
-
-static void start_next(cli *c);
-
-static void on_answer(void *ud, bool allowed, const char *why) {
-  cli_ask *a = ud;
-  cli *c = a->c;
-  if (c->asking == a) {
-    c->asking = NULL;
-  }
-  mcp_ask_answer_fn answer = a->answer;
-  void *token = a->token;
-  /* A plugin's reason may quote a server or a channel: the message is
-   * escaped where it is printed. */
-  char *text = xstrdup(why ? why : "");
-  ask_free(a);
-  answer(token, allowed, text);
-  free(text);
-  start_next(c);
-}
-
 /* The terminal takes one question at a time (batch may have several). */
 static void start_next(cli *c) {
-  if (c->asking || !c->asks) {
-    return;
+  while (!c->asking && c->asks) {
+    cli_ask *a = c->asks;
+    c->asks = a->next;
+    c->asking = a;
+    if (!tty_start(a)) {
+      mcphost_ask_answer(c->api, a->id, false, "the terminal cannot be read",
+                         NULL);
+      c->asking = NULL;
+      ask_free(a);
+    }
   }
-  cli_ask *a = c->asks;
-  c->asks = a->next;
-  c->asking = a;
-  a->ask = perm_ask_start(c->h, &a->p, on_answer, a);
 }
 
 bool cli_allowed_by_option(const cli *c, const char *q) {
-  for (size_t i = 0; i < c->nallow_tools; i++) {
-    if (perm_pattern_match(c->allow_tools[i], q)) {
-      return true;
-    }
-  }
-  return false;
+  return mcphost_ask_allowed(c->api, q) != 0;
 }
 
 /* The terminal only when both ends are one: the prompt must reach the
@@ -215,64 +185,66 @@ void cli_ask_on_dev_tty(cli *c) {
   }
 }
 
-static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
-                       void *token) {
+/* `ud` is the cli that made the client; in a session, the command it
+ * runs now has the terminal. */
+int cli_on_ask(void *ud, const mcphost_ask_info *q) {
   cli *c = ud;
-  if (cli_allowed_by_option(c, q->tool)) {
-    answer(token, true, "given by --allow");
-    return NULL;
-  }
-  int tty = choose_tty(c);
+  int tty = choose_tty(c->command ? c->command : c);
+  if (tty < 0)
+    return 0; /* the plugins alone, for the request deadline */
   cli_ask *a = xcalloc(1, sizeof *a);
   a->c = c;
+  a->id = q->id;
   a->tool = xstrdup(q->tool);
-  a->server = xstrdup(q->server);
-  a->tool_name = xstrdup(q->tool_name);
   a->args = xstrdup(q->arguments_json);
   a->reason = xstrdup(q->reason);
-  a->description = q->description ? xstrdup(q->description) : NULL;
-  a->answer = answer;
-  a->token = token;
   a->tty = tty;
-  a->local = (perm_ask_local){.start = tty_start, .stop = tty_stop, .ud = a};
-  a->p = (perm_ask_params){.tool = a->tool,
-                           .server = a->server,
-                           .tool_name = a->tool_name,
-                           .arguments_json = a->args,
-                           .reason = a->reason,
-                           .description = a->description,
-                           .timeout_ms = tty >= 0 ? 0 : c->request_timeout_ms,
-                           .local = &a->local};
+  if (!c->asking) {
+    c->asking = a;
+    if (!tty_start(a)) {
+      c->asking = NULL;
+      ask_free(a);
+      return 0;
+    }
+    return 1;
+  }
   cli_ask **tail = &c->asks;
   while (*tail) {
     tail = &(*tail)->next;
   }
   *tail = a;
-  start_next(c);
-  return a;
+  return 1;
 }
 
-static void ask_cancel(void *ud, void *handle) {
+/* Settled otherwise, or withdrawn. On the terminal, it is no longer read
+ * and, when the person typed nothing yet, the answer is said under the
+ * prompt. */
+void cli_on_ask_end(void *ud, uint64_t id, int allowed, const char *why) {
   cli *c = ud;
-  cli_ask *a = handle;
-  if (c->asking == a) {
-    c->asking = NULL;
-    perm_ask_cancel(a->ask);
-  } else {
-    for (cli_ask **p = &c->asks; *p; p = &(*p)->next) {
-      if (*p == a) {
-        *p = a->next;
-        break;
-      }
+  (void)allowed;
+  cli_ask *a = c->asking;
+  if (a && a->id == id) {
+    if (why && a->line_len == 0) {
+      char *shown = text_escape(
+          why, strlen(why), TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE, NULL);
+      fprintf(stderr, "\n%s\n", shown ? shown : "");
+      free(shown);
+    }
+    ask_done(a);
+    return;
+  }
+  for (cli_ask **p = &c->asks; *p; p = &(*p)->next) {
+    if ((*p)->id == id) {
+      a = *p;
+      *p = a->next;
+      ask_free(a);
+      return;
     }
   }
-  ask_free(a);
-  start_next(c);
 }
 
 const mcp_asker *cli_asker(cli *c) {
-  c->asker = (mcp_asker){.start = ask_start, .cancel = ask_cancel, .ud = c};
-  return &c->asker;
+  return c->asker;
 }
 
 void cli_asker_free(cli *c) {

@@ -326,6 +326,7 @@ int daemon_run(cli *c, const daemon_place *p, int listen_fd,
                      .idle_ms = o->idle_ms,
                      .last_active = loop_now_ms(),
                      .started = time(NULL)};
+  d.shared.owner = c; /* its asks go to the command running */
   d.opts = *mcp_client_get_options(c->mc);
   d.opts.keep = true; /* a crashed server is connected again */
   mcp_client_set_options(c->mc, &d.opts);

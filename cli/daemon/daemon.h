@@ -36,6 +36,7 @@ typedef struct cli_shared {
   host *h;
   mcp_client *mc;
   mcphost_client *api; /* the client whose h and mc they are */
+  struct cli *owner;   /* the cli that made it: its questions' queue */
 } cli_shared;
 
 /* main.c: runs one command line; with `shared` (not NULL), against that

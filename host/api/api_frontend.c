@@ -246,6 +246,10 @@ static int set_option(option_job *j) {
   } else if (strcmp(n, "quiet") == 0) {
     host_set_quiet(c->h, true);
     return MCPHOST_OK;
+  } else if (strcmp(n, "allow") == 0) {
+    return api_set_allow(c, v, j->err);
+  } else if (strcmp(n, "ask-timeout") == 0) {
+    return api_set_ask_timeout(c, v, j->err);
   } else {
     const mcph_option *d = plugin_option_named(c->h, n);
     if (!d)
@@ -315,6 +319,7 @@ int mcphost_plugin_option(const mcphost_client *c, size_t i,
 }
 
 void api_frontend_free(mcphost_client *c) {
+  api_free_strings(c->allow);
   free(c->popts);
   api_free_strings(c->specs);
   api_free_strings(c->urls);

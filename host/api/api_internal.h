@@ -37,6 +37,7 @@ struct mcphost_client {
   mcphost_notify_fn on_notify;
   mcphost_request_fn on_request;
   mcphost_ask_fn on_ask;
+  mcphost_ask_end_fn on_ask_end;
   void *ud;
   _Atomic int64_t next_id;
   /* Operations started and not ended (begun on the loop or not yet):
@@ -45,6 +46,8 @@ struct mcphost_client {
   uint64_t next_ask;
   uint64_t ask_timeout_ms; /* without the program's question */
   mcp_asker asker;
+  char **allow; /* "allow" patterns (NULL-terminated), or NULL */
+  size_t nallow;
   /* Loop thread only: */
   api_op *ops;                   /* live operations */
   mcphost_server_request *taken; /* requests the program took */
@@ -108,6 +111,17 @@ void api_leave_loop(const mcphost_client *was);
  * api_free_strings (NULL is fine). */
 char **api_copy_strings(const char *const *v, size_t n);
 void api_free_strings(char **v);
+
+/* api_permission.c: the client's asker (c->asker, its ud the client:
+ * the "allow" patterns, then the permission plugins and the program's
+ * question); the options "allow" and "ask-timeout" (mcphost_set_option,
+ * on the loop). Nothing of it runs until a rule asks or the options are
+ * set: a command that does neither never touches its pages. */
+void *api_ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
+                    void *token);
+void api_ask_cancel(void *ud, void *handle);
+int api_set_allow(mcphost_client *c, const char *pattern, mcphost_error *err);
+int api_set_ask_timeout(mcphost_client *c, const char *ms, mcphost_error *err);
 
 /* api_frontend.c, for mcphost_client_new and mcphost_load_config: the
  * sources given checked alone (with `h`, the transport type against its

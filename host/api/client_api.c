@@ -17,7 +17,6 @@
 #include "config/config_scopes.h"
 #include "core/host.h"
 #include "core/host_config.h"
-#include "core/permission_ask.h"
 #include "env_ms.h"
 #include "mcp/calls.h"
 #include "mcp/client.h"
@@ -159,140 +158,6 @@ static char *json_text(const cJSON *v, size_t *len) {
   }
   *len = b.len;
   return sb_take(&b);
-}
-
-/* ---- permission asks: the permission plugins and the program's own
- * question, raced by core/permission_ask.h as the CLI races its y/N ---- */
-
-struct api_ask {
-  mcphost_client *c;
-  uint64_t id;
-  perm_ask_local local;
-  perm_ask *ask;
-  bool local_open; /* the program asked, and nothing settled it yet */
-  mcp_ask_answer_fn answer;
-  void *token;
-  api_ask *next;
-};
-
-static void ask_unlink(api_ask *a) {
-  for (api_ask **p = &a->c->asks; *p; p = &(*p)->next) {
-    if (*p == a) {
-      *p = a->next;
-      break;
-    }
-  }
-  free(a);
-}
-
-static bool local_start(void *ud, perm_ask *pa, const perm_ask_params *p) {
-  (void)pa;
-  api_ask *a = ud;
-  mcphost_client *c = a->c;
-  if (!c->on_ask)
-    return false;
-  mcphost_ask_info q = {.struct_size = sizeof q,
-                        .id = a->id,
-                        .tool = p->tool,
-                        .server = p->server,
-                        .tool_name = p->tool_name,
-                        .arguments_json = p->arguments_json,
-                        .reason = p->reason,
-                        .description = p->description};
-  a->local_open = c->on_ask(c->ud, &q) != 0;
-  return a->local_open;
-}
-
-static void local_stop(void *ud, const char *why) {
-  (void)why;
-  api_ask *a = ud;
-  a->local_open = false;
-}
-
-static void on_ask_done(void *ud, bool allowed, const char *why) {
-  api_ask *a = ud;
-  mcp_ask_answer_fn answer = a->answer;
-  void *token = a->token;
-  char *text = xstrdup(why ? why : "");
-  ask_unlink(a);
-  answer(token, allowed, text);
-  free(text);
-}
-
-static void *ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
-                       void *token) {
-  mcphost_client *c = ud;
-  api_ask *a = xcalloc(1, sizeof *a);
-  a->c = c;
-  a->id = ++c->next_ask;
-  a->answer = answer;
-  a->token = token;
-  a->local =
-      (perm_ask_local){.start = local_start, .stop = local_stop, .ud = a};
-  a->next = c->asks;
-  c->asks = a;
-  /* perm_ask_start copies the strings, and hands local_start its own. */
-  a->ask = perm_ask_start(
-      c->h,
-      &(perm_ask_params){.tool = q->tool,
-                         .server = q->server,
-                         .tool_name = q->tool_name,
-                         .arguments_json = q->arguments_json,
-                         .reason = q->reason,
-                         .description = q->description,
-                         .timeout_ms = c->on_ask ? 0 : c->ask_timeout_ms,
-                         .local = &a->local},
-      on_ask_done, a);
-  return a;
-}
-
-static void ask_cancel(void *ud, void *handle) {
-  (void)ud;
-  api_ask *a = handle;
-  perm_ask_cancel(a->ask);
-  ask_unlink(a);
-}
-
-typedef struct ask_job {
-  mcphost_client *c;
-  uint64_t id;
-  bool allowed;
-  char *why;
-} ask_job;
-
-static void ask_answer_on_loop(void *ud) {
-  ask_job *j = ud;
-  for (api_ask *a = j->c->asks; a; a = a->next) {
-    if (a->id == j->id && a->local_open) {
-      a->local_open = false;
-      perm_ask_local_answer(a->ask, j->allowed,
-                            j->why       ? j->why
-                            : j->allowed ? "allowed by the program"
-                                         : "denied by the program");
-      break;
-    }
-  }
-  free(j->why);
-  free(j);
-}
-
-int mcphost_ask_answer(mcphost_client *c, uint64_t id, int allowed,
-                       const char *why, mcphost_error *err) {
-  api_clear_error(err);
-  if (!c || id == 0)
-    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
-                     "mcphost_ask_answer needs the client and a question");
-  ask_job *j = xcalloc(1, sizeof *j);
-  j->c = c;
-  j->id = id;
-  j->allowed = allowed != 0;
-  j->why = why ? xstrdup(why) : NULL;
-  if (loop_post(host_loop(c->h), ask_answer_on_loop, j) != 0) {
-    free(j->why);
-    free(j);
-    return api_fail(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
-  }
-  return MCPHOST_OK;
 }
 
 /* ---- operations, on the loop ---- */
@@ -1122,9 +987,12 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
   c->next_id = 1;
   c->on_notify = o->on_notify;
   c->on_request = o->on_request;
-  c->on_ask = o->on_ask;
   c->ud = o->ud;
-  c->asker = (mcp_asker){.start = ask_start, .cancel = ask_cancel, .ud = c};
+  c->on_ask = o->on_ask;
+  c->on_ask_end =
+      API_HAS(o, mcphost_options, on_ask_end) ? o->on_ask_end : NULL;
+  c->asker =
+      (mcp_asker){.start = api_ask_start, .cancel = api_ask_cancel, .ud = c};
   c->plugin_dirs = api_copy_strings(o->plugin_dirs, o->nplugin_dirs);
   c->configs = api_copy_strings(o->configs, o->nconfigs);
 

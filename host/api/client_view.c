@@ -11,6 +11,10 @@ mcp_client *api_client_mcp(const mcphost_client *c) {
   return c->mc;
 }
 
+const mcp_asker *api_client_asker(const mcphost_client *c) {
+  return &c->asker;
+}
+
 void api_client_on_config_loaded(mcphost_client *c,
                                  host_config_loaded_fn loaded, void *ud) {
   c->config_hook = loaded;

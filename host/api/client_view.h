@@ -11,11 +11,15 @@
 
 #include "core/host.h"
 #include "core/host_config.h"
+#include "mcp/calls.h"
 #include "mcp/client.h"
 
 /* The client's host and MCP client, borrowed for its life. */
 host *api_client_host(const mcphost_client *c);
 mcp_client *api_client_mcp(const mcphost_client *c);
+/* The client's asker (its "allow" patterns, the permission plugins and
+ * its on_ask), for a call the CLI still starts with mcp_client_start. */
+const mcp_asker *api_client_asker(const mcphost_client *c);
 /* Runs loaded(ud, cfg) after mcphost_load_config loads the scopes and
  * after each reload, before the report (the CLI binds approvals there).
  * Before mcphost_load_config. */

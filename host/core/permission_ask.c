@@ -38,8 +38,9 @@ struct perm_ask {
   void *ud;
 };
 
-/* `why`: the answer that settled the question, or NULL (withdrawn). */
-static void withdraw_all(perm_ask *a, const char *why) {
+/* `allowed`, `why`: the answer that settled the question, or false and
+ * NULL (withdrawn). */
+static void withdraw_all(perm_ask *a, bool allowed, const char *why) {
   for (size_t i = 0; i < a->nslots; i++) {
     slot *s = &a->slots[i];
     if (s->state != SLOT_PENDING)
@@ -49,7 +50,7 @@ static void withdraw_all(perm_ask *a, const char *why) {
   }
   if (a->local_asking) {
     a->local_asking = false;
-    a->local->stop(a->local->ud, why);
+    a->local->stop(a->local->ud, allowed, why);
   }
   if (a->timeout) {
     loop_timer_cancel(a->h->loop, a->timeout);
@@ -85,7 +86,7 @@ static void decide(perm_ask *a, bool allowed, char *why) {
   a->decided = true;
   a->allowed = allowed;
   a->why = why;
-  withdraw_all(a, why);
+  withdraw_all(a, allowed, why);
   /* Deliver from a fresh loop turn: never inside start() or a plugin's
    * reply, so the caller may free what it likes. */
   a->deliver = loop_timer_start(a->h->loop, 0, deliver, a);
@@ -263,7 +264,7 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
     decide(a, false, nobody_left(a));
     return a;
   }
-  if (p->timeout_ms)
+  if (p->timeout_ms && !a->local_asking)
     a->timeout = loop_timer_start(h->loop, p->timeout_ms, on_timeout, a);
   return a;
 }
@@ -271,7 +272,7 @@ perm_ask *perm_ask_start(host *h, const perm_ask_params *p,
 void perm_ask_cancel(perm_ask *a) {
   if (!a)
     return;
-  withdraw_all(a, NULL);
+  withdraw_all(a, false, NULL);
   if (a->deliver)
     loop_timer_cancel(a->h->loop, a->deliver);
   ask_free(a);

@@ -18,12 +18,13 @@ typedef struct perm_ask_params perm_ask_params;
  * once. start() returns whether it asks; its answer then comes through
  * perm_ask_local_answer, at most once, from a loop callback (never from
  * inside start()). stop() ends it when the question is settled
- * otherwise: `why` is the answer that settled it (another asker's, or
- * the timeout's), NULL when the question was withdrawn (perm_ask_cancel);
- * nothing may come from it after that. */
+ * otherwise: `allowed` and `why` are the answer that settled it (another
+ * asker's, or the timeout's), `why` NULL (and `allowed` false) when the
+ * question was withdrawn (perm_ask_cancel); nothing may come from it
+ * after that. */
 typedef struct perm_ask_local {
   bool (*start)(void *ud, perm_ask *a, const perm_ask_params *p);
-  void (*stop)(void *ud, const char *why);
+  void (*stop)(void *ud, bool allowed, const char *why);
   void *ud;
 } perm_ask_local;
 
@@ -34,7 +35,9 @@ struct perm_ask_params {
   const char *arguments_json;  /* a JSON object */
   const char *reason;          /* what asks, for the prompt and plugins */
   const char *description;     /* the tool's description; NULL: unknown */
-  uint64_t timeout_ms;         /* 0: wait as long as it takes */
+  /* 0: wait as long as it takes; else refused after that long, unless
+   * the local question is asked (it waits for the person). */
+  uint64_t timeout_ms;
   const perm_ask_local *local; /* the front end's question, or NULL */
 };
 

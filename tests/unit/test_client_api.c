@@ -483,6 +483,144 @@ TEST(a_rule_that_asks_asks_the_program) {
   mcphost_client_free(c);
 }
 
+/* A question the program takes and leaves open, and what settled it. */
+typedef struct held {
+  int asked, taken, ended, done, allowed, rc;
+  uint64_t id, end_id;
+  char why[256];
+} held;
+
+static int hold_ask(void *ud, const mcphost_ask_info *q) {
+  held *h = ud;
+  h->asked++;
+  h->taken = 1;
+  h->id = q->id;
+  return 1;
+}
+
+static void hold_end(void *ud, uint64_t id, int allowed, const char *why) {
+  held *h = ud;
+  h->ended++;
+  h->end_id = id;
+  h->allowed = allowed;
+  snprintf(h->why, sizeof h->why, "%s", why ? why : "(withdrawn)");
+}
+
+static void hold_done(void *ud, const char *result, size_t len,
+                      const mcphost_error *err) {
+  (void)result;
+  (void)len;
+  held *h = ud;
+  h->rc = err ? err->code : MCPHOST_OK;
+  h->done = 1;
+}
+
+/* Calls the test.source plugin's tool `tool` on the caller's loop. */
+static int64_t start_source_call(mcphost_client *c, const char *tool, held *h) {
+  char name[128];
+  snprintf(name, sizeof name, "mcp__plugin_test_source_hello__%s", tool);
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  rq.kind = MCPHOST_OP_CALL_TOOL;
+  rq.name = name;
+  mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+  cb.done = hold_done;
+  cb.ud = h;
+  h->done = 0;
+  return mcphost_start(c, &rq, &cb, NULL);
+}
+
+/* A client in the caller's loop mode with the test.source plugin (the
+ * servers of every scope, and the plugin's "hello"), whose program holds
+ * every question it is asked. */
+static mcphost_client *source_client(held *h) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s/source", plugins);
+  const char *dirs[] = {dir};
+  mcphost_options o = MCPHOST_OPTIONS_INIT;
+  o.loop_mode = MCPHOST_LOOP_CALLER;
+  o.plugin_dirs = dirs;
+  o.nplugin_dirs = 1;
+  o.on_ask = hold_ask;
+  o.on_ask_end = hold_end;
+  o.ud = h;
+  return client_made(&o);
+}
+
+/* The user settings ask for the tools of the test.source plugin's
+ * server, whose permission decider allows yes_ tools later (from a
+ * timer) and abstains on maybe_ tools. */
+TEST(a_question_settled_without_the_program_is_said_to_end) {
+  held h = {0};
+  mcphost_client *c = source_client(&h);
+  CHECK(c != NULL);
+  if (!c)
+    return;
+  /* The plugin answers first: the program's question ends with its
+   * answer, and the call runs. */
+  CHECK(start_source_call(c, "yes_tool", &h) > 0);
+  CHECK(mcphost_run_until(c, &h.done, 0) == MCPHOST_OK);
+  CHECK(h.rc == MCPHOST_OK);
+  CHECK(h.asked == 1 && h.ended == 1);
+  CHECK(h.end_id == h.id && h.id != 0);
+  CHECK(h.allowed == 1);
+  CHECK_STR(h.why, "allowed by plugin test.source: the fixture likes yes_ "
+                   "tools");
+  /* The plugin abstains and the call is cancelled while the program
+   * holds the question: withdrawn. */
+  int64_t op = start_source_call(c, "maybe_tool", &h);
+  CHECK(op > 0);
+  h.taken = 0;
+  CHECK(mcphost_run_until(c, &h.taken, mcphost_now_ms() + 30000) == MCPHOST_OK);
+  CHECK(h.asked == 2 && h.ended == 1 && !h.done);
+  mcphost_cancel(c, op);
+  CHECK(mcphost_run_until(c, &h.done, 0) == MCPHOST_OK);
+  CHECK(h.rc == MCPHOST_ECANCELED);
+  CHECK(h.ended == 2 && h.end_id == h.id);
+  CHECK(h.allowed == 0);
+  CHECK_STR(h.why, "(withdrawn)");
+  /* A late answer to it is ignored. */
+  CHECK(mcphost_ask_answer(c, h.id, 1, NULL, NULL) == MCPHOST_OK);
+  mcphost_client_free(c);
+}
+
+/* mcphost_set_option("allow", PATTERN): the CLI's --allow. */
+TEST(allow_patterns_answer_before_anyone_is_asked) {
+  held h = {0};
+  mcphost_client *c = source_client(&h);
+  CHECK(c != NULL);
+  if (!c)
+    return;
+  const char *maybe = "mcp__plugin_test_source_hello__maybe_tool";
+  CHECK(mcphost_ask_allowed(c, maybe) == 0);
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(mcphost_set_option(c, "allow", "mcp__plugin_test_source_hello__m*",
+                           &err) == MCPHOST_OK);
+  CHECK(mcphost_ask_allowed(c, maybe) == 1);
+  CHECK(mcphost_ask_allowed(c, "mcp__plugin_test_source_hello__yes_tool") == 0);
+  /* The server's name alone: every tool of it. */
+  CHECK(mcphost_set_option(c, "allow", "mcp__other", &err) == MCPHOST_OK);
+  CHECK(mcphost_ask_allowed(c, "mcp__other__anything") == 1);
+  CHECK(start_source_call(c, "maybe_tool", &h) > 0);
+  CHECK(mcphost_run_until(c, &h.done, 0) == MCPHOST_OK);
+  CHECK(h.rc == MCPHOST_OK);
+  CHECK(h.asked == 0 && h.ended == 0); /* nobody was asked */
+  /* A pattern that names no tool is the caller's error, naming it. */
+  CHECK(mcphost_set_option(c, "allow", "plugin_test_source_hello__x", &err) ==
+        MCPHOST_EUSAGE);
+  CHECK_CONTAINS(err.message, "\"plugin_test_source_hello__x\"");
+  CHECK_CONTAINS(err.message, "mcp__SERVER__TOOL");
+  CHECK(mcphost_set_option(c, "ask-timeout", "soon", &err) == MCPHOST_EUSAGE);
+  CHECK_CONTAINS(err.message, "\"soon\"");
+  /* NULL: none any more, and the program is asked again. */
+  CHECK(mcphost_set_option(c, "allow", NULL, &err) == MCPHOST_OK);
+  CHECK(mcphost_ask_allowed(c, maybe) == 0);
+  CHECK(start_source_call(c, "no_tool", &h) > 0);
+  CHECK(mcphost_run_until(c, &h.done, 0) == MCPHOST_OK);
+  CHECK(h.rc == MCPHOST_EDENIED); /* the plugin refuses at once */
+  CHECK(h.asked == 0);
+  mcphost_client_free(c);
+}
+
 TEST(errors_name_what_is_wrong) {
   mcphost_client *c = client_of(config_of("demo", demo, NULL),
                                 MCPHOST_LOOP_THREAD, NULL, NULL, NULL);
@@ -1001,7 +1139,7 @@ int main(int argc, char **argv) {
   if (!f)
     return 2;
   fputs("{\"permissions\": {\"ask\": [\"mcp__guard__echo\", "
-        "\"mcp__guard__add\"]}}\n",
+        "\"mcp__guard__add\", \"mcp__plugin_test_source_hello__*\"]}}\n",
         f);
   fclose(f);
   chmod(path, 0600);
@@ -1014,6 +1152,8 @@ int main(int argc, char **argv) {
       T(tasks_run_detach_and_finish),
       T(plugin_directories_are_searched),
       T(a_rule_that_asks_asks_the_program),
+      T(a_question_settled_without_the_program_is_said_to_end),
+      T(allow_patterns_answer_before_anyone_is_asked),
       T(errors_name_what_is_wrong),
       T(progress_deadline_and_cancel),
       T(free_ends_what_runs),

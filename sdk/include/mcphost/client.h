@@ -174,6 +174,16 @@ typedef struct mcphost_ask_info {
  * refused. [loop] */
 typedef int (*mcphost_ask_fn)(void *ud, const mcphost_ask_info *q);
 
+/* A question the program took (mcphost_ask_fn returned 1) is settled
+ * without its answer: a permission plugin answered first, or nobody did
+ * in time (`allowed` and `why` are that answer), or it was withdrawn
+ * because its call ended or was cancelled (`allowed` 0, `why` NULL).
+ * The program stops asking (a prompt on a screen is taken down); an
+ * answer to `id` after this is ignored. Not called after the program's
+ * own answer. `why` is borrowed for the call. [loop] */
+typedef void (*mcphost_ask_end_fn)(void *ud, uint64_t id, int allowed,
+                                   const char *why);
+
 /* The levels of the library's log (the plugin ABI's MCPH_LOG_*). */
 enum mcphost_log_level {
   MCPHOST_LOG_ERROR = 0,
@@ -230,7 +240,8 @@ typedef struct mcphost_options {
   mcphost_notify_fn on_notify;   /* NULL: none */
   mcphost_request_fn on_request; /* NULL: the library and plugins answer */
   /* NULL: a rule that asks is put to the permission plugins alone, for
-   * at most request_timeout_ms (the CLI's way off a terminal). */
+   * at most request_timeout_ms (the CLI's way off a terminal); so is a
+   * question the program does not take. */
   mcphost_ask_fn on_ask;
   void *ud; /* the callbacks' */
   /* NULL: the log goes to stderr, as the CLI's. */
@@ -240,13 +251,15 @@ typedef struct mcphost_options {
    * (mcphost_set_option, the plugins' own among them) and then calls
    * mcphost_load_config, as the CLI does with its command line. */
   int32_t defer_config;
+  /* NULL: the program learns of no question settled without it. */
+  mcphost_ask_end_fn on_ask_end;
 } mcphost_options;
 
 #define MCPHOST_OPTIONS_INIT                                                   \
   {                                                                            \
     MCPHOST_SIZEOF_(mcphost_options), MCPHOST_API_MAJOR, MCPHOST_API_MINOR,    \
         MCPHOST_LOOP_THREAD, NULL, 0, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL,   \
-        NULL, NULL, NULL, 0                                                    \
+        NULL, NULL, NULL, 0, NULL                                              \
   }
 
 /* [any thread] A new client: loads the plugins and the configuration
@@ -627,6 +640,14 @@ int mcphost_config_import(mcphost_client *c, const char *scope,
  *   "sanitize"      full, display or off: what is done to server text
  *   "verbose"       0 .. 3, the library's log on stderr (-v, -vv, -vvv)
  *   "quiet"         a server's stray output logged at info
+ *   "allow"         PATTERN, a tool call the program allows where a
+ *                   permission rule asks, before anyone is asked
+ *                   (mcp__SERVER__TOOL, `*` a wildcard, mcp__SERVER
+ *                   every tool of it; once per pattern); NULL: none
+ *                   any more. A deny rule still refuses.
+ *   "ask-timeout"   MS, how long a question the program does not take
+ *                   waits for the permission plugins (default: the
+ *                   request deadline; "timeout" sets it too)
  *   any option a loaded plugin declares (mcph.options/1), which the
  *   plugin reads (`value` NULL for one that takes none).
  * Servers that are connected keep their settings. MCPHOST_EUSAGE for a
@@ -1049,6 +1070,14 @@ int mcphost_display_text(const char *text, size_t len, int mode, unsigned flags,
  * static) and, when `icu` is not NULL, the ICU version they were
  * generated from at build time. */
 const char *mcphost_unicode_version(const char **icu);
+
+/* ---- permission asks ---- */
+
+/* [loop] 1 when a pattern given with mcphost_set_option("allow")
+ * answers the question of tool `tool` (mcp__SERVER__TOOL), else 0: for
+ * a program that asks its own way (the gateway puts the question to its
+ * client) and honours the same patterns. */
+int mcphost_ask_allowed(const mcphost_client *c, const char *tool);
 
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
