@@ -11,6 +11,10 @@ mcp_client *api_client_mcp(const mcphost_client *c) {
   return c->mc;
 }
 
+void api_client_set_asker(mcphost_client *c, const mcp_asker *a) {
+  c->asker = *a;
+}
+
 void api_client_on_config_loaded(mcphost_client *c,
                                  host_config_loaded_fn loaded, void *ud) {
   c->config_hook = loaded;
