@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "config/config.h"
 #include "json_parse.h"
+#include "json_write.h"
 #include "util.h"
 
 /* What `call` takes after the command: TOOL, its options (--no-validate,
@@ -106,8 +107,9 @@ static int split_call_words(cli *c, int argc, char **argv, call_words *w) {
 }
 
 /* The JSON object of --args or of a single JSON word: text, "@FILE" or
- * "@-" (stdin). A new object, or NULL with the error printed. */
-static cJSON *base_object(cli *c, const char *what, const char *text) {
+ * "@-" (stdin). Its text, checked (mcphost_free), or NULL with the error
+ * printed. */
+static char *base_object(cli *c, const char *what, const char *text) {
   mcphost_error err = MCPHOST_ERROR_INIT;
   char *owned = NULL;
   if (mcphost_args_text(what, text, MCPHOST_ARGS_STDIN, &owned, &err) !=
@@ -126,12 +128,12 @@ static cJSON *base_object(cli *c, const char *what, const char *text) {
               what, config_json_kind(o));
   }
   if (!cJSON_IsObject(o)) {
-    cJSON_Delete(o);
-    o = NULL;
+    mcphost_free(owned);
+    owned = NULL;
   }
+  cJSON_Delete(o);
   free(why);
-  mcphost_free(owned);
-  return o;
+  return owned;
 }
 
 cJSON *cli_args_words(int n, char *const *words, unsigned flags,
@@ -152,11 +154,12 @@ static bool json_word(const char *a) {
   return a[0] == '{' || a[0] == '[';
 }
 
-/* The arguments of a call: the base object (--args, or one JSON word)
- * in *args, the KEY=VALUE words parsed (cli_args_words) in *words, to be
- * coerced by the tool's schema once it is found. */
-static int parse_arguments(cli *c, const call_words *w, cJSON **args,
-                           cJSON **words) {
+/* The arguments of a call as the client API takes them: the base object
+ * (--args, or one JSON word) in *args, the KEY=VALUE words
+ * (mcphost_args_parse) in *words, to be coerced by the tool's schema once
+ * it is found. Both JSON text (mcphost_free). */
+static int parse_arguments(cli *c, const call_words *w, char **args,
+                           char **words) {
   int argc = w->nwords;
   char **argv = w->words;
   bool json = argc > 0 && json_word(argv[0]);
@@ -184,7 +187,8 @@ static int parse_arguments(cli *c, const call_words *w, cJSON **args,
   }
   mcphost_error err = MCPHOST_ERROR_INIT;
   if (argc > 0 &&
-      !(*words = cli_args_words(argc, argv, MCPHOST_ARGS_STDIN, &err))) {
+      mcphost_args_parse(argc, (const char *const *)argv, MCPHOST_ARGS_STDIN,
+                         words, &err) != MCPHOST_OK) {
     cli_error(c, NULL, "%s", err.message);
     return EXIT_USAGE;
   }
@@ -228,34 +232,33 @@ int cmd_call(cli *c, int argc, char **argv) {
                     "[JSON | KEY=VALUE ...] [-- ARG ...]\n");
     return EXIT_USAGE;
   }
-  size_t idx;
-  char *tool = NULL;
-  bool qualified;
-  cJSON *args = NULL, *words = NULL, *result = NULL;
-  mcp_error err = {0};
-  if (mcp_client_resolve_ref(c->mc, w.tool, "tool", &idx, &tool, &qualified,
-                             &err) != 0) {
+  const char *server = NULL;
+  char *tool = NULL, *item = NULL, *args = NULL, *words = NULL;
+  cJSON *result = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  if (mcphost_resolve_ref(c->api, w.tool, "tool", &server, &item, &err) !=
+      MCPHOST_OK) {
     rc = cli_fail(c, &err);
     goto out;
   }
+  tool = xstrdup(item); /* the real name replaces it once found */
   rc = parse_arguments(c, &w, &args, &words);
   if (rc != EXIT_OK) {
     goto out;
   }
+  size_t idx = (size_t)cli_find_server(c, server);
   if ((rc = cli_check_startable(c, idx)) != EXIT_OK) {
     goto out;
   }
-  rc = cli_run(c,
-               &(mcp_call){.kind = MCP_OP_CALL_TOOL,
-                           .server = idx,
-                           .name = tool,
-                           .qualified = qualified,
-                           .arguments = args,
-                           .words = words,
-                           .check_arguments = !w.no_validate,
-                           .task = w.task,
-                           .detach = w.detach},
-               &result, &err, &tool);
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  rq.kind = MCPHOST_OP_CALL_TOOL;
+  rq.name = w.tool;
+  rq.arguments = args;
+  rq.words = words;
+  rq.flags = (w.no_validate ? MCPHOST_REQUEST_NO_CHECK : 0u) |
+             (w.task ? MCPHOST_REQUEST_TASK : 0u) |
+             (w.detach ? MCPHOST_REQUEST_DETACH : 0u);
+  rc = cli_run(c, &rq, &result, &err, &tool);
   if (rc != EXIT_OK) {
     cli_fail(c, &err);
     goto out;
@@ -267,20 +270,20 @@ int cmd_call(cli *c, int argc, char **argv) {
       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"));
   if (w.follow_links && !failed) {
     cli_links links = {.max = w.follow_links};
-    cli_print_with_links(c, idx, result, &links, cli_print_tool_result);
+    cli_print_with_links(c, server, result, &links, cli_print_tool_result);
   } else {
     cli_print_tool_result(c, result);
   }
   if (failed) {
     fprintf(stderr, "mcphost: tool \"%s\" on server \"%s\" reported an error\n",
-            cli_esc(c, tool), cli_esc(c, host_cfg(c->h)->servers[idx].name));
+            cli_esc(c, tool), cli_esc(c, server));
     rc = EXIT_TOOL_ERROR;
   }
 out:
-  mcp_error_clear(&err);
   cJSON_Delete(result);
-  cJSON_Delete(args);
-  cJSON_Delete(words);
+  mcphost_free(args);
+  mcphost_free(words);
+  mcphost_free(item);
   free(tool);
   return cli_output_rc(c, rc);
 }
@@ -299,15 +302,11 @@ int cmd_read(cli *c, int argc, char **argv) {
     return rc;
   }
   cJSON *result = NULL;
-  mcp_error err = {0};
-  rc = cli_run(c,
-               &(mcp_call){.kind = MCP_OP_READ,
-                           .server = (size_t)i,
-                           .name = argv[2]},
-               &result, &err, NULL);
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_request rq = cli_request(MCPHOST_OP_READ, argv[1], argv[2], NULL, 0);
+  rc = cli_run(c, &rq, &result, &err, NULL);
   if (rc != EXIT_OK) {
     cli_fail(c, &err);
-    mcp_error_clear(&err);
     return rc;
   }
   c->result_printed = c->json;
@@ -452,44 +451,42 @@ int cmd_prompt(cli *c, int argc, char **argv) {
                     "[--follow-links[=N]] [ARG | NAME=VALUE ...]\n");
     return EXIT_USAGE;
   }
-  size_t idx;
-  char *name = NULL;
-  mcp_error err = {0};
+  const char *server = NULL;
+  char *name = NULL, *args_text = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
   cJSON *item = NULL, *args = NULL, *result = NULL;
   /* The declaration gives the real name and the argument order. */
-  int rc = cli_find_item(c, argv[1], MCP_OP_FIND_PROMPT, &idx, &item, NULL);
+  int rc =
+      cli_find_item(c, argv[1], MCPHOST_OP_FIND_PROMPT, &server, &item, NULL);
   if (rc != EXIT_OK) {
     goto out;
   }
   name = xstrdup(cJSON_GetStringValue(
       cJSON_GetObjectItemCaseSensitive(item, "name")));
-  rc = prompt_arguments(c, host_cfg(c->h)->servers[idx].name, name,
+  rc = prompt_arguments(c, server, name,
                         cJSON_GetObjectItemCaseSensitive(item, "arguments"),
                         argc - 2, argv + 2, &args);
   if (rc != EXIT_OK) {
     goto out;
   }
-  rc = cli_run(c,
-               &(mcp_call){.kind = MCP_OP_GET_PROMPT,
-                           .server = idx,
-                           .name = name,
-                           .resolved = true,
-                           .arguments = args},
-               &result, &err, NULL);
+  args_text = json_print(args);
+  mcphost_request rq = cli_request(MCPHOST_OP_GET_PROMPT, server, name,
+                                   args_text, MCPHOST_REQUEST_EXACT_NAME);
+  rc = cli_run(c, &rq, &result, &err, NULL);
   if (rc != EXIT_OK) {
     cli_fail(c, &err);
     goto out;
   }
   if (links.max) {
-    cli_print_with_links(c, idx, result, &links, print_prompt_result);
+    cli_print_with_links(c, server, result, &links, print_prompt_result);
   } else {
     print_prompt_result(c, result);
   }
 out:
-  mcp_error_clear(&err);
   cJSON_Delete(item);
   cJSON_Delete(args);
   cJSON_Delete(result);
+  free(args_text);
   free(name);
   return cli_output_rc(c, rc);
 }

@@ -119,15 +119,25 @@ size_t cli_connect_all(cli *c);
 /* Prints "no server named ..." with the closest configured names and
  * returns EXIT_NOT_FOUND. */
 int cli_no_server(cli *c, const char *name);
-/* Runs one operation to its end (progress on stderr unless quiet, the
- * "still running" line, Ctrl-C cancels it). EXIT_OK with *result (caller
- * frees), else the exit code with `err` set (caller clears). `real`
- * (may be NULL) gets the tool's or prompt's real name once found (a new
- * string, replacing *real). */
-int cli_run(cli *c, const mcp_call *call, cJSON **result, mcp_error *err,
-            char **real);
+/* An operation of `kind` on `server` for cli_run: `name` its name (the
+ * kind's: a URI, a list's kind, a prompt), or for MCPHOST_OP_REQUEST
+ * its method; `arguments` JSON text or NULL; `flags` MCPHOST_REQUEST_*.
+ * The strings are borrowed. */
+mcphost_request cli_request(int kind, const char *server, const char *name,
+                            const char *arguments, uint32_t flags);
+/* Runs one operation of the client API (mcphost_start) to its end:
+ * progress on stderr unless quiet, the "still running" line, Ctrl-C
+ * withdraws it. EXIT_OK with *result (the result's tree; the caller
+ * frees it), else the exit code with `err` set. `real` (may be NULL)
+ * gets the tool's or prompt's real name once found (a new string,
+ * replacing *real). */
+int cli_run(cli *c, const mcphost_request *rq, cJSON **result,
+            mcphost_error *err, char **real);
 /* Prints the error (cli_error) and returns its exit code. */
-int cli_fail(cli *c, const mcp_error *e);
+int cli_fail(cli *c, const mcphost_error *e);
+/* Runs the client's loop until *done, or until a signal arrives (Ctrl-C:
+ * mcphost_interrupted): returns true when a signal ended the wait. */
+bool cli_wait(cli *c, const int *done);
 
 /* plugin_check.c: mcphost plugin check FILE (mcphost_plugin_check) */
 int cmd_plugin(cli *c, int argc, char **argv);
@@ -422,26 +432,29 @@ typedef struct cli_links {
   cJSON *json;   /* --json: [{"uri", "contents" | "error"}], else NULL */
 } cli_links;
 /* Reads the resource links of `content` (a content array, or a block)
- * from server `idx`, each URI once and none the content embeds, until
+ * from `server`, each URI once and none the content embeds, until
  * l->max were read, and prints each one's contents after a "[linked
  * resource URI]" line (--json: appends to l->json). A link that cannot
  * be read is said on stderr; the command's exit stays. */
-void cli_follow_links(cli *c, size_t idx, const cJSON *content, cli_links *l);
+void cli_follow_links(cli *c, const char *server, const cJSON *content,
+                      cli_links *l);
 /* A tool result (or, with "messages", a prompt's) and its links, up to
  * l->max: `print` prints the result for people, then each link follows;
  * with --json one object {"result": RESULT, "links": [...]}. Frees what
  * `l` holds. */
-void cli_print_with_links(cli *c, size_t idx, cJSON *result, cli_links *l,
-                          void (*print)(cli *c, cJSON *result));
+void cli_print_with_links(cli *c, const char *server, cJSON *result,
+                          cli_links *l, void (*print)(cli *c, cJSON *result));
 
 /* find_item.c */
-/* Resolves a tool or prompt reference (`kind`: MCP_OP_FIND_TOOL or
- * MCP_OP_FIND_PROMPT), checks that its server may start and finds its
- * declaration: EXIT_OK with *idx and *item (the caller frees it), else
- * the exit code, the error said; but a failed find is left unsaid in
- * `find_err` when it is not NULL (then the caller says it). */
-int cli_find_item(cli *c, const char *ref, mcp_op_kind kind, size_t *idx,
-                  cJSON **item, mcp_error *find_err);
+/* Resolves a tool or prompt reference (`kind`: MCPHOST_OP_FIND_TOOL or
+ * MCPHOST_OP_FIND_PROMPT), checks that its server may start and finds
+ * its declaration: EXIT_OK with *item (the caller frees it), else the
+ * exit code, the error said; but a failed find is left unsaid in
+ * `find_err` when it is not NULL (then the caller says it). *server is
+ * the server's name (the client's) once the reference named one, NULL
+ * before. */
+int cli_find_item(cli *c, const char *ref, int kind, const char **server,
+                  cJSON **item, mcphost_error *find_err);
 
 /* prompt_help.c: a prompt for people (prompt NAME --help, tool NAME) */
 void cli_print_prompt(cli *c, const char *qualified, const cJSON *prompt);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "json_write.h"
 #include "suggest.h"
 
 /* Where `completion/complete` entered MCP, and its context. */
@@ -16,6 +17,7 @@
 
 typedef struct completing {
   size_t idx;
+  const char *server; /* its name (the client's) */
   bool is_template;
   char *item;       /* the prompt's real name or the URI template */
   cJSON *names;     /* what ARG may be: string array */
@@ -64,10 +66,12 @@ static bool has_name(const cJSON *names, const char *name, size_t len) {
 /* A prompt: its declaration gives the real name and the arguments. */
 static int find_prompt(cli *c, const char *ref, completing *w) {
   cJSON *item = NULL;
-  int rc = cli_find_item(c, ref, MCP_OP_FIND_PROMPT, &w->idx, &item, NULL);
+  int rc =
+      cli_find_item(c, ref, MCPHOST_OP_FIND_PROMPT, &w->server, &item, NULL);
   if (rc != EXIT_OK) {
     return rc;
   }
+  w->idx = (size_t)cli_find_server(c, w->server);
   w->item = xstrdup(
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "name")));
   w->names = cJSON_CreateArray();
@@ -88,20 +92,17 @@ static int find_prompt(cli *c, const char *ref, completing *w) {
 static int find_template(cli *c, size_t idx, const char *uri_template,
                          completing *w) {
   w->idx = idx;
+  w->server = host_cfg(c->h)->servers[idx].name;
+  const char *server = w->server;
   cJSON *result = NULL;
-  mcp_error err = {0};
-  int rc = cli_run(c,
-                   &(mcp_call){.kind = MCP_OP_LIST,
-                               .server = idx,
-                               .name = "resourceTemplates",
-                               .if_declared = true},
-                   &result, &err, NULL);
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_request rq = cli_request(MCPHOST_OP_LIST, server, "resourceTemplates",
+                                   NULL, MCPHOST_REQUEST_IF_DECLARED);
+  int rc = cli_run(c, &rq, &result, &err, NULL);
   if (rc != EXIT_OK) {
     cli_fail(c, &err);
-    mcp_error_clear(&err);
     return rc;
   }
-  const char *server = host_cfg(c->h)->servers[idx].name;
   cJSON *known = cJSON_CreateArray();
   const cJSON *t;
   cJSON_ArrayForEach(
@@ -188,8 +189,7 @@ static cJSON *complete_params(cli *c, const completing *w, int argc,
     fprintf(stderr,
             "mcphost: warning: the context is not sent: MCP %s (server "
             "\"%s\") predates it (%s)\n",
-            version, cli_esc(c, host_cfg(c->h)->servers[w->idx].name),
-            CONTEXT_SINCE);
+            version, cli_esc(c, w->server), CONTEXT_SINCE);
     cJSON_Delete(ctx);
   } else if (ctx) {
     cJSON *context = cJSON_AddObjectToObject(params, "context");
@@ -232,7 +232,8 @@ int cmd_complete(cli *c, int argc, char **argv) {
   }
   completing w = {0};
   cJSON *params = NULL, *result = NULL;
-  mcp_error err = {0};
+  char *params_text = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
   int rc;
   /* SERVER/URI-TEMPLATE is told from SERVER/PROMPT by its "://" or "{". */
   const char *slash = strchr(argv[1], '/');
@@ -257,7 +258,7 @@ int cmd_complete(cli *c, int argc, char **argv) {
   }
   mcp_server_status st;
   mcp_client_status(c->mc, w.idx, &st);
-  const char *server = host_cfg(c->h)->servers[w.idx].name;
+  const char *server = w.server;
   if (st.protocol_version &&
       strcmp(st.protocol_version, COMPLETIONS_SINCE) >= 0 &&
       !cJSON_GetObjectItemCaseSensitive(st.capabilities, "completions")) {
@@ -273,12 +274,10 @@ int cmd_complete(cli *c, int argc, char **argv) {
     rc = EXIT_USAGE;
     goto out;
   }
-  rc = cli_run(c,
-               &(mcp_call){.kind = MCP_OP_REQUEST,
-                           .server = w.idx,
-                           .method = "completion/complete",
-                           .arguments = params},
-               &result, &err, NULL);
+  params_text = json_print(params);
+  mcphost_request rq = cli_request(MCPHOST_OP_REQUEST, server,
+                                   "completion/complete", params_text, 0);
+  rc = cli_run(c, &rq, &result, &err, NULL);
   if (rc != EXIT_OK) {
     cli_fail(c, &err);
     goto out;
@@ -290,7 +289,7 @@ int cmd_complete(cli *c, int argc, char **argv) {
     print_values(c, cJSON_GetObjectItemCaseSensitive(result, "completion"));
   }
 out:
-  mcp_error_clear(&err);
+  free(params_text);
   cJSON_Delete(params);
   cJSON_Delete(result);
   cJSON_Delete(w.names);

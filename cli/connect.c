@@ -1,14 +1,16 @@
-/* The CLI's side of the MCP client (mcp/client.h, mcp/calls.h): the
- * command line's settings for it, and running one operation to its end
- * with the "still running" line and Ctrl-C. */
+/* The CLI's side of the client: the command line's settings for it,
+ * and running one operation (mcphost_start) to its end with its
+ * progress, the "still running" line and Ctrl-C. */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "util.h"
 #include "env_ms.h"
+#include "json_parse.h"
+#include "util.h"
 
 void cli_client_options(cli *c) {
   mcp_client_set_options(
@@ -53,119 +55,167 @@ int cli_no_server(cli *c, const char *name) {
   return EXIT_NOT_FOUND;
 }
 
-int cli_fail(cli *c, const mcp_error *e) {
-  if (e->message) {
-    cli_error(c, e->server, "%s", e->message);
+int cli_fail(cli *c, const mcphost_error *e) {
+  if (e->message[0]) {
+    cli_error(c, e->server[0] ? e->server : NULL, "%s", e->message);
   }
-  return cli_exit_code(e);
+  return cli_exit_for_api(e->code);
 }
 
-/* The "still running" line: every MCPHOST_STILL_RUNNING_MS (30000) on a
- * terminal while a tool call runs. */
-typedef struct still_running {
+mcphost_request cli_request(int kind, const char *server, const char *name,
+                            const char *arguments, uint32_t flags) {
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  rq.kind = kind;
+  rq.server = server;
+  if (kind == MCPHOST_OP_REQUEST) {
+    rq.method = name;
+  } else {
+    rq.name = name;
+  }
+  rq.arguments = arguments;
+  rq.flags = flags;
+  return rq;
+}
+
+bool cli_wait(cli *c, const int *done) {
+  while (!*done) {
+    if (mcphost_interrupted(c->api)) {
+      return true;
+    }
+    struct pollfd p = {.fd = mcphost_fd(c->api), .events = POLLIN};
+    poll(&p, 1, mcphost_timeout_ms(c->api));
+    mcphost_perform(c->api);
+  }
+  return false;
+}
+
+/* One operation run to its end, with the "still running" line: every
+ * MCPHOST_STILL_RUNNING_MS (30000) on a terminal while a tool call
+ * runs. */
+typedef struct sync_op {
   cli *c;
-  const mcp_op *op;
+  char **real;
+  const char *server; /* the still-running line's */
   uint64_t started;
-  loop_timer *timer;
-} still_running;
+  mcphost_timer *timer;
+  int done;
+  cJSON *result;
+  mcphost_error *err;
+} sync_op;
 
 static uint64_t still_running_interval(void) {
   return env_ms("MCPHOST_STILL_RUNNING_MS", 30000, false, NULL);
 }
 
 static void on_still_running(void *ud) {
-  still_running *sr = ud;
-  size_t idx = mcp_op_server(sr->op);
-  host_status_end(sr->c->h);
+  sync_op *r = ud;
+  mcphost_status_end(r->c->api);
   fprintf(stderr,
           "mcphost: tools/call on server \"%s\" still running "
           "(%llu s)\n",
-          cli_esc(sr->c, host_cfg(sr->c->h)->servers[idx].name),
-          (unsigned long long)((loop_now_ms() - sr->started) / 1000));
-  sr->timer = loop_timer_start(host_loop(sr->c->h), still_running_interval(),
-                               on_still_running, sr);
+          cli_esc(r->c, r->server ? r->server : "?"),
+          (unsigned long long)((mcphost_now_ms() - r->started) / 1000));
+  r->timer = mcphost_timer_start(r->c->api, still_running_interval(),
+                                 on_still_running, r);
 }
 
-typedef struct sync_op {
-  cli *c;
-  char **real;
-  still_running *sr; /* its timer ends with the operation, which it reads */
-  bool done;
-  cJSON *result;
-  mcp_error *err;
-} sync_op;
-
-static void on_sync_done(void *ud, cJSON *result, const mcp_error *err) {
+static void on_sync_done(void *ud, const char *result, size_t len,
+                         const mcphost_error *err) {
   sync_op *r = ud;
-  r->done = true;
-  r->result = result;
-  /* The operation is freed after this returns: its still-running line must
-   * not fire again (a timer due in the same loop turn would read it). */
-  if (r->sr && r->sr->timer) {
-    loop_timer_cancel(host_loop(r->c->h), r->sr->timer);
-    r->sr->timer = NULL;
+  r->done = 1;
+  /* The still-running line ends with the operation. */
+  if (r->timer) {
+    mcphost_timer_cancel(r->c->api, r->timer);
+    r->timer = NULL;
   }
   if (err) {
-    r->err->kind = err->kind;
-    r->err->rpc_code = err->rpc_code;
-    r->err->message = err->message ? xstrdup(err->message) : NULL;
-    r->err->server = err->server ? xstrdup(err->server) : NULL;
-    r->err->data = err->data ? cJSON_Duplicate(err->data, 1) : NULL;
+    *r->err = *err;
+    return;
+  }
+  /* Taken, the text is parsed where it is: a string of megabytes (a
+   * big tool result) becomes its value without a copy. */
+  char *own = mcphost_result_take(r->c->api);
+  r->result =
+      own ? json_parse_owned(own, len, NULL) : json_parse(result, len, NULL);
+  if (!r->result) { /* the library gives JSON: never seen */
+    mcphost_free(own);
+    r->err->code = MCPHOST_EPROTOCOL;
+    snprintf(r->err->message, sizeof r->err->message, "the result is not JSON");
   }
 }
 
-static void on_sync_resolved(void *ud, const cJSON *item) {
+static void on_sync_resolved(void *ud, const char *server,
+                             const char *item_json) {
   sync_op *r = ud;
+  (void)server;
+  if (!r->real) {
+    return;
+  }
+  cJSON *item = json_parse_str(item_json);
   const char *name =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "name"));
-  if (r->real && name) {
+  if (name) {
     free(*r->real);
     *r->real = xstrdup(name);
   }
+  cJSON_Delete(item);
 }
 
-static void on_sync_progress(void *ud, const cJSON *params) {
+static void on_sync_progress(void *ud, const char *params_json) {
   sync_op *r = ud;
   if (!r->c->quiet_progress) {
+    cJSON *params = json_parse_str(params_json);
     out_progress(r->c, params);
+    cJSON_Delete(params);
   }
 }
 
-static void on_sync_task(void *ud, const cJSON *task) {
+static void on_sync_task(void *ud, const char *task_json) {
   sync_op *r = ud;
   if (!r->c->quiet_progress) {
+    cJSON *task = json_parse_str(task_json);
     out_task_status(r->c, task);
+    cJSON_Delete(task);
   }
 }
 
-int cli_run(cli *c, const mcp_call *call, cJSON **result, mcp_error *err,
-            char **real) {
-  still_running sr = {.c = c};
-  sync_op r = {.c = c, .err = err, .real = real, .sr = &sr};
-  mcp_error_clear(err);
-  mcp_op *op =
-      mcp_client_start(c->mc, call,
-                       &(mcp_call_callbacks){.progress = on_sync_progress,
-                                             .done = on_sync_done,
-                                             .asker = cli_asker(c),
-                                             .ud = &r,
-                                             .resolved = on_sync_resolved,
-                                             .task = on_sync_task});
+int cli_run(cli *c, const mcphost_request *rq, cJSON **result,
+            mcphost_error *err, char **real) {
+  sync_op r = {.c = c, .err = err, .real = real, .server = rq->server};
+  *result = NULL;
+  *err = (mcphost_error)MCPHOST_ERROR_INIT;
+  mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+  cb.progress = on_sync_progress;
+  cb.done = on_sync_done;
+  cb.ud = &r;
+  cb.resolved = on_sync_resolved;
+  cb.task = on_sync_task;
+  int64_t id = mcphost_start(c->api, rq, &cb, err);
+  if (id < 0) {
+    return cli_exit_for_api((int)id);
+  }
   /* A person waiting on a long tool call sees that it is still alive. */
-  sr.op = op;
-  sr.started = loop_now_ms();
-  if (op && !r.done && call->kind == MCP_OP_CALL_TOOL && isatty(2) &&
-      !c->quiet_progress) {
-    sr.timer = loop_timer_start(host_loop(c->h), still_running_interval(),
-                                on_still_running, &sr);
+  if (rq->kind == MCPHOST_OP_CALL_TOOL && isatty(2) && !c->quiet_progress) {
+    if (!r.server) {
+      mcphost_resolve_ref(c->api, rq->name, "tool", &r.server, NULL, NULL);
+    }
+    r.started = mcphost_now_ms();
+    r.timer = mcphost_timer_start(c->api, still_running_interval(),
+                                  on_still_running, &r);
   }
-  if (host_run_until(c->h, &r.done, 0) == -2 && !r.done) {
-    mcp_op_cancel(op);
+  if (cli_wait(c, &r.done)) {
+    /* Ctrl-C: the request is withdrawn, and ends interrupted. */
+    mcphost_cancel(c->api, id);
+    while (!r.done) {
+      struct pollfd p = {.fd = mcphost_fd(c->api), .events = POLLIN};
+      poll(&p, 1, mcphost_timeout_ms(c->api));
+      mcphost_perform(c->api);
+    }
   }
-  host_status_end(c->h); /* the result starts below the last progress */
-  if (sr.timer) {
-    loop_timer_cancel(host_loop(c->h), sr.timer);
+  mcphost_status_end(c->api); /* the result starts below the last progress */
+  if (r.timer) {
+    mcphost_timer_cancel(c->api, r.timer);
   }
   *result = r.result;
-  return r.result ? EXIT_OK : cli_exit_code(err);
+  return r.result ? EXIT_OK : cli_exit_for_api(err->code);
 }

@@ -5,37 +5,31 @@
 
 #include "cli/cli.h"
 
-int cli_find_item(cli *c, const char *ref, mcp_op_kind kind, size_t *idx,
-                  cJSON **item, mcp_error *find_err) {
-  char *name = NULL;
-  bool qualified;
-  mcp_error err = {0};
-  int rc;
+int cli_find_item(cli *c, const char *ref, int kind, const char **server,
+                  cJSON **item, mcphost_error *find_err) {
+  mcphost_error err = MCPHOST_ERROR_INIT;
   *item = NULL;
+  *server = NULL;
   if (find_err) {
-    mcp_error_clear(find_err);
+    *find_err = (mcphost_error)MCPHOST_ERROR_INIT;
   }
-  const char *what = kind == MCP_OP_FIND_TOOL ? "tool" : "prompt";
-  if (mcp_client_resolve_ref(c->mc, ref, what, idx, &name, &qualified, &err) !=
-      0) {
-    rc = cli_fail(c, &err);
-    goto out;
+  const char *what = kind == MCPHOST_OP_FIND_TOOL ? "tool" : "prompt";
+  if (mcphost_resolve_ref(c->api, ref, what, server, NULL, &err) !=
+      MCPHOST_OK) {
+    return cli_fail(c, &err);
   }
-  if ((rc = cli_check_startable(c, *idx)) != EXIT_OK) {
-    goto out;
+  int rc = cli_check_startable(c, (size_t)cli_find_server(c, *server));
+  if (rc != EXIT_OK) {
+    return rc;
   }
-  rc = cli_run(
-      c,
-      &(mcp_call){
-          .kind = kind, .server = *idx, .name = name, .qualified = qualified},
-      item, &err, NULL);
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  rq.kind = kind;
+  rq.name = ref;
+  rc = cli_run(c, &rq, item, &err, NULL);
   if (rc != EXIT_OK && find_err) {
-    mcp_error_move(find_err, &err);
+    *find_err = err;
   } else if (rc != EXIT_OK) {
     cli_fail(c, &err);
   }
-out:
-  mcp_error_clear(&err);
-  free(name);
   return rc;
 }

@@ -58,12 +58,12 @@ static const cJSON *block_at(const cJSON *content, int i) {
 }
 
 /* Reads one link and prints it (or adds it to `json_links`). */
-static void follow_one(cli *c, size_t idx, const char *uri, cJSON *json_links) {
+static void follow_one(cli *c, const char *server, const char *uri,
+                       cJSON *json_links) {
   cJSON *result = NULL;
-  mcp_error err = {0};
-  int rc =
-      cli_run(c, &(mcp_call){.kind = MCP_OP_READ, .server = idx, .name = uri},
-              &result, &err, NULL);
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_request rq = cli_request(MCPHOST_OP_READ, server, uri, NULL, 0);
+  int rc = cli_run(c, &rq, &result, &err, NULL);
   if (json_links) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "uri", uri);
@@ -75,7 +75,7 @@ static void follow_one(cli *c, size_t idx, const char *uri, cJSON *json_links) {
     } else {
       cJSON *e = cJSON_AddObjectToObject(o, "error");
       cJSON_AddNumberToObject(e, "exit", rc);
-      cJSON_AddStringToObject(e, "message", err.message ? err.message : "");
+      cJSON_AddStringToObject(e, "message", err.message);
     }
     cJSON_AddItemToArray(json_links, o);
   } else if (rc == EXIT_OK) {
@@ -89,13 +89,13 @@ static void follow_one(cli *c, size_t idx, const char *uri, cJSON *json_links) {
   }
   if (rc != EXIT_OK) {
     out_error("resource link %s not read: %s", cli_esc(c, uri),
-              err.message ? err.message : "failed");
+              err.message[0] ? err.message : "failed");
   }
-  mcp_error_clear(&err);
   cJSON_Delete(result);
 }
 
-void cli_follow_links(cli *c, size_t idx, const cJSON *content, cli_links *l) {
+void cli_follow_links(cli *c, const char *server, const cJSON *content,
+                      cli_links *l) {
   /* What the result embeds is shown already. */
   const cJSON *b;
   for (int i = 0; (b = block_at(content, i)) != NULL; i++) {
@@ -112,7 +112,7 @@ void cli_follow_links(cli *c, size_t idx, const cJSON *content, cli_links *l) {
     const char *type = str_of(b, "type");
     const char *uri = str_of(b, "uri");
     if (!type || strcmp(type, "resource_link") != 0 || !uri ||
-        seen_has(l->seen, uri) || host_interrupted(c->h)) {
+        seen_has(l->seen, uri) || mcphost_interrupted(c->api)) {
       continue;
     }
     cJSON_AddItemToArray(l->seen, cJSON_CreateString(uri));
@@ -121,7 +121,7 @@ void cli_follow_links(cli *c, size_t idx, const cJSON *content, cli_links *l) {
       continue;
     }
     l->read++;
-    follow_one(c, idx, uri, l->json);
+    follow_one(c, server, uri, l->json);
   }
   if (skipped) {
     fprintf(stderr,
@@ -131,8 +131,8 @@ void cli_follow_links(cli *c, size_t idx, const cJSON *content, cli_links *l) {
   }
 }
 
-void cli_print_with_links(cli *c, size_t idx, cJSON *result, cli_links *l,
-                          void (*print)(cli *c, cJSON *result)) {
+void cli_print_with_links(cli *c, const char *server, cJSON *result,
+                          cli_links *l, void (*print)(cli *c, cJSON *result)) {
   l->seen = cJSON_CreateArray();
   l->json = c->json ? cJSON_CreateArray() : NULL;
   if (!c->json) {
@@ -142,11 +142,11 @@ void cli_print_with_links(cli *c, size_t idx, cJSON *result, cli_links *l,
   if (messages) {
     const cJSON *m;
     cJSON_ArrayForEach(m, messages) {
-      cli_follow_links(c, idx, cJSON_GetObjectItemCaseSensitive(m, "content"),
-                       l);
+      cli_follow_links(c, server,
+                       cJSON_GetObjectItemCaseSensitive(m, "content"), l);
     }
   } else {
-    cli_follow_links(c, idx,
+    cli_follow_links(c, server,
                      cJSON_GetObjectItemCaseSensitive(result, "content"), l);
   }
   if (c->json) {

@@ -424,7 +424,7 @@ static void on_signal(void *ud, int fd, unsigned events) {
   cli *c = ud;
   struct signalfd_siginfo si;
   while (read(fd, &si, sizeof si) == (ssize_t)sizeof si)
-    host_interrupt(c->h, (int)si.ssi_signo);
+    mcphost_interrupt(c->api, (int)si.ssi_signo);
 }
 
 static void watch_signals(cli *c, const sigset_t *set) {

@@ -561,7 +561,7 @@ void out_progress(cli *c, const cJSON *params) {
   free(ps);
   free(ts);
   /* On a terminal one line, updated in place; in a pipe one per update. */
-  host_status_line(c->h, sb_str(&line));
+  mcphost_status_line(c->api, sb_str(&line));
   sb_free(&line);
 }
 

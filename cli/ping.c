@@ -37,17 +37,14 @@ int cmd_ping(cli *c, int argc, char **argv) {
   for (size_t i = 0; i < n; i++) {
     const char *name = host_cfg(c->h)->servers[idx[i]].name;
     cJSON *result = NULL;
-    mcp_error err = {0};
+    mcphost_error err = MCPHOST_ERROR_INIT;
+    mcphost_request rq = cli_request(MCPHOST_OP_REQUEST, name, "ping", NULL, 0);
     double start = now_ms();
-    int one = cli_run(
-        c,
-        &(mcp_call){.kind = MCP_OP_REQUEST, .server = idx[i], .method = "ping"},
-        &result, &err, NULL);
+    int one = cli_run(c, &rq, &result, &err, NULL);
     double ms = now_ms() - start;
     cJSON_Delete(result);
     if (one != EXIT_OK) {
       cli_fail(c, &err);
-      mcp_error_clear(&err);
       rc = rc == EXIT_OK ? one : rc;
       continue;
     }

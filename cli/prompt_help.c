@@ -81,9 +81,10 @@ int cmd_prompt_help(cli *c, int argc, char **argv) {
     fputs(cli_command_help("prompt"), stdout);
     return EXIT_OK;
   }
-  size_t idx;
+  const char *server = NULL;
   cJSON *item = NULL;
-  int rc = cli_find_item(c, argv[1], MCP_OP_FIND_PROMPT, &idx, &item, NULL);
+  int rc =
+      cli_find_item(c, argv[1], MCPHOST_OP_FIND_PROMPT, &server, &item, NULL);
   if (rc != EXIT_OK) {
     return rc;
   }
@@ -91,8 +92,7 @@ int cmd_prompt_help(cli *c, int argc, char **argv) {
     out_json(item);
     c->result_printed = true;
   } else {
-    char *q =
-        cli_qualify(host_cfg(c->h)->servers[idx].name, str_of(item, "name"));
+    char *q = cli_qualify(server, str_of(item, "name"));
     cli_print_prompt(c, q, item);
     free(q);
   }

@@ -9,11 +9,12 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "json_write.h"
 
 typedef struct watch {
   cli *c;
   size_t idx;
-  bool wake;      /* an update came or the server went away */
+  int wake;       /* an update came or the server went away */
   bool gone;      /* the server is not connected any more */
   cJSON *updates; /* params of the updates not printed yet */
 } watch;
@@ -26,36 +27,37 @@ static void on_notify(void *ud, size_t idx, const char *method,
   }
   cJSON_AddItemToArray(w->updates, params ? cJSON_Duplicate(params, 1)
                                           : cJSON_CreateObject());
-  w->wake = true;
+  w->wake = 1;
 }
 
 static void on_state(void *ud, size_t idx) {
   watch *w = ud;
   mcp_server_status st;
   if (idx == w->idx && (!mcp_client_status(w->c->mc, idx, &st) || !st.ready)) {
-    w->gone = w->wake = true;
+    w->gone = true;
+    w->wake = 1;
   }
 }
 
 /* Prints one update (and, with `reread`, the resource read again).
  * Returns EXIT_OK or the read's exit code. */
-static int print_update(cli *c, size_t idx, const cJSON *params, bool reread) {
+static int print_update(cli *c, const char *server, const cJSON *params,
+                        bool reread) {
   const char *uri =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "uri"));
   cJSON *result = NULL;
-  mcp_error err = {0};
+  mcphost_error err = MCPHOST_ERROR_INIT;
   int rc = EXIT_OK;
   if (reread && uri) {
-    rc =
-        cli_run(c, &(mcp_call){.kind = MCP_OP_READ, .server = idx, .name = uri},
-                &result, &err, NULL);
+    mcphost_request rq = cli_request(MCPHOST_OP_READ, server, uri, NULL, 0);
+    rc = cli_run(c, &rq, &result, &err, NULL);
     if (rc != EXIT_OK) {
       cli_fail(c, &err);
     }
   }
   if (c->json) {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "server", host_cfg(c->h)->servers[idx].name);
+    cJSON_AddStringToObject(o, "server", server);
     cJSON_AddItemToObject(o, "params", cJSON_Duplicate(params, 1));
     if (result) {
       cJSON_AddItemToObject(
@@ -81,26 +83,23 @@ static int print_update(cli *c, size_t idx, const cJSON *params, bool reread) {
     }
   }
   fflush(stdout);
-  mcp_error_clear(&err);
   cJSON_Delete(result);
   return rc;
 }
 
 /* resources/subscribe or resources/unsubscribe of `uri`. */
-static int request(cli *c, size_t idx, const char *method, const char *uri) {
+static int request(cli *c, const char *server, const char *method,
+                   const char *uri) {
   cJSON *params = cJSON_CreateObject(), *result = NULL;
   cJSON_AddStringToObject(params, "uri", uri);
-  mcp_error err = {0};
-  int rc = cli_run(c,
-                   &(mcp_call){.kind = MCP_OP_REQUEST,
-                               .server = idx,
-                               .method = method,
-                               .arguments = params},
-                   &result, &err, NULL);
+  char *text = json_print(params);
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_request rq = cli_request(MCPHOST_OP_REQUEST, server, method, text, 0);
+  int rc = cli_run(c, &rq, &result, &err, NULL);
   if (rc != EXIT_OK) {
     cli_fail(c, &err);
   }
-  mcp_error_clear(&err);
+  free(text);
   cJSON_Delete(params);
   cJSON_Delete(result);
   return rc;
@@ -157,7 +156,7 @@ int cmd_subscribe(cli *c, int argc, char **argv) {
   watch w = {.c = c, .idx = idx, .updates = cJSON_CreateArray()};
   mcp_client_on_notify(c->mc, on_notify, &w);
   mcp_client_on_state(c->mc, on_state, &w);
-  if ((rc = request(c, idx, "resources/subscribe", uri)) != EXIT_OK) {
+  if ((rc = request(c, server, "resources/subscribe", uri)) != EXIT_OK) {
     goto out;
   }
   if (!c->quiet_progress) {
@@ -167,25 +166,25 @@ int cmd_subscribe(cli *c, int argc, char **argv) {
   for (;;) {
     cJSON *u;
     while ((u = cJSON_DetachItemFromArray(w.updates, 0)) != NULL) {
-      int one = print_update(c, idx, u, reread);
+      int one = print_update(c, server, u, reread);
       cJSON_Delete(u);
       if (one == EXIT_INTERRUPTED) {
         break;
       }
     }
-    if (w.gone || host_interrupted(c->h)) {
+    if (w.gone || mcphost_interrupted(c->api)) {
       break;
     }
-    w.wake = false;
-    if (host_run_until(c->h, &w.wake, 0) == -2) {
+    w.wake = 0;
+    if (cli_wait(c, &w.wake)) {
       break;
     }
   }
-  if (host_interrupted(c->h)) {
+  if (mcphost_interrupted(c->api)) {
     /* Ctrl-C ends the watch, not the courtesy of saying so. */
-    host_clear_interrupt(c->h);
+    mcphost_interrupt_clear(c->api);
     if (!w.gone) {
-      request(c, idx, "resources/unsubscribe", uri);
+      request(c, server, "resources/unsubscribe", uri);
     }
     rc = EXIT_INTERRUPTED;
   } else {

@@ -1,13 +1,14 @@
 /* mcphost task status|result|cancel SERVER ID, and task list SERVER: a
  * task (MCP 2025-11-25, experimental) that a call left running with
  * --detach, or that another client started, finished later. The
- * following is the client library's (mcp/tasks.h, MCP_OP_TASK_RESULT);
- * this file prints. */
+ * following is the client library's (MCPHOST_OP_TASK_RESULT); this file
+ * prints. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "json_write.h"
 
 /* A Task's id, status and statusMessage (borrowed; the last may be
  * NULL), escaped for the terminal. */
@@ -28,7 +29,7 @@ static task_text task_text_of(cli *c, const cJSON *t) {
 
 void out_task_status(cli *c, const cJSON *task) {
   task_text t = task_text_of(c, task);
-  host_status_end(c->h);
+  mcphost_status_end(c->api);
   fprintf(stderr, "task %s: %s%s%s%s\n", t.id, t.status, t.message ? " (" : "",
           t.message ? t.message : "", t.message ? ")" : "");
 }
@@ -147,28 +148,32 @@ int cmd_task(cli *c, int argc, char **argv) {
     return rc;
   }
   const char *id = list ? NULL : argv[3];
-  cJSON *params = NULL, *result = NULL;
-  mcp_error err = {0};
-  mcp_call call = {.server = idx};
+  cJSON *result = NULL;
+  char *params = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  rq.server = argv[2];
   if (list) {
-    call.kind = MCP_OP_LIST;
-    call.name = "tasks";
+    rq.kind = MCPHOST_OP_LIST;
+    rq.name = "tasks";
   } else if (strcmp(sub, "result") == 0) {
-    call.kind = MCP_OP_TASK_RESULT;
-    call.name = id;
+    rq.kind = MCPHOST_OP_TASK_RESULT;
+    rq.name = id;
   } else {
-    params = cJSON_CreateObject();
-    cJSON_AddStringToObject(params, "taskId", id);
-    call.kind = MCP_OP_REQUEST;
-    call.method = strcmp(sub, "status") == 0 ? "tasks/get" : "tasks/cancel";
-    call.arguments = params;
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "taskId", id);
+    params = json_print(p);
+    cJSON_Delete(p);
+    rq.kind = MCPHOST_OP_REQUEST;
+    rq.method = strcmp(sub, "status") == 0 ? "tasks/get" : "tasks/cancel";
+    rq.arguments = params;
   }
-  rc = cli_run(c, &call, &result, &err, NULL);
+  rc = cli_run(c, &rq, &result, &err, NULL);
   if (rc != EXIT_OK) {
     cli_fail(c, &err);
     goto out;
   }
-  if (call.kind == MCP_OP_TASK_RESULT) {
+  if (rq.kind == MCPHOST_OP_TASK_RESULT) {
     cli_print_tool_result(c, result);
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"))) {
       fprintf(stderr, "mcphost: task %s on server \"%s\" reported an error\n",
@@ -187,8 +192,7 @@ int cmd_task(cli *c, int argc, char **argv) {
     print_task_line(c, result);
   }
 out:
-  mcp_error_clear(&err);
-  cJSON_Delete(params);
+  free(params);
   cJSON_Delete(result);
   return cli_output_rc(c, rc);
 }

@@ -187,25 +187,26 @@ static void print_tool(cli *c, const char *qualified, const cJSON *t) {
   }
 }
 
-/* `ref` as a prompt of server `idx`: shown (EXIT_OK, `err` cleared), or
- * the tool's error in `err` stays (its exit returned). */
-static int show_prompt(cli *c, const char *ref, size_t idx, mcp_error *err) {
+/* `ref` as a prompt of `server`: shown (EXIT_OK, `err` cleared), or the
+ * tool's error in `err` stays (its exit returned). */
+static int show_prompt(cli *c, const char *ref, const char *server,
+                       mcphost_error *err) {
   cJSON *prompt = NULL;
-  mcp_error perr = {0};
+  mcphost_error perr = MCPHOST_ERROR_INIT;
+  size_t idx = (size_t)cli_find_server(c, server);
   if (!mcp_client_has_capability(c->mc, idx, "prompts") ||
-      cli_find_item(c, ref, MCP_OP_FIND_PROMPT, &idx, &prompt, &perr) !=
+      cli_find_item(c, ref, MCPHOST_OP_FIND_PROMPT, &server, &prompt, &perr) !=
           EXIT_OK) {
-    mcp_error_clear(&perr);
-    return cli_exit_code(err);
+    return cli_exit_for_api(err->code);
   }
-  mcp_error_clear(err);
+  *err = (mcphost_error)MCPHOST_ERROR_INIT;
   if (c->json) {
     out_json(prompt);
     c->result_printed = true;
   } else {
     const char *real =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(prompt, "name"));
-    char *q = cli_qualify(host_cfg(c->h)->servers[idx].name, real);
+    char *q = cli_qualify(server, real);
     cli_print_prompt(c, q, prompt);
     free(q);
   }
@@ -218,15 +219,17 @@ int cmd_tool(cli *c, int argc, char **argv) {
     fprintf(stderr, "mcphost: usage: mcphost tool TOOL|PROMPT [--json]\n");
     return EXIT_USAGE;
   }
-  size_t idx;
+  const char *server = NULL;
   cJSON *tool = NULL;
-  mcp_error err = {0};
-  int rc = cli_find_item(c, argv[1], MCP_OP_FIND_TOOL, &idx, &tool, &err);
-  if (rc != EXIT_OK && err.kind != MCP_ERR_NONE &&
-      (err.kind == MCP_ERR_NOT_FOUND ||
-       !mcp_client_has_capability(c->mc, idx, "tools"))) {
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  int rc =
+      cli_find_item(c, argv[1], MCPHOST_OP_FIND_TOOL, &server, &tool, &err);
+  if (rc != EXIT_OK && err.code != MCPHOST_OK &&
+      (err.code == MCPHOST_ENOTFOUND ||
+       !mcp_client_has_capability(c->mc, (size_t)cli_find_server(c, server),
+                                  "tools"))) {
     /* A prompt of that name is shown as one (prompt_help.c). */
-    rc = show_prompt(c, argv[1], idx, &err);
+    rc = show_prompt(c, argv[1], server, &err);
   }
   if (rc != EXIT_OK) {
     cli_fail(c, &err);
@@ -241,12 +244,11 @@ int cmd_tool(cli *c, int argc, char **argv) {
   } else {
     const char *real =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(tool, "name"));
-    char *q = cli_qualify(host_cfg(c->h)->servers[idx].name, real);
+    char *q = cli_qualify(server, real);
     print_tool(c, q, tool);
     free(q);
   }
 out:
-  mcp_error_clear(&err);
   cJSON_Delete(tool);
   return rc;
 }

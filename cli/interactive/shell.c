@@ -174,17 +174,13 @@ static bool ready(const cli *c, size_t idx) {
 static void add_names(shell *sh, size_t idx, const char *kind, bool own) {
   cli *c = sh->c;
   cJSON *result = NULL;
-  mcp_error err = {0};
-  if (cli_run(c,
-              &(mcp_call){.kind = MCP_OP_LIST,
-                          .server = idx,
-                          .name = kind,
-                          .if_declared = true},
-              &result, &err, NULL) != EXIT_OK) {
-    mcp_error_clear(&err);
+  const char *server = host_cfg(c->h)->servers[idx].name;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_request rq = cli_request(MCPHOST_OP_LIST, server, kind, NULL,
+                                   MCPHOST_REQUEST_IF_DECLARED);
+  if (cli_run(c, &rq, &result, &err, NULL) != EXIT_OK) {
     return;
   }
-  const char *server = host_cfg(c->h)->servers[idx].name;
   size_t n = 0;
   char **names =
       cli_names_assign(server, cJSON_GetObjectItemCaseSensitive(result, kind),
@@ -234,20 +230,16 @@ static bool given(char **words, size_t n, const char *key) {
 static void add_arguments(shell *sh, const char *ref, char **words,
                           size_t nwords) {
   cli *c = sh->c;
-  size_t idx;
-  char *tool = NULL;
-  bool qualified;
-  mcp_error err = {0};
+  const char *server = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  rq.kind = MCPHOST_OP_FIND_TOOL;
+  rq.name = ref;
   cJSON *item = NULL;
-  if (mcp_client_resolve_ref(c->mc, ref, "tool", &idx, &tool, &qualified,
-                             &err) != 0 ||
-      !ready(c, idx) ||
-      cli_run(c,
-              &(mcp_call){.kind = MCP_OP_FIND_TOOL,
-                          .server = idx,
-                          .name = tool,
-                          .qualified = qualified},
-              &item, &err, NULL) != EXIT_OK) {
+  if (mcphost_resolve_ref(c->api, ref, "tool", &server, NULL, &err) !=
+          MCPHOST_OK ||
+      !ready(c, (size_t)cli_find_server(c, server)) ||
+      cli_run(c, &rq, &item, &err, NULL) != EXIT_OK) {
     goto out;
   }
   const cJSON *props = cJSON_GetObjectItemCaseSensitive(
@@ -279,9 +271,7 @@ static void add_arguments(shell *sh, const char *ref, char **words,
     free(key);
   }
 out:
-  mcp_error_clear(&err);
   cJSON_Delete(item);
-  free(tool);
 }
 
 /* A word that names a tool (a line may begin with one). */

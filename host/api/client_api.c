@@ -178,14 +178,17 @@ static void op_finish(api_op *op, cJSON *result, const mcphost_error *err) {
   char *text = NULL;
   if (op->cb.done) {
     /* A result kept as the server's text (json_raw.h) is lent as it is:
-     * a 10 MiB result is not copied once more. */
-    if (cJSON_IsRaw(shown) && shown->valuestring) {
-      op->cb.done(op->cb.ud, shown->valuestring, strlen(shown->valuestring),
-                  result ? NULL : err);
-    } else {
+     * a 10 MiB result is not copied once more (nor when `done` takes
+     * it: mcphost_result_take). */
+    bool raw = cJSON_IsRaw(shown) && shown->valuestring;
+    if (!raw)
       text = shown ? json_text(shown, &len) : NULL;
-      op->cb.done(op->cb.ud, text, len, result ? NULL : err);
-    }
+    else
+      len = strlen(shown->valuestring);
+    c->lent = !result ? NULL : raw ? &result->valuestring : &text;
+    op->cb.done(op->cb.ud, raw ? shown->valuestring : text, len,
+                result ? NULL : err);
+    c->lent = NULL;
   }
   free(text);
   free(op->server);

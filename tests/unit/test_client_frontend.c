@@ -373,6 +373,77 @@ TEST(the_front_ends_descriptors_timers_and_posts_run_on_the_loop) {
   }
 }
 
+/* What a front end that takes its own signals does around an operation
+ * (`mcphost call`): its Ctrl-C passed on and cleared, a result taken
+ * from `done` without a copy, a status line that ends before the rest
+ * of stderr. */
+typedef struct taking {
+  mcphost_client *c;
+  int done;
+  const char *lent;
+  char *taken, *again;
+} taking;
+
+static void take_done(void *ud, const char *result, size_t len,
+                      const mcphost_error *err) {
+  taking *t = ud;
+  (void)len;
+  if (err)
+    fprintf(stderr, "  call: %s\n", err->message);
+  t->lent = result;
+  t->taken = mcphost_result_take(t->c);
+  t->again = mcphost_result_take(t->c);
+  t->done = 1;
+}
+
+TEST(a_front_end_passes_on_signals_and_takes_results) {
+  mcphost_client *c = deferred(MCPHOST_LOOP_CALLER, NULL);
+  if (!c)
+    return;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(load_demo(c, &err) == MCPHOST_OK);
+  CHECK(mcphost_interrupted(c) == 0);
+  mcphost_interrupt(c, 2);
+  CHECK(mcphost_interrupted(c) == 2);
+  mcphost_interrupt_clear(c);
+  CHECK(mcphost_interrupted(c) == 0);
+
+  taking t = {.c = c};
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  rq.kind = MCPHOST_OP_CALL_TOOL;
+  rq.name = "demo/echo";
+  rq.arguments = "{\"message\": \"kept\"}";
+  mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+  cb.done = take_done;
+  cb.ud = &t;
+  CHECK(mcphost_start(c, &rq, &cb, &err) > 0);
+  CHECK(mcphost_run_until(c, &t.done, 0) == MCPHOST_OK);
+  CHECK(t.taken != NULL && t.taken == t.lent); /* the same text */
+  CHECK(t.again == NULL);
+  CHECK_CONTAINS(t.taken, "kept");
+  mcphost_free(t.taken);
+  CHECK(mcphost_result_take(c) == NULL); /* outside `done` */
+
+  /* Off a terminal a status line is a line each; its end adds none. */
+  fflush(stderr);
+  char path[] = "/tmp/mcphost-status.XXXXXX";
+  int fd = mkstemp(path);
+  int saved = dup(2);
+  CHECK(fd >= 0 && saved >= 0 && dup2(fd, 2) == 2);
+  mcphost_status_line(c, "progress: 1/2");
+  mcphost_status_line(c, "progress: 2/2");
+  mcphost_status_end(c);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  char got[64] = "";
+  CHECK(pread(fd, got, sizeof got - 1, 0) > 0);
+  CHECK_STR(got, "progress: 1/2\nprogress: 2/2\n");
+  close(fd);
+  unlink(path);
+  mcphost_client_free(c);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: test_client_frontend DEMO_SERVER PLUGINS_DIR\n");
@@ -402,6 +473,7 @@ int main(int argc, char **argv) {
       T(the_protocol_option_reaches_the_connection),
       T(plugin_options_are_listed_and_set),
       T(the_front_ends_descriptors_timers_and_posts_run_on_the_loop),
+      T(a_front_end_passes_on_signals_and_takes_results),
   };
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
   char rm[4200];

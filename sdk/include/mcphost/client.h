@@ -1079,6 +1079,48 @@ const char *mcphost_unicode_version(const char **icu);
  * client) and honours the same patterns. */
 int mcphost_ask_allowed(const mcphost_client *c, const char *tool);
 
+/* ---- a front end's operations: its signals, the status line ----
+ * What a program that runs its own loop (MCPHOST_LOOP_CALLER) and takes
+ * its own signals does around mcphost_start, as `mcphost call` does:
+ * Ctrl-C withdraws the operation, and a progress line on a terminal is
+ * redrawn in place without mixing with the library's log. */
+
+/* [loop] The program took signal `signo` (SIGINT, SIGTERM, SIGHUP: the
+ * library takes none), as the CLI passes on its Ctrl-C: the waits of
+ * the client's own that the signal ends end (mcphost_plugin_check, and
+ * mcphost_command_run after the command's interrupt), the program's own
+ * see it with mcphost_interrupted, and mcphost_client_free cuts a
+ * server's time to exit short after SIGINT. It stays until
+ * mcphost_interrupt_clear. */
+void mcphost_interrupt(mcphost_client *c, int signo);
+
+/* [loop] The signal mcphost_interrupt gave and not cleared, or 0. */
+int mcphost_interrupted(const mcphost_client *c);
+
+/* [loop] The interruption was dealt with (a command that ends its own
+ * wait on Ctrl-C and goes on): mcphost_interrupted is 0 again. */
+void mcphost_interrupt_clear(mcphost_client *c);
+
+/* [loop] Inside an operation's `done`, and only there: takes the result
+ * text `done` was given (result_json, not an error's data). The same
+ * pointer, the caller's from now on (mcphost_free): a result of
+ * megabytes is kept, or parsed where it is, without a copy. NULL
+ * outside `done`, with an error, or when taken already. */
+char *mcphost_result_take(mcphost_client *c);
+
+/* [loop] A status line on stderr (a progress report): on a terminal one
+ * line redrawn in place, cut to its width; elsewhere (a pipe, a file,
+ * TERM=dumb) a line each. The library's log ends it before a line of its
+ * own, and so must the program before it writes to stderr or stdout
+ * below it (mcphost_status_end). `text` is printed as it is: escape
+ * what a server sent first (mcphost_display_text). */
+void mcphost_status_line(mcphost_client *c, const char *text);
+
+/* [loop] Ends the status line a terminal shows in place (a newline
+ * after it), so what follows starts on a line of its own; nothing when
+ * none is open. */
+void mcphost_status_end(mcphost_client *c);
+
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
  * as a JSON-RPC message handler: a configuration entry {"type": "sdk"}
