@@ -104,6 +104,12 @@ int api_run_on_loop(mcphost_client *c, void (*fn)(void *), void *ud);
 const mcphost_client *api_enter_loop(const mcphost_client *c);
 void api_leave_loop(const mcphost_client *was);
 
+/* api_status.c: the configured server `name` (mcphost_server_find's
+ * rule) in *idx, or MCPHOST_ENOTFOUND with the message naming it and the
+ * closest names. On the loop. */
+int api_find_server(mcphost_client *c, const char *name, size_t *idx,
+                    mcphost_error *err);
+
 /* A NULL-terminated copy of `n` strings (NULL ones as ""), freed with
  * api_free_strings (NULL is fine). */
 char **api_copy_strings(const char *const *v, size_t n);

@@ -440,18 +440,11 @@ static void op_begin(void *ud) {
   char *item = NULL;
   bool qualified = false;
   if (op->server) {
-    long i = mcp_client_find_server(c->mc, op->server);
-    if (i < 0) {
-      strbuf hint;
-      sb_init(&hint);
-      mcp_client_suggest_servers(c->mc, op->server, &hint);
-      op_fail(op, MCPHOST_ENOTFOUND, NULL,
-              "no server named \"%s\" is configured%s", op->server,
-              sb_str(&hint));
-      sb_free(&hint);
+    mcphost_error e = MCPHOST_ERROR_INIT;
+    if (api_find_server(c, op->server, &idx, &e) != MCPHOST_OK) {
+      op_fail(op, e.code, NULL, "%s", e.message);
       return;
     }
-    idx = (size_t)i;
   } else {
     mcp_error e = {0};
     if (mcp_client_resolve_ref(c->mc, op->name,
