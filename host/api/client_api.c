@@ -951,7 +951,11 @@ void mcphost_client_free(mcphost_client *c) {
   host_free(c->h);
   c->h = NULL;
   mcp_client_free(c->mc);
-  api_free_strings(c->names);
+  for (api_names *l = atomic_load(&c->names), *older; l; l = older) {
+    older = l->older;
+    api_free_strings(l->names);
+    free(l);
+  }
   api_free_strings(c->plugin_dirs);
   api_free_strings(c->configs);
   api_frontend_free(c);
@@ -1069,12 +1073,20 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
   return MCPHOST_OK;
 }
 
-int api_client_start(mcphost_client *c, mcphost_error *err) {
-  const config *cfg = host_cfg(c->h);
-  c->nnames = cfg->nservers;
-  c->names = xcalloc(cfg->nservers + 1, sizeof *c->names);
+void api_config_loaded(void *ud, const config *cfg) {
+  mcphost_client *c = ud;
+  api_names *l = xcalloc(1, sizeof *l);
+  l->n = cfg->nservers;
+  l->names = xcalloc(cfg->nservers + 1, sizeof *l->names);
   for (size_t i = 0; i < cfg->nservers; i++)
-    c->names[i] = xstrdup(cfg->servers[i].name);
+    l->names[i] = xstrdup(cfg->servers[i].name);
+  l->older = atomic_load(&c->names);
+  atomic_store(&c->names, l);
+  if (c->config_hook)
+    c->config_hook(c->config_hook_ud, cfg);
+}
+
+int api_client_start(mcphost_client *c, mcphost_error *err) {
   if (c->mode == MCPHOST_LOOP_THREAD) {
     c->started = true; /* before the thread: it reads it */
     if (pthread_create(&c->thread, NULL, loop_thread, c) != 0) {
@@ -1087,11 +1099,13 @@ int api_client_start(mcphost_client *c, mcphost_error *err) {
 }
 
 size_t mcphost_server_count(const mcphost_client *c) {
-  return c ? c->nnames : 0;
+  const api_names *l = c ? atomic_load(&c->names) : NULL;
+  return l ? l->n : 0;
 }
 
 const char *mcphost_server_name(const mcphost_client *c, size_t i) {
-  return c && i < c->nnames ? c->names[i] : NULL;
+  const api_names *l = c ? atomic_load(&c->names) : NULL;
+  return l && i < l->n ? l->names[i] : NULL;
 }
 
 /* ---- the caller's loop ---- */

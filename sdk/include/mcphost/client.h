@@ -265,8 +265,9 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
  * callback. */
 void mcphost_client_free(mcphost_client *c);
 
-/* [any thread] The configured servers, in priority order; the names are
- * the client's, valid until it is freed. */
+/* [any thread] The configured servers, in priority order (those of the
+ * configuration read again, once it is: a front end's session); the
+ * names are the client's, valid until it is freed. */
 size_t mcphost_server_count(const mcphost_client *c);
 const char *mcphost_server_name(const mcphost_client *c, size_t i);
 
