@@ -1055,12 +1055,14 @@ int mcphost_server_status(mcphost_client *c, const char *name, unsigned flags,
  * connected or failed: a failure is a status (mcphost_server_status:
  * "error", "code"), not an error of this function, and so is a server
  * the configuration does not let start. MCPHOST_OK with *nconnected
- * (may be NULL) the number of them connected. MCPHOST_ENOTFOUND for a
- * name not configured, before anything connects (the message naming it
- * and the closest names); MCPHOST_EUSAGE for unknown `flags` bits.
- * MCPHOST_LOOP_CALLER mode: it runs the loop, and a signal the client
- * takes ends the wait (the servers still connecting fail as
- * MCPHOST_ECANCELED). */
+ * (may be NULL) the number of them connected (with
+ * MCPHOST_CONNECT_UNUSED, of those it connected). MCPHOST_ENOTFOUND for
+ * a name not configured, before anything connects (the message naming
+ * it and the closest names); MCPHOST_EUSAGE for unknown `flags` bits;
+ * MCPHOST_ESTATE on the library's own thread (a callback in
+ * MCPHOST_LOOP_THREAD mode). Each connect has the client's
+ * connect deadline (connect_timeout_ms); in MCPHOST_LOOP_CALLER mode
+ * this runs the loop until the last is settled. */
 int mcphost_connect_servers(mcphost_client *c, const char *const *names,
                             size_t n, unsigned flags, size_t *nconnected,
                             mcphost_error *err);
