@@ -120,21 +120,26 @@ int cli_targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
     *n = 1;
     return EXIT_OK;
   }
-  cJSON *all = cli_server_status(c, NULL, MCPHOST_STATUS_BRIEF);
-  size_t total = (size_t)cJSON_GetArraySize(all);
+  size_t total = mcphost_server_count(c->api);
   *n = 0;
   *idx = xcalloc(total ? total : 1, sizeof **idx);
-  size_t i = 0;
-  const cJSON *st;
-  cJSON_ArrayForEach(st, all) {
-    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "startable")))
+  for (size_t i = 0; i < total; i++) {
+    mcphost_server_state ss = MCPHOST_SERVER_STATE_INIT;
+    if (mcphost_server_get(c->api, i, &ss, NULL) != MCPHOST_OK)
+      continue;
+    if (ss.startable) {
       (*idx)[(*n)++] = i;
-    else if (note_pending && strcmp(str_of(st, "state"), "pending") == 0)
+      continue;
+    }
+    if (!note_pending)
+      continue;
+    cJSON *st = cli_server_status(c, mcphost_server_name(c->api, i),
+                                  MCPHOST_STATUS_BRIEF);
+    if (st && strcmp(str_of(st, "state"), "pending") == 0)
       fprintf(stderr, "mcphost: server \"%s\" not started: %s\n",
               cli_esc(c, str_of(st, "name")), cli_esc(c, str_of(st, "reason")));
-    i++;
+    cJSON_Delete(st);
   }
-  cJSON_Delete(all);
   return EXIT_OK;
 }
 
@@ -544,8 +549,10 @@ int cmd_servers(cli *c, int argc, char **argv) {
   cli_connect_flags(c, idx, n, MCPHOST_CONNECT_UNUSED);
   listing *ls = cli_list_many(
       c, idx, n, 1u << L_TOOLS | 1u << L_RESOURCES | 1u << L_PROMPTS);
-  cJSON *all =
-      cli_server_status(c, NULL, c->json || verbose ? MCPHOST_STATUS_NOTES : 0);
+  cJSON *all = cli_server_status(c, NULL,
+                                 /* a table without -v shows no capabilities */
+                                 c->json || verbose ? MCPHOST_STATUS_NOTES
+                                                    : MCPHOST_STATUS_BRIEF);
   if (c->json)
     servers_json(c, all, idx, n, ls, argc == 1);
   else

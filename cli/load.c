@@ -83,11 +83,13 @@ int cli_load_checked(cli *c) {
 
 int cli_check_startable(cli *c, size_t idx) {
   /* The configuration's verdict, as its status says it. */
+  mcphost_server_state ss = MCPHOST_SERVER_STATE_INIT;
+  if (mcphost_server_get(c->api, idx, &ss, NULL) != MCPHOST_OK || ss.startable)
+    return EXIT_OK; /* and the library refuses what may not start */
   cJSON *st = cli_server_status(c, mcphost_server_name(c->api, idx),
                                 MCPHOST_STATUS_BRIEF);
-  if (!st || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "startable"))) {
-    cJSON_Delete(st);
-    return EXIT_OK; /* and the library refuses what may not start */
+  if (!st) {
+    return EXIT_OK;
   }
   const char *reason =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "reason"));

@@ -163,11 +163,9 @@ static void history_keep(shell *sh, const char *line) {
 /* ---- completion ---- */
 
 static bool ready(cli *c, size_t idx) {
-  cJSON *st = cli_server_status(c, mcphost_server_name(c->api, idx),
-                                MCPHOST_STATUS_BRIEF);
-  bool ok = cli_server_ready(st);
-  cJSON_Delete(st);
-  return ok;
+  mcphost_server_state ss = MCPHOST_SERVER_STATE_INIT;
+  return mcphost_server_get(c->api, idx, &ss, NULL) == MCPHOST_OK &&
+         ss.connected;
 }
 
 /* The assigned names of server `idx`'s tools or prompts (`kind`), or

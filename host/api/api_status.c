@@ -93,13 +93,15 @@ static cJSON *status_json(mcphost_client *c, size_t idx, unsigned flags) {
   } else {
     cJSON_AddNumberToObject(o, "code", MCPHOST_OK);
   }
-  if (st.ready && !(flags & MCPHOST_STATUS_BRIEF)) {
+  if (st.ready) {
     if (st.protocol_version)
       cJSON_AddStringToObject(o, "protocolVersion", st.protocol_version);
     cJSON_AddStringToObject(o, "era", st.era);
     if (st.server_info)
       cJSON_AddItemToObject(o, "serverInfo",
                             cJSON_Duplicate(st.server_info, 1));
+  }
+  if (st.ready && !(flags & MCPHOST_STATUS_BRIEF)) {
     if (st.capabilities)
       cJSON_AddItemToObject(o, "capabilities",
                             cJSON_Duplicate(st.capabilities, 1));
@@ -174,6 +176,55 @@ int mcphost_server_status(mcphost_client *c, const char *name, unsigned flags,
   if (len)
     *len = b.len;
   *json = sb_take(&b);
+  return MCPHOST_OK;
+}
+
+typedef struct get_job {
+  mcphost_client *c;
+  size_t idx;
+  mcphost_server_state *out;
+  int rc;
+} get_job;
+
+static void get_on_loop(void *ud) {
+  get_job *j = ud;
+  const config *cfg = host_cfg(j->c->h);
+  if (j->idx >= cfg->nservers) {
+    j->rc = MCPHOST_ENOTFOUND;
+    return;
+  }
+  mcp_server_status st;
+  bool used = mcp_client_status(j->c->mc, j->idx, &st);
+  mcphost_server_state *o = j->out;
+  o->startable = cfg->servers[j->idx].state == SERVER_ACTIVE;
+  if (API_HAS(o, mcphost_server_state, used))
+    o->used = used;
+  if (API_HAS(o, mcphost_server_state, connected))
+    o->connected = st.ready;
+  if (API_HAS(o, mcphost_server_state, code))
+    o->code =
+        st.ready ? MCPHOST_OK
+                 : api_status_of_kind(st.failure ? st.failure : MCP_ERR_SERVER);
+}
+
+int mcphost_server_get(mcphost_client *c, size_t index,
+                       mcphost_server_state *out, mcphost_error *err) {
+  api_clear_error(err);
+  if (!c || !out)
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
+                    "mcphost_server_get needs a client and a place for the "
+                    "state");
+  if (!API_HAS(out, mcphost_server_state, startable))
+    return api_fail(err, MCPHOST_EABI, 0, NULL,
+                    "mcphost_server_state.struct_size %u is too small",
+                    (unsigned)out->struct_size);
+  get_job j = {.c = c, .idx = index, .out = out};
+  if (api_run_on_loop(c, get_on_loop, &j) != 0)
+    return api_fail(err, MCPHOST_ESTATE, 0, NULL,
+                    "the client's loop has ended");
+  if (j.rc != MCPHOST_OK)
+    return api_fail(err, j.rc, 0, NULL, "no server %zu: %zu configured", index,
+                    mcphost_server_count(c));
   return MCPHOST_OK;
 }
 

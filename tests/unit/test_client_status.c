@@ -93,6 +93,21 @@ TEST(each_server_says_what_the_configuration_lets_it_do) {
   CHECK_CONTAINS(s, "\"state\":\"denied\"");
   CHECK_CONTAINS(s, "\"reason\":\"denied by deniedMcpServers entry");
   mcphost_free(s);
+  /* The same without JSON. */
+  size_t i_demo = 0, i_proj = 0;
+  CHECK(mcphost_server_find(c, "demo", &i_demo, NULL) == MCPHOST_OK);
+  CHECK(mcphost_server_find(c, "proj", &i_proj, NULL) == MCPHOST_OK);
+  mcphost_server_state ss = MCPHOST_SERVER_STATE_INIT;
+  CHECK(mcphost_server_get(c, i_demo, &ss, NULL) == MCPHOST_OK);
+  CHECK(ss.startable == 1 && ss.used == 0 && ss.connected == 0);
+  CHECK(ss.code == MCPHOST_ESERVER);
+  CHECK(mcphost_server_get(c, i_proj, &ss, NULL) == MCPHOST_OK);
+  CHECK(ss.startable == 0);
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(mcphost_server_get(c, mcphost_server_count(c), &ss, &err) ==
+        MCPHOST_ENOTFOUND);
+  ss.struct_size = 4;
+  CHECK(mcphost_server_get(c, i_demo, &ss, &err) == MCPHOST_EABI);
   /* Every server, in mcphost_server_name's order. */
   s = status_of(c, NULL, 0);
   CHECK(s && s[0] == '[');
@@ -160,6 +175,21 @@ static void connect_all(int mode) {
   CHECK_CONTAINS(s, "\"notes\":[");
   CHECK(strstr(s, "\"error\"") == NULL);
   mcphost_free(s);
+  /* Brief: who and which protocol, not the capabilities. */
+  s = status_of(c, "demo", MCPHOST_STATUS_BRIEF);
+  CHECK_CONTAINS(s, "\"serverInfo\":{\"name\":\"");
+  CHECK_CONTAINS(s, "\"protocolVersion\":\"");
+  CHECK(strstr(s, "\"capabilities\"") == NULL);
+  CHECK(strstr(s, "\"notes\"") == NULL);
+  mcphost_free(s);
+  size_t i_demo = 0, i_broken = 0;
+  mcphost_server_find(c, "demo", &i_demo, NULL);
+  mcphost_server_find(c, "broken", &i_broken, NULL);
+  mcphost_server_state ss = MCPHOST_SERVER_STATE_INIT;
+  CHECK(mcphost_server_get(c, i_demo, &ss, NULL) == MCPHOST_OK);
+  CHECK(ss.used == 1 && ss.connected == 1 && ss.code == MCPHOST_OK);
+  CHECK(mcphost_server_get(c, i_broken, &ss, NULL) == MCPHOST_OK);
+  CHECK(ss.used == 1 && ss.connected == 0 && ss.code != MCPHOST_OK);
   /* serverInfo as the server sent it. */
   s = status_of(c, "exact", 0);
   CHECK_CONTAINS(s, "\"serverInfo\":{\"name\":\"exact\",\"version\":\"1\","

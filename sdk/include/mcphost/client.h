@@ -997,9 +997,9 @@ int mcphost_server_find(mcphost_client *c, const char *name, size_t *index,
 
 /* mcphost_server_status's flags. */
 #define MCPHOST_STATUS_NOTES 1u /* each server's "notes" too */
-/* The states alone, without what a connected server's handshake said
- * ("protocolVersion", "era", "serverInfo", "capabilities",
- * "instructions"): a check of which servers are up. */
+/* Without the longer part of a connected server's handshake
+ * ("capabilities", "instructions"): a check of which servers are up, and
+ * who and which protocol each is. */
 #define MCPHOST_STATUS_BRIEF 2u
 
 /* [loop] or [not loop] The status of the server `name` (found as
@@ -1037,6 +1037,25 @@ int mcphost_server_find(mcphost_client *c, const char *name, size_t *index,
  * MCPHOST_EUSAGE for unknown `flags` bits. */
 int mcphost_server_status(mcphost_client *c, const char *name, unsigned flags,
                           char **json, size_t *len, mcphost_error *err);
+
+/* A server's state without JSON (mcphost_server_get): what a check of
+ * which servers may start and which are up reads. */
+typedef struct mcphost_server_state {
+  uint32_t struct_size;
+  int32_t startable; /* the status's "startable" */
+  int32_t used;      /* 1: its "connection" is not "idle" */
+  int32_t connected; /* 1: connected ("code" 0) */
+  int32_t code;      /* the status's "code" */
+} mcphost_server_state;
+
+#define MCPHOST_SERVER_STATE_INIT                                              \
+  { MCPHOST_SIZEOF_(mcphost_server_state), 0, 0, 0, 0 }
+
+/* [loop] or [not loop] Server `index`'s state (mcphost_server_status's,
+ * the fields its struct_size covers), without JSON. MCPHOST_ENOTFOUND
+ * past the last server. */
+int mcphost_server_get(mcphost_client *c, size_t index,
+                       mcphost_server_state *out, mcphost_error *err);
 
 /* mcphost_connect_servers's flags. */
 /* Only the servers never used: a connection already made, lost or being
