@@ -112,10 +112,21 @@ void cli_finish(cli *c, int rc);
 /* Gives the client the command line's settings (timeouts, log level,
  * roots, name limits); before a command runs. */
 void cli_client_options(cli *c);
-/* Connects the given config indexes (the client's queue) and waits until
- * each is connected or failed. Returns the number connected. */
+/* Connects the given config indexes (mcphost_connect_servers) and waits
+ * until each is connected or failed. Returns the number connected. */
 size_t cli_connect(cli *c, const size_t *idx, size_t n);
+/* The same with mcphost_connect_servers's `flags` (MCPHOST_CONNECT_*). */
+size_t cli_connect_flags(cli *c, const size_t *idx, size_t n, unsigned flags);
+/* Every server that may start. */
 size_t cli_connect_all(cli *c);
+/* mcphost_server_status of `name` (an object; NULL when it is not
+ * configured), or with `name` NULL every server's (an array in index
+ * order; [] on an error). The caller frees it. */
+cJSON *cli_server_status(cli *c, const char *name, unsigned flags);
+/* Whether a status of cli_server_status says connected. */
+bool cli_server_ready(const cJSON *status);
+/* The exit code for a server that is not connected: its "code"'s. */
+int cli_exit_for_server(const cJSON *status);
 /* Prints "no server named ..." with the closest configured names and
  * returns EXIT_NOT_FOUND. */
 int cli_no_server(cli *c, const char *name);
@@ -374,8 +385,9 @@ void cli_listing_free(listing *ls, size_t n);
  * (*idx: new array): that one, or every server that may start. */
 int cli_targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
                 bool note_pending);
-/* Says which of `idx` failed to connect; the exit code of the first. */
-int cli_report_failures(cli *c, const size_t *idx, size_t n);
+/* Connects `idx` (cli_connect) and says which failed to; the exit code
+ * of the first. */
+int cli_connect_report(cli *c, const size_t *idx, size_t n);
 
 /* term.c: the terminal */
 typedef enum cli_style {
@@ -409,8 +421,9 @@ void cli_utf8_ctype(void);
  * each line after `indent` spaces; a longer word stays whole. */
 void cli_print_wrapped(const char *text, size_t indent, size_t cols);
 
-/* server_details.c: `servers -v` under a connected server */
-void cli_print_server_details(cli *c, const mcp_server_status *st);
+/* server_details.c: `servers -v` under a connected server, from its
+ * status (cli_server_status). */
+void cli_print_server_details(cli *c, const cJSON *status);
 
 /* grep.c, complete.c, subscribe.c */
 int cmd_grep(cli *c, int argc, char **argv);

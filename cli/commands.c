@@ -10,9 +10,12 @@
 #include "cli/cli.h"
 #include "util.h"
 #include "display_width.h"
-#include "url_redact.h"
 
 /* ---- listing several servers at once ---- */
+
+static const char *str_of(const cJSON *o, const char *key) {
+  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
 
 /* The client's list kinds (MCP_OP_LIST), by L_* (cli.h). */
 static const char *const kinds[L_KINDS] = {"tools", "resources",
@@ -98,7 +101,6 @@ void cli_listing_free(listing *ls, size_t n) {
  * pending one gets a line saying how to approve it. */
 int cli_targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
                 bool note_pending) {
-  const config *cfg = host_cfg(c->h);
   if (argc > 2) {
     cli_error(c, NULL, "%s takes at most one SERVER argument", argv[0]);
     return EXIT_USAGE;
@@ -118,15 +120,25 @@ int cli_targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,
     *n = 1;
     return EXIT_OK;
   }
+  size_t total = mcphost_server_count(c->api);
   *n = 0;
-  *idx = xcalloc(cfg->nservers ? cfg->nservers : 1, sizeof **idx);
-  for (size_t i = 0; i < cfg->nservers; i++) {
-    const server_config *sc = &cfg->servers[i];
-    if (sc->state == SERVER_ACTIVE)
+  *idx = xcalloc(total ? total : 1, sizeof **idx);
+  for (size_t i = 0; i < total; i++) {
+    mcphost_server_state ss = MCPHOST_SERVER_STATE_INIT;
+    if (mcphost_server_get(c->api, i, &ss, NULL) != MCPHOST_OK)
+      continue;
+    if (ss.startable) {
       (*idx)[(*n)++] = i;
-    else if (note_pending && sc->state == SERVER_PENDING)
+      continue;
+    }
+    if (!note_pending)
+      continue;
+    cJSON *st = cli_server_status(c, mcphost_server_name(c->api, i),
+                                  MCPHOST_STATUS_BRIEF);
+    if (st && strcmp(str_of(st, "state"), "pending") == 0)
       fprintf(stderr, "mcphost: server \"%s\" not started: %s\n",
-              cli_esc(c, sc->name), cli_esc(c, sc->reason));
+              cli_esc(c, str_of(st, "name")), cli_esc(c, str_of(st, "reason")));
+    cJSON_Delete(st);
   }
   return EXIT_OK;
 }
@@ -190,7 +202,7 @@ static char *description_of(const cli *c, const cJSON *item) {
 
 /* The configured name of server `idx`. */
 static const char *server_name(const cli *c, size_t idx) {
-  return host_cfg(c->h)->servers[idx].name;
+  return mcphost_server_name(c->api, idx);
 }
 
 /* A listed item as JSON: `item`'s fields, with "name" the assigned name,
@@ -216,19 +228,23 @@ static cJSON *listed_json(const char *server, const cJSON *item,
   return o;
 }
 
-/* Reports servers that failed to connect; returns the exit code to use. */
-int cli_report_failures(cli *c, const size_t *idx, size_t n) {
+/* Connects `idx` and says which failed; returns the exit code to use. */
+int cli_connect_report(cli *c, const size_t *idx, size_t n) {
   int rc = EXIT_OK;
+  if (cli_connect(c, idx, n) == n)
+    return EXIT_OK; /* every one connected: nothing to say */
+  cJSON *all = cli_server_status(c, NULL, MCPHOST_STATUS_BRIEF);
   for (size_t k = 0; k < n; k++) {
-    mcp_server_status st;
-    mcp_client_status(c->mc, idx[k], &st);
-    if (st.ready)
+    const cJSON *st = cJSON_GetArrayItem(all, (int)idx[k]);
+    if (cli_server_ready(st))
       continue;
+    const char *error = str_of(st, "error");
     out_error("server \"%s\" failed: %s", server_name(c, idx[k]),
-              st.error ? st.error : "not connected");
+              error ? error : "not connected");
     if (rc == EXIT_OK)
-      rc = cli_exit_for_status(&st);
+      rc = cli_exit_for_server(st);
   }
+  cJSON_Delete(all);
   return rc;
 }
 
@@ -247,63 +263,49 @@ static int report_list_errors(const listing *ls, const size_t *idx, size_t n,
 
 /* ---- servers ---- */
 
-static const char *info_str(const mcp_server_status *st, const char *key) {
-  return cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(st->server_info, key));
-}
-
 static int count(const listing *l, int kind) {
   return l->items[kind] ? cJSON_GetArraySize(l->items[kind]) : -1;
 }
 
 /* Servers that are configured but may not start, with the reason. */
-static void inactive_json(const cli *c, cJSON *arr) {
-  for (size_t i = 0; i < host_cfg(c->h)->nservers; i++) {
-    const server_config *sc = &host_cfg(c->h)->servers[i];
-    if (sc->state == SERVER_ACTIVE)
+static void inactive_json(const cJSON *all, cJSON *arr) {
+  const cJSON *st;
+  cJSON_ArrayForEach(st, all) {
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "startable")))
       continue;
+    const char *reason = str_of(st, "reason");
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", sc->name);
-    cJSON_AddStringToObject(o, "type", sc->type);
-    cJSON_AddStringToObject(o, "source", sc->source);
-    cJSON_AddStringToObject(o, "scope", config_server_scope(sc));
-    cJSON_AddStringToObject(o, "state", server_state_name(sc));
-    cJSON_AddStringToObject(o, "error", sc->reason ? sc->reason : "");
+    cJSON_AddStringToObject(o, "name", str_of(st, "name"));
+    cJSON_AddStringToObject(o, "type", str_of(st, "type"));
+    cJSON_AddStringToObject(o, "source", str_of(st, "source"));
+    cJSON_AddStringToObject(o, "scope", str_of(st, "scope"));
+    cJSON_AddStringToObject(o, "state", str_of(st, "state"));
+    cJSON_AddStringToObject(o, "error", reason ? reason : "");
     cJSON_AddItemToArray(arr, o);
   }
 }
 
-static void inactive_text(cli *c, size_t wname, size_t wtype) {
-  for (size_t i = 0; i < host_cfg(c->h)->nservers; i++) {
-    const server_config *sc = &host_cfg(c->h)->servers[i];
-    if (sc->state == SERVER_ACTIVE)
+static void inactive_text(cli *c, const cJSON *all, size_t wname,
+                          size_t wtype) {
+  const cJSON *st;
+  cJSON_ArrayForEach(st, all) {
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "startable")))
       continue;
-    out_pad(cli_esc(c, sc->name), wname);
+    const char *reason = str_of(st, "reason");
+    out_pad(cli_esc(c, str_of(st, "name")), wname);
     fputs("  ", stdout);
-    out_pad(cli_esc(c, sc->type), wtype);
-    printf("  %s: %s\n", server_state_name(sc),
-           cli_esc(c, sc->reason ? sc->reason : ""));
+    out_pad(cli_esc(c, str_of(st, "type")), wtype);
+    printf("  %s: %s\n", str_of(st, "state"), cli_esc(c, reason ? reason : ""));
   }
 }
 
-/* A claude.ai connector runs through Anthropic's proxy: the URL of the
- * server behind it is what says which one it is. New string or NULL. */
-static char *upstream_url(const server_config *sc) {
-  const char *url =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sc->json, "url"));
-  return sc->scope_label && url ? url_redacted(url) : NULL;
-}
-
-static void note_json(void *ud, const char *plugin_id, const char *line) {
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "plugin", plugin_id);
-  cJSON_AddStringToObject(o, "note", line);
-  cJSON_AddItemToArray(ud, o);
-}
-
-static void note_text(void *ud, const char *plugin_id, const char *line) {
-  (void)plugin_id;
-  printf("    %s\n", cli_esc(ud, line));
+/* What the feature plugins say of a server (its status's "notes"), one
+ * indented line each. */
+static void print_notes(cli *c, const cJSON *st) {
+  const cJSON *n;
+  cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(st, "notes")) {
+    printf("    %s\n", cli_esc(c, str_of(n, "note")));
+  }
 }
 
 /* The lines of a failure's reason after its first (`nl` at the end of
@@ -325,24 +327,199 @@ int cmd_reconnect(cli *c, int argc, char **argv) {
   int rc = cli_targets(c, argc, argv, &idx, &n, false);
   if (rc != EXIT_OK)
     return rc;
-  for (size_t k = 0; k < n; k++)
-    mcp_client_reconnect(c->mc, idx[k]);
-  cli_connect(c, idx, n);
+  cli_connect_flags(c, idx, n, MCPHOST_CONNECT_AGAIN);
+  cJSON *all = cli_server_status(c, NULL, MCPHOST_STATUS_BRIEF);
   for (size_t k = 0; k < n; k++) {
-    const char *name = host_cfg(c->h)->servers[idx[k]].name;
-    mcp_server_status st;
-    mcp_client_status(c->mc, idx[k], &st);
-    if (st.ready) {
+    const char *name = server_name(c, idx[k]);
+    const cJSON *st = cJSON_GetArrayItem(all, (int)idx[k]);
+    if (cli_server_ready(st)) {
       printf("%s: connected\n", cli_esc(c, name));
       continue;
     }
+    const char *error = str_of(st, "error");
     cli_error(c, name, "server \"%s\" cannot reconnect: %s", cli_esc(c, name),
-              cli_esc(c, st.error ? st.error : st.state));
+              cli_esc(c, error ? error : str_of(st, "connection")));
     if (rc == EXIT_OK)
-      rc = cli_exit_for_status(&st);
+      rc = cli_exit_for_server(st);
   }
+  cJSON_Delete(all);
   free(idx);
   return rc;
+}
+
+/* `servers --json`: each server of `idx` as its status says it, with
+ * its counts; then, for every server (`argc` 1), those that may not
+ * start. */
+static void servers_json(cli *c, const cJSON *all, const size_t *idx, size_t n,
+                         const listing *ls, bool every) {
+  cJSON *arr = cJSON_CreateArray();
+  for (size_t k = 0; k < n; k++) {
+    const cJSON *st = cJSON_GetArrayItem(all, (int)idx[k]);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", str_of(st, "name"));
+    cJSON_AddStringToObject(o, "type", str_of(st, "transport"));
+    cJSON_AddStringToObject(o, "source", str_of(st, "source"));
+    cJSON_AddStringToObject(o, "scope", str_of(st, "scope"));
+    const char *up = str_of(st, "upstream");
+    if (up)
+      cJSON_AddStringToObject(o, "url", up);
+    bool ok = cli_server_ready(st);
+    cJSON_AddStringToObject(o, "state", str_of(st, "connection"));
+    if (!ok) {
+      const char *error = str_of(st, "error");
+      cJSON_AddStringToObject(o, "error", error ? error : "");
+    } else {
+      static const char *const keys[] = {"protocolVersion", "era", "serverInfo",
+                                         "capabilities", "instructions"};
+      for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(st, keys[i]);
+        if (v)
+          cJSON_AddItemToObject(o, keys[i], cJSON_Duplicate(v, 1));
+      }
+      static const char *names[] = {"tools", "resources", NULL, "prompts"};
+      for (int kind = 0; kind < L_KINDS; kind++)
+        if (names[kind])
+          cJSON_AddNumberToObject(
+              o, names[kind],
+              count(&ls[k], kind) < 0 ? 0 : count(&ls[k], kind));
+    }
+    cJSON *notes = cJSON_GetObjectItemCaseSensitive(st, "notes");
+    cJSON_AddItemToObject(
+        o, "notes", notes ? cJSON_Duplicate(notes, 1) : cJSON_CreateArray());
+    cJSON_AddItemToArray(arr, o);
+  }
+  if (every)
+    inactive_json(all, arr);
+  out_json(arr);
+  c->result_printed = true;
+  cJSON_Delete(arr);
+}
+
+/* The table of `servers`: every column as wide as its widest entry. */
+static void servers_text(cli *c, const cJSON *all, const size_t *idx, size_t n,
+                         const listing *ls, bool every, bool verbose) {
+  /* Every column as wide as its widest entry, counted in characters
+   * of what is shown (escapes included). */
+  size_t wname = 4, wtype = 4, wwho = 6;
+  char **who = xcalloc(n ? n : 1, sizeof *who);
+  const cJSON *sc;
+  cJSON_ArrayForEach(sc, all) {
+    size_t a = out_width(cli_esc(c, str_of(sc, "name"))),
+           b = out_width(cli_esc(c, str_of(sc, "type")));
+    wname = a > wname ? a : wname;
+    wtype = b > wtype ? b : wtype;
+  }
+  for (size_t k = 0; k < n; k++) {
+    const cJSON *st = cJSON_GetArrayItem(all, (int)idx[k]);
+    if (!cli_server_ready(st))
+      continue;
+    const cJSON *info = cJSON_GetObjectItemCaseSensitive(st, "serverInfo");
+    const char *nm = str_of(info, "name"), *ver = str_of(info, "version");
+    char *raw =
+        xasprintf("%s%s%s", nm ? nm : "?", ver ? " " : "", ver ? ver : "");
+    who[k] = xstrdup(cli_esc(c, raw));
+    free(raw);
+    size_t w = out_width(who[k]);
+    wwho = w > wwho ? w : wwho;
+  }
+  /* On a terminal the table fits its width: the SERVER column and an
+   * error give way (cut with "…"); the state is coloured. */
+  unsigned cols = cli_term_cols(STDOUT_FILENO);
+  bool colour = cli_colour(STDOUT_FILENO);
+  size_t fixed = wname + 2 + wtype + 2 + 10 + 2 + 2 + 5 + 2 + 9 + 2 + 7;
+  /* PROTOCOL (17 and its gap) goes first when even a SERVER cut to 6
+   * would not leave room for it (servers -v and --json still say it). */
+  bool show_proto = !cols || fixed + 19 + 6 <= cols;
+  if (show_proto)
+    fixed += 19;
+  if (cols && fixed + wwho > cols && cols >= fixed + 6) {
+    wwho = cols - fixed;
+    for (size_t k = 0; k < n; k++) {
+      char *cut = who[k] ? limits_cut_to_width(who[k], wwho) : NULL;
+      if (cut) {
+        free(who[k]);
+        who[k] = cut;
+      }
+    }
+  }
+  out_pad("NAME", wname);
+  fputs("  ", stdout);
+  out_pad("TYPE", wtype);
+  fputs("  ", stdout);
+  out_pad("STATE", 10);
+  fputs("  ", stdout);
+  out_pad("SERVER", wwho);
+  fputs("  ", stdout);
+  if (show_proto) {
+    out_pad("PROTOCOL", 17);
+    fputs("  ", stdout);
+  }
+  printf("%5s  %9s  %7s\n", "TOOLS", "RESOURCES", "PROMPTS");
+  for (size_t k = 0; k < n; k++) {
+    const cJSON *st = cJSON_GetArrayItem(all, (int)idx[k]);
+    out_pad(cli_esc(c, str_of(st, "name")), wname);
+    fputs("  ", stdout);
+    out_pad(cli_esc(c, str_of(st, "transport")), wtype);
+    const char *up = str_of(st, "upstream");
+    if (!cli_server_ready(st)) {
+      /* The first line in the table; the others (a stdio server's
+       * "stderr (last lines):") below it, indented, each escaped. */
+      const char *error = str_of(st, "error");
+      const char *state = str_of(st, "connection");
+      if (!error)
+        error = "not connected";
+      const char *nl = strchr(error, '\n');
+      char *first = xstrndup(error, nl ? (size_t)(nl - error) : strlen(error));
+      const char *why = cli_esc(c, first);
+      free(first);
+      size_t left = wname + 2 + wtype + 2 + strlen(state) + 2;
+      char *cut =
+          cols > left + 8 ? limits_cut_to_width(why, cols - left) : NULL;
+      strbuf painted;
+      sb_init(&painted);
+      cli_paint(&painted, colour, CLI_STYLE_BAD, state, strlen(state));
+      printf("  %s: %s\n", sb_str(&painted), cut ? cut : why);
+      sb_free(&painted);
+      free(cut);
+      print_more_lines(c, nl);
+      if (up)
+        printf("    upstream: %s\n", cli_esc(c, up));
+      if (verbose)
+        print_notes(c, st);
+      continue;
+    }
+    strbuf painted;
+    sb_init(&painted);
+    cli_paint(&painted, colour, CLI_STYLE_GOOD, "connected", 9);
+    printf("  %s   ", sb_str(&painted)); /* padded to 10 */
+    sb_free(&painted);
+    out_pad(who[k], wwho);
+    fputs("  ", stdout);
+    if (show_proto) {
+      /* "2026-07-28 modern", "2025-11-25 legacy": the era and version */
+      const char *version = str_of(st, "protocolVersion");
+      char proto[64];
+      snprintf(proto, sizeof proto, "%.20s %s", version ? version : "?",
+               str_of(st, "era"));
+      out_pad(cli_esc(c, proto), 17);
+      fputs("  ", stdout);
+    }
+    printf("%5d  %9d  %7d\n",
+           count(&ls[k], L_TOOLS) < 0 ? 0 : count(&ls[k], L_TOOLS),
+           count(&ls[k], L_RESOURCES) < 0 ? 0 : count(&ls[k], L_RESOURCES),
+           count(&ls[k], L_PROMPTS) < 0 ? 0 : count(&ls[k], L_PROMPTS));
+    if (up)
+      printf("    upstream: %s\n", cli_esc(c, up));
+    if (verbose) {
+      cli_print_server_details(c, st);
+      print_notes(c, st);
+    }
+  }
+  for (size_t k = 0; k < n; k++)
+    free(who[k]);
+  free(who);
+  if (every)
+    inactive_text(c, all, wname, wtype);
 }
 
 int cmd_servers(cli *c, int argc, char **argv) {
@@ -369,190 +546,24 @@ int cmd_servers(cli *c, int argc, char **argv) {
   /* Servers never used are connected now; a connection the shell or a
    * session holds is shown as it is (reconnecting after a loss, say),
    * not waited for. */
-  size_t *fresh = xcalloc(n ? n : 1, sizeof *fresh), nfresh = 0;
-  for (size_t k = 0; k < n; k++)
-    if (!mcp_client_peek(c->mc, idx[k]))
-      fresh[nfresh++] = idx[k];
-  cli_connect(c, fresh, nfresh);
-  free(fresh);
+  cli_connect_flags(c, idx, n, MCPHOST_CONNECT_UNUSED);
   listing *ls = cli_list_many(
       c, idx, n, 1u << L_TOOLS | 1u << L_RESOURCES | 1u << L_PROMPTS);
-  if (c->json) {
-    cJSON *arr = cJSON_CreateArray();
-    for (size_t k = 0; k < n; k++) {
-      const server_config *sc = &host_cfg(c->h)->servers[idx[k]];
-      mcp_server_status st;
-      mcp_client_status(c->mc, idx[k], &st);
-      cJSON *o = cJSON_CreateObject();
-      cJSON_AddStringToObject(o, "name", sc->name);
-      cJSON_AddStringToObject(o, "type", st.type);
-      cJSON_AddStringToObject(o, "source", sc->source);
-      cJSON_AddStringToObject(o, "scope", config_server_scope(sc));
-      char *up = upstream_url(sc);
-      if (up)
-        cJSON_AddStringToObject(o, "url", up);
-      free(up);
-      bool ok = st.ready;
-      cJSON_AddStringToObject(o, "state", st.state);
-      if (!ok)
-        cJSON_AddStringToObject(o, "error", st.error ? st.error : "");
-      if (ok) {
-        cJSON_AddStringToObject(o, "protocolVersion", st.protocol_version);
-        cJSON_AddStringToObject(o, "era", st.era);
-        if (st.server_info)
-          cJSON_AddItemToObject(o, "serverInfo",
-                                cJSON_Duplicate(st.server_info, 1));
-        cJSON_AddItemToObject(o, "capabilities",
-                              cJSON_Duplicate(st.capabilities, 1));
-        if (st.instructions)
-          cJSON_AddStringToObject(o, "instructions", st.instructions);
-        static const char *names[] = {"tools", "resources", NULL, "prompts"};
-        for (int kind = 0; kind < L_KINDS; kind++)
-          if (names[kind])
-            cJSON_AddNumberToObject(o, names[kind], count(&ls[k], kind) < 0
-                                                        ? 0
-                                                        : count(&ls[k], kind));
-      }
-      cJSON *notes = cJSON_AddArrayToObject(o, "notes");
-      mcp_client_describe(c->mc, idx[k], note_json, notes);
-      cJSON_AddItemToArray(arr, o);
-    }
-    if (argc == 1)
-      inactive_json(c, arr);
-    out_json(arr);
-    c->result_printed = true;
-    cJSON_Delete(arr);
-  } else {
-    /* Every column as wide as its widest entry, counted in characters
-     * of what is shown (escapes included). */
-    size_t wname = 4, wtype = 4, wwho = 6;
-    char **who = xcalloc(n ? n : 1, sizeof *who);
-    for (size_t k = 0; k < host_cfg(c->h)->nservers; k++) {
-      const server_config *sc = &host_cfg(c->h)->servers[k];
-      size_t a = out_width(cli_esc(c, sc->name)),
-             b = out_width(cli_esc(c, sc->type));
-      wname = a > wname ? a : wname;
-      wtype = b > wtype ? b : wtype;
-    }
-    for (size_t k = 0; k < n; k++) {
-      mcp_server_status st;
-      mcp_client_status(c->mc, idx[k], &st);
-      if (!st.ready)
-        continue;
-      const char *nm = info_str(&st, "name"), *ver = info_str(&st, "version");
-      char *raw =
-          xasprintf("%s%s%s", nm ? nm : "?", ver ? " " : "", ver ? ver : "");
-      who[k] = xstrdup(cli_esc(c, raw));
-      free(raw);
-      size_t w = out_width(who[k]);
-      wwho = w > wwho ? w : wwho;
-    }
-    /* On a terminal the table fits its width: the SERVER column and an
-     * error give way (cut with "…"); the state is coloured. */
-    unsigned cols = cli_term_cols(STDOUT_FILENO);
-    bool colour = cli_colour(STDOUT_FILENO);
-    size_t fixed = wname + 2 + wtype + 2 + 10 + 2 + 2 + 5 + 2 + 9 + 2 + 7;
-    /* PROTOCOL (17 and its gap) goes first when even a SERVER cut to 6
-     * would not leave room for it (servers -v and --json still say it). */
-    bool show_proto = !cols || fixed + 19 + 6 <= cols;
-    if (show_proto)
-      fixed += 19;
-    if (cols && fixed + wwho > cols && cols >= fixed + 6) {
-      wwho = cols - fixed;
-      for (size_t k = 0; k < n; k++) {
-        char *cut = who[k] ? limits_cut_to_width(who[k], wwho) : NULL;
-        if (cut) {
-          free(who[k]);
-          who[k] = cut;
-        }
-      }
-    }
-    out_pad("NAME", wname);
-    fputs("  ", stdout);
-    out_pad("TYPE", wtype);
-    fputs("  ", stdout);
-    out_pad("STATE", 10);
-    fputs("  ", stdout);
-    out_pad("SERVER", wwho);
-    fputs("  ", stdout);
-    if (show_proto) {
-      out_pad("PROTOCOL", 17);
-      fputs("  ", stdout);
-    }
-    printf("%5s  %9s  %7s\n", "TOOLS", "RESOURCES", "PROMPTS");
-    for (size_t k = 0; k < n; k++) {
-      mcp_server_status st;
-      mcp_client_status(c->mc, idx[k], &st);
-      out_pad(cli_esc(c, server_name(c, idx[k])), wname);
-      fputs("  ", stdout);
-      out_pad(cli_esc(c, st.type), wtype);
-      char *up = upstream_url(&host_cfg(c->h)->servers[idx[k]]);
-      if (!st.ready) {
-        /* The first line in the table; the others (a stdio server's
-         * "stderr (last lines):") below it, indented, each escaped. */
-        const char *error = st.error ? st.error : "not connected";
-        const char *nl = strchr(error, '\n');
-        char *first =
-            xstrndup(error, nl ? (size_t)(nl - error) : strlen(error));
-        const char *why = cli_esc(c, first);
-        free(first);
-        size_t left = wname + 2 + wtype + 2 + strlen(st.state) + 2;
-        char *cut = cols > left + 8 ? limits_cut_to_width(why, cols - left)
-                                    : NULL;
-        strbuf state;
-        sb_init(&state);
-        cli_paint(&state, colour, CLI_STYLE_BAD, st.state, strlen(st.state));
-        printf("  %s: %s\n", sb_str(&state), cut ? cut : why);
-        sb_free(&state);
-        free(cut);
-        print_more_lines(c, nl);
-        if (up)
-          printf("    upstream: %s\n", cli_esc(c, up));
-        free(up);
-        if (verbose)
-          mcp_client_describe(c->mc, idx[k], note_text, c);
-        continue;
-      }
-      strbuf state;
-      sb_init(&state);
-      cli_paint(&state, colour, CLI_STYLE_GOOD, "connected", 9);
-      printf("  %s   ", sb_str(&state)); /* padded to 10 */
-      sb_free(&state);
-      out_pad(who[k], wwho);
-      fputs("  ", stdout);
-      if (show_proto) {
-        /* "2026-07-28 modern", "2025-11-25 legacy": the era and version */
-        char proto[64];
-        snprintf(proto, sizeof proto, "%.20s %s",
-                 st.protocol_version ? st.protocol_version : "?", st.era);
-        out_pad(cli_esc(c, proto), 17);
-        fputs("  ", stdout);
-      }
-      printf("%5d  %9d  %7d\n",
-             count(&ls[k], L_TOOLS) < 0 ? 0 : count(&ls[k], L_TOOLS),
-             count(&ls[k], L_RESOURCES) < 0 ? 0 : count(&ls[k], L_RESOURCES),
-             count(&ls[k], L_PROMPTS) < 0 ? 0 : count(&ls[k], L_PROMPTS));
-      if (up)
-        printf("    upstream: %s\n", cli_esc(c, up));
-      free(up);
-      if (verbose) {
-        cli_print_server_details(c, &st);
-        mcp_client_describe(c->mc, idx[k], note_text, c);
-      }
-    }
-    for (size_t k = 0; k < n; k++)
-      free(who[k]);
-    free(who);
-    if (argc == 1)
-      inactive_text(c, wname, wtype);
-  }
+  cJSON *all = cli_server_status(c, NULL,
+                                 /* a table without -v shows no capabilities */
+                                 c->json || verbose ? MCPHOST_STATUS_NOTES
+                                                    : MCPHOST_STATUS_BRIEF);
+  if (c->json)
+    servers_json(c, all, idx, n, ls, argc == 1);
+  else
+    servers_text(c, all, idx, n, ls, argc == 1, verbose);
   rc = EXIT_OK;
   for (size_t k = 0; k < n && rc == EXIT_OK; k++) {
-    mcp_server_status st;
-    mcp_client_status(c->mc, idx[k], &st);
-    if (!st.ready)
-      rc = cli_exit_for_status(&st);
+    const cJSON *st = cJSON_GetArrayItem(all, (int)idx[k]);
+    if (!cli_server_ready(st))
+      rc = cli_exit_for_server(st);
   }
+  cJSON_Delete(all);
   cli_listing_free(ls, n);
   free(idx);
   return rc;
@@ -567,8 +578,7 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
   int rc = cli_targets(c, argc, argv, &idx, &n, true);
   if (rc != EXIT_OK)
     return rc;
-  cli_connect(c, idx, n);
-  rc = cli_report_failures(c, idx, n);
+  rc = cli_connect_report(c, idx, n);
   listing *ls = cli_list_many(c, idx, n, want);
   for (int kind = 0; kind < L_KINDS; kind++)
     if (want & (1u << kind)) {

@@ -33,26 +33,64 @@ void cli_client_options(cli *c) {
                                 "MCPHOST_LIST_CACHE_TTL", 20000, true, NULL)});
 }
 
+size_t cli_connect_flags(cli *c, const size_t *idx, size_t n, unsigned flags) {
+  const char **names = xcalloc(n ? n : 1, sizeof *names);
+  for (size_t k = 0; k < n; k++) {
+    names[k] = mcphost_server_name(c->api, idx[k]);
+  }
+  size_t ok = 0;
+  mcphost_connect_servers(c->api, names, n, flags, &ok, NULL);
+  free(names);
+  return ok;
+}
+
 size_t cli_connect(cli *c, const size_t *idx, size_t n) {
-  return mcp_client_connect(c->mc, idx, n);
+  return cli_connect_flags(c, idx, n, 0);
 }
 
 size_t cli_connect_all(cli *c) {
-  return mcp_client_connect_all(c->mc);
+  size_t ok = 0;
+  mcphost_connect_servers(c->api, NULL, 0, 0, &ok, NULL);
+  return ok;
 }
 
 long cli_find_server(const cli *c, const char *name) {
-  return mcp_client_find_server(c->mc, name);
+  size_t i;
+  return mcphost_server_find(c->api, name, &i, NULL) == MCPHOST_OK ? (long)i
+                                                                   : -1;
 }
 
 int cli_no_server(cli *c, const char *name) {
-  strbuf hint;
-  sb_init(&hint);
-  mcp_client_suggest_servers(c->mc, name, &hint);
-  cli_error(c, NULL, "no server named \"%s\" is configured%s", name,
-            sb_str(&hint));
-  sb_free(&hint);
+  /* The library's message: the name and the closest configured ones. */
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  if (mcphost_server_find(c->api, name, NULL, &err) != MCPHOST_OK) {
+    cli_error(c, NULL, "%s", err.message);
+  } else {
+    cli_error(c, NULL, "no server named \"%s\" is configured", name);
+  }
   return EXIT_NOT_FOUND;
+}
+
+cJSON *cli_server_status(cli *c, const char *name, unsigned flags) {
+  char *text = NULL;
+  if (mcphost_server_status(c->api, name, flags, &text, NULL, NULL) !=
+      MCPHOST_OK) {
+    return name ? NULL : cJSON_CreateArray();
+  }
+  cJSON *v = json_parse(text, strlen(text), NULL);
+  mcphost_free(text);
+  return v ? v : name ? NULL : cJSON_CreateArray();
+}
+
+bool cli_server_ready(const cJSON *status) {
+  const cJSON *code = cJSON_GetObjectItemCaseSensitive(status, "code");
+  return cJSON_IsNumber(code) && code->valueint == MCPHOST_OK;
+}
+
+int cli_exit_for_server(const cJSON *status) {
+  const cJSON *code = cJSON_GetObjectItemCaseSensitive(status, "code");
+  return cli_exit_for_api(cJSON_IsNumber(code) ? code->valueint
+                                               : MCPHOST_ESERVER);
 }
 
 int cli_fail(cli *c, const mcphost_error *e) {

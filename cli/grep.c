@@ -247,8 +247,7 @@ int cmd_grep(cli *c, int argc, char **argv) {
     regfree(&g.re);
     return rc;
   }
-  cli_connect(c, idx, n);
-  rc = cli_report_failures(c, idx, n);
+  rc = cli_connect_report(c, idx, n);
   listing *ls = cli_list_many(c, idx, n,
                               1u << L_TOOLS | 1u << L_PROMPTS |
                                   1u << L_RESOURCES | 1u << L_TEMPLATES);

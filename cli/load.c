@@ -82,12 +82,24 @@ int cli_load_checked(cli *c) {
 }
 
 int cli_check_startable(cli *c, size_t idx) {
-  const server_config *sc = &host_cfg(c->h)->servers[idx];
-  if (sc->state == SERVER_ACTIVE)
+  /* The configuration's verdict, as its status says it. */
+  mcphost_server_state ss = MCPHOST_SERVER_STATE_INIT;
+  if (mcphost_server_get(c->api, idx, &ss, NULL) != MCPHOST_OK || ss.startable)
+    return EXIT_OK; /* and the library refuses what may not start */
+  cJSON *st = cli_server_status(c, mcphost_server_name(c->api, idx),
+                                MCPHOST_STATUS_BRIEF);
+  if (!st) {
     return EXIT_OK;
+  }
+  const char *reason =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "reason"));
   fprintf(stderr, "mcphost: server \"%s\" (%s scope) is %s: %s\n",
-          cli_esc(c, sc->name), config_server_scope(sc), server_state_name(sc),
-          cli_esc(c, sc->reason ? sc->reason : "not allowed to start"));
+          cli_esc(c, cJSON_GetStringValue(
+                         cJSON_GetObjectItemCaseSensitive(st, "name"))),
+          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "scope")),
+          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "state")),
+          cli_esc(c, reason ? reason : "not allowed to start"));
+  cJSON_Delete(st);
   return EXIT_DENIED;
 }
 

@@ -136,7 +136,7 @@ static const char *str_of(const cJSON *o, const char *key) {
 }
 
 /* The loaded servers with their scope and state (mcphost_config_servers),
- * in the order of the client's, which mcp_client_status indexes. */
+ * in index order, as mcphost_server_status gives them. */
 static cJSON *loaded_servers(cli *c) {
   char *res = NULL;
   mcphost_error err = MCPHOST_ERROR_INIT;
@@ -155,19 +155,21 @@ static bool startable(const cJSON *s) {
   return strcmp(st, "active") == 0 || strcmp(st, "approved") == 0;
 }
 
-/* "connected", "failed: ...", "pending approval (...)"... New string. */
-static char *status_text(const cli *c, size_t i, const cJSON *s) {
+/* "connected", "failed: ...", "pending approval (...)"... from the
+ * server's record `s` and its status `st` (cli_server_status). New
+ * string. */
+static char *status_text(const cJSON *s, const cJSON *st) {
   const char *state = str_of(s, "state");
   const char *name = str_of(s, "name");
   const char *reason = str_of(s, "reason");
-  mcp_server_status st;
-  mcp_client_status(c->mc, i, &st);
   if (startable(s)) {
-    if (st.ready)
+    const char *error = str_of(st, "error");
+    if (cli_server_ready(st))
       return xstrdup("connected");
-    if (st.failure == MCP_ERR_AUTH)
-      return xasprintf("needs-auth: %s", st.error ? st.error : "");
-    return xasprintf("failed: %s", st.error ? st.error : "not connected");
+    if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "code")) ==
+        MCPHOST_EAUTH)
+      return xasprintf("needs-auth: %s", error ? error : "");
+    return xasprintf("failed: %s", error ? error : "not connected");
   }
   if (strcmp(state, "pending") == 0)
     return xasprintf("pending approval%s (mcphost mcp approve %s)",
@@ -183,7 +185,7 @@ static char *status_text(const cli *c, size_t i, const cJSON *s) {
 
 /* A server as --json shows it: the library's record with its status
  * after "state", without the lines for a person. New item. */
-static cJSON *server_json(const cli *c, size_t i, const cJSON *s) {
+static cJSON *server_json(const cJSON *s, const cJSON *st) {
   cJSON *o = cJSON_CreateObject();
   const cJSON *it;
   cJSON_ArrayForEach(it, s) {
@@ -191,12 +193,24 @@ static cJSON *server_json(const cli *c, size_t i, const cJSON *s) {
       continue;
     cJSON_AddItemToObject(o, it->string, cJSON_Duplicate(it, 1));
     if (strcmp(it->string, "state") == 0) {
-      char *st = status_text(c, i, s);
-      cJSON_AddStringToObject(o, "status", st);
-      free(st);
+      char *text = status_text(s, st);
+      cJSON_AddStringToObject(o, "status", text);
+      free(text);
     }
   }
   return o;
+}
+
+/* The code of the first server that failed its health check, as
+ * `servers` gives it: EXIT_OK when none did. */
+static int health_rc(const cJSON *all) {
+  const cJSON *st;
+  cJSON_ArrayForEach(st, all) {
+    /* Only a server the check connected ("idle": never used). */
+    if (strcmp(str_of(st, "connection"), "idle") != 0 && !cli_server_ready(st))
+      return cli_exit_for_server(st);
+  }
+  return EXIT_OK;
 }
 
 /* Connects the servers that may start, concurrently: the health check. */
@@ -234,28 +248,27 @@ static int mcp_list(cli *c, int argc, char **argv) {
   cJSON *servers = loaded_servers(c);
   size_t nservers = (size_t)cJSON_GetArraySize(servers);
   health_check(c, servers, NULL, 0);
+  cJSON *health = cli_server_status(c, NULL, MCPHOST_STATUS_BRIEF);
   /* As `servers`: the code of the first server that failed its check. */
-  int rc = EXIT_OK;
-  for (size_t i = 0; i < mcp_client_nservers(c->mc) && rc == EXIT_OK; i++) {
-    mcp_server_status st;
-    if (mcp_client_status(c->mc, i, &st) && !st.ready)
-      rc = cli_exit_for_status(&st);
-  }
+  int rc = health_rc(health);
   if (c->json) {
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; i < nservers; i++)
-      cJSON_AddItemToArray(
-          arr, server_json(c, i, cJSON_GetArrayItem(servers, (int)i)));
+      cJSON_AddItemToArray(arr,
+                           server_json(cJSON_GetArrayItem(servers, (int)i),
+                                       cJSON_GetArrayItem(health, (int)i)));
     out_json(arr);
     c->result_printed = true;
     cJSON_Delete(arr);
     cJSON_Delete(servers);
+    cJSON_Delete(health);
     return rc;
   }
   if (nservers == 0) {
     printf("No MCP servers configured. Add one with: mcphost mcp add NAME -- "
            "COMMAND [ARGS...]\n");
     cJSON_Delete(servers);
+    cJSON_Delete(health);
     return EXIT_OK;
   }
   /* Widths in terminal columns (out_width) of what is shown. */
@@ -292,7 +305,7 @@ static int mcp_list(cli *c, int argc, char **argv) {
   printf("STATUS\n");
   for (size_t i = 0; i < nservers; i++) {
     const cJSON *s = cJSON_GetArrayItem(servers, (int)i);
-    char *st = status_text(c, i, s);
+    char *st = status_text(s, cJSON_GetArrayItem(health, (int)i));
     st[strcspn(st, "\n")] = '\0'; /* one line each; mcp get has the rest */
     const char *cells[] = {names[i], str_of(s, "scope"), types[i], targets[i],
                            sources[i]};
@@ -312,6 +325,7 @@ static int mcp_list(cli *c, int argc, char **argv) {
   free(sources);
   free(types);
   cJSON_Delete(servers);
+  cJSON_Delete(health);
   return rc;
 }
 
@@ -357,9 +371,14 @@ static int mcp_get(cli *c, int argc, char **argv) {
     host_config_report_server(c->h, argv[1]);
   }
   if (i < 0) {
+    size_t n = mcphost_server_count(c->api);
+    const char **known = xcalloc(n ? n : 1, sizeof *known);
+    for (size_t k = 0; k < n; k++)
+      known[k] = mcphost_server_name(c->api, k);
     strbuf hint;
     sb_init(&hint);
-    mcp_client_suggest_servers(c->mc, argv[1], &hint);
+    mcp_suggest(&hint, argv[1], known, n);
+    free(known);
     fprintf(stderr, "mcphost: no MCP server named \"%s\" is configured%s\n",
             cli_esc(c, argv[1]), cli_esc(c, sb_str(&hint)));
     sb_free(&hint);
@@ -373,21 +392,25 @@ static int mcp_get(cli *c, int argc, char **argv) {
     return EXIT_NOT_FOUND;
   }
   health_check(c, servers, &idx, 1);
+  cJSON *health = cJSON_CreateArray();
+  cJSON *h1 = cli_server_status(c, mcphost_server_name(c->api, idx),
+                                MCPHOST_STATUS_BRIEF);
+  if (h1)
+    cJSON_AddItemToArray(health, h1);
   /* As mcp list: the code of a failed health check. */
-  int rc = EXIT_OK;
-  mcp_server_status health;
-  if (mcp_client_status(c->mc, idx, &health) && !health.ready)
-    rc = cli_exit_for_status(&health);
+  int rc = health_rc(health);
   if (c->json) {
-    cJSON *o = server_json(c, idx, s);
+    cJSON *o = server_json(s, h1);
     out_json(o);
     c->result_printed = true;
     cJSON_Delete(o);
     cJSON_Delete(servers);
+    cJSON_Delete(health);
     return rc;
   }
   const char *scope = str_of(s, "scope");
-  char *st = status_text(c, idx, s);
+  char *st = status_text(s, h1);
+  cJSON_Delete(health);
   printf("%s:\n", cli_esc(c, str_of(s, "name")));
   printf("  Scope: %s\n", scope);
   printf("  Source: %s\n", cli_esc(c, str_of(s, "source")));

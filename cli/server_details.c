@@ -39,21 +39,29 @@ static char *capabilities_text(const cJSON *caps) {
   return sb_take(&b);
 }
 
-void cli_print_server_details(cli *c, const mcp_server_status *st) {
+static const char *str_of(const cJSON *o, const char *key) {
+  return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+void cli_print_server_details(cli *c, const cJSON *status) {
   unsigned cols = cli_term_cols(STDOUT_FILENO);
-  if (st->protocol_version) {
-    printf("    protocol: %s", cli_esc(c, st->protocol_version));
-    printf(" (%s)\n", st->era ? cli_esc(c, st->era) : "unknown");
+  const char *version = str_of(status, "protocolVersion");
+  const char *era = str_of(status, "era");
+  if (version) {
+    printf("    protocol: %s", cli_esc(c, version));
+    printf(" (%s)\n", era ? cli_esc(c, era) : "unknown");
   }
-  char *caps = capabilities_text(st->capabilities);
+  char *caps = capabilities_text(
+      cJSON_GetObjectItemCaseSensitive(status, "capabilities"));
   char *e = cli_esc_lines(c, caps);
   printf("    capabilities:\n");
   cli_print_wrapped(e, 6, cols);
   free(e);
   free(caps);
-  if (st->instructions && *st->instructions) {
+  const char *instructions = str_of(status, "instructions");
+  if (instructions && *instructions) {
     printf("    instructions:\n");
-    e = cli_esc_lines(c, st->instructions);
+    e = cli_esc_lines(c, instructions);
     cli_print_wrapped(e, 6, cols);
     free(e);
   }

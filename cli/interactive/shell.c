@@ -162,9 +162,10 @@ static void history_keep(shell *sh, const char *line) {
 
 /* ---- completion ---- */
 
-static bool ready(const cli *c, size_t idx) {
-  mcp_server_status st;
-  return mcp_client_status(c->mc, idx, &st) && st.ready;
+static bool ready(cli *c, size_t idx) {
+  mcphost_server_state ss = MCPHOST_SERVER_STATE_INIT;
+  return mcphost_server_get(c->api, idx, &ss, NULL) == MCPHOST_OK &&
+         ss.connected;
 }
 
 /* The assigned names of server `idx`'s tools or prompts (`kind`), or
@@ -463,18 +464,23 @@ int cmd_shell(cli *c, int argc, char **argv) {
   o.keep = true;
   mcp_client_set_options(c->mc, &o);
   size_t connected = cli_connect_all(c), active = 0;
-  const config *cfg = host_cfg(c->h);
-  for (size_t i = 0; i < cfg->nservers; i++) {
-    mcp_server_status st;
-    if (cfg->servers[i].state != SERVER_ACTIVE) {
+  cJSON *all = cli_server_status(c, NULL, MCPHOST_STATUS_BRIEF);
+  const cJSON *st;
+  cJSON_ArrayForEach(st, all) {
+    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "startable"))) {
       continue;
     }
     active++;
-    if (mcp_client_status(c->mc, i, &st) && !st.ready) {
-      out_error("server \"%s\" failed: %s", cfg->servers[i].name,
-                st.error ? st.error : "not connected");
+    const char *error =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "error"));
+    if (!cli_server_ready(st)) {
+      out_error(
+          "server \"%s\" failed: %s",
+          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "name")),
+          error ? error : "not connected");
     }
   }
+  cJSON_Delete(all);
   bool interactive = line_edit_interactive(sh.le);
   if (interactive) {
     printf("mcphost shell: %zu of %zu servers connected; 'help' lists the "

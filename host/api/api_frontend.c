@@ -63,9 +63,8 @@ void api_config_load(mcphost_client *c, const config_sources *src) {
   config_load_scopes(cfg, &with);
   /* Kept, so mcph.host.config/1 can read them again; a reload runs the
    * hook and reports as this first load does. */
-  host_set_config_sources(c->h, &with, c->config_hook, c->config_hook_ud);
-  if (c->config_hook)
-    c->config_hook(c->config_hook_ud, cfg);
+  host_set_config_sources(c->h, &with, api_config_loaded, c);
+  api_config_loaded(c, cfg);
   host_config_report(c->h);
   c->nconfig_errors = cfg->nerrors;
   c->config_loaded = true;

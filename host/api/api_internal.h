@@ -22,6 +22,11 @@
    offsetof(type, field) + sizeof(((type *)0)->field))
 
 typedef struct api_op api_op;
+typedef struct api_names {
+  size_t n;
+  char **names; /* NULL-terminated (api_copy_strings) */
+  struct api_names *older;
+} api_names;
 typedef struct api_ask api_ask;
 
 struct mcphost_client {
@@ -31,8 +36,10 @@ struct mcphost_client {
   /* The CLI's configuration sources (api_client_sources), or NULL: the
    * host's (api_config.c). */
   const config_sources *sources;
-  char **names; /* the configured servers' names, for any thread */
-  size_t nnames;
+  /* The configured servers' names, for any thread: the list of the
+   * configuration now (swapped when it is read again), the older ones
+   * kept until the client is freed (a name given out stays valid). */
+  struct api_names *_Atomic names;
   char **plugin_dirs, **configs; /* the options' strings, copied */
   mcphost_notify_fn on_notify;
   mcphost_request_fn on_request;
@@ -110,6 +117,12 @@ int api_run_on_loop(mcphost_client *c, void (*fn)(void *), void *ud);
 const mcphost_client *api_enter_loop(const mcphost_client *c);
 void api_leave_loop(const mcphost_client *was);
 
+/* api_status.c: the configured server `name` (mcphost_server_find's
+ * rule) in *idx, or MCPHOST_ENOTFOUND with the message naming it and the
+ * closest names. On the loop. */
+int api_find_server(mcphost_client *c, const char *name, size_t *idx,
+                    mcphost_error *err);
+
 /* A NULL-terminated copy of `n` strings (NULL ones as ""), freed with
  * api_free_strings (NULL is fine). */
 char **api_copy_strings(const char *const *v, size_t n);
@@ -134,6 +147,9 @@ int api_set_ask_timeout(mcphost_client *c, const char *ms, mcphost_error *err);
 int api_config_check(host *h, const config_sources *src, mcphost_error *err);
 void api_config_load(mcphost_client *c, const config_sources *src);
 int api_client_start(mcphost_client *c, mcphost_error *err);
+/* The configuration was loaded or read again (on the loop): the names
+ * of its servers for mcphost_server_name, then the front end's hook. */
+void api_config_loaded(void *ud, const config *cfg);
 /* mcphost_client_free's share: what api_frontend.c copied. */
 void api_frontend_free(mcphost_client *c);
 

@@ -357,18 +357,11 @@ static void op_begin(void *ud) {
   char *item = NULL;
   bool qualified = false;
   if (op->server) {
-    long i = mcp_client_find_server(c->mc, op->server);
-    if (i < 0) {
-      strbuf hint;
-      sb_init(&hint);
-      mcp_client_suggest_servers(c->mc, op->server, &hint);
-      op_fail(op, MCPHOST_ENOTFOUND, NULL,
-              "no server named \"%s\" is configured%s", op->server,
-              sb_str(&hint));
-      sb_free(&hint);
+    mcphost_error e = MCPHOST_ERROR_INIT;
+    if (api_find_server(c, op->server, &idx, &e) != MCPHOST_OK) {
+      op_fail(op, e.code, NULL, "%s", e.message);
       return;
     }
-    idx = (size_t)i;
   } else {
     mcp_error e = {0};
     if (mcp_client_resolve_ref(c->mc, op->name, ref_what(op->kind), &idx, &item,
@@ -937,7 +930,11 @@ void mcphost_client_free(mcphost_client *c) {
   host_free(c->h);
   c->h = NULL;
   mcp_client_free(c->mc);
-  api_free_strings(c->names);
+  for (api_names *l = atomic_load(&c->names), *older; l; l = older) {
+    older = l->older;
+    api_free_strings(l->names);
+    free(l);
+  }
   api_free_strings(c->plugin_dirs);
   api_free_strings(c->configs);
   api_frontend_free(c);
@@ -1058,12 +1055,20 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
   return MCPHOST_OK;
 }
 
-int api_client_start(mcphost_client *c, mcphost_error *err) {
-  const config *cfg = host_cfg(c->h);
-  c->nnames = cfg->nservers;
-  c->names = xcalloc(cfg->nservers + 1, sizeof *c->names);
+void api_config_loaded(void *ud, const config *cfg) {
+  mcphost_client *c = ud;
+  api_names *l = xcalloc(1, sizeof *l);
+  l->n = cfg->nservers;
+  l->names = xcalloc(cfg->nservers + 1, sizeof *l->names);
   for (size_t i = 0; i < cfg->nservers; i++)
-    c->names[i] = xstrdup(cfg->servers[i].name);
+    l->names[i] = xstrdup(cfg->servers[i].name);
+  l->older = atomic_load(&c->names);
+  atomic_store(&c->names, l);
+  if (c->config_hook)
+    c->config_hook(c->config_hook_ud, cfg);
+}
+
+int api_client_start(mcphost_client *c, mcphost_error *err) {
   if (c->mode == MCPHOST_LOOP_THREAD) {
     c->started = true; /* before the thread: it reads it */
     if (pthread_create(&c->thread, NULL, loop_thread, c) != 0) {
@@ -1076,11 +1081,13 @@ int api_client_start(mcphost_client *c, mcphost_error *err) {
 }
 
 size_t mcphost_server_count(const mcphost_client *c) {
-  return c ? c->nnames : 0;
+  const api_names *l = c ? atomic_load(&c->names) : NULL;
+  return l ? l->n : 0;
 }
 
 const char *mcphost_server_name(const mcphost_client *c, size_t i) {
-  return c && i < c->nnames ? c->names[i] : NULL;
+  const api_names *l = c ? atomic_load(&c->names) : NULL;
+  return l && i < l->n ? l->names[i] : NULL;
 }
 
 /* ---- the caller's loop ---- */

@@ -278,8 +278,9 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
  * callback. */
 void mcphost_client_free(mcphost_client *c);
 
-/* [any thread] The configured servers, in priority order; the names are
- * the client's, valid until it is freed. */
+/* [any thread] The configured servers, in priority order (those of the
+ * configuration read again, once it is: a front end's session); the
+ * names are the client's, valid until it is freed. */
 size_t mcphost_server_count(const mcphost_client *c);
 const char *mcphost_server_name(const mcphost_client *c, size_t i);
 
@@ -1120,6 +1121,112 @@ void mcphost_status_line(mcphost_client *c, const char *text);
  * after it), so what follows starts on a line of its own; nothing when
  * none is open. */
 void mcphost_status_end(mcphost_client *c);
+
+/* ---- servers: status and connecting ----
+ * Each configured server's health, as `mcphost servers` and `mcphost mcp
+ * list` show it, and connecting a set of servers at once, as they do. A
+ * server's index is mcphost_server_name's. Threads: [loop] or [not loop]
+ * as mcphost_inproc_register (the waiting one, mcphost_connect_servers,
+ * [not loop]). */
+
+/* [loop] or [not loop] The configured server `name`: its own name, else
+ * as it appears in an mcp__ name (normalized, shortened), in *index
+ * (mcphost_server_name's). MCPHOST_ENOTFOUND when none is, the message
+ * naming it and the closest configured names: `no server named "NAME" is
+ * configured (did you mean "N2"?)`. MCPHOST_EUSAGE without a name. */
+int mcphost_server_find(mcphost_client *c, const char *name, size_t *index,
+                        mcphost_error *err);
+
+/* mcphost_server_status's flags. */
+#define MCPHOST_STATUS_NOTES 1u /* each server's "notes" too */
+/* Without the longer part of a connected server's handshake
+ * ("capabilities", "instructions"): a check of which servers are up, and
+ * who and which protocol each is. */
+#define MCPHOST_STATUS_BRIEF 2u
+
+/* [loop] or [not loop] The status of the server `name` (found as
+ * mcphost_server_find finds it) as a JSON object, or with `name` NULL of
+ * every configured server as an array in index order (*json: the
+ * caller's, mcphost_free; *len when `len` is not NULL). Nothing connects.
+ *   "name", "type" (as configured), "scope" ("local", "project", "user",
+ *   "enterprise", a plugin's label, ...), "source" (the file or plugin it
+ *   came from);
+ *   "state": what the configuration lets it do, as
+ *   mcphost_config_servers says it ("active", "approved", "pending",
+ *   "rejected", "denied", "disabled", "skipped", "in-process"), and
+ *   "reason" when the configuration gives one (why it does not start;
+ *   for a pending one, what to approve); "startable": true for "active"
+ *   and "approved";
+ *   "connection": "idle" (never used), "connecting", "connected",
+ *   "failed", "needs-auth", "reconnecting" (lost; the next attempt is
+ *   due), "closing", "closed"; "transport": the type that serves it
+ *   ("sse" for an http entry that fell back to it);
+ *   not connected: "error" (why, when it failed or went away: the first
+ *   line a sentence, the lines after it, if any, a stdio server's last
+ *   lines of stderr) and "code", the kind of failure (an enum
+ *   mcphost_status: MCPHOST_EAUTH for needs-auth, MCPHOST_ETIMEDOUT, ...;
+ *   MCPHOST_ESERVER for one never used);
+ *   connected: "code" 0, "protocolVersion", "era" ("modern" or
+ *   "legacy"), "serverInfo" (initialize's, passed on as the server sent
+ *   it; absent when it gave none), "capabilities" and "instructions"
+ *   (when it gave them);
+ *   "upstream": for a connector served through a proxy (claude.ai), the
+ *   URL of the server behind it, without password and query;
+ *   with MCPHOST_STATUS_NOTES, "notes": [{"plugin": ID, "note": LINE}],
+ *   what the feature plugins say of it (why one skips it, ...).
+ * Server text in it is the server's, not escaped (mcphost_display_text).
+ * MCPHOST_ENOTFOUND for a name not configured (as mcphost_server_find),
+ * MCPHOST_EUSAGE for unknown `flags` bits. */
+int mcphost_server_status(mcphost_client *c, const char *name, unsigned flags,
+                          char **json, size_t *len, mcphost_error *err);
+
+/* A server's state without JSON (mcphost_server_get): what a check of
+ * which servers may start and which are up reads. */
+typedef struct mcphost_server_state {
+  uint32_t struct_size;
+  int32_t startable; /* the status's "startable" */
+  int32_t used;      /* 1: its "connection" is not "idle" */
+  int32_t connected; /* 1: connected ("code" 0) */
+  int32_t code;      /* the status's "code" */
+} mcphost_server_state;
+
+#define MCPHOST_SERVER_STATE_INIT                                              \
+  { MCPHOST_SIZEOF_(mcphost_server_state), 0, 0, 0, 0 }
+
+/* [loop] or [not loop] Server `index`'s state (mcphost_server_status's,
+ * the fields its struct_size covers), without JSON. MCPHOST_ENOTFOUND
+ * past the last server. */
+int mcphost_server_get(mcphost_client *c, size_t index,
+                       mcphost_server_state *out, mcphost_error *err);
+
+/* mcphost_connect_servers's flags. */
+/* Only the servers never used: a connection already made, lost or being
+ * made again is left as it is and not waited for (what `mcphost
+ * servers` shows as it is). */
+#define MCPHOST_CONNECT_UNUSED 1u
+/* Each server connected again now (`reconnect`): a live connection is
+ * closed first, one waiting for its next attempt makes it at once, one
+ * that gave up tries again with its attempts renewed. */
+#define MCPHOST_CONNECT_AGAIN 2u
+
+/* [not loop] Connects the servers `names` (`n` of them, found as
+ * mcphost_server_find finds them; `names` NULL: every server that may
+ * start), concurrently (remote ones first; at most 3 local and 20
+ * remote connects at once, as Claude Code), and waits until each is
+ * connected or failed: a failure is a status (mcphost_server_status:
+ * "error", "code"), not an error of this function, and so is a server
+ * the configuration does not let start. MCPHOST_OK with *nconnected
+ * (may be NULL) the number of them connected (with
+ * MCPHOST_CONNECT_UNUSED, of those it connected). MCPHOST_ENOTFOUND for
+ * a name not configured, before anything connects (the message naming
+ * it and the closest names); MCPHOST_EUSAGE for unknown `flags` bits;
+ * MCPHOST_ESTATE on the library's own thread (a callback in
+ * MCPHOST_LOOP_THREAD mode). Each connect has the client's
+ * connect deadline (connect_timeout_ms); in MCPHOST_LOOP_CALLER mode
+ * this runs the loop until the last is settled. */
+int mcphost_connect_servers(mcphost_client *c, const char *const *names,
+                            size_t n, unsigned flags, size_t *nconnected,
+                            mcphost_error *err);
 
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
