@@ -446,6 +446,24 @@ static void unwatch_signals(cli *c) {
   c->sigfd = -1;
 }
 
+/* The command listening to the servers' notifications (cli_on_notify):
+ * the client's on_notify is set once, where the client is made, and a
+ * session's client outlives the command that made it. */
+static mcphost_notify_fn notify_fn;
+static void *notify_ud;
+
+void cli_on_notify(mcphost_notify_fn fn, void *ud) {
+  notify_fn = fn;
+  notify_ud = ud;
+}
+
+static void on_notify(void *ud, const char *server, const char *method,
+                      const char *params_json) {
+  (void)ud;
+  if (notify_fn)
+    notify_fn(notify_ud, server, method, params_json);
+}
+
 /* The client and its plugins, first: they may declare options; the
  * configuration waits for the command line (load). A session's client is
  * loaded and configured once, and kept. */
@@ -464,6 +482,7 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     o.defer_config = 1;
     o.plugin_dirs = l->plugin_dirs;
     o.nplugin_dirs = l->nplugin_dirs;
+    o.on_notify = on_notify;
     mcphost_error err = MCPHOST_ERROR_INIT;
     if (mcphost_client_new(&o, &c->api, &err) != MCPHOST_OK) {
       fprintf(stderr, "mcphost: %s\n", err.message);

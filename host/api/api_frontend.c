@@ -246,6 +246,12 @@ static int set_option(option_job *j) {
   } else if (strcmp(n, "quiet") == 0) {
     host_set_quiet(c->h, true);
     return MCPHOST_OK;
+  } else if (strcmp(n, "keep") == 0) {
+    /* Alone, not through set_client: a front end that gives the MCP
+     * client its roots and protocol itself keeps them. */
+    o.keep = true;
+    mcp_client_set_options(c->mc, &o);
+    return MCPHOST_OK;
   } else {
     const mcph_option *d = plugin_option_named(c->h, n);
     if (!d)

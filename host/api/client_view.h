@@ -11,11 +11,22 @@
 
 #include "core/host.h"
 #include "core/host_config.h"
+#include "mcp/calls.h"
 #include "mcp/client.h"
 
 /* The client's host and MCP client, borrowed for its life. */
 host *api_client_host(const mcphost_client *c);
 mcp_client *api_client_mcp(const mcphost_client *c);
+/* The asker the operations of mcphost_start put a permission question
+ * to, in place of the client's own (copied): the CLI's --allow patterns
+ * and its y/N question on the terminal, until the client's own asker
+ * takes them. */
+void api_client_set_asker(mcphost_client *c, const mcp_asker *a);
+/* host_run_until on the client's loop as its loop thread (an operation
+ * started there begins without waking the loop): 0 once *done, -2 when
+ * the host was interrupted (a signal, host_interrupt), until the
+ * interruption is the client's. */
+int api_client_run_until(mcphost_client *c, const bool *done);
 /* Runs loaded(ud, cfg) after mcphost_load_config loads the scopes and
  * after each reload, before the report (the CLI binds approvals there).
  * Before mcphost_load_config. */

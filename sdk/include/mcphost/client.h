@@ -348,7 +348,12 @@ enum mcphost_request_flag {
   /* GET_PROMPT with a server: `name` is the prompt's own name as the
    * server lists it (found with MCPHOST_OP_FIND_PROMPT): prompts/get is
    * sent without looking it up in prompts/list first. */
-  MCPHOST_REQUEST_EXACT_NAME = 64
+  MCPHOST_REQUEST_EXACT_NAME = 64,
+  /* `done`'s result_json (or error data) is the caller's, to free with
+   * mcphost_free: a result kept as the server's text is handed over as
+   * it is, never copied (a program that queues large results to write
+   * them later, as `mcphost batch` does). */
+  MCPHOST_REQUEST_TAKE_RESULT = 128
 };
 
 typedef struct mcphost_request {
@@ -627,6 +632,8 @@ int mcphost_config_import(mcphost_client *c, const char *scope,
  *   "sanitize"      full, display or off: what is done to server text
  *   "verbose"       0 .. 3, the library's log on stderr (-v, -vv, -vvv)
  *   "quiet"         a server's stray output logged at info
+ *   "keep"          a server that crashed is connected again by
+ *                   itself (a long-running program)
  *   any option a loaded plugin declares (mcph.options/1), which the
  *   plugin reads (`value` NULL for one that takes none).
  * Servers that are connected keep their settings. MCPHOST_EUSAGE for a
@@ -1049,6 +1056,32 @@ int mcphost_display_text(const char *text, size_t len, int mode, unsigned flags,
  * static) and, when `icu` is not NULL, the ICU version they were
  * generated from at build time. */
 const char *mcphost_unicode_version(const char **icu);
+
+/* ---- a long-running front end: roots, servers that may start ----
+ * What `mcphost batch` does beside its operations: the roots offered
+ * changed while servers run, and a list over every server that may
+ * start. A program that runs for long also sets the option "keep"
+ * (mcphost_set_option): a server that crashed is connected again. */
+
+/* [any thread] 1 when the configuration lets server `i`
+ * (mcphost_server_name's index) start: not pending approval, rejected,
+ * denied by policy, disabled, skipped or served in-process by another
+ * program (an operation on it is MCPHOST_EDENIED); else 0. */
+int mcphost_server_startable(const mcphost_client *c, size_t i);
+
+/* [loop] or [not loop] as mcphost_inproc_register. The roots offered to
+ * server `server` (NULL: every server) from now on: `dirs_json` a JSON
+ * array of directories, each relative to the working directory unless
+ * absolute, "~/" from $HOME. A connected server gets them at once and is
+ * told (notifications/roots/list_changed); the others at their next
+ * connection. *roots_json (may be NULL; the caller's): the roots as
+ * offered, [{"uri": "file://...", "name": ...}]. MCPHOST_EUSAGE, and
+ * nothing changes, when roots are off (the option "no-roots"), or for
+ * an element that is no existing directory: the message names it,
+ * `"roots"[I]: WHY`; MCPHOST_ENOTFOUND for a server not configured. */
+int mcphost_set_roots(mcphost_client *c, const char *server,
+                      const char *dirs_json, char **roots_json,
+                      mcphost_error *err);
 
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
