@@ -21,8 +21,8 @@
  *
  * After a subscribe, each notifications/resources/updated of that server
  * is written as {"server": S, "notification": M, "params": {...}}.
- * Each request goes through the client's pipeline (mcp/calls.h), as the
- * single commands do: servers connect on first use, tool names resolve in
+ * Each request is an operation of the client API (mcphost_start), as the
+ * single commands' are: servers connect on first use, tool names resolve in
  * a list kept for MCPHOST_LIST_CACHE_TTL ms (20000), progress goes to
  * stderr, -32042 elicitations run, and a rule that asks takes --allow,
  * else asks on /dev/tty when the process has one, else the permission
@@ -41,12 +41,14 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+/* api_client_run_until, until the interruption is the client's own */
+#include "api/client_view.h"
 #include "cli/cli.h"
-#include "config/roots.h"
-#include "util.h"
 #include "json_parse.h"
 #include "json_write.h"
 #include "redact.h"
+#include "suggest.h"
+#include "util.h"
 #include "write_all.h"
 
 typedef enum {
@@ -58,14 +60,14 @@ typedef enum {
   OP_UNSUBSCRIBE,
   OP_LIST_ALL, /* a list of every server: the parent of one OP_LIST each */
   OP_ROOTS,
-  OP_TASK /* "task": status, result, cancel or list (mcp/tasks.h) */
+  OP_TASK /* "task": status, result, cancel or list */
 } op_kind;
 
 typedef struct batch batch;
 
 /* A large result waiting to be written, in the buffer it was received in
- * (json_parse.h, rpc_receive_owned): written from there and freed once
- * written, never copied into the queue. */
+ * (taken from the client: MCPHOST_REQUEST_TAKE_RESULT): written from
+ * there and freed once written, never copied into the queue. */
 typedef struct out_piece {
   struct out_piece *next;
   char *data; /* owned */
@@ -76,26 +78,36 @@ typedef struct op {
   batch *b;
   op_kind kind;
   /* The flags beside `kind`, in its padding: one op per request read. */
-  bool qualified;    /* see name */
   bool no_validate;  /* OP_CALL: "validate": false */
   bool task, detach; /* OP_CALL: "task", "detach" */
+  /* Its arguments are the text in the batch's scratch buffer (the
+   * request's, put there by handle_line, which starts it). */
+  bool has_args;
   cJSON *id;       /* echoed back; owned */
-  size_t server;   /* config index */
-  char *name;      /* tool/prompt (normalized when qualified), or uri */
-  cJSON *args;     /* owned */
-  cJSON *words;    /* OP_CALL: "args" parsed (cli_args_words); owned */
+  size_t server;   /* config index (mcphost_server_name's) */
+  char *name;      /* the tool or prompt reference, or uri */
+  cJSON *args;     /* made for the request (OP_TASK, OP_SUBSCRIBE); owned */
+  char *words;     /* OP_CALL: "args" (mcphost_args_parse's); owned */
   char *task_verb;   /* OP_TASK: status, result, cancel, list */
   char *list_kind; /* for OP_LIST */
   /* OP_LIST_ALL: its children still running, what they gathered. */
   struct op *parent; /* an OP_LIST of OP_LIST_ALL answers to it */
   size_t children;
   cJSON *items, *errors; /* owned */
+  /* Started (mcphost_start): its id, in the batch's list of them, which
+   * an interrupt cancels. */
+  int64_t api_id;
+  struct op *prev, *next;
 } op;
 
 struct batch {
   cli *c;
+  mcphost_client *api;
   unsigned *subscriptions; /* per server: resources subscribed */
+  size_t nservers;
   size_t inflight;
+  op *started;    /* the operations started and not ended */
+  strbuf scratch; /* a request's arguments as text, for mcphost_start */
   bool in_eof; /* stdin is at its end */
   bool eof;    /* ... and every request of it is started */
   bool done;
@@ -104,7 +116,8 @@ struct batch {
   bool window_full;
   bool feeding; /* in feed(): an op that ends inside waits for it */
   bool stopped; /* interrupted: no more requests start */
-  loop_timer *feed_timer;
+  int drained;  /* ... and every request started has ended */
+  mcphost_timer *feed_timer;
   strbuf in; /* unparsed input */
   /* Answers not yet written: stdout is written only when it can take
    * more, so a slow reader never stalls the loop (and with it every
@@ -115,7 +128,7 @@ struct batch {
    * each (the queue's buffer, handed on). */
   out_piece *pieces, **pieces_end;
   size_t piece_bytes; /* not yet written */
-  loop_watch *in_watch, *out_watch;
+  mcphost_watch *in_watch, *out_watch;
   bool out_full; /* too much output waits (OUT_HIGH, OUT_LOW) */
   bool reading;  /* in_watch asks for LOOP_READ */
   int out_flags; /* stdout's flags before we made it non-blocking, or -1 */
@@ -202,8 +215,9 @@ static void flush_out(batch *b) {
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0 && errno == EAGAIN) {
-      if (!b->out_watch && loop_watch_fd(host_loop(b->c->h), 1, LOOP_WRITE,
-                                         on_stdout, b, &b->out_watch) < 0)
+      if (!b->out_watch &&
+          mcphost_watch_fd(b->api, 1, MCPHOST_FD_WRITE, on_stdout, b,
+                           &b->out_watch, NULL) != MCPHOST_OK)
         b->out_watch = NULL;
       break;
     }
@@ -219,7 +233,7 @@ static void flush_out(batch *b) {
     if (b->out.cap > OUT_KEEP_MAX) /* a large answer's room, given back */
       sb_free(&b->out);
     if (b->out_watch) {
-      loop_unwatch(host_loop(b->c->h), b->out_watch);
+      mcphost_unwatch(b->api, b->out_watch);
       b->out_watch = NULL;
     }
   }
@@ -235,7 +249,7 @@ static void flush_out(batch *b) {
 /* Writes `line` into the queue itself: a large answer printed to a
  * string first would be held twice more while it is copied in. */
 static void emit(batch *b, cJSON *line) {
-  host_status_end(b->c->h); /* a progress line shown in place ends here */
+  mcphost_status_end(b->api); /* a progress line shown in place ends here */
   bool written = out_json_append_tty(&b->out, line, false, b->out_tty) == 0;
   cJSON_Delete(line);
   if (written) {
@@ -266,29 +280,34 @@ static void queue_piece(batch *b, char *data, size_t len) {
 /* Below this a result is copied into the queue as any answer is. */
 #define PIECE_MIN ((size_t)64 << 10)
 
-/* {"id": ID, "result": RESULT} as emit() writes it, for a result passed
- * on as text (json_raw.h): written as it is, with no tree of the line
- * built only to be printed; a large one from its own buffer, so that the
- * answer is held once. A terminal takes the ordinary way, which escapes
- * what a terminal would obey. */
-static bool emit_raw(batch *b, const cJSON *id, cJSON *result) {
-  if (!cJSON_IsRaw(result) || !result->valuestring || b->out_tty)
-    return false;
-  size_t n = strlen(result->valuestring);
-  host_status_end(b->c->h);
+/* {"id": ID, "result": RESULT} as emit() writes it, for a result as JSON
+ * text (`text`, `len` bytes, taken): written as it is, with no tree of
+ * the line built only to be printed; a large one from its own buffer, so
+ * that the answer is held once. A terminal takes the ordinary way, which
+ * escapes what a terminal would obey. */
+static void emit_result(batch *b, cJSON *id, char *text, size_t len) {
+  if (b->out_tty) {
+    cJSON *line = cJSON_CreateObject();
+    cJSON_AddItemToObject(line, "id", id);
+    cJSON_AddRawToObject(line, "result", text);
+    free(text);
+    emit(b, line);
+    return;
+  }
+  mcphost_status_end(b->api);
   sb_addl(&b->out, "{\"id\":");
   if (json_write(&b->out, id) != 0)
     sb_addl(&b->out, "null");
+  cJSON_Delete(id);
   sb_addl(&b->out, ",\"result\":");
-  if (n < PIECE_MIN) {
-    sb_add(&b->out, result->valuestring, n);
+  if (len < PIECE_MIN) {
+    sb_add(&b->out, text, len);
+    free(text);
   } else {
-    queue_piece(b, result->valuestring, n);
-    result->valuestring = NULL;
+    queue_piece(b, text, len);
   }
   sb_addl(&b->out, "}\n");
   flush_out(b);
-  return true;
 }
 
 static void on_feed_timer(void *ud);
@@ -296,24 +315,30 @@ static void on_feed_timer(void *ud);
 /* A request ended: the batch is done, or the next lines may start (from
  * the loop, not inside the ending request's callbacks). */
 static void check_done(batch *b) {
-  if (b->eof && b->inflight == 0) {
+  if (b->stopped) {
+    b->drained = b->inflight == 0;
+  } else if (b->eof && b->inflight == 0) {
     b->done = true;
   } else if (b->window_full && !b->feed_timer && !b->feeding &&
              b->inflight < INFLIGHT_MAX) {
-    b->feed_timer = loop_timer_start(host_loop(b->c->h), 0, on_feed_timer, b);
+    b->feed_timer = mcphost_timer_start(b->api, 0, on_feed_timer, b);
   }
 }
 
 static void op_free(op *o) {
   cJSON_Delete(o->id);
   cJSON_Delete(o->args);
-  cJSON_Delete(o->words);
+  mcphost_free(o->words);
   cJSON_Delete(o->items);
   cJSON_Delete(o->errors);
   free(o->name);
   free(o->list_kind);
   free(o->task_verb);
   free(o);
+}
+
+static const char *server_name(const op *o) {
+  return mcphost_server_name(o->b->api, o->server);
 }
 
 static void finish_result(op *o, cJSON *result);
@@ -341,8 +366,7 @@ static void child_done(op *o) {
 static void finish_error(op *o, int exit_code, const char *message) {
   if (o->parent) {
     cJSON *e = cJSON_CreateObject();
-    cJSON_AddStringToObject(e, "server",
-                            host_cfg(o->b->c->h)->servers[o->server].name);
+    cJSON_AddStringToObject(e, "server", server_name(o));
     cJSON_AddNumberToObject(e, "exit", exit_code);
     char *safe = redact(message);
     cJSON_AddStringToObject(e, "message", safe);
@@ -367,9 +391,11 @@ static void finish_error(op *o, int exit_code, const char *message) {
   check_done(b);
 }
 
+/* A request's answer as a tree (a list over every server, roots), or a
+ * list's over one server gathered by its parent. */
 static void finish_result(op *o, cJSON *result) {
   if (o->parent) {
-    const char *server = host_cfg(o->b->c->h)->servers[o->server].name;
+    const char *server = server_name(o);
     cJSON *items = cJSON_GetObjectItemCaseSensitive(result, o->list_kind);
     while (cJSON_IsArray(items) && items->child) {
       cJSON *it = cJSON_DetachItemViaPointer(items, items->child);
@@ -384,56 +410,79 @@ static void finish_result(op *o, cJSON *result) {
     return;
   }
   batch *b = o->b;
-  cJSON *id = o->id ? o->id : cJSON_CreateNull();
+  cJSON *line = cJSON_CreateObject();
+  cJSON_AddItemToObject(line, "id", o->id ? o->id : cJSON_CreateNull());
   o->id = NULL;
-  if (emit_raw(b, id, result)) {
-    cJSON_Delete(id);
-    cJSON_Delete(result);
-  } else {
-    cJSON *line = cJSON_CreateObject();
-    cJSON_AddItemToObject(line, "id", id);
-    cJSON_AddItemToObject(line, "result", result);
-    emit(b, line);
-  }
+  cJSON_AddItemToObject(line, "result", result);
+  emit(b, line);
   op_free(o);
   b->inflight--;
   check_done(b);
 }
 
-static void on_done(void *ud, cJSON *result, const mcp_error *err) {
-  op *o = ud;
-  if (err) {
-    finish_error(o, cli_exit_code(err), err->message ? err->message : "");
+/* A request's answer as the client gave it: JSON text, taken. */
+static void finish_text(op *o, char *text, size_t len) {
+  if (o->parent) {
+    cJSON *result = json_parse(text, len, NULL);
+    free(text);
+    finish_result(o, result ? result : cJSON_CreateObject());
     return;
   }
-  finish_result(o, result);
+  batch *b = o->b;
+  emit_result(b, o->id ? o->id : cJSON_CreateNull(), text, len);
+  o->id = NULL;
+  op_free(o);
+  b->inflight--;
+  check_done(b);
 }
 
-static void on_progress(void *ud, const cJSON *params) {
+static void on_done(void *ud, const char *result_json, size_t len,
+                    const mcphost_error *err) {
   op *o = ud;
-  if (!o->b->c->quiet_progress) {
-    out_progress(o->b->c, params);
+  /* The batch's (MCPHOST_REQUEST_TAKE_RESULT): queued as it is. */
+  char *text = (char *)result_json;
+  batch *b = o->b;
+  if (o->prev) {
+    o->prev->next = o->next;
+  } else {
+    b->started = o->next;
   }
+  if (o->next) {
+    o->next->prev = o->prev;
+  }
+  if (err) {
+    free(text);
+    finish_error(o, cli_exit_for_api(err->code), err->message);
+    return;
+  }
+  finish_text(o, text, len);
 }
 
-static void on_task(void *ud, const cJSON *task) {
+static void on_progress(void *ud, const char *params_json) {
   op *o = ud;
-  if (!o->b->c->quiet_progress) {
-    out_task_status(o->b->c, task);
-  }
+  cJSON *params = json_parse_str(params_json);
+  out_progress(o->b->c, params);
+  cJSON_Delete(params);
 }
 
-/* OP_TASK as the client library's call: `o->name` is the task id. */
-static void task_call(op *o, mcp_call *call) {
+static void on_task(void *ud, const char *task_json) {
+  op *o = ud;
+  cJSON *task = json_parse_str(task_json);
+  out_task_status(o->b->c, task);
+  cJSON_Delete(task);
+}
+
+/* OP_TASK as an operation: `o->name` is the task id. */
+static void task_request(op *o, mcphost_request *rq) {
   const char *v = o->task_verb;
   if (strcmp(v, "list") == 0) {
-    call->kind = MCP_OP_LIST;
-    call->name = "tasks";
+    rq->kind = MCPHOST_OP_LIST;
+    rq->name = "tasks";
   } else if (strcmp(v, "result") == 0) {
-    call->kind = MCP_OP_TASK_RESULT;
+    rq->kind = MCPHOST_OP_TASK_RESULT;
   } else {
-    call->kind = MCP_OP_REQUEST;
-    call->method = strcmp(v, "status") == 0 ? "tasks/get" : "tasks/cancel";
+    rq->kind = MCPHOST_OP_REQUEST;
+    rq->method = strcmp(v, "status") == 0 ? "tasks/get" : "tasks/cancel";
     cJSON_Delete(o->args);
     o->args = cJSON_CreateObject();
     cJSON_AddStringToObject(o->args, "taskId", o->name);
@@ -441,32 +490,36 @@ static void task_call(op *o, mcp_call *call) {
 }
 
 static void start_op(batch *b, op *o) {
-  mcp_call call = {.server = o->server,
-                   .name = o->name,
-                   .qualified = o->qualified,
-                   /* Results are only passed on: a large one may skip the
-                    * tree. */
-                   .raw_result = true};
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  /* Results are only passed on: each is written from the text it came
+   * in. */
+  rq.flags = MCPHOST_REQUEST_TAKE_RESULT;
+  rq.server = server_name(o);
+  rq.name = o->name;
   switch (o->kind) {
   case OP_CALL:
-    call.kind = MCP_OP_CALL_TOOL;
-    call.words = o->words;
-    call.check_arguments = !o->no_validate;
-    call.task = o->task;
-    call.detach = o->detach;
+    rq.kind = MCPHOST_OP_CALL_TOOL;
+    rq.server = NULL; /* `name` is the reference */
+    rq.words = o->words;
+    rq.flags |= (o->no_validate ? MCPHOST_REQUEST_NO_CHECK : 0) |
+                (o->task ? MCPHOST_REQUEST_TASK : 0) |
+                (o->detach ? MCPHOST_REQUEST_DETACH : 0);
     break;
-  case OP_TASK: task_call(o, &call); break;
-  case OP_PROMPT: call.kind = MCP_OP_GET_PROMPT; break;
-  case OP_READ: call.kind = MCP_OP_READ; break;
+  case OP_TASK: task_request(o, &rq); break;
+  case OP_PROMPT:
+    rq.kind = MCPHOST_OP_GET_PROMPT;
+    rq.server = NULL;
+    break;
+  case OP_READ: rq.kind = MCPHOST_OP_READ; break;
   case OP_LIST:
-    call.kind = MCP_OP_LIST;
-    call.name = o->list_kind;
+    rq.kind = MCPHOST_OP_LIST;
+    rq.name = o->list_kind;
     break;
   case OP_SUBSCRIBE:
   case OP_UNSUBSCRIBE: {
-    call.kind = MCP_OP_REQUEST;
-    call.method = o->kind == OP_SUBSCRIBE ? "resources/subscribe"
-                                          : "resources/unsubscribe";
+    rq.kind = MCPHOST_OP_REQUEST;
+    rq.method = o->kind == OP_SUBSCRIBE ? "resources/subscribe"
+                                        : "resources/unsubscribe";
     cJSON_Delete(o->args);
     o->args = cJSON_CreateObject();
     cJSON_AddStringToObject(o->args, "uri", o->name);
@@ -480,34 +533,59 @@ static void start_op(batch *b, op *o) {
   case OP_LIST_ALL:
   case OP_ROOTS: return; /* never started so (start_list_all, set_roots) */
   }
-  call.arguments_taken = o->args;
-  o->args = NULL;
-  if (call.name && call.name == o->name) { /* the op's copy, handed on */
-    call.name_taken = true;
-    o->name = NULL;
+  if (o->args) { /* made here (a task's id, a uri) */
+    b->scratch.len = 0;
+    json_write(&b->scratch, o->args);
+    cJSON_Delete(o->args);
+    o->args = NULL;
+    o->has_args = true;
   }
-  mcp_client_start(b->c->mc, &call,
-                   &(mcp_call_callbacks){.progress = on_progress,
-                                         .done = on_done,
-                                         .asker = cli_asker(b->c),
-                                         .ud = o,
-                                         .task = on_task});
+  if (o->has_args)
+    rq.arguments = sb_str(&b->scratch);
+  bool quiet = b->c->quiet_progress;
+  mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+  cb.progress = quiet ? NULL : on_progress;
+  cb.done = on_done;
+  cb.ud = o;
+  cb.task = quiet ? NULL : on_task;
+  mcphost_error err;
+  err.struct_size = sizeof err; /* filled only when it cannot start */
+  int64_t id = mcphost_start(b->api, &rq, &cb, &err);
+  if (id < 0) {
+    finish_error(o, cli_exit_for_api((int)id), err.message);
+    return;
+  }
+  o->api_id = id;
+  o->next = b->started;
+  if (b->started) {
+    b->started->prev = o;
+  }
+  b->started = o;
+}
+
+/* The index of the configured server `name`, or nservers. */
+static size_t server_index(const batch *b, const char *name) {
+  size_t i = 0;
+  while (i < b->nservers && strcmp(mcphost_server_name(b->api, i), name))
+    i++;
+  return i;
 }
 
 /* What a server pushes: resource updates go out as lines of their own
- * (there is no request id to answer), and a changed tool list drops the
- * cached one. */
-static void on_notify(void *ud, size_t idx, const char *method,
-                      const cJSON *params) {
+ * (there is no request id to answer); the client itself drops a tool
+ * list that changed. */
+static void on_notify(void *ud, const char *server, const char *method,
+                      const char *params_json) {
   batch *b = ud;
+  size_t idx;
   if (strcmp(method, "notifications/resources/updated") == 0 &&
-      b->subscriptions[idx]) {
+      (idx = server_index(b, server)) < b->nservers && b->subscriptions[idx]) {
     cJSON *line = cJSON_CreateObject();
-    cJSON_AddStringToObject(line, "server",
-                            host_cfg(b->c->h)->servers[idx].name);
+    cJSON *params = json_parse_str(params_json);
+    cJSON_AddStringToObject(line, "server", server);
     cJSON_AddStringToObject(line, "notification", method);
     cJSON_AddItemToObject(line, "params",
-                          params ? cJSON_Duplicate(params, 1) : cJSON_CreateObject());
+                          params ? params : cJSON_CreateObject());
     emit(b, line);
   }
 }
@@ -515,12 +593,13 @@ static void on_notify(void *ud, size_t idx, const char *method,
 /* {"list": KIND} without a server: one OP_LIST per server that may
  * start, gathered by `o`. */
 static void start_list_all(batch *b, op *o) {
-  const config *cfg = host_cfg(b->c->h);
   o->items = cJSON_CreateArray();
   o->errors = cJSON_CreateArray();
   o->children = 1; /* held until every child is out: some end at once */
-  for (size_t i = 0; i < cfg->nservers; i++) {
-    if (cfg->servers[i].state != SERVER_ACTIVE)
+  for (size_t i = 0; i < b->nservers; i++) {
+    mcphost_server_state st = MCPHOST_SERVER_STATE_INIT;
+    if (mcphost_server_get(b->api, i, &st, NULL) != MCPHOST_OK ||
+        !st.startable)
       continue;
     op *child = xcalloc(1, sizeof *child);
     child->b = b;
@@ -540,54 +619,42 @@ static void start_list_all(batch *b, op *o) {
   child_done(hold);
 }
 
-/* {"roots": [DIR...], "server": S}: resolves the directories against the
- * working directory, keeps them for the server's (or every server's)
- * next connections and gives them to the connected sessions, which
- * announce the change. Answers with the roots as offered. */
-static void set_roots(batch *b, op *o, const cJSON *dirs, long only) {
-  cli *c = b->c;
-  char why[700];
-  if (c->no_roots) {
-    finish_error(o, EXIT_USAGE, "roots are off (--no-roots)");
+/* {"roots": [DIR...], "server": S}: the client resolves the directories
+ * against the working directory, keeps them for the server's (or every
+ * server's) next connections and gives them to the connected sessions,
+ * which announce the change. Answers with the roots as offered. */
+static void set_roots(batch *b, op *o, const cJSON *dirs, const char *server) {
+  char *text = json_print(dirs);
+  char *roots = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  int rc = mcphost_set_roots(b->api, server, text, &roots, &err);
+  free(text);
+  if (rc != MCPHOST_OK) {
+    finish_error(o, cli_exit_for_api(rc), err.message);
     return;
   }
-  cJSON *roots = cJSON_CreateArray();
-  int i = 0;
-  const cJSON *d;
-  cJSON_ArrayForEach(d, dirs) {
-    char *dir = cJSON_IsString(d) && d->valuestring[0]
-                    ? roots_resolve_dir(host_path(c->h, MCPH_PATH_CWD),
-                                        d->valuestring, why, sizeof why)
-                    : NULL;
-    if (!dir) {
-      char msg[800];
-      snprintf(msg, sizeof msg, "\"roots\"[%d]: %s", i,
-               cJSON_IsString(d) && d->valuestring[0]
-                   ? why
-                   : "must be a directory path");
-      cJSON_Delete(roots);
-      finish_error(o, EXIT_USAGE, msg);
-      return;
-    }
-    cJSON_AddItemToArray(roots, roots_entry(dir));
-    free(dir);
-    i++;
-  }
-  mcp_client_set_roots(c->mc, only, roots);
-  cJSON *result = cJSON_CreateObject();
-  cJSON_AddItemToObject(result, "roots", roots);
-  finish_result(o, result);
+  strbuf r;
+  sb_init(&r);
+  sb_printf(&r, "{\"roots\":%s}", roots);
+  mcphost_free(roots);
+  size_t len = r.len;
+  finish_text(o, sb_take(&r), len);
 }
 
-/* One input line: parse it into an op and start it. */
+/* "no server named ..." with the closest configured names, as the
+ * client says it. */
 static void no_server(const batch *b, const char *srv, char *why,
                       size_t why_len) {
+  const char **names = xcalloc(b->nservers + 1, sizeof *names);
+  for (size_t i = 0; i < b->nservers; i++)
+    names[i] = mcphost_server_name(b->api, i);
   strbuf hint;
   sb_init(&hint);
-  mcp_client_suggest_servers(b->c->mc, srv, &hint);
+  mcp_suggest(&hint, srv, names, b->nservers);
   snprintf(why, why_len, "no server named \"%s\" is configured%s", srv,
            sb_str(&hint));
   sb_free(&hint);
+  free(names);
 }
 
 /* The members of a request line, each the first of its name (as
@@ -652,7 +719,14 @@ static void req_gather(cJSON *req, req_fields *f) {
   }
 }
 
-/* A call's "args": KEY=VALUE words as `call` takes them (cli_args_words;
+/* `message` cut to `why` as the message of a line's error is. */
+static void set_why(char *why, size_t why_len, const char *message) {
+  size_t len = strnlen(message, why_len - 1);
+  memcpy(why, message, len);
+  why[len] = '\0';
+}
+
+/* A call's "args": KEY=VALUE words as `call` takes them (mcphost_args_parse;
  * "@-" is refused: stdin carries the requests), and "validate": false
  * as --no-validate. */
 static int call_words(op *o, const req_fields *f, char *why, size_t why_len) {
@@ -688,11 +762,9 @@ static int call_words(op *o, const req_fields *f, char *why, size_t why_len) {
   if (!cJSON_IsArray(words) || k != n) {
     snprintf(why, why_len, "\"args\" must be a list of KEY=VALUE strings");
     rc = EXIT_USAGE;
-  } else if (!(o->words = cli_args_words(n, list, 0, &err))) {
-    /* Cut to `why` as a message of a line's error is. */
-    size_t len = strnlen(err.message, why_len - 1);
-    memcpy(why, err.message, len);
-    why[len] = '\0';
+  } else if (mcphost_args_parse(n, (const char *const *)list, 0, &o->words,
+                                &err) != MCPHOST_OK) {
+    set_why(why, why_len, err.message);
     rc = EXIT_USAGE;
   }
   free(list);
@@ -700,8 +772,8 @@ static int call_words(op *o, const req_fields *f, char *why, size_t why_len) {
 }
 
 /* {"task": VERB, "server": S, "taskId": ID}: fills `o` (OP_TASK). */
-static int task_request(batch *b, op *o, const req_fields *f, const char *verb,
-                        char *why, size_t why_len) {
+static int task_fields(batch *b, op *o, const req_fields *f, const char *verb,
+                       char *why, size_t why_len) {
   const char *srv = cJSON_GetStringValue(f->server);
   const char *id = cJSON_GetStringValue(f->task_id);
   bool list = strcmp(verb, "list") == 0;
@@ -740,7 +812,9 @@ static void handle_line(batch *b, const char *line, size_t len) {
   op *o = xcalloc(1, sizeof *o);
   o->b = b;
   b->inflight++;
-  cJSON *req = json_parse(line, len, NULL);
+  size_t args_off, args_len;
+  cJSON *req =
+      json_parse_span(line, len, NULL, "arguments", &args_off, &args_len);
   char why[600];
   if (!cJSON_IsObject(req)) {
     cJSON_Delete(req);
@@ -753,12 +827,15 @@ static void handle_line(batch *b, const char *line, size_t len) {
    * without their keys, which nothing reads: every request read is held
    * until it is answered. */
   o->id = keyless(f.id ? cJSON_DetachItemViaPointer(req, f.id) : NULL);
-  o->args = keyless(f.arguments ? cJSON_DetachItemViaPointer(req, f.arguments)
-                                : NULL);
-  if (o->args && !cJSON_IsObject(o->args)) {
+  if (f.arguments && !cJSON_IsObject(f.arguments)) {
     cJSON_Delete(req);
     finish_error(o, EXIT_USAGE, "\"arguments\" must be an object");
     return;
+  }
+  if (f.arguments) { /* its text, for start_op: the line's own */
+    o->has_args = true;
+    b->scratch.len = 0;
+    sb_add(&b->scratch, line + args_off, args_len);
   }
   const char *call = cJSON_GetStringValue(f.call);
   const char *read = cJSON_GetStringValue(f.read);
@@ -782,7 +859,7 @@ static void handle_line(batch *b, const char *line, size_t len) {
       rc = EXIT_NOT_FOUND;
       no_server(b, srv, why, sizeof why);
     } else {
-      set_roots(b, o, roots, i);
+      set_roots(b, o, roots, srv);
       cJSON_Delete(req);
       return;
     }
@@ -800,19 +877,24 @@ static void handle_line(batch *b, const char *line, size_t len) {
     }
   } else if (task) {
     o->kind = OP_TASK;
-    rc = task_request(b, o, &f, task, why, sizeof why);
+    rc = task_fields(b, o, &f, task, why, sizeof why);
   } else if (call || prompt) {
     o->kind = call ? OP_CALL : OP_PROMPT;
-    mcp_error err = {0};
-    if (mcp_client_resolve_ref(b->c->mc, call ? call : prompt,
-                               call ? "tool" : "prompt", &o->server, &o->name,
-                               &o->qualified, &err) != 0) {
-      rc = cli_exit_code(&err);
-      snprintf(why, sizeof why, "%s", err.message);
-    } else if (call) {
-      rc = call_words(o, &f, why, sizeof why);
+    /* The operation resolves the reference (a bad one is its error);
+     * here only when the rest of the request is bad too, which a bad
+     * reference goes before. */
+    const char *ref = call ? call : prompt;
+    o->name = xstrdup(ref);
+    if (call && (rc = call_words(o, &f, why, sizeof why)) != EXIT_OK) {
+      const char *srv;
+      mcphost_error err;
+      err.struct_size = sizeof err;
+      if (mcphost_resolve_ref(b->api, ref, "tool", &srv, NULL, &err) !=
+          MCPHOST_OK) {
+        rc = cli_exit_for_api(err.code);
+        set_why(why, sizeof why, err.message);
+      }
     }
-    mcp_error_clear(&err);
   } else if (read || list) {
     const char *srv = read ? read : cJSON_GetStringValue(f.server);
     const char *uri = cJSON_GetStringValue(f.uri);
@@ -866,7 +948,7 @@ static void set_reading(batch *b) {
   bool want = !b->out_full && !b->window_full;
   if (b->in_watch && want != b->reading) {
     b->reading = want;
-    loop_watch_update(host_loop(b->c->h), b->in_watch, want ? LOOP_READ : 0);
+    mcphost_watch_update(b->api, b->in_watch, want ? MCPHOST_FD_READ : 0, NULL);
   }
 }
 
@@ -906,7 +988,7 @@ static void on_stdin(void *ud, int fd, unsigned events) {
   if (cli_read_more(fd, &b->in) == 0) {
     /* Not watched any more: a pipe's writer gone stays readable. */
     b->in_eof = true;
-    loop_unwatch(host_loop(b->c->h), b->in_watch);
+    mcphost_unwatch(b->api, b->in_watch);
     b->in_watch = NULL;
   }
   feed(b);
@@ -920,15 +1002,14 @@ int cmd_batch(cli *c, int argc, char **argv) {
               argv[1]);
     return EXIT_USAGE;
   }
-  batch b = {.c = c};
+  batch b = {.c = c, .api = c->api, .nservers = mcphost_server_count(c->api)};
   sb_init(&b.in);
-  size_t nservers = host_cfg(c->h)->nservers;
-  b.subscriptions = xcalloc(nservers ? nservers : 1, sizeof *b.subscriptions);
+  sb_init(&b.scratch);
+  b.subscriptions =
+      xcalloc(b.nservers ? b.nservers : 1, sizeof *b.subscriptions);
   /* A long-lived process: crashed servers are respawned. */
-  mcp_client_options o = *mcp_client_get_options(c->mc);
-  o.keep = true;
-  mcp_client_set_options(c->mc, &o);
-  mcp_client_on_notify(c->mc, on_notify, &b);
+  mcphost_set_option(c->api, "keep", NULL, NULL);
+  cli_on_notify(on_notify, &b);
   cli_ask_on_dev_tty(c);
   sb_init(&b.out);
   b.pieces_end = &b.pieces;
@@ -943,29 +1024,32 @@ int cmd_batch(cli *c, int argc, char **argv) {
       fcntl(1, F_SETFL, b.out_flags | O_NONBLOCK);
   }
   b.reading = true;
-  if (loop_watch_fd(host_loop(c->h), 0, LOOP_READ, on_stdin, &b, &b.in_watch) <
-      0) {
+  if (mcphost_watch_fd(c->api, 0, MCPHOST_FD_READ, on_stdin, &b, &b.in_watch,
+                       NULL) != MCPHOST_OK) {
     /* A regular file cannot be polled: it is always readable, and read
      * as the window has room (feed). */
     b.in_watch = NULL;
     feed(&b);
   }
-  int rc = host_run_until(c->h, &b.done, 0);
+  int rc = api_client_run_until(c->api, &b.done);
+  if (b.feed_timer)
+    mcphost_timer_cancel(c->api, b.feed_timer);
+  if (b.in_watch)
+    mcphost_unwatch(c->api, b.in_watch);
   if (rc == -2) {
     /* Interrupted: what is in flight ends as interrupted, answered; the
      * lines not started yet never start. */
     b.stopped = true;
-    mcp_client_cancel_all(c->mc);
+    for (op *o = b.started; o; o = o->next)
+      mcphost_cancel(c->api, o->api_id);
+    check_done(&b);
+    mcphost_run_until(c->api, &b.drained, 0);
   }
-  if (b.feed_timer)
-    loop_timer_cancel(host_loop(c->h), b.feed_timer);
-  if (b.in_watch)
-    loop_unwatch(host_loop(c->h), b.in_watch);
   /* Write what is left before the servers close. */
   if (b.out_flags >= 0)
     fcntl(1, F_SETFL, b.out_flags);
   if (b.out_watch)
-    loop_unwatch(host_loop(c->h), b.out_watch);
+    mcphost_unwatch(c->api, b.out_watch);
   b.out_watch = NULL;
   while (out_waiting(&b) > 0) {
     ssize_t n = out_write(&b);
@@ -980,9 +1064,10 @@ int cmd_batch(cli *c, int argc, char **argv) {
   sb_free(&b.out);
   /* Notifications keep coming while the sessions close: nothing of this
    * batch may be reached from them any more. */
-  mcp_client_on_notify(c->mc, NULL, NULL);
+  cli_on_notify(NULL, NULL);
   free(b.subscriptions);
   sb_free(&b.in);
+  sb_free(&b.scratch);
   if (rc == -2) {
     return EXIT_INTERRUPTED;
   }

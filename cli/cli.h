@@ -64,9 +64,6 @@ typedef struct cli {
   /* ---- plugin commands (plugin_cmds.c) ---- */
   struct cli_command_info *commands_found; /* cli_find_plugin_command's */
   /* ---- permission questions (permission.c) ---- */
-  /* The client's asker (api_client_asker), for the calls still started
-   * with mcp_client_start (cli_run, batch). */
-  const mcp_asker *asker;
   int ask_tty;           /* where asks read y/N: -1 none; -2 not chosen */
   bool ask_tty_owned;    /* opened (/dev/tty): closed at the end */
   /* Of the cli that made the client (its on_ask's ud): */
@@ -210,6 +207,10 @@ int cmd_prompt(cli *c, int argc, char **argv);
 /* main.c */
 /* The built-in command names, one a line. */
 void cli_print_commands(FILE *f);
+/* The servers' notifications (the client's on_notify) go to `fn` from
+ * now on; NULL: to no one. A command that listens (batch) sets it and
+ * clears it at its end: one command runs at a time, in a session too. */
+void cli_on_notify(mcphost_notify_fn fn, void *ud);
 
 /* help.c */
 /* `mcphost --help` without what plugins add. */
@@ -352,8 +353,6 @@ void cli_warn_skipped(cli *c, const char *const *names, size_t n);
 int cli_on_ask(void *ud, const mcphost_ask_info *q);
 void cli_on_ask_end(void *ud, uint64_t id, int allowed, const char *why);
 void cli_ask_on_dev_tty(cli *c);
-/* The client's asker, for a call started with mcp_client_start. */
-const mcp_asker *cli_asker(cli *c);
 void cli_asker_free(cli *c);
 
 /* mcp_cmd.c: mcphost mcp ... (add, list, get, approve, ...) */

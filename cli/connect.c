@@ -166,17 +166,17 @@ static void on_sync_done(void *ud, const char *result, size_t len,
     mcphost_timer_cancel(r->c->api, r->timer);
     r->timer = NULL;
   }
+  /* The text is ours (MCPHOST_REQUEST_TAKE_RESULT), parsed where it is:
+   * a string of megabytes (a big tool result) becomes its value without
+   * a copy. */
+  char *own = (char *)result;
   if (err) {
     *r->err = *err;
+    mcphost_free(own); /* an error's data: not wanted here */
     return;
   }
-  /* Taken, the text is parsed where it is: a string of megabytes (a
-   * big tool result) becomes its value without a copy. */
-  char *own = mcphost_result_take(r->c->api);
-  r->result =
-      own ? json_parse_owned(own, len, NULL) : json_parse(result, len, NULL);
+  r->result = own ? json_parse_owned(own, len, NULL) : NULL;
   if (!r->result) { /* the library gives JSON: never seen */
-    mcphost_free(own);
     r->err->code = MCPHOST_EPROTOCOL;
     snprintf(r->err->message, sizeof r->err->message, "the result is not JSON");
   }
@@ -228,7 +228,9 @@ int cli_run(cli *c, const mcphost_request *rq, cJSON **result,
   cb.ud = &r;
   cb.resolved = on_sync_resolved;
   cb.task = on_sync_task;
-  int64_t id = mcphost_start(c->api, rq, &cb, err);
+  mcphost_request own = *rq;
+  own.flags |= MCPHOST_REQUEST_TAKE_RESULT;
+  int64_t id = mcphost_start(c->api, &own, &cb, err);
   if (id < 0) {
     return cli_exit_for_api((int)id);
   }

@@ -447,6 +447,24 @@ static void unwatch_signals(cli *c) {
   c->sigfd = -1;
 }
 
+/* The command listening to the servers' notifications (cli_on_notify):
+ * the client's on_notify is set once, where the client is made, and a
+ * session's client outlives the command that made it. */
+static mcphost_notify_fn notify_fn;
+static void *notify_ud;
+
+void cli_on_notify(mcphost_notify_fn fn, void *ud) {
+  notify_fn = fn;
+  notify_ud = ud;
+}
+
+static void on_notify(void *ud, const char *server, const char *method,
+                      const char *params_json) {
+  (void)ud;
+  if (notify_fn)
+    notify_fn(notify_ud, server, method, params_json);
+}
+
 /* The client and its plugins, first: they may declare options; the
  * configuration waits for the command line (load). A session's client is
  * loaded and configured once, and kept. */
@@ -470,6 +488,7 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     o.on_ask = cli_on_ask;
     o.on_ask_end = cli_on_ask_end;
     o.ud = c;
+    o.on_notify = on_notify;
     mcphost_error err = MCPHOST_ERROR_INIT;
     if (mcphost_client_new(&o, &c->api, &err) != MCPHOST_OK) {
       fprintf(stderr, "mcphost: %s\n", err.message);
@@ -480,7 +499,6 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     api_client_sources(c->api, &c->sources);
     watch_signals(c, &set);
   }
-  c->asker = api_client_asker(c->api);
   if (l->nplugin_dirs)
     cli_warn_plugin_dirs(c);
   collect_plugin_options(c, &l->popts);

@@ -243,10 +243,6 @@ void cli_on_ask_end(void *ud, uint64_t id, int allowed, const char *why) {
   }
 }
 
-const mcp_asker *cli_asker(cli *c) {
-  return c->asker;
-}
-
 void cli_asker_free(cli *c) {
   if (c->ask_tty_owned) {
     close(c->ask_tty);

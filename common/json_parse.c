@@ -25,6 +25,10 @@ typedef struct {
   unsigned char *own;
   size_t adopt_start, adopt_end, adopt_len;
   cJSON *adopted;
+  /* json_parse_span: the member of the top object whose text is wanted,
+   * and where its value was found (span_end 0: not yet). */
+  const char *span_key;
+  size_t span_start, span_end;
 } parser;
 
 static void *must(void *p) {
@@ -405,10 +409,16 @@ static cJSON *parse_container(parser *p, bool object) {
       p->pos++;
       skip_space(p);
     }
+    size_t start = p->pos;
     cJSON *v = parse_value(p);
     if (!v) {
       cJSON_free(key);
       goto bad;
+    }
+    if (object && p->span_key && p->depth == 1 && !p->span_end &&
+        strcmp(key, p->span_key) == 0) {
+      p->span_start = start;
+      p->span_end = p->pos;
     }
     v->string = key;
     /* Appended by hand: cJSON_AddItemToArray walks the whole list. */
@@ -528,6 +538,16 @@ static cJSON *parse_document(parser *p, json_error *err) {
 cJSON *json_parse(const char *text, size_t len, json_error *err) {
   parser p = {.s = (const unsigned char *)text, .len = text ? len : 0};
   return parse_document(&p, err);
+}
+
+cJSON *json_parse_span(const char *text, size_t len, json_error *err,
+                       const char *key, size_t *off, size_t *n) {
+  parser p = {
+      .s = (const unsigned char *)text, .len = text ? len : 0, .span_key = key};
+  cJSON *v = parse_document(&p, err);
+  *off = p.span_start;
+  *n = v && cJSON_IsObject(v) ? p.span_end - p.span_start : 0;
+  return v;
 }
 
 cJSON *json_parse_owned(char *buf, size_t len, json_error *err) {

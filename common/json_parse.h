@@ -51,6 +51,13 @@ typedef struct {
  * Out of memory aborts. */
 cJSON *json_parse(const char *text, size_t len, json_error *err);
 
+/* json_parse, and where in `text` the value of the first member `key` of
+ * the top object is: [*off, *off + *n), the text as it came (*n 0 when
+ * the top value is no object or has no such member). For a caller that
+ * passes that value on as text without writing its tree again. */
+cJSON *json_parse_span(const char *text, size_t len, json_error *err,
+                       const char *key, size_t *off, size_t *n);
+
 /* Strings from this size are decoded in place by json_parse_owned. */
 #define JSON_PARSE_ADOPT_MIN ((size_t)64 << 10)
 

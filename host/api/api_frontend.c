@@ -249,6 +249,12 @@ static int set_option(option_job *j) {
     return api_set_allow(c, v, j->err);
   } else if (strcmp(n, "ask-timeout") == 0) {
     return api_set_ask_timeout(c, v, j->err);
+  } else if (strcmp(n, "keep") == 0) {
+    /* Alone, not through set_client: a front end that gives the MCP
+     * client its roots and protocol itself keeps them. */
+    o.keep = true;
+    mcp_client_set_options(c->mc, &o);
+    return MCPHOST_OK;
   } else {
     const mcph_option *d = plugin_option_named(c->h, n);
     if (!d)

@@ -82,9 +82,6 @@ struct mcphost_client {
   bool popts_read;
   host_config_loaded_fn config_hook; /* api_client_on_config_loaded */
   void *config_hook_ud;
-  /* While an operation's `done` runs with a result: where the text it
-   * was lent is held, for mcphost_result_take (api_run.c). */
-  char **lent;
 };
 
 /* Defined in libmcphost.so.1 alone (api_shared.c): its address is NULL

@@ -30,11 +30,3 @@ void mcphost_status_end(mcphost_client *c) {
   if (c)
     host_status_end(c->h);
 }
-
-char *mcphost_result_take(mcphost_client *c) {
-  if (!c || !c->lent)
-    return NULL;
-  char *text = *c->lent;
-  *c->lent = NULL; /* freed by the caller now, not after `done` */
-  return text;
-}

@@ -177,18 +177,23 @@ static void op_finish(api_op *op, cJSON *result, const mcphost_error *err) {
   const cJSON *shown = result ? result : op->error_data;
   char *text = NULL;
   if (op->cb.done) {
-    /* A result kept as the server's text (json_raw.h) is lent as it is:
-     * a 10 MiB result is not copied once more (nor when `done` takes
-     * it: mcphost_result_take). */
-    bool raw = cJSON_IsRaw(shown) && shown->valuestring;
-    if (!raw)
+    /* A result kept as the server's text (json_raw.h) is lent as it is,
+     * or handed over with MCPHOST_REQUEST_TAKE_RESULT: a 10 MiB result is
+     * not copied once more. */
+    bool take = (op->flags & MCPHOST_REQUEST_TAKE_RESULT) != 0;
+    if (cJSON_IsRaw(shown) && shown->valuestring && !take) {
+      op->cb.done(op->cb.ud, shown->valuestring, strlen(shown->valuestring),
+                  result ? NULL : err);
+    } else if (cJSON_IsRaw(result) && result->valuestring) {
+      text = result->valuestring; /* taken: the tree no longer holds it */
+      result->valuestring = NULL;
+      op->cb.done(op->cb.ud, text, strlen(text), NULL);
+    } else {
       text = shown ? json_text(shown, &len) : NULL;
-    else
-      len = strlen(shown->valuestring);
-    c->lent = !result ? NULL : raw ? &result->valuestring : &text;
-    op->cb.done(op->cb.ud, raw ? shown->valuestring : text, len,
-                result ? NULL : err);
-    c->lent = NULL;
+      op->cb.done(op->cb.ud, text, len, result ? NULL : err);
+    }
+    if (take)
+      text = NULL; /* the caller's */
   }
   free(text);
   free(op->server);
@@ -216,7 +221,10 @@ static void op_fail(api_op *op, int code, const char *server, const char *fmt,
 static void on_op_done(void *ud, cJSON *result, const mcp_error *err) {
   api_op *op = ud;
   op->op = NULL;
-  mcphost_error e = MCPHOST_ERROR_INIT;
+  mcphost_error e; /* 1.3 KB: set in full only without a result */
+  e.struct_size = sizeof e;
+  if (!result)
+    e = (mcphost_error)MCPHOST_ERROR_INIT;
   if (!result && err) {
     e.code = api_status_of_kind(err->kind);
     e.rpc_code = err->rpc_code;
@@ -493,7 +501,11 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
   op->cb = *cb;
   int64_t id = op->id;
   atomic_fetch_add(&c->nops, 1);
-  if (loop_post(host_loop(c->h), op_begin, op) != 0) {
+  /* On the loop's own thread it begins once the callback that started
+   * it returned, in this turn of the loop when it can: no wake-up of the
+   * loop through its eventfd, two system calls an operation. */
+  if (loop_of == c ? !loop_timer_start(host_loop(c->h), 0, op_begin, op)
+                   : loop_post(host_loop(c->h), op_begin, op) != 0) {
     atomic_fetch_sub(&c->nops, 1);
     cJSON_Delete(args);
     cJSON_Delete(words);

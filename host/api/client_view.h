@@ -17,9 +17,11 @@
 /* The client's host and MCP client, borrowed for its life. */
 host *api_client_host(const mcphost_client *c);
 mcp_client *api_client_mcp(const mcphost_client *c);
-/* The client's asker (its "allow" patterns, the permission plugins and
- * its on_ask), for a call the CLI still starts with mcp_client_start. */
-const mcp_asker *api_client_asker(const mcphost_client *c);
+/* host_run_until on the client's loop as its loop thread (an operation
+ * started there begins without waking the loop): 0 once *done, -2 when
+ * the host was interrupted (a signal, host_interrupt), until the
+ * interruption is the client's. */
+int api_client_run_until(mcphost_client *c, const bool *done);
 /* Runs loaded(ud, cfg) after mcphost_load_config loads the scopes and
  * after each reload, before the report (the CLI binds approvals there).
  * Before mcphost_load_config. */

@@ -343,6 +343,28 @@ TEST(test_an_owned_buffer_that_fails_keeps_its_tokens) {
   free(copy);
 }
 
+/* The text of a top member's value as it came (batch passes a request's
+ * "arguments" on so): the first of that name, never a nested one. */
+TEST(test_a_members_text_is_found_where_it_came) {
+  const char *t = "{\"x\": {\"arguments\": 1}, \"arguments\" : { \"a\": [1, "
+                  "2] } , \"arguments\": 3}";
+  size_t off = 99, n = 99;
+  cJSON *v = json_parse_span(t, strlen(t), NULL, "arguments", &off, &n);
+  CHECK(cJSON_IsObject(v));
+  CHECK(n == strlen("{ \"a\": [1, 2] }"));
+  CHECK(strncmp(t + off, "{ \"a\": [1, 2] }", n) == 0);
+  cJSON_Delete(v);
+  v = json_parse_span("{\"id\": 1}", 9, NULL, "arguments", &off, &n);
+  CHECK(v != NULL && n == 0);
+  cJSON_Delete(v);
+  v = json_parse_span("[{\"arguments\": 1}]", 18, NULL, "arguments", &off, &n);
+  CHECK(v != NULL && n == 0);
+  cJSON_Delete(v);
+  CHECK(json_parse_span("{\"arguments\": 1", 15, NULL, "arguments", &off, &n) ==
+        NULL);
+  CHECK(n == 0);
+}
+
 RUN(T(test_a_number_keeps_its_token_only_where_the_double_loses_it),
     T(test_an_owned_buffer_becomes_its_large_string),
     T(test_an_owned_buffer_that_fails_keeps_its_tokens),
@@ -354,4 +376,5 @@ RUN(T(test_a_number_keeps_its_token_only_where_the_double_loses_it),
     T(test_nesting_is_refused_beyond_the_limit),
     T(test_valid_text_makes_the_tree_cjson_makes),
     T(test_the_error_text_says_line_and_column),
-    T(test_a_number_a_person_typed_is_kept_as_typed))
+    T(test_a_number_a_person_typed_is_kept_as_typed),
+    T(test_a_members_text_is_found_where_it_came))

@@ -362,7 +362,12 @@ enum mcphost_request_flag {
   /* GET_PROMPT with a server: `name` is the prompt's own name as the
    * server lists it (found with MCPHOST_OP_FIND_PROMPT): prompts/get is
    * sent without looking it up in prompts/list first. */
-  MCPHOST_REQUEST_EXACT_NAME = 64
+  MCPHOST_REQUEST_EXACT_NAME = 64,
+  /* `done`'s result_json (or error data) is the caller's, to free with
+   * mcphost_free: a result kept as the server's text is handed over as
+   * it is, never copied (a program that queues large results to write
+   * them later, as `mcphost batch` does). */
+  MCPHOST_REQUEST_TAKE_RESULT = 128
 };
 
 typedef struct mcphost_request {
@@ -649,6 +654,9 @@ int mcphost_config_import(mcphost_client *c, const char *scope,
  *   "ask-timeout"   MS, how long a question the program does not take
  *                   waits for the permission plugins (default: the
  *                   request deadline; "timeout" sets it too)
+
+ *   "keep"          a server that crashed is connected again by
+ *                   itself (a long-running program)
  *   any option a loaded plugin declares (mcph.options/1), which the
  *   plugin reads (`value` NULL for one that takes none).
  * Servers that are connected keep their settings. MCPHOST_EUSAGE for a
@@ -1102,13 +1110,6 @@ int mcphost_interrupted(const mcphost_client *c);
  * wait on Ctrl-C and goes on): mcphost_interrupted is 0 again. */
 void mcphost_interrupt_clear(mcphost_client *c);
 
-/* [loop] Inside an operation's `done`, and only there: takes the result
- * text `done` was given (result_json, not an error's data). The same
- * pointer, the caller's from now on (mcphost_free): a result of
- * megabytes is kept, or parsed where it is, without a copy. NULL
- * outside `done`, with an error, or when taken already. */
-char *mcphost_result_take(mcphost_client *c);
-
 /* [loop] A status line on stderr (a progress report): on a terminal one
  * line redrawn in place, cut to its width; elsewhere (a pipe, a file,
  * TERM=dumb) a line each. The library's log ends it before a line of its
@@ -1227,6 +1228,26 @@ int mcphost_server_get(mcphost_client *c, size_t index,
 int mcphost_connect_servers(mcphost_client *c, const char *const *names,
                             size_t n, unsigned flags, size_t *nconnected,
                             mcphost_error *err);
+
+/* ---- a long-running front end: roots, servers that may start ----
+ * What `mcphost batch` does beside its operations: the roots offered
+ * changed while servers run, and a list over every server that may
+ * start. A program that runs for long also sets the option "keep"
+ * (mcphost_set_option): a server that crashed is connected again. */
+
+/* [loop] or [not loop] as mcphost_inproc_register. The roots offered to
+ * server `server` (NULL: every server) from now on: `dirs_json` a JSON
+ * array of directories, each relative to the working directory unless
+ * absolute, "~/" from $HOME. A connected server gets them at once and is
+ * told (notifications/roots/list_changed); the others at their next
+ * connection. *roots_json (may be NULL; the caller's): the roots as
+ * offered, [{"uri": "file://...", "name": ...}]. MCPHOST_EUSAGE, and
+ * nothing changes, when roots are off (the option "no-roots"), or for
+ * an element that is no existing directory: the message names it,
+ * `"roots"[I]: WHY`; MCPHOST_ENOTFOUND for a server not configured. */
+int mcphost_set_roots(mcphost_client *c, const char *server,
+                      const char *dirs_json, char **roots_json,
+                      mcphost_error *err);
 
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
