@@ -54,6 +54,10 @@ mcphost_client *cli_api(const cli *c);
  * signal the CLI takes (SIGINT, SIGTERM, SIGHUP, or a session's
  * caller's) interrupts the command: 0, or -2 on a signal. */
 int cli_run_until(cli *c, const bool *done);
+/* main.c: the running command's hook for the servers' notifications
+ * (mcphost_options.on_notify: list_changed, resources/updated, log
+ * messages, cancellations of their own requests, ...); NULL: none. */
+void cli_on_notify(mcphost_notify_fn fn, void *ud);
 
 /* failure.c: prints "mcphost: <message>" on stderr (out_error) and keeps
  * the first one for the --json error object; `server` may be NULL. */

@@ -446,6 +446,24 @@ static void unwatch_signals(cli *c) {
   c->sigfd = -1;
 }
 
+/* The servers' notifications, to the running command's hook
+ * (cli_on_notify, frontend.h): the client takes one on_notify for its
+ * life, a session's for all its command lines. */
+static mcphost_notify_fn notify_fn;
+static void *notify_ud;
+
+static void on_notify(void *ud, const char *server, const char *method,
+                      const char *params_json) {
+  (void)ud;
+  if (notify_fn)
+    notify_fn(notify_ud, server, method, params_json);
+}
+
+void cli_on_notify(mcphost_notify_fn fn, void *ud) {
+  notify_fn = fn;
+  notify_ud = ud;
+}
+
 /* The client and its plugins, first: they may declare options; the
  * configuration waits for the command line (load). A session's client is
  * loaded and configured once, and kept. */
@@ -464,6 +482,7 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     o.defer_config = 1;
     o.plugin_dirs = l->plugin_dirs;
     o.nplugin_dirs = l->nplugin_dirs;
+    o.on_notify = on_notify;
     mcphost_error err = MCPHOST_ERROR_INIT;
     if (mcphost_client_new(&o, &c->api, &err) != MCPHOST_OK) {
       fprintf(stderr, "mcphost: %s\n", err.message);

@@ -848,7 +848,7 @@ gw_hub *gw_hub_new(cli *c, gw_backends *b) {
   o.keep = true;
   o.capabilities = hub->caps;
   mcp_client_set_options(cli_client(c), &o);
-  mcp_client_on_notify(cli_client(c), gw_on_notify, hub);
+  cli_on_notify(gw_on_notify, hub);
   mcp_client_on_state(cli_client(c), gw_on_state, hub);
   mcp_client_on_request(cli_client(c), gw_on_backend_request, hub);
   gw_mrtr_init(hub);
@@ -863,7 +863,7 @@ void gw_hub_free(gw_hub *hub) {
   while (hub->clients) {
     gw_client_free(hub->clients);
   }
-  mcp_client_on_notify(cli_client(hub->c), NULL, NULL);
+  cli_on_notify(NULL, NULL);
   mcp_client_on_state(cli_client(hub->c), NULL, NULL);
   mcp_client_on_request(cli_client(hub->c), NULL, NULL);
   mcp_client_options o = *mcp_client_get_options(cli_client(hub->c));

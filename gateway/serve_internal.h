@@ -235,10 +235,12 @@ void gw_ask_cancel(void *ud, void *handle);
 void gw_ask_unlink(gw *g, gw_ask *a);
 /* The client's answer `msg` to an elicitation/create of the gateway's. */
 void gw_on_client_answer(gw *g, const cJSON *msg);
-/* The client library's hooks (`ud` the hub): a backend's notification,
- * a backend that came or went, a backend's own request. */
-void gw_on_notify(void *ud, size_t idx, const char *method,
-                  const cJSON *params);
+/* A backend's notification (mcphost_notify_fn, through cli_on_notify;
+ * `ud` the hub). */
+void gw_on_notify(void *ud, const char *server, const char *method,
+                  const char *params_json);
+/* The client library's hooks (`ud` the hub): a backend that came or
+ * went, a backend's own request. */
 void gw_on_state(void *ud, size_t idx);
 bool gw_on_backend_request(void *ud, size_t idx, const char *method,
                            const cJSON *params, const cJSON *id,
