@@ -58,12 +58,12 @@ typedef struct rq_wait {
   rq *r;
 } rq_wait;
 
-/* A list's part: one backend's. */
+/* A list's part: one backend's, an operation of the public API. */
 typedef struct rq_part {
-  rq *r;
+  rq *r; /* NULL once its client went away: its `done` frees it */
   size_t k;
-  mcp_op *op;    /* while it runs */
-  bool starting; /* inside mcp_client_start: freed by the starter */
+  int64_t op;    /* mcphost_start's id while it runs, else 0 */
+  bool starting; /* start_list's own hold, not freed */
   struct rq_part *next;
 } rq_part;
 
