@@ -675,15 +675,18 @@ static bool peer_foreign(srv *sv, int cfd) {
   }
   uid_t uid = (uid_t)-1;
   char why[160] = "";
+  char line[256];
   if (sock_owner_peer(cfd, &uid, why, sizeof why) != 0) {
-    host_log(cli_host(sv->c), MCPH_LOG_WARN, "serve",
+    snprintf(line, sizeof line,
              "refusing a connection: cannot tell its user (%s)", why);
+    mcphost_log(cli_api(sv->c), MCPHOST_LOG_WARN, "serve", line, NULL);
     return true;
   }
   if (uid != geteuid()) {
-    host_log(cli_host(sv->c), MCPH_LOG_INFO, "serve",
+    snprintf(line, sizeof line,
              "refusing a connection of uid %u: only uid %u is served",
              (unsigned)uid, (unsigned)geteuid());
+    mcphost_log(cli_api(sv->c), MCPHOST_LOG_INFO, "serve", line, NULL);
     return true;
   }
   return false;
