@@ -295,6 +295,11 @@ static void on_list_part(void *ud, const char *result_json, size_t len,
   list_part_done(part);
 }
 
+/* The capability a list kind needs: templates are resources'. */
+static const char *list_capability(const char *kind) {
+  return strcmp(kind, "resourceTemplates") == 0 ? "resources" : kind;
+}
+
 static void start_list(gw *g, rq *r, const char *kind) {
   r->kind = kind;
   r->items = cJSON_CreateArray();
@@ -307,10 +312,22 @@ static void start_list(gw *g, rq *r, const char *kind) {
     r->parts = part;
     r->pending++;
     g->hub->listing[k]++;
-    /* A backend that did not declare the kind answers null unasked. */
+    size_t idx = g->hub->b.idx[k];
+    mcp_server_status st;
+    if (mcp_client_status(cli_client(g->c), idx, &st) && st.ready &&
+        !mcp_client_has_capability(cli_client(g->c), idx,
+                                   list_capability(kind))) {
+      /* A ready backend that did not declare the kind adds nothing, now:
+       * a list no backend declares is answered at once (over HTTP, as
+       * JSON rather than on a stream), as before any operation. */
+      on_list_part(part, "{}", 2, NULL);
+      continue;
+    }
+    /* One not connected yet that did not declare it answers null
+     * unasked. */
     mcphost_request lq = MCPHOST_REQUEST_INIT;
     lq.kind = MCPHOST_OP_LIST;
-    lq.server = host_cfg(cli_host(g->c))->servers[g->hub->b.idx[k]].name;
+    lq.server = host_cfg(cli_host(g->c))->servers[idx].name;
     lq.name = kind;
     lq.flags = MCPHOST_REQUEST_IF_DECLARED;
     mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;

@@ -232,6 +232,10 @@ http "${J[@]}" -H "Mcp-Session-Id: $SID" \
   -d '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' "$GW_URL"
 check "serve --http: the next session lists the backend's tools" \
   grep -q '"name":"mcp__slow__t"' "$TMP/body"
+http "${J[@]}" -H "Mcp-Session-Id: $SID" \
+  -d '{"jsonrpc":"2.0","id":3,"method":"prompts/list"}' "$GW_URL"
+check "serve --http: a list no backend declares is answered at once, as JSON" \
+  bash -c "grep -qi '^Content-Type: application/json' '$TMP/head' && grep -q '\"prompts\":\\[\\]' '$TMP/body'"
 stop_gateway
 wait "$LIST_PID" 2>/dev/null
 expect "serve --http: the gateway ends cleanly after a list it cancelled" 0 \
