@@ -207,10 +207,6 @@ int cmd_prompt(cli *c, int argc, char **argv);
 /* main.c */
 /* The built-in command names, one a line. */
 void cli_print_commands(FILE *f);
-/* The servers' notifications (the client's on_notify) go to `fn` from
- * now on; NULL: to no one. A command that listens (batch) sets it and
- * clears it at its end: one command runs at a time, in a session too. */
-void cli_on_notify(mcphost_notify_fn fn, void *ud);
 
 /* help.c */
 /* `mcphost --help` without what plugins add. */

@@ -13,3 +13,11 @@ mcp_client *cli_client(const cli *c) {
 const limits *cli_limits(const cli *c) {
   return &c->lim;
 }
+
+mcphost_client *cli_api(const cli *c) {
+  return c->api;
+}
+
+int cli_run_until(cli *c, const bool *done) {
+  return host_run_until(c->h, done, 0);
+}

@@ -11,13 +11,14 @@
 #define MCPHOST_CLI_FRONTEND_H
 
 #include <cjson/cJSON.h>
+#include <mcphost/client.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "core/host.h"
-#include "util.h"
 #include "mcp/client.h"
 #include "size_limits.h"
+#include "util.h"
 
 /* Exit codes (documented in --help and the README). */
 enum {
@@ -45,6 +46,20 @@ typedef struct cli cli;
 host *cli_host(const cli *c);
 mcp_client *cli_client(const cli *c);
 const limits *cli_limits(const cli *c);
+/* Its client of the public API (sdk/include/mcphost/client.h), made in
+ * MCPHOST_LOOP_CALLER mode: the loop a front end's descriptors and timers
+ * go on. */
+mcphost_client *cli_api(const cli *c);
+/* Runs the client's loop until *done, or until a
+ * signal the CLI takes (SIGINT, SIGTERM, SIGHUP, or a session's
+ * caller's) interrupts the command: 0, or -2 on a signal. */
+int cli_run_until(cli *c, const bool *done);
+/* main.c: the running command's hook for the servers' notifications
+ * (mcphost_options.on_notify: list_changed, resources/updated, log
+ * messages, cancellations of their own requests, ...); NULL: none. A
+ * command that listens (batch, serve) sets it and clears it at its end:
+ * one command runs at a time, in a session too. */
+void cli_on_notify(mcphost_notify_fn fn, void *ud);
 
 /* failure.c: prints "mcphost: <message>" on stderr (out_error) and keeps
  * the first one for the --json error object; `server` may be NULL. */

@@ -9,24 +9,28 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "json_parse.h"
 #include "json_write.h"
 
 typedef struct watch {
   cli *c;
   size_t idx;
+  const char *server; /* the configured name */
   int wake;       /* an update came or the server went away */
   bool gone;      /* the server is not connected any more */
   cJSON *updates; /* params of the updates not printed yet */
 } watch;
 
-static void on_notify(void *ud, size_t idx, const char *method,
-                      const cJSON *params) {
+/* The client's notifications (cli_on_notify): this server's updates. */
+static void on_notify(void *ud, const char *server, const char *method,
+                      const char *params_json) {
   watch *w = ud;
-  if (idx != w->idx || strcmp(method, "notifications/resources/updated") != 0) {
+  if (!server || strcmp(server, w->server) != 0 ||
+      strcmp(method, "notifications/resources/updated") != 0) {
     return;
   }
-  cJSON_AddItemToArray(w->updates, params ? cJSON_Duplicate(params, 1)
-                                          : cJSON_CreateObject());
+  cJSON *params = json_parse_str(params_json);
+  cJSON_AddItemToArray(w->updates, params ? params : cJSON_CreateObject());
   w->wake = 1;
 }
 
@@ -153,8 +157,9 @@ int cmd_subscribe(cli *c, int argc, char **argv) {
               cli_esc(c, server));
     return EXIT_PROTOCOL;
   }
-  watch w = {.c = c, .idx = idx, .updates = cJSON_CreateArray()};
-  mcp_client_on_notify(c->mc, on_notify, &w);
+  watch w = {
+      .c = c, .idx = idx, .server = server, .updates = cJSON_CreateArray()};
+  cli_on_notify(on_notify, &w);
   mcp_client_on_state(c->mc, on_state, &w);
   if ((rc = request(c, server, "resources/subscribe", uri)) != EXIT_OK) {
     goto out;
@@ -195,7 +200,7 @@ int cmd_subscribe(cli *c, int argc, char **argv) {
     rc = rc == EXIT_OK ? EXIT_SERVER : rc;
   }
 out:
-  mcp_client_on_notify(c->mc, NULL, NULL);
+  cli_on_notify(NULL, NULL);
   mcp_client_on_state(c->mc, NULL, NULL);
   cJSON_Delete(w.updates);
   return rc;

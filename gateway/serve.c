@@ -268,8 +268,13 @@ static void list_part_done(rq_part *part) {
   check_done(g);
 }
 
-static void on_list_part(void *ud, cJSON *result, const mcp_error *err) {
+static void on_list_part(void *ud, const char *result_json, size_t len,
+                         const mcphost_error *err) {
   rq_part *part = ud;
+  if (!part->r) { /* cancelled when its client went away */
+    free(part);
+    return;
+  }
   gw_hub *hub = part->r->g->hub;
   size_t idx = hub->b.idx[part->k];
   mcp_server_status st;
@@ -277,22 +282,28 @@ static void on_list_part(void *ud, cJSON *result, const mcp_error *err) {
   /* What the client is told now includes this backend or not. */
   hub->ready[part->k] =
       mcp_client_status(cli_client(hub->c), idx, &st) && st.ready;
-  if (result && !part->r->cancelled) {
+  if (!err && !part->r->cancelled) {
+    cJSON *result = json_parse(result_json, len, NULL);
     gw_items_add(&hub->b, part->k, part->r->kind, result, part->r->items);
-  } else if (err && err->message && !part->r->cancelled) {
+    cJSON_Delete(result);
+  } else if (err && !part->r->cancelled) {
     /* A backend that fails is left out of the list, and said on stderr. */
     cli_error(hub->c, host_cfg(cli_host(hub->c))->servers[idx].name, "%s",
               err->message);
   }
-  cJSON_Delete(result);
-  part->op = NULL;
+  part->op = 0;
   list_part_done(part);
+}
+
+/* The capability a list kind needs: templates are resources'. */
+static const char *list_capability(const char *kind) {
+  return strcmp(kind, "resourceTemplates") == 0 ? "resources" : kind;
 }
 
 static void start_list(gw *g, rq *r, const char *kind) {
   r->kind = kind;
   r->items = cJSON_CreateArray();
-  r->pending = 1; /* held until every part is out: some end at once */
+  r->pending = 1; /* held until every part is out */
   for (size_t k = 0; k < g->hub->b.n; k++) {
     rq_part *part = xcalloc(1, sizeof *part);
     part->r = r;
@@ -301,17 +312,31 @@ static void start_list(gw *g, rq *r, const char *kind) {
     r->parts = part;
     r->pending++;
     g->hub->listing[k]++;
-    part->starting = true;
-    mcp_op *op = mcp_client_start(
-        cli_client(g->c),
-        &(mcp_call){.kind = MCP_OP_LIST,
-                    .server = g->hub->b.idx[k],
-                    .name = kind,
-                    .if_declared = true},
-        &(mcp_call_callbacks){.done = on_list_part, .ud = part});
-    part->starting = false;
-    if (!part->r) { /* done already */
-      free(part);
+    size_t idx = g->hub->b.idx[k];
+    mcp_server_status st;
+    if (mcp_client_status(cli_client(g->c), idx, &st) && st.ready &&
+        !mcp_client_has_capability(cli_client(g->c), idx,
+                                   list_capability(kind))) {
+      /* A ready backend that did not declare the kind adds nothing, now:
+       * a list no backend declares is answered at once (over HTTP, as
+       * JSON rather than on a stream), as before any operation. */
+      on_list_part(part, "{}", 2, NULL);
+      continue;
+    }
+    /* One not connected yet that did not declare it answers null
+     * unasked. */
+    mcphost_request lq = MCPHOST_REQUEST_INIT;
+    lq.kind = MCPHOST_OP_LIST;
+    lq.server = host_cfg(cli_host(g->c))->servers[idx].name;
+    lq.name = kind;
+    lq.flags = MCPHOST_REQUEST_IF_DECLARED;
+    mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+    cb.done = on_list_part;
+    cb.ud = part;
+    mcphost_error err = MCPHOST_ERROR_INIT;
+    int64_t op = mcphost_start(cli_api(g->c), &lq, &cb, &err);
+    if (op < 0) {
+      on_list_part(part, NULL, 0, &err);
     } else {
       part->op = op;
     }
@@ -848,7 +873,7 @@ gw_hub *gw_hub_new(cli *c, gw_backends *b) {
   o.keep = true;
   o.capabilities = hub->caps;
   mcp_client_set_options(cli_client(c), &o);
-  mcp_client_on_notify(cli_client(c), gw_on_notify, hub);
+  cli_on_notify(gw_on_notify, hub);
   mcp_client_on_state(cli_client(c), gw_on_state, hub);
   mcp_client_on_request(cli_client(c), gw_on_backend_request, hub);
   gw_mrtr_init(hub);
@@ -863,7 +888,7 @@ void gw_hub_free(gw_hub *hub) {
   while (hub->clients) {
     gw_client_free(hub->clients);
   }
-  mcp_client_on_notify(cli_client(hub->c), NULL, NULL);
+  cli_on_notify(NULL, NULL);
   mcp_client_on_state(cli_client(hub->c), NULL, NULL);
   mcp_client_on_request(cli_client(hub->c), NULL, NULL);
   mcp_client_options o = *mcp_client_get_options(cli_client(hub->c));
@@ -970,18 +995,22 @@ void gw_client_free(gw *g) {
     rq *r = g->reqs;
     if (r->op) {
       mcp_op_cancel(r->op);
-    } else if (r->parts && r->parts->op) {
-      mcp_op_cancel(r->parts->op);
     } else {
       for (size_t k = 0; k < r->nwaits; k++) {
         if (r->waits[k].w.waiting) {
           mcp_client_unwait(cli_client(g->c), &r->waits[k].w);
         }
       }
-      while (r->parts) { /* parts that never started an operation */
+      while (r->parts) {
         rq_part *part = r->parts;
         r->parts = part->next;
-        free(part);
+        if (part->op) { /* its `done` (cancelled) frees it */
+          g->hub->listing[part->k]--;
+          part->r = NULL;
+          mcphost_cancel(cli_api(g->c), part->op);
+        } else {
+          free(part);
+        }
       }
       gw_rq_free(r);
     }

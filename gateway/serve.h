@@ -17,7 +17,6 @@
 #include <stdint.h>
 
 #include "cli/frontend.h"
-#include "core/loop.h"
 #include "util.h"
 
 /* The backends the gateway fronts and how it names their items. */
@@ -172,7 +171,7 @@ typedef struct gw_chan {
   void *ud;
   strbuf in, out; /* unparsed input; output the client has not taken */
   size_t out_off;
-  loop_watch *in_watch, *out_watch;
+  mcphost_watch *in_watch, *out_watch;
   int out_flags; /* stdout's flags before O_NONBLOCK, or -1 */
   bool eof;      /* stdin ended */
   bool broken;   /* stdout failed: the client is gone */

@@ -13,6 +13,7 @@
 #include "cli/frontend.h"
 #include "gateway/serve.h"
 #include "gateway/serve_internal.h"
+#include "json_parse.h"
 #include "util.h"
 
 /* ---- the permission asker: --allow, else the client ---- */
@@ -203,21 +204,29 @@ static void on_backend_cancelled(gw_hub *hub, size_t idx, const cJSON *params) {
   }
 }
 
-void gw_on_notify(void *ud, size_t idx, const char *method,
-                  const cJSON *params) {
+void gw_on_notify(void *ud, const char *server, const char *method,
+                  const char *params_json) {
   gw_hub *hub = ud;
-  if (gw_backend_of(&hub->b, idx) < 0) {
+  long found = cli_find_server(hub->c, server);
+  if (found < 0 || gw_backend_of(&hub->b, (size_t)found) < 0) {
     return;
   }
-  if (strcmp(method, "notifications/cancelled") == 0) {
-    on_backend_cancelled(hub, idx, params);
-    return;
-  }
+  size_t idx = (size_t)found;
+  bool cancelled = strcmp(method, "notifications/cancelled") == 0;
   bool changed = strstr(method, "/list_changed") &&
                  strncmp(method, "notifications/roots/", 20) != 0;
   bool pass = strcmp(method, "notifications/message") == 0 ||
               strcmp(method, "notifications/resources/updated") == 0;
-  for (gw *g = hub->clients; g && (changed || pass); g = g->next) {
+  if (!cancelled && !changed && !pass) {
+    return; /* not parsed for nothing */
+  }
+  cJSON *params = json_parse(params_json, strlen(params_json), NULL);
+  if (cancelled) {
+    on_backend_cancelled(hub, idx, params);
+    cJSON_Delete(params);
+    return;
+  }
+  for (gw *g = hub->clients; g; g = g->next) {
     if (g->modern) {
       tell_listens(g, method, params);
       tell_request_logs(g, idx, method, params);
@@ -226,6 +235,7 @@ void gw_on_notify(void *ud, size_t idx, const char *method,
           g, method, pass && params ? cJSON_Duplicate(params, 1) : NULL, NULL);
     }
   }
+  cJSON_Delete(params);
 }
 
 /* A backend that came or went: its items did too. */

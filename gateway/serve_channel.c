@@ -24,7 +24,7 @@ static void on_stdout(void *ud, int fd, unsigned events) {
 
 static void stop_reading(gw_chan *ch) {
   if (ch->in_watch) {
-    loop_unwatch(host_loop(cli_host(ch->c)), ch->in_watch);
+    mcphost_unwatch(cli_api(ch->c), ch->in_watch);
     ch->in_watch = NULL;
   }
 }
@@ -37,8 +37,8 @@ static void flush_out(gw_chan *ch) {
     }
     if (n < 0 && errno == EAGAIN) {
       if (!ch->out_watch &&
-          loop_watch_fd(host_loop(cli_host(ch->c)), 1, LOOP_WRITE, on_stdout,
-                        ch, &ch->out_watch) < 0) {
+          mcphost_watch_fd(cli_api(ch->c), 1, MCPHOST_FD_WRITE, on_stdout, ch,
+                           &ch->out_watch, NULL) != MCPHOST_OK) {
         ch->out_watch = NULL;
       }
       return;
@@ -57,7 +57,7 @@ static void flush_out(gw_chan *ch) {
   }
   ch->out.len = ch->out_off = 0;
   if (ch->out_watch) {
-    loop_unwatch(host_loop(cli_host(ch->c)), ch->out_watch);
+    mcphost_unwatch(cli_api(ch->c), ch->out_watch);
     ch->out_watch = NULL;
   }
 }
@@ -101,11 +101,11 @@ void gw_chan_open(gw_chan *ch) {
       fcntl(1, F_SETFL, ch->out_flags | O_NONBLOCK);
     }
   }
-  if (loop_watch_fd(host_loop(cli_host(ch->c)), 0, LOOP_READ, on_stdin, ch,
-                    &ch->in_watch) < 0) {
+  if (mcphost_watch_fd(cli_api(ch->c), 0, MCPHOST_FD_READ, on_stdin, ch,
+                       &ch->in_watch, NULL) != MCPHOST_OK) {
     ch->in_watch = NULL;
     while (!ch->eof && !ch->broken) { /* a regular file: always readable */
-      on_stdin(ch, 0, LOOP_READ);
+      on_stdin(ch, 0, MCPHOST_FD_READ);
     }
   }
 }
@@ -116,7 +116,7 @@ void gw_chan_close(gw_chan *ch) {
     fcntl(1, F_SETFL, ch->out_flags);
   }
   if (ch->out_watch) {
-    loop_unwatch(host_loop(cli_host(ch->c)), ch->out_watch);
+    mcphost_unwatch(cli_api(ch->c), ch->out_watch);
     ch->out_watch = NULL;
   }
   if (ch->out_off < ch->out.len &&

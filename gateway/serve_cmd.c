@@ -188,7 +188,7 @@ static int run_stdio(cli *c, gw_hub *hub) {
   s.ch =
       (gw_chan){.c = c, .on_line = stdio_line, .on_eof = stdio_gone, .ud = &s};
   gw_chan_open(&s.ch);
-  int run = host_run_until(cli_host(c), &s.done, 0);
+  int run = cli_run_until(c, &s.done);
   if (run == -2) { /* a signal: what is in flight is answered so */
     gw_hub_stop(hub, GW_STOPPING);
   }

@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,18 +83,18 @@ typedef struct srv {
   bool loopback;
   unsigned port;
   int fd;
-  loop_watch *w;
+  mcphost_watch *w;
   gw_conn *conns;
   size_t nconns;
   uint64_t request_ms, head_ms, evict_ms;
-  loop_timer *sweep; /* ends idle sessions */
-  bool paused;       /* not accepting: at CONNS_MAX, or out of descriptors */
+  mcphost_timer *sweep; /* ends idle sessions */
+  bool paused;          /* not accepting: at CONNS_MAX, or out of descriptors */
 } srv;
 
 struct gw_conn {
   srv *s;
   int fd;
-  loop_watch *w;
+  mcphost_watch *w;
   unsigned events; /* what w watches */
   strbuf in, out;
   size_t out_off;
@@ -104,8 +105,8 @@ struct gw_conn {
   bool last;         /* the request being answered is the connection's last */
   bool closed;       /* freed on the next loop turn */
   bool head_checked; /* the waiting request's head passed check_access */
-  loop_timer *deadline;      /* for the next request; NULL on an SSE one */
-  loop_timer *head_deadline; /* from a head's first byte to its end */
+  mcphost_timer *deadline;      /* for the next request; NULL on an SSE one */
+  mcphost_timer *head_deadline; /* from a head's first byte to its end */
   gw_stream *stream;
   /* gw_conn_on_gone: set, the connection owes the request being
    * answered its answer (or carries its SSE response). */
@@ -127,8 +128,8 @@ static bool conn_owes(const gw_conn *cn) {
  * spin on it) and starts again when a connection closes. */
 static void accepting(srv *sv, bool on) {
   if (sv->w && sv->paused == on &&
-      loop_watch_update(host_loop(cli_host(sv->c)), sv->w,
-                        on ? LOOP_READ : 0) == 0) {
+      mcphost_watch_update(cli_api(sv->c), sv->w, on ? MCPHOST_FD_READ : 0,
+                           NULL) == MCPHOST_OK) {
     sv->paused = !on;
   }
 }
@@ -148,13 +149,13 @@ static void conn_close(gw_conn *cn, bool delivered) {
     return;
   }
   cn->closed = true;
-  loop *l = host_loop(cli_host(cn->s->c));
+  mcphost_client *api = cli_api(cn->s->c);
   if (cn->w) {
-    loop_unwatch(l, cn->w);
+    mcphost_unwatch(api, cn->w);
     cn->w = NULL;
   }
   if (cn->deadline) {
-    loop_timer_cancel(l, cn->deadline);
+    mcphost_timer_cancel(api, cn->deadline);
     cn->deadline = NULL;
   }
   head_deadline(cn, false);
@@ -175,7 +176,7 @@ static void conn_close(gw_conn *cn, bool delivered) {
     cn->gone(cn->gone_ud);
   }
   /* Callers up the stack may still hold `cn`. */
-  if (loop_post(l, conn_free_later, cn) != 0) {
+  if (mcphost_post(api, conn_free_later, cn, NULL) != MCPHOST_OK) {
     conn_free_later(cn);
   }
 }
@@ -187,7 +188,8 @@ void gw_conn_abort(gw_conn *cn) {
 
 static void conn_watch(gw_conn *cn, unsigned events) {
   if (!cn->closed && events != cn->events &&
-      loop_watch_update(host_loop(cli_host(cn->s->c)), cn->w, events) == 0) {
+      mcphost_watch_update(cli_api(cn->s->c), cn->w, events, NULL) ==
+          MCPHOST_OK) {
     cn->events = events;
   }
 }
@@ -263,23 +265,23 @@ static void on_head_deadline(void *ud) {
 
 /* A head has begun (`on`) or is whole: its own deadline runs between. */
 static void head_deadline(gw_conn *cn, bool on) {
-  loop *l = host_loop(cli_host(cn->s->c));
+  mcphost_client *api = cli_api(cn->s->c);
   if (!on && cn->head_deadline) {
-    loop_timer_cancel(l, cn->head_deadline);
+    mcphost_timer_cancel(api, cn->head_deadline);
     cn->head_deadline = NULL;
   } else if (on && !cn->head_deadline) {
     cn->head_deadline =
-        loop_timer_start(l, cn->s->head_ms, on_head_deadline, cn);
+        mcphost_timer_start(api, cn->s->head_ms, on_head_deadline, cn);
   }
 }
 
 /* (Re)starts the time the connection has for its next request. */
 static void conn_deadline(gw_conn *cn) {
-  loop *l = host_loop(cli_host(cn->s->c));
+  mcphost_client *api = cli_api(cn->s->c);
   if (cn->deadline) {
-    loop_timer_cancel(l, cn->deadline);
+    mcphost_timer_cancel(api, cn->deadline);
   }
-  cn->deadline = loop_timer_start(l, cn->s->request_ms, on_deadline, cn);
+  cn->deadline = mcphost_timer_start(api, cn->s->request_ms, on_deadline, cn);
 }
 
 static void conn_process(gw_conn *cn);
@@ -312,11 +314,11 @@ bool gw_conn_on_gone(gw_conn *cn, void (*gone)(void *ud), void *ud) {
   if (gone) {
     /* Its answer may take long: no deadline until it is out. */
     if (cn->deadline) {
-      loop_timer_cancel(host_loop(cli_host(cn->s->c)), cn->deadline);
+      mcphost_timer_cancel(cli_api(cn->s->c), cn->deadline);
       cn->deadline = NULL;
     }
-  } else if (owed &&
-             loop_post(host_loop(cli_host(cn->s->c)), conn_resume, cn) != 0) {
+  } else if (owed && mcphost_post(cli_api(cn->s->c), conn_resume, cn, NULL) !=
+                         MCPHOST_OK) {
     conn_resume(cn);
   }
   return true;
@@ -325,7 +327,7 @@ bool gw_conn_on_gone(gw_conn *cn, void (*gone)(void *ud), void *ud) {
 void gw_conn_start_sse(gw_conn *cn, gw_stream *st, const char *session_id) {
   if (cn->deadline) {
     /* A stream may be quiet for long: it ends with its stream. */
-    loop_timer_cancel(host_loop(cli_host(cn->s->c)), cn->deadline);
+    mcphost_timer_cancel(cli_api(cn->s->c), cn->deadline);
     cn->deadline = NULL;
   }
   cn->sse = true;
@@ -356,7 +358,8 @@ static void conn_flush(gw_conn *cn) {
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
       /* Backpressure: a request's next one is read once its answer is
        * out; an SSE connection is still read, for its end. */
-      conn_watch(cn, cn->sse ? LOOP_READ | LOOP_WRITE : LOOP_WRITE);
+      conn_watch(cn, cn->sse ? MCPHOST_FD_READ | MCPHOST_FD_WRITE
+                             : MCPHOST_FD_WRITE);
       return;
     }
     if (n <= 0) {
@@ -369,7 +372,7 @@ static void conn_flush(gw_conn *cn) {
     return;
   }
   cn->out.len = cn->out_off = 0;
-  conn_watch(cn, LOOP_READ);
+  conn_watch(cn, MCPHOST_FD_READ);
   if (cn->finishing) {
     conn_close(cn, true);
   }
@@ -622,11 +625,12 @@ static void conn_process(gw_conn *cn) {
 
 static void on_conn(void *ud, int fd, unsigned events) {
   gw_conn *cn = ud;
-  if (events & LOOP_WRITE) {
+  if (events & MCPHOST_FD_WRITE) {
     conn_flush(cn);
     conn_process(cn);
   }
-  if (cn->closed || !(events & (LOOP_READ | LOOP_HUP | LOOP_ERROR))) {
+  if (cn->closed ||
+      !(events & (MCPHOST_FD_READ | MCPHOST_FD_HUP | MCPHOST_FD_ERROR))) {
     return;
   }
   char buf[16384];
@@ -671,15 +675,18 @@ static bool peer_foreign(srv *sv, int cfd) {
   }
   uid_t uid = (uid_t)-1;
   char why[160] = "";
+  char line[256];
   if (sock_owner_peer(cfd, &uid, why, sizeof why) != 0) {
-    host_log(cli_host(sv->c), MCPH_LOG_WARN, "serve",
+    snprintf(line, sizeof line,
              "refusing a connection: cannot tell its user (%s)", why);
+    mcphost_log(cli_api(sv->c), MCPHOST_LOG_WARN, "serve", line, NULL);
     return true;
   }
   if (uid != geteuid()) {
-    host_log(cli_host(sv->c), MCPH_LOG_INFO, "serve",
+    snprintf(line, sizeof line,
              "refusing a connection of uid %u: only uid %u is served",
              (unsigned)uid, (unsigned)geteuid());
+    mcphost_log(cli_api(sv->c), MCPHOST_LOG_INFO, "serve", line, NULL);
     return true;
   }
   return false;
@@ -763,9 +770,9 @@ static void on_accept(void *ud, int fd, unsigned events) {
     }
     sb_init(&cn->in);
     sb_init(&cn->out);
-    cn->events = LOOP_READ;
-    if (loop_watch_fd(host_loop(cli_host(sv->c)), cfd, LOOP_READ, on_conn, cn,
-                      &cn->w) < 0) {
+    cn->events = MCPHOST_FD_READ;
+    if (mcphost_watch_fd(cli_api(sv->c), cfd, MCPHOST_FD_READ, on_conn, cn,
+                         &cn->w, NULL) != MCPHOST_OK) {
       close(cfd);
       conn_free_later(cn);
       continue;
@@ -835,8 +842,8 @@ static int start_listening(srv *sv, char *why, size_t why_len) {
   sv->port =
       ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
                                     : ((struct sockaddr_in6 *)&ss)->sin6_port);
-  if (loop_watch_fd(host_loop(cli_host(sv->c)), sv->fd, LOOP_READ, on_accept,
-                    sv, &sv->w) < 0) {
+  if (mcphost_watch_fd(cli_api(sv->c), sv->fd, MCPHOST_FD_READ, on_accept, sv,
+                       &sv->w, NULL) != MCPHOST_OK) {
     snprintf(why, why_len, "serve --http: cannot watch the socket");
     return EXIT_SERVER;
   }
@@ -850,8 +857,20 @@ static uint64_t sweep_period(const srv *sv) {
 static void on_sweep(void *ud) {
   srv *sv = ud;
   gw_sessions_expire(&sv->http);
-  sv->sweep = loop_timer_start(host_loop(cli_host(sv->c)), sweep_period(sv),
-                               on_sweep, sv);
+  sv->sweep =
+      mcphost_timer_start(cli_api(sv->c), sweep_period(sv), on_sweep, sv);
+}
+
+/* One turn of the client's loop, as a program that runs it from its own
+ * (MCPHOST_LOOP_CALLER) does: waits at most `wait_ms` for its descriptor
+ * or its next timer, then runs what is ready. */
+static void run_once(mcphost_client *api, int wait_ms) {
+  int t = mcphost_timeout_ms(api);
+  struct pollfd p = {.fd = mcphost_fd(api), .events = POLLIN};
+  if (poll(&p, 1, t >= 0 && t < wait_ms ? t : wait_ms) < 0 && errno != EINTR) {
+    return;
+  }
+  mcphost_perform(api);
 }
 
 /* Whether a connection still has an answer to write. */
@@ -907,22 +926,21 @@ int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   fprintf(stderr, "mcphost serve: listening on http://%s:%u/mcp\n", name,
           sv.port);
   fflush(stderr);
-  sv.sweep = loop_timer_start(host_loop(cli_host(c)), sweep_period(&sv),
-                              on_sweep, &sv);
+  sv.sweep = mcphost_timer_start(cli_api(c), sweep_period(&sv), on_sweep, &sv);
   bool never = false;
-  int run = host_run_until(cli_host(c), &never, 0);
+  int run = cli_run_until(c, &never);
   rc = run == -2 ? EXIT_INTERRUPTED : EXIT_OK;
   if (sv.sweep) {
-    loop_timer_cancel(host_loop(cli_host(c)), sv.sweep);
+    mcphost_timer_cancel(cli_api(c), sv.sweep);
     sv.sweep = NULL;
   }
   /* Each open request is answered and cancelled at its backend; the
    * answers get STOP_MS to reach the clients that read them. */
   gw_hub_stop(hub, GW_STOPPING);
-  uint64_t until = loop_now_ms() + STOP_MS;
-  for (uint64_t now = loop_now_ms(); now < until && conns_unsent(&sv);
-       now = loop_now_ms()) {
-    loop_run_once(host_loop(cli_host(c)), (int)(until - now));
+  uint64_t until = mcphost_now_ms() + STOP_MS;
+  for (uint64_t now = mcphost_now_ms(); now < until && conns_unsent(&sv);
+       now = mcphost_now_ms()) {
+    run_once(cli_api(c), (int)(until - now));
   }
   while (sv.http.sessions) {
     gw_session_free(sv.http.sessions);
@@ -936,13 +954,13 @@ out:
     gw_conn_abort(sv.conns);
   }
   if (sv.w) {
-    loop_unwatch(host_loop(cli_host(c)), sv.w);
+    mcphost_unwatch(cli_api(c), sv.w);
   }
   if (sv.fd >= 0) {
     close(sv.fd);
   }
   /* Connections closed above are freed by posted callbacks. */
-  loop_run_once(host_loop(cli_host(c)), 0);
+  mcphost_perform(cli_api(c));
   free(sv.token);
   return rc;
 }

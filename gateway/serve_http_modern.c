@@ -38,7 +38,7 @@ static void mpost_free(void *ud) {
 static void mpost_done(mpost *m) {
   if (!m->posted) {
     m->posted = true;
-    if (loop_post(host_loop(cli_host(m->h->c)), mpost_free, m) != 0) {
+    if (mcphost_post(cli_api(m->h->c), mpost_free, m, NULL) != MCPHOST_OK) {
       abort(); /* the loop's queue is never full */
     }
   }

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/loop.h"
 #include "gateway/serve_http.h"
 #include "json_write.h"
 
@@ -161,7 +160,7 @@ static gw_stream *stream_of(gw_session *s, const cJSON *req, int *at) {
 static void session_send(void *ud, cJSON *msg, const cJSON *req) {
   gw_session *s = ud;
   int at = -1;
-  s->last_ms = loop_now_ms();
+  s->last_ms = mcphost_now_ms();
   gw_stream *st = stream_of(s, req, &at);
   bool response = !cJSON_GetObjectItemCaseSensitive(msg, "method");
   if (!st) {
@@ -213,7 +212,7 @@ gw_session *gw_session_new(gw_http *h, gw_hub *hub) {
     return NULL;
   }
   s->h = h;
-  s->last_ms = loop_now_ms();
+  s->last_ms = mcphost_now_ms();
   s->next_no = 1; /* 0 is the standalone stream's */
   s->standalone = stream_new(s, true);
   s->g = gw_client_new(hub, session_send, s);
@@ -234,7 +233,7 @@ static bool session_active(const gw_session *s) {
 }
 
 void gw_sessions_expire(gw_http *h) {
-  uint64_t now = loop_now_ms();
+  uint64_t now = mcphost_now_ms();
   for (gw_session *s = h->sessions, *next; s; s = next) {
     next = s->next;
     if (!session_active(s) && now - s->last_ms >= h->idle_ms) {
@@ -245,7 +244,7 @@ void gw_sessions_expire(gw_http *h) {
 
 bool gw_sessions_evict(gw_http *h, uint64_t floor_ms) {
   gw_session *idlest = NULL;
-  uint64_t now = loop_now_ms();
+  uint64_t now = mcphost_now_ms();
   /* Newest first: of equally idle ones, the oldest. */
   for (gw_session *s = h->sessions; s; s = s->next) {
     if (!session_active(s) && now - s->last_ms >= floor_ms &&
@@ -263,7 +262,7 @@ gw_session *gw_session_find(gw_http *h, const char *id) {
   gw_sessions_expire(h); /* an expired id is not found, timer or not */
   for (gw_session *s = h->sessions; s && id; s = s->next) {
     if (strcmp(s->id, id) == 0) {
-      s->last_ms = loop_now_ms();
+      s->last_ms = mcphost_now_ms();
       return s;
     }
   }
@@ -388,7 +387,7 @@ void gw_session_get(gw_session *s, gw_conn *cn, const char *last_event_id) {
 
 void gw_session_conn_gone(gw_stream *st, bool delivered) {
   st->cn = NULL;
-  st->s->last_ms = loop_now_ms();
+  st->s->last_ms = mcphost_now_ms();
   if (delivered && stream_complete(st)) {
     stream_free(st);
   }

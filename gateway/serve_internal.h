@@ -58,12 +58,12 @@ typedef struct rq_wait {
   rq *r;
 } rq_wait;
 
-/* A list's part: one backend's. */
+/* A list's part: one backend's, an operation of the public API. */
 typedef struct rq_part {
-  rq *r;
+  rq *r; /* NULL once its client went away: its `done` frees it */
   size_t k;
-  mcp_op *op;    /* while it runs */
-  bool starting; /* inside mcp_client_start: freed by the starter */
+  int64_t op;    /* mcphost_start's id while it runs, else 0 */
+  bool starting; /* start_list's own hold, not freed */
   struct rq_part *next;
 } rq_part;
 
@@ -235,10 +235,12 @@ void gw_ask_cancel(void *ud, void *handle);
 void gw_ask_unlink(gw *g, gw_ask *a);
 /* The client's answer `msg` to an elicitation/create of the gateway's. */
 void gw_on_client_answer(gw *g, const cJSON *msg);
-/* The client library's hooks (`ud` the hub): a backend's notification,
- * a backend that came or went, a backend's own request. */
-void gw_on_notify(void *ud, size_t idx, const char *method,
-                  const cJSON *params);
+/* A backend's notification (mcphost_notify_fn, through cli_on_notify;
+ * `ud` the hub). */
+void gw_on_notify(void *ud, const char *server, const char *method,
+                  const char *params_json);
+/* The client library's hooks (`ud` the hub): a backend that came or
+ * went, a backend's own request. */
 void gw_on_state(void *ud, size_t idx);
 bool gw_on_backend_request(void *ud, size_t idx, const char *method,
                            const cJSON *params, const cJSON *id,

@@ -13,6 +13,7 @@
 #include <mcphost/rpc.h>
 
 #include "gateway/serve_internal.h"
+#include "json_write.h"
 #include "util.h"
 
 #define LISTEN_URIS 256
@@ -28,22 +29,31 @@ typedef struct gw_sub {
 
 /* The answer of a resources/subscribe or unsubscribe: nobody waits for
  * it (a backend that refuses one sends no updates for that URI). */
-static void sub_done(void *ud, cJSON *result, const mcp_error *err) {
+static void sub_done(void *ud, const char *result_json, size_t len,
+                     const mcphost_error *err) {
   (void)ud;
+  (void)result_json;
+  (void)len;
   (void)err;
-  cJSON_Delete(result);
 }
 
 static void sub_send(gw_hub *hub, const gw_sub *s, const char *method) {
   cJSON *p = cJSON_CreateObject();
   cJSON_AddStringToObject(p, "uri", s->uri);
-  mcp_client_start(cli_client(hub->c),
-                   &(mcp_call){.kind = MCP_OP_REQUEST,
-                               .server = s->idx,
-                               .name = s->uri,
-                               .method = method,
-                               .arguments = p},
-                   &(mcp_call_callbacks){.done = sub_done});
+  strbuf args;
+  sb_init(&args);
+  if (json_write(&args, p) == 0) {
+    mcphost_request req = MCPHOST_REQUEST_INIT;
+    req.kind = MCPHOST_OP_REQUEST;
+    req.server = host_cfg(cli_host(hub->c))->servers[s->idx].name;
+    req.name = s->uri;
+    req.method = method;
+    req.arguments = sb_str(&args);
+    mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+    cb.done = sub_done;
+    mcphost_start(cli_api(hub->c), &req, &cb, NULL);
+  }
+  sb_free(&args);
   cJSON_Delete(p);
 }
 

@@ -64,7 +64,7 @@ typedef struct gw_park {
   char *state;    /* the requestState handed out */
   cJSON *outcome; /* the answer of an operation that ended parked */
   gw_input *inputs;
-  loop_timer *timer;
+  mcphost_timer *timer;
   /* What every retry must repeat (owned): the operation's method and
    * params, kept should the operation end while parked. */
   char *method;
@@ -219,7 +219,7 @@ static void park_end(gw_park *p, const char *why) {
   }
   hub->nparks--;
   if (p->timer) {
-    loop_timer_cancel(host_loop(cli_host(hub->c)), p->timer);
+    mcphost_timer_cancel(cli_api(hub->c), p->timer);
   }
   if (p->owner) {
     p->owner->parked--;
@@ -257,11 +257,11 @@ static bool park_round(gw_park *p, gw *to) {
   }
   free(p->state);
   p->state = state;
-  loop *l = host_loop(cli_host(p->hub->c));
+  mcphost_client *api = cli_api(p->hub->c);
   if (p->timer) {
-    loop_timer_cancel(l, p->timer);
+    mcphost_timer_cancel(api, p->timer);
   }
-  p->timer = loop_timer_start(l, p->hub->park_ms, park_expired, p);
+  p->timer = mcphost_timer_start(api, p->hub->park_ms, park_expired, p);
   cJSON *res = cJSON_CreateObject();
   cJSON_AddStringToObject(res, "resultType", "input_required");
   cJSON *reqs = cJSON_AddObjectToObject(res, "inputRequests");

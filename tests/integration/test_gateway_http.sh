@@ -175,4 +175,70 @@ expect "serve --http with a name that is not an address is a usage error" 2 \
 run --mcp-config "$C" serve --stdio --token
 expect "serve --token without --http is a usage error" 2 --err "are for --http"
 
+# A session that ends while its list waits for a backend: the list's part
+# is cancelled, and the gateway serves the next session.
+# The backend's first tools/list waits for a line on a FIFO.
+SLOW="$TMP/slow"
+mkdir -p "$SLOW"
+mkfifo "$SLOW/go"
+cat >"$SLOW/server.py" <<'PYEOF'
+import json, os, sys
+d = os.environ["SLOW_DIR"]
+first = True
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n")
+    sys.stdout.flush()
+for line in sys.stdin:
+    m = json.loads(line)
+    with open(os.path.join(d, "seen"), "a") as f:
+        f.write(m.get("method", "answer") + "\n")
+    if m.get("method") == "initialize":
+        send({"jsonrpc": "2.0", "id": m["id"], "result": {
+            "protocolVersion": m["params"]["protocolVersion"],
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "slow", "version": "1"}}})
+    elif m.get("method") == "tools/list":
+        if first:
+            first = False
+            open(os.path.join(d, "asked"), "w").close()
+            with open(os.path.join(d, "go")) as go:
+                go.readline()
+        send({"jsonrpc": "2.0", "id": m["id"], "result": {"tools": [
+            {"name": "t", "inputSchema": {"type": "object"}}]}})
+    elif "id" in m:
+        send({"jsonrpc": "2.0", "id": m["id"], "result": {}})
+PYEOF
+CS="$TMP/slow.json"
+config_file "$CS" "{\"slow\": {\"command\": \"$PY\", \"args\": [\"$SLOW/server.py\"],
+  \"env\": {\"SLOW_DIR\": \"$SLOW\"}}}"
+start_gateway "$CS" || exit 1
+http "${J[@]}" -d "$INIT" "$GW_URL"
+SID=$(sed -n 's/^Mcp-Session-Id: \([0-9a-f]*\).*/\1/ip' "$TMP/head")
+curl -s --max-time 30 "${J[@]}" -H "Mcp-Session-Id: $SID" \
+  -d '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' "$GW_URL" \
+  >"$TMP/slow_list.out" 2>&1 &
+LIST_PID=$!
+for _ in $(seq 300); do
+  [ -e "$SLOW/asked" ] && break
+  sleep 0.1
+done
+http -X DELETE -H "Mcp-Session-Id: $SID" "$GW_URL"
+check "serve --http: a session ends while its list waits for a backend" \
+  has_status 200
+echo go >"$SLOW/go"
+http "${J[@]}" -d "$INIT" "$GW_URL"
+SID=$(sed -n 's/^Mcp-Session-Id: \([0-9a-f]*\).*/\1/ip' "$TMP/head")
+http "${J[@]}" -H "Mcp-Session-Id: $SID" \
+  -d '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' "$GW_URL"
+check "serve --http: the next session lists the backend's tools" \
+  grep -q '"name":"mcp__slow__t"' "$TMP/body"
+http "${J[@]}" -H "Mcp-Session-Id: $SID" \
+  -d '{"jsonrpc":"2.0","id":3,"method":"prompts/list"}' "$GW_URL"
+check "serve --http: a list no backend declares is answered at once, as JSON" \
+  bash -c "grep -qi '^Content-Type: application/json' '$TMP/head' && grep -q '\"prompts\":\\[\\]' '$TMP/body'"
+stop_gateway
+wait "$LIST_PID" 2>/dev/null
+expect "serve --http: the gateway ends cleanly after a list it cancelled" 0 \
+  --no-err "Sanitizer" --no-err "runtime error"
+
 finish

@@ -236,6 +236,36 @@ TEST(the_hosts_log_lines_go_to_on_log_too) {
   CHECK(strstr(seen.text, "2|errs|") || strstr(seen.text, "3|errs|"));
 }
 
+/* A front end's own entries (mcphost_log) take the library's way: to
+ * on_log with their level and source, as the verbosity lets them. */
+TEST(a_programs_own_entries_take_the_log_too) {
+  log_seen seen = {.lock = PTHREAD_MUTEX_INITIALIZER};
+  mcphost_options o = MCPHOST_OPTIONS_INIT;
+  o.loop_mode = MCPHOST_LOOP_CALLER; /* mcphost_log runs on the loop */
+  o.strict = 1;
+  o.on_log = on_log;
+  o.ud = &seen;
+  mcphost_client *c = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(mcphost_client_new(&o, &c, &err) == MCPHOST_OK);
+  CHECK(mcphost_log(c, MCPHOST_LOG_WARN, "serve", "refusing a connection",
+                    &err) == MCPHOST_OK);
+  CHECK(mcphost_log(c, MCPHOST_LOG_ERROR, NULL, "no source", &err) ==
+        MCPHOST_OK);
+  /* Info is below the default verbosity: not passed. */
+  CHECK(mcphost_log(c, MCPHOST_LOG_INFO, "serve", "a quiet note", &err) ==
+        MCPHOST_OK);
+  CHECK(mcphost_log(c, 7, "serve", "x", &err) == MCPHOST_EUSAGE);
+  CHECK_CONTAINS(err.message, "unknown level 7");
+  CHECK(mcphost_log(c, MCPHOST_LOG_WARN, "serve", NULL, &err) ==
+        MCPHOST_EUSAGE);
+  mcphost_client_free(c);
+  CHECK_CONTAINS(seen.text, "1|serve|refusing a connection\n");
+  CHECK_CONTAINS(seen.text, "0|-|no source\n");
+  CHECK(strstr(seen.text, "a quiet note") == NULL);
+  CHECK(strstr(seen.text, "|x\n") == NULL);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: test_client_messages ERROR_SERVER\n");
@@ -254,6 +284,7 @@ int main(int argc, char **argv) {
       T(done_gets_the_data_beside_the_error),
       T(configuration_messages_go_to_on_log_and_not_stderr),
       T(the_hosts_log_lines_go_to_on_log_too),
+      T(a_programs_own_entries_take_the_log_too),
   };
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
   client_home_remove(home);

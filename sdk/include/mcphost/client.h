@@ -1249,6 +1249,20 @@ int mcphost_set_roots(mcphost_client *c, const char *server,
                       const char *dirs_json, char **roots_json,
                       mcphost_error *err);
 
+/* ---- the gateway ----
+ * What a front end that serves the configured servers to clients of its
+ * own (`mcphost serve`) uses beside the operations and the loop. */
+
+/* [loop] An entry of the program's own in the client's log, beside the
+ * library's and under the same rules: on stderr as the library writes
+ * its entries ("mcphost: warning: [SOURCE] MESSAGE", escaped and
+ * redacted), or to mcphost_options.on_log, when the verbosity lets
+ * `level` (an enum mcphost_log_level) through. `source`: what it is
+ * about (a server, a part of the program), or NULL. MCPHOST_EUSAGE for
+ * an unknown level or no message. */
+int mcphost_log(mcphost_client *c, int level, const char *source,
+                const char *message, mcphost_error *err);
+
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
  * as a JSON-RPC message handler: a configuration entry {"type": "sdk"}
