@@ -48,14 +48,6 @@ char *oauth_pkce_challenge(const char *verifier) {
   return oauth_b64url(md, sizeof md);
 }
 
-void oauth_sha256_hex(const char *p, size_t len, char out[65]) {
-  unsigned char md[SHA256_DIGEST_LENGTH];
-  SHA256((const unsigned char *)p, len, md);
-  for (size_t i = 0; i < sizeof md; i++) {
-    snprintf(out + 2 * i, 3, "%02x", md[i]);
-  }
-}
-
 /* Signs `input` with `key`: a new base64url signature, or NULL. */
 static char *sign(EVP_PKEY *key, bool es256, const char *input) {
   EVP_MD_CTX *md = EVP_MD_CTX_new();

@@ -50,8 +50,6 @@ char *oauth_b64(const unsigned char *p, size_t len);
 char *oauth_random_b64url(size_t n);
 /* The PKCE S256 challenge of `verifier`: a new string. */
 char *oauth_pkce_challenge(const char *verifier);
-/* Lower-case hex of SHA-256 over `len` bytes into out[65]. */
-void oauth_sha256_hex(const char *p, size_t len, char out[65]);
 /* A signed JWT client assertion (RFC 7523) with the PEM private key in
  * `key_pem`, alg "ES256" (raw R||S) or "RS256": iss = sub = client_id,
  * aud, iat, exp = iat + 300, a random jti. A new string, or NULL with the
@@ -178,6 +176,10 @@ typedef struct oauth_server {
   int callback_port; /* 0: random */
   bool has_oauth;    /* the entry had an "oauth" object */
 } oauth_server;
+/* The server's credential key (key.c): "<name>|" and 16 hex digits of
+ * SHA-256 over the compact JSON {"type","url","headers"} of its
+ * configuration `cfg`; a new string, or NULL without a url. */
+char *oauth_server_key(const char *name, const cJSON *cfg);
 /* Reads the server's configuration JSON: 0, or -1 with `why` naming the
  * field. */
 int oauth_server_parse(oauth_server *sv, const char *name,

@@ -149,21 +149,7 @@ int oauth_server_parse(oauth_server *sv, const char *name,
   if (!sv->grant) {
     sv->grant = oauth_strdup("authorization_code");
   }
-  cJSON *k = cJSON_CreateObject();
-  cJSON_AddStringToObject(k, "type", sv->type);
-  cJSON_AddStringToObject(k, "url", sv->url);
-  const cJSON *h = cJSON_GetObjectItemCaseSensitive(cfg, "headers");
-  cJSON_AddItemToObject(k, "headers",
-                        cJSON_IsObject(h) ? cJSON_Duplicate(h, true)
-                                          : cJSON_CreateObject());
-  char *text = cJSON_PrintUnformatted(k);
-  cJSON_Delete(k);
-  char hex[65];
-  oauth_sha256_hex(text, strlen(text), hex);
-  cJSON_free(text);
-  strbuf key = {0};
-  sb_printf(&key, "%s|%.16s", name, hex);
-  sv->key = key.data;
+  sv->key = oauth_server_key(name, cfg);
   ret = 0;
 out:
   if (ret != 0) {

@@ -54,8 +54,8 @@ expected_tree() {
       echo "$LIBDIR/cmake/McpHostSDK/$f.cmake"
     done
     for f in claudeai feature-channels feature-elicitation feature-mcpb \
-             feature-oauth feature-sampling ide mcpb-tools transport-http \
-             transport-sse transport-ws; do
+             feature-oauth feature-oauth-flows feature-sampling ide \
+             mcpb-tools transport-http transport-sse transport-ws; do
       echo "$LIBDIR/mcphost/impl/$f.so"
     done
     for f in claudeai feature-channels feature-elicitation feature-mcpb \

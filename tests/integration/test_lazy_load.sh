@@ -54,6 +54,17 @@ maps_no_heavy() {
   done
 }
 
+# maps_no_heavy_but_ws WHAT: the same for a run with a ws server, whose
+# transport needs libwebsockets, which links OpenSSL (so libcrypto is
+# there whatever OAuth does), and no OAuth plugin's flows (which link
+# libcurl and OpenSSL: plugins/oauth/front.c).
+maps_no_heavy_but_ws() {
+  local lib
+  for lib in libcurl libarchive feature-oauth-flows; do
+    check "  $1 maps no ${lib//\\/}" test "$(loads "$lib")" = 0
+  done
+}
+
 run_traced --version
 expect "--version says the version" 0 --out "mcphost " --out "(plugin ABI "
 check "  and opens no plugin for it" \
@@ -293,6 +304,37 @@ expect "the http plugin opens its implementation" 0 \
   --err "[mcphost.transport.http] loaded $IMPL"
 check "libcurl comes with the http transport's implementation" \
   grep -q "file=libcurl[^ ]* \[0\];  needed by /proc/self/fd/[0-9]*" <<<"$LOADS"
+
+# The OAuth provider is asked for the server's Authorization value at
+# connect: with no stored credential and no "oauth" settings its front
+# (impl/feature-oauth.so) answers, and the rest of it, which links
+# libcurl and OpenSSL, is not opened (plugins/oauth/front.c).
+check "  the OAuth plugin's flows are not opened for a server with no \
+credential" test "$(loads feature-oauth-flows)" = 0
+run_traced -vv --config "$H" call mcp__t__echo_headers
+expect "call against the http server works" 0 \
+  --no-err "feature-oauth-flows.so"
+check "  and opens no OAuth flows" test "$(loads feature-oauth-flows)" = 0
+H2="$TMP/http-oauth.json"
+config_file "$H2" "{\"t\": {\"type\": \"http\", \"oauth\": {\"scopes\": \"x\"},
+  \"url\": \"http://127.0.0.1:$NODE_PORT/mcp\"}}"
+run_traced -vv --config "$H2" tools
+expect "a server with \"oauth\" settings opens them" 0 \
+  --out "mcp__t__echo_headers" \
+  --err "[mcphost.oauth] loaded $IMPLREAL/feature-oauth-flows.so"
+
+# A ws server: its transport maps no libcurl, and nor does OAuth.
+if [ -d "$INTEROP/node_modules/ws" ]; then
+  start_listener node "$SRCDIR/tests/servers/ws_server.mjs" || exit 1
+  W="$TMP/ws.json"
+  config_file "$W" "{\"w\": {\"type\": \"ws\", \"url\": \"ws://127.0.0.1:$LISTEN_PORT/mcp\"}}"
+  run_traced --config "$W" tools
+  expect "tools over ws works" 0 --out "mcp__w__echo"
+  maps_no_heavy_but_ws "tools over ws"
+  run_traced --config "$W" call w/echo message=hi
+  expect "a call over ws works" 0 --out "hi"
+  maps_no_heavy_but_ws "call over ws"
+fi
 
 # A link to the plugin finds the implementation beside the file it points
 # to. (The --plugin-dir copy wins over the built-in one: same id.)

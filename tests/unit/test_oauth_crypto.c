@@ -1,7 +1,8 @@
 /* The OAuth plugin's pieces that need no network: PKCE S256 (RFC 7636
  * appendix B), base64url, the private_key_jwt client assertion (ES256
  * as raw R||S, RS256) checked with OpenSSL's verifier, scope union, and
- * the times of an ID token (a JWT's exp and iat). */
+ * the times of an ID token (a JWT's exp and iat); common/sha256.c, the
+ * credential key's digest, against FIPS 180-4's examples and OpenSSL. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,8 +11,11 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
+#include <openssl/sha.h>
+
 #include "check.h"
 #include "oauth.h"
+#include "sha256.h"
 
 TEST(test_oauth_pkce_matches_rfc7636_appendix_b) {
   char *c = oauth_pkce_challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk");
@@ -201,10 +205,53 @@ TEST(test_oauth_jwt_times_read_exp_and_iat) {
   CHECK(oauth_jwt_times("x.!!!.y", &exp, &iat) == -1);
 }
 
+/* The examples of FIPS 180-4 (NIST's SHA256.pdf): one block, two
+ * blocks, a million 'a'; and the empty message. */
+TEST(test_sha256_fips_180_4_examples) {
+  char hex[65];
+  sha256_hex("abc", 3, hex);
+  CHECK_STR(hex,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  sha256_hex(two, strlen(two), hex);
+  CHECK_STR(hex,
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  sha256_hex("", 0, hex);
+  CHECK_STR(hex,
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  char *a = malloc(1000000);
+  memset(a, 'a', 1000000);
+  sha256_hex(a, 1000000, hex);
+  CHECK_STR(hex,
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  free(a);
+}
+
+/* The same digest as OpenSSL's for every length around the padding's
+ * edges (55, 56, 63, 64 bytes...) and for a credential key's JSON, so
+ * that credentials stored before are still found. */
+TEST(test_sha256_equals_openssl) {
+  unsigned char buf[300], ours[SHA256_LEN], theirs[SHA256_DIGEST_LENGTH];
+  for (size_t i = 0; i < sizeof buf; i++) {
+    buf[i] = (unsigned char)(i * 131 + 7);
+  }
+  for (size_t n = 0; n <= sizeof buf; n++) {
+    sha256(buf, n, ours);
+    SHA256(buf, n, theirs);
+    CHECK(memcmp(ours, theirs, sizeof ours) == 0);
+  }
+  const char *key = "{\"type\":\"http\",\"url\":\"http://127.0.0.1:8080/mcp\","
+                    "\"headers\":{}}";
+  sha256((const unsigned char *)key, strlen(key), ours);
+  SHA256((const unsigned char *)key, strlen(key), theirs);
+  CHECK(memcmp(ours, theirs, sizeof ours) == 0);
+}
+
 RUN(T(test_oauth_pkce_matches_rfc7636_appendix_b),
     T(test_oauth_base64url_has_no_padding_and_url_alphabet),
     T(test_oauth_es256_assertion_is_raw_r_s_and_verifies),
     T(test_oauth_rs256_assertion_verifies),
     T(test_oauth_scope_union_keeps_order_without_duplicates),
     T(test_oauth_query_param_is_decoded),
-    T(test_oauth_jwt_times_read_exp_and_iat))
+    T(test_oauth_jwt_times_read_exp_and_iat),
+    T(test_sha256_fips_180_4_examples), T(test_sha256_equals_openssl))
