@@ -207,170 +207,224 @@ static size_t put_utf8(unsigned char *o, unsigned cp) {
   return utf8_put(o, cp);
 }
 
-static bool short_escape(unsigned char e) {
-  switch (e) {
-  case '"':
-  case '\\':
-  case '/':
-  case 'b':
-  case 'f':
-  case 'n':
-  case 'r':
-  case 't': return true;
-  default: return false;
+/* A string's decoding, in one pass with its scan: its text is read once,
+ * each run of plain bytes copied as it is found (json_scan_copy). The
+ * output goes to a new buffer of cJSON's allocator (buf), or, for the
+ * string json_parse_owned adopts, into the text itself (buf NULL): no
+ * escape decodes longer than it is written (\u0000 is 6 bytes for 2), so
+ * the bytes written never pass the bytes read. */
+typedef struct {
+  size_t start;             /* the string's first byte */
+  unsigned char *buf, *out; /* the new buffer (or NULL), the next byte */
+  size_t cap;               /* buf's size */
+  size_t quote;             /* the first '"' not yet read: its end or not */
+  bool adopt; /* a value json_parse_owned may adopt (none adopted yet) */
+} string_out;
+
+/* Whether the string from so->start ending at `end` or later is the one
+ * for json_parse_owned to decode in place. */
+static bool to_adopt(const string_out *so, size_t end) {
+  return so->adopt && end - (so->start - 1) > JSON_PARSE_ADOPT_MIN;
+}
+
+/* A new buffer keeps room for every byte up to the next '"', the end of
+ * the string at the earliest, each decoding to at most one byte: so->quote
+ * is found again (memchr) when an escaped '"' has been read, and the
+ * buffer grown, twice as large at least (a text of many \" grows it a
+ * few times, not at each). The string to adopt moves into the text. */
+static void next_quote(parser *p, string_out *so, size_t i) {
+  const unsigned char *q = memchr(p->s + i, '"', p->len - i);
+  so->quote = q ? (size_t)(q - p->s) : p->len;
+  if (to_adopt(so, so->quote)) {
+    size_t n = (size_t)(so->out - so->buf);
+    memcpy(p->own + so->start, so->buf, n);
+    cJSON_free(so->buf);
+    so->buf = NULL;
+    so->out = p->own + so->start + n;
+    p->adopt_start = so->start;
+    return;
+  }
+  size_t n = (size_t)(so->out - so->buf), need = n + so->quote - i + 1;
+  if (need > so->cap) {
+    size_t cap = so->cap * 2 > need ? so->cap * 2 : need;
+    unsigned char *grown = must(cJSON_malloc(cap));
+    memcpy(grown, so->buf, n);
+    cJSON_free(so->buf);
+    so->buf = grown;
+    so->out = grown + n;
+    so->cap = cap;
   }
 }
 
-/* The first byte from `i` that a string's scan must look at: '"', '\\'
- * or a control character (json_scan.h): a result of megabytes is text. */
-static size_t plain_run(const unsigned char *s, size_t i, size_t len) {
-  return (size_t)(json_scan_run(s + i, s + len, 0) - s);
+/* The escape at s[*i] ('\\', read up to it): decoded at so->out, *i past
+ * it. False on an error of the text (*i left at it); *bad set (the first only)
+ * for a \u of half a surrogate pair, which is an error only once the whole
+ * string has none other (the text's errors come first), and writes nothing. */
+static bool read_escape(parser *p, string_out *so, size_t *i, size_t *bad,
+                        const char **bad_what) {
+  const unsigned char *s = p->s;
+  size_t at = *i;
+  if (at + 1 >= p->len) {
+    p->pos = at + 1;
+    return fail(p, "a string is not closed");
+  }
+  unsigned char e = s[at + 1];
+  /* The one-letter escapes by table: one load, where a switch was a
+   * jump each. */
+  static const unsigned char letter[256] = {
+      ['"'] = '"',  ['\\'] = '\\', ['/'] = '/',  ['b'] = '\b',
+      ['f'] = '\f', ['n'] = '\n',  ['r'] = '\r', ['t'] = '\t'};
+  unsigned char *o = so->out;
+  if (letter[e]) {
+    *o = letter[e];
+    *i = at + 2;
+    so->out++;
+    return true;
+  }
+  switch (e) {
+  case 'u': {
+    int cp = at + 6 <= p->len ? hex4(s + at + 2) : -1;
+    if (cp < 0) {
+      p->pos = at;
+      return fail(p, "\\u must be followed by four hex digits");
+    }
+    *i = at + 6;
+    const char *what = NULL;
+    if (cp >= 0xDC00 && cp <= 0xDFFF) {
+      what = "a \\u escape of a low surrogate without a high one";
+    } else if (cp >= 0xD800 && cp <= 0xDBFF) {
+      size_t j = at + 6;
+      int lo = j + 6 <= p->len && s[j] == '\\' && s[j + 1] == 'u'
+                   ? hex4(s + j + 2)
+                   : -1;
+      if (lo < 0xDC00 || lo > 0xDFFF) {
+        what = "a \\u escape of a high surrogate without a low one";
+      } else {
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        *i = j + 6;
+      }
+    }
+    if (what) {
+      if (!*bad_what) {
+        *bad = at;
+        *bad_what = what;
+      }
+      return true;
+    }
+    so->out += put_utf8(o, (unsigned)cp);
+    return true;
+  }
+  default: p->pos = at; return fail(p, "an unknown escape in a string");
+  }
 }
 
-/* Finds the end of the string at p->pos (its opening quote) and checks
- * every byte of it: sets *end to its closing quote and *escapes when it
- * has any. False on an error. */
-static bool scan_string(parser *p, size_t *end, bool *escapes) {
+/* The string at p->pos (its opening quote), checked and decoded in one
+ * pass: *str a new buffer (NUL-terminated), or, `value` in
+ * json_parse_owned, NULL for the string of JSON_PARSE_ADOPT_MIN bytes
+ * or more decoded in place (p->adopt_*; the caller makes its item). Its
+ * errors are those of a first pass that checks every byte before a
+ * second decodes: a surrogate half is told only where nothing else is
+ * wrong. False on an error (in place, the characters read are given
+ * back as '.', json_parse_owned). */
+static bool read_string(parser *p, bool value, char **str) {
   const unsigned char *s = p->s;
-  *escapes = false;
-  for (size_t i = p->pos + 1;; i++) {
-    i = plain_run(s, i, p->len);
+  string_out so = {.start = p->pos + 1,
+                   .adopt = value && p->own && !p->adopt_end};
+  /* Most strings have no escape: scanned, then copied or adopted. */
+  size_t i = (size_t)(json_scan_run(s + so.start, s + p->len, 0) - s);
+  if (i < p->len && s[i] == '"') {
+    size_t n = i - so.start;
+    p->pos = i + 1;
+    if (to_adopt(&so, i)) {
+      p->adopt_start = so.start;
+      p->adopt_end = i;
+      p->adopt_len = n;
+      *str = NULL;
+      return true;
+    }
+    unsigned char *out = must(cJSON_malloc(n + 1));
+    memcpy(out, s + so.start, n);
+    out[n] = '\0';
+    *str = (char *)out;
+    return true;
+  }
+  /* An escape (or an error): the output from here on. */
+  const char *what = NULL, *bad_what = NULL;
+  size_t bad = 0;
+  const unsigned char *q = memchr(s + i, '"', p->len - i);
+  so.quote = q ? (size_t)(q - s) : p->len;
+  if (to_adopt(&so, so.quote)) {
+    so.out = p->own + i;
+    p->adopt_start = so.start;
+  } else {
+    size_t n = i - so.start;
+    so.cap = n + so.quote - i + 1;
+    so.buf = must(cJSON_malloc(so.cap));
+    memcpy(so.buf, s + so.start, n);
+    so.out = so.buf + n;
+  }
+  for (;;) {
     if (i >= p->len) {
-      p->pos = i;
-      return fail(p, "a string is not closed");
+      what = "a string is not closed";
+      break;
     }
     unsigned char c = s[i];
     if (c == '"') {
-      *end = i;
-      return true;
-    }
-    if (c < 0x20) {
-      p->pos = i;
-      return fail(p, "a control character in a string must be escaped");
-    }
-    if (c == '\\') {
-      *escapes = true;
-      if (i + 1 >= p->len) {
-        p->pos = i + 1;
-        return fail(p, "a string is not closed");
-      }
-      unsigned char e = s[i + 1];
-      if (e == 'u') {
-        if (i + 6 > p->len || hex4(s + i + 2) < 0) {
-          p->pos = i;
-          return fail(p, "\\u must be followed by four hex digits");
-        }
-        i += 5;
-      } else if (short_escape(e)) {
-        i++;
-      } else {
-        p->pos = i;
-        return fail(p, "an unknown escape in a string");
-      }
-    }
-  }
-}
-
-/* Decodes the escapes of s[start..end) (checked by scan_string) into
- * `out`, which may be s + start itself: no escape decodes longer than it
- * is written (\u0000 is 6 bytes for 2), so the bytes written never pass
- * the bytes read. Returns the bytes written, or (size_t)-1 on an error. */
-static size_t decode_string(parser *p, size_t start, size_t end,
-                            unsigned char *out) {
-  const unsigned char *s = p->s;
-  unsigned char *o = out;
-  for (size_t i = start; i < end;) {
-    const unsigned char *run = s + i;
-    const unsigned char *bs = memchr(run, '\\', end - i);
-    size_t k = bs ? (size_t)(bs - run) : end - i;
-    if (o != run) {
-      memmove(o, run, k);
-    }
-    o += k;
-    i += k;
-    if (i >= end) {
       break;
     }
-    unsigned char e = s[i + 1];
-    i += 2;
-    switch (e) {
-    case 'b': *o++ = '\b'; continue;
-    case 'f': *o++ = '\f'; continue;
-    case 'n': *o++ = '\n'; continue;
-    case 'r': *o++ = '\r'; continue;
-    case 't': *o++ = '\t'; continue;
-    case 'u': break;
-    default: *o++ = e; continue; /* '"', '\\' and '/' */
+    if (c != '\\') {
+      what = "a control character in a string must be escaped";
+      break;
     }
-    unsigned cp = (unsigned)hex4(s + i);
-    size_t at = i - 2;
-    i += 4;
-    if (cp >= 0xDC00 && cp <= 0xDFFF) {
-      p->pos = at;
-      fail(p, "a \\u escape of a low surrogate without a high one");
-      return (size_t)-1;
+    if (!read_escape(p, &so, &i, &bad, &bad_what)) {
+      goto failed;
     }
-    if (cp >= 0xD800 && cp <= 0xDBFF) {
-      int lo = i + 6 <= end && s[i] == '\\' && s[i + 1] == 'u' ? hex4(s + i + 2)
-                                                               : -1;
-      if (lo < 0xDC00 || lo > 0xDFFF) {
-        p->pos = at;
-        fail(p, "a \\u escape of a high surrogate without a low one");
-        return (size_t)-1;
-      }
-      cp = 0x10000 + ((cp - 0xD800) << 10) + ((unsigned)lo - 0xDC00);
-      i += 6;
+    if (so.buf && i > so.quote) {
+      next_quote(p, &so, i);
     }
-    o += put_utf8(o, cp);
+    /* Two calls: each inlined with its own test of room. */
+    const unsigned char *stop =
+        so.buf ? json_scan_copy(s + i, s + p->len, &so.out, so.buf + so.cap)
+               : json_scan_copy(s + i, s + p->len, &so.out, NULL);
+    i = (size_t)(stop - s);
   }
-  return (size_t)(o - out);
-}
-
-/* The string at p->pos (its opening quote), scanned up to its closing
- * quote at `end`, decoded into a new buffer of cJSON's allocator; NULL
- * on an error. */
-static char *decode_new(parser *p, size_t end, bool escapes) {
-  size_t start = p->pos + 1, n = end - start;
-  unsigned char *out = must(cJSON_malloc(n + 1));
-  if (!escapes) {
-    memcpy(out, p->s + start, n);
-  } else if ((n = decode_string(p, start, end, out)) == (size_t)-1) {
-    cJSON_free(out);
-    return NULL;
+  if (what || bad_what) {
+    p->pos = what ? i : bad;
+    fail(p, what ? what : bad_what);
+    goto failed;
   }
-  out[n] = '\0';
-  p->pos = end + 1;
-  return (char *)out;
+  p->pos = i + 1;
+  if (!so.buf) {
+    p->adopt_end = i;
+    p->adopt_len = (size_t)(so.out - (p->own + so.start));
+    *str = NULL;
+    return true;
+  }
+  size_t n = (size_t)(so.out - so.buf);
+  if (so.cap > i - so.start + 1) {
+    /* Grown past the text's size: given back (a copy, once). */
+    unsigned char *fit = must(cJSON_malloc(n + 1));
+    memcpy(fit, so.buf, n);
+    cJSON_free(so.buf);
+    so.buf = fit;
+  }
+  so.buf[n] = '\0';
+  *str = (char *)so.buf;
+  return true;
+failed:
+  if (so.buf) {
+    cJSON_free(so.buf);
+  } else {
+    p->adopt_end = i; /* in place: what was read, maybe written */
+  }
+  return false;
 }
 
 /* The string at p->pos (its opening quote), decoded into a new buffer;
- * NULL on an error. The first pass finds the end and checks every byte,
- * so the second only copies and decodes, into a buffer no larger than
- * the text. */
+ * NULL on an error. */
 static char *parse_string(parser *p) {
-  size_t end;
-  bool escapes;
-  return scan_string(p, &end, &escapes) ? decode_new(p, end, escapes) : NULL;
-}
-
-/* A string value of JSON_PARSE_ADOPT_MIN bytes or more in a buffer the
- * parser owns (json_parse_owned), scanned up to `end`: decoded where it
- * is, its item left without a valuestring until the parse has succeeded
- * (then the buffer becomes it). */
-static cJSON *adopt_string(parser *p, size_t end, bool escapes) {
-  size_t start = p->pos + 1, n = end - start;
-  p->adopt_start = start;
-  p->adopt_end = end;
-  if (escapes &&
-      (n = decode_string(p, start, end, p->own + start)) == (size_t)-1) {
-    return NULL;
-  }
-  cJSON *item = must(cJSON_CreateNull());
-  item->type = cJSON_String;
-  p->adopted = item;
-  p->adopt_len = n;
-  p->pos = end + 1;
-  return item;
+  char *str;
+  return read_string(p, false, &str) ? str : NULL;
 }
 
 static cJSON *parse_value(parser *p);
@@ -467,21 +521,16 @@ static cJSON *parse_value(parser *p) {
   case '{': return parse_container(p, true);
   case '[': return parse_container(p, false);
   case '"': {
-    size_t end;
-    bool escapes;
-    if (!scan_string(p, &end, &escapes)) {
-      return NULL;
-    }
-    if (p->own && !p->adopt_end && end - p->pos > JSON_PARSE_ADOPT_MIN) {
-      return adopt_string(p, end, escapes);
-    }
-    char *s = decode_new(p, end, escapes);
-    if (!s) {
+    char *str;
+    if (!read_string(p, true, &str)) {
       return NULL;
     }
     cJSON *item = must(cJSON_CreateNull());
     item->type = cJSON_String;
-    item->valuestring = s;
+    item->valuestring = str;
+    if (!str) {
+      p->adopted = item; /* its text, once the parse has succeeded */
+    }
     return item;
   }
   case 't':

@@ -67,8 +67,9 @@ cJSON *json_parse_span(const char *text, size_t len, json_error *err,
  * place and the buffer, shrunk, becomes its valuestring, so the text is
  * held once, never twice; without such a string the buffer is freed. On
  * an error NULL, and the buffer stays the caller's, the same but for the
- * characters of that one string (each replaced by '.'): the tokens
- * around it, an id among them, read as before. */
+ * characters of that one string (each replaced by '.'; those read, when
+ * the error is in it): the tokens around it, an id among them, read as
+ * before. */
 cJSON *json_parse_owned(char *buf, size_t len, json_error *err);
 
 /* json_parse of a NUL-terminated text, without the error; NULL for a

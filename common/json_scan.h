@@ -32,6 +32,24 @@ static const unsigned char json_scan_stop[256] = {
     [0xc1 ... 0xff] = JSON_SCAN_HIGH};
 /* clang-format on */
 
+#ifdef __SSE2__
+/* The bits of the bytes of `v` that end a run (as json_scan_run). */
+static inline __attribute__((always_inline)) unsigned
+json_scan_bits(__m128i v, unsigned flags) {
+  const unsigned char also = flags & JSON_SCAN_C0 ? 0xC0 : 0;
+  const __m128i zero = _mm_setzero_si128();
+  /* Signed: the bytes from 0x80 are below 0x20 too. */
+  __m128i low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+  if (!(flags & JSON_SCAN_HIGH))
+    low = _mm_andnot_si128(_mm_cmplt_epi8(v, zero), low);
+  __m128i hit = _mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                   _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+      _mm_or_si128(low, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)also))));
+  return (unsigned)_mm_movemask_epi8(hit);
+}
+#endif
+
 /* The first byte of [p, end) that ends a run, or end; `flags` says what
  * ends one besides '"', '\\' and control characters (JSON_SCAN_HIGH,
  * JSON_SCAN_C0). Inlined, so that each caller's constant `flags` makes
@@ -42,19 +60,9 @@ json_scan_run(const unsigned char *p, const unsigned char *end,
   const bool high = flags & JSON_SCAN_HIGH;
   const unsigned char also = flags & JSON_SCAN_C0 ? 0xC0 : 0;
 #ifdef __SSE2__
-  const __m128i quote = _mm_set1_epi8('"'), slash = _mm_set1_epi8('\\');
-  const __m128i space = _mm_set1_epi8(0x20), zero = _mm_setzero_si128();
-  const __m128i extra = _mm_set1_epi8((char)also);
   while (end - p >= 16) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-    /* Signed: the bytes from 0x80 are below 0x20 too. */
-    __m128i low = _mm_cmplt_epi8(v, space);
-    if (!high)
-      low = _mm_andnot_si128(_mm_cmplt_epi8(v, zero), low);
-    __m128i hit = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, slash)),
-        _mm_or_si128(low, _mm_cmpeq_epi8(v, extra)));
-    unsigned bits = (unsigned)_mm_movemask_epi8(hit);
+    unsigned bits = json_scan_bits(
+        _mm_loadu_si128((const __m128i *)(const void *)p), flags);
     if (bits)
       return p + __builtin_ctz(bits);
     p += 16;
@@ -79,6 +87,39 @@ json_scan_run(const unsigned char *p, const unsigned char *end,
 #endif
   while (p < end && !(json_scan_stop[*p] & (1u | flags)))
     p++;
+  return p;
+}
+
+/* json_scan_run (flags 0) that also copies the run to *out, advanced
+ * past it: the string parser decodes as it scans, each plain byte read
+ * and written once. Sixteen bytes are stored at once where they may be:
+ * into a buffer of its own up to `lim`, or, `lim` NULL, into the text
+ * itself (*out before p: the output never passes the input) where the
+ * store reaches no byte not yet read. */
+static inline __attribute__((always_inline)) const unsigned char *
+json_scan_copy(const unsigned char *p, const unsigned char *end,
+               unsigned char **out, const unsigned char *lim) {
+  unsigned char *o = *out;
+#ifdef __SSE2__
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    unsigned bits = json_scan_bits(v, 0);
+    size_t k = bits ? (size_t)__builtin_ctz(bits) : 16;
+    if (lim ? lim - o >= 16 : (size_t)(p - o) + k >= 16)
+      _mm_storeu_si128((__m128i *)(void *)o, v);
+    else
+      memmove(o, p, k);
+    o += k;
+    p += k;
+    if (bits) {
+      *out = o;
+      return p;
+    }
+  }
+#endif
+  while (p < end && !(json_scan_stop[*p] & 1u))
+    *o++ = *p++;
+  *out = o;
   return p;
 }
 

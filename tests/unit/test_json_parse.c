@@ -5,9 +5,9 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "util.h"
 #include "json_parse.h"
 #include "json_write.h"
+#include "util.h"
 
 static cJSON *parse(const char *s) {
   return json_parse(s, strlen(s), NULL);
@@ -159,6 +159,131 @@ TEST(test_invalid_text_is_refused_where_it_goes_wrong) {
   REFUSED("[1,\v2]", 3, "a value was expected");
   check_refused("[1]\0", 4, 3, "text after the end of the document");
   check_refused("\"a\0b\"", 5, 2, "control character");
+}
+
+/* A string's pieces: each escape as written and as decoded. */
+static const char *const escapes[][2] = {{"\\n", "\n"},
+                                         {"\\\"", "\""},
+                                         {"\\\\", "\\"},
+                                         {"\\/", "/"},
+                                         {"\\u0000", "\xC0\x80"},
+                                         {"\\u00e9", "\xC3\xA9"},
+                                         {"\\ud83d\\ude00", "\xF0\x9F\x98\x80"},
+                                         {"\\t", "\t"}};
+#define NESC (sizeof escapes / sizeof escapes[0])
+
+/* Whether the string value of `text` (a document of one string, or of
+ * a key and that string) is `want`, parsed as json_parse does and, in a
+ * buffer given up, as json_parse_owned does. */
+static bool decodes_to(const char *text, const char *want) {
+  size_t len = strlen(text);
+  cJSON *v = json_parse(text, len, NULL);
+  char *own = strdup(text);
+  cJSON *w = json_parse_owned(own, len, NULL);
+  const cJSON *a = cJSON_IsObject(v) ? v->child : v;
+  const cJSON *b = cJSON_IsObject(w) ? w->child : w;
+  bool ok = cJSON_IsString(a) && cJSON_IsString(b) &&
+            strcmp(a->valuestring, want) == 0 &&
+            strcmp(b->valuestring, want) == 0 &&
+            (!a->string || strcmp(a->string, want) == 0);
+  cJSON_Delete(v);
+  cJSON_Delete(w);
+  return ok;
+}
+
+TEST(test_a_string_decodes_the_same_at_every_offset_and_length) {
+  /* Each escape at each offset around the 16-byte steps of the scan,
+   * a run after it short and long, as a value and as a key. */
+  strbuf in, want, doc;
+  for (size_t e = 0; e < NESC; e++) {
+    for (size_t before = 0; before < 40; before++) {
+      for (size_t after = 0; after < 40; after += 3) {
+        sb_init(&in);
+        sb_init(&want);
+        for (size_t i = 0; i < before; i++) {
+          sb_addc(&in, (char)('a' + i % 26));
+        }
+        sb_adds(&in, escapes[e][0]);
+        sb_adds(&in, escapes[e][0]);
+        for (size_t i = 0; i < after; i++) {
+          sb_addc(&in, (char)('A' + i % 26));
+        }
+        for (size_t i = 0; i < before; i++) {
+          sb_addc(&want, (char)('a' + i % 26));
+        }
+        sb_adds(&want, escapes[e][1]);
+        sb_adds(&want, escapes[e][1]);
+        for (size_t i = 0; i < after; i++) {
+          sb_addc(&want, (char)('A' + i % 26));
+        }
+        sb_init(&doc);
+        sb_printf(&doc, "\"%s\"", in.data);
+        CHECK(decodes_to(doc.data, want.data));
+        sb_free(&doc);
+        sb_init(&doc);
+        sb_printf(&doc, "{\"%s\": \"%s\"}", in.data, in.data);
+        CHECK(decodes_to(doc.data, want.data));
+        sb_free(&doc);
+        sb_free(&in);
+        sb_free(&want);
+      }
+    }
+  }
+}
+
+TEST(test_a_long_string_of_escapes_decodes_the_same_copied_or_in_place) {
+  /* Escapes at irregular gaps, \" among them (each a '"' the search
+   * for the end meets first), up to sizes either side of the one
+   * json_parse_owned decodes in place. */
+  size_t sizes[] = {100, 5000, JSON_PARSE_ADOPT_MIN - 7,
+                    JSON_PARSE_ADOPT_MIN + 5, 3 * JSON_PARSE_ADOPT_MIN};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    strbuf in, want;
+    sb_init(&in);
+    sb_init(&want);
+    unsigned seed = 7;
+    while (in.len < sizes[k]) {
+      seed = seed * 1103515245u + 12345u;
+      size_t run = (seed >> 16) % 40;
+      for (size_t i = 0; i < run; i++) {
+        sb_addc(&in, (char)('a' + (i + in.len) % 26));
+        sb_addc(&want, in.data[in.len - 1]);
+      }
+      size_t e = (seed >> 8) % NESC;
+      sb_adds(&in, escapes[e][0]);
+      sb_adds(&want, escapes[e][1]);
+    }
+    strbuf doc;
+    sb_init(&doc);
+    sb_printf(&doc, "[\"%s\", \"%s\"]", in.data, in.data);
+    size_t len = doc.len;
+    cJSON *v = json_parse(doc.data, len, NULL);
+    cJSON *w = json_parse_owned(sb_take(&doc), len, NULL);
+    for (int i = 0; i < 2; i++) {
+      const cJSON *a = cJSON_GetArrayItem(v, i), *b = cJSON_GetArrayItem(w, i);
+      CHECK(cJSON_IsString(a) && strcmp(a->valuestring, want.data) == 0);
+      CHECK(cJSON_IsString(b) && strcmp(b->valuestring, want.data) == 0);
+    }
+    cJSON_Delete(v);
+    cJSON_Delete(w);
+    sb_free(&in);
+    sb_free(&want);
+  }
+}
+
+TEST(test_a_string_error_is_the_first_a_check_of_every_byte_finds) {
+  /* A surrogate half is told only when the string has no other error,
+   * wherever that one is (the scan's errors come first). */
+  REFUSED("\"\\ud800 abcdefghijklmnopq \\x\"", 26, "unknown escape");
+  REFUSED("\"\\udc00 abcdefghijklmnopq \\u12\"", 26, "four hex digits");
+  REFUSED("\"\\ud800\\uzzzz\"", 7, "four hex digits");
+  REFUSED("\"\\udc00 abcdefghijklmnopq\tb\"", 25, "control character");
+  REFUSED("\"\\ud800 abcdefghijklmnopqrstuvwxyz", 34, "not closed");
+  REFUSED("\"\\ud800 abc\\udc00 \\ud800\"", 1, "high surrogate");
+  REFUSED("\"abcdefghijklmnopqrstuvwxyz\\", 28, "not closed");
+  REFUSED("\"abcdefghijklmnopqrstuvwxyz\\\"", 29, "not closed");
+  REFUSED("[\"a\\\"bcdefghijklmnopqrstuvwxyz\\\"\\u00e9\\q\"]", 38,
+          "unknown escape");
 }
 
 TEST(test_nesting_is_refused_beyond_the_limit) {
@@ -365,14 +490,40 @@ TEST(test_a_members_text_is_found_where_it_came) {
   CHECK(n == 0);
 }
 
+TEST(test_an_owned_string_that_fails_itself_gives_the_same_error) {
+  /* Decoded in place as it is checked: the error is the one json_parse
+   * finds, and only the string's characters differ ('.'). */
+  char *text = big_message(JSON_PARSE_ADOPT_MIN + 100, "}");
+  char *bad = strstr(text, "\\ud83d");
+  bad[1] = 'q';
+  char *copy = strdup(text);
+  size_t len = strlen(text);
+  json_error want, got;
+  CHECK(json_parse(copy, len, &want) == NULL);
+  CHECK(json_parse_owned(text, len, &got) == NULL);
+  CHECK(got.offset == want.offset && strcmp(got.what, want.what) == 0);
+  size_t from = (size_t)(strstr(copy, "\"a\\u0000") + 1 - copy);
+  CHECK(memcmp(text, copy, from) == 0);
+  CHECK(memcmp(text + got.offset, copy + got.offset, len - got.offset) == 0);
+  for (size_t i = from; i < got.offset; i++) {
+    CHECK(text[i] == '.');
+  }
+  free(text);
+  free(copy);
+}
+
 RUN(T(test_a_number_keeps_its_token_only_where_the_double_loses_it),
     T(test_an_owned_buffer_becomes_its_large_string),
     T(test_an_owned_buffer_that_fails_keeps_its_tokens),
+    T(test_an_owned_string_that_fails_itself_gives_the_same_error),
     T(test_every_number_token_is_written_back_as_it_came),
     T(test_a_number_has_the_double_and_int_cjson_gives_it),
     T(test_u0000_is_held_as_c0_80_in_values_and_keys),
     T(test_escapes_and_surrogate_pairs_decode_to_utf8),
     T(test_invalid_text_is_refused_where_it_goes_wrong),
+    T(test_a_string_decodes_the_same_at_every_offset_and_length),
+    T(test_a_long_string_of_escapes_decodes_the_same_copied_or_in_place),
+    T(test_a_string_error_is_the_first_a_check_of_every_byte_finds),
     T(test_nesting_is_refused_beyond_the_limit),
     T(test_valid_text_makes_the_tree_cjson_makes),
     T(test_the_error_text_says_line_and_column),
