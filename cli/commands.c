@@ -494,8 +494,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
         const char *nl = strchr(error, '\n');
         char *first =
             xstrndup(error, nl ? (size_t)(nl - error) : strlen(error));
-        const char *why = cli_esc(c, first);
-        free(first);
+        const char *why = cli_esc(c, first); /* may be `first` */
         size_t left = wname + 2 + wtype + 2 + strlen(st.state) + 2;
         char *cut = cols > left + 8 ? limits_cut_to_width(why, cols - left)
                                     : NULL;
@@ -505,6 +504,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
         printf("  %s: %s\n", sb_str(&state), cut ? cut : why);
         sb_free(&state);
         free(cut);
+        free(first);
         print_more_lines(c, nl);
         if (up)
           printf("    upstream: %s\n", cli_esc(c, up));
