@@ -482,6 +482,10 @@ static void start_op(batch *b, op *o) {
   }
   call.arguments_taken = o->args;
   o->args = NULL;
+  if (call.name && call.name == o->name) { /* the op's copy, handed on */
+    call.name_taken = true;
+    o->name = NULL;
+  }
   mcp_client_start(b->c->mc, &call,
                    &(mcp_call_callbacks){.progress = on_progress,
                                          .done = on_done,

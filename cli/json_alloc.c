@@ -39,7 +39,6 @@ void json_alloc_install(void) {}
 
 #include <cjson/cJSON.h>
 #include <malloc.h>
-#include <pthread.h>
 #include <stdbool.h>
 
 /* Classes of usable size 24 (glibc's smallest), 40, ... 136: class k
@@ -49,13 +48,14 @@ void json_alloc_install(void) {}
 #define CLASSES 8u
 #define KEEP 64u
 
-static pthread_t owner;
+/* Set in the thread that installed the hooks: a thread-local test, where
+ * pthread_self() and pthread_equal() were a call each per block. */
+static _Thread_local bool owner;
 static void *kept[CLASSES][KEEP];
 static unsigned nkept[CLASSES];
 
 static void *json_malloc(size_t n) {
-  if (n <= SMALLEST + STEP * (CLASSES - 1) &&
-      pthread_equal(pthread_self(), owner)) {
+  if (n <= SMALLEST + STEP * (CLASSES - 1) && owner) {
     size_t k = n <= SMALLEST ? 0 : (n - SMALLEST + STEP - 1) / STEP;
     if (nkept[k]) {
       return kept[k][--nkept[k]];
@@ -65,7 +65,7 @@ static void *json_malloc(size_t n) {
 }
 
 static void json_free(void *p) {
-  if (p && pthread_equal(pthread_self(), owner)) {
+  if (p && owner) {
     size_t u = malloc_usable_size(p);
     if (u >= SMALLEST && u < SMALLEST + STEP * CLASSES) {
       size_t k = (u - SMALLEST) / STEP;
@@ -79,7 +79,7 @@ static void json_free(void *p) {
 }
 
 void json_alloc_install(void) {
-  owner = pthread_self();
+  owner = true;
   cJSON_InitHooks(
       &(cJSON_Hooks){.malloc_fn = json_malloc, .free_fn = json_free});
 }

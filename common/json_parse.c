@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "json_scan.h"
 #include "json_write.h"
 #include "utf8.h"
+#include "util.h"
 
 typedef struct {
   const unsigned char *s;
@@ -40,12 +41,13 @@ static bool fail(parser *p, const char *what) {
   return false;
 }
 
-static void skip_space(parser *p) {
-  while (p->pos < p->len) {
-    unsigned char c = p->s[p->pos];
-    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-      return;
-    }
+static bool is_space(unsigned char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Inlined: most calls (compact text) skip nothing, one test. */
+static inline __attribute__((always_inline)) void skip_space(parser *p) {
+  while (p->pos < p->len && is_space(p->s[p->pos])) {
     p->pos++;
   }
 }
@@ -216,32 +218,9 @@ static bool short_escape(unsigned char e) {
 }
 
 /* The first byte from `i` that a string's scan must look at: '"', '\\'
- * or a control character. Eight bytes at a time while none of them is
- * one (a byte b is found by the "has a zero byte" test on b ^ '"', on
- * b ^ '\\' and on b < 0x20): a result of megabytes is text. */
+ * or a control character (json_scan.h): a result of megabytes is text. */
 static size_t plain_run(const unsigned char *s, size_t i, size_t len) {
-  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-  while (i + 8 <= len) {
-    uint64_t w;
-    memcpy(&w, s + i, 8);
-    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
-    uint64_t hit =
-        ((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w);
-    if (hit & highs) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-      /* The lowest byte flagged is a true one (a borrow only flags bytes
-       * above a true one): it is the first to look at. */
-      return i + (size_t)__builtin_ctzll(hit & highs) / 8;
-#else
-      break;
-#endif
-    }
-    i += 8;
-  }
-  while (i < len && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20) {
-    i++;
-  }
-  return i;
+  return (size_t)(json_scan_run(s + i, s + len, 0) - s);
 }
 
 /* Finds the end of the string at p->pos (its opening quote) and checks

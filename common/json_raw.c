@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "json_parse.h"
+#include "json_scan.h"
 #include "size_limits.h"
 #include "utf8.h"
 #include "util.h"
@@ -11,6 +12,7 @@ typedef struct cursor {
   const unsigned char *p, *end;
   bool non_ascii; /* a string held a (valid) non-ASCII character */
   bool spaced;    /* whitespace was skipped */
+  bool escaped;   /* the last string scanned held an escape */
 } cursor;
 
 static bool is_ws(unsigned char ch) {
@@ -27,52 +29,20 @@ static inline __attribute__((always_inline)) void skip_ws(cursor *c) {
   }
 }
 
-/* Bytes that end a run of plain string text, and the letters of the
- * one-character escapes. */
-static const bool ends_run[256] = {
-    [0x00 ... 0x1f] = true, ['"'] = true, ['\\'] = true, [0x80 ... 0xff] = true};
+/* The letters of the one-character escapes. */
 static const bool simple_escape[256] = {['"'] = true, ['\\'] = true,
                                         ['b'] = true, ['f'] = true, ['n'] = true,
                                         ['r'] = true, ['t'] = true};
-
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
-
-/* The bytes of the 8 at `p` that end a run of plain string text (a
- * byte below 0x20, from 0x80, '"' or '\\'), each as its high bit; 0
- * when there is none. The lowest one set is a true one (a borrow only
- * marks bytes above a true one). */
-static uint64_t ends8(const unsigned char *p) {
-  uint64_t v;
-  memcpy(&v, p, sizeof v);
-  uint64_t quote = v ^ (ONES * '"'), slash = v ^ (ONES * '\\');
-  uint64_t hits = ((v - ONES * 0x20) & ~v) |       /* below 0x20 */
-                  v |                              /* 0x80 and up */
-                  ((quote - ONES) & ~quote) |      /* '"' */
-                  ((slash - ONES) & ~slash);       /* '\\' */
-  return hits & HIGHS;
-}
 
 /* A string, the cursor on its opening quote. */
 static bool string(cursor *c) {
   if (c->p >= c->end || *c->p != '"')
     return false;
   c->p++;
+  c->escaped = false;
   for (;;) {
-    /* The common case, plain ASCII text: eight bytes at a time, then one
-     * at a time up to whatever ends the run. */
-    while (c->end - c->p >= 8) {
-      uint64_t ends = ends8(c->p);
-      if (ends) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        c->p += __builtin_ctzll(ends) / 8; /* the first byte that ends it */
-#endif
-        break;
-      }
-      c->p += 8;
-    }
-    while (c->p < c->end && !ends_run[*c->p])
-      c->p++;
+    /* The common case, plain ASCII text, up to whatever ends it. */
+    c->p = json_scan_run(c->p, c->end, JSON_SCAN_HIGH);
     if (c->p >= c->end)
       return false;
     unsigned char ch = *c->p++;
@@ -91,6 +61,7 @@ static bool string(cursor *c) {
     }
     if (ch != '\\')
       return false; /* a control character */
+    c->escaped = true;
     if (c->p >= c->end)
       return false;
     ch = *c->p++;
@@ -234,7 +205,7 @@ bool json_raw_response(const char *s, size_t len, int64_t *id,
                        size_t *result_off, size_t *result_len, bool *ascii,
                        bool *compact) {
   cursor c = {(const unsigned char *)s, (const unsigned char *)s + len, false,
-              false};
+              false, false};
   bool have_id = false, have_result = false;
   skip_ws(&c);
   if (c.p >= c.end || *c.p != '{')
@@ -249,7 +220,7 @@ bool json_raw_response(const char *s, size_t len, int64_t *id,
     if (!string(&c))
       return false;
     size_t klen = (size_t)(c.p - k);
-    if (memchr(k, '\\', klen))
+    if (c.escaped)
       return false; /* "\u0069d" is "id": the ordinary path decodes it */
     skip_ws(&c);
     if (c.p >= c.end || *c.p != ':')

@@ -6,6 +6,7 @@
  * (json_parse.h) are written back, where cJSON knows neither. */
 #include "json_write.h"
 #include "json_parse.h"
+#include "json_scan.h"
 
 #include <float.h>
 #include <locale.h>
@@ -68,29 +69,10 @@ static size_t escaped_extra(const unsigned char *in, size_t len) {
 }
 
 /* Whether in[0..len) may need escaping: holds a byte below 0x20, '"',
- * '\\' or 0xC0 (U+0000's first byte). Most strings need none: eight
- * bytes are tested at a time, each test the "has a zero byte" one (on
- * b ^ '"', b ^ '\\', b ^ 0xC0, and on b < 0x20), which a borrow cannot
- * make true when no byte is one. */
+ * '\\' or 0xC0 (U+0000's first byte). Most strings need none
+ * (json_scan.h). */
 static bool may_escape(const unsigned char *in, size_t len) {
-  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-  size_t i = 0;
-  for (; i + 8 <= len; i += 8) {
-    uint64_t v;
-    memcpy(&v, in + i, sizeof v);
-    uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\'), c = v ^ (ones * 0xC0);
-    if ((((v - ones * 0x20) & ~v) | ((q - ones) & ~q) | ((b - ones) & ~b) |
-         ((c - ones) & ~c)) &
-        highs) {
-      return true;
-    }
-  }
-  for (; i < len; i++) {
-    if (escape_extra[in[i]] || in[i] == 0xC0) {
-      return true;
-    }
-  }
-  return false;
+  return json_scan_run(in, in + len, JSON_SCAN_C0) != in + len;
 }
 
 /* The escaped text of in[0..len) (a whole C0 80 in it) at `o`, which has

@@ -63,7 +63,7 @@ void sb_reserve(strbuf *b, size_t n) {
   }
 }
 
-void sb_add(strbuf *b, const char *s, size_t n) {
+void sb_add_grow(strbuf *b, const char *s, size_t n) {
   sb_grow(b, n);
   if (n)
     memcpy(b->data + b->len, s, n);
@@ -73,9 +73,7 @@ void sb_add(strbuf *b, const char *s, size_t n) {
 
 void sb_adds(strbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
 
-void sb_addc(strbuf *b, char c) { sb_add(b, &c, 1); }
-
-char *sb_extend(strbuf *b, size_t n) {
+char *sb_extend_grow(strbuf *b, size_t n) {
   sb_grow(b, n);
   char *at = b->data + b->len;
   b->len += n;

@@ -26,6 +26,8 @@ struct loop_timer {
   size_t index;
   loop_fn fn;
   void *ud;
+  bool kept;  /* loop_timer_new's: its owner frees it */
+  bool armed; /* in the heap (a kept timer may be out of it) */
 };
 
 typedef struct post_item {
@@ -88,8 +90,12 @@ static void free_dead(loop *l) {
 void loop_free(loop *l) {
   if (!l)
     return;
-  for (size_t i = 0; i < l->nheap; i++)
-    free(l->heap[i]);
+  for (size_t i = 0; i < l->nheap; i++) {
+    if (l->heap[i]->kept)
+      l->heap[i]->armed = false; /* its owner frees it */
+    else
+      free(l->heap[i]);
+  }
   free(l->heap);
   free_dead(l);
   for (post_item *p = l->post_head; p;) {
@@ -202,28 +208,39 @@ static void heap_remove(loop *l, size_t i) {
   }
 }
 
-loop_timer *loop_timer_start(loop *l, uint64_t delay_ms, loop_fn fn,
-                             void *ud) {
+/* Room in the heap for one more timer. */
+static bool heap_room(loop *l) {
   if (l->nheap == l->capheap) {
     size_t cap = l->capheap ? l->capheap * 2 : 16;
     loop_timer **h = realloc(l->heap, cap * sizeof *h);
     if (!h)
-      return NULL;
+      return false;
     l->heap = h;
     l->capheap = cap;
   }
+  return true;
+}
+
+/* Puts `t` in the heap (room made), due in `delay_ms`. */
+static void heap_insert(loop *l, loop_timer *t, uint64_t delay_ms) {
+  t->due = loop_now_ms() + delay_ms;
+  t->seq = l->seq++;
+  t->index = l->nheap;
+  t->armed = true;
+  l->heap[l->nheap++] = t;
+  heap_up(l, t->index);
+}
+
+loop_timer *loop_timer_start(loop *l, uint64_t delay_ms, loop_fn fn, void *ud) {
+  if (!heap_room(l))
+    return NULL;
   /* malloc, not calloc: glibc's calloc never reuses what free() keeps in
-   * its thread cache, and a call starts and cancels a timer. */
+   * its thread cache, and many timers are started and cancelled. */
   loop_timer *t = malloc(sizeof *t);
   if (!t)
     return NULL;
-  *t = (loop_timer){.due = loop_now_ms() + delay_ms,
-                    .seq = l->seq++,
-                    .fn = fn,
-                    .ud = ud,
-                    .index = l->nheap};
-  l->heap[l->nheap++] = t;
-  heap_up(l, t->index);
+  *t = (loop_timer){.fn = fn, .ud = ud};
+  heap_insert(l, t, delay_ms);
   return t;
 }
 
@@ -231,6 +248,39 @@ void loop_timer_cancel(loop *l, loop_timer *t) {
   if (!t)
     return;
   heap_remove(l, t->index);
+  free(t);
+}
+
+loop_timer *loop_timer_new(loop *l, loop_fn fn, void *ud) {
+  (void)l;
+  loop_timer *t = malloc(sizeof *t);
+  if (t)
+    *t = (loop_timer){.fn = fn, .ud = ud, .kept = true};
+  return t;
+}
+
+void loop_timer_arm(loop *l, loop_timer *t, uint64_t delay_ms) {
+  if (t->armed) {
+    heap_remove(l, t->index);
+    t->armed = false;
+  }
+  if (heap_room(l))
+    heap_insert(l, t, delay_ms);
+}
+
+void loop_timer_disarm(loop *l, loop_timer *t) {
+  if (t && t->armed) {
+    heap_remove(l, t->index);
+    t->armed = false;
+  }
+}
+
+bool loop_timer_armed(const loop_timer *t) {
+  return t && t->armed;
+}
+
+void loop_timer_free(loop *l, loop_timer *t) {
+  loop_timer_disarm(l, t);
   free(t);
 }
 
@@ -285,9 +335,11 @@ static int run_timers(loop *l) {
          l->heap[0]->seq < limit_seq) {
     loop_timer *t = l->heap[0];
     heap_remove(l, 0);
+    t->armed = false;
     loop_fn fn = t->fn;
     void *ud = t->ud;
-    free(t);
+    if (!t->kept)
+      free(t);
     fn(ud);
     ran++;
   }

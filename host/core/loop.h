@@ -31,6 +31,17 @@ void loop_unwatch(loop *l, loop_watch *w);
 loop_timer *loop_timer_start(loop *l, uint64_t delay_ms, loop_fn fn, void *ud);
 void loop_timer_cancel(loop *l, loop_timer *t);
 
+/* A timer that stays its owner's: armed and disarmed any number of times
+ * without an allocation (a deadline that moves with every request), not
+ * freed when it fires (it is disarmed then). Made disarmed; freed with
+ * loop_timer_free, before the loop is (when armed). */
+loop_timer *loop_timer_new(loop *l, loop_fn fn, void *ud);
+/* Arms `t` to fire in `delay_ms`, or moves it there when armed. */
+void loop_timer_arm(loop *l, loop_timer *t, uint64_t delay_ms);
+void loop_timer_disarm(loop *l, loop_timer *t);
+bool loop_timer_armed(const loop_timer *t);
+void loop_timer_free(loop *l, loop_timer *t);
+
 /* Any thread. Returns 0 or -1 on allocation failure. */
 int loop_post(loop *l, loop_fn fn, void *ud);
 

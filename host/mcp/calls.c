@@ -812,7 +812,9 @@ mcp_op *mcp_client_start(mcp_client *mc, const mcp_call *call,
   op->mc = mc;
   op->call = *call;
   op->cb = *cb;
-  op->name = call->name ? xstrdup(call->name) : NULL;
+  op->name = call->name_taken ? (char *)call->name
+             : call->name     ? xstrdup(call->name)
+                              : NULL;
   op->method = call->method ? xstrdup(call->method) : NULL;
   op->args = call->arguments_taken ? call->arguments_taken
              : call->arguments     ? cJSON_Duplicate(call->arguments, 1)
@@ -820,6 +822,7 @@ mcp_op *mcp_client_start(mcp_client *mc, const mcp_call *call,
   op->words = call->words ? cJSON_Duplicate(call->words, 1) : NULL;
   op->call.words = NULL;
   op->call.arguments_taken = NULL;
+  op->call.name_taken = false;
   op->call.name = op->name;
   op->call.method = op->method;
   op->call.arguments = NULL;

@@ -72,6 +72,9 @@ typedef struct mcp_call {
   /* The tool or prompt (the item part of an mcp__ name when
    * `qualified`), the URI for READ, the kind for LIST. */
   const char *name;
+  /* `name` is a string from malloc() that the op takes, not copies (the
+   * caller's copy of it is then the op's). */
+  bool name_taken;
   bool qualified;
   /* GET_PROMPT: `name` is the prompt's real name (found already). */
   bool resolved;

@@ -25,7 +25,7 @@ typedef struct pending {
   rpc_done_fn done;
   rpc_progress_fn on_progress;
   void *ud;
-  loop_timer *timer;
+  uint64_t due; /* loop_now_ms() when it times out; 0: no deadline runs */
   uint64_t timeout_ms;
   bool progress_resets_deadline;
   bool raw_ok;   /* the caller takes a cJSON_Raw result */
@@ -34,7 +34,14 @@ typedef struct pending {
   int kind;      /* rpc_request_opts.kind */
   rpc *owner;
   struct pending *next; /* hash chain */
+  char sent[];          /* `text` as first sent, in the same block */
 } pending;
+
+static void text_free(pending *p) {
+  if (p->text != p->sent) {
+    free(p->text);
+  }
+}
 
 /* The table of requests in flight starts at this many buckets and
  * doubles when it holds twice as many requests: a session with a few
@@ -61,6 +68,15 @@ struct rpc {
   size_t nbuckets;
   struct progress_watch *watches; /* rpc_watch_progress */
   strbuf scratch;                 /* rpc_request's text is written here first */
+  /* One timer for every request's deadline (pending.due), armed at the
+   * earliest one it was asked for: a request whose deadline comes later,
+   * or that ends before it, moves no timer (one timer started and one
+   * cancelled per request cost more than the rest of the bookkeeping);
+   * when it fires, the requests past their deadline end and it is armed
+   * again at the earliest left. Disarmed when no request is left, so
+   * that an idle connection never wakes for a deadline that has gone. */
+  loop_timer *deadline; /* loop_timer_new's, made with the first one */
+  uint64_t deadline_at; /* when `deadline` fires, when armed */
   int64_t cancelled[NCANCELLED];   /* a ring; 0 is no id */
   unsigned ncancelled;             /* ids put in so far (mod NCANCELLED) */
 };
@@ -127,8 +143,8 @@ static void pending_link(rpc *r, pending *p) {
 static void pending_finish(rpc *r, pending *p, cJSON *result,
                            const rpc_error *err) {
   pending_unlink(r, p);
-  if (p->timer)
-    loop_timer_cancel(r->loop, p->timer);
+  if (!r->npending)
+    loop_timer_disarm(r->loop, r->deadline);
   bool take = false;
   p->done(p->ud, result, err, &take);
   if (result && !take)
@@ -136,7 +152,7 @@ static void pending_finish(rpc *r, pending *p, cJSON *result,
   if (p->method_own) {
     free((char *)p->method);
   }
-  free(p->text);
+  text_free(p);
   free(p);
 }
 
@@ -167,6 +183,7 @@ void rpc_free(rpc *r) {
   if (!r)
     return;
   rpc_fail_all(r, RPC_ERR_CLOSED, "connection closed");
+  loop_timer_free(r->loop, r->deadline);
   while (r->watches) {
     progress_watch *w = r->watches;
     r->watches = w->next;
@@ -248,15 +265,72 @@ static bool was_cancelled(const rpc *r, int64_t id) {
   return false;
 }
 
-static void on_deadline(void *ud) {
-  pending *p = ud;
-  rpc *r = p->owner;
-  p->timer = NULL; /* a fired timer frees itself */
+static void on_deadline(void *ud);
+
+/* Arms the deadline timer for `due` unless it fires before then. */
+static void deadline_arm(rpc *r, uint64_t due) {
+  if (loop_timer_armed(r->deadline) && r->deadline_at <= due)
+    return;
+  if (!r->deadline && !(r->deadline = loop_timer_new(r->loop, on_deadline, r)))
+    abort(); /* out of memory, as xmalloc */
+  uint64_t now = loop_now_ms();
+  loop_timer_arm(r->loop, r->deadline, due > now ? due - now : 0);
+  r->deadline_at = due;
+}
+
+/* Ends `p`, past its deadline. */
+static void time_out(rpc *r, pending *p) {
   send_cancelled(r, p, "timed out");
   char msg[256];
   snprintf(msg, sizeof msg, "%s timed out", p->method);
   rpc_error err = {.status = RPC_ERR_TIMEOUT, .message = msg};
   pending_finish(r, p, NULL, &err);
+}
+
+static int cmp_due(const void *a, const void *b) {
+  const pending *x = *(pending *const *)a, *y = *(pending *const *)b;
+  if (x->due != y->due)
+    return x->due < y->due ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The deadline timer: the requests past their deadline end, earliest
+ * first (ids in start order among equal ones), each looked up again (an
+ * ending one's completion may end or start others); then the timer is
+ * armed for the earliest deadline left. */
+static void on_deadline(void *ud) {
+  rpc *r = ud;
+  uint64_t now = loop_now_ms();
+  size_t n = 0;
+  for (size_t i = 0; i < r->nbuckets; i++)
+    for (const pending *p = r->buckets[i]; p; p = p->next)
+      n += p->due && p->due <= now;
+  if (n) {
+    pending **list = xcalloc(n, sizeof *list);
+    size_t k = 0;
+    for (size_t i = 0; i < r->nbuckets; i++)
+      for (pending *p = r->buckets[i]; p; p = p->next)
+        if (p->due && p->due <= now)
+          list[k++] = p;
+    qsort(list, n, sizeof *list, cmp_due);
+    int64_t *ids = xcalloc(n, sizeof *ids);
+    for (size_t i = 0; i < n; i++)
+      ids[i] = list[i]->id;
+    free(list);
+    for (size_t i = 0; i < n; i++) {
+      pending *p = pending_find(r, ids[i]);
+      if (p && p->due && p->due <= now)
+        time_out(r, p);
+    }
+    free(ids);
+  }
+  uint64_t next = 0;
+  for (size_t i = 0; i < r->nbuckets; i++)
+    for (const pending *p = r->buckets[i]; p; p = p->next)
+      if (p->due && (!next || p->due < next))
+        next = p->due;
+  if (next)
+    deadline_arm(r, next);
 }
 
 /* The decimal text of an id (>= 1), NUL-terminated: printf's parsing of
@@ -345,7 +419,12 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   }
   sb_addc(&t, '}');
   size_t text_len = t.len;
-  char *text = bad ? NULL : xstrndup(t.data, text_len);
+  /* The request and its text in one block. */
+  pending *p = bad ? NULL : xmalloc(sizeof *p + text_len + 1);
+  if (p) {
+    *p = (pending){.text = p->sent};
+    memcpy(p->sent, t.data, text_len + 1);
+  }
   if (t.cap > SCRATCH_KEEP_MAX) {
     sb_free(&t);
   }
@@ -356,13 +435,12 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   bool held = r->hold && !(opts && opts->urgent);
   if (!held) {
     char why[256] = "";
-    int rc = r->h.send(r->h.ud, text, text_len, why, sizeof why);
+    int rc = r->h.send(r->h.ud, p->text, text_len, why, sizeof why);
     if (rc < 0) { /* the caller reports it; the transport says why */
-      free(text);
+      free(p);
       return rc;
     }
   }
-  pending *p = xcalloc(1, sizeof *p);
   p->id = id;
   p->origin = opts && opts->origin > 0 ? opts->origin : id;
   p->method = common_method(method);
@@ -370,7 +448,6 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
     p->method = xstrdup(method);
     p->method_own = true;
   }
-  p->text = text;
   p->held = held;
   p->done = done;
   p->on_progress = opts ? opts->on_progress : NULL;
@@ -382,8 +459,10 @@ int64_t rpc_request(rpc *r, const char *method, cJSON *params,
   if (opts && opts->timeout_ms) {
     p->timeout_ms = opts->timeout_ms;
     p->progress_resets_deadline = opts->progress_resets_deadline;
-    if (!r->paused)
-      p->timer = loop_timer_start(r->loop, opts->timeout_ms, on_deadline, p);
+    if (!r->paused) {
+      p->due = loop_now_ms() + opts->timeout_ms;
+      deadline_arm(r, p->due);
+    }
   }
   pending_link(r, p);
   return id;
@@ -484,7 +563,7 @@ int64_t rpc_reissue(rpc *r, int64_t id) {
   pending_unlink(r, p);
   p->id = nid;
   p->retried = true;
-  free(p->text);
+  text_free(p);
   p->text = text;
   pending_link(r, p);
   if (r->hold) {
@@ -609,19 +688,20 @@ void rpc_pause_deadlines(rpc *r) {
     return;
   for (size_t i = 0; i < r->nbuckets; i++)
     for (pending *p = r->buckets[i]; p; p = p->next)
-      if (p->timer) {
-        loop_timer_cancel(r->loop, p->timer);
-        p->timer = NULL;
-      }
+      p->due = 0;
+  loop_timer_disarm(r->loop, r->deadline);
 }
 
 void rpc_resume_deadlines(rpc *r) {
   if (!r->paused || --r->paused)
     return;
+  uint64_t now = loop_now_ms();
   for (size_t i = 0; i < r->nbuckets; i++)
     for (pending *p = r->buckets[i]; p; p = p->next)
-      if (p->timeout_ms && !p->timer)
-        p->timer = loop_timer_start(r->loop, p->timeout_ms, on_deadline, p);
+      if (p->timeout_ms && !p->due) {
+        p->due = now + p->timeout_ms;
+        deadline_arm(r, p->due);
+      }
 }
 
 void rpc_fail_all(rpc *r, rpc_status status, const char *message) {
@@ -713,11 +793,11 @@ static void route_progress(rpc *r, const cJSON *params) {
       }
     return; /* progress after the result, or for a token we never sent */
   }
-  if (p->progress_resets_deadline && p->timer && !r->paused) {
+  if (p->progress_resets_deadline && p->due && !r->paused) {
     /* A long call that reports progress is alive: give it a new
-     * deadline rather than killing it. */
-    loop_timer_cancel(r->loop, p->timer);
-    p->timer = loop_timer_start(r->loop, p->timeout_ms, on_deadline, p);
+     * deadline rather than killing it (a later one: the timer, armed
+     * for an earlier one, finds it then). */
+    p->due = loop_now_ms() + p->timeout_ms;
   }
   p->on_progress(p->ud, params);
 }

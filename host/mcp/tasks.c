@@ -52,16 +52,21 @@ const char *mcp_tool_task_support(const cJSON *tool) {
   return "forbidden";
 }
 
-int task_wanted(const session *s, const cJSON *tool, bool asked, char **why) {
-  const char *support = mcp_tool_task_support(tool);
+/* The tool's name, for a message. */
+static const char *tool_name(const cJSON *tool) {
   const char *name =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(tool, "name"));
+  return name ? name : "?";
+}
+
+int task_wanted(const session *s, const cJSON *tool, bool asked, char **why) {
+  const char *support = mcp_tool_task_support(tool);
   *why = NULL;
   if (strcmp(support, "forbidden") == 0) {
     if (asked) {
       *why = xasprintf("tool \"%s\" of server \"%s\" does not run as a task "
                        "(its execution.taskSupport is \"%s\")",
-                       name ? name : "?", s->cfg->name, support);
+                       tool_name(tool), s->cfg->name, support);
       return -1;
     }
     return 0;
@@ -81,7 +86,7 @@ int task_wanted(const session *s, const cJSON *tool, bool asked, char **why) {
     if (asked && strcmp(support, "optional") == 0) {
       *why = xasprintf("server \"%s\" declared no tasks.requests.tools.call "
                        "capability: tool \"%s\" cannot run as a task",
-                       s->cfg->name, name ? name : "?");
+                       s->cfg->name, tool_name(tool));
       return -1;
     }
   }

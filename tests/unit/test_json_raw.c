@@ -3,10 +3,11 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "util.h"
 #include "json_parse.h"
 #include "json_raw.h"
+#include "json_scan.h"
 #include "json_write.h"
+#include "util.h"
 
 /* Accepted, and ASCII: what any caller may take raw. */
 static bool accepts(const char *s) {
@@ -293,6 +294,42 @@ TEST(test_passed_on_text_is_what_cjson_prints) {
   }
 }
 
+/* The scan for the end of a plain run (json_scan.h), in its 16-byte,
+ * 8-byte and 1-byte steps, against a byte-by-byte one: every byte that
+ * may end a run, at every offset of runs of every length up to 40, for
+ * each caller's set of stops. */
+TEST(test_scan_run_stops_at_the_first_stop_everywhere) {
+  static const unsigned char stops[] = {'"',  '\\', 0x00, 0x1f, 0x7f, 0x80,
+                                        0xbf, 0xc0, 0xc1, 0xff, ' ',  'a'};
+  static const unsigned flags[] = {0, JSON_SCAN_HIGH, JSON_SCAN_C0};
+  unsigned char buf[48];
+  for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+    for (size_t k = 0; k < sizeof stops; k++) {
+      for (size_t len = 0; len <= 40; len++) {
+        for (size_t at = 0; at <= len; at++) {
+          memset(buf, 'x', sizeof buf);
+          if (at < len)
+            buf[at] = stops[k];
+          const unsigned char *want = buf;
+          while (want < buf + len && !(json_scan_stop[*want] & (1u | flags[f])))
+            want++;
+          const unsigned char *got = json_scan_run(buf, buf + len, flags[f]);
+          if (got != want) {
+            fprintf(stderr, "  flags %u, byte 0x%02x at %zu of %zu: %td\n",
+                    flags[f], stops[k], at, len, got - buf);
+          }
+          CHECK(got == want);
+        }
+      }
+    }
+  }
+  /* What each stop set is. */
+  CHECK(json_scan_stop['"'] & 1 && json_scan_stop['\\'] & 1 &&
+        json_scan_stop[0x1f] & 1 && !json_scan_stop[0x7f]);
+  CHECK(json_scan_stop[0x80] == JSON_SCAN_HIGH &&
+        json_scan_stop[0xc0] == (JSON_SCAN_HIGH | JSON_SCAN_C0));
+}
+
 int main(void) {
   static const test_case tests[] = {
       T(test_a_plain_response_is_found),
@@ -309,6 +346,7 @@ int main(void) {
       T(test_minify_in_place),
       T(test_compact_results_are_told),
       T(test_escaped_top_level_keys_are_left_to_the_tree),
+      T(test_scan_run_stops_at_the_first_stop_everywhere),
   };
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
   result_of("", &(int64_t){0});

@@ -1,6 +1,7 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "util.h"
@@ -267,6 +268,83 @@ TEST(test_deadline_cancels_with_notification) {
   /* A late answer is then unknown, not a second completion. */
   feed(r, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
   CHECK(o.calls == 1);
+  rpc_free(r);
+  peer_free(&p);
+  loop_free(l);
+}
+
+/* Sleeps `ms` without running the loop: a deadline passes, its timer
+ * waits for the next turn. */
+static void nap_ms(long ms) {
+  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&t, NULL);
+}
+
+/* Runs the loop until `o` is done, and checks that it timed out. */
+static void wait_timed_out(loop *l, const outcome *o) {
+  while (o->calls == 0)
+    loop_run_once(l, 100);
+  CHECK(o->status == RPC_ERR_TIMEOUT);
+}
+
+/* Every request's deadline is kept, whatever the order they were made
+ * and answered in: one whose deadline comes after one that was answered
+ * times out at its own; one made later with an earlier deadline times
+ * out first; a request without a deadline is never timed out. */
+TEST(test_each_deadline_fires_in_its_order) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome answered = {0}, late = {0}, early = {0}, none = {0};
+  rpc_request_opts a = {.timeout_ms = 1, .ud = &answered};
+  rpc_request_opts b = {.timeout_ms = 60, .ud = &late};
+  rpc_request_opts c = {.timeout_ms = 30, .ud = &early};
+  rpc_request_opts d = {.ud = &none};
+  rpc_request(r, "tools/call", NULL, &a, on_done);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+  CHECK(answered.calls == 1 && answered.status == RPC_OK);
+  rpc_request(r, "tools/call", NULL, &b, on_done);
+  rpc_request(r, "tools/call", NULL, &c, on_done);
+  rpc_request(r, "tools/call", NULL, &d, on_done);
+  wait_timed_out(l, &early);
+  CHECK(late.calls == 0 || late.status == RPC_ERR_TIMEOUT);
+  wait_timed_out(l, &late);
+  CHECK(answered.calls == 1 && none.calls == 0);
+  CHECK(rpc_pending_count(r) == 1);
+  rpc_free(r);
+  CHECK(none.calls == 1 && none.status == RPC_ERR_CLOSED);
+  free(answered.result);
+  peer_free(&p);
+  loop_free(l);
+}
+
+/* Progress restarts a deadline when the request asks for it: the
+ * deadline passed (the loop not run meanwhile), then progress came, so
+ * the timer that fires finds a new deadline and the request runs on.
+ * Paused (the peer waits on us), that one passes too and nothing fires;
+ * resumed, the request has its whole timeout again, then times out. */
+TEST(test_progress_restarts_and_pause_holds_the_deadline) {
+  loop *l = loop_new();
+  peer p = {0};
+  rpc *r = make(l, &p);
+  outcome o = {0};
+  rpc_request_opts opts = {.timeout_ms = 200,
+                           .progress_resets_deadline = true,
+                           .on_progress = on_progress,
+                           .ud = &o};
+  rpc_request(r, "tools/call", NULL, &opts, on_done);
+  nap_ms(250);
+  feed(r, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+          "\"params\":{\"progressToken\":1,\"progress\":1}}");
+  CHECK(o.progress_calls == 1);
+  loop_run_once(l, 0); /* the first deadline's timer */
+  CHECK(o.calls == 0 && rpc_pending_count(r) == 1);
+  rpc_pause_deadlines(r);
+  nap_ms(250);
+  loop_run_once(l, 0);
+  CHECK(o.calls == 0 && loop_timeout_ms(l) == -1);
+  rpc_resume_deadlines(r);
+  wait_timed_out(l, &o);
   rpc_free(r);
   peer_free(&p);
   loop_free(l);
@@ -772,6 +850,8 @@ RUN(T(test_the_table_of_requests_grows_with_them),
     T(test_late_response_to_a_cancelled_request_is_no_warning),
     T(test_string_ids_that_echo_ours_are_accepted),
     T(test_deadline_cancels_with_notification),
+    T(test_each_deadline_fires_in_its_order),
+    T(test_progress_restarts_and_pause_holds_the_deadline),
     T(test_cancel_sends_notification_and_completes),
     T(test_cancel_by_first_id_follows_the_request),
     T(test_progress_token_is_sent_and_progress_routed),
