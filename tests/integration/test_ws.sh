@@ -95,6 +95,19 @@ run --config "$TMP/w.json" call w/fragmented parts=9 size=300000
 expect "a message in 9 continuation frames is reassembled" 0 \
   --out "in 9 parts: yyyy"
 check "... to its full length" test "${#OUT}" -eq $((300000 + 12))
+
+# Requests either side of the frame a send writes at once (4096 bytes,
+# WS_SEND_NOW_MAX) and past one fragment (64 KiB) arrive whole: each
+# message comes back as sent.
+reqs=() want=()
+for n in 1 4000 4060 4080 4096 4097 4200 65536 70000; do
+  m=$(head -c "$n" /dev/zero | tr '\0' 'q')
+  reqs+=("{\"id\":$n,\"call\":\"w/echo\",\"arguments\":{\"message\":\"$m\"}}")
+  want+=(--out "{\"id\":$n,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"$m\"}]}}")
+done
+batch_run "$TMP/w.json" "${reqs[@]}"
+expect "requests of 1 B to 70000 B, around the frame written at once, come back whole" 0 \
+  "${want[@]}"
 run --config "$TMP/w.json" call w/binary
 expect "a binary frame is refused with a clear warning, the text after it delivered" 0 \
   --out "after the binary frame" \

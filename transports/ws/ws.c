@@ -124,6 +124,39 @@ static void deliver(void *ud) {
   }
 }
 
+/* Whether a host call (a send, a ping) may write now, from here: the
+ * connection open and nothing unsent inside lws. Asking lws for
+ * WRITEABLE instead costs a message four epoll_ctl() calls inside libuv
+ * (each change of lws's poll events is a uv_poll_start(), which deletes
+ * the socket from libuv's epoll and adds it again) and a wait. */
+static bool writable_now(const mcph_transport *t) {
+  return t->wsi && !t->in_lws && t->state == WS_OPEN && !t->want_close &&
+         !t->peer_close_code && !lws_partial_buffered(t->wsi);
+}
+
+/* The rest from lws's WRITEABLE callback. */
+static void write_later(mcph_transport *t) {
+  lws_callback_on_writable(t->wsi);
+  /* Pumped at once: libuv applies the new poll events only inside
+   * uv_run(). The kick's wake-up of lws (lws_cancel_service) is for
+   * timers lws starts, which a wanted write does not. */
+  ws_loop_pump(&t->loop);
+}
+
+/* After a write from a host call: a write that failed closes the
+ * connection, as a -1 from WRITEABLE would (CLIENT_CLOSED says so); what
+ * is left to write (queued, or kept by lws) goes from WRITEABLE. */
+static void wrote(mcph_transport *t, bool failed) {
+  if (failed) {
+    lws_set_timeout(t->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+    ws_loop_kick(&t->loop);
+    return;
+  }
+  if (t->tx_head || t->want_ping || lws_partial_buffered(t->wsi)) {
+    write_later(t);
+  }
+}
+
 void ws_want_write(mcph_transport *t) {
   if (!t->wsi) {
     return;
@@ -133,28 +166,11 @@ void ws_want_write(mcph_transport *t) {
     ws_loop_kick(&t->loop);
     return;
   }
-  /* A host call (a send, a ping) with the connection open and nothing
-   * unsent inside lws: written now, from here. Asking lws for WRITEABLE
-   * instead costs a message four epoll_ctl() calls inside libuv (each
-   * change of lws's poll events is a uv_poll_start(), which deletes the
-   * socket from libuv's epoll and adds it again) and a wait. */
-  if (t->state == WS_OPEN && !t->want_close && !t->peer_close_code &&
-      !lws_partial_buffered(t->wsi)) {
-    if (ws_write_next(t, t->wsi) != 0) {
-      /* As a -1 from WRITEABLE: lws closes it, CLIENT_CLOSED says so. */
-      lws_set_timeout(t->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-      ws_loop_kick(&t->loop);
-      return;
-    }
-    if (!t->tx_head && !t->want_ping && !lws_partial_buffered(t->wsi)) {
-      return;
-    }
+  if (writable_now(t)) {
+    wrote(t, ws_write_next(t, t->wsi) != 0);
+  } else {
+    write_later(t);
   }
-  lws_callback_on_writable(t->wsi);
-  /* Pumped at once: libuv applies the new poll events only inside
-   * uv_run(). The kick's wake-up of lws (lws_cancel_service) is for
-   * timers lws starts, which a wanted write does not. */
-  ws_loop_pump(&t->loop);
 }
 
 /* ---- timers ---- */
@@ -441,8 +457,13 @@ static int t_send(mcph_transport *t, const char *json, size_t len,
                           "message of %zu bytes exceeds the %zu-byte limit",
                           len, t->cfg.max_message_bytes);
   }
+  bool failed;
+  if (writable_now(t) && ws_send_now(t, json, len, &failed)) {
+    wrote(t, failed);
+    return 0;
+  }
   /* malloc, not calloc (which never reuses glibc's thread cache): a
-   * message each send. */
+   * message queued. */
   ws_msg *m = malloc(sizeof *m);
   unsigned char *buf = m ? malloc(LWS_PRE + len) : NULL;
   if (!buf) {

@@ -8,10 +8,11 @@
  * getrandom() every WS_MASK_POOL / 4 frames, and the payload is masked a
  * word at a time. The frame goes to lws as raw bytes (LWS_WRITE_RAW),
  * which it sends, or buffers when the socket is full, in order with its
- * own frames. The frames a ws:// server sends are read here too
- * (ws_read_frames, which ws_in.c gives the socket's bytes), apart from
- * the socket so that they are fuzzed as they are read
- * (tests/fuzz/fuzz_ws_frames.c). No libwebsockets here.
+ * own frames; a small message on a ws:// socket the transport reads is
+ * written with send() itself (ws_send_now). The frames a ws:// server
+ * sends are read here too (ws_read_frames, which ws_in.c gives the
+ * socket's bytes), apart from the socket so that they are fuzzed as they
+ * are read (tests/fuzz/fuzz_ws_frames.c). No libwebsockets here.
  */
 #ifndef MCPH_WS_FRAME_H
 #define MCPH_WS_FRAME_H

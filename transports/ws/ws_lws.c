@@ -219,6 +219,39 @@ static int send_fragment(mcph_transport *t, struct lws *wsi) {
   return 0;
 }
 
+bool ws_send_now(mcph_transport *t, const char *json, size_t len,
+                 bool *failed) {
+  *failed = false;
+  if (len > WS_SEND_NOW_MAX || t->tx_head || t->want_pong || t->want_ping) {
+    return false;
+  }
+  unsigned char buf[WS_FRAME_HEAD_MAX + WS_SEND_NOW_MAX];
+  unsigned char mask[4];
+  if (!ws_mask_next(&t->masks, mask)) {
+    return false; /* the queue's way fails it as it always did */
+  }
+  unsigned char *payload = buf + WS_FRAME_HEAD_MAX;
+  memcpy(payload, json, len);
+  size_t head = ws_frame_client(payload, len, WS_OP_TEXT, true, mask);
+  unsigned char *frame = payload - head;
+  size_t n = head + len, sent = 0;
+  /* A ws:// socket the transport reads (ws_in.c) is written here too:
+   * lws holds nothing unsent (the caller's check), so the frame goes
+   * first, in order. lws_write() costs 200 instructions more a message
+   * and is kept for what the socket does not take, which it buffers and
+   * sends on POLLOUT. */
+  if (t->in_watch) {
+    ssize_t k =
+        send(lws_get_socket_fd(t->wsi), frame, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+    sent = k > 0 ? (size_t)k : 0;
+  }
+  if (sent < n && lws_write(t->wsi, frame + sent, n - sent, LWS_WRITE_RAW) <
+                      (int)(n - sent)) {
+    *failed = true;
+  }
+  return true;
+}
+
 int ws_write_control(mcph_transport *t, unsigned opcode,
                      const unsigned char *payload, size_t len) {
   unsigned char buf[LWS_PRE + WS_CONTROL_MAX];

@@ -42,6 +42,9 @@
 #define WS_SUBPROTOCOL "mcp"
 /* Bytes of one frame sent and the most lws hands over per receive. */
 #define WS_FRAGMENT 65536u
+/* The longest message written from send() without a ws_msg (a frame on
+ * the stack): a call's request is a few hundred bytes. */
+#define WS_SEND_NOW_MAX 4096u
 #define WS_DEFAULT_PING_MS 30000u
 /* How long a clean close may wait for the server's answer. */
 #define WS_CLOSE_WAIT_MS 2000u
@@ -138,6 +141,13 @@ void ws_tx_free_all(mcph_transport *t);
  * the head message; asks for WRITEABLE again while more is queued. -1:
  * the connection cannot be written to. */
 int ws_write_next(mcph_transport *t, struct lws *wsi);
+/* A message of at most WS_SEND_NOW_MAX bytes with nothing queued before
+ * it, nor a ping or pong: made into one frame on the stack and written,
+ * with no ws_msg and no copy kept. The caller checked that the
+ * connection is open and lws holds nothing unsent. False: not taken
+ * (queue it); *failed: the connection cannot be written to. */
+bool ws_send_now(mcph_transport *t, const char *json, size_t len,
+                 bool *failed);
 /* Writes one control frame (a pong, a close) made here. -1: not
  * written. */
 int ws_write_control(mcph_transport *t, unsigned opcode,
