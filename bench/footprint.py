@@ -15,7 +15,7 @@ slack.
 
   footprint.py check  [--build DIR] [--baseline FILE] [--only W,W]
   footprint.py update [--build DIR] [--baseline FILE] [--only W,W] --why TEXT
-  footprint.py measure [--build DIR] [--only W,W]
+  footprint.py measure [--build DIR] [--only W,W] [--peer DIR]
   footprint.py hot [--build DIR] [--hot FILE]
 
 check: exit 0 when no figure exceeds its baseline line by more than the
@@ -28,6 +28,10 @@ the lines whose figures moved beyond the margin take --why as their
 reason, the others keep theirs.
 measure: prints each workload's figures as a JSON line, for any build
 and no baseline (bench/run.sh sets two builds side by side with it).
+--peer: the build whose bench-demo-server, bench-detach and
+smaps_exit.so serve the workloads (default: --build's own); bench/run.sh
+gives a candidate build its own build's, so that both count against the
+same server and an older build without those programs is measured too.
 hot: writes footprint.hot, the functions of mcphost the workloads run
 (the guard's and `many`, 50 servers listed at once, which only the
 layout and measure run; those more workloads run first) and their
@@ -72,6 +76,7 @@ SLACK = {
 CALLS = 1000
 BURST = 2000  # echo calls written at once (burst)
 SERVERS = 50  # servers listed at once (many)
+PEER = None  # --peer: the build of the server, bench-detach and the shim
 BIG = 10 * 1024 * 1024
 TOP = 25  # functions shown when a workload exceeds its baseline
 TIME = "/usr/bin/time"  # GNU time, for the peak RSS
@@ -172,7 +177,8 @@ class Run:
             # once started leaves it: each command then looks for its
             # configuration's session there before running by itself.
             os.mkdir(self.path("run/mcphost"), 0o700)
-        server = os.path.join(build, "bin", "bench-demo-server")
+        peer = PEER or build
+        server = os.path.join(peer, "bin", "bench-demo-server")
         if not os.access(server, os.X_OK):
             die("%s is missing: build it (bench/servers)" % server, 2)
         entry = {"command": server}
@@ -180,7 +186,7 @@ class Run:
             # GNU time's %M of mcphost is the largest peak of mcphost and
             # the children it waited for: the server, started through
             # bench-detach, is never one (servers/detach.c).
-            entry = {"command": os.path.join(build, "bin", "bench-detach"),
+            entry = {"command": os.path.join(peer, "bin", "bench-detach"),
                      "args": [server]}
             if not os.access(entry["command"], os.X_OK):
                 die("%s is missing: build it (bench/servers)" %
@@ -317,7 +323,7 @@ def exit_rss(build, name, need=True):
     its kinds, {"exe": KiB, "heap": ..., "total": ...}. Without the shim
     in the build: an error, or None when not `need`ed (measure, which
     bench/run.sh also gives a candidate build of before it)."""
-    shim = os.path.join(build, "lib", "smaps_exit.so")
+    shim = os.path.join(PEER or build, "lib", "smaps_exit.so")
     if not os.access(shim, os.R_OK):
         if not need:
             return None
@@ -609,8 +615,11 @@ def main():
     ap.add_argument("--hot", default=os.path.join(here, "footprint.hot"))
     ap.add_argument("--only", default="")
     ap.add_argument("--why", default="")
+    ap.add_argument("--peer", default="")
     a = ap.parse_args()
     a.build = os.path.realpath(a.build)
+    global PEER
+    PEER = os.path.realpath(a.peer) if a.peer else None
     names = [n for n in a.only.split(",") if n] or WORKLOADS
     for n in names:
         if n not in WORKLOADS and not (a.mode == "measure" and

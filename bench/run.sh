@@ -379,7 +379,9 @@ if command -v valgrind >/dev/null && [ -x /usr/bin/time ]; then
     # serve --stdio is newer than some candidates: counted where it runs.
     ws=version,tools,batch,big,plugins
     "$(build_dir "$c")/bin/mcphost" serve --help >/dev/null 2>&1 && ws=$ws,serve
-    python3 "$ROOT/bench/footprint.py" measure --build "$(build_dir "$c")" --only "$ws" \
+    # Both builds against this build's server, detach helper and shim
+    # (--peer): the same peer, and a candidate older than them measured.
+    python3 "$ROOT/bench/footprint.py" measure --build "$(build_dir "$c")" --peer "$BUILD" --only "$ws" \
       2>>"$RAW/footprint-$c.log" | while read -r line; do
       line=${line/\"workload\"/\"step\"}
       printf '{"workload":"footprint","server":"-","client":"%s","run":1,%s\n' "$c" "${line#\{}" >>"$OUT"

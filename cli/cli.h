@@ -308,7 +308,8 @@ void out_task_status(cli *c, const cJSON *task);
 /* Text from a server or a config file for one line of output: controls,
  * newlines (and, but with --sanitize=off, invisible and bidi characters)
  * as visible escapes (text_escape.h). Owned by `c`, valid until
- * CLI_ESC_KEEP more calls; NULL is "". */
+ * CLI_ESC_KEEP more calls (or `s` itself when nothing is escaped: as
+ * long as `s`); NULL is "". */
 const char *cli_esc(cli *c, const char *s);
 void cli_esc_free(cli *c);
 /* Prints "mcphost: <message>" on stderr, redacted (redact.h) and

@@ -470,8 +470,7 @@ static void servers_text(cli *c, const cJSON *all, const size_t *idx, size_t n,
         error = "not connected";
       const char *nl = strchr(error, '\n');
       char *first = xstrndup(error, nl ? (size_t)(nl - error) : strlen(error));
-      const char *why = cli_esc(c, first);
-      free(first);
+      const char *why = cli_esc(c, first); /* may be `first` */
       size_t left = wname + 2 + wtype + 2 + strlen(state) + 2;
       char *cut =
           cols > left + 8 ? limits_cut_to_width(why, cols - left) : NULL;
@@ -481,6 +480,7 @@ static void servers_text(cli *c, const cJSON *all, const size_t *idx, size_t n,
       printf("  %s: %s\n", sb_str(&painted), cut ? cut : why);
       sb_free(&painted);
       free(cut);
+      free(first);
       print_more_lines(c, nl);
       if (up)
         printf("    upstream: %s\n", cli_esc(c, up));

@@ -105,10 +105,17 @@ void out_json_line(const cJSON *v) {
 }
 
 const char *cli_esc(cli *c, const char *s) {
+  /* Text that no mode escapes (the strictest flags find nothing) is
+   * shown as it is, without a copy: most names and descriptions. */
+  size_t n = s ? strlen(s) : 0;
+  if (!text_needs_escape(s ? s : "", n,
+                         TEXT_ESCAPE_NEWLINES | TEXT_ESCAPE_INVISIBLE)) {
+    return s ? s : "";
+  }
   char **slot = &c->esc_ring[c->esc_next++ % CLI_ESC_KEEP];
   mcphost_free(*slot);
   *slot = NULL;
-  if (mcphost_display_text(s, s ? strlen(s) : 0, (int)host_sanitize(c->h),
+  if (mcphost_display_text(s, n, (int)host_sanitize(c->h),
                            MCPHOST_DISPLAY_NEWLINES, slot, NULL,
                            NULL) != MCPHOST_OK) {
     abort(); /* out of memory, as xmalloc */

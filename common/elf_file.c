@@ -209,45 +209,55 @@ int elf_info_read(int fd, elf_info *out, char *why, size_t n) {
   return rc;
 }
 
-/* Read with pread(), not mapped: the loader's process must not die of
- * SIGBUS should the file shrink meanwhile. */
-int elf_check_loadable(int fd, char *why, size_t n) {
+/* The file's first bytes, its ELF header checked: one pread() reads the
+ * program headers and notes too when they lie there, as a plugin's do
+ * (its dozen program headers and its notes end before byte 1300), where
+ * a read each took three system calls. Read, not mapped: the loader's
+ * process must not die of SIGBUS should the file shrink meanwhile. */
+enum { HEAD_BYTES = 2048 };
+typedef struct head {
   struct stat st;
   elf_ehdr eh;
-  unsigned char head[sizeof eh];
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  size_t len; /* bytes of b read */
+  unsigned char b[HEAD_BYTES];
+} head;
+
+static int read_head(int fd, head *h, char *why, size_t n) {
+  if (fstat(fd, &h->st) != 0 || !S_ISREG(h->st.st_mode)) {
     snprintf(why, n, "not a regular file");
     return -1;
   }
-  image im = {head, sizeof head};
-  if (pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head) {
-    im.size = 0; /* too short */
+  ssize_t got = pread(fd, h->b, sizeof h->b, 0);
+  h->len = got > 0 ? (size_t)got : 0;
+  image im = {h->b, h->len >= sizeof h->eh ? sizeof h->eh : 0};
+  return read_header(&im, &h->eh, why, n);
+}
+
+/* The file's bytes [off, off + len) in `dst`: from the head when they
+ * lie in it, else read. 0, or -1 when they cannot be read. */
+static int file_bytes(int fd, const head *h, void *dst, size_t len,
+                      uint64_t off) {
+  if (off <= h->len && len <= h->len - off) {
+    memcpy(dst, h->b + off, len);
+    return 0;
   }
-  if (read_header(&im, &eh, why, n) != 0) {
+  return pread(fd, dst, len, (off_t)off) == (ssize_t)len ? 0 : -1;
+}
+
+int elf_check_loadable(int fd, char *why, size_t n) {
+  head h;
+  if (read_head(fd, &h, why, n) != 0) {
     return -1;
   }
-  im = (image){NULL, (size_t)st.st_size};
-  if (eh.e_phentsize != sizeof(elf_phdr) ||
-      !inside(&im, eh.e_phoff, (uint64_t)eh.e_phnum * sizeof(elf_phdr))) {
+  image im = {NULL, (size_t)h.st.st_size};
+  if (h.eh.e_phentsize != sizeof(elf_phdr) ||
+      !inside(&im, h.eh.e_phoff, (uint64_t)h.eh.e_phnum * sizeof(elf_phdr))) {
     snprintf(why, n, "its program headers are missing or cut short");
     return -1;
   }
-  /* All at once when they fit here (a plugin has a dozen), else one by
-   * one. */
-  enum { MAX_PHDRS = 64 };
-  elf_phdr all[MAX_PHDRS];
-  bool at_once = eh.e_phnum <= MAX_PHDRS;
-  size_t phsize = (size_t)eh.e_phnum * sizeof(elf_phdr);
-  if (at_once && pread(fd, all, phsize, (off_t)eh.e_phoff) != (ssize_t)phsize) {
-    snprintf(why, n, "its program headers cannot be read");
-    return -1;
-  }
-  for (size_t i = 0; i < eh.e_phnum; i++) {
+  for (size_t i = 0; i < h.eh.e_phnum; i++) {
     elf_phdr ph;
-    off_t at = (off_t)(eh.e_phoff + i * sizeof ph);
-    if (at_once) {
-      ph = all[i];
-    } else if (pread(fd, &ph, sizeof ph, at) != (ssize_t)sizeof ph) {
+    if (file_bytes(fd, &h, &ph, sizeof ph, h.eh.e_phoff + i * sizeof ph) != 0) {
       snprintf(why, n, "its program headers cannot be read");
       return -1;
     }
@@ -321,46 +331,43 @@ static int find_note(const unsigned char *seg, size_t len, const char *owner,
 int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
                   size_t *len, char *why, size_t n) {
   enum { MAX_PHDRS = 64, MAX_NOTES = 64 * 1024 };
-  struct stat st;
-  elf_ehdr eh;
-  unsigned char head[sizeof eh];
-  elf_phdr ph[MAX_PHDRS];
+  head h;
   *out = NULL;
   *len = 0;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    snprintf(why, n, "not a regular file");
+  if (read_head(fd, &h, why, n) != 0) {
     return -1;
   }
-  image im = {head, sizeof head};
-  if (pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head) {
-    im.size = 0;
-  }
-  if (read_header(&im, &eh, why, n) != 0) {
-    return -1;
-  }
-  im = (image){NULL, (size_t)st.st_size};
-  size_t phsize = (size_t)eh.e_phnum * sizeof(elf_phdr);
-  if (eh.e_phentsize != sizeof(elf_phdr) || eh.e_phnum > MAX_PHDRS ||
-      !inside(&im, eh.e_phoff, phsize) ||
-      pread(fd, ph, phsize, (off_t)eh.e_phoff) != (ssize_t)phsize) {
+  image im = {NULL, (size_t)h.st.st_size};
+  size_t phsize = (size_t)h.eh.e_phnum * sizeof(elf_phdr);
+  if (h.eh.e_phentsize != sizeof(elf_phdr) || h.eh.e_phnum > MAX_PHDRS ||
+      !inside(&im, h.eh.e_phoff, phsize)) {
     snprintf(why, n, "its program headers are missing or cut short");
     return -1;
   }
-  for (size_t i = 0; i < eh.e_phnum; i++) {
-    if (ph[i].p_type != PT_NOTE) {
+  for (size_t i = 0; i < h.eh.e_phnum; i++) {
+    elf_phdr ph;
+    if (file_bytes(fd, &h, &ph, sizeof ph, h.eh.e_phoff + i * sizeof ph) != 0) {
+      snprintf(why, n, "its program headers are missing or cut short");
+      return -1;
+    }
+    if (ph.p_type != PT_NOTE) {
       continue;
     }
-    if (ph[i].p_filesz > MAX_NOTES ||
-        !inside(&im, ph[i].p_offset, ph[i].p_filesz)) {
+    if (ph.p_filesz > MAX_NOTES || !inside(&im, ph.p_offset, ph.p_filesz)) {
       snprintf(why, n, "a note segment is cut short or too large");
       return -1;
     }
-    size_t seglen = (size_t)ph[i].p_filesz;
-    unsigned char *seg = xmalloc(seglen ? seglen : 1);
-    int rc = pread(fd, seg, seglen, (off_t)ph[i].p_offset) == (ssize_t)seglen
-                 ? find_note(seg, seglen, owner, type, out, len)
-                 : -1;
-    free(seg);
+    size_t seglen = (size_t)ph.p_filesz;
+    unsigned char *copy = NULL;
+    const unsigned char *seg = h.b + ph.p_offset; /* in the head */
+    if (ph.p_offset > h.len || seglen > h.len - ph.p_offset) {
+      seg = copy = xmalloc(seglen ? seglen : 1);
+      if (pread(fd, copy, seglen, (off_t)ph.p_offset) != (ssize_t)seglen) {
+        seg = NULL;
+      }
+    }
+    int rc = seg ? find_note(seg, seglen, owner, type, out, len) : -1;
+    free(copy);
     if (rc != 0) {
       if (rc < 0) {
         snprintf(why, n, "a note segment is malformed");

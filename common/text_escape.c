@@ -48,6 +48,27 @@ static size_t sequence(const unsigned char *p, size_t n, bool *ok,
   return utf8_sequence(p, n, ok, cp);
 }
 
+/* The length of the printable ASCII (0x20-0x7E) `p` starts with, which
+ * nothing escapes: eight bytes a step while all are (most text is all
+ * of it), each test exact (Bit Twiddling Hacks' hasless and haszero). */
+static size_t printable_run(const unsigned char *p, size_t n) {
+  const uint64_t ones = 0x0101010101010101u, highs = ones << 7;
+  size_t i = 0;
+  for (; n - i >= 8; i += 8) {
+    uint64_t w, del;
+    memcpy(&w, p + i, sizeof w);
+    del = w ^ (0x7Fu * ones);
+    /* a byte from 0x80, a byte below 0x20, a byte 0x7F */
+    if ((w | ((w - 0x20u * ones) & ~w) | ((del - ones) & ~del)) & highs) {
+      break;
+    }
+  }
+  while (i < n && p[i] >= 0x20 && p[i] < 0x7F) {
+    i++;
+  }
+  return i;
+}
+
 /* Walks `s`; for each run kept as is and each escape calls out (when not
  * NULL). Returns the output length. */
 static size_t walk(const char *s, size_t n, unsigned flags, char *out) {
@@ -57,7 +78,7 @@ static size_t walk(const char *s, size_t n, unsigned flags, char *out) {
     /* Printable ASCII is never escaped: stepped over without decoding
      * (most text is all of it). */
     if (p[i] >= 0x20 && p[i] < 0x7F) {
-      i++;
+      i += printable_run(p + i, n - i);
       continue;
     }
     uint32_t cp = 0;
@@ -100,7 +121,7 @@ bool text_needs_escape(const char *s, size_t n, unsigned flags) {
   for (size_t i = 0; i < n;) {
     uint32_t cp = 0;
     if (p[i] >= 0x20 && p[i] < 0x7F) {
-      i++;
+      i += printable_run(p + i, n - i);
       continue;
     }
     bool ok;

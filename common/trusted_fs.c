@@ -62,8 +62,10 @@ static bool group_is_private(gid_t gid) {
 
 trusted_fs_verdict trusted_fs_check_owner(const struct stat *st,
                                           const uid_t *also, unsigned flags) {
-  if (st->st_uid != geteuid() && st->st_uid != 0 &&
-      !(also && st->st_uid == *also)) {
+  /* geteuid() last: root's files (installed plugins, system
+   * directories) need no system call. */
+  if (st->st_uid != 0 && !(also && st->st_uid == *also) &&
+      st->st_uid != geteuid()) {
     return TRUSTED_FS_FOREIGN;
   }
   if ((st->st_mode & S_IWOTH) ||
@@ -111,14 +113,15 @@ static int check_dir(const struct stat *st, const char *path, bool last,
   if (!S_ISDIR(st->st_mode)) {
     return fail(ENOTDIR, why, why_len, "%s is not a directory%s", path, "");
   }
-  if (!owner_ok(st, also)) {
+  trusted_fs_verdict v = trusted_fs_check_owner(st, also, 0);
+  if (v == TRUSTED_FS_FOREIGN) {
     char who[48];
     snprintf(who, sizeof who, "%lu", (unsigned long)st->st_uid);
     return fail(EPERM, why, why_len,
                 "%s is owned by uid %s, not by you or root; refusing it", path,
                 who);
   }
-  bool shared = trusted_fs_check_owner(st, also, 0) == TRUSTED_FS_SHARED_WRITE;
+  bool shared = v == TRUSTED_FS_SHARED_WRITE;
   if (shared && (last || !(st->st_mode & S_ISVTX) || st->st_uid != 0)) {
     return fail(EPERM, why, why_len, "%s is writable by %s; refusing it", path,
                 st->st_mode & S_IWOTH ? "everyone" : "its group");
@@ -414,14 +417,16 @@ static int open_file(int dir_fd, const char *dir_path, const char *name,
     return FAIL(err, "cannot open %s: %s", strerror(err));
   }
   struct stat st;
-  int err = 0;
-  if (fstat(fd, &st) != 0) {
-    err = errno;
+  int err = fstat(fd, &st) != 0 ? errno : 0;
+  /* Once: each check may ask geteuid(). */
+  trusted_fs_verdict v =
+      err ? TRUSTED_FS_FOREIGN : trusted_fs_check_owner(&st, also, 0);
+  if (err) {
     FAIL(err, "cannot check %s: %s", strerror(err));
   } else if (!S_ISREG(st.st_mode)) {
     err = EPERM;
     FAIL(err, "%s is not a regular file%s", "");
-  } else if (!owner_ok(&st, also)) {
+  } else if (v == TRUSTED_FS_FOREIGN) {
     char who[48];
     snprintf(who, sizeof who, "%lu", (unsigned long)st.st_uid);
     err = EPERM;
@@ -432,7 +437,7 @@ static int open_file(int dir_fd, const char *dir_path, const char *name,
       err = errno;
       FAIL(err, "cannot set the mode of %s: %s", strerror(err));
     }
-  } else if (trusted_fs_check_owner(&st, also, 0) != TRUSTED_FS_OWN) {
+  } else if (v != TRUSTED_FS_OWN) {
     err = EPERM;
     FAIL(err, "%s is writable by %s; refusing it",
          st.st_mode & S_IWOTH ? "everyone" : "its group");
@@ -482,10 +487,12 @@ open_code_link(int dir_fd, const char *dir_path, const char *name,
 
 static int open_code(int dir_fd, const char *dir_path, const char *name,
                      const uid_t *also, char *why, size_t why_len) {
-  struct stat st;
-  if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-      !S_ISLNK(st.st_mode)) {
-    return open_file(dir_fd, dir_path, name, O_RDONLY, 0, also, why, why_len);
+  /* Opened without following first: a link is what O_NOFOLLOW refuses
+   * with ELOOP, so the plain file (every plugin at every start) needs no
+   * fstatat() to tell. */
+  int fd = open_file(dir_fd, dir_path, name, O_RDONLY, 0, also, why, why_len);
+  if (fd >= 0 || errno != ELOOP) {
+    return fd;
   }
   return open_code_link(dir_fd, dir_path, name, also, why, why_len);
 }

@@ -4,8 +4,11 @@
  * stub's own entry says, field by field, the stub opened to compare. */
 #include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <link.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -239,7 +242,83 @@ TEST(test_every_built_stub_carries_its_entry_in_its_note) {
   CHECK(stubs >= 9);
 }
 
+/* A file of this machine's ELF class whose program headers start at
+ * `phoff` and whose note segment (the stub note "hello") starts at
+ * `noteoff`, `size` bytes in all, with a loadable segment of the whole
+ * file; the reader takes the first bytes in one read and the rest from
+ * the file, so each place is found the same. The fd, or -1. */
+static int elf_with_note_at(size_t phoff, size_t noteoff, size_t size) {
+  static const char desc[] = "hello";
+  unsigned char *b = calloc(1, size);
+  if (!b) {
+    return -1;
+  }
+  ElfW(Ehdr) eh = {0};
+  memcpy(eh.e_ident, ELFMAG, SELFMAG);
+  eh.e_ident[EI_CLASS] = __SIZEOF_POINTER__ == 8 ? ELFCLASS64 : ELFCLASS32;
+  eh.e_ident[EI_DATA] =
+      __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB;
+  eh.e_ident[EI_VERSION] = EV_CURRENT;
+  eh.e_type = ET_DYN;
+  eh.e_phoff = phoff;
+  eh.e_phentsize = sizeof(ElfW(Phdr));
+  eh.e_phnum = 2;
+  memcpy(b, &eh, sizeof eh);
+  ElfW(Nhdr) nh = {sizeof PLUGIN_NOTE_OWNER, sizeof desc, PLUGIN_NOTE_TYPE};
+  size_t at = noteoff;
+  memcpy(b + at, &nh, sizeof nh);
+  at += sizeof nh;
+  memcpy(b + at, PLUGIN_NOTE_OWNER, sizeof PLUGIN_NOTE_OWNER);
+  at += (sizeof PLUGIN_NOTE_OWNER + 3) & ~(size_t)3;
+  memcpy(b + at, desc, sizeof desc);
+  at += (sizeof desc + 3) & ~(size_t)3;
+  ElfW(Phdr) ph[2] = {{0}, {0}};
+  ph[0].p_type = PT_LOAD;
+  ph[0].p_filesz = size;
+  ph[1].p_type = PT_NOTE;
+  ph[1].p_offset = noteoff;
+  ph[1].p_filesz = at - noteoff;
+  memcpy(b + phoff, ph, sizeof ph);
+  char path[] = "/tmp/mcphost-elf-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd >= 0) {
+    unlink(path);
+    if (write(fd, b, size) != (ssize_t)size) {
+      close(fd);
+      fd = -1;
+    }
+  }
+  free(b);
+  return fd;
+}
+
+TEST(test_note_and_headers_are_found_wherever_they_lie) {
+  static const size_t places[][3] = {
+      {64, 200, 1024},    /* all in the first bytes */
+      {64, 6000, 8192},   /* the note further on */
+      {5000, 6000, 8192}, /* the headers too */
+      {64, 2040, 4096},   /* the note across the first bytes' end */
+  };
+  for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+    int fd = elf_with_note_at(places[i][0], places[i][1], places[i][2]);
+    CHECK(fd >= 0);
+    char why[256] = "", *text = NULL;
+    size_t len = 0;
+    CHECK(elf_check_loadable(fd, why, sizeof why) == 0);
+    CHECK(elf_note_read(fd, PLUGIN_NOTE_OWNER, PLUGIN_NOTE_TYPE, &text, &len,
+                        why, sizeof why) == 1);
+    CHECK_STR(text, "hello");
+    free(text);
+    /* Cut short: its loadable segment ends after the file does. */
+    CHECK(ftruncate(fd, (off_t)places[i][2] - 1) == 0);
+    CHECK(elf_check_loadable(fd, why, sizeof why) == -1);
+    CHECK_CONTAINS(why, "cut short");
+    close(fd);
+  }
+}
+
 RUN(T(test_written_note_parses_back),
     T(test_writer_refuses_what_the_format_cannot_carry),
     T(test_malformed_notes_are_refused),
-    T(test_every_built_stub_carries_its_entry_in_its_note))
+    T(test_every_built_stub_carries_its_entry_in_its_note),
+    T(test_note_and_headers_are_found_wherever_they_lie))

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -16,7 +17,10 @@ TEST(test_terminal_controls_become_visible) {
   CHECK_STR(esc("\x07\x08\r\x7f", 0), "<U+0007><U+0008><U+000D><U+007F>");
   /* OSC window title, and the one-byte C1 forms CSI and OSC. */
   CHECK_STR(esc("\x1b]0;pwned\x07", 0), "<U+001B>]0;pwned<U+0007>");
-  CHECK_STR(esc("x\xc2\x9b" "31m\xc2\x9d", 0), "x<U+009B>31m<U+009D>");
+  CHECK_STR(esc("x\xc2\x9b"
+                "31m\xc2\x9d",
+                0),
+            "x<U+009B>31m<U+009D>");
 }
 
 TEST(test_newline_and_tab_pass_in_text_and_not_in_lines) {
@@ -25,7 +29,9 @@ TEST(test_newline_and_tab_pass_in_text_and_not_in_lines) {
 }
 
 TEST(test_invisible_and_bidi_only_when_asked) {
-  const char *s = "ab\xe2\x80\xae" "cd\xe2\x80\x8b" "e\xef\xbb\xbf";
+  const char *s = "ab\xe2\x80\xae"
+                  "cd\xe2\x80\x8b"
+                  "e\xef\xbb\xbf";
   CHECK_STR(esc(s, 0), s);
   CHECK_STR(esc(s, TEXT_ESCAPE_INVISIBLE), "ab<U+202E>cd<U+200B>e<U+FEFF>");
   /* Tag characters smuggle ASCII invisibly. */
@@ -41,10 +47,13 @@ TEST(test_text_is_kept_as_sent) {
 }
 
 TEST(test_invalid_utf8_bytes_are_shown_as_bytes) {
-  CHECK_STR(esc("a\xff" "b", 0), "a<0xFF>b");
-  CHECK_STR(esc("\xc0\xaf", 0), "<0xC0><0xAF>");         /* overlong */
+  CHECK_STR(esc("a\xff"
+                "b",
+                0),
+            "a<0xFF>b");
+  CHECK_STR(esc("\xc0\xaf", 0), "<0xC0><0xAF>");           /* overlong */
   CHECK_STR(esc("\xed\xa0\x80", 0), "<0xED><0xA0><0x80>"); /* surrogate */
-  CHECK_STR(esc("\xe2\x82", 0), "<0xE2><0x82>");         /* cut short */
+  CHECK_STR(esc("\xe2\x82", 0), "<0xE2><0x82>");           /* cut short */
 }
 
 TEST(test_embedded_nul_is_escaped) {
@@ -73,13 +82,43 @@ TEST(test_u0000_held_as_c0_80_is_shown_as_u0000) {
 }
 
 TEST(test_needs_escape_agrees_with_escape) {
-  const char *cases[] = {"plain", "tab\there", "e\x1b", "\xc2\x85", "\xff",
-                         "\xe2\x81\xa6", "caf\xc3\xa9"};
+  const char *cases[] = {"plain", "tab\there",    "e\x1b",      "\xc2\x85",
+                         "\xff",  "\xe2\x81\xa6", "caf\xc3\xa9"};
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     for (unsigned f = 0; f < 8; f++) {
       const char *out = esc(cases[i], f);
       CHECK(text_needs_escape(cases[i], strlen(cases[i]), f) ==
             (strcmp(out, cases[i]) != 0));
+    }
+  }
+}
+
+/* Printable ASCII is stepped over eight bytes at a time: a byte to
+ * escape is found at every place of a longer text, in a step and after
+ * the last, whatever its value (below 0x20, 0x7F, from 0x80), and the
+ * escape stands where the byte stood. */
+TEST(test_a_byte_to_escape_is_found_anywhere_in_long_text) {
+  char text[41], want[64];
+  for (size_t len = 1; len < sizeof text; len++) {
+    memset(text, 'a' + (int)(len % 26), len);
+    text[len] = '\0';
+    CHECK(!text_needs_escape(text, len, TEXT_ESCAPE_NEWLINES));
+    CHECK_STR(esc(text, 0), text);
+    for (size_t at = 0; at < len; at++) {
+      for (unsigned b = 1; b < 256; b++) {
+        if (b >= 0x20 && b < 0x7F) {
+          continue;
+        }
+        text[at] = (char)b;
+        CHECK(text_needs_escape(text, len, TEXT_ESCAPE_NEWLINES));
+        text[at] = '~';
+      }
+      text[at] = '\x1b';
+      snprintf(want, sizeof want, "%.*s<U+001B>%s", (int)at, text,
+               text + at + 1);
+      CHECK_STR(esc(text, 0), want);
+      text[at] = '~';
+      CHECK(!text_needs_escape(text, len, TEXT_ESCAPE_NEWLINES));
     }
   }
 }
@@ -103,4 +142,5 @@ RUN(T(test_terminal_controls_become_visible),
     T(test_invisible_and_bidi_only_when_asked), T(test_text_is_kept_as_sent),
     T(test_invalid_utf8_bytes_are_shown_as_bytes),
     T(test_embedded_nul_is_escaped), T(test_needs_escape_agrees_with_escape),
-    T(test_json_notation_keeps_json_valid_and_values_equal))
+    T(test_json_notation_keeps_json_valid_and_values_equal),
+    T(test_a_byte_to_escape_is_found_anywhere_in_long_text))
