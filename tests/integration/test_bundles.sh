@@ -102,7 +102,7 @@ expect "the node sample installs with --config answers" 0 \
 check "  its settings are 0600" \
   test "$(stat -c %a "$BUNDLES/.settings/hello-node.json")" = 600
 check "  the sensitive value is not in them" \
-  bash -c "! grep -q 'pa' '$BUNDLES/.settings/hello-node.json'"
+  bash -c "! grep -qF 'pa\$\$w' '$BUNDLES/.settings/hello-node.json'"
 check "  but in the secrets store, 0600" test "$(stat -c %a \
   "$XDG_STATE_HOME/mcphost/secrets/mcphost.feature.mcpb/hello-node--api_key")" = 600
 run mcp list --json
