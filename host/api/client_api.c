@@ -62,7 +62,10 @@ struct api_op {
   bool waiting; /* OP_CONNECT: w is with the client */
   loop_timer *timer;
   bool timed_out;
-  api_op *next;
+  /* c->ops, both ways: a window of operations ends in any order, each
+   * unlinked at once (a walk from the newest cost batch's 256 in flight
+   * a walk of the window at every end). */
+  api_op *next, *prev;
 };
 
 /* ---- names, versions, errors ---- */
@@ -164,12 +167,12 @@ static char *json_text(const cJSON *v, size_t *len) {
 
 static void op_finish(api_op *op, cJSON *result, const mcphost_error *err) {
   mcphost_client *c = op->c;
-  for (api_op **p = &c->ops; *p; p = &(*p)->next) {
-    if (*p == op) {
-      *p = op->next;
-      break;
-    }
-  }
+  if (op->prev)
+    op->prev->next = op->next;
+  else
+    c->ops = op->next;
+  if (op->next)
+    op->next->prev = op->prev;
   if (op->timer)
     loop_timer_cancel(host_loop(c->h), op->timer);
   atomic_fetch_sub(&c->nops, 1);
@@ -355,7 +358,10 @@ static const char *ref_what(int kind) {
 static void op_begin(void *ud) {
   api_op *op = ud;
   mcphost_client *c = op->c;
+  op->prev = NULL;
   op->next = c->ops;
+  if (c->ops)
+    c->ops->prev = op;
   c->ops = op;
   if (c->closing) {
     op_fail(op, MCPHOST_ECANCELED, NULL, "the client is closing");
