@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "util.h"
 #include "display_width.h"
+#include "util.h"
 
 /* ---- listing several servers at once ---- */
 
@@ -41,8 +41,8 @@ static void on_listed(void *ud, cJSON *result, const mcp_error *err) {
   if (err) {
     slot->l->error[slot->kind] = xstrdup(err->message ? err->message : "");
   } else {
-    cJSON *items = cJSON_DetachItemFromObjectCaseSensitive(
-        result, kinds[slot->kind]);
+    cJSON *items =
+        cJSON_DetachItemFromObjectCaseSensitive(result, kinds[slot->kind]);
     if (cJSON_IsArray(items))
       slot->l->items[slot->kind] = items;
     else
@@ -165,7 +165,7 @@ static void print_description(cli *c, const char *desc) {
     return;
   }
   static const char indent[] = "    ";
-  if (host_verbosity(c->h) > 0) {
+  if (cli_option_value(c, "verbose") > 0) {
     for (const char *line = first; line && *line;) {
       const char *nl = strchr(line, '\n');
       char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
@@ -214,8 +214,9 @@ static cJSON *listed_json(const char *server, const cJSON *item,
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", name);
   cJSON_AddStringToObject(o, "server", server);
-  cJSON_AddStringToObject(o, orig_key, cJSON_GetStringValue(
-      cJSON_GetObjectItemCaseSensitive(item, "name")));
+  cJSON_AddStringToObject(
+      o, orig_key,
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "name")));
   const cJSON *f;
   cJSON_ArrayForEach(f, item) {
     if (strcmp(f->string, "name") == 0)
@@ -525,7 +526,7 @@ static void servers_text(cli *c, const cJSON *all, const size_t *idx, size_t n,
 int cmd_servers(cli *c, int argc, char **argv) {
   /* -v after the command too: `mcphost servers -v` adds what plugins say
    * about each server (e.g. why channels skipped it). */
-  bool verbose = host_verbosity(c->h) > 0;
+  bool verbose = cli_option_value(c, "verbose") > 0;
   int kept = 1;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
@@ -612,7 +613,8 @@ static void print_tools(cli *c, size_t idx, const listing *l, cJSON *out) {
   const cJSON *t;
   cJSON_ArrayForEach(t, l->items[L_TOOLS]) {
     const char *q = names[i++];
-    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
+    const char *name =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
     if (!name ||
         (!c->all_tools &&
          !mcphost_name_model_visible(host_cfg(c->h)->servers[idx].type, name)))
@@ -623,7 +625,8 @@ static void print_tools(cli *c, size_t idx, const listing *l, cJSON *out) {
     } else {
       /* A name that is not the server's own says what the server calls it. */
       /* -v: the signature (mcphost_tool_signature) in place of the name. */
-      char *sig = host_verbosity(c->h) > 0 ? cli_tool_signature(q, t) : NULL;
+      char *sig =
+          cli_option_value(c, "verbose") > 0 ? cli_tool_signature(q, t) : NULL;
       const char *shown = sig ? cli_esc(c, sig) : q;
       /* A tool that runs only as a task (mcp/tasks.h) says so. */
       const char *task =
@@ -645,8 +648,8 @@ int cmd_tools(cli *c, int argc, char **argv) {
   return list_command(c, argc, argv, 1u << L_TOOLS, print_tools);
 }
 
-static void add_with_server(cJSON *out, const char *server,
-                            const cJSON *item, const char *kind) {
+static void add_with_server(cJSON *out, const char *server, const cJSON *item,
+                            const char *kind) {
   cJSON *o = cJSON_Duplicate(item, 1);
   cJSON_AddStringToObject(o, "server", server);
   cJSON_AddStringToObject(o, "kind", kind);
@@ -662,8 +665,7 @@ static void print_fitted(const char *line) {
   free(cut);
 }
 
-static void print_resources(cli *c, size_t idx, const listing *l,
-                            cJSON *out) {
+static void print_resources(cli *c, size_t idx, const listing *l, cJSON *out) {
   const char *server = server_name(c, idx);
   const cJSON *r;
   cJSON_ArrayForEach(r, l->items[L_RESOURCES]) {
@@ -671,9 +673,12 @@ static void print_resources(cli *c, size_t idx, const listing *l,
       add_with_server(out, server, r, "resource");
       continue;
     }
-    const char *uri = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "uri"));
-    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
-    const char *mime = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "mimeType"));
+    const char *uri =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "uri"));
+    const char *name =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
+    const char *mime =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "mimeType"));
     char *line = xasprintf("%s  %s%s%s%s%s", cli_esc(c, server),
                            cli_esc(c, uri ? uri : "?"), name ? "  " : "",
                            name ? cli_esc(c, name) : "", mime ? "  " : "",
@@ -688,7 +693,8 @@ static void print_resources(cli *c, size_t idx, const listing *l,
     }
     const char *t = cJSON_GetStringValue(
         cJSON_GetObjectItemCaseSensitive(r, "uriTemplate"));
-    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
+    const char *name =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "name"));
     char *line = xasprintf("%s  %s  (template)%s%s", cli_esc(c, server),
                            cli_esc(c, t ? t : "?"), name ? "  " : "",
                            name ? cli_esc(c, name) : "");
@@ -711,7 +717,8 @@ static void print_prompts(cli *c, size_t idx, const listing *l, cJSON *out) {
   const cJSON *p;
   cJSON_ArrayForEach(p, l->items[L_PROMPTS]) {
     const char *q = names[i++];
-    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "name"));
+    const char *name =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "name"));
     if (!name)
       continue;
     char *desc = description_of(c, p);
@@ -724,7 +731,8 @@ static void print_prompts(cli *c, size_t idx, const listing *l, cJSON *out) {
     sb_init(&args);
     const cJSON *a;
     cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(p, "arguments")) {
-      const char *an = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "name"));
+      const char *an =
+          cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "name"));
       bool req = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "required"));
       if (an)
         sb_printf(&args, req ? " %s" : " [%s]", cli_esc(c, an));

@@ -18,6 +18,13 @@ mcphost_client *cli_api(const cli *c) {
   return c->api;
 }
 
+int64_t cli_option_value(const cli *c, const char *name) {
+  int64_t v = 0;
+  if (mcphost_get_option(c->api, name, &v, NULL) != MCPHOST_OK)
+    return 0;
+  return v;
+}
+
 int cli_run_until(cli *c, const bool *done) {
   return host_run_until(c->h, done, 0);
 }

@@ -14,6 +14,7 @@
 #include <mcphost/client.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/host.h"
 #include "mcp/client.h"
@@ -54,6 +55,9 @@ mcphost_client *cli_api(const cli *c);
  * signal the CLI takes (SIGINT, SIGTERM, SIGHUP, or a session's
  * caller's) interrupts the command: 0, or -2 on a signal. */
 int cli_run_until(cli *c, const bool *done);
+/* An option of its client whose value is a number or a flag
+ * (mcphost_get_option: "sanitize", "verbose", ...); 0 when unknown. */
+int64_t cli_option_value(const cli *c, const char *name);
 /* main.c: the running command's hook for the servers' notifications
  * (mcphost_options.on_notify: list_changed, resources/updated, log
  * messages, cancellations of their own requests, ...); NULL: none. A

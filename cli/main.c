@@ -226,7 +226,8 @@ static int apply_option(cli *c, cmdline *l, const cli_option *o,
                 value);
       return EXIT_USAGE;
     }
-    host_set_sanitize(c->h, (sanitize_mode)mode);
+    if (mcphost_set_option(c->api, "sanitize", value, NULL) != MCPHOST_OK)
+      return EXIT_USAGE; /* not reached: the mode was checked */
     break;
   }
   case CLI_OPT_MAX_OUTPUT_CHARS:

@@ -21,15 +21,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "base64.h"
-#include "util.h"
+#include "cli/cli.h"
 #include "display_width.h"
 #include "json_parse.h"
 #include "json_write.h"
 #include "redact.h"
 #include "text_escape.h"
 #include "trusted_fs.h"
+#include "util.h"
 #include "write_all.h"
 
 int out_json_append(strbuf *out, const cJSON *v, bool pretty) {
@@ -115,7 +115,7 @@ const char *cli_esc(cli *c, const char *s) {
   char **slot = &c->esc_ring[c->esc_next++ % CLI_ESC_KEEP];
   mcphost_free(*slot);
   *slot = NULL;
-  if (mcphost_display_text(s, n, (int)host_sanitize(c->h),
+  if (mcphost_display_text(s, n, (int)cli_option_value(c, "sanitize"),
                            MCPHOST_DISPLAY_NEWLINES, slot, NULL,
                            NULL) != MCPHOST_OK) {
     abort(); /* out of memory, as xmalloc */
@@ -143,8 +143,8 @@ static void write_text(cli *c, const char *text, size_t n) {
   }
   size_t len;
   char *safe = NULL;
-  if (mcphost_display_text(text, n, (int)host_sanitize(c->h), 0, &safe, &len,
-                           NULL) != MCPHOST_OK) {
+  if (mcphost_display_text(text, n, (int)cli_option_value(c, "sanitize"), 0,
+                           &safe, &len, NULL) != MCPHOST_OK) {
     abort();
   }
   fwrite(safe, 1, len, stdout);
@@ -257,8 +257,8 @@ char *out_save_blob(cli *c, const unsigned char *data, size_t len,
     rnd = (unsigned)getpid() ^ (unsigned)time(NULL);
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
-  unsigned long long ms =
-      (unsigned long long)ts.tv_sec * 1000ull + (unsigned long long)ts.tv_nsec / 1000000ull;
+  unsigned long long ms = (unsigned long long)ts.tv_sec * 1000ull +
+                          (unsigned long long)ts.tv_nsec / 1000000ull;
   char *name = xasprintf("mcp-resource-%llu-%u-%08x.%s", ms, c->files_written++,
                          rnd, ext_for(mime));
   char *path = xasprintf("%s/%s", dir, name);

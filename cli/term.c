@@ -63,8 +63,9 @@ unsigned cli_term_cols(int fd) {
 
 char *cli_esc_lines(const cli *c, const char *s) {
   char *e = NULL;
-  if (mcphost_display_text(s, s ? strlen(s) : 0, (int)host_sanitize(c->h), 0,
-                           &e, NULL, NULL) != MCPHOST_OK) {
+  if (mcphost_display_text(s, s ? strlen(s) : 0,
+                           (int)cli_option_value(c, "sanitize"), 0, &e, NULL,
+                           NULL) != MCPHOST_OK) {
     abort(); /* out of memory, as xmalloc */
   }
   return e;

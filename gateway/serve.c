@@ -212,7 +212,7 @@ static void on_progress(void *ud, const cJSON *params) {
 static void start_op(rq *r, const mcp_call *call) {
   /* What leaves the gateway goes to a model: its results are sanitized
    * as such, unless --sanitize display or off asked for them as sent. */
-  int mode = (int)host_sanitize(cli_host(r->g->c));
+  int mode = (int)cli_option_value(r->g->c, "sanitize");
   mcp_call c = *call;
   c.for_model =
       mode == MCPHOST_SANITIZE_DEFAULT || mode == MCPHOST_SANITIZE_FULL;

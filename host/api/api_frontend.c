@@ -290,6 +290,55 @@ int mcphost_set_option(mcphost_client *c, const char *name, const char *value,
   return j.rc;
 }
 
+typedef struct get_option_job {
+  mcphost_client *c;
+  const char *name;
+  int64_t value;
+  int rc;
+} get_option_job;
+
+static void get_option_on_loop(void *ud) {
+  get_option_job *j = ud;
+  host *h = j->c->h;
+  const mcp_client_options *o = mcp_client_get_options(j->c->mc);
+  const char *n = j->name;
+  j->rc = MCPHOST_OK;
+  if (strcmp(n, "sanitize") == 0)
+    j->value = (int64_t)host_sanitize(h);
+  else if (strcmp(n, "verbose") == 0)
+    j->value = host_verbosity(h);
+  else if (strcmp(n, "quiet") == 0)
+    j->value = host_quiet(h);
+  else if (strcmp(n, "no-roots") == 0)
+    j->value = o->no_roots;
+  else if (strcmp(n, "keep") == 0)
+    j->value = o->keep;
+  else if (strcmp(n, "timeout") == 0)
+    j->value = (int64_t)o->tool_timeout_ms;
+  else
+    j->rc = MCPHOST_ENOTFOUND;
+}
+
+int mcphost_get_option(mcphost_client *c, const char *name, int64_t *value,
+                       mcphost_error *err) {
+  api_clear_error(err);
+  if (!c || !name || !value)
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
+                    "mcphost_get_option needs a client, a name and a place "
+                    "for the value");
+  get_option_job j = {.c = c, .name = name};
+  if (api_run_on_loop(c, get_option_on_loop, &j) != 0)
+    return api_fail(err, MCPHOST_ESTATE, 0, NULL,
+                    "the client's loop has ended");
+  if (j.rc != MCPHOST_OK)
+    return api_fail(err, j.rc, 0, NULL,
+                    "no option \"%s\" to read (those read are sanitize, "
+                    "verbose, quiet, no-roots, keep and timeout)",
+                    name);
+  *value = j.value;
+  return MCPHOST_OK;
+}
+
 int mcphost_plugin_option(const mcphost_client *c, size_t i,
                           mcphost_option_info *out) {
   if (!c || !out || !API_HAS(out, mcphost_option_info, plugin))

@@ -205,6 +205,23 @@ static void get_on_loop(void *ud) {
     o->code =
         st.ready ? MCPHOST_OK
                  : api_status_of_kind(st.failure ? st.failure : MCP_ERR_SERVER);
+  if (API_HAS(o, mcphost_server_state, type))
+    o->type = cfg->servers[j->idx].type;
+  if (API_HAS(o, mcphost_server_state, caps)) {
+    static const struct {
+      const char *name;
+      uint32_t bit;
+    } caps[] = {{"tools", MCPHOST_CAP_TOOLS},
+                {"resources", MCPHOST_CAP_RESOURCES},
+                {"prompts", MCPHOST_CAP_PROMPTS},
+                {"completions", MCPHOST_CAP_COMPLETIONS},
+                {"logging", MCPHOST_CAP_LOGGING}};
+    o->caps = 0;
+    for (size_t k = 0; st.ready && k < sizeof caps / sizeof *caps; k++) {
+      if (mcp_client_has_capability(j->c->mc, j->idx, caps[k].name))
+        o->caps |= caps[k].bit;
+    }
+  }
 }
 
 int mcphost_server_get(mcphost_client *c, size_t index,

@@ -185,6 +185,7 @@ int host_verbosity(const host *h); /* 0 quiet .. 3 trace */
 void host_set_verbosity(host *h, int verbosity);
 /* -q (host.quiet). */
 void host_set_quiet(host *h, bool quiet);
+bool host_quiet(const host *h);
 /* --sanitize: what sessions do to server text (sanitize.h). */
 sanitize_mode host_sanitize(const host *h);
 void host_set_sanitize(host *h, sanitize_mode mode);

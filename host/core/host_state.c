@@ -31,6 +31,10 @@ void host_set_quiet(host *h, bool quiet) {
   h->quiet = quiet;
 }
 
+bool host_quiet(const host *h) {
+  return h->quiet;
+}
+
 void host_set_verbosity(host *h, int verbosity) {
   h->verbosity = verbosity;
 }

@@ -204,9 +204,25 @@ TEST(options_refuse_bad_values_naming_them) {
   CHECK_STR(err.message, "--root and --no-roots exclude each other");
   CHECK(mcphost_set_option(c, "frobnicate", "1", &err) == MCPHOST_EUSAGE);
   CHECK_CONTAINS(err.message, "no option named \"frobnicate\"");
+  /* Read back: nothing set yet, then what was set. */
+  int64_t v = -1;
+  CHECK(mcphost_get_option(c, "sanitize", &v, &err) == MCPHOST_OK);
+  CHECK(v == MCPHOST_SANITIZE_DEFAULT);
+  CHECK(mcphost_get_option(c, "quiet", &v, &err) == MCPHOST_OK && v == 0);
   CHECK(mcphost_set_option(c, "quiet", NULL, &err) == MCPHOST_OK);
   CHECK(mcphost_set_option(c, "sanitize", "display", &err) == MCPHOST_OK);
-  CHECK(mcphost_set_option(c, "verbose", "0", &err) == MCPHOST_OK);
+  CHECK(mcphost_set_option(c, "verbose", "2", &err) == MCPHOST_OK);
+  CHECK(mcphost_set_option(c, "timeout", "20000", &err) == MCPHOST_OK);
+  CHECK(mcphost_get_option(c, "sanitize", &v, &err) == MCPHOST_OK);
+  CHECK(v == MCPHOST_SANITIZE_DISPLAY);
+  CHECK(mcphost_get_option(c, "verbose", &v, &err) == MCPHOST_OK && v == 2);
+  CHECK(mcphost_get_option(c, "quiet", &v, &err) == MCPHOST_OK && v == 1);
+  CHECK(mcphost_get_option(c, "no-roots", &v, &err) == MCPHOST_OK && v == 0);
+  CHECK(mcphost_get_option(c, "timeout", &v, &err) == MCPHOST_OK);
+  CHECK(v == 20000);
+  CHECK(mcphost_get_option(c, "protocol", &v, &err) == MCPHOST_ENOTFOUND);
+  CHECK_CONTAINS(err.message, "no option \"protocol\" to read");
+  CHECK(mcphost_get_option(c, "verbose", NULL, &err) == MCPHOST_EUSAGE);
   mcphost_client_free(c);
 }
 

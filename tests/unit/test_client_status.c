@@ -101,6 +101,8 @@ TEST(each_server_says_what_the_configuration_lets_it_do) {
   CHECK(mcphost_server_get(c, i_demo, &ss, NULL) == MCPHOST_OK);
   CHECK(ss.startable == 1 && ss.used == 0 && ss.connected == 0);
   CHECK(ss.code == MCPHOST_ESERVER);
+  CHECK_STR(ss.type, "stdio");
+  CHECK(ss.caps == 0); /* nothing declared before a connect */
   CHECK(mcphost_server_get(c, i_proj, &ss, NULL) == MCPHOST_OK);
   CHECK(ss.startable == 0);
   mcphost_error err = MCPHOST_ERROR_INIT;
@@ -188,8 +190,12 @@ static void connect_all(int mode) {
   mcphost_server_state ss = MCPHOST_SERVER_STATE_INIT;
   CHECK(mcphost_server_get(c, i_demo, &ss, NULL) == MCPHOST_OK);
   CHECK(ss.used == 1 && ss.connected == 1 && ss.code == MCPHOST_OK);
+  /* What the demo server declares: tools, resources, prompts, logging. */
+  CHECK(ss.caps == (MCPHOST_CAP_TOOLS | MCPHOST_CAP_RESOURCES |
+                    MCPHOST_CAP_PROMPTS | MCPHOST_CAP_LOGGING));
   CHECK(mcphost_server_get(c, i_broken, &ss, NULL) == MCPHOST_OK);
   CHECK(ss.used == 1 && ss.connected == 0 && ss.code != MCPHOST_OK);
+  CHECK(ss.caps == 0);
   /* serverInfo as the server sent it. */
   s = status_of(c, "exact", 0);
   CHECK_CONTAINS(s, "\"serverInfo\":{\"name\":\"exact\",\"version\":\"1\","

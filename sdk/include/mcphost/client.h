@@ -664,6 +664,18 @@ int mcphost_config_import(mcphost_client *c, const char *scope,
 int mcphost_set_option(mcphost_client *c, const char *name, const char *value,
                        mcphost_error *err);
 
+/* [loop] or [not loop] The value of option `name` whose value is a
+ * number or a flag, as mcphost_set_option left it, in *value:
+ *   "sanitize"  the mode, an enum mcphost_sanitize_mode
+ *               (MCPHOST_SANITIZE_DEFAULT when never set)
+ *   "verbose"   0 .. 3
+ *   "quiet", "no-roots", "keep"   1 set, 0 not
+ *   "timeout"   the tool call's deadline in ms (0: none)
+ * MCPHOST_ENOTFOUND for any other name (a text option, a plugin's),
+ * the message naming it. */
+int mcphost_get_option(mcphost_client *c, const char *name, int64_t *value,
+                       mcphost_error *err);
+
 /* [loop] What the loaded plugins declare as options (mcph.options/1),
  * in the plugins' search order, as declared: option `i` (0 ..) in *out,
  * or MCPHOST_ENOTFOUND past the last. A front end takes the first of a
@@ -1189,10 +1201,24 @@ typedef struct mcphost_server_state {
   int32_t used;      /* 1: its "connection" is not "idle" */
   int32_t connected; /* 1: connected ("code" 0) */
   int32_t code;      /* the status's "code" */
+  /* The configured "type" ("stdio", "http", "sdk", ...): the client's,
+   * valid until the configuration is loaded again. */
+  const char *type;
+  /* What the connected server declared (MCPHOST_CAP_*); 0 when it is not
+   * connected. */
+  uint32_t caps;
 } mcphost_server_state;
 
+/* mcphost_server_state.caps: the capabilities a server declared at
+ * initialize (its "capabilities" object's members). */
+#define MCPHOST_CAP_TOOLS 1u
+#define MCPHOST_CAP_RESOURCES 2u
+#define MCPHOST_CAP_PROMPTS 4u
+#define MCPHOST_CAP_COMPLETIONS 8u
+#define MCPHOST_CAP_LOGGING 16u
+
 #define MCPHOST_SERVER_STATE_INIT                                              \
-  { MCPHOST_SIZEOF_(mcphost_server_state), 0, 0, 0, 0 }
+  { MCPHOST_SIZEOF_(mcphost_server_state), 0, 0, 0, 0, NULL, 0 }
 
 /* [loop] or [not loop] Server `index`'s state (mcphost_server_status's,
  * the fields its struct_size covers), without JSON. MCPHOST_ENOTFOUND
