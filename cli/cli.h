@@ -65,6 +65,9 @@ typedef struct cli {
   struct cli_command_info *commands_found; /* cli_find_plugin_command's */
   /* ---- permission questions (permission.c) ---- */
   int ask_tty;           /* where asks read y/N: -1 none; -2 not chosen */
+  /* stdout's width for cut descriptions: 0 not a terminal; -1 not asked
+   * yet (asked once a command, not once a line: one ioctl each). */
+  int out_cols;
   bool ask_tty_owned;    /* opened (/dev/tty): closed at the end */
   /* Of the cli that made the client (its on_ask's ud): */
   struct cli_ask *asks;   /* waiting for the terminal, in order */

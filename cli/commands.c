@@ -175,12 +175,15 @@ static void print_description(cli *c, const char *desc) {
     }
     return;
   }
-  unsigned cols = 0, rows = 0;
-  bool tty = term_size(STDOUT_FILENO, &cols, &rows);
+  if (c->out_cols < 0) {
+    unsigned cols = 0, rows = 0;
+    c->out_cols = term_size(STDOUT_FILENO, &cols, &rows) ? (int)cols : 0;
+  }
+  size_t cols = (size_t)c->out_cols;
   char *one = xstrndup(first, len);
   const char *shown = cli_esc(c, one);
   char *cut = NULL;
-  if (tty && cols > sizeof indent + 8) {
+  if (cols > sizeof indent + 8) {
     cut = limits_cut_to_width(shown, cols - (sizeof indent - 1));
   }
   /* Lines left out are said, as a cut is: " …" (-v shows them). */

@@ -749,12 +749,12 @@ static int close_run(cli *c, cmdline *l, int rc) {
 }
 
 int cli_main(int argc, char **argv, const cli_shared *shared) {
-  /* Not dumpable: other processes of the user (a stdio server among
-   * them) cannot read our /proc/PID/environ or memory, which hold what
-   * the env allowlist withholds from servers (docs/security.md). */
-  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-  cli c = {
-      .ask_tty = -2, .sigfd = -1, .argc = argc, .argv = argv, .shared = shared};
+  cli c = {.ask_tty = -2,
+           .out_cols = -1,
+           .sigfd = -1,
+           .argc = argc,
+           .argv = argv,
+           .shared = shared};
   cmdline l = {.plugin_dirs = xcalloc((size_t)argc, sizeof *l.plugin_dirs),
                .configs = xcalloc((size_t)argc, sizeof *l.configs),
                .specs = xcalloc((size_t)argc, sizeof *l.specs),
@@ -780,7 +780,12 @@ int cli_main(int argc, char **argv, const cli_shared *shared) {
 }
 
 int main(int argc, char **argv) {
-  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* as cli_main: before the env is sent */
+  /* Not dumpable: other processes of the user (a stdio server among
+   * them) cannot read our /proc/PID/environ or memory, which hold what
+   * the env allowlist withholds from servers (docs/security.md). Before
+   * the env is sent to a session; a session's commands (cli_main) run in
+   * a process that came here first. */
+  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 #ifdef M_MMAP_THRESHOLD
   /* A large message's buffer always in a mapping of its own: it grows
    * with mremap, not by copying, and goes back to the system when freed.

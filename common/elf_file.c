@@ -222,8 +222,13 @@ typedef struct head {
   unsigned char b[HEAD_BYTES];
 } head;
 
-static int read_head(int fd, head *h, char *why, size_t n) {
-  if (fstat(fd, &h->st) != 0 || !S_ISREG(h->st.st_mode)) {
+/* `st`: the caller's fstat of `fd` (NULL: made here). */
+static int read_head(int fd, const struct stat *st, head *h, char *why,
+                     size_t n) {
+  if (st) {
+    h->st = *st;
+  }
+  if ((!st && fstat(fd, &h->st) != 0) || !S_ISREG(h->st.st_mode)) {
     snprintf(why, n, "not a regular file");
     return -1;
   }
@@ -244,20 +249,16 @@ static int file_bytes(int fd, const head *h, void *dst, size_t len,
   return pread(fd, dst, len, (off_t)off) == (ssize_t)len ? 0 : -1;
 }
 
-int elf_check_loadable(int fd, char *why, size_t n) {
-  head h;
-  if (read_head(fd, &h, why, n) != 0) {
-    return -1;
-  }
-  image im = {NULL, (size_t)h.st.st_size};
-  if (h.eh.e_phentsize != sizeof(elf_phdr) ||
-      !inside(&im, h.eh.e_phoff, (uint64_t)h.eh.e_phnum * sizeof(elf_phdr))) {
+static int head_loadable(int fd, const head *h, char *why, size_t n) {
+  image im = {NULL, (size_t)h->st.st_size};
+  if (h->eh.e_phentsize != sizeof(elf_phdr) ||
+      !inside(&im, h->eh.e_phoff, (uint64_t)h->eh.e_phnum * sizeof(elf_phdr))) {
     snprintf(why, n, "its program headers are missing or cut short");
     return -1;
   }
-  for (size_t i = 0; i < h.eh.e_phnum; i++) {
+  for (size_t i = 0; i < h->eh.e_phnum; i++) {
     elf_phdr ph;
-    if (file_bytes(fd, &h, &ph, sizeof ph, h.eh.e_phoff + i * sizeof ph) != 0) {
+    if (file_bytes(fd, h, &ph, sizeof ph, h->eh.e_phoff + i * sizeof ph) != 0) {
       snprintf(why, n, "its program headers cannot be read");
       return -1;
     }
@@ -328,25 +329,21 @@ static int find_note(const unsigned char *seg, size_t len, const char *owner,
   return 0;
 }
 
-int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
-                  size_t *len, char *why, size_t n) {
+static int head_note(int fd, const head *h, const char *owner, uint32_t type,
+                     char **out, size_t *len, char *why, size_t n) {
   enum { MAX_PHDRS = 64, MAX_NOTES = 64 * 1024 };
-  head h;
   *out = NULL;
   *len = 0;
-  if (read_head(fd, &h, why, n) != 0) {
-    return -1;
-  }
-  image im = {NULL, (size_t)h.st.st_size};
-  size_t phsize = (size_t)h.eh.e_phnum * sizeof(elf_phdr);
-  if (h.eh.e_phentsize != sizeof(elf_phdr) || h.eh.e_phnum > MAX_PHDRS ||
-      !inside(&im, h.eh.e_phoff, phsize)) {
+  image im = {NULL, (size_t)h->st.st_size};
+  size_t phsize = (size_t)h->eh.e_phnum * sizeof(elf_phdr);
+  if (h->eh.e_phentsize != sizeof(elf_phdr) || h->eh.e_phnum > MAX_PHDRS ||
+      !inside(&im, h->eh.e_phoff, phsize)) {
     snprintf(why, n, "its program headers are missing or cut short");
     return -1;
   }
-  for (size_t i = 0; i < h.eh.e_phnum; i++) {
+  for (size_t i = 0; i < h->eh.e_phnum; i++) {
     elf_phdr ph;
-    if (file_bytes(fd, &h, &ph, sizeof ph, h.eh.e_phoff + i * sizeof ph) != 0) {
+    if (file_bytes(fd, h, &ph, sizeof ph, h->eh.e_phoff + i * sizeof ph) != 0) {
       snprintf(why, n, "its program headers are missing or cut short");
       return -1;
     }
@@ -359,8 +356,8 @@ int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
     }
     size_t seglen = (size_t)ph.p_filesz;
     unsigned char *copy = NULL;
-    const unsigned char *seg = h.b + ph.p_offset; /* in the head */
-    if (ph.p_offset > h.len || seglen > h.len - ph.p_offset) {
+    const unsigned char *seg = h->b + ph.p_offset; /* in the head */
+    if (ph.p_offset > h->len || seglen > h->len - ph.p_offset) {
       seg = copy = xmalloc(seglen ? seglen : 1);
       if (pread(fd, copy, seglen, (off_t)ph.p_offset) != (ssize_t)seglen) {
         seg = NULL;
@@ -376,4 +373,34 @@ int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
     }
   }
   return 0;
+}
+
+int elf_check_loadable(int fd, char *why, size_t n) {
+  return elf_check_code(fd, NULL, NULL, 0, NULL, NULL, why, n);
+}
+
+int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
+                  size_t *len, char *why, size_t n) {
+  head h;
+  *out = NULL;
+  *len = 0;
+  if (read_head(fd, NULL, &h, why, n) != 0) {
+    return -1;
+  }
+  return head_note(fd, &h, owner, type, out, len, why, n);
+}
+
+int elf_check_code(int fd, const struct stat *st, const char *owner,
+                   uint32_t type, char **out, size_t *len, char *why,
+                   size_t n) {
+  head h;
+  if (owner) {
+    *out = NULL;
+    *len = 0;
+  }
+  if (read_head(fd, st, &h, why, n) != 0 ||
+      head_loadable(fd, &h, why, n) != 0) {
+    return -1;
+  }
+  return owner ? head_note(fd, &h, owner, type, out, len, why, n) : 0;
 }

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 typedef struct elf_names {
   char **v; /* each a new string */
@@ -49,5 +50,14 @@ void elf_info_free(elf_info *e);
  * when its headers or notes do not add up. */
 int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
                   size_t *len, char *why, size_t n);
+
+/* elf_check_loadable, then (`owner` not NULL) elf_note_read, from one
+ * read of the file's head, the file's size from `st` when given (the
+ * caller's fstat of `fd`; NULL: its own): a plugin stub is checked and
+ * its note read with one pread(). -1 with the reason in `why` when it is
+ * not loadable or its notes do not add up; else what elf_note_read
+ * returns (0 when `owner` is NULL). */
+int elf_check_code(int fd, const struct stat *st, const char *owner,
+                   uint32_t type, char **out, size_t *len, char *why, size_t n);
 
 #endif

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,8 +119,9 @@ int proc_make_pipe(int fds[2], int nonblock_end) {
     return -1;
   }
   if (nonblock_end == 0 || nonblock_end == 1) {
-    int fl = fcntl(fds[nonblock_end], F_GETFL);
-    fcntl(fds[nonblock_end], F_SETFL, fl | O_NONBLOCK);
+    /* A new pipe's end has no status flag but its access mode, which
+     * F_SETFL leaves alone: set, not read first (one system call). */
+    fcntl(fds[nonblock_end], F_SETFL, O_NONBLOCK);
   }
   return 0;
 }
@@ -143,6 +145,88 @@ void proc_close_fds_except(int keep) {
     if (fd != keep) {
       close(fd);
     }
+  }
+}
+
+/* The hex mask of the line `l` of /proc/self/status after its 8-byte
+ * key ("SigIgn:\t"; bit n - 1: signal n), up to `nl`, its end. */
+static bool line_mask(const char *l, const char *nl, uint64_t *mask) {
+  uint64_t m = 0;
+  const char *h = l + 8;
+  for (; h < nl && ((*h >= '0' && *h <= '9') || (*h >= 'a' && *h <= 'f'));
+       h++) {
+    m = m << 4 | (uint64_t)(*h <= '9' ? *h - '0' : *h - 'a' + 10);
+  }
+  *mask = m;
+  return h > l + 8 && h == nl;
+}
+
+/* The SigIgn and SigCgt masks of the text of /proc/self/status, each
+ * from a whole line: false when one is missing. Line by line with
+ * memchr(), pure as strlen() (no lock, no allocation: a forked child may
+ * call it), a few instructions a line. */
+static bool status_masks(const char *text, size_t len, uint64_t *ign,
+                         uint64_t *caught) {
+  bool have_ign = false, have_caught = false;
+  const char *end = text + len;
+  for (const char *l = text; l < end && !(have_ign && have_caught);) {
+    const char *nl = memchr(l, '\n', (size_t)(end - l));
+    if (!nl) {
+      break;
+    }
+    if (nl - l > 8 && memcmp(l, "SigIgn:\t", 8) == 0) {
+      have_ign = line_mask(l, nl, ign);
+    } else if (nl - l > 8 && memcmp(l, "SigCgt:\t", 8) == 0) {
+      have_caught = line_mask(l, nl, caught);
+    }
+    l = nl + 1;
+  }
+  return have_ign && have_caught;
+}
+
+/* The signals ignored and caught now, from the kernel: three system calls
+ * where asking sigaction() would be one a signal (the file comes whole
+ * in one read; more are made only should it not). */
+static bool signals_set(uint64_t *ign, uint64_t *caught) {
+  char text[4096];
+  size_t len = 0;
+  bool found = false;
+  int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return false;
+  }
+  while (!found && len < sizeof text - 1) {
+    ssize_t n = read(fd, text + len, sizeof text - 1 - len);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      break;
+    }
+    len += (size_t)n;
+    text[len] = '\0';
+    found = status_masks(text, len, ign, caught);
+  }
+  close(fd);
+  return found;
+}
+
+void proc_signals_reset(const sigset_t *ignore) {
+  uint64_t ign = 0, caught = 0;
+  bool known = signals_set(&ign, &caught);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  for (int sig = 1; sig < NSIG; sig++) {
+    bool want = ignore && sigismember(ignore, sig) == 1;
+    if (known && sig <= 64) {
+      uint64_t bit = (uint64_t)1 << (sig - 1);
+      bool is_ign = (ign & bit) != 0, is_caught = (caught & bit) != 0;
+      if (want ? is_ign : !is_ign && !is_caught) {
+        continue;
+      }
+    }
+    sa.sa_handler = want ? SIG_IGN : SIG_DFL;
+    sigaction(sig, &sa, NULL); /* fails harmlessly for KILL, STOP, ... */
   }
 }
 
@@ -180,12 +264,7 @@ static _Noreturn void child_main(const child_plan *p) {
   /* Signals are all blocked (see proc_start): restore the defaults, so
    * that nothing the host ignores or handles stays so in the child, then
    * unblock. */
-  struct sigaction dfl;
-  memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < NSIG; sig++) {
-    sigaction(sig, &dfl, NULL); /* fails harmlessly for KILL, STOP, ... */
-  }
+  proc_signals_reset(NULL);
   if (p->spec->new_session) {
     setsid();
   } else {

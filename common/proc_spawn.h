@@ -12,6 +12,7 @@
 #ifndef MCPHOST_COMMON_PROC_SPAWN_H
 #define MCPHOST_COMMON_PROC_SPAWN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -81,6 +82,13 @@ int proc_lift_fd(int fd);
 /* Async-signal-safe, for a freshly forked child: closes every fd >= 3
  * except `keep` (-1 for none). */
 void proc_close_fds_except(int keep);
+
+/* Async-signal-safe, for a freshly forked child (signals blocked): every
+ * signal in `ignore` (NULL: none) ignored, every other one at its
+ * default. Only the signals not so already are set: those the kernel
+ * lists as ignored or caught (/proc/self/status), a handful where every
+ * signal was one sigaction() each; all of them when that cannot be read. */
+void proc_signals_reset(const sigset_t *ignore);
 
 /* Kills `pid`'s process group and `pid` with SIGKILL and reaps `pid`,
  * waiting for it (a killed process goes at once). */

@@ -53,14 +53,13 @@ static void watch_free(proc_watch *w) {
 
 /* True when the child exited (and `w` is freed, the callback run). */
 static bool check(proc_watch *w) {
-  int status = -1;
+  int status = 0;
   if (w->flags & PROC_WATCH_NO_REAP) {
     if (!proc_exited(w->pid)) {
       return false;
     }
   } else {
     pid_t r;
-    status = 0;
     do {
       r = waitpid(w->pid, &status, WNOHANG);
     } while (r < 0 && errno == EINTR);

@@ -14,8 +14,8 @@
 
 typedef struct proc_watch proc_watch;
 
-/* `wstatus` is the wait status (0 when someone else reaped the child),
- * or -1 with PROC_WATCH_NO_REAP, and -1 too when the host could no
+/* `wstatus` is the wait status (0 when someone else reaped the child, or
+ * with PROC_WATCH_NO_REAP, when it exited), or -1 when the host could no
  * longer give the 50 ms timer: then the child may still run, and its
  * owner should stop it. */
 typedef void (*proc_exit_cb)(void *ud, int wstatus);

@@ -182,6 +182,7 @@ typedef struct walk {
   int fd;
   int links;
   const uid_t *also;
+  bool readable; /* fd is the last directory's, open for reading */
 } walk;
 
 /* Takes the next component of w->pending into `name`; false at the end. */
@@ -234,6 +235,7 @@ static int walk_root(walk *w, char *why, size_t why_len) {
     close(w->fd);
   }
   w->fd = fd;
+  w->readable = false;
   snprintf(w->at, sizeof w->at, "/");
   return 0;
 }
@@ -276,9 +278,11 @@ static __attribute__((noinline)) int follow_link(walk *w, const char *name,
 }
 
 /* One step into `name` from w->fd: a directory (made when missing and
- * TRUSTED_FS_CREATE), or a link whose target is put before the rest. */
-static int walk_step(walk *w, const char *name, unsigned flags, char *why,
-                     size_t why_len) {
+ * TRUSTED_FS_CREATE), or a link whose target is put before the rest.
+ * The `last` one is opened for reading at once (a directory's open has
+ * no effect to fear), not as a path and then "." again. */
+static int walk_step(walk *w, const char *name, bool last, unsigned flags,
+                     char *why, size_t why_len) {
   if (strcmp(name, ".") == 0) {
     return 0;
   }
@@ -292,19 +296,22 @@ static int walk_step(walk *w, const char *name, unsigned flags, char *why,
     }
     close(w->fd);
     w->fd = up;
+    w->readable = false;
     at_pop(w);
     return 0;
   }
-  int next = openat(w->fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int how = (last ? O_RDONLY : O_PATH) | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+  int next = openat(w->fd, name, how);
   if (next < 0 && errno == ENOENT && (flags & TRUSTED_FS_CREATE)) {
     if (mkdirat(w->fd, name, 0700) != 0 && errno != EEXIST) {
       return step_fail(w, name, errno, "cannot create %s: %s", why, why_len);
     }
-    next = openat(w->fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    next = openat(w->fd, name, how);
   }
   if (next >= 0) {
     close(w->fd);
     w->fd = next;
+    w->readable = last;
     at_push(w, name);
     return 0;
   }
@@ -333,6 +340,7 @@ static int open_dir(const char *path, unsigned flags, const uid_t *also,
   w->fd = -1;
   w->links = 0;
   w->also = also;
+  w->readable = false;
   w->at[0] = '\0';
   int rc = -1;
   size_t len = strlen(path);
@@ -366,9 +374,14 @@ static int open_dir(const char *path, unsigned flags, const uid_t *also,
     if (!next_name(w, name, sizeof name)) {
       break;
     }
-    if (walk_step(w, name, flags, why, why_len) != 0) {
+    if (walk_step(w, name, at_end(w), flags, why, why_len) != 0) {
       goto out;
     }
+  }
+  if (w->readable) {
+    rc = w->fd;
+    w->fd = -1;
+    goto out;
   }
   /* An O_PATH fd cannot be read: the caller may list the directory. */
   rc = openat(w->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -396,9 +409,10 @@ int trusted_fs_open_dir_owned_by(const char *path, unsigned flags, uid_t also,
   return open_dir(path, flags, &also, why, why_len);
 }
 
+/* `out` (may be NULL): the file's fstat, for the caller's own checks. */
 static int open_file(int dir_fd, const char *dir_path, const char *name,
-                     int oflags, unsigned mode, const uid_t *also, char *why,
-                     size_t why_len) {
+                     int oflags, unsigned mode, const uid_t *also,
+                     struct stat *out, char *why, size_t why_len) {
   /* The path as messages name it is made only for one (name_fail):
    * every plugin and state file is opened here, at every start. */
 #define FAIL(err, fmt, detail)                                                 \
@@ -448,19 +462,23 @@ static int open_file(int dir_fd, const char *dir_path, const char *name,
     errno = err;
     return -1;
   }
+  if (out) {
+    *out = st;
+  }
   return fd;
 }
 
 int trusted_fs_open_file(int dir_fd, const char *dir_path, const char *name,
                          int oflags, unsigned mode, char *why, size_t why_len) {
-  return open_file(dir_fd, dir_path, name, oflags, mode, NULL, why, why_len);
+  return open_file(dir_fd, dir_path, name, oflags, mode, NULL, NULL, why,
+                   why_len);
 }
 
 /* open_code of a link (not inlined: its buffers, 16 KiB, stay off the
  * stack of the plain file's open). */
 static __attribute__((noinline)) int
 open_code_link(int dir_fd, const char *dir_path, const char *name,
-               const uid_t *also, char *why, size_t why_len) {
+               const uid_t *also, struct stat *st, char *why, size_t why_len) {
   char target[PATH_MAX];
   if (check_link(dir_fd, dir_path, name, target, sizeof target, also, why,
                  why_len) != 0) {
@@ -478,34 +496,77 @@ open_code_link(int dir_fd, const char *dir_path, const char *name,
   if (dfd < 0) {
     return -1;
   }
-  int fd = open_file(dfd, dir, slash + 1, O_RDONLY, 0, also, why, why_len);
+  int fd = open_file(dfd, dir, slash + 1, O_RDONLY, 0, also, st, why, why_len);
   int err = errno;
   close(dfd);
   errno = err;
   return fd;
 }
 
-static int open_code(int dir_fd, const char *dir_path, const char *name,
-                     const uid_t *also, char *why, size_t why_len) {
+int trusted_fs_open_code_at(int dir_fd, const char *dir_path, const char *name,
+                            const uid_t *also, struct stat *st, bool *linked,
+                            char *why, size_t why_len) {
   /* Opened without following first: a link is what O_NOFOLLOW refuses
    * with ELOOP, so the plain file (every plugin at every start) needs no
    * fstatat() to tell. */
-  int fd = open_file(dir_fd, dir_path, name, O_RDONLY, 0, also, why, why_len);
+  int fd =
+      open_file(dir_fd, dir_path, name, O_RDONLY, 0, also, st, why, why_len);
+  if (linked) {
+    *linked = fd < 0 && errno == ELOOP;
+  }
   if (fd >= 0 || errno != ELOOP) {
     return fd;
   }
-  return open_code_link(dir_fd, dir_path, name, also, why, why_len);
+  return open_code_link(dir_fd, dir_path, name, also, st, why, why_len);
 }
 
 int trusted_fs_open_code(int dir_fd, const char *dir_path, const char *name,
                          char *why, size_t why_len) {
-  return open_code(dir_fd, dir_path, name, NULL, why, why_len);
+  return trusted_fs_open_code_at(dir_fd, dir_path, name, NULL, NULL, NULL, why,
+                                 why_len);
 }
 
 int trusted_fs_open_code_owned_by(int dir_fd, const char *dir_path,
                                   const char *name, uid_t also, char *why,
                                   size_t why_len) {
-  return open_code(dir_fd, dir_path, name, &also, why, why_len);
+  return trusted_fs_open_code_at(dir_fd, dir_path, name, &also, NULL, NULL, why,
+                                 why_len);
+}
+
+int trusted_fs_open_sibling(int dir_fd, const char *name, const uid_t *also,
+                            char *why, size_t why_len) {
+  if (!*name || strchr(name, '/') || strcmp(name, ".") == 0 ||
+      strcmp(name, "..") == 0) {
+    return fail(EINVAL, why, why_len, "%s: not a directory name%s", name, "");
+  }
+  int up = openat(dir_fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (up < 0) {
+    int err = errno;
+    return fail(err, why, why_len, "cannot open the parent of %s: %s", name,
+                strerror(err));
+  }
+  /* Read-only at once, not O_PATH and then "." (a directory's open has
+   * no effect to fear); a link is refused (ELOOP, or ENOTDIR for one to
+   * a file): the caller walks its path instead. */
+  int fd = openat(up, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int err = fd < 0 ? errno : 0;
+  close(up);
+  if (fd < 0) {
+    return fail(err, why, why_len, "cannot open %s: %s", name, strerror(err));
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    err = errno;
+    close(fd);
+    return fail(err, why, why_len, "cannot check %s: %s", name, strerror(err));
+  }
+  if (check_dir(&st, name, true, 0, also, why, why_len) != 0) {
+    err = errno;
+    close(fd);
+    errno = err;
+    return -1;
+  }
+  return fd;
 }
 
 static bool name_char(char c, size_t at) {

@@ -106,4 +106,24 @@ int trusted_fs_open_code_owned_by(int dir_fd, const char *dir_path,
                                   const char *name, uid_t also, char *why,
                                   size_t why_len);
 
+/* trusted_fs_open_code_owned_by (`also` NULL: trusted_fs_open_code), with
+ * the file's fstat in *st and in *linked whether `name` was a link (each
+ * may be NULL): the caller checks the file further without a system call
+ * of its own, and knows when the file is not in `dir_fd`. */
+int trusted_fs_open_code_at(int dir_fd, const char *dir_path, const char *name,
+                            const uid_t *also, struct stat *st, bool *linked,
+                            char *why, size_t why_len);
+
+/* Opens the directory `name` beside the trusted directory `dir_fd` (in
+ * its parent, itself checked on the walk to `dir_fd`) and checks it as
+ * trusted_fs_open_dir_owned_by would check its last directory (`also`
+ * NULL: nobody more): four system calls where a walk from "/" makes
+ * three a component. For a directory opened trusting no owner that
+ * `also` does not (the parent passed that rule). -1 with errno (ELOOP
+ * or ENOTDIR: `name` is a link, not followed here) and the reason in
+ * `why`, naming only `name`: a caller that must name the path walks it
+ * instead. */
+int trusted_fs_open_sibling(int dir_fd, const char *name, const uid_t *also,
+                            char *why, size_t why_len);
+
 #endif

@@ -123,8 +123,8 @@ int daemon_forward(int argc, char **argv) {
     return -1;
   }
   /* No session was ever started here (the directory of the sessions is
-   * missing, as daemon_place_open_dir below would find): the command
-   * line is not keyed, nor the directory checked, on every start. */
+   * missing): the command line is not keyed (22 K instructions), nor its
+   * socket looked for, on every start. */
   char *sessions = daemon_place_dir();
   bool none = path_missing(sessions);
   free(sessions);
@@ -139,6 +139,12 @@ int daemon_forward(int argc, char **argv) {
                    strcmp(argv[cmd], "session") == 0 &&
                    strcmp(argv[cmd + 1], "reconnect") == 0;
   if (cmd < 0 || (!daemon_command(argv[cmd]) && !reconnect)) {
+    goto out;
+  }
+  /* No session listens here (its socket is missing, as is the directory
+   * of the sessions when none was ever started): one lstat, not the
+   * directory's checked walk from "/", on every start. */
+  if (path_missing(p.socket)) {
     goto out;
   }
   for (int i = 0; i < 3; i++) {

@@ -15,10 +15,16 @@
 
 static const char cache_name[] = "completion-names.json";
 
-static cJSON *load(cli *c) {
+/* The cache's object; `text` (may be NULL) gets the file's text, else
+ * it is freed here. */
+static cJSON *load_text(cli *c, char **text_out) {
   char *text = state_file_read(c->h, cache_name, NULL);
   cJSON *o = text ? cJSON_Parse(text) : NULL;
-  free(text);
+  if (text_out) {
+    *text_out = text;
+  } else {
+    free(text);
+  }
   if (!cJSON_IsObject(o)) {
     cJSON_Delete(o);
     o = cJSON_CreateObject();
@@ -30,9 +36,14 @@ static cJSON *load(cli *c) {
   return o;
 }
 
+static cJSON *load(cli *c) {
+  return load_text(c, NULL);
+}
+
 void cli_names_record(cli *c, const char *server, const char *kind,
                       char *const *names, const cJSON *items, size_t n) {
-  cJSON *o = load(c);
+  char *was = NULL;
+  cJSON *o = load_text(c, &was);
   cJSON *servers = cJSON_GetObjectItemCaseSensitive(o, "servers");
   cJSON *entry = cJSON_GetObjectItemCaseSensitive(servers, server);
   if (!cJSON_IsObject(entry)) {
@@ -63,11 +74,15 @@ void cli_names_record(cli *c, const char *server, const char *kind,
   char *text = cJSON_PrintUnformatted(o);
   char why[600];
   /* A cache: a state directory that cannot be written costs completion
-   * only, said with -v. */
-  if (text && state_file_write(c->h, cache_name, text, strlen(text), why,
-                               sizeof why) != 0) {
+   * only, said with -v. The same names as the file holds (a server
+   * listed again, unchanged) are not written again: a walk to the
+   * directory and seven system calls less. */
+  bool write = text && !(was && strcmp(was, text) == 0);
+  if (write && state_file_write(c->h, cache_name, text, strlen(text), why,
+                                sizeof why) != 0) {
     host_log(c->h, MCPH_LOG_INFO, NULL, "completion names not kept: %s", why);
   }
+  free(was);
   cJSON_free(text);
   cJSON_Delete(o);
 }

@@ -446,6 +446,7 @@ static bool after_command(shell *sh) {
   }
   c->save_failed = c->bad_content = c->output_cut = false;
   c->result_printed = false;
+  c->out_cols = -1; /* the terminal may be resized before the next */
   flush_output(c);
   return c->output_errno == EPIPE;
 }

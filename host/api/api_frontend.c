@@ -25,7 +25,10 @@
 
 /* ---- the configuration ---- */
 
-int api_config_check(host *h, const config_sources *src, mcphost_error *err) {
+int api_config_check(host *h, const config_sources *src, cJSON ***docs,
+                     mcphost_error *err) {
+  if (docs)
+    *docs = NULL;
   strbuf why;
   sb_init(&why);
   if (h && src->url_type && src->nurls &&
@@ -41,10 +44,14 @@ int api_config_check(host *h, const config_sources *src, mcphost_error *err) {
   } else {
     config tmp;
     config_init(&tmp);
-    config_check_dynamic(&tmp, src);
+    config_check_dynamic(&tmp, src, docs);
     for (size_t i = 0; i < tmp.nerrors; i++)
       sb_printf(&why, "%sconfig error: %s", i ? "\n" : "", tmp.errors[i]);
     config_free(&tmp);
+    if (docs && tmp.nerrors) {
+      config_docs_free(*docs, src->nmcp_configs);
+      *docs = NULL;
+    }
   }
   int rc = MCPHOST_OK;
   if (why.len)
@@ -61,6 +68,9 @@ void api_config_load(mcphost_client *c, const config_sources *src) {
   config_sources with = host_config_with_plugin_sources(c->h, &c->src);
   config *cfg = host_cfg_edit(c->h);
   config_load_scopes(cfg, &with);
+  /* Read again on a reload: the check's documents were for this load. */
+  c->src.mcp_docs = NULL;
+  with.mcp_docs = NULL;
   /* Kept, so mcph.host.config/1 can read them again; a reload runs the
    * hook and reports as this first load does. */
   host_set_config_sources(c->h, &with, api_config_loaded, c);
@@ -94,12 +104,16 @@ int mcphost_load_config(mcphost_client *c, const mcphost_config_sources *s,
                           .url_type = s->url_type,
                           .mcp_configs = s->configs,
                           .nmcp_configs = s->nconfigs};
-  int rc = s->no_check ? MCPHOST_OK : api_config_check(c->h, &given, err);
+  cJSON **docs = NULL;
+  int rc =
+      s->no_check ? MCPHOST_OK : api_config_check(c->h, &given, &docs, err);
   if (rc != MCPHOST_OK)
     return rc;
-  if (c->config_loaded)
+  if (c->config_loaded) {
+    config_docs_free(docs, s->nconfigs);
     return api_fail(err, MCPHOST_ESTATE, 0, NULL,
                     "the client's configuration is loaded already");
+  }
   /* Copied: the host keeps the sources to read them again. */
   api_free_strings(c->configs);
   c->configs = api_copy_strings(s->configs, s->nconfigs);
@@ -113,10 +127,12 @@ int mcphost_load_config(mcphost_client *c, const mcphost_config_sources *s,
                         .url_type = c->url_type,
                         .mcp_configs = (const char *const *)c->configs,
                         .nmcp_configs = s->nconfigs,
+                        .mcp_docs = docs,
                         .strict = s->strict != 0,
                         .approve_project = s->approve_project != 0,
                         .no_inproc = s->no_inproc != 0};
   api_config_load(c, &src);
+  config_docs_free(docs, s->nconfigs);
   return api_client_start(c, err);
 }
 

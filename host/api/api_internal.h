@@ -141,7 +141,10 @@ int api_set_ask_timeout(mcphost_client *c, const char *ms, mcphost_error *err);
  * plugins too), every error in err->message, one line each; then the
  * scopes loaded into the client's host (src borrowed for the client's
  * life); then the client's thread started (MCPHOST_LOOP_THREAD). */
-int api_config_check(host *h, const config_sources *src, mcphost_error *err);
+/* `docs` (or NULL): the --mcp-config documents read, for the load that
+ * follows (config_check_dynamic); NULL when the check failed. */
+int api_config_check(host *h, const config_sources *src, cJSON ***docs,
+                     mcphost_error *err);
 void api_config_load(mcphost_client *c, const config_sources *src);
 int api_client_start(mcphost_client *c, mcphost_error *err);
 /* The configuration was loaded or read again (on the loop): the names

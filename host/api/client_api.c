@@ -1020,7 +1020,7 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
                         .nmcp_configs = o->nconfigs,
                         .strict = o->strict != 0,
                         .approve_project = o->approve_project != 0};
-  if (!defer && api_config_check(NULL, &src, err) != MCPHOST_OK) {
+  if (!defer && api_config_check(NULL, &src, NULL, err) != MCPHOST_OK) {
     api_free_strings(c->plugin_dirs);
     api_free_strings(c->configs);
     free(c);

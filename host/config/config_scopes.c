@@ -70,6 +70,10 @@ void config_paths_init(config_paths *p, const config_sources *o) {
    * make the user's own settings part of every project's tree. */
   char *home_real = realpath(p->home, NULL);
   char *dir = xstrdup(p->project_key);
+  /* The last directory's stat, as the next one's parent: one stat a
+   * level, not two. */
+  struct stat here;
+  bool here_known = false;
   for (;;) {
     p->project_files =
         xrealloc(p->project_files, (p->nproject_files + 1) * sizeof(char *));
@@ -97,9 +101,14 @@ void config_paths_init(config_paths *p, const config_sources *o) {
       slash[1] = '\0';
     else
       *slash = '\0';
-    struct stat here, up;
-    bool boundary = stat(dir, &here) == 0 && stat(parent, &up) == 0 &&
-                    here.st_dev != up.st_dev;
+    struct stat up;
+    if (!here_known) {
+      here_known = stat(dir, &here) == 0;
+    }
+    bool up_known = stat(parent, &up) == 0;
+    bool boundary = here_known && up_known && here.st_dev != up.st_dev;
+    here = up;
+    here_known = up_known;
     free(dir);
     dir = parent;
     if (boundary)
@@ -464,21 +473,26 @@ void config_add_command_line(config *c, const config_sources *o) {
     config_add_url(c, o->urls[i], o->url_type);
 }
 
+static bool mcp_config_inline(const char *arg) {
+  return arg[strspn(arg, " \t\r\n")] == '{';
+}
+
+/* How messages name the `i`th --mcp-config argument `arg` (new string). */
+static char *mcp_config_name(const char *arg, size_t i) {
+  return mcp_config_inline(arg) ? xasprintf("--mcp-config argument %zu", i + 1)
+                                : xstrdup(arg);
+}
+
 cJSON *config_read_mcp_config(config *c, const char *arg, size_t i,
                               char **src) {
-  cJSON *doc;
-  if (arg[strspn(arg, " \t\r\n")] == '{') {
-    char *name = xasprintf("--mcp-config argument %zu", i + 1);
-    doc = config_parse_json(c, arg, strlen(arg), name);
-    if (src)
-      *src = name;
-    else
-      free(name);
-  } else {
-    doc = config_read_json(c, arg, true);
-    if (src)
-      *src = xstrdup(arg);
-  }
+  char *name = mcp_config_name(arg, i);
+  cJSON *doc = mcp_config_inline(arg)
+                   ? config_parse_json(c, arg, strlen(arg), name)
+                   : config_read_json(c, arg, true);
+  if (src)
+    *src = name;
+  else
+    free(name);
   return doc;
 }
 
@@ -502,9 +516,14 @@ static void stage_command_line(loader *L) {
   config_free(&tmp);
   for (size_t i = 0; i < o->nmcp_configs; i++) {
     char *src = NULL;
-    cJSON *doc = config_read_mcp_config(L->c, o->mcp_configs[i], i, &src);
-    if (doc)
-      stage_doc(L, doc, SCOPE_DYNAMIC, src, "", true);
+    /* Read by the check already: not read (nor parsed) again. */
+    const cJSON *given = o->mcp_docs ? o->mcp_docs[i] : NULL;
+    cJSON *doc =
+        given ? NULL : config_read_mcp_config(L->c, o->mcp_configs[i], i, &src);
+    if (given)
+      src = mcp_config_name(o->mcp_configs[i], i);
+    if (given || doc)
+      stage_doc(L, given ? given : doc, SCOPE_DYNAMIC, src, "", true);
     cJSON_Delete(doc);
     free(src);
   }
@@ -826,8 +845,21 @@ const server_config *config_load_project_server(config *c,
   return NULL;
 }
 
-void config_check_dynamic(config *c, const config_sources *o) {
+void config_check_dynamic(config *c, const config_sources *o, cJSON ***docs) {
   config_add_command_line(c, o);
-  for (size_t i = 0; i < o->nmcp_configs; i++)
-    cJSON_Delete(config_read_mcp_config(c, o->mcp_configs[i], i, NULL));
+  if (docs)
+    *docs = o->nmcp_configs ? xcalloc(o->nmcp_configs, sizeof **docs) : NULL;
+  for (size_t i = 0; i < o->nmcp_configs; i++) {
+    cJSON *doc = config_read_mcp_config(c, o->mcp_configs[i], i, NULL);
+    if (docs)
+      (*docs)[i] = doc;
+    else
+      cJSON_Delete(doc);
+  }
+}
+
+void config_docs_free(cJSON **docs, size_t n) {
+  for (size_t i = 0; docs && i < n; i++)
+    cJSON_Delete(docs[i]);
+  free(docs);
 }

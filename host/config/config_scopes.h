@@ -56,6 +56,10 @@ typedef struct config_sources {
   const char *url_type;
   const char *const *mcp_configs;
   size_t nmcp_configs;
+  /* The documents of mcp_configs as config_check_dynamic read them
+   * (borrowed, for this load only; NULL: read here): a file is read and
+   * parsed once for the check and the load. */
+  cJSON *const *mcp_docs;
   bool strict;          /* --strict-mcp-config */
   /* --approve-project: pending counts as approved, for the files of the
    * working directory's repository (or the working directory's own
@@ -117,8 +121,12 @@ cJSON *config_read_mcp_config(config *c, const char *arg, size_t i,
 /* The servers a program gives itself (--server, --url, --transport's
  * type aside, and every --mcp-config) read alone into `c` (which should
  * be empty), by the parsers above: what is wrong with them is in
- * c->errors, to be said before anything else is loaded. */
-void config_check_dynamic(config *c, const config_sources *o);
+ * c->errors, to be said before anything else is loaded. `docs` (or
+ * NULL) gets the --mcp-config documents (o->nmcp_configs of them, NULL
+ * for one that could not be read; free with config_docs_free), for the
+ * load that follows (config_sources.mcp_docs). */
+void config_check_dynamic(config *c, const config_sources *o, cJSON ***docs);
+void config_docs_free(cJSON **docs, size_t n);
 
 /* The project server `name` as the walk finds it (the deepest trusted
  * file defining it), loaded into `c` (which should be empty) with the

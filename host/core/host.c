@@ -277,8 +277,19 @@ char *host_default_plugin_dir(void) {
     *slash = '\0';
   /* <prefix>/bin/mcphost -> <prefix>/lib/mcphost/plugins, wherever the
    * prefix is now (it may have been moved since it was installed); the
-   * build tree has the same layout. */
-  return path_join(exe, MCPHOST_PLUGIN_RELDIR);
+   * build tree has the same layout. The kernel's name of the executable
+   * holds no link and no dot, so each "../" is its directory's parent:
+   * taken off here, not by realpath(), which asked every component again
+   * (nine system calls a start). A link further down (lib/ to elsewhere)
+   * stays in the name, and the plugin directory's walk follows it under
+   * its checks. */
+  const char *rel = MCPHOST_PLUGIN_RELDIR;
+  while (strncmp(rel, "../", 3) == 0 && (slash = strrchr(exe, '/')) &&
+         slash != exe) {
+    *slash = '\0';
+    rel += 3;
+  }
+  return path_join(exe, rel);
 }
 
 static void on_signal(void *ud, int fd, unsigned events) {
@@ -362,9 +373,7 @@ host *host_new(const host_options *opt) {
     registry_add_builtin_dir(&h->reg, opt->builtin_plugin_dir);
   } else {
     char *dir = host_default_plugin_dir();
-    char *real = realpath(dir, NULL);
-    registry_add_builtin_dir(&h->reg, real ? real : dir);
-    free(real);
+    registry_add_builtin_dir(&h->reg, dir);
     free(dir);
   }
   return h;

@@ -16,9 +16,18 @@ int plugin_impl_open(const plugin *p, const mcph_entry **out, mcph_error *err);
 /* The same checks without loading it (at load time, so that a stub whose
  * implementation is missing is refused before it takes an id or a type):
  * 0, or an MCPH_E* code with the message in `err`. `cache` (or NULL)
- * keeps the implementation directory checked for the next stub. */
-int plugin_impl_check(const plugin *p, impl_dir_cache *cache, mcph_error *err);
+ * keeps the implementation directory checked for the next stub.
+ * `dir_fd` (-1: none) is the checked directory the stub was opened in,
+ * its walk trusting `dir_also` beside the user and root: "impl" is
+ * opened beside it, without walking from "/" again, when the stub is no
+ * link and its owner is trusted there (the directories above were
+ * checked then for the same owners). */
+int plugin_impl_check(const plugin *p, impl_dir_cache *cache, int dir_fd,
+                      const uid_t *dir_also, mcph_error *err);
 /* Closes what the cache holds (registry_free). */
 void impl_dir_cache_free(impl_dir_cache *c);
+/* Closes what it holds of the directory beside the one loaded (its fd
+ * number may name another directory next). */
+void impl_dir_cache_drop_beside(impl_dir_cache *c);
 
 #endif

@@ -17,7 +17,10 @@
 #include "trusted_fs.h"
 #include "util.h"
 
-void registry_init(registry *r) { memset(r, 0, sizeof *r); }
+void registry_init(registry *r) {
+  memset(r, 0, sizeof *r);
+  r->loading_fd = -1;
+}
 
 static void plugin_free(plugin *p) {
   plugin_note_free(p->note);
@@ -246,7 +249,8 @@ static plugin *defer(registry *r, plugin *p, const mcph_provides *pr) {
      * built-in one) and fail only on use. */
     mcph_error err;
     mcph_error_init(&err);
-    if (plugin_impl_check(p, &r->impl_dir, &err) != MCPH_OK) {
+    if (plugin_impl_check(p, &r->impl_dir, r->loading_fd, r->loading_also,
+                          &err) != MCPH_OK) {
       p->provides = NULL;
       return refuse(p, xasprintf("%s; its id and types are left to another "
                                  "plugin",
@@ -424,13 +428,12 @@ static const char *note_capabilities(const mcph_host *api, int *init_now) {
   return p->provides->capabilities(api, init_now);
 }
 
-/* The stub's note, when the file carries one the parser takes (else it
- * is opened as any plugin: the entry has the last word). */
-static plugin_note *read_note(const registry *r, const plugin *p) {
-  char *text, why[256];
-  size_t len;
-  if (r->watch || elf_note_read(p->fd, PLUGIN_NOTE_OWNER, PLUGIN_NOTE_TYPE,
-                                &text, &len, why, sizeof why) != 1) {
+/* The stub's note `text` (`len` bytes, freed here), when the parser takes
+ * it (else NULL: the file is opened as any plugin, the entry has the last
+ * word). */
+static plugin_note *read_note(char *text, size_t len) {
+  char why[256];
+  if (!text) {
     return NULL;
   }
   plugin_note *n = plugin_note_parse(text, len, why, sizeof why);
@@ -514,17 +517,22 @@ const mcph_transport_factory *plugin_transport(plugin *p, mcph_error *err) {
  * stays open as long as the process: the library's name is
  * /proc/self/fd/N, which must keep meaning it (dladdr, sanitizers), and
  * the host never unloads a plugin. */
-static plugin *load(registry *r, plugin *p, int fd) {
+static plugin *load(registry *r, plugin *p, int fd, const struct stat *st) {
   p->fd = fd;
+  p->owner = st->st_uid;
   char byfd[32];
   proc_fd_path(byfd, fd);
   step(p, PLUGIN_STEP_OPEN, NULL);
-  char bad[256];
-  if (elf_check_loadable(fd, bad, sizeof bad) != 0) {
+  char bad[256], *text = NULL;
+  size_t len = 0;
+  /* Checked and its note read from one read of its head (none read for
+   * a watcher, which sees every step of a plain load). */
+  if (elf_check_code(fd, st, r->watch ? NULL : PLUGIN_NOTE_OWNER,
+                     PLUGIN_NOTE_TYPE, &text, &len, bad, sizeof bad) < 0) {
     close(fd); /* dlopen() would die of SIGBUS on a file cut short */
     return refuse(p, xasprintf("cannot load: %s", bad));
   }
-  p->note = read_note(r, p);
+  p->note = read_note(text, len);
   p->described = p->note != NULL;
   const mcph_entry *entry = p->note ? &p->note->entry : NULL;
   char sym_error[512] = "";
@@ -614,15 +622,24 @@ static plugin *add_record(registry *r, char *path) {
  * is on the stack only for the open, not under the loading after it. */
 static __attribute__((noinline)) int
 open_plugin_file(int dir_fd, const char *dir, const char *name,
-                 const uid_t *also, char **why) {
+                 const uid_t *also, struct stat *st, bool *linked, char **why) {
   char text[PATH_MAX + 128];
-  int fd = also ? trusted_fs_open_code_owned_by(dir_fd, dir, name, *also, text,
-                                                sizeof text)
-                : trusted_fs_open_code(dir_fd, dir, name, text, sizeof text);
+  int fd = trusted_fs_open_code_at(dir_fd, dir, name, also, st, linked, text,
+                                   sizeof text);
   if (fd < 0) {
     *why = xstrdup(text);
   }
   return fd;
+}
+
+/* The plugin directory being loaded (-1: none any more: what was opened
+ * beside the last one is closed). */
+static void loading(registry *r, int dir_fd, const uid_t *also) {
+  if (dir_fd < 0) {
+    impl_dir_cache_drop_beside(&r->impl_dir);
+  }
+  r->loading_fd = dir_fd;
+  r->loading_also = also;
 }
 
 plugin *registry_load_file(registry *r, int dir_fd,
@@ -630,11 +647,22 @@ plugin *registry_load_file(registry *r, int dir_fd,
                            const uid_t *also) {
   plugin *p = add_record(r, path_join(dir, name));
   char *why = NULL;
-  int fd = open_plugin_file(dir_fd, dir, name, also, &why);
+  struct stat st;
+  int fd = open_plugin_file(dir_fd, dir, name, also, &st, &p->linked, &why);
   if (fd < 0) {
     return refuse(p, why);
   }
-  return load(r, p, fd);
+  /* Its implementation may be looked for beside dir_fd while it loads
+   * (once for every stub of a directory loaded whole). */
+  bool alone = r->loading_fd != dir_fd;
+  if (alone) {
+    loading(r, dir_fd, also);
+  }
+  p = load(r, p, fd, &st);
+  if (alone) {
+    loading(r, -1, NULL);
+  }
+  return p;
 }
 
 static int so_filter(const struct dirent *d) {
@@ -706,10 +734,12 @@ void registry_load_all(registry *r) {
       close(dfd);
       continue;
     }
+    loading(r, dfd, also);
     for (int k = 0; k < n; k++) {
       registry_load_file(r, dfd, dir, ents[k]->d_name, also);
       free(ents[k]);
     }
+    loading(r, -1, NULL);
     free(ents);
     close(dfd);
   }

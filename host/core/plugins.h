@@ -48,6 +48,10 @@ typedef struct plugin {
    * whether a load reached the implementation's init (then it is not
    * tried again: init must not run twice). */
   int fd;    /* the checked open file it was loaded through (kept open) */
+  uid_t owner; /* that file's owner (its implementation may be theirs) */
+  /* Its name in its directory was a link (the file is elsewhere), so its
+   * implementation is not looked for beside that directory. */
+  bool linked;
   bool init_ran;
   bool options_refused; /* its broken options table was reported */
   /* A stub read from its note (common/plugin_note.h), not opened: entry
@@ -92,7 +96,7 @@ typedef struct plugin_watch {
  * (plugin_impl_check), open, for the next stub of the same directory and
  * owner. */
 typedef struct impl_dir_cache {
-  char *dir;
+  char *dir; /* NULL: the one beside the directory being loaded */
   uid_t owner;
   int fd;
   bool open; /* fd is the directory's */
@@ -116,6 +120,10 @@ typedef struct registry {
   size_t ngiven;
   const plugin_watch *watch; /* NULL: none (the caller's, borrowed) */
   impl_dir_cache impl_dir;
+  /* The plugin directory being loaded, open, and the owner its walk
+   * trusted beside the user and root (NULL: none); -1 between loads. */
+  int loading_fd;
+  const uid_t *loading_also;
   /* The last nbuiltin of types are built in (registry_bind_builtin):
    * kept last, so a plugin's type is found without passing them. */
   size_t nbuiltin;

@@ -176,7 +176,7 @@ static void accept_discover(session *s, const cJSON *result,
     s->tf->set_protocol_version(s->t, s->protocol_version);
   }
   if (policy_of(s) == ERA_POLICY_AUTO) {
-    era_cache_put(s->h, s->cfg, ERA_MODERN, version);
+    era_cache_put(s->h, s->cfg, ERA_MODERN, version, NULL);
   }
   session_ready(s);
   if (s->auto_reconnect && s->state == SESS_READY && s->listen_id == 0) {
@@ -305,8 +305,10 @@ void era_start(session *s) {
                  s->cfg->source, s->cfg->name, session_type(s));
     return;
   }
+  free(s->roots_quiet);
+  s->roots_quiet = NULL;
   if (pol == ERA_POLICY_AUTO &&
-      era_cache_get(s->h, s->cfg, NULL) == ERA_LEGACY) {
+      era_cache_get(s->h, s->cfg, NULL, &s->roots_quiet) == ERA_LEGACY) {
     host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
              "the initialize era, as found before: no probe");
     s->era = ERA_LEGACY;
@@ -352,7 +354,7 @@ bool era_initialize_refused(session *s, const rpc_error *err) {
   host_log(s->h, MCPH_LOG_INFO, s->cfg->name,
            "initialize refused for protocol %s: server/discover instead",
            version);
-  era_cache_put(s->h, s->cfg, ERA_UNKNOWN, NULL);
+  era_cache_put(s->h, s->cfg, ERA_UNKNOWN, NULL, NULL);
   s->era_from_cache = false;
   s->probe_retried = true;
   send_probe(s, version);
@@ -362,8 +364,25 @@ bool era_initialize_refused(session *s, const rpc_error *err) {
 void era_legacy_ready(session *s) {
   if (policy_of(s) == ERA_POLICY_AUTO && !s->era_from_cache &&
       probe_in_place(s)) {
-    era_cache_put(s->h, s->cfg, ERA_LEGACY, s->protocol_version);
+    if (s->roots_hold) {
+      s->era_unsaved = true; /* with the roots verdict (era_roots_quiet) */
+      return;
+    }
+    era_cache_put(s->h, s->cfg, ERA_LEGACY, s->protocol_version,
+                  s->roots_quiet);
   }
+}
+
+void era_roots_quiet(session *s, const char *who) {
+  s->era_unsaved = false;
+  if (policy_of(s) != ERA_POLICY_AUTO || !probe_in_place(s) ||
+      s->era != ERA_LEGACY) {
+    return; /* no verdict is kept to keep it beside */
+  }
+  char *keep = who ? xstrdup(who) : NULL;
+  free(s->roots_quiet);
+  s->roots_quiet = keep;
+  era_cache_put(s->h, s->cfg, ERA_LEGACY, s->protocol_version, keep);
 }
 
 /* ---- subscriptions/listen ---- */

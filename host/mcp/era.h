@@ -72,6 +72,13 @@ bool era_initialize_refused(struct session *s, const rpc_error *err);
 /* The legacy handshake succeeded: the verdict is cached (auto only). */
 void era_legacy_ready(struct session *s);
 
+/* Keeps beside the legacy verdict (auto only, as the verdict) that the
+ * server `who` (its serverInfo, roots_settle.c) asked no roots/list when
+ * told initialized, or forgets it (`who` NULL; s->roots_quiet itself may
+ * be given); s->roots_quiet follows. Writes the verdict era_legacy_ready
+ * left for it (s->era_unsaved) too. */
+void era_roots_quiet(struct session *s, const char *who);
+
 /* The message of a -32022 with no version of ours to correct to, into
  * buf: the server's message, then the versions it supports (shown as
  * escapes, text_escape.h) and those mcphost speaks. */

@@ -89,12 +89,16 @@ read_entry(host *h, const server_config *cfg, int dfd, const char *dir,
   return true;
 }
 
-mcp_era era_cache_get(host *h, const server_config *cfg, char **version) {
+mcp_era era_cache_get(host *h, const server_config *cfg, char **version,
+                      char **roots_quiet) {
   mcp_era era = ERA_UNKNOWN;
   char *dir = NULL, *digest = NULL;
   cJSON *doc = NULL;
   if (version) {
     *version = NULL;
+  }
+  if (roots_quiet) {
+    *roots_quiet = NULL;
   }
   char why[PATH_MAX + 128];
   int dfd = open_cache_dir(h, cfg, false, &dir, why, sizeof why);
@@ -124,6 +128,11 @@ mcp_era era_cache_get(host *h, const server_config *cfg, char **version) {
   if (era != ERA_UNKNOWN && version && v) {
     *version = xstrdup(v);
   }
+  const char *q =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "rootsQuiet"));
+  if (era != ERA_UNKNOWN && roots_quiet && q) {
+    *roots_quiet = xstrdup(q);
+  }
 out:
   cJSON_Delete(doc);
   free(digest);
@@ -132,7 +141,7 @@ out:
 }
 
 void era_cache_put(host *h, const server_config *cfg, mcp_era era,
-                   const char *version) {
+                   const char *version, const char *roots_quiet) {
   char *dir = NULL, *digest = NULL, *text = NULL;
   cJSON *doc = NULL;
   char name[128], why[PATH_MAX + 128];
@@ -154,6 +163,9 @@ void era_cache_put(host *h, const server_config *cfg, mcp_era era,
   cJSON_AddStringToObject(doc, "era", era_name(era));
   if (version) {
     cJSON_AddStringToObject(doc, "version", version);
+  }
+  if (roots_quiet) {
+    cJSON_AddStringToObject(doc, "rootsQuiet", roots_quiet);
   }
   text = cJSON_PrintUnformatted(doc);
   /* Written beside and renamed over: a reader never sees half a file. */

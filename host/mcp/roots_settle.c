@@ -2,12 +2,14 @@
 #include "mcp/roots_settle.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/host.h"
 #include "core/plugins.h"
 #include "env_ms.h"
 #include "mcp/era.h"
 #include "mcp/session.h"
+#include "util.h"
 
 static uint64_t settle_ms(void) {
   return env_ms("MCPHOST_ROOTS_SETTLE_MS", ROOTS_SETTLE_MS, true, NULL);
@@ -32,6 +34,32 @@ static void on_settled(void *ud) {
 
 static void on_pong(void *ud, cJSON *result, const rpc_error *err, bool *take);
 
+/* Who the server says it is: its serverInfo's name and version, as
+ * "name\nversion" (new string), or NULL when it gave neither. */
+static char *identity(const session *s) {
+  const char *name = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(s->server_info, "name"));
+  const char *version = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(s->server_info, "version"));
+  if (!name || !version) {
+    return NULL;
+  }
+  return xasprintf("%s\n%s", name, version);
+}
+
+/* The hold ended with the server's verdict: `quiet` when it asked no
+ * roots/list before the pong. Kept for its next start when it changed
+ * (or the era found at this connect waits to be written with it). */
+static void keep_verdict(session *s, bool quiet) {
+  char *who = quiet ? identity(s) : NULL;
+  bool same = who ? s->roots_quiet && strcmp(who, s->roots_quiet) == 0
+                  : !s->roots_quiet;
+  if (!same || s->era_unsaved) {
+    era_roots_quiet(s, who);
+  }
+  free(who);
+}
+
 static void ping(session *s) {
   uint64_t ms = s->connect_timeout_ms && s->connect_timeout_ms < ROOTS_PROBE_MS
                     ? s->connect_timeout_ms
@@ -51,6 +79,9 @@ static void on_pong(void *ud, cJSON *result, const rpc_error *err, bool *take) {
     return; /* the connection ended: roots_settle_end follows */
   }
   uint64_t ms = settle_ms();
+  if (!s->roots_read) {
+    keep_verdict(s, !s->roots_asked);
+  }
   if (!s->roots_asked || ms == 0) {
     release(s);
     return;
@@ -74,8 +105,22 @@ void roots_settle_start(session *s) {
    * local server's messages come in one stream, in the order it sent
    * them (over HTTP its roots/list comes on another stream than the
    * pong): only there does the ping tell. */
+  s->roots_skipped = false;
   if (s->era == ERA_MODERN || !s->roots || s->roots_hold ||
       !registry_type_is_local(&s->h->reg, session_type(s))) {
+    return;
+  }
+  /* The same server (entry and serverInfo) asked nothing when told
+   * initialized at its last start: no ping, no round trip before the
+   * first request. Should it ask now, the verdict is forgotten and its
+   * next start holds them again. */
+  char *who = s->roots_quiet ? identity(s) : NULL;
+  bool quiet = who && strcmp(who, s->roots_quiet) == 0;
+  free(who);
+  if (quiet) {
+    host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
+             "it asked no roots at its last start: requests not held");
+    s->roots_skipped = true;
     return;
   }
   s->roots_hold = true;
@@ -88,10 +133,16 @@ void roots_settle_start(session *s) {
 void roots_settle_asked(session *s) {
   if (s->roots_hold) {
     s->roots_asked = true;
+  } else if (s->roots_skipped) {
+    s->roots_skipped = false;
+    keep_verdict(s, false);
   }
 }
 
 void roots_settle_end(session *s) {
+  if (s->era_unsaved) {
+    era_roots_quiet(s, s->roots_quiet); /* the era, the roots unknown */
+  }
   if (s->roots_timer) {
     loop_timer_cancel(s->h->loop, s->roots_timer);
     s->roots_timer = NULL;

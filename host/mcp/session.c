@@ -343,6 +343,7 @@ void session_free(session *s) {
   free(s->log_level);
   free(s->instructions);
   free(s->protocol_version);
+  free(s->roots_quiet);
   free(s->error);
   free(s->close_reason);
   free(s);

@@ -106,6 +106,14 @@ struct session {
   bool roots_read;         /* the ping after our answer is out */
   uint64_t roots_ping_ms;  /* when it was sent */
   loop_timer *roots_timer; /* the settle after the answer */
+  /* The serverInfo ("name\nversion") the era cache says asked no
+   * roots/list when told initialized (era_cache.h), or NULL; and whether
+   * the hold was left out for it this time. */
+  char *roots_quiet;
+  bool roots_skipped;
+  /* The legacy verdict found at this connect waits for the hold's end,
+   * to be written once with the roots verdict (era_legacy_ready). */
+  bool era_unsaved;
   /* The MCP spec's backwards compatibility: a server whose type was not
    * given (a "url" without "type", --url without --transport) that
    * answers the initialize POST with a 4xx is tried with the legacy

@@ -68,8 +68,10 @@ static void on_initialized(void *ud, cJSON *result, const rpc_error *err,
     rpc_request_opts lo = {.timeout_ms = s->connect_timeout_ms};
     rpc_request(s->rpc, "logging/setLevel", p, &lo, on_set_level);
   }
-  era_legacy_ready(s);
+  /* The hold first: a verdict found now is written with the roots
+   * verdict its ping brings, once (era_legacy_ready). */
   roots_settle_start(s);
+  era_legacy_ready(s);
   session_set_state(s, SESS_READY);
 }
 

@@ -78,8 +78,8 @@ check "  with main, cli_main and the JSON parser's json_parse" \
   bash -c "grep -qx main '$TMP/new.hot' && grep -qx cli_main '$TMP/new.hot' &&
            grep -qx json_parse '$TMP/new.hot'"
 check "  and what a command runs where a session was once started\
- (daemon_dial), and with 50 servers (mcp_client_find_server)" \
-  bash -c "grep -qx daemon_dial '$TMP/new.hot' &&
+ (daemon_key_scan), and with 50 servers (mcp_client_find_server)" \
+  bash -c "grep -qx daemon_key_scan '$TMP/new.hot' &&
            grep -qx mcp_client_find_server '$TMP/new.hot'"
 check "  not the shell, which no workload runs" \
   bash -c "! grep -qx cmd_shell '$TMP/new.hot'"

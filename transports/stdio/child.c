@@ -209,7 +209,14 @@ static bool check_exit(mcph_transport *t) {
 static void on_exit_seen(void *ud, int wstatus) {
   mcph_transport *t = ud;
   t->exit_watch = NULL; /* it freed itself */
-  if (wstatus == -1 && !proc_exited(t->pid)) {
+  if (wstatus != -1) {
+    /* Seen exited (waitid, once): not asked again. */
+    if (t->state == T_RUNNING) {
+      child_exited(t);
+    }
+    return;
+  }
+  if (!proc_exited(t->pid)) {
     /* The watch could not go on (no timer): end it rather than wait. */
     mcph_logf(t->host, MCPH_LOG_ERROR, t->name,
               "cannot start a timer to watch the server; stopping it");

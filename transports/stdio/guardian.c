@@ -84,14 +84,13 @@ static _Noreturn void guardian_main(int cmd_fd) {
    * the same, and set here for any host that did not). */
   prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  for (int sig = 1; sig < NSIG; sig++) {
-    bool ignore = sig == SIGINT || sig == SIGTERM || sig == SIGHUP ||
-                  sig == SIGPIPE || sig == SIGQUIT || sig == SIGTSTP;
-    sa.sa_handler = ignore ? SIG_IGN : SIG_DFL;
-    sigaction(sig, &sa, NULL);
+  sigset_t ignore;
+  sigemptyset(&ignore);
+  const int ignored[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGTSTP};
+  for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++) {
+    sigaddset(&ignore, ignored[i]);
   }
+  proc_signals_reset(&ignore);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
