@@ -222,8 +222,15 @@ typedef struct head {
   unsigned char b[HEAD_BYTES];
 } head;
 
-static int read_head(int fd, head *h, char *why, size_t n) {
-  if (fstat(fd, &h->st) != 0 || !S_ISREG(h->st.st_mode)) {
+/* `st`: the file's status when the caller has it (NULL: taken here). */
+static int read_head(int fd, const struct stat *st, head *h, char *why,
+                     size_t n) {
+  if (st) {
+    h->st = *st;
+  } else if (fstat(fd, &h->st) != 0) {
+    h->st.st_mode = 0;
+  }
+  if (!S_ISREG(h->st.st_mode)) {
     snprintf(why, n, "not a regular file");
     return -1;
   }
@@ -244,20 +251,17 @@ static int file_bytes(int fd, const head *h, void *dst, size_t len,
   return pread(fd, dst, len, (off_t)off) == (ssize_t)len ? 0 : -1;
 }
 
-int elf_check_loadable(int fd, char *why, size_t n) {
-  head h;
-  if (read_head(fd, &h, why, n) != 0) {
-    return -1;
-  }
-  image im = {NULL, (size_t)h.st.st_size};
-  if (h.eh.e_phentsize != sizeof(elf_phdr) ||
-      !inside(&im, h.eh.e_phoff, (uint64_t)h.eh.e_phnum * sizeof(elf_phdr))) {
+/* Whether every segment the head says is to be loaded lies in the file. */
+static int head_loadable(int fd, const head *h, char *why, size_t n) {
+  image im = {NULL, (size_t)h->st.st_size};
+  if (h->eh.e_phentsize != sizeof(elf_phdr) ||
+      !inside(&im, h->eh.e_phoff, (uint64_t)h->eh.e_phnum * sizeof(elf_phdr))) {
     snprintf(why, n, "its program headers are missing or cut short");
     return -1;
   }
-  for (size_t i = 0; i < h.eh.e_phnum; i++) {
+  for (size_t i = 0; i < h->eh.e_phnum; i++) {
     elf_phdr ph;
-    if (file_bytes(fd, &h, &ph, sizeof ph, h.eh.e_phoff + i * sizeof ph) != 0) {
+    if (file_bytes(fd, h, &ph, sizeof ph, h->eh.e_phoff + i * sizeof ph) != 0) {
       snprintf(why, n, "its program headers cannot be read");
       return -1;
     }
@@ -328,25 +332,22 @@ static int find_note(const unsigned char *seg, size_t len, const char *owner,
   return 0;
 }
 
-int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
-                  size_t *len, char *why, size_t n) {
+/* The note of `owner` and `type` in the file whose head is `h`: 1 with
+ * *out, 0 when it has none, -1 with the reason when its program headers
+ * or notes do not add up. */
+static int head_note(int fd, const head *h, const char *owner, uint32_t type,
+                     char **out, size_t *len, char *why, size_t n) {
   enum { MAX_PHDRS = 64, MAX_NOTES = 64 * 1024 };
-  head h;
-  *out = NULL;
-  *len = 0;
-  if (read_head(fd, &h, why, n) != 0) {
-    return -1;
-  }
-  image im = {NULL, (size_t)h.st.st_size};
-  size_t phsize = (size_t)h.eh.e_phnum * sizeof(elf_phdr);
-  if (h.eh.e_phentsize != sizeof(elf_phdr) || h.eh.e_phnum > MAX_PHDRS ||
-      !inside(&im, h.eh.e_phoff, phsize)) {
+  image im = {NULL, (size_t)h->st.st_size};
+  size_t phsize = (size_t)h->eh.e_phnum * sizeof(elf_phdr);
+  if (h->eh.e_phentsize != sizeof(elf_phdr) || h->eh.e_phnum > MAX_PHDRS ||
+      !inside(&im, h->eh.e_phoff, phsize)) {
     snprintf(why, n, "its program headers are missing or cut short");
     return -1;
   }
-  for (size_t i = 0; i < h.eh.e_phnum; i++) {
+  for (size_t i = 0; i < h->eh.e_phnum; i++) {
     elf_phdr ph;
-    if (file_bytes(fd, &h, &ph, sizeof ph, h.eh.e_phoff + i * sizeof ph) != 0) {
+    if (file_bytes(fd, h, &ph, sizeof ph, h->eh.e_phoff + i * sizeof ph) != 0) {
       snprintf(why, n, "its program headers are missing or cut short");
       return -1;
     }
@@ -359,8 +360,8 @@ int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
     }
     size_t seglen = (size_t)ph.p_filesz;
     unsigned char *copy = NULL;
-    const unsigned char *seg = h.b + ph.p_offset; /* in the head */
-    if (ph.p_offset > h.len || seglen > h.len - ph.p_offset) {
+    const unsigned char *seg = h->b + ph.p_offset; /* in the head */
+    if (ph.p_offset > h->len || seglen > h->len - ph.p_offset) {
       seg = copy = xmalloc(seglen ? seglen : 1);
       if (pread(fd, copy, seglen, (off_t)ph.p_offset) != (ssize_t)seglen) {
         seg = NULL;
@@ -376,4 +377,38 @@ int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
     }
   }
   return 0;
+}
+
+int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
+                  size_t *len, char *why, size_t n) {
+  head h;
+  *out = NULL;
+  *len = 0;
+  if (read_head(fd, NULL, &h, why, n) != 0) {
+    return -1;
+  }
+  return head_note(fd, &h, owner, type, out, len, why, n);
+}
+
+int elf_check_note(int fd, const struct stat *st, const char *owner,
+                   uint32_t type, char **note, size_t *len, char *why,
+                   size_t n) {
+  head h;
+  if (note) {
+    *note = NULL;
+    *len = 0;
+  }
+  if (read_head(fd, st, &h, why, n) != 0 ||
+      head_loadable(fd, &h, why, n) != 0) {
+    return -1;
+  }
+  if (owner && note) {
+    char ignored[8]; /* a note that does not add up is no note */
+    head_note(fd, &h, owner, type, note, len, ignored, sizeof ignored);
+  }
+  return 0;
+}
+
+int elf_check_loadable(int fd, char *why, size_t n) {
+  return elf_check_note(fd, NULL, NULL, 0, NULL, NULL, why, n);
 }

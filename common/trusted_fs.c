@@ -396,9 +396,10 @@ int trusted_fs_open_dir_owned_by(const char *path, unsigned flags, uid_t also,
   return open_dir(path, flags, &also, why, why_len);
 }
 
+/* `out` (or NULL): the file's status, as checked. */
 static int open_file(int dir_fd, const char *dir_path, const char *name,
-                     int oflags, unsigned mode, const uid_t *also, char *why,
-                     size_t why_len) {
+                     int oflags, unsigned mode, const uid_t *also,
+                     struct stat *out, char *why, size_t why_len) {
   /* The path as messages name it is made only for one (name_fail):
    * every plugin and state file is opened here, at every start. */
 #define FAIL(err, fmt, detail)                                                 \
@@ -448,19 +449,23 @@ static int open_file(int dir_fd, const char *dir_path, const char *name,
     errno = err;
     return -1;
   }
+  if (out) {
+    *out = st;
+  }
   return fd;
 }
 
 int trusted_fs_open_file(int dir_fd, const char *dir_path, const char *name,
                          int oflags, unsigned mode, char *why, size_t why_len) {
-  return open_file(dir_fd, dir_path, name, oflags, mode, NULL, why, why_len);
+  return open_file(dir_fd, dir_path, name, oflags, mode, NULL, NULL, why,
+                   why_len);
 }
 
 /* open_code of a link (not inlined: its buffers, 16 KiB, stay off the
  * stack of the plain file's open). */
 static __attribute__((noinline)) int
 open_code_link(int dir_fd, const char *dir_path, const char *name,
-               const uid_t *also, char *why, size_t why_len) {
+               const uid_t *also, struct stat *st, char *why, size_t why_len) {
   char target[PATH_MAX];
   if (check_link(dir_fd, dir_path, name, target, sizeof target, also, why,
                  why_len) != 0) {
@@ -478,34 +483,88 @@ open_code_link(int dir_fd, const char *dir_path, const char *name,
   if (dfd < 0) {
     return -1;
   }
-  int fd = open_file(dfd, dir, slash + 1, O_RDONLY, 0, also, why, why_len);
+  int fd = open_file(dfd, dir, slash + 1, O_RDONLY, 0, also, st, why, why_len);
   int err = errno;
   close(dfd);
   errno = err;
   return fd;
 }
 
-static int open_code(int dir_fd, const char *dir_path, const char *name,
-                     const uid_t *also, char *why, size_t why_len) {
+int trusted_fs_open_code_stat(int dir_fd, const char *dir_path,
+                              const char *name, const uid_t *also,
+                              struct stat *st, bool *linked, char *why,
+                              size_t why_len) {
   /* Opened without following first: a link is what O_NOFOLLOW refuses
    * with ELOOP, so the plain file (every plugin at every start) needs no
    * fstatat() to tell. */
-  int fd = open_file(dir_fd, dir_path, name, O_RDONLY, 0, also, why, why_len);
+  int fd =
+      open_file(dir_fd, dir_path, name, O_RDONLY, 0, also, st, why, why_len);
+  if (linked) {
+    *linked = fd < 0 && errno == ELOOP;
+  }
   if (fd >= 0 || errno != ELOOP) {
     return fd;
   }
-  return open_code_link(dir_fd, dir_path, name, also, why, why_len);
+  return open_code_link(dir_fd, dir_path, name, also, st, why, why_len);
 }
 
 int trusted_fs_open_code(int dir_fd, const char *dir_path, const char *name,
                          char *why, size_t why_len) {
-  return open_code(dir_fd, dir_path, name, NULL, why, why_len);
+  return trusted_fs_open_code_stat(dir_fd, dir_path, name, NULL, NULL, NULL,
+                                   why, why_len);
 }
 
 int trusted_fs_open_code_owned_by(int dir_fd, const char *dir_path,
                                   const char *name, uid_t also, char *why,
                                   size_t why_len) {
-  return open_code(dir_fd, dir_path, name, &also, why, why_len);
+  return trusted_fs_open_code_stat(dir_fd, dir_path, name, &also, NULL, NULL,
+                                   why, why_len);
+}
+
+int trusted_fs_code_there(int dir_fd, const char *name, const uid_t *also) {
+  struct stat st;
+  if (!*name || strchr(name, '/') ||
+      fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    return -1;
+  }
+  if (S_ISLNK(st.st_mode)) {
+    errno = ELOOP;
+    return -1;
+  }
+  /* open_file's rule for a file opened for reading. */
+  if (!S_ISREG(st.st_mode) ||
+      trusted_fs_check_owner(&st, also, 0) != TRUSTED_FS_OWN) {
+    errno = EPERM;
+    return -1;
+  }
+  return 0;
+}
+
+int trusted_fs_open_beside(int dir_fd, const char *name, const uid_t *also) {
+  char rel[NAME_MAX + 4];
+  if (!*name || strchr(name, '/') || strcmp(name, ".") == 0 ||
+      strcmp(name, "..") == 0 ||
+      (size_t)snprintf(rel, sizeof rel, "../%s", name) >= sizeof rel) {
+    errno = EINVAL;
+    return -1;
+  }
+  /* ".." is not a link, and the parent of a walked directory was checked
+   * on the way down (walk_step's ".."); O_NOFOLLOW applies to `name`. */
+  int fd = openat(dir_fd, rel, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    return -1;
+  }
+  struct stat st;
+  int err = fstat(fd, &st) != 0 ? errno : 0;
+  if (!err && check_dir(&st, rel, true, 0, also, NULL, 0) != 0) {
+    err = errno;
+  }
+  if (err) {
+    close(fd);
+    errno = err;
+    return -1;
+  }
+  return fd;
 }
 
 static bool name_char(char c, size_t at) {

@@ -95,7 +95,8 @@ void impl_dir_cache_free(impl_dir_cache *c) {
 static int impl_dir_open(impl_dir_cache *c, const char *dir, uid_t owner,
                          bool *own, char *why, size_t n) {
   *own = !c;
-  if (c && c->open && c->owner == owner && strcmp(c->dir, dir) == 0) {
+  if (c && c->open && !c->beside && c->owner == owner &&
+      strcmp(c->dir, dir) == 0) {
     return c->fd;
   }
   int dfd = trusted_fs_open_dir_owned_by(dir, 0, owner, why, n);
@@ -143,6 +144,38 @@ static __attribute__((noinline)) void log_loaded(const plugin *p,
   p->handle.api.log(&p->handle.api, MCPH_LOG_DEBUG, p->id, line);
 }
 
+/* The implementation directory beside the scanned one (impl_scan), from
+ * the cache or opened and kept there; -1 when that does not stand for
+ * the walk from "/" (a linked stub; a walk that trusted an owner the
+ * stub's does not stand for; the root directory, which has no parent) or
+ * fails (then the walk, which says why, is the way). */
+static int impl_dir_beside(impl_dir_cache *c, const impl_scan *scan) {
+  if (!c || !scan || scan->linked || strcmp(scan->dir, "/") == 0 ||
+      (scan->also && *scan->also != scan->owner && *scan->also != 0 &&
+       *scan->also != geteuid())) {
+    return -1;
+  }
+  if (c->open && c->beside && c->owner == scan->owner &&
+      strcmp(c->dir, scan->dir) == 0) {
+    return c->fd;
+  }
+  int dfd = trusted_fs_open_beside(scan->dir_fd, "impl", &scan->owner);
+  char *dir = dfd >= 0 ? strdup(scan->dir) : NULL;
+  if (!dir) {
+    if (dfd >= 0) {
+      close(dfd);
+    }
+    return -1;
+  }
+  impl_dir_cache_free(c);
+  *c = (impl_dir_cache){.dir = dir,
+                        .owner = scan->owner,
+                        .fd = dfd,
+                        .open = true,
+                        .beside = true};
+  return dfd;
+}
+
 /* Opens p's implementation file, checked (owner, mode, a whole ELF file):
  * returns the fd, with its directory in *dir (the caller's to free); or -1
  * with the reason in `err`. */
@@ -167,12 +200,13 @@ static int open_checked(const plugin *p, impl_dir_cache *cache, char **dirp,
   bool own;
   int dfd = impl_dir_open(cache, dir, owner, &own, why, sizeof why);
   int fd = dfd < 0 ? -1
-                   : trusted_fs_open_code_owned_by(dfd, dir, file, owner, why,
-                                                   sizeof why);
+                   : trusted_fs_open_code_stat(dfd, dir, file, &owner, &st,
+                                               NULL, why, sizeof why);
   if (dfd >= 0 && own) {
     close(dfd);
   }
-  if (fd >= 0 && elf_check_loadable(fd, why, sizeof why) != 0) {
+  if (fd >= 0 &&
+      elf_check_note(fd, &st, NULL, 0, NULL, NULL, why, sizeof why) != 0) {
     close(fd); /* dlopen() would die of SIGBUS on a file cut short */
     fd = -1;
   }
@@ -184,7 +218,19 @@ static int open_checked(const plugin *p, impl_dir_cache *cache, char **dirp,
   return fd;
 }
 
-int plugin_impl_check(const plugin *p, impl_dir_cache *cache, mcph_error *err) {
+int plugin_impl_check(const plugin *p, impl_dir_cache *cache,
+                      const impl_scan *scan, mcph_error *err) {
+  /* Beside the scanned directory, the file's status is checked: there,
+   * and as trusted as an open would find it. Its content is checked by
+   * plugin_impl_open before dlopen(), as for every implementation. */
+  const char *file = p->provides->implementation;
+  int beside = impl_dir_beside(cache, scan);
+  if (beside >= 0 && file[0] != '.' &&
+      trusted_fs_code_there(beside, file, &scan->owner) == 0) {
+    return MCPH_OK;
+  }
+  /* Else opened and checked whole, from the stub's own path (a link, a
+   * file not there or refused: the reason comes from here). */
   char *dir = NULL;
   int fd = open_checked(p, cache, &dir, err);
   free(dir);
