@@ -222,13 +222,15 @@ typedef struct head {
   unsigned char b[HEAD_BYTES];
 } head;
 
-/* `st`: the caller's fstat of `fd` (NULL: made here). */
+/* `st`: the file's status when the caller has it (NULL: taken here). */
 static int read_head(int fd, const struct stat *st, head *h, char *why,
                      size_t n) {
   if (st) {
     h->st = *st;
+  } else if (fstat(fd, &h->st) != 0) {
+    h->st.st_mode = 0;
   }
-  if ((!st && fstat(fd, &h->st) != 0) || !S_ISREG(h->st.st_mode)) {
+  if (!S_ISREG(h->st.st_mode)) {
     snprintf(why, n, "not a regular file");
     return -1;
   }
@@ -249,6 +251,7 @@ static int file_bytes(int fd, const head *h, void *dst, size_t len,
   return pread(fd, dst, len, (off_t)off) == (ssize_t)len ? 0 : -1;
 }
 
+/* Whether every segment the head says is to be loaded lies in the file. */
 static int head_loadable(int fd, const head *h, char *why, size_t n) {
   image im = {NULL, (size_t)h->st.st_size};
   if (h->eh.e_phentsize != sizeof(elf_phdr) ||
@@ -329,11 +332,12 @@ static int find_note(const unsigned char *seg, size_t len, const char *owner,
   return 0;
 }
 
+/* The note of `owner` and `type` in the file whose head is `h`: 1 with
+ * *out, 0 when it has none, -1 with the reason when its program headers
+ * or notes do not add up. */
 static int head_note(int fd, const head *h, const char *owner, uint32_t type,
                      char **out, size_t *len, char *why, size_t n) {
   enum { MAX_PHDRS = 64, MAX_NOTES = 64 * 1024 };
-  *out = NULL;
-  *len = 0;
   image im = {NULL, (size_t)h->st.st_size};
   size_t phsize = (size_t)h->eh.e_phnum * sizeof(elf_phdr);
   if (h->eh.e_phentsize != sizeof(elf_phdr) || h->eh.e_phnum > MAX_PHDRS ||
@@ -375,10 +379,6 @@ static int head_note(int fd, const head *h, const char *owner, uint32_t type,
   return 0;
 }
 
-int elf_check_loadable(int fd, char *why, size_t n) {
-  return elf_check_code(fd, NULL, NULL, 0, NULL, NULL, why, n);
-}
-
 int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
                   size_t *len, char *why, size_t n) {
   head h;
@@ -390,17 +390,25 @@ int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
   return head_note(fd, &h, owner, type, out, len, why, n);
 }
 
-int elf_check_code(int fd, const struct stat *st, const char *owner,
-                   uint32_t type, char **out, size_t *len, char *why,
+int elf_check_note(int fd, const struct stat *st, const char *owner,
+                   uint32_t type, char **note, size_t *len, char *why,
                    size_t n) {
   head h;
-  if (owner) {
-    *out = NULL;
+  if (note) {
+    *note = NULL;
     *len = 0;
   }
   if (read_head(fd, st, &h, why, n) != 0 ||
       head_loadable(fd, &h, why, n) != 0) {
     return -1;
   }
-  return owner ? head_note(fd, &h, owner, type, out, len, why, n) : 0;
+  if (owner && note) {
+    char ignored[8]; /* a note that does not add up is no note */
+    head_note(fd, &h, owner, type, note, len, ignored, sizeof ignored);
+  }
+  return 0;
+}
+
+int elf_check_loadable(int fd, char *why, size_t n) {
+  return elf_check_note(fd, NULL, NULL, 0, NULL, NULL, why, n);
 }

@@ -51,13 +51,14 @@ void elf_info_free(elf_info *e);
 int elf_note_read(int fd, const char *owner, uint32_t type, char **out,
                   size_t *len, char *why, size_t n);
 
-/* elf_check_loadable, then (`owner` not NULL) elf_note_read, from one
- * read of the file's head, the file's size from `st` when given (the
- * caller's fstat of `fd`; NULL: its own): a plugin stub is checked and
- * its note read with one pread(). -1 with the reason in `why` when it is
- * not loadable or its notes do not add up; else what elf_note_read
- * returns (0 when `owner` is NULL). */
-int elf_check_code(int fd, const struct stat *st, const char *owner,
-                   uint32_t type, char **out, size_t *len, char *why, size_t n);
+/* elf_check_loadable, then (`owner` not NULL) the note elf_note_read
+ * would give, from one read of the file's head. `st`: the file's status
+ * when the caller has it (NULL: taken here). -1 with the reason in `why`
+ * when the file is not loadable; else 0, with *note a new copy of the
+ * note (its length in *len), or NULL when there is none or its headers
+ * or notes do not add up. */
+int elf_check_note(int fd, const struct stat *st, const char *owner,
+                   uint32_t type, char **note, size_t *len, char *why,
+                   size_t n);
 
 #endif

@@ -409,7 +409,7 @@ int trusted_fs_open_dir_owned_by(const char *path, unsigned flags, uid_t also,
   return open_dir(path, flags, &also, why, why_len);
 }
 
-/* `out` (may be NULL): the file's fstat, for the caller's own checks. */
+/* `out` (or NULL): the file's status, as checked. */
 static int open_file(int dir_fd, const char *dir_path, const char *name,
                      int oflags, unsigned mode, const uid_t *also,
                      struct stat *out, char *why, size_t why_len) {
@@ -503,9 +503,10 @@ open_code_link(int dir_fd, const char *dir_path, const char *name,
   return fd;
 }
 
-int trusted_fs_open_code_at(int dir_fd, const char *dir_path, const char *name,
-                            const uid_t *also, struct stat *st, bool *linked,
-                            char *why, size_t why_len) {
+int trusted_fs_open_code_stat(int dir_fd, const char *dir_path,
+                              const char *name, const uid_t *also,
+                              struct stat *st, bool *linked, char *why,
+                              size_t why_len) {
   /* Opened without following first: a link is what O_NOFOLLOW refuses
    * with ELOOP, so the plain file (every plugin at every start) needs no
    * fstatat() to tell. */
@@ -522,46 +523,56 @@ int trusted_fs_open_code_at(int dir_fd, const char *dir_path, const char *name,
 
 int trusted_fs_open_code(int dir_fd, const char *dir_path, const char *name,
                          char *why, size_t why_len) {
-  return trusted_fs_open_code_at(dir_fd, dir_path, name, NULL, NULL, NULL, why,
-                                 why_len);
+  return trusted_fs_open_code_stat(dir_fd, dir_path, name, NULL, NULL, NULL,
+                                   why, why_len);
 }
 
 int trusted_fs_open_code_owned_by(int dir_fd, const char *dir_path,
                                   const char *name, uid_t also, char *why,
                                   size_t why_len) {
-  return trusted_fs_open_code_at(dir_fd, dir_path, name, &also, NULL, NULL, why,
-                                 why_len);
+  return trusted_fs_open_code_stat(dir_fd, dir_path, name, &also, NULL, NULL,
+                                   why, why_len);
 }
 
-int trusted_fs_open_sibling(int dir_fd, const char *name, const uid_t *also,
-                            char *why, size_t why_len) {
+int trusted_fs_code_there(int dir_fd, const char *name, const uid_t *also) {
+  struct stat st;
+  if (!*name || strchr(name, '/') ||
+      fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    return -1;
+  }
+  if (S_ISLNK(st.st_mode)) {
+    errno = ELOOP;
+    return -1;
+  }
+  /* open_file's rule for a file opened for reading. */
+  if (!S_ISREG(st.st_mode) ||
+      trusted_fs_check_owner(&st, also, 0) != TRUSTED_FS_OWN) {
+    errno = EPERM;
+    return -1;
+  }
+  return 0;
+}
+
+int trusted_fs_open_beside(int dir_fd, const char *name, const uid_t *also) {
+  char rel[NAME_MAX + 4];
   if (!*name || strchr(name, '/') || strcmp(name, ".") == 0 ||
-      strcmp(name, "..") == 0) {
-    return fail(EINVAL, why, why_len, "%s: not a directory name%s", name, "");
+      strcmp(name, "..") == 0 ||
+      (size_t)snprintf(rel, sizeof rel, "../%s", name) >= sizeof rel) {
+    errno = EINVAL;
+    return -1;
   }
-  int up = openat(dir_fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (up < 0) {
-    int err = errno;
-    return fail(err, why, why_len, "cannot open the parent of %s: %s", name,
-                strerror(err));
-  }
-  /* Read-only at once, not O_PATH and then "." (a directory's open has
-   * no effect to fear); a link is refused (ELOOP, or ENOTDIR for one to
-   * a file): the caller walks its path instead. */
-  int fd = openat(up, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  int err = fd < 0 ? errno : 0;
-  close(up);
+  /* ".." is not a link, and the parent of a walked directory was checked
+   * on the way down (walk_step's ".."); O_NOFOLLOW applies to `name`. */
+  int fd = openat(dir_fd, rel, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) {
-    return fail(err, why, why_len, "cannot open %s: %s", name, strerror(err));
+    return -1;
   }
   struct stat st;
-  if (fstat(fd, &st) != 0) {
+  int err = fstat(fd, &st) != 0 ? errno : 0;
+  if (!err && check_dir(&st, rel, true, 0, also, NULL, 0) != 0) {
     err = errno;
-    close(fd);
-    return fail(err, why, why_len, "cannot check %s: %s", name, strerror(err));
   }
-  if (check_dir(&st, name, true, 0, also, why, why_len) != 0) {
-    err = errno;
+  if (err) {
     close(fd);
     errno = err;
     return -1;

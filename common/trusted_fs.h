@@ -106,24 +106,32 @@ int trusted_fs_open_code_owned_by(int dir_fd, const char *dir_path,
                                   const char *name, uid_t also, char *why,
                                   size_t why_len);
 
-/* trusted_fs_open_code_owned_by (`also` NULL: trusted_fs_open_code), with
- * the file's fstat in *st and in *linked whether `name` was a link (each
- * may be NULL): the caller checks the file further without a system call
- * of its own, and knows when the file is not in `dir_fd`. */
-int trusted_fs_open_code_at(int dir_fd, const char *dir_path, const char *name,
-                            const uid_t *also, struct stat *st, bool *linked,
-                            char *why, size_t why_len);
+/* As trusted_fs_open_code with `also` (NULL: nobody more), handing back
+ * the status the checks were made on in *st and, in *linked, whether
+ * `name` was a link (then the file is in another directory than
+ * `dir_fd`'s); either may be NULL. */
+int trusted_fs_open_code_stat(int dir_fd, const char *dir_path,
+                              const char *name, const uid_t *also,
+                              struct stat *st, bool *linked, char *why,
+                              size_t why_len);
 
-/* Opens the directory `name` beside the trusted directory `dir_fd` (in
- * its parent, itself checked on the walk to `dir_fd`) and checks it as
- * trusted_fs_open_dir_owned_by would check its last directory (`also`
- * NULL: nobody more): four system calls where a walk from "/" makes
- * three a component. For a directory opened trusting no owner that
- * `also` does not (the parent passed that rule). -1 with errno (ELOOP
- * or ENOTDIR: `name` is a link, not followed here) and the reason in
- * `why`, naming only `name`: a caller that must name the path walks it
- * instead. */
-int trusted_fs_open_sibling(int dir_fd, const char *name, const uid_t *also,
-                            char *why, size_t why_len);
+/* Whether the file `name` in the trusted directory `dir_fd` would pass
+ * trusted_fs_open_code's checks as it is now (a regular file, owned by
+ * the user, root or `also`, writable by nobody else), without opening
+ * it: one fstatat(). 0, or -1 with errno (ELOOP for a link, which
+ * trusted_fs_open_code would follow and check; EPERM for a failed
+ * check; ENOENT). No reason is written: the caller opens the file for
+ * one. */
+int trusted_fs_code_there(int dir_fd, const char *name, const uid_t *also);
+
+/* The directory `name` beside `dir_fd`, a directory opened by
+ * trusted_fs_open_dir (or _owned_by): in its parent, which that walk
+ * checked, so one step and one check stand for a walk from "/" when the
+ * walk trusted no owner that `also` does not (the same `also`, none, or
+ * root's or the user's uid). A link there is not followed. An O_PATH
+ * directory fd (for openat(), trusted_fs_open_code), or -1 with errno
+ * (ELOOP or ENOTDIR for a link or a file, ENOENT, EPERM for a failed
+ * check); the caller falls back to the walk for a reason to show. */
+int trusted_fs_open_beside(int dir_fd, const char *name, const uid_t *also);
 
 #endif

@@ -87,12 +87,6 @@ void impl_dir_cache_free(impl_dir_cache *c) {
   *c = (impl_dir_cache){0};
 }
 
-void impl_dir_cache_drop_beside(impl_dir_cache *c) {
-  if (c->open && !c->dir) {
-    impl_dir_cache_free(c);
-  }
-}
-
 /* The checked implementation directory `dir` for files of `owner`: the
  * cache's fd when it holds that directory for that owner (every stub of
  * a plugin directory shares it: the walk from "/" is done once), else a
@@ -101,7 +95,8 @@ void impl_dir_cache_drop_beside(impl_dir_cache *c) {
 static int impl_dir_open(impl_dir_cache *c, const char *dir, uid_t owner,
                          bool *own, char *why, size_t n) {
   *own = !c;
-  if (c && c->open && c->owner == owner && c->dir && strcmp(c->dir, dir) == 0) {
+  if (c && c->open && !c->beside && c->owner == owner &&
+      strcmp(c->dir, dir) == 0) {
     return c->fd;
   }
   int dfd = trusted_fs_open_dir_owned_by(dir, 0, owner, why, n);
@@ -149,10 +144,36 @@ static __attribute__((noinline)) void log_loaded(const plugin *p,
   p->handle.api.log(&p->handle.api, MCPH_LOG_DEBUG, p->id, line);
 }
 
-/* Whether `file` is a file name in the implementation directory (no
- * path, not hidden). */
-static bool impl_name_ok(const char *file) {
-  return !strchr(file, '/') && strcmp(file, "..") != 0 && file[0] != '.';
+/* The implementation directory beside the scanned one (impl_scan), from
+ * the cache or opened and kept there; -1 when that does not stand for
+ * the walk from "/" (a linked stub; a walk that trusted an owner the
+ * stub's does not stand for; the root directory, which has no parent) or
+ * fails (then the walk, which says why, is the way). */
+static int impl_dir_beside(impl_dir_cache *c, const impl_scan *scan) {
+  if (!c || !scan || scan->linked || strcmp(scan->dir, "/") == 0 ||
+      (scan->also && *scan->also != scan->owner && *scan->also != 0 &&
+       *scan->also != geteuid())) {
+    return -1;
+  }
+  if (c->open && c->beside && c->owner == scan->owner &&
+      strcmp(c->dir, scan->dir) == 0) {
+    return c->fd;
+  }
+  int dfd = trusted_fs_open_beside(scan->dir_fd, "impl", &scan->owner);
+  char *dir = dfd >= 0 ? strdup(scan->dir) : NULL;
+  if (!dir) {
+    if (dfd >= 0) {
+      close(dfd);
+    }
+    return -1;
+  }
+  impl_dir_cache_free(c);
+  *c = (impl_dir_cache){.dir = dir,
+                        .owner = scan->owner,
+                        .fd = dfd,
+                        .open = true,
+                        .beside = true};
+  return dfd;
 }
 
 /* Opens p's implementation file, checked (owner, mode, a whole ELF file):
@@ -163,7 +184,7 @@ static int open_checked(const plugin *p, impl_dir_cache *cache, char **dirp,
   const char *file = p->provides->implementation;
   const char *what = p->name ? p->name : p->id;
   char why[PATH_MAX + 128];
-  if (!impl_name_ok(file)) {
+  if (strchr(file, '/') || strcmp(file, "..") == 0 || file[0] == '.') {
     mcph_error_set(err, MCPH_EINVAL,
                    "%s names the implementation \"%s\": a file name in "
                    "the implementation directory is needed",
@@ -174,16 +195,18 @@ static int open_checked(const plugin *p, impl_dir_cache *cache, char **dirp,
   if (!dir) {
     return -1;
   }
-  uid_t owner = p->owner;
+  struct stat st;
+  uid_t owner = fstat(p->fd, &st) == 0 ? st.st_uid : 0;
   bool own;
   int dfd = impl_dir_open(cache, dir, owner, &own, why, sizeof why);
   int fd = dfd < 0 ? -1
-                   : trusted_fs_open_code_owned_by(dfd, dir, file, owner, why,
-                                                   sizeof why);
+                   : trusted_fs_open_code_stat(dfd, dir, file, &owner, &st,
+                                               NULL, why, sizeof why);
   if (dfd >= 0 && own) {
     close(dfd);
   }
-  if (fd >= 0 && elf_check_loadable(fd, why, sizeof why) != 0) {
+  if (fd >= 0 &&
+      elf_check_note(fd, &st, NULL, 0, NULL, NULL, why, sizeof why) != 0) {
     close(fd); /* dlopen() would die of SIGBUS on a file cut short */
     fd = -1;
   }
@@ -195,43 +218,19 @@ static int open_checked(const plugin *p, impl_dir_cache *cache, char **dirp,
   return fd;
 }
 
-/* plugin_impl_check's way without a path: "impl" beside `dir_fd` (kept
- * in `cache`), the file opened and checked there. Whether it passed;
- * false for any failure, which the walk from "/" then finds again and
- * names (nothing is said here). */
-static bool check_beside(const plugin *p, impl_dir_cache *cache, int dir_fd,
-                         const uid_t *dir_also) {
-  char why[256];
-  uid_t owner = p->owner;
-  if (!cache || dir_fd < 0 || p->linked || (dir_also && *dir_also != owner)) {
-    return false;
-  }
-  if (!(cache->open && !cache->dir && cache->owner == owner)) {
-    int dfd = trusted_fs_open_sibling(dir_fd, "impl", &owner, why, sizeof why);
-    if (dfd < 0) {
-      return false;
-    }
-    impl_dir_cache_free(cache);
-    *cache = (impl_dir_cache){.owner = owner, .fd = dfd, .open = true};
-  }
-  struct stat st;
-  int fd =
-      trusted_fs_open_code_at(cache->fd, "impl", p->provides->implementation,
-                              &owner, &st, NULL, why, sizeof why);
-  bool ok = fd >= 0 &&
-            elf_check_code(fd, &st, NULL, 0, NULL, NULL, why, sizeof why) == 0;
-  if (fd >= 0) {
-    close(fd);
-  }
-  return ok;
-}
-
-int plugin_impl_check(const plugin *p, impl_dir_cache *cache, int dir_fd,
-                      const uid_t *dir_also, mcph_error *err) {
-  if (impl_name_ok(p->provides->implementation) &&
-      check_beside(p, cache, dir_fd, dir_also)) {
+int plugin_impl_check(const plugin *p, impl_dir_cache *cache,
+                      const impl_scan *scan, mcph_error *err) {
+  /* Beside the scanned directory, the file's status is checked: there,
+   * and as trusted as an open would find it. Its content is checked by
+   * plugin_impl_open before dlopen(), as for every implementation. */
+  const char *file = p->provides->implementation;
+  int beside = impl_dir_beside(cache, scan);
+  if (beside >= 0 && file[0] != '.' &&
+      trusted_fs_code_there(beside, file, &scan->owner) == 0) {
     return MCPH_OK;
   }
+  /* Else opened and checked whole, from the stub's own path (a link, a
+   * file not there or refused: the reason comes from here). */
   char *dir = NULL;
   int fd = open_checked(p, cache, &dir, err);
   free(dir);

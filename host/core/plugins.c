@@ -17,10 +17,7 @@
 #include "trusted_fs.h"
 #include "util.h"
 
-void registry_init(registry *r) {
-  memset(r, 0, sizeof *r);
-  r->loading_fd = -1;
-}
+void registry_init(registry *r) { memset(r, 0, sizeof *r); }
 
 static void plugin_free(plugin *p) {
   plugin_note_free(p->note);
@@ -233,7 +230,8 @@ static int init_now(plugin *p, char **why) {
 
 /* A plugin with a provides list: its types are bound now, its init runs
  * when it is first needed (ABI 1.6). */
-static plugin *defer(registry *r, plugin *p, const mcph_provides *pr) {
+static plugin *defer(registry *r, plugin *p, const mcph_provides *pr,
+                     const impl_scan *scan) {
   if (!MCPH_HAS(pr, mcph_provides, extensions)) {
     return refuse(p, xasprintf("its provides list is too small (%u bytes)",
                                pr->struct_size));
@@ -249,8 +247,7 @@ static plugin *defer(registry *r, plugin *p, const mcph_provides *pr) {
      * built-in one) and fail only on use. */
     mcph_error err;
     mcph_error_init(&err);
-    if (plugin_impl_check(p, &r->impl_dir, r->loading_fd, r->loading_also,
-                          &err) != MCPH_OK) {
+    if (plugin_impl_check(p, &r->impl_dir, scan, &err) != MCPH_OK) {
       p->provides = NULL;
       return refuse(p, xasprintf("%s; its id and types are left to another "
                                  "plugin",
@@ -428,9 +425,8 @@ static const char *note_capabilities(const mcph_host *api, int *init_now) {
   return p->provides->capabilities(api, init_now);
 }
 
-/* The stub's note `text` (`len` bytes, freed here), when the parser takes
- * it (else NULL: the file is opened as any plugin, the entry has the last
- * word). */
+/* The stub's note (`text`, `len` bytes, taken), when the parser takes it
+ * (else the file is opened as any plugin: the entry has the last word). */
 static plugin_note *read_note(char *text, size_t len) {
   char why[256];
   if (!text) {
@@ -517,18 +513,18 @@ const mcph_transport_factory *plugin_transport(plugin *p, mcph_error *err) {
  * stays open as long as the process: the library's name is
  * /proc/self/fd/N, which must keep meaning it (dladdr, sanitizers), and
  * the host never unloads a plugin. */
-static plugin *load(registry *r, plugin *p, int fd, const struct stat *st) {
+static plugin *load(registry *r, plugin *p, int fd, const struct stat *st,
+                    const impl_scan *scan) {
   p->fd = fd;
-  p->owner = st->st_uid;
   char byfd[32];
   proc_fd_path(byfd, fd);
   step(p, PLUGIN_STEP_OPEN, NULL);
-  char bad[256], *text = NULL;
-  size_t len = 0;
-  /* Checked and its note read from one read of its head (none read for
-   * a watcher, which sees every step of a plain load). */
-  if (elf_check_code(fd, st, r->watch ? NULL : PLUGIN_NOTE_OWNER,
-                     PLUGIN_NOTE_TYPE, &text, &len, bad, sizeof bad) < 0) {
+  char bad[256], *text;
+  size_t len;
+  /* One read of the file's head for both; a watcher (plugin check) wants
+   * the stub's own code, not its note. */
+  if (elf_check_note(fd, st, r->watch ? NULL : PLUGIN_NOTE_OWNER,
+                     PLUGIN_NOTE_TYPE, &text, &len, bad, sizeof bad) != 0) {
     close(fd); /* dlopen() would die of SIGBUS on a file cut short */
     return refuse(p, xasprintf("cannot load: %s", bad));
   }
@@ -583,7 +579,7 @@ static plugin *load(registry *r, plugin *p, int fd, const struct stat *st) {
   p->handle.p = p;
   p->loaded = true;
   if (MCPH_HAS(entry, mcph_entry, provides) && entry->provides) {
-    return defer(r, p, entry->provides);
+    return defer(r, p, entry->provides, scan);
   }
   if (!entry->init || !entry->get_extension)
     return refuse(p, xstrdup("entry lacks id, init or get_extension"));
@@ -624,22 +620,12 @@ static __attribute__((noinline)) int
 open_plugin_file(int dir_fd, const char *dir, const char *name,
                  const uid_t *also, struct stat *st, bool *linked, char **why) {
   char text[PATH_MAX + 128];
-  int fd = trusted_fs_open_code_at(dir_fd, dir, name, also, st, linked, text,
-                                   sizeof text);
+  int fd = trusted_fs_open_code_stat(dir_fd, dir, name, also, st, linked, text,
+                                     sizeof text);
   if (fd < 0) {
     *why = xstrdup(text);
   }
   return fd;
-}
-
-/* The plugin directory being loaded (-1: none any more: what was opened
- * beside the last one is closed). */
-static void loading(registry *r, int dir_fd, const uid_t *also) {
-  if (dir_fd < 0) {
-    impl_dir_cache_drop_beside(&r->impl_dir);
-  }
-  r->loading_fd = dir_fd;
-  r->loading_also = also;
 }
 
 plugin *registry_load_file(registry *r, int dir_fd,
@@ -648,27 +634,62 @@ plugin *registry_load_file(registry *r, int dir_fd,
   plugin *p = add_record(r, path_join(dir, name));
   char *why = NULL;
   struct stat st;
-  int fd = open_plugin_file(dir_fd, dir, name, also, &st, &p->linked, &why);
+  impl_scan scan = {.dir_fd = dir_fd, .dir = dir, .also = also};
+  int fd = open_plugin_file(dir_fd, dir, name, also, &st, &scan.linked, &why);
   if (fd < 0) {
     return refuse(p, why);
   }
-  /* Its implementation may be looked for beside dir_fd while it loads
-   * (once for every stub of a directory loaded whole). */
-  bool alone = r->loading_fd != dir_fd;
-  if (alone) {
-    loading(r, dir_fd, also);
-  }
-  p = load(r, p, fd, &st);
-  if (alone) {
-    loading(r, -1, NULL);
-  }
-  return p;
+  scan.owner = st.st_uid;
+  return load(r, p, fd, &st, &scan);
 }
 
-static int so_filter(const struct dirent *d) {
-  size_t n = strlen(d->d_name);
-  return n > 3 && strcmp(d->d_name + n - 3, ".so") == 0 &&
-         d->d_name[0] != '.';
+static bool is_plugin_name(const char *name) {
+  size_t n = strlen(name);
+  return n > 3 && strcmp(name + n - 3, ".so") == 0 && name[0] != '.';
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcoll(*(char *const *)a, *(char *const *)b); /* as alphasort */
+}
+
+/* The plugin files' names in the directory open as `dfd`, in alphasort's
+ * order: read from `dfd` itself, where scandirat() opened the directory
+ * once more (an open, an fstat and a close). The count with *out (each
+ * name and the array the caller's to free), or -1 with errno. Not
+ * inlined: its buffer is on the stack only while the names are read. */
+static __attribute__((noinline)) int plugin_names(int dfd, char ***out) {
+  _Alignas(struct dirent64) char buf[2048];
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  ssize_t got;
+  while ((got = getdents64(dfd, buf, sizeof buf)) > 0) {
+    for (size_t at = 0; at < (size_t)got;) {
+      const struct dirent64 *d = (const void *)(buf + at);
+      at += d->d_reclen;
+      if (!is_plugin_name(d->d_name)) {
+        continue;
+      }
+      if (n == cap) {
+        cap = cap ? 2 * cap : 16;
+        names = xrealloc(names, cap * sizeof *names);
+      }
+      names[n++] = xstrdup(d->d_name);
+    }
+  }
+  if (got < 0) {
+    int err = errno;
+    for (size_t i = 0; i < n; i++) {
+      free(names[i]);
+    }
+    free(names);
+    errno = err;
+    return -1;
+  }
+  if (n > 1) {
+    qsort(names, n, sizeof *names, by_name);
+  }
+  *out = names;
+  return (int)n;
 }
 
 /* A directory refused as a whole is a record of its own, so that
@@ -727,20 +748,18 @@ void registry_load_all(registry *r) {
       free(why);
       continue;
     }
-    struct dirent **ents;
-    int n = scandirat(dfd, ".", &ents, so_filter, alphasort);
+    char **names = NULL;
+    int n = plugin_names(dfd, &names);
     if (n < 0) {
       refuse_dir(r, dir, strerror(errno));
       close(dfd);
       continue;
     }
-    loading(r, dfd, also);
     for (int k = 0; k < n; k++) {
-      registry_load_file(r, dfd, dir, ents[k]->d_name, also);
-      free(ents[k]);
+      registry_load_file(r, dfd, dir, names[k], also);
+      free(names[k]);
     }
-    loading(r, -1, NULL);
-    free(ents);
+    free(names);
     close(dfd);
   }
 }

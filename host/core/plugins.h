@@ -99,7 +99,8 @@ typedef struct impl_dir_cache {
   char *dir; /* NULL: the one beside the directory being loaded */
   uid_t owner;
   int fd;
-  bool open; /* fd is the directory's */
+  bool open;   /* fd is the directory's */
+  bool beside; /* `dir` is the scanned directory it is beside (impl_scan) */
 } impl_dir_cache;
 
 typedef struct registry {

@@ -10,6 +10,7 @@
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -309,10 +310,28 @@ TEST(test_note_and_headers_are_found_wherever_they_lie) {
                         why, sizeof why) == 1);
     CHECK_STR(text, "hello");
     free(text);
+    size_t read_len = len;
+    /* Both from one read of the head, the caller's status given. */
+    struct stat st;
+    CHECK(fstat(fd, &st) == 0);
+    text = NULL;
+    CHECK(elf_check_note(fd, &st, PLUGIN_NOTE_OWNER, PLUGIN_NOTE_TYPE, &text,
+                         &len, why, sizeof why) == 0);
+    CHECK_STR(text, "hello");
+    CHECK(len == read_len);
+    free(text);
+    CHECK(elf_check_note(fd, NULL, "other", PLUGIN_NOTE_TYPE, &text, &len, why,
+                         sizeof why) == 0);
+    CHECK(text == NULL);
     /* Cut short: its loadable segment ends after the file does. */
     CHECK(ftruncate(fd, (off_t)places[i][2] - 1) == 0);
     CHECK(elf_check_loadable(fd, why, sizeof why) == -1);
     CHECK_CONTAINS(why, "cut short");
+    CHECK(fstat(fd, &st) == 0);
+    text = NULL;
+    CHECK(elf_check_note(fd, &st, PLUGIN_NOTE_OWNER, PLUGIN_NOTE_TYPE, &text,
+                         &len, why, sizeof why) == -1);
+    CHECK(text == NULL);
     close(fd);
   }
 }

@@ -149,6 +149,44 @@ static void test_trusted_fs_files(void) {
   if (fd >= 0) {
     close(fd);
   }
+  bool linked = false;
+  fd = trusted_fs_open_code_stat(dfd, at("real"), "link", NULL, &st, &linked,
+                                 why, sizeof why);
+  CHECK(fd >= 0 && linked && S_ISREG(st.st_mode) && st.st_size == 0,
+        "open_code_stat says a link was followed, with the file's status");
+  if (fd >= 0) {
+    close(fd);
+  }
+  /* The status alone, judged as the open for code judges it. */
+  why[0] = '\0';
+  CHECK(trusted_fs_code_there(dfd, "log", NULL) == 0,
+        "a trusted file is there");
+  CHECK(trusted_fs_code_there(dfd, "link", NULL) == -1 && errno == ELOOP,
+        "a link is left to the open, which follows and checks it");
+  CHECK(trusted_fs_code_there(dfd, "none", NULL) == -1 && errno == ENOENT,
+        "a missing file is not there");
+  chmod(at("real/log"), 0664);
+  CHECK(trusted_fs_code_there(dfd, "log", NULL) == -1 && errno == EPERM,
+        "a group-writable file is not trusted without an open either");
+  chmod(at("real/log"), 0644);
+  /* A directory beside a walked one: one step up, checked as the last. */
+  mkdir_mode("real-side", 0755);
+  int side = trusted_fs_open_beside(dfd, "real-side", NULL);
+  CHECK(side >= 0 && trusted_fs_code_there(side, "none", NULL) == -1 &&
+            errno == ENOENT,
+        "the directory beside is opened, for the files in it");
+  if (side >= 0) {
+    close(side);
+  }
+  chmod(at("real-side"), 0777);
+  CHECK(trusted_fs_open_beside(dfd, "real-side", NULL) == -1 && errno == EPERM,
+        "a world-writable directory beside is refused");
+  symlink("real-side", at("side-link"));
+  CHECK(trusted_fs_open_beside(dfd, "side-link", NULL) == -1 &&
+            (errno == ELOOP || errno == ENOTDIR),
+        "a link beside is not followed (the walk is the way for it)");
+  CHECK(trusted_fs_open_beside(dfd, "../real", NULL) == -1 && errno == EINVAL,
+        "a path is not a name");
   mkdir(at("real/sub"), 0700);
   fd = trusted_fs_open_file(dfd, at("real"), "sub", O_RDONLY, 0, why,
                             sizeof why);
