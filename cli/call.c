@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "config/config.h"
 #include "json_parse.h"
 #include "json_write.h"
 #include "util.h"
@@ -118,14 +117,14 @@ static char *base_object(cli *c, const char *what, const char *text) {
     return NULL;
   }
   char *why = NULL;
-  cJSON *o = config_json_parse(owned, strlen(owned), &why);
+  cJSON *o = json_parse_why(owned, strlen(owned), &why);
   if (why) {
     cli_error(c, NULL, "%s: %s", what, why);
   } else if (!cJSON_IsObject(o)) {
     cli_error(c, NULL,
               "%s: the arguments must be a JSON object ({\"KEY\": VALUE, "
               "...}), not %s",
-              what, config_json_kind(o));
+              what, json_kind(o));
   }
   if (!cJSON_IsObject(o)) {
     mcphost_free(owned);

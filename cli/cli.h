@@ -89,13 +89,9 @@ typedef struct cli {
 } cli;
 
 /* failure.c */
-/* The one map from the library's error (mcp/error.h) to an exit code. */
-int cli_exit_code(const mcp_error *e);
 /* The exit code of a client API status (MCPHOST_E*: the kinds are the
  * exit codes', docs/embedding.md). */
 int cli_exit_for_api(int code);
-/* The exit code for a server that failed to connect or went away. */
-int cli_exit_for_status(const mcp_server_status *st);
 /* A run a signal ended exits 128 + its number (SIGTERM 143, SIGINT 130). */
 int cli_exit_for_signal(int rc, int signal_number);
 /* The one message for a name that is not known: "PREFIX "WORD" (did you
@@ -380,6 +376,9 @@ typedef struct listing {
  * Returns n listings (free with cli_listing_free). */
 listing *cli_list_many(cli *c, const size_t *idx, size_t n, unsigned want);
 void cli_listing_free(listing *ls, size_t n);
+/* Server `idx`'s state (mcphost_server_get); zero but for struct_size
+ * past the last server. */
+mcphost_server_state cli_server_state(cli *c, size_t idx);
 /* The optional SERVER after the command (argv[0]) as config indexes
  * (*idx: new array): that one, or every server that may start. */
 int cli_targets(cli *c, int argc, char **argv, size_t **idx, size_t *n,

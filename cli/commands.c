@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "display_width.h"
+#include "json_parse.h"
 #include "util.h"
 
 /* ---- listing several servers at once ---- */
@@ -17,71 +18,103 @@ static const char *str_of(const cJSON *o, const char *key) {
   return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
 }
 
-/* The client's list kinds (MCP_OP_LIST), by L_* (cli.h). */
+/* The client's list kinds (MCPHOST_OP_LIST), by L_* (cli.h). */
 static const char *const kinds[L_KINDS] = {"tools", "resources",
                                            "resourceTemplates", "prompts"};
 
 typedef struct list_group {
   size_t pending;
-  bool done;
-  listing *out;
-  size_t kind;
+  int done;
 } list_group;
 
 typedef struct list_slot {
   list_group *g;
   listing *l;
   int kind;
+  int64_t id; /* the operation's, for mcphost_cancel; 0 once it ended */
 } list_slot;
 
-/* An MCP_OP_LIST ended: {KIND: [...]} (null when the server did not
+/* An MCPHOST_OP_LIST ended: {KIND: [...]} (null when the server did not
  * declare the kind), or why not. */
-static void on_listed(void *ud, cJSON *result, const mcp_error *err) {
+static void on_listed(void *ud, const char *result, size_t len,
+                      const mcphost_error *err) {
   list_slot *slot = ud;
+  /* The text is ours (MCPHOST_REQUEST_TAKE_RESULT), parsed where it is. */
+  char *own = (char *)result;
   if (err) {
-    slot->l->error[slot->kind] = xstrdup(err->message ? err->message : "");
+    /* Withdrawn on a signal: nothing listed, and the signal says why. */
+    if (err->code != MCPHOST_ECANCELED)
+      slot->l->error[slot->kind] = xstrdup(err->message);
+    mcphost_free(own);
   } else {
+    cJSON *doc = own ? json_parse_owned(own, len, NULL) : NULL;
+    if (!doc)
+      mcphost_free(own); /* the library gives JSON: never seen */
     cJSON *items =
-        cJSON_DetachItemFromObjectCaseSensitive(result, kinds[slot->kind]);
+        cJSON_DetachItemFromObjectCaseSensitive(doc, kinds[slot->kind]);
     if (cJSON_IsArray(items))
       slot->l->items[slot->kind] = items;
     else
       cJSON_Delete(items);
-    cJSON_Delete(result);
+    cJSON_Delete(doc);
   }
+  slot->id = 0;
   if (--slot->g->pending == 0)
-    slot->g->done = true;
-  free(slot);
+    slot->g->done = 1;
 }
 
-/* Lists the `want` kinds (bit set) through the client (MCP_OP_LIST) on
- * every connected server among `idx`, concurrently; a kind a server did
- * not declare is not asked. */
+mcphost_server_state cli_server_state(cli *c, size_t idx) {
+  mcphost_server_state st = MCPHOST_SERVER_STATE_INIT;
+  if (mcphost_server_get(c->api, idx, &st, NULL) != MCPHOST_OK)
+    st = (mcphost_server_state)MCPHOST_SERVER_STATE_INIT;
+  return st;
+}
+
+/* Lists the `want` kinds (bit set) through the client (MCPHOST_OP_LIST)
+ * on every connected server among `idx`, concurrently; a kind a server
+ * did not declare is not asked. */
 listing *cli_list_many(cli *c, const size_t *idx, size_t n, unsigned want) {
   listing *ls = xcalloc(n ? n : 1, sizeof *ls);
+  list_slot *slots = xcalloc(n * L_KINDS + 1, sizeof *slots);
+  size_t nslots = 0;
   list_group g = {0};
   g.pending = 1; /* held until every request is out */
   for (size_t k = 0; k < n; k++) {
-    mcp_server_status st;
-    if (!mcp_client_status(c->mc, idx[k], &st) || !st.ready)
+    if (!cli_server_state(c, idx[k]).connected)
       continue;
     for (int kind = 0; kind < L_KINDS; kind++) {
       if (!(want & (1u << kind)))
         continue;
-      list_slot *slot = xcalloc(1, sizeof *slot);
+      list_slot *slot = &slots[nslots++];
       *slot = (list_slot){.g = &g, .l = &ls[k], .kind = kind};
       g.pending++;
-      mcp_call call = {.kind = MCP_OP_LIST,
-                       .server = idx[k],
-                       .name = kinds[kind],
-                       .if_declared = true};
-      mcp_call_callbacks cb = {.done = on_listed, .ud = slot};
-      mcp_client_start(c->mc, &call, &cb);
+      mcphost_request rq = cli_request(
+          MCPHOST_OP_LIST, mcphost_server_name(c->api, idx[k]), kinds[kind],
+          NULL, MCPHOST_REQUEST_IF_DECLARED | MCPHOST_REQUEST_TAKE_RESULT);
+      mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+      cb.done = on_listed;
+      cb.ud = slot;
+      mcphost_error err = MCPHOST_ERROR_INIT;
+      int64_t id = mcphost_start(c->api, &rq, &cb, &err);
+      if (id < 0) { /* `done` does not run */
+        slot->l->error[kind] = xstrdup(err.message);
+        g.pending--;
+      } else {
+        slot->id = id;
+      }
     }
   }
   if (--g.pending == 0)
-    g.done = true;
-  host_run_until(c->h, &g.done, 0);
+    g.done = 1;
+  if (cli_wait(c, &g.done)) {
+    /* A signal: what is still listing is withdrawn (each ends
+     * cancelled, at once), and the command sees the signal itself. */
+    for (size_t k = 0; k < nslots; k++)
+      if (slots[k].id > 0)
+        mcphost_cancel(c->api, slots[k].id);
+    mcphost_run_until(c->api, &g.done, 0);
+  }
+  free(slots);
   return ls;
 }
 
@@ -258,8 +291,7 @@ static int report_list_errors(const listing *ls, const size_t *idx, size_t n,
   for (size_t k = 0; k < n; k++) {
     if (!ls[k].error[kind])
       continue;
-    out_error("server \"%s\": %s", host_cfg(c->h)->servers[idx[k]].name,
-              ls[k].error[kind]);
+    out_error("server \"%s\": %s", server_name(c, idx[k]), ls[k].error[kind]);
     rc = EXIT_PROTOCOL;
   }
   return rc;
@@ -545,7 +577,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
   if (argc == 1) {
     /* The table lists every server: each one's warnings, those it
      * skips too (a connected one's come as it connects). */
-    host_config_report_servers(c->h);
+    mcphost_config_report(c->api, NULL, NULL);
   }
   /* Servers never used are connected now; a connection the shell or a
    * session holds is shown as it is (reconnecting after a loss, say),
@@ -592,9 +624,7 @@ static int list_command(cli *c, int argc, char **argv, unsigned want,
     }
   cJSON *json_out = c->json ? cJSON_CreateArray() : NULL;
   for (size_t k = 0; k < n; k++) {
-    mcp_server_status st;
-    mcp_client_status(c->mc, idx[k], &st);
-    if (st.ready)
+    if (cli_server_state(c, idx[k]).connected)
       print(c, idx[k], &ls[k], json_out);
   }
   if (json_out) {
@@ -613,14 +643,13 @@ static void print_tools(cli *c, size_t idx, const listing *l, cJSON *out) {
   char **names =
       cli_names_assign(server, l->items[L_TOOLS], c->lim.name_chars, &n, &skip);
   cli_names_record(c, server, "tools", names, l->items[L_TOOLS], n);
+  const char *type = cli_server_state(c, idx).type;
   const cJSON *t;
   cJSON_ArrayForEach(t, l->items[L_TOOLS]) {
     const char *q = names[i++];
     const char *name =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "name"));
-    if (!name ||
-        (!c->all_tools &&
-         !mcphost_name_model_visible(host_cfg(c->h)->servers[idx].type, name)))
+    if (!name || (!c->all_tools && !mcphost_name_model_visible(type, name)))
       continue;
     char *desc = description_of(c, t);
     if (out) {

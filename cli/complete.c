@@ -92,7 +92,7 @@ static int find_prompt(cli *c, const char *ref, completing *w) {
 static int find_template(cli *c, size_t idx, const char *uri_template,
                          completing *w) {
   w->idx = idx;
-  w->server = host_cfg(c->h)->servers[idx].name;
+  w->server = mcphost_server_name(c->api, idx);
   const char *server = w->server;
   cJSON *result = NULL;
   mcphost_error err = MCPHOST_ERROR_INIT;
@@ -231,7 +231,7 @@ int cmd_complete(cli *c, int argc, char **argv) {
     return EXIT_USAGE;
   }
   completing w = {0};
-  cJSON *params = NULL, *result = NULL;
+  cJSON *params = NULL, *result = NULL, *status = NULL;
   char *params_text = NULL;
   mcphost_error err = MCPHOST_ERROR_INIT;
   int rc;
@@ -256,12 +256,14 @@ int cmd_complete(cli *c, int argc, char **argv) {
   if ((rc = check_name(c, &w, argv[2], strlen(argv[2]))) != EXIT_OK) {
     goto out;
   }
-  mcp_server_status st;
-  mcp_client_status(c->mc, w.idx, &st);
+  status = cli_server_status(c, w.server, 0);
   const char *server = w.server;
-  if (st.protocol_version &&
-      strcmp(st.protocol_version, COMPLETIONS_SINCE) >= 0 &&
-      !cJSON_GetObjectItemCaseSensitive(st.capabilities, "completions")) {
+  const char *version = cJSON_GetStringValue(
+      cJSON_GetObjectItemCaseSensitive(status, "protocolVersion"));
+  if (version && strcmp(version, COMPLETIONS_SINCE) >= 0 &&
+      !cJSON_GetObjectItemCaseSensitive(
+          cJSON_GetObjectItemCaseSensitive(status, "capabilities"),
+          "completions")) {
     cli_error(c, server,
               "server \"%s\" does not offer completions (its capabilities "
               "lack \"completions\")",
@@ -269,7 +271,7 @@ int cmd_complete(cli *c, int argc, char **argv) {
     rc = EXIT_PROTOCOL;
     goto out;
   }
-  params = complete_params(c, &w, argc, argv, st.protocol_version);
+  params = complete_params(c, &w, argc, argv, version);
   if (!params) {
     rc = EXIT_USAGE;
     goto out;
@@ -290,6 +292,7 @@ int cmd_complete(cli *c, int argc, char **argv) {
   }
 out:
   free(params_text);
+  cJSON_Delete(status);
   cJSON_Delete(params);
   cJSON_Delete(result);
   cJSON_Delete(w.names);

@@ -13,21 +13,6 @@
 #include "json_write.h"
 #include "redact.h"
 
-int cli_exit_code(const mcp_error *e) {
-  switch (e->kind) {
-  case MCP_ERR_NONE: return EXIT_OK;
-  case MCP_ERR_USAGE: return EXIT_USAGE;
-  case MCP_ERR_SERVER: return EXIT_SERVER;
-  case MCP_ERR_PROTOCOL: return EXIT_PROTOCOL;
-  case MCP_ERR_TIMEOUT: return EXIT_TIMEOUT;
-  case MCP_ERR_NOT_FOUND: return EXIT_NOT_FOUND;
-  case MCP_ERR_AUTH: return EXIT_AUTH;
-  case MCP_ERR_DENIED: return EXIT_DENIED;
-  case MCP_ERR_INTERRUPTED: return EXIT_INTERRUPTED;
-  }
-  return EXIT_SERVER;
-}
-
 int cli_exit_for_api(int code) {
   switch (code) {
   case MCPHOST_OK: return EXIT_OK;
@@ -40,10 +25,6 @@ int cli_exit_for_api(int code) {
   case MCPHOST_ECANCELED: return EXIT_INTERRUPTED;
   }
   return EXIT_SERVER;
-}
-
-int cli_exit_for_status(const mcp_server_status *st) {
-  return cli_exit_code(&(mcp_error){.kind = st->failure});
 }
 
 int cli_exit_for_signal(int rc, int signal_number) {

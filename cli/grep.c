@@ -175,7 +175,7 @@ static void grep_item(grep_run *g, const char *server, const char *kind,
 /* Tools and prompts under their mcp__ names, as `tools` lists them. */
 static void grep_named(grep_run *g, size_t idx, const cJSON *items,
                        const char *kind) {
-  const char *server = host_cfg(g->c->h)->servers[idx].name;
+  const char *server = mcphost_server_name(g->c->api, idx);
   size_t n = 0, i = 0;
   char **names =
       cli_names_assign(server, items, g->c->lim.name_chars, &n, NULL);
@@ -191,7 +191,7 @@ static void grep_named(grep_run *g, size_t idx, const cJSON *items,
 }
 
 static void grep_server(grep_run *g, size_t idx, const listing *l) {
-  const char *server = host_cfg(g->c->h)->servers[idx].name;
+  const char *server = mcphost_server_name(g->c->api, idx);
   grep_named(g, idx, l->items[L_TOOLS], "tool");
   grep_named(g, idx, l->items[L_PROMPTS], "prompt");
   const cJSON *r;
@@ -257,7 +257,7 @@ int cmd_grep(cli *c, int argc, char **argv) {
   for (size_t k = 0; k < n; k++) {
     for (int kind = 0; kind < L_KINDS; kind++) {
       if (ls[k].error[kind]) {
-        out_error("server \"%s\": %s", host_cfg(c->h)->servers[idx[k]].name,
+        out_error("server \"%s\": %s", mcphost_server_name(c->api, idx[k]),
                   ls[k].error[kind]);
         rc = rc == EXIT_OK ? EXIT_PROTOCOL : rc;
       }

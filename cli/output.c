@@ -407,11 +407,10 @@ void out_role(cli *c, const char *role) {
 }
 
 /* The server whose result is printed: call, read and prompt use one. */
-static const char *result_server(const cli *c) {
-  for (size_t i = 0; i < mcp_client_nservers(c->mc); i++) {
-    mcp_server_status st;
-    if (mcp_client_status(c->mc, i, &st)) {
-      return host_cfg(c->h)->servers[i].name;
+static const char *result_server(cli *c) {
+  for (size_t i = 0; i < mcphost_server_count(c->api); i++) {
+    if (cli_server_state(c, i).used) {
+      return mcphost_server_name(c->api, i);
     }
   }
   return "?";

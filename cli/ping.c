@@ -35,7 +35,7 @@ int cmd_ping(cli *c, int argc, char **argv) {
   }
   cli_connect(c, idx, n);
   for (size_t i = 0; i < n; i++) {
-    const char *name = host_cfg(c->h)->servers[idx[i]].name;
+    const char *name = mcphost_server_name(c->api, idx[i]);
     cJSON *result = NULL;
     mcphost_error err = MCPHOST_ERROR_INIT;
     mcphost_request rq = cli_request(MCPHOST_OP_REQUEST, name, "ping", NULL, 0);

@@ -34,13 +34,30 @@ static void on_notify(void *ud, const char *server, const char *method,
   w->wake = 1;
 }
 
-static void on_state(void *ud, size_t idx) {
+/* A server's connection changed (mcphost_on_server_state): this one's,
+ * when it is not connected any more, ends the watch. */
+static void on_state(void *ud, const char *server, size_t idx) {
   watch *w = ud;
-  mcp_server_status st;
-  if (idx == w->idx && (!mcp_client_status(w->c->mc, idx, &st) || !st.ready)) {
+  (void)server;
+  if (idx == w->idx && !cli_server_state(w->c, idx).connected) {
     w->gone = true;
     w->wake = 1;
   }
+}
+
+/* The server failed or went away: said with `what` ("failed", "went
+ * away") and why (the status's "error", else `otherwise`), and the exit
+ * code of its failure. */
+static int say_gone(cli *c, const char *server, const char *what,
+                    const char *otherwise) {
+  cJSON *st = cli_server_status(c, server, MCPHOST_STATUS_BRIEF);
+  const char *error =
+      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "error"));
+  cli_error(c, server, "server \"%s\" %s: %s", cli_esc(c, server), what,
+            error ? error : otherwise);
+  int rc = cli_exit_for_server(st);
+  cJSON_Delete(st);
+  return rc;
 }
 
 /* Prints one update (and, with `reread`, the resource read again).
@@ -139,18 +156,18 @@ int cmd_subscribe(cli *c, int argc, char **argv) {
   if (rc != EXIT_OK) {
     return rc;
   }
-  const char *server = host_cfg(c->h)->servers[idx].name;
+  const char *server = mcphost_server_name(c->api, idx);
   cli_connect(c, &idx, 1);
-  mcp_server_status st;
-  mcp_client_status(c->mc, idx, &st);
-  if (!st.ready) {
-    cli_error(c, server, "server \"%s\" failed: %s", cli_esc(c, server),
-              st.error ? st.error : "not connected");
-    return cli_exit_for_status(&st);
+  if (!cli_server_state(c, idx).connected) {
+    return say_gone(c, server, "failed", "not connected");
   }
-  const cJSON *res =
-      cJSON_GetObjectItemCaseSensitive(st.capabilities, "resources");
-  if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "subscribe"))) {
+  cJSON *st = cli_server_status(c, server, 0);
+  const cJSON *res = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(st, "capabilities"), "resources");
+  bool offered =
+      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "subscribe"));
+  cJSON_Delete(st);
+  if (!offered) {
     cli_error(c, server,
               "server \"%s\" does not offer resource subscriptions (its "
               "capabilities lack resources.subscribe)",
@@ -160,7 +177,7 @@ int cmd_subscribe(cli *c, int argc, char **argv) {
   watch w = {
       .c = c, .idx = idx, .server = server, .updates = cJSON_CreateArray()};
   cli_on_notify(on_notify, &w);
-  mcp_client_on_state(c->mc, on_state, &w);
+  mcphost_on_server_state(c->api, on_state, &w, NULL);
   if ((rc = request(c, server, "resources/subscribe", uri)) != EXIT_OK) {
     goto out;
   }
@@ -193,15 +210,12 @@ int cmd_subscribe(cli *c, int argc, char **argv) {
     }
     rc = EXIT_INTERRUPTED;
   } else {
-    mcp_client_status(c->mc, idx, &st);
-    cli_error(c, server, "server \"%s\" went away: %s", cli_esc(c, server),
-              st.error ? st.error : "the connection ended");
-    rc = cli_exit_for_status(&st);
+    rc = say_gone(c, server, "went away", "the connection ended");
     rc = rc == EXIT_OK ? EXIT_SERVER : rc;
   }
 out:
   cli_on_notify(NULL, NULL);
-  mcp_client_on_state(c->mc, NULL, NULL);
+  mcphost_on_server_state(c->api, NULL, NULL, NULL);
   cJSON_Delete(w.updates);
   return rc;
 }

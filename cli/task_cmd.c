@@ -62,8 +62,8 @@ bool cli_print_detached(cli *c, size_t idx, const cJSON *result) {
   if (!id) {
     return false;
   }
-  const server_config *sc = &host_cfg(c->h)->servers[idx];
-  const char *server = sc->name;
+  const char *server = mcphost_server_name(c->api, idx);
+  mcphost_server_state st = cli_server_state(c, idx);
   if (c->json) {
     out_json(result);
     c->result_printed = true;
@@ -72,13 +72,11 @@ bool cli_print_detached(cli *c, size_t idx, const cJSON *result) {
   }
   /* A local server started for this run alone ends with it, and so do
    * the tasks it keeps in its process: said, not hidden. */
-  bool ends = !c->shared && registry_type_is_local(host_registry(c->h),
-                                                    sc->type);
+  bool ends = !c->shared && st.local;
   /* A remote server that gave this run an MCP session: the session ends
    * with the run, and an SDK that keeps tasks per session (the
    * TypeScript SDK's) answers a later run "Task not found". */
-  bool per_session =
-      !c->shared && !ends && mcp_client_session_id(c->mc, idx) != NULL;
+  bool per_session = !c->shared && !ends && st.mcp_session;
   if (ends) {
     fprintf(stderr,
             "mcphost: warning: server \"%s\" is a local process that ends "
@@ -177,7 +175,7 @@ int cmd_task(cli *c, int argc, char **argv) {
     cli_print_tool_result(c, result);
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"))) {
       fprintf(stderr, "mcphost: task %s on server \"%s\" reported an error\n",
-              cli_esc(c, id), cli_esc(c, host_cfg(c->h)->servers[idx].name));
+              cli_esc(c, id), cli_esc(c, mcphost_server_name(c->api, idx)));
       rc = EXIT_TOOL_ERROR;
     }
   } else if (c->json) {

@@ -194,7 +194,7 @@ static int show_prompt(cli *c, const char *ref, const char *server,
   cJSON *prompt = NULL;
   mcphost_error perr = MCPHOST_ERROR_INIT;
   size_t idx = (size_t)cli_find_server(c, server);
-  if (!mcp_client_has_capability(c->mc, idx, "prompts") ||
+  if (!(cli_server_state(c, idx).caps & MCPHOST_CAP_PROMPTS) ||
       cli_find_item(c, ref, MCPHOST_OP_FIND_PROMPT, &server, &prompt, &perr) !=
           EXIT_OK) {
     return cli_exit_for_api(err->code);
@@ -226,8 +226,8 @@ int cmd_tool(cli *c, int argc, char **argv) {
       cli_find_item(c, argv[1], MCPHOST_OP_FIND_TOOL, &server, &tool, &err);
   if (rc != EXIT_OK && err.code != MCPHOST_OK &&
       (err.code == MCPHOST_ENOTFOUND ||
-       !mcp_client_has_capability(c->mc, (size_t)cli_find_server(c, server),
-                                  "tools"))) {
+       !(cli_server_state(c, (size_t)cli_find_server(c, server)).caps &
+         MCPHOST_CAP_TOOLS))) {
     /* A prompt of that name is shown as one (prompt_help.c). */
     rc = show_prompt(c, argv[1], server, &err);
   }

@@ -642,6 +642,24 @@ char *json_error_text(const char *text, size_t len, const json_error *err) {
                    err->what);
 }
 
+cJSON *json_parse_why(const char *text, size_t len, char **why) {
+  json_error err;
+  cJSON *doc = json_parse(text, len, &err);
+  if (!doc) {
+    *why = json_error_text(text, len, &err);
+  }
+  return doc;
+}
+
+const char *json_kind(const cJSON *v) {
+  return cJSON_IsObject(v)   ? "an object"
+         : cJSON_IsArray(v)  ? "an array"
+         : cJSON_IsString(v) ? "a string"
+         : cJSON_IsNumber(v) ? "a number"
+         : cJSON_IsBool(v)   ? "a boolean"
+                             : "null";
+}
+
 size_t json_nul_restore(char *dst, const char *src, size_t n) {
   size_t o = 0;
   for (size_t i = 0; i < n; i++) {

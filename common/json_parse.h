@@ -80,6 +80,15 @@ cJSON *json_parse_str(const char *text);
  * `text` (columns count characters). A new string; free with free(). */
 char *json_error_text(const char *text, size_t len, const json_error *err);
 
+/* json_parse, or NULL with *why, a new sentence saying where the JSON is
+ * invalid (json_error_text). The one parser for configuration files and
+ * for JSON typed on a command line. */
+cJSON *json_parse_why(const char *text, size_t len, char **why);
+
+/* "an object", "an array", "a string", ...: what a value is, for a
+ * message. */
+const char *json_kind(const cJSON *v);
+
 /* Whether `s[0..n)` is exactly one JSON number token. */
 bool json_is_number_token(const char *s, size_t n);
 

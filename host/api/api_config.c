@@ -14,6 +14,7 @@
 #include "config/config_expand.h"
 #include "config/import_clients.h"
 #include "core/plugins.h"
+#include "json_parse.h"
 #include "json_write.h"
 #include "url_redact.h"
 #include "util.h"
@@ -252,14 +253,13 @@ int mcphost_config_add(mcphost_client *c, const char *scope, const char *name,
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                     "unknown flags 0x%x for mcphost_config_add", flags);
   char *why = NULL;
-  cJSON *entry = entry_json
-                     ? config_json_parse(entry_json, strlen(entry_json), &why)
-                     : NULL;
+  cJSON *entry =
+      entry_json ? json_parse_why(entry_json, strlen(entry_json), &why) : NULL;
   if (!cJSON_IsObject(entry)) {
     if (!why)
-      why = entry_json ? xasprintf("a JSON object is needed, not %s",
-                                   config_json_kind(entry))
-                       : xstrdup("no entry given");
+      why = entry_json
+                ? xasprintf("a JSON object is needed, not %s", json_kind(entry))
+                : xstrdup("no entry given");
     /* The CLI knows this error by its start (cli/mcp_cmd.c). */
     rc = api_fail(err, MCPHOST_EUSAGE, 0, name, "the server entry: %s", why);
     free(why);
@@ -392,7 +392,7 @@ int mcphost_project_choice(mcphost_client *c, const char *choice,
   cJSON *names = NULL;
   if (kind != CHOICE_RESET) {
     char *why = NULL;
-    names = names_json ? config_json_parse(names_json, strlen(names_json), &why)
+    names = names_json ? json_parse_why(names_json, strlen(names_json), &why)
                        : NULL;
     bool strings = cJSON_IsArray(names) && cJSON_GetArraySize(names) > 0;
     const cJSON *it;
@@ -506,7 +506,7 @@ int mcphost_config_import(mcphost_client *c, const char *scope,
     return rc;
   char *why = NULL;
   cJSON *servers =
-      servers_json ? config_json_parse(servers_json, strlen(servers_json), &why)
+      servers_json ? json_parse_why(servers_json, strlen(servers_json), &why)
                    : NULL;
   if (!cJSON_IsObject(servers)) {
     rc = api_fail(err, MCPHOST_EUSAGE, 0, NULL, "the servers to import: %s",

@@ -82,6 +82,9 @@ struct mcphost_client {
   bool popts_read;
   host_config_loaded_fn config_hook; /* api_client_on_config_loaded */
   void *config_hook_ud;
+  /* mcphost_on_server_state's (api_commands.c), loop thread only. */
+  mcphost_server_state_fn on_server_state;
+  void *on_server_state_ud;
 };
 
 /* Defined in libmcphost.so.1 alone (api_shared.c): its address is NULL

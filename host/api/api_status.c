@@ -222,6 +222,11 @@ static void get_on_loop(void *ud) {
         o->caps |= caps[k].bit;
     }
   }
+  if (API_HAS(o, mcphost_server_state, local))
+    o->local = registry_type_is_local(host_registry(j->c->h),
+                                      cfg->servers[j->idx].type);
+  if (API_HAS(o, mcphost_server_state, mcp_session))
+    o->mcp_session = mcp_client_session_id(j->c->mc, j->idx) != NULL;
 }
 
 int mcphost_server_get(mcphost_client *c, size_t index,

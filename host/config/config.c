@@ -274,30 +274,10 @@ static bool add_server(config *c, const char *src, const char *name,
   return true;
 }
 
-cJSON *config_json_parse(const char *text, size_t len, char **why) {
-  /* Strict, as JSON.parse is (text after the value too: taken as the
-   * value alone, a rewrite of the file would drop it), and exact. */
-  json_error err;
-  cJSON *doc = json_parse(text, len, &err);
-  if (!doc) {
-    *why = json_error_text(text, len, &err);
-  }
-  return doc;
-}
-
-const char *config_json_kind(const cJSON *v) {
-  return cJSON_IsObject(v)   ? "an object"
-         : cJSON_IsArray(v)  ? "an array"
-         : cJSON_IsString(v) ? "a string"
-         : cJSON_IsNumber(v) ? "a number"
-         : cJSON_IsBool(v)   ? "a boolean"
-                             : "null";
-}
-
 cJSON *config_parse_json(config *c, const char *text, size_t len,
                          const char *src) {
   char *why = NULL;
-  cJSON *doc = config_json_parse(text, len, &why);
+  cJSON *doc = json_parse_why(text, len, &why);
   if (!doc) {
     config_error(c, "%s: %s", src, why);
     free(why);
@@ -305,7 +285,7 @@ cJSON *config_parse_json(config *c, const char *text, size_t len,
   }
   if (!cJSON_IsObject(doc)) {
     config_error(c, "%s: the top level must be a JSON object, not %s", src,
-                 config_json_kind(doc));
+                 json_kind(doc));
     cJSON_Delete(doc);
     return NULL;
   }

@@ -149,15 +149,8 @@ cJSON *config_read_json(config *c, const char *path, bool required);
 /* As config_read_json from the file open on `fd` (closed here), which
  * `path` names in messages. */
 cJSON *config_read_json_fd(config *c, int fd, const char *path);
-/* A JSON value from text (the whole text: nothing may follow it), or
- * NULL with *why, a new sentence saying where the JSON is invalid
- * ("invalid JSON near line L, column C"). The one parser for config
- * files and for JSON typed on the command line. */
-cJSON *config_json_parse(const char *text, size_t len, char **why);
-/* "an object", "an array", "a string", ...: what a value is, for a
- * message. */
-const char *config_json_kind(const cJSON *v);
-/* The same for text in memory; `src` names it in messages. */
+/* As config_read_json for text in memory (json_parse_why); `src` names
+ * it in messages. */
 cJSON *config_parse_json(config *c, const char *text, size_t len,
                          const char *src);
 

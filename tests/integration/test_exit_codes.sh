@@ -50,6 +50,40 @@ expect "SIGTERM exits 143 (128 + 15)" 143
 signal_run INT
 expect "SIGINT exits 130 (128 + 2)" 130
 
+# A signal while the lists are out (tools, servers, grep list every server
+# at once): each is withdrawn, and the run ends as the signal says, with
+# no error of the list's own.
+cat >"$TMP/nolist.py" <<'PY'
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if 'id' not in m or 'method' not in m:
+        continue
+    if m['method'] == 'initialize':
+        r = {'protocolVersion': '2025-06-18', 'capabilities': {'tools': {}},
+             'serverInfo': {'name': 'nolist', 'version': '1'}}
+        print(json.dumps({'jsonrpc': '2.0', 'id': m['id'], 'result': r}),
+              flush=True)
+    elif m['method'] == 'tools/list':
+        open(sys.argv[1], 'w').close()  # asked, and never answered
+    else:
+        print(json.dumps({'jsonrpc': '2.0', 'id': m['id'], 'error':
+                          {'code': -32601, 'message': 'no'}}), flush=True)
+PY
+rm -f "$TMP/listed"
+"$MCPHOST" --server "n=python3 $TMP/nolist.py $TMP/listed" tools \
+  >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 300); do
+  [ -f "$TMP/listed" ] && break
+  sleep 0.1
+done
+kill -s INT "$pid"
+wait "$pid"; RC=$?
+OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
+expect "SIGINT while tools/list is out: withdrawn, exit 130" 130 \
+  --no-err "cancelled" --no-err "ERROR"
+
 # mcp list exits like servers when a server fails its check.
 config_file "$TMP/bad.json" "{\"gone\": {\"command\": \"$TMP/no-such-server\"}, \"ok\": {\"command\": \"$DEMO\"}}"
 run --config "$TMP/bad.json" servers

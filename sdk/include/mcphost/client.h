@@ -1207,6 +1207,15 @@ typedef struct mcphost_server_state {
   /* What the connected server declared (MCPHOST_CAP_*); 0 when it is not
    * connected. */
   uint32_t caps;
+  /* 1: the configured type runs a process on this machine (stdio, or a
+   * plugin's type it declares local): the server, and what it keeps in
+   * its process, ends with the client that started it. */
+  int32_t local;
+  /* 1: its connection holds an MCP session (Streamable HTTP's
+   * Mcp-Session-Id), which ends with the connection: what the server
+   * keeps per session (a task, a subscription) is not known to a later
+   * one. */
+  int32_t mcp_session;
 } mcphost_server_state;
 
 /* mcphost_server_state.caps: the capabilities a server declared at
@@ -1218,7 +1227,7 @@ typedef struct mcphost_server_state {
 #define MCPHOST_CAP_LOGGING 16u
 
 #define MCPHOST_SERVER_STATE_INIT                                              \
-  { MCPHOST_SIZEOF_(mcphost_server_state), 0, 0, 0, 0, NULL, 0 }
+  { MCPHOST_SIZEOF_(mcphost_server_state), 0, 0, 0, 0, NULL, 0, 0, 0 }
 
 /* [loop] or [not loop] Server `index`'s state (mcphost_server_status's,
  * the fields its struct_size covers), without JSON. MCPHOST_ENOTFOUND
@@ -1288,6 +1297,38 @@ int mcphost_set_roots(mcphost_client *c, const char *server,
  * an unknown level or no message. */
 int mcphost_log(mcphost_client *c, int level, const char *source,
                 const char *message, mcphost_error *err);
+
+/* ---- a command's servers: warnings, connection state ----
+ * What a command that uses the servers says about them, as the mcphost
+ * executable's `servers`, `mcp list`, `mcp get` and `subscribe` do.
+ * Threads: [loop] or [not loop] as mcphost_inproc_register. */
+
+/* The configuration's warnings about servers (an entry's unknown key, a
+ * variable that is not set, ...), said on the library's log as it says
+ * those of the configuration as a whole when it is loaded (on stderr,
+ * escaped, or to mcphost_options.on_log): with `server` NULL every one
+ * about any server, said before or not (a program that lists every
+ * server shows them with the list); with a configured name (exactly as
+ * configured) those about that server not said yet, which its first
+ * connection would otherwise say. A name no warning is about says
+ * nothing. MCPHOST_OK. */
+int mcphost_config_report(mcphost_client *c, const char *server,
+                          mcphost_error *err);
+
+/* A server's connection changed state (connecting, connected, failed,
+ * closed, ...: mcphost_server_status's "connection"): `server` its
+ * configured name, `index` mcphost_server_name's; mcphost_server_get
+ * says what it is now. [loop] */
+typedef void (*mcphost_server_state_fn)(void *ud, const char *server,
+                                        size_t index);
+
+/* Sets the program's hook for every server's state change, `fn` with
+ * `ud` (fn NULL: none any more), in place of the one set before. Called
+ * on the loop for each change, from inside the library's own handling
+ * of it: read the state there, start what reacts to it later (a flag
+ * the program's wait looks at, mcphost_post). MCPHOST_OK. */
+int mcphost_on_server_state(mcphost_client *c, mcphost_server_state_fn fn,
+                            void *ud, mcphost_error *err);
 
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name

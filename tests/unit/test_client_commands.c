@@ -1,0 +1,197 @@
+/* The client API's share of a command's servers (sdk/include/mcphost/
+ * client.h, "a command's servers"), through libmcphost.so.1 and the
+ * public header only: the configuration's warnings about servers said
+ * when asked (mcphost_config_report: one server's once, every server's
+ * again), the program's hook for the servers' state changes
+ * (mcphost_on_server_state) in both loop modes, and what
+ * mcphost_server_state says of where a server runs (local, mcp_session).
+ *
+ * usage: test_client_commands DEMO_SERVER */
+#include <mcphost/client.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "client_test.h"
+
+static const char *demo;
+
+/* The library's log as the program gets it (on_log): its warnings, one
+ * a line. */
+static char logged[16384];
+
+static void on_log(void *ud, int level, const char *source,
+                   const char *message) {
+  (void)ud;
+  if (level != MCPHOST_LOG_WARN)
+    return;
+  size_t used = strlen(logged);
+  snprintf(logged + used, sizeof logged - used, "[%s] %s\n",
+           source ? source : "-", message);
+}
+
+/* How often `needle` is in the log. */
+static int times_logged(const char *needle) {
+  int n = 0;
+  for (const char *at = logged; (at = strstr(at, needle)); at++)
+    n++;
+  return n;
+}
+
+/* A client of the servers "a" and "b", each with an entry that warns
+ * (a key misspelt, a key mcphost does not read), and "demo". */
+static mcphost_client *warned_client(int mode) {
+  static char config[4096];
+  snprintf(config, sizeof config,
+           "{\"mcpServers\": {"
+           "\"a\": {\"command\": \"%s\", \"argz\": []},"
+           "\"b\": {\"command\": \"%s\", \"disabled\": true},"
+           "\"demo\": {\"command\": \"%s\"}}}",
+           demo, demo, demo);
+  const char *configs[] = {config};
+  mcphost_options o = MCPHOST_OPTIONS_INIT;
+  o.loop_mode = mode;
+  o.configs = configs;
+  o.nconfigs = 1;
+  o.strict = 1;
+  o.on_log = on_log;
+  logged[0] = '\0';
+  return client_made(&o);
+}
+
+TEST(a_servers_warnings_are_said_when_asked) {
+  mcphost_client *c = warned_client(MCPHOST_LOOP_CALLER);
+  CHECK(c != NULL);
+  if (!c)
+    return;
+  /* A warning about one server waits for what uses it. */
+  CHECK(times_logged("unknown key \"argz\"") == 0);
+  CHECK(times_logged("\"disabled\" is not read") == 0);
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  /* One server's: those not said yet, once. */
+  CHECK(mcphost_config_report(c, "a", &err) == MCPHOST_OK);
+  CHECK(times_logged("[a] ") == 1);
+  CHECK_CONTAINS(logged, "server \"a\": unknown key \"argz\"");
+  CHECK(times_logged("\"disabled\" is not read") == 0);
+  CHECK(mcphost_config_report(c, "a", &err) == MCPHOST_OK);
+  CHECK(times_logged("unknown key \"argz\"") == 1);
+  /* A name no warning is about says nothing. */
+  CHECK(mcphost_config_report(c, "demo", &err) == MCPHOST_OK);
+  CHECK(mcphost_config_report(c, "nosuch", &err) == MCPHOST_OK);
+  CHECK(times_logged("[demo]") == 0 && times_logged("nosuch") == 0);
+  /* Every server's, said before or not: what lists them all shows. */
+  CHECK(mcphost_config_report(c, NULL, &err) == MCPHOST_OK);
+  CHECK(times_logged("unknown key \"argz\"") == 2);
+  CHECK(times_logged("[b] ") == 1);
+  CHECK_CONTAINS(logged, "server \"b\": \"disabled\" is not read");
+  CHECK(mcphost_config_report(NULL, NULL, &err) == MCPHOST_EUSAGE);
+  CHECK_CONTAINS(err.message, "needs a client");
+  mcphost_client_free(c);
+}
+
+TEST(a_servers_warnings_from_another_thread) {
+  mcphost_client *c = warned_client(MCPHOST_LOOP_THREAD);
+  CHECK(c != NULL);
+  if (!c)
+    return;
+  CHECK(mcphost_config_report(c, "b", NULL) == MCPHOST_OK);
+  CHECK(times_logged("[b] ") == 1);
+  CHECK(times_logged("unknown key \"argz\"") == 0);
+  mcphost_client_free(c);
+}
+
+/* What the hook saw: each call's server and whether it was connected
+ * then (read inside the hook, as a program does). */
+typedef struct seen {
+  mcphost_client *c;
+  int calls, connected, other;
+  char server[64];
+  size_t index;
+} seen;
+
+static void on_state(void *ud, const char *server, size_t index) {
+  seen *s = ud;
+  s->calls++;
+  if (strcmp(server, mcphost_server_name(s->c, index)) != 0)
+    s->other++;
+  snprintf(s->server, sizeof s->server, "%s", server);
+  s->index = index;
+  mcphost_server_state st = MCPHOST_SERVER_STATE_INIT;
+  if (mcphost_server_get(s->c, index, &st, NULL) == MCPHOST_OK && st.connected)
+    s->connected++;
+}
+
+static void state_changes(int mode) {
+  mcphost_options o = MCPHOST_OPTIONS_INIT;
+  o.loop_mode = mode;
+  const char *configs[] = {config_of("demo", demo, NULL)};
+  o.configs = configs;
+  o.nconfigs = 1;
+  o.strict = 1;
+  mcphost_client *c = client_made(&o);
+  CHECK(c != NULL);
+  if (!c)
+    return;
+  seen s = {.c = c};
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(mcphost_on_server_state(c, on_state, &s, &err) == MCPHOST_OK);
+  size_t n = 0;
+  CHECK(mcphost_connect_servers(c, NULL, 0, 0, &n, &err) == MCPHOST_OK);
+  CHECK(n == 1);
+  /* Connecting, then connected: the last change seen connected. */
+  CHECK(s.calls >= 2);
+  CHECK(s.connected >= 1);
+  CHECK(s.other == 0);
+  CHECK_STR(s.server, "demo");
+  CHECK(s.index == 0);
+  /* A stdio server runs here, and holds no MCP session. */
+  mcphost_server_state st = MCPHOST_SERVER_STATE_INIT;
+  CHECK(mcphost_server_get(c, 0, &st, &err) == MCPHOST_OK);
+  CHECK(st.connected == 1 && st.local == 1 && st.mcp_session == 0);
+  /* No hook: a change calls nothing any more. */
+  int before = s.calls;
+  CHECK(mcphost_on_server_state(c, NULL, NULL, &err) == MCPHOST_OK);
+  CHECK(mcphost_connect_servers(c, NULL, 0, MCPHOST_CONNECT_AGAIN, &n, &err) ==
+        MCPHOST_OK);
+  CHECK(n == 1);
+  CHECK(s.calls == before);
+  /* Set again: seen again. */
+  CHECK(mcphost_on_server_state(c, on_state, &s, &err) == MCPHOST_OK);
+  CHECK(mcphost_connect_servers(c, NULL, 0, MCPHOST_CONNECT_AGAIN, &n, &err) ==
+        MCPHOST_OK);
+  CHECK(s.calls > before);
+  CHECK(mcphost_on_server_state(c, NULL, NULL, &err) == MCPHOST_OK);
+  CHECK(mcphost_on_server_state(NULL, on_state, &s, &err) == MCPHOST_EUSAGE);
+  mcphost_client_free(c);
+}
+
+TEST(state_changes_in_the_callers_loop) {
+  state_changes(MCPHOST_LOOP_CALLER);
+}
+
+TEST(state_changes_on_the_librarys_thread) {
+  state_changes(MCPHOST_LOOP_THREAD);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: test_client_commands DEMO_SERVER\n");
+    return 2;
+  }
+  demo = argv[1];
+  char home[] = "/tmp/test_client_commands.XXXXXX";
+  if (client_home_make(home) != 0)
+    return 2;
+  static const test_case tests[] = {
+      T(a_servers_warnings_are_said_when_asked),
+      T(a_servers_warnings_from_another_thread),
+      T(state_changes_in_the_callers_loop),
+      T(state_changes_on_the_librarys_thread),
+  };
+  int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
+  client_home_remove(home);
+  return rc;
+}
