@@ -661,8 +661,8 @@ static void no_server(const batch *b, const char *srv, char *why,
  * cJSON_GetObjectItemCaseSensitive finds it), gathered in one pass over
  * the line rather than one search per name. */
 typedef struct req_fields {
-  cJSON *id, *arguments, *call, *read, *prompt, *list, *subscribe, *unsubscribe,
-      *roots, *task, *server, *uri, *args, *validate, *detach, *task_id;
+  cJSON *id, *call, *read, *prompt, *list, *subscribe, *unsubscribe, *roots,
+      *task, *server, *uri, *args, *validate, *detach, *task_id;
 } req_fields;
 
 static void keep_first(cJSON **slot, cJSON *m) {
@@ -680,11 +680,7 @@ static void req_gather(cJSON *req, req_fields *f) {
       continue;
     }
     switch (k[0]) {
-    case 'a':
-      slot = !strcmp(k, "arguments") ? &f->arguments
-             : !strcmp(k, "args")    ? &f->args
-                                     : NULL;
-      break;
+    case 'a': slot = !strcmp(k, "args") ? &f->args : NULL; break;
     case 'c': slot = !strcmp(k, "call") ? &f->call : NULL; break;
     case 'd': slot = !strcmp(k, "detach") ? &f->detach : NULL; break;
     case 'i': slot = !strcmp(k, "id") ? &f->id : NULL; break;
@@ -827,12 +823,14 @@ static void handle_line(batch *b, const char *line, size_t len) {
    * without their keys, which nothing reads: every request read is held
    * until it is answered. */
   o->id = keyless(f.id ? cJSON_DetachItemViaPointer(req, f.id) : NULL);
-  if (f.arguments && !cJSON_IsObject(f.arguments)) {
+  /* "arguments" is not in the tree (json_parse_span): checked there,
+   * and passed on as its text, the line's own. */
+  if (args_len && line[args_off] != '{') {
     cJSON_Delete(req);
     finish_error(o, EXIT_USAGE, "\"arguments\" must be an object");
     return;
   }
-  if (f.arguments) { /* its text, for start_op: the line's own */
+  if (args_len) { /* its text, for start_op */
     o->has_args = true;
     b->scratch.len = 0;
     sb_add(&b->scratch, line + args_off, args_len);

@@ -53,8 +53,11 @@ cJSON *json_parse(const char *text, size_t len, json_error *err);
 
 /* json_parse, and where in `text` the value of the first member `key` of
  * the top object is: [*off, *off + *n), the text as it came (*n 0 when
- * the top value is no object or has no such member). For a caller that
- * passes that value on as text without writing its tree again. */
+ * the top value is no object or has no such member). That value is
+ * checked as the rest is, with the same errors, but not built: the tree
+ * has no such member. For a caller that passes that value on as text
+ * (batch, a request's "arguments"), with no tree of it made and deleted
+ * unread. */
 cJSON *json_parse_span(const char *text, size_t len, json_error *err,
                        const char *key, size_t *off, size_t *n);
 

@@ -11,10 +11,6 @@
 #include <pwd.h>
 #include <unistd.h>
 
-bool str_starts(const char *s, const char *prefix) {
-  return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 char *user_home(void) {
   const char *home = getenv("HOME");
   if (home && home[0] == '/') {

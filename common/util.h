@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "alloc.h"  /* xmalloc, xcalloc, xrealloc, xstrdup, xstrndup */
 #include "strbuf.h" /* strbuf, sb_*, xasprintf */
@@ -14,7 +15,11 @@
  * *len); NULL with errno set. */
 char *read_whole_file(const char *path, size_t *len);
 
-bool str_starts(const char *s, const char *prefix);
+/* Inline: most prefixes are constants, their length then known and the
+ * compare a few instructions (every call checks for "mcp__"). */
+static inline bool str_starts(const char *s, const char *prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}
 
 /* Whether `s` matches `pattern`, where '*' matches any run of characters
  * (including none and '/'); every other character matches itself. */

@@ -47,8 +47,10 @@ struct api_op {
   mcphost_client *c;
   int64_t id;
   int kind; /* enum mcphost_op_kind */
-  char *server, *name, *method;
+  /* The request's strings, copied into `strings` (one allocation). */
+  const char *server, *name, *method;
   cJSON *arguments;
+  const char *arguments_text; /* what `arguments` was parsed from */
   cJSON *words; /* CALL_TOOL: mcphost_request.words, parsed */
   size_t idx;   /* the server's config index, once op_begin found it */
   uint64_t timeout_ms;
@@ -62,10 +64,12 @@ struct api_op {
   bool waiting; /* OP_CONNECT: w is with the client */
   loop_timer *timer;
   bool timed_out;
+  loop_task begin; /* op_begin, asked for on the loop's own thread */
   /* c->ops, both ways: a window of operations ends in any order, each
    * unlinked at once (a walk from the newest cost batch's 256 in flight
    * a walk of the window at every end). */
   api_op *next, *prev;
+  char strings[];
 };
 
 /* ---- names, versions, errors ---- */
@@ -199,9 +203,6 @@ static void op_finish(api_op *op, cJSON *result, const mcphost_error *err) {
       text = NULL; /* the caller's */
   }
   free(text);
-  free(op->server);
-  free(op->name);
-  free(op->method);
   cJSON_Delete(op->arguments);
   cJSON_Delete(op->words);
   free(op);
@@ -412,11 +413,13 @@ static void op_begin(void *ud) {
       .kind = op_kinds[op->kind],
       .server = idx,
       .name = item ? item : op->name,
+      .name_taken = item != NULL, /* the item part, the op's own */
       .qualified = qualified,
       .resolved = op->kind == MCPHOST_OP_GET_PROMPT && op->server &&
                   (f & MCPHOST_REQUEST_EXACT_NAME),
       .method = op->method,
       .arguments_taken = args,
+      .arguments_text = args ? op->arguments_text : NULL,
       .words = op->words,
       .check_arguments = tool && !(f & MCPHOST_REQUEST_NO_CHECK),
       .raw_result = true,
@@ -431,7 +434,6 @@ static void op_begin(void *ud) {
                                                      .ud = op,
                                                      .resolved = on_op_resolved,
                                                      .task = on_op_task});
-  free(item);
   if (o)
     op->op = o; /* else done ran, and op is gone */
 }
@@ -463,9 +465,11 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
     return api_fail(err, MCPHOST_EUSAGE, 0, rq->server,
                      "a request needs a method");
   cJSON *args = NULL;
+  size_t na = 0;
   if (rq->arguments && kind != MCPHOST_OP_CONNECT) {
     json_error je;
     size_t n = strlen(rq->arguments);
+    na = n + 1;
     args = json_parse(rq->arguments, n, &je);
     if (!args || !cJSON_IsObject(args)) {
       char *why = args ? NULL : json_error_text(rq->arguments, n, &je);
@@ -492,13 +496,18 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
                       "(mcphost_args_parse gives them)");
     }
   }
-  api_op *op = xcalloc(1, sizeof *op);
-  op->c = c;
+  size_t ns = rq->server ? strlen(rq->server) + 1 : 0;
+  size_t nn = rq->name ? strlen(rq->name) + 1 : 0;
+  size_t nm = rq->method ? strlen(rq->method) + 1 : 0;
+  api_op *op = xmalloc(sizeof *op + ns + nn + nm + na);
+  *op = (api_op){.c = c, .kind = kind};
   op->id = atomic_fetch_add(&c->next_id, 1);
-  op->kind = kind;
-  op->server = rq->server ? xstrdup(rq->server) : NULL;
-  op->name = rq->name ? xstrdup(rq->name) : NULL;
-  op->method = rq->method ? xstrdup(rq->method) : NULL;
+  char *at = op->strings;
+  op->server = rq->server ? memcpy(at, rq->server, ns) : NULL;
+  op->name = rq->name ? memcpy(at + ns, rq->name, nn) : NULL;
+  op->method = rq->method ? memcpy(at + ns + nn, rq->method, nm) : NULL;
+  /* Kept as text too: a call's request carries it as it came. */
+  op->arguments_text = na ? memcpy(at + ns + nn + nm, rq->arguments, na) : NULL;
   op->arguments = args;
   op->words = words;
   op->timeout_ms = rq->timeout_ms;
@@ -508,16 +517,14 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
   int64_t id = op->id;
   atomic_fetch_add(&c->nops, 1);
   /* On the loop's own thread it begins once the callback that started
-   * it returned, in this turn of the loop when it can: no wake-up of the
-   * loop through its eventfd, two system calls an operation. */
-  if (loop_of == c ? !loop_timer_start(host_loop(c->h), 0, op_begin, op)
-                   : loop_post(host_loop(c->h), op_begin, op) != 0) {
+   * it returned, in this turn of the loop: no wake-up of the loop through
+   * its eventfd (two system calls an operation), nor a timer. */
+  if (loop_of == c) {
+    loop_soon(host_loop(c->h), &op->begin, op_begin, op);
+  } else if (loop_post(host_loop(c->h), op_begin, op) != 0) {
     atomic_fetch_sub(&c->nops, 1);
     cJSON_Delete(args);
     cJSON_Delete(words);
-    free(op->server);
-    free(op->name);
-    free(op->method);
     free(op);
     return api_fail(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
   }

@@ -49,6 +49,7 @@ struct loop {
   unsigned dispatching;
   pthread_mutex_t post_lock;
   post_item *post_head, *post_tail;
+  loop_task *soon_head, **soon_tail; /* loop_soon's, in order */
 };
 
 uint64_t loop_now_ms(void) {
@@ -69,6 +70,7 @@ loop *loop_new(void) {
   if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, l->wakefd, &ev) < 0)
     goto fail;
   pthread_mutex_init(&l->post_lock, NULL);
+  l->soon_tail = &l->soon_head;
   return l;
 fail:
   if (l->epfd >= 0)
@@ -325,8 +327,35 @@ static int run_posted(loop *l) {
   return ran;
 }
 
+void loop_soon(loop *l, loop_task *t, loop_fn fn, void *ud) {
+  t->fn = fn;
+  t->ud = ud;
+  t->next = NULL;
+  *l->soon_tail = t;
+  l->soon_tail = &t->next;
+}
+
+/* The tasks asked for so far; those they ask for wait for the next turn,
+ * so that a chain of them cannot starve fd events. */
+static int run_soon(loop *l) {
+  loop_task *t = l->soon_head;
+  l->soon_head = NULL;
+  l->soon_tail = &l->soon_head;
+  int ran = 0;
+  while (t) {
+    loop_task *next = t->next; /* `t` may be freed by its callback */
+    t->fn(t->ud);
+    t = next;
+    ran++;
+  }
+  return ran;
+}
+
 static int run_timers(loop *l) {
   int ran = 0;
+  if (l->nheap == 0) {
+    return 0; /* no clock read for none */
+  }
   uint64_t now = loop_now_ms();
   /* Only timers due now; a callback that starts a zero-delay timer gets it
    * run on the next turn, so a timer chain cannot starve fd events. */
@@ -351,6 +380,8 @@ int loop_fd(const loop *l) {
 }
 
 int loop_timeout_ms(const loop *l) {
+  if (l->soon_head)
+    return 0;
   if (l->nheap == 0)
     return -1;
   uint64_t now = loop_now_ms();
@@ -391,6 +422,9 @@ int loop_run_once(loop *l, int max_wait_ms) {
   }
   if (--l->dispatching == 0)
     free_dead(l);
+  ran += run_soon(l);
   ran += run_timers(l);
+  if (l->soon_head)
+    ran += run_soon(l); /* asked for by a timer */
   return ran;
 }

@@ -44,6 +44,20 @@ void loop_timer_free(loop *l, loop_timer *t);
 
 /* Any thread. Returns 0 or -1 on allocation failure. */
 int loop_post(loop *l, loop_fn fn, void *ud);
+/* The loop's thread: fn(ud) runs once the callback running now returns,
+ * in this turn of the loop (after its fd callbacks, or after its timers
+ * when a timer started it), in the order asked; what such a callback
+ * asks for runs later (never in the same round of them). No allocation,
+ * no clock, no system call: `t` is the caller's (inside its own
+ * record), untouched until fn runs. What a zero-delay timer does, for
+ * the work a turn starts often (an operation of the client API).
+ * Dropped by loop_free. */
+typedef struct loop_task {
+  loop_fn fn;
+  void *ud;
+  struct loop_task *next;
+} loop_task;
+void loop_soon(loop *l, loop_task *t, loop_fn fn, void *ud);
 
 /* Waits at most `max_wait_ms` (-1: until something happens) and runs what
  * is ready. Returns the number of callbacks run. */

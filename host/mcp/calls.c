@@ -121,6 +121,7 @@ static void finish(mcp_op *op, cJSON *result, mcp_error *err) {
     return;
   }
   op->finished = true;
+  op->args_text = NULL; /* the caller's, until done */
   if (op->live) {
     *op->live = false;
   }
@@ -435,7 +436,19 @@ static void send_request(mcp_op *op, const char *method, cJSON *params) {
  * An object's reference under a constant key copies nothing (the
  * request's tree is written and deleted at once, the op outlives it). */
 static void add_arguments(const mcp_op *op, cJSON *params) {
-  if (cJSON_IsObject(op->args)) {
+  const char *text = op->args_text;
+  if (text && cJSON_IsObject(op->args) && !strchr(text, '\n') &&
+      !strchr(text, '\xC0')) {
+    /* The text the tree was read from, by reference: a raw item
+     * (cJSON_Delete leaves a reference's string alone). */
+    cJSON *raw = cJSON_CreateNull();
+    if (!raw) {
+      abort();
+    }
+    raw->type = cJSON_Raw | cJSON_IsReference;
+    raw->valuestring = (char *)text;
+    cJSON_AddItemToObjectCS(params, "arguments", raw);
+  } else if (cJSON_IsObject(op->args)) {
     cJSON_AddItemToObjectCS(params, "arguments",
                             cJSON_CreateObjectReference(op->args->child));
   } else if (op->args) {
@@ -569,6 +582,7 @@ static int apply_schema(mcp_op *op, const cJSON *tool) {
     if (rc == 0) {
       cJSON_Delete(op->args);
       op->args = args;
+      op->args_text = NULL; /* no longer the text's tree */
     }
   }
   if (rc == 0 && tool && op->call.check_arguments) {
@@ -819,9 +833,11 @@ mcp_op *mcp_client_start(mcp_client *mc, const mcp_call *call,
   op->args = call->arguments_taken ? call->arguments_taken
              : call->arguments     ? cJSON_Duplicate(call->arguments, 1)
                                    : NULL;
+  op->args_text = call->arguments_taken ? call->arguments_text : NULL;
   op->words = call->words ? cJSON_Duplicate(call->words, 1) : NULL;
   op->call.words = NULL;
   op->call.arguments_taken = NULL;
+  op->call.arguments_text = NULL;
   op->call.name_taken = false;
   op->call.name = op->name;
   op->call.method = op->method;

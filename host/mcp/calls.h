@@ -81,6 +81,13 @@ typedef struct mcp_call {
   const char *method;     /* REQUEST */
   const cJSON *arguments; /* copied; NULL: {} (REQUEST: no params) */
   cJSON *arguments_taken; /* instead of `arguments`: taken, not copied */
+  /* The JSON text `arguments_taken` was parsed from, or NULL: a request
+   * whose arguments are still that tree carries this text as it is, not
+   * the tree written again (json_raw.h's rule for what may pass as it
+   * came: the same value; a text with a line break or a C0 byte, which
+   * the tree would write otherwise, is written from the tree). Borrowed:
+   * the caller keeps it until `done` runs. */
+  const char *arguments_text;
   /* CALL_TOOL: words from mcp_args_parse_words (copied; NULL: none), set
    * over the arguments by the tool's inputSchema once it is found
    * (mcp/arguments.h); a SERVER/TOOL the server does not list takes them

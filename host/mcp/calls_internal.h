@@ -50,6 +50,7 @@ struct mcp_op {
   mcp_call call; /* the strings below are the op's own copies */
   char *name, *method;
   cJSON *args;
+  const char *args_text; /* mcp_call.arguments_text, while `args` is it */
   cJSON *words; /* CALL_TOOL: KEY=VALUE words not yet set (arguments.h) */
   mcp_call_callbacks cb;
   session *s;

@@ -597,14 +597,16 @@ static long resolve_qualified(const mcp_client *mc, const char *ref,
   long best = -1;
   size_t best_len = 0;
   for (size_t i = 0; i < cfg->nservers; i++) {
-    char *n = name_server_part(cfg->servers[i].name, mc->opt.name_chars);
-    size_t len = strlen(n);
+    char buf[NAME_PART_BUF], *n;
+    size_t len =
+        name_server_part_buf(cfg->servers[i].name, mc->opt.name_chars, buf, &n);
     if (strncmp(ref + 5, n, len) == 0 && strncmp(ref + 5 + len, "__", 2) == 0 &&
         ref[5 + len + 2] != '\0' && len > best_len) {
       best = (long)i;
       best_len = len;
     }
-    free(n);
+    if (n != buf)
+      free(n);
   }
   if (best >= 0) {
     *rest = ref + 5 + best_len + 2;

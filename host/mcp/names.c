@@ -35,16 +35,32 @@ static char *hashed(const char *norm, size_t keep, uint32_t h) {
   return xasprintf("%.*s_%08x", (int)(keep < n ? keep : n), norm, (unsigned)h);
 }
 
-char *name_server_part(const char *server, size_t max_len) {
+/* The server part written at `out`, which has room for strlen(server)
+ * + 1 bytes: its normalized name, or the head of it and a hash (shorter
+ * than the name it replaces); returns its length. */
+static size_t server_part_at(const char *server, size_t max_len, char *out) {
   /* Half of what "mcp__" and "__" leave, so that a tool part always has
    * as much room as the server part. */
   size_t max = (clamp_len(max_len) - 7) / 2;
-  char *norm = name_normalize(server);
-  if (strlen(norm) <= max)
-    return norm;
-  char *s = hashed(norm, max - HASH_LEN, fnv1a(server));
-  free(norm);
-  return s;
+  size_t n = mcp_name_normalize_to(server, out);
+  if (n <= max)
+    return n;
+  size_t keep = max - HASH_LEN;
+  snprintf(out + keep, HASH_LEN + 1, "_%08x", (unsigned)fnv1a(server));
+  return keep + HASH_LEN;
+}
+
+char *name_server_part(const char *server, size_t max_len) {
+  char *out = xmalloc(strlen(server) + 1);
+  server_part_at(server, max_len, out);
+  return out;
+}
+
+size_t name_server_part_buf(const char *server, size_t max_len,
+                            char buf[NAME_PART_BUF], char **part) {
+  size_t n = strlen(server);
+  *part = n < NAME_PART_BUF ? buf : xmalloc(n + 1);
+  return server_part_at(server, max_len, *part);
 }
 
 /* ---- a set of the names taken so far ---- */
@@ -188,9 +204,12 @@ static bool kept_as_is(const char *want, size_t budget) {
 const cJSON *name_find_item(const char *server, const cJSON *items,
                             size_t max_len, const char *want) {
   size_t n, i = 0;
-  char *srv = name_server_part(server, clamp_len(max_len));
-  size_t skip = strlen("mcp__") + strlen(srv) + strlen("__");
-  free(srv);
+  char buf[NAME_PART_BUF], *srv;
+  size_t skip = strlen("mcp__") +
+                name_server_part_buf(server, clamp_len(max_len), buf, &srv) +
+                strlen("__");
+  if (srv != buf)
+    free(srv);
   const cJSON *found = NULL, *it;
   /* Every call names its tool: without naming the whole list each time
    * when, as nearly always, `want` is an item's own name kept as it is.

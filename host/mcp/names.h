@@ -32,6 +32,14 @@ char *name_normalize(const char *s);
  * the limit implied by `max_len` (the whole name's limit). */
 char *name_server_part(const char *server, size_t max_len);
 
+/* The same in `buf` when the server's name is shorter than NAME_PART_BUF
+ * bytes (nearly always: no allocation on every call), else in a new
+ * string: *part says where (free it when it is not `buf`). Returns its
+ * length. */
+#define NAME_PART_BUF 128
+size_t name_server_part_buf(const char *server, size_t max_len,
+                            char buf[NAME_PART_BUF], char **part);
+
 /* Names one server's items (tools or prompts): `originals[i]` is the
  * i-th item's name as the server gave it, or NULL for an item without a
  * name. Returns an array of `n` new strings "mcp__<server>__<item>" (NULL

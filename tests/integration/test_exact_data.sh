@@ -71,6 +71,27 @@ expect "batch: ids, arguments and results keep their numbers and U+0000" 0 \
   --out "{\"id\":12345678901234567890,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"{\\\"s\\\":\\\"a\\\\u0000b\\\",\\\"x\\\":$NUMS}\"}],\"structuredContent\":{\"s\":\"a\\u0000b\",\"x\":$NUMS}}}" \
   --out '{"id":"e\u0000","result":{"content":[{"type":"text","text":"Echo: a\u0000b"}]}}'
 
+# A call's arguments go to the server as their text came (the wire log
+# of -vvv shows the request), not as their tree written again; from the
+# tree when the text has a line break (--args), a raw C0 80 (U+0000 as
+# the tree holds it) or words set over it.
+printf '%s\n' '{"id":1,"call":"t/exact","arguments":{"s": "caf\u00e9", "n": 1.50}}' |
+  "$MCPHOST" -vvv --config "$C" batch >"$TMP/out" 2>"$TMP/err"
+RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
+expect "batch: the arguments are sent as their text came" 0 \
+  --err '"arguments":{"s": "caf\u00e9", "n": 1.50}' --out '"n\":1.50'
+printf '{"id":1,"call":"t/exact","arguments":{"s": "a\300\200b"}}\n' |
+  "$MCPHOST" -vvv --config "$C" batch >"$TMP/out" 2>"$TMP/err"
+RC=$?; OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
+expect "batch: a raw C0 80 in them is sent as \\u0000" 0 \
+  --err '"arguments":{"s":"a\u0000b"}'
+run -vvv --config "$C" call t/exact --args $'{"s":\n "x", "n": 2.0}'
+expect "call --args with a line break: one line, from the tree" 0 \
+  --err '"arguments":{"s":"x","n":2.0}'
+run -vvv --config "$C" call t/exact --args '{"s": "x"}' n=2.0
+expect "call --args and words: from the tree" 0 \
+  --err '"arguments":{"s":"x","n":2.0}'
+
 # ---- the gateway ----
 client() { run_cmd node "$INTEROP/gateway_client.mjs" "$@"; }
 EXACT_JQ='.nul == "Echo: a\u0000b" and .numbers.back == true and .numbers.text == "{\"f\":0.30000000000000004,\"n\":9007199254740991,\"s\":\"x\\u0000y\"}"'

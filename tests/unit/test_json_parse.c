@@ -490,6 +490,49 @@ TEST(test_a_members_text_is_found_where_it_came) {
   CHECK(n == 0);
 }
 
+/* The span's value is checked, not built: the tree has no such member
+ * (batch passes it on as text), a later member of the same name is
+ * built, and a bad value in it is the same error json_parse gives, at
+ * the same byte. */
+TEST(test_the_spans_value_is_checked_not_built) {
+  const char *t = "{\"id\": 7, \"arguments\": {\"a\": [1, \"x\\u00e9\", "
+                  "true, null, {\"b\": -2.5e3}]}, \"call\": \"s/t\"}";
+  size_t off = 0, n = 0;
+  cJSON *v = json_parse_span(t, strlen(t), NULL, "arguments", &off, &n);
+  CHECK(cJSON_IsObject(v));
+  CHECK(!cJSON_GetObjectItemCaseSensitive(v, "arguments"));
+  CHECK(cJSON_GetObjectItemCaseSensitive(v, "id")->valueint == 7);
+  CHECK(
+      strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "call")),
+             "s/t") == 0);
+  CHECK(cJSON_GetArraySize(v) == 2);
+  CHECK(t[off] == '{' && t[off + n - 1] == '}');
+  cJSON_Delete(v);
+  const char *dup = "{\"arguments\": {}, \"arguments\": 3}";
+  v = json_parse_span(dup, strlen(dup), NULL, "arguments", &off, &n);
+  CHECK(n == 2 && cJSON_GetArraySize(v) == 1);
+  CHECK(cJSON_GetObjectItemCaseSensitive(v, "arguments")->valueint == 3);
+  cJSON_Delete(v);
+  const char *bad[] = {
+      "{\"arguments\": {\"a\": \"\\ud800\"}}",
+      "{\"arguments\": {\"a\": \"x\\q\"}}",
+      "{\"arguments\": {\"a\": \"x\ty\"}}",
+      "{\"arguments\": {\"a\": \"open}}",
+      "{\"arguments\": {\"a\": 01}}",
+      "{\"arguments\": {\"a\" 1}}",
+      "{\"arguments\": [1 2]}",
+      "{\"arguments\": tru}",
+      "{\"arguments\": {\"a\": 1},}",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    json_error want, got;
+    CHECK(json_parse(bad[i], strlen(bad[i]), &want) == NULL);
+    CHECK(json_parse_span(bad[i], strlen(bad[i]), &got, "arguments", &off,
+                          &n) == NULL);
+    CHECK(got.offset == want.offset && strcmp(got.what, want.what) == 0);
+  }
+}
+
 TEST(test_an_owned_string_that_fails_itself_gives_the_same_error) {
   /* Decoded in place as it is checked: the error is the one json_parse
    * finds, and only the string's characters differ ('.'). */
@@ -528,4 +571,5 @@ RUN(T(test_a_number_keeps_its_token_only_where_the_double_loses_it),
     T(test_valid_text_makes_the_tree_cjson_makes),
     T(test_the_error_text_says_line_and_column),
     T(test_a_number_a_person_typed_is_kept_as_typed),
-    T(test_a_members_text_is_found_where_it_came))
+    T(test_a_members_text_is_found_where_it_came),
+    T(test_the_spans_value_is_checked_not_built))

@@ -1,4 +1,6 @@
 #include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -141,7 +143,64 @@ TEST(test_a_nested_run_keeps_the_outer_batchs_watches) {
   loop_free(l);
 }
 
+/* loop_soon: an fd callback asks for two tasks; they run in the order
+ * asked, after it returns, in the same turn (one loop_run_once runs
+ * them), and the task one of them asks for runs after them (a later
+ * round of the turn), and nothing is left due. */
+typedef struct soon_case {
+  loop *l;
+  seq s;
+  loop_task t[3];
+  tagged tag[3];
+  bool in_fd; /* the fd callback is running */
+  bool ran_inside;
+} soon_case;
+
+static void soon_push(void *ud) {
+  tagged *t = ud;
+  soon_case *c = (soon_case *)((char *)t->s - offsetof(soon_case, s));
+  c->ran_inside |= c->in_fd;
+  push(ud);
+  if (t->tag == 1) /* asks for one more */
+    loop_soon(c->l, &c->t[2], soon_push, &c->tag[2]);
+}
+
+static void soon_from_fd(void *ud, int fd, unsigned events) {
+  (void)events;
+  soon_case *c = ud;
+  char b;
+  CHECK(read(fd, &b, 1) == 1);
+  c->in_fd = true;
+  loop_soon(c->l, &c->t[0], soon_push, &c->tag[0]);
+  loop_soon(c->l, &c->t[1], soon_push, &c->tag[1]);
+  CHECK(c->s.n == 0);                /* not inside the caller */
+  CHECK(loop_timeout_ms(c->l) == 0); /* due: a poller waits for none */
+  c->in_fd = false;
+}
+
+TEST(test_soon_tasks_run_after_the_callback_in_order_in_the_same_turn) {
+  soon_case c = {.l = loop_new()};
+  for (int i = 0; i < 3; i++)
+    c.tag[i] = (tagged){&c.s, i + 1};
+  int p[2];
+  CHECK(pipe(p) == 0);
+  loop_watch *w;
+  CHECK(loop_watch_fd(c.l, p[0], LOOP_READ, soon_from_fd, &c, &w) == 0);
+  CHECK(write(p[1], "x", 1) == 1);
+  while (c.s.n == 0)
+    loop_run_once(c.l, 100);
+  CHECK(!c.ran_inside);
+  CHECK(c.s.n == 3);
+  CHECK(c.s.got[0] == 1 && c.s.got[1] == 2 && c.s.got[2] == 3);
+  CHECK(loop_timeout_ms(c.l) == -1);
+  loop_unwatch(c.l, w);
+  close(p[0]);
+  close(p[1]);
+  loop_free(c.l);
+}
+
 RUN(T(test_timers_fire_in_deadline_order), T(test_cancelled_timer_never_fires),
     T(test_fd_watch_reports_readable_data),
     T(test_post_from_another_thread_runs_on_the_loop),
-    T(test_a_nested_run_keeps_the_outer_batchs_watches))
+    T(test_a_nested_run_keeps_the_outer_batchs_watches),
+    T(test_soon_tasks_run_after_the_callback_in_order_in_the_same_turn))
