@@ -108,6 +108,9 @@ void cli_finish(cli *c, int rc);
 /* Gives the client the command line's settings (timeouts, log level,
  * roots, name limits); before a command runs. */
 void cli_client_options(cli *c);
+/* Every one of them set, and servers that crash connected again: a
+ * session's own settings, put back after each command. */
+void cli_client_options_kept(cli *c);
 /* Connects the given config indexes (mcphost_connect_servers) and waits
  * until each is connected or failed. Returns the number connected. */
 size_t cli_connect(cli *c, const size_t *idx, size_t n);
@@ -145,6 +148,9 @@ int cli_fail(cli *c, const mcphost_error *e);
 /* Runs the client's loop until *done, or until a signal arrives (Ctrl-C:
  * mcphost_interrupted): returns true when a signal ended the wait. */
 bool cli_wait(cli *c, const int *done);
+/* The same with a deadline (mcphost_now_ms; 0: none): 0 once *done, 1
+ * when a signal ended the wait, -1 at the deadline. */
+int cli_wait_until(cli *c, const int *done, uint64_t deadline);
 
 /* plugin_check.c: mcphost plugin check FILE (mcphost_plugin_check) */
 int cmd_plugin(cli *c, int argc, char **argv);

@@ -1,6 +1,7 @@
 /* The CLI's side of the client: the command line's settings for it,
  * and running one operation (mcphost_start) to its end with its
  * progress, the "still running" line and Ctrl-C. */
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,25 +13,76 @@
 #include "json_parse.h"
 #include "util.h"
 
+/* `v` in decimal, in buf (24 bytes): a number for mcphost_set_option
+ * without printf's cost. */
+static const char *decimal(char *buf, uint64_t v) {
+  char *p = buf + 23;
+  *p = '\0';
+  do {
+    *--p = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  return p;
+}
+
+static void set(cli *c, const char *name, const char *value) {
+  mcphost_set_option(c->api, name, value, NULL);
+}
+
+static void set_ms(cli *c, const char *name, uint64_t ms) {
+  char buf[24];
+  set(c, name, decimal(buf, ms));
+}
+
+/* The command line's settings; with `all`, every one, else those the
+ * command line changed: a client just made read the environment as
+ * set_defaults did (MCP_TIMEOUT, MCP_TOOL_TIMEOUT,
+ * MCPHOST_REQUEST_TIMEOUT, MCPHOST_STDIO_EXIT_MS,
+ * MCPHOST_MAX_NAME_CHARS, MCPHOST_LIST_CACHE_TTL), and each call costs
+ * a cold command (tools) some 400 instructions. */
+static void client_options(cli *c, bool all, bool keep) {
+  /* A deadline the user gave is a hard total; the others are the
+   * defaults, restarted at each progress notification (NULL). */
+  if (all || c->timeout_given) {
+    set_ms(c, "connect-timeout", c->connect_timeout_ms);
+    if (c->request_timeout_given)
+      set_ms(c, "request-timeout", c->request_timeout_ms);
+    else
+      set(c, "request-timeout", NULL);
+    if (c->tool_timeout_given)
+      set_ms(c, "tool-timeout", c->tool_timeout_ms);
+    else
+      set(c, "tool-timeout", NULL);
+  }
+  if (all) {
+    set_ms(c, "server-exit", c->server_exit_ms);
+    set_ms(c, "name-chars", c->lim.name_chars);
+    set_ms(c, "list-cache-ttl",
+           env_ms("MCPHOST_LIST_CACHE_TTL", 20000, true, NULL));
+    set(c, "keep", keep ? "1" : "0");
+  }
+  if (all || c->log_level)
+    set(c, "log-level", c->log_level);
+  if (all || c->protocol)
+    set(c, "protocol", c->protocol);
+  if (all || c->nroot_dirs || c->no_roots) {
+    set(c, "no-roots", "0");
+    set(c, "root", NULL);
+    for (size_t i = 0; i < c->nroot_dirs; i++)
+      set(c, "root", c->root_dirs[i]);
+    if (c->no_roots)
+      set(c, "no-roots", NULL);
+  }
+}
+
 void cli_client_options(cli *c) {
-  mcp_client_set_options(
-      c->mc,
-      &(mcp_client_options){.connect_timeout_ms = c->connect_timeout_ms,
-                            .request_timeout_ms = c->request_timeout_ms,
-                            .tool_timeout_ms = c->tool_timeout_ms,
-                            .tool_timeout_total = c->tool_timeout_given,
-                            .server_exit_ms = c->server_exit_ms,
-                            .request_timeout_total = c->request_timeout_given,
-                            .log_level = c->log_level,
-                            .root_dirs = (const char *const *)c->root_dirs,
-                            .nroot_dirs = c->nroot_dirs,
-                            .no_roots = c->no_roots,
-                            .name_chars = c->lim.name_chars,
-                            /* a session's servers outlive the command */
-                            .keep = c->shared != NULL,
-                            .protocol = c->protocol,
-                            .list_cache_ttl_ms = env_ms(
-                                "MCPHOST_LIST_CACHE_TTL", 20000, true, NULL)});
+  /* A session's client keeps the last command's settings: every one is
+   * set; its servers outlive the command. */
+  client_options(c, c->shared != NULL, c->shared != NULL);
+}
+
+void cli_client_options_kept(cli *c) {
+  client_options(c, true, true);
 }
 
 size_t cli_connect_flags(cli *c, const size_t *idx, size_t n, unsigned flags) {
@@ -115,16 +167,31 @@ mcphost_request cli_request(int kind, const char *server, const char *name,
   return rq;
 }
 
-bool cli_wait(cli *c, const int *done) {
+int cli_wait_until(cli *c, const int *done, uint64_t deadline) {
   while (!*done) {
     if (mcphost_interrupted(c->api)) {
-      return true;
+      return 1;
+    }
+    int wait = mcphost_timeout_ms(c->api);
+    if (deadline) {
+      uint64_t now = mcphost_now_ms();
+      if (now >= deadline) {
+        return -1;
+      }
+      uint64_t left = deadline - now;
+      if (wait < 0 || (uint64_t)wait > left) {
+        wait = left > INT_MAX ? INT_MAX : (int)left;
+      }
     }
     struct pollfd p = {.fd = mcphost_fd(c->api), .events = POLLIN};
-    poll(&p, 1, mcphost_timeout_ms(c->api));
+    poll(&p, 1, wait);
     mcphost_perform(c->api);
   }
-  return false;
+  return 0;
+}
+
+bool cli_wait(cli *c, const int *done) {
+  return cli_wait_until(c, done, 0) == 1;
 }
 
 /* One operation run to its end, with the "still running" line: every

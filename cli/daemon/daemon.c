@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "cli/daemon/daemon.h"
-#include "core/host_config.h"
+#include "json_parse.h"
 #include "util.h"
 
 /* How often the configuration files are looked at. */
@@ -43,21 +43,22 @@ struct daemon_server {
   cli *c;
   cli_shared shared;
   const daemon_place *p;
-  loop_watch *lw;
+  mcphost_client *api;
+  mcphost_watch *lw;
   int listen_fd;
   int *queue; /* accepted connections, oldest first */
   size_t nqueue, capqueue;
-  bool wake, stop;
+  int wake; /* set on the loop: the session's own wait ends */
+  bool stop;
   bool running;                 /* a command runs (serve() is on the stack) */
   struct pending_conn *pending; /* accepted, nothing read yet */
   const char *stop_reason;
   uint64_t idle_ms, last_active;
   time_t started;
   unsigned long commands;
-  mcp_client_options opts; /* the session's own, put back after each */
   watched_file *files;
   size_t nfiles;
-  loop_timer *watch_timer;
+  mcphost_timer *watch_timer;
 };
 
 static void stat_file(watched_file *f) {
@@ -92,24 +93,17 @@ static void add_file(daemon_server *d, const char *path) {
 
 /* Every file a scope reads, there or not (one made later counts). */
 static void watch_config_files(daemon_server *d) {
-  config_paths P;
-  config_paths_init(&P, &d->c->sources);
-  add_file(d, P.user_settings);
-  if (P.system_dir) {
-    char *m = xasprintf("%s/%s", P.system_dir, CONFIG_MANAGED_MCP);
-    char *s = xasprintf("%s/%s", P.system_dir, CONFIG_MANAGED_SETTINGS);
-    add_file(d, m);
-    add_file(d, s);
-    free(m);
-    free(s);
+  char *text = NULL;
+  if (mcphost_config_files(d->api, &text, NULL, NULL) != MCPHOST_OK) {
+    return;
   }
-  for (size_t i = 0; i < P.nproject_files; i++) {
-    add_file(d, P.project_files[i]);
+  cJSON *list = json_parse_str(text);
+  mcphost_free(text);
+  const cJSON *f;
+  cJSON_ArrayForEach(f, list) {
+    add_file(d, cJSON_GetStringValue(f));
   }
-  for (size_t i = 0; i < P.nscope_files; i++) {
-    add_file(d, P.scope_files[i]);
-  }
-  config_paths_free(&P);
+  cJSON_Delete(list);
 }
 
 static void on_watch(void *ud) {
@@ -120,28 +114,24 @@ static void on_watch(void *ud) {
     changed |= file_changed(&d->files[i]);
   }
   if (changed) {
-    mcph_error err;
-    mcph_error_init(&err);
-    host *h = d->shared.h;
-    if (!mcp_client_holds_config(d->shared.mc) &&
-        host_config_reload(h, &err) == MCPH_OK) {
-      host_log(h, MCPH_LOG_INFO, "session", "configuration read again");
+    if (mcphost_reload_config(d->api, NULL) == MCPHOST_OK) {
+      mcphost_log(d->api, MCPHOST_LOG_INFO, "session",
+                  "configuration read again", NULL);
     } else {
       d->stop = true; /* connections hold state made with the old one */
       d->stop_reason = "a configuration file changed";
-      d->wake = true;
+      d->wake = 1;
       return;
     }
   }
-  d->watch_timer =
-      loop_timer_start(host_loop(d->shared.h), WATCH_MS, on_watch, d);
+  d->watch_timer = mcphost_timer_start(d->api, WATCH_MS, on_watch, d);
 }
 
 /* A connection accepted, its first bytes not read yet. */
 typedef struct pending_conn {
   daemon_server *d;
   int fd;
-  loop_watch *w;
+  mcphost_watch *w;
   bool refused; /* another user's: told so, nothing else */
   struct pending_conn *next;
 } pending_conn;
@@ -154,7 +144,7 @@ static void queue_conn(daemon_server *d, int conn) {
     d->queue = xrealloc(d->queue, d->capqueue * sizeof *d->queue);
   }
   d->queue[d->nqueue++] = conn;
-  d->wake = true;
+  d->wake = 1;
 }
 
 /* What the peer sent is read first: closing on unread bytes would reset
@@ -183,7 +173,7 @@ static void on_first_bytes(void *ud, int fd, unsigned events) {
   if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
     return;
   }
-  loop_unwatch(host_loop(d->shared.h), pc->w);
+  mcphost_unwatch(d->api, pc->w);
   for (pending_conn **pp = &d->pending; *pp; pp = &(*pp)->next) {
     if (*pp == pc) {
       *pp = pc->next;
@@ -219,8 +209,8 @@ static void on_accept(void *ud, int fd, unsigned events) {
   *pc = (pending_conn){
       .d = d, .fd = conn, .refused = refused, .next = d->pending};
   d->pending = pc;
-  loop_watch_fd(host_loop(d->shared.h), conn, LOOP_READ, on_first_bytes, pc,
-                &pc->w);
+  mcphost_watch_fd(d->api, conn, MCPHOST_FD_READ, on_first_bytes, pc, &pc->w,
+                   NULL);
 }
 
 static char *status_json(daemon_server *d) {
@@ -240,27 +230,34 @@ static char *status_json(daemon_server *d) {
   }
   cJSON_AddNumberToObject(o, "started", (double)d->started);
   cJSON_AddNumberToObject(o, "idle_minutes", (double)d->idle_ms / 60000.0);
-  uint64_t idle = loop_now_ms() - d->last_active;
+  uint64_t idle = mcphost_now_ms() - d->last_active;
   cJSON_AddNumberToObject(o, "idle_seconds", (double)(idle / 1000));
   cJSON_AddNumberToObject(o, "commands", (double)d->commands);
   cJSON_AddNumberToObject(o, "waiting", (double)d->nqueue);
   cJSON *servers = cJSON_AddArrayToObject(o, "servers");
-  const config *cfg = host_cfg(d->shared.h);
-  for (size_t i = 0; i < cfg->nservers; i++) {
-    mcp_server_status st;
-    mcp_client_status(d->shared.mc, i, &st);
+  char *text = NULL;
+  mcphost_server_status(d->api, NULL, MCPHOST_STATUS_BRIEF, &text, NULL, NULL);
+  cJSON *all = text ? json_parse_str(text) : NULL;
+  mcphost_free(text);
+  const cJSON *st;
+  cJSON_ArrayForEach(st, all) {
+    const char *conn = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(st, "connection"));
     cJSON *s = cJSON_CreateObject();
-    cJSON_AddStringToObject(s, "name", cfg->servers[i].name);
-    cJSON_AddStringToObject(s, "state", st.state ? st.state : "idle");
+    cJSON_AddStringToObject(
+        s, "name",
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "name")));
+    cJSON_AddStringToObject(s, "state", conn ? conn : "idle");
     cJSON_AddItemToArray(servers, s);
   }
+  cJSON_Delete(all);
   cJSON *files = cJSON_AddArrayToObject(o, "config_files");
   for (size_t i = 0; i < d->nfiles; i++) {
     if (d->files[i].exists) {
       cJSON_AddItemToArray(files, cJSON_CreateString(d->files[i].path));
     }
   }
-  char *text = cJSON_PrintUnformatted(o);
+  text = cJSON_PrintUnformatted(o);
   cJSON_Delete(o);
   return text;
 }
@@ -289,11 +286,11 @@ static void serve(daemon_server *d, int conn) {
   } else if (r.type == DAEMON_STOP) {
     d->stop = true;
     d->stop_reason = "stopped";
-    d->wake = true;
+    d->wake = 1;
     reply_text(conn, "ok");
     if (d->running) {
       /* As a direct run would end on SIGTERM: its caller exits 143. */
-      host_interrupt(d->shared.h, SIGTERM);
+      mcphost_interrupt(d->api, SIGTERM);
     }
   } else if (d->stop) {
     reply_text(conn, "retry"); /* stopping: the caller runs it itself */
@@ -302,7 +299,7 @@ static void serve(daemon_server *d, int conn) {
     d->running = true;
     int rc = daemon_run_command(&d->shared, conn, &r, &stop);
     d->running = false;
-    mcp_client_set_options(d->shared.mc, &d->opts);
+    cli_client_options_kept(d->c); /* the session's own again */
     d->commands++;
     char num[16];
     snprintf(num, sizeof num, "%d", rc);
@@ -321,29 +318,28 @@ int daemon_run(cli *c, const daemon_place *p, int listen_fd,
                const daemon_options *o, int ready_fd) {
   daemon_server d = {.c = c,
                      .shared = {.h = c->h, .mc = c->mc, .api = c->api},
+                     .api = c->api,
                      .p = p,
                      .listen_fd = listen_fd,
                      .idle_ms = o->idle_ms,
-                     .last_active = loop_now_ms(),
+                     .last_active = mcphost_now_ms(),
                      .started = time(NULL)};
   d.shared.owner = c; /* its asks go to the command running */
-  d.opts = *mcp_client_get_options(c->mc);
-  d.opts.keep = true; /* a crashed server is connected again */
-  mcp_client_set_options(c->mc, &d.opts);
+  cli_client_options_kept(c); /* a crashed server is connected again */
   watch_config_files(&d);
-  loop *l = host_loop(c->h);
-  loop_watch_fd(l, listen_fd, LOOP_READ, on_accept, &d, &d.lw);
-  d.watch_timer = loop_timer_start(l, WATCH_MS, on_watch, &d);
+  mcphost_watch_fd(c->api, listen_fd, MCPHOST_FD_READ, on_accept, &d, &d.lw,
+                   NULL);
+  d.watch_timer = mcphost_timer_start(c->api, WATCH_MS, on_watch, &d);
   if (ready_fd >= 0) {
     (void)!write(ready_fd, "1", 1);
     close(ready_fd);
   }
   while (!d.stop) {
-    d.wake = false;
+    d.wake = 0;
     if (d.nqueue == 0) {
       uint64_t deadline = d.idle_ms ? d.last_active + d.idle_ms : 0;
-      int r = host_run_until(c->h, &d.wake, deadline);
-      if (r == -2) {
+      int r = cli_wait_until(c, &d.wake, deadline);
+      if (r == 1) {
         d.stop_reason = "a signal";
         break;
       }
@@ -356,12 +352,12 @@ int daemon_run(cli *c, const daemon_place *p, int listen_fd,
       int conn = d.queue[0];
       memmove(d.queue, d.queue + 1, --d.nqueue * sizeof *d.queue);
       serve(&d, conn);
-      d.last_active = loop_now_ms();
+      d.last_active = mcphost_now_ms();
     }
   }
   /* No new caller from here: the socket goes first, then the queue is
    * told to run its commands itself. */
-  loop_unwatch(l, d.lw);
+  mcphost_unwatch(c->api, d.lw);
   unlink(p->socket);
   for (int conn; (conn = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0;) {
     d.queue = xrealloc(d.queue, (d.nqueue + 1) * sizeof *d.queue);
@@ -370,7 +366,7 @@ int daemon_run(cli *c, const daemon_place *p, int listen_fd,
   while (d.pending) {
     pending_conn *pc = d.pending;
     d.pending = pc->next;
-    loop_unwatch(l, pc->w);
+    mcphost_unwatch(c->api, pc->w);
     d.queue = xrealloc(d.queue, (d.nqueue + 1) * sizeof *d.queue);
     d.queue[d.nqueue++] = pc->fd;
     free(pc);
@@ -380,12 +376,15 @@ int daemon_run(cli *c, const daemon_place *p, int listen_fd,
     close(d.queue[i]);
   }
   if (d.watch_timer) {
-    loop_timer_cancel(l, d.watch_timer);
+    mcphost_timer_cancel(c->api, d.watch_timer);
   }
-  host_log(c->h, MCPH_LOG_INFO, "session", "session ends: %s",
+  char why[64];
+  snprintf(why, sizeof why, "session ends: %s",
            d.stop_reason ? d.stop_reason : "stopped");
-  host_clear_interrupt(c->h);
-  mcp_client_shutdown(c->mc); /* before the lock goes: stop waits on it */
+  mcphost_log(c->api, MCPHOST_LOG_INFO, "session", why, NULL);
+  mcphost_interrupt_clear(c->api);
+  /* Before the lock goes: stop waits on it. */
+  mcphost_client_shutdown(c->api);
   for (size_t i = 0; i < d.nfiles; i++) {
     free(d.files[i].path);
   }

@@ -118,9 +118,9 @@ static int daemon_start(cli *c, int argc, char **argv) {
     goto out;
   }
   cli_load_config(c);
-  if (host_cfg(c->h)->nservers == 0) {
+  if (mcphost_server_count(c->api) == 0) {
     cli_error(c, NULL, "session start: no servers are configured here");
-    rc = host_cfg(c->h)->nerrors ? EXIT_SERVER : EXIT_NOT_FOUND;
+    rc = mcphost_config_errors(c->api) ? EXIT_SERVER : EXIT_NOT_FOUND;
     goto out;
   }
   dir = daemon_place_open_dir(&p, true, why, sizeof why);

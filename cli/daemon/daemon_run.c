@@ -19,8 +19,8 @@
 extern char **environ;
 
 typedef struct run_watch {
-  host *h;
-  loop_watch *w;
+  mcphost_client *api;
+  mcphost_watch *w;
   bool signalled; /* a signal came from the caller */
 } run_watch;
 
@@ -33,15 +33,15 @@ static void on_caller(void *ud, int fd, unsigned events) {
   if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
     return;
   }
-  if (n <= 0 || (events & (LOOP_HUP | LOOP_ERROR))) {
-    loop_unwatch(host_loop(rw->h), rw->w);
+  if (n <= 0 || (events & (MCPHOST_FD_HUP | MCPHOST_FD_ERROR))) {
+    mcphost_unwatch(rw->api, rw->w);
     rw->w = NULL;
-    host_interrupt(rw->h, SIGHUP);
+    mcphost_interrupt(rw->api, SIGHUP);
     rw->signalled = true;
     return;
   }
   int sig = b[n - 1];
-  host_interrupt(rw->h, sig == SIGINT || sig == SIGTERM ? sig : SIGHUP);
+  mcphost_interrupt(rw->api, sig == SIGINT || sig == SIGTERM ? sig : SIGHUP);
   rw->signalled = true;
 }
 
@@ -76,7 +76,7 @@ static void use_terminal(daemon_request *r) {
 
 int daemon_run_command(const cli_shared *shared, int conn, daemon_request *r,
                        bool *stop) {
-  host *h = shared->h;
+  mcphost_client *api = shared->api;
   int home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   fflush(stdout);
   fflush(stderr);
@@ -97,22 +97,20 @@ int daemon_run_command(const cli_shared *shared, int conn, daemon_request *r,
   } else {
     int fl = fcntl(conn, F_GETFL);
     fcntl(conn, F_SETFL, fl | O_NONBLOCK);
-    run_watch rw = {.h = h};
-    loop_watch_fd(host_loop(h), conn, LOOP_READ, on_caller, &rw, &rw.w);
+    run_watch rw = {.api = api};
+    mcphost_watch_fd(api, conn, MCPHOST_FD_READ, on_caller, &rw, &rw.w, NULL);
     /* getopt's and the command's own words are the request's (owned by
      * it until the request is freed, after the command). */
     rc = cli_main(r->argc, r->argv, shared);
-    if (rw.w) {
-      loop_unwatch(host_loop(h), rw.w);
-    }
+    mcphost_unwatch(api, rw.w);
     fcntl(conn, F_SETFL, fl);
-    if (host_interrupted(h) && !rw.signalled) {
+    if (mcphost_interrupted(api) && !rw.signalled) {
       *stop = true; /* SIGTERM, SIGINT or SIGHUP to the session itself */
     }
   }
   /* The next command starts with no signal (signal number 0 too). */
-  host_interrupt(h, 0);
-  host_clear_interrupt(h);
+  mcphost_interrupt(api, 0);
+  mcphost_interrupt_clear(api);
   fflush(stdout);
   fflush(stderr);
   reset_stdio();

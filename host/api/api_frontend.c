@@ -7,6 +7,7 @@
  * configuration. */
 #include <mcphost/client.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@
 #include "mcp/client.h"
 #include "mcp/log_level.h"
 #include "safety/sanitize.h"
+#include "size_limits.h"
 #include "util.h"
 
 /* ---- the configuration ---- */
@@ -174,8 +176,61 @@ static int set_timeout(option_job *j, mcp_client_options *o) {
   return MCPHOST_OK;
 }
 
+/* "connect-timeout", "request-timeout", "tool-timeout": MS a hard total
+ * (connect's has no progress to restart it); NULL the default, restarted
+ * at each progress notification. */
+static int set_deadline(option_job *j, uint64_t *ms, bool *total,
+                        uint64_t fallback) {
+  if (!j->value && total) {
+    *ms = fallback;
+    *total = false;
+    return MCPHOST_OK;
+  }
+  if (!j->value || !ms_parse(j->value, false, ms))
+    return api_fail(j->err, MCPHOST_EUSAGE, 0, NULL,
+                    "option \"%s\" needs a positive number of "
+                    "milliseconds, not \"%s\"",
+                    j->name, j->value ? j->value : "");
+  if (total)
+    *total = true;
+  return MCPHOST_OK;
+}
+
+/* A number option: ms_parse's digits, from `min` to `max`. */
+static int set_number(option_job *j, uint64_t min, uint64_t max,
+                      uint64_t *out) {
+  uint64_t n;
+  if (j->value && ms_parse(j->value, true, &n) && n >= min && n <= max) {
+    *out = n;
+    return MCPHOST_OK;
+  }
+  char range[64] = "";
+  if (max != UINT64_MAX)
+    snprintf(range, sizeof range, " from %llu to %llu", (unsigned long long)min,
+             (unsigned long long)max);
+  return api_fail(j->err, MCPHOST_EUSAGE, 0, NULL,
+                  "option \"%s\" needs a whole number%s, not \"%s\"", j->name,
+                  range, j->value ? j->value : "");
+}
+
+/* A flag: NULL or "1" sets it, "0" clears it. */
+static int set_flag(option_job *j, bool *flag) {
+  const char *v = j->value;
+  if (v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+    return api_fail(j->err, MCPHOST_EUSAGE, 0, NULL,
+                    "option \"%s\" takes no value, 1 or 0; not \"%s\"", j->name,
+                    v);
+  *flag = !v || v[0] == '1';
+  return MCPHOST_OK;
+}
+
 static int set_log_level(option_job *j) {
-  if (j->value && mcp_log_level_rank(j->value) >= 0) {
+  if (!j->value) {
+    free(j->c->log_level);
+    j->c->log_level = NULL;
+    return MCPHOST_OK;
+  }
+  if (mcp_log_level_rank(j->value) >= 0) {
     free(j->c->log_level);
     j->c->log_level = xstrdup(j->value);
     return MCPHOST_OK;
@@ -193,16 +248,23 @@ static int set_log_level(option_job *j) {
 
 static int add_root(option_job *j, const mcp_client_options *o) {
   mcphost_client *c = j->c;
+  if (!j->value) {
+    for (size_t i = 0; i < c->nroots; i++)
+      free(c->roots[i]);
+    free(c->roots);
+    c->roots = NULL;
+    c->nroots = 0;
+    return MCPHOST_OK;
+  }
   if (o->no_roots)
     return api_fail(j->err, MCPHOST_EUSAGE, 0, NULL,
                     "--root and --no-roots exclude each other");
   char why[600];
-  char *dir = j->value ? roots_resolve_dir(host_path(c->h, MCPH_PATH_CWD),
-                                           j->value, why, sizeof why)
-                       : NULL;
+  char *dir = roots_resolve_dir(host_path(c->h, MCPH_PATH_CWD), j->value, why,
+                                sizeof why);
   if (!dir)
-    return api_fail(j->err, MCPHOST_EUSAGE, 0, NULL, "--root %s: %s",
-                    j->value ? j->value : "", j->value ? why : "needs a DIR");
+    return api_fail(j->err, MCPHOST_EUSAGE, 0, NULL, "--root %s: %s", j->value,
+                    why);
   c->roots = xrealloc(c->roots, (c->nroots + 2) * sizeof *c->roots);
   c->roots[c->nroots++] = dir;
   c->roots[c->nroots] = NULL;
@@ -230,22 +292,38 @@ static int set_option(option_job *j) {
   int rc = MCPHOST_OK;
   if (strcmp(n, "timeout") == 0) {
     rc = set_timeout(j, &o);
+  } else if (strcmp(n, "connect-timeout") == 0) {
+    rc = set_deadline(j, &o.connect_timeout_ms, NULL, 0);
+  } else if (strcmp(n, "request-timeout") == 0) {
+    rc = set_deadline(j, &o.request_timeout_ms, &o.request_timeout_total,
+                      MCP_REQUEST_TIMEOUT_MS);
+  } else if (strcmp(n, "tool-timeout") == 0) {
+    rc = set_deadline(j, &o.tool_timeout_ms, &o.tool_timeout_total,
+                      MCP_TOOL_TIMEOUT_MS);
+  } else if (strcmp(n, "server-exit") == 0) {
+    rc = set_number(j, 0, UINT64_MAX, &o.server_exit_ms);
+  } else if (strcmp(n, "list-cache-ttl") == 0) {
+    rc = set_number(j, 0, UINT64_MAX, &o.list_cache_ttl_ms);
+  } else if (strcmp(n, "name-chars") == 0) {
+    uint64_t chars = 0;
+    rc = set_number(j, LIMIT_NAME_CHARS_MIN, LIMIT_NAME_CHARS_MAX, &chars);
+    o.name_chars = rc == MCPHOST_OK ? (size_t)chars : o.name_chars;
   } else if (strcmp(n, "protocol") == 0) {
     era_policy pol;
-    if (!v || !era_policy_parse(v, &pol))
+    if (v && !era_policy_parse(v, &pol))
       return bad_value(j, "--protocol must be auto, modern or legacy; not "
                           "\"%s\"");
     free(c->protocol);
-    c->protocol = xstrdup(v);
+    c->protocol = v ? xstrdup(v) : NULL;
   } else if (strcmp(n, "log-level") == 0) {
     rc = set_log_level(j);
   } else if (strcmp(n, "root") == 0) {
     rc = add_root(j, &o);
   } else if (strcmp(n, "no-roots") == 0) {
-    if (c->nroots)
+    rc = set_flag(j, &o.no_roots);
+    if (rc == MCPHOST_OK && o.no_roots && c->nroots)
       return api_fail(j->err, MCPHOST_EUSAGE, 0, NULL,
                       "--root and --no-roots exclude each other");
-    o.no_roots = true;
   } else if (strcmp(n, "sanitize") == 0) {
     sanitize_mode mode;
     if (!v || !sanitize_mode_parse(v, &mode))
@@ -268,9 +346,10 @@ static int set_option(option_job *j) {
   } else if (strcmp(n, "keep") == 0) {
     /* Alone, not through set_client: a front end that gives the MCP
      * client its roots and protocol itself keeps them. */
-    o.keep = true;
-    mcp_client_set_options(c->mc, &o);
-    return MCPHOST_OK;
+    rc = set_flag(j, &o.keep);
+    if (rc == MCPHOST_OK)
+      mcp_client_set_options(c->mc, &o);
+    return rc;
   } else {
     const mcph_option *d = plugin_option_named(c->h, n);
     if (!d)
@@ -329,8 +408,18 @@ static void get_option_on_loop(void *ud) {
     j->value = o->no_roots;
   else if (strcmp(n, "keep") == 0)
     j->value = o->keep;
-  else if (strcmp(n, "timeout") == 0)
+  else if (strcmp(n, "timeout") == 0 || strcmp(n, "tool-timeout") == 0)
     j->value = (int64_t)o->tool_timeout_ms;
+  else if (strcmp(n, "connect-timeout") == 0)
+    j->value = (int64_t)o->connect_timeout_ms;
+  else if (strcmp(n, "request-timeout") == 0)
+    j->value = (int64_t)o->request_timeout_ms;
+  else if (strcmp(n, "server-exit") == 0)
+    j->value = (int64_t)o->server_exit_ms;
+  else if (strcmp(n, "list-cache-ttl") == 0)
+    j->value = (int64_t)o->list_cache_ttl_ms;
+  else if (strcmp(n, "name-chars") == 0)
+    j->value = (int64_t)o->name_chars;
   else
     j->rc = MCPHOST_ENOTFOUND;
 }
@@ -349,7 +438,9 @@ int mcphost_get_option(mcphost_client *c, const char *name, int64_t *value,
   if (j.rc != MCPHOST_OK)
     return api_fail(err, j.rc, 0, NULL,
                     "no option \"%s\" to read (those read are sanitize, "
-                    "verbose, quiet, no-roots, keep and timeout)",
+                    "verbose, quiet, no-roots, keep, timeout, "
+                    "connect-timeout, request-timeout, tool-timeout, "
+                    "server-exit, list-cache-ttl and name-chars)",
                     name);
   *value = j.value;
   return MCPHOST_OK;

@@ -153,6 +153,10 @@ int api_client_start(mcphost_client *c, mcphost_error *err);
 /* The configuration was loaded or read again (on the loop): the names
  * of its servers for mcphost_server_name, then the front end's hook. */
 void api_config_loaded(void *ud, const config *cfg);
+/* [not loop] Ends every operation and answers every request taken,
+ * then closes the servers (mcphost_client_free's start, the thread left
+ * running); the client takes no new operation. */
+void api_client_close(mcphost_client *c);
 /* mcphost_client_free's share: what api_frontend.c copied. */
 void api_frontend_free(mcphost_client *c);
 

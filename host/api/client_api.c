@@ -875,10 +875,11 @@ void api_free_strings(char **v) {
  * as the CLI takes them. */
 static void set_client_options(mcphost_client *c, const mcphost_options *o) {
   bool tool_given = false, request_given = false;
-  uint64_t connect = env_ms("MCP_TIMEOUT", 30000, false, NULL);
-  uint64_t tool = env_ms("MCP_TOOL_TIMEOUT", 600000, false, &tool_given);
-  uint64_t request =
-      env_ms("MCPHOST_REQUEST_TIMEOUT", 60000, false, &request_given);
+  uint64_t connect = env_ms("MCP_TIMEOUT", MCP_CONNECT_TIMEOUT_MS, false, NULL);
+  uint64_t tool =
+      env_ms("MCP_TOOL_TIMEOUT", MCP_TOOL_TIMEOUT_MS, false, &tool_given);
+  uint64_t request = env_ms("MCPHOST_REQUEST_TIMEOUT", MCP_REQUEST_TIMEOUT_MS,
+                            false, &request_given);
   if (o->connect_timeout_ms)
     connect = o->connect_timeout_ms;
   if (o->tool_timeout_ms) {
@@ -917,7 +918,7 @@ static void *loop_thread(void *ud) {
 
 /* Ends every operation and answers every request taken, then closes the
  * servers: on the loop. */
-static void close_on_loop(void *ud) {
+static void close_servers(void *ud) {
   mcphost_client *c = ud;
   c->closing = true;
   while (c->ops) {
@@ -934,7 +935,26 @@ static void close_on_loop(void *ud) {
     request_forget(c->taken);
   }
   mcp_client_shutdown(c->mc);
-  c->stop = true;
+}
+
+/* The same, and the client's thread ends. */
+static void close_on_loop(void *ud) {
+  close_servers(ud);
+  ((mcphost_client *)ud)->stop = true;
+}
+
+void api_client_close(mcphost_client *c) {
+  if (c->mode == MCPHOST_LOOP_THREAD && c->started) {
+    api_run_on_loop(c, close_servers, c);
+    return;
+  }
+  /* What was started and not begun yet begins, and ends cancelled. */
+  const mcphost_client *was = loop_of;
+  loop_of = c;
+  c->closing = true;
+  loop_run_once(host_loop(c->h), 0);
+  close_servers(c);
+  loop_of = was;
 }
 
 void mcphost_client_free(mcphost_client *c) {
@@ -944,13 +964,7 @@ void mcphost_client_free(mcphost_client *c) {
     if (loop_post(host_loop(c->h), close_on_loop, c) == 0)
       pthread_join(c->thread, NULL);
   } else {
-    /* What was started and not begun yet begins, and ends cancelled. */
-    const mcphost_client *was = loop_of;
-    loop_of = c;
-    c->closing = true;
-    loop_run_once(host_loop(c->h), 0);
-    close_on_loop(c);
-    loop_of = was;
+    api_client_close(c);
   }
   host_free(c->h);
   c->h = NULL;

@@ -29,9 +29,9 @@ static size_t env_count(const char *name, size_t fallback) {
 mcp_client *mcp_client_new(host *h) {
   mcp_client *mc = xcalloc(1, sizeof *mc);
   mc->h = h;
-  mc->opt = (mcp_client_options){.connect_timeout_ms = 30000,
-                                 .request_timeout_ms = 60000,
-                                 .tool_timeout_ms = 600000,
+  mc->opt = (mcp_client_options){.connect_timeout_ms = MCP_CONNECT_TIMEOUT_MS,
+                                 .request_timeout_ms = MCP_REQUEST_TIMEOUT_MS,
+                                 .tool_timeout_ms = MCP_TOOL_TIMEOUT_MS,
                                  .list_cache_ttl_ms = 20000,
                                  .server_exit_ms = 2000};
   mc->local_limit = env_count("MCP_SERVER_CONNECTION_BATCH_SIZE", 3);

@@ -25,6 +25,11 @@ typedef struct mcp_client mcp_client;
  * ends hold it only as a handle and read it through mcp_client_status. */
 typedef struct session session;
 
+/* The deadlines' defaults, each restarted at a progress notification. */
+#define MCP_CONNECT_TIMEOUT_MS 30000
+#define MCP_REQUEST_TIMEOUT_MS 60000
+#define MCP_TOOL_TIMEOUT_MS 600000
+
 typedef struct mcp_client_options {
   uint64_t connect_timeout_ms; /* each connect's initialize deadline */
   uint64_t request_timeout_ms; /* lists, reads, prompts */

@@ -73,6 +73,15 @@ static inline int client_home_make(char *home) {
   return 0;
 }
 
+/* Writes `text` to `path` (made or emptied). 0, or -1. */
+static inline int client_write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  int rc = fputs(text, f) < 0 ? -1 : 0;
+  return fclose(f) != 0 ? -1 : rc;
+}
+
 static inline void client_home_remove(const char *home) {
   char rm[4300];
   snprintf(rm, sizeof rm, "rm -rf '%s'", home);

@@ -638,11 +638,31 @@ int mcphost_config_import(mcphost_client *c, const char *scope,
  * `name` (the CLI's long option without its dashes) to `value` (NULL for
  * an option that takes none):
  *   "timeout"       MS, every deadline (connect, request, tool), a total
- *   "protocol"      auto, modern or legacy, for every server
- *   "log-level"     the level asked of servers (logging/setLevel)
+ *   "connect-timeout"  MS, each connect's deadline (initialize's);
+ *                   default MCP_TIMEOUT's, else 30000
+ *   "request-timeout"  MS, a list's, read's, prompt's, completion's
+ *                   deadline, a hard total; NULL: the default, 60000
+ *                   restarted at each progress notification
+ *                   (MCPHOST_REQUEST_TIMEOUT sets the first default)
+ *   "tool-timeout"  MS, a tool call's deadline, a hard total; NULL: the
+ *                   default, 600000 restarted at each progress
+ *                   notification (MCP_TOOL_TIMEOUT sets the first default)
+ *   "server-exit"   MS, how long a stdio server may take to exit once its
+ *                   stdin is closed, before SIGTERM (default
+ *                   MCPHOST_STDIO_EXIT_MS's, else 2000)
+ *   "list-cache-ttl"  MS, how long a tool list resolves names without
+ *                   being asked for again (0: always asked; default
+ *                   MCPHOST_LIST_CACHE_TTL's, else 20000)
+ *   "name-chars"    N, the longest mcp__SERVER__TOOL name (32 .. 1024;
+ *                   default MCPHOST_MAX_NAME_CHARS's, else 64)
+ *   "protocol"      auto, modern or legacy, for every server; NULL: each
+ *                   entry's own "protocol"
+ *   "log-level"     the level asked of servers (logging/setLevel); NULL:
+ *                   none asked
  *   "root"          DIR, a root offered to servers (relative to the
- *                   working directory; once per root, in order)
- *   "no-roots"      no root at all
+ *                   working directory; once per root, in order); NULL:
+ *                   none of those given so far any more
+ *   "no-roots"      no root at all ("0": roots again)
  *   "sanitize"      full, display or off: what is done to server text
  *   "verbose"       0 .. 3, the library's log on stderr (-v, -vv, -vvv)
  *   "quiet"         a server's stray output logged at info
@@ -656,7 +676,7 @@ int mcphost_config_import(mcphost_client *c, const char *scope,
  *                   request deadline; "timeout" sets it too)
 
  *   "keep"          a server that crashed is connected again by
- *                   itself (a long-running program)
+ *                   itself (a long-running program); "0": not any more
  *   any option a loaded plugin declares (mcph.options/1), which the
  *   plugin reads (`value` NULL for one that takes none).
  * Servers that are connected keep their settings. MCPHOST_EUSAGE for a
@@ -670,7 +690,10 @@ int mcphost_set_option(mcphost_client *c, const char *name, const char *value,
  *               (MCPHOST_SANITIZE_DEFAULT when never set)
  *   "verbose"   0 .. 3
  *   "quiet", "no-roots", "keep"   1 set, 0 not
- *   "timeout"   the tool call's deadline in ms (0: none)
+ *   "timeout", "tool-timeout"   the tool call's deadline in ms (0: none)
+ *   "connect-timeout", "request-timeout", "server-exit",
+ *   "list-cache-ttl"   in ms
+ *   "name-chars"   the longest mcp__ name
  * MCPHOST_ENOTFOUND for any other name (a text option, a plugin's),
  * the message naming it. */
 int mcphost_get_option(mcphost_client *c, const char *name, int64_t *value,
@@ -1329,6 +1352,47 @@ typedef void (*mcphost_server_state_fn)(void *ud, const char *server,
  * the program's wait looks at, mcphost_post). MCPHOST_OK. */
 int mcphost_on_server_state(mcphost_client *c, mcphost_server_state_fn fn,
                             void *ud, mcphost_error *err);
+
+/* ---- a session: one client for a long run of tasks ----
+ * What `mcphost session` does with the client it keeps for one command
+ * line after another: it watches the files its configuration comes
+ * from, reads the configuration again when one changes (while no
+ * connection holds the old one), sets the options again before each
+ * task (mcphost_set_option: every one, as a task may have changed it),
+ * and closes the servers before it lets go of what others wait on. */
+
+/* [loop] or [not loop] as mcphost_server_status. The files the loaded
+ * configuration is read from, whether each exists now or not (one made
+ * later is read the next time): the user's settings, the managed
+ * (enterprise) files, the project files from the working directory up
+ * (deepest first), then the `configs` given as files (JSON text given
+ * is none); every file once, as a JSON array of paths (*json: the
+ * caller's, mcphost_free; *len when `len` is not NULL). A program that
+ * watches them calls mcphost_reload_config when one changes.
+ * MCPHOST_ESTATE before the configuration is loaded. */
+int mcphost_config_files(mcphost_client *c, char **json, size_t *len,
+                         mcphost_error *err);
+
+/* [loop] or [not loop] as mcphost_server_status. Reads the
+ * configuration again from the same sources, as it was loaded (the
+ * scopes, the plugins' servers, the sources given to
+ * mcphost_load_config), said on the library's log as the first load;
+ * mcphost_server_count, mcphost_server_name and mcphost_config_errors
+ * are the new one's from then on. MCPHOST_ESTATE, and the configuration
+ * stays, before it is loaded or once a server was used with it
+ * (connections and what the client keeps per server point into it):
+ * the message says which. */
+int mcphost_reload_config(mcphost_client *c, mcphost_error *err);
+
+/* [not loop] Ends every operation still running (their `done` runs,
+ * MCPHOST_ECANCELED), answers a request the program took and did not
+ * answer with an error, and closes every server gracefully, as
+ * mcphost_client_free begins, and waits for that; the client is not
+ * freed (mcphost_client_free still is the caller's) and takes no new
+ * operation. For a program that gives up something others wait on (a
+ * lock) only once its servers are gone. NULL is fine. In
+ * MCPHOST_LOOP_CALLER mode: the loop's thread, outside a callback. */
+void mcphost_client_shutdown(mcphost_client *c);
 
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
