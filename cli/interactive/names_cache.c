@@ -16,7 +16,7 @@
 static const char cache_name[] = "completion-names.json";
 
 static cJSON *load(cli *c) {
-  char *text = state_file_read(c->h, cache_name, NULL);
+  char *text = state_file_read(c->api, cache_name, NULL);
   cJSON *o = text ? cJSON_Parse(text) : NULL;
   free(text);
   if (!cJSON_IsObject(o)) {
@@ -64,9 +64,9 @@ void cli_names_record(cli *c, const char *server, const char *kind,
   char why[600];
   /* A cache: a state directory that cannot be written costs completion
    * only, said with -v. */
-  if (text && state_file_write(c->h, cache_name, text, strlen(text), why,
+  if (text && state_file_write(c->api, cache_name, text, strlen(text), why,
                                sizeof why) != 0) {
-    host_log(c->h, MCPH_LOG_INFO, NULL, "completion names not kept: %s", why);
+    cli_log(c, MCPHOST_LOG_INFO, NULL, "completion names not kept: %s", why);
   }
   cJSON_free(text);
   cJSON_Delete(o);

@@ -243,7 +243,10 @@ static int set_option(option_job *j) {
     host_set_verbosity(c->h, v[0] - '0');
     return MCPHOST_OK;
   } else if (strcmp(n, "quiet") == 0) {
-    host_set_quiet(c->h, true);
+    /* "0" turns it off again: a session's next command without -q. */
+    if (v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+      return bad_value(j, "quiet must be 1, 0 or no value (on); not \"%s\"");
+    host_set_quiet(c->h, !v || v[0] == '1');
     return MCPHOST_OK;
   } else if (strcmp(n, "allow") == 0) {
     return api_set_allow(c, v, j->err);
@@ -459,25 +462,5 @@ uint64_t mcphost_now_ms(void) {
 
 int mcphost_run_until(mcphost_client *c, const int *done,
                       uint64_t deadline_ms) {
-  if (!c || !done)
-    return MCPHOST_EUSAGE;
-  if (c->mode != MCPHOST_LOOP_CALLER)
-    return MCPHOST_ESTATE;
-  const mcphost_client *was = api_enter_loop(c);
-  int rc = MCPHOST_OK;
-  while (!*done) {
-    int wait = -1;
-    if (deadline_ms) {
-      uint64_t now = loop_now_ms();
-      if (now >= deadline_ms) {
-        rc = MCPHOST_ETIMEDOUT;
-        break;
-      }
-      wait =
-          deadline_ms - now > INT32_MAX ? INT32_MAX : (int)(deadline_ms - now);
-    }
-    loop_run_once(host_loop(c->h), wait);
-  }
-  api_leave_loop(was);
-  return rc;
+  return api_run_loop(c, done, deadline_ms, false);
 }

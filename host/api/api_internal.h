@@ -147,6 +147,17 @@ int api_client_start(mcphost_client *c, mcphost_error *err);
 /* The configuration was loaded or read again (on the loop): the names
  * of its servers for mcphost_server_name, then the front end's hook. */
 void api_config_loaded(void *ud, const config *cfg);
+/* client_api.c: what mcphost_client_free and mcphost_shutdown do first,
+ * on the loop: every operation ends (ECANCELED), every request the
+ * program took is answered with an error, every server closes. */
+void api_client_close(mcphost_client *c);
+/* api_shell.c: runs the loop (MCPHOST_LOOP_CALLER mode, as its thread)
+ * until *done or the deadline (mcphost_now_ms; 0: none), and with
+ * `interruptible` until a signal the program passed on
+ * (mcphost_interrupt) too: mcphost_run_until and
+ * mcphost_run_interruptible. */
+int api_run_loop(mcphost_client *c, const int *done, uint64_t deadline_ms,
+                 bool interruptible);
 /* mcphost_client_free's share: what api_frontend.c copied. */
 void api_frontend_free(mcphost_client *c);
 

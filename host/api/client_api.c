@@ -910,8 +910,7 @@ static void *loop_thread(void *ud) {
 
 /* Ends every operation and answers every request taken, then closes the
  * servers: on the loop. */
-static void close_on_loop(void *ud) {
-  mcphost_client *c = ud;
+void api_client_close(mcphost_client *c) {
   c->closing = true;
   while (c->ops) {
     api_op *op = c->ops;
@@ -927,6 +926,11 @@ static void close_on_loop(void *ud) {
     request_forget(c->taken);
   }
   mcp_client_shutdown(c->mc);
+}
+
+static void close_on_loop(void *ud) {
+  mcphost_client *c = ud;
+  api_client_close(c);
   c->stop = true;
 }
 

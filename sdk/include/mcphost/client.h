@@ -645,7 +645,8 @@ int mcphost_config_import(mcphost_client *c, const char *scope,
  *   "no-roots"      no root at all
  *   "sanitize"      full, display or off: what is done to server text
  *   "verbose"       0 .. 3, the library's log on stderr (-v, -vv, -vvv)
- *   "quiet"         a server's stray output logged at info
+ *   "quiet"         a server's stray output logged at info; "0" off
+ *                   again, "1" or NULL on
  *   "allow"         PATTERN, a tool call the program allows where a
  *                   permission rule asks, before anyone is asked
  *                   (mcp__SERVER__TOOL, `*` a wildcard, mcp__SERVER
@@ -1288,6 +1289,72 @@ int mcphost_set_roots(mcphost_client *c, const char *server,
  * an unknown level or no message. */
 int mcphost_log(mcphost_client *c, int level, const char *source,
                 const char *message, mcphost_error *err);
+
+/* ---- an interactive front end: its paths, the loop caught up, its
+ * signals, its servers closed ----
+ * What a program that runs several commands on one client (the
+ * `mcphost shell`, a session) does between them and at its end, beside
+ * the front end's functions above. */
+
+/* mcphost_path's directories (the plugin ABI's MCPH_PATH_*). */
+enum mcphost_path {
+  MCPHOST_PATH_CWD = 0,   /* the working directory the client started in */
+  MCPHOST_PATH_STATE = 1, /* per-user state ($XDG_STATE_HOME/mcphost) */
+  MCPHOST_PATH_LOGS = 2,  /* per-user logs (a stdio server's stderr) */
+  MCPHOST_PATH_CACHE = 3  /* per-user cache ($XDG_CACHE_HOME/mcphost) */
+};
+
+/* [any thread] The client's directory `which` (an enum mcphost_path), an
+ * absolute path, as the library and its plugins use it (a relative
+ * --root or --output-dir is taken from MCPHOST_PATH_CWD); NULL for an
+ * unknown `which` or when there is none (no home directory). The
+ * client's, valid until it is freed; nothing is created. */
+const char *mcphost_path(const mcphost_client *c, int which);
+
+/* [any thread] The directory `dir` names as a root, as
+ * mcphost_set_option("root") takes it (relative to MCPHOST_PATH_CWD,
+ * "~/" from $HOME), made absolute with its links resolved: in *abs (the
+ * caller's, mcphost_free), for a program that checks a --root before it
+ * sets it. MCPHOST_EUSAGE when it is no existing directory, the message
+ * "--root DIR: WHY". */
+int mcphost_root_resolve(const mcphost_client *c, const char *dir, char **abs,
+                         mcphost_error *err);
+
+/* [loop] MCPHOST_LOOP_CALLER mode: runs what is ready now and what that
+ * makes ready, without waiting (a bounded number of turns): a program
+ * that left the loop standing (a prompt waiting for a line) takes in what
+ * happened meanwhile (a server's exit, a reconnection due) before it
+ * starts more. */
+void mcphost_run_ready(mcphost_client *c);
+
+/* [loop] MCPHOST_LOOP_CALLER mode: as mcphost_run_until, and it also
+ * ends when a signal the program passed on (mcphost_interrupt) is not
+ * cleared, at once when one is pending: MCPHOST_ECANCELED (checked
+ * before each turn, after *done). */
+int mcphost_run_interruptible(mcphost_client *c, const int *done,
+                              uint64_t deadline_ms);
+
+/* [loop] The last signal mcphost_interrupt gave, cleared since
+ * (mcphost_interrupt_clear) or not: what the program's exit status says
+ * (the CLI's 128 + N). 0 when none was, or after
+ * mcphost_interrupt_forget. */
+int mcphost_exit_signal(const mcphost_client *c);
+
+/* [loop] As mcphost_interrupt_clear, and the signal forgotten too:
+ * mcphost_exit_signal is 0 again (the shell's Ctrl-C ended one command,
+ * not the shell). */
+void mcphost_interrupt_forget(mcphost_client *c);
+
+/* [not loop] What mcphost_client_free does first, while the program's
+ * callbacks, descriptors and timers still work: every operation still
+ * running ends (MCPHOST_ECANCELED), every request the program took and
+ * did not answer is answered with an error, every server closes
+ * gracefully (a stdio server's time to exit, cut short by a SIGINT the
+ * program passes on meanwhile). Then no operation starts any more
+ * (MCPHOST_ECANCELED); the client's state stays readable
+ * (mcphost_exit_signal) until mcphost_client_free. In
+ * MCPHOST_LOOP_CALLER mode: the loop's thread, outside a callback. */
+void mcphost_shutdown(mcphost_client *c);
 
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
