@@ -111,13 +111,17 @@ bool cli_plain_name(const char *s, bool own) {
                          "0123456789_-") == strlen(s);
 }
 
-void cli_names_print(cli *c, const config *cfg, const char *kind, bool own,
-                     FILE *f) {
+void cli_names_print(cli *c, const cJSON *configured, const char *kind,
+                     bool own, FILE *f) {
   cJSON *o = load(c);
   const cJSON *servers = cJSON_GetObjectItemCaseSensitive(o, "servers");
   char *key = own ? xasprintf("own_%s", kind) : xstrdup(kind);
-  for (size_t i = 0; i < cfg->nservers; i++) {
-    const char *server = cfg->servers[i].name;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, configured) {
+    const char *server =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "name"));
+    if (!server)
+      continue;
     const cJSON *entry = cJSON_GetObjectItemCaseSensitive(servers, server);
     const cJSON *name;
     cJSON_ArrayForEach(name, cJSON_GetObjectItemCaseSensitive(entry, key)) {

@@ -76,14 +76,9 @@ int mcphost_load_config(mcphost_client *c, const mcphost_config_sources *s,
   if (!c || !s)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                     "mcphost_load_config needs a client and its sources");
-  if (!API_HAS(s, mcphost_config_sources, no_check))
-    return api_fail(err, MCPHOST_EABI, 0, NULL,
-                    "mcphost_config_sources.struct_size %u is too small",
-                    (unsigned)s->struct_size);
-  if ((s->nserver_specs && !s->server_specs) || (s->nurls && !s->urls) ||
-      (s->nconfigs && !s->configs))
-    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
-                    "mcphost_config_sources: a count without its array");
+  int rc = api_sources_check(s, err);
+  if (rc != MCPHOST_OK)
+    return rc;
   /* Checked before anything is kept; when loaded already, all the same:
    * a front end that shares a loaded client (a session) still refuses a
    * command line's bad sources. */
@@ -94,12 +89,14 @@ int mcphost_load_config(mcphost_client *c, const mcphost_config_sources *s,
                           .url_type = s->url_type,
                           .mcp_configs = s->configs,
                           .nmcp_configs = s->nconfigs};
-  int rc = s->no_check ? MCPHOST_OK : api_config_check(c->h, &given, err);
+  rc = s->no_check ? MCPHOST_OK : api_config_check(c->h, &given, err);
   if (rc != MCPHOST_OK)
     return rc;
   if (c->config_loaded)
     return api_fail(err, MCPHOST_ESTATE, 0, NULL,
                     "the client's configuration is loaded already");
+  c->bind_approvals =
+      API_HAS(s, mcphost_config_sources, bind_approvals) && s->bind_approvals;
   /* Copied: the host keeps the sources to read them again. */
   api_free_strings(c->configs);
   c->configs = api_copy_strings(s->configs, s->nconfigs);

@@ -80,6 +80,7 @@ struct mcphost_client {
   mcphost_option_info *popts; /* the plugins' options, read once */
   size_t npopts;
   bool popts_read;
+  bool bind_approvals;               /* mcphost_config_sources.bind_approvals */
   host_config_loaded_fn config_hook; /* api_client_on_config_loaded */
   void *config_hook_ud;
 };
@@ -158,6 +159,13 @@ void api_client_close(mcphost_client *c);
  * mcphost_run_interruptible. */
 int api_run_loop(mcphost_client *c, const int *done, uint64_t deadline_ms,
                  bool interruptible);
+/* api_shell.c: the approvals of `cfg` given without a record bound to
+ * what they approve (config_bind_approvals), in the user settings of
+ * the client's sources; a failure said on its log. */
+void api_bind_approvals(mcphost_client *c, const config *cfg);
+/* api_shell.c: a caller's sources checked (struct_size, a count without
+ * its array): MCPHOST_OK, or the error set. */
+int api_sources_check(const mcphost_config_sources *s, mcphost_error *err);
 /* mcphost_client_free's share: what api_frontend.c copied. */
 void api_frontend_free(mcphost_client *c);
 

@@ -2,14 +2,21 @@
  * client.h, "an interactive front end"): the client's directories, the
  * loop run by the program (caught up at a prompt, or run until a signal
  * it passed on), the signal its exit reports, and its servers closed
- * before the client is freed. What `mcphost shell`, the command line's
- * exit and batch use. */
+ * before the client is freed; the configuration said again, or loaded
+ * apart to be shown. What `mcphost shell`, the command line's start and
+ * exit, its completion and batch use. */
 #include <mcphost/client.h>
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "api/api_internal.h"
+#include "config/config_scopes.h"
 #include "config/roots.h"
 #include "core/host.h"
+#include "core/host_config.h"
 #include "core/loop.h"
+#include "json_write.h"
 
 _Static_assert((int)MCPHOST_PATH_CWD == (int)MCPH_PATH_CWD &&
                    (int)MCPHOST_PATH_STATE == (int)MCPH_PATH_STATE &&
@@ -108,4 +115,102 @@ void mcphost_shutdown(mcphost_client *c) {
   loop_run_once(host_loop(c->h), 0);
   api_client_close(c);
   api_leave_loop(was);
+}
+
+/* ---- the configuration, said again or loaded apart ---- */
+
+void api_bind_approvals(mcphost_client *c, const config *cfg) {
+  char why[1024];
+  if (config_bind_approvals(cfg, &c->src, why, sizeof why) < 0)
+    host_log_labeled(c->h, MCPH_LOG_WARN, "config warning", NULL,
+                     "could not record what the approval binds: %s", why);
+}
+
+static void report_on_loop(void *ud) {
+  mcphost_client *c = ud;
+  if (c->config_loaded)
+    host_config_report(c->h);
+}
+
+void mcphost_config_report(mcphost_client *c) {
+  if (c)
+    api_run_on_loop(c, report_on_loop, c);
+}
+
+int api_sources_check(const mcphost_config_sources *s, mcphost_error *err) {
+  if (!API_HAS(s, mcphost_config_sources, no_check))
+    return api_fail(err, MCPHOST_EABI, 0, NULL,
+                    "mcphost_config_sources.struct_size %u is too small",
+                    (unsigned)s->struct_size);
+  if ((s->nserver_specs && !s->server_specs) || (s->nurls && !s->urls) ||
+      (s->nconfigs && !s->configs))
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
+                    "mcphost_config_sources: a count without its array");
+  return MCPHOST_OK;
+}
+
+typedef struct preview_job {
+  mcphost_client *c;
+  config_sources src;
+  cJSON *out;
+} preview_job;
+
+static void preview_on_loop(void *ud) {
+  preview_job *j = ud;
+  config_sources with = host_config_with_plugin_sources(j->c->h, &j->src);
+  config cfg;
+  config_init(&cfg);
+  config_load_scopes(&cfg, &with);
+  for (size_t i = 0; i < cfg.nservers; i++) {
+    const server_config *s = &cfg.servers[i];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", s->name);
+    cJSON_AddStringToObject(o, "scope", config_server_scope(s));
+    cJSON_AddStringToObject(o, "state", server_state_name(s));
+    if (s->reason)
+      cJSON_AddStringToObject(o, "reason", s->reason);
+    if (s->state == SERVER_SKIPPED && s->winner)
+      cJSON_AddStringToObject(o, "winner", s->winner);
+    cJSON_AddItemToArray(j->out, o);
+  }
+  config_free(&cfg);
+}
+
+int mcphost_config_preview(mcphost_client *c, const mcphost_config_sources *s,
+                           char **result_json, mcphost_error *err) {
+  api_clear_error(err);
+  if (result_json)
+    *result_json = NULL;
+  if (!c || !s || !result_json)
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
+                    "mcphost_config_preview needs a client, its sources and "
+                    "a place for the result");
+  int rc = api_sources_check(s, err);
+  if (rc != MCPHOST_OK)
+    return rc;
+  const char *approve = getenv("MCPHOST_APPROVE_PROJECT_SERVERS");
+  preview_job j = {
+      .c = c,
+      .src = {.server_specs = s->server_specs,
+              .nserver_specs = s->nserver_specs,
+              .urls = s->urls,
+              .nurls = s->nurls,
+              .url_type = s->url_type,
+              .mcp_configs = s->configs,
+              .nmcp_configs = s->nconfigs,
+              .strict = s->strict != 0,
+              .approve_project = s->approve_project != 0 ||
+                                 (approve && strcmp(approve, "1") == 0),
+              .no_inproc = s->no_inproc != 0},
+      .out = cJSON_CreateArray()};
+  if (api_run_on_loop(c, preview_on_loop, &j) != 0) {
+    cJSON_Delete(j.out);
+    return api_fail(err, MCPHOST_ESTATE, 0, NULL,
+                    "the client's loop has ended");
+  }
+  *result_json = json_print(j.out);
+  cJSON_Delete(j.out);
+  if (!*result_json)
+    return api_fail(err, MCPHOST_ENOMEM, 0, NULL, "cannot write the result");
+  return MCPHOST_OK;
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -268,6 +269,166 @@ TEST(quiet_turns_off_again) {
   mcphost_client_free(c);
 }
 
+/* What fn(c) writes on stderr, in `out` (`size` bytes). */
+static void stderr_of(void (*fn)(mcphost_client *), mcphost_client *c,
+                      char *out, size_t size) {
+  fflush(stderr);
+  char path[] = "/tmp/test_client_shell.err.XXXXXX";
+  int fd = mkstemp(path);
+  int saved = dup(2);
+  out[0] = '\0';
+  if (fd < 0 || saved < 0 || dup2(fd, 2) != 2)
+    return;
+  fn(c);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  ssize_t n = pread(fd, out, size - 1, 0);
+  out[n > 0 ? n : 0] = '\0';
+  close(fd);
+  unlink(path);
+}
+
+static const char *const one_bad[] = {
+    "{\"mcpServers\": {\"one\": {\"command\": \"/bin/true\"}, "
+    "\"bad\": {\"command\": 5}}}"};
+
+static void say_report(mcphost_client *c) {
+  mcphost_config_report(c);
+}
+
+static void load_one_bad(mcphost_client *c) {
+  mcphost_config_sources s = MCPHOST_CONFIG_SOURCES_INIT;
+  s.configs = one_bad;
+  s.nconfigs = 1;
+  s.strict = 1;
+  CHECK(mcphost_load_config(c, &s, NULL) == MCPHOST_OK);
+}
+
+static char *preview_text;
+
+static void preview_one_bad(mcphost_client *c) {
+  mcphost_config_sources s = MCPHOST_CONFIG_SOURCES_INIT;
+  s.configs = one_bad;
+  s.nconfigs = 1;
+  s.strict = 1;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(mcphost_config_preview(c, &s, &preview_text, &err) == MCPHOST_OK);
+}
+
+/* A session's next command sees its load's report again; before a load
+ * there is none. */
+TEST(the_configuration_is_reported_again) {
+  mcphost_client *c = caller_client();
+  if (!c)
+    return;
+  char got[2048];
+  stderr_of(say_report, c, got, sizeof got);
+  CHECK_STR(got, "");
+  stderr_of(load_one_bad, c, got, sizeof got);
+  CHECK_CONTAINS(got, "mcphost: config error: ");
+  CHECK_CONTAINS(got, "bad");
+  char again[2048];
+  stderr_of(say_report, c, again, sizeof again);
+  CHECK_STR(again, got);
+  mcphost_config_report(NULL);
+  mcphost_client_free(c);
+}
+
+/* Loaded apart: the servers listed, nothing said, nothing kept. */
+TEST(a_preview_loads_apart_and_says_nothing) {
+  mcphost_client *c = caller_client();
+  if (!c)
+    return;
+  char got[2048];
+  stderr_of(preview_one_bad, c, got, sizeof got);
+  CHECK_STR(got, "");
+  CHECK_STR(preview_text, "[{\"name\":\"one\",\"scope\":\"dynamic\","
+                          "\"state\":\"active\"}]");
+  mcphost_free(preview_text);
+  preview_text = NULL;
+  CHECK(mcphost_server_count(c) == 0);
+  CHECK(mcphost_config_errors(c) == 0);
+  /* The client's own configuration stays as it is. */
+  CHECK(load_demo(c) == MCPHOST_OK);
+  stderr_of(preview_one_bad, c, got, sizeof got);
+  CHECK(mcphost_server_count(c) == 1);
+  CHECK_STR(mcphost_server_name(c, 0), "demo");
+  mcphost_free(preview_text);
+  preview_text = NULL;
+  char *text = NULL;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  mcphost_config_sources s = MCPHOST_CONFIG_SOURCES_INIT;
+  s.nconfigs = 1;
+  CHECK(mcphost_config_preview(c, &s, &text, &err) == MCPHOST_EUSAGE);
+  CHECK(text == NULL);
+  CHECK(mcphost_config_preview(c, NULL, &text, &err) == MCPHOST_EUSAGE);
+  mcphost_client_free(c);
+}
+
+static int write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  fputs(text, f);
+  return fclose(f);
+}
+
+static char *read_file(const char *path) {
+  static char buf[16384];
+  FILE *f = fopen(path, "r");
+  size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  buf[n] = '\0';
+  if (f)
+    fclose(f);
+  return buf;
+}
+
+/* A project's server approved by enableAllProjectMcpServers, in a
+ * repository where another was approved one by one: bound to what it
+ * runs by a load that asks for it, and only then. */
+TEST(a_load_binds_approvals_when_asked) {
+  char repo[PATH_MAX + 16], path[PATH_MAX + 64], settings[PATH_MAX + 64];
+  char cwd[PATH_MAX];
+  CHECK(getcwd(cwd, sizeof cwd) != NULL);
+  snprintf(repo, sizeof repo, "%s/repo", home);
+  snprintf(path, sizeof path, "%s/.git", repo);
+  CHECK(mkdir(repo, 0700) == 0 && mkdir(path, 0700) == 0);
+  snprintf(path, sizeof path, "%s/.mcp.json", repo);
+  char mcp[8400];
+  snprintf(mcp, sizeof mcp,
+           "{\"mcpServers\": {\"tools\": {\"command\": \"%s\"}, "
+           "\"other\": {\"command\": \"%s\"}}}\n",
+           demo, demo);
+  CHECK(write_file(path, mcp) == 0);
+  snprintf(settings, sizeof settings, "%s/config/mcphost/settings.json", home);
+  CHECK(write_file(settings, "{\"enableAllProjectMcpServers\": true}\n") == 0);
+  CHECK(chdir(repo) == 0);
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  CHECK(mcphost_project_choice(NULL, "approve", "[\"other\"]", 0, NULL, &err) ==
+        MCPHOST_OK);
+  CHECK(strstr(read_file(settings), "\"tools\"") == NULL);
+
+  for (int bind = 0; bind <= 1; bind++) {
+    mcphost_client *c = caller_client();
+    if (!c)
+      break;
+    mcphost_config_sources s = MCPHOST_CONFIG_SOURCES_INIT;
+    s.bind_approvals = bind;
+    CHECK(mcphost_load_config(c, &s, &err) == MCPHOST_OK);
+    CHECK(mcphost_server_count(c) == 2);
+    const char *text = read_file(settings);
+    if (bind) {
+      CHECK_CONTAINS(text, "\"tools\"");
+      CHECK_CONTAINS(text, "approvedMcpjsonEntries");
+    } else {
+      CHECK(strstr(text, "\"tools\"") == NULL);
+    }
+    mcphost_client_free(c);
+  }
+  CHECK(chdir(cwd) == 0);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: test_client_shell DEMO_SERVER\n");
@@ -284,6 +445,9 @@ int main(int argc, char **argv) {
       T(the_exit_signal_outlives_a_clear_not_a_forget),
       T(shutdown_closes_the_servers_and_keeps_the_state),
       T(quiet_turns_off_again),
+      T(the_configuration_is_reported_again),
+      T(a_preview_loads_apart_and_says_nothing),
+      T(a_load_binds_approvals_when_asked),
   };
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
   client_home_remove(home);

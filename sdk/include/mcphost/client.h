@@ -723,12 +723,18 @@ typedef struct mcphost_config_sources {
    * read is an error of the configuration like a bad entry's, said and
    * counted, and the rest loads (what `mcphost mcp list` shows). */
   int32_t no_check;
+  /* 1: an approval given without a record of what it approves (a blanket
+   * setting, a name alone) is bound to what the server runs, on this load
+   * and each reload, in the user settings, so that a later change of the
+   * entry needs approving again (the CLI's way); one that cannot be
+   * recorded is a warning on the library's log. */
+  int32_t bind_approvals;
 } mcphost_config_sources;
 
 #define MCPHOST_CONFIG_SOURCES_INIT                                            \
   {                                                                            \
     MCPHOST_SIZEOF_(mcphost_config_sources), NULL, 0, NULL, 0, NULL, NULL, 0,  \
-        0, 0, 0, 0                                                             \
+        0, 0, 0, 0, 0                                                          \
   }
 
 /* [not loop] Loads the configuration of a client made with
@@ -1344,6 +1350,26 @@ int mcphost_exit_signal(const mcphost_client *c);
  * mcphost_exit_signal is 0 again (the shell's Ctrl-C ended one command,
  * not the shell). */
 void mcphost_interrupt_forget(mcphost_client *c);
+
+/* [loop] or [not loop] Says the loaded configuration's errors, warnings
+ * and (with "verbose" 1 or more) notes on the log again, as
+ * mcphost_load_config said them: a front end that shares one loaded
+ * client between its commands (a session) shows each command what its
+ * own load would have. Nothing before a load. */
+void mcphost_config_report(mcphost_client *c);
+
+/* [not loop] The servers `src` and every scope would give now, loaded as
+ * mcphost_load_config loads them (`src` not checked alone, as with
+ * `no_check`) into a configuration apart: nothing is kept, said on the
+ * log or connected, and the client's own configuration stays as it is.
+ * For a program that shows what the configuration holds without using
+ * it (a shell's completion, a warning after an edit). A JSON array in
+ * *result_json (the caller's, mcphost_free), in priority order:
+ * [{"name", "scope", "state" (as mcphost_config_servers says it),
+ * "reason" (when the configuration gives one), "winner" (a "skipped"
+ * duplicate: the name of the entry used instead)}]. */
+int mcphost_config_preview(mcphost_client *c, const mcphost_config_sources *src,
+                           char **result_json, mcphost_error *err);
 
 /* [not loop] What mcphost_client_free does first, while the program's
  * callbacks, descriptors and timers still work: every operation still
