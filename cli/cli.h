@@ -333,6 +333,10 @@ void cli_load_config(cli *c);
  * EXIT_OK, or EXIT_USAGE with every error said (nothing loaded). In a
  * session only the check: the session loaded the rest. */
 int cli_load_checked(cli *c);
+/* Gives the client c->sources for its configuration files' functions
+ * (mcphost_set_config_sources: `mcp add` writes where a load would
+ * read), before or without a load. */
+void cli_set_sources(cli *c);
 /* The servers every scope and c->sources give now, loaded apart as
  * cli_load_config would load them, printing nothing
  * (mcphost_config_preview): an array of {"name", "scope", "state",

@@ -24,6 +24,11 @@ static mcphost_config_sources api_sources(const cli *c) {
   return s;
 }
 
+void cli_set_sources(cli *c) {
+  mcphost_config_sources s = api_sources(c);
+  mcphost_set_config_sources(c->api, &s, NULL);
+}
+
 cJSON *cli_load_preview(cli *c) {
   mcphost_config_sources s = api_sources(c);
   char *text = NULL;

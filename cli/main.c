@@ -84,8 +84,8 @@ static bool is_argument_word(const char *a) {
 }
 
 /* `--help` given to a plugin's command: its usage line and help. */
-static bool plugin_command_help(const plugin_command *pc, int argc,
-                                char **argv) {
+static bool help_of_plugin_command(const plugin_command *pc, int argc,
+                                   char **argv) {
   for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       printf("usage: mcphost [OPTIONS] %s\n\n%s\n",
@@ -495,7 +495,6 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     }
     c->h = api_client_host(c->api);
     c->mc = api_client_mcp(c->api);
-    api_client_sources(c->api, &c->sources);
     watch_signals(c, &set);
   }
   if (l->nplugin_dirs)
@@ -607,7 +606,7 @@ static int parse_command(cli *c, cmdline *l, int argc, char **argv) {
     if (rc != EXIT_OK)
       return rc;
   } else {
-    help = plugin_command_help(&l->pcmd, l->cargc, l->cargv);
+    help = help_of_plugin_command(&l->pcmd, l->cargc, l->cargv);
   }
   if (help && l->cmd && l->cmd->run == cmd_prompt && l->cargc >= 2) {
     l->cmd = &prompt_help;
@@ -679,6 +678,8 @@ static int load(cli *c, cmdline *l) {
   const char *approve = getenv("MCPHOST_APPROVE_PROJECT_SERVERS");
   if (approve && strcmp(approve, "1") == 0)
     c->sources.approve_project = true;
+  if (!c->shared)
+    cli_set_sources(c); /* the files `mcp` edits, as a load would find */
   if (!l->cmd) {
     /* A plugin's command: the configuration is loaded, and it decides
      * what having no servers means. */

@@ -373,6 +373,7 @@ int mcphost_plugin_option(const mcphost_client *c, size_t i,
 }
 
 void api_frontend_free(mcphost_client *c) {
+  api_shell_free(c);
   api_free_strings(c->allow);
   free(c->popts);
   api_free_strings(c->specs);

@@ -81,6 +81,9 @@ struct mcphost_client {
   size_t npopts;
   bool popts_read;
   bool bind_approvals;               /* mcphost_config_sources.bind_approvals */
+  /* mcphost_set_config_sources's, copied (c->sources points here). */
+  config_sources set_src;
+  char **set_specs, **set_urls, **set_configs, *set_url_type;
   host_config_loaded_fn config_hook; /* api_client_on_config_loaded */
   void *config_hook_ud;
 };
@@ -166,6 +169,8 @@ void api_bind_approvals(mcphost_client *c, const config *cfg);
 /* api_shell.c: a caller's sources checked (struct_size, a count without
  * its array): MCPHOST_OK, or the error set. */
 int api_sources_check(const mcphost_config_sources *s, mcphost_error *err);
+/* api_shell.c: mcphost_client_free's share of what it copied. */
+void api_shell_free(mcphost_client *c);
 /* mcphost_client_free's share: what api_frontend.c copied. */
 void api_frontend_free(mcphost_client *c);
 

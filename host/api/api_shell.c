@@ -17,6 +17,7 @@
 #include "core/host_config.h"
 #include "core/loop.h"
 #include "json_write.h"
+#include "util.h"
 
 _Static_assert((int)MCPHOST_PATH_CWD == (int)MCPH_PATH_CWD &&
                    (int)MCPHOST_PATH_STATE == (int)MCPH_PATH_STATE &&
@@ -146,6 +147,44 @@ int api_sources_check(const mcphost_config_sources *s, mcphost_error *err) {
       (s->nconfigs && !s->configs))
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                     "mcphost_config_sources: a count without its array");
+  return MCPHOST_OK;
+}
+
+void api_shell_free(mcphost_client *c) {
+  api_free_strings(c->set_specs);
+  api_free_strings(c->set_urls);
+  api_free_strings(c->set_configs);
+  free(c->set_url_type);
+}
+
+int mcphost_set_config_sources(mcphost_client *c,
+                               const mcphost_config_sources *s,
+                               mcphost_error *err) {
+  api_clear_error(err);
+  if (!c || !s)
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
+                    "mcphost_set_config_sources needs a client and its "
+                    "sources");
+  int rc = api_sources_check(s, err);
+  if (rc != MCPHOST_OK)
+    return rc;
+  api_shell_free(c);
+  c->set_specs = api_copy_strings(s->server_specs, s->nserver_specs);
+  c->set_urls = api_copy_strings(s->urls, s->nurls);
+  c->set_configs = api_copy_strings(s->configs, s->nconfigs);
+  c->set_url_type = s->url_type ? xstrdup(s->url_type) : NULL;
+  c->set_src =
+      (config_sources){.server_specs = (const char *const *)c->set_specs,
+                       .nserver_specs = s->nserver_specs,
+                       .urls = (const char *const *)c->set_urls,
+                       .nurls = s->nurls,
+                       .url_type = c->set_url_type,
+                       .mcp_configs = (const char *const *)c->set_configs,
+                       .nmcp_configs = s->nconfigs,
+                       .strict = s->strict != 0,
+                       .approve_project = s->approve_project != 0,
+                       .no_inproc = s->no_inproc != 0};
+  c->sources = &c->set_src;
   return MCPHOST_OK;
 }
 

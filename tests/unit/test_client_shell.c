@@ -429,6 +429,49 @@ TEST(a_load_binds_approvals_when_asked) {
   CHECK(chdir(cwd) == 0);
 }
 
+/* The files the configuration functions write are those of the sources
+ * set, before any load: a project file that is one of the --mcp-config
+ * files is refused as another scope's. */
+TEST(the_sources_set_name_the_files_edited) {
+  char dir[PATH_MAX + 16], file[PATH_MAX + 32], cwd[PATH_MAX];
+  CHECK(getcwd(cwd, sizeof cwd) != NULL);
+  snprintf(dir, sizeof dir, "%s/edited", home);
+  CHECK(mkdir(dir, 0700) == 0);
+  snprintf(file, sizeof file, "%s/.mcp.json", dir);
+  CHECK(write_file(file, "{\"mcpServers\": {}}\n") == 0);
+  CHECK(chdir(dir) == 0);
+  const char *configs[] = {file};
+  mcphost_config_sources s = MCPHOST_CONFIG_SOURCES_INIT;
+  s.configs = configs;
+  s.nconfigs = 1;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  for (int set = 1; set >= 0; set--) {
+    mcphost_client *c = caller_client();
+    if (!c)
+      break;
+    if (set)
+      CHECK(mcphost_set_config_sources(c, &s, &err) == MCPHOST_OK);
+    int rc = mcphost_config_add(c, "project", "x",
+                                "{\"command\": \"/bin/true\"}", 0, NULL, &err);
+    if (set) {
+      CHECK(rc == MCPHOST_ESERVER);
+      CHECK_CONTAINS(err.message, "of another scope");
+    } else {
+      CHECK(rc == MCPHOST_OK);
+    }
+    mcphost_client_free(c);
+  }
+  mcphost_config_sources bad = MCPHOST_CONFIG_SOURCES_INIT;
+  bad.nurls = 1;
+  CHECK(mcphost_set_config_sources(NULL, &s, &err) == MCPHOST_EUSAGE);
+  mcphost_client *c = caller_client();
+  if (c) {
+    CHECK(mcphost_set_config_sources(c, &bad, &err) == MCPHOST_EUSAGE);
+    mcphost_client_free(c);
+  }
+  CHECK(chdir(cwd) == 0);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: test_client_shell DEMO_SERVER\n");
@@ -448,6 +491,7 @@ int main(int argc, char **argv) {
       T(the_configuration_is_reported_again),
       T(a_preview_loads_apart_and_says_nothing),
       T(a_load_binds_approvals_when_asked),
+      T(the_sources_set_name_the_files_edited),
   };
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
   client_home_remove(home);

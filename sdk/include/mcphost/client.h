@@ -1351,6 +1351,19 @@ int mcphost_exit_signal(const mcphost_client *c);
  * not the shell). */
 void mcphost_interrupt_forget(mcphost_client *c);
 
+/* [not loop] The sources the configuration files' functions
+ * (mcphost_config_add, _remove, _entries, mcphost_project_choice,
+ * mcphost_config_import, ...) find their files by, before
+ * mcphost_load_config or without it, given as it would be given them:
+ * for a program that edits the configuration its command line names
+ * without loading it (`mcphost mcp add` after --mcp-config). Copied; a
+ * later call replaces them, and they stay in force after a load.
+ * MCPHOST_EABI or MCPHOST_EUSAGE as mcphost_load_config for a bad
+ * struct. */
+int mcphost_set_config_sources(mcphost_client *c,
+                               const mcphost_config_sources *src,
+                               mcphost_error *err);
+
 /* [loop] or [not loop] Says the loaded configuration's errors, warnings
  * and (with "verbose" 1 or more) notes on the log again, as
  * mcphost_load_config said them: a front end that shares one loaded
