@@ -41,8 +41,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-/* api_client_run_until, until the interruption is the client's own */
-#include "api/client_view.h"
 #include "cli/cli.h"
 #include "json_parse.h"
 #include "json_write.h"
@@ -110,7 +108,7 @@ struct batch {
   strbuf scratch; /* a request's arguments as text, for mcphost_start */
   bool in_eof; /* stdin is at its end */
   bool eof;    /* ... and every request of it is started */
-  bool done;
+  int done;
   /* At most INFLIGHT_MAX requests run at once: the lines after them wait
    * in `in`, and stdin is read again as requests end. */
   bool window_full;
@@ -318,7 +316,7 @@ static void check_done(batch *b) {
   if (b->stopped) {
     b->drained = b->inflight == 0;
   } else if (b->eof && b->inflight == 0) {
-    b->done = true;
+    b->done = 1;
   } else if (b->window_full && !b->feed_timer && !b->feeding &&
              b->inflight < INFLIGHT_MAX) {
     b->feed_timer = mcphost_timer_start(b->api, 0, on_feed_timer, b);
@@ -1029,12 +1027,12 @@ int cmd_batch(cli *c, int argc, char **argv) {
     b.in_watch = NULL;
     feed(&b);
   }
-  int rc = api_client_run_until(c->api, &b.done);
+  int rc = mcphost_run_interruptible(c->api, &b.done, 0);
   if (b.feed_timer)
     mcphost_timer_cancel(c->api, b.feed_timer);
   if (b.in_watch)
     mcphost_unwatch(c->api, b.in_watch);
-  if (rc == -2) {
+  if (rc == MCPHOST_ECANCELED) {
     /* Interrupted: what is in flight ends as interrupted, answered; the
      * lines not started yet never start. */
     b.stopped = true;
@@ -1066,7 +1064,7 @@ int cmd_batch(cli *c, int argc, char **argv) {
   free(b.subscriptions);
   sb_free(&b.in);
   sb_free(&b.scratch);
-  if (rc == -2) {
+  if (rc == MCPHOST_ECANCELED) {
     return EXIT_INTERRUPTED;
   }
   return EXIT_OK;

@@ -264,9 +264,10 @@ cJSON *cli_args_words(int n, char *const *words, unsigned flags,
 /* tool_cmd.c: mcphost_tool_signature of `tool` (a tools/list item) under
  * `name`; a new string (mcphost_free). */
 char *cli_tool_signature(const char *name, const cJSON *tool);
-/* Prints the kept names of `kind` of every server of `cfg`, one a line:
- * the assigned ones, or with `own` SERVER/NAME. */
-void cli_names_print(cli *c, const config *cfg, const char *kind, bool own,
+/* Prints the kept names of `kind` of every server of `servers` (as
+ * cli_load_preview gives them), one a line: the assigned ones, or with
+ * `own` SERVER/NAME. */
+void cli_names_print(cli *c, const cJSON *servers, const char *kind, bool own,
                      FILE *f);
 /* Whether a name may be offered to a shell's completion: an assigned one
  * (mcphost_name_assign: [A-Za-z0-9_-]), or with `own` a server's own,
@@ -337,9 +338,15 @@ void cli_load_config(cli *c);
  * EXIT_OK, or EXIT_USAGE with every error said (nothing loaded). In a
  * session only the check: the session loaded the rest. */
 int cli_load_checked(cli *c);
-/* Loads every scope into `cfg` (which should be empty) as
- * cli_load_config does, printing nothing. */
-void cli_load_scopes(cli *c, config *cfg);
+/* Gives the client c->sources for its configuration files' functions
+ * (mcphost_set_config_sources: `mcp add` writes where a load would
+ * read), before or without a load. */
+void cli_set_sources(cli *c);
+/* The servers every scope and c->sources give now, loaded apart as
+ * cli_load_config would load them, printing nothing
+ * (mcphost_config_preview): an array of {"name", "scope", "state",
+ * "reason", "winner"}, or {} on an error. The caller frees it. */
+cJSON *cli_load_preview(cli *c);
 /* After an add or import: a warning for each server the duplicate rule
  * skips that is one of `names` or has one of them as its winner. */
 void cli_warn_skipped(cli *c, const char *const *names, size_t n);

@@ -577,7 +577,7 @@ int cmd_servers(cli *c, int argc, char **argv) {
   if (argc == 1) {
     /* The table lists every server: each one's warnings, those it
      * skips too (a connected one's come as it connects). */
-    mcphost_config_report(c->api, NULL, NULL);
+    mcphost_config_report(c->api, NULL, 0, NULL);
   }
   /* Servers never used are connected now; a connection the shell or a
    * session holds is shown as it is (reconnecting after a loss, say),

@@ -58,6 +58,11 @@ int cli_run_until(cli *c, const bool *done);
 /* An option of its client whose value is a number or a flag
  * (mcphost_get_option: "sanitize", "verbose", ...); 0 when unknown. */
 int64_t cli_option_value(const cli *c, const char *name);
+/* An entry of the client's log (mcphost_log: "mcphost: LEVEL: ..." on
+ * stderr when the verbosity lets `level`, an enum mcphost_log_level,
+ * through); `source` may be NULL. */
+void cli_log(cli *c, int level, const char *source, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* main.c: the running command's hook for the servers' notifications
  * (mcphost_options.on_notify: list_changed, resources/updated, log
  * messages, cancellations of their own requests, ...); NULL: none. A

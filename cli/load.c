@@ -4,36 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/client_view.h"
 #include "cli/cli.h"
-#include "core/host_config.h"
 #include "util.h"
 
-static config_sources scope_sources(cli *c) {
-  return host_config_with_plugin_sources(c->h, &c->sources);
-}
-
-void cli_load_scopes(cli *c, config *cfg) {
-  config_sources o = scope_sources(c);
-  config_load_scopes(cfg, &o);
-}
-
-/* Approvals given without a record of what they approve (a blanket
- * setting, a name alone) are bound now to what the servers run, so that
- * a later change of the entry is noticed (config_approval.h). */
-static void bind_approvals(void *ud, const config *cfg) {
-  cli *c = ud;
-  char why[1024];
-  if (config_bind_approvals(cfg, &c->sources, why, sizeof why) < 0)
-    fprintf(stderr,
-            "mcphost: config warning: could not record what the "
-            "approval binds: %s\n",
-            why);
-}
-
-/* c->sources through the client API (mcphost_load_config), which binds
- * approvals (here, on each load and reload) and reports as it loads. */
-static int load_sources(cli *c, bool check, mcphost_error *err) {
+/* c->sources (the command line's) as the client API takes them. */
+static mcphost_config_sources api_sources(const cli *c) {
   const config_sources *o = &c->sources;
   mcphost_config_sources s = MCPHOST_CONFIG_SOURCES_INIT;
   s.server_specs = o->server_specs;
@@ -46,9 +21,29 @@ static int load_sources(cli *c, bool check, mcphost_error *err) {
   s.strict = o->strict;
   s.approve_project = o->approve_project;
   s.no_inproc = o->no_inproc;
+  return s;
+}
+
+void cli_set_sources(cli *c) {
+  mcphost_config_sources s = api_sources(c);
+  mcphost_set_config_sources(c->api, &s, NULL);
+}
+
+cJSON *cli_load_preview(cli *c) {
+  mcphost_config_sources s = api_sources(c);
+  char *text = NULL;
+  mcphost_config_preview(c->api, &s, &text, NULL);
+  return cli_api_json(text);
+}
+
+/* c->sources through the client API (mcphost_load_config), which reports
+ * as it loads and binds approvals given without a record of what they
+ * approve to what the servers run, on each load and reload, so that a
+ * later change of the entry is noticed (config_approval.h). */
+static int load_sources(cli *c, bool check, mcphost_error *err) {
+  mcphost_config_sources s = api_sources(c);
   s.no_check = !check;
-  if (!c->shared)
-    api_client_on_config_loaded(c->api, bind_approvals, c);
+  s.bind_approvals = 1;
   return mcphost_load_config(c->api, &s, err);
 }
 
@@ -60,7 +55,8 @@ int cli_load_checked(cli *c) {
   mcphost_error err = MCPHOST_ERROR_INIT;
   int rc = load_sources(c, true, &err);
   if (rc == MCPHOST_ESTATE) {
-    host_config_report(c->h); /* loaded when the session started */
+    mcphost_config_report(c->api, NULL, MCPHOST_REPORT_LOAD,
+                          NULL); /* loaded when the session started */
     return EXIT_OK;
   }
   if (rc != MCPHOST_EUSAGE)
@@ -104,24 +100,32 @@ int cli_check_startable(cli *c, size_t idx) {
 }
 
 void cli_warn_skipped(cli *c, const char *const *names, size_t n) {
-  config cfg;
-  config_init(&cfg);
-  cli_load_scopes(c, &cfg);
-  for (size_t i = 0; i < cfg.nservers; i++) {
-    const server_config *s = &cfg.servers[i];
-    if (s->state != SERVER_SKIPPED)
+  cJSON *servers = cli_load_preview(c);
+  const cJSON *s;
+  cJSON_ArrayForEach(s, servers) {
+    const char *state =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "state"));
+    if (!state || strcmp(state, "skipped") != 0)
       continue;
-    for (size_t k = 0; k < n; k++) {
-      if (strcmp(names[k], s->name) == 0 ||
-          (s->winner && strcmp(names[k], s->winner) == 0)) {
-        fprintf(stderr,
-                "mcphost: warning: MCP server \"%s\" (%s scope) is skipped: "
-                "%s\n",
-                cli_esc(c, s->name), config_server_scope(s),
-                cli_esc(c, s->reason ? s->reason : "a duplicate"));
+    const char *name =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "name"));
+    const char *winner =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "winner"));
+    const char *reason =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "reason"));
+    for (size_t k = 0; name && k < n; k++) {
+      if (strcmp(names[k], name) == 0 ||
+          (winner && strcmp(names[k], winner) == 0)) {
+        fprintf(
+            stderr,
+            "mcphost: warning: MCP server \"%s\" (%s scope) is skipped: "
+            "%s\n",
+            cli_esc(c, name),
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "scope")),
+            cli_esc(c, reason ? reason : "a duplicate"));
         break;
       }
     }
   }
-  config_free(&cfg);
+  cJSON_Delete(servers);
 }

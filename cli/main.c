@@ -17,8 +17,6 @@
 #include "cli/json_alloc.h"
 #include "cli/version.h"
 #include "api/client_view.h"
-#include "config/era_policy.h"
-#include "config/roots.h"
 #include "util.h"
 #include "env_ms.h"
 #include "gateway/gateway.h"
@@ -86,8 +84,8 @@ static bool is_argument_word(const char *a) {
 }
 
 /* `--help` given to a plugin's command: its usage line and help. */
-static bool plugin_command_help(const plugin_command *pc, int argc,
-                                char **argv) {
+static bool help_of_plugin_command(const plugin_command *pc, int argc,
+                                   char **argv) {
   for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       printf("usage: mcphost [OPTIONS] %s\n\n%s\n",
@@ -130,8 +128,8 @@ static void collect_plugin_options(cli *c, plugin_opts *po) {
     for (size_t j = 0; j < po->nbuiltin + po->nplugin && !taken; j++)
       taken = strcmp(po->longopts[j].name, d.name) == 0;
     if (taken) {
-      host_log(c->h, MCPH_LOG_WARN, d.plugin,
-               "option --%s is already taken; ignored", d.name ? d.name : "");
+      cli_log(c, MCPHOST_LOG_WARN, d.plugin,
+              "option --%s is already taken; ignored", d.name ? d.name : "");
       continue;
     }
     size_t at = po->nbuiltin + po->nplugin;
@@ -195,10 +193,11 @@ static int apply_option(cli *c, cmdline *l, const cli_option *o,
   case CLI_OPT_APPROVE_PROJECT: c->sources.approve_project = true; break;
   case CLI_OPT_ALLOW: l->allows[l->nallows++] = value; break;
   case CLI_OPT_PROTOCOL: {
-    era_policy pol;
-    if (!era_policy_parse(value, &pol)) {
-      cli_error(c, NULL,
-                "--protocol must be auto, modern or legacy; not \"%s\"", value);
+    /* The client checks it (and takes it: cli_client_options gives it
+     * again with the rest). */
+    mcphost_error err = MCPHOST_ERROR_INIT;
+    if (mcphost_set_option(c->api, "protocol", value, &err) != MCPHOST_OK) {
+      cli_error(c, NULL, "%s", err.message);
       return EXIT_USAGE;
     }
     c->protocol = value;
@@ -241,11 +240,10 @@ static int apply_option(cli *c, cmdline *l, const cli_option *o,
     break;
   case CLI_OPT_PLUGIN_DIR: break; /* taken by prescan_plugin_dirs */
   case CLI_OPT_ROOT: {
-    char why[600];
-    char *dir = roots_resolve_dir(host_path(c->h, MCPH_PATH_CWD), value, why,
-                                  sizeof why);
-    if (!dir) {
-      cli_error(c, NULL, "--root %s: %s", value, why);
+    char *dir = NULL;
+    mcphost_error err = MCPHOST_ERROR_INIT;
+    if (mcphost_root_resolve(c->api, value, &dir, &err) != MCPHOST_OK) {
+      cli_error(c, NULL, "%s", err.message);
       return EXIT_USAGE;
     }
     c->root_dirs =
@@ -497,7 +495,6 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     }
     c->h = api_client_host(c->api);
     c->mc = api_client_mcp(c->api);
-    api_client_sources(c->api, &c->sources);
     watch_signals(c, &set);
   }
   if (l->nplugin_dirs)
@@ -609,7 +606,7 @@ static int parse_command(cli *c, cmdline *l, int argc, char **argv) {
     if (rc != EXIT_OK)
       return rc;
   } else {
-    help = plugin_command_help(&l->pcmd, l->cargc, l->cargv);
+    help = help_of_plugin_command(&l->pcmd, l->cargc, l->cargv);
   }
   if (help && l->cmd && l->cmd->run == cmd_prompt && l->cargc >= 2) {
     l->cmd = &prompt_help;
@@ -632,19 +629,25 @@ static int parse_command(cli *c, cmdline *l, int argc, char **argv) {
 /* What the options set, applied; the configuration read when the
  * command needs it. */
 static int load(cli *c, cmdline *l) {
-  host_set_verbosity(c->h, l->verbosity);
-  host_set_quiet(c->h, c->quiet_progress);
+  /* Both each time: a session's client keeps the last command's. -vvvv
+   * says no more than -vvv. */
+  char verbose[2] = {(char)('0' + (l->verbosity < 3 ? l->verbosity : 3)), 0};
+  mcphost_set_option(c->api, "verbose", verbose, NULL);
+  mcphost_set_option(c->api, "quiet", c->quiet_progress ? "1" : "0", NULL);
   cli_client_options(c);
   char out_why[1024];
   if (c->output_dir && out_check_dir(c, out_why, sizeof out_why) != 0) {
     cli_error(c, NULL, "--output-dir: %s", out_why);
     return EXIT_USAGE; /* before anything connects: no result is lost */
   }
-  for (size_t i = 0; i < host_registry(c->h)->nplugins; i++) {
-    const plugin *p = host_registry(c->h)->plugins[i];
-    if (!p->loaded)
-      host_log(c->h, MCPH_LOG_INFO, NULL, "plugin %s refused: %s", p->path,
-               p->error);
+  /* Said at info: only -v shows it, so only -v looks. */
+  mcphost_plugin_info pi = MCPHOST_PLUGIN_INFO_INIT;
+  for (size_t i = 0; l->verbosity > 0 &&
+                     mcphost_plugin_get(c->api, i, &pi, NULL) == MCPHOST_OK;
+       i++) {
+    if (!pi.loaded && !pi.builtin)
+      cli_log(c, MCPHOST_LOG_INFO, NULL, "plugin %s refused: %s", pi.file,
+              pi.error);
   }
 
   /* Every command sees the same scopes; `mcp` loads them itself. */
@@ -675,6 +678,8 @@ static int load(cli *c, cmdline *l) {
   const char *approve = getenv("MCPHOST_APPROVE_PROJECT_SERVERS");
   if (approve && strcmp(approve, "1") == 0)
     c->sources.approve_project = true;
+  if (!c->shared)
+    cli_set_sources(c); /* the files `mcp` edits, as a load would find */
   if (!l->cmd) {
     /* A plugin's command: the configuration is loaded, and it decides
      * what having no servers means. */
@@ -687,11 +692,11 @@ static int load(cli *c, cmdline *l) {
   int rc = cli_load_checked(c);
   if (rc != EXIT_OK)
     return rc;
-  if (host_cfg(c->h)->nservers == 0) {
+  if (mcphost_server_count(c->api) == 0) {
     cli_error(c, NULL,
               "no servers configured (use --mcp-config FILE, --server "
               "COMMAND, --url URL, a .mcp.json here, or mcphost mcp add)");
-    return host_cfg(c->h)->nerrors ? EXIT_SERVER : EXIT_NOT_FOUND;
+    return mcphost_config_errors(c->api) ? EXIT_SERVER : EXIT_NOT_FOUND;
   }
   return EXIT_OK;
 }
@@ -700,7 +705,7 @@ static int load(cli *c, cmdline *l) {
 static int dispatch(cli *c, cmdline *l) {
   int rc = l->cmd ? l->cmd->run(c, l->cargc, l->cargv)
                   : cli_run_plugin_command(c, &l->pcmd, l->cargc, l->cargv);
-  if (host_interrupted(c->h) && rc == EXIT_OK)
+  if (mcphost_interrupted(c->api) && rc == EXIT_OK)
     rc = EXIT_INTERRUPTED;
   if (c->save_failed && rc == EXIT_OK) {
     rc = EXIT_USAGE; /* a result was not saved: the output dir is unusable */
@@ -715,13 +720,13 @@ static int dispatch(cli *c, cmdline *l) {
 
 /* Closes every server and frees what the run held; the exit code. */
 static int close_run(cli *c, cmdline *l, int rc) {
-  if (c->h) {
+  if (c->api) {
     if (!c->shared) {
-      mcp_client_shutdown(c->mc); /* before the asker goes */
+      mcphost_client_shutdown(c->api); /* before the asker goes */
     }
     cli_esc_free(c);
     cli_asker_free(c);
-    rc = cli_exit_for_signal(rc, host_signal_number(c->h));
+    rc = cli_exit_for_signal(rc, mcphost_exit_signal(c->api));
     if (!c->shared) {
       unwatch_signals(c);
       mcphost_client_free(c->api);
@@ -735,7 +740,7 @@ static int close_run(cli *c, cmdline *l, int rc) {
   cli_finish(c, rc);
   rc = cli_check_output(c, rc);
   for (size_t i = 0; i < c->nroot_dirs; i++)
-    free(c->root_dirs[i]);
+    mcphost_free(c->root_dirs[i]);
   free(c->root_dirs);
   cli_plugin_cmds_free(c);
   free(l->popts.longopts);

@@ -244,7 +244,7 @@ static int mcp_list(cli *c, int argc, char **argv) {
     return EXIT_USAGE;
   }
   cli_load_config(c);
-  mcphost_config_report(c->api, NULL, NULL); /* every server is listed */
+  mcphost_config_report(c->api, NULL, 0, NULL); /* every server is listed */
   cJSON *servers = loaded_servers(c);
   size_t nservers = (size_t)cJSON_GetArraySize(servers);
   health_check(c, servers, NULL, 0);
@@ -368,7 +368,7 @@ static int mcp_get(cli *c, int argc, char **argv) {
   cli_load_config(c);
   long i = cli_find_server(c, argv[1]);
   if (i >= 0) {
-    mcphost_config_report(c->api, argv[1], NULL);
+    mcphost_config_report(c->api, argv[1], 0, NULL);
   }
   if (i < 0) {
     size_t n = mcphost_server_count(c->api);

@@ -189,10 +189,10 @@ static const char *ext_for(const char *mime) {
  * (*dir, free it), or -1 with the reason. */
 static int open_output_dir(cli *c, char **dir, char *why, size_t why_len) {
   if (c->output_dir) {
-    char *abs =
-        c->output_dir[0] == '/'
-            ? xstrdup(c->output_dir)
-            : xasprintf("%s/%s", host_path(c->h, MCPH_PATH_CWD), c->output_dir);
+    char *abs = c->output_dir[0] == '/'
+                    ? xstrdup(c->output_dir)
+                    : xasprintf("%s/%s", mcphost_path(c->api, MCPHOST_PATH_CWD),
+                                c->output_dir);
     int fd = trusted_fs_open_dir(abs, TRUSTED_FS_CREATE, why, why_len);
     if (fd < 0) {
       free(abs);

@@ -151,7 +151,7 @@ static void add_lines(cands *k, const char *text, const char *under) {
  * global options, the plugins' commands, or the kept names of `kind`. */
 typedef enum { N_COMMANDS, N_OPTIONS, N_PLUGIN_COMMANDS, N_KEPT } names_kind;
 
-static void add_printed(cli *c, const config *cfg, cands *k, names_kind what,
+static void add_printed(cli *c, const cJSON *servers, cands *k, names_kind what,
                         const char *kind, const char *under) {
   char *buf = NULL;
   size_t len = 0;
@@ -182,7 +182,7 @@ static void add_printed(cli *c, const config *cfg, cands *k, names_kind what,
     break;
   }
   case N_KEPT: /* SERVER/NAME once the word has a '/' */
-    cli_names_print(c, cfg, kind, strchr(k->prefix, '/') != NULL, f);
+    cli_names_print(c, servers, kind, strchr(k->prefix, '/') != NULL, f);
     break;
   }
   fclose(f);
@@ -212,6 +212,21 @@ static const cli_option *value_of(int n, char **w) {
   return o && o->arg && !strchr(w[at], '=') ? o : NULL;
 }
 
+/* The transport types the client's plugins serve, a line each after
+ * `before`. */
+static void add_types(cli *c, strbuf *v, const char *before) {
+  char *text = NULL;
+  mcphost_config_types(c->api, &text, NULL);
+  cJSON *types = cli_api_json(text);
+  const cJSON *t;
+  cJSON_ArrayForEach(t, types) {
+    if (cJSON_IsString(t)) {
+      sb_printf(v, "%s%s\n", before, t->valuestring);
+    }
+  }
+  cJSON_Delete(types);
+}
+
 /* The values option `o` takes, as candidates each after `before`
  * ("--protocol=" when the word is one, zsh's and fish's way). */
 static void add_values(cli *c, cands *k, const cli_option *o,
@@ -231,20 +246,21 @@ static void add_values(cli *c, cands *k, const cli_option *o,
       sb_printf(&v, "%s%s\n", before, mcphost_log_level_name(i));
     }
     break;
-  case CLI_COMPLETES_TRANSPORT:
-    for (size_t i = 0; i < host_registry(c->h)->ntypes; i++) {
-      sb_printf(&v, "%s%s\n", before, host_registry(c->h)->types[i].type);
-    }
-    break;
+  case CLI_COMPLETES_TRANSPORT: add_types(c, &v, before); break;
   case CLI_COMPLETES_TEXT: break; /* the shell's own */
   }
   add_lines(k, sb_str(&v), NULL);
   sb_free(&v);
 }
 
-static void add_servers(const config *cfg, cands *k) {
-  for (size_t i = 0; i < cfg->nservers; i++) {
-    add(k, cfg->servers[i].name);
+static void add_servers(const cJSON *servers, cands *k) {
+  const cJSON *s;
+  cJSON_ArrayForEach(s, servers) {
+    const char *name =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "name"));
+    if (name) {
+      add(k, name);
+    }
   }
 }
 
@@ -293,9 +309,7 @@ static int complete_words(cli *c, int n, char **w) {
   c->sources.nserver_specs = nspecs;
   c->sources.urls = urls;
   c->sources.nurls = nurls;
-  config cfg;
-  config_init(&cfg);
-  cli_load_scopes(c, &cfg);
+  cJSON *servers = cli_load_preview(c);
   const char *cur = k.prefix;
   if (cmd < 0) {
     const cli_option *o = value_of(n, w);
@@ -307,10 +321,10 @@ static int complete_words(cli *c, int n, char **w) {
       add_values(c, &k, o, before);
       free(before);
     } else if (cur[0] == '-') {
-      add_printed(c, &cfg, &k, N_OPTIONS, NULL, NULL);
+      add_printed(c, servers, &k, N_OPTIONS, NULL, NULL);
     } else {
-      add_printed(c, &cfg, &k, N_COMMANDS, NULL, NULL);
-      add_printed(c, &cfg, &k, N_PLUGIN_COMMANDS, NULL, NULL);
+      add_printed(c, servers, &k, N_COMMANDS, NULL, NULL);
+      add_printed(c, servers, &k, N_PLUGIN_COMMANDS, NULL, NULL);
     }
     goto out;
   }
@@ -347,11 +361,13 @@ static int complete_words(cli *c, int n, char **w) {
     }
   } else {
     switch (cli_completes_after(name, pos, args[0])) {
-    case COMPLETES_TOOL: add_printed(c, &cfg, &k, N_KEPT, "tools", NULL); break;
-    case COMPLETES_PROMPT:
-      add_printed(c, &cfg, &k, N_KEPT, "prompts", NULL);
+    case COMPLETES_TOOL:
+      add_printed(c, servers, &k, N_KEPT, "tools", NULL);
       break;
-    case COMPLETES_SERVER: add_servers(&cfg, &k); break;
+    case COMPLETES_PROMPT:
+      add_printed(c, servers, &k, N_KEPT, "prompts", NULL);
+      break;
+    case COMPLETES_SERVER: add_servers(servers, &k); break;
     case COMPLETES_SHELL_NAME: {
       static const char *const shells[] = {"bash", "zsh", "fish"};
       add_list(&k, shells, NAMES(shells));
@@ -359,7 +375,7 @@ static int complete_words(cli *c, int n, char **w) {
     }
     case COMPLETES_MCP_SUBCOMMAND:
       add_list(&k, mcp_subcommands, NAMES(mcp_subcommands));
-      add_printed(c, &cfg, &k, N_PLUGIN_COMMANDS, NULL, "mcp ");
+      add_printed(c, servers, &k, N_PLUGIN_COMMANDS, NULL, "mcp ");
       break;
     case COMPLETES_TASK_ACTION: {
       static const char *const actions[] = {"status", "result", "cancel"};
@@ -377,7 +393,7 @@ static int complete_words(cli *c, int n, char **w) {
 out:
   fputs(sb_str(&k.out), stdout);
   sb_free(&k.out);
-  config_free(&cfg);
+  cJSON_Delete(servers);
   free(configs);
   free(specs);
   free(urls);

@@ -18,7 +18,7 @@ static const char cache_name[] = "completion-names.json";
 /* The cache's object; `text` (may be NULL) gets the file's text, else
  * it is freed here. */
 static cJSON *load_text(cli *c, char **text_out) {
-  char *text = state_file_read(c->h, cache_name, NULL);
+  char *text = state_file_read(c->api, cache_name, NULL);
   cJSON *o = text ? cJSON_Parse(text) : NULL;
   if (text_out) {
     *text_out = text;
@@ -78,9 +78,9 @@ void cli_names_record(cli *c, const char *server, const char *kind,
    * listed again, unchanged) are not written again: a walk to the
    * directory and seven system calls less. */
   bool write = text && !(was && strcmp(was, text) == 0);
-  if (write && state_file_write(c->h, cache_name, text, strlen(text), why,
+  if (write && state_file_write(c->api, cache_name, text, strlen(text), why,
                                 sizeof why) != 0) {
-    host_log(c->h, MCPH_LOG_INFO, NULL, "completion names not kept: %s", why);
+    cli_log(c, MCPHOST_LOG_INFO, NULL, "completion names not kept: %s", why);
   }
   free(was);
   cJSON_free(text);
@@ -126,13 +126,17 @@ bool cli_plain_name(const char *s, bool own) {
                          "0123456789_-") == strlen(s);
 }
 
-void cli_names_print(cli *c, const config *cfg, const char *kind, bool own,
-                     FILE *f) {
+void cli_names_print(cli *c, const cJSON *configured, const char *kind,
+                     bool own, FILE *f) {
   cJSON *o = load(c);
   const cJSON *servers = cJSON_GetObjectItemCaseSensitive(o, "servers");
   char *key = own ? xasprintf("own_%s", kind) : xstrdup(kind);
-  for (size_t i = 0; i < cfg->nservers; i++) {
-    const char *server = cfg->servers[i].name;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, configured) {
+    const char *server =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "name"));
+    if (!server)
+      continue;
     const cJSON *entry = cJSON_GetObjectItemCaseSensitive(servers, server);
     const cJSON *name;
     cJSON_ArrayForEach(name, cJSON_GetObjectItemCaseSensitive(entry, key)) {

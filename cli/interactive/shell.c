@@ -97,7 +97,7 @@ static void print_help(void) {
 
 static void history_load(shell *sh) {
   size_t len = 0;
-  char *text = state_file_read(sh->c->h, history_name, &len);
+  char *text = state_file_read(sh->c->api, history_name, &len);
   if (!text) {
     return;
   }
@@ -114,7 +114,7 @@ static void history_load(shell *sh) {
   }
   if (nlines > 2 * HISTORY_KEEP) {
     char why[PATH_MAX + 64];
-    if (state_file_write(sh->c->h, history_name, from, strlen(from), why,
+    if (state_file_write(sh->c->api, history_name, from, strlen(from), why,
                          sizeof why) != 0) {
       fprintf(stderr, "mcphost: warning: history: %s\n", why);
     }
@@ -145,16 +145,16 @@ static void history_keep(shell *sh, const char *line) {
   free(sh->last);
   sh->last = xstrdup(line);
   char why[PATH_MAX + 64];
-  int fd = state_file_open(sh->c->h, history_name,
+  int fd = state_file_open(sh->c->api, history_name,
                            O_WRONLY | O_CREAT | O_APPEND, why, sizeof why);
   if (fd < 0) {
-    host_log(sh->c->h, MCPH_LOG_INFO, NULL, "history not kept: %s", why);
+    cli_log(sh->c, MCPHOST_LOG_INFO, NULL, "history not kept: %s", why);
     return;
   }
   char *rec = xasprintf("%s\n", line);
   size_t n = strlen(rec);
   if (write(fd, rec, n) != (ssize_t)n) {
-    host_log(sh->c->h, MCPH_LOG_INFO, NULL, "history not kept: short write");
+    cli_log(sh->c, MCPHOST_LOG_INFO, NULL, "history not kept: short write");
   }
   free(rec);
   close(fd);
@@ -175,7 +175,7 @@ static bool ready(cli *c, size_t idx) {
 static void add_names(shell *sh, size_t idx, const char *kind, bool own) {
   cli *c = sh->c;
   cJSON *result = NULL;
-  const char *server = host_cfg(c->h)->servers[idx].name;
+  const char *server = mcphost_server_name(c->api, idx);
   mcphost_error err = MCPHOST_ERROR_INIT;
   mcphost_request rq = cli_request(MCPHOST_OP_LIST, server, kind, NULL,
                                    MCPHOST_REQUEST_IF_DECLARED);
@@ -207,7 +207,7 @@ static void add_names(shell *sh, size_t idx, const char *kind, bool own) {
 
 /* `word`: the word completed; SERVER/NAME once it has a '/'. */
 static void add_all_names(shell *sh, const char *kind, const char *word) {
-  for (size_t i = 0; i < host_cfg(sh->c->h)->nservers; i++) {
+  for (size_t i = 0; i < mcphost_server_count(sh->c->api); i++) {
     if (ready(sh->c, i)) {
       add_names(sh, i, kind, strchr(word, '/') != NULL);
     }
@@ -322,9 +322,8 @@ static void complete(void *ud, line_edit *le, const char *line, size_t start) {
       add_arguments(sh, args[0], args + 1, (size_t)npos - 1);
       break;
     case COMPLETES_SERVER: {
-      const config *cfg = host_cfg(sh->c->h);
-      for (size_t i = 0; i < cfg->nservers; i++) {
-        line_edit_candidate(sh->le, cfg->servers[i].name, ' ');
+      for (size_t i = 0; i < mcphost_server_count(sh->c->api); i++) {
+        line_edit_candidate(sh->le, mcphost_server_name(sh->c->api, i), ' ');
       }
       break;
     }
@@ -461,9 +460,7 @@ int cmd_shell(cli *c, int argc, char **argv) {
   shell sh = {.c = c};
   sh.le = line_edit_open(complete, &sh);
   /* A long-lived process: a server that crashed is connected again. */
-  mcp_client_options o = *mcp_client_get_options(c->mc);
-  o.keep = true;
-  mcp_client_set_options(c->mc, &o);
+  mcphost_set_option(c->api, "keep", NULL, NULL);
   size_t connected = cli_connect_all(c), active = 0;
   cJSON *all = cli_server_status(c, NULL, MCPHOST_STATUS_BRIEF);
   const cJSON *st;
@@ -514,11 +511,11 @@ int cmd_shell(cli *c, int argc, char **argv) {
     /* The loop stood still at the prompt: what happened meanwhile (a
      * server's exit, a reconnect due) is taken in before the line runs,
      * so it meets the servers as they are. */
-    host_run_ready(c->h);
+    mcphost_run_ready(c->api);
     bool leave = false;
     last = run_line(&sh, line, &leave);
     free(line);
-    int sig = host_signal_number(c->h);
+    int sig = mcphost_exit_signal(c->api);
     if (after_command(&sh)) {
       rc = last;
       break;
@@ -527,12 +524,12 @@ int cmd_shell(cli *c, int argc, char **argv) {
       rc = last;
       break;
     }
-    if (host_interrupted(c->h) && sig != SIGINT) {
+    if (mcphost_interrupted(c->api) && sig != SIGINT) {
       rc = 128 + sig; /* SIGTERM or SIGHUP: the shell ends too */
       break;
     }
     /* Ctrl-C ended that command only. */
-    host_forget_signal(c->h);
+    mcphost_interrupt_forget(c->api);
   }
   line_edit_close(sh.le);
   free(sh.last);

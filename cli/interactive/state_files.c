@@ -12,9 +12,9 @@
 #include "trusted_fs.h"
 #include "util.h"
 
-static int open_dir(host *h, bool create, const char **dir, char *why,
+static int open_dir(mcphost_client *c, bool create, const char **dir, char *why,
                     size_t why_len) {
-  *dir = host_path(h, MCPH_PATH_STATE);
+  *dir = mcphost_path(c, MCPHOST_PATH_STATE);
   if (!*dir) {
     snprintf(why, why_len, "no per-user state directory (no home)");
     errno = ENOENT;
@@ -25,10 +25,10 @@ static int open_dir(host *h, bool create, const char **dir, char *why,
       why_len);
 }
 
-int state_file_open(host *h, const char *name, int oflags, char *why,
+int state_file_open(mcphost_client *c, const char *name, int oflags, char *why,
                     size_t why_len) {
   const char *dir;
-  int dfd = open_dir(h, (oflags & O_CREAT) != 0, &dir, why, why_len);
+  int dfd = open_dir(c, (oflags & O_CREAT) != 0, &dir, why, why_len);
   if (dfd < 0) {
     return -1;
   }
@@ -39,9 +39,9 @@ int state_file_open(host *h, const char *name, int oflags, char *why,
   return fd;
 }
 
-char *state_file_read(host *h, const char *name, size_t *len) {
+char *state_file_read(mcphost_client *c, const char *name, size_t *len) {
   /* Not there yet (a first run): as the checked open would find. */
-  const char *dir = host_path(h, MCPH_PATH_STATE);
+  const char *dir = mcphost_path(c, MCPHOST_PATH_STATE);
   char *path = dir ? path_join(dir, name) : NULL;
   bool none = path && path_missing(path);
   free(path);
@@ -50,7 +50,7 @@ char *state_file_read(host *h, const char *name, size_t *len) {
   }
   /* Why it cannot be opened is not said (it reads as none), so no
    * buffer for it on the stack under the walk. */
-  int fd = state_file_open(h, name, O_RDONLY, NULL, 0);
+  int fd = state_file_open(c, name, O_RDONLY, NULL, 0);
   if (fd < 0) {
     return NULL;
   }
@@ -80,10 +80,10 @@ char *state_file_read(host *h, const char *name, size_t *len) {
   return sb_take(&b);
 }
 
-int state_file_write(host *h, const char *name, const char *data, size_t len,
-                     char *why, size_t why_len) {
+int state_file_write(mcphost_client *c, const char *name, const char *data,
+                     size_t len, char *why, size_t why_len) {
   const char *dir;
-  int dfd = open_dir(h, true, &dir, why, why_len);
+  int dfd = open_dir(c, true, &dir, why, why_len);
   if (dfd < 0) {
     return -1;
   }

@@ -5,21 +5,21 @@
 #ifndef MCPHOST_CLI_STATE_FILES_H
 #define MCPHOST_CLI_STATE_FILES_H
 
+#include <mcphost/client.h>
 #include <stddef.h>
-
-#include "core/host.h"
 
 /* Opens `name` (one component) in the state directory with `oflags`
  * (O_CREAT makes the directory too; files are 0600). Returns the fd or
- * -1 with the reason in `why`. */
-int state_file_open(host *h, const char *name, int oflags, char *why,
+ * -1 with the reason in `why`. The directory is the client's
+ * (mcphost_path, MCPHOST_PATH_STATE). */
+int state_file_open(mcphost_client *c, const char *name, int oflags, char *why,
                     size_t why_len);
 /* The whole file as a new string (its length in *len, may be NULL), or
  * NULL when it is missing or cannot be read. */
-char *state_file_read(host *h, const char *name, size_t *len);
+char *state_file_read(mcphost_client *c, const char *name, size_t *len);
 /* Replaces the file with `data` (a new file renamed over it: never half
  * written). Returns 0, or -1 with the reason in `why`. */
-int state_file_write(host *h, const char *name, const char *data, size_t len,
-                     char *why, size_t why_len);
+int state_file_write(mcphost_client *c, const char *name, const char *data,
+                     size_t len, char *why, size_t why_len);
 
 #endif

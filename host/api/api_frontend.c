@@ -88,14 +88,9 @@ int mcphost_load_config(mcphost_client *c, const mcphost_config_sources *s,
   if (!c || !s)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
                     "mcphost_load_config needs a client and its sources");
-  if (!API_HAS(s, mcphost_config_sources, no_check))
-    return api_fail(err, MCPHOST_EABI, 0, NULL,
-                    "mcphost_config_sources.struct_size %u is too small",
-                    (unsigned)s->struct_size);
-  if ((s->nserver_specs && !s->server_specs) || (s->nurls && !s->urls) ||
-      (s->nconfigs && !s->configs))
-    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
-                    "mcphost_config_sources: a count without its array");
+  int rc = api_sources_check(s, err);
+  if (rc != MCPHOST_OK)
+    return rc;
   /* Checked before anything is kept; when loaded already, all the same:
    * a front end that shares a loaded client (a session) still refuses a
    * command line's bad sources. */
@@ -107,8 +102,7 @@ int mcphost_load_config(mcphost_client *c, const mcphost_config_sources *s,
                           .mcp_configs = s->configs,
                           .nmcp_configs = s->nconfigs};
   cJSON **docs = NULL;
-  int rc =
-      s->no_check ? MCPHOST_OK : api_config_check(c->h, &given, &docs, err);
+  rc = s->no_check ? MCPHOST_OK : api_config_check(c->h, &given, &docs, err);
   if (rc != MCPHOST_OK)
     return rc;
   if (c->config_loaded) {
@@ -116,6 +110,8 @@ int mcphost_load_config(mcphost_client *c, const mcphost_config_sources *s,
     return api_fail(err, MCPHOST_ESTATE, 0, NULL,
                     "the client's configuration is loaded already");
   }
+  c->bind_approvals =
+      API_HAS(s, mcphost_config_sources, bind_approvals) && s->bind_approvals;
   /* Copied: the host keeps the sources to read them again. */
   api_free_strings(c->configs);
   c->configs = api_copy_strings(s->configs, s->nconfigs);
@@ -337,7 +333,10 @@ static int set_option(option_job *j) {
     host_set_verbosity(c->h, v[0] - '0');
     return MCPHOST_OK;
   } else if (strcmp(n, "quiet") == 0) {
-    host_set_quiet(c->h, true);
+    /* "0" turns it off again: a session's next command without -q. */
+    if (v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+      return bad_value(j, "quiet must be 1, 0 or no value (on); not \"%s\"");
+    host_set_quiet(c->h, !v || v[0] == '1');
     return MCPHOST_OK;
   } else if (strcmp(n, "allow") == 0) {
     return api_set_allow(c, v, j->err);
@@ -480,6 +479,7 @@ int mcphost_plugin_option(const mcphost_client *c, size_t i,
 }
 
 void api_frontend_free(mcphost_client *c) {
+  api_shell_free(c);
   api_free_strings(c->allow);
   free(c->popts);
   api_free_strings(c->specs);
@@ -566,25 +566,5 @@ uint64_t mcphost_now_ms(void) {
 
 int mcphost_run_until(mcphost_client *c, const int *done,
                       uint64_t deadline_ms) {
-  if (!c || !done)
-    return MCPHOST_EUSAGE;
-  if (c->mode != MCPHOST_LOOP_CALLER)
-    return MCPHOST_ESTATE;
-  const mcphost_client *was = api_enter_loop(c);
-  int rc = MCPHOST_OK;
-  while (!*done) {
-    int wait = -1;
-    if (deadline_ms) {
-      uint64_t now = loop_now_ms();
-      if (now >= deadline_ms) {
-        rc = MCPHOST_ETIMEDOUT;
-        break;
-      }
-      wait =
-          deadline_ms - now > INT32_MAX ? INT32_MAX : (int)(deadline_ms - now);
-    }
-    loop_run_once(host_loop(c->h), wait);
-  }
-  api_leave_loop(was);
-  return rc;
+  return api_run_loop(c, done, deadline_ms, false);
 }

@@ -80,6 +80,10 @@ struct mcphost_client {
   mcphost_option_info *popts; /* the plugins' options, read once */
   size_t npopts;
   bool popts_read;
+  bool bind_approvals;               /* mcphost_config_sources.bind_approvals */
+  /* mcphost_set_config_sources's, copied (c->sources points here). */
+  config_sources set_src;
+  char **set_specs, **set_urls, **set_configs, *set_url_type;
   host_config_loaded_fn config_hook; /* api_client_on_config_loaded */
   void *config_hook_ud;
   /* mcphost_on_server_state's (api_commands.c), loop thread only. */
@@ -157,6 +161,22 @@ void api_config_loaded(void *ud, const config *cfg);
  * then closes the servers (mcphost_client_free's start, the thread left
  * running); the client takes no new operation. */
 void api_client_close(mcphost_client *c);
+/* api_shell.c: runs the loop (MCPHOST_LOOP_CALLER mode, as its thread)
+ * until *done or the deadline (mcphost_now_ms; 0: none), and with
+ * `interruptible` until a signal the program passed on
+ * (mcphost_interrupt) too: mcphost_run_until and
+ * mcphost_run_interruptible. */
+int api_run_loop(mcphost_client *c, const int *done, uint64_t deadline_ms,
+                 bool interruptible);
+/* api_shell.c: the approvals of `cfg` given without a record bound to
+ * what they approve (config_bind_approvals), in the user settings of
+ * the client's sources; a failure said on its log. */
+void api_bind_approvals(mcphost_client *c, const config *cfg);
+/* api_shell.c: a caller's sources checked (struct_size, a count without
+ * its array): MCPHOST_OK, or the error set. */
+int api_sources_check(const mcphost_config_sources *s, mcphost_error *err);
+/* api_shell.c: mcphost_client_free's share of what it copied. */
+void api_shell_free(mcphost_client *c);
 /* mcphost_client_free's share: what api_frontend.c copied. */
 void api_frontend_free(mcphost_client *c);
 

@@ -1103,6 +1103,8 @@ void api_config_loaded(void *ud, const config *cfg) {
     l->names[i] = xstrdup(cfg->servers[i].name);
   l->older = atomic_load(&c->names);
   atomic_store(&c->names, l);
+  if (c->bind_approvals)
+    api_bind_approvals(c, cfg);
   if (c->config_hook)
     c->config_hook(c->config_hook_ud, cfg);
 }

@@ -72,23 +72,26 @@ TEST(a_servers_warnings_are_said_when_asked) {
   CHECK(times_logged("\"disabled\" is not read") == 0);
   mcphost_error err = MCPHOST_ERROR_INIT;
   /* One server's: those not said yet, once. */
-  CHECK(mcphost_config_report(c, "a", &err) == MCPHOST_OK);
+  CHECK(mcphost_config_report(c, "a", 0, &err) == MCPHOST_OK);
   CHECK(times_logged("[a] ") == 1);
   CHECK_CONTAINS(logged, "server \"a\": unknown key \"argz\"");
   CHECK(times_logged("\"disabled\" is not read") == 0);
-  CHECK(mcphost_config_report(c, "a", &err) == MCPHOST_OK);
+  CHECK(mcphost_config_report(c, "a", 0, &err) == MCPHOST_OK);
   CHECK(times_logged("unknown key \"argz\"") == 1);
   /* A name no warning is about says nothing. */
-  CHECK(mcphost_config_report(c, "demo", &err) == MCPHOST_OK);
-  CHECK(mcphost_config_report(c, "nosuch", &err) == MCPHOST_OK);
+  CHECK(mcphost_config_report(c, "demo", 0, &err) == MCPHOST_OK);
+  CHECK(mcphost_config_report(c, "nosuch", 0, &err) == MCPHOST_OK);
   CHECK(times_logged("[demo]") == 0 && times_logged("nosuch") == 0);
   /* Every server's, said before or not: what lists them all shows. */
-  CHECK(mcphost_config_report(c, NULL, &err) == MCPHOST_OK);
+  CHECK(mcphost_config_report(c, NULL, 0, &err) == MCPHOST_OK);
   CHECK(times_logged("unknown key \"argz\"") == 2);
   CHECK(times_logged("[b] ") == 1);
   CHECK_CONTAINS(logged, "server \"b\": \"disabled\" is not read");
-  CHECK(mcphost_config_report(NULL, NULL, &err) == MCPHOST_EUSAGE);
+  CHECK(mcphost_config_report(NULL, NULL, 0, &err) == MCPHOST_EUSAGE);
   CHECK_CONTAINS(err.message, "needs a client");
+  CHECK(mcphost_config_report(c, NULL, 4, &err) == MCPHOST_EUSAGE);
+  CHECK(mcphost_config_report(c, "a", MCPHOST_REPORT_LOAD, &err) ==
+        MCPHOST_EUSAGE);
   mcphost_client_free(c);
 }
 
@@ -97,7 +100,7 @@ TEST(a_servers_warnings_from_another_thread) {
   CHECK(c != NULL);
   if (!c)
     return;
-  CHECK(mcphost_config_report(c, "b", NULL) == MCPHOST_OK);
+  CHECK(mcphost_config_report(c, "b", 0, NULL) == MCPHOST_OK);
   CHECK(times_logged("[b] ") == 1);
   CHECK(times_logged("unknown key \"argz\"") == 0);
   mcphost_client_free(c);

@@ -665,7 +665,8 @@ int mcphost_config_import(mcphost_client *c, const char *scope,
  *   "no-roots"      no root at all ("0": roots again)
  *   "sanitize"      full, display or off: what is done to server text
  *   "verbose"       0 .. 3, the library's log on stderr (-v, -vv, -vvv)
- *   "quiet"         a server's stray output logged at info
+ *   "quiet"         a server's stray output logged at info; "0" off
+ *                   again, "1" or NULL on
  *   "allow"         PATTERN, a tool call the program allows where a
  *                   permission rule asks, before anyone is asked
  *                   (mcp__SERVER__TOOL, `*` a wildcard, mcp__SERVER
@@ -745,12 +746,18 @@ typedef struct mcphost_config_sources {
    * read is an error of the configuration like a bad entry's, said and
    * counted, and the rest loads (what `mcphost mcp list` shows). */
   int32_t no_check;
+  /* 1: an approval given without a record of what it approves (a blanket
+   * setting, a name alone) is bound to what the server runs, on this load
+   * and each reload, in the user settings, so that a later change of the
+   * entry needs approving again (the CLI's way); one that cannot be
+   * recorded is a warning on the library's log. */
+  int32_t bind_approvals;
 } mcphost_config_sources;
 
 #define MCPHOST_CONFIG_SOURCES_INIT                                            \
   {                                                                            \
     MCPHOST_SIZEOF_(mcphost_config_sources), NULL, 0, NULL, 0, NULL, NULL, 0,  \
-        0, 0, 0, 0                                                             \
+        0, 0, 0, 0, 0                                                          \
   }
 
 /* [not loop] Loads the configuration of a client made with
@@ -1334,9 +1341,16 @@ int mcphost_log(mcphost_client *c, int level, const char *source,
  * server shows them with the list); with a configured name (exactly as
  * configured) those about that server not said yet, which its first
  * connection would otherwise say. A name no warning is about says
- * nothing. MCPHOST_OK. */
+ * nothing. With MCPHOST_REPORT_LOAD (`server` NULL) the loaded
+ * configuration's whole report instead: its errors, warnings and (with
+ * "verbose" 1 or more) notes, as mcphost_load_config said them, for a
+ * front end that shares one loaded client between its commands (a
+ * session) and shows each command what its own load would have; nothing
+ * before a load. MCPHOST_OK; MCPHOST_EUSAGE for unknown `flags` bits or
+ * a `server` with MCPHOST_REPORT_LOAD. */
+#define MCPHOST_REPORT_LOAD 1u
 int mcphost_config_report(mcphost_client *c, const char *server,
-                          mcphost_error *err);
+                          unsigned flags, mcphost_error *err);
 
 /* A server's connection changed state (connecting, connected, failed,
  * closed, ...: mcphost_server_status's "connection"): `server` its
@@ -1393,6 +1407,87 @@ int mcphost_reload_config(mcphost_client *c, mcphost_error *err);
  * lock) only once its servers are gone. NULL is fine. In
  * MCPHOST_LOOP_CALLER mode: the loop's thread, outside a callback. */
 void mcphost_client_shutdown(mcphost_client *c);
+
+/* ---- an interactive front end: its paths, the loop caught up, its
+ * signals, its servers closed ----
+ * What a program that runs several commands on one client (the
+ * `mcphost shell`, a session) does between them and at its end, beside
+ * the front end's functions above. */
+
+/* mcphost_path's directories (the plugin ABI's MCPH_PATH_*). */
+enum mcphost_path {
+  MCPHOST_PATH_CWD = 0,   /* the working directory the client started in */
+  MCPHOST_PATH_STATE = 1, /* per-user state ($XDG_STATE_HOME/mcphost) */
+  MCPHOST_PATH_LOGS = 2,  /* per-user logs (a stdio server's stderr) */
+  MCPHOST_PATH_CACHE = 3  /* per-user cache ($XDG_CACHE_HOME/mcphost) */
+};
+
+/* [any thread] The client's directory `which` (an enum mcphost_path), an
+ * absolute path, as the library and its plugins use it (a relative
+ * --root or --output-dir is taken from MCPHOST_PATH_CWD); NULL for an
+ * unknown `which` or when there is none (no home directory). The
+ * client's, valid until it is freed; nothing is created. */
+const char *mcphost_path(const mcphost_client *c, int which);
+
+/* [any thread] The directory `dir` names as a root, as
+ * mcphost_set_option("root") takes it (relative to MCPHOST_PATH_CWD,
+ * "~/" from $HOME), made absolute with its links resolved: in *abs (the
+ * caller's, mcphost_free), for a program that checks a --root before it
+ * sets it. MCPHOST_EUSAGE when it is no existing directory, the message
+ * "--root DIR: WHY". */
+int mcphost_root_resolve(const mcphost_client *c, const char *dir, char **abs,
+                         mcphost_error *err);
+
+/* [loop] MCPHOST_LOOP_CALLER mode: runs what is ready now and what that
+ * makes ready, without waiting (a bounded number of turns): a program
+ * that left the loop standing (a prompt waiting for a line) takes in what
+ * happened meanwhile (a server's exit, a reconnection due) before it
+ * starts more. */
+void mcphost_run_ready(mcphost_client *c);
+
+/* [loop] MCPHOST_LOOP_CALLER mode: as mcphost_run_until, and it also
+ * ends when a signal the program passed on (mcphost_interrupt) is not
+ * cleared, at once when one is pending: MCPHOST_ECANCELED (checked
+ * before each turn, after *done). */
+int mcphost_run_interruptible(mcphost_client *c, const int *done,
+                              uint64_t deadline_ms);
+
+/* [loop] The last signal mcphost_interrupt gave, cleared since
+ * (mcphost_interrupt_clear) or not: what the program's exit status says
+ * (the CLI's 128 + N). 0 when none was, or after
+ * mcphost_interrupt_forget. */
+int mcphost_exit_signal(const mcphost_client *c);
+
+/* [loop] As mcphost_interrupt_clear, and the signal forgotten too:
+ * mcphost_exit_signal is 0 again (the shell's Ctrl-C ended one command,
+ * not the shell). */
+void mcphost_interrupt_forget(mcphost_client *c);
+
+/* [not loop] The sources the configuration files' functions
+ * (mcphost_config_add, _remove, _entries, mcphost_project_choice,
+ * mcphost_config_import, ...) find their files by, before
+ * mcphost_load_config or without it, given as it would be given them:
+ * for a program that edits the configuration its command line names
+ * without loading it (`mcphost mcp add` after --mcp-config). Copied; a
+ * later call replaces them, and they stay in force after a load.
+ * MCPHOST_EABI or MCPHOST_EUSAGE as mcphost_load_config for a bad
+ * struct. */
+int mcphost_set_config_sources(mcphost_client *c,
+                               const mcphost_config_sources *src,
+                               mcphost_error *err);
+
+/* [not loop] The servers `src` and every scope would give now, loaded as
+ * mcphost_load_config loads them (`src` not checked alone, as with
+ * `no_check`) into a configuration apart: nothing is kept, said on the
+ * log or connected, and the client's own configuration stays as it is.
+ * For a program that shows what the configuration holds without using
+ * it (a shell's completion, a warning after an edit). A JSON array in
+ * *result_json (the caller's, mcphost_free), in priority order:
+ * [{"name", "scope", "state" (as mcphost_config_servers says it),
+ * "reason" (when the configuration gives one), "winner" (a "skipped"
+ * duplicate: the name of the entry used instead)}]. */
+int mcphost_config_preview(mcphost_client *c, const mcphost_config_sources *src,
+                           char **result_json, mcphost_error *err);
 
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
