@@ -78,6 +78,8 @@ BURST = 2000  # echo calls written at once (burst)
 SERVERS = 50  # servers listed at once (many)
 PEER = None  # --peer: the build of the server, bench-detach and the shim
 BIG = 10 * 1024 * 1024
+BUNDLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                      "bundles", "testdata", "hello-node-1.0.0.mcpb")
 TOP = 25  # functions shown when a workload exceeds its baseline
 TIME = "/usr/bin/time"  # GNU time, for the peak RSS
 # No address-space randomization (util-linux's setarch): the peak RSS moves
@@ -87,8 +89,9 @@ NO_ASLR = ["setarch", "-R"]
 WORKLOADS = ["version", "tools", "batch", "big", "plugins", "serve",
              "burst", "names"]
 # Run for the layout (hot) and by measure, not by the guard: 50 servers
-# started under valgrind take 10 s.
-LAYOUT_ONLY = ["many"]
+# started under valgrind take 10 s; a bundle's install runs libarchive's
+# code more than mcphost's.
+LAYOUT_ONLY = ["many", "bundle"]
 WHAT = {
     "version": "cold `mcphost --version`",
     "tools": "cold `mcphost tools`, the demo server",
@@ -98,6 +101,7 @@ WHAT = {
     "serve": "`mcphost serve --stdio` answering %d sequential calls" % CALLS,
     "burst": "%d echo calls written at once to `mcphost batch`" % BURST,
     "many": "%d servers' tools listed at once in `mcphost batch`" % SERVERS,
+    "bundle": "`mcphost bundle install` of the hello-node sample bundle",
     "names": "cold `mcphost call` of a server whose tool names are "
              "non-ASCII, one of them fullwidth (NFKC makes it ASCII)",
 }
@@ -225,6 +229,8 @@ class Run:
             "big": [mcphost] + cfg + ["call", "mcp__demo__big",
                                       "bytes=%d" % BIG],
             "names": [mcphost] + cfg + ["call", "demo/echo", "message=hi"],
+            "bundle": [mcphost, "bundle", "install", BUNDLE, "--yes",
+                       "--config", "allowed_dirs=" + self.path("tmp")],
             "plugins": [mcphost, "plugins"],
             "serve": [mcphost, "--mcp-config", self.config, "serve",
                       "--stdio"],
@@ -516,9 +522,9 @@ def executed_functions(build, name):
 # code is placed (version runs nothing of its own, big's RSS is its
 # result's): a cold `call` first, as a one-shot command is where the
 # executable's pages are most of the peak, then batch's calls, tools,
-# serve and plugins.
+# serve, plugins and a bundle's install.
 HOT_ORDER = ["names", "batch", "burst", "many", "tools", "serve",
-             "plugins"]
+             "plugins", "bundle"]
 
 
 def write_hot(build, path):
