@@ -78,6 +78,8 @@ BURST = 2000  # echo calls written at once (burst)
 SERVERS = 50  # servers listed at once (many)
 PEER = None  # --peer: the build of the server, bench-detach and the shim
 BIG = 10 * 1024 * 1024
+BUNDLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                      "bundles", "testdata", "hello-node-1.0.0.mcpb")
 TOP = 25  # functions shown when a workload exceeds its baseline
 TIME = "/usr/bin/time"  # GNU time, for the peak RSS
 # No address-space randomization (util-linux's setarch): the peak RSS moves
@@ -85,10 +87,11 @@ TIME = "/usr/bin/time"  # GNU time, for the peak RSS
 NO_ASLR = ["setarch", "-R"]
 
 WORKLOADS = ["version", "tools", "batch", "big", "plugins", "serve",
-             "burst"]
+             "burst", "names"]
 # Run for the layout (hot) and by measure, not by the guard: 50 servers
-# started under valgrind take 10 s.
-LAYOUT_ONLY = ["many"]
+# started under valgrind take 10 s; a bundle's install runs libarchive's
+# code more than mcphost's.
+LAYOUT_ONLY = ["many", "bundle"]
 WHAT = {
     "version": "cold `mcphost --version`",
     "tools": "cold `mcphost tools`, the demo server",
@@ -98,6 +101,9 @@ WHAT = {
     "serve": "`mcphost serve --stdio` answering %d sequential calls" % CALLS,
     "burst": "%d echo calls written at once to `mcphost batch`" % BURST,
     "many": "%d servers' tools listed at once in `mcphost batch`" % SERVERS,
+    "bundle": "`mcphost bundle install` of the hello-node sample bundle",
+    "names": "cold `mcphost call` of a server whose tool names are "
+             "non-ASCII, one of them fullwidth (NFKC makes it ASCII)",
 }
 # Run where a session was once started: the code every command runs
 # then (looking for its session) is measured and laid out too.
@@ -182,12 +188,22 @@ class Run:
         if not os.access(server, os.X_OK):
             die("%s is missing: build it (bench/servers)" % server, 2)
         entry = {"command": server}
+        env = {}
+        if name == "names":
+            # bench/servers/bench_features.c: accented Latin, Japanese,
+            # Cyrillic, Devanagari and emoji names, already in NFKC (the
+            # sanitizer's quick check), and one in fullwidth letters
+            # (normalized by its tables).
+            env = {"BENCH_NAMES": "icu"}
+            entry["env"] = env
         if detach:
             # GNU time's %M of mcphost is the largest peak of mcphost and
             # the children it waited for: the server, started through
             # bench-detach, is never one (servers/detach.c).
             entry = {"command": os.path.join(peer, "bin", "bench-detach"),
                      "args": [server]}
+            if env:
+                entry["env"] = env
             if not os.access(entry["command"], os.X_OK):
                 die("%s is missing: build it (bench/servers)" %
                     entry["command"], 2)
@@ -212,6 +228,9 @@ class Run:
             "many": [mcphost] + cfg + ["batch"],
             "big": [mcphost] + cfg + ["call", "mcp__demo__big",
                                       "bytes=%d" % BIG],
+            "names": [mcphost] + cfg + ["call", "demo/echo", "message=hi"],
+            "bundle": [mcphost, "bundle", "install", BUNDLE, "--yes",
+                       "--config", "allowed_dirs=" + self.path("tmp")],
             "plugins": [mcphost, "plugins"],
             "serve": [mcphost, "--mcp-config", self.config, "serve",
                       "--stdio"],
@@ -499,17 +518,22 @@ def executed_functions(build, name):
             if re.match(r"^[A-Za-z_][A-Za-z0-9_]*(\.|$)", n)}
 
 
-# The workloads whose peak RSS the layout is for, in the order their own
-# functions are placed (version runs nothing of its own, big's RSS is its
-# result's).
-HOT_ORDER = ["tools", "plugins", "serve", "batch", "burst", "many"]
+# The workloads whose peak RSS the layout is for, in the order their
+# code is placed (version runs nothing of its own, big's RSS is its
+# result's): a cold `call` first, as a one-shot command is where the
+# executable's pages are most of the peak, then batch's calls, tools,
+# serve, plugins and a bundle's install.
+HOT_ORDER = ["names", "batch", "burst", "many", "tools", "serve",
+             "plugins", "bundle"]
 
 
 def write_hot(build, path):
-    """footprint.hot: the functions the workloads run. First those that
-    more of HOT_ORDER's workloads run, so that each of them finds most of
-    its code in the first pages; among equals, those of the earlier
-    workload in HOT_ORDER, then by name; the other workloads' last. Then
+    """footprint.hot: the functions the workloads run. First those of the
+    first workload of HOT_ORDER, then those of the second that the first
+    does not run, and so on, so that each workload's code is together
+    (a run maps its code in few 64 KiB windows) and the first ones' in as
+    few pages as their code takes; within each, those more of HOT_ORDER's
+    workloads run first, then by name; the other workloads' last. Then
     the source files of those functions, in the same order: their
     read-only data (strings, tables) goes first too."""
     runs = {n: executed_functions(build, n) for n in WORKLOADS + LAYOUT_ONLY}
@@ -517,7 +541,7 @@ def write_hot(build, path):
     def key(f):
         which = [n for n in HOT_ORDER if f in runs[n]]
         first = HOT_ORDER.index(which[0]) if which else len(HOT_ORDER)
-        return (-len(which), first, f)
+        return (first, -len(which), f)
 
     funcs = sorted(set().union(*runs.values()), key=key)
     top = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))

@@ -14,29 +14,26 @@
  * substituted (subst.h) with the answers kept (store.h and the secrets
  * service).
  *
- * The heavy half (libarchive, OpenSSL, libcurl) is mcpb-tools.so, opened
- * only by the commands that need it (tools.h): listing servers and
+ * The heavy half (libarchive, libcurl) is mcpb-tools.so, opened only by
+ * the commands that need it (tools.h), and OpenSSL's part mcpb-sig.so,
+ * which it opens for a signature only (sig.h): listing servers and
  * managing installed bundles maps none of those libraries.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <dlfcn.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf_file.h"
+#include "impl_open.h"
 #include "manifest.h"
 #include "mcpb.h"
 #include "store.h"
 #include "subst.h"
 #include "text_escape.h"
-#include "trusted_fs.h"
 
 char *mcpb_esc(const char *s) {
   char *e = text_escape(s ? s : "", s ? strlen(s) : 0,
@@ -66,65 +63,12 @@ const mcpb_tools *mcpb_tools_get(mcpb_plugin *pl, char *err, size_t n) {
   if (pl->tools) {
     return pl->tools;
   }
-  /* impl/mcpb-tools.so beside the directory that holds this plugin, which
-   * the host opened through /proc/self/fd/N: checked the way the host
-   * checks an implementation (owner, mode, no links but its own). */
-  Dl_info info;
-  char self[PATH_MAX], dir[PATH_MAX + 16], why[PATH_MAX + 256];
-  struct stat st;
-  if (!dladdr(&anchor, &info) || !info.dli_fname ||
-      !realpath(info.dli_fname, self) || stat(self, &st) < 0) {
-    snprintf(err, n, "cannot tell where the bundle plugin was loaded from");
-    return NULL;
-  }
-  char *slash = strrchr(self, '/');
-  if (slash) {
-    *slash = '\0';
-    slash = strrchr(self, '/');
-  }
-  if (!slash) {
-    snprintf(err, n, "cannot tell where the bundle tools are from %s", self);
-    return NULL;
-  }
-  *slash = '\0';
-  snprintf(dir, sizeof dir, "%s/impl", self);
-  int dfd = trusted_fs_open_dir_owned_by(dir, 0, st.st_uid, why, sizeof why);
-  int fd = dfd < 0 ? -1
-                   : trusted_fs_open_code_owned_by(dfd, dir, "mcpb-tools.so",
-                                                   st.st_uid, why, sizeof why);
-  if (dfd >= 0) {
-    close(dfd);
-  }
-  if (fd >= 0 && elf_check_loadable(fd, why, sizeof why) != 0) {
-    close(fd); /* dlopen() would die of SIGBUS on a file cut short */
-    fd = -1;
-  }
-  if (fd < 0) {
-    snprintf(err, n, "cannot load %s/mcpb-tools.so: %s", dir, why);
-    return NULL;
-  }
-  /* The fd stays open: /proc/self/fd/N must keep naming the library. */
-  char byfd[64];
-  snprintf(byfd, sizeof byfd, "/proc/self/fd/%d", fd);
-  void *h = dlopen(byfd, RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    const char *e = dlerror(); /* process-wide: copied at once */
-    snprintf(err, n, "cannot load %s/mcpb-tools.so: %s", dir,
-             e ? e : "unknown error");
-    close(fd);
-    return NULL;
-  }
-  const mcph_entry *e = dlsym(h, MCPH_ENTRY_SYMBOL);
-  const mcpb_tools *t = e && e->abi_major == MCPH_ABI_MAJOR && e->id &&
-                                strcmp(e->id, MCPB_TOOLS_ID) == 0 &&
-                                e->get_extension
-                            ? e->get_extension(NULL, MCPB_TOOLS_EXT)
-                            : NULL;
-  if (!t || t->struct_size < sizeof(mcpb_tools)) {
+  /* impl/mcpb-tools.so beside the directory that holds this plugin. */
+  const mcpb_tools *t = mcpb_impl_open(&anchor, "mcpb-tools.so", MCPB_TOOLS_ID,
+                                       MCPB_TOOLS_EXT, err, n);
+  if (t && t->struct_size < sizeof(mcpb_tools)) {
     snprintf(err, n,
-             "%s/mcpb-tools.so is not the bundle tools library of "
-             "this build",
-             dir);
+             "mcpb-tools.so is not a library of this build's bundle plugin");
     return NULL;
   }
   pl->tools = t; /* never closed, as the host never closes plugins */

@@ -1,5 +1,7 @@
 #include "sig.h"
 
+#include <mcphost/plugin.h>
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -55,13 +57,6 @@ static void describe_signer(X509 *leaf, sig_info *o) {
          i++) {
       snprintf(o->fingerprint + 2 * i, 3, "%02x", md[i]);
     }
-  }
-}
-
-static void set_status(sig_info *o, const char *status, const char *why) {
-  snprintf(o->status, sizeof o->status, "%s", status);
-  if (why) {
-    snprintf(o->why, sizeof o->why, "%s", why);
   }
 }
 
@@ -152,13 +147,7 @@ static X509_STORE *anchors(const char *const *managed, size_t nmanaged,
 void sig_check(bsrc *content, const unsigned char *der, int trailer_kind,
                const trailer *t, const char *const *managed, size_t nmanaged,
                const char *trust, sig_info *o) {
-  memset(o, 0, sizeof *o);
-  if (trailer_kind == TRAILER_NONE) {
-    set_status(o, "unsigned", "the bundle has no signature");
-    return;
-  }
-  if (trailer_kind != TRAILER_OK) {
-    set_status(o, "invalid", t->why);
+  if (!sig_trailer_status(trailer_kind, t, o)) {
     return;
   }
   const unsigned char *p = der;
@@ -168,11 +157,11 @@ void sig_check(bsrc *content, const unsigned char *der, int trailer_kind,
   if (t->der_len > 0x7fffffff ||
       !(cms = d2i_CMS_ContentInfo(NULL, &p, (long)t->der_len)) ||
       OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
-    set_status(o, "invalid", "the signature is not a CMS SignedData blob");
+    sig_set_status(o, "invalid", "the signature is not a CMS SignedData blob");
     goto out;
   }
   if (!CMS_is_detached(cms)) {
-    set_status(o, "invalid", "the signature is not detached");
+    sig_set_status(o, "invalid", "the signature is not detached");
     goto out;
   }
   if (!verify(cms, content, NULL)) {
@@ -183,19 +172,20 @@ void sig_check(bsrc *content, const unsigned char *der, int trailer_kind,
       ssl_reason(why, sizeof why,
                  "the content does not match its signature (tampered?)");
     }
-    set_status(o, "invalid", why);
+    sig_set_status(o, "invalid", why);
     goto out;
   }
   signers = CMS_get0_signers(cms);
   X509 *leaf =
       signers && sk_X509_num(signers) > 0 ? sk_X509_value(signers, 0) : NULL;
   if (!leaf) {
-    set_status(o, "invalid", "the signature names no signer certificate");
+    sig_set_status(o, "invalid", "the signature names no signer certificate");
     goto out;
   }
   describe_signer(leaf, o);
   if (X509_check_issued(leaf, leaf) == X509_V_OK) {
-    set_status(o, "self-signed", "the publisher signed its own certificate");
+    sig_set_status(o, "self-signed",
+                   "the publisher signed its own certificate");
     goto out;
   }
   /* The system store and the administrator's anchors first; the user's
@@ -223,17 +213,17 @@ void sig_check(bsrc *content, const unsigned char *der, int trailer_kind,
     }
   }
   if (!store) {
-    set_status(o, "unsigned", why);
+    sig_set_status(o, "unsigned", why);
     goto out;
   }
   uint32_t xku = X509_get_extended_key_usage(leaf);
   if (xku == UINT32_MAX || !(xku & XKU_CODE_SIGN)) {
-    set_status(o, "unsigned",
-               "the publisher's certificate is not for code signing (no "
-               "codeSigning extended key usage)");
+    sig_set_status(o, "unsigned",
+                   "the publisher's certificate is not for code signing (no "
+                   "codeSigning extended key usage)");
     goto out;
   }
-  set_status(o, "signed", NULL);
+  sig_set_status(o, "signed", NULL);
   snprintf(o->trust, sizeof o->trust, "%s", user ? "user" : "system");
 out:
   sk_X509_free(signers);
@@ -357,3 +347,29 @@ out:
   free(data);
   return rc;
 }
+
+/* ---- the library's entry ---- */
+
+static const mcpb_sig table = {
+    .struct_size = sizeof(mcpb_sig),
+    .check = sig_check,
+    .sign = sig_sign,
+};
+
+static const void *s_get_extension(void *ctx, const char *id) {
+  (void)ctx;
+  return strcmp(id, MCPB_SIG_EXT) == 0 ? &table : NULL;
+}
+
+/* As mcpb-tools.so's (tools.c): an entry the host never loads, asked for
+ * MCPB_SIG_EXT without init. */
+MCPH_PLUGIN_ENTRY = {
+    .struct_size = sizeof(mcph_entry),
+    .abi_major = MCPH_ABI_MAJOR,
+    .abi_minor = MCPH_ABI_MINOR,
+    .id = MCPB_SIG_ID,
+    .name = "mcpb signatures",
+    .version = "0.1.0",
+    .description = "the bundle plugin's signature code (OpenSSL)",
+    .get_extension = s_get_extension,
+};

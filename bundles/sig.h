@@ -19,7 +19,9 @@
 #ifndef MCPB_SIG_H
 #define MCPB_SIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "source.h"
 #include "trailer.h"
@@ -34,6 +36,33 @@ typedef struct sig_info {
   char why[320];         /* for unsigned and invalid */
   char trust[8];         /* for signed: "system" or "user" (above) */
 } sig_info;
+
+/* mcpb-sig.so, the part that needs OpenSSL (sig.c), exports a plugin
+ * entry with this id, whose get_extension(NULL, MCPB_SIG_EXT) is the
+ * table below. mcpb-tools.so opens it for a bundle that has a signature
+ * to check, and for `bundle sign`: an unsigned bundle maps no libcrypto.
+ * An internal interface between libraries built together: versioned by
+ * its struct_size only. */
+#define MCPB_SIG_ID "mcphost.feature.mcpb.sig"
+#define MCPB_SIG_EXT "mcphost.mcpb.sig/1"
+
+typedef struct mcpb_sig {
+  uint32_t struct_size;
+  void (*check)(bsrc *content, const unsigned char *der, int trailer_kind,
+                const trailer *t, const char *const *managed, size_t nmanaged,
+                const char *trust, sig_info *out);
+  int (*sign)(const char *path, const char *cert, const char *key,
+              const char *const *chain, size_t nchain, char *err, size_t n);
+} mcpb_sig;
+
+/* Sets out->status, and out->why when `why` is not NULL. */
+void sig_set_status(sig_info *out, const char *status, const char *why);
+
+/* Zeroes `out`; then the status of a bundle without a signature to check
+ * (its trailer's kind `trailer_kind` not TRAILER_OK): unsigned for none,
+ * invalid for a broken one (t->why), and returns false. True when there
+ * is a signature: sig_check says the rest. No OpenSSL (sig_status.c). */
+bool sig_trailer_status(int trailer_kind, const trailer *t, sig_info *out);
 
 /* Checks the signature of the bundle whose trailer `t` was parsed: the
  * DER blob `der` (t->der_len bytes; NULL when there is none) over the

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "download.h"
+#include "impl_open.h"
 #include "pack.h"
 #include "trailer.h"
 
@@ -52,6 +53,33 @@ static int private_tmpfile(char *why, size_t n) {
   return fd;
 }
 
+/* Any object of this file: dladdr names the file it was loaded from. */
+static const char anchor;
+
+/* mcpb-sig.so (sig.h), opened at the first signature to check or make.
+ * NULL with the reason in `err`. */
+static const mcpb_sig *sig_lib(char *err, size_t n) {
+  static const mcpb_sig *lib;
+  if (!lib) {
+    const mcpb_sig *l = mcpb_impl_open(&anchor, "mcpb-sig.so", MCPB_SIG_ID,
+                                       MCPB_SIG_EXT, err, n);
+    if (l && l->struct_size < sizeof(mcpb_sig)) {
+      snprintf(err, n,
+               "mcpb-sig.so is not a library of this build's bundle plugin");
+      return NULL;
+    }
+    lib = l; /* never closed */
+  }
+  return lib;
+}
+
+static int t_sign(const char *path, const char *cert, const char *key,
+                  const char *const *chain, size_t nchain, char *err,
+                  size_t n) {
+  const mcpb_sig *sl = sig_lib(err, n);
+  return sl ? sl->sign(path, cert, key, chain, nchain, err, n) : -1;
+}
+
 /* The trailer from the file's end, then the signature over its ZIP
  * bytes. -1 with the reason in `why` when the file cannot be read. */
 static int check_trailer(mcpb_file *f, const mcpb_open_opts *o, char *why,
@@ -70,10 +98,16 @@ static int check_trailer(mcpb_file *f, const mcpb_open_opts *o, char *why,
   trailer t;
   int kind = trailer_parse(tail, tail_len, s->size, &t);
   bsrc_limit(s, t.zip_len);
-  const unsigned char *der =
-      kind == TRAILER_OK ? tail + (t.der_off - (s->size - tail_len)) : NULL;
-  sig_check(s, der, kind, &t, o->managed_cas, o->nmanaged_cas, o->trust,
-            &f->sig);
+  if (sig_trailer_status(kind, &t, &f->sig)) {
+    const mcpb_sig *sl = sig_lib(why, n);
+    if (!sl) {
+      free(tail);
+      return -1;
+    }
+    const unsigned char *der = tail + (t.der_off - (s->size - tail_len));
+    sl->check(s, der, kind, &t, o->managed_cas, o->nmanaged_cas, o->trust,
+              &f->sig);
+  }
   free(tail);
   return 0;
 }
@@ -150,7 +184,7 @@ static const mcpb_tools tools = {
     .open = t_open,
     .close = t_close,
     .extract = t_extract,
-    .sign = sig_sign,
+    .sign = t_sign,
     .pack = pack_dir,
 };
 
@@ -169,7 +203,6 @@ MCPH_PLUGIN_ENTRY = {
     .id = MCPB_TOOLS_ID,
     .name = "mcpb tools",
     .version = "0.1.0",
-    .description = "the bundle plugin's archive, signature and download "
-                   "code",
+    .description = "the bundle plugin's archive and download code",
     .get_extension = t_get_extension,
 };

@@ -1,9 +1,10 @@
-/* The part of the bundle plugin that needs libarchive, OpenSSL and
- * libcurl, built as its own library (mcpb-tools.so in the host's
- * implementation directory) and opened by the plugin only when a bundle
- * command needs it (tools_load.c), so that listing installed bundles as
- * servers maps none of them. An internal interface between two halves
- * built together: versioned by its struct_size only.
+/* The part of the bundle plugin that needs libarchive and libcurl,
+ * built as its own library (mcpb-tools.so in the host's implementation
+ * directory) and opened by the plugin only when a bundle command needs
+ * it (plugin.c, impl_open.h), so that listing installed bundles as
+ * servers maps none of them; it opens OpenSSL's part (mcpb-sig.so,
+ * sig.h) only for a signature to check or make. An internal interface between
+ * two halves built together: versioned by its struct_size only.
  *
  * Threads: any; the plugin calls it on the loop. */
 #ifndef MCPB_TOOLS_H

@@ -73,23 +73,32 @@ char *cli_esc_lines(const cli *c, const char *s) {
 
 static const char blanks[] = " \t\r\n\v\f";
 
+/* `s` past its blanks. Not strspn(), nor strcspn() below: see
+ * common/trusted_fs.c's past_slashes(). */
+static const char *past_blanks(const char *s) {
+  while (*s && strchr(blanks, *s)) {
+    s++;
+  }
+  return s;
+}
+
 const char *cli_first_line(const char *desc, size_t *len, bool *more) {
   *len = 0;
   *more = false;
   if (!desc) {
     return NULL;
   }
-  const char *first = desc + strspn(desc, blanks);
+  const char *first = past_blanks(desc);
   if (!*first) {
     return NULL;
   }
-  size_t n = strcspn(first, "\n");
+  size_t n = (size_t)(strchrnul(first, '\n') - first);
   const char *rest = first + n;
   while (n > 0 && strchr(blanks, first[n - 1])) {
     n--;
   }
   *len = n;
-  *more = rest[strspn(rest, blanks)] != '\0';
+  *more = *past_blanks(rest) != '\0';
   return first;
 }
 

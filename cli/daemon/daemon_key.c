@@ -95,7 +95,7 @@ int daemon_key_scan(int argc, char **argv, daemon_place *place) {
       }
       continue;
     }
-    size_t n = strcspn(w + 2, "=");
+    size_t n = (size_t)(strchrnul(w + 2, '=') - (w + 2));
     const cli_option *o = cli_option_named(w + 2, n);
     if (!o) {
       goto out; /* a plugin's option, or an abbreviation */

@@ -35,6 +35,16 @@ static char *dir_file(const char *dir, const char *file) {
   return n && dir[n - 1] == '/' ? str_concat(dir, file) : path_join(dir, file);
 }
 
+/* Whether an --mcp-config argument is JSON text (its first character
+ * past blanks is "{"), not a file's path. Not strspn(): see trusted_fs.c's
+ * past_slashes(). */
+static bool json_text(const char *s) {
+  while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') {
+    s++;
+  }
+  return *s == '{';
+}
+
 void config_paths_init(config_paths *p, const config_sources *o) {
   memset(p, 0, sizeof *p);
   char buf[PATH_MAX];
@@ -57,7 +67,7 @@ void config_paths_init(config_paths *p, const config_sources *o) {
                                p->managed_settings};
   for (size_t i = 0; i < 3 + o->nmcp_configs; i++) {
     const char *f = i < 3 ? scope_files[i] : o->mcp_configs[i - 3];
-    if (f[strspn(f, " \t\r\n")] == '{')
+    if (json_text(f))
       continue; /* JSON text on the command line, not a file */
     p->scope_files =
         xrealloc(p->scope_files, (p->nscope_files + 1) * sizeof(char *));
@@ -473,20 +483,16 @@ void config_add_command_line(config *c, const config_sources *o) {
     config_add_url(c, o->urls[i], o->url_type);
 }
 
-static bool mcp_config_inline(const char *arg) {
-  return arg[strspn(arg, " \t\r\n")] == '{';
-}
-
 /* How messages name the `i`th --mcp-config argument `arg` (new string). */
 static char *mcp_config_name(const char *arg, size_t i) {
-  return mcp_config_inline(arg) ? xasprintf("--mcp-config argument %zu", i + 1)
+  return json_text(arg) ? xasprintf("--mcp-config argument %zu", i + 1)
                                 : xstrdup(arg);
 }
 
 cJSON *config_read_mcp_config(config *c, const char *arg, size_t i,
                               char **src) {
   char *name = mcp_config_name(arg, i);
-  cJSON *doc = mcp_config_inline(arg)
+  cJSON *doc = json_text(arg)
                    ? config_parse_json(c, arg, strlen(arg), name)
                    : config_read_json(c, arg, true);
   if (src)
@@ -544,7 +550,7 @@ static const char *provider_of(const server_config *s, size_t *len) {
     return "";
   }
   const char *id = s->name + strlen("plugin:");
-  *len = strcspn(id, ":");
+  *len = (size_t)(strchrnul(id, ':') - id);
   return id;
 }
 

@@ -351,7 +351,10 @@ static bool path_there(const char *alts) {
     size_t n = bar ? (size_t)(bar - a) : strlen(a);
     const char *base = NULL, *rest = a;
     if (a[0] == '$') {
-      size_t v = strcspn(a + 1, "/|");
+      size_t v = 0; /* not strcspn(): see trusted_fs.c's past_slashes() */
+      while (a[1 + v] && a[1 + v] != '/' && a[1 + v] != '|') {
+        v++;
+      }
       char var[128];
       snprintf(var, sizeof var, "%.*s", (int)v, a + 1);
       base = v < sizeof var ? getenv(var) : NULL;

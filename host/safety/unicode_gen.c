@@ -16,8 +16,9 @@
  *   - UNICODE_F_COMBINES_BACK when it is the second of a pair that
  *     canonical composition joins;
  *   - its full compatibility decomposition, NFKD of it alone, when that
- *     is not itself: an offset into a pool of UTF-16 units, each entry
- *     its length in units, then the units;
+ *     is not itself: one BMP code point in the record itself
+ *     (UNICODE_F_DECOMP_ONE), else an offset into a pool of UTF-16 units,
+ *     each entry its length in units, then the units;
  *   - the pairs it starts: an offset into a list of (second, composite),
  *     each list its length, then the pairs sorted by second. A pair is
  *     one ICU composes (unorm2_composePair) from a canonical
@@ -164,21 +165,50 @@ static const char *type_of(size_t max) {
   return max < 256 ? "uint8_t" : max < 65536 ? "uint16_t" : "uint32_t";
 }
 
-/* Writes the array NAME of `n` values. In .rodata1, which the linker
- * places after all of .rodata: a run whose text is all ASCII never reads
- * these 117 KiB, and among the strings and small tables it does read they
- * would take pages of their own (docs/architecture.md, "The executable's
- * layout"). */
-static void put_array(FILE *f, const char *type, const char *name,
-                      const uint32_t *v, size_t n) {
-  fprintf(f,
-          "static const %s %s[%zu]\n"
-          "    __attribute__((section(\".rodata1\"))) = {",
-          type, name, n);
+/* Writes the member NAME, `n` values of `type`, of struct unicode_tables
+ * (its declaration when `values` is NULL, else its initializer). */
+static void put_member(FILE *f, const char *type, const char *name,
+                       const uint32_t *v, size_t n, bool values) {
+  if (!values) {
+    fprintf(f, "  %s %s[%zu];\n", type, name, n);
+    return;
+  }
+  fprintf(f, "  .%s = {", name);
   for (size_t i = 0; i < n; i++) {
     fprintf(f, "%s%u,", i % 12 ? " " : "\n    ", v[i]);
   }
-  fputs("\n};\n", f);
+  fputs("\n  },\n", f);
+}
+
+/* The tables, in the order of struct unicode_tables. */
+typedef struct tables {
+  const layout *l;
+  vec quick; /* each record's quick class, from UNICODE_QUICK_ZERO on */
+  const vec *recs, *pool, *comp;
+  size_t nrec;
+} tables;
+
+static void put_members(FILE *f, const tables *t, bool values) {
+  const layout *l = t->l;
+  const char *t3 = type_of(l->t3.n >> l->s3);
+  put_member(f, t3, "bmp", l->bmp.v, l->bmp.n, values);
+  put_member(f, type_of(t->nrec), "stage3", l->t3.v, l->t3.n, values);
+  put_member(f, "uint8_t", "quick", t->quick.v, t->quick.n, values);
+  put_member(f, t3, "stage2", l->t2.v, l->t2.n, values);
+  put_member(f, type_of(l->t2.n >> l->s2), "stage1", l->t1.v, l->t1.n, values);
+  if (!values) {
+    fprintf(f, "  unicode_rec recs[%zu];\n", t->nrec);
+  } else {
+    fputs("  .recs = {", f);
+    for (size_t i = 0; i < t->nrec; i++) {
+      const uint32_t *r = t->recs->v + 3 * i;
+      fprintf(f, "%s{%u, %u, %u, %u},", i % 4 ? " " : "\n    ", r[0] & 0xFFu,
+              r[0] >> 8, r[1], r[2]);
+    }
+    fputs("\n  },\n", f);
+  }
+  put_member(f, "uint16_t", "decomp", t->pool->v, t->pool->n, values);
+  put_member(f, "uint32_t", "pairs", t->comp->v, t->comp->n, values);
 }
 
 int main(int argc, char **argv) {
@@ -283,8 +313,16 @@ int main(int argc, char **argv) {
     if ((size_t)m > longest) {
       longest = (size_t)m;
     }
-    r->decomp = (uint32_t)pool.n;
     ndecomp++;
+    if (m == 1) {
+      /* One BMP code unit (most compatibility decompositions: fullwidth
+       * and halfwidth forms, letterlike symbols): in the record itself,
+       * so that normalizing them reads no page of the pool. */
+      r->decomp = d[0];
+      r->flags |= UNICODE_F_DECOMP_ONE;
+      continue;
+    }
+    r->decomp = (uint32_t)pool.n;
     vec_push(&pool, (uint32_t)m);
     for (int32_t i = 0; i < m; i++) {
       vec_push(&pool, d[i]);
@@ -363,6 +401,17 @@ int main(int argc, char **argv) {
     }
   }
 
+  /* Each record's class for the quick check, from UNICODE_QUICK_ZERO on
+   * (those below are class 0 and clear): read in place of the records,
+   * so that the quick check reads 5 KiB of its own and none of them. */
+  tables t = {
+      .l = &best, .recs = &recs, .pool = &pool, .comp = &comp, .nrec = nrec};
+  for (size_t i = nzero; i < nrec; i++) {
+    unsigned ccc = recs.v[3 * i] & 0xFFu, flags = recs.v[3 * i] >> 8;
+    bool clear = (flags & UNICODE_F_QC_YES) && !(flags & UNICODE_F_REMOVABLE);
+    vec_push(&t.quick, clear ? ccc : UNICODE_QUICK_NOT_CLEAR);
+  }
+
   UVersionInfo v;
   char icu[U_MAX_VERSION_STRING_LENGTH], uni[U_MAX_VERSION_STRING_LENGTH];
   u_getVersion(v);
@@ -386,12 +435,15 @@ int main(int argc, char **argv) {
           "%s) at build\n"
           " * time: do not edit. Stages of %zu, %zu and %zu entries and the "
           "BMP's index\n"
-          " * of %zu (%zu bytes); %zu records (%zu bytes); %zu "
-          "decompositions in %zu\n"
-          " * units (%zu bytes); %zu pairs (%zu bytes): %zu bytes in all. */\n",
+          " * of %zu (%zu bytes); %zu quick classes; %zu records (%zu "
+          "bytes); %zu\n"
+          " * decompositions in %zu units (%zu bytes); %zu pairs (%zu "
+          "bytes): %zu bytes\n"
+          " * in all. */\n",
           icu, uni, best.t1.n, best.t2.n, best.t3.n, best.bmp.n, best.size,
-          nrec, rec_bytes, ndecomp, pool.n, pool_bytes, npairs, comp_bytes,
-          best.size + rec_bytes + pool_bytes + comp_bytes);
+          t.quick.n, nrec, rec_bytes, ndecomp, pool.n, pool_bytes, npairs,
+          comp_bytes,
+          best.size + t.quick.n + rec_bytes + pool_bytes + comp_bytes);
   fprintf(f,
           "#include <unicode/uvernum.h>\n"
           "#if U_ICU_VERSION_MAJOR_NUM != %u\n"
@@ -405,25 +457,30 @@ int main(int argc, char **argv) {
           "#define UNICODE_DECOMP_LONGEST %zuu\n"
           "#define UNICODE_QUICK_ZERO %zuu\n",
           major, icu, uni, best.s2, best.s3, longest, nzero);
-  put_array(f, type_of(best.t2.n >> best.s2), "unicode_stage1", best.t1.v,
-            best.t1.n);
-  put_array(f, type_of(best.t3.n >> best.s3), "unicode_stage2", best.t2.v,
-            best.t2.n);
-  put_array(f, type_of(nrec), "unicode_stage3", best.t3.v, best.t3.n);
-  put_array(f, type_of(best.t3.n >> best.s3), "unicode_bmp", best.bmp.v,
-            best.bmp.n);
-  fprintf(f,
-          "static const unicode_rec unicode_recs[%zu]\n"
-          "    __attribute__((section(\".rodata1\"))) = {",
-          nrec);
-  for (size_t i = 0; i < nrec; i++) {
-    fprintf(f, "%s{%u, %u, %u, %u},", i % 4 ? " " : "\n    ",
-            recs.v[3 * i] & 0xFFu, recs.v[3 * i] >> 8, recs.v[3 * i + 1],
-            recs.v[3 * i + 2]);
-  }
-  fputs("\n};\n", f);
-  put_array(f, "uint16_t", "unicode_decomp", pool.v, pool.n);
-  put_array(f, "uint32_t", "unicode_pairs", comp.v, comp.n);
+  /* One object, so that its parts are laid out in this order: what the
+   * quick check reads (the BMP's index, the third stage, the quick
+   * classes, the other two stages) first, then what only normalizing
+   * reads. In .rodata1, which the link places right after the read-only
+   * data of the code the common commands run (cli/CMakeLists.txt; without
+   * that, after all of .rodata): a run whose text is all ASCII reads none
+   * of it, one whose text the quick check clears reads its first 46 KiB,
+   * next to the pages it maps anyway (docs/architecture.md, "The
+   * executable's layout"). */
+  fputs("static const struct unicode_tables {\n", f);
+  put_members(f, &t, false);
+  fputs("} unicode_tables __attribute__((section(\".rodata1\"))) = {\n", f);
+  put_members(f, &t, true);
+  fputs("};\n"
+        "#define unicode_bmp unicode_tables.bmp\n"
+        "#define unicode_stage3 unicode_tables.stage3\n"
+        "#define unicode_quick unicode_tables.quick\n"
+        "#define unicode_stage2 unicode_tables.stage2\n"
+        "#define unicode_stage1 unicode_tables.stage1\n"
+        "#define unicode_recs unicode_tables.recs\n"
+        "#define unicode_decomp unicode_tables.decomp\n"
+        "#define unicode_pairs unicode_tables.pairs\n",
+        f);
+  free(t.quick.v);
   free(best.t1.v);
   free(best.t2.v);
   free(best.t3.v);

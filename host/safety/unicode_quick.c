@@ -10,7 +10,8 @@
 typedef struct unicode_rec {
   uint8_t ccc;     /* canonical combining class */
   uint8_t flags;   /* UNICODE_F_* */
-  uint16_t decomp; /* offset in unicode_decomp, 0 for none */
+  uint16_t decomp; /* offset in unicode_decomp, 0 for none; or the one
+                     * code point (UNICODE_F_DECOMP_ONE) */
   uint16_t comp;   /* offset in unicode_pairs, 0 for none */
 } unicode_rec;
 
@@ -76,12 +77,8 @@ static inline __attribute__((always_inline)) unsigned quick_class(uint32_t cp) {
   if (no < UNICODE_QUICK_ZERO) { /* class 0, NFKC_QC Yes, kept */
     return 0;
   }
-  const unicode_rec *r = &unicode_recs[no];
-  unsigned f = flags_of(r);
-  if (!(f & UNICODE_F_QC_YES) || (f & UNICODE_F_REMOVABLE)) {
-    return UNICODE_QUICK_NOT_CLEAR;
-  }
-  return ccc_of(r);
+  /* Not the record: the quick classes sit beside the stages. */
+  return unicode_quick[no - UNICODE_QUICK_ZERO];
 }
 
 unsigned unicode_quick_class(uint32_t cp) {
@@ -193,10 +190,20 @@ static size_t decompose(unicode_text *t, bool *ordered) {
       t->info[n++] = info_of(r);
       continue;
     }
-    /* UTF-16: code points beyond the BMP as surrogate pairs. */
-    const uint16_t *d = unicode_decomp + r->decomp;
+    /* UTF-16: code points beyond the BMP as surrogate pairs. One BMP
+     * code point is in the record, as a decomposition of one unit. */
+    uint16_t one[2] = {1, r->decomp};
+    const uint16_t *d = flags_of(r) & UNICODE_F_DECOMP_ONE
+                            ? one
+                            : unicode_decomp + r->decomp;
     for (size_t k = 1; k <= d[0]; k++) {
       uint32_t u = d[k];
+      if (u < 0x80) { /* ASCII: its record is not looked up */
+        t->tmp[n] = u;
+        t->info[n++] = ASCII_INFO;
+        prev = 0;
+        continue;
+      }
       if (u - 0xD800u < 0x400u) {
         u = 0x10000u + ((u - 0xD800u) << 10) + (d[++k] - 0xDC00u);
       }

@@ -24,6 +24,7 @@
 #define UNICODE_F_REMOVABLE 1u     /* Cf, Co, Cn or Cs */
 #define UNICODE_F_QC_YES 2u        /* NFKC_Quick_Check=Yes */
 #define UNICODE_F_COMBINES_BACK 4u /* second of a composition pair */
+#define UNICODE_F_DECOMP_ONE 8u    /* decomp is the one code point */
 
 /* The canonical combining class of `cp` (0 for most) when NFKC_QC is Yes
  * and its category is not Cf, Co, Cn or Cs; else UNICODE_QUICK_NOT_CLEAR

@@ -55,7 +55,7 @@ expected_tree() {
     done
     for f in claudeai feature-channels feature-elicitation feature-mcpb \
              feature-oauth feature-oauth-flows feature-sampling ide \
-             mcpb-tools transport-http transport-sse transport-ws; do
+             mcpb-sig mcpb-tools transport-http transport-sse transport-ws; do
       echo "$LIBDIR/mcphost/impl/$f.so"
     done
     for f in claudeai feature-channels feature-elicitation feature-mcpb \

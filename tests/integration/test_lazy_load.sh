@@ -373,16 +373,21 @@ run --plugin-dir "$TMP/lone/plugins" --config "$H" tools
 expect "  it does not shadow the working built-in: the server is served" 0 \
   --out "mcp__t__echo_headers" --no-err "cannot load"
 
-# The bundle plugin: libarchive, OpenSSL and libcurl are in mcpb-tools.so,
-# opened by the bundle commands that need them (libcurl by a download
-# only); an installed bundle listed as a server maps none of them.
+# The bundle plugin: libarchive and libcurl are in mcpb-tools.so, opened
+# by the bundle commands that need them (libcurl by a download only),
+# OpenSSL in mcpb-sig.so, which it opens for a signature to check or
+# make only; an installed bundle listed as a server maps none of them.
 unset MCPHOST_PLUGIN_PATH
 FXB="$SRCDIR/bundles/testdata"
 run_traced bundle install "$FXB/hello-bin-0.3.0.mcpb" --yes
 expect "bundle install works" 0 --out "Installed hello-bin"
 check "  and loads libarchive" test "$(loads libarchive)" -ge 1
-check "  and OpenSSL's libcrypto" test "$(loads libcrypto)" -ge 1
-check "  but no libcurl: a file is not downloaded" test "$(loads libcurl)" = 0
+check "  but no OpenSSL: the bundle is not signed" \
+  test "$(loads libcrypto)" = 0
+check "  nor libcurl: a file is not downloaded" test "$(loads libcurl)" = 0
+run_traced bundle verify "$FXB/hello-node-1.0.0.selfsigned.mcpb"
+expect "a signed bundle is verified" 0 --out "self-signed"
+check "  with OpenSSL's libcrypto, loaded once" test "$(loads libcrypto)" = 1
 run_traced -vv servers
 expect "the installed bundle is a server" 0 --out "hello-bin" \
   --err "[mcphost.feature.mcpb] loaded $IMPLREAL/feature-mcpb.so"

@@ -53,11 +53,12 @@ expect "the text names the file, the verdict, the plugin, its ABI and transports
   --out "transports  stdio (local)"
 
 # The implementations: a transport's loads alone (it is noted where it
-# is); the bundle plugin's tools are no plugin (no init).
+# is); the bundle plugin's tools and signature code are no plugin (no
+# init).
 for f in "$IMPLDIR"/*.so; do
   case $(basename "$f") in
-    mcpb-tools.so)
-      check_json "implementation mcpb-tools.so is not a plugin of its own (entry)" \
+    mcpb-tools.so | mcpb-sig.so)
+      check_json "implementation $(basename "$f") is not a plugin of its own (entry)" \
         "$f" 22 entry --jq '.reason | contains("init")' ;;
     *)
       check_json "implementation $(basename "$f") is loadable, noted as an implementation" \

@@ -15,17 +15,25 @@ void framing_init(framing *f, size_t max_line) {
   f->max_line = max_line ? max_line : 1;
 }
 
-void framing_free(framing *f) {
+/* Frees the buffer, which holds no line. */
+static void drop_buffer(framing *f) {
   free(f->buf);
   f->buf = NULL;
   f->cap = f->start = f->scan = f->len = 0;
+}
+
+void framing_free(framing *f) {
+  drop_buffer(f);
+  free(f->dropped_head);
+  f->dropped_head = NULL;
+  f->dropped_head_len = 0;
 }
 
 char *framing_reserve(framing *f, size_t want, size_t *avail) {
   if (f->start == f->len) {
     f->start = f->scan = f->len = 0;
     if (f->cap > FRAMING_KEEP_MAX) {
-      framing_free(f);
+      drop_buffer(f);
     }
   } else if (f->start > 0) {
     /* Only the unfinished last line is left; it moves once. */
@@ -118,8 +126,15 @@ static bool pending_too_big(const framing *f, size_t pending) {
 
 /* Keeps the first bytes of a line about to be dropped. */
 static void keep_head(framing *f, const char *line, size_t n) {
-  f->dropped_head_len = n < FRAMING_HEAD_MAX ? n : FRAMING_HEAD_MAX;
-  memcpy(f->dropped_head, line, f->dropped_head_len);
+  if (!f->dropped_head) {
+    f->dropped_head = malloc(FRAMING_HEAD_MAX);
+  }
+  f->dropped_head_len = !f->dropped_head       ? 0
+                        : n < FRAMING_HEAD_MAX ? n
+                                               : FRAMING_HEAD_MAX;
+  if (f->dropped_head_len) {
+    memcpy(f->dropped_head, line, f->dropped_head_len);
+  }
 }
 
 enum framing_kind framing_next(framing *f, const char **line, size_t *len) {

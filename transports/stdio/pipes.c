@@ -65,7 +65,8 @@ static void report_dropped(mcph_transport *t, size_t seen) {
            t->cfg.max_message_bytes);
   if (MCPH_HAS(t->ev, mcph_transport_events, on_message_dropped) &&
       t->ev->on_message_dropped) {
-    t->ev->on_message_dropped(t->ev->ud, MCPH_ETOOBIG, msg, t->rx.dropped_head,
+    const char *head = t->rx.dropped_head ? t->rx.dropped_head : "";
+    t->ev->on_message_dropped(t->ev->ud, MCPH_ETOOBIG, msg, head,
                               t->rx.dropped_head_len, seen);
   } else {
     report_error(t, MCPH_ETOOBIG, msg);

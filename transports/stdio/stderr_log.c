@@ -184,6 +184,15 @@ static void keep_tail(stderr_log *l, const char *data, size_t n) {
 
 void stderr_log_write(stderr_log *l, const char *data, size_t n) {
   file_write_shown(l, data, n, false);
+  if (!l->tail) {
+    l->tail = malloc(STDERR_TAIL_KEEP + STDERR_LINE_MAX + 1);
+    if (!l->tail) {
+      mcph_logf(l->host, MCPH_LOG_WARN, l->source,
+                "out of memory keeping what the server wrote to stderr");
+      return; /* the file has it */
+    }
+    l->line = l->tail + STDERR_TAIL_KEEP;
+  }
   keep_tail(l, data, n);
   for (size_t i = 0; i < n; i++) {
     if (data[i] == '\n') {
@@ -265,6 +274,9 @@ static void quote_lines(strbuf_lite *out, const char *esc, size_t n,
 }
 
 void stderr_log_append_tail(const stderr_log *l, char *buf, size_t size) {
+  if (!l->tail) {
+    return; /* nothing written */
+  }
   const char *b = l->tail, *e = l->tail + l->tail_len;
   while (e > b &&
          (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t')) {
@@ -324,4 +336,11 @@ void stderr_log_close(stderr_log *l) {
     close(l->file_fd);
     l->file_fd = -1;
   }
+}
+
+void stderr_log_free(stderr_log *l) {
+  stderr_log_close(l);
+  free(l->tail);
+  l->tail = l->line = NULL;
+  l->tail_len = l->line_len = 0;
 }

@@ -162,7 +162,7 @@ static void t_destroy(mcph_transport *t) {
   stdio_close_fd(&t->status_fd);
   stdio_close_fd(&t->stdout_fd);
   stdio_close_fd(&t->stderr_fd);
-  stderr_log_close(&t->errlog);
+  stderr_log_free(&t->errlog);
   framing_free(&t->rx);
   stdio_config_free(&t->cfg);
   free(t->name);
