@@ -15,10 +15,8 @@
 
 #include "cli/frontend.h"
 #include "cli/options.h"
-#include "config/config_scopes.h"
 #include "core/host.h"
 #include "util.h"
-#include "mcp/calls.h"
 #include "mcp/client.h"
 #include "size_limits.h"
 
@@ -60,7 +58,7 @@ typedef struct cli {
   char *esc_ring[CLI_ESC_KEEP]; /* cli_esc's strings */
   unsigned esc_next;
   /* ---- configuration scopes (load.c) ---- */
-  config_sources sources; /* what the command line asked for */
+  mcphost_config_sources sources; /* what the command line asked for */
   /* ---- plugin commands (plugin_cmds.c) ---- */
   struct cli_command_info *commands_found; /* cli_find_plugin_command's */
   /* ---- permission questions (permission.c) ---- */

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "display_width.h"
 #include "json_parse.h"
+#include "mcp_tool.h"
 #include "util.h"
 
 /* ---- listing several servers at once ---- */

@@ -7,20 +7,12 @@
 #include "cli/cli.h"
 #include "util.h"
 
-/* c->sources (the command line's) as the client API takes them. */
+/* c->sources (the command line's), with the struct_size the client API
+ * checks. */
 static mcphost_config_sources api_sources(const cli *c) {
-  const config_sources *o = &c->sources;
-  mcphost_config_sources s = MCPHOST_CONFIG_SOURCES_INIT;
-  s.server_specs = o->server_specs;
-  s.nserver_specs = o->nserver_specs;
-  s.urls = o->urls;
-  s.nurls = o->nurls;
-  s.url_type = o->url_type;
-  s.configs = o->mcp_configs;
-  s.nconfigs = o->nmcp_configs;
-  s.strict = o->strict;
-  s.approve_project = o->approve_project;
-  s.no_inproc = o->no_inproc;
+  mcphost_config_sources s = c->sources;
+  s.struct_size =
+      ((mcphost_config_sources)MCPHOST_CONFIG_SOURCES_INIT).struct_size;
   return s;
 }
 

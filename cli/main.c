@@ -656,8 +656,8 @@ static int load(cli *c, cmdline *l) {
   c->sources.urls = l->urls;
   c->sources.nurls = l->nurls;
   c->sources.url_type = l->url_type;
-  c->sources.mcp_configs = l->configs;
-  c->sources.nmcp_configs = l->nconfigs;
+  c->sources.configs = l->configs;
+  c->sources.nconfigs = l->nconfigs;
   /* "type": "sdk" entries are the embedding program's: never ours. */
   c->sources.no_inproc = true;
   /* --allow: the client's "allow" patterns, this command's alone (a

@@ -303,8 +303,8 @@ static int complete_words(cli *c, int n, char **w) {
       c->sources.strict = true;
     }
   }
-  c->sources.mcp_configs = configs;
-  c->sources.nmcp_configs = nconfigs;
+  c->sources.configs = configs;
+  c->sources.nconfigs = nconfigs;
   c->sources.server_specs = specs;
   c->sources.nserver_specs = nspecs;
   c->sources.urls = urls;

@@ -135,10 +135,6 @@ typedef struct mcp_call_callbacks {
   void (*task)(void *ud, const cJSON *task);
 } mcp_call_callbacks;
 
-/* A tools/list item's execution.taskSupport: "required", "optional" or
- * "forbidden" (also for a missing or unknown value). Static strings. */
-const char *mcp_tool_task_support(const cJSON *tool);
-
 /* Starts an operation. Returns it, or NULL when `done` has run already
  * (the answer was known at once). The strings of `call` are copied. */
 mcp_op *mcp_client_start(mcp_client *mc, const mcp_call *call,

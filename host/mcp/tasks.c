@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcp_tool.h"
 #include "util.h"
 #include "safety/sanitize.h"
 
@@ -38,18 +39,6 @@ static loop *loop_of(const task_follow *f) {
 static bool terminal(const char *st) {
   return st && (strcmp(st, "completed") == 0 || strcmp(st, "failed") == 0 ||
                 strcmp(st, "cancelled") == 0);
-}
-
-const char *mcp_tool_task_support(const cJSON *tool) {
-  const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-      cJSON_GetObjectItemCaseSensitive(tool, "execution"), "taskSupport"));
-  if (v && strcmp(v, "required") == 0) {
-    return "required";
-  }
-  if (v && strcmp(v, "optional") == 0) {
-    return "optional";
-  }
-  return "forbidden";
 }
 
 /* The tool's name, for a message. */
