@@ -277,27 +277,28 @@ static void on_list_part(void *ud, const char *result_json, size_t len,
   }
   gw_hub *hub = part->r->g->hub;
   size_t idx = hub->b.idx[part->k];
-  mcp_server_status st;
   hub->listing[part->k]--;
   /* What the client is told now includes this backend or not. */
-  hub->ready[part->k] =
-      mcp_client_status(cli_client(hub->c), idx, &st) && st.ready;
+  hub->ready[part->k] = gw_state(hub->c, idx).connected != 0;
   if (!err && !part->r->cancelled) {
     cJSON *result = json_parse(result_json, len, NULL);
     gw_items_add(&hub->b, part->k, part->r->kind, result, part->r->items);
     cJSON_Delete(result);
   } else if (err && !part->r->cancelled) {
     /* A backend that fails is left out of the list, and said on stderr. */
-    cli_error(hub->c, host_cfg(cli_host(hub->c))->servers[idx].name, "%s",
+    cli_error(hub->c, mcphost_server_name(cli_api(hub->c), idx), "%s",
               err->message);
   }
   part->op = 0;
   list_part_done(part);
 }
 
-/* The capability a list kind needs: templates are resources'. */
-static const char *list_capability(const char *kind) {
-  return strcmp(kind, "resourceTemplates") == 0 ? "resources" : kind;
+/* The capability a list kind needs (MCPHOST_CAP_*): templates are
+ * resources'. */
+static uint32_t list_capability(const char *kind) {
+  return strcmp(kind, "tools") == 0     ? MCPHOST_CAP_TOOLS
+         : strcmp(kind, "prompts") == 0 ? MCPHOST_CAP_PROMPTS
+                                        : MCPHOST_CAP_RESOURCES;
 }
 
 static void start_list(gw *g, rq *r, const char *kind) {
@@ -313,10 +314,8 @@ static void start_list(gw *g, rq *r, const char *kind) {
     r->pending++;
     g->hub->listing[k]++;
     size_t idx = g->hub->b.idx[k];
-    mcp_server_status st;
-    if (mcp_client_status(cli_client(g->c), idx, &st) && st.ready &&
-        !mcp_client_has_capability(cli_client(g->c), idx,
-                                   list_capability(kind))) {
+    mcphost_server_state st = gw_state(g->c, idx);
+    if (st.connected && !(st.caps & list_capability(kind))) {
       /* A ready backend that did not declare the kind adds nothing, now:
        * a list no backend declares is answered at once (over HTTP, as
        * JSON rather than on a stream), as before any operation. */
@@ -327,7 +326,7 @@ static void start_list(gw *g, rq *r, const char *kind) {
      * unasked. */
     mcphost_request lq = MCPHOST_REQUEST_INIT;
     lq.kind = MCPHOST_OP_LIST;
-    lq.server = host_cfg(cli_host(g->c))->servers[idx].name;
+    lq.server = mcphost_server_name(cli_api(g->c), idx);
     lq.name = kind;
     lq.flags = MCPHOST_REQUEST_IF_DECLARED;
     mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
@@ -349,6 +348,31 @@ static void start_list(gw *g, rq *r, const char *kind) {
 
 /* ---- the methods ---- */
 
+/* Config index `idx`'s status (mcphost_server_status: "code" 0 when
+ * connected, then its "capabilities", "serverInfo", "instructions"; else
+ * its "error" and "connection"), new; an empty object when it cannot be
+ * read. */
+static cJSON *backend_status(const cli *c, size_t idx) {
+  char *json = NULL;
+  size_t len = 0;
+  cJSON *st = NULL;
+  if (mcphost_server_status(cli_api(c), mcphost_server_name(cli_api(c), idx), 0,
+                            &json, &len, NULL) == MCPHOST_OK) {
+    st = json_parse(json, len, NULL);
+  }
+  mcphost_free(json);
+  if (!cJSON_IsObject(st)) {
+    cJSON_Delete(st);
+    st = cJSON_CreateObject();
+  }
+  return st;
+}
+
+/* Member `key` of object `o`. */
+static const cJSON *member(const cJSON *o, const char *key) {
+  return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
 /* The gateway's own capabilities, with what its ready backends add. */
 static cJSON *gw_capabilities(const gw_hub *hub) {
   cJSON *caps = cJSON_CreateObject();
@@ -361,11 +385,14 @@ static cJSON *gw_capabilities(const gw_hub *hub) {
   /* The gateway routes resources/subscribe to a URI's backend: it can
    * when one of them can. */
   for (size_t k = 0; k < hub->b.n; k++) {
-    mcp_server_status st;
-    if (mcp_client_status(cli_client(hub->c), hub->b.idx[k], &st) && st.ready &&
-        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetObjectItemCaseSensitive(st.capabilities, "resources"),
-            "subscribe"))) {
+    if (!(gw_state(hub->c, hub->b.idx[k]).caps & MCPHOST_CAP_RESOURCES)) {
+      continue; /* not connected, or no resources */
+    }
+    cJSON *st = backend_status(hub->c, hub->b.idx[k]);
+    bool sub = cJSON_IsTrue(
+        member(member(member(st, "capabilities"), "resources"), "subscribe"));
+    cJSON_Delete(st);
+    if (sub) {
       cJSON_AddTrueToObject(cJSON_GetObjectItemCaseSensitive(caps, "resources"),
                             "subscribe");
       break;
@@ -385,19 +412,22 @@ static void answer_initialize(rq *r, const cJSON *params) {
           ? want
           : mcphost_protocol_version(MCPHOST_ERA_LEGACY, 0));
   if (g->hub->b.passthrough) {
-    mcp_server_status st;
-    mcp_client_status(cli_client(g->c), g->hub->b.idx[0], &st);
+    cJSON *st = backend_status(g->c, g->hub->b.idx[0]);
+    cJSON *caps = cJSON_DetachItemFromObjectCaseSensitive(st, "capabilities");
     cJSON_AddItemToObject(res, "capabilities",
-                          st.capabilities ? cJSON_Duplicate(st.capabilities, 1)
-                                          : cJSON_CreateObject());
-    if (st.server_info) {
-      cJSON_AddItemToObject(res, "serverInfo",
-                            cJSON_Duplicate(st.server_info, 1));
+                          caps ? caps : cJSON_CreateObject());
+    cJSON *info = cJSON_DetachItemFromObjectCaseSensitive(st, "serverInfo");
+    if (info) {
+      cJSON_AddItemToObject(res, "serverInfo", info);
     }
-    if (st.instructions) {
-      cJSON_AddStringToObject(res, "instructions", st.instructions);
+    cJSON *text = cJSON_DetachItemFromObjectCaseSensitive(st, "instructions");
+    if (cJSON_IsString(text)) {
+      cJSON_AddItemToObject(res, "instructions", text);
+    } else {
+      cJSON_Delete(text);
     }
-    g->hub->ready[0] = st.ready;
+    g->hub->ready[0] = gw_state(g->c, g->hub->b.idx[0]).connected != 0;
+    cJSON_Delete(st);
   } else {
     cJSON_AddItemToObject(res, "capabilities", gw_capabilities(g->hub));
   }
@@ -416,15 +446,18 @@ static void initialize_waited(rq *r) {
     return;
   }
   gw *g = r->g;
-  mcp_server_status st;
+  size_t idx0 = g->hub->b.idx[0];
   g->initializing = false;
-  if (g->hub->b.passthrough &&
-      !(mcp_client_status(cli_client(g->c), g->hub->b.idx[0], &st) &&
-        st.ready)) {
-    char *why =
-        xasprintf("server \"%s\" failed: %s",
-                  host_cfg(cli_host(g->c))->servers[g->hub->b.idx[0]].name,
-                  st.error ? st.error : st.state);
+  if (g->hub->b.passthrough && !gw_state(g->c, idx0).connected) {
+    cJSON *st = backend_status(g->c, idx0);
+    const char *error = cJSON_GetStringValue(member(st, "error"));
+    const char *conn = cJSON_GetStringValue(member(st, "connection"));
+    char *why = xasprintf("server \"%s\" failed: %s",
+                          mcphost_server_name(cli_api(g->c), idx0),
+                          error  ? error
+                          : conn ? conn
+                                 : "idle");
+    cJSON_Delete(st);
     gw_send_error(g, r->id, MCPH_RPC_INTERNAL_ERROR, why, NULL);
     free(why);
   } else {
@@ -521,8 +554,7 @@ static void do_call(gw *g, rq *r, const cJSON *params) {
   }
   /* The IDE rule holds for calls too: an IDE tool a model may not see is
    * not the gateway's (mcphost_name_model_visible). */
-  if (!mcphost_name_model_visible(host_cfg(cli_host(g->c))->servers[idx].type,
-                                  tool)) {
+  if (!mcphost_name_model_visible(gw_state(g->c, idx).type, tool)) {
     char *m = xasprintf("no tool \"%s\" (an IDE's tool that is not the "
                         "model's)",
                         name);
@@ -657,19 +689,19 @@ static bool modern_request(gw *g, rq *r, const char *method,
                  (strstr(method, "/list") && strncmp(method, "subscr", 6) != 0);
   gw_mrtr_request(r, method, params);
   if (strcmp(method, "server/discover") == 0) {
-    mcp_server_status st = {0};
-    const cJSON *caps = NULL;
-    if (g->hub->b.passthrough &&
-        mcp_client_status(cli_client(g->c), g->hub->b.idx[0], &st)) {
-      caps = st.capabilities;
-    }
+    cJSON *st =
+        g->hub->b.passthrough ? backend_status(g->c, g->hub->b.idx[0]) : NULL;
+    const cJSON *caps = member(st, "capabilities");
     cJSON *own = NULL;
     if (!caps) {
       own = gw_capabilities(g->hub);
       caps = own;
     }
-    send_result(g, r->id, gw_modern_discover(caps, st.instructions));
+    send_result(g, r->id,
+                gw_modern_discover(
+                    caps, cJSON_GetStringValue(member(st, "instructions"))));
     cJSON_Delete(own);
+    cJSON_Delete(st);
     gw_rq_free(r);
     return false;
   }
@@ -865,7 +897,7 @@ gw_hub *gw_hub_new(cli *c, gw_backends *b) {
   cJSON_AddObjectToObject(el, "form");
   cJSON_AddObjectToObject(el, "url");
   cJSON_AddObjectToObject(hub->caps, "sampling");
-  if (!mcp_client_get_options(cli_client(c))->no_roots) {
+  if (!cli_option_value(c, "no-roots")) {
     cJSON_AddObjectToObject(hub->caps, "roots"); /* --no-roots: none */
   }
   /* A long-lived process: crashed backends are started again. */

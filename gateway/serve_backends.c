@@ -242,11 +242,10 @@ void gw_on_notify(void *ud, const char *server, const char *method,
 void gw_on_state(void *ud, size_t idx) {
   gw_hub *hub = ud;
   long k = gw_backend_of(&hub->b, idx);
-  mcp_server_status st;
   if (k < 0) {
     return;
   }
-  bool ready = mcp_client_status(cli_client(hub->c), idx, &st) && st.ready;
+  bool ready = gw_state(hub->c, idx).connected != 0;
   /* A list in flight answers with what is there now. */
   if (ready == hub->ready[k] || hub->listing[k]) {
     return;

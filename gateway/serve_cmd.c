@@ -18,8 +18,8 @@
  * server that may start. */
 static int choose_backends(cli *c, gw_backends *b, char **names,
                            size_t nnames) {
-  const config *cfg = host_cfg(cli_host(c));
-  b->idx = xcalloc(cfg->nservers + 1, sizeof *b->idx);
+  size_t nservers = mcphost_server_count(cli_api(c));
+  b->idx = xcalloc(nservers + 1, sizeof *b->idx);
   for (size_t i = 0; i < nnames; i++) {
     long k = cli_find_server(c, names[i]);
     if (k < 0) {
@@ -37,8 +37,8 @@ static int choose_backends(cli *c, gw_backends *b, char **names,
       b->idx[b->n++] = (size_t)k;
     }
   }
-  for (size_t i = 0; nnames == 0 && i < cfg->nservers; i++) {
-    if (cfg->servers[i].state == SERVER_ACTIVE) {
+  for (size_t i = 0; nnames == 0 && i < nservers; i++) {
+    if (gw_state(c, i).startable) {
       b->idx[b->n++] = i;
     }
   }
