@@ -64,6 +64,17 @@ int64_t cli_option_value(const cli *c, const char *name);
  * command that listens (batch, serve) sets it and clears it at its end:
  * one command runs at a time, in a session too. */
 void cli_on_notify(mcphost_notify_fn fn, void *ud);
+/* main.c: the running command's hook for the servers' own requests
+ * (mcphost_options.on_request: elicitation, sampling, roots), as
+ * cli_on_notify; NULL: none (the library and the plugins answer). */
+void cli_on_request(mcphost_request_fn fn, void *ud);
+/* main.c: the running command's hook for the servers' connections
+ * coming and going (mcphost_options.on_state), as cli_on_notify. */
+void cli_on_state(mcphost_state_fn fn, void *ud);
+/* permission.c: the running command puts the permission questions
+ * (mcphost_options.on_ask, on_ask_end) its own way, in place of the
+ * terminal's y/N, until it calls this again with NULLs. */
+void cli_take_asks(mcphost_ask_fn ask, mcphost_ask_end_fn end, void *ud);
 
 /* failure.c: prints "mcphost: <message>" on stderr (out_error) and keeps
  * the first one for the --json error object; `server` may be NULL. */

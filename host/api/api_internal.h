@@ -45,6 +45,7 @@ struct mcphost_client {
   mcphost_request_fn on_request;
   mcphost_ask_fn on_ask;
   mcphost_ask_end_fn on_ask_end;
+  mcphost_state_fn on_state;
   void *ud;
   _Atomic int64_t next_id;
   /* Operations started and not ended (begun on the loop or not yet):
@@ -75,6 +76,7 @@ struct mcphost_client {
   config_sources src;
   char **specs, **urls, *url_type;
   char *protocol, *log_level;
+  cJSON *capabilities; /* the option "capabilities", or NULL */
   char **roots;
   size_t nroots;
   mcphost_option_info *popts; /* the plugins' options, read once */
@@ -133,6 +135,10 @@ void api_free_strings(char **v);
 void *api_ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
                     void *token);
 void api_ask_cancel(void *ud, void *handle);
+/* api_ask_start for operation `op` (mcphost_start's id; 0: none), which
+ * the program's question names (mcphost_ask_info.op). */
+void *api_ask_start_op(mcphost_client *c, int64_t op, const mcp_ask *q,
+                       mcp_ask_answer_fn answer, void *token);
 int api_set_allow(mcphost_client *c, const char *pattern, mcphost_error *err);
 int api_set_ask_timeout(mcphost_client *c, const char *ms, mcphost_error *err);
 

@@ -165,6 +165,10 @@ typedef struct mcphost_ask_info {
   const char *arguments_json; /* the call's arguments, a JSON object */
   const char *reason;         /* the rule that asks */
   const char *description;    /* the tool's description, or NULL */
+  /* The operation whose call asks (mcphost_start's id): a program that
+   * serves clients of its own puts the question to the client whose
+   * request that operation is. */
+  int64_t op;
 } mcphost_ask_info;
 
 /* The program's question, asked beside the permission plugins (the first
@@ -183,6 +187,10 @@ typedef int (*mcphost_ask_fn)(void *ud, const mcphost_ask_info *q);
  * own answer. `why` is borrowed for the call. [loop] */
 typedef void (*mcphost_ask_end_fn)(void *ud, uint64_t id, int allowed,
                                    const char *why);
+
+/* Server `server` (the configured name, borrowed for the call) connected,
+ * or its connection failed or ended. [loop] */
+typedef void (*mcphost_state_fn)(void *ud, const char *server);
 
 /* The levels of the library's log (the plugin ABI's MCPH_LOG_*). */
 enum mcphost_log_level {
@@ -253,13 +261,16 @@ typedef struct mcphost_options {
   int32_t defer_config;
   /* NULL: the program learns of no question settled without it. */
   mcphost_ask_end_fn on_ask_end;
+  /* NULL: none. A server's connection came up or went away (connected,
+   * failed, lost, closed): its state is mcphost_server_get's. */
+  mcphost_state_fn on_state;
 } mcphost_options;
 
 #define MCPHOST_OPTIONS_INIT                                                   \
   {                                                                            \
     MCPHOST_SIZEOF_(mcphost_options), MCPHOST_API_MAJOR, MCPHOST_API_MINOR,    \
         MCPHOST_LOOP_THREAD, NULL, 0, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL,   \
-        NULL, NULL, NULL, 0, NULL                                              \
+        NULL, NULL, NULL, 0, NULL, NULL                                        \
   }
 
 /* [any thread] A new client: loads the plugins and the configuration
@@ -367,7 +378,15 @@ enum mcphost_request_flag {
    * mcphost_free: a result kept as the server's text is handed over as
    * it is, never copied (a program that queues large results to write
    * them later, as `mcphost batch` does). */
-  MCPHOST_REQUEST_TAKE_RESULT = 128
+  MCPHOST_REQUEST_TAKE_RESULT = 128,
+  /* Begins inside mcphost_start when it is called on the loop's thread
+   * (a callback; in MCPHOST_LOOP_CALLER mode the caller's thread), where
+   * without the flag it begins once that callback returned: what it sends
+   * goes out in the order the program started its operations, and
+   * mcphost_cancel_now finds it running. `done` may then run before
+   * mcphost_start returns (a server that fails at once, a connected
+   * server for CONNECT). Elsewhere the flag changes nothing. */
+  MCPHOST_REQUEST_NOW = 256
 };
 
 typedef struct mcphost_request {
@@ -610,9 +629,8 @@ int mcphost_project_choice(mcphost_client *c, const char *choice,
  * mcphost cannot run), "notes": [sentence]}; for claude-code also
  * "project": {"key", "servers", "enabledMcpjsonServers",
  * "disabledMcpjsonServers"}, this project's record there. */
-int mcphost_import_read(mcphost_client *c, const char *client,
-                        const char *file, char **result_json,
-                        mcphost_error *err);
+int mcphost_import_read(mcphost_client *c, const char *client, const char *file,
+                        char **result_json, mcphost_error *err);
 
 /* Copies the servers `servers_json` ({NAME: entry}, as
  * mcphost_import_read gives them) into `scope`: an entry whose content
@@ -657,6 +675,11 @@ int mcphost_config_import(mcphost_client *c, const char *scope,
 
  *   "keep"          a server that crashed is connected again by
  *                   itself (a long-running program)
+ *   "capabilities"  JSON, an object of client capabilities every new
+ *                   connection declares beside the library's and the
+ *                   plugins' ({"elicitation": {"form": {}, "url": {}},
+ *                   "sampling": {}}: a program that answers those
+ *                   requests itself, through on_request); NULL: none
  *   any option a loaded plugin declares (mcph.options/1), which the
  *   plugin reads (`value` NULL for one that takes none).
  * Servers that are connected keep their settings. MCPHOST_EUSAGE for a
@@ -1288,6 +1311,62 @@ int mcphost_set_roots(mcphost_client *c, const char *server,
  * an unknown level or no message. */
 int mcphost_log(mcphost_client *c, int level, const char *source,
                 const char *message, mcphost_error *err);
+
+/* [any thread] The kind of failure a status code is, as a word for a
+ * message or a JSON field (static): "usage", "server", "protocol",
+ * "timeout", "not_found", "auth", "denied", "interrupted"
+ * (MCPHOST_ECANCELED), "none" (MCPHOST_OK); "server" for any other
+ * code. */
+const char *mcphost_status_kind(int code);
+
+/* [loop] or [not loop] Cancels operation `id` as mcphost_cancel does,
+ * but at once: what it waits for is withdrawn (a request is cancelled on
+ * the wire) and its `done` has run (MCPHOST_ECANCELED) when this
+ * returns, so nothing of it comes after; nothing when it ended already.
+ * From the loop's thread (a callback, or the caller's in
+ * MCPHOST_LOOP_CALLER mode) it runs there; from another thread it waits
+ * for the loop. An operation started in the same turn of the loop
+ * without MCPHOST_REQUEST_NOW that has not begun yet ends too, without
+ * beginning. */
+void mcphost_cancel_now(mcphost_client *c, int64_t id);
+
+/* What a request a server made is (mcphost_request_fn's `req`). */
+typedef struct mcphost_server_request_info {
+  uint32_t struct_size;
+  /* The operation it was made for (mcphost_start's id): the server tied
+   * it to that operation's request (its related request, or the only
+   * request of the operation's that was waiting); 0 when nothing ties it
+   * to one (a server's own roots/list at start). */
+  int64_t op;
+  /* Its JSON-RPC id as JSON text (`7`, `"a"`): what a
+   * notifications/cancelled of the server's names as its requestId. The
+   * request's, valid while it is. */
+  const char *id_json;
+  const char *server; /* the configured name; the client's */
+} mcphost_server_request_info;
+
+#define MCPHOST_SERVER_REQUEST_INFO_INIT                                       \
+  { MCPHOST_SIZEOF_(mcphost_server_request_info), 0, NULL, NULL }
+
+/* [any thread] What request `req` (taken and not yet answered) is, in
+ * *out (the fields its struct_size covers). A request the server
+ * cancelled since (notifications/cancelled naming its id, which the
+ * program's on_notify gets as well) still needs its mcphost_respond,
+ * which then frees it and sends nothing. MCPHOST_EUSAGE without `req` or
+ * `out`. */
+int mcphost_server_request_get(const mcphost_server_request *req,
+                               mcphost_server_request_info *out,
+                               mcphost_error *err);
+
+/* [any thread] Answers request `req` as mcphost_respond does with an
+ * error, the JSON-RPC error `rpc_code` (not 0) with `message` and the
+ * error's `data_json` (JSON text, or NULL for none): a program that
+ * passes on the answer a client of its own gave. Frees `req`.
+ * MCPHOST_EUSAGE for a code 0 or data that is not JSON (`req` stays
+ * valid then). */
+int mcphost_respond_error(mcphost_client *c, mcphost_server_request *req,
+                          int rpc_code, const char *message,
+                          const char *data_json, mcphost_error *err);
 
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
