@@ -193,7 +193,6 @@ static int run_stdio(cli *c, gw_hub *hub) {
     gw_hub_stop(hub, GW_STOPPING);
   }
   /* What is in flight ends now (answered as interrupted). */
-  mcp_client_cancel_all(cli_client(c));
   gw_client_free(s.g);
   gw_chan_close(&s.ch);
   return run == -2 ? EXIT_INTERRUPTED : EXIT_OK;

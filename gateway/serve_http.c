@@ -945,7 +945,6 @@ int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   while (sv.http.sessions) {
     gw_session_free(sv.http.sessions);
   }
-  mcp_client_cancel_all(cli_client(c));
 out:
   if (rc != EXIT_OK && rc != EXIT_INTERRUPTED) {
     cli_error(c, NULL, "%s", why);
