@@ -1,14 +1,7 @@
 /* The accessors of frontend.h: a front end run as a command reads the
  * command line's context through them, not through struct cli. */
+#include "api/client_view.h"
 #include "cli/cli.h"
-
-host *cli_host(const cli *c) {
-  return c->h;
-}
-
-mcp_client *cli_client(const cli *c) {
-  return c->mc;
-}
 
 const limits *cli_limits(const cli *c) {
   return &c->lim;
@@ -26,5 +19,7 @@ int64_t cli_option_value(const cli *c, const char *name) {
 }
 
 int cli_run_until(cli *c, const bool *done) {
-  return host_run_until(c->h, done, 0);
+  /* As the client's loop thread: what a front end starts from its
+   * callbacks begins on the loop as the API's callers' do. */
+  return api_client_run_until(c->api, done);
 }

@@ -16,8 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/host.h"
-#include "mcp/client.h"
 #include "size_limits.h"
 #include "util.h"
 
@@ -42,10 +40,7 @@ enum {
 /* One command line being run (cli.h). */
 typedef struct cli cli;
 
-/* frontend.c: its host, its client (which owns the connections) and the
- * name, description and output lengths it was given. */
-host *cli_host(const cli *c);
-mcp_client *cli_client(const cli *c);
+/* frontend.c: the name, description and output lengths it was given. */
 const limits *cli_limits(const cli *c);
 /* Its client of the public API (sdk/include/mcphost/client.h), made in
  * MCPHOST_LOOP_CALLER mode: the loop a front end's descriptors and timers

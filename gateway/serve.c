@@ -482,7 +482,7 @@ static void answer_initialize(rq *r, const cJSON *params) {
   if (!cJSON_GetObjectItemCaseSensitive(res, "serverInfo")) {
     cJSON *info = cJSON_AddObjectToObject(res, "serverInfo");
     cJSON_AddStringToObject(info, "name", "mcphost");
-    cJSON_AddStringToObject(info, "version", MCPHOST_VERSION);
+    cJSON_AddStringToObject(info, "version", mcphost_version(NULL, NULL));
   }
   send_result(g, r->id, res);
 }

@@ -534,8 +534,7 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
   op->cb = *cb;
   int64_t id = op->id;
   atomic_fetch_add(&c->nops, 1);
-  bool here = loop_of == c || c->mode == MCPHOST_LOOP_CALLER;
-  if (here && (op->flags & MCPHOST_REQUEST_NOW)) {
+  if (loop_of == c && (op->flags & MCPHOST_REQUEST_NOW)) {
     op_begin(op); /* may end it */
     return id;
   }

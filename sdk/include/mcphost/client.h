@@ -379,13 +379,14 @@ enum mcphost_request_flag {
    * it is, never copied (a program that queues large results to write
    * them later, as `mcphost batch` does). */
   MCPHOST_REQUEST_TAKE_RESULT = 128,
-  /* Begins inside mcphost_start when it is called on the loop's thread
-   * (a callback; in MCPHOST_LOOP_CALLER mode the caller's thread), where
-   * without the flag it begins once that callback returned: what it sends
-   * goes out in the order the program started its operations, and
-   * mcphost_cancel_now finds it running. `done` may then run before
-   * mcphost_start returns (a server that fails at once, a connected
-   * server for CONNECT). Elsewhere the flag changes nothing. */
+  /* Begins inside mcphost_start when it is called from a callback of
+   * the client's (on the loop's thread), where without the flag it
+   * begins once that callback returned: what it sends goes out in the
+   * order the program started its operations, and a question it asks
+   * at once (a permission rule) comes from inside mcphost_start. `done`
+   * may then run before mcphost_start returns (a server that fails at
+   * once, a connected server for CONNECT). Elsewhere the flag changes
+   * nothing. */
   MCPHOST_REQUEST_NOW = 256
 };
 
@@ -1325,8 +1326,8 @@ const char *mcphost_status_kind(int code);
  * returns, so nothing of it comes after; nothing when it ended already.
  * From the loop's thread (a callback, or the caller's in
  * MCPHOST_LOOP_CALLER mode) it runs there; from another thread it waits
- * for the loop. An operation started in the same turn of the loop
- * without MCPHOST_REQUEST_NOW that has not begun yet ends too, without
+ * for the loop. An operation a callback started without
+ * MCPHOST_REQUEST_NOW that has not begun yet ends too, without
  * beginning. */
 void mcphost_cancel_now(mcphost_client *c, int64_t id);
 
