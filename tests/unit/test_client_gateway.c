@@ -171,6 +171,7 @@ static mcphost_client *client(seen *s) {
   o.on_state = on_state;
   o.ud = s;
   s->c = client_made(&o);
+  CHECK(s->c != NULL);
   return s->c;
 }
 
@@ -205,7 +206,6 @@ TEST(a_status_code_has_its_kind) {
 TEST(a_servers_request_names_its_call_and_takes_an_error_with_data) {
   seen s = {0};
   mcphost_client *c = client(&s);
-  CHECK(c != NULL);
   if (!c)
     return;
   mcphost_error err = MCPHOST_ERROR_INIT;
@@ -286,7 +286,6 @@ static void on_tick(void *ud) {
 TEST(an_operation_begins_now_and_is_cancelled_at_once) {
   seen s = {0};
   mcphost_client *c = client(&s);
-  CHECK(c != NULL);
   if (!c)
     return;
   mcphost_error err = MCPHOST_ERROR_INIT;
@@ -322,7 +321,6 @@ TEST(an_operation_begins_now_and_is_cancelled_at_once) {
 TEST(a_permission_question_names_the_operation_that_asks) {
   seen s = {0};
   mcphost_client *c = client(&s);
-  CHECK(c != NULL);
   if (!c)
     return;
   mcphost_request rq = MCPHOST_REQUEST_INIT;
