@@ -5,14 +5,6 @@
 
 #include "cli/cli.h"
 
-host *cli_host(const cli *c) {
-  return c->h;
-}
-
-mcp_client *cli_client(const cli *c) {
-  return c->mc;
-}
-
 const limits *cli_limits(const cli *c) {
   return &c->lim;
 }
@@ -28,8 +20,11 @@ int64_t cli_option_value(const cli *c, const char *name) {
   return v;
 }
 
-int cli_run_until(cli *c, const bool *done) {
-  return host_run_until(c->h, done, 0);
+int cli_run_until(cli *c, const int *done) {
+  /* As the client's loop thread: what a front end starts from its
+   * callbacks begins on the loop as the API's callers' do. */
+  return mcphost_run_interruptible(c->api, done, 0) == MCPHOST_ECANCELED ? -2
+                                                                         : 0;
 }
 
 void cli_log(cli *c, int level, const char *source, const char *fmt, ...) {

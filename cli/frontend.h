@@ -16,8 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/host.h"
-#include "mcp/client.h"
 #include "size_limits.h"
 #include "util.h"
 
@@ -42,10 +40,7 @@ enum {
 /* One command line being run (cli.h). */
 typedef struct cli cli;
 
-/* frontend.c: its host, its client (which owns the connections) and the
- * name, description and output lengths it was given. */
-host *cli_host(const cli *c);
-mcp_client *cli_client(const cli *c);
+/* frontend.c: the name, description and output lengths it was given. */
 const limits *cli_limits(const cli *c);
 /* Its client of the public API (sdk/include/mcphost/client.h), made in
  * MCPHOST_LOOP_CALLER mode: the loop a front end's descriptors and timers
@@ -54,7 +49,7 @@ mcphost_client *cli_api(const cli *c);
 /* Runs the client's loop until *done, or until a
  * signal the CLI takes (SIGINT, SIGTERM, SIGHUP, or a session's
  * caller's) interrupts the command: 0, or -2 on a signal. */
-int cli_run_until(cli *c, const bool *done);
+int cli_run_until(cli *c, const int *done);
 /* An option of its client whose value is a number or a flag
  * (mcphost_get_option: "sanitize", "verbose", ...); 0 when unknown. */
 int64_t cli_option_value(const cli *c, const char *name);
@@ -69,6 +64,17 @@ void cli_log(cli *c, int level, const char *source, const char *fmt, ...)
  * command that listens (batch, serve) sets it and clears it at its end:
  * one command runs at a time, in a session too. */
 void cli_on_notify(mcphost_notify_fn fn, void *ud);
+/* main.c: the running command's hook for the servers' own requests
+ * (mcphost_options.on_request: elicitation, sampling, roots), as
+ * cli_on_notify; NULL: none (the library and the plugins answer). */
+void cli_on_request(mcphost_request_fn fn, void *ud);
+/* main.c: the running command's hook for the servers' connections
+ * coming and going (mcphost_options.on_state), as cli_on_notify. */
+void cli_on_state(mcphost_state_fn fn, void *ud);
+/* permission.c: the running command puts the permission questions
+ * (mcphost_options.on_ask, on_ask_end) its own way, in place of the
+ * terminal's y/N, until it calls this again with NULLs. */
+void cli_take_asks(mcphost_ask_fn ask, mcphost_ask_end_fn end, void *ud);
 
 /* failure.c: prints "mcphost: <message>" on stderr (out_error) and keeps
  * the first one for the --json error object; `server` may be NULL. */

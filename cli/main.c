@@ -464,6 +464,39 @@ static void on_notify(void *ud, const char *server, const char *method,
     notify_fn(notify_ud, server, method, params_json);
 }
 
+/* The command taking the servers' own requests (cli_on_request), as
+ * cli_on_notify. */
+static mcphost_request_fn request_fn;
+static void *request_ud;
+
+void cli_on_request(mcphost_request_fn fn, void *ud) {
+  request_fn = fn;
+  request_ud = ud;
+}
+
+/* The command watching the servers' connections (cli_on_state), as
+ * cli_on_notify. */
+static mcphost_state_fn state_fn;
+static void *state_ud;
+
+void cli_on_state(mcphost_state_fn fn, void *ud) {
+  state_fn = fn;
+  state_ud = ud;
+}
+
+static void on_state(void *ud, const char *server) {
+  (void)ud;
+  if (state_fn)
+    state_fn(state_ud, server);
+}
+
+static int on_request(void *ud, const char *server, const char *method,
+                      const char *params_json, mcphost_server_request *req) {
+  (void)ud;
+  return request_fn ? request_fn(request_ud, server, method, params_json, req)
+                    : 0;
+}
+
 /* The client and its plugins, first: they may declare options; the
  * configuration waits for the command line (load). A session's client is
  * loaded and configured once, and kept. */
@@ -488,6 +521,8 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
     o.on_ask_end = cli_on_ask_end;
     o.ud = c;
     o.on_notify = on_notify;
+    o.on_request = on_request;
+    o.on_state = on_state;
     mcphost_error err = MCPHOST_ERROR_INIT;
     if (mcphost_client_new(&o, &c->api, &err) != MCPHOST_OK) {
       fprintf(stderr, "mcphost: %s\n", err.message);

@@ -187,8 +187,21 @@ void cli_ask_on_dev_tty(cli *c) {
 
 /* `ud` is the cli that made the client; in a session, the command it
  * runs now has the terminal. */
+/* The running command's own asker (cli_take_asks), or none. */
+static mcphost_ask_fn take_ask;
+static mcphost_ask_end_fn take_end;
+static void *take_ud;
+
+void cli_take_asks(mcphost_ask_fn ask, mcphost_ask_end_fn end, void *ud) {
+  take_ask = ask;
+  take_end = end;
+  take_ud = ud;
+}
+
 int cli_on_ask(void *ud, const mcphost_ask_info *q) {
   cli *c = ud;
+  if (take_ask)
+    return take_ask(take_ud, q);
   int tty = choose_tty(c->command ? c->command : c);
   if (tty < 0)
     return 0; /* the plugins alone, for the request deadline */
@@ -221,6 +234,11 @@ int cli_on_ask(void *ud, const mcphost_ask_info *q) {
  * prompt. */
 void cli_on_ask_end(void *ud, uint64_t id, int allowed, const char *why) {
   cli *c = ud;
+  if (take_ask) {
+    if (take_end)
+      take_end(take_ud, id, allowed, why);
+    return;
+  }
   (void)allowed;
   cli_ask *a = c->asking;
   if (a && a->id == id) {

@@ -34,12 +34,12 @@ static void on_notify(void *ud, const char *server, const char *method,
   w->wake = 1;
 }
 
-/* A server's connection changed (mcphost_on_server_state): this one's,
- * when it is not connected any more, ends the watch. */
-static void on_state(void *ud, const char *server, size_t idx) {
+/* A server's connection came up or went away (cli_on_state): this
+ * one's, when it is not connected any more, ends the watch. */
+static void on_state(void *ud, const char *server) {
   watch *w = ud;
-  (void)server;
-  if (idx == w->idx && !cli_server_state(w->c, idx).connected) {
+  if (strcmp(server, mcphost_server_name(w->c->api, w->idx)) == 0 &&
+      !cli_server_state(w->c, w->idx).connected) {
     w->gone = true;
     w->wake = 1;
   }
@@ -177,7 +177,7 @@ int cmd_subscribe(cli *c, int argc, char **argv) {
   watch w = {
       .c = c, .idx = idx, .server = server, .updates = cJSON_CreateArray()};
   cli_on_notify(on_notify, &w);
-  mcphost_on_server_state(c->api, on_state, &w, NULL);
+  cli_on_state(on_state, &w);
   if ((rc = request(c, server, "resources/subscribe", uri)) != EXIT_OK) {
     goto out;
   }
@@ -215,7 +215,7 @@ int cmd_subscribe(cli *c, int argc, char **argv) {
   }
 out:
   cli_on_notify(NULL, NULL);
-  mcphost_on_server_state(c->api, NULL, NULL, NULL);
+  cli_on_state(NULL, NULL);
   cJSON_Delete(w.updates);
   return rc;
 }

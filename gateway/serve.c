@@ -12,6 +12,7 @@
  * list_changed are forwarded (serve_backends.c, with the permission
  * asker and the backends' own requests). The end of stdin ends the
  * gateway. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "gateway/serve.h"
 #include "gateway/serve_internal.h"
 #include "json_parse.h"
+#include "json_write.h"
 #include "redact.h"
 #include "util.h"
 
@@ -72,28 +74,44 @@ void gw_send_notification(gw *g, const char *method, cJSON *params,
 }
 
 /* The library's error as a JSON-RPC error: a backend's own error passes
- * with its code and data; the rest say their kind and server in data. */
-static void send_mcp_error(gw *g, const rq *r, const mcp_error *e) {
-  if (e->kind == MCP_ERR_PROTOCOL && e->rpc_code) {
+ * with its code and data (`data_json`, JSON text, or NULL); the rest say
+ * their kind and server in data. */
+static void send_api_error(gw *g, const rq *r, const mcphost_error *e,
+                           const char *data_json) {
+  if (e->code == MCPHOST_EPROTOCOL && e->rpc_code) {
     /* A legacy backend's "not found" is 2026-07-28's invalid params. */
     bool gone = r->modern && e->rpc_code == MCPH_RPC_RESOURCE_NOT_FOUND;
-    gw_send_error(g, r->id, gone ? MCPH_RPC_INVALID_PARAMS : e->rpc_code,
-                  e->message, e->data ? cJSON_Duplicate(e->data, 1) : NULL);
+    gw_send_error(
+        g, r->id, gone ? MCPH_RPC_INVALID_PARAMS : e->rpc_code, e->message,
+        data_json ? json_parse(data_json, strlen(data_json), NULL) : NULL);
     return;
   }
   int code = MCPH_RPC_INTERNAL_ERROR;
-  if (e->kind == MCP_ERR_USAGE) {
+  if (e->code == MCPHOST_EUSAGE) {
     code = MCPH_RPC_INVALID_PARAMS;
-  } else if (e->kind == MCP_ERR_NOT_FOUND) {
+  } else if (e->code == MCPHOST_ENOTFOUND) {
     code = r->resource && !r->modern ? MCPH_RPC_RESOURCE_NOT_FOUND
                                      : MCPH_RPC_INVALID_PARAMS;
   }
   cJSON *data = cJSON_CreateObject();
-  cJSON_AddStringToObject(data, "kind", mcp_error_kind_name(e->kind));
-  if (e->server) {
+  cJSON_AddStringToObject(data, "kind", mcphost_status_kind(e->code));
+  if (e->server[0]) {
     cJSON_AddStringToObject(data, "server", e->server);
   }
   gw_send_error(g, r->id, code, e->message, data);
+}
+
+/* An error of the gateway's own of status `code` for `r`. */
+static void send_own_error(gw *g, const rq *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void send_own_error(gw *g, const rq *r, int code, const char *fmt, ...) {
+  mcphost_error e = MCPHOST_ERROR_INIT;
+  e.code = code;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e.message, sizeof e.message, fmt, ap);
+  va_end(ap);
+  send_api_error(g, r, &e, NULL);
 }
 
 /* ---- requests in flight ---- */
@@ -108,8 +126,6 @@ static rq *rq_new(gw *g, const cJSON *id, const cJSON *params) {
   if (cJSON_IsString(tok) || cJSON_IsNumber(tok)) {
     r->token = cJSON_Duplicate(tok, 1);
   }
-  r->asker =
-      (mcp_asker){.start = gw_ask_start, .cancel = gw_ask_cancel, .ud = r};
   r->seq = ++g->hub->next_seq;
   r->next = g->reqs;
   g->reqs = r;
@@ -130,6 +146,16 @@ void gw_rq_free(rq *r) {
   cJSON_Delete(r->token);
   cJSON_Delete(r->items);
   cJSON_Delete(r->init);
+  for (size_t k = 0; k < r->nwaits; k++) {
+    if (r->waits[k] && !r->waits[k]->starting) {
+      if (r->waits[k]->op) { /* its `done` (cancelled) frees it */
+        r->waits[k]->r = NULL;
+        mcphost_cancel_now(cli_api(r->g->c), r->waits[k]->op);
+      } else {
+        free(r->waits[k]);
+      }
+    }
+  }
   free(r->waits);
   free(r->mrtr_method);
   cJSON_Delete(r->mrtr_params);
@@ -163,7 +189,7 @@ void gw_rq_move(rq *r, gw *to) {
 /* The end of a single operation's request. */
 static void rq_end(rq *r) {
   gw *g = r->g;
-  r->op = NULL;
+  r->op = 0;
   if (r->starting) {
     r->finished = true;
     return;
@@ -180,51 +206,73 @@ static void send_rq_result(rq *r, cJSON *result) {
   send_result(r->g, r->id, result);
 }
 
-static void on_done(void *ud, cJSON *result, const mcp_error *err) {
+static void on_done(void *ud, const char *result_json, size_t len,
+                    const mcphost_error *err) {
   rq *r = ud;
   if (!r->cancelled) {
     if (err) {
-      send_mcp_error(r->g, r, err);
+      send_api_error(r->g, r, err, result_json);
     } else {
+      cJSON *result = json_parse(result_json, len, NULL);
       if (r->cut) {
         out_cut_result(r->g->c, result);
       }
       send_rq_result(r, result);
-      result = NULL;
     }
   }
-  cJSON_Delete(result);
   rq_end(r);
 }
 
 /* A backend's progress goes to the client under the client's token. */
-static void on_progress(void *ud, const cJSON *params) {
+static void on_progress(void *ud, const char *params_json) {
   rq *r = ud;
   if (!r->token || r->cancelled) {
     return;
   }
-  cJSON *p = cJSON_Duplicate(params, 1);
+  cJSON *p = json_parse(params_json, strlen(params_json), NULL);
+  if (!cJSON_IsObject(p)) {
+    cJSON_Delete(p);
+    return;
+  }
   cJSON_ReplaceItemInObjectCaseSensitive(p, "progressToken",
                                          cJSON_Duplicate(r->token, 1));
   gw_send_notification(r->g, "notifications/progress", p, r->id);
 }
 
-static void start_op(rq *r, const mcp_call *call) {
+/* Starts `r`'s operation `q` on backend `idx`, with `args` (may be NULL)
+ * as its arguments. */
+static void start_op(rq *r, size_t idx, mcphost_request *q, const cJSON *args) {
+  gw *g = r->g;
   /* What leaves the gateway goes to a model: its results are sanitized
-   * as such, unless --sanitize display or off asked for them as sent. */
-  int mode = (int)cli_option_value(r->g->c, "sanitize");
-  mcp_call c = *call;
-  c.for_model =
-      mode == MCPHOST_SANITIZE_DEFAULT || mode == MCPHOST_SANITIZE_FULL;
+   * as such, unless --sanitize display or off asked for them as sent.
+   * It begins now, in the order of the client's requests; a tool's
+   * arguments go as the client sent them, unchecked. */
+  int mode = (int)cli_option_value(g->c, "sanitize");
+  q->flags |= MCPHOST_REQUEST_NOW | MCPHOST_REQUEST_ERROR_DATA |
+              MCPHOST_REQUEST_NO_CHECK;
+  if (mode == MCPHOST_SANITIZE_DEFAULT || mode == MCPHOST_SANITIZE_FULL) {
+    q->flags |= MCPHOST_REQUEST_FOR_MODEL;
+  }
+  strbuf text;
+  sb_init(&text);
+  if (args && json_write(&text, args) == 0) {
+    q->arguments = sb_str(&text);
+  }
+  mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+  cb.progress = on_progress;
+  cb.done = on_done;
+  cb.ud = r;
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  r->op_idx = idx;
   r->starting = true;
-  mcp_op *op = mcp_client_start(cli_client(r->g->c), &c,
-                                &(mcp_call_callbacks){.progress = on_progress,
-                                                      .done = on_done,
-                                                      .asker = &r->asker,
-                                                      .ud = r});
+  int64_t op = mcphost_start(cli_api(g->c), q, &cb, &err);
   r->starting = false;
+  sb_free(&text);
+  if (op < 0) {
+    send_api_error(g, r, &err, NULL);
+    r->finished = true;
+  }
   if (r->finished) {
-    gw *g = r->g;
     gw_rq_free(r);
     check_done(g);
     return;
@@ -277,27 +325,28 @@ static void on_list_part(void *ud, const char *result_json, size_t len,
   }
   gw_hub *hub = part->r->g->hub;
   size_t idx = hub->b.idx[part->k];
-  mcp_server_status st;
   hub->listing[part->k]--;
   /* What the client is told now includes this backend or not. */
-  hub->ready[part->k] =
-      mcp_client_status(cli_client(hub->c), idx, &st) && st.ready;
+  hub->ready[part->k] = gw_state(hub->c, idx).connected != 0;
   if (!err && !part->r->cancelled) {
     cJSON *result = json_parse(result_json, len, NULL);
     gw_items_add(&hub->b, part->k, part->r->kind, result, part->r->items);
     cJSON_Delete(result);
   } else if (err && !part->r->cancelled) {
     /* A backend that fails is left out of the list, and said on stderr. */
-    cli_error(hub->c, host_cfg(cli_host(hub->c))->servers[idx].name, "%s",
+    cli_error(hub->c, mcphost_server_name(cli_api(hub->c), idx), "%s",
               err->message);
   }
   part->op = 0;
   list_part_done(part);
 }
 
-/* The capability a list kind needs: templates are resources'. */
-static const char *list_capability(const char *kind) {
-  return strcmp(kind, "resourceTemplates") == 0 ? "resources" : kind;
+/* The capability a list kind needs (MCPHOST_CAP_*): templates are
+ * resources'. */
+static uint32_t list_capability(const char *kind) {
+  return strcmp(kind, "tools") == 0     ? MCPHOST_CAP_TOOLS
+         : strcmp(kind, "prompts") == 0 ? MCPHOST_CAP_PROMPTS
+                                        : MCPHOST_CAP_RESOURCES;
 }
 
 static void start_list(gw *g, rq *r, const char *kind) {
@@ -313,10 +362,8 @@ static void start_list(gw *g, rq *r, const char *kind) {
     r->pending++;
     g->hub->listing[k]++;
     size_t idx = g->hub->b.idx[k];
-    mcp_server_status st;
-    if (mcp_client_status(cli_client(g->c), idx, &st) && st.ready &&
-        !mcp_client_has_capability(cli_client(g->c), idx,
-                                   list_capability(kind))) {
+    mcphost_server_state st = gw_state(g->c, idx);
+    if (st.connected && !(st.caps & list_capability(kind))) {
       /* A ready backend that did not declare the kind adds nothing, now:
        * a list no backend declares is answered at once (over HTTP, as
        * JSON rather than on a stream), as before any operation. */
@@ -327,7 +374,7 @@ static void start_list(gw *g, rq *r, const char *kind) {
      * unasked. */
     mcphost_request lq = MCPHOST_REQUEST_INIT;
     lq.kind = MCPHOST_OP_LIST;
-    lq.server = host_cfg(cli_host(g->c))->servers[idx].name;
+    lq.server = mcphost_server_name(cli_api(g->c), idx);
     lq.name = kind;
     lq.flags = MCPHOST_REQUEST_IF_DECLARED;
     mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
@@ -349,6 +396,31 @@ static void start_list(gw *g, rq *r, const char *kind) {
 
 /* ---- the methods ---- */
 
+/* Config index `idx`'s status (mcphost_server_status: "code" 0 when
+ * connected, then its "capabilities", "serverInfo", "instructions"; else
+ * its "error" and "connection"), new; an empty object when it cannot be
+ * read. */
+static cJSON *backend_status(const cli *c, size_t idx) {
+  char *json = NULL;
+  size_t len = 0;
+  cJSON *st = NULL;
+  if (mcphost_server_status(cli_api(c), mcphost_server_name(cli_api(c), idx), 0,
+                            &json, &len, NULL) == MCPHOST_OK) {
+    st = json_parse(json, len, NULL);
+  }
+  mcphost_free(json);
+  if (!cJSON_IsObject(st)) {
+    cJSON_Delete(st);
+    st = cJSON_CreateObject();
+  }
+  return st;
+}
+
+/* Member `key` of object `o`. */
+static const cJSON *member(const cJSON *o, const char *key) {
+  return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
 /* The gateway's own capabilities, with what its ready backends add. */
 static cJSON *gw_capabilities(const gw_hub *hub) {
   cJSON *caps = cJSON_CreateObject();
@@ -361,11 +433,14 @@ static cJSON *gw_capabilities(const gw_hub *hub) {
   /* The gateway routes resources/subscribe to a URI's backend: it can
    * when one of them can. */
   for (size_t k = 0; k < hub->b.n; k++) {
-    mcp_server_status st;
-    if (mcp_client_status(cli_client(hub->c), hub->b.idx[k], &st) && st.ready &&
-        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetObjectItemCaseSensitive(st.capabilities, "resources"),
-            "subscribe"))) {
+    if (!(gw_state(hub->c, hub->b.idx[k]).caps & MCPHOST_CAP_RESOURCES)) {
+      continue; /* not connected, or no resources */
+    }
+    cJSON *st = backend_status(hub->c, hub->b.idx[k]);
+    bool sub = cJSON_IsTrue(
+        member(member(member(st, "capabilities"), "resources"), "subscribe"));
+    cJSON_Delete(st);
+    if (sub) {
       cJSON_AddTrueToObject(cJSON_GetObjectItemCaseSensitive(caps, "resources"),
                             "subscribe");
       break;
@@ -385,26 +460,29 @@ static void answer_initialize(rq *r, const cJSON *params) {
           ? want
           : mcphost_protocol_version(MCPHOST_ERA_LEGACY, 0));
   if (g->hub->b.passthrough) {
-    mcp_server_status st;
-    mcp_client_status(cli_client(g->c), g->hub->b.idx[0], &st);
+    cJSON *st = backend_status(g->c, g->hub->b.idx[0]);
+    cJSON *caps = cJSON_DetachItemFromObjectCaseSensitive(st, "capabilities");
     cJSON_AddItemToObject(res, "capabilities",
-                          st.capabilities ? cJSON_Duplicate(st.capabilities, 1)
-                                          : cJSON_CreateObject());
-    if (st.server_info) {
-      cJSON_AddItemToObject(res, "serverInfo",
-                            cJSON_Duplicate(st.server_info, 1));
+                          caps ? caps : cJSON_CreateObject());
+    cJSON *info = cJSON_DetachItemFromObjectCaseSensitive(st, "serverInfo");
+    if (info) {
+      cJSON_AddItemToObject(res, "serverInfo", info);
     }
-    if (st.instructions) {
-      cJSON_AddStringToObject(res, "instructions", st.instructions);
+    cJSON *text = cJSON_DetachItemFromObjectCaseSensitive(st, "instructions");
+    if (cJSON_IsString(text)) {
+      cJSON_AddItemToObject(res, "instructions", text);
+    } else {
+      cJSON_Delete(text);
     }
-    g->hub->ready[0] = st.ready;
+    g->hub->ready[0] = gw_state(g->c, g->hub->b.idx[0]).connected != 0;
+    cJSON_Delete(st);
   } else {
     cJSON_AddItemToObject(res, "capabilities", gw_capabilities(g->hub));
   }
   if (!cJSON_GetObjectItemCaseSensitive(res, "serverInfo")) {
     cJSON *info = cJSON_AddObjectToObject(res, "serverInfo");
     cJSON_AddStringToObject(info, "name", "mcphost");
-    cJSON_AddStringToObject(info, "version", MCPHOST_VERSION);
+    cJSON_AddStringToObject(info, "version", mcphost_version(NULL, NULL));
   }
   send_result(g, r->id, res);
 }
@@ -416,15 +494,18 @@ static void initialize_waited(rq *r) {
     return;
   }
   gw *g = r->g;
-  mcp_server_status st;
+  size_t idx0 = g->hub->b.idx[0];
   g->initializing = false;
-  if (g->hub->b.passthrough &&
-      !(mcp_client_status(cli_client(g->c), g->hub->b.idx[0], &st) &&
-        st.ready)) {
-    char *why =
-        xasprintf("server \"%s\" failed: %s",
-                  host_cfg(cli_host(g->c))->servers[g->hub->b.idx[0]].name,
-                  st.error ? st.error : st.state);
+  if (g->hub->b.passthrough && !gw_state(g->c, idx0).connected) {
+    cJSON *st = backend_status(g->c, idx0);
+    const char *error = cJSON_GetStringValue(member(st, "error"));
+    const char *conn = cJSON_GetStringValue(member(st, "connection"));
+    char *why = xasprintf("server \"%s\" failed: %s",
+                          mcphost_server_name(cli_api(g->c), idx0),
+                          error  ? error
+                          : conn ? conn
+                                 : "idle");
+    cJSON_Delete(st);
     gw_send_error(g, r->id, MCPH_RPC_INTERNAL_ERROR, why, NULL);
     free(why);
   } else {
@@ -435,9 +516,31 @@ static void initialize_waited(rq *r) {
   check_done(g);
 }
 
-static void on_backend_ready(mcp_waiter *w, session *s) {
-  (void)s; /* read through mcp_client_status */
-  initialize_waited(((rq_wait *)w)->r);
+/* A backend of an initialize is connected or failed (MCPHOST_OP_CONNECT:
+ * its status is read again). */
+static void on_backend_ready(void *ud, const char *result_json, size_t len,
+                             const mcphost_error *err) {
+  (void)result_json;
+  (void)len;
+  (void)err;
+  rq_wait *w = ud;
+  w->op = 0;
+  if (w->starting) {
+    w->finished = true;
+    return;
+  }
+  rq *r = w->r;
+  if (!r) { /* its client went away */
+    free(w);
+    return;
+  }
+  for (size_t k = 0; k < r->nwaits; k++) {
+    if (r->waits[k] == w) {
+      r->waits[k] = NULL;
+    }
+  }
+  free(w);
+  initialize_waited(r);
 }
 
 static void do_initialize(gw *g, rq *r, const cJSON *params) {
@@ -463,8 +566,26 @@ static void do_initialize(gw *g, rq *r, const cJSON *params) {
   r->waits = xcalloc(r->nwaits, sizeof *r->waits);
   r->pending = r->nwaits + 1; /* held until every wait is out */
   for (size_t k = 0; k < r->nwaits; k++) {
-    r->waits[k] = (rq_wait){.w = {.ready = on_backend_ready}, .r = r};
-    mcp_client_use(cli_client(g->c), g->hub->b.idx[k], &r->waits[k].w);
+    rq_wait *w = xcalloc(1, sizeof *w);
+    w->r = r;
+    r->waits[k] = w;
+    mcphost_request q = MCPHOST_REQUEST_INIT;
+    q.kind = MCPHOST_OP_CONNECT;
+    q.server = mcphost_server_name(cli_api(g->c), g->hub->b.idx[k]);
+    q.flags = MCPHOST_REQUEST_NOW; /* a connected one answers at once */
+    mcphost_callbacks cb = MCPHOST_CALLBACKS_INIT;
+    cb.done = on_backend_ready;
+    cb.ud = w;
+    w->starting = true;
+    int64_t op = mcphost_start(cli_api(g->c), &q, &cb, NULL);
+    w->starting = false;
+    if (op > 0 && !w->finished) {
+      w->op = op;
+      continue;
+    }
+    r->waits[k] = NULL; /* settled already */
+    free(w);
+    r->pending--;
   }
   initialize_waited(r);
 }
@@ -472,7 +593,8 @@ static void do_initialize(gw *g, rq *r, const cJSON *params) {
 /* tools/call and prompts/get: a name of the gateway's to a backend's. */
 static bool find_named(gw *g, rq *r, const char *what, const char *name,
                        size_t *idx, char **item, bool *qualified) {
-  mcp_error err = {0};
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  const char *server = NULL;
   if (!name) {
     char *m = xasprintf("%s/%s needs a \"name\"", what,
                         strcmp(what, "tool") == 0 ? "call" : "get");
@@ -486,18 +608,21 @@ static bool find_named(gw *g, rq *r, const char *what, const char *name,
     *qualified = false;
     return true;
   }
-  if (mcp_client_resolve_ref(cli_client(g->c), name, what, idx, item, qualified,
-                             &err) != 0 ||
+  /* Only an mcp__ name is the gateway's (SERVER/NAME is the CLI's). */
+  *qualified = strncmp(name, "mcp__", 5) == 0;
+  if (mcphost_resolve_ref(cli_api(g->c), name, what, &server, item, &err) !=
+          MCPHOST_OK ||
+      mcphost_server_find(cli_api(g->c), server, idx, NULL) != MCPHOST_OK ||
       gw_backend_of(&g->hub->b, *idx) < 0 || !*qualified) {
-    if (err.kind == MCP_ERR_NONE) {
-      mcp_error_set(&err, MCP_ERR_NOT_FOUND, NULL,
-                    "no %s \"%s\" (the gateway's names are "
-                    "mcp__<server>__<%s>)",
-                    what, name, what);
+    if (err.code == MCPHOST_OK) {
+      send_own_error(g, r, MCPHOST_ENOTFOUND,
+                     "no %s \"%s\" (the gateway's names are "
+                     "mcp__<server>__<%s>)",
+                     what, name, what);
+    } else {
+      send_api_error(g, r, &err, NULL);
     }
-    send_mcp_error(g, r, &err);
-    mcp_error_clear(&err);
-    free(*item);
+    mcphost_free(*item);
     *item = NULL;
     return false;
   }
@@ -521,8 +646,7 @@ static void do_call(gw *g, rq *r, const cJSON *params) {
   }
   /* The IDE rule holds for calls too: an IDE tool a model may not see is
    * not the gateway's (mcphost_name_model_visible). */
-  if (!mcphost_name_model_visible(host_cfg(cli_host(g->c))->servers[idx].type,
-                                  tool)) {
+  if (!mcphost_name_model_visible(gw_state(g->c, idx).type, tool)) {
     char *m = xasprintf("no tool \"%s\" (an IDE's tool that is not the "
                         "model's)",
                         name);
@@ -531,15 +655,16 @@ static void do_call(gw *g, rq *r, const cJSON *params) {
     goto fail;
   }
   r->cut = true;
-  start_op(r, &(mcp_call){.kind = MCP_OP_CALL_TOOL,
-                          .server = idx,
-                          .name = tool,
-                          .qualified = qualified,
-                          .arguments = args});
-  free(tool);
+  /* By the client's own name: the reference the item part came from. */
+  mcphost_request q = MCPHOST_REQUEST_INIT;
+  q.kind = MCPHOST_OP_CALL_TOOL;
+  q.server = qualified ? NULL : mcphost_server_name(cli_api(g->c), idx);
+  q.name = qualified ? name : tool;
+  start_op(r, idx, &q, args);
+  mcphost_free(tool);
   return;
 fail:
-  free(tool);
+  mcphost_free(tool);
   gw_rq_free(r);
 }
 
@@ -554,13 +679,12 @@ static void do_prompt(gw *g, rq *r, const cJSON *params) {
     return;
   }
   r->cut = true;
-  start_op(r, &(mcp_call){.kind = MCP_OP_GET_PROMPT,
-                          .server = idx,
-                          .name = prompt,
-                          .qualified = qualified,
-                          .arguments = cJSON_GetObjectItemCaseSensitive(
-                              params, "arguments")});
-  free(prompt);
+  mcphost_request q = MCPHOST_REQUEST_INIT;
+  q.kind = MCPHOST_OP_GET_PROMPT;
+  q.server = qualified ? NULL : mcphost_server_name(cli_api(g->c), idx);
+  q.name = qualified ? name : prompt;
+  start_op(r, idx, &q, cJSON_GetObjectItemCaseSensitive(params, "arguments"));
+  mcphost_free(prompt);
 }
 
 /* A read of a URI no list had shown: the backends' resources, then their
@@ -628,11 +752,12 @@ static void do_resource(gw *g, rq *r, const char *method, const cJSON *params) {
   }
   bool read = strcmp(method, "resources/read") == 0;
   r->cut = read;
-  start_op(r, &(mcp_call){.kind = read ? MCP_OP_READ : MCP_OP_REQUEST,
-                          .server = g->hub->b.idx[k],
-                          .name = uri,
-                          .method = method,
-                          .arguments = params});
+  mcphost_request q = MCPHOST_REQUEST_INIT;
+  q.kind = read ? MCPHOST_OP_READ : MCPHOST_OP_REQUEST;
+  q.server = mcphost_server_name(cli_api(g->c), g->hub->b.idx[k]);
+  q.name = uri;
+  q.method = method;
+  start_op(r, g->hub->b.idx[k], &q, params);
 }
 
 /* A 2026-07-28 request: its envelope checked, the methods only that era
@@ -657,19 +782,19 @@ static bool modern_request(gw *g, rq *r, const char *method,
                  (strstr(method, "/list") && strncmp(method, "subscr", 6) != 0);
   gw_mrtr_request(r, method, params);
   if (strcmp(method, "server/discover") == 0) {
-    mcp_server_status st = {0};
-    const cJSON *caps = NULL;
-    if (g->hub->b.passthrough &&
-        mcp_client_status(cli_client(g->c), g->hub->b.idx[0], &st)) {
-      caps = st.capabilities;
-    }
+    cJSON *st =
+        g->hub->b.passthrough ? backend_status(g->c, g->hub->b.idx[0]) : NULL;
+    const cJSON *caps = member(st, "capabilities");
     cJSON *own = NULL;
     if (!caps) {
       own = gw_capabilities(g->hub);
       caps = own;
     }
-    send_result(g, r->id, gw_modern_discover(caps, st.instructions));
+    send_result(g, r->id,
+                gw_modern_discover(
+                    caps, cJSON_GetStringValue(member(st, "instructions"))));
     cJSON_Delete(own);
+    cJSON_Delete(st);
     gw_rq_free(r);
     return false;
   }
@@ -763,10 +888,11 @@ static void handle_request(gw *g, const char *method, const cJSON *id,
     gw_rq_free(r);
   } else if (g->hub->b.passthrough && !modern_gone(r, method)) {
     /* Anything else is the one backend's (completion/complete, ...). */
-    start_op(r, &(mcp_call){.kind = MCP_OP_REQUEST,
-                            .server = g->hub->b.idx[0],
-                            .method = method,
-                            .arguments = params});
+    mcphost_request q = MCPHOST_REQUEST_INIT;
+    q.kind = MCPHOST_OP_REQUEST;
+    q.server = mcphost_server_name(cli_api(g->c), g->hub->b.idx[0]);
+    q.method = method;
+    start_op(r, g->hub->b.idx[0], &q, params);
   } else {
     char *m = xasprintf("the gateway has no method \"%s\"", method);
     g->no_method = true;
@@ -800,7 +926,7 @@ static void on_cancelled(gw *g, const cJSON *params) {
        * cancelled on the wire. */
       r->cancelled = true;
       if (r->op) {
-        mcp_op_cancel(r->op);
+        mcphost_cancel_now(cli_api(g->c), r->op);
       }
       return;
     }
@@ -865,17 +991,21 @@ gw_hub *gw_hub_new(cli *c, gw_backends *b) {
   cJSON_AddObjectToObject(el, "form");
   cJSON_AddObjectToObject(el, "url");
   cJSON_AddObjectToObject(hub->caps, "sampling");
-  if (!mcp_client_get_options(cli_client(c))->no_roots) {
+  if (!cli_option_value(c, "no-roots")) {
     cJSON_AddObjectToObject(hub->caps, "roots"); /* --no-roots: none */
   }
   /* A long-lived process: crashed backends are started again. */
-  mcp_client_options o = *mcp_client_get_options(cli_client(c));
-  o.keep = true;
-  o.capabilities = hub->caps;
-  mcp_client_set_options(cli_client(c), &o);
+  mcphost_set_option(cli_api(c), "keep", NULL, NULL);
+  strbuf caps;
+  sb_init(&caps);
+  if (json_write(&caps, hub->caps) == 0) {
+    mcphost_set_option(cli_api(c), "capabilities", sb_str(&caps), NULL);
+  }
+  sb_free(&caps);
   cli_on_notify(gw_on_notify, hub);
-  mcp_client_on_state(cli_client(c), gw_on_state, hub);
-  mcp_client_on_request(cli_client(c), gw_on_backend_request, hub);
+  cli_on_request(gw_on_backend_request, hub);
+  cli_take_asks(gw_on_ask, gw_on_ask_end, hub);
+  cli_on_state(gw_on_state, hub);
   gw_mrtr_init(hub);
   return hub;
 }
@@ -889,11 +1019,10 @@ void gw_hub_free(gw_hub *hub) {
     gw_client_free(hub->clients);
   }
   cli_on_notify(NULL, NULL);
-  mcp_client_on_state(cli_client(hub->c), NULL, NULL);
-  mcp_client_on_request(cli_client(hub->c), NULL, NULL);
-  mcp_client_options o = *mcp_client_get_options(cli_client(hub->c));
-  o.capabilities = NULL;
-  mcp_client_set_options(cli_client(hub->c), &o);
+  cli_on_request(NULL, NULL);
+  cli_take_asks(NULL, NULL, NULL);
+  cli_on_state(NULL, NULL);
+  mcphost_set_option(cli_api(hub->c), "capabilities", NULL, NULL);
   cJSON_Delete(hub->caps);
   free(hub->ready);
   free(hub->listing);
@@ -916,7 +1045,7 @@ gw *gw_client_new(gw_hub *hub, gw_send_fn send, void *ud) {
 static void refuse_asks(gw *g, const char *why) {
   while (g->asks) {
     gw_ask *a = g->asks;
-    if (a->fwd_id) {
+    if (a->fwd) {
       /* A backend still waits: an elicitation is cancelled, the rest
        * fail. */
       cJSON *cancel = NULL;
@@ -924,15 +1053,14 @@ static void refuse_asks(gw *g, const char *why) {
         cancel = cJSON_CreateObject();
         cJSON_AddStringToObject(cancel, "action", "cancel");
       }
-      mcp_client_answer(cli_client(g->c), a->fwd_idx, a->fwd_id, cancel,
-                        MCPH_RPC_INTERNAL_ERROR, why, NULL);
+      gw_respond(g->hub, a->fwd, cancel, MCPH_RPC_INTERNAL_ERROR, why, NULL);
+      cJSON_Delete(cancel);
       gw_ask_unlink(g, a);
       continue;
     }
-    mcp_ask_answer_fn answer = a->answer;
-    void *token = a->token;
+    uint64_t ask = a->ask;
     gw_ask_unlink(g, a);
-    answer(token, false, why);
+    mcphost_ask_answer(cli_api(g->c), ask, 0, why, NULL);
   }
 }
 
@@ -951,16 +1079,19 @@ void gw_client_end_input(gw *g, const char *why, void (*drained)(void *ud)) {
 }
 
 void gw_hub_connect(gw_hub *hub) {
-  mcp_client_connect(cli_client(hub->c), hub->b.idx, hub->b.n);
+  const char **names = xcalloc(hub->b.n + 1, sizeof *names);
+  for (size_t k = 0; k < hub->b.n; k++) {
+    names[k] = mcphost_server_name(cli_api(hub->c), hub->b.idx[k]);
+  }
+  mcphost_connect_servers(cli_api(hub->c), names, hub->b.n, 0, NULL, NULL);
+  free(names);
 }
 
 void gw_hub_stop(gw_hub *hub, const char *why) {
-  mcp_error e = {0};
-  mcp_error_set(&e, MCP_ERR_INTERRUPTED, NULL, "%s", why);
   for (gw *g = hub->clients; g; g = g->next) {
     for (rq *r = g->reqs; r; r = r->next) {
       if (!r->cancelled) {
-        send_mcp_error(g, r, &e);
+        send_own_error(g, r, MCPHOST_ECANCELED, "%s", why);
         r->cancelled = true; /* answered: nothing more is sent */
       }
     }
@@ -968,14 +1099,13 @@ void gw_hub_stop(gw_hub *hub, const char *why) {
      * the backend (notifications/cancelled). */
     for (rq *r = g->reqs; r;) {
       if (r->op) {
-        mcp_op_cancel(r->op);
+        mcphost_cancel_now(cli_api(g->c), r->op);
         r = g->reqs;
       } else {
         r = r->next;
       }
     }
   }
-  mcp_error_clear(&e);
 }
 
 void gw_client_free(gw *g) {
@@ -994,20 +1124,15 @@ void gw_client_free(gw *g) {
   while (g->reqs) {
     rq *r = g->reqs;
     if (r->op) {
-      mcp_op_cancel(r->op);
+      mcphost_cancel_now(cli_api(g->c), r->op);
     } else {
-      for (size_t k = 0; k < r->nwaits; k++) {
-        if (r->waits[k].w.waiting) {
-          mcp_client_unwait(cli_client(g->c), &r->waits[k].w);
-        }
-      }
       while (r->parts) {
         rq_part *part = r->parts;
         r->parts = part->next;
         if (part->op) { /* its `done` (cancelled) frees it */
           g->hub->listing[part->k]--;
           part->r = NULL;
-          mcphost_cancel(cli_api(g->c), part->op);
+          mcphost_cancel_now(cli_api(g->c), part->op);
         } else {
           free(part);
         }

@@ -45,6 +45,9 @@ void gw_items_add(gw_backends *b, size_t k, const char *kind,
  * notifications/.../list_changed; resources and their templates share
  * one (one notification covers both); 0 for anything else. */
 unsigned gw_list_bit(const char *kind_or_method);
+/* Config index `idx`'s state (mcphost_server_get; its `type` the
+ * client's), all zero when it cannot be read. */
+mcphost_server_state gw_state(const cli *c, size_t idx);
 /* The backend position of config index `idx`, or -1 when it is not one
  * of the gateway's. */
 long gw_backend_of(const gw_backends *b, size_t idx);

@@ -14,13 +14,14 @@
 #include "gateway/serve.h"
 #include "gateway/serve_internal.h"
 #include "json_parse.h"
+#include "json_write.h"
 #include "util.h"
 
 /* ---- the permission asker: --allow, else the client ---- */
 
 /* The elicitation/create params that put permission question `q` to a
  * client: a form with one boolean, "allow". */
-static cJSON *ask_params(const mcp_ask *q) {
+static cJSON *ask_params(const mcphost_ask_info *q) {
   cJSON *p = cJSON_CreateObject();
   char *msg = xasprintf("Allow the tool %s of server \"%s\" (%s)? "
                         "Arguments: %s",
@@ -38,38 +39,89 @@ static cJSON *ask_params(const mcp_ask *q) {
   return p;
 }
 
-void *gw_ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
-                   void *token) {
-  rq *r = ud;
-  gw *g = r->g;
-  if (cli_allowed_by_option(g->c, q->tool)) {
-    answer(token, true, "given by --allow");
-    return NULL;
-  }
-  if (r->modern) { /* an input_required round (serve_mrtr.c) */
-    cJSON *p = ask_params(q);
-    void *handle = gw_mrtr_ask_permission(r, p, answer, token);
-    cJSON_Delete(p);
-    if (!handle) {
-      answer(token, false,
-             "the gateway's client cannot be asked (its request declared "
-             "no elicitation form); allow the tool with a permission rule "
-             "or --allow");
+/* A modern request's permission question, put as an input_required
+ * round: the library's question `id` and the round's handle. */
+typedef struct gw_perm {
+  gw_hub *hub;
+  uint64_t id;
+  void *handle;
+  struct gw_perm *next;
+} gw_perm;
+
+static void perm_unlink(gw_perm *p) {
+  for (gw_perm **pp = &p->hub->perms; *pp; pp = &(*pp)->next) {
+    if (*pp == p) {
+      *pp = p->next;
+      break;
     }
-    return handle;
   }
-  if (!g->elicitation) {
-    answer(token, false,
-           "the gateway's client cannot be asked (it declared no "
-           "elicitation); allow the tool with a permission rule or --allow");
-    return NULL;
+  free(p);
+}
+
+/* The round's answer (gw_answer_fn): the library's question's. */
+static void perm_answered(void *token, bool allowed, const char *why) {
+  gw_perm *p = token;
+  mcphost_ask_answer(cli_api(p->hub->c), p->id, allowed, why, NULL);
+  perm_unlink(p);
+}
+
+/* Whether `r` runs operation `op`: the one being started is asked from
+ * inside mcphost_start (a tool list known, the rule asks at once), before
+ * it knows its id. */
+static bool runs(const rq *r, int64_t op) {
+  return op && (r->op == op || (r->starting && !r->op));
+}
+
+/* The request whose operation is `op`, or NULL. */
+static rq *rq_of_op(gw_hub *hub, int64_t op) {
+  for (gw *g = hub->clients; g && op; g = g->next) {
+    for (rq *r = g->reqs; r; r = r->next) {
+      if (runs(r, op)) {
+        return r;
+      }
+    }
+  }
+  return NULL;
+}
+
+int gw_on_ask(void *ud, const mcphost_ask_info *q) {
+  gw_hub *hub = ud;
+  mcphost_client *api = cli_api(hub->c);
+  rq *r = rq_of_op(hub, q->op);
+  if (r && r->modern) { /* an input_required round (serve_mrtr.c) */
+    gw_perm *pm = xcalloc(1, sizeof *pm);
+    pm->hub = hub;
+    pm->id = q->id;
+    cJSON *p = ask_params(q);
+    pm->handle = gw_mrtr_ask_permission(r, p, perm_answered, pm);
+    cJSON_Delete(p);
+    if (!pm->handle) {
+      free(pm);
+      mcphost_ask_answer(api, q->id, 0,
+                         "the gateway's client cannot be asked (its request "
+                         "declared no elicitation form); allow the tool with "
+                         "a permission rule or --allow",
+                         NULL);
+    } else {
+      pm->next = hub->perms;
+      hub->perms = pm;
+    }
+    return 1;
+  }
+  gw *g = r ? r->g : NULL;
+  if (!g || !g->elicitation) {
+    mcphost_ask_answer(api, q->id, 0,
+                       "the gateway's client cannot be asked (it declared no "
+                       "elicitation); allow the tool with a permission rule "
+                       "or --allow",
+                       NULL);
+    return 1;
   }
   gw_ask *a = xcalloc(1, sizeof *a);
   a->g = g;
   a->id = ++g->next_id;
   a->req = cJSON_Duplicate(r->id, 1);
-  a->answer = answer;
-  a->token = token;
+  a->ask = q->id;
   a->next = g->asks;
   g->asks = a;
   cJSON *m = gw_msg_new();
@@ -77,7 +129,7 @@ void *gw_ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
   cJSON_AddStringToObject(m, "method", "elicitation/create");
   cJSON_AddItemToObject(m, "params", ask_params(q));
   gw_send(g, m, r->id);
-  return a;
+  return 1;
 }
 
 void gw_ask_unlink(gw *g, gw_ask *a) {
@@ -92,12 +144,40 @@ void gw_ask_unlink(gw *g, gw_ask *a) {
   free(a);
 }
 
-void gw_ask_cancel(void *ud, void *handle) {
-  rq *r = ud;
-  if (r->modern && gw_mrtr_ask_gone(r->g->hub, handle)) {
-    return;
+void gw_on_ask_end(void *ud, uint64_t id, int allowed, const char *why) {
+  (void)allowed;
+  (void)why;
+  gw_hub *hub = ud;
+  for (gw_perm *p = hub->perms; p; p = p->next) {
+    if (p->id == id) {
+      gw_mrtr_ask_gone(hub, p->handle);
+      perm_unlink(p);
+      return;
+    }
   }
-  gw_ask_unlink(r->g, handle);
+  for (gw *g = hub->clients; g; g = g->next) {
+    for (gw_ask *a = g->asks; a; a = a->next) {
+      if (a->ask == id && !a->fwd) {
+        gw_ask_unlink(g, a);
+        return;
+      }
+    }
+  }
+}
+
+void gw_respond(gw_hub *hub, mcphost_server_request *req, const cJSON *result,
+                int code, const char *why, const cJSON *data) {
+  mcphost_client *api = cli_api(hub->c);
+  strbuf text;
+  sb_init(&text);
+  if (result && json_write(&text, result) == 0) {
+    mcphost_respond(api, req, sb_str(&text), 0, NULL, NULL);
+  } else if (data && json_write(&text, data) == 0) {
+    mcphost_respond_error(api, req, code, why, sb_str(&text), NULL);
+  } else {
+    mcphost_respond(api, req, NULL, code, why, NULL);
+  }
+  sb_free(&text);
 }
 
 /* The client's answer to an elicitation/create of ours. */
@@ -111,17 +191,17 @@ void gw_on_client_answer(gw *g, const cJSON *msg) {
     return; /* not ours, or cancelled since */
   }
   const cJSON *res = cJSON_GetObjectItemCaseSensitive(msg, "result");
-  if (a->fwd_id) { /* a backend's request: its answer goes back */
+  if (a->fwd) { /* a backend's request: its answer goes back */
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(msg, "error");
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
     const char *why =
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "message"));
-    mcp_client_answer(cli_client(g->c), a->fwd_idx, a->fwd_id,
-                      res ? cJSON_Duplicate(res, 1) : NULL,
-                      cJSON_IsNumber(code) ? code->valueint
-                                           : MCPH_RPC_INTERNAL_ERROR,
-                      why ? why : "the gateway's client answered with an error",
-                      cJSON_GetObjectItemCaseSensitive(e, "data"));
+    gw_respond(g->hub, a->fwd, res,
+               cJSON_IsNumber(code) && code->valueint != 0
+                   ? code->valueint
+                   : MCPH_RPC_INTERNAL_ERROR,
+               why ? why : "the gateway's client answered with an error",
+               cJSON_GetObjectItemCaseSensitive(e, "data"));
     gw_ask_unlink(g, a);
     return;
   }
@@ -130,12 +210,12 @@ void gw_on_client_answer(gw *g, const cJSON *msg) {
   bool yes = action && strcmp(action, "accept") == 0 &&
              cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
                  cJSON_GetObjectItemCaseSensitive(res, "content"), "allow"));
-  mcp_ask_answer_fn answer = a->answer;
-  void *token = a->token;
+  uint64_t ask = a->ask;
   gw_ask_unlink(g, a);
-  answer(token, yes,
-         yes ? "allowed by the gateway's client"
-             : "refused by the gateway's client");
+  mcphost_ask_answer(cli_api(g->c), ask, yes,
+                     yes ? "allowed by the gateway's client"
+                         : "refused by the gateway's client",
+                     NULL);
 }
 
 /* ---- what the backends push, to every client ---- */
@@ -160,7 +240,7 @@ static void tell_request_logs(gw *g, size_t idx, const char *method,
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "level")));
   for (rq *r = g->reqs; r; r = r->next) {
     if (r->log_level >= 0 && level >= r->log_level && r->op && !r->cancelled &&
-        mcp_op_server(r->op) == idx) {
+        r->op_idx == idx) {
       gw_send_notification(g, method, cJSON_Duplicate(params, 1), r->id);
     }
   }
@@ -188,8 +268,7 @@ static void on_backend_cancelled(gw_hub *hub, size_t idx, const cJSON *params) {
   }
   for (gw *g = hub->clients; g && rid; g = g->next) {
     for (gw_ask *a = g->asks; a; a = a->next) {
-      if (a->fwd_id && a->fwd_idx == idx &&
-          cJSON_Compare(a->fwd_id, rid, true)) {
+      if (a->fwd && a->fwd_idx == idx && cJSON_Compare(a->fwd_id, rid, true)) {
         cJSON *p = cJSON_CreateObject();
         cJSON_AddNumberToObject(p, "requestId", a->id);
         const cJSON *why = cJSON_GetObjectItemCaseSensitive(params, "reason");
@@ -197,6 +276,9 @@ static void on_backend_cancelled(gw_hub *hub, size_t idx, const cJSON *params) {
           cJSON_AddStringToObject(p, "reason", why->valuestring);
         }
         gw_send_notification(g, "notifications/cancelled", p, a->req);
+        /* Freed: the library sends nothing for it now. */
+        mcphost_respond(cli_api(hub->c), a->fwd, NULL, MCPH_RPC_INTERNAL_ERROR,
+                        "cancelled by the server", NULL);
         gw_ask_unlink(g, a);
         return;
       }
@@ -239,14 +321,15 @@ void gw_on_notify(void *ud, const char *server, const char *method,
 }
 
 /* A backend that came or went: its items did too. */
-void gw_on_state(void *ud, size_t idx) {
+void gw_on_state(void *ud, const char *server) {
   gw_hub *hub = ud;
-  long k = gw_backend_of(&hub->b, idx);
-  mcp_server_status st;
+  long found = cli_find_server(hub->c, server);
+  size_t idx = found < 0 ? 0 : (size_t)found;
+  long k = found < 0 ? -1 : gw_backend_of(&hub->b, idx);
   if (k < 0) {
     return;
   }
-  bool ready = mcp_client_status(cli_client(hub->c), idx, &st) && st.ready;
+  bool ready = gw_state(hub->c, idx).connected != 0;
   /* A list in flight answers with what is there now. */
   if (ready == hub->ready[k] || hub->listing[k]) {
     return;
@@ -266,18 +349,18 @@ void gw_on_state(void *ud, size_t idx) {
  * request running an operation on that backend, and NULL when there are
  * several (asking one of them would put another client's question to it
  * and its answer to the backend as the other's) or none. */
-static rq *caller_of(gw_hub *hub, size_t idx, const mcp_op *op) {
+static rq *caller_of(gw_hub *hub, size_t idx, int64_t op) {
   rq *only = NULL;
   size_t n = 0;
   for (gw *g = hub->clients; g; g = g->next) {
     for (rq *r = g->reqs; r; r = r->next) {
+      if (runs(r, op) && !r->cancelled) {
+        return r;
+      }
       if (!r->op || r->cancelled) {
         continue;
       }
-      if (op && r->op == op) {
-        return r;
-      }
-      if (mcp_op_server(r->op) == idx) {
+      if (r->op_idx == idx) {
         only = r;
         n++;
       }
@@ -286,16 +369,43 @@ static rq *caller_of(gw_hub *hub, size_t idx, const mcp_op *op) {
   return !op && n == 1 ? only : NULL;
 }
 
-bool gw_on_backend_request(void *ud, size_t idx, const char *method,
-                           const cJSON *params, const cJSON *id,
-                           const mcp_op *op) {
+/* A backend's request, as gw_on_backend_request is given it. */
+static bool backend_request(gw_hub *hub, size_t idx, const char *method,
+                            const cJSON *params, const cJSON *id, int64_t op,
+                            mcphost_server_request *req);
+
+int gw_on_backend_request(void *ud, const char *server, const char *method,
+                          const char *params_json,
+                          mcphost_server_request *req) {
   gw_hub *hub = ud;
   bool elicit = strcmp(method, "elicitation/create") == 0;
   bool roots = strcmp(method, "roots/list") == 0;
   bool sampling = strcmp(method, "sampling/createMessage") == 0;
-  if (gw_backend_of(&hub->b, idx) < 0 || (!elicit && !roots && !sampling)) {
-    return false;
+  long found = cli_find_server(hub->c, server);
+  mcphost_server_request_info info = MCPHOST_SERVER_REQUEST_INFO_INIT;
+  if (found < 0 || gw_backend_of(&hub->b, (size_t)found) < 0 ||
+      (!elicit && !roots && !sampling) ||
+      mcphost_server_request_get(req, &info, NULL) != MCPHOST_OK) {
+    return 0;
   }
+  cJSON *params = json_parse(params_json, strlen(params_json), NULL);
+  if (cJSON_IsObject(params) && !params->child) {
+    cJSON_Delete(params); /* "{}" is a request without params */
+    params = NULL;
+  }
+  cJSON *id = json_parse(info.id_json, strlen(info.id_json), NULL);
+  bool took =
+      backend_request(hub, (size_t)found, method, params, id, info.op, req);
+  cJSON_Delete(params);
+  cJSON_Delete(id);
+  return took;
+}
+
+static bool backend_request(gw_hub *hub, size_t idx, const char *method,
+                            const cJSON *params, const cJSON *id, int64_t op,
+                            mcphost_server_request *req) {
+  bool elicit = strcmp(method, "elicitation/create") == 0;
+  bool roots = strcmp(method, "roots/list") == 0;
   /* A backend's roots are its connection's, shared by every client, and
    * a server asks for them on its own (server-everything 350 ms after
    * it started, others on list_changed) and keeps them: only a request
@@ -303,7 +413,7 @@ bool gw_on_backend_request(void *ud, size_t idx, const char *method,
    * gateway's own, whatever call happens to run. */
   rq *r = roots && !op ? NULL : caller_of(hub, idx, op);
   /* A modern client is asked through an input_required round. */
-  if (r && r->modern && gw_mrtr_ask(r, idx, method, params, id)) {
+  if (r && r->modern && gw_mrtr_ask(r, idx, method, params, id, req)) {
     return true;
   }
   gw *g = r && !r->park ? r->g : NULL;
@@ -318,7 +428,8 @@ bool gw_on_backend_request(void *ud, size_t idx, const char *method,
     if (elicit) { /* nobody to ask: the gateway declines */
       cJSON *no = cJSON_CreateObject();
       cJSON_AddStringToObject(no, "action", "decline");
-      mcp_client_answer(cli_client(hub->c), idx, id, no, 0, NULL, NULL);
+      gw_respond(hub, req, no, 0, NULL, NULL);
+      cJSON_Delete(no);
       return true;
     }
     return false; /* the gateway's roots; its own sampling, if any */
@@ -329,6 +440,7 @@ bool gw_on_backend_request(void *ud, size_t idx, const char *method,
   a->req = cJSON_Duplicate(r->id, 1);
   a->fwd_idx = idx;
   a->fwd_id = cJSON_Duplicate(id, 1);
+  a->fwd = req;
   a->fwd_elicit = elicit;
   a->next = g->asks;
   g->asks = a;

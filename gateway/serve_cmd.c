@@ -18,8 +18,8 @@
  * server that may start. */
 static int choose_backends(cli *c, gw_backends *b, char **names,
                            size_t nnames) {
-  const config *cfg = host_cfg(cli_host(c));
-  b->idx = xcalloc(cfg->nservers + 1, sizeof *b->idx);
+  size_t nservers = mcphost_server_count(cli_api(c));
+  b->idx = xcalloc(nservers + 1, sizeof *b->idx);
   for (size_t i = 0; i < nnames; i++) {
     long k = cli_find_server(c, names[i]);
     if (k < 0) {
@@ -37,8 +37,8 @@ static int choose_backends(cli *c, gw_backends *b, char **names,
       b->idx[b->n++] = (size_t)k;
     }
   }
-  for (size_t i = 0; nnames == 0 && i < cfg->nservers; i++) {
-    if (cfg->servers[i].state == SERVER_ACTIVE) {
+  for (size_t i = 0; nnames == 0 && i < nservers; i++) {
+    if (gw_state(c, i).startable) {
       b->idx[b->n++] = i;
     }
   }
@@ -153,7 +153,7 @@ static int parse_args(cli *c, gw_backends *b, int argc, char **argv,
 typedef struct stdio_gw {
   gw *g;
   gw_chan ch;
-  bool done;
+  int done;
 } stdio_gw;
 
 static void stdio_send(void *ud, cJSON *msg, const cJSON *req) {
@@ -169,14 +169,14 @@ static void stdio_line(void *ud, const char *line, size_t len) {
 
 static void stdio_drained(void *ud) {
   stdio_gw *s = ud;
-  s->done = true;
+  s->done = 1;
 }
 
 /* The client closed its input, or can no longer be written to. */
 static void stdio_gone(void *ud) {
   stdio_gw *s = ud;
   if (s->ch.broken) {
-    s->done = true; /* answers cannot reach it */
+    s->done = 1; /* answers cannot reach it */
   }
   gw_client_end_input(s->g, "the gateway's client closed its input",
                       stdio_drained);
@@ -193,7 +193,6 @@ static int run_stdio(cli *c, gw_hub *hub) {
     gw_hub_stop(hub, GW_STOPPING);
   }
   /* What is in flight ends now (answered as interrupted). */
-  mcp_client_cancel_all(cli_client(c));
   gw_client_free(s.g);
   gw_chan_close(&s.ch);
   return run == -2 ? EXIT_INTERRUPTED : EXIT_OK;

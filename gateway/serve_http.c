@@ -927,7 +927,7 @@ int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
           sv.port);
   fflush(stderr);
   sv.sweep = mcphost_timer_start(cli_api(c), sweep_period(&sv), on_sweep, &sv);
-  bool never = false;
+  int never = 0;
   int run = cli_run_until(c, &never);
   rc = run == -2 ? EXIT_INTERRUPTED : EXIT_OK;
   if (sv.sweep) {
@@ -945,7 +945,6 @@ int gw_http_run(gw_hub *hub, cli *c, const gw_http_opts *o) {
   while (sv.http.sessions) {
     gw_session_free(sv.http.sessions);
   }
-  mcp_client_cancel_all(cli_client(c));
 out:
   if (rc != EXIT_OK && rc != EXIT_INTERRUPTED) {
     cli_error(c, NULL, "%s", why);

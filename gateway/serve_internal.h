@@ -5,25 +5,28 @@
 #define MCPHOST_CLI_SERVE_INTERNAL_H
 
 #include "gateway/serve.h"
-#include "mcp/calls.h"
 
 struct gw_park;
+
+/* The answer to a permission question, exactly once. */
+typedef void (*gw_answer_fn)(void *token, bool allowed, const char *why);
 
 /* One request of the client in flight. */
 typedef struct rq {
   gw *g;
-  cJSON *id;       /* owned */
-  cJSON *token;    /* the client's progressToken, or NULL (owned) */
-  mcp_op *op;      /* the single operation, while it runs */
-  mcp_asker asker; /* its permission questions go to its client */
-  bool cancelled;  /* by notifications/cancelled: not answered */
-  bool resource;   /* "not found" is MCPH_RPC_RESOURCE_NOT_FOUND */
-  bool cut;        /* a result whose text is cut as `call` cuts it */
-  bool starting;   /* inside mcp_client_start */
-  bool finished;   /* answered while starting: freed by the starter */
-  bool modern;     /* a 2026-07-28 request: its result says so */
-  bool cacheable;  /* ... and carries the cache hints (lists, reads) */
-  int log_level;   /* ... and the logging it asked for, or -1 */
+  cJSON *id;      /* owned */
+  cJSON *token;   /* the client's progressToken, or NULL (owned) */
+  int64_t op;     /* the single operation (mcphost_start's id), while it
+                     runs */
+  size_t op_idx;  /* ... its backend's config index */
+  bool cancelled; /* by notifications/cancelled: not answered */
+  bool resource;  /* "not found" is MCPH_RPC_RESOURCE_NOT_FOUND */
+  bool cut;       /* a result whose text is cut as `call` cuts it */
+  bool starting;  /* inside mcphost_start */
+  bool finished;  /* answered while starting: freed by the starter */
+  bool modern;    /* a 2026-07-28 request: its result says so */
+  bool cacheable; /* ... and carries the cache hints (lists, reads) */
+  int log_level;  /* ... and the logging it asked for, or -1 */
   /* ... what its clientCapabilities say it may be asked (form and URL
    * elicitation, roots, sampling), and, for tools/call, prompts/get and
    * resources/read, its method and params without _meta, inputResponses
@@ -46,16 +49,18 @@ typedef struct rq {
   cJSON *then_params;
   /* initialize: waiting for the backends (with --passthrough, the one)
    * whose capabilities make the gateway's, `pending` of them. */
-  struct rq_wait *waits;
+  struct rq_wait **waits;
   size_t nwaits;
   cJSON *init; /* its params (owned) */
   struct rq *next;
 } rq;
 
-/* initialize: one backend connecting. */
+/* initialize: one backend connecting (MCPHOST_OP_CONNECT). */
 typedef struct rq_wait {
-  mcp_waiter w; /* first: the waiter is the wait */
-  rq *r;
+  rq *r;         /* NULL once its client went away: its `done` frees it */
+  int64_t op;    /* mcphost_start's id while it runs, else 0 */
+  bool starting; /* inside mcphost_start: freed by the starter */
+  bool finished; /* ... and it ended there */
 } rq_wait;
 
 /* A list's part: one backend's, an operation of the public API. */
@@ -73,12 +78,13 @@ typedef struct rq_part {
 typedef struct gw_ask {
   gw *g;
   double id;
-  cJSON *req; /* the client's request it is asked for (owned), or NULL */
-  mcp_ask_answer_fn answer;
-  void *token;
-  /* A backend's request forwarded: its config index, its id (owned). */
+  cJSON *req;   /* the client's request it is asked for (owned), or NULL */
+  uint64_t ask; /* the permission question's (mcphost_ask_info.id) */
+  /* A backend's request forwarded: its config index, its id (owned),
+   * the request to answer. */
   size_t fwd_idx;
   cJSON *fwd_id;
+  mcphost_server_request *fwd;
   bool fwd_elicit; /* an elicitation/create: refused as "cancel" */
   struct gw_ask *next;
 } gw_ask;
@@ -114,6 +120,9 @@ struct gw_hub {
   uint64_t park_ms;         /* how long a retry may take */
   unsigned char state_key[GW_STATE_KEY];
   bool state_keyed; /* state_key was drawn */
+  /* A modern request's permission questions, put as input_required
+   * rounds (serve_backends.c). */
+  struct gw_perm *perms;
 };
 
 struct gw {
@@ -193,14 +202,14 @@ void gw_mrtr_request(rq *r, const char *method, const cJSON *params);
  * declare the capability, the bounds are reached): the caller answers as
  * for a client without it. */
 bool gw_mrtr_ask(rq *r, size_t idx, const char *method, const cJSON *params,
-                 const cJSON *id);
+                 const cJSON *id, mcphost_server_request *req);
 /* A permission rule's "ask" for modern request `r`: its form
  * (elicitation/create `params`, borrowed) put to the client the same way,
  * `answer(token, …)` called with the client's choice, or as refused when
  * the park ends unanswered. The handle for gw_mrtr_ask_gone, or NULL
  * when `r` cannot be asked. */
-void *gw_mrtr_ask_permission(rq *r, const cJSON *params,
-                             mcp_ask_answer_fn answer, void *token);
+void *gw_mrtr_ask_permission(rq *r, const cJSON *params, gw_answer_fn answer,
+                             void *token);
 /* The pipeline withdrew the ask `handle`: true when it was one of
  * gw_mrtr_ask_permission's, now dropped unanswered. */
 bool gw_mrtr_ask_gone(gw_hub *hub, void *handle);
@@ -226,11 +235,14 @@ void gw_mrtr_client_gone(gw *g);
 
 /* ---- serve_backends.c, for serve.c ---- */
 
-/* The permission asker of request `ud` (an rq): --allow, else its client
- * (an elicitation form, or an input_required round), else refused. */
-void *gw_ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
-                   void *token);
-void gw_ask_cancel(void *ud, void *handle);
+/* A permission question of the client library's (mcphost_ask_fn, through
+ * cli_take_asks; `ud` the hub) is put to the client whose request's
+ * operation asks (an elicitation form, or an input_required round), else
+ * refused; --allow answered before it comes. */
+int gw_on_ask(void *ud, const mcphost_ask_info *q);
+/* A question settled without the client's answer (mcphost_ask_end_fn):
+ * dropped. */
+void gw_on_ask_end(void *ud, uint64_t id, int allowed, const char *why);
 /* Drops question `a` of `g` (unlinked and freed). */
 void gw_ask_unlink(gw *g, gw_ask *a);
 /* The client's answer `msg` to an elicitation/create of the gateway's. */
@@ -240,10 +252,15 @@ void gw_on_client_answer(gw *g, const cJSON *msg);
 void gw_on_notify(void *ud, const char *server, const char *method,
                   const char *params_json);
 /* The client library's hooks (`ud` the hub): a backend that came or
- * went, a backend's own request. */
-void gw_on_state(void *ud, size_t idx);
-bool gw_on_backend_request(void *ud, size_t idx, const char *method,
-                           const cJSON *params, const cJSON *id,
-                           const mcp_op *op);
+ * went; a backend's own request (mcphost_request_fn, through
+ * cli_on_request). */
+void gw_on_state(void *ud, const char *server);
+int gw_on_backend_request(void *ud, const char *server, const char *method,
+                          const char *params_json, mcphost_server_request *req);
+/* Answers backend request `req` with `result` (borrowed), or when it is
+ * NULL with the JSON-RPC error `code`, `why` and `data` (borrowed, may be
+ * NULL). */
+void gw_respond(gw_hub *hub, mcphost_server_request *req, const cJSON *result,
+                int code, const char *why, const cJSON *data);
 
 #endif

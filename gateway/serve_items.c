@@ -10,6 +10,14 @@
 #include "size_limits.h"
 #include "util.h"
 
+mcphost_server_state gw_state(const cli *c, size_t idx) {
+  mcphost_server_state st = MCPHOST_SERVER_STATE_INIT;
+  if (mcphost_server_get(cli_api(c), idx, &st, NULL) != MCPHOST_OK) {
+    st = (mcphost_server_state)MCPHOST_SERVER_STATE_INIT;
+  }
+  return st;
+}
+
 long gw_backend_of(const gw_backends *b, size_t idx) {
   for (size_t k = 0; k < b->n; k++) {
     if (b->idx[k] == idx) {
@@ -42,12 +50,13 @@ static cJSON *item_copy(const gw_backends *b, const cJSON *item,
 /* Tools and prompts: named as `tools` and `prompts` print them. */
 static void add_named(const gw_backends *b, size_t k, bool tools,
                       const cJSON *items, cJSON *out) {
-  const server_config *sc = &host_cfg(cli_host(b->c))->servers[b->idx[k]];
+  const char *type = gw_state(b->c, b->idx[k]).type;
   size_t n = 0, i = 0;
-  char **names = b->passthrough
-                     ? NULL
-                     : cli_names_assign(sc->name, items,
-                                        cli_limits(b->c)->name_chars, &n, NULL);
+  char **names =
+      b->passthrough
+          ? NULL
+          : cli_names_assign(mcphost_server_name(cli_api(b->c), b->idx[k]),
+                             items, cli_limits(b->c)->name_chars, &n, NULL);
   const cJSON *it;
   cJSON_ArrayForEach(it, items) {
     const char *q = names ? names[i++] : NULL;
@@ -56,7 +65,7 @@ static void add_named(const gw_backends *b, size_t k, bool tools,
     /* An IDE's tools other than the two a model may see are the host's
      * to call (mcphost_name_model_visible): a gateway's client is a
      * model's host. */
-    if (!name || (tools && !mcphost_name_model_visible(sc->type, name))) {
+    if (!name || (tools && !mcphost_name_model_visible(type, name))) {
       continue;
     }
     cJSON *o = item_copy(b, it, q);
@@ -155,8 +164,7 @@ long gw_resource_server(const gw_backends *b, const char *uri) {
   }
   long only = -1;
   for (size_t k = 0; k < b->n; k++) {
-    if (b->n == 1 ||
-        mcp_client_has_capability(cli_client(b->c), b->idx[k], "resources")) {
+    if (b->n == 1 || (gw_state(b->c, b->idx[k]).caps & MCPHOST_CAP_RESOURCES)) {
       if (only >= 0) {
         return -1;
       }

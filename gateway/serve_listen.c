@@ -45,7 +45,7 @@ static void sub_send(gw_hub *hub, const gw_sub *s, const char *method) {
   if (json_write(&args, p) == 0) {
     mcphost_request req = MCPHOST_REQUEST_INIT;
     req.kind = MCPHOST_OP_REQUEST;
-    req.server = host_cfg(cli_host(hub->c))->servers[s->idx].name;
+    req.server = mcphost_server_name(cli_api(hub->c), s->idx);
     req.name = s->uri;
     req.method = method;
     req.arguments = sb_str(&args);

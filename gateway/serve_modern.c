@@ -65,7 +65,7 @@ int gw_modern_check(const cJSON *params, const char **why, cJSON **data) {
 static cJSON *server_info(void) {
   cJSON *info = cJSON_CreateObject();
   cJSON_AddStringToObject(info, "name", "mcphost");
-  cJSON_AddStringToObject(info, "version", MCPHOST_VERSION);
+  cJSON_AddStringToObject(info, "version", mcphost_version(NULL, NULL));
   return info;
 }
 

@@ -41,15 +41,16 @@
 
 /* One request of a backend, waiting for the client's answer. */
 typedef struct gw_input {
-  char *key;      /* its inputRequests key */
-  size_t idx;     /* the backend's config index */
-  cJSON *id;      /* its id on that backend (owned) */
+  char *key;                   /* its inputRequests key */
+  size_t idx;                  /* the backend's config index */
+  cJSON *id;                   /* its id on that backend (owned) */
+  mcphost_server_request *req; /* the request to answer */
   cJSON *request; /* {method, params}, as inputRequests has it (owned) */
   bool elicit;    /* elicitation/create: refused as "cancel" */
   bool asked;     /* in the round the client holds */
   /* A permission rule's "ask" of the gateway's own (no backend request):
    * the client's form answer allows the call or not. */
-  mcp_ask_answer_fn permission;
+  gw_answer_fn permission;
   void *permission_token;
   struct gw_input *next;
 } gw_input;
@@ -134,8 +135,8 @@ static void input_answer(gw_hub *hub, gw_input *in, const cJSON *response,
     res = cJSON_CreateObject();
     cJSON_AddStringToObject(res, "action", "cancel");
   }
-  mcp_client_answer(cli_client(hub->c), in->idx, in->id, res,
-                    MCPH_RPC_INTERNAL_ERROR, why, NULL);
+  gw_respond(hub, in->req, res, MCPH_RPC_INTERNAL_ERROR, why, NULL);
+  cJSON_Delete(res);
 }
 
 static void input_free(gw_input *in) {
@@ -154,7 +155,8 @@ static size_t input_count(const gw_park *p) {
 }
 
 static gw_input *input_add(gw_park *p, size_t idx, const char *method,
-                           const cJSON *params, const cJSON *id) {
+                           const cJSON *params, const cJSON *id,
+                           mcphost_server_request *req) {
   gw_input *in = xcalloc(1, sizeof *in);
   bool elicit = strcmp(method, "elicitation/create") == 0;
   in->key = xasprintf("%s-%lu",
@@ -164,6 +166,7 @@ static gw_input *input_add(gw_park *p, size_t idx, const char *method,
                       ++p->hub->next_input);
   in->idx = idx;
   in->id = cJSON_Duplicate(id, 1);
+  in->req = req;
   in->request = cJSON_CreateObject();
   cJSON_AddStringToObject(in->request, "method", method);
   if (params) {
@@ -283,7 +286,8 @@ static bool park_round(gw_park *p, gw *to) {
 /* Parks `r` (or adds to its park) with one more input; NULL when it
  * cannot be asked. */
 static gw_input *park_input(rq *r, size_t idx, const char *method,
-                            const cJSON *params, const cJSON *id) {
+                            const cJSON *params, const cJSON *id,
+                            mcphost_server_request *req) {
   const char *mode =
       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(params, "mode"));
   bool can = strcmp(method, "elicitation/create") == 0
@@ -298,7 +302,7 @@ static gw_input *park_input(rq *r, size_t idx, const char *method,
     if (input_count(p) >= INPUTS_MAX) {
       return NULL;
     }
-    return input_add(p, idx, method, params, id);
+    return input_add(p, idx, method, params, id, req);
   }
   gw *g = r->g;
   gw_hub *hub = g->hub;
@@ -308,7 +312,7 @@ static gw_input *park_input(rq *r, size_t idx, const char *method,
   p = xcalloc(1, sizeof *p);
   p->hub = hub;
   p->r = r;
-  gw_input *in = input_add(p, idx, method, params, id);
+  gw_input *in = input_add(p, idx, method, params, id, req);
   owner_set(p, g, r->id);
   if (!park_round(p, g)) {
     g->parked--;
@@ -329,15 +333,15 @@ static gw_input *park_input(rq *r, size_t idx, const char *method,
 }
 
 bool gw_mrtr_ask(rq *r, size_t idx, const char *method, const cJSON *params,
-                 const cJSON *id) {
-  return park_input(r, idx, method, params, id) != NULL;
+                 const cJSON *id, mcphost_server_request *req) {
+  return park_input(r, idx, method, params, id, req) != NULL;
 }
 
-void *gw_mrtr_ask_permission(rq *r, const cJSON *params,
-                             mcp_ask_answer_fn answer, void *token) {
+void *gw_mrtr_ask_permission(rq *r, const cJSON *params, gw_answer_fn answer,
+                             void *token) {
   /* The input is made before it is marked as a permission's: a round
    * answered at once cannot reach it unmarked (park_round only sends). */
-  gw_input *in = park_input(r, 0, "elicitation/create", params, NULL);
+  gw_input *in = park_input(r, 0, "elicitation/create", params, NULL, NULL);
   if (in) {
     in->permission = answer;
     in->permission_token = token;
@@ -483,8 +487,11 @@ bool gw_mrtr_withdrawn(gw_hub *hub, size_t idx, const cJSON *id) {
   for (gw_park *p = hub->parks; p; p = p->next) {
     for (gw_input **pp = &p->inputs; *pp; pp = &(*pp)->next) {
       gw_input *in = *pp;
-      if (in->idx == idx && cJSON_Compare(in->id, id, true)) {
+      if (in->req && in->idx == idx && cJSON_Compare(in->id, id, true)) {
         *pp = in->next;
+        /* Freed: the library sends nothing for it now. */
+        mcphost_respond(cli_api(hub->c), in->req, NULL, MCPH_RPC_INTERNAL_ERROR,
+                        "cancelled by the server", NULL);
         input_free(in);
         return true;
       }

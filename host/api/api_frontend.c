@@ -19,6 +19,7 @@
 #include "core/host_config.h"
 #include "core/loop.h"
 #include "env_ms.h"
+#include "json_parse.h"
 #include "mcp/client.h"
 #include "mcp/log_level.h"
 #include "safety/sanitize.h"
@@ -342,6 +343,18 @@ static int set_option(option_job *j) {
     return api_set_allow(c, v, j->err);
   } else if (strcmp(n, "ask-timeout") == 0) {
     return api_set_ask_timeout(c, v, j->err);
+  } else if (strcmp(n, "capabilities") == 0) {
+    /* Alone too: what a new connection declares beside the library's. */
+    cJSON *caps = v ? json_parse(v, strlen(v), NULL) : NULL;
+    if (v && !cJSON_IsObject(caps)) {
+      cJSON_Delete(caps);
+      return bad_value(j, "capabilities must be a JSON object; not \"%s\"");
+    }
+    o.capabilities = caps;
+    mcp_client_set_options(c->mc, &o);
+    cJSON_Delete(c->capabilities);
+    c->capabilities = caps;
+    return MCPHOST_OK;
   } else if (strcmp(n, "keep") == 0) {
     /* Alone, not through set_client: a front end that gives the MCP
      * client its roots and protocol itself keeps them. */
@@ -485,6 +498,7 @@ void api_frontend_free(mcphost_client *c) {
   api_free_strings(c->specs);
   api_free_strings(c->urls);
   free(c->url_type);
+  cJSON_Delete(c->capabilities);
   free(c->protocol);
   free(c->log_level);
   for (size_t i = 0; i < c->nroots; i++)

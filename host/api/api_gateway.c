@@ -5,6 +5,7 @@
 
 #include "api/api_internal.h"
 #include "core/host.h"
+#include "mcp/error.h"
 
 _Static_assert((int)MCPHOST_LOG_ERROR == (int)MCPH_LOG_ERROR &&
                    (int)MCPHOST_LOG_TRACE == (int)MCPH_LOG_TRACE,
@@ -25,4 +26,15 @@ int mcphost_log(mcphost_client *c, int level, const char *source,
   }
   host_log(c->h, level, source, "%s", message);
   return MCPHOST_OK;
+}
+
+const char *mcphost_status_kind(int code) {
+  static const mcp_error_kind kinds[] = {
+      MCP_ERR_NONE,     MCP_ERR_USAGE,   MCP_ERR_SERVER,
+      MCP_ERR_PROTOCOL, MCP_ERR_TIMEOUT, MCP_ERR_NOT_FOUND,
+      MCP_ERR_AUTH,     MCP_ERR_DENIED,  MCP_ERR_INTERRUPTED};
+  /* MCPHOST_OK 0 .. MCPHOST_ECANCELED -8, in the order of the kinds. */
+  if (code > 0 || code < MCPHOST_ECANCELED)
+    return mcp_error_kind_name(MCP_ERR_SERVER);
+  return mcp_error_kind_name(kinds[-code]);
 }

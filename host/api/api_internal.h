@@ -45,6 +45,7 @@ struct mcphost_client {
   mcphost_request_fn on_request;
   mcphost_ask_fn on_ask;
   mcphost_ask_end_fn on_ask_end;
+  mcphost_state_fn on_state;
   void *ud;
   _Atomic int64_t next_id;
   /* Operations started and not ended (begun on the loop or not yet):
@@ -75,6 +76,7 @@ struct mcphost_client {
   config_sources src;
   char **specs, **urls, *url_type;
   char *protocol, *log_level;
+  cJSON *capabilities; /* the option "capabilities", or NULL */
   char **roots;
   size_t nroots;
   mcphost_option_info *popts; /* the plugins' options, read once */
@@ -86,9 +88,6 @@ struct mcphost_client {
   char **set_specs, **set_urls, **set_configs, *set_url_type;
   host_config_loaded_fn config_hook; /* api_client_on_config_loaded */
   void *config_hook_ud;
-  /* mcphost_on_server_state's (api_commands.c), loop thread only. */
-  mcphost_server_state_fn on_server_state;
-  void *on_server_state_ud;
 };
 
 /* Defined in libmcphost.so.1 alone (api_shared.c): its address is NULL
@@ -140,6 +139,10 @@ void api_free_strings(char **v);
 void *api_ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
                     void *token);
 void api_ask_cancel(void *ud, void *handle);
+/* api_ask_start for operation `op` (mcphost_start's id; 0: none), which
+ * the program's question names (mcphost_ask_info.op). */
+void *api_ask_start_op(mcphost_client *c, int64_t op, const mcp_ask *q,
+                       mcp_ask_answer_fn answer, void *token);
 int api_set_allow(mcphost_client *c, const char *pattern, mcphost_error *err);
 int api_set_ask_timeout(mcphost_client *c, const char *ms, mcphost_error *err);
 

@@ -18,6 +18,7 @@
 struct api_ask {
   mcphost_client *c;
   uint64_t id;
+  int64_t op; /* the operation that asks, or 0 */
   perm_ask_local local;
   perm_ask *ask;
   bool local_open; /* the program asked, and nothing settled it yet */
@@ -49,7 +50,8 @@ static bool local_start(void *ud, perm_ask *pa, const perm_ask_params *p) {
                         .tool_name = p->tool_name,
                         .arguments_json = p->arguments_json,
                         .reason = p->reason,
-                        .description = p->description};
+                        .description = p->description,
+                        .op = a->op};
   a->local_open = c->on_ask(c->ud, &q) != 0;
   return a->local_open;
 }
@@ -82,7 +84,11 @@ int mcphost_ask_allowed(const mcphost_client *c, const char *tool) {
 
 void *api_ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
                     void *token) {
-  mcphost_client *c = ud;
+  return api_ask_start_op(ud, 0, q, answer, token);
+}
+
+void *api_ask_start_op(mcphost_client *c, int64_t op, const mcp_ask *q,
+                       mcp_ask_answer_fn answer, void *token) {
   if (mcphost_ask_allowed(c, q->tool)) {
     answer(token, true, "given by --allow");
     return NULL;
@@ -90,6 +96,7 @@ void *api_ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
   api_ask *a = xcalloc(1, sizeof *a);
   a->c = c;
   a->id = ++c->next_ask;
+  a->op = op;
   a->answer = answer;
   a->token = token;
   a->local =

@@ -40,6 +40,9 @@ struct mcphost_server_request {
   mcphost_client *c;
   size_t idx;
   cJSON *id;
+  char *id_text;  /* id as JSON text */
+  int64_t op;     /* the operation it was made for, or 0 */
+  bool cancelled; /* by the server: answered with nothing */
   mcphost_server_request *next, *prev;
 };
 
@@ -59,12 +62,14 @@ struct api_op {
    * MCPHOST_REQUEST_ERROR_DATA: borrowed until op_finish. */
   const cJSON *error_data;
   mcphost_callbacks cb;
-  mcp_op *op;   /* the client's operation while it runs */
-  mcp_waiter w; /* OP_CONNECT's wait */
-  bool waiting; /* OP_CONNECT: w is with the client */
+  mcp_op *op;        /* the client's operation while it runs */
+  mcp_asker asker;   /* the client's, telling which operation asks */
+  mcp_waiter w;      /* OP_CONNECT's wait */
+  bool waiting;      /* OP_CONNECT: w is with the client */
   loop_timer *timer;
   bool timed_out;
   loop_task begin; /* op_begin, asked for on the loop's own thread */
+  bool begin_due;  /* begin is with the loop: linked, not begun yet */
   /* c->ops, both ways: a window of operations ends in any order, each
    * unlinked at once (a walk from the newest cost batch's 256 in flight
    * a walk of the window at every end). */
@@ -311,7 +316,11 @@ static void on_connect_ready(mcp_waiter *w, session *s) {
 /* Withdraws what the operation waits for; its `done` runs (now, or for a
  * connect, here). */
 static void op_abort(api_op *op) {
-  if (op->op) {
+  if (op->begin_due) { /* not begun: it ends without beginning */
+    loop_soon_cancel(host_loop(op->c->h), &op->begin);
+    op->begin_due = false;
+    op_fail(op, MCPHOST_ECANCELED, op->server, "cancelled");
+  } else if (op->op) {
     mcp_op_cancel(op->op); /* on_op_done runs before it returns */
   } else if (op->waiting) {
     mcp_client_unwait(op->c->mc, &op->w);
@@ -356,14 +365,30 @@ static const char *ref_what(int kind) {
   }
 }
 
-static void op_begin(void *ud) {
+/* The client's asker for operation `op` (ud): the question says which
+ * operation asks. */
+static void *op_ask_start(void *ud, const mcp_ask *q, mcp_ask_answer_fn answer,
+                          void *token) {
   api_op *op = ud;
+  return api_ask_start_op(op->c, op->id, q, answer, token);
+}
+
+static void op_link(api_op *op) {
   mcphost_client *c = op->c;
   op->prev = NULL;
   op->next = c->ops;
   if (c->ops)
     c->ops->prev = op;
   c->ops = op;
+}
+
+static void op_begin(void *ud) {
+  api_op *op = ud;
+  mcphost_client *c = op->c;
+  if (op->begin_due)
+    op->begin_due = false; /* linked when it was started */
+  else
+    op_link(op);
   if (c->closing) {
     op_fail(op, MCPHOST_ECANCELED, NULL, "the client is closing");
     return;
@@ -408,6 +433,8 @@ static void op_begin(void *ud) {
   cJSON *args = op->arguments;
   op->arguments = NULL;
   uint32_t f = op->flags;
+  op->asker =
+      (mcp_asker){.start = op_ask_start, .cancel = api_ask_cancel, .ud = op};
   bool tool = op->kind == MCPHOST_OP_CALL_TOOL;
   mcp_call call = {
       .kind = op_kinds[op->kind],
@@ -430,7 +457,7 @@ static void op_begin(void *ud) {
   mcp_op *o = mcp_client_start(c->mc, &call,
                                &(mcp_call_callbacks){.progress = on_op_progress,
                                                      .done = on_op_done,
-                                                     .asker = &c->asker,
+                                                     .asker = &op->asker,
                                                      .ud = op,
                                                      .resolved = on_op_resolved,
                                                      .task = on_op_task});
@@ -443,27 +470,27 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
   api_clear_error(err);
   if (!c || !rq || !cb)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
-                     "mcphost_start needs a client, a request and callbacks");
+                    "mcphost_start needs a client, a request and callbacks");
   if (!API_HAS(rq, mcphost_request, timeout_ms) ||
       !API_HAS(cb, mcphost_callbacks, ud))
     return api_fail(err, MCPHOST_EABI, 0, NULL,
-                     "a request or callbacks struct_size too small "
-                     "(%u, %u)",
-                     (unsigned)rq->struct_size, (unsigned)cb->struct_size);
+                    "a request or callbacks struct_size too small "
+                    "(%u, %u)",
+                    (unsigned)rq->struct_size, (unsigned)cb->struct_size);
   int kind = rq->kind;
   if (kind < MCPHOST_OP_CONNECT || kind > MCPHOST_OP_TASK_RESULT)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL, "unknown operation kind %d",
-                     kind);
+                    kind);
   bool by_ref = ref_what(kind) != NULL;
   if (!rq->server && !by_ref)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
-                     "this operation needs a server");
+                    "this operation needs a server");
   if (!rq->name && kind != MCPHOST_OP_CONNECT && kind != MCPHOST_OP_REQUEST)
     return api_fail(err, MCPHOST_EUSAGE, 0, rq->server,
-                     "this operation needs a name");
+                    "this operation needs a name");
   if (!rq->method && kind == MCPHOST_OP_REQUEST)
     return api_fail(err, MCPHOST_EUSAGE, 0, rq->server,
-                     "a request needs a method");
+                    "a request needs a method");
   cJSON *args = NULL;
   size_t na = 0;
   if (rq->arguments && kind != MCPHOST_OP_CONNECT) {
@@ -474,8 +501,8 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
     if (!args || !cJSON_IsObject(args)) {
       char *why = args ? NULL : json_error_text(rq->arguments, n, &je);
       api_fail(err, MCPHOST_EUSAGE, 0, rq->server,
-                "the arguments are not a JSON object%s%s", why ? ": " : "",
-                why ? why : "");
+               "the arguments are not a JSON object%s%s", why ? ": " : "",
+               why ? why : "");
       free(why);
       cJSON_Delete(args);
       return MCPHOST_EUSAGE;
@@ -516,11 +543,18 @@ int64_t mcphost_start(mcphost_client *c, const mcphost_request *rq,
   op->cb = *cb;
   int64_t id = op->id;
   atomic_fetch_add(&c->nops, 1);
+  if (loop_of == c && (op->flags & MCPHOST_REQUEST_NOW)) {
+    op_begin(op); /* may end it */
+    return id;
+  }
   /* On the loop's own thread it begins once the callback that started
    * it returned, in this turn of the loop: no wake-up of the loop through
-   * its eventfd (two system calls an operation), nor a timer. */
+   * its eventfd (two system calls an operation), nor a timer. Linked
+   * now, a cancel finds it before it begins. */
   if (loop_of == c) {
     loop_soon(host_loop(c->h), &op->begin, op_begin, op);
+    op->begin_due = true;
+    op_link(op);
   } else if (loop_post(host_loop(c->h), op_begin, op) != 0) {
     atomic_fetch_sub(&c->nops, 1);
     cJSON_Delete(args);
@@ -536,7 +570,7 @@ typedef struct cancel_job {
   int64_t id;
 } cancel_job;
 
-static void cancel_on_loop(void *ud) {
+static void cancel_now_on_loop(void *ud) {
   cancel_job *j = ud;
   for (api_op *op = j->c->ops; op; op = op->next) {
     if (op->id == j->id) {
@@ -544,7 +578,18 @@ static void cancel_on_loop(void *ud) {
       break;
     }
   }
-  free(j);
+}
+
+static void cancel_on_loop(void *ud) {
+  cancel_now_on_loop(ud);
+  free(ud);
+}
+
+void mcphost_cancel_now(mcphost_client *c, int64_t id) {
+  if (!c || id <= 0)
+    return;
+  cancel_job j = {.c = c, .id = id};
+  api_run_on_loop(c, cancel_now_on_loop, &j);
 }
 
 void mcphost_cancel(mcphost_client *c, int64_t id) {
@@ -598,8 +643,8 @@ int mcphost_run(mcphost_client *c, const mcphost_request *rq,
     *result_json = NULL;
   if (c && api_on_loop_thread(c))
     return api_fail(err, MCPHOST_ESTATE, 0, NULL,
-                     "mcphost_run waits for the loop: not from its thread "
-                     "(a callback); use mcphost_start there");
+                    "mcphost_run waits for the loop: not from its thread "
+                    "(a callback); use mcphost_start there");
   mcphost_error own = MCPHOST_ERROR_INIT;
   sync_wait s = {.err = err ? err : &own};
   pthread_mutex_init(&s.lock, NULL);
@@ -730,9 +775,29 @@ int mcphost_result_text(const char *json, size_t len, char **text,
 
 /* ---- the servers' notifications and requests ---- */
 
+static void on_state(void *ud, size_t idx) {
+  mcphost_client *c = ud;
+  c->on_state(c->ud, host_cfg(c->h)->servers[idx].name);
+}
+
+/* The server cancelled request `params.requestId` of its own: one the
+ * program took is answered with nothing. */
+static void taken_cancelled(mcphost_client *c, size_t idx,
+                            const cJSON *params) {
+  const cJSON *rid = cJSON_GetObjectItemCaseSensitive(params, "requestId");
+  for (mcphost_server_request *r = c->taken; r && rid; r = r->next) {
+    if (r->idx == idx && cJSON_Compare(r->id, rid, true)) {
+      r->cancelled = true;
+      return;
+    }
+  }
+}
+
 static void on_notify(void *ud, size_t idx, const char *method,
                       const cJSON *params) {
   mcphost_client *c = ud;
+  if (c->taken && strcmp(method, "notifications/cancelled") == 0)
+    taken_cancelled(c, idx, params);
   if (!c->on_notify)
     return;
   size_t len;
@@ -744,7 +809,6 @@ static void on_notify(void *ud, size_t idx, const char *method,
 static bool on_request(void *ud, size_t idx, const char *method,
                        const cJSON *params, const cJSON *id,
                        const struct mcp_op *op) {
-  (void)op;
   mcphost_client *c = ud;
   if (!c->on_request || c->closing)
     return false;
@@ -752,6 +816,14 @@ static bool on_request(void *ud, size_t idx, const char *method,
   r->c = c;
   r->idx = idx;
   r->id = cJSON_Duplicate(id, 1);
+  size_t id_len;
+  r->id_text = json_text(id, &id_len);
+  for (api_op *o = c->ops; o && op; o = o->next) {
+    if (o->op == op) {
+      r->op = o->id;
+      break;
+    }
+  }
   r->next = c->taken;
   if (c->taken)
     c->taken->prev = r;
@@ -767,8 +839,29 @@ static bool on_request(void *ud, size_t idx, const char *method,
   if (r->next)
     r->next->prev = NULL;
   cJSON_Delete(r->id);
+  free(r->id_text);
   free(r);
   return false;
+}
+
+int mcphost_server_request_get(const mcphost_server_request *req,
+                               mcphost_server_request_info *out,
+                               mcphost_error *err) {
+  api_clear_error(err);
+  if (!req || !out)
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
+                    "mcphost_server_request_get needs a request and a place "
+                    "for what it is");
+  if (!API_HAS(out, mcphost_server_request_info, op))
+    return api_fail(err, MCPHOST_EABI, 0, NULL,
+                    "mcphost_server_request_info.struct_size %u is too small",
+                    (unsigned)out->struct_size);
+  out->op = req->op;
+  if (API_HAS(out, mcphost_server_request_info, id_json))
+    out->id_json = req->id_text;
+  if (API_HAS(out, mcphost_server_request_info, server))
+    out->server = host_cfg(req->c->h)->servers[req->idx].name;
+  return MCPHOST_OK;
 }
 
 typedef struct respond_job {
@@ -776,6 +869,7 @@ typedef struct respond_job {
   cJSON *result;
   int code;
   char *message;
+  cJSON *data; /* the error's */
 } respond_job;
 
 static void request_forget(mcphost_server_request *r) {
@@ -787,17 +881,46 @@ static void request_forget(mcphost_server_request *r) {
   if (r->next)
     r->next->prev = r->prev;
   cJSON_Delete(r->id);
+  free(r->id_text);
   free(r);
 }
 
 static void respond_on_loop(void *ud) {
   respond_job *j = ud;
   mcphost_server_request *r = j->req;
-  mcp_client_answer(r->c->mc, r->idx, r->id, j->result, j->code,
-                    j->message ? j->message : "", NULL);
+  if (r->cancelled) /* by the server: nobody waits for an answer */
+    cJSON_Delete(j->result);
+  else
+    mcp_client_answer(r->c->mc, r->idx, r->id, j->result, j->code,
+                      j->message ? j->message : "", j->data);
   request_forget(r);
+  cJSON_Delete(j->data);
   free(j->message);
   free(j);
+}
+
+/* Answers `req` (result and data taken): at once on the loop's thread
+ * (a callback: the answer leaves in the order the program gives it),
+ * else on the loop. */
+static int respond_start(mcphost_client *c, mcphost_server_request *req,
+                         cJSON *result, int code, const char *message,
+                         cJSON *data, mcphost_error *err) {
+  respond_job *j = xcalloc(1, sizeof *j);
+  j->req = req;
+  j->result = result;
+  j->code = code;
+  j->message = message ? xstrdup(message) : NULL;
+  j->data = data;
+  if (loop_of == c) {
+    respond_on_loop(j);
+  } else if (loop_post(host_loop(c->h), respond_on_loop, j) != 0) {
+    cJSON_Delete(result);
+    cJSON_Delete(data);
+    free(j->message);
+    free(j);
+    return api_fail(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
+  }
+  return MCPHOST_OK;
 }
 
 int mcphost_respond(mcphost_client *c, mcphost_server_request *req,
@@ -806,31 +929,38 @@ int mcphost_respond(mcphost_client *c, mcphost_server_request *req,
   api_clear_error(err);
   if (!c || !req || req->c != c)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
-                     "mcphost_respond needs the client and its request");
+                    "mcphost_respond needs the client and its request");
   cJSON *result = NULL;
   if (result_json) {
     result = json_parse(result_json, strlen(result_json), NULL);
     if (!cJSON_IsObject(result)) {
       cJSON_Delete(result);
       return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
-                       "an answer's result is a JSON object");
+                      "an answer's result is a JSON object");
     }
   } else if (rpc_code == 0) {
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
-                     "an answer is a result or a JSON-RPC error code");
+                    "an answer is a result or a JSON-RPC error code");
   }
-  respond_job *j = xcalloc(1, sizeof *j);
-  j->req = req;
-  j->result = result;
-  j->code = rpc_code;
-  j->message = message ? xstrdup(message) : NULL;
-  if (loop_post(host_loop(c->h), respond_on_loop, j) != 0) {
-    cJSON_Delete(result);
-    free(j->message);
-    free(j);
-    return api_fail(err, MCPHOST_ENOMEM, 0, NULL, "out of memory");
+  return respond_start(c, req, result, rpc_code, message, NULL, err);
+}
+
+int mcphost_respond_error(mcphost_client *c, mcphost_server_request *req,
+                          int rpc_code, const char *message,
+                          const char *data_json, mcphost_error *err) {
+  api_clear_error(err);
+  if (!c || !req || req->c != c || rpc_code == 0)
+    return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
+                    "mcphost_respond_error needs the client, its request "
+                    "and a JSON-RPC error code");
+  cJSON *data = NULL;
+  if (data_json) {
+    data = json_parse(data_json, strlen(data_json), NULL);
+    if (!data)
+      return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
+                      "an error's data is JSON text");
   }
-  return MCPHOST_OK;
+  return respond_start(c, req, NULL, rpc_code, message, data, err);
 }
 
 /* ---- the client ---- */
@@ -987,33 +1117,33 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
     *out = NULL;
   if (!o || !out)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
-                     "mcphost_client_new needs options and a place for the "
-                     "client");
+                    "mcphost_client_new needs options and a place for the "
+                    "client");
   if (!API_HAS(o, mcphost_options, loop_mode))
     return api_fail(err, MCPHOST_EABI, 0, NULL,
-                     "mcphost_options.struct_size %u is too small",
-                     (unsigned)o->struct_size);
+                    "mcphost_options.struct_size %u is too small",
+                    (unsigned)o->struct_size);
   if (o->api_major != MCPHOST_API_MAJOR || o->api_minor > MCPHOST_API_MINOR)
     return api_fail(err, MCPHOST_EABI, 0, NULL,
-                     "built for the mcphost client API %u.%u; this "
-                     "library is %d.%d",
-                     (unsigned)o->api_major, (unsigned)o->api_minor,
-                     MCPHOST_API_MAJOR, MCPHOST_API_MINOR);
+                    "built for the mcphost client API %u.%u; this "
+                    "library is %d.%d",
+                    (unsigned)o->api_major, (unsigned)o->api_minor,
+                    MCPHOST_API_MAJOR, MCPHOST_API_MINOR);
   /* Every field of 1.0: a 1.0 caller's struct covers them all. */
   if (!API_HAS(o, mcphost_options, ud))
     return api_fail(err, MCPHOST_EABI, 0, NULL,
-                     "mcphost_options.struct_size %u is too small for API "
-                     "%u.%u",
-                     (unsigned)o->struct_size, (unsigned)o->api_major,
-                     (unsigned)o->api_minor);
+                    "mcphost_options.struct_size %u is too small for API "
+                    "%u.%u",
+                    (unsigned)o->struct_size, (unsigned)o->api_major,
+                    (unsigned)o->api_minor);
   if (o->loop_mode != MCPHOST_LOOP_THREAD &&
       o->loop_mode != MCPHOST_LOOP_CALLER)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL, "unknown loop mode %d",
-                     (int)o->loop_mode);
+                    (int)o->loop_mode);
   if ((o->nplugin_dirs && !o->plugin_dirs) || (o->nconfigs && !o->configs))
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
-                     "a count of plugin directories or configurations "
-                     "without its array");
+                    "a count of plugin directories or configurations "
+                    "without its array");
   /* Read only when the caller's struct has it (added in 1.0). */
   bool defer = API_HAS(o, mcphost_options, defer_config) && o->defer_config;
   if (defer && (o->nconfigs || o->strict || o->approve_project))
@@ -1030,6 +1160,7 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
   c->on_ask = o->on_ask;
   c->on_ask_end =
       API_HAS(o, mcphost_options, on_ask_end) ? o->on_ask_end : NULL;
+  c->on_state = API_HAS(o, mcphost_options, on_state) ? o->on_state : NULL;
   c->asker =
       (mcp_asker){.start = api_ask_start, .cancel = api_ask_cancel, .ud = c};
   c->plugin_dirs = api_copy_strings(o->plugin_dirs, o->nplugin_dirs);
@@ -1065,7 +1196,7 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
     api_free_strings(c->configs);
     free(c);
     return api_fail(err, MCPHOST_ENOMEM, 0, NULL,
-                     "cannot create the event loop");
+                    "cannot create the event loop");
   }
   /* Before the plugins: their init may look the servers service up. */
   c->mc = mcp_client_new(c->h);
@@ -1073,6 +1204,8 @@ int mcphost_client_new(const mcphost_options *o, mcphost_client **out,
   set_client_options(c, o);
   mcp_client_on_notify(c->mc, on_notify, c);
   mcp_client_on_request(c->mc, on_request, c);
+  if (c->on_state)
+    mcp_client_on_state(c->mc, on_state, c);
   if (defer) {
     *out = c; /* mcphost_load_config loads and starts it */
     return MCPHOST_OK;
@@ -1115,7 +1248,7 @@ int api_client_start(mcphost_client *c, mcphost_error *err) {
     if (pthread_create(&c->thread, NULL, loop_thread, c) != 0) {
       c->started = false; /* freed as a client without a thread */
       return api_fail(err, MCPHOST_ENOMEM, 0, NULL,
-                       "cannot start the client's thread");
+                      "cannot start the client's thread");
     }
   }
   return MCPHOST_OK;
@@ -1278,16 +1411,16 @@ int mcphost_inproc_register(mcphost_client *c, const char *name,
     *out = NULL;
   if (!c || !name || !*name || !cb || !out)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
-                     "mcphost_inproc_register needs a client, a name, "
-                     "callbacks and a place for the handle");
+                    "mcphost_inproc_register needs a client, a name, "
+                    "callbacks and a place for the handle");
   if (!API_HAS(cb, mcphost_inproc_callbacks, ud))
     return api_fail(err, MCPHOST_EABI, 0, name,
-                     "mcphost_inproc_callbacks.struct_size %u is too small",
-                     (unsigned)cb->struct_size);
+                    "mcphost_inproc_callbacks.struct_size %u is too small",
+                    (unsigned)cb->struct_size);
   if (!cb->on_message)
     return api_fail(err, MCPHOST_EUSAGE, 0, name,
-                     "in-process server \"%s\" needs an on_message callback",
-                     name);
+                    "in-process server \"%s\" needs an on_message callback",
+                    name);
   mcphost_inproc *p = xcalloc(1, sizeof *p);
   p->c = c;
   p->cb = *cb;
@@ -1327,17 +1460,17 @@ int mcphost_inproc_send(mcphost_inproc *p, const char *json, size_t len,
   api_clear_error(err);
   if (!p || !json || len == 0)
     return api_fail(err, MCPHOST_EUSAGE, 0, NULL,
-                     "mcphost_inproc_send needs a server and a message");
+                    "mcphost_inproc_send needs a server and a message");
   mcphost_client *c = p->c;
   if (p->released)
     return api_fail(err, MCPHOST_ESTATE, 0, mcp_inproc_name(p->srv),
-                     "in-process server \"%s\" is being released",
-                     mcp_inproc_name(p->srv));
+                    "in-process server \"%s\" is being released",
+                    mcp_inproc_name(p->srv));
   if (loop_of == c) {
     if (mcp_inproc_send(p->srv, json, len) != MCPH_OK)
       return api_fail(err, MCPHOST_ESTATE, 0, mcp_inproc_name(p->srv),
-                       "in-process server \"%s\" has no connection open",
-                       mcp_inproc_name(p->srv));
+                      "in-process server \"%s\" has no connection open",
+                      mcp_inproc_name(p->srv));
     return MCPHOST_OK;
   }
   /* Another thread: the loop sends it, if the server is still there. */

@@ -50,6 +50,7 @@ struct loop {
   pthread_mutex_t post_lock;
   post_item *post_head, *post_tail;
   loop_task *soon_head, **soon_tail; /* loop_soon's, in order */
+  loop_task *soon_running; /* the rest of the round run_soon runs */
 };
 
 uint64_t loop_now_ms(void) {
@@ -338,17 +339,37 @@ void loop_soon(loop *l, loop_task *t, loop_fn fn, void *ud) {
 /* The tasks asked for so far; those they ask for wait for the next turn,
  * so that a chain of them cannot starve fd events. */
 static int run_soon(loop *l) {
-  loop_task *t = l->soon_head;
+  l->soon_running = l->soon_head;
   l->soon_head = NULL;
   l->soon_tail = &l->soon_head;
   int ran = 0;
-  while (t) {
-    loop_task *next = t->next; /* `t` may be freed by its callback */
+  while (l->soon_running) {
+    /* Taken off first: `t` may be freed by its callback, and the next
+     * one withdrawn by it (loop_soon_cancel). */
+    loop_task *t = l->soon_running;
+    l->soon_running = t->next;
     t->fn(t->ud);
-    t = next;
     ran++;
   }
   return ran;
+}
+
+void loop_soon_cancel(loop *l, loop_task *t) {
+  for (loop_task **p = &l->soon_running; *p; p = &(*p)->next) {
+    if (*p == t) {
+      *p = t->next;
+      return;
+    }
+  }
+  for (loop_task **p = &l->soon_head; *p; p = &(*p)->next) {
+    if (*p == t) {
+      *p = t->next;
+      if (l->soon_tail == &t->next) {
+        l->soon_tail = p;
+      }
+      return;
+    }
+  }
 }
 
 static int run_timers(loop *l) {

@@ -58,6 +58,11 @@ typedef struct loop_task {
   struct loop_task *next;
 } loop_task;
 void loop_soon(loop *l, loop_task *t, loop_fn fn, void *ud);
+/* Withdraws task `t`, asked for and not run yet (its record may then be
+ * freed); nothing when it ran or was never asked for. A walk of the
+ * tasks waiting: for the rare withdrawal (an operation cancelled before
+ * it began). */
+void loop_soon_cancel(loop *l, loop_task *t);
 
 /* Waits at most `max_wait_ms` (-1: until something happens) and runs what
  * is ready. Returns the number of callbacks run. */

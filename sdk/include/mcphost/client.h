@@ -165,6 +165,10 @@ typedef struct mcphost_ask_info {
   const char *arguments_json; /* the call's arguments, a JSON object */
   const char *reason;         /* the rule that asks */
   const char *description;    /* the tool's description, or NULL */
+  /* The operation whose call asks (mcphost_start's id): a program that
+   * serves clients of its own puts the question to the client whose
+   * request that operation is. */
+  int64_t op;
 } mcphost_ask_info;
 
 /* The program's question, asked beside the permission plugins (the first
@@ -183,6 +187,10 @@ typedef int (*mcphost_ask_fn)(void *ud, const mcphost_ask_info *q);
  * own answer. `why` is borrowed for the call. [loop] */
 typedef void (*mcphost_ask_end_fn)(void *ud, uint64_t id, int allowed,
                                    const char *why);
+
+/* Server `server` (the configured name, borrowed for the call) connected,
+ * or its connection failed or ended. [loop] */
+typedef void (*mcphost_state_fn)(void *ud, const char *server);
 
 /* The levels of the library's log (the plugin ABI's MCPH_LOG_*). */
 enum mcphost_log_level {
@@ -253,13 +261,16 @@ typedef struct mcphost_options {
   int32_t defer_config;
   /* NULL: the program learns of no question settled without it. */
   mcphost_ask_end_fn on_ask_end;
+  /* NULL: none. A server's connection came up or went away (connected,
+   * failed, lost, closed): its state is mcphost_server_get's. */
+  mcphost_state_fn on_state;
 } mcphost_options;
 
 #define MCPHOST_OPTIONS_INIT                                                   \
   {                                                                            \
     MCPHOST_SIZEOF_(mcphost_options), MCPHOST_API_MAJOR, MCPHOST_API_MINOR,    \
         MCPHOST_LOOP_THREAD, NULL, 0, NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL,   \
-        NULL, NULL, NULL, 0, NULL                                              \
+        NULL, NULL, NULL, 0, NULL, NULL                                        \
   }
 
 /* [any thread] A new client: loads the plugins and the configuration
@@ -367,7 +378,16 @@ enum mcphost_request_flag {
    * mcphost_free: a result kept as the server's text is handed over as
    * it is, never copied (a program that queues large results to write
    * them later, as `mcphost batch` does). */
-  MCPHOST_REQUEST_TAKE_RESULT = 128
+  MCPHOST_REQUEST_TAKE_RESULT = 128,
+  /* Begins inside mcphost_start when it is called from a callback of
+   * the client's (on the loop's thread), where without the flag it
+   * begins once that callback returned: what it sends goes out in the
+   * order the program started its operations, and a question it asks
+   * at once (a permission rule) comes from inside mcphost_start. `done`
+   * may then run before mcphost_start returns (a server that fails at
+   * once, a connected server for CONNECT). Elsewhere the flag changes
+   * nothing. */
+  MCPHOST_REQUEST_NOW = 256
 };
 
 typedef struct mcphost_request {
@@ -610,9 +630,8 @@ int mcphost_project_choice(mcphost_client *c, const char *choice,
  * mcphost cannot run), "notes": [sentence]}; for claude-code also
  * "project": {"key", "servers", "enabledMcpjsonServers",
  * "disabledMcpjsonServers"}, this project's record there. */
-int mcphost_import_read(mcphost_client *c, const char *client,
-                        const char *file, char **result_json,
-                        mcphost_error *err);
+int mcphost_import_read(mcphost_client *c, const char *client, const char *file,
+                        char **result_json, mcphost_error *err);
 
 /* Copies the servers `servers_json` ({NAME: entry}, as
  * mcphost_import_read gives them) into `scope`: an entry whose content
@@ -678,6 +697,11 @@ int mcphost_config_import(mcphost_client *c, const char *scope,
 
  *   "keep"          a server that crashed is connected again by
  *                   itself (a long-running program); "0": not any more
+ *   "capabilities"  JSON, an object of client capabilities every new
+ *                   connection declares beside the library's and the
+ *                   plugins' ({"elicitation": {"form": {}, "url": {}},
+ *                   "sampling": {}}: a program that answers those
+ *                   requests itself, through on_request); NULL: none
  *   any option a loaded plugin declares (mcph.options/1), which the
  *   plugin reads (`value` NULL for one that takes none).
  * Servers that are connected keep their settings. MCPHOST_EUSAGE for a
@@ -1328,7 +1352,7 @@ int mcphost_set_roots(mcphost_client *c, const char *server,
 int mcphost_log(mcphost_client *c, int level, const char *source,
                 const char *message, mcphost_error *err);
 
-/* ---- a command's servers: warnings, connection state ----
+/* ---- a command's servers: the configuration's warnings ----
  * What a command that uses the servers says about them, as the mcphost
  * executable's `servers`, `mcp list`, `mcp get` and `subscribe` do.
  * Threads: [loop] or [not loop] as mcphost_inproc_register. */
@@ -1352,20 +1376,6 @@ int mcphost_log(mcphost_client *c, int level, const char *source,
 int mcphost_config_report(mcphost_client *c, const char *server,
                           unsigned flags, mcphost_error *err);
 
-/* A server's connection changed state (connecting, connected, failed,
- * closed, ...: mcphost_server_status's "connection"): `server` its
- * configured name, `index` mcphost_server_name's; mcphost_server_get
- * says what it is now. [loop] */
-typedef void (*mcphost_server_state_fn)(void *ud, const char *server,
-                                        size_t index);
-
-/* Sets the program's hook for every server's state change, `fn` with
- * `ud` (fn NULL: none any more), in place of the one set before. Called
- * on the loop for each change, from inside the library's own handling
- * of it: read the state there, start what reacts to it later (a flag
- * the program's wait looks at, mcphost_post). MCPHOST_OK. */
-int mcphost_on_server_state(mcphost_client *c, mcphost_server_state_fn fn,
-                            void *ud, mcphost_error *err);
 
 /* ---- a session: one client for a long run of tasks ----
  * What `mcphost session` does with the client it keeps for one command
@@ -1488,6 +1498,62 @@ int mcphost_set_config_sources(mcphost_client *c,
  * duplicate: the name of the entry used instead)}]. */
 int mcphost_config_preview(mcphost_client *c, const mcphost_config_sources *src,
                            char **result_json, mcphost_error *err);
+
+/* [any thread] The kind of failure a status code is, as a word for a
+ * message or a JSON field (static): "usage", "server", "protocol",
+ * "timeout", "not_found", "auth", "denied", "interrupted"
+ * (MCPHOST_ECANCELED), "none" (MCPHOST_OK); "server" for any other
+ * code. */
+const char *mcphost_status_kind(int code);
+
+/* [loop] or [not loop] Cancels operation `id` as mcphost_cancel does,
+ * but at once: what it waits for is withdrawn (a request is cancelled on
+ * the wire) and its `done` has run (MCPHOST_ECANCELED) when this
+ * returns, so nothing of it comes after; nothing when it ended already.
+ * From the loop's thread (a callback, or the caller's in
+ * MCPHOST_LOOP_CALLER mode) it runs there; from another thread it waits
+ * for the loop. An operation a callback started without
+ * MCPHOST_REQUEST_NOW that has not begun yet ends too, without
+ * beginning. */
+void mcphost_cancel_now(mcphost_client *c, int64_t id);
+
+/* What a request a server made is (mcphost_request_fn's `req`). */
+typedef struct mcphost_server_request_info {
+  uint32_t struct_size;
+  /* The operation it was made for (mcphost_start's id): the server tied
+   * it to that operation's request (its related request, or the only
+   * request of the operation's that was waiting); 0 when nothing ties it
+   * to one (a server's own roots/list at start). */
+  int64_t op;
+  /* Its JSON-RPC id as JSON text (`7`, `"a"`): what a
+   * notifications/cancelled of the server's names as its requestId. The
+   * request's, valid while it is. */
+  const char *id_json;
+  const char *server; /* the configured name; the client's */
+} mcphost_server_request_info;
+
+#define MCPHOST_SERVER_REQUEST_INFO_INIT                                       \
+  { MCPHOST_SIZEOF_(mcphost_server_request_info), 0, NULL, NULL }
+
+/* [any thread] What request `req` (taken and not yet answered) is, in
+ * *out (the fields its struct_size covers). A request the server
+ * cancelled since (notifications/cancelled naming its id, which the
+ * program's on_notify gets as well) still needs its mcphost_respond,
+ * which then frees it and sends nothing. MCPHOST_EUSAGE without `req` or
+ * `out`. */
+int mcphost_server_request_get(const mcphost_server_request *req,
+                               mcphost_server_request_info *out,
+                               mcphost_error *err);
+
+/* [any thread] Answers request `req` as mcphost_respond does with an
+ * error, the JSON-RPC error `rpc_code` (not 0) with `message` and the
+ * error's `data_json` (JSON text, or NULL for none): a program that
+ * passes on the answer a client of its own gave. Frees `req`.
+ * MCPHOST_EUSAGE for a code 0 or data that is not JSON (`req` stays
+ * valid then). */
+int mcphost_respond_error(mcphost_client *c, mcphost_server_request *req,
+                          int rpc_code, const char *message,
+                          const char *data_json, mcphost_error *err);
 
 /* ---- in-process servers ("type": "sdk") ----
  * A server that lives in the embedding program, registered under a name
