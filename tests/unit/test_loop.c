@@ -199,8 +199,44 @@ TEST(test_soon_tasks_run_after_the_callback_in_order_in_the_same_turn) {
   loop_free(c.l);
 }
 
+/* loop_soon_cancel: a task withdrawn before it runs never runs: one
+ * still waiting (the last asked, so that the next one asked after it
+ * still runs), and one of the round being run, withdrawn by the task
+ * before it (its record may be gone by then). */
+typedef struct cancel_case {
+  loop *l;
+  seq s;
+  loop_task t[4];
+  tagged tag[4];
+} cancel_case;
+
+static void push_and_cancel_next(void *ud) {
+  tagged *t = ud;
+  cancel_case *c = (cancel_case *)((char *)t->s - offsetof(cancel_case, s));
+  push(ud);
+  loop_soon_cancel(c->l, &c->t[1]); /* the next of this round */
+}
+
+TEST(test_a_soon_task_withdrawn_never_runs) {
+  cancel_case c = {.l = loop_new()};
+  for (int i = 0; i < 4; i++)
+    c.tag[i] = (tagged){&c.s, i + 1};
+  loop_soon(c.l, &c.t[0], push_and_cancel_next, &c.tag[0]);
+  loop_soon(c.l, &c.t[1], push, &c.tag[1]);
+  loop_soon(c.l, &c.t[2], push, &c.tag[2]);
+  loop_soon_cancel(c.l, &c.t[2]); /* the last one waiting */
+  loop_soon_cancel(c.l, &c.t[2]); /* twice: nothing */
+  loop_soon(c.l, &c.t[3], push, &c.tag[3]);
+  loop_run_once(c.l, 0);
+  CHECK(c.s.n == 2);
+  CHECK(c.s.got[0] == 1 && c.s.got[1] == 4);
+  CHECK(loop_timeout_ms(c.l) == -1);
+  loop_free(c.l);
+}
+
 RUN(T(test_timers_fire_in_deadline_order), T(test_cancelled_timer_never_fires),
     T(test_fd_watch_reports_readable_data),
     T(test_post_from_another_thread_runs_on_the_loop),
     T(test_a_nested_run_keeps_the_outer_batchs_watches),
-    T(test_soon_tasks_run_after_the_callback_in_order_in_the_same_turn))
+    T(test_soon_tasks_run_after_the_callback_in_order_in_the_same_turn),
+    T(test_a_soon_task_withdrawn_never_runs))
