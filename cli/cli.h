@@ -10,18 +10,17 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include <mcphost/abi.h>
 #include <mcphost/client.h>
 
 #include "cli/frontend.h"
 #include "cli/options.h"
-#include "core/host.h"
 #include "util.h"
-#include "mcp/client.h"
 #include "size_limits.h"
 
 typedef struct cli {
-  host *h;
   bool json;
   bool all_tools; /* tools --all: also the tools a model is not shown */
   bool quiet_progress;
@@ -36,11 +35,8 @@ typedef struct cli {
   const char *output_dir; /* for images and blobs; NULL: private temp dir */
   const char *protocol;   /* --protocol: auto, modern or legacy */
   const char *log_level;  /* --log-level: sent with logging/setLevel */
-  mcp_client *mc; /* owns the sessions (mcp/client.h) */
   /* The CLI's client of the public API (sdk/include/mcphost/client.h),
-   * made with mcphost_client_new: what a command written against the API
-   * uses. h and mc are its host and MCP client (host/api/client_view.h)
-   * for the commands not ported yet. */
+   * made with mcphost_client_new: every command goes through it. */
   mcphost_client *api;
   /* SIGINT, SIGTERM and SIGHUP as a descriptor on the client's loop
    * (main.c): the library takes no signal. */
@@ -328,7 +324,7 @@ char *out_save_blob(cli *c, const unsigned char *data, size_t len,
                     const char *mime, char *why, size_t why_len);
 
 /* load.c */
-/* Loads every configuration scope into c->h->cfg (c->sources, plus the
+/* Loads every configuration scope into the client (c->sources, plus the
  * plugins' server sources) and prints its errors, warnings and, with -v,
  * notes. */
 void cli_load_config(cli *c);

@@ -16,7 +16,6 @@
 #include "cli/daemon/daemon.h"
 #include "cli/json_alloc.h"
 #include "cli/version.h"
-#include "api/client_view.h"
 #include "util.h"
 #include "env_ms.h"
 #include "gateway/gateway.h"
@@ -504,8 +503,6 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
   l->nplugin_dirs = prescan_plugin_dirs(argc, argv, l->plugin_dirs);
   if (c->shared) {
     c->api = c->shared->api;
-    c->h = c->shared->h;
-    c->mc = c->shared->mc;
     if (c->shared->owner)
       c->shared->owner->command = c; /* its terminal takes the questions */
     l->nplugin_dirs = 0; /* said when the session started */
@@ -528,8 +525,6 @@ static int open_host(cli *c, cmdline *l, int argc, char **argv) {
       fprintf(stderr, "mcphost: %s\n", err.message);
       return EXIT_SERVER;
     }
-    c->h = api_client_host(c->api);
-    c->mc = api_client_mcp(c->api);
     watch_signals(c, &set);
   }
   if (l->nplugin_dirs)
@@ -770,8 +765,6 @@ static int close_run(cli *c, cmdline *l, int rc) {
     }
   }
   c->api = NULL;
-  c->h = NULL;
-  c->mc = NULL;
   cli_finish(c, rc);
   rc = cli_check_output(c, rc);
   for (size_t i = 0; i < c->nroot_dirs; i++)

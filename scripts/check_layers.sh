@@ -6,7 +6,7 @@
 #     the compiler finds it (next to the file, then host/, common/, the
 #     source root) and the folder of the header found must be allowed;
 #     front ends are left to tests/integration/test_cli_headers.sh (the
-#     library's public headers only);
+#     library's headers none: <mcphost/client.h> only);
 #   - by symbols (with BUILDDIR): each undefined symbol of an object file
 #     of the build, when an object of another folder defines it, must be
 #     defined in an allowed folder (what a static inline function or a

@@ -317,7 +317,7 @@ out:
 int daemon_run(cli *c, const daemon_place *p, int listen_fd,
                const daemon_options *o, int ready_fd) {
   daemon_server d = {.c = c,
-                     .shared = {.h = c->h, .mc = c->mc, .api = c->api},
+                     .shared = {.api = c->api},
                      .api = c->api,
                      .p = p,
                      .listen_fd = listen_fd,

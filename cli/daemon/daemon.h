@@ -30,12 +30,10 @@
 
 #include "cli/cli.h"
 
-/* What a command run in a session shares with the session process:
- * its host (plugins loaded, configuration read) and its client. */
+/* What a command run in a session shares with the session process: its
+ * client (plugins loaded, configuration read). */
 typedef struct cli_shared {
-  host *h;
-  mcp_client *mc;
-  mcphost_client *api; /* the client whose h and mc they are */
+  mcphost_client *api;
   struct cli *owner;   /* the cli that made it: its questions' queue */
 } cli_shared;
 

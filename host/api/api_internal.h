@@ -33,8 +33,8 @@ struct mcphost_client {
   int mode;
   host *h;
   mcp_client *mc;
-  /* The CLI's configuration sources (api_client_sources), or NULL: the
-   * host's (api_config.c). */
+  /* The sources mcphost_set_config_sources gave, or NULL: the host's
+   * (api_config.c). */
   const config_sources *sources;
   /* The configured servers' names, for any thread: the list of the
    * configuration now (swapped when it is read again), the older ones
@@ -86,8 +86,6 @@ struct mcphost_client {
   /* mcphost_set_config_sources's, copied (c->sources points here). */
   config_sources set_src;
   char **set_specs, **set_urls, **set_configs, *set_url_type;
-  host_config_loaded_fn config_hook; /* api_client_on_config_loaded */
-  void *config_hook_ud;
 };
 
 /* Defined in libmcphost.so.1 alone (api_shared.c): its address is NULL

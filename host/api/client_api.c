@@ -1238,8 +1238,6 @@ void api_config_loaded(void *ud, const config *cfg) {
   atomic_store(&c->names, l);
   if (c->bind_approvals)
     api_bind_approvals(c, cfg);
-  if (c->config_hook)
-    c->config_hook(c->config_hook_ud, cfg);
 }
 
 int api_client_start(mcphost_client *c, mcphost_error *err) {
