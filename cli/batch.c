@@ -86,7 +86,7 @@ typedef struct op {
   char *name;      /* the tool or prompt reference, or uri */
   cJSON *args;     /* made for the request (OP_TASK, OP_SUBSCRIBE); owned */
   char *words;     /* OP_CALL: "args" (mcphost_args_parse's); owned */
-  char *task_verb;   /* OP_TASK: status, result, cancel, list */
+  char *task_verb; /* OP_TASK: status, result, cancel, list */
   char *list_kind; /* for OP_LIST */
   /* OP_LIST_ALL: its children still running, what they gathered. */
   struct op *parent; /* an OP_LIST of OP_LIST_ALL answers to it */
@@ -106,8 +106,8 @@ struct batch {
   size_t inflight;
   op *started;    /* the operations started and not ended */
   strbuf scratch; /* a request's arguments as text, for mcphost_start */
-  bool in_eof; /* stdin is at its end */
-  bool eof;    /* ... and every request of it is started */
+  bool in_eof;    /* stdin is at its end */
+  bool eof;       /* ... and every request of it is started */
   int done;
   /* At most INFLIGHT_MAX requests run at once: the lines after them wait
    * in `in`, and stdin is read again as requests end. */
@@ -450,7 +450,8 @@ static void on_done(void *ud, const char *result_json, size_t len,
   }
   if (err) {
     free(text);
-    finish_error(o, cli_exit_for_api(err->code), err->message);
+    finish_error(o, cli_exit_for_api(err->code),
+                 err->message_long ? err->message_long : err->message);
     return;
   }
   finish_text(o, text, len);
@@ -596,8 +597,7 @@ static void start_list_all(batch *b, op *o) {
   o->children = 1; /* held until every child is out: some end at once */
   for (size_t i = 0; i < b->nservers; i++) {
     mcphost_server_state st = MCPHOST_SERVER_STATE_INIT;
-    if (mcphost_server_get(b->api, i, &st, NULL) != MCPHOST_OK ||
-        !st.startable)
+    if (mcphost_server_get(b->api, i, &st, NULL) != MCPHOST_OK || !st.startable)
       continue;
     op *child = xcalloc(1, sizeof *child);
     child->b = b;
@@ -895,7 +895,10 @@ static void handle_line(batch *b, const char *line, size_t len) {
     const char *srv = read ? read : cJSON_GetStringValue(f.server);
     const char *uri = cJSON_GetStringValue(f.uri);
     long i = srv ? cli_find_server(b->c, srv) : -1;
-    o->kind = sub ? OP_SUBSCRIBE : unsub ? OP_UNSUBSCRIBE : read ? OP_READ : OP_LIST;
+    o->kind = sub     ? OP_SUBSCRIBE
+              : unsub ? OP_UNSUBSCRIBE
+              : read  ? OP_READ
+                      : OP_LIST;
     if (!srv) {
       rc = EXIT_USAGE;
       snprintf(why, sizeof why, "\"server\" is missing");

@@ -74,6 +74,8 @@ typedef struct cli {
   bool no_roots;
   /* ---- failures (failure.c) ---- */
   char *error_message; /* the first cli_error, for --json (owned) */
+  char *error_long;    /* a server's long message (mcphost_error's
+                          message_long) of the last operation (owned) */
   char *error_server;  /* the server it names, or NULL (owned) */
   bool result_printed; /* a JSON result went to stdout */
   /* ---- sessions (daemon.h) ---- */

@@ -45,7 +45,8 @@ static void on_listed(void *ud, const char *result, size_t len,
   if (err) {
     /* Withdrawn on a signal: nothing listed, and the signal says why. */
     if (err->code != MCPHOST_ECANCELED)
-      slot->l->error[slot->kind] = xstrdup(err->message);
+      slot->l->error[slot->kind] =
+          xstrdup(err->message_long ? err->message_long : err->message);
     mcphost_free(own);
   } else {
     cJSON *doc = own ? json_parse_owned(own, len, NULL) : NULL;

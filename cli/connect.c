@@ -147,7 +147,8 @@ int cli_exit_for_server(const cJSON *status) {
 
 int cli_fail(cli *c, const mcphost_error *e) {
   if (e->message[0]) {
-    cli_error(c, e->server[0] ? e->server : NULL, "%s", e->message);
+    cli_error(c, e->server[0] ? e->server : NULL, "%s",
+              e->message_long ? e->message_long : e->message);
   }
   return cli_exit_for_api(e->code);
 }
@@ -239,6 +240,11 @@ static void on_sync_done(void *ud, const char *result, size_t len,
   char *own = (char *)result;
   if (err) {
     *r->err = *err;
+    /* A server's long message kept whole, the command's until its next
+     * operation: borrowed from `err` only for this call. */
+    free(r->c->error_long);
+    r->c->error_long = err->message_long ? xstrdup(err->message_long) : NULL;
+    r->err->message_long = r->c->error_long;
     mcphost_free(own); /* an error's data: not wanted here */
     return;
   }

@@ -99,5 +99,6 @@ void cli_finish(cli *c, int rc) {
   }
   free(c->error_message);
   free(c->error_server);
-  c->error_message = c->error_server = NULL;
+  free(c->error_long);
+  c->error_message = c->error_server = c->error_long = NULL;
 }

@@ -81,9 +81,10 @@ static void send_api_error(gw *g, const rq *r, const mcphost_error *e,
   if (e->code == MCPHOST_EPROTOCOL && e->rpc_code) {
     /* A legacy backend's "not found" is 2026-07-28's invalid params. */
     bool gone = r->modern && e->rpc_code == MCPH_RPC_RESOURCE_NOT_FOUND;
-    gw_send_error(
-        g, r->id, gone ? MCPH_RPC_INVALID_PARAMS : e->rpc_code, e->message,
-        data_json ? json_parse(data_json, strlen(data_json), NULL) : NULL);
+    gw_send_error(g, r->id, gone ? MCPH_RPC_INVALID_PARAMS : e->rpc_code,
+                  e->message_long ? e->message_long : e->message,
+                  data_json ? json_parse(data_json, strlen(data_json), NULL)
+                            : NULL);
     return;
   }
   int code = MCPH_RPC_INTERNAL_ERROR;

@@ -14,16 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api_internal.h"
 #include "config/config_scopes.h"
 #include "core/host.h"
 #include "core/host_config.h"
 #include "env_ms.h"
+#include "json_parse.h"
+#include "json_write.h"
 #include "mcp/calls.h"
 #include "mcp/client.h"
 #include "mcp/inproc.h"
-#include "api/api_internal.h"
-#include "json_parse.h"
-#include "json_write.h"
 #include "size_limits.h"
 #include "util.h"
 
@@ -54,18 +54,18 @@ struct api_op {
   const char *server, *name, *method;
   cJSON *arguments;
   const char *arguments_text; /* what `arguments` was parsed from */
-  cJSON *words; /* CALL_TOOL: mcphost_request.words, parsed */
-  size_t idx;   /* the server's config index, once op_begin found it */
+  cJSON *words;               /* CALL_TOOL: mcphost_request.words, parsed */
+  size_t idx; /* the server's config index, once op_begin found it */
   uint64_t timeout_ms;
   uint32_t flags; /* enum mcphost_request_flag */
   /* The failed request's JSON-RPC error data, for `done` with
    * MCPHOST_REQUEST_ERROR_DATA: borrowed until op_finish. */
   const cJSON *error_data;
   mcphost_callbacks cb;
-  mcp_op *op;        /* the client's operation while it runs */
-  mcp_asker asker;   /* the client's, telling which operation asks */
-  mcp_waiter w;      /* OP_CONNECT's wait */
-  bool waiting;      /* OP_CONNECT: w is with the client */
+  mcp_op *op;      /* the client's operation while it runs */
+  mcp_asker asker; /* the client's, telling which operation asks */
+  mcp_waiter w;    /* OP_CONNECT's wait */
+  bool waiting;    /* OP_CONNECT: w is with the client */
   loop_timer *timer;
   bool timed_out;
   loop_task begin; /* op_begin, asked for on the loop's own thread */
@@ -128,6 +128,8 @@ int api_fail(mcphost_error *err, int code, int rpc_code, const char *server,
   vsnprintf(err->message, sizeof err->message, fmt, ap);
   va_end(ap);
   snprintf(err->server, sizeof err->server, "%s", server ? server : "");
+  if (API_HAS(err, mcphost_error, message_long))
+    err->message_long = NULL;
   return code;
 }
 
@@ -136,6 +138,8 @@ void api_clear_error(mcphost_error *err) {
     err->code = MCPHOST_OK;
     err->rpc_code = 0;
     err->message[0] = err->server[0] = '\0';
+    if (API_HAS(err, mcphost_error, message_long))
+      err->message_long = NULL;
   }
 }
 
@@ -243,8 +247,12 @@ static void on_op_done(void *ud, cJSON *result, const mcp_error *err) {
                "no answer within the deadline of %llu ms",
                (unsigned long long)op->timeout_ms);
     } else {
-      snprintf(e.message, sizeof e.message, "%s",
-               err->message ? err->message : "the operation failed");
+      const char *m = err->message ? err->message : "the operation failed";
+      /* A server's long message whole beside its cut copy: borrowed
+       * from `err`, alive while `done` runs. */
+      if ((size_t)snprintf(e.message, sizeof e.message, "%s", m) >=
+          sizeof e.message)
+        e.message_long = m;
     }
     snprintf(e.server, sizeof e.server, "%s", err->server ? err->server : "");
     if (err->rpc_code && op->flags & MCPHOST_REQUEST_ERROR_DATA)

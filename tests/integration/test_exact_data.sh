@@ -54,6 +54,24 @@ run --config "$C" call t/exact ns=02134 n=1e400
 expect "call: number|string 02134 is the string (it would not come back the same as a number)" 0 \
   --out '{"n":1e400,"ns":"02134"}'
 
+# A server's error message of 3,000 characters, whole, where the
+# library's error report holds 1,023 (mcphost_error.message_long).
+LONG="$(printf 'E%.0s' $(seq 3000))END"
+run --config "$C" call t/open "fail_with=$LONG"
+expect "call: a server's long error message said whole" 4 \
+  --err "${LONG}"
+run --config "$C" --json call t/open "fail_with=$LONG"
+expect "call --json: the same in the error object" 4 \
+  --jq '.error.message | test("E{3000}END")'
+printf '{"call":"mcp__t__open","arguments":{"fail_with":"%s"}}\n' "$LONG" \
+  >"$TMP/long.jsonl"
+"$MCPHOST" --config "$C" batch <"$TMP/long.jsonl" >"$TMP/out" 2>"$TMP/err"
+RC=$?
+OUT=$(cat "$TMP/out")
+ERR=$(cat "$TMP/err")
+expect "batch: the same in its error line (exit 0: the batch ran)" 0 \
+  --jq '.error.exit == 4 and (.error.message | test("E{3000}END"))'
+
 run --config "$C" tool t/exact
 expect "tool: a schema default as the server wrote it" 0 \
   --out "d?: number = 9007199254740991" --out "default 9007199254740991"
@@ -110,6 +128,9 @@ exact mcp__t__exact "$ARGS" stdio "$MCPHOST" --mcp-config "$C" serve --stdio
 expect "serve --stdio: number tokens and U+0000, both ways, as bytes" 0 --out "$WANT"
 exact exact "$ARGS" stdio "$MCPHOST" --mcp-config "$C" serve --stdio --server t --passthrough
 expect "serve --stdio --passthrough: the same" 0 --out "$WANT"
+exact mcp__t__open "{\"fail_with\":\"$LONG\"}" stdio "$MCPHOST" --mcp-config "$C" serve --stdio
+expect "serve --stdio: a backend's long error message passed on whole" 0 \
+  --out "\"code\":-32000" --out "${LONG}"
 
 start_gateway "$C" 127.0.0.1:0 || exit 1
 exact mcp__t__exact "$ARGS" "$GW_URL"

@@ -129,6 +129,12 @@ for line in sys.stdin:
         send({"jsonrpc": "2.0", "id": mid, "error": {
             "code": -32601,
             "message": "Unknown tool: " + str(msg["params"].get("name"))}})
+    elif method == "tools/call" and \
+            "fail_with" in (msg["params"].get("arguments") or {}):
+        # A JSON-RPC error whose message is the argument, as long as it is.
+        send({"jsonrpc": "2.0", "id": mid, "error": {
+            "code": -32000,
+            "message": str(msg["params"]["arguments"]["fail_with"])}})
     elif method == "tools/call":
         exact = json.loads(line, parse_int=Tok, parse_float=Tok)
         text = dump(exact["params"].get("arguments", {}))

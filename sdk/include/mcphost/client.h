@@ -109,10 +109,17 @@ typedef struct mcphost_error {
   int32_t rpc_code; /* the JSON-RPC error code a server answered, or 0 */
   char message[MCPHOST_ERROR_MAX]; /* a sentence; "" with MCPHOST_OK */
   char server[MCPHOST_NAME_MAX];   /* the configured server at fault, or "" */
+  /* A server's message too long for `message` (which holds its first
+   * MCPHOST_ERROR_MAX - 1 bytes): the whole of it, as the server sent
+   * it; NULL when `message` holds it all. Only in the error a callback
+   * is given (`done`), borrowed for the call: a program that passes the
+   * message on (the gateway) takes it from here. NULL in an error a
+   * function fills. */
+  const char *message_long;
 } mcphost_error;
 
 #define MCPHOST_ERROR_INIT                                                     \
-  { MCPHOST_SIZEOF_(mcphost_error), 0, 0, "", "" }
+  { MCPHOST_SIZEOF_(mcphost_error), 0, 0, "", "", NULL }
 
 /* [any thread] Frees a string the library returned; NULL is fine. */
 void mcphost_free(void *p);
