@@ -48,10 +48,11 @@ int api_config_check(host *h, const config_sources *src, cJSON ***docs,
     config tmp;
     config_init(&tmp);
     config_check_dynamic(&tmp, src, docs);
-    for (size_t i = 0; i < tmp.nerrors; i++)
+    size_t nerrors = tmp.nerrors;
+    for (size_t i = 0; i < nerrors; i++)
       sb_printf(&why, "%sconfig error: %s", i ? "\n" : "", tmp.errors[i]);
-    config_free(&tmp);
-    if (docs && tmp.nerrors) {
+    config_free(&tmp); /* it zeroes the counts: read before */
+    if (docs && nerrors) {
       config_docs_free(*docs, src->nmcp_configs);
       *docs = NULL;
     }

@@ -118,6 +118,9 @@ void roots_settle_start(session *s) {
   bool quiet = who && strcmp(who, s->roots_quiet) == 0;
   free(who);
   if (quiet) {
+    /* Read all the same: a bad MCPHOST_ROOTS_SETTLE_MS is said whether
+     * or not this start needs it. */
+    (void)settle_ms();
     host_log(s->h, MCPH_LOG_DEBUG, s->cfg->name,
              "it asked no roots at its last start: requests not held");
     s->roots_skipped = true;
