@@ -472,18 +472,21 @@ static char *parse_string(parser *p) {
 
 /* The keys MCP messages repeat most (a tool list's, a message's own),
  * by length. */
-static const char *const known_keys[][4] = {
+static const char *const known_keys[][8] = {
     [2] = {"id"},
     [3] = {"uri"},
     [4] = {"type", "name", "text", "enum"},
     [5] = {"title", "items", "tools", "_meta"},
-    [6] = {"result", "method", "params"},
-    [7] = {"jsonrpc", "content", "default", "isError"},
+    [6] = {"result", "method", "params", "format"},
+    [7] = {"jsonrpc", "content", "default", "isError", "minimum", "maximum",
+           "version", "prompts"},
     [8] = {"required", "mimeType"},
-    [9] = {"arguments"},
-    [10] = {"properties"},
-    [11] = {"description", "inputSchema", "annotations"},
-    [12] = {"outputSchema"},
+    [9] = {"arguments", "resources"},
+    [10] = {"properties", "serverInfo"},
+    [11] = {"description", "inputSchema", "annotations", "listChanged"},
+    [12] = {"outputSchema", "capabilities", "instructions"},
+    [15] = {"protocolVersion"},
+    [17] = {"structuredContent"},
 };
 
 /* The key at p->pos (its opening quote) when it is one of known_keys,
@@ -502,7 +505,7 @@ static const char *known_key(const parser *p, size_t *end) {
       k[n] != '"') {
     return NULL;
   }
-  for (size_t i = 0; i < 4 && known_keys[n][i]; i++) {
+  for (size_t i = 0; i < 8 && known_keys[n][i]; i++) {
     if (known_keys[n][i][0] == k[0] && memcmp(known_keys[n][i], k, n) == 0) {
       *end = p->pos + n + 2;
       return known_keys[n][i];
