@@ -495,16 +495,15 @@ static const char *const known_keys[][8] = {
  * written), one allocation and one free less a member. NULL otherwise,
  * nothing read. */
 static const char *known_key(const parser *p, size_t *end) {
-  size_t n = 0, room = p->len - p->pos - 1;
+  size_t room = p->len - p->pos - 1;
+  size_t most = sizeof known_keys / sizeof known_keys[0];
   const char *k = (const char *)p->s + p->pos + 1;
-  while (n < room && n < sizeof known_keys / sizeof known_keys[0] &&
-         k[n] != '"' && k[n] != '\\') {
-    n++;
-  }
-  if (n >= room || n >= sizeof known_keys / sizeof known_keys[0] ||
-      k[n] != '"') {
+  /* The closing quote: a key matched has no escape (none has one). */
+  const char *q = memchr(k, '"', room < most ? room : most);
+  if (!q) {
     return NULL;
   }
+  size_t n = (size_t)(q - k);
   for (size_t i = 0; i < 8 && known_keys[n][i]; i++) {
     if (known_keys[n][i][0] == k[0] && memcmp(known_keys[n][i], k, n) == 0) {
       *end = p->pos + n + 2;
