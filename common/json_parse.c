@@ -470,6 +470,49 @@ static char *parse_string(parser *p) {
   return read_string(p, false, &str) ? str : NULL;
 }
 
+/* The keys MCP messages repeat most (a tool list's, a message's own),
+ * by length. */
+static const char *const known_keys[][8] = {
+    [2] = {"id"},
+    [3] = {"uri"},
+    [4] = {"type", "name", "text", "enum"},
+    [5] = {"title", "items", "tools", "_meta"},
+    [6] = {"result", "method", "params", "format"},
+    [7] = {"jsonrpc", "content", "default", "isError", "minimum", "maximum",
+           "version", "prompts"},
+    [8] = {"required", "mimeType"},
+    [9] = {"arguments", "resources"},
+    [10] = {"properties", "serverInfo"},
+    [11] = {"description", "inputSchema", "annotations", "listChanged"},
+    [12] = {"outputSchema", "capabilities", "instructions"},
+    [15] = {"protocolVersion"},
+    [17] = {"structuredContent"},
+};
+
+/* The key at p->pos (its opening quote) when it is one of known_keys,
+ * written as it is (no escape), with p->pos moved past it: the tree's
+ * item gets the constant (cJSON_StringIsConst: never freed, never
+ * written), one allocation and one free less a member. NULL otherwise,
+ * nothing read. */
+static const char *known_key(const parser *p, size_t *end) {
+  size_t room = p->len - p->pos - 1;
+  size_t most = sizeof known_keys / sizeof known_keys[0];
+  const char *k = (const char *)p->s + p->pos + 1;
+  /* The closing quote: a key matched has no escape (none has one). */
+  const char *q = memchr(k, '"', room < most ? room : most);
+  if (!q) {
+    return NULL;
+  }
+  size_t n = (size_t)(q - k);
+  for (size_t i = 0; i < 8 && known_keys[n][i]; i++) {
+    if (known_keys[n][i][0] == k[0] && memcmp(known_keys[n][i], k, n) == 0) {
+      *end = p->pos + n + 2;
+      return known_keys[n][i];
+    }
+  }
+  return NULL;
+}
+
 static cJSON *parse_value(parser *p);
 
 static cJSON *parse_container(parser *p, bool object) {
@@ -491,17 +534,24 @@ static cJSON *parse_container(parser *p, bool object) {
   }
   for (;;) {
     char *key = NULL;
+    const char *const_key = NULL;
     if (object) {
       if (p->pos >= p->len || p->s[p->pos] != '"') {
         fail(p, "a key (a string) was expected");
         goto bad;
       }
-      if (p->skip ? !skip_string(p) : !(key = parse_string(p))) {
+      size_t end = 0;
+      if (!p->skip && (const_key = known_key(p, &end)) != NULL) {
+        p->pos = end;
+        key = (char *)const_key;
+      } else if (p->skip ? !skip_string(p) : !(key = parse_string(p))) {
         goto bad;
       }
       skip_space(p);
       if (p->pos >= p->len || p->s[p->pos] != ':') {
-        cJSON_free(key);
+        if (!const_key) {
+          cJSON_free(key);
+        }
         fail(p, "':' was expected after a key");
         goto bad;
       }
@@ -515,7 +565,9 @@ static cJSON *parse_container(parser *p, bool object) {
     cJSON *v = parse_value(p);
     p->skip = p->skip && !span;
     if (!v) {
-      cJSON_free(key);
+      if (!const_key) {
+        cJSON_free(key);
+      }
       goto bad;
     }
     if (span) {
@@ -523,11 +575,14 @@ static cJSON *parse_container(parser *p, bool object) {
       p->span_end = p->pos;
     }
     if (v == &skipped) {
-      if (key) { /* the span's member: not in the tree */
+      if (key && !const_key) { /* the span's member: not in the tree */
         cJSON_free(key);
       }
     } else {
       v->string = key;
+      if (const_key) {
+        v->type |= cJSON_StringIsConst;
+      }
       /* Appended by hand: cJSON_AddItemToArray walks the whole list. */
       if (last) {
         last->next = v;

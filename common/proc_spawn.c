@@ -148,38 +148,76 @@ void proc_close_fds_except(int keep) {
   }
 }
 
-/* The hex mask of the line `l` of /proc/self/status after its 8-byte
- * key ("SigIgn:\t"; bit n - 1: signal n), up to `nl`, its end. */
-static bool line_mask(const char *l, const char *nl, uint64_t *mask) {
-  uint64_t m = 0;
-  const char *h = l + 8;
-  for (; h < nl && ((*h >= '0' && *h <= '9') || (*h >= 'a' && *h <= 'f'));
-       h++) {
-    m = m << 4 | (uint64_t)(*h <= '9' ? *h - '0' : *h - 'a' + 10);
+/* The value of 8 hex digits (lowercase, as the kernel writes them) at
+ * `h`, all at once in a 64-bit word; above 32 bits when one is not a
+ * digit. A byte's value is its low four bits, plus 9 for a letter (bit
+ * 6); the value is a digit's when it is below 16 and written back gives
+ * the byte. */
+static uint64_t hex8(const char *h) {
+  const uint64_t ones = 0x0101010101010101u;
+  uint64_t v;
+  memcpy(&v, h, 8);
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  v = __builtin_bswap64(v); /* the first digit in the top byte */
+#endif
+  uint64_t val = (v & 0x0f * ones) + 9 * (v >> 6 & ones);
+  uint64_t above9 = (val + 0x76 * ones) >> 7 & ones;
+  if ((val & 0xf0 * ones) != 0 || val + 0x30 * ones + 0x27 * above9 != v) {
+    return UINT64_MAX;
   }
-  *mask = m;
-  return h > l + 8 && h == nl;
+  val = (val | val >> 4) & 0x00ff00ff00ff00ffu;
+  val = (val | val >> 8) & 0x0000ffff0000ffffu;
+  return (val | val >> 16) & 0xffffffffu;
 }
 
-/* The SigIgn and SigCgt masks of the text of /proc/self/status, each
- * from a whole line: false when one is missing. Line by line with
- * memchr(), pure as strlen() (no lock, no allocation: a forked child may
- * call it), a few instructions a line. */
+/* The mask of signals 1 to 64 (bit n - 1: signal n) of the line `l` of
+ * /proc/self/status after its 8-byte key ("SigIgn:\t"), up to `nl`, its
+ * end: its last 16 hex digits (a kernel with more signals writes more). */
+static bool line_mask(const char *l, const char *nl, uint64_t *mask) {
+  if (nl - l < 8 + 16) {
+    return false;
+  }
+  uint64_t hi = hex8(nl - 16), lo = hex8(nl - 8);
+  *mask = hi << 32 | lo;
+  return ((hi | lo) >> 32) == 0;
+}
+
+/* Whether `p`, in `text`, starts a line with the 8-byte `key`. */
+static bool line_key(const char *text, const char *p, const char *key) {
+  return (p == text || p[-1] == '\n') && memcmp(p, key, 8) == 0;
+}
+
+/* The SigIgn and SigCgt masks of the text of /proc/self/status (`len`
+ * bytes, cut anywhere), each from a whole line: false when one is
+ * missing. Pure as strlen() (no lock, no allocation: a forked child may
+ * call it). The lines are SigIgn then SigCgt, some 20 lines before the
+ * end, and no g comes after them: from the end, each g is checked for
+ * SigCgt's, and SigIgn's line looked for just before it; any other order
+ * is read line by line. */
 static bool status_masks(const char *text, size_t len, uint64_t *ign,
                          uint64_t *caught) {
-  bool have_ign = false, have_caught = false;
-  const char *end = text + len;
-  for (const char *l = text; l < end && !(have_ign && have_caught);) {
-    const char *nl = memchr(l, '\n', (size_t)(end - l));
-    if (!nl) {
+  const char *c = text + len;
+  while ((c = memrchr(text, 'g', (size_t)(c - text))) != NULL) {
+    const char *l = c - 4, *nl = l + 8 + 16;
+    if (l >= text && nl < text + len && *nl == '\n' &&
+        line_key(text, l, "SigCgt:\t")) {
+      if (l - text >= 25 && line_key(text, l - 25, "SigIgn:\t")) {
+        return line_mask(l - 25, l - 1, ign) && line_mask(l, nl, caught);
+      }
       break;
     }
+  }
+  bool have_ign = false, have_caught = false;
+  const char *nl = memrchr(text, '\n', len); /* the last whole line's */
+  while (nl && !(have_ign && have_caught)) {
+    const char *prev = memrchr(text, '\n', (size_t)(nl - text));
+    const char *l = prev ? prev + 1 : text;
     if (nl - l > 8 && memcmp(l, "SigIgn:\t", 8) == 0) {
       have_ign = line_mask(l, nl, ign);
     } else if (nl - l > 8 && memcmp(l, "SigCgt:\t", 8) == 0) {
       have_caught = line_mask(l, nl, caught);
     }
-    l = nl + 1;
+    nl = prev;
   }
   return have_ign && have_caught;
 }
@@ -211,22 +249,28 @@ static bool signals_set(uint64_t *ign, uint64_t *caught) {
   return found;
 }
 
-void proc_signals_reset(const sigset_t *ignore) {
+void proc_signals_reset(uint64_t ignore) {
   uint64_t ign = 0, caught = 0;
-  bool known = signals_set(&ign, &caught);
+  /* The signals to set: those not as wanted already, all when unknown. */
+  uint64_t todo = ~(uint64_t)0;
+  if (signals_set(&ign, &caught)) {
+    todo = (ignore & ~ign) | (~ignore & (ign | caught));
+  }
+  /* Not 32 and 33, the C library's own, which sigaction() refuses. */
+  todo &= ~((uint64_t)3 << 31);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
-  for (int sig = 1; sig < NSIG; sig++) {
-    bool want = ignore && sigismember(ignore, sig) == 1;
-    if (known && sig <= 64) {
-      uint64_t bit = (uint64_t)1 << (sig - 1);
-      bool is_ign = (ign & bit) != 0, is_caught = (caught & bit) != 0;
-      if (want ? is_ign : !is_ign && !is_caught) {
-        continue;
-      }
-    }
-    sa.sa_handler = want ? SIG_IGN : SIG_DFL;
-    sigaction(sig, &sa, NULL); /* fails harmlessly for KILL, STOP, ... */
+  sa.sa_handler = SIG_IGN;
+  for (uint64_t set = todo & ignore; set != 0; set &= set - 1) {
+    sigaction(__builtin_ctzll(set) + 1, &sa, NULL);
+  }
+  /* The rest at their default (KILL and STOP fail harmlessly). */
+  sa.sa_handler = SIG_DFL;
+  for (uint64_t set = todo & ~ignore; set != 0; set &= set - 1) {
+    sigaction(__builtin_ctzll(set) + 1, &sa, NULL);
+  }
+  for (int sig = 65; sig < NSIG; sig++) { /* none on Linux */
+    sigaction(sig, &sa, NULL);
   }
 }
 
@@ -264,7 +308,7 @@ static _Noreturn void child_main(const child_plan *p) {
   /* Signals are all blocked (see proc_start): restore the defaults, so
    * that nothing the host ignores or handles stays so in the child, then
    * unblock. */
-  proc_signals_reset(NULL);
+  proc_signals_reset(0);
   if (p->spec->new_session) {
     setsid();
   } else {

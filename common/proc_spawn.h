@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* A child's fd that is not one of the caller's. */
@@ -84,11 +85,11 @@ int proc_lift_fd(int fd);
 void proc_close_fds_except(int keep);
 
 /* Async-signal-safe, for a freshly forked child (signals blocked): every
- * signal in `ignore` (NULL: none) ignored, every other one at its
+ * signal in `ignore` (bit n - 1: signal n) ignored, every other one at its
  * default. Only the signals not so already are set: those the kernel
  * lists as ignored or caught (/proc/self/status), a handful where every
  * signal was one sigaction() each; all of them when that cannot be read. */
-void proc_signals_reset(const sigset_t *ignore);
+void proc_signals_reset(uint64_t ignore);
 
 /* Kills `pid`'s process group and `pid` with SIGKILL and reaps `pid`,
  * waiting for it (a killed process goes at once). */

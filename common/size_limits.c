@@ -78,7 +78,10 @@ size_t utf8_offset(const char *s, size_t len, size_t n) {
 }
 
 char *limits_cut_description(const char *desc, size_t max_chars) {
-  size_t len = strlen(desc), cut = utf8_offset(desc, len, max_chars);
+  size_t len = strlen(desc);
+  if (len <= max_chars) /* no more characters than bytes: not counted */
+    return NULL;
+  size_t cut = utf8_offset(desc, len, max_chars);
   if (cut == len)
     return NULL;
   char *r = xmalloc(cut + sizeof LIMIT_TRUNCATED_SUFFIX);

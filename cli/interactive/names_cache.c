@@ -11,6 +11,8 @@
 
 #include "cli/cli.h"
 #include "cli/interactive/state_files.h"
+#include "json_parse.h"
+#include "json_write.h"
 #include "util.h"
 
 static const char cache_name[] = "completion-names.json";
@@ -19,7 +21,7 @@ static const char cache_name[] = "completion-names.json";
  * it is freed here. */
 static cJSON *load_text(cli *c, char **text_out) {
   char *text = state_file_read(c->api, cache_name, NULL);
-  cJSON *o = text ? cJSON_Parse(text) : NULL;
+  cJSON *o = json_parse_str(text);
   if (text_out) {
     *text_out = text;
   } else {
@@ -71,7 +73,7 @@ void cli_names_record(cli *c, const char *server, const char *kind,
   cJSON_DeleteItemFromObjectCaseSensitive(entry, own_kind);
   cJSON_AddItemToObject(entry, own_kind, own);
   free(own_kind);
-  char *text = cJSON_PrintUnformatted(o);
+  char *text = json_print(o);
   char why[600];
   /* A cache: a state directory that cannot be written costs completion
    * only, said with -v. The same names as the file holds (a server
@@ -83,7 +85,7 @@ void cli_names_record(cli *c, const char *server, const char *kind,
     cli_log(c, MCPHOST_LOG_INFO, NULL, "completion names not kept: %s", why);
   }
   free(was);
-  cJSON_free(text);
+  free(text);
   cJSON_Delete(o);
 }
 

@@ -178,6 +178,7 @@ static char *json_text(const cJSON *v, size_t *len) {
 
 /* ---- operations, on the loop ---- */
 
+/* Ends `op` with its `result` (freed here) or `err`. */
 static void op_finish(api_op *op, cJSON *result, const mcphost_error *err) {
   mcphost_client *c = op->c;
   if (op->prev)
@@ -206,12 +207,18 @@ static void op_finish(api_op *op, cJSON *result, const mcphost_error *err) {
       op->cb.done(op->cb.ud, text, strlen(text), NULL);
     } else {
       text = shown ? json_text(shown, &len) : NULL;
-      op->cb.done(op->cb.ud, text, len, result ? NULL : err);
+      const mcphost_error *why = result ? NULL : err;
+      /* The tree written, its blocks freed before the caller parses
+       * the text: json_alloc.c gives them out again to its tree. */
+      cJSON_Delete(result);
+      result = NULL;
+      op->cb.done(op->cb.ud, text, len, why);
     }
     if (take)
       text = NULL; /* the caller's */
   }
   free(text);
+  cJSON_Delete(result);
   cJSON_Delete(op->arguments);
   cJSON_Delete(op->words);
   free(op);
@@ -259,7 +266,6 @@ static void on_op_done(void *ud, cJSON *result, const mcp_error *err) {
       op->error_data = err->data;
   }
   op_finish(op, result, &e);
-  cJSON_Delete(result);
 }
 
 /* The tool or prompt was found (mcp_call_callbacks.resolved). */
@@ -318,7 +324,6 @@ static void on_connect_ready(mcp_waiter *w, session *s) {
                         st.capabilities ? cJSON_Duplicate(st.capabilities, 1)
                                         : cJSON_CreateObject());
   op_finish(op, r, NULL);
-  cJSON_Delete(r);
 }
 
 /* Withdraws what the operation waits for; its `done` runs (now, or for a

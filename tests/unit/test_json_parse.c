@@ -332,6 +332,38 @@ TEST(test_valid_text_makes_the_tree_cjson_makes) {
   }
 }
 
+/* A member whose key MCP repeats ("name", "type", ...) holds it as a
+ * constant: the tree is cJSON's all the same, and every cJSON call that
+ * renames, replaces, copies or deletes such a member works (under ASan:
+ * no free of the constant). A key with an escape, or a longer one, is
+ * the tree's own as before. */
+TEST(test_a_known_key_is_a_constant_every_cjson_call_takes) {
+  const char *in = "{\"name\":\"a\",\"typ\\u0065\":\"object\",\"names\":2,"
+                   "\"description\":{\"text\":[]}}";
+  cJSON *a = parse(in), *b = cJSON_Parse(in);
+  CHECK(a && b && cJSON_Compare(a, b, 1));
+  cJSON *name = cJSON_GetObjectItemCaseSensitive(a, "name");
+  CHECK(name && (name->type & cJSON_StringIsConst) != 0);
+  CHECK(cJSON_IsString(name));
+  CHECK_STR(name->next->string, "type");
+  CHECK((name->next->type & cJSON_StringIsConst) == 0);
+  cJSON *copy = cJSON_Duplicate(a, 1);
+  CHECK(cJSON_Compare(copy, b, 1));
+  cJSON_ReplaceItemInObjectCaseSensitive(copy, "name", cJSON_CreateString("b"));
+  cJSON_DeleteItemFromObjectCaseSensitive(copy, "description");
+  cJSON *moved = cJSON_DetachItemFromObjectCaseSensitive(a, "name");
+  cJSON_AddItemToObject(a, "renamed", moved);
+  char *x = json_print(a), *y = json_print(copy);
+  CHECK_STR(x, "{\"type\":\"object\",\"names\":2,"
+               "\"description\":{\"text\":[]},\"renamed\":\"a\"}");
+  CHECK_STR(y, "{\"name\":\"b\",\"type\":\"object\",\"names\":2}");
+  free(x);
+  free(y);
+  cJSON_Delete(copy);
+  cJSON_Delete(a);
+  cJSON_Delete(b);
+}
+
 TEST(test_the_error_text_says_line_and_column) {
   const char *in = "{\n  \"\xC3\xA9\": 01\n}";
   json_error e;
@@ -569,6 +601,7 @@ RUN(T(test_a_number_keeps_its_token_only_where_the_double_loses_it),
     T(test_a_string_error_is_the_first_a_check_of_every_byte_finds),
     T(test_nesting_is_refused_beyond_the_limit),
     T(test_valid_text_makes_the_tree_cjson_makes),
+    T(test_a_known_key_is_a_constant_every_cjson_call_takes),
     T(test_the_error_text_says_line_and_column),
     T(test_a_number_a_person_typed_is_kept_as_typed),
     T(test_a_members_text_is_found_where_it_came),

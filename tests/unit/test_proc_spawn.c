@@ -101,11 +101,16 @@ TEST(test_signals_the_host_blocks_and_ignores_are_back_in_the_child) {
   sigaddset(&block, SIGTERM);
   sigaddset(&block, SIGINT);
   pthread_sigmask(SIG_BLOCK, &block, &old);
+  /* USR1 and USR2 too: the mask's hex digit for them is a letter (a). */
   void (*was)(int) = signal(SIGPIPE, SIG_IGN);
+  void (*was1)(int) = signal(SIGUSR1, SIG_IGN);
+  void (*was2)(int) = signal(SIGUSR2, SIG_IGN);
   int status;
   const char *out =
       run_sh("grep -E '^(SigBlk|SigIgn):' /proc/self/status", &status);
   signal(SIGPIPE, was);
+  signal(SIGUSR1, was1);
+  signal(SIGUSR2, was2);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   CHECK(strstr(out, "SigBlk:\t0000000000000000\n") != NULL);
   /* Every signal ignored is back at its default, except glibc's own two

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -84,13 +85,12 @@ static _Noreturn void guardian_main(int cmd_fd) {
    * the same, and set here for any host that did not). */
   prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 
-  sigset_t ignore;
-  sigemptyset(&ignore);
+  uint64_t ignore = 0;
   const int ignored[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGTSTP};
   for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++) {
-    sigaddset(&ignore, ignored[i]);
+    ignore |= (uint64_t)1 << (ignored[i] - 1);
   }
-  proc_signals_reset(&ignore);
+  proc_signals_reset(ignore);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
