@@ -32,6 +32,30 @@ static inline mcphost_client *client_made(const mcphost_options *o) {
   return c;
 }
 
+/* Loads the configuration of a deferred client (mcphost_load_config):
+ * the server `spec` given as the CLI's --server ("NAME=COMMAND") or the
+ * file `config` as its --mcp-config, alone (strict). The status; the
+ * error in *err (NULL: said on stderr). */
+static inline int client_load(mcphost_client *c, const char *spec,
+                              const char *config, mcphost_error *err) {
+  const char *specs[] = {spec}, *configs[] = {config};
+  mcphost_config_sources s = MCPHOST_CONFIG_SOURCES_INIT;
+  if (spec) {
+    s.server_specs = specs;
+    s.nserver_specs = 1;
+  }
+  if (config) {
+    s.configs = configs;
+    s.nconfigs = 1;
+  }
+  s.strict = 1;
+  mcphost_error own = MCPHOST_ERROR_INIT;
+  int rc = mcphost_load_config(c, &s, err ? err : &own);
+  if (rc != MCPHOST_OK && !err)
+    fprintf(stderr, "  load: %s\n", own.message);
+  return rc;
+}
+
 static inline mcphost_client *client_of(const char *config, int mode,
                                         mcphost_notify_fn notify,
                                         mcphost_request_fn request, void *ud) {

@@ -36,12 +36,7 @@ static mcphost_client *deferred(int mode, const char *plugin_dir) {
 static int load_demo(mcphost_client *c, mcphost_error *err) {
   char spec[4096];
   snprintf(spec, sizeof spec, "demo=%s", demo);
-  const char *specs[] = {spec};
-  mcphost_config_sources s = MCPHOST_CONFIG_SOURCES_INIT;
-  s.server_specs = specs;
-  s.nserver_specs = 1;
-  s.strict = 1;
-  return mcphost_load_config(c, &s, err);
+  return client_load(c, spec, NULL, err);
 }
 
 static int connect_result(mcphost_client *c, char **out) {

@@ -58,16 +58,7 @@ static void write_demo_config(const char *path, const char *n1,
 }
 
 static int load_file(mcphost_client *c, const char *path) {
-  const char *configs[] = {path};
-  mcphost_config_sources s = MCPHOST_CONFIG_SOURCES_INIT;
-  s.configs = configs;
-  s.nconfigs = 1;
-  s.strict = 1;
-  mcphost_error err = MCPHOST_ERROR_INIT;
-  int rc = mcphost_load_config(c, &s, &err);
-  if (rc != MCPHOST_OK)
-    fprintf(stderr, "  load: %s\n", err.message);
-  return rc;
+  return client_load(c, NULL, path, NULL);
 }
 
 static int connect_demo(mcphost_client *c, const char *name,

@@ -34,16 +34,7 @@ static mcphost_client *caller_client(void) {
 static int load_demo(mcphost_client *c) {
   char spec[4096];
   snprintf(spec, sizeof spec, "demo=%s", demo);
-  const char *specs[] = {spec};
-  mcphost_config_sources s = MCPHOST_CONFIG_SOURCES_INIT;
-  s.server_specs = specs;
-  s.nserver_specs = 1;
-  s.strict = 1;
-  mcphost_error err = MCPHOST_ERROR_INIT;
-  int rc = mcphost_load_config(c, &s, &err);
-  if (rc != MCPHOST_OK)
-    fprintf(stderr, "  load: %s\n", err.message);
-  return rc;
+  return client_load(c, spec, NULL, NULL);
 }
 
 TEST(the_clients_directories_are_given) {
