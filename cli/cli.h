@@ -1,8 +1,9 @@
 /* The mcphost command line: option parsing and printing. The protocol
- * is the client library's (mcp/client.h owns the sessions, mcp/calls.h
- * runs the calls); the CLI gives it settings and an asker, and maps its
- * error to an exit code. It includes only the library's public headers
- * (host/public-headers.txt; tests/integration/test_cli_headers.sh).
+ * is the client library's, reached through its public API alone
+ * (<mcphost/client.h>: the client, its operations, its callbacks); the
+ * CLI gives it settings and an asker, and maps its statuses to exit
+ * codes. No header of the library is included here
+ * (tests/integration/test_cli_headers.sh).
  * What the gateway may use of the CLI (the exit codes, the helpers it
  * shares) is declared in frontend.h. */
 #ifndef MCPHOST_CLI_H
