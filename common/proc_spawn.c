@@ -252,21 +252,21 @@ static bool signals_set(uint64_t *ign, uint64_t *caught) {
 void proc_signals_reset(uint64_t ignore) {
   uint64_t ign = 0, caught = 0;
   /* The signals to set: those not as wanted already, all when unknown. */
-  uint64_t todo = ~(uint64_t)0;
+  uint64_t change = ~(uint64_t)0;
   if (signals_set(&ign, &caught)) {
-    todo = (ignore & ~ign) | (~ignore & (ign | caught));
+    change = (ignore & ~ign) | (~ignore & (ign | caught));
   }
   /* Not 32 and 33, the C library's own, which sigaction() refuses. */
-  todo &= ~((uint64_t)3 << 31);
+  change &= ~((uint64_t)3 << 31);
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = SIG_IGN;
-  for (uint64_t set = todo & ignore; set != 0; set &= set - 1) {
+  for (uint64_t set = change & ignore; set != 0; set &= set - 1) {
     sigaction(__builtin_ctzll(set) + 1, &sa, NULL);
   }
   /* The rest at their default (KILL and STOP fail harmlessly). */
   sa.sa_handler = SIG_DFL;
-  for (uint64_t set = todo & ~ignore; set != 0; set &= set - 1) {
+  for (uint64_t set = change & ~ignore; set != 0; set &= set - 1) {
     sigaction(__builtin_ctzll(set) + 1, &sa, NULL);
   }
   for (int sig = 65; sig < NSIG; sig++) { /* none on Linux */
