@@ -460,9 +460,9 @@ static const struct {
      "It completes commands, options, server names (from the\n"
      "configuration), and tool and prompt names as the last `tools`,\n"
      "`prompts` or shell listing of each server saw them (kept in\n"
-     "$XDG_STATE_HOME/mcphost/completion-names.json): completing never\n"
-     "starts a server. The scripts call `mcphost completion complete --\n"
-     "WORD...` with the words of the line.\n"},
+     "$XDG_STATE_HOME/mcphost/completion/, a file a server): completing\n"
+     "never starts a server. The scripts call `mcphost completion\n"
+     "complete -- WORD...` with the words of the line.\n"},
 };
 
 const char *cli_command_help(const char *name) {

@@ -12,13 +12,29 @@
 #include "trusted_fs.h"
 #include "util.h"
 
-static int open_dir(mcphost_client *c, bool create, const char **dir, char *why,
-                    size_t why_len) {
-  *dir = mcphost_path(c, MCPHOST_PATH_STATE);
-  if (!*dir) {
-    snprintf(why, why_len, "no per-user state directory (no home)");
+/* The directory of `*name` opened (made when `create`), *dir its path
+ * (the caller frees it) and *name moved to the file's own name: `name`
+ * is a file of the state directory, or "SUB/FILE", a file of its
+ * directory SUB (made 0700 as the state directory is). */
+static int open_dir(mcphost_client *c, const char **name, bool create,
+                    char **dir, char *why, size_t why_len) {
+  const char *state = mcphost_path(c, MCPHOST_PATH_STATE);
+  *dir = NULL;
+  if (!state) {
+    if (why_len) {
+      snprintf(why, why_len, "no per-user state directory (no home)");
+    }
     errno = ENOENT;
     return -1;
+  }
+  const char *slash = strchr(*name, '/');
+  if (slash) {
+    char *sub = xstrndup(*name, (size_t)(slash - *name));
+    *dir = path_join(state, sub);
+    free(sub);
+    *name = slash + 1;
+  } else {
+    *dir = xstrdup(state);
   }
   return trusted_fs_open_dir(
       *dir, TRUSTED_FS_PRIVATE | (create ? TRUSTED_FS_CREATE : 0), why,
@@ -27,14 +43,16 @@ static int open_dir(mcphost_client *c, bool create, const char **dir, char *why,
 
 int state_file_open(mcphost_client *c, const char *name, int oflags, char *why,
                     size_t why_len) {
-  const char *dir;
-  int dfd = open_dir(c, (oflags & O_CREAT) != 0, &dir, why, why_len);
-  if (dfd < 0) {
-    return -1;
-  }
-  int fd = trusted_fs_open_file(dfd, dir, name, oflags, 0600, why, why_len);
+  char *dir;
+  int dfd = open_dir(c, &name, (oflags & O_CREAT) != 0, &dir, why, why_len);
+  int fd = dfd < 0 ? -1
+                   : trusted_fs_open_file(dfd, dir, name, oflags, 0600, why,
+                                          why_len);
   int e = errno;
-  close(dfd);
+  if (dfd >= 0) {
+    close(dfd);
+  }
+  free(dir);
   errno = e;
   return fd;
 }
@@ -82,13 +100,14 @@ char *state_file_read(mcphost_client *c, const char *name, size_t *len) {
 
 int state_file_write(mcphost_client *c, const char *name, const char *data,
                      size_t len, char *why, size_t why_len) {
-  const char *dir;
-  int dfd = open_dir(c, true, &dir, why, why_len);
+  char *dir;
+  int dfd = open_dir(c, &name, true, &dir, why, why_len);
   if (dfd < 0) {
+    free(dir);
     return -1;
   }
-  char tmp[PATH_MAX];
-  snprintf(tmp, sizeof tmp, ".%s.%ld.new", name, (long)getpid());
+  char tmp[NAME_MAX + 32];
+  snprintf(tmp, sizeof tmp, ".%.200s.%ld.new", name, (long)getpid());
   unlinkat(dfd, tmp, 0);
   int rc = -1;
   int fd = trusted_fs_open_file(dfd, dir, tmp, O_WRONLY | O_CREAT | O_EXCL,
@@ -115,5 +134,6 @@ int state_file_write(mcphost_client *c, const char *name, const char *data,
   rc = 0;
 out:
   close(dfd);
+  free(dir);
   return rc;
 }

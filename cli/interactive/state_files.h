@@ -8,8 +8,9 @@
 #include <mcphost/client.h>
 #include <stddef.h>
 
-/* Opens `name` (one component) in the state directory with `oflags`
- * (O_CREAT makes the directory too; files are 0600). Returns the fd or
+/* Opens `name` in the state directory with `oflags` (O_CREAT makes the
+ * directory too; files are 0600): a file of the directory, or
+ * "SUB/FILE", a file of its directory SUB (0700 too). Returns the fd or
  * -1 with the reason in `why`. The directory is the client's
  * (mcphost_path, MCPHOST_PATH_STATE). */
 int state_file_open(mcphost_client *c, const char *name, int oflags, char *why,

@@ -76,8 +76,35 @@ expect "call's options after the tool" 0 --out "--follow-links"
 check "completing a tool name started no server" test "$(starts)" -eq "$n"
 run completion complete -- mcphost --config "$TMP/none.json" call mcp__d
 expect "names of servers not configured are not offered" 0 --no-out "mcp__demo"
-check "the names are kept in the state directory, 0600" \
-  test "$(stat -c %a "$XDG_STATE_HOME/mcphost/completion-names.json")" = 600
+check "the names are kept in the state directory, a file a server, 0600" \
+  test "$(stat -c %a "$XDG_STATE_HOME/mcphost/completion/demo.json")" = 600
+check "the directory of those files is 0700" \
+  test "$(stat -c %a "$XDG_STATE_HOME/mcphost/completion")" = 700
+# A listing reads and writes its own server's file alone: another
+# server's is left as it was.
+config_file "$TMP/two.json" "{\"demo\": {\"command\": \"$TMP/demo.sh\"}, \"other\": {\"command\": \"$TMP/demo.sh\"}}"
+run --config "$TMP/two.json" tools other
+expect "a second server's listing" 0 --out "mcp__other__echo"
+before=$(cat "$XDG_STATE_HOME/mcphost/completion/demo.json")
+run --config "$TMP/two.json" tools other
+[ "$(cat "$XDG_STATE_HOME/mcphost/completion/demo.json")" = "$before" ]
+check "listing one server leaves another's names as they were" [ $? -eq 0 ]
+run completion complete -- mcphost --config "$TMP/two.json" call mcp__
+expect "both servers' names are offered" 0 --out "mcp__demo__echo" \
+  --out "mcp__other__echo"
+# A file that names another server (two names made one file name) or is
+# not JSON offers nothing and is replaced by the next listing.
+printf '{"server":"someone-else","tools":["mcp__demo__forged"]}' \
+  >"$XDG_STATE_HOME/mcphost/completion/demo.json"
+complete call mcp__d
+expect "a file of another server's is not offered" 0 --no-out "forged"
+printf 'not json' >"$XDG_STATE_HOME/mcphost/completion/demo.json"
+complete call mcp__d
+expect "a file that is not JSON offers nothing" 0 --no-out "mcp__demo"
+run --config "$C" tools
+complete call mcp__d
+expect "the next listing writes the file again" 0 --out "mcp__demo__echo"
+n=$(starts)
 
 # bash, as a person uses it.
 tmux_server
