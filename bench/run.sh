@@ -22,14 +22,15 @@ BUILD=$(cd "$ROOT" && realpath -m "${BENCH_BUILD:-build-bench}")
 RUNS=${BENCH_RUNS:-5}
 SEQ_CALLS=2000 SEQ_WARMUP=200
 CONC_CALLS=5000 CONC_INFLIGHT=64 CONC_WARMUP=200
-COLD_RUNS=10
+COLD_RUNS=20
+WHOLE_RUNS=21
 MANY=50
 MANY_RUNS=$RUNS TS_MANY_RUNS=3
 BIG_BYTES=$((10 * 1024 * 1024))
 PLUGIN_RUNS=20
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
   RUNS=2 SEQ_CALLS=300 SEQ_WARMUP=50 CONC_CALLS=1000 CONC_WARMUP=50
-  COLD_RUNS=3 MANY_RUNS=1 TS_MANY_RUNS=1 PLUGIN_RUNS=5
+  COLD_RUNS=3 WHOLE_RUNS=3 MANY_RUNS=1 TS_MANY_RUNS=1 PLUGIN_RUNS=5
 fi
 
 B=$BUILD/bin
@@ -394,7 +395,10 @@ if [ -x /usr/bin/time ]; then
   for i in $(seq 1 "$SEQ_CALLS"); do
     printf '{"id":%d,"call":"s/echo","arguments":{"message":"hello from the benchmark"}}\n' "$i"
   done >batch-at-once.txt
-  for r in $(seq 1 "$RUNS"); do
+  # GNU time's %M moves by 128-136 KiB between runs of one binary (the
+  # kernel's per-CPU counters): the median of many short runs, the
+  # builds taking turns.
+  for r in $(seq 1 "$WHOLE_RUNS"); do
     for c in "${BUILDS[@]}"; do
       for w in batch:c call:intl call:icu; do
         s=${w#*:}
