@@ -1,6 +1,5 @@
 #include "config/config_scopes.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +46,13 @@ static bool json_text(const char *s) {
 
 void config_paths_init(config_paths *p, const config_sources *o) {
   memset(p, 0, sizeof *p);
-  char buf[PATH_MAX];
-  p->cwd = xstrdup(o->cwd ? o->cwd : getcwd(buf, sizeof buf) ? buf : "/");
+  /* getcwd's own allocation, not a PATH_MAX buffer here: with the calls
+   * below it, that made this the deepest stack of every command's start
+   * (one page more resident). */
+  p->cwd = o->cwd ? xstrdup(o->cwd) : getcwd(NULL, 0);
+  if (!p->cwd) {
+    p->cwd = xstrdup("/");
+  }
   char *real = realpath(p->cwd, NULL);
   p->project_key = real ? real : xstrdup(p->cwd);
   char *home = o->home ? xstrdup(o->home) : user_home();

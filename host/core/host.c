@@ -267,10 +267,14 @@ static char *xdg_dir(const char *var, const char *fallback) {
 }
 
 char *host_default_plugin_dir(void) {
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0)
+  /* On the heap: on the stack it was under the calls below, in every
+   * command's start (host_new). */
+  char *exe = xmalloc(PATH_MAX);
+  ssize_t n = readlink("/proc/self/exe", exe, PATH_MAX - 1);
+  if (n <= 0) {
+    free(exe);
     return xstrdup(MCPHOST_INSTALL_PLUGIN_DIR);
+  }
   exe[n] = '\0';
   char *slash = strrchr(exe, '/');
   if (slash)
@@ -289,7 +293,9 @@ char *host_default_plugin_dir(void) {
     *slash = '\0';
     rel += 3;
   }
-  return path_join(exe, rel);
+  char *dir = path_join(exe, rel);
+  free(exe);
+  return dir;
 }
 
 static void on_signal(void *ud, int fd, unsigned events) {
@@ -316,8 +322,12 @@ host *host_new(const host_options *opt) {
   registry_init(&h->reg);
   config_init(&h->cfg);
 
-  char cwd[PATH_MAX];
-  h->paths[MCPH_PATH_CWD] = xstrdup(getcwd(cwd, sizeof cwd) ? cwd : "/");
+  /* getcwd's own allocation: a PATH_MAX buffer here was under all of the
+   * start below (the deepest stack of every command, one page more). */
+  h->paths[MCPH_PATH_CWD] = getcwd(NULL, 0);
+  if (!h->paths[MCPH_PATH_CWD]) {
+    h->paths[MCPH_PATH_CWD] = xstrdup("/");
+  }
   h->paths[MCPH_PATH_STATE] = xdg_dir("XDG_STATE_HOME", ".local/state");
   if (h->paths[MCPH_PATH_STATE]) {
     h->paths[MCPH_PATH_LOGS] = path_join(h->paths[MCPH_PATH_STATE], "logs");

@@ -47,17 +47,28 @@ void stderr_log_open(stderr_log *l) {
   if (!dir || !*dir) {
     return; /* no home: no log files */
   }
-  char name[128], old[160], why[PATH_MAX + 128];
+  char name[128], old[160];
+  /* On the heap: under the server's start, with the walk to the directory
+   * below it, 4 KiB more of stack here made it the deepest of a cold
+   * call (one page more resident). */
+  size_t why_len = PATH_MAX + 128;
+  char *why = malloc(why_len);
+  if (!why) {
+    mcph_logf(l->host, MCPH_LOG_WARN, l->source,
+              "server stderr is not logged to a file: out of memory");
+    return;
+  }
   trusted_fs_file_name(l->source ? l->source : "", name, sizeof name - 16);
   snprintf(old, sizeof old, "%s.stderr.log.1", name);
   strcat(name, ".stderr.log");
   /* The directory is checked (ours or root's, nobody else may write it)
    * and the file opened in it without following a link, so another user
    * cannot point the log at a file of ours. */
-  int dfd = trusted_fs_open_dir(dir, TRUSTED_FS_CREATE, why, sizeof why);
+  int dfd = trusted_fs_open_dir(dir, TRUSTED_FS_CREATE, why, why_len);
   if (dfd < 0) {
     mcph_logf(l->host, MCPH_LOG_WARN, l->source,
               "server stderr is not logged to a file: %s", why);
+    free(why);
     return;
   }
   struct stat st;
@@ -66,12 +77,13 @@ void stderr_log_open(stderr_log *l) {
     renameat(dfd, name, dfd, old);
   }
   l->file_fd = trusted_fs_open_file(
-      dfd, dir, name, O_WRONLY | O_CREAT | O_APPEND, 0600, why, sizeof why);
+      dfd, dir, name, O_WRONLY | O_CREAT | O_APPEND, 0600, why, why_len);
   close(dfd);
   if (l->file_fd < 0) {
     mcph_logf(l->host, MCPH_LOG_WARN, l->source,
               "server stderr is not logged to a file: %s", why);
   }
+  free(why);
 }
 
 static void file_write(stderr_log *l, const char *data, size_t n) {
