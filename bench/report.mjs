@@ -438,6 +438,9 @@ const wholeRows = [
   ['cold `tools`: wall (ms, bench-harness)', (c) => med('cold', 'c', c, 'wall_ms'), fmt],
   ['cold `tools`: CPU (ms, bench-harness)', (c) => med('cold', 'c', c, 'cpu_ms'), fmt],
   ['cold `tools`: peak RSS (MiB, GNU time)', (c) => fpr(c, 'tools', 'rss_kib'), KiB],
+  ['cold `tools`: resident at its exit (MiB, smaps: exact)', (c) => fpr(c, 'tools', 'exit_kib'), KiB],
+  ['one cold `call`, non-ASCII tool names, one that needs NFKC: peak RSS (MiB, GNU time)', (c) => fpr(c, 'names', 'rss_kib'), KiB],
+  ['one cold `call`, non-ASCII tool names, one that needs NFKC: resident at its exit (MiB, smaps: exact)', (c) => fpr(c, 'names', 'exit_kib'), KiB],
   ['cold `--version`: instructions (callgrind)', (c) => fpr(c, 'version', 'instructions'), Mi],
   [`peak RSS, one server, ${machine.seq_calls} sequential calls (MiB, bench-harness)`, (c) => med('seq', 'c', c, 'rss_kb'), KiB],
   [`peak RSS of \`mcphost batch\` given ${machine.seq_calls} echo calls at once (MiB, GNU time)`, (c) => med('whole_batch', 'c', c, 'rss_kb'), KiB],
@@ -457,6 +460,9 @@ const wholeRows = [
 ];
 // What these figures are not, and why some are missing ('–').
 const wholeNotes = [
+  '- GNU time\'s `%M` and `VmHWM` come from the kernel\'s per-CPU RSS counters, which may each hold back up to 31 pages ' +
+    '(a run of one binary moves by 128-136 KiB, and by how much differs between binaries); the rows "resident at its exit" ' +
+    'count the pages of `/proc/self/smaps` at the command\'s exit (`smaps_exit.so`), exact and the same in every run.',
   '- GNU time\'s `%M` is the most of the command and of the children it reaped: a server\'s own peak counts when it is the larger. ' +
     'The demo server stays under 2 MiB for echo calls, so these rows are mcphost\'s; for the 10 MiB result the server\'s 33 MiB ' +
     'would show, so that row is the harness\'s (`VmHWM` of the client alone).',

@@ -378,7 +378,7 @@ if command -v valgrind >/dev/null && [ -x /usr/bin/time ]; then
   log "9. whole commands: instructions (callgrind) and peak RSS (GNU time)"
   for c in "${BUILDS[@]}"; do
     # serve --stdio is newer than some candidates: counted where it runs.
-    ws=version,tools,batch,big,plugins
+    ws=version,tools,batch,big,plugins,names
     "$(build_dir "$c")/bin/mcphost" serve --help >/dev/null 2>&1 && ws=$ws,serve
     # Both builds against this build's server, detach helper and shim
     # (--peer): the same peer, and a candidate older than them measured.
