@@ -263,6 +263,12 @@ bool json_raw_response(const char *s, size_t len, int64_t *id,
   return c.p == c.end && have_id && have_result;
 }
 
+size_t json_raw_value(const char *s, size_t len, int max_depth) {
+  cursor c = {(const unsigned char *)s, (const unsigned char *)s + len, false,
+              false, false};
+  return value(&c, max_depth) ? (size_t)(c.p - (const unsigned char *)s) : 0;
+}
+
 size_t json_raw_minify(const char *s, size_t len, char *dst) {
   size_t o = 0;
   for (size_t i = 0; i < len;) {
