@@ -180,6 +180,47 @@ $second"; ERR=$(cat "$TMP/err")
 expect "one process serves requests written one after another" 0 \
   --out '"text":"Echo: first"' --out '"text":"Echo: second"'
 
+# The reference that resolved last is remembered (host/mcp/client.c,
+# ref_memo); each other reference still resolves on its own: the longest
+# server part wins, "a__b" before "a".
+AB="$TMP/ab.json"
+config_file "$AB" "{\"a\": {\"command\": \"$DEMO\"}, \"a__b\": {\"command\": \"$DEMO\"}}"
+printf '%s\n' '{"id":1,"call":"mcp__a__nope"}' '{"id":2,"call":"mcp__a__b__nope"}' \
+  '{"id":3,"call":"mcp__a__b__nope"}' '{"id":4,"call":"mcp__a__nope"}' |
+  "$MCPHOST" --config "$AB" batch >"$TMP/out" 2>"$TMP/err"
+RC=$?
+OUT=$(jq -sc 'map({(.id|tostring): .error.message}) | add' "$TMP/out")
+expect "each reference resolves to its own server, the last one remembered" 0 \
+  --jq '."1" | startswith("server \"a\" has no tool named \"nope\"")' \
+  --jq '."2" | startswith("server \"a__b\" has no tool named \"nope\"")' \
+  --jq '."3" | startswith("server \"a__b\" has no tool named \"nope\"")' \
+  --jq '."4" | startswith("server \"a\" has no tool named \"nope\"")'
+
+# A tool found by its name is remembered with the list it came from, and
+# forgotten with it: after tools/list_changed, the same call is checked
+# by the tool's new schema ("shape" takes "b", no longer "a").
+LC="$TMP/lc.json"
+config_file "$LC" "{\"lc\": {\"command\": \"$(command -v python3)\", \"args\": [\"$SRCDIR/tests/servers/list_changed_server.py\"]}}"
+coproc B { "$MCPHOST" --config "$LC" batch 2>"$TMP/err"; }
+BPID=$B_PID
+answers=()
+for req in '{"id":1,"call":"mcp__lc__shape","arguments":{"a":1}}' \
+           '{"id":2,"call":"mcp__lc__shape","arguments":{"a":2}}' \
+           '{"id":3,"call":"mcp__lc__grow","arguments":{}}' \
+           '{"id":4,"call":"mcp__lc__shape","arguments":{"a":3}}' \
+           '{"id":5,"call":"mcp__lc__shape","arguments":{"b":4}}'; do
+  echo "$req" >&"${B[1]}"
+  read -r line <&"${B[0]}"
+  answers+=("$line")
+done
+exec {B[1]}>&-
+wait "$BPID"; RC=$?
+OUT=$(printf '%s\n' "${answers[@]}"); ERR=$(cat "$TMP/err")
+expect "a tool's new schema checks its calls after tools/list_changed" 0 \
+  --out '{"id":2,"result":{"content":[{"type":"text","text":"shaped"}]}}' \
+  --out '{"id":4,"error":{"exit":2,"message":"tool \"mcp__lc__shape\": missing required parameter \"b\"' \
+  --out '{"id":5,"result":{"content":[{"type":"text","text":"shaped"}]}}'
+
 printf '{"id":1,"call":"demo/echo","arguments":{"message":"file"}}\n' >"$TMP/req"
 "$MCPHOST" --config "$C" batch <"$TMP/req" >"$TMP/out" 2>"$TMP/err"; RC=$?
 OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
