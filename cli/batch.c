@@ -43,6 +43,8 @@
 
 #include "cli/cli.h"
 #include "json_parse.h"
+#include "json_raw.h"
+#include "json_scan.h"
 #include "json_write.h"
 #include "redact.h"
 #include "suggest.h"
@@ -81,7 +83,10 @@ typedef struct op {
   /* Its arguments are the text in the batch's scratch buffer (the
    * request's, put there by handle_line, which starts it). */
   bool has_args;
-  cJSON *id;       /* echoed back; owned */
+  cJSON *id; /* echoed back; owned */
+  /* Or, for a plain call's (plain_call), its integer token, which
+   * json_write would give back as it is: "" when none. */
+  char id_token[17];
   size_t server;   /* config index (mcphost_server_name's) */
   char *name;      /* the tool or prompt reference, or uri */
   cJSON *args;     /* made for the request (OP_TASK, OP_SUBSCRIBE); owned */
@@ -278,15 +283,26 @@ static void queue_piece(batch *b, char *data, size_t len) {
 /* Below this a result is copied into the queue as any answer is. */
 #define PIECE_MIN ((size_t)64 << 10)
 
+/* The request's id for its answer, taken from `o`: null when it had
+ * none. */
+static cJSON *take_id(op *o) {
+  cJSON *id = o->id            ? o->id
+              : o->id_token[0] ? json_number_from_token(o->id_token)
+                               : cJSON_CreateNull();
+  o->id = NULL;
+  o->id_token[0] = '\0';
+  return id;
+}
+
 /* {"id": ID, "result": RESULT} as emit() writes it, for a result as JSON
  * text (`text`, `len` bytes, taken): written as it is, with no tree of
  * the line built only to be printed; a large one from its own buffer, so
  * that the answer is held once. A terminal takes the ordinary way, which
  * escapes what a terminal would obey. */
-static void emit_result(batch *b, cJSON *id, char *text, size_t len) {
+static void emit_result(batch *b, op *o, char *text, size_t len) {
   if (b->out_tty) {
     cJSON *line = cJSON_CreateObject();
-    cJSON_AddItemToObject(line, "id", id);
+    cJSON_AddItemToObject(line, "id", take_id(o));
     cJSON_AddRawToObject(line, "result", text);
     free(text);
     emit(b, line);
@@ -294,9 +310,14 @@ static void emit_result(batch *b, cJSON *id, char *text, size_t len) {
   }
   mcphost_status_end(b->api);
   sb_addl(&b->out, "{\"id\":");
-  if (json_write(&b->out, id) != 0)
-    sb_addl(&b->out, "null");
-  cJSON_Delete(id);
+  if (o->id_token[0]) {
+    sb_adds(&b->out, o->id_token);
+  } else {
+    cJSON *id = take_id(o);
+    if (json_write(&b->out, id) != 0)
+      sb_addl(&b->out, "null");
+    cJSON_Delete(id);
+  }
   sb_addl(&b->out, ",\"result\":");
   if (len < PIECE_MIN) {
     sb_add(&b->out, text, len);
@@ -329,7 +350,9 @@ static void op_free(op *o) {
   mcphost_free(o->words);
   cJSON_Delete(o->items);
   cJSON_Delete(o->errors);
-  free(o->name);
+  if (o->name != (char *)(o + 1)) { /* else plain_call's, in its block */
+    free(o->name);
+  }
   free(o->list_kind);
   free(o->task_verb);
   free(o);
@@ -374,8 +397,7 @@ static void finish_error(op *o, int exit_code, const char *message) {
     return;
   }
   cJSON *line = cJSON_CreateObject();
-  cJSON_AddItemToObject(line, "id", o->id ? o->id : cJSON_CreateNull());
-  o->id = NULL;
+  cJSON_AddItemToObject(line, "id", take_id(o));
   cJSON *e = cJSON_AddObjectToObject(line, "error");
   cJSON_AddNumberToObject(e, "exit", exit_code);
   /* The message can quote a server or an HTTP peer. */
@@ -409,8 +431,7 @@ static void finish_result(op *o, cJSON *result) {
   }
   batch *b = o->b;
   cJSON *line = cJSON_CreateObject();
-  cJSON_AddItemToObject(line, "id", o->id ? o->id : cJSON_CreateNull());
-  o->id = NULL;
+  cJSON_AddItemToObject(line, "id", take_id(o));
   cJSON_AddItemToObject(line, "result", result);
   emit(b, line);
   op_free(o);
@@ -427,8 +448,7 @@ static void finish_text(op *o, char *text, size_t len) {
     return;
   }
   batch *b = o->b;
-  emit_result(b, o->id ? o->id : cJSON_CreateNull(), text, len);
-  o->id = NULL;
+  emit_result(b, o, text, len);
   op_free(o);
   b->inflight--;
   check_done(b);
@@ -802,7 +822,123 @@ static cJSON *keyless(cJSON *item) {
   return item;
 }
 
+/* Past the whitespace JSON allows at `p`. */
+static const char *past_space(const char *p, const char *end) {
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) {
+    p++;
+  }
+  return p;
+}
+
+/* The length of the integer token at `s` (of `n` bytes) when it is one
+ * of at most 15 digits, as JSON writes it (no leading zero, no fraction
+ * or exponent after it); 0 otherwise. */
+static size_t plain_integer(const char *s, size_t n) {
+  size_t i = n > 0 && s[0] == '-';
+  size_t first = i;
+  while (i < n && s[i] >= '0' && s[i] <= '9') {
+    i++;
+  }
+  size_t digits = i - first;
+  if (digits == 0 || digits > 15 || (digits > 1 && s[first] == '0') ||
+      (i < n && (s[i] == '.' || s[i] == 'e' || s[i] == 'E'))) {
+    return 0;
+  }
+  return i;
+}
+
+/* The usual request, {"id": N, "call": "REF", "arguments": {...}} (its
+ * members in any order, "id" and "arguments" optional), started without
+ * building a tree of the line only to take three members out of it:
+ * each key at most once, the reference plain ASCII without an escape,
+ * the id an integer of at most 15 digits and the arguments an object
+ * that json_raw_value accepts (forms the tree's parse accepts alike).
+ * Any other line returns false, nothing done: handle_line parses it,
+ * and says what is wrong with it as ever. */
+static bool plain_call(batch *b, const char *line, size_t len) {
+  const char *end = line + len;
+  const char *p = past_space(line, end);
+  const char *v[3] = {NULL, NULL, NULL}; /* id, call, arguments */
+  size_t n[3] = {0, 0, 0};
+  if (p == end || *p != '{') {
+    return false;
+  }
+  for (p++;;) {
+    p = past_space(p, end);
+    if (p == end || *p != '"') {
+      return false;
+    }
+    const char *k = ++p;
+    /* A key with an escape matches none of the three. */
+    size_t room = (size_t)(end - k);
+    p = memchr(k, '"', room < 10 ? room : 10);
+    size_t klen = p ? (size_t)(p - k) : 0;
+    int m = klen == 2 && memcmp(k, "id", 2) == 0          ? 0
+            : klen == 4 && memcmp(k, "call", 4) == 0      ? 1
+            : klen == 9 && memcmp(k, "arguments", 9) == 0 ? 2
+                                                          : -1;
+    if (m < 0 || v[m]) {
+      return false;
+    }
+    p = past_space(p + 1, end);
+    if (p == end || *p != ':') {
+      return false;
+    }
+    p = past_space(p + 1, end);
+    v[m] = p;
+    room = (size_t)(end - p);
+    if (m == 0) {
+      n[m] = plain_integer(p, room);
+    } else if (m == 1 && *p == '"') {
+      /* No escape, control character or non-ASCII byte before its
+       * closing quote. */
+      const unsigned char *u = (const unsigned char *)p + 1;
+      u = json_scan_run(u, (const unsigned char *)end, JSON_SCAN_HIGH);
+      n[m] = u < (const unsigned char *)end && *u == '"'
+                 ? (size_t)(u - (const unsigned char *)p) + 1
+                 : 0;
+    } else if (m == 2 && *p == '{') {
+      n[m] = json_raw_value(p, room, JSON_PARSE_MAX_DEPTH - 1);
+    }
+    if (!n[m]) {
+      return false;
+    }
+    p = past_space(p + n[m], end);
+    if (p < end && *p == ',') {
+      p++;
+      continue;
+    }
+    if (p == end || *p != '}' || past_space(p + 1, end) != end) {
+      return false;
+    }
+    break;
+  }
+  if (!v[1]) {
+    return false;
+  }
+  /* The reference in the op's own block: one allocation less. */
+  size_t name_len = n[1] - 2;
+  op *o = xcalloc(1, sizeof *o + name_len + 1);
+  if (v[0]) {
+    memcpy(o->id_token, v[0], n[0]);
+  }
+  o->b = b;
+  b->inflight++;
+  o->kind = OP_CALL;
+  o->name = memcpy(o + 1, v[1] + 1, name_len);
+  if (v[2]) { /* its text, for start_op */
+    o->has_args = true;
+    b->scratch.len = 0;
+    sb_add(&b->scratch, v[2], n[2]);
+  }
+  start_op(b, o);
+  return true;
+}
+
 static void handle_line(batch *b, const char *line, size_t len) {
+  if (plain_call(b, line, len)) {
+    return;
+  }
   op *o = xcalloc(1, sizeof *o);
   o->b = b;
   b->inflight++;

@@ -504,8 +504,11 @@ static const char *known_key(const parser *p, size_t *end) {
     return NULL;
   }
   size_t n = (size_t)(q - k);
+  /* Two bytes told apart first (every key has two or more): "message"
+   * is not "minimum", nor "maximum", before any call of memcmp. */
   for (size_t i = 0; i < 8 && known_keys[n][i]; i++) {
-    if (known_keys[n][i][0] == k[0] && memcmp(known_keys[n][i], k, n) == 0) {
+    if (known_keys[n][i][0] == k[0] && known_keys[n][i][1] == k[1] &&
+        memcmp(known_keys[n][i], k, n) == 0) {
       *end = p->pos + n + 2;
       return known_keys[n][i];
     }

@@ -39,6 +39,12 @@ bool json_raw_response(const char *s, size_t len, int64_t *id,
                        size_t *result_off, size_t *result_len, bool *ascii,
                        bool *compact);
 
+/* The length of the one JSON value at `s` (whitespace before it
+ * skipped), of at most `len` bytes, when it is one that
+ * json_raw_response would pass on (the same forms, nested at most
+ * `max_depth` deep); 0 when it is not. Text after it is the caller's. */
+size_t json_raw_value(const char *s, size_t len, int max_depth);
+
 /* Copies the JSON text `s[0..len)` to `dst` (room for `len` bytes)
  * without whitespace outside strings; returns the bytes written. `dst`
  * may be `s`, or before it in the same buffer (a text minified where it

@@ -19,6 +19,7 @@
 #include "suggest.h"
 #include "mcp/tasks.h"
 #include "mcp_name.h"
+#include "mcp_tool.h"
 #include "json_write.h"
 #include "safety/sanitize.h"
 
@@ -505,7 +506,7 @@ static void follow_task(mcp_op *op, const cJSON *task, int64_t call_id) {
 
 /* The item of `items` that `want` names: an mcp__ item part (names.h:
  * shortened, de-duplicated) or the server's own name. Borrowed. */
-const cJSON *mcp_op_find_named(const mcp_op *op, const cJSON *items) {
+static const cJSON *find_named(const mcp_op *op, const cJSON *items) {
   if (op->call.qualified) {
     return name_find_item(mcp_op_server_name(op), items, op->mc->opt.name_chars,
                           op->name);
@@ -521,12 +522,50 @@ const cJSON *mcp_op_find_named(const mcp_op *op, const cJSON *items) {
   return NULL;
 }
 
+/* In the server's cached tool list, the item last found is remembered
+ * with the name that found it (client_slot.found). */
+const cJSON *mcp_op_find_named(const mcp_op *op, const cJSON *items) {
+  mcp_client *mc = op->mc;
+  size_t idx = op->call.server;
+  client_slot *slot = mc->slots && idx < mc->nslots ? &mc->slots[idx] : NULL;
+  if (!slot || !items || items != slot->tools || !op->name) {
+    return find_named(op, items);
+  }
+  if (slot->found && slot->found_qualified == op->call.qualified &&
+      strcmp(slot->found_name, op->name) == 0) {
+    return slot->found;
+  }
+  const cJSON *it = find_named(op, items);
+  if (it) {
+    free(slot->found_name);
+    slot->found_name = xstrdup(op->name);
+    slot->found_qualified = op->call.qualified;
+    slot->found = it;
+    slot->found_real =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
+    slot->found_schema = cJSON_GetObjectItemCaseSensitive(it, "inputSchema");
+    slot->found_support = mcp_tool_task_support(it);
+  }
+  return it;
+}
+
+/* The server's memo when `it` is the tool item it holds, else NULL. */
+static const client_slot *memo_of(const mcp_op *op, const cJSON *it) {
+  const mcp_client *mc = op->mc;
+  size_t idx = op->call.server;
+  const client_slot *slot =
+      mc->slots && idx < mc->nslots ? &mc->slots[idx] : NULL;
+  return it && slot && slot->found == it ? slot : NULL;
+}
+
 /* The description is not copied: only a question asking for permission
  * shows it, and takes it from the list then (check_permission). */
 static void take_item(mcp_op *op, const cJSON *it) {
   real_free(op);
+  const client_slot *memo = memo_of(op, it);
   const char *real =
-      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
+      memo ? memo->found_real
+           : cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name"));
   op->real = real && op->name && strcmp(real, op->name) == 0 ? op->name
                                                              : xstrdup(real);
   if (op->cb.resolved) {
@@ -570,8 +609,10 @@ static char *item_suggestions(const mcp_op *op, const cJSON *tools) {
  * finished the op with a usage error naming the parameter and showing
  * the signature. */
 static int apply_schema(mcp_op *op, const cJSON *tool) {
+  const client_slot *memo = memo_of(op, tool);
   const cJSON *schema =
-      cJSON_GetObjectItemCaseSensitive(tool, "inputSchema");
+      memo ? memo->found_schema
+           : cJSON_GetObjectItemCaseSensitive(tool, "inputSchema");
   char *why = NULL;
   int rc = 0;
   if (op->words) {
@@ -651,7 +692,10 @@ static void on_tools(mcp_waiter *w, session *s) {
     return;
   }
   char *why = NULL;
-  int wanted = task_wanted(s, t, op->call.task || op->call.detach, &why);
+  const client_slot *memo = memo_of(op, t);
+  int wanted = task_wanted(
+      s, t, memo ? memo->found_support : mcp_tool_task_support(t),
+      op->call.task || op->call.detach, &why);
   if (wanted < 0) {
     mcp_op_fail(op, MCP_ERR_USAGE, "%s", why);
     free(why);

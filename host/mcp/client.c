@@ -63,6 +63,7 @@ static void ensure_slots(mcp_client *mc) {
   mc->nslots = mc->h->cfg.nservers;
   mc->slots = xcalloc(mc->nslots ? mc->nslots : 1, sizeof *mc->slots);
   mc->pending = xcalloc(mc->nslots ? mc->nslots : 1, sizeof *mc->pending);
+  mc->last_ref = xcalloc(1, sizeof *mc->last_ref);
 }
 
 size_t mcp_client_nservers(const mcp_client *mc) {
@@ -83,6 +84,9 @@ static void run_all(mcp_waiter **list, session *s);
 static void drop_tools(client_slot *slot) {
   cJSON_Delete(slot->tools);
   slot->tools = NULL;
+  slot->found = NULL;
+  free(slot->found_name);
+  slot->found_name = NULL;
 }
 
 static void restart_slot(void *ud) {
@@ -594,22 +598,45 @@ long mcp_client_find_server(const mcp_client *mc, const char *name) {
 static long resolve_qualified(const mcp_client *mc, const char *ref,
                               const char **rest) {
   const config *cfg = &mc->h->cfg;
+  ref_memo *memo = mc->slots ? mc->last_ref : NULL;
+  if (memo && memo->ref && strcmp(memo->ref, ref) == 0) {
+    *rest = ref + memo->rest;
+    return memo->server;
+  }
   long best = -1;
   size_t best_len = 0;
   for (size_t i = 0; i < cfg->nservers; i++) {
     char buf[NAME_PART_BUF], *n;
-    size_t len =
-        name_server_part_buf(cfg->servers[i].name, mc->opt.name_chars, buf, &n);
+    client_slot *slot = mc->slots && i < mc->nslots ? &mc->slots[i] : NULL;
+    size_t len;
+    if (slot && slot->part) {
+      n = slot->part;
+      len = slot->part_len;
+    } else {
+      len = name_server_part_buf(cfg->servers[i].name, mc->opt.name_chars, buf,
+                                 &n);
+      if (slot) { /* kept: each call's reference is resolved */
+        slot->part = n == buf ? xstrndup(buf, len) : n;
+        slot->part_len = len;
+        n = slot->part;
+      }
+    }
     if (strncmp(ref + 5, n, len) == 0 && strncmp(ref + 5 + len, "__", 2) == 0 &&
         ref[5 + len + 2] != '\0' && len > best_len) {
       best = (long)i;
       best_len = len;
     }
-    if (n != buf)
+    if (n != buf && !slot)
       free(n);
   }
   if (best >= 0) {
     *rest = ref + 5 + best_len + 2;
+    if (memo) {
+      free(memo->ref);
+      memo->ref = xstrdup(ref);
+      memo->server = best;
+      memo->rest = 5 + best_len + 2;
+    }
   }
   return best;
 }
@@ -770,12 +797,18 @@ void mcp_client_shutdown(mcp_client *mc) {
   }
   for (size_t i = 0; i < mc->nslots; i++) {
     session_free(mc->slots[i].s);
-    cJSON_Delete(mc->slots[i].tools);
+    drop_tools(&mc->slots[i]);
     cJSON_Delete(mc->slots[i].roots);
     free(mc->slots[i].tools_error);
+    free(mc->slots[i].part);
   }
   free(mc->slots);
   free(mc->pending);
+  if (mc->last_ref) {
+    free(mc->last_ref->ref);
+    free(mc->last_ref);
+    mc->last_ref = NULL;
+  }
   mc->slots = NULL;
   mc->pending = NULL;
   mc->nslots = mc->npending = 0;

@@ -20,17 +20,40 @@ typedef struct client_slot {
   loop_timer *restart;
   cJSON *tools;      /* cached tools/list of this connection, or NULL */
   uint64_t tools_at; /* when it was listed */
+  /* The item of `tools` that a name found last (mcp_op_find_named):
+   * calls name the same tool again and again. Cleared with `tools`.
+   * With what a call reads of it: its name, inputSchema and
+   * execution.taskSupport (mcp_tool_task_support's). */
+  const cJSON *found;
+  char *found_name;
+  bool found_qualified;
+  const char *found_real, *found_support;
+  const cJSON *found_schema;
+  /* The server's part of mcp__ names (names.h), made when first needed:
+   * the configuration stays while the client holds slots. */
+  char *part;
+  size_t part_len;
   bool listing;
   char *tools_error;         /* why the last listing failed, or NULL */
   mcp_waiter *waiting_tools; /* for the listing (prepended) */
   cJSON *roots; /* roots given with mcp_client_set_roots, or NULL */
 } client_slot;
 
+/* The mcp__ reference that resolved last (mcp_client_resolve_ref): its
+ * server and where its item part starts. Made with the slots, as valid
+ * as they are (the configuration stays while they exist). */
+typedef struct ref_memo {
+  char *ref;
+  long server;
+  size_t rest;
+} ref_memo;
+
 struct mcp_client {
   host *h;
   mcp_client_options opt;
   client_slot *slots;
   size_t nslots;
+  ref_memo *last_ref;
   /* The connect queue: config indexes in the order queued. */
   size_t *pending, npending;
   size_t running_local, running_remote;

@@ -48,8 +48,8 @@ static const char *tool_name(const cJSON *tool) {
   return name ? name : "?";
 }
 
-int task_wanted(const session *s, const cJSON *tool, bool asked, char **why) {
-  const char *support = mcp_tool_task_support(tool);
+int task_wanted(const session *s, const cJSON *tool, const char *support,
+                bool asked, char **why) {
   *why = NULL;
   if (strcmp(support, "forbidden") == 0) {
     if (asked) {

@@ -42,13 +42,14 @@ typedef struct task_follow_cb {
   bool cancel_on_deadline;
 } task_follow_cb;
 
-/* Whether a call of `tool` (a tools/list item) goes as a task: always
- * when its execution.taskSupport is "required", when `asked` and it is
- * "optional". Returns 1 (a task), 0 (a plain call), or -1 when `asked`
- * and the tool does not take tasks ("forbidden" or no execution member)
- * or the server declared no tasks.requests.tools.call; then `why` (a new
- * string) says so. */
-int task_wanted(const session *s, const cJSON *tool, bool asked, char **why);
+/* Whether a call of `tool` (a tools/list item, whose execution.taskSupport
+ * is `support`, mcp_tool_task_support's) goes as a task: always when it
+ * is "required", when `asked` and it is "optional". Returns 1 (a task),
+ * 0 (a plain call), or -1 when `asked` and the tool does not take tasks
+ * ("forbidden" or no execution member) or the server declared no
+ * tasks.requests.tools.call; then `why` (a new string) says so. */
+int task_wanted(const session *s, const cJSON *tool, const char *support,
+                bool asked, char **why);
 
 /* The "task" member of a tools/call: {} (the server's default ttl). */
 cJSON *task_request_member(void);

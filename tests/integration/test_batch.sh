@@ -124,6 +124,48 @@ expect "an ASCII result of $(($(wc -c <"$TMP/out") >> 20)) MiB is answered" 0 --
 check "its answer line is what cJSON prints" cmp -s "$TMP/out" "$TMP/reprinted"
 check "its text arrives intact" test "$got" = "$want"
 
+# The usual call line ({"id": N, "call": ..., "arguments": {...}}) is
+# read without a tree of it (cli/batch.c, plain_call); a member nothing
+# reads ("x") makes the same line take the full parse. Each line gives
+# the very same answer bytes either way: ids, numbers, U+0000, escapes,
+# spacing, and the errors of bad lines.
+plain=(
+  '{"id":1,"call":"mcp__demo__echo","arguments":{"message":"a"}}'
+  ' { "call" : "demo/echo" ,  "id" : 123456789012345 , "arguments" : { "message" : "s p" } } '
+  '{"id":-0,"call":"demo/echo","arguments":{"message":"minus zero"}}'
+  '{"id":-42,"call":"demo/echo","arguments":{"message":"nul \u0000 tab \t é 😀"}}'
+  '{"id":2,"call":"demo/add","arguments":{"a":1.50,"b":1e2}}'
+  '{"call":"demo/echo","arguments":{"message":"no id"},"id":3}'
+  '{"arguments":{"message":"no id at all"},"call":"demo/echo"}'
+  '{"id":4,"call":"demo/echo"}'
+  '{"id":5,"call":"demo/echo","arguments":{}}'
+  '{"id":6,"call":"mcp__demo__nope","arguments":{"message":"x"}}'
+  '{"id":7,"call":"","arguments":{"message":"x"}}'
+  '{"id":8,"call":"demo/echo","arguments":[1]}'
+  '{"id":9,"call":"demo/echo","arguments":{"message":"a"},"id":10}'
+  '{"id":11,"call":"demo/echo","arguments":{"message":"bad}'
+  '{"id":12,"call":"demo/echo","arguments":{"message":"a"}} trailing'
+  '{"id":13,"call":"de\u006do/echo","arguments":{"message":"escaped"}}'
+  '{"id":14,"call":5}'
+  '{"id":1234567890123456,"call":"demo/echo","arguments":{"message":"16"}}'
+  '{"id":015,"call":"demo/echo","arguments":{"message":"zero"}}'
+  '{"id":"s","call":"demo/echo","arguments":{"message":"string id"}}'
+  '{"id":16,"call":"demo/echo","arguments":{"message":"a","deep":[[[{"k":null}]]]}}'
+)
+full=()
+for l in "${plain[@]}"; do full+=("${l/\{/\{\"x\":0,}"); done
+batch "${plain[@]}"
+sort "$TMP/out" >"$TMP/plain.out"
+batch "${full[@]}"
+sort "$TMP/out" >"$TMP/full.out"
+check "a plain call line is answered as its full parse is, byte for byte" \
+  cmp "$TMP/plain.out" "$TMP/full.out"
+check "... every line of them" test "$(wc -l <"$TMP/plain.out")" -eq ${#plain[@]}
+OUT=$(cat "$TMP/plain.out")
+expect "... their ids as they came" 0 \
+  --out '{"id":-0,"result":' --out '{"id":123456789012345,"result":' \
+  --out '{"id":-42,"result":' --out '{"id":"s","result":'
+
 # Sequential use: the next request is written after the previous answer.
 coproc B { "$MCPHOST" --config "$C" batch 2>"$TMP/err"; }
 BPID=$B_PID # bash unsets B_PID once the coprocess ends
@@ -137,6 +179,47 @@ OUT="$first
 $second"; ERR=$(cat "$TMP/err")
 expect "one process serves requests written one after another" 0 \
   --out '"text":"Echo: first"' --out '"text":"Echo: second"'
+
+# The reference that resolved last is remembered (host/mcp/client.c,
+# ref_memo); each other reference still resolves on its own: the longest
+# server part wins, "a__b" before "a".
+AB="$TMP/ab.json"
+config_file "$AB" "{\"a\": {\"command\": \"$DEMO\"}, \"a__b\": {\"command\": \"$DEMO\"}}"
+printf '%s\n' '{"id":1,"call":"mcp__a__nope"}' '{"id":2,"call":"mcp__a__b__nope"}' \
+  '{"id":3,"call":"mcp__a__b__nope"}' '{"id":4,"call":"mcp__a__nope"}' |
+  "$MCPHOST" --config "$AB" batch >"$TMP/out" 2>"$TMP/err"
+RC=$?
+OUT=$(jq -sc 'map({(.id|tostring): .error.message}) | add' "$TMP/out")
+expect "each reference resolves to its own server, the last one remembered" 0 \
+  --jq '."1" | startswith("server \"a\" has no tool named \"nope\"")' \
+  --jq '."2" | startswith("server \"a__b\" has no tool named \"nope\"")' \
+  --jq '."3" | startswith("server \"a__b\" has no tool named \"nope\"")' \
+  --jq '."4" | startswith("server \"a\" has no tool named \"nope\"")'
+
+# A tool found by its name is remembered with the list it came from, and
+# forgotten with it: after tools/list_changed, the same call is checked
+# by the tool's new schema ("shape" takes "b", no longer "a").
+LC="$TMP/lc.json"
+config_file "$LC" "{\"lc\": {\"command\": \"$(command -v python3)\", \"args\": [\"$SRCDIR/tests/servers/list_changed_server.py\"]}}"
+coproc B { "$MCPHOST" --config "$LC" batch 2>"$TMP/err"; }
+BPID=$B_PID
+answers=()
+for req in '{"id":1,"call":"mcp__lc__shape","arguments":{"a":1}}' \
+           '{"id":2,"call":"mcp__lc__shape","arguments":{"a":2}}' \
+           '{"id":3,"call":"mcp__lc__grow","arguments":{}}' \
+           '{"id":4,"call":"mcp__lc__shape","arguments":{"a":3}}' \
+           '{"id":5,"call":"mcp__lc__shape","arguments":{"b":4}}'; do
+  echo "$req" >&"${B[1]}"
+  read -r line <&"${B[0]}"
+  answers+=("$line")
+done
+exec {B[1]}>&-
+wait "$BPID"; RC=$?
+OUT=$(printf '%s\n' "${answers[@]}"); ERR=$(cat "$TMP/err")
+expect "a tool's new schema checks its calls after tools/list_changed" 0 \
+  --out '{"id":2,"result":{"content":[{"type":"text","text":"shaped"}]}}' \
+  --out '{"id":4,"error":{"exit":2,"message":"tool \"mcp__lc__shape\": missing required parameter \"b\"' \
+  --out '{"id":5,"result":{"content":[{"type":"text","text":"shaped"}]}}'
 
 printf '{"id":1,"call":"demo/echo","arguments":{"message":"file"}}\n' >"$TMP/req"
 "$MCPHOST" --config "$C" batch <"$TMP/req" >"$TMP/out" 2>"$TMP/err"; RC=$?

@@ -3,14 +3,22 @@
 whose tool list grows, for the client library's list_changed test
 (tests/unit/test_client_api.c).
 
-Tools: grow () adds the tool "late" to the list, sends
-notifications/tools/list_changed, then answers "grown"; late () answers
-"late". It declares tools.listChanged.
+Tools: grow () adds the tool "late" to the list, makes "shape" take
+"b" where it took "a", sends notifications/tools/list_changed, then
+answers "grown"; late () answers "late"; shape (a or b) answers
+"shaped". It declares tools.listChanged.
 """
 import json
 import sys
 
-tools = [{"name": "grow", "inputSchema": {"type": "object"}}]
+def shape(key):
+    return {"name": "shape",
+            "inputSchema": {"type": "object",
+                            "properties": {key: {"type": "integer"}},
+                            "required": [key]}}
+
+
+tools = [{"name": "grow", "inputSchema": {"type": "object"}}, shape("a")]
 
 
 def send(msg):
@@ -34,13 +42,16 @@ for line in sys.stdin:
     elif method == "tools/list":
         result = {"tools": tools}
     elif method == "tools/call" and msg["params"]["name"] == "grow":
-        if len(tools) == 1:
+        if len(tools) == 2:
+            tools[1] = shape("b")
             tools.append({"name": "late", "inputSchema": {"type": "object"}})
         send({"jsonrpc": "2.0",
               "method": "notifications/tools/list_changed"})
         result = text("grown")
     elif method == "tools/call" and msg["params"]["name"] == "late":
         result = text("late")
+    elif method == "tools/call" and msg["params"]["name"] == "shape":
+        result = text("shaped")
     elif method == "ping":
         result = {}
     else:

@@ -330,6 +330,43 @@ TEST(test_scan_run_stops_at_the_first_stop_everywhere) {
         json_scan_stop[0xc0] == (JSON_SCAN_HIGH | JSON_SCAN_C0));
 }
 
+/* One value's length (json_raw_value), for a caller that reads the
+ * members around it itself: what follows is not its; a value it takes
+ * json_parse takes too; depth counts. */
+TEST(test_one_value_is_measured) {
+  static const struct {
+    const char *text;
+    size_t len;
+  } cases[] = {
+      {"{\"message\": \"m1\"}, \"id\": 1}", 17},
+      {"  [1, -0, 2.5e3, true, null]}", 28},
+      {"\"a\\u0000b\\n\" ,", 12},
+      {"12}", 2},
+      {"{}", 2},
+      {"\"\\u00e9\"", 0}, /* an escape json_write writes otherwise */
+      {"\"\\/\"", 0},     /* ditto */
+      {"{\"a\":01}", 0},  /* not JSON */
+      {"{\"a\":1,}", 0},  /* ditto */
+      {"\"\xff\"", 0},    /* not UTF-8 */
+      {"[1", 0},          /* cut */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *t = cases[i].text;
+    size_t n = json_raw_value(t, strlen(t), JSON_PARSE_MAX_DEPTH - 1);
+    if (n != cases[i].len) {
+      fprintf(stderr, "  %s: %zu, wanted %zu\n", t, n, cases[i].len);
+    }
+    CHECK(n == cases[i].len);
+    if (n) {
+      cJSON *v = json_parse(t, n, NULL);
+      CHECK(v != NULL);
+      cJSON_Delete(v);
+    }
+  }
+  CHECK(json_raw_value("[[[1]]]", 7, 3) == 7);
+  CHECK(json_raw_value("[[[[1]]]]", 9, 3) == 0);
+}
+
 int main(void) {
   static const test_case tests[] = {
       T(test_a_plain_response_is_found),
@@ -347,6 +384,7 @@ int main(void) {
       T(test_compact_results_are_told),
       T(test_escaped_top_level_keys_are_left_to_the_tree),
       T(test_scan_run_stops_at_the_first_stop_everywhere),
+      T(test_one_value_is_measured),
   };
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
   result_of("", &(int64_t){0});
