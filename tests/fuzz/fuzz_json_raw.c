@@ -9,6 +9,10 @@
  *     (json_write of json_parse's tree: number tokens and U+0000 as they
  *     came), and no longer than its source; minified in place, the
  *     same; an ASCII verdict means no byte above 0x7F in it;
+ *   - what json_raw_value measures (batch's arguments, passed on as
+ *     their text) is one value the ordinary path's parser takes too,
+ *     within the input, and its minified text is what json_write prints
+ *     of that parse;
  *   - json_write of anything cJSON parses is what cJSON_PrintUnformatted
  *     prints, but for C0 80 in a string, which json_write writes as
  *     \u0000 (the tree's U+0000, json_parse.h); and a fixed point: read
@@ -124,6 +128,34 @@ static void check_write(const cJSON *root) {
   sb_free(&out);
 }
 
+static void check_value(const char *s, size_t len) {
+  size_t n = json_raw_value(s, len, JSON_RAW_MAX_DEPTH);
+  if (n == 0) {
+    return;
+  }
+  if (n > len) {
+    abort();
+  }
+  cJSON *tree = json_parse(s, n, NULL);
+  if (!tree) {
+    abort(); /* measured a value the ordinary path refuses */
+  }
+  char *mini = malloc(n + 1);
+  if (!mini) {
+    abort();
+  }
+  size_t m = json_raw_minify(s, n, mini);
+  strbuf want;
+  sb_init(&want);
+  if (json_write(&want, tree) != 0 || want.len != m ||
+      memcmp(want.data, mini, m) != 0) {
+    abort(); /* its text is not what the tree's path would send */
+  }
+  sb_free(&want);
+  free(mini);
+  cJSON_Delete(tree);
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
   char *s = fuzz_text(data, len);
   /* The whole input must be the value (cJSON stops at a NUL: then the
@@ -147,6 +179,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
   if (exact) {
     check_raw(s, len, exact);
   }
+  check_value(s, len);
   cJSON_Delete(exact);
   cJSON_Delete(root);
   free(s);
