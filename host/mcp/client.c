@@ -42,7 +42,29 @@ mcp_client *mcp_client_new(host *h) {
   return mc;
 }
 
+/* What the resolution of names remembers (the last reference, each
+ * server's part of mcp__ names, the tool a name found): made under one
+ * limit of a name's length, of no use under another. */
+static void forget_names(mcp_client *mc) {
+  for (size_t i = 0; mc->slots && i < mc->nslots; i++) {
+    client_slot *slot = &mc->slots[i];
+    free(slot->part);
+    slot->part = NULL;
+    slot->part_len = 0;
+    slot->found = NULL;
+    free(slot->found_name);
+    slot->found_name = NULL;
+  }
+  if (mc->last_ref) {
+    free(mc->last_ref->ref);
+    mc->last_ref->ref = NULL;
+  }
+}
+
 void mcp_client_set_options(mcp_client *mc, const mcp_client_options *o) {
+  if (o->name_chars != mc->opt.name_chars) {
+    forget_names(mc);
+  }
   mc->opt = *o;
 }
 

@@ -3,7 +3,7 @@
  * every deadline and setting set, read back and put back to its default;
  * the files the configuration comes from; the configuration read again
  * until a server is used with it; the servers closed before the client
- * is freed. Through libmcphost.so.1 and the public header only, against
+ * is freed; calls named under the name length limit in force. Through libmcphost.so.1 and the public header only, against
  * the demo server over a real pipe.
  *
  * usage: test_client_session DEMO_SERVER */
@@ -297,6 +297,69 @@ TEST(shutdown_closes_the_servers_on_the_clients_thread) {
   shutdown_closes(MCPHOST_LOOP_THREAD);
 }
 
+/* One call's mcp__ name under one "name-chars", then another: the
+ * names a call is resolved by (the last reference, the server's part of
+ * mcp__ names, the tool a name found) are those of the limit in force. A
+ * server name of 60 bytes is whole under 200 and cut under 40. */
+static char *assigned(const char *server, size_t max_len) {
+  const char *one[] = {"echo"};
+  char **names = NULL;
+  CHECK(mcphost_name_assign(server, one, 1, max_len, &names, NULL, NULL) ==
+        MCPHOST_OK);
+  char *name = names && names[0] ? strdup(names[0]) : NULL;
+  mcphost_free(names);
+  return name;
+}
+
+static int call_named(mcphost_client *c, const char *name, char **out,
+                      mcphost_error *err) {
+  mcphost_request rq = MCPHOST_REQUEST_INIT;
+  rq.kind = MCPHOST_OP_CALL_TOOL;
+  rq.name = name;
+  rq.arguments = "{\"message\": \"hi\"}";
+  return mcphost_run(c, &rq, out, NULL, err);
+}
+
+TEST(names_follow_the_limit_of_their_length) {
+  const char *server =
+      "a_server_whose_name_is_long_enough_to_be_cut_at_forty_bytes";
+  char cfg[256];
+  snprintf(cfg, sizeof cfg, "%s/names.json", home);
+  write_demo_config(cfg, server, NULL);
+  mcphost_client *c = deferred(MCPHOST_LOOP_CALLER);
+  if (!c)
+    return;
+  CHECK(load_file(c, cfg) == 0);
+  char *whole = assigned(server, 200), *cut = assigned(server, 40);
+  CHECK(whole && cut && strcmp(whole, cut) != 0);
+  mcphost_error err = MCPHOST_ERROR_INIT;
+  char *out = NULL;
+  CHECK(mcphost_set_option(c, "name-chars", "200", &err) == MCPHOST_OK);
+  CHECK(call_named(c, whole, &out, &err) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "Echo: hi");
+  mcphost_free(out);
+  out = NULL;
+  CHECK(mcphost_set_option(c, "name-chars", "40", &err) == MCPHOST_OK);
+  CHECK(call_named(c, cut, &out, &err) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "Echo: hi");
+  mcphost_free(out);
+  out = NULL;
+  /* The name of the other limit is no longer one of its tools. */
+  CHECK(call_named(c, whole, &out, &err) != MCPHOST_OK);
+  mcphost_free(out);
+  out = NULL;
+  CHECK(mcphost_set_option(c, "name-chars", "200", &err) == MCPHOST_OK);
+  CHECK(call_named(c, cut, &out, &err) != MCPHOST_OK);
+  mcphost_free(out);
+  out = NULL;
+  CHECK(call_named(c, whole, &out, &err) == MCPHOST_OK);
+  CHECK_CONTAINS(out, "Echo: hi");
+  mcphost_free(out);
+  free(whole);
+  free(cut);
+  mcphost_client_free(c);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: test_client_session DEMO_SERVER\n");
@@ -315,6 +378,7 @@ int main(int argc, char **argv) {
       T(configuration_reads_again_until_a_server_is_used),
       T(shutdown_closes_the_servers_on_the_callers_loop),
       T(shutdown_closes_the_servers_on_the_clients_thread),
+      T(names_follow_the_limit_of_their_length),
   };
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
   client_home_remove(home);
