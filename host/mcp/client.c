@@ -42,6 +42,13 @@ mcp_client *mcp_client_new(host *h) {
   return mc;
 }
 
+/* The tool item a name found last (client_slot.found) forgotten. */
+static void forget_found(client_slot *slot) {
+  slot->found = NULL;
+  free(slot->found_name);
+  slot->found_name = NULL;
+}
+
 /* What the resolution of names remembers (the last reference, each
  * server's part of mcp__ names, the tool a name found): made under one
  * limit of a name's length, of no use under another. */
@@ -51,9 +58,7 @@ static void forget_names(mcp_client *mc) {
     free(slot->part);
     slot->part = NULL;
     slot->part_len = 0;
-    slot->found = NULL;
-    free(slot->found_name);
-    slot->found_name = NULL;
+    forget_found(slot);
   }
   if (mc->last_ref) {
     free(mc->last_ref->ref);
@@ -106,9 +111,7 @@ static void run_all(mcp_waiter **list, session *s);
 static void drop_tools(client_slot *slot) {
   cJSON_Delete(slot->tools);
   slot->tools = NULL;
-  slot->found = NULL;
-  free(slot->found_name);
-  slot->found_name = NULL;
+  forget_found(slot);
 }
 
 static void restart_slot(void *ud) {

@@ -333,9 +333,9 @@ static void on_deadline(void *ud) {
     deadline_arm(r, next);
 }
 
-/* The decimal text of an id (>= 1), NUL-terminated: printf's parsing of
- * its format cost more than the rest of writing a small request. */
-/* Returns its length. */
+/* The decimal text of an id (>= 1), NUL-terminated, and its length:
+ * printf's parsing of its format cost more than the rest of writing a
+ * small request. */
 static size_t id_text(int64_t id, char buf[24]) {
   char digits[24], *p = digits + sizeof digits;
   uint64_t u = (uint64_t)id;
