@@ -410,14 +410,79 @@ out:;
   return rc;
 }
 
+#define BY_PATH_NO (-2) /* open_dir_by_path: the walk is the way */
+
+/* The usual case in a system call a component, not three: a path of
+ * plain names (no ".", "..", link or missing directory) whose every
+ * prefix, stat'ed by its path without following a link, passes the
+ * checks; then the directory is opened by its path, not following a
+ * link, and must be the one last stat'ed. What the prefixes resolve to
+ * cannot change between the two: each directory checked is writable by
+ * the user or root alone (or sticky and root's, where nobody else can
+ * rename or remove what is there), so nobody else can replace what is in
+ * it, as the walk's chain of descriptors makes sure of too. A refusal is
+ * the walk's, with its words (check_dir); anything else the walk does
+ * (BY_PATH_NO), and says why when it fails. Called before open_dir, not
+ * from it: their buffers (4 KiB each) are never on the stack together. */
+static __attribute__((noinline)) int
+open_dir_by_path(const char *path, unsigned flags, const uid_t *also,
+                 char *why, size_t why_len) {
+  size_t len = path ? strlen(path) : 0;
+  if (len == 0 || path[0] != '/' || len >= PATH_MAX) {
+    return BY_PATH_NO;
+  }
+  char at[PATH_MAX];
+  struct stat st;
+  size_t n = 1;
+  at[0] = '/';
+  at[1] = '\0';
+  const char *p = past_slashes((char *)path);
+  for (;;) {
+    if (fstatat(AT_FDCWD, at, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        S_ISLNK(st.st_mode)) {
+      return BY_PATH_NO;
+    }
+    bool last = *p == '\0';
+    if (check_dir(&st, at, last, flags, also, why, why_len) != 0) {
+      return -1;
+    }
+    if (last) {
+      break;
+    }
+    size_t c = (size_t)(strchrnul(p, '/') - p);
+    if ((c == 1 && p[0] == '.') || (c == 2 && p[0] == '.' && p[1] == '.')) {
+      return BY_PATH_NO;
+    }
+    if (n > 1) {
+      at[n++] = '/';
+    }
+    memcpy(at + n, p, c);
+    n += c;
+    at[n] = '\0';
+    p = past_slashes((char *)p + c);
+  }
+  int fd = open(at, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat now;
+  if (fd >= 0 && fstat(fd, &now) == 0 && now.st_dev == st.st_dev &&
+      now.st_ino == st.st_ino) {
+    return fd;
+  }
+  if (fd >= 0) {
+    close(fd);
+  }
+  return BY_PATH_NO;
+}
+
 int trusted_fs_open_dir(const char *path, unsigned flags, char *why,
                         size_t why_len) {
-  return open_dir(path, flags, NULL, why, why_len);
+  int fd = open_dir_by_path(path, flags, NULL, why, why_len);
+  return fd != BY_PATH_NO ? fd : open_dir(path, flags, NULL, why, why_len);
 }
 
 int trusted_fs_open_dir_owned_by(const char *path, unsigned flags, uid_t also,
                                  char *why, size_t why_len) {
-  return open_dir(path, flags, &also, why, why_len);
+  int fd = open_dir_by_path(path, flags, &also, why, why_len);
+  return fd != BY_PATH_NO ? fd : open_dir(path, flags, &also, why, why_len);
 }
 
 /* `out` (or NULL): the file's status, as checked. */

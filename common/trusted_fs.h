@@ -11,7 +11,11 @@
  * remove what the user made in it. The walk opens each component
  * relative to the one before, without following links, so what was
  * checked is what is used: the caller gets a directory fd and opens files
- * relative to it.
+ * relative to it. A path of plain names (no link, dot or missing
+ * directory: the usual case) is checked with a stat a component instead
+ * of three calls, and opened by its path: what it resolves to cannot
+ * change between the two, each directory on it being writable by nobody
+ * else (trusted_fs.c, open_dir_by_path).
  *
  * A file is trusted when it is a regular file, not a symbolic link, owned
  * by the user or root, and writable by nobody else.

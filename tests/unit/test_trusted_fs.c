@@ -203,12 +203,15 @@ static void test_trusted_fs_refuses_another_users(void) {
     return;
   }
   mkdir_mode("theirs", 0755);
+  mkdir_mode("theirs/below", 0700);
   if (chown(at("theirs"), 65534, 65534) != 0) {
     printf("skip another user's files: chown failed\n");
     return;
   }
   CHECK(!opens(at("theirs"), 0) && has("owned by uid 65534"),
         "another user's directory is refused");
+  CHECK(!opens(at("theirs/below"), 0) && has("theirs is owned by uid 65534"),
+        "a directory of ours below another user's is refused, naming theirs");
   symlink("real", at("their-link"));
   lchown(at("their-link"), 65534, 65534);
   CHECK(!opens(at("their-link"), 0) && has("a link made by uid 65534"),

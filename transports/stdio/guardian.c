@@ -75,6 +75,23 @@ static void apply_command(pgid_set *s, const char *line, size_t len) {
   }
 }
 
+/* Holds nothing of mcphost's: not its stdout or stderr (someone may be
+ * reading them to end-of-file), not a server's pipe, not the write end of
+ * the command pipe. Done by the middle process, before it forks the
+ * guardian: mcphost waits for that process's exit, so when it goes on no
+ * copy is left anywhere. */
+static void drop_fds(int cmd_fd) {
+  int null_fd = open("/dev/null", O_RDWR);
+  for (int fd = 0; fd < 3; fd++) {
+    if (null_fd >= 0 && null_fd != fd) {
+      dup2(null_fd, fd);
+    } else if (null_fd < 0) {
+      close(fd);
+    }
+  }
+  proc_close_fds_except(cmd_fd);
+}
+
 static _Noreturn void guardian_main(int cmd_fd) {
   /* Out of mcphost's session and process group: a terminal's ^C or a
    * kill of mcphost's group must not take the guardian down with it. */
@@ -94,18 +111,6 @@ static _Noreturn void guardian_main(int cmd_fd) {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
-
-  /* Hold nothing of mcphost's: not its stdout or stderr (someone may be
-   * reading them to end-of-file), not the write end of our own pipe. */
-  int null_fd = open("/dev/null", O_RDWR);
-  for (int fd = 0; fd < 3; fd++) {
-    if (null_fd >= 0 && null_fd != fd) {
-      dup2(null_fd, fd);
-    } else if (null_fd < 0) {
-      close(fd);
-    }
-  }
-  proc_close_fds_except(cmd_fd);
 
   pgid_set set = {0};
   char buf[256];
@@ -143,6 +148,7 @@ static _Noreturn void guardian_main(int cmd_fd) {
 void guardian_init(guardian *g, const mcph_host *host) {
   g->host = host;
   g->fd = -1;
+  g->mid = 0;
   g->warned = false;
 }
 
@@ -156,24 +162,28 @@ static void guardian_warn(guardian *g, const char *what, int error) {
   }
 }
 
-static bool guardian_start(guardian *g) {
+void guardian_prepare(guardian *g) {
+  if (g->fd >= 0 || g->mid > 0) {
+    return;
+  }
   int fds[2];
   /* The write end non-blocking: never block the loop on a guardian that
    * does not read. */
   if (proc_make_pipe(fds, 1) != 0) {
     guardian_warn(g, "cannot start the process guardian: pipe", errno);
-    return false;
+    return;
   }
 
   /* Fork twice: the guardian is orphaned at once and adopted by init (or
    * the nearest subreaper), so mcphost never has a child of its own to
-   * reap for it, even if it dies early. The middle process exits right
-   * away, so the waitpid() below returns at once. */
+   * reap for it, even if it dies early. The middle process drops what
+   * it holds of ours, forks and exits; guardian_settle() reaps it. */
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   pid_t mid = fork();
   if (mid == 0) {
+    drop_fds(fds[0]);
     pid_t pid = fork();
     if (pid == 0) {
       guardian_main(fds[0]);
@@ -183,19 +193,30 @@ static bool guardian_start(guardian *g) {
   int fork_errno = errno;
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   close(fds[0]);
-
-  int status = 0;
-  if (mid > 0) {
-    while (waitpid(mid, &status, 0) < 0 && errno == EINTR) {
-    }
-  }
-  if (mid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  if (mid < 0) {
     close(fds[1]);
-    guardian_warn(g, "cannot start the process guardian: fork",
-                  mid < 0 ? fork_errno : EAGAIN);
+    guardian_warn(g, "cannot start the process guardian: fork", fork_errno);
+    return;
+  }
+  g->mid = mid;
+  g->fd = fds[1];
+}
+
+bool guardian_settle(guardian *g) {
+  if (g->mid <= 0) {
+    return g->fd >= 0;
+  }
+  int status = 0;
+  pid_t got;
+  while ((got = waitpid(g->mid, &status, 0)) < 0 && errno == EINTR) {
+  }
+  g->mid = 0;
+  if (got < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    close(g->fd);
+    g->fd = -1;
+    guardian_warn(g, "cannot start the process guardian: fork", EAGAIN);
     return false;
   }
-  g->fd = fds[1];
   return true;
 }
 
@@ -226,12 +247,17 @@ void guardian_register(guardian *g, pid_t pgid) {
   /* A second attempt starts a new guardian if the old one died (EPIPE).
    * Groups registered with the dead one stay unguarded. */
   for (int attempt = 0; attempt < 2; attempt++) {
-    if (g->fd < 0 && !guardian_start(g)) {
+    if (g->fd < 0) {
+      guardian_prepare(g);
+    }
+    if (g->fd < 0) {
       return;
     }
+    /* Buffered in the pipe until the guardian reads it. */
     if (guardian_write(g, '+', pgid)) {
       return;
     }
+    guardian_settle(g); /* it died: its start is reaped before another */
   }
 }
 
@@ -242,6 +268,7 @@ void guardian_unregister(guardian *g, pid_t pgid) {
 }
 
 void guardian_stop(guardian *g) {
+  guardian_settle(g);
   if (g->fd >= 0) {
     close(g->fd);
     g->fd = -1;

@@ -4,8 +4,8 @@
  *
  * A server's own process dies with mcphost through PR_SET_PDEATHSIG, but
  * what it forked (npx -> node, uv run -> python, sh -c ...) would live on.
- * The guardian is forked from mcphost (it never execs) on the first spawn
- * and reads commands from a pipe whose only write end mcphost holds:
+ * The guardian is forked from mcphost (it never execs) before the first
+ * spawn and reads commands from a pipe whose only write end mcphost holds:
  * "+<pgid>\n" registers a process group, "-<pgid>\n" forgets it. When the
  * pipe reaches end-of-file, because mcphost exited or died, it sends
  * SIGKILL to every group still registered and exits.
@@ -23,11 +23,26 @@
 typedef struct guardian {
   const mcph_host *host; /* for logging */
   int fd;                /* write end of the command pipe, or -1 */
+  pid_t mid;             /* the middle process of its start, not reaped
+                            yet, or 0 (guardian.c) */
   bool warned;           /* a failure was logged once already */
 } guardian;
 
 /* Initializes `g` without starting anything. `host` is borrowed. */
 void guardian_init(guardian *g, const mcph_host *host);
+
+/* Starts the guardian if it is not running, without waiting for it.
+ * The middle process of its double fork first drops every descriptor
+ * of ours it holds (the guardian never has one): until it is reaped by
+ * guardian_settle it may still hold a copy of a server's stdin, which
+ * would keep the server from reading end-of-file when mcphost closes it.
+ * A failure is logged. */
+void guardian_prepare(guardian *g);
+
+/* Reaps what guardian_prepare started, if not done yet: call it before
+ * closing a server's stdin. False when the guardian could not be
+ * started (the pipe is then closed, and the failure logged). */
+bool guardian_settle(guardian *g);
 
 /* Registers a process group, starting the guardian first if it is not
  * running (or died). A failure is logged and otherwise ignored: the server

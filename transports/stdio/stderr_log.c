@@ -13,6 +13,7 @@
 
 #include "text_escape.h"
 #include "trusted_fs.h"
+#include "utc_stamp.h"
 #include "write_all.h"
 
 /* A log file above this size is moved to "<name>.stderr.log.1" (replacing
@@ -152,12 +153,9 @@ void stderr_log_mark(stderr_log *l, const char *text) {
   if (l->file_fd < 0) {
     return;
   }
-  char stamp[40] = "";
-  time_t now = time(NULL);
-  struct tm tm;
-  if (localtime_r(&now, &tm)) {
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S%z", &tm);
-  }
+  /* In UTC, as mcphost writes every time (utc_stamp.h). */
+  char stamp[UTC_STAMP_SIZE];
+  utc_stamp(time(NULL), stamp);
   char line[1024];
   int n = snprintf(line, sizeof line, "--- %s %s ---\n", stamp, text);
   if (n > 0) {
