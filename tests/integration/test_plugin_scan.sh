@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The plugin scan (host/core/plugins.c), as strace sees `mcphost plugins`:
-#   - the plugin directory is walked from "/" once and listed from the fd
-#     that walk opened (no second open of it to list it);
+#   - the plugin directory is checked once (a stat a component, then
+#     opened by its path: common/trusted_fs.h) and listed from the fd
+#     that opened (no second open of it to list it);
 #   - each plugin file is opened once and its head read once (the ELF
 #     check and the stub's note from the same 2 KiB);
 #   - a stub's implementation is checked with one fstatat() in the "impl"
 #     directory beside the plugin directory, opened once from it: no
-#     stub's path read back from /proc, no walk from "/" for it, no open
+#     stub's path read back from /proc, no check from "/" for it, no open
 #     of the implementation before it is used.
 # Then what that quick check stands for: an implementation it cannot
 # vouch for (a link, a file writable by its group) is checked as before,
@@ -41,8 +42,9 @@ check "  as many as there are files ($files)" \
 count() { grep -c -- "$1" "$TMP/trace"; }
 check "  no stub's path read back from /proc" \
   test "$(count 'readlink("/proc/self/fd/')" = 0
-check "  one walk from /: the plugin directory's" \
-  test "$(count 'openat(AT_FDCWD, "/", ')" = 1
+check "  one check of the plugin directory: opened once, by its path, no walk from /" \
+  test "$(count 'openat(AT_FDCWD, "/", ')" = 0 -a \
+  "$(count 'openat(AT_FDCWD, "/[^"]*", O_RDONLY|O_NOFOLLOW|O_CLOEXEC|O_DIRECTORY)')" = 1
 check "  the implementation directory opened once, beside it" \
   test "$(count 'openat([0-9]*, "\.\./impl", ')" = 1
 check "  the directory listed from the walk's fd (not opened again)" \
