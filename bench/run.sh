@@ -295,12 +295,21 @@ done
 
 # ---- 6. plugins ----
 log "6. loading and initializing every built plugin ($PLUGIN_RUNS processes)"
+# plugin_load CLIENT BUILD-DIR RUN: one record; a failed load (a candidate
+# built without MCPHOST_BENCH has no bench-plugin-load) is recorded as one.
+plugin_load() {
+  local line
+  line=$("$2/bin/bench-plugin-load" "$2/lib/mcphost/plugins") || line=""
+  if [ -z "$line" ]; then
+    log "plugin load failed: $1 run $3 ($2/bin/bench-plugin-load)"
+    line='{"failed":true}'
+  fi
+  printf '{"workload":"plugins","server":"-","client":"%s","run":%s,%s\n' "$1" "$3" "${line#\{}" >>"$OUT"
+}
 for r in $(seq 1 "$PLUGIN_RUNS"); do
-  line=$("$B/bench-plugin-load" "$BUILD/lib/mcphost/plugins") || log "plugin load failed: $line"
-  printf '{"workload":"plugins","server":"-","client":"mcphost","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
+  plugin_load mcphost "$BUILD" "$r"
   if [ -n "$CAND" ]; then
-    line=$("$CAND/bin/bench-plugin-load" "$CAND/lib/mcphost/plugins") || log "plugin load failed: $line"
-    printf '{"workload":"plugins","server":"-","client":"candidate","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
+    plugin_load candidate "$CAND" "$r"
   fi
 done
 
