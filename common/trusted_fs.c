@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "fnv.h"
@@ -196,20 +197,22 @@ static char *past_slashes(char *s) {
   return s;
 }
 
-/* Takes the next component of w->pending into `name`; false at the end. */
-static bool next_name(walk *w, char *name, size_t size) {
+/* Takes the next component of w->pending into `name`: 1, 0 at the end,
+ * -1 for one longer than `size` - 1 (ENAMETOOLONG, as the kernel says:
+ * never cut, which would walk its rest as one more component). */
+static int next_name(walk *w, char *name, size_t size) {
   char *p = past_slashes(w->pending);
   size_t n = (size_t)(strchrnul(p, '/') - p);
   if (n == 0) {
-    return false;
+    return 0;
   }
   if (n >= size) {
-    n = size - 1;
+    return -1;
   }
   memcpy(name, p, n);
   name[n] = '\0';
   memmove(w->pending, p + n, strlen(p + n) + 1);
-  return true;
+  return 1;
 }
 
 static bool at_end(const walk *w) {
@@ -382,8 +385,14 @@ static int open_dir(const char *path, unsigned flags, const uid_t *also,
       goto out;
     }
     char name[NAME_MAX + 1];
-    if (!next_name(w, name, sizeof name)) {
+    int got = next_name(w, name, sizeof name);
+    if (got == 0) {
       break;
+    }
+    if (got < 0) {
+      fail(ENAMETOOLONG, why, why_len, "%s: a name in the path is too long%s",
+           path, "");
+      goto out;
     }
     if (walk_step(w, name, at_end(w), flags, why, why_len) != 0) {
       goto out;
@@ -412,6 +421,30 @@ out:;
 
 #define BY_PATH_NO (-2) /* open_dir_by_path: the walk is the way */
 
+/* The status of `path` for open_dir_by_path: 0 for a directory or a file
+ * that is neither a link nor an automount point not mounted yet. The
+ * stat calls do not mount one (AT_NO_AUTOMOUNT, always so for stat):
+ * its stub would be checked, and the file system mounted on it by the
+ * next component's lookup never; the walk's open mounts it, then checks
+ * what is there. */
+static int stat_plain(const char *path, struct stat *st) {
+  struct statx sx;
+  if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+            STATX_TYPE | STATX_MODE | STATX_UID | STATX_GID | STATX_INO,
+            &sx) != 0 ||
+      S_ISLNK(sx.stx_mode) ||
+      (sx.stx_attributes_mask & sx.stx_attributes & STATX_ATTR_AUTOMOUNT)) {
+    return -1;
+  }
+  memset(st, 0, sizeof *st);
+  st->st_mode = sx.stx_mode;
+  st->st_uid = sx.stx_uid;
+  st->st_gid = sx.stx_gid;
+  st->st_ino = sx.stx_ino;
+  st->st_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+  return 0;
+}
+
 /* The usual case in a system call a component, not three: a path of
  * plain names (no ".", "..", link or missing directory) whose every
  * prefix, stat'ed by its path without following a link, passes the
@@ -438,8 +471,7 @@ open_dir_by_path(const char *path, unsigned flags, const uid_t *also,
   at[1] = '\0';
   const char *p = past_slashes((char *)path);
   for (;;) {
-    if (fstatat(AT_FDCWD, at, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-        S_ISLNK(st.st_mode)) {
+    if (stat_plain(at, &st) != 0) {
       return BY_PATH_NO;
     }
     bool last = *p == '\0';

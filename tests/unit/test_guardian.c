@@ -9,6 +9,7 @@
  * pipe closes, and one unregistered is not; the guardian then exits.
  * The test process is a subreaper, so the guardian, orphaned by its
  * double fork, is reaped here. */
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -154,6 +155,85 @@ TEST(test_stop_without_register_reaps_the_start) {
   CHECK(no_child_left());
 }
 
+/* The running guardian, this subreaper's child once its start exited:
+ * its pid, found by name in /proc, or -1. */
+static pid_t find_guardian(void) {
+  for (int i = 0; i < 500; i++) {
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t found = -1;
+    while (d && (e = readdir(d)) != NULL && found < 0) {
+      char path[300], line[512];
+      snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+      FILE *f = fopen(path, "r");
+      if (!f) {
+        continue;
+      }
+      int pid = 0, ppid = 0;
+      char state;
+      if (fgets(line, sizeof line, f) &&
+          sscanf(line, "%d (mcphost-guard) %c %d", &pid, &state, &ppid) == 3 &&
+          ppid == getpid()) {
+        found = pid;
+      }
+      fclose(f);
+    }
+    if (d) {
+      closedir(d);
+    }
+    if (found > 0) {
+      return found;
+    }
+    usleep(10000);
+  }
+  return -1;
+}
+
+TEST(test_a_start_reaped_elsewhere_keeps_the_groups) {
+  /* A host that ignores SIGCHLD: the kernel reaps the guardian's start,
+   * and waitpid() finds nothing. The pipe must stay open, or the
+   * guardian would kill the groups registered with it. */
+  signal(SIGCHLD, SIG_IGN);
+  guardian g;
+  guardian_init(&g, &host);
+  pid_t leader = group_leader();
+  guardian_register(&g, leader);
+  CHECK(guardian_settle(&g));
+  CHECK(g.fd >= 0 && g.mid == 0);
+  signal(SIGCHLD, SIG_DFL);
+  guardian_stop(&g); /* now its end-of-file: the group is killed */
+  int st = 0;
+  CHECK(waitpid(leader, &st, 0) == leader);
+  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  CHECK(reap_one() > 0);
+  CHECK(no_child_left());
+}
+
+TEST(test_a_guardian_dead_before_its_start_was_reaped_is_replaced) {
+  guardian g;
+  guardian_init(&g, &host);
+  pid_t first = group_leader(), second = group_leader();
+  guardian_register(&g, first);
+  pid_t dead = find_guardian();
+  CHECK(dead > 0);
+  kill(dead, SIGKILL);
+  waitpid(dead, NULL, 0);
+  CHECK(g.mid > 0); /* not settled yet */
+  guardian_unregister(&g, first); /* EPIPE: the pipe is dropped */
+  CHECK(g.fd < 0);
+  warnings = 0; /* "the process guardian has died": said, as it should */
+  guardian_register(&g, second); /* a new guardian for it */
+  CHECK(g.fd >= 0);
+  guardian_stop(&g);
+  int st = 0;
+  CHECK(waitpid(second, &st, 0) == second);
+  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  kill(first, SIGKILL);
+  waitpid(first, NULL, 0);
+  CHECK(reap_one() > 0);
+  CHECK(no_child_left());
+}
+
 static void no_warnings(void) {
   CHECK(warnings == 0);
 }
@@ -164,6 +244,7 @@ TEST(test_nothing_was_warned) {
 
 int main(void) {
   /* The guardian, orphaned by its double fork, comes here. */
+  signal(SIGPIPE, SIG_IGN); /* as the host does (transports/stdio/README.md) */
   if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
     perror("PR_SET_CHILD_SUBREAPER");
     return 1;
@@ -173,6 +254,8 @@ int main(void) {
       T(test_a_pipe_made_after_prepare_is_not_held_by_it),
       T(test_a_registered_group_is_killed_when_the_pipe_closes),
       T(test_stop_without_register_reaps_the_start),
+      T(test_a_start_reaped_elsewhere_keeps_the_groups),
+      T(test_a_guardian_dead_before_its_start_was_reaped_is_replaced),
       T(test_nothing_was_warned)};
   return run_tests(tests, sizeof tests / sizeof tests[0]);
 }

@@ -308,6 +308,40 @@ static void test_trusted_fs_file_names_are_kept_or_marked(void) {
         "the same name always gives the same file name");
 }
 
+/* Plain paths, however written, as the walk takes them; a name longer
+ * than NAME_MAX refused, never cut into two directories. */
+static void test_trusted_fs_plain_paths_and_long_names(void) {
+  mkdir_mode("plain", 0700);
+  mkdir_mode("plain/inner", 0700);
+  char slashes[PATH_MAX + 64];
+  snprintf(slashes, sizeof slashes, "%s//plain///inner/", root);
+  CHECK(opens(slashes, 0), "repeated and trailing slashes are one path");
+  CHECK(opens(at("plain/inner"), TRUSTED_FS_PRIVATE),
+        "a 0700 directory passes the private check");
+  int fd = trusted_fs_open_dir_owned_by(at("plain/inner"), 0, 65534, why,
+                                        sizeof why);
+  CHECK(fd >= 0, "a plain path with one more owner trusted opens");
+  if (fd >= 0) {
+    close(fd);
+  }
+  chmod(at("plain"), 0777);
+  CHECK(!opens(at("plain/inner"), 0) && has("plain is writable by everyone"),
+        "a shared directory on a plain path is refused in the walk's words");
+  chmod(at("plain"), 0700);
+  char longname[400];
+  memset(longname, 'A', 300);
+  longname[300] = '\0';
+  char deep[PATH_MAX + 512];
+  snprintf(deep, sizeof deep, "%s/plain/%s", root, longname);
+  CHECK(!opens(deep, TRUSTED_FS_CREATE) && errno == ENAMETOOLONG &&
+            has("too long"),
+        "a name over NAME_MAX is refused (ENAMETOOLONG)");
+  longname[255] = '\0';
+  struct stat st;
+  snprintf(deep, sizeof deep, "%s/plain/%s", root, longname);
+  CHECK(stat(deep, &st) != 0, "  and nothing of it is made");
+}
+
 int main(void) {
   const char *tmp = getenv("TMPDIR");
   snprintf(root, sizeof root, "%s/trusted-fs-XXXXXX", tmp ? tmp : "/tmp");
@@ -319,6 +353,7 @@ int main(void) {
   test_trusted_fs_creates_missing_directories_0700();
   test_trusted_fs_refuses_writable_directories();
   test_trusted_fs_follows_our_links_and_dots();
+  test_trusted_fs_plain_paths_and_long_names();
   test_trusted_fs_files();
   test_trusted_fs_refuses_another_users();
   test_trusted_fs_file_names_are_kept_or_marked();

@@ -206,18 +206,24 @@ bool guardian_settle(guardian *g) {
   if (g->mid <= 0) {
     return g->fd >= 0;
   }
+  pid_t mid = g->mid, got;
   int status = 0;
-  pid_t got;
-  while ((got = waitpid(g->mid, &status, 0)) < 0 && errno == EINTR) {
+  while ((got = waitpid(mid, &status, 0)) < 0 && errno == EINTR) {
   }
   g->mid = 0;
-  if (got < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  /* Only a middle process that said its fork failed means no guardian
+   * reads the pipe. Not reaped here (a host that ignores SIGCHLD, or
+   * reaps what it did not start), the guardian may well run and hold
+   * groups registered already: closing the pipe would have it kill
+   * them. A dead guardian shows at the next write (EPIPE). */
+  if (got == mid && WIFEXITED(status) &&
+      WEXITSTATUS(status) != 0 && g->fd >= 0) {
     close(g->fd);
     g->fd = -1;
     guardian_warn(g, "cannot start the process guardian: fork", EAGAIN);
     return false;
   }
-  return true;
+  return g->fd >= 0;
 }
 
 /* Writes one command. Returns false only when the guardian is gone. */
@@ -248,6 +254,7 @@ void guardian_register(guardian *g, pid_t pgid) {
    * Groups registered with the dead one stay unguarded. */
   for (int attempt = 0; attempt < 2; attempt++) {
     if (g->fd < 0) {
+      guardian_settle(g); /* a start of the dead one, not reaped yet */
       guardian_prepare(g);
     }
     if (g->fd < 0) {

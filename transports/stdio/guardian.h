@@ -4,8 +4,8 @@
  *
  * A server's own process dies with mcphost through PR_SET_PDEATHSIG, but
  * what it forked (npx -> node, uv run -> python, sh -c ...) would live on.
- * The guardian is forked from mcphost (it never execs) before the first
- * spawn and reads commands from a pipe whose only write end mcphost holds:
+ * The guardian is forked from mcphost (it never execs) right after the
+ * first spawn and reads commands from a pipe whose only write end mcphost holds:
  * "+<pgid>\n" registers a process group, "-<pgid>\n" forgets it. When the
  * pipe reaches end-of-file, because mcphost exited or died, it sends
  * SIGKILL to every group still registered and exits.
@@ -40,8 +40,11 @@ void guardian_init(guardian *g, const mcph_host *host);
 void guardian_prepare(guardian *g);
 
 /* Reaps what guardian_prepare started, if not done yet: call it before
- * closing a server's stdin. False when the guardian could not be
- * started (the pipe is then closed, and the failure logged). */
+ * closing a server's stdin. False when no guardian runs: its start said
+ * its fork failed (the pipe is then closed, and the failure logged), or
+ * there is no pipe. A start reaped by someone else (a host ignoring
+ * SIGCHLD) leaves the pipe open: the guardian may hold groups already,
+ * and would kill them at its end-of-file. */
 bool guardian_settle(guardian *g);
 
 /* Registers a process group, starting the guardian first if it is not
@@ -54,8 +57,9 @@ void guardian_register(guardian *g, pid_t pgid);
 void guardian_unregister(guardian *g, pid_t pgid);
 
 /* Closes the pipe; the guardian kills any group still registered (none,
- * when every transport was destroyed) and exits. It is not our child (see
- * guardian.c), so there is nothing to reap. */
+ * when every transport was destroyed) and exits. Its start is reaped
+ * first if it was not; the guardian itself is not our child (see
+ * guardian.c). */
 void guardian_stop(guardian *g);
 
 #endif /* MCPH_STDIO_GUARDIAN_H */
