@@ -423,10 +423,10 @@ out:;
 
 /* The status of `path` for open_dir_by_path: 0 for a directory or a file
  * that is neither a link nor an automount point not mounted yet. The
- * stat calls do not mount one (AT_NO_AUTOMOUNT, always so for stat):
- * its stub would be checked, and the file system mounted on it by the
- * next component's lookup never; the walk's open mounts it, then checks
- * what is there. */
+ * stat calls do not mount one (AT_NO_AUTOMOUNT, always so for stat): the
+ * empty mount point would be what is checked, and the file system that
+ * the next component's lookup mounts there never; the walk's open mounts
+ * it, then checks what is there. */
 static int stat_plain(const char *path, struct stat *st) {
   struct statx sx;
   if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,

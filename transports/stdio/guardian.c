@@ -78,8 +78,8 @@ static void apply_command(pgid_set *s, const char *line, size_t len) {
 /* Holds nothing of mcphost's: not its stdout or stderr (someone may be
  * reading them to end-of-file), not a server's pipe, not the write end of
  * the command pipe. Done by the middle process, before it forks the
- * guardian: mcphost waits for that process's exit, so when it goes on no
- * copy is left anywhere. */
+ * guardian: once guardian_settle() has reaped it, no copy is left
+ * anywhere. */
 static void drop_fds(int cmd_fd) {
   int null_fd = open("/dev/null", O_RDWR);
   for (int fd = 0; fd < 3; fd++) {
@@ -264,7 +264,6 @@ void guardian_register(guardian *g, pid_t pgid) {
     if (guardian_write(g, '+', pgid)) {
       return;
     }
-    guardian_settle(g); /* it died: its start is reaped before another */
   }
 }
 
