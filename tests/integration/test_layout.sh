@@ -98,6 +98,9 @@ check "  and what a command runs where a session was once started\
  (daemon_key_scan), and with 50 servers (mcp_client_find_server)" \
   bash -c "grep -qx daemon_key_scan '$TMP/new.hot' &&
            grep -qx mcp_client_find_server '$TMP/new.hot'"
+check "  and what a run after the first runs to read its caches\
+ (state_file_open, the tool names kept for completion)" \
+  grep -qx state_file_open "$TMP/new.hot"
 check "  not the shell, which no workload runs" \
   bash -c "! grep -qx cmd_shell '$TMP/new.hot'"
 check "  then the source files, cli/main.c among them" \
