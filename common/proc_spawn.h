@@ -1,7 +1,7 @@
 /* Starting a child process: the one implementation for the stdio
  * transport (servers), the elicitation plugin (hooks, browsers) and
- * whatever else runs a command. fork() and exec, with everything the
- * child needs prepared before the fork so that the child makes only
+ * whatever else runs a command. vfork() and exec, with everything the
+ * child needs prepared before so that the child makes only
  * async-signal-safe calls (the host may have threads): its stdin, stdout
  * and stderr, its environment and directory, its own process group (or
  * session), every signal back to its default and unblocked (the host
@@ -42,12 +42,11 @@ typedef struct proc_spec {
   bool new_session;
   /* SIGKILL when the host dies (PR_SET_PDEATHSIG). */
   bool die_with_host;
-  /* -1: proc_start waits until the child has exec'd (a few system calls
-   * later) and a failed chdir or exec fails proc_start itself. Else the
-   * write end (close-on-exec) of a pipe where the child writes its
-   * proc_failure instead
-   * (the caller reads it with proc_read_failure once the child exited):
-   * the start does not wait. */
+  /* The calling thread goes on once the child has exec'd or failed to
+   * (a few system calls later). -1: a failed chdir or exec fails
+   * proc_start itself. Else the write end (close-on-exec) of a pipe
+   * where the child writes its proc_failure instead (the caller reads it
+   * with proc_read_failure once the child exited): the start succeeds. */
   int report_fd;
 } proc_spec;
 
@@ -80,11 +79,11 @@ int proc_make_pipe(int fds[2], int nonblock_end);
  * errno set and `fd` closed. */
 int proc_lift_fd(int fd);
 
-/* Async-signal-safe, for a freshly forked child: closes every fd >= 3
+/* Async-signal-safe, for a new child process: closes every fd >= 3
  * except `keep` (-1 for none). */
 void proc_close_fds_except(int keep);
 
-/* Async-signal-safe, for a freshly forked child (signals blocked): every
+/* Async-signal-safe, for a new child process (signals blocked): every
  * signal in `ignore` (bit n - 1: signal n) ignored, every other one at its
  * default. Only the signals not so already are set: those the kernel
  * lists as ignored or caught (/proc/self/status), a handful where every

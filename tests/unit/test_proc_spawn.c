@@ -133,6 +133,53 @@ TEST(test_a_child_leads_its_own_process_group) {
   CHECK(pgid == pid);
 }
 
+/* The start returns once the child has exec'd, also when its failure
+ * goes to a pipe of the caller's (the stdio transport's start; vfork: a
+ * fork()'s child waited for the caller's CPU while the caller went on):
+ * at once, the child is the program asked for, leading its own process
+ * group. */
+TEST(test_the_child_has_execd_when_the_start_returns) {
+  for (int round = 0; round < 20; round++) {
+    int p[2], report[2];
+    CHECK(proc_make_pipe(p, -1) == 0);
+    CHECK(proc_make_pipe(report, -1) == 0);
+    char *const argv[] = {"cat", NULL};
+    proc_spec spec = {.argv = argv,
+                      .fd = {p[0], PROC_FD_NULL, PROC_FD_NULL},
+                      .report_fd = report[1]};
+    char why[256], path[64], exe[256] = "", stat[512] = "";
+    pid_t pid;
+    CHECK(proc_start(&spec, &pid, why, sizeof why) == 0);
+    snprintf(path, sizeof path, "/proc/%d/exe", (int)pid);
+    ssize_t n = readlink(path, exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (f) {
+      CHECK(fgets(stat, sizeof stat, f) != NULL);
+      fclose(f);
+    }
+    close(p[0]);
+    close(p[1]); /* cat reads end-of-file and exits */
+    close(report[1]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    proc_failure failure;
+    CHECK(!proc_read_failure(report[0], &failure));
+    close(report[0]);
+    const char *base = strrchr(exe, '/');
+    CHECK_STR(base ? base + 1 : exe, "cat");
+    /* "PID (cat) S PPID PGRP ...": the group is its own. */
+    long pgrp = 0;
+    const char *close_paren = strrchr(stat, ')');
+    CHECK(close_paren && sscanf(close_paren + 1, " %*c %*d %ld", &pgrp) == 1);
+    CHECK(pgrp == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+}
+
 TEST(test_a_wait_status_in_words) {
   char buf[64];
   proc_describe_status(3 << 8, buf, sizeof buf);
@@ -146,4 +193,6 @@ RUN(T(test_a_child_runs_with_its_stdout_on_the_pipe_given),
     T(test_a_missing_directory_is_named),
     T(test_an_asynchronous_start_reports_the_failure_after_the_exit),
     T(test_signals_the_host_blocks_and_ignores_are_back_in_the_child),
-    T(test_a_child_leads_its_own_process_group), T(test_a_wait_status_in_words))
+    T(test_a_child_leads_its_own_process_group),
+    T(test_the_child_has_execd_when_the_start_returns),
+    T(test_a_wait_status_in_words))
