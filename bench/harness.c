@@ -19,6 +19,10 @@
  *   - Peak RSS is VmHWM of the client process.
  *   - For `cold`, both are read at the client's exit, stopped there by
  *     ptrace (PTRACE_O_TRACEEXIT), while its memory map still exists.
+ *     A traced process also stops at every signal it is sent (a child's
+ *     SIGCHLD) until the harness lets it go on, which moves its wall
+ *     time by when the harness gets a CPU: `cold --untraced` measures
+ *     the wall alone, from the spawn to the reap, untraced.
  *   - For the other modes they are read before the first and after the
  *     last measured request, so start-up and shut-down are not per-call
  *     cost.
@@ -34,6 +38,7 @@
  *   --expect-bytes N       big: the answer must be at least this long
  *   --lat-out FILE         seq: every latency, in microseconds
  *   --stderr FILE          where the client's stderr goes (/dev/null)
+ *   --untraced             cold: the wall alone, the client not traced
  * The client may also be a stdio MCP server itself (after --init): that
  * is the floor with no client at all.
  */
@@ -47,6 +52,7 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -401,6 +407,7 @@ static struct {
   const char *request, *warmup_request, *init_request, *requests_file,
       *lat_out, *label;
   long expect_bytes;
+  bool untraced;
 } opt = {.calls = 2000, .warmup = 100, .inflight = 64};
 
 static void print_head(const char *mode) {
@@ -450,6 +457,44 @@ static int run_cold(char **argv) {
          "\"rss_kb\":%ld,\"exit\":%d}\n",
          (double)(t_end - t0) / 1e6, (double)(t_exit - t0) / 1e6,
          (double)cpu / 1e6, hwm, code);
+  return code == 0 ? 0 : 1;
+}
+
+/* `cold --untraced`: the wall from the spawn (posix_spawn: the harness's
+ * own fork is not copied) to the reap, with nothing stopping the client on
+ * the way; no CPU or RSS, which only ptrace gets at the exit. */
+static int run_cold_untraced(char **argv) {
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t attr;
+  sigset_t dfl;
+  sigemptyset(&dfl);
+  sigaddset(&dfl, SIGPIPE);
+  if (posix_spawn_file_actions_init(&fa) != 0 ||
+      posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
+      posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0) ||
+      posix_spawn_file_actions_addopen(&fa, 2, stderr_path,
+                                       O_WRONLY | O_CREAT | O_APPEND, 0644) ||
+      posix_spawnattr_init(&attr) != 0 ||
+      posix_spawnattr_setsigdefault(&attr, &dfl) != 0 ||
+      posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF) != 0)
+    die("posix_spawn setup failed");
+  extern char **environ;
+  pid_t pid;
+  uint64_t t0 = now_ns();
+  int e = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+  if (e != 0)
+    die("cannot run %s: %s", argv[0], strerror(e));
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR)
+      die("waitpid: %s", strerror(errno));
+  uint64_t t_end = now_ns();
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  print_head("cold");
+  printf(",\"untraced\":true,\"wall_ms\":%.3f,\"exit\":%d}\n",
+         (double)(t_end - t0) / 1e6, code);
   return code == 0 ? 0 : 1;
 }
 
@@ -657,6 +702,7 @@ int main(int argc, char **argv) {
       {"expect-bytes", required_argument, NULL, 'b'},
       {"stderr", required_argument, NULL, 'e'},
       {"label", required_argument, NULL, 'l'},
+      {"untraced", no_argument, NULL, 'u'},
       {NULL, 0, NULL, 0}};
   if (argc < 2)
     die("usage: bench-harness cold|seq|conc|big|multi [OPTIONS] -- CLIENT...");
@@ -676,6 +722,7 @@ int main(int argc, char **argv) {
     case 'b': opt.expect_bytes = atol(optarg); break;
     case 'e': stderr_path = optarg; break;
     case 'l': opt.label = optarg; break;
+    case 'u': opt.untraced = true; break;
     default: die("bad option");
     }
   }
@@ -684,7 +731,8 @@ int main(int argc, char **argv) {
   char **client_argv = argv + optind;
   signal(SIGPIPE, SIG_IGN);
   if (strcmp(mode, "cold") == 0)
-    return run_cold(client_argv);
+    return opt.untraced ? run_cold_untraced(client_argv)
+                        : run_cold(client_argv);
   if (strcmp(mode, "multi") == 0) {
     if (!opt.requests_file)
       die("multi needs --requests FILE");

@@ -76,6 +76,7 @@ const fx = (r) => (Number.isFinite(r) ? `${fmt(r)}×` : '–');
 const csv = ['workload,server,client,metric,median,min,max,runs,ratio_vs_mcphost'];
 const METRICS = {
   cold: ['wall_ms', 'cpu_ms', 'rss_kb'],
+  cold_untraced: ['wall_ms'],
   seq: ['lat_p50_us', 'lat_p99_us', 'cpu_per_call_us', 'rss_kb'],
   conc: ['calls_per_s', 'cpu_per_call_us', 'lat_p50_us', 'lat_p99_us', 'rss_kb'],
   big: ['wall_ms', 'cpu_ms', 'rss_kb'],
@@ -254,18 +255,21 @@ const rowsFor = (w, s, cols) => CLIENTS.map((c) => [`${c === 'mcphost' ? '**mcph
 if (hasCand) md.push('', '**candidate** = ' + CLIENT_NAME.candidate + '; its ratio columns are, like the others\', the client\'s figure ÷ mcphost\'s (below 1×: the candidate is cheaper).');
 
 h('## 1. Cold command: start → connected → tools listed → exit');
-md.push('`mcphost --config F tools` vs `node driver --config F tools`. Wall from exec to exit; hyperfine median as a cross-check.', '');
+md.push('`mcphost --config F tools` vs `node driver --config F tools`. Wall from exec to exit, CPU and peak RSS at the exit, the client traced (ptrace: it also stops at each signal it is sent until the harness lets it go on); untraced: the wall from the spawn to the reap, in runs of their own, the clients taking turns as well; hyperfine median as a cross-check.', '');
 for (const s of ['c', 'ts', 'intl', 'icu']) {
   if (!pick('cold', s, 'mcphost').length) continue;
   md.push(`**${SERVER_NAME[s]}**`, '');
   const base = med('cold', s, 'mcphost', 'wall_ms');
-  table(['client', 'wall ms', 'hyperfine ms', 'CPU ms', 'peak RSS MiB', 'wall ratio'],
+  const baseU = med('cold_untraced', s, 'mcphost', 'wall_ms');
+  table(['client', 'wall ms', 'untraced wall ms', 'hyperfine ms', 'CPU ms', 'peak RSS MiB', 'wall ratio', 'untraced ratio'],
     rowsFor('cold', s, [
       (c) => fmt(med('cold', s, c, 'wall_ms')),
+      (c) => fmt(med('cold_untraced', s, c, 'wall_ms')),
       (c) => fmt(hyperfine[`${s}/${c}`]),
       (c) => fmt(med('cold', s, c, 'cpu_ms')),
       (c) => fmt(mib(med('cold', s, c, 'rss_kb')), 1),
       (c) => (c === 'mcphost' ? '1×' : fx(ratio(med('cold', s, c, 'wall_ms'), base))),
+      (c) => (c === 'mcphost' ? '1×' : fx(ratio(med('cold_untraced', s, c, 'wall_ms'), baseU))),
     ]));
   md.push('');
 }
@@ -436,6 +440,7 @@ const wholeRows = [
   ['cold `tools`: instructions of the mcphost process (callgrind)', (c) => fpr(c, 'tools', 'instructions'), Mi],
   ['cold `tools`: instructions of its forked children (callgrind)', (c) => fpr(c, 'tools', 'children'), Mi],
   ['cold `tools`: wall (ms, bench-harness)', (c) => med('cold', 'c', c, 'wall_ms'), fmt],
+  ['cold `tools`: wall, untraced (ms, bench-harness)', (c) => med('cold_untraced', 'c', c, 'wall_ms'), fmt],
   ['cold `tools`: CPU (ms, bench-harness)', (c) => med('cold', 'c', c, 'cpu_ms'), fmt],
   ['cold `tools`: peak RSS (MiB, GNU time)', (c) => fpr(c, 'tools', 'rss_kib'), KiB],
   ['cold `tools`: resident at its exit (MiB, smaps: exact)', (c) => fpr(c, 'tools', 'exit_kib'), KiB],

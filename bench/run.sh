@@ -204,12 +204,20 @@ server_cmd() { # SERVER -> CMD array: the stdio server itself
 }
 
 # ---- 1. cold command ----
-log "1. cold command: start, connect, list tools, exit ($COLD_RUNS runs)"
+# Traced (CPU and peak RSS at the exit), then untraced (the wall alone:
+# a traced client stops at each signal until the harness lets it go on).
+log "1. cold command: start, connect, list tools, exit ($COLD_RUNS runs, then $COLD_RUNS untraced)"
 for s in c ts intl icu; do
   for r in $(seq 1 "$COLD_RUNS"); do
     for c in $(order "$r"); do
       client_cmd "$c" "$s.json" tools
       record cold "$s" "$c" "$r" -- cold -- "${CMD[@]}"
+    done
+  done
+  for r in $(seq 1 "$COLD_RUNS"); do
+    for c in $(order "$r"); do
+      client_cmd "$c" "$s.json" tools
+      record cold_untraced "$s" "$c" "$r" -- cold --untraced -- "${CMD[@]}"
     done
   done
   if command -v hyperfine >/dev/null; then
