@@ -274,7 +274,14 @@ void proc_signals_reset(uint64_t ignore) {
   }
 }
 
-static _Noreturn void child_fail(const child_plan *p, int stage, int error) {
+/* The child's functions, and fork_child which calls them, are not
+ * instrumented by ASan: under vfork() the child's stack is the caller's,
+ * and the reset of the stack's shadow ASan makes before a call that does
+ * not return would take the redzones of the caller's live frames. */
+#define CHILD_CODE __attribute__((no_sanitize_address))
+
+CHILD_CODE static _Noreturn void child_fail(const child_plan *p, int stage,
+                                            int error) {
   proc_failure f = {.stage = stage, .error = error};
   ssize_t unused = write(p->status_fd, &f, sizeof f);
   (void)unused;
@@ -304,7 +311,17 @@ static bool child_fds(const child_plan *p) {
   return true;
 }
 
-static _Noreturn void child_main(const child_plan *p) {
+/* Every fd from 3 on closed at the exec, which happens after the caller
+ * is released: a close may flush (a file on NFS or FUSE), and the caller
+ * waits for everything before (fork_child). The report fd is close-on-exec
+ * already. Linux 5.11; before, closed now. */
+static void child_cloexec_fds(const child_plan *p) {
+  if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
+    proc_close_fds_except(p->status_fd);
+  }
+}
+
+CHILD_CODE static _Noreturn void child_main(const child_plan *p) {
   /* Signals are all blocked (see proc_start): restore the defaults, so
    * that nothing the host ignores or handles stays so in the child, then
    * unblock. */
@@ -327,7 +344,7 @@ static _Noreturn void child_main(const child_plan *p) {
   if (!child_fds(p)) {
     child_fail(p, PROC_STAGE_EXEC, errno);
   }
-  proc_close_fds_except(p->status_fd); /* close-on-exec itself */
+  child_cloexec_fds(p);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
@@ -376,13 +393,17 @@ static void close_fd(int *fd) {
  * meanwhile was copied. So the child writes nothing the caller reads
  * (but the plan's sh_argv, which is its own): everything it reads was
  * prepared before (child_plan), it calls no allocator and takes no lock
- * (other threads run on), and it leaves by execve() or _exit() only. errno is the calling thread's, which the
- * child's failed calls set; it is read here only when there is no child.
- * Every signal is blocked across it, so that no handler of the host's
- * runs in the child (which resets them before unblocking). By the time
- * the caller goes on, the child has its own process group (or session)
- * or is gone. */
-static pid_t fork_child(const child_plan *plan) {
+ * (other threads run on), and it leaves by execve() or _exit() only.
+ * errno is the calling thread's, which the child's failed calls set; it
+ * is read here only when there is no child.
+ *
+ * The caller waits for what the child does before its exec, as with
+ * posix_spawn(): a few system calls, and a chdir() and the exec's path
+ * lookup, which a hung network mount can stall; then with every signal
+ * blocked (a ^C or SIGTERM is taken when the child goes on). Every signal
+ * is blocked across it, so that no handler of the host's runs in the
+ * child (which resets them before unblocking). */
+CHILD_CODE static pid_t fork_child(const child_plan *plan) {
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -392,6 +413,12 @@ static pid_t fork_child(const child_plan *plan) {
   }
   int fork_errno = errno;
   pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (pid > 0 && !plan->spec->new_session) {
+    /* The child has its group by now, but where vfork() runs as fork()
+     * (valgrind, qemu-user) it may not yet, and a kill(-pid) must reach
+     * it: fails harmlessly once it has exec'd. */
+    setpgid(pid, pid);
+  }
   errno = fork_errno;
   return pid;
 }

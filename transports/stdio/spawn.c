@@ -117,8 +117,9 @@ int spawn_start(const spawn_request *req, spawn_child *out, mcph_error *err) {
                         req->argv[0], strerror(errno));
     goto out;
   }
-  /* The start does not wait for the exec: a failed chdir or exec shows
-   * up as the child's report once it exited (child.c). */
+  /* The start waits for the exec (proc_spawn.c, fork_child), not for a
+   * failure's report: a failed chdir or exec shows up as the child's
+   * report once it exited (child.c). */
   proc_spec spec = {.argv = req->argv,
                     .envp = (char *const *)envp,
                     .cwd = req->cwd,
