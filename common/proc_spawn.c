@@ -399,10 +399,10 @@ static void close_fd(int *fd) {
  *
  * The caller waits for what the child does before its exec, as with
  * posix_spawn(): a few system calls, and a chdir() and the exec's path
- * lookup, which a hung network mount can stall; then with every signal
- * blocked (a ^C or SIGTERM is taken when the child goes on). Every signal
- * is blocked across it, so that no handler of the host's runs in the
- * child (which resets them before unblocking). */
+ * lookup, which a hung network mount can stall. Every signal is blocked
+ * across it, so that no handler of the host's runs in the child (which
+ * resets them before unblocking): a ^C or SIGTERM meanwhile is taken
+ * once the child goes on. */
 CHILD_CODE static pid_t fork_child(const child_plan *plan) {
   sigset_t all, old;
   sigfillset(&all);

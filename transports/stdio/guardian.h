@@ -5,10 +5,10 @@
  * A server's own process dies with mcphost through PR_SET_PDEATHSIG, but
  * what it forked (npx -> node, uv run -> python, sh -c ...) would live on.
  * The guardian is forked from mcphost (it never execs) right after the
- * first spawn and reads commands from a pipe whose only write end mcphost holds:
- * "+<pgid>\n" registers a process group, "-<pgid>\n" forgets it. When the
- * pipe reaches end-of-file, because mcphost exited or died, it sends
- * SIGKILL to every group still registered and exits.
+ * first spawn and reads commands from a pipe whose only write end
+ * mcphost holds: "+<pgid>\n" registers a process group, "-<pgid>\n"
+ * forgets it. When the pipe reaches end-of-file, because mcphost exited
+ * or died, it sends SIGKILL to every group still registered and exits.
  *
  * One guardian per plugin instance. All functions: loop thread.
  */
