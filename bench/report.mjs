@@ -77,6 +77,8 @@ const csv = ['workload,server,client,metric,median,min,max,runs,ratio_vs_mcphost
 const METRICS = {
   cold: ['wall_ms', 'cpu_ms', 'rss_kb'],
   cold_untraced: ['wall_ms'],
+  cold_pair: ['wall_ms', 'cpu_ms'],
+  cold_pair_untraced: ['wall_ms'],
   seq: ['lat_p50_us', 'lat_p99_us', 'cpu_per_call_us', 'rss_kb'],
   conc: ['calls_per_s', 'cpu_per_call_us', 'lat_p50_us', 'lat_p99_us', 'rss_kb'],
   big: ['wall_ms', 'cpu_ms', 'rss_kb'],
@@ -488,6 +490,34 @@ const wholeTable = () => {
     return row;
   })];
 };
+// Workload 1b: mcphost ÷ the candidate, pair by pair (each ran right
+// after the other). The median of the pairs' ratios and its 95%
+// confidence interval, from the order statistics (no assumption on how
+// the ratios spread): the ratios ranked k and n + 1 - k, k = n/2 - 0.98 √n.
+const pairRatios = (w, k) => {
+  const cand = byRun(w, 'c', 'candidate', k);
+  return [...byRun(w, 'c', 'mcphost', k)].filter(([run, v]) => cand.has(run) && cand.get(run) > 0)
+    .map(([run, v]) => v / cand.get(run)).filter(Number.isFinite).sort((a, b) => a - b);
+};
+const pairCi = (xs) => {
+  const n = xs.length, k = Math.floor(n / 2 - 0.98 * Math.sqrt(n));
+  return n >= 10 && k >= 1 ? [xs[k - 1], xs[n - k]] : null;
+};
+const pairRows = [
+  ['wall, traced (the harness holds the client with ptrace)', 'cold_pair', 'wall_ms'],
+  ['CPU of the client, traced', 'cold_pair', 'cpu_ms'],
+  ['wall, untraced', 'cold_pair_untraced', 'wall_ms'],
+];
+const pairTable = () => {
+  const body = pairRows.map(([what, w, k]) => {
+    const xs = pairRatios(w, k);
+    const ci = pairCi(xs);
+    const verdict = !ci ? '–' : ci[1] < 1 ? 'below' : ci[0] > 1 ? 'above' : 'no difference measured';
+    return [what, String(xs.length), fx(median(xs)), ci ? `${fx(ci[0])} – ${fx(ci[1])}` : '–', verdict];
+  });
+  return [['cold `tools`, C server', 'pairs', 'mcphost ÷ candidate (median of the pairs)', '95% confidence interval', 'mcphost against the candidate'], body];
+};
+
 const haveWhole = pick('footprint', '-', 'mcphost').length || pick('whole_batch', 'c', 'mcphost').length;
 if (haveWhole) {
   h('## 9. Whole commands: mcphost beside the candidate');
@@ -495,6 +525,13 @@ if (haveWhole) {
     'GNU time: the most resident memory of the whole command (median of the runs). bench-harness figures: the medians above.', '');
   table(...wholeTable());
   md.push('', ...wholeNotes, '');
+  if (pick('cold_pair', 'c', 'mcphost').length) {
+    md.push(`The cold command, mcphost and the candidate paired (workload 1b: ${machine.pair_runs} pairs, each build right after the other, ` +
+      'the first of the two alternating): a difference of a few per cent between two builds is less than what the machine moves ' +
+      'a run by, and a pair shares the machine\'s state. "No difference measured": the interval holds 1×.', '');
+    table(...pairTable());
+    md.push('');
+  }
 }
 
 // ---- plot: latency CDFs of workload 2 ----

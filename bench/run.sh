@@ -23,6 +23,7 @@ RUNS=${BENCH_RUNS:-5}
 SEQ_CALLS=2000 SEQ_WARMUP=200
 CONC_CALLS=5000 CONC_INFLIGHT=64 CONC_WARMUP=200
 COLD_RUNS=20
+PAIR_RUNS=400
 WHOLE_RUNS=21
 MANY=50
 MANY_RUNS=$RUNS TS_MANY_RUNS=3
@@ -30,7 +31,7 @@ BIG_BYTES=$((10 * 1024 * 1024))
 PLUGIN_RUNS=20
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
   RUNS=2 SEQ_CALLS=300 SEQ_WARMUP=50 CONC_CALLS=1000 CONC_WARMUP=50
-  COLD_RUNS=3 WHOLE_RUNS=3 MANY_RUNS=1 TS_MANY_RUNS=1 PLUGIN_RUNS=5
+  COLD_RUNS=3 PAIR_RUNS=10 WHOLE_RUNS=3 MANY_RUNS=1 TS_MANY_RUNS=1 PLUGIN_RUNS=5
 fi
 
 B=$BUILD/bin
@@ -99,8 +100,8 @@ done
   printf '"sdk1":"%s","sdk2":"%s",' \
     "$(node -p "require('$ROOT/bench/node_modules/@modelcontextprotocol/sdk/package.json').version")" \
     "$(node -p "require('$ROOT/bench/node_modules/@modelcontextprotocol/client/package.json').version")"
-  printf '"runs":%s,"seq_calls":%s,"conc_calls":%s,"conc_inflight":%s,"cold_runs":%s,"big_bytes":%s,"many":%s}\n' \
-    "$RUNS" "$SEQ_CALLS" "$CONC_CALLS" "$CONC_INFLIGHT" "$COLD_RUNS" "$BIG_BYTES" "$MANY"
+  printf '"runs":%s,"seq_calls":%s,"conc_calls":%s,"conc_inflight":%s,"cold_runs":%s,"pair_runs":%s,"big_bytes":%s,"many":%s}\n' \
+    "$RUNS" "$SEQ_CALLS" "$CONC_CALLS" "$CONC_INFLIGHT" "$COLD_RUNS" "$PAIR_RUNS" "$BIG_BYTES" "$MANY"
 } >"$RAW/machine.json"
 
 # ---- servers and configurations ----
@@ -227,6 +228,29 @@ for s in c ts intl icu; do
       "${hf[@]}" >"$RAW/hyperfine-cold-$s.txt" 2>&1 || log "hyperfine failed (see $RAW/hyperfine-cold-$s.txt)"
   fi
 done
+
+# ---- 1b. the cold command, mcphost and the candidate paired ----
+# A few per cent between two builds of mcphost is less than what the
+# machine moves a run by (its other jobs, where the scheduler puts the
+# server): each build runs right after the other, the first of the two
+# alternating, PAIR_RUNS times, traced then untraced, so that each pair
+# shares the machine's state. The report takes the median of the pairs'
+# ratios and its 95% confidence interval.
+if [ -n "$CAND" ]; then
+  log "1b. cold command, mcphost and the candidate paired: $PAIR_RUNS pairs"
+  for r in $(seq 1 "$PAIR_RUNS"); do
+    for mode in cold_pair cold_pair_untraced; do
+      for c in $(if [ $((r % 2)) = 1 ]; then echo mcphost candidate; else echo candidate mcphost; fi); do
+        client_cmd "$c" c.json tools
+        if [ "$mode" = cold_pair ]; then
+          record "$mode" c "$c" "$r" -- cold -- "${CMD[@]}"
+        else
+          record "$mode" c "$c" "$r" -- cold --untraced -- "${CMD[@]}"
+        fi
+      done
+    done
+  done
+fi
 
 # ---- 2. sequential calls ----
 start_http
