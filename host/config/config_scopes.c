@@ -50,10 +50,13 @@ void config_paths_init(config_paths *p, const config_sources *o) {
    * below it, that made this the deepest stack of every command's start
    * (one page more resident). */
   p->cwd = o->cwd ? xstrdup(o->cwd) : getcwd(NULL, 0);
+  /* getcwd() names the directory as the kernel reaches it, with no link,
+   * "." or ".." in it: realpath() would only ask each component again (a
+   * readlink each). A directory given is resolved. */
+  char *real = o->cwd ? realpath(p->cwd, NULL) : NULL;
   if (!p->cwd) {
     p->cwd = xstrdup("/");
   }
-  char *real = realpath(p->cwd, NULL);
   p->project_key = real ? real : xstrdup(p->cwd);
   char *home = o->home ? xstrdup(o->home) : user_home();
   p->home = home && *home ? home : xstrdup("/");

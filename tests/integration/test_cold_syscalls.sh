@@ -16,7 +16,9 @@
 #   - the server's child and the guardian set only the signals not so
 #     already (a handful of sigaction calls, not one a signal);
 #   - one waitid for the server's exit, stdout asked once whether it is a
-#     terminal, a --mcp-config file read once.
+#     terminal, a --mcp-config file read once;
+#   - the working directory as getcwd() names it, not resolved again (a
+#     readlink a component).
 # The whole tree's count is bound too, the checks of trusted directories
 # (a stat a component) apart, as their depth is the machine's.
 . "$(dirname "$0")/../lib/lib.sh"
@@ -72,6 +74,8 @@ check "  one lstat of the socket says so" \
   test "$(count main 'runtime-dir/mcphost/session-')" = 1
 check "no stub's file asked its name again (readlink /proc/self/fd)" \
   test "$(count main '^readlink("/proc/self/fd/')" = 0
+check "the working directory is not resolved again (getcwd's name has no link)" \
+  test "$(count main "^readlink(\"$(pwd -P)\"")" = 0
 walks=$(count main '^openat(AT_FDCWD, "/", ')
 check "no walk of descriptors from \"/\": every path plain ($walks)" \
   test "$walks" = 0
