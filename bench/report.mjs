@@ -525,13 +525,14 @@ if (haveWhole) {
     'GNU time: the most resident memory of the whole command (median of the runs). bench-harness figures: the medians above.', '');
   table(...wholeTable());
   md.push('', ...wholeNotes, '');
-  if (pick('cold_pair', 'c', 'mcphost').length) {
-    md.push(`The cold command, mcphost and the candidate paired (workload 1b: ${machine.pair_runs} pairs, each build right after the other, ` +
-      'the first of the two alternating): a difference of a few per cent between two builds is less than what the machine moves ' +
-      'a run by, and a pair shares the machine\'s state. "No difference measured": the interval holds 1×.', '');
-    table(...pairTable());
-    md.push('');
-  }
+}
+if (pick('cold_pair', 'c', 'mcphost').length) {
+  if (!haveWhole) h('## 9. Whole commands: mcphost beside the candidate');
+  md.push(`The cold command, mcphost and the candidate paired (workload 1b: ${machine.pair_runs} pairs, each build right after the other, ` +
+    'the first of the two alternating): a difference of a few per cent between two builds is less than what the machine moves ' +
+    'a run by, and a pair shares the machine\'s state. "No difference measured": the interval holds 1×.', '');
+  table(...pairTable());
+  md.push('');
 }
 
 // ---- plot: latency CDFs of workload 2 ----
