@@ -496,7 +496,7 @@ const wholeTable = () => {
 // the ratios spread): the ratios ranked k and n + 1 - k, k = n/2 - 0.98 √n.
 const pairRatios = (w, k) => {
   const cand = byRun(w, 'c', 'candidate', k);
-  return [...byRun(w, 'c', 'mcphost', k)].filter(([run, v]) => cand.has(run) && cand.get(run) > 0)
+  return [...byRun(w, 'c', 'mcphost', k)].filter(([run]) => cand.get(run) > 0)
     .map(([run, v]) => v / cand.get(run)).filter(Number.isFinite).sort((a, b) => a - b);
 };
 const pairCi = (xs) => {

@@ -240,13 +240,11 @@ if [ -n "$CAND" ]; then
   log "1b. cold command, mcphost and the candidate paired: $PAIR_RUNS pairs"
   for r in $(seq 1 "$PAIR_RUNS"); do
     for mode in cold_pair cold_pair_untraced; do
+      how=(cold)
+      [ "$mode" = cold_pair_untraced ] && how+=(--untraced)
       for c in $(if [ $((r % 2)) = 1 ]; then echo mcphost candidate; else echo candidate mcphost; fi); do
         client_cmd "$c" c.json tools
-        if [ "$mode" = cold_pair ]; then
-          record "$mode" c "$c" "$r" -- cold -- "${CMD[@]}"
-        else
-          record "$mode" c "$c" "$r" -- cold --untraced -- "${CMD[@]}"
-        fi
+        record "$mode" c "$c" "$r" -- "${how[@]}" -- "${CMD[@]}"
       done
     done
   done
