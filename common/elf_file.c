@@ -360,8 +360,10 @@ static int head_note(int fd, const head *h, const char *owner, uint32_t type,
     }
     size_t seglen = (size_t)ph.p_filesz;
     unsigned char *copy = NULL;
-    const unsigned char *seg = h->b + ph.p_offset; /* in the head */
-    if (ph.p_offset > h->len || seglen > h->len - ph.p_offset) {
+    const unsigned char *seg;
+    if (ph.p_offset <= h->len && seglen <= h->len - ph.p_offset) {
+      seg = h->b + ph.p_offset; /* in the head */
+    } else {
       seg = copy = xmalloc(seglen ? seglen : 1);
       if (pread(fd, copy, seglen, (off_t)ph.p_offset) != (ssize_t)seglen) {
         seg = NULL;
