@@ -274,14 +274,8 @@ void proc_signals_reset(uint64_t ignore) {
   }
 }
 
-/* The child's functions, and fork_child which calls them, are not
- * instrumented by ASan: under vfork() the child's stack is the caller's,
- * and the reset of the stack's shadow ASan makes before a call that does
- * not return would take the redzones of the caller's live frames. */
-#define CHILD_CODE __attribute__((no_sanitize_address))
-
-CHILD_CODE static _Noreturn void child_fail(const child_plan *p, int stage,
-                                            int error) {
+PROC_VFORK_CODE static _Noreturn void child_fail(const child_plan *p, int stage,
+                                                 int error) {
   proc_failure f = {.stage = stage, .error = error};
   ssize_t unused = write(p->status_fd, &f, sizeof f);
   (void)unused;
@@ -321,7 +315,7 @@ static void child_cloexec_fds(const child_plan *p) {
   }
 }
 
-CHILD_CODE static _Noreturn void child_main(const child_plan *p) {
+PROC_VFORK_CODE static _Noreturn void child_main(const child_plan *p) {
   /* Signals are all blocked (see proc_start): restore the defaults, so
    * that nothing the host ignores or handles stays so in the child, then
    * unblock. */
@@ -403,7 +397,7 @@ static void close_fd(int *fd) {
  * across it, so that no handler of the host's runs in the child (which
  * resets them before unblocking): a ^C or SIGTERM meanwhile is taken
  * once the child goes on. */
-CHILD_CODE static pid_t fork_child(const child_plan *plan) {
+PROC_VFORK_CODE static pid_t fork_child(const child_plan *plan) {
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);

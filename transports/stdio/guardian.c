@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -77,9 +78,9 @@ static void apply_command(pgid_set *s, const char *line, size_t len) {
 
 /* Holds nothing of mcphost's: not its stdout or stderr (someone may be
  * reading them to end-of-file), not a server's pipe, not the write end of
- * the command pipe. Done by the middle process, before it forks the
- * guardian: once guardian_settle() has reaped it, no copy is left
- * anywhere. */
+ * the command pipe. Done by the middle process in its own descriptor
+ * table (vfork() shares the memory, not the table), before it forks the
+ * guardian: once it has exited, no copy is left anywhere. */
 static void drop_fds(int cmd_fd) {
   int null_fd = open("/dev/null", O_RDWR);
   for (int fd = 0; fd < 3; fd++) {
@@ -90,6 +91,23 @@ static void drop_fds(int cmd_fd) {
     }
   }
   proc_close_fds_except(cmd_fd);
+}
+
+static _Noreturn void guardian_main(int cmd_fd);
+
+/* The middle process: a vfork() child, in mcphost's memory while mcphost
+ * waits. It drops mcphost's descriptors, forks the guardian and exits.
+ * The fork is the system call itself: the C library's fork() would run
+ * its atfork handlers (the allocator's locks among them) in mcphost's
+ * memory. The guardian gets a copy of that memory and makes only
+ * async-signal-safe calls. */
+PROC_VFORK_CODE static _Noreturn void middle_main(int cmd_fd) {
+  drop_fds(cmd_fd);
+  long pid = syscall(SYS_clone, (long)SIGCHLD, 0L, 0L, 0L, 0L);
+  if (pid == 0) {
+    guardian_main(cmd_fd);
+  }
+  _exit(pid < 0 ? 1 : 0);
 }
 
 static _Noreturn void guardian_main(int cmd_fd) {
@@ -162,6 +180,16 @@ static void guardian_warn(guardian *g, const char *what, int error) {
   }
 }
 
+/* vfork() and the middle, in a function of their own that ASan leaves
+ * alone (PROC_VFORK_CODE). */
+PROC_VFORK_CODE static pid_t start_middle(int cmd_fd) {
+  pid_t mid = vfork();
+  if (mid == 0) {
+    middle_main(cmd_fd);
+  }
+  return mid;
+}
+
 void guardian_prepare(guardian *g) {
   if (g->fd >= 0 || g->mid > 0) {
     return;
@@ -176,20 +204,15 @@ void guardian_prepare(guardian *g) {
 
   /* Fork twice: the guardian is orphaned at once and adopted by init (or
    * the nearest subreaper), so mcphost never has a child of its own to
-   * reap for it, even if it dies early. The middle process drops what
-   * it holds of ours, forks and exits; guardian_settle() reaps it. */
+   * reap for it, even if it dies early. The middle process is a vfork()
+   * child (middle_main): mcphost's memory is copied once, for the
+   * guardian, not twice, and the middle has exited when vfork() returns;
+   * guardian_settle() reaps it. Signals stay blocked until then: no
+   * handler of ours runs in the middle. */
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
-  pid_t mid = fork();
-  if (mid == 0) {
-    drop_fds(fds[0]);
-    pid_t pid = fork();
-    if (pid == 0) {
-      guardian_main(fds[0]);
-    }
-    _exit(pid < 0 ? 1 : 0);
-  }
+  pid_t mid = start_middle(fds[0]);
   int fork_errno = errno;
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   close(fds[0]);

@@ -31,20 +31,20 @@ typedef struct guardian {
 /* Initializes `g` without starting anything. `host` is borrowed. */
 void guardian_init(guardian *g, const mcph_host *host);
 
-/* Starts the guardian if it is not running, without waiting for it.
- * The middle process of its double fork first drops every descriptor
- * of ours it holds (the guardian never has one): until it is reaped by
- * guardian_settle it may still hold a copy of a server's stdin, which
- * would keep the server from reading end-of-file when mcphost closes it.
- * A failure is logged. */
+/* Starts the guardian if it is not running, without waiting for the
+ * guardian itself. The middle process of its double fork (a vfork()
+ * child) first drops every descriptor of ours it holds, so the guardian
+ * never has one, and has exited when this returns: no copy of a server's
+ * stdin is left that would keep the server from reading end-of-file when
+ * mcphost closes it. A failure is logged. */
 void guardian_prepare(guardian *g);
 
-/* Reaps what guardian_prepare started, if not done yet: call it before
- * closing a server's stdin. False when no guardian runs: its start said
- * its fork failed (the pipe is then closed, and the failure logged), or
- * there is no pipe. A start reaped by someone else (a host ignoring
- * SIGCHLD) leaves the pipe open: the guardian may hold groups already,
- * and would kill them at its end-of-file. */
+/* Reaps what guardian_prepare started (its middle process, which has
+ * exited by then: no wait), if not done yet. False when no guardian
+ * runs: its start said its fork failed (the pipe is then closed, and the
+ * failure logged), or there is no pipe. A start reaped by someone else
+ * (a host ignoring SIGCHLD) leaves the pipe open: the guardian may hold
+ * groups already, and would kill them at its end-of-file. */
 bool guardian_settle(guardian *g);
 
 /* Registers a process group, starting the guardian first if it is not
