@@ -2,20 +2,18 @@
  * guardian.c, linked directly): the process that kills the servers'
  * process groups when mcphost goes.
  *
- * What they hold: once the guardian's start returns, its middle process
- * has exited and no process but this one holds a pipe this one made
- * before it (a copy would keep a server from reading end-of-file when its
- * stdin is closed), and none ever holds one made after it; a group
- * registered is killed when the guardian's pipe closes, and one
- * unregistered is not; the guardian then exits. The test process is a subreaper, so the guardian, orphaned by its
- * double fork, is reaped here. */
+ * What they hold: once the guardian's start returns, no process but
+ * this one holds a pipe this one made before it (a copy would keep a
+ * server from reading end-of-file when its stdin is closed), and none
+ * ever holds one made after it; a group registered is killed when the
+ * guardian's pipe closes, and one unregistered is not; the guardian then
+ * exits. The test process is a subreaper, so the guardian, orphaned by
+ * its double fork, is reaped here. */
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -111,29 +109,11 @@ TEST(test_a_pipe_made_before_the_start_is_not_held_once_settled) {
   end_with(&g, leader);
 }
 
-/* The state letter of process `pid` in /proc (its stat's third field),
- * or 0. */
-static char proc_state(pid_t pid) {
-  char path[64], line[512];
-  snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    return 0;
-  }
-  char state = 0;
-  const char *close_paren =
-      fgets(line, sizeof line, f) ? strrchr(line, ')') : NULL;
-  if (close_paren && close_paren[1] == ' ') {
-    state = close_paren[2];
-  }
-  fclose(f);
-  return state;
-}
-
-TEST(test_the_start_has_exited_when_prepare_returns) {
+TEST(test_the_start_has_dropped_our_pipes_when_prepare_returns) {
   /* Its middle process is a vfork() child: by the time guardian_prepare
-   * returns it has forked the guardian and exited, and it held no pipe
-   * of ours any more. Nothing to wait for before a server's stdin is
+   * returns it has closed what it held of ours, forked the guardian and
+   * called _exit (the kernel may still be tearing it down: its state is
+   * not checked). Nothing to wait for before a server's stdin is
    * closed. */
   pid_t leader = group_leader();
   int p[2];
@@ -142,7 +122,6 @@ TEST(test_the_start_has_exited_when_prepare_returns) {
   guardian_init(&g, &host);
   guardian_prepare(&g);
   CHECK(g.mid > 0 && g.fd >= 0);
-  CHECK(proc_state(g.mid) == 'Z');
   close(p[1]);
   CHECK(at_eof_now(p[0]));
   close(p[0]);
@@ -293,7 +272,7 @@ int main(void) {
   }
   static const test_case tests[] = {
       T(test_a_pipe_made_before_the_start_is_not_held_once_settled),
-      T(test_the_start_has_exited_when_prepare_returns),
+      T(test_the_start_has_dropped_our_pipes_when_prepare_returns),
       T(test_a_pipe_made_after_prepare_is_not_held_by_it),
       T(test_a_registered_group_is_killed_when_the_pipe_closes),
       T(test_stop_without_register_reaps_the_start),
