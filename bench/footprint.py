@@ -410,11 +410,10 @@ def measure(build, name, need_exit=True):
         # --dump-before: the counters are written and zeroed just before
         # each fork, so a forked child starts from zero (it would inherit
         # the parent's count) and the parent's parts add up. A fork is
-        # fork(), vfork() (which valgrind runs as a fork) or the clone
-        # system call made through syscall() (the guardian's middle
-        # process: transports/stdio/guardian.c).
+        # fork(), vfork() (which valgrind runs as a fork) or _Fork() (the
+        # guardian's middle process: transports/stdio/guardian.c).
         vg = NO_ASLR + ["valgrind", "--tool=callgrind", "--dump-before=fork",
-              "--dump-before=vfork", "--dump-before=syscall",
+              "--dump-before=vfork", "--dump-before=_Fork",
               "--callgrind-out-file=" + os.path.join(out, "cg.%p"),
               "--log-file=" + os.path.join(out, "vg.%p")]
         pid, stderr, why = r.run(vg, preload_env())

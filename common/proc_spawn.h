@@ -79,11 +79,12 @@ int proc_make_pipe(int fds[2], int nonblock_end);
  * errno set and `fd` closed. */
 int proc_lift_fd(int fd);
 
-/* Marks a function that runs in a vfork() child, or calls vfork() and
- * runs the child's side: not instrumented by ASan. The child runs on the
- * caller's stack, and the reset of the stack's shadow ASan makes before a
- * call that does not return would take the redzones of the caller's live
- * frames. */
+/* Marks the function that calls vfork(), and every function of the
+ * child's path that makes a call that does not return (execve, _exit):
+ * not instrumented by ASan. The child runs on the caller's stack, and the
+ * reset of the stack's shadow ASan makes before such a call would take
+ * the redzones of the caller's live frames. (A function that returns
+ * leaves the shadow as it found it.) */
 #define PROC_VFORK_CODE __attribute__((no_sanitize_address))
 
 /* Async-signal-safe, for a new child process: closes every fd >= 3

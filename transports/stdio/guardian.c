@@ -18,9 +18,11 @@
 #define LOG_SOURCE "mcphost.transport.stdio"
 
 /* ---- the guardian process ----
- * It is forked from a host that may have threads, so it only makes
- * async-signal-safe calls: no malloc (the set lives in mmap'd pages), no
- * stdio, no locks. */
+ * It is forked from a host that may have threads, by a fork that runs no
+ * atfork handler (middle_main), so it only makes async-signal-safe calls:
+ * no malloc (the set lives in mmap'd pages), no stdio, no locks, nothing
+ * of the threads library (pthread_*, sched_getcpu): its copy of the
+ * thread's state is the calling thread's, as it was. */
 
 typedef struct pgid_set {
   pid_t *ids;
@@ -95,15 +97,26 @@ static void drop_fds(int cmd_fd) {
 
 static _Noreturn void guardian_main(int cmd_fd);
 
-/* The middle process: a vfork() child, in mcphost's memory while mcphost
- * waits. It drops mcphost's descriptors, forks the guardian and exits.
- * The fork is the system call itself: the C library's fork() would run
- * its atfork handlers (the allocator's locks among them) in mcphost's
- * memory. The guardian gets a copy of that memory and makes only
- * async-signal-safe calls. */
+/* A fork that runs no atfork handler: fork() would run them (the
+ * allocator's locks among them) in the memory the middle process shares
+ * with mcphost. The C library's _Fork() (glibc 2.34) knows each
+ * architecture's clone(); before it, the system call. */
+static pid_t fork_without_handlers(void) {
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 34)
+  return _Fork();
+#elif defined(SYS_fork)
+  return (pid_t)syscall(SYS_fork);
+#else
+  return (pid_t)syscall(SYS_clone, (long)SIGCHLD, 0L, 0L, 0L, 0L);
+#endif
+}
+
+/* The middle process: a vfork() child, in mcphost's memory while the
+ * thread that started it waits. It drops mcphost's descriptors, forks the
+ * guardian (which gets a copy of that memory) and exits. */
 PROC_VFORK_CODE static _Noreturn void middle_main(int cmd_fd) {
   drop_fds(cmd_fd);
-  long pid = syscall(SYS_clone, (long)SIGCHLD, 0L, 0L, 0L, 0L);
+  pid_t pid = fork_without_handlers();
   if (pid == 0) {
     guardian_main(cmd_fd);
   }
@@ -206,15 +219,19 @@ void guardian_prepare(guardian *g) {
    * the nearest subreaper), so mcphost never has a child of its own to
    * reap for it, even if it dies early. The middle process is a vfork()
    * child (middle_main): mcphost's memory is copied once, for the
-   * guardian, not twice, and the middle has exited when vfork() returns;
+   * guardian, not twice, and natively the middle has dropped our
+   * descriptors and called _exit() when vfork() returns;
    * guardian_settle() reaps it. Signals stay blocked until then: no
-   * handler of ours runs in the middle. */
+   * handler of ours runs in the middle. errno is the calling thread's,
+   * which the middle's calls set: kept across. */
+  int saved_errno = errno;
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   pid_t mid = start_middle(fds[0]);
   int fork_errno = errno;
   pthread_sigmask(SIG_SETMASK, &old, NULL);
+  errno = saved_errno;
   close(fds[0]);
   if (mid < 0) {
     close(fds[1]);

@@ -34,17 +34,20 @@ void guardian_init(guardian *g, const mcph_host *host);
 /* Starts the guardian if it is not running, without waiting for the
  * guardian itself. The middle process of its double fork (a vfork()
  * child) first drops every descriptor of ours it holds, so the guardian
- * never has one, and has exited when this returns: no copy of a server's
- * stdin is left that would keep the server from reading end-of-file when
- * mcphost closes it. A failure is logged. */
+ * never has one; natively it has done so when this returns. Where vfork()
+ * runs as fork() (valgrind, qemu-user) it may still hold a copy of a
+ * server's stdin, which would keep the server from reading end-of-file
+ * when mcphost closes it, until guardian_settle has reaped it. A failure
+ * is logged. */
 void guardian_prepare(guardian *g);
 
-/* Reaps what guardian_prepare started (its middle process, which has
- * exited by then: no wait), if not done yet. False when no guardian
- * runs: its start said its fork failed (the pipe is then closed, and the
- * failure logged), or there is no pipe. A start reaped by someone else
- * (a host ignoring SIGCHLD) leaves the pipe open: the guardian may hold
- * groups already, and would kill them at its end-of-file. */
+/* Reaps what guardian_prepare started (its middle process, waiting for
+ * it: natively it has called _exit() already), if not done yet: call it
+ * before closing a server's stdin. False when no guardian runs: its start
+ * said its fork failed (the pipe is then closed, and the failure logged),
+ * or there is no pipe. A start reaped by someone else (a host ignoring
+ * SIGCHLD) leaves the pipe open: the guardian may hold groups already,
+ * and would kill them at its end-of-file. */
 bool guardian_settle(guardian *g);
 
 /* Registers a process group, starting the guardian first if it is not

@@ -248,7 +248,7 @@ void pipes_drain(mcph_transport *t) {
 /* ---- stdin ---- */
 
 void pipes_close_stdin(mcph_transport *t) {
-  /* The guardian's start reaped, if not yet (no wait: guardian.h). */
+  /* Then nobody else holds the write end (guardian.h). */
   guardian_settle(&t->pl->guard);
   stdio_unwatch(t, &t->stdin_watch);
   stdio_close_fd(&t->stdin_fd);
