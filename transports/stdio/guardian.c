@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -97,26 +96,15 @@ static void drop_fds(int cmd_fd) {
 
 static _Noreturn void guardian_main(int cmd_fd);
 
-/* A fork that runs no atfork handler: fork() would run them (the
- * allocator's locks among them) in the memory the middle process shares
- * with mcphost. The C library's _Fork() (glibc 2.34) knows each
- * architecture's clone(); before it, the system call. */
-static pid_t fork_without_handlers(void) {
-#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 34)
-  return _Fork();
-#elif defined(SYS_fork)
-  return (pid_t)syscall(SYS_fork);
-#else
-  return (pid_t)syscall(SYS_clone, (long)SIGCHLD, 0L, 0L, 0L, 0L);
-#endif
-}
-
 /* The middle process: a vfork() child, in mcphost's memory while the
  * thread that started it waits. It drops mcphost's descriptors, forks the
- * guardian (which gets a copy of that memory) and exits. */
+ * guardian (which gets a copy of that memory) and exits. The fork is
+ * _Fork() (glibc 2.34, musl 1.2.3), which runs no atfork handler: fork()
+ * would run them (the allocator's locks among them) in the memory the
+ * middle shares with mcphost. */
 PROC_VFORK_CODE static _Noreturn void middle_main(int cmd_fd) {
   drop_fds(cmd_fd);
-  pid_t pid = fork_without_handlers();
+  pid_t pid = _Fork();
   if (pid == 0) {
     guardian_main(cmd_fd);
   }
