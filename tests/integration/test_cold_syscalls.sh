@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The system calls of a cold `mcphost tools` against the demo server,
 # counted in strace's trace of the whole tree (mcphost, the server's
-# child before its exec, the guardian), once a first run has found what
+# child before its exec, the guardian and its start), once a first run has found what
 # is kept across runs (the protocol era, the server's roots verdict, the
 # completion names):
 #   - no session listens: one lstat of its socket, the directory of the
@@ -13,8 +13,9 @@
 #   - a server that asked no roots/list when told initialized at its
 #     last start is sent no ping: the listing goes at once;
 #   - completion names that did not change are not written again;
-#   - the server's child and the guardian set only the signals not so
-#     already (a handful of sigaction calls, not one a signal);
+#   - the server's child and the guardian's start set only the signals
+#     not so already (a handful of sigaction calls, not one a signal);
+#     the guardian itself makes only its loop's calls;
 #   - one waitid for the server's exit, stdout asked once whether it is a
 #     terminal, a --mcp-config file read once;
 #   - the working directory as getcwd() names it, not resolved again (a
@@ -63,13 +64,18 @@ grep -v ' <\.\.\. [a-z0-9_]* resumed>\| +++ \| --- ' "$TMP/trace" >"$TMP/calls"
 MAIN=$(head -1 "$TMP/calls" | cut -d' ' -f1)
 SERVER=$(grep -F "execve(\"$DEMO\"" "$TMP/calls" | cut -d' ' -f1)
 GUARD=$(grep -F 'PR_SET_NAME, "mcphost-guard"' "$TMP/calls" | cut -d' ' -f1)
-check "  the trace shows mcphost, the server and the guardian" \
-  test -n "$MAIN" -a -n "$SERVER" -a -n "$GUARD"
+# The guardian's start: the vfork() child that makes it (clone(), of its
+# memory or a fork), the one whose clone() gave the guardian's pid.
+START=$(grep -E "^[0-9]+ +(clone\(|<\.\.\. clone resumed>).* = $GUARD\$" "$TMP/trace" |
+  head -1 | cut -d' ' -f1)
+check "  the trace shows mcphost, the server, the guardian and its start" \
+  test -n "$MAIN" -a -n "$SERVER" -a -n "$GUARD" -a -n "$START"
 of() { grep "^$1 " "$TMP/calls" | sed 's/^[0-9]* *//'; }
 of "$MAIN" >"$TMP/main"
 # The server's child up to its exec: what mcphost's code makes there.
 of "$SERVER" | sed '/^execve(/q' >"$TMP/child"
 of "$GUARD" >"$TMP/guard"
+of "$START" >"$TMP/start"
 count() { grep -c -- "$2" "$TMP/$1"; }
 
 check "no session listens: the directory of the sessions is not walked" \
@@ -99,9 +105,21 @@ check "the completion names, unchanged, are not written again" \
 sig=$(count child '^rt_sigaction(')
 check "the server's child sets a handful of signals, not all ($sig)" \
   test "$sig" -le 4
-gsig=$(count guard '^rt_sigaction(')
-check "the guardian sets its six ignored signals and no more ($gsig)" \
+gsig=$(count start '^rt_sigaction(')
+check "the guardian's start sets its six ignored signals and no more ($gsig)" \
   test "$gsig" -le 8
+gcalls=$(grep -cv '^\(setsid\|prctl\|rt_sigprocmask\|clock_gettime\|poll\|read\|fork\|kill\|munmap\|exit_group\)(' "$TMP/guard")
+check "the guardian makes only its loop's calls ($gcalls others)" \
+  test "$gcalls" = 0
+# Past its time sharing mcphost's memory (strace slows the run), the one
+# it forked with memory of its own: its loop's calls too.
+OWN=$(grep -E "^$GUARD +(fork\(|<\.\.\. fork resumed>).* = [0-9]+\$" "$TMP/trace" |
+  head -1 | sed 's/.* = //')
+if [ -n "$OWN" ]; then
+  of "$OWN" >"$TMP/own"
+  ocalls=$(grep -cv '^\(prctl\|read\|kill\|exit_group\)(' "$TMP/own")
+  check "  the guardian it forked too ($ocalls others)" test "$ocalls" = 0
+fi
 check "one waitid for the server's exit" test "$(count main '^waitid(')" = 1
 check "stdout asked at most twice whether it is a terminal" \
   test "$(count main 'TCGETS')" -le 2

@@ -7,13 +7,18 @@
  * server from reading end-of-file when its stdin is closed), and none
  * ever holds one made after it; a group registered is killed when the
  * guardian's pipe closes, and one unregistered is not; the guardian then
- * exits. The test process is a subreaper, so the guardian, orphaned by
- * its double fork, is reaped here. */
+ * exits. On x86-64 the guardian shares this process's memory, its area
+ * there (stack and groups) gone when it ends, until the time it shares
+ * it is up: then it forks a guardian with memory of its own that holds
+ * the same groups. The test process is a subreaper, so the guardian,
+ * orphaned by its start, is reaped here. */
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,6 +55,9 @@ static bool at_eof_now(int fd) {
 static pid_t group_leader(void) {
   pid_t pid = fork();
   if (pid == 0) {
+    /* Gone with the test, should it die: no leader left holding the test
+     * runner's output. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     setpgid(0, 0);
     /* As a server's child does before its exec: nothing of ours held
      * (the guardian's pipe among it). */
@@ -255,6 +263,122 @@ TEST(test_a_guardian_dead_before_its_start_was_reaped_is_replaced) {
   CHECK(no_child_left());
 }
 
+
+/* The size of process `pid`'s memory in KiB (VmSize in /proc/PID/status,
+ * which anyone may read), or -1. */
+static long vm_size_kib(pid_t pid) {
+  char path[64], line[256];
+  snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+  FILE *f = fopen(path, "r");
+  long kib = -1;
+  while (f && kib < 0 && fgets(line, sizeof line, f)) {
+    if (sscanf(line, "VmSize: %ld kB", &kib) != 1) {
+      kib = -1;
+    }
+  }
+  if (f) {
+    fclose(f);
+  }
+  return kib;
+}
+
+/* Whether process `pid` shares this process's memory: 64 MiB mapped here
+ * (reserved, not used) shows in its size too. */
+static bool shares_our_memory(pid_t pid) {
+  long before = vm_size_kib(pid);
+  size_t len = 64u << 20;
+  void *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  long after = vm_size_kib(pid);
+  munmap(p, len);
+  return p != MAP_FAILED && before > 0 && after - before >= 65536;
+}
+
+#if GUARDIAN_SHARES_MEMORY
+TEST(test_the_guardian_shares_our_memory_and_unmaps_its_area_at_its_end) {
+  /* Nothing of this process is copied for it; its area (4 MiB of
+   * address space and its stack) is mapped in this memory while it runs,
+   * and gone once it has ended. */
+  long ours = vm_size_kib(getpid());
+  guardian g;
+  guardian_init(&g, &host);
+  pid_t leader = group_leader();
+  guardian_register(&g, leader);
+  CHECK(guardian_settle(&g));
+  pid_t guard = find_guardian();
+  CHECK(guard > 0 && shares_our_memory(guard));
+  CHECK(vm_size_kib(getpid()) - ours >= 4096);
+  guardian_stop(&g);
+  int st = 0;
+  CHECK(waitpid(leader, &st, 0) == leader);
+  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  CHECK(reap_one() == guard);
+  CHECK(vm_size_kib(getpid()) - ours < 4096);
+  CHECK(no_child_left());
+}
+
+TEST(test_past_its_share_the_guardian_forks_one_with_memory_of_its_own) {
+  /* As a command that lasts: the guardian that shared this memory forks
+   * one of its own, which holds the groups registered before and after,
+   * and ends; its area leaves this memory with it. */
+  setenv("MCPHOST_GUARD_SHARE_MS", "50", 1);
+  long ours = vm_size_kib(getpid());
+  guardian g;
+  guardian_init(&g, &host);
+  pid_t before = group_leader(), after = group_leader();
+  /* `before` registered in two writes, the fork between them: the new
+   * guardian goes on from the half the shared one read. */
+  char line[32];
+  int len = snprintf(line, sizeof line, "+%d\n", (int)before);
+  guardian_prepare(&g);
+  CHECK(guardian_settle(&g));
+  CHECK(write(g.fd, line, 2) == 2);
+  /* The shared one (the previous test shows it) ends once it has forked:
+   * reaped here, the one it forked adopted here. */
+  pid_t shared = reap_one();
+  CHECK(shared > 0);
+  CHECK(vm_size_kib(getpid()) - ours < 4096);
+  pid_t own = find_guardian();
+  CHECK(own > 0 && own != shared && !shares_our_memory(own));
+  CHECK(write(g.fd, line + 2, (size_t)len - 2) == len - 2);
+  guardian_register(&g, after);
+  guardian_stop(&g);
+  int st = 0;
+  CHECK(waitpid(before, &st, 0) == before);
+  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  CHECK(waitpid(after, &st, 0) == after);
+  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  CHECK(reap_one() == own);
+  CHECK(no_child_left());
+  setenv("MCPHOST_GUARD_SHARE_MS", "600000", 1);
+}
+
+TEST(test_a_guardian_that_forks_at_once_leaves_our_memory_alone) {
+  /* With no time to share, the shared guardian forks and unmaps its area
+   * at once, while its start may still be returning (which therefore
+   * neither reads nor unmaps the area after its vfork(): guardian.c): the
+   * groups are kept by the new one, and the area leaves our memory. */
+  setenv("MCPHOST_GUARD_SHARE_MS", "0", 1);
+  long ours = vm_size_kib(getpid());
+  for (int i = 0; i < 20; i++) {
+    guardian g;
+    guardian_init(&g, &host);
+    pid_t leader = group_leader();
+    guardian_register(&g, leader);
+    CHECK(guardian_settle(&g));
+    pid_t shared = reap_one();
+    CHECK(shared > 0);
+    guardian_stop(&g);
+    int st = 0;
+    CHECK(waitpid(leader, &st, 0) == leader);
+    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    CHECK(reap_one() > 0);
+    CHECK(no_child_left());
+  }
+  CHECK(vm_size_kib(getpid()) - ours < 4096);
+  setenv("MCPHOST_GUARD_SHARE_MS", "600000", 1);
+}
+#endif
+
 static void no_warnings(void) {
   CHECK(warnings == 0);
 }
@@ -266,6 +390,9 @@ TEST(test_nothing_was_warned) {
 int main(void) {
   /* The guardian, orphaned by its double fork, comes here. */
   signal(SIGPIPE, SIG_IGN); /* as the host does (transports/stdio/README.md) */
+  /* A guardian shares this memory for its first 100 ms, then forks one of
+   * its own: here it does so only where a test says. */
+  setenv("MCPHOST_GUARD_SHARE_MS", "600000", 1);
   if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
     perror("PR_SET_CHILD_SUBREAPER");
     return 1;
@@ -278,6 +405,11 @@ int main(void) {
       T(test_stop_without_register_reaps_the_start),
       T(test_a_start_reaped_elsewhere_keeps_the_groups),
       T(test_a_guardian_dead_before_its_start_was_reaped_is_replaced),
+#if GUARDIAN_SHARES_MEMORY
+      T(test_the_guardian_shares_our_memory_and_unmaps_its_area_at_its_end),
+      T(test_past_its_share_the_guardian_forks_one_with_memory_of_its_own),
+      T(test_a_guardian_that_forks_at_once_leaves_our_memory_alone),
+#endif
       T(test_nothing_was_warned)};
   return run_tests(tests, sizeof tests / sizeof tests[0]);
 }

@@ -4,8 +4,10 @@
  *
  * A server's own process dies with mcphost through PR_SET_PDEATHSIG, but
  * what it forked (npx -> node, uv run -> python, sh -c ...) would live on.
- * The guardian is forked from mcphost (it never execs) right after the
- * first spawn and reads commands from a pipe whose only write end
+ * The guardian is started right after the first spawn (it never execs;
+ * on x86-64 it shares mcphost's memory for its first 100 ms, then forks
+ * one with memory of its own; elsewhere it is a fork: guardian.c)
+ * and reads commands from a pipe whose only write end
  * mcphost holds: "+<pgid>\n" registers a process group, "-<pgid>\n"
  * forgets it. When the pipe reaches end-of-file, because mcphost exited
  * or died, it sends SIGKILL to every group still registered and exits.
@@ -20,6 +22,26 @@
 
 #include <mcphost/host.h>
 
+/* Whether the guardian first shares mcphost's memory (guardian.c): on
+ * x86-64, unless the compiler adds a stack protector it cannot leave out
+ * of the guardian's code (it would read thread-local storage). */
+#if defined(__has_attribute)
+#if __has_attribute(no_stack_protector)
+#define GUARDIAN_NO_SSP __attribute__((no_stack_protector))
+#endif
+#endif
+#if defined(__x86_64__) &&                                                 \
+    (defined(GUARDIAN_NO_SSP) ||                                           \
+     !(defined(__SSP__) || defined(__SSP_STRONG__) ||                      \
+       defined(__SSP_ALL__) || defined(__SSP_EXPLICIT__)))
+#define GUARDIAN_SHARES_MEMORY 1
+#else
+#define GUARDIAN_SHARES_MEMORY 0
+#endif
+#ifndef GUARDIAN_NO_SSP
+#define GUARDIAN_NO_SSP
+#endif
+
 typedef struct guardian {
   const mcph_host *host; /* for logging */
   int fd;                /* write end of the command pipe, or -1 */
@@ -32,9 +54,9 @@ typedef struct guardian {
 void guardian_init(guardian *g, const mcph_host *host);
 
 /* Starts the guardian if it is not running, without waiting for the
- * guardian itself. The middle process of its double fork (a vfork()
- * child) first drops every descriptor of ours it holds, so the guardian
- * never has one; natively it has done so when this returns. Where vfork()
+ * guardian itself. The middle process of its start (a vfork() child)
+ * first drops every descriptor of ours it holds, so the guardian never
+ * has one; natively it has done so when this returns. Where vfork()
  * runs as fork() (valgrind, qemu-user) it may still hold a copy of a
  * server's stdin, which would keep the server from reading end-of-file
  * when mcphost closes it, until guardian_settle has reaped it. A failure
@@ -60,9 +82,9 @@ void guardian_register(guardian *g, pid_t pgid);
 void guardian_unregister(guardian *g, pid_t pgid);
 
 /* Closes the pipe; the guardian kills any group still registered (none,
- * when every transport was destroyed) and exits. Its start is reaped
- * first if it was not; the guardian itself is not our child (see
- * guardian.c). */
+ * when every transport was destroyed), unmaps what it kept in our memory
+ * and exits. Its start is reaped first if it was not; the guardian itself
+ * is not our child (see guardian.c). */
 void guardian_stop(guardian *g);
 
 #endif /* MCPH_STDIO_GUARDIAN_H */
