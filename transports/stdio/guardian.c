@@ -59,7 +59,9 @@
  * first).
  *
  * A fork (every other architecture; a compiler that cannot leave out the
- * stack protector it was told to add; under valgrind, which runs no
+ * stack protector it was told to add, or a build instrumented all over
+ * by ThreadSanitizer, MemorySanitizer or SafeStack: guardian.h; under
+ * valgrind, which runs no
  * clone(CLONE_VM) but a thread's; or when clone() fails, as qemu-user
  * refuses it): the middle forks it with _Fork(), which runs no atfork
  * handler, so it makes only async-signal-safe calls.

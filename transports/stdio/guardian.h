@@ -24,13 +24,23 @@
 
 /* Whether the guardian first shares mcphost's memory (guardian.c): on
  * x86-64, unless the compiler adds a stack protector it cannot leave out
- * of the guardian's code (it would read thread-local storage). */
+ * of the guardian's code (it would read thread-local storage), or
+ * instruments all code with a runtime of its own (ThreadSanitizer,
+ * MemorySanitizer, SafeStack: their state is thread-local too). */
 #if defined(__has_attribute)
 #if __has_attribute(no_stack_protector)
 #define GUARDIAN_NO_SSP __attribute__((no_stack_protector))
 #endif
 #endif
-#if defined(__x86_64__) &&                                                 \
+#if defined(__SANITIZE_THREAD__)
+#define GUARDIAN_INSTRUMENTED 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer) || \
+    __has_feature(safe_stack)
+#define GUARDIAN_INSTRUMENTED 1
+#endif
+#endif
+#if defined(__x86_64__) && !defined(GUARDIAN_INSTRUMENTED) &&              \
     (defined(GUARDIAN_NO_SSP) ||                                           \
      !(defined(__SSP__) || defined(__SSP_STRONG__) ||                      \
        defined(__SSP_ALL__) || defined(__SSP_EXPLICIT__)))
