@@ -72,6 +72,13 @@ static pid_t group_leader(void) {
   return pid;
 }
 
+/* Whether the group leader `pid` (our child) ended by SIGKILL: waits. */
+static bool killed(pid_t pid) {
+  int st = 0;
+  return waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) &&
+         WTERMSIG(st) == SIGKILL;
+}
+
 /* Reaps one child that exits (the guardian, here: this process is the
  * subreaper it is reparented to), waiting up to 5 s: its pid, or -1. */
 static pid_t reap_one(void) {
@@ -156,18 +163,16 @@ TEST(test_a_registered_group_is_killed_when_the_pipe_closes) {
   guardian g;
   guardian_init(&g, &host);
   guardian_prepare(&g);
-  pid_t kept = group_leader(), killed = group_leader();
-  guardian_register(&g, killed);
+  pid_t kept = group_leader(), doomed = group_leader();
+  guardian_register(&g, doomed);
   guardian_register(&g, kept);
   guardian_unregister(&g, kept);
   guardian_stop(&g); /* as when mcphost dies: end-of-file */
-  int st = 0;
-  CHECK(waitpid(killed, &st, 0) == killed);
-  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  CHECK(killed(doomed));
   /* The guardian exits; the unregistered group lives on. */
   pid_t guard = reap_one();
   CHECK(guard > 0 && guard != kept);
-  CHECK(waitpid(kept, &st, WNOHANG) == 0);
+  CHECK(waitpid(kept, NULL, WNOHANG) == 0);
   kill(kept, SIGKILL);
   waitpid(kept, NULL, 0);
   CHECK(no_child_left());
@@ -231,9 +236,7 @@ TEST(test_a_start_reaped_elsewhere_keeps_the_groups) {
   CHECK(g.fd >= 0 && g.mid == 0);
   signal(SIGCHLD, SIG_DFL);
   guardian_stop(&g); /* now its end-of-file: the group is killed */
-  int st = 0;
-  CHECK(waitpid(leader, &st, 0) == leader);
-  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  CHECK(killed(leader));
   CHECK(reap_one() > 0);
   CHECK(no_child_left());
 }
@@ -254,9 +257,7 @@ TEST(test_a_guardian_dead_before_its_start_was_reaped_is_replaced) {
   guardian_register(&g, second); /* a new guardian for it */
   CHECK(g.fd >= 0);
   guardian_stop(&g);
-  int st = 0;
-  CHECK(waitpid(second, &st, 0) == second);
-  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  CHECK(killed(second));
   kill(first, SIGKILL);
   waitpid(first, NULL, 0);
   CHECK(reap_one() > 0);
@@ -308,9 +309,7 @@ TEST(test_the_guardian_shares_our_memory_and_unmaps_its_area_at_its_end) {
   CHECK(guard > 0 && shares_our_memory(guard));
   CHECK(vm_size_kib(getpid()) - ours >= 4096);
   guardian_stop(&g);
-  int st = 0;
-  CHECK(waitpid(leader, &st, 0) == leader);
-  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  CHECK(killed(leader));
   CHECK(reap_one() == guard);
   CHECK(vm_size_kib(getpid()) - ours < 4096);
   CHECK(no_child_left());
@@ -342,11 +341,8 @@ TEST(test_past_its_share_the_guardian_forks_one_with_memory_of_its_own) {
   CHECK(write(g.fd, line + 2, (size_t)len - 2) == len - 2);
   guardian_register(&g, after);
   guardian_stop(&g);
-  int st = 0;
-  CHECK(waitpid(before, &st, 0) == before);
-  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
-  CHECK(waitpid(after, &st, 0) == after);
-  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  CHECK(killed(before));
+  CHECK(killed(after));
   CHECK(reap_one() == own);
   CHECK(no_child_left());
   setenv("MCPHOST_GUARD_SHARE_MS", "600000", 1);
@@ -368,9 +364,7 @@ TEST(test_a_guardian_that_forks_at_once_leaves_our_memory_alone) {
     pid_t shared = reap_one();
     CHECK(shared > 0);
     guardian_stop(&g);
-    int st = 0;
-    CHECK(waitpid(leader, &st, 0) == leader);
-    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    CHECK(killed(leader));
     CHECK(reap_one() > 0);
     CHECK(no_child_left());
   }

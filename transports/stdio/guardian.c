@@ -61,10 +61,10 @@
  * A fork (every other architecture; a compiler that cannot leave out the
  * stack protector it was told to add, or a build instrumented all over
  * by ThreadSanitizer, MemorySanitizer or SafeStack: guardian.h; under
- * valgrind, which runs no
- * clone(CLONE_VM) but a thread's; or when clone() fails, as qemu-user
- * refuses it): the middle forks it with _Fork(), which runs no atfork
- * handler, so it makes only async-signal-safe calls.
+ * valgrind, which runs no clone(CLONE_VM) but a thread's; or when
+ * clone() fails, as qemu-user refuses it): the middle forks it with
+ * _Fork(), which runs no atfork handler, so it makes only
+ * async-signal-safe calls.
  *
  * Either way its signal handlers were reset by the middle (the guardian
  * inherits them, blocked), and what it keeps is in its area. */
@@ -73,7 +73,6 @@
  * its back (the stack protector's canary, a sanitizer's state). */
 #define GUARD_CODE                                                         \
   PROC_VFORK_CODE GUARDIAN_NO_SSP __attribute__((no_sanitize("undefined")))
-#define GUARD_SHARES_MEMORY GUARDIAN_SHARES_MEMORY
 
 /* How long a guardian shares mcphost's memory before it forks one of its
  * own (MCPHOST_GUARD_SHARE_MS). */
@@ -98,7 +97,7 @@ typedef struct guard_area {
 
 /* Its system calls: direct, on x86-64 (a negative errno on failure);
  * elsewhere the C library's, in a process of its own. */
-#if GUARD_SHARES_MEMORY
+#if GUARDIAN_SHARES_MEMORY
 GUARD_CODE static inline long g_sys(long n, long a, long b, long c, long d) {
   register long r10 __asm__("r10") = d;
   __asm__ volatile("syscall"
@@ -224,7 +223,7 @@ GUARD_CODE static _Noreturn void guardian_main(guard_area *a, bool shared) {
     G_PRCTL(PR_SET_DUMPABLE, 0);
   }
   G_UNBLOCK_ALL();
-#if GUARD_SHARES_MEMORY
+#if GUARDIAN_SHARES_MEMORY
   long fork_at = shared ? g_now_ms() + a->share_ms : 0;
 #endif
 
@@ -232,7 +231,7 @@ GUARD_CODE static _Noreturn void guardian_main(guard_area *a, bool shared) {
   long id = 0;
   bool started = false, bad = false;
   for (;;) {
-#if GUARD_SHARES_MEMORY
+#if GUARDIAN_SHARES_MEMORY
     if (fork_at) {
       long left = fork_at - g_now_ms();
       if (left > 0 && !g_wait(a->cmd_fd, left)) {
@@ -250,7 +249,7 @@ GUARD_CODE static _Noreturn void guardian_main(guard_area *a, bool shared) {
     }
 #endif
     long n = G_READ(a->cmd_fd, buf, sizeof buf);
-    if (n == G_EINTR && (GUARD_SHARES_MEMORY || errno == EINTR)) {
+    if (n == G_EINTR && (GUARDIAN_SHARES_MEMORY || errno == EINTR)) {
       continue;
     }
     if (n <= 0) {
@@ -280,7 +279,7 @@ GUARD_CODE static _Noreturn void guardian_main(guard_area *a, bool shared) {
   for (uint32_t i = 0; i < a->len; i++) {
     G_KILL(-a->ids[i], SIGKILL);
   }
-#if GUARD_SHARES_MEMORY
+#if GUARDIAN_SHARES_MEMORY
   if (shared) {
     unmap_and_exit(a, GUARD_AREA_SIZE);
   }
@@ -289,7 +288,7 @@ GUARD_CODE static _Noreturn void guardian_main(guard_area *a, bool shared) {
   __builtin_unreachable();
 }
 
-#if GUARD_SHARES_MEMORY
+#if GUARDIAN_SHARES_MEMORY
 GUARD_CODE static int guardian_shared(void *a) { guardian_main(a, true); }
 #endif
 
@@ -313,7 +312,7 @@ static uint64_t guardian_ignores(void) {
 PROC_VFORK_CODE static _Noreturn void middle_main(guard_area *a) {
   drop_fds(a->cmd_fd);
   proc_signals_reset(guardian_ignores());
-#if GUARD_SHARES_MEMORY
+#if GUARDIAN_SHARES_MEMORY
   if (!RUNNING_ON_VALGRIND) {
     /* Said in mcphost's memory, before the guardian runs: mcphost must
      * never unmap the area of a guardian that does, even if this is killed
