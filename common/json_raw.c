@@ -34,6 +34,40 @@ static const bool simple_escape[256] = {['"'] = true, ['\\'] = true,
                                         ['b'] = true, ['f'] = true, ['n'] = true,
                                         ['r'] = true, ['t'] = true};
 
+#ifdef __SSE2__
+/* Plain text and the one-character escapes of a string, sixteen bytes a
+ * step: each step's stops (json_scan_bits) are walked in place, so text
+ * with an escape every few words ("\n", "\"") costs about what plain
+ * text does. Returns at the closing quote, past it (*done true), or at
+ * the first byte that needs string()'s own look (a \u escape, a byte
+ * from 0x80, a control character, the last bytes). */
+static inline __attribute__((always_inline)) const unsigned char *
+escaped_run(const unsigned char *p, const unsigned char *end, bool *escaped,
+            bool *done) {
+  /* Seventeen bytes: an escape's letter may be the next step's first. */
+  while (end - p >= 17) {
+    unsigned bits = json_scan_bits(
+        _mm_loadu_si128((const __m128i *)(const void *)p), JSON_SCAN_HIGH);
+    unsigned step = 16;
+    while (bits) {
+      unsigned i = (unsigned)__builtin_ctz(bits);
+      if (p[i] == '"') {
+        *done = true;
+        return p + i + 1;
+      }
+      if (p[i] != '\\' || !simple_escape[p[i + 1]])
+        return p + i;
+      *escaped = true;
+      bits &= ~(3u << i); /* the backslash and its letter */
+      if (i == 15)
+        step = 17; /* the letter was the next step's first byte */
+    }
+    p += step;
+  }
+  return p;
+}
+#endif
+
 /* A string, the cursor on its opening quote. Inlined: a message is
  * mostly short strings, whose call would cost a third of their scan. */
 static inline __attribute__((always_inline)) bool string(cursor *c) {
@@ -42,7 +76,13 @@ static inline __attribute__((always_inline)) bool string(cursor *c) {
   c->p++;
   c->escaped = false;
   for (;;) {
-    /* The common case, plain ASCII text, up to whatever ends it. */
+#ifdef __SSE2__
+    bool done = false;
+    c->p = escaped_run(c->p, c->end, &c->escaped, &done);
+    if (done)
+      return true;
+#endif
+    /* What is left: plain ASCII text up to whatever ends it. */
     c->p = json_scan_run(c->p, c->end, JSON_SCAN_HIGH);
     if (c->p >= c->end)
       return false;
@@ -109,19 +149,73 @@ static bool word(cursor *c, const char *w) {
   return true;
 }
 
+/* Whether the key just scanned (quotes included) is `name`. */
+static bool key_is(const unsigned char *k, size_t n, const char *name) {
+  size_t m = strlen(name);
+  return n == m + 2 && memcmp(k + 1, name, m) == 0;
+}
+
+/* The result's own members that its callers look at (json_raw_info):
+ * the first of each name counts, as for the tree's lookup. */
+typedef struct members {
+  bool seen_error, seen_type;
+  bool is_error, type_other;
+} members;
+
+/* One of the result's own members: key `k` (quoted), its value's text
+ * from `v` (a container's first byte only). */
+static void member(members *m, const unsigned char *k, size_t klen,
+                   const unsigned char *v, size_t vlen) {
+  if (!m->seen_error && key_is(k, klen, "isError")) {
+    m->seen_error = true;
+    m->is_error = vlen == 4 && memcmp(v, "true", 4) == 0;
+  } else if (!m->seen_type && key_is(k, klen, "resultType")) {
+    m->seen_type = true;
+    m->type_other = !(vlen == 10 && memcmp(v, "\"complete\"", 10) == 0);
+  }
+}
+
+/* A member's key and the ':' after it, the cursor on the key. `own`: a
+ * member of the result's own, its key kept in *key as written (quotes
+ * included). A key with an escape is never one member() looks for: the
+ * escapes taken here decode to '"', '\\' or a control character. */
+static inline __attribute__((always_inline)) bool
+member_key(cursor *c, bool own, const unsigned char **key, size_t *klen) {
+  const unsigned char *k = c->p;
+  if (!string(c))
+    return false;
+  if (own) {
+    *key = k;
+    *klen = (size_t)(c->p - k);
+  }
+  skip_ws(c);
+  if (c->p >= c->end || *c->p != ':')
+    return false;
+  c->p++;
+  return true;
+}
+
 /* One value, iteratively: `open` holds the containers entered, '{' or
- * '['. */
-static bool value(cursor *c, int max_depth) {
+ * '['. With `m`, the value's own members, when it is an object, are told
+ * to member(). */
+static bool value(cursor *c, int max_depth, members *m) {
   char open[JSON_RAW_MAX_DEPTH];
   int depth = 0;
+  const unsigned char *key = NULL; /* of the own member being read */
+  size_t klen = 0;
   if (max_depth > JSON_RAW_MAX_DEPTH)
     max_depth = JSON_RAW_MAX_DEPTH;
   for (;;) {
     skip_ws(c);
     if (c->p >= c->end)
       return false;
-    unsigned char ch = *c->p;
+    const unsigned char *v = c->p;
+    unsigned char ch = *v;
     if (ch == '{' || ch == '[') {
+      if (key) {
+        member(m, key, klen, v, 1);
+        key = NULL;
+      }
       if (depth >= max_depth)
         return false;
       open[depth++] = (char)ch;
@@ -131,12 +225,8 @@ static bool value(cursor *c, int max_depth) {
         c->p++;
         depth--; /* empty: on to what follows it */
       } else if (ch == '{') {
-        if (!string(c))
+        if (!member_key(c, m && depth == 1, &key, &klen))
           return false;
-        skip_ws(c);
-        if (c->p >= c->end || *c->p != ':')
-          return false;
-        c->p++;
         continue; /* the member's value */
       } else {
         continue; /* the first element */
@@ -150,6 +240,10 @@ static bool value(cursor *c, int max_depth) {
     } else if (!word(c, "true") && !word(c, "false") && !word(c, "null")) {
       return false;
     }
+    if (key) {
+      member(m, key, klen, v, (size_t)(c->p - v));
+      key = NULL;
+    }
     /* After a value: a separator, or the end of containers. */
     for (;;) {
       if (depth == 0)
@@ -162,12 +256,8 @@ static bool value(cursor *c, int max_depth) {
         c->p++;
         if (in == '{') {
           skip_ws(c);
-          if (!string(c))
+          if (!member_key(c, m && depth == 1, &key, &klen))
             return false;
-          skip_ws(c);
-          if (c->p >= c->end || *c->p != ':')
-            return false;
-          c->p++;
         }
         break; /* the next value */
       }
@@ -177,12 +267,6 @@ static bool value(cursor *c, int max_depth) {
       depth--;
     }
   }
-}
-
-/* Whether the key just scanned (quotes included) is `name`. */
-static bool key_is(const unsigned char *k, size_t n, const char *name) {
-  size_t m = strlen(name);
-  return n == m + 2 && memcmp(k + 1, name, m) == 0;
 }
 
 static bool integer_id(const unsigned char *s, size_t n, int64_t *id) {
@@ -202,9 +286,7 @@ static bool integer_id(const unsigned char *s, size_t n, int64_t *id) {
   return true;
 }
 
-bool json_raw_response(const char *s, size_t len, int64_t *id,
-                       size_t *result_off, size_t *result_len, bool *ascii,
-                       bool *compact) {
+bool json_raw_response(const char *s, size_t len, json_raw_info *info) {
   cursor c = {(const unsigned char *)s, (const unsigned char *)s + len, false,
               false, false};
   bool have_id = false, have_result = false;
@@ -230,20 +312,24 @@ bool json_raw_response(const char *s, size_t len, int64_t *id,
     skip_ws(&c);
     const unsigned char *v = c.p;
     c.spaced = false;
-    if (!value(&c, JSON_RAW_MAX_DEPTH - 1))
+    bool is_result = key_is(k, klen, "result");
+    members m = {0};
+    if (!value(&c, JSON_RAW_MAX_DEPTH - 1, is_result ? &m : NULL))
       return false;
     size_t vlen = (size_t)(c.p - v);
     if (key_is(k, klen, "id")) {
-      if (have_id || !integer_id(v, vlen, id))
+      if (have_id || !integer_id(v, vlen, &info->id))
         return false;
       have_id = true;
-    } else if (key_is(k, klen, "result")) {
+    } else if (is_result) {
       if (have_result)
         return false;
       have_result = true;
-      *result_off = (size_t)(v - (const unsigned char *)s);
-      *result_len = vlen;
-      *compact = !c.spaced;
+      info->result_off = (size_t)(v - (const unsigned char *)s);
+      info->result_len = vlen;
+      info->compact = !c.spaced;
+      info->is_error = m.is_error;
+      info->type_other = m.type_other;
     } else if (key_is(k, klen, "error") || key_is(k, klen, "method")) {
       return false;
     }
@@ -260,14 +346,15 @@ bool json_raw_response(const char *s, size_t len, int64_t *id,
     break;
   }
   skip_ws(&c);
-  *ascii = !c.non_ascii;
+  info->ascii = !c.non_ascii;
   return c.p == c.end && have_id && have_result;
 }
 
 size_t json_raw_value(const char *s, size_t len, int max_depth) {
   cursor c = {(const unsigned char *)s, (const unsigned char *)s + len, false,
               false, false};
-  return value(&c, max_depth) ? (size_t)(c.p - (const unsigned char *)s) : 0;
+  return value(&c, max_depth, NULL) ? (size_t)(c.p - (const unsigned char *)s)
+                                    : 0;
 }
 
 size_t json_raw_minify(const char *s, size_t len, char *dst) {

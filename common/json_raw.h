@@ -20,7 +20,21 @@
 /* The deepest nesting accepted (the ordinary path takes deeper ones). */
 #define JSON_RAW_MAX_DEPTH 512
 
-/* True when `s[0..len)` is a JSON-RPC response this module can pass on:
+/* What json_raw_response found. */
+typedef struct json_raw_info {
+  int64_t id;
+  size_t result_off, result_len; /* the result value's text */
+  bool ascii;   /* every string is ASCII (what a sanitizing caller needs) */
+  bool compact; /* no whitespace outside the result's strings: a plain
+                 * copy does what json_raw_minify would */
+  /* Of the result's own members (the first of each name, as the tree's
+   * lookup finds them): "isError" is true; "resultType" is there and not
+   * the string "complete". */
+  bool is_error, type_other;
+} json_raw_info;
+
+/* True when `s[0..len)` is a JSON-RPC response this module can pass on,
+ * *info then filled:
  *   - valid JSON, nothing but whitespace after it;
  *   - valid UTF-8, with escapes only in the forms json_write itself
  *     writes (\u only for U+0000 and the control characters without a
@@ -29,15 +43,8 @@
  *     number back as its token, json_parse.h);
  *   - nested at most JSON_RAW_MAX_DEPTH deep;
  *   - an object with exactly one "id", an integer, and exactly one
- *     "result"; no "error" and no "method"; no escapes in its own keys.
- * Then *id is the id, [*result_off, *result_off + *result_len) the
- * text of the result value, *ascii whether every string is ASCII
- * (what a caller that sanitizes the result needs), and *compact whether
- * the result has no whitespace outside its strings (json_raw_minify
- * would copy it as it is: a plain copy does the same for less). */
-bool json_raw_response(const char *s, size_t len, int64_t *id,
-                       size_t *result_off, size_t *result_len, bool *ascii,
-                       bool *compact);
+ *     "result"; no "error" and no "method"; no escapes in its own keys. */
+bool json_raw_response(const char *s, size_t len, json_raw_info *info);
 
 /* The length of the one JSON value at `s` (whitespace before it
  * skipped), of at most `len` bytes, when it is one that

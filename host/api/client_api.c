@@ -24,6 +24,7 @@
 #include "mcp/calls.h"
 #include "mcp/client.h"
 #include "mcp/inproc.h"
+#include "mcp/jsonrpc.h"
 #include "size_limits.h"
 #include "util.h"
 
@@ -162,7 +163,7 @@ int api_status_of_kind(mcp_error_kind kind) {
  * and minified: json_raw.h). */
 static char *json_text(const cJSON *v, size_t *len) {
   if (cJSON_IsRaw(v) && v->valuestring) {
-    *len = strlen(v->valuestring);
+    *len = rpc_raw_length(v);
     return xstrdup(v->valuestring);
   }
   strbuf b;
@@ -199,12 +200,13 @@ static void op_finish(api_op *op, cJSON *result, const mcphost_error *err) {
      * not copied once more. */
     bool take = (op->flags & MCPHOST_REQUEST_TAKE_RESULT) != 0;
     if (cJSON_IsRaw(shown) && shown->valuestring && !take) {
-      op->cb.done(op->cb.ud, shown->valuestring, strlen(shown->valuestring),
+      op->cb.done(op->cb.ud, shown->valuestring, rpc_raw_length(shown),
                   result ? NULL : err);
     } else if (cJSON_IsRaw(result) && result->valuestring) {
+      len = rpc_raw_length(result);
       text = result->valuestring; /* taken: the tree no longer holds it */
       result->valuestring = NULL;
-      op->cb.done(op->cb.ud, text, strlen(text), NULL);
+      op->cb.done(op->cb.ud, text, len, NULL);
     } else {
       text = shown ? json_text(shown, &len) : NULL;
       const mcphost_error *why = result ? NULL : err;

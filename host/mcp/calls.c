@@ -14,6 +14,7 @@
 #include "util.h"
 #include "mcp/arguments.h"
 #include "mcp/calls_internal.h"
+#include "mcp/jsonrpc.h"
 #include "mcp/names.h"
 #include "mcp/signature.h"
 #include "suggest.h"
@@ -176,9 +177,7 @@ static char *item_suggestions(const mcp_op *op, const cJSON *tools);
 
 /* Whether the answer to a SERVER/TOOL call may say the tool does not
  * exist: a JSON-RPC "not found", or an isError result (the SDKs answer an
- * unknown tool so). A raw result (json_raw.h) is minified JSON: its
- * isError member reads "isError":true (a string that contains the same
- * text only costs a look at the list). */
+ * unknown tool so); a raw result (json_raw.h) says so by its flags. */
 static bool needs_confirming(const mcp_op *op, const cJSON *result,
                              const mcp_error *e) {
   if (op->call.kind != MCP_OP_CALL_TOOL || op->call.qualified ||
@@ -189,7 +188,7 @@ static bool needs_confirming(const mcp_op *op, const cJSON *result,
     return e->kind == MCP_ERR_NOT_FOUND;
   }
   if (cJSON_IsRaw(result)) {
-    return strstr(result->valuestring, "\"isError\":true") != NULL;
+    return rpc_raw_has(result, RPC_RAW_IS_ERROR);
   }
   return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError"));
 }

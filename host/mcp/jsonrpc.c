@@ -872,43 +872,49 @@ static void handle_response(rpc *r, cJSON *msg) {
 /* `own`: `json` itself, when the caller gives it up (rpc_receive_owned):
  * the result is then minified where it is and the buffer becomes it. */
 static bool receive_raw(rpc *r, const char *json, size_t len, char *own) {
-  int64_t id;
-  size_t off, n;
-  bool ascii, compact;
-  if (!json_raw_response(json, len, &id, &off, &n, &ascii, &compact))
+  json_raw_info in;
+  if (!json_raw_response(json, len, &in))
     return false;
-  pending *p = pending_find(r, id);
-  if (!p || !p->raw_ok || (!ascii && !p->raw_utf8))
+  pending *p = pending_find(r, in.id);
+  if (!p || !p->raw_ok || (!in.ascii && !p->raw_utf8))
     return false; /* the ordinary path says what is wrong, if anything */
+  size_t off = in.result_off, n = in.result_len, m = n;
   char *text;
   if (own) {
-    size_t m = n;
-    if (compact)
+    if (in.compact)
       memmove(own, own + off, n);
     else
       m = json_raw_minify(own + off, n, own);
     text = realloc(own, m + 1); /* shrinks: the rest given back */
     if (!text)
       abort();
-    text[m] = '\0';
   } else {
     text = xmalloc(n + 1);
-    if (compact) {
+    if (in.compact)
       memcpy(text, json + off, n);
-      text[n] = '\0';
-    } else {
-      text[json_raw_minify(json + off, n, text)] = '\0';
-    }
+    else
+      m = json_raw_minify(json + off, n, text);
   }
+  text[m] = '\0';
   /* A node made a raw one by hand: cJSON_CreateRaw would copy a text
-   * only for it to be replaced. */
+   * only for it to be replaced. It carries what the scan found
+   * (rpc_raw_length, rpc_raw_has), so no one reads 10 MiB again to
+   * learn it. */
   cJSON *result = cJSON_CreateNull();
   if (!result)
     abort();
   result->type = cJSON_Raw;
   result->valuestring = text; /* freed by cJSON_Delete (default hooks) */
+  result->valuedouble = (double)m;
+  result->valueint = RPC_RAW_SCANNED | (in.is_error ? RPC_RAW_IS_ERROR : 0) |
+                     (in.type_other ? RPC_RAW_TYPE_OTHER : 0);
   pending_finish(r, p, result, NULL);
   return true;
+}
+
+size_t rpc_raw_length(const cJSON *raw) {
+  return raw->valueint & RPC_RAW_SCANNED ? (size_t)raw->valuedouble
+                                         : strlen(raw->valuestring);
 }
 
 /* The kind of the pending request `msg` answers, or -1. */

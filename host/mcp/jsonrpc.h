@@ -182,6 +182,19 @@ void rpc_receive(rpc *r, const char *json, size_t len);
  * Freed here in every case. */
 void rpc_receive_owned(rpc *r, char *json, size_t len);
 
+/* A result kept as text (rpc_request_opts.raw_result) carries what the
+ * scan of it found (json_raw_info), in the number fields a raw node has
+ * no use for, so that nobody reads megabytes again to learn it:
+ * rpc_raw_length its text's length (strlen for a raw node made
+ * elsewhere), the flags whether its own "isError" is true
+ * (RPC_RAW_IS_ERROR) and whether its own "resultType" is other than
+ * "complete" (RPC_RAW_TYPE_OTHER). */
+enum { RPC_RAW_SCANNED = 1, RPC_RAW_IS_ERROR = 2, RPC_RAW_TYPE_OTHER = 4 };
+size_t rpc_raw_length(const cJSON *raw);
+static inline bool rpc_raw_has(const cJSON *raw, int flag) {
+  return (raw->valueint & flag) != 0;
+}
+
 /* A peer's error for a person: `message`, followed by " (error CODE)"
  * unless the message already names the code (SDKs write "MCP error
  * -32602: ..."): a new string (free()). */

@@ -7,6 +7,7 @@
 
 #include "util.h"
 #include "mcp/era.h"
+#include "mcp/jsonrpc.h"
 #include "mcp/mrtr.h"
 #include "mcp/protocol.h"
 #include "mcp/session_internal.h"
@@ -193,20 +194,6 @@ static void on_inputs(void *ud, cJSON *responses, const char *error) {
   mrtr_resend(w, responses);
 }
 
-/* Whether the minified JSON text of a result (json_raw.h) has a
- * "resultType" member, at any depth, whose value is not "complete": only
- * then may modern_result need its tree. Inside a string a quote is
- * escaped, so `"resultType":` is always a key. */
-static bool raw_result_type_other(const char *text) {
-  static const char key[] = "\"resultType\":";
-  for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
-    if (strncmp(p + sizeof key - 1, "\"complete\"", 10) != 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
 /* A modern result: complete (or none said: legacy-shaped), or the
  * inputs the server needs first. Returns true when it is taken here. */
 static bool modern_result(req_wrap *w, const cJSON *result) {
@@ -307,10 +294,10 @@ static void wrapped_done(void *ud, cJSON *result, const rpc_error *err,
   }
   if (!err && s->era == ERA_MODERN && w->again) {
     /* A result passed on as text (json_raw.h) is parsed only when its
-     * resultType may be other than "complete". */
+     * resultType is other than "complete". */
     cJSON *tree = NULL;
     if (cJSON_IsRaw(result) && result->valuestring &&
-        raw_result_type_other(result->valuestring)) {
+        rpc_raw_has(result, RPC_RAW_TYPE_OTHER)) {
       tree = json_parse_str(result->valuestring);
     }
     bool taken = modern_result(w, tree ? tree : result);

@@ -8,7 +8,9 @@
  *   - the minified result is the very text the ordinary path prints
  *     (json_write of json_parse's tree: number tokens and U+0000 as they
  *     came), and no longer than its source; minified in place, the
- *     same; an ASCII verdict means no byte above 0x7F in it;
+ *     same; an ASCII verdict means no byte above 0x7F in it; its
+ *     isError and resultType verdicts are what the tree's lookup of the
+ *     result's own members finds;
  *   - what json_raw_value measures (batch's arguments, passed on as
  *     their text) is one value the ordinary path's parser takes too,
  *     within the input, and its minified text is what json_write prints
@@ -31,12 +33,13 @@
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
 
 static void check_raw(const char *s, size_t len, const cJSON *root) {
-  int64_t id;
-  size_t off, n;
-  bool ascii, compact;
-  if (!json_raw_response(s, len, &id, &off, &n, &ascii, &compact)) {
+  json_raw_info in;
+  if (!json_raw_response(s, len, &in)) {
     return;
   }
+  int64_t id = in.id;
+  size_t off = in.result_off, n = in.result_len;
+  bool ascii = in.ascii, compact = in.compact;
   if (!cJSON_IsObject(root) || off > len || n > len - off || n == 0) {
     abort();
   }
@@ -72,6 +75,14 @@ static void check_raw(const char *s, size_t len, const cJSON *root) {
           0 ||
       want.len != m || memcmp(want.data, mini, m) != 0) {
     abort(); /* the raw path would pass on other text than the tree's */
+  }
+  const cJSON *result = cJSON_GetObjectItemCaseSensitive(root, "result");
+  const cJSON *rt = cJSON_GetObjectItemCaseSensitive(result, "resultType");
+  if (in.is_error !=
+          cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(result, "isError")) ||
+      in.type_other != (rt && !(cJSON_IsString(rt) &&
+                                strcmp(rt->valuestring, "complete") == 0))) {
+    abort(); /* the flags a caller trusts instead of the tree */
   }
   for (size_t i = 0; ascii && i < m; i++) {
     if ((unsigned char)mini[i] > 0x7F) {
@@ -169,11 +180,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len) {
   if (root) {
     check_write(root);
   }
-  int64_t id;
-  size_t off, n;
-  bool ascii, compact;
+  json_raw_info in;
   cJSON *exact = json_parse(s, len, NULL);
-  if (json_raw_response(s, len, &id, &off, &n, &ascii, &compact) && !exact) {
+  if (json_raw_response(s, len, &in) && !exact) {
     abort(); /* accepted what the ordinary path refuses */
   }
   if (exact) {

@@ -138,4 +138,32 @@ check "batch into a pipe: exits 0" test "$RC" -eq 0
 check "batch into a pipe: three answers in order, the large ones byte for byte" \
   cmp -s "$TMP/out" "$TMP/want"
 
+# The stdout pipe grows while a large message comes (transports/stdio/
+# pipes.c: 160 hand-overs between server and mcphost for 10 MiB become
+# ten) and has its room back once it is in: the server reports its
+# pipe's size (tools pipe_size) before, during and after one.
+if [ "$(cat /proc/sys/fs/pipe-max-size 2>/dev/null || echo 0)" -lt 1048576 ]; then
+  echo "     (pipe-max-size below 1 MiB here: the growth is not checked)"
+else
+  coproc B { "$MCPHOST" --config "$TMP/ten.json" batch 2>"$TMP/err"; }
+  BPID=$B_PID # bash unsets B_PID once the coprocess ends
+  sizes=()
+  for kib in 0 1024 0; do
+    echo "{\"id\":$kib,\"call\":\"ten/pipe_size\",\"arguments\":{\"kib\":$kib}}" >&"${B[1]}"
+    line=$(head -n 1 <&"${B[0]}")
+    size=${line##*pipe=}
+    sizes+=("${size%%\"*}")
+  done
+  exec {B[1]}>&-
+  wait "$BPID"
+  if [[ ! ${sizes[0]} =~ ^[0-9]+$ ]]; then
+    bad "the server's stdout pipe: its size" "got: ${sizes[*]}"
+  elif [ "${sizes[0]}" -ge 1048576 ]; then
+    echo "     (a pipe has 1 MiB from the start here: nothing to grow)"
+  else
+    check "the server's stdout pipe: ${sizes[0]} bytes, 1 MiB while a large answer comes, ${sizes[0]} after (${sizes[*]})" \
+      test "${sizes[1]} ${sizes[2]}" = "1048576 ${sizes[0]}"
+  fi
+fi
+
 finish

@@ -302,7 +302,7 @@ xpect "a server that writes one byte at a time: the answer is correct" 0 \
   --out "Echo: $long"
 run --config "$TMP/drip.json" --json tools dripper
 xpect "a server that writes one byte at a time: its tool list is complete" 0 \
-  --jq 'length == 13'
+  --jq 'length == 14'
 
 # ---- close stdout but keep running ----------------------------------------
 

@@ -329,6 +329,10 @@ static const struct {
      "As big, the text led by a\\u0000b, and a structuredContent of "
      "numbers a double does not hold.",
      "mib", "integer"},
+    {"pipe_size",
+     "A text result of `kib` KiB (the big pattern) then \"pipe=N\": N the "
+     "size of the server's stdout pipe once the rest was written into it.",
+     "kib", "integer"},
     {"crash",
      "Writes to stderr and dies by SIGSEGV; with partial=true, "
      "after half an answer.",
@@ -481,6 +485,29 @@ static double num_arg(const cJSON *args, const char *key, double fallback) {
   return cJSON_IsNumber(v) ? v->valuedouble : fallback;
 }
 
+/* The answer to `id` up to its text's first bytes, `lead`: a text result
+ * written by hand, its text streamed (put_pattern) and closed after. */
+static void put_text_head(struct server *s, const cJSON *id, const char *lead) {
+  char *idtext = print_json(id);
+  char *head = xprintf("{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":"
+                       "[{\"type\":\"text\",\"text\":\"%s",
+                       idtext, lead);
+  free(idtext);
+  put(s, head, strlen(head));
+  free(head);
+}
+
+/* `n` bytes of big_pattern, 64 KiB at a time. */
+static void put_pattern(struct server *s, size_t n) {
+  size_t chunk = 64 * 1024;
+  char *buf = xmalloc(chunk);
+  for (size_t i = 0; i < chunk; i++)
+    buf[i] = big_pattern[i % (sizeof big_pattern - 1)];
+  for (size_t done = 0; done < n && !s->write_failed; done += chunk)
+    put(s, buf, n - done < chunk ? n - done : chunk);
+  free(buf);
+}
+
 /* Streams a `mib` MiB text result without holding it in memory; `exact`:
  * its text led by "a\u0000b" and followed by a structuredContent of
  * numbers a double does not hold (big_exact). */
@@ -491,24 +518,31 @@ static void tool_big(struct server *s, const cJSON *id, const cJSON *args,
     send_error(s, id, -32602, "Invalid params: mib must be 0..4096");
     return;
   }
-  char *idtext = print_json(id);
-  char *head = xprintf("{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":"
-                       "[{\"type\":\"text\",\"text\":\"%s",
-                       idtext, exact ? "a\\u0000b" : "");
-  free(idtext);
-  put(s, head, strlen(head));
-  free(head);
-  size_t total = (size_t)mib * MIB, chunk = 64 * 1024;
-  char *buf = xmalloc(chunk);
-  for (size_t i = 0; i < chunk; i++)
-    buf[i] = big_pattern[i % (sizeof big_pattern - 1)];
-  for (size_t done = 0; done < total && !s->write_failed; done += chunk)
-    put(s, buf, total - done < chunk ? total - done : chunk);
-  free(buf);
+  put_text_head(s, id, exact ? "a\\u0000b" : "");
+  put_pattern(s, (size_t)mib * MIB);
   const char *tail =
       exact ? "\"}],\"structuredContent\":{\"n\":[12345678901234567890,"
               "9007199254740993,1e400,-0,0.30000000000000004,1.0]}}}\n"
             : "\"}]}}\n";
+  put(s, tail, strlen(tail));
+}
+
+/* pipe_size: `kib` KiB of the pattern, then the room of stdout's pipe as
+ * the reader left it when the rest was in: a transport that grows the
+ * pipe for a large message (transports/stdio/pipes.c) has grown it by
+ * then (a write of more than the default room returned: most of it was
+ * read), and has given the room back before a later call. */
+static void tool_pipe_size(struct server *s, const cJSON *id,
+                           const cJSON *args) {
+  double kib = num_arg(args, "kib", 0);
+  if (kib < 0 || kib > 65536) {
+    send_error(s, id, -32602, "Invalid params: kib must be 0..65536");
+    return;
+  }
+  put_text_head(s, id, "");
+  put_pattern(s, (size_t)kib << 10);
+  char tail[64];
+  snprintf(tail, sizeof tail, "pipe=%d\"}]}}\n", fcntl(1, F_GETPIPE_SZ));
   put(s, tail, strlen(tail));
 }
 
@@ -580,6 +614,8 @@ static void on_tools_call(struct server *s, const cJSON *id,
     send_result(s, id, text_result(text));
   } else if (strcmp(name, "big") == 0 || strcmp(name, "big_exact") == 0) {
     tool_big(s, id, args, strcmp(name, "big_exact") == 0);
+  } else if (strcmp(name, "pipe_size") == 0) {
+    tool_pipe_size(s, id, args);
   } else if (strcmp(name, "crash") == 0) {
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(args, "partial"))) {
       char *text = result_text(id, text_result("never complete"));

@@ -11,20 +11,14 @@
 
 /* Accepted, and ASCII: what any caller may take raw. */
 static bool accepts(const char *s) {
-  int64_t id;
-  size_t off, len;
-  bool ascii = false, compact;
-  return json_raw_response(s, strlen(s), &id, &off, &len, &ascii, &compact) &&
-         ascii;
+  json_raw_info in;
+  return json_raw_response(s, strlen(s), &in) && in.ascii;
 }
 
 /* Accepted, and not ASCII: for a caller that keeps text as sent. */
 static bool accepts_utf8(const char *s) {
-  int64_t id;
-  size_t off, len;
-  bool ascii = true, compact;
-  return json_raw_response(s, strlen(s), &id, &off, &len, &ascii, &compact) &&
-         !ascii;
+  json_raw_info in;
+  return json_raw_response(s, strlen(s), &in) && !in.ascii;
 }
 
 /* The result's text as the scanner finds it, minified; freed by the next
@@ -33,12 +27,12 @@ static const char *result_of(const char *s, int64_t *id) {
   static char *last;
   free(last);
   last = NULL;
-  size_t off, len;
-  bool ascii, compact;
-  if (!json_raw_response(s, strlen(s), id, &off, &len, &ascii, &compact))
+  json_raw_info in;
+  if (!json_raw_response(s, strlen(s), &in))
     return NULL;
-  last = malloc(len + 1);
-  last[json_raw_minify(s + off, len, last)] = '\0';
+  *id = in.id;
+  last = malloc(in.result_len + 1);
+  last[json_raw_minify(s + in.result_off, in.result_len, last)] = '\0';
   return last;
 }
 
@@ -152,11 +146,9 @@ TEST(test_minify_in_place) {
   /* The result minified to the front of the buffer it is in. */
   char doc[] = "{ \"id\" : 3 , \"result\" : { \"t\" : \"a b \\\" c\" ,\n"
                " \"n\" : [ 1 , 2.50 ] } }";
-  int64_t id;
-  size_t off, len;
-  bool ascii, compact;
-  CHECK(json_raw_response(doc, strlen(doc), &id, &off, &len, &ascii, &compact));
-  size_t n = json_raw_minify(doc + off, len, doc);
+  json_raw_info in;
+  CHECK(json_raw_response(doc, strlen(doc), &in));
+  size_t n = json_raw_minify(doc + in.result_off, in.result_len, doc);
   doc[n] = '\0';
   CHECK_STR(doc, "{\"t\":\"a b \\\" c\",\"n\":[1,2.50]}");
 }
@@ -164,12 +156,10 @@ TEST(test_minify_in_place) {
 /* Whether the result has whitespace outside its strings: none, and
  * minifying it would copy it as it is (the caller copies it instead). */
 static int compact_of(const char *s) {
-  int64_t id;
-  size_t off, len;
-  bool ascii, compact;
-  if (!json_raw_response(s, strlen(s), &id, &off, &len, &ascii, &compact))
+  json_raw_info in;
+  if (!json_raw_response(s, strlen(s), &in))
     return -1;
-  return compact;
+  return in.compact;
 }
 
 TEST(test_compact_results_are_told) {
@@ -367,6 +357,112 @@ TEST(test_one_value_is_measured) {
   CHECK(json_raw_value("[[[[1]]]]", 9, 3) == 0);
 }
 
+/* The sixteen-byte walk over a string's escapes: each escape, good and
+ * bad, at every offset of strings long enough to take it, so that an
+ * escape's letter falls on either side of a step's end; the ordinary
+ * parser is the judge of what is valid, and a string accepted ends where
+ * its closing quote is. */
+TEST(test_escapes_at_every_offset_are_walked) {
+  static const char *const escapes[] = {
+      "\\\"",     "\\\\",   "\\n", "\\t", "\\b",     "\\f", "\\r",    "\\u001f",
+      "\\\\\\\"", "\\\\\"", "\\x", "\\/", "\\u0041", "\\",  "\\\x01",
+  };
+  for (size_t e = 0; e < sizeof escapes / sizeof *escapes; e++) {
+    for (int at = 0; at < 40; at++) {
+      for (int after = 0; after < 20; after += 3) {
+        char text[128];
+        memset(text, 'a', (size_t)at);
+        size_t n = (size_t)at + strlen(escapes[e]);
+        memcpy(text + at, escapes[e], strlen(escapes[e]));
+        memset(text + n, 'b', (size_t)after);
+        text[n + (size_t)after] = '\0';
+        char doc[256];
+        snprintf(doc, sizeof doc, "{\"id\":1,\"result\":[\"%s\",7]}", text);
+        cJSON *tree = json_parse(doc, strlen(doc), NULL);
+        const cJSON *r = cJSON_GetObjectItemCaseSensitive(tree, "result");
+        int64_t id;
+        const char *min = result_of(doc, &id);
+        if (min) {
+          /* Accepted: the parser agrees, and the string ends where it
+           * says (the 7 after it is found as the next element). */
+          CHECK(tree && cJSON_GetArraySize(r) == 2);
+          char want[256];
+          snprintf(want, sizeof want, "[\"%s\",7]", text);
+          CHECK_STR(min, want);
+        } else {
+          /* Refused: invalid, or a form json_write writes otherwise. */
+          strbuf again;
+          sb_init(&again);
+          char want[256];
+          snprintf(want, sizeof want, "[\"%s\",7]", text);
+          CHECK(!tree ||
+                (json_write(&again, r) == 0 && strcmp(again.data, want) != 0));
+          sb_free(&again);
+        }
+        cJSON_Delete(tree);
+      }
+    }
+  }
+}
+
+/* What the result's own members say, found by the same scan. */
+static int facts_of(const char *result, bool *is_error, bool *type_other) {
+  char doc[512];
+  snprintf(doc, sizeof doc, "{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":%s}",
+           result);
+  json_raw_info in;
+  if (!json_raw_response(doc, strlen(doc), &in))
+    return -1;
+  *is_error = in.is_error;
+  *type_other = in.type_other;
+  return 0;
+}
+
+TEST(test_own_is_error_and_result_type_are_told) {
+  static const struct {
+    const char *result;
+    bool is_error, type_other;
+  } cases[] = {
+      {"{\"content\":[],\"isError\":true}", true, false},
+      {"{ \"isError\" : true }", true, false},
+      {"{\"content\":[],\"isError\":false}", false, false},
+      {"{\"content\":[]}", false, false},
+      {"{\"isError\":\"true\"}", false, false},
+      {"{\"isError\":1}", false, false},
+      {"{\"isError\":false,\"isError\":true}", false, false}, /* the first */
+      {"{\"isError\":true,\"isError\":false}", true, false},
+      {"{\"s\":{\"isError\":true}}", false, false}, /* not its own */
+      {"{\"t\":\"\\\"isError\\\":true\"}", false, false},
+      {"[{\"isError\":true}]", false, false},
+      {"{\"isError\":{}}", false, false},
+      {"{\"resultType\":\"complete\"}", false, false},
+      {"{\"resultType\":\"input_required\"}", false, true},
+      {"{\"resultType\":\"completed\"}", false, true},
+      {"{\"resultType\":5}", false, true},
+      {"{\"resultType\":null}", false, true},
+      {"{\"resultType\":[\"complete\"]}", false, true},
+      {"{\"resultType\":\"complete\",\"resultType\":\"x\"}", false, false},
+      {"{\"a\":{\"resultType\":\"x\"}}", false, false},
+      {"{\"a\":[1,{\"b\":2}],\"isError\":true,\"resultType\":\"x\"}", true,
+       true},
+      {"{\"a\":{\"x\\ty\":true}}", false, false}, /* deeper: fine */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    bool is_error = !cases[i].is_error, type_other = !cases[i].type_other;
+    if (facts_of(cases[i].result, &is_error, &type_other) != 0 ||
+        is_error != cases[i].is_error || type_other != cases[i].type_other) {
+      fprintf(stderr, "  result %s\n", cases[i].result);
+      CHECK(!"wrong facts");
+    }
+  }
+  /* An own key with an escape is taken, and is not one of them (the
+   * escapes the scan takes never spell a letter). */
+  bool a = true, b = true;
+  CHECK(facts_of("{\"x\\ty\":true,\"isError\":true}", &a, &b) == 0 && a && !b);
+  CHECK(facts_of("{\"isError\\n\":true,\"resultType\\\"\":1}", &a, &b) == 0 &&
+        !a && !b);
+}
+
 int main(void) {
   static const test_case tests[] = {
       T(test_a_plain_response_is_found),
@@ -385,6 +481,8 @@ int main(void) {
       T(test_escaped_top_level_keys_are_left_to_the_tree),
       T(test_scan_run_stops_at_the_first_stop_everywhere),
       T(test_one_value_is_measured),
+      T(test_escapes_at_every_offset_are_walked),
+      T(test_own_is_error_and_result_type_are_told),
   };
   int rc = run_tests(tests, sizeof tests / sizeof tests[0]);
   result_of("", &(int64_t){0});

@@ -81,6 +81,8 @@ typedef struct outcome {
   int progress_calls;
   double last_progress;
   bool raw; /* the result came as a cJSON_Raw item */
+  /* Of a raw one: its length told is its text's, and its flags. */
+  bool raw_length_right, raw_is_error, raw_type_other;
 } outcome;
 
 static void on_done(void *ud, cJSON *result, const rpc_error *err, bool *take) {
@@ -93,6 +95,12 @@ static void on_done(void *ud, cJSON *result, const rpc_error *err, bool *take) {
     snprintf(o->message, sizeof o->message, "%s", err->message);
   } else {
     o->raw = cJSON_IsRaw(result);
+    if (o->raw) {
+      o->raw_length_right =
+          rpc_raw_length(result) == strlen(result->valuestring);
+      o->raw_is_error = rpc_raw_has(result, RPC_RAW_IS_ERROR);
+      o->raw_type_other = rpc_raw_has(result, RPC_RAW_TYPE_OTHER);
+    }
     o->result = cJSON_PrintUnformatted(result);
   }
 }
@@ -664,6 +672,43 @@ TEST(test_small_plain_results_skip_the_tree_too) {
   loop_free(l);
 }
 
+/* A raw result carries its length and what the scan found of its own
+ * isError and resultType (rpc_raw_length, rpc_raw_has), so that no
+ * caller reads its text again to learn them. */
+TEST(test_raw_results_carry_their_length_and_flags) {
+  static const struct {
+    const char *result;
+    bool is_error, type_other;
+  } cases[] = {
+      {"{\"content\": [], \"isError\": true}", true, false},
+      {"{\"content\": [], \"isError\": false}", false, false},
+      {"{\"resultType\": \"input_required\", \"inputRequests\": {}}", false,
+       true},
+      {"{\"resultType\": \"complete\", \"content\": []}", false, false},
+      {"{\"s\": {\"isError\": true, \"resultType\": \"x\"}}", false,
+       false},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    loop *l = loop_new();
+    peer p = {0};
+    rpc *r = make(l, &p);
+    outcome o = {0};
+    rpc_request_opts raw = {.ud = &o, .raw_result = true};
+    rpc_request(r, "tools/call", NULL, &raw, on_done);
+    char msg[256];
+    snprintf(msg, sizeof msg, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":%s}",
+             cases[i].result);
+    feed(r, msg);
+    CHECK(o.calls == 1 && o.raw && o.raw_length_right);
+    CHECK(o.raw_is_error == cases[i].is_error);
+    CHECK(o.raw_type_other == cases[i].type_other);
+    free(o.result);
+    rpc_free(r);
+    peer_free(&p);
+    loop_free(l);
+  }
+}
+
 /* A request is written as text, not printed from a tree: the bytes a
  * tree of it would print, the progress token last in params. */
 TEST(test_request_text_is_what_its_tree_would_print) {
@@ -837,6 +882,7 @@ RUN(T(test_the_table_of_requests_grows_with_them),
     T(test_a_request_in_flight_holds_its_text_at_its_size),
     T(test_large_plain_results_skip_the_tree_when_asked),
     T(test_small_plain_results_skip_the_tree_too),
+    T(test_raw_results_carry_their_length_and_flags),
     T(test_request_text_is_what_its_tree_would_print),
     T(test_an_id_out_of_range_is_no_id_of_ours),
     T(test_error_text_says_the_code_once),

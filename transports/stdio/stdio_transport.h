@@ -79,6 +79,10 @@ struct mcph_transport {
   int stdout_fd;
   mcph_watch *stdout_watch;
   framing rx;
+  /* The pipe's room, grown while a large message comes (pipes.c): its
+   * size before, 0 when not grown; grow_failed once the kernel refused. */
+  int stdout_pipe_size;
+  bool stdout_grow_failed;
 
   int stderr_fd;
   mcph_watch *stderr_watch;
