@@ -24,6 +24,7 @@ SEQ_CALLS=2000 SEQ_WARMUP=200
 CONC_CALLS=5000 CONC_INFLIGHT=64 CONC_WARMUP=200
 COLD_RUNS=20
 PAIR_RUNS=400
+SEQ_PAIR_RUNS=40
 WHOLE_RUNS=21
 MANY=50
 MANY_RUNS=$RUNS TS_MANY_RUNS=3
@@ -31,7 +32,7 @@ BIG_BYTES=$((10 * 1024 * 1024))
 PLUGIN_RUNS=20
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
   RUNS=2 SEQ_CALLS=300 SEQ_WARMUP=50 CONC_CALLS=1000 CONC_WARMUP=50
-  COLD_RUNS=3 PAIR_RUNS=10 WHOLE_RUNS=3 MANY_RUNS=1 TS_MANY_RUNS=1 PLUGIN_RUNS=5
+  COLD_RUNS=3 PAIR_RUNS=10 SEQ_PAIR_RUNS=3 WHOLE_RUNS=3 MANY_RUNS=1 TS_MANY_RUNS=1 PLUGIN_RUNS=5
 fi
 
 B=$BUILD/bin
@@ -100,8 +101,8 @@ done
   printf '"sdk1":"%s","sdk2":"%s",' \
     "$(node -p "require('$ROOT/bench/node_modules/@modelcontextprotocol/sdk/package.json').version")" \
     "$(node -p "require('$ROOT/bench/node_modules/@modelcontextprotocol/client/package.json').version")"
-  printf '"runs":%s,"seq_calls":%s,"conc_calls":%s,"conc_inflight":%s,"cold_runs":%s,"pair_runs":%s,"big_bytes":%s,"many":%s}\n' \
-    "$RUNS" "$SEQ_CALLS" "$CONC_CALLS" "$CONC_INFLIGHT" "$COLD_RUNS" "$PAIR_RUNS" "$BIG_BYTES" "$MANY"
+  printf '"runs":%s,"seq_calls":%s,"conc_calls":%s,"conc_inflight":%s,"cold_runs":%s,"pair_runs":%s,"seq_pair_runs":%s,"big_bytes":%s,"many":%s}\n' \
+    "$RUNS" "$SEQ_CALLS" "$CONC_CALLS" "$CONC_INFLIGHT" "$COLD_RUNS" "$PAIR_RUNS" "$SEQ_PAIR_RUNS" "$BIG_BYTES" "$MANY"
 } >"$RAW/machine.json"
 
 # ---- servers and configurations ----
@@ -280,6 +281,30 @@ for s in c ts http sse intl icu; do
   done
 done
 stop_http
+
+# ---- 2b. sequential calls: mcphost, the candidate and the relay in turn ----
+# A client's CPU per call moves by a fifth from run to run here (where
+# the scheduler puts the three processes, what else runs): five runs
+# cannot tell a few per cent, nor hold it against the relay measured
+# after them. Here each build runs SEQ_CALLS calls right after the other
+# (the first of the two alternating), then the relay that waits in
+# epoll_wait() as many round trips, SEQ_PAIR_RUNS times; the report takes
+# the median of the per-turn ratios and its 95% confidence interval.
+log "2b. sequential echo calls, in turn with the relay: $SEQ_PAIR_RUNS turns"
+for r in $(seq 1 "$SEQ_PAIR_RUNS"); do
+  pair=(mcphost)
+  if [ -n "$CAND" ]; then
+    pair=(mcphost candidate)
+    [ $((r % 2)) = 0 ] && pair=(candidate mcphost)
+  fi
+  for c in "${pair[@]}"; do
+    client_cmd "$c" c.json batch
+    record seq_pair c "$c" "$r" -- seq --calls "$SEQ_CALLS" --warmup "$SEQ_WARMUP" \
+      --request "$ECHO" -- "${CMD[@]}"
+  done
+  line=$("$B/bench-floor-pipe" --hops 2 --epoll --calls "$SEQ_CALLS")
+  printf '{"workload":"floor_pipe_pair","server":"-","client":"floor","run":%s,%s\n' "$r" "${line#\{}" >>"$OUT"
+done
 
 # ---- 3. calls in flight ----
 start_http
