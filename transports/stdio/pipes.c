@@ -125,7 +125,8 @@ static void deliver_lines(mcph_transport *t) {
 /* The room of the stdout pipe, for a large message: 64 KiB (Linux's
  * default) makes a 10 MiB result 160 hand-overs between the server and
  * mcphost, each a wake-up of the one that waits, on another CPU; 1 MiB
- * makes it ten, and takes a quarter of the wall it adds. The pipe has
+ * makes it ten, and the crossing half as long (transports/stdio/
+ * README.md, "Messages", has the figures). The pipe has
  * its old size back as soon as the message is in (and the pipe holds no
  * more than that size: else at a later read), because pages beyond the
  * default count against the user's pipe-user-pages-soft, past which every
