@@ -68,10 +68,14 @@ SLACK = {
     # run to run (10 runs of each workload, bench/README.md).
     "rss_kib": 256,
     # The RSS at exit is read from the page tables (smaps): the same to
-    # the KiB over 10 runs of each workload. 16 pages leave room for a
-    # library's page more or less in the page cache (the kernel maps what
-    # it holds around a fault), and a 200 KiB regression fails.
-    "exit_kib": 64,
+    # the KiB over 10 runs of each workload on one machine. Between
+    # machines, the libraries' part moves by a 64 KiB window: the kernel
+    # maps what the page cache holds around a fault, in the folios it
+    # holds (CI's fresh machine: burst's libraries 1,640 KiB, 1,576
+    # here); and burst's heap moves with its reader's pace (484-520 KiB:
+    # answers held while the harness does not read). 32 pages cover
+    # both, and a 200 KiB regression still fails.
+    "exit_kib": 128,
 }
 CALLS = 1000
 BURST = 2000  # echo calls written at once (burst)
@@ -653,7 +657,9 @@ def write_baseline(path, env, lines):
         "# (%M moved by 128-136 KiB over 10 runs of one binary: the kernel's",
         "# per-CPU counters), %d KiB of exit_kib (the same to the KiB over" %
         SLACK["exit_kib"],
-        "# 10 runs of each workload).",
+        "# 10 runs of each workload on one machine; the libraries' part",
+        "# moves by a 64 KiB window between machines, burst's heap with its",
+        "# reader's pace).",
         "# Counts hold for one toolchain, the one below; elsewhere the guard",
         "# skips.",
         "# environment: " + env,
